@@ -1,0 +1,189 @@
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import type { z } from "zod";
+import { ConfigError } from "../errors.js";
+import { configSchema, type SylkConfig } from "./schema.js";
+
+export const CONFIG_FILE_NAME = ".sylkrc";
+
+/** Where a configuration value came from, lowest precedence first. */
+export type ConfigSource = "default" | "user" | "project" | "env" | "flag";
+
+export interface LoadedConfig {
+  config: SylkConfig;
+  /** Dotted key (e.g. `index.batchSize`) → the layer that set it. Keys absent here are defaults. */
+  sources: Map<string, { source: ConfigSource; origin: string }>;
+}
+
+export interface LoadConfigOptions {
+  projectRoot: string;
+  /** Defaults to `~/.sylkrc`. */
+  userConfigPath?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Dotted keys from command-line flags, e.g. `{ "embedding.provider": "builtin" }`. */
+  flags?: Record<string, unknown>;
+}
+
+type RawObject = Record<string, unknown>;
+
+/**
+ * Resolves configuration in one place: schema defaults < `~/.sylkrc` <
+ * project `.sylkrc` < `SYLK_*` environment < flags. Each file is validated on
+ * its own so that an error names the file and the key; a malformed file is
+ * fatal, never silently ignored.
+ */
+export function loadConfig(options: LoadConfigOptions): LoadedConfig {
+  const env = options.env ?? process.env;
+  const sources: LoadedConfig["sources"] = new Map();
+  const layers: Array<{ source: ConfigSource; origin: string; raw: RawObject }> = [];
+
+  const userPath = options.userConfigPath ?? join(env.HOME ?? homedir(), CONFIG_FILE_NAME);
+  const projectPath = join(options.projectRoot, CONFIG_FILE_NAME);
+  for (const [source, path] of [
+    ["user", userPath],
+    ["project", projectPath],
+  ] as const) {
+    if (!existsSync(path)) continue;
+    const raw = readConfigFile(path);
+    validateLayer(raw, path);
+    layers.push({ source, origin: path, raw });
+  }
+
+  const envLayer = configFromEnv(env);
+  validateLayer(envLayer.raw, "environment", envLayer.names);
+  layers.push({ source: "env", origin: "environment", raw: envLayer.raw });
+
+  const flagLayer = expandDottedKeys(options.flags ?? {});
+  validateLayer(flagLayer, "command-line flags");
+  layers.push({ source: "flag", origin: "command-line flags", raw: flagLayer });
+
+  let merged: RawObject = {};
+  for (const layer of layers) {
+    merged = deepMerge(merged, layer.raw);
+    for (const key of leafKeys(layer.raw)) sources.set(key, { source: layer.source, origin: layer.origin });
+  }
+  const result = configSchema.safeParse(merged);
+  if (!result.success) throw configErrorFrom(result.error, "merged configuration");
+  return { config: result.data, sources };
+}
+
+function readConfigFile(path: string): RawObject {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot read config file ${path}: ${(error as Error).message}`);
+  }
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) {
+    const { line, column } = lineAndColumn(text, first.offset);
+    throw new ConfigError(
+      `Malformed config file ${path} at line ${line}, column ${column}: ${printParseErrorCode(first.error)}. ` +
+        `The file is JSON with comments; see .sylkrc.example.`,
+    );
+  }
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigError(`Malformed config file ${path}: the top level must be an object.`);
+  }
+  return value as RawObject;
+}
+
+function validateLayer(raw: RawObject, origin: string, envNames?: Map<string, string>): void {
+  const result = configSchema.safeParse(raw);
+  if (!result.success) throw configErrorFrom(result.error, origin, envNames);
+}
+
+function configErrorFrom(error: z.ZodError, origin: string, envNames?: Map<string, string>): ConfigError {
+  const issue = error.issues[0];
+  if (!issue) return new ConfigError(`Invalid configuration in ${origin}.`);
+  const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : [];
+  const basePath = issue.path.map(String);
+  const key = [...basePath, ...unknownKeys.slice(0, 1)].join(".") || "(top level)";
+  const where = envNames?.get(key) ? `${origin} variable ${envNames.get(key)}` : origin;
+  const message = unknownKeys.length > 0 ? `unknown key` : issue.message;
+  return new ConfigError(`Invalid configuration in ${where}: key "${key}": ${message}.`);
+}
+
+/**
+ * `SYLK_<SECTION>_<KEY>` sets `section.key`, e.g. `SYLK_INDEX_BATCH_SIZE=50`
+ * or `SYLK_EMBEDDING_PROVIDER=openai-compatible`. Values are parsed as JSON
+ * when they parse, so numbers, booleans and arrays work.
+ */
+function configFromEnv(env: NodeJS.ProcessEnv): { raw: RawObject; names: Map<string, string> } {
+  const raw: RawObject = {};
+  const names = new Map<string, string>();
+  for (const [section, sectionSchema] of Object.entries(configSchema.shape)) {
+    const shape = sectionShape(sectionSchema);
+    for (const key of Object.keys(shape)) {
+      const name = `SYLK_${section.toUpperCase()}_${key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}`;
+      const value = env[name];
+      if (value === undefined) continue;
+      const target = (raw[section] ??= {}) as RawObject;
+      target[key] = parseEnvValue(value);
+      names.set(`${section}.${key}`, name);
+    }
+  }
+  return { raw, names };
+}
+
+function sectionShape(schema: z.ZodType): Record<string, unknown> {
+  // Sections are `z.object(...).strict().default(...)`, possibly refined; unwrap to the object shape.
+  let current: unknown = schema;
+  for (let depth = 0; depth < 5; depth++) {
+    const candidate = current as { shape?: Record<string, unknown>; def?: { innerType?: unknown; in?: unknown } };
+    if (candidate.shape) return candidate.shape;
+    current = candidate.def?.innerType ?? candidate.def?.in;
+    if (!current) break;
+  }
+  return {};
+}
+
+function parseEnvValue(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function expandDottedKeys(flags: Record<string, unknown>): RawObject {
+  const out: RawObject = {};
+  for (const [dotted, value] of Object.entries(flags)) {
+    if (value === undefined) continue;
+    const parts = dotted.split(".");
+    let target = out;
+    for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as RawObject;
+    target[parts[parts.length - 1] as string] = value;
+  }
+  return out;
+}
+
+function deepMerge(base: RawObject, overlay: RawObject): RawObject {
+  const out: RawObject = { ...base };
+  for (const [key, value] of Object.entries(overlay)) {
+    const existing = out[key];
+    out[key] = isPlainObject(existing) && isPlainObject(value) ? deepMerge(existing, value) : value;
+  }
+  return out;
+}
+
+function leafKeys(raw: RawObject, prefix = ""): string[] {
+  return Object.entries(raw).flatMap(([key, value]) =>
+    isPlainObject(value) ? leafKeys(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
+
+function isPlainObject(value: unknown): value is RawObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - before.lastIndexOf("\n") };
+}

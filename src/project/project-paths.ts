@@ -1,0 +1,41 @@
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** Where Sylk keeps one project's data, under `$SYLK_HOME/projects/<hash>/`. */
+export interface ProjectPaths {
+  /** Absolute, symlink-resolved project root. */
+  root: string;
+  sylkHome: string;
+  /** `$SYLK_HOME/projects/<hash of root>` */
+  dataDir: string;
+  /** The one SQLite file (WAL mode, sqlite-vec loaded). */
+  database: string;
+  /** Present while a process indexes the project. */
+  indexLock: string;
+  /** Per-project facts that must exist before the index does (consent). */
+  projectFile: string;
+}
+
+export function sylkHome(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.SYLK_HOME ?? join(env.HOME ?? homedir(), ".sylk"));
+}
+
+export function projectHash(root: string): string {
+  return createHash("sha256").update(root).digest("hex").slice(0, 16);
+}
+
+export function resolveProjectPaths(root: string, env: NodeJS.ProcessEnv = process.env): ProjectPaths {
+  const absoluteRoot = realpathSync(resolve(root));
+  const home = sylkHome(env);
+  const dataDir = join(home, "projects", projectHash(absoluteRoot));
+  return {
+    root: absoluteRoot,
+    sylkHome: home,
+    dataDir,
+    database: join(dataDir, "vector.db"),
+    indexLock: join(dataDir, "index.lock"),
+    projectFile: join(dataDir, "project.json"),
+  };
+}
