@@ -1,0 +1,84 @@
+/** Seed 002 "Content Types", plus the two kinds the later sections add. */
+export const CONTENT_TYPES = [
+  "user_prompt",
+  "agent_response",
+  "tool_call",
+  "tool_result",
+  "code_file",
+  "web_fetch",
+  "research_paper",
+  "agent_message",
+  "plan_workflow",
+  "test_result",
+  "inspector_finding",
+  "context_reference",
+  "agent_handoff",
+] as const;
+
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+export function isContentType(value: string): value is ContentType {
+  return (CONTENT_TYPES as readonly string[]).includes(value);
+}
+
+/** Seed 002 "Content Entry": everything that entered any agent's context. */
+export interface ContentEntry {
+  /** Unique per entry (never a hash of the content: the same text twice is two entries). */
+  id: string;
+  /** SHA-256 of `content`, for finding repeats. */
+  contentHash: string;
+  sessionId: string;
+  agentId: string;
+  agentType: string;
+  contentType: ContentType;
+  /** The full original content, byte for byte. */
+  content: string;
+  tokenCount: number;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
+  turnNumber: number;
+  keywords: string[];
+  entities: string[];
+  parentId?: string;
+  childIds: string[];
+  relatedFiles: string[];
+  metadata: Record<string, unknown>;
+}
+
+/** What a caller supplies; the store fills id, hash, token count, keywords and timestamp when absent. */
+export type NewContentEntry = Omit<
+  ContentEntry,
+  "id" | "contentHash" | "tokenCount" | "timestamp" | "keywords" | "entities" | "childIds" | "relatedFiles" | "metadata"
+> &
+  Partial<Pick<ContentEntry, "id" | "tokenCount" | "timestamp" | "keywords" | "entities" | "childIds" | "relatedFiles" | "metadata">>;
+
+/** Seed 002 "Reference Types". */
+export const REFERENCE_TYPES = ["conversation", "research", "code_analysis", "tool_results", "plan_discussion"] as const;
+export type ReferenceType = (typeof REFERENCE_TYPES)[number];
+
+/** Seed 002 "ContextReference": a pointer to evicted content. */
+export interface ContextReference {
+  id: string;
+  type: ReferenceType;
+  sessionId: string;
+  agentId: string;
+  contentIds: string[];
+  summary: string;
+  tokensSaved: number;
+  turnRange: [number, number];
+  timestamp: number;
+  topics: string[];
+  entities: string[];
+  queryHints: string[];
+}
+
+/** Seed 002 "RetrievalFilters". */
+export interface ContentFilters {
+  contentTypes?: ContentType[];
+  sessionId?: string;
+  /** Inclusive. */
+  turnRange?: [number, number];
+  /** Inclusive, milliseconds since the epoch. */
+  timeRange?: [number, number];
+  agentTypes?: string[];
+}

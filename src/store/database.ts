@@ -1,0 +1,43 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
+import { applyMigrations } from "./migrations.js";
+
+export type SqliteDatabase = Database.Database;
+
+export interface OpenDatabaseOptions {
+  readonly?: boolean;
+}
+
+/**
+ * Opens the project's one SQLite file with sqlite-vec loaded, in WAL mode so
+ * that readers never block the writer, and brings its schema up to date.
+ * Several processes may open it at once; writes are serialised by SQLite and
+ * wait (busy timeout) rather than fail.
+ */
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: options.readonly ?? false });
+  sqliteVec.load(db);
+  db.pragma("busy_timeout = 10000");
+  if (!options.readonly) {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+  }
+  db.pragma("foreign_keys = ON");
+  if (!options.readonly) applyMigrations(db);
+  return db;
+}
+
+export function getMeta(db: SqliteDatabase, key: string): string | undefined {
+  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
+export function setMeta(db: SqliteDatabase, key: string, value: string): void {
+  db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
+    key,
+    value,
+  );
+}

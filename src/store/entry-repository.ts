@@ -1,0 +1,275 @@
+import type { SqliteDatabase } from "./database.js";
+import type { ContentEntry, ContentFilters, ContentType, ContextReference, ReferenceType } from "./content-types.js";
+
+interface EntryRow {
+  doc: number;
+  id: string;
+  content_hash: string;
+  session_id: string;
+  agent_id: string;
+  agent_type: string;
+  content_type: string;
+  content: string;
+  token_count: number;
+  timestamp: number;
+  turn_number: number;
+  keywords: string | null;
+  entities: string | null;
+  parent_id: string | null;
+  child_ids: string | null;
+  related_files: string | null;
+  metadata: string | null;
+}
+
+export interface StoredEntry {
+  /** Integer key of the entry in the full-text and vector indexes. */
+  doc: number;
+  entry: ContentEntry;
+}
+
+const ENTRY_COLUMNS = `doc, id, content_hash, session_id, agent_id, agent_type, content_type, content, token_count,
+  timestamp, turn_number, keywords, entities, parent_id, child_ids, related_files, metadata`;
+
+/** SQL side of the universal content store: entries and context references. */
+export class EntryRepository {
+  private readonly insertStatement;
+  private readonly byIdStatement;
+  private readonly appendChildStatement;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.insertStatement = db.prepare(
+      `INSERT INTO content_entries (id, content_hash, session_id, agent_id, agent_type, content_type, content,
+         token_count, timestamp, turn_number, keywords, entities, parent_id, child_ids, related_files, metadata,
+         terms, term_count)
+       VALUES (@id, @contentHash, @sessionId, @agentId, @agentType, @contentType, @content, @tokenCount, @timestamp,
+         @turnNumber, @keywords, @entities, @parentId, @childIds, @relatedFiles, @metadata, @terms, @termCount)`,
+    );
+    this.byIdStatement = db.prepare(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE id = ?`);
+    this.appendChildStatement = db.prepare(
+      `UPDATE content_entries SET child_ids = json_insert(coalesce(child_ids, '[]'), '$[#]', ?) WHERE id = ?`,
+    );
+  }
+
+  /**
+   * Inserts an entry (with its full-text terms) and links it under its
+   * parent; returns its integer doc key.
+   */
+  insert(entry: ContentEntry, terms: string, termCount: number): number {
+    const result = this.insertStatement.run({
+      ...entry,
+      terms,
+      termCount,
+      parentId: entry.parentId ?? null,
+      keywords: JSON.stringify(entry.keywords),
+      entities: JSON.stringify(entry.entities),
+      childIds: JSON.stringify(entry.childIds),
+      relatedFiles: JSON.stringify(entry.relatedFiles),
+      metadata: JSON.stringify(entry.metadata),
+    });
+    if (entry.parentId) this.appendChildStatement.run(entry.id, entry.parentId);
+    return Number(result.lastInsertRowid);
+  }
+
+  getById(id: string): StoredEntry | undefined {
+    const row = this.byIdStatement.get(id) as EntryRow | undefined;
+    return row ? toStored(row) : undefined;
+  }
+
+  /** Entries in the order of `ids`; unknown ids are left out. */
+  getByIds(ids: readonly string[]): StoredEntry[] {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(ids)) as EntryRow[];
+    const byId = new Map(rows.map((row) => [row.id, toStored(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  getByDocs(docs: readonly number[]): StoredEntry[] {
+    if (docs.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE doc IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(docs)) as EntryRow[];
+    const byDoc = new Map(rows.map((row) => [row.doc, toStored(row)]));
+    return docs.flatMap((doc) => byDoc.get(doc) ?? []);
+  }
+
+  /** Seed `GetByTurnRange`: inclusive, in turn order, then in the order written. */
+  getByTurnRange(sessionId: string, fromTurn: number, toTurn: number): StoredEntry[] {
+    const rows = this.db
+      .prepare(
+        `SELECT ${ENTRY_COLUMNS} FROM content_entries
+         WHERE session_id = ? AND turn_number >= ? AND turn_number <= ?
+         ORDER BY turn_number ASC, doc ASC`,
+      )
+      .all(sessionId, fromTurn, toTurn) as EntryRow[];
+    return rows.map(toStored);
+  }
+
+  /** Of `docs`, those that pass the filters, in the same order. */
+  filterDocs(docs: readonly number[], filters: ContentFilters): number[] {
+    if (docs.length === 0 || !hasFilters(filters)) return [...docs];
+    const { where, params } = filterClause(filters);
+    const rows = this.db
+      .prepare(`SELECT doc FROM content_entries WHERE doc IN (SELECT value FROM json_each(?)) AND ${where}`)
+      .all(JSON.stringify(docs), ...params) as Array<{ doc: number }>;
+    const passing = new Set(rows.map((row) => row.doc));
+    return docs.filter((doc) => passing.has(doc));
+  }
+
+  /** Docs passing the filters, newest first; used when the filters are narrow enough to scan. */
+  docsMatching(filters: ContentFilters, limit: number): number[] {
+    const { where, params } = filterClause(filters);
+    const rows = this.db
+      .prepare(`SELECT doc FROM content_entries WHERE ${where} ORDER BY doc DESC LIMIT ?`)
+      .all(...params, limit) as Array<{ doc: number }>;
+    return rows.map((row) => row.doc);
+  }
+
+  countMatching(filters: ContentFilters): number {
+    const { where, params } = filterClause(filters);
+    const row = this.db.prepare(`SELECT count(*) AS n FROM content_entries WHERE ${where}`).get(...params) as {
+      n: number;
+    };
+    return row.n;
+  }
+
+  count(): number {
+    return (this.db.prepare("SELECT count(*) AS n FROM content_entries").get() as { n: number }).n;
+  }
+
+  saveReference(reference: ContextReference): void {
+    this.db
+      .prepare(
+        `INSERT INTO context_references (id, type, session_id, agent_id, content_ids, summary, tokens_saved,
+           turn_range_start, turn_range_end, timestamp, topics, entities, query_hints)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET content_ids = excluded.content_ids, summary = excluded.summary,
+           tokens_saved = excluded.tokens_saved, turn_range_start = excluded.turn_range_start,
+           turn_range_end = excluded.turn_range_end, topics = excluded.topics, entities = excluded.entities,
+           query_hints = excluded.query_hints`,
+      )
+      .run(
+        reference.id,
+        reference.type,
+        reference.sessionId,
+        reference.agentId,
+        JSON.stringify(reference.contentIds),
+        reference.summary,
+        reference.tokensSaved,
+        reference.turnRange[0],
+        reference.turnRange[1],
+        reference.timestamp,
+        JSON.stringify(reference.topics),
+        JSON.stringify(reference.entities),
+        JSON.stringify(reference.queryHints),
+      );
+  }
+
+  getReference(id: string): ContextReference | undefined {
+    const row = this.db.prepare("SELECT * FROM context_references WHERE id = ?").get(id) as ReferenceRow | undefined;
+    return row ? toReference(row) : undefined;
+  }
+
+  listReferences(sessionId: string): ContextReference[] {
+    const rows = this.db
+      .prepare("SELECT * FROM context_references WHERE session_id = ? ORDER BY turn_range_start ASC, created_at ASC")
+      .all(sessionId) as ReferenceRow[];
+    return rows.map(toReference);
+  }
+}
+
+interface ReferenceRow {
+  id: string;
+  type: string;
+  session_id: string;
+  agent_id: string;
+  content_ids: string;
+  summary: string;
+  tokens_saved: number;
+  turn_range_start: number;
+  turn_range_end: number;
+  timestamp: number;
+  topics: string | null;
+  entities: string | null;
+  query_hints: string | null;
+}
+
+function toReference(row: ReferenceRow): ContextReference {
+  return {
+    id: row.id,
+    type: row.type as ReferenceType,
+    sessionId: row.session_id,
+    agentId: row.agent_id,
+    contentIds: JSON.parse(row.content_ids) as string[],
+    summary: row.summary,
+    tokensSaved: row.tokens_saved,
+    turnRange: [row.turn_range_start, row.turn_range_end],
+    timestamp: row.timestamp,
+    topics: parseArray(row.topics),
+    entities: parseArray(row.entities),
+    queryHints: parseArray(row.query_hints),
+  };
+}
+
+function toStored(row: EntryRow): StoredEntry {
+  const entry: ContentEntry = {
+    id: row.id,
+    contentHash: row.content_hash,
+    sessionId: row.session_id,
+    agentId: row.agent_id,
+    agentType: row.agent_type,
+    contentType: row.content_type as ContentType,
+    content: row.content,
+    tokenCount: row.token_count,
+    timestamp: row.timestamp,
+    turnNumber: row.turn_number,
+    keywords: parseArray(row.keywords),
+    entities: parseArray(row.entities),
+    childIds: parseArray(row.child_ids),
+    relatedFiles: parseArray(row.related_files),
+    metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : {},
+  };
+  if (row.parent_id) entry.parentId = row.parent_id;
+  return { doc: row.doc, entry };
+}
+
+function parseArray(value: string | null): string[] {
+  return value ? (JSON.parse(value) as string[]) : [];
+}
+
+function hasFilters(filters: ContentFilters): boolean {
+  return Boolean(
+    filters.contentTypes?.length ||
+      filters.sessionId ||
+      filters.turnRange ||
+      filters.timeRange ||
+      filters.agentTypes?.length,
+  );
+}
+
+function filterClause(filters: ContentFilters): { where: string; params: unknown[] } {
+  const clauses: string[] = ["1 = 1"];
+  const params: unknown[] = [];
+  if (filters.contentTypes?.length) {
+    clauses.push("content_type IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filters.contentTypes));
+  }
+  if (filters.sessionId) {
+    clauses.push("session_id = ?");
+    params.push(filters.sessionId);
+  }
+  if (filters.turnRange) {
+    clauses.push("turn_number >= ? AND turn_number <= ?");
+    params.push(filters.turnRange[0], filters.turnRange[1]);
+  }
+  if (filters.timeRange) {
+    clauses.push("timestamp >= ? AND timestamp <= ?");
+    params.push(filters.timeRange[0], filters.timeRange[1]);
+  }
+  if (filters.agentTypes?.length) {
+    clauses.push("agent_type IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filters.agentTypes));
+  }
+  return { where: clauses.join(" AND "), params };
+}

@@ -1,0 +1,223 @@
+import type { SqliteDatabase } from "./database.js";
+
+export type FileStatus = "indexed" | "skipped" | "failed";
+
+/** What the manifest remembers of a file, enough to tell whether it changed. */
+export interface ManifestEntry {
+  id: number;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  contentHash: string | null;
+  status: FileStatus;
+}
+
+export interface FileRecord {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  contentHash: string | null;
+  language: string | null;
+  status: FileStatus;
+  reason: string | null;
+  lineCount: number;
+  description: string | null;
+  priority: number;
+}
+
+export interface ChunkRecord {
+  ordinal: number;
+  startLine: number;
+  endLine: number;
+  kind: string;
+  symbols: string[];
+  content: string;
+  tokenCount: number;
+  /** Distinct full-text terms, space-separated. */
+  terms: string;
+  termCount: number;
+}
+
+export interface SymbolRecord {
+  name: string;
+  kind: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface StoredChunk {
+  id: number;
+  fileId: number;
+  path: string;
+  language: string | null;
+  startLine: number;
+  endLine: number;
+  kind: string;
+  symbols: string[];
+  content: string;
+  tokenCount: number;
+  fileLineCount: number;
+}
+
+/** SQL side of the code index: the files manifest, chunks and symbols. */
+export class FileRepository {
+  private readonly upsertStatement;
+  private readonly chunkIdsStatement;
+  private readonly deleteChunksStatement;
+  private readonly insertChunkStatement;
+  private readonly deleteSymbolsStatement;
+  private readonly insertSymbolStatement;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.upsertStatement = db.prepare(
+      `INSERT INTO files (path, size, mtime_ms, content_hash, language, status, reason, line_count, description,
+         priority, indexed_at)
+       VALUES (@path, @size, @mtimeMs, @contentHash, @language, @status, @reason, @lineCount, @description,
+         @priority, @indexedAt)
+       ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+         content_hash = excluded.content_hash, language = excluded.language, status = excluded.status,
+         reason = excluded.reason, line_count = excluded.line_count, description = excluded.description, priority = excluded.priority,
+         indexed_at = excluded.indexed_at
+       RETURNING id`,
+    );
+    this.chunkIdsStatement = db.prepare("SELECT id FROM chunks WHERE file_id = ?").pluck();
+    this.deleteChunksStatement = db.prepare("DELETE FROM chunks WHERE file_id = ?");
+    this.insertChunkStatement = db.prepare(
+      `INSERT INTO chunks (file_id, ordinal, start_line, end_line, kind, symbols, content, token_count, terms, term_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.deleteSymbolsStatement = db.prepare("DELETE FROM symbols WHERE file_id = ?");
+    this.insertSymbolStatement = db.prepare(
+      "INSERT INTO symbols (file_id, name, kind, start_line, end_line) VALUES (?, ?, ?, ?, ?)",
+    );
+  }
+
+  manifest(): Map<string, ManifestEntry> {
+    const rows = this.db
+      .prepare("SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files")
+      .all() as ManifestEntry[];
+    return new Map(rows.map((row) => [row.path, row]));
+  }
+
+  /** Inserts or updates the file's manifest row; returns its id. */
+  upsertFile(file: FileRecord, indexedAt: number = Date.now()): number {
+    const row = this.upsertStatement.get({ ...file, indexedAt }) as { id: number };
+    return row.id;
+  }
+
+  chunkIdsOf(fileId: number): number[] {
+    return this.chunkIdsStatement.all(fileId) as number[];
+  }
+
+  /** Replaces the file's chunks; returns the ids of the new chunks in order. */
+  replaceChunks(fileId: number, chunks: readonly ChunkRecord[]): number[] {
+    this.deleteChunksStatement.run(fileId);
+    return chunks.map((chunk) =>
+      Number(
+        this.insertChunkStatement.run(
+          fileId,
+          chunk.ordinal,
+          chunk.startLine,
+          chunk.endLine,
+          chunk.kind,
+          JSON.stringify(chunk.symbols),
+          chunk.content,
+          chunk.tokenCount,
+          chunk.terms,
+          chunk.termCount,
+        ).lastInsertRowid,
+      ),
+    );
+  }
+
+  replaceSymbols(fileId: number, symbols: readonly SymbolRecord[]): void {
+    this.deleteSymbolsStatement.run(fileId);
+    for (const symbol of symbols) {
+      this.insertSymbolStatement.run(fileId, symbol.name, symbol.kind, symbol.startLine, symbol.endLine);
+    }
+  }
+
+  /** Removes a file and (by cascade) its chunks and symbols; returns the removed chunk ids. */
+  deleteFile(path: string): number[] {
+    const row = this.db.prepare("SELECT id FROM files WHERE path = ?").get(path) as { id: number } | undefined;
+    if (!row) return [];
+    const chunkIds = this.chunkIdsOf(row.id);
+    this.db.prepare("DELETE FROM files WHERE id = ?").run(row.id);
+    return chunkIds;
+  }
+
+  getChunks(ids: readonly number[]): StoredChunk[] {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT c.id, c.file_id AS fileId, f.path, f.language, c.start_line AS startLine, c.end_line AS endLine,
+                c.kind, c.symbols, c.content, c.token_count AS tokenCount, f.line_count AS fileLineCount
+         FROM chunks c JOIN files f ON f.id = c.file_id
+         WHERE c.id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(ids)) as Array<Omit<StoredChunk, "symbols"> & { symbols: string }>;
+    const byId = new Map(rows.map((row) => [row.id, { ...row, symbols: JSON.parse(row.symbols) as string[] }]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** chunk id → file id, for the given chunks that still exist. */
+  fileIdsOf(chunkIds: readonly number[]): Map<number, number> {
+    if (chunkIds.length === 0) return new Map();
+    const rows = this.db
+      .prepare("SELECT id, file_id AS fileId FROM chunks WHERE id IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(chunkIds)) as Array<{ id: number; fileId: number }>;
+    return new Map(rows.map((row) => [row.id, row.fileId]));
+  }
+
+  /** Chunk texts and their paths, for rebuilding the full-text index. */
+  *iterateChunks(ids?: readonly number[]): Generator<{ id: number; path: string; symbols: string; content: string }> {
+    const statement = ids
+      ? this.db.prepare(
+          `SELECT c.id, f.path, c.symbols, c.content FROM chunks c JOIN files f ON f.id = c.file_id
+           WHERE c.id IN (SELECT value FROM json_each(?))`,
+        )
+      : this.db.prepare("SELECT c.id, f.path, c.symbols, c.content FROM chunks c JOIN files f ON f.id = c.file_id");
+    const rows = (ids ? statement.iterate(JSON.stringify(ids)) : statement.iterate()) as IterableIterator<{
+      id: number;
+      path: string;
+      symbols: string;
+      content: string;
+    }>;
+    yield* rows;
+  }
+
+  counts(): { files: number; indexed: number; skipped: number; failed: number; chunks: number; symbols: number } {
+    const byStatus = this.db.prepare("SELECT status, count(*) AS n FROM files GROUP BY status").all() as Array<{
+      status: FileStatus;
+      n: number;
+    }>;
+    const count = (status: FileStatus) => byStatus.find((row) => row.status === status)?.n ?? 0;
+    const chunks = (this.db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
+    const symbols = (this.db.prepare("SELECT count(*) AS n FROM symbols").get() as { n: number }).n;
+    return {
+      files: byStatus.reduce((sum, row) => sum + row.n, 0),
+      indexed: count("indexed"),
+      skipped: count("skipped"),
+      failed: count("failed"),
+      chunks,
+      symbols,
+    };
+  }
+
+  replaceDirectoryHashes(hashes: ReadonlyMap<string, { hash: string; fileCount: number }>): void {
+    const insert = this.db.prepare("INSERT INTO directories (path, hash, file_count) VALUES (?, ?, ?)");
+    this.db.prepare("DELETE FROM directories").run();
+    for (const [path, { hash, fileCount }] of hashes) insert.run(path, hash, fileCount);
+  }
+
+  directoryHashes(): Map<string, string> {
+    const rows = this.db.prepare("SELECT path, hash FROM directories").all() as Array<{ path: string; hash: string }>;
+    return new Map(rows.map((row) => [row.path, row.hash]));
+  }
+
+  failures(limit: number): Array<{ path: string; reason: string | null }> {
+    return this.db
+      .prepare("SELECT path, reason FROM files WHERE status = 'failed' ORDER BY path LIMIT ?")
+      .all(limit) as Array<{ path: string; reason: string | null }>;
+  }
+}

@@ -1,0 +1,161 @@
+import type { SqliteDatabase } from "./database.js";
+
+interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/**
+ * The schema, versioned with `PRAGMA user_version`. Append migrations; never
+ * edit one that has shipped. Vector tables (`vec0`) are created by
+ * `VectorStore` because their dimension depends on the configured embedder.
+ */
+const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    description: "files manifest, chunks, symbols, content entries, context references, full-text persistence",
+    sql: `
+      CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+
+      -- The manifest: one row per file seen by the scanner, indexed or not.
+      CREATE TABLE files (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,          -- relative to the project root, '/'-separated
+        size INTEGER NOT NULL,
+        mtime_ms INTEGER NOT NULL,
+        content_hash TEXT,                  -- sha256 of the bytes on disk
+        language TEXT,
+        status TEXT NOT NULL CHECK (status IN ('indexed', 'skipped', 'failed')),
+        reason TEXT,                        -- why skipped or failed
+        line_count INTEGER NOT NULL DEFAULT 0,
+        description TEXT,                   -- one line from the file's first comment
+        priority INTEGER NOT NULL DEFAULT 0,
+        indexed_at INTEGER NOT NULL
+      );
+      CREATE INDEX idx_files_status ON files(status);
+
+      -- Merkle hashes of directories over (name, size, mtime) of what they contain.
+      CREATE TABLE directories (
+        path TEXT PRIMARY KEY,
+        hash TEXT NOT NULL,
+        file_count INTEGER NOT NULL
+      );
+
+      -- Ids are AUTOINCREMENT so they are never reused: the full-text index
+      -- treats a document id as immutable and tombstones removed ones.
+      CREATE TABLE chunks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        start_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        symbols TEXT NOT NULL DEFAULT '[]', -- JSON array of symbol names inside the chunk
+        content TEXT NOT NULL,
+        token_count INTEGER NOT NULL,
+        terms TEXT NOT NULL,                -- distinct full-text terms, space-separated
+        term_count INTEGER NOT NULL         -- terms with repeats (BM25 document length)
+      );
+      CREATE INDEX idx_chunks_file ON chunks(file_id);
+
+      CREATE TABLE symbols (
+        id INTEGER PRIMARY KEY,
+        file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        start_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL
+      );
+      CREATE INDEX idx_symbols_file ON symbols(file_id);
+      CREATE INDEX idx_symbols_name ON symbols(name);
+
+      -- Seed 002 "Universal Content Store". \`id\` is unique per entry, not a hash of
+      -- the content: identical text said twice is two entries. \`doc\` is the
+      -- integer key used by the full-text and vector indexes.
+      CREATE TABLE content_entries (
+        doc INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        content_hash TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        agent_type TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        content TEXT NOT NULL,
+        token_count INTEGER NOT NULL,
+        timestamp INTEGER NOT NULL,         -- milliseconds since the epoch
+        turn_number INTEGER NOT NULL,
+        keywords TEXT,                      -- JSON array
+        entities TEXT,                      -- JSON array
+        parent_id TEXT,
+        child_ids TEXT,                     -- JSON array
+        related_files TEXT,                 -- JSON array
+        metadata TEXT,                      -- JSON object
+        terms TEXT NOT NULL,                -- distinct full-text terms, space-separated
+        term_count INTEGER NOT NULL,
+        created_at INTEGER DEFAULT (unixepoch())
+      );
+      CREATE INDEX idx_content_session ON content_entries(session_id);
+      CREATE INDEX idx_content_agent ON content_entries(agent_id);
+      CREATE INDEX idx_content_type ON content_entries(content_type);
+      CREATE INDEX idx_content_turn ON content_entries(session_id, turn_number);
+      CREATE INDEX idx_content_timestamp ON content_entries(timestamp);
+      CREATE INDEX idx_content_parent ON content_entries(parent_id);
+      CREATE INDEX idx_content_hash ON content_entries(content_hash);
+
+      -- Seed 002 "Context Reference System": pointers to evicted content.
+      CREATE TABLE context_references (
+        id TEXT PRIMARY KEY,
+        type TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        content_ids TEXT NOT NULL,          -- JSON array of evicted content ids
+        summary TEXT NOT NULL,
+        tokens_saved INTEGER NOT NULL,
+        turn_range_start INTEGER NOT NULL,
+        turn_range_end INTEGER NOT NULL,
+        timestamp INTEGER NOT NULL,
+        topics TEXT,                        -- JSON array
+        entities TEXT,                      -- JSON array
+        query_hints TEXT,                   -- JSON array
+        created_at INTEGER DEFAULT (unixepoch())
+      );
+      CREATE INDEX idx_ref_session ON context_references(session_id);
+      CREATE INDEX idx_ref_agent ON context_references(agent_id);
+
+      -- Full-text (FlexSearch) persistence: a snapshot of each in-memory index.
+      -- The tables above are the truth; on load, documents missing from the
+      -- snapshot are added and those no longer in the tables are tombstoned.
+      CREATE TABLE fts_snapshot (
+        index_name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (index_name, key)
+      ) WITHOUT ROWID;
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+export function applyMigrations(db: SqliteDatabase): void {
+  const migrate = db.transaction(() => {
+    // Re-read inside the (immediate) transaction: another process may have migrated meanwhile.
+    const current = db.pragma("user_version", { simple: true }) as number;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(
+        `This index was written by a newer Sylk (schema ${current}, this version knows ${SCHEMA_VERSION}). Upgrade Sylk.`,
+      );
+    }
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }
+  });
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current !== SCHEMA_VERSION) migrate.immediate();
+}

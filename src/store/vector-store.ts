@@ -1,0 +1,151 @@
+import { getMeta, setMeta, type SqliteDatabase } from "./database.js";
+
+export type VectorTable = "chunk_vectors" | "entry_vectors";
+
+export interface VectorHit {
+  id: number;
+  /** Cosine similarity in [-1, 1]; higher is closer. */
+  similarity: number;
+}
+
+/** Metadata columns of `entry_vectors`, filterable inside the k-NN query. */
+export interface EntryVectorMetadata {
+  sessionId: string;
+  contentType: string;
+}
+
+export interface EntryVectorFilter {
+  sessionId?: string;
+  contentTypes?: readonly string[];
+}
+
+/**
+ * sqlite-vec k-NN tables (`vec0`, cosine distance). The dimension comes from
+ * the embedder; when the configured embedder changes, its tables are rebuilt
+ * empty and the indexer fills them again.
+ */
+export class VectorStore {
+  private readonly statements;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    readonly embedderId: string,
+    readonly dimensions: number,
+  ) {
+    this.ensureTable("chunk_vectors", "");
+    this.ensureTable("entry_vectors", ", session_id text, content_type text");
+    this.statements = {
+      insertChunk: db.prepare("INSERT INTO chunk_vectors (rowid, embedding) VALUES (?, ?)"),
+      deleteChunk: db.prepare("DELETE FROM chunk_vectors WHERE rowid = ?"),
+      insertEntry: db.prepare(
+        "INSERT INTO entry_vectors (rowid, embedding, session_id, content_type) VALUES (?, ?, ?, ?)",
+      ),
+      deleteEntry: db.prepare("DELETE FROM entry_vectors WHERE rowid = ?"),
+    };
+  }
+
+  /** For a chunk that has no vector yet (chunk ids are never reused). */
+  insertChunk(chunkId: number, vector: Float32Array): void {
+    this.statements.insertChunk.run(BigInt(chunkId), toBlob(vector, this.dimensions));
+  }
+
+  upsertChunk(chunkId: number, vector: Float32Array): void {
+    this.statements.deleteChunk.run(BigInt(chunkId));
+    this.insertChunk(chunkId, vector);
+  }
+
+  deleteChunks(chunkIds: readonly number[]): void {
+    for (const id of chunkIds) this.statements.deleteChunk.run(BigInt(id));
+  }
+
+  upsertEntry(doc: number, vector: Float32Array, metadata: EntryVectorMetadata): void {
+    this.statements.deleteEntry.run(BigInt(doc));
+    this.statements.insertEntry.run(BigInt(doc), toBlob(vector, this.dimensions), metadata.sessionId, metadata.contentType);
+  }
+
+  nearestChunks(query: Float32Array, k: number): VectorHit[] {
+    const rows = this.db
+      .prepare("SELECT rowid AS id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance")
+      .all(toBlob(query, this.dimensions), k) as Array<{ id: number; distance: number }>;
+    return rows.map(toHit);
+  }
+
+  nearestEntries(query: Float32Array, k: number, filter: EntryVectorFilter = {}): VectorHit[] {
+    const clauses = ["embedding MATCH ?", "k = ?"];
+    const params: unknown[] = [toBlob(query, this.dimensions), k];
+    if (filter.sessionId) {
+      clauses.push("session_id = ?");
+      params.push(filter.sessionId);
+    }
+    if (filter.contentTypes?.length) {
+      clauses.push(`content_type IN (${filter.contentTypes.map(() => "?").join(", ")})`);
+      params.push(...filter.contentTypes);
+    }
+    const rows = this.db
+      .prepare(`SELECT rowid AS id, distance FROM entry_vectors WHERE ${clauses.join(" AND ")} ORDER BY distance`)
+      .all(...params) as Array<{ id: number; distance: number }>;
+    return rows.map(toHit);
+  }
+
+  /** Chunks that have no vector yet (new embedder, or an interrupted backfill). */
+  chunksWithoutVectors(limit: number): number[] {
+    const rows = this.db
+      .prepare(
+        `SELECT c.id FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.rowid = c.id) LIMIT ?`,
+      )
+      .all(limit) as Array<{ id: number }>;
+    return rows.map((row) => row.id);
+  }
+
+  entriesWithoutVectors(limit: number): number[] {
+    const rows = this.db
+      .prepare(
+        `SELECT e.doc FROM content_entries e WHERE NOT EXISTS (SELECT 1 FROM entry_vectors v WHERE v.rowid = e.doc) LIMIT ?`,
+      )
+      .all(limit) as Array<{ doc: number }>;
+    return rows.map((row) => row.doc);
+  }
+
+  /** Chunks or entries that have no vector yet. Cheap when none are missing (the usual case). */
+  countMissing(table: VectorTable): number {
+    const source = table === "chunk_vectors" ? "chunks" : "content_entries";
+    const rows = (this.db.prepare(`SELECT count(*) AS n FROM ${source}`).get() as { n: number }).n;
+    if (rows === this.count(table)) return 0;
+    const sql =
+      table === "chunk_vectors"
+        ? "SELECT count(*) AS n FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.rowid = c.id)"
+        : "SELECT count(*) AS n FROM content_entries e WHERE NOT EXISTS (SELECT 1 FROM entry_vectors v WHERE v.rowid = e.doc)";
+    return (this.db.prepare(sql).get() as { n: number }).n;
+  }
+
+  count(table: VectorTable): number {
+    return (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  }
+
+  private ensureTable(table: VectorTable, metadataColumns: string): void {
+    const metaKey = `embedder:${table}`;
+    const upToDate = () =>
+      getMeta(this.db, metaKey) === this.embedderId &&
+      this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(table) !== undefined;
+    if (upToDate()) return;
+    this.db.transaction(() => {
+      if (upToDate()) return; // another process got here first
+      this.db.exec(`DROP TABLE IF EXISTS ${table}`);
+      this.db.exec(
+        `CREATE VIRTUAL TABLE ${table} USING vec0(embedding float[${this.dimensions}] distance_metric=cosine${metadataColumns})`,
+      );
+      setMeta(this.db, metaKey, this.embedderId);
+    }).immediate();
+  }
+}
+
+function toBlob(vector: Float32Array, dimensions: number): Buffer {
+  if (vector.length !== dimensions) {
+    throw new Error(`Embedding has ${vector.length} dimensions; the index expects ${dimensions}.`);
+  }
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+function toHit(row: { id: number; distance: number }): VectorHit {
+  return { id: row.id, similarity: 1 - row.distance };
+}
