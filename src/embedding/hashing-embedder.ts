@@ -1,0 +1,81 @@
+import { textTermCounts } from "../search/full-text-document.js";
+import { normalize, type Embedder } from "./embedder.js";
+
+/**
+ * The built-in embedder: works offline, needs no model, and is cheap enough
+ * to run on every chunk of a large repository inside the indexing workers.
+ * It hashes the character trigrams of code-aware tokens (whole identifiers
+ * and their parts, padded: `^op`, `opt`, … `er$`) into signed buckets
+ * ("feature hashing", Weinberger et al. 2009), like fastText's subword
+ * vectors without the training. Trigrams make morphological variants close
+ * (optimize / optimizer / optimization, exit / exiting), which the
+ * exact-term full-text signal cannot do; that difference is what fusion gains
+ * from. On the localisation benchmark, trigrams alone beat trigrams plus whole
+ * words, IDF weighting, corpus-trained random indexing and GloVe word vectors
+ * (docs/BENCHMARKS.md).
+ *
+ * Documents are embedded from the same term counts the full-text index
+ * uses (`chunkTermCounts`), queries from their own text.
+ */
+export class HashingEmbedder implements Embedder {
+  readonly id: string;
+  private readonly features: TrigramFeatures;
+
+  constructor(readonly dimensions: number = 384) {
+    this.id = `builtin-trigram-v1:${dimensions}`;
+    this.features = new TrigramFeatures(dimensions);
+  }
+
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return Promise.resolve(texts.map((text) => this.features.embed(textTermCounts(text))));
+  }
+
+  embedCounts(counts: ReadonlyMap<string, number>): Float32Array {
+    return this.features.embed(counts);
+  }
+}
+
+/** Tokens repeat across chunks; their trigram buckets are remembered, up to this many tokens. */
+const FEATURE_CACHE_LIMIT = 400_000;
+
+/** Signed trigram buckets per token, cached: the embedding is then little more than additions. */
+export class TrigramFeatures {
+  private readonly cache = new Map<string, Int32Array>();
+
+  constructor(readonly dimensions: number) {}
+
+  embed(counts: ReadonlyMap<string, number>): Float32Array {
+    const vector = new Float32Array(this.dimensions);
+    for (const [token, count] of counts) {
+      const weight = 1 + Math.log(count);
+      for (const signed of this.bucketsOf(token)) {
+        // Buckets are stored as ±(index + 1) so that index 0 keeps its sign.
+        if (signed > 0) vector[signed - 1] = (vector[signed - 1] as number) + weight;
+        else vector[-signed - 1] = (vector[-signed - 1] as number) - weight;
+      }
+    }
+    return normalize(vector);
+  }
+
+  private bucketsOf(token: string): Int32Array {
+    let buckets = this.cache.get(token);
+    if (buckets) return buckets;
+    // Trigrams of "^token$", hashed with 32-bit FNV-1a over their three character codes.
+    const length = token.length + 2;
+    buckets = new Int32Array(Math.max(0, length - 2));
+    const codeAt = (index: number) => (index === 0 ? 94 : index === length - 1 ? 36 : token.charCodeAt(index - 1));
+    for (let start = 0; start + 3 <= length; start++) {
+      let hash = 0x811c9dc5;
+      for (let offset = 0; offset < 3; offset++) {
+        hash ^= codeAt(start + offset);
+        hash = Math.imul(hash, 0x01000193);
+      }
+      hash >>>= 0;
+      const index = (hash % this.dimensions) + 1;
+      buckets[start] = hash >>> 31 === 0 ? index : -index;
+    }
+    if (this.cache.size >= FEATURE_CACHE_LIMIT) this.cache.clear();
+    this.cache.set(token, buckets);
+    return buckets;
+  }
+}

@@ -1,0 +1,192 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { TrigramFeatures } from "../embedding/hashing-embedder.js";
+import { chunkFile } from "../parsing/chunker.js";
+import { fallbackSymbols } from "../parsing/fallback-symbols.js";
+import { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary } from "../parsing/languages.js";
+import type { ExtractedSymbol, TreeSitterExtractor } from "../parsing/tree-sitter-extractor.js";
+import { tokenize, tokenizePath } from "../search/code-tokenizer.js";
+import { chunkTermCounts, termsFromCounts } from "../search/full-text-document.js";
+import { maskSecrets } from "../security/secrets.js";
+import { estimateTokens } from "../tokens/estimate-tokens.js";
+
+export const fileTaskSchema = z.object({
+  root: z.string(),
+  files: z.array(
+    z.object({ path: z.string(), size: z.number(), mtimeMs: z.number(), priority: z.number() }),
+  ),
+  chunkLines: z.number().int().min(1),
+  /** Dimensions of the built-in embedder, or null when another embedder fills vectors later. */
+  embeddingDimensions: z.number().int().min(1).nullable(),
+});
+
+export type FileTask = z.infer<typeof fileTaskSchema>;
+export type FileTaskItem = FileTask["files"][number];
+
+export interface ProcessedChunk {
+  ordinal: number;
+  startLine: number;
+  endLine: number;
+  kind: string;
+  symbols: string[];
+  content: string;
+  tokenCount: number;
+  /** Distinct full-text terms (path, symbols, content), space-separated. */
+  terms: string;
+  /** Number of terms with repeats: the document length for BM25. */
+  termCount: number;
+  vector: Float32Array | null;
+}
+
+export interface ProcessedFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  priority: number;
+  status: "indexed" | "skipped" | "failed";
+  reason: string | null;
+  contentHash: string | null;
+  language: string | null;
+  lineCount: number;
+  /** One line saying what the file is, from its first comment (or heading); used in hints. */
+  description: string | null;
+  chunks: ProcessedChunk[];
+  symbols: ExtractedSymbol[];
+  /** Secret-looking values masked before anything was kept. */
+  secretsMasked: number;
+}
+
+/**
+ * Everything the indexer needs from one file, computed off the main thread:
+ * read, skip binaries, decode (UTF-8, else Latin-1), mask secrets, detect the
+ * language, extract symbols and comments, chunk along symbols, and compute
+ * full-text terms and built-in embeddings. Plain data in, plain data out.
+ */
+export async function processFile(
+  task: Pick<FileTask, "root" | "chunkLines" | "embeddingDimensions">,
+  file: FileTaskItem,
+  extractor: TreeSitterExtractor,
+  features?: TrigramFeatures,
+): Promise<ProcessedFile> {
+  const base: ProcessedFile = {
+    ...file,
+    status: "indexed",
+    reason: null,
+    contentHash: null,
+    language: null,
+    lineCount: 0,
+    description: null,
+    chunks: [],
+    symbols: [],
+    secretsMasked: 0,
+  };
+  if (BINARY_EXTENSIONS.has(extensionOf(file.path))) return { ...base, status: "skipped", reason: "binary" };
+
+  let bytes: Buffer;
+  try {
+    // Synchronous on purpose: this runs on a worker thread, and one async read
+    // costs several thread-pool round trips (measured ≈0.7 ms a file).
+    bytes = readFileSync(join(task.root, file.path));
+  } catch (error) {
+    return { ...base, status: "failed", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+  const contentHash = createHash("sha256").update(bytes).digest("hex");
+  if (looksBinary(bytes)) return { ...base, contentHash, status: "skipped", reason: "binary" };
+
+  const language = detectLanguage(file.path);
+  const masked = maskSecrets(decodeText(bytes).text);
+  const text = masked.text;
+
+  let symbols: ExtractedSymbol[] = [];
+  let comments = "";
+  let reason: string | null = null;
+  if (extractor.supports(language)) {
+    try {
+      const extraction = await extractor.extract(text, language);
+      symbols = extraction.symbols;
+      comments = extraction.comments;
+      if (extraction.hasError) reason = "syntax errors; symbols partly recovered";
+    } catch (error) {
+      reason = `parser failed (${(error as Error).message}); chunked by lines`;
+    }
+  } else {
+    symbols = fallbackSymbols(text, language);
+  }
+
+  const pathTokens = tokenizePath(file.path);
+  const embedder =
+    task.embeddingDimensions === null ? undefined : (features ?? new TrigramFeatures(task.embeddingDimensions));
+  const chunks = chunkFile(text, symbols, { maxLines: task.chunkLines }).map((chunk, ordinal): ProcessedChunk => {
+    const counts = chunkTermCounts(pathTokens, chunk.symbols, tokenize(chunk.content));
+    const terms = termsFromCounts(counts);
+    return {
+      ordinal,
+      startLine: chunk.startLine,
+      endLine: chunk.endLine,
+      kind: chunk.kind,
+      symbols: chunk.symbols,
+      content: chunk.content,
+      tokenCount: estimateTokens(chunk.content),
+      terms: terms.distinct.join(" "),
+      termCount: terms.count,
+      vector: embedder ? embedder.embed(counts) : null,
+    };
+  });
+  return {
+    ...base,
+    contentHash,
+    language,
+    reason,
+    lineCount: countLines(text),
+    description: describe(comments, symbols, language),
+    chunks,
+    symbols,
+    secretsMasked: masked.findings.length,
+  };
+}
+
+/** A file that could not be processed: counted and reported, never fatal. */
+export function failedFile(file: FileTaskItem, reason: string): ProcessedFile {
+  return {
+    ...file,
+    status: "failed",
+    reason,
+    contentHash: null,
+    language: null,
+    lineCount: 0,
+    description: null,
+    chunks: [],
+    symbols: [],
+    secretsMasked: 0,
+  };
+}
+
+/** What the embedder sees of a chunk: where it lives, what it defines, and its text. */
+export function embeddingText(path: string, symbols: readonly string[], content: string): string {
+  return `${path}\n${symbols.join(" ")}\n${content}`;
+}
+
+const DESCRIPTION_LENGTH = 160;
+
+/** The first comment sentence that says something (not a licence header or a linter directive). */
+function describe(comments: string, symbols: readonly ExtractedSymbol[], language: string): string | null {
+  if (language === "markdown") return symbols[0]?.name.slice(0, DESCRIPTION_LENGTH) ?? null;
+  for (const block of comments.split("\n\n").concat(comments.split("\n"))) {
+    const line = block
+      .replace(/^\s*(\/\*\*?|\*\/|\*|\/\/+|#+|"""|'''|--)/gm, " ")
+      .replace(/\*\/\s*$/, "")
+      .replace(/\s+/g, " ")
+      .trim();
+    if (line.length < 12 || /copyright|license|eslint|prettier|@ts-|noqa|pylint|SPDX|^!/i.test(line)) continue;
+    return line.length > DESCRIPTION_LENGTH ? `${line.slice(0, DESCRIPTION_LENGTH - 1)}…` : line;
+  }
+  return null;
+}
+
+function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  const newlines = text.split("\n").length - 1;
+  return text.endsWith("\n") ? newlines : newlines + 1;
+}

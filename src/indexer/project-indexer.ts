@@ -1,0 +1,233 @@
+import type { IndexConfig } from "../config/schema.js";
+import type { PersistentFullText } from "../search/persistent-full-text.js";
+import { setMeta, type SqliteDatabase } from "../store/database.js";
+import type { FileRepository } from "../store/file-repository.js";
+import { failedFile, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
+import type { IndexWriter } from "./index-writer.js";
+import { diffManifest, directoryHashes, isFresh, type ManifestDiff } from "./manifest-diff.js";
+import { byPriority } from "./priority.js";
+import { scanProject, type ScanResult } from "./scanner.js";
+import type { FileWorkerPool } from "./worker-pool.js";
+
+export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
+
+/** One step of progress; `sylk index` and the TUI draw it. */
+export interface IndexProgress {
+  phase: IndexPhase;
+  indexed: number;
+  total: number;
+  failed: number;
+  elapsedMs: number;
+}
+
+export type IndexState = "missing" | "fresh" | "stale";
+
+export interface FreshnessReport {
+  state: IndexState;
+  diff: ManifestDiff;
+  scan: ScanResult;
+  /** Directories whose Merkle hash differs from the last run's. */
+  changedDirectories: string[];
+  durationMs: number;
+}
+
+export interface IndexSummary {
+  /** What the index was before this run. */
+  before: IndexState;
+  scanned: number;
+  added: number;
+  changed: number;
+  deleted: number;
+  /** Files (re)indexed in this run. */
+  indexed: number;
+  /** Touched files whose content hash had not changed. */
+  unchangedContent: number;
+  skipped: number;
+  failed: number;
+  chunks: number;
+  failures: Array<{ path: string; reason: string }>;
+  interrupted: boolean;
+  durationMs: number;
+}
+
+export interface ProjectIndexerDeps {
+  root: string;
+  config: IndexConfig;
+  db: SqliteDatabase;
+  files: FileRepository;
+  writer: IndexWriter;
+  fullText: PersistentFullText;
+  /** Created only when there is work for it. */
+  createPool: () => FileWorkerPool;
+  /** Dimensions for the built-in embedder, computed in the workers; null when vectors come from elsewhere. */
+  embeddingDimensions: number | null;
+}
+
+/** Files handed to one worker task: enough to amortise messaging, small enough to keep all threads busy. */
+const TASK_MAX_FILES = 32;
+const TASK_MAX_BYTES = 1 << 20;
+
+/**
+ * Seed 002 "Startup Indexer": fresh → nothing to do; stale → only what
+ * changed; missing → everything, highest priority first. Files are processed
+ * on the worker pool and committed here in batches.
+ */
+export class ProjectIndexer {
+  constructor(private readonly deps: ProjectIndexerDeps) {}
+
+  async checkFreshness(): Promise<FreshnessReport> {
+    const started = performance.now();
+    const scan = await scanProject(this.deps.root, this.deps.config);
+    const manifest = this.deps.files.manifest();
+    const diff = diffManifest(scan, manifest);
+    const state: IndexState = manifest.size === 0 ? "missing" : isFresh(diff) ? "fresh" : "stale";
+    const previous = this.deps.files.directoryHashes();
+    const changedDirectories =
+      state === "stale"
+        ? [...directoryHashes(scan)].filter(([path, { hash }]) => previous.get(path) !== hash).map(([path]) => path)
+        : [];
+    return { state, diff, scan, changedDirectories, durationMs: performance.now() - started };
+  }
+
+  async *run(signal?: AbortSignal): AsyncGenerator<IndexProgress, IndexSummary> {
+    const started = performance.now();
+    const elapsed = () => performance.now() - started;
+    yield { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 };
+
+    const freshness = await this.checkFreshness();
+    const { diff, scan } = freshness;
+    const manifest = this.deps.files.manifest();
+    const summary: IndexSummary = {
+      before: freshness.state,
+      scanned: scan.files.length + scan.skipped.length,
+      added: diff.added.length,
+      changed: diff.changed.length,
+      deleted: diff.deleted.length,
+      indexed: 0,
+      unchangedContent: 0,
+      skipped: 0,
+      failed: 0,
+      chunks: 0,
+      failures: [],
+      interrupted: false,
+      durationMs: 0,
+    };
+
+    if (diff.deleted.length > 0) this.deps.writer.deleteFiles(diff.deleted);
+    if (diff.newlySkipped.length > 0) this.deps.writer.recordSkipped(diff.newlySkipped);
+    summary.skipped += diff.newlySkipped.length;
+
+    const work = [...diff.added, ...diff.changed].sort(byPriority);
+    const total = work.length;
+    let processed = 0;
+    yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
+
+    if (work.length > 0) {
+      const pool = this.deps.createPool();
+      try {
+        for await (const batch of this.processAll(pool, work, signal)) {
+          const outcome = this.deps.writer.commitBatch(batch, manifest);
+          processed += batch.length;
+          summary.indexed += outcome.indexed;
+          summary.unchangedContent += outcome.unchangedContent;
+          summary.skipped += outcome.skipped;
+          summary.failed += outcome.failed;
+          summary.chunks += outcome.chunks;
+          summary.failures.push(...outcome.failures);
+          yield { phase: "indexing", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
+        }
+      } finally {
+        await pool.close();
+      }
+      summary.interrupted = processed < total;
+    }
+
+    yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
+    if (!isFresh(diff) || freshness.state === "missing") {
+      await this.deps.fullText.save();
+      if (!summary.interrupted) this.deps.db.transaction(() => this.deps.files.replaceDirectoryHashes(directoryHashes(scan)))();
+    }
+    if (!summary.interrupted) setMeta(this.deps.db, "last_refresh", new Date().toISOString());
+    summary.durationMs = elapsed();
+    yield { phase: "complete", indexed: processed, total, failed: summary.failed, elapsedMs: summary.durationMs };
+    return summary;
+  }
+
+  /**
+   * Runs the files on the pool, a bounded number of tasks at a time, and
+   * yields results in batches of `batchSize` files for the writer. On abort
+   * no new task starts; what is running finishes and is still committed.
+   */
+  private async *processAll(
+    pool: FileWorkerPool,
+    work: readonly FileTaskItem[],
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ProcessedFile[]> {
+    const tasks = groupIntoTasks(work);
+    const inFlightLimit = Math.max(1, Math.min(this.deps.config.maxConcurrency, this.deps.config.workerThreads * 2));
+    const pending = new Map<number, Promise<{ key: number; results: ProcessedFile[] }>>();
+    let next = 0;
+    let buffer: ProcessedFile[] = [];
+
+    while (next < tasks.length || pending.size > 0) {
+      while (!signal?.aborted && pending.size < inFlightLimit && next < tasks.length) {
+        const key = next++;
+        const files = tasks[key] as FileTaskItem[];
+        pending.set(
+          key,
+          this.runTask(pool, files).then((results) => ({ key, results })),
+        );
+      }
+      if (pending.size === 0) break;
+      const { key, results } = await Promise.race(pending.values());
+      pending.delete(key);
+      buffer.push(...results);
+      if (buffer.length >= this.deps.config.batchSize) {
+        yield buffer;
+        buffer = [];
+      }
+    }
+    if (buffer.length > 0) yield buffer;
+  }
+
+  /** A crashed worker fails its whole task: retry file by file so only the culprit is marked failed. */
+  private async runTask(pool: FileWorkerPool, files: FileTaskItem[]): Promise<ProcessedFile[]> {
+    const task = (batch: FileTaskItem[]) => ({
+      root: this.deps.root,
+      files: batch,
+      chunkLines: this.deps.config.chunkLines,
+      embeddingDimensions: this.deps.embeddingDimensions,
+    });
+    try {
+      return await pool.run(task(files));
+    } catch (batchError) {
+      if (files.length === 1) return [failedFile(files[0] as FileTaskItem, `worker crashed: ${(batchError as Error).message}`)];
+      const results: ProcessedFile[] = [];
+      for (const file of files) {
+        try {
+          results.push(...(await pool.run(task([file]))));
+        } catch (error) {
+          results.push(failedFile(file, `worker crashed: ${(error as Error).message}`));
+        }
+      }
+      return results;
+    }
+  }
+}
+
+function groupIntoTasks(work: readonly FileTaskItem[]): FileTaskItem[][] {
+  const tasks: FileTaskItem[][] = [];
+  let current: FileTaskItem[] = [];
+  let bytes = 0;
+  for (const file of work) {
+    if (current.length > 0 && (current.length >= TASK_MAX_FILES || bytes + file.size > TASK_MAX_BYTES)) {
+      tasks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(file);
+    bytes += file.size;
+  }
+  if (current.length > 0) tasks.push(current);
+  return tasks;
+}

@@ -1,0 +1,46 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Piscina } from "piscina";
+import type { FileTask, ProcessedFile } from "./file-processor.js";
+
+/** The compiled worker entry, `dist/workers/file-worker.js`. */
+export function fileWorkerPath(): string {
+  const path = fileURLToPath(new URL("../../workers/file-worker.js", import.meta.url));
+  if (!existsSync(path)) {
+    throw new Error(`Worker entry not found at ${path}; run \`npm run build\` first.`);
+  }
+  return path;
+}
+
+export interface FileWorkerPoolOptions {
+  threads: number;
+  /** Tasks queued or running at once per thread. */
+  tasksPerThread?: number;
+}
+
+/**
+ * A piscina pool running `workers/file-worker`. A worker that crashes is
+ * replaced by piscina; its batch is rejected and the caller retries the
+ * files one by one so a single bad file cannot take others down with it.
+ */
+export class FileWorkerPool {
+  private readonly pool: Piscina<FileTask, ProcessedFile[]>;
+
+  constructor(options: FileWorkerPoolOptions) {
+    this.pool = new Piscina({
+      filename: fileWorkerPath(),
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      concurrentTasksPerWorker: options.tasksPerThread ?? 1,
+      idleTimeout: 30_000,
+    });
+  }
+
+  run(task: FileTask, signal?: AbortSignal): Promise<ProcessedFile[]> {
+    return this.pool.run(task, signal ? { signal } : {});
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
