@@ -1,0 +1,103 @@
+import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import { UniversalContentStore } from "../content-store/universal-content-store.js";
+import { createEmbedder } from "../embedding/create-embedder.js";
+import type { Embedder } from "../embedding/embedder.js";
+import { IndexWriter } from "../indexer/index-writer.js";
+import { ProjectIndexer } from "../indexer/project-indexer.js";
+import { VectorBackfill } from "../indexer/vector-backfill.js";
+import { FileWorkerPool } from "../indexer/worker-pool.js";
+import { ConsentStore } from "../project/consent.js";
+import { IndexLock } from "../project/index-lock.js";
+import { resolveProjectPaths, type ProjectPaths } from "../project/project-paths.js";
+import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
+import { PersistentFullText } from "../search/persistent-full-text.js";
+import { openDatabase, type SqliteDatabase } from "../store/database.js";
+import { EntryRepository } from "../store/entry-repository.js";
+import { FileRepository } from "../store/file-repository.js";
+import { FullTextRepository } from "../store/full-text-repository.js";
+import { VectorStore } from "../store/vector-store.js";
+
+export interface OpenProjectOptions {
+  root: string;
+  env?: NodeJS.ProcessEnv;
+  /** Dotted configuration keys set by command-line flags. */
+  flags?: Record<string, unknown>;
+  userConfigPath?: string;
+}
+
+/** Everything one project needs, wired once. The UI and the agent receive narrow pieces of it. */
+export interface ProjectServices {
+  paths: ProjectPaths;
+  loadedConfig: LoadedConfig;
+  db: SqliteDatabase;
+  files: FileRepository;
+  entries: EntryRepository;
+  vectors: VectorStore;
+  embedder: Embedder;
+  codeFullText: PersistentFullText;
+  historyFullText: PersistentFullText;
+  indexer: ProjectIndexer;
+  backfill: VectorBackfill;
+  codeSearcher: HybridCodeSearcher;
+  contentStore: UniversalContentStore;
+  consent: ConsentStore;
+  indexLock: IndexLock;
+  close(): void;
+}
+
+/** The composition root of the engine: opens the project's database and builds its services. */
+export function openProject(options: OpenProjectOptions): ProjectServices {
+  const env = options.env ?? process.env;
+  const paths = resolveProjectPaths(options.root, env);
+  const loadedConfig = loadConfig({
+    projectRoot: paths.root,
+    env,
+    ...(options.flags ? { flags: options.flags } : {}),
+    ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}),
+  });
+  const { config } = loadedConfig;
+  const embedder = createEmbedder(config.embedding, env);
+  const db = openDatabase(paths.database);
+  const files = new FileRepository(db);
+  const entries = new EntryRepository(db);
+  const vectors = new VectorStore(db, embedder.id, embedder.dimensions);
+  const fullTextRepository = new FullTextRepository(db);
+  const codeFullText = new PersistentFullText(fullTextRepository, "code");
+  const historyFullText = new PersistentFullText(fullTextRepository, "history");
+  const builtinEmbedder = config.embedding.provider === "builtin";
+  const indexer = new ProjectIndexer({
+    root: paths.root,
+    config: config.index,
+    db,
+    files,
+    writer: new IndexWriter(db, files, vectors, codeFullText),
+    fullText: codeFullText,
+    createPool: () => new FileWorkerPool({ threads: config.index.workerThreads }),
+    embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,
+  });
+  return {
+    paths,
+    loadedConfig,
+    db,
+    files,
+    entries,
+    vectors,
+    embedder,
+    codeFullText,
+    historyFullText,
+    indexer,
+    backfill: new VectorBackfill({ db, files, entries, vectors, embedder, batchSize: config.embedding.batchSize }),
+    codeSearcher: new HybridCodeSearcher({ files, fullText: codeFullText, vectors, embedder, config: config.search }),
+    contentStore: new UniversalContentStore({
+      db,
+      entries,
+      fullText: historyFullText,
+      vectors,
+      embedder,
+      config: config.search,
+    }),
+    consent: new ConsentStore(paths),
+    indexLock: new IndexLock(paths.indexLock),
+    close: () => db.close(),
+  };
+}

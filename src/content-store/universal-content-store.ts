@@ -1,0 +1,141 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { SearchConfig } from "../config/schema.js";
+import type { Embedder } from "../embedding/embedder.js";
+import { queryTerms } from "../search/code-tokenizer.js";
+import { entryTermCounts, termsFromCounts } from "../search/full-text-document.js";
+import type { SearchOutcome } from "../search/search-outcome.js";
+import type { PersistentFullText } from "../search/persistent-full-text.js";
+import { reciprocalRankFusion, type RankedList, type SignalEvidence } from "../search/rrf.js";
+import { snippetFor } from "../search/snippet.js";
+import type { ContentEntry, ContentFilters, ContextReference, NewContentEntry } from "../store/content-types.js";
+import type { SqliteDatabase } from "../store/database.js";
+import type { EntryRepository } from "../store/entry-repository.js";
+import type { VectorStore } from "../store/vector-store.js";
+import { estimateTokens } from "../tokens/estimate-tokens.js";
+import { extractEntities, extractKeywords } from "./keywords.js";
+
+export type HistorySignal = "fulltext" | "vector";
+
+export interface ContentSearchHit {
+  entry: ContentEntry;
+  score: number;
+  signals: Partial<Record<HistorySignal, SignalEvidence>>;
+  snippet: string;
+}
+
+export interface UniversalContentStoreDeps {
+  db: SqliteDatabase;
+  entries: EntryRepository;
+  fullText: PersistentFullText;
+  vectors: VectorStore;
+  embedder: Embedder;
+  config: SearchConfig;
+}
+
+/**
+ * Seed 002 "Universal Content Store": everything that enters any agent's
+ * context (prompts, responses, tool calls and results, fetched pages, files)
+ * is written here as it happens and stays retrievable byte for byte, by id,
+ * by turn range, or by hybrid search with the seed's filters.
+ */
+export class UniversalContentStore {
+  constructor(private readonly deps: UniversalContentStoreDeps) {}
+
+  /**
+   * Stores an entry and indexes it for full-text and vector search. The row
+   * is durable before any embedding is attempted: a failing embedder costs
+   * the entry its vector (filled in later), never its content.
+   */
+  async indexContent(input: NewContentEntry): Promise<ContentEntry> {
+    const entry: ContentEntry = {
+      ...input,
+      id: input.id ?? randomUUID(),
+      contentHash: createHash("sha256").update(input.content).digest("hex"),
+      tokenCount: input.tokenCount ?? estimateTokens(input.content),
+      timestamp: input.timestamp ?? Date.now(),
+      keywords: input.keywords ?? extractKeywords(input.content),
+      entities: input.entities ?? extractEntities(input.content),
+      childIds: input.childIds ?? [],
+      relatedFiles: input.relatedFiles ?? [],
+      metadata: input.metadata ?? {},
+    };
+    const terms = termsFromCounts(entryTermCounts(entry.content, entry.relatedFiles));
+    const doc = this.deps.db.transaction(() =>
+      this.deps.entries.insert(entry, terms.distinct.join(" "), terms.count),
+    )();
+    this.deps.fullText.apply([], [{ id: doc, terms: terms.distinct.join(" "), length: terms.count }]);
+    try {
+      const [vector] = await this.deps.embedder.embed([entry.content], "document");
+      if (vector) this.deps.vectors.upsertEntry(doc, vector, { sessionId: entry.sessionId, contentType: entry.contentType });
+    } catch {
+      // The entry is stored and searchable by full text; `sylk index` backfills missing vectors.
+    }
+    return entry;
+  }
+
+  getByIds(ids: readonly string[]): ContentEntry[] {
+    return this.deps.entries.getByIds(ids).map((stored) => stored.entry);
+  }
+
+  getByTurnRange(sessionId: string, fromTurn: number, toTurn: number): ContentEntry[] {
+    return this.deps.entries.getByTurnRange(sessionId, fromTurn, toTurn).map((stored) => stored.entry);
+  }
+
+  /** Hybrid search (full text + vectors, RRF) restricted by the seed's filters. */
+  async search(query: string, filters: ContentFilters = {}, limit = 10): Promise<SearchOutcome<ContentSearchHit>> {
+    const candidates = Math.max(this.deps.config.candidatesPerSignal, limit * 10);
+    const lists: Array<RankedList<number>> = [];
+    const degraded: string[] = [];
+
+    try {
+      // Full text over every match, then filtered: exact even for narrow filters.
+      const hits = this.deps.fullText.search(queryTerms(query), Number.MAX_SAFE_INTEGER);
+      const passing = new Set(this.deps.entries.filterDocs(hits.map((hit) => hit.id), filters));
+      lists.push({ signal: "fulltext", hits: hits.filter((hit) => passing.has(hit.id)).slice(0, candidates) });
+    } catch (error) {
+      degraded.push(`fulltext search failed: ${(error as Error).message}`);
+    }
+    try {
+      const [vector] = await this.deps.embedder.embed([query], "query");
+      if (!vector) throw new Error("the embedder returned no vector");
+      const nearest = this.deps.vectors.nearestEntries(vector, candidates, {
+        ...(filters.sessionId ? { sessionId: filters.sessionId } : {}),
+        ...(filters.contentTypes ? { contentTypes: filters.contentTypes } : {}),
+      });
+      const passing = new Set(this.deps.entries.filterDocs(nearest.map((hit) => hit.id), filters));
+      lists.push({
+        signal: "vector",
+        hits: nearest.filter((hit) => passing.has(hit.id)).map((hit) => ({ id: hit.id, score: hit.similarity })),
+      });
+    } catch (error) {
+      degraded.push(`vector search failed: ${(error as Error).message}`);
+    }
+    if (lists.length === 0) throw new Error(`History search failed: ${degraded.join("; ")}`);
+
+    const fused = reciprocalRankFusion(lists, this.deps.config.rrfK).slice(0, limit);
+    const stored = new Map(this.deps.entries.getByDocs(fused.map((hit) => hit.id)).map((row) => [row.doc, row.entry]));
+    const hits = fused.flatMap((hit): ContentSearchHit[] => {
+      const entry = stored.get(hit.id);
+      return entry
+        ? [{ entry, score: hit.score, signals: hit.signals, snippet: snippetFor(entry.content, query) }]
+        : [];
+    });
+    return { hits, degraded };
+  }
+
+  storeReference(reference: ContextReference): void {
+    this.deps.entries.saveReference(reference);
+  }
+
+  getReference(id: string): ContextReference | undefined {
+    return this.deps.entries.getReference(id);
+  }
+
+  listReferences(sessionId: string): ContextReference[] {
+    return this.deps.entries.listReferences(sessionId);
+  }
+
+  count(): number {
+    return this.deps.entries.count();
+  }
+}

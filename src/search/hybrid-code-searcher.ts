@@ -1,0 +1,142 @@
+import type { SearchConfig } from "../config/schema.js";
+import type { Embedder } from "../embedding/embedder.js";
+import type { FileRepository, StoredChunk } from "../store/file-repository.js";
+import type { VectorStore } from "../store/vector-store.js";
+import { queryTerms } from "./code-tokenizer.js";
+import type { PersistentFullText } from "./persistent-full-text.js";
+import type { SearchOutcome } from "./search-outcome.js";
+import { reciprocalRankFusion, type RankedList, type SignalEvidence } from "./rrf.js";
+import { snippetFor } from "./snippet.js";
+
+export type CodeSignal = "fulltext" | "vector";
+export const CODE_SIGNALS: readonly CodeSignal[] = ["fulltext", "vector"];
+
+export interface CodeSearchHit {
+  chunkId: number;
+  path: string;
+  startLine: number;
+  endLine: number;
+  language: string | null;
+  symbols: string[];
+  /** Fused score (RRF); comparable only within one result list. */
+  score: number;
+  /** Each signal's own rank and score for this hit. */
+  signals: Partial<Record<CodeSignal, SignalEvidence>>;
+  snippet: string;
+  content: string;
+}
+
+export interface CodeSearchOptions {
+  limit?: number;
+  /** Signals to use; all by default. */
+  signals?: readonly CodeSignal[];
+  /** Hits per file; 1 by default (the best chunk of each file). */
+  perFile?: number;
+}
+
+export interface HybridCodeSearcherDeps {
+  files: FileRepository;
+  fullText: PersistentFullText;
+  vectors: VectorStore;
+  embedder: Embedder;
+  config: SearchConfig;
+}
+
+/**
+ * Code search over both signals: BM25 over FlexSearch postings and sqlite-vec
+ * k-NN, fused with Reciprocal Rank Fusion. Each signal returns hits or an
+ * error; a failed signal degrades the search to the other and says so.
+ */
+export class HybridCodeSearcher {
+  constructor(private readonly deps: HybridCodeSearcherDeps) {}
+
+  async search(query: string, options: CodeSearchOptions = {}): Promise<SearchOutcome<CodeSearchHit>> {
+    const limit = options.limit ?? this.deps.config.defaultLimit;
+    const perFile = options.perFile ?? 1;
+    const signals = options.signals ?? CODE_SIGNALS;
+    const candidates = Math.max(this.deps.config.candidatesPerSignal, limit * 4);
+    const lists: Array<RankedList<number>> = [];
+    const degraded: string[] = [];
+
+    const attempts = await Promise.allSettled(
+      signals.map(async (signal) => ({ signal, hits: await this.runSignal(signal, query, candidates) })),
+    );
+    attempts.forEach((attempt, index) => {
+      if (attempt.status === "fulfilled") lists.push({ signal: attempt.value.signal, hits: attempt.value.hits });
+      else degraded.push(`${signals[index]} search failed: ${(attempt.reason as Error).message}`);
+    });
+    if (lists.length === 0 && degraded.length > 0) throw new Error(`Search failed: ${degraded.join("; ")}`);
+
+    return { hits: this.fuseByFile(lists, limit, perFile, query), degraded };
+  }
+
+  /**
+   * Fusion happens per file: each signal's chunk ranking becomes a file
+   * ranking (a file ranks where its best chunk does), and RRF fuses those, so
+   * two signals agreeing on a file count even when they liked different parts
+   * of it. Each file is then shown by its chunks in chunk-level RRF order.
+   */
+  private fuseByFile(
+    lists: ReadonlyArray<RankedList<number>>,
+    limit: number,
+    perFile: number,
+    query: string,
+  ): CodeSearchHit[] {
+    const chunkIds = [...new Set(lists.flatMap((list) => list.hits.map((hit) => hit.id)))];
+    const fileOf = this.deps.files.fileIdsOf(chunkIds);
+    const fileLists = lists.map((list): RankedList<number> => {
+      const seen = new Set<number>();
+      const hits = list.hits.flatMap((hit) => {
+        const fileId = fileOf.get(hit.id);
+        if (fileId === undefined || seen.has(fileId)) return [];
+        seen.add(fileId);
+        return [{ id: fileId, score: hit.score }];
+      });
+      return { ...list, hits };
+    });
+    const files = reciprocalRankFusion(fileLists, this.deps.config.rrfK).slice(0, limit);
+    const chunksByFile = new Map<number, number[]>();
+    for (const hit of reciprocalRankFusion(lists, this.deps.config.rrfK)) {
+      const fileId = fileOf.get(hit.id);
+      if (fileId === undefined) continue;
+      const list = chunksByFile.get(fileId) ?? [];
+      if (list.length < perFile) list.push(hit.id);
+      chunksByFile.set(fileId, list);
+    }
+    const shown = files.flatMap((file) => chunksByFile.get(file.id) ?? []);
+    const chunks = new Map(this.deps.files.getChunks(shown).map((chunk) => [chunk.id, chunk]));
+    return files.flatMap((file) =>
+      (chunksByFile.get(file.id) ?? []).flatMap((chunkId) => {
+        const chunk = chunks.get(chunkId);
+        return chunk ? [toHit(chunk, file.score, file.signals as CodeSearchHit["signals"], query)] : [];
+      }),
+    );
+  }
+
+  private async runSignal(signal: CodeSignal, query: string, candidates: number) {
+    switch (signal) {
+      case "fulltext":
+        return this.deps.fullText.search(queryTerms(query), candidates);
+      case "vector": {
+        const [vector] = await this.deps.embedder.embed([query], "query");
+        if (!vector) throw new Error("the embedder returned no vector");
+        return this.deps.vectors.nearestChunks(vector, candidates).map((hit) => ({ id: hit.id, score: hit.similarity }));
+      }
+    }
+  }
+}
+
+function toHit(chunk: StoredChunk, score: number, signals: CodeSearchHit["signals"], query: string): CodeSearchHit {
+  return {
+    chunkId: chunk.id,
+    path: chunk.path,
+    startLine: chunk.startLine,
+    endLine: chunk.endLine,
+    language: chunk.language,
+    symbols: chunk.symbols,
+    score,
+    signals,
+    snippet: snippetFor(chunk.content, query),
+    content: chunk.content,
+  };
+}
