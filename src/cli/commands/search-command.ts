@@ -1,0 +1,155 @@
+import { existsSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { openProject, type ProjectServices } from "../../app/project-services.js";
+import { BadInputError, FatalError } from "../../errors.js";
+import { resolveProjectPaths } from "../../project/project-paths.js";
+import type { CliContext } from "../cli-context.js";
+import { CODE_SIGNALS, type CodeSignal } from "../../search/hybrid-code-searcher.js";
+import { resolveRoot } from "../shared-options.js";
+
+export type SearchScope = "code" | "history" | "all";
+
+interface SearchOptions {
+  k: number;
+  scope: SearchScope;
+  json?: boolean;
+  signals?: CodeSignal[];
+}
+
+/** One result as `sylk search --json` prints it; scripts and benchmarks rely on this shape. */
+export interface SearchResultJson {
+  path: string | null;
+  startLine: number | null;
+  endLine: number | null;
+  score: number;
+  signals: Record<string, { rank: number; score: number }>;
+  snippet: string;
+  /** History hits only. */
+  entry?: { id: string; sessionId: string; turn: number; contentType: string; agentType: string; timestamp: number };
+}
+
+export interface SearchResponseJson {
+  query: string;
+  results: SearchResultJson[];
+  /** Present when a signal failed and the results come from the others. */
+  degraded?: string[];
+}
+
+export function registerSearchCommand(program: Command, context: CliContext): void {
+  program
+    .command("search")
+    .description('search the index; `sylk search --json -` reads one query a line from stdin')
+    .argument("<query>", "what to look for, or - to read queries from stdin")
+    .option("-k, --k <n>", "number of results", parsePositiveInteger, 10)
+    .addOption(new Option("--scope <scope>", "what to search").choices(["code", "history", "all"]).default("code"))
+    .option("--json", "print one JSON object per query")
+    .option("--signals <list>", "signals to fuse, comma-separated: fulltext,vector (default: both)", parseSignals)
+    .action(async (query: string, options: SearchOptions) => {
+      const paths = resolveProjectPaths(resolveRoot(context), context.env);
+      if (!existsSync(paths.database)) {
+        throw new FatalError(`This project has not been indexed yet (${paths.root}). Run \`sylk index\` first.`);
+      }
+      const services = openProject({ root: paths.root, env: context.env });
+      try {
+        if (query === "-") {
+          if (!options.json) throw new BadInputError("Reading queries from stdin (-) needs --json.");
+          const lines = createInterface({ input: context.stdin, crlfDelay: Infinity });
+          for await (const line of lines) {
+            if (line.trim() === "") continue;
+            context.stdout.write(`${JSON.stringify(await search(services, line, options))}\n`);
+          }
+          return;
+        }
+        const response = await search(services, query, options);
+        if (options.json) context.stdout.write(`${JSON.stringify(response)}\n`);
+        else context.stdout.write(renderText(response));
+        for (const message of response.degraded ?? []) context.stderr.write(`warning: ${message}\n`);
+      } finally {
+        services.close();
+      }
+    });
+}
+
+export async function search(services: ProjectServices, query: string, options: SearchOptions): Promise<SearchResponseJson> {
+  const results: SearchResultJson[] = [];
+  const degraded: string[] = [];
+  if (options.scope !== "history") {
+    const outcome = await services.codeSearcher.search(query, {
+      limit: options.k,
+      ...(options.signals ? { signals: options.signals } : {}),
+    });
+    degraded.push(...outcome.degraded);
+    for (const hit of outcome.hits) {
+      results.push({
+        path: hit.path,
+        startLine: hit.startLine,
+        endLine: hit.endLine,
+        score: hit.score,
+        signals: hit.signals,
+        snippet: hit.snippet,
+      });
+    }
+  }
+  if (options.scope !== "code") {
+    const outcome = await services.contentStore.search(query, {}, options.k);
+    degraded.push(...outcome.degraded);
+    for (const hit of outcome.hits) {
+      const { entry } = hit;
+      results.push({
+        path: entry.relatedFiles[0] ?? null,
+        startLine: null,
+        endLine: null,
+        score: hit.score,
+        signals: hit.signals,
+        snippet: hit.snippet,
+        entry: {
+          id: entry.id,
+          sessionId: entry.sessionId,
+          turn: entry.turnNumber,
+          contentType: entry.contentType,
+          agentType: entry.agentType,
+          timestamp: entry.timestamp,
+        },
+      });
+    }
+  }
+  if (options.scope === "all") results.sort((a, b) => b.score - a.score);
+  const response: SearchResponseJson = { query, results: results.slice(0, options.k) };
+  if (degraded.length > 0) response.degraded = degraded;
+  return response;
+}
+
+function renderText(response: SearchResponseJson): string {
+  if (response.results.length === 0) return `No results for "${response.query}".\n`;
+  return response.results
+    .map((result, index) => {
+      const where = result.entry
+        ? `[${result.entry.contentType}] session ${result.entry.sessionId.slice(0, 8)} turn ${result.entry.turn}`
+        : `${result.path}:${result.startLine}-${result.endLine}`;
+      const signals = Object.entries(result.signals)
+        .map(([name, evidence]) => `${name} #${evidence.rank}`)
+        .join(" · ");
+      const snippet = result.snippet
+        .split("\n")
+        .map((line) => `    ${line}`)
+        .join("\n");
+      return `${index + 1}. ${where}  (${signals})\n${snippet}\n`;
+    })
+    .join("\n");
+}
+
+function parseSignals(value: string): CodeSignal[] {
+  const signals = value.split(",").map((signal) => signal.trim());
+  const unknown = signals.filter((signal) => !(CODE_SIGNALS as readonly string[]).includes(signal));
+  if (unknown.length > 0 || signals.length === 0) {
+    throw new InvalidArgumentError(`choose from ${CODE_SIGNALS.join(", ")}`);
+  }
+  return signals as CodeSignal[];
+}
+
+function parsePositiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError("must be a positive integer");
+  return parsed;
+}

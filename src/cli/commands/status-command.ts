@@ -1,0 +1,100 @@
+import { existsSync, statSync } from "node:fs";
+import type { Command } from "commander";
+import { openProject } from "../../app/project-services.js";
+import { getMeta } from "../../store/database.js";
+import { resolveProjectPaths } from "../../project/project-paths.js";
+import type { CliContext } from "../cli-context.js";
+import { formatBytes, formatCount } from "../format.js";
+import { resolveRoot } from "../shared-options.js";
+
+export interface StatusJson {
+  root: string;
+  database: string;
+  state: "missing" | "fresh" | "stale";
+  stale?: { added: number; changed: number; deleted: number; directories: number };
+  files: { total: number; indexed: number; skipped: number; failed: number };
+  chunks: number;
+  symbols: number;
+  entries: number;
+  vectors: { chunks: number; entries: number; embedder: string };
+  lastRefresh: string | null;
+  indexBytes: number;
+  failures: Array<{ path: string; reason: string | null }>;
+  consent: boolean | null;
+}
+
+export function registerStatusCommand(program: Command, context: CliContext): void {
+  program
+    .command("status")
+    .description("what the index holds and whether it is fresh")
+    .option("--json", "print one JSON object")
+    .action(async (options: { json?: boolean }) => {
+      const paths = resolveProjectPaths(resolveRoot(context), context.env);
+      if (!existsSync(paths.database)) {
+        const text = `Project ${paths.root} has no index yet. Run \`sylk index\` to create it.\n`;
+        context.stdout.write(options.json ? `${JSON.stringify({ root: paths.root, state: "missing" })}\n` : text);
+        return;
+      }
+      const services = openProject({ root: paths.root, env: context.env });
+      try {
+        const freshness = await services.indexer.checkFreshness();
+        const counts = services.files.counts();
+        const status: StatusJson = {
+          root: paths.root,
+          database: paths.database,
+          state: freshness.state,
+          files: { total: counts.files, indexed: counts.indexed, skipped: counts.skipped, failed: counts.failed },
+          chunks: counts.chunks,
+          symbols: counts.symbols,
+          entries: services.contentStore.count(),
+          vectors: {
+            chunks: services.vectors.count("chunk_vectors"),
+            entries: services.vectors.count("entry_vectors"),
+            embedder: services.embedder.id,
+          },
+          lastRefresh: getMeta(services.db, "last_refresh") ?? null,
+          indexBytes: ["", "-wal", "-shm"].reduce((sum, suffix) => sum + sizeOf(`${paths.database}${suffix}`), 0),
+          failures: services.files.failures(50),
+          consent: services.consent.indexConsent() ?? null,
+        };
+        if (freshness.state === "stale") {
+          status.stale = {
+            added: freshness.diff.added.length,
+            changed: freshness.diff.changed.length,
+            deleted: freshness.diff.deleted.length + freshness.diff.newlySkipped.length,
+            directories: freshness.changedDirectories.length,
+          };
+        }
+        context.stdout.write(options.json ? `${JSON.stringify(status)}\n` : renderText(status));
+      } finally {
+        services.close();
+      }
+    });
+}
+
+function renderText(status: StatusJson): string {
+  const state =
+    status.state === "stale" && status.stale
+      ? `stale: ${formatCount(status.stale.added)} added, ${formatCount(status.stale.changed)} changed, ${formatCount(status.stale.deleted)} removed (run \`sylk index\`)`
+      : status.state;
+  return [
+    `Project:      ${status.root}`,
+    `Index:        ${status.database} (${formatBytes(status.indexBytes)})`,
+    `State:        ${state}`,
+    `Files:        ${formatCount(status.files.indexed)} indexed, ${formatCount(status.files.skipped)} skipped, ${formatCount(status.files.failed)} failed`,
+    `Chunks:       ${formatCount(status.chunks)} (${formatCount(status.symbols)} symbols)`,
+    `Entries:      ${formatCount(status.entries)} (prompts, responses, tool calls and results)`,
+    `Vectors:      ${formatCount(status.vectors.chunks)} chunks, ${formatCount(status.vectors.entries)} entries (${status.vectors.embedder})`,
+    `Last refresh: ${status.lastRefresh ?? "never completed"}`,
+    ...status.failures.slice(0, 5).map((failure) => `  failed: ${failure.path}: ${failure.reason ?? "unknown"}`),
+    "",
+  ].join("\n");
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,78 @@
+import type { IndexProgress, IndexSummary } from "../indexer/project-indexer.js";
+import { formatCount, formatDuration, progressBar } from "./format.js";
+
+export type ProgressStyle = "bar" | "lines" | "json";
+
+/** What one line of progress says: `[████████░░] 80% - Indexed 1,234 / 1,542 files (412 files/s)`. */
+export function describeProgress(progress: IndexProgress): string {
+  switch (progress.phase) {
+    case "scanning":
+      return "Scanning project…";
+    case "saving":
+      return `Saving index… (${formatCount(progress.indexed)} files indexed)`;
+    case "complete":
+    case "indexing": {
+      const rate = progress.elapsedMs > 0 ? (progress.indexed * 1000) / progress.elapsedMs : 0;
+      const failed = progress.failed > 0 ? `, ${formatCount(progress.failed)} failed` : "";
+      return `${progressBar(progress.indexed, progress.total)} - Indexed ${formatCount(progress.indexed)} / ${formatCount(progress.total)} files (${formatCount(rate)} files/s${failed})`;
+    }
+  }
+}
+
+/**
+ * Draws indexing progress: a bar redrawn in place on a terminal, plain lines
+ * (at most one every few seconds) when output is piped, or one JSON event a
+ * line with `--json`.
+ */
+export class IndexProgressPrinter {
+  private lastLineAt = 0;
+  private lastPhase: string | undefined;
+
+  constructor(
+    private readonly style: ProgressStyle,
+    private readonly stderr: NodeJS.WritableStream,
+    private readonly stdout: NodeJS.WritableStream,
+  ) {}
+
+  update(progress: IndexProgress): void {
+    if (this.style === "json") {
+      this.stdout.write(`${JSON.stringify({ type: "progress", ...progress })}\n`);
+      return;
+    }
+    const line = describeProgress(progress);
+    if (this.style === "bar") {
+      this.stderr.write(`\r\x1b[2K${line}`);
+      if (progress.phase === "complete") this.stderr.write("\n");
+      return;
+    }
+    const now = Date.now();
+    const phaseChanged = progress.phase !== this.lastPhase;
+    if (phaseChanged || now - this.lastLineAt >= 2000 || progress.phase === "complete") {
+      this.stderr.write(`${line}\n`);
+      this.lastLineAt = now;
+    }
+    this.lastPhase = progress.phase;
+  }
+
+  summary(summary: IndexSummary, extra: Record<string, unknown> = {}): void {
+    if (this.style === "json") {
+      this.stdout.write(`${JSON.stringify({ type: "summary", ...summary, ...extra })}\n`);
+      return;
+    }
+    const lines: string[] = [];
+    if (summary.before === "fresh") {
+      lines.push(`Index is fresh (${formatCount(summary.scanned)} files checked in ${formatDuration(summary.durationMs)}).`);
+    } else {
+      lines.push(
+        `${summary.interrupted ? "Interrupted" : "Done"}: ${formatCount(summary.indexed)} files indexed, ` +
+          `${formatCount(summary.chunks)} chunks, ${formatCount(summary.deleted)} removed, ` +
+          `${formatCount(summary.skipped)} skipped, ${formatCount(summary.failed)} failed ` +
+          `in ${formatDuration(summary.durationMs)}.`,
+      );
+    }
+    for (const failure of summary.failures.slice(0, 10)) lines.push(`  failed: ${failure.path}: ${failure.reason}`);
+    if (summary.failures.length > 10) lines.push(`  … and ${summary.failures.length - 10} more (sylk status --json lists them)`);
+    if (summary.interrupted) lines.push("Run `sylk index` again to finish; files already indexed are kept.");
+    this.stdout.write(`${lines.join("\n")}\n`);
+  }
+}

@@ -1,0 +1,79 @@
+import { Command, CommanderError } from "commander";
+import { ExitCode, FatalError } from "../errors.js";
+import type { CliContext } from "./cli-context.js";
+import { registerIndexCommand } from "./commands/index-command.js";
+import { registerSearchCommand } from "./commands/search-command.js";
+import { registerStatusCommand } from "./commands/status-command.js";
+import { addGlobalOptions, resolveRoot } from "./shared-options.js";
+
+export const VERSION = "0.1.0";
+
+/** Builds the command tree; each subcommand lives in its own module. */
+export function buildProgram(context: CliContext): Command {
+  const program = addGlobalOptions(new Command("sylk"))
+    .description("A terminal-first coding agent that never forgets.")
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => context.stdout.write(text),
+      writeErr: (text) => context.stderr.write(text),
+    })
+    .hook("preAction", (command) => {
+      const cwd = (command.opts() as { cwd?: string }).cwd;
+      if (cwd) context.cwd = resolveRoot(context, cwd);
+    });
+  registerIndexCommand(program, context);
+  registerSearchCommand(program, context);
+  registerStatusCommand(program, context);
+  return program;
+}
+
+/**
+ * Runs the CLI and returns the exit code. Fatal errors become exit codes
+ * here and only here; Ctrl-C aborts the running command (a second one quits).
+ */
+export async function main(argv: string[], overrides: Partial<CliContext> = {}): Promise<number> {
+  const controller = new AbortController();
+  const context: CliContext = {
+    cwd: process.cwd(),
+    env: process.env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: controller.signal,
+    ...overrides,
+  };
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
+    context.stderr.write("\nStopping… (Ctrl-C again to quit at once)\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    await buildProgram(context).parseAsync(argv);
+    return ExitCode.Success;
+  } catch (error) {
+    return reportError(error, context);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
+
+function reportError(error: unknown, context: CliContext): number {
+  if (error instanceof CommanderError) {
+    // Commander has printed usage or the message already.
+    return error.exitCode === 0 ? ExitCode.Success : ExitCode.BadInput;
+  }
+  if (error instanceof FatalError) {
+    context.stderr.write(`sylk: ${error.message}\n`);
+    return error.exitCode;
+  }
+  if (context.signal.aborted) {
+    context.stderr.write("sylk: interrupted\n");
+    return ExitCode.Interrupted;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  context.stderr.write(`sylk: ${message}\n`);
+  if (context.env.SYLK_DEBUG && error instanceof Error && error.stack) context.stderr.write(`${error.stack}\n`);
+  return ExitCode.General;
+}

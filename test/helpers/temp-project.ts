@@ -1,0 +1,38 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+export interface TempProject {
+  root: string;
+  sylkHome: string;
+  env: NodeJS.ProcessEnv;
+  write(path: string, content: string | Uint8Array): void;
+  remove(path: string): void;
+  cleanup(): void;
+}
+
+/** A throw-away project directory and SYLK_HOME, removed by `cleanup()`. */
+export function createTempProject(files: Record<string, string | Uint8Array> = {}): TempProject {
+  const base = mkdtempSync(join(tmpdir(), "sylk-test-"));
+  const root = join(base, "project");
+  const sylkHome = join(base, "home");
+  mkdirSync(root, { recursive: true });
+  const project: TempProject = {
+    root,
+    sylkHome,
+    env: { ...process.env, SYLK_HOME: sylkHome, HOME: base },
+    write(path, content) {
+      const absolute = join(root, path);
+      mkdirSync(dirname(absolute), { recursive: true });
+      writeFileSync(absolute, content);
+    },
+    remove(path) {
+      rmSync(join(root, path), { force: true, recursive: true });
+    },
+    cleanup() {
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+  for (const [path, content] of Object.entries(files)) project.write(path, content);
+  return project;
+}
