@@ -31,7 +31,9 @@ export interface ScanResult {
   skipped: SkippedFile[];
 }
 
-const IGNORE_FILE_NAMES = [".gitignore", ".sylkignore"];
+/** `.sylkignore` is always honoured; `.gitignore` unless `respectGitignore` is off. */
+const GITIGNORE = ".gitignore";
+const SYLKIGNORE = ".sylkignore";
 /** Directories read at once; more only adds contention on two cores. */
 const READDIR_CONCURRENCY = 16;
 
@@ -69,11 +71,9 @@ export async function scanProject(root: string, config: IndexConfig, nowMs: numb
   };
 
   const visitDirectory = (relative: string, absolute: string, entries: Dirent[]): Array<[string, string]> => {
-    if (config.respectGitignore) {
-      for (const entry of entries) {
-        if (entry.isFile() && IGNORE_FILE_NAMES.includes(entry.name)) {
-          filter.addIgnoreFile(relative, readOptional(join(absolute, entry.name)));
-        }
+    for (const entry of entries) {
+      if (entry.isFile() && (entry.name === SYLKIGNORE || (config.respectGitignore && entry.name === GITIGNORE))) {
+        filter.addIgnoreFile(relative, readOptional(join(absolute, entry.name)));
       }
     }
     const subdirectories: Array<[string, string]> = [];

@@ -3,12 +3,16 @@ import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import type { FileTask, ProcessedFile } from "./file-processor.js";
 
-/** The compiled worker entry, `dist/workers/file-worker.js`. */
+/**
+ * The compiled worker entry, `dist/workers/file-worker.js`: beside this module
+ * when it runs compiled, under `dist/` when it runs from source (tests).
+ */
 export function fileWorkerPath(): string {
-  const path = fileURLToPath(new URL("../../workers/file-worker.js", import.meta.url));
-  if (!existsSync(path)) {
-    throw new Error(`Worker entry not found at ${path}; run \`npm run build\` first.`);
-  }
+  const candidates = ["../../workers/file-worker.js", "../../dist/workers/file-worker.js"].map((relative) =>
+    fileURLToPath(new URL(relative, import.meta.url)),
+  );
+  const path = candidates.find((candidate) => existsSync(candidate));
+  if (!path) throw new Error(`Worker entry not found at ${candidates[0]}; run \`npm run build\` first.`);
   return path;
 }
 

@@ -1,0 +1,109 @@
+import { renameSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import type { IndexSummary } from "../../src/indexer/project-indexer.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+let services: ProjectServices;
+
+async function index(): Promise<IndexSummary> {
+  const run = services.indexer.run();
+  let step = await run.next();
+  while (!step.done) step = await run.next();
+  return step.value;
+}
+
+/** Files whose text matches (full text: the vector signal always returns nearest neighbours). */
+async function paths(query: string): Promise<string[]> {
+  const outcome = await services.codeSearcher.search(query, { limit: 20, signals: ["fulltext"] });
+  return outcome.hits.map((hit) => hit.path);
+}
+
+async function topHybrid(query: string): Promise<string | undefined> {
+  return (await services.codeSearcher.search(query, { limit: 5 })).hits[0]?.path;
+}
+
+beforeEach(() => {
+  project = createTempProject({
+    "src/alpha.ts": "export function computeAlphaChecksum(input: string) {\n  return input.length;\n}\n",
+    "src/beta.py": "def render_beta_invoice(order):\n    return order.total\n",
+    "docs/guide.md": "# Guide\n\nHow to configure the gamma reactor.\n",
+  });
+  services = openProject({ root: project.root, env: project.env });
+});
+
+afterEach(() => {
+  services.close();
+  project.cleanup();
+});
+
+describe("refresh", () => {
+  it("builds once, then is fresh without touching anything", async () => {
+    const first = await index();
+    expect(first).toMatchObject({ before: "missing", indexed: 3, failed: 0, interrupted: false });
+    const freshness = await services.indexer.checkFreshness();
+    expect(freshness.state).toBe("fresh");
+    const second = await index();
+    expect(second).toMatchObject({ before: "fresh", indexed: 0, added: 0, changed: 0, deleted: 0 });
+  });
+
+  it("drops deleted and renamed files and picks up new and changed ones", async () => {
+    await index();
+    expect(await paths("computeAlphaChecksum")).toContain("src/alpha.ts");
+
+    project.remove("docs/guide.md");
+    renameSync(join(project.root, "src/beta.py"), join(project.root, "src/invoices.py"));
+    project.write("src/alpha.ts", "export function computeOmegaDigest(input: string) {\n  return 1;\n}\n");
+    project.write("src/new.go", "package main\n\nfunc LaunchDeltaProbe() {}\n");
+
+    const report = await services.indexer.checkFreshness();
+    expect(report.state).toBe("stale");
+    expect(report.diff.deleted.sort()).toEqual(["docs/guide.md", "src/beta.py"]);
+    expect(report.diff.added.map((file) => file.path).sort()).toEqual(["src/invoices.py", "src/new.go"]);
+    expect(report.diff.changed.map((file) => file.path)).toEqual(["src/alpha.ts"]);
+    expect(report.changedDirectories).toEqual(expect.arrayContaining(["", "src"]));
+
+    const summary = await index();
+    expect(summary).toMatchObject({ before: "stale", added: 2, changed: 1, deleted: 2, indexed: 3 });
+
+    expect(await paths("gamma reactor")).not.toContain("docs/guide.md");
+    expect(await paths("render_beta_invoice")).toEqual(["src/invoices.py"]);
+    expect(await paths("checksum")).not.toContain("src/alpha.ts");
+    expect(await paths("computeOmegaDigest")).toEqual(["src/alpha.ts"]);
+    expect(await paths("LaunchDeltaProbe")).toEqual(["src/new.go"]);
+    expect(await topHybrid("LaunchDeltaProbe")).toBe("src/new.go");
+    expect(await topHybrid("render beta invoice")).toBe("src/invoices.py");
+    expect(services.files.counts()).toMatchObject({ files: 3, indexed: 3 });
+    expect((await services.indexer.checkFreshness()).state).toBe("fresh");
+  });
+
+  it("re-stats a touched file without re-chunking unchanged content", async () => {
+    await index();
+    const before = services.files.getChunks([1])[0];
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(join(project.root, "src/alpha.ts"), future, future);
+    const summary = await index();
+    expect(summary).toMatchObject({ changed: 1, indexed: 0, unchangedContent: 1 });
+    expect(services.files.getChunks([1])[0]).toEqual(before);
+    expect((await services.indexer.checkFreshness()).state).toBe("fresh");
+  });
+
+  it("removes a file from the index when it becomes ignored", async () => {
+    await index();
+    project.write(".sylkignore", "docs/\n");
+    const summary = await index();
+    expect(summary.deleted).toBe(1);
+    expect(await paths("gamma reactor")).not.toContain("docs/guide.md");
+  });
+
+  it("survives a restart: the full-text snapshot is loaded, not rebuilt from the files", async () => {
+    await index();
+    services.close();
+    services = openProject({ root: project.root, env: project.env });
+    const loaded = services.codeFullText.load();
+    expect(loaded).toEqual({ added: 0, removed: 0 });
+    expect(await paths("render_beta_invoice")).toEqual(["src/beta.py"]);
+  });
+});

@@ -1,0 +1,76 @@
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/config/schema.js";
+import { scanProject } from "../../src/indexer/scanner.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+beforeEach(() => {
+  project = createTempProject();
+});
+afterEach(() => project.cleanup());
+
+const scannedPaths = async (overrides: Partial<ReturnType<typeof defaultConfig>["index"]> = {}) => {
+  const result = await scanProject(project.root, { ...defaultConfig().index, ...overrides });
+  return { files: result.files.map((file) => file.path).sort(), skipped: result.skipped.map((file) => [file.path, file.reason]).sort() };
+};
+
+describe("scanProject", () => {
+  it("skips the seed's excluded directories at any depth and its excluded patterns", async () => {
+    for (const path of ["src/a.ts", "node_modules/x/i.js", "packages/p/node_modules/y/i.js", ".git/HEAD", "dist/out.js", "app.min.js", "yarn.lock", "go.sum", "x.map", "src/keep.js"]) {
+      project.write(path, "x");
+    }
+    expect((await scannedPaths()).files).toEqual(["src/a.ts", "src/keep.js"]);
+  });
+
+  it("honours nested .gitignore files, negations, .sylkignore and .git/info/exclude", async () => {
+    project.write(".gitignore", "*.log\nout/\n");
+    project.write("pkg/.gitignore", "generated.ts\n!important.log\n");
+    project.write(".sylkignore", "secret-plans/\n");
+    project.write(".git/info/exclude", "local-only.txt\n");
+    for (const path of ["a.log", "out/x.ts", "pkg/generated.ts", "pkg/important.log", "pkg/keep.ts", "generated.ts", "secret-plans/p.md", "local-only.txt", "readme.md"]) {
+      project.write(path, "x");
+    }
+    expect((await scannedPaths()).files).toEqual([".gitignore", ".sylkignore", "generated.ts", "pkg/.gitignore", "pkg/important.log", "pkg/keep.ts", "readme.md"]);
+  });
+
+  it("can disregard .gitignore (never .sylkignore) and reports oversized and secret files as skipped", async () => {
+    project.write(".gitignore", "ignored.ts\n");
+    project.write("ignored.ts", "x");
+    project.write(".sylkignore", "drafts/\n");
+    project.write("drafts/d.md", "x");
+    project.write("big.txt", "x".repeat(2000));
+    project.write(".env", "A=1");
+    project.write(".env.local", "A=1");
+    project.write("config/credentials.json", "{}");
+    project.write("certs/server.pem", "x");
+    project.write("keys/id_ed25519", "x");
+    const result = await scannedPaths({ respectGitignore: false, maxFileSize: 1000 });
+    expect(result.files).toEqual([".gitignore", ".sylkignore", "ignored.ts"]);
+    expect(result.skipped).toEqual([
+      [".env", "secret"],
+      [".env.local", "secret"],
+      ["big.txt", "too-large"],
+      ["certs/server.pem", "secret"],
+      ["config/credentials.json", "secret"],
+      ["keys/id_ed25519", "secret"],
+    ]);
+  });
+
+  it("does not follow symbolic links, so loops end", async () => {
+    project.write("src/a.ts", "x");
+    symlinkSync(join(project.root, "src"), join(project.root, "src", "self"));
+    symlinkSync("/", join(project.root, "root-link"));
+    symlinkSync(join(project.root, "src/a.ts"), join(project.root, "alias.ts"));
+    expect((await scannedPaths()).files).toEqual(["src/a.ts"]);
+  });
+
+  it("prioritises as the seed says", async () => {
+    project.write("src/a.ts", "x");
+    project.write("notes.txt", "x");
+    const result = await scanProject(project.root, defaultConfig().index);
+    const priorities = Object.fromEntries(result.files.map((file) => [file.path, file.priority]));
+    expect(priorities).toEqual({ "src/a.ts": 100 + 49 + 30, "notes.txt": 100 });
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { containsSecret, isSecretPath, maskSecrets } from "../../src/security/secrets.js";
+
+describe("isSecretPath", () => {
+  it("recognises secret files by name", () => {
+    for (const path of [".env", "app/.env.local", "prod.env", "config/credentials.yml", "aws_credentials", "my-secret.txt", "secrets.json", "id_rsa", "id_ed25519.pub", "server.key", "cert.pem", "store.p12", ".npmrc", ".netrc", "terraform.tfstate"]) {
+      expect(isSecretPath(path), path).toBe(true);
+    }
+    for (const path of ["src/env.ts", "environment.md", "keyboard.ts", "src/keys.ts", "README.md"]) {
+      expect(isSecretPath(path), path).toBe(false);
+    }
+  });
+});
+
+describe("maskSecrets", () => {
+  const cases: Array<[string, string, string]> = [
+    ["aws-access-key-id", 'const id = "AKIAZ7Q3ABCDEFGH1234";', "AKIAZ7Q3ABCDEFGH1234"],
+    ["aws-secret-access-key", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY"],
+    ["github-token", "token: ghp_abcdefghijklmnopqrstuvwxyz0123456789", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"],
+    ["slack-token", "SLACK=xoxb-1234567890-abcdefghij", "xoxb-1234567890-abcdefghij"],
+    ["anthropic-api-key", "key sk-ant-api03-abcdefghijklmnopqrstuv", "sk-ant-api03-abcdefghijklmnopqrstuv"],
+    ["openai-api-key", "OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz", "sk-proj-abcdefghijklmnopqrstuvwxyz"],
+    ["google-api-key", "AIzaSyA1234567890abcdefghijklmnopqrstuv", "AIzaSyA1234567890abcdefghijklmnopqrstuv"],
+    ["stripe-key", "sk_live_abcdefghijklmnop1234", "sk_live_abcdefghijklmnop1234"],
+    ["jwt", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "eyJhbGciOiJIUzI1NiJ9"],
+    ["url-credentials", "postgres://admin:s3cretpass@db.example.com/app", "s3cretpass"],
+    ["assigned-secret", 'password = "correct-horse-battery"', "correct-horse-battery"],
+  ];
+  for (const [rule, text, secret] of cases) {
+    it(`masks ${rule}`, () => {
+      const result = maskSecrets(`before\n${text}\nafter`);
+      expect(result.text).not.toContain(secret);
+      expect(result.text).toContain(`[REDACTED:${rule}]`);
+      expect(result.findings).toContain(rule);
+      expect(result.text.split("\n")).toHaveLength(3);
+    });
+  }
+
+  it("masks a private key block line by line, keeping the line count", () => {
+    const text = "a\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----\nb";
+    const result = maskSecrets(text);
+    expect(result.text.split("\n")).toHaveLength(6);
+    expect(result.text).not.toContain("MIIEow");
+    expect(result.text.split("\n")[0]).toBe("a");
+    expect(result.text.split("\n")[5]).toBe("b");
+  });
+
+  it("leaves ordinary code and placeholders alone", () => {
+    const code = 'const password = process.env.PASSWORD;\nconst label = "Enter your password";\npassword = "${DB_PASSWORD}"\nconst tokenizer = new Tokenizer();';
+    expect(maskSecrets(code)).toEqual({ text: code, findings: [] });
+    expect(containsSecret(code)).toBe(false);
+  });
+});
