@@ -42,7 +42,8 @@ export interface ProjectServices {
   contentStore: UniversalContentStore;
   consent: ConsentStore;
   indexLock: IndexLock;
-  close(): void;
+  /** Stops worker threads and closes the database. */
+  close(): Promise<void>;
 }
 
 /** The composition root of the engine: opens the project's database and builds its services. */
@@ -98,6 +99,9 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     }),
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock),
-    close: () => db.close(),
+    close: async () => {
+      await indexer.close();
+      db.close();
+    },
   };
 }

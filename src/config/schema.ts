@@ -72,7 +72,7 @@ const embeddingSchema = z
     baseUrl: z.url().optional(),
     /** Name of the environment variable holding the API key (never the key itself). */
     apiKeyEnv: z.string().min(1).default("OPENAI_API_KEY"),
-    dimensions: z.number().int().min(8).max(8192).default(384),
+    dimensions: z.number().int().min(8).max(8192).default(256),
     batchSize: z.number().int().min(1).max(2048).default(64),
     timeoutMs: z.number().int().min(100).default(30_000),
   })
@@ -93,8 +93,10 @@ const searchSchema = z
     /** Reciprocal Rank Fusion constant (seed: 60). */
     rrfK: z.number().int().min(1).default(60),
     defaultLimit: z.number().int().min(1).max(1000).default(10),
-    /** Candidates each signal contributes before fusion. */
+    /** Chunks the full-text signal contributes before fusion. */
     candidatesPerSignal: z.number().int().min(10).max(5000).default(200),
+    /** Chunks the vector signal contributes (k of the k-NN query; its cost grows with k). */
+    vectorCandidates: z.number().int().min(10).max(5000).default(100),
   })
   .strict();
 

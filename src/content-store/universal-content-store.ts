@@ -84,6 +84,7 @@ export class UniversalContentStore {
   /** Hybrid search (full text + vectors, RRF) restricted by the seed's filters. */
   async search(query: string, filters: ContentFilters = {}, limit = 10): Promise<SearchOutcome<ContentSearchHit>> {
     const candidates = Math.max(this.deps.config.candidatesPerSignal, limit * 10);
+    const vectorCandidates = Math.max(this.deps.config.vectorCandidates, limit * 10);
     const lists: Array<RankedList<number>> = [];
     const degraded: string[] = [];
 
@@ -98,7 +99,7 @@ export class UniversalContentStore {
     try {
       const [vector] = await this.deps.embedder.embed([query], "query");
       if (!vector) throw new Error("the embedder returned no vector");
-      const nearest = this.deps.vectors.nearestEntries(vector, candidates, {
+      const nearest = this.deps.vectors.nearestEntries(vector, vectorCandidates, {
         ...(filters.sessionId ? { sessionId: filters.sessionId } : {}),
         ...(filters.contentTypes ? { contentTypes: filters.contentTypes } : {}),
       });

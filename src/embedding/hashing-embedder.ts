@@ -21,7 +21,7 @@ export class HashingEmbedder implements Embedder {
   readonly id: string;
   private readonly features: TrigramFeatures;
 
-  constructor(readonly dimensions: number = 384) {
+  constructor(readonly dimensions: number = 256) {
     this.id = `builtin-trigram-v1:${dimensions}`;
     this.features = new TrigramFeatures(dimensions);
   }

@@ -3,10 +3,10 @@ import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { setMeta, type SqliteDatabase } from "../store/database.js";
 import type { FileRepository } from "../store/file-repository.js";
 import { failedFile, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
-import type { IndexWriter } from "./index-writer.js";
+import type { BatchOutcome, IndexWriter } from "./index-writer.js";
 import { diffManifest, directoryHashes, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
-import { scanProject, type ScanResult } from "./scanner.js";
+import { classifyPaths, scanProject, type ScanResult } from "./scanner.js";
 import type { FileWorkerPool } from "./worker-pool.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
@@ -73,7 +73,21 @@ const TASK_MAX_BYTES = 1 << 20;
  * on the worker pool and committed here in batches.
  */
 export class ProjectIndexer {
+  private pool: FileWorkerPool | undefined;
+
   constructor(private readonly deps: ProjectIndexerDeps) {}
+
+  /** Stops the worker threads (started on first use, kept for later refreshes). */
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
+  }
+
+  private workers(): FileWorkerPool {
+    this.pool ??= this.deps.createPool();
+    return this.pool;
+  }
 
   async checkFreshness(): Promise<FreshnessReport> {
     const started = performance.now();
@@ -122,34 +136,67 @@ export class ProjectIndexer {
     let processed = 0;
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 
-    if (work.length > 0) {
-      const pool = this.deps.createPool();
-      try {
-        for await (const batch of this.processAll(pool, work, signal)) {
-          const outcome = this.deps.writer.commitBatch(batch, manifest);
-          processed += batch.length;
-          summary.indexed += outcome.indexed;
-          summary.unchangedContent += outcome.unchangedContent;
-          summary.skipped += outcome.skipped;
-          summary.failed += outcome.failed;
-          summary.chunks += outcome.chunks;
-          summary.failures.push(...outcome.failures);
-          yield { phase: "indexing", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
-        }
-      } finally {
-        await pool.close();
-      }
-      summary.interrupted = processed < total;
+    for await (const batch of this.processAll(this.workers(), work, signal)) {
+      const outcome = this.deps.writer.commitBatch(batch, manifest);
+      processed += batch.length;
+      addOutcome(summary, outcome);
+      yield { phase: "indexing", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
     }
+    summary.interrupted = processed < total;
 
     yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
     if (!isFresh(diff) || freshness.state === "missing") {
-      await this.deps.fullText.save();
+      await this.deps.fullText.checkpoint();
       if (!summary.interrupted) this.deps.db.transaction(() => this.deps.files.replaceDirectoryHashes(directoryHashes(scan)))();
     }
     if (!summary.interrupted) setMeta(this.deps.db, "last_refresh", new Date().toISOString());
     summary.durationMs = elapsed();
     yield { phase: "complete", indexed: processed, total, failed: summary.failed, elapsedMs: summary.durationMs };
+    return summary;
+  }
+
+  /**
+   * Refreshes just these paths, as a file watcher reports them: changed files
+   * are re-indexed, deleted or newly ignored ones leave the index. No walk of
+   * the project; the full-text snapshot is left for the owner's checkpoint.
+   */
+  async refreshPaths(paths: readonly string[], signal?: AbortSignal): Promise<IndexSummary> {
+    const started = performance.now();
+    const classified = classifyPaths(this.deps.root, this.deps.config, paths);
+    const manifest = this.deps.files.manifestFor([...classified.files, ...classified.skipped].map((file) => file.path));
+    const gone = classified.gone.filter((path) => this.deps.files.has(path));
+    const changed = classified.files.filter((file) => {
+      const known = manifest.get(file.path);
+      return !known || known.status === "failed" || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
+    });
+    const newlySkipped = classified.skipped.filter((file) => {
+      const known = manifest.get(file.path);
+      return !(known?.status === "skipped" && known.size === file.size && known.mtimeMs === file.mtimeMs);
+    });
+    const summary: IndexSummary = {
+      before: changed.length + gone.length + newlySkipped.length === 0 ? "fresh" : "stale",
+      scanned: paths.length,
+      added: changed.filter((file) => !manifest.has(file.path)).length,
+      changed: changed.filter((file) => manifest.has(file.path)).length,
+      deleted: gone.length,
+      indexed: 0,
+      unchangedContent: 0,
+      skipped: newlySkipped.length,
+      failed: 0,
+      chunks: 0,
+      failures: [],
+      interrupted: false,
+      durationMs: 0,
+    };
+    if (gone.length > 0) this.deps.writer.deleteFiles(gone);
+    if (newlySkipped.length > 0) this.deps.writer.recordSkipped(newlySkipped);
+    let processed = 0;
+    for await (const batch of this.processAll(this.workers(), changed.sort(byPriority), signal)) {
+      addOutcome(summary, this.deps.writer.commitBatch(batch, manifest));
+      processed += batch.length;
+    }
+    summary.interrupted = processed < changed.length;
+    summary.durationMs = performance.now() - started;
     return summary;
   }
 
@@ -213,6 +260,15 @@ export class ProjectIndexer {
       return results;
     }
   }
+}
+
+function addOutcome(summary: IndexSummary, outcome: BatchOutcome): void {
+  summary.indexed += outcome.indexed;
+  summary.unchangedContent += outcome.unchangedContent;
+  summary.skipped += outcome.skipped;
+  summary.failed += outcome.failed;
+  summary.chunks += outcome.chunks;
+  summary.failures.push(...outcome.failures);
 }
 
 function groupIntoTasks(work: readonly FileTaskItem[]): FileTaskItem[][] {

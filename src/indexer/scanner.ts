@@ -1,4 +1,4 @@
-import { readFileSync, statSync, type Dirent } from "node:fs";
+import { lstatSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
@@ -96,6 +96,75 @@ export async function scanProject(root: string, config: IndexConfig, nowMs: numb
   }
   await walkDirectories(root, visitDirectory);
   return { files, skipped };
+}
+
+export interface PathClassification {
+  files: ScannedFile[];
+  skipped: SkippedFile[];
+  /** Missing, not a regular file, or excluded/ignored now: whatever the index holds for them goes. */
+  gone: string[];
+}
+
+/**
+ * What the scanner would say of just these paths (a file watcher's events),
+ * without walking the project: the same exclusions and ignore files (those
+ * of each path's ancestors), the same secret and size rules.
+ */
+export function classifyPaths(
+  root: string,
+  config: IndexConfig,
+  paths: readonly string[],
+  nowMs: number = Date.now(),
+): PathClassification {
+  const filter = new PathFilter(config);
+  if (config.respectGitignore) {
+    const gitExclude = readOptional(join(root, ".git", "info", "exclude"));
+    if (gitExclude) filter.addIgnoreFile("", gitExclude);
+  }
+  const loadedDirectories = new Set<string>();
+  const loadIgnoreFiles = (directory: string) => {
+    if (loadedDirectories.has(directory)) return;
+    loadedDirectories.add(directory);
+    const names = config.respectGitignore ? [GITIGNORE, SYLKIGNORE] : [SYLKIGNORE];
+    for (const name of names) filter.addIgnoreFile(directory, readOptional(join(root, directory, name)));
+  };
+  const result: PathClassification = { files: [], skipped: [], gone: [] };
+  for (const path of [...new Set(paths)].sort((a, b) => depthOf(a) - depthOf(b))) {
+    const segments = path.split("/");
+    let excluded = false;
+    for (let depth = 0; depth < segments.length - 1 && !excluded; depth++) {
+      const directory = segments.slice(0, depth + 1).join("/");
+      loadIgnoreFiles(segments.slice(0, depth).join("/"));
+      excluded = filter.excludesDirectory(segments[depth] as string, directory) || filter.ignores(directory, true);
+    }
+    loadIgnoreFiles(segments.slice(0, -1).join("/"));
+    const name = segments[segments.length - 1] as string;
+    if (excluded || filter.excludesFile(name, path) || filter.ignores(path, false)) {
+      result.gone.push(path);
+      continue;
+    }
+    let stats;
+    try {
+      stats = lstatSync(join(root, path));
+    } catch {
+      result.gone.push(path);
+      continue;
+    }
+    if (!stats.isFile()) {
+      result.gone.push(path);
+      continue;
+    }
+    const size = stats.size;
+    const mtimeMs = Math.trunc(stats.mtimeMs);
+    if (isSecretPath(path)) result.skipped.push({ path, size, mtimeMs, reason: "secret" });
+    else if (size > config.maxFileSize) result.skipped.push({ path, size, mtimeMs, reason: "too-large" });
+    else result.files.push({ path, size, mtimeMs, priority: calculatePriority(path, mtimeMs, config.priorityPaths, nowMs) });
+  }
+  return result;
+}
+
+function depthOf(path: string): number {
+  return path.split("/").length;
 }
 
 /** Breadth-first over directories, a bounded number of `readdir` calls at once. */

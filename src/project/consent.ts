@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
+import { ConsentRequiredError } from "../errors.js";
 import type { ProjectPaths } from "./project-paths.js";
 
 const projectFileSchema = z.object({
@@ -22,6 +23,10 @@ type ProjectFile = z.infer<typeof projectFileSchema>;
  */
 export class ConsentStore {
   constructor(private readonly paths: ProjectPaths) {}
+
+  get projectRoot(): string {
+    return this.paths.root;
+  }
 
   /** `true`/`false` once the user answered, `undefined` if never asked. */
   indexConsent(): boolean | undefined {
@@ -59,4 +64,35 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+export interface IndexConsentRequest {
+  /** `--yes` (or another explicit grant) was given for this run. */
+  yes: boolean;
+  /** Asks the user; absent when nobody can answer (scripts, CI, no TTY). */
+  ask?: () => Promise<{ granted: boolean; remember: boolean }>;
+}
+
+/**
+ * Decides whether this run may index the project: a remembered answer
+ * stands; `--yes` grants (and is remembered); otherwise the user is asked,
+ * and a run that cannot ask refuses with a message saying how to allow it.
+ * Returns false when the user said no (chat still works, without the index).
+ */
+export async function resolveIndexConsent(store: ConsentStore, request: IndexConsentRequest): Promise<boolean> {
+  const remembered = store.indexConsent();
+  if (request.yes) {
+    if (remembered !== true) store.recordIndexConsent(true, "--yes");
+    return true;
+  }
+  if (remembered !== undefined) return remembered;
+  if (!request.ask) {
+    throw new ConsentRequiredError(
+      `Sylk has not been allowed to index ${store.projectRoot} yet, and cannot ask here. ` +
+        "Run `sylk index` in the project, or pass --yes, to allow it.",
+    );
+  }
+  const answer = await request.ask();
+  if (answer.remember) store.recordIndexConsent(answer.granted, "prompt");
+  return answer.granted;
 }

@@ -1,5 +1,6 @@
 import { Index } from "flexsearch";
 import { TF_BUCKETS, TF_BUCKET_VALUE, TF_MARK } from "./full-text-document.js";
+import { topK } from "./top-k.js";
 
 export interface FullTextHit {
   id: number;
@@ -24,12 +25,23 @@ const B = 0.75;
  * repository), and with it the index takes twice the memory. Tombstoned
  * documents are skipped at query time and dropped on the next rebuild.
  */
+const ABSENT = 0;
+const LIVE = 1;
+const TOMBSTONED = 2;
+/** In a loaded snapshot, not yet confirmed by the store (see `reconcile`). */
+const PENDING = 3;
+
 export class FullTextIndex {
   private index: Index;
-  private readonly lengths = new Map<number, number>();
-  private readonly tombstones = new Set<number>();
-  private totalLength = 0;
+  // Per-document state, indexed by id (store ids are dense integers): typed
+  // arrays keep the scoring loop free of hash lookups.
+  private state = new Uint8Array(1024);
+  private lengths = new Float32Array(1024);
   private scores = new Float64Array(1024);
+  private frequencies = new Float32Array(1024);
+  private liveCount = 0;
+  private tombstones = 0;
+  private totalLength = 0;
 
   constructor() {
     this.index = FullTextIndex.createIndex();
@@ -47,15 +59,15 @@ export class FullTextIndex {
 
   /** Live documents. */
   get size(): number {
-    return this.lengths.size;
+    return this.liveCount;
   }
 
   get tombstoneCount(): number {
-    return this.tombstones.size;
+    return this.tombstones;
   }
 
   has(id: number): boolean {
-    return this.lengths.has(id);
+    return this.state[id] === LIVE;
   }
 
   /**
@@ -65,87 +77,123 @@ export class FullTextIndex {
   add(id: number, terms: string, length: number): void {
     // The store never reuses ids (AUTOINCREMENT) and a changed document gets a new
     // id, so a live id is already indexed with exactly these terms.
-    if (this.lengths.has(id)) return;
-    if (this.tombstones.has(id)) throw new Error(`Full-text document ${id} was removed; ids are never reused.`);
+    if (this.state[id] === LIVE) return;
+    if (this.state[id] === TOMBSTONED) throw new Error(`Full-text document ${id} was removed; ids are never reused.`);
     this.index.add(id, terms);
-    this.lengths.set(id, length);
-    this.totalLength += length;
+    this.markLive(id, length);
   }
 
   remove(id: number): void {
-    const length = this.lengths.get(id);
-    if (length === undefined) return;
-    this.lengths.delete(id);
-    this.totalLength -= length;
-    this.tombstones.add(id);
-  }
-
-  /** Marks documents that no longer exist in the store (live or only in a loaded snapshot). */
-  markRemoved(ids: Iterable<number>): void {
-    for (const id of ids) {
-      if (this.lengths.has(id)) this.remove(id);
-      else this.tombstones.add(id);
-    }
-  }
-
-  setLength(id: number, length: number): void {
-    const previous = this.lengths.get(id);
-    if (previous !== undefined) this.totalLength -= previous;
-    this.lengths.set(id, length);
-    this.totalLength += length;
-  }
-
-  search(terms: readonly string[], limit: number): FullTextHit[] {
-    const documentCount = this.lengths.size;
-    if (documentCount === 0 || terms.length === 0 || limit <= 0) return [];
-    const averageLength = Math.max(1, this.totalLength / documentCount);
-    const touched: number[] = [];
-    const frequencies = new Map<number, number>();
-
-    for (const term of new Set(terms)) {
-      const postings = this.postings(term);
-      let documentFrequency = postings.length;
-      if (this.tombstones.size > 0) {
-        for (const id of postings) if (this.tombstones.has(id)) documentFrequency--;
-      }
-      if (documentFrequency <= 0) continue;
-      const idf = Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
-      frequencies.clear();
-      for (const bucket of TF_BUCKETS) {
-        const value = TF_BUCKET_VALUE[bucket] as number;
-        for (const id of this.postings(`${term}${TF_MARK}${bucket}`)) frequencies.set(id, value);
-      }
-      for (const id of postings) {
-        const length = this.lengths.get(id);
-        if (length === undefined) continue; // tombstoned
-        const frequency = frequencies.get(id) ?? 1;
-        const normalisation = 1 - B + (B * length) / averageLength;
-        const contribution = (idf * frequency * (K1 + 1)) / (frequency + K1 * normalisation);
-        if (id >= this.scores.length) this.growScores(id);
-        if (this.scores[id] === 0) touched.push(id);
-        this.scores[id] = (this.scores[id] as number) + contribution;
-      }
-    }
-
-    const hits = touched.map((id) => ({ id, score: this.scores[id] as number }));
-    for (const id of touched) this.scores[id] = 0;
-    hits.sort((a, b) => b.score - a.score || a.id - b.id);
-    return hits.slice(0, limit);
+    if (this.state[id] !== LIVE) return;
+    this.state[id] = TOMBSTONED;
+    this.liveCount--;
+    this.tombstones++;
+    this.totalLength -= this.lengths[id] as number;
   }
 
   /**
-   * Every document holding the term. FlexSearch may return undefined for a
-   * term whose postings were emptied, and may return its internal arrays:
-   * read them, never change them.
+   * Brings the index in line with the store's documents (after loading a
+   * snapshot, or when another process changed the store): documents the
+   * store still has become live, the others are tombstoned, and the store's
+   * documents the index lacks are returned for the caller to add.
+   */
+  reconcile(storeDocuments: Iterable<{ id: number; length: number }>): { missing: number[]; removed: number } {
+    const seen = new Uint8Array(this.state.length);
+    const missing: number[] = [];
+    for (const { id, length } of storeDocuments) {
+      const current = this.state[id];
+      if (current === LIVE || current === PENDING) {
+        if (current === PENDING) this.markLive(id, length);
+        seen[id] = 1;
+      } else if (current === TOMBSTONED) {
+        throw new Error(`Full-text document ${id} was removed but the store has it; ids are never reused.`);
+      } else {
+        missing.push(id);
+      }
+    }
+    let removed = 0;
+    for (let id = 0; id < seen.length; id++) {
+      if (seen[id] === 1) continue;
+      if (this.state[id] === LIVE) {
+        this.remove(id);
+        removed++;
+      } else if (this.state[id] === PENDING) {
+        this.state[id] = TOMBSTONED;
+        this.tombstones++;
+        removed++;
+      }
+    }
+    return { missing, removed };
+  }
+
+  search(terms: readonly string[], limit: number): FullTextHit[] {
+    const documentCount = this.liveCount;
+    if (documentCount === 0 || terms.length === 0 || limit <= 0) return [];
+    const averageLength = Math.max(1, this.totalLength / documentCount);
+    const { state, lengths, scores, frequencies } = this;
+    const touched: number[] = [];
+
+    for (const term of new Set(terms)) {
+      const postings = this.postings(term);
+      let documentFrequency = 0;
+      for (const id of postings) if (state[id] === LIVE) documentFrequency++;
+      if (documentFrequency === 0) continue;
+      const idf = Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
+      const bucketed: number[] = [];
+      for (const bucket of TF_BUCKETS) {
+        const value = TF_BUCKET_VALUE[bucket] as number;
+        for (const id of this.postings(`${term}${TF_MARK}${bucket}`)) {
+          if (state[id] !== LIVE) continue;
+          frequencies[id] = value;
+          bucketed.push(id);
+        }
+      }
+      for (const id of postings) {
+        if (state[id] !== LIVE) continue;
+        const frequency = frequencies[id] || 1;
+        const normalisation = 1 - B + (B * (lengths[id] as number)) / averageLength;
+        if (scores[id] === 0) touched.push(id);
+        scores[id] = (scores[id] as number) + (idf * frequency * (K1 + 1)) / (frequency + K1 * normalisation);
+      }
+      for (const id of bucketed) frequencies[id] = 0;
+    }
+
+    const hits = topK(touched, (id) => scores[id] as number, limit);
+    for (const id of touched) scores[id] = 0;
+    return hits;
+  }
+
+  /**
+   * Every document holding the term, live or not. FlexSearch may return
+   * undefined for a term whose postings were emptied, and may return its
+   * internal arrays: read them, never change them.
    */
   private postings(term: string): readonly number[] {
-    const limit = this.lengths.size + this.tombstones.size;
+    const limit = this.liveCount + this.tombstones;
     return (this.index.search(term, { limit }) as number[] | undefined) ?? [];
   }
 
-  /** All document ids FlexSearch holds, live or tombstoned. */
-  indexedIds(): Set<number> {
-    return new Set((this.index as unknown as { reg: Set<number> | Map<number, unknown> }).reg.keys());
+  private markLive(id: number, length: number): void {
+    this.ensureCapacity(id);
+    this.state[id] = LIVE;
+    this.lengths[id] = length;
+    this.liveCount++;
+    this.totalLength += length;
+  }
+
+  private ensureCapacity(id: number): void {
+    if (id < this.state.length) return;
+    let size = this.state.length;
+    while (size <= id) size *= 2;
+    const grow = <T extends Uint8Array | Float32Array | Float64Array>(array: T, make: (n: number) => T): T => {
+      const grown = make(size);
+      grown.set(array);
+      return grown;
+    };
+    this.state = grow(this.state, (n) => new Uint8Array(n));
+    this.lengths = grow(this.lengths, (n) => new Float32Array(n));
+    this.scores = grow(this.scores, (n) => new Float64Array(n));
+    this.frequencies = grow(this.frequencies, (n) => new Float32Array(n));
   }
 
   /** FlexSearch's own export: (key, data) pairs to persist. */
@@ -157,29 +205,37 @@ export class FullTextIndex {
     return parts;
   }
 
-  /** Replaces the index with a persisted export. Lengths are set separately (they live in the store). */
+  /**
+   * Replaces the index with a persisted export. Its documents stay pending
+   * until `reconcile` confirms them with their lengths (which live in the store).
+   */
   import(parts: ReadonlyArray<readonly [string, string]>): void {
-    this.index = FullTextIndex.createIndex();
-    this.lengths.clear();
-    this.tombstones.clear();
-    this.totalLength = 0;
-    for (const [key, data] of parts) this.index.import(key, data);
+    this.reset();
+    for (const [key, data] of parts) {
+      this.index.import(key, data);
+      // The register part lists the snapshot's document ids (FlexSearch's export format).
+      if (key.split(".").includes("reg")) {
+        for (const id of JSON.parse(data) as number[]) {
+          this.ensureCapacity(id);
+          this.state[id] = PENDING;
+        }
+      }
+    }
   }
 
   /** Drops tombstones by rebuilding from the documents a caller streams in. */
   rebuild(documents: Iterable<{ id: number; terms: string; length: number }>): void {
-    this.index = FullTextIndex.createIndex();
-    this.lengths.clear();
-    this.tombstones.clear();
-    this.totalLength = 0;
+    this.reset();
     for (const document of documents) this.add(document.id, document.terms, document.length);
   }
 
-  private growScores(id: number): void {
-    let size = this.scores.length;
-    while (size <= id) size *= 2;
-    const grown = new Float64Array(size);
-    grown.set(this.scores);
-    this.scores = grown;
+  private reset(): void {
+    this.index = FullTextIndex.createIndex();
+    this.state.fill(ABSENT);
+    this.lengths.fill(0);
+    this.liveCount = 0;
+    this.tombstones = 0;
+    this.totalLength = 0;
   }
+
 }

@@ -54,12 +54,15 @@ export class HybridCodeSearcher {
     const limit = options.limit ?? this.deps.config.defaultLimit;
     const perFile = options.perFile ?? 1;
     const signals = options.signals ?? CODE_SIGNALS;
-    const candidates = Math.max(this.deps.config.candidatesPerSignal, limit * 4);
+    const candidates = {
+      fulltext: Math.max(this.deps.config.candidatesPerSignal, limit * 4),
+      vector: Math.max(this.deps.config.vectorCandidates, limit * 4),
+    };
     const lists: Array<RankedList<number>> = [];
     const degraded: string[] = [];
 
     const attempts = await Promise.allSettled(
-      signals.map(async (signal) => ({ signal, hits: await this.runSignal(signal, query, candidates) })),
+      signals.map(async (signal) => ({ signal, hits: await this.runSignal(signal, query, candidates[signal]) })),
     );
     attempts.forEach((attempt, index) => {
       if (attempt.status === "fulfilled") lists.push({ signal: attempt.value.signal, hits: attempt.value.hits });

@@ -99,6 +99,22 @@ export class FileRepository {
     return new Map(rows.map((row) => [row.path, row]));
   }
 
+  /** Manifest rows of just these paths. */
+  manifestFor(paths: readonly string[]): Map<string, ManifestEntry> {
+    if (paths.length === 0) return new Map();
+    const rows = this.db
+      .prepare(
+        `SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files
+         WHERE path IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(paths)) as ManifestEntry[];
+    return new Map(rows.map((row) => [row.path, row]));
+  }
+
+  has(path: string): boolean {
+    return this.db.prepare("SELECT 1 FROM files WHERE path = ?").get(path) !== undefined;
+  }
+
   /** Inserts or updates the file's manifest row; returns its id. */
   upsertFile(file: FileRecord, indexedAt: number = Date.now()): number {
     const row = this.upsertStatement.get({ ...file, indexedAt }) as { id: number };

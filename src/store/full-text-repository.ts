@@ -1,4 +1,8 @@
-import type { SqliteDatabase } from "./database.js";
+import { getMeta, setMeta, type SqliteDatabase } from "./database.js";
+
+function deferredKey(collection: FullTextCollection): string {
+  return `fts_deferred:${collection}`;
+}
 
 /** The two full-text collections and the tables that hold their documents. */
 export type FullTextCollection = "code" | "history";
@@ -22,12 +26,35 @@ export interface FullTextDocument {
 export class FullTextRepository {
   constructor(private readonly db: SqliteDatabase) {}
 
+  /** Replaces the snapshot; changes deferred until now are part of it. */
   saveSnapshot(collection: FullTextCollection, parts: ReadonlyArray<readonly [string, string]>): void {
     const insert = this.db.prepare("INSERT INTO fts_snapshot (index_name, key, data) VALUES (?, ?, ?)");
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM fts_snapshot WHERE index_name = ?").run(collection);
       for (const [key, data] of parts) insert.run(collection, key, data);
+      setMeta(this.db, deferredKey(collection), "0");
     })();
+  }
+
+  snapshotBytes(collection: FullTextCollection): number {
+    const row = this.db
+      .prepare("SELECT coalesce(sum(length(data)), 0) AS bytes FROM fts_snapshot WHERE index_name = ?")
+      .get(collection) as { bytes: number };
+    return row.bytes;
+  }
+
+  /** Documents changed in the table but not yet in the snapshot (they are reconciled on load). */
+  deferredChanges(collection: FullTextCollection): number {
+    return Number(getMeta(this.db, deferredKey(collection)) ?? 0);
+  }
+
+  addDeferredChanges(collection: FullTextCollection, count: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO meta (key, value) VALUES (?, ?)
+         ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value`,
+      )
+      .run(deferredKey(collection), count);
   }
 
   loadSnapshot(collection: FullTextCollection): Array<[string, string]> {

@@ -114,7 +114,7 @@ describe("sylk status", () => {
     expect(status).toMatchObject({ state: "fresh", entries: 0, failures: [], consent: true });
     expect(status.files.indexed).toBeGreaterThanOrEqual(3);
     expect(status.chunks).toBe(status.vectors.chunks);
-    expect(status.vectors.embedder).toBe("builtin-trigram-v1:384");
+    expect(status.vectors.embedder).toBe("builtin-trigram-v1:256");
     expect(status.indexBytes).toBeGreaterThan(0);
     expect(Date.parse(status.lastRefresh ?? "")).not.toBeNaN();
 

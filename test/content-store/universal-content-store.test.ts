@@ -12,8 +12,8 @@ beforeEach(() => {
   services = openProject({ root: project.root, env: project.env });
 });
 
-afterEach(() => {
-  services.close();
+afterEach(async () => {
+  await services.close();
   project.cleanup();
 });
 
@@ -134,7 +134,7 @@ describe("UniversalContentStore", () => {
 
   it("finds history after a restart (the full-text index is persisted or rebuilt from the store)", async () => {
     await services.contentStore.indexContent({ ...base, contentType: "agent_response", content: "the flux capacitor needs 1.21 gigawatts", turnNumber: 1 });
-    services.close();
+    await services.close();
     services = openProject({ root: project.root, env: project.env });
     const found = await services.contentStore.search("flux capacitor", {}, 5);
     expect(found.hits.map((hit) => hit.entry.content)).toEqual(["the flux capacitor needs 1.21 gigawatts"]);

@@ -34,8 +34,8 @@ beforeEach(() => {
   services = openProject({ root: project.root, env: project.env });
 });
 
-afterEach(() => {
-  services.close();
+afterEach(async () => {
+  await services.close();
   project.cleanup();
 });
 
@@ -98,9 +98,32 @@ describe("refresh", () => {
     expect(await paths("gamma reactor")).not.toContain("docs/guide.md");
   });
 
+  it("refreshes just the paths a watcher reports, honouring the same rules", async () => {
+    await index();
+    project.write("src/alpha.ts", "export function computeOmegaDigest() {}\n");
+    project.remove("src/beta.py");
+    project.write("src/gamma.rs", "pub fn spin_gamma_wheel() {}\n");
+    project.write(".env.local", "TOKEN=abc\n");
+    project.write("node_modules/x/index.js", "ignored\n");
+    const summary = await services.indexer.refreshPaths([
+      "src/alpha.ts",
+      "src/beta.py",
+      "src/gamma.rs",
+      ".env.local",
+      "node_modules/x/index.js",
+      "docs/guide.md",
+    ]);
+    expect(summary).toMatchObject({ added: 1, changed: 1, deleted: 1, skipped: 1, indexed: 2, failed: 0 });
+    expect(await paths("computeOmegaDigest")).toEqual(["src/alpha.ts"]);
+    expect((await paths("spin_gamma_wheel"))[0]).toBe("src/gamma.rs");
+    expect(await paths("render_beta_invoice")).toEqual([]);
+    expect((await services.indexer.checkFreshness()).state).toBe("fresh");
+    expect(await services.indexer.refreshPaths(["src/alpha.ts"])).toMatchObject({ before: "fresh", indexed: 0 });
+  });
+
   it("survives a restart: the full-text snapshot is loaded, not rebuilt from the files", async () => {
     await index();
-    services.close();
+    await services.close();
     services = openProject({ root: project.root, env: project.env });
     const loaded = services.codeFullText.load();
     expect(loaded).toEqual({ added: 0, removed: 0 });

@@ -29,7 +29,7 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
         const summary = await indexProject(services, context, printer);
         if (summary.interrupted) throw new InterruptedError("Indexing interrupted; run `sylk index` again to finish.");
       } finally {
-        services.close();
+        await services.close();
       }
     });
 }

@@ -32,6 +32,8 @@ export interface SearchResultJson {
 export interface SearchResponseJson {
   query: string;
   results: SearchResultJson[];
+  /** Time spent answering, in milliseconds. */
+  tookMs: number;
   /** Present when a signal failed and the results come from the others. */
   degraded?: string[];
 }
@@ -66,12 +68,13 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
         else context.stdout.write(renderText(response));
         for (const message of response.degraded ?? []) context.stderr.write(`warning: ${message}\n`);
       } finally {
-        services.close();
+        await services.close();
       }
     });
 }
 
 export async function search(services: ProjectServices, query: string, options: SearchOptions): Promise<SearchResponseJson> {
+  const started = performance.now();
   const results: SearchResultJson[] = [];
   const degraded: string[] = [];
   if (options.scope !== "history") {
@@ -115,7 +118,11 @@ export async function search(services: ProjectServices, query: string, options: 
     }
   }
   if (options.scope === "all") results.sort((a, b) => b.score - a.score);
-  const response: SearchResponseJson = { query, results: results.slice(0, options.k) };
+  const response: SearchResponseJson = {
+    query,
+    results: results.slice(0, options.k),
+    tookMs: Math.round((performance.now() - started) * 100) / 100,
+  };
   if (degraded.length > 0) response.degraded = degraded;
   return response;
 }

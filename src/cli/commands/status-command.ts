@@ -67,7 +67,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
         }
         context.stdout.write(options.json ? `${JSON.stringify(status)}\n` : renderText(status));
       } finally {
-        services.close();
+        await services.close();
       }
     });
 }

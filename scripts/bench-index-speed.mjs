@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// Indexing and search speed on a large real repository, beside ripgrep in the
+// same run: cold index (files/s, MB/s, peak RSS), restart on a fresh index,
+// refresh after changing one file (CLI, and a watcher's in-process refresh),
+// and search latency p50/p95 per signal and fused, against `rg` on the same terms.
+//
+//   npm run build && node scripts/bench-index-speed.mjs [--tree /work/data/large] [--queries 200]
+//
+// The tree used for docs/BENCHMARKS.md is biomejs/biome (27,993 files), exported
+// with the workplace `fetch` tool and ../shared/bench/localization/export_tree.sh.
+import { execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "..");
+const { values } = parseArgs({
+  options: {
+    tree: { type: "string", default: "/work/data/large" },
+    queries: { type: "string", default: "200" },
+    seed: { type: "string", default: "7" },
+  },
+});
+const tree = resolve(values.tree);
+if (!existsSync(tree)) {
+  console.error(`No tree at ${tree}; export a 25k+ file repository there first (see the header).`);
+  process.exit(2);
+}
+ensureTool("rg", "ripgrep");
+const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+
+const sylk = join(repo, "bin/sylk.js");
+const home = mkdtempSync(join(tmpdir(), "sylk-bench-speed-"));
+const env = { ...process.env, SYLK_HOME: home };
+const { scanProject } = await import(join(repo, "dist/src/indexer/scanner.js"));
+const { defaultConfig } = await import(join(repo, "dist/src/config/schema.js"));
+const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
+
+const scan = await scanProject(tree, defaultConfig().index);
+const corpus = { files: scan.files.length, bytes: scan.files.reduce((sum, file) => sum + file.size, 0) };
+console.error(`Corpus ${tree}: ${corpus.files} indexable files, ${(corpus.bytes / 1e6).toFixed(1)} MB`);
+
+// 1. Cold index.
+const cold = timed(["index", "--yes", "--json", tree]);
+const coldSummary = lastJson(cold.stdout);
+console.error(`cold index: ${cold.seconds.toFixed(1)} s`);
+
+// 2. Restart on a fresh index: a new process checks freshness.
+const fresh = timed(["index", "--json", tree]);
+const freshSummary = lastJson(fresh.stdout);
+
+// 3. One changed file: the CLI (walks the tree to find it) and a watcher's in-process refresh.
+const victim = scan.files.find((file) => file.path.endsWith(".rs") || file.path.endsWith(".ts"))?.path ?? scan.files[0].path;
+const victimPath = join(tree, victim);
+const original = readFileSync(victimPath);
+appendFileSync(victimPath, "\n// sylk benchmark edit\n");
+const refreshCli = timed(["index", "--json", tree]);
+const refreshCliSummary = lastJson(refreshCli.stdout);
+const services = openProject({ root: tree, env });
+services.codeFullText.load(); // a running session has its index in memory
+appendFileSync(victimPath, "// second edit\n");
+await services.indexer.refreshPaths([victim]); // warm the worker pool, as a session's first refresh would
+appendFileSync(victimPath, "// third edit\n");
+const refreshStarted = performance.now();
+const watcherRefresh = await services.indexer.refreshPaths([victim]);
+const refreshWatcherMs = performance.now() - refreshStarted;
+await services.close();
+writeFileSync(victimPath, original);
+timed(["index", "--json", tree]); // back to the original content
+
+// 4. Search latency per signal, in one process each, beside rg on the same terms.
+const queries = sampleQueries(scan.files, Number(values.queries), Number(values.seed));
+const search = {};
+for (const [mode, signals] of [["fulltext", "fulltext"], ["vector", "vector"], ["hybrid", "fulltext,vector"]]) {
+  const run = spawnSync(process.execPath, [sylk, "-C", tree, "search", "--json", "--k", "10", "--signals", signals, "-"], {
+    env,
+    input: `${queries.join("\n")}\n`,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  if (run.status !== 0) throw new Error(`search ${mode} failed: ${run.stderr}`);
+  const took = run.stdout.trim().split("\n").map((line) => JSON.parse(line).tookMs);
+  search[mode] = { firstQueryMs: took[0], ...percentiles(took.slice(1)) };
+}
+const rgTimes = queries.map((query) => {
+  const terms = [...new Set(query.split(/\s+/))];
+  const started = performance.now();
+  spawnSync("rg", ["-i", "-l", "-F", ...terms.flatMap((term) => ["-e", term]), tree], { stdio: "ignore" });
+  return performance.now() - started;
+});
+search.ripgrep = percentiles(rgTimes);
+
+const results = {
+  tree,
+  corpus,
+  coldIndex: {
+    seconds: cold.seconds,
+    filesPerSecond: corpus.files / cold.seconds,
+    megabytesPerSecond: corpus.bytes / 1e6 / cold.seconds,
+    peakRssMB: cold.peakRssKB ? cold.peakRssKB / 1024 : null,
+    chunks: coldSummary.chunks,
+    failed: coldSummary.failed,
+  },
+  freshCheck: { processSeconds: fresh.seconds, inProcessMs: freshSummary.durationMs },
+  oneFileRefresh: {
+    cliProcessSeconds: refreshCli.seconds,
+    cliInProcessMs: refreshCliSummary.durationMs,
+    watcherMs: refreshWatcherMs,
+    watcherIndexed: watcherRefresh.indexed,
+  },
+  search,
+  queries: queries.length,
+};
+
+const f1 = (x) => (x === null || x === undefined ? "n/a" : x.toFixed(1));
+console.log(`\nSpeed on ${tree} (${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(1)} MB), ${queries.length} queries\n`);
+console.log("| measure | result |");
+console.log("| --- | --- |");
+console.log(`| cold index | ${f1(results.coldIndex.seconds)} s, ${f1(results.coldIndex.filesPerSecond)} files/s, ${f1(results.coldIndex.megabytesPerSecond)} MB/s, peak RSS ${f1(results.coldIndex.peakRssMB)} MB, ${results.coldIndex.chunks} chunks |`);
+console.log(`| fresh check (new process) | ${f1(results.freshCheck.processSeconds * 1000)} ms process, ${f1(results.freshCheck.inProcessMs)} ms in process |`);
+console.log(`| one-file refresh, sylk index | ${f1(results.oneFileRefresh.cliProcessSeconds * 1000)} ms process, ${f1(results.oneFileRefresh.cliInProcessMs)} ms in process |`);
+console.log(`| one-file refresh, watcher (refreshPaths) | ${f1(results.oneFileRefresh.watcherMs)} ms |`);
+for (const [mode, r] of Object.entries(search)) {
+  const first = r.firstQueryMs !== undefined ? `, first query ${f1(r.firstQueryMs)} ms` : "";
+  console.log(`| search ${mode} | p50 ${f1(r.p50)} ms, p95 ${f1(r.p95)} ms${first} |`);
+}
+console.log(`| rg p50 / hybrid p50 | ${f1(search.ripgrep.p50 / search.hybrid.p50)}× |`);
+console.log(`| rg p95 / hybrid p95 | ${f1(search.ripgrep.p95 / search.hybrid.p95)}× |`);
+mkdirSync(join(repo, ".sylk-bench"), { recursive: true });
+writeFileSync(join(repo, ".sylk-bench/index-speed.json"), JSON.stringify(results, null, 2));
+rmSync(home, { recursive: true, force: true });
+
+function timed(args) {
+  const command = gnuTime ? gnuTime : process.execPath;
+  const commandArgs = gnuTime ? ["-f", "%M", process.execPath, sylk, ...args] : [sylk, ...args];
+  const started = performance.now();
+  const run = spawnSync(command, commandArgs, { env, encoding: "utf8", maxBuffer: 1 << 28 });
+  const seconds = (performance.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`sylk ${args.join(" ")} failed:\n${run.stderr}`);
+  const rss = gnuTime ? Number(run.stderr.trim().split("\n").at(-1)) : undefined;
+  return { seconds, stdout: run.stdout, peakRssKB: Number.isFinite(rss) ? rss : undefined };
+}
+
+function lastJson(stdout) {
+  return JSON.parse(stdout.trim().split("\n").at(-1));
+}
+
+function percentiles(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: at(0.5), p95: at(0.95), n: sorted.length };
+}
+
+/** Queries of 2–4 identifiers or words taken from random lines of random source files (seeded). */
+function sampleQueries(files, count, seed) {
+  let state = seed >>> 0;
+  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const queries = [];
+  for (let attempt = 0; queries.length < count && attempt < count * 50; attempt++) {
+    const file = files[Math.floor(random() * files.length)];
+    let text;
+    try {
+      text = readFileSync(join(tree, file.path), "utf8");
+    } catch {
+      continue;
+    }
+    const lines = text.split("\n").filter((line) => (line.match(/[A-Za-z_]{4,}/g) ?? []).length >= 3);
+    if (lines.length === 0) continue;
+    const words = lines[Math.floor(random() * lines.length)].match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? [];
+    const take = 2 + Math.floor(random() * 3);
+    const start = Math.floor(random() * Math.max(1, words.length - take));
+    const query = words.slice(start, start + take).join(" ");
+    if (query.split(" ").length >= 2) queries.push(query);
+  }
+  return queries;
+}
+
+function ensureTool(command, debianPackage) {
+  try {
+    execFileSync("which", [command], { stdio: "ignore" });
+  } catch {
+    console.error(`${command} not found; installing ${debianPackage} …`);
+    execFileSync("apt-get", ["install", "-y", debianPackage], { stdio: "inherit" });
+  }
+}

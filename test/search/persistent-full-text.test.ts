@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PersistentFullText } from "../../src/search/persistent-full-text.js";
+import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
+import { FullTextRepository } from "../../src/store/full-text-repository.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+let db: SqliteDatabase;
+let repository: FullTextRepository;
+
+/** Inserts a content entry row directly (the history collection's table) and returns its doc id. */
+function insertEntry(database: SqliteDatabase, text: string): { id: number; terms: string; length: number } {
+  const terms = text.toLowerCase();
+  const length = terms.split(" ").length;
+  const row = database
+    .prepare(
+      `INSERT INTO content_entries (id, content_hash, session_id, agent_id, agent_type, content_type, content, token_count,
+         timestamp, turn_number, terms, term_count)
+       VALUES (?, 'h', 's', 'a', 't', 'user_prompt', ?, 1, 0, 1, ?, ?) RETURNING doc`,
+    )
+    .get(`${Math.random()}`, text, terms, length) as { doc: number };
+  return { id: row.doc, terms, length };
+}
+
+beforeEach(() => {
+  project = createTempProject();
+  db = openDatabase(`${project.sylkHome}/test.db`);
+  repository = new FullTextRepository(db);
+});
+afterEach(() => {
+  db.close();
+  project.cleanup();
+});
+
+describe("PersistentFullText", () => {
+  it("restores from its snapshot and reconciles what changed in the table meanwhile", async () => {
+    const index = new PersistentFullText(repository, "history");
+    const first = insertEntry(db, "alpha beta");
+    const second = insertEntry(db, "gamma delta");
+    index.apply([], [first, second]);
+    await index.checkpoint();
+
+    // Changed behind the snapshot's back (another process, or a crash before saving).
+    db.prepare("DELETE FROM content_entries WHERE doc = ?").run(first.id);
+    const third = insertEntry(db, "alpha epsilon");
+
+    const restored = new PersistentFullText(repository, "history");
+    expect(restored.load()).toEqual({ added: 1, removed: 1 });
+    expect(restored.search(["alpha"], 10).map((hit) => hit.id)).toEqual([third.id]);
+    expect(restored.search(["gamma"], 10).map((hit) => hit.id)).toEqual([second.id]);
+  });
+
+  it("notices another connection's commits through data_version", () => {
+    const index = new PersistentFullText(repository, "history");
+    index.load();
+    const other = openDatabase(`${project.sylkHome}/test.db`);
+    try {
+      const added = insertEntry(other, "written elsewhere");
+      expect(index.search(["elsewhere"], 10).map((hit) => hit.id)).toEqual([added.id]);
+    } finally {
+      other.close();
+    }
+  });
+
+  it("defers changes to a large snapshot and folds them in once they add up", async () => {
+    const seed = new PersistentFullText(repository, "history");
+    seed.apply([], [insertEntry(db, "seed document")]);
+    await seed.checkpoint();
+
+    const limits = { eagerLoadSnapshotBytes: 0, deferredChangesLimit: 3 };
+    const writer = new PersistentFullText(repository, "history", limits);
+    writer.apply([], [insertEntry(db, "one more")]);
+    expect(writer.isLoaded).toBe(false);
+    expect(repository.deferredChanges("history")).toBe(1);
+    await writer.checkpoint();
+    expect(writer.isLoaded).toBe(false);
+
+    writer.apply([], [insertEntry(db, "two more"), insertEntry(db, "three more")]);
+    expect(repository.deferredChanges("history")).toBe(3);
+    await writer.checkpoint();
+    expect(writer.isLoaded).toBe(true);
+    expect(repository.deferredChanges("history")).toBe(0);
+
+    const reader = new PersistentFullText(repository, "history");
+    expect(reader.load()).toEqual({ added: 0, removed: 0 });
+    expect(reader.search(["more"], 10)).toHaveLength(3);
+  });
+
+  it("ranks with BM25 using term frequency buckets", () => {
+    const index = new PersistentFullText(repository, "history");
+    const once = insertEntry(db, "cache other words here");
+    const often = { ...insertEntry(db, "cache cache cache cache words"), terms: "cache cache#4 words" };
+    db.prepare("UPDATE content_entries SET terms = ? WHERE doc = ?").run(often.terms, often.id);
+    index.apply([], [once, often]);
+    expect(index.search(["cache"], 10).map((hit) => hit.id)).toEqual([often.id, once.id]);
+  });
+});

@@ -1,0 +1,24 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { topK } from "../../src/search/top-k.js";
+
+describe("topK", () => {
+  it("equals sorting everything by (score desc, id asc) and taking the first k", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat(10_000), { maxLength: 300 }),
+        fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 300, maxLength: 300 }),
+        fc.integer({ min: 0, max: 50 }),
+        (ids, rawScores, limit) => {
+          const scoreOf = (id: number) => rawScores[id % rawScores.length] as number;
+          const expected = ids
+            .map((id) => ({ id, score: scoreOf(id) }))
+            .sort((a, b) => b.score - a.score || a.id - b.id)
+            .slice(0, limit);
+          expect(topK(ids, scoreOf, limit)).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
