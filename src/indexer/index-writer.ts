@@ -1,3 +1,4 @@
+import type { CodeVectorIndex } from "../search/code-vector-index.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import type { SqliteDatabase } from "../store/database.js";
 import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
@@ -26,11 +27,13 @@ export class IndexWriter {
     private readonly files: FileRepository,
     private readonly vectors: VectorStore,
     private readonly fullText: PersistentFullText,
+    private readonly vectorIndex: CodeVectorIndex,
   ) {}
 
   commitBatch(results: readonly ProcessedFile[], manifest: ReadonlyMap<string, ManifestEntry>): BatchOutcome {
     const outcome: BatchOutcome = { indexed: 0, unchangedContent: 0, skipped: 0, failed: 0, chunks: 0, failures: [] };
     const added: Array<{ id: number; terms: string; length: number }> = [];
+    const addedVectors: Array<{ id: number; vector: Float32Array }> = [];
     const removed: number[] = [];
 
     this.db.transaction(() => {
@@ -64,7 +67,10 @@ export class IndexWriter {
         this.files.replaceSymbols(fileId, result.symbols);
         result.chunks.forEach((chunk, index) => {
           const id = chunkIds[index] as number;
-          if (chunk.vector) this.vectors.insertChunk(id, chunk.vector);
+          if (chunk.vector) {
+            this.vectors.insertChunk(id, chunk.vector);
+            addedVectors.push({ id, vector: chunk.vector });
+          }
           added.push({ id, terms: chunk.terms, length: chunk.termCount });
         });
         outcome.chunks += chunkIds.length;
@@ -78,6 +84,7 @@ export class IndexWriter {
     })();
 
     this.fullText.apply(removed, added);
+    this.vectorIndex.apply(removed, addedVectors);
     return outcome;
   }
 
@@ -108,6 +115,7 @@ export class IndexWriter {
       }
     })();
     this.fullText.apply(removed, []);
+    this.vectorIndex.apply(removed, []);
   }
 
   /** Removes deleted (or newly ignored) files with everything indexed for them. */
@@ -121,6 +129,7 @@ export class IndexWriter {
       }
     })();
     this.fullText.apply(removed, []);
+    this.vectorIndex.apply(removed, []);
     return removed.length;
   }
 }

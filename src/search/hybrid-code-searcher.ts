@@ -3,6 +3,7 @@ import type { Embedder } from "../embedding/embedder.js";
 import type { FileRepository, StoredChunk } from "../store/file-repository.js";
 import type { VectorStore } from "../store/vector-store.js";
 import { queryTerms } from "./code-tokenizer.js";
+import type { CodeVectorIndex } from "./code-vector-index.js";
 import type { PersistentFullText } from "./persistent-full-text.js";
 import type { SearchOutcome } from "./search-outcome.js";
 import { reciprocalRankFusion, type RankedList, type SignalEvidence } from "./rrf.js";
@@ -38,6 +39,8 @@ export interface HybridCodeSearcherDeps {
   files: FileRepository;
   fullText: PersistentFullText;
   vectors: VectorStore;
+  /** The in-memory hot tier of the vector signal, used once warm. */
+  vectorIndex: CodeVectorIndex;
   embedder: Embedder;
   config: SearchConfig;
 }
@@ -123,7 +126,10 @@ export class HybridCodeSearcher {
       case "vector": {
         const [vector] = await this.deps.embedder.embed([query], "query");
         if (!vector) throw new Error("the embedder returned no vector");
-        return this.deps.vectors.nearestChunks(vector, candidates).map((hit) => ({ id: hit.id, score: hit.similarity }));
+        const hits = this.deps.vectorIndex.isWarm
+          ? this.deps.vectorIndex.nearest(vector, candidates)
+          : this.deps.vectors.nearestChunks(vector, candidates);
+        return hits.map((hit) => ({ id: hit.id, score: hit.similarity }));
       }
     }
   }

@@ -89,6 +89,26 @@ export class VectorStore {
     return rows.map(toHit);
   }
 
+  /** Every chunk vector, for loading an in-memory copy. */
+  *iterateChunkVectors(): Generator<{ id: number; vector: Float32Array }> {
+    const rows = this.db.prepare("SELECT rowid AS id, embedding FROM chunk_vectors").iterate() as IterableIterator<{
+      id: number;
+      embedding: Buffer;
+    }>;
+    for (const row of rows) yield { id: row.id, vector: toVector(row.embedding) };
+  }
+
+  chunkVectorIds(): number[] {
+    return (this.db.prepare("SELECT rowid AS id FROM chunk_vectors").all() as Array<{ id: number }>).map((row) => row.id);
+  }
+
+  chunkVector(id: number): Float32Array | undefined {
+    const row = this.db.prepare("SELECT embedding FROM chunk_vectors WHERE rowid = ?").get(BigInt(id)) as
+      | { embedding: Buffer }
+      | undefined;
+    return row ? toVector(row.embedding) : undefined;
+  }
+
   /** Chunks that have no vector yet (new embedder, or an interrupted backfill). */
   chunksWithoutVectors(limit: number): number[] {
     const rows = this.db
@@ -147,6 +167,11 @@ function toBlob(vector: Float32Array, dimensions: number): Buffer {
     throw new Error(`Embedding has ${vector.length} dimensions; the index expects ${dimensions}.`);
   }
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+function toVector(blob: Buffer): Float32Array {
+  // Copy: the buffer's memory belongs to SQLite's row and may be reused.
+  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
 function toHit(row: { id: number; distance: number }): VectorHit {

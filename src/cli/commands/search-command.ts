@@ -6,7 +6,7 @@ import { BadInputError, FatalError } from "../../errors.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { CODE_SIGNALS, type CodeSignal } from "../../search/hybrid-code-searcher.js";
-import { resolveRoot } from "../shared-options.js";
+import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 
 export type SearchScope = "code" | "history" | "all";
 
@@ -56,6 +56,9 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
       try {
         if (query === "-") {
           if (!options.json) throw new BadInputError("Reading queries from stdin (-) needs --json.");
+          // Many queries: load the in-memory hot tiers once, up front.
+          services.codeFullText.load();
+          if (options.scope !== "history") services.codeVectorIndex.warm();
           const lines = createInterface({ input: context.stdin, crlfDelay: Infinity });
           for await (const line of lines) {
             if (line.trim() === "") continue;
@@ -153,10 +156,4 @@ function parseSignals(value: string): CodeSignal[] {
     throw new InvalidArgumentError(`choose from ${CODE_SIGNALS.join(", ")}`);
   }
   return signals as CodeSignal[];
-}
-
-function parsePositiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError("must be a positive integer");
-  return parsed;
 }

@@ -1,0 +1,98 @@
+import type { VectorHit, VectorStore } from "../store/vector-store.js";
+import { Int8VectorScan } from "./int8-vector-scan.js";
+
+/**
+ * The hot tier of the vector signal: an in-memory, int8-quantised copy of
+ * the chunk vectors scanned exactly with WebAssembly SIMD (86k × 256-d in
+ * ≈2.3 ms, against 23–35 ms for sqlite-vec's scalar scan). sqlite-vec stays
+ * the store and answers k-NN until this copy is warm: long-lived processes
+ * (sessions, batched searches) call `warm()`, a one-off search does not pay
+ * for loading. Kept in step with the store like the full-text index: own
+ * writes are applied, other processes' commits are reconciled.
+ */
+export class CodeVectorIndex {
+  private scan: Int8VectorScan | undefined;
+  private readonly slotOf = new Map<number, number>();
+  private idAt = new Int32Array(1024);
+  private readonly freeSlots: number[] = [];
+  private nextSlot = 0;
+  private seenDataVersion = -1;
+
+  constructor(
+    private readonly store: VectorStore,
+    private readonly dataVersion: () => number,
+  ) {}
+
+  get isWarm(): boolean {
+    return this.scan !== undefined;
+  }
+
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  /** Loads every chunk vector; returns how long it took. Dimensions must be a multiple of 16. */
+  warm(): number {
+    if (this.scan) return 0;
+    const started = performance.now();
+    this.scan = new Int8VectorScan(this.store.dimensions);
+    this.seenDataVersion = this.dataVersion();
+    for (const { id, vector } of this.store.iterateChunkVectors()) this.put(id, vector);
+    return performance.now() - started;
+  }
+
+  /** Nearest chunks, exactly like `VectorStore.nearestChunks` (cosine), from memory. */
+  nearest(query: Float32Array, k: number): VectorHit[] {
+    const scan = this.current();
+    const slots = scan.topK(query, k, (slot) => (this.idAt[slot] ?? 0) !== 0);
+    return slots.map(({ slot, score }) => ({ id: this.idAt[slot] as number, similarity: score }));
+  }
+
+  /** This process's own committed changes (ignored until warm: loading reads them then). */
+  apply(removed: readonly number[], added: ReadonlyArray<{ id: number; vector: Float32Array }>): void {
+    if (!this.scan) return;
+    this.current();
+    for (const id of removed) this.drop(id);
+    for (const { id, vector } of added) this.put(id, vector);
+    this.seenDataVersion = this.dataVersion();
+  }
+
+  /** Reconciles with the store when another process has committed since we last looked. */
+  private current(): Int8VectorScan {
+    if (!this.scan) this.warm();
+    const scan = this.scan as Int8VectorScan;
+    const version = this.dataVersion();
+    if (version === this.seenDataVersion) return scan;
+    this.seenDataVersion = version;
+    const live = new Set(this.store.chunkVectorIds());
+    for (const id of [...this.slotOf.keys()]) if (!live.has(id)) this.drop(id);
+    for (const id of live) {
+      if (this.slotOf.has(id)) continue;
+      const vector = this.store.chunkVector(id);
+      if (vector) this.put(id, vector);
+    }
+    return scan;
+  }
+
+  private put(id: number, vector: Float32Array): void {
+    if (this.slotOf.has(id)) return; // ids are never reused, so the vector is the same
+    const slot = this.freeSlots.pop() ?? this.nextSlot++;
+    if (slot >= this.idAt.length) {
+      const grown = new Int32Array(Math.max(this.idAt.length * 2, slot + 1));
+      grown.set(this.idAt);
+      this.idAt = grown;
+    }
+    (this.scan as Int8VectorScan).set(slot, vector);
+    this.idAt[slot] = id;
+    this.slotOf.set(id, slot);
+  }
+
+  private drop(id: number): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    (this.scan as Int8VectorScan).clear(slot);
+    this.idAt[slot] = 0;
+    this.slotOf.delete(id);
+    this.freeSlots.push(slot);
+  }
+}

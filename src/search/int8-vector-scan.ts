@@ -1,0 +1,273 @@
+import { VECTOR_KERNEL_WASM_BASE64 } from "./vector-kernel-wasm.js";
+
+/**
+ * Exact brute-force similarity over many int8-quantised unit vectors, scored
+ * by a WebAssembly SIMD kernel (src/search/vector-kernel.wat). At a few tens
+ * of thousands of 256-d vectors a full scan costs a few milliseconds, so an
+ * approximate index would buy little and cost recall.
+ *
+ * Quantisation uses one fixed scale for every vector (never a per-vector
+ * max), so int32 dot products stay comparable across vectors and convert back
+ * to approximate cosine by dividing by scale².
+ */
+
+/**
+ * Default scale: components of a unit vector map to round(x * 127 / 0.35),
+ * clamped to ±127. A 256-d unit vector's components are ~N(0, 1/256), i.e.
+ * typically |x| ≈ 0.06 and rarely beyond 0.3, so 0.35 clips almost nothing
+ * while leaving ~23 quantisation steps for a typical component (step ≈ 0.0028)
+ * — far finer than a per-vector max over a full int8 range would lose by
+ * being incomparable. Vectors with big outlier dimensions want a smaller scale.
+ */
+export const DEFAULT_INT8_SCALE = 127 / 0.35;
+
+export interface Int8VectorScanOptions {
+  /** Multiplier from float component to int8 before rounding and clamping. */
+  scale?: number;
+}
+
+export interface ScoredSlot {
+  slot: number;
+  /** Approximate cosine similarity: int8 dot product / scale². */
+  score: number;
+}
+
+/** The slice of the WebAssembly JS API used here; the ES2023 lib has no typings for it. */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(deltaPages: number): number;
+}
+interface KernelExports {
+  readonly memory: WasmMemory;
+  scan(queryPtr: number, basePtr: number, count: number, dims: number, outPtr: number): void;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: unknown };
+}
+
+const PAGE_BYTES = 65_536;
+const MIN_CAPACITY = 1_024;
+const QUERY_OFFSET = 0;
+
+let kernelModule: object | undefined;
+
+/** Compiled once per process; each scanner gets its own instance and memory. */
+function instantiateKernel(): KernelExports {
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  kernelModule ??= new wasm.Module(Buffer.from(VECTOR_KERNEL_WASM_BASE64, "base64"));
+  return new wasm.Instance(kernelModule, {}).exports as KernelExports;
+}
+
+function quantizeInto(vector: Float32Array, target: Int8Array, offset: number, scale: number): void {
+  for (let index = 0; index < vector.length; index++) {
+    const scaled = Math.round((vector[index] as number) * scale);
+    // Clamp to ±127 (not -128) so the int8 range stays symmetric.
+    target[offset + index] = scaled > 127 ? 127 : scaled < -127 ? -127 : scaled;
+  }
+}
+
+/**
+ * Memory layout: [query: dims bytes][vectors: capacity × dims bytes][scores: capacity × int32].
+ * The score area sits after the vectors so growth never moves stored vectors;
+ * it is scratch, and is zeroed when new vector slots take over its bytes.
+ */
+export class Int8VectorScan {
+  readonly dims: number;
+  readonly scale: number;
+  private readonly kernel: KernelExports;
+  private bytes: Int8Array;
+  private capacity = 0;
+  private slotCount = 0;
+
+  constructor(dims: number, options: Int8VectorScanOptions = {}) {
+    if (!Number.isInteger(dims) || dims <= 0 || dims % 16 !== 0) {
+      throw new RangeError(`Int8VectorScan: dims must be a positive multiple of 16 (one SIMD lane group), got ${dims}`);
+    }
+    const scale = options.scale ?? DEFAULT_INT8_SCALE;
+    if (!Number.isFinite(scale) || scale <= 0) throw new RangeError(`Int8VectorScan: scale must be a positive finite number, got ${scale}`);
+    this.dims = dims;
+    this.scale = scale;
+    this.kernel = instantiateKernel();
+    this.bytes = new Int8Array(this.kernel.memory.buffer);
+  }
+
+  /** Quantises a unit vector with the given fixed scale (see DEFAULT_INT8_SCALE). */
+  static quantize(vector: Float32Array, scale: number = DEFAULT_INT8_SCALE): Int8Array {
+    const result = new Int8Array(vector.length);
+    quantizeInto(vector, result, 0, scale);
+    return result;
+  }
+
+  /** Number of slots allocated: highest slot ever set, plus one. */
+  get size(): number {
+    return this.slotCount;
+  }
+
+  set(slot: number, vector: Float32Array): void {
+    this.checkSlot(slot);
+    this.checkVector(vector, "vector");
+    this.ensureCapacity(slot + 1);
+    quantizeInto(vector, this.view(), this.slotOffset(slot), this.scale);
+    if (slot >= this.slotCount) this.slotCount = slot + 1;
+  }
+
+  /** Zeroes a slot: it then scores 0 against everything. */
+  clear(slot: number): void {
+    this.checkSlot(slot);
+    if (slot >= this.slotCount) return;
+    const offset = this.slotOffset(slot);
+    this.view().fill(0, offset, offset + this.dims);
+  }
+
+  /**
+   * Int8 dot products of the quantised query with slots 0..size-1. Without
+   * `out` the result is a view of wasm memory (no copy), valid only until the
+   * next call to set, clear or scan on this instance.
+   */
+  scan(query: Float32Array, out?: Int32Array): Int32Array {
+    this.checkVector(query, "query");
+    const bytes = this.view();
+    quantizeInto(query, bytes, QUERY_OFFSET, this.scale);
+    const outputOffset = this.outputOffset();
+    this.kernel.scan(QUERY_OFFSET, this.slotOffset(0), this.slotCount, this.dims, outputOffset);
+    const scores = new Int32Array(bytes.buffer, outputOffset, this.slotCount);
+    if (out === undefined) return scores;
+    if (out.length < this.slotCount) throw new RangeError(`Int8VectorScan.scan: out holds ${out.length} scores, need ${this.slotCount}`);
+    out.set(scores);
+    return out.subarray(0, this.slotCount);
+  }
+
+  /**
+   * The k live slots most similar to the query, best first; ties go to the
+   * smaller slot. `isLive` is consulted only for slots that would enter the
+   * top k, and must not modify this scanner.
+   */
+  topK(query: Float32Array, k: number, isLive: (slot: number) => boolean): ScoredSlot[] {
+    const scores = this.scan(query);
+    const limit = Math.min(Math.floor(k), scores.length);
+    if (!(limit > 0)) return [];
+    const heap = new SlotMinHeap(limit);
+    for (let slot = 0; slot < scores.length; slot++) {
+      const score = scores[slot] as number;
+      // Slots arrive in ascending order, so an equal score loses the tie to the incumbent.
+      if (heap.isFull() && score <= heap.minScore()) continue;
+      if (isLive(slot)) heap.offer(slot, score);
+    }
+    const norm = this.scale * this.scale;
+    return heap.sortedBestFirst().map(({ slot, score }) => ({ slot, score: score / norm }));
+  }
+
+  private checkSlot(slot: number): void {
+    if (!Number.isInteger(slot) || slot < 0 || slot > 0x7fff_ffff) throw new RangeError(`Int8VectorScan: slot must be a non-negative integer, got ${slot}`);
+  }
+
+  private checkVector(vector: Float32Array, name: string): void {
+    if (vector.length !== this.dims) throw new RangeError(`Int8VectorScan: ${name} has ${vector.length} dims, expected ${this.dims}`);
+  }
+
+  private slotOffset(slot: number): number {
+    return QUERY_OFFSET + this.dims + slot * this.dims;
+  }
+
+  private outputOffset(): number {
+    return this.slotOffset(this.capacity);
+  }
+
+  /** Growing memory detaches the old ArrayBuffer, so views are re-derived lazily. */
+  private view(): Int8Array {
+    const buffer = this.kernel.memory.buffer;
+    if (this.bytes.buffer !== buffer) this.bytes = new Int8Array(buffer);
+    return this.bytes;
+  }
+
+  /** Doubles capacity (amortised O(1) per set) and grows wasm memory to fit. */
+  private ensureCapacity(slots: number): void {
+    if (slots <= this.capacity) return;
+    const capacity = Math.max(slots, this.capacity * 2, MIN_CAPACITY);
+    const requiredBytes = this.slotOffset(capacity) + capacity * 4;
+    const memory = this.kernel.memory;
+    if (memory.buffer.byteLength < requiredBytes) memory.grow(Math.ceil((requiredBytes - memory.buffer.byteLength) / PAGE_BYTES));
+    // The old score area becomes vector slots: zero it so unset slots score 0.
+    this.view().fill(0, this.slotOffset(this.capacity), this.slotOffset(capacity));
+    this.capacity = capacity;
+  }
+}
+
+/** Bounded min-heap of (slot, int score); the root is the worst kept entry. */
+class SlotMinHeap {
+  private readonly slots: Int32Array;
+  private readonly scores: Int32Array;
+  private count = 0;
+
+  constructor(private readonly limit: number) {
+    this.slots = new Int32Array(limit);
+    this.scores = new Int32Array(limit);
+  }
+
+  isFull(): boolean {
+    return this.count === this.limit;
+  }
+
+  minScore(): number {
+    return this.scores[0] as number;
+  }
+
+  /** Adds the entry, evicting the worst one when full; callers pre-check that it beats the root. */
+  offer(slot: number, score: number): void {
+    if (this.count < this.limit) {
+      this.place(this.count, slot, score);
+      this.siftUp(this.count++);
+      return;
+    }
+    this.place(0, slot, score);
+    this.siftDown(0);
+  }
+
+  sortedBestFirst(): ScoredSlot[] {
+    const result: ScoredSlot[] = [];
+    for (let index = 0; index < this.count; index++) result.push({ slot: this.slots[index] as number, score: this.scores[index] as number });
+    return result.sort((a, b) => b.score - a.score || a.slot - b.slot);
+  }
+
+  /** "a is worse than b": lower score, or equal score and larger slot. */
+  private worse(a: number, b: number): boolean {
+    const scoreA = this.scores[a] as number;
+    const scoreB = this.scores[b] as number;
+    return scoreA < scoreB || (scoreA === scoreB && (this.slots[a] as number) > (this.slots[b] as number));
+  }
+
+  private siftUp(index: number): void {
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!this.worse(index, parent)) return;
+      this.swap(index, parent);
+      index = parent;
+    }
+  }
+
+  private siftDown(index: number): void {
+    for (;;) {
+      const left = index * 2 + 1;
+      const right = left + 1;
+      let worst = index;
+      if (left < this.count && this.worse(left, worst)) worst = left;
+      if (right < this.count && this.worse(right, worst)) worst = right;
+      if (worst === index) return;
+      this.swap(index, worst);
+      index = worst;
+    }
+  }
+
+  private place(index: number, slot: number, score: number): void {
+    this.slots[index] = slot;
+    this.scores[index] = score;
+  }
+
+  private swap(a: number, b: number): void {
+    const slot = this.slots[a] as number;
+    const score = this.scores[a] as number;
+    this.place(a, this.slots[b] as number, this.scores[b] as number);
+    this.place(b, slot, score);
+  }
+}

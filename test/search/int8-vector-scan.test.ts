@@ -1,0 +1,231 @@
+import { readFile } from "node:fs/promises";
+import fc from "fast-check";
+import wabtInit from "wabt";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_INT8_SCALE, Int8VectorScan } from "../../src/search/int8-vector-scan.js";
+import { VECTOR_KERNEL_WASM_BASE64 } from "../../src/search/vector-kernel-wasm.js";
+
+/** Seeded PRNG so failures reproduce. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function gaussian(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+function normalize(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  norm = Math.sqrt(norm);
+  return vector.map((x) => x / norm);
+}
+
+function randomUnitVector(dims: number, random: () => number): Float32Array {
+  return normalize(Float32Array.from({ length: dims }, () => gaussian(random)));
+}
+
+function int8Dot(a: Int8Array, b: Int8Array): number {
+  let sum = 0;
+  for (let index = 0; index < a.length; index++) sum += (a[index] as number) * (b[index] as number);
+  return sum;
+}
+
+function floatDot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let index = 0; index < a.length; index++) sum += (a[index] as number) * (b[index] as number);
+  return sum;
+}
+
+function referenceScores(vectors: readonly Float32Array[], query: Float32Array, scale = DEFAULT_INT8_SCALE): number[] {
+  const quantizedQuery = Int8VectorScan.quantize(query, scale);
+  return vectors.map((vector) => int8Dot(Int8VectorScan.quantize(vector, scale), quantizedQuery));
+}
+
+function filledScan(vectors: readonly Float32Array[], dims: number, scale = DEFAULT_INT8_SCALE): Int8VectorScan {
+  const scan = new Int8VectorScan(dims, { scale });
+  vectors.forEach((vector, slot) => scan.set(slot, vector));
+  return scan;
+}
+
+describe("Int8VectorScan.scan", () => {
+  for (const dims of [16, 256, 384]) {
+    for (const count of [0, 1, 1000]) {
+      it(`equals a plain JS int8 dot product (dims ${dims}, ${count} vectors)`, () => {
+        const random = mulberry32(dims * 7919 + count);
+        const vectors = Array.from({ length: count }, () => randomUnitVector(dims, random));
+        const query = randomUnitVector(dims, random);
+        const scan = filledScan(vectors, dims);
+        expect(scan.size).toBe(count);
+        expect(Array.from(scan.scan(query))).toEqual(referenceScores(vectors, query));
+      });
+    }
+  }
+
+  it("is exact at the int8 extremes (clamped ±127 components) for any multiple-of-16 dims", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }).chain((chunks) => {
+          const vector = fc.float32Array({ minLength: chunks * 16, maxLength: chunks * 16, min: -1, max: 1, noNaN: true });
+          return fc.tuple(fc.constant(chunks * 16), vector, fc.array(vector, { maxLength: 20 }));
+        }),
+        ([dims, query, vectors]) => {
+          // A scale this large saturates most components, exercising ±127 products.
+          const scale = 1_000;
+          const scan = filledScan(vectors, dims, scale);
+          expect(Array.from(scan.scan(query))).toEqual(referenceScores(vectors, query, scale));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("copies into a caller-supplied array and rejects one that is too short", () => {
+    const random = mulberry32(5);
+    const vectors = Array.from({ length: 10 }, () => randomUnitVector(32, random));
+    const query = randomUnitVector(32, random);
+    const scan = filledScan(vectors, 32);
+    const out = new Int32Array(16);
+    const result = scan.scan(query, out);
+    expect(result.buffer).toBe(out.buffer);
+    expect(Array.from(result)).toEqual(referenceScores(vectors, query));
+    expect(() => scan.scan(query, new Int32Array(9))).toThrow(RangeError);
+  });
+
+  it("scores cleared and never-set slots as 0", () => {
+    const random = mulberry32(6);
+    const scan = new Int8VectorScan(64);
+    const vector = randomUnitVector(64, random);
+    scan.set(0, vector);
+    scan.set(3, vector);
+    scan.clear(0);
+    scan.clear(99); // beyond size: a no-op, not a growth
+    expect(scan.size).toBe(4);
+    const scores = Array.from(scan.scan(vector));
+    expect(scores.slice(0, 3)).toEqual([0, 0, 0]);
+    expect(scores[3]).toBeGreaterThan(0);
+  });
+
+  it("rejects vectors and queries of the wrong length", () => {
+    const scan = new Int8VectorScan(32);
+    expect(() => scan.set(0, new Float32Array(16))).toThrow(RangeError);
+    expect(() => scan.scan(new Float32Array(48))).toThrow(RangeError);
+    expect(() => scan.set(-1, new Float32Array(32))).toThrow(RangeError);
+  });
+});
+
+describe("Int8VectorScan.topK", () => {
+  it("equals a full sort of the JS reference by (score desc, slot asc) over live slots", () => {
+    fc.assert(
+      fc.property(
+        // Few distinct component values, so ties are common.
+        fc.array(fc.array(fc.constantFrom(-0.1, 0, 0.1), { minLength: 16, maxLength: 16 }), { maxLength: 200 }),
+        fc.array(fc.constantFrom(-0.1, 0, 0.1), { minLength: 16, maxLength: 16 }),
+        fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
+        fc.integer({ min: -1, max: 60 }),
+        (rawVectors, rawQuery, liveFlags, k) => {
+          const vectors = rawVectors.map((vector) => Float32Array.from(vector));
+          const query = Float32Array.from(rawQuery);
+          const isLive = (slot: number) => liveFlags[slot] === true;
+          const norm = DEFAULT_INT8_SCALE * DEFAULT_INT8_SCALE;
+          const expected = referenceScores(vectors, query)
+            .map((dot, slot) => ({ slot, score: dot / norm }))
+            .filter(({ slot }) => isLive(slot))
+            .sort((a, b) => b.score - a.score || a.slot - b.slot)
+            .slice(0, Math.max(0, k));
+          expect(filledScan(vectors, 16).topK(query, k, isLive)).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("ranks like float cosine, with close scores, when similarities are well separated", () => {
+    const dims = 256;
+    const random = mulberry32(42);
+    const query = randomUnitVector(dims, random);
+    // Vectors at cosine 0.95, 0.90, ... from the query, stored in shuffled slots.
+    const targets = Array.from({ length: 19 }, (_, index) => 0.95 - index * 0.05);
+    const slots = targets.map((_, index) => (index * 7) % targets.length);
+    const vectors: Float32Array[] = [];
+    targets.forEach((cosine, index) => {
+      const noise = randomUnitVector(dims, random);
+      const along = floatDot(noise, query);
+      const orthogonal = normalize(noise.map((x, i) => x - along * (query[i] as number)));
+      vectors[slots[index] as number] = normalize(query.map((x, i) => cosine * x + Math.sqrt(1 - cosine * cosine) * (orthogonal[i] as number)));
+    });
+    const scan = filledScan(vectors, dims);
+    const result = scan.topK(query, targets.length, () => true);
+    const floatOrder = vectors
+      .map((vector, slot) => ({ slot, cosine: floatDot(vector, query) }))
+      .sort((a, b) => b.cosine - a.cosine);
+    expect(result.map(({ slot }) => slot)).toEqual(floatOrder.map(({ slot }) => slot));
+    result.forEach(({ score }, index) => expect(Math.abs(score - (floatOrder[index]?.cosine ?? Number.NaN))).toBeLessThan(0.01));
+  });
+});
+
+describe("Int8VectorScan memory", () => {
+  it("grows to 100k vectors of 256 dims and still scores every slot exactly", () => {
+    const dims = 256;
+    const count = 100_000;
+    const random = mulberry32(7);
+    const scan = new Int8VectorScan(dims);
+    // Keep only a sample of the floats: 100k Float32Arrays would dominate the test's time.
+    const sample = new Map<number, Float32Array>();
+    const vector = new Float32Array(dims);
+    for (let slot = 0; slot < count; slot++) {
+      for (let index = 0; index < dims; index++) vector[index] = (random() - 0.5) * 0.2;
+      scan.set(slot, vector);
+      if (slot % 997 === 0 || slot === count - 1) sample.set(slot, vector.slice());
+    }
+    const query = randomUnitVector(dims, random);
+    const scores = scan.scan(query);
+    expect(scores.length).toBe(count);
+    const quantizedQuery = Int8VectorScan.quantize(query);
+    for (const [slot, stored] of sample) expect(scores[slot]).toBe(int8Dot(Int8VectorScan.quantize(stored), quantizedQuery));
+  });
+
+  it("zeroes the old score area when growth turns it into vector slots", () => {
+    const random = mulberry32(8);
+    const scan = new Int8VectorScan(16);
+    const vector = randomUnitVector(16, random);
+    scan.set(0, vector);
+    scan.scan(vector); // writes scores just past the current vector capacity
+    scan.set(5_000, vector); // grows over that score area
+    const scores = scan.scan(vector);
+    expect(scores.length).toBe(5_001);
+    expect(scores[0]).toBe(scores[5_000]);
+    expect(scores.subarray(1, 5_000).every((score) => score === 0)).toBe(true);
+  });
+});
+
+describe("Int8VectorScan construction", () => {
+  it("rejects dims that are not a positive multiple of 16", () => {
+    for (const dims of [0, -16, 8, 15, 17, 250, 16.5, Number.NaN]) {
+      expect(() => new Int8VectorScan(dims)).toThrow(RangeError);
+    }
+    expect(() => new Int8VectorScan(16, { scale: 0 })).toThrow(RangeError);
+    expect(new Int8VectorScan(384).dims).toBe(384);
+  });
+});
+
+describe("vector-kernel-wasm.ts", () => {
+  it("holds exactly the bytes that vector-kernel.wat compiles to (rerun scripts/build-vector-kernel.mjs)", async () => {
+    const text = await readFile(new URL("../../src/search/vector-kernel.wat", import.meta.url), "utf8");
+    const wabt = await wabtInit();
+    const module = wabt.parseWat("vector-kernel.wat", text, { simd: true });
+    try {
+      module.validate();
+      expect(Buffer.from(module.toBinary({}).buffer).toString("base64")).toBe(VECTOR_KERNEL_WASM_BASE64);
+    } finally {
+      module.destroy();
+    }
+  });
+});
