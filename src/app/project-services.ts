@@ -9,12 +9,14 @@ import { FileWorkerPool } from "../indexer/worker-pool.js";
 import { ConsentStore } from "../project/consent.js";
 import { IndexLock } from "../project/index-lock.js";
 import { resolveProjectPaths, type ProjectPaths } from "../project/project-paths.js";
+import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
 import { openDatabase, type SqliteDatabase } from "../store/database.js";
 import { EntryRepository } from "../store/entry-repository.js";
 import { FileRepository } from "../store/file-repository.js";
 import { FullTextRepository } from "../store/full-text-repository.js";
+import { SessionRepository } from "../store/session-repository.js";
 import { VectorStore } from "../store/vector-store.js";
 
 export interface OpenProjectOptions {
@@ -32,10 +34,12 @@ export interface ProjectServices {
   db: SqliteDatabase;
   files: FileRepository;
   entries: EntryRepository;
+  sessions: SessionRepository;
   vectors: VectorStore;
   embedder: Embedder;
   codeFullText: PersistentFullText;
   historyFullText: PersistentFullText;
+  codeVectorIndex: CodeVectorIndex;
   indexer: ProjectIndexer;
   backfill: VectorBackfill;
   codeSearcher: HybridCodeSearcher;
@@ -66,12 +70,13 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const codeFullText = new PersistentFullText(fullTextRepository, "code");
   const historyFullText = new PersistentFullText(fullTextRepository, "history");
   const builtinEmbedder = config.embedding.provider === "builtin";
+  const codeVectorIndex = new CodeVectorIndex(vectors, () => fullTextRepository.dataVersion());
   const indexer = new ProjectIndexer({
     root: paths.root,
     config: config.index,
     db,
     files,
-    writer: new IndexWriter(db, files, vectors, codeFullText),
+    writer: new IndexWriter(db, files, vectors, codeFullText, codeVectorIndex),
     fullText: codeFullText,
     createPool: () => new FileWorkerPool({ threads: config.index.workerThreads }),
     embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,
@@ -82,13 +87,22 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     db,
     files,
     entries,
+    sessions: new SessionRepository(db),
     vectors,
     embedder,
     codeFullText,
     historyFullText,
+    codeVectorIndex,
     indexer,
     backfill: new VectorBackfill({ db, files, entries, vectors, embedder, batchSize: config.embedding.batchSize }),
-    codeSearcher: new HybridCodeSearcher({ files, fullText: codeFullText, vectors, embedder, config: config.search }),
+    codeSearcher: new HybridCodeSearcher({
+      files,
+      fullText: codeFullText,
+      vectors,
+      vectorIndex: codeVectorIndex,
+      embedder,
+      config: config.search,
+    }),
     contentStore: new UniversalContentStore({
       db,
       entries,

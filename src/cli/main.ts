@@ -1,15 +1,17 @@
 import { Command, CommanderError } from "commander";
-import { ExitCode, FatalError } from "../errors.js";
+import { ExitCode, type ExitCodeValue, FatalError } from "../errors.js";
 import type { CliContext } from "./cli-context.js";
+import { registerAskCommand } from "./commands/ask-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
+import { registerSessionsCommand } from "./commands/sessions-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
 import { addGlobalOptions, resolveRoot } from "./shared-options.js";
 
 export const VERSION = "0.1.0";
 
 /** Builds the command tree; each subcommand lives in its own module. */
-export function buildProgram(context: CliContext): Command {
+export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeValue) => void = () => undefined): Command {
   const program = addGlobalOptions(new Command("sylk"))
     .description("A terminal-first coding agent that never forgets.")
     .version(VERSION)
@@ -25,6 +27,8 @@ export function buildProgram(context: CliContext): Command {
   registerIndexCommand(program, context);
   registerSearchCommand(program, context);
   registerStatusCommand(program, context);
+  registerAskCommand(program, context, setExitCode);
+  registerSessionsCommand(program, context);
   return program;
 }
 
@@ -49,9 +53,10 @@ export async function main(argv: string[], overrides: Partial<CliContext> = {}):
     controller.abort();
   };
   process.on("SIGINT", onSigint);
+  let exitCode: ExitCodeValue = ExitCode.Success;
   try {
-    await buildProgram(context).parseAsync(argv);
-    return ExitCode.Success;
+    await buildProgram(context, (code) => (exitCode = code)).parseAsync(argv);
+    return exitCode;
   } catch (error) {
     return reportError(error, context);
   } finally {

@@ -100,11 +100,64 @@ const searchSchema = z
   })
   .strict();
 
+/** A current Claude model that the SDK does not mark deprecated. */
+export const DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-5-5";
+
+const modelSchema = z
+  .object({
+    /**
+     * `anthropic` (Claude through the official SDK), `openai-compatible` (any
+     * chat-completions server with tool calls: OpenAI, Ollama, vLLM, LM Studio),
+     * or `none`: answer from the index only. Without an API key Sylk also
+     * answers from the index, and says so.
+     */
+    provider: z.enum(["anthropic", "openai-compatible", "none"]).default("anthropic"),
+    /** Model name; defaults to a current Claude model for `anthropic`. */
+    name: z.string().min(1).optional(),
+    /** Base URL of the API (also ANTHROPIC_BASE_URL for `anthropic`). */
+    baseUrl: z.url().optional(),
+    /** Environment variable with the API key; ANTHROPIC_API_KEY or OPENAI_API_KEY by default. */
+    apiKeyEnv: z.string().min(1).optional(),
+    /** Most tokens one answer may have. */
+    maxTokens: z.number().int().min(256).max(128_000).default(16_000),
+    /** The model's context window in tokens; known models have a default. */
+    contextWindow: z.number().int().min(1_000).optional(),
+    /** Milliseconds before one request is abandoned and retried. */
+    timeoutMs: z.number().int().min(1_000).default(600_000),
+    /** Attempts per model call (429, 529, 5xx, dropped connections and cut streams are retried). */
+    maxAttempts: z.number().int().min(1).max(20).default(6),
+    /** First retry delay; it doubles each attempt (jittered), unless the server says otherwise. */
+    retryBaseDelayMs: z.number().int().min(1).default(1_000),
+    retryMaxDelayMs: z.number().int().min(1).default(30_000),
+  })
+  .strict();
+
+const agentSchema = z
+  .object({
+    /** Model calls per prompt before the run stops (exit code 53 in `sylk ask`). */
+    maxTurns: z.number().int().min(1).max(10_000).default(50),
+  })
+  .strict();
+
+const permissionsSchema = z
+  .object({
+    /** default: ask before writes and commands; accept-edits; plan: read-only; bypass: allow all. */
+    mode: z.enum(["default", "accept-edits", "plan", "bypass"]).default("default"),
+    /** Calls allowed without asking, e.g. "run_command(npm test*)", "edit_file(src/**)". */
+    allow: z.array(z.string().regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)")).default([]),
+    /** Calls always refused; deny wins over allow. */
+    deny: z.array(z.string().regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)")).default([]),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     index: indexSchema.default(() => indexSchema.parse({})),
     embedding: embeddingSchema.default(() => embeddingSchema.parse({})),
     search: searchSchema.default(() => searchSchema.parse({})),
+    model: modelSchema.default(() => modelSchema.parse({})),
+    agent: agentSchema.default(() => agentSchema.parse({})),
+    permissions: permissionsSchema.default(() => permissionsSchema.parse({})),
   })
   .strict();
 
@@ -112,6 +165,9 @@ export type SylkConfig = z.infer<typeof configSchema>;
 export type IndexConfig = SylkConfig["index"];
 export type EmbeddingConfig = SylkConfig["embedding"];
 export type SearchConfig = SylkConfig["search"];
+export type ModelConfig = SylkConfig["model"];
+export type AgentConfig = SylkConfig["agent"];
+export type PermissionsConfig = SylkConfig["permissions"];
 
 export function defaultConfig(): SylkConfig {
   return configSchema.parse({});

@@ -43,6 +43,7 @@ export async function indexProject(
   services: ProjectServices,
   context: CliContext,
   printer: IndexProgressPrinter,
+  options: { quiet?: boolean } = {},
 ): Promise<IndexSummary> {
   await services.indexLock.acquire({
     signal: context.signal,
@@ -55,7 +56,8 @@ export async function indexProject(
     const run = services.indexer.run(context.signal);
     let step = await run.next();
     while (!step.done) {
-      printer.update(step.value);
+      // Quiet (before an agent run): show progress only when there is indexing to do.
+      if (!options.quiet || step.value.total > 0) printer.update(step.value);
       step = await run.next();
     }
     const summary = step.value;
@@ -77,7 +79,7 @@ export async function indexProject(
         );
       }
     }
-    printer.summary(summary, vectorsEmbedded > 0 ? { vectorsEmbedded } : {});
+    if (!options.quiet || summary.failed > 0) printer.summary(summary, vectorsEmbedded > 0 ? { vectorsEmbedded } : {});
     return summary;
   } finally {
     services.indexLock.release();

@@ -1,0 +1,35 @@
+import type { ModelErrorKind } from "../llm/model-errors.js";
+import type { Usage } from "../llm/model-types.js";
+import type { ToolRunResult } from "./tools/tool-registry.js";
+
+export type AgentStopReason = "end_turn" | "max_tokens" | "max_turns" | "error" | "interrupted";
+
+export interface AgentResult {
+  sessionId: string;
+  /** The final answer's text. */
+  response: string;
+  stopReason: AgentStopReason;
+  /** Model calls made in this run. */
+  turns: number;
+  toolCalls: number;
+  usage: Usage;
+  error?: { kind: ModelErrorKind | "tool" | "unknown"; message: string };
+}
+
+/**
+ * Everything a run does, as it happens: one stream shared by `sylk ask`'s
+ * printers and the TUI's hook (a discriminated union, as gemini-cli's turn
+ * events). `done` is always last.
+ */
+export type AgentEvent =
+  | { type: "session_start"; sessionId: string; resumed: boolean; provider: string; model: string }
+  | { type: "turn_start"; turn: number }
+  | { type: "text_delta"; text: string }
+  /** A model call failed part-way and is being retried: discard its partial text. */
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | { type: "assistant_message"; turn: number; text: string; toolCalls: number }
+  | { type: "tool_use"; id: string; name: string; input: unknown }
+  | ({ type: "tool_result"; id: string; name: string } & ToolRunResult)
+  | { type: "usage"; turn: number; usage: Usage; total: Usage }
+  | { type: "error"; kind: string; message: string; fatal: boolean }
+  | { type: "done"; result: AgentResult };

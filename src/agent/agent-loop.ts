@@ -1,0 +1,122 @@
+import { alternatingMessages } from "../llm/conversation.js";
+import { ModelError } from "../llm/model-errors.js";
+import { EMPTY_USAGE, addUsage, type ModelProvider, type ModelResponse, type ToolUseBlock, type Usage } from "../llm/model-types.js";
+import type { TokenCounter } from "../llm/token-counter.js";
+import type { AgentEvent, AgentResult, AgentStopReason } from "./agent-events.js";
+import { responseText, type SessionRecorder } from "./session-recorder.js";
+import type { ToolContext } from "./tools/tool.js";
+import type { ToolRegistry, ToolRunResult } from "./tools/tool-registry.js";
+
+export interface AgentLoopDeps {
+  provider: ModelProvider;
+  tools: ToolRegistry;
+  toolContext: Omit<ToolContext, "signal">;
+  recorder: SessionRecorder;
+  systemPrompt: string;
+  maxTurns: number;
+  maxTokens: number;
+  tokenCounter: TokenCounter;
+}
+
+const INTERRUPTED_RESULT = "The user interrupted before this tool ran.";
+
+/**
+ * The agent loop: send the conversation, stream the answer, run the tools it
+ * asks for, send their results back, until the model ends its turn or the
+ * turn limit is reached. Tool failures go back to the model as results; a
+ * failed model call (after the provider's retries) ends the run with a typed
+ * error. Everything is recorded as it happens.
+ */
+export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult> {
+  const { provider, recorder } = deps;
+  let usage: Usage = EMPTY_USAGE;
+  let turns = 0;
+  let toolCalls = 0;
+  let lastText = "";
+  const finish = (stopReason: AgentStopReason, error?: AgentResult["error"]): AgentResult => ({
+    sessionId: recorder.session.id,
+    response: lastText,
+    stopReason,
+    turns,
+    toolCalls,
+    usage,
+    ...(error ? { error } : {}),
+  });
+
+  yield {
+    type: "session_start",
+    sessionId: recorder.session.id,
+    resumed: recorder.messages().length > 0,
+    provider: provider.name,
+    model: provider.model,
+  };
+  let parentId = await recorder.recordPrompt(prompt, recorder.currentTurn + 1);
+
+  for (;;) {
+    if (turns >= deps.maxTurns) return yield* done(finish("max_turns"));
+    if (signal.aborted) return yield* done(finish("interrupted"));
+    const turn = recorder.nextTurn();
+    turns++;
+    yield { type: "turn_start", turn };
+
+    const request = {
+      system: deps.systemPrompt,
+      messages: alternatingMessages(recorder.messages()),
+      tools: deps.tools.specs(),
+      maxTokens: deps.maxTokens,
+    };
+    const estimated = deps.tokenCounter.count(JSON.stringify(request));
+    let response: ModelResponse | undefined;
+    try {
+      for await (const event of provider.stream(request, signal)) {
+        if (event.type === "text_delta") yield { type: "text_delta", text: event.text };
+        else if (event.type === "retry") yield { type: "retry", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason };
+        else if (event.type === "complete") response = event.response;
+      }
+    } catch (raw) {
+      const error = raw instanceof ModelError ? raw : new ModelError(String((raw as Error)?.message ?? raw), "unknown", false);
+      if (error.kind === "aborted" || signal.aborted) return yield* done(finish("interrupted"));
+      yield { type: "error", kind: error.kind, message: error.message, fatal: true };
+      return yield* done(finish("error", { kind: error.kind, message: error.message }));
+    }
+    if (!response) {
+      yield { type: "error", kind: "unknown", message: "The model stream ended without a response.", fatal: true };
+      return yield* done(finish("error", { kind: "unknown", message: "The model stream ended without a response." }));
+    }
+
+    deps.tokenCounter.calibrate(estimated, response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens);
+    usage = addUsage(usage, response.usage);
+    const recorded = await recorder.recordResponse(turn, response, parentId);
+    parentId = recorded.responseId;
+    lastText = responseText(response);
+    const calls = response.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    yield { type: "assistant_message", turn, text: lastText, toolCalls: calls.length };
+    yield { type: "usage", turn, usage: response.usage, total: usage };
+
+    if (calls.length === 0 || response.stopReason !== "tool_use") {
+      return yield* done(finish(response.stopReason === "max_tokens" ? "max_tokens" : "end_turn"));
+    }
+
+    const results: Array<{ call: ToolUseBlock; result: ToolRunResult }> = [];
+    for (const call of calls) {
+      if (signal.aborted) {
+        results.push({ call, result: { output: INTERRUPTED_RESULT, isError: true, permission: "denied" } });
+        continue;
+      }
+      toolCalls++;
+      yield { type: "tool_use", id: call.id, name: call.name, input: call.input };
+      const result = await deps.tools.run(call, { ...deps.toolContext, signal });
+      yield { type: "tool_result", id: call.id, name: call.name, ...result };
+      parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
+      results.push({ call, result });
+    }
+    // Every tool_use gets its tool_result, even when interrupted: the API rejects a split pair.
+    recorder.appendToolResults(results);
+    if (signal.aborted) return yield* done(finish("interrupted"));
+  }
+}
+
+async function* done(result: AgentResult): AsyncGenerator<AgentEvent, AgentResult> {
+  yield { type: "done", result };
+  return result;
+}

@@ -1,0 +1,107 @@
+import picomatch from "picomatch";
+import type { ToolKind, ToolTargets } from "../tools/tool.js";
+import { dangerousCommandReason } from "./dangerous-commands.js";
+
+/**
+ * How much the agent may do without asking (the modes users of Claude Code
+ * know): `default` asks before writes and commands, `accept-edits` allows
+ * file edits and asks before commands, `plan` is read-only, `bypass` allows
+ * everything (except what no mode allows).
+ */
+export const PERMISSION_MODES = ["default", "accept-edits", "plan", "bypass"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export type PermissionDecision =
+  | { behavior: "allow" }
+  | { behavior: "deny"; reason: string }
+  | { behavior: "ask"; reason: string };
+
+/**
+ * Rules in the form `tool` or `tool(pattern)`: `run_command(npm test*)`
+ * matches commands by prefix glob, `edit_file(src/**)` matches paths.
+ * Deny rules win over allow rules.
+ */
+export interface PermissionRules {
+  allow: readonly string[];
+  deny: readonly string[];
+}
+
+interface ParsedRule {
+  tool: string;
+  matches: ((value: string) => boolean) | undefined;
+}
+
+export interface PermissionRequest {
+  tool: string;
+  kind: ToolKind;
+  targets: ToolTargets;
+}
+
+export class PermissionPolicy {
+  private readonly allowRules: ParsedRule[];
+  private readonly denyRules: ParsedRule[];
+  /** "Always allow for this session" answers: rules added at run time. */
+  private readonly sessionRules: ParsedRule[] = [];
+
+  constructor(
+    readonly mode: PermissionMode,
+    rules: PermissionRules = { allow: [], deny: [] },
+  ) {
+    this.allowRules = rules.allow.map(parseRule);
+    this.denyRules = rules.deny.map(parseRule);
+  }
+
+  decide(request: PermissionRequest): PermissionDecision {
+    const command = request.targets.command;
+    if (command !== undefined) {
+      const danger = dangerousCommandReason(command);
+      if (danger) return { behavior: "deny", reason: `Refused in every permission mode: the command looks like ${danger}.` };
+    }
+    if (this.denyRules.some((rule) => ruleMatches(rule, request))) {
+      return { behavior: "deny", reason: `A deny rule in the configuration forbids this ${request.tool} call.` };
+    }
+    if (request.kind === "read") return { behavior: "allow" };
+    if ([...this.allowRules, ...this.sessionRules].some((rule) => ruleMatches(rule, request))) return { behavior: "allow" };
+    switch (this.mode) {
+      case "bypass":
+        return { behavior: "allow" };
+      case "plan":
+        return { behavior: "deny", reason: "Plan mode is read-only: describe the change instead of making it." };
+      case "accept-edits":
+        if (request.kind === "write") return { behavior: "allow" };
+        return { behavior: "ask", reason: `Run a command: ${command ?? request.tool}` };
+      case "default":
+        return {
+          behavior: "ask",
+          reason: request.kind === "write" ? `Change ${request.targets.paths?.join(", ") ?? "a file"}` : `Run a command: ${command ?? request.tool}`,
+        };
+    }
+  }
+
+  /**
+   * The user chose "always allow for this session": file changes with that
+   * tool from now on, or that exact command again.
+   */
+  allowForSession(request: PermissionRequest): void {
+    const command = request.targets.command;
+    this.sessionRules.push({ tool: request.tool, matches: command === undefined ? undefined : (value) => value === command });
+  }
+}
+
+function parseRule(rule: string): ParsedRule {
+  const match = /^([a-z_]+)(?:\((.*)\))?$/.exec(rule.trim());
+  if (!match?.[1]) throw new Error(`Permission rule "${rule}" must look like tool or tool(pattern).`);
+  const pattern = match[2];
+  if (pattern === undefined || pattern === "" || pattern === "*") return { tool: match[1], matches: undefined };
+  const glob = picomatch(pattern, { dot: true });
+  // A trailing * on a command rule is a prefix match: `npm test*` allows `npm test -- --watch`.
+  const prefix = pattern.endsWith("*") ? pattern.replace(/\*+$/, "") : undefined;
+  return { tool: match[1], matches: (value) => glob(value) || (prefix !== undefined && value.startsWith(prefix)) };
+}
+
+function ruleMatches(rule: ParsedRule, request: PermissionRequest): boolean {
+  if (rule.tool !== request.tool) return false;
+  if (!rule.matches) return true;
+  const values = request.targets.command !== undefined ? [request.targets.command] : (request.targets.paths ?? []);
+  return values.length > 0 && values.every((value) => rule.matches?.(value) ?? false);
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import type { UniversalContentStore } from "../content-store/universal-content-store.js";
+import type { ChatMessage, ModelResponse, ToolUseBlock, Usage } from "../llm/model-types.js";
+import type { SessionRecord, SessionRepository } from "../store/session-repository.js";
+import type { ToolRunResult } from "./tools/tool-registry.js";
+
+export interface SessionIdentity {
+  agentId: string;
+  agentType: string;
+}
+
+/**
+ * Seed 002 "Universal Indexing": every prompt, response, tool call and tool
+ * result is a content entry, written as it happens, with session, agent,
+ * turn and the parent that prompted it (result → call → response → prompt).
+ * The message list the model sees is kept beside it for resuming.
+ */
+export class SessionRecorder {
+  private turn: number;
+
+  private constructor(
+    readonly session: SessionRecord,
+    private readonly sessions: SessionRepository,
+    private readonly contentStore: UniversalContentStore,
+    private readonly identity: SessionIdentity,
+    private readonly history: ChatMessage[],
+  ) {
+    this.turn = session.turns;
+  }
+
+  static start(
+    deps: { sessions: SessionRepository; contentStore: UniversalContentStore; identity: SessionIdentity },
+    details: { title: string; provider: string; model: string },
+  ): SessionRecorder {
+    const id = randomUUID();
+    deps.sessions.create({ id, title: details.title.replace(/\s+/g, " ").trim().slice(0, 100), provider: details.provider, model: details.model });
+    const session = deps.sessions.get(id) as SessionRecord;
+    return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, []);
+  }
+
+  static resume(
+    deps: { sessions: SessionRepository; contentStore: UniversalContentStore; identity: SessionIdentity },
+    session: SessionRecord,
+  ): SessionRecorder {
+    return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, deps.sessions.messages(session.id));
+  }
+
+  /** The conversation so far, as sent to the model. */
+  messages(): ChatMessage[] {
+    return this.history;
+  }
+
+  get currentTurn(): number {
+    return this.turn;
+  }
+
+  /** A new model call; turn numbers run on across the prompts of a session. */
+  nextTurn(): number {
+    this.turn += 1;
+    return this.turn;
+  }
+
+  async recordPrompt(prompt: string, turn: number): Promise<string> {
+    this.append({ role: "user", content: [{ type: "text", text: prompt }] });
+    const entry = await this.contentStore.indexContent({ ...this.base(turn), contentType: "user_prompt", content: prompt });
+    return entry.id;
+  }
+
+  /** Records the response text and each tool call; returns the entry ids (response first, then calls). */
+  async recordResponse(turn: number, response: ModelResponse, parentId: string): Promise<{ responseId: string; callIds: Map<string, string> }> {
+    this.append({ role: "assistant", content: response.content });
+    this.sessions.recordTurn(this.session.id, response.usage);
+    const text = responseText(response);
+    const responseEntry = await this.contentStore.indexContent({
+      ...this.base(turn),
+      contentType: "agent_response",
+      content: text,
+      parentId,
+      metadata: { stopReason: response.stopReason, model: response.model, usage: response.usage },
+    });
+    const callIds = new Map<string, string>();
+    for (const call of response.content.filter((block): block is ToolUseBlock => block.type === "tool_use")) {
+      const entry = await this.contentStore.indexContent({
+        ...this.base(turn),
+        contentType: "tool_call",
+        content: JSON.stringify({ name: call.name, input: call.input }),
+        parentId: responseEntry.id,
+        metadata: { toolUseId: call.id, tool: call.name },
+      });
+      callIds.set(call.id, entry.id);
+    }
+    return { responseId: responseEntry.id, callIds };
+  }
+
+  async recordToolResult(turn: number, call: ToolUseBlock, result: ToolRunResult, parentId: string): Promise<string> {
+    const entry = await this.contentStore.indexContent({
+      ...this.base(turn),
+      contentType: "tool_result",
+      content: result.output,
+      parentId,
+      relatedFiles: result.relatedFiles ?? [],
+      metadata: { toolUseId: call.id, tool: call.name, isError: result.isError ?? false, permission: result.permission },
+    });
+    return entry.id;
+  }
+
+  /** Tool results go back to the model as one user message. */
+  appendToolResults(results: Array<{ call: ToolUseBlock; result: Pick<ToolRunResult, "output" | "isError"> }>): void {
+    this.append({
+      role: "user",
+      content: results.map(({ call, result }) => ({
+        type: "tool_result",
+        toolUseId: call.id,
+        content: result.output,
+        isError: result.isError ?? false,
+      })),
+    });
+  }
+
+  totalUsage(): Usage {
+    return (this.sessions.get(this.session.id) ?? this.session).usage;
+  }
+
+  private append(message: ChatMessage): void {
+    this.history.push(message);
+    this.sessions.appendMessage(this.session.id, message);
+  }
+
+  private base(turn: number) {
+    return { sessionId: this.session.id, agentId: this.identity.agentId, agentType: this.identity.agentType, turnNumber: turn };
+  }
+}
+
+export function responseText(response: Pick<ModelResponse, "content">): string {
+  return response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+}

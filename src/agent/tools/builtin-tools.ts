@@ -1,0 +1,25 @@
+import { editFileTool } from "./edit-file.js";
+import { grepTool } from "./grep.js";
+import { listFilesTool } from "./list-files.js";
+import { readFileTool } from "./read-file.js";
+import { runCommandTool } from "./run-command.js";
+import { createSearchCodebaseTool, type CodeSearcher } from "./search-codebase.js";
+import type { ToolDefinition } from "./tool.js";
+import { writeFileTool } from "./write-file.js";
+
+export interface BuiltinToolDeps {
+  codeSearcher: CodeSearcher;
+}
+
+/** The tools every session has, in the order the model sees them. */
+export function createBuiltinTools(deps: BuiltinToolDeps): ToolDefinition[] {
+  return [
+    readFileTool,
+    listFilesTool,
+    grepTool,
+    createSearchCodebaseTool(deps.codeSearcher),
+    editFileTool,
+    writeFileTool,
+    runCommandTool,
+  ];
+}

@@ -1,0 +1,105 @@
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { createTwoFilesPatch } from "diff";
+import { z } from "zod";
+import { resolveProjectPath } from "./project-paths-guard.js";
+import { looksBinary } from "../../parsing/languages.js";
+import { targetPath } from "./file-text.js";
+import { defineTool, toolDescription, ToolError } from "./tool.js";
+
+const schema = z.strictObject({
+  path: z.string().describe("Path of the file to edit, relative to the project root."),
+  old_string: z.string().min(1).describe("The exact text to replace, copied from the file (without line numbers)."),
+  new_string: z.string().describe("The text to put in its place."),
+  replace_all: z.boolean().default(false).describe("Replace every occurrence instead of exactly one."),
+});
+
+export interface FileDiff {
+  diff: string;
+  added: number;
+  removed: number;
+}
+
+/** A unified diff (a/ and b/ paths, 3 lines of context) and its counts of added and removed lines. */
+export function fileDiff(path: string, before: string, after: string, oldName = `a/${path}`): FileDiff {
+  const patch = createTwoFilesPatch(oldName, `b/${path}`, before, after, undefined, undefined, { context: 3 });
+  const diff = patch.replace(/^=+\n/, "");
+  let added = 0;
+  let removed = 0;
+  for (const line of diff.split("\n")) {
+    if (line.startsWith("+") && !line.startsWith("+++")) added++;
+    else if (line.startsWith("-") && !line.startsWith("---")) removed++;
+  }
+  return { diff, added, removed };
+}
+
+function countOccurrences(text: string, search: string): number {
+  let count = 0;
+  for (let index = text.indexOf(search); index !== -1; index = text.indexOf(search, index + search.length)) count++;
+  return count;
+}
+
+/** True when every newline in the text is part of a CRLF pair (and there is at least one). */
+function usesCrlf(text: string): boolean {
+  const crlf = text.split("\r\n").length - 1;
+  return crlf > 0 && crlf === text.split("\n").length - 1;
+}
+
+export const editFileTool = defineTool({
+  name: "edit_file",
+  description: toolDescription(import.meta.url, "edit-file.txt"),
+  schema,
+  kind: "write",
+  targets: (input) => ({ paths: [targetPath(input.path)] }),
+  async execute(input, context) {
+    const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
+    const shown = resolved.relative ?? resolved.absolute;
+    let stats;
+    try {
+      stats = statSync(resolved.absolute);
+    } catch {
+      throw new ToolError(`File not found: ${input.path}. Check the path with list_files, or use write_file to create a new file.`);
+    }
+    if (!stats.isFile()) throw new ToolError(`${input.path} is not a regular file; edit_file only edits files.`);
+    const buffer = readFileSync(resolved.absolute);
+    if (looksBinary(buffer)) throw new ToolError(`${input.path} is a binary file; edit_file only edits text.`);
+    const original = buffer.toString("utf8");
+    const crlf = usesCrlf(original);
+    const lf = (text: string) => (crlf ? text.replace(/\r\n/g, "\n") : text);
+    const before = lf(original);
+    const oldString = lf(input.old_string);
+    const newString = lf(input.new_string);
+    if (oldString === newString) {
+      throw new ToolError("old_string and new_string are identical, so there is nothing to change. Give the new text in new_string.");
+    }
+    const occurrences = countOccurrences(before, oldString);
+    if (occurrences === 0) {
+      throw new ToolError(
+        `old_string was not found in ${shown}. Read the file with read_file first and copy the text exactly, ` +
+          "including whitespace and indentation, without the line numbers.",
+      );
+    }
+    if (occurrences > 1 && !input.replace_all) {
+      throw new ToolError(
+        `old_string occurs ${occurrences} times in ${shown}. Include more surrounding lines so it matches exactly once, ` +
+          "or set replace_all to true to change every occurrence.",
+      );
+    }
+    let after: string;
+    if (input.replace_all) {
+      after = before.split(oldString).join(newString);
+    } else {
+      const index = before.indexOf(oldString);
+      after = before.slice(0, index) + newString + before.slice(index + oldString.length);
+    }
+    writeFileSync(resolved.absolute, crlf ? after.replace(/\n/g, "\r\n") : after);
+    const { diff, added, removed } = fileDiff(shown, before, after);
+    const summary = `Edited ${shown} (+${added} −${removed})`;
+    const replaced = input.replace_all && occurrences > 1 ? ` Replaced ${occurrences} occurrences.` : "";
+    return {
+      output: `${summary}.${replaced}\n\n${diff}`,
+      display: summary,
+      diff,
+      relatedFiles: resolved.relative === undefined ? [] : [resolved.relative],
+    };
+  },
+});

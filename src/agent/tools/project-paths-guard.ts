@@ -1,0 +1,48 @@
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, relative, resolve, sep } from "node:path";
+import { isSecretPath } from "../../security/secrets.js";
+import { ToolError } from "./tool.js";
+
+export interface ResolvedPath {
+  absolute: string;
+  /** Relative to the project root, '/'-separated; undefined for an allowed directory outside it. */
+  relative: string | undefined;
+}
+
+/**
+ * Resolves a path a model gave and refuses anything outside the project root
+ * (or a directory the user explicitly allowed), following symbolic links so a
+ * link cannot smuggle a path out. Secret files are refused for reading and
+ * writing alike.
+ */
+export function resolveProjectPath(root: string, requested: string, extraDirectories: readonly string[] = []): ResolvedPath {
+  if (requested.trim() === "") throw new ToolError("The path is empty; give a path relative to the project root.");
+  const absolute = resolve(root, requested);
+  const real = realpathOfNearestExisting(absolute);
+  const allowedRoots = [root, ...extraDirectories].map((directory) => realpathOfNearestExisting(resolve(directory)));
+  const inside = allowedRoots.find((allowed) => real === allowed || real.startsWith(allowed + sep));
+  if (!inside) {
+    throw new ToolError(
+      `${requested} is outside the project (${root}). Tools only reach files inside the project unless the user allows another directory.`,
+    );
+  }
+  const relativePath = inside === allowedRoots[0] ? relative(allowedRoots[0] as string, real).split(sep).join("/") : undefined;
+  if (isSecretPath(relativePath ?? real)) {
+    throw new ToolError(`${requested} looks like a secrets file (keys, credentials, .env); Sylk never reads or writes those.`);
+  }
+  return { absolute, relative: relativePath };
+}
+
+/** realpath of the path, or of its nearest existing ancestor joined with the rest (for files about to be created). */
+function realpathOfNearestExisting(path: string): string {
+  let current = path;
+  const rest: string[] = [];
+  while (!existsSync(current)) {
+    const parent = dirname(current);
+    if (parent === current) break;
+    rest.unshift(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+    current = parent;
+  }
+  const real = existsSync(current) ? realpathSync(current) : current;
+  return rest.length > 0 ? resolve(real, ...rest) : real;
+}

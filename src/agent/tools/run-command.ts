@@ -1,0 +1,141 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { z } from "zod";
+import { maskSecrets } from "../../security/secrets.js";
+import { defineTool, toolDescription, ToolError } from "./tool.js";
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const MAX_TIMEOUT_MS = 600_000;
+/** Output kept: the beginning (where builds report the first error) and the longer end (where tests summarise). */
+const HEAD_CHARACTERS = 10_000;
+const TAIL_CHARACTERS = 20_000;
+/** Between SIGTERM and SIGKILL for a process group that does not stop. */
+const KILL_GRACE_MS = 1_000;
+/** How long to wait for the output pipes to close after the shell exited (background jobs may hold them). */
+const CLOSE_GRACE_MS = 500;
+const SECRET_VARIABLE = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+
+const schema = z.strictObject({
+  command: z.string().trim().min(1).describe("The shell command to run in the project root."),
+  timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_TIMEOUT_MS).describe("Kill the command after this many milliseconds (at most 600000)."),
+  description: z.string().max(200).optional().describe("A short description of what the command does, shown to the user."),
+});
+
+/** The environment without variables whose names say they hold secrets. */
+export function commandEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_VARIABLE.test(name)));
+}
+
+/** Keeps the first and the last characters of a stream, counting what falls in between. */
+class HeadTailBuffer {
+  private head = "";
+  private tail = "";
+  private total = 0;
+
+  push(chunk: string): void {
+    this.total += chunk.length;
+    const room = HEAD_CHARACTERS - this.head.length;
+    if (room > 0) {
+      this.head += chunk.slice(0, room);
+      chunk = chunk.slice(room);
+    }
+    this.tail += chunk;
+    if (this.tail.length > TAIL_CHARACTERS * 2) this.tail = this.tail.slice(-TAIL_CHARACTERS);
+  }
+
+  text(): string {
+    const tail = this.tail.slice(-TAIL_CHARACTERS);
+    const omitted = this.total - this.head.length - tail.length;
+    const mask = (text: string) => maskSecrets(text).text;
+    if (omitted <= 0) return mask(this.head + tail);
+    return `${mask(this.head)}\n[… ${omitted} characters omitted …]\n${mask(tail)}`;
+  }
+}
+
+type Ending = { kind: "exit"; code: number } | { kind: "signal"; signal: string } | { kind: "timeout" } | { kind: "aborted" };
+
+function describeEnding(ending: Ending, timeoutMs: number): { footer: string; status: string } {
+  switch (ending.kind) {
+    case "exit":
+      return { footer: `exit code: ${ending.code}`, status: `exit ${ending.code}` };
+    case "signal":
+      return { footer: `killed by signal ${ending.signal}`, status: ending.signal };
+    case "timeout":
+      return { footer: `timed out after ${timeoutMs} ms; the command and its child processes were killed`, status: "timed out" };
+    case "aborted":
+      return { footer: "aborted: the command was cancelled and its processes were killed", status: "aborted" };
+  }
+}
+
+const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+
+export const runCommandTool = defineTool({
+  name: "run_command",
+  description: toolDescription(import.meta.url, "run-command.txt"),
+  schema,
+  kind: "execute",
+  targets: (input) => ({ command: input.command }),
+  async execute(input, context) {
+    if (context.signal.aborted) throw new ToolError("The command was cancelled before it started.");
+    const output = new HeadTailBuffer();
+    const child = spawn(SHELL, ["-c", input.command], {
+      cwd: context.root,
+      env: commandEnvironment(),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => output.push(chunk));
+    }
+    const ending = await new Promise<Ending | Error>((resolve) => {
+      let forced: Ending | undefined;
+      const timers: NodeJS.Timeout[] = [];
+      const finish = (result: Ending | Error) => {
+        timers.forEach(clearTimeout);
+        context.signal.removeEventListener("abort", onAbort);
+        resolve(result);
+      };
+      const killGroup = (signal: NodeJS.Signals) => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, signal);
+        } catch {
+          // the group is already gone
+        }
+      };
+      const stop = (reason: Ending) => {
+        if (forced) return;
+        forced = reason;
+        killGroup("SIGTERM");
+        timers.push(setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS));
+        timers.push(setTimeout(() => finish(reason), KILL_GRACE_MS * 3));
+      };
+      const onAbort = () => stop({ kind: "aborted" });
+      context.signal.addEventListener("abort", onAbort, { once: true });
+      timers.push(setTimeout(() => stop({ kind: "timeout" }), input.timeout_ms));
+      child.on("error", (error) => finish(error));
+      child.on("exit", () => {
+        timers.push(
+          setTimeout(() => {
+            child.stdout.destroy();
+            child.stderr.destroy();
+          }, CLOSE_GRACE_MS),
+        );
+      });
+      child.on("close", (code, signal) => {
+        if (forced) finish(forced);
+        else if (code !== null) finish({ kind: "exit", code });
+        else finish({ kind: "signal", signal: signal ?? "unknown" });
+      });
+    });
+    if (ending instanceof Error) throw new ToolError(`The command could not be started: ${ending.message}`);
+    const text = output.text();
+    const label = input.description ?? (input.command.length > 80 ? `${input.command.slice(0, 79)}…` : input.command);
+    const { footer, status } = describeEnding(ending, input.timeout_ms);
+    return {
+      output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}`,
+      display: `${label} (${status})`,
+      isError: !(ending.kind === "exit" && ending.code === 0),
+    };
+  },
+});

@@ -1,0 +1,108 @@
+import { z } from "zod";
+import type { PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
+import { ToolError, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
+
+/** A tool as the model sees it (Anthropic `tools[]`, OpenAI `functions`). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export type ApprovalAnswer = "allow-once" | "allow-session" | "deny";
+
+/** Asks the user about a call the policy cannot decide alone (the TUI's approval dialog). */
+export type Approver = (request: PermissionRequest & { input: unknown; reason: string }) => Promise<ApprovalAnswer>;
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolRunResult extends ToolOutput {
+  /** How the permission check went: decided by policy, by the user, or refused. */
+  permission: "allowed" | "approved" | "denied";
+}
+
+/**
+ * The one chokepoint between the model and the tools: arguments are
+ * validated against the tool's zod schema (a mistake comes back as a
+ * correction the model can act on), the permission policy decides (asking
+ * the user through the approver when it cannot), and every failure becomes
+ * an error result, never an exception in the agent loop.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, ToolDefinition>();
+
+  constructor(
+    tools: readonly ToolDefinition[],
+    private readonly policy: PermissionPolicy,
+    private readonly approver?: Approver,
+  ) {
+    for (const tool of tools) this.tools.set(tool.name, tool);
+  }
+
+  specs(): ToolSpec[] {
+    return [...this.tools.values()].map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: jsonSchemaOf(tool.schema),
+    }));
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  async run(call: ToolCall, context: ToolContext): Promise<ToolRunResult> {
+    const tool = this.tools.get(call.name);
+    if (!tool) {
+      return denied(`Unknown tool "${call.name}". Available tools: ${this.names().join(", ")}.`, true);
+    }
+    const parsed = tool.schema.safeParse(call.input ?? {});
+    if (!parsed.success) {
+      return denied(
+        `Invalid input for ${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}. ` +
+          `Call ${tool.name} again with input matching its schema.`,
+        true,
+      );
+    }
+    const input: unknown = parsed.data;
+    let permission: ToolRunResult["permission"] = "allowed";
+    try {
+      const request: PermissionRequest = { tool: tool.name, kind: tool.kind, targets: tool.targets(input) };
+      const decision = this.policy.decide(request);
+      if (decision.behavior === "deny") return denied(`Permission denied: ${decision.reason}`, false);
+      if (decision.behavior === "ask") {
+        if (!this.approver) {
+          return denied(
+            `Permission denied: this run cannot ask the user (${decision.reason}). ` +
+              "Writes and commands need --permission-mode accept-edits (file edits) or bypass, or an allow rule in .sylkrc.",
+            false,
+          );
+        }
+        const answer = await this.approver({ ...request, input, reason: decision.reason });
+        if (answer === "deny") return denied("The user denied this call. Ask how they want to proceed.", false);
+        if (answer === "allow-session") this.policy.allowForSession(request);
+        permission = "approved";
+      }
+      const output = await tool.execute(input, context);
+      return { ...output, permission };
+    } catch (error) {
+      const message =
+        error instanceof ToolError ? error.message : `${tool.name} failed: ${(error as Error).message ?? String(error)}`;
+      return { output: message, display: message, isError: true, permission };
+    }
+  }
+}
+
+function denied(message: string, isInputError: boolean): ToolRunResult {
+  return { output: message, display: message, isError: true, permission: isInputError ? "allowed" : "denied" };
+}
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

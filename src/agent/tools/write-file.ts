@@ -1,0 +1,56 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { fileDiff } from "./edit-file.js";
+import { resolveProjectPath } from "./project-paths-guard.js";
+import { looksBinary } from "../../parsing/languages.js";
+import { splitLines, targetPath } from "./file-text.js";
+import { defineTool, toolDescription, ToolError } from "./tool.js";
+
+const schema = z.strictObject({
+  path: z.string().describe("Path of the file to write, relative to the project root."),
+  content: z.string().describe("The complete content of the file."),
+});
+
+function previousContent(path: string, requested: string): string | undefined | null {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return undefined; // a new file
+  }
+  if (!stats.isFile()) throw new ToolError(`${requested} exists and is not a regular file (a directory?); choose another path.`);
+  const buffer = readFileSync(path);
+  return looksBinary(buffer) ? null : buffer.toString("utf8");
+}
+
+export const writeFileTool = defineTool({
+  name: "write_file",
+  description: toolDescription(import.meta.url, "write-file.txt"),
+  schema,
+  kind: "write",
+  targets: (input) => ({ paths: [targetPath(input.path)] }),
+  async execute(input, context) {
+    const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
+    const shown = resolved.relative ?? resolved.absolute;
+    const relatedFiles = resolved.relative === undefined ? [] : [resolved.relative];
+    const previous = previousContent(resolved.absolute, input.path);
+    if (previous === input.content) {
+      return { output: `${shown} already has this content; nothing was written.`, display: `Unchanged ${shown}`, relatedFiles };
+    }
+    mkdirSync(dirname(resolved.absolute), { recursive: true });
+    writeFileSync(resolved.absolute, input.content);
+    const lines = splitLines(input.content).length;
+    if (previous === undefined) {
+      const summary = `Created ${shown} (${lines} line${lines === 1 ? "" : "s"})`;
+      return { output: summary, display: summary, diff: fileDiff(shown, "", input.content, "/dev/null").diff, relatedFiles };
+    }
+    if (previous === null) {
+      const summary = `Replaced binary file ${shown} with text (${lines} line${lines === 1 ? "" : "s"})`;
+      return { output: summary, display: summary, relatedFiles };
+    }
+    const { diff, added, removed } = fileDiff(shown, previous, input.content);
+    const summary = `Wrote ${shown} (+${added} −${removed})`;
+    return { output: `${summary}\n\n${diff}`, display: summary, diff, relatedFiles };
+  },
+});

@@ -1,0 +1,114 @@
+import { platform } from "node:os";
+import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
+import { runAgent } from "../agent/agent-loop.js";
+import { answerFromIndex } from "../agent/offline-answer.js";
+import { PermissionPolicy, type PermissionMode } from "../agent/permissions/permission-policy.js";
+import { SessionRecorder } from "../agent/session-recorder.js";
+import { buildSystemPrompt } from "../agent/system-prompt.js";
+import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
+import { ToolRegistry, type Approver } from "../agent/tools/tool-registry.js";
+import { BadInputError } from "../errors.js";
+import { createProvider } from "../llm/create-provider.js";
+import type { ModelProvider } from "../llm/model-types.js";
+import { CalibratedTokenCounter } from "../llm/token-counter.js";
+import type { SessionRecord } from "../store/session-repository.js";
+import type { ProjectServices } from "./project-services.js";
+
+export interface AgentSessionOptions {
+  services: ProjectServices;
+  env: NodeJS.ProcessEnv;
+  /** Overrides `permissions.mode` (the `--permission-mode` flag). */
+  permissionMode?: PermissionMode;
+  /** Asks the user about writes and commands; absent in scripted runs (they are refused). */
+  approver?: Approver;
+  /** Continue the latest session, or resume one by id (or id prefix). */
+  resume?: { latest: true } | { id: string };
+  /** Overrides `agent.maxTurns`. */
+  maxTurns?: number;
+  /** Directories outside the project the user allowed. */
+  extraDirectories?: readonly string[];
+}
+
+export interface AgentSession {
+  readonly sessionId: string;
+  readonly provider: ModelProvider | undefined;
+  run(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
+}
+
+const AGENT_IDENTITY = { agentId: "engineer-1", agentType: "engineer" };
+
+/**
+ * Wires one conversation: the model (or, with none configured, the index),
+ * the tools behind the permission policy, the recorder and the system
+ * prompt. Shared by `sylk ask` and the TUI.
+ */
+export function openAgentSession(options: AgentSessionOptions): AgentSession {
+  const { services, env } = options;
+  const { config } = services.loadedConfig;
+  const choice = createProvider(config.model, env);
+  const provider = choice.provider;
+  const recorderDeps = { sessions: services.sessions, contentStore: services.contentStore, identity: AGENT_IDENTITY };
+  const resumed = options.resume ? findSession(services, options.resume) : undefined;
+  let recorder: SessionRecorder | undefined = resumed ? SessionRecorder.resume(recorderDeps, resumed) : undefined;
+  const recorderFor = (prompt: string) => {
+    recorder ??= SessionRecorder.start(recorderDeps, {
+      title: prompt,
+      provider: provider?.name ?? "none",
+      model: provider?.model ?? "index-only",
+    });
+    return recorder;
+  };
+
+  const policy = new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
+  const tools = new ToolRegistry(createBuiltinTools({ codeSearcher: services.codeSearcher }), policy, options.approver);
+  const systemPrompt = buildSystemPrompt({
+    root: services.paths.root,
+    sylkHome: services.paths.sylkHome,
+    toolNames: tools.names(),
+    today: new Date().toISOString().slice(0, 10),
+    platform: platform(),
+  });
+  const tokenCounter = new CalibratedTokenCounter();
+
+  return {
+    get sessionId() {
+      return recorder?.session.id ?? "";
+    },
+    provider,
+    run(prompt, signal) {
+      const active = recorderFor(prompt);
+      if (!provider) {
+        const reason = "reason" in choice ? choice.reason : "no model configured";
+        return answerFromIndex({ searcher: services.codeSearcher, recorder: active, reason }, prompt);
+      }
+      return runAgent(
+        {
+          provider,
+          tools,
+          toolContext: { root: services.paths.root, extraDirectories: options.extraDirectories ?? [] },
+          recorder: active,
+          systemPrompt,
+          maxTurns: options.maxTurns ?? config.agent.maxTurns,
+          maxTokens: config.model.maxTokens,
+          tokenCounter,
+        },
+        prompt,
+        signal,
+      );
+    },
+  };
+}
+
+function findSession(services: ProjectServices, resume: { latest: true } | { id: string }): SessionRecord {
+  if ("latest" in resume) {
+    const latest = services.sessions.latest();
+    if (!latest) throw new BadInputError("There is no earlier session in this project to continue.");
+    return latest;
+  }
+  const matches = services.sessions.findByPrefix(resume.id);
+  if (matches.length === 0) throw new BadInputError(`No session ${resume.id} in this project; \`sylk sessions\` lists them.`);
+  if (matches.length > 1 && matches[0]?.id !== resume.id) {
+    throw new BadInputError(`Session id ${resume.id} is ambiguous (${matches.length} sessions start with it); give more characters.`);
+  }
+  return matches[0] as SessionRecord;
+}

@@ -1,0 +1,145 @@
+import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
+
+/** Turns the agent's event stream into one output format. */
+export interface AskPrinter {
+  event(event: AgentEvent): void;
+}
+
+interface Streams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+export function createPrinter(format: OutputFormat, streams: Streams): AskPrinter {
+  switch (format) {
+    case "text":
+      return new TextPrinter(streams);
+    case "json":
+      return new JsonPrinter(streams);
+    case "stream-json":
+      return new StreamJsonPrinter(streams);
+  }
+}
+
+/** The `json` result object (also the last line of `stream-json`). */
+export function resultJson(result: AgentResult) {
+  return {
+    session_id: result.sessionId,
+    response: result.response,
+    stop_reason: result.stopReason,
+    stats: {
+      turns: result.turns,
+      input_tokens: result.usage.inputTokens,
+      output_tokens: result.usage.outputTokens,
+      cache_read_tokens: result.usage.cacheReadTokens,
+      cache_write_tokens: result.usage.cacheWriteTokens,
+      tool_calls: result.toolCalls,
+    },
+    error: result.error ?? null,
+  };
+}
+
+/** Progress (tool calls, retries, errors) on stderr; the final answer alone on stdout. */
+class TextPrinter implements AskPrinter {
+  constructor(private readonly streams: Streams) {}
+
+  event(event: AgentEvent): void {
+    const { stderr, stdout } = this.streams;
+    switch (event.type) {
+      case "tool_use":
+        stderr.write(`⏺ ${event.name}(${summariseInput(event.input)})\n`);
+        break;
+      case "tool_result":
+        stderr.write(`  ⎿ ${event.isError ? "✗ " : ""}${firstLine(event.display ?? event.output)}\n`);
+        break;
+      case "retry":
+        stderr.write(`Model call failed (${event.reason}); retrying in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).\n`);
+        break;
+      case "error":
+        stderr.write(`sylk: ${event.message}\n`);
+        break;
+      case "done":
+        if (event.result.response) stdout.write(`${event.result.response.replace(/\n*$/, "")}\n`);
+        if (event.result.stopReason === "max_turns") {
+          stderr.write(`Stopped after ${event.result.turns} model calls (--max-turns); \`sylk ask --continue\` goes on.\n`);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+class JsonPrinter implements AskPrinter {
+  constructor(private readonly streams: Streams) {}
+
+  event(event: AgentEvent): void {
+    if (event.type === "done") this.streams.stdout.write(`${JSON.stringify(resultJson(event.result))}\n`);
+  }
+}
+
+/** One JSON event per line: init, message deltas, tool_use, tool_result, retry, error, result. */
+class StreamJsonPrinter implements AskPrinter {
+  constructor(private readonly streams: Streams) {}
+
+  event(event: AgentEvent): void {
+    const line = toStreamJson(event);
+    if (line) this.streams.stdout.write(`${JSON.stringify(line)}\n`);
+  }
+}
+
+function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
+  switch (event.type) {
+    case "session_start":
+      return { type: "init", session_id: event.sessionId, resumed: event.resumed, provider: event.provider, model: event.model };
+    case "turn_start":
+      return { type: "turn", turn: event.turn };
+    case "text_delta":
+      return { type: "message", delta: event.text };
+    case "retry":
+      return { type: "retry", attempt: event.attempt, delay_ms: event.delayMs, reason: event.reason };
+    case "assistant_message":
+      return { type: "assistant", turn: event.turn, text: event.text, tool_calls: event.toolCalls };
+    case "tool_use":
+      return { type: "tool_use", id: event.id, name: event.name, input: event.input };
+    case "tool_result":
+      return {
+        type: "tool_result",
+        id: event.id,
+        name: event.name,
+        output: event.output,
+        is_error: event.isError ?? false,
+        permission: event.permission,
+        ...(event.diff ? { diff: event.diff } : {}),
+      };
+    case "usage":
+      return {
+        type: "usage",
+        turn: event.turn,
+        input_tokens: event.usage.inputTokens,
+        output_tokens: event.usage.outputTokens,
+        cache_read_tokens: event.usage.cacheReadTokens,
+        cache_write_tokens: event.usage.cacheWriteTokens,
+      };
+    case "error":
+      return { type: "error", kind: event.kind, message: event.message, fatal: event.fatal };
+    case "done":
+      return { type: "result", ...resultJson(event.result) };
+  }
+}
+
+function summariseInput(input: unknown): string {
+  if (typeof input !== "object" || input === null) return "";
+  const record = input as Record<string, unknown>;
+  const primary = record.path ?? record.command ?? record.pattern ?? record.query;
+  const text = typeof primary === "string" ? primary : JSON.stringify(input);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n")[0] ?? "";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}

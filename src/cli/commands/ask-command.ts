@@ -1,0 +1,115 @@
+import { type Command, Option } from "commander";
+import type { AgentResult } from "../../agent/agent-events.js";
+import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-policy.js";
+import { openAgentSession } from "../../app/agent-session.js";
+import { openProject } from "../../app/project-services.js";
+import { BadInputError, ExitCode, type ExitCodeValue } from "../../errors.js";
+import { resolveIndexConsent } from "../../project/consent.js";
+import { createPrinter, OUTPUT_FORMATS, type OutputFormat } from "../ask-printers.js";
+import type { CliContext } from "../cli-context.js";
+import { IndexProgressPrinter } from "../index-progress-printer.js";
+import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
+import { indexProject } from "./index-command.js";
+
+interface AskOptions {
+  outputFormat: OutputFormat;
+  model?: string;
+  provider?: string;
+  maxTurns?: number;
+  permissionMode?: PermissionMode;
+  continue?: boolean;
+  resume?: string;
+  yes?: boolean;
+}
+
+/** Largest stdin read as context (bigger input is cut, and the prompt says so). */
+const MAX_STDIN_BYTES = 1 << 20;
+
+export function registerAskCommand(program: Command, context: CliContext, setExitCode: (code: ExitCodeValue) => void): void {
+  program
+    .command("ask")
+    .description("one scripted, non-interactive agent run; the answer alone goes to stdout")
+    .argument("[prompt]", "what to ask; stdin is read too (appended as context when both are given)")
+    .addOption(new Option("--output-format <format>", "text, json or stream-json").choices(OUTPUT_FORMATS).default("text"))
+    .option("--model <name>", "model to use (overrides model.name)")
+    .addOption(new Option("--provider <provider>", "model provider").choices(["anthropic", "openai-compatible", "none"]))
+    .option("--max-turns <n>", "model calls before stopping (exit code 53)", parsePositiveInteger)
+    .addOption(new Option("--permission-mode <mode>", "what runs without asking (a scripted run cannot ask)").choices(PERMISSION_MODES))
+    .option("-c, --continue", "continue the latest session of this project")
+    .option("-r, --resume <session>", "resume a session by id (or the start of one)")
+    .option("-y, --yes", "consent to indexing the project if it never was")
+    .action(async (promptArgument: string | undefined, options: AskOptions) => {
+      if (options.continue && options.resume) throw new BadInputError("Use --continue or --resume, not both.");
+      const prompt = await readPrompt(promptArgument, context);
+      const flags: Record<string, unknown> = {};
+      if (options.model) flags["model.name"] = options.model;
+      if (options.provider) flags["model.provider"] = options.provider;
+      const services = openProject({ root: resolveRoot(context), env: context.env, flags });
+      try {
+        await resolveIndexConsent(services.consent, { yes: options.yes ?? false });
+        const progress = new IndexProgressPrinter(context.stderr.isTTY ? "bar" : "lines", context.stderr, context.stderr);
+        await indexProject(services, context, progress, { quiet: true });
+        if (context.signal.aborted) {
+          setExitCode(ExitCode.Interrupted);
+          return;
+        }
+        const session = openAgentSession({
+          services,
+          env: context.env,
+          ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+          ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
+          ...(options.continue ? { resume: { latest: true } as const } : {}),
+          ...(options.resume ? { resume: { id: options.resume } } : {}),
+        });
+        const printer = createPrinter(options.outputFormat, context);
+        const run = session.run(prompt, context.signal);
+        let step = await run.next();
+        while (!step.done) {
+          printer.event(step.value);
+          step = await run.next();
+        }
+        setExitCode(exitCodeOf(step.value));
+      } finally {
+        await services.close();
+      }
+    });
+}
+
+/** The one place a run's outcome becomes a process exit code. */
+export function exitCodeOf(result: AgentResult): ExitCodeValue {
+  switch (result.stopReason) {
+    case "end_turn":
+    case "max_tokens":
+      return ExitCode.Success;
+    case "max_turns":
+      return ExitCode.TurnLimit;
+    case "interrupted":
+      return ExitCode.Interrupted;
+    case "error":
+      if (result.error?.kind === "authentication" || result.error?.kind === "permission") return ExitCode.Authentication;
+      if (result.error?.kind === "tool") return ExitCode.FatalTool;
+      return ExitCode.General;
+  }
+}
+
+async function readPrompt(argument: string | undefined, context: CliContext): Promise<string> {
+  const piped = context.stdin.isTTY ? "" : await readAll(context.stdin);
+  const prompt = argument?.trim() ?? "";
+  if (prompt && piped.trim()) return `${prompt}\n\n<stdin>\n${piped.trimEnd()}\n</stdin>`;
+  if (prompt) return prompt;
+  if (piped.trim()) return piped.trim();
+  throw new BadInputError('Give a prompt: sylk ask "…", or pipe one on stdin.');
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    chunks.push(buffer);
+    if (size > MAX_STDIN_BYTES) break;
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  return size > MAX_STDIN_BYTES ? `${text.slice(0, MAX_STDIN_BYTES)}\n[… stdin cut at 1 MiB]` : text;
+}

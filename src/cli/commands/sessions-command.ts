@@ -1,0 +1,43 @@
+import { existsSync } from "node:fs";
+import type { Command } from "commander";
+import { openProject } from "../../app/project-services.js";
+import { resolveProjectPaths } from "../../project/project-paths.js";
+import type { CliContext } from "../cli-context.js";
+import { formatCount } from "../format.js";
+import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
+
+export function registerSessionsCommand(program: Command, context: CliContext): void {
+  program
+    .command("sessions")
+    .description("list this project's sessions, newest first (resume one with sylk ask --resume <id>)")
+    .option("-n, --limit <n>", "how many", parsePositiveInteger, 20)
+    .option("--json", "print one JSON object")
+    .action(async (options: { limit: number; json?: boolean }) => {
+      const paths = resolveProjectPaths(resolveRoot(context), context.env);
+      if (!existsSync(paths.database)) {
+        context.stdout.write(options.json ? `${JSON.stringify({ sessions: [] })}\n` : "No sessions yet.\n");
+        return;
+      }
+      const services = openProject({ root: paths.root, env: context.env });
+      try {
+        const sessions = services.sessions.list(options.limit);
+        if (options.json) {
+          context.stdout.write(`${JSON.stringify({ sessions })}\n`);
+          return;
+        }
+        if (sessions.length === 0) {
+          context.stdout.write("No sessions yet.\n");
+          return;
+        }
+        for (const session of sessions) {
+          const when = new Date(session.updatedAt).toISOString().replace("T", " ").slice(0, 16);
+          const tokens = formatCount(session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens);
+          context.stdout.write(
+            `${session.id.slice(0, 8)}  ${when}  ${session.model}  ${session.turns} turns, ${tokens} tokens  ${session.title}\n`,
+          );
+        }
+      } finally {
+        await services.close();
+      }
+    });
+}
