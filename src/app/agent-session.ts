@@ -9,6 +9,7 @@ import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
 import { ToolRegistry, type Approver } from "../agent/tools/tool-registry.js";
 import { BadInputError } from "../errors.js";
 import { createProvider } from "../llm/create-provider.js";
+import { LoggingProvider } from "../llm/logging-provider.js";
 import type { ModelProvider } from "../llm/model-types.js";
 import { CalibratedTokenCounter } from "../llm/token-counter.js";
 import type { SessionRecord } from "../store/session-repository.js";
@@ -46,7 +47,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const { services, env } = options;
   const { config } = services.loadedConfig;
   const choice = createProvider(config.model, env);
-  const provider = choice.provider;
+  const provider = choice.provider && env.SYLK_MODEL_LOG ? new LoggingProvider(choice.provider, env.SYLK_MODEL_LOG) : choice.provider;
   const recorderDeps = { sessions: services.sessions, contentStore: services.contentStore, identity: AGENT_IDENTITY };
   const resumed = options.resume ? findSession(services, options.resume) : undefined;
   let recorder: SessionRecorder | undefined = resumed ? SessionRecorder.resume(recorderDeps, resumed) : undefined;

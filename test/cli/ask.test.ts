@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openProject } from "../../src/app/project-services.js";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { jsonLines, runCli } from "../helpers/run-cli.js";
+import { jsonLines, runCli, startCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -176,6 +176,31 @@ describe("sylk ask against the Messages API", () => {
     const badConfig = await ask(["hello"]);
     expect(badConfig.code).toBe(52);
     expect(badConfig.stderr).toContain('key "agent.maxTurns"');
+  });
+
+  it("logs each model call as a JSON line when SYLK_MODEL_LOG is set", async () => {
+    server.enqueue(reply().status(529), reply().text("ok").usage({ input_tokens: 9, output_tokens: 2 }));
+    const log = join(project.sylkHome, "logs", "model.jsonl");
+    expect((await ask(["hello"], undefined, { SYLK_MODEL_LOG: log })).code).toBe(0);
+    const lines = readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      expect.objectContaining({ provider: "anthropic", outcome: "complete", stopReason: "end_turn", retries: [expect.stringContaining("529")] }),
+    ]);
+    expect(lines[0].usage).toMatchObject({ inputTokens: 9, outputTokens: 2 });
+  });
+
+  it("stops a running turn on Ctrl-C and exits 130", async () => {
+    server.enqueue(reply().hang());
+    const child = startCli(["ask", "--yes", "--output-format", "stream-json", "hello"], { cwd: project.root, env });
+    child.stdin?.end();
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('"type":"turn"')) child.kill("SIGINT");
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(130);
+    expect(jsonLines(output).at(-1)).toMatchObject({ type: "result", stop_reason: "interrupted" });
   });
 
   it("reads the prompt from stdin, and appends stdin as context to an argument", async () => {

@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AgentEvent, AgentResult } from "../../src/agent/agent-events.js";
+import type { ApprovalAnswer } from "../../src/agent/tools/tool-registry.js";
+import { openAgentSession, type AgentSessionOptions } from "../../src/app/agent-session.js";
+import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+let server: FakeAnthropicServer;
+let services: ProjectServices;
+
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+  project = createTempProject({ "src/app.ts": "export const answer = 42;\n" });
+  services = openProject({ root: project.root, env: env() });
+});
+afterEach(async () => {
+  await services.close();
+  await server.close();
+  project.cleanup();
+});
+
+const env = () => ({
+  ...project.env,
+  ANTHROPIC_API_KEY: "test",
+  ANTHROPIC_BASE_URL: server.baseUrl,
+  SYLK_MODEL_RETRY_BASE_DELAY_MS: "1",
+  SYLK_MODEL_MAX_ATTEMPTS: "2",
+});
+
+async function run(prompt: string, options: Partial<AgentSessionOptions> = {}, signal = new AbortController().signal) {
+  const session = openAgentSession({ services, env: env(), ...options });
+  const events: AgentEvent[] = [];
+  const generator = session.run(prompt, signal);
+  let step = await generator.next();
+  while (!step.done) {
+    events.push(step.value);
+    step = await generator.next();
+  }
+  return { events, result: step.value as AgentResult, session };
+}
+
+function lastToolResults(requestIndex: number) {
+  const messages = server.requests[requestIndex]?.body.messages as Array<{ content: Array<Record<string, unknown>> }>;
+  return (messages.at(-1)?.content ?? []).filter((block) => block.type === "tool_result");
+}
+
+describe("agent loop", () => {
+  it("sends tool errors back to the model as results and goes on", async () => {
+    server.enqueue(
+      reply().toolUse("read_file", { path: "src/missing.ts" }, "t1").toolUse("read_file", { paht: "typo" }, "t2"),
+      reply().text("That file does not exist."),
+    );
+    const { result, events } = await run("Read src/missing.ts");
+    expect(result).toMatchObject({ stopReason: "end_turn", turns: 2, toolCalls: 2, response: "That file does not exist." });
+    const results = lastToolResults(1);
+    expect(results.map((block) => block.is_error)).toEqual([true, true]);
+    expect(String(results[1]?.content)).toMatch(/Invalid input for read_file: .*path/);
+    expect(events.filter((event) => event.type === "tool_result")).toHaveLength(2);
+    expect(events.at(-1)?.type).toBe("done");
+  });
+
+  it("asks the approver and remembers an always-allow for the session", async () => {
+    const asked: string[] = [];
+    const approver = async (request: { tool: string; reason: string }): Promise<ApprovalAnswer> => {
+      asked.push(`${request.tool}: ${request.reason}`);
+      return "allow-session";
+    };
+    server.enqueue(
+      reply().toolUse("write_file", { path: "notes/a.md", content: "one\n" }, "w1"),
+      reply().toolUse("write_file", { path: "notes/b.md", content: "two\n" }, "w2"),
+      reply().text("Wrote both."),
+    );
+    const { result, events } = await run("Write two notes", { approver });
+    expect(result.stopReason).toBe("end_turn");
+    expect(asked).toEqual(["write_file: Change notes/a.md"]);
+    const permissions = events.flatMap((event) => (event.type === "tool_result" ? [event.permission] : []));
+    expect(permissions).toEqual(["approved", "allowed"]);
+  });
+
+  it("on interruption answers every pending tool call so the session can be resumed", async () => {
+    server.enqueue(reply().toolUse("run_command", { command: "sleep 5" }, "c1").toolUse("list_files", {}, "c2"));
+    const controller = new AbortController();
+    const session = openAgentSession({ services, env: env(), permissionMode: "bypass" });
+    const generator = session.run("Wait a while", controller.signal);
+    const events: AgentEvent[] = [];
+    let step = await generator.next();
+    while (!step.done) {
+      events.push(step.value);
+      if (step.value.type === "tool_use") setTimeout(() => controller.abort(), 100);
+      step = await generator.next();
+    }
+    expect(step.value.stopReason).toBe("interrupted");
+    const messages = services.sessions.messages(step.value.sessionId);
+    const last = messages.at(-1);
+    expect(last?.role).toBe("user");
+    expect(last?.content.map((block) => (block.type === "tool_result" ? block.toolUseId : block.type))).toEqual(["c1", "c2"]);
+
+    server.enqueue(reply().text("Resumed fine."));
+    const resumed = await run("Go on", { resume: { id: step.value.sessionId } });
+    expect(resumed.result.response).toBe("Resumed fine.");
+    const sent = server.requests.at(-1)?.body.messages as Array<{ role: string; content: Array<{ type: string }> }>;
+    expect(sent.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+    expect(sent[2]?.content.map((block) => block.type)).toEqual(["tool_result", "tool_result", "text"]);
+  });
+
+  it("ends with a typed error when the model keeps failing", async () => {
+    server.enqueue(reply().status(500), reply().status(500));
+    const { result, events } = await run("hello");
+    expect(result).toMatchObject({ stopReason: "error", error: { kind: "server" } });
+    expect(events.filter((event) => event.type === "retry")).toHaveLength(1);
+    expect(events.find((event) => event.type === "error")).toMatchObject({ fatal: true });
+  });
+});
