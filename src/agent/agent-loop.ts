@@ -4,7 +4,7 @@ import { EMPTY_USAGE, addUsage, type ModelProvider, type ModelResponse, type Too
 import type { TokenCounter } from "../llm/token-counter.js";
 import type { AgentEvent, AgentResult, AgentStopReason } from "./agent-events.js";
 import { responseText, type SessionRecorder } from "./session-recorder.js";
-import type { ToolContext } from "./tools/tool.js";
+import { FatalToolError, type ToolContext } from "./tools/tool.js";
 import type { ToolRegistry, ToolRunResult } from "./tools/tool-registry.js";
 
 export interface AgentLoopDeps {
@@ -105,7 +105,14 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       }
       toolCalls++;
       yield { type: "tool_use", id: call.id, name: call.name, input: call.input };
-      const result = await deps.tools.run(call, { ...deps.toolContext, signal });
+      let result: ToolRunResult;
+      try {
+        result = await deps.tools.run(call, { ...deps.toolContext, signal });
+      } catch (error) {
+        if (!(error instanceof FatalToolError)) throw error;
+        yield { type: "error", kind: "tool", message: error.message, fatal: true };
+        return yield* done(finish("error", { kind: "tool", message: error.message }));
+      }
       yield { type: "tool_result", id: call.id, name: call.name, ...result };
       parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
       results.push({ call, result });

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import type { PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
-import { ToolError, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
+import {
+  FatalToolError,
+  isInfrastructureFailure,
+  ToolError,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOutput,
+} from "./tool.js";
 
 /** A tool as the model sees it (Anthropic `tools[]`, OpenAI `functions`). */
 export interface ToolSpec {
@@ -30,7 +37,8 @@ export interface ToolRunResult extends ToolOutput {
  * validated against the tool's zod schema (a mistake comes back as a
  * correction the model can act on), the permission policy decides (asking
  * the user through the approver when it cannot), and every failure becomes
- * an error result, never an exception in the agent loop.
+ * an error result the model can act on, except a failure of the machinery
+ * beneath the tools (`FatalToolError`), which ends the run.
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
@@ -90,6 +98,7 @@ export class ToolRegistry {
       const output = await tool.execute(input, context);
       return { ...output, permission };
     } catch (error) {
+      if (isInfrastructureFailure(error)) throw new FatalToolError(tool.name, error);
       const message =
         error instanceof ToolError ? error.message : `${tool.name} failed: ${(error as Error).message ?? String(error)}`;
       return { output: message, display: message, isError: true, permission };

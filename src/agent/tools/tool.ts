@@ -60,3 +60,26 @@ export class ToolError extends Error {
     this.name = "ToolError";
   }
 }
+
+/**
+ * A failure beneath the tools (the project's database or the worker pool is
+ * unusable) that no retry by the model can fix: it ends a scripted run with
+ * exit code 54 instead of going back to the model.
+ */
+export class FatalToolError extends Error {
+  constructor(
+    readonly tool: string,
+    cause: unknown,
+  ) {
+    super(`${tool} cannot run: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = "FatalToolError";
+  }
+}
+
+/** SQLite I/O, corruption or a closed database; a dead worker pool. */
+export function isInfrastructureFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === "string" && /^SQLITE_(IOERR|CORRUPT|NOTADB|CANTOPEN|FULL|READONLY)/.test(code)) return true;
+  const message = (error as Error)?.message ?? "";
+  return /database connection is not open|The database connection is not open|Terminating worker thread/.test(message);
+}

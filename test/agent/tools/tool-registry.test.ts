@@ -4,8 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PermissionPolicy, type PermissionMode, type PermissionRules } from "../../../src/agent/permissions/permission-policy.js";
 import { createBuiltinTools } from "../../../src/agent/tools/builtin-tools.js";
 import { runCommandTool } from "../../../src/agent/tools/run-command.js";
-import type { ToolContext } from "../../../src/agent/tools/tool.js";
+import { defineTool, FatalToolError, type ToolContext } from "../../../src/agent/tools/tool.js";
 import { ToolRegistry, type Approver } from "../../../src/agent/tools/tool-registry.js";
+import { exitCodeOf } from "../../../src/cli/commands/ask-command.js";
+import { z } from "zod";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 let project: TempProject;
@@ -97,5 +99,39 @@ describe("ToolRegistry", () => {
     expect(denied.permission).toBe("denied");
     expect(denied.output).toContain("deny rule");
     expect(existsSync(join(project.root, "src/generated/x.ts"))).toBe(false);
+  });
+});
+
+describe("failures beneath the tools", () => {
+  it("end the run instead of going back to the model (exit code 54)", async () => {
+    const broken = defineTool({
+      name: "broken",
+      description: "fails like a corrupt database",
+      schema: z.strictObject({}),
+      kind: "read",
+      targets: () => ({}),
+      execute: async () => {
+        throw Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR_WRITE" });
+      },
+    });
+    const ordinary = defineTool({ ...broken, name: "ordinary", execute: async () => Promise.reject(new Error("plain bug")) });
+    const registry = new ToolRegistry([broken, ordinary], new PermissionPolicy("default"));
+    const context = { root: "/", signal: new AbortController().signal, extraDirectories: [] };
+    await expect(registry.run({ id: "1", name: "broken", input: {} }, context)).rejects.toBeInstanceOf(FatalToolError);
+    await expect(registry.run({ id: "2", name: "ordinary", input: {} }, context)).resolves.toMatchObject({
+      isError: true,
+      output: "ordinary failed: plain bug",
+    });
+    expect(
+      exitCodeOf({
+        sessionId: "s",
+        response: "",
+        stopReason: "error",
+        turns: 1,
+        toolCalls: 1,
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        error: { kind: "tool", message: "broken cannot run" },
+      }),
+    ).toBe(54);
   });
 });
