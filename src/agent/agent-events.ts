@@ -1,5 +1,6 @@
 import type { ModelErrorKind } from "../llm/model-errors.js";
 import type { Usage } from "../llm/model-types.js";
+import type { ContextReference } from "../store/content-types.js";
 import type { ToolRunResult } from "./tools/tool-registry.js";
 
 export type AgentStopReason = "end_turn" | "max_tokens" | "max_turns" | "error" | "interrupted";
@@ -31,5 +32,9 @@ export type AgentEvent =
   | { type: "tool_use"; id: string; name: string; input: unknown }
   | ({ type: "tool_result"; id: string; name: string } & ToolRunResult)
   | { type: "usage"; turn: number; usage: Usage; total: Usage }
+  /** Content left the window; its marker now stands where it was (nothing is lost: `retrieve_context`). */
+  | { type: "context_eviction"; turn: number; reference: ContextReference; marker: string }
+  /** The window as sent for this turn. */
+  | { type: "context_window"; turn: number; usedTokens: number; windowTokens: number; references: number }
   | { type: "error"; kind: string; message: string; fatal: boolean }
   | { type: "done"; result: AgentResult };

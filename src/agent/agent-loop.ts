@@ -1,3 +1,5 @@
+import { renderReference } from "../context/context-reference.js";
+import type { VirtualContextManager } from "../context/virtual-context-manager.js";
 import { alternatingMessages } from "../llm/conversation.js";
 import { ModelError } from "../llm/model-errors.js";
 import { EMPTY_USAGE, addUsage, type ModelProvider, type ModelResponse, type ToolUseBlock, type Usage } from "../llm/model-types.js";
@@ -14,8 +16,11 @@ export interface AgentLoopDeps {
   recorder: SessionRecorder;
   systemPrompt: string;
   maxTurns: number;
+  /** Most output tokens per call; the window always keeps room for them. */
   maxTokens: number;
   tokenCounter: TokenCounter;
+  /** Builds each request's window, evicting to references when needed. */
+  contextManager: VirtualContextManager;
 }
 
 const INTERRUPTED_RESULT = "The user interrupted before this tool ran.";
@@ -59,13 +64,21 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     turns++;
     yield { type: "turn_start", turn };
 
-    const request = {
-      system: deps.systemPrompt,
-      messages: alternatingMessages(recorder.messages()),
-      tools: deps.tools.specs(),
-      maxTokens: deps.maxTokens,
+    const tools = deps.tools.specs();
+    const fixedTokens = deps.tokenCounter.count(deps.systemPrompt) + deps.tokenCounter.count(JSON.stringify(tools)) + deps.maxTokens;
+    const window = await deps.contextManager.prepare(recorder, fixedTokens);
+    for (const reference of window.evictions) {
+      yield { type: "context_eviction", turn, reference, marker: renderReference(reference) };
+    }
+    yield {
+      type: "context_window",
+      turn,
+      usedTokens: window.usedTokens,
+      windowTokens: deps.contextManager.windowTokens,
+      references: window.context.references.length,
     };
-    const estimated = deps.tokenCounter.count(JSON.stringify(request));
+    const request = { system: deps.systemPrompt, messages: alternatingMessages(window.messages), tools, maxTokens: deps.maxTokens };
+    const estimated = window.usedTokens - deps.maxTokens;
     let response: ModelResponse | undefined;
     try {
       for await (const event of provider.stream(request, signal)) {
@@ -97,10 +110,12 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       return yield* done(finish(response.stopReason === "max_tokens" ? "max_tokens" : "end_turn"));
     }
 
-    const results: Array<{ call: ToolUseBlock; result: ToolRunResult }> = [];
+    const results: Array<{ call: ToolUseBlock; result: ToolRunResult; entryId?: string }> = [];
     for (const call of calls) {
       if (signal.aborted) {
-        results.push({ call, result: { output: INTERRUPTED_RESULT, isError: true, permission: "denied" } });
+        const interrupted: ToolRunResult = { output: INTERRUPTED_RESULT, isError: true, permission: "denied" };
+        const entryId = await recorder.recordToolResult(turn, call, interrupted, recorded.callIds.get(call.id) ?? parentId);
+        results.push({ call, result: interrupted, entryId });
         continue;
       }
       toolCalls++;
@@ -115,10 +130,10 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       }
       yield { type: "tool_result", id: call.id, name: call.name, ...result };
       parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
-      results.push({ call, result });
+      results.push({ call, result, entryId: parentId });
     }
     // Every tool_use gets its tool_result, even when interrupted: the API rejects a split pair.
-    recorder.appendToolResults(results);
+    recorder.appendToolResults(turn, results);
     if (signal.aborted) return yield* done(finish("interrupted"));
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { ChatMessage, ModelResponse, ToolUseBlock, Usage } from "../llm/model-types.js";
-import type { SessionRecord, SessionRepository } from "../store/session-repository.js";
+import type { SessionMessageRow, SessionRecord, SessionRepository } from "../store/session-repository.js";
 import type { ToolRunResult } from "./tools/tool-registry.js";
 
 export interface SessionIdentity {
@@ -23,7 +23,7 @@ export class SessionRecorder {
     private readonly sessions: SessionRepository,
     private readonly contentStore: UniversalContentStore,
     private readonly identity: SessionIdentity,
-    private readonly history: ChatMessage[],
+    private readonly history: SessionMessageRow[],
   ) {
     this.turn = session.turns;
   }
@@ -42,12 +42,23 @@ export class SessionRecorder {
     deps: { sessions: SessionRepository; contentStore: UniversalContentStore; identity: SessionIdentity },
     session: SessionRecord,
   ): SessionRecorder {
-    return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, deps.sessions.messages(session.id));
+    return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, deps.sessions.messageRows(session.id));
   }
 
-  /** The conversation so far, as sent to the model. */
+  /** The whole conversation, evicted messages included. */
   messages(): ChatMessage[] {
+    return this.history.map((row) => row.message);
+  }
+
+  /** The conversation as stored, with turns, entry ids and evictions: what the context manager works on. */
+  rows(): readonly SessionMessageRow[] {
     return this.history;
+  }
+
+  /** Records that a reference replaced these messages in the window. */
+  markEvicted(ordinals: readonly number[], referenceId: string): void {
+    this.sessions.markEvicted(this.session.id, ordinals, referenceId);
+    for (const row of this.history) if (ordinals.includes(row.ordinal)) row.evictedBy = referenceId;
   }
 
   get currentTurn(): number {
@@ -61,14 +72,13 @@ export class SessionRecorder {
   }
 
   async recordPrompt(prompt: string, turn: number): Promise<string> {
-    this.append({ role: "user", content: [{ type: "text", text: prompt }] });
     const entry = await this.contentStore.indexContent({ ...this.base(turn), contentType: "user_prompt", content: prompt });
+    this.append({ role: "user", content: [{ type: "text", text: prompt }] }, turn, [entry.id]);
     return entry.id;
   }
 
   /** Records the response text and each tool call; returns the entry ids (response first, then calls). */
   async recordResponse(turn: number, response: ModelResponse, parentId: string): Promise<{ responseId: string; callIds: Map<string, string> }> {
-    this.append({ role: "assistant", content: response.content });
     this.sessions.recordTurn(this.session.id, response.usage);
     const text = responseText(response);
     const responseEntry = await this.contentStore.indexContent({
@@ -89,6 +99,7 @@ export class SessionRecorder {
       });
       callIds.set(call.id, entry.id);
     }
+    this.append({ role: "assistant", content: response.content }, turn, [responseEntry.id, ...callIds.values()]);
     return { responseId: responseEntry.id, callIds };
   }
 
@@ -105,25 +116,32 @@ export class SessionRecorder {
   }
 
   /** Tool results go back to the model as one user message. */
-  appendToolResults(results: Array<{ call: ToolUseBlock; result: Pick<ToolRunResult, "output" | "isError"> }>): void {
-    this.append({
-      role: "user",
-      content: results.map(({ call, result }) => ({
-        type: "tool_result",
-        toolUseId: call.id,
-        content: result.output,
-        isError: result.isError ?? false,
-      })),
-    });
+  appendToolResults(
+    turn: number,
+    results: Array<{ call: ToolUseBlock; result: Pick<ToolRunResult, "output" | "isError">; entryId?: string }>,
+  ): void {
+    this.append(
+      {
+        role: "user",
+        content: results.map(({ call, result }) => ({
+          type: "tool_result",
+          toolUseId: call.id,
+          content: result.output,
+          isError: result.isError ?? false,
+        })),
+      },
+      turn,
+      results.flatMap(({ entryId }) => (entryId ? [entryId] : [])),
+    );
   }
 
   totalUsage(): Usage {
     return (this.sessions.get(this.session.id) ?? this.session).usage;
   }
 
-  private append(message: ChatMessage): void {
-    this.history.push(message);
-    this.sessions.appendMessage(this.session.id, message);
+  private append(message: ChatMessage, turn: number, entryIds: string[]): void {
+    const ordinal = this.sessions.appendMessage(this.session.id, message, { turn, entryIds });
+    this.history.push({ ordinal, message, turn, entryIds, evictedBy: null });
   }
 
   private base(turn: number) {

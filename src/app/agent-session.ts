@@ -7,6 +7,10 @@ import { SessionRecorder } from "../agent/session-recorder.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
 import { ToolRegistry, type Approver } from "../agent/tools/tool-registry.js";
+import { ContextRetriever } from "../context/context-retriever.js";
+import { createContextManager } from "../context/create-context-manager.js";
+import type { VirtualContextManager } from "../context/virtual-context-manager.js";
+import { createContextTools } from "../agent/tools/context-tools.js";
 import { BadInputError } from "../errors.js";
 import { createProvider } from "../llm/create-provider.js";
 import { LoggingProvider } from "../llm/logging-provider.js";
@@ -61,7 +65,19 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   const policy = new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
-  const tools = new ToolRegistry(createBuiltinTools({ codeSearcher: services.codeSearcher }), policy, options.approver);
+  const tokenCounter = new CalibratedTokenCounter();
+  let contextManager: VirtualContextManager | undefined;
+  const contextTools = createContextTools({
+    retriever: new ContextRetriever(services.contentStore),
+    contentStore: services.contentStore,
+    sessionId: () => recorder?.session.id ?? "",
+    availableTokens: () => contextManager?.retrievalBudget() ?? 10_000,
+  });
+  const tools = new ToolRegistry(
+    [...createBuiltinTools({ codeSearcher: services.codeSearcher }), ...contextTools],
+    policy,
+    options.approver,
+  );
   const systemPrompt = buildSystemPrompt({
     root: services.paths.root,
     sylkHome: services.paths.sylkHome,
@@ -69,7 +85,6 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     today: new Date().toISOString().slice(0, 10),
     platform: platform(),
   });
-  const tokenCounter = new CalibratedTokenCounter();
 
   return {
     get sessionId() {
@@ -82,6 +97,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         const reason = "reason" in choice ? choice.reason : "no model configured";
         return answerFromIndex({ searcher: services.codeSearcher, recorder: active, reason }, prompt);
       }
+      const windowTokens = config.context.windowTokens ?? provider.contextWindow;
+      contextManager ??= createContextManager({ config: config.context, contentStore: services.contentStore, tokenCounter, windowTokens });
       return runAgent(
         {
           provider,
@@ -90,8 +107,10 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           recorder: active,
           systemPrompt,
           maxTurns: options.maxTurns ?? config.agent.maxTurns,
-          maxTokens: config.model.maxTokens,
+          // The window always keeps room for the answer: at most a quarter of it.
+          maxTokens: Math.min(config.model.maxTokens, Math.floor(windowTokens / 4)),
           tokenCounter,
+          contextManager,
         },
         prompt,
         signal,

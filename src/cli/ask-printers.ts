@@ -61,6 +61,9 @@ class TextPrinter implements AskPrinter {
       case "error":
         stderr.write(`sylk: ${event.message}\n`);
         break;
+      case "context_eviction":
+        stderr.write(`Context: turns ${event.reference.turnRange[0]}-${event.reference.turnRange[1]} moved out of the window as ${event.marker}\n`);
+        break;
       case "done":
         if (event.result.response) stdout.write(`${event.result.response.replace(/\n*$/, "")}\n`);
         if (event.result.stopReason === "max_turns") {
@@ -126,6 +129,20 @@ function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
       };
     case "error":
       return { type: "error", kind: event.kind, message: event.message, fatal: event.fatal };
+    case "context_eviction":
+      return {
+        type: "context_eviction",
+        turn: event.turn,
+        ref_id: event.reference.id,
+        ref_type: event.reference.type,
+        turn_range: event.reference.turnRange,
+        tokens_saved: event.reference.tokensSaved,
+        content_ids: event.reference.contentIds.length,
+        summary: event.reference.summary,
+        marker: event.marker,
+      };
+    case "context_window":
+      return { type: "context", turn: event.turn, used_tokens: event.usedTokens, window_tokens: event.windowTokens, references: event.references };
     case "done":
       return { type: "result", ...resultJson(event.result) };
   }

@@ -150,6 +150,27 @@ const permissionsSchema = z
   })
   .strict();
 
+const contextSchema = z
+  .object({
+    /** The model's window in tokens, overriding what the provider reports (`--context-window`). */
+    windowTokens: z.number().int().min(2_000).optional(),
+    /** Evict when the request would fill more than this share of the window... */
+    evictAtRatio: z.number().min(0.1).max(1).default(0.75),
+    /** ...down to this share (no model call: eviction cannot deadlock like compaction). */
+    evictToRatio: z.number().min(0.05).max(1).default(0.5),
+    /** Model calls (turns) whose messages are never evicted. */
+    preserveRecentTurns: z.number().int().min(0).max(100).default(3),
+    /** recency (librarian, archivalist), topic (academic), task (architect). */
+    strategy: z.enum(["recency", "topic", "task"]).default("recency"),
+    /** Share of the remaining window that prefetch may fill before the model sees a prompt (seed: 10 %). */
+    prefetchBudgetRatio: z.number().min(0).max(0.5).default(0.1),
+  })
+  .strict()
+  .refine((value) => value.evictToRatio < value.evictAtRatio, {
+    path: ["evictToRatio"],
+    message: "must be smaller than evictAtRatio",
+  });
+
 export const configSchema = z
   .object({
     index: indexSchema.default(() => indexSchema.parse({})),
@@ -158,6 +179,7 @@ export const configSchema = z
     model: modelSchema.default(() => modelSchema.parse({})),
     agent: agentSchema.default(() => agentSchema.parse({})),
     permissions: permissionsSchema.default(() => permissionsSchema.parse({})),
+    context: contextSchema.default(() => contextSchema.parse({})),
   })
   .strict();
 
@@ -168,6 +190,7 @@ export type SearchConfig = SylkConfig["search"];
 export type ModelConfig = SylkConfig["model"];
 export type AgentConfig = SylkConfig["agent"];
 export type PermissionsConfig = SylkConfig["permissions"];
+export type ContextConfig = SylkConfig["context"];
 
 export function defaultConfig(): SylkConfig {
   return configSchema.parse({});

@@ -167,6 +167,15 @@ const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 3,
+    description: "context virtualization: which entries each message holds, its turn, and the reference that evicted it",
+    sql: `
+      ALTER TABLE session_messages ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE session_messages ADD COLUMN entry_ids TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE session_messages ADD COLUMN evicted_by TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -27,6 +27,18 @@ interface SessionRow {
   cache_write_tokens: number;
 }
 
+/** One message of a session as stored: what the model saw, and what it came from. */
+export interface SessionMessageRow {
+  ordinal: number;
+  message: ChatMessage;
+  /** The model call (turn) the message belongs to. */
+  turn: number;
+  /** Content entries holding this message's blocks, for lossless retrieval. */
+  entryIds: string[];
+  /** The context reference that evicted this message from the window, if any. */
+  evictedBy: string | null;
+}
+
 /** Sessions and their message lists, so a conversation can be continued or resumed. */
 export class SessionRepository {
   constructor(private readonly db: SqliteDatabase) {}
@@ -62,14 +74,42 @@ export class SessionRepository {
     return rows.map(toRecord);
   }
 
-  appendMessage(sessionId: string, message: ChatMessage): void {
-    this.db
+  /** Appends a message; returns its ordinal. */
+  appendMessage(sessionId: string, message: ChatMessage, details: { turn?: number; entryIds?: string[] } = {}): number {
+    const row = this.db
       .prepare(
-        `INSERT INTO session_messages (session_id, ordinal, role, content)
-         VALUES (?, (SELECT coalesce(max(ordinal), -1) + 1 FROM session_messages WHERE session_id = ?), ?, ?)`,
+        `INSERT INTO session_messages (session_id, ordinal, role, content, turn, entry_ids)
+         VALUES (?, (SELECT coalesce(max(ordinal), -1) + 1 FROM session_messages WHERE session_id = ?), ?, ?, ?, ?)
+         RETURNING ordinal`,
       )
-      .run(sessionId, sessionId, message.role, JSON.stringify(message.content));
+      .get(sessionId, sessionId, message.role, JSON.stringify(message.content), details.turn ?? 0, JSON.stringify(details.entryIds ?? [])) as {
+      ordinal: number;
+    };
     this.db.prepare("UPDATE sessions SET updated_at = ? WHERE id = ?").run(Date.now(), sessionId);
+    return row.ordinal;
+  }
+
+  messageRows(sessionId: string): SessionMessageRow[] {
+    const rows = this.db
+      .prepare(
+        "SELECT ordinal, role, content, turn, entry_ids, evicted_by FROM session_messages WHERE session_id = ? ORDER BY ordinal",
+      )
+      .all(sessionId) as Array<{ ordinal: number; role: ChatMessage["role"]; content: string; turn: number; entry_ids: string; evicted_by: string | null }>;
+    return rows.map((row) => ({
+      ordinal: row.ordinal,
+      message: { role: row.role, content: JSON.parse(row.content) as ChatMessage["content"] },
+      turn: row.turn,
+      entryIds: JSON.parse(row.entry_ids) as string[],
+      evictedBy: row.evicted_by,
+    }));
+  }
+
+  /** Marks messages as evicted by a reference (they stay stored; the window shows the marker instead). */
+  markEvicted(sessionId: string, ordinals: readonly number[], referenceId: string): void {
+    const statement = this.db.prepare("UPDATE session_messages SET evicted_by = ? WHERE session_id = ? AND ordinal = ?");
+    this.db.transaction(() => {
+      for (const ordinal of ordinals) statement.run(referenceId, sessionId, ordinal);
+    })();
   }
 
   messages(sessionId: string): ChatMessage[] {

@@ -64,6 +64,9 @@ describe("sylk ask against the Messages API", () => {
       "edit_file",
       "write_file",
       "run_command",
+      "retrieve_context",
+      "search_history",
+      "get_turn_range",
     ]);
     expect(toolResults(1)[0]?.content).toContain("src/billing/invoice.ts:");
     expect(toolResults(2)[0]?.content).toContain("export function renderInvoice");

@@ -29,7 +29,7 @@ export interface FakeAnthropicServer {
   /** Every request received, in order, including failed, retried and unscripted ones. */
   requests: RecordedRequest[];
   /** Appends scripted responses; each `POST /v1/messages` consumes one, FIFO. */
-  enqueue(...responses: ScriptedResponse[]): void;
+  enqueue(...responses: Array<ScriptedResponse | DynamicResponse>): void;
   /** Scripted responses not yet consumed. */
   pending(): number;
   /** Stops listening and destroys every open socket, including hanging/delayed ones. */
@@ -79,6 +79,9 @@ export interface ReplySpec {
 export interface ScriptedResponse {
   readonly spec: Readonly<ReplySpec>;
 }
+
+/** A response decided when its request arrives (e.g. to echo an id the client generated). */
+export type DynamicResponse = (body: any) => ScriptedResponse;
 
 let idCounter = 0;
 function fakeId(prefix: string): string {
@@ -177,9 +180,12 @@ export function requestApiKey(request: RecordedRequest): string | undefined {
   return undefined;
 }
 
-/** Deterministic token estimate used by count_tokens and default usage: ceil(JSON of messages + system / 4). */
+/**
+ * Deterministic token estimate used by count_tokens and default usage:
+ * ceil(JSON of messages + system + tools / 4) (the real API counts tool definitions as input too).
+ */
 export function estimateInputTokens(body: any): number {
-  const text = JSON.stringify(body?.messages ?? []) + JSON.stringify(body?.system ?? "");
+  const text = JSON.stringify(body?.messages ?? []) + JSON.stringify(body?.system ?? "") + JSON.stringify(body?.tools ?? []);
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
@@ -301,7 +307,7 @@ const NO_SCRIPT_MESSAGE = "fake Anthropic server: no scripted response left";
 
 export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
   const requests: RecordedRequest[] = [];
-  const queue: ScriptedResponse[] = [];
+  const queue: Array<ScriptedResponse | DynamicResponse> = [];
   const sockets = new Set<Socket>();
   const timers = new Map<NodeJS.Timeout, () => void>();
   let closed = false;
@@ -327,7 +333,8 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
   const gone = (response: ServerResponse) => closed || response.destroyed || response.socket?.destroyed === true;
 
   const answerMessages = async (response: ServerResponse, body: any) => {
-    const next = queue.shift();
+    const queued = queue.shift();
+    const next = typeof queued === "function" ? queued(body) : queued;
     if (!next) {
       // x-should-retry: false keeps the SDK from retrying (and backing off) on this 500.
       sendJson(response, 500, errorBody("api_error", NO_SCRIPT_MESSAGE), { "x-should-retry": "false" });
@@ -422,6 +429,8 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
     });
   });
   server.on("connection", (socket) => {
+    // Many small SSE frames: without this, Nagle and delayed ACKs stall each response by ~40 ms.
+    socket.setNoDelay(true);
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });

@@ -20,6 +20,7 @@ interface AskOptions {
   continue?: boolean;
   resume?: string;
   yes?: boolean;
+  contextWindow?: number;
 }
 
 /** Largest stdin read as context (bigger input is cut, and the prompt says so). */
@@ -38,12 +39,14 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
     .option("-c, --continue", "continue the latest session of this project")
     .option("-r, --resume <session>", "resume a session by id (or the start of one)")
     .option("-y, --yes", "consent to indexing the project if it never was")
+    .option("--context-window <tokens>", "the model's context window in tokens (overrides context.windowTokens)", parsePositiveInteger)
     .action(async (promptArgument: string | undefined, options: AskOptions) => {
       if (options.continue && options.resume) throw new BadInputError("Use --continue or --resume, not both.");
       const prompt = await readPrompt(promptArgument, context);
       const flags: Record<string, unknown> = {};
       if (options.model) flags["model.name"] = options.model;
       if (options.provider) flags["model.provider"] = options.provider;
+      if (options.contextWindow) flags["context.windowTokens"] = options.contextWindow;
       const services = openProject({ root: resolveRoot(context), env: context.env, flags });
       try {
         await resolveIndexConsent(services.consent, { yes: options.yes ?? false });

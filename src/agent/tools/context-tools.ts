@@ -1,0 +1,130 @@
+import { z } from "zod";
+import type { ContextRetriever, RetrievalResult } from "../../context/context-retriever.js";
+import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
+import { CONTENT_TYPES, type ContentEntry } from "../../store/content-types.js";
+import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./tool.js";
+
+export interface ContextToolsDeps {
+  retriever: ContextRetriever;
+  contentStore: Pick<UniversalContentStore, "search">;
+  /** The running session (tools default to it). */
+  sessionId: () => string;
+  /** Tokens the window can still take: a retrieval never asks for more. */
+  availableTokens: () => number;
+  /** Retrieved entries are promoted to the hot tier. */
+  onRetrieved?: (entries: readonly ContentEntry[]) => void;
+}
+
+const integer = new Intl.NumberFormat("en-US");
+
+/**
+ * The model's way back to anything that left its window (seed 002 "Context
+ * Skills"): a marker's reference, a search over all history, or a turn range,
+ * each within a token budget and saying whether it was cut and where the
+ * content came from.
+ */
+export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
+  const budget = (requested: number) => Math.max(100, Math.min(requested, deps.availableTokens()));
+  const finish = (result: RetrievalResult) => {
+    deps.onRetrieved?.(result.entries);
+    return { output: renderRetrieval(result), display: `${result.entries.length} entries, ${integer.format(result.totalTokens)} tokens${result.truncated ? " (truncated)" : ""}` };
+  };
+
+  const retrieveContext = defineTool({
+    name: "retrieve_context",
+    description: toolDescription(import.meta.url, "retrieve-context.txt"),
+    schema: z
+      .strictObject({
+        ref_id: z.string().min(1).optional().describe('The id in a marker: retrieve_context(ref_id="…").'),
+        query: z.string().min(1).optional().describe("What to look for, when there is no marker."),
+        max_tokens: z.number().int().min(100).max(10_000).default(2000).describe("Token budget (100–10000)."),
+        include_related: z.boolean().default(false).describe("Also bring each entry's call or result."),
+      })
+      .refine((input) => input.ref_id !== undefined || input.query !== undefined, { message: "give ref_id or query" }),
+    kind: "read",
+    targets: () => ({}),
+    async execute(input) {
+      try {
+        const result = await deps.retriever.retrieve({
+          ...(input.ref_id ? { refId: input.ref_id } : {}),
+          ...(input.query ? { query: input.query } : {}),
+          maxTokens: budget(input.max_tokens),
+          includeRelated: input.include_related,
+        });
+        return finish(result);
+      } catch (error) {
+        throw new ToolError((error as Error).message);
+      }
+    },
+  });
+
+  const searchHistory = defineTool({
+    name: "search_history",
+    description: toolDescription(import.meta.url, "search-history.txt"),
+    schema: z.strictObject({
+      query: z.string().min(1).describe("What to look for."),
+      content_type: z.enum(CONTENT_TYPES).optional().describe("Only entries of this type."),
+      session_id: z.string().min(1).optional().describe("Only this session (default: every session)."),
+      max_results: z.number().int().min(1).max(50).default(10).describe("Most results."),
+    }),
+    kind: "read",
+    targets: () => ({}),
+    async execute(input) {
+      const outcome = await deps.contentStore.search(
+        input.query,
+        { ...(input.content_type ? { contentTypes: [input.content_type] } : {}), ...(input.session_id ? { sessionId: input.session_id } : {}) },
+        input.max_results,
+      );
+      const lines = outcome.hits.map(
+        (hit) =>
+          `- turn ${hit.entry.turnNumber} · ${hit.entry.contentType} · session ${hit.entry.sessionId.slice(0, 8)} · entry ${hit.entry.id}\n  ${hit.snippet.split("\n").join("\n  ")}`,
+      );
+      deps.onRetrieved?.(outcome.hits.map((hit) => hit.entry));
+      const header = `source: search · ${outcome.hits.length} results${outcome.degraded.length ? ` · degraded: ${outcome.degraded.join("; ")}` : ""}`;
+      return {
+        output: [header, ...lines, outcome.hits.length ? "Use get_turn_range or retrieve_context for full content." : "Nothing matched."].join("\n"),
+        display: `${outcome.hits.length} history results`,
+      };
+    },
+  });
+
+  const getTurnRange = defineTool({
+    name: "get_turn_range",
+    description: toolDescription(import.meta.url, "get-turn-range.txt"),
+    schema: z
+      .strictObject({
+        from_turn: z.number().int().min(0).describe("First turn (inclusive)."),
+        to_turn: z.number().int().min(0).describe("Last turn (inclusive)."),
+        max_tokens: z.number().int().min(100).max(10_000).default(5000).describe("Token budget."),
+      })
+      .refine((input) => input.to_turn >= input.from_turn, { message: "to_turn must not be before from_turn", path: ["to_turn"] }),
+    kind: "read",
+    targets: () => ({}),
+    async execute(input) {
+      return finish(deps.retriever.turnRange(deps.sessionId(), input.from_turn, input.to_turn, budget(input.max_tokens)));
+    },
+  });
+
+  return [retrieveContext, searchHistory, getTurnRange];
+}
+
+/** Header, then each entry verbatim between separators (the content is byte-exact). */
+export function renderRetrieval(result: RetrievalResult): string {
+  const header = [
+    `source: ${result.source}`,
+    ...(result.refId ? [`ref_id: ${result.refId}`] : []),
+    `entries: ${result.entries.length}`,
+    `tokens: ${result.totalTokens}`,
+    `truncated: ${result.truncated}`,
+  ].join(" · ");
+  const note = result.partialEntryId
+    ? `\n(Only the beginning of entry ${result.partialEntryId} fits; ask again with a larger max_tokens, up to 10000.)`
+    : result.truncated
+      ? "\n(More entries did not fit; ask again with a larger max_tokens or a narrower range.)"
+      : "";
+  const bodies = result.entries.map((entry) => {
+    const tool = typeof entry.metadata.tool === "string" ? ` (${entry.metadata.tool})` : "";
+    return `----- turn ${entry.turnNumber} · ${entry.contentType}${tool} · entry ${entry.id} -----\n${entry.content}`;
+  });
+  return [`${header}${note}`, ...bodies].join("\n");
+}

@@ -1,0 +1,105 @@
+import type { ContentEntry, ContentType, ContextReference, ReferenceType } from "../store/content-types.js";
+
+const MAX_TOPICS = 5;
+const MAX_ENTITIES = 5;
+const integer = new Intl.NumberFormat("en-US");
+
+/**
+ * Seed 002 `ContextReference.Render()`, exactly:
+ * `[CTX-REF:conversation | 15 turns (4,200 tokens) @ 14:23 | Topics: auth flow, JWT, middleware | retrieve_context(ref_id="abc123")]`.
+ * A pure function of the reference, so rendering is idempotent.
+ */
+export function renderReference(reference: ContextReference): string {
+  const turns = reference.turnRange[1] - reference.turnRange[0] + 1;
+  const time = new Date(reference.timestamp);
+  const clock = `${String(time.getHours()).padStart(2, "0")}:${String(time.getMinutes()).padStart(2, "0")}`;
+  const topics = reference.topics.slice(0, 3).join(", ");
+  return `[CTX-REF:${reference.type} | ${turns} turns (${integer.format(reference.tokensSaved)} tokens) @ ${clock} | Topics: ${topics} | retrieve_context(ref_id="${reference.id}")]`;
+}
+
+/** True for text that is (or starts with) a rendered marker: markers are never evicted into markers. */
+export function isReferenceMarker(text: string): boolean {
+  return text.startsWith("[CTX-REF:");
+}
+
+export interface ReferenceInput {
+  id: string;
+  sessionId: string;
+  agentId: string;
+  entries: readonly ContentEntry[];
+  /** Tokens the evicted messages took in the window (the entries' own counts when absent). */
+  tokensSaved?: number;
+}
+
+/**
+ * Seed 002 `ReferenceGenerator`: what the evicted entries were about, from
+ * their stored keywords and entities, with no model call (so eviction cannot
+ * fail or deadlock): topics by keyword frequency, entities, query hints, the
+ * dominant content type and a one-line summary.
+ */
+export function generateReference(input: ReferenceInput): ContextReference {
+  const { entries } = input;
+  if (entries.length === 0) throw new Error("no entries to reference");
+  const turns = entries.map((entry) => entry.turnNumber);
+  const topics = topKeywords(entries);
+  const entities = topEntities(entries);
+  return {
+    id: input.id,
+    type: dominantType(entries),
+    sessionId: input.sessionId,
+    agentId: input.agentId,
+    contentIds: entries.map((entry) => entry.id),
+    summary: topics.length === 0 ? `${entries.length} turns of conversation` : `Discussion about ${topics.slice(0, 3).join(", ")}`,
+    tokensSaved: input.tokensSaved ?? entries.reduce((sum, entry) => sum + entry.tokenCount, 0),
+    turnRange: [Math.min(...turns), Math.max(...turns)],
+    timestamp: Math.min(...entries.map((entry) => entry.timestamp)),
+    topics,
+    entities,
+    queryHints: [
+      ...topics.slice(0, 2).map((topic) => `discussion about ${topic}`),
+      ...entities.slice(0, 2).map((entity) => `mentions of ${entity}`),
+    ],
+  };
+}
+
+function topKeywords(entries: readonly ContentEntry[]): string[] {
+  const counts = new Map<string, number>();
+  for (const entry of entries) {
+    for (const keyword of entry.keywords) counts.set(keyword.toLowerCase(), (counts.get(keyword.toLowerCase()) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_TOPICS)
+    .map(([keyword]) => keyword);
+}
+
+function topEntities(entries: readonly ContentEntry[]): string[] {
+  const counts = new Map<string, number>();
+  for (const entry of entries) for (const entity of entry.entities) counts.set(entity, (counts.get(entity) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_ENTITIES)
+    .map(([entity]) => entity);
+}
+
+/** Seed `determineType`: the most frequent content type decides (first seen wins a tie). */
+function dominantType(entries: readonly ContentEntry[]): ReferenceType {
+  const counts = new Map<ContentType, number>();
+  for (const entry of entries) counts.set(entry.contentType, (counts.get(entry.contentType) ?? 0) + 1);
+  let dominant: ContentType = entries[0]?.contentType ?? "agent_message";
+  for (const [type, count] of counts) if (count > (counts.get(dominant) ?? 0)) dominant = type;
+  switch (dominant) {
+    case "research_paper":
+    case "web_fetch":
+      return "research";
+    case "code_file":
+      return "code_analysis";
+    case "tool_call":
+    case "tool_result":
+      return "tool_results";
+    case "plan_workflow":
+      return "plan_discussion";
+    default:
+      return "conversation";
+  }
+}

@@ -1,0 +1,51 @@
+import type { ContextConfig } from "../config/schema.js";
+import type { UniversalContentStore } from "../content-store/universal-content-store.js";
+import { HashingEmbedder } from "../embedding/hashing-embedder.js";
+import type { TokenCounter } from "../llm/token-counter.js";
+import type { ContentType } from "../store/content-types.js";
+import { textTermCounts } from "../search/full-text-document.js";
+import { TokenUsagePolicy } from "./degradation-policy.js";
+import type { EvictionStrategy } from "./eviction/eviction-strategy.js";
+import { RecencyEviction } from "./eviction/recency-eviction.js";
+import { TaskCompletionEviction } from "./eviction/task-completion-eviction.js";
+import { TopicClusterEviction } from "./eviction/topic-cluster-eviction.js";
+import { VirtualContextManager } from "./virtual-context-manager.js";
+
+/**
+ * Seed 002 `GetEvictionConfig`: each strategy with the content type its
+ * agents keep (librarian/archivalist keep user prompts, academic keeps
+ * research papers, architect keeps plans).
+ */
+export function evictionConfigFor(strategy: ContextConfig["strategy"]): { strategy: EvictionStrategy; preserveTypes: ContentType[] } {
+  switch (strategy) {
+    case "recency":
+      return { strategy: new RecencyEviction(), preserveTypes: ["user_prompt"] };
+    case "topic": {
+      const embedder = new HashingEmbedder();
+      return {
+        strategy: new TopicClusterEviction((text) => embedder.embedCounts(textTermCounts(text))),
+        preserveTypes: ["research_paper"],
+      };
+    }
+    case "task":
+      return { strategy: new TaskCompletionEviction(), preserveTypes: ["plan_workflow"] };
+  }
+}
+
+export function createContextManager(deps: {
+  config: ContextConfig;
+  contentStore: UniversalContentStore;
+  tokenCounter: TokenCounter;
+  windowTokens: number;
+}): VirtualContextManager {
+  const { strategy, preserveTypes } = evictionConfigFor(deps.config.strategy);
+  return new VirtualContextManager({
+    contentStore: deps.contentStore,
+    tokenCounter: deps.tokenCounter,
+    policy: new TokenUsagePolicy(deps.config.evictAtRatio, deps.config.evictToRatio),
+    strategy,
+    windowTokens: deps.windowTokens,
+    preserveRecentTurns: deps.config.preserveRecentTurns,
+    preserveTypes,
+  });
+}

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createContextTools, renderRetrieval } from "../../src/agent/tools/context-tools.js";
+import { PermissionPolicy } from "../../src/agent/permissions/permission-policy.js";
+import { ToolRegistry } from "../../src/agent/tools/tool-registry.js";
+import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import { ContextRetriever } from "../../src/context/context-retriever.js";
+import { alternatingMessages } from "../../src/llm/conversation.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+let services: ProjectServices;
+let retriever: ContextRetriever;
+
+beforeEach(() => {
+  project = createTempProject();
+  services = openProject({ root: project.root, env: project.env });
+  retriever = new ContextRetriever(services.contentStore);
+});
+afterEach(async () => {
+  await services.close();
+  project.cleanup();
+});
+
+const base = { sessionId: "s1", agentId: "a", agentType: "engineer" };
+
+describe("ContextRetriever and the retrieval tools", () => {
+  it("expands a reference within its budget, reporting source and truncation", async () => {
+    const small = await services.contentStore.indexContent({ ...base, contentType: "tool_result", content: "small result", turnNumber: 1 });
+    const big = await services.contentStore.indexContent({ ...base, contentType: "tool_result", content: "B".repeat(4_000), turnNumber: 2 });
+    services.contentStore.storeReference({
+      id: "ref1",
+      type: "tool_results",
+      sessionId: "s1",
+      agentId: "a",
+      contentIds: [small.id, big.id],
+      summary: "x",
+      tokensSaved: 1_010,
+      turnRange: [1, 2],
+      timestamp: 0,
+      topics: [],
+      entities: [],
+      queryHints: [],
+    });
+    const all = await retriever.retrieve({ refId: "ref1", maxTokens: 5_000 });
+    expect(all).toMatchObject({ source: "reference", truncated: false, refId: "ref1" });
+    expect(all.entries.map((entry) => entry.content)).toEqual(["small result", "B".repeat(4_000)]);
+
+    const cut = await retriever.retrieve({ refId: "ref1", maxTokens: 200 });
+    expect(cut.truncated).toBe(true);
+    expect(cut.entries.map((entry) => entry.id)).toEqual([small.id]);
+
+    const partial = await retriever.retrieve({ contentIds: [big.id], maxTokens: 100 });
+    expect(partial).toMatchObject({ source: "direct", truncated: true, partialEntryId: big.id });
+    expect(partial.entries[0]?.content).toBe("B".repeat(400));
+    expect(renderRetrieval(partial)).toContain("Only the beginning of entry");
+
+    await expect(retriever.retrieve({ refId: "nope", maxTokens: 100 })).rejects.toThrow(/No context reference "nope"/);
+  });
+
+  it("finds history by search and turn range through the model's tools", async () => {
+    const prompt = await services.contentStore.indexContent({ ...base, contentType: "user_prompt", content: "Why does the flux capacitor overheat?", turnNumber: 1 });
+    await services.contentStore.indexContent({ ...base, contentType: "agent_response", content: "The flux capacitor overheats above 1.21 gigawatts.", turnNumber: 1, parentId: prompt.id });
+    await services.contentStore.indexContent({ ...base, contentType: "agent_response", content: "Unrelated answer about invoices.", turnNumber: 2 });
+    await services.contentStore.indexContent({ ...base, sessionId: "s2", contentType: "user_prompt", content: "flux capacitor in another session", turnNumber: 1 });
+    const retrieved: string[] = [];
+    const tools = new ToolRegistry(
+      createContextTools({
+        retriever,
+        contentStore: services.contentStore,
+        sessionId: () => "s1",
+        availableTokens: () => 10_000,
+        onRetrieved: (entries) => retrieved.push(...entries.map((entry) => entry.id)),
+      }),
+      new PermissionPolicy("default"),
+    );
+    const context = { root: project.root, signal: new AbortController().signal, extraDirectories: [] };
+
+    const search = await tools.run({ id: "1", name: "search_history", input: { query: "flux capacitor", session_id: "s1" } }, context);
+    expect(search.output).toMatch(/^source: search · \d results/);
+    expect(search.output).not.toContain("another session");
+    // Both full-text matches rank above anything the vector signal adds.
+    expect(search.output.indexOf("gigawatts")).toBeLessThan(search.output.indexOf("invoices") >>> 0);
+    expect(search.output.indexOf("Why does the flux")).toBeLessThan(search.output.indexOf("invoices") >>> 0);
+
+    const byType = await tools.run({ id: "2", name: "search_history", input: { query: "flux capacitor", content_type: "user_prompt" } }, context);
+    expect(byType.output).toContain("another session");
+    expect(byType.output).not.toContain("gigawatts");
+
+    const range = await tools.run({ id: "3", name: "get_turn_range", input: { from_turn: 1, to_turn: 1 } }, context);
+    expect(range.output).toMatch(/^source: direct · entries: 2 · tokens: \d+ · truncated: false/);
+    expect(range.output).toContain("The flux capacitor overheats above 1.21 gigawatts.");
+
+    const related = await tools.run({ id: "4", name: "retrieve_context", input: { query: "gigawatts", include_related: true } }, context);
+    expect(related.output).toContain("Why does the flux capacitor overheat?");
+
+    const invalid = await tools.run({ id: "5", name: "retrieve_context", input: {} }, context);
+    expect(invalid.isError).toBe(true);
+    expect(invalid.output).toContain("give ref_id or query");
+    expect(retrieved.length).toBeGreaterThan(0);
+  });
+
+  it("sends user messages with tool results first and merges consecutive roles", () => {
+    const merged = alternatingMessages([
+      { role: "user", content: [{ type: "text", text: "[CTX-REF:…]" }] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: "t", content: "r", isError: false }] },
+      { role: "assistant", content: [{ type: "text", text: "ok" }] },
+    ]);
+    expect(merged.map((message) => message.content.map((block) => block.type))).toEqual([["tool_result", "text"], ["text"]]);
+    expect(alternatingMessages([{ role: "assistant", content: [{ type: "text", text: "x" }] }])[0]?.role).toBe("user");
+  });
+});

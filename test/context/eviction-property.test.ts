@@ -1,0 +1,102 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SessionRecorder } from "../../src/agent/session-recorder.js";
+import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import { evictionConfigFor } from "../../src/context/create-context-manager.js";
+import { TokenUsagePolicy } from "../../src/context/degradation-policy.js";
+import { VirtualContextManager } from "../../src/context/virtual-context-manager.js";
+import { CalibratedTokenCounter } from "../../src/llm/token-counter.js";
+import type { ModelResponse } from "../../src/llm/model-types.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+let services: ProjectServices;
+beforeAll(() => {
+  project = createTempProject();
+  services = openProject({ root: project.root, env: project.env });
+});
+afterAll(async () => {
+  await services.close();
+  project.cleanup();
+});
+
+const step = fc.oneof(
+  fc.record({ kind: fc.constant("prompt" as const), text: fc.string({ minLength: 1, maxLength: 400 }) }),
+  fc.record({
+    kind: fc.constant("tools" as const),
+    results: fc.array(fc.string({ unit: "binary", minLength: 300, maxLength: 3000 }), { minLength: 1, maxLength: 3 }),
+  }),
+  fc.record({ kind: fc.constant("answer" as const), text: fc.string({ minLength: 50, maxLength: 800 }) }),
+);
+
+describe("eviction keeps everything retrievable", () => {
+  it("for random sessions, windows and strategies, every evicted entry comes back byte for byte", async () => {
+    let evictedRows = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 3, maxLength: 30 }),
+        fc.integer({ min: 1_500, max: 6_000 }),
+        fc.constantFrom("recency" as const, "topic" as const, "task" as const),
+        async (steps, windowTokens, strategyName) => {
+          const recorder = SessionRecorder.start(
+            { sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: "a", agentType: "engineer" } },
+            { title: "property", provider: "test", model: "test" },
+          );
+          const { strategy, preserveTypes } = evictionConfigFor(strategyName);
+          const manager = new VirtualContextManager({
+            contentStore: services.contentStore,
+            tokenCounter: new CalibratedTokenCounter(),
+            policy: new TokenUsagePolicy(0.75, 0.5),
+            strategy,
+            windowTokens,
+            preserveRecentTurns: 1,
+            preserveTypes,
+          });
+          const originals = new Map<string, string>();
+          let parent = await recorder.recordPrompt("start", recorder.nextTurn());
+          for (const [index, current] of steps.entries()) {
+            if (current.kind === "prompt") {
+              parent = await recorder.recordPrompt(current.text, recorder.nextTurn());
+              continue;
+            }
+            const turn = recorder.nextTurn();
+            const calls =
+              current.kind === "tools" ? current.results.map((_, call) => ({ type: "tool_use" as const, id: `c${index}_${call}`, name: "read_file", input: { path: `f${call}` } })) : [];
+            const response: ModelResponse = {
+              content: current.kind === "answer" ? [{ type: "text", text: current.text }] : calls,
+              stopReason: current.kind === "answer" ? "end_turn" : "tool_use",
+              usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+              model: "test",
+            };
+            const recorded = await recorder.recordResponse(turn, response, parent);
+            if (current.kind === "tools") {
+              const results = [];
+              for (const [call, output] of current.results.entries()) {
+                const block = calls[call] as (typeof calls)[number];
+                const entryId = await recorder.recordToolResult(turn, block, { output, permission: "allowed" }, recorded.callIds.get(block.id) ?? parent);
+                originals.set(entryId, output);
+                results.push({ call: block, result: { output }, entryId });
+              }
+              recorder.appendToolResults(turn, results);
+            }
+            const prepared = await manager.prepare(recorder, 400);
+            const newestAlone = prepared.context.items.at(-1)?.tokens ?? 0;
+            if (400 + newestAlone <= windowTokens) expect(prepared.usedTokens).toBeLessThanOrEqual(windowTokens);
+          }
+          for (const row of recorder.rows()) {
+            if (!row.evictedBy) continue;
+            evictedRows++;
+            const reference = services.contentStore.getReference(row.evictedBy);
+            expect(reference?.contentIds).toEqual(expect.arrayContaining(row.entryIds));
+          }
+          for (const [entryId, output] of originals) {
+            const [entry] = services.contentStore.getByIds([entryId]);
+            expect(entry?.content).toBe(output);
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+    expect(evictedRows).toBeGreaterThan(0);
+  });
+});
