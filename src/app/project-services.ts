@@ -18,6 +18,7 @@ import { FileRepository } from "../store/file-repository.js";
 import { FullTextRepository } from "../store/full-text-repository.js";
 import { SessionRepository } from "../store/session-repository.js";
 import { VectorStore } from "../store/vector-store.js";
+import { upgradeTermsFormat } from "./upgrade-terms-format.js";
 
 export interface OpenProjectOptions {
   root: string;
@@ -63,6 +64,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const { config } = loadedConfig;
   const embedder = createEmbedder(config.embedding, env);
   const db = openDatabase(paths.database);
+  upgradeTermsFormat(db);
   const files = new FileRepository(db);
   const entries = new EntryRepository(db);
   const vectors = new VectorStore(db, embedder.id, embedder.dimensions);

@@ -33,6 +33,17 @@ export class HashingEmbedder implements Embedder {
   embedCounts(counts: ReadonlyMap<string, number>): Float32Array {
     return this.features.embed(counts);
   }
+
+  /**
+   * A query whose terms weigh by how rare they are in the collection searched
+   * (1 + IDF): in a question, "when did Caroline go" says little and
+   * "LGBTQ support group" says it all.
+   */
+  embedWeightedQuery(text: string, weightOf: (term: string) => number): Float32Array {
+    const weights = new Map<string, number>();
+    for (const term of textTermCounts(text).keys()) weights.set(term, weightOf(term));
+    return this.features.embedWeighted(weights);
+  }
 }
 
 /** Tokens repeat across chunks; their trigram buckets are remembered, up to this many tokens. */
@@ -45,9 +56,14 @@ export class TrigramFeatures {
   constructor(readonly dimensions: number) {}
 
   embed(counts: ReadonlyMap<string, number>): Float32Array {
+    const weights = new Map<string, number>();
+    for (const [token, count] of counts) weights.set(token, 1 + Math.log(count));
+    return this.embedWeighted(weights);
+  }
+
+  embedWeighted(weights: ReadonlyMap<string, number>): Float32Array {
     const vector = new Float32Array(this.dimensions);
-    for (const [token, count] of counts) {
-      const weight = 1 + Math.log(count);
+    for (const [token, weight] of weights) {
       for (const signed of this.bucketsOf(token)) {
         // Buckets are stored as ±(index + 1) so that index 0 keeps its sign.
         if (signed > 0) vector[signed - 1] = (vector[signed - 1] as number) + weight;

@@ -1,4 +1,5 @@
-import { tokenize, tokenizePath } from "./code-tokenizer.js";
+import { stemmer } from "stemmer";
+import { queryTerms, tokenize, tokenizePath } from "./code-tokenizer.js";
 
 /**
  * A term's frequency in a document, in buckets: `optimizer#4` says the
@@ -30,11 +31,36 @@ function bucketOf(count: number): number | undefined {
   return bucket;
 }
 
-/** Index terms from term counts: each term, and its frequency bucket when it repeats. */
+/**
+ * Version of the full-text term format; indexes written with another are
+ * rebuilt (terms are stored, so a change of format must not go unnoticed).
+ */
+export const TERMS_FORMAT_VERSION = 2;
+
+/**
+ * Full-text terms are Porter stems of the code-aware tokens (`exiting` and
+ * `exit`, `optimizer` and `optimize` meet). Measured: recall@10 0.638 → 0.678
+ * on LoCoMo conversations and 0.820 → 0.843 on vite localisation (BM25 alone).
+ */
+export function stem(term: string): string {
+  return stemmer(term);
+}
+
+/** Distinct full-text terms of a query (stemmed like the documents). */
+export function fullTextQuery(query: string): string[] {
+  return [...new Set(queryTerms(query).map(stem))];
+}
+
+/** Index terms from term counts: each term's stem, and its frequency bucket when it repeats. */
 export function termsFromCounts(counts: ReadonlyMap<string, number>): FullTextTerms {
+  const stemmed = new Map<string, number>();
+  for (const [term, frequency] of counts) {
+    const key = stem(term);
+    stemmed.set(key, (stemmed.get(key) ?? 0) + frequency);
+  }
   const distinct: string[] = [];
   let count = 0;
-  for (const [term, frequency] of counts) {
+  for (const [term, frequency] of stemmed) {
     distinct.push(term);
     const bucket = bucketOf(frequency);
     if (bucket !== undefined) distinct.push(`${term}${TF_MARK}${bucket}`);

@@ -164,6 +164,22 @@ export class FullTextIndex {
   }
 
   /**
+   * The score of a document holding every query term once at average length
+   * (Σ idf): scores divided by it say how much of the query a document
+   * covers, comparably across queries (prefetch confidence).
+   */
+  idealScore(terms: readonly string[]): number {
+    const documentCount = this.liveCount;
+    let ideal = 0;
+    for (const term of new Set(terms)) {
+      let documentFrequency = 0;
+      for (const id of this.postings(term)) if (this.state[id] === LIVE) documentFrequency++;
+      if (documentFrequency > 0) ideal += Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
+    }
+    return ideal;
+  }
+
+  /**
    * Every document holding the term, live or not. FlexSearch may return
    * undefined for a term whose postings were emptied, and may return its
    * internal arrays: read them, never change them.

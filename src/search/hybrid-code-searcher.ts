@@ -2,7 +2,7 @@ import type { SearchConfig } from "../config/schema.js";
 import type { Embedder } from "../embedding/embedder.js";
 import type { FileRepository, StoredChunk } from "../store/file-repository.js";
 import type { VectorStore } from "../store/vector-store.js";
-import { queryTerms } from "./code-tokenizer.js";
+import { fullTextQuery } from "./full-text-document.js";
 import type { CodeVectorIndex } from "./code-vector-index.js";
 import type { PersistentFullText } from "./persistent-full-text.js";
 import type { SearchOutcome } from "./search-outcome.js";
@@ -25,6 +25,8 @@ export interface CodeSearchHit {
   signals: Partial<Record<CodeSignal, SignalEvidence>>;
   snippet: string;
   content: string;
+  fileLineCount: number;
+  fileDescription: string | null;
 }
 
 export interface CodeSearchOptions {
@@ -73,7 +75,10 @@ export class HybridCodeSearcher {
     });
     if (lists.length === 0 && degraded.length > 0) throw new Error(`Search failed: ${degraded.join("; ")}`);
 
-    return { hits: this.fuseByFile(lists, limit, perFile, query), degraded };
+    const hits = this.fuseByFile(lists, limit, perFile, query);
+    return signals.includes("fulltext")
+      ? { hits, degraded, fulltextIdealScore: this.deps.fullText.idealScore(fullTextQuery(query)) }
+      : { hits, degraded };
   }
 
   /**
@@ -122,8 +127,9 @@ export class HybridCodeSearcher {
   private async runSignal(signal: CodeSignal, query: string, candidates: number) {
     switch (signal) {
       case "fulltext":
-        return this.deps.fullText.search(queryTerms(query), candidates);
+        return this.deps.fullText.search(fullTextQuery(query), candidates);
       case "vector": {
+        // Unweighted on purpose: IDF-weighting code queries lowered hybrid recall@10 0.860 → 0.833 (docs/BENCHMARKS.md).
         const [vector] = await this.deps.embedder.embed([query], "query");
         if (!vector) throw new Error("the embedder returned no vector");
         const hits = this.deps.vectorIndex.isWarm
@@ -147,5 +153,7 @@ function toHit(chunk: StoredChunk, score: number, signals: CodeSearchHit["signal
     signals,
     snippet: snippetFor(chunk.content, query),
     content: chunk.content,
+    fileLineCount: chunk.fileLineCount,
+    fileDescription: chunk.fileDescription,
   };
 }

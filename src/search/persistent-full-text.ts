@@ -94,6 +94,11 @@ export class PersistentFullText {
     return this.index.search(terms, limit);
   }
 
+  idealScore(terms: readonly string[]): number {
+    this.ensureCurrent();
+    return this.index.idealScore(terms);
+  }
+
   /** Writes a snapshot, rebuilding first when tombstones have piled up. */
   async save(): Promise<void> {
     this.ensureCurrent();

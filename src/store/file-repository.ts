@@ -57,6 +57,8 @@ export interface StoredChunk {
   content: string;
   tokenCount: number;
   fileLineCount: number;
+  /** One line from the file's first comment, when it has one. */
+  fileDescription: string | null;
 }
 
 /** SQL side of the code index: the files manifest, chunks and symbols. */
@@ -167,7 +169,8 @@ export class FileRepository {
     const rows = this.db
       .prepare(
         `SELECT c.id, c.file_id AS fileId, f.path, f.language, c.start_line AS startLine, c.end_line AS endLine,
-                c.kind, c.symbols, c.content, c.token_count AS tokenCount, f.line_count AS fileLineCount
+                c.kind, c.symbols, c.content, c.token_count AS tokenCount, f.line_count AS fileLineCount,
+                f.description AS fileDescription
          FROM chunks c JOIN files f ON f.id = c.file_id
          WHERE c.id IN (SELECT value FROM json_each(?))`,
       )

@@ -5,7 +5,20 @@ import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
 import type { CodeSearchHit } from "../../../src/search/hybrid-code-searcher.js";
 
 function hit(path: string, startLine: number, endLine: number, snippet: string, symbols: string[] = []): CodeSearchHit {
-  return { chunkId: startLine, path, startLine, endLine, language: "typescript", symbols, score: 0.03, signals: {}, snippet, content: snippet };
+  return {
+    chunkId: startLine,
+    path,
+    startLine,
+    endLine,
+    language: "typescript",
+    symbols,
+    score: 0.03,
+    signals: {},
+    snippet,
+    content: snippet,
+    fileLineCount: endLine,
+    fileDescription: null,
+  };
 }
 
 function searchWith(search: CodeSearcher["search"], input: Record<string, unknown>) {
