@@ -34,6 +34,15 @@ export type AgentEvent =
   | { type: "usage"; turn: number; usage: Usage; total: Usage }
   /** Content left the window; its marker now stands where it was (nothing is lost: `retrieve_context`). */
   | { type: "context_eviction"; turn: number; reference: ContextReference; marker: string }
+  /** Relevant code or history put in front of the model before it asked (Tier A excerpts, Tier B hints). */
+  | {
+      type: "prefetch";
+      turn: number;
+      excerpts: Array<{ source: string; confidence: number }>;
+      hints: Array<{ source: string; confidence: number }>;
+      tokens: number;
+      tier: string;
+    }
   /** The window as sent for this turn. */
   | { type: "context_window"; turn: number; usedTokens: number; windowTokens: number; references: number }
   | { type: "error"; kind: string; message: string; fatal: boolean }

@@ -1,11 +1,15 @@
 import { renderReference } from "../context/context-reference.js";
+import type { Prefetcher } from "../context/prefetch/create-prefetcher.js";
+import { predictedQuery, situationOf } from "../context/prefetch/prefetch-situation.js";
+import { renderAugmentation, type AugmentedQuery } from "../context/prefetch/query-augmenter.js";
+import type { PrefetchFuture } from "../context/prefetch/speculative-prefetcher.js";
 import type { VirtualContextManager } from "../context/virtual-context-manager.js";
 import { alternatingMessages } from "../llm/conversation.js";
 import { ModelError } from "../llm/model-errors.js";
 import { EMPTY_USAGE, addUsage, type ModelProvider, type ModelResponse, type ToolUseBlock, type Usage } from "../llm/model-types.js";
 import type { TokenCounter } from "../llm/token-counter.js";
 import type { AgentEvent, AgentResult, AgentStopReason } from "./agent-events.js";
-import { responseText, type SessionRecorder } from "./session-recorder.js";
+import { responseText, type InjectedContext, type SessionRecorder } from "./session-recorder.js";
 import { FatalToolError, type ToolContext } from "./tools/tool.js";
 import type { ToolRegistry, ToolRunResult } from "./tools/tool-registry.js";
 
@@ -21,7 +25,12 @@ export interface AgentLoopDeps {
   tokenCounter: TokenCounter;
   /** Builds each request's window, evicting to references when needed. */
   contextManager: VirtualContextManager;
+  /** Puts relevant code and history in front of the model before it asks (absent: no prefetch). */
+  prefetcher?: Prefetcher;
 }
+
+/** How long the loop waits for a speculative prefetch (seed: GetIfReady(10 ms)). */
+const PREFETCH_WAIT_MS = 10;
 
 const INTERRUPTED_RESULT = "The user interrupted before this tool ran.";
 
@@ -48,6 +57,12 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     ...(error ? { error } : {}),
   });
 
+  const promptTurn = recorder.currentTurn + 1;
+  const startPrefetch = (query: string | undefined) =>
+    query && deps.prefetcher
+      ? deps.prefetcher.speculative.start(query, deps.contextManager.remainingTokens(), situationOf(recorder.rows(), recorder.session.id, recorder.currentTurn + 1))
+      : undefined;
+  const promptPrefetch = startPrefetch(prompt);
   yield {
     type: "session_start",
     sessionId: recorder.session.id,
@@ -55,7 +70,10 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     provider: provider.name,
     model: provider.model,
   };
-  let parentId = await recorder.recordPrompt(prompt, recorder.currentTurn + 1);
+  const promptAugmentation = await takePrefetch(promptPrefetch);
+  let parentId = await recorder.recordPrompt(prompt, promptTurn, promptAugmentation?.injected);
+  if (promptAugmentation) yield prefetchEvent(promptTurn, promptAugmentation.augmented);
+  let pendingAugmentations: AugmentedQuery[] = promptAugmentation ? [promptAugmentation.augmented] : [];
 
   for (;;) {
     if (turns >= deps.maxTurns) return yield* done(finish("max_turns"));
@@ -103,6 +121,10 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     parentId = recorded.responseId;
     lastText = responseText(response);
     const calls = response.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    for (const augmented of pendingAugmentations) {
+      deps.prefetcher?.metrics.recordOutcome(augmented, lastText, calls.map((call) => JSON.stringify(call.input)));
+    }
+    pendingAugmentations = [];
     yield { type: "assistant_message", turn, text: lastText, toolCalls: calls.length };
     yield { type: "usage", turn, usage: response.usage, total: usage };
 
@@ -111,6 +133,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     }
 
     const results: Array<{ call: ToolUseBlock; result: ToolRunResult; entryId?: string }> = [];
+    const toolPrefetches: Array<PrefetchFuture | undefined> = [];
     for (const call of calls) {
       if (signal.aborted) {
         const interrupted: ToolRunResult = { output: INTERRUPTED_RESULT, isError: true, permission: "denied" };
@@ -120,6 +143,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       }
       toolCalls++;
       yield { type: "tool_use", id: call.id, name: call.name, input: call.input };
+      toolPrefetches.push(startPrefetch(predictedQuery(call.name, call.input)));
       let result: ToolRunResult;
       try {
         result = await deps.tools.run(call, { ...deps.toolContext, signal });
@@ -132,10 +156,39 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
       results.push({ call, result, entryId: parentId });
     }
+    const toolAugmentation = await takePrefetch(...toolPrefetches);
     // Every tool_use gets its tool_result, even when interrupted: the API rejects a split pair.
-    recorder.appendToolResults(turn, results);
+    await recorder.appendToolResults(turn, results, toolAugmentation?.injected);
+    if (toolAugmentation) {
+      yield prefetchEvent(turn, toolAugmentation.augmented);
+      pendingAugmentations.push(toolAugmentation.augmented);
+    }
     if (signal.aborted) return yield* done(finish("interrupted"));
   }
+}
+
+/** The first ready prefetch with something to inject, within the wait budget. */
+async function takePrefetch(
+  ...futures: Array<PrefetchFuture | undefined>
+): Promise<{ augmented: AugmentedQuery; injected: InjectedContext } | undefined> {
+  for (const future of futures) {
+    const augmented = await future?.getIfReady(PREFETCH_WAIT_MS);
+    if (!augmented || augmented.excerpts.length + augmented.summaries.length === 0) continue;
+    const relatedFiles = [...augmented.excerpts, ...augmented.summaries].flatMap((item) => (item.path ? [item.path] : []));
+    return { augmented, injected: { text: renderAugmentation(augmented), relatedFiles } };
+  }
+  return undefined;
+}
+
+function prefetchEvent(turn: number, augmented: AugmentedQuery): AgentEvent {
+  return {
+    type: "prefetch",
+    turn,
+    excerpts: augmented.excerpts.map((excerpt) => ({ source: excerpt.source, confidence: excerpt.confidence })),
+    hints: augmented.summaries.map((summary) => ({ source: summary.source, confidence: summary.confidence })),
+    tokens: augmented.tokensUsed,
+    tier: augmented.tierReached,
+  };
 }
 
 async function* done(result: AgentResult): AsyncGenerator<AgentEvent, AgentResult> {

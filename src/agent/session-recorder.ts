@@ -4,6 +4,12 @@ import type { ChatMessage, ModelResponse, ToolUseBlock, Usage } from "../llm/mod
 import type { SessionMessageRow, SessionRecord, SessionRepository } from "../store/session-repository.js";
 import type { ToolRunResult } from "./tools/tool-registry.js";
 
+/** Context Sylk put in front of the model on its own (prefetch), recorded like everything else. */
+export interface InjectedContext {
+  text: string;
+  relatedFiles: string[];
+}
+
 export interface SessionIdentity {
   agentId: string;
   agentType: string;
@@ -71,9 +77,18 @@ export class SessionRecorder {
     return this.turn;
   }
 
-  async recordPrompt(prompt: string, turn: number): Promise<string> {
+  /**
+   * Records the prompt (and the prefetched context injected with it, as its
+   * own entry) and appends them as one user message; returns the prompt's id.
+   */
+  async recordPrompt(prompt: string, turn: number, injected?: InjectedContext): Promise<string> {
     const entry = await this.contentStore.indexContent({ ...this.base(turn), contentType: "user_prompt", content: prompt });
-    this.append({ role: "user", content: [{ type: "text", text: prompt }] }, turn, [entry.id]);
+    const extra = injected ? await this.recordInjection(turn, injected, entry.id) : undefined;
+    this.append(
+      { role: "user", content: [{ type: "text", text: prompt }, ...(extra ? [{ type: "text" as const, text: injected?.text ?? "" }] : [])] },
+      turn,
+      [entry.id, ...(extra ? [extra] : [])],
+    );
     return entry.id;
   }
 
@@ -115,24 +130,41 @@ export class SessionRecorder {
     return entry.id;
   }
 
-  /** Tool results go back to the model as one user message. */
-  appendToolResults(
+  /** Tool results go back to the model as one user message (with prefetched context after them, if any). */
+  async appendToolResults(
     turn: number,
     results: Array<{ call: ToolUseBlock; result: Pick<ToolRunResult, "output" | "isError">; entryId?: string }>,
-  ): void {
+    injected?: InjectedContext,
+  ): Promise<void> {
+    const extra = injected ? await this.recordInjection(turn, injected, results.at(-1)?.entryId) : undefined;
     this.append(
       {
         role: "user",
-        content: results.map(({ call, result }) => ({
-          type: "tool_result",
-          toolUseId: call.id,
-          content: result.output,
-          isError: result.isError ?? false,
-        })),
+        content: [
+          ...results.map(({ call, result }) => ({
+            type: "tool_result" as const,
+            toolUseId: call.id,
+            content: result.output,
+            isError: result.isError ?? false,
+          })),
+          ...(extra ? [{ type: "text" as const, text: injected?.text ?? "" }] : []),
+        ],
       },
       turn,
-      results.flatMap(({ entryId }) => (entryId ? [entryId] : [])),
+      [...results.flatMap(({ entryId }) => (entryId ? [entryId] : [])), ...(extra ? [extra] : [])],
     );
+  }
+
+  private async recordInjection(turn: number, injected: InjectedContext, parentId: string | undefined): Promise<string> {
+    const entry = await this.contentStore.indexContent({
+      ...this.base(turn),
+      contentType: "agent_message",
+      content: injected.text,
+      relatedFiles: injected.relatedFiles,
+      metadata: { prefetch: true },
+      ...(parentId ? { parentId } : {}),
+    });
+    return entry.id;
   }
 
   totalUsage(): Usage {

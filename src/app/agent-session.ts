@@ -10,6 +10,8 @@ import { ToolRegistry, type Approver } from "../agent/tools/tool-registry.js";
 import { ContextRetriever } from "../context/context-retriever.js";
 import { createContextManager } from "../context/create-context-manager.js";
 import type { VirtualContextManager } from "../context/virtual-context-manager.js";
+import { createPrefetcher, type Prefetcher } from "../context/prefetch/create-prefetcher.js";
+import { INITIAL_PRIORS } from "../context/prefetch/prefetch-config.js";
 import { createContextTools } from "../agent/tools/context-tools.js";
 import { BadInputError } from "../errors.js";
 import { createProvider } from "../llm/create-provider.js";
@@ -67,11 +69,19 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const policy = new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
   const tokenCounter = new CalibratedTokenCounter();
   let contextManager: VirtualContextManager | undefined;
+  let prefetcher: Prefetcher | undefined;
   const contextTools = createContextTools({
     retriever: new ContextRetriever(services.contentStore),
     contentStore: services.contentStore,
     sessionId: () => recorder?.session.id ?? "",
     availableTokens: () => contextManager?.retrievalBudget() ?? 10_000,
+    // Retrieved content is promoted to the hot tier.
+    onRetrieved: (entries) => {
+      for (const entry of entries) {
+        prefetcher?.tracker.recordAccess(`entry:${entry.id}`, recorder?.currentTurn ?? 0, "tool_retrieved");
+        prefetcher?.hotCache.put(`entry:${entry.id}`, `turn ${entry.turnNumber} · ${entry.contentType}`, entry.content);
+      }
+    },
   });
   const tools = new ToolRegistry(
     [...createBuiltinTools({ codeSearcher: services.codeSearcher }), ...contextTools],
@@ -99,6 +109,17 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       }
       const windowTokens = config.context.windowTokens ?? provider.contextWindow;
       contextManager ??= createContextManager({ config: config.context, contentStore: services.contentStore, tokenCounter, windowTokens });
+      if (!prefetcher) {
+        prefetcher = createPrefetcher({
+          services,
+          sessionId: active.session.id,
+          windowTokens,
+          thresholds: () => ({ ...INITIAL_PRIORS, maxBudgetPercent: config.context.prefetchBudgetRatio }),
+        });
+        const manager = contextManager;
+        prefetcher.pressure.onChange((level) => manager.setPressure(level));
+      }
+      prefetcher.pressure.check();
       return runAgent(
         {
           provider,
@@ -111,6 +132,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           maxTokens: Math.min(config.model.maxTokens, Math.floor(windowTokens / 4)),
           tokenCounter,
           contextManager,
+          ...(config.context.prefetchBudgetRatio > 0 ? { prefetcher } : {}),
         },
         prompt,
         signal,

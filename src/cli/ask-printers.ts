@@ -61,6 +61,9 @@ class TextPrinter implements AskPrinter {
       case "error":
         stderr.write(`sylk: ${event.message}\n`);
         break;
+      case "prefetch":
+        stderr.write(`Context: added ${[...event.excerpts, ...event.hints].map((item) => item.source).join(", ")} (${event.tokens} tokens)\n`);
+        break;
       case "context_eviction":
         stderr.write(`Context: turns ${event.reference.turnRange[0]}-${event.reference.turnRange[1]} moved out of the window as ${event.marker}\n`);
         break;
@@ -141,6 +144,8 @@ function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
         summary: event.reference.summary,
         marker: event.marker,
       };
+    case "prefetch":
+      return { type: "prefetch", turn: event.turn, excerpts: event.excerpts, hints: event.hints, tokens: event.tokens, tier: event.tier };
     case "context_window":
       return { type: "context", turn: event.turn, used_tokens: event.usedTokens, window_tokens: event.windowTokens, references: event.references };
     case "done":

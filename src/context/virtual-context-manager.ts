@@ -7,7 +7,8 @@ import type { ContentType, ContextReference } from "../store/content-types.js";
 import type { SessionMessageRow } from "../store/session-repository.js";
 import { AgentContext, buildItems, type ContextItem } from "./agent-context.js";
 import { generateReference } from "./context-reference.js";
-import type { DegradationPolicy } from "./degradation-policy.js";
+import type { DegradationPolicy, EvictionDecision } from "./degradation-policy.js";
+import type { PressureLevel } from "./prefetch/memory-pressure.js";
 import { oldestFirst, type EvictionStrategy } from "./eviction/eviction-strategy.js";
 
 export interface VirtualContextManagerDeps {
@@ -46,11 +47,26 @@ const MARKER_ALLOWANCE = 80;
 export class VirtualContextManager {
   private readonly tokenCache = new Map<string, number>();
   private lastFixedTokens = 0;
+  private lastUsedTokens = 0;
+  private pressure: PressureLevel = "normal";
 
   constructor(private readonly deps: VirtualContextManagerDeps) {}
 
   get windowTokens(): number {
     return this.deps.windowTokens;
+  }
+
+  /**
+   * Memory pressure (gap analysis 1.5): at high or critical pressure the next
+   * request evicts down to the target even below the usual trigger.
+   */
+  setPressure(level: PressureLevel): void {
+    this.pressure = level;
+  }
+
+  /** Tokens the window has left after the last request (all of it before the first). */
+  remainingTokens(): number {
+    return Math.max(0, this.deps.windowTokens - this.lastUsedTokens);
   }
 
   /**
@@ -69,7 +85,7 @@ export class VirtualContextManager {
     let context = this.contextOf(recorder, references);
     for (let round = 0; round < MAX_EVICTION_ROUNDS; round++) {
       const usedTokens = fixedTokens + context.totalTokens;
-      const decision = this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: recorder.currentTurn });
+      const decision = this.underPressure(usedTokens) ?? this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: recorder.currentTurn });
       const overflow = usedTokens - this.deps.windowTokens;
       if (!decision.evict && overflow <= 0) break;
       let selected = decision.evict ? this.deps.strategy.selectForEviction(context, decision.targetTokens) : [];
@@ -80,7 +96,15 @@ export class VirtualContextManager {
       evictions.push(reference);
       context = this.contextOf(recorder, references);
     }
-    return { messages: context.messages(), usedTokens: fixedTokens + context.totalTokens, evictions, context };
+    this.lastUsedTokens = fixedTokens + context.totalTokens;
+    return { messages: context.messages(), usedTokens: this.lastUsedTokens, evictions, context };
+  }
+
+  /** Under high memory pressure, evict to half the window before the policy would. */
+  private underPressure(usedTokens: number): EvictionDecision | undefined {
+    if (this.pressure !== "high" && this.pressure !== "critical") return undefined;
+    const target = usedTokens - Math.floor(this.deps.windowTokens / 2);
+    return target > 0 ? { evict: true, targetTokens: target } : undefined;
   }
 
   /** Tokens one stored message takes in the window (cached: messages never change). */

@@ -123,7 +123,8 @@ describe("sylk ask against the Messages API", () => {
     const sessionId = events[0]?.session_id as string;
     const services = openProject({ root: project.root, env });
     try {
-      const entries = services.contentStore.getByTurnRange(sessionId, 1, 10);
+      // Prefetched context (agent_message entries) is recorded too; the conversation itself is:
+      const entries = services.contentStore.getByTurnRange(sessionId, 1, 10).filter((entry) => entry.contentType !== "agent_message");
       expect(entries.map((entry) => [entry.turnNumber, entry.contentType])).toEqual([
         [1, "user_prompt"],
         [1, "agent_response"],
@@ -248,7 +249,7 @@ describe("sylk ask against the Messages API", () => {
 
     const services = openProject({ root: project.root, env });
     try {
-      const entries = services.contentStore.getByTurnRange(run.session_id, 1, 2);
+      const entries = services.contentStore.getByTurnRange(run.session_id, 1, 2).filter((entry) => entry.contentType !== "agent_message");
       const byType = Object.fromEntries(entries.map((entry) => [`${entry.turnNumber}:${entry.contentType}`, entry]));
       expect(Object.keys(byType)).toEqual(["1:user_prompt", "1:agent_response", "1:tool_call", "1:tool_result", "2:agent_response"]);
       expect(byType["1:agent_response"]?.parentId).toBe(byType["1:user_prompt"]?.id);

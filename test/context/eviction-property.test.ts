@@ -77,7 +77,7 @@ describe("eviction keeps everything retrievable", () => {
                 originals.set(entryId, output);
                 results.push({ call: block, result: { output }, entryId });
               }
-              recorder.appendToolResults(turn, results);
+              await recorder.appendToolResults(turn, results);
             }
             const prepared = await manager.prepare(recorder, 400);
             const newestAlone = prepared.context.items.at(-1)?.tokens ?? 0;

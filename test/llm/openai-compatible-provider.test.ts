@@ -97,8 +97,9 @@ describe("OpenAICompatibleProvider", () => {
       const run = await runCli(["ask", "--yes", "--output-format", "json", "Which port?"], { cwd: project.root, env: project.env });
       expect(run.code, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({ response: "The port is 8080 (src/config.ts:1).", stats: { turns: 2, tool_calls: 1 } });
-      expect(server.requests[1]?.body.messages.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_r" });
-      expect(server.requests[1]?.body.messages.at(-1).content).toContain("export const port = 8080;");
+      const toolMessage = server.requests[1]?.body.messages.find((message: { role: string }) => message.role === "tool");
+      expect(toolMessage).toMatchObject({ role: "tool", tool_call_id: "call_r" });
+      expect(toolMessage.content).toContain("export const port = 8080;");
     } finally {
       project.cleanup();
     }

@@ -1,0 +1,39 @@
+/**
+ * Seed 002 "Pre-fetch Constraints": the initial priors. They are one object
+ * on purpose: the adaptive system (a later issue) replaces these constants by
+ * learned Beta distributions without touching the code that reads them.
+ */
+export interface PrefetchThresholds {
+  /** Share of the remaining window prefetch may fill (prior 10 %). */
+  maxBudgetPercent: number;
+  /** Least confidence for a one-line hint (Tier B). */
+  confidenceThreshold: number;
+  /** Least confidence for an excerpt (Tier A). */
+  excerptThreshold: number;
+  maxExcerpts: number;
+  maxSummaries: number;
+  maxExcerptLines: number;
+  /** Both signals (full text and vectors) must vouch for a candidate. */
+  requireMultiSignal: boolean;
+  /** Up to this much more confidence for recent content. */
+  recencyBoost: number;
+  /** This much more confidence for content of the current session. */
+  sessionPreference: number;
+  /** Shares of the budget for excerpts and hints (seed: 60 % and 30 %). */
+  excerptBudgetShare: number;
+  summaryBudgetShare: number;
+}
+
+export const INITIAL_PRIORS: Readonly<PrefetchThresholds> = {
+  maxBudgetPercent: 0.1,
+  confidenceThreshold: 0.85,
+  excerptThreshold: 0.9,
+  maxExcerpts: 2,
+  maxSummaries: 3,
+  maxExcerptLines: 50,
+  requireMultiSignal: true,
+  recencyBoost: 0.1,
+  sessionPreference: 0.15,
+  excerptBudgetShare: 0.6,
+  summaryBudgetShare: 0.3,
+};

@@ -1,0 +1,199 @@
+import { estimateTokens } from "../../tokens/estimate-tokens.js";
+import type { AccessTracker } from "./access-tracker.js";
+import type { PrefetchThresholds } from "./prefetch-config.js";
+import type { PrefetchCandidate, SearchTier, TieredSearcher } from "./tiered-searcher.js";
+
+/** Tier A: the content itself. */
+export interface Excerpt {
+  key: string;
+  source: string;
+  entryId?: string;
+  path?: string;
+  lineRange?: [number, number];
+  content: string;
+  language?: string | null;
+  confidence: number;
+  tokens: number;
+}
+
+/** Tier B: a one-line hint. */
+export interface Summary {
+  key: string;
+  source: string;
+  entryId?: string;
+  path?: string;
+  description: string;
+  lines: number;
+  confidence: number;
+  tokens: number;
+}
+
+/** Seed 002 `AugmentedQuery`. */
+export interface AugmentedQuery {
+  originalQuery: string;
+  excerpts: Excerpt[];
+  summaries: Summary[];
+  tokensUsed: number;
+  budgetMax: number;
+  tierReached: SearchTier;
+  degraded: string[];
+}
+
+/** What is already in front of the model: nothing of it is injected again. */
+export interface PrefetchSituation {
+  sessionId?: string;
+  turn: number;
+  /** Content keys (`entry:<id>`, `chunk:<id>`) whose content is in the window. */
+  inWindow: ReadonlySet<string>;
+  /** Project paths whose content is in the window (a file read this session, say). */
+  pathsInWindow: ReadonlySet<string>;
+}
+
+/** Raised thresholds when only one signal answered (seed: × 1.1). */
+const SINGLE_SIGNAL_PENALTY = 1.1;
+/** Latency budget of the whole search (seed: full tier < 200 ms). */
+const SEARCH_BUDGET_MS = 200;
+
+/**
+ * Seed 002 "Query Augmenter": before the model sees a query, inject at most
+ * `maxBudgetPercent` of the remaining window: up to two excerpts (Tier A,
+ * 60 % of the budget, ≤ 50 lines each) and three one-line hints (Tier B,
+ * 30 %), nothing below the confidence threshold. Confidence needs both
+ * signals (multi-signal validation): full-text coverage of the query and a
+ * top vector rank; recent content and the current session get a boost.
+ */
+export class QueryAugmenter {
+  constructor(
+    private readonly searcher: TieredSearcher,
+    private readonly thresholds: () => PrefetchThresholds,
+    private readonly tracker: AccessTracker,
+  ) {}
+
+  async augment(query: string, remainingTokens: number, situation: PrefetchSituation): Promise<AugmentedQuery> {
+    const thresholds = this.thresholds();
+    const budget = Math.floor(remainingTokens * thresholds.maxBudgetPercent);
+    const result: AugmentedQuery = { originalQuery: query, excerpts: [], summaries: [], tokensUsed: 0, budgetMax: budget, tierReached: "hot", degraded: [] };
+    if (budget <= 0 || query.trim() === "") return result;
+    const found = await this.searcher.search(query, { budgetMs: SEARCH_BUDGET_MS, ...(situation.sessionId ? { sessionId: situation.sessionId } : {}) });
+    result.tierReached = found.tierReached;
+    result.degraded = found.degraded;
+    const penalty = found.singleSignal ? SINGLE_SIGNAL_PENALTY : 1;
+    const maxTurn = Math.max(1, situation.turn, ...found.candidates.map((candidate) => candidate.turn ?? 0));
+
+    const ranked = found.candidates
+      .filter((candidate) => !this.alreadyPresent(candidate, situation))
+      .map((candidate) => ({ candidate, confidence: this.confidence(candidate, thresholds, found.singleSignal, maxTurn, situation) }))
+      .filter(({ confidence }) => confidence >= thresholds.confidenceThreshold * penalty)
+      .sort((a, b) => b.confidence - a.confidence);
+
+    const excerptBudget = Math.floor(budget * thresholds.excerptBudgetShare);
+    const summaryBudget = Math.floor(budget * thresholds.summaryBudgetShare);
+    let excerptTokens = 0;
+    let summaryTokens = 0;
+    const usedPaths = new Set<string>();
+    for (const { candidate, confidence } of ranked) {
+      if (candidate.path && usedPaths.has(candidate.path)) continue;
+      if (confidence >= thresholds.excerptThreshold * penalty && result.excerpts.length < thresholds.maxExcerpts) {
+        const excerpt = toExcerpt(candidate, confidence, thresholds.maxExcerptLines);
+        if (excerptTokens + excerpt.tokens <= excerptBudget) {
+          result.excerpts.push(excerpt);
+          excerptTokens += excerpt.tokens;
+          if (candidate.path) usedPaths.add(candidate.path);
+          continue;
+        }
+      }
+      if (result.summaries.length < thresholds.maxSummaries) {
+        const summary = toSummary(candidate, confidence);
+        if (summaryTokens + summary.tokens <= summaryBudget) {
+          result.summaries.push(summary);
+          summaryTokens += summary.tokens;
+          if (candidate.path) usedPaths.add(candidate.path);
+        }
+      }
+    }
+    result.tokensUsed = excerptTokens + summaryTokens;
+    for (const item of [...result.excerpts, ...result.summaries]) this.tracker.recordAccess(item.key, situation.turn, "prefetch_injected");
+    return result;
+  }
+
+  /** Seed `shouldInject`: both signals must vouch (≥ 0.5 each) unless only one answered. */
+  private confidence(
+    candidate: PrefetchCandidate,
+    thresholds: PrefetchThresholds,
+    singleSignal: boolean,
+    maxTurn: number,
+    situation: PrefetchSituation,
+  ): number {
+    const coverage = candidate.coverage ?? 0;
+    const vector = candidate.vectorRank === undefined ? 0 : Math.max(0, 1 - (candidate.vectorRank - 1) / 10);
+    let combined: number;
+    if (thresholds.requireMultiSignal && !singleSignal) {
+      if (coverage < 0.5 || vector < 0.5) return 0;
+      combined = (coverage + vector) / 2;
+    } else {
+      combined = Math.max(coverage, vector);
+    }
+    const recency = candidate.turn === undefined ? 1 : 1 + (thresholds.recencyBoost * candidate.turn) / maxTurn;
+    const session = candidate.sessionId !== undefined && candidate.sessionId === situation.sessionId ? 1 + thresholds.sessionPreference : 1;
+    return combined * recency * session;
+  }
+
+  private alreadyPresent(candidate: PrefetchCandidate, situation: PrefetchSituation): boolean {
+    return (
+      situation.inWindow.has(candidate.key) ||
+      (candidate.path !== undefined && situation.pathsInWindow.has(candidate.path)) ||
+      this.tracker.isHot(candidate.key, situation.turn)
+    );
+  }
+}
+
+function toExcerpt(candidate: PrefetchCandidate, confidence: number, maxLines: number): Excerpt {
+  const lines = candidate.content.split("\n").slice(0, maxLines);
+  const content = lines.join("\n");
+  const lineRange: [number, number] | undefined =
+    candidate.startLine !== undefined ? [candidate.startLine, candidate.startLine + lines.length - 1] : undefined;
+  const excerpt: Excerpt = {
+    key: candidate.key,
+    source: candidate.path && lineRange ? `${candidate.path}:${lineRange[0]}-${lineRange[1]}` : candidate.source,
+    content,
+    confidence,
+    tokens: 0,
+    ...(candidate.entryId ? { entryId: candidate.entryId } : {}),
+    ...(candidate.path ? { path: candidate.path } : {}),
+    ...(lineRange ? { lineRange } : {}),
+    ...(candidate.language !== undefined ? { language: candidate.language } : {}),
+  };
+  excerpt.tokens = estimateTokens(renderExcerpt(excerpt));
+  return excerpt;
+}
+
+function toSummary(candidate: PrefetchCandidate, confidence: number): Summary {
+  const summary: Summary = {
+    key: candidate.key,
+    source: candidate.path ?? candidate.source,
+    description: candidate.description,
+    lines: candidate.lineCount,
+    confidence,
+    tokens: 0,
+    ...(candidate.entryId ? { entryId: candidate.entryId } : {}),
+    ...(candidate.path ? { path: candidate.path } : {}),
+  };
+  summary.tokens = estimateTokens(renderSummary(summary));
+  return summary;
+}
+
+/** `[AUTO-RETRIEVED: path:a-b | confidence: x]` and the fenced content (seed "Tiered Injection"). */
+export function renderExcerpt(excerpt: Excerpt): string {
+  const tail = excerpt.path ? `\n[Full file: read_file("${excerpt.path}")]` : excerpt.entryId ? `\n[Full entry: retrieve_context(query) or get_turn_range]` : "";
+  return `[AUTO-RETRIEVED: ${excerpt.source} | confidence: ${Math.min(excerpt.confidence, 1).toFixed(2)}]\n\`\`\`${excerpt.language ?? ""}\n${excerpt.content}\n\`\`\`${tail}`;
+}
+
+/** `[RELATED: path - description, N lines]`. */
+export function renderSummary(summary: Summary): string {
+  return `[RELATED: ${summary.source} - ${summary.description}, ${summary.lines} lines]`;
+}
+
+/** The block appended to the prompt, or an empty string when nothing qualified. */
+export function renderAugmentation(augmented: AugmentedQuery): string {
+  return [...augmented.excerpts.map(renderExcerpt), ...augmented.summaries.map(renderSummary)].join("\n");
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { AccessTracker } from "../../src/context/prefetch/access-tracker.js";
+import { CircuitBreaker } from "../../src/context/prefetch/circuit-breaker.js";
+import { HotCache } from "../../src/context/prefetch/hot-cache.js";
+import { MemoryPressureMonitor } from "../../src/context/prefetch/memory-pressure.js";
+import { PrefetchMetrics } from "../../src/context/prefetch/prefetch-metrics.js";
+import { predictedQuery } from "../../src/context/prefetch/prefetch-situation.js";
+import { PrefetchFuture } from "../../src/context/prefetch/speculative-prefetcher.js";
+import type { AugmentedQuery } from "../../src/context/prefetch/query-augmenter.js";
+
+describe("AccessTracker (bounded, gap analysis 1.4)", () => {
+  it("is hot after three accesses in the window or one in the last five turns", () => {
+    const tracker = new AccessTracker();
+    tracker.recordAccess("a", 1, "tool_retrieved");
+    expect(tracker.isHot("a", 6)).toBe(true);
+    expect(tracker.isHot("a", 7)).toBe(false);
+    tracker.recordAccess("b", 1, "prefetch_used");
+    tracker.recordAccess("b", 2, "prefetch_used");
+    tracker.recordAccess("b", 3, "prefetch_used");
+    expect(tracker.isHot("b", 20)).toBe(true);
+    expect(tracker.isHot("missing", 1)).toBe(false);
+  });
+
+  it("forgets old accesses, least recently used ids, and keeps a fixed-size log", () => {
+    const tracker = new AccessTracker({ countWindow: 10, maxTracked: 100, logSize: 50 });
+    for (let turn = 1; turn <= 3; turn++) tracker.recordAccess("old", turn, "in_response");
+    expect(tracker.isHot("old", 12)).toBe(false); // the three accesses decayed out of the window
+    for (let index = 0; index < 1_000; index++) tracker.recordAccess(`id${index}`, 20, "tool_retrieved");
+    expect(tracker.trackedCount).toBe(100);
+    expect(tracker.isHot("id0", 20)).toBe(false);
+    expect(tracker.isHot("id999", 20)).toBe(true);
+    expect(tracker.recentEvents()).toHaveLength(50);
+    expect(tracker.recentEvents().at(-1)?.contentId).toBe("id999");
+    expect(tracker.shed(0.5)).toBe(50);
+  });
+});
+
+describe("HotCache (an evictable cache)", () => {
+  it("searches by term coverage, evicts least recently used, and shrinks to a new maximum", () => {
+    const cache = new HotCache(1_000);
+    cache.put("a", "src/a.ts", "jwt token validation");
+    cache.put("b", "src/b.ts", "database migration");
+    expect(cache.search(["jwt", "validation"], 5).map((hit) => [hit.entry.id, hit.coverage])).toEqual([["a", 1]]);
+    cache.get("a");
+    cache.put("c", "src/c.ts", "x".repeat(480)); // over the limit: b (least recently used) goes first
+    expect(cache.has("b")).toBe(false);
+    expect(cache.has("a")).toBe(true);
+    expect(cache.currentSize()).toBeLessThanOrEqual(1_000);
+    cache.setMaxSize(200);
+    expect(cache.currentSize()).toBeLessThanOrEqual(200);
+    expect(cache.evict(1)).toBeGreaterThanOrEqual(0);
+    expect(cache.count).toBe(0);
+  });
+});
+
+describe("CircuitBreaker", () => {
+  it("opens after consecutive failures and lets a probe through after the reset time", () => {
+    let now = 0;
+    const breaker = new CircuitBreaker("vector", 3, 1_000, () => now);
+    breaker.recordFailure();
+    breaker.recordFailure();
+    expect(breaker.allow()).toBe(true);
+    breaker.recordFailure();
+    expect(breaker.isOpen).toBe(true);
+    now = 1_500;
+    expect(breaker.allow()).toBe(true);
+    breaker.recordSuccess();
+    now = 1_600;
+    expect(breaker.allow()).toBe(true);
+  });
+});
+
+describe("MemoryPressureMonitor", () => {
+  it("maps heap use to levels, shrinks registered caches and tells listeners", () => {
+    let ratio = 0.1;
+    const monitor = new MemoryPressureMonitor(() => ratio);
+    const cache = new HotCache(1_000);
+    monitor.registerEvictableCache(cache);
+    const levels: string[] = [];
+    monitor.onChange((level) => levels.push(level));
+    for (const value of [0.1, 0.65, 0.8, 0.95, 0.2]) {
+      ratio = value;
+      monitor.check();
+    }
+    expect(levels).toEqual(["elevated", "high", "critical", "normal"]);
+    expect(monitor.level).toBe("normal");
+    cache.put("a", "s", "y".repeat(400));
+    ratio = 0.8;
+    monitor.check();
+    expect(cache.currentSize()).toBeLessThanOrEqual(500);
+  });
+});
+
+describe("speculative prefetch", () => {
+  it("takes a result only if it is ready within the budget", async () => {
+    const result = { excerpts: [], summaries: [] } as unknown as AugmentedQuery;
+    const ready = new PrefetchFuture(Promise.resolve(result));
+    expect(await ready.getIfReady(10)).toBe(result);
+    const slow = new PrefetchFuture(new Promise((resolve) => setTimeout(() => resolve(result), 200)));
+    const started = performance.now();
+    expect(await slow.getIfReady(10)).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(150);
+    expect(await new PrefetchFuture(Promise.reject(new Error("boom"))).getIfReady(10)).toBeUndefined();
+  });
+
+  it("predicts the next query from a tool call", () => {
+    expect(predictedQuery("search_codebase", { query: "auth flow" })).toBe("auth flow");
+    expect(predictedQuery("read_file", { path: "src/auth/jwt.ts" })).toBe("jwt");
+    expect(predictedQuery("grep", { pattern: "validate\\(.*\\)" })).toMatch(/^validate\s+$/);
+    expect(predictedQuery("run_command", { command: "ls" })).toBeUndefined();
+  });
+});
+
+describe("PrefetchMetrics", () => {
+  it("counts excerpts the answer used, hints a tool call expanded, and tokens saved", () => {
+    const metrics = new PrefetchMetrics();
+    const augmented = {
+      excerpts: [
+        { path: "src/jwt.ts", source: "src/jwt.ts:1-10", content: "export function validateToken() {}" },
+        { path: "src/other.ts", source: "src/other.ts:1-2", content: "noise" },
+      ],
+      summaries: [{ path: "src/middleware.ts", source: "src/middleware.ts" }],
+      tokensUsed: 120,
+    } as unknown as AugmentedQuery;
+    metrics.recordOutcome(augmented, "The bug is in src/jwt.ts:4.", ['{"path":"src/middleware.ts"}']);
+    expect(metrics.snapshot()).toEqual({
+      totalPrefetches: 1,
+      excerptsInjected: 2,
+      excerptsUsed: 1,
+      summariesInjected: 1,
+      summariesExpanded: 1,
+      tokensInjected: 120,
+      tokensSaved: 500,
+    });
+  });
+});
