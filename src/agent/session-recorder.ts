@@ -64,7 +64,8 @@ export class SessionRecorder {
   /** Records that a reference replaced these messages in the window. */
   markEvicted(ordinals: readonly number[], referenceId: string): void {
     this.sessions.markEvicted(this.session.id, ordinals, referenceId);
-    for (const row of this.history) if (ordinals.includes(row.ordinal)) row.evictedBy = referenceId;
+    const evicted = new Set(ordinals);
+    for (const row of this.history) if (evicted.has(row.ordinal)) row.evictedBy = referenceId;
   }
 
   get currentTurn(): number {

@@ -7,7 +7,13 @@ import type { SearchOutcome } from "../search/search-outcome.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { reciprocalRankFusion, type RankedList, type SignalEvidence } from "../search/rrf.js";
 import { snippetFor } from "../search/snippet.js";
-import type { ContentEntry, ContentFilters, ContextReference, NewContentEntry } from "../store/content-types.js";
+import type {
+  ContentEntry,
+  ContentFilters,
+  ContextReference,
+  EntrySummary,
+  NewContentEntry,
+} from "../store/content-types.js";
 import type { SqliteDatabase } from "../store/database.js";
 import type { EntryRepository } from "../store/entry-repository.js";
 import type { VectorStore } from "../store/vector-store.js";
@@ -71,6 +77,16 @@ export class UniversalContentStore {
       // The entry is stored and searchable by full text; `sylk index` backfills missing vectors.
     }
     return entry;
+  }
+
+  /** Runs `work` in one transaction of the store's database (sessions live there too). */
+  atomically<T>(work: () => T): T {
+    return this.deps.db.transaction(work)();
+  }
+
+  /** Entries without their content: what eviction needs to describe them. */
+  getSummariesByIds(ids: readonly string[]): EntrySummary[] {
+    return this.deps.entries.getSummariesByIds(ids);
   }
 
   getByIds(ids: readonly string[]): ContentEntry[] {

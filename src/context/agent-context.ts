@@ -63,13 +63,47 @@ export class AgentContext {
   }
 
   /**
-   * Items a strategy may evict: nothing of a preserved type, nothing from the
-   * most recent turns. Older markers may go too: they fold into a new
-   * reference that points at everything they pointed at.
+   * Items a strategy may evict: no marker, nothing of a preserved type,
+   * nothing from the most recent turns. (Markers fold only when they
+   * themselves crowd the window; see the context manager.)
    */
   evictable(): ContextItem[] {
     const recentFrom = this.currentTurn - this.preserveRecentTurns;
-    return this.items.filter((item) => item.lastTurn <= recentFrom && !this.isPreservedType(item.contentTypes));
+    return this.items.filter(
+      (item) => item.kind !== "reference" && item.lastTurn <= recentFrom && !this.isPreservedType(item.contentTypes),
+    );
+  }
+
+  markers(): ContextItem[] {
+    return this.items.filter((item) => item.kind === "reference");
+  }
+
+  /**
+   * This window after `evicted` left it behind `marker`: the marker stands
+   * where the earliest of them was, as `buildItems` would place it from the
+   * stored rows, without going through the whole session again.
+   */
+  withEviction(evicted: readonly ContextItem[], marker: ContextItem): AgentContext {
+    const leaving = new Set(evicted);
+    const items: ContextItem[] = [];
+    let placed = false;
+    for (const item of this.items) {
+      if (!leaving.has(item)) items.push(item);
+      else if (!placed) {
+        items.push(marker);
+        placed = true;
+      }
+    }
+    return new AgentContext(
+      this.agentId,
+      this.agentType,
+      this.sessionId,
+      items,
+      this.windowTokens,
+      this.currentTurn,
+      this.preserveRecentTurns,
+      this.preserveTypes,
+    );
   }
 
   /** The messages to send, in order. */
@@ -89,7 +123,7 @@ export function buildItems(
   for (let index = 0; index < rows.length; index++) {
     const row = rows[index] as SessionMessageRow;
     if (row.evictedBy) {
-      const reference = references.get(row.evictedBy);
+      const reference = liveReference(references, row.evictedBy);
       if (reference && !placedReferences.has(reference.id)) {
         placedReferences.add(reference.id);
         items.push(markerItem(reference, countTokens));
@@ -110,12 +144,20 @@ export function buildItems(
   return items;
 }
 
+/** A reference folded into a later one is shown by the later one. */
+function liveReference(references: ReadonlyMap<string, ContextReference>, id: string): ContextReference | undefined {
+  let reference = references.get(id);
+  for (let depth = 0; reference?.foldedInto && depth < 1_000; depth++) reference = references.get(reference.foldedInto);
+  return reference;
+}
+
 function itemOf(
   kind: ContextItemKind,
   rows: readonly SessionMessageRow[],
   contentTypes: ContentType[],
   countTokens: (row: SessionMessageRow) => number,
 ): ContextItem {
+  let text: string | undefined;
   return {
     kind,
     ordinals: rows.map((row) => row.ordinal),
@@ -125,17 +167,21 @@ function itemOf(
     firstTurn: Math.min(...rows.map((row) => row.turn)),
     lastTurn: Math.max(...rows.map((row) => row.turn)),
     tokens: rows.reduce((sum, row) => sum + countTokens(row), 0),
-    text: rows
-      .flatMap((row) =>
-        row.message.content.map((block) =>
-          block.type === "text" ? block.text : block.type === "tool_result" ? block.content : JSON.stringify(block.input),
-        ),
-      )
-      .join("\n"),
+    // Only some strategies read the text: join it on first use.
+    get text() {
+      text ??= rows
+        .flatMap((row) =>
+          row.message.content.map((block) =>
+            block.type === "text" ? block.text : block.type === "tool_result" ? block.content : JSON.stringify(block.input),
+          ),
+        )
+        .join("\n");
+      return text;
+    },
   };
 }
 
-function markerItem(reference: ContextReference, countTokens: (row: SessionMessageRow) => number): ContextItem {
+export function markerItem(reference: ContextReference, countTokens: (row: SessionMessageRow) => number): ContextItem {
   const marker = renderReference(reference);
   const message: ChatMessage = { role: "user", content: [{ type: "text", text: marker }] };
   return {

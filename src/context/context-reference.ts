@@ -1,4 +1,4 @@
-import type { ContentEntry, ContentType, ContextReference, ReferenceType } from "../store/content-types.js";
+import type { ContentType, ContextReference, EntrySummary, ReferenceType } from "../store/content-types.js";
 
 const MAX_TOPICS = 5;
 const MAX_ENTITIES = 5;
@@ -26,7 +26,7 @@ export interface ReferenceInput {
   id: string;
   sessionId: string;
   agentId: string;
-  entries: readonly ContentEntry[];
+  entries: readonly EntrySummary[];
   /** Tokens the evicted messages took in the window (the entries' own counts when absent). */
   tokensSaved?: number;
 }
@@ -62,7 +62,43 @@ export function generateReference(input: ReferenceInput): ContextReference {
   };
 }
 
-function topKeywords(entries: readonly ContentEntry[]): string[] {
+/**
+ * A reference standing for earlier references (markers that crowded the
+ * window) and, possibly, newly evicted entries: it points at all their
+ * content, and its topics and entities are those most common across them.
+ */
+export function foldReferences(input: { id: string; folded: readonly ContextReference[]; fresh?: ContextReference }): ContextReference {
+  const parts = [...input.folded, ...(input.fresh ? [input.fresh] : [])];
+  const first = parts[0];
+  if (!first) throw new Error("nothing to fold");
+  const rank = (lists: string[][]) => {
+    const counts = new Map<string, number>();
+    for (const list of lists) list.forEach((value, index) => counts.set(value, (counts.get(value) ?? 0) + (list.length - index)));
+    return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([value]) => value);
+  };
+  const topics = rank(parts.map((part) => part.topics)).slice(0, MAX_TOPICS);
+  const entities = rank(parts.map((part) => part.entities)).slice(0, MAX_ENTITIES);
+  const largest = [...parts].sort((a, b) => b.tokensSaved - a.tokensSaved)[0] ?? first;
+  return {
+    id: input.id,
+    type: largest.type,
+    sessionId: first.sessionId,
+    agentId: first.agentId,
+    contentIds: [...new Set(parts.flatMap((part) => part.contentIds))],
+    summary: topics.length === 0 ? `${parts.length} earlier stretches of conversation` : `Discussion about ${topics.slice(0, 3).join(", ")}`,
+    tokensSaved: parts.reduce((sum, part) => sum + part.tokensSaved, 0),
+    turnRange: [Math.min(...parts.map((part) => part.turnRange[0])), Math.max(...parts.map((part) => part.turnRange[1]))],
+    timestamp: Math.min(...parts.map((part) => part.timestamp)),
+    topics,
+    entities,
+    queryHints: [
+      ...topics.slice(0, 2).map((topic) => `discussion about ${topic}`),
+      ...entities.slice(0, 2).map((entity) => `mentions of ${entity}`),
+    ],
+  };
+}
+
+function topKeywords(entries: readonly EntrySummary[]): string[] {
   const counts = new Map<string, number>();
   for (const entry of entries) {
     for (const keyword of entry.keywords) counts.set(keyword.toLowerCase(), (counts.get(keyword.toLowerCase()) ?? 0) + 1);
@@ -73,7 +109,7 @@ function topKeywords(entries: readonly ContentEntry[]): string[] {
     .map(([keyword]) => keyword);
 }
 
-function topEntities(entries: readonly ContentEntry[]): string[] {
+function topEntities(entries: readonly EntrySummary[]): string[] {
   const counts = new Map<string, number>();
   for (const entry of entries) for (const entity of entry.entities) counts.set(entity, (counts.get(entity) ?? 0) + 1);
   return [...counts]
@@ -83,7 +119,7 @@ function topEntities(entries: readonly ContentEntry[]): string[] {
 }
 
 /** Seed `determineType`: the most frequent content type decides (first seen wins a tie). */
-function dominantType(entries: readonly ContentEntry[]): ReferenceType {
+function dominantType(entries: readonly EntrySummary[]): ReferenceType {
   const counts = new Map<ContentType, number>();
   for (const entry of entries) counts.set(entry.contentType, (counts.get(entry.contentType) ?? 0) + 1);
   let dominant: ContentType = entries[0]?.contentType ?? "agent_message";

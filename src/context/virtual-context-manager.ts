@@ -5,8 +5,8 @@ import type { ChatMessage } from "../llm/model-types.js";
 import type { TokenCounter } from "../llm/token-counter.js";
 import type { ContentType, ContextReference } from "../store/content-types.js";
 import type { SessionMessageRow } from "../store/session-repository.js";
-import { AgentContext, buildItems, type ContextItem } from "./agent-context.js";
-import { generateReference } from "./context-reference.js";
+import { AgentContext, buildItems, markerItem, type ContextItem } from "./agent-context.js";
+import { foldReferences, generateReference } from "./context-reference.js";
 import type { DegradationPolicy, EvictionDecision } from "./degradation-policy.js";
 import type { PressureLevel } from "./prefetch/memory-pressure.js";
 import { oldestFirst, type EvictionStrategy } from "./eviction/eviction-strategy.js";
@@ -34,6 +34,8 @@ export interface PreparedWindow {
 const MAX_EVICTION_ROUNDS = 64;
 /** Roughly what a rendered marker takes in the window. */
 const MARKER_ALLOWANCE = 80;
+/** Markers may take this share of the window; past it, the oldest fold into one. */
+const MARKER_BUDGET_SHARE = 0.05;
 
 /**
  * Seed 002 "Virtual Context Manager": before each model call it builds the
@@ -46,6 +48,13 @@ const MARKER_ALLOWANCE = 80;
  */
 export class VirtualContextManager {
   private readonly tokenCache = new Map<string, number>();
+  /**
+   * The references of each session this manager has prepared, read from the
+   * store once: this manager is the only writer, and folded references carry
+   * every content id behind them, so re-reading them each turn would cost
+   * time in proportion to the whole evicted history.
+   */
+  private readonly referencesBySession = new Map<string, Map<string, ContextReference>>();
   private lastFixedTokens = 0;
   private lastUsedTokens = 0;
   private pressure: PressureLevel = "normal";
@@ -80,9 +89,17 @@ export class VirtualContextManager {
   async prepare(recorder: SessionRecorder, fixedTokens: number): Promise<PreparedWindow> {
     this.lastFixedTokens = fixedTokens;
     const sessionId = recorder.session.id;
-    const references = new Map(this.deps.contentStore.listReferences(sessionId).map((reference) => [reference.id, reference]));
+    const references = this.referencesOf(sessionId);
     const evictions: ContextReference[] = [];
     let context = this.contextOf(recorder, references);
+    const markers = context.markers();
+    if (markers.length > 2 && freed(markers) > this.deps.windowTokens * MARKER_BUDGET_SHARE) {
+      // Keep the newest marker as it is; the others become one.
+      const folded = markers.slice(0, -1);
+      const reference = await this.evict(recorder, context, folded, references);
+      evictions.push(reference);
+      context = context.withEviction(folded, markerItem(reference, (row) => this.tokensOf(row)));
+    }
     for (let round = 0; round < MAX_EVICTION_ROUNDS; round++) {
       const usedTokens = fixedTokens + context.totalTokens;
       const decision = this.underPressure(usedTokens) ?? this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: recorder.currentTurn });
@@ -94,10 +111,19 @@ export class VirtualContextManager {
       if (selected.length === 0 || freed(selected) <= MARKER_ALLOWANCE) break;
       const reference = await this.evict(recorder, context, selected, references);
       evictions.push(reference);
-      context = this.contextOf(recorder, references);
+      context = context.withEviction(selected, markerItem(reference, (row) => this.tokensOf(row)));
     }
     this.lastUsedTokens = fixedTokens + context.totalTokens;
     return { messages: context.messages(), usedTokens: this.lastUsedTokens, evictions, context };
+  }
+
+  private referencesOf(sessionId: string): Map<string, ContextReference> {
+    let references = this.referencesBySession.get(sessionId);
+    if (!references) {
+      references = new Map(this.deps.contentStore.listReferences(sessionId).map((reference) => [reference.id, reference]));
+      this.referencesBySession.set(sessionId, references);
+    }
+    return references;
   }
 
   /** Under high memory pressure, evict to half the window before the policy would. */
@@ -144,31 +170,38 @@ export class VirtualContextManager {
     return newest && newest.kind !== "reference" && !selected.includes(newest) ? [...selected, newest] : selected;
   }
 
+  /**
+   * Moves the selected items out of the window behind one new reference.
+   * Only the newly evicted entries are read (for topics and entities); a
+   * marker among them folds in by its metadata, and its messages keep
+   * pointing at it (it now points at the new reference), so folding costs
+   * the same however much history lies behind the marker.
+   */
   private async evict(
     recorder: SessionRecorder,
     context: AgentContext,
     selected: readonly ContextItem[],
     references: Map<string, ContextReference>,
   ): Promise<ContextReference> {
+    const id = this.newReferenceId(references);
     const folded = selected.flatMap((item) => (item.reference ? [item.reference] : []));
-    const contentIds = [...new Set([...folded.flatMap((reference) => reference.contentIds), ...selected.flatMap((item) => item.entryIds)])];
-    const entries = this.deps.contentStore.getByIds(contentIds);
-    const tokensSaved = selected.reduce((sum, item) => sum + (item.reference ? item.reference.tokensSaved : item.tokens), 0);
-    const reference = generateReference({
-      id: this.newReferenceId(references),
-      sessionId: context.sessionId,
-      agentId: context.agentId,
-      entries,
-      tokensSaved,
+    const fresh = selected.filter((item) => !item.reference);
+    const entries = this.deps.contentStore.getSummariesByIds(fresh.flatMap((item) => item.entryIds));
+    const generated =
+      entries.length > 0
+        ? generateReference({ id, sessionId: context.sessionId, agentId: context.agentId, entries, tokensSaved: freed(fresh) })
+        : undefined;
+    const reference = folded.length > 0 ? foldReferences({ id, folded, ...(generated ? { fresh: generated } : {}) }) : generated;
+    if (!reference) throw new Error("nothing to evict");
+    const foldedNow = folded.map((old) => ({ ...old, foldedInto: reference.id }));
+    // One transaction: a crash leaves either the old window or the new one.
+    this.deps.contentStore.atomically(() => {
+      this.deps.contentStore.storeReference(reference);
+      for (const old of foldedNow) this.deps.contentStore.storeReference(old);
+      recorder.markEvicted(fresh.flatMap((item) => item.ordinals), reference.id);
     });
-    this.deps.contentStore.storeReference(reference);
     references.set(reference.id, reference);
-    const foldedIds = new Set(folded.map((item) => item.id));
-    const ordinals = [
-      ...selected.flatMap((item) => item.ordinals),
-      ...recorder.rows().flatMap((row) => (row.evictedBy && foldedIds.has(row.evictedBy) ? [row.ordinal] : [])),
-    ];
-    recorder.markEvicted(ordinals, reference.id);
+    for (const old of foldedNow) references.set(old.id, old);
     return reference;
   }
 

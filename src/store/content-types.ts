@@ -45,6 +45,12 @@ export interface ContentEntry {
   metadata: Record<string, unknown>;
 }
 
+/** What a context reference is generated from: an entry without its content. */
+export type EntrySummary = Pick<
+  ContentEntry,
+  "id" | "contentType" | "tokenCount" | "timestamp" | "turnNumber" | "keywords" | "entities"
+>;
+
 /** What a caller supplies; the store fills id, hash, token count, keywords and timestamp when absent. */
 export type NewContentEntry = Omit<
   ContentEntry,
@@ -70,6 +76,11 @@ export interface ContextReference {
   topics: string[];
   entities: string[];
   queryHints: string[];
+  /**
+   * When an old marker was itself moved out of the window, the reference that
+   * now stands for it (and points at all its content too).
+   */
+  foldedInto?: string;
 }
 
 /** Seed 002 "RetrievalFilters". */

@@ -1,5 +1,12 @@
 import type { SqliteDatabase } from "./database.js";
-import type { ContentEntry, ContentFilters, ContentType, ContextReference, ReferenceType } from "./content-types.js";
+import type {
+  ContentEntry,
+  ContentFilters,
+  ContentType,
+  ContextReference,
+  EntrySummary,
+  ReferenceType,
+} from "./content-types.js";
 
 interface EntryRow {
   doc: number;
@@ -85,6 +92,35 @@ export class EntryRepository {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  /** What references are made of, without reading the (possibly large) content; in the order of `ids`. */
+  getSummariesByIds(ids: readonly string[]): EntrySummary[] {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT id, content_type, token_count, timestamp, turn_number, keywords, entities
+         FROM content_entries WHERE id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(ids)) as Pick<
+      EntryRow,
+      "id" | "content_type" | "token_count" | "timestamp" | "turn_number" | "keywords" | "entities"
+    >[];
+    const byId = new Map<string, EntrySummary>(
+      rows.map((row) => [
+        row.id,
+        {
+          id: row.id,
+          contentType: row.content_type as ContentType,
+          tokenCount: row.token_count,
+          timestamp: row.timestamp,
+          turnNumber: row.turn_number,
+          keywords: parseArray(row.keywords),
+          entities: parseArray(row.entities),
+        },
+      ]),
+    );
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   getByDocs(docs: readonly number[]): StoredEntry[] {
     if (docs.length === 0) return [];
     const rows = this.db
@@ -142,12 +178,12 @@ export class EntryRepository {
     this.db
       .prepare(
         `INSERT INTO context_references (id, type, session_id, agent_id, content_ids, summary, tokens_saved,
-           turn_range_start, turn_range_end, timestamp, topics, entities, query_hints)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           turn_range_start, turn_range_end, timestamp, topics, entities, query_hints, folded_into)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(id) DO UPDATE SET content_ids = excluded.content_ids, summary = excluded.summary,
            tokens_saved = excluded.tokens_saved, turn_range_start = excluded.turn_range_start,
            turn_range_end = excluded.turn_range_end, topics = excluded.topics, entities = excluded.entities,
-           query_hints = excluded.query_hints`,
+           query_hints = excluded.query_hints, folded_into = excluded.folded_into`,
       )
       .run(
         reference.id,
@@ -163,6 +199,7 @@ export class EntryRepository {
         JSON.stringify(reference.topics),
         JSON.stringify(reference.entities),
         JSON.stringify(reference.queryHints),
+        reference.foldedInto ?? null,
       );
   }
 
@@ -193,6 +230,7 @@ interface ReferenceRow {
   topics: string | null;
   entities: string | null;
   query_hints: string | null;
+  folded_into: string | null;
 }
 
 function toReference(row: ReferenceRow): ContextReference {
@@ -209,6 +247,7 @@ function toReference(row: ReferenceRow): ContextReference {
     topics: parseArray(row.topics),
     entities: parseArray(row.entities),
     queryHints: parseArray(row.query_hints),
+    ...(row.folded_into ? { foldedInto: row.folded_into } : {}),
   };
 }
 

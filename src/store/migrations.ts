@@ -176,6 +176,11 @@ const MIGRATIONS: Migration[] = [
       ALTER TABLE session_messages ADD COLUMN evicted_by TEXT;
     `,
   },
+  {
+    version: 4,
+    description: "context references can fold into later ones",
+    sql: `ALTER TABLE context_references ADD COLUMN folded_into TEXT;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

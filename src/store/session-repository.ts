@@ -106,10 +106,9 @@ export class SessionRepository {
 
   /** Marks messages as evicted by a reference (they stay stored; the window shows the marker instead). */
   markEvicted(sessionId: string, ordinals: readonly number[], referenceId: string): void {
-    const statement = this.db.prepare("UPDATE session_messages SET evicted_by = ? WHERE session_id = ? AND ordinal = ?");
-    this.db.transaction(() => {
-      for (const ordinal of ordinals) statement.run(referenceId, sessionId, ordinal);
-    })();
+    this.db
+      .prepare("UPDATE session_messages SET evicted_by = ? WHERE session_id = ? AND ordinal IN (SELECT value FROM json_each(?))")
+      .run(referenceId, sessionId, JSON.stringify(ordinals));
   }
 
   messages(sessionId: string): ChatMessage[] {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionRecorder } from "../../src/agent/session-recorder.js";
+import { buildItems } from "../../src/context/agent-context.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { evictionConfigFor } from "../../src/context/create-context-manager.js";
 import { TokenUsagePolicy } from "../../src/context/degradation-policy.js";
@@ -32,6 +33,7 @@ const step = fc.oneof(
 describe("eviction keeps everything retrievable", () => {
   it("for random sessions, windows and strategies, every evicted entry comes back byte for byte", async () => {
     let evictedRows = 0;
+    let foldedReferences = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(step, { minLength: 3, maxLength: 30 }),
@@ -82,6 +84,13 @@ describe("eviction keeps everything retrievable", () => {
             const prepared = await manager.prepare(recorder, 400);
             const newestAlone = prepared.context.items.at(-1)?.tokens ?? 0;
             if (400 + newestAlone <= windowTokens) expect(prepared.usedTokens).toBeLessThanOrEqual(windowTokens);
+            // The window the manager updated in place is the one the store rebuilds (as on resume).
+            const session = services.sessions.get(recorder.session.id);
+            if (!session) throw new Error("session vanished");
+            const resumed = SessionRecorder.resume({ sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: "a", agentType: "engineer" } }, session);
+            const storedReferences = new Map(services.contentStore.listReferences(session.id).map((reference) => [reference.id, reference]));
+            const rebuilt = buildItems(resumed.rows(), storedReferences, (row) => manager.tokensOf(row));
+            expect(rebuilt.flatMap((item) => item.messages)).toEqual(prepared.messages);
           }
           for (const row of recorder.rows()) {
             if (!row.evictedBy) continue;
@@ -89,6 +98,7 @@ describe("eviction keeps everything retrievable", () => {
             const reference = services.contentStore.getReference(row.evictedBy);
             expect(reference?.contentIds).toEqual(expect.arrayContaining(row.entryIds));
           }
+          foldedReferences += services.contentStore.listReferences(recorder.session.id).filter((reference) => reference.foldedInto).length;
           for (const [entryId, output] of originals) {
             const [entry] = services.contentStore.getByIds([entryId]);
             expect(entry?.content).toBe(output);
@@ -98,5 +108,7 @@ describe("eviction keeps everything retrievable", () => {
       { numRuns: 25 },
     );
     expect(evictedRows).toBeGreaterThan(0);
+    // Markers crowding the small windows folded too, and stayed consistent.
+    expect(foldedReferences).toBeGreaterThan(0);
   });
 });
