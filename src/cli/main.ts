@@ -3,6 +3,7 @@ import { ExitCode, type ExitCodeValue, FatalError } from "../errors.js";
 import type { CliContext } from "./cli-context.js";
 import { registerAskCommand } from "./commands/ask-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
+import { registerInteractiveCommand } from "./commands/interactive-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
@@ -29,6 +30,8 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerStatusCommand(program, context);
   registerAskCommand(program, context, setExitCode);
   registerSessionsCommand(program, context);
+  // Last: `sylk` with no command starts it.
+  registerInteractiveCommand(program, context);
   return program;
 }
 

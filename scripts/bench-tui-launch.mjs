@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+// How quickly the TUI is usable on a large repository:
+//   1. launch → interactive prompt, with the index already fresh (`sylk index` runs first);
+//   2. keystroke → echo on screen while a cold index runs in the background (and, for comparison, when idle).
+// The real `node bin/sylk.js` runs in a pseudo-terminal made by util-linux `script`, so Ink draws
+// exactly as in a terminal; times are taken when the bytes arrive. Nothing is written to the repo.
+//
+//   node scripts/bench-tui-launch.mjs [--tree /work/data/large] [--launches 5] [--keys 40] [--home <SYLK_HOME to reuse>]
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: {
+    tree: { type: "string", default: "/work/data/large" },
+    launches: { type: "string", default: "5" },
+    keys: { type: "string", default: "40" },
+    "key-interval-ms": { type: "string", default: "150" },
+    /** Reuse this SYLK_HOME for the warm index (kept); by default a temporary one is made and removed. */
+    home: { type: "string" },
+  },
+});
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const SYLK = join(REPO, "bin/sylk.js");
+const PROMPT_READY = "Ask anything";
+
+if (spawnSync("script", ["--version"]).status !== 0) {
+  console.error("bench-tui-launch needs util-linux `script` (it provides the pseudo-terminal).");
+  process.exit(1);
+}
+
+/** The TUI in a 120x40 pseudo-terminal; `output` accumulates everything drawn. */
+function launch(cwd, env) {
+  const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(SYLK)}`;
+  const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd, env: { ...env, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "inherit"] });
+  const session = { child, output: "", started: performance.now(), waiters: [] };
+  child.stdout.on("data", (chunk) => {
+    session.output += chunk.toString("utf8");
+    const now = performance.now();
+    session.waiters = session.waiters.filter((waiter) => !waiter.check(now));
+  });
+  return session;
+}
+
+/** Resolves with the time (performance.now) at which the output after `from` first contains `text`. */
+function waitForText(session, text, from = 0, timeoutMs = 120_000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${JSON.stringify(text)}`)), timeoutMs);
+    const check = (now) => {
+      if (!session.output.slice(from).includes(text)) return false;
+      clearTimeout(timer);
+      resolve(now);
+      return true;
+    };
+    if (!check(performance.now())) session.waiters.push({ check });
+  });
+}
+
+async function quit(session) {
+  const exited = new Promise((resolve) => session.child.once("exit", resolve));
+  session.child.stdin.write("\u0003");
+  await sleep(100);
+  session.child.stdin.write("\u0003");
+  const timeout = sleep(15_000).then(() => "timeout");
+  if ((await Promise.race([exited, timeout])) === "timeout") session.child.kill("SIGKILL");
+}
+
+/** Types one character at a time; each sample is the time until the prompt shows all typed so far. */
+async function echoLatencies(session, count, intervalMs, label) {
+  const samples = [];
+  let typed = "";
+  for (let index = 0; index < count; index++) {
+    const character = "qwertyuiopasdfghjklzxcvbnm"[index % 26];
+    typed += character;
+    const from = session.output.length;
+    const sent = performance.now();
+    session.child.stdin.write(character);
+    const shown = await waitForText(session, typed.slice(-12), from, 10_000);
+    samples.push(shown - sent);
+    await sleep(intervalMs);
+  }
+  // Clear the prompt again (Ctrl-U) so the typed text is not sent.
+  session.child.stdin.write("\u0015");
+  return { label, ...summary(samples) };
+}
+
+function summary(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { n: sorted.length, p50: round(at(0.5)), p95: round(at(0.95)), max: round(sorted.at(-1)) };
+}
+
+const round = (value) => Math.round(value * 10) / 10;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function main() {
+  const tree = values.tree;
+  const baseEnv = { ...process.env, ANTHROPIC_API_KEY: "" };
+  delete baseEnv.CI; // Ink draws only the last frame under CI.
+
+  // 1. Launch to prompt, index fresh.
+  const warmHome = values.home ?? mkdtempSync(join(tmpdir(), "sylk-bench-tui-"));
+  const coldHome = mkdtempSync(join(tmpdir(), "sylk-bench-tui-cold-"));
+  try {
+    const env = { ...baseEnv, SYLK_HOME: warmHome };
+    console.log(`indexing ${tree} first (sylk index)…`);
+    const indexed = spawnSync(process.execPath, [SYLK, "index", "--yes", tree], { env, stdio: ["ignore", "ignore", "inherit"] });
+    if (indexed.status !== 0) throw new Error(`sylk index failed (${indexed.status})`);
+
+    const launches = [];
+    for (let run = 0; run < Number(values.launches); run++) {
+      const session = launch(tree, env);
+      const prompt = await waitForText(session, PROMPT_READY);
+      const fresh = await waitForText(session, "index: fresh");
+      launches.push({ prompt: prompt - session.started, fresh: fresh - session.started });
+      await sleep(300);
+      await quit(session);
+    }
+    const prompt = summary(launches.map((run) => run.prompt));
+    const fresh = summary(launches.map((run) => run.fresh));
+    console.log(`\nlaunch → interactive prompt (fresh index, ${launches.length} runs): p50 ${prompt.p50} ms, max ${prompt.max} ms`);
+    console.log(`launch → "index: fresh" confirmed:                     p50 ${fresh.p50} ms, max ${fresh.max} ms`);
+
+    // 2. Keystroke echo during a cold index, then when idle.
+    const cold = launch(tree, { ...baseEnv, SYLK_HOME: coldHome });
+    await waitForText(cold, "Index this project?");
+    await sleep(200);
+    cold.child.stdin.write("1");
+    await waitForText(cold, "Indexing [");
+    const during = await echoLatencies(cold, Number(values.keys), Number(values["key-interval-ms"]), "during cold index");
+    const stillIndexing = !cold.output.slice(-4000).includes("index: fresh");
+    console.log(
+      `keystroke → echo ${during.label}: p50 ${during.p50} ms, p95 ${during.p95} ms, max ${during.max} ms (n=${during.n}` +
+        `${stillIndexing ? ", index still running at the end" : ", index finished during sampling"})`,
+    );
+    await quit(cold);
+
+    const idle = launch(tree, env);
+    await waitForText(idle, "index: fresh");
+    await sleep(500);
+    const quiet = await echoLatencies(idle, Number(values.keys), Number(values["key-interval-ms"]), "idle");
+    console.log(`keystroke → echo ${quiet.label}:             p50 ${quiet.p50} ms, p95 ${quiet.p95} ms, max ${quiet.max} ms (n=${quiet.n})`);
+    await quit(idle);
+  } finally {
+    if (!values.home) rmSync(warmHome, { recursive: true, force: true });
+    rmSync(coldHome, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,223 @@
+import { setImmediate as nextMacrotask } from "node:timers/promises";
+import { formatCount, formatDuration } from "../cli/format.js";
+import type { IndexConfig } from "../config/schema.js";
+import type { IndexProgress, IndexSummary, ProjectIndexer } from "../indexer/project-indexer.js";
+import { ProjectWatcher } from "../indexer/project-watcher.js";
+import type { VectorBackfill } from "../indexer/vector-backfill.js";
+import type { IndexLock } from "../project/index-lock.js";
+
+/** What the status line and the progress line show of the index. */
+export type IndexView =
+  | { state: "pending" }
+  | { state: "off" }
+  | { state: "waiting"; holderPid: number }
+  | { state: "indexing"; progress: IndexProgress }
+  | { state: "embedding"; embedded: number; remaining: number }
+  | { state: "refreshing"; files: number }
+  | { state: "fresh" }
+  | { state: "failed"; message: string };
+
+export interface IndexNotice {
+  tone: "info" | "warning" | "error";
+  text: string;
+}
+
+/** A watcher as this class needs it; `ProjectWatcher` by default. */
+export interface ChangeWatcher {
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface BackgroundIndexingDeps {
+  root: string;
+  config: IndexConfig;
+  indexer: Pick<ProjectIndexer, "run" | "refreshPaths">;
+  lock: Pick<IndexLock, "acquire" | "release">;
+  backfill: Pick<VectorBackfill, "missingCount" | "run">;
+  createWatcher?: (onChange: (paths: string[]) => void, onError: (error: Error) => void) => ChangeWatcher;
+}
+
+const IGNORE_FILE = /(^|\/)\.(git|sylk)ignore$/;
+
+/**
+ * Keeps the index current while the TUI runs, without ever blocking it: the
+ * start-up index, `/index`, and the watcher's batches run one at a time in
+ * the background (one indexer, one lock holder), and the UI only reads
+ * `snapshot()` and the notices. Searches meanwhile use whatever is committed.
+ */
+export class BackgroundIndexing {
+  private view: IndexView = { state: "pending" };
+  private readonly listeners = new Set<() => void>();
+  private readonly noticeListeners = new Set<(notice: IndexNotice) => void>();
+  private readonly abort = new AbortController();
+  private queue: Promise<void> = Promise.resolve();
+  private readonly pendingPaths = new Set<string>();
+  private drainQueued = false;
+  private watcher: ChangeWatcher | undefined;
+  private watching: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly deps: BackgroundIndexingDeps) {}
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly snapshot = (): IndexView => this.view;
+
+  onNotice(listener: (notice: IndexNotice) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
+  }
+
+  /** Consent given: index what changed since last time, then watch the project. */
+  start(): void {
+    this.enqueue(async () => {
+      await this.fullRun(false);
+      if (!this.closed) this.startWatcher();
+    });
+  }
+
+  /** Consent refused: no index, no watcher. */
+  disable(): void {
+    this.set({ state: "off" });
+  }
+
+  /** `/index`: look for changes now and say what was done. */
+  refreshNow(): void {
+    if (this.view.state === "off" || this.view.state === "pending") return;
+    this.enqueue(() => this.fullRun(true));
+  }
+
+  /** Files the watcher saw change: refreshed as one batch once the indexer is free. */
+  changed(paths: readonly string[]): void {
+    for (const path of paths) this.pendingPaths.add(path);
+    if (this.drainQueued) return;
+    this.drainQueued = true;
+    this.enqueue(() => this.drainChanges());
+  }
+
+  /** Resolves once the watcher reports changes (for tests and benchmarks). */
+  whenWatching(): Promise<void> {
+    return this.watching ?? Promise.reject(new Error("The watcher has not started."));
+  }
+
+  /** Stops the watcher and any indexing (committed batches are kept) and waits for both. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.abort.abort();
+    await this.watcher?.close();
+    await this.queue;
+  }
+
+  private enqueue(operation: () => Promise<void>): void {
+    this.queue = this.queue.then(async () => {
+      if (this.closed) return;
+      try {
+        await operation();
+      } catch (error) {
+        if (this.closed) return;
+        const message = (error as Error)?.message ?? String(error);
+        this.set({ state: "failed", message });
+        this.notify({ tone: "error", text: `Indexing failed: ${message}. Search uses what was indexed before; /index retries.` });
+      }
+    });
+  }
+
+  private async fullRun(announce: boolean): Promise<void> {
+    const summary = await this.withLock(async () => {
+      const run = this.deps.indexer.run(this.abort.signal);
+      let step = await run.next();
+      while (!step.done) {
+        this.set({ state: "indexing", progress: step.value });
+        // Commits are synchronous; a macrotask between batches lets keystrokes through.
+        await nextMacrotask();
+        step = await run.next();
+      }
+      if (!step.value.interrupted) await this.embedMissing();
+      return step.value;
+    });
+    if (!summary || this.closed) return;
+    this.set({ state: "fresh" });
+    const text = describeSummary(summary);
+    if (text && (announce || summary.before !== "fresh")) this.notify({ tone: summary.failed > 0 ? "warning" : "info", text });
+  }
+
+  private async drainChanges(): Promise<void> {
+    this.drainQueued = false;
+    const paths = [...this.pendingPaths];
+    this.pendingPaths.clear();
+    if (paths.length === 0) return;
+    // A changed ignore file can hide or reveal whole directories: only a full pass sees that.
+    if (paths.some((path) => IGNORE_FILE.test(path))) return this.fullRun(false);
+    this.set({ state: "refreshing", files: paths.length });
+    await this.withLock(() => this.deps.indexer.refreshPaths(paths, this.abort.signal));
+    if (!this.closed) this.set({ state: "fresh" });
+  }
+
+  /** Vectors from a remote embedder are filled after the files are in (the built-in one computes them while indexing). */
+  private async embedMissing(): Promise<void> {
+    if (this.deps.backfill.missingCount() === 0) return;
+    try {
+      for await (const progress of this.deps.backfill.run(this.abort.signal)) {
+        this.set({ state: "embedding", embedded: progress.embedded, remaining: progress.remaining });
+      }
+    } catch (error) {
+      if (this.closed) return;
+      this.notify({ tone: "warning", text: `Embedding failed (${(error as Error).message}); full-text search works, and /index retries.` });
+    }
+  }
+
+  private async withLock<T>(work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      await this.deps.lock.acquire({
+        signal: this.abort.signal,
+        onWait: (holder) => this.set({ state: "waiting", holderPid: holder.pid }),
+      });
+    } catch (error) {
+      if (this.closed) return undefined;
+      throw error;
+    }
+    try {
+      return await work();
+    } finally {
+      this.deps.lock.release();
+    }
+  }
+
+  private startWatcher(): void {
+    const create =
+      this.deps.createWatcher ??
+      ((onChange, onError) => new ProjectWatcher({ root: this.deps.root, config: this.deps.config, onChange, onError }));
+    const watcher = create(
+      (paths) => this.changed(paths),
+      (error) => this.notify({ tone: "warning", text: `Watching files failed (${error.message}); /index refreshes the index by hand.` }),
+    );
+    this.watcher = watcher;
+    this.watching = watcher.start();
+    this.watching.catch((error: unknown) =>
+      this.notify({ tone: "warning", text: `Could not watch the project (${(error as Error).message}); /index refreshes by hand.` }),
+    );
+  }
+
+  private set(view: IndexView): void {
+    this.view = view;
+    for (const listener of this.listeners) listener();
+  }
+
+  private notify(notice: IndexNotice): void {
+    for (const listener of this.noticeListeners) listener(notice);
+  }
+}
+
+function describeSummary(summary: IndexSummary): string | undefined {
+  if (summary.before === "fresh" && summary.indexed + summary.deleted === 0) {
+    return `Index is fresh (${formatCount(summary.scanned)} files checked in ${formatDuration(summary.durationMs)}).`;
+  }
+  const parts = [`${formatCount(summary.indexed)} ${summary.indexed === 1 ? "file" : "files"} indexed`];
+  if (summary.deleted > 0) parts.push(`${formatCount(summary.deleted)} removed`);
+  if (summary.failed > 0) parts.push(`${formatCount(summary.failed)} failed`);
+  const verb = summary.interrupted ? "Indexing interrupted" : "Indexed";
+  return `${verb}: ${parts.join(", ")} in ${formatDuration(summary.durationMs)}.`;
+}

@@ -1,0 +1,261 @@
+import { existsSync, readFileSync, type Stats } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { watch, type FSWatcher } from "chokidar";
+import ignore, { type Ignore } from "ignore";
+import { z } from "zod";
+import type { IndexConfig } from "../config/schema.js";
+import { classifyPaths } from "./scanner.js";
+
+export interface ProjectWatcherOptions {
+  root: string;
+  config: IndexConfig;
+  /** A debounced batch of added, changed and deleted files, relative to the root and '/'-separated. */
+  onChange: (paths: string[]) => void;
+  onError?: (error: Error) => void;
+  /** Quiet time before a batch is reported. */
+  debounceMs?: number;
+  /** A batch is reported after this long even if changes keep coming (a long build, a checkout). */
+  maxWaitMs?: number;
+}
+
+const THREAD_TAG = "sylk-project-watcher";
+
+/** What the watcher thread says; checked, as everything crossing a thread boundary. */
+const threadMessage = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ready") }),
+  z.object({ type: z.literal("changes"), paths: z.array(z.string()) }),
+  z.object({ type: z.literal("directories"), paths: z.array(z.string()) }),
+  z.object({ type: z.literal("error"), message: z.string() }),
+]);
+const ownerMessage = z.discriminatedUnion("type", [z.object({ type: z.literal("close") }), z.object({ type: z.literal("directories") })]);
+
+/**
+ * Watches the project while a session runs and reports what changed, in
+ * batches, so the index can refresh just those files. It reports what the
+ * indexer would look at: every event is judged by the scanner's own rules
+ * (`classifyPaths`), and directories the indexer never enters are not
+ * watched at all.
+ *
+ * chokidar runs on its own thread: on a 28k-file repository its start-up
+ * takes seconds of main-thread work in bursts of 150–450 ms, which would
+ * freeze the TUI's keystrokes; on a thread it costs the UI nothing.
+ */
+export class ProjectWatcher {
+  private worker: Worker | undefined;
+  private directoryRequests: Array<(paths: string[]) => void> = [];
+
+  constructor(private readonly options: ProjectWatcherOptions) {}
+
+  /** Starts watching; resolves once the initial scan is done and changes are being reported. */
+  start(): Promise<void> {
+    const { root, config, debounceMs, maxWaitMs } = this.options;
+    const data: ThreadData = { tag: THREAD_TAG, root, config, debounceMs: debounceMs ?? 300, maxWaitMs: maxWaitMs ?? 2_000 };
+    const worker = new Worker(watcherThreadPath(), { workerData: data });
+    this.worker = worker;
+    return new Promise((resolve, reject) => {
+      worker.on("message", (raw: unknown) => {
+        const message = threadMessage.safeParse(raw);
+        if (!message.success) return this.options.onError?.(new Error(`Unexpected message from the watcher thread: ${message.error.message}`));
+        switch (message.data.type) {
+          case "ready":
+            return resolve();
+          case "changes":
+            return this.options.onChange(message.data.paths);
+          case "directories":
+            return this.directoryRequests.shift()?.(message.data.paths);
+          case "error":
+            return this.options.onError?.(new Error(message.data.message));
+        }
+      });
+      worker.once("error", (error) => {
+        reject(error);
+        this.options.onError?.(error);
+      });
+    });
+  }
+
+  /** Directories being watched, relative ('' is the root): what the pruning left. */
+  watchedDirectories(): Promise<string[]> {
+    const worker = this.worker;
+    if (!worker) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      this.directoryRequests.push(resolve);
+      worker.postMessage({ type: "directories" });
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+    worker.postMessage({ type: "close" });
+    const stopped = await Promise.race([exited.then(() => true), delay(2_000).then(() => false)]);
+    if (!stopped) await worker.terminate();
+  }
+}
+
+/** This module compiled: itself when it runs compiled, its `dist/` copy when it runs from source (tests). */
+function watcherThreadPath(): string {
+  const self = fileURLToPath(import.meta.url);
+  if (self.endsWith(".js")) return self;
+  const compiled = fileURLToPath(new URL("../../dist/src/indexer/project-watcher.js", import.meta.url));
+  if (!existsSync(compiled)) throw new Error(`Watcher thread entry not found at ${compiled}; run \`npm run build\` first.`);
+  return compiled;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+interface ThreadData {
+  tag: typeof THREAD_TAG;
+  root: string;
+  config: IndexConfig;
+  debounceMs: number;
+  maxWaitMs: number;
+}
+
+/** The thread's side: chokidar, the directory pruning, the debounce and the classification. */
+class WatcherThread {
+  private watcher: FSWatcher | undefined;
+  private readonly pending = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private firstPendingAt = 0;
+  private readonly directories: DirectoryRules;
+
+  constructor(
+    private readonly data: ThreadData,
+    private readonly post: (message: z.infer<typeof threadMessage>) => void,
+  ) {
+    this.directories = new DirectoryRules(data.root, data.config);
+  }
+
+  start(): void {
+    const root = this.data.root;
+    const watcher = watch(root, {
+      ignoreInitial: true,
+      persistent: true,
+      // Called again with stats for every entry: only directories are pruned here, files are judged per batch.
+      ignored: (path: string, stats?: Stats) => stats?.isDirectory() === true && this.directories.ignores(toRelative(root, path)),
+    });
+    this.watcher = watcher;
+    for (const event of ["add", "change", "unlink"] as const) watcher.on(event, (path: string) => this.record(toRelative(root, path)));
+    watcher.on("error", (error: unknown) => this.post({ type: "error", message: (error as Error)?.message ?? String(error) }));
+    watcher.once("ready", () => this.post({ type: "ready" }));
+  }
+
+  directoryList(): string[] {
+    return Object.keys(this.watcher?.getWatched() ?? {})
+      .map((path) => toRelative(this.data.root, path))
+      .filter((path) => !path.startsWith(".."))
+      .sort();
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    await this.watcher?.close();
+  }
+
+  private record(path: string): void {
+    if (!path || path.startsWith("..")) return;
+    if (IGNORE_FILES.some((name) => path === name || path.endsWith(`/${name}`))) this.directories.forget(path);
+    if (this.pending.size === 0) this.firstPendingAt = Date.now();
+    this.pending.add(path);
+    if (this.timer) clearTimeout(this.timer);
+    const waited = Date.now() - this.firstPendingAt;
+    this.timer = setTimeout(() => this.flush(), Math.max(0, Math.min(this.data.debounceMs, this.data.maxWaitMs - waited)));
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const paths = [...this.pending];
+    this.pending.clear();
+    const root = this.data.root;
+    const classified = classifyPaths(root, this.data.config, paths);
+    // "Gone" covers both deleted and ignored files: a deleted one must reach the index, an ignored one that still exists never did.
+    const deleted = classified.gone.filter((path) => !existsSync(join(root, path)));
+    const batch = [...classified.files.map((file) => file.path), ...classified.skipped.map((file) => file.path), ...deleted];
+    if (batch.length > 0) this.post({ type: "changes", paths: batch.sort() });
+  }
+}
+
+const IGNORE_FILES = [".gitignore", ".sylkignore"];
+
+function toRelative(root: string, path: string): string {
+  return relative(root, path).split(sep).join("/");
+}
+
+/**
+ * Which directories the indexer never enters: the configured excluded
+ * directories and what `.gitignore`/`.sylkignore` files (the project's and
+ * each ancestor directory's, deepest deciding) ignore. The scanner's
+ * semantics; an ignore file that changes is read again.
+ */
+class DirectoryRules {
+  private readonly excludedNames: Set<string>;
+  private readonly excludedPaths: Set<string>;
+  private readonly matchers = new Map<string, Ignore | undefined>();
+
+  constructor(
+    private readonly root: string,
+    private readonly config: IndexConfig,
+  ) {
+    const paths = config.excludePaths.map((path) => path.replace(/^\/+|\/+$/g, ""));
+    this.excludedNames = new Set(paths.filter((path) => !path.includes("/")));
+    this.excludedPaths = new Set(paths.filter((path) => path.includes("/")));
+  }
+
+  ignores(path: string): boolean {
+    if (!path) return false;
+    const segments = path.split("/");
+    if (this.excludedNames.has(segments[segments.length - 1] as string) || this.excludedPaths.has(path)) return true;
+    // Deepest ignore file first: it can re-include what a shallower one ignored.
+    for (let depth = segments.length - 1; depth >= 0; depth--) {
+      const verdict = this.matcher(segments.slice(0, depth).join("/"))?.test(`${segments.slice(depth).join("/")}/`);
+      if (verdict?.ignored) return true;
+      if (verdict?.unignored) return false;
+    }
+    return false;
+  }
+
+  /** An ignore file changed: read its directory's rules again. */
+  forget(ignoreFilePath: string): void {
+    const slash = ignoreFilePath.lastIndexOf("/");
+    this.matchers.delete(slash === -1 ? "" : ignoreFilePath.slice(0, slash));
+  }
+
+  private matcher(directory: string): Ignore | undefined {
+    if (this.matchers.has(directory)) return this.matchers.get(directory);
+    const names = this.config.respectGitignore ? IGNORE_FILES : [".sylkignore"];
+    const sources = names.map((name) => readOptional(join(this.root, directory, name)));
+    if (directory === "" && this.config.respectGitignore) sources.push(readOptional(join(this.root, ".git", "info", "exclude")));
+    const content = sources.filter((source): source is string => source !== undefined).join("\n");
+    const matcher = content.trim() ? ignore({ allowRelativePaths: true }).add(content) : undefined;
+    this.matchers.set(directory, matcher);
+    return matcher;
+  }
+}
+
+function readOptional(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+// Loaded as the watcher thread: run the thread's side until the owner says close.
+if (!isMainThread && parentPort && (workerData as Partial<ThreadData> | null)?.tag === THREAD_TAG) {
+  const port = parentPort;
+  const thread = new WatcherThread(workerData as ThreadData, (message) => port.postMessage(message));
+  port.on("message", (raw: unknown) => {
+    const message = ownerMessage.safeParse(raw);
+    if (!message.success) return;
+    if (message.data.type === "directories") port.postMessage({ type: "directories", paths: thread.directoryList() });
+    else void thread.close().finally(() => port.close());
+  });
+  thread.start();
+}

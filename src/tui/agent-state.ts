@@ -1,0 +1,161 @@
+import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
+import { firstLine } from "./format/text.js";
+import type { ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
+
+/**
+ * What the screen shows of the conversation. `history` is final and printed
+ * once; `streaming` and `tools` are the live part of the running turn.
+ */
+export interface AgentViewState {
+  history: TranscriptItem[];
+  /** Text of the model call in progress (dropped on a retry). */
+  streaming: string;
+  /** Tool calls that have not returned yet. */
+  tools: ToolCallView[];
+  running: boolean;
+  /** Tokens in the model's window at the latest call: input + cache read + cache write. */
+  contextTokens: number | undefined;
+  /** The window the engine works with, once a run reported it (it may be configured below the model's). */
+  windowTokens: number | undefined;
+  /** Context reference markers in the window at the latest call. */
+  references: number;
+  sessionId: string;
+  /** Bumped by a clear, so the printed history starts again. */
+  epoch: number;
+  nextId: number;
+}
+
+export type AgentAction =
+  | { type: "event"; event: AgentEvent }
+  | { type: "started"; prompt: string }
+  | { type: "append"; entries: TranscriptEntry[] }
+  | { type: "crashed"; message: string }
+  | { type: "session"; sessionId: string }
+  | { type: "clear"; entries: TranscriptEntry[] };
+
+export const INITIAL_AGENT_STATE: AgentViewState = {
+  history: [],
+  streaming: "",
+  tools: [],
+  running: false,
+  contextTokens: undefined,
+  windowTokens: undefined,
+  references: 0,
+  sessionId: "",
+  epoch: 0,
+  nextId: 0,
+};
+
+function append(state: AgentViewState, ...entries: TranscriptEntry[]): AgentViewState {
+  if (entries.length === 0) return state;
+  const items = entries.map((entry, index) => ({ ...entry, id: state.nextId + index }) as TranscriptItem);
+  return { ...state, history: [...state.history, ...items], nextId: state.nextId + entries.length };
+}
+
+export function agentReducer(state: AgentViewState, action: AgentAction): AgentViewState {
+  switch (action.type) {
+    case "started":
+      return { ...append(state, { kind: "user", text: action.prompt }), running: true, streaming: "", tools: [] };
+    case "append":
+      return append(state, ...action.entries);
+    case "crashed":
+      return { ...append(state, ...flushLive(state), { kind: "note", tone: "error", text: action.message }), running: false, streaming: "", tools: [] };
+    case "session":
+      return { ...state, sessionId: action.sessionId, contextTokens: undefined, references: 0 };
+    case "clear":
+      return append({ ...INITIAL_AGENT_STATE, epoch: state.epoch + 1, nextId: state.nextId }, ...action.entries);
+    case "event":
+      return applyEvent(state, action.event);
+  }
+}
+
+function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
+  switch (event.type) {
+    case "session_start":
+      return { ...state, sessionId: event.sessionId };
+    case "turn_start":
+      return { ...state, streaming: "" };
+    case "text_delta":
+      return { ...state, streaming: state.streaming + event.text };
+    case "retry":
+      // The attempt's partial text is void: the retry streams the answer again from the start.
+      return {
+        ...append(state, { kind: "note", tone: "dim", text: `retrying… (${event.reason}; attempt ${event.attempt})` }),
+        streaming: "",
+      };
+    case "assistant_message":
+      return { ...append(state, ...(event.text.trim() ? [{ kind: "assistant", text: event.text } as const] : [])), streaming: "" };
+    case "tool_use":
+      return { ...state, tools: [...state.tools, { id: event.id, name: event.name, input: event.input, status: "running" }] };
+    case "tool_result": {
+      const running = state.tools.find((tool) => tool.id === event.id);
+      const call: ToolCallView = {
+        id: event.id,
+        name: event.name,
+        input: running?.input,
+        status: event.permission === "denied" ? "denied" : event.isError ? "error" : "done",
+        result: firstLine(event.display ?? event.output),
+        ...(event.diff ? { diff: event.diff } : {}),
+      };
+      return { ...append(state, { kind: "tool", call }), tools: state.tools.filter((tool) => tool.id !== event.id) };
+    }
+    case "usage":
+      return { ...state, contextTokens: event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens };
+    case "context_window":
+      return { ...state, windowTokens: event.windowTokens, references: event.references };
+    case "prefetch": {
+      const sources = [...event.excerpts, ...event.hints].map((item) => item.source);
+      if (sources.length === 0) return state;
+      const shown = sources.length > 4 ? `${sources.slice(0, 4).join(", ")} and ${sources.length - 4} more` : sources.join(", ");
+      return append(state, { kind: "note", tone: "dim", text: `Context: added ${shown} (${event.tokens} tokens)` });
+    }
+    case "context_eviction": {
+      const [from, to] = event.reference.turnRange;
+      const turns = from === to ? `turn ${from}` : `turns ${from}-${to}`;
+      return append(state, {
+        kind: "note",
+        tone: "dim",
+        text: `Context: ${turns} moved out of the window as ${event.marker} (${event.reference.tokensSaved} tokens freed; retrievable)`,
+      });
+    }
+    case "error":
+      return append(state, { kind: "note", tone: "error", text: event.message });
+    case "done":
+      return {
+        ...append(state, ...flushLive(state), ...closingNotes(event.result)),
+        sessionId: event.result.sessionId || state.sessionId,
+        running: false,
+        streaming: "",
+        tools: [],
+      };
+    default:
+      return unknownEvent(state, event);
+  }
+}
+
+/** An event type newer than this UI: ignored rather than breaking the screen (and a type error here until handled). */
+function unknownEvent(state: AgentViewState, event: never): AgentViewState {
+  void event;
+  return state;
+}
+
+/** What was still live when the turn ended (an interrupted stream, a call cut short) goes into the history as it was. */
+function flushLive(state: AgentViewState): TranscriptEntry[] {
+  const entries: TranscriptEntry[] = [];
+  if (state.streaming.trim()) entries.push({ kind: "assistant", text: state.streaming });
+  for (const tool of state.tools) entries.push({ kind: "tool", call: { ...tool, status: "interrupted", result: "interrupted" } });
+  return entries;
+}
+
+function closingNotes(result: AgentResult): TranscriptEntry[] {
+  switch (result.stopReason) {
+    case "interrupted":
+      return [{ kind: "note", tone: "warning", text: "Interrupted. Tell Sylk what to do instead." }];
+    case "max_turns":
+      return [{ kind: "note", tone: "warning", text: `Stopped after ${result.turns} model calls (agent.maxTurns); send "continue" to go on.` }];
+    case "max_tokens":
+      return [{ kind: "note", tone: "warning", text: "The answer reached the token limit (model.maxTokens) and was cut." }];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,180 @@
+import { Box, Text, useApp, useStdout } from "ink";
+import { useCallback, useEffect, useMemo, useRef } from "react";
+import type { PermissionMode } from "../agent/permissions/permission-policy.js";
+import { openAgentSession } from "../app/agent-session.js";
+import type { ProjectServices } from "../app/project-services.js";
+import { runSlashCommand } from "./commands/slash-commands.js";
+import { ApprovalDialog } from "./components/approval-dialog.js";
+import { ConsentPrompt } from "./components/consent-prompt.js";
+import { ProgressBar } from "./components/progress-bar.js";
+import { PromptInput } from "./components/prompt-input.js";
+import { StatusLine } from "./components/status-line.js";
+import { Transcript } from "./components/transcript.js";
+import { useAgent, type ResumeTarget, type SessionFactory } from "./hooks/use-agent.js";
+import { useFlash } from "./hooks/use-flash.js";
+import { useIndexConsent } from "./hooks/use-index-consent.js";
+import { useIndexing } from "./hooks/use-indexing.js";
+import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
+import { usePromptEditor } from "./hooks/use-prompt-editor.js";
+import { useTerminalWidth } from "./hooks/use-terminal-width.js";
+import type { BackgroundIndexing, IndexNotice } from "../app/background-indexing.js";
+import { recapEntries } from "./session-recap.js";
+import { createTheme, ThemeContext, useTheme } from "./theme.js";
+import type { TranscriptEntry } from "./transcript.js";
+
+export interface AppProps {
+  services: ProjectServices;
+  indexing: BackgroundIndexing;
+  env: NodeJS.ProcessEnv;
+  permissionMode?: PermissionMode;
+  resume?: ResumeTarget;
+  /** Leaves as /exit does when aborted. */
+  exitSignal?: AbortSignal;
+  /** Called once, after the running turn (if any) has stopped, just before the app unmounts. */
+  onExit: (info: { sessionId: string }) => void;
+}
+
+/** Clears the visible screen and the scrollback, then homes the cursor. */
+const CLEAR_TERMINAL = "\u001b[2J\u001b[3J\u001b[H";
+
+export function App(props: AppProps) {
+  const theme = useMemo(() => createTheme(props.env), [props.env]);
+  return (
+    <ThemeContext.Provider value={theme}>
+      <Session {...props} />
+    </ThemeContext.Provider>
+  );
+}
+
+/** The composition: transcript, dialogs, indexing line, prompt and status line, wired to the engine. */
+function Session({ services, indexing, env, permissionMode, resume, exitSignal, onExit }: AppProps) {
+  const theme = useTheme();
+  const { exit } = useApp();
+  const { write } = useStdout();
+  const columns = useTerminalWidth();
+  const editor = usePromptEditor();
+  const [hint, flash] = useFlash();
+  const exiting = useRef(false);
+
+  const openSession = useCallback<SessionFactory>(
+    (approver, target) =>
+      openAgentSession({ services, env, approver, ...(permissionMode ? { permissionMode } : {}), ...(target ? { resume: target } : {}) }),
+    [services, env, permissionMode],
+  );
+  const agent = useAgent(openSession, resume);
+  const provider = agent.session.provider;
+  const banner = useCallback(
+    (): TranscriptEntry => ({ kind: "banner", root: services.paths.root, model: provider ? provider.model : "no model: answers from the index" }),
+    [services, provider],
+  );
+
+  const onNotice = useCallback((notice: IndexNotice) => agent.print({ kind: "note", tone: notice.tone, text: notice.text }), [agent.print]);
+  const index = useIndexing(indexing, onNotice);
+  const consent = useIndexConsent(services.consent, (granted) => {
+    if (granted) return indexing.start();
+    indexing.disable();
+    agent.print({ kind: "note", tone: "warning", text: "Indexing is off: search_codebase and /search find nothing. `sylk index` allows it later." });
+  });
+
+  // Once, at start: the banner and, when resuming, where the conversation stopped.
+  useEffect(() => {
+    const resumedId = agent.session.sessionId;
+    if (!resumedId) return agent.print(banner());
+    const title = services.sessions.get(resumedId)?.title;
+    const resumed: TranscriptEntry = { kind: "note", tone: "dim", text: `Resumed session ${resumedId.slice(0, 8)}${title ? `: ${title}` : ""}` };
+    agent.print(banner(), resumed, ...recapEntries(services.sessions.messages(resumedId)));
+  }, []);
+
+  // Stable, so listeners registered once (the exit signal) always reach the current agent.
+  const agentRef = useRef(agent);
+  agentRef.current = agent;
+  const onExitRef = useRef(onExit);
+  onExitRef.current = onExit;
+  const requestExit = useCallback(() => {
+    if (exiting.current) return;
+    exiting.current = true;
+    void agentRef.current.stop().then(() => {
+      onExitRef.current({ sessionId: agentRef.current.session.sessionId });
+      exit();
+    });
+  }, [exit]);
+
+  useEffect(() => {
+    if (!exitSignal) return;
+    if (exitSignal.aborted) return requestExit();
+    exitSignal.addEventListener("abort", requestExit);
+    return () => exitSignal.removeEventListener("abort", requestExit);
+  }, [exitSignal, requestExit]);
+
+  useInterruptKeys({
+    cancelTurn: agent.cancel,
+    clearPrompt: () => (editor.state.text ? (editor.clear(), true) : false),
+    exit: requestExit,
+    hint: flash,
+    dialogOpen: agent.approval !== undefined,
+    blocking: consent.asking,
+  });
+
+  const submit = (text: string) => {
+    if (!text.startsWith("/")) return agent.submit(text.trim());
+    agent.print({ kind: "user", text: text.trim() });
+    void runSlashCommand(text, {
+      services,
+      agent,
+      indexing,
+      banner,
+      clearScreen: () => write(CLEAR_TERMINAL),
+      exit: requestExit,
+    });
+  };
+
+  const modal = consent.asking || agent.approval !== undefined;
+  return (
+    <Box flexDirection="column" width={columns}>
+      <Transcript state={agent.state} awaitingApproval={agent.approval !== undefined} />
+      {consent.asking && (
+        <ConsentPrompt
+          root={services.paths.root}
+          database={services.paths.database}
+          maxFileSize={services.loadedConfig.config.index.maxFileSize}
+          onAnswer={consent.answer}
+        />
+      )}
+      {agent.approval && <ApprovalDialog key={agent.approvalId} request={agent.approval} onAnswer={agent.answer} />}
+      <ProgressBar view={index} />
+      {!modal && (
+        <PromptInput
+          editor={editor}
+          onSubmit={submit}
+          onExit={requestExit}
+          placeholder={agent.state.running ? "Type to queue a message · Esc to interrupt" : "Ask anything · /help for commands"}
+        />
+      )}
+      {agent.queued.map((prompt, position) => (
+        <Text key={position} dimColor wrap="truncate-end">
+          {"  "}queued: {prompt}
+        </Text>
+      ))}
+      <StatusLine
+        columns={columns}
+        info={{
+          model: provider
+            ? {
+                name: provider.model,
+                contextWindow: agent.state.windowTokens ?? services.loadedConfig.config.context.windowTokens ?? provider.contextWindow,
+              }
+            : undefined,
+          contextTokens: agent.state.contextTokens,
+          references: agent.state.references,
+          index,
+          mode: permissionMode ?? services.loadedConfig.config.permissions.mode,
+        }}
+      />
+      {hint && (
+        <Box paddingX={1}>
+          <Text color={theme.warning}>{hint}</Text>
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,61 @@
+import { Box, Text } from "ink";
+import type { ReactNode } from "react";
+import { useTheme } from "../theme.js";
+import type { NoteTone } from "../transcript.js";
+
+/** What the user sent, marked like the prompt it came from. */
+export function UserMessage({ text }: { text: string }) {
+  const theme = useTheme();
+  return (
+    <Box marginTop={1}>
+      <Marked mark={<Text color={theme.user} bold>{">"}</Text>} text={text} />
+    </Box>
+  );
+}
+
+/** The model's text: streamed into place while `live`, final once the turn's message arrived. */
+export function AssistantMessage({ text, live = false }: { text: string; live?: boolean }) {
+  return <Marked mark={<Text dimColor={live}>⏺</Text>} text={text} />;
+}
+
+/**
+ * Text with a mark in the two columns left of it. The mark is positioned
+ * absolutely: side by side in a row, Ink wraps the text as if the mark were
+ * not there and overflows narrow terminals.
+ */
+function Marked({ mark, text }: { mark: ReactNode; text: string }) {
+  return (
+    <Box paddingLeft={2}>
+      <Box position="absolute" marginLeft={-2}>
+        {mark}
+      </Box>
+      <Text>{text}</Text>
+    </Box>
+  );
+}
+
+/** A line from Sylk itself: results of slash commands, index notices, warnings. */
+export function Note({ text, tone }: { text: string; tone: NoteTone }) {
+  const theme = useTheme();
+  const color = { info: undefined, dim: undefined, success: theme.success, warning: theme.warning, error: theme.error }[tone];
+  return (
+    <Text color={color} dimColor={tone === "dim"}>
+      {text}
+    </Text>
+  );
+}
+
+export function Banner({ root, model }: { root: string; model: string }) {
+  const theme = useTheme();
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
+      <Text>
+        <Text color={theme.accent} bold>
+          ✻ Sylk
+        </Text>{" "}
+        <Text dimColor>— {root}</Text>
+      </Text>
+      <Text dimColor>{model} · /help for commands and keys · Ctrl-C twice to exit</Text>
+    </Box>
+  );
+}

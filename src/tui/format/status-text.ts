@@ -1,0 +1,100 @@
+import type { PermissionMode } from "../../agent/permissions/permission-policy.js";
+import { formatCount } from "../../cli/format.js";
+import type { IndexView } from "../../app/background-indexing.js";
+import { compactNumber, truncate } from "./text.js";
+
+export interface StatusInfo {
+  model: { name: string; contextWindow: number } | undefined;
+  /** Tokens in the window at the latest model call. */
+  contextTokens: number | undefined;
+  /** Context reference markers in the window (shown once there are any). */
+  references?: number;
+  index: IndexView;
+  mode: PermissionMode;
+}
+
+const SEPARATOR = " · ";
+
+interface Segment {
+  full: string;
+  short: string;
+}
+
+/**
+ * The status line for a terminal `columns` wide: every segment in full when
+ * it fits; otherwise short forms, then the least useful segments go, and a
+ * last resort cuts the line. It never wraps.
+ */
+export function statusText(info: StatusInfo, columns: number): string {
+  const model = modelSegment(info);
+  const tokens = tokenSegment(info);
+  const references = referenceSegment(info.references ?? 0);
+  const index = indexSegment(info.index);
+  const mode = modeSegment(info.mode);
+  const all = [model, tokens, references, index, mode].filter((segment): segment is Segment => segment !== undefined);
+  const candidates: Array<Array<string | undefined>> = [
+    all.map((segment) => segment.full),
+    all.map((segment) => segment.short),
+    [model.short, tokens?.short, references?.short, index.short],
+    [model.short, tokens?.short, index.short],
+    [model.short, index.short],
+    [index.short],
+  ];
+  for (const candidate of candidates) {
+    const line = candidate.filter((part): part is string => part !== undefined).join(SEPARATOR);
+    if (line.length <= columns) return line;
+  }
+  return truncate(index.short, Math.max(1, columns));
+}
+
+function modelSegment(info: StatusInfo): Segment {
+  if (!info.model) return { full: "no model — answers from the index", short: "no model" };
+  return { full: info.model.name, short: truncate(info.model.name.replace(/^claude-/, ""), 18) };
+}
+
+function tokenSegment(info: StatusInfo): Segment | undefined {
+  if (!info.model) return undefined;
+  const tokens = info.contextTokens ?? 0;
+  const window = info.model.contextWindow;
+  const percent = Math.round((tokens / window) * 100);
+  return {
+    full: `${formatCount(tokens)} tokens (${percent}% of ${compactNumber(window)})`,
+    short: `ctx ${percent}%`,
+  };
+}
+
+function referenceSegment(references: number): Segment | undefined {
+  if (references === 0) return undefined;
+  return { full: `${references} context ${references === 1 ? "ref" : "refs"}`, short: `${references} refs` };
+}
+
+function modeSegment(mode: PermissionMode): Segment | undefined {
+  if (mode === "default") return undefined;
+  return { full: `${mode} mode`, short: mode };
+}
+
+export function indexSegment(view: IndexView): Segment {
+  const both = (text: string, short = text): Segment => ({ full: `index: ${text}`, short: `idx ${short}` });
+  switch (view.state) {
+    case "pending":
+      return both("not started", "—");
+    case "off":
+      return both("off");
+    case "waiting":
+      return both(`waiting for pid ${view.holderPid}`, "waiting");
+    case "indexing": {
+      const { phase, indexed, total } = view.progress;
+      if (phase === "scanning") return both("scanning…");
+      if (phase === "saving") return both("saving…");
+      return both(`indexing ${formatCount(indexed)}/${formatCount(total)}`, `${compactNumber(indexed)}/${compactNumber(total)}`);
+    }
+    case "embedding":
+      return both(`embedding ${formatCount(view.embedded)}/${formatCount(view.embedded + view.remaining)}`, "embedding");
+    case "refreshing":
+      return both(`refreshing ${formatCount(view.files)} ${view.files === 1 ? "file" : "files"}`, `↻ ${view.files}`);
+    case "fresh":
+      return both("fresh");
+    case "failed":
+      return both("error");
+  }
+}

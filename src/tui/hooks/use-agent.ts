@@ -1,0 +1,150 @@
+import { useCallback, useReducer, useRef, useState } from "react";
+import type { ApprovalAnswer, Approver } from "../../agent/tools/tool-registry.js";
+import type { AgentSession } from "../../app/agent-session.js";
+import { agentReducer, INITIAL_AGENT_STATE, type AgentViewState } from "../agent-state.js";
+import type { TranscriptEntry } from "../transcript.js";
+
+export type ApprovalRequest = Parameters<Approver>[0];
+export type ResumeTarget = { latest: true } | { id: string };
+/** Opens a conversation whose writes and commands are put to the user through `approver`. */
+export type SessionFactory = (approver: Approver, resume?: ResumeTarget) => AgentSession;
+
+export interface AgentControls {
+  state: AgentViewState;
+  /** A write or command waiting for the user's answer. */
+  approval: ApprovalRequest | undefined;
+  /** Distinguishes two identical requests in a row, so each gets a fresh dialog. */
+  approvalId: number;
+  /** Prompts sent while a turn was running; they run in order after it. */
+  queued: readonly string[];
+  session: AgentSession;
+  submit(prompt: string): void;
+  /** Aborts the running turn (a pending approval is denied); false when nothing was running. */
+  cancel(): boolean;
+  answer(answer: ApprovalAnswer): void;
+  print(...entries: TranscriptEntry[]): void;
+  /** Empties the transcript (a new screen) and shows `entries`. */
+  clear(...entries: TranscriptEntry[]): void;
+  /** Switches to a new conversation, or resumes one; throws (BadInputError) for an unknown session. */
+  switchSession(resume?: ResumeTarget): AgentSession;
+  /** Cancels whatever runs and waits until the run has recorded its end. */
+  stop(): Promise<void>;
+}
+
+interface PendingApproval {
+  id: number;
+  request: ApprovalRequest;
+  resolve: (answer: ApprovalAnswer) => void;
+}
+
+/**
+ * The one consumer of the agent's event stream: runs prompts one at a time,
+ * folds every event into the transcript state, and bridges the tool
+ * registry's approver to the approval dialog.
+ */
+export function useAgent(openSession: SessionFactory, initialResume?: ResumeTarget): AgentControls {
+  const [state, dispatch] = useReducer(agentReducer, INITIAL_AGENT_STATE);
+  const [approval, setApproval] = useState<PendingApproval | undefined>();
+  const [queued, setQueued] = useState<readonly string[]>([]);
+  const approvalRef = useRef<PendingApproval | undefined>(undefined);
+  const runRef = useRef<{ controller: AbortController; done: Promise<void> } | undefined>(undefined);
+  const queueRef = useRef<string[]>([]);
+  const stoppingRef = useRef(false);
+  const approvalCount = useRef(0);
+
+  const approver = useCallback<Approver>(
+    (request) =>
+      new Promise<ApprovalAnswer>((resolve) => {
+        const pending = { id: ++approvalCount.current, request, resolve };
+        approvalRef.current = pending;
+        setApproval(pending);
+      }),
+    [],
+  );
+  const [initialSession] = useState(() => openSession(approver, initialResume));
+  const sessionRef = useRef<AgentSession>(initialSession);
+
+  const answer = useCallback((choice: ApprovalAnswer) => {
+    const pending = approvalRef.current;
+    approvalRef.current = undefined;
+    setApproval(undefined);
+    pending?.resolve(choice);
+  }, []);
+
+  // Refs rather than state: a prompt queued in the same tick as the previous one finishing must not be lost.
+  const startRef = useRef<(prompt: string) => void>(() => undefined);
+  startRef.current = (prompt: string) => {
+    const controller = new AbortController();
+    const session = sessionRef.current;
+    dispatch({ type: "started", prompt });
+    const done = (async () => {
+      try {
+        for await (const event of session.run(prompt, controller.signal)) dispatch({ type: "event", event });
+      } catch (error) {
+        dispatch({ type: "crashed", message: `The turn failed: ${(error as Error)?.message ?? String(error)}` });
+      }
+    })().finally(() => {
+      runRef.current = undefined;
+      const next = queueRef.current.shift();
+      setQueued([...queueRef.current]);
+      if (next !== undefined && !stoppingRef.current) startRef.current(next);
+    });
+    runRef.current = { controller, done };
+  };
+
+  const submit = useCallback((prompt: string) => {
+    if (runRef.current) {
+      queueRef.current.push(prompt);
+      setQueued([...queueRef.current]);
+      return;
+    }
+    startRef.current(prompt);
+  }, []);
+
+  const cancel = useCallback(() => {
+    const current = runRef.current;
+    if (!current) return false;
+    queueRef.current = [];
+    setQueued([]);
+    current.controller.abort();
+    // The registry is waiting on the dialog, not on the signal: answer it so the run can end.
+    answer("deny");
+    return true;
+  }, [answer]);
+
+  const print = useCallback((...entries: TranscriptEntry[]) => dispatch({ type: "append", entries }), []);
+  const clear = useCallback((...entries: TranscriptEntry[]) => dispatch({ type: "clear", entries }), []);
+
+  const switchSession = useCallback(
+    (resume?: ResumeTarget) => {
+      if (runRef.current) throw new Error("A turn is running; press Esc to cancel it first.");
+      const session = openSession(approver, resume);
+      sessionRef.current = session;
+      dispatch({ type: "session", sessionId: session.sessionId });
+      return session;
+    },
+    [approver, openSession],
+  );
+
+  const stop = useCallback(async () => {
+    stoppingRef.current = true;
+    const current = runRef.current;
+    cancel();
+    await current?.done;
+  }, [cancel]);
+
+  return {
+    state,
+    approval: approval?.request,
+    approvalId: approval?.id ?? 0,
+    queued,
+    session: sessionRef.current,
+    submit,
+    cancel,
+    answer,
+    print,
+    clear,
+    switchSession,
+    stop,
+  };
+}

@@ -1,0 +1,17 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+
+/** A one-line hint that disappears by itself ("Press Ctrl-C again to exit"). */
+export function useFlash(durationMs = 2_000): [string | undefined, (text: string) => void] {
+  const [text, setText] = useState<string | undefined>();
+  const timer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const flash = useCallback(
+    (next: string) => {
+      if (timer.current) clearTimeout(timer.current);
+      setText(next);
+      timer.current = setTimeout(() => setText(undefined), durationMs);
+    },
+    [durationMs],
+  );
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return [text, flash];
+}

@@ -1,0 +1,43 @@
+import { useInput } from "ink";
+import { useRef } from "react";
+
+interface InterruptActions {
+  /** Cancels the running turn; false when nothing runs. */
+  cancelTurn: () => boolean;
+  /** Empties the prompt; false when it was empty. */
+  clearPrompt: () => boolean;
+  exit: () => void;
+  hint: (text: string) => void;
+  /** Esc belongs to an open dialog (it denies), not to the turn. */
+  dialogOpen: boolean;
+  /** A question that must be answered before anything else (consent): Ctrl-C leaves at once. */
+  blocking: boolean;
+}
+
+const DOUBLE_PRESS_MS = 2_000;
+
+/**
+ * Ctrl-C: cancel the running turn, else clear the prompt, else arm exit; a
+ * second Ctrl-C within two seconds always exits. Esc cancels the turn.
+ */
+export function useInterruptKeys(actions: InterruptActions): void {
+  const lastPress = useRef(0);
+  // The latest actions, whichever render's listener Ink calls: a dialog may have opened since.
+  const latest = useRef(actions);
+  latest.current = actions;
+  useInput((input, key) => {
+    const actions = latest.current;
+    if (key.escape && !actions.dialogOpen) {
+      if (actions.cancelTurn()) actions.hint("Interrupted");
+      return;
+    }
+    if (!(key.ctrl && input === "c")) return;
+    const now = Date.now();
+    const again = now - lastPress.current < DOUBLE_PRESS_MS;
+    lastPress.current = now;
+    if (again || actions.blocking) return actions.exit();
+    if (actions.cancelTurn()) return actions.hint("Interrupted · Ctrl-C again to exit");
+    if (actions.clearPrompt()) return actions.hint("Prompt cleared · Ctrl-C again to exit");
+    actions.hint("Press Ctrl-C again to exit");
+  });
+}

@@ -1,0 +1,56 @@
+import { render } from "ink";
+import type { PermissionMode } from "../agent/permissions/permission-policy.js";
+import { App } from "./app.js";
+import type { ResumeTarget } from "./hooks/use-agent.js";
+import type { InteractiveSession } from "../app/interactive-session.js";
+
+export interface StartTuiOptions {
+  session: InteractiveSession;
+  env: NodeJS.ProcessEnv;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  permissionMode?: PermissionMode;
+  resume?: ResumeTarget;
+  /** Aborted by a SIGINT from outside (raw mode turns the user's Ctrl-C into a key instead). */
+  signal?: AbortSignal;
+}
+
+/** Bracketed paste: the terminal marks pasted text, so its line breaks are not taken for Enter. */
+const PASTE_MODE_ON = "\u001b[?2004h";
+const PASTE_MODE_OFF = "\u001b[?2004l";
+
+/** Draws the TUI until the user leaves; returns the session the conversation was recorded in. */
+export async function startTui(options: StartTuiOptions): Promise<{ sessionId: string }> {
+  const { session, stdout } = options;
+  let sessionId = "";
+  stdout.write(PASTE_MODE_ON);
+  const instance = render(
+    <App
+      services={session.services}
+      indexing={session.indexing}
+      env={options.env}
+      {...(options.permissionMode ? { permissionMode: options.permissionMode } : {})}
+      {...(options.resume ? { resume: options.resume } : {})}
+      {...(options.signal ? { exitSignal: options.signal } : {})}
+      onExit={(info) => {
+        sessionId = info.sessionId;
+      }}
+    />,
+    {
+      stdin: options.stdin,
+      stdout,
+      stderr: options.stderr,
+      // Ctrl-C cancels a turn first; the app decides when it means "quit".
+      exitOnCtrlC: false,
+      // Shift+Enter is only distinguishable from Enter with the kitty protocol; Ink enables it where the terminal has it.
+      kittyKeyboard: { mode: "auto", flags: ["disambiguateEscapeCodes"] },
+    },
+  );
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    stdout.write(PASTE_MODE_OFF);
+  }
+  return { sessionId };
+}

@@ -1,0 +1,27 @@
+import type { SearchResponseJson } from "../cli/commands/search-command.js";
+
+/** A tool call as the transcript shows it: a line while it runs, then its result collapsed to one line. */
+export interface ToolCallView {
+  id: string;
+  name: string;
+  input: unknown;
+  status: "running" | "done" | "error" | "denied" | "interrupted";
+  /** One line: the tool's `display`, or the first line of its output. */
+  result?: string;
+  /** A unified diff when the call changed a file. */
+  diff?: string;
+}
+
+export type NoteTone = "info" | "dim" | "warning" | "error" | "success";
+
+/** One finished entry of the transcript; it never changes once added (Ink prints it once). */
+export type TranscriptEntry =
+  | { kind: "banner"; root: string; model: string }
+  | { kind: "user"; text: string }
+  | { kind: "assistant"; text: string }
+  | { kind: "tool"; call: ToolCallView }
+  | { kind: "note"; text: string; tone: NoteTone }
+  | { kind: "search"; response: SearchResponseJson }
+  | { kind: "help" };
+
+export type TranscriptItem = TranscriptEntry & { id: number };

@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { renderApp, type RenderedApp } from "./render-app.js";
+
+/** 40 lines no other file has, so what /retrieve shows can be checked against it. */
+function fileContent(index: number): string {
+  return Array.from({ length: 40 }, (_, line) => `record ${index}.${line}: value-${(index * 7919 + line * 104_729) % 1_000_003} ok`).join("\n") + "\n";
+}
+const FILES = Object.fromEntries(Array.from({ length: 6 }, (_, index) => [`data/file${index}.txt`, fileContent(index)]));
+
+let server: FakeAnthropicServer;
+let app: RenderedApp | undefined;
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await server.close();
+});
+
+describe("/refs and /retrieve", () => {
+  it("before any eviction, /refs says so", async () => {
+    app = await renderApp({ files: FILES, consent: true });
+    await app.waitFor("index: fresh");
+    await app.submit("/refs");
+    await app.waitFor("No context references yet");
+  });
+
+  it("list what left a small window and show the content behind a reference as it was", async () => {
+    for (let turn = 0; turn < 12; turn++) server.enqueue(reply().toolUse("read_file", { path: `data/file${turn % 6}.txt` }, `read_${turn}`));
+    server.enqueue(reply().text("Read them all."));
+    app = await renderApp({
+      files: FILES,
+      consent: true,
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_CONTEXT_WINDOW_TOKENS: "6000" },
+    });
+    await app.waitFor("index: fresh");
+    await app.submit("read every data file");
+    await app.waitFor("Read them all.", 60_000);
+
+    const sessionId = app.services.sessions.list(1)[0]?.id ?? "";
+    const references = app.services.contentStore.listReferences(sessionId);
+    expect(references.length).toBeGreaterThan(0);
+    // The status line counts the markers in the window.
+    await app.waitFor(/· \d+ context refs? ·/);
+    await app.submit("/refs");
+    await app.waitFor(/\d+ in the window, standing for [\d,]+ evicted tokens/);
+    const live = references.filter((reference) => !reference.foldedInto);
+    for (const reference of live) expect(app.frame()).toContain(reference.id);
+
+    // The oldest live reference holds the first read: file0, byte for byte.
+    const oldest = [...live].sort((a, b) => a.turnRange[0] - b.turnRange[0])[0];
+    await app.submit(`/retrieve ${oldest?.id}`);
+    await app.waitFor(`${oldest?.id}: turns`);
+    await app.waitFor("record 0.39:");
+    const frame = app.frame();
+    for (const line of fileContent(0).trimEnd().split("\n")) expect(frame).toContain(line);
+    expect(frame).toContain("tool_result");
+  }, 90_000);
+
+  it("an unknown reference gets a clear error, and no argument the usage", async () => {
+    app = await renderApp({ files: FILES, consent: true });
+    await app.waitFor("index: fresh");
+    await app.submit("/retrieve");
+    await app.waitFor("Usage: /retrieve <ref>");
+    await app.submit("/retrieve deadbeef");
+    await app.waitFor('No context reference "deadbeef"');
+  });
+});

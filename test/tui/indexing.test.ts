@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveProjectPaths } from "../../src/project/project-paths.js";
+import { progressLine } from "../../src/tui/components/progress-bar.js";
+import { createTempProject } from "../helpers/temp-project.js";
+import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+
+let app: RenderedApp | undefined;
+let holder: ChildProcess | undefined;
+afterEach(async () => {
+  holder?.kill();
+  holder = undefined;
+  await app?.close();
+  app = undefined;
+});
+
+function manyFiles(count: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let index = 0; index < count; index++) {
+    files[`src/module-${index}.ts`] = `export function handler${index}(input: number) {\n  return input * ${index};\n}\n`;
+  }
+  return files;
+}
+
+const PROGRESS = /Indexing \[[█░]{20}\] \d+% - Indexed [\d,]+ \/ [\d,]+ files \([\d,]+ files\/s\)/;
+
+describe("first run: consent, then indexing in the background", () => {
+  it("asks what will be indexed and where the index lives; yes starts indexing with a progress line", async () => {
+    app = await renderApp({ files: manyFiles(300) });
+    await app.waitFor("Index this project?");
+    const frame = app.frame();
+    expect(frame).toContain(app.project.root);
+    expect(frame).toMatch(/Skipped: secrets/);
+    expect(frame).toMatch(/\.gitignore/);
+    expect(frame).toMatch(/binary files and files over 1 MiB/);
+    expect(frame.replace(/[│\s]+/g, "")).toContain(app.services.paths.database.replace(/\s+/g, ""));
+    expect(frame).toMatch(/1\. Yes[\s\S]*2\. No[\s\S]*3\. Yes, and remember for this project[\s\S]*4\. No, and remember for this project/);
+    expect(frame).toContain("index: not started");
+
+    await app.write("1");
+    await app.waitFor("index: fresh");
+    expect(app.frames().some((seen) => PROGRESS.test(seen))).toBe(true);
+    expect(app.frames().some((seen) => /index: indexing [\d,]+\/300/.test(seen))).toBe(true);
+    expect(app.frame()).toMatch(/Indexed: 300 files indexed in/);
+    // "Yes" without "remember" asks again next time.
+    expect(app.services.consent.indexConsent()).toBeUndefined();
+  });
+
+  it("yes and remember is not asked again", async () => {
+    const project = createTempProject(manyFiles(3));
+    try {
+      app = await renderApp({ project });
+      await app.waitFor("Index this project?");
+      await app.write("3");
+      await app.waitFor("index: fresh");
+      expect(app.services.consent.indexConsent()).toBe(true);
+      await app.close();
+      app = await renderApp({ project });
+      await app.waitFor("index: fresh");
+      expect(app.frames().some((seen) => seen.includes("Index this project?"))).toBe(false);
+    } finally {
+      await app?.close();
+      app = undefined;
+      project.cleanup();
+    }
+  });
+
+  it("no: chat still works without the index, and the status line says index: off", async () => {
+    app = await renderApp({ files: manyFiles(3) });
+    await app.waitFor("Index this project?");
+    await app.write("4");
+    await app.waitFor("index: off");
+    expect(app.services.consent.indexConsent()).toBe(false);
+    expect(app.frame()).toContain("Indexing is off");
+    await app.submit("where is handler1?");
+    await app.waitFor("The index has nothing that matches this question.");
+  });
+
+  it("never blocks the prompt: while another process holds the index, the user chats; indexing finishes after", async () => {
+    holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    const project = createTempProject(manyFiles(20));
+    const lock = resolveProjectPaths(project.root, project.env).indexLock;
+    mkdirSync(dirname(lock), { recursive: true });
+    writeFileSync(lock, JSON.stringify({ pid: holder.pid, startedAt: new Date().toISOString() }));
+    try {
+      app = await renderApp({ project, consent: true });
+      await app.waitFor(`index: waiting for pid ${holder.pid}`);
+      await app.submit("a question while the index is busy");
+      await app.waitFor("No model was used");
+      holder.kill();
+      await app.waitFor("index: fresh");
+      await app.submit("/search handler7");
+      await app.waitFor(/src\/module-7\.ts:1-3/);
+    } finally {
+      await app?.close();
+      app = undefined;
+      project.cleanup();
+    }
+  });
+
+  it("typing during a cold index shows at once (keys are not held back by indexing)", async () => {
+    app = await renderApp({ files: manyFiles(400) });
+    await app.waitFor("Index this project?");
+    await app.write("1");
+    await app.waitFor(PROGRESS);
+    await app.write("typed while indexing");
+    await app.waitFor("typed while indexing");
+    await app.waitFor("index: fresh");
+    const both = app.frames().some((seen) => seen.includes("typed while indexing") && PROGRESS.test(seen));
+    expect(both).toBe(true);
+    await app.write(KEY.ctrlC);
+    await app.waitFor("Prompt cleared");
+  });
+});
+
+describe("the progress line", () => {
+  it("uses sylk index's format: bar, percent, counts and rate", () => {
+    const line = progressLine({ state: "indexing", progress: { phase: "indexing", indexed: 1_234, total: 1_542, failed: 0, elapsedMs: 3_000 } });
+    expect(line).toBe("Indexing [████████████████░░░░] 80% - Indexed 1,234 / 1,542 files (411 files/s)");
+    expect(progressLine({ state: "indexing", progress: { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 } })).toBe(
+      "Scanning project…",
+    );
+    expect(progressLine({ state: "fresh" })).toBeUndefined();
+    expect(progressLine({ state: "embedding", embedded: 64, remaining: 100 })).toBe("Embedding 64 (100 left)");
+  });
+});

@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { agentReducer, INITIAL_AGENT_STATE } from "../../src/tui/agent-state.js";
+import { statusText, type StatusInfo } from "../../src/tui/format/status-text.js";
+import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { renderApp, resize, type RenderedApp } from "./render-app.js";
+
+// Chalk decides on colour when it is first imported: force it on, so that only NO_COLOR can turn it off.
+vi.hoisted(() => {
+  process.env.FORCE_COLOR = "1";
+});
+
+const COLOUR = /\u001b\[(3[0-7]|9[0-7]|38;)/;
+const GREEN_ADDITION = /\u001b\[32m\+ {2}return `goodbye/;
+const RED_REMOVAL = /\u001b\[31m- {2}return `hello/;
+
+let server: FakeAnthropicServer;
+let app: RenderedApp | undefined;
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await server.close();
+});
+
+async function editSession(env: NodeJS.ProcessEnv = {}, columns?: number): Promise<RenderedApp> {
+  server.enqueue(
+    reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }, "toolu_edit"),
+    reply().text("Changed the greeting, as asked, in src/greet.ts; nothing else was touched by this edit."),
+  );
+  const rendered = await renderApp({
+    files: { "src/greet.ts": "export function greet(name: string) {\n  return `hello ${name}`;\n}\n" },
+    consent: true,
+    permissionMode: "accept-edits",
+    ...(columns ? { columns } : {}),
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, ...env },
+  });
+  await rendered.waitFor(/index: fresh|idx fresh/);
+  await rendered.submit("change the greeting");
+  await rendered.waitFor("by this edit.");
+  return rendered;
+}
+
+describe("colour", () => {
+  it("draws diffs green and red", async () => {
+    app = await editSession();
+    expect(app.rawFrame()).toMatch(GREEN_ADDITION);
+    expect(app.rawFrame()).toMatch(RED_REMOVAL);
+  });
+
+  it("uses no colour at all with NO_COLOR, and the diff still reads with + and −", async () => {
+    app = await editSession({ NO_COLOR: "1" });
+    expect(app.rawFrame()).not.toMatch(COLOUR);
+    expect(app.frame()).toContain("+  return `goodbye ${name}`;");
+    expect(app.frame()).toContain("-  return `hello ${name}`;");
+  });
+});
+
+describe("narrow terminals", () => {
+  it("wraps instead of overflowing, and the status line shortens", async () => {
+    app = await editSession({}, 40);
+    const lines = app.frame().split("\n");
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(40);
+    expect(app.frame()).toMatch(/sonnet-5-5 · ctx \d+% · idx fresh/);
+    expect(app.frame()).toContain("nothing else");
+  });
+
+  it("follows a resize: the status line gets shorter when the terminal does", async () => {
+    app = await renderApp({ consent: true });
+    await app.waitFor("no model — answers from the index · index: fresh");
+    resize(app, 30);
+    await app.waitFor(/no model · idx fresh\s*$/m);
+  });
+});
+
+describe("status line text", () => {
+  const info: StatusInfo = {
+    model: { name: "claude-sonnet-5-5", contextWindow: 200_000 },
+    contextTokens: 45_300,
+    index: { state: "indexing", progress: { phase: "indexing", indexed: 400, total: 1_000, failed: 0, elapsedMs: 100 } },
+    mode: "accept-edits",
+  };
+
+  it("is complete when it fits", () => {
+    expect(statusText(info, 120)).toBe("claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · index: indexing 400/1,000 · accept-edits mode");
+  });
+
+  it("shortens, then drops the mode and the tokens, keeping the index state", () => {
+    expect(statusText(info, 60)).toBe("sonnet-5-5 · ctx 23% · idx 400/1k · accept-edits");
+    expect(statusText(info, 40)).toBe("sonnet-5-5 · ctx 23% · idx 400/1k");
+    expect(statusText(info, 25)).toBe("sonnet-5-5 · idx 400/1k");
+    expect(statusText(info, 12)).toBe("idx 400/1k");
+    expect(statusText({ ...info, index: { state: "refreshing", files: 3 } }, 200)).toContain("index: refreshing 3 files");
+    expect(statusText({ ...info, model: undefined, index: { state: "off" } }, 200)).toBe(
+      "no model — answers from the index · index: off · accept-edits mode",
+    );
+  });
+});
+
+describe("transcript state", () => {
+  it("discards a failed attempt's text on retry and keeps the final message once", () => {
+    let state = agentReducer(INITIAL_AGENT_STATE, { type: "started", prompt: "hi" });
+    state = agentReducer(state, { type: "event", event: { type: "text_delta", text: "partial" } });
+    state = agentReducer(state, { type: "event", event: { type: "retry", attempt: 1, delayMs: 5, reason: "connection reset" } });
+    expect(state.streaming).toBe("");
+    state = agentReducer(state, { type: "event", event: { type: "text_delta", text: "final" } });
+    state = agentReducer(state, { type: "event", event: { type: "assistant_message", turn: 1, text: "final", toolCalls: 0 } });
+    expect(state.history.map((item) => item.kind)).toEqual(["user", "note", "assistant"]);
+    expect(state.streaming).toBe("");
+  });
+});

@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { InputHistory } from "../../src/tui/input/input-history.js";
+import * as edit from "../../src/tui/input/line-editor.js";
+import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+
+let app: RenderedApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+const sessionTitles = (rendered: RenderedApp) => rendered.services.sessions.list(10).map((session) => session.title);
+
+describe("the prompt", () => {
+  it("a trailing backslash + Enter continues on a new line; Enter then sends the whole prompt", async () => {
+    app = await renderApp({ files: { "a.ts": "export const a = 1;\n" }, consent: false });
+    await app.write("first line\\");
+    await app.write(KEY.enter);
+    await app.write("second line");
+    await app.waitFor(/❯ first line\s*│\n│\s+second line/);
+    await app.write(KEY.enter);
+    await app.waitFor(() => sessionTitles(app!).length === 1);
+    expect(app.services.sessions.messages(app.services.sessions.list(1)[0]!.id)[0]?.content[0]).toEqual({
+      type: "text",
+      text: "first line\nsecond line",
+    });
+  });
+
+  it("Alt+Enter and Ctrl+J insert a new line too", async () => {
+    app = await renderApp({ consent: false });
+    await app.write("one");
+    await app.write("\u001b\r");
+    await app.write("two");
+    await app.write("\n");
+    await app.write("three");
+    await app.waitFor(/❯ one\s*│\n│\s+two\s*│\n│\s+three/);
+    expect(sessionTitles(app)).toEqual([]);
+  });
+
+  it("a pasted chunk with line breaks stays in the prompt, bracketed or not", async () => {
+    app = await renderApp({ consent: false });
+    await app.write("pasted one\rpasted two\npasted three");
+    await app.waitFor(/❯ pasted one\s*│\n│\s+pasted two\s*│\n│\s+pasted three/);
+    await app.write(`${KEY.pasteStart}bracketed a\rbracketed b\r${KEY.pasteEnd}`);
+    await app.waitFor(/pasted threebracketed a\s*│\n│\s+bracketed b/);
+    expect(sessionTitles(app)).toEqual([]);
+  });
+
+  it("up and down walk the prompts sent before, and bring back the draft", async () => {
+    app = await renderApp({ consent: false });
+    await app.submit("/help");
+    await app.waitFor("Keys");
+    await app.submit("/cost");
+    await app.waitFor("Nothing sent yet");
+    await app.write("draft text");
+    await app.write(KEY.up);
+    await app.waitFor("❯ /cost");
+    await app.write(KEY.up);
+    await app.waitFor("❯ /help");
+    await app.write(KEY.down);
+    await app.waitFor("❯ /cost");
+    await app.write(KEY.down);
+    await app.waitFor("❯ draft text");
+  });
+
+  it("typing / lists matching commands and Tab completes one", async () => {
+    app = await renderApp({ consent: false });
+    await app.write("/se");
+    await app.waitFor(/\/search <query>\s+search the code index/);
+    expect(app.frame()).toMatch(/\/sessions\s+this project's sessions/);
+    await app.write("\t");
+    await app.waitFor("❯ /search");
+  });
+
+  it("Ctrl-C clears a prompt; Ctrl-C twice exits; Ctrl-D on an empty prompt exits", async () => {
+    app = await renderApp({ consent: false });
+    await app.write("something half typed");
+    await app.waitFor("something half typed");
+    await app.write(KEY.ctrlC);
+    await app.waitFor("Prompt cleared · Ctrl-C again to exit");
+    expect(app.frame()).not.toContain("something half typed");
+    await app.write(KEY.ctrlC);
+    await app.exited;
+    await app.close();
+
+    app = await renderApp({ consent: false });
+    await app.write(KEY.ctrlD);
+    await app.exited;
+  });
+});
+
+describe("line editor", () => {
+  it("inserts, deletes and moves by lines and words", () => {
+    let state = edit.insert(edit.EMPTY_EDITOR, "hello world");
+    state = edit.deleteWordBackward(state);
+    expect(state).toEqual({ text: "hello ", cursor: 6 });
+    state = edit.insert(state, "a\r\nb\tc");
+    expect(state.text).toBe("hello a\nb  c");
+    const up = edit.moveUp(state);
+    expect(up?.cursor).toBe(4);
+    expect(edit.moveUp(up!)).toBeUndefined();
+    expect(edit.moveDown(edit.moveToLineStart(up!))?.cursor).toBe(8);
+    expect(edit.killToLineStart(state)).toEqual({ text: "hello a\n", cursor: 8 });
+    expect(edit.insert(state, "\u001b\u0007")).toBe(state);
+  });
+
+  it("treats a trailing backslash as a line continuation", () => {
+    const state = edit.editorOf("line\\");
+    expect(edit.endsWithContinuation(state)).toBe(true);
+    expect(edit.replaceContinuationWithNewline(state)).toEqual({ text: "line\n", cursor: 5 });
+  });
+
+  it("history walks back and forth and restores the draft", () => {
+    const history = new InputHistory();
+    history.push("one");
+    history.push("two");
+    expect(history.previous("draft")).toBe("two");
+    expect(history.previous("two")).toBe("one");
+    expect(history.previous("one")).toBeUndefined();
+    expect(history.next()).toBe("two");
+    expect(history.next()).toBe("draft");
+    expect(history.next()).toBeUndefined();
+  });
+});

@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createTempProject } from "../helpers/temp-project.js";
+import { renderApp, type RenderedApp } from "./render-app.js";
+
+const FILES = {
+  "src/billing/invoice.ts": "// Renders invoices.\nexport function renderInvoice(total: number) {\n  return `Total: ${total}`;\n}\n",
+  "src/auth/jwt.ts": "export function validateToken(token: string) {\n  return token.length > 10;\n}\n",
+};
+
+let app: RenderedApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+async function indexedApp(): Promise<RenderedApp> {
+  const rendered = await renderApp({ files: FILES, consent: true });
+  await rendered.waitFor("index: fresh");
+  return rendered;
+}
+
+describe("slash commands", () => {
+  it("/help lists the commands and the keys, including how to enter a new line", async () => {
+    app = await indexedApp();
+    await app.submit("/help");
+    await app.waitFor("Keys");
+    const frame = app.frame();
+    for (const command of ["/help", "/search <query>", "/index", "/sessions", "/resume <id>", "/model", "/refs", "/retrieve <ref>", "/cost", "/clear", "/exit"]) {
+      expect(frame).toContain(command);
+    }
+    expect(frame).toMatch(/\\ then Enter\s+new line/);
+    expect(frame).toContain("Esc or Ctrl+C");
+  });
+
+  it("/search shows results like `sylk search`: path:lines, signals and the snippet", async () => {
+    app = await indexedApp();
+    await app.submit("/search renderInvoice");
+    await app.waitFor(/results? in \d+ ms/);
+    const frame = app.frame();
+    expect(frame).toMatch(/1\. src\/billing\/invoice\.ts:\d+-\d+ \(fulltext #1/);
+    expect(frame).toContain("export function renderInvoice");
+  });
+
+  it("/search without a query says how to use it; an unknown command lists the real ones", async () => {
+    app = await indexedApp();
+    await app.submit("/search");
+    await app.waitFor("Usage: /search <query>");
+    await app.submit("/frobnicate");
+    await app.waitFor("Unknown command /frobnicate");
+  });
+
+  it("/sessions lists this project's sessions and marks the current one; /cost shows its tokens", async () => {
+    app = await indexedApp();
+    await app.submit("/cost");
+    await app.waitFor("Nothing sent yet in this session.");
+    await app.submit("where are invoices rendered?");
+    await app.waitFor("No model was used");
+    await app.submit("/sessions");
+    await app.waitFor(/\* [0-9a-f]{8} .* index-only .*where are invoices rendered\?/);
+    await app.submit("/cost");
+    await app.waitFor(/Session [0-9a-f]{8}: 1 model calls/);
+    expect(app.frame()).toMatch(/input 0 · output 0 · cache read 0 · cache write 0 tokens/);
+  });
+
+  it("/model names the model, and says a switch needs a restart", async () => {
+    app = await indexedApp();
+    await app.submit("/model claude-other");
+    await app.waitFor("Switching models needs a restart: sylk --model claude-other");
+    expect(app.frame()).toContain("No model is configured");
+  });
+
+  it("/clear starts a new session: the next prompt is recorded apart from the first", async () => {
+    app = await indexedApp();
+    await app.submit("first question about tokens");
+    await app.waitFor("No model was used");
+    const first = app.services.sessions.list(10);
+    expect(first).toHaveLength(1);
+    await app.submit("/clear");
+    await app.waitFor("New session.");
+    await app.submit("second question about invoices");
+    await app.waitFor(() => app!.services.sessions.list(10).length === 2);
+    const titles = app.services.sessions.list(10).map((session) => session.title);
+    expect(titles).toEqual(expect.arrayContaining(["first question about tokens", "second question about invoices"]));
+  });
+
+  it("/resume continues an earlier session and shows where it stopped", async () => {
+    app = await indexedApp();
+    await app.submit("an earlier question about jwt");
+    await app.waitFor("No model was used");
+    const id = app.services.sessions.list(1)[0]!.id;
+    await app.submit("/clear");
+    await app.waitFor("New session.");
+    await app.submit(`/resume ${id.slice(0, 8)}`);
+    await app.waitFor(`Resumed session ${id.slice(0, 8)}: an earlier question about jwt (1 turns)`);
+    await app.submit("/resume nosuchid");
+    await app.waitFor("No session nosuchid in this project");
+  });
+
+  it("starting with --continue shows where the latest session stopped, and goes on in it", async () => {
+    const project = createTempProject(FILES);
+    try {
+      app = await renderApp({ project, consent: true });
+      await app.submit("what renders invoices?");
+      await app.waitFor("No model was used");
+      const id = app.services.sessions.list(1)[0]!.id;
+      await app.close();
+      app = await renderApp({ project, consent: true, resume: { latest: true } });
+      await app.waitFor(`Resumed session ${id.slice(0, 8)}: what renders invoices?`);
+      expect(app.frame()).toContain("> what renders invoices?");
+      await app.submit("and tokens?");
+      await app.waitFor(() => app!.services.sessions.get(id)!.turns === 2);
+      expect(app.services.sessions.list(10)).toHaveLength(1);
+    } finally {
+      await app?.close();
+      app = undefined;
+      project.cleanup();
+    }
+  });
+
+  it("/exit leaves after saving: the exit callback gets the session id", async () => {
+    app = await indexedApp();
+    await app.submit("a question before leaving");
+    await app.waitFor("No model was used");
+    await app.submit("/exit");
+    const info = await app.exited;
+    expect(info.sessionId).toBe(app.services.sessions.list(1)[0]!.id);
+  });
+
+  it("/index refreshes now and reports; with indexing declined it says how to allow it", async () => {
+    app = await indexedApp();
+    await app.submit("/index");
+    await app.waitFor(/Index is fresh \(\d+ files checked/);
+    await app.close();
+    app = await renderApp({ files: FILES, consent: false });
+    await app.waitFor("index: off");
+    await app.submit("/index");
+    await app.waitFor("Indexing is off: you declined it.");
+  });
+});
