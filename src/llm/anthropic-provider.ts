@@ -1,4 +1,4 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { classifyStatus, ModelError, retryAfterMs } from "./model-errors.js";
 import type {
   ChatMessage,
@@ -39,20 +39,28 @@ export class AnthropicProvider implements ModelProvider {
   readonly name = "anthropic";
   readonly model: string;
   readonly contextWindow: number;
-  private readonly client: Anthropic;
   private readonly retry: RetryPolicy;
+  private client: Promise<Anthropic> | undefined;
 
-  constructor(options: AnthropicProviderOptions) {
+  constructor(private readonly options: AnthropicProviderOptions) {
     this.model = options.model;
     this.contextWindow = options.contextWindow;
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      maxRetries: 0,
-      timeout: options.timeoutMs,
-      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+  }
+
+  /** The SDK client, made on the first request (see `loadSdk`). */
+  private clientFor(): Promise<Anthropic> {
+    this.client ??= loadSdk().then(
+      ({ default: AnthropicClient }) =>
+        new AnthropicClient({
+          apiKey: this.options.apiKey,
+          maxRetries: 0,
+          timeout: this.options.timeoutMs,
+          ...(this.options.baseUrl ? { baseURL: this.options.baseUrl } : {}),
+          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        }),
+    );
+    return this.client;
   }
 
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelStreamEvent> {
@@ -60,7 +68,8 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   private async *attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {
-    const stream = await this.client.messages.create(
+    const client = await this.clientFor();
+    const stream = await client.messages.create(
       {
         model: this.model,
         max_tokens: request.maxTokens,
@@ -211,9 +220,24 @@ function toWireTools(tools: ModelRequest["tools"]): WireTool[] {
   }));
 }
 
+type AnthropicSdk = typeof import("@anthropic-ai/sdk");
+let sdk: AnthropicSdk | undefined;
+
+/**
+ * The SDK is a thousand modules: loaded on the first request, not at start-up,
+ * so `sylk` draws its prompt and `sylk search` answers without paying for it.
+ */
+async function loadSdk(): Promise<AnthropicSdk> {
+  sdk ??= await import("@anthropic-ai/sdk");
+  return sdk;
+}
+
 /** Classifies anything the SDK or the stream throws. */
 export function toModelError(error: unknown): ModelError {
   if (error instanceof ModelError) return error;
+  // SDK errors exist only once a request loaded the SDK.
+  const Anthropic = sdk?.default;
+  if (!Anthropic) return brokenConnection(error);
   if (error instanceof Anthropic.APIUserAbortError) return new ModelError("The request was cancelled.", "aborted", false);
   if (error instanceof Anthropic.APIConnectionTimeoutError) {
     return new ModelError("The model did not answer in time.", "timeout", true);
@@ -230,12 +254,16 @@ export function toModelError(error: unknown): ModelError {
         : `The model API answered ${error.status}: ${detail}`;
     return new ModelError(message, kind, retryable, retryAfterMs(error.headers), error.status);
   }
-  // A stream cut mid-way surfaces as a plain error ("terminated", socket closed).
+  return brokenConnection(error);
+}
+
+/** A stream cut mid-way surfaces as a plain error ("terminated", socket closed). */
+function brokenConnection(error: unknown): ModelError {
   const message = error instanceof Error ? error.message : String(error);
   return new ModelError(`The connection to the model broke: ${message}`, "connection", true);
 }
 
-function apiErrorMessage(error: InstanceType<typeof Anthropic.APIError>): string {
+function apiErrorMessage(error: InstanceType<AnthropicSdk["default"]["APIError"]>): string {
   const body = error.error as { error?: { message?: string } } | undefined;
   return body?.error?.message ?? error.message;
 }

@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { classifyStatus, ModelError, retryAfterMs } from "./model-errors.js";
 import type {
   ChatMessage,
@@ -35,20 +35,28 @@ export class OpenAICompatibleProvider implements ModelProvider {
   readonly name = "openai-compatible";
   readonly model: string;
   readonly contextWindow: number;
-  private readonly client: OpenAI;
   private readonly retry: RetryPolicy;
+  private client: Promise<OpenAI> | undefined;
 
-  constructor(options: OpenAICompatibleProviderOptions) {
+  constructor(private readonly options: OpenAICompatibleProviderOptions) {
     this.model = options.model;
     this.contextWindow = options.contextWindow;
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseUrl,
-      maxRetries: 0,
-      timeout: options.timeoutMs,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+  }
+
+  /** The SDK client, made on the first request (see `loadSdk`). */
+  private clientFor(): Promise<OpenAI> {
+    this.client ??= loadSdk().then(
+      ({ default: OpenAIClient }) =>
+        new OpenAIClient({
+          apiKey: this.options.apiKey,
+          baseURL: this.options.baseUrl,
+          maxRetries: 0,
+          timeout: this.options.timeoutMs,
+          ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        }),
+    );
+    return this.client;
   }
 
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelStreamEvent> {
@@ -56,7 +64,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 
   private async *attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {
-    const stream = await this.client.chat.completions.create(
+    const client = await this.clientFor();
+    const stream = await client.chat.completions.create(
       {
         model: this.model,
         max_tokens: request.maxTokens,
@@ -157,8 +166,20 @@ function toWireMessages(system: string, messages: readonly ChatMessage[]): WireM
   return wire;
 }
 
+type OpenAISdk = typeof import("openai");
+let sdk: OpenAISdk | undefined;
+
+/** The SDK (five hundred modules) is loaded on the first request, not at start-up. */
+async function loadSdk(): Promise<OpenAISdk> {
+  sdk ??= await import("openai");
+  return sdk;
+}
+
 export function toModelError(error: unknown): ModelError {
   if (error instanceof ModelError) return error;
+  // SDK errors exist only once a request loaded the SDK.
+  const OpenAI = sdk?.default;
+  if (!OpenAI) return brokenConnection(error);
   if (error instanceof OpenAI.APIUserAbortError) return new ModelError("The request was cancelled.", "aborted", false);
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new ModelError("The model did not answer in time.", "timeout", true);
   if (error instanceof OpenAI.APIConnectionError) return new ModelError(`Could not reach the model: ${error.message}`, "connection", true);
@@ -170,6 +191,10 @@ export function toModelError(error: unknown): ModelError {
         : `The model API answered ${error.status}: ${error.message}`;
     return new ModelError(message, kind, retryable, retryAfterMs(error.headers), error.status);
   }
+  return brokenConnection(error);
+}
+
+function brokenConnection(error: unknown): ModelError {
   const message = error instanceof Error ? error.message : String(error);
   return new ModelError(`The connection to the model broke: ${message}`, "connection", true);
 }

@@ -198,9 +198,14 @@ describe("sylk ask against the Messages API", () => {
     const child = startCli(["ask", "--yes", "--output-format", "stream-json", "hello"], { cwd: project.root, env });
     child.stdin?.end();
     let output = "";
+    let interrupted = false;
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('"type":"turn"')) child.kill("SIGINT");
+      // One Ctrl-C: a second one means "quit at once", without the result line.
+      if (!interrupted && output.includes('"type":"turn"')) {
+        interrupted = true;
+        child.kill("SIGINT");
+      }
     });
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(130);

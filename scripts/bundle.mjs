@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Bundles the compiled CLI (dist/src/cli/main.js) into dist/bundle/ for
+// bin/sylk.js. Why: Node resolves and reads every module file on start-up,
+// and our dependencies are made of thousands (the Anthropic SDK ~1,100, the
+// OpenAI SDK ~500, zod ~240, and Ink's es-toolkit ~1,300 for one function):
+// that alone took 0.6 s before `sylk` could draw anything. Bundled, start-up
+// reads a handful of files. Code splitting keeps Ink and React in their own
+// chunk, loaded only by the interactive session.
+//
+// Modules find their files (tool descriptions, worker entries, grammars)
+// relative to `import.meta.url`; the plugin below gives each bundled module
+// its original URL in dist/src/, so those lookups work unchanged. Packages
+// that load native code, WASM or worker files by their own paths stay
+// external and load from node_modules as before.
+import { rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const outdir = join(repo, "dist", "bundle");
+const compiled = join(repo, "dist", "src") + sep;
+
+const EXTERNAL = [
+  "better-sqlite3", // native addon
+  "sqlite-vec", // finds its loadable extension next to its own files
+  "piscina", // starts workers from its own files
+  "web-tree-sitter", // loads tree-sitter.wasm beside itself
+  "flexsearch",
+  "react-devtools-core", // Ink imports it only when DEV=true
+];
+
+/** Each module keeps the `import.meta.url` it had in dist/src/. */
+const preserveModuleUrls = {
+  name: "preserve-module-urls",
+  setup(builder) {
+    builder.onLoad({ filter: /\.js$/ }, async (args) => {
+      if (!args.path.startsWith(compiled)) return undefined;
+      const contents = await readFile(args.path, "utf8");
+      if (!contents.includes("import.meta.url")) return { contents, loader: "js" };
+      const fromBundle = relative(outdir, args.path).split(sep).join("/");
+      return { contents: contents.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`), loader: "js" };
+    });
+  },
+};
+
+// Chunk names change with their content: start from an empty directory.
+rmSync(outdir, { recursive: true, force: true });
+
+await build({
+  entryPoints: { main: join(compiled, "cli", "main.js") },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external: EXTERNAL,
+  // ES module builds first: some packages (jsonc-parser) ship UMD as "main", which bundles badly.
+  mainFields: ["module", "main"],
+  // React's production build: the development one checks and warns on every render.
+  define: { "process.env.NODE_ENV": '"production"' },
+  // CommonJS packages inside an ES module bundle still call require() for Node built-ins.
+  banner: { js: 'import { createRequire as __sylkCreateRequire } from "node:module"; const require = __sylkCreateRequire(import.meta.url);' },
+  plugins: [preserveModuleUrls],
+  logLevel: "warning",
+  legalComments: "linked",
+});
