@@ -5,7 +5,7 @@
 // The real `node bin/sylk.js` runs in a pseudo-terminal made by util-linux `script`, so Ink draws
 // exactly as in a terminal; times are taken when the bytes arrive. Nothing is written to the repo.
 //
-//   node scripts/bench-tui-launch.mjs [--tree /work/data/large] [--launches 5] [--keys 40] [--home <SYLK_HOME to reuse>]
+//   node scripts/bench-tui-launch.mjs [--tree /work/data/large] [--launches 5] [--keys 40] [--home <SYLK_HOME to reuse>] [--only launch|echo]
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     "key-interval-ms": { type: "string", default: "150" },
     /** Reuse this SYLK_HOME for the warm index (kept); by default a temporary one is made and removed. */
     home: { type: "string" },
+    /** Run just one part: "launch" or "echo". */
+    only: { type: "string" },
   },
 });
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -111,7 +113,9 @@ async function main() {
     if (indexed.status !== 0) throw new Error(`sylk index failed (${indexed.status})`);
 
     const launches = [];
-    for (let run = 0; run < Number(values.launches); run++) {
+    const runLaunches = values.only !== "echo";
+    const runEcho = values.only !== "launch";
+    for (let run = 0; runLaunches && run < Number(values.launches); run++) {
       const session = launch(tree, env);
       const prompt = await waitForText(session, PROMPT_READY);
       const fresh = await waitForText(session, "index: fresh");
@@ -119,10 +123,13 @@ async function main() {
       await sleep(300);
       await quit(session);
     }
-    const prompt = summary(launches.map((run) => run.prompt));
-    const fresh = summary(launches.map((run) => run.fresh));
-    console.log(`\nlaunch → interactive prompt (fresh index, ${launches.length} runs): p50 ${prompt.p50} ms, max ${prompt.max} ms`);
-    console.log(`launch → "index: fresh" confirmed:                     p50 ${fresh.p50} ms, max ${fresh.max} ms`);
+    if (runLaunches) {
+      const prompt = summary(launches.map((run) => run.prompt));
+      const fresh = summary(launches.map((run) => run.fresh));
+      console.log(`\nlaunch → interactive prompt (fresh index, ${launches.length} runs): p50 ${prompt.p50} ms, max ${prompt.max} ms`);
+      console.log(`launch → "index: fresh" confirmed:                     p50 ${fresh.p50} ms, max ${fresh.max} ms`);
+    }
+    if (!runEcho) return;
 
     // 2. Keystroke echo during a cold index, then when idle.
     const cold = launch(tree, { ...baseEnv, SYLK_HOME: coldHome });

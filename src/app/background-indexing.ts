@@ -38,6 +38,8 @@ export interface BackgroundIndexingDeps {
 }
 
 const IGNORE_FILE = /(^|\/)\.(git|sylk)ignore$/;
+/** Progress redraws at most this often (state changes show at once). */
+const PROGRESS_INTERVAL_MS = 250;
 
 /**
  * Keeps the index current while the TUI runs, without ever blocking it: the
@@ -56,6 +58,8 @@ export class BackgroundIndexing {
   private watcher: ChangeWatcher | undefined;
   private watching: Promise<void> | undefined;
   private closed = false;
+  private lastPublished = -Infinity;
+  private progressTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: BackgroundIndexingDeps) {}
 
@@ -109,6 +113,7 @@ export class BackgroundIndexing {
     this.abort.abort();
     await this.watcher?.close();
     await this.queue;
+    clearTimeout(this.progressTimer);
   }
 
   private enqueue(operation: () => Promise<void>): void {
@@ -201,8 +206,29 @@ export class BackgroundIndexing {
     );
   }
 
+  /**
+   * A new state is shown at once; progress within a state at most every
+   * `PROGRESS_INTERVAL_MS`. Batches finish dozens of times a second on a
+   * large repository, and each redraw would take one of the terminal's
+   * frames from the keystrokes being typed meanwhile.
+   */
   private set(view: IndexView): void {
+    const sameState = view.state === this.view.state;
     this.view = view;
+    if (sameState && (view.state === "indexing" || view.state === "embedding")) {
+      const wait = this.lastPublished + PROGRESS_INTERVAL_MS - performance.now();
+      if (wait > 0) {
+        this.progressTimer ??= setTimeout(() => this.publish(), wait);
+        return;
+      }
+    }
+    this.publish();
+  }
+
+  private publish(): void {
+    clearTimeout(this.progressTimer);
+    this.progressTimer = undefined;
+    this.lastPublished = performance.now();
     for (const listener of this.listeners) listener();
   }
 

@@ -6,6 +6,19 @@ import type { VectorStore } from "../store/vector-store.js";
 import type { ProcessedFile } from "./file-processor.js";
 import type { SkippedFile } from "./scanner.js";
 
+/** Main-thread work one commit transaction may take before yielding. */
+const COMMIT_SLICE_MS = 8;
+/** Chunks added to the full-text index between two looks at the clock. */
+const FULL_TEXT_GROUP = 16;
+
+interface SliceChanges {
+  added: Array<{ id: number; terms: string; length: number }>;
+  addedVectors: Array<{ id: number; vector: Float32Array }>;
+  removed: number[];
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface BatchOutcome {
   indexed: number;
   unchangedContent: number;
@@ -16,8 +29,8 @@ export interface BatchOutcome {
 }
 
 /**
- * The main thread's only writer. A batch of processed files is committed in
- * one transaction (manifest rows, chunks, symbols, vectors); the in-memory
+ * The main thread's only writer. Processed files are committed in
+ * transactions (manifest rows, chunks, symbols, vectors); the in-memory
  * full-text index is updated only after the commit succeeded, so a file is
  * "done" exactly when its rows are durable.
  */
@@ -30,62 +43,95 @@ export class IndexWriter {
     private readonly vectorIndex: CodeVectorIndex,
   ) {}
 
-  commitBatch(results: readonly ProcessedFile[], manifest: ReadonlyMap<string, ManifestEntry>): BatchOutcome {
+  /**
+   * Commits a batch in slices of about `COMMIT_SLICE_MS` of main-thread
+   * work, each its own transaction, letting the event loop run in between:
+   * the interactive session indexes while the user types, and a whole batch
+   * at once held keystrokes back for up to ~200 ms on a large repository.
+   * A file is still all or nothing: its rows commit together.
+   */
+  async commitBatch(results: readonly ProcessedFile[], manifest: ReadonlyMap<string, ManifestEntry>): Promise<BatchOutcome> {
     const outcome: BatchOutcome = { indexed: 0, unchangedContent: 0, skipped: 0, failed: 0, chunks: 0, failures: [] };
-    const added: Array<{ id: number; terms: string; length: number }> = [];
-    const addedVectors: Array<{ id: number; vector: Float32Array }> = [];
-    const removed: number[] = [];
-
-    this.db.transaction(() => {
-      for (const result of results) {
-        const known = manifest.get(result.path);
-        const record = {
-          path: result.path,
-          size: result.size,
-          mtimeMs: result.mtimeMs,
-          contentHash: result.contentHash,
-          language: result.language,
-          status: result.status,
-          reason: result.reason,
-          lineCount: result.lineCount,
-          description: result.description,
-          priority: result.priority,
-        };
-        if (result.status === "indexed" && known?.status === "indexed" && known.contentHash === result.contentHash) {
-          // Touched but not changed (checkout, `touch`): keep the chunks, remember the new stat.
-          this.files.upsertFile(record);
-          outcome.unchangedContent++;
-          continue;
-        }
-        const fileId = this.files.upsertFile(record);
-        const oldChunkIds = this.files.chunkIdsOf(fileId);
-        if (oldChunkIds.length > 0) {
-          this.vectors.deleteChunks(oldChunkIds);
-          removed.push(...oldChunkIds);
-        }
-        const chunkIds = this.files.replaceChunks(fileId, result.chunks);
-        this.files.replaceSymbols(fileId, result.symbols);
-        result.chunks.forEach((chunk, index) => {
-          const id = chunkIds[index] as number;
-          if (chunk.vector) {
-            this.vectors.insertChunk(id, chunk.vector);
-            addedVectors.push({ id, vector: chunk.vector });
-          }
-          added.push({ id, terms: chunk.terms, length: chunk.termCount });
-        });
-        outcome.chunks += chunkIds.length;
-        if (result.status === "indexed") outcome.indexed++;
-        else if (result.status === "skipped") outcome.skipped++;
-        else {
-          outcome.failed++;
-          outcome.failures.push({ path: result.path, reason: result.reason ?? "unknown error" });
-        }
-      }
-    })();
-
-    this.fullText.apply(removed, added);
-    this.vectorIndex.apply(removed, addedVectors);
+    let next = 0;
+    while (next < results.length) {
+      const started = performance.now();
+      const changes: SliceChanges = { added: [], addedVectors: [], removed: [] };
+      this.db.transaction(() => {
+        do {
+          this.writeFile(results[next] as ProcessedFile, manifest, outcome, changes);
+          next++;
+        } while (next < results.length && performance.now() - started < COMMIT_SLICE_MS / 2);
+      })();
+      await this.applyInMemory(changes);
+      if (next < results.length) await yieldToEventLoop();
+    }
     return outcome;
+  }
+
+  /**
+   * The committed slice into the in-memory indexes. Adding to FlexSearch is
+   * most of the main thread's indexing work (a few hundred terms a chunk),
+   * so it is sliced by time too: a file of hundreds of chunks must not hold
+   * the event loop either.
+   */
+  private async applyInMemory(changes: SliceChanges): Promise<void> {
+    this.vectorIndex.apply(changes.removed, changes.addedVectors);
+    this.fullText.apply(changes.removed, []);
+    const { added } = changes;
+    let from = 0;
+    while (from < added.length) {
+      const started = performance.now();
+      do {
+        this.fullText.apply([], added.slice(from, from + FULL_TEXT_GROUP));
+        from += FULL_TEXT_GROUP;
+      } while (from < added.length && performance.now() - started < COMMIT_SLICE_MS);
+      if (from < added.length) await yieldToEventLoop();
+    }
+  }
+
+  private writeFile(result: ProcessedFile, manifest: ReadonlyMap<string, ManifestEntry>, outcome: BatchOutcome, changes: SliceChanges): void {
+    const known = manifest.get(result.path);
+    const record = {
+      path: result.path,
+      size: result.size,
+      mtimeMs: result.mtimeMs,
+      contentHash: result.contentHash,
+      language: result.language,
+      status: result.status,
+      reason: result.reason,
+      lineCount: result.lineCount,
+      description: result.description,
+      priority: result.priority,
+    };
+    if (result.status === "indexed" && known?.status === "indexed" && known.contentHash === result.contentHash) {
+      // Touched but not changed (checkout, `touch`): keep the chunks, remember the new stat.
+      this.files.upsertFile(record);
+      outcome.unchangedContent++;
+      return;
+    }
+    const fileId = this.files.upsertFile(record);
+    const oldChunkIds = this.files.chunkIdsOf(fileId);
+    if (oldChunkIds.length > 0) {
+      this.vectors.deleteChunks(oldChunkIds);
+      changes.removed.push(...oldChunkIds);
+    }
+    const chunkIds = this.files.replaceChunks(fileId, result.chunks);
+    this.files.replaceSymbols(fileId, result.symbols);
+    result.chunks.forEach((chunk, index) => {
+      const id = chunkIds[index] as number;
+      if (chunk.vector) {
+        this.vectors.insertChunk(id, chunk.vector);
+        changes.addedVectors.push({ id, vector: chunk.vector });
+      }
+      changes.added.push({ id, terms: chunk.terms, length: chunk.termCount });
+    });
+    outcome.chunks += chunkIds.length;
+    if (result.status === "indexed") outcome.indexed++;
+    else if (result.status === "skipped") outcome.skipped++;
+    else {
+      outcome.failed++;
+      outcome.failures.push({ path: result.path, reason: result.reason ?? "unknown error" });
+    }
   }
 
   /** Records files ruled out by name or size, dropping anything indexed for them before. */

@@ -137,7 +137,7 @@ export class ProjectIndexer {
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 
     for await (const batch of this.processAll(this.workers(), work, signal)) {
-      const outcome = this.deps.writer.commitBatch(batch, manifest);
+      const outcome = await this.deps.writer.commitBatch(batch, manifest);
       processed += batch.length;
       addOutcome(summary, outcome);
       yield { phase: "indexing", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
@@ -192,7 +192,7 @@ export class ProjectIndexer {
     if (newlySkipped.length > 0) this.deps.writer.recordSkipped(newlySkipped);
     let processed = 0;
     for await (const batch of this.processAll(this.workers(), changed.sort(byPriority), signal)) {
-      addOutcome(summary, this.deps.writer.commitBatch(batch, manifest));
+      addOutcome(summary, await this.deps.writer.commitBatch(batch, manifest));
       processed += batch.length;
     }
     summary.interrupted = processed < changed.length;

@@ -19,6 +19,15 @@ beforeEach(() => {
 
 afterEach(() => project.cleanup());
 
+/** Everything a started process prints, once it exits. */
+function collect(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
 /** Resolves with the first JSON progress event that shows work done but not finished. */
 function firstPartialProgress(child: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -96,10 +105,11 @@ describe("interrupted indexing", () => {
   });
 
   it("two processes indexing the same project at once leave one consistent index", async () => {
-    const [first, second] = await Promise.all([
-      runCli(["index", "--yes", "--json"], { cwd: project.root, env: project.env }),
-      runCli(["index", "--yes", "--json"], { cwd: project.root, env: project.env }),
-    ]);
+    // The second starts once the first holds the lock and is indexing, however loaded the machine.
+    const firstChild = startCli(["index", "--yes", "--json"], { cwd: project.root, env: project.env });
+    const firstDone = collect(firstChild);
+    await firstPartialProgress(firstChild);
+    const [second, first] = await Promise.all([runCli(["index", "--yes", "--json"], { cwd: project.root, env: project.env }), firstDone]);
     expect(first.code, first.stderr).toBe(0);
     expect(second.code, second.stderr).toBe(0);
     expect(`${first.stderr}${second.stderr}`).toContain("is indexing this project; waiting");
