@@ -5,6 +5,8 @@
 // The real `node bin/sylk.js` runs in a pseudo-terminal made by util-linux `script`, so Ink draws
 // exactly as in a terminal; times are taken when the bytes arrive. Nothing is written to the repo.
 //
+// BENCH_EXTRA_ENV='{"SYLK_INDEX_WORKER_THREADS":"2"}' adds settings to the launched sylk.
+//
 //   node scripts/bench-tui-launch.mjs [--tree /work/data/large] [--launches 5] [--keys 40] [--home <SYLK_HOME to reuse>] [--only launch|echo]
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -100,7 +102,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
   const tree = values.tree;
-  const baseEnv = { ...process.env, ANTHROPIC_API_KEY: "" };
+  const baseEnv = { ...process.env, ANTHROPIC_API_KEY: "", ...(process.env.BENCH_EXTRA_ENV ? JSON.parse(process.env.BENCH_EXTRA_ENV) : {}) };
   delete baseEnv.CI; // Ink draws only the last frame under CI.
 
   // 1. Launch to prompt, index fresh.

@@ -7,9 +7,9 @@ import type { ProcessedFile } from "./file-processor.js";
 import type { SkippedFile } from "./scanner.js";
 
 /** Main-thread work one commit transaction may take before yielding. */
-const COMMIT_SLICE_MS = 8;
+const COMMIT_SLICE_MS = 4;
 /** Chunks added to the full-text index between two looks at the clock. */
-const FULL_TEXT_GROUP = 16;
+const FULL_TEXT_GROUP = 8;
 
 interface SliceChanges {
   added: Array<{ id: number; terms: string; length: number }>;
