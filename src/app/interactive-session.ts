@@ -16,7 +16,7 @@ export interface InteractiveSession {
  * start and stop the same way.
  */
 export function openInteractiveSession(options: { root: string; env: NodeJS.ProcessEnv; flags?: Record<string, unknown> }): InteractiveSession {
-  const services = openProject({ root: options.root, env: options.env, flags: withInteractiveDefaults(options) });
+  const services = openProject({ root: options.root, env: options.env, flags: withInteractiveDefaults(options), interactive: true });
   const indexing = new BackgroundIndexing({
     root: services.paths.root,
     config: services.loadedConfig.config.index,

@@ -2,7 +2,7 @@ import { loadConfig, type LoadedConfig } from "../config/load-config.js";
 import { UniversalContentStore } from "../content-store/universal-content-store.js";
 import { createEmbedder } from "../embedding/create-embedder.js";
 import type { Embedder } from "../embedding/embedder.js";
-import { IndexWriter } from "../indexer/index-writer.js";
+import { INTERACTIVE_COMMIT_SLICE_MS, IndexWriter } from "../indexer/index-writer.js";
 import { ProjectIndexer } from "../indexer/project-indexer.js";
 import { VectorBackfill } from "../indexer/vector-backfill.js";
 import { FileWorkerPool } from "../indexer/worker-pool.js";
@@ -26,6 +26,8 @@ export interface OpenProjectOptions {
   /** Dotted configuration keys set by command-line flags. */
   flags?: Record<string, unknown>;
   userConfigPath?: string;
+  /** Someone is typing: index commits yield to the event loop every few milliseconds. */
+  interactive?: boolean;
 }
 
 /** Everything one project needs, wired once. The UI and the agent receive narrow pieces of it. */
@@ -78,7 +80,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     config: config.index,
     db,
     files,
-    writer: new IndexWriter(db, files, vectors, codeFullText, codeVectorIndex),
+    writer: new IndexWriter(db, files, vectors, codeFullText, codeVectorIndex, options.interactive ? INTERACTIVE_COMMIT_SLICE_MS : undefined),
     fullText: codeFullText,
     createPool: () => new FileWorkerPool({ threads: config.index.workerThreads }),
     embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,

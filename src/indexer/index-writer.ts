@@ -6,10 +6,14 @@ import type { VectorStore } from "../store/vector-store.js";
 import type { ProcessedFile } from "./file-processor.js";
 import type { SkippedFile } from "./scanner.js";
 
-/** Main-thread work one commit transaction may take before yielding. */
-const COMMIT_SLICE_MS = 4;
+/**
+ * Main-thread work one commit transaction may take before yielding, when
+ * someone is typing. Without a screen to keep responsive a batch commits at
+ * once: fewer, larger transactions made a cold index ≈ 15 % faster.
+ */
+export const INTERACTIVE_COMMIT_SLICE_MS = 4;
 /** Chunks added to the full-text index between two looks at the clock. */
-const FULL_TEXT_GROUP = 8;
+const FULL_TEXT_GROUP = 32;
 
 interface SliceChanges {
   added: Array<{ id: number; terms: string; length: number }>;
@@ -41,10 +45,12 @@ export class IndexWriter {
     private readonly vectors: VectorStore,
     private readonly fullText: PersistentFullText,
     private readonly vectorIndex: CodeVectorIndex,
+    /** How long one slice of a commit may hold the thread (see `INTERACTIVE_COMMIT_SLICE_MS`); unbounded by default. */
+    private readonly commitSliceMs = Number.POSITIVE_INFINITY,
   ) {}
 
   /**
-   * Commits a batch in slices of about `COMMIT_SLICE_MS` of main-thread
+   * Commits a batch in slices of about `commitSliceMs` of main-thread
    * work, each its own transaction, letting the event loop run in between:
    * the interactive session indexes while the user types, and a whole batch
    * at once held keystrokes back for up to ~200 ms on a large repository.
@@ -60,7 +66,7 @@ export class IndexWriter {
         do {
           this.writeFile(results[next] as ProcessedFile, manifest, outcome, changes);
           next++;
-        } while (next < results.length && performance.now() - started < COMMIT_SLICE_MS / 2);
+        } while (next < results.length && performance.now() - started < this.commitSliceMs / 2);
       })();
       await this.applyInMemory(changes);
       if (next < results.length) await yieldToEventLoop();
@@ -84,7 +90,7 @@ export class IndexWriter {
       do {
         this.fullText.apply([], added.slice(from, from + FULL_TEXT_GROUP));
         from += FULL_TEXT_GROUP;
-      } while (from < added.length && performance.now() - started < COMMIT_SLICE_MS);
+      } while (from < added.length && performance.now() - started < this.commitSliceMs);
       if (from < added.length) await yieldToEventLoop();
     }
   }
