@@ -1,0 +1,77 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { TF_BUCKET_VALUE, TF_BUCKETS, TF_MARK } from "../../src/search/full-text-document.js";
+import { FullTextIndex } from "../../src/search/full-text-index.js";
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** BM25 over the same documents, written the obvious way: what the index's pruned search must equal. */
+function referenceSearch(documents: Map<number, { terms: string[]; length: number }>, query: string[], limit: number) {
+  const count = documents.size;
+  const averageLength = Math.max(1, [...documents.values()].reduce((sum, document) => sum + document.length, 0) / count);
+  const scores = new Map<number, number>();
+  for (const term of new Set(query)) {
+    const holders = [...documents].filter(([, document]) => document.terms.includes(term));
+    if (holders.length === 0) continue;
+    const idf = Math.log(1 + (count - holders.length + 0.5) / (holders.length + 0.5));
+    for (const [id, document] of holders) {
+      let frequency = 1;
+      for (const bucket of TF_BUCKETS) if (document.terms.includes(`${term}${TF_MARK}${bucket}`)) frequency = TF_BUCKET_VALUE[bucket] as number;
+      const normalisation = 1 - B + (B * document.length) / averageLength;
+      scores.set(id, (scores.get(id) ?? 0) + (idf * frequency * (K1 + 1)) / (frequency + K1 * normalisation));
+    }
+  }
+  return [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+}
+
+// A skewed vocabulary: a few terms in nearly every document (as `crate`, `biome` in a Rust
+// monorepo), a long tail of rare ones; repeats get frequency-bucket terms.
+const vocabulary = Array.from({ length: 60 }, (_, index) => `t${index}`);
+const documentTerms = fc
+  .array(fc.integer({ min: 0, max: 59 }).map((index) => (index < 4 ? index : Math.floor(Math.sqrt(index) * 7.7))), { minLength: 1, maxLength: 40 })
+  .map((indexes) => {
+    const counts = new Map<string, number>();
+    for (const index of indexes) counts.set(vocabulary[index % 60] as string, (counts.get(vocabulary[index % 60] as string) ?? 0) + 1);
+    const terms: string[] = [];
+    for (const [term, frequency] of counts) {
+      terms.push(term);
+      let bucket: number | undefined;
+      for (const candidate of TF_BUCKETS) if (frequency >= candidate) bucket = candidate;
+      if (bucket) terms.push(`${term}${TF_MARK}${bucket}`);
+    }
+    return { terms, length: indexes.length };
+  });
+
+describe("full-text ranking", () => {
+  it("equals plain BM25 over the same terms: top k, scores and order, with removed documents", () => {
+    fc.assert(
+      fc.property(
+        fc.array(documentTerms, { minLength: 1, maxLength: 120 }),
+        fc.array(fc.integer({ min: 0, max: 59 }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 15 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (documents, queryIndexes, limit, removals) => {
+          const index = new FullTextIndex();
+          const live = new Map<number, { terms: string[]; length: number }>();
+          documents.forEach((document, offset) => {
+            index.add(offset + 1, document.terms.join(" "), document.length);
+            live.set(offset + 1, document);
+          });
+          for (const removal of removals) {
+            const id = (removal % documents.length) + 1;
+            index.remove(id);
+            live.delete(id);
+          }
+          if (live.size === 0) return;
+          const query = queryIndexes.map((queryIndex) => vocabulary[queryIndex] as string);
+          const expected = referenceSearch(live, query, limit);
+          const actual = index.search(query, limit);
+          expect(actual.map((hit) => hit.id)).toEqual(expected.map(([id]) => id));
+          actual.forEach((hit, rank) => expect(hit.score).toBeCloseTo(expected[rank]?.[1] as number, 9));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
