@@ -39,7 +39,7 @@ interface WasmMemory {
 }
 interface KernelExports {
   readonly memory: WasmMemory;
-  scan(queryPtr: number, basePtr: number, count: number, dims: number, outPtr: number): void;
+  scan(queryPtr: number, wideQueryPtr: number, basePtr: number, count: number, dims: number, outPtr: number): void;
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
@@ -59,18 +59,37 @@ function instantiateKernel(): KernelExports {
   return new wasm.Instance(kernelModule, {}).exports as KernelExports;
 }
 
-function quantizeInto(vector: Float32Array, target: Int8Array, offset: number, scale: number): void {
+/**
+ * `evenOffset` is added to even-indexed components: 0 for plain int8, or
+ * STORED_EVEN_OFFSET for the stored-vector format the kernel expects.
+ */
+function quantizeInto(vector: Float32Array, target: Int8Array, offset: number, scale: number, evenOffset = 0): void {
   for (let index = 0; index < vector.length; index++) {
     const scaled = Math.round((vector[index] as number) * scale);
-    // Clamp to ±127 (not -128) so the int8 range stays symmetric.
-    target[offset + index] = scaled > 127 ? 127 : scaled < -127 ? -127 : scaled;
+    // Clamp to ±127 (not -128) so the int8 range stays symmetric; the kernel also relies on it for the query.
+    const clamped = scaled > 127 ? 127 : scaled < -127 ? -127 : scaled;
+    // Int8Array stores modulo 256, so clamped + 128 lands as the unsigned byte the kernel reads.
+    target[offset + index] = (index & 1) === 0 ? clamped + evenOffset : clamped;
   }
 }
 
 /**
- * Memory layout: [query: dims bytes][vectors: capacity × dims bytes][scores: capacity × int32].
- * The score area sits after the vectors so growth never moves stored vectors;
- * it is scratch, and is zeroed when new vector slots take over its bytes.
+ * Stored vectors keep even-indexed components offset by +128 (as unsigned
+ * bytes): the kernel then reads each byte pair as one i16 without a sign
+ * fix-up, saving an instruction per 16 bytes (see vector-kernel.wat).
+ */
+const STORED_EVEN_OFFSET = 128;
+
+/** The stored form of a zero component pair, [0 + 128, 0], as one native-endian uint16 so fills are a single call. */
+const STORED_ZERO_PAIR = new Uint16Array(Uint8Array.of(STORED_EVEN_OFFSET, 0).buffer)[0] as number;
+
+/**
+ * Memory layout: [query: dims bytes][split query: 2 × dims bytes][vectors: capacity × dims bytes][scores: capacity × int32].
+ * The query is plain int8; the split query is the kernel's scratch (the query
+ * widened to i16 once per scan); vectors are in the stored format
+ * (STORED_EVEN_OFFSET). The score area sits after the vectors so growth never
+ * moves stored vectors; it is scratch, and is reset to zero vectors when new
+ * vector slots take over its bytes.
  */
 export class Int8VectorScan {
   readonly dims: number;
@@ -108,7 +127,7 @@ export class Int8VectorScan {
     this.checkSlot(slot);
     this.checkVector(vector, "vector");
     this.ensureCapacity(slot + 1);
-    quantizeInto(vector, this.view(), this.slotOffset(slot), this.scale);
+    quantizeInto(vector, this.view(), this.slotOffset(slot), this.scale, STORED_EVEN_OFFSET);
     if (slot >= this.slotCount) this.slotCount = slot + 1;
   }
 
@@ -116,8 +135,7 @@ export class Int8VectorScan {
   clear(slot: number): void {
     this.checkSlot(slot);
     if (slot >= this.slotCount) return;
-    const offset = this.slotOffset(slot);
-    this.view().fill(0, offset, offset + this.dims);
+    this.fillZeroVectors(slot, slot + 1);
   }
 
   /**
@@ -130,7 +148,7 @@ export class Int8VectorScan {
     const bytes = this.view();
     quantizeInto(query, bytes, QUERY_OFFSET, this.scale);
     const outputOffset = this.outputOffset();
-    this.kernel.scan(QUERY_OFFSET, this.slotOffset(0), this.slotCount, this.dims, outputOffset);
+    this.kernel.scan(QUERY_OFFSET, this.wideQueryOffset(), this.slotOffset(0), this.slotCount, this.dims, outputOffset);
     const scores = new Int32Array(bytes.buffer, outputOffset, this.slotCount);
     if (out === undefined) return scores;
     if (out.length < this.slotCount) throw new RangeError(`Int8VectorScan.scan: out holds ${out.length} scores, need ${this.slotCount}`);
@@ -166,8 +184,12 @@ export class Int8VectorScan {
     if (vector.length !== this.dims) throw new RangeError(`Int8VectorScan: ${name} has ${vector.length} dims, expected ${this.dims}`);
   }
 
+  private wideQueryOffset(): number {
+    return QUERY_OFFSET + this.dims;
+  }
+
   private slotOffset(slot: number): number {
-    return QUERY_OFFSET + this.dims + slot * this.dims;
+    return this.wideQueryOffset() + 2 * this.dims + slot * this.dims;
   }
 
   private outputOffset(): number {
@@ -188,9 +210,16 @@ export class Int8VectorScan {
     const requiredBytes = this.slotOffset(capacity) + capacity * 4;
     const memory = this.kernel.memory;
     if (memory.buffer.byteLength < requiredBytes) memory.grow(Math.ceil((requiredBytes - memory.buffer.byteLength) / PAGE_BYTES));
-    // The old score area becomes vector slots: zero it so unset slots score 0.
-    this.view().fill(0, this.slotOffset(this.capacity), this.slotOffset(capacity));
+    // The old score area and fresh pages become vector slots: unset slots must score 0.
+    this.fillZeroVectors(this.capacity, capacity);
     this.capacity = capacity;
+  }
+
+  /** Stores zero vectors in slots [from, to); all-zero bytes would not be one in the stored format. */
+  private fillZeroVectors(from: number, to: number): void {
+    const start = this.slotOffset(from);
+    // Slot offsets are multiples of 16, so the uint16 view is aligned.
+    new Uint16Array(this.kernel.memory.buffer, start, (this.slotOffset(to) - start) / 2).fill(STORED_ZERO_PAIR);
   }
 }
 

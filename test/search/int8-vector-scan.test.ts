@@ -69,6 +69,39 @@ describe("Int8VectorScan.scan", () => {
     }
   }
 
+  // The kernel scores four vectors per group plus a per-vector tail, so counts
+  // around multiples of four exercise both paths.
+  for (const dims of [16, 48, 64, 256]) {
+    for (const count of [1, 3, 4, 5, 1027]) {
+      it(`equals a plain JS int8 dot product for group tails (dims ${dims}, ${count} vectors)`, () => {
+        const random = mulberry32(dims * 104_729 + count);
+        const vectors = Array.from({ length: count }, () => randomUnitVector(dims, random));
+        const scan = filledScan(vectors, dims);
+        for (let query = 0; query < 3; query++) {
+          const vector = randomUnitVector(dims, random);
+          expect(Array.from(scan.scan(vector))).toEqual(referenceScores(vectors, vector));
+        }
+      });
+    }
+  }
+
+  // The kernel accumulates 1024-dim segments separately to stay clear of i32
+  // overflow; saturated same-sign components give the largest lane sums.
+  for (const dims of [1024, 1040, 2064, 4096]) {
+    it(`is exact across accumulation segments with saturated components (dims ${dims})`, () => {
+      const random = mulberry32(dims);
+      const scale = 1_000;
+      const saturated = (sign: number) => new Float32Array(dims).fill(sign);
+      const mixed = () => Float32Array.from({ length: dims }, () => (random() < 0.5 ? -1 : 1));
+      const vectors = [saturated(1), saturated(-1), mixed(), mixed(), saturated(1), mixed(), saturated(-1)];
+      const scan = filledScan(vectors, dims, scale);
+      for (const query of [saturated(1), saturated(-1), mixed()]) {
+        expect(Array.from(scan.scan(query))).toEqual(referenceScores(vectors, query, scale));
+      }
+      expect(scan.scan(saturated(1))[0]).toBe(127 * 127 * dims);
+    });
+  }
+
   it("is exact at the int8 extremes (clamped ±127 components) for any multiple-of-16 dims", () => {
     fc.assert(
       fc.property(
@@ -192,7 +225,7 @@ describe("Int8VectorScan memory", () => {
     for (const [slot, stored] of sample) expect(scores[slot]).toBe(int8Dot(Int8VectorScan.quantize(stored), quantizedQuery));
   });
 
-  it("zeroes the old score area when growth turns it into vector slots", () => {
+  it("resets the old score area to zero vectors when growth turns it into vector slots", () => {
     const random = mulberry32(8);
     const scan = new Int8VectorScan(16);
     const vector = randomUnitVector(16, random);
@@ -213,6 +246,62 @@ describe("Int8VectorScan construction", () => {
     }
     expect(() => new Int8VectorScan(16, { scale: 0 })).toThrow(RangeError);
     expect(new Int8VectorScan(384).dims).toBe(384);
+  });
+});
+
+/** The raw kernel, to test its contract beyond what Int8VectorScan ever stores (e.g. -128). */
+interface RawKernel {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  scan(queryPtr: number, wideQueryPtr: number, basePtr: number, count: number, dims: number, outPtr: number): void;
+}
+
+function rawKernel(): RawKernel {
+  const wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object, imports: object) => { exports: unknown } } }).WebAssembly;
+  return new wasm.Instance(new wasm.Module(Buffer.from(VECTOR_KERNEL_WASM_BASE64, "base64")), {}).exports as RawKernel;
+}
+
+describe("vector kernel", () => {
+  it("scores any int8 vector bytes (stored with even components offset by 128) against any ±127 query", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 80 }).chain((chunks) =>
+          fc.tuple(
+            fc.constant(chunks * 16),
+            fc.array(fc.integer({ min: -127, max: 127 }), { minLength: chunks * 16, maxLength: chunks * 16 }),
+            fc.array(fc.array(fc.constantFrom(-128, -127, -1, 0, 1, 126, 127), { minLength: chunks * 16, maxLength: chunks * 16 }), { minLength: 1, maxLength: 9 }),
+          ),
+        ),
+        ([dims, query, vectors]) => {
+          const kernel = rawKernel();
+          const base = 3 * dims;
+          const out = base + vectors.length * dims;
+          kernel.memory.grow(Math.ceil((out + 4 * vectors.length) / 65_536));
+          const bytes = new Int8Array(kernel.memory.buffer);
+          bytes.set(query, 0);
+          vectors.forEach((vector, slot) => vector.forEach((value, index) => (bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value)));
+          kernel.scan(0, dims, base, vectors.length, dims, out);
+          const expected = vectors.map((vector) => int8Dot(Int8Array.from(vector), Int8Array.from(query)));
+          expect(Array.from(new Int32Array(kernel.memory.buffer, out, vectors.length))).toEqual(expected);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("is exact for the largest-magnitude products over many segments", () => {
+    const dims = 8192;
+    const kernel = rawKernel();
+    const base = 3 * dims;
+    const count = 6;
+    const out = base + count * dims;
+    kernel.memory.grow(Math.ceil((out + 4 * count) / 65_536));
+    const bytes = new Int8Array(kernel.memory.buffer);
+    const query = new Int8Array(dims).fill(-127);
+    bytes.set(query, 0);
+    const vectors = [-128, 127, -128, 0, 127, -128].map((value) => new Int8Array(dims).fill(value));
+    vectors.forEach((vector, slot) => vector.forEach((value, index) => (bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value)));
+    kernel.scan(0, dims, base, count, dims, out);
+    expect(Array.from(new Int32Array(kernel.memory.buffer, out, count))).toEqual(vectors.map((vector) => int8Dot(vector, query)));
   });
 });
 
