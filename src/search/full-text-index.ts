@@ -1,10 +1,12 @@
 import { Index } from "flexsearch";
 import { TF_BUCKETS, TF_BUCKET_VALUE, TF_MARK } from "./full-text-document.js";
+import { FREQUENCY_OF_CODE, FrequentTermTables } from "./frequent-term-tables.js";
 import { topK } from "./top-k.js";
 
 interface TermPlan {
   term: string;
   postings: readonly number[];
+  documentFrequency: number;
   idf: number;
   /** The most this term can add to a document's score (BM25 saturates at idf × (k1 + 1)). */
   bound: number;
@@ -16,9 +18,27 @@ export interface FullTextHit {
   score: number;
 }
 
+export interface FullTextResult {
+  hits: FullTextHit[];
+  /** `idealScore` of the same terms, known once their postings were read. */
+  idealScore: number;
+}
+
 /** BM25 parameters (Robertson & Zaragoza 2009, the usual defaults). */
 const K1 = 1.2;
 const B = 0.75;
+
+/**
+ * A term in more than this share of the documents is common: when the query
+ * also has a rarer term, common terms only score the documents the rarer
+ * ones found (Lucene's CommonTermsQuery). Their IDF is below ln 2, so they
+ * can reorder those documents but hardly bring in better ones, and scoring
+ * every holder of `crate` or `biome` made the p95 of full-text search.
+ */
+const COMMON_TERM_SHARE = 0.5;
+
+/** A term in more than this share of the documents gets a dense frequency table (see `FrequentTermTables`). */
+const FREQUENT_TERM_SHARE = 1 / 16;
 
 /**
  * The full-text signal: FlexSearch holds the inverted index (documents are
@@ -44,6 +64,7 @@ export class FullTextIndex {
   // Per-document state, indexed by id (store ids are dense integers): typed
   // arrays keep the scoring loop free of hash lookups.
   private state = new Uint8Array(1024);
+  private readonly frequentTerms = new FrequentTermTables();
   private lengths = new Float32Array(1024);
   private scores = new Float64Array(1024);
   private frequencies = new Float32Array(1024);
@@ -88,6 +109,7 @@ export class FullTextIndex {
     if (this.state[id] === LIVE) return;
     if (this.state[id] === TOMBSTONED) throw new Error(`Full-text document ${id} was removed; ids are never reused.`);
     this.index.add(id, terms);
+    this.frequentTerms.invalidate();
     this.markLive(id, length);
   }
 
@@ -135,32 +157,33 @@ export class FullTextIndex {
   }
 
   /**
-   * BM25 over the query's terms, exactly, with MaxScore pruning: terms are
-   * scored rarest first, and once the k-th best score so far beats what the
-   * remaining (common) terms could add at most, those terms only update
-   * documents already found, since no other document can reach the top k.
-   * A term in most documents (`crate`, `biome` in a Rust monorepo) then
-   * costs a pass over its postings instead of scoring and ranking every
-   * one of them, which made the p95 of full-text search.
+   * BM25 over the query's terms, with MaxScore pruning: terms are scored
+   * rarest first, and once the k-th best score so far beats what the
+   * remaining terms could add at most, those terms only update documents
+   * already found, since no other document can reach the top k (exact).
+   * Common terms (see `COMMON_TERM_SHARE`) only ever update found documents
+   * when the query has a rarer term.
    */
   search(terms: readonly string[], limit: number): FullTextHit[] {
-    const documentCount = this.liveCount;
-    if (documentCount === 0 || terms.length === 0 || limit <= 0) return [];
-    const averageLength = Math.max(1, this.totalLength / documentCount);
-    const plans: TermPlan[] = [];
-    for (const term of new Set(terms)) {
-      const postings = this.postings(term);
-      const documentFrequency = this.liveIn(postings);
-      if (documentFrequency === 0) continue;
-      const idf = Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
-      plans.push({ term, postings, idf, bound: idf * (K1 + 1) });
-    }
+    return this.searchWithIdealScore(terms, limit).hits;
+  }
+
+  /** `search`, plus the query's `idealScore` at no extra cost. */
+  searchWithIdealScore(terms: readonly string[], limit: number): FullTextResult {
+    const plans = this.termPlans(terms);
+    const idealScore = plans.reduce((sum, plan) => sum + plan.idf, 0);
+    if (plans.length === 0 || limit <= 0) return { hits: [], idealScore };
+    const averageLength = Math.max(1, this.totalLength / this.liveCount);
     plans.sort((a, b) => b.idf - a.idf);
 
+    const isCommon = (plan: TermPlan) => plan.documentFrequency > this.liveCount * COMMON_TERM_SHARE;
+    const anchored = plans.some((plan) => !isCommon(plan));
     const touched: number[] = [];
     let remainingBound = plans.reduce((sum, plan) => sum + plan.bound, 0);
     let onlyFound = false;
     for (const plan of plans) {
+      // Plans run rarest first, so once one is common, the rest are too.
+      if (anchored && isCommon(plan)) onlyFound = true;
       if (!onlyFound && touched.length >= limit && this.atLeastAbove(touched, limit, remainingBound)) onlyFound = true;
       this.scoreTerm(plan, averageLength, touched, onlyFound);
       remainingBound -= plan.bound;
@@ -169,12 +192,47 @@ export class FullTextIndex {
     const { scores } = this;
     const hits = topK(touched, (id) => scores[id] as number, limit);
     for (const id of touched) scores[id] = 0;
-    return hits;
+    return { hits, idealScore };
+  }
+
+  /** The query's distinct terms that some live document holds, with their IDF. */
+  private termPlans(terms: readonly string[]): TermPlan[] {
+    const documentCount = this.liveCount;
+    if (documentCount === 0) return [];
+    const plans: TermPlan[] = [];
+    for (const term of new Set(terms)) {
+      const postings = this.postings(term);
+      const documentFrequency = this.liveIn(postings);
+      if (documentFrequency === 0) continue;
+      const idf = Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
+      plans.push({ term, postings, documentFrequency, idf, bound: idf * (K1 + 1) });
+    }
+    return plans;
   }
 
   /** Adds one term's BM25 contribution; with `onlyFound`, to documents already scored only. */
   private scoreTerm(plan: TermPlan, averageLength: number, touched: number[], onlyFound: boolean): void {
-    const { state, lengths, scores, frequencies } = this;
+    const { state, lengths, scores } = this;
+    const { idf } = plan;
+    const add = (id: number, frequency: number) => {
+      const normalisation = 1 - B + (B * (lengths[id] as number)) / averageLength;
+      if (scores[id] === 0) touched.push(id);
+      scores[id] = (scores[id] as number) + (idf * frequency * (K1 + 1)) / (frequency + K1 * normalisation);
+    };
+    if (plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
+      const codes = this.frequentTerms.get(plan.term, state.length, () => [
+        plan.postings,
+        ...TF_BUCKETS.map((bucket) => this.postings(`${plan.term}${TF_MARK}${bucket}`)),
+      ]);
+      // Found documents are fewer than the term's postings: look them up instead.
+      const candidates = onlyFound ? touched.slice() : plan.postings;
+      for (const id of candidates) {
+        const code = codes[id] as number;
+        if (code !== 0 && state[id] === LIVE && (!onlyFound || scores[id] !== 0)) add(id, FREQUENCY_OF_CODE[code] as number);
+      }
+      return;
+    }
+    const { frequencies } = this;
     const counted = (id: number) => state[id] === LIVE && (!onlyFound || scores[id] !== 0);
     const bucketed: number[] = [];
     for (const bucket of TF_BUCKETS) {
@@ -185,16 +243,10 @@ export class FullTextIndex {
         bucketed.push(id);
       }
     }
-    const { idf } = plan;
-    for (const id of plan.postings) {
-      if (!counted(id)) continue;
-      const frequency = frequencies[id] || 1;
-      const normalisation = 1 - B + (B * (lengths[id] as number)) / averageLength;
-      if (scores[id] === 0) touched.push(id);
-      scores[id] = (scores[id] as number) + (idf * frequency * (K1 + 1)) / (frequency + K1 * normalisation);
-    }
+    for (const id of plan.postings) if (counted(id)) add(id, frequencies[id] || 1);
     for (const id of bucketed) frequencies[id] = 0;
   }
+
 
   /** Whether at least `k` of these documents score above `threshold` (stops counting at `k`). */
   private atLeastAbove(ids: readonly number[], k: number, threshold: number): boolean {
@@ -217,14 +269,7 @@ export class FullTextIndex {
    * covers, comparably across queries (prefetch confidence).
    */
   idealScore(terms: readonly string[]): number {
-    const documentCount = this.liveCount;
-    let ideal = 0;
-    for (const term of new Set(terms)) {
-      let documentFrequency = 0;
-      for (const id of this.postings(term)) if (this.state[id] === LIVE) documentFrequency++;
-      if (documentFrequency > 0) ideal += Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
-    }
-    return ideal;
+    return this.termPlans(terms).reduce((sum, plan) => sum + plan.idf, 0);
   }
 
   /**
@@ -295,6 +340,7 @@ export class FullTextIndex {
 
   private reset(): void {
     this.index = FullTextIndex.createIndex();
+    this.frequentTerms.invalidate();
     this.state.fill(ABSENT);
     this.lengths.fill(0);
     this.liveCount = 0;

@@ -53,7 +53,25 @@ export interface HybridCodeSearcherDeps {
  * error; a failed signal degrades the search to the other and says so.
  */
 export class HybridCodeSearcher {
+  /**
+   * Chunk id → file id, remembered: a chunk never moves to another file and
+   * ids are never reused, so entries never go stale. Looking them up in
+   * SQLite took ≈ 0.6 ms of every search.
+   */
+  private readonly fileOfChunk = new Map<number, number>();
+
   constructor(private readonly deps: HybridCodeSearcherDeps) {}
+
+  /**
+   * Loads what a long-lived process searches from (the full-text index, the
+   * in-memory vector tier, the chunk → file map), so that no search pays for
+   * it. A one-off search skips this and reads from the store instead.
+   */
+  warm(): void {
+    if (!this.deps.fullText.isLoaded) this.deps.fullText.load();
+    this.deps.vectorIndex.warm();
+    for (const [chunkId, fileId] of this.deps.files.chunkFileIds()) this.fileOfChunk.set(chunkId, fileId);
+  }
 
   async search(query: string, options: CodeSearchOptions = {}): Promise<SearchOutcome<CodeSearchHit>> {
     const limit = options.limit ?? this.deps.config.defaultLimit;
@@ -65,9 +83,15 @@ export class HybridCodeSearcher {
     };
     const lists: Array<RankedList<number>> = [];
     const degraded: string[] = [];
+    let fulltextIdealScore: number | undefined;
 
     const attempts = await Promise.allSettled(
-      signals.map(async (signal) => ({ signal, hits: await this.runSignal(signal, query, candidates[signal]) })),
+      signals.map(async (signal) => {
+        if (signal === "vector") return { signal, hits: await this.vectorHits(query, candidates.vector) };
+        const result = this.deps.fullText.searchWithIdealScore(fullTextQuery(query), candidates.fulltext);
+        fulltextIdealScore = result.idealScore;
+        return { signal, hits: result.hits };
+      }),
     );
     attempts.forEach((attempt, index) => {
       if (attempt.status === "fulfilled") lists.push({ signal: attempt.value.signal, hits: attempt.value.hits });
@@ -76,9 +100,9 @@ export class HybridCodeSearcher {
     if (lists.length === 0 && degraded.length > 0) throw new Error(`Search failed: ${degraded.join("; ")}`);
 
     const hits = this.fuseByFile(lists, limit, perFile, query);
-    return signals.includes("fulltext")
-      ? { hits, degraded, fulltextIdealScore: this.deps.fullText.idealScore(fullTextQuery(query)) }
-      : { hits, degraded };
+    if (!signals.includes("fulltext")) return { hits, degraded };
+    fulltextIdealScore ??= this.deps.fullText.idealScore(fullTextQuery(query));
+    return { hits, degraded, fulltextIdealScore };
   }
 
   /**
@@ -94,7 +118,7 @@ export class HybridCodeSearcher {
     query: string,
   ): CodeSearchHit[] {
     const chunkIds = [...new Set(lists.flatMap((list) => list.hits.map((hit) => hit.id)))];
-    const fileOf = this.deps.files.fileIdsOf(chunkIds);
+    const fileOf = this.fileIdsOf(chunkIds);
     const fileLists = lists.map((list): RankedList<number> => {
       const seen = new Set<number>();
       const hits = list.hits.flatMap((hit) => {
@@ -124,20 +148,20 @@ export class HybridCodeSearcher {
     );
   }
 
-  private async runSignal(signal: CodeSignal, query: string, candidates: number) {
-    switch (signal) {
-      case "fulltext":
-        return this.deps.fullText.search(fullTextQuery(query), candidates);
-      case "vector": {
-        // Unweighted on purpose: IDF-weighting code queries lowered hybrid recall@10 0.860 → 0.833 (docs/BENCHMARKS.md).
-        const [vector] = await this.deps.embedder.embed([query], "query");
-        if (!vector) throw new Error("the embedder returned no vector");
-        const hits = this.deps.vectorIndex.isWarm
-          ? this.deps.vectorIndex.nearest(vector, candidates)
-          : this.deps.vectors.nearestChunks(vector, candidates);
-        return hits.map((hit) => ({ id: hit.id, score: hit.similarity }));
-      }
-    }
+  private fileIdsOf(chunkIds: readonly number[]): ReadonlyMap<number, number> {
+    const unknown = chunkIds.filter((id) => !this.fileOfChunk.has(id));
+    for (const [chunkId, fileId] of this.deps.files.fileIdsOf(unknown)) this.fileOfChunk.set(chunkId, fileId);
+    return this.fileOfChunk;
+  }
+
+  private async vectorHits(query: string, candidates: number): Promise<Array<{ id: number; score: number }>> {
+    // Unweighted on purpose: IDF-weighting code queries lowered hybrid recall@10 0.860 → 0.833 (docs/BENCHMARKS.md).
+    const [vector] = await this.deps.embedder.embed([query], "query");
+    if (!vector) throw new Error("the embedder returned no vector");
+    const hits = this.deps.vectorIndex.isWarm
+      ? this.deps.vectorIndex.nearest(vector, candidates)
+      : this.deps.vectors.nearestChunks(vector, candidates);
+    return hits.map((hit) => ({ id: hit.id, score: hit.similarity }));
   }
 }
 

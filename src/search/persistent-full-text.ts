@@ -1,5 +1,5 @@
 import type { FullTextCollection, FullTextRepository } from "../store/full-text-repository.js";
-import { FullTextIndex, type FullTextHit } from "./full-text-index.js";
+import { FullTextIndex, type FullTextHit, type FullTextResult } from "./full-text-index.js";
 
 /** Rebuild instead of carrying tombstones once they are this share of the index. */
 const TOMBSTONE_REBUILD_RATIO = 0.25;
@@ -92,6 +92,11 @@ export class PersistentFullText {
   search(terms: readonly string[], limit: number): FullTextHit[] {
     this.ensureCurrent();
     return this.index.search(terms, limit);
+  }
+
+  searchWithIdealScore(terms: readonly string[], limit: number): FullTextResult {
+    this.ensureCurrent();
+    return this.index.searchWithIdealScore(terms, limit);
   }
 
   idealScore(terms: readonly string[]): number {

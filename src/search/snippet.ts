@@ -13,7 +13,13 @@ export function snippetFor(content: string, query: string): string {
   let bestLine = 0;
   let bestMatches = 0;
   if (terms.size > 0) {
+    // Tokens are lower-cased pieces of a line, so a line whose lower-cased
+    // text contains no query term has no match: most lines skip tokenising.
+    const lowered = content.toLowerCase().split("\n");
+    const termList = [...terms];
+    const mayMatch = (index: number) => termList.some((term) => lowered[index]?.includes(term));
     lines.forEach((line, index) => {
+      if (!mayMatch(index)) return;
       let matches = 0;
       for (const token of new Set(tokenize(line))) if (terms.has(token)) matches++;
       if (matches > bestMatches) {

@@ -188,6 +188,12 @@ export class FileRepository {
     return new Map(rows.map((row) => [row.id, row.fileId]));
   }
 
+  /** Every chunk's file, as [chunk id, file id] pairs. */
+  *chunkFileIds(): Generator<[number, number]> {
+    const rows = this.db.prepare("SELECT id, file_id FROM chunks").raw().iterate() as IterableIterator<[number, number]>;
+    yield* rows;
+  }
+
   /** Chunk texts and their paths, for rebuilding the full-text index. */
   *iterateChunks(ids?: readonly number[]): Generator<{ id: number; path: string; symbols: string; content: string }> {
     const statement = ids

@@ -57,8 +57,7 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
         if (query === "-") {
           if (!options.json) throw new BadInputError("Reading queries from stdin (-) needs --json.");
           // Many queries: load the in-memory hot tiers once, up front.
-          services.codeFullText.load();
-          if (options.scope !== "history") services.codeVectorIndex.warm();
+          if (options.scope !== "history") services.codeSearcher.warm();
           const lines = createInterface({ input: context.stdin, crlfDelay: Infinity });
           for await (const line of lines) {
             if (line.trim() === "") continue;
