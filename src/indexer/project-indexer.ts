@@ -7,7 +7,7 @@ import type { BatchOutcome, IndexWriter } from "./index-writer.js";
 import { diffManifest, directoryHashes, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths, scanProject, type ScanResult } from "./scanner.js";
-import type { FileWorkerPool } from "./worker-pool.js";
+import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
 
@@ -211,7 +211,8 @@ export class ProjectIndexer {
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ProcessedFile[]> {
     const tasks = groupIntoTasks(work);
-    const inFlightLimit = Math.max(1, Math.min(this.deps.config.maxConcurrency, this.deps.config.workerThreads * 2));
+    // Working threads (maxConcurrency caps them), each with its tasks queued ahead.
+    const inFlightLimit = Math.max(1, Math.min(this.deps.config.maxConcurrency, this.deps.config.workerThreads)) * TASKS_PER_THREAD;
     const pending = new Map<number, Promise<{ key: number; results: ProcessedFile[] }>>();
     let next = 0;
     let buffer: ProcessedFile[] = [];
