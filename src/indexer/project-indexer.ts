@@ -108,6 +108,9 @@ export class ProjectIndexer {
     const elapsed = () => performance.now() - started;
     yield { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 };
 
+    // No index yet means every file is work: start the threads now, so they
+    // load while the tree is walked (≈ 0.5 s of a cold index otherwise).
+    if (this.deps.files.isEmpty()) this.workers();
     const freshness = await this.checkFreshness();
     const { diff, scan } = freshness;
     const manifest = this.deps.files.manifest();
@@ -136,7 +139,7 @@ export class ProjectIndexer {
     let processed = 0;
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 
-    for await (const batch of this.processAll(this.workers(), work, signal)) {
+    for await (const batch of this.processAll(work, signal)) {
       const outcome = await this.deps.writer.commitBatch(batch, manifest);
       processed += batch.length;
       addOutcome(summary, outcome);
@@ -191,7 +194,7 @@ export class ProjectIndexer {
     if (gone.length > 0) this.deps.writer.deleteFiles(gone);
     if (newlySkipped.length > 0) this.deps.writer.recordSkipped(newlySkipped);
     let processed = 0;
-    for await (const batch of this.processAll(this.workers(), changed.sort(byPriority), signal)) {
+    for await (const batch of this.processAll(changed.sort(byPriority), signal)) {
       addOutcome(summary, await this.deps.writer.commitBatch(batch, manifest));
       processed += batch.length;
     }
@@ -204,12 +207,11 @@ export class ProjectIndexer {
    * Runs the files on the pool, a bounded number of tasks at a time, and
    * yields results in batches of `batchSize` files for the writer. On abort
    * no new task starts; what is running finishes and is still committed.
+   * The worker threads start only when there is work.
    */
-  private async *processAll(
-    pool: FileWorkerPool,
-    work: readonly FileTaskItem[],
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<ProcessedFile[]> {
+  private async *processAll(work: readonly FileTaskItem[], signal: AbortSignal | undefined): AsyncGenerator<ProcessedFile[]> {
+    if (work.length === 0) return;
+    const pool = this.workers();
     const tasks = groupIntoTasks(work);
     // Working threads (maxConcurrency caps them), each with its tasks queued ahead.
     const inFlightLimit = Math.max(1, Math.min(this.deps.config.maxConcurrency, this.deps.config.workerThreads)) * TASKS_PER_THREAD;

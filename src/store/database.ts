@@ -6,6 +6,8 @@ import { applyMigrations } from "./migrations.js";
 
 export type SqliteDatabase = Database.Database;
 
+const PAGE_SIZE = 16_384;
+
 export interface OpenDatabaseOptions {
   readonly?: boolean;
 }
@@ -22,6 +24,9 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
   sqliteVec.load(db);
   db.pragma("busy_timeout = 10000");
   if (!options.readonly) {
+    // Only takes effect on a new file (before WAL is on). Chunk rows run to a
+    // few KB: on 4 KiB pages two rarely fit, and the file was a tenth larger.
+    db.pragma(`page_size = ${PAGE_SIZE}`);
     db.pragma("journal_mode = WAL");
     // WAL + NORMAL: durable across process crashes, fsync only at checkpoints.
     db.pragma("synchronous = NORMAL");

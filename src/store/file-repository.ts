@@ -113,6 +113,11 @@ export class FileRepository {
     return new Map(rows.map((row) => [row.path, row]));
   }
 
+  /** Whether no file was ever recorded: the project has no index yet. */
+  isEmpty(): boolean {
+    return this.db.prepare("SELECT 1 FROM files LIMIT 1").get() === undefined;
+  }
+
   has(path: string): boolean {
     return this.db.prepare("SELECT 1 FROM files WHERE path = ?").get(path) !== undefined;
   }
