@@ -14,10 +14,10 @@ const outUrl = new URL("../src/search/vector-kernel-wasm.ts", import.meta.url);
 
 const text = await readFile(watUrl, "utf8");
 const wabt = await wabtInit();
-const module = wabt.parseWat("vector-kernel.wat", text, { simd: true });
+const module = wabt.parseWat("vector-kernel.wat", text, { simd: true, threads: true });
 let buffer;
 try {
-  module.validate();
+  module.validate({ simd: true, threads: true });
   // Default options: no debug names, so the bytes depend only on the code.
   ({ buffer } = module.toBinary({}));
 } finally {
@@ -26,7 +26,7 @@ try {
 
 const base64 = Buffer.from(buffer).toString("base64");
 const source = `// Generated from src/search/vector-kernel.wat by scripts/build-vector-kernel.mjs. Do not edit.
-// ${buffer.length} bytes of WebAssembly (SIMD).
+// ${buffer.length} bytes of WebAssembly (SIMD, shared memory).
 export const VECTOR_KERNEL_WASM_BASE64 = "${base64}";
 `;
 await writeFile(outUrl, source);

@@ -74,7 +74,8 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const codeFullText = new PersistentFullText(fullTextRepository, "code");
   const historyFullText = new PersistentFullText(fullTextRepository, "history");
   const builtinEmbedder = config.embedding.provider === "builtin";
-  const codeVectorIndex = new CodeVectorIndex(vectors, () => fullTextRepository.dataVersion());
+  // Scans on a second thread once warm, beside full-text scoring.
+  const codeVectorIndex = new CodeVectorIndex(vectors, () => fullTextRepository.dataVersion(), true);
   const indexer = new ProjectIndexer({
     root: paths.root,
     config: config.index,
@@ -118,7 +119,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock),
     close: async () => {
-      await indexer.close();
+      await Promise.all([indexer.close(), codeVectorIndex.close()]);
       db.close();
     },
   };

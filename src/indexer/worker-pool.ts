@@ -1,20 +1,8 @@
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
+import { workerEntryPath } from "../worker-entry.js";
 import type { FileTask, ProcessedFile } from "./file-processor.js";
 
-/**
- * The compiled worker entry, `dist/workers/file-worker.js`: beside this module
- * when it runs compiled, under `dist/` when it runs from source (tests).
- */
-export function fileWorkerPath(): string {
-  const candidates = ["../../workers/file-worker.js", "../../dist/workers/file-worker.js"].map((relative) =>
-    fileURLToPath(new URL(relative, import.meta.url)),
-  );
-  const path = candidates.find((candidate) => existsSync(candidate));
-  if (!path) throw new Error(`Worker entry not found at ${candidates[0]}; run \`npm run build\` first.`);
-  return path;
-}
+export const fileWorkerPath = (): string => workerEntryPath("file-worker.js");
 
 /**
  * Tasks each worker holds at once. A worker handed one task at a time

@@ -1,5 +1,8 @@
 import type { VectorHit, VectorStore } from "../store/vector-store.js";
 import { Int8VectorScan } from "./int8-vector-scan.js";
+import { VectorScanThread } from "./vector-scan-thread.js";
+
+type VectorChanges = { removed: readonly number[]; added: ReadonlyArray<{ id: number; vector: Float32Array }> };
 
 /**
  * The hot tier of the vector signal: an in-memory, int8-quantised copy of
@@ -17,10 +20,18 @@ export class CodeVectorIndex {
   private readonly freeSlots: number[] = [];
   private nextSlot = 0;
   private seenDataVersion = -1;
+  /** Scans the memory on another thread (`nearestAsync`); started when warm. */
+  private thread: VectorScanThread | undefined;
+  /** Set while a scan runs on the thread: the memory must not change meanwhile. */
+  private scanning: Promise<unknown> | undefined;
+  /** Changes that arrived during a scan, applied when it ends. */
+  private readonly deferred: VectorChanges[] = [];
 
   constructor(
     private readonly store: VectorStore,
     private readonly dataVersion: () => number,
+    /** Whether `nearestAsync` may scan on a second thread. */
+    private useThread = false,
   ) {}
 
   get isWarm(): boolean {
@@ -38,6 +49,8 @@ export class CodeVectorIndex {
     this.scan = new Int8VectorScan(this.store.dimensions);
     this.seenDataVersion = this.dataVersion();
     for (const { id, vector } of this.store.iterateChunkVectors()) this.put(id, vector);
+    // Started now so its start-up is not on a search's path.
+    if (this.useThread) this.thread ??= new VectorScanThread(this.scan.memory);
     return performance.now() - started;
   }
 
@@ -48,9 +61,49 @@ export class CodeVectorIndex {
     return slots.map(({ slot, score }) => ({ id: this.idAt[slot] as number, similarity: score }));
   }
 
+  /**
+   * `nearest`, with the scan on a second thread when there is one, so the
+   * caller can score full text meanwhile: the request is posted before this
+   * returns its promise.
+   */
+  async nearestAsync(query: Float32Array, k: number): Promise<VectorHit[]> {
+    while (this.scanning) await this.scanning;
+    const scan = this.current();
+    if (this.useThread) this.thread ??= new VectorScanThread(scan.memory);
+    if (!this.thread?.isUsable) return this.nearest(query, k);
+    // Cleared slots score 0 and may rank; ask for enough to drop them and keep k.
+    const request = this.thread.scan(scan.prepareScan(query), k + this.freeSlots.length);
+    this.scanning = request.catch(() => undefined);
+    let slots: Array<{ slot: number; score: number }>;
+    try {
+      slots = await request;
+    } catch {
+      return this.nearest(query, k); // the thread died: scan here
+    } finally {
+      this.scanning = undefined;
+      for (const changes of this.deferred.splice(0)) this.apply(changes.removed, changes.added);
+    }
+    return slots
+      .filter(({ slot }) => (this.idAt[slot] ?? 0) !== 0)
+      .slice(0, k)
+      .map(({ slot, score }) => ({ id: this.idAt[slot] as number, similarity: scan.similarity(score) }));
+  }
+
+  /** Stops the scan thread, if one started; later scans run on this thread. */
+  async close(): Promise<void> {
+    this.useThread = false;
+    const thread = this.thread;
+    this.thread = undefined;
+    await thread?.close();
+  }
+
   /** This process's own committed changes (ignored until warm: loading reads them then). */
   apply(removed: readonly number[], added: ReadonlyArray<{ id: number; vector: Float32Array }>): void {
     if (!this.scan) return;
+    if (this.scanning) {
+      this.deferred.push({ removed: [...removed], added: [...added] });
+      return;
+    }
     this.current();
     for (const id of removed) this.drop(id);
     for (const { id, vector } of added) this.put(id, vector);

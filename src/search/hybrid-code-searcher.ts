@@ -12,6 +12,11 @@ import { snippetFor } from "./snippet.js";
 export type CodeSignal = "fulltext" | "vector";
 export const CODE_SIGNALS: readonly CodeSignal[] = ["fulltext", "vector"];
 
+/** A vector search under way; wrapped so that awaiting its start does not await its hits. */
+interface VectorRun {
+  hits: Promise<Array<{ id: number; score: number }>>;
+}
+
 export interface CodeSearchHit {
   chunkId: number;
   path: string;
@@ -85,9 +90,12 @@ export class HybridCodeSearcher {
     const degraded: string[] = [];
     let fulltextIdealScore: number | undefined;
 
+    // The vector scan may run on another thread (CodeVectorIndex.nearestAsync):
+    // embed, post the scan, then score full text here while it runs.
+    const vectorRun = signals.includes("vector") ? await this.startVectorSearch(query, candidates.vector) : undefined;
     const attempts = await Promise.allSettled(
       signals.map(async (signal) => {
-        if (signal === "vector") return { signal, hits: await this.vectorHits(query, candidates.vector) };
+        if (signal === "vector") return { signal, hits: await (vectorRun as VectorRun).hits };
         const result = this.deps.fullText.searchWithIdealScore(fullTextQuery(query), candidates.fulltext);
         fulltextIdealScore = result.idealScore;
         return { signal, hits: result.hits };
@@ -154,14 +162,25 @@ export class HybridCodeSearcher {
     return this.fileOfChunk;
   }
 
-  private async vectorHits(query: string, candidates: number): Promise<Array<{ id: number; score: number }>> {
+  /**
+   * Embeds the query and starts the k-NN search; resolves once it is under
+   * way, to the promise of its hits (a failure surfaces there, so the
+   * search degrades to full text).
+   */
+  private async startVectorSearch(query: string, candidates: number): Promise<VectorRun> {
+    let vector: Float32Array | undefined;
+    try {
+      [vector] = await this.deps.embedder.embed([query], "query");
+    } catch (error) {
+      return { hits: Promise.reject(error as Error) };
+    }
+    if (!vector) return { hits: Promise.reject(new Error("the embedder returned no vector")) };
+    const queryVector = vector;
     // Unweighted on purpose: IDF-weighting code queries lowered hybrid recall@10 0.860 → 0.833 (docs/BENCHMARKS.md).
-    const [vector] = await this.deps.embedder.embed([query], "query");
-    if (!vector) throw new Error("the embedder returned no vector");
-    const hits = this.deps.vectorIndex.isWarm
-      ? this.deps.vectorIndex.nearest(vector, candidates)
-      : this.deps.vectors.nearestChunks(vector, candidates);
-    return hits.map((hit) => ({ id: hit.id, score: hit.similarity }));
+    const found = this.deps.vectorIndex.isWarm
+      ? this.deps.vectorIndex.nearestAsync(queryVector, candidates)
+      : Promise.resolve().then(() => this.deps.vectors.nearestChunks(queryVector, candidates));
+    return { hits: found.then((hits) => hits.map((hit) => ({ id: hit.id, score: hit.similarity }))) };
   }
 }
 

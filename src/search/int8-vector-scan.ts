@@ -33,30 +33,72 @@ export interface ScoredSlot {
 }
 
 /** The slice of the WebAssembly JS API used here; the ES2023 lib has no typings for it. */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
+/** A shared WebAssembly memory: its buffer is a SharedArrayBuffer, and it can be posted to a worker. */
+export interface WasmMemory {
+  readonly buffer: ArrayBufferLike;
   grow(deltaPages: number): number;
 }
-interface KernelExports {
+export interface KernelExports {
   readonly memory: WasmMemory;
   scan(queryPtr: number, wideQueryPtr: number, basePtr: number, count: number, dims: number, outPtr: number): void;
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { readonly exports: unknown };
+  Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
+}
+
+/** The kernel's arguments for one scan of every slot (see vector-kernel.wat). */
+export interface KernelScan {
+  queryPtr: number;
+  wideQueryPtr: number;
+  basePtr: number;
+  count: number;
+  dims: number;
+  outPtr: number;
 }
 
 const PAGE_BYTES = 65_536;
+/** The kernel's declared maximum (2 GiB): a shared memory reserves it up front, as address space only. */
+const MAX_PAGES = 32_768;
 const MIN_CAPACITY = 1_024;
 const QUERY_OFFSET = 0;
 
 let kernelModule: object | undefined;
 
-/** Compiled once per process; each scanner gets its own instance and memory. */
-function instantiateKernel(): KernelExports {
+/**
+ * The kernel compiled once per thread, instantiated over `memory`: a new
+ * shared memory for a new scanner, or a scanner's memory on the thread that
+ * scans it (vector-scan-thread.ts).
+ */
+export function instantiateKernel(memory?: WasmMemory): KernelExports {
   const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
   kernelModule ??= new wasm.Module(Buffer.from(VECTOR_KERNEL_WASM_BASE64, "base64"));
-  return new wasm.Instance(kernelModule, {}).exports as KernelExports;
+  const shared = memory ?? new wasm.Memory({ initial: 1, maximum: MAX_PAGES, shared: true });
+  return new wasm.Instance(kernelModule, { env: { memory: shared } }).exports as KernelExports;
+}
+
+/** Runs a prepared scan and returns its int32 scores, a view of the kernel's memory. */
+export function runKernelScan(kernel: KernelExports, scan: KernelScan): Int32Array {
+  kernel.scan(scan.queryPtr, scan.wideQueryPtr, scan.basePtr, scan.count, scan.dims, scan.outPtr);
+  return new Int32Array(kernel.memory.buffer, scan.outPtr, scan.count);
+}
+
+/**
+ * The k best slots by int score, best first; ties go to the smaller slot.
+ * `isLive` is consulted only for slots that would enter the top k.
+ */
+export function topSlots(scores: Int32Array, k: number, isLive: (slot: number) => boolean = () => true): Array<{ slot: number; score: number }> {
+  const limit = Math.min(Math.floor(k), scores.length);
+  if (!(limit > 0)) return [];
+  const heap = new SlotMinHeap(limit);
+  for (let slot = 0; slot < scores.length; slot++) {
+    const score = scores[slot] as number;
+    // Slots arrive in ascending order, so an equal score loses the tie to the incumbent.
+    if (heap.isFull() && score <= heap.minScore()) continue;
+    if (isLive(slot)) heap.offer(slot, score);
+  }
+  return heap.sortedBestFirst();
 }
 
 /**
@@ -144,12 +186,7 @@ export class Int8VectorScan {
    * next call to set, clear or scan on this instance.
    */
   scan(query: Float32Array, out?: Int32Array): Int32Array {
-    this.checkVector(query, "query");
-    const bytes = this.view();
-    quantizeInto(query, bytes, QUERY_OFFSET, this.scale);
-    const outputOffset = this.outputOffset();
-    this.kernel.scan(QUERY_OFFSET, this.wideQueryOffset(), this.slotOffset(0), this.slotCount, this.dims, outputOffset);
-    const scores = new Int32Array(bytes.buffer, outputOffset, this.slotCount);
+    const scores = runKernelScan(this.kernel, this.prepareScan(query));
     if (out === undefined) return scores;
     if (out.length < this.slotCount) throw new RangeError(`Int8VectorScan.scan: out holds ${out.length} scores, need ${this.slotCount}`);
     out.set(scores);
@@ -162,18 +199,35 @@ export class Int8VectorScan {
    * top k, and must not modify this scanner.
    */
   topK(query: Float32Array, k: number, isLive: (slot: number) => boolean): ScoredSlot[] {
-    const scores = this.scan(query);
-    const limit = Math.min(Math.floor(k), scores.length);
-    if (!(limit > 0)) return [];
-    const heap = new SlotMinHeap(limit);
-    for (let slot = 0; slot < scores.length; slot++) {
-      const score = scores[slot] as number;
-      // Slots arrive in ascending order, so an equal score loses the tie to the incumbent.
-      if (heap.isFull() && score <= heap.minScore()) continue;
-      if (isLive(slot)) heap.offer(slot, score);
-    }
-    const norm = this.scale * this.scale;
-    return heap.sortedBestFirst().map(({ slot, score }) => ({ slot, score: score / norm }));
+    return topSlots(this.scan(query), k, isLive).map(({ slot, score }) => ({ slot, score: this.similarity(score) }));
+  }
+
+  /** Approximate cosine similarity of an int score. */
+  similarity(score: number): number {
+    return score / (this.scale * this.scale);
+  }
+
+  /** The memory holding query, vectors and scores; shared, so another thread can run `prepareScan`'s scan. */
+  get memory(): WasmMemory {
+    return this.kernel.memory;
+  }
+
+  /**
+   * Quantises the query into memory and returns the kernel's arguments for
+   * scanning every slot. Whoever runs it must do so before this scanner's
+   * next set, clear or scan, which may move the score area or the query.
+   */
+  prepareScan(query: Float32Array): KernelScan {
+    this.checkVector(query, "query");
+    quantizeInto(query, this.view(), QUERY_OFFSET, this.scale);
+    return {
+      queryPtr: QUERY_OFFSET,
+      wideQueryPtr: this.wideQueryOffset(),
+      basePtr: this.slotOffset(0),
+      count: this.slotCount,
+      dims: this.dims,
+      outPtr: this.outputOffset(),
+    };
   }
 
   private checkSlot(slot: number): void {
@@ -196,7 +250,7 @@ export class Int8VectorScan {
     return this.slotOffset(this.capacity);
   }
 
-  /** Growing memory detaches the old ArrayBuffer, so views are re-derived lazily. */
+  /** Growing memory gives it a new buffer object, so views are re-derived lazily. */
   private view(): Int8Array {
     const buffer = this.kernel.memory.buffer;
     if (this.bytes.buffer !== buffer) this.bytes = new Int8Array(buffer);

@@ -3,8 +3,10 @@
 ;; Compiled by scripts/build-vector-kernel.mjs into src/search/vector-kernel-wasm.ts;
 ;; rerun that script after editing this file (a test fails if they drift apart).
 ;;
-;; The memory is exported without a maximum so the JS side can grow it as
-;; vectors are added; the layout inside it is entirely the caller's business.
+;; The memory is imported, shared, so that a second thread can scan the
+;; vectors the main thread keeps (see vector-scan-thread.ts), and re-exported
+;; for convenience. The JS side grows it as vectors are added (up to 2 GiB);
+;; the layout inside it is entirely the caller's business.
 ;;
 ;; Why the stored format and the loop look the way they do: without relaxed
 ;; SIMD the only exact int8 multiply-add is i32x4.dot_i16x8_s, and on x64 the
@@ -27,7 +29,8 @@
 ;; [-127, 127], so 256 * q_even - q_odd fits in i16; vectors are stored in the
 ;; offset format above (any int8 value is fine).
 (module
-  (memory (export "memory") 1)
+  (import "env" "memory" (memory 1 32768 shared))
+  (export "memory" (memory 0))
 
   ;; Writes the query's coefficients to `wide` (2 * dims bytes): for each
   ;; 16-byte chunk, 8 i16 of q_odd, then 8 i16 of 256 * q_even - q_odd (both

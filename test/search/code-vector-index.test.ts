@@ -84,3 +84,70 @@ describe("CodeVectorIndex", () => {
     expect(index.isWarm).toBe(true);
   });
 });
+
+describe("CodeVectorIndex on a scan thread", () => {
+  let threaded: CodeVectorIndex;
+  beforeEach(() => {
+    const repository = new FullTextRepository(db);
+    threaded = new CodeVectorIndex(store, () => repository.dataVersion(), true);
+  });
+  afterEach(async () => {
+    await threaded.close();
+  });
+
+  it("answers exactly as the scan on this thread, through growth, deletions and slot reuse", async () => {
+    const vectors = Array.from({ length: 300 }, () => randomUnit());
+    db.transaction(() => vectors.forEach((vector, i) => store.insertChunk(i + 1, vector)))();
+    threaded.warm();
+    const compare = async () => {
+      for (let query = 0; query < 5; query++) {
+        const probe = randomUnit();
+        expect(await threaded.nearestAsync(probe, 25)).toEqual(threaded.nearest(probe, 25));
+      }
+    };
+    await compare();
+    expect((threaded as unknown as { thread?: { isUsable: boolean } }).thread?.isUsable).toBe(true);
+    // Past the first capacity (1,024 slots): memory grows after the thread started.
+    const more = Array.from({ length: 1500 }, () => randomUnit());
+    db.transaction(() => more.forEach((vector, i) => store.insertChunk(1000 + i, vector)))();
+    threaded.apply([], more.map((vector, i) => ({ id: 1000 + i, vector })));
+    await compare();
+    // Deleted chunks leave zeroed slots, which must never be returned; new ones reuse them.
+    const removed = Array.from({ length: 400 }, (_, i) => i + 1);
+    store.deleteChunks(removed);
+    threaded.apply(removed, []);
+    await compare();
+    const probe = randomUnit();
+    const hits = await threaded.nearestAsync(probe, 2000);
+    expect(hits.some((hit) => removed.includes(hit.id))).toBe(false);
+    expect(hits).toHaveLength(300 - 300 + 1500);
+  });
+
+  it("holds back changes made while a scan runs, and applies them after", async () => {
+    const first = randomUnit();
+    store.insertChunk(1, first);
+    threaded.warm();
+    const second = randomUnit();
+    store.insertChunk(2, second);
+    const scanning = threaded.nearestAsync(second, 5);
+    threaded.apply([], [{ id: 2, vector: second }]); // arrives mid-scan
+    expect((await scanning).map((hit) => hit.id)).toEqual([1]);
+    expect((await threaded.nearestAsync(second, 1))[0]?.id).toBe(2);
+  });
+
+  it("scans on this thread when the scan thread dies mid-scan, or after close", async () => {
+    const vectors = Array.from({ length: 50 }, () => randomUnit());
+    db.transaction(() => vectors.forEach((vector, i) => store.insertChunk(i + 1, vector)))();
+    threaded.warm();
+    const probe = randomUnit();
+    const expected = threaded.nearest(probe, 10);
+    const scanning = threaded.nearestAsync(probe, 10);
+    // Kill the thread behind the index's back, as a crash would.
+    const worker = (threaded as unknown as { thread: { worker: { terminate(): Promise<number> } } }).thread.worker;
+    await worker.terminate();
+    expect(await scanning).toEqual(expected);
+    expect(await threaded.nearestAsync(probe, 10)).toEqual(expected);
+    await threaded.close();
+    expect(await threaded.nearestAsync(probe, 10)).toEqual(expected);
+  });
+});

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import fc from "fast-check";
 import wabtInit from "wabt";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_INT8_SCALE, Int8VectorScan } from "../../src/search/int8-vector-scan.js";
+import { DEFAULT_INT8_SCALE, instantiateKernel, Int8VectorScan } from "../../src/search/int8-vector-scan.js";
 import { VECTOR_KERNEL_WASM_BASE64 } from "../../src/search/vector-kernel-wasm.js";
 
 /** Seeded PRNG so failures reproduce. */
@@ -250,15 +250,7 @@ describe("Int8VectorScan construction", () => {
 });
 
 /** The raw kernel, to test its contract beyond what Int8VectorScan ever stores (e.g. -128). */
-interface RawKernel {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
-  scan(queryPtr: number, wideQueryPtr: number, basePtr: number, count: number, dims: number, outPtr: number): void;
-}
-
-function rawKernel(): RawKernel {
-  const wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object, imports: object) => { exports: unknown } } }).WebAssembly;
-  return new wasm.Instance(new wasm.Module(Buffer.from(VECTOR_KERNEL_WASM_BASE64, "base64")), {}).exports as RawKernel;
-}
+const rawKernel = () => instantiateKernel();
 
 describe("vector kernel", () => {
   it("scores any int8 vector bytes (stored with even components offset by 128) against any ±127 query", () => {
@@ -309,9 +301,10 @@ describe("vector-kernel-wasm.ts", () => {
   it("holds exactly the bytes that vector-kernel.wat compiles to (rerun scripts/build-vector-kernel.mjs)", async () => {
     const text = await readFile(new URL("../../src/search/vector-kernel.wat", import.meta.url), "utf8");
     const wabt = await wabtInit();
-    const module = wabt.parseWat("vector-kernel.wat", text, { simd: true });
+    const module = wabt.parseWat("vector-kernel.wat", text, { simd: true, threads: true });
     try {
-      module.validate();
+      // wabt's typings omit validate's features argument; without it, shared memory fails validation.
+      (module.validate as (features: object) => void)({ simd: true, threads: true });
       expect(Buffer.from(module.toBinary({}).buffer).toString("base64")).toBe(VECTOR_KERNEL_WASM_BASE64);
     } finally {
       module.destroy();
