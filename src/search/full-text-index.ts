@@ -1,11 +1,14 @@
 import { Index } from "flexsearch";
-import { TF_BUCKETS, TF_BUCKET_VALUE, TF_MARK } from "./full-text-document.js";
+import { TF_BUCKETS, TF_MARK } from "./full-text-document.js";
 import { FREQUENCY_OF_CODE, FrequentTermTables } from "./frequent-term-tables.js";
 import { topK } from "./top-k.js";
 
+/** A term's postings by frequency slot: 0 once, 1 + i the i-th of `TF_BUCKETS`; empty slots may be missing. */
+type TermSlots = ReadonlyArray<readonly number[] | null | undefined>;
+
 interface TermPlan {
   term: string;
-  postings: readonly number[];
+  slots: TermSlots;
   documentFrequency: number;
   idf: number;
   /** The most this term can add to a document's score (BM25 saturates at idf × (k1 + 1)). */
@@ -45,14 +48,27 @@ const FREQUENT_TERM_SHARE = 1 / 16;
  * pre-tokenised, distinct terms separated by spaces, so FlexSearch only
  * splits on spaces), and ranking is BM25 over its postings, because
  * FlexSearch's own ranking (term position, no IDF, no term frequency) is weak
- * for the long natural-language queries an agent sends. Term frequency
- * travels as bucket terms (`term#4`), see `full-text-document.ts`.
+ * for the long natural-language queries an agent sends. Documents arrive
+ * with frequency-bucket terms (`term#4`, see `full-text-document.ts`); the
+ * index keeps each term once and files the document under the term's
+ * frequency slot (FlexSearch's `score` slots), so a repeated term costs no
+ * second posting and scoring reads frequencies from where it finds ids.
  *
  * Removal is by tombstone: FlexSearch's `remove` without its memory-hungry
  * `fastupdate` register scans the whole index (≈15 ms a document on a large
  * repository), and with it the index takes twice the memory. Tombstoned
  * documents are skipped at query time and dropped on the next rebuild.
  */
+/**
+ * Written into every snapshot: a snapshot in another layout (before
+ * frequency slots, bucket terms were postings of their own) is not loaded,
+ * and the index is rebuilt from the stored terms instead.
+ */
+const SNAPSHOT_FORMAT_KEY = "sylk-format";
+const SNAPSHOT_FORMAT = "slots-1";
+
+const SLOT_OF_BUCKET = new Map<string, number>(TF_BUCKETS.map((bucket, index) => [String(bucket), index + 1]));
+
 const ABSENT = 0;
 const LIVE = 1;
 const TOMBSTONED = 2;
@@ -67,7 +83,6 @@ export class FullTextIndex {
   private readonly frequentTerms = new FrequentTermTables();
   private lengths = new Float32Array(1024);
   private scores = new Float64Array(1024);
-  private frequencies = new Float32Array(1024);
   private liveCount = 0;
   private tombstones = 0;
   private totalLength = 0;
@@ -77,12 +92,30 @@ export class FullTextIndex {
   }
 
   private static createIndex(): Index {
+    // FlexSearch calls `encode` on a document, then `score` for each of its
+    // terms in order: the slots found while encoding travel between the two.
+    let slots: number[] = [];
     return new Index({
       tokenize: "strict",
-      resolution: 1,
+      resolution: TF_BUCKETS.length + 1,
       fastupdate: false,
-      // Documents and queries arrive pre-tokenised; a plain split is faster than an Encoder.
-      encode: (text: string) => text.split(" "),
+      // Documents arrive as distinct terms, each followed by its bucket term
+      // when it repeats (`parser parser#4 lexer`): a plain split, no Encoder.
+      encode: (text: string) => {
+        const terms: string[] = [];
+        slots = [];
+        for (const word of text.split(" ")) {
+          const mark = word.indexOf(TF_MARK);
+          const slot = mark > 0 ? SLOT_OF_BUCKET.get(word.slice(mark + 1)) : undefined;
+          if (slot !== undefined && terms[terms.length - 1] === word.slice(0, mark)) slots[slots.length - 1] = slot;
+          else if (word !== "") {
+            terms.push(word);
+            slots.push(0);
+          }
+        }
+        return terms;
+      },
+      score: (_content: string[], _term: string, index: number) => slots[index] ?? 0,
     });
   }
 
@@ -201,11 +234,12 @@ export class FullTextIndex {
     if (documentCount === 0) return [];
     const plans: TermPlan[] = [];
     for (const term of new Set(terms)) {
-      const postings = this.postings(term);
-      const documentFrequency = this.liveIn(postings);
+      const slots = this.slots(term);
+      let documentFrequency = 0;
+      for (const ids of slots) if (ids) documentFrequency += this.liveIn(ids);
       if (documentFrequency === 0) continue;
       const idf = Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
-      plans.push({ term, postings, documentFrequency, idf, bound: idf * (K1 + 1) });
+      plans.push({ term, slots, documentFrequency, idf, bound: idf * (K1 + 1) });
     }
     return plans;
   }
@@ -219,34 +253,21 @@ export class FullTextIndex {
       if (scores[id] === 0) touched.push(id);
       scores[id] = (scores[id] as number) + (idf * frequency * (K1 + 1)) / (frequency + K1 * normalisation);
     };
-    if (plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
-      const codes = this.frequentTerms.get(plan.term, state.length, () => [
-        plan.postings,
-        ...TF_BUCKETS.map((bucket) => this.postings(`${plan.term}${TF_MARK}${bucket}`)),
-      ]);
+    if (onlyFound && plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
       // Found documents are fewer than the term's postings: look them up instead.
-      const candidates = onlyFound ? touched.slice() : plan.postings;
-      for (const id of candidates) {
+      const codes = this.frequentTerms.get(plan.term, state.length, () => plan.slots.map((ids) => ids ?? []));
+      for (const id of touched.slice()) {
         const code = codes[id] as number;
-        if (code !== 0 && state[id] === LIVE && (!onlyFound || scores[id] !== 0)) add(id, FREQUENCY_OF_CODE[code] as number);
+        if (code !== 0 && state[id] === LIVE && scores[id] !== 0) add(id, FREQUENCY_OF_CODE[code] as number);
       }
       return;
     }
-    const { frequencies } = this;
-    const counted = (id: number) => state[id] === LIVE && (!onlyFound || scores[id] !== 0);
-    const bucketed: number[] = [];
-    for (const bucket of TF_BUCKETS) {
-      const value = TF_BUCKET_VALUE[bucket] as number;
-      for (const id of this.postings(`${plan.term}${TF_MARK}${bucket}`)) {
-        if (!counted(id)) continue;
-        frequencies[id] = value;
-        bucketed.push(id);
-      }
-    }
-    for (const id of plan.postings) if (counted(id)) add(id, frequencies[id] || 1);
-    for (const id of bucketed) frequencies[id] = 0;
+    plan.slots.forEach((ids, slot) => {
+      if (!ids) return;
+      const frequency = FREQUENCY_OF_CODE[slot + 1] as number;
+      for (const id of ids) if (state[id] === LIVE && (!onlyFound || scores[id] !== 0)) add(id, frequency);
+    });
   }
-
 
   /** Whether at least `k` of these documents score above `threshold` (stops counting at `k`). */
   private atLeastAbove(ids: readonly number[], k: number, threshold: number): boolean {
@@ -273,13 +294,13 @@ export class FullTextIndex {
   }
 
   /**
-   * Every document holding the term, live or not. FlexSearch may return
-   * undefined for a term whose postings were emptied, and may return its
-   * internal arrays: read them, never change them.
+   * Every document holding the term, live or not, by frequency slot: read
+   * from FlexSearch's map (term → slots of ids; what its export writes),
+   * since its `search` merges the slots and so loses the frequency.
+   * These are FlexSearch's own arrays: read them, never change them.
    */
-  private postings(term: string): readonly number[] {
-    const limit = this.liveCount + this.tombstones;
-    return (this.index.search(term, { limit }) as number[] | undefined) ?? [];
+  private slots(term: string): TermSlots {
+    return (this.index as unknown as { map: Map<string, TermSlots> }).map.get(term) ?? [];
   }
 
   private markLive(id: number, length: number): void {
@@ -302,12 +323,11 @@ export class FullTextIndex {
     this.state = grow(this.state, (n) => new Uint8Array(n));
     this.lengths = grow(this.lengths, (n) => new Float32Array(n));
     this.scores = grow(this.scores, (n) => new Float64Array(n));
-    this.frequencies = grow(this.frequencies, (n) => new Float32Array(n));
   }
 
-  /** FlexSearch's own export: (key, data) pairs to persist. */
+  /** FlexSearch's own export: (key, data) pairs to persist, with this index's layout version. */
   async export(): Promise<Array<[string, string]>> {
-    const parts: Array<[string, string]> = [];
+    const parts: Array<[string, string]> = [[SNAPSHOT_FORMAT_KEY, SNAPSHOT_FORMAT]];
     await this.index.export((key: string, data: string) => {
       parts.push([key, data]);
     });
@@ -316,11 +336,15 @@ export class FullTextIndex {
 
   /**
    * Replaces the index with a persisted export. Its documents stay pending
-   * until `reconcile` confirms them with their lengths (which live in the store).
+   * until `reconcile` confirms them with their lengths (which live in the
+   * store). A snapshot in another layout is dropped: the index starts empty
+   * and `reconcile` adds every document from its stored terms.
    */
   import(parts: ReadonlyArray<readonly [string, string]>): void {
     this.reset();
+    if (!parts.some(([key, data]) => key === SNAPSHOT_FORMAT_KEY && data === SNAPSHOT_FORMAT)) return;
     for (const [key, data] of parts) {
+      if (key === SNAPSHOT_FORMAT_KEY) continue;
       this.index.import(key, data);
       // The register part lists the snapshot's document ids (FlexSearch's export format).
       if (key.split(".").includes("reg")) {

@@ -94,4 +94,21 @@ describe("PersistentFullText", () => {
     index.apply([], [once, often]);
     expect(index.search(["cache"], 10).map((hit) => hit.id)).toEqual([often.id, once.id]);
   });
+
+  it("drops a snapshot in an older layout and rebuilds from the stored terms", async () => {
+    const index = new PersistentFullText(repository, "history");
+    const once = insertEntry(db, "cache other words here");
+    const often = { ...insertEntry(db, "cache cache cache cache words"), terms: "cache cache#4 words" };
+    db.prepare("UPDATE content_entries SET terms = ? WHERE doc = ?").run(often.terms, often.id);
+    index.apply([], [once, often]);
+    await index.checkpoint();
+    // The layout before frequency slots: no format part, bucket terms as postings of their own.
+    const current = repository.loadSnapshot("history");
+    expect(current.some(([key]) => key === "sylk-format")).toBe(true);
+    repository.saveSnapshot("history", current.filter(([key]) => key !== "sylk-format"));
+
+    const restored = new PersistentFullText(repository, "history");
+    expect(restored.load()).toEqual({ added: 2, removed: 0 });
+    expect(restored.search(["cache"], 10).map((hit) => hit.id)).toEqual([often.id, once.id]);
+  });
 });
