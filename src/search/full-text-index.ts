@@ -68,6 +68,7 @@ const SNAPSHOT_FORMAT_KEY = "sylk-format";
 const SNAPSHOT_FORMAT = "slots-1";
 
 const SLOT_OF_BUCKET = new Map<string, number>(TF_BUCKETS.map((bucket, index) => [String(bucket), index + 1]));
+const MARK_CODE = TF_MARK.charCodeAt(0);
 
 const ABSENT = 0;
 const LIVE = 1;
@@ -105,9 +106,13 @@ export class FullTextIndex {
         const terms: string[] = [];
         slots = [];
         for (const word of text.split(" ")) {
-          const mark = word.indexOf(TF_MARK);
-          const slot = mark > 0 ? SLOT_OF_BUCKET.get(word.slice(mark + 1)) : undefined;
-          if (slot !== undefined && terms[terms.length - 1] === word.slice(0, mark)) slots[slots.length - 1] = slot;
+          // A bucket term is the previous term plus `#n`: compare in place, no substrings.
+          const previous = terms[terms.length - 1];
+          const slot =
+            previous !== undefined && word.length > previous.length + 1 && word.charCodeAt(previous.length) === MARK_CODE && word.startsWith(previous)
+              ? SLOT_OF_BUCKET.get(word.slice(previous.length + 1))
+              : undefined;
+          if (slot !== undefined) slots[slots.length - 1] = slot;
           else if (word !== "") {
             terms.push(word);
             slots.push(0);
