@@ -55,22 +55,25 @@ export class TrigramFeatures {
 
   constructor(readonly dimensions: number) {}
 
+  /** A token counted n times weighs 1 + ln n. */
   embed(counts: ReadonlyMap<string, number>): Float32Array {
-    const weights = new Map<string, number>();
-    for (const [token, count] of counts) weights.set(token, 1 + Math.log(count));
-    return this.embedWeighted(weights);
+    const vector = new Float32Array(this.dimensions);
+    for (const [token, count] of counts) this.addToken(vector, token, 1 + Math.log(count));
+    return normalize(vector);
   }
 
   embedWeighted(weights: ReadonlyMap<string, number>): Float32Array {
     const vector = new Float32Array(this.dimensions);
-    for (const [token, weight] of weights) {
-      for (const signed of this.bucketsOf(token)) {
-        // Buckets are stored as ±(index + 1) so that index 0 keeps its sign.
-        if (signed > 0) vector[signed - 1] = (vector[signed - 1] as number) + weight;
-        else vector[-signed - 1] = (vector[-signed - 1] as number) - weight;
-      }
-    }
+    for (const [token, weight] of weights) this.addToken(vector, token, weight);
     return normalize(vector);
+  }
+
+  private addToken(vector: Float32Array, token: string, weight: number): void {
+    for (const signed of this.bucketsOf(token)) {
+      // Buckets are stored as ±(index + 1) so that index 0 keeps its sign.
+      if (signed > 0) vector[signed - 1] = (vector[signed - 1] as number) + weight;
+      else vector[-signed - 1] = (vector[-signed - 1] as number) - weight;
+    }
   }
 
   private bucketsOf(token: string): Int32Array {
