@@ -44,22 +44,6 @@ const COMMON_TERM_SHARE = 0.5;
 const FREQUENT_TERM_SHARE = 1 / 16;
 
 /**
- * The full-text signal: FlexSearch holds the inverted index (documents are
- * pre-tokenised, distinct terms separated by spaces, so FlexSearch only
- * splits on spaces), and ranking is BM25 over its postings, because
- * FlexSearch's own ranking (term position, no IDF, no term frequency) is weak
- * for the long natural-language queries an agent sends. Documents arrive
- * with frequency-bucket terms (`term#4`, see `full-text-document.ts`); the
- * index keeps each term once and files the document under the term's
- * frequency slot (FlexSearch's `score` slots), so a repeated term costs no
- * second posting and scoring reads frequencies from where it finds ids.
- *
- * Removal is by tombstone: FlexSearch's `remove` without its memory-hungry
- * `fastupdate` register scans the whole index (≈15 ms a document on a large
- * repository), and with it the index takes twice the memory. Tombstoned
- * documents are skipped at query time and dropped on the next rebuild.
- */
-/**
  * Written into every snapshot: a snapshot in another layout (before
  * frequency slots, bucket terms were postings of their own) is not loaded,
  * and the index is rebuilt from the stored terms instead.
@@ -76,17 +60,33 @@ const TOMBSTONED = 2;
 /** In a loaded snapshot, not yet confirmed by the store (see `reconcile`). */
 const PENDING = 3;
 
+/**
+ * The full-text signal: FlexSearch holds the inverted index (documents are
+ * pre-tokenised, distinct terms separated by spaces, so FlexSearch only
+ * splits on spaces), and ranking is BM25 over its postings, because
+ * FlexSearch's own ranking (term position, no IDF, no term frequency) is weak
+ * for the long natural-language queries an agent sends. Documents arrive
+ * with frequency-bucket terms (`term#4`, see `full-text-document.ts`); the
+ * index keeps each term once and files the document under the term's
+ * frequency slot (FlexSearch's `score` slots), so a repeated term costs no
+ * second posting and scoring reads frequencies from where it finds ids.
+ *
+ * Removal is by tombstone: FlexSearch's `remove` without its memory-hungry
+ * `fastupdate` register scans the whole index (≈15 ms a document on a large
+ * repository), and with it the index takes twice the memory. Tombstoned
+ * documents are skipped at query time and dropped on the next rebuild.
+ */
 export class FullTextIndex {
   private index: Index;
   // Per-document state, indexed by id (store ids are dense integers): typed
   // arrays keep the scoring loop free of hash lookups.
   private state = new Uint8Array(1024);
-  private readonly frequentTerms = new FrequentTermTables();
   private lengths = new Float32Array(1024);
   private scores = new Float64Array(1024);
   private liveCount = 0;
   private tombstones = 0;
   private totalLength = 0;
+  private readonly frequentTerms = new FrequentTermTables();
 
   constructor() {
     this.index = FullTextIndex.createIndex();
