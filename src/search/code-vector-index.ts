@@ -20,6 +20,8 @@ export class CodeVectorIndex {
   private readonly freeSlots: number[] = [];
   private nextSlot = 0;
   private seenDataVersion = -1;
+  /** Why the in-memory copy could not be built; the store answers instead. */
+  private unavailable: Error | undefined;
   /** Scans the memory on another thread (`nearestAsync`); started when warm. */
   private thread: VectorScanThread | undefined;
   /** Set while a scan runs on the thread: the memory must not change meanwhile. */
@@ -42,15 +44,28 @@ export class CodeVectorIndex {
     return this.slotOf.size;
   }
 
-  /** Loads every chunk vector; returns how long it took. Dimensions must be a multiple of 16. */
+  /**
+   * Loads every chunk vector; returns how long it took. When the copy cannot
+   * be built (dimensions not a multiple of 16, no room for the memory), the
+   * index stays cold and searches keep using the store.
+   */
   warm(): number {
-    if (this.scan) return 0;
+    if (this.scan || this.unavailable) return 0;
     const started = performance.now();
-    this.scan = new Int8VectorScan(this.store.dimensions);
-    this.seenDataVersion = this.dataVersion();
-    for (const { id, vector } of this.store.iterateChunkVectors()) this.put(id, vector);
-    // Started now so its start-up is not on a search's path.
-    if (this.useThread) this.thread ??= new VectorScanThread(this.scan.memory);
+    try {
+      this.scan = new Int8VectorScan(this.store.dimensions);
+      this.seenDataVersion = this.dataVersion();
+      for (const { id, vector } of this.store.iterateChunkVectors()) this.put(id, vector);
+      // Started now so its start-up is not on a search's path.
+      if (this.useThread) this.thread ??= new VectorScanThread(this.scan.memory);
+    } catch (error) {
+      this.unavailable = error as Error;
+      this.scan = undefined;
+      this.slotOf.clear();
+      this.idAt.fill(0);
+      this.freeSlots.length = 0;
+      this.nextSlot = 0;
+    }
     return performance.now() - started;
   }
 
@@ -113,7 +128,8 @@ export class CodeVectorIndex {
   /** Reconciles with the store when another process has committed since we last looked. */
   private current(): Int8VectorScan {
     if (!this.scan) this.warm();
-    const scan = this.scan as Int8VectorScan;
+    const scan = this.scan;
+    if (!scan) throw new Error(`The in-memory vector index is unavailable: ${this.unavailable?.message ?? "not loaded"}`);
     const version = this.dataVersion();
     if (version === this.seenDataVersion) return scan;
     this.seenDataVersion = version;

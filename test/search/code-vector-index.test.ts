@@ -151,3 +151,17 @@ describe("CodeVectorIndex on a scan thread", () => {
     expect(await threaded.nearestAsync(probe, 10)).toEqual(expected);
   });
 });
+
+describe("CodeVectorIndex that cannot be built", () => {
+  it("stays cold, so searches keep using the store, when the dimensions do not fit the kernel", () => {
+    const oddStore = new VectorStore(db, "odd-embedder", 24);
+    const repository = new FullTextRepository(db);
+    const cold = new CodeVectorIndex(oddStore, () => repository.dataVersion(), true);
+    const vector = normalize(Float32Array.from({ length: 24 }, (_, i) => i + 1));
+    oddStore.insertChunk(1, vector);
+    expect(() => cold.warm()).not.toThrow();
+    expect(cold.isWarm).toBe(false);
+    expect(oddStore.nearestChunks(vector, 1)[0]?.id).toBe(1);
+    expect(() => cold.nearest(vector, 1)).toThrow(/unavailable: .*multiple of 16/);
+  });
+});
