@@ -104,6 +104,7 @@ const results = {
     filesPerSecond: corpus.files / cold.seconds,
     megabytesPerSecond: corpus.bytes / 1e6 / cold.seconds,
     peakRssMB: cold.peakRssKB ? cold.peakRssKB / 1024 : null,
+    cpuSeconds: cold.cpuSeconds ?? null,
     chunks: coldSummary.chunks,
     failed: coldSummary.failed,
   },
@@ -123,6 +124,9 @@ console.log(`\nSpeed on ${tree} (${corpus.files} files, ${(corpus.bytes / 1e6).t
 console.log("| measure | result |");
 console.log("| --- | --- |");
 console.log(`| cold index | ${f1(results.coldIndex.seconds)} s, ${f1(results.coldIndex.filesPerSecond)} files/s, ${f1(results.coldIndex.megabytesPerSecond)} MB/s, peak RSS ${f1(results.coldIndex.peakRssMB)} MB, ${results.coldIndex.chunks} chunks |`);
+if (results.coldIndex.cpuSeconds !== null) {
+  console.log(`| cold index CPU (user + system, all threads) | ${f1(results.coldIndex.cpuSeconds)} s, ${f1(results.coldIndex.cpuSeconds / results.coldIndex.seconds)} cores busy on average |`);
+}
 console.log(`| fresh check (new process) | ${f1(results.freshCheck.processSeconds * 1000)} ms process, ${f1(results.freshCheck.inProcessMs)} ms in process |`);
 console.log(`| one-file refresh, sylk index | ${f1(results.oneFileRefresh.cliProcessSeconds * 1000)} ms process, ${f1(results.oneFileRefresh.cliInProcessMs)} ms in process |`);
 console.log(`| one-file refresh, watcher (refreshPaths) | ${f1(results.oneFileRefresh.watcherMs)} ms |`);
@@ -138,13 +142,15 @@ rmSync(home, { recursive: true, force: true });
 
 function timed(args) {
   const command = gnuTime ? gnuTime : process.execPath;
-  const commandArgs = gnuTime ? ["-f", "%M", process.execPath, sylk, ...args] : [sylk, ...args];
+  const commandArgs = gnuTime ? ["-f", "%M %U %S", process.execPath, sylk, ...args] : [sylk, ...args];
   const started = performance.now();
   const run = spawnSync(command, commandArgs, { env, encoding: "utf8", maxBuffer: 1 << 28 });
   const seconds = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`sylk ${args.join(" ")} failed:\n${run.stderr}`);
-  const rss = gnuTime ? Number(run.stderr.trim().split("\n").at(-1)) : undefined;
-  return { seconds, stdout: run.stdout, peakRssKB: Number.isFinite(rss) ? rss : undefined };
+  const [rss, user, system] = gnuTime ? run.stderr.trim().split("\n").at(-1).split(" ").map(Number) : [];
+  // CPU seconds (user + system, all threads): on two cores a cold index cannot take less than half of it.
+  const cpuSeconds = Number.isFinite(user) && Number.isFinite(system) ? user + system : undefined;
+  return { seconds, stdout: run.stdout, peakRssKB: Number.isFinite(rss) ? rss : undefined, cpuSeconds };
 }
 
 function lastJson(stdout) {
