@@ -1,4 +1,4 @@
-import type { SymbolKind } from "./grammar-specs.js";
+import { CLASS_LIKE_KINDS, type SymbolKind } from "./grammar-specs.js";
 import type { ExtractedSymbol } from "./tree-sitter-extractor.js";
 
 interface DefinitionPattern {
@@ -36,8 +36,6 @@ const SCRIPT_PATTERNS: DefinitionPattern[] = [
   },
   { pattern: /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/, kind: "function" },
 ];
-
-const CLASS_LIKE = new Set<SymbolKind>(["class", "interface", "struct", "trait", "impl", "enum"]);
 
 /** Leading comment lines: `//`, `#`, `--`, and block comments' lines. */
 const COMMENT_LINE = /^\s*(?:\/\/|#(?!!?\[)|--|\/\*|\*)/;
@@ -127,7 +125,7 @@ export function definitionLines(text: string, language: string): ExtractedSymbol
     const parent = open[open.length - 1]?.symbol;
     if (parent) {
       definition.symbol.parent = parent.name;
-      if (definition.symbol.kind === "function" && CLASS_LIKE.has(parent.kind)) definition.symbol.kind = "method";
+      if (definition.symbol.kind === "function" && CLASS_LIKE_KINDS.has(parent.kind)) definition.symbol.kind = "method";
     }
     open.push(definition);
   }

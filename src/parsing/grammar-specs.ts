@@ -20,6 +20,9 @@ export type SymbolKind =
   | "macro"
   | "heading";
 
+/** Kinds whose nested functions are methods. */
+export const CLASS_LIKE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(["class", "interface", "struct", "trait", "impl", "enum"]);
+
 export interface GrammarSpec {
   /** npm package and the `.wasm` file inside it. */
   wasm: [packageName: string, file: string];

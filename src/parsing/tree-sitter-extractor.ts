@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Language, Parser, Query } from "web-tree-sitter";
-import { GRAMMARS, querySource, type GrammarSpec, type SymbolKind } from "./grammar-specs.js";
+import { CLASS_LIKE_KINDS, GRAMMARS, querySource, type GrammarSpec, type SymbolKind } from "./grammar-specs.js";
 import { nameAndKind, pythonDocstring } from "./symbol-names.js";
 
 export interface ExtractedSymbol {
@@ -28,7 +28,6 @@ interface LoadedGrammar {
   spec: GrammarSpec;
 }
 
-const CLASS_LIKE = new Set<SymbolKind>(["class", "interface", "struct", "trait", "impl", "enum"]);
 const require = createRequire(import.meta.url);
 
 /**
@@ -95,7 +94,7 @@ function collect(language: string, grammar: LoadedGrammar, root: import("web-tre
     while (open.length > 0 && (open[open.length - 1]?.end ?? 0) <= node.startIndex) open.pop();
     const parent = open[open.length - 1]?.symbol;
     let [name, kind] = named;
-    if (kind === "function" && parent && CLASS_LIKE.has(parent.kind)) kind = "method";
+    if (kind === "function" && parent && CLASS_LIKE_KINDS.has(parent.kind)) kind = "method";
     else if (kind === "method" && !parent && language === "ruby") kind = "function";
     // Python decorators belong to the definition they decorate.
     const outer = language === "python" && node.parent?.type === "decorated_definition" ? node.parent : node;
