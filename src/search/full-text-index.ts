@@ -260,8 +260,9 @@ export class FullTextIndex {
     };
     if (onlyFound && plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
       // Found documents are fewer than the term's postings: look them up instead.
+      // Each already has a score, so `add` never appends to `touched` here.
       const codes = this.frequentTerms.get(plan.term, state.length, () => plan.slots.map((ids) => ids ?? []));
-      for (const id of touched.slice()) {
+      for (const id of touched) {
         const code = codes[id] as number;
         if (code !== 0 && state[id] === LIVE && scores[id] !== 0) add(id, FREQUENCY_OF_CODE[code] as number);
       }
