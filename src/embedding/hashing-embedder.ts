@@ -69,7 +69,12 @@ export class TrigramFeatures {
   }
 
   private addToken(vector: Float32Array, token: string, weight: number): void {
-    for (const signed of this.bucketsOf(token)) {
+    this.addBuckets(vector, this.bucketsOf(token), weight);
+  }
+
+  /** Adds a token's signed buckets (from `trigramBuckets`) to a vector, `weight` times. */
+  addBuckets(vector: Float32Array, buckets: Int32Array, weight: number): void {
+    for (const signed of buckets) {
       // Buckets are stored as ±(index + 1) so that index 0 keeps its sign.
       if (signed > 0) vector[signed - 1] = (vector[signed - 1] as number) + weight;
       else vector[-signed - 1] = (vector[-signed - 1] as number) - weight;
@@ -79,9 +84,17 @@ export class TrigramFeatures {
   private bucketsOf(token: string): Int32Array {
     let buckets = this.cache.get(token);
     if (buckets) return buckets;
+    buckets = this.trigramBuckets(token);
+    if (this.cache.size >= FEATURE_CACHE_LIMIT) this.cache.clear();
+    this.cache.set(token, buckets);
+    return buckets;
+  }
+
+  /** A token's signed trigram buckets, uncached (callers that intern tokens keep their own). */
+  trigramBuckets(token: string): Int32Array {
     // Trigrams of "^token$", hashed with 32-bit FNV-1a over their three character codes.
     const length = token.length + 2;
-    buckets = new Int32Array(Math.max(0, length - 2));
+    const buckets = new Int32Array(Math.max(0, length - 2));
     const codeAt = (index: number) => (index === 0 ? 94 : index === length - 1 ? 36 : token.charCodeAt(index - 1));
     for (let start = 0; start + 3 <= length; start++) {
       let hash = 0x811c9dc5;
@@ -93,8 +106,6 @@ export class TrigramFeatures {
       const index = (hash % this.dimensions) + 1;
       buckets[start] = hash >>> 31 === 0 ? index : -index;
     }
-    if (this.cache.size >= FEATURE_CACHE_LIMIT) this.cache.clear();
-    this.cache.set(token, buckets);
     return buckets;
   }
 }

@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { z } from "zod";
 import { TrigramFeatures } from "../embedding/hashing-embedder.js";
 import { chunkFile } from "../parsing/chunker.js";
+import { ChunkFeaturizer } from "./chunk-featurizer.js";
 import { definitionLines, hasDefinitionPatterns, leadingComments } from "../parsing/definition-lines.js";
 import { fallbackSymbols } from "../parsing/fallback-symbols.js";
 import { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary } from "../parsing/languages.js";
 import type { ExtractedSymbol, TreeSitterExtractor } from "../parsing/tree-sitter-extractor.js";
-import { tokenize, tokenizePath } from "../search/code-tokenizer.js";
-import { chunkTermCounts, termsFromCounts } from "../search/full-text-document.js";
+import { tokenizePath } from "../search/code-tokenizer.js";
 import { maskSecrets } from "../security/secrets.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 
@@ -80,7 +80,7 @@ export async function processFile(
   task: Pick<FileTask, "root" | "chunkLines" | "embeddingDimensions">,
   file: FileTaskItem,
   extractor: TreeSitterExtractor,
-  features?: TrigramFeatures,
+  featurizer: ChunkFeaturizer = featurizerFor(task),
 ): Promise<ProcessedFile> {
   const base: ProcessedFile = {
     ...file,
@@ -131,11 +131,8 @@ export async function processFile(
   }
 
   const pathTokens = tokenizePath(file.path);
-  const embedder =
-    task.embeddingDimensions === null ? undefined : (features ?? new TrigramFeatures(task.embeddingDimensions));
   const chunks = chunkFile(text, symbols, { maxLines: task.chunkLines }).map((chunk, ordinal): ProcessedChunk => {
-    const counts = chunkTermCounts(pathTokens, chunk.symbols, tokenize(chunk.content));
-    const terms = termsFromCounts(counts);
+    const features = featurizer.featurize(pathTokens, chunk.symbols, chunk.content);
     return {
       ordinal,
       startLine: chunk.startLine,
@@ -144,9 +141,9 @@ export async function processFile(
       symbols: chunk.symbols,
       content: chunk.content,
       tokenCount: estimateTokens(chunk.content),
-      terms: terms.distinct.join(" "),
-      termCount: terms.count,
-      vector: embedder ? embedder.embed(counts) : null,
+      terms: features.terms,
+      termCount: features.termCount,
+      vector: features.vector,
     };
   });
   return {
@@ -160,6 +157,11 @@ export async function processFile(
     symbols,
     secretsMasked: masked.findings.length,
   };
+}
+
+/** A featurizer for a task's embedding settings (workers keep one per thread instead). */
+export function featurizerFor(task: Pick<FileTask, "embeddingDimensions">): ChunkFeaturizer {
+  return new ChunkFeaturizer(task.embeddingDimensions === null ? null : new TrigramFeatures(task.embeddingDimensions));
 }
 
 /** A file that could not be processed: counted and reported, never fatal. */

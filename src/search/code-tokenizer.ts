@@ -65,6 +65,11 @@ function classOf(code: number): CharClass {
   return known;
 }
 
+/** Whether a character code belongs to a word: letters, digits, `_` and `$`. */
+export function isIdentifierCode(code: number): boolean {
+  return classOf(code) !== CharClass.Other;
+}
+
 function isNumeric(token: string): boolean {
   for (let index = 0; index < token.length; index++) {
     const code = token.charCodeAt(index);

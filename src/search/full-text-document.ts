@@ -25,7 +25,8 @@ export interface FullTextTerms {
 
 export type TermCounts = Map<string, number>;
 
-function bucketOf(count: number): number | undefined {
+/** The frequency bucket of a term counted `count` times, if it repeats. */
+export function bucketOf(count: number): number | undefined {
   let bucket: number | undefined;
   for (const candidate of TF_BUCKETS) if (count >= candidate) bucket = candidate;
   return bucket;
@@ -45,11 +46,16 @@ export const TERMS_FORMAT_VERSION = 2;
 export function stem(term: string): string {
   let stemmed = stemCache.get(term);
   if (stemmed === undefined) {
-    stemmed = stemmer(term);
+    stemmed = porterStem(term);
     if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
     stemCache.set(term, stemmed);
   }
   return stemmed;
+}
+
+/** The stem itself, uncached: for callers that intern tokens and keep their own. */
+export function porterStem(term: string): string {
+  return stemmer(term);
 }
 
 /**

@@ -1,0 +1,73 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { TrigramFeatures } from "../../src/embedding/hashing-embedder.js";
+import { ChunkFeaturizer } from "../../src/indexer/chunk-featurizer.js";
+import { tokenize, tokenizePath } from "../../src/search/code-tokenizer.js";
+import { chunkTermCounts, termsFromCounts } from "../../src/search/full-text-document.js";
+
+interface Chunk {
+  path: string;
+  symbols: string[];
+  content: string;
+}
+
+/** The plain path the featurizer must equal: count in maps, stem, embed. */
+function reference(chunk: Chunk, features: TrigramFeatures) {
+  const counts = chunkTermCounts(tokenizePath(chunk.path), chunk.symbols, tokenize(chunk.content));
+  const terms = termsFromCounts(counts);
+  return { terms: terms.distinct.join(" "), termCount: terms.count, vector: features.embed(counts) };
+}
+
+function expectSameFeatures(featurizer: ChunkFeaturizer, chunks: readonly Chunk[]): void {
+  const features = new TrigramFeatures(64);
+  for (const chunk of chunks) {
+    const fast = featurizer.featurize(tokenizePath(chunk.path), chunk.symbols, chunk.content);
+    const expected = reference(chunk, features);
+    expect(fast.terms).toBe(expected.terms);
+    expect(fast.termCount).toBe(expected.termCount);
+    // Bit for bit: the same additions in the same order.
+    expect(Buffer.from(fast.vector!.buffer)).toEqual(Buffer.from(expected.vector.buffer));
+  }
+}
+
+const word = fc.oneof(
+  fc.constantFrom("parseHTTPHeader", "get_user_id", "XMLParser", "v2Config", "$scope", "__init__", "self", "the", "exiting",
+    "exit", "optimizer", "i", "io", "db", "123", "café", "Straße", "日本語", "a".repeat(45), "fn", "TokenKind::Ident"),
+  fc.stringMatching(/^[A-Za-z_$][A-Za-z0-9_$]{0,14}$/),
+);
+const separator = fc.constantFrom(" ", "\n", "(", ").", " = ", "::", "->", "\t", "/", "\"", "é ");
+const text = fc.array(fc.tuple(word, separator), { maxLength: 80 }).map((parts) => parts.map(([w, s]) => w + s).join(""));
+const chunk = fc.record({
+  path: fc.constantFrom("src/lexer/token_kind.rs", "packages/vite/src/node/server/index.ts", "README.md", "a/b/parseHTTP.test.js"),
+  symbols: fc.array(fc.oneof(word, fc.constantFrom("impl Display for Token", "UserService.findById")), { maxLength: 4 }),
+  content: text,
+});
+
+describe("ChunkFeaturizer", () => {
+  it("computes the same terms, term count and embedding as the plain path", () => {
+    fc.assert(
+      fc.property(fc.array(chunk, { minLength: 1, maxLength: 6 }), (chunks) => {
+        // One featurizer across many chunks, as in a worker: nothing may leak from one chunk into the next.
+        expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64)), chunks);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("stays exact after its word table grows and after it starts over", () => {
+    const manyWords = Array.from({ length: 40_000 }, (_, index) => `word${index.toString(36)}Part${index % 97}`);
+    const chunks: Chunk[] = [];
+    for (let start = 0; start < manyWords.length; start += 2_000) {
+      chunks.push({ path: "src/many.ts", symbols: [manyWords[start] as string], content: manyWords.slice(start, start + 2_000).join(" ") });
+    }
+    chunks.push({ path: "src/again.ts", symbols: [], content: manyWords.slice(0, 500).join("\n") });
+    expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64)), chunks);
+    expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64), 3_000), chunks);
+  });
+
+  it("leaves the vector out when the built-in embedder is not used", () => {
+    const features = new ChunkFeaturizer(null).featurize(["src"], [], "const parser = new Parser()");
+    expect(features.vector).toBeNull();
+    expect(features.terms.split(" ")).toContain("parser#2");
+  });
+});
