@@ -5,7 +5,7 @@
  * only the kernel's arguments, and the answer only the top slots.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { instantiateKernel, runKernelScan, topSlots, type KernelScan, type WasmMemory } from "../src/search/int8-vector-scan.js";
+import { instantiateKernel, scanTopSlots, type KernelScan, type WasmMemory } from "../src/search/int8-vector-scan.js";
 
 export interface VectorScanRequest {
   id: number;
@@ -22,7 +22,7 @@ export interface VectorScanResponse {
 const kernel = instantiateKernel((workerData as { memory: WasmMemory }).memory);
 
 parentPort?.on("message", (request: VectorScanRequest) => {
-  const best = topSlots(runKernelScan(kernel, request.scan), request.k);
+  const best = scanTopSlots(kernel, request.scan, request.k);
   const slots = Int32Array.from(best, (entry) => entry.slot);
   const scores = Int32Array.from(best, (entry) => entry.score);
   const response: VectorScanResponse = { id: request.id, slots, scores };

@@ -41,6 +41,7 @@ export interface WasmMemory {
 export interface KernelExports {
   readonly memory: WasmMemory;
   scan(queryPtr: number, wideQueryPtr: number, basePtr: number, count: number, dims: number, outPtr: number): void;
+  collect(scoresPtr: number, count: number, threshold: number, dstPtr: number): number;
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
@@ -56,6 +57,8 @@ export interface KernelScan {
   count: number;
   dims: number;
   outPtr: number;
+  /** Room for `count` int32 slot numbers: the candidates of top-k selection. */
+  candidatesPtr: number;
 }
 
 const PAGE_BYTES = 65_536;
@@ -92,13 +95,79 @@ export function topSlots(scores: Int32Array, k: number, isLive: (slot: number) =
   const limit = Math.min(Math.floor(k), scores.length);
   if (!(limit > 0)) return [];
   const heap = new SlotMinHeap(limit);
-  for (let slot = 0; slot < scores.length; slot++) {
-    const score = scores[slot] as number;
-    // Slots arrive in ascending order, so an equal score loses the tie to the incumbent.
-    if (heap.isFull() && score <= heap.minScore()) continue;
-    if (isLive(slot)) heap.offer(slot, score);
-  }
+  for (let slot = 0; slot < scores.length; slot++) offerSlot(heap, slot, scores[slot] as number, isLive);
   return heap.sortedBestFirst();
+}
+
+/** Slots arrive in ascending order, so an equal score loses the tie to the incumbent. */
+function offerSlot(heap: SlotMinHeap, slot: number, score: number, isLive: (slot: number) => boolean): void {
+  if (heap.isFull() && score <= heap.minScore()) return;
+  if (isLive(slot)) heap.offer(slot, score);
+}
+
+/** Scores sampled to pick the candidate threshold. */
+const THRESHOLD_SAMPLE = 1_024;
+/**
+ * The threshold is the sample's score that about CANDIDATE_MARGIN × k slots
+ * should reach; fewer than k reach it with negligible probability, and then
+ * selection simply runs again over every slot.
+ */
+const CANDIDATE_MARGIN = 4;
+
+/**
+ * Runs a prepared scan and returns what `topSlots` would return for its
+ * scores, without walking all of them in JavaScript: the kernel collects the
+ * slots whose score reaches a threshold sampled from the scores, and only
+ * those few hundred are ranked. A plain JS pass over 86k scores took 7–8 ms
+ * until V8 had optimised it, which made the first searches of every process
+ * (and of the scan thread) slow; the kernel is compiled before its first call.
+ */
+export function scanTopSlots(
+  kernel: KernelExports,
+  scan: KernelScan,
+  k: number,
+  isLive: (slot: number) => boolean = () => true,
+): Array<{ slot: number; score: number }> {
+  runKernelScan(kernel, scan);
+  return selectTopSlots(kernel, scan, k, isLive);
+}
+
+/** `topSlots` over the `count` scores at `outPtr` in the kernel's memory, using `candidatesPtr` as scratch. */
+export function selectTopSlots(
+  kernel: KernelExports,
+  area: Pick<KernelScan, "outPtr" | "count" | "candidatesPtr">,
+  k: number,
+  isLive: (slot: number) => boolean = () => true,
+): Array<{ slot: number; score: number }> {
+  const scores = new Int32Array(kernel.memory.buffer, area.outPtr, area.count);
+  const limit = Math.min(Math.floor(k), scores.length);
+  if (!(limit > 0)) return [];
+  let threshold = sampledThreshold(scores, limit);
+  for (;;) {
+    const found = kernel.collect(area.outPtr, area.count, threshold, area.candidatesPtr);
+    const candidates = new Int32Array(kernel.memory.buffer, area.candidatesPtr, found);
+    const heap = new SlotMinHeap(limit);
+    for (let index = 0; index < found; index++) {
+      const slot = candidates[index] as number;
+      offerSlot(heap, slot, scores[slot] as number, isLive);
+    }
+    // Every slot scoring at least the threshold was offered: the top `limit`
+    // are exact once that many made it in (or when no slot was left out).
+    if (heap.isFull() || threshold === INT32_MIN) return heap.sortedBestFirst();
+    threshold = INT32_MIN;
+  }
+}
+
+const INT32_MIN = -0x8000_0000;
+
+function sampledThreshold(scores: Int32Array, limit: number): number {
+  const stride = Math.floor(scores.length / THRESHOLD_SAMPLE);
+  if (stride < 2) return INT32_MIN;
+  const sample = new Int32Array(THRESHOLD_SAMPLE);
+  for (let index = 0; index < THRESHOLD_SAMPLE; index++) sample[index] = scores[index * stride] as number;
+  sample.sort();
+  const rankFromTop = Math.ceil((limit * CANDIDATE_MARGIN) / stride) + 1;
+  return rankFromTop >= THRESHOLD_SAMPLE ? INT32_MIN : (sample[THRESHOLD_SAMPLE - rankFromTop] as number);
 }
 
 /**
@@ -126,12 +195,13 @@ const STORED_EVEN_OFFSET = 128;
 const STORED_ZERO_PAIR = new Uint16Array(Uint8Array.of(STORED_EVEN_OFFSET, 0).buffer)[0] as number;
 
 /**
- * Memory layout: [query: dims bytes][split query: 2 × dims bytes][vectors: capacity × dims bytes][scores: capacity × int32].
+ * Memory layout: [query: dims bytes][split query: 2 × dims bytes][vectors: capacity × dims bytes]
+ * [scores: capacity × int32][candidates: capacity × int32].
  * The query is plain int8; the split query is the kernel's scratch (the query
  * widened to i16 once per scan); vectors are in the stored format
  * (STORED_EVEN_OFFSET). The score area sits after the vectors so growth never
  * moves stored vectors; it is scratch, and is reset to zero vectors when new
- * vector slots take over its bytes.
+ * vector slots take over its bytes (as are the candidates after it).
  */
 export class Int8VectorScan {
   readonly dims: number;
@@ -199,7 +269,7 @@ export class Int8VectorScan {
    * top k, and must not modify this scanner.
    */
   topK(query: Float32Array, k: number, isLive: (slot: number) => boolean): ScoredSlot[] {
-    return topSlots(this.scan(query), k, isLive).map(({ slot, score }) => ({ slot, score: this.similarity(score) }));
+    return scanTopSlots(this.kernel, this.prepareScan(query), k, isLive).map(({ slot, score }) => ({ slot, score: this.similarity(score) }));
   }
 
   /** Approximate cosine similarity of an int score. */
@@ -227,6 +297,7 @@ export class Int8VectorScan {
       count: this.slotCount,
       dims: this.dims,
       outPtr: this.outputOffset(),
+      candidatesPtr: this.outputOffset() + this.capacity * 4,
     };
   }
 
@@ -261,7 +332,7 @@ export class Int8VectorScan {
   private ensureCapacity(slots: number): void {
     if (slots <= this.capacity) return;
     const capacity = Math.max(slots, this.capacity * 2, MIN_CAPACITY);
-    const requiredBytes = this.slotOffset(capacity) + capacity * 4;
+    const requiredBytes = this.slotOffset(capacity) + capacity * 8; // scores, then candidates
     const memory = this.kernel.memory;
     if (memory.buffer.byteLength < requiredBytes) memory.grow(Math.ceil((requiredBytes - memory.buffer.byteLength) / PAGE_BYTES));
     // The old score area and fresh pages become vector slots: unset slots must score 0.

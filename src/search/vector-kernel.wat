@@ -226,4 +226,49 @@
             (local.get $correction)))
         (local.set $base (i32.add (local.get $base) (local.get $dims)))
         (local.set $out (i32.add (local.get $out) (i32.const 4)))
-        (br $rest)))))
+        (br $rest))))
+  ;; Writes, in ascending order, the index of every one of the `count` int32
+  ;; scores at `scores` that is >= `threshold` to `dst` (int32 each; room for
+  ;; `count`), and returns how many there were. Top-k selection then only
+  ;; ranks these candidates: the JS side picks the threshold from a sample of
+  ;; the scores, and lowers it when too few pass. Four scores are compared at
+  ;; once and a group none of which pass is skipped.
+  (func (export "collect")
+    (param $scores i32) (param $count i32) (param $threshold i32) (param $dst i32) (result i32)
+    (local $index i32)
+    (local $found i32)
+    (local $groupsEnd i32)
+    (local $bar v128)
+    (local.set $bar (i32x4.splat (local.get $threshold)))
+    (local.set $groupsEnd (i32.and (local.get $count) (i32.const -4)))
+    (block $groupsDone
+      (loop $groups
+        (br_if $groupsDone (i32.ge_u (local.get $index) (local.get $groupsEnd)))
+        (if (v128.any_true
+              (i32x4.ge_s
+                (v128.load (i32.add (local.get $scores) (i32.shl (local.get $index) (i32.const 2))))
+                (local.get $bar)))
+          (then
+            (local.set $found (call $collectOne (local.get $scores) (local.get $index) (local.get $threshold) (local.get $dst) (local.get $found)))
+            (local.set $found (call $collectOne (local.get $scores) (i32.add (local.get $index) (i32.const 1)) (local.get $threshold) (local.get $dst) (local.get $found)))
+            (local.set $found (call $collectOne (local.get $scores) (i32.add (local.get $index) (i32.const 2)) (local.get $threshold) (local.get $dst) (local.get $found)))
+            (local.set $found (call $collectOne (local.get $scores) (i32.add (local.get $index) (i32.const 3)) (local.get $threshold) (local.get $dst) (local.get $found)))))
+        (local.set $index (i32.add (local.get $index) (i32.const 4)))
+        (br $groups)))
+    (block $restDone
+      (loop $rest
+        (br_if $restDone (i32.ge_u (local.get $index) (local.get $count)))
+        (local.set $found (call $collectOne (local.get $scores) (local.get $index) (local.get $threshold) (local.get $dst) (local.get $found)))
+        (local.set $index (i32.add (local.get $index) (i32.const 1)))
+        (br $rest)))
+    (local.get $found))
+
+  ;; Appends `index` to `dst` when its score passes; returns the new count.
+  (func $collectOne (param $scores i32) (param $index i32) (param $threshold i32) (param $dst i32) (param $found i32) (result i32)
+    (if (result i32)
+      (i32.ge_s (i32.load (i32.add (local.get $scores) (i32.shl (local.get $index) (i32.const 2)))) (local.get $threshold))
+      (then
+        (i32.store (i32.add (local.get $dst) (i32.shl (local.get $found) (i32.const 2))) (local.get $index))
+        (i32.add (local.get $found) (i32.const 1)))
+      (else (local.get $found))))
+)

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import fc from "fast-check";
 import wabtInit from "wabt";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_INT8_SCALE, instantiateKernel, Int8VectorScan } from "../../src/search/int8-vector-scan.js";
+import { DEFAULT_INT8_SCALE, instantiateKernel, Int8VectorScan, selectTopSlots, topSlots, type KernelExports } from "../../src/search/int8-vector-scan.js";
 import { VECTOR_KERNEL_WASM_BASE64 } from "../../src/search/vector-kernel-wasm.js";
 
 /** Seeded PRNG so failures reproduce. */
@@ -294,6 +294,66 @@ describe("vector kernel", () => {
     vectors.forEach((vector, slot) => vector.forEach((value, index) => (bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value)));
     kernel.scan(0, dims, base, count, dims, out);
     expect(Array.from(new Int32Array(kernel.memory.buffer, out, count))).toEqual(vectors.map((vector) => int8Dot(vector, query)));
+  });
+});
+
+/** Puts scores into a fresh kernel's memory, with room for the candidates after them. */
+function kernelHolding(scores: readonly number[]): { kernel: KernelExports; area: { outPtr: number; count: number; candidatesPtr: number } } {
+  const kernel = rawKernel();
+  const area = { outPtr: 64, count: scores.length, candidatesPtr: 64 + 4 * scores.length };
+  kernel.memory.grow(Math.ceil((area.candidatesPtr + 4 * scores.length) / 65_536));
+  new Int32Array(kernel.memory.buffer, area.outPtr, scores.length).set(scores);
+  return { kernel, area };
+}
+
+describe("top-k selection over kernel scores", () => {
+  it("collect lists, in order, every slot whose score reaches the threshold", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -5, max: 5 }), { maxLength: 40 }), fc.integer({ min: -6, max: 6 }), (scores, threshold) => {
+        const { kernel, area } = kernelHolding(scores);
+        const found = kernel.collect(area.outPtr, area.count, threshold, area.candidatesPtr);
+        const expected = scores.flatMap((score, slot) => (score >= threshold ? [slot] : []));
+        expect(Array.from(new Int32Array(kernel.memory.buffer, area.candidatesPtr, found))).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("selects exactly what a full pass would, with ties, dead slots and any k", () => {
+    fc.assert(
+      fc.property(
+        // Past 2,048 scores the threshold is sampled; below, every slot is a candidate.
+        fc.integer({ min: 0, max: 12_000 }),
+        fc.constantFrom(4, 1_000, 4_000_000),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: -1, max: 400 }),
+        fc.integer(),
+        (count, spread, liveShare, k, seed) => {
+          const random = mulberry32(seed);
+          const scores = Array.from({ length: count }, () => Math.floor((random() - 0.5) * spread));
+          const live = Array.from({ length: count }, () => random() < liveShare);
+          const isLive = (slot: number) => live[slot] === true;
+          const { kernel, area } = kernelHolding(scores);
+          expect(selectTopSlots(kernel, area, k, isLive)).toEqual(topSlots(Int32Array.from(scores), k, isLive));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("stays exact when the sampled threshold lets too few slots through", () => {
+    // The sample reads every 20th of 20,480 scores: make exactly those the best, so a
+    // sampled threshold admits far fewer slots than it expects, and selection must rerun.
+    const scores = Array.from({ length: 20_480 }, (_, slot) => (slot % 20 === 0 ? 1_000 + slot : slot % 97));
+    const { kernel, area } = kernelHolding(scores);
+    let collects = 0;
+    const counting: KernelExports = { memory: kernel.memory, scan: kernel.scan, collect: (...args) => (collects++, kernel.collect(...args)) };
+    expect(selectTopSlots(counting, area, 300)).toEqual(topSlots(Int32Array.from(scores), 300));
+    expect(collects).toBe(2);
+    collects = 0;
+    const mostlyDead = (slot: number) => slot % 20 !== 0 || slot < 400;
+    expect(selectTopSlots(counting, area, 50, mostlyDead)).toEqual(topSlots(Int32Array.from(scores), 50, mostlyDead));
+    expect(collects).toBe(2);
   });
 });
 
