@@ -24,8 +24,8 @@ const WORD_TABLE_LIMIT = 1_000_000;
  * (`parseHTTPHeader`, `self`) maps to the ids of its tokens, each token to
  * its stem and trigram buckets, so a chunk is counted in typed arrays
  * instead of being split, lower-cased and counted in maps word by word.
- * Code repeats its identifiers, so most words cost one map lookup. One
- * featurizer lives per worker thread.
+ * Code repeats its identifiers, so most words cost one probe of a hash
+ * table and copy no string. One featurizer lives per worker thread.
  */
 export class ChunkFeaturizer {
   private readonly tokenIds = new Map<string, number>();

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { z } from "zod";
 import { TrigramFeatures } from "../embedding/hashing-embedder.js";
 import { chunkFile } from "../parsing/chunker.js";
-import { ChunkFeaturizer } from "./chunk-featurizer.js";
 import { definitionLines, hasDefinitionPatterns, leadingComments } from "../parsing/definition-lines.js";
 import { fallbackSymbols } from "../parsing/fallback-symbols.js";
 import { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary } from "../parsing/languages.js";
@@ -12,6 +11,7 @@ import type { ExtractedSymbol, TreeSitterExtractor } from "../parsing/tree-sitte
 import { tokenizePath } from "../search/code-tokenizer.js";
 import { maskSecrets } from "../security/secrets.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
+import { ChunkFeaturizer } from "./chunk-featurizer.js";
 
 export const fileTaskSchema = z.object({
   root: z.string(),
