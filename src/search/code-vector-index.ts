@@ -1,5 +1,6 @@
 import type { VectorHit, VectorStore } from "../store/vector-store.js";
 import { Int8VectorScan } from "./int8-vector-scan.js";
+import type { KernelScan } from "./vector-kernel.js";
 import { VectorScanThread } from "./vector-scan-thread.js";
 
 type VectorChanges = { removed: readonly number[]; added: ReadonlyArray<{ id: number; vector: Float32Array }> };
@@ -28,6 +29,8 @@ export class CodeVectorIndex {
   private scanning: Promise<unknown> | undefined;
   /** Changes that arrived during a scan, applied when it ends. */
   private readonly deferred: VectorChanges[] = [];
+  /** The scan on the thread, while it runs: this thread may help with it (`helpScan`). */
+  private inFlight: KernelScan | undefined;
 
   constructor(
     private readonly store: VectorStore,
@@ -57,7 +60,7 @@ export class CodeVectorIndex {
       this.seenDataVersion = this.dataVersion();
       for (const { id, vector } of this.store.iterateChunkVectors()) this.put(id, vector);
       // Started now so its start-up is not on a search's path.
-      if (this.useThread) this.thread ??= new VectorScanThread(this.scan.memory);
+      if (this.useThread) this.thread ??= new VectorScanThread(this.scan.memory, this.scan.progress);
     } catch (error) {
       this.unavailable = error as Error;
       this.scan = undefined;
@@ -84,10 +87,12 @@ export class CodeVectorIndex {
   async nearestAsync(query: Float32Array, k: number): Promise<VectorHit[]> {
     while (this.scanning) await this.scanning;
     const scan = this.current();
-    if (this.useThread) this.thread ??= new VectorScanThread(scan.memory);
+    if (this.useThread) this.thread ??= new VectorScanThread(scan.memory, scan.progress);
     if (!this.thread?.isUsable) return this.nearest(query, k);
     // Cleared slots score 0 and may rank; ask for enough to drop them and keep k.
-    const request = this.thread.scan(scan.prepareScan(query), k + this.freeSlots.length);
+    const prepared = scan.prepareScan(query);
+    this.inFlight = prepared;
+    const request = this.thread.scan(prepared, k + this.freeSlots.length);
     this.scanning = request.catch(() => undefined);
     let slots: Array<{ slot: number; score: number }>;
     try {
@@ -96,12 +101,22 @@ export class CodeVectorIndex {
       return this.nearest(query, k); // the thread died: scan here
     } finally {
       this.scanning = undefined;
+      this.inFlight = undefined;
       for (const changes of this.deferred.splice(0)) this.apply(changes.removed, changes.added);
     }
     return slots
       .filter(({ slot }) => (this.idAt[slot] ?? 0) !== 0)
       .slice(0, k)
       .map(({ slot, score }) => ({ id: this.idAt[slot] as number, similarity: scan.similarity(score) }));
+  }
+
+  /**
+   * Lends this thread to the scan in flight, if there is one: called once the
+   * caller's own work (full-text scoring) is done, it scans the blocks the
+   * scan thread has not reached, and the thread then ranks them all.
+   */
+  helpScan(): void {
+    if (this.inFlight && this.scan) this.scan.helpScan(this.inFlight);
   }
 
   /** Stops the scan thread, if one started; later scans run on this thread. */

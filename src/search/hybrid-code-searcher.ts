@@ -93,14 +93,16 @@ export class HybridCodeSearcher {
     // The vector scan may run on another thread (CodeVectorIndex.nearestAsync):
     // embed, post the scan, then score full text here while it runs.
     const vectorRun = signals.includes("vector") ? await this.startVectorSearch(query, candidates.vector) : undefined;
-    const attempts = await Promise.allSettled(
-      signals.map(async (signal) => {
-        if (signal === "vector") return { signal, hits: await (vectorRun as VectorRun).hits };
-        const result = this.deps.fullText.searchWithIdealScore(fullTextQuery(query), candidates.fulltext);
-        fulltextIdealScore = result.idealScore;
-        return { signal, hits: result.hits };
-      }),
-    );
+    const running = signals.map(async (signal) => {
+      if (signal === "vector") return { signal, hits: await (vectorRun as VectorRun).hits };
+      const result = this.deps.fullText.searchWithIdealScore(fullTextQuery(query), candidates.fulltext);
+      fulltextIdealScore = result.idealScore;
+      return { signal, hits: result.hits };
+    });
+    // Full text was scored synchronously just above: this thread now helps the
+    // vector scan with whatever blocks the scan thread has not reached.
+    if (vectorRun) this.deps.vectorIndex.helpScan();
+    const attempts = await Promise.allSettled(running);
     attempts.forEach((attempt, index) => {
       if (attempt.status === "fulfilled") lists.push({ signal: attempt.value.signal, hits: attempt.value.hits });
       else degraded.push(`${signals[index]} search failed: ${(attempt.reason as Error).message}`);

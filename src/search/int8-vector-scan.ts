@@ -1,4 +1,14 @@
-import { VECTOR_KERNEL_WASM_BASE64 } from "./vector-kernel-wasm.js";
+import { scanTopSlots } from "./top-slots.js";
+import {
+  createScanProgress,
+  instantiateKernel,
+  resetScanProgress,
+  runKernelScan,
+  scanUnclaimedBlocks,
+  type KernelExports,
+  type KernelScan,
+  type WasmMemory,
+} from "./vector-kernel.js";
 
 /**
  * Exact brute-force similarity over many int8-quantised unit vectors, scored
@@ -32,143 +42,9 @@ export interface ScoredSlot {
   score: number;
 }
 
-/** The slice of the WebAssembly JS API used here; the ES2023 lib has no typings for it. */
-/** A shared WebAssembly memory: its buffer is a SharedArrayBuffer, and it can be posted to a worker. */
-export interface WasmMemory {
-  readonly buffer: ArrayBufferLike;
-  grow(deltaPages: number): number;
-}
-export interface KernelExports {
-  readonly memory: WasmMemory;
-  scan(queryPtr: number, wideQueryPtr: number, basePtr: number, count: number, dims: number, outPtr: number): void;
-  collect(scoresPtr: number, count: number, threshold: number, dstPtr: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: unknown };
-  Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
-}
-
-/** The kernel's arguments for one scan of every slot (see vector-kernel.wat). */
-export interface KernelScan {
-  queryPtr: number;
-  wideQueryPtr: number;
-  basePtr: number;
-  count: number;
-  dims: number;
-  outPtr: number;
-  /** Room for `count` int32 slot numbers: the candidates of top-k selection. */
-  candidatesPtr: number;
-}
-
 const PAGE_BYTES = 65_536;
-/** The kernel's declared maximum (2 GiB): a shared memory reserves it up front, as address space only. */
-const MAX_PAGES = 32_768;
 const MIN_CAPACITY = 1_024;
 const QUERY_OFFSET = 0;
-
-let kernelModule: object | undefined;
-
-/**
- * The kernel compiled once per thread, instantiated over `memory`: a new
- * shared memory for a new scanner, or a scanner's memory on the thread that
- * scans it (vector-scan-thread.ts).
- */
-export function instantiateKernel(memory?: WasmMemory): KernelExports {
-  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-  kernelModule ??= new wasm.Module(Buffer.from(VECTOR_KERNEL_WASM_BASE64, "base64"));
-  const shared = memory ?? new wasm.Memory({ initial: 1, maximum: MAX_PAGES, shared: true });
-  return new wasm.Instance(kernelModule, { env: { memory: shared } }).exports as KernelExports;
-}
-
-/** Runs a prepared scan and returns its int32 scores, a view of the kernel's memory. */
-export function runKernelScan(kernel: KernelExports, scan: KernelScan): Int32Array {
-  kernel.scan(scan.queryPtr, scan.wideQueryPtr, scan.basePtr, scan.count, scan.dims, scan.outPtr);
-  return new Int32Array(kernel.memory.buffer, scan.outPtr, scan.count);
-}
-
-/**
- * The k best slots by int score, best first; ties go to the smaller slot.
- * `isLive` is consulted only for slots that would enter the top k.
- */
-export function topSlots(scores: Int32Array, k: number, isLive: (slot: number) => boolean = () => true): Array<{ slot: number; score: number }> {
-  const limit = Math.min(Math.floor(k), scores.length);
-  if (!(limit > 0)) return [];
-  const heap = new SlotMinHeap(limit);
-  for (let slot = 0; slot < scores.length; slot++) offerSlot(heap, slot, scores[slot] as number, isLive);
-  return heap.sortedBestFirst();
-}
-
-/** Slots arrive in ascending order, so an equal score loses the tie to the incumbent. */
-function offerSlot(heap: SlotMinHeap, slot: number, score: number, isLive: (slot: number) => boolean): void {
-  if (heap.isFull() && score <= heap.minScore()) return;
-  if (isLive(slot)) heap.offer(slot, score);
-}
-
-/** Scores sampled to pick the candidate threshold. */
-const THRESHOLD_SAMPLE = 1_024;
-/**
- * The threshold is the sample's score that about CANDIDATE_MARGIN × k slots
- * should reach; fewer than k reach it with negligible probability, and then
- * selection simply runs again over every slot.
- */
-const CANDIDATE_MARGIN = 4;
-
-/**
- * Runs a prepared scan and returns what `topSlots` would return for its
- * scores, without walking all of them in JavaScript: the kernel collects the
- * slots whose score reaches a threshold sampled from the scores, and only
- * those few hundred are ranked. A plain JS pass over 86k scores took 7–8 ms
- * until V8 had optimised it, which made the first searches of every process
- * (and of the scan thread) slow; the kernel is compiled before its first call.
- */
-export function scanTopSlots(
-  kernel: KernelExports,
-  scan: KernelScan,
-  k: number,
-  isLive: (slot: number) => boolean = () => true,
-): Array<{ slot: number; score: number }> {
-  runKernelScan(kernel, scan);
-  return selectTopSlots(kernel, scan, k, isLive);
-}
-
-/** `topSlots` over the `count` scores at `outPtr` in the kernel's memory, using `candidatesPtr` as scratch. */
-export function selectTopSlots(
-  kernel: KernelExports,
-  area: Pick<KernelScan, "outPtr" | "count" | "candidatesPtr">,
-  k: number,
-  isLive: (slot: number) => boolean = () => true,
-): Array<{ slot: number; score: number }> {
-  const scores = new Int32Array(kernel.memory.buffer, area.outPtr, area.count);
-  const limit = Math.min(Math.floor(k), scores.length);
-  if (!(limit > 0)) return [];
-  let threshold = sampledThreshold(scores, limit);
-  for (;;) {
-    const found = kernel.collect(area.outPtr, area.count, threshold, area.candidatesPtr);
-    const candidates = new Int32Array(kernel.memory.buffer, area.candidatesPtr, found);
-    const heap = new SlotMinHeap(limit);
-    for (let index = 0; index < found; index++) {
-      const slot = candidates[index] as number;
-      offerSlot(heap, slot, scores[slot] as number, isLive);
-    }
-    // Every slot scoring at least the threshold was offered: the top `limit`
-    // are exact once that many made it in (or when no slot was left out).
-    if (heap.isFull() || threshold === INT32_MIN) return heap.sortedBestFirst();
-    threshold = INT32_MIN;
-  }
-}
-
-const INT32_MIN = -0x8000_0000;
-
-function sampledThreshold(scores: Int32Array, limit: number): number {
-  const stride = Math.floor(scores.length / THRESHOLD_SAMPLE);
-  if (stride < 2) return INT32_MIN;
-  const sample = new Int32Array(THRESHOLD_SAMPLE);
-  for (let index = 0; index < THRESHOLD_SAMPLE; index++) sample[index] = scores[index * stride] as number;
-  sample.sort();
-  const rankFromTop = Math.ceil((limit * CANDIDATE_MARGIN) / stride) + 1;
-  return rankFromTop >= THRESHOLD_SAMPLE ? INT32_MIN : (sample[THRESHOLD_SAMPLE - rankFromTop] as number);
-}
 
 /**
  * `evenOffset` is added to even-indexed components: 0 for plain int8, or
@@ -195,7 +71,8 @@ const STORED_EVEN_OFFSET = 128;
 const STORED_ZERO_PAIR = new Uint16Array(Uint8Array.of(STORED_EVEN_OFFSET, 0).buffer)[0] as number;
 
 /**
- * Memory layout: [query: dims bytes][split query: 2 × dims bytes][vectors: capacity × dims bytes]
+ * Memory layout: [query: dims bytes][split query: 2 × dims bytes][helper's split query: 2 × dims bytes]
+ * [vectors: capacity × dims bytes]
  * [scores: capacity × int32][candidates: capacity × int32].
  * The query is plain int8; the split query is the kernel's scratch (the query
  * widened to i16 once per scan); vectors are in the stored format
@@ -283,6 +160,12 @@ export class Int8VectorScan {
   }
 
   /**
+   * Progress of the prepared scan's blocks, shared with the thread that runs
+   * it (`scanUnclaimedBlocks`); `prepareScan` resets it.
+   */
+  readonly progress = createScanProgress();
+
+  /**
    * Quantises the query into memory and returns the kernel's arguments for
    * scanning every slot. Whoever runs it must do so before this scanner's
    * next set, clear or scan, which may move the score area or the query.
@@ -290,15 +173,26 @@ export class Int8VectorScan {
   prepareScan(query: Float32Array): KernelScan {
     this.checkVector(query, "query");
     quantizeInto(query, this.view(), QUERY_OFFSET, this.scale);
+    resetScanProgress(this.progress);
     return {
       queryPtr: QUERY_OFFSET,
       wideQueryPtr: this.wideQueryOffset(),
+      helperWideQueryPtr: this.wideQueryOffset() + 2 * this.dims,
       basePtr: this.slotOffset(0),
       count: this.slotCount,
       dims: this.dims,
       outPtr: this.outputOffset(),
       candidatesPtr: this.outputOffset() + this.capacity * 4,
     };
+  }
+
+  /**
+   * Scans, on this thread, the blocks of a prepared scan that the thread
+   * running it has not claimed yet; returns how many. The scan thread then
+   * ranks the complete scores.
+   */
+  helpScan(scan: KernelScan): number {
+    return scanUnclaimedBlocks(this.kernel, scan, scan.helperWideQueryPtr, this.progress);
   }
 
   private checkSlot(slot: number): void {
@@ -314,7 +208,7 @@ export class Int8VectorScan {
   }
 
   private slotOffset(slot: number): number {
-    return this.wideQueryOffset() + 2 * this.dims + slot * this.dims;
+    return this.wideQueryOffset() + 4 * this.dims + slot * this.dims;
   }
 
   private outputOffset(): number {
@@ -345,83 +239,5 @@ export class Int8VectorScan {
     const start = this.slotOffset(from);
     // Slot offsets are multiples of 16, so the uint16 view is aligned.
     new Uint16Array(this.kernel.memory.buffer, start, (this.slotOffset(to) - start) / 2).fill(STORED_ZERO_PAIR);
-  }
-}
-
-/** Bounded min-heap of (slot, int score); the root is the worst kept entry. */
-class SlotMinHeap {
-  private readonly slots: Int32Array;
-  private readonly scores: Int32Array;
-  private count = 0;
-
-  constructor(private readonly limit: number) {
-    this.slots = new Int32Array(limit);
-    this.scores = new Int32Array(limit);
-  }
-
-  isFull(): boolean {
-    return this.count === this.limit;
-  }
-
-  minScore(): number {
-    return this.scores[0] as number;
-  }
-
-  /** Adds the entry, evicting the worst one when full; callers pre-check that it beats the root. */
-  offer(slot: number, score: number): void {
-    if (this.count < this.limit) {
-      this.place(this.count, slot, score);
-      this.siftUp(this.count++);
-      return;
-    }
-    this.place(0, slot, score);
-    this.siftDown(0);
-  }
-
-  sortedBestFirst(): ScoredSlot[] {
-    const result: ScoredSlot[] = [];
-    for (let index = 0; index < this.count; index++) result.push({ slot: this.slots[index] as number, score: this.scores[index] as number });
-    return result.sort((a, b) => b.score - a.score || a.slot - b.slot);
-  }
-
-  /** "a is worse than b": lower score, or equal score and larger slot. */
-  private worse(a: number, b: number): boolean {
-    const scoreA = this.scores[a] as number;
-    const scoreB = this.scores[b] as number;
-    return scoreA < scoreB || (scoreA === scoreB && (this.slots[a] as number) > (this.slots[b] as number));
-  }
-
-  private siftUp(index: number): void {
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (!this.worse(index, parent)) return;
-      this.swap(index, parent);
-      index = parent;
-    }
-  }
-
-  private siftDown(index: number): void {
-    for (;;) {
-      const left = index * 2 + 1;
-      const right = left + 1;
-      let worst = index;
-      if (left < this.count && this.worse(left, worst)) worst = left;
-      if (right < this.count && this.worse(right, worst)) worst = right;
-      if (worst === index) return;
-      this.swap(index, worst);
-      index = worst;
-    }
-  }
-
-  private place(index: number, slot: number, score: number): void {
-    this.slots[index] = slot;
-    this.scores[index] = score;
-  }
-
-  private swap(a: number, b: number): void {
-    const slot = this.slots[a] as number;
-    const score = this.scores[a] as number;
-    this.place(a, this.slots[b] as number, this.scores[b] as number);
-    this.place(b, slot, score);
   }
 }

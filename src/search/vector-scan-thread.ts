@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { workerEntryPath } from "../worker-entry.js";
 import type { VectorScanRequest, VectorScanResponse } from "../../workers/vector-scan-worker.js";
-import type { KernelScan, WasmMemory } from "./int8-vector-scan.js";
+import type { KernelScan, WasmMemory } from "./vector-kernel.js";
 
 /**
  * A thread that scans an `Int8VectorScan`'s shared memory, so that a hybrid
@@ -15,8 +15,9 @@ export class VectorScanThread {
   private readonly pending = new Map<number, { resolve: (slots: Array<{ slot: number; score: number }>) => void; reject: (error: Error) => void }>();
   private failure: Error | undefined;
 
-  constructor(memory: WasmMemory) {
-    this.worker = new Worker(workerEntryPath("vector-scan-worker.js"), { workerData: { memory } });
+  /** `progress`: the scanner's shared block counters (`Int8VectorScan.progress`). */
+  constructor(memory: WasmMemory, progress: Int32Array) {
+    this.worker = new Worker(workerEntryPath("vector-scan-worker.js"), { workerData: { memory, progress } });
     // Never keeps the process alive: the thread waits for requests forever.
     this.worker.unref();
     this.worker.on("message", (response: VectorScanResponse) => {

@@ -123,6 +123,25 @@ describe("CodeVectorIndex on a scan thread", () => {
     expect(hits).toHaveLength(300 - 300 + 1500);
   });
 
+  it("answers the same when this thread helps with the scan, at once or after other work", async () => {
+    // Past SCAN_BLOCK_SLOTS, so the scan has several blocks for the two threads to share.
+    const vectors = Array.from({ length: 9_000 }, () => randomUnit());
+    db.transaction(() => vectors.forEach((vector, i) => store.insertChunk(i + 1, vector)))();
+    threaded.warm();
+    for (let query = 0; query < 8; query++) {
+      const probe = randomUnit();
+      const expected = threaded.nearest(probe, 40);
+      const scanning = threaded.nearestAsync(probe, 40);
+      if (query % 2 === 1) {
+        const until = performance.now() + query / 4; // let the thread take a head start of up to 1.75 ms
+        while (performance.now() < until);
+      }
+      threaded.helpScan();
+      expect(await scanning).toEqual(expected);
+    }
+    threaded.helpScan(); // nothing in flight: a no-op
+  });
+
   it("holds back changes made while a scan runs, and applies them after", async () => {
     const first = randomUnit();
     store.insertChunk(1, first);
@@ -145,6 +164,7 @@ describe("CodeVectorIndex on a scan thread", () => {
     // Kill the thread behind the index's back, as a crash would.
     const worker = (threaded as unknown as { thread: { worker: { terminate(): Promise<number> } } }).thread.worker;
     await worker.terminate();
+    threaded.helpScan(); // the blocks the dead thread left are scanned here; the answer still comes from this thread
     expect(await scanning).toEqual(expected);
     expect(await threaded.nearestAsync(probe, 10)).toEqual(expected);
     await threaded.close();

@@ -2,7 +2,9 @@ import { readFile } from "node:fs/promises";
 import fc from "fast-check";
 import wabtInit from "wabt";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_INT8_SCALE, instantiateKernel, Int8VectorScan, selectTopSlots, topSlots, type KernelExports } from "../../src/search/int8-vector-scan.js";
+import { DEFAULT_INT8_SCALE, Int8VectorScan } from "../../src/search/int8-vector-scan.js";
+import { selectTopSlots, topSlots } from "../../src/search/top-slots.js";
+import { instantiateKernel, SCAN_BLOCK_SLOTS, scanUnclaimedBlocks, waitForAllBlocks, type KernelExports } from "../../src/search/vector-kernel.js";
 import { VECTOR_KERNEL_WASM_BASE64 } from "../../src/search/vector-kernel-wasm.js";
 
 /** Seeded PRNG so failures reproduce. */
@@ -354,6 +356,33 @@ describe("top-k selection over kernel scores", () => {
     const mostlyDead = (slot: number) => slot % 20 !== 0 || slot < 400;
     expect(selectTopSlots(counting, area, 50, mostlyDead)).toEqual(topSlots(Int32Array.from(scores), 50, mostlyDead));
     expect(collects).toBe(2);
+  });
+});
+
+describe("a scan shared by block", () => {
+  it("gives the single scan's scores, whichever thread claims which block", () => {
+    const random = mulberry32(11);
+    const vectors = Array.from({ length: SCAN_BLOCK_SLOTS * 2 + 123 }, () => randomUnitVector(32, random));
+    const scanner = filledScan(vectors, 32);
+    const query = randomUnitVector(32, random);
+    const expected = Array.from(scanner.scan(query));
+    const scoresOf = (prepared: { outPtr: number; count: number }) => Array.from(new Int32Array(scanner.memory.buffer, prepared.outPtr, prepared.count));
+
+    // This thread alone claims all three blocks; a second helper finds none left.
+    let prepared = scanner.prepareScan(query);
+    expect(scanner.helpScan(prepared)).toBe(3);
+    expect(scanner.helpScan(prepared)).toBe(0);
+    waitForAllBlocks(prepared, scanner.progress);
+    expect(scoresOf(prepared)).toEqual(expected);
+
+    // The scan thread's kernel (another instance over the same memory, its own scratch) takes them first.
+    new Int32Array(scanner.memory.buffer, prepared.outPtr, prepared.count).fill(0);
+    prepared = scanner.prepareScan(query);
+    const threadKernel = instantiateKernel(scanner.memory);
+    expect(scanUnclaimedBlocks(threadKernel, prepared, prepared.wideQueryPtr, scanner.progress)).toBe(3);
+    expect(scanner.helpScan(prepared)).toBe(0);
+    waitForAllBlocks(prepared, scanner.progress);
+    expect(scoresOf(prepared)).toEqual(expected);
   });
 });
 

@@ -1,0 +1,173 @@
+import { runKernelScan, type KernelExports, type KernelScan } from "./vector-kernel.js";
+
+/**
+ * Top-k selection over the kernel's int32 scores: exact, best first, ties
+ * to the smaller slot, dead slots skipped.
+ */
+
+/** A slot and its int32 kernel score. */
+export interface SlotScore {
+  slot: number;
+  score: number;
+}
+
+/**
+ * The k best slots by int score, best first; ties go to the smaller slot.
+ * `isLive` is consulted only for slots that would enter the top k.
+ */
+export function topSlots(scores: Int32Array, k: number, isLive: (slot: number) => boolean = () => true): SlotScore[] {
+  const limit = Math.min(Math.floor(k), scores.length);
+  if (!(limit > 0)) return [];
+  const heap = new SlotMinHeap(limit);
+  for (let slot = 0; slot < scores.length; slot++) offerSlot(heap, slot, scores[slot] as number, isLive);
+  return heap.sortedBestFirst();
+}
+
+/** Slots arrive in ascending order, so an equal score loses the tie to the incumbent. */
+function offerSlot(heap: SlotMinHeap, slot: number, score: number, isLive: (slot: number) => boolean): void {
+  if (heap.isFull() && score <= heap.minScore()) return;
+  if (isLive(slot)) heap.offer(slot, score);
+}
+
+/** Scores sampled to pick the candidate threshold. */
+const THRESHOLD_SAMPLE = 1_024;
+/**
+ * The threshold is the sample's score that about CANDIDATE_MARGIN × k slots
+ * should reach; fewer than k reach it with negligible probability, and then
+ * selection simply runs again over every slot.
+ */
+const CANDIDATE_MARGIN = 4;
+
+/**
+ * Runs a prepared scan and returns what `topSlots` would return for its
+ * scores, without walking all of them in JavaScript: the kernel collects the
+ * slots whose score reaches a threshold sampled from the scores, and only
+ * those few hundred are ranked. A plain JS pass over 86k scores took 7–8 ms
+ * until V8 had optimised it, which made the first searches of every process
+ * (and of the scan thread) slow; the kernel is compiled before its first call.
+ */
+export function scanTopSlots(
+  kernel: KernelExports,
+  scan: KernelScan,
+  k: number,
+  isLive: (slot: number) => boolean = () => true,
+): SlotScore[] {
+  runKernelScan(kernel, scan);
+  return selectTopSlots(kernel, scan, k, isLive);
+}
+
+/** `topSlots` over the `count` scores at `outPtr` in the kernel's memory, using `candidatesPtr` as scratch. */
+export function selectTopSlots(
+  kernel: KernelExports,
+  area: Pick<KernelScan, "outPtr" | "count" | "candidatesPtr">,
+  k: number,
+  isLive: (slot: number) => boolean = () => true,
+): SlotScore[] {
+  const scores = new Int32Array(kernel.memory.buffer, area.outPtr, area.count);
+  const limit = Math.min(Math.floor(k), scores.length);
+  if (!(limit > 0)) return [];
+  let threshold = sampledThreshold(scores, limit);
+  for (;;) {
+    const found = kernel.collect(area.outPtr, area.count, threshold, area.candidatesPtr);
+    const candidates = new Int32Array(kernel.memory.buffer, area.candidatesPtr, found);
+    const heap = new SlotMinHeap(limit);
+    for (let index = 0; index < found; index++) {
+      const slot = candidates[index] as number;
+      offerSlot(heap, slot, scores[slot] as number, isLive);
+    }
+    // Every slot scoring at least the threshold was offered: the top `limit`
+    // are exact once that many made it in (or when no slot was left out).
+    if (heap.isFull() || threshold === INT32_MIN) return heap.sortedBestFirst();
+    threshold = INT32_MIN;
+  }
+}
+
+const INT32_MIN = -0x8000_0000;
+
+function sampledThreshold(scores: Int32Array, limit: number): number {
+  const stride = Math.floor(scores.length / THRESHOLD_SAMPLE);
+  if (stride < 2) return INT32_MIN;
+  const sample = new Int32Array(THRESHOLD_SAMPLE);
+  for (let index = 0; index < THRESHOLD_SAMPLE; index++) sample[index] = scores[index * stride] as number;
+  sample.sort();
+  const rankFromTop = Math.ceil((limit * CANDIDATE_MARGIN) / stride) + 1;
+  return rankFromTop >= THRESHOLD_SAMPLE ? INT32_MIN : (sample[THRESHOLD_SAMPLE - rankFromTop] as number);
+}
+
+/** Bounded min-heap of (slot, int score); the root is the worst kept entry. */
+class SlotMinHeap {
+  private readonly slots: Int32Array;
+  private readonly scores: Int32Array;
+  private count = 0;
+
+  constructor(private readonly limit: number) {
+    this.slots = new Int32Array(limit);
+    this.scores = new Int32Array(limit);
+  }
+
+  isFull(): boolean {
+    return this.count === this.limit;
+  }
+
+  minScore(): number {
+    return this.scores[0] as number;
+  }
+
+  /** Adds the entry, evicting the worst one when full; callers pre-check that it beats the root. */
+  offer(slot: number, score: number): void {
+    if (this.count < this.limit) {
+      this.place(this.count, slot, score);
+      this.siftUp(this.count++);
+      return;
+    }
+    this.place(0, slot, score);
+    this.siftDown(0);
+  }
+
+  sortedBestFirst(): SlotScore[] {
+    const result: SlotScore[] = [];
+    for (let index = 0; index < this.count; index++) result.push({ slot: this.slots[index] as number, score: this.scores[index] as number });
+    return result.sort((a, b) => b.score - a.score || a.slot - b.slot);
+  }
+
+  /** "a is worse than b": lower score, or equal score and larger slot. */
+  private worse(a: number, b: number): boolean {
+    const scoreA = this.scores[a] as number;
+    const scoreB = this.scores[b] as number;
+    return scoreA < scoreB || (scoreA === scoreB && (this.slots[a] as number) > (this.slots[b] as number));
+  }
+
+  private siftUp(index: number): void {
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!this.worse(index, parent)) return;
+      this.swap(index, parent);
+      index = parent;
+    }
+  }
+
+  private siftDown(index: number): void {
+    for (;;) {
+      const left = index * 2 + 1;
+      const right = left + 1;
+      let worst = index;
+      if (left < this.count && this.worse(left, worst)) worst = left;
+      if (right < this.count && this.worse(right, worst)) worst = right;
+      if (worst === index) return;
+      this.swap(index, worst);
+      index = worst;
+    }
+  }
+
+  private place(index: number, slot: number, score: number): void {
+    this.slots[index] = slot;
+    this.scores[index] = score;
+  }
+
+  private swap(a: number, b: number): void {
+    const slot = this.slots[a] as number;
+    const score = this.scores[a] as number;
+    this.place(a, this.slots[b] as number, this.scores[b] as number);
+    this.place(b, slot, score);
+  }
+}
