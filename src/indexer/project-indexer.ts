@@ -97,11 +97,11 @@ export class ProjectIndexer {
     const manifest = this.deps.files.manifest();
     const diff = diffManifest(scan, manifest);
     const state: IndexState = manifest.size === 0 ? "missing" : isFresh(diff) ? "fresh" : "stale";
-    const previous = this.deps.files.directoryHashes();
-    const changedDirectories =
-      state === "stale"
-        ? [...directoryHashes(scan)].filter(([path, { hash }]) => previous.get(path) !== hash).map(([path]) => path)
-        : [];
+    let changedDirectories: string[] = [];
+    if (state === "stale") {
+      const previous = this.deps.files.directoryHashes();
+      changedDirectories = [...directoryHashes(scan)].filter(([path, { hash }]) => previous.get(path) !== hash).map(([path]) => path);
+    }
     return { state, diff, scan, changedDirectories, manifest, durationMs: performance.now() - started };
   }
 
