@@ -1,3 +1,4 @@
+import { lastLineNumber } from "./text-lines.js";
 import type { ExtractedSymbol } from "./tree-sitter-extractor.js";
 
 export interface Chunk {
@@ -35,7 +36,7 @@ const DEFAULT_MAX_CHARS = 16_000;
  */
 export function chunkFile(text: string, symbols: readonly ExtractedSymbol[], options: ChunkOptions): Chunk[] {
   const lines = text.split("\n");
-  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  lines.length = lastLineNumber(lines);
   if (lines.length === 0 || (lines.length === 1 && lines[0] === "")) return [];
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
 

@@ -1,4 +1,5 @@
 import { CLASS_LIKE_KINDS, type SymbolKind } from "./grammar-specs.js";
+import { lastLineNumber } from "./text-lines.js";
 import type { ExtractedSymbol } from "./tree-sitter-extractor.js";
 
 interface DefinitionPattern {
@@ -111,7 +112,7 @@ export function definitionLines(text: string, language: string): ExtractedSymbol
   });
   // A definition runs to the line before the next one at its indentation or
   // less (trailing blank lines excluded), or to the end of the file.
-  const lastLine = lines.length > 1 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
+  const lastLine = lastLineNumber(lines);
   const close = (symbol: ExtractedSymbol, before: number) => {
     let end = before;
     while (end > symbol.startLine && (lines[end - 1] ?? "").trim() === "") end--;

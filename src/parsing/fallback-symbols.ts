@@ -1,3 +1,4 @@
+import { lastLineNumber } from "./text-lines.js";
 import type { ExtractedSymbol } from "./tree-sitter-extractor.js";
 
 const MARKDOWN_HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
@@ -19,7 +20,7 @@ export function fallbackSymbols(text: string, language: string): ExtractedSymbol
     const match = MARKDOWN_HEADING.exec(line);
     if (match?.[1] && match[2]) headings.push({ level: match[1].length, name: match[2], line: index + 1 });
   });
-  const lastLine = lines.length > 1 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
+  const lastLine = lastLineNumber(lines);
   return headings.map((heading, index) => {
     const next = headings.slice(index + 1).find((other) => other.level <= heading.level);
     return { name: heading.name, kind: "heading", startLine: heading.line, endLine: next ? next.line - 1 : lastLine };
