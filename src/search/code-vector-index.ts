@@ -1,5 +1,6 @@
 import type { VectorHit, VectorStore } from "../store/vector-store.js";
 import { Int8VectorScan } from "./int8-vector-scan.js";
+import type { SlotScore } from "./top-slots.js";
 import type { KernelScan } from "./vector-kernel.js";
 import { VectorScanThread } from "./vector-scan-thread.js";
 
@@ -94,7 +95,7 @@ export class CodeVectorIndex {
     this.inFlight = prepared;
     const request = this.thread.scan(prepared, k + this.freeSlots.length);
     this.scanning = request.catch(() => undefined);
-    let slots: Array<{ slot: number; score: number }>;
+    let slots: SlotScore[];
     try {
       slots = await request;
     } catch {

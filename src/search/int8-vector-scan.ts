@@ -87,6 +87,11 @@ export class Int8VectorScan {
   private bytes: Int8Array;
   private capacity = 0;
   private slotCount = 0;
+  /**
+   * Progress of the prepared scan's blocks, shared with the thread that runs
+   * it (`scanUnclaimedBlocks`); `prepareScan` resets it.
+   */
+  readonly progress = createScanProgress();
 
   constructor(dims: number, options: Int8VectorScanOptions = {}) {
     if (!Number.isInteger(dims) || dims <= 0 || dims % 16 !== 0) {
@@ -158,12 +163,6 @@ export class Int8VectorScan {
   get memory(): WasmMemory {
     return this.kernel.memory;
   }
-
-  /**
-   * Progress of the prepared scan's blocks, shared with the thread that runs
-   * it (`scanUnclaimedBlocks`); `prepareScan` resets it.
-   */
-  readonly progress = createScanProgress();
 
   /**
    * Quantises the query into memory and returns the kernel's arguments for

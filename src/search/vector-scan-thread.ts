@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { workerEntryPath } from "../worker-entry.js";
 import type { VectorScanRequest, VectorScanResponse } from "../../workers/vector-scan-worker.js";
+import type { SlotScore } from "./top-slots.js";
 import type { KernelScan, WasmMemory } from "./vector-kernel.js";
 
 /**
@@ -12,7 +13,7 @@ import type { KernelScan, WasmMemory } from "./vector-kernel.js";
 export class VectorScanThread {
   private readonly worker: Worker;
   private nextId = 0;
-  private readonly pending = new Map<number, { resolve: (slots: Array<{ slot: number; score: number }>) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (slots: SlotScore[]) => void; reject: (error: Error) => void }>();
   private failure: Error | undefined;
 
   /** `progress`: the scanner's shared block counters (`Int8VectorScan.progress`). */
@@ -40,7 +41,7 @@ export class VectorScanThread {
   }
 
   /** The k best slots of a prepared scan by int score, best first (ties to the smaller slot). */
-  scan(scan: KernelScan, k: number): Promise<Array<{ slot: number; score: number }>> {
+  scan(scan: KernelScan, k: number): Promise<SlotScore[]> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
