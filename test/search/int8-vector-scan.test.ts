@@ -6,33 +6,7 @@ import { DEFAULT_INT8_SCALE, Int8VectorScan } from "../../src/search/int8-vector
 import { selectTopSlots, topSlots } from "../../src/search/top-slots.js";
 import { instantiateKernel, SCAN_BLOCK_SLOTS, scanUnclaimedBlocks, waitForAllBlocks, type KernelExports } from "../../src/search/vector-kernel.js";
 import { VECTOR_KERNEL_WASM_BASE64 } from "../../src/search/vector-kernel-wasm.js";
-
-/** Seeded PRNG so failures reproduce. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-function gaussian(random: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-}
-
-function normalize(vector: Float32Array): Float32Array {
-  let norm = 0;
-  for (const x of vector) norm += x * x;
-  norm = Math.sqrt(norm);
-  return vector.map((x) => x / norm);
-}
-
-function randomUnitVector(dims: number, random: () => number): Float32Array {
-  return normalize(Float32Array.from({ length: dims }, () => gaussian(random)));
-}
+import { mulberry32, normalize, randomUnitVector } from "../helpers/random-vectors.js";
 
 function int8Dot(a: Int8Array, b: Int8Array): number {
   let sum = 0;

@@ -3,24 +3,14 @@ import { Int8VectorScan } from "../../src/search/int8-vector-scan.js";
 import { topSlots } from "../../src/search/top-slots.js";
 import { claimBlock, instantiateKernel, SCAN_BLOCK_SLOTS, scanBlock } from "../../src/search/vector-kernel.js";
 import { VectorScanThread } from "../../src/search/vector-scan-thread.js";
-
-function randomUnit(dims: number, next: () => number): Float32Array {
-  const vector = Float32Array.from({ length: dims }, () => next() - 0.5);
-  const norm = Math.hypot(...vector);
-  return vector.map((x) => x / norm);
-}
-
-function lcg(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
+import { mulberry32, randomUnitVector } from "../helpers/random-vectors.js";
 
 describe("VectorScanThread", () => {
   it("waits for a block another thread claimed, then ranks every block", async () => {
-    const next = lcg(5);
+    const random = mulberry32(5);
     const scanner = new Int8VectorScan(32);
-    for (let slot = 0; slot < SCAN_BLOCK_SLOTS * 2 + 7; slot++) scanner.set(slot, randomUnit(32, next));
-    const query = randomUnit(32, next);
+    for (let slot = 0; slot < SCAN_BLOCK_SLOTS * 2 + 7; slot++) scanner.set(slot, randomUnitVector(32, random));
+    const query = randomUnitVector(32, random);
     const expected = topSlots(Int32Array.from(scanner.scan(query)), 5);
     const thread = new VectorScanThread(scanner.memory, scanner.progress);
     try {
