@@ -2,6 +2,8 @@ import type { ContentType, ContextReference, EntrySummary, ReferenceType } from 
 
 const MAX_TOPICS = 5;
 const MAX_ENTITIES = 5;
+/** A topic longer than this is cut in the marker (the stored reference keeps it whole). */
+const MAX_TOPIC_CHARS = 32;
 const integer = new Intl.NumberFormat("en-US");
 
 /**
@@ -13,8 +15,34 @@ export function renderReference(reference: ContextReference): string {
   const turns = reference.turnRange[1] - reference.turnRange[0] + 1;
   const time = new Date(reference.timestamp);
   const clock = `${String(time.getHours()).padStart(2, "0")}:${String(time.getMinutes()).padStart(2, "0")}`;
-  const topics = reference.topics.slice(0, 3).join(", ");
+  const topics = reference.topics
+    .slice(0, 3)
+    .map((topic) => (topic.length > MAX_TOPIC_CHARS ? `${topic.slice(0, MAX_TOPIC_CHARS - 1)}…` : topic))
+    .join(", ");
   return `[CTX-REF:${reference.type} | ${turns} turns (${integer.format(reference.tokensSaved)} tokens) @ ${clock} | Topics: ${topics} | retrieve_context(ref_id="${reference.id}")]`;
+}
+
+/**
+ * The longest marker `renderReference` draws for any reference of a session
+ * (a billion turns and tokens, the longest type, three topics at full width):
+ * what to budget for a marker before its reference exists.
+ */
+export function widestMarker(): string {
+  const wide = 999_999_999;
+  return renderReference({
+    id: "f".repeat(8),
+    type: "plan_discussion",
+    sessionId: "",
+    agentId: "",
+    contentIds: [],
+    summary: "",
+    tokensSaved: wide,
+    turnRange: [1, wide],
+    timestamp: 0,
+    topics: Array.from({ length: 3 }, () => "W".repeat(MAX_TOPIC_CHARS)),
+    entities: [],
+    queryHints: [],
+  });
 }
 
 /** True for text that is (or starts with) a rendered marker: markers are never evicted into markers. */

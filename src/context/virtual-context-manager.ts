@@ -6,7 +6,7 @@ import type { TokenCounter } from "../llm/token-counter.js";
 import type { ContentType, ContextReference } from "../store/content-types.js";
 import type { SessionMessageRow } from "../store/session-repository.js";
 import { AgentContext, buildItems, markerItem, type ContextItem } from "./agent-context.js";
-import { foldReferences, generateReference } from "./context-reference.js";
+import { foldReferences, generateReference, widestMarker } from "./context-reference.js";
 import type { DegradationPolicy, EvictionDecision } from "./degradation-policy.js";
 import type { PressureLevel } from "./prefetch/memory-pressure.js";
 import { oldestFirst, type EvictionStrategy } from "./eviction/eviction-strategy.js";
@@ -32,8 +32,6 @@ export interface PreparedWindow {
 
 /** Evictions per request before giving up (each frees more than a marker costs). */
 const MAX_EVICTION_ROUNDS = 64;
-/** Roughly what a rendered marker takes in the window. */
-const MARKER_ALLOWANCE = 80;
 /** Markers may take this share of the window; past it, the oldest fold into one. */
 const MARKER_BUDGET_SHARE = 0.05;
 
@@ -106,9 +104,11 @@ export class VirtualContextManager {
       const overflow = usedTokens - this.deps.windowTokens;
       if (!decision.evict && overflow <= 0) break;
       let selected = decision.evict ? this.deps.strategy.selectForEviction(context, decision.targetTokens) : [];
-      if (overflow > 0 && freed(selected) < overflow) selected = this.hardLimitSelection(context, overflow, selected);
+      // What leaves must pay for the overflow and for the marker left in its place.
+      const markerTokens = this.markerTokens();
+      if (overflow > 0 && freed(selected) < overflow + markerTokens) selected = this.hardLimitSelection(context, overflow + markerTokens, selected);
       // A marker costs tokens too: folding one lone marker into another frees nothing.
-      if (selected.length === 0 || freed(selected) <= MARKER_ALLOWANCE) break;
+      if (selected.length === 0 || freed(selected) <= markerTokens) break;
       const reference = await this.evict(recorder, context, selected, references);
       evictions.push(reference);
       context = context.withEviction(selected, markerItem(reference, (row) => this.tokensOf(row)));
@@ -131,6 +131,15 @@ export class VirtualContextManager {
     if (this.pressure !== "high" && this.pressure !== "critical") return undefined;
     const target = usedTokens - Math.floor(this.deps.windowTokens / 2);
     return target > 0 ? { evict: true, targetTokens: target } : undefined;
+  }
+
+  /**
+   * The most a marker can take in the window, by the current (calibrated)
+   * count. The window is guaranteed to fit whenever the fixed part, the
+   * newest item and one marker do.
+   */
+  markerTokens(): number {
+    return this.tokensOf({ ordinal: -1, message: { role: "user", content: [{ type: "text", text: widestMarker() }] }, turn: 0, entryIds: [], evictedBy: null });
   }
 
   /** Tokens one stored message takes in the window (cached: messages never change). */
@@ -160,12 +169,14 @@ export class VirtualContextManager {
 
   /**
    * Past the window, anything but the newest item goes, oldest first,
-   * preserved or not; the newest goes too only when it alone is too big.
+   * preserved or not, until `target` tokens are freed; the newest goes too
+   * only when everything else is not enough (it is too big to fit beside one
+   * marker).
    */
-  private hardLimitSelection(context: AgentContext, overflow: number, already: ContextItem[]): ContextItem[] {
+  private hardLimitSelection(context: AgentContext, target: number, already: ContextItem[]): ContextItem[] {
     const candidates = context.items.slice(0, -1);
-    const selected = [...already, ...oldestFirst(candidates, overflow - freed(already), new Set(already))];
-    if (freed(selected) >= overflow) return selected;
+    const selected = [...already, ...oldestFirst(candidates, target - freed(already), new Set(already))];
+    if (freed(selected) >= target) return selected;
     const newest = context.items[context.items.length - 1];
     return newest && newest.kind !== "reference" && !selected.includes(newest) ? [...selected, newest] : selected;
   }

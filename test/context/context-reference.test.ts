@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateReference, renderReference } from "../../src/context/context-reference.js";
+import { generateReference, renderReference, widestMarker } from "../../src/context/context-reference.js";
 import type { ContentEntry, ContextReference } from "../../src/store/content-types.js";
 
 beforeAll(() => {
@@ -53,6 +53,14 @@ describe("renderReference", () => {
   it("is idempotent and shows at most three topics", () => {
     expect(renderReference(reference)).toBe(renderReference({ ...reference }));
     expect(renderReference({ ...reference, topics: [] })).toContain("| Topics:  |");
+  });
+
+  it("cuts long topics, so no marker is wider than widestMarker", () => {
+    const long = "averyveryverylongidentifierthatgoesonandonforever";
+    const rendered = renderReference({ ...reference, type: "plan_discussion", tokensSaved: 123_456_789, topics: [long, long, long, long] });
+    expect(rendered).toContain(`Topics: ${long.slice(0, 31)}…, ${long.slice(0, 31)}…, ${long.slice(0, 31)}… |`);
+    expect(rendered.length).toBeLessThanOrEqual(widestMarker().length);
+    expect(widestMarker()).toMatch(/^\[CTX-REF:plan_discussion \| 999999999 turns \(999,999,999 tokens\)/);
   });
 });
 
