@@ -255,30 +255,44 @@ export class FullTextIndex {
     return plans;
   }
 
-  /** Adds one term's BM25 contribution; with `onlyFound`, to documents already scored only. */
+  /**
+   * Adds one term's BM25 contribution; with `onlyFound`, to documents
+   * already scored only. Plain loops, no closures: a process's first
+   * queries run this before V8 has optimised it.
+   */
   private scoreTerm(plan: TermPlan, averageLength: number, touched: number[], onlyFound: boolean): void {
     const { state, lengths, scores } = this;
-    const { idf } = plan;
-    const add = (id: number, frequency: number) => {
-      const normalisation = 1 - B + (B * (lengths[id] as number)) / averageLength;
-      if (scores[id] === 0) touched.push(id);
-      scores[id] = (scores[id] as number) + (idf * frequency * (K1 + 1)) / (frequency + K1 * normalisation);
-    };
+    const weight = plan.idf * (K1 + 1);
+    const lengthWeight = (K1 * B) / averageLength;
+    const baseNormalisation = K1 * (1 - B);
     if (onlyFound && plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
       // Found documents are fewer than the term's postings: look them up instead.
-      // Each already has a score, so `add` never appends to `touched` here.
+      // Each already has a score, so nothing is appended to `touched` here.
       const codes = this.frequentTerms.get(plan.term, state.length, () => plan.slots.map((ids) => ids ?? []));
-      for (const id of touched) {
+      for (let index = 0; index < touched.length; index++) {
+        const id = touched[index] as number;
         const code = codes[id] as number;
-        if (code !== 0 && state[id] === LIVE && scores[id] !== 0) add(id, FREQUENCY_OF_CODE[code] as number);
+        if (code === 0 || state[id] !== LIVE || scores[id] === 0) continue;
+        const frequency = FREQUENCY_OF_CODE[code] as number;
+        scores[id] = (scores[id] as number) + (weight * frequency) / (frequency + baseNormalisation + lengthWeight * (lengths[id] as number));
       }
       return;
     }
-    plan.slots.forEach((ids, slot) => {
-      if (!ids) return;
+    for (let slot = 0; slot < plan.slots.length; slot++) {
+      const ids = plan.slots[slot];
+      if (!ids) continue;
       const frequency = FREQUENCY_OF_CODE[slot + 1] as number;
-      for (const id of ids) if (state[id] === LIVE && (!onlyFound || scores[id] !== 0)) add(id, frequency);
-    });
+      for (let index = 0; index < ids.length; index++) {
+        const id = ids[index] as number;
+        if (state[id] !== LIVE) continue;
+        const score = scores[id] as number;
+        if (score === 0) {
+          if (onlyFound) continue;
+          touched.push(id);
+        }
+        scores[id] = score + (weight * frequency) / (frequency + baseNormalisation + lengthWeight * (lengths[id] as number));
+      }
+    }
   }
 
   /** Whether at least `k` of these documents score above `threshold` (stops counting at `k`). */
