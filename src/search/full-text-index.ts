@@ -1,10 +1,7 @@
-import { Index } from "flexsearch";
-import { TF_BUCKETS, TF_MARK } from "./full-text-document.js";
+import type { Index } from "flexsearch";
+import { addPostings, createPostingsIndex, termSlots, type TermSlots } from "./flexsearch-postings.js";
 import { FREQUENCY_OF_CODE, FrequentTermTables } from "./frequent-term-tables.js";
 import { topK } from "./top-k.js";
-
-/** A term's postings by frequency slot: 0 once, 1 + i the i-th of `TF_BUCKETS`; empty slots may be missing. */
-type TermSlots = ReadonlyArray<readonly number[] | null | undefined>;
 
 interface TermPlan {
   term: string;
@@ -51,9 +48,6 @@ const FREQUENT_TERM_SHARE = 1 / 16;
 const SNAPSHOT_FORMAT_KEY = "sylk-format";
 const SNAPSHOT_FORMAT = "slots-1";
 
-const SLOT_OF_BUCKET = new Map<string, number>(TF_BUCKETS.map((bucket, index) => [String(bucket), index + 1]));
-const MARK_CODE = TF_MARK.charCodeAt(0);
-
 const ABSENT = 0;
 const LIVE = 1;
 const TOMBSTONED = 2;
@@ -61,9 +55,10 @@ const TOMBSTONED = 2;
 const PENDING = 3;
 
 /**
- * The full-text signal: FlexSearch holds the inverted index (documents are
- * pre-tokenised, distinct terms separated by spaces, so FlexSearch only
- * splits on spaces), and ranking is BM25 over its postings, because
+ * The full-text signal: FlexSearch holds the inverted index and persists it
+ * (documents are pre-tokenised, and their postings are written into it
+ * directly, see `flexsearch-postings.ts`), and ranking is BM25 over its
+ * postings, because
  * FlexSearch's own ranking (term position, no IDF, no term frequency) is weak
  * for the long natural-language queries an agent sends. Documents arrive
  * with frequency-bucket terms (`term#4`, see `full-text-document.ts`); the
@@ -91,39 +86,7 @@ export class FullTextIndex {
   private readonly frequentTerms = new FrequentTermTables();
 
   constructor() {
-    this.index = FullTextIndex.createIndex();
-  }
-
-  private static createIndex(): Index {
-    // FlexSearch calls `encode` on a document, then `score` for each of its
-    // terms in order: the slots found while encoding travel between the two.
-    let slots: number[] = [];
-    return new Index({
-      tokenize: "strict",
-      resolution: TF_BUCKETS.length + 1,
-      fastupdate: false,
-      // Documents arrive as distinct terms, each followed by its bucket term
-      // when it repeats (`parser parser#4 lexer`): a plain split, no Encoder.
-      encode: (text: string) => {
-        const terms: string[] = [];
-        slots = [];
-        for (const word of text.split(" ")) {
-          // A bucket term is the previous term plus `#n`: compare in place, no substrings.
-          const previous = terms[terms.length - 1];
-          const slot =
-            previous !== undefined && word.length > previous.length + 1 && word.charCodeAt(previous.length) === MARK_CODE && word.startsWith(previous)
-              ? SLOT_OF_BUCKET.get(word.slice(previous.length + 1))
-              : undefined;
-          if (slot !== undefined) slots[slots.length - 1] = slot;
-          else if (word !== "") {
-            terms.push(word);
-            slots.push(0);
-          }
-        }
-        return terms;
-      },
-      score: (_content: string[], _term: string, index: number) => slots[index] ?? 0,
-    });
+    this.index = createPostingsIndex();
   }
 
   /** Live documents. */
@@ -148,7 +111,13 @@ export class FullTextIndex {
     // id, so a live id is already indexed with exactly these terms.
     if (this.state[id] === LIVE) return;
     if (this.state[id] === TOMBSTONED) throw new Error(`Full-text document ${id} was removed; ids are never reused.`);
-    this.index.add(id, terms);
+    if (this.state[id] === PENDING) {
+      // In the loaded snapshot already, with these terms: confirm it.
+      this.pending--;
+      this.markLive(id, length);
+      return;
+    }
+    addPostings(this.index, id, terms);
     this.frequentTerms.invalidate();
     this.markLive(id, length);
   }
@@ -324,14 +293,9 @@ export class FullTextIndex {
     return this.termPlans(terms).reduce((sum, plan) => sum + plan.idf, 0);
   }
 
-  /**
-   * Every document holding the term, live or not, by frequency slot: read
-   * from FlexSearch's map (term → slots of ids; what its export writes),
-   * since its `search` merges the slots and so loses the frequency.
-   * These are FlexSearch's own arrays: read them, never change them.
-   */
+  /** Every document holding the term, live or not, by frequency slot (see `termSlots`). */
   private slots(term: string): TermSlots {
-    return (this.index as unknown as { map: Map<string, TermSlots> }).map.get(term) ?? [];
+    return termSlots(this.index, term);
   }
 
   private markLive(id: number, length: number): void {
@@ -395,7 +359,7 @@ export class FullTextIndex {
   }
 
   private reset(): void {
-    this.index = FullTextIndex.createIndex();
+    this.index = createPostingsIndex();
     this.frequentTerms.invalidate();
     this.state.fill(ABSENT);
     this.lengths.fill(0);

@@ -95,3 +95,17 @@ describe("full-text ranking", () => {
     );
   });
 });
+
+describe("a loaded snapshot", () => {
+  it("confirms a document added again before reconciling instead of filing it twice", async () => {
+    const index = new FullTextIndex();
+    index.add(1, "parser parser#4 lexer", 6);
+    index.add(2, "lexer", 1);
+    const loaded = new FullTextIndex();
+    loaded.import(await index.export());
+    loaded.add(1, "parser parser#4 lexer", 6);
+    expect(loaded.reconcile([{ id: 1, length: 6 }, { id: 2, length: 1 }]).missing).toEqual([]);
+    expect(loaded.size).toBe(2);
+    expect(loaded.search(["parser", "lexer"], 5)).toEqual(index.search(["parser", "lexer"], 5));
+  });
+});

@@ -1,0 +1,85 @@
+import { Index } from "flexsearch";
+import { TF_BUCKETS, TF_MARK } from "./full-text-document.js";
+
+/**
+ * The one place that reaches inside a FlexSearch `Index` (flexsearch 0.8,
+ * pinned): its `map` (term → postings by score slot) and its register of
+ * document ids, which FlexSearch's own `export` and `import` persist.
+ *
+ * Documents arrive pre-tokenised: distinct terms separated by spaces, each
+ * followed by its frequency-bucket term when it repeats (`parser parser#4
+ * lexer`). Going through `Index.add`, FlexSearch split them again, noted each
+ * term in a per-document dictionary to skip duplicates and called back for
+ * each term's slot: about half of a cold index's FlexSearch time. Here the
+ * postings go straight where `Index.add` would put them (a property test
+ * compares the exports of both ways), and ranking reads them from there,
+ * since FlexSearch's `search` merges the slots and so loses the frequency.
+ */
+
+/** A term's postings by frequency slot: 0 once, 1 + i the i-th of `TF_BUCKETS`; empty slots may be missing. */
+export type TermSlots = ReadonlyArray<readonly number[] | null | undefined>;
+
+/** What an `Index` built by `createPostingsIndex` keeps (tokenize "strict", no context, no fastupdate register). */
+interface IndexInternals {
+  map: Map<string, Array<number[] | undefined>>;
+  reg: Set<number>;
+}
+
+const SLOT_OF_BUCKET = new Map<string, number>(TF_BUCKETS.map((bucket, index) => [String(bucket), index + 1]));
+const MARK_CODE = TF_MARK.charCodeAt(0);
+const SPACE_CODE = 0x20;
+
+/** An index whose score slots hold term frequencies: slot 0 once, then one per bucket. */
+export function createPostingsIndex(): Index {
+  return new Index({ tokenize: "strict", resolution: TF_BUCKETS.length + 1, fastupdate: false });
+}
+
+/**
+ * Files document `id` under each of its terms, in the term's frequency
+ * slot, as `Index.add` would. The terms must be distinct (a bucket term
+ * follows the term it counts), and `id` must not be in the index yet.
+ */
+export function addPostings(index: Index, id: number, terms: string): void {
+  const { map, reg } = internals(index);
+  let term = "";
+  let slots: Array<number[] | undefined> | undefined;
+  let slot = 0;
+  const post = () => {
+    if (!slots) return;
+    const ids = slots[slot] ?? (slots[slot] = []);
+    ids.push(id);
+  };
+  let start = 0;
+  for (let end = 0; end <= terms.length; end++) {
+    if (end < terms.length && terms.charCodeAt(end) !== SPACE_CODE) continue;
+    if (end > start) {
+      const word = terms.slice(start, end);
+      // A bucket term is the previous term plus `#n`: compare in place before slicing.
+      const bucketSlot =
+        slots && word.length > term.length + 1 && word.charCodeAt(term.length) === MARK_CODE && word.startsWith(term)
+          ? SLOT_OF_BUCKET.get(word.slice(term.length + 1))
+          : undefined;
+      if (bucketSlot !== undefined) {
+        slot = bucketSlot;
+      } else {
+        post();
+        term = word;
+        slots = map.get(word);
+        if (!slots) map.set(word, (slots = []));
+        slot = 0;
+      }
+    }
+    start = end + 1;
+  }
+  post();
+  reg.add(id);
+}
+
+/** Every document filed under the term, live or not, by frequency slot. These are the index's own arrays: never change them. */
+export function termSlots(index: Index, term: string): TermSlots {
+  return internals(index).map.get(term) ?? [];
+}
+
+function internals(index: Index): IndexInternals {
+  return index as unknown as IndexInternals;
+}
