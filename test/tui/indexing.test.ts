@@ -101,7 +101,9 @@ describe("first run: consent, then indexing in the background", () => {
   });
 
   it("typing during a cold index shows at once (keys are not held back by indexing)", async () => {
-    app = await renderApp({ files: manyFiles(400) });
+    // Enough files that indexing outlasts the keystrokes on a loaded machine:
+    // with 400, a faster write path sometimes finished first.
+    app = await renderApp({ files: manyFiles(2_000) });
     await app.waitFor("Index this project?");
     await app.write("1");
     await app.waitFor(PROGRESS);
