@@ -203,7 +203,7 @@ export class FullTextIndex {
     }
 
     const { scores } = this;
-    const hits = topK(touched, (id) => scores[id] as number, limit);
+    const hits = topK(touched, scores, limit);
     for (const id of touched) scores[id] = 0;
     return { hits, idealScore };
   }
