@@ -6,7 +6,7 @@
  * Scores are read from `scores[id]`, and the loop has no closures: a process's
  * first queries run it before V8 has optimised it, over up to ~80k candidates.
  */
-export function topK(ids: readonly number[], scores: Float64Array, limit: number): Array<{ id: number; score: number }> {
+export function topK(ids: ArrayLike<number>, scores: Float64Array, limit: number): Array<{ id: number; score: number }> {
   const size = Math.min(limit, ids.length);
   if (size <= 0) return [];
   const heapIds = new Float64Array(size);
