@@ -1,32 +1,31 @@
-import { queryTerms, tokenize } from "./code-tokenizer.js";
+import { queryTerms } from "./code-tokenizer.js";
 
 const SNIPPET_LINES = 6;
 const MAX_LINE_LENGTH = 200;
 
 /**
  * A few lines of a chunk that show why it matched: the window around the
- * line sharing the most query terms (the chunk's head when none does).
+ * line containing the most query terms (the chunk's head when none does).
+ * Terms are matched in the lower-cased line as written, so `token` is found
+ * in `validateToken` and `tokens` alike, without tokenising every line: that
+ * was most of a search's work after ranking, on every search.
  */
 export function snippetFor(content: string, query: string): string {
   const lines = content.split("\n");
-  const terms = new Set(queryTerms(query));
+  const terms = queryTerms(query);
   let bestLine = 0;
   let bestMatches = 0;
-  if (terms.size > 0) {
-    // Tokens are lower-cased pieces of a line, so a line whose lower-cased
-    // text contains no query term has no match: most lines skip tokenising.
+  if (terms.length > 0) {
     const lowered = content.toLowerCase().split("\n");
-    const termList = [...terms];
-    const mayMatch = (index: number) => termList.some((term) => lowered[index]?.includes(term));
-    lines.forEach((line, index) => {
-      if (!mayMatch(index)) return;
+    for (let index = 0; index < lowered.length; index++) {
+      const line = lowered[index] as string;
       let matches = 0;
-      for (const token of new Set(tokenize(line))) if (terms.has(token)) matches++;
+      for (const term of terms) if (line.includes(term)) matches++;
       if (matches > bestMatches) {
         bestMatches = matches;
         bestLine = index;
       }
-    });
+    }
   }
   const from = Math.max(0, Math.min(bestLine - 1, lines.length - SNIPPET_LINES));
   return lines
