@@ -57,10 +57,9 @@ const PENDING = 3;
 /**
  * The full-text signal: FlexSearch holds the inverted index and persists it
  * (documents are pre-tokenised, and their postings are written into it
- * directly, see `flexsearch-postings.ts`), and ranking is BM25 over its
- * postings, because
- * FlexSearch's own ranking (term position, no IDF, no term frequency) is weak
- * for the long natural-language queries an agent sends. Documents arrive
+ * directly, see `flexsearch-postings.ts`). Ranking is BM25 over its
+ * postings, because FlexSearch's own ranking (term position, no IDF, no term
+ * frequency) is weak for the long natural-language queries an agent sends. Documents arrive
  * with frequency-bucket terms (`term#4`, see `full-text-document.ts`); the
  * index keeps each term once and files the document under the term's
  * frequency slot (FlexSearch's `score` slots), so a repeated term costs no
@@ -80,9 +79,9 @@ export class FullTextIndex {
   private scores = new Float64Array(1024);
   /**
    * The documents the current search has scored, in the order found (each
-   * once, so it never holds more ids than `state`). Reused: a fresh array per
-   * search was most of a search's garbage (up to ~80k ids), and the young
-   * collections it caused landed on one search in ten.
+   * once, so it never holds more ids than `state`). Reused across searches
+   * (they are synchronous): a fresh array per search, up to ~80k ids for
+   * common terms, was a large part of a search's garbage.
    */
   private touched = new Int32Array(1024);
   private touchedCount = 0;
@@ -112,7 +111,8 @@ export class FullTextIndex {
 
   /**
    * `terms`: the document's distinct terms, space-separated; `length`: its term
-   * count with repeats. Adding a live id again is a no-op.
+   * count with repeats. Adding a live id again is a no-op; adding an id of a
+   * loaded snapshot before `reconcile` confirms it.
    */
   add(id: number, terms: string, length: number): void {
     // The store never reuses ids (AUTOINCREMENT) and a changed document gets a new
