@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { snippetFor } from "../../src/search/snippet.js";
 
-const content = [
+const lines = [
   "// header",
   "import x from 'y';",
   "",
@@ -12,18 +12,13 @@ const content = [
   "}",
   "",
   "const unrelated = 1;",
-].join("\n");
+];
+const content = lines.join("\n");
 
 describe("snippetFor", () => {
   it("shows the window around the line holding the most query terms, from the line before it", () => {
-    expect(snippetFor(content, "validate token").split("\n")).toEqual([
-      "",
-      "export function validateToken(token: string) {",
-      "  return token.length > 0;",
-      "}",
-      "",
-      "const unrelated = 1;",
-    ]);
+    // Line 6 holds both terms; the window of six starts on line 5.
+    expect(snippetFor(content, "validate token").split("\n")).toEqual(lines.slice(4, 10));
   });
 
   it("shows the chunk's head when no line holds a query term, and cuts long lines", () => {
