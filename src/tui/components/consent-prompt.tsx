@@ -12,8 +12,8 @@ interface ConsentPromptProps {
 }
 
 const CHOICES: ReadonlyArray<Choice<ConsentAnswer>> = [
-  { label: "Yes", value: { granted: true, remember: false } },
-  { label: "No (chat without the index)", value: { granted: false, remember: false } },
+  { label: "Yes", value: { granted: true, remember: false }, key: "y" },
+  { label: "No (chat without the index)", value: { granted: false, remember: false }, key: "n" },
   { label: "Yes, and remember for this project", value: { granted: true, remember: true } },
   { label: "No, and remember for this project", value: { granted: false, remember: true } },
 ];
