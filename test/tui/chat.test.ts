@@ -110,6 +110,23 @@ describe("chat", () => {
     expect(app.frame()).toMatch(/⎿ denied: /);
   });
 
+  it("a protected path is asked about even in bypass mode, with no 'always' choice; y approves that one change", async () => {
+    server.enqueue(
+      reply().toolUse("write_file", { path: ".sylkignore", content: "dist\n" }, "toolu_protected"),
+      reply().text("Ignored dist."),
+    );
+    app = await withModel({ permissionMode: "bypass" });
+    await app.waitFor("index: fresh");
+    await app.submit("ignore dist");
+    await app.waitFor("Change a protected file?");
+    expect(app.frame()).toContain("what Sylk indexes");
+    expect(app.frame()).not.toContain("don't ask again");
+    expect(app.frame()).toMatch(/1\. Yes \(y\)[\s\S]*2\. No, and tell Sylk what to do instead \(n\)/);
+    await app.write("y");
+    await app.waitFor("Ignored dist.");
+    expect(readFileSync(join(app.project.root, ".sylkignore"), "utf8")).toBe("dist\n");
+  });
+
   it("allow once (arrows + Enter) makes the edit and shows it as a diff", async () => {
     server.enqueue(
       reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }, "toolu_edit"),

@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import type { ToolKind, ToolTargets } from "../tools/tool.js";
 import { dangerousCommandReason } from "./dangerous-commands.js";
+import { protectedPaths } from "./protected-paths.js";
 
 /**
  * How much the agent may do without asking (the modes users of Claude Code
@@ -14,7 +15,8 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export type PermissionDecision =
   | { behavior: "allow" }
   | { behavior: "deny"; reason: string }
-  | { behavior: "ask"; reason: string };
+  /** `once`: only an answer for this one call counts (protected paths): no "always" answer covers it. */
+  | { behavior: "ask"; reason: string; once?: boolean };
 
 /**
  * Rules in the form `tool` or `tool(pattern)`: `run_command(npm test*)`
@@ -61,6 +63,15 @@ export class PermissionPolicy {
       return { behavior: "deny", reason: `A deny rule in the configuration forbids this ${request.tool} call.` };
     }
     if (request.kind === "read") return { behavior: "allow" };
+    const guarded = request.kind === "write" ? protectedPaths(request.targets.paths ?? []) : [];
+    if (guarded.length > 0) {
+      if (this.mode === "plan") return { behavior: "deny", reason: "Plan mode is read-only: describe the change instead of making it." };
+      return {
+        behavior: "ask",
+        once: true,
+        reason: `Change a protected file: ${guarded.map((entry) => entry.reason).join("; ")}`,
+      };
+    }
     if ([...this.allowRules, ...this.sessionRules].some((rule) => ruleMatches(rule, request))) return { behavior: "allow" };
     switch (this.mode) {
       case "bypass":

@@ -1,9 +1,8 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { createTwoFilesPatch } from "diff";
 import { z } from "zod";
-import { resolveProjectPath } from "./project-paths-guard.js";
+import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
-import { targetPath } from "./file-text.js";
 import { defineTool, toolDescription, ToolError } from "./tool.js";
 
 const schema = z.strictObject({
@@ -49,7 +48,7 @@ export const editFileTool = defineTool({
   description: toolDescription(import.meta.url, "edit-file.txt"),
   schema,
   kind: "write",
-  targets: (input) => ({ paths: [targetPath(input.path)] }),
+  targets: (input, context) => ({ paths: [writeTarget(context, input.path)] }),
   async execute(input, context) {
     const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
     const shown = resolved.relative ?? resolved.absolute;

@@ -33,6 +33,17 @@ export function resolveProjectPath(root: string, requested: string, extraDirecto
   return { absolute, relative: relativePath };
 }
 
+/**
+ * The path a write will really reach, as permission rules and the
+ * protected-path check see it: relative to the root after symbolic links are
+ * resolved (a link `notes -> .git` must not turn `notes/config` into an
+ * ordinary edit), or absolute for an allowed directory outside the project.
+ */
+export function writeTarget(context: { root: string; extraDirectories: readonly string[] }, requested: string): string {
+  const resolved = resolveProjectPath(context.root, requested, context.extraDirectories);
+  return resolved.relative ?? resolved.absolute;
+}
+
 /** realpath of the path, or of its nearest existing ancestor joined with the rest (for files about to be created). */
 function realpathOfNearestExisting(path: string): string {
   let current = path;

@@ -19,7 +19,14 @@ export interface ToolSpec {
 export type ApprovalAnswer = "allow-once" | "allow-session" | "deny";
 
 /** Asks the user about a call the policy cannot decide alone (the TUI's approval dialog). */
-export type Approver = (request: PermissionRequest & { input: unknown; reason: string }) => Promise<ApprovalAnswer>;
+export type Approver = (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+
+export interface ApprovalRequest extends PermissionRequest {
+  input: unknown;
+  reason: string;
+  /** Only this one call can be approved (a protected path): "always" answers do not apply. */
+  once?: boolean;
+}
 
 export interface ToolCall {
   id: string;
@@ -79,10 +86,17 @@ export class ToolRegistry {
     const input: unknown = parsed.data;
     let permission: ToolRunResult["permission"] = "allowed";
     try {
-      const request: PermissionRequest = { tool: tool.name, kind: tool.kind, targets: tool.targets(input) };
+      const request: PermissionRequest = { tool: tool.name, kind: tool.kind, targets: tool.targets(input, context) };
       const decision = this.policy.decide(request);
       if (decision.behavior === "deny") return denied(`Permission denied: ${decision.reason}`, false);
       if (decision.behavior === "ask") {
+        if (!this.approver && decision.once) {
+          return denied(
+            `Permission denied: ${decision.reason}. Each change to it needs the user's approval of that one change, ` +
+              "and this run cannot ask; no permission mode or allow rule covers it. Tell the user what to change and why instead.",
+            false,
+          );
+        }
         if (!this.approver) {
           return denied(
             `Permission denied: this run cannot ask the user (${decision.reason}). ` +
@@ -90,9 +104,9 @@ export class ToolRegistry {
             false,
           );
         }
-        const answer = await this.approver({ ...request, input, reason: decision.reason });
+        const answer = await this.approver({ ...request, input, reason: decision.reason, ...(decision.once ? { once: true } : {}) });
         if (answer === "deny") return denied("The user denied this call. Ask how they want to proceed.", false);
-        if (answer === "allow-session") this.policy.allowForSession(request);
+        if (answer === "allow-session" && !decision.once) this.policy.allowForSession(request);
         permission = "approved";
       }
       const output = await tool.execute(input, context);

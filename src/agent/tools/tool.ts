@@ -40,7 +40,8 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   /** One zod object: validates input at the registry's chokepoint and is the JSON schema the model sees. */
   schema: Schema;
   kind: ToolKind;
-  targets(input: z.infer<Schema>): ToolTargets;
+  /** What the call touches, as the permission policy judges it (write tools resolve links: see `writeTarget`). */
+  targets(input: z.infer<Schema>, context: ToolContext): ToolTargets;
   execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolOutput>;
 }
 

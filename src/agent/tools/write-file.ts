@@ -2,9 +2,9 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { fileDiff } from "./edit-file.js";
-import { resolveProjectPath } from "./project-paths-guard.js";
+import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
-import { splitLines, targetPath } from "./file-text.js";
+import { splitLines } from "./file-text.js";
 import { defineTool, toolDescription, ToolError } from "./tool.js";
 
 const schema = z.strictObject({
@@ -29,7 +29,7 @@ export const writeFileTool = defineTool({
   description: toolDescription(import.meta.url, "write-file.txt"),
   schema,
   kind: "write",
-  targets: (input) => ({ paths: [targetPath(input.path)] }),
+  targets: (input, context) => ({ paths: [writeTarget(context, input.path)] }),
   async execute(input, context) {
     const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
     const shown = resolved.relative ?? resolved.absolute;

@@ -18,9 +18,10 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
   const command = request.targets.command;
   const scope = command !== undefined ? `\`${command}\`` : `${request.tool} calls`;
   const choices: ReadonlyArray<Choice<ApprovalAnswer>> = [
-    { label: "Yes", value: "allow-once" },
-    { label: `Yes, and don't ask again for ${scope} this session`, value: "allow-session" },
-    { label: "No, and tell Sylk what to do instead (Esc)", value: "deny" },
+    { label: "Yes", value: "allow-once", key: "y" },
+    // A protected path is approved one change at a time: no "always" for it.
+    ...(request.once ? [] : [{ label: `Yes, and don't ask again for ${scope} this session`, value: "allow-session" as const }]),
+    { label: "No, and tell Sylk what to do instead", value: "deny", key: "n" },
   ];
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
@@ -31,7 +32,9 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
       <Box marginY={1} flexDirection="column">
         <Preview request={request} />
       </Box>
-      <Text>Do you want to proceed?</Text>
+      <Text>
+        Do you want to proceed? <Text dimColor>(Esc: no)</Text>
+      </Text>
       <SelectList choices={choices} onSelect={onAnswer} onCancel={() => onAnswer("deny")} />
     </Box>
   );
@@ -39,6 +42,7 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
 
 function title(request: ApprovalRequest): string {
   if (request.kind === "execute") return "Run a command?";
+  if (request.once) return "Change a protected file?";
   return request.tool === "write_file" ? "Write a file?" : "Edit a file?";
 }
 
