@@ -7,6 +7,7 @@ import { ProjectIndexer } from "../indexer/project-indexer.js";
 import { VectorBackfill } from "../indexer/vector-backfill.js";
 import { FileWorkerPool } from "../indexer/worker-pool.js";
 import { ConsentStore } from "../project/consent.js";
+import { FolderTrustStore } from "../project/folder-trust.js";
 import { IndexLock } from "../project/index-lock.js";
 import { resolveProjectPaths, type ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
@@ -60,6 +61,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const loadedConfig = loadConfig({
     projectRoot: paths.root,
     env,
+    projectTrusted: new FolderTrustStore(paths.sylkHome).isTrusted(paths.root),
     ...(options.flags ? { flags: options.flags } : {}),
     ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}),
   });

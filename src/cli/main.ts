@@ -7,6 +7,7 @@ import { registerInteractiveCommand } from "./commands/interactive-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
+import { registerTrustCommand } from "./commands/trust-command.js";
 import { addGlobalOptions, resolveRoot } from "./shared-options.js";
 
 export const VERSION = "0.1.0";
@@ -30,6 +31,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerStatusCommand(program, context);
   registerAskCommand(program, context, setExitCode);
   registerSessionsCommand(program, context);
+  registerTrustCommand(program, context);
   // Last: `sylk` with no command starts it.
   registerInteractiveCommand(program, context);
   return program;

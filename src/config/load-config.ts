@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import type { z } from "zod";
 import { ConfigError } from "../errors.js";
 import { configSchema, type SylkConfig } from "./schema.js";
+import { withoutTrustGatedKeys, type GatedSetting } from "./trust-gated-keys.js";
 
 export const CONFIG_FILE_NAME = ".sylkrc";
 
@@ -15,6 +16,8 @@ export interface LoadedConfig {
   config: SylkConfig;
   /** Dotted key (e.g. `index.batchSize`) → the layer that set it. Keys absent here are defaults. */
   sources: Map<string, { source: ConfigSource; origin: string }>;
+  /** Settings of the project's `.sylkrc` left out because the folder is not trusted (see `trust-gated-keys.ts`). */
+  ignoredProjectSettings?: { file: string; settings: GatedSetting[] };
 }
 
 export interface LoadConfigOptions {
@@ -24,6 +27,11 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Dotted keys from command-line flags, e.g. `{ "embedding.provider": "builtin" }`. */
   flags?: Record<string, unknown>;
+  /**
+   * The user trusts this folder: its `.sylkrc` may set the trust-gated keys
+   * (endpoints, key variables, permissions, sandbox). Untrusted unless said.
+   */
+  projectTrusted?: boolean;
 }
 
 type RawObject = Record<string, unknown>;
@@ -32,23 +40,32 @@ type RawObject = Record<string, unknown>;
  * Resolves configuration in one place: schema defaults < `~/.sylkrc` <
  * project `.sylkrc` < `SYLK_*` environment < flags. Each file is validated on
  * its own so that an error names the file and the key; a malformed file is
- * fatal, never silently ignored.
+ * fatal, never silently ignored. In a folder the user has not trusted, the
+ * project file's trust-gated keys are left out (and reported), not validated.
  */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const env = options.env ?? process.env;
   const sources: LoadedConfig["sources"] = new Map();
   const layers: Array<{ source: ConfigSource; origin: string; raw: RawObject }> = [];
+  let ignoredProjectSettings: LoadedConfig["ignoredProjectSettings"];
 
-  const userPath = options.userConfigPath ?? join(env.HOME ?? homedir(), CONFIG_FILE_NAME);
-  const projectPath = join(options.projectRoot, CONFIG_FILE_NAME);
-  for (const [source, path] of [
-    ["user", userPath],
-    ["project", projectPath],
-  ] as const) {
-    if (!existsSync(path)) continue;
-    const raw = readConfigFile(path);
-    validateLayer(raw, path);
-    layers.push({ source, origin: path, raw });
+  const userPath = resolve(options.userConfigPath ?? join(env.HOME ?? homedir(), CONFIG_FILE_NAME));
+  const projectPath = resolve(options.projectRoot, CONFIG_FILE_NAME);
+  if (existsSync(userPath)) {
+    const raw = readConfigFile(userPath);
+    validateLayer(raw, userPath);
+    layers.push({ source: "user", origin: userPath, raw });
+  }
+  // A project at the home directory has the user's own file as its project file: it is read once, as the user's.
+  if (projectPath !== userPath && existsSync(projectPath)) {
+    let raw = readConfigFile(projectPath);
+    if (!options.projectTrusted) {
+      const split = withoutTrustGatedKeys(raw);
+      raw = split.kept;
+      if (split.ignored.length > 0) ignoredProjectSettings = { file: projectPath, settings: split.ignored };
+    }
+    validateLayer(raw, projectPath);
+    layers.push({ source: "project", origin: projectPath, raw });
   }
 
   const envLayer = configFromEnv(env);
@@ -66,7 +83,18 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   }
   const result = configSchema.safeParse(merged);
   if (!result.success) throw configErrorFrom(result.error, "merged configuration");
-  return { config: result.data, sources };
+  return { config: result.data, sources, ...(ignoredProjectSettings ? { ignoredProjectSettings } : {}) };
+}
+
+/**
+ * The trust-gated settings the project's `.sylkrc` asks for, read without
+ * loading the rest: what the trust question shows. Empty when there is no
+ * file, or it sets none of them.
+ */
+export function trustGatedProjectSettings(projectRoot: string, env: NodeJS.ProcessEnv = process.env): GatedSetting[] {
+  const path = resolve(projectRoot, CONFIG_FILE_NAME);
+  if (path === resolve(env.HOME ?? homedir(), CONFIG_FILE_NAME) || !existsSync(path)) return [];
+  return withoutTrustGatedKeys(readConfigFile(path)).ignored;
 }
 
 function readConfigFile(path: string): RawObject {

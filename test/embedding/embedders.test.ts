@@ -1,9 +1,11 @@
+import { realpathSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { HashingEmbedder } from "../../src/embedding/hashing-embedder.js";
 import { OpenAICompatibleEmbedder } from "../../src/embedding/openai-compatible-embedder.js";
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from "../helpers/fake-embedding-server.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { FolderTrustStore } from "../../src/project/folder-trust.js";
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0);
 
@@ -76,6 +78,8 @@ describe("configured embedders end to end", () => {
       ".sylkrc",
       JSON.stringify({ embedding: { provider: "openai-compatible", baseUrl, model: "fake-26", dimensions: 26, timeoutMs: 2000 } }),
     );
+    // A project's own embedding endpoint applies in a folder the user trusts.
+    new FolderTrustStore(project.sylkHome).record(realpathSync(project.root), true, "test");
   };
 
   it("fills vectors from an OpenAI-compatible server and searches with them", async () => {

@@ -1,9 +1,11 @@
+import { realpathSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OpenAICompatibleProvider } from "../../src/llm/openai-compatible-provider.js";
 import type { ModelRequest, ModelStreamEvent } from "../../src/llm/model-types.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
+import { FolderTrustStore } from "../../src/project/folder-trust.js";
 
 let server: FakeOpenAIServer;
 beforeEach(async () => {
@@ -90,6 +92,8 @@ describe("OpenAICompatibleProvider", () => {
         ".sylkrc",
         JSON.stringify({ model: { provider: "openai-compatible", name: "qwen-coder", baseUrl: server.baseUrl } }),
       );
+      // A project's own model endpoint applies in a folder the user trusts.
+      new FolderTrustStore(project.sylkHome).record(realpathSync(project.root), true, "test");
       server.enqueue(
         { toolCalls: [{ id: "call_r", name: "read_file", arguments: { path: "src/config.ts" } }] },
         { text: "The port is 8080 (src/config.ts:1)." },

@@ -10,6 +10,7 @@ import type { CliContext } from "../cli-context.js";
 import { IndexProgressPrinter } from "../index-progress-printer.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 import { indexProject } from "./index-command.js";
+import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
 
 interface AskOptions {
   outputFormat: OutputFormat;
@@ -48,6 +49,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
       if (options.provider) flags["model.provider"] = options.provider;
       if (options.contextWindow) flags["context.windowTokens"] = options.contextWindow;
       const services = openProject({ root: resolveRoot(context), env: context.env, flags });
+      warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
         await resolveIndexConsent(services.consent, { yes: options.yes ?? false });
         const progress = new IndexProgressPrinter(context.stderr.isTTY ? "bar" : "lines", context.stderr, context.stderr);

@@ -7,6 +7,7 @@ import type { CliContext } from "../cli-context.js";
 import { formatCount } from "../format.js";
 import { IndexProgressPrinter, type ProgressStyle } from "../index-progress-printer.js";
 import { resolveRoot } from "../shared-options.js";
+import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
 
 interface IndexOptions {
   yes?: boolean;
@@ -22,6 +23,7 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
     .option("--json", "print progress and the summary as JSON events, one per line")
     .action(async (path: string, options: IndexOptions) => {
       const services = openProject({ root: resolveRoot(context, path), env: context.env });
+      warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
         services.consent.recordIndexConsent(true, options.yes ? "sylk index --yes" : "sylk index");
         const style: ProgressStyle = options.json ? "json" : context.stderr.isTTY ? "bar" : "lines";

@@ -4,6 +4,8 @@ import { openAgentSession } from "../../app/agent-session.js";
 import { BadInputError } from "../../errors.js";
 import { openInteractiveSession } from "../../app/interactive-session.js";
 import type { CliContext } from "../cli-context.js";
+import { settleFolderTrust } from "../folder-trust-question.js";
+import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
 import { resolveRoot } from "../shared-options.js";
 
 interface InteractiveOptions {
@@ -40,7 +42,9 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       const flags: Record<string, unknown> = {};
       if (options.model) flags["model.name"] = options.model;
       if (options.provider) flags["model.provider"] = options.provider;
+      await settleFolderTrust(resolveRoot(context), context);
       const session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
+      warnAboutIgnoredSettings(session.services.loadedConfig, context.stderr);
       let sessionId = "";
       try {
         const resume = options.continue ? ({ latest: true } as const) : options.resume ? { id: options.resume } : undefined;

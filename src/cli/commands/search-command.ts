@@ -7,6 +7,7 @@ import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { CODE_SIGNALS, type CodeSignal } from "../../search/hybrid-code-searcher.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
+import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
 
 export type SearchScope = "code" | "history" | "all";
 
@@ -53,6 +54,7 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
         throw new FatalError(`This project has not been indexed yet (${paths.root}). Run \`sylk index\` first.`);
       }
       const services = openProject({ root: paths.root, env: context.env });
+      warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
         if (query === "-") {
           if (!options.json) throw new BadInputError("Reading queries from stdin (-) needs --json.");

@@ -6,6 +6,7 @@ import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { formatBytes, formatCount } from "../format.js";
 import { resolveRoot } from "../shared-options.js";
+import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
 
 export interface StatusJson {
   root: string;
@@ -36,6 +37,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
         return;
       }
       const services = openProject({ root: paths.root, env: context.env });
+      warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
         const freshness = await services.indexer.checkFreshness();
         const counts = services.files.counts();

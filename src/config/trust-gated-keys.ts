@@ -1,0 +1,75 @@
+/**
+ * Settings a cloned repository must not choose for the user: where requests
+ * carrying the user's credentials go (`baseUrl`), which environment variable
+ * is sent as a key (`apiKeyEnv`: it could name a cloud secret), what the
+ * agent may do without asking (`permissions`) and how far commands are
+ * fenced in (`sandbox`). A project's own `.sylkrc` sets them only once the
+ * user has trusted the folder; the user's `~/.sylkrc`, environment
+ * variables and flags always may. A key added later that runs code or loads
+ * tools belongs in this list too.
+ */
+export const TRUST_GATED_KEYS: readonly string[] = [
+  "model.baseUrl",
+  "model.apiKeyEnv",
+  "embedding.baseUrl",
+  "embedding.apiKeyEnv",
+  "permissions",
+  "sandbox",
+];
+
+type RawObject = Record<string, unknown>;
+
+export interface GatedSetting {
+  /** Dotted key, e.g. `permissions.allow`. */
+  key: string;
+  value: unknown;
+}
+
+export interface GatedSplit {
+  /** The layer without the gated keys. */
+  kept: RawObject;
+  /** What was removed, in the order found. */
+  ignored: GatedSetting[];
+}
+
+/**
+ * Removes the trust-gated keys from a project layer. Without its endpoint, a
+ * project's choice of a remote embedder is dropped as well: it would
+ * otherwise be an incomplete setting that stops every command.
+ */
+export function withoutTrustGatedKeys(raw: RawObject): GatedSplit {
+  const ignored: GatedSetting[] = [];
+  const kept = strip(raw, "", ignored);
+  const embedding = kept.embedding as RawObject | undefined;
+  if (ignored.some(({ key }) => key === "embedding.baseUrl") && embedding?.provider === "openai-compatible") {
+    for (const key of ["provider", "model"]) {
+      if (key in embedding) {
+        ignored.push({ key: `embedding.${key}`, value: embedding[key] });
+        delete embedding[key];
+      }
+    }
+  }
+  return { kept, ignored };
+}
+
+function strip(raw: RawObject, prefix: string, ignored: GatedSetting[]): RawObject {
+  const out: RawObject = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const dotted = `${prefix}${key}`;
+    if (TRUST_GATED_KEYS.includes(dotted)) {
+      ignored.push(...leafKeysOf(value, dotted));
+      continue;
+    }
+    out[key] = isPlainObject(value) ? strip(value, `${dotted}.`, ignored) : value;
+  }
+  return out;
+}
+
+function leafKeysOf(value: unknown, dotted: string): GatedSetting[] {
+  if (!isPlainObject(value) || Object.keys(value).length === 0) return [{ key: dotted, value }];
+  return Object.entries(value).flatMap(([key, inner]) => leafKeysOf(inner, `${dotted}.${key}`));
+}
+
+function isPlainObject(value: unknown): value is RawObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

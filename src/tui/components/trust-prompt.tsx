@@ -1,0 +1,61 @@
+import { Box, Text } from "ink";
+import type { GatedSetting } from "../../config/trust-gated-keys.js";
+import { useTheme } from "../theme.js";
+import { SelectList, type Choice } from "./select-list.js";
+
+interface TrustPromptProps {
+  file: string;
+  settings: readonly GatedSetting[];
+  onAnswer: (trusted: boolean) => void;
+}
+
+// "No" first and highlighted: an Enter meant for something else must not grant trust.
+const CHOICES: ReadonlyArray<Choice<boolean>> = [
+  { label: "No, ignore these settings", value: false, key: "n" },
+  { label: "Yes, I trust this folder", value: true, key: "y" },
+];
+
+const MAX_VALUE_CHARACTERS = 80;
+
+/**
+ * Asked once per folder, before the index consent, and only when the
+ * project's `.sylkrc` sets what only a trusted folder may: the settings are
+ * shown as written, so the user sees where requests would go and what would
+ * run without asking.
+ */
+export function TrustPrompt({ file, settings, onAnswer }: TrustPromptProps) {
+  const theme = useTheme();
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
+      <Text bold color={theme.warning}>
+        Trust this folder?
+      </Text>
+      <Text>{file} asks for settings that only a folder you trust may set:</Text>
+      <Box flexDirection="column" marginY={1}>
+        {settings.map((setting, index) => (
+          <Text key={index}>
+            {"  "}
+            {printable(setting.key)} = <Text color={theme.accent}>{shownValue(setting.value)}</Text>
+          </Text>
+        ))}
+      </Box>
+      <Text dimColor>
+        They can send your API key to another server or let the agent run commands without asking. Trust the folder only
+        if you trust whoever wrote its files. Without trust Sylk ignores them; `sylk trust` grants it later.
+      </Text>
+      <Box marginTop={1}>
+        <SelectList choices={CHOICES} onSelect={onAnswer} onCancel={() => onAnswer(false)} />
+      </Box>
+    </Box>
+  );
+}
+
+function shownValue(value: unknown): string {
+  const text = printable(JSON.stringify(value) ?? String(value));
+  return text.length > MAX_VALUE_CHARACTERS ? `${text.slice(0, MAX_VALUE_CHARACTERS - 1)}…` : text;
+}
+
+/** The file is the attacker's: control, zero-width and bidi characters are shown as escapes, never interpreted. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

@@ -1,0 +1,67 @@
+import { realpathSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FolderTrustStore } from "../../src/project/folder-trust.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+
+const unavailable = tmuxUnavailableReason();
+if (unavailable) console.warn(`Skipping the trust question in a real terminal: ${unavailable}`);
+
+let project: TempProject;
+let terminal: TmuxTerminal | undefined;
+beforeEach(() => {
+  project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
+  project.write(".sylkrc", JSON.stringify({ permissions: { allow: ["run_command(*)"] }, model: { baseUrl: "http://127.0.0.1:9/\u001b[2Jx" } }));
+});
+afterEach(() => {
+  terminal?.close();
+  terminal = undefined;
+  project.cleanup();
+});
+
+const start = () =>
+  startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
+const decision = () => new FolderTrustStore(project.sylkHome).decisionFor(realpathSync(project.root));
+
+describe.skipIf(unavailable !== undefined)("the trust question, in a real terminal", () => {
+  it("shows what the project's .sylkrc asks for, escaped; n ignores it, is remembered, and the session starts", async () => {
+    terminal = start();
+    await terminal.waitFor("Trust this folder?");
+    const screen = terminal.screen();
+    expect(screen).toContain('permissions.allow = ["run_command(*)"]');
+    expect(screen).toContain("model.baseUrl = \"http://127.0.0.1:9/\\u001b[2Jx\"");
+    expect(screen).toMatch(/❯ 1\. No, ignore these settings \(n\)/);
+    terminal.send("n", { literal: true });
+    await terminal.waitFor("Index this project?");
+    const unwrapped = terminal.screen().replace(/\n/g, "");
+    expect(unwrapped).toMatch(/this folder is not trusted, so these settings in .*\.sylkrc are ignored: permissions\.allow, model\.baseUrl/);
+    expect(unwrapped).not.toContain("Trust this folder?");
+    expect(decision()).toMatchObject({ trusted: false, via: "prompt" });
+
+    // Ctrl-C at a question that blocks everything else leaves at once.
+    terminal.send("C-c");
+    await terminal.waitFor("sylk exited 0");
+    terminal.close();
+    // Asked once: the next start goes straight to the session.
+    terminal = start();
+    await terminal.waitFor("Index this project?");
+    expect(terminal.screen()).not.toContain("Trust this folder?");
+  });
+
+  it("y trusts the folder: nothing is reported ignored", async () => {
+    terminal = start();
+    await terminal.waitFor("Trust this folder?");
+    terminal.send("y", { literal: true });
+    await terminal.waitFor("Index this project?");
+    expect(terminal.screen()).not.toContain("not trusted");
+    expect(decision()).toMatchObject({ trusted: true, via: "prompt" });
+  });
+
+  it("is not asked when the project's .sylkrc sets nothing that needs trust", async () => {
+    project.write(".sylkrc", JSON.stringify({ index: { chunkLines: 30 } }));
+    terminal = start();
+    await terminal.waitFor("Index this project?");
+    expect(terminal.screen()).not.toContain("Trust this folder?");
+    expect(decision()).toBeUndefined();
+  });
+});
