@@ -1,12 +1,12 @@
 import type { IndexConfig } from "../config/schema.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
-import { setMeta, type SqliteDatabase } from "../store/database.js";
-import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
+import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
+import { directoryOf, type FileRepository, type ManifestEntry } from "../store/file-repository.js";
 import { failedFile, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
 import type { BatchOutcome, IndexWriter } from "./index-writer.js";
-import { diffManifest, directoryHashes, isFresh, type ManifestDiff } from "./manifest-diff.js";
+import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
-import { classifyPaths, scanProject, type ScanResult } from "./scanner.js";
+import { classifyPaths, scanTree, walkRulesKey, type TreeScan } from "./scanner.js";
 import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
@@ -25,13 +25,16 @@ export type IndexState = "missing" | "fresh" | "stale";
 export interface FreshnessReport {
   state: IndexState;
   diff: ManifestDiff;
-  scan: ScanResult;
-  /** Directories whose Merkle hash differs from the last run's. */
+  scan: TreeScan;
+  /** Directories holding an added, changed or removed file. */
   changedDirectories: string[];
-  /** The stored manifest the scan was compared with. */
+  /** The manifest rows the scan was compared with: those of its changed and vanished directories. */
   manifest: ReadonlyMap<string, ManifestEntry>;
   durationMs: number;
 }
+
+/** Where the settings the stored directory states were walked with are kept. */
+const WALK_RULES_META_KEY = "walk_rules";
 
 export interface IndexSummary {
   /** What the index was before this run. */
@@ -91,17 +94,26 @@ export class ProjectIndexer {
     return this.pool;
   }
 
+  /**
+   * Walks the project and compares what changed with the manifest. Only
+   * directories whose listing differs from the last complete run's state
+   * are compared file by file, so an unchanged tree costs about one `stat`
+   * per file.
+   */
   async checkFreshness(): Promise<FreshnessReport> {
     const started = performance.now();
-    const scan = await scanProject(this.deps.root, this.deps.config);
-    const manifest = this.deps.files.manifest();
+    const rulesKey = walkRulesKey(this.deps.config);
+    const previous = getMeta(this.deps.db, WALK_RULES_META_KEY) === rulesKey ? this.deps.files.directoryStates() : undefined;
+    const scan = await scanTree(this.deps.root, this.deps.config, previous ? { previous } : {});
+    // Without states every directory is changed, and rows of directories no walk reached must go too: compare with them all.
+    const manifest = previous
+      ? this.deps.files.manifestIn([...scan.changed.map((directory) => directory.path), ...scan.vanished])
+      : this.deps.files.manifest();
     const diff = diffManifest(scan, manifest);
-    const state: IndexState = manifest.size === 0 ? "missing" : isFresh(diff) ? "fresh" : "stale";
-    let changedDirectories: string[] = [];
-    if (state === "stale") {
-      const previous = this.deps.files.directoryHashes();
-      changedDirectories = [...directoryHashes(scan)].filter(([path, { hash }]) => previous.get(path) !== hash).map(([path]) => path);
-    }
+    const state: IndexState = this.deps.files.isEmpty() ? "missing" : isFresh(diff) ? "fresh" : "stale";
+    const changedDirectories = [
+      ...new Set([...diff.added, ...diff.changed, ...diff.newlySkipped].map((file) => directoryOf(file.path)).concat(diff.deleted.map(directoryOf))),
+    ];
     return { state, diff, scan, changedDirectories, manifest, durationMs: performance.now() - started };
   }
 
@@ -118,7 +130,7 @@ export class ProjectIndexer {
     const { diff, scan, manifest } = freshness;
     const summary: IndexSummary = {
       before: freshness.state,
-      scanned: scan.files.length + scan.skipped.length,
+      scanned: scan.files,
       added: diff.added.length,
       changed: diff.changed.length,
       deleted: diff.deleted.length,
@@ -150,14 +162,32 @@ export class ProjectIndexer {
     summary.interrupted = processed < total;
 
     yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
-    if (!isFresh(diff) || freshness.state === "missing") {
-      await this.deps.fullText.checkpoint();
-      if (!summary.interrupted) this.deps.db.transaction(() => this.deps.files.replaceDirectoryHashes(directoryHashes(scan)))();
+    if (!isFresh(diff) || freshness.state === "missing") await this.deps.fullText.checkpoint();
+    if (!summary.interrupted) {
+      this.deps.db.transaction(() => {
+        this.rememberDirectories(scan, summary.failures);
+        setMeta(this.deps.db, "last_refresh", new Date().toISOString());
+      })();
     }
-    if (!summary.interrupted) setMeta(this.deps.db, "last_refresh", new Date().toISOString());
     summary.durationMs = elapsed();
     yield { phase: "complete", indexed: processed, total, failed: summary.failed, elapsedMs: summary.durationMs };
     return summary;
+  }
+
+  /**
+   * After a complete run: what the walk saw of its changed directories, so
+   * the next walk finds them unchanged. A directory with a file that failed
+   * is not remembered, so the file is tried again next time.
+   */
+  private rememberDirectories(scan: TreeScan, failures: ReadonlyArray<{ path: string }>): void {
+    const failed = new Set(failures.map((failure) => directoryOf(failure.path)));
+    const states = scan.changed.filter((directory) => !failed.has(directory.path));
+    if (getMeta(this.deps.db, WALK_RULES_META_KEY) !== walkRulesKey(this.deps.config)) {
+      // Walked with other settings: whatever was stored before does not hold.
+      this.deps.files.clearDirectoryStates();
+      setMeta(this.deps.db, WALK_RULES_META_KEY, walkRulesKey(this.deps.config));
+    }
+    this.deps.files.saveDirectoryStates(states, scan.vanished);
   }
 
   /**

@@ -1,5 +1,21 @@
 import type { SqliteDatabase } from "./database.js";
 
+/** The parent directory of a project path ('' for the root), as the manifest's `directory` column holds it. */
+export function directoryOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash === -1 ? "" : path.slice(0, slash);
+}
+
+/** What the last complete walk stored of a directory (see `DirectoryState` in the indexer). */
+export interface StoredDirectoryState {
+  listing: string;
+  rules: string;
+  leftOut: readonly string[];
+}
+
+/** More changed directories than this: one read of the whole manifest beats a query per directory. */
+const MANIFEST_BY_DIRECTORY_LIMIT = 256;
+
 export type FileStatus = "indexed" | "skipped" | "failed";
 
 /** What the manifest remembers of a file, enough to tell whether it changed. */
@@ -72,9 +88,9 @@ export class FileRepository {
 
   constructor(private readonly db: SqliteDatabase) {
     this.upsertStatement = db.prepare(
-      `INSERT INTO files (path, size, mtime_ms, content_hash, language, status, reason, line_count, description,
+      `INSERT INTO files (path, directory, size, mtime_ms, content_hash, language, status, reason, line_count, description,
          priority, indexed_at)
-       VALUES (@path, @size, @mtimeMs, @contentHash, @language, @status, @reason, @lineCount, @description,
+       VALUES (@path, @directory, @size, @mtimeMs, @contentHash, @language, @status, @reason, @lineCount, @description,
          @priority, @indexedAt)
        ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
          content_hash = excluded.content_hash, language = excluded.language, status = excluded.status,
@@ -113,6 +129,25 @@ export class FileRepository {
     return new Map(rows.map((row) => [row.path, row]));
   }
 
+  /**
+   * Manifest rows of the files directly in these directories ('' is the
+   * root): what a walk compares its changed directories with.
+   */
+  manifestIn(directories: readonly string[]): Map<string, ManifestEntry> {
+    if (directories.length === 0) return new Map();
+    if (directories.length > MANIFEST_BY_DIRECTORY_LIMIT) {
+      const wanted = new Set(directories);
+      return new Map([...this.manifest()].filter(([path]) => wanted.has(directoryOf(path))));
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files
+         WHERE directory IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(directories)) as ManifestEntry[];
+    return new Map(rows.map((row) => [row.path, row]));
+  }
+
   /** Whether no file was ever recorded: the project has no index yet. */
   isEmpty(): boolean {
     return this.db.prepare("SELECT 1 FROM files LIMIT 1").get() === undefined;
@@ -124,7 +159,7 @@ export class FileRepository {
 
   /** Inserts or updates the file's manifest row; returns its id. */
   upsertFile(file: FileRecord, indexedAt: number = Date.now()): number {
-    const row = this.upsertStatement.get({ ...file, indexedAt }) as { id: number };
+    const row = this.upsertStatement.get({ ...file, directory: directoryOf(file.path), indexedAt }) as { id: number };
     return row.id;
   }
 
@@ -234,15 +269,28 @@ export class FileRepository {
     };
   }
 
-  replaceDirectoryHashes(hashes: ReadonlyMap<string, { hash: string; fileCount: number }>): void {
-    const insert = this.db.prepare("INSERT INTO directories (path, hash, file_count) VALUES (?, ?, ?)");
-    this.db.prepare("DELETE FROM directories").run();
-    for (const [path, { hash, fileCount }] of hashes) insert.run(path, hash, fileCount);
+  /** Every directory's stored state, keyed by path ('' is the root). */
+  directoryStates(): Map<string, StoredDirectoryState> {
+    const rows = this.db.prepare("SELECT path, listing, rules, left_out FROM directory_states").raw().all() as Array<[string, string, string, string]>;
+    const states = new Map<string, StoredDirectoryState>();
+    for (const [path, listing, rules, leftOut] of rows) states.set(path, { listing, rules, leftOut: leftOut === "[]" ? [] : (JSON.parse(leftOut) as string[]) });
+    return states;
   }
 
-  directoryHashes(): Map<string, string> {
-    const rows = this.db.prepare("SELECT path, hash FROM directories").all() as Array<{ path: string; hash: string }>;
-    return new Map(rows.map((row) => [row.path, row.hash]));
+  /** Stores what a complete walk saw of these directories and forgets the ones it no longer reaches. */
+  saveDirectoryStates(states: ReadonlyArray<{ path: string; state: StoredDirectoryState }>, vanished: readonly string[]): void {
+    const upsert = this.db.prepare(
+      `INSERT INTO directory_states (path, listing, rules, left_out) VALUES (?, ?, ?, ?)
+       ON CONFLICT(path) DO UPDATE SET listing = excluded.listing, rules = excluded.rules, left_out = excluded.left_out`,
+    );
+    const remove = this.db.prepare("DELETE FROM directory_states WHERE path = ?");
+    for (const { path, state } of states) upsert.run(path, state.listing, state.rules, JSON.stringify(state.leftOut));
+    for (const path of vanished) remove.run(path);
+  }
+
+  /** Forgets every directory state: the next walk compares every directory with the manifest. */
+  clearDirectoryStates(): void {
+    this.db.prepare("DELETE FROM directory_states").run();
   }
 
   failures(limit: number): Array<{ path: string; reason: string | null }> {

@@ -181,6 +181,25 @@ const MIGRATIONS: Migration[] = [
     description: "context references can fold into later ones",
     sql: `ALTER TABLE context_references ADD COLUMN folded_into TEXT;`,
   },
+  {
+    version: 5,
+    description: "incremental fresh check: each file's directory, and what the last walk saw of each directory",
+    sql: `
+      ALTER TABLE files ADD COLUMN directory TEXT NOT NULL DEFAULT '';
+      -- The parent directory: trimming the characters of the name (the path without '/') stops at the last '/'.
+      UPDATE files SET directory = rtrim(rtrim(path, replace(path, '/', '')), '/');
+      CREATE INDEX idx_files_directory ON files(directory);
+
+      -- Replaces the Merkle hashes: a walk compares each directory's listing with these.
+      DROP TABLE directories;
+      CREATE TABLE directory_states (
+        path TEXT PRIMARY KEY,              -- relative to the project root, '' for the root
+        listing TEXT NOT NULL,              -- hash of its entries: names, and sizes and mtimes of taken files
+        rules TEXT NOT NULL,                -- hash of its ignore files
+        left_out TEXT NOT NULL DEFAULT '[]' -- JSON: names the walk did not take (excluded or ignored)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

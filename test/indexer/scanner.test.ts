@@ -2,7 +2,7 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
-import { scanProject } from "../../src/indexer/scanner.js";
+import { scanProject, scanTree } from "../../src/indexer/scanner.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -72,5 +72,20 @@ describe("scanProject", () => {
     const result = await scanProject(project.root, defaultConfig().index);
     const priorities = Object.fromEntries(result.files.map((file) => [file.path, file.priority]));
     expect(priorities).toEqual({ "src/a.ts": 100 + 49 + 30, "notes.txt": 100 });
+  });
+
+  it("leaves the working directory as it found it, also while it yields to other code", async () => {
+    for (let index = 0; index < 30; index++) project.write(`d${index}/f.ts`, "x");
+    const before = process.cwd();
+    const seen = new Set<string>();
+    const watcher = setInterval(() => seen.add(process.cwd()), 0);
+    try {
+      const scan = await scanTree(project.root, defaultConfig().index, { sliceMs: 0 });
+      expect(scan.files).toBe(30);
+    } finally {
+      clearInterval(watcher);
+    }
+    expect(process.cwd()).toBe(before);
+    expect([...seen]).toEqual([before]);
   });
 });

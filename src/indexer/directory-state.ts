@@ -1,0 +1,81 @@
+/**
+ * What the last complete run saw of one directory, enough for the next walk
+ * to tell "unchanged" without comparing its files one by one or judging
+ * them against ignore rules again.
+ */
+export interface DirectoryState {
+  /** `ListingHash` of the directory's entries. */
+  listing: string;
+  /** `ListingHash` of its ignore files (their rules apply to everything below it). */
+  rules: string;
+  /** Entries the walk left out (excluded or ignored files and directories), by name. */
+  leftOut: readonly string[];
+}
+
+const FILE = 0x66;
+const DIRECTORY = 0x64;
+const LEFT_OUT = 0x6c;
+const TWO_TO_32 = 2 ** 32;
+
+/**
+ * A 64-bit hash of a directory listing that does not depend on the order
+ * the entries come in (readdir gives no order, and sorting every directory
+ * is work a fresh check cannot afford): each entry is hashed on its own, and
+ * the entry hashes are summed. A file counts by name, size and modification
+ * time; a directory and a left-out file by name alone (a left-out file is
+ * not even stat'ed).
+ */
+export class ListingHash {
+  private low = 0;
+  private high = 0;
+
+  addFile(name: string, size: number, mtimeMs: number): void {
+    this.add(name, FILE, size, mtimeMs);
+  }
+
+  addDirectory(name: string): void {
+    this.add(name, DIRECTORY, 0, 0);
+  }
+
+  addLeftOut(name: string): void {
+    this.add(name, LEFT_OUT, 0, 0);
+  }
+
+  digest(): string {
+    return hex(this.high) + hex(this.low);
+  }
+
+  private add(name: string, kind: number, size: number, mtimeMs: number): void {
+    // Two independent 32-bit hashes (FNV-1a and a Murmur-style multiply), each finished with Murmur3's mix.
+    let first = 0x811c9dc5 ^ kind;
+    let second = 0x9747b28c ^ kind;
+    for (let index = 0; index < name.length; index++) {
+      const code = name.charCodeAt(index);
+      first = Math.imul(first ^ code, 0x01000193);
+      second = Math.imul(second ^ code, 0x5bd1e995);
+      second ^= second >>> 15;
+    }
+    // Sizes and times pass 2^32: each is mixed in as its two 32-bit halves.
+    const halves = [size % TWO_TO_32, Math.floor(size / TWO_TO_32), mtimeMs % TWO_TO_32, Math.floor(mtimeMs / TWO_TO_32)];
+    for (let index = 0; index < 4; index++) {
+      const value = halves[index] as number;
+      first = Math.imul(first ^ value, 0x01000193);
+      second = Math.imul(second ^ value, 0x5bd1e995);
+      second ^= second >>> 13;
+    }
+    this.low = (this.low + finish(first)) >>> 0;
+    this.high = (this.high + finish(second)) >>> 0;
+  }
+}
+
+function finish(hash: number): number {
+  let mixed = hash ^ (hash >>> 16);
+  mixed = Math.imul(mixed, 0x85ebca6b);
+  mixed ^= mixed >>> 13;
+  mixed = Math.imul(mixed, 0xc2b2ae35);
+  return (mixed ^ (mixed >>> 16)) >>> 0;
+}
+
+function hex(value: number): string {
+  return value.toString(16).padStart(8, "0");
+}

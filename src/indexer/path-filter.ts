@@ -1,0 +1,100 @@
+import { readFileSync } from "node:fs";
+import ignore, { type Ignore } from "ignore";
+import picomatch from "picomatch";
+import type { IndexConfig } from "../config/schema.js";
+
+/** `.sylkignore` is always honoured; `.gitignore` unless `respectGitignore` is off. */
+export const GITIGNORE = ".gitignore";
+export const SYLKIGNORE = ".sylkignore";
+
+/** The ignore files that apply in a directory, by name. */
+export function ignoreFileNames(config: IndexConfig): readonly string[] {
+  return config.respectGitignore ? [GITIGNORE, SYLKIGNORE] : [SYLKIGNORE];
+}
+
+interface IgnoreFile {
+  directory: string;
+  absolutePath: string;
+  /** Read on first use: a walk of an unchanged tree never needs the rules. */
+  matcher: Ignore | null | undefined;
+}
+
+/**
+ * Decides what the walk skips: excluded names, excluded patterns and
+ * ignore-file rules. Ignore files are registered as the walk meets them and
+ * read only when a path under them is judged.
+ */
+export class PathFilter {
+  private readonly excludedNames: Set<string>;
+  private readonly excludedRootPaths: Set<string>;
+  private readonly excludedFile: (name: string, path: string) => boolean;
+  private readonly ignoreFiles: IgnoreFile[] = [];
+
+  constructor(config: IndexConfig) {
+    const paths = config.excludePaths.map((path) => path.replace(/^\/+|\/+$/g, ""));
+    this.excludedNames = new Set(paths.filter((path) => !path.includes("/")));
+    this.excludedRootPaths = new Set(paths.filter((path) => path.includes("/")));
+    // Patterns without a slash match the file name, others the whole path (as in .gitignore).
+    // Each kind is one alternation: a single regex test per file.
+    const byName = combinedPattern(config.excludePatterns.filter((pattern) => !pattern.includes("/")));
+    const byPath = combinedPattern(config.excludePatterns.filter((pattern) => pattern.includes("/")));
+    this.excludedFile = (name, path) => (byName?.test(name) ?? false) || (byPath?.test(path) ?? false);
+  }
+
+  /**
+   * An ignore file whose rules apply below `directory` (relative, "" for the
+   * root). Register ancestors before descendants (a breadth-first walk
+   * does): the deepest file decides.
+   */
+  registerIgnoreFile(directory: string, absolutePath: string): void {
+    this.ignoreFiles.push({ directory, absolutePath, matcher: undefined });
+  }
+
+  excludesDirectory(name: string, path: string): boolean {
+    return this.excludedNames.has(name) || this.excludedRootPaths.has(path);
+  }
+
+  excludesFile(name: string, path: string): boolean {
+    return this.excludedFile(name, path);
+  }
+
+  /**
+   * Git semantics: each ignore file judges paths relative to its own
+   * directory, and the deepest file with an opinion (ignore, or `!` re-include)
+   * decides.
+   */
+  ignores(path: string, isDirectory: boolean): boolean {
+    for (let index = this.ignoreFiles.length - 1; index >= 0; index--) {
+      const file = this.ignoreFiles[index] as IgnoreFile;
+      if (file.directory && !path.startsWith(`${file.directory}/`)) continue;
+      const matcher = this.matcherOf(file);
+      if (!matcher) continue;
+      const relative = file.directory ? path.slice(file.directory.length + 1) : path;
+      const verdict = matcher.test(isDirectory ? `${relative}/` : relative);
+      if (verdict.ignored) return true;
+      if (verdict.unignored) return false;
+    }
+    return false;
+  }
+
+  private matcherOf(file: IgnoreFile): Ignore | null {
+    if (file.matcher === undefined) {
+      const content = readOptional(file.absolutePath);
+      file.matcher = content ? ignore({ allowRelativePaths: true }).add(content) : null;
+    }
+    return file.matcher;
+  }
+}
+
+function combinedPattern(patterns: string[]): RegExp | undefined {
+  if (patterns.length === 0) return undefined;
+  return new RegExp(patterns.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true }).source})`).join("|"));
+}
+
+export function readOptional(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}

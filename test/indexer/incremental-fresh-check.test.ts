@@ -1,0 +1,185 @@
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import { defaultConfig } from "../../src/config/schema.js";
+import { diffManifest } from "../../src/indexer/manifest-diff.js";
+import { scanTree } from "../../src/indexer/scanner.js";
+import { openDatabase } from "../../src/store/database.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+let services: ProjectServices;
+
+async function index(target: ProjectServices = services): Promise<void> {
+  const run = target.indexer.run();
+  for (let step = await run.next(); !step.done; step = await run.next());
+}
+
+/** What a full walk (no stored states) says of the tree against the whole manifest: the reference. */
+async function fullDiff(target: ProjectServices) {
+  const scan = await scanTree(project.root, target.loadedConfig.config.index);
+  const diff = diffManifest(scan, target.files.manifest());
+  return normalised(diff);
+}
+
+function normalised(diff: ReturnType<typeof diffManifest>) {
+  return {
+    added: diff.added.map((file) => file.path).sort(),
+    changed: diff.changed.map((file) => file.path).sort(),
+    deleted: [...diff.deleted].sort(),
+    newlySkipped: diff.newlySkipped.map((file) => file.path).sort(),
+  };
+}
+
+beforeEach(() => {
+  project = createTempProject({
+    "src/a.ts": "export const a = 1;\n",
+    "src/deep/b.ts": "export const b = 2;\n",
+    "docs/guide.md": "# Guide\n",
+    "logs/run.log": "noise\n",
+    "README.md": "# Readme\n",
+  });
+  services = openProject({ root: project.root, env: project.env });
+});
+afterEach(async () => {
+  await services.close();
+  project.cleanup();
+});
+
+describe("the incremental fresh check", () => {
+  it("finds an unchanged tree fresh without judging a single directory again", async () => {
+    await index();
+    const report = await services.indexer.checkFreshness();
+    expect(report.state).toBe("fresh");
+    expect(report.scan.changed).toEqual([]);
+    expect(report.scan.directories).toBe(5);
+    expect(report.manifest.size).toBe(0);
+  });
+
+  it("compares only the directory where a file changed", async () => {
+    await index();
+    project.write("src/deep/b.ts", "export const b = 3; // longer now\n");
+    const report = await services.indexer.checkFreshness();
+    expect(report.scan.changed.map((directory) => directory.path)).toEqual(["src/deep"]);
+    expect(report.diff.changed.map((file) => file.path)).toEqual(["src/deep/b.ts"]);
+    expect([...report.manifest.keys()]).toEqual(["src/deep/b.ts"]);
+  });
+
+  it("sees a touched file whose size did not change", async () => {
+    await index();
+    const future = new Date(Date.now() + 120_000);
+    utimesSync(join(project.root, "docs/guide.md"), future, future);
+    const report = await services.indexer.checkFreshness();
+    expect(report.diff.changed.map((file) => file.path)).toEqual(["docs/guide.md"]);
+  });
+
+  it("a changed .gitignore re-judges everything below it: a newly ignored directory leaves the index, and comes back", async () => {
+    await index();
+    project.write(".gitignore", "logs/\nsrc/deep/\n");
+    let report = await services.indexer.checkFreshness();
+    expect(report.diff.deleted.sort()).toEqual(["logs/run.log", "src/deep/b.ts"]);
+    expect(report.scan.vanished.sort()).toEqual(["logs", "src/deep"]);
+    await index();
+    expect((await services.indexer.checkFreshness()).state).toBe("fresh");
+
+    project.write(".gitignore", "logs/\n");
+    report = await services.indexer.checkFreshness();
+    expect(report.diff.added.map((file) => file.path)).toEqual(["src/deep/b.ts"]);
+    await index();
+    expect((await services.indexer.checkFreshness()).state).toBe("fresh");
+  });
+
+  it("ignored files in a directory are left out without being judged again, and taken when un-ignored", async () => {
+    project.write(".gitignore", "*.log\n");
+    await index();
+    project.write("logs/other.log", "more noise\n");
+    let report = await services.indexer.checkFreshness();
+    expect(report.state).toBe("fresh");
+    project.write(".gitignore", "*.tmp\n");
+    report = await services.indexer.checkFreshness();
+    expect(report.diff.added.map((file) => file.path).sort()).toEqual(["logs/other.log", "logs/run.log"]);
+  });
+
+  it("walks everything again when the settings that decide what is taken change", async () => {
+    await index();
+    await services.close();
+    services = openProject({ root: project.root, env: { ...project.env, SYLK_INDEX_EXCLUDE_PATTERNS: '["*.md"]' } });
+    const report = await services.indexer.checkFreshness();
+    expect(report.diff.deleted.sort()).toEqual(["README.md", "docs/guide.md"]);
+    await index();
+    expect((await services.indexer.checkFreshness()).state).toBe("fresh");
+  });
+
+  it("a file that failed is tried again on the next run", async () => {
+    await index();
+    // A failed manifest row in an otherwise remembered directory, as a worker crash leaves it.
+    services.db.prepare("UPDATE files SET status = 'failed' WHERE path = 'src/a.ts'").run();
+    services.files.saveDirectoryStates([], ["src"]);
+    const report = await services.indexer.checkFreshness();
+    expect(report.diff.changed.map((file) => file.path)).toEqual(["src/a.ts"]);
+  });
+
+  it("agrees with a full walk after any sequence of changes (seeded)", async () => {
+    const names = ["a.ts", "b.py", "c.md", "d.log", ".env", "e.ts"];
+    const directories = ["", "src", "src/x", "src/x/y", "lib", "logs", "node_modules/pkg", "out"];
+    const ignoreContents = ["", "*.log\n", "out/\n", "src/x/\n!keep.log\n", "lib\n*.md\n"];
+    const action = fc.oneof(
+      fc.record({ kind: fc.constant("write" as const), directory: fc.constantFrom(...directories), name: fc.constantFrom(...names), size: fc.integer({ min: 0, max: 40 }) }),
+      fc.record({ kind: fc.constant("remove" as const), directory: fc.constantFrom(...directories), name: fc.constantFrom(...names) }),
+      fc.record({ kind: fc.constant("removeDirectory" as const), directory: fc.constantFrom(...directories.slice(1)) }),
+      fc.record({ kind: fc.constant("ignore" as const), directory: fc.constantFrom("", "src", "logs"), file: fc.constantFrom(".gitignore", ".sylkignore"), content: fc.constantFrom(...ignoreContents) }),
+      fc.record({ kind: fc.constant("index" as const) }),
+    );
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 16 }), async (actions) => {
+        // A fresh tree and index per run.
+        await services.close();
+        rmSync(project.root, { recursive: true, force: true });
+        rmSync(project.sylkHome, { recursive: true, force: true });
+        mkdirSync(project.root, { recursive: true });
+        services = openProject({ root: project.root, env: project.env });
+        await index();
+        for (const step of actions) {
+          round++;
+          const at = (name: string, directory: string) => join(project.root, directory, name);
+          if (step.kind === "write") {
+            mkdirSync(dirname(at(step.name, step.directory)), { recursive: true });
+            writeFileSync(at(step.name, step.directory), "x".repeat(step.size) + String(round));
+          } else if (step.kind === "remove") rmSync(at(step.name, step.directory), { force: true });
+          else if (step.kind === "removeDirectory") rmSync(join(project.root, step.directory), { recursive: true, force: true });
+          else if (step.kind === "ignore") {
+            mkdirSync(join(project.root, step.directory), { recursive: true });
+            writeFileSync(at(step.file, step.directory), step.content + `# ${round}\n`);
+          } else await index();
+          const incremental = await services.indexer.checkFreshness();
+          expect(normalised(incremental.diff)).toEqual(await fullDiff(services));
+        }
+        await index();
+        // "missing" when every file is gone: an empty tree has no index.
+        expect((await services.indexer.checkFreshness()).state).not.toBe("stale");
+        expect(await fullDiff(services)).toEqual({ added: [], changed: [], deleted: [], newlySkipped: [] });
+      }),
+      { seed: 1124, numRuns: 80 },
+    );
+  });
+});
+
+describe("schema 5", () => {
+  it("files know their directory", () => {
+    const db = openDatabase(join(project.root, "scratch.db"));
+    const insert = db.prepare("INSERT INTO files (path, size, mtime_ms, status, indexed_at) VALUES (?, 0, 0, 'indexed', 0)");
+    for (const path of ["a.ts", "src/a.ts", "src/ab/b.ab", "a/b/c/.env"]) insert.run(path);
+    // The migration's expression, applied to rows written before the column existed.
+    db.exec("UPDATE files SET directory = rtrim(rtrim(path, replace(path, '/', '')), '/')");
+    expect(db.prepare("SELECT path, directory FROM files ORDER BY id").raw().all()).toEqual([
+      ["a.ts", ""],
+      ["src/a.ts", "src"],
+      ["src/ab/b.ab", "src/ab"],
+      ["a/b/c/.env", "a/b/c"],
+    ]);
+    db.close();
+  });
+});
