@@ -86,6 +86,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     writer: new IndexWriter(db, files, vectors, codeFullText, codeVectorIndex, options.interactive ? INTERACTIVE_COMMIT_SLICE_MS : undefined),
     fullText: codeFullText,
     createPool: () => new FileWorkerPool({ threads: config.index.workerThreads }),
+    processSmallWorkInline: !options.interactive,
     embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,
   });
   return {

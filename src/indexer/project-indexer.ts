@@ -2,7 +2,8 @@ import type { IndexConfig } from "../config/schema.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 import { directoryOf, type FileRepository, type ManifestEntry } from "../store/file-repository.js";
-import { failedFile, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
+import { FileBatchProcessor } from "./file-batch.js";
+import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
 import type { BatchOutcome, IndexWriter } from "./index-writer.js";
 import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
@@ -64,9 +65,22 @@ export interface ProjectIndexerDeps {
   fullText: PersistentFullText;
   /** Created only when there is work for it. */
   createPool: () => FileWorkerPool;
+  /**
+   * A handful of files may be processed on this thread instead of starting
+   * the workers (`sylk index` after an edit); off where a screen must stay
+   * responsive.
+   */
+  processSmallWorkInline?: boolean;
   /** Dimensions for the built-in embedder, computed in the workers; null when vectors come from elsewhere. */
   embeddingDimensions: number | null;
 }
+
+/**
+ * At most this many files are processed on the main thread when the workers
+ * are not running: starting them (two threads, their modules, tree-sitter)
+ * took ~200 ms, longer than parsing a few files here.
+ */
+const INLINE_FILE_LIMIT = 8;
 
 /** Files handed to one worker task: enough to amortise messaging, small enough to keep all threads busy. */
 const TASK_MAX_FILES = 32;
@@ -79,6 +93,7 @@ const TASK_MAX_BYTES = 1 << 20;
  */
 export class ProjectIndexer {
   private pool: FileWorkerPool | undefined;
+  private inline: FileBatchProcessor | undefined;
 
   constructor(private readonly deps: ProjectIndexerDeps) {}
 
@@ -243,6 +258,11 @@ export class ProjectIndexer {
    */
   private async *processAll(work: readonly FileTaskItem[], signal: AbortSignal | undefined): AsyncGenerator<ProcessedFile[]> {
     if (work.length === 0) return;
+    if (!this.pool && this.deps.processSmallWorkInline && work.length <= INLINE_FILE_LIMIT) {
+      this.inline ??= new FileBatchProcessor();
+      yield await this.inline.process(this.task(work));
+      return;
+    }
     const pool = this.workers();
     const tasks = groupIntoTasks(work);
     // Working threads (maxConcurrency caps them), each with its tasks queued ahead.
@@ -272,14 +292,13 @@ export class ProjectIndexer {
     if (buffer.length > 0) yield buffer;
   }
 
+  private task(files: readonly FileTaskItem[]): FileTask {
+    return { root: this.deps.root, files: [...files], chunkLines: this.deps.config.chunkLines, embeddingDimensions: this.deps.embeddingDimensions };
+  }
+
   /** A crashed worker fails its whole task: retry file by file so only the culprit is marked failed. */
   private async runTask(pool: FileWorkerPool, files: FileTaskItem[]): Promise<ProcessedFile[]> {
-    const task = (batch: FileTaskItem[]) => ({
-      root: this.deps.root,
-      files: batch,
-      chunkLines: this.deps.config.chunkLines,
-      embeddingDimensions: this.deps.embeddingDimensions,
-    });
+    const task = (batch: FileTaskItem[]) => this.task(batch);
     try {
       return await pool.run(task(files));
     } catch (batchError) {

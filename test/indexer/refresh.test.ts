@@ -130,3 +130,35 @@ describe("refresh", () => {
     expect(await paths("render_beta_invoice")).toEqual(["src/beta.py"]);
   });
 });
+
+describe("a refresh of a handful of files", () => {
+  it("parses them on this thread, with the same chunks, terms and vectors the workers give", async () => {
+    const edited = "export function computeOmegaDigest(input: string) {\n  return input.split('').reverse().join('');\n}\n";
+    const reference = createTempProject({ "src/alpha.ts": edited, "src/beta.py": "def f():\n    return 1\n" });
+    const referenceServices = openProject({ root: reference.root, env: reference.env });
+    try {
+      const cold = referenceServices.indexer.run();
+      for (let step = await cold.next(); !step.done; step = await cold.next());
+
+      await index();
+      await services.close();
+      // A new process, as `sylk index` after an edit is.
+      services = openProject({ root: project.root, env: project.env });
+      project.write("src/alpha.ts", edited);
+      const summary = await index();
+      expect(summary).toMatchObject({ changed: 1, indexed: 1 });
+      expect((services.indexer as unknown as { pool: unknown }).pool).toBeUndefined();
+
+      const rows = (target: ProjectServices) =>
+        target.db
+          .prepare("SELECT c.ordinal, c.start_line, c.end_line, c.kind, c.symbols, c.content, c.terms, c.term_count, v.embedding FROM chunks c JOIN files f ON f.id = c.file_id JOIN chunk_vectors v ON v.rowid = c.id WHERE f.path = 'src/alpha.ts' ORDER BY c.ordinal")
+          .raw()
+          .all();
+      expect(rows(services)).toEqual(rows(referenceServices));
+      expect(rows(services).length).toBeGreaterThan(0);
+    } finally {
+      await referenceServices.close();
+      reference.cleanup();
+    }
+  });
+});
