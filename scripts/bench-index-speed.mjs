@@ -4,10 +4,10 @@
 // refresh after changing one file (CLI, and a watcher's in-process refresh),
 // and search latency p50/p95 per signal and fused, against `rg` on the same terms.
 //
-//   npm run build && node scripts/bench-index-speed.mjs [--tree /work/data/large] [--queries 200]
+//   npm run build && node scripts/bench-index-speed.mjs --tree <dir> [--queries 200]
 //
-// The tree used for docs/BENCHMARKS.md is biomejs/biome (27,993 files), exported
-// with the workplace `fetch` tool and ../shared/bench/localization/export_tree.sh.
+// --tree is a checkout of a large repository (required). docs/BENCHMARKS.md uses
+// biomejs/biome at commit 18883b7d (27,993 files).
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,11 +19,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..");
 const { values } = parseArgs({
   options: {
-    tree: { type: "string", default: "/work/data/large" },
+    tree: { type: "string" },
     queries: { type: "string", default: "200" },
     seed: { type: "string", default: "7" },
   },
 });
+if (!values.tree) {
+  console.error("Usage: node scripts/bench-index-speed.mjs --tree <dir> [--queries 200] (a checkout of a 25k+ file repository)");
+  process.exit(2);
+}
 const tree = resolve(values.tree);
 if (!existsSync(tree)) {
   console.error(`No tree at ${tree}; export a 25k+ file repository there first (see the header).`);

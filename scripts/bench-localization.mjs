@@ -4,11 +4,11 @@
 // only, vectors only, and the hybrid (RRF) — all through the real CLI, one
 // `sylk search --json -` process per mode.
 //
-//   node scripts/bench-localization.mjs [--tree /work/data/vite] [--queries <jsonl>] [--limit N]
+//   node scripts/bench-localization.mjs --tree <dir> --queries <jsonl> [--limit N]
 //
-// The tree is vitejs/vite at the snapshot commit of the query file. Get it with
-// the workplace `fetch` tool, then:
-//   ../shared/bench/localization/export_tree.sh <mirror git dir> a98c8d95d552c6fa98ab66fb810f5b39ad5abf49 /work/data/vite
+// --tree is vitejs/vite at the snapshot commit of the query file
+// (a98c8d95d552c6fa98ab66fb810f5b39ad5abf49 for vitejs__vite.fixed.jsonl);
+// --queries is that file, from the project's benchmark data (shared/bench/localization/).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,13 +20,17 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..");
 const { values } = parseArgs({
   options: {
-    tree: { type: "string", default: "/work/data/vite" },
-    queries: { type: "string", default: resolve(repo, "../shared/bench/localization/vitejs__vite.fixed.jsonl") },
+    tree: { type: "string" },
+    queries: { type: "string" },
     limit: { type: "string" },
     keep: { type: "boolean", default: false },
   },
 });
 
+if (!values.tree || !values.queries) {
+  console.error("Usage: node scripts/bench-localization.mjs --tree <vite checkout> --queries <vitejs__vite.fixed.jsonl> [--limit N]");
+  process.exit(2);
+}
 if (!existsSync(values.tree)) {
   console.error(`No tree at ${values.tree}. Export vitejs/vite at the snapshot commit there first (see the header of this script).`);
   process.exit(2);

@@ -7,7 +7,10 @@
 // all evidence at 10, and how often an evidence turn is injected (Tier A or B)
 // within the 10 % budget.
 //
-//   npm run build && node scripts/bench-locomo.mjs [--data ../shared/bench/locomo]
+//   npm run build && node scripts/bench-locomo.mjs --data <dir>
+//
+// --data holds turns.jsonl and queries.jsonl: five LoCoMo conversations
+// (snap-research/LoCoMo), from the project's benchmark data (shared/bench/locomo/).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -16,7 +19,11 @@ import { parseArgs } from "node:util";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..");
-const { values } = parseArgs({ options: { data: { type: "string", default: resolve(repo, "../shared/bench/locomo") } } });
+const { values } = parseArgs({ options: { data: { type: "string" } } });
+if (!values.data) {
+  console.error("Usage: node scripts/bench-locomo.mjs --data <dir with turns.jsonl and queries.jsonl>");
+  process.exit(2);
+}
 const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
 const { createPrefetcher } = await import(join(repo, "dist/src/context/prefetch/create-prefetcher.js"));
 

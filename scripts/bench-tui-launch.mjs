@@ -7,7 +7,9 @@
 //
 // BENCH_EXTRA_ENV='{"SYLK_INDEX_WORKER_THREADS":"2"}' adds settings to the launched sylk.
 //
-//   node scripts/bench-tui-launch.mjs [--tree /work/data/large] [--launches 5] [--keys 40] [--home <SYLK_HOME to reuse>] [--only launch|echo]
+//   node scripts/bench-tui-launch.mjs --tree <dir> [--launches 5] [--keys 40] [--home <SYLK_HOME to reuse>] [--only launch|echo]
+//
+// --tree is a checkout of a large repository (required); docs/BENCHMARKS.md uses biomejs/biome at 18883b7d.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +19,7 @@ import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
   options: {
-    tree: { type: "string", default: "/work/data/large" },
+    tree: { type: "string" },
     launches: { type: "string", default: "5" },
     keys: { type: "string", default: "40" },
     "key-interval-ms": { type: "string", default: "150" },
@@ -30,6 +32,10 @@ const { values } = parseArgs({
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const SYLK = join(REPO, "bin/sylk.js");
 const PROMPT_READY = "Ask anything";
+if (!values.tree) {
+  console.error("Usage: node scripts/bench-tui-launch.mjs --tree <dir> [--launches 5] [--keys 40] (a checkout of a large repository)");
+  process.exit(2);
+}
 
 if (spawnSync("script", ["--version"]).status !== 0) {
   console.error("bench-tui-launch needs util-linux `script` (it provides the pseudo-terminal).");
