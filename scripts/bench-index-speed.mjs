@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { sampleQueries } from "./lib/sample-queries.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..");
@@ -76,7 +77,7 @@ writeFileSync(victimPath, original);
 timed(["index", "--json", tree]); // back to the original content
 
 // 4. Search latency per signal, in one process each, beside rg on the same terms.
-const queries = sampleQueries(scan.files, Number(values.queries), Number(values.seed));
+const queries = sampleQueries(tree, scan.files, Number(values.queries), Number(values.seed));
 const search = {};
 for (const [mode, signals] of [["fulltext", "fulltext"], ["vector", "vector"], ["hybrid", "fulltext,vector"]]) {
   const run = spawnSync(process.execPath, [sylk, "-C", tree, "search", "--json", "--k", "10", "--signals", signals, "-"], {
@@ -167,29 +168,6 @@ function percentiles(samples) {
   return { p50: at(0.5), p95: at(0.95), n: sorted.length };
 }
 
-/** Queries of 2–4 identifiers or words taken from random lines of random source files (seeded). */
-function sampleQueries(files, count, seed) {
-  let state = seed >>> 0;
-  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  const queries = [];
-  for (let attempt = 0; queries.length < count && attempt < count * 50; attempt++) {
-    const file = files[Math.floor(random() * files.length)];
-    let text;
-    try {
-      text = readFileSync(join(tree, file.path), "utf8");
-    } catch {
-      continue;
-    }
-    const lines = text.split("\n").filter((line) => (line.match(/[A-Za-z_]{4,}/g) ?? []).length >= 3);
-    if (lines.length === 0) continue;
-    const words = lines[Math.floor(random() * lines.length)].match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? [];
-    const take = 2 + Math.floor(random() * 3);
-    const start = Math.floor(random() * Math.max(1, words.length - take));
-    const query = words.slice(start, start + take).join(" ");
-    if (query.split(" ").length >= 2) queries.push(query);
-  }
-  return queries;
-}
 
 function ensureTool(command, debianPackage) {
   try {

@@ -45,6 +45,24 @@ const preserveModuleUrls = {
   },
 };
 
+/**
+ * Ink's layout engine (yoga-layout) embeds its WebAssembly as a data: URL and,
+ * wherever `fetch` exists, fetches it: in Node that loads the whole undici
+ * HTTP client (~20 ms of the TUI's start) to decode a base64 string. Its own
+ * fallback decodes it directly; the fetch path is switched off.
+ */
+const decodeYogaWithoutFetch = {
+  name: "decode-yoga-without-fetch",
+  setup(builder) {
+    builder.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
+      const contents = await readFile(args.path, "utf8");
+      const patched = contents.replaceAll('"function"!=typeof fetch', "!0");
+      if (patched === contents) throw new Error(`yoga-layout changed: no fetch check to switch off in ${args.path}`);
+      return { contents: patched, loader: "js" };
+    });
+  },
+};
+
 // Chunk names change with their content: start from an empty directory.
 rmSync(outdir, { recursive: true, force: true });
 
@@ -63,7 +81,7 @@ await build({
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS packages inside an ES module bundle still call require() for Node built-ins.
   banner: { js: 'import { createRequire as __sylkCreateRequire } from "node:module"; const require = __sylkCreateRequire(import.meta.url);' },
-  plugins: [preserveModuleUrls],
+  plugins: [preserveModuleUrls, decodeYogaWithoutFetch],
   logLevel: "warning",
   legalComments: "linked",
 });
