@@ -2,7 +2,7 @@ import { Piscina } from "piscina";
 import { workerEntryPath } from "../worker-entry.js";
 import type { FileTask, ProcessedFile } from "./file-processor.js";
 
-export const fileWorkerPath = (): string => workerEntryPath("file-worker.js");
+export const fileWorkerPath = (): string => workerEntryPath("file-worker-loader.cjs");
 
 /**
  * Tasks each worker holds at once. A worker handed one task at a time

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { ProjectIndexer } from "../../src/indexer/project-indexer.js";
 import { IndexWriter } from "../../src/indexer/index-writer.js";
-import { FileWorkerPool } from "../../src/indexer/worker-pool.js";
+import { fileWorkerPath, FileWorkerPool } from "../../src/indexer/worker-pool.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -61,5 +61,27 @@ describe("worker threads", () => {
     project.write("src/a.ts", "export const alpha = 2;\n");
     expect(await drain(again.indexer)).toMatchObject({ before: "stale", indexed: 1 });
     expect(again.created()).toBe(1);
+  });
+});
+
+describe("a file worker pool closed while its threads start", () => {
+  it("closes without aborting the process, at whatever stage the threads are", async () => {
+    project = createTempProject({ "src/a.ts": "export const alpha = 1;\n" });
+    services = openProject({ root: project.root, env: project.env });
+    // Piscina loads its entry with require(); require() of an ES module on Node
+    // >= 20.19 instantiates it synchronously, and a thread terminated then took
+    // the whole process down with a V8 fatal error (seen when a session closed
+    // its pool right after an index). The entry is CommonJS and imports the rest.
+    expect(fileWorkerPath()).toMatch(/\.cjs$/);
+    for (let attempt = 0; attempt < 80; attempt++) {
+      const pool = new FileWorkerPool({ threads: 2 });
+      await new Promise((resolve) => setTimeout(resolve, attempt));
+      await pool.close();
+    }
+    const pool = new FileWorkerPool({ threads: 1 });
+    pools.push(pool);
+    const task = { root: project.root, files: [{ path: "src/a.ts", size: 24, mtimeMs: 0, priority: 0 }], chunkLines: 45, embeddingDimensions: null };
+    const [processed] = await pool.run(task);
+    expect(processed).toMatchObject({ path: "src/a.ts", status: "indexed" });
   });
 });
