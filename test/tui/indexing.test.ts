@@ -28,7 +28,8 @@ const PROGRESS = /Indexing \[[█░]{20}\] \d+% - Indexed [\d,]+ \/ [\d,]+ file
 
 describe("first run: consent, then indexing in the background", () => {
   it("asks what will be indexed and where the index lives; yes starts indexing with a progress line", async () => {
-    app = await renderApp({ files: manyFiles(300) });
+    // Enough files that indexing outlasts a few progress redraws (at most four a second) on a fast machine.
+    app = await renderApp({ files: manyFiles(2_000) });
     await app.waitFor("Index this project?");
     const frame = app.frame();
     expect(frame).toContain(app.project.root);
@@ -42,8 +43,8 @@ describe("first run: consent, then indexing in the background", () => {
     await app.write("1");
     await app.waitFor("index: fresh");
     expect(app.frames().some((seen) => PROGRESS.test(seen))).toBe(true);
-    expect(app.frames().some((seen) => /index: indexing [\d,]+\/300/.test(seen))).toBe(true);
-    expect(app.frame()).toMatch(/Indexed: 300 files indexed in/);
+    expect(app.frames().some((seen) => /index: indexing [\d,]+\/2,000/.test(seen))).toBe(true);
+    expect(app.frame()).toMatch(/Indexed: 2,000 files indexed in/);
     // "Yes" without "remember" asks again next time.
     expect(app.services.consent.indexConsent()).toBeUndefined();
   });
