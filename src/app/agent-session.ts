@@ -2,11 +2,13 @@ import { platform } from "node:os";
 import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
 import { runAgent } from "../agent/agent-loop.js";
 import { answerFromIndex } from "../agent/offline-answer.js";
-import { PermissionPolicy, type PermissionMode } from "../agent/permissions/permission-policy.js";
+import { opensNetwork, PermissionPolicy, type PermissionMode } from "../agent/permissions/permission-policy.js";
 import { SessionRecorder } from "../agent/session-recorder.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
 import { ToolRegistry, type Approver } from "../agent/tools/tool-registry.js";
+import type { CommandSandbox, SandboxStatus } from "../agent/sandbox/command-sandbox.js";
+import { openCommandSandbox } from "../agent/sandbox/open-command-sandbox.js";
 import { ContextRetriever } from "../context/context-retriever.js";
 import { createContextManager } from "../context/create-context-manager.js";
 import type { VirtualContextManager } from "../context/virtual-context-manager.js";
@@ -19,6 +21,7 @@ import { LoggingProvider } from "../llm/logging-provider.js";
 import type { ModelProvider } from "../llm/model-types.js";
 import { CalibratedTokenCounter } from "../llm/token-counter.js";
 import type { SessionRecord } from "../store/session-repository.js";
+import type { SylkConfig } from "../config/schema.js";
 import type { ProjectServices } from "./project-services.js";
 
 export interface AgentSessionOptions {
@@ -34,11 +37,15 @@ export interface AgentSessionOptions {
   maxTurns?: number;
   /** Directories outside the project the user allowed. */
   extraDirectories?: readonly string[];
+  /** Where `run_command` runs; by default the sandbox this machine offers, as `sandbox.*` configures it. */
+  sandbox?: CommandSandbox;
 }
 
 export interface AgentSession {
   readonly sessionId: string;
   readonly provider: ModelProvider | undefined;
+  /** How this session's commands run: sandboxed, or not and why. */
+  readonly sandbox: SandboxStatus;
   run(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
 }
 
@@ -67,6 +74,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   const policy = new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
+  const sandbox = options.sandbox ?? sandboxFor(config, env);
   const tokenCounter = new CalibratedTokenCounter();
   let contextManager: VirtualContextManager | undefined;
   let prefetcher: Prefetcher | undefined;
@@ -84,7 +92,14 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     },
   });
   const tools = new ToolRegistry(
-    [...createBuiltinTools({ codeSearcher: services.codeSearcher }), ...contextTools],
+    [
+      ...createBuiltinTools({
+        codeSearcher: services.codeSearcher,
+        sandbox,
+        networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
+      }),
+      ...contextTools,
+    ],
     policy,
     options.approver,
   );
@@ -101,6 +116,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       return recorder?.session.id ?? "";
     },
     provider,
+    sandbox: sandbox.status,
     run(prompt, signal) {
       const active = recorderFor(prompt);
       if (!provider) {
@@ -139,6 +155,11 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       );
     },
   };
+}
+
+/** The sandbox this machine offers for commands, as the configuration asks for it. */
+export function sandboxFor(config: SylkConfig, env: NodeJS.ProcessEnv): CommandSandbox {
+  return openCommandSandbox({ config: config.sandbox, networkRules: opensNetwork(config.permissions.allow), env });
 }
 
 function findSession(services: ProjectServices, resume: { latest: true } | { id: string }): SessionRecord {

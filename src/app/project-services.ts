@@ -54,17 +54,24 @@ export interface ProjectServices {
   close(): Promise<void>;
 }
 
-/** The composition root of the engine: opens the project's database and builds its services. */
-export function openProject(options: OpenProjectOptions): ProjectServices {
+/** The project's configuration, with its `.sylkrc`'s gated keys only when the user trusts the folder. */
+export function loadProjectConfig(options: OpenProjectOptions): LoadedConfig {
   const env = options.env ?? process.env;
   const paths = resolveProjectPaths(options.root, env);
-  const loadedConfig = loadConfig({
+  return loadConfig({
     projectRoot: paths.root,
     env,
     projectTrusted: new FolderTrustStore(paths.sylkHome).isTrusted(paths.root),
     ...(options.flags ? { flags: options.flags } : {}),
     ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}),
   });
+}
+
+/** The composition root of the engine: opens the project's database and builds its services. */
+export function openProject(options: OpenProjectOptions): ProjectServices {
+  const env = options.env ?? process.env;
+  const paths = resolveProjectPaths(options.root, env);
+  const loadedConfig = loadProjectConfig(options);
   const { config } = loadedConfig;
   const embedder = createEmbedder(config.embedding, env);
   const db = openDatabase(paths.database);

@@ -13,14 +13,20 @@ interface Streams {
   stderr: NodeJS.WritableStream;
 }
 
-export function createPrinter(format: OutputFormat, streams: Streams): AskPrinter {
+/** What the `init` event says of the run beyond the agent's own events. */
+export interface RunFacts {
+  /** How commands run: `bubblewrap`, `sandbox-exec`, `off` or `unavailable`. */
+  sandbox: string;
+}
+
+export function createPrinter(format: OutputFormat, streams: Streams, facts: RunFacts): AskPrinter {
   switch (format) {
     case "text":
       return new TextPrinter(streams);
     case "json":
       return new JsonPrinter(streams);
     case "stream-json":
-      return new StreamJsonPrinter(streams);
+      return new StreamJsonPrinter(streams, facts);
   }
 }
 
@@ -89,10 +95,13 @@ class JsonPrinter implements AskPrinter {
 
 /** One JSON event per line: init, message deltas, tool_use, tool_result, retry, error, result. */
 class StreamJsonPrinter implements AskPrinter {
-  constructor(private readonly streams: Streams) {}
+  constructor(
+    private readonly streams: Streams,
+    private readonly facts: RunFacts,
+  ) {}
 
   event(event: AgentEvent): void {
-    const line = toStreamJson(event);
+    const line = event.type === "session_start" ? { ...toStreamJson(event), sandbox: this.facts.sandbox } : toStreamJson(event);
     if (line) this.streams.stdout.write(`${JSON.stringify(line)}\n`);
   }
 }

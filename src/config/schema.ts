@@ -150,6 +150,22 @@ const permissionsSchema = z
   })
   .strict();
 
+const sandboxSchema = z
+  .object({
+    /**
+     * Run `run_command` inside an OS sandbox (bubblewrap on Linux,
+     * sandbox-exec on macOS) in every permission mode, bypass included:
+     * the project and a temporary directory are writable, everything else is
+     * read-only. `--no-sandbox` turns it off for one run.
+     */
+    enabled: z.boolean().default(true),
+    /** Let sandboxed commands reach the network (off by default; `network(<command pattern>)` allow rules open it per command). */
+    network: z.boolean().default(false),
+    /** More directories commands may write, e.g. "~/.npm" or "~/.cache/go-build" for build caches. */
+    writableDirectories: z.array(z.string().regex(/^(~$|~\/|\/)/, "must be an absolute path or start with ~/")).default([]),
+  })
+  .strict();
+
 const contextSchema = z
   .object({
     /** The model's window in tokens, overriding what the provider reports (`--context-window`). */
@@ -180,6 +196,7 @@ export const configSchema = z
     agent: agentSchema.default(() => agentSchema.parse({})),
     permissions: permissionsSchema.default(() => permissionsSchema.parse({})),
     context: contextSchema.default(() => contextSchema.parse({})),
+    sandbox: sandboxSchema.default(() => sandboxSchema.parse({})),
   })
   .strict();
 
@@ -191,6 +208,7 @@ export type ModelConfig = SylkConfig["model"];
 export type AgentConfig = SylkConfig["agent"];
 export type PermissionsConfig = SylkConfig["permissions"];
 export type ContextConfig = SylkConfig["context"];
+export type SandboxConfig = SylkConfig["sandbox"];
 
 export function defaultConfig(): SylkConfig {
   return configSchema.parse({});

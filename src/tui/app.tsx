@@ -2,6 +2,7 @@ import { Box, Text, useApp, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { openAgentSession } from "../app/agent-session.js";
+import { describeSandbox, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { ProjectServices } from "../app/project-services.js";
 import { runSlashCommand } from "./commands/slash-commands.js";
 import { ApprovalDialog } from "./components/approval-dialog.js";
@@ -76,13 +77,16 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
     agent.print({ kind: "note", tone: "warning", text: "Indexing is off: search_codebase and /search find nothing. `sylk index` allows it later." });
   });
 
-  // Once, at start: the banner and, when resuming, where the conversation stopped.
+  // Once, at start: the banner, whether commands can be sandboxed here, and, when resuming, where the conversation stopped.
   useEffect(() => {
+    const { sandbox } = agent.session;
+    const unsandboxed: TranscriptEntry[] =
+      provider && sandbox.state === "unavailable" ? [{ kind: "note", tone: "warning", text: `${describeSandbox(sandbox)}.` }] : [];
     const resumedId = agent.session.sessionId;
-    if (!resumedId) return agent.print(banner());
+    if (!resumedId) return agent.print(banner(), ...unsandboxed);
     const title = services.sessions.get(resumedId)?.title;
     const resumed: TranscriptEntry = { kind: "note", tone: "dim", text: `Resumed session ${resumedId.slice(0, 8)}${title ? `: ${title}` : ""}` };
-    agent.print(banner(), resumed, ...recapEntries(services.sessions.messages(resumedId)));
+    agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(services.sessions.messages(resumedId)));
   }, []);
 
   // Stable, so listeners registered once (the exit signal) always reach the current agent.
@@ -168,6 +172,7 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
           references: agent.state.references,
           index,
           mode: permissionMode ?? services.loadedConfig.config.permissions.mode,
+          ...(provider ? { sandbox: sandboxLabel(agent.session.sandbox) } : {}),
         }}
       />
       {hint && (

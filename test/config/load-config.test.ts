@@ -99,6 +99,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(40);
+    expect(documented).toBe(43);
   });
 });

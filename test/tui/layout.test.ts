@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { agentReducer, INITIAL_AGENT_STATE } from "../../src/tui/agent-state.js";
+import { probeBubblewrap } from "../../src/agent/sandbox/bubblewrap.js";
+import { sandboxLabel } from "../../src/agent/sandbox/command-sandbox.js";
 import { statusText, type StatusInfo } from "../../src/tui/format/status-text.js";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, resize, type RenderedApp } from "./render-app.js";
@@ -96,6 +98,20 @@ describe("status line text", () => {
       "no model — answers from the index · index: off · accept-edits mode",
     );
   });
+
+  it("says whether commands run sandboxed, and keeps saying it before the references go", () => {
+    const on = { ...info, references: 2, sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: false, networkRules: false }) };
+    expect(statusText(on, 200)).toBe(
+      "claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · 2 context refs · index: indexing 400/1,000 · accept-edits mode · sandboxed",
+    );
+    expect(statusText(on, 75)).toBe("sonnet-5-5 · ctx 23% · 2 refs · idx 400/1k · accept-edits · sandboxed");
+    expect(statusText(on, 66)).toBe("sonnet-5-5 · ctx 23% · idx 400/1k · accept-edits · sandboxed");
+    const network = { ...info, sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: true, networkRules: false }) };
+    expect(statusText(network, 200)).toMatch(/· sandboxed, network on$/);
+    const unavailable = { ...info, sandbox: sandboxLabel({ state: "unavailable", reason: "bubblewrap is not installed" }) };
+    expect(statusText(unavailable, 200)).toContain("· unsandboxed (no sandbox here)");
+    expect(statusText(unavailable, 70)).toBe("sonnet-5-5 · ctx 23% · idx 400/1k · accept-edits · unsandboxed");
+  });
 });
 
 describe("transcript state", () => {
@@ -108,5 +124,24 @@ describe("transcript state", () => {
     state = agentReducer(state, { type: "event", event: { type: "assistant_message", turn: 1, text: "final", toolCalls: 0 } });
     expect(state.history.map((item) => item.kind)).toEqual(["user", "note", "assistant"]);
     expect(state.streaming).toBe("");
+  });
+});
+
+describe("the sandbox", () => {
+  const withModel = (extra: NodeJS.ProcessEnv) => ({ ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, ...extra });
+
+  it("is named on the status line", async () => {
+    app = await renderApp({ consent: true, columns: 200, env: withModel({}) });
+    await app.waitFor(/index: fresh/);
+    const probe = probeBubblewrap(process.env);
+    expect(app.frame()).toMatch(probe.ok ? /· sandboxed\s*$/m : /· unsandboxed/);
+  });
+
+  it("where none can be made, a note says so once and the status line says unsandboxed", async () => {
+    app = await renderApp({ consent: true, columns: 200, env: withModel({ PATH: "/nonexistent" }) });
+    await app.waitFor(/index: fresh/);
+    const expected = process.platform === "linux" ? "commands run unsandboxed: bubblewrap is not installed" : "commands run unsandboxed";
+    expect(app.frame().split(expected)).toHaveLength(2);
+    expect(app.frame()).toContain("· unsandboxed (no sandbox here)");
   });
 });

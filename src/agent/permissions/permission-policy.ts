@@ -39,6 +39,9 @@ export interface PermissionRequest {
   targets: ToolTargets;
 }
 
+/** The rule name that opens the sandbox's network: `network` or `network(npm install*)`. */
+export const NETWORK_RULE = "network";
+
 export class PermissionPolicy {
   private readonly allowRules: ParsedRule[];
   private readonly denyRules: ParsedRule[];
@@ -90,6 +93,17 @@ export class PermissionPolicy {
   }
 
   /**
+   * Whether a sandboxed command may reach the network: an allow rule
+   * `network` (every command) or `network(<command pattern>)` says so, and
+   * a deny rule of the same form wins.
+   */
+  allowsNetwork(command: string): boolean {
+    const request: PermissionRequest = { tool: NETWORK_RULE, kind: "execute", targets: { command } };
+    if (this.denyRules.some((rule) => ruleMatches(rule, request))) return false;
+    return this.allowRules.some((rule) => ruleMatches(rule, request));
+  }
+
+  /**
    * The user chose "always allow for this session": file changes with that
    * tool from now on, or that exact command again.
    */
@@ -97,6 +111,11 @@ export class PermissionPolicy {
     const command = request.targets.command;
     this.sessionRules.push({ tool: request.tool, matches: command === undefined ? undefined : (value) => value === command });
   }
+}
+
+/** Some of these allow rules open the sandbox's network for some commands. */
+export function opensNetwork(allow: readonly string[]): boolean {
+  return allow.some((rule) => parseRule(rule).tool === NETWORK_RULE);
 }
 
 function parseRule(rule: string): ParsedRule {

@@ -2,12 +2,12 @@ import { editFileTool } from "./edit-file.js";
 import { grepTool } from "./grep.js";
 import { listFilesTool } from "./list-files.js";
 import { readFileTool } from "./read-file.js";
-import { runCommandTool } from "./run-command.js";
+import { createRunCommandTool, type RunCommandDeps } from "./run-command.js";
 import { createSearchCodebaseTool, type CodeSearcher } from "./search-codebase.js";
 import type { ToolDefinition } from "./tool.js";
 import { writeFileTool } from "./write-file.js";
 
-export interface BuiltinToolDeps {
+export interface BuiltinToolDeps extends RunCommandDeps {
   codeSearcher: CodeSearcher;
 }
 
@@ -20,6 +20,6 @@ export function createBuiltinTools(deps: BuiltinToolDeps): ToolDefinition[] {
     createSearchCodebaseTool(deps.codeSearcher),
     editFileTool,
     writeFileTool,
-    runCommandTool,
+    createRunCommandTool(deps),
   ];
 }

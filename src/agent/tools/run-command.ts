@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { z } from "zod";
 import { maskSecrets } from "../../security/secrets.js";
-import { defineTool, toolDescription, ToolError } from "./tool.js";
+import type { CommandSandbox } from "../sandbox/command-sandbox.js";
+import { defineTool, toolDescription, ToolError, type ToolContext, type ToolOutput } from "./tool.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -69,73 +70,93 @@ function describeEnding(ending: Ending, timeoutMs: number): { footer: string; st
 
 const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 
-export const runCommandTool = defineTool({
-  name: "run_command",
-  description: toolDescription(import.meta.url, "run-command.txt"),
-  schema,
-  kind: "execute",
-  targets: (input) => ({ command: input.command }),
-  async execute(input, context) {
-    if (context.signal.aborted) throw new ToolError("The command was cancelled before it started.");
-    const output = new HeadTailBuffer();
-    const child = spawn(SHELL, ["-c", input.command], {
-      cwd: context.root,
-      env: commandEnvironment(),
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    for (const stream of [child.stdout, child.stderr]) {
-      stream.setEncoding("utf8");
-      stream.on("data", (chunk: string) => output.push(chunk));
-    }
-    const ending = await new Promise<Ending | Error>((resolve) => {
-      let forced: Ending | undefined;
-      const timers: NodeJS.Timeout[] = [];
-      const finish = (result: Ending | Error) => {
-        timers.forEach(clearTimeout);
-        context.signal.removeEventListener("abort", onAbort);
-        resolve(result);
-      };
-      const killGroup = (signal: NodeJS.Signals) => {
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, signal);
-        } catch {
-          // the group is already gone
-        }
-      };
-      const stop = (reason: Ending) => {
-        if (forced) return;
-        forced = reason;
-        killGroup("SIGTERM");
-        timers.push(setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS));
-        timers.push(setTimeout(() => finish(reason), KILL_GRACE_MS * 3));
-      };
-      const onAbort = () => stop({ kind: "aborted" });
-      context.signal.addEventListener("abort", onAbort, { once: true });
-      timers.push(setTimeout(() => stop({ kind: "timeout" }), input.timeout_ms));
-      child.on("error", (error) => finish(error));
-      child.on("exit", () => {
-        timers.push(
-          setTimeout(() => {
-            child.stdout.destroy();
-            child.stderr.destroy();
-          }, CLOSE_GRACE_MS),
-        );
-      });
-      child.on("close", (code, signal) => {
-        if (forced) finish(forced);
-        else if (code !== null) finish({ kind: "exit", code });
-        else finish({ kind: "signal", signal: signal ?? "unknown" });
-      });
-    });
-    if (ending instanceof Error) throw new ToolError(`The command could not be started: ${ending.message}`);
-    const text = output.text();
-    const label = input.description ?? (input.command.length > 80 ? `${input.command.slice(0, 79)}…` : input.command);
-    const { footer, status } = describeEnding(ending, input.timeout_ms);
-    return {
-      output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}`,
-      display: `${label} (${status})`,
-      isError: !(ending.kind === "exit" && ending.code === 0),
+export interface RunCommandDeps {
+  sandbox: CommandSandbox;
+  /** Whether this command may reach the network from inside the sandbox (`sandbox.network`, `network(…)` allow rules). */
+  networkFor: (command: string) => boolean;
+}
+
+/** Told to the model when a sandboxed command fails, so that it can say why and what the user can change. */
+const SANDBOX_NOTE =
+  "The command ran in a sandbox: only the project and /tmp are writable, and the network is off unless allowed. " +
+  "If it failed because of that, tell the user; they can add sandbox.writableDirectories, set sandbox.network, " +
+  "add a network(<command pattern>) allow rule, or run with --no-sandbox.";
+
+export function createRunCommandTool(deps: RunCommandDeps) {
+  return defineTool({
+    name: "run_command",
+    description: toolDescription(import.meta.url, "run-command.txt"),
+    schema,
+    kind: "execute",
+    targets: (input) => ({ command: input.command }),
+    execute: (input, context) => runCommand(input, context, deps),
+  });
+}
+
+async function runCommand(input: z.infer<typeof schema>, context: ToolContext, deps: RunCommandDeps): Promise<ToolOutput> {
+  if (context.signal.aborted) throw new ToolError("The command was cancelled before it started.");
+  const output = new HeadTailBuffer();
+  const network = deps.networkFor(input.command);
+  const plan = deps.sandbox.plan(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
+  const child = spawn(plan.file, plan.args, {
+    cwd: context.root,
+    env: plan.env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => output.push(chunk));
+  }
+  const ending = await new Promise<Ending | Error>((resolve) => {
+    let forced: Ending | undefined;
+    const timers: NodeJS.Timeout[] = [];
+    const finish = (result: Ending | Error) => {
+      timers.forEach(clearTimeout);
+      context.signal.removeEventListener("abort", onAbort);
+      resolve(result);
     };
-  },
-});
+    const killGroup = (signal: NodeJS.Signals) => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // the group is already gone
+      }
+    };
+    const stop = (reason: Ending) => {
+      if (forced) return;
+      forced = reason;
+      killGroup("SIGTERM");
+      timers.push(setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS));
+      timers.push(setTimeout(() => finish(reason), KILL_GRACE_MS * 3));
+    };
+    const onAbort = () => stop({ kind: "aborted" });
+    context.signal.addEventListener("abort", onAbort, { once: true });
+    timers.push(setTimeout(() => stop({ kind: "timeout" }), input.timeout_ms));
+    child.on("error", (error) => finish(error));
+    child.on("exit", () => {
+      timers.push(
+        setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+        }, CLOSE_GRACE_MS),
+      );
+    });
+    child.on("close", (code, signal) => {
+      if (forced) finish(forced);
+      else if (code !== null) finish({ kind: "exit", code });
+      else finish({ kind: "signal", signal: signal ?? "unknown" });
+    });
+  });
+  if (ending instanceof Error) throw new ToolError(`The command could not be started: ${ending.message}`);
+  const text = output.text();
+  const label = input.description ?? (input.command.length > 80 ? `${input.command.slice(0, 79)}…` : input.command);
+  const { footer, status } = describeEnding(ending, input.timeout_ms);
+  const failed = !(ending.kind === "exit" && ending.code === 0);
+  const sandboxed = deps.sandbox.status.state === "on";
+  return {
+    output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}${failed && sandboxed ? `\n${SANDBOX_NOTE}` : ""}`,
+    display: `${label} (${status})`,
+    isError: failed,
+  };
+}

@@ -11,6 +11,7 @@ import { IndexProgressPrinter } from "../index-progress-printer.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 import { indexProject } from "./index-command.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { sandboxName, warnIfUnsandboxed } from "../sandbox-warning.js";
 
 interface AskOptions {
   outputFormat: OutputFormat;
@@ -22,6 +23,8 @@ interface AskOptions {
   resume?: string;
   yes?: boolean;
   contextWindow?: number;
+  /** `--no-sandbox` sets it false. */
+  sandbox: boolean;
 }
 
 /** Largest stdin read as context (bigger input is cut, and the prompt says so). */
@@ -41,6 +44,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
     .option("-r, --resume <session>", "resume a session by id (or the start of one)")
     .option("-y, --yes", "consent to indexing the project if it never was")
     .option("--context-window <tokens>", "the model's context window in tokens (overrides context.windowTokens)", parsePositiveInteger)
+    .option("--no-sandbox", "run commands without the OS sandbox (overrides sandbox.enabled)")
     .action(async (promptArgument: string | undefined, options: AskOptions) => {
       if (options.continue && options.resume) throw new BadInputError("Use --continue or --resume, not both.");
       const prompt = await readPrompt(promptArgument, context);
@@ -48,6 +52,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
       if (options.model) flags["model.name"] = options.model;
       if (options.provider) flags["model.provider"] = options.provider;
       if (options.contextWindow) flags["context.windowTokens"] = options.contextWindow;
+      if (!options.sandbox) flags["sandbox.enabled"] = false;
       const services = openProject({ root: resolveRoot(context), env: context.env, flags });
       warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
@@ -66,7 +71,8 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           ...(options.continue ? { resume: { latest: true } as const } : {}),
           ...(options.resume ? { resume: { id: options.resume } } : {}),
         });
-        const printer = createPrinter(options.outputFormat, context);
+        if (session.provider) warnIfUnsandboxed(session.sandbox, context.stderr);
+        const printer = createPrinter(options.outputFormat, context, { sandbox: sandboxName(session.sandbox) });
         const run = session.run(prompt, context.signal);
         let step = await run.next();
         while (!step.done) {

@@ -14,6 +14,8 @@ interface InteractiveOptions {
   permissionMode?: PermissionMode;
   continue?: boolean;
   resume?: string;
+  /** `--no-sandbox` sets it false. */
+  sandbox: boolean;
 }
 
 /**
@@ -31,6 +33,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
     .addOption(new Option("--permission-mode <mode>", "what runs without asking").choices(PERMISSION_MODES))
     .option("-c, --continue", "continue the latest session of this project")
     .option("-r, --resume <session>", "resume a session by id (or the start of one)")
+    .option("--no-sandbox", "run commands without the OS sandbox (overrides sandbox.enabled)")
     .action(async (words: string[], options: InteractiveOptions) => {
       if (words.length > 0) {
         throw new BadInputError(`Unknown command "${words[0]}". \`sylk --help\` lists the commands; \`sylk ask "…"\` runs one prompt.`);
@@ -42,6 +45,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       const flags: Record<string, unknown> = {};
       if (options.model) flags["model.name"] = options.model;
       if (options.provider) flags["model.provider"] = options.provider;
+      if (!options.sandbox) flags["sandbox.enabled"] = false;
       await settleFolderTrust(resolveRoot(context), context);
       const session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
       warnAboutIgnoredSettings(session.services.loadedConfig, context.stderr);

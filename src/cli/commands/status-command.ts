@@ -1,12 +1,16 @@
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
-import { openProject } from "../../app/project-services.js";
+import { loadProjectConfig, openProject } from "../../app/project-services.js";
 import { getMeta } from "../../store/database.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { formatBytes, formatCount } from "../format.js";
 import { resolveRoot } from "../shared-options.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { sandboxFor } from "../../app/agent-session.js";
+import { describeSandbox } from "../../agent/sandbox/command-sandbox.js";
+import type { SylkConfig } from "../../config/schema.js";
+import { sandboxName } from "../sandbox-warning.js";
 
 export interface StatusJson {
   root: string;
@@ -22,6 +26,8 @@ export interface StatusJson {
   indexBytes: number;
   failures: Array<{ path: string; reason: string | null }>;
   consent: boolean | null;
+  /** How `run_command` runs here: `bubblewrap`, `sandbox-exec`, `off` or `unavailable`, and in words. */
+  sandbox: { name: string; description: string };
 }
 
 export function registerStatusCommand(program: Command, context: CliContext): void {
@@ -32,8 +38,9 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
     .action(async (options: { json?: boolean }) => {
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
       if (!existsSync(paths.database)) {
-        const text = `Project ${paths.root} has no index yet. Run \`sylk index\` to create it.\n`;
-        context.stdout.write(options.json ? `${JSON.stringify({ root: paths.root, state: "missing" })}\n` : text);
+        const sandbox = sandboxJson(loadProjectConfig({ root: paths.root, env: context.env }).config, context.env);
+        const text = `Project ${paths.root} has no index yet. Run \`sylk index\` to create it.\nCommands:     ${sandbox.description}\n`;
+        context.stdout.write(options.json ? `${JSON.stringify({ root: paths.root, state: "missing", sandbox })}\n` : text);
         return;
       }
       const services = openProject({ root: paths.root, env: context.env });
@@ -58,6 +65,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
           indexBytes: ["", "-wal", "-shm"].reduce((sum, suffix) => sum + sizeOf(`${paths.database}${suffix}`), 0),
           failures: services.files.failures(50),
           consent: services.consent.indexConsent() ?? null,
+          sandbox: sandboxJson(services.loadedConfig.config, context.env),
         };
         if (freshness.state === "stale") {
           status.stale = {
@@ -88,9 +96,15 @@ function renderText(status: StatusJson): string {
     `Entries:      ${formatCount(status.entries)} (prompts, responses, tool calls and results)`,
     `Vectors:      ${formatCount(status.vectors.chunks)} chunks, ${formatCount(status.vectors.entries)} entries (${status.vectors.embedder})`,
     `Last refresh: ${status.lastRefresh ?? "never completed"}`,
+    `Commands:     ${status.sandbox.description}`,
     ...status.failures.slice(0, 5).map((failure) => `  failed: ${failure.path}: ${failure.reason ?? "unknown"}`),
     "",
   ].join("\n");
+}
+
+function sandboxJson(config: SylkConfig, env: NodeJS.ProcessEnv): StatusJson["sandbox"] {
+  const { status } = sandboxFor(config, env);
+  return { name: sandboxName(status), description: describeSandbox(status) };
 }
 
 function sizeOf(path: string): number {

@@ -11,6 +11,8 @@ export interface StatusInfo {
   references?: number;
   index: IndexView;
   mode: PermissionMode;
+  /** Whether commands run sandboxed (absent without a model: nothing runs). */
+  sandbox?: { full: string; short: string };
 }
 
 const SEPARATOR = " · ";
@@ -31,10 +33,12 @@ export function statusText(info: StatusInfo, columns: number): string {
   const references = referenceSegment(info.references ?? 0);
   const index = indexSegment(info.index);
   const mode = modeSegment(info.mode);
-  const all = [model, tokens, references, index, mode].filter((segment): segment is Segment => segment !== undefined);
+  const sandbox = info.sandbox;
+  const all = [model, tokens, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
   const candidates: Array<Array<string | undefined>> = [
     all.map((segment) => segment.full),
     all.map((segment) => segment.short),
+    [model.short, tokens?.short, index.short, mode?.short, sandbox?.short],
     [model.short, tokens?.short, references?.short, index.short],
     [model.short, tokens?.short, index.short],
     [model.short, index.short],

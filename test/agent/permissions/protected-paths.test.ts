@@ -7,10 +7,11 @@ import { createBuiltinTools } from "../../../src/agent/tools/builtin-tools.js";
 import type { ToolContext } from "../../../src/agent/tools/tool.js";
 import { ToolRegistry, type Approver } from "../../../src/agent/tools/tool-registry.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
+import { unsandboxedCommands } from "../../helpers/unsandboxed-commands.js";
 
 const codeSearcher = { search: async () => ({ hits: [], degraded: [] }) };
 const registryFor = (mode: PermissionMode, approver?: Approver, rules?: PermissionRules) =>
-  new ToolRegistry(createBuiltinTools({ codeSearcher }), new PermissionPolicy(mode, rules), approver);
+  new ToolRegistry(createBuiltinTools({ codeSearcher, ...unsandboxedCommands }), new PermissionPolicy(mode, rules), approver);
 const write = (path: string, content = "planted\n") => ({ id: path, name: "write_file", input: { path, content } });
 const edit = (path: string, from: string, to: string) => ({ id: path, name: "edit_file", input: { path, old_string: from, new_string: to } });
 

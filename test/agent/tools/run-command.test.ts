@@ -2,9 +2,12 @@ import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
-import { runCommandTool } from "../../../src/agent/tools/run-command.js";
+import { createRunCommandTool } from "../../../src/agent/tools/run-command.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
+import { unsandboxedCommands } from "../../helpers/unsandboxed-commands.js";
+
+const runCommandTool = createRunCommandTool(unsandboxedCommands);
 
 let project: TempProject;
 const registry = new ToolRegistry([runCommandTool], new PermissionPolicy("bypass"));

@@ -3,18 +3,21 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PermissionPolicy, type PermissionMode, type PermissionRules } from "../../../src/agent/permissions/permission-policy.js";
 import { createBuiltinTools } from "../../../src/agent/tools/builtin-tools.js";
-import { runCommandTool } from "../../../src/agent/tools/run-command.js";
+import { createRunCommandTool } from "../../../src/agent/tools/run-command.js";
 import { defineTool, FatalToolError, type ToolContext } from "../../../src/agent/tools/tool.js";
 import { ToolRegistry, type Approver } from "../../../src/agent/tools/tool-registry.js";
 import { exitCodeOf } from "../../../src/cli/commands/ask-command.js";
 import { z } from "zod";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
+import { unsandboxedCommands } from "../../helpers/unsandboxed-commands.js";
+
+const runCommandTool = createRunCommandTool(unsandboxedCommands);
 
 let project: TempProject;
 let context: ToolContext;
 const codeSearcher = { search: async () => ({ hits: [], degraded: [] }) };
 const registryFor = (mode: PermissionMode, approver?: Approver, rules?: PermissionRules) =>
-  new ToolRegistry(createBuiltinTools({ codeSearcher }), new PermissionPolicy(mode, rules), approver);
+  new ToolRegistry(createBuiltinTools({ codeSearcher, ...unsandboxedCommands }), new PermissionPolicy(mode, rules), approver);
 const writeCall = (path: string) => ({ id: path, name: "write_file", input: { path, content: "x\n" } });
 
 beforeEach(() => {

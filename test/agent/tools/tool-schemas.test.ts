@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
 import { createBuiltinTools } from "../../../src/agent/tools/builtin-tools.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
+import { unsandboxedCommands } from "../../helpers/unsandboxed-commands.js";
 
 const specs = new ToolRegistry(
-  createBuiltinTools({ codeSearcher: { search: async () => ({ hits: [], degraded: [] }) } }),
+  createBuiltinTools({ codeSearcher: { search: async () => ({ hits: [], degraded: [] }) }, ...unsandboxedCommands }),
   new PermissionPolicy("default"),
 ).specs();
 

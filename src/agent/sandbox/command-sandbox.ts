@@ -1,0 +1,91 @@
+/**
+ * Commands the agent runs are fenced in by the operating system, as Codex
+ * and Claude Code do: pattern checks cannot see through `base64 -d | sh`,
+ * a sandbox does not need to. The project and a private temporary directory
+ * are writable, everything else is read-only, and the network is off unless
+ * the user opens it.
+ */
+export type SandboxKind = "bubblewrap" | "sandbox-exec";
+
+/** Whether commands run fenced in, and if not, why not. */
+export type SandboxStatus =
+  | {
+      state: "on";
+      kind: SandboxKind;
+      /** `sandbox.network`: every command may reach the network. */
+      network: boolean;
+      /** Allow rules open the network for some commands (`network(<pattern>)`). */
+      networkRules: boolean;
+    }
+  /** The user turned it off (`sandbox.enabled`, `--no-sandbox`). */
+  | { state: "off" }
+  /** Wanted, but this machine cannot make one; commands run unsandboxed. */
+  | { state: "unavailable"; reason: string };
+
+/** What one command may touch. */
+export interface SandboxScope {
+  /** The project root: writable. */
+  root: string;
+  /** Other writable directories: those the user allowed tools to reach, and `sandbox.writableDirectories`. */
+  writable: readonly string[];
+  network: boolean;
+}
+
+/** How to start a command: the program, its arguments and environment. */
+export interface SpawnPlan {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+export interface CommandSandbox {
+  readonly status: SandboxStatus;
+  /** `shell -c command`, wrapped in the sandbox when it is on, as it is otherwise. */
+  plan(shell: string, command: string, env: NodeJS.ProcessEnv, scope: SandboxScope): SpawnPlan;
+}
+
+/**
+ * Paths inside the project that stay read-only even for sandboxed commands:
+ * git runs hooks and `core.fsmonitor`/`core.hooksPath` commands from them,
+ * and Sylk's own settings decide what the next run may do (see
+ * `protected-paths.ts`, which guards the same files against the write tools).
+ */
+export const READ_ONLY_IN_PROJECT: readonly string[] = [".git/hooks", ".git/config", ".sylk", ".sylkrc", ".sylkignore"];
+
+/** One line for `sylk status`, warnings and the session's first note. */
+export function describeSandbox(status: SandboxStatus): string {
+  switch (status.state) {
+    case "on":
+      return `commands run sandboxed (${status.kind}: only the project and a temporary directory are writable; ${networkText(status)})`;
+    case "off":
+      return "commands run unsandboxed: the sandbox is turned off (sandbox.enabled is false, or --no-sandbox)";
+    case "unavailable":
+      return `commands run unsandboxed: ${status.reason}`;
+  }
+}
+
+/** Short forms for the status line; the usual case (sandboxed, no network) is the shortest. */
+export function sandboxLabel(status: SandboxStatus): { full: string; short: string } {
+  switch (status.state) {
+    case "on":
+      if (status.network) return { full: "sandboxed, network on", short: "sandboxed+net" };
+      return status.networkRules ? { full: "sandboxed, network by rule", short: "sandboxed" } : { full: "sandboxed", short: "sandboxed" };
+    case "off":
+      return { full: "unsandboxed (off)", short: "unsandboxed" };
+    case "unavailable":
+      return { full: "unsandboxed (no sandbox here)", short: "unsandboxed" };
+  }
+}
+
+function networkText(status: Extract<SandboxStatus, { state: "on" }>): string {
+  if (status.network) return "network on";
+  return status.networkRules ? "network off but for allowed commands" : "network off";
+}
+
+/** Runs commands as they are: the sandbox is off or unavailable. */
+export function unsandboxed(status: Exclude<SandboxStatus, { state: "on" }>): CommandSandbox {
+  return {
+    status,
+    plan: (shell, command, env) => ({ file: shell, args: ["-c", command], env }),
+  };
+}

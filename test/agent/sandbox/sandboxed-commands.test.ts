@@ -1,0 +1,172 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
+import { probeBubblewrap } from "../../../src/agent/sandbox/bubblewrap.js";
+import { openCommandSandbox } from "../../../src/agent/sandbox/open-command-sandbox.js";
+import { createRunCommandTool } from "../../../src/agent/tools/run-command.js";
+import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
+import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
+
+const probe = process.platform === "linux" ? probeBubblewrap(process.env) : ({ ok: false, reason: `bubblewrap tests run on Linux, not ${process.platform}` } as const);
+if (!probe.ok) console.warn(`Sandboxed command tests skipped: ${probe.reason}. CI installs bubblewrap (.ci/run) so that they run there.`);
+
+let project: TempProject;
+let outside: string;
+
+/** A run_command registry in bypass mode (nothing asks), with the machine's real sandbox. */
+function bypassRegistry(options: { network?: (command: string) => boolean; writableDirectories?: string[] } = {}) {
+  const sandbox = openCommandSandbox({
+    config: { enabled: true, network: false, writableDirectories: options.writableDirectories ?? [] },
+    networkRules: false,
+    env: process.env,
+  });
+  expect(sandbox.status).toMatchObject({ state: "on", kind: "bubblewrap" });
+  const tool = createRunCommandTool({ sandbox, networkFor: options.network ?? (() => false) });
+  const registry = new ToolRegistry([tool], new PermissionPolicy("bypass"));
+  return (command: string, timeout_ms = 30_000) =>
+    registry.run({ id: "1", name: "run_command", input: { command, timeout_ms } }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
+}
+
+/** A directory outside the project and outside /tmp (which the sandbox replaces), so it is really there, read-only. */
+function outsideDirectory(): string {
+  const base = existsSync("/var/tmp") ? "/var/tmp" : process.cwd();
+  const directory = mkdtempSync(join(base, "sylk-outside-"));
+  writeFileSync(join(directory, "precious.txt"), "keep me\n");
+  return directory;
+}
+
+beforeEach(() => {
+  project = createTempProject({ "src/a.ts": "export const a = 1;\n", ".sylkrc": "{}\n" });
+  outside = outsideDirectory();
+});
+afterEach(() => {
+  project.cleanup();
+  rmSync(outside, { recursive: true, force: true });
+});
+
+describe.skipIf(!probe.ok)("run_command in a bubblewrap sandbox", () => {
+  it("a base64-wrapped rm -rf of a directory outside the project runs in bypass mode, and the directory survives", async () => {
+    const payload = Buffer.from(`rm -rf ${outside}`).toString("base64");
+    const result = await bypassRegistry()(`echo ${payload} | base64 -d | bash`);
+    expect(result.permission).toBe("allowed");
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/Read-only file system/);
+    expect(result.output).toMatch(/ran in a sandbox/);
+    expect(readFileSync(join(outside, "precious.txt"), "utf8")).toBe("keep me\n");
+  });
+
+  it("writes in the project and in a private /tmp, and nowhere else", async () => {
+    const marker = `sylk-sandbox-${process.pid}-${Date.now()}`;
+    const result = await bypassRegistry()(`echo built > src/out.txt && echo scratch > /tmp/${marker} && cat /tmp/${marker} && echo "$TMPDIR"`);
+    expect(result.isError).toBe(false);
+    expect(result.output).toContain("scratch\n/tmp");
+    expect(readFileSync(join(project.root, "src/out.txt"), "utf8")).toBe("built\n");
+    // The command's /tmp was its own, and is gone.
+    expect(existsSync(join("/tmp", marker))).toBe(false);
+
+    const home = await bypassRegistry()(`touch ${join(outside, "new-file")}`);
+    expect(home.isError).toBe(true);
+    expect(readdirSync(outside)).toEqual(["precious.txt"]);
+  });
+
+  it("keeps git hooks, git config and Sylk's settings read-only, while git itself works", async () => {
+    execFileSync("git", ["init", "-q"], { cwd: project.root });
+    const run = bypassRegistry();
+    const config = readFileSync(join(project.root, ".git/config"), "utf8");
+    for (const attack of ["echo 'rm -rf ~' > .git/hooks/pre-commit", "printf '[core]\\n\\tfsmonitor = touch /tmp/x\\n' >> .git/config", `echo '{"permissions":{"mode":"bypass"}}' > .sylkrc`]) {
+      const result = await run(attack);
+      expect(result.isError, attack).toBe(true);
+      expect(result.output).toMatch(/Read-only file system/);
+    }
+    expect(readdirSync(join(project.root, ".git/hooks")).filter((name) => !name.endsWith(".sample"))).toEqual([]);
+    expect(readFileSync(join(project.root, ".git/config"), "utf8")).toBe(config);
+    expect(readFileSync(join(project.root, ".sylkrc"), "utf8")).toBe("{}\n");
+
+    const commit = await run("git add -A && git -c user.name=t -c user.email=t@example.com commit -qm first && git log --oneline | wc -l");
+    expect(commit.isError, commit.output).toBe(false);
+    expect(commit.output).toMatch(/^1\n/);
+  });
+
+  it("a repository without .git/hooks cannot have one planted", async () => {
+    execFileSync("git", ["init", "-q"], { cwd: project.root });
+    rmSync(join(project.root, ".git/hooks"), { recursive: true });
+    const result = await bypassRegistry()("mkdir -p .git/hooks; echo 'touch pwned' > .git/hooks/post-checkout");
+    expect(result.isError).toBe(true);
+    expect(readdirSync(join(project.root, ".git/hooks"))).toEqual([]);
+  });
+
+  describe("the network", () => {
+    let server: Server;
+    let port: number;
+    beforeAll(async () => {
+      server = createServer((_request, response) => response.end("reached\n"));
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      port = (server.address() as AddressInfo).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    const connect = () => `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+
+    it("is off by default: not even the host's loopback is reachable", async () => {
+      const result = await bypassRegistry()(connect());
+      expect(result.isError).toBe(true);
+      expect(result.output).not.toContain("reached");
+    });
+
+    it("is on for the commands an allow rule names", async () => {
+      const policy = new PermissionPolicy("default", { allow: [`network(exec 3<>/dev/tcp/*)`], deny: [] });
+      const result = await bypassRegistry({ network: (command) => policy.allowsNetwork(command) })(connect());
+      expect(result.isError, result.output).toBe(false);
+      expect(result.output).toContain("reached");
+    });
+  });
+
+  it("directories the user lists in sandbox.writableDirectories are writable", async () => {
+    const result = await bypassRegistry({ writableDirectories: [outside] })(`echo cached > ${join(outside, "cache.txt")}`);
+    expect(result.isError, result.output).toBe(false);
+    expect(readFileSync(join(outside, "cache.txt"), "utf8")).toBe("cached\n");
+  });
+
+  it("a command past its timeout is killed with everything it started inside the sandbox", async () => {
+    const tag = 4000 + (process.pid % 1000);
+    const result = await bypassRegistry()(`(sleep ${tag} &) ; sleep ${tag}`, 500);
+    expect(result.output).toMatch(/timed out/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const survivors = readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").includes(`sleep ${tag}`);
+        } catch {
+          return false;
+        }
+      });
+    expect(survivors).toEqual([]);
+  });
+});
+
+describe("where no sandbox can be made", () => {
+  const config = { enabled: true, network: false, writableDirectories: [] };
+
+  it("says why, and runs commands as they are", () => {
+    const missing = openCommandSandbox({ config, networkRules: false, env: { PATH: "/nonexistent" }, platform: "linux" });
+    expect(missing.status).toEqual({ state: "unavailable", reason: expect.stringMatching(/bubblewrap is not installed.*apt-get install bubblewrap/) });
+    expect(missing.plan("/bin/sh", "true", {}, { root: "/p", writable: [], network: false })).toEqual({ file: "/bin/sh", args: ["-c", "true"], env: {} });
+
+    const refused = openCommandSandbox({ config, networkRules: false, env: {}, platform: "linux", probe: () => ({ ok: false, reason: "no user namespaces" }) });
+    expect(refused.status).toEqual({ state: "unavailable", reason: "no user namespaces" });
+
+    const windows = openCommandSandbox({ config, networkRules: false, env: {}, platform: "win32" });
+    expect(windows.status).toMatchObject({ state: "unavailable", reason: expect.stringMatching(/no sandbox for win32/) });
+  });
+
+  it("is off when the user turns it off, without probing", () => {
+    const off = openCommandSandbox({ config: { ...config, enabled: false }, networkRules: false, env: {}, probe: () => expect.unreachable("no probe when off") });
+    expect(off.status).toEqual({ state: "off" });
+  });
+});
+
