@@ -9,7 +9,7 @@ import { FileWorkerPool } from "../indexer/worker-pool.js";
 import { ConsentStore } from "../project/consent.js";
 import { FolderTrustStore } from "../project/folder-trust.js";
 import { IndexLock } from "../project/index-lock.js";
-import { resolveProjectPaths, type ProjectPaths } from "../project/project-paths.js";
+import { ensureDataDirectory, resolveProjectPaths, type ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
@@ -74,6 +74,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const loadedConfig = loadProjectConfig(options);
   const { config } = loadedConfig;
   const embedder = createEmbedder(config.embedding, env);
+  ensureDataDirectory(paths);
   const db = openDatabase(paths.database);
   upgradeTermsFormat(db);
   const files = new FileRepository(db);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -38,4 +38,15 @@ export function resolveProjectPaths(root: string, env: NodeJS.ProcessEnv = proce
     indexLock: join(dataDir, "index.lock"),
     projectFile: join(dataDir, "project.json"),
   };
+}
+
+/**
+ * Creates the project's data directory readable by the user alone: it holds
+ * the project's code, every conversation and the warm-index socket. A
+ * directory made by an older version (0755) is narrowed too; `SYLK_HOME`
+ * itself is only created so, never changed, as the user may share it.
+ */
+export function ensureDataDirectory(paths: ProjectPaths): void {
+  mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(paths.dataDir, 0o700);
 }
