@@ -1,5 +1,6 @@
 import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
 import { firstLine } from "./format/text.js";
+import { completedBlocksLength } from "./markdown/completed-blocks.js";
 import type { ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
 
 /**
@@ -8,8 +9,10 @@ import type { ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript
  */
 export interface AgentViewState {
   history: TranscriptItem[];
-  /** Text of the model call in progress (dropped on a retry). */
+  /** Text of the model call in progress not yet printed (its finished blocks go to the history as they complete). */
   streaming: string;
+  /** Blocks of the model call in progress were printed already. */
+  streamedOut: boolean;
   /** Tool calls that have not returned yet. */
   tools: ToolCallView[];
   running: boolean;
@@ -36,6 +39,7 @@ export type AgentAction =
 export const INITIAL_AGENT_STATE: AgentViewState = {
   history: [],
   streaming: "",
+  streamedOut: false,
   tools: [],
   running: false,
   contextTokens: undefined,
@@ -55,11 +59,17 @@ function append(state: AgentViewState, ...entries: TranscriptEntry[]): AgentView
 export function agentReducer(state: AgentViewState, action: AgentAction): AgentViewState {
   switch (action.type) {
     case "started":
-      return { ...append(state, { kind: "user", text: action.prompt }), running: true, streaming: "", tools: [] };
+      return { ...append(state, { kind: "user", text: action.prompt }), running: true, streaming: "", streamedOut: false, tools: [] };
     case "append":
       return append(state, ...action.entries);
     case "crashed":
-      return { ...append(state, ...flushLive(state), { kind: "note", tone: "error", text: action.message }), running: false, streaming: "", tools: [] };
+      return {
+        ...append(state, ...flushLive(state), { kind: "note", tone: "error", text: action.message }),
+        running: false,
+        streaming: "",
+        streamedOut: false,
+        tools: [],
+      };
     case "session":
       return { ...state, sessionId: action.sessionId, contextTokens: undefined, references: 0 };
     case "clear":
@@ -74,17 +84,24 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     case "session_start":
       return { ...state, sessionId: event.sessionId };
     case "turn_start":
-      return { ...state, streaming: "" };
+      return { ...state, streaming: "", streamedOut: false };
     case "text_delta":
-      return { ...state, streaming: state.streaming + event.text };
-    case "retry":
+      return printFinishedBlocks({ ...state, streaming: state.streaming + event.text });
+    case "retry": {
       // The attempt's partial text is void: the retry streams the answer again from the start.
+      const superseded = state.streamedOut ? "; the partial answer above is superseded" : "";
       return {
-        ...append(state, { kind: "note", tone: "dim", text: `retrying… (${event.reason}; attempt ${event.attempt})` }),
+        ...append(state, { kind: "note", tone: "dim", text: `retrying… (${event.reason}; attempt ${event.attempt})${superseded}` }),
         streaming: "",
+        streamedOut: false,
       };
-    case "assistant_message":
-      return { ...append(state, ...(event.text.trim() ? [{ kind: "assistant", text: event.text } as const] : [])), streaming: "" };
+    }
+    case "assistant_message": {
+      // What was printed while streaming stays; the rest of the message follows it.
+      const rest = state.streamedOut ? state.streaming : event.text;
+      const entries = rest.trim() ? [{ kind: "assistant", text: rest.trimEnd(), continued: state.streamedOut } as const] : [];
+      return { ...append(state, ...entries), streaming: "", streamedOut: false };
+    }
     case "tool_use":
       return { ...state, tools: [...state.tools, { id: event.id, name: event.name, input: event.input, status: "running" }] };
     case "tool_result": {
@@ -126,6 +143,7 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
         sessionId: event.result.sessionId || state.sessionId,
         running: false,
         streaming: "",
+        streamedOut: false,
         tools: [],
       };
     default:
@@ -139,10 +157,23 @@ function unknownEvent(state: AgentViewState, event: never): AgentViewState {
   return state;
 }
 
+/**
+ * Finished blocks of the streaming answer go into the history, drawn as
+ * markdown and printed for good (a long answer is not redrawn on every
+ * delta); the unfinished block stays live, as plain text.
+ */
+function printFinishedBlocks(state: AgentViewState): AgentViewState {
+  const cut = completedBlocksLength(state.streaming);
+  if (cut === 0) return state;
+  const finished = state.streaming.slice(0, cut).trimEnd();
+  const printed = finished ? append(state, { kind: "assistant", text: finished, continued: state.streamedOut }) : state;
+  return { ...printed, streaming: state.streaming.slice(cut), streamedOut: state.streamedOut || finished !== "" };
+}
+
 /** What was still live when the turn ended (an interrupted stream, a call cut short) goes into the history as it was. */
 function flushLive(state: AgentViewState): TranscriptEntry[] {
   const entries: TranscriptEntry[] = [];
-  if (state.streaming.trim()) entries.push({ kind: "assistant", text: state.streaming });
+  if (state.streaming.trim()) entries.push({ kind: "assistant", text: state.streaming.trimEnd(), continued: state.streamedOut });
   for (const tool of state.tools) entries.push({ kind: "tool", call: { ...tool, status: "interrupted", result: "interrupted" } });
   return entries;
 }

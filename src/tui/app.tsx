@@ -19,6 +19,7 @@ import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
 import { usePromptEditor } from "./hooks/use-prompt-editor.js";
 import { useTerminalWidth } from "./hooks/use-terminal-width.js";
 import type { BackgroundIndexing, IndexNotice } from "../app/background-indexing.js";
+import { preloadHighlighter } from "./markdown/highlight.js";
 import { recapEntries } from "./session-recap.js";
 import { createTheme, ThemeContext, useTheme } from "./theme.js";
 import type { TranscriptEntry } from "./transcript.js";
@@ -88,6 +89,9 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
     const resumed: TranscriptEntry = { kind: "note", tone: "dim", text: `Resumed session ${resumedId.slice(0, 8)}${title ? `: ${title}` : ""}` };
     agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(services.sessions.messages(resumedId)));
   }, []);
+
+  // Code highlighting loads once the screen is up, off the launch path.
+  useEffect(() => void preloadHighlighter().catch(() => undefined), []);
 
   // Stable, so listeners registered once (the exit signal) always reach the current agent.
   const agentRef = useRef(agent);

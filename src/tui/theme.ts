@@ -14,7 +14,40 @@ export interface Theme {
   readonly warning: string | undefined;
   readonly error: string | undefined;
   readonly muted: string | undefined;
+  /** Inline `code` and headings in answers. */
+  readonly code: string | undefined;
+  readonly heading: string | undefined;
+  /** The colour of a highlight.js token kind (`keyword`, `string`, …) in code blocks. */
+  syntax(kind: string | undefined): string | undefined;
 }
+
+/** highlight.js token kinds by colour; kinds not listed stay plain. */
+const SYNTAX: Record<string, string> = {
+  keyword: "magenta",
+  built_in: "cyan",
+  type: "cyan",
+  literal: "yellow",
+  number: "yellow",
+  string: "green",
+  regexp: "green",
+  comment: "gray",
+  meta: "gray",
+  title: "blue",
+  "title.function_": "blue",
+  "title.class_": "cyan",
+  attr: "cyan",
+  attribute: "cyan",
+  property: "cyan",
+  variable: "red",
+  "template-variable": "red",
+  symbol: "yellow",
+  tag: "blue",
+  name: "blue",
+  selector: "magenta",
+  addition: "green",
+  deletion: "red",
+  section: "blue",
+};
 
 const COLOURS: Theme = {
   accent: "cyan",
@@ -25,6 +58,9 @@ const COLOURS: Theme = {
   warning: "yellow",
   error: "red",
   muted: "gray",
+  code: "cyan",
+  heading: "cyan",
+  syntax: (kind) => (kind === undefined ? undefined : SYNTAX[kind]),
 };
 
 const PLAIN: Theme = {
@@ -36,6 +72,9 @@ const PLAIN: Theme = {
   warning: undefined,
   error: undefined,
   muted: undefined,
+  code: undefined,
+  heading: undefined,
+  syntax: () => undefined,
 };
 
 export function createTheme(env: NodeJS.ProcessEnv): Theme {

@@ -18,7 +18,8 @@ export type NoteTone = "info" | "dim" | "warning" | "error" | "success";
 export type TranscriptEntry =
   | { kind: "banner"; root: string; model: string }
   | { kind: "user"; text: string }
-  | { kind: "assistant"; text: string }
+  /** `continued`: a later block of an answer whose first blocks were printed while it streamed. */
+  | { kind: "assistant"; text: string; continued?: boolean }
   | { kind: "tool"; call: ToolCallView }
   | { kind: "note"; text: string; tone: NoteTone }
   | { kind: "search"; response: SearchResponseJson }

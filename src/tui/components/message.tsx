@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
+import { MarkdownView } from "../markdown/markdown-view.js";
 import { useTheme } from "../theme.js";
 import type { NoteTone } from "../transcript.js";
 
@@ -8,28 +9,41 @@ export function UserMessage({ text }: { text: string }) {
   const theme = useTheme();
   return (
     <Box marginTop={1}>
-      <Marked mark={<Text color={theme.user} bold>{">"}</Text>} text={text} />
+      <Marked mark={<Text color={theme.user} bold>{">"}</Text>}>
+        <Text>{text}</Text>
+      </Marked>
     </Box>
   );
 }
 
-/** The model's text: streamed into place while `live`, final once the turn's message arrived. */
-export function AssistantMessage({ text, live = false }: { text: string; live?: boolean }) {
-  return <Marked mark={<Text dimColor={live}>⏺</Text>} text={text} />;
+/**
+ * The model's text. While `live` it is the block still streaming, as plain
+ * text; printed, it is drawn as markdown. A `continued` part follows the
+ * answer's earlier blocks, a blank line below them and without the mark.
+ */
+export function AssistantMessage({ text, live = false, continued = false }: { text: string; live?: boolean; continued?: boolean }) {
+  const body = live ? <Text>{text}</Text> : <MarkdownView text={text} />;
+  return (
+    <Box marginTop={continued ? 1 : 0}>
+      <Marked mark={continued ? undefined : <Text dimColor={live}>⏺</Text>}>{body}</Marked>
+    </Box>
+  );
 }
 
 /**
- * Text with a mark in the two columns left of it. The mark is positioned
+ * Content with a mark in the two columns left of it. The mark is positioned
  * absolutely: side by side in a row, Ink wraps the text as if the mark were
  * not there and overflows narrow terminals.
  */
-function Marked({ mark, text }: { mark: ReactNode; text: string }) {
+function Marked({ mark, children }: { mark: ReactNode; children: ReactNode }) {
   return (
     <Box paddingLeft={2}>
-      <Box position="absolute" marginLeft={-2}>
-        {mark}
-      </Box>
-      <Text>{text}</Text>
+      {mark !== undefined && (
+        <Box position="absolute" marginLeft={-2}>
+          {mark}
+        </Box>
+      )}
+      {children}
     </Box>
   );
 }

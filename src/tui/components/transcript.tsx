@@ -23,7 +23,7 @@ export function Transcript({ state, awaitingApproval }: { state: AgentViewState;
         )}
       </Static>
       <Box paddingX={1} flexDirection="column">
-        {state.streaming !== "" && <AssistantMessage text={state.streaming} live />}
+        {state.streaming !== "" && <AssistantMessage text={state.streaming} live continued={state.streamedOut} />}
         {state.tools.map((call, index) => (
           <ToolCall key={call.id} call={call} awaitingApproval={awaitingApproval && index === state.tools.length - 1} />
         ))}
@@ -40,7 +40,7 @@ function Entry({ item }: { item: TranscriptItem }) {
     case "user":
       return <UserMessage text={item.text} />;
     case "assistant":
-      return <AssistantMessage text={item.text} />;
+      return <AssistantMessage text={item.text} continued={item.continued ?? false} />;
     case "tool":
       return <ToolCall call={item.call} />;
     case "note":
