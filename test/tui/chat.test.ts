@@ -98,8 +98,8 @@ describe("chat", () => {
     await app.waitFor("index: fresh");
     await app.submit("change the greeting");
     await app.waitFor("Edit a file?");
-    expect(app.frame()).toContain("│ @@ src/greet.ts @@");
-    expect(app.frame()).toMatch(/│ -hello +│\n│ \+goodbye +│/);
+    // The real diff of the file, numbered, with its context lines (the edit changes one word on line 2).
+    expect(app.frame()).toMatch(/│ 1   export function greet\(name: string\) \{ +│\n│ 2 - {3}return `hello \$\{name\}`; +│\n│ 2 \+ {3}return `goodbye \$\{name\}`; +│\n│ 3   \} +│/);
     expect(app.frame()).toMatch(/1\. Yes[\s\S]*2\. Yes, and don't ask again for edit_file calls this session[\s\S]*3\. No/);
     await app.write("3");
     await app.waitFor("Understood, I left it.");
@@ -143,8 +143,8 @@ describe("chat", () => {
     expect(readFileSync(join(app.project.root, "src/greet.ts"), "utf8")).toContain("goodbye");
     const frame = app.frame();
     expect(frame).toContain("⎿ Edited src/greet.ts (+1 −1)");
-    expect(frame).toContain("-  return `hello ${name}`;");
-    expect(frame).toContain("+  return `goodbye ${name}`;");
+    expect(frame).toContain("2 -   return `hello ${name}`;");
+    expect(frame).toContain("2 +   return `goodbye ${name}`;");
   });
 
   it("allow for the session stops asking about that tool", async () => {

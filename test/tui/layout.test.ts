@@ -12,8 +12,8 @@ vi.hoisted(() => {
 });
 
 const COLOUR = /\u001b\[(3[0-7]|9[0-7]|38;)/;
-const GREEN_ADDITION = /\u001b\[32m\+ {2}return `goodbye/;
-const RED_REMOVAL = /\u001b\[31m- {2}return `hello/;
+const GREEN_ADDITION = /\u001b\[32m\+ {3}return `goodbye/;
+const RED_REMOVAL = /\u001b\[31m- {3}return `hello/;
 
 let server: FakeAnthropicServer;
 let app: RenderedApp | undefined;
@@ -54,8 +54,8 @@ describe("colour", () => {
   it("uses no colour at all with NO_COLOR, and the diff still reads with + and −", async () => {
     app = await editSession({ NO_COLOR: "1" });
     expect(app.rawFrame()).not.toMatch(COLOUR);
-    expect(app.frame()).toContain("+  return `goodbye ${name}`;");
-    expect(app.frame()).toContain("-  return `hello ${name}`;");
+    expect(app.frame()).toContain("+   return `goodbye ${name}`;");
+    expect(app.frame()).toContain("-   return `hello ${name}`;");
   });
 });
 

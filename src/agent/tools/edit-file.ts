@@ -3,7 +3,7 @@ import { createTwoFilesPatch } from "diff";
 import { z } from "zod";
 import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
-import { defineTool, toolDescription, ToolError } from "./tool.js";
+import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool.js";
 
 const schema = z.strictObject({
   path: z.string().describe("Path of the file to edit, relative to the project root."),
@@ -43,62 +43,82 @@ function usesCrlf(text: string): boolean {
   return crlf > 0 && crlf === text.split("\n").length - 1;
 }
 
+interface PlannedEdit {
+  absolute: string;
+  shown: string;
+  relative: string | undefined;
+  before: string;
+  after: string;
+  crlf: boolean;
+  occurrences: number;
+}
+
+/** Reads the file and works out the edit without writing it; a ToolError says why it cannot be made. */
+function planEdit(input: z.infer<typeof schema>, context: ToolContext): PlannedEdit {
+  const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
+  const shown = resolved.relative ?? resolved.absolute;
+  let stats;
+  try {
+    stats = statSync(resolved.absolute);
+  } catch {
+    throw new ToolError(`File not found: ${input.path}. Check the path with list_files, or use write_file to create a new file.`);
+  }
+  if (!stats.isFile()) throw new ToolError(`${input.path} is not a regular file; edit_file only edits files.`);
+  const buffer = readFileSync(resolved.absolute);
+  if (looksBinary(buffer)) throw new ToolError(`${input.path} is a binary file; edit_file only edits text.`);
+  const original = buffer.toString("utf8");
+  const crlf = usesCrlf(original);
+  const lf = (text: string) => (crlf ? text.replace(/\r\n/g, "\n") : text);
+  const before = lf(original);
+  const oldString = lf(input.old_string);
+  const newString = lf(input.new_string);
+  if (oldString === newString) {
+    throw new ToolError("old_string and new_string are identical, so there is nothing to change. Give the new text in new_string.");
+  }
+  const occurrences = countOccurrences(before, oldString);
+  if (occurrences === 0) {
+    throw new ToolError(
+      `old_string was not found in ${shown}. Read the file with read_file first and copy the text exactly, ` +
+        "including whitespace and indentation, without the line numbers.",
+    );
+  }
+  if (occurrences > 1 && !input.replace_all) {
+    throw new ToolError(
+      `old_string occurs ${occurrences} times in ${shown}. Include more surrounding lines so it matches exactly once, ` +
+        "or set replace_all to true to change every occurrence.",
+    );
+  }
+  let after: string;
+  if (input.replace_all) {
+    after = before.split(oldString).join(newString);
+  } else {
+    const index = before.indexOf(oldString);
+    after = before.slice(0, index) + newString + before.slice(index + oldString.length);
+  }
+  return { absolute: resolved.absolute, shown, relative: resolved.relative, before, after, crlf, occurrences };
+}
+
 export const editFileTool = defineTool({
   name: "edit_file",
   description: toolDescription(import.meta.url, "edit-file.txt"),
   schema,
   kind: "write",
   targets: (input, context) => ({ paths: [writeTarget(context, input.path)] }),
+  preview(input, context) {
+    const edit = planEdit(input, context);
+    return { diff: fileDiff(edit.shown, edit.before, edit.after).diff };
+  },
   async execute(input, context) {
-    const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
-    const shown = resolved.relative ?? resolved.absolute;
-    let stats;
-    try {
-      stats = statSync(resolved.absolute);
-    } catch {
-      throw new ToolError(`File not found: ${input.path}. Check the path with list_files, or use write_file to create a new file.`);
-    }
-    if (!stats.isFile()) throw new ToolError(`${input.path} is not a regular file; edit_file only edits files.`);
-    const buffer = readFileSync(resolved.absolute);
-    if (looksBinary(buffer)) throw new ToolError(`${input.path} is a binary file; edit_file only edits text.`);
-    const original = buffer.toString("utf8");
-    const crlf = usesCrlf(original);
-    const lf = (text: string) => (crlf ? text.replace(/\r\n/g, "\n") : text);
-    const before = lf(original);
-    const oldString = lf(input.old_string);
-    const newString = lf(input.new_string);
-    if (oldString === newString) {
-      throw new ToolError("old_string and new_string are identical, so there is nothing to change. Give the new text in new_string.");
-    }
-    const occurrences = countOccurrences(before, oldString);
-    if (occurrences === 0) {
-      throw new ToolError(
-        `old_string was not found in ${shown}. Read the file with read_file first and copy the text exactly, ` +
-          "including whitespace and indentation, without the line numbers.",
-      );
-    }
-    if (occurrences > 1 && !input.replace_all) {
-      throw new ToolError(
-        `old_string occurs ${occurrences} times in ${shown}. Include more surrounding lines so it matches exactly once, ` +
-          "or set replace_all to true to change every occurrence.",
-      );
-    }
-    let after: string;
-    if (input.replace_all) {
-      after = before.split(oldString).join(newString);
-    } else {
-      const index = before.indexOf(oldString);
-      after = before.slice(0, index) + newString + before.slice(index + oldString.length);
-    }
-    writeFileSync(resolved.absolute, crlf ? after.replace(/\n/g, "\r\n") : after);
-    const { diff, added, removed } = fileDiff(shown, before, after);
-    const summary = `Edited ${shown} (+${added} −${removed})`;
-    const replaced = input.replace_all && occurrences > 1 ? ` Replaced ${occurrences} occurrences.` : "";
+    const edit = planEdit(input, context);
+    writeFileSync(edit.absolute, edit.crlf ? edit.after.replace(/\n/g, "\r\n") : edit.after);
+    const { diff, added, removed } = fileDiff(edit.shown, edit.before, edit.after);
+    const summary = `Edited ${edit.shown} (+${added} −${removed})`;
+    const replaced = input.replace_all && edit.occurrences > 1 ? ` Replaced ${edit.occurrences} occurrences.` : "";
     return {
       output: `${summary}.${replaced}\n\n${diff}`,
       display: summary,
       diff,
-      relatedFiles: resolved.relative === undefined ? [] : [resolved.relative],
+      relatedFiles: edit.relative === undefined ? [] : [edit.relative],
     };
   },
 });

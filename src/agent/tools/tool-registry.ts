@@ -26,6 +26,8 @@ export interface ApprovalRequest extends PermissionRequest {
   reason: string;
   /** Only this one call can be approved (a protected path): "always" answers do not apply. */
   once?: boolean;
+  /** The diff the call would make, when the tool can tell beforehand. */
+  diff?: string;
 }
 
 export interface ToolCall {
@@ -104,7 +106,15 @@ export class ToolRegistry {
             false,
           );
         }
-        const answer = await this.approver({ ...request, input, reason: decision.reason, ...(decision.once ? { once: true } : {}) });
+        // A call that cannot succeed fails here, with the error it would give, before the user is asked about it.
+        const preview = tool.preview?.(input, context);
+        const answer = await this.approver({
+          ...request,
+          input,
+          reason: decision.reason,
+          ...(decision.once ? { once: true } : {}),
+          ...(preview?.diff !== undefined ? { diff: preview.diff } : {}),
+        });
         if (answer === "deny") return denied("The user denied this call. Ask how they want to proceed.", false);
         if (answer === "allow-session" && !decision.once) this.policy.allowForSession(request);
         permission = "approved";

@@ -42,7 +42,19 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   kind: ToolKind;
   /** What the call touches, as the permission policy judges it (write tools resolve links: see `writeTarget`). */
   targets(input: z.infer<Schema>, context: ToolContext): ToolTargets;
+  /**
+   * What the call would change, computed without changing anything, for
+   * the user to see before approving it (the real diff of an edit or an
+   * overwrite). A `ToolError` means the call cannot succeed: it is answered
+   * with that error and the user is not asked.
+   */
+  preview?(input: z.infer<Schema>, context: ToolContext): ToolPreview;
   execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolOutput>;
+}
+
+export interface ToolPreview {
+  /** The unified diff the call would make. */
+  diff?: string;
 }
 
 export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): ToolDefinition<Schema> {

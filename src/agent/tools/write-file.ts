@@ -30,6 +30,14 @@ export const writeFileTool = defineTool({
   schema,
   kind: "write",
   targets: (input, context) => ({ paths: [writeTarget(context, input.path)] }),
+  preview(input, context) {
+    const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
+    const shown = resolved.relative ?? resolved.absolute;
+    const previous = previousContent(resolved.absolute, input.path);
+    // An overwrite shows what it deletes too; a binary file has no lines to show.
+    if (previous === null) return {};
+    return { diff: fileDiff(shown, previous ?? "", input.content, previous === undefined ? "/dev/null" : undefined).diff };
+  },
   async execute(input, context) {
     const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
     const shown = resolved.relative ?? resolved.absolute;

@@ -1,8 +1,9 @@
-import { Box, Text } from "ink";
+import { Box, Text, useInput, useStdout } from "ink";
+import { useState } from "react";
 import type { ApprovalAnswer } from "../../agent/tools/tool-registry.js";
 import type { ApprovalRequest } from "../hooks/use-agent.js";
 import { useTheme } from "../theme.js";
-import { DiffView } from "./diff-view.js";
+import { DiffView, diffRowCount } from "./diff-view.js";
 import { SelectList, type Choice } from "./select-list.js";
 
 interface ApprovalDialogProps {
@@ -10,7 +11,13 @@ interface ApprovalDialogProps {
   onAnswer: (answer: ApprovalAnswer) => void;
 }
 
-const PREVIEW_LINES = 20;
+/**
+ * Rows the dialog and the lines around it take besides the preview: its
+ * border, title, reason, margins, question, choices and scroll hints, the
+ * running tool's line and the status line.
+ */
+const CHROME_ROWS = 16;
+const MIN_PREVIEW_ROWS = 4;
 
 /** Asks before a write or a command: what exactly will happen, then allow once / for the session / deny. */
 export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
@@ -23,6 +30,15 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
     ...(request.once ? [] : [{ label: `Yes, and don't ask again for ${scope} this session`, value: "allow-session" as const }]),
     { label: "No, and tell Sylk what to do instead", value: "deny", key: "n" },
   ];
+  // The whole dialog fits the terminal: a long diff scrolls inside it (PgUp/PgDn).
+  const { stdout } = useStdout();
+  const height = Math.max(MIN_PREVIEW_ROWS, (stdout.rows || 24) - CHROME_ROWS);
+  const rows = request.diff !== undefined ? diffRowCount(request.diff) : 0;
+  const [offset, setOffset] = useState(0);
+  useInput((_input, key) => {
+    if (key.pageDown) setOffset((current) => Math.min(current + height, Math.max(0, rows - height)));
+    else if (key.pageUp) setOffset((current) => Math.max(0, current - height));
+  });
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
       <Text bold color={theme.warning}>
@@ -30,7 +46,14 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
       </Text>
       <Text>{request.reason}</Text>
       <Box marginY={1} flexDirection="column">
-        <Preview request={request} />
+        {request.diff !== undefined ? (
+          <>
+            <DiffView diff={request.diff} maxLines={height} offset={offset} />
+            {rows > height && <Text dimColor>PgUp/PgDn to scroll</Text>}
+          </>
+        ) : (
+          <Preview request={request} />
+        )}
       </Box>
       <Text>
         Do you want to proceed? <Text dimColor>(Esc: no)</Text>
@@ -46,7 +69,7 @@ function title(request: ApprovalRequest): string {
   return request.tool === "write_file" ? "Write a file?" : "Edit a file?";
 }
 
-/** The change itself: the command, the replaced text as a diff, or the start of a new file. */
+/** A change without a diff: the command and what it is for, or the call's input as it came. */
 function Preview({ request }: { request: ApprovalRequest }) {
   const input = (request.input ?? {}) as Record<string, unknown>;
   if (request.targets.command !== undefined) {
@@ -57,20 +80,6 @@ function Preview({ request }: { request: ApprovalRequest }) {
       </>
     );
   }
-  if (typeof input.old_string === "string" && typeof input.new_string === "string") {
-    const lines = [
-      `@@ ${String(input.path ?? "")} @@`,
-      ...prefixed(input.old_string, "-"),
-      ...prefixed(input.new_string, "+"),
-    ];
-    return <DiffView diff={lines.join("\n")} maxLines={PREVIEW_LINES * 2} />;
-  }
-  if (typeof input.content === "string") {
-    return <DiffView diff={[`@@ ${String(input.path ?? "")} (new content) @@`, ...prefixed(input.content, "+")].join("\n")} maxLines={PREVIEW_LINES} />;
-  }
+  if (request.tool === "write_file") return <Text dimColor>Replaces a binary file at {String(input.path ?? "")} with text.</Text>;
   return <Text dimColor>{JSON.stringify(request.input)}</Text>;
-}
-
-function prefixed(text: string, sign: string): string[] {
-  return text.replace(/\n$/, "").split("\n").map((line) => `${sign}${line}`);
 }

@@ -1,38 +1,54 @@
 import { Box, Text } from "ink";
+import { diffRows, type DiffRow } from "../format/diff-rows.js";
 import { useTheme } from "../theme.js";
 
 interface DiffViewProps {
   /** A unified diff (`---`/`+++` headers, `@@` hunks, +/−/space lines). */
   diff: string;
+  /** Rows shown at most; the rest is counted below. */
   maxLines?: number;
+  /** First row shown (a scrolled view). */
+  offset?: number;
 }
 
-/** A unified diff, additions green and removals red (plain +/− with NO_COLOR); long diffs are cut. */
-export function DiffView({ diff, maxLines = 60 }: DiffViewProps) {
+/**
+ * A unified diff with line numbers and its context lines: additions green,
+ * removals red, `+`/`-` kept so it reads without colour (NO_COLOR).
+ */
+export function DiffView({ diff, maxLines = 60, offset = 0 }: DiffViewProps) {
   const theme = useTheme();
-  const all = diff.replace(/\n$/, "").split("\n");
-  // The file header (`Index:`, `===`, `---`, `+++`) says nothing the tool line does not; hunks start at the first @@.
-  const firstHunk = all.findIndex((line) => line.startsWith("@@"));
-  const lines = firstHunk === -1 ? all : all.slice(firstHunk);
-  const shown = lines.slice(0, maxLines);
+  const rows = diffRows(diff);
+  const numberWidth = String(Math.max(1, ...rows.map((row) => ("line" in row ? row.line : 0)))).length;
+  const start = Math.max(0, Math.min(offset, rows.length - maxLines));
+  const shown = rows.slice(start, start + maxLines);
+  const below = rows.length - start - shown.length;
   return (
     <Box flexDirection="column">
-      {shown.map((line, index) => {
-        if (line.startsWith("@@")) {
-          return (
-            <Text key={index} color={theme.accent} dimColor>
-              {line}
-            </Text>
-          );
-        }
-        const color = line.startsWith("+") ? theme.added : line.startsWith("-") ? theme.removed : undefined;
-        return (
-          <Text key={index} color={color}>
-            {line || " "}
-          </Text>
-        );
-      })}
-      {lines.length > shown.length && <Text dimColor>… {lines.length - shown.length} more lines</Text>}
+      {start > 0 && <Text dimColor>… {start} lines above</Text>}
+      {shown.map((row, index) => (
+        <Row key={start + index} row={row} numberWidth={numberWidth} added={theme.added} removed={theme.removed} />
+      ))}
+      {below > 0 && <Text dimColor>… {below} more lines</Text>}
     </Box>
   );
+}
+
+function Row({ row, numberWidth, added, removed }: { row: DiffRow; numberWidth: number; added: string | undefined; removed: string | undefined }) {
+  if (row.kind === "gap") return <Text dimColor>{" ".repeat(numberWidth)} ⋮</Text>;
+  if (row.kind === "note") return <Text dimColor>{" ".repeat(numberWidth)}   {row.text}</Text>;
+  const sign = row.kind === "added" ? "+" : row.kind === "removed" ? "-" : " ";
+  const color = row.kind === "added" ? added : row.kind === "removed" ? removed : undefined;
+  return (
+    <Text>
+      <Text dimColor>{String(row.line).padStart(numberWidth)} </Text>
+      <Text color={color}>
+        {sign} {row.text || ""}
+      </Text>
+    </Text>
+  );
+}
+
+/** How many rows the diff view draws for this diff (before any cut). */
+export function diffRowCount(diff: string): number {
+  return diffRows(diff).length;
 }
