@@ -30,6 +30,8 @@ export type AgentEvent =
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "assistant_message"; turn: number; text: string; toolCalls: number }
   | { type: "tool_use"; id: string; name: string; input: unknown }
+  /** Output of a running tool call as it is produced (a command's stdout and stderr), appended in order. */
+  | { type: "tool_output"; id: string; text: string }
   | ({ type: "tool_result"; id: string; name: string } & ToolRunResult)
   | { type: "usage"; turn: number; usage: Usage; total: Usage }
   /** Content left the window; its marker now stands where it was (nothing is lost: `retrieve_context`). */

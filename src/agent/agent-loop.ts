@@ -8,6 +8,7 @@ import { alternatingMessages } from "../llm/conversation.js";
 import { ModelError } from "../llm/model-errors.js";
 import { EMPTY_USAGE, addUsage, type ModelProvider, type ModelResponse, type ToolUseBlock, type Usage } from "../llm/model-types.js";
 import type { TokenCounter } from "../llm/token-counter.js";
+import { streamToolOutput } from "./tool-output-stream.js";
 import type { AgentEvent, AgentResult, AgentStopReason } from "./agent-events.js";
 import { responseText, type InjectedContext, type SessionRecorder } from "./session-recorder.js";
 import { FatalToolError, type ToolContext } from "./tools/tool.js";
@@ -146,7 +147,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       toolPrefetches.push(startPrefetch(predictedQuery(call.name, call.input)));
       let result: ToolRunResult;
       try {
-        result = await deps.tools.run(call, { ...deps.toolContext, signal });
+        result = yield* streamToolOutput(call.id, (onOutput) => deps.tools.run(call, { ...deps.toolContext, signal, onOutput }));
       } catch (error) {
         if (!(error instanceof FatalToolError)) throw error;
         yield { type: "error", kind: "tool", message: error.message, fatal: true };

@@ -93,7 +93,7 @@ class JsonPrinter implements AskPrinter {
   }
 }
 
-/** One JSON event per line: init, message deltas, tool_use, tool_result, retry, error, result. */
+/** One JSON event per line: init, message deltas, tool_use, tool_output, tool_result, retry, error, result. */
 class StreamJsonPrinter implements AskPrinter {
   constructor(
     private readonly streams: Streams,
@@ -120,6 +120,8 @@ function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
       return { type: "assistant", turn: event.turn, text: event.text, tool_calls: event.toolCalls };
     case "tool_use":
       return { type: "tool_use", id: event.id, name: event.name, input: event.input };
+    case "tool_output":
+      return { type: "tool_output", id: event.id, text: event.text };
     case "tool_result":
       return {
         type: "tool_result",

@@ -25,6 +25,8 @@ export interface AgentViewState {
   sessionId: string;
   /** Bumped by a clear, so the printed history starts again. */
   epoch: number;
+  /** The transcript view (Ctrl+O): tool calls drawn with their whole output. */
+  expanded: boolean;
   nextId: number;
 }
 
@@ -34,7 +36,9 @@ export type AgentAction =
   | { type: "append"; entries: TranscriptEntry[] }
   | { type: "crashed"; message: string }
   | { type: "session"; sessionId: string }
-  | { type: "clear"; entries: TranscriptEntry[] };
+  | { type: "clear"; entries: TranscriptEntry[] }
+  /** Ctrl+O: the history is printed again, expanded or compact. */
+  | { type: "toggle-expanded" };
 
 export const INITIAL_AGENT_STATE: AgentViewState = {
   history: [],
@@ -47,6 +51,7 @@ export const INITIAL_AGENT_STATE: AgentViewState = {
   references: 0,
   sessionId: "",
   epoch: 0,
+  expanded: false,
   nextId: 0,
 };
 
@@ -74,6 +79,8 @@ export function agentReducer(state: AgentViewState, action: AgentAction): AgentV
       return { ...state, sessionId: action.sessionId, contextTokens: undefined, references: 0 };
     case "clear":
       return append({ ...INITIAL_AGENT_STATE, epoch: state.epoch + 1, nextId: state.nextId }, ...action.entries);
+    case "toggle-expanded":
+      return { ...state, expanded: !state.expanded, epoch: state.epoch + 1 };
     case "event":
       return applyEvent(state, action.event);
   }
@@ -103,7 +110,12 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
       return { ...append(state, ...entries), streaming: "", streamedOut: false };
     }
     case "tool_use":
-      return { ...state, tools: [...state.tools, { id: event.id, name: event.name, input: event.input, status: "running" }] };
+      return { ...state, tools: [...state.tools, { id: event.id, name: event.name, input: event.input, status: "running", startedAt: Date.now() }] };
+    case "tool_output":
+      return {
+        ...state,
+        tools: state.tools.map((tool) => (tool.id === event.id ? { ...tool, tail: keepTail((tool.tail ?? "") + event.text) } : tool)),
+      };
     case "tool_result": {
       const running = state.tools.find((tool) => tool.id === event.id);
       const call: ToolCallView = {
@@ -112,6 +124,8 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
         input: running?.input,
         status: event.permission === "denied" ? "denied" : event.isError ? "error" : "done",
         result: firstLine(event.display ?? event.output),
+        output: event.output,
+        ...(event.details !== undefined ? { details: event.details } : {}),
         ...(event.diff ? { diff: event.diff } : {}),
       };
       return { ...append(state, { kind: "tool", call }), tools: state.tools.filter((tool) => tool.id !== event.id) };
@@ -149,6 +163,13 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     default:
       return unknownEvent(state, event);
   }
+}
+
+/** What a running call printed: only its end is ever shown, so only its end is kept. */
+const LIVE_TAIL_CHARACTERS = 4_000;
+
+function keepTail(text: string): string {
+  return text.length > LIVE_TAIL_CHARACTERS ? text.slice(-LIVE_TAIL_CHARACTERS) : text;
 }
 
 /** An event type newer than this UI: ignored rather than breaking the screen (and a type error here until handled). */

@@ -121,6 +121,11 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
     hint: flash,
     dialogOpen: agent.approval !== undefined,
     blocking: consent.asking,
+    toggleTranscript: () => {
+      // The printed history cannot change in place: the screen is cleared and it is printed again.
+      write(CLEAR_TERMINAL);
+      agent.toggleExpanded();
+    },
   });
 
   const submit = (text: string) => {

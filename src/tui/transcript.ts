@@ -8,6 +8,14 @@ export interface ToolCallView {
   status: "running" | "done" | "error" | "denied" | "interrupted";
   /** One line: the tool's `display`, or the first line of its output. */
   result?: string;
+  /** When it started (ms since the epoch), for the elapsed time while it runs. */
+  startedAt?: number;
+  /** The end of what a running call printed so far (a command's output), shown live. */
+  tail?: string;
+  /** Everything the call returned (what the model read), for the expanded view. */
+  output?: string;
+  /** The call's output for the user (a command's stdout and stderr): its last lines show beneath the result. */
+  details?: string;
   /** A unified diff when the call changed a file. */
   diff?: string;
 }

@@ -106,7 +106,10 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
   });
   for (const stream of [child.stdout, child.stderr]) {
     stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => output.push(chunk));
+    stream.on("data", (chunk: string) => {
+      output.push(chunk);
+      context.onOutput?.(maskSecrets(chunk).text);
+    });
   }
   const ending = await new Promise<Ending | Error>((resolve) => {
     let forced: Ending | undefined;
@@ -157,6 +160,7 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
   return {
     output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}${failed && sandboxed ? `\n${SANDBOX_NOTE}` : ""}`,
     display: `${label} (${status})`,
+    ...(text.trim() !== "" ? { details: text.replace(/\n$/, "") } : {}),
     isError: failed,
   };
 }

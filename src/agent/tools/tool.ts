@@ -8,6 +8,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Directories outside the root the user explicitly allowed (e.g. `--add-dir`). */
   extraDirectories: readonly string[];
+  /** Output as it is produced (a running command's stdout and stderr), for the user to watch. */
+  onOutput?: (chunk: string) => void;
 }
 
 /** A tool's answer: what the model reads, and a short line for the user. */
@@ -16,6 +18,8 @@ export interface ToolOutput {
   output: string;
   /** User-facing one-liner (collapsed result in the TUI); defaults to the first output line. */
   display?: string;
+  /** What the user may want to read in full beneath that line (a command's output); its last lines are shown. */
+  details?: string;
   /** The call failed; the model is told so and can correct itself. */
   isError?: boolean;
   /** Project files the call read or changed, for the content store's `related_files`. */

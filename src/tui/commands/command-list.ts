@@ -35,6 +35,7 @@ export const HELP_KEYS: ReadonlyArray<[string, string]> = [
   ["← → Ctrl+A Ctrl+E", "move; Ctrl+U / Ctrl+K / Ctrl+W delete to line start / end / a word"],
   ["Tab", "complete a slash command"],
   ["Esc or Ctrl+C", "cancel the running turn (Ctrl+C on a prompt clears it)"],
+  ["Ctrl+O", "transcript view: every tool call's whole output (again: compact)"],
   ["Ctrl+C twice, Ctrl+D", "exit"],
   ["approvals", "↑/↓ and Enter, or 1 allow once · 2 allow for this session · 3 deny (Esc)"],
 ];

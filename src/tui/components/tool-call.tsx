@@ -1,12 +1,29 @@
 import { Box, Text } from "ink";
-import { summariseInput } from "../format/text.js";
+import { formatElapsed, summariseInput } from "../format/text.js";
+import { useElapsedSeconds } from "../hooks/use-elapsed.js";
 import { useTheme, type Theme } from "../theme.js";
 import type { ToolCallView } from "../transcript.js";
 import { DiffView } from "./diff-view.js";
 
-/** `⏺ read_file(src/a.ts)` and, once it returned, its result on one line (`⎿ …`) and any diff. */
-export function ToolCall({ call, awaitingApproval = false }: { call: ToolCallView; awaitingApproval?: boolean }) {
+/** Lines of a command's output shown beneath it, live and afterwards. */
+export const OUTPUT_LINES = 5;
+
+interface ToolCallProps {
+  call: ToolCallView;
+  awaitingApproval?: boolean;
+  /** The transcript view (Ctrl+O): the call's whole output instead of its last lines. */
+  expanded?: boolean;
+}
+
+/**
+ * `⏺ run_command(npm test)`, then `⎿` and the result on one line, and
+ * beneath it the last lines of the command's output: live with the elapsed
+ * time while it runs, the end of it once it returned (Ctrl+O shows all).
+ */
+export function ToolCall({ call, awaitingApproval = false, expanded = false }: ToolCallProps) {
   const theme = useTheme();
+  const running = call.status === "running";
+  const body = running ? call.tail : (call.details ?? (expanded ? call.output : undefined));
   return (
     <Box flexDirection="column">
       <Text>
@@ -14,15 +31,42 @@ export function ToolCall({ call, awaitingApproval = false }: { call: ToolCallVie
         <Text bold>{call.name}</Text>({summariseInput(call.input)})
       </Text>
       <Box marginLeft={2}>
-        <Text color={resultColor(call.status, theme)} dimColor={call.status === "running"} wrap="truncate-end">
-          ⎿ {awaitingApproval ? "waiting for your answer…" : resultText(call)}
-        </Text>
+        {running && !awaitingApproval ? (
+          <RunningLine startedAt={call.startedAt} />
+        ) : (
+          <Text color={resultColor(call.status, theme)} wrap="truncate-end">
+            ⎿ {awaitingApproval ? "waiting for your answer…" : resultText(call)}
+          </Text>
+        )}
       </Box>
+      {body !== undefined && body.trim() !== "" && <OutputLines text={body} all={expanded && !running} />}
       {call.diff && (
         <Box marginLeft={4}>
-          <DiffView diff={call.diff} />
+          <DiffView diff={call.diff} maxLines={expanded ? Number.MAX_SAFE_INTEGER : undefined} />
         </Box>
       )}
+    </Box>
+  );
+}
+
+function RunningLine({ startedAt }: { startedAt: number | undefined }) {
+  const seconds = useElapsedSeconds(startedAt);
+  return <Text dimColor>⎿ running… {formatElapsed(seconds)}</Text>;
+}
+
+/** The end of an output (or all of it), dimmed and indented under the result line. */
+function OutputLines({ text, all }: { text: string; all: boolean }) {
+  const lines = text.replace(/\n+$/, "").split("\n");
+  const shown = all ? lines : lines.slice(-OUTPUT_LINES);
+  const hidden = lines.length - shown.length;
+  return (
+    <Box marginLeft={4} flexDirection="column">
+      {hidden > 0 && <Text dimColor>… {hidden} more lines above (Ctrl+O shows everything)</Text>}
+      {shown.map((line, index) => (
+        <Text key={index} dimColor wrap={all ? "wrap" : "truncate-end"}>
+          {line || " "}
+        </Text>
+      ))}
     </Box>
   );
 }

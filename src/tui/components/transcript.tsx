@@ -18,7 +18,7 @@ export function Transcript({ state, awaitingApproval }: { state: AgentViewState;
       <Static key={state.epoch} items={state.history}>
         {(item) => (
           <Box key={item.id} paddingX={1} flexDirection="column">
-            <Entry item={item} />
+            <Entry item={item} expanded={state.expanded} />
           </Box>
         )}
       </Static>
@@ -33,7 +33,7 @@ export function Transcript({ state, awaitingApproval }: { state: AgentViewState;
   );
 }
 
-function Entry({ item }: { item: TranscriptItem }) {
+function Entry({ item, expanded }: { item: TranscriptItem; expanded: boolean }) {
   switch (item.kind) {
     case "banner":
       return <Banner root={item.root} model={item.model} />;
@@ -42,7 +42,7 @@ function Entry({ item }: { item: TranscriptItem }) {
     case "assistant":
       return <AssistantMessage text={item.text} continued={item.continued ?? false} />;
     case "tool":
-      return <ToolCall call={item.call} />;
+      return <ToolCall call={item.call} expanded={expanded} />;
     case "note":
       return <Note text={item.text} tone={item.tone} />;
     case "search":

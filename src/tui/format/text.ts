@@ -27,3 +27,11 @@ export function compactNumber(value: number): string {
 function trimZero(text: string): string {
   return text.replace(/\.0$/, "");
 }
+
+/** Seconds as a running timer shows them: `7s`, `2m 05s`, `1h 02m`. */
+export function formatElapsed(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
+}

@@ -25,6 +25,8 @@ export interface AgentControls {
   print(...entries: TranscriptEntry[]): void;
   /** Empties the transcript (a new screen) and shows `entries`. */
   clear(...entries: TranscriptEntry[]): void;
+  /** The transcript view: the history printed again with every tool call's whole output, or compact again. */
+  toggleExpanded(): void;
   /** Switches to a new conversation, or resumes one; throws (BadInputError) for an unknown session. */
   switchSession(resume?: ResumeTarget): AgentSession;
   /** Cancels whatever runs and waits until the run has recorded its end. */
@@ -114,6 +116,7 @@ export function useAgent(openSession: SessionFactory, initialResume?: ResumeTarg
 
   const print = useCallback((...entries: TranscriptEntry[]) => dispatch({ type: "append", entries }), []);
   const clear = useCallback((...entries: TranscriptEntry[]) => dispatch({ type: "clear", entries }), []);
+  const toggleExpanded = useCallback(() => dispatch({ type: "toggle-expanded" }), []);
 
   const switchSession = useCallback(
     (resume?: ResumeTarget) => {
@@ -144,6 +147,7 @@ export function useAgent(openSession: SessionFactory, initialResume?: ResumeTarg
     answer,
     print,
     clear,
+    toggleExpanded,
     switchSession,
     stop,
   };

@@ -12,6 +12,8 @@ interface InterruptActions {
   dialogOpen: boolean;
   /** A question that must be answered before anything else (consent): Ctrl-C leaves at once. */
   blocking: boolean;
+  /** Ctrl+O: the transcript view, every tool call's output in full (again: compact). */
+  toggleTranscript: () => void;
 }
 
 const DOUBLE_PRESS_MS = 2_000;
@@ -31,6 +33,7 @@ export function useInterruptKeys(actions: InterruptActions): void {
       if (actions.cancelTurn()) actions.hint("Interrupted");
       return;
     }
+    if (key.ctrl && input === "o" && !actions.dialogOpen) return actions.toggleTranscript();
     if (!(key.ctrl && input === "c")) return;
     const now = Date.now();
     const again = now - lastPress.current < DOUBLE_PRESS_MS;

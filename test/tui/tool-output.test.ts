@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { jsonLines, runCli } from "../helpers/run-cli.js";
+import { createTempProject } from "../helpers/temp-project.js";
+import { renderApp, type RenderedApp } from "./render-app.js";
+
+/** Issue 16, defect 2: a command's output is visible while it runs and afterwards, and a key shows all of it. */
+let server: FakeAnthropicServer;
+let app: RenderedApp | undefined;
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await server.close();
+});
+
+const withModel = () =>
+  renderApp({ files: { "README.md": "# demo\n" }, consent: true, permissionMode: "bypass", env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+
+describe("a running command", () => {
+  it("shows its latest output and the time it has run, then the end of its output with its exit code", async () => {
+    const command = "for step in 1 2 3; do echo compiling step $step; sleep 0.4; done; echo 'FAIL tests/app.test.ts' >&2; exit 3";
+    server.enqueue(reply().toolUse("run_command", { command, description: "Run the tests" }), reply().text("The tests fail."));
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("run the tests");
+    await app.waitFor("compiling step 1");
+    expect(app.frame()).toMatch(/⎿ running… \ds/);
+    await app.waitFor("The tests fail.");
+    const frame = app.frame();
+    expect(frame).toContain("⎿ ✗ Run the tests (exit 3)");
+    expect(frame).toMatch(/compiling step 3\n\s+FAIL tests\/app\.test\.ts/);
+  });
+
+  it("keeps the last lines on screen, and Ctrl+O shows everything it printed", async () => {
+    server.enqueue(reply().toolUse("run_command", { command: "seq 1 40 | sed 's/^/output line /'" }), reply().text("Counted."));
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("count");
+    await app.waitFor("Counted.");
+    expect(app.frame()).toContain("… 35 more lines above (Ctrl+O shows everything)");
+    expect(app.frame()).toContain("output line 40");
+    expect(app.frame()).not.toMatch(/output line 1\n/);
+    await app.write("\u000f"); // Ctrl+O
+    await app.waitFor(/output line 1\n/);
+    expect(app.frame()).toMatch(/output line 1\n(\s+output line \d+\n){38}\s+output line 40/);
+    // Again: compact. The screen is cleared and the history printed anew (the test terminal keeps what was printed before).
+    const compactPrints = () => app!.frame().split("… 35 more lines above").length - 1;
+    expect(compactPrints()).toBe(1);
+    await app.write("\u000f");
+    await app.waitFor(() => compactPrints() === 2);
+  });
+});
+
+describe("sylk ask --output-format stream-json", () => {
+  it("prints a command's output as tool_output events before its result", async () => {
+    const project = createTempProject({ "README.md": "# demo\n" });
+    try {
+      server.enqueue(reply().toolUse("run_command", { command: "echo first; sleep 0.3; echo second" }), reply().text("Done."));
+      const env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl };
+      const run = await runCli(["ask", "--yes", "--permission-mode", "bypass", "--output-format", "stream-json", "go"], { cwd: project.root, env });
+      expect(run.code, run.stderr).toBe(0);
+      const events = jsonLines(run.stdout);
+      const output = events.filter((event) => event.type === "tool_output");
+      expect(output.map((event) => event.text).join("")).toBe("first\nsecond\n");
+      const resultAt = events.findIndex((event) => event.type === "tool_result");
+      expect(events.indexOf(output.at(-1)!)).toBeLessThan(resultAt);
+    } finally {
+      project.cleanup();
+    }
+  });
+});
