@@ -57,6 +57,12 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     usage,
     ...(error ? { error } : {}),
   });
+  /** Ends the run; one that ended without an answer says so in the conversation, after what had arrived. */
+  async function* end(stopReason: AgentStopReason, error?: AgentResult["error"], partial = ""): AsyncGenerator<AgentEvent, AgentResult> {
+    const note = unansweredNote(stopReason, error);
+    if (note) await recorder.closeUnanswered(recorder.currentTurn, partial, note);
+    return yield* done(finish(stopReason, error));
+  }
 
   const promptTurn = recorder.currentTurn + 1;
   const startPrefetch = (query: string | undefined) =>
@@ -77,8 +83,8 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
   let pendingAugmentations: AugmentedQuery[] = promptAugmentation ? [promptAugmentation.augmented] : [];
 
   for (;;) {
-    if (turns >= deps.maxTurns) return yield* done(finish("max_turns"));
-    if (signal.aborted) return yield* done(finish("interrupted"));
+    if (turns >= deps.maxTurns) return yield* end("max_turns");
+    if (signal.aborted) return yield* end("interrupted");
     const turn = recorder.nextTurn();
     turns++;
     yield { type: "turn_start", turn };
@@ -99,21 +105,27 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     const request = { system: deps.systemPrompt, messages: alternatingMessages(window.messages), tools, maxTokens: deps.maxTokens };
     const estimated = window.usedTokens - deps.maxTokens;
     let response: ModelResponse | undefined;
+    // What has arrived of the answer: recorded if the call never completes.
+    let partial = "";
     try {
       for await (const event of provider.stream(request, signal)) {
-        if (event.type === "text_delta") yield { type: "text_delta", text: event.text };
-        else if (event.type === "retry") yield { type: "retry", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason };
-        else if (event.type === "complete") response = event.response;
+        if (event.type === "text_delta") {
+          partial += event.text;
+          yield { type: "text_delta", text: event.text };
+        } else if (event.type === "retry") {
+          partial = "";
+          yield { type: "retry", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason };
+        } else if (event.type === "complete") response = event.response;
       }
     } catch (raw) {
       const error = raw instanceof ModelError ? raw : new ModelError(String((raw as Error)?.message ?? raw), "unknown", false);
-      if (error.kind === "aborted" || signal.aborted) return yield* done(finish("interrupted"));
+      if (error.kind === "aborted" || signal.aborted) return yield* end("interrupted", undefined, partial);
       yield { type: "error", kind: error.kind, message: error.message, fatal: true };
-      return yield* done(finish("error", { kind: error.kind, message: error.message }));
+      return yield* end("error", { kind: error.kind, message: error.message }, partial);
     }
     if (!response) {
       yield { type: "error", kind: "unknown", message: "The model stream ended without a response.", fatal: true };
-      return yield* done(finish("error", { kind: "unknown", message: "The model stream ended without a response." }));
+      return yield* end("error", { kind: "unknown", message: "The model stream ended without a response." }, partial);
     }
 
     deps.tokenCounter.calibrate(estimated, response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens);
@@ -151,7 +163,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       } catch (error) {
         if (!(error instanceof FatalToolError)) throw error;
         yield { type: "error", kind: "tool", message: error.message, fatal: true };
-        return yield* done(finish("error", { kind: "tool", message: error.message }));
+        return yield* end("error", { kind: "tool", message: error.message });
       }
       yield { type: "tool_result", id: call.id, name: call.name, ...result };
       parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
@@ -164,7 +176,21 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       yield prefetchEvent(turn, toolAugmentation.augmented);
       pendingAugmentations.push(toolAugmentation.augmented);
     }
-    if (signal.aborted) return yield* done(finish("interrupted"));
+    if (signal.aborted) return yield* end("interrupted");
+  }
+}
+
+/** What the conversation says of a run that ended on an unanswered user message; nothing for a finished answer. */
+function unansweredNote(stopReason: AgentStopReason, error: AgentResult["error"]): string | undefined {
+  switch (stopReason) {
+    case "interrupted":
+      return "interrupted by the user";
+    case "max_turns":
+      return "stopped at the turn limit (agent.maxTurns) before answering";
+    case "error":
+      return `not answered: ${error?.message ?? "the model call failed"}`;
+    default:
+      return undefined;
   }
 }
 

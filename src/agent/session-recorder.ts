@@ -156,6 +156,26 @@ export class SessionRecorder {
     );
   }
 
+  /**
+   * Closes a run that ended on a user message (interrupted, failed, stopped
+   * at the turn limit) with an assistant message saying so, after whatever
+   * part of the answer had arrived. The conversation then alternates as
+   * recorded: the next prompt follows an answer, instead of being merged
+   * with the unanswered one and answered twice.
+   */
+  async closeUnanswered(turn: number, partial: string, note: string, parentId?: string): Promise<void> {
+    if (this.history.at(-1)?.message.role !== "user") return;
+    const text = `${partial.trim() ? `${partial.trimEnd()}\n\n` : ""}[${note}]`;
+    const entry = await this.contentStore.indexContent({
+      ...this.base(turn),
+      contentType: "agent_response",
+      content: text,
+      metadata: { unanswered: note },
+      ...(parentId ? { parentId } : {}),
+    });
+    this.append({ role: "assistant", content: [{ type: "text", text }] }, turn, [entry.id]);
+  }
+
   private async recordInjection(turn: number, injected: InjectedContext, parentId: string | undefined): Promise<string> {
     const entry = await this.contentStore.indexContent({
       ...this.base(turn),

@@ -20,6 +20,7 @@ import { usePromptEditor } from "./hooks/use-prompt-editor.js";
 import { useTerminalWidth } from "./hooks/use-terminal-width.js";
 import type { BackgroundIndexing, IndexNotice } from "../app/background-indexing.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
+import { editorOf } from "./input/line-editor.js";
 import { recapEntries } from "./session-recap.js";
 import { createTheme, ThemeContext, useTheme } from "./theme.js";
 import type { TranscriptEntry } from "./transcript.js";
@@ -63,7 +64,12 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
       openAgentSession({ services, env, approver, ...(permissionMode ? { permissionMode } : {}), ...(target ? { resume: target } : {}) }),
     [services, env, permissionMode],
   );
-  const agent = useAgent(openSession, resume);
+  // Queued prompts a cancel returns come back into the prompt, before whatever is being typed.
+  const returnQueue = useCallback(
+    (prompts: readonly string[]) => editor.update(editorOf([...prompts, editor.state.text].filter((text) => text.trim()).join("\n\n"))),
+    [editor],
+  );
+  const agent = useAgent(openSession, resume, returnQueue);
   const provider = agent.session.provider;
   const banner = useCallback(
     (): TranscriptEntry => ({ kind: "banner", root: services.paths.root, model: provider ? provider.model : "no model: answers from the index" }),

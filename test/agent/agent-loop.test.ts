@@ -93,23 +93,29 @@ describe("agent loop", () => {
     }
     expect(step.value.stopReason).toBe("interrupted");
     const messages = services.sessions.messages(step.value.sessionId);
-    const last = messages.at(-1);
-    expect(last?.role).toBe("user");
-    expect(last?.content.map((block) => (block.type === "tool_result" ? block.toolUseId : block.type))).toEqual(["c1", "c2"]);
+    const [results, note] = messages.slice(-2);
+    expect(results?.role).toBe("user");
+    expect(results?.content.map((block) => (block.type === "tool_result" ? block.toolUseId : block.type))).toEqual(["c1", "c2"]);
+    // The run says in the conversation that it was interrupted, so the next prompt is not merged into the results.
+    expect(note).toEqual({ role: "assistant", content: [{ type: "text", text: "[interrupted by the user]" }] });
 
     server.enqueue(reply().text("Resumed fine."));
     const resumed = await run("Go on", { resume: { id: step.value.sessionId } });
     expect(resumed.result.response).toBe("Resumed fine.");
-    const sent = server.requests.at(-1)?.body.messages as Array<{ role: string; content: Array<{ type: string }> }>;
-    expect(sent.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
-    expect(sent[2]?.content.map((block) => block.type)).toEqual(["tool_result", "tool_result", "text"]);
+    const sent = server.requests.at(-1)?.body.messages as Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+    expect(sent.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+    expect(sent[2]?.content.map((block) => block.type)).toEqual(["tool_result", "tool_result"]);
+    expect(sent[4]?.content).toEqual([expect.objectContaining({ type: "text", text: "Go on" })]);
   });
 
-  it("ends with a typed error when the model keeps failing", async () => {
+  it("ends with a typed error when the model keeps failing, and says so in the conversation", async () => {
     server.enqueue(reply().status(500), reply().status(500));
     const { result, events } = await run("hello");
     expect(result).toMatchObject({ stopReason: "error", error: { kind: "server" } });
     expect(events.filter((event) => event.type === "retry")).toHaveLength(1);
     expect(events.find((event) => event.type === "error")).toMatchObject({ fatal: true });
+    const messages = services.sessions.messages(result.sessionId);
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(messages[1]?.content).toEqual([{ type: "text", text: expect.stringMatching(/^\[not answered: .+\]$/) }]);
   });
 });

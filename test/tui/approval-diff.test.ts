@@ -41,7 +41,7 @@ function dialogLines(frame: string): string[] {
 
 describe("approving a change", () => {
   it("an overwrite shows the lines it deletes before the user says yes", async () => {
-    server.enqueue(reply().toolUse("write_file", { path: "src/notes.txt", content: "first line\nreplacement\n" }), reply().text("Left it."));
+    server.enqueue(reply().toolUse("write_file", { path: "src/notes.txt", content: "first line\nreplacement\n" }));
     app = await session();
     await app.submit("rewrite the notes");
     await app.waitFor("Write a file?");
@@ -51,7 +51,7 @@ describe("approving a change", () => {
     expect(frame).toMatch(/│ 3 - third line/);
     expect(frame).toMatch(/│ 2 \+ replacement/);
     await app.write("n");
-    await app.waitFor("Left it.");
+    await app.waitFor("Interrupted. Tell Sylk what to do instead.");
     expect(readFileSync(join(app.project.root, "src/notes.txt"), "utf8")).toContain("UNIQUE_BODY_LINE_TWO");
   });
 

@@ -89,7 +89,7 @@ describe("chat", () => {
     expect(toolResults(1)[0]?.content).toContain("UNIQUE_BODY_LINE_TWO");
   });
 
-  it("asks before an edit; deny sends the model a denied tool_result and leaves the file alone", async () => {
+  it("asks before an edit; no leaves the file alone, stops the turn, and the model learns why with the next prompt", async () => {
     server.enqueue(
       reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }, "toolu_edit"),
       reply().text("Understood, I left it."),
@@ -102,12 +102,14 @@ describe("chat", () => {
     expect(app.frame()).toMatch(/│ 1   export function greet\(name: string\) \{ +│\n│ 2 - {3}return `hello \$\{name\}`; +│\n│ 2 \+ {3}return `goodbye \$\{name\}`; +│\n│ 3   \} +│/);
     expect(app.frame()).toMatch(/1\. Yes[\s\S]*2\. Yes, and don't ask again for edit_file calls this session[\s\S]*3\. No/);
     await app.write("3");
-    await app.waitFor("Understood, I left it.");
-    const result = toolResults(1)[0];
-    expect(result?.is_error).toBe(true);
-    expect(result?.content).toContain("The user denied this call");
-    expect(readFileSync(join(app.project.root, "src/greet.ts"), "utf8")).toContain("hello");
+    await app.waitFor("Interrupted. Tell Sylk what to do instead.");
     expect(app.frame()).toMatch(/⎿ denied: /);
+    expect(readFileSync(join(app.project.root, "src/greet.ts"), "utf8")).toContain("hello");
+    await app.submit("keep it as it is");
+    await app.waitFor("Understood, I left it.");
+    const sent = JSON.stringify(server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"))[1]?.body.messages);
+    expect(sent).toContain("The user denied this call");
+    expect(sent).toContain("[interrupted by the user]");
   });
 
   it("a protected path is asked about even in bypass mode, with no 'always' choice; y approves that one change", async () => {

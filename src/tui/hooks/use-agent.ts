@@ -44,7 +44,12 @@ interface PendingApproval {
  * folds every event into the transcript state, and bridges the tool
  * registry's approver to the approval dialog.
  */
-export function useAgent(openSession: SessionFactory, initialResume?: ResumeTarget): AgentControls {
+export function useAgent(
+  openSession: SessionFactory,
+  initialResume?: ResumeTarget,
+  /** Prompts still queued when a turn is cancelled: they go back to the user (into the prompt), not away. */
+  onQueueReturned: (prompts: readonly string[]) => void = () => undefined,
+): AgentControls {
   const [state, dispatch] = useReducer(agentReducer, INITIAL_AGENT_STATE);
   const [approval, setApproval] = useState<PendingApproval | undefined>();
   const [queued, setQueued] = useState<readonly string[]>([]);
@@ -66,12 +71,31 @@ export function useAgent(openSession: SessionFactory, initialResume?: ResumeTarg
   const [initialSession] = useState(() => openSession(approver, initialResume));
   const sessionRef = useRef<AgentSession>(initialSession);
 
-  const answer = useCallback((choice: ApprovalAnswer) => {
-    const pending = approvalRef.current;
-    approvalRef.current = undefined;
-    setApproval(undefined);
-    pending?.resolve(choice);
+  const returnQueueRef = useRef(onQueueReturned);
+  returnQueueRef.current = onQueueReturned;
+  /** Stops the running turn and hands what was queued back; false when nothing was running. */
+  const stopRun = useCallback(() => {
+    const current = runRef.current;
+    if (!current) return false;
+    const returned = queueRef.current;
+    queueRef.current = [];
+    setQueued([]);
+    current.controller.abort();
+    if (returned.length > 0) returnQueueRef.current(returned);
+    return true;
   }, []);
+
+  const answer = useCallback(
+    (choice: ApprovalAnswer) => {
+      const pending = approvalRef.current;
+      approvalRef.current = undefined;
+      setApproval(undefined);
+      pending?.resolve(choice);
+      // "No, and tell Sylk what to do instead": the turn stops, and the prompt is the user's again.
+      if (pending && choice === "deny") stopRun();
+    },
+    [stopRun],
+  );
 
   // Refs rather than state: a prompt queued in the same tick as the previous one finishing must not be lost.
   const startRef = useRef<(prompt: string) => void>(() => undefined);
@@ -104,15 +128,11 @@ export function useAgent(openSession: SessionFactory, initialResume?: ResumeTarg
   }, []);
 
   const cancel = useCallback(() => {
-    const current = runRef.current;
-    if (!current) return false;
-    queueRef.current = [];
-    setQueued([]);
-    current.controller.abort();
+    if (!stopRun()) return false;
     // The registry is waiting on the dialog, not on the signal: answer it so the run can end.
     answer("deny");
     return true;
-  }, [answer]);
+  }, [answer, stopRun]);
 
   const print = useCallback((...entries: TranscriptEntry[]) => dispatch({ type: "append", entries }), []);
   const clear = useCallback((...entries: TranscriptEntry[]) => dispatch({ type: "clear", entries }), []);
