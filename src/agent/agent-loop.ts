@@ -1,7 +1,7 @@
 import { renderReference } from "../context/context-reference.js";
 import type { Prefetcher } from "../context/prefetch/create-prefetcher.js";
-import { predictedQuery, situationOf } from "../context/prefetch/prefetch-situation.js";
-import { renderAugmentation, type AugmentedQuery } from "../context/prefetch/query-augmenter.js";
+import { predictedQuery, situationOf, withToolResults } from "../context/prefetch/prefetch-situation.js";
+import { renderAugmentation, withoutPresent, type AugmentedQuery, type PrefetchSituation } from "../context/prefetch/query-augmenter.js";
 import type { PrefetchFuture } from "../context/prefetch/speculative-prefetcher.js";
 import type { VirtualContextManager } from "../context/virtual-context-manager.js";
 import { alternatingMessages } from "../llm/conversation.js";
@@ -77,7 +77,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     provider: provider.name,
     model: provider.model,
   };
-  const promptAugmentation = await takePrefetch(promptPrefetch);
+  const promptAugmentation = await takePrefetch(situationOf(recorder.rows(), recorder.session.id, promptTurn), promptPrefetch);
   let parentId = await recorder.recordPrompt(prompt, promptTurn, promptAugmentation?.injected);
   if (promptAugmentation) yield prefetchEvent(promptTurn, promptAugmentation.augmented);
   let pendingAugmentations: AugmentedQuery[] = promptAugmentation ? [promptAugmentation.augmented] : [];
@@ -169,7 +169,8 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
       results.push({ call, result, entryId: parentId });
     }
-    const toolAugmentation = await takePrefetch(...toolPrefetches);
+    const now = withToolResults(situationOf(recorder.rows(), recorder.session.id, turn), results);
+    const toolAugmentation = await takePrefetch(now, ...toolPrefetches);
     // Every tool_use gets its tool_result, even when interrupted: the API rejects a split pair.
     await recorder.appendToolResults(turn, results, toolAugmentation?.injected);
     if (toolAugmentation) {
@@ -194,12 +195,14 @@ function unansweredNote(stopReason: AgentStopReason, error: AgentResult["error"]
   }
 }
 
-/** The first ready prefetch with something to inject, within the wait budget. */
+/** The first ready prefetch with something to inject that the window does not hold yet, within the wait budget. */
 async function takePrefetch(
+  situation: PrefetchSituation,
   ...futures: Array<PrefetchFuture | undefined>
 ): Promise<{ augmented: AugmentedQuery; injected: InjectedContext } | undefined> {
   for (const future of futures) {
-    const augmented = await future?.getIfReady(PREFETCH_WAIT_MS);
+    const ready = await future?.getIfReady(PREFETCH_WAIT_MS);
+    const augmented = ready && withoutPresent(ready, situation);
     if (!augmented || augmented.excerpts.length + augmented.summaries.length === 0) continue;
     const relatedFiles = [...augmented.excerpts, ...augmented.summaries].flatMap((item) => (item.path ? [item.path] : []));
     return { augmented, injected: { text: renderAugmentation(augmented), relatedFiles } };

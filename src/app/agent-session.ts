@@ -148,7 +148,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           maxTokens: Math.min(config.model.maxTokens, Math.floor(windowTokens / 4)),
           tokenCounter,
           contextManager,
-          ...(config.context.prefetchBudgetRatio > 0 ? { prefetcher } : {}),
+          ...(config.context.prefetch && config.context.prefetchBudgetRatio > 0 ? { prefetcher } : {}),
         },
         prompt,
         signal,

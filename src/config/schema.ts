@@ -178,6 +178,8 @@ const contextSchema = z
     preserveRecentTurns: z.number().int().min(0).max(100).default(3),
     /** recency (librarian, archivalist), topic (academic), task (architect). */
     strategy: z.enum(["recency", "topic", "task"]).default("recency"),
+    /** Put the most relevant code and history of this session in front of the model with each prompt (one dim line says what). */
+    prefetch: z.boolean().default(true),
     /** Share of the remaining window that prefetch may fill before the model sees a prompt (seed: 10 %). */
     prefetchBudgetRatio: z.number().min(0).max(0.5).default(0.1),
   })

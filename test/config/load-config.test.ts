@@ -99,6 +99,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(43);
+    expect(documented).toBe(44);
   });
 });

@@ -21,6 +21,20 @@ export function situationOf(rows: readonly SessionMessageRow[], sessionId: strin
   return { sessionId, turn, inWindow, pathsInWindow };
 }
 
+/** The situation once these tool calls' results (recorded, not yet in the message list) are in the window too. */
+export function withToolResults(
+  situation: PrefetchSituation,
+  results: ReadonlyArray<{ call: { name: string; input: Record<string, unknown> }; entryId?: string }>,
+): PrefetchSituation {
+  const inWindow = new Set(situation.inWindow);
+  const pathsInWindow = new Set(situation.pathsInWindow);
+  for (const { call, entryId } of results) {
+    if (entryId) inWindow.add(`entry:${entryId}`);
+    if (PATH_TOOLS.has(call.name) && typeof call.input.path === "string") pathsInWindow.add(call.input.path.replace(/^\.\//, ""));
+  }
+  return { ...situation, inWindow, pathsInWindow };
+}
+
 /** What a tool call suggests the model will want next (seed: speculative prefetch on tool calls). */
 export function predictedQuery(tool: string, input: Record<string, unknown>): string | undefined {
   const value = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);

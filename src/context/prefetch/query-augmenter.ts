@@ -1,6 +1,7 @@
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import type { AccessTracker } from "./access-tracker.js";
 import type { PrefetchThresholds } from "./prefetch-config.js";
+import { asksForHistory, hasEnoughEvidence, isSmallTalk } from "./prefetch-evidence.js";
 import type { PrefetchCandidate, SearchTier, TieredSearcher } from "./tiered-searcher.js";
 
 /** Tier A: the content itself. */
@@ -73,15 +74,19 @@ export class QueryAugmenter {
     const thresholds = this.thresholds();
     const budget = Math.floor(remainingTokens * thresholds.maxBudgetPercent);
     const result: AugmentedQuery = { originalQuery: query, excerpts: [], summaries: [], tokensUsed: 0, budgetMax: budget, tierReached: "hot", degraded: [] };
-    if (budget <= 0 || query.trim() === "") return result;
-    const found = await this.searcher.search(query, { budgetMs: SEARCH_BUDGET_MS, ...(situation.sessionId ? { sessionId: situation.sessionId } : {}) });
+    if (budget <= 0 || query.trim() === "" || isSmallTalk(query)) return result;
+    const found = await this.searcher.search(query, {
+      budgetMs: SEARCH_BUDGET_MS,
+      historyScope: asksForHistory(query) ? "project" : "session",
+      ...(situation.sessionId ? { sessionId: situation.sessionId } : {}),
+    });
     result.tierReached = found.tierReached;
     result.degraded = found.degraded;
     const penalty = found.singleSignal ? SINGLE_SIGNAL_PENALTY : 1;
     const maxTurn = Math.max(1, situation.turn, ...found.candidates.map((candidate) => candidate.turn ?? 0));
 
     const ranked = found.candidates
-      .filter((candidate) => !this.alreadyPresent(candidate, situation))
+      .filter((candidate) => !this.alreadyPresent(candidate, situation) && hasEnoughEvidence(candidate, query))
       .map((candidate) => ({ candidate, confidence: this.confidence(candidate, thresholds, found.singleSignal, maxTurn, situation) }))
       .filter(({ confidence }) => confidence >= thresholds.confidenceThreshold * penalty)
       .sort((a, b) => b.confidence - a.confidence);
@@ -139,12 +144,25 @@ export class QueryAugmenter {
   }
 
   private alreadyPresent(candidate: PrefetchCandidate, situation: PrefetchSituation): boolean {
-    return (
-      situation.inWindow.has(candidate.key) ||
-      (candidate.path !== undefined && situation.pathsInWindow.has(candidate.path)) ||
-      this.tracker.isHot(candidate.key, situation.turn)
-    );
+    return isInWindow(candidate, situation) || this.tracker.isHot(candidate.key, situation.turn);
   }
+}
+
+function isInWindow(item: { key: string; path?: string }, situation: PrefetchSituation): boolean {
+  return situation.inWindow.has(item.key) || (item.path !== undefined && situation.pathsInWindow.has(item.path));
+}
+
+/**
+ * A prefetch started earlier, taken now: what the window has come to hold
+ * meanwhile (the tool result it was started beside, a file just read) is
+ * dropped from it, so nothing is put in front of the model twice.
+ */
+export function withoutPresent(augmented: AugmentedQuery, situation: PrefetchSituation): AugmentedQuery {
+  const excerpts = augmented.excerpts.filter((excerpt) => !isInWindow(excerpt, situation));
+  const summaries = augmented.summaries.filter((summary) => !isInWindow(summary, situation));
+  if (excerpts.length === augmented.excerpts.length && summaries.length === augmented.summaries.length) return augmented;
+  const tokensUsed = [...excerpts, ...summaries].reduce((sum, item) => sum + item.tokens, 0);
+  return { ...augmented, excerpts, summaries, tokensUsed };
 }
 
 function toExcerpt(candidate: PrefetchCandidate, confidence: number, maxLines: number): Excerpt {

@@ -22,6 +22,8 @@ export interface PrefetchCandidate {
   startLine?: number;
   endLine?: number;
   language?: string | null;
+  /** Symbols the chunk defines (code). */
+  symbols?: string[];
   entryId?: string;
   sessionId?: string;
   turn?: number;
@@ -53,6 +55,8 @@ export interface TieredSearchOptions {
   budgetMs: number;
   /** The current session: its history is searched (and preferred). */
   sessionId?: string;
+  /** History of the current session only (the default once there is one), or of every session of the project. */
+  historyScope?: "session" | "project";
   limit?: number;
 }
 
@@ -125,7 +129,8 @@ export class TieredSearcher {
           for (const hit of code.hits) mergeCode(candidates, hit, code.fulltextIdealScore, "full");
         }
       }
-      const filters: ContentFilters = {};
+      // After /clear a new session starts afresh: earlier sessions are searched only when asked for.
+      const filters: ContentFilters = options.sessionId && options.historyScope !== "project" ? { sessionId: options.sessionId } : {};
       const history = await this.guarded("history", () => this.deps.contentStore.search(query, filters, limit), degraded);
       if (history) for (const hit of history.hits) mergeHistory(candidates, hit, history.fulltextIdealScore, options.sessionId);
     }
@@ -168,6 +173,7 @@ function mergeCode(candidates: Map<string, PrefetchCandidate>, hit: CodeSearchHi
     startLine: hit.startLine,
     endLine: hit.endLine,
     language: hit.language,
+    symbols: hit.symbols,
     ...(coverage !== undefined ? { coverage } : {}),
     ...(hit.signals.vector ? { vectorRank: hit.signals.vector.rank } : previous?.vectorRank !== undefined ? { vectorRank: previous.vectorRank } : {}),
     tier,
