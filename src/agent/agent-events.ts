@@ -46,6 +46,7 @@ export type AgentEvent =
       tier: string;
     }
   /** The window as sent for this turn. */
+  /** `usedTokens`: what the request holds (system prompt, tools, messages), not the room kept for the answer. */
   | { type: "context_window"; turn: number; usedTokens: number; windowTokens: number; references: number }
   | { type: "error"; kind: string; message: string; fatal: boolean }
   | { type: "done"; result: AgentResult };

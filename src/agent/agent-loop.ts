@@ -98,7 +98,8 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     yield {
       type: "context_window",
       turn,
-      usedTokens: window.usedTokens,
+      // What the request puts in the window; the room kept for the answer is not "used".
+      usedTokens: window.usedTokens - deps.maxTokens,
       windowTokens: deps.contextManager.windowTokens,
       references: window.context.references.length,
     };

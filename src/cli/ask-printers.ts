@@ -9,7 +9,7 @@ export interface AskPrinter {
 }
 
 interface Streams {
-  stdout: NodeJS.WritableStream;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream;
 }
 
@@ -48,13 +48,41 @@ export function resultJson(result: AgentResult) {
   };
 }
 
-/** Progress (tool calls, retries, errors) on stderr; the final answer alone on stdout. */
+/**
+ * Progress (tool calls, retries, errors) on stderr, the answer on stdout. On
+ * a terminal the answer streams as it comes (each model call's text); piped,
+ * stdout gets the final answer alone, at the end, and an interrupted run
+ * still prints what had arrived of it.
+ */
 class TextPrinter implements AskPrinter {
+  /** Text of the model call in progress. */
+  private partial = "";
+  /** Something was streamed to the terminal and not yet ended with a newline. */
+  private openLine = false;
+
   constructor(private readonly streams: Streams) {}
+
+  private get live(): boolean {
+    return this.streams.stdout.isTTY === true;
+  }
 
   event(event: AgentEvent): void {
     const { stderr, stdout } = this.streams;
     switch (event.type) {
+      case "turn_start":
+        this.partial = "";
+        break;
+      case "text_delta":
+        this.partial += event.text;
+        if (this.live) {
+          stdout.write(event.text);
+          this.openLine = !event.text.endsWith("\n");
+        }
+        break;
+      case "assistant_message":
+        this.partial = "";
+        this.endLine();
+        break;
       case "tool_use":
         stderr.write(`⏺ ${event.name}(${summariseInput(event.input)})\n`);
         break;
@@ -62,6 +90,11 @@ class TextPrinter implements AskPrinter {
         stderr.write(`  ⎿ ${event.isError ? "✗ " : ""}${firstLine(event.display ?? event.output)}\n`);
         break;
       case "retry":
+        if (this.live && this.partial) {
+          this.endLine();
+          stderr.write("(the answer above was cut off; it comes again)\n");
+        }
+        this.partial = "";
         stderr.write(`Model call failed (${event.reason}); retrying in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).\n`);
         break;
       case "error":
@@ -73,15 +106,25 @@ class TextPrinter implements AskPrinter {
       case "context_eviction":
         stderr.write(`Context: turns ${event.reference.turnRange[0]}-${event.reference.turnRange[1]} moved out of the window as ${event.marker}\n`);
         break;
-      case "done":
-        if (event.result.response) stdout.write(`${event.result.response.replace(/\n*$/, "")}\n`);
+      case "done": {
+        this.endLine();
+        // Interrupted mid-answer: what had arrived of it is the answer there is.
+        const answer = event.result.stopReason === "interrupted" && this.partial.trim() ? this.partial : event.result.response;
+        if (!this.live && answer) stdout.write(`${answer.replace(/\n*$/, "")}\n`);
         if (event.result.stopReason === "max_turns") {
           stderr.write(`Stopped after ${event.result.turns} model calls (--max-turns); \`sylk ask --continue\` goes on.\n`);
         }
         break;
+      }
       default:
         break;
     }
+  }
+
+  private endLine(): void {
+    if (!this.openLine) return;
+    this.streams.stdout.write("\n");
+    this.openLine = false;
   }
 }
 
