@@ -28,3 +28,29 @@ export function progressBar(done: number, total: number, width = 20): string {
   const filled = Math.round(ratio * width);
   return `[${"█".repeat(filled)}${"░".repeat(width - filled)}] ${Math.floor(ratio * 100)}%`;
 }
+
+/**
+ * A moment as the user's clock shows it, with the zone it is in:
+ * `2026-11-25 15:48 +05:30`, or `… UTC` where the clock is on UTC. Sessions
+ * were listed in UTC with no zone, an hour or more away from what users saw.
+ */
+export function formatLocalTime(epochMs: number): string {
+  const date = new Date(epochMs);
+  const pad = (value: number) => String(value).padStart(2, "0");
+  const offset = -date.getTimezoneOffset();
+  const zone = offset === 0 ? "UTC" : `${offset > 0 ? "+" : "-"}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())} ${zone}`;
+}
+
+/** One session as `sylk sessions` and `/sessions` list it. */
+export function sessionLine(session: {
+  id: string;
+  updatedAt: number;
+  model: string;
+  turns: number;
+  title: string;
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number };
+}): string {
+  const tokens = formatCount(session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens);
+  return `${session.id.slice(0, 8)}  ${formatLocalTime(session.updatedAt)}  ${session.model}  ${session.turns} turns, ${tokens} tokens  ${session.title}`;
+}

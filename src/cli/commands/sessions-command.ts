@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { openProject } from "../../app/project-services.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
-import { formatCount } from "../format.js";
+import { sessionLine } from "../format.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 
 export function registerSessionsCommand(program: Command, context: CliContext): void {
@@ -29,13 +29,7 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
           context.stdout.write("No sessions yet.\n");
           return;
         }
-        for (const session of sessions) {
-          const when = new Date(session.updatedAt).toISOString().replace("T", " ").slice(0, 16);
-          const tokens = formatCount(session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens);
-          context.stdout.write(
-            `${session.id.slice(0, 8)}  ${when}  ${session.model}  ${session.turns} turns, ${tokens} tokens  ${session.title}\n`,
-          );
-        }
+        for (const session of sessions) context.stdout.write(`${sessionLine(session)}\n`);
       } finally {
         await services.close();
       }

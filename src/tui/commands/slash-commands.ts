@@ -1,6 +1,6 @@
 import type { ProjectServices } from "../../app/project-services.js";
 import { search } from "../../cli/commands/search-command.js";
-import { formatCount } from "../../cli/format.js";
+import { formatCount, sessionLine } from "../../cli/format.js";
 import type { AgentControls } from "../hooks/use-agent.js";
 import type { BackgroundIndexing } from "../../app/background-indexing.js";
 import { recapEntries } from "../session-recap.js";
@@ -89,12 +89,7 @@ function sessionList(context: SlashCommandContext): string {
   const sessions = context.services.sessions.list(20);
   if (sessions.length === 0) return "No sessions yet in this project.";
   const current = context.agent.state.sessionId;
-  const lines = sessions.map((session) => {
-    const when = new Date(session.updatedAt).toISOString().replace("T", " ").slice(0, 16);
-    const tokens = formatCount(session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens);
-    const marker = session.id === current ? "*" : " ";
-    return `${marker} ${session.id.slice(0, 8)}  ${when}  ${session.model}  ${session.turns} turns, ${tokens} tokens  ${session.title}`;
-  });
+  const lines = sessions.map((session) => `${session.id === current ? "*" : " "} ${sessionLine(session)}`);
   return [...lines, "", "/resume <id> continues one (* is this session)."].join("\n");
 }
 
