@@ -21,6 +21,7 @@ import { LoggingProvider } from "../llm/logging-provider.js";
 import type { ModelProvider } from "../llm/model-types.js";
 import { CalibratedTokenCounter } from "../llm/token-counter.js";
 import type { SessionRecord } from "../store/session-repository.js";
+import type { ContextReference } from "../store/content-types.js";
 import type { SylkConfig } from "../config/schema.js";
 import type { ProjectServices } from "./project-services.js";
 
@@ -39,6 +40,8 @@ export interface AgentSessionOptions {
   extraDirectories?: readonly string[];
   /** Where `run_command` runs; by default the sandbox this machine offers, as `sandbox.*` configures it. */
   sandbox?: CommandSandbox;
+  /** Overrides `model.name` (`/model` in the TUI). */
+  model?: string;
 }
 
 export interface AgentSession {
@@ -46,6 +49,14 @@ export interface AgentSession {
   readonly provider: ModelProvider | undefined;
   /** How this session's commands run: sandboxed, or not and why. */
   readonly sandbox: SandboxStatus;
+  readonly permissionMode: PermissionMode;
+  /** Shift+Tab in the TUI: what runs without asking from now on. */
+  setPermissionMode(mode: PermissionMode): void;
+  /**
+   * `/evict`: everything the eviction strategy may take leaves the window
+   * now, each part replaced by its reference; nothing before the first turn.
+   */
+  evictNow(): Promise<ContextReference[]>;
   run(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
 }
 
@@ -59,7 +70,7 @@ const AGENT_IDENTITY = { agentId: "engineer-1", agentType: "engineer" };
 export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const { services, env } = options;
   const { config } = services.loadedConfig;
-  const choice = createProvider(config.model, env);
+  const choice = createProvider(options.model ? { ...config.model, name: options.model } : config.model, env);
   const provider = choice.provider && env.SYLK_MODEL_LOG ? new LoggingProvider(choice.provider, env.SYLK_MODEL_LOG) : choice.provider;
   const recorderDeps = { sessions: services.sessions, contentStore: services.contentStore, identity: AGENT_IDENTITY };
   const resumed = options.resume ? findSession(services, options.resume) : undefined;
@@ -117,6 +128,11 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     },
     provider,
     sandbox: sandbox.status,
+    get permissionMode() {
+      return policy.mode;
+    },
+    setPermissionMode: (mode) => policy.setMode(mode),
+    evictNow: async () => (contextManager && recorder ? contextManager.evictNow(recorder) : []),
     run(prompt, signal) {
       const active = recorderFor(prompt);
       if (!provider) {

@@ -56,6 +56,8 @@ export class VirtualContextManager {
   private lastFixedTokens = 0;
   private lastUsedTokens = 0;
   private pressure: PressureLevel = "normal";
+  /** `/evict` asked for everything evictable to go, once. */
+  private evictAllOnce = false;
 
   constructor(private readonly deps: VirtualContextManagerDeps) {}
 
@@ -84,6 +86,20 @@ export class VirtualContextManager {
     return Math.max(100, Math.floor((this.deps.windowTokens - this.lastFixedTokens) / 2));
   }
 
+  /**
+   * `/evict`: moves out now everything the strategy may take (the recent
+   * turns and preserved kinds stay), with a reference standing for it as
+   * always; returns the references made (none when nothing could go).
+   */
+  async evictNow(recorder: SessionRecorder): Promise<ContextReference[]> {
+    this.evictAllOnce = true;
+    try {
+      return (await this.prepare(recorder, this.lastFixedTokens)).evictions;
+    } finally {
+      this.evictAllOnce = false;
+    }
+  }
+
   async prepare(recorder: SessionRecorder, fixedTokens: number): Promise<PreparedWindow> {
     this.lastFixedTokens = fixedTokens;
     const sessionId = recorder.session.id;
@@ -100,7 +116,9 @@ export class VirtualContextManager {
     }
     for (let round = 0; round < MAX_EVICTION_ROUNDS; round++) {
       const usedTokens = fixedTokens + context.totalTokens;
-      const decision = this.underPressure(usedTokens) ?? this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: recorder.currentTurn });
+      const asked: EvictionDecision | undefined = this.evictAllOnce && round === 0 ? { evict: true, targetTokens: context.totalTokens } : undefined;
+      const decision =
+        asked ?? this.underPressure(usedTokens) ?? this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: recorder.currentTurn });
       const overflow = usedTokens - this.deps.windowTokens;
       if (!decision.evict && overflow <= 0) break;
       let selected = decision.evict ? this.deps.strategy.selectForEviction(context, decision.targetTokens) : [];

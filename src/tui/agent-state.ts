@@ -1,4 +1,6 @@
 import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
+import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
+import type { ContextReference } from "../store/content-types.js";
 import { firstLine } from "./format/text.js";
 import { completedBlocksLength } from "./markdown/completed-blocks.js";
 import type { ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
@@ -22,6 +24,8 @@ export interface AgentViewState {
   windowTokens: number | undefined;
   /** Context reference markers in the window at the latest call. */
   references: number;
+  /** Tokens the model calls of this screen's session used (for the cost estimate). */
+  usage: Usage;
   sessionId: string;
   /** Bumped by a clear, so the printed history starts again. */
   epoch: number;
@@ -49,6 +53,7 @@ export const INITIAL_AGENT_STATE: AgentViewState = {
   contextTokens: undefined,
   windowTokens: undefined,
   references: 0,
+  usage: EMPTY_USAGE,
   sessionId: "",
   epoch: 0,
   expanded: false,
@@ -76,7 +81,7 @@ export function agentReducer(state: AgentViewState, action: AgentAction): AgentV
         tools: [],
       };
     case "session":
-      return { ...state, sessionId: action.sessionId, contextTokens: undefined, references: 0 };
+      return { ...state, sessionId: action.sessionId, contextTokens: undefined, references: 0, usage: EMPTY_USAGE };
     case "clear":
       return append({ ...INITIAL_AGENT_STATE, epoch: state.epoch + 1, nextId: state.nextId }, ...action.entries);
     case "toggle-expanded":
@@ -131,7 +136,11 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
       return { ...append(state, { kind: "tool", call }), tools: state.tools.filter((tool) => tool.id !== event.id) };
     }
     case "usage":
-      return { ...state, contextTokens: event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens };
+      return {
+        ...state,
+        contextTokens: event.usage.inputTokens + event.usage.cacheReadTokens + event.usage.cacheWriteTokens,
+        usage: addUsage(state.usage, event.usage),
+      };
     case "context_window":
       return { ...state, windowTokens: event.windowTokens, references: event.references };
     case "prefetch": {
@@ -140,15 +149,8 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
       const shown = sources.length > 4 ? `${sources.slice(0, 4).join(", ")} and ${sources.length - 4} more` : sources.join(", ");
       return append(state, { kind: "note", tone: "dim", text: `Context: added ${shown} (${event.tokens} tokens)` });
     }
-    case "context_eviction": {
-      const [from, to] = event.reference.turnRange;
-      const turns = from === to ? `turn ${from}` : `turns ${from}-${to}`;
-      return append(state, {
-        kind: "note",
-        tone: "dim",
-        text: `Context: ${turns} moved out of the window as ${event.marker} (${event.reference.tokensSaved} tokens freed; retrievable)`,
-      });
-    }
+    case "context_eviction":
+      return append(state, { kind: "note", tone: "dim", text: evictionNote(event.reference, event.marker) });
     case "error":
       return append(state, { kind: "note", tone: "error", text: event.message });
     case "done":
@@ -163,6 +165,13 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     default:
       return unknownEvent(state, event);
   }
+}
+
+/** The line that says content left the window, and what stands for it. */
+export function evictionNote(reference: ContextReference, marker: string): string {
+  const [from, to] = reference.turnRange;
+  const turns = from === to ? `turn ${from}` : `turns ${from}-${to}`;
+  return `Context: ${turns} moved out of the window as ${marker} (${reference.tokensSaved} tokens freed; retrievable)`;
 }
 
 /** What a running call printed: only its end is ever shown, so only its end is kept. */

@@ -1,6 +1,8 @@
 import { Box, Text, useApp, useStdout } from "ink";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
+import { estimateCost } from "../llm/model-prices.js";
+import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
 import { openAgentSession } from "../app/agent-session.js";
 import { describeSandbox, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { ProjectServices } from "../app/project-services.js";
@@ -59,10 +61,21 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
   const [hint, flash] = useFlash();
   const exiting = useRef(false);
 
+  // Refs: a session opened for /model or /clear takes the mode and model chosen since, in the same tick.
+  const [mode, setMode] = useState<PermissionMode>(permissionMode ?? services.loadedConfig.config.permissions.mode);
+  const modeRef = useRef(mode);
+  const modelRef = useRef<string | undefined>(undefined);
   const openSession = useCallback<SessionFactory>(
     (approver, target) =>
-      openAgentSession({ services, env, approver, ...(permissionMode ? { permissionMode } : {}), ...(target ? { resume: target } : {}) }),
-    [services, env, permissionMode],
+      openAgentSession({
+        services,
+        env,
+        approver,
+        permissionMode: modeRef.current,
+        ...(modelRef.current ? { model: modelRef.current } : {}),
+        ...(target ? { resume: target } : {}),
+      }),
+    [services, env],
   );
   // Queued prompts a cancel returns come back into the prompt, before whatever is being typed.
   const returnQueue = useCallback(
@@ -127,6 +140,13 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
     hint: flash,
     dialogOpen: agent.approval !== undefined,
     blocking: consent.asking,
+    cyclePermissionMode: () => {
+      const next = nextPermissionMode(modeRef.current, permissionMode === "bypass");
+      modeRef.current = next;
+      setMode(next);
+      agent.session.setPermissionMode(next);
+      flash(`${next} mode: ${PERMISSION_MODE_HINTS[next]} (Shift+Tab to change)`);
+    },
     toggleTranscript: () => {
       // The printed history cannot change in place: the screen is cleared and it is printed again.
       write(CLEAR_TERMINAL);
@@ -143,6 +163,10 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
       indexing,
       banner,
       clearScreen: () => write(CLEAR_TERMINAL),
+      switchModel: (model) => {
+        modelRef.current = model;
+        return agent.switchSession(agent.session.sessionId ? { id: agent.session.sessionId } : undefined);
+      },
       exit: requestExit,
     });
   };
@@ -186,7 +210,8 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
           contextTokens: agent.state.contextTokens,
           references: agent.state.references,
           index,
-          mode: permissionMode ?? services.loadedConfig.config.permissions.mode,
+          mode,
+          ...(provider ? { costDollars: estimateCost(provider.model, agent.state.usage) } : {}),
           ...(provider ? { sandbox: sandboxLabel(agent.session.sandbox) } : {}),
         }}
       />

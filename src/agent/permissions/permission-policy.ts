@@ -49,11 +49,20 @@ export class PermissionPolicy {
   private readonly sessionRules: ParsedRule[] = [];
 
   constructor(
-    readonly mode: PermissionMode,
+    private currentMode: PermissionMode,
     rules: PermissionRules = { allow: [], deny: [] },
   ) {
     this.allowRules = rules.allow.map(parseRule);
     this.denyRules = rules.deny.map(parseRule);
+  }
+
+  get mode(): PermissionMode {
+    return this.currentMode;
+  }
+
+  /** The user switched modes in the session (Shift+Tab); rules and "always" answers stay. */
+  setMode(mode: PermissionMode): void {
+    this.currentMode = mode;
   }
 
   decide(request: PermissionRequest): PermissionDecision {

@@ -11,10 +11,11 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "index", usage: "/index", description: "refresh the index now" },
   { name: "sessions", usage: "/sessions", description: "this project's sessions, newest first" },
   { name: "resume", usage: "/resume <id>", description: "continue a session (its id, or the first characters)" },
-  { name: "model", usage: "/model", description: "the model in use" },
+  { name: "model", usage: "/model [name]", description: "the model in use, or go on with another" },
   { name: "refs", usage: "/refs", description: "context references: what left the window, and what stands for it" },
   { name: "retrieve", usage: "/retrieve <ref>", description: "show what a context reference stands for, byte for byte" },
-  { name: "cost", usage: "/cost", description: "tokens this session used" },
+  { name: "evict", usage: "/evict", description: "move older turns out of the window now (references bring them back)" },
+  { name: "cost", usage: "/cost", description: "tokens this session used, and an estimate in dollars" },
   { name: "clear", usage: "/clear", description: "clear the screen and start a new session" },
   { name: "exit", usage: "/exit", description: "quit (also Ctrl-C twice, or Ctrl-D on an empty prompt)" },
 ];
@@ -36,6 +37,7 @@ export const HELP_KEYS: ReadonlyArray<[string, string]> = [
   ["Tab", "complete a slash command"],
   ["Esc or Ctrl+C", "cancel the running turn (Ctrl+C on a prompt clears it)"],
   ["Ctrl+O", "transcript view: every tool call's whole output (again: compact)"],
+  ["Shift+Tab", "next permission mode: default → accept-edits → plan"],
   ["Ctrl+C twice, Ctrl+D", "exit"],
   ["approvals", "↑/↓ and Enter, or 1 allow once · 2 allow for this session · 3 deny (Esc)"],
 ];

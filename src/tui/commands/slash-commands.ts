@@ -2,6 +2,10 @@ import type { ProjectServices } from "../../app/project-services.js";
 import { search } from "../../cli/commands/search-command.js";
 import { formatCount, sessionLine } from "../../cli/format.js";
 import type { AgentControls } from "../hooks/use-agent.js";
+import type { AgentSession } from "../../app/agent-session.js";
+import { renderReference } from "../../context/context-reference.js";
+import { estimateCost, formatDollars } from "../../llm/model-prices.js";
+import { evictionNote } from "../agent-state.js";
 import type { BackgroundIndexing } from "../../app/background-indexing.js";
 import { recapEntries } from "../session-recap.js";
 import type { TranscriptEntry } from "../transcript.js";
@@ -17,6 +21,8 @@ export interface SlashCommandContext {
   clearScreen(): void;
   /** The banner a cleared screen starts with. */
   banner(): TranscriptEntry;
+  /** `/model <name>`: the conversation goes on with another model; returns the session it continues in. */
+  switchModel(model: string): AgentSession;
   exit(): void;
 }
 
@@ -40,7 +46,9 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
       case "resume":
         return resumeCommand(argument, context);
       case "model":
-        return agent.print(note(modelText(argument, context)));
+        return modelCommand(argument, context);
+      case "evict":
+        return await evictCommand(context);
       case "refs":
         return referencesCommand(context);
       case "retrieve":
@@ -101,13 +109,27 @@ function resumeCommand(id: string, context: SlashCommandContext): void {
   context.agent.print(note(`Resumed session ${session.sessionId.slice(0, 8)}${title}`), ...recapEntries(context.services.sessions.messages(session.sessionId)));
 }
 
-function modelText(requested: string, context: SlashCommandContext): string {
-  const provider = context.agent.session.provider;
-  const current = provider
+function modelText(session: AgentSession): string {
+  const provider = session.provider;
+  return provider
     ? `Model: ${provider.model} (${provider.name}), a ${formatCount(provider.contextWindow)}-token context window.`
     : "No model is configured: answers come from the index. Set ANTHROPIC_API_KEY, or configure a provider in .sylkrc.";
-  if (!requested) return current;
-  return `${current}\nSwitching models needs a restart: sylk --model ${requested}`;
+}
+
+/** `/model` says which model answers; `/model <name>` goes on with another, in the same conversation. */
+function modelCommand(requested: string, context: SlashCommandContext): void {
+  if (!requested) return context.agent.print(note(modelText(context.agent.session)));
+  const session = context.switchModel(requested);
+  context.agent.print(note(session.provider ? `${modelText(session)} The conversation goes on with it.` : modelText(session)));
+}
+
+/** `/evict`: the older turns leave the window now, each part replaced by a reference that brings it back. */
+async function evictCommand(context: SlashCommandContext): Promise<void> {
+  const references = await context.agent.session.evictNow();
+  if (references.length === 0) {
+    return context.agent.print(note("Nothing to move out of the window: only the recent turns are in it (or nothing was sent yet).", "dim"));
+  }
+  context.agent.print(...references.map((reference) => note(evictionNote(reference, renderReference(reference)), "dim")));
 }
 
 function costText(context: SlashCommandContext): string {
@@ -115,10 +137,14 @@ function costText(context: SlashCommandContext): string {
   const record = id ? context.services.sessions.get(id) : undefined;
   if (!record) return "Nothing sent yet in this session.";
   const { usage } = record;
+  const dollars = estimateCost(record.model, usage);
   const lines = [
     `Session ${id.slice(0, 8)}: ${record.turns} model calls`,
     `  input ${formatCount(usage.inputTokens)} · output ${formatCount(usage.outputTokens)} · ` +
       `cache read ${formatCount(usage.cacheReadTokens)} · cache write ${formatCount(usage.cacheWriteTokens)} tokens`,
+    dollars === undefined
+      ? `  no price known for ${record.model}, so no estimate in dollars`
+      : `  about ${formatDollars(dollars)} at ${record.model}'s list prices (an estimate)`,
   ];
   const window = context.agent.state.windowTokens ?? context.agent.session.provider?.contextWindow;
   const inWindow = context.agent.state.contextTokens;

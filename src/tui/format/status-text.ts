@@ -1,5 +1,6 @@
 import type { PermissionMode } from "../../agent/permissions/permission-policy.js";
 import { formatCount } from "../../cli/format.js";
+import { formatDollars } from "../../llm/model-prices.js";
 import type { IndexView } from "../../app/background-indexing.js";
 import { compactNumber, truncate } from "./text.js";
 
@@ -13,6 +14,8 @@ export interface StatusInfo {
   mode: PermissionMode;
   /** Whether commands run sandboxed (absent without a model: nothing runs). */
   sandbox?: { full: string; short: string };
+  /** Estimated cost of this session's model calls in dollars (known models only). */
+  costDollars?: number;
 }
 
 const SEPARATOR = " · ";
@@ -34,10 +37,15 @@ export function statusText(info: StatusInfo, columns: number): string {
   const index = indexSegment(info.index);
   const mode = modeSegment(info.mode);
   const sandbox = info.sandbox;
-  const all = [model, tokens, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
+  const cost = info.costDollars !== undefined && info.costDollars > 0 ? { full: `${formatDollars(info.costDollars)} est.`, short: formatDollars(info.costDollars) } : undefined;
+  const all = [model, tokens, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
+  const withoutCost = all.filter((segment) => segment !== cost);
   const candidates: Array<Array<string | undefined>> = [
     all.map((segment) => segment.full),
+    // The estimate goes first: the window, the index and the mode matter more.
+    withoutCost.map((segment) => segment.full),
     all.map((segment) => segment.short),
+    withoutCost.map((segment) => segment.short),
     [model.short, tokens?.short, index.short, mode?.short, sandbox?.short],
     [model.short, tokens?.short, references?.short, index.short],
     [model.short, tokens?.short, index.short],

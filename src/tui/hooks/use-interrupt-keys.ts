@@ -14,6 +14,8 @@ interface InterruptActions {
   blocking: boolean;
   /** Ctrl+O: the transcript view, every tool call's output in full (again: compact). */
   toggleTranscript: () => void;
+  /** Shift+Tab: the next permission mode. */
+  cyclePermissionMode: () => void;
 }
 
 const DOUBLE_PRESS_MS = 2_000;
@@ -34,6 +36,7 @@ export function useInterruptKeys(actions: InterruptActions): void {
       return;
     }
     if (key.ctrl && input === "o" && !actions.dialogOpen) return actions.toggleTranscript();
+    if (key.tab && key.shift && !actions.dialogOpen && !actions.blocking) return actions.cyclePermissionMode();
     if (!(key.ctrl && input === "c")) return;
     const now = Date.now();
     const again = now - lastPress.current < DOUBLE_PRESS_MS;

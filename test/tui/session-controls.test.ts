@@ -1,0 +1,103 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { estimateCost } from "../../src/llm/model-prices.js";
+import { nextPermissionMode } from "../../src/tui/format/permission-modes.js";
+import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { renderApp, type RenderedApp } from "./render-app.js";
+
+/** Issue 16, in-session controls: Shift+Tab, /model, /evict, /cost in dollars. */
+const SHIFT_TAB = "\u001b[Z";
+let server: FakeAnthropicServer;
+let app: RenderedApp | undefined;
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await server.close();
+});
+
+const messageRequests = () => server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"));
+const withModel = (env: NodeJS.ProcessEnv = {}) =>
+  renderApp({
+    files: { "src/greet.ts": "export const greet = () => 'hello';\n" },
+    consent: true,
+    columns: 160,
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, ...env },
+  });
+
+describe("in-session controls", () => {
+  it("Shift+Tab cycles the permission mode: in accept-edits an edit runs without asking", async () => {
+    server.enqueue(reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }), reply().text("Edited."));
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.write(SHIFT_TAB);
+    await app.waitFor("accept-edits mode: file edits without asking");
+    expect(app.frame()).toMatch(/· accept-edits mode/);
+    await app.submit("change it");
+    await app.waitFor("Edited.");
+    expect(app.frames().some((frame) => frame.includes("Edit a file?"))).toBe(false);
+    expect(readFileSync(join(app.project.root, "src/greet.ts"), "utf8")).toContain("goodbye");
+    await app.write(SHIFT_TAB);
+    await app.waitFor(/· plan mode/);
+    await app.write(SHIFT_TAB);
+    await app.waitFor(() => !/· (plan|accept-edits) mode/.test(app!.frame().split("\n").slice(-3).join("\n")));
+  });
+
+  it("cycles without bypass unless the session started in it", () => {
+    expect(nextPermissionMode("plan", false)).toBe("default");
+    expect(nextPermissionMode("plan", true)).toBe("bypass");
+    expect(nextPermissionMode("bypass", true)).toBe("default");
+  });
+
+  it("/model switches the model, and the conversation goes on", async () => {
+    server.enqueue(reply().text("First answer."), reply().text("Second answer."));
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("first");
+    await app.waitFor("First answer.");
+    await app.submit("/model claude-haiku-4-5");
+    await app.waitFor("Model: claude-haiku-4-5 (anthropic)");
+    await app.submit("second");
+    await app.waitFor("Second answer.");
+    const [first, second] = messageRequests();
+    expect(first?.body.model).not.toBe("claude-haiku-4-5");
+    expect(second?.body.model).toBe("claude-haiku-4-5");
+    expect(JSON.stringify(second?.body.messages)).toContain("First answer.");
+  });
+
+  it("/evict moves the older turns out now, and a reference stands for them", async () => {
+    // Turns long enough that moving them out frees more than the marker left in their place costs.
+    const long = (text: string) => `${text} ${"Zebras live in herds on the savanna and graze on grass. ".repeat(20)}`;
+    server.enqueue(reply().text(long("Answer one about zebras.")), reply().text(long("Answer two.")), reply().text("Answer three."));
+    app = await withModel({ SYLK_CONTEXT_PRESERVE_RECENT_TURNS: "0" });
+    await app.waitFor(/index: fresh/);
+    await app.submit("tell me about zebras");
+    await app.waitFor("Answer one about zebras.");
+    await app.submit("and more");
+    await app.waitFor("Answer two.");
+    await app.submit("/evict");
+    await app.waitFor(/Context: turns? 1(-\d)? moved out of the window as \[CTX-REF:/);
+    await app.submit("what did we say?");
+    await app.waitFor("Answer three.");
+    const third = JSON.stringify(messageRequests()[2]?.body.messages);
+    expect(third).toContain("[CTX-REF:");
+    expect(third).not.toContain("Answer one about zebras.");
+  });
+
+  it("/cost and the status line give an estimate in dollars for a known model", async () => {
+    server.enqueue(reply().text("Priced.").usage({ input_tokens: 100_000, output_tokens: 10_000, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }));
+    app = await withModel({ SYLK_MODEL_NAME: "claude-sonnet-4-5" });
+    await app.waitFor(/index: fresh/);
+    await app.submit("price it");
+    await app.waitFor("Priced.");
+    // 100k input at $3/M and 10k output at $15/M.
+    expect(estimateCost("claude-sonnet-4-5", { inputTokens: 100_000, outputTokens: 10_000, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBeCloseTo(0.45);
+    await app.waitFor("$0.45 est.");
+    await app.submit("/cost");
+    await app.waitFor("about $0.45 at claude-sonnet-4-5's list prices (an estimate)");
+    expect(estimateCost("some-local-model", { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBeUndefined();
+  });
+});
