@@ -28,7 +28,11 @@ export interface AgentLoopDeps {
   contextManager: VirtualContextManager;
   /** Puts relevant code and history in front of the model before it asks (absent: no prefetch). */
   prefetcher?: Prefetcher;
+  /** A write tool changed a file (for the checkpoints /undo restores), with the prompt and call it answered. */
+  onFileWrite?: (where: { promptTurn: number; toolUseId: string }, write: FileWrite) => void;
 }
+
+type FileWrite = Parameters<NonNullable<ToolContext["recordWrite"]>>[0];
 
 /** How long the loop waits for a speculative prefetch (seed: GetIfReady(10 ms)). */
 const PREFETCH_WAIT_MS = 10;
@@ -160,7 +164,10 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       toolPrefetches.push(startPrefetch(predictedQuery(call.name, call.input)));
       let result: ToolRunResult;
       try {
-        result = yield* streamToolOutput(call.id, (onOutput) => deps.tools.run(call, { ...deps.toolContext, signal, onOutput }));
+        const recordWrite = deps.onFileWrite && ((write: FileWrite) => deps.onFileWrite?.({ promptTurn, toolUseId: call.id }, write));
+        result = yield* streamToolOutput(call.id, (onOutput) =>
+          deps.tools.run(call, { ...deps.toolContext, signal, onOutput, ...(recordWrite ? { recordWrite } : {}) }),
+        );
       } catch (error) {
         if (!(error instanceof FatalToolError)) throw error;
         yield { type: "error", kind: "tool", message: error.message, fatal: true };

@@ -176,6 +176,15 @@ export class SessionRecorder {
     this.append({ role: "assistant", content: [{ type: "text", text }] }, turn, [entry.id]);
   }
 
+  /**
+   * Something the model must know that happened outside the conversation
+   * (the user took back edits): a note it reads with the next prompt.
+   */
+  async recordNote(text: string): Promise<void> {
+    const entry = await this.contentStore.indexContent({ ...this.base(this.turn), contentType: "agent_message", content: text, metadata: { note: true } });
+    this.append({ role: "user", content: [{ type: "text", text: `[${text}]` }] }, this.turn, [entry.id]);
+  }
+
   private async recordInjection(turn: number, injected: InjectedContext, parentId: string | undefined): Promise<string> {
     const entry = await this.contentStore.indexContent({
       ...this.base(turn),

@@ -9,6 +9,7 @@ import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
 import { ToolRegistry, type Approver } from "../agent/tools/tool-registry.js";
 import type { CommandSandbox, SandboxStatus } from "../agent/sandbox/command-sandbox.js";
 import { openCommandSandbox } from "../agent/sandbox/open-command-sandbox.js";
+import { FileCheckpoints, type EditGroup, type RestoreResult } from "./file-checkpoints.js";
 import { ContextRetriever } from "../context/context-retriever.js";
 import { createContextManager } from "../context/create-context-manager.js";
 import type { VirtualContextManager } from "../context/virtual-context-manager.js";
@@ -57,8 +58,18 @@ export interface AgentSession {
    * now, each part replaced by its reference; nothing before the first turn.
    */
   evictNow(): Promise<ContextReference[]>;
+  /** The prompts whose file edits can be taken back, oldest first. */
+  editGroups(): EditGroup[];
+  /** `/undo`: the last prompt's edits taken back byte for byte (the model is told). */
+  undo(force?: boolean): Promise<RestoreResult>;
+  /** `/rewind <turn>`: the edits of every prompt after that one taken back. */
+  rewind(promptTurn: number, force?: boolean): Promise<RestoreResult>;
+  /** `/diff`: what this session's edits changed, file by file. */
+  diff(): string;
   run(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
 }
+
+const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflicts: [] };
 
 const AGENT_IDENTITY = { agentId: "engineer-1", agentType: "engineer" };
 
@@ -84,6 +95,12 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     return recorder;
   };
 
+  const checkpoints = new FileCheckpoints(services.checkpoints, () => recorder?.session.id ?? "");
+  /** The model learns of edits taken back with its next prompt; the files are not what it last saw. */
+  const restored = async (result: RestoreResult, how: string) => {
+    if (result.restored.length > 0) await recorder?.recordNote(`The user ${how}: ${result.restored.join(", ")} are back as they were before.`);
+    return result;
+  };
   const policy = new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
   const sandbox = options.sandbox ?? sandboxFor(config, env);
   const tokenCounter = new CalibratedTokenCounter();
@@ -133,6 +150,11 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     },
     setPermissionMode: (mode) => policy.setMode(mode),
     evictNow: async () => (contextManager && recorder ? contextManager.evictNow(recorder) : []),
+    editGroups: () => (recorder ? checkpoints.groups() : []),
+    undo: async (force) => restored(recorder ? checkpoints.undoLast(force) : NOTHING_RESTORED, "undid the last prompt's file edits"),
+    rewind: async (promptTurn, force) =>
+      restored(recorder ? checkpoints.rewindTo(promptTurn, force) : NOTHING_RESTORED, `rewound the file edits made after turn ${promptTurn}`),
+    diff: () => (recorder ? checkpoints.diff() : ""),
     run(prompt, signal) {
       const active = recorderFor(prompt);
       if (!provider) {
@@ -165,6 +187,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           tokenCounter,
           contextManager,
           ...(config.context.prefetch && config.context.prefetchBudgetRatio > 0 ? { prefetcher } : {}),
+          onFileWrite: ({ promptTurn, toolUseId }, write) => checkpoints.record(promptTurn, toolUseId, write),
         },
         prompt,
         signal,

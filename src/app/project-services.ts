@@ -1,4 +1,5 @@
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import { CheckpointRepository } from "../store/checkpoint-repository.js";
 import { UniversalContentStore } from "../content-store/universal-content-store.js";
 import { createEmbedder } from "../embedding/create-embedder.js";
 import type { Embedder } from "../embedding/embedder.js";
@@ -39,6 +40,8 @@ export interface ProjectServices {
   files: FileRepository;
   entries: EntryRepository;
   sessions: SessionRepository;
+  /** Files as they were before agent edits (/undo, /rewind, /diff). */
+  checkpoints: CheckpointRepository;
   vectors: VectorStore;
   embedder: Embedder;
   codeFullText: PersistentFullText;
@@ -104,6 +107,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     files,
     entries,
     sessions: new SessionRepository(db),
+    checkpoints: new CheckpointRepository(db),
     vectors,
     embedder,
     codeFullText,

@@ -200,6 +200,25 @@ const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 6,
+    description: "checkpoints of the files agent edits touched (/undo, /rewind, /diff)",
+    sql: `
+      CREATE TABLE file_checkpoints (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        prompt_turn INTEGER NOT NULL,       -- the user prompt the write answered: what /undo takes back
+        tool_use_id TEXT NOT NULL,
+        path TEXT NOT NULL,                 -- as the tools show it: relative to the root, or absolute outside it
+        absolute_path TEXT NOT NULL,
+        before_content BLOB,                -- the bytes before the write; NULL: the write created the file
+        after_hash TEXT NOT NULL,           -- SHA-256 of what the write left, to see later changes
+        created_at INTEGER NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX idx_file_checkpoints_session ON file_checkpoints(session_id, id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -31,6 +31,8 @@ export type TranscriptEntry =
   | { kind: "tool"; call: ToolCallView }
   | { kind: "note"; text: string; tone: NoteTone }
   | { kind: "search"; response: SearchResponseJson }
-  | { kind: "help" };
+  | { kind: "help" }
+  /** A unified diff on its own (/diff). */
+  | { kind: "diff"; diff: string };
 
 export type TranscriptItem = TranscriptEntry & { id: number };

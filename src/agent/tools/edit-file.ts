@@ -45,6 +45,8 @@ function usesCrlf(text: string): boolean {
 
 interface PlannedEdit {
   absolute: string;
+  /** The file's bytes as read. */
+  original: Buffer;
   shown: string;
   relative: string | undefined;
   before: string;
@@ -95,7 +97,7 @@ function planEdit(input: z.infer<typeof schema>, context: ToolContext): PlannedE
     const index = before.indexOf(oldString);
     after = before.slice(0, index) + newString + before.slice(index + oldString.length);
   }
-  return { absolute: resolved.absolute, shown, relative: resolved.relative, before, after, crlf, occurrences };
+  return { absolute: resolved.absolute, original: buffer, shown, relative: resolved.relative, before, after, crlf, occurrences };
 }
 
 export const editFileTool = defineTool({
@@ -110,7 +112,9 @@ export const editFileTool = defineTool({
   },
   async execute(input, context) {
     const edit = planEdit(input, context);
-    writeFileSync(edit.absolute, edit.crlf ? edit.after.replace(/\n/g, "\r\n") : edit.after);
+    const written = edit.crlf ? edit.after.replace(/\n/g, "\r\n") : edit.after;
+    writeFileSync(edit.absolute, written);
+    context.recordWrite?.({ absolute: edit.absolute, shown: edit.shown, before: edit.original, after: written });
     const { diff, added, removed } = fileDiff(edit.shown, edit.before, edit.after);
     const summary = `Edited ${edit.shown} (+${added} −${removed})`;
     const replaced = input.replace_all && edit.occurrences > 1 ? ` Replaced ${edit.occurrences} occurrences.` : "";

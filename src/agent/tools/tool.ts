@@ -10,6 +10,8 @@ export interface ToolContext {
   extraDirectories: readonly string[];
   /** Output as it is produced (a running command's stdout and stderr), for the user to watch. */
   onOutput?: (chunk: string) => void;
+  /** A file a write tool changed, with its bytes before (null: created) and after: the checkpoint /undo restores. */
+  recordWrite?: (write: { absolute: string; shown: string; before: Buffer | null; after: Buffer | string }) => void;
 }
 
 /** A tool's answer: what the model reads, and a short line for the user. */

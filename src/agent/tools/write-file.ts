@@ -12,7 +12,8 @@ const schema = z.strictObject({
   content: z.string().describe("The complete content of the file."),
 });
 
-function previousContent(path: string, requested: string): string | undefined | null {
+/** The file's bytes, and its text unless it is binary (null); undefined for a new file. */
+function previousContent(path: string, requested: string): { bytes: Buffer; text: string | null } | undefined {
   let stats;
   try {
     stats = statSync(path);
@@ -20,8 +21,8 @@ function previousContent(path: string, requested: string): string | undefined | 
     return undefined; // a new file
   }
   if (!stats.isFile()) throw new ToolError(`${requested} exists and is not a regular file (a directory?); choose another path.`);
-  const buffer = readFileSync(path);
-  return looksBinary(buffer) ? null : buffer.toString("utf8");
+  const bytes = readFileSync(path);
+  return { bytes, text: looksBinary(bytes) ? null : bytes.toString("utf8") };
 }
 
 export const writeFileTool = defineTool({
@@ -35,29 +36,30 @@ export const writeFileTool = defineTool({
     const shown = resolved.relative ?? resolved.absolute;
     const previous = previousContent(resolved.absolute, input.path);
     // An overwrite shows what it deletes too; a binary file has no lines to show.
-    if (previous === null) return {};
-    return { diff: fileDiff(shown, previous ?? "", input.content, previous === undefined ? "/dev/null" : undefined).diff };
+    if (previous?.text === null) return {};
+    return { diff: fileDiff(shown, previous?.text ?? "", input.content, previous === undefined ? "/dev/null" : undefined).diff };
   },
   async execute(input, context) {
     const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
     const shown = resolved.relative ?? resolved.absolute;
     const relatedFiles = resolved.relative === undefined ? [] : [resolved.relative];
     const previous = previousContent(resolved.absolute, input.path);
-    if (previous === input.content) {
+    if (previous?.text === input.content) {
       return { output: `${shown} already has this content; nothing was written.`, display: `Unchanged ${shown}`, relatedFiles };
     }
     mkdirSync(dirname(resolved.absolute), { recursive: true });
     writeFileSync(resolved.absolute, input.content);
+    context.recordWrite?.({ absolute: resolved.absolute, shown, before: previous?.bytes ?? null, after: input.content });
     const lines = splitLines(input.content).length;
     if (previous === undefined) {
       const summary = `Created ${shown} (${lines} line${lines === 1 ? "" : "s"})`;
       return { output: summary, display: summary, diff: fileDiff(shown, "", input.content, "/dev/null").diff, relatedFiles };
     }
-    if (previous === null) {
+    if (previous.text === null) {
       const summary = `Replaced binary file ${shown} with text (${lines} line${lines === 1 ? "" : "s"})`;
       return { output: summary, display: summary, relatedFiles };
     }
-    const { diff, added, removed } = fileDiff(shown, previous, input.content);
+    const { diff, added, removed } = fileDiff(shown, previous.text, input.content);
     const summary = `Wrote ${shown} (+${added} −${removed})`;
     return { output: `${summary}\n\n${diff}`, display: summary, diff, relatedFiles };
   },

@@ -3,6 +3,7 @@ import { search } from "../../cli/commands/search-command.js";
 import { formatCount, sessionLine } from "../../cli/format.js";
 import type { AgentControls } from "../hooks/use-agent.js";
 import type { AgentSession } from "../../app/agent-session.js";
+import type { RestoreResult } from "../../app/file-checkpoints.js";
 import { renderReference } from "../../context/context-reference.js";
 import { estimateCost, formatDollars } from "../../llm/model-prices.js";
 import { evictionNote } from "../agent-state.js";
@@ -49,6 +50,12 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return modelCommand(argument, context);
       case "evict":
         return await evictCommand(context);
+      case "undo":
+        return await undoCommand(argument, context);
+      case "rewind":
+        return await rewindCommand(argument, context);
+      case "diff":
+        return diffCommand(context);
       case "refs":
         return referencesCommand(context);
       case "retrieve":
@@ -121,6 +128,42 @@ function modelCommand(requested: string, context: SlashCommandContext): void {
   if (!requested) return context.agent.print(note(modelText(context.agent.session)));
   const session = context.switchModel(requested);
   context.agent.print(note(session.provider ? `${modelText(session)} The conversation goes on with it.` : modelText(session)));
+}
+
+/** `/undo [force]`: the last prompt's file edits taken back, byte for byte. */
+async function undoCommand(argument: string, context: SlashCommandContext): Promise<void> {
+  const result = await context.agent.session.undo(argument === "force");
+  context.agent.print(note(restoreText(result, "Nothing to undo: this session has made no file edits (or they were undone).")));
+}
+
+/** `/rewind` lists the prompts with edits; `/rewind <turn> [force]` takes back every edit made after that turn. */
+async function rewindCommand(argument: string, context: SlashCommandContext): Promise<void> {
+  const [turn, force] = argument.split(/\s+/);
+  if (!turn) {
+    const groups = context.agent.session.editGroups();
+    if (groups.length === 0) return context.agent.print(note("This session has no file edits to rewind.", "dim"));
+    const lines = groups.map((group) => `  turn ${group.promptTurn}: ${group.files.join(", ")}`);
+    return context.agent.print(note(["Edits by prompt (/rewind <turn> takes back every edit after that turn; 0: all):", ...lines].join("\n")));
+  }
+  if (!/^\d+$/.test(turn)) return context.agent.print(note("Usage: /rewind [turn] [force]", "warning"));
+  const result = await context.agent.session.rewind(Number(turn), force === "force");
+  context.agent.print(note(restoreText(result, `Nothing to rewind after turn ${turn}.`)));
+}
+
+function restoreText(result: RestoreResult, nothing: string): string {
+  if (result.conflicts.length > 0 && result.restored.length === 0) {
+    return `Nothing was restored: ${result.conflicts.join(", ")} changed since Sylk edited it. Add "force" to overwrite those changes too.`;
+  }
+  if (result.restored.length === 0) return nothing;
+  const turns = result.promptTurns.length === 1 ? `turn ${result.promptTurns[0]}` : `turns ${result.promptTurns.join(", ")}`;
+  return `Restored ${result.restored.join(", ")} to before ${turns}. The model is told with your next prompt.`;
+}
+
+/** `/diff`: what this session's edits changed. */
+function diffCommand(context: SlashCommandContext): void {
+  const diff = context.agent.session.diff();
+  if (!diff) return context.agent.print(note("This session has not changed any file (or its edits were undone).", "dim"));
+  context.agent.print({ kind: "diff", diff });
 }
 
 /** `/evict`: the older turns leave the window now, each part replaced by a reference that brings it back. */

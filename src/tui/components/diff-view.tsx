@@ -9,15 +9,17 @@ interface DiffViewProps {
   maxLines?: number;
   /** First row shown (a scrolled view). */
   offset?: number;
+  /** Name each file (a diff of several files, as /diff shows). */
+  withFiles?: boolean;
 }
 
 /**
  * A unified diff with line numbers and its context lines: additions green,
  * removals red, `+`/`-` kept so it reads without colour (NO_COLOR).
  */
-export function DiffView({ diff, maxLines = 60, offset = 0 }: DiffViewProps) {
+export function DiffView({ diff, maxLines = 60, offset = 0, withFiles = false }: DiffViewProps) {
   const theme = useTheme();
-  const rows = diffRows(diff);
+  const rows = diffRows(diff, withFiles);
   const numberWidth = String(Math.max(1, ...rows.map((row) => ("line" in row ? row.line : 0)))).length;
   const start = Math.max(0, Math.min(offset, rows.length - maxLines));
   const shown = rows.slice(start, start + maxLines);
@@ -35,6 +37,7 @@ export function DiffView({ diff, maxLines = 60, offset = 0 }: DiffViewProps) {
 
 function Row({ row, numberWidth, added, removed }: { row: DiffRow; numberWidth: number; added: string | undefined; removed: string | undefined }) {
   if (row.kind === "gap") return <Text dimColor>{" ".repeat(numberWidth)} ⋮</Text>;
+  if (row.kind === "file") return <Text bold>{row.text}</Text>;
   if (row.kind === "note") return <Text dimColor>{" ".repeat(numberWidth)}   {row.text}</Text>;
   const sign = row.kind === "added" ? "+" : row.kind === "removed" ? "-" : " ";
   const color = row.kind === "added" ? added : row.kind === "removed" ? removed : undefined;

@@ -1,6 +1,7 @@
 import { Box, Static } from "ink";
 import type { AgentViewState } from "../agent-state.js";
 import type { TranscriptItem } from "../transcript.js";
+import { DiffView } from "./diff-view.js";
 import { HelpView } from "./help-view.js";
 import { AssistantMessage, Banner, Note, UserMessage } from "./message.js";
 import { SearchResults } from "./search-results.js";
@@ -49,5 +50,7 @@ function Entry({ item, expanded }: { item: TranscriptItem; expanded: boolean }) 
       return <SearchResults response={item.response} />;
     case "help":
       return <HelpView />;
+    case "diff":
+      return <DiffView diff={item.diff} maxLines={Number.MAX_SAFE_INTEGER} withFiles />;
   }
 }

@@ -1,0 +1,90 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { renderApp, type RenderedApp } from "./render-app.js";
+
+/** Issue 16: every agent edit is checkpointed in the store; /undo, /rewind and /diff work on them. */
+const ORIGINAL = "export const greeting = 'hello';\r\nexport const count = 1;\r\n"; // CRLF: restored byte for byte
+let server: FakeAnthropicServer;
+let app: RenderedApp | undefined;
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await server.close();
+});
+
+const messageRequests = () => server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"));
+const file = (path: string) => join(app!.project.root, path);
+
+async function editingSession(): Promise<RenderedApp> {
+  server.enqueue(
+    reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }),
+    reply().text("First edit done."),
+    reply().toolUse("write_file", { path: "src/new.ts", content: "export const created = true;\n" }).toolUse("edit_file", { path: "src/greet.ts", old_string: "count = 1", new_string: "count = 2" }),
+    reply().text("Second edits done."),
+  );
+  const rendered = await renderApp({
+    files: { "src/greet.ts": ORIGINAL },
+    consent: true,
+    permissionMode: "accept-edits",
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+  });
+  await rendered.waitFor(/index: fresh/);
+  await rendered.submit("change the greeting");
+  await rendered.waitFor("First edit done.");
+  await rendered.submit("add a file and bump the count");
+  await rendered.waitFor("Second edits done.");
+  return rendered;
+}
+
+describe("checkpoints", () => {
+  it("/undo takes back the last prompt's edits byte for byte, then the one before; the model is told", async () => {
+    app = await editingSession();
+    expect(readFileSync(file("src/greet.ts"), "utf8")).toContain("count = 2");
+    await app.submit("/undo");
+    await app.waitFor(/Restored src\/new\.ts, src\/greet\.ts to before turn \d+/);
+    expect(existsSync(file("src/new.ts"))).toBe(false);
+    expect(readFileSync(file("src/greet.ts"), "utf8")).toBe(ORIGINAL.replace("hello", "goodbye"));
+    await app.submit("/undo");
+    await app.waitFor(/Restored src\/greet\.ts to before turn 1\./);
+    expect(readFileSync(file("src/greet.ts"), "utf8")).toBe(ORIGINAL);
+    await app.submit("/undo");
+    await app.waitFor("Nothing to undo");
+
+    server.enqueue(reply().text("Understood."));
+    await app.submit("what now?");
+    await app.waitFor("Understood.");
+    expect(JSON.stringify(messageRequests().at(-1)?.body.messages)).toContain("The user undid the last prompt's file edits: src/greet.ts are back as they were before.");
+  });
+
+  it("refuses to overwrite a file changed since the agent wrote it, unless forced", async () => {
+    app = await editingSession();
+    writeFileSync(file("src/greet.ts"), "the user's own change\n");
+    await app.submit("/undo");
+    await app.waitFor("Nothing was restored: src/greet.ts changed since Sylk edited it.");
+    expect(existsSync(file("src/new.ts"))).toBe(true);
+    await app.submit("/undo force");
+    await app.waitFor(/Restored src\/new\.ts, src\/greet\.ts/);
+    expect(readFileSync(file("src/greet.ts"), "utf8")).toBe(ORIGINAL.replace("hello", "goodbye"));
+  });
+
+  it("/rewind lists the edits by prompt and goes back to a chosen turn; /diff shows the session's changes", async () => {
+    app = await editingSession();
+    await app.submit("/diff");
+    await app.waitFor("src/new.ts");
+    expect(app.frame()).toMatch(/src\/greet\.ts\n\s*1 - export const greeting = 'hello';/);
+    expect(app.frame()).toMatch(/2 \+ export const count = 2;/);
+    await app.submit("/rewind");
+    await app.waitFor(/turn 1: src\/greet\.ts\n\s+turn \d+: src\/new\.ts, src\/greet\.ts/);
+    await app.submit("/rewind 0");
+    await app.waitFor(/Restored .*src\/greet\.ts.* to before turns 1, \d+/);
+    expect(readFileSync(file("src/greet.ts"), "utf8")).toBe(ORIGINAL);
+    expect(existsSync(file("src/new.ts"))).toBe(false);
+    await app.submit("/diff");
+    await app.waitFor("This session has not changed any file");
+  });
+});
