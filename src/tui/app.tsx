@@ -4,6 +4,7 @@ import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { openAgentSession } from "../app/agent-session.js";
 import { describeSandbox, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { ProjectServices } from "../app/project-services.js";
+import { isSlashCommand } from "./commands/command-list.js";
 import { runSlashCommand } from "./commands/slash-commands.js";
 import { ApprovalDialog } from "./components/approval-dialog.js";
 import { ConsentPrompt } from "./components/consent-prompt.js";
@@ -124,7 +125,7 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
   });
 
   const submit = (text: string) => {
-    if (!text.startsWith("/")) return agent.submit(text.trim());
+    if (!isSlashCommand(text)) return agent.submit(text.trim());
     agent.print({ kind: "user", text: text.trim() });
     void runSlashCommand(text, {
       services,

@@ -49,6 +49,14 @@ describe("slash commands", () => {
     await app.waitFor("Unknown command /frobnicate");
   });
 
+  it("a prompt that starts with an absolute path goes to the model, not to the commands", async () => {
+    app = await indexedApp();
+    await app.submit("/usr/lib/foo crashes when I run it");
+    await app.waitFor("No model was used");
+    expect(app.frame()).not.toContain("Unknown command");
+    expect(app.services.sessions.list(10).map((session) => session.title)).toEqual(["/usr/lib/foo crashes when I run it"]);
+  });
+
   it("/sessions lists this project's sessions and marks the current one; /cost shows its tokens", async () => {
     app = await indexedApp();
     await app.submit("/cost");

@@ -19,11 +19,30 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "exit", usage: "/exit", description: "quit (also Ctrl-C twice, or Ctrl-D on an empty prompt)" },
 ];
 
+/** Names that run a command without being listed. */
+const ALIASES = new Set(["quit"]);
+
 /** Commands whose name starts with what was typed after "/" (nothing once arguments begin). */
 export function matchingCommands(input: string): SlashCommandSpec[] {
   const match = /^\/(\S*)$/.exec(input);
   if (!match) return [];
   return SLASH_COMMANDS.filter((command) => command.name.startsWith(match[1] ?? ""));
+}
+
+/**
+ * Whether a line is a slash command. A known name is, and so is any other
+ * plain word (an unknown one is reported: a typo should not cost a model
+ * call). A first word that looks like a path (`/usr/lib/foo crashes`) makes
+ * the line a prompt about that path.
+ */
+export function isSlashCommand(line: string): boolean {
+  const name = /^\/(\S*)/.exec(line)?.[1];
+  if (name === undefined) return false;
+  return isKnownCommand(name) || /^[\w-]*$/.test(name);
+}
+
+function isKnownCommand(name: string): boolean {
+  return ALIASES.has(name) || SLASH_COMMANDS.some((command) => command.name === name);
 }
 
 /** The keys, as /help lists them. */
