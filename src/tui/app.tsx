@@ -4,6 +4,7 @@ import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { openAgentSession } from "../app/agent-session.js";
 import { describeSandbox, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { ProjectServices } from "../app/project-services.js";
+import type { PromptHistory } from "../app/prompt-history.js";
 import { isSlashCommand } from "./commands/command-list.js";
 import { runSlashCommand } from "./commands/slash-commands.js";
 import { ApprovalDialog } from "./components/approval-dialog.js";
@@ -28,6 +29,8 @@ import type { TranscriptEntry } from "./transcript.js";
 export interface AppProps {
   services: ProjectServices;
   indexing: BackgroundIndexing;
+  /** The project's prompt history, kept across restarts. */
+  promptHistory: PromptHistory;
   env: NodeJS.ProcessEnv;
   permissionMode?: PermissionMode;
   resume?: ResumeTarget;
@@ -50,12 +53,11 @@ export function App(props: AppProps) {
 }
 
 /** The composition: transcript, dialogs, indexing line, prompt and status line, wired to the engine. */
-function Session({ services, indexing, env, permissionMode, resume, exitSignal, onExit }: AppProps) {
+function Session({ services, indexing, promptHistory, env, permissionMode, resume, exitSignal, onExit }: AppProps) {
   const theme = useTheme();
   const { exit } = useApp();
   const { write } = useStdout();
   const columns = useTerminalWidth();
-  const editor = usePromptEditor();
   const [hint, flash] = useFlash();
   const exiting = useRef(false);
 
@@ -65,6 +67,9 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
     [services, env, permissionMode],
   );
   const agent = useAgent(openSession, resume);
+  const editor = usePromptEditor(promptHistory, (problem) =>
+    agent.print({ kind: "note", tone: "warning", text: `Prompt history could not be saved: ${problem}` }),
+  );
   const provider = agent.session.provider;
   const banner = useCallback(
     (): TranscriptEntry => ({ kind: "banner", root: services.paths.root, model: provider ? provider.model : "no model: answers from the index" }),
@@ -117,7 +122,8 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
 
   useInterruptKeys({
     cancelTurn: agent.cancel,
-    clearPrompt: () => (editor.state.text ? (editor.clear(), true) : false),
+    clearPrompt: editor.clear,
+    cancelSearch: editor.cancelSearch,
     exit: requestExit,
     hint: flash,
     dialogOpen: agent.approval !== undefined,
@@ -161,7 +167,7 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
       )}
       {agent.queued.map((prompt, position) => (
         <Text key={position} dimColor wrap="truncate-end">
-          {"  "}queued: {prompt}
+          {"  "}queued: {firstLine(prompt)}
         </Text>
       ))}
       <StatusLine
@@ -187,4 +193,10 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
       )}
     </Box>
   );
+}
+
+/** A queued prompt in one line: a long paste would otherwise be drawn in full under the prompt. */
+function firstLine(prompt: string): string {
+  const end = prompt.indexOf("\n");
+  return end === -1 ? prompt : `${prompt.slice(0, end)} …`;
 }

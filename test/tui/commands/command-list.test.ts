@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSlashCommand } from "../../../src/tui/commands/command-list.js";
+import { completeCommand, isSlashCommand, matchingCommands } from "../../../src/tui/commands/command-list.js";
 
 describe("command list", () => {
   it("takes a line for a command only when it names one, or is a lone word; a path is a prompt", () => {
@@ -12,5 +12,25 @@ describe("command list", () => {
     expect(isSlashCommand("/tmp/build.log is empty")).toBe(false);
     expect(isSlashCommand("./run.sh fails")).toBe(false);
     expect(isSlashCommand("what does /help print?")).toBe(false);
+  });
+
+  it("lists matches in alphabetical order", () => {
+    expect(matchingCommands("/re").map((command) => command.name)).toEqual(["refs", "resume", "retrieve"]);
+    expect(matchingCommands("/re x")).toEqual([]);
+  });
+
+  it("Tab cycles through the matching commands, wrapping; Shift+Tab goes back", () => {
+    const first = completeCommand("/re", undefined);
+    expect(first?.text).toBe("/refs ");
+    const second = completeCommand(first!.text, first!.cycle);
+    expect(second?.text).toBe("/resume ");
+    const third = completeCommand(second!.text, second!.cycle);
+    expect(third?.text).toBe("/retrieve ");
+    expect(completeCommand(third!.text, third!.cycle)?.text).toBe("/refs ");
+    expect(completeCommand(third!.text, third!.cycle, -1)?.text).toBe("/resume ");
+    // Edited since the last Tab: a new cycle from what is typed now.
+    expect(completeCommand("/s", third!.cycle)?.text).toBe("/search ");
+    expect(completeCommand("/zz", undefined)).toBeUndefined();
+    expect(completeCommand("hello", undefined)).toBeUndefined();
   });
 });
