@@ -2,7 +2,8 @@
 // Typing with a large paste in the prompt (issue 16): the real `node bin/sylk.js` runs in a 120x40
 // pseudo-terminal made by util-linux `script` (as in bench-tui-launch.mjs), a bracketed paste of
 // --lines lines goes into the prompt, then keys are typed one at a time; each sample is the time
-// from writing the key until the screen shows everything typed so far. Nothing is sent to a model
+// from writing the key until the screen shows everything typed so far. The same typing into the empty
+// prompt first gives a baseline for the machine at that moment. Nothing is sent to a model
 // and nothing is written to the repository.
 //
 //   node scripts/bench-typing.mjs --tree <dir> [--lines 2000] [--keys 30] [--key-interval-ms 100]
@@ -124,6 +125,12 @@ async function main() {
     await waitForText(session, "index: fresh");
     await sleep(500);
 
+    // The same typing with an empty prompt first: what the machine gives without the paste.
+    const baseline = await echoLatencies(session, Number(values.keys), Number(values["key-interval-ms"]));
+    console.log(`keystroke → echo, empty prompt (baseline):     p50 ${baseline.p50} ms, p95 ${baseline.p95} ms, max ${baseline.max} ms (n=${baseline.n})`);
+    session.child.stdin.write("\u0015"); // Ctrl-U: clear what was typed
+    await sleep(500);
+
     const lineCount = Number(values.lines);
     const from = session.output.length;
     const pasted = performance.now();
@@ -133,7 +140,7 @@ async function main() {
     await sleep(1_000);
 
     const echo = await echoLatencies(session, Number(values.keys), Number(values["key-interval-ms"]));
-    console.log(`keystroke → echo with the paste in the prompt: p50 ${echo.p50} ms, p95 ${echo.p95} ms, max ${echo.max} ms (n=${echo.n})`);
+    console.log(`keystroke → echo with the paste in the prompt:   p50 ${echo.p50} ms, p95 ${echo.p95} ms, max ${echo.max} ms (n=${echo.n})`);
     await quit(session);
   } finally {
     if (!values.home) rmSync(home, { recursive: true, force: true });

@@ -30,6 +30,9 @@ describe("slash commands", () => {
     }
     expect(frame).toMatch(/\\ then Enter\s+new line/);
     expect(frame).toContain("Esc or Ctrl+C");
+    expect(frame).toMatch(/Ctrl\+R\s+search earlier prompts/);
+    expect(frame).toMatch(/Tab\s+complete a slash command; Tab again for the next match/);
+    expect(frame).toContain("[Pasted text #1 +N lines]");
   });
 
   it("/search shows results like `sylk search`: path:lines, signals and the snippet", async () => {
