@@ -2,10 +2,13 @@ import { availableParallelism } from "node:os";
 import { openProject, type ProjectServices } from "./project-services.js";
 import { loadConfig } from "../config/load-config.js";
 import { BackgroundIndexing } from "./background-indexing.js";
+import { PromptHistoryStore, type PromptHistory } from "./prompt-history.js";
 
 export interface InteractiveSession {
   services: ProjectServices;
   indexing: BackgroundIndexing;
+  /** The prompts typed in this project, across restarts. */
+  promptHistory: PromptHistory;
   /** Stops the watcher and indexing, saves the full-text index, closes the project. Safe to call twice. */
   shutdown(): Promise<void>;
 }
@@ -28,6 +31,7 @@ export function openInteractiveSession(options: { root: string; env: NodeJS.Proc
   return {
     services,
     indexing,
+    promptHistory: new PromptHistoryStore(services.paths.promptHistory),
     shutdown() {
       closing ??= (async () => {
         try {

@@ -16,6 +16,8 @@ export interface ProjectPaths {
   indexLock: string;
   /** Per-project facts that must exist before the index does (consent). */
   projectFile: string;
+  /** The prompts typed in the interactive session, one JSON object a line (`src/app/prompt-history.ts`). */
+  promptHistory: string;
 }
 
 export function sylkHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -37,6 +39,7 @@ export function resolveProjectPaths(root: string, env: NodeJS.ProcessEnv = proce
     database: join(dataDir, "vector.db"),
     indexLock: join(dataDir, "index.lock"),
     projectFile: join(dataDir, "project.json"),
+    promptHistory: join(dataDir, "prompt-history.jsonl"),
   };
 }
 

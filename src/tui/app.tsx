@@ -6,6 +6,8 @@ import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-m
 import { openAgentSession } from "../app/agent-session.js";
 import { describeSandbox, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { ProjectServices } from "../app/project-services.js";
+import type { PromptHistory } from "../app/prompt-history.js";
+import { isSlashCommand } from "./commands/command-list.js";
 import { runSlashCommand } from "./commands/slash-commands.js";
 import { ApprovalDialog } from "./components/approval-dialog.js";
 import { ConsentPrompt } from "./components/consent-prompt.js";
@@ -18,11 +20,11 @@ import { useFlash } from "./hooks/use-flash.js";
 import { useIndexConsent } from "./hooks/use-index-consent.js";
 import { useIndexing } from "./hooks/use-indexing.js";
 import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
-import { usePromptEditor } from "./hooks/use-prompt-editor.js";
+import { usePromptEditor, type PromptEditor } from "./hooks/use-prompt-editor.js";
 import { useTerminalWidth } from "./hooks/use-terminal-width.js";
 import type { BackgroundIndexing, IndexNotice } from "../app/background-indexing.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
-import { editorOf } from "./input/line-editor.js";
+import { bufferOfParts, expand } from "./input/pasted-text.js";
 import { recapEntries } from "./session-recap.js";
 import { createTheme, ThemeContext, useTheme } from "./theme.js";
 import type { TranscriptEntry } from "./transcript.js";
@@ -30,6 +32,8 @@ import type { TranscriptEntry } from "./transcript.js";
 export interface AppProps {
   services: ProjectServices;
   indexing: BackgroundIndexing;
+  /** The project's prompt history, kept across restarts. */
+  promptHistory: PromptHistory;
   env: NodeJS.ProcessEnv;
   permissionMode?: PermissionMode;
   resume?: ResumeTarget;
@@ -52,12 +56,11 @@ export function App(props: AppProps) {
 }
 
 /** The composition: transcript, dialogs, indexing line, prompt and status line, wired to the engine. */
-function Session({ services, indexing, env, permissionMode, resume, exitSignal, onExit }: AppProps) {
+function Session({ services, indexing, promptHistory, env, permissionMode, resume, exitSignal, onExit }: AppProps) {
   const theme = useTheme();
   const { exit } = useApp();
   const { write } = useStdout();
   const columns = useTerminalWidth();
-  const editor = usePromptEditor();
   const [hint, flash] = useFlash();
   const exiting = useRef(false);
 
@@ -77,12 +80,17 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
       }),
     [services, env],
   );
-  // Queued prompts a cancel returns come back into the prompt, before whatever is being typed.
-  const returnQueue = useCallback(
-    (prompts: readonly string[]) => editor.update(editorOf([...prompts, editor.state.text].filter((text) => text.trim()).join("\n\n"))),
-    [editor],
-  );
+// Queued prompts a cancel returns come back into the prompt, before whatever is being typed.
+  const editorRef = useRef<PromptEditor | undefined>(undefined);
+  const returnQueue = useCallback((prompts: readonly string[]) => {
+    const editor = editorRef.current;
+    if (editor) editor.update({ buffer: bufferOfParts([...prompts, expand(editor.state.buffer).text]) });
+  }, []);
   const agent = useAgent(openSession, resume, returnQueue);
+  const editor = usePromptEditor(promptHistory, (problem) =>
+    agent.print({ kind: "note", tone: "warning", text: `Prompt history could not be saved: ${problem}` }),
+  );
+  editorRef.current = editor;
   const provider = agent.session.provider;
   const banner = useCallback(
     (): TranscriptEntry => ({ kind: "banner", root: services.paths.root, model: provider ? provider.model : "no model: answers from the index" }),
@@ -135,7 +143,8 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
 
   useInterruptKeys({
     cancelTurn: agent.cancel,
-    clearPrompt: () => (editor.state.text ? (editor.clear(), true) : false),
+    clearPrompt: editor.clear,
+    cancelSearch: editor.cancelSearch,
     exit: requestExit,
     hint: flash,
     dialogOpen: agent.approval !== undefined,
@@ -155,7 +164,7 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
   });
 
   const submit = (text: string) => {
-    if (!text.startsWith("/")) return agent.submit(text.trim());
+    if (!isSlashCommand(text)) return agent.submit(text.trim());
     agent.print({ kind: "user", text: text.trim() });
     void runSlashCommand(text, {
       services,
@@ -195,7 +204,7 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
       )}
       {agent.queued.map((prompt, position) => (
         <Text key={position} dimColor wrap="truncate-end">
-          {"  "}queued: {prompt}
+          {"  "}queued: {firstLine(prompt)}
         </Text>
       ))}
       <StatusLine
@@ -222,4 +231,10 @@ function Session({ services, indexing, env, permissionMode, resume, exitSignal, 
       )}
     </Box>
   );
+}
+
+/** A queued prompt in one line: a long paste would otherwise be drawn in full under the prompt. */
+function firstLine(prompt: string): string {
+  const end = prompt.indexOf("\n");
+  return end === -1 ? prompt : `${prompt.slice(0, end)} …`;
 }

@@ -29,6 +29,7 @@ export async function startTui(options: StartTuiOptions): Promise<{ sessionId: s
     <App
       services={session.services}
       indexing={session.indexing}
+      promptHistory={session.promptHistory}
       env={options.env}
       {...(options.permissionMode ? { permissionMode: options.permissionMode } : {})}
       {...(options.resume ? { resume: options.resume } : {})}

@@ -111,14 +111,18 @@ describe("line editor", () => {
   });
 
   it("history walks back and forth and restores the draft", () => {
-    const history = new InputHistory();
-    history.push("one");
-    history.push("two");
-    expect(history.previous("draft")).toBe("two");
-    expect(history.previous("two")).toBe("one");
-    expect(history.previous("one")).toBeUndefined();
-    expect(history.next()).toBe("two");
-    expect(history.next()).toBe("draft");
+    const history = new InputHistory([{ text: "from an earlier session" }]);
+    expect(history.push({ text: "one" })).toBe(true);
+    expect(history.push({ text: "two" })).toBe(true);
+    expect(history.push({ text: "two" })).toBe(false);
+    expect(history.push({ text: "  " })).toBe(false);
+    expect(history.previous({ text: "draft" })?.text).toBe("two");
+    expect(history.previous({ text: "two" })?.text).toBe("one");
+    expect(history.previous({ text: "one" })?.text).toBe("from an earlier session");
+    expect(history.previous({ text: "x" })).toBeUndefined();
+    expect(history.next()?.text).toBe("one");
+    expect(history.next()?.text).toBe("two");
+    expect(history.next()?.text).toBe("draft");
     expect(history.next()).toBeUndefined();
   });
 });

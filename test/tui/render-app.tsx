@@ -10,6 +10,11 @@ export const KEY = {
   enter: "\r",
   up: "\u001b[A",
   down: "\u001b[B",
+  right: "\u001b[C",
+  tab: "\t",
+  backspace: "\u007f",
+  ctrlR: "\u0012",
+  ctrlG: "\u0007",
   escape: "\u001b",
   ctrlC: "\u0003",
   ctrlD: "\u0004",
@@ -46,6 +51,7 @@ export async function renderApp(options: RenderAppOptions = {}) {
     <App
       services={session.services}
       indexing={session.indexing}
+      promptHistory={session.promptHistory}
       env={env}
       {...(options.permissionMode ? { permissionMode: options.permissionMode } : {})}
       {...(options.resume ? { resume: options.resume } : {})}

@@ -30,6 +30,9 @@ describe("slash commands", () => {
     }
     expect(frame).toMatch(/\\ then Enter\s+new line/);
     expect(frame).toContain("Esc or Ctrl+C");
+    expect(frame).toMatch(/Ctrl\+R\s+search earlier prompts/);
+    expect(frame).toMatch(/Tab\s+complete a slash command; Tab again for the next match/);
+    expect(frame).toContain("[Pasted text #1 +N lines]");
   });
 
   it("/search shows results like `sylk search`: path:lines, signals and the snippet", async () => {
@@ -47,6 +50,14 @@ describe("slash commands", () => {
     await app.waitFor("Usage: /search <query>");
     await app.submit("/frobnicate");
     await app.waitFor("Unknown command /frobnicate");
+  });
+
+  it("a prompt that starts with an absolute path goes to the model, not to the commands", async () => {
+    app = await indexedApp();
+    await app.submit("/usr/lib/foo crashes when I run it");
+    await app.waitFor("No model was used");
+    expect(app.frame()).not.toContain("Unknown command");
+    expect(app.services.sessions.list(10).map((session) => session.title)).toEqual(["/usr/lib/foo crashes when I run it"]);
   });
 
   it("/sessions lists this project's sessions and marks the current one; /cost shows its tokens", async () => {

@@ -23,21 +23,75 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "exit", usage: "/exit", description: "quit (also Ctrl-C twice, or Ctrl-D on an empty prompt)" },
 ];
 
-/** Commands whose name starts with what was typed after "/" (nothing once arguments begin). */
+/** Names that run a command without being listed. */
+const ALIASES = new Set(["quit"]);
+
+/** Commands whose name starts with what was typed after "/" (nothing once arguments begin), in alphabetical order. */
 export function matchingCommands(input: string): SlashCommandSpec[] {
   const match = /^\/(\S*)$/.exec(input);
-  if (!match) return [];
-  return SLASH_COMMANDS.filter((command) => command.name.startsWith(match[1] ?? ""));
+  return match ? commandsStartingWith(match[1] ?? "") : [];
+}
+
+function commandsStartingWith(prefix: string): SlashCommandSpec[] {
+  return SLASH_COMMANDS.filter((command) => command.name.startsWith(prefix)).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * Whether a line is a slash command. A known name is, and so is any other
+ * plain word (an unknown one is reported: a typo should not cost a model
+ * call). A first word that looks like a path (`/usr/lib/foo crashes`) makes
+ * the line a prompt about that path.
+ */
+export function isSlashCommand(line: string): boolean {
+  const name = /^\/(\S*)/.exec(line)?.[1];
+  if (name === undefined) return false;
+  return isKnownCommand(name) || /^[\w-]*$/.test(name);
+}
+
+function isKnownCommand(name: string): boolean {
+  return ALIASES.has(name) || SLASH_COMMANDS.some((command) => command.name === name);
+}
+
+/** Tab's place in the commands that matched what was typed before the first Tab. */
+export interface CompletionCycle {
+  readonly prefix: string;
+  readonly index: number;
+}
+
+/**
+ * Tab: the first command matching the typed "/prefix"; Tab again (the prompt
+ * still showing that completion) the next one, wrapping. (Shift+Tab is the
+ * permission mode's.)
+ */
+export function completeCommand(text: string, cycle: CompletionCycle | undefined): { text: string; cycle: CompletionCycle } | undefined {
+  const continuing = cycle !== undefined && text === completionText(cycle);
+  const prefix = continuing ? cycle.prefix : /^\/(\S*)$/.exec(text)?.[1];
+  if (prefix === undefined) return undefined;
+  const matches = commandsStartingWith(prefix);
+  if (matches.length === 0) return undefined;
+  const index = continuing ? (cycle.index + 1) % matches.length : 0;
+  return { text: `/${(matches[index] as SlashCommandSpec).name} `, cycle: { prefix, index } };
+}
+
+/** The commands a completion cycle goes through, for the suggestions list. */
+export function cycleCommands(cycle: CompletionCycle): SlashCommandSpec[] {
+  return commandsStartingWith(cycle.prefix);
+}
+
+function completionText(cycle: CompletionCycle): string | undefined {
+  const command = commandsStartingWith(cycle.prefix)[cycle.index];
+  return command ? `/${command.name} ` : undefined;
 }
 
 /** The keys, as /help lists them. */
 export const HELP_KEYS: ReadonlyArray<[string, string]> = [
   ["Enter", "send (while a turn runs, the prompt waits in a queue)"],
   ["\\ then Enter", "new line (also Alt+Enter, Ctrl+J, or Shift+Enter where the terminal reports it)"],
-  ["paste", "pasted text keeps its line breaks and is not sent until Enter"],
-  ["↑ / ↓", "previous / next prompt (moves between lines in a multi-line prompt)"],
+  ["paste", "pasted text keeps its line breaks and is not sent until Enter; more than 10 lines or 1,000 characters show as [Pasted text #1 +N lines] (Backspace removes it whole), the full text is sent"],
+  ["↑ / ↓", "previous / next prompt, this project's earlier sessions included (moves between lines in a multi-line prompt)"],
+  ["Ctrl+R", "search earlier prompts: type to narrow, Ctrl+R again for an older match, Enter or → to use it, Esc or Ctrl+G to cancel"],
   ["← → Ctrl+A Ctrl+E", "move; Ctrl+U / Ctrl+K / Ctrl+W delete to line start / end / a word"],
-  ["Tab", "complete a slash command"],
+  ["Tab", "complete a slash command; Tab again for the next match"],
   ["Esc or Ctrl+C", "cancel the running turn (Ctrl+C on a prompt clears it)"],
   ["Ctrl+O", "transcript view: every tool call's whole output (again: compact)"],
   ["Shift+Tab", "next permission mode: default → accept-edits → plan"],

@@ -71,7 +71,7 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return context.exit();
       default: {
         const known = SLASH_COMMANDS.map((command) => `/${command.name}`).join(", ");
-        return agent.print(note(`Unknown command /${name}. Commands: ${known}.`, "warning"));
+        return agent.print(note(`Unknown command /${name}. Commands: ${known}. (A prompt that starts with a space goes to the model as it is.)`, "warning"));
       }
     }
   } catch (error) {

@@ -1,13 +1,14 @@
-import { Box, Text, useInput, type Key } from "ink";
-import { useRef } from "react";
-import { matchingCommands } from "../commands/command-list.js";
+import { Box, Text, useInput } from "ink";
+import { cycleCommands, matchingCommands, type SlashCommandSpec } from "../commands/command-list.js";
 import type { PromptEditor } from "../hooks/use-prompt-editor.js";
-import { InputHistory } from "../input/input-history.js";
-import * as edit from "../input/line-editor.js";
+import type { HistorySearch } from "../input/history-search.js";
+import { collapse } from "../input/pasted-text.js";
+import { applyPromptKey, pasteInto } from "../input/prompt-keys.js";
 import { useTheme } from "../theme.js";
 
 interface PromptInputProps {
   editor: PromptEditor;
+  /** The full text of the prompt (pastes expanded); the editor has already added it to the history. */
   onSubmit: (text: string) => void;
   /** Ctrl-D on an empty prompt. */
   onExit: () => void;
@@ -21,47 +22,50 @@ const PASTE_END = "[201~";
 /**
  * The prompt. Enter sends; a trailing "\" + Enter, Alt+Enter, Ctrl+J, or
  * Shift+Enter (terminals with the kitty keyboard protocol) insert a line
- * break; pasted text keeps its line breaks (bracketed paste, or one chunk).
+ * break; a bracketed paste, however many chunks it arrives in, is inserted
+ * once, a large one as a placeholder. Ctrl-R searches the history.
  */
 export function PromptInput({ editor, onSubmit, onExit, placeholder }: PromptInputProps) {
   const theme = useTheme();
-  const history = useRef(new InputHistory()).current;
-  const pasting = useRef(false);
 
   useInput((input, key) => {
-    if (input === PASTE_START || input === PASTE_END) {
-      pasting.current = input === PASTE_START;
+    if (input === PASTE_START) {
+      editor.pasteChunks = [];
       return;
     }
-    const enter = (state: edit.EditorState, newline: boolean) => {
-      if (newline) return editor.update(edit.insert(state, "\n"));
-      if (edit.endsWithContinuation(state)) return editor.update(edit.replaceContinuationWithNewline(state));
-      if (!state.text.trim()) return editor.update(state);
-      history.push(state.text);
+    if (input === PASTE_END) {
+      const chunks = editor.pasteChunks;
+      editor.pasteChunks = undefined;
+      if (chunks) editor.update(pasteInto(editor.state, chunks.join(""), editor.history.entries));
+      return;
+    }
+    if (editor.pasteChunks) {
+      // Ink reports a lone tab as a key without text; everything else in a paste is text.
+      editor.pasteChunks.push(key.tab ? "\t" : input);
+      return;
+    }
+    const outcome = applyPromptKey(editor.state, input, key, editor.history);
+    if (outcome === "exit") {
+      if (editor.state.buffer.editor.text === "") onExit();
+    } else if (outcome && "send" in outcome) {
+      editor.remember(outcome.send);
       editor.clear();
-      onSubmit(state.text);
-    };
-    const state = editor.state;
-    if (key.return) return enter(state, pasting.current || key.shift || key.meta);
-    // Text and Enter read in one chunk (fast typing, tmux send-keys, a paste without bracketed-paste
-    // support): line breaks inside stay in the prompt, a final one sends it.
-    if (!pasting.current && input.length > 1 && input.endsWith("\r") && !key.ctrl && !key.meta) {
-      return enter(edit.insert(state, input.slice(0, -1)), false);
+      onSubmit(outcome.send.text);
+    } else if (outcome) {
+      editor.update(outcome);
     }
-    const next = applyKey(state, input, key, history);
-    if (next === "exit") {
-      if (!state.text) onExit();
-      return;
-    }
-    if (next) editor.update(next);
   });
 
-  const { text, cursor } = editor.state;
-  const suggestions = matchingCommands(text);
+  const { buffer, search, completion } = editor.state;
+  const { text, cursor } = buffer.editor;
+  const suggestions = completion ? cycleCommands(completion) : matchingCommands(text);
+  const selected = completion ? suggestions[completion.index]?.name : undefined;
   return (
     <Box flexDirection="column">
-      <Box borderStyle="round" borderColor={theme.muted} paddingX={1} flexDirection="column">
-        {text === "" ? (
+      <Box borderStyle="round" borderColor={search ? theme.accent : theme.muted} paddingX={1} flexDirection="column">
+        {search ? (
+          <SearchMatch search={search} editor={editor} accent={theme.accent} />
+        ) : text === "" ? (
           <Text>
             <Text color={theme.accent}>❯ </Text>
             <Text inverse> </Text>
@@ -71,68 +75,55 @@ export function PromptInput({ editor, onSubmit, onExit, placeholder }: PromptInp
           renderLines(text, cursor, theme.accent)
         )}
       </Box>
-      {suggestions.length > 0 && (
-        <Box flexDirection="column" paddingX={2}>
-          {suggestions.map((command) => (
-            <Text key={command.name} dimColor>
-              {command.usage.padEnd(18)} {command.description}
-            </Text>
-          ))}
-        </Box>
-      )}
+      {search && <SearchLine search={search} />}
+      {!search && suggestions.length > 0 && <Suggestions commands={suggestions} selected={selected} accent={theme.accent} />}
     </Box>
   );
 }
 
-/** Everything but Enter: editing, moving, history, completion. `undefined` means the key is not ours. */
-function applyKey(state: edit.EditorState, input: string, key: Key, history: InputHistory): edit.EditorState | "exit" | undefined {
-  if (key.upArrow) {
-    const previous = edit.moveUp(state) ?? (() => {
-      const entry = history.previous(state.text);
-      return entry === undefined ? undefined : edit.editorOf(entry);
-    })();
-    return previous;
+/** The match a Ctrl-R search would put in the prompt, its pastes collapsed as they would be there. */
+function SearchMatch({ search, editor, accent }: { search: HistorySearch; editor: PromptEditor; accent: string | undefined }) {
+  const entry = search.match === undefined ? undefined : editor.history.entries[search.match];
+  if (!entry) {
+    return (
+      <Text>
+        <Text color={accent}>❯ </Text>
+        <Text dimColor>{search.query ? "no match" : "no prompts yet"}</Text>
+      </Text>
+    );
   }
-  if (key.downArrow) {
-    const next = edit.moveDown(state) ?? (() => {
-      const entry = history.next();
-      return entry === undefined ? undefined : edit.editorOf(entry);
-    })();
-    return next;
-  }
-  if (key.leftArrow) return edit.moveLeft(state);
-  if (key.rightArrow) return edit.moveRight(state);
-  if (key.home) return edit.moveToLineStart(state);
-  if (key.end) return edit.moveToLineEnd(state);
-  // Most terminals send DEL for Backspace, which Ink reports as `delete`: both erase backwards.
-  if (key.backspace || key.delete) return key.meta ? edit.deleteWordBackward(state) : edit.deleteBackward(state);
-  if (key.tab) {
-    const [match] = matchingCommands(state.text);
-    return match ? edit.editorOf(`/${match.name} `) : undefined;
-  }
-  if (key.ctrl) {
-    switch (input) {
-      case "a":
-        return edit.moveToLineStart(state);
-      case "e":
-        return edit.moveToLineEnd(state);
-      case "u":
-        return edit.killToLineStart(state);
-      case "k":
-        return edit.killToLineEnd(state);
-      case "w":
-        return edit.deleteWordBackward(state);
-      case "d":
-        return "exit";
-      default:
-        return undefined;
-    }
-  }
-  if (key.escape || key.meta) return undefined;
-  return input ? edit.insert(state, input) : undefined;
+  const shown = collapse(entry).editor.text;
+  return <>{renderLines(shown, -1, accent)}</>;
 }
 
-/** The text with the cursor drawn as an inverted cell; the first line carries the prompt mark. */
+function SearchLine({ search }: { search: HistorySearch }) {
+  const status = search.match === undefined ? "  (no match)" : search.exhausted ? "  (no older match)" : "";
+  return (
+    <Box paddingX={2}>
+      <Text>
+        search: {search.query}
+        <Text inverse> </Text>
+        <Text dimColor>
+          {status}  Ctrl-R older · Enter or → use · Esc cancel
+        </Text>
+      </Text>
+    </Box>
+  );
+}
+
+function Suggestions({ commands, selected, accent }: { commands: SlashCommandSpec[]; selected: string | undefined; accent: string | undefined }) {
+  return (
+    <Box flexDirection="column" paddingX={2}>
+      {commands.map((command) => (
+        <Text key={command.name} {...(command.name === selected ? { color: accent } : { dimColor: true })}>
+          {command.usage.padEnd(18)} {command.description}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+/** The text with the cursor drawn as an inverted cell (none when `cursor` is -1); the first line carries the prompt mark. */
 function renderLines(text: string, cursor: number, accent: string | undefined) {
   const lines = text.split("\n");
   let offset = 0;

@@ -6,6 +6,8 @@ interface InterruptActions {
   cancelTurn: () => boolean;
   /** Empties the prompt; false when it was empty. */
   clearPrompt: () => boolean;
+  /** Ends a Ctrl-R search, restoring the prompt; false when none is open. */
+  cancelSearch: () => boolean;
   exit: () => void;
   hint: (text: string) => void;
   /** Esc belongs to an open dialog (it denies), not to the turn. */
@@ -22,7 +24,8 @@ const DOUBLE_PRESS_MS = 2_000;
 
 /**
  * Ctrl-C: cancel the running turn, else clear the prompt, else arm exit; a
- * second Ctrl-C within two seconds always exits. Esc cancels the turn.
+ * second Ctrl-C within two seconds always exits. Esc ends a history search,
+ * else cancels the turn: one listener decides, so one Esc never does both.
  */
 export function useInterruptKeys(actions: InterruptActions): void {
   const lastPress = useRef(0);
@@ -32,6 +35,7 @@ export function useInterruptKeys(actions: InterruptActions): void {
   useInput((input, key) => {
     const actions = latest.current;
     if (key.escape && !actions.dialogOpen) {
+      if (actions.cancelSearch()) return;
       if (actions.cancelTurn()) actions.hint("Interrupted");
       return;
     }

@@ -14,13 +14,20 @@ export function editorOf(text: string): EditorState {
   return { text, cursor: text.length };
 }
 
-/** Inserts typed or pasted text; pasted line breaks (\r\n, \r) become "\n" and tabs two spaces. */
+/** Typed or pasted text as the prompt holds it: line breaks (\r\n, \r) become "\n" and tabs two spaces. */
+export function cleanInput(typed: string): string {
+  return (
+    typed
+      .replace(/\r\n?/g, "\n")
+      .replace(/\t/g, "  ")
+      // Other control characters (a stray escape, a bell) would garble the frame.
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+  );
+}
+
+/** Inserts typed or pasted text, cleaned by `cleanInput`. */
 export function insert(state: EditorState, typed: string): EditorState {
-  const clean = typed
-    .replace(/\r\n?/g, "\n")
-    .replace(/\t/g, "  ")
-    // Other control characters (a stray escape, a bell) would garble the frame.
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
+  const clean = cleanInput(typed);
   if (!clean) return state;
   return { text: state.text.slice(0, state.cursor) + clean + state.text.slice(state.cursor), cursor: state.cursor + clean.length };
 }
