@@ -25,6 +25,8 @@ export interface AgentResult {
 export type AgentEvent =
   | { type: "session_start"; sessionId: string; resumed: boolean; provider: string; model: string }
   | { type: "turn_start"; turn: number }
+  /** Files or definitions the prompt @-mentioned, attached to it before the model saw it. */
+  | { type: "attached"; files: Array<{ mention: string; path: string; startLine: number; endLine: number; truncated: boolean }> }
   | { type: "text_delta"; text: string }
   /** A model call failed part-way and is being retried: discard its partial text. */
   | { type: "retry"; attempt: number; delayMs: number; reason: string }

@@ -1,6 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { platform } from "node:os";
 import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
 import { runAgent } from "../agent/agent-loop.js";
+import { streamToolOutput } from "../agent/tool-output-stream.js";
+import { EMPTY_USAGE } from "../llm/model-types.js";
 import { answerFromIndex } from "../agent/offline-answer.js";
 import { opensNetwork, PermissionPolicy, type PermissionMode } from "../agent/permissions/permission-policy.js";
 import { SessionRecorder } from "../agent/session-recorder.js";
@@ -10,6 +13,7 @@ import { ToolRegistry, type Approver } from "../agent/tools/tool-registry.js";
 import type { CommandSandbox, SandboxStatus } from "../agent/sandbox/command-sandbox.js";
 import { openCommandSandbox } from "../agent/sandbox/open-command-sandbox.js";
 import { FileCheckpoints, type EditGroup, type RestoreResult } from "./file-checkpoints.js";
+import { Mentions, type Attachment } from "./mentions.js";
 import { ContextRetriever } from "../context/context-retriever.js";
 import { createContextManager } from "../context/create-context-manager.js";
 import type { VirtualContextManager } from "../context/virtual-context-manager.js";
@@ -67,6 +71,12 @@ export interface AgentSession {
   /** `/diff`: what this session's edits changed, file by file. */
   diff(): string;
   run(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
+  /**
+   * `!command` in the TUI: the user's own command, run as run_command runs
+   * (sandboxed; what the policy denies stays denied), its output shown and
+   * put in the conversation for the model to read with the next prompt.
+   */
+  runCommand(command: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
 }
 
 const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflicts: [] };
@@ -95,6 +105,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     return recorder;
   };
 
+  const mentions = new Mentions(services.paths.root, services.files);
   const checkpoints = new FileCheckpoints(services.checkpoints, () => recorder?.session.id ?? "");
   /** The model learns of edits taken back with its next prompt; the files are not what it last saw. */
   const restored = async (result: RestoreResult, how: string) => {
@@ -155,11 +166,24 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     rewind: async (promptTurn, force) =>
       restored(recorder ? checkpoints.rewindTo(promptTurn, force) : NOTHING_RESTORED, `rewound the file edits made after turn ${promptTurn}`),
     diff: () => (recorder ? checkpoints.diff() : ""),
-    run(prompt, signal) {
-      const active = recorderFor(prompt);
+    async *runCommand(command, signal) {
+      const active = recorderFor(`!${command}`);
+      const call = { id: `user_command_${randomUUID()}`, name: "run_command", input: { command } };
+      yield { type: "tool_use", ...call };
+      const toolContext = { root: services.paths.root, extraDirectories: options.extraDirectories ?? [], signal };
+      const result = yield* streamToolOutput(call.id, (onOutput) => tools.run(call, { ...toolContext, onOutput }, { userApproved: true }));
+      yield { type: "tool_result", id: call.id, name: call.name, ...result };
+      await active.recordNote(`The user ran \`${command}\` themselves (${result.display ?? "done"}); what it printed:\n${result.output}`);
+      const done: AgentResult = { sessionId: active.session.id, response: "", stopReason: "end_turn", turns: 0, toolCalls: 1, usage: EMPTY_USAGE };
+      yield { type: "done", result: done };
+      return done;
+    },
+    run(typed, signal) {
+      const { prompt, attachments } = mentions.attach(typed);
+      const active = recorderFor(typed);
       if (!provider) {
         const reason = "reason" in choice ? choice.reason : "no model configured";
-        return answerFromIndex({ searcher: services.codeSearcher, recorder: active, reason }, prompt);
+        return answerFromIndex({ searcher: services.codeSearcher, recorder: active, reason }, typed);
       }
       const windowTokens = config.context.windowTokens ?? provider.contextWindow;
       contextManager ??= createContextManager({ config: config.context, contentStore: services.contentStore, tokenCounter, windowTokens });
@@ -174,7 +198,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         prefetcher.pressure.onChange((level) => manager.setPressure(level));
       }
       prefetcher.pressure.check();
-      return runAgent(
+      const run = runAgent(
         {
           provider,
           tools,
@@ -192,8 +216,15 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         prompt,
         signal,
       );
+      return attachments.length > 0 ? withAttachments(attachments, run) : run;
     },
   };
+}
+
+/** The run, told first what the prompt's @-mentions attached. */
+async function* withAttachments(files: Attachment[], run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+  yield { type: "attached", files };
+  return yield* run;
 }
 
 /** The sandbox this machine offers for commands, as the configuration asks for it. */

@@ -2,13 +2,20 @@ import { availableParallelism } from "node:os";
 import { openProject, type ProjectServices } from "./project-services.js";
 import { loadConfig } from "../config/load-config.js";
 import { BackgroundIndexing } from "./background-indexing.js";
+import { Mentions } from "./mentions.js";
 import { PromptHistoryStore, type PromptHistory } from "./prompt-history.js";
+import { warmIndexSocketPath } from "./warm-index/protocol.js";
+import { WarmIndexServer } from "./warm-index/warm-index-server.js";
 
 export interface InteractiveSession {
   services: ProjectServices;
   indexing: BackgroundIndexing;
   /** The prompts typed in this project, across restarts. */
   promptHistory: PromptHistory;
+  /** `@` completion: the project's indexed files and definitions. */
+  mentions: Mentions;
+  /** Starts serving the warm index to `sylk search` and `sylk ask` beside this session (no-op where it cannot). */
+  serveWarmIndex(): Promise<void>;
   /** Stops the watcher and indexing, saves the full-text index, closes the project. Safe to call twice. */
   shutdown(): Promise<void>;
 }
@@ -28,13 +35,27 @@ export function openInteractiveSession(options: { root: string; env: NodeJS.Proc
     backfill: services.backfill,
   });
   let closing: Promise<void> | undefined;
+  let server: Promise<WarmIndexServer | undefined> | undefined;
   return {
     services,
     indexing,
     promptHistory: new PromptHistoryStore(services.paths.promptHistory),
+    mentions: new Mentions(services.paths.root, services.files),
+    serveWarmIndex() {
+      server ??= WarmIndexServer.start({
+        socketPath: warmIndexSocketPath(services.paths),
+        root: services.paths.root,
+        handlers: {
+          codeSearch: ({ query, ...options }) => services.codeSearcher.search(query, options),
+          catchUp: () => indexing.catchUp(),
+        },
+      });
+      return server.then(() => undefined);
+    },
     shutdown() {
       closing ??= (async () => {
         try {
+          await (await server)?.close();
           await indexing.close();
           // Folds what this session indexed into the snapshot, so the next start does not re-tokenise it.
           await services.codeFullText.checkpoint();

@@ -86,6 +86,9 @@ class TextPrinter implements AskPrinter {
       case "tool_use":
         stderr.write(`⏺ ${event.name}(${summariseInput(event.input)})\n`);
         break;
+      case "attached":
+        stderr.write(`Attached ${event.files.map((file) => `${file.path}:${file.startLine}-${file.endLine}`).join(", ")}\n`);
+        break;
       case "tool_result":
         stderr.write(`  ⎿ ${event.isError ? "✗ " : ""}${firstLine(event.display ?? event.output)}\n`);
         break;
@@ -155,6 +158,8 @@ function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
       return { type: "init", session_id: event.sessionId, resumed: event.resumed, provider: event.provider, model: event.model };
     case "turn_start":
       return { type: "turn", turn: event.turn };
+    case "attached":
+      return { type: "attached", files: event.files.map((file) => ({ path: file.path, start_line: file.startLine, end_line: file.endLine, truncated: file.truncated })) };
     case "text_delta":
       return { type: "message", delta: event.text };
     case "retry":

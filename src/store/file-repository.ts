@@ -149,6 +149,22 @@ export class FileRepository {
   }
 
   /** Whether no file was ever recorded: the project has no index yet. */
+  /** Every indexed file's path, for completing @-mentions. */
+  indexedPaths(): string[] {
+    return (this.db.prepare("SELECT path FROM files WHERE status = 'indexed' ORDER BY path").pluck().all() as string[]);
+  }
+
+  /** Definitions whose name starts with `prefix` (case-sensitive, by the name index), with where they are. */
+  symbolsStartingWith(prefix: string, limit: number): Array<{ name: string; kind: string; path: string; startLine: number; endLine: number }> {
+    return this.db
+      .prepare(
+        `SELECT s.name AS name, s.kind AS kind, f.path AS path, s.start_line AS startLine, s.end_line AS endLine
+         FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name >= ? AND s.name < ? ORDER BY length(s.name), s.name LIMIT ?`,
+      )
+      .all(prefix, `${prefix}\uffff`, limit) as Array<{ name: string; kind: string; path: string; startLine: number; endLine: number }>;
+  }
+
   isEmpty(): boolean {
     return this.db.prepare("SELECT 1 FROM files LIMIT 1").get() === undefined;
   }

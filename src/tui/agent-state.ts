@@ -97,6 +97,12 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
       return { ...state, sessionId: event.sessionId };
     case "turn_start":
       return { ...state, streaming: "", streamedOut: false };
+    case "attached":
+      return append(state, {
+        kind: "note",
+        tone: "dim",
+        text: `Attached ${event.files.map((file) => `${file.path}:${file.startLine}-${file.endLine}${file.truncated ? " (cut)" : ""}`).join(", ")}`,
+      });
     case "text_delta":
       return printFinishedBlocks({ ...state, streaming: state.streaming + event.text });
     case "retry": {

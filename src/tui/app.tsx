@@ -24,6 +24,7 @@ import { usePromptEditor, type PromptEditor } from "./hooks/use-prompt-editor.js
 import { useTerminalWidth } from "./hooks/use-terminal-width.js";
 import type { BackgroundIndexing, IndexNotice } from "../app/background-indexing.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
+import type { MentionSource } from "./input/mention-completion.js";
 import { bufferOfParts, expand } from "./input/pasted-text.js";
 import { recapEntries } from "./session-recap.js";
 import { createTheme, ThemeContext, useTheme } from "./theme.js";
@@ -34,6 +35,8 @@ export interface AppProps {
   indexing: BackgroundIndexing;
   /** The project's prompt history, kept across restarts. */
   promptHistory: PromptHistory;
+  /** Suggestions for `@` mentions in the prompt. */
+  mentions?: MentionSource;
   env: NodeJS.ProcessEnv;
   permissionMode?: PermissionMode;
   resume?: ResumeTarget;
@@ -56,7 +59,7 @@ export function App(props: AppProps) {
 }
 
 /** The composition: transcript, dialogs, indexing line, prompt and status line, wired to the engine. */
-function Session({ services, indexing, promptHistory, env, permissionMode, resume, exitSignal, onExit }: AppProps) {
+function Session({ services, indexing, promptHistory, mentions, env, permissionMode, resume, exitSignal, onExit }: AppProps) {
   const theme = useTheme();
   const { exit } = useApp();
   const { write } = useStdout();
@@ -199,6 +202,7 @@ function Session({ services, indexing, promptHistory, env, permissionMode, resum
           editor={editor}
           onSubmit={submit}
           onExit={requestExit}
+          {...(mentions ? { mentions } : {})}
           placeholder={agent.state.running ? "Type to queue a message · Esc to interrupt" : "Ask anything · /help for commands"}
         />
       )}

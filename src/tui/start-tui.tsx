@@ -30,6 +30,7 @@ export async function startTui(options: StartTuiOptions): Promise<{ sessionId: s
       services={session.services}
       indexing={session.indexing}
       promptHistory={session.promptHistory}
+      mentions={(query) => session.mentions.complete(query)}
       env={options.env}
       {...(options.permissionMode ? { permissionMode: options.permissionMode } : {})}
       {...(options.resume ? { resume: options.resume } : {})}

@@ -52,6 +52,7 @@ export async function renderApp(options: RenderAppOptions = {}) {
       services={session.services}
       indexing={session.indexing}
       promptHistory={session.promptHistory}
+      mentions={(query) => session.mentions.complete(query)}
       env={env}
       {...(options.permissionMode ? { permissionMode: options.permissionMode } : {})}
       {...(options.resume ? { resume: options.resume } : {})}

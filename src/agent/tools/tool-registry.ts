@@ -72,7 +72,12 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  async run(call: ToolCall, context: ToolContext): Promise<ToolRunResult> {
+  /**
+   * `userApproved`: the user asked for this call themselves (`!command` in
+   * the TUI), which answers a question the policy would ask; what the
+   * policy denies stays denied.
+   */
+  async run(call: ToolCall, context: ToolContext, options: { userApproved?: boolean } = {}): Promise<ToolRunResult> {
     const tool = this.tools.get(call.name);
     if (!tool) {
       return denied(`Unknown tool "${call.name}". Available tools: ${this.names().join(", ")}.`, true);
@@ -91,7 +96,9 @@ export class ToolRegistry {
       const request: PermissionRequest = { tool: tool.name, kind: tool.kind, targets: tool.targets(input, context) };
       const decision = this.policy.decide(request);
       if (decision.behavior === "deny") return denied(`Permission denied: ${decision.reason}`, false);
-      if (decision.behavior === "ask") {
+      if (decision.behavior === "ask" && options.userApproved) {
+        permission = "approved";
+      } else if (decision.behavior === "ask") {
         if (!this.approver && decision.once) {
           return denied(
             `Permission denied: ${decision.reason}. Each change to it needs the user's approval of that one change, ` +

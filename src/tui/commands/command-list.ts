@@ -93,6 +93,8 @@ export const HELP_KEYS: ReadonlyArray<[string, string]> = [
   ["← → Ctrl+A Ctrl+E", "move; Ctrl+U / Ctrl+K / Ctrl+W delete to line start / end / a word"],
   ["Tab", "complete a slash command; Tab again for the next match"],
   ["Esc or Ctrl+C", "cancel the running turn (Ctrl+C on a prompt clears it)"],
+  ["@path", "attach a file, or @name a definition, to the prompt (Tab completes from the index)"],
+  ["!command", "run a command yourself (sandboxed); its output goes into the conversation"],
   ["Ctrl+O", "transcript view: every tool call's whole output (again: compact)"],
   ["Shift+Tab", "next permission mode: default → accept-edits → plan"],
   ["Ctrl+C twice, Ctrl+D", "exit"],

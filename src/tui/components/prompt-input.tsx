@@ -3,6 +3,7 @@ import { cycleCommands, matchingCommands, type SlashCommandSpec } from "../comma
 import type { PromptEditor } from "../hooks/use-prompt-editor.js";
 import type { HistorySearch } from "../input/history-search.js";
 import { collapse } from "../input/pasted-text.js";
+import { mentionAtCursor, type MentionSource } from "../input/mention-completion.js";
 import { applyPromptKey, pasteInto } from "../input/prompt-keys.js";
 import { useTheme } from "../theme.js";
 
@@ -13,6 +14,8 @@ interface PromptInputProps {
   /** Ctrl-D on an empty prompt. */
   onExit: () => void;
   placeholder: string;
+  /** Suggestions for an `@` mention (the project's files and definitions). */
+  mentions?: MentionSource;
 }
 
 /** Bracketed paste markers, as Ink hands them over once it has stripped the escape. */
@@ -25,7 +28,7 @@ const PASTE_END = "[201~";
  * break; a bracketed paste, however many chunks it arrives in, is inserted
  * once, a large one as a placeholder. Ctrl-R searches the history.
  */
-export function PromptInput({ editor, onSubmit, onExit, placeholder }: PromptInputProps) {
+export function PromptInput({ editor, onSubmit, onExit, placeholder, mentions }: PromptInputProps) {
   const theme = useTheme();
 
   useInput((input, key) => {
@@ -44,7 +47,7 @@ export function PromptInput({ editor, onSubmit, onExit, placeholder }: PromptInp
       editor.pasteChunks.push(key.tab ? "\t" : input);
       return;
     }
-    const outcome = applyPromptKey(editor.state, input, key, editor.history);
+    const outcome = applyPromptKey(editor.state, input, key, editor.history, mentions);
     if (outcome === "exit") {
       if (editor.state.buffer.editor.text === "") onExit();
     } else if (outcome && "send" in outcome) {
@@ -56,10 +59,12 @@ export function PromptInput({ editor, onSubmit, onExit, placeholder }: PromptInp
     }
   });
 
-  const { buffer, search, completion } = editor.state;
+  const { buffer, search, completion, mention } = editor.state;
   const { text, cursor } = buffer.editor;
   const suggestions = completion ? cycleCommands(completion) : matchingCommands(text);
   const selected = completion ? suggestions[completion.index]?.name : undefined;
+  const mentionQuery = mentions && !search ? mentionAtCursor(buffer.editor) : undefined;
+  const mentionSuggestions = mentionQuery && mentions && !mention ? mentions(mentionQuery.query) : [];
   return (
     <Box flexDirection="column">
       <Box borderStyle="round" borderColor={search ? theme.accent : theme.muted} paddingX={1} flexDirection="column">
@@ -77,6 +82,16 @@ export function PromptInput({ editor, onSubmit, onExit, placeholder }: PromptInp
       </Box>
       {search && <SearchLine search={search} />}
       {!search && suggestions.length > 0 && <Suggestions commands={suggestions} selected={selected} accent={theme.accent} />}
+      {mentionSuggestions.length > 0 && (
+        <Box flexDirection="column" paddingX={2}>
+          {mentionSuggestions.map((suggestion) => (
+            <Text key={suggestion.text} dimColor wrap="truncate-end">
+              @{suggestion.text} <Text dimColor>{suggestion.detail}</Text>
+            </Text>
+          ))}
+          <Text dimColor>Tab completes · the file or definition is attached to the prompt</Text>
+        </Box>
+      )}
     </Box>
   );
 }

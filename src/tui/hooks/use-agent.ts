@@ -103,9 +103,11 @@ export function useAgent(
     const controller = new AbortController();
     const session = sessionRef.current;
     dispatch({ type: "started", prompt });
+    // `!command`: the user's own command, shown and put in the conversation; anything else goes to the model.
+    const run = prompt.startsWith("!") && prompt.slice(1).trim() ? session.runCommand(prompt.slice(1).trim(), controller.signal) : session.run(prompt, controller.signal);
     const done = (async () => {
       try {
-        for await (const event of session.run(prompt, controller.signal)) dispatch({ type: "event", event });
+        for await (const event of run) dispatch({ type: "event", event });
       } catch (error) {
         dispatch({ type: "crashed", message: `The turn failed: ${(error as Error)?.message ?? String(error)}` });
       }

@@ -4,6 +4,7 @@ import { completeCommand, type CompletionCycle } from "../commands/command-list.
 import * as search from "./history-search.js";
 import type { InputHistory } from "./input-history.js";
 import * as edit from "./line-editor.js";
+import { completeMention, type MentionCycle, type MentionSource } from "./mention-completion.js";
 import * as paste from "./pasted-text.js";
 
 /** Everything the prompt shows: the text being edited, and the Ctrl-R search or Tab cycle in progress. */
@@ -11,6 +12,7 @@ export interface PromptState {
   readonly buffer: paste.PromptBuffer;
   readonly search?: search.HistorySearch;
   readonly completion?: CompletionCycle;
+  readonly mention?: MentionCycle;
 }
 
 export const EMPTY_PROMPT: PromptState = { buffer: paste.EMPTY_BUFFER };
@@ -23,7 +25,7 @@ export type KeyOutcome = PromptState | { send: PromptEntry } | "exit" | undefine
  * arrive here already collected (`pastedText`); Esc and Ctrl-C belong to
  * `useInterruptKeys`, which also ends a search.
  */
-export function applyPromptKey(state: PromptState, input: string, key: Key, history: InputHistory): KeyOutcome {
+export function applyPromptKey(state: PromptState, input: string, key: Key, history: InputHistory, mentions?: MentionSource): KeyOutcome {
   if (state.search) return searchKey(state.search, input, key, history.entries);
   const { buffer } = state;
   if (key.return) return enter(buffer, key.shift || key.meta);
@@ -32,6 +34,8 @@ export function applyPromptKey(state: PromptState, input: string, key: Key, hist
   if (input.length > 1 && input.endsWith("\r") && !key.ctrl && !key.meta) return enter(paste.insertPaste(buffer, input.slice(0, -1)), false);
   // Shift+Tab is the session's (the permission mode), not the prompt's.
   if (key.tab && !key.shift) {
+    const mentioned = mentions && completeMention(buffer.editor, state.mention, mentions);
+    if (mentioned) return { buffer: { ...buffer, editor: mentioned.editor }, mention: mentioned.cycle };
     const completed = completeCommand(buffer.editor.text, state.completion);
     return completed ? { buffer: paste.bufferOf(completed.text), completion: completed.cycle } : undefined;
   }
