@@ -94,6 +94,18 @@ export class BackgroundIndexing {
     this.enqueue(() => this.fullRun(true));
   }
 
+  /**
+   * Another process (`sylk ask` beside this session) wants the index current:
+   * a pass over the project once the indexer is free. Resolves with the
+   * state after it: `fresh`, or why not (`off`, `pending`: no consent here,
+   * `failed`).
+   */
+  catchUp(): Promise<IndexView["state"]> {
+    if (this.view.state === "off" || this.view.state === "pending") return Promise.resolve(this.view.state);
+    this.enqueue(() => this.fullRun(false));
+    return this.queue.then(() => this.view.state);
+  }
+
   /** Files the watcher saw change: refreshed as one batch once the indexer is free. */
   changed(paths: readonly string[]): void {
     for (const path of paths) this.pendingPaths.add(path);

@@ -51,6 +51,8 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       warnAboutIgnoredSettings(session.services.loadedConfig, context.stderr);
       let sessionId = "";
       try {
+        // `sylk search` and `sylk ask` beside this session use its index instead of loading their own.
+        await session.serveWarmIndex();
         const resume = options.continue ? ({ latest: true } as const) : options.resume ? { id: options.resume } : undefined;
         // Opened once here so an unknown --resume fails with its message before the screen is drawn.
         if (resume) openAgentSession({ services: session.services, env: context.env, resume });

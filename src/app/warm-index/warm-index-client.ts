@@ -1,0 +1,114 @@
+import { existsSync } from "node:fs";
+import { createConnection, type Socket } from "node:net";
+import { createInterface } from "node:readline";
+import type { CodeSearchHit } from "../../search/hybrid-code-searcher.js";
+import type { SearchOutcome } from "../../search/search-outcome.js";
+import { MAX_SOCKET_PATH, PROTOCOL_VERSION, type HelloResult, type CodeSearchParams } from "./protocol.js";
+
+/** How long a connection may take before the command loads the index itself. */
+const CONNECT_TIMEOUT_MS = 1_000;
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * A connection to the interactive `sylk` serving this project's warm index.
+ * `connect` answers undefined whenever there is none to use (no socket, a
+ * dead one, another project's, another protocol version): the caller then
+ * loads the index itself, as if no session were running.
+ */
+export class WarmIndexClient {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+
+  private constructor(private readonly socket: Socket) {
+    const lines = createInterface({ input: socket, crlfDelay: Infinity });
+    lines.on("line", (line) => this.receive(line));
+    socket.on("close", () => this.failAll(new Error("the interactive session serving the index went away")));
+    socket.on("error", () => undefined); // "close" follows and fails what is pending
+  }
+
+  static async connect(socketPath: string, root: string): Promise<WarmIndexClient | undefined> {
+    if (process.platform === "win32" || socketPath.length > MAX_SOCKET_PATH || !existsSync(socketPath)) return undefined;
+    const socket = await new Promise<Socket | undefined>((resolve) => {
+      const attempt = createConnection(socketPath);
+      const timer = setTimeout(() => {
+        attempt.destroy();
+        resolve(undefined);
+      }, CONNECT_TIMEOUT_MS);
+      attempt.once("connect", () => {
+        clearTimeout(timer);
+        resolve(attempt);
+      });
+      attempt.once("error", () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      });
+    });
+    if (!socket) return undefined;
+    const client = new WarmIndexClient(socket);
+    try {
+      const hello = (await client.request({ method: "hello", version: PROTOCOL_VERSION }, CONNECT_TIMEOUT_MS)) as HelloResult;
+      if (hello.version === PROTOCOL_VERSION && hello.root === root) return client;
+    } catch {
+      // not a server we can use
+    }
+    client.close();
+    return undefined;
+  }
+
+  codeSearch(params: CodeSearchParams, timeoutMs: number): Promise<SearchOutcome<CodeSearchHit>> {
+    return this.request({ method: "codeSearch", params }, timeoutMs) as Promise<SearchOutcome<CodeSearchHit>>;
+  }
+
+  /** Asks the session to bring the index up to date; resolves with its state then (`fresh` when it is). */
+  catchUp(timeoutMs: number): Promise<string> {
+    return this.request({ method: "catchUp" }, timeoutMs) as Promise<string>;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket.destroy();
+  }
+
+  private request(body: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error("the warm-index connection is closed"));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`the interactive session did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      this.socket.write(`${JSON.stringify({ id, ...body })}\n`);
+    });
+  }
+
+  private receive(line: string): void {
+    let response: { id?: unknown; result?: unknown; error?: unknown };
+    try {
+      response = JSON.parse(line) as typeof response;
+    } catch {
+      return;
+    }
+    const pending = typeof response.id === "number" ? this.pending.get(response.id) : undefined;
+    if (!pending) return;
+    this.pending.delete(response.id as number);
+    clearTimeout(pending.timer);
+    if (typeof response.error === "string") pending.reject(new Error(response.error));
+    else pending.resolve(response.result);
+  }
+
+  private failAll(error: Error): void {
+    this.closed = true;
+    for (const pending of this.pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+    }
+    this.pending.clear();
+  }
+}
