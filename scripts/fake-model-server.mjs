@@ -5,7 +5,10 @@
 // one edit_file tool call. Test suites use test/helpers/fake-anthropic-server.ts instead.
 //
 //   node scripts/fake-model-server.mjs --port-file <file> --path src/a.js --old "hello" --new "goodbye"
-import { writeFileSync } from "node:fs";
+//   node scripts/fake-model-server.mjs --port-file <file> --text-only --answer-file <answer.md> --chunk 24 --event-delay-ms 4
+// --text-only answers every request with the text (no tool call); --event-delay-ms spaces the SSE events out,
+// so the answer streams over time as a real model's does.
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 
@@ -16,22 +19,29 @@ const { values } = parseArgs({
     old: { type: "string", default: "hello" },
     new: { type: "string", default: "goodbye" },
     answer: { type: "string", default: "Done: the greeting now says goodbye." },
+    "answer-file": { type: "string" },
+    "text-only": { type: "boolean", default: false },
+    chunk: { type: "string", default: "12" },
+    "event-delay-ms": { type: "string", default: "0" },
   },
 });
+const answer = values["answer-file"] ? readFileSync(values["answer-file"], "utf8") : values.answer;
+const chunkSize = Number(values.chunk);
+const eventDelayMs = Number(values["event-delay-ms"]);
 
 let calls = 0;
 
 function events(body) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const last = messages.at(-1);
-  const answered = Array.isArray(last?.content) && last.content.some((block) => block.type === "tool_result");
+  const answered = values["text-only"] || (Array.isArray(last?.content) && last.content.some((block) => block.type === "tool_result"));
   const usage = { input_tokens: 1_500 + 100 * messages.length, output_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const message = { id: `msg_fake_${++calls}`, type: "message", role: "assistant", model: body?.model ?? "claude-fake", content: [], stop_reason: null, stop_sequence: null, usage };
   const out = [{ type: "message_start", message }];
   if (answered) {
     out.push(
       { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-      ...chunks(values.answer, 12).map((text) => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })),
+      ...chunks(answer, chunkSize).map((text) => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })),
       { type: "content_block_stop", index: 0 },
       { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 40 } },
     );
@@ -79,8 +89,14 @@ const server = createServer((request, response) => {
       return;
     }
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    for (const event of events(body)) response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    response.end();
+    void (async () => {
+      for (const event of events(body)) {
+        if (response.destroyed) return;
+        response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+        if (eventDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, eventDelayMs));
+      }
+      response.end();
+    })();
   });
 });
 

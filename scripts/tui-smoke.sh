@@ -75,11 +75,11 @@ wait_for "Indexed: 201 files indexed"
 
 tmux -L "$SOCKET" send-keys -t smoke "Make greet say goodbye instead of hello" Enter
 wait_for "Edit a file?"
-wait_for '+"goodbye "'
+wait_for '2 +   return "goodbye "'
 tmux -L "$SOCKET" send-keys -t smoke 1
 wait_for "Done: the greeting now says goodbye."
 wait_for "Edited src/greet.js (+1 −1)"
-wait_for '+  return "goodbye " + name;'
+wait_for '2 +   return "goodbye " + name;'
 
 grep -qF 'return "goodbye " + name;' "$PROJECT/src/greet.js" || fail "src/greet.js was not edited: $(cat "$PROJECT/src/greet.js")"
 

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { render } from "ink";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { App } from "./app.js";
@@ -24,6 +25,7 @@ const PASTE_MODE_OFF = "\u001b[?2004l";
 export async function startTui(options: StartTuiOptions): Promise<{ sessionId: string }> {
   const { session, stdout } = options;
   let sessionId = "";
+  const renderLog = options.env.SYLK_RENDER_LOG ? { file: options.env.SYLK_RENDER_LOG, frames: [] as string[] } : undefined;
   stdout.write(PASTE_MODE_ON);
   const instance = render(
     <App
@@ -47,12 +49,16 @@ export async function startTui(options: StartTuiOptions): Promise<{ sessionId: s
       exitOnCtrlC: false,
       // Shift+Enter is only distinguishable from Enter with the kitty protocol; Ink enables it where the terminal has it.
       kittyKeyboard: { mode: "auto", flags: ["disambiguateEscapeCodes"] },
+      // SYLK_RENDER_LOG=<file>: each frame's time and render time (ms), for scripts/bench-markdown-render.mjs.
+      ...(renderLog ? { onRender: ({ renderTime }: { renderTime: number }) => renderLog.frames.push(`${Date.now()} ${renderTime.toFixed(3)}`) } : {}),
     },
   );
   try {
     await instance.waitUntilExit();
   } finally {
     stdout.write(PASTE_MODE_OFF);
+    // Written once at the end: a write per frame would be part of what is measured.
+    if (renderLog) writeFileSync(renderLog.file, `${renderLog.frames.join("\n")}\n`);
   }
   return { sessionId };
 }
