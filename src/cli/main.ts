@@ -58,6 +58,10 @@ export async function main(argv: string[], overrides: Partial<CliContext> = {}):
     controller.abort();
   };
   process.on("SIGINT", onSigint);
+  // Kept after main returns: what the command wrote may reach a closed pipe later.
+  if (context.stdout === process.stdout && !process.stdout.listeners("error").includes(endQuietlyOnClosedPipe)) {
+    process.stdout.on("error", endQuietlyOnClosedPipe);
+  }
   let exitCode: ExitCodeValue = ExitCode.Success;
   try {
     await buildProgram(context, (code) => (exitCode = code)).parseAsync(argv);
@@ -67,6 +71,12 @@ export async function main(argv: string[], overrides: Partial<CliContext> = {}):
   } finally {
     process.off("SIGINT", onSigint);
   }
+}
+
+/** A reader that stops early (`sylk sessions | head -1`) closes the pipe: the command ends quietly, as other tools do. */
+function endQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code === "EPIPE") process.exit(ExitCode.Success);
+  throw error;
 }
 
 function reportError(error: unknown, context: CliContext): number {

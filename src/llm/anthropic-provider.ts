@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { classifyStatus, ModelError, retryAfterMs } from "./model-errors.js";
+import { classifyStatus, unreachable, ModelError, retryAfterMs } from "./model-errors.js";
 import type {
   ChatMessage,
   ModelProvider,
@@ -64,7 +64,8 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelStreamEvent> {
-    return withRetries((attemptSignal) => this.attempt(request, attemptSignal), this.retry, signal, toModelError);
+    const url = this.options.baseUrl ?? "https://api.anthropic.com";
+    return withRetries((attemptSignal) => this.attempt(request, attemptSignal), this.retry, signal, (error) => toModelError(error, url));
   }
 
   private async *attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {
@@ -233,7 +234,7 @@ async function loadSdk(): Promise<AnthropicSdk> {
 }
 
 /** Classifies anything the SDK or the stream throws. */
-export function toModelError(error: unknown): ModelError {
+export function toModelError(error: unknown, url = "https://api.anthropic.com"): ModelError {
   if (error instanceof ModelError) return error;
   // SDK errors exist only once a request loaded the SDK.
   const Anthropic = sdk?.default;
@@ -242,9 +243,7 @@ export function toModelError(error: unknown): ModelError {
   if (error instanceof Anthropic.APIConnectionTimeoutError) {
     return new ModelError("The model did not answer in time.", "timeout", true);
   }
-  if (error instanceof Anthropic.APIConnectionError) {
-    return new ModelError(`Could not reach the model: ${error.message}`, "connection", true);
-  }
+  if (error instanceof Anthropic.APIConnectionError) return unreachable(error, url, "ANTHROPIC_BASE_URL or model.baseUrl");
   if (error instanceof Anthropic.APIError && typeof error.status === "number") {
     const { kind, retryable } = classifyStatus(error.status);
     const detail = apiErrorMessage(error);

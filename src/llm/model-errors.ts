@@ -51,3 +51,40 @@ export function classifyStatus(status: number): { kind: ModelErrorKind; retryabl
   if (status >= 500) return { kind: "server", retryable: true };
   return { kind: "bad_request", retryable: false };
 }
+
+/** The error code (`ECONNREFUSED`, `ENOTFOUND`, …) somewhere in an error's chain of causes. */
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/;
+
+/**
+ * A request that never reached the model server, named by its URL. A
+ * refused connection on this machine (nothing listens: a local server not
+ * started) and an unknown host do not get better by waiting, so they are not
+ * retried; other failures (a reset, a remote refusal behind a balancer) are.
+ */
+export function unreachable(error: unknown, url: string, setting: string): ModelError {
+  const code = errorCode(error);
+  let host = "";
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    // an unparsable URL: the message still names it
+  }
+  if (code === "ECONNREFUSED" && LOOPBACK.test(host)) {
+    return new ModelError(`Could not reach the model at ${url}: connection refused (nothing listens there). Start the server, or fix ${setting}.`, "connection", false);
+  }
+  if (code === "ENOTFOUND") {
+    return new ModelError(`Could not reach the model at ${url}: the host ${host} is unknown. Check ${setting} and the network.`, "connection", false);
+  }
+  const detail = code ?? (error instanceof Error ? error.message : String(error));
+  return new ModelError(`Could not reach the model at ${url} (${detail}).`, "connection", true);
+}

@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { classifyStatus, ModelError, retryAfterMs } from "./model-errors.js";
+import { classifyStatus, unreachable, ModelError, retryAfterMs } from "./model-errors.js";
 import type {
   ChatMessage,
   ModelProvider,
@@ -60,7 +60,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelStreamEvent> {
-    return withRetries((attemptSignal) => this.attempt(request, attemptSignal), this.retry, signal, toModelError);
+    return withRetries((attemptSignal) => this.attempt(request, attemptSignal), this.retry, signal, (error) => toModelError(error, this.options.baseUrl));
   }
 
   private async *attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {
@@ -175,14 +175,14 @@ async function loadSdk(): Promise<OpenAISdk> {
   return sdk;
 }
 
-export function toModelError(error: unknown): ModelError {
+export function toModelError(error: unknown, url = "the model server"): ModelError {
   if (error instanceof ModelError) return error;
   // SDK errors exist only once a request loaded the SDK.
   const OpenAI = sdk?.default;
   if (!OpenAI) return brokenConnection(error);
   if (error instanceof OpenAI.APIUserAbortError) return new ModelError("The request was cancelled.", "aborted", false);
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new ModelError("The model did not answer in time.", "timeout", true);
-  if (error instanceof OpenAI.APIConnectionError) return new ModelError(`Could not reach the model: ${error.message}`, "connection", true);
+  if (error instanceof OpenAI.APIConnectionError) return unreachable(error, url, "OPENAI_BASE_URL or model.baseUrl");
   if (error instanceof OpenAI.APIError && typeof error.status === "number") {
     const { kind, retryable } = classifyStatus(error.status);
     const message =

@@ -40,6 +40,8 @@ export interface AppProps {
   env: NodeJS.ProcessEnv;
   permissionMode?: PermissionMode;
   resume?: ResumeTarget;
+  /** A first prompt, sent once nothing is asked any more (`sylk "prompt"`). */
+  initialPrompt?: string;
   /** Leaves as /exit does when aborted. */
   exitSignal?: AbortSignal;
   /** Called once, after the running turn (if any) has stopped, just before the app unmounts. */
@@ -59,7 +61,7 @@ export function App(props: AppProps) {
 }
 
 /** The composition: transcript, dialogs, indexing line, prompt and status line, wired to the engine. */
-function Session({ services, indexing, promptHistory, mentions, env, permissionMode, resume, exitSignal, onExit }: AppProps) {
+function Session({ services, indexing, promptHistory, mentions, env, permissionMode, resume, initialPrompt, exitSignal, onExit }: AppProps) {
   const theme = useTheme();
   const { exit } = useApp();
   const { write } = useStdout();
@@ -119,6 +121,14 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
     const resumed: TranscriptEntry = { kind: "note", tone: "dim", text: `Resumed session ${resumedId.slice(0, 8)}${title ? `: ${title}` : ""}` };
     agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(services.sessions.messages(resumedId)));
   }, []);
+
+  // `sylk "prompt"`: sent once the index question (if any) is answered.
+  const initialSent = useRef(false);
+  useEffect(() => {
+    if (!initialPrompt || initialSent.current || consent.asking) return;
+    initialSent.current = true;
+    agent.submit(initialPrompt);
+  }, [initialPrompt, consent.asking]);
 
   // Code highlighting loads once the screen is up, off the launch path.
   useEffect(() => void preloadHighlighter().catch(() => undefined), []);

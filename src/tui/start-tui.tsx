@@ -13,6 +13,8 @@ export interface StartTuiOptions {
   stderr: NodeJS.WriteStream;
   permissionMode?: PermissionMode;
   resume?: ResumeTarget;
+  /** `sylk "prompt"`: sent once the session is open (after the index question, when there is one). */
+  initialPrompt?: string;
   /** Aborted by a SIGINT from outside (raw mode turns the user's Ctrl-C into a key instead). */
   signal?: AbortSignal;
 }
@@ -36,6 +38,7 @@ export async function startTui(options: StartTuiOptions): Promise<{ sessionId: s
       env={options.env}
       {...(options.permissionMode ? { permissionMode: options.permissionMode } : {})}
       {...(options.resume ? { resume: options.resume } : {})}
+      {...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {})}
       {...(options.signal ? { exitSignal: options.signal } : {})}
       onExit={(info) => {
         sessionId = info.sessionId;

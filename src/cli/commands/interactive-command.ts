@@ -26,8 +26,8 @@ interface InteractiveOptions {
 export function registerInteractiveCommand(program: Command, context: CliContext): void {
   program
     .command("chat", { isDefault: true })
-    .description("the interactive session (what `sylk` with no command starts)")
-    .argument("[words...]")
+    .description('the interactive session (what `sylk` with no command starts); `sylk "prompt"` starts it with that prompt')
+    .argument("[prompt...]", "a first prompt to send once the session is open")
     .option("--model <name>", "model to use (overrides model.name)")
     .addOption(new Option("--provider <provider>", "model provider").choices(["anthropic", "openai-compatible", "none"]))
     .addOption(new Option("--permission-mode <mode>", "what runs without asking").choices(PERMISSION_MODES))
@@ -35,9 +35,12 @@ export function registerInteractiveCommand(program: Command, context: CliContext
     .option("-r, --resume <session>", "resume a session by id (or the start of one)")
     .option("--no-sandbox", "run commands without the OS sandbox (overrides sandbox.enabled)")
     .action(async (words: string[], options: InteractiveOptions) => {
-      if (words.length > 0) {
-        throw new BadInputError(`Unknown command "${words[0]}". \`sylk --help\` lists the commands; \`sylk ask "…"\` runs one prompt.`);
+      const commands = program.commands.map((command) => command.name());
+      const nearMiss = words.length === 1 ? commands.find((name) => isTypoOf(words[0] ?? "", name)) : undefined;
+      if (nearMiss) {
+        throw new BadInputError(`Unknown command "${words[0]}": did you mean \`sylk ${nearMiss}\`? (\`sylk "${words[0]}"\` with quotes and more words starts a session with that prompt.)`);
       }
+      const initialPrompt = words.join(" ").trim();
       if (options.continue && options.resume) throw new BadInputError("Use --continue or --resume, not both.");
       if (!context.stdin.isTTY || !context.stdout.isTTY) {
         throw new BadInputError('The interactive session needs a terminal. In scripts and pipes use: sylk ask "…" (see sylk ask --help).');
@@ -67,10 +70,29 @@ export function registerInteractiveCommand(program: Command, context: CliContext
           signal: context.signal,
           ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
           ...(resume ? { resume } : {}),
+          ...(initialPrompt ? { initialPrompt } : {}),
         }));
       } finally {
         await session.shutdown();
       }
-      if (sessionId) context.stdout.write(`Session ${sessionId.slice(0, 8)} saved; continue it with: sylk --resume ${sessionId.slice(0, 8)}\n`);
+      // On a line of its own: the screen's last line (the status line) has no line break after it.
+      if (sessionId) context.stdout.write(`\nSession ${sessionId.slice(0, 8)} saved; continue it with: sylk --resume ${sessionId.slice(0, 8)}\n`);
     });
+}
+
+/** A mistyped command name (`idnex`, `serach`): one or two letters off, or two swapped. */
+function isTypoOf(word: string, command: string): boolean {
+  if (word.length < 3 || word === command) return false;
+  const a = word.toLowerCase();
+  const b = command;
+  const distance: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min((distance[i - 1]?.[j] ?? 0) + 1, (distance[i]?.[j - 1] ?? 0) + 1, (distance[i - 1]?.[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (distance[i - 2]?.[j - 2] ?? 0) + 1);
+      (distance[i] as number[])[j] = best;
+    }
+  }
+  return (distance[a.length]?.[b.length] ?? Infinity) <= (b.length <= 4 ? 1 : 2);
 }
