@@ -36,7 +36,9 @@ export function registerInteractiveCommand(program: Command, context: CliContext
     .option("--no-sandbox", "run commands without the OS sandbox (overrides sandbox.enabled)")
     .action(async (words: string[], options: InteractiveOptions) => {
       const commands = program.commands.map((command) => command.name());
-      const nearMiss = words.length === 1 ? commands.find((name) => isTypoOf(words[0] ?? "", name)) : undefined;
+      // A first word on its own (not one quoted prompt) that is a command mistyped: `sylk serach x`.
+      const first = words[0] ?? "";
+      const nearMiss = /\s/.test(first) ? undefined : commands.find((name) => isTypoOf(first, name));
       if (nearMiss) {
         throw new BadInputError(`Unknown command "${words[0]}": did you mean \`sylk ${nearMiss}\`? (\`sylk "${words[0]}"\` with quotes and more words starts a session with that prompt.)`);
       }
