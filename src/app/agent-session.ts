@@ -9,6 +9,7 @@ import { opensNetwork, PermissionPolicy, type PermissionMode } from "../agent/pe
 import { SessionRecorder } from "../agent/session-recorder.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
+import type { CodeSearcher } from "../agent/tools/search-codebase.js";
 import { ToolRegistry, type Approver } from "../agent/tools/tool-registry.js";
 import type { CommandSandbox, SandboxStatus } from "../agent/sandbox/command-sandbox.js";
 import { openCommandSandbox } from "../agent/sandbox/open-command-sandbox.js";
@@ -47,6 +48,8 @@ export interface AgentSessionOptions {
   sandbox?: CommandSandbox;
   /** Overrides `model.name` (`/model` in the TUI). */
   model?: string;
+  /** Code search for the tools and prefetch; the project's own by default (`sylk ask` passes the interactive session's warm one). */
+  codeSearcher?: CodeSearcher;
 }
 
 export interface AgentSession {
@@ -90,6 +93,7 @@ const AGENT_IDENTITY = { agentId: "engineer-1", agentType: "engineer" };
  */
 export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const { services, env } = options;
+  const codeSearcher = options.codeSearcher ?? services.codeSearcher;
   const { config } = services.loadedConfig;
   const choice = createProvider(options.model ? { ...config.model, name: options.model } : config.model, env);
   const provider = choice.provider && env.SYLK_MODEL_LOG ? new LoggingProvider(choice.provider, env.SYLK_MODEL_LOG) : choice.provider;
@@ -133,7 +137,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const tools = new ToolRegistry(
     [
       ...createBuiltinTools({
-        codeSearcher: services.codeSearcher,
+        codeSearcher,
         sandbox,
         networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
       }),
@@ -183,13 +187,13 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       const active = recorderFor(typed);
       if (!provider) {
         const reason = "reason" in choice ? choice.reason : "no model configured";
-        return answerFromIndex({ searcher: services.codeSearcher, recorder: active, reason }, typed);
+        return answerFromIndex({ searcher: codeSearcher, recorder: active, reason }, typed);
       }
       const windowTokens = config.context.windowTokens ?? provider.contextWindow;
       contextManager ??= createContextManager({ config: config.context, contentStore: services.contentStore, tokenCounter, windowTokens });
       if (!prefetcher) {
         prefetcher = createPrefetcher({
-          services,
+          services: { codeSearcher, contentStore: services.contentStore },
           sessionId: active.session.id,
           windowTokens,
           thresholds: () => ({ ...INITIAL_PRIORS, maxBudgetPercent: config.context.prefetchBudgetRatio }),

@@ -2,7 +2,10 @@ import { type Command, Option } from "commander";
 import type { AgentResult } from "../../agent/agent-events.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-policy.js";
 import { openAgentSession } from "../../app/agent-session.js";
-import { openProject } from "../../app/project-services.js";
+import { openProject, type ProjectServices } from "../../app/project-services.js";
+import { warmIndexSocketPath } from "../../app/warm-index/protocol.js";
+import { RemoteCodeSearcher } from "../../app/warm-index/remote-code-searcher.js";
+import { WarmIndexClient } from "../../app/warm-index/warm-index-client.js";
 import { BadInputError, ExitCode, type ExitCodeValue } from "../../errors.js";
 import { resolveIndexConsent } from "../../project/consent.js";
 import { createPrinter, OUTPUT_FORMATS, type OutputFormat } from "../ask-printers.js";
@@ -57,8 +60,12 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
       warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
         await resolveIndexConsent(services.consent, { yes: options.yes ?? false });
-        const progress = new IndexProgressPrinter(context.stderr.isTTY ? "bar" : "lines", context.stderr, context.stderr);
-        await indexProject(services, context, progress, { quiet: true });
+        // An interactive sylk in this project keeps the index current and in memory: use it, if it answers.
+        const warm = await warmIndexOf(services);
+        if (!warm) {
+          const progress = new IndexProgressPrinter(context.stderr.isTTY ? "bar" : "lines", context.stderr, context.stderr);
+          await indexProject(services, context, progress, { quiet: true });
+        }
         if (context.signal.aborted) {
           setExitCode(ExitCode.Interrupted);
           return;
@@ -70,6 +77,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
           ...(options.continue ? { resume: { latest: true } as const } : {}),
           ...(options.resume ? { resume: { id: options.resume } } : {}),
+          ...(warm ? { codeSearcher: new RemoteCodeSearcher(warm, () => services.codeSearcher) } : {}),
         });
         if (session.provider) warnIfUnsandboxed(session.sandbox, context.stderr);
         const printer = createPrinter(options.outputFormat, context, { sandbox: sandboxName(session.sandbox) });
@@ -80,10 +88,28 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           step = await run.next();
         }
         setExitCode(exitCodeOf(step.value));
+        warm?.close();
       } finally {
         await services.close();
       }
     });
+}
+
+/** How long `sylk ask` waits for the interactive session to bring the index up to date. */
+const CATCH_UP_TIMEOUT_MS = 120_000;
+
+/**
+ * The warm index of an interactive session in this project, brought up to
+ * date, or undefined when there is none to use (then this process indexes
+ * and searches itself, as always).
+ */
+async function warmIndexOf(services: ProjectServices): Promise<WarmIndexClient | undefined> {
+  const client = await WarmIndexClient.connect(warmIndexSocketPath(services.paths), services.paths.root);
+  if (!client) return undefined;
+  const state = await client.catchUp(CATCH_UP_TIMEOUT_MS).catch(() => undefined);
+  if (state === "fresh") return client;
+  client.close();
+  return undefined;
 }
 
 /** The one place a run's outcome becomes a process exit code. */

@@ -27,7 +27,7 @@ export interface Prefetcher {
  * memory-pressure response of seed 002 ("Memory Pressure Response").
  */
 export function createPrefetcher(deps: {
-  services: Pick<ProjectServices, "codeSearcher" | "contentStore">;
+  services: { codeSearcher: Pick<ProjectServices["codeSearcher"], "search">; contentStore: ProjectServices["contentStore"] };
   sessionId?: string;
   windowTokens: number;
   thresholds?: () => PrefetchThresholds;

@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { openInteractiveSession, type InteractiveSession } from "../../src/app/interactive-session.js";
+import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { jsonLines, runCli } from "../helpers/run-cli.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+/** Issue 11: while an interactive sylk runs, sylk ask uses its warm index through the socket, and does without it when there is none. */
+let project: TempProject;
+let server: FakeAnthropicServer;
+let session: InteractiveSession | undefined;
+beforeEach(async () => {
+  project = createTempProject({ "src/billing.ts": "export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n" });
+  server = await startFakeAnthropicServer();
+});
+afterEach(async () => {
+  await session?.shutdown();
+  session = undefined;
+  await server.close();
+  project.cleanup();
+});
+
+async function interactive(): Promise<InteractiveSession> {
+  const opened = openInteractiveSession({ root: project.root, env: project.env });
+  opened.services.consent.recordIndexConsent(true, "test");
+  opened.indexing.start();
+  await opened.indexing.catchUp();
+  await opened.serveWarmIndex();
+  return opened;
+}
+
+const ask = (prompt: string) =>
+  runCli(["ask", "--yes", "--output-format", "stream-json", prompt], {
+    cwd: project.root,
+    env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_CONTEXT_PREFETCH: "false" },
+  });
+
+const searchResult = (stdout: string) => String(jsonLines(stdout).find((event) => event.type === "tool_result" && event.name === "search_codebase")?.output ?? "");
+
+describe("sylk ask beside an interactive session", () => {
+  it("searches the session's warm index, brought up to date first", async () => {
+    session = await interactive();
+    const served = vi.spyOn(session.services.codeSearcher, "search");
+    // Written after the session indexed: the catch-up must take it in before the search.
+    project.write("src/refunds.ts", "export function issueRefundVoucher(amount: number) {\n  return { amount };\n}\n");
+    server.enqueue(reply().toolUse("search_codebase", { query: "issueRefundVoucher" }), reply().text("Found it."));
+    const run = await ask("where are refunds issued?");
+    expect(run.code, run.stderr).toBe(0);
+    expect(served).toHaveBeenCalledWith("issueRefundVoucher", expect.objectContaining({ limit: 8 }));
+    expect(searchResult(run.stdout)).toContain("src/refunds.ts");
+  });
+
+  it("searches its own index when no session serves one, or the session has ended", async () => {
+    server.enqueue(reply().toolUse("search_codebase", { query: "computeInvoiceTotal" }), reply().text("Found it."));
+    const alone = await ask("where are invoices totalled?");
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(searchResult(alone.stdout)).toContain("src/billing.ts");
+
+    session = await interactive();
+    await session.shutdown();
+    session = undefined;
+    server.enqueue(reply().toolUse("search_codebase", { query: "computeInvoiceTotal" }), reply().text("Found it again."));
+    const after = await ask("where are invoices totalled?");
+    expect(after.code, after.stderr).toBe(0);
+    expect(searchResult(after.stdout)).toContain("src/billing.ts");
+  });
+});
