@@ -57,6 +57,8 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     ...(error ? { error } : {}),
   });
 
+  // A session cut by a crash between tool calls and their results cannot be sent as it is.
+  await recorder.answerUnfinishedCalls();
   const promptTurn = recorder.currentTurn + 1;
   const startPrefetch = (query: string | undefined) =>
     query && deps.prefetcher

@@ -10,6 +10,10 @@ export interface InjectedContext {
   relatedFiles: string[];
 }
 
+/** The result a call cut off by a crash gets: it may have run in part, or not at all. */
+const UNFINISHED_CALL_RESULT =
+  "Sylk stopped before this tool call finished (the process ended), so it may or may not have taken effect. Check before repeating it.";
+
 export interface SessionIdentity {
   agentId: string;
   agentType: string;
@@ -154,6 +158,37 @@ export class SessionRecorder {
       turn,
       [...results.flatMap(({ entryId }) => (entryId ? [entryId] : [])), ...(extra ? [extra] : [])],
     );
+  }
+
+  /**
+   * A process killed between a model's tool calls and their results leaves the calls
+   * unanswered, and the Messages API refuses a conversation where a tool_use is not followed
+   * by its tool_result: the session could never be continued. Before a resumed session goes
+   * on, each such call is answered, with the result stored before the crash when there is
+   * one, else as unfinished. Returns how many calls it answered.
+   */
+  async answerUnfinishedCalls(): Promise<number> {
+    const last = this.history.at(-1);
+    if (last?.message.role !== "assistant") return 0;
+    const calls = last.message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    if (calls.length === 0) return 0;
+    const stored = this.contentStore
+      .getByTurnRange(this.session.id, last.turn, last.turn)
+      .filter((entry) => entry.contentType === "tool_result");
+    const results: Array<{ call: ToolUseBlock; result: Pick<ToolRunResult, "output" | "isError">; entryId: string }> = [];
+    for (const [index, call] of calls.entries()) {
+      const done = stored.find((entry) => entry.metadata.toolUseId === call.id);
+      if (done) {
+        results.push({ call, result: { output: done.content, isError: done.metadata.isError === true }, entryId: done.id });
+        continue;
+      }
+      // The assistant message holds the response's entry, then one per call, in order.
+      const parentId = last.entryIds[index + 1] ?? last.entryIds[0] ?? "";
+      const unfinished: ToolRunResult = { output: UNFINISHED_CALL_RESULT, isError: true, permission: "denied" };
+      results.push({ call, result: unfinished, entryId: await this.recordToolResult(last.turn, call, unfinished, parentId) });
+    }
+    await this.appendToolResults(last.turn, results);
+    return calls.length;
   }
 
   private async recordInjection(turn: number, injected: InjectedContext, parentId: string | undefined): Promise<string> {
