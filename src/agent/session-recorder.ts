@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { ChatMessage, ModelResponse, ToolUseBlock, Usage } from "../llm/model-types.js";
+import type { NewContentEntry } from "../store/content-types.js";
 import type { SessionMessageRow, SessionRecord, SessionRepository } from "../store/session-repository.js";
 import type { ToolRunResult } from "./tools/tool-registry.js";
 
@@ -87,40 +88,43 @@ export class SessionRecorder {
    * own entry) and appends them as one user message; returns the prompt's id.
    */
   async recordPrompt(prompt: string, turn: number, injected?: InjectedContext): Promise<string> {
-    const entry = await this.contentStore.indexContent({ ...this.base(turn), contentType: "user_prompt", content: prompt });
-    const extra = injected ? await this.recordInjection(turn, injected, entry.id) : undefined;
-    this.append(
-      { role: "user", content: [{ type: "text", text: prompt }, ...(extra ? [{ type: "text" as const, text: injected?.text ?? "" }] : [])] },
+    const entry = { ...this.base(turn), id: randomUUID(), contentType: "user_prompt" as const, content: prompt };
+    const injection = injected ? this.injectionEntry(turn, injected, entry.id) : undefined;
+    await this.recordMessage(
+      { role: "user", content: [{ type: "text", text: prompt }, ...(injected ? [{ type: "text" as const, text: injected.text }] : [])] },
       turn,
-      [entry.id, ...(extra ? [extra] : [])],
+      injection ? [entry, injection] : [entry],
     );
     return entry.id;
   }
 
-  /** Records the response text and each tool call; returns the entry ids (response first, then calls). */
+  /**
+   * Records the response text and each tool call; returns the entry ids (response first, then calls).
+   * The turn counter, the entries and the message commit together: a crash in between once left
+   * a counted turn the conversation did not hold (`--continue` then skipped a turn number).
+   */
   async recordResponse(turn: number, response: ModelResponse, parentId: string): Promise<{ responseId: string; callIds: Map<string, string> }> {
-    this.sessions.recordTurn(this.session.id, response.usage);
-    const text = responseText(response);
-    const responseEntry = await this.contentStore.indexContent({
+    const responseEntry = {
       ...this.base(turn),
-      contentType: "agent_response",
-      content: text,
+      id: randomUUID(),
+      contentType: "agent_response" as const,
+      content: responseText(response),
       parentId,
       metadata: { stopReason: response.stopReason, model: response.model, usage: response.usage },
+    };
+    const calls = response.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    const callEntries = calls.map((call) => ({
+      ...this.base(turn),
+      id: randomUUID(),
+      contentType: "tool_call" as const,
+      content: JSON.stringify({ name: call.name, input: call.input }),
+      parentId: responseEntry.id,
+      metadata: { toolUseId: call.id, tool: call.name },
+    }));
+    await this.recordMessage({ role: "assistant", content: response.content }, turn, [responseEntry, ...callEntries], {
+      alongside: () => this.sessions.recordTurn(this.session.id, response.usage),
     });
-    const callIds = new Map<string, string>();
-    for (const call of response.content.filter((block): block is ToolUseBlock => block.type === "tool_use")) {
-      const entry = await this.contentStore.indexContent({
-        ...this.base(turn),
-        contentType: "tool_call",
-        content: JSON.stringify({ name: call.name, input: call.input }),
-        parentId: responseEntry.id,
-        metadata: { toolUseId: call.id, tool: call.name },
-      });
-      callIds.set(call.id, entry.id);
-    }
-    this.append({ role: "assistant", content: response.content }, turn, [responseEntry.id, ...callIds.values()]);
-    return { responseId: responseEntry.id, callIds };
+    return { responseId: responseEntry.id, callIds: new Map(calls.map((call, index) => [call.id, callEntries[index]?.id as string])) };
   }
 
   async recordToolResult(turn: number, call: ToolUseBlock, result: ToolRunResult, parentId: string): Promise<string> {
@@ -141,8 +145,8 @@ export class SessionRecorder {
     results: Array<{ call: ToolUseBlock; result: Pick<ToolRunResult, "output" | "isError">; entryId?: string }>,
     injected?: InjectedContext,
   ): Promise<void> {
-    const extra = injected ? await this.recordInjection(turn, injected, results.at(-1)?.entryId) : undefined;
-    this.append(
+    const injection = injected ? this.injectionEntry(turn, injected, results.at(-1)?.entryId) : undefined;
+    await this.recordMessage(
       {
         role: "user",
         content: [
@@ -152,11 +156,13 @@ export class SessionRecorder {
             content: result.output,
             isError: result.isError ?? false,
           })),
-          ...(extra ? [{ type: "text" as const, text: injected?.text ?? "" }] : []),
+          ...(injected ? [{ type: "text" as const, text: injected.text }] : []),
         ],
       },
       turn,
-      [...results.flatMap(({ entryId }) => (entryId ? [entryId] : [])), ...(extra ? [extra] : [])],
+      injection ? [injection] : [],
+      // The results were recorded as each tool finished.
+      { heldEntryIds: results.flatMap(({ entryId }) => (entryId ? [entryId] : [])) },
     );
   }
 
@@ -191,24 +197,38 @@ export class SessionRecorder {
     return calls.length;
   }
 
-  private async recordInjection(turn: number, injected: InjectedContext, parentId: string | undefined): Promise<string> {
-    const entry = await this.contentStore.indexContent({
+  private injectionEntry(turn: number, injected: InjectedContext, parentId: string | undefined): NewContentEntry & { id: string } {
+    return {
       ...this.base(turn),
+      id: randomUUID(),
       contentType: "agent_message",
       content: injected.text,
       relatedFiles: injected.relatedFiles,
       metadata: { prefetch: true },
       ...(parentId ? { parentId } : {}),
-    });
-    return entry.id;
+    };
   }
 
   totalUsage(): Usage {
     return (this.sessions.get(this.session.id) ?? this.session).usage;
   }
 
-  private append(message: ChatMessage, turn: number, entryIds: string[]): void {
-    const ordinal = this.sessions.appendMessage(this.session.id, message, { turn, entryIds });
+  /**
+   * Stores `entries` and the message holding them (after `heldEntryIds`, entries stored before)
+   * in one transaction, with `alongside`: a crash leaves all of it or none.
+   */
+  private async recordMessage(
+    message: ChatMessage,
+    turn: number,
+    entries: ReadonlyArray<NewContentEntry & { id: string }>,
+    options: { heldEntryIds?: readonly string[]; alongside?: () => void } = {},
+  ): Promise<void> {
+    const entryIds = [...(options.heldEntryIds ?? []), ...entries.map((entry) => entry.id)];
+    let ordinal = -1;
+    await this.contentStore.indexContents(entries, () => {
+      options.alongside?.();
+      ordinal = this.sessions.appendMessage(this.session.id, message, { turn, entryIds });
+    });
     this.history.push({ ordinal, message, turn, entryIds, evictedBy: null });
   }
 
