@@ -68,6 +68,10 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     return yield* done(finish(stopReason, error));
   }
 
+  // A session cut by a crash between tool calls and their results cannot be sent as it is;
+  // one cut before an answer says so, so that the new prompt does not merge with the unanswered one.
+  await recorder.answerUnfinishedCalls();
+  await recorder.closeUnanswered(recorder.currentTurn, "", "not answered: the run stopped before an answer (the process ended)");
   const promptTurn = recorder.currentTurn + 1;
   const startPrefetch = (query: string | undefined) =>
     query && deps.prefetcher

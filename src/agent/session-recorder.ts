@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { ChatMessage, ModelResponse, ToolUseBlock, Usage } from "../llm/model-types.js";
+import type { NewContentEntry } from "../store/content-types.js";
 import type { SessionMessageRow, SessionRecord, SessionRepository } from "../store/session-repository.js";
 import type { ToolRunResult } from "./tools/tool-registry.js";
 
@@ -9,6 +10,10 @@ export interface InjectedContext {
   text: string;
   relatedFiles: string[];
 }
+
+/** The result a call cut off by a crash gets: it may have run in part, or not at all. */
+const UNFINISHED_CALL_RESULT =
+  "Sylk stopped before this tool call finished (the process ended), so it may or may not have taken effect. Check before repeating it.";
 
 export interface SessionIdentity {
   agentId: string;
@@ -83,40 +88,43 @@ export class SessionRecorder {
    * own entry) and appends them as one user message; returns the prompt's id.
    */
   async recordPrompt(prompt: string, turn: number, injected?: InjectedContext): Promise<string> {
-    const entry = await this.contentStore.indexContent({ ...this.base(turn), contentType: "user_prompt", content: prompt });
-    const extra = injected ? await this.recordInjection(turn, injected, entry.id) : undefined;
-    this.append(
-      { role: "user", content: [{ type: "text", text: prompt }, ...(extra ? [{ type: "text" as const, text: injected?.text ?? "" }] : [])] },
+    const entry = { ...this.base(turn), id: randomUUID(), contentType: "user_prompt" as const, content: prompt };
+    const injection = injected ? this.injectionEntry(turn, injected, entry.id) : undefined;
+    await this.recordMessage(
+      { role: "user", content: [{ type: "text", text: prompt }, ...(injected ? [{ type: "text" as const, text: injected.text }] : [])] },
       turn,
-      [entry.id, ...(extra ? [extra] : [])],
+      injection ? [entry, injection] : [entry],
     );
     return entry.id;
   }
 
-  /** Records the response text and each tool call; returns the entry ids (response first, then calls). */
+  /**
+   * Records the response text and each tool call; returns the entry ids (response first, then calls).
+   * The turn counter, the entries and the message commit together: a crash in between once left
+   * a counted turn the conversation did not hold (`--continue` then skipped a turn number).
+   */
   async recordResponse(turn: number, response: ModelResponse, parentId: string): Promise<{ responseId: string; callIds: Map<string, string> }> {
-    this.sessions.recordTurn(this.session.id, response.usage);
-    const text = responseText(response);
-    const responseEntry = await this.contentStore.indexContent({
+    const responseEntry = {
       ...this.base(turn),
-      contentType: "agent_response",
-      content: text,
+      id: randomUUID(),
+      contentType: "agent_response" as const,
+      content: responseText(response),
       parentId,
       metadata: { stopReason: response.stopReason, model: response.model, usage: response.usage },
+    };
+    const calls = response.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    const callEntries = calls.map((call) => ({
+      ...this.base(turn),
+      id: randomUUID(),
+      contentType: "tool_call" as const,
+      content: JSON.stringify({ name: call.name, input: call.input }),
+      parentId: responseEntry.id,
+      metadata: { toolUseId: call.id, tool: call.name },
+    }));
+    await this.recordMessage({ role: "assistant", content: response.content }, turn, [responseEntry, ...callEntries], {
+      alongside: () => this.sessions.recordTurn(this.session.id, response.usage),
     });
-    const callIds = new Map<string, string>();
-    for (const call of response.content.filter((block): block is ToolUseBlock => block.type === "tool_use")) {
-      const entry = await this.contentStore.indexContent({
-        ...this.base(turn),
-        contentType: "tool_call",
-        content: JSON.stringify({ name: call.name, input: call.input }),
-        parentId: responseEntry.id,
-        metadata: { toolUseId: call.id, tool: call.name },
-      });
-      callIds.set(call.id, entry.id);
-    }
-    this.append({ role: "assistant", content: response.content }, turn, [responseEntry.id, ...callIds.values()]);
-    return { responseId: responseEntry.id, callIds };
+    return { responseId: responseEntry.id, callIds: new Map(calls.map((call, index) => [call.id, callEntries[index]?.id as string])) };
   }
 
   async recordToolResult(turn: number, call: ToolUseBlock, result: ToolRunResult, parentId: string): Promise<string> {
@@ -137,8 +145,8 @@ export class SessionRecorder {
     results: Array<{ call: ToolUseBlock; result: Pick<ToolRunResult, "output" | "isError">; entryId?: string }>,
     injected?: InjectedContext,
   ): Promise<void> {
-    const extra = injected ? await this.recordInjection(turn, injected, results.at(-1)?.entryId) : undefined;
-    this.append(
+    const injection = injected ? this.injectionEntry(turn, injected, results.at(-1)?.entryId) : undefined;
+    await this.recordMessage(
       {
         role: "user",
         content: [
@@ -148,11 +156,13 @@ export class SessionRecorder {
             content: result.output,
             isError: result.isError ?? false,
           })),
-          ...(extra ? [{ type: "text" as const, text: injected?.text ?? "" }] : []),
+          ...(injected ? [{ type: "text" as const, text: injected.text }] : []),
         ],
       },
       turn,
-      [...results.flatMap(({ entryId }) => (entryId ? [entryId] : [])), ...(extra ? [extra] : [])],
+      injection ? [injection] : [],
+      // The results were recorded as each tool finished.
+      { heldEntryIds: results.flatMap(({ entryId }) => (entryId ? [entryId] : [])) },
     );
   }
 
@@ -166,14 +176,8 @@ export class SessionRecorder {
   async closeUnanswered(turn: number, partial: string, note: string, parentId?: string): Promise<void> {
     if (this.history.at(-1)?.message.role !== "user") return;
     const text = `${partial.trim() ? `${partial.trimEnd()}\n\n` : ""}[${note}]`;
-    const entry = await this.contentStore.indexContent({
-      ...this.base(turn),
-      contentType: "agent_response",
-      content: text,
-      metadata: { unanswered: note },
-      ...(parentId ? { parentId } : {}),
-    });
-    this.append({ role: "assistant", content: [{ type: "text", text }] }, turn, [entry.id]);
+    const entry = { ...this.base(turn), id: randomUUID(), contentType: "agent_response" as const, content: text, metadata: { unanswered: note }, ...(parentId ? { parentId } : {}) };
+    await this.recordMessage({ role: "assistant", content: [{ type: "text", text }] }, turn, [entry]);
   }
 
   /**
@@ -181,28 +185,73 @@ export class SessionRecorder {
    * (the user took back edits): a note it reads with the next prompt.
    */
   async recordNote(text: string): Promise<void> {
-    const entry = await this.contentStore.indexContent({ ...this.base(this.turn), contentType: "agent_message", content: text, metadata: { note: true } });
-    this.append({ role: "user", content: [{ type: "text", text: `[${text}]` }] }, this.turn, [entry.id]);
+    const entry = { ...this.base(this.turn), id: randomUUID(), contentType: "agent_message" as const, content: text, metadata: { note: true } };
+    await this.recordMessage({ role: "user", content: [{ type: "text", text: `[${text}]` }] }, this.turn, [entry]);
   }
 
-  private async recordInjection(turn: number, injected: InjectedContext, parentId: string | undefined): Promise<string> {
-    const entry = await this.contentStore.indexContent({
+  /**
+   * A process killed between a model's tool calls and their results leaves the calls
+   * unanswered, and the Messages API refuses a conversation where a tool_use is not followed
+   * by its tool_result: the session could never be continued. Before a resumed session goes
+   * on, each such call is answered, with the result stored before the crash when there is
+   * one, else as unfinished. Returns how many calls it answered.
+   */
+  async answerUnfinishedCalls(): Promise<number> {
+    const last = this.history.at(-1);
+    if (last?.message.role !== "assistant") return 0;
+    const calls = last.message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    if (calls.length === 0) return 0;
+    const stored = this.contentStore
+      .getByTurnRange(this.session.id, last.turn, last.turn)
+      .filter((entry) => entry.contentType === "tool_result");
+    const results: Array<{ call: ToolUseBlock; result: Pick<ToolRunResult, "output" | "isError">; entryId: string }> = [];
+    for (const [index, call] of calls.entries()) {
+      const done = stored.find((entry) => entry.metadata.toolUseId === call.id);
+      if (done) {
+        results.push({ call, result: { output: done.content, isError: done.metadata.isError === true }, entryId: done.id });
+        continue;
+      }
+      // The assistant message holds the response's entry, then one per call, in order.
+      const parentId = last.entryIds[index + 1] ?? last.entryIds[0] ?? "";
+      const unfinished: ToolRunResult = { output: UNFINISHED_CALL_RESULT, isError: true, permission: "denied" };
+      results.push({ call, result: unfinished, entryId: await this.recordToolResult(last.turn, call, unfinished, parentId) });
+    }
+    await this.appendToolResults(last.turn, results);
+    return calls.length;
+  }
+
+  private injectionEntry(turn: number, injected: InjectedContext, parentId: string | undefined): NewContentEntry & { id: string } {
+    return {
       ...this.base(turn),
+      id: randomUUID(),
       contentType: "agent_message",
       content: injected.text,
       relatedFiles: injected.relatedFiles,
       metadata: { prefetch: true },
       ...(parentId ? { parentId } : {}),
-    });
-    return entry.id;
+    };
   }
 
   totalUsage(): Usage {
     return (this.sessions.get(this.session.id) ?? this.session).usage;
   }
 
-  private append(message: ChatMessage, turn: number, entryIds: string[]): void {
-    const ordinal = this.sessions.appendMessage(this.session.id, message, { turn, entryIds });
+  /**
+   * Stores `entries` and the message holding them (after `heldEntryIds`, entries stored before)
+   * in one transaction, with `alongside`: a crash leaves all of it or none.
+   */
+  private async recordMessage(
+    message: ChatMessage,
+    turn: number,
+    entries: ReadonlyArray<NewContentEntry & { id: string }>,
+    options: { heldEntryIds?: readonly string[]; alongside?: () => void } = {},
+  ): Promise<void> {
+    const entryIds = [...(options.heldEntryIds ?? []), ...entries.map((entry) => entry.id)];
+    let ordinal = -1;
+    await this.contentStore.indexContents(entries, () => {
+      options.alongside?.();
+      ordinal = this.sessions.appendMessage(this.session.id, message, { turn, entryIds });
+    });
     this.history.push({ ordinal, message, turn, entryIds, evictedBy: null });
   }
 

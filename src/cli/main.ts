@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { ExitCode, type ExitCodeValue, FatalError } from "../errors.js";
+import { sylkHome } from "../project/project-paths.js";
 import type { CliContext } from "./cli-context.js";
 import { registerAskCommand } from "./commands/ask-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
@@ -8,6 +9,7 @@ import { registerSearchCommand } from "./commands/search-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
 import { registerTrustCommand } from "./commands/trust-command.js";
+import { diskFullMessage } from "./disk-full.js";
 import { addGlobalOptions, resolveRoot } from "./shared-options.js";
 
 export const VERSION = "0.1.0";
@@ -92,7 +94,7 @@ function reportError(error: unknown, context: CliContext): number {
     context.stderr.write("sylk: interrupted\n");
     return ExitCode.Interrupted;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = diskFullMessage(error, sylkHome(context.env)) ?? (error instanceof Error ? error.message : String(error));
   context.stderr.write(`sylk: ${message}\n`);
   if (context.env.SYLK_DEBUG && error instanceof Error && error.stack) context.stderr.write(`${error.stack}\n`);
   return ExitCode.General;

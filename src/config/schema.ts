@@ -122,7 +122,7 @@ const modelSchema = z
     maxTokens: z.number().int().min(256).max(128_000).default(16_000),
     /** The model's context window in tokens; known models have a default. */
     contextWindow: z.number().int().min(1_000).optional(),
-    /** Milliseconds before one request is abandoned and retried. */
+    /** Milliseconds before one request is abandoned and retried: until the answer starts, and between its streamed parts. */
     timeoutMs: z.number().int().min(1_000).default(600_000),
     /** Attempts per model call (429, 529, 5xx, dropped connections and cut streams are retried). */
     maxAttempts: z.number().int().min(1).max(20).default(6),

@@ -53,30 +53,50 @@ export class UniversalContentStore {
    * the entry its vector (filled in later), never its content.
    */
   async indexContent(input: NewContentEntry): Promise<ContentEntry> {
-    const entry: ContentEntry = {
-      ...input,
-      id: input.id ?? randomUUID(),
-      contentHash: createHash("sha256").update(input.content).digest("hex"),
-      tokenCount: input.tokenCount ?? estimateTokens(input.content),
-      timestamp: input.timestamp ?? Date.now(),
-      keywords: input.keywords ?? extractKeywords(input.content),
-      entities: input.entities ?? extractEntities(input.content),
-      childIds: input.childIds ?? [],
-      relatedFiles: input.relatedFiles ?? [],
-      metadata: input.metadata ?? {},
-    };
-    const terms = termsFromCounts(entryTermCounts(entry.content, entry.relatedFiles));
-    const doc = this.deps.db.transaction(() =>
-      this.deps.entries.insert(entry, terms.distinct.join(" "), terms.count),
-    )();
-    this.deps.fullText.apply([], [{ id: doc, terms: terms.distinct.join(" "), length: terms.count }]);
+    const [entry] = await this.indexContents([input]);
+    return entry as ContentEntry;
+  }
+
+  /**
+   * Stores entries in one transaction with `alongside`, the caller's rows
+   * that refer to them (the session message holding them), so that a crash
+   * leaves all or none; then indexes them like `indexContent`.
+   */
+  async indexContents(inputs: readonly NewContentEntry[], alongside: () => void = () => undefined): Promise<ContentEntry[]> {
+    const prepared = inputs.map((input) => {
+      const entry: ContentEntry = {
+        ...input,
+        id: input.id ?? randomUUID(),
+        contentHash: createHash("sha256").update(input.content).digest("hex"),
+        tokenCount: input.tokenCount ?? estimateTokens(input.content),
+        timestamp: input.timestamp ?? Date.now(),
+        keywords: input.keywords ?? extractKeywords(input.content),
+        entities: input.entities ?? extractEntities(input.content),
+        childIds: input.childIds ?? [],
+        relatedFiles: input.relatedFiles ?? [],
+        metadata: input.metadata ?? {},
+      };
+      const terms = termsFromCounts(entryTermCounts(entry.content, entry.relatedFiles));
+      return { entry, terms: terms.distinct.join(" "), length: terms.count };
+    });
+    const docs = this.deps.db.transaction(() => {
+      const inserted = prepared.map(({ entry, terms, length }) => this.deps.entries.insert(entry, terms, length));
+      alongside();
+      return inserted;
+    })();
+    this.deps.fullText.apply([], prepared.map(({ terms, length }, index) => ({ id: docs[index] as number, terms, length })));
+    const entries = prepared.map(({ entry }) => entry);
+    if (entries.length === 0) return entries;
     try {
-      const [vector] = await this.deps.embedder.embed([entry.content], "document");
-      if (vector) this.deps.vectors.upsertEntry(doc, vector, { sessionId: entry.sessionId, contentType: entry.contentType });
+      const vectors = await this.deps.embedder.embed(entries.map((entry) => entry.content), "document");
+      entries.forEach((entry, index) => {
+        const vector = vectors[index];
+        if (vector) this.deps.vectors.upsertEntry(docs[index] as number, vector, { sessionId: entry.sessionId, contentType: entry.contentType });
+      });
     } catch {
-      // The entry is stored and searchable by full text; `sylk index` backfills missing vectors.
+      // The entries are stored and searchable by full text; `sylk index` backfills missing vectors.
     }
-    return entry;
+    return entries;
   }
 
   /** Runs `work` in one transaction of the store's database (sessions live there too). */

@@ -25,6 +25,7 @@ export interface FileWorkerPoolOptions {
  */
 export class FileWorkerPool {
   private readonly pool: Piscina<FileTask, ProcessedFile[]>;
+  private closing = false;
 
   constructor(options: FileWorkerPoolOptions) {
     this.pool = new Piscina({
@@ -34,6 +35,12 @@ export class FileWorkerPool {
       concurrentTasksPerWorker: options.tasksPerThread ?? TASKS_PER_THREAD,
       idleTimeout: 30_000,
     });
+    // Closing with tasks in flight (an index run that failed, e.g. on a full disk) fails those
+    // tasks, but answers the workers had already sent, queued while the main thread was busy,
+    // still arrive: piscina reports each as an 'error' event, which unheard ends the process.
+    this.pool.on("error", (error: unknown) => {
+      if (!this.closing) throw error;
+    });
   }
 
   run(task: FileTask, signal?: AbortSignal): Promise<ProcessedFile[]> {
@@ -41,6 +48,7 @@ export class FileWorkerPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.pool.destroy();
   }
 }

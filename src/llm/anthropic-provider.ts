@@ -10,6 +10,7 @@ import type {
   ToolUseBlock,
   Usage,
 } from "./model-types.js";
+import { withIdleTimeout } from "./idle-timeout.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from "./retry-policy.js";
 
 export interface AnthropicProviderOptions {
@@ -70,6 +71,9 @@ export class AnthropicProvider implements ModelProvider {
 
   private async *attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     const client = await this.clientFor();
+    // Aborted by the user (signal) or when the stream stalls (see withIdleTimeout).
+    const stall = new AbortController();
+    const attemptSignal = signal ? AbortSignal.any([signal, stall.signal]) : stall.signal;
     const stream = await client.messages.create(
       {
         model: this.model,
@@ -79,10 +83,10 @@ export class AnthropicProvider implements ModelProvider {
         tools: toWireTools(request.tools),
         stream: true,
       },
-      signal ? { signal } : {},
+      { signal: attemptSignal },
     );
     const assembler = new ResponseAssembler(this.model);
-    for await (const event of stream as AsyncIterable<RawEvent>) {
+    for await (const event of withIdleTimeout(stream as AsyncIterable<RawEvent>, this.options.timeoutMs, () => stall.abort())) {
       yield* assembler.accept(event);
     }
     yield { type: "complete", response: assembler.finish() };

@@ -10,6 +10,7 @@ import type {
   ToolUseBlock,
   Usage,
 } from "./model-types.js";
+import { withIdleTimeout } from "./idle-timeout.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from "./retry-policy.js";
 
 export interface OpenAICompatibleProviderOptions {
@@ -65,6 +66,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   private async *attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     const client = await this.clientFor();
+    // Aborted by the user (signal) or when the stream stalls (see withIdleTimeout).
+    const stall = new AbortController();
+    const attemptSignal = signal ? AbortSignal.any([signal, stall.signal]) : stall.signal;
     const stream = await client.chat.completions.create(
       {
         model: this.model,
@@ -81,14 +85,14 @@ export class OpenAICompatibleProvider implements ModelProvider {
         stream: true,
         stream_options: { include_usage: true },
       },
-      signal ? { signal } : {},
+      { signal: attemptSignal },
     );
     let text = "";
     const calls: Array<{ id: string; name: string; json: string }> = [];
     let finish: string | null = null;
     let usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
     let model = this.model;
-    for await (const chunk of stream as AsyncIterable<Chunk>) {
+    for await (const chunk of withIdleTimeout(stream as AsyncIterable<Chunk>, this.options.timeoutMs, () => stall.abort())) {
       model = chunk.model || model;
       if (chunk.usage) {
         const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;

@@ -108,6 +108,40 @@ describe("agent loop", () => {
     expect(sent[4]?.content).toEqual([expect.objectContaining({ type: "text", text: "Go on" })]);
   });
 
+  it("resumes a session cut between tool calls and their results (a killed process), answering each call", async () => {
+    server.enqueue(reply().toolUse("list_files", {}, "k1").toolUse("run_command", { command: "sleep 5" }, "k2"));
+    const session = openAgentSession({ services, env: env(), permissionMode: "bypass" });
+    const generator = session.run("List, then wait", new AbortController().signal);
+    // Stop where `kill -9` stops the process: the first call ran and its result is stored, the
+    // second has not run, and no results message was appended (scripts/bench-faults.mjs, tool trials).
+    for (let step = await generator.next(); !step.done; step = await generator.next()) {
+      if (step.value.type === "tool_use" && step.value.id === "k2") break;
+    }
+    const sessionId = session.sessionId;
+
+    server.enqueue(reply().text("Resumed after the crash."));
+    const resumed = await run("Go on", { resume: { id: sessionId } });
+    expect(resumed.result.response).toBe("Resumed after the crash.");
+    const sent = server.requests.at(-1)?.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    expect(sent.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+    const [first, second] = sent[2]?.content ?? [];
+    const [note] = sent[3]?.content ?? [];
+    const [prompt] = sent[4]?.content ?? [];
+    expect(first).toMatchObject({ type: "tool_result", tool_use_id: "k1", is_error: false });
+    expect(String(first?.content)).toContain("src/app.ts");
+    expect(second).toMatchObject({ type: "tool_result", tool_use_id: "k2", is_error: true });
+    expect(String(second?.content)).toMatch(/stopped before this tool call finished/);
+    expect(note).toMatchObject({ type: "text", text: "[not answered: the run stopped before an answer (the process ended)]" });
+    expect(prompt).toMatchObject({ type: "text", text: "Go on" });
+
+    // Recorded like any result, in the turn of the calls; the stored result of k1 is reused, not repeated.
+    const rows = services.sessions.messageRows(sessionId);
+    expect(rows.map((row) => [row.message.role, row.turn])).toEqual([["user", 1], ["assistant", 1], ["user", 1], ["assistant", 1], ["user", 2], ["assistant", 2]]);
+    const results = services.contentStore.getByTurnRange(sessionId, 1, 1).filter((entry) => entry.contentType === "tool_result");
+    expect(results.map((entry) => entry.metadata.toolUseId)).toEqual(["k1", "k2"]);
+    expect(rows[2]?.entryIds).toEqual(results.map((entry) => entry.id));
+  });
+
   it("ends with a typed error when the model keeps failing, and says so in the conversation", async () => {
     server.enqueue(reply().status(500), reply().status(500));
     const { result, events } = await run("hello");

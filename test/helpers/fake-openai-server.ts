@@ -12,6 +12,8 @@ export interface OpenAIScript {
   toolCalls?: Array<{ id: string; name: string; arguments: Record<string, unknown> }>;
   status?: number;
   cutAfter?: number;
+  /** Sends this many chunks, then nothing more, keeping the socket open (a stalled stream). */
+  stallAfter?: number;
   usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
 }
 
@@ -93,8 +95,10 @@ function respond(response: ServerResponse, body: { model: string }, script: Open
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   chunks.forEach((chunk, index) => {
     if (script.cutAfter !== undefined && index >= script.cutAfter) return;
+    if (script.stallAfter !== undefined && index >= script.stallAfter) return;
     response.write(`data: ${JSON.stringify(chunk)}\n\n`);
   });
+  if (script.stallAfter !== undefined) return;
   if (script.cutAfter !== undefined) {
     response.socket?.destroy();
     return;

@@ -85,3 +85,36 @@ describe("a file worker pool closed while its threads start", () => {
     expect(processed).toMatchObject({ path: "src/a.ts", status: "indexed" });
   });
 });
+
+describe("a file worker pool closed with tasks in flight", () => {
+  it("drops the answers that cross the close instead of crashing on them", async () => {
+    // An indexing run that fails (SQLITE_FULL on a full disk, in scripts/bench-faults.mjs)
+    // closes the pool while workers still answer: piscina then emits 'error' ("Unexpected
+    // message from Worker"), which without a listener ended the process with a stack trace.
+    project = createTempProject(Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`src/m${index}.ts`, `export const value${index} = ${index};\n`])));
+    services = openProject({ root: project.root, env: project.env });
+    const files = Array.from({ length: 40 }, (_, index) => ({ path: `src/m${index}.ts`, size: 24, mtimeMs: 0, priority: 0 }));
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on("uncaughtException", onUncaught);
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const pool = new FileWorkerPool({ threads: 2 });
+        const running = Array.from({ length: 16 }, (_, index) =>
+          pool.run({ root: project.root, files: files.slice((index * 5) % 40, ((index * 5) % 40) + 5), chunkLines: 45, embeddingDimensions: 256 }),
+        );
+        await Promise.race(running);
+        // The main thread busy (committing a batch) while workers answer: their answers queue
+        // up, and the close comes before they are read.
+        const busyUntil = performance.now() + 150;
+        while (performance.now() < busyUntil);
+        await pool.close();
+        await Promise.allSettled(running);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      process.off("uncaughtException", onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+  });
+});

@@ -108,6 +108,17 @@ describe("AnthropicProvider", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("abandons and retries a stream that stalls mid-way for longer than the timeout", async () => {
+    // Headers and the first event arrive, then nothing (socket open): the SDK's timeout is over by then.
+    server.enqueue(reply().text("an answer that stops coming").chunkText(3).eventDelayMs(60_000), reply().text("after the stall"));
+    const started = performance.now();
+    const events = await collect(provider({ timeoutMs: 300 }).stream(request));
+    expect(events.find((event) => event.type === "retry")).toMatchObject({ attempt: 2, reason: expect.stringMatching(/nothing arrived for 0\.3 s/) });
+    const complete = events.at(-1);
+    expect(complete?.type === "complete" && complete.response.content).toEqual([{ type: "text", text: "after the stall" }]);
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
   it("retries a request that times out, and stops at once when cancelled", async () => {
     server.enqueue(reply().hang(), reply().text("after the timeout"));
     const events = await collect(provider({ timeoutMs: 200 }).stream(request));

@@ -15,7 +15,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const provider = () =>
+const provider = (overrides: Partial<ConstructorParameters<typeof OpenAICompatibleProvider>[0]> = {}) =>
   new OpenAICompatibleProvider({
     apiKey: "local",
     model: "qwen-coder",
@@ -23,6 +23,7 @@ const provider = () =>
     contextWindow: 32_000,
     timeoutMs: 5_000,
     retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 10 },
+    ...overrides,
   });
 
 const request: ModelRequest = {
@@ -75,6 +76,14 @@ describe("OpenAICompatibleProvider", () => {
     server.enqueue({ status: 503 }, { text: "partial text here", cutAfter: 3 }, { text: "whole" });
     const events = await collect(provider().stream(request));
     expect(events.filter((event) => event.type === "retry")).toHaveLength(2);
+    const complete = events.at(-1);
+    expect(complete?.type === "complete" && complete.response.content).toEqual([{ type: "text", text: "whole" }]);
+  });
+
+  it("abandons and retries a stream that stalls mid-way for longer than the timeout", async () => {
+    server.enqueue({ text: "an answer that stops coming", stallAfter: 2 }, { text: "whole" });
+    const events = await collect(provider({ timeoutMs: 300 }).stream(request));
+    expect(events.find((event) => event.type === "retry")).toMatchObject({ reason: expect.stringMatching(/nothing arrived for 0\.3 s/) });
     const complete = events.at(-1);
     expect(complete?.type === "complete" && complete.response.content).toEqual([{ type: "text", text: "whole" }]);
   });

@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SessionRecorder } from "../../src/agent/session-recorder.js";
+import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import type { ModelResponse } from "../../src/llm/model-types.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+let services: ProjectServices;
+
+beforeEach(() => {
+  project = createTempProject({ "README.md": "# demo\n" });
+  services = openProject({ root: project.root, env: project.env });
+});
+afterEach(async () => {
+  await services.close();
+  project.cleanup();
+});
+
+const identity = { agentId: "engineer-1", agentType: "engineer" };
+const response: ModelResponse = {
+  content: [
+    { type: "text", text: "Reading it." },
+    { type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "README.md" } },
+  ],
+  stopReason: "tool_use",
+  usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  model: "claude-fake",
+};
+
+/** Stands for `kill -9` at the moment the message is written: nothing after it runs. */
+function failingAppend(): () => void {
+  const original = services.sessions.appendMessage.bind(services.sessions);
+  services.sessions.appendMessage = () => {
+    throw new Error("killed");
+  };
+  return () => (services.sessions.appendMessage = original);
+}
+
+describe("SessionRecorder", () => {
+  it("records a response whole or not at all: turn counter, entries and message together", async () => {
+    // scripts/bench-faults.mjs killed `sylk ask` between the counter's update and the message
+    // (3 of 50 stream trials): the session counted a turn it did not hold, `--continue` then
+    // skipped a turn number, and the response's entries were left outside the conversation.
+    const deps = { sessions: services.sessions, contentStore: services.contentStore, identity };
+    const recorder = SessionRecorder.start(deps, { title: "Read the readme", provider: "anthropic", model: "claude-fake" });
+    const promptId = await recorder.recordPrompt("Read the readme", 1);
+
+    const restore = failingAppend();
+    await expect(recorder.recordResponse(1, response, promptId)).rejects.toThrow("killed");
+    restore();
+    const sessionId = recorder.session.id;
+    expect(services.sessions.get(sessionId)?.turns).toBe(0);
+    expect(services.contentStore.getByTurnRange(sessionId, 1, 1).map((entry) => entry.contentType)).toEqual(["user_prompt"]);
+
+    const resumed = SessionRecorder.resume(deps, services.sessions.get(sessionId)!);
+    expect(resumed.nextTurn()).toBe(1);
+    await resumed.recordResponse(1, response, promptId);
+    expect(services.sessions.get(sessionId)?.turns).toBe(1);
+    const rows = services.sessions.messageRows(sessionId);
+    expect(rows.map((row) => [row.message.role, row.turn])).toEqual([["user", 1], ["assistant", 1]]);
+    const entries = services.contentStore.getByTurnRange(sessionId, 1, 1);
+    expect(entries.map((entry) => entry.contentType)).toEqual(["user_prompt", "agent_response", "tool_call"]);
+    expect(rows[1]?.entryIds).toEqual(entries.slice(1).map((entry) => entry.id));
+  });
+
+  it("records a prompt whole or not at all", async () => {
+    const deps = { sessions: services.sessions, contentStore: services.contentStore, identity };
+    const recorder = SessionRecorder.start(deps, { title: "hello", provider: "anthropic", model: "claude-fake" });
+    const restore = failingAppend();
+    await expect(recorder.recordPrompt("hello", 1, { text: "[RELATED: README.md]", relatedFiles: ["README.md"] })).rejects.toThrow("killed");
+    restore();
+    expect(services.contentStore.getByTurnRange(recorder.session.id, 1, 1)).toEqual([]);
+  });
+});
