@@ -47,7 +47,7 @@ describe("the command line", () => {
       cwd: project.root,
       env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, TERM: "xterm-256color" },
     });
-    await terminal.waitFor("Four, as asked from the command line.");
+    await terminal.waitFor("Four, as asked from the command line.", 60_000);
     expect(terminal.screen()).toContain("> what is two plus two");
     terminal.send("C-c");
     terminal.send("C-c");
