@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { launchInTerminal, quit, requireScriptCommand, waitForText } from "./lib/pseudo-terminal.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -31,10 +32,7 @@ if (!values.tree) {
   console.error("Usage: node scripts/bench-markdown-render.mjs --tree <dir> [--lines 600] [--chunk 24] [--event-delay-ms 4] [--sylk <bin/sylk.js>]");
   process.exit(2);
 }
-if (spawnSync("script", ["--version"]).status !== 0) {
-  console.error("bench-markdown-render needs util-linux `script` (it provides the pseudo-terminal).");
-  process.exit(1);
-}
+requireScriptCommand("bench-markdown-render");
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const SYLK = values.sylk ? resolve(values.sylk) : join(REPO, "bin/sylk.js");
 const END = "END OF THE LONG ANSWER";
@@ -100,34 +98,16 @@ try {
   while (!existsSync(portFile) || readFileSync(portFile, "utf8") === "") await new Promise((resolve) => setTimeout(resolve, 20));
   const baseUrl = `http://127.0.0.1:${readFileSync(portFile, "utf8")}`;
 
-  const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(SYLK)}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], {
-    cwd: values.tree,
-    env: { ...env, ANTHROPIC_BASE_URL: baseUrl, SYLK_RENDER_LOG: renderLog },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk.toString("utf8")));
-  const waitFor = async (text, from = 0, timeoutMs = 180_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!output.slice(from).includes(text)) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${text}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    return performance.now();
-  };
-  await waitFor("Ask anything");
-  const mark = output.length;
+  const session = launchInTerminal(SYLK, values.tree, { ...env, ANTHROPIC_BASE_URL: baseUrl, SYLK_RENDER_LOG: renderLog });
+  await waitForText(session, "Ask anything");
+  const mark = session.output.length;
   const sent = performance.now();
   const sentAt = Date.now();
-  child.stdin.write("explain the parser\r");
-  const ended = await waitFor(END, mark);
+  session.child.stdin.write("explain the parser\r");
+  const ended = await waitForText(session, END, mark, 180_000);
   const endedAt = Date.now();
   await new Promise((resolve) => setTimeout(resolve, 300));
-  child.stdin.write("\u0003");
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  child.stdin.write("\u0003");
-  await new Promise((resolve) => child.on("close", resolve));
+  await quit(session);
   server.kill();
 
   // The frames drawn between sending the prompt and the end of the answer on screen.

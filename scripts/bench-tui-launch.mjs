@@ -10,12 +10,13 @@
 //   node scripts/bench-tui-launch.mjs --tree <dir> [--launches 5] [--keys 40] [--home <SYLK_HOME to reuse>] [--only launch|echo]
 //
 // --tree is a checkout of a large repository (required); docs/BENCHMARKS.md uses biomejs/biome at 18883b7d.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { launchInTerminal, quit, requireScriptCommand, waitForText } from "./lib/pseudo-terminal.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -37,46 +38,7 @@ if (!values.tree) {
   process.exit(2);
 }
 
-if (spawnSync("script", ["--version"]).status !== 0) {
-  console.error("bench-tui-launch needs util-linux `script` (it provides the pseudo-terminal).");
-  process.exit(1);
-}
-
-/** The TUI in a 120x40 pseudo-terminal; `output` accumulates everything drawn. */
-function launch(cwd, env) {
-  const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(SYLK)}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd, env: { ...env, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "inherit"] });
-  const session = { child, output: "", started: performance.now(), waiters: [] };
-  child.stdout.on("data", (chunk) => {
-    session.output += chunk.toString("utf8");
-    const now = performance.now();
-    session.waiters = session.waiters.filter((waiter) => !waiter.check(now));
-  });
-  return session;
-}
-
-/** Resolves with the time (performance.now) at which the output after `from` first contains `text`. */
-function waitForText(session, text, from = 0, timeoutMs = 120_000) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${JSON.stringify(text)}`)), timeoutMs);
-    const check = (now) => {
-      if (!session.output.slice(from).includes(text)) return false;
-      clearTimeout(timer);
-      resolve(now);
-      return true;
-    };
-    if (!check(performance.now())) session.waiters.push({ check });
-  });
-}
-
-async function quit(session) {
-  const exited = new Promise((resolve) => session.child.once("exit", resolve));
-  session.child.stdin.write("\u0003");
-  await sleep(100);
-  session.child.stdin.write("\u0003");
-  const timeout = sleep(15_000).then(() => "timeout");
-  if ((await Promise.race([exited, timeout])) === "timeout") session.child.kill("SIGKILL");
-}
+requireScriptCommand("bench-tui-launch");
 
 /** Types one character at a time; each sample is the time until the prompt shows all typed so far. */
 async function echoLatencies(session, count, intervalMs, label) {
@@ -124,7 +86,7 @@ async function main() {
     const runLaunches = values.only !== "echo";
     const runEcho = values.only !== "launch";
     for (let run = 0; runLaunches && run < Number(values.launches); run++) {
-      const session = launch(tree, env);
+      const session = launchInTerminal(SYLK, tree, env);
       const prompt = await waitForText(session, PROMPT_READY);
       const fresh = await waitForText(session, "index: fresh");
       launches.push({ prompt: prompt - session.started, fresh: fresh - session.started });
@@ -140,7 +102,7 @@ async function main() {
     if (!runEcho) return;
 
     // 2. Keystroke echo during a cold index, then when idle.
-    const cold = launch(tree, { ...baseEnv, SYLK_HOME: coldHome });
+    const cold = launchInTerminal(SYLK, tree, { ...baseEnv, SYLK_HOME: coldHome });
     await waitForText(cold, "Index this project?");
     await sleep(200);
     cold.child.stdin.write("1");
@@ -153,7 +115,7 @@ async function main() {
     );
     await quit(cold);
 
-    const idle = launch(tree, env);
+    const idle = launchInTerminal(SYLK, tree, env);
     await waitForText(idle, "index: fresh");
     await sleep(500);
     const quiet = await echoLatencies(idle, Number(values.keys), Number(values["key-interval-ms"]), "idle");

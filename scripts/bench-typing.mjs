@@ -11,12 +11,13 @@
 //
 // --tree is the project sylk opens (required; it is indexed first, so no consent question is asked).
 // --sylk measures another build, e.g. one made from an earlier commit, for a before/after comparison.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { launchInTerminal, quit, requireScriptCommand, waitForText } from "./lib/pseudo-terminal.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -37,39 +38,7 @@ if (!values.tree) {
   console.error("Usage: node scripts/bench-typing.mjs --tree <dir> [--lines 2000] [--keys 30] [--sylk <bin/sylk.js>]");
   process.exit(2);
 }
-if (spawnSync("script", ["--version"]).status !== 0) {
-  console.error("bench-typing needs util-linux `script` (it provides the pseudo-terminal).");
-  process.exit(1);
-}
-
-/** The TUI in a 120x40 pseudo-terminal; `output` accumulates everything drawn. */
-function launch(cwd, env) {
-  const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(SYLK)}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd, env: { ...env, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "inherit"] });
-  const session = { child, output: "", waiters: [] };
-  child.stdout.on("data", (chunk) => {
-    session.output += chunk.toString("utf8");
-    const now = performance.now();
-    session.waiters = session.waiters.filter((waiter) => !waiter.check(now));
-  });
-  return session;
-}
-
-/** Resolves with the time (performance.now) at which the output after `from` first contains one of `texts`. */
-function waitForText(session, texts, from = 0, timeoutMs = 120_000) {
-  const wanted = [texts].flat();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${JSON.stringify(wanted)}`)), timeoutMs);
-    const check = (now) => {
-      const output = session.output.slice(from);
-      if (!wanted.some((text) => output.includes(text))) return false;
-      clearTimeout(timer);
-      resolve(now);
-      return true;
-    };
-    if (!check(performance.now())) session.waiters.push({ check });
-  });
-}
+requireScriptCommand("bench-typing");
 
 /** What a terminal sends for a paste: the text between the bracketed-paste markers, line breaks as CR. */
 function pasteOf(lineCount) {
@@ -93,15 +62,6 @@ async function echoLatencies(session, count, intervalMs) {
   return summary(samples);
 }
 
-async function quit(session) {
-  const exited = new Promise((resolve) => session.child.once("exit", resolve));
-  session.child.stdin.write("\u0003");
-  await sleep(100);
-  session.child.stdin.write("\u0003");
-  const timeout = sleep(15_000).then(() => "timeout");
-  if ((await Promise.race([exited, timeout])) === "timeout") session.child.kill("SIGKILL");
-}
-
 function summary(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -120,7 +80,7 @@ async function main() {
     const indexed = spawnSync(process.execPath, [SYLK, "index", "--yes", values.tree], { env, stdio: ["ignore", "ignore", "inherit"] });
     if (indexed.status !== 0) throw new Error(`sylk index failed (${indexed.status})`);
 
-    const session = launch(values.tree, env);
+    const session = launchInTerminal(SYLK, values.tree, env);
     await waitForText(session, PROMPT_READY);
     await waitForText(session, "index: fresh");
     await sleep(500);
