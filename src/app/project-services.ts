@@ -29,6 +29,11 @@ export interface OpenProjectOptions {
   userConfigPath?: string;
   /** Someone is typing: index commits yield to the event loop every few milliseconds. */
   interactive?: boolean;
+  /**
+   * The process answers one search and exits (`sylk search "…"`): code search
+   * reads only its query's postings instead of loading the full-text index.
+   */
+  searchOnce?: boolean;
 }
 
 /** Everything one project needs, wired once. The UI and the agent receive narrow pieces of it. */
@@ -73,7 +78,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const entries = new EntryRepository(db);
   const vectors = new VectorStore(db, embedder.id, embedder.dimensions);
   const fullTextRepository = new FullTextRepository(db);
-  const codeFullText = new PersistentFullText(fullTextRepository, "code");
+  const codeFullText = new PersistentFullText(fullTextRepository, "code", { searchWithoutLoading: options.searchOnce ?? false });
   const historyFullText = new PersistentFullText(fullTextRepository, "history");
   const builtinEmbedder = config.embedding.provider === "builtin";
   // Scans on a second thread once warm, beside full-text scoring.

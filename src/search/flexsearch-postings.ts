@@ -75,6 +75,23 @@ export function addPostings(index: Index, id: number, terms: string): void {
   reg.add(id);
 }
 
+/**
+ * Files restored terms' postings (see `FullTextIndex.restore`) where
+ * `addPostings` would have put them; the arrays become the index's own.
+ * The register is not filled: only FlexSearch's own `export`, `remove` and
+ * `contain` read it, and none is used, while a one-off search would pay
+ * for 86k insertions.
+ */
+export function restorePostings(index: Index, terms: Iterable<readonly [string, Array<number[] | undefined>]>): void {
+  const { map } = internals(index);
+  for (const [term, slots] of terms) map.set(term, slots);
+}
+
+/** Every term with its postings by frequency slot. These are the index's own arrays: never change them. */
+export function allTermSlots(index: Index): IterableIterator<[string, TermSlots]> {
+  return internals(index).map.entries();
+}
+
 /** Every document filed under the term, live or not, by frequency slot. These are the index's own arrays: never change them. */
 export function termSlots(index: Index, term: string): TermSlots {
   return internals(index).map.get(term) ?? [];

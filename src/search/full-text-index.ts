@@ -1,5 +1,5 @@
 import type { Index } from "flexsearch";
-import { addPostings, createPostingsIndex, termSlots, type TermSlots } from "./flexsearch-postings.js";
+import { addPostings, allTermSlots, createPostingsIndex, restorePostings, termSlots, type TermSlots } from "./flexsearch-postings.js";
 import { FREQUENCY_OF_CODE, FrequentTermTables } from "./frequent-term-tables.js";
 import { topK } from "./top-k.js";
 
@@ -16,6 +16,12 @@ export interface FullTextHit {
   id: number;
   /** BM25 score; higher is better. */
   score: number;
+}
+
+/** The live documents of an index, ids ascending, with their lengths (what a snapshot stores). */
+export interface IndexDocuments {
+  ids: Int32Array;
+  lengths: Uint32Array;
 }
 
 export interface FullTextResult {
@@ -40,19 +46,9 @@ const COMMON_TERM_SHARE = 0.5;
 /** A term in more than this share of the documents gets a dense frequency table (see `FrequentTermTables`). */
 const FREQUENT_TERM_SHARE = 1 / 16;
 
-/**
- * Written into every snapshot: a snapshot in another layout (before
- * frequency slots, bucket terms were postings of their own) is not loaded,
- * and the index is rebuilt from the stored terms instead.
- */
-const SNAPSHOT_FORMAT_KEY = "sylk-format";
-const SNAPSHOT_FORMAT = "slots-1";
-
 const ABSENT = 0;
 const LIVE = 1;
 const TOMBSTONED = 2;
-/** In a loaded snapshot, not yet confirmed by the store (see `reconcile`). */
-const PENDING = 3;
 
 /**
  * The full-text signal: FlexSearch holds the inverted index and persists it
@@ -87,8 +83,6 @@ export class FullTextIndex {
   private touchedCount = 0;
   private liveCount = 0;
   private tombstones = 0;
-  /** Documents of a loaded snapshot that `reconcile` has not confirmed yet. */
-  private pending = 0;
   private totalLength = 0;
   private readonly frequentTerms = new FrequentTermTables();
 
@@ -111,20 +105,13 @@ export class FullTextIndex {
 
   /**
    * `terms`: the document's distinct terms, space-separated; `length`: its term
-   * count with repeats. Adding a live id again is a no-op; adding an id of a
-   * loaded snapshot before `reconcile` confirms it.
+   * count with repeats. Adding a live id again is a no-op.
    */
   add(id: number, terms: string, length: number): void {
     // The store never reuses ids (AUTOINCREMENT) and a changed document gets a new
     // id, so a live id is already indexed with exactly these terms.
     if (this.state[id] === LIVE) return;
     if (this.state[id] === TOMBSTONED) throw new Error(`Full-text document ${id} was removed; ids are never reused.`);
-    if (this.state[id] === PENDING) {
-      // In the loaded snapshot already, with these terms: confirm it.
-      this.pending--;
-      this.markLive(id, length);
-      return;
-    }
     addPostings(this.index, id, terms);
     this.frequentTerms.invalidate();
     this.markLive(id, length);
@@ -139,42 +126,28 @@ export class FullTextIndex {
   }
 
   /**
-   * Brings the index in line with the store's documents (after loading a
-   * snapshot, or when another process changed the store): documents the
-   * store still has become live, the others are tombstoned, and the store's
-   * documents the index lacks are returned for the caller to add.
+   * Brings the index in line with the ids of the store's documents (after
+   * restoring a snapshot, or when another process changed the store): live
+   * documents the store lost are tombstoned, and the store's documents the
+   * index lacks are returned, ascending, for the caller to add.
    */
-  reconcile(storeDocuments: Iterable<{ id: number; length: number }>): { missing: number[]; removed: number } {
+  reconcile(storeIds: Iterable<number>): { missing: number[]; removed: number } {
     const seen = new Uint8Array(this.state.length);
     const missing: number[] = [];
-    for (const { id, length } of storeDocuments) {
+    for (const id of storeIds) {
       const current = this.state[id];
-      if (current === LIVE || current === PENDING) {
-        if (current === PENDING) {
-          this.markLive(id, length);
-          this.pending--;
-        }
-        seen[id] = 1;
-      } else if (current === TOMBSTONED) {
-        throw new Error(`Full-text document ${id} was removed but the store has it; ids are never reused.`);
-      } else {
-        missing.push(id);
-      }
+      if (current === LIVE) seen[id] = 1;
+      else if (current === TOMBSTONED) throw new Error(`Full-text document ${id} was removed but the store has it; ids are never reused.`);
+      else missing.push(id);
     }
     let removed = 0;
     for (let id = 0; id < seen.length; id++) {
-      if (seen[id] === 1) continue;
-      if (this.state[id] === LIVE) {
+      if (seen[id] === 0 && this.state[id] === LIVE) {
         this.remove(id);
-        removed++;
-      } else if (this.state[id] === PENDING) {
-        this.state[id] = TOMBSTONED;
-        this.pending--;
-        this.tombstones++;
         removed++;
       }
     }
-    return { missing, removed };
+    return { missing: missing.sort((a, b) => a - b), removed };
   }
 
   /**
@@ -283,12 +256,12 @@ export class FullTextIndex {
   }
 
   /**
-   * Live documents among these postings. With no tombstones and nothing
-   * pending, every posting is live: frequent terms have up to ~170,000 of
-   * them on a large repository, and counting them was a pass per query term.
+   * Live documents among these postings. With no tombstones every posting
+   * is live: frequent terms have up to ~170,000 of them on a large
+   * repository, and counting them was a pass per query term.
    */
   private liveIn(postings: readonly number[]): number {
-    if (this.tombstones === 0 && this.pending === 0) return postings.length;
+    if (this.tombstones === 0) return postings.length;
     let live = 0;
     for (const id of postings) if (this.state[id] === LIVE) live++;
     return live;
@@ -331,36 +304,57 @@ export class FullTextIndex {
     this.touched = new Int32Array(size);
   }
 
-  /** FlexSearch's own export: (key, data) pairs to persist, with this index's layout version. */
-  async export(): Promise<Array<[string, string]>> {
-    const parts: Array<[string, string]> = [[SNAPSHOT_FORMAT_KEY, SNAPSHOT_FORMAT]];
-    await this.index.export((key: string, data: string) => {
-      parts.push([key, data]);
-    });
-    return parts;
+  /** The live documents, ids ascending, with their lengths. */
+  documents(): IndexDocuments {
+    const ids = new Int32Array(this.liveCount);
+    const lengths = new Uint32Array(this.liveCount);
+    let count = 0;
+    for (let id = 0; id < this.state.length; id++) {
+      if (this.state[id] !== LIVE) continue;
+      ids[count] = id;
+      lengths[count++] = this.lengths[id] as number;
+    }
+    return { ids, lengths };
   }
 
   /**
-   * Replaces the index with a persisted export. Its documents stay pending
-   * until `reconcile` confirms them with their lengths (which live in the
-   * store). A snapshot in another layout is dropped: the index starts empty
-   * and `reconcile` adds every document from its stored terms.
+   * Every term that a live document holds, with its live postings only
+   * (tombstones are left out of what is saved, not carried over).
    */
-  import(parts: ReadonlyArray<readonly [string, string]>): void {
-    this.reset();
-    if (!parts.some(([key, data]) => key === SNAPSHOT_FORMAT_KEY && data === SNAPSHOT_FORMAT)) return;
-    for (const [key, data] of parts) {
-      if (key === SNAPSHOT_FORMAT_KEY) continue;
-      this.index.import(key, data);
-      // The register part lists the snapshot's document ids (FlexSearch's export format).
-      if (key.split(".").includes("reg")) {
-        for (const id of JSON.parse(data) as number[]) {
-          this.ensureCapacity(id);
-          if (this.state[id] !== PENDING) this.pending++;
-          this.state[id] = PENDING;
-        }
+  *liveTerms(): Generator<[string, TermSlots]> {
+    for (const [term, slots] of allTermSlots(this.index)) {
+      if (this.tombstones === 0) {
+        yield [term, slots];
+        continue;
       }
+      const live = slots.map((ids) => ids?.filter((id) => this.state[id] === LIVE));
+      if (live.some((ids) => ids && ids.length > 0)) yield [term, live];
     }
+  }
+
+  /**
+   * Replaces the index with a snapshot: its documents, live, and the
+   * postings of its terms, all of them or only those a query needs (a
+   * one-off search, which then scores exactly as the whole index would:
+   * BM25 reads only the query's terms and the document statistics).
+   */
+  restore(documents: IndexDocuments, terms: Iterable<readonly [string, Array<number[] | undefined>]>): void {
+    this.reset();
+    const { ids, lengths } = documents;
+    if (ids.length > 0) this.ensureCapacity(ids[ids.length - 1] as number);
+    // `markLive` inlined: a one-off search runs this once, before V8 compiles anything.
+    const { state, lengths: lengthOf } = this;
+    let totalLength = 0;
+    for (let index = 0; index < ids.length; index++) {
+      const id = ids[index] as number;
+      const length = lengths[index] as number;
+      state[id] = LIVE;
+      lengthOf[id] = length;
+      totalLength += length;
+    }
+    this.liveCount = ids.length;
+    this.totalLength = totalLength;
+    restorePostings(this.index, terms);
   }
 
   /** Drops tombstones by rebuilding from the documents a caller streams in. */
@@ -376,7 +370,6 @@ export class FullTextIndex {
     this.lengths.fill(0);
     this.liveCount = 0;
     this.tombstones = 0;
-    this.pending = 0;
     this.totalLength = 0;
   }
 

@@ -95,20 +95,37 @@ describe("PersistentFullText", () => {
     expect(index.search(["cache"], 10).map((hit) => hit.id)).toEqual([often.id, once.id]);
   });
 
-  it("drops a snapshot in an older layout and rebuilds from the stored terms", async () => {
-    const index = new PersistentFullText(repository, "history");
+  it("without a snapshot, builds the index from the stored terms and saves one for the next process", () => {
     const once = insertEntry(db, "cache other words here");
     const often = { ...insertEntry(db, "cache cache cache cache words"), terms: "cache cache#4 words" };
     db.prepare("UPDATE content_entries SET terms = ? WHERE doc = ?").run(often.terms, often.id);
-    index.apply([], [once, often]);
-    await index.checkpoint();
-    // The layout before frequency slots: no format part, bucket terms as postings of their own.
-    const current = repository.loadSnapshot("history");
-    expect(current.some(([key]) => key === "sylk-format")).toBe(true);
-    repository.saveSnapshot("history", current.filter(([key]) => key !== "sylk-format"));
+    expect(repository.loadSnapshot("history")).toBeUndefined();
 
-    const restored = new PersistentFullText(repository, "history");
-    expect(restored.load()).toEqual({ added: 2, removed: 0 });
-    expect(restored.search(["cache"], 10).map((hit) => hit.id)).toEqual([often.id, once.id]);
+    const first = new PersistentFullText(repository, "history");
+    expect(first.load()).toEqual({ added: 2, removed: 0 });
+    expect(first.search(["cache"], 10).map((hit) => hit.id)).toEqual([often.id, once.id]);
+    expect(repository.loadSnapshot("history")?.documents.ids).toEqual(Int32Array.from([once.id, often.id]));
+
+    const next = new PersistentFullText(repository, "history");
+    expect(next.load()).toEqual({ added: 0, removed: 0 });
+    expect(next.search(["cache"], 10)).toEqual(first.search(["cache"], 10));
+  });
+
+  it("searches without loading: reads only the query's terms, and still sees what changed since the snapshot", async () => {
+    const saved = new PersistentFullText(repository, "history");
+    const documents = ["alpha beta", "beta gamma", "gamma delta", "alpha alpha gamma"].map((text) => insertEntry(db, text));
+    saved.apply([], documents);
+    await saved.checkpoint();
+    // After the save: one document removed, one added (as `sylk index` leaves them, deferred).
+    db.prepare("DELETE FROM content_entries WHERE doc = ?").run(documents[1]?.id);
+    insertEntry(db, "beta epsilon");
+
+    const loaded = new PersistentFullText(repository, "history");
+    loaded.load();
+    for (const query of [["beta"], ["alpha", "gamma"], ["epsilon", "delta", "missing"], ["missing"]]) {
+      const once = new PersistentFullText(repository, "history", { searchWithoutLoading: true });
+      expect(once.searchWithIdealScore(query, 10)).toEqual(loaded.searchWithIdealScore(query, 10));
+      expect(once.isLoaded).toBe(false);
+    }
   });
 });

@@ -53,7 +53,7 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
       if (!existsSync(paths.database)) {
         throw new FatalError(`This project has not been indexed yet (${paths.root}). Run \`sylk index\` first.`);
       }
-      const services = openProject({ root: paths.root, env: context.env });
+      const services = openProject({ root: paths.root, env: context.env, searchOnce: query !== "-" });
       warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
         if (query === "-") {
