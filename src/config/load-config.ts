@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
-import type { z } from "zod";
+import type * as z from "zod";
 import { ConfigError } from "../errors.js";
 import { configSchema, type SylkConfig } from "./schema.js";
 import { withoutTrustGatedKeys, type GatedSetting } from "./trust-gated-keys.js";

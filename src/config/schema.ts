@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Defaults of the startup indexer, exactly as seed 002 "Startup Indexer"

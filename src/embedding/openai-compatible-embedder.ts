@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { normalize, type Embedder } from "./embedder.js";
 
 const responseSchema = z.object({

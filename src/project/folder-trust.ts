@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 const decisionSchema = z.object({ trusted: z.boolean(), at: z.string(), via: z.string() });
 const trustFileSchema = z.object({ version: z.literal(1), folders: z.record(z.string(), decisionSchema) });
