@@ -1,39 +1,27 @@
-import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import type { LoadedConfig } from "../config/load-config.js";
 import { UniversalContentStore } from "../content-store/universal-content-store.js";
-import { createEmbedder } from "../embedding/create-embedder.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { INTERACTIVE_COMMIT_SLICE_MS, IndexWriter } from "../indexer/index-writer.js";
 import { ProjectIndexer } from "../indexer/project-indexer.js";
 import { VectorBackfill } from "../indexer/vector-backfill.js";
 import { FileWorkerPool } from "../indexer/worker-pool.js";
 import { ConsentStore } from "../project/consent.js";
-import { FolderTrustStore } from "../project/folder-trust.js";
 import { IndexLock } from "../project/index-lock.js";
-import { resolveProjectPaths, type ProjectPaths } from "../project/project-paths.js";
+import type { ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
-import { openDatabase, type SqliteDatabase } from "../store/database.js";
+import type { SqliteDatabase } from "../store/database.js";
 import { EntryRepository } from "../store/entry-repository.js";
 import { FileRepository } from "../store/file-repository.js";
 import { FullTextRepository } from "../store/full-text-repository.js";
 import { SessionRepository } from "../store/session-repository.js";
 import { VectorStore } from "../store/vector-store.js";
-import { upgradeTermsFormat } from "./upgrade-terms-format.js";
+import { openProjectStore, type OpenProjectStoreOptions } from "./project-store.js";
 
-export interface OpenProjectOptions {
-  root: string;
-  env?: NodeJS.ProcessEnv;
-  /** Dotted configuration keys set by command-line flags. */
-  flags?: Record<string, unknown>;
-  userConfigPath?: string;
+export interface OpenProjectOptions extends OpenProjectStoreOptions {
   /** Someone is typing: index commits yield to the event loop every few milliseconds. */
   interactive?: boolean;
-  /**
-   * The process answers one search and exits (`sylk search "…"`): code search
-   * reads only its query's postings instead of loading the full-text index.
-   */
-  searchOnce?: boolean;
 }
 
 /** Everything one project needs, wired once. The UI and the agent receive narrow pieces of it. */
@@ -61,24 +49,13 @@ export interface ProjectServices {
 
 /** The composition root of the engine: opens the project's database and builds its services. */
 export function openProject(options: OpenProjectOptions): ProjectServices {
-  const env = options.env ?? process.env;
-  const paths = resolveProjectPaths(options.root, env);
-  const loadedConfig = loadConfig({
-    projectRoot: paths.root,
-    env,
-    projectTrusted: new FolderTrustStore(paths.sylkHome).isTrusted(paths.root),
-    ...(options.flags ? { flags: options.flags } : {}),
-    ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}),
-  });
+  const { paths, loadedConfig, embedder, db } = openProjectStore(options);
   const { config } = loadedConfig;
-  const embedder = createEmbedder(config.embedding, env);
-  const db = openDatabase(paths.database);
-  upgradeTermsFormat(db);
   const files = new FileRepository(db);
   const entries = new EntryRepository(db);
   const vectors = new VectorStore(db, embedder.id, embedder.dimensions);
   const fullTextRepository = new FullTextRepository(db);
-  const codeFullText = new PersistentFullText(fullTextRepository, "code", { searchWithoutLoading: options.searchOnce ?? false });
+  const codeFullText = new PersistentFullText(fullTextRepository, "code");
   const historyFullText = new PersistentFullText(fullTextRepository, "history");
   const builtinEmbedder = config.embedding.provider === "builtin";
   // Scans on a second thread once warm, beside full-text scoring.

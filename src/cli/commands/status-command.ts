@@ -1,6 +1,5 @@
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
-import { openProject } from "../../app/project-services.js";
 import { getMeta } from "../../store/database.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
@@ -36,6 +35,8 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
         context.stdout.write(options.json ? `${JSON.stringify({ root: paths.root, state: "missing" })}\n` : text);
         return;
       }
+      // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
+      const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: paths.root, env: context.env });
       warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {

@@ -1,0 +1,40 @@
+import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import { createEmbedder } from "../embedding/create-embedder.js";
+import type { Embedder } from "../embedding/embedder.js";
+import { FolderTrustStore } from "../project/folder-trust.js";
+import { resolveProjectPaths, type ProjectPaths } from "../project/project-paths.js";
+import { openDatabase, type SqliteDatabase } from "../store/database.js";
+import { upgradeTermsFormat } from "./upgrade-terms-format.js";
+
+export interface OpenProjectStoreOptions {
+  root: string;
+  env?: NodeJS.ProcessEnv;
+  /** Dotted configuration keys set by command-line flags. */
+  flags?: Record<string, unknown>;
+  userConfigPath?: string;
+}
+
+/** A project's configuration, embedder and database: what every way of opening a project starts from. */
+export interface ProjectStore {
+  paths: ProjectPaths;
+  loadedConfig: LoadedConfig;
+  embedder: Embedder;
+  db: SqliteDatabase;
+}
+
+/** Loads the configuration (trust-gated keys kept only in a trusted folder) and opens the database, its schema brought up to date. */
+export function openProjectStore(options: OpenProjectStoreOptions): ProjectStore {
+  const env = options.env ?? process.env;
+  const paths = resolveProjectPaths(options.root, env);
+  const loadedConfig = loadConfig({
+    projectRoot: paths.root,
+    env,
+    projectTrusted: new FolderTrustStore(paths.sylkHome).isTrusted(paths.root),
+    ...(options.flags ? { flags: options.flags } : {}),
+    ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}),
+  });
+  const embedder = createEmbedder(loadedConfig.config.embedding, env);
+  const db = openDatabase(paths.database);
+  upgradeTermsFormat(db);
+  return { paths, loadedConfig, embedder, db };
+}
