@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { openOneShotSearch } from "../../app/one-shot-search.js";
 import type { ProjectServices } from "../../app/project-services.js";
@@ -74,6 +73,7 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
           if (!options.json) throw new BadInputError("Reading queries from stdin (-) needs --json.");
           // Many queries: load the in-memory hot tiers once, up front.
           if (options.scope !== "history") services.codeSearcher.warm();
+          const { createInterface } = await import("node:readline");
           const lines = createInterface({ input: context.stdin, crlfDelay: Infinity });
           for await (const line of lines) {
             if (line.trim() === "") continue;
