@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import { ConfigError } from "../errors.js";
 import { configSchema, type SylkConfig } from "./schema.js";
 import { withoutTrustGatedKeys, type GatedSetting } from "./trust-gated-keys.js";
@@ -126,7 +126,7 @@ function validateLayer(raw: RawObject, origin: string, envNames?: Map<string, st
   if (!result.success) throw configErrorFrom(result.error, origin, envNames);
 }
 
-function configErrorFrom(error: z.ZodError, origin: string, envNames?: Map<string, string>): ConfigError {
+function configErrorFrom(error: z.core.$ZodError, origin: string, envNames?: Map<string, string>): ConfigError {
   const issue = error.issues[0];
   if (!issue) return new ConfigError(`Invalid configuration in ${origin}.`);
   const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : [];
@@ -159,7 +159,7 @@ function configFromEnv(env: NodeJS.ProcessEnv): { raw: RawObject; names: Map<str
   return { raw, names };
 }
 
-function sectionShape(schema: z.ZodType): Record<string, unknown> {
+function sectionShape(schema: z.ZodMiniType): Record<string, unknown> {
   // Sections are `z.object(...).strict().default(...)`, possibly refined; unwrap to the object shape.
   let current: unknown = schema;
   for (let depth = 0; depth < 5; depth++) {

@@ -1,8 +1,9 @@
-import * as z from "zod";
+// Mini: this module is on every command's start-up path (see config/schema.ts).
+import * as z from "zod/mini";
 import { normalize, type Embedder } from "./embedder.js";
 
 const responseSchema = z.object({
-  data: z.array(z.object({ embedding: z.array(z.number()), index: z.number().int() })),
+  data: z.array(z.object({ embedding: z.array(z.number()), index: z.int() })),
 });
 
 export interface OpenAICompatibleEmbedderOptions {

@@ -2,7 +2,6 @@ import { type Command, Option } from "commander";
 import type { AgentResult } from "../../agent/agent-events.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
 import { BadInputError, ExitCode, type ExitCodeValue } from "../../errors.js";
-import { resolveIndexConsent } from "../../project/consent.js";
 import { createPrinter, OUTPUT_FORMATS, type OutputFormat } from "../ask-printers.js";
 import type { CliContext } from "../cli-context.js";
 import { IndexProgressPrinter } from "../index-progress-printer.js";
@@ -47,7 +46,11 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
       if (options.provider) flags["model.provider"] = options.provider;
       if (options.contextWindow) flags["context.windowTokens"] = options.contextWindow;
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
-      const [{ openProject }, { openAgentSession }] = await Promise.all([import("../../app/project-services.js"), import("../../app/agent-session.js")]);
+      const [{ openProject }, { openAgentSession }, { resolveIndexConsent }] = await Promise.all([
+        import("../../app/project-services.js"),
+        import("../../app/agent-session.js"),
+        import("../../project/consent.js"),
+      ]);
       const services = openProject({ root: resolveRoot(context), env: context.env, flags });
       warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
