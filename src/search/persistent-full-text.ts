@@ -35,8 +35,9 @@ export interface PersistentFullTextOptions {
  *
  * A snapshot holds exactly the table's documents when it is saved (it is
  * reconciled and written in one write transaction), and ids only grow, so
- * documents added since have ids above its highest, and a count tells
- * whether any of its own were removed: most loads need not list the
+ * documents added since have ids above its highest. Removals deferred as
+ * above are noted by id; a count then tells whether others happened (a
+ * process that crashed before saving): most loads need not list the
  * table's ids at all.
  */
 export class PersistentFullText {
@@ -95,7 +96,7 @@ export class PersistentFullText {
     const changes = removed.length + added.length;
     if (changes === 0) return;
     if (!this.loaded && this.repository.snapshotBytes(this.collection) > this.eagerLoadSnapshotBytes) {
-      this.repository.addDeferredChanges(this.collection, changes);
+      this.repository.addDeferredChanges(this.collection, changes, removed);
       return;
     }
     this.ensureCurrent();
@@ -165,8 +166,10 @@ export class PersistentFullText {
   /**
    * Restores `index` from the snapshot (all its terms, or only `terms`) and
    * brings it up to the table: documents added since have ids above the
-   * snapshot's highest, and only when the table holds fewer of the others
-   * than the snapshot does are its ids listed to find the removed ones.
+   * snapshot's highest, those noted as removed are tombstoned, and only when
+   * the table holds fewer of the others than that leaves are its ids listed
+   * to find the rest. (The table holds none of the snapshot's ids that the
+   * snapshot lacks, and no noted id: so equal counts mean equal sets.)
    */
   private restoreInto(index: FullTextIndex, snapshot: StoredSnapshot | undefined, terms?: readonly string[]): { added: number; removed: number } {
     if (!snapshot) {
@@ -174,12 +177,19 @@ export class PersistentFullText {
       return { added: index.size, removed: 0 };
     }
     index.restore(snapshot.documents, this.repository.loadPostings(this.collection, snapshot, terms));
+    let removed = 0;
+    for (const id of this.repository.removedSinceSnapshot(this.collection)) {
+      if (!index.has(id)) continue;
+      index.remove(id);
+      removed++;
+    }
     const added = this.repository.documentsAfter(this.collection, snapshot.maxId);
     if (this.repository.count(this.collection) - added.length !== index.size) {
-      return this.reconcileWith(index, this.repository.ids(this.collection));
+      const reconciled = this.reconcileWith(index, this.repository.ids(this.collection));
+      return { added: reconciled.added, removed: removed + reconciled.removed };
     }
     for (const document of added) index.add(document.id, document.terms, document.length);
-    return { added: added.length, removed: 0 };
+    return { added: added.length, removed };
   }
 
   private ensureCurrent(): void {

@@ -76,6 +76,7 @@ export class FullTextRepository {
     const insert = this.db.prepare("INSERT INTO fts_postings (index_name, bucket, data) VALUES (?, ?, ?)");
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM fts_postings WHERE index_name = ?").run(collection);
+      this.db.prepare("DELETE FROM fts_removed WHERE index_name = ?").run(collection);
       let bytes = encodedDocuments.length;
       for (const [bucket, data] of rows) {
         insert.run(collection, bucket, data);
@@ -129,13 +130,23 @@ export class FullTextRepository {
     return Number(getMeta(this.db, deferredKey(collection)) ?? 0);
   }
 
-  addDeferredChanges(collection: FullTextCollection, count: number): void {
+  /** Notes changes left for the next load to reconcile, with the ids of the documents removed. */
+  addDeferredChanges(collection: FullTextCollection, count: number, removed: readonly number[] = []): void {
     this.db
       .prepare(
         `INSERT INTO meta (key, value) VALUES (?, ?)
          ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value`,
       )
       .run(deferredKey(collection), count);
+    if (removed.length === 0) return;
+    this.db
+      .prepare("INSERT OR IGNORE INTO fts_removed (index_name, id) SELECT ?, value FROM json_each(?)")
+      .run(collection, JSON.stringify(removed));
+  }
+
+  /** Documents noted as removed since the snapshot was saved (see `addDeferredChanges`). */
+  removedSinceSnapshot(collection: FullTextCollection): number[] {
+    return this.db.prepare("SELECT id FROM fts_removed WHERE index_name = ?").pluck().all(collection) as number[];
   }
 
   /** Every live document's id (from an index, without reading the rows). */

@@ -226,6 +226,15 @@ const MIGRATIONS: Migration[] = [
         data BLOB NOT NULL,
         PRIMARY KEY (index_name, bucket)
       ) WITHOUT ROWID;
+
+      -- Documents removed since the snapshot was saved by a process that left
+      -- the snapshot alone (a refresh of a few files): one search need not
+      -- list every id in the table to learn which of the snapshot's are gone.
+      CREATE TABLE fts_removed (
+        index_name TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        PRIMARY KEY (index_name, id)
+      ) WITHOUT ROWID;
     `,
   },
 ];

@@ -122,13 +122,14 @@ export function encodeDocuments(documents: StoredDocuments): Uint8Array {
   return bytes;
 }
 
+/** The arrays are views of `bytes` when it is aligned (better-sqlite3 hands out a fresh copy of a blob): pass bytes nothing else uses. */
 export function decodeDocuments(bytes: Uint8Array): StoredDocuments {
   if (bytes.length % 8 !== 0) throw new Error("Damaged full-text snapshot: its documents are not whole.");
   const count = bytes.length / 8;
-  // Copied: the bytes belong to SQLite's row, and typed arrays need aligned offsets.
-  const copy = bytes.slice();
-  if (LITTLE_ENDIAN) return { ids: new Int32Array(copy.buffer, 0, count), lengths: new Uint32Array(copy.buffer, count * 4, count) };
-  const view = new DataView(copy.buffer);
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const { buffer, byteOffset } = aligned;
+  if (LITTLE_ENDIAN) return { ids: new Int32Array(buffer, byteOffset, count), lengths: new Uint32Array(buffer, byteOffset + count * 4, count) };
+  const view = new DataView(buffer, byteOffset);
   const ids = new Int32Array(count);
   const lengths = new Uint32Array(count);
   for (let index = 0; index < count; index++) {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PersistentFullText } from "../../src/search/persistent-full-text.js";
 import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
 import { FullTextRepository } from "../../src/store/full-text-repository.js";
@@ -127,5 +127,31 @@ describe("PersistentFullText", () => {
       expect(once.searchWithIdealScore(query, 10)).toEqual(loaded.searchWithIdealScore(query, 10));
       expect(once.isLoaded).toBe(false);
     }
+  });
+
+  it("learns of removals deferred by another process from their note, without listing the table's ids", async () => {
+    const saved = new PersistentFullText(repository, "history");
+    const documents = ["alpha beta", "beta gamma", "gamma delta"].map((text) => insertEntry(db, text));
+    saved.apply([], documents);
+    await saved.checkpoint();
+    // A refresh that leaves the (large) snapshot alone: the row goes, the change is noted.
+    const refresh = new PersistentFullText(repository, "history", { eagerLoadSnapshotBytes: 0 });
+    db.prepare("DELETE FROM content_entries WHERE doc = ?").run(documents[0]?.id);
+    const added = insertEntry(db, "alpha epsilon");
+    refresh.apply([documents[0]?.id as number], [added]);
+    expect(refresh.isLoaded).toBe(false);
+    expect(repository.removedSinceSnapshot("history")).toEqual([documents[0]?.id]);
+
+    const listIds = vi.spyOn(repository, "ids");
+    const once = new PersistentFullText(repository, "history", { searchWithoutLoading: true });
+    const loaded = new PersistentFullText(repository, "history");
+    expect(loaded.load()).toEqual({ added: 1, removed: 1 });
+    for (const query of [["alpha"], ["beta", "gamma"]]) expect(once.searchWithIdealScore(query, 10)).toEqual(loaded.searchWithIdealScore(query, 10));
+    expect(listIds).not.toHaveBeenCalled();
+    listIds.mockRestore();
+
+    // Saving folds the note into the snapshot.
+    loaded.save();
+    expect(repository.removedSinceSnapshot("history")).toEqual([]);
   });
 });

@@ -43,7 +43,7 @@ describe("openDatabase", () => {
     const current = openDatabase(path);
     // Back to schema 5 as it shipped: the export's table, its noted size, no tables by term.
     current.exec(`
-      DROP TABLE fts_documents; DROP TABLE fts_postings;
+      DROP TABLE fts_documents; DROP TABLE fts_postings; DROP TABLE fts_removed;
       CREATE TABLE fts_snapshot (index_name TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (index_name, key)) WITHOUT ROWID;
       INSERT INTO fts_snapshot VALUES ('code', '1.map', '[]');
       INSERT INTO meta VALUES ('fts_snapshot_bytes:code', '2'), ('fts_deferred:code', '5'), ('kept', 'yes');
@@ -54,7 +54,7 @@ describe("openDatabase", () => {
     const db = openDatabase(path);
     expect(db.pragma("user_version", { simple: true })).toBe(6);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'fts_%' AND type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(["fts_documents", "fts_postings"]);
+    expect(tables).toEqual(["fts_documents", "fts_postings", "fts_removed"]);
     expect(db.prepare("SELECT key FROM meta ORDER BY key").pluck().all()).toEqual(["kept"]);
     db.close();
   });
