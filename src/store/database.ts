@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
@@ -12,6 +13,24 @@ export interface OpenDatabaseOptions {
   readonly?: boolean;
 }
 
+let nativeBinding: string | null | undefined;
+
+/**
+ * Where better-sqlite3's addon is, when it is where its install puts it.
+ * Otherwise better-sqlite3 finds it through `bindings`, which tries a
+ * dozen paths and reads a stack trace: 2–5 ms of a one-shot search.
+ */
+function betterSqliteAddon(): string | null {
+  if (nativeBinding === undefined) {
+    try {
+      nativeBinding = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
+    } catch {
+      nativeBinding = null;
+    }
+  }
+  return nativeBinding;
+}
+
 /**
  * Opens the project's one SQLite file with sqlite-vec loaded, in WAL mode so
  * that readers never block the writer, and brings its schema up to date.
@@ -20,7 +39,8 @@ export interface OpenDatabaseOptions {
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { readonly: options.readonly ?? false });
+  const addon = betterSqliteAddon();
+  const db = new Database(path, { readonly: options.readonly ?? false, ...(addon ? { nativeBinding: addon } : {}) });
   sqliteVec.load(db);
   db.pragma("busy_timeout = 10000");
   if (!options.readonly) {
