@@ -16,12 +16,18 @@ import { TF_BUCKETS, TF_MARK } from "./full-text-document.js";
  * since FlexSearch's `search` merges the slots and so loses the frequency.
  */
 
+/**
+ * One slot's document ids: an array when filed by `addPostings`, a typed
+ * array when restored from a snapshot (its bytes, used where they lie).
+ */
+export type Postings = number[] | Int32Array;
+
 /** A term's postings by frequency slot: 0 once, 1 + i the i-th of `TF_BUCKETS`; empty slots may be missing. */
-export type TermSlots = ReadonlyArray<readonly number[] | null | undefined>;
+export type TermSlots = ReadonlyArray<ArrayLike<number> | null | undefined>;
 
 /** What an `Index` built by `createPostingsIndex` keeps (tokenize "strict", no context, no fastupdate register). */
 interface IndexInternals {
-  map: Map<string, Array<number[] | undefined>>;
+  map: Map<string, Array<Postings | undefined>>;
   reg: Set<number>;
 }
 
@@ -42,11 +48,13 @@ export function createPostingsIndex(): Index {
 export function addPostings(index: Index, id: number, terms: string): void {
   const { map, reg } = internals(index);
   let term = "";
-  let slots: Array<number[] | undefined> | undefined;
+  let slots: Array<Postings | undefined> | undefined;
   let slot = 0;
   const post = () => {
     if (!slots) return;
-    const ids = slots[slot] ?? (slots[slot] = []);
+    let ids = slots[slot];
+    // A restored slot is a typed array: it becomes an array the first time it grows.
+    if (!Array.isArray(ids)) slots[slot] = ids = ids ? Array.from(ids) : [];
     ids.push(id);
   };
   let start = 0;
@@ -82,7 +90,7 @@ export function addPostings(index: Index, id: number, terms: string): void {
  * `contain` read it, and none is used, while a one-off search would pay
  * for 86k insertions.
  */
-export function restorePostings(index: Index, terms: Iterable<readonly [string, Array<number[] | undefined>]>): void {
+export function restorePostings(index: Index, terms: Iterable<readonly [string, Array<Postings | undefined>]>): void {
   const { map } = internals(index);
   for (const [term, slots] of terms) map.set(term, slots);
 }

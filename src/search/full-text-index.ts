@@ -1,5 +1,5 @@
 import type { Index } from "flexsearch";
-import { addPostings, allTermSlots, createPostingsIndex, restorePostings, termSlots, type TermSlots } from "./flexsearch-postings.js";
+import { addPostings, allTermSlots, createPostingsIndex, restorePostings, termSlots, type Postings, type TermSlots } from "./flexsearch-postings.js";
 import { FREQUENCY_OF_CODE, FrequentTermTables } from "./frequent-term-tables.js";
 import { topK } from "./top-k.js";
 
@@ -18,10 +18,13 @@ export interface FullTextHit {
   score: number;
 }
 
-/** The live documents of an index, ids ascending, with their lengths (what a snapshot stores). */
+/** The live documents of an index, dense by id (what a snapshot stores). */
 export interface IndexDocuments {
-  ids: Int32Array;
-  lengths: Uint32Array;
+  /** `LIVE` (1) for each live document, 0 elsewhere, up to the highest live id. */
+  live: Uint8Array;
+  lengths: Float32Array;
+  count: number;
+  totalLength: number;
 }
 
 export interface FullTextResult {
@@ -86,9 +89,19 @@ export class FullTextIndex {
   private totalLength = 0;
   private readonly frequentTerms = new FrequentTermTables();
 
-  constructor() {
+  /**
+   * `searchedOnce`: the index answers one search and is dropped (a one-off
+   * search's partial index), so frequent terms get no dense tables: building
+   * one is a pass over the term's postings and then one over the documents
+   * found, where scoring from the postings is the one pass. Both add the
+   * same term score to the same documents, so results are equal.
+   */
+  constructor(options: { searchedOnce?: boolean } = {}) {
     this.index = createPostingsIndex();
+    this.useFrequentTermTables = !options.searchedOnce;
   }
+
+  private readonly useFrequentTermTables: boolean;
 
   /** Live documents. */
   get size(): number {
@@ -215,7 +228,7 @@ export class FullTextIndex {
     const weight = plan.idf * (K1 + 1);
     const lengthWeight = (K1 * B) / averageLength;
     const baseNormalisation = K1 * (1 - B);
-    if (onlyFound && plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
+    if (onlyFound && this.useFrequentTermTables && plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
       // Found documents are fewer than the term's postings: look them up instead.
       // Each already has a score, so nothing is appended to `touched` here.
       const codes = this.frequentTerms.get(plan.term, state.length, () => plan.slots.map((ids) => ids ?? []));
@@ -260,10 +273,10 @@ export class FullTextIndex {
    * is live: frequent terms have up to ~170,000 of them on a large
    * repository, and counting them was a pass per query term.
    */
-  private liveIn(postings: readonly number[]): number {
+  private liveIn(postings: ArrayLike<number>): number {
     if (this.tombstones === 0) return postings.length;
     let live = 0;
-    for (const id of postings) if (this.state[id] === LIVE) live++;
+    for (let index = 0; index < postings.length; index++) if (this.state[postings[index] as number] === LIVE) live++;
     return live;
   }
 
@@ -304,17 +317,13 @@ export class FullTextIndex {
     this.touched = new Int32Array(size);
   }
 
-  /** The live documents, ids ascending, with their lengths. */
+  /** The live documents, dense by id. */
   documents(): IndexDocuments {
-    const ids = new Int32Array(this.liveCount);
-    const lengths = new Uint32Array(this.liveCount);
-    let count = 0;
-    for (let id = 0; id < this.state.length; id++) {
-      if (this.state[id] !== LIVE) continue;
-      ids[count] = id;
-      lengths[count++] = this.lengths[id] as number;
-    }
-    return { ids, lengths };
+    const size = this.state.lastIndexOf(LIVE) + 1;
+    const live = this.state.slice(0, size);
+    if (this.tombstones > 0) for (let id = 0; id < size; id++) if (live[id] !== LIVE) live[id] = ABSENT;
+    const lengths = this.lengths.slice(0, size);
+    return { live, lengths, count: this.liveCount, totalLength: this.totalLength };
   }
 
   /**
@@ -327,7 +336,7 @@ export class FullTextIndex {
         yield [term, slots];
         continue;
       }
-      const live = slots.map((ids) => ids?.filter((id) => this.state[id] === LIVE));
+      const live = slots.map((ids) => ids && Array.prototype.filter.call(ids, (id: number) => this.state[id] === LIVE));
       if (live.some((ids) => ids && ids.length > 0)) yield [term, live];
     }
   }
@@ -338,22 +347,21 @@ export class FullTextIndex {
    * one-off search, which then scores exactly as the whole index would:
    * BM25 reads only the query's terms and the document statistics).
    */
-  restore(documents: IndexDocuments, terms: Iterable<readonly [string, Array<number[] | undefined>]>): void {
+  restore(documents: IndexDocuments, terms: Iterable<readonly [string, Array<Postings | undefined>]>, leftOut: Iterable<number> = []): void {
     this.reset();
-    const { ids, lengths } = documents;
-    if (ids.length > 0) this.ensureCapacity(ids[ids.length - 1] as number);
-    // `markLive` inlined: a one-off search runs this once, before V8 compiles anything.
-    const { state, lengths: lengthOf } = this;
-    let totalLength = 0;
-    for (let index = 0; index < ids.length; index++) {
-      const id = ids[index] as number;
-      const length = lengths[index] as number;
-      state[id] = LIVE;
-      lengthOf[id] = length;
-      totalLength += length;
+    const { live, lengths } = documents;
+    if (live.length > 0) this.ensureCapacity(live.length - 1);
+    this.state.set(live);
+    this.lengths.set(lengths);
+    this.liveCount = documents.count;
+    this.totalLength = documents.totalLength;
+    // Removed since the snapshot, and already left out of `terms`' postings: gone, not tombstoned.
+    for (const id of leftOut) {
+      if (this.state[id] !== LIVE) continue;
+      this.state[id] = ABSENT;
+      this.liveCount--;
+      this.totalLength -= this.lengths[id] as number;
     }
-    this.liveCount = ids.length;
-    this.totalLength = totalLength;
     restorePostings(this.index, terms);
   }
 

@@ -1,4 +1,5 @@
-import type { FullTextCollection, FullTextRepository, StoredSnapshot } from "../store/full-text-repository.js";
+import type { FullTextCollection, FullTextDocument, FullTextRepository, StoredSnapshot } from "../store/full-text-repository.js";
+import { onlyTerms } from "./full-text-document.js";
 import { FullTextIndex, type FullTextHit, type FullTextResult } from "./full-text-index.js";
 
 /** Rebuild instead of carrying tombstones once they are this share of the index. */
@@ -36,9 +37,9 @@ export interface PersistentFullTextOptions {
  * A snapshot holds exactly the table's documents when it is saved (it is
  * reconciled and written in one write transaction), and ids only grow, so
  * documents added since have ids above its highest. Removals deferred as
- * above are noted by id; a count then tells whether others happened (a
- * process that crashed before saving): most loads need not list the
- * table's ids at all.
+ * above are noted by id (and left out when restoring, rather than
+ * tombstoned); a count then tells whether others happened (a process that
+ * crashed before saving): most loads need not list the table's ids at all.
  */
 export class PersistentFullText {
   private readonly index = new FullTextIndex();
@@ -158,7 +159,7 @@ export class PersistentFullText {
       this.load();
       return this.index;
     }
-    const partial = new FullTextIndex();
+    const partial = new FullTextIndex({ searchedOnce: true });
     this.restoreInto(partial, snapshot, terms);
     return partial;
   }
@@ -166,7 +167,7 @@ export class PersistentFullText {
   /**
    * Restores `index` from the snapshot (all its terms, or only `terms`) and
    * brings it up to the table: documents added since have ids above the
-   * snapshot's highest, those noted as removed are tombstoned, and only when
+   * snapshot's highest, those noted as removed are left out, and only when
    * the table holds fewer of the others than that leaves are its ids listed
    * to find the rest. (The table holds none of the snapshot's ids that the
    * snapshot lacks, and no noted id: so equal counts mean equal sets.)
@@ -176,19 +177,24 @@ export class PersistentFullText {
       index.rebuild(this.repository.documents(this.collection));
       return { added: index.size, removed: 0 };
     }
-    index.restore(snapshot.documents, this.repository.loadPostings(this.collection, snapshot, terms));
-    let removed = 0;
-    for (const id of this.repository.removedSinceSnapshot(this.collection)) {
-      if (!index.has(id)) continue;
-      index.remove(id);
-      removed++;
+    const noted = this.repository.removedSinceSnapshot(this.collection).filter((id) => id <= snapshot.maxId);
+    let leftOut: Uint8Array | undefined;
+    if (noted.length > 0) {
+      leftOut = new Uint8Array(snapshot.maxId + 1);
+      for (const id of noted) leftOut[id] = 1;
     }
+    const sizeBefore = snapshot.documents.count;
+    index.restore(snapshot.documents, this.repository.loadPostings(this.collection, snapshot, terms, leftOut), noted);
+    const removed = sizeBefore - index.size;
+    // A one-off search needs only its terms' postings of the documents added since, too.
+    const wanted = terms ? new Set(terms) : undefined;
+    const add = (document: FullTextDocument) => index.add(document.id, wanted ? onlyTerms(document.terms, wanted) : document.terms, document.length);
     const added = this.repository.documentsAfter(this.collection, snapshot.maxId);
     if (this.repository.count(this.collection) - added.length !== index.size) {
-      const reconciled = this.reconcileWith(index, this.repository.ids(this.collection));
+      const reconciled = this.reconcileWith(index, this.repository.ids(this.collection), add);
       return { added: reconciled.added, removed: removed + reconciled.removed };
     }
-    for (const document of added) index.add(document.id, document.terms, document.length);
+    for (const document of added) add(document);
     return { added: added.length, removed };
   }
 
@@ -206,12 +212,14 @@ export class PersistentFullText {
   }
 
   /** Tombstones what the table lost; adds, from their stored terms, what the index lacks. */
-  private reconcileWith(index: FullTextIndex, storeIds: Iterable<number>): { added: number; removed: number } {
+  private reconcileWith(
+    index: FullTextIndex,
+    storeIds: Iterable<number>,
+    add = (document: FullTextDocument) => index.add(document.id, document.terms, document.length),
+  ): { added: number; removed: number } {
     const { missing, removed } = index.reconcile(storeIds);
     for (let start = 0; start < missing.length; start += 1000) {
-      for (const document of this.repository.documents(this.collection, missing.slice(start, start + 1000))) {
-        index.add(document.id, document.terms, document.length);
-      }
+      for (const document of this.repository.documents(this.collection, missing.slice(start, start + 1000))) add(document);
     }
     return { added: missing.length, removed };
   }

@@ -70,6 +70,7 @@ export class FullTextRepository {
 
   /** Replaces the snapshot; changes deferred until now are part of it. */
   saveSnapshot(collection: FullTextCollection, documents: StoredDocuments, terms: ReadonlyArray<readonly [string, StoredSlots]>): void {
+    if (!Number.isSafeInteger(documents.totalLength)) throw new Error("Document lengths must be whole numbers.");
     const buckets = bucketCountFor(terms.length);
     const rows = encodeBuckets(terms, buckets);
     const encodedDocuments = encodeDocuments(documents);
@@ -84,10 +85,10 @@ export class FullTextRepository {
       }
       this.db
         .prepare(
-          `INSERT INTO fts_documents (index_name, max_id, buckets, documents) VALUES (?, ?, ?, ?)
-           ON CONFLICT(index_name) DO UPDATE SET max_id = excluded.max_id, buckets = excluded.buckets, documents = excluded.documents`,
+          `INSERT OR REPLACE INTO fts_documents (index_name, max_id, document_count, total_length, buckets, documents)
+           VALUES (?, ?, ?, ?, ?, ?)`,
         )
-        .run(collection, documents.ids.at(-1) ?? 0, buckets, encodedDocuments);
+        .run(collection, Math.max(0, documents.live.length - 1), documents.count, documents.totalLength, buckets, encodedDocuments);
       setMeta(this.db, deferredKey(collection), "0");
       setMeta(this.db, bytesKey(collection), String(bytes));
     })();
@@ -96,20 +97,28 @@ export class FullTextRepository {
   /** The snapshot's documents, or nothing when no snapshot was saved. */
   loadSnapshot(collection: FullTextCollection): StoredSnapshot | undefined {
     const row = this.db
-      .prepare("SELECT max_id AS maxId, buckets, documents FROM fts_documents WHERE index_name = ?")
-      .get(collection) as { maxId: number; buckets: number; documents: Buffer } | undefined;
+      .prepare(
+        "SELECT max_id AS maxId, document_count AS count, total_length AS totalLength, buckets, documents FROM fts_documents WHERE index_name = ?",
+      )
+      .get(collection) as { maxId: number; count: number; totalLength: number; buckets: number; documents: Buffer } | undefined;
     if (!row) return undefined;
-    return { documents: decodeDocuments(row.documents), maxId: row.maxId, buckets: row.buckets };
+    return { documents: decodeDocuments(row.documents, row.count, row.totalLength), maxId: row.maxId, buckets: row.buckets };
   }
 
   /**
    * Postings saved with `snapshot`: of every term, or with `terms`, of those
-   * only (reading just the rows they hash to).
+   * only (reading just the rows they hash to); ids marked 1 in `leftOut`
+   * are left out.
    */
-  loadPostings(collection: FullTextCollection, snapshot: StoredSnapshot, terms?: readonly string[]): Array<[string, DecodedSlots]> {
+  loadPostings(
+    collection: FullTextCollection,
+    snapshot: StoredSnapshot,
+    terms?: readonly string[],
+    leftOut?: Uint8Array,
+  ): Array<[string, DecodedSlots]> {
     if (!terms) {
       const rows = this.db.prepare("SELECT data FROM fts_postings WHERE index_name = ?").pluck().all(collection) as Buffer[];
-      return rows.flatMap((data) => decodeBucket(data));
+      return rows.flatMap((data) => decodeBucket(data, undefined, leftOut));
     }
     const wanted = new Set(terms);
     const buckets = [...new Set(terms.map((term) => bucketOf(term, snapshot.buckets)))];
@@ -117,7 +126,7 @@ export class FullTextRepository {
       .prepare("SELECT data FROM fts_postings WHERE index_name = ? AND bucket IN (SELECT value FROM json_each(?))")
       .pluck()
       .all(collection, JSON.stringify(buckets)) as Buffer[];
-    return rows.flatMap((data) => decodeBucket(data, wanted));
+    return rows.flatMap((data) => decodeBucket(data, wanted, leftOut));
   }
 
   /** The snapshot's size, as noted when it was saved. */

@@ -211,10 +211,12 @@ const MIGRATIONS: Migration[] = [
       DROP TABLE fts_snapshot;
       DELETE FROM meta WHERE key LIKE 'fts_snapshot_bytes:%' OR key LIKE 'fts_deferred:%';
 
-      -- One row per index: its documents (ids and lengths, see store/postings-codec.ts).
+      -- One row per index: its documents (lengths and live flags by id, see store/postings-codec.ts).
       CREATE TABLE fts_documents (
         index_name TEXT PRIMARY KEY,
         max_id INTEGER NOT NULL,            -- highest document id: ids above it were added after the save
+        document_count INTEGER NOT NULL,
+        total_length INTEGER NOT NULL,      -- sum of the documents' lengths (BM25's average length)
         buckets INTEGER NOT NULL,           -- how many fts_postings rows its terms are hashed into
         documents BLOB NOT NULL
       ) WITHOUT ROWID;

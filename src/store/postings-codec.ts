@@ -7,31 +7,43 @@
  * instead of the whole index, while a save writes a couple of thousand rows
  * rather than one per term (84k on a 28k-file repository).
  *
- * Postings are LEB128 varints; ids are ascending within a list and
- * written as differences, so most take one byte.
+ * Postings are little-endian 32-bit integers, ids ascending, so that a
+ * search uses them where they lie: a one-off search meets tens to hundreds
+ * of thousands of postings before V8 has compiled anything, and decoding
+ * them one by one (varints, or copies into arrays) cost 5–40 ms.
  *
- * - documents: the ids as 32-bit integers, then the lengths (BM25's
- *   document lengths) as unsigned ones, little-endian: a one-off search
- *   reads all of them, and copying bytes costs no decoding (varints of 86k
- *   documents took 5 ms before V8 had compiled the loop).
- * - bucket: term count; byte length of the header; the header, the terms
- *   joined by spaces in UTF-8 (terms never hold spaces: documents store
- *   theirs space-separated); each term's postings byte length; then the
+ * - documents: dense by id up to the highest: each one's length (BM25's
+ *   document length) as a little-endian 32-bit float, then a byte per id,
+ *   1 for the snapshot's documents: a one-off search reads all of them, and
+ *   copying bytes costs no decoding.
+ * - bucket: term count and byte length of the header (varints); the
+ *   header, the terms joined by spaces in UTF-8 (terms never hold spaces:
+ *   documents store theirs space-separated); each term's postings length in
+ *   32-bit words (varints); zeros up to a multiple of four bytes; then the
  *   postings of each term in header order.
  * - postings: slot count, then per slot its id count and ids (a term's
  *   documents by frequency slot, see `search/flexsearch-postings.ts`).
  */
 
 /** A term's document ids by frequency slot; a slot may be missing. */
-export type StoredSlots = ReadonlyArray<readonly number[] | null | undefined>;
+export type StoredSlots = ReadonlyArray<ArrayLike<number> | null | undefined>;
 
-/** Decoded postings: fresh arrays the caller owns. */
-export type DecodedSlots = Array<number[] | undefined>;
+/** Decoded postings: views of the row's bytes (or copies), which the caller may keep. */
+export type DecodedSlots = Array<Int32Array | undefined>;
 
-/** The documents of a snapshot, ids ascending, with their lengths. */
+/**
+ * The documents of a snapshot, dense by id (ids are small integers, and the
+ * index keeps them so in memory): restoring them is two copies, where a
+ * list of ids took a pass of 86k steps before V8 had compiled it.
+ */
 export interface StoredDocuments {
-  ids: Int32Array;
-  lengths: Uint32Array;
+  /** 1 for each document of the snapshot, 0 elsewhere. */
+  live: Uint8Array;
+  /** BM25 length of each document. */
+  lengths: Float32Array;
+  /** How many documents are live, and the sum of their lengths. */
+  count: number;
+  totalLength: number;
 }
 
 /** Terms per bucket aimed at: ≈ 3 KB rows on a large repository. */
@@ -51,9 +63,46 @@ export function bucketOf(term: string, buckets: number): number {
   return (hash >>> 0) & (buckets - 1);
 }
 
+/** Bytes, varints and aligned little-endian 32-bit words, into one growing buffer. */
 class ByteWriter {
-  private bytes = new Uint8Array(1 << 12);
+  private bytes: Uint8Array;
+  private words: Int32Array;
+  private view: DataView;
   length = 0;
+
+  /** `capacity`: what is expected, rounded up to whole words; the buffer grows past it if need be. */
+  constructor(capacity = 1 << 16) {
+    this.bytes = new Uint8Array((capacity + 3) & ~3);
+    this.words = new Int32Array(this.bytes.buffer);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  /** At a multiple of four bytes (`align` first). */
+  word(value: number): void {
+    if (this.length + 4 > this.bytes.length) this.grow(4);
+    if (LITTLE_ENDIAN) this.words[this.length >> 2] = value;
+    else this.view.setInt32(this.length, value, true);
+    this.length += 4;
+  }
+
+  /** Words at a multiple of four bytes, copied in bulk (a save writes 4M of them). */
+  wordList(values: ArrayLike<number>): void {
+    const size = values.length * 4;
+    if (this.length + size > this.bytes.length) this.grow(size);
+    if (LITTLE_ENDIAN) this.words.set(values, this.length >> 2);
+    else for (let index = 0; index < values.length; index++) this.view.setInt32(this.length + index * 4, values[index] as number, true);
+    this.length += size;
+  }
+
+  /** Zeros up to a multiple of four bytes. */
+  align(): void {
+    while (this.length % 4 !== 0) this.append(ZERO);
+  }
+
+  /** A view of what was written from `start` to `end`, valid until the next write. */
+  subarray(start: number, end: number): Uint8Array {
+    return this.bytes.subarray(start, end);
+  }
 
   varint(value: number): void {
     if (this.length + 5 > this.bytes.length) this.grow(5);
@@ -71,17 +120,16 @@ class ByteWriter {
     this.length += bytes.length;
   }
 
-  /** A copy of what was written since `from`. */
-  slice(from = 0): Uint8Array {
-    return this.bytes.slice(from, this.length);
-  }
-
   private grow(needed: number): void {
-    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + needed));
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, (this.length + needed + 3) & ~3));
     grown.set(this.bytes.subarray(0, this.length));
     this.bytes = grown;
+    this.words = new Int32Array(grown.buffer);
+    this.view = new DataView(grown.buffer);
   }
 }
+
+const ZERO = new Uint8Array(1);
 
 class ByteReader {
   constructor(
@@ -104,109 +152,118 @@ class ByteReader {
 /** Typed arrays use the platform's byte order; the stored one is little-endian. */
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
-export function encodeDocuments(documents: StoredDocuments): Uint8Array {
-  const { ids, lengths } = documents;
-  if (lengths.length !== ids.length) throw new Error("Every snapshot document needs its length.");
-  for (let index = 1; index < ids.length; index++) {
-    if ((ids[index] as number) <= (ids[index - 1] as number)) throw new Error("Snapshot document ids must ascend.");
-  }
-  const bytes = new Uint8Array(ids.length * 8);
-  if (LITTLE_ENDIAN) {
-    bytes.set(new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength));
-    bytes.set(new Uint8Array(lengths.buffer, lengths.byteOffset, lengths.byteLength), ids.byteLength);
-    return bytes;
-  }
-  const view = new DataView(bytes.buffer);
-  ids.forEach((id, index) => view.setInt32(index * 4, id, true));
-  lengths.forEach((length, index) => view.setUint32(ids.byteLength + index * 4, length, true));
+/** Dense by id up to the highest live one: lengths, then the live flags. */
+export function encodeDocuments(documents: Pick<StoredDocuments, "live" | "lengths">): Uint8Array {
+  const { live, lengths } = documents;
+  if (lengths.length !== live.length) throw new Error("Every snapshot document needs its length.");
+  const size = live.length;
+  const bytes = new Uint8Array(size * 5);
+  if (LITTLE_ENDIAN) bytes.set(new Uint8Array(lengths.buffer, lengths.byteOffset, lengths.byteLength));
+  else lengths.forEach((length, id) => new DataView(bytes.buffer).setFloat32(id * 4, length, true));
+  bytes.set(live, size * 4);
   return bytes;
 }
 
-/** The arrays are views of `bytes` when it is aligned (better-sqlite3 hands out a fresh copy of a blob): pass bytes nothing else uses. */
-export function decodeDocuments(bytes: Uint8Array): StoredDocuments {
-  if (bytes.length % 8 !== 0) throw new Error("Damaged full-text snapshot: its documents are not whole.");
-  const count = bytes.length / 8;
+/**
+ * The arrays are views of `bytes` when it is aligned (better-sqlite3 hands
+ * out a fresh copy of a blob): pass bytes nothing else uses.
+ */
+export function decodeDocuments(bytes: Uint8Array, count: number, totalLength: number): StoredDocuments {
+  if (bytes.length % 5 !== 0) throw new Error("Damaged full-text snapshot: its documents are not whole.");
+  const size = bytes.length / 5;
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const { buffer, byteOffset } = aligned;
-  if (LITTLE_ENDIAN) return { ids: new Int32Array(buffer, byteOffset, count), lengths: new Uint32Array(buffer, byteOffset + count * 4, count) };
+  const live = new Uint8Array(buffer, byteOffset + size * 4, size);
+  if (LITTLE_ENDIAN) return { live, lengths: new Float32Array(buffer, byteOffset, size), count, totalLength };
   const view = new DataView(buffer, byteOffset);
-  const ids = new Int32Array(count);
-  const lengths = new Uint32Array(count);
-  for (let index = 0; index < count; index++) {
-    ids[index] = view.getInt32(index * 4, true);
-    lengths[index] = view.getUint32(count * 4 + index * 4, true);
-  }
-  return { ids, lengths };
+  const lengths = new Float32Array(size);
+  for (let id = 0; id < size; id++) lengths[id] = view.getFloat32(id * 4, true);
+  return { live, lengths, count, totalLength };
+}
+
+/** The 32-bit words a term's postings take (see the layout above). */
+function wordCount(slots: StoredSlots): number {
+  let words = 1;
+  for (const ids of slots) words += 1 + (ids?.length ?? 0);
+  return words;
 }
 
 function encodePostings(slots: StoredSlots, writer: ByteWriter): void {
-  writer.varint(slots.length);
+  writer.word(slots.length);
   for (const ids of slots) {
     const list = ids ?? [];
-    writer.varint(list.length);
-    let previous = 0;
+    writer.word(list.length);
     let ascending = true;
-    for (let index = 0; index < list.length && ascending; index++) {
-      const id = list[index] as number;
-      ascending = id > previous;
-      previous = id;
-    }
+    for (let index = 1; index < list.length && ascending; index++) ascending = (list[index] as number) > (list[index - 1] as number);
     // Ids are added in ascending order, except after a reconcile added a late document.
-    const sorted = ascending ? list : [...list].sort((a, b) => a - b);
-    previous = 0;
-    for (const id of sorted) {
-      writer.varint(id - previous);
-      previous = id;
-    }
+    writer.wordList(ascending ? list : Array.from(list).sort((a, b) => a - b));
   }
 }
 
-function decodePostings(reader: ByteReader): DecodedSlots {
-  const slotCount = reader.varint();
-  const slots: DecodedSlots = new Array<number[] | undefined>(slotCount);
+/** A term's postings from its words, without the ids marked 1 in `leftOut`. */
+function decodePostings(words: Int32Array, leftOut: Uint8Array | undefined): DecodedSlots {
+  const slotCount = words[0] as number;
+  const slots: DecodedSlots = new Array<Int32Array | undefined>(slotCount);
+  let position = 1;
   for (let slot = 0; slot < slotCount; slot++) {
-    const count = reader.varint();
-    if (count === 0) continue;
-    const ids: number[] = [];
-    let id = 0;
-    for (let index = 0; index < count; index++) ids.push((id += reader.varint()));
-    slots[slot] = ids;
+    const count = words[position++] as number;
+    let ids = words.subarray(position, position + count);
+    position += count;
+    if (leftOut) ids = withoutMarked(ids, leftOut);
+    if (ids.length > 0) slots[slot] = ids;
   }
   return slots;
 }
 
-/** Groups terms into `buckets` rows; returns each non-empty bucket's number and bytes. */
+function withoutMarked(ids: Int32Array, marked: Uint8Array): Int32Array {
+  const kept = new Int32Array(ids.length);
+  let count = 0;
+  for (let index = 0; index < ids.length; index++) {
+    const id = ids[index] as number;
+    if (marked[id] !== 1) kept[count++] = id;
+  }
+  return count === ids.length ? ids : kept.subarray(0, count);
+}
+
+/**
+ * Groups terms into `buckets` rows; returns each non-empty bucket's number
+ * and bytes (views of one buffer: a save writes about 2k rows, and a
+ * buffer each was most of its garbage).
+ */
 export function encodeBuckets(terms: ReadonlyArray<readonly [string, StoredSlots]>, buckets: number): Array<[number, Uint8Array]> {
   const members: Array<Array<readonly [string, StoredSlots]>> = Array.from({ length: buckets }, () => []);
   for (const entry of terms) (members[bucketOf(entry[0], buckets)] as Array<readonly [string, StoredSlots]>).push(entry);
   const encoder = new TextEncoder();
-  const rows: Array<[number, Uint8Array]> = [];
-  const postings = new ByteWriter();
+  // Sized up front (postings, terms, and a margin for varints, spaces and padding): growing by doubling was a third of a save.
+  let capacity = 16 * buckets;
+  for (const [term, slots] of terms) capacity += 4 * wordCount(slots) + 3 * term.length + 6;
+  const out = new ByteWriter(capacity);
+  const ranges: Array<[number, number, number]> = [];
   members.forEach((entries, bucket) => {
     if (entries.length === 0) return;
-    postings.length = 0;
-    const ends: number[] = [];
-    for (const [, slots] of entries) {
-      encodePostings(slots, postings);
-      ends.push(postings.length);
-    }
+    // Each row starts at a multiple of four, so that its words are aligned in the buffer too.
+    out.align();
+    const start = out.length;
     const header = encoder.encode(entries.map(([term]) => term).join(" "));
-    const row = new ByteWriter();
-    row.varint(entries.length);
-    row.varint(header.length);
-    row.append(header);
-    ends.forEach((end, index) => row.varint(end - (index === 0 ? 0 : (ends[index - 1] as number))));
-    row.append(postings.slice());
-    rows.push([bucket, row.slice()]);
+    out.varint(entries.length);
+    out.varint(header.length);
+    out.append(header);
+    for (const [, slots] of entries) out.varint(wordCount(slots));
+    out.align();
+    for (const [, slots] of entries) encodePostings(slots, out);
+    ranges.push([bucket, start, out.length]);
   });
-  return rows;
+  return ranges.map(([bucket, start, end]) => [bucket, out.subarray(start, end)]);
 }
 
 /**
  * The terms of one bucket row with their postings; with `wanted`, only
- * those terms' postings are decoded (the others are skipped by length).
+ * those terms' postings are read (the others are skipped by length). Ids
+ * marked 1 in `leftOut` are left out. The postings are views of `bytes`
+ * where it is aligned (better-sqlite3 hands out a fresh copy of a blob):
+ * pass bytes nothing else uses.
  */
-export function decodeBucket(bytes: Uint8Array, wanted?: ReadonlySet<string>): Array<[string, DecodedSlots]> {
+export function decodeBucket(bytes: Uint8Array, wanted?: ReadonlySet<string>, leftOut?: Uint8Array): Array<[string, DecodedSlots]> {
   const reader = new ByteReader(bytes);
   const count = reader.varint();
   const headerLength = reader.varint();
@@ -216,11 +273,19 @@ export function decodeBucket(bytes: Uint8Array, wanted?: ReadonlySet<string>): A
   if (terms.length !== count) throw new Error("Damaged full-text snapshot: a bucket's header does not match its term count.");
   const lengths: number[] = [];
   for (let index = 0; index < count; index++) lengths.push(reader.varint());
+  let offset = reader.offset + ((4 - (reader.offset % 4)) % 4);
+  const aligned = LITTLE_ENDIAN && bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const found: Array<[string, DecodedSlots]> = [];
-  let offset = reader.offset;
   terms.forEach((term, index) => {
-    if (!wanted || wanted.has(term)) found.push([term, decodePostings(new ByteReader(bytes, offset))]);
-    offset += lengths[index] as number;
+    const words = lengths[index] as number;
+    if (!wanted || wanted.has(term)) found.push([term, decodePostings(wordsAt(aligned, offset, words), leftOut)]);
+    offset += words * 4;
   });
   return found;
+}
+
+function wordsAt(bytes: Uint8Array, offset: number, count: number): Int32Array {
+  if (LITTLE_ENDIAN) return new Int32Array(bytes.buffer, bytes.byteOffset + offset, count);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, count * 4);
+  return Int32Array.from({ length: count }, (_, index) => view.getInt32(index * 4, true));
 }

@@ -1,18 +1,31 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TF_BUCKET_VALUE, TF_BUCKETS, TF_MARK } from "../../src/search/full-text-document.js";
+import { onlyTerms, TF_BUCKET_VALUE, TF_BUCKETS, TF_MARK } from "../../src/search/full-text-document.js";
 import { FullTextIndex } from "../../src/search/full-text-index.js";
 import { bucketCountFor, decodeBucket, decodeDocuments, encodeBuckets, encodeDocuments } from "../../src/store/postings-codec.js";
 
-/** `index` saved and restored through the snapshot's byte layout: all terms, or only `terms`. */
-function roundTrip(index: FullTextIndex, terms?: readonly string[]): FullTextIndex {
-  const saved = [...index.liveTerms()];
-  const rows = encodeBuckets(saved, bucketCountFor(saved.length));
-  const wanted = terms ? new Set(terms) : undefined;
-  const restored = new FullTextIndex();
-  restored.restore(decodeDocuments(encodeDocuments(index.documents())), rows.flatMap(([, data]) => decodeBucket(data, wanted)));
-  return restored;
+/** `index` in the snapshot's byte layout. */
+function saved(index: FullTextIndex) {
+  const terms = [...index.liveTerms()];
+  const documents = index.documents();
+  return { rows: encodeBuckets(terms, bucketCountFor(terms.length)), bytes: encodeDocuments(documents), count: documents.count, totalLength: documents.totalLength };
 }
+
+/** A snapshot restored: all terms, or only `terms`; `leftOut` documents removed on the way, as removals noted after a save are. */
+function restored(snapshot: ReturnType<typeof saved>, terms?: readonly string[], leftOut: readonly number[] = []): FullTextIndex {
+  const wanted = terms ? new Set(terms) : undefined;
+  const marks = new Uint8Array(snapshot.bytes.length);
+  for (const id of leftOut) marks[id] = 1;
+  const index = new FullTextIndex({ searchedOnce: terms !== undefined });
+  index.restore(
+    decodeDocuments(snapshot.bytes.slice(), snapshot.count, snapshot.totalLength),
+    snapshot.rows.flatMap(([, data]) => decodeBucket(data, wanted, marks)),
+    leftOut,
+  );
+  return index;
+}
+
+const roundTrip = (index: FullTextIndex, terms?: readonly string[]) => restored(saved(index), terms);
 
 const K1 = 1.2;
 const B = 0.75;
@@ -76,10 +89,13 @@ describe("full-text ranking", () => {
         fc.array(fc.nat(), { maxLength: 10 }),
         async (documents, queryIndexes, limit, removals) => {
           const index = new FullTextIndex();
+          // Documents narrowed to the query's terms (as a one-off search adds those newer than its snapshot).
+          const narrowed = new FullTextIndex();
           const live = new Map<number, { terms: string[]; length: number }>();
           const query = queryIndexes.map((queryIndex) => vocabulary[queryIndex] as string);
           documents.forEach((document, offset) => {
             index.add(offset + 1, document.terms.join(" "), document.length);
+            narrowed.add(offset + 1, onlyTerms(document.terms.join(" "), new Set(query)), document.length);
             live.set(offset + 1, document);
             // A search halfway builds frequent-term tables that later adds must not leave stale.
             if (offset === Math.floor(documents.length / 2)) index.search(query, limit);
@@ -87,9 +103,11 @@ describe("full-text ranking", () => {
           for (const removal of removals) {
             const id = (removal % documents.length) + 1;
             index.remove(id);
+            narrowed.remove(id);
             live.delete(id);
           }
           if (live.size === 0) return;
+          expect(narrowed.searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
           const expected = referenceSearch(live, query, limit);
           const actual = index.search(query, limit);
           expect(actual.map((hit) => hit.id)).toEqual(expected.map(([id]) => id));
@@ -103,10 +121,25 @@ describe("full-text ranking", () => {
           // A one-off search restores only the query's terms: same hits, same scores, bit for bit.
           const partial = roundTrip(index, query);
           expect(partial.searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
+          // Documents removed after the save are left out of a restored index instead of tombstoned.
+          const [gone] = live.keys();
+          if (gone === undefined || live.size === 1) return;
+          const before = saved(index);
+          index.remove(gone);
+          expect(restored(before, query, [gone]).searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
+          expect(restored(before, undefined, [gone]).search(query, limit)).toEqual(index.search(query, limit));
         },
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a document narrowed to some terms", () => {
+  it("keeps those terms with their bucket terms, read as the index reads them", () => {
+    expect(onlyTerms("parser parser#4 lexer lexer#16 token", new Set(["lexer", "token"]))).toBe("lexer lexer#16 token");
+    expect(onlyTerms("c c#2 c#x  d", new Set(["c#x"]))).toBe("c#x");
+    expect(onlyTerms("c c#2 c#x d", new Set(["c"]))).toBe("c c#2");
   });
 });
 
@@ -123,7 +156,10 @@ describe("a restored snapshot", () => {
     expect(loaded.reconcile([1, 2])).toEqual({ missing: [], removed: 0 });
     expect(loaded.size).toBe(2);
     expect(loaded.search(["parser", "lexer"], 5)).toEqual(index.search(["parser", "lexer"], 5));
-    expect(loaded.reconcile([2, 5, 4])).toEqual({ missing: [4, 5], removed: 1 });
-    expect(loaded.search(["parser"], 5)).toEqual([]);
+    // A restored term's postings (typed arrays) grow like any other.
+    for (const target of [index, loaded]) target.add(7, "lexer lexer#2 parser", 4);
+    expect(loaded.search(["parser", "lexer"], 5)).toEqual(index.search(["parser", "lexer"], 5));
+    expect(loaded.reconcile([2, 5, 4, 7])).toEqual({ missing: [4, 5], removed: 1 });
+    expect(loaded.search(["parser"], 5).map((hit) => hit.id)).toEqual([7]);
   });
 });
