@@ -19,7 +19,7 @@ export interface OneShotSearch extends Omit<ProjectStore, "db"> {
  * The answers are those of a process that has loaded everything.
  */
 export function openOneShotSearch(options: OpenProjectStoreOptions): OneShotSearch {
-  const { db, ...store } = openProjectStore(options);
+  const { db, ...store } = openProjectStore({ ...options, mmap: false });
   const { config } = store.loadedConfig;
   const files = new FileRepository(db);
   return {

@@ -12,6 +12,8 @@ export interface OpenProjectStoreOptions {
   /** Dotted configuration keys set by command-line flags. */
   flags?: Record<string, unknown>;
   userConfigPath?: string;
+  /** See `OpenDatabaseOptions.mmap`. */
+  mmap?: boolean;
 }
 
 /** A project's configuration, embedder and database: what every way of opening a project starts from. */
@@ -34,7 +36,7 @@ export function openProjectStore(options: OpenProjectStoreOptions): ProjectStore
     ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}),
   });
   const embedder = createEmbedder(loadedConfig.config.embedding, env);
-  const db = openDatabase(paths.database);
+  const db = openDatabase(paths.database, { mmap: options.mmap ?? true });
   upgradeTermsFormat(db);
   return { paths, loadedConfig, embedder, db };
 }
