@@ -122,6 +122,8 @@ function readConfigFile(path: string): RawObject {
 }
 
 function validateLayer(raw: RawObject, origin: string, envNames?: Map<string, string>): void {
+  // Nothing set, nothing wrong (usually the environment and the flags): each parse builds every default.
+  if (Object.keys(raw).length === 0) return;
   const result = configSchema.safeParse(raw);
   if (!result.success) throw configErrorFrom(result.error, origin, envNames);
 }
