@@ -47,16 +47,52 @@ export function createPostingsIndex(): Index {
  */
 export function addPostings(index: Index, id: number, terms: string): void {
   const { map, reg } = internals(index);
-  let term = "";
-  let slots: Array<Postings | undefined> | undefined;
-  let slot = 0;
-  const post = () => {
-    if (!slots) return;
+  eachPosting(map, terms, (slots, slot) => {
     let ids = slots[slot];
     // A restored slot is a typed array: it becomes an array the first time it grows.
     if (!Array.isArray(ids)) slots[slot] = ids = ids ? Array.from(ids) : [];
     ids.push(id);
-  };
+  });
+  reg.add(id);
+}
+
+/**
+ * `addPostings` for several documents, ids ascending: each slot grows once,
+ * by a copy, where filing documents one by one first turned a restored
+ * slot (a typed array of up to ~70k ids) into an array, 2–3 ms apiece
+ * before V8 had compiled anything.
+ */
+export function addPostingsBatch(index: Index, documents: ReadonlyArray<{ id: number; terms: string }>): void {
+  const { map, reg } = internals(index);
+  const added = new Map<Array<Postings | undefined>, number[][]>();
+  for (const { id, terms } of documents) {
+    eachPosting(map, terms, (slots, slot) => {
+      let lists = added.get(slots);
+      if (!lists) added.set(slots, (lists = []));
+      (lists[slot] ??= []).push(id);
+    });
+    reg.add(id);
+  }
+  for (const [slots, lists] of added) {
+    lists.forEach((ids, slot) => {
+      const existing = slots[slot];
+      if (!existing) slots[slot] = ids;
+      else if (Array.isArray(existing)) for (const id of ids) existing.push(id);
+      else {
+        const grown = new Int32Array(existing.length + ids.length);
+        grown.set(existing);
+        grown.set(ids, existing.length);
+        slots[slot] = grown;
+      }
+    });
+  }
+}
+
+/** Calls `post` with each term's slots (created when new) and the term's frequency slot in `terms`. */
+function eachPosting(map: IndexInternals["map"], terms: string, post: (slots: Array<Postings | undefined>, slot: number) => void): void {
+  let term = "";
+  let slots: Array<Postings | undefined> | undefined;
+  let slot = 0;
   let start = 0;
   for (let end = 0; end <= terms.length; end++) {
     if (end < terms.length && terms.charCodeAt(end) !== SPACE_CODE) continue;
@@ -70,7 +106,7 @@ export function addPostings(index: Index, id: number, terms: string): void {
       if (bucketSlot !== undefined) {
         slot = bucketSlot;
       } else {
-        post();
+        if (slots) post(slots, slot);
         term = word;
         slots = map.get(word);
         if (!slots) map.set(word, (slots = []));
@@ -79,8 +115,7 @@ export function addPostings(index: Index, id: number, terms: string): void {
     }
     start = end + 1;
   }
-  post();
-  reg.add(id);
+  if (slots) post(slots, slot);
 }
 
 /**

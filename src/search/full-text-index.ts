@@ -1,5 +1,14 @@
 import type { Index } from "flexsearch";
-import { addPostings, allTermSlots, createPostingsIndex, restorePostings, termSlots, type Postings, type TermSlots } from "./flexsearch-postings.js";
+import {
+  addPostings,
+  addPostingsBatch,
+  allTermSlots,
+  createPostingsIndex,
+  restorePostings,
+  termSlots,
+  type Postings,
+  type TermSlots,
+} from "./flexsearch-postings.js";
 import { FREQUENCY_OF_CODE, FrequentTermTables } from "./frequent-term-tables.js";
 import { topK } from "./top-k.js";
 
@@ -128,6 +137,18 @@ export class FullTextIndex {
     addPostings(this.index, id, terms);
     this.frequentTerms.invalidate();
     this.markLive(id, length);
+  }
+
+  /** `add` for several documents, ids ascending: a restored index's postings grow by one copy each (see `addPostingsBatch`). */
+  addAll(documents: ReadonlyArray<{ id: number; terms: string; length: number }>): void {
+    const fresh = documents.filter((document) => {
+      if (this.state[document.id] === TOMBSTONED) throw new Error(`Full-text document ${document.id} was removed; ids are never reused.`);
+      return this.state[document.id] !== LIVE;
+    });
+    if (fresh.length === 0) return;
+    addPostingsBatch(this.index, fresh);
+    this.frequentTerms.invalidate();
+    for (const document of fresh) this.markLive(document.id, document.length);
   }
 
   remove(id: number): void {

@@ -188,13 +188,13 @@ export class PersistentFullText {
     const removed = sizeBefore - index.size;
     // A one-off search needs only its terms' postings of the documents added since, too.
     const wanted = terms ? new Set(terms) : undefined;
-    const add = (document: FullTextDocument) => index.add(document.id, wanted ? onlyTerms(document.terms, wanted) : document.terms, document.length);
+    const narrowed = (documents: FullTextDocument[]) => (wanted ? documents.map((document) => ({ ...document, terms: onlyTerms(document.terms, wanted) })) : documents);
     const added = this.repository.documentsAfter(this.collection, snapshot.maxId);
     if (this.repository.count(this.collection) - added.length !== index.size) {
-      const reconciled = this.reconcileWith(index, this.repository.ids(this.collection), add);
+      const reconciled = this.reconcileWith(index, this.repository.ids(this.collection), narrowed);
       return { added: reconciled.added, removed: removed + reconciled.removed };
     }
-    for (const document of added) add(document);
+    index.addAll(narrowed(added));
     return { added: added.length, removed };
   }
 
@@ -211,15 +211,15 @@ export class PersistentFullText {
     return this.reconcileWith(this.index, storeIds);
   }
 
-  /** Tombstones what the table lost; adds, from their stored terms, what the index lacks. */
+  /** Tombstones what the table lost; adds, from their stored terms (`prepare`d), what the index lacks. */
   private reconcileWith(
     index: FullTextIndex,
     storeIds: Iterable<number>,
-    add = (document: FullTextDocument) => index.add(document.id, document.terms, document.length),
+    prepare = (documents: FullTextDocument[]) => documents,
   ): { added: number; removed: number } {
     const { missing, removed } = index.reconcile(storeIds);
     for (let start = 0; start < missing.length; start += 1000) {
-      for (const document of this.repository.documents(this.collection, missing.slice(start, start + 1000))) add(document);
+      index.addAll(prepare(this.repository.documents(this.collection, missing.slice(start, start + 1000))));
     }
     return { added: missing.length, removed };
   }

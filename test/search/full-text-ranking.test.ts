@@ -100,13 +100,18 @@ describe("full-text ranking", () => {
             // A search halfway builds frequent-term tables that later adds must not leave stale.
             if (offset === Math.floor(documents.length / 2)) index.search(query, limit);
           });
+          // Added in one batch (as a restored index takes the documents newer than its snapshot).
+          const batched = new FullTextIndex();
+          batched.addAll(documents.map((document, offset) => ({ id: offset + 1, terms: document.terms.join(" "), length: document.length })));
           for (const removal of removals) {
             const id = (removal % documents.length) + 1;
             index.remove(id);
             narrowed.remove(id);
+            batched.remove(id);
             live.delete(id);
           }
           if (live.size === 0) return;
+          expect(batched.searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
           expect(narrowed.searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
           const expected = referenceSearch(live, query, limit);
           const actual = index.search(query, limit);
@@ -159,6 +164,11 @@ describe("a restored snapshot", () => {
     // A restored term's postings (typed arrays) grow like any other.
     for (const target of [index, loaded]) target.add(7, "lexer lexer#2 parser", 4);
     expect(loaded.search(["parser", "lexer"], 5)).toEqual(index.search(["parser", "lexer"], 5));
+    const batched = roundTrip(index);
+    index.add(8, "parser#2 lexer", 3);
+    batched.addAll([{ id: 8, terms: "parser#2 lexer", length: 3 }]);
+    expect(batched.search(["parser", "lexer"], 5)).toEqual(index.search(["parser", "lexer"], 5));
+    index.remove(8);
     expect(loaded.reconcile([2, 5, 4, 7])).toEqual({ missing: [4, 5], removed: 1 });
     expect(loaded.search(["parser"], 5).map((hit) => hit.id)).toEqual([7]);
   });
