@@ -100,17 +100,18 @@ export class FullTextIndex {
 
   /**
    * `searchedOnce`: the index answers one search and is dropped (a one-off
-   * search's partial index), so frequent terms get no dense tables: building
-   * one is a pass over the term's postings and then one over the documents
-   * found, where scoring from the postings is the one pass. Both add the
-   * same term score to the same documents, so results are equal.
+   * search's partial index). Frequent terms then get no dense tables:
+   * building one is a pass over the term's postings and then one over the
+   * documents found, where scoring from the postings is the one pass (both
+   * add the same term score to the same documents, so results are equal).
+   * And its postings need no FlexSearch around them (`standalone`).
    */
   constructor(options: { searchedOnce?: boolean } = {}) {
-    this.index = createPostingsIndex();
-    this.useFrequentTermTables = !options.searchedOnce;
+    this.searchedOnce = options.searchedOnce ?? false;
+    this.index = createPostingsIndex({ standalone: this.searchedOnce });
   }
 
-  private readonly useFrequentTermTables: boolean;
+  private readonly searchedOnce: boolean;
 
   /** Live documents. */
   get size(): number {
@@ -249,7 +250,7 @@ export class FullTextIndex {
     const weight = plan.idf * (K1 + 1);
     const lengthWeight = (K1 * B) / averageLength;
     const baseNormalisation = K1 * (1 - B);
-    if (onlyFound && this.useFrequentTermTables && plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
+    if (onlyFound && !this.searchedOnce && plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
       // Found documents are fewer than the term's postings: look them up instead.
       // Each already has a score, so nothing is appended to `touched` here.
       const codes = this.frequentTerms.get(plan.term, state.length, () => plan.slots.map((ids) => ids ?? []));
@@ -393,7 +394,7 @@ export class FullTextIndex {
   }
 
   private reset(): void {
-    this.index = createPostingsIndex();
+    this.index = createPostingsIndex({ standalone: this.searchedOnce });
     this.frequentTerms.invalidate();
     this.state.fill(ABSENT);
     this.lengths.fill(0);
