@@ -17,6 +17,7 @@ import { FileRepository } from "../store/file-repository.js";
 import { FullTextRepository } from "../store/full-text-repository.js";
 import { SessionRepository } from "../store/session-repository.js";
 import { VectorStore } from "../store/vector-store.js";
+import { loadProjectConfig } from "./project-config.js";
 import { openProjectStore, type OpenProjectStoreOptions } from "./project-store.js";
 
 export interface OpenProjectOptions extends OpenProjectStoreOptions {
@@ -49,7 +50,7 @@ export interface ProjectServices {
 
 /** The composition root of the engine: opens the project's database and builds its services. */
 export function openProject(options: OpenProjectOptions): ProjectServices {
-  const { paths, loadedConfig, embedder, db } = openProjectStore(options);
+  const { paths, loadedConfig, embedder, db } = openProjectStore(options, loadProjectConfig(options));
   const { config } = loadedConfig;
   const files = new FileRepository(db);
   const entries = new EntryRepository(db);

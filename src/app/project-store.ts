@@ -1,7 +1,6 @@
-import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import type { LoadedConfig } from "../config/load-config.js";
 import { createEmbedder } from "../embedding/create-embedder.js";
 import type { Embedder } from "../embedding/embedder.js";
-import { FolderTrustStore } from "../project/folder-trust.js";
 import { resolveProjectPaths, type ProjectPaths } from "../project/project-paths.js";
 import { openDatabase, type SqliteDatabase } from "../store/database.js";
 import { upgradeTermsFormat } from "./upgrade-terms-format.js";
@@ -24,17 +23,14 @@ export interface ProjectStore {
   db: SqliteDatabase;
 }
 
-/** Loads the configuration (trust-gated keys kept only in a trusted folder) and opens the database, its schema brought up to date. */
-export function openProjectStore(options: OpenProjectStoreOptions): ProjectStore {
+/**
+ * Opens the database, its schema brought up to date, for a configuration
+ * loaded by the caller (`loadProjectConfig`, or `unconfigured`): this module
+ * loads no zod, so a one-off search with nothing configured loads none.
+ */
+export function openProjectStore(options: OpenProjectStoreOptions, loadedConfig: LoadedConfig): ProjectStore {
   const env = options.env ?? process.env;
   const paths = resolveProjectPaths(options.root, env);
-  const loadedConfig = loadConfig({
-    projectRoot: paths.root,
-    env,
-    projectTrusted: new FolderTrustStore(paths.sylkHome).isTrusted(paths.root),
-    ...(options.flags ? { flags: options.flags } : {}),
-    ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}),
-  });
   const embedder = createEmbedder(loadedConfig.config.embedding, env);
   const db = openDatabase(paths.database, { mmap: options.mmap ?? true });
   upgradeTermsFormat(db);

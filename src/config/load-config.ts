@@ -4,10 +4,11 @@ import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import type * as z from "zod/mini";
 import { ConfigError } from "../errors.js";
+import { CONFIG_FILE_NAME } from "./defaults.js";
 import { configSchema, type SylkConfig } from "./schema.js";
 import { withoutTrustGatedKeys, type GatedSetting } from "./trust-gated-keys.js";
 
-export const CONFIG_FILE_NAME = ".sylkrc";
+export { CONFIG_FILE_NAME } from "./defaults.js";
 
 /** Where a configuration value came from, lowest precedence first. */
 export type ConfigSource = "default" | "user" | "project" | "env" | "flag";

@@ -2,7 +2,6 @@ import { type Command, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
 import { BadInputError } from "../../errors.js";
 import type { CliContext } from "../cli-context.js";
-import { settleFolderTrust } from "../folder-trust-question.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
 import { resolveRoot } from "../shared-options.js";
 
@@ -40,6 +39,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       const flags: Record<string, unknown> = {};
       if (options.model) flags["model.name"] = options.model;
       if (options.provider) flags["model.provider"] = options.provider;
+      const { settleFolderTrust } = await import("../folder-trust-question.js");
       await settleFolderTrust(resolveRoot(context), context);
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const [{ openInteractiveSession }, { openAgentSession }] = await Promise.all([

@@ -55,7 +55,7 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
       }
       if (query !== "-" && options.scope === "code") {
         // One code search: open only what it needs (see `openOneShotSearch`).
-        const oneShot = openOneShotSearch({ root: paths.root, env: context.env });
+        const oneShot = await openOneShotSearch({ root: paths.root, env: context.env });
         warnAboutIgnoredSettings(oneShot.loadedConfig, context.stderr);
         try {
           print(await search(oneShot, query, options), options, context);
