@@ -1,20 +1,21 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import type BetterSqlite3 from "better-sqlite3";
+import Database from "better-sqlite3";
 import type * as SqliteVec from "sqlite-vec";
 import { applyMigrations } from "./migrations.js";
 
-export type SqliteDatabase = BetterSqlite3.Database;
+export type SqliteDatabase = Database.Database;
 
 const require = createRequire(import.meta.url);
 /**
- * Required, not imported: an ES module importing a CommonJS one makes Node
- * start its CommonJS export lexer, which cost a one-shot search ~10 ms of
- * CPU. sqlite-vec ships both forms; its CommonJS one loads without the ES
- * module loader's resolution (~3 ms less again).
+ * Required, not imported: sqlite-vec ships both forms, and its CommonJS one
+ * loads without the ES module loader's package resolution (~3 ms of a
+ * one-shot search). better-sqlite3's JavaScript is bundled into the CLI
+ * (scripts/bundle.mjs): imported as an external CommonJS package it started
+ * Node's CommonJS export lexer (~10 ms), and required, its dozen files
+ * still cost the loader's package-scope lookups (~4 ms).
  */
-const Database = require("better-sqlite3") as typeof BetterSqlite3;
 const sqliteVec = require("sqlite-vec") as typeof SqliteVec;
 
 const PAGE_SIZE = 16_384;
@@ -32,16 +33,20 @@ export interface OpenDatabaseOptions {
 let nativeBinding: string | null | undefined;
 
 /**
- * Where better-sqlite3's addon is, when it is where its install puts it.
- * Otherwise better-sqlite3 finds it through `bindings`, which tries a
- * dozen paths and reads a stack trace: 2–5 ms of a one-shot search.
+ * Where better-sqlite3's addon is: where its install (prebuilt or compiled)
+ * puts it. Otherwise better-sqlite3 looks for it through `bindings`, which
+ * tries a dozen paths and reads a stack trace (2–5 ms of a one-shot search),
+ * and, bundled, looks beside the bundle instead of the package.
  */
 function betterSqliteAddon(): string | null {
-  if (nativeBinding === undefined) {
+  if (nativeBinding !== undefined) return nativeBinding;
+  nativeBinding = null;
+  for (const build of ["Release", "Debug"]) {
     try {
-      nativeBinding = require.resolve("better-sqlite3/build/Release/better_sqlite3.node");
+      nativeBinding = require.resolve(`better-sqlite3/build/${build}/better_sqlite3.node`);
+      break;
     } catch {
-      nativeBinding = null;
+      // not this build
     }
   }
   return nativeBinding;
