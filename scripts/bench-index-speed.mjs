@@ -90,7 +90,7 @@ for (const [mode, signals] of [["fulltext", "fulltext"], ["vector", "vector"], [
   const took = run.stdout.trim().split("\n").map((line) => JSON.parse(line).tookMs);
   search[mode] = percentiles(took);
 }
-// A one-off search in a new process: loads the full-text snapshot, uses sqlite-vec for vectors.
+// A one-off search in a new process: reads its terms' postings from the snapshot, uses sqlite-vec for vectors.
 const oneOff = timed(["-C", tree, "search", "--json", queries[0]]);
 search.oneOffProcessMs = oneOff.seconds * 1000;
 const rgTimes = queries.map((query) => {

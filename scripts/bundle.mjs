@@ -22,8 +22,10 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(repo, "dist", "bundle");
 const compiled = join(repo, "dist", "src") + sep;
 
+// better-sqlite3's JavaScript is bundled (its addon is loaded by path, see
+// src/store/database.ts): loaded from node_modules, its CommonJS files cost a
+// one-shot search ~4 ms in the loader.
 const EXTERNAL = [
-  "better-sqlite3", // native addon
   "sqlite-vec", // finds its loadable extension next to its own files
   "piscina", // starts workers from its own files
   "web-tree-sitter", // loads tree-sitter.wasm beside itself
@@ -63,6 +65,26 @@ const decodeYogaWithoutFetch = {
   },
 };
 
+/**
+ * Commander requires child_process at load, for subcommands that are
+ * separate executables (sylk has none): ~2.5 ms of every command's start-up,
+ * a one-shot search's included. It is required on first use instead.
+ */
+const lazyChildProcessInCommander = {
+  name: "lazy-child-process-in-commander",
+  setup(builder) {
+    builder.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const contents = await readFile(args.path, "utf8");
+      const eager = "const childProcess = require('node:child_process');";
+      if (!contents.includes(eager)) throw new Error(`commander changed: no child_process require to defer in ${args.path}`);
+      const lazy = "const childProcess = { spawn: (...spawnArgs) => require('node:child_process').spawn(...spawnArgs) };";
+      const patched = contents.replace(eager, lazy);
+      if (/childProcess\.(?!spawn\()/.test(patched)) throw new Error(`commander changed: it uses more of child_process than spawn in ${args.path}`);
+      return { contents: patched, loader: "js" };
+    });
+  },
+};
+
 // Chunk names change with their content: start from an empty directory.
 rmSync(outdir, { recursive: true, force: true });
 
@@ -81,7 +103,7 @@ await build({
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS packages inside an ES module bundle still call require() for Node built-ins.
   banner: { js: 'import { createRequire as __sylkCreateRequire } from "node:module"; const require = __sylkCreateRequire(import.meta.url);' },
-  plugins: [preserveModuleUrls, decodeYogaWithoutFetch],
+  plugins: [preserveModuleUrls, decodeYogaWithoutFetch, lazyChildProcessInCommander],
   logLevel: "warning",
   legalComments: "linked",
 });

@@ -5,14 +5,14 @@ import { runAgent } from "../agent/agent-loop.js";
 import { streamToolOutput } from "../agent/tool-output-stream.js";
 import { EMPTY_USAGE } from "../llm/model-types.js";
 import { answerFromIndex } from "../agent/offline-answer.js";
-import { opensNetwork, PermissionPolicy, type PermissionMode } from "../agent/permissions/permission-policy.js";
+import { PermissionPolicy, type PermissionMode } from "../agent/permissions/permission-policy.js";
 import { SessionRecorder } from "../agent/session-recorder.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
 import type { CodeSearcher } from "../agent/tools/search-codebase.js";
 import { ToolRegistry, type Approver } from "../agent/tools/tool-registry.js";
 import type { CommandSandbox, SandboxStatus } from "../agent/sandbox/command-sandbox.js";
-import { openCommandSandbox } from "../agent/sandbox/open-command-sandbox.js";
+import { sandboxFor } from "../agent/sandbox/open-command-sandbox.js";
 import { FileCheckpoints, type EditGroup, type RestoreResult } from "./file-checkpoints.js";
 import { Mentions, type Attachment } from "./mentions.js";
 import { ContextRetriever } from "../context/context-retriever.js";
@@ -28,7 +28,6 @@ import type { ModelProvider } from "../llm/model-types.js";
 import { CalibratedTokenCounter } from "../llm/token-counter.js";
 import type { SessionRecord } from "../store/session-repository.js";
 import type { ContextReference } from "../store/content-types.js";
-import type { SylkConfig } from "../config/schema.js";
 import type { ProjectServices } from "./project-services.js";
 
 export interface AgentSessionOptions {
@@ -229,11 +228,6 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
 async function* withAttachments(files: Attachment[], run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
   yield { type: "attached", files };
   return yield* run;
-}
-
-/** The sandbox this machine offers for commands, as the configuration asks for it. */
-export function sandboxFor(config: SylkConfig, env: NodeJS.ProcessEnv): CommandSandbox {
-  return openCommandSandbox({ config: config.sandbox, networkRules: opensNetwork(config.permissions.allow), env });
 }
 
 function findSession(services: ProjectServices, resume: { latest: true } | { id: string }): SessionRecord {

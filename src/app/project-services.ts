@@ -1,33 +1,27 @@
-import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import type { LoadedConfig } from "../config/load-config.js";
 import { CheckpointRepository } from "../store/checkpoint-repository.js";
 import { UniversalContentStore } from "../content-store/universal-content-store.js";
-import { createEmbedder } from "../embedding/create-embedder.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { INTERACTIVE_COMMIT_SLICE_MS, IndexWriter } from "../indexer/index-writer.js";
 import { ProjectIndexer } from "../indexer/project-indexer.js";
 import { VectorBackfill } from "../indexer/vector-backfill.js";
 import { FileWorkerPool } from "../indexer/worker-pool.js";
 import { ConsentStore } from "../project/consent.js";
-import { FolderTrustStore } from "../project/folder-trust.js";
 import { IndexLock } from "../project/index-lock.js";
-import { ensureDataDirectory, resolveProjectPaths, type ProjectPaths } from "../project/project-paths.js";
+import type { ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
-import { openDatabase, type SqliteDatabase } from "../store/database.js";
+import type { SqliteDatabase } from "../store/database.js";
 import { EntryRepository } from "../store/entry-repository.js";
 import { FileRepository } from "../store/file-repository.js";
 import { FullTextRepository } from "../store/full-text-repository.js";
 import { SessionRepository } from "../store/session-repository.js";
 import { VectorStore } from "../store/vector-store.js";
-import { upgradeTermsFormat } from "./upgrade-terms-format.js";
+import { loadProjectConfig } from "./project-config.js";
+import { openProjectStore, type OpenProjectStoreOptions } from "./project-store.js";
 
-export interface OpenProjectOptions {
-  root: string;
-  env?: NodeJS.ProcessEnv;
-  /** Dotted configuration keys set by command-line flags. */
-  flags?: Record<string, unknown>;
-  userConfigPath?: string;
+export interface OpenProjectOptions extends OpenProjectStoreOptions {
   /** Someone is typing: index commits yield to the event loop every few milliseconds. */
   interactive?: boolean;
 }
@@ -57,29 +51,10 @@ export interface ProjectServices {
   close(): Promise<void>;
 }
 
-/** The project's configuration, with its `.sylkrc`'s gated keys only when the user trusts the folder. */
-export function loadProjectConfig(options: OpenProjectOptions): LoadedConfig {
-  const env = options.env ?? process.env;
-  const paths = resolveProjectPaths(options.root, env);
-  return loadConfig({
-    projectRoot: paths.root,
-    env,
-    projectTrusted: new FolderTrustStore(paths.sylkHome).isTrusted(paths.root),
-    ...(options.flags ? { flags: options.flags } : {}),
-    ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}),
-  });
-}
-
 /** The composition root of the engine: opens the project's database and builds its services. */
 export function openProject(options: OpenProjectOptions): ProjectServices {
-  const env = options.env ?? process.env;
-  const paths = resolveProjectPaths(options.root, env);
-  const loadedConfig = loadProjectConfig(options);
+  const { paths, loadedConfig, embedder, db } = openProjectStore(options, loadProjectConfig(options));
   const { config } = loadedConfig;
-  const embedder = createEmbedder(config.embedding, env);
-  ensureDataDirectory(paths);
-  const db = openDatabase(paths.database);
-  upgradeTermsFormat(db);
   const files = new FileRepository(db);
   const entries = new EntryRepository(db);
   const vectors = new VectorStore(db, embedder.id, embedder.dimensions);

@@ -2,12 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { ConfigError } from "../errors.js";
+import { CONFIG_FILE_NAME } from "./defaults.js";
 import { configSchema, type SylkConfig } from "./schema.js";
 import { withoutTrustGatedKeys, type GatedSetting } from "./trust-gated-keys.js";
 
-export const CONFIG_FILE_NAME = ".sylkrc";
+export { CONFIG_FILE_NAME } from "./defaults.js";
 
 /** Where a configuration value came from, lowest precedence first. */
 export type ConfigSource = "default" | "user" | "project" | "env" | "flag";
@@ -122,11 +123,13 @@ function readConfigFile(path: string): RawObject {
 }
 
 function validateLayer(raw: RawObject, origin: string, envNames?: Map<string, string>): void {
+  // Nothing set, nothing wrong (usually the environment and the flags): each parse builds every default.
+  if (Object.keys(raw).length === 0) return;
   const result = configSchema.safeParse(raw);
   if (!result.success) throw configErrorFrom(result.error, origin, envNames);
 }
 
-function configErrorFrom(error: z.ZodError, origin: string, envNames?: Map<string, string>): ConfigError {
+function configErrorFrom(error: z.core.$ZodError, origin: string, envNames?: Map<string, string>): ConfigError {
   const issue = error.issues[0];
   if (!issue) return new ConfigError(`Invalid configuration in ${origin}.`);
   const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : [];
@@ -159,7 +162,7 @@ function configFromEnv(env: NodeJS.ProcessEnv): { raw: RawObject; names: Map<str
   return { raw, names };
 }
 
-function sectionShape(schema: z.ZodType): Record<string, unknown> {
+function sectionShape(schema: z.ZodMiniType): Record<string, unknown> {
   // Sections are `z.object(...).strict().default(...)`, possibly refined; unwrap to the object shape.
   let current: unknown = schema;
   for (let depth = 0; depth < 5; depth++) {

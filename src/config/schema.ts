@@ -1,83 +1,49 @@
-import { availableParallelism } from "node:os";
-import { z } from "zod";
+import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
+import { configDefaults } from "./defaults.js";
 
-/**
- * Defaults of the startup indexer, exactly as seed 002 "Startup Indexer"
- * (`DefaultStartupConfig`) gives them.
- */
-export const DEFAULT_PRIORITY_PATHS = [
-  "cmd/",
-  "src/",
-  "lib/",
-  "pkg/",
-  "internal/",
-  "core/",
-  "app/",
-  "components/",
-  "services/",
-  "handlers/",
-];
+// zod's mini build: the classic one's chained methods bring in all of zod, and this
+// module is on every command's start-up path (a one-shot search's included).
+// Mini has no messages of its own; the classic build sets the same English ones.
+z.config(en());
 
-export const DEFAULT_EXCLUDE_PATHS = [
-  ".git",
-  "node_modules",
-  "vendor",
-  "__pycache__",
-  ".next",
-  "dist",
-  "build",
-  "target",
-  ".cache",
-  "coverage",
-];
+export { DEFAULT_ANTHROPIC_MODEL, DEFAULT_EXCLUDE_PATHS, DEFAULT_EXCLUDE_PATTERNS, DEFAULT_PRIORITY_PATHS } from "./defaults.js";
 
-export const DEFAULT_EXCLUDE_PATTERNS = [
-  "*.min.js",
-  "*.min.css",
-  "*.map",
-  "*.lock",
-  "*.sum",
-  "package-lock.json",
-  "yarn.lock",
-  "pnpm-lock.yaml",
-];
+/** Every default below is read from here, so that `configDefaults()` (no zod) and a parse of `{}` agree (a test holds them equal). */
+const d = configDefaults();
 
-const indexSchema = z
-  .object({
-    /** Files processed at once; the seed's `NumCPU * 2`. */
-    maxConcurrency: z.number().int().min(1).default(availableParallelism() * 2),
-    /** Worker threads parsing files (CPU-bound, so one per core by default). */
-    workerThreads: z.number().int().min(1).default(availableParallelism()),
-    /** Files per write transaction. */
-    batchSize: z.number().int().min(1).max(10_000).default(100),
-    priorityPaths: z.array(z.string()).default(DEFAULT_PRIORITY_PATHS),
-    excludePaths: z.array(z.string()).default(DEFAULT_EXCLUDE_PATHS),
-    excludePatterns: z.array(z.string()).default(DEFAULT_EXCLUDE_PATTERNS),
-    /** Files larger than this many bytes are skipped (seed: 1 MiB). */
-    maxFileSize: z.number().int().min(1).default(1 << 20),
-    respectGitignore: z.boolean().default(true),
-    /** Target lines per chunk; symbols larger than this are split. */
-    chunkLines: z.number().int().min(5).max(1000).default(45),
-  })
-  .strict();
+const indexSchema = z.strictObject({
+  /** Files processed at once; the seed's `NumCPU * 2`. */
+  maxConcurrency: z._default(z.int().check(z.minimum(1)), d.index.maxConcurrency),
+  /** Worker threads parsing files (CPU-bound, so one per core by default). */
+  workerThreads: z._default(z.int().check(z.minimum(1)), d.index.workerThreads),
+  /** Files per write transaction. */
+  batchSize: z._default(z.int().check(z.minimum(1), z.maximum(10_000)), d.index.batchSize),
+  priorityPaths: z._default(z.array(z.string()), d.index.priorityPaths),
+  excludePaths: z._default(z.array(z.string()), d.index.excludePaths),
+  excludePatterns: z._default(z.array(z.string()), d.index.excludePatterns),
+  /** Files larger than this many bytes are skipped (seed: 1 MiB). */
+  maxFileSize: z._default(z.int().check(z.minimum(1)), d.index.maxFileSize),
+  respectGitignore: z._default(z.boolean(), d.index.respectGitignore),
+  /** Target lines per chunk; symbols larger than this are split. */
+  chunkLines: z._default(z.int().check(z.minimum(5), z.maximum(1000)), d.index.chunkLines),
+});
 
-const embeddingSchema = z
-  .object({
-    /**
-     * `builtin` works offline with no model download. `openai-compatible`
-     * calls any `/v1/embeddings` endpoint (Ollama, vLLM, LM Studio, OpenAI).
-     */
-    provider: z.enum(["builtin", "openai-compatible"]).default("builtin"),
-    model: z.string().min(1).optional(),
-    baseUrl: z.url().optional(),
-    /** Name of the environment variable holding the API key (never the key itself). */
-    apiKeyEnv: z.string().min(1).default("OPENAI_API_KEY"),
-    dimensions: z.number().int().min(8).max(8192).default(256),
-    batchSize: z.number().int().min(1).max(2048).default(64),
-    timeoutMs: z.number().int().min(100).default(30_000),
-  })
-  .strict()
-  .superRefine((value, ctx) => {
+const embeddingSchema = z.strictObject({
+  /**
+   * `builtin` works offline with no model download. `openai-compatible`
+   * calls any `/v1/embeddings` endpoint (Ollama, vLLM, LM Studio, OpenAI).
+   */
+  provider: z._default(z.enum(["builtin", "openai-compatible"]), d.embedding.provider),
+  model: z.optional(z.string().check(z.minLength(1))),
+  baseUrl: z.optional(z.url()),
+  /** Name of the environment variable holding the API key (never the key itself). */
+  apiKeyEnv: z._default(z.string().check(z.minLength(1)), d.embedding.apiKeyEnv),
+  dimensions: z._default(z.int().check(z.minimum(8), z.maximum(8192)), d.embedding.dimensions),
+  batchSize: z._default(z.int().check(z.minimum(1), z.maximum(2048)), d.embedding.batchSize),
+  timeoutMs: z._default(z.int().check(z.minimum(100)), d.embedding.timeoutMs),
+}).check(
+  z.superRefine((value, ctx) => {
     if (value.provider === "openai-compatible") {
       if (!value.baseUrl) {
         ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "required when provider is openai-compatible" });
@@ -86,121 +52,110 @@ const embeddingSchema = z
         ctx.addIssue({ code: "custom", path: ["model"], message: "required when provider is openai-compatible" });
       }
     }
-  });
+  }),
+);
 
-const searchSchema = z
-  .object({
-    /** Reciprocal Rank Fusion constant (seed: 60). */
-    rrfK: z.number().int().min(1).default(60),
-    defaultLimit: z.number().int().min(1).max(1000).default(10),
-    /** Chunks the full-text signal contributes before fusion. */
-    candidatesPerSignal: z.number().int().min(10).max(5000).default(200),
-    /** Chunks the vector signal contributes (k of the k-NN query; its cost grows with k). */
-    vectorCandidates: z.number().int().min(10).max(5000).default(100),
-  })
-  .strict();
+const searchSchema = z.strictObject({
+  /** Reciprocal Rank Fusion constant (seed: 60). */
+  rrfK: z._default(z.int().check(z.minimum(1)), d.search.rrfK),
+  defaultLimit: z._default(z.int().check(z.minimum(1), z.maximum(1000)), d.search.defaultLimit),
+  /** Chunks the full-text signal contributes before fusion. */
+  candidatesPerSignal: z._default(z.int().check(z.minimum(10), z.maximum(5000)), d.search.candidatesPerSignal),
+  /** Chunks the vector signal contributes (k of the k-NN query; its cost grows with k). */
+  vectorCandidates: z._default(z.int().check(z.minimum(10), z.maximum(5000)), d.search.vectorCandidates),
+});
 
-/** A current Claude model that the SDK does not mark deprecated. */
-export const DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-5-5";
 
-const modelSchema = z
-  .object({
-    /**
-     * `anthropic` (Claude through the official SDK), `openai-compatible` (any
-     * chat-completions server with tool calls: OpenAI, Ollama, vLLM, LM Studio),
-     * or `none`: answer from the index only. Without an API key Sylk also
-     * answers from the index, and says so.
-     */
-    provider: z.enum(["anthropic", "openai-compatible", "none"]).default("anthropic"),
-    /** Model name; defaults to a current Claude model for `anthropic`. */
-    name: z.string().min(1).optional(),
-    /** Base URL of the API (also ANTHROPIC_BASE_URL for `anthropic`). */
-    baseUrl: z.url().optional(),
-    /** Environment variable with the API key; ANTHROPIC_API_KEY or OPENAI_API_KEY by default. */
-    apiKeyEnv: z.string().min(1).optional(),
-    /** Most tokens one answer may have. */
-    maxTokens: z.number().int().min(256).max(128_000).default(16_000),
-    /** The model's context window in tokens; known models have a default. */
-    contextWindow: z.number().int().min(1_000).optional(),
-    /** Milliseconds before one request is abandoned and retried: until the answer starts, and between its streamed parts. */
-    timeoutMs: z.number().int().min(1_000).default(600_000),
-    /** Attempts per model call (429, 529, 5xx, dropped connections and cut streams are retried). */
-    maxAttempts: z.number().int().min(1).max(20).default(6),
-    /** First retry delay; it doubles each attempt (jittered), unless the server says otherwise. */
-    retryBaseDelayMs: z.number().int().min(1).default(1_000),
-    retryMaxDelayMs: z.number().int().min(1).default(30_000),
-  })
-  .strict();
+const modelSchema = z.strictObject({
+  /**
+   * `anthropic` (Claude through the official SDK), `openai-compatible` (any
+   * chat-completions server with tool calls: OpenAI, Ollama, vLLM, LM Studio),
+   * or `none`: answer from the index only. Without an API key Sylk also
+   * answers from the index, and says so.
+   */
+  provider: z._default(z.enum(["anthropic", "openai-compatible", "none"]), d.model.provider),
+  /** Model name; defaults to a current Claude model for `anthropic`. */
+  name: z.optional(z.string().check(z.minLength(1))),
+  /** Base URL of the API (also ANTHROPIC_BASE_URL for `anthropic`). */
+  baseUrl: z.optional(z.url()),
+  /** Environment variable with the API key; ANTHROPIC_API_KEY or OPENAI_API_KEY by default. */
+  apiKeyEnv: z.optional(z.string().check(z.minLength(1))),
+  /** Most tokens one answer may have. */
+  maxTokens: z._default(z.int().check(z.minimum(256), z.maximum(128_000)), d.model.maxTokens),
+  /** The model's context window in tokens; known models have a default. */
+  contextWindow: z.optional(z.int().check(z.minimum(1_000))),
+  /** Milliseconds before one request is abandoned and retried: until the answer starts, and between its streamed parts. */
+  timeoutMs: z._default(z.int().check(z.minimum(1_000)), d.model.timeoutMs),
+  /** Attempts per model call (429, 529, 5xx, dropped connections and cut streams are retried). */
+  maxAttempts: z._default(z.int().check(z.minimum(1), z.maximum(20)), d.model.maxAttempts),
+  /** First retry delay; it doubles each attempt (jittered), unless the server says otherwise. */
+  retryBaseDelayMs: z._default(z.int().check(z.minimum(1)), d.model.retryBaseDelayMs),
+  retryMaxDelayMs: z._default(z.int().check(z.minimum(1)), d.model.retryMaxDelayMs),
+});
 
-const agentSchema = z
-  .object({
-    /** Model calls per prompt before the run stops (exit code 53 in `sylk ask`). */
-    maxTurns: z.number().int().min(1).max(10_000).default(50),
-  })
-  .strict();
+const agentSchema = z.strictObject({
+  /** Model calls per prompt before the run stops (exit code 53 in `sylk ask`). */
+  maxTurns: z._default(z.int().check(z.minimum(1), z.maximum(10_000)), d.agent.maxTurns),
+});
 
-const permissionsSchema = z
-  .object({
-    /** default: ask before writes and commands; accept-edits; plan: read-only; bypass: allow all. */
-    mode: z.enum(["default", "accept-edits", "plan", "bypass"]).default("default"),
-    /** Calls allowed without asking, e.g. "run_command(npm test*)", "edit_file(src/**)". */
-    allow: z.array(z.string().regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)")).default([]),
-    /** Calls always refused; deny wins over allow. */
-    deny: z.array(z.string().regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)")).default([]),
-  })
-  .strict();
+const permissionsSchema = z.strictObject({
+  /** default: ask before writes and commands; accept-edits; plan: read-only; bypass: allow all. */
+  mode: z._default(z.enum(["default", "accept-edits", "plan", "bypass"]), d.permissions.mode),
+  /** Calls allowed without asking, e.g. "run_command(npm test*)", "edit_file(src/**)". */
+  allow: z._default(z.array(z.string().check(z.regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)"))), d.permissions.allow),
+  /** Calls always refused; deny wins over allow. */
+  deny: z._default(z.array(z.string().check(z.regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)"))), d.permissions.deny),
+});
 
-const sandboxSchema = z
-  .object({
-    /**
-     * Run `run_command` inside an OS sandbox (bubblewrap on Linux,
-     * sandbox-exec on macOS) in every permission mode, bypass included:
-     * the project and a temporary directory are writable, everything else is
-     * read-only. `--no-sandbox` turns it off for one run.
-     */
-    enabled: z.boolean().default(true),
-    /** Let sandboxed commands reach the network (off by default; `network(<command pattern>)` allow rules open it per command). */
-    network: z.boolean().default(false),
-    /** More directories commands may write, e.g. "~/.npm" or "~/.cache/go-build" for build caches. */
-    writableDirectories: z.array(z.string().regex(/^(~$|~\/|\/)/, "must be an absolute path or start with ~/")).default([]),
-  })
-  .strict();
-
-const contextSchema = z
-  .object({
-    /** The model's window in tokens, overriding what the provider reports (`--context-window`). */
-    windowTokens: z.number().int().min(2_000).optional(),
-    /** Evict when the request would fill more than this share of the window... */
-    evictAtRatio: z.number().min(0.1).max(1).default(0.75),
-    /** ...down to this share (no model call: eviction cannot deadlock like compaction). */
-    evictToRatio: z.number().min(0.05).max(1).default(0.5),
-    /** Model calls (turns) whose messages are never evicted. */
-    preserveRecentTurns: z.number().int().min(0).max(100).default(3),
-    /** recency (librarian, archivalist), topic (academic), task (architect). */
-    strategy: z.enum(["recency", "topic", "task"]).default("recency"),
-    /** Put the most relevant code and history of this session in front of the model with each prompt (one dim line says what). */
-    prefetch: z.boolean().default(true),
-    /** Share of the remaining window that prefetch may fill before the model sees a prompt (seed: 10 %). */
-    prefetchBudgetRatio: z.number().min(0).max(0.5).default(0.1),
-  })
-  .strict()
-  .refine((value) => value.evictToRatio < value.evictAtRatio, {
+const contextSchema = z.strictObject({
+  /** The model's window in tokens, overriding what the provider reports (`--context-window`). */
+  windowTokens: z.optional(z.int().check(z.minimum(2_000))),
+  /** Evict when the request would fill more than this share of the window... */
+  evictAtRatio: z._default(z.number().check(z.minimum(0.1), z.maximum(1)), d.context.evictAtRatio),
+  /** ...down to this share (no model call: eviction cannot deadlock like compaction). */
+  evictToRatio: z._default(z.number().check(z.minimum(0.05), z.maximum(1)), d.context.evictToRatio),
+  /** Model calls (turns) whose messages are never evicted. */
+  preserveRecentTurns: z._default(z.int().check(z.minimum(0), z.maximum(100)), d.context.preserveRecentTurns),
+  /** recency (librarian, archivalist), topic (academic), task (architect). */
+  strategy: z._default(z.enum(["recency", "topic", "task"]), d.context.strategy),
+  /** Put the most relevant code and history of this session in front of the model with each prompt (one dim line says what). */
+  prefetch: z._default(z.boolean(), d.context.prefetch),
+  /** Share of the remaining window that prefetch may fill before the model sees a prompt (seed: 10 %). */
+  prefetchBudgetRatio: z._default(z.number().check(z.minimum(0), z.maximum(0.5)), d.context.prefetchBudgetRatio),
+}).check(
+  z.refine((value) => value.evictToRatio < value.evictAtRatio, {
     path: ["evictToRatio"],
     message: "must be smaller than evictAtRatio",
-  });
+  }),
+);
 
-export const configSchema = z
-  .object({
-    index: indexSchema.default(() => indexSchema.parse({})),
-    embedding: embeddingSchema.default(() => embeddingSchema.parse({})),
-    search: searchSchema.default(() => searchSchema.parse({})),
-    model: modelSchema.default(() => modelSchema.parse({})),
-    agent: agentSchema.default(() => agentSchema.parse({})),
-    permissions: permissionsSchema.default(() => permissionsSchema.parse({})),
-    context: contextSchema.default(() => contextSchema.parse({})),
-    sandbox: sandboxSchema.default(() => sandboxSchema.parse({})),
-  })
-  .strict();
+const sandboxSchema = z.strictObject({
+  /**
+   * Run `run_command` inside an OS sandbox (bubblewrap on Linux,
+   * sandbox-exec on macOS) in every permission mode, bypass included:
+   * the project and a temporary directory are writable, everything else is
+   * read-only. `--no-sandbox` turns it off for one run.
+   */
+  enabled: z._default(z.boolean(), d.sandbox.enabled),
+  /** Let sandboxed commands reach the network (off by default; `network(<command pattern>)` allow rules open it per command). */
+  network: z._default(z.boolean(), d.sandbox.network),
+  /** More directories commands may write, e.g. "~/.npm" or "~/.cache/go-build" for build caches. */
+  writableDirectories: z._default(
+    z.array(z.string().check(z.regex(/^(~$|~\/|\/)/, "must be an absolute path or start with ~/"))),
+    d.sandbox.writableDirectories,
+  ),
+});
+
+export const configSchema = z.strictObject({
+  index: z._default(indexSchema, () => indexSchema.parse({})),
+  embedding: z._default(embeddingSchema, () => embeddingSchema.parse({})),
+  search: z._default(searchSchema, () => searchSchema.parse({})),
+  model: z._default(modelSchema, () => modelSchema.parse({})),
+  agent: z._default(agentSchema, () => agentSchema.parse({})),
+  permissions: z._default(permissionsSchema, () => permissionsSchema.parse({})),
+  context: z._default(contextSchema, () => contextSchema.parse({})),
+  sandbox: z._default(sandboxSchema, () => sandboxSchema.parse({})),
+});
 
 export type SylkConfig = z.infer<typeof configSchema>;
 export type IndexConfig = SylkConfig["index"];

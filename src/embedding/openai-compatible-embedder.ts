@@ -1,9 +1,16 @@
-import { z } from "zod";
 import { normalize, type Embedder } from "./embedder.js";
 
-const responseSchema = z.object({
-  data: z.array(z.object({ embedding: z.array(z.number()), index: z.number().int() })),
-});
+/**
+ * The shape of an embeddings response, made on first use: `createEmbedder`
+ * is on every command's start-up path, and a search with the built-in
+ * embedder and no configuration loads no zod at all.
+ */
+let responseSchema: ReturnType<typeof makeResponseSchema> | undefined;
+
+async function makeResponseSchema() {
+  const z = await import("zod/mini");
+  return z.object({ data: z.array(z.object({ embedding: z.array(z.number()), index: z.int() })) });
+}
 
 export interface OpenAICompatibleEmbedderOptions {
   /** e.g. `http://localhost:11434/v1` (Ollama) or `https://api.openai.com/v1`. */
@@ -57,7 +64,8 @@ export class OpenAICompatibleEmbedder implements Embedder {
       const body = (await response.text()).slice(0, 300);
       throw new Error(`Embedding server ${this.endpoint} answered ${response.status}: ${body}`);
     }
-    const parsed = responseSchema.safeParse(await response.json());
+    responseSchema ??= makeResponseSchema();
+    const parsed = (await responseSchema).safeParse(await response.json());
     if (!parsed.success) throw new Error(`Embedding server ${this.endpoint} sent an unexpected response shape.`);
     const ordered = [...parsed.data.data].sort((a, b) => a.index - b.index);
     if (ordered.length !== input.length) {

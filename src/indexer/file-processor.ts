@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { TrigramFeatures } from "../embedding/hashing-embedder.js";
 import { chunkFile } from "../parsing/chunker.js";
 import { definitionLines, hasDefinitionPatterns, leadingComments } from "../parsing/definition-lines.js";

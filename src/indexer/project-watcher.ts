@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { watch, type FSWatcher } from "chokidar";
 import ignore, { type Ignore } from "ignore";
-import { z } from "zod";
+import * as z from "zod";
 import type { IndexConfig } from "../config/schema.js";
 import { classifyPaths } from "./scanner.js";
 

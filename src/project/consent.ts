@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { ConsentRequiredError } from "../errors.js";
 import type { ProjectPaths } from "./project-paths.js";
 

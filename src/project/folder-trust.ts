@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { z } from "zod";
+// Mini: this module is on every command's start-up path (see config/schema.ts).
+import * as z from "zod/mini";
 
 const decisionSchema = z.object({ trusted: z.boolean(), at: z.string(), via: z.string() });
 const trustFileSchema = z.object({ version: z.literal(1), folders: z.record(z.string(), decisionSchema) });

@@ -26,7 +26,7 @@ export class FrequentTermTables {
    * term's documents, then each frequency bucket's documents, in
    * `TF_BUCKETS` order.
    */
-  get(term: string, capacity: number, postings: () => ReadonlyArray<readonly number[]>): Uint8Array {
+  get(term: string, capacity: number, postings: () => ReadonlyArray<ArrayLike<number>>): Uint8Array {
     let table = this.tables.get(term);
     if (table && table.length >= capacity) {
       // Most recently used last, so the oldest goes first when full.
@@ -36,7 +36,7 @@ export class FrequentTermTables {
     }
     table = new Uint8Array(capacity);
     postings().forEach((ids, code) => {
-      for (const id of ids) table[id] = code + 1;
+      for (let index = 0; index < ids.length; index++) table[ids[index] as number] = code + 1;
     });
     if (this.tables.size >= MAX_TABLES) this.tables.delete(this.tables.keys().next().value as string);
     this.tables.set(term, table);

@@ -71,6 +71,30 @@ export function fullTextQuery(query: string): string[] {
   return [...new Set(queryTerms(query).map(stem))];
 }
 
+/**
+ * A document's stored terms narrowed to `wanted` ones, each with its bucket
+ * term: what a one-off search needs of a document it adds to its partial
+ * index (filing all of a chunk's few hundred terms cost more than the rest).
+ */
+export function onlyTerms(terms: string, wanted: ReadonlySet<string>): string {
+  const kept: string[] = [];
+  let term = "";
+  let keptTerm = false;
+  for (const word of terms.split(" ")) {
+    if (word === "") continue;
+    // A bucket term is its term plus `#n`, right after it (as `addPostings` reads them).
+    const isBucket = term !== "" && word.length > term.length + 1 && word[term.length] === TF_MARK && word.startsWith(term) && BUCKET_NAMES.has(word.slice(term.length + 1));
+    if (!isBucket) {
+      term = word;
+      keptTerm = wanted.has(word);
+    }
+    if (keptTerm) kept.push(word);
+  }
+  return kept.join(" ");
+}
+
+const BUCKET_NAMES: ReadonlySet<string> = new Set(TF_BUCKETS.map(String));
+
 /** Index terms from term counts: each term's stem, and its frequency bucket when it repeats. */
 export function termsFromCounts(counts: ReadonlyMap<string, number>): FullTextTerms {
   const stemmed = new Map<string, number>();

@@ -1,5 +1,14 @@
 import type { Index } from "flexsearch";
-import { addPostings, createPostingsIndex, termSlots, type TermSlots } from "./flexsearch-postings.js";
+import {
+  addPostings,
+  addPostingsBatch,
+  allTermSlots,
+  createPostingsIndex,
+  restorePostings,
+  termSlots,
+  type Postings,
+  type TermSlots,
+} from "./flexsearch-postings.js";
 import { FREQUENCY_OF_CODE, FrequentTermTables } from "./frequent-term-tables.js";
 import { topK } from "./top-k.js";
 
@@ -16,6 +25,15 @@ export interface FullTextHit {
   id: number;
   /** BM25 score; higher is better. */
   score: number;
+}
+
+/** The live documents of an index, dense by id (what a snapshot stores). */
+export interface IndexDocuments {
+  /** `LIVE` (1) for each live document, 0 elsewhere, up to the highest live id. */
+  live: Uint8Array;
+  lengths: Float32Array;
+  count: number;
+  totalLength: number;
 }
 
 export interface FullTextResult {
@@ -40,19 +58,9 @@ const COMMON_TERM_SHARE = 0.5;
 /** A term in more than this share of the documents gets a dense frequency table (see `FrequentTermTables`). */
 const FREQUENT_TERM_SHARE = 1 / 16;
 
-/**
- * Written into every snapshot: a snapshot in another layout (before
- * frequency slots, bucket terms were postings of their own) is not loaded,
- * and the index is rebuilt from the stored terms instead.
- */
-const SNAPSHOT_FORMAT_KEY = "sylk-format";
-const SNAPSHOT_FORMAT = "slots-1";
-
 const ABSENT = 0;
 const LIVE = 1;
 const TOMBSTONED = 2;
-/** In a loaded snapshot, not yet confirmed by the store (see `reconcile`). */
-const PENDING = 3;
 
 /**
  * The full-text signal: FlexSearch holds the inverted index and persists it
@@ -87,14 +95,23 @@ export class FullTextIndex {
   private touchedCount = 0;
   private liveCount = 0;
   private tombstones = 0;
-  /** Documents of a loaded snapshot that `reconcile` has not confirmed yet. */
-  private pending = 0;
   private totalLength = 0;
   private readonly frequentTerms = new FrequentTermTables();
 
-  constructor() {
-    this.index = createPostingsIndex();
+  /**
+   * `searchedOnce`: the index answers one search and is dropped (a one-off
+   * search's partial index). Frequent terms then get no dense tables:
+   * building one is a pass over the term's postings and then one over the
+   * documents found, where scoring from the postings is the one pass (both
+   * add the same term score to the same documents, so results are equal).
+   * And its postings need no FlexSearch around them (`standalone`).
+   */
+  constructor(options: { searchedOnce?: boolean } = {}) {
+    this.searchedOnce = options.searchedOnce ?? false;
+    this.index = createPostingsIndex({ standalone: this.searchedOnce });
   }
+
+  private readonly searchedOnce: boolean;
 
   /** Live documents. */
   get size(): number {
@@ -111,23 +128,28 @@ export class FullTextIndex {
 
   /**
    * `terms`: the document's distinct terms, space-separated; `length`: its term
-   * count with repeats. Adding a live id again is a no-op; adding an id of a
-   * loaded snapshot before `reconcile` confirms it.
+   * count with repeats. Adding a live id again is a no-op.
    */
   add(id: number, terms: string, length: number): void {
     // The store never reuses ids (AUTOINCREMENT) and a changed document gets a new
     // id, so a live id is already indexed with exactly these terms.
     if (this.state[id] === LIVE) return;
     if (this.state[id] === TOMBSTONED) throw new Error(`Full-text document ${id} was removed; ids are never reused.`);
-    if (this.state[id] === PENDING) {
-      // In the loaded snapshot already, with these terms: confirm it.
-      this.pending--;
-      this.markLive(id, length);
-      return;
-    }
     addPostings(this.index, id, terms);
     this.frequentTerms.invalidate();
     this.markLive(id, length);
+  }
+
+  /** `add` for several documents, ids ascending: a restored index's postings grow by one copy each (see `addPostingsBatch`). */
+  addAll(documents: ReadonlyArray<{ id: number; terms: string; length: number }>): void {
+    const fresh = documents.filter((document) => {
+      if (this.state[document.id] === TOMBSTONED) throw new Error(`Full-text document ${document.id} was removed; ids are never reused.`);
+      return this.state[document.id] !== LIVE;
+    });
+    if (fresh.length === 0) return;
+    addPostingsBatch(this.index, fresh);
+    this.frequentTerms.invalidate();
+    for (const document of fresh) this.markLive(document.id, document.length);
   }
 
   remove(id: number): void {
@@ -139,42 +161,28 @@ export class FullTextIndex {
   }
 
   /**
-   * Brings the index in line with the store's documents (after loading a
-   * snapshot, or when another process changed the store): documents the
-   * store still has become live, the others are tombstoned, and the store's
-   * documents the index lacks are returned for the caller to add.
+   * Brings the index in line with the ids of the store's documents (after
+   * restoring a snapshot, or when another process changed the store): live
+   * documents the store lost are tombstoned, and the store's documents the
+   * index lacks are returned, ascending, for the caller to add.
    */
-  reconcile(storeDocuments: Iterable<{ id: number; length: number }>): { missing: number[]; removed: number } {
+  reconcile(storeIds: Iterable<number>): { missing: number[]; removed: number } {
     const seen = new Uint8Array(this.state.length);
     const missing: number[] = [];
-    for (const { id, length } of storeDocuments) {
+    for (const id of storeIds) {
       const current = this.state[id];
-      if (current === LIVE || current === PENDING) {
-        if (current === PENDING) {
-          this.markLive(id, length);
-          this.pending--;
-        }
-        seen[id] = 1;
-      } else if (current === TOMBSTONED) {
-        throw new Error(`Full-text document ${id} was removed but the store has it; ids are never reused.`);
-      } else {
-        missing.push(id);
-      }
+      if (current === LIVE) seen[id] = 1;
+      else if (current === TOMBSTONED) throw new Error(`Full-text document ${id} was removed but the store has it; ids are never reused.`);
+      else missing.push(id);
     }
     let removed = 0;
     for (let id = 0; id < seen.length; id++) {
-      if (seen[id] === 1) continue;
-      if (this.state[id] === LIVE) {
+      if (seen[id] === 0 && this.state[id] === LIVE) {
         this.remove(id);
-        removed++;
-      } else if (this.state[id] === PENDING) {
-        this.state[id] = TOMBSTONED;
-        this.pending--;
-        this.tombstones++;
         removed++;
       }
     }
-    return { missing, removed };
+    return { missing: missing.sort((a, b) => a - b), removed };
   }
 
   /**
@@ -242,7 +250,7 @@ export class FullTextIndex {
     const weight = plan.idf * (K1 + 1);
     const lengthWeight = (K1 * B) / averageLength;
     const baseNormalisation = K1 * (1 - B);
-    if (onlyFound && plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
+    if (onlyFound && !this.searchedOnce && plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
       // Found documents are fewer than the term's postings: look them up instead.
       // Each already has a score, so nothing is appended to `touched` here.
       const codes = this.frequentTerms.get(plan.term, state.length, () => plan.slots.map((ids) => ids ?? []));
@@ -283,14 +291,14 @@ export class FullTextIndex {
   }
 
   /**
-   * Live documents among these postings. With no tombstones and nothing
-   * pending, every posting is live: frequent terms have up to ~170,000 of
-   * them on a large repository, and counting them was a pass per query term.
+   * Live documents among these postings. With no tombstones every posting
+   * is live: frequent terms have up to ~170,000 of them on a large
+   * repository, and counting them was a pass per query term.
    */
-  private liveIn(postings: readonly number[]): number {
-    if (this.tombstones === 0 && this.pending === 0) return postings.length;
+  private liveIn(postings: ArrayLike<number>): number {
+    if (this.tombstones === 0) return postings.length;
     let live = 0;
-    for (const id of postings) if (this.state[id] === LIVE) live++;
+    for (let index = 0; index < postings.length; index++) if (this.state[postings[index] as number] === LIVE) live++;
     return live;
   }
 
@@ -331,36 +339,52 @@ export class FullTextIndex {
     this.touched = new Int32Array(size);
   }
 
-  /** FlexSearch's own export: (key, data) pairs to persist, with this index's layout version. */
-  async export(): Promise<Array<[string, string]>> {
-    const parts: Array<[string, string]> = [[SNAPSHOT_FORMAT_KEY, SNAPSHOT_FORMAT]];
-    await this.index.export((key: string, data: string) => {
-      parts.push([key, data]);
-    });
-    return parts;
+  /** The live documents, dense by id. */
+  documents(): IndexDocuments {
+    const size = this.state.lastIndexOf(LIVE) + 1;
+    const live = this.state.slice(0, size);
+    if (this.tombstones > 0) for (let id = 0; id < size; id++) if (live[id] !== LIVE) live[id] = ABSENT;
+    const lengths = this.lengths.slice(0, size);
+    return { live, lengths, count: this.liveCount, totalLength: this.totalLength };
   }
 
   /**
-   * Replaces the index with a persisted export. Its documents stay pending
-   * until `reconcile` confirms them with their lengths (which live in the
-   * store). A snapshot in another layout is dropped: the index starts empty
-   * and `reconcile` adds every document from its stored terms.
+   * Every term that a live document holds, with its live postings only
+   * (tombstones are left out of what is saved, not carried over).
    */
-  import(parts: ReadonlyArray<readonly [string, string]>): void {
-    this.reset();
-    if (!parts.some(([key, data]) => key === SNAPSHOT_FORMAT_KEY && data === SNAPSHOT_FORMAT)) return;
-    for (const [key, data] of parts) {
-      if (key === SNAPSHOT_FORMAT_KEY) continue;
-      this.index.import(key, data);
-      // The register part lists the snapshot's document ids (FlexSearch's export format).
-      if (key.split(".").includes("reg")) {
-        for (const id of JSON.parse(data) as number[]) {
-          this.ensureCapacity(id);
-          if (this.state[id] !== PENDING) this.pending++;
-          this.state[id] = PENDING;
-        }
+  *liveTerms(): Generator<[string, TermSlots]> {
+    for (const [term, slots] of allTermSlots(this.index)) {
+      if (this.tombstones === 0) {
+        yield [term, slots];
+        continue;
       }
+      const live = slots.map((ids) => ids && Array.prototype.filter.call(ids, (id: number) => this.state[id] === LIVE));
+      if (live.some((ids) => ids && ids.length > 0)) yield [term, live];
     }
+  }
+
+  /**
+   * Replaces the index with a snapshot: its documents, live, and the
+   * postings of its terms, all of them or only those a query needs (a
+   * one-off search, which then scores exactly as the whole index would:
+   * BM25 reads only the query's terms and the document statistics).
+   */
+  restore(documents: IndexDocuments, terms: Iterable<readonly [string, Array<Postings | undefined>]>, leftOut: Iterable<number> = []): void {
+    this.reset();
+    const { live, lengths } = documents;
+    if (live.length > 0) this.ensureCapacity(live.length - 1);
+    this.state.set(live);
+    this.lengths.set(lengths);
+    this.liveCount = documents.count;
+    this.totalLength = documents.totalLength;
+    // Removed since the snapshot, and already left out of `terms`' postings: gone, not tombstoned.
+    for (const id of leftOut) {
+      if (this.state[id] !== LIVE) continue;
+      this.state[id] = ABSENT;
+      this.liveCount--;
+      this.totalLength -= this.lengths[id] as number;
+    }
+    restorePostings(this.index, terms);
   }
 
   /** Drops tombstones by rebuilding from the documents a caller streams in. */
@@ -370,13 +394,12 @@ export class FullTextIndex {
   }
 
   private reset(): void {
-    this.index = createPostingsIndex();
+    this.index = createPostingsIndex({ standalone: this.searchedOnce });
     this.frequentTerms.invalidate();
     this.state.fill(ABSENT);
     this.lengths.fill(0);
     this.liveCount = 0;
     this.tombstones = 0;
-    this.pending = 0;
     this.totalLength = 0;
   }
 

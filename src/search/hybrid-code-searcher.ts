@@ -46,8 +46,8 @@ export interface HybridCodeSearcherDeps {
   files: FileRepository;
   fullText: PersistentFullText;
   vectors: VectorStore;
-  /** The in-memory hot tier of the vector signal, used once warm. */
-  vectorIndex: CodeVectorIndex;
+  /** The in-memory hot tier of the vector signal, used once warm; a one-off search has none. */
+  vectorIndex?: CodeVectorIndex;
   embedder: Embedder;
   config: SearchConfig;
 }
@@ -74,7 +74,7 @@ export class HybridCodeSearcher {
    */
   warm(): void {
     if (!this.deps.fullText.isLoaded) this.deps.fullText.load();
-    this.deps.vectorIndex.warm();
+    this.deps.vectorIndex?.warm();
     for (const [chunkId, fileId] of this.deps.files.chunkFileIds()) this.fileOfChunk.set(chunkId, fileId);
   }
 
@@ -101,7 +101,7 @@ export class HybridCodeSearcher {
     });
     // Full text was scored synchronously just above: this thread now helps the
     // vector scan with whatever blocks the scan thread has not reached.
-    if (vectorRun) this.deps.vectorIndex.helpScan();
+    if (vectorRun) this.deps.vectorIndex?.helpScan();
     const attempts = await Promise.allSettled(running);
     attempts.forEach((attempt, index) => {
       if (attempt.status === "fulfilled") lists.push({ signal: attempt.value.signal, hits: attempt.value.hits });
@@ -179,8 +179,9 @@ export class HybridCodeSearcher {
     if (!vector) return { hits: Promise.reject(new Error("the embedder returned no vector")) };
     const queryVector = vector;
     // Unweighted on purpose: IDF-weighting code queries lowered hybrid recall@10 0.860 → 0.833 (docs/BENCHMARKS.md).
-    const found = this.deps.vectorIndex.isWarm
-      ? this.deps.vectorIndex.nearestAsync(queryVector, candidates)
+    const { vectorIndex } = this.deps;
+    const found = vectorIndex?.isWarm
+      ? vectorIndex.nearestAsync(queryVector, candidates)
       : Promise.resolve().then(() => this.deps.vectors.nearestChunks(queryVector, candidates));
     return { hits: found.then((hits) => hits.map((hit) => ({ id: hit.id, score: hit.similarity }))) };
   }

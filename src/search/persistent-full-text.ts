@@ -1,4 +1,5 @@
-import type { FullTextCollection, FullTextRepository } from "../store/full-text-repository.js";
+import type { FullTextCollection, FullTextDocument, FullTextRepository, StoredSnapshot } from "../store/full-text-repository.js";
+import { onlyTerms } from "./full-text-document.js";
 import { FullTextIndex, type FullTextHit, type FullTextResult } from "./full-text-index.js";
 
 /** Rebuild instead of carrying tombstones once they are this share of the index. */
@@ -7,6 +8,17 @@ const TOMBSTONE_REBUILD_RATIO = 0.25;
 const EAGER_LOAD_SNAPSHOT_BYTES = 2 << 20;
 /** Changes made without loading the snapshot, past which a checkpoint folds them in. */
 const DEFERRED_CHANGES_LIMIT = 2_000;
+
+export interface PersistentFullTextOptions {
+  eagerLoadSnapshotBytes?: number;
+  deferredChangesLimit?: number;
+  /**
+   * Until something loads the index, answer each search from the snapshot's
+   * postings of the query's terms alone: for a process that searches once
+   * (`sylk search "…"`), where loading the whole index was most of the time.
+   */
+  searchWithoutLoading?: boolean;
+}
 
 /**
  * A FlexSearch index kept in step with its table. It loads from the last
@@ -21,6 +33,13 @@ const DEFERRED_CHANGES_LIMIT = 2_000;
  * after an edit) need not load and re-save the whole snapshot: its changes
  * are left in the table for the next load to reconcile, and counted, so that
  * a checkpoint folds them into the snapshot once they add up.
+ *
+ * A snapshot holds exactly the table's documents when it is saved (it is
+ * reconciled and written in one write transaction), and ids only grow, so
+ * documents added since have ids above its highest. Removals deferred as
+ * above are noted by id (and left out when restoring, rather than
+ * tombstoned); a count then tells whether others happened (a process that
+ * crashed before saving): most loads need not list the table's ids at all.
  */
 export class PersistentFullText {
   private readonly index = new FullTextIndex();
@@ -31,14 +50,16 @@ export class PersistentFullText {
 
   private readonly eagerLoadSnapshotBytes: number;
   private readonly deferredChangesLimit: number;
+  private readonly searchWithoutLoading: boolean;
 
   constructor(
     private readonly repository: FullTextRepository,
     readonly collection: FullTextCollection,
-    limits: { eagerLoadSnapshotBytes?: number; deferredChangesLimit?: number } = {},
+    options: PersistentFullTextOptions = {},
   ) {
-    this.eagerLoadSnapshotBytes = limits.eagerLoadSnapshotBytes ?? EAGER_LOAD_SNAPSHOT_BYTES;
-    this.deferredChangesLimit = limits.deferredChangesLimit ?? DEFERRED_CHANGES_LIMIT;
+    this.eagerLoadSnapshotBytes = options.eagerLoadSnapshotBytes ?? EAGER_LOAD_SNAPSHOT_BYTES;
+    this.deferredChangesLimit = options.deferredChangesLimit ?? DEFERRED_CHANGES_LIMIT;
+    this.searchWithoutLoading = options.searchWithoutLoading ?? false;
   }
 
   get size(): number {
@@ -46,12 +67,19 @@ export class PersistentFullText {
     return this.index.size;
   }
 
-  /** Loads the snapshot and reconciles; returns how many documents had to be added or dropped. */
+  /**
+   * Loads the snapshot and reconciles; returns how many documents had to be
+   * added or dropped. Without a snapshot the index is built from the stored
+   * terms and saved, so the next process finds one.
+   */
   load(): { added: number; removed: number } {
-    this.index.import(this.repository.loadSnapshot(this.collection));
+    const snapshot = this.repository.loadSnapshot(this.collection);
+    this.seenDataVersion = this.repository.dataVersion();
+    const reconciled = this.restoreInto(this.index, snapshot);
     this.loaded = true;
-    const reconciled = this.reconcile();
     this.unsaved = reconciled.added + reconciled.removed;
+    // Not inside someone's transaction: the snapshot must not hold rows that may roll back.
+    if (!snapshot && this.index.size > 0 && !this.repository.inTransaction) this.save();
     return reconciled;
   }
 
@@ -69,7 +97,7 @@ export class PersistentFullText {
     const changes = removed.length + added.length;
     if (changes === 0) return;
     if (!this.loaded && this.repository.snapshotBytes(this.collection) > this.eagerLoadSnapshotBytes) {
-      this.repository.addDeferredChanges(this.collection, changes);
+      this.repository.addDeferredChanges(this.collection, changes, removed);
       return;
     }
     this.ensureCurrent();
@@ -86,32 +114,88 @@ export class PersistentFullText {
   async checkpoint(): Promise<void> {
     if (!this.loaded && this.repository.deferredChanges(this.collection) < this.deferredChangesLimit) return;
     this.ensureCurrent();
-    if (this.unsaved > 0) await this.save();
+    if (this.unsaved > 0) this.save();
   }
 
   search(terms: readonly string[], limit: number): FullTextHit[] {
-    this.ensureCurrent();
-    return this.index.search(terms, limit);
+    return this.searchWithIdealScore(terms, limit).hits;
   }
 
   searchWithIdealScore(terms: readonly string[], limit: number): FullTextResult {
-    this.ensureCurrent();
-    return this.index.searchWithIdealScore(terms, limit);
+    return this.indexFor(terms).searchWithIdealScore(terms, limit);
   }
 
   idealScore(terms: readonly string[]): number {
-    this.ensureCurrent();
-    return this.index.idealScore(terms);
+    return this.indexFor(terms).idealScore(terms);
   }
 
-  /** Writes a snapshot, rebuilding first when tombstones have piled up. */
-  async save(): Promise<void> {
-    this.ensureCurrent();
-    if (this.index.tombstoneCount > Math.max(100, this.index.size * TOMBSTONE_REBUILD_RATIO)) {
-      this.index.rebuild(this.repository.documents(this.collection));
-    }
-    this.repository.saveSnapshot(this.collection, await this.index.export());
+  /**
+   * Writes a snapshot of exactly the table's documents: reconciled and
+   * written in one write transaction, so no other process commits between
+   * (see the class comment for why that matters). Tombstones are left out,
+   * and rebuilt away in memory once they have piled up.
+   */
+  save(): void {
+    if (!this.loaded) this.load();
+    this.repository.writeTransaction(() => {
+      this.reconcile(this.repository.ids(this.collection));
+      if (this.index.tombstoneCount > Math.max(100, this.index.size * TOMBSTONE_REBUILD_RATIO)) {
+        this.index.rebuild(this.repository.documents(this.collection));
+      }
+      this.repository.saveSnapshot(this.collection, this.index.documents(), [...this.index.liveTerms()]);
+    });
+    this.seenDataVersion = this.repository.dataVersion();
     this.unsaved = 0;
+  }
+
+  /** The index a search runs on: the loaded one, or one holding only these terms' postings. */
+  private indexFor(terms: readonly string[]): FullTextIndex {
+    if (this.loaded || !this.searchWithoutLoading) {
+      this.ensureCurrent();
+      return this.index;
+    }
+    const snapshot = this.repository.loadSnapshot(this.collection);
+    if (!snapshot) {
+      this.load();
+      return this.index;
+    }
+    const partial = new FullTextIndex({ searchedOnce: true });
+    this.restoreInto(partial, snapshot, terms);
+    return partial;
+  }
+
+  /**
+   * Restores `index` from the snapshot (all its terms, or only `terms`) and
+   * brings it up to the table: documents added since have ids above the
+   * snapshot's highest, those noted as removed are left out, and only when
+   * the table holds fewer of the others than that leaves are its ids listed
+   * to find the rest. (The table holds none of the snapshot's ids that the
+   * snapshot lacks, and no noted id: so equal counts mean equal sets.)
+   */
+  private restoreInto(index: FullTextIndex, snapshot: StoredSnapshot | undefined, terms?: readonly string[]): { added: number; removed: number } {
+    if (!snapshot) {
+      index.rebuild(this.repository.documents(this.collection));
+      return { added: index.size, removed: 0 };
+    }
+    const noted = this.repository.removedSinceSnapshot(this.collection).filter((id) => id <= snapshot.maxId);
+    let leftOut: Uint8Array | undefined;
+    if (noted.length > 0) {
+      leftOut = new Uint8Array(snapshot.maxId + 1);
+      for (const id of noted) leftOut[id] = 1;
+    }
+    const sizeBefore = snapshot.documents.count;
+    index.restore(snapshot.documents, this.repository.loadPostings(this.collection, snapshot, terms, leftOut), noted);
+    const removed = sizeBefore - index.size;
+    // A one-off search needs only its terms' postings of the documents added since, too.
+    const wanted = terms ? new Set(terms) : undefined;
+    const narrowed = (documents: FullTextDocument[]) => (wanted ? documents.map((document) => ({ ...document, terms: onlyTerms(document.terms, wanted) })) : documents);
+    const added = this.repository.documentsAfter(this.collection, snapshot.maxId);
+    if (this.repository.count(this.collection) - added.length !== index.size) {
+      const reconciled = this.reconcileWith(index, this.repository.ids(this.collection), narrowed);
+      return { added: reconciled.added, removed: removed + reconciled.removed };
+    }
+    index.addAll(narrowed(added));
+    return { added: added.length, removed };
   }
 
   private ensureCurrent(): void {
@@ -119,16 +203,23 @@ export class PersistentFullText {
       this.load();
       return;
     }
-    if (this.repository.dataVersion() !== this.seenDataVersion) this.reconcile();
+    if (this.repository.dataVersion() !== this.seenDataVersion) this.reconcile(this.repository.ids(this.collection));
   }
 
-  private reconcile(): { added: number; removed: number } {
+  private reconcile(storeIds: Iterable<number>): { added: number; removed: number } {
     this.seenDataVersion = this.repository.dataVersion();
-    const { missing, removed } = this.index.reconcile(this.repository.lengths(this.collection));
+    return this.reconcileWith(this.index, storeIds);
+  }
+
+  /** Tombstones what the table lost; adds, from their stored terms (`prepare`d), what the index lacks. */
+  private reconcileWith(
+    index: FullTextIndex,
+    storeIds: Iterable<number>,
+    prepare = (documents: FullTextDocument[]) => documents,
+  ): { added: number; removed: number } {
+    const { missing, removed } = index.reconcile(storeIds);
     for (let start = 0; start < missing.length; start += 1000) {
-      for (const document of this.repository.documents(this.collection, missing.slice(start, start + 1000))) {
-        this.index.add(document.id, document.terms, document.length);
-      }
+      index.addAll(prepare(this.repository.documents(this.collection, missing.slice(start, start + 1000))));
     }
     return { added: missing.length, removed };
   }

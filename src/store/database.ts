@@ -1,15 +1,55 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import * as sqliteVec from "sqlite-vec";
+import type * as SqliteVec from "sqlite-vec";
 import { applyMigrations } from "./migrations.js";
 
 export type SqliteDatabase = Database.Database;
+
+const require = createRequire(import.meta.url);
+/**
+ * Required, not imported: sqlite-vec ships both forms, and its CommonJS one
+ * loads without the ES module loader's package resolution (~3 ms of a
+ * one-shot search). better-sqlite3's JavaScript is bundled into the CLI
+ * (scripts/bundle.mjs): imported as an external CommonJS package it started
+ * Node's CommonJS export lexer (~10 ms), and required, its dozen files
+ * still cost the loader's package-scope lookups (~4 ms).
+ */
+const sqliteVec = require("sqlite-vec") as typeof SqliteVec;
 
 const PAGE_SIZE = 16_384;
 
 export interface OpenDatabaseOptions {
   readonly?: boolean;
+  /**
+   * Memory-map reads (default). A process that reads each page once (a
+   * one-off search scans the 88 MB of vectors once) gains nothing from the
+   * mapping and pays ~4 ms to unmap it when it closes.
+   */
+  mmap?: boolean;
+}
+
+let nativeBinding: string | null | undefined;
+
+/**
+ * Where better-sqlite3's addon is: where its install (prebuilt or compiled)
+ * puts it. Otherwise better-sqlite3 looks for it through `bindings`, which
+ * tries a dozen paths and reads a stack trace (2–5 ms of a one-shot search),
+ * and, bundled, looks beside the bundle instead of the package.
+ */
+function betterSqliteAddon(): string | null {
+  if (nativeBinding !== undefined) return nativeBinding;
+  nativeBinding = null;
+  for (const build of ["Release", "Debug"]) {
+    try {
+      nativeBinding = require.resolve(`better-sqlite3/build/${build}/better_sqlite3.node`);
+      break;
+    } catch {
+      // not this build
+    }
+  }
+  return nativeBinding;
 }
 
 /**
@@ -20,7 +60,8 @@ export interface OpenDatabaseOptions {
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { readonly: options.readonly ?? false });
+  const addon = betterSqliteAddon();
+  const db = new Database(path, { readonly: options.readonly ?? false, ...(addon ? { nativeBinding: addon } : {}) });
   sqliteVec.load(db);
   db.pragma("busy_timeout = 10000");
   if (!options.readonly) {
@@ -33,7 +74,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
   }
   // A 64 MiB page cache and memory-mapped reads keep bulk indexing and k-NN scans off the syscall path.
   db.pragma("cache_size = -65536");
-  db.pragma("mmap_size = 268435456");
+  if (options.mmap ?? true) db.pragma("mmap_size = 268435456");
   db.pragma("temp_store = MEMORY");
   db.pragma("foreign_keys = ON");
   if (!options.readonly) applyMigrations(db);

@@ -219,6 +219,45 @@ const MIGRATIONS: Migration[] = [
       CREATE INDEX idx_file_checkpoints_session ON file_checkpoints(session_id, id);
     `,
   },
+  {
+    version: 7,
+    description: "full-text snapshots by term, so that one search reads only its terms' postings",
+    sql: `
+      -- FlexSearch's own export could only be loaded whole (26 MB of JSON on a
+      -- 28k-file repository). The snapshot is a cache of the tables: dropping
+      -- it loses nothing, and the first process to load an index without one
+      -- rebuilds it from the stored terms and saves it in this form.
+      DROP TABLE fts_snapshot;
+      DELETE FROM meta WHERE key LIKE 'fts_snapshot_bytes:%' OR key LIKE 'fts_deferred:%';
+
+      -- One row per index: its documents (lengths and live flags by id, see store/postings-codec.ts).
+      CREATE TABLE fts_documents (
+        index_name TEXT PRIMARY KEY,
+        max_id INTEGER NOT NULL,            -- highest document id: ids above it were added after the save
+        document_count INTEGER NOT NULL,
+        total_length INTEGER NOT NULL,      -- sum of the documents' lengths (BM25's average length)
+        buckets INTEGER NOT NULL,           -- how many fts_postings rows its terms are hashed into
+        documents BLOB NOT NULL
+      ) WITHOUT ROWID;
+
+      -- Postings by term, the terms hashed into buckets of a few kilobytes.
+      CREATE TABLE fts_postings (
+        index_name TEXT NOT NULL,
+        bucket INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (index_name, bucket)
+      ) WITHOUT ROWID;
+
+      -- Documents removed since the snapshot was saved by a process that left
+      -- the snapshot alone (a refresh of a few files): one search need not
+      -- list every id in the table to learn which of the snapshot's are gone.
+      CREATE TABLE fts_removed (
+        index_name TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        PRIMARY KEY (index_name, id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

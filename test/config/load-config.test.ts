@@ -3,7 +3,9 @@ import { fileURLToPath } from "node:url";
 import { parse as parseJsonc } from "jsonc-parser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
+import { configDefaults } from "../../src/config/defaults.js";
 import { configSchema, defaultConfig } from "../../src/config/schema.js";
+import { unconfigured } from "../../src/config/unconfigured.js";
 import { ConfigError, ExitCode } from "../../src/errors.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
@@ -15,6 +17,27 @@ afterEach(() => project.cleanup());
 
 const load = (env: NodeJS.ProcessEnv = {}, flags?: Record<string, unknown>) =>
   loadConfig({ projectRoot: project.root, env: { ...env, HOME: `${project.root}/../home-dir` }, ...(flags ? { flags } : {}) });
+
+describe("configuration without zod", () => {
+  it("has the defaults a parse of nothing gives", () => {
+    expect(configDefaults()).toEqual(configSchema.parse({}));
+  });
+
+  it("is what loadConfig returns when nothing is configured, and stands aside as soon as anything is", () => {
+    const home = `${project.root}/../home-dir`;
+    const check = (env: NodeJS.ProcessEnv = {}, flags?: Record<string, unknown>) =>
+      unconfigured({ projectRoot: project.root, env: { ...env, HOME: home }, ...(flags ? { flags } : {}) });
+    expect(check({ SYLK_HOME: "/somewhere", SYLK_DEBUG: "1" })).toEqual(load({ SYLK_HOME: "/somewhere" }));
+    expect(check({ SYLK_SEARCH_RRF_K: "7" })).toBeUndefined();
+    expect(check({ SYLK_EMBEDDING_BASE_URL: "http://localhost" })).toBeUndefined();
+    expect(check({}, { "search.rrfK": 7 })).toBeUndefined();
+    project.write(".sylkrc", "{}");
+    expect(check()).toBeUndefined();
+    project.remove(".sylkrc");
+    project.write("../home-dir/.sylkrc", "{}");
+    expect(check()).toBeUndefined();
+  });
+});
 
 describe("configuration", () => {
   it("defaults match the seed's startup indexer", () => {

@@ -1,7 +1,31 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TF_BUCKET_VALUE, TF_BUCKETS, TF_MARK } from "../../src/search/full-text-document.js";
+import { onlyTerms, TF_BUCKET_VALUE, TF_BUCKETS, TF_MARK } from "../../src/search/full-text-document.js";
 import { FullTextIndex } from "../../src/search/full-text-index.js";
+import { bucketCountFor, decodeBucket, decodeDocuments, encodeBuckets, encodeDocuments } from "../../src/store/postings-codec.js";
+
+/** `index` in the snapshot's byte layout. */
+function saved(index: FullTextIndex) {
+  const terms = [...index.liveTerms()];
+  const documents = index.documents();
+  return { rows: encodeBuckets(terms, bucketCountFor(terms.length)), bytes: encodeDocuments(documents), count: documents.count, totalLength: documents.totalLength };
+}
+
+/** A snapshot restored: all terms, or only `terms`; `leftOut` documents removed on the way, as removals noted after a save are. */
+function restored(snapshot: ReturnType<typeof saved>, terms?: readonly string[], leftOut: readonly number[] = []): FullTextIndex {
+  const wanted = terms ? new Set(terms) : undefined;
+  const marks = new Uint8Array(snapshot.bytes.length);
+  for (const id of leftOut) marks[id] = 1;
+  const index = new FullTextIndex({ searchedOnce: terms !== undefined });
+  index.restore(
+    decodeDocuments(snapshot.bytes.slice(), snapshot.count, snapshot.totalLength),
+    snapshot.rows.flatMap(([, data]) => decodeBucket(data, wanted, marks)),
+    leftOut,
+  );
+  return index;
+}
+
+const roundTrip = (index: FullTextIndex, terms?: readonly string[]) => restored(saved(index), terms);
 
 const K1 = 1.2;
 const B = 0.75;
@@ -56,7 +80,7 @@ const documentTerms = fc
   });
 
 describe("full-text ranking", () => {
-  it("equals plain BM25 over the same terms (common terms ranking only what rarer ones found): top k, scores and order, with removed documents, also after a snapshot round trip", async () => {
+  it("equals plain BM25 over the same terms (common terms ranking only what rarer ones found): top k, scores and order, with removed documents, also after a snapshot round trip of all terms or of the query's only", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(documentTerms, { minLength: 1, maxLength: 120 }),
@@ -65,30 +89,50 @@ describe("full-text ranking", () => {
         fc.array(fc.nat(), { maxLength: 10 }),
         async (documents, queryIndexes, limit, removals) => {
           const index = new FullTextIndex();
+          // Documents narrowed to the query's terms (as a one-off search adds those newer than its snapshot).
+          const narrowed = new FullTextIndex();
           const live = new Map<number, { terms: string[]; length: number }>();
           const query = queryIndexes.map((queryIndex) => vocabulary[queryIndex] as string);
           documents.forEach((document, offset) => {
             index.add(offset + 1, document.terms.join(" "), document.length);
+            narrowed.add(offset + 1, onlyTerms(document.terms.join(" "), new Set(query)), document.length);
             live.set(offset + 1, document);
             // A search halfway builds frequent-term tables that later adds must not leave stale.
             if (offset === Math.floor(documents.length / 2)) index.search(query, limit);
           });
+          // Added in one batch (as a restored index takes the documents newer than its snapshot).
+          const batched = new FullTextIndex();
+          batched.addAll(documents.map((document, offset) => ({ id: offset + 1, terms: document.terms.join(" "), length: document.length })));
           for (const removal of removals) {
             const id = (removal % documents.length) + 1;
             index.remove(id);
+            narrowed.remove(id);
+            batched.remove(id);
             live.delete(id);
           }
           if (live.size === 0) return;
+          expect(batched.searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
+          expect(narrowed.searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
           const expected = referenceSearch(live, query, limit);
           const actual = index.search(query, limit);
           expect(actual.map((hit) => hit.id)).toEqual(expected.map(([id]) => id));
           actual.forEach((hit, rank) => expect(hit.score).toBeCloseTo(expected[rank]?.[1] as number, 9));
 
-          // Loaded from its snapshot and confirmed by the store (removed documents come back as tombstones).
-          const loaded = new FullTextIndex();
-          loaded.import(await index.export());
-          expect(loaded.reconcile([...live].map(([id, document]) => ({ id, length: document.length }))).missing).toEqual([]);
+          // Restored from its snapshot (removed documents are left out) and confirmed by the store.
+          const loaded = roundTrip(index);
+          expect(loaded.reconcile(live.keys())).toEqual({ missing: [], removed: 0 });
           expect(loaded.search(query, limit)).toEqual(actual);
+          expect(loaded.idealScore(query)).toBe(index.idealScore(query));
+          // A one-off search restores only the query's terms: same hits, same scores, bit for bit.
+          const partial = roundTrip(index, query);
+          expect(partial.searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
+          // Documents removed after the save are left out of a restored index instead of tombstoned.
+          const [gone] = live.keys();
+          if (gone === undefined || live.size === 1) return;
+          const before = saved(index);
+          index.remove(gone);
+          expect(restored(before, query, [gone]).searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
+          expect(restored(before, undefined, [gone]).search(query, limit)).toEqual(index.search(query, limit));
         },
       ),
       { numRuns: 300 },
@@ -96,16 +140,36 @@ describe("full-text ranking", () => {
   });
 });
 
-describe("a loaded snapshot", () => {
-  it("confirms a document added again before reconciling instead of filing it twice", async () => {
+describe("a document narrowed to some terms", () => {
+  it("keeps those terms with their bucket terms, read as the index reads them", () => {
+    expect(onlyTerms("parser parser#4 lexer lexer#16 token", new Set(["lexer", "token"]))).toBe("lexer lexer#16 token");
+    expect(onlyTerms("c c#2 c#x  d", new Set(["c#x"]))).toBe("c#x");
+    expect(onlyTerms("c c#2 c#x d", new Set(["c"]))).toBe("c c#2");
+  });
+});
+
+describe("a restored snapshot", () => {
+  it("ignores a document added again instead of filing it twice, and tombstones what the store lost", () => {
     const index = new FullTextIndex();
     index.add(1, "parser parser#4 lexer", 6);
     index.add(2, "lexer", 1);
-    const loaded = new FullTextIndex();
-    loaded.import(await index.export());
+    index.add(3, "parser", 1);
+    index.remove(3);
+    const loaded = roundTrip(index);
+    expect(loaded.tombstoneCount).toBe(0);
     loaded.add(1, "parser parser#4 lexer", 6);
-    expect(loaded.reconcile([{ id: 1, length: 6 }, { id: 2, length: 1 }]).missing).toEqual([]);
+    expect(loaded.reconcile([1, 2])).toEqual({ missing: [], removed: 0 });
     expect(loaded.size).toBe(2);
     expect(loaded.search(["parser", "lexer"], 5)).toEqual(index.search(["parser", "lexer"], 5));
+    // A restored term's postings (typed arrays) grow like any other.
+    for (const target of [index, loaded]) target.add(7, "lexer lexer#2 parser", 4);
+    expect(loaded.search(["parser", "lexer"], 5)).toEqual(index.search(["parser", "lexer"], 5));
+    const batched = roundTrip(index);
+    index.add(8, "parser#2 lexer", 3);
+    batched.addAll([{ id: 8, terms: "parser#2 lexer", length: 3 }]);
+    expect(batched.search(["parser", "lexer"], 5)).toEqual(index.search(["parser", "lexer"], 5));
+    index.remove(8);
+    expect(loaded.reconcile([2, 5, 4, 7])).toEqual({ missing: [4, 5], removed: 1 });
+    expect(loaded.search(["parser"], 5).map((hit) => hit.id)).toEqual([7]);
   });
 });

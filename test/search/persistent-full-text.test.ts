@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PersistentFullText } from "../../src/search/persistent-full-text.js";
 import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
 import { FullTextRepository } from "../../src/store/full-text-repository.js";
@@ -10,8 +10,10 @@ let repository: FullTextRepository;
 
 /** Inserts a content entry row directly (the history collection's table) and returns its doc id. */
 function insertEntry(database: SqliteDatabase, text: string): { id: number; terms: string; length: number } {
-  const terms = text.toLowerCase();
-  const length = terms.split(" ").length;
+  const words = text.toLowerCase().split(" ");
+  // Distinct, as documents store them (a repeat would count as a frequency bucket, see full-text-document.ts).
+  const terms = [...new Set(words)].join(" ");
+  const length = words.length;
   const row = database
     .prepare(
       `INSERT INTO content_entries (id, content_hash, session_id, agent_id, agent_type, content_type, content, token_count,
@@ -95,20 +97,65 @@ describe("PersistentFullText", () => {
     expect(index.search(["cache"], 10).map((hit) => hit.id)).toEqual([often.id, once.id]);
   });
 
-  it("drops a snapshot in an older layout and rebuilds from the stored terms", async () => {
-    const index = new PersistentFullText(repository, "history");
+  it("without a snapshot, builds the index from the stored terms and saves one for the next process", () => {
     const once = insertEntry(db, "cache other words here");
     const often = { ...insertEntry(db, "cache cache cache cache words"), terms: "cache cache#4 words" };
     db.prepare("UPDATE content_entries SET terms = ? WHERE doc = ?").run(often.terms, often.id);
-    index.apply([], [once, often]);
-    await index.checkpoint();
-    // The layout before frequency slots: no format part, bucket terms as postings of their own.
-    const current = repository.loadSnapshot("history");
-    expect(current.some(([key]) => key === "sylk-format")).toBe(true);
-    repository.saveSnapshot("history", current.filter(([key]) => key !== "sylk-format"));
+    expect(repository.loadSnapshot("history")).toBeUndefined();
 
-    const restored = new PersistentFullText(repository, "history");
-    expect(restored.load()).toEqual({ added: 2, removed: 0 });
-    expect(restored.search(["cache"], 10).map((hit) => hit.id)).toEqual([often.id, once.id]);
+    const first = new PersistentFullText(repository, "history");
+    expect(first.load()).toEqual({ added: 2, removed: 0 });
+    expect(first.search(["cache"], 10).map((hit) => hit.id)).toEqual([often.id, once.id]);
+    const documents = repository.loadSnapshot("history")?.documents;
+    expect(documents?.count).toBe(2);
+    expect([once.id, often.id].map((id) => documents?.live[id])).toEqual([1, 1]);
+
+    const next = new PersistentFullText(repository, "history");
+    expect(next.load()).toEqual({ added: 0, removed: 0 });
+    expect(next.search(["cache"], 10)).toEqual(first.search(["cache"], 10));
+  });
+
+  it("searches without loading: reads only the query's terms, and still sees what changed since the snapshot", async () => {
+    const saved = new PersistentFullText(repository, "history");
+    const documents = ["alpha beta", "beta gamma", "gamma delta", "alpha alpha gamma"].map((text) => insertEntry(db, text));
+    saved.apply([], documents);
+    await saved.checkpoint();
+    // After the save: one document removed, one added (as `sylk index` leaves them, deferred).
+    db.prepare("DELETE FROM content_entries WHERE doc = ?").run(documents[1]?.id);
+    insertEntry(db, "beta epsilon");
+
+    const loaded = new PersistentFullText(repository, "history");
+    loaded.load();
+    for (const query of [["beta"], ["alpha", "gamma"], ["epsilon", "delta", "missing"], ["missing"]]) {
+      const once = new PersistentFullText(repository, "history", { searchWithoutLoading: true });
+      expect(once.searchWithIdealScore(query, 10)).toEqual(loaded.searchWithIdealScore(query, 10));
+      expect(once.isLoaded).toBe(false);
+    }
+  });
+
+  it("learns of removals deferred by another process from their note, without listing the table's ids", async () => {
+    const saved = new PersistentFullText(repository, "history");
+    const documents = ["alpha beta", "beta gamma", "gamma delta"].map((text) => insertEntry(db, text));
+    saved.apply([], documents);
+    await saved.checkpoint();
+    // A refresh that leaves the (large) snapshot alone: the row goes, the change is noted.
+    const refresh = new PersistentFullText(repository, "history", { eagerLoadSnapshotBytes: 0 });
+    db.prepare("DELETE FROM content_entries WHERE doc = ?").run(documents[0]?.id);
+    const added = insertEntry(db, "alpha epsilon");
+    refresh.apply([documents[0]?.id as number], [added]);
+    expect(refresh.isLoaded).toBe(false);
+    expect(repository.removedSinceSnapshot("history")).toEqual([documents[0]?.id]);
+
+    const listIds = vi.spyOn(repository, "ids");
+    const once = new PersistentFullText(repository, "history", { searchWithoutLoading: true });
+    const loaded = new PersistentFullText(repository, "history");
+    expect(loaded.load()).toEqual({ added: 1, removed: 1 });
+    for (const query of [["alpha"], ["beta", "gamma"]]) expect(once.searchWithIdealScore(query, 10)).toEqual(loaded.searchWithIdealScore(query, 10));
+    expect(listIds).not.toHaveBeenCalled();
+    listIds.mockRestore();
+
+    // Saving folds the note into the snapshot.
+    loaded.save();
+    expect(repository.removedSinceSnapshot("history")).toEqual([]);
   });
 });

@@ -37,4 +37,25 @@ describe("openDatabase", () => {
     expect(db.prepare("SELECT value FROM kept").pluck().get()).toBe("still here");
     db.close();
   });
+
+  it("upgrades an index whose full-text snapshot is FlexSearch's export (schema 5): the export goes, the tables by term come", () => {
+    const path = join(scratch(), "vector.db");
+    const current = openDatabase(path);
+    // Back to schema 5 as it shipped: the export's table, its noted size, no tables by term.
+    current.exec(`
+      DROP TABLE fts_documents; DROP TABLE fts_postings; DROP TABLE fts_removed; DROP TABLE file_checkpoints;
+      CREATE TABLE fts_snapshot (index_name TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (index_name, key)) WITHOUT ROWID;
+      INSERT INTO fts_snapshot VALUES ('code', '1.map', '[]');
+      INSERT INTO meta VALUES ('fts_snapshot_bytes:code', '2'), ('fts_deferred:code', '5'), ('kept', 'yes');
+      PRAGMA user_version = 5;
+    `);
+    current.close();
+
+    const db = openDatabase(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(7);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'fts_%' AND type = 'table' ORDER BY name").pluck().all();
+    expect(tables).toEqual(["fts_documents", "fts_postings", "fts_removed"]);
+    expect(db.prepare("SELECT key FROM meta ORDER BY key").pluck().all()).toEqual(["kept"]);
+    db.close();
+  });
 });

@@ -1,16 +1,10 @@
 import picomatch from "picomatch";
 import type { ToolKind, ToolTargets } from "../tools/tool.js";
 import { dangerousCommandReason } from "./dangerous-commands.js";
+import type { PermissionMode } from "./permission-modes.js";
 import { protectedPaths } from "./protected-paths.js";
 
-/**
- * How much the agent may do without asking (the modes users of Claude Code
- * know): `default` asks before writes and commands, `accept-edits` allows
- * file edits and asks before commands, `plan` is read-only, `bypass` allows
- * everything (except what no mode allows).
- */
-export const PERMISSION_MODES = ["default", "accept-edits", "plan", "bypass"] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
+export { PERMISSION_MODES, type PermissionMode } from "./permission-modes.js";
 
 export type PermissionDecision =
   | { behavior: "allow" }

@@ -1,7 +1,8 @@
 import { realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SandboxConfig } from "../../config/schema.js";
+import type { SandboxConfig, SylkConfig } from "../../config/schema.js";
+import { opensNetwork } from "../permissions/permission-policy.js";
 import { bubblewrapArguments, probeBubblewrap, type ProbeResult } from "./bubblewrap.js";
 import { unsandboxed, type CommandSandbox, type SandboxKind, type SandboxScope } from "./command-sandbox.js";
 import { hasSandboxExec, SANDBOX_EXEC, sandboxExecArguments, seatbeltProfile, temporaryDirectoriesOf } from "./seatbelt.js";
@@ -53,6 +54,11 @@ export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox 
     };
   }
   return unsandboxed({ state: "unavailable", reason: `Sylk has no sandbox for ${platform} (it uses bubblewrap on Linux and sandbox-exec on macOS)` });
+}
+
+/** The sandbox this machine offers for commands, as the configuration asks for it. */
+export function sandboxFor(config: Pick<SylkConfig, "sandbox" | "permissions">, env: NodeJS.ProcessEnv): CommandSandbox {
+  return openCommandSandbox({ config: config.sandbox, networkRules: opensNetwork(config.permissions.allow), env });
 }
 
 /** The scope with real paths (both sandboxes compare resolved paths) and the configured directories added. */

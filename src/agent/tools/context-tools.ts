@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ContextRetriever, RetrievalResult } from "../../context/context-retriever.js";
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
 import { CONTENT_TYPES, type ContentEntry } from "../../store/content-types.js";

@@ -1,6 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { createTwoFilesPatch } from "diff";
-import { z } from "zod";
+import * as z from "zod";
 import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
 import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool.js";

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import picomatch from "picomatch";
-import { z } from "zod";
+import * as z from "zod";
 import { defaultConfig } from "../../config/schema.js";
 import { scanProject } from "../../indexer/scanner.js";
 import { maskSecrets } from "../../security/secrets.js";

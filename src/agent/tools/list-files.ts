@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import picomatch from "picomatch";
-import { z } from "zod";
+import * as z from "zod";
 import { defaultConfig } from "../../config/schema.js";
 import { scanProject } from "../../indexer/scanner.js";
 import { resolveProjectPath } from "./project-paths-guard.js";

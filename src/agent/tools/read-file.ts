@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { looksBinary } from "../../parsing/languages.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { splitLines, targetPath } from "./file-text.js";

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { maskSecrets } from "../../security/secrets.js";
 import type { CommandSandbox } from "../sandbox/command-sandbox.js";
 import { defineTool, toolDescription, ToolError, type ToolContext, type ToolOutput } from "./tool.js";

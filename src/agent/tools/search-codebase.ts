@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { HybridCodeSearcher } from "../../search/hybrid-code-searcher.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./tool.js";

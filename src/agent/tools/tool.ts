@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** What every tool call may use. Narrow on purpose: tools get services, not the world. */
 export interface ToolContext {

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { fileDiff } from "./edit-file.js";
 import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";

@@ -1,13 +1,9 @@
 import { type Command, Option } from "commander";
 import type { AgentResult } from "../../agent/agent-events.js";
-import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-policy.js";
-import { openAgentSession } from "../../app/agent-session.js";
-import { openProject, type ProjectServices } from "../../app/project-services.js";
-import { warmIndexSocketPath } from "../../app/warm-index/protocol.js";
-import { RemoteCodeSearcher } from "../../app/warm-index/remote-code-searcher.js";
-import { WarmIndexClient } from "../../app/warm-index/warm-index-client.js";
+import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
+import type { ProjectServices } from "../../app/project-services.js";
+import type { WarmIndexClient } from "../../app/warm-index/warm-index-client.js";
 import { BadInputError, ExitCode, type ExitCodeValue } from "../../errors.js";
-import { resolveIndexConsent } from "../../project/consent.js";
 import { createPrinter, OUTPUT_FORMATS, type OutputFormat } from "../ask-printers.js";
 import type { CliContext } from "../cli-context.js";
 import { IndexProgressPrinter } from "../index-progress-printer.js";
@@ -56,6 +52,13 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
       if (options.provider) flags["model.provider"] = options.provider;
       if (options.contextWindow) flags["context.windowTokens"] = options.contextWindow;
       if (!options.sandbox) flags["sandbox.enabled"] = false;
+      // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
+      const [{ openProject }, { openAgentSession }, { resolveIndexConsent }, { RemoteCodeSearcher }] = await Promise.all([
+        import("../../app/project-services.js"),
+        import("../../app/agent-session.js"),
+        import("../../project/consent.js"),
+        import("../../app/warm-index/remote-code-searcher.js"),
+      ]);
       const services = openProject({ root: resolveRoot(context), env: context.env, flags });
       warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
@@ -104,6 +107,10 @@ const CATCH_UP_TIMEOUT_MS = 120_000;
  * and searches itself, as always).
  */
 async function warmIndexOf(services: ProjectServices): Promise<WarmIndexClient | undefined> {
+  const [{ WarmIndexClient }, { warmIndexSocketPath }] = await Promise.all([
+    import("../../app/warm-index/warm-index-client.js"),
+    import("../../app/warm-index/protocol.js"),
+  ]);
   const client = await WarmIndexClient.connect(warmIndexSocketPath(services.paths), services.paths.root);
   if (!client) return undefined;
   const state = await client.catchUp(CATCH_UP_TIMEOUT_MS).catch(() => undefined);

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { ProjectServices } from "../../app/project-services.js";
-import { openProject } from "../../app/project-services.js";
 import { InterruptedError } from "../../errors.js";
 import type { IndexSummary } from "../../indexer/project-indexer.js";
 import type { CliContext } from "../cli-context.js";
@@ -22,6 +21,8 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
     .option("-y, --yes", "consent to indexing without asking (running `sylk index` is consent too)")
     .option("--json", "print progress and the summary as JSON events, one per line")
     .action(async (path: string, options: IndexOptions) => {
+      // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
+      const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: resolveRoot(context, path), env: context.env });
       warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {

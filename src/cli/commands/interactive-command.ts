@@ -1,10 +1,7 @@
 import { type Command, Option } from "commander";
-import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-policy.js";
-import { openAgentSession } from "../../app/agent-session.js";
+import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
 import { BadInputError } from "../../errors.js";
-import { openInteractiveSession } from "../../app/interactive-session.js";
 import type { CliContext } from "../cli-context.js";
-import { settleFolderTrust } from "../folder-trust-question.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
 import { resolveRoot } from "../shared-options.js";
 
@@ -51,7 +48,13 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       if (options.model) flags["model.name"] = options.model;
       if (options.provider) flags["model.provider"] = options.provider;
       if (!options.sandbox) flags["sandbox.enabled"] = false;
+      const { settleFolderTrust } = await import("../folder-trust-question.js");
       await settleFolderTrust(resolveRoot(context), context);
+      // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
+      const [{ openInteractiveSession }, { openAgentSession }] = await Promise.all([
+        import("../../app/interactive-session.js"),
+        import("../../app/agent-session.js"),
+      ]);
       const session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
       warnAboutIgnoredSettings(session.services.loadedConfig, context.stderr);
       let sessionId = "";

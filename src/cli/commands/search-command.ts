@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { openProject, type ProjectServices } from "../../app/project-services.js";
+import { openOneShotSearch } from "../../app/one-shot-search.js";
+import type { ProjectServices } from "../../app/project-services.js";
 import { BadInputError, FatalError } from "../../errors.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
@@ -53,6 +53,19 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
       if (!existsSync(paths.database)) {
         throw new FatalError(`This project has not been indexed yet (${paths.root}). Run \`sylk index\` first.`);
       }
+      if (query !== "-" && options.scope === "code") {
+        // One code search: open only what it needs (see `openOneShotSearch`).
+        const oneShot = await openOneShotSearch({ root: paths.root, env: context.env });
+        warnAboutIgnoredSettings(oneShot.loadedConfig, context.stderr);
+        try {
+          print(await search(oneShot, query, options), options, context);
+        } finally {
+          oneShot.close();
+        }
+        return;
+      }
+      // Loaded here only: the indexer, history and the rest are most of the CLI's code (see `openOneShotSearch`).
+      const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: paths.root, env: context.env });
       warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
@@ -60,6 +73,7 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
           if (!options.json) throw new BadInputError("Reading queries from stdin (-) needs --json.");
           // Many queries: load the in-memory hot tiers once, up front.
           if (options.scope !== "history") services.codeSearcher.warm();
+          const { createInterface } = await import("node:readline");
           const lines = createInterface({ input: context.stdin, crlfDelay: Infinity });
           for await (const line of lines) {
             if (line.trim() === "") continue;
@@ -67,17 +81,25 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
           }
           return;
         }
-        const response = await search(services, query, options);
-        if (options.json) context.stdout.write(`${JSON.stringify(response)}\n`);
-        else context.stdout.write(renderText(response));
-        for (const message of response.degraded ?? []) context.stderr.write(`warning: ${message}\n`);
+        print(await search(services, query, options), options, context);
       } finally {
         await services.close();
       }
     });
 }
 
-export async function search(services: ProjectServices, query: string, options: SearchOptions): Promise<SearchResponseJson> {
+function print(response: SearchResponseJson, options: SearchOptions, context: CliContext): void {
+  if (options.json) context.stdout.write(`${JSON.stringify(response)}\n`);
+  else context.stdout.write(renderText(response));
+  for (const message of response.degraded ?? []) context.stderr.write(`warning: ${message}\n`);
+}
+
+/** Searches code, history or both; `contentStore` is needed for history only. */
+export async function search(
+  services: Pick<ProjectServices, "codeSearcher"> & Partial<Pick<ProjectServices, "contentStore">>,
+  query: string,
+  options: SearchOptions,
+): Promise<SearchResponseJson> {
   const started = performance.now();
   const results: SearchResultJson[] = [];
   const degraded: string[] = [];
@@ -99,6 +121,7 @@ export async function search(services: ProjectServices, query: string, options: 
     }
   }
   if (options.scope !== "code") {
+    if (!services.contentStore) throw new Error("Searching history needs the project's content store.");
     const outcome = await services.contentStore.search(query, {}, options.k);
     degraded.push(...outcome.degraded);
     for (const hit of outcome.hits) {

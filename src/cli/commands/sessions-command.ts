@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { openProject } from "../../app/project-services.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { sessionLine } from "../format.js";
@@ -18,6 +17,8 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
         context.stdout.write(options.json ? `${JSON.stringify({ sessions: [] })}\n` : "No sessions yet.\n");
         return;
       }
+      // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
+      const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: paths.root, env: context.env });
       try {
         const sessions = services.sessions.list(options.limit);

@@ -1,14 +1,11 @@
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
-import { loadProjectConfig, openProject } from "../../app/project-services.js";
 import { getMeta } from "../../store/database.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { formatBytes, formatCount } from "../format.js";
 import { resolveRoot } from "../shared-options.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
-import { sandboxFor } from "../../app/agent-session.js";
-import { describeSandbox } from "../../agent/sandbox/command-sandbox.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { sandboxName } from "../sandbox-warning.js";
 
@@ -38,11 +35,14 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
     .action(async (options: { json?: boolean }) => {
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
       if (!existsSync(paths.database)) {
-        const sandbox = sandboxJson(loadProjectConfig({ root: paths.root, env: context.env }).config, context.env);
+        const { loadProjectConfig } = await import("../../app/project-config.js");
+        const sandbox = await sandboxJson(loadProjectConfig({ root: paths.root, env: context.env }).config, context.env);
         const text = `Project ${paths.root} has no index yet. Run \`sylk index\` to create it.\nCommands:     ${sandbox.description}\n`;
         context.stdout.write(options.json ? `${JSON.stringify({ root: paths.root, state: "missing", sandbox })}\n` : text);
         return;
       }
+      // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
+      const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: paths.root, env: context.env });
       warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
@@ -65,7 +65,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
           indexBytes: ["", "-wal", "-shm"].reduce((sum, suffix) => sum + sizeOf(`${paths.database}${suffix}`), 0),
           failures: services.files.failures(50),
           consent: services.consent.indexConsent() ?? null,
-          sandbox: sandboxJson(services.loadedConfig.config, context.env),
+          sandbox: await sandboxJson(services.loadedConfig.config, context.env),
         };
         if (freshness.state === "stale") {
           status.stale = {
@@ -102,7 +102,12 @@ function renderText(status: StatusJson): string {
   ].join("\n");
 }
 
-function sandboxJson(config: SylkConfig, env: NodeJS.ProcessEnv): StatusJson["sandbox"] {
+/** How commands would run here; its modules load only for `sylk status`. */
+async function sandboxJson(config: SylkConfig, env: NodeJS.ProcessEnv): Promise<StatusJson["sandbox"]> {
+  const [{ sandboxFor }, { describeSandbox }] = await Promise.all([
+    import("../../agent/sandbox/open-command-sandbox.js"),
+    import("../../agent/sandbox/command-sandbox.js"),
+  ]);
   const { status } = sandboxFor(config, env);
   return { name: sandboxName(status), description: describeSandbox(status) };
 }

@@ -1,9 +1,7 @@
 import { realpathSync } from "node:fs";
 import type { Command } from "commander";
-import { trustGatedProjectSettings } from "../../config/load-config.js";
 import { TRUST_GATED_KEYS } from "../../config/trust-gated-keys.js";
 import { BadInputError } from "../../errors.js";
-import { FolderTrustStore } from "../../project/folder-trust.js";
 import { sylkHome } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { resolveRoot } from "../shared-options.js";
@@ -27,7 +25,12 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
     .option("--revoke", "forget the decision made for this folder")
     .option("--list", "list the folders with a decision")
     .option("--json", "with --list: print one JSON object")
-    .action((path: string, options: TrustOptions) => {
+    .action(async (path: string, options: TrustOptions) => {
+      // Loaded when the command runs: configuration and trust files are read with zod, which `sylk search` need not load.
+      const [{ trustGatedProjectSettings }, { FolderTrustStore }] = await Promise.all([
+        import("../../config/load-config.js"),
+        import("../../project/folder-trust.js"),
+      ]);
       const store = new FolderTrustStore(sylkHome(context.env));
       if (options.list) {
         const folders = store.list();
