@@ -6,7 +6,9 @@
 //   2. `sylk index` after one file changed, as a whole process, beside `node -e 0`
 //      (what any Node process costs to start);
 //   3. a one-shot `sylk search "<query>"` as a whole process, beside `rg` with the
-//      query's terms on the same tree (`rg -i -l -F -e t1 -e t2 …`).
+//      query's terms on the same tree (`rg -i -l -F -e t1 -e t2 …`);
+//   4. the same while an interactive `sylk` of the tree runs (in a pseudo-terminal) and
+//      serves its warm index to the searches.
 // The TUI's launch time is measured by scripts/bench-tui-launch.mjs.
 //
 //   npm run build && node scripts/bench-everyday.mjs --tree <dir> [--rounds 15] [--home <SYLK_HOME with the tree indexed>]
@@ -20,6 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { launchInTerminal, quit, requireScriptCommand, waitForText } from "./lib/pseudo-terminal.mjs";
 import { sampleQueries } from "./lib/sample-queries.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -108,6 +111,20 @@ for (const query of queries) {
   ripgrep.push(run("rg", ["-i", "-l", "-F", ...terms.flatMap((term) => ["-e", term]), tree], { allowFailure: true }).ms);
   search.push(run(process.execPath, [sylk, "search", query]).ms);
 }
+
+// 4. The same searches while an interactive sylk of the tree runs and serves its warm index.
+requireScriptCommand("bench-everyday");
+const interactive = launchInTerminal(sylk, tree, env);
+await waitForText(interactive, "index: fresh");
+await new Promise((resolve) => setTimeout(resolve, 500));
+const warmSearch = [];
+const warmRipgrep = [];
+for (const query of queries) {
+  const terms = [...new Set(query.split(/\s+/))];
+  warmRipgrep.push(run("rg", ["-i", "-l", "-F", ...terms.flatMap((term) => ["-e", term]), tree], { allowFailure: true }).ms);
+  warmSearch.push(run(process.execPath, [sylk, "search", query]).ms);
+}
+await quit(interactive);
 if (!values.home) rmSync(home, { recursive: true, force: true });
 
 const p = (samples, q) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(q * samples.length))];
@@ -120,3 +137,4 @@ console.log("| --- | --- | --- | --- | --- |");
 row("fresh check (in process)", freshCheck, find, "find -printf '%s %T@'", "≤ 1.2×");
 row("`sylk index`, one file changed (process)", oneFileIndex, nodeStart, "node -e 0", "< 500 ms");
 row("one-shot `sylk search` (process)", search, ripgrep, "rg, same terms", "≤ 1.0×");
+row("one-shot `sylk search`, interactive sylk running (process)", warmSearch, warmRipgrep, "rg, same terms", "≤ 1.0×");

@@ -58,6 +58,8 @@ export class BackgroundIndexing {
   private watcher: ChangeWatcher | undefined;
   private watching: Promise<void> | undefined;
   private closed = false;
+  /** `start` was called: the project may be indexed. */
+  private started = false;
   private lastPublished = -Infinity;
   private progressTimer: NodeJS.Timeout | undefined;
 
@@ -77,6 +79,7 @@ export class BackgroundIndexing {
 
   /** Consent given: index what changed since last time, then watch the project. */
   start(): void {
+    this.started = true;
     this.enqueue(async () => {
       await this.fullRun(false);
       if (!this.closed) this.startWatcher();
@@ -101,7 +104,8 @@ export class BackgroundIndexing {
    * `failed`).
    */
   catchUp(): Promise<IndexView["state"]> {
-    if (this.view.state === "off" || this.view.state === "pending") return Promise.resolve(this.view.state);
+    // Before consent (or without it) there is nothing to catch up with: say how things stand.
+    if (!this.started || this.view.state === "off") return Promise.resolve(this.view.state);
     this.enqueue(() => this.fullRun(false));
     return this.queue.then(() => this.view.state);
   }

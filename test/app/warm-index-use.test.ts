@@ -36,6 +36,23 @@ const ask = (prompt: string) =>
 
 const searchResult = (stdout: string) => String(jsonLines(stdout).find((event) => event.type === "tool_result" && event.name === "search_codebase")?.output ?? "");
 
+describe("sylk search beside an interactive session", () => {
+  it("is answered from the session's warm index, with what a search of its own would find", async () => {
+    session = await interactive();
+    const served = vi.spyOn(session.services.codeSearcher, "search");
+    const run = await runCli(["search", "--json", "computeInvoiceTotal"], { cwd: project.root, env: project.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(served).toHaveBeenCalledWith("computeInvoiceTotal", expect.objectContaining({ limit: 10 }));
+    const warm = JSON.parse(run.stdout) as { results: Array<{ path: string; startLine: number }> };
+    expect(warm.results[0]).toMatchObject({ path: "src/billing.ts", startLine: 1 });
+
+    await session.shutdown();
+    session = undefined;
+    const alone = JSON.parse((await runCli(["search", "--json", "computeInvoiceTotal"], { cwd: project.root, env: project.env })).stdout) as typeof warm;
+    expect(alone.results.map((result) => [result.path, result.startLine])).toEqual(warm.results.map((result) => [result.path, result.startLine]));
+  });
+});
+
 describe("sylk ask beside an interactive session", () => {
   it("searches the session's warm index, brought up to date first", async () => {
     session = await interactive();

@@ -1,12 +1,13 @@
 import { join } from "node:path";
-import { z } from "zod";
 
 /**
  * The warm-index socket: while an interactive `sylk` runs in a project, it
  * answers searches from the index it already holds in memory, so that a
  * `sylk search` or `sylk ask` started beside it need not load the index
  * again. One request per line, one response per line, JSON; the socket is
- * the user's alone (0600, in the project's 0700 data directory).
+ * the user's alone (0600, in the project's 0700 data directory). This
+ * module is what clients load: no zod (the server validates requests,
+ * `request-schema.ts`).
  */
 export const PROTOCOL_VERSION = 1;
 
@@ -21,21 +22,12 @@ export const SOCKET_FILE = "warm-index.sock";
 export const MAX_SOCKET_PATH = 100;
 
 /** A code search, as `HybridCodeSearcher.search` takes it: the part of a search that needs the warm index. */
-export const codeSearchParamsSchema = z.strictObject({
-  query: z.string().max(10_000),
-  limit: z.number().int().min(1).max(1000).optional(),
-  signals: z.array(z.enum(["fulltext", "vector"])).optional(),
-  perFile: z.number().int().min(1).max(100).optional(),
-});
-export type CodeSearchParams = z.infer<typeof codeSearchParamsSchema>;
-
-export const requestSchema = z.discriminatedUnion("method", [
-  z.strictObject({ id: z.number().int(), method: z.literal("hello"), version: z.number().int() }),
-  z.strictObject({ id: z.number().int(), method: z.literal("codeSearch"), params: codeSearchParamsSchema }),
-  /** Waits until the serving process's index has caught up with the files on disk. */
-  z.strictObject({ id: z.number().int(), method: z.literal("catchUp") }),
-]);
-export type WarmRequest = z.infer<typeof requestSchema>;
+export interface CodeSearchParams {
+  query: string;
+  limit?: number;
+  signals?: Array<"fulltext" | "vector">;
+  perFile?: number;
+}
 
 export interface HelloResult {
   version: number;

@@ -3,7 +3,8 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { createInterface } from "node:readline";
 import type { CodeSearchHit } from "../../search/hybrid-code-searcher.js";
 import type { SearchOutcome } from "../../search/search-outcome.js";
-import { MAX_SOCKET_PATH, PROTOCOL_VERSION, requestSchema, type HelloResult, type WarmRequest, type WarmResponse, type CodeSearchParams } from "./protocol.js";
+import { MAX_SOCKET_PATH, PROTOCOL_VERSION, type CodeSearchParams, type HelloResult, type WarmResponse } from "./protocol.js";
+import { requestSchema, type WarmRequest } from "./request-schema.js";
 
 /** What the serving process does for its neighbours. */
 export interface WarmIndexHandlers {

@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { openOneShotSearch } from "../../app/one-shot-search.js";
 import type { ProjectServices } from "../../app/project-services.js";
 import { BadInputError, FatalError } from "../../errors.js";
-import { resolveProjectPaths } from "../../project/project-paths.js";
+import { resolveProjectPaths, type ProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { CODE_SIGNALS, type CodeSignal } from "../../search/hybrid-code-searcher.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
@@ -54,6 +54,9 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
         throw new FatalError(`This project has not been indexed yet (${paths.root}). Run \`sylk index\` first.`);
       }
       if (query !== "-" && options.scope === "code") {
+        // An interactive sylk of this project answers from its warm index, if one runs and answers.
+        const warm = await searchWarmIndex(paths, query, options);
+        if (warm) return print(warm, options, context);
         // One code search: open only what it needs (see `openOneShotSearch`).
         const oneShot = await openOneShotSearch({ root: paths.root, env: context.env });
         warnAboutIgnoredSettings(oneShot.loadedConfig, context.stderr);
@@ -88,6 +91,33 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
     });
 }
 
+/** How long one search may wait for the interactive session before this process searches itself. */
+const WARM_SEARCH_TIMEOUT_MS = 5_000;
+
+/** The search answered by an interactive session's warm index, or undefined when none serves the project (or it fails). */
+async function searchWarmIndex(paths: ProjectPaths, query: string, options: SearchOptions): Promise<SearchResponseJson | undefined> {
+  const [{ WarmIndexClient }, { warmIndexSocketPath }] = await Promise.all([
+    import("../../app/warm-index/warm-index-client.js"),
+    import("../../app/warm-index/protocol.js"),
+  ]);
+  const client = await WarmIndexClient.connect(warmIndexSocketPath(paths), paths.root);
+  if (!client) return undefined;
+  try {
+    const codeSearcher = {
+      search: (text: string, searchOptions: { limit?: number; signals?: readonly CodeSignal[] } = {}) =>
+        client.codeSearch(
+          { query: text, ...(searchOptions.limit ? { limit: searchOptions.limit } : {}), ...(searchOptions.signals ? { signals: [...searchOptions.signals] } : {}) },
+          WARM_SEARCH_TIMEOUT_MS,
+        ),
+    };
+    return await search({ codeSearcher }, query, options);
+  } catch {
+    return undefined;
+  } finally {
+    client.close();
+  }
+}
+
 function print(response: SearchResponseJson, options: SearchOptions, context: CliContext): void {
   if (options.json) context.stdout.write(`${JSON.stringify(response)}\n`);
   else context.stdout.write(renderText(response));
@@ -96,7 +126,7 @@ function print(response: SearchResponseJson, options: SearchOptions, context: Cl
 
 /** Searches code, history or both; `contentStore` is needed for history only. */
 export async function search(
-  services: Pick<ProjectServices, "codeSearcher"> & Partial<Pick<ProjectServices, "contentStore">>,
+  services: { codeSearcher: Pick<ProjectServices["codeSearcher"], "search"> } & Partial<Pick<ProjectServices, "contentStore">>,
   query: string,
   options: SearchOptions,
 ): Promise<SearchResponseJson> {
