@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 const sylk = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(args, { cwd: project.root, env: { ...env, ...extra } });
-const requests = () => server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"));
+const requests = () => messageRequests(server);
 const sent = (index: number) => JSON.stringify(requests()[index]?.body.messages ?? []);
 const count = (text: string, part: string) => text.split(part).length - 1;
 

@@ -168,6 +168,11 @@ export function reply(): ReplyBuilder {
   return new ReplyBuilder({ blocks: [], chunkSize: 8, hang: false, dropConnection: false, delayMs: 0, eventDelayMs: 0 });
 }
 
+/** The Messages API calls a server received, in order (token counts left out). */
+export function messageRequests(server: Pick<FakeAnthropicServer, "requests">): RecordedRequest[] {
+  return server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"));
+}
+
 /**
  * The credential a request carried. SDK 1.12 sends `apiKey` as `Authorization: Bearer <key>`
  * (not `x-api-key`); this accepts either.

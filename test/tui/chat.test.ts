@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { KEY, renderApp, type RenderAppOptions, type RenderedApp } from "./render-app.js";
 
 const FILES = {
@@ -38,7 +38,7 @@ function withModel(options: RenderAppOptions = {}): Promise<RenderedApp> {
 
 /** The tool_result blocks the model received in request `index`. */
 function toolResults(index: number): Array<{ content: string; is_error?: boolean }> {
-  const messages = server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"))[index]
+  const messages = messageRequests(server)[index]
     ?.body.messages as Array<{ content: Array<Record<string, unknown>> | string }>;
   const last = messages?.at(-1)?.content;
   return (Array.isArray(last) ? last.filter((block) => block.type === "tool_result") : []) as never;
@@ -107,7 +107,7 @@ describe("chat", () => {
     expect(readFileSync(join(app.project.root, "src/greet.ts"), "utf8")).toContain("hello");
     await app.submit("keep it as it is");
     await app.waitFor("Understood, I left it.");
-    const sent = JSON.stringify(server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"))[1]?.body.messages);
+    const sent = JSON.stringify(messageRequests(server)[1]?.body.messages);
     expect(sent).toContain("The user denied this call");
     expect(sent).toContain("[interrupted by the user]");
   });

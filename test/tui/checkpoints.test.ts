@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
 /** Issue 16: every agent edit is checkpointed in the store; /undo, /rewind and /diff work on them. */
@@ -17,7 +17,6 @@ afterEach(async () => {
   await server.close();
 });
 
-const messageRequests = () => server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"));
 const file = (path: string) => join(app!.project.root, path);
 
 async function editingSession(): Promise<RenderedApp> {
@@ -58,7 +57,7 @@ describe("checkpoints", () => {
     server.enqueue(reply().text("Understood."));
     await app.submit("what now?");
     await app.waitFor("Understood.");
-    expect(JSON.stringify(messageRequests().at(-1)?.body.messages)).toContain("The user undid the last prompt's file edits: src/greet.ts are back as they were before.");
+    expect(JSON.stringify(messageRequests(server).at(-1)?.body.messages)).toContain("The user undid the last prompt's file edits: src/greet.ts are back as they were before.");
   });
 
   it("refuses to overwrite a file changed since the agent wrote it, unless forced", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { KEY, renderApp, type RenderedApp } from "./render-app.js";
 
 /** Issue 16, defects 3 and 7: an interrupt is recorded as it happened, and nothing the user typed is lost or sent twice. */
@@ -19,7 +19,7 @@ const withModel = () =>
 
 /** The messages of the n-th model request, each as role and the texts it holds. */
 function conversation(index: number): Array<{ role: string; texts: string[] }> {
-  const requests = server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"));
+  const requests = messageRequests(server);
   const messages = requests[index]?.body.messages as Array<{ role: string; content: string | Array<{ type: string; text?: string; content?: unknown }> }>;
   return messages.map((message) => ({
     role: message.role,
@@ -78,7 +78,7 @@ describe("interrupting a turn", () => {
     await app.write("n");
     await app.waitFor("Interrupted. Tell Sylk what to do instead.");
     await app.waitFor("Ask anything");
-    expect(server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"))).toHaveLength(1);
+    expect(messageRequests(server)).toHaveLength(1);
     expect(app.frame()).not.toContain("This answer must never be asked for.");
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { completeMention, mentionAtCursor } from "../../src/tui/input/mention-completion.js";
 import { editorOf } from "../../src/tui/input/line-editor.js";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
 import { KEY, renderApp, type RenderedApp } from "./render-app.js";
@@ -25,7 +25,6 @@ afterEach(async () => {
   await server.close();
 });
 
-const messageRequests = () => server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"));
 
 describe("completing an @-mention", () => {
   it("finds the @word at the cursor, and Tab cycles through what matches it", () => {
@@ -59,7 +58,7 @@ describe("an @-mentioned file or definition", () => {
     await app.submit("what does @src/parser/binding.ts do with @.env?");
     await app.waitFor("It trims.");
     expect(app.frame()).toContain("Attached src/parser/binding.ts:1-3");
-    const sent = JSON.stringify(messageRequests()[0]?.body.messages);
+    const sent = JSON.stringify(messageRequests(server)[0]?.body.messages);
     expect(sent).toContain('<attached mention=\\"@src/parser/binding.ts\\" path=\\"src/parser/binding.ts\\" lines=\\"1-3\\">');
     expect(sent).toContain("return input.trim();");
     expect(sent).not.toContain("sk-live-");
@@ -73,7 +72,7 @@ describe("an @-mentioned file or definition", () => {
       const run = await runCli(["ask", "--yes", "--output-format", "stream-json", "explain @parseBindingPattern"], { cwd: project.root, env });
       expect(run.code, run.stderr).toBe(0);
       expect(jsonLines(run.stdout)).toContainEqual({ type: "attached", files: [{ path: "src/parser/binding.ts", start_line: 1, end_line: 3, truncated: false }] });
-      expect(JSON.stringify(messageRequests()[0]?.body.messages)).toContain("export function parseBindingPattern");
+      expect(JSON.stringify(messageRequests(server)[0]?.body.messages)).toContain("export function parseBindingPattern");
     } finally {
       project.cleanup();
     }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { estimateCost } from "../../src/llm/model-prices.js";
 import { nextPermissionMode } from "../../src/tui/format/permission-modes.js";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
 /** Issue 16, in-session controls: Shift+Tab, /model, /evict, /cost in dollars. */
@@ -19,7 +19,6 @@ afterEach(async () => {
   await server.close();
 });
 
-const messageRequests = () => server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"));
 const withModel = (env: NodeJS.ProcessEnv = {}) =>
   renderApp({
     files: { "src/greet.ts": "export const greet = () => 'hello';\n" },
@@ -62,7 +61,7 @@ describe("in-session controls", () => {
     await app.waitFor("Model: claude-haiku-4-5 (anthropic)");
     await app.submit("second");
     await app.waitFor("Second answer.");
-    const [first, second] = messageRequests();
+    const [first, second] = messageRequests(server);
     expect(first?.body.model).not.toBe("claude-haiku-4-5");
     expect(second?.body.model).toBe("claude-haiku-4-5");
     expect(JSON.stringify(second?.body.messages)).toContain("First answer.");
@@ -82,7 +81,7 @@ describe("in-session controls", () => {
     await app.waitFor(/Context: turns? 1(-\d)? moved out of the window as \[CTX-REF:/);
     await app.submit("what did we say?");
     await app.waitFor("Answer three.");
-    const third = JSON.stringify(messageRequests()[2]?.body.messages);
+    const third = JSON.stringify(messageRequests(server)[2]?.body.messages);
     expect(third).toContain("[CTX-REF:");
     expect(third).not.toContain("Answer one about zebras.");
   });
