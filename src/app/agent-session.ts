@@ -109,6 +109,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   const mentions = new Mentions(services.paths.root, services.files);
+  const toolContext = { root: services.paths.root, extraDirectories: options.extraDirectories ?? [] };
   const checkpoints = new FileCheckpoints(services.checkpoints, () => recorder?.session.id ?? "");
   /** The model learns of edits taken back with its next prompt; the files are not what it last saw. */
   const restored = async (result: RestoreResult, how: string) => {
@@ -173,8 +174,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       const active = recorderFor(`!${command}`);
       const call = { id: `user_command_${randomUUID()}`, name: "run_command", input: { command } };
       yield { type: "tool_use", ...call };
-      const toolContext = { root: services.paths.root, extraDirectories: options.extraDirectories ?? [], signal };
-      const result = yield* streamToolOutput(call.id, (onOutput) => tools.run(call, { ...toolContext, onOutput }, { userApproved: true }));
+      const result = yield* streamToolOutput(call.id, (onOutput) => tools.run(call, { ...toolContext, signal, onOutput }, { userApproved: true }));
       yield { type: "tool_result", id: call.id, name: call.name, ...result };
       await active.recordNote(`The user ran \`${command}\` themselves (${result.display ?? "done"}); what it printed:\n${result.output}`);
       const done: AgentResult = { sessionId: active.session.id, response: "", stopReason: "end_turn", turns: 0, toolCalls: 1, usage: EMPTY_USAGE };
@@ -205,7 +205,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         {
           provider,
           tools,
-          toolContext: { root: services.paths.root, extraDirectories: options.extraDirectories ?? [] },
+          toolContext,
           recorder: active,
           systemPrompt,
           maxTurns: options.maxTurns ?? config.agent.maxTurns,

@@ -1,9 +1,6 @@
 import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { WarmIndexClient } from "./warm-index-client.js";
 
-/** How long one search may wait for the interactive session before this process searches itself. */
-const SEARCH_TIMEOUT_MS = 5_000;
-
 /**
  * Code search through the interactive session's warm index, and through the
  * local index (`fallback`, built only if needed) whenever the session does
@@ -21,8 +18,7 @@ export class RemoteCodeSearcher implements CodeSearcher {
   async search(query: string, options: Parameters<CodeSearcher["search"]>[1] = {}): ReturnType<CodeSearcher["search"]> {
     if (!this.broken) {
       try {
-        const { signals, ...rest } = options;
-        return await this.client.codeSearch({ query, ...rest, ...(signals ? { signals: [...signals] } : {}) }, SEARCH_TIMEOUT_MS);
+        return await this.client.search(query, options);
       } catch {
         this.broken = true;
         this.client.close();

@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
 import { createConnection, type Socket } from "node:net";
 import { createInterface } from "node:readline";
-import type { CodeSearchHit } from "../../search/hybrid-code-searcher.js";
+import type { CodeSearchHit, CodeSearchOptions } from "../../search/hybrid-code-searcher.js";
 import type { SearchOutcome } from "../../search/search-outcome.js";
-import { MAX_SOCKET_PATH, PROTOCOL_VERSION, type HelloResult, type CodeSearchParams } from "./protocol.js";
+import { MAX_SOCKET_PATH, PROTOCOL_VERSION, warmIndexSocketPath, type CodeSearchParams, type HelloResult } from "./protocol.js";
 
 /** How long a connection may take before the command loads the index itself. */
 const CONNECT_TIMEOUT_MS = 1_000;
+/** How long one search may wait for the interactive session before the command searches itself. */
+const SEARCH_TIMEOUT_MS = 5_000;
 
 interface Pending {
   resolve(value: unknown): void;
@@ -30,6 +32,11 @@ export class WarmIndexClient {
     lines.on("line", (line) => this.receive(line));
     socket.on("close", () => this.failAll(new Error("the interactive session serving the index went away")));
     socket.on("error", () => undefined); // "close" follows and fails what is pending
+  }
+
+  /** The client of the session serving this project, if one does. */
+  static forProject(paths: { dataDir: string; root: string }): Promise<WarmIndexClient | undefined> {
+    return WarmIndexClient.connect(warmIndexSocketPath(paths), paths.root);
   }
 
   static async connect(socketPath: string, root: string): Promise<WarmIndexClient | undefined> {
@@ -59,6 +66,12 @@ export class WarmIndexClient {
     }
     client.close();
     return undefined;
+  }
+
+  /** A code search as `HybridCodeSearcher.search` takes it, within the usual wait: the client stands in for a searcher. */
+  search(query: string, options: CodeSearchOptions = {}): Promise<SearchOutcome<CodeSearchHit>> {
+    const { signals, ...rest } = options;
+    return this.codeSearch({ query, ...rest, ...(signals ? { signals: [...signals] } : {}) }, SEARCH_TIMEOUT_MS);
   }
 
   codeSearch(params: CodeSearchParams, timeoutMs: number): Promise<SearchOutcome<CodeSearchHit>> {

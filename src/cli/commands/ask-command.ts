@@ -107,11 +107,8 @@ const CATCH_UP_TIMEOUT_MS = 120_000;
  * and searches itself, as always).
  */
 async function warmIndexOf(services: ProjectServices): Promise<WarmIndexClient | undefined> {
-  const [{ WarmIndexClient }, { warmIndexSocketPath }] = await Promise.all([
-    import("../../app/warm-index/warm-index-client.js"),
-    import("../../app/warm-index/protocol.js"),
-  ]);
-  const client = await WarmIndexClient.connect(warmIndexSocketPath(services.paths), services.paths.root);
+  const { WarmIndexClient } = await import("../../app/warm-index/warm-index-client.js");
+  const client = await WarmIndexClient.forProject(services.paths);
   if (!client) return undefined;
   const state = await client.catchUp(CATCH_UP_TIMEOUT_MS).catch(() => undefined);
   if (state === "fresh") return client;

@@ -91,26 +91,13 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
     });
 }
 
-/** How long one search may wait for the interactive session before this process searches itself. */
-const WARM_SEARCH_TIMEOUT_MS = 5_000;
-
 /** The search answered by an interactive session's warm index, or undefined when none serves the project (or it fails). */
 async function searchWarmIndex(paths: ProjectPaths, query: string, options: SearchOptions): Promise<SearchResponseJson | undefined> {
-  const [{ WarmIndexClient }, { warmIndexSocketPath }] = await Promise.all([
-    import("../../app/warm-index/warm-index-client.js"),
-    import("../../app/warm-index/protocol.js"),
-  ]);
-  const client = await WarmIndexClient.connect(warmIndexSocketPath(paths), paths.root);
+  const { WarmIndexClient } = await import("../../app/warm-index/warm-index-client.js");
+  const client = await WarmIndexClient.forProject(paths);
   if (!client) return undefined;
   try {
-    const codeSearcher = {
-      search: (text: string, searchOptions: { limit?: number; signals?: readonly CodeSignal[] } = {}) =>
-        client.codeSearch(
-          { query: text, ...(searchOptions.limit ? { limit: searchOptions.limit } : {}), ...(searchOptions.signals ? { signals: [...searchOptions.signals] } : {}) },
-          WARM_SEARCH_TIMEOUT_MS,
-        ),
-    };
-    return await search({ codeSearcher }, query, options);
+    return await search({ codeSearcher: client }, query, options);
   } catch {
     return undefined;
   } finally {
