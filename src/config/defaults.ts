@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { DEFAULT_AGENT_TYPE } from "../handoff/agent-types.js";
 
 /**
  * The configuration's defaults, without zod: the schema (`schema.ts`) reads
@@ -90,6 +91,7 @@ export function configDefaults() {
     },
     agent: {
       maxTurns: 50,
+      type: DEFAULT_AGENT_TYPE,
     },
     permissions: {
       mode: "default" as const,
@@ -108,6 +110,11 @@ export function configDefaults() {
       enabled: true,
       network: false,
       writableDirectories: [] as string[],
+    },
+    handoff: {
+      enabled: true,
+      burnInTurns: 3,
+      shareProfiles: true,
     },
   };
 }

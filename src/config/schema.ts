@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
+import { AGENT_TYPES } from "../handoff/agent-types.js";
 import { configDefaults } from "./defaults.js";
 
 // zod's mini build: the classic one's chained methods bring in all of zod, and this
@@ -96,6 +97,21 @@ const modelSchema = z.strictObject({
 const agentSchema = z.strictObject({
   /** Model calls per prompt before the run stops (exit code 53 in `sylk ask`). */
   maxTurns: z._default(z.int().check(z.minimum(1), z.maximum(10_000)), d.agent.maxTurns),
+  /** The agent the user talks to (`--agent`): its type decides what a degradation does and which learned profile it starts from. */
+  type: z._default(z.enum(AGENT_TYPES), d.agent.type),
+});
+
+const handoffSchema = z.strictObject({
+  /**
+   * Hand a degrading pipeline or standalone agent over to a fresh instance
+   * of its type (knowledge agents evict instead). Off: every agent evicts
+   * when the controller sees its quality fall.
+   */
+  enabled: z._default(z.boolean(), d.handoff.enabled),
+  /** Quality observations an instance makes before its own curve may trigger anything. */
+  burnInTurns: z._default(z.int().check(z.minimum(1), z.maximum(50)), d.handoff.burnInTurns),
+  /** Learn from every project of this user too (statistics under $SYLK_HOME), not from this project alone. */
+  shareProfiles: z._default(z.boolean(), d.handoff.shareProfiles),
 });
 
 const permissionsSchema = z.strictObject({
@@ -155,6 +171,7 @@ export const configSchema = z.strictObject({
   permissions: z._default(permissionsSchema, () => permissionsSchema.parse({})),
   context: z._default(contextSchema, () => contextSchema.parse({})),
   sandbox: z._default(sandboxSchema, () => sandboxSchema.parse({})),
+  handoff: z._default(handoffSchema, () => handoffSchema.parse({})),
 });
 
 export type SylkConfig = z.infer<typeof configSchema>;
@@ -166,6 +183,7 @@ export type AgentConfig = SylkConfig["agent"];
 export type PermissionsConfig = SylkConfig["permissions"];
 export type ContextConfig = SylkConfig["context"];
 export type SandboxConfig = SylkConfig["sandbox"];
+export type HandoffConfig = SylkConfig["handoff"];
 
 export function defaultConfig(): SylkConfig {
   return configSchema.parse({});

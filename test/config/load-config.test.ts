@@ -122,6 +122,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(44);
+    expect(documented).toBe(48);
   });
 });

@@ -63,7 +63,7 @@ function planEdit(input: z.infer<typeof schema>, context: ToolContext): PlannedE
   try {
     stats = statSync(resolved.absolute);
   } catch {
-    throw new ToolError(`File not found: ${input.path}. Check the path with list_files, or use write_file to create a new file.`);
+    throw new ToolError(`File not found: ${input.path}. Check the path with list_files, or use write_file to create a new file.`, "missing_file");
   }
   if (!stats.isFile()) throw new ToolError(`${input.path} is not a regular file; edit_file only edits files.`);
   const buffer = readFileSync(resolved.absolute);
@@ -82,12 +82,14 @@ function planEdit(input: z.infer<typeof schema>, context: ToolContext): PlannedE
     throw new ToolError(
       `old_string was not found in ${shown}. Read the file with read_file first and copy the text exactly, ` +
         "including whitespace and indentation, without the line numbers.",
+      "edit_miss",
     );
   }
   if (occurrences > 1 && !input.replace_all) {
     throw new ToolError(
       `old_string occurs ${occurrences} times in ${shown}. Include more surrounding lines so it matches exactly once, ` +
         "or set replace_all to true to change every occurrence.",
+      "edit_miss",
     );
   }
   let after: string;

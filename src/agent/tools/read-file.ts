@@ -31,7 +31,7 @@ export const readFileTool = defineTool({
     try {
       stats = statSync(resolved.absolute);
     } catch {
-      throw new ToolError(`File not found: ${input.path}. Use list_files or search_codebase to find the right path.`);
+      throw new ToolError(`File not found: ${input.path}. Use list_files or search_codebase to find the right path.`, "missing_file");
     }
     if (stats.isDirectory()) {
       throw new ToolError(`${input.path} is a directory, not a file. Use list_files with path "${input.path}" to see its files.`);

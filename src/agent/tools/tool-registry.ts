@@ -80,15 +80,18 @@ export class ToolRegistry {
   async run(call: ToolCall, context: ToolContext, options: { userApproved?: boolean } = {}): Promise<ToolRunResult> {
     const tool = this.tools.get(call.name);
     if (!tool) {
-      return denied(`Unknown tool "${call.name}". Available tools: ${this.names().join(", ")}.`, true);
+      return { ...denied(`Unknown tool "${call.name}". Available tools: ${this.names().join(", ")}.`, true), failure: "malformed_input" };
     }
     const parsed = tool.schema.safeParse(call.input ?? {});
     if (!parsed.success) {
-      return denied(
-        `Invalid input for ${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}. ` +
-          `Call ${tool.name} again with input matching its schema.`,
-        true,
-      );
+      return {
+        ...denied(
+          `Invalid input for ${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}. ` +
+            `Call ${tool.name} again with input matching its schema.`,
+          true,
+        ),
+        failure: "malformed_input",
+      };
     }
     const input: unknown = parsed.data;
     let permission: ToolRunResult["permission"] = "allowed";
@@ -132,7 +135,8 @@ export class ToolRegistry {
       if (isInfrastructureFailure(error)) throw new FatalToolError(tool.name, error);
       const message =
         error instanceof ToolError ? error.message : `${tool.name} failed: ${(error as Error).message ?? String(error)}`;
-      return { output: message, display: message, isError: true, permission };
+      const failure = error instanceof ToolError ? error.failure : undefined;
+      return { output: message, display: message, isError: true, permission, ...(failure ? { failure } : {}) };
     }
   }
 }

@@ -28,7 +28,17 @@ export interface ToolOutput {
   relatedFiles?: string[];
   /** A unified diff when the call changed a file (shown coloured in the TUI). */
   diff?: string;
+  /** What kind of mistake a failed call was, when the tool can tell (a quality signal of the handoff controller). */
+  failure?: ToolFailure;
 }
+
+/**
+ * Failures that say something about the model rather than the world: an
+ * edit whose old text is not in the file (or not once), input that does
+ * not match the tool's schema, a tool that does not exist, a file that is
+ * not there.
+ */
+export type ToolFailure = "edit_miss" | "malformed_input" | "missing_file";
 
 /** How a call is judged by the permission policy. */
 export type ToolKind = "read" | "write" | "execute";
@@ -74,7 +84,10 @@ export function toolDescription(moduleUrl: string, fileName: string): string {
 
 /** Thrown by a tool for an expected failure whose message the model should read as is. */
 export class ToolError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly failure?: ToolFailure,
+  ) {
     super(message);
     this.name = "ToolError";
   }
