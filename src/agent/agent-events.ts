@@ -47,8 +47,35 @@ export type AgentEvent =
       tokens: number;
       tier: string;
     }
+  /**
+   * The agent instance's quality was about to degrade (or `/handoff` asked):
+   * a fresh instance of the same type and model took over with the prepared
+   * context, and the old one ended. No model call was made for it.
+   */
+  | {
+      type: "handoff";
+      turn: number;
+      fromAgent: string;
+      toAgent: string;
+      handoffIndex: number;
+      reason: string;
+      contextTokensBefore: number;
+      contextTokensAfter: number;
+      predictedQuality: number;
+      referenceId?: string;
+      durationMs: number;
+    }
   /** The window as sent for this turn. */
   /** `usedTokens`: what the request holds (system prompt, tools, messages), not the room kept for the answer. */
-  | { type: "context_window"; turn: number; usedTokens: number; windowTokens: number; references: number }
+  | { type: "context_window"; turn: number; usedTokens: number; windowTokens: number; references: number; predictedQuality?: number }
   | { type: "error"; kind: string; message: string; fatal: boolean }
   | { type: "done"; result: AgentResult };
+
+/** One line that says a handoff happened, for `sylk ask`'s stderr and the TUI's transcript. */
+export function handoffNote(event: Extract<AgentEvent, { type: "handoff" }>): string {
+  const why = event.reason === "forced" ? "as asked" : `predicted quality ${event.predictedQuality.toFixed(2)}, ${event.reason.replace(/_/g, " ")}`;
+  return (
+    `Handoff ${event.handoffIndex}: ${event.fromAgent} → ${event.toAgent} (${why}); ` +
+    `context ${event.contextTokensBefore.toLocaleString("en-US")} → ${event.contextTokensAfter.toLocaleString("en-US")} tokens, nothing lost`
+  );
+}

@@ -10,6 +10,7 @@ import { EMPTY_USAGE, addUsage, type ModelProvider, type ModelResponse, type Too
 import type { TokenCounter } from "../llm/token-counter.js";
 import { streamToolOutput } from "./tool-output-stream.js";
 import type { AgentEvent, AgentResult, AgentStopReason } from "./agent-events.js";
+import type { QualityHooks } from "./quality-hooks.js";
 import { responseText, type InjectedContext, type SessionRecorder } from "./session-recorder.js";
 import { FatalToolError, type ToolContext } from "./tools/tool.js";
 import type { ToolRegistry, ToolRunResult } from "./tools/tool-registry.js";
@@ -30,6 +31,8 @@ export interface AgentLoopDeps {
   prefetcher?: Prefetcher;
   /** A write tool changed a file (for the checkpoints /undo restores), with the prompt and call it answered. */
   onFileWrite?: (where: { promptTurn: number; toolUseId: string }, write: FileWrite) => void;
+  /** The handoff controller: told what each turn did, asked before each model call whether to hand off. */
+  quality?: QualityHooks;
 }
 
 type FileWrite = Parameters<NonNullable<ToolContext["recordWrite"]>>[0];
@@ -73,6 +76,18 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
   await recorder.answerUnfinishedCalls();
   await recorder.closeUnanswered(recorder.currentTurn, "", "not answered: the run stopped before an answer (the process ended)");
   const promptTurn = recorder.currentTurn + 1;
+  const quality = deps.quality;
+  quality?.promptStarted(prompt);
+  /** The size of the last request sent, for the quality observation of its turn. */
+  let sentTokens = 0;
+  /** A turn that was under way when the run stopped still gets its observation. */
+  let turnOpen = false;
+  const closeTurn = (turn: number, interrupted = false) => {
+    if (!turnOpen) return;
+    if (interrupted) quality?.interrupted();
+    quality?.turnFinished(turn, sentTokens);
+    turnOpen = false;
+  };
   const startPrefetch = (query: string | undefined) =>
     query && deps.prefetcher
       ? deps.prefetcher.speculative.start(query, deps.contextManager.remainingTokens(), situationOf(recorder.rows(), recorder.session.id, recorder.currentTurn + 1))
@@ -96,13 +111,34 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     const turn = recorder.nextTurn();
     turns++;
     yield { type: "turn_start", turn };
+    quality?.turnStarted(turn);
 
     const tools = deps.tools.specs();
     const fixedTokens = deps.tokenCounter.count(deps.systemPrompt) + deps.tokenCounter.count(JSON.stringify(tools)) + deps.maxTokens;
-    const window = await deps.contextManager.prepare(recorder, fixedTokens);
+    let window = await deps.contextManager.prepare(recorder, fixedTokens);
     for (const reference of window.evictions) {
+      quality?.evicted(reference);
       yield { type: "context_eviction", turn, reference, marker: renderReference(reference) };
     }
+    const handoff = await quality?.beforeModelCall(turn, window.usedTokens - deps.maxTokens);
+    if (handoff) {
+      window = await deps.contextManager.prepare(recorder, fixedTokens);
+      const { fromAgent, toAgent, handoffIndex, reason, contextTokensBefore, predictedQuality, referenceId, durationMs } = handoff;
+      yield {
+        type: "handoff",
+        turn,
+        fromAgent,
+        toAgent,
+        handoffIndex,
+        reason,
+        contextTokensBefore,
+        contextTokensAfter: window.usedTokens - deps.maxTokens,
+        predictedQuality,
+        ...(referenceId ? { referenceId } : {}),
+        durationMs,
+      };
+    }
+    const predictedQuality = quality?.predictedQuality();
     yield {
       type: "context_window",
       turn,
@@ -110,9 +146,12 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       usedTokens: window.usedTokens - deps.maxTokens,
       windowTokens: deps.contextManager.windowTokens,
       references: window.context.references.length,
+      ...(predictedQuality !== undefined ? { predictedQuality } : {}),
     };
     const request = { system: deps.systemPrompt, messages: alternatingMessages(window.messages), tools, maxTokens: deps.maxTokens };
     const estimated = window.usedTokens - deps.maxTokens;
+    sentTokens = estimated;
+    turnOpen = true;
     let response: ModelResponse | undefined;
     // What has arrived of the answer: recorded if the call never completes.
     let partial = "";
@@ -128,7 +167,10 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       }
     } catch (raw) {
       const error = raw instanceof ModelError ? raw : new ModelError(String((raw as Error)?.message ?? raw), "unknown", false);
-      if (error.kind === "aborted" || signal.aborted) return yield* end("interrupted", undefined, partial);
+      if (error.kind === "aborted" || signal.aborted) {
+        closeTurn(turn, true);
+        return yield* end("interrupted", undefined, partial);
+      }
       yield { type: "error", kind: error.kind, message: error.message, fatal: true };
       return yield* end("error", { kind: error.kind, message: error.message }, partial);
     }
@@ -149,8 +191,10 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     pendingAugmentations = [];
     yield { type: "assistant_message", turn, text: lastText, toolCalls: calls.length };
     yield { type: "usage", turn, usage: response.usage, total: usage };
+    quality?.answerStopped(response.stopReason);
 
     if (calls.length === 0 || response.stopReason !== "tool_use") {
+      closeTurn(turn);
       return yield* done(finish(response.stopReason === "max_tokens" ? "max_tokens" : "end_turn"));
     }
 
@@ -178,6 +222,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
         return yield* end("error", { kind: "tool", message: error.message });
       }
       yield { type: "tool_result", id: call.id, name: call.name, ...result };
+      quality?.toolResult(call, result);
       parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
       results.push({ call, result, entryId: parentId });
     }
@@ -189,6 +234,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       yield prefetchEvent(turn, toolAugmentation.augmented);
       pendingAugmentations.push(toolAugmentation.augmented);
     }
+    closeTurn(turn, signal.aborted);
     if (signal.aborted) return yield* end("interrupted");
   }
 }

@@ -33,7 +33,7 @@ export class SessionRecorder {
     readonly session: SessionRecord,
     private readonly sessions: SessionRepository,
     private readonly contentStore: UniversalContentStore,
-    private readonly identity: SessionIdentity,
+    private identity: SessionIdentity,
     private readonly history: SessionMessageRow[],
   ) {
     this.turn = session.turns;
@@ -54,6 +54,15 @@ export class SessionRecorder {
     session: SessionRecord,
   ): SessionRecorder {
     return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, deps.sessions.messageRows(session.id));
+  }
+
+  /** A handoff: what is recorded from now on belongs to the new agent instance. */
+  switchAgent(identity: SessionIdentity): void {
+    this.identity = identity;
+  }
+
+  get agent(): SessionIdentity {
+    return this.identity;
   }
 
   /** The whole conversation, evicted messages included. */

@@ -29,6 +29,13 @@ import { CalibratedTokenCounter } from "../llm/token-counter.js";
 import type { SessionRecord } from "../store/session-repository.js";
 import type { ContextReference } from "../store/content-types.js";
 import type { ProjectServices } from "./project-services.js";
+import { createTodoWriteTool, type TaskList } from "../agent/tools/todo-write.js";
+import { categoryOf, degradationActionOf, type AgentType } from "../handoff/agent-types.js";
+import { UserProfileDatabase } from "../store/user-profile-database.js";
+import { projectHash, userProfilesPath } from "../project/project-paths.js";
+import { HandoffController } from "./handoff/handoff-controller.js";
+import { ProfileBook } from "./handoff/profile-book.js";
+import { recordFileChange } from "./handoff/files-changed.js";
 
 export interface AgentSessionOptions {
   services: ProjectServices;
@@ -73,6 +80,18 @@ export interface AgentSession {
   /** `/diff`: what this session's edits changed, file by file. */
   diff(): string;
   run(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
+  /** The agent type the user talks to (`agent.type`, `--agent`). */
+  readonly agentType: AgentType;
+  /**
+   * `/handoff`: the next model call goes to a fresh instance of the agent
+   * with the prepared context (an agent that evicts evicts instead).
+   * Returns what will happen, for the user.
+   */
+  requestHandoff(): string;
+  /** The end of the session: what the agent instance learned goes into the profiles. Call once, when the conversation closes. */
+  close(): void;
+  /** The task list the model keeps (`todo_write`), for the TUI's task panel. */
+  tasks(): TaskList["items"];
   /**
    * `!command` in the TUI: the user's own command, run as run_command runs
    * (sandboxed; what the policy denies stays denied), its output shown and
@@ -83,7 +102,6 @@ export interface AgentSession {
 
 const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflicts: [] };
 
-const AGENT_IDENTITY = { agentId: "engineer-1", agentType: "engineer" };
 
 /**
  * Wires one conversation: the model (or, with none configured, the index),
@@ -96,7 +114,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const { config } = services.loadedConfig;
   const choice = createProvider(options.model ? { ...config.model, name: options.model } : config.model, env);
   const provider = choice.provider && env.SYLK_MODEL_LOG ? new LoggingProvider(choice.provider, env.SYLK_MODEL_LOG) : choice.provider;
-  const recorderDeps = { sessions: services.sessions, contentStore: services.contentStore, identity: AGENT_IDENTITY };
+  const agentType = config.agent.type;
+  const recorderDeps = { sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: `${agentType}-1`, agentType } };
   const resumed = options.resume ? findSession(services, options.resume) : undefined;
   let recorder: SessionRecorder | undefined = resumed ? SessionRecorder.resume(recorderDeps, resumed) : undefined;
   const recorderFor = (prompt: string) => {
@@ -120,6 +139,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const sandbox = options.sandbox ?? sandboxFor(config, env);
   const tokenCounter = new CalibratedTokenCounter();
   let contextManager: VirtualContextManager | undefined;
+  /** `/handoff` before the controller exists (no run yet): it applies to the first model call. */
+  let pendingHandoff = false;
   let prefetcher: Prefetcher | undefined;
   const contextTools = createContextTools({
     retriever: new ContextRetriever(services.contentStore),
@@ -134,6 +155,34 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       }
     },
   });
+  const handoffs = services.handoffs;
+  let userProfiles: UserProfileDatabase | null | undefined;
+  const profiles = new ProfileBook(
+    handoffs,
+    () => {
+      if (!config.handoff.shareProfiles) return undefined;
+      if (userProfiles === undefined) {
+        try {
+          userProfiles = UserProfileDatabase.open(userProfilesPath(services.paths.sylkHome));
+        } catch {
+          // Learning per project still works; the user-wide statistics catch up when the file opens again.
+          userProfiles = null;
+        }
+      }
+      return userProfiles ?? undefined;
+    },
+    projectHash(services.paths.root),
+  );
+  let controller: HandoffController | undefined;
+  const todoWrite = createTodoWriteTool({
+    load: () => {
+      const list = recorder ? handoffs.taskList(recorder.session.id) : undefined;
+      return { items: list?.items ?? [], decisions: list?.decisions ?? [], blockers: list?.blockers ?? [] };
+    },
+    save: (list) => {
+      if (recorder) handoffs.saveTaskList(recorder.session.id, list);
+    },
+  });
   const tools = new ToolRegistry(
     [
       ...createBuiltinTools({
@@ -142,6 +191,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
       }),
       ...contextTools,
+      todoWrite,
     ],
     policy,
     options.approver,
@@ -159,6 +209,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       return recorder?.session.id ?? "";
     },
     provider,
+    agentType,
     sandbox: sandbox.status,
     get permissionMode() {
       return policy.mode;
@@ -170,6 +221,20 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     rewind: async (promptTurn, force) =>
       restored(recorder ? checkpoints.rewindTo(promptTurn, force) : NOTHING_RESTORED, `rewound the file edits made after turn ${promptTurn}`),
     diff: () => (recorder ? checkpoints.diff() : ""),
+    requestHandoff: () => {
+      if (!provider) return "There is no model to hand off: answers come from the index.";
+      if (controller) controller.requestHandoff();
+      else pendingHandoff = true;
+      if (!config.handoff.enabled) return "Handoffs are off (handoff.enabled): the next model call evicts instead.";
+      if (degradationActionOf(categoryOf(agentType, "main")) === "evict") return `${agentType} agents evict rather than hand off: the next model call evicts.`;
+      return "The next model call goes to a fresh instance with the prepared context.";
+    },
+    tasks: () => (recorder ? (handoffs.taskList(recorder.session.id)?.items ?? []) : []),
+    close: () => {
+      controller?.close();
+      userProfiles?.close();
+      userProfiles = undefined;
+    },
     async *runCommand(command, signal) {
       const active = recorderFor(`!${command}`);
       const call = { id: `user_command_${randomUUID()}`, name: "run_command", input: { command } };
@@ -189,7 +254,31 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         return answerFromIndex({ searcher: codeSearcher, recorder: active, reason }, typed);
       }
       const windowTokens = config.context.windowTokens ?? provider.contextWindow;
-      contextManager ??= createContextManager({ config: config.context, contentStore: services.contentStore, tokenCounter, windowTokens });
+      controller ??= new HandoffController({
+        repository: handoffs,
+        profiles,
+        contentStore: services.contentStore,
+        agentType,
+        model: provider.model,
+        windowTokens,
+        config: config.handoff,
+        countTokens: (text) => tokenCounter.count(text),
+      });
+      const quality = controller;
+      contextManager ??= createContextManager({
+        config: config.context,
+        contentStore: services.contentStore,
+        tokenCounter,
+        windowTokens,
+        policy: (safetyNet) => quality.policy(safetyNet),
+      });
+      // The window always keeps room for the answer: at most a quarter of it.
+      const maxTokens = Math.min(config.model.maxTokens, Math.floor(windowTokens / 4));
+      controller.attach(active, contextManager, maxTokens);
+      if (pendingHandoff) {
+        controller.requestHandoff();
+        pendingHandoff = false;
+      }
       if (!prefetcher) {
         prefetcher = createPrefetcher({
           services: { codeSearcher, contentStore: services.contentStore },
@@ -209,12 +298,15 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           recorder: active,
           systemPrompt,
           maxTurns: options.maxTurns ?? config.agent.maxTurns,
-          // The window always keeps room for the answer: at most a quarter of it.
-          maxTokens: Math.min(config.model.maxTokens, Math.floor(windowTokens / 4)),
+          maxTokens,
           tokenCounter,
           contextManager,
           ...(config.context.prefetch && config.context.prefetchBudgetRatio > 0 ? { prefetcher } : {}),
-          onFileWrite: ({ promptTurn, toolUseId }, write) => checkpoints.record(promptTurn, toolUseId, write),
+          onFileWrite: ({ promptTurn, toolUseId }, write) => {
+            checkpoints.record(promptTurn, toolUseId, write);
+            recordFileChange(handoffs, active.session.id, write);
+          },
+          quality,
         },
         prompt,
         signal,

@@ -16,6 +16,7 @@ import type { SqliteDatabase } from "../store/database.js";
 import { EntryRepository } from "../store/entry-repository.js";
 import { FileRepository } from "../store/file-repository.js";
 import { FullTextRepository } from "../store/full-text-repository.js";
+import { HandoffRepository } from "../store/handoff-repository.js";
 import { SessionRepository } from "../store/session-repository.js";
 import { VectorStore } from "../store/vector-store.js";
 import { loadProjectConfig } from "./project-config.js";
@@ -36,6 +37,8 @@ export interface ProjectServices {
   sessions: SessionRepository;
   /** Files as they were before agent edits (/undo, /rewind, /diff). */
   checkpoints: CheckpointRepository;
+  /** Agent instances and their handoffs, quality observations, learned profiles, task lists. */
+  handoffs: HandoffRepository;
   vectors: VectorStore;
   embedder: Embedder;
   codeFullText: PersistentFullText;
@@ -83,6 +86,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     entries,
     sessions: new SessionRepository(db),
     checkpoints: new CheckpointRepository(db),
+    handoffs: new HandoffRepository(db),
     vectors,
     embedder,
     codeFullText,

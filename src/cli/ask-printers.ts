@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
+import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
@@ -106,6 +106,9 @@ class TextPrinter implements AskPrinter {
       case "prefetch":
         stderr.write(`Context: added ${[...event.excerpts, ...event.hints].map((item) => item.source).join(", ")} (${event.tokens} tokens)\n`);
         break;
+      case "handoff":
+        stderr.write(`${handoffNote(event)}\n`);
+        break;
       case "context_eviction":
         stderr.write(`Context: turns ${event.reference.turnRange[0]}-${event.reference.turnRange[1]} moved out of the window as ${event.marker}\n`);
         break;
@@ -205,8 +208,29 @@ function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
       };
     case "prefetch":
       return { type: "prefetch", turn: event.turn, excerpts: event.excerpts, hints: event.hints, tokens: event.tokens, tier: event.tier };
+    case "handoff":
+      return {
+        type: "handoff",
+        turn: event.turn,
+        from_agent: event.fromAgent,
+        to_agent: event.toAgent,
+        handoff_index: event.handoffIndex,
+        reason: event.reason,
+        context_tokens_before: event.contextTokensBefore,
+        context_tokens_after: event.contextTokensAfter,
+        predicted_quality: Number(event.predictedQuality.toFixed(4)),
+        ...(event.referenceId ? { ref_id: event.referenceId } : {}),
+        duration_ms: Number(event.durationMs.toFixed(3)),
+      };
     case "context_window":
-      return { type: "context", turn: event.turn, used_tokens: event.usedTokens, window_tokens: event.windowTokens, references: event.references };
+      return {
+        type: "context",
+        turn: event.turn,
+        used_tokens: event.usedTokens,
+        window_tokens: event.windowTokens,
+        references: event.references,
+        ...(event.predictedQuality !== undefined ? { predicted_quality: Number(event.predictedQuality.toFixed(4)) } : {}),
+      };
     case "done":
       return { type: "result", ...resultJson(event.result) };
   }
@@ -224,3 +248,4 @@ function firstLine(text: string): string {
   const line = text.split("\n")[0] ?? "";
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
+

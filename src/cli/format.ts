@@ -52,7 +52,9 @@ export function sessionLine(session: {
   turns: number;
   title: string;
   usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number };
-}): string {
+}, chain: readonly string[] = []): string {
   const tokens = formatCount(session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens);
-  return `${session.id.slice(0, 8)}  ${formatLocalTime(session.updatedAt)}  ${session.model}  ${session.turns} turns, ${tokens} tokens  ${session.title}`;
+  // A chain of more than one instance: the handoffs, and the instance --continue goes on with.
+  const handoffs = chain.length > 1 ? `  ${chain.length - 1} ${chain.length === 2 ? "handoff" : "handoffs"}: ${chain.join(" → ")}` : "";
+  return `${session.id.slice(0, 8)}  ${formatLocalTime(session.updatedAt)}  ${session.model}  ${session.turns} turns, ${tokens} tokens${handoffs}  ${session.title}`;
 }

@@ -4,7 +4,7 @@ import { HashingEmbedder } from "../embedding/hashing-embedder.js";
 import type { TokenCounter } from "../llm/token-counter.js";
 import type { ContentType } from "../store/content-types.js";
 import { textTermCounts } from "../search/full-text-document.js";
-import { TokenUsagePolicy } from "./degradation-policy.js";
+import { TokenUsagePolicy, type DegradationPolicy } from "./degradation-policy.js";
 import type { EvictionStrategy } from "./eviction/eviction-strategy.js";
 import { RecencyEviction } from "./eviction/recency-eviction.js";
 import { TaskCompletionEviction } from "./eviction/task-completion-eviction.js";
@@ -37,12 +37,15 @@ export function createContextManager(deps: {
   contentStore: UniversalContentStore;
   tokenCounter: TokenCounter;
   windowTokens: number;
+  /** The policy on top of the token safety net (the handoff controller's GP for agents that evict); the safety net alone by default. */
+  policy?: (safetyNet: DegradationPolicy) => DegradationPolicy;
 }): VirtualContextManager {
   const { strategy, preserveTypes } = evictionConfigFor(deps.config.strategy);
+  const safetyNet = new TokenUsagePolicy(deps.config.evictAtRatio, deps.config.evictToRatio);
   return new VirtualContextManager({
     contentStore: deps.contentStore,
     tokenCounter: deps.tokenCounter,
-    policy: new TokenUsagePolicy(deps.config.evictAtRatio, deps.config.evictToRatio),
+    policy: deps.policy ? deps.policy(safetyNet) : safetyNet,
     strategy,
     windowTokens: deps.windowTokens,
     preserveRecentTurns: deps.config.preserveRecentTurns,

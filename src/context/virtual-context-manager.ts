@@ -58,11 +58,55 @@ export class VirtualContextManager {
   private pressure: PressureLevel = "normal";
   /** `/evict` asked for everything evictable to go, once. */
   private evictAllOnce = false;
+  /** What a handed-off instance's window starts with (its handoff state), before any stored message. */
+  private preamble: { message: ChatMessage; tokens: number } | undefined;
+  private agent = { id: "engineer-1", type: "engineer" };
 
   constructor(private readonly deps: VirtualContextManagerDeps) {}
 
   get windowTokens(): number {
     return this.deps.windowTokens;
+  }
+
+  /** The instance whose window this is (references record who evicted what). */
+  setAgent(id: string, type: string): void {
+    this.agent = { id, type };
+  }
+
+  /**
+   * The text an instance's window starts with, ahead of the stored
+   * messages (a handoff state); it counts against the window like the
+   * system prompt and is never evicted. Undefined: none.
+   */
+  setPreamble(text: string | undefined): void {
+    this.preamble = text === undefined ? undefined : { message: { role: "user", content: [{ type: "text", text }] }, tokens: this.deps.tokenCounter.count(text) + 4 };
+  }
+
+  get preambleTokens(): number {
+    return this.preamble?.tokens ?? 0;
+  }
+
+  /**
+   * A handoff's trim: everything in the window but the newest items that
+   * fit in `keepTokens` leaves behind one reference (earlier markers fold
+   * into it), so the new instance's window is its state, one marker and
+   * those turns. Returns the reference (none when everything fits).
+   */
+  async handOff(recorder: SessionRecorder, keepTokens: number): Promise<ContextReference | undefined> {
+    const references = this.referencesOf(recorder.session.id);
+    const context = this.contextOf(recorder, references);
+    let kept = 0;
+    let firstKept = context.items.length;
+    while (firstKept > 0) {
+      const item = context.items[firstKept - 1] as ContextItem;
+      if (kept + item.tokens > keepTokens) break;
+      kept += item.tokens;
+      firstKept--;
+    }
+    const leaving = context.items.slice(0, firstKept);
+    // One lone marker already stands for everything before: nothing to fold.
+    if (leaving.length === 0 || (leaving.length === 1 && leaving[0]?.kind === "reference")) return undefined;
+    return this.evict(recorder, context, leaving, references);
   }
 
   /**
@@ -83,7 +127,7 @@ export class VirtualContextManager {
    * beyond its fixed part (the rest stays for the conversation around it).
    */
   retrievalBudget(): number {
-    return Math.max(100, Math.floor((this.deps.windowTokens - this.lastFixedTokens) / 2));
+    return Math.max(100, Math.floor((this.deps.windowTokens - this.lastFixedTokens - this.preambleTokens) / 2));
   }
 
   /**
@@ -100,8 +144,9 @@ export class VirtualContextManager {
     }
   }
 
-  async prepare(recorder: SessionRecorder, fixedTokens: number): Promise<PreparedWindow> {
-    this.lastFixedTokens = fixedTokens;
+  async prepare(recorder: SessionRecorder, requestFixedTokens: number): Promise<PreparedWindow> {
+    const fixedTokens = requestFixedTokens + this.preambleTokens;
+    this.lastFixedTokens = requestFixedTokens;
     const sessionId = recorder.session.id;
     const references = this.referencesOf(sessionId);
     const evictions: ContextReference[] = [];
@@ -132,7 +177,8 @@ export class VirtualContextManager {
       context = context.withEviction(selected, markerItem(reference, (row) => this.tokensOf(row)));
     }
     this.lastUsedTokens = fixedTokens + context.totalTokens;
-    return { messages: context.messages(), usedTokens: this.lastUsedTokens, evictions, context };
+    const messages = this.preamble ? [this.preamble.message, ...context.messages()] : context.messages();
+    return { messages, usedTokens: this.lastUsedTokens, evictions, context };
   }
 
   private referencesOf(sessionId: string): Map<string, ContextReference> {
@@ -174,8 +220,8 @@ export class VirtualContextManager {
   private contextOf(recorder: SessionRecorder, references: ReadonlyMap<string, ContextReference>): AgentContext {
     const items = buildItems(recorder.rows(), references, (row) => this.tokensOf(row));
     return new AgentContext(
-      "engineer-1",
-      "engineer",
+      this.agent.id,
+      this.agent.type,
       recorder.session.id,
       items,
       this.deps.windowTokens,

@@ -25,8 +25,8 @@ const RECALL_TURNS = 3;
  */
 export class TurnQualityTracker {
   private counts: SignalCounts = {};
-  /** Calls (tool and input) made since the last write: the same one again repeats it. */
-  private callsSinceWrite = new Set<string>();
+  /** Calls (tool and input) made since the last write, with their turn: the same one again, while its result is in the window, repeats it. */
+  private callsSinceWrite = new Map<string, number>();
   /** Whole-file reads still in the window, by path, with the turn that made them. */
   private readsInWindow = new Map<string, number>();
   private edited = false;
@@ -59,11 +59,14 @@ export class TurnQualityTracker {
     if (stopReason === "max_tokens") this.add("truncated_output");
   }
 
-  /** Content left the window: reads from those turns are no longer in it, and fetching it back soon is a sign. */
+  /**
+   * Content left the window: reads and calls from those turns are no longer
+   * in it (making them again is no mistake), and fetching it back soon is a sign.
+   */
   evicted(reference: { id: string; turnRange: [number, number] }): void {
-    for (const [path, turn] of this.readsInWindow) {
-      if (turn >= reference.turnRange[0] && turn <= reference.turnRange[1]) this.readsInWindow.delete(path);
-    }
+    const inRange = (turn: number) => turn >= reference.turnRange[0] && turn <= reference.turnRange[1];
+    for (const [path, turn] of this.readsInWindow) if (inRange(turn)) this.readsInWindow.delete(path);
+    for (const [key, turn] of this.callsSinceWrite) if (inRange(turn)) this.callsSinceWrite.delete(key);
     this.recentEvictions.push({ id: reference.id, turnRange: reference.turnRange, evictedAt: this.turn });
   }
 
@@ -72,7 +75,7 @@ export class TurnQualityTracker {
     const key = `${call.name}\u0000${stableJson(input)}`;
     const repeated = this.callsSinceWrite.has(key);
     if (repeated) this.add("repeated_call");
-    this.callsSinceWrite.add(key);
+    this.callsSinceWrite.set(key, this.turn);
 
     if (result.failure === "edit_miss") this.add("edit_miss");
     else if (result.failure === "malformed_input") this.add("malformed_input");

@@ -53,3 +53,8 @@ export function ensureDataDirectory(paths: ProjectPaths): void {
   mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
   chmodSync(paths.dataDir, 0o700);
 }
+
+/** `$SYLK_HOME/profiles.db`: what the handoff controller learned, pooled over the user's projects. */
+export function userProfilesPath(home: string): string {
+  return join(home, "profiles.db");
+}

@@ -53,6 +53,20 @@ function betterSqliteAddon(): string | null {
 }
 
 /**
+ * A small SQLite file of Sylk's own beside the projects (no vectors, no
+ * project schema): the caller keeps its schema. WAL, like the project's.
+ */
+export function openPlainDatabase(path: string): SqliteDatabase {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const addon = betterSqliteAddon();
+  const db = new Database(path, addon ? { nativeBinding: addon } : {});
+  db.pragma("busy_timeout = 10000");
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  return db;
+}
+
+/**
  * Opens the project's one SQLite file with sqlite-vec loaded, in WAL mode so
  * that readers never block the writer, and brings its schema up to date.
  * Several processes may open it at once; writes are serialised by SQLite and

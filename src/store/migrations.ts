@@ -258,6 +258,94 @@ const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 9,
+    description: "the handoff controller: agent instances, quality observations, firings, learned profiles, task lists, files changed",
+    sql: `
+      -- One agent instance of a session: the first, and one more per handoff.
+      CREATE TABLE agent_instances (
+        session_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,             -- engineer-1, engineer-2, ... (the chain, in order)
+        agent_type TEXT NOT NULL,
+        model TEXT NOT NULL,
+        handoff_index INTEGER NOT NULL,     -- 0 for the first instance; n: started by the n-th handoff
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        end_reason TEXT,                    -- handoff, session_end
+        handoff_entry_id TEXT,              -- the agent_handoff content entry it started from
+        state TEXT,                         -- that state as JSON, and as the text its window starts with
+        state_text TEXT,
+        prepared_fraction REAL,             -- the prepared-size arm its state was trimmed with
+        summary TEXT,                       -- JSON InstanceSummary, written when it ends
+        profile_applied INTEGER NOT NULL DEFAULT 0,       -- the summary is in this database's profile
+        user_profile_applied INTEGER NOT NULL DEFAULT 0,  -- ... and in $SYLK_HOME/profiles.db
+        PRIMARY KEY (session_id, agent_id)
+      ) WITHOUT ROWID;
+
+      -- One per model call: how well the turn went, and the signals it was made of.
+      CREATE TABLE quality_observations (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        agent_type TEXT NOT NULL,
+        model TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        context_tokens INTEGER NOT NULL,
+        quality REAL NOT NULL,
+        signals TEXT NOT NULL,              -- JSON: signal -> count
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX idx_quality_instance ON quality_observations(session_id, agent_id, id);
+
+      -- Each time the controller fired: which condition, and what it predicted.
+      CREATE TABLE degradation_firings (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        condition TEXT NOT NULL,            -- below_peak, declining_trend, high_uncertainty, forced
+        action TEXT NOT NULL,               -- handoff, evict
+        context_tokens INTEGER NOT NULL,
+        lookahead_tokens INTEGER NOT NULL,
+        predicted_mean REAL NOT NULL,
+        predicted_sd REAL NOT NULL,
+        lookahead_mean REAL NOT NULL,
+        lookahead_sd REAL NOT NULL,
+        peak REAL NOT NULL,
+        threshold REAL NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+
+      -- AgentHandoffProfile per (agent type, model) as sufficient statistics (JSON), never raw history.
+      CREATE TABLE handoff_profiles (
+        agent_type TEXT NOT NULL,
+        model TEXT NOT NULL,
+        statistics TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (agent_type, model)
+      ) WITHOUT ROWID;
+
+      -- The task list the model keeps with todo_write, with its decisions and blockers.
+      CREATE TABLE task_lists (
+        session_id TEXT PRIMARY KEY,
+        items TEXT NOT NULL,                -- JSON [{content, status}]
+        decisions TEXT NOT NULL,            -- JSON [string]
+        blockers TEXT NOT NULL,             -- JSON [string]
+        updated_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+
+      -- Files the session's tools changed, for the prepared context of a handoff.
+      CREATE TABLE files_changed (
+        session_id TEXT NOT NULL,
+        path TEXT NOT NULL,
+        action TEXT NOT NULL,               -- create, modify, delete
+        lines_added INTEGER NOT NULL,
+        lines_removed INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (session_id, path)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

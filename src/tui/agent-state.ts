@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
+import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
 import { firstLine } from "./format/text.js";
@@ -32,6 +32,17 @@ export interface AgentViewState {
   /** The transcript view (Ctrl+O): tool calls drawn with their whole output. */
   expanded: boolean;
   nextId: number;
+  /** The quality the agent's learned curve predicts for its next turn (status line). */
+  predictedQuality: number | undefined;
+  /** The agent instance at work, once a handoff made it other than the first. */
+  agentId: string | undefined;
+  /** The model's task list (`todo_write`), for the task panel. */
+  tasks: TaskView[];
+}
+
+export interface TaskView {
+  content: string;
+  status: "pending" | "in_progress" | "done";
 }
 
 export type AgentAction =
@@ -39,7 +50,7 @@ export type AgentAction =
   | { type: "started"; prompt: string }
   | { type: "append"; entries: TranscriptEntry[] }
   | { type: "crashed"; message: string }
-  | { type: "session"; sessionId: string }
+  | { type: "session"; sessionId: string; tasks: TaskView[] }
   | { type: "clear"; entries: TranscriptEntry[] }
   /** Ctrl+O: the history is printed again, expanded or compact. */
   | { type: "toggle-expanded" };
@@ -58,6 +69,9 @@ export const INITIAL_AGENT_STATE: AgentViewState = {
   epoch: 0,
   expanded: false,
   nextId: 0,
+  predictedQuality: undefined,
+  agentId: undefined,
+  tasks: [],
 };
 
 function append(state: AgentViewState, ...entries: TranscriptEntry[]): AgentViewState {
@@ -81,7 +95,16 @@ export function agentReducer(state: AgentViewState, action: AgentAction): AgentV
         tools: [],
       };
     case "session":
-      return { ...state, sessionId: action.sessionId, contextTokens: undefined, references: 0, usage: EMPTY_USAGE };
+      return {
+        ...state,
+        sessionId: action.sessionId,
+        contextTokens: undefined,
+        references: 0,
+        usage: EMPTY_USAGE,
+        predictedQuality: undefined,
+        agentId: undefined,
+        tasks: action.tasks,
+      };
     case "clear":
       return append({ ...INITIAL_AGENT_STATE, epoch: state.epoch + 1, nextId: state.nextId }, ...action.entries);
     case "toggle-expanded":
@@ -139,7 +162,8 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
         ...(event.details !== undefined ? { details: event.details } : {}),
         ...(event.diff ? { diff: event.diff } : {}),
       };
-      return { ...append(state, { kind: "tool", call }), tools: state.tools.filter((tool) => tool.id !== event.id) };
+      const tasks = event.name === "todo_write" && !event.isError ? tasksOf(running?.input) : undefined;
+      return { ...append(state, { kind: "tool", call }), tools: state.tools.filter((tool) => tool.id !== event.id), ...(tasks ? { tasks } : {}) };
     }
     case "usage":
       return {
@@ -148,7 +172,9 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
         usage: addUsage(state.usage, event.usage),
       };
     case "context_window":
-      return { ...state, windowTokens: event.windowTokens, references: event.references };
+      return { ...state, windowTokens: event.windowTokens, references: event.references, predictedQuality: event.predictedQuality ?? state.predictedQuality };
+    case "handoff":
+      return { ...append(state, { kind: "note", tone: "warning", text: handoffNote(event) }), agentId: event.toAgent };
     case "prefetch": {
       const sources = [...event.excerpts, ...event.hints].map((item) => item.source);
       if (sources.length === 0) return state;
@@ -171,6 +197,17 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     default:
       return unknownEvent(state, event);
   }
+}
+
+/** The list a successful `todo_write` call set (its input was validated before it ran). */
+function tasksOf(input: unknown): TaskView[] | undefined {
+  const todos = (input as { todos?: unknown } | undefined)?.todos;
+  if (!Array.isArray(todos)) return undefined;
+  return todos.flatMap((todo: { content?: unknown; status?: unknown }) =>
+    typeof todo?.content === "string" && (todo.status === "pending" || todo.status === "in_progress" || todo.status === "done")
+      ? [{ content: todo.content, status: todo.status }]
+      : [],
+  );
 }
 
 /** The line that says content left the window, and what stands for it. */

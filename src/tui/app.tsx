@@ -14,6 +14,7 @@ import { ConsentPrompt } from "./components/consent-prompt.js";
 import { ProgressBar } from "./components/progress-bar.js";
 import { PromptInput } from "./components/prompt-input.js";
 import { StatusLine } from "./components/status-line.js";
+import { TaskPanel } from "./components/task-panel.js";
 import { Transcript } from "./components/transcript.js";
 import { useAgent, type ResumeTarget, type SessionFactory } from "./hooks/use-agent.js";
 import { useFlash } from "./hooks/use-flash.js";
@@ -207,6 +208,7 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
       )}
       {agent.approval && <ApprovalDialog key={agent.approvalId} request={agent.approval} onAnswer={agent.answer} />}
       <ProgressBar view={index} />
+      <TaskPanel tasks={agent.state.tasks} running={agent.state.running} />
       {!modal && (
         <PromptInput
           editor={editor}
@@ -232,6 +234,9 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
             : undefined,
           contextTokens: agent.state.contextTokens,
           references: agent.state.references,
+          ...(agent.state.predictedQuality !== undefined
+            ? { quality: { predicted: agent.state.predictedQuality, ...(agent.state.agentId ? { agentId: agent.state.agentId } : {}) } }
+            : {}),
           index,
           mode,
           ...(provider ? { costDollars: estimateCost(provider.model, agent.state.usage) } : {}),

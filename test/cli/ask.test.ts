@@ -67,6 +67,7 @@ describe("sylk ask against the Messages API", () => {
       "retrieve_context",
       "search_history",
       "get_turn_range",
+      "todo_write",
     ]);
     expect(toolResults(1)[0]?.content).toContain("src/billing/invoice.ts:");
     expect(toolResults(2)[0]?.content).toContain("export function renderInvoice");

@@ -58,6 +58,17 @@ describe("TurnQualityTracker", () => {
     expect(tracker.finishTurn()).toEqual({});
   });
 
+  it("does not count a call repeated after its result left the window", () => {
+    const tracker = new TurnQualityTracker();
+    tracker.startTurn(1);
+    tracker.toolResult({ name: "grep", input: { pattern: "foo" } }, ok);
+    tracker.finishTurn();
+    tracker.evicted({ id: "r1", turnRange: [1, 1] });
+    tracker.startTurn(9);
+    tracker.toolResult({ name: "grep", input: { pattern: "foo" } }, ok);
+    expect(tracker.finishTurn()).toEqual({});
+  });
+
   it("counts a read of a file already in the window, unless it changed or left the window", () => {
     const tracker = new TurnQualityTracker();
     tracker.startTurn(1);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/database.js";
+import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 
 const directories: string[] = [];
 const scratch = () => {
@@ -44,6 +45,8 @@ describe("openDatabase", () => {
     // Back to schema 5 as it shipped: the export's table, its noted size, no tables by term.
     current.exec(`
       DROP TABLE fts_documents; DROP TABLE fts_postings; DROP TABLE fts_removed; DROP TABLE file_checkpoints;
+      DROP TABLE agent_instances; DROP TABLE quality_observations; DROP TABLE degradation_firings;
+      DROP TABLE handoff_profiles; DROP TABLE task_lists; DROP TABLE files_changed;
       CREATE TABLE fts_snapshot (index_name TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (index_name, key)) WITHOUT ROWID;
       INSERT INTO fts_snapshot VALUES ('code', '1.map', '[]');
       INSERT INTO meta VALUES ('fts_snapshot_bytes:code', '2'), ('fts_deferred:code', '5'), ('kept', 'yes');
@@ -52,7 +55,7 @@ describe("openDatabase", () => {
     current.close();
 
     const db = openDatabase(path);
-    expect(db.pragma("user_version", { simple: true })).toBe(7);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'fts_%' AND type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual(["fts_documents", "fts_postings", "fts_removed"]);
     expect(db.prepare("SELECT key FROM meta ORDER BY key").pluck().all()).toEqual(["kept"]);

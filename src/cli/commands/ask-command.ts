@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
 import type { AgentResult } from "../../agent/agent-events.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
+import { AGENT_TYPES, type AgentType } from "../../handoff/agent-types.js";
 import type { ProjectServices } from "../../app/project-services.js";
 import type { WarmIndexClient } from "../../app/warm-index/warm-index-client.js";
 import { BadInputError, ExitCode, type ExitCodeValue } from "../../errors.js";
@@ -24,6 +25,7 @@ interface AskOptions {
   contextWindow?: number;
   /** `--no-sandbox` sets it false. */
   sandbox: boolean;
+  agent?: AgentType;
 }
 
 /** Largest stdin read as context (bigger input is cut, and the prompt says so). */
@@ -43,6 +45,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
     .option("-r, --resume <session>", "resume a session by id (or the start of one)")
     .option("-y, --yes", "consent to indexing the project if it never was")
     .option("--context-window <tokens>", "the model's context window in tokens (overrides context.windowTokens)", parsePositiveInteger)
+    .addOption(new Option("--agent <type>", "the agent to talk to (overrides agent.type; default engineer)").choices(AGENT_TYPES))
     .option("--no-sandbox", "run commands without the OS sandbox (overrides sandbox.enabled)")
     .action(async (promptArgument: string | undefined, options: AskOptions) => {
       if (options.continue && options.resume) throw new BadInputError("Use --continue or --resume, not both.");
@@ -52,6 +55,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
       if (options.provider) flags["model.provider"] = options.provider;
       if (options.contextWindow) flags["context.windowTokens"] = options.contextWindow;
       if (!options.sandbox) flags["sandbox.enabled"] = false;
+      if (options.agent) flags["agent.type"] = options.agent;
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const [{ openProject }, { openAgentSession }, { resolveIndexConsent }, { RemoteCodeSearcher }] = await Promise.all([
         import("../../app/project-services.js"),
@@ -91,6 +95,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           step = await run.next();
         }
         setExitCode(exitCodeOf(step.value));
+        session.close();
         warm?.close();
       } finally {
         await services.close();

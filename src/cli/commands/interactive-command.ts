@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
+import { AGENT_TYPES, type AgentType } from "../../handoff/agent-types.js";
 import { BadInputError } from "../../errors.js";
 import type { CliContext } from "../cli-context.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
@@ -13,6 +14,7 @@ interface InteractiveOptions {
   resume?: string;
   /** `--no-sandbox` sets it false. */
   sandbox: boolean;
+  agent?: AgentType;
 }
 
 /**
@@ -30,6 +32,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
     .addOption(new Option("--permission-mode <mode>", "what runs without asking").choices(PERMISSION_MODES))
     .option("-c, --continue", "continue the latest session of this project")
     .option("-r, --resume <session>", "resume a session by id (or the start of one)")
+    .addOption(new Option("--agent <type>", "the agent to talk to (overrides agent.type; default engineer)").choices(AGENT_TYPES))
     .option("--no-sandbox", "run commands without the OS sandbox (overrides sandbox.enabled)")
     .action(async (words: string[], options: InteractiveOptions) => {
       const commands = program.commands.map((command) => command.name());
@@ -48,6 +51,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       if (options.model) flags["model.name"] = options.model;
       if (options.provider) flags["model.provider"] = options.provider;
       if (!options.sandbox) flags["sandbox.enabled"] = false;
+      if (options.agent) flags["agent.type"] = options.agent;
       const { settleFolderTrust } = await import("../folder-trust-question.js");
       await settleFolderTrust(resolveRoot(context), context);
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.

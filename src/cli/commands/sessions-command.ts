@@ -22,15 +22,30 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
       const services = openProject({ root: paths.root, env: context.env });
       try {
         const sessions = services.sessions.list(options.limit);
+        const chains = new Map(sessions.map((session) => [session.id, services.handoffs.instances(session.id)]));
         if (options.json) {
-          context.stdout.write(`${JSON.stringify({ sessions })}\n`);
+          const withChains = sessions.map((session) => ({
+            ...session,
+            instances: (chains.get(session.id) ?? []).map((instance) => ({
+              agent_id: instance.agentId,
+              agent_type: instance.agentType,
+              model: instance.model,
+              handoff_index: instance.handoffIndex,
+              started_at: instance.startedAt,
+              ended_at: instance.endedAt,
+              end_reason: instance.endReason,
+            })),
+          }));
+          context.stdout.write(`${JSON.stringify({ sessions: withChains })}\n`);
           return;
         }
         if (sessions.length === 0) {
           context.stdout.write("No sessions yet.\n");
           return;
         }
-        for (const session of sessions) context.stdout.write(`${sessionLine(session)}\n`);
+        for (const session of sessions) {
+          context.stdout.write(`${sessionLine(session, (chains.get(session.id) ?? []).map((instance) => instance.agentId))}\n`);
+        }
       } finally {
         await services.close();
       }

@@ -50,6 +50,8 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return modelCommand(argument, context);
       case "evict":
         return await evictCommand(context);
+      case "handoff":
+        return agent.print(note(agent.session.requestHandoff(), "dim"));
       case "undo":
         return await undoCommand(argument, context);
       case "rewind":
@@ -104,7 +106,7 @@ function sessionList(context: SlashCommandContext): string {
   const sessions = context.services.sessions.list(20);
   if (sessions.length === 0) return "No sessions yet in this project.";
   const current = context.agent.state.sessionId;
-  const lines = sessions.map((session) => `${session.id === current ? "*" : " "} ${sessionLine(session)}`);
+  const lines = sessions.map((session) => `${session.id === current ? "*" : " "} ${sessionLine(session, context.services.handoffs.instances(session.id).map((instance) => instance.agentId))}`);
   return [...lines, "", "/resume <id> continues one (* is this session)."].join("\n");
 }
 

@@ -16,6 +16,8 @@ export interface StatusInfo {
   sandbox?: { full: string; short: string };
   /** Estimated cost of this session's model calls in dollars (known models only). */
   costDollars?: number;
+  /** The agent's predicted quality for its next turn (the handoff controller's curve), and the instance after a handoff. */
+  quality?: { predicted: number; agentId?: string };
 }
 
 const SEPARATOR = " · ";
@@ -37,16 +39,18 @@ export function statusText(info: StatusInfo, columns: number): string {
   const index = indexSegment(info.index);
   const mode = modeSegment(info.mode);
   const sandbox = info.sandbox;
+  const quality = qualitySegment(info.quality);
   const cost = info.costDollars !== undefined && info.costDollars > 0 ? { full: `${formatDollars(info.costDollars)} est.`, short: formatDollars(info.costDollars) } : undefined;
-  const all = [model, tokens, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
+  const all = [model, tokens, quality, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
   const withoutCost = all.filter((segment) => segment !== cost);
   const candidates: Array<Array<string | undefined>> = [
     all.map((segment) => segment.full),
     // The estimate goes first: the window, the index and the mode matter more.
     withoutCost.map((segment) => segment.full),
+    withoutCost.map((segment) => (segment === quality ? segment.short : segment.full)),
     all.map((segment) => segment.short),
     withoutCost.map((segment) => segment.short),
-    [model.short, tokens?.short, index.short, mode?.short, sandbox?.short],
+    [model.short, tokens?.short, quality?.short, index.short, mode?.short, sandbox?.short],
     [model.short, tokens?.short, references?.short, index.short],
     [model.short, tokens?.short, index.short],
     [model.short, index.short],
@@ -73,6 +77,12 @@ function tokenSegment(info: StatusInfo): Segment | undefined {
     full: `${formatCount(tokens)} tokens (${percent}% of ${compactNumber(window)})`,
     short: `ctx ${percent}%`,
   };
+}
+
+function qualitySegment(quality: StatusInfo["quality"]): Segment | undefined {
+  if (!quality) return undefined;
+  const value = quality.predicted.toFixed(2);
+  return { full: `quality ${value}${quality.agentId ? ` (${quality.agentId})` : ""}`, short: `q ${value}` };
 }
 
 function referenceSegment(references: number): Segment | undefined {

@@ -1,4 +1,4 @@
-import { useCallback, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { ApprovalAnswer, Approver } from "../../agent/tools/tool-registry.js";
 import type { AgentSession } from "../../app/agent-session.js";
 import { agentReducer, INITIAL_AGENT_STATE, type AgentViewState } from "../agent-state.js";
@@ -70,6 +70,11 @@ export function useAgent(
   );
   const [initialSession] = useState(() => openSession(approver, initialResume));
   const sessionRef = useRef<AgentSession>(initialSession);
+  // A resumed conversation shows its task list from the start.
+  useEffect(() => {
+    const tasks = initialSession.tasks();
+    if (tasks.length > 0) dispatch({ type: "session", sessionId: initialSession.sessionId, tasks });
+  }, [initialSession]);
 
   const returnQueueRef = useRef(onQueueReturned);
   returnQueueRef.current = onQueueReturned;
@@ -144,8 +149,10 @@ export function useAgent(
     (resume?: ResumeTarget) => {
       if (runRef.current) throw new Error("A turn is running; press Esc to cancel it first.");
       const session = openSession(approver, resume);
+      // The conversation left behind ends: what its agent learned goes into the profiles.
+      sessionRef.current.close();
       sessionRef.current = session;
-      dispatch({ type: "session", sessionId: session.sessionId });
+      dispatch({ type: "session", sessionId: session.sessionId, tasks: session.tasks() });
       return session;
     },
     [approver, openSession],
@@ -156,6 +163,7 @@ export function useAgent(
     const current = runRef.current;
     cancel();
     await current?.done;
+    sessionRef.current.close();
   }, [cancel]);
 
   return {
