@@ -92,8 +92,9 @@ function scriptedModel(degrades: boolean, stopAt?: (body: any) => boolean) {
   };
 }
 
-async function runSession(prompt: string) {
-  const session = openAgentSession({ services, env, permissionMode: "accept-edits" });
+async function runSession(prompt: string, options: { resume?: { latest: true }; before?: (session: ReturnType<typeof openAgentSession>) => void } = {}) {
+  const session = openAgentSession({ services, env, permissionMode: "accept-edits", ...(options.resume ? { resume: options.resume } : {}) });
+  options.before?.(session);
   const events: AgentEvent[] = [];
   const run = session.run(prompt, new AbortController().signal);
   let step = await run.next();
@@ -190,5 +191,46 @@ describe("the handoff controller, end to end", () => {
     expect(handoff?.context_tokens_after as number).toBeLessThan(handoff?.context_tokens_before as number);
     const sessions = await runCli(["sessions"], { cwd: project.root, env });
     expect(sessions.stdout).toContain("1 handoff: engineer-1 → engineer-2");
+  });
+
+  it("lets a knowledge agent evict instead: the same instance goes on with a smaller window", async () => {
+    await services.close();
+    env = { ...env, SYLK_AGENT_TYPE: "librarian" };
+    services = openProject({ root: project.root, env });
+    const model = scriptedModel(true, (body) => JSON.stringify(body.messages).includes("[CTX-REF:"));
+    for (let index = 0; index < 400; index++) server.enqueue(model);
+    const { events, result } = await runSession(PROMPT);
+    expect(result.response).toBe("Stopping here.");
+    expect(events.filter((event) => event.type === "handoff")).toEqual([]);
+    const firings = services.handoffs.firings(result.sessionId);
+    expect(firings).toHaveLength(1);
+    expect(firings[0]).toMatchObject({ action: "evict", agentId: "librarian-1" });
+    // The eviction came with the firing, far below the token safety net.
+    const eviction = events.find((event): event is Extract<AgentEvent, { type: "context_eviction" }> => event.type === "context_eviction");
+    expect(eviction?.turn).toBe(firings[0]?.turn);
+    expect(firings[0]?.contextTokens).toBeLessThan(SAFETY_NET / 2);
+    expect(services.handoffs.instances(result.sessionId).map((instance) => instance.agentId)).toEqual(["librarian-1"]);
+  });
+
+  it("/handoff forces one at the next model call, and --continue goes on with the latest instance", async () => {
+    server.enqueue(reply().toolUse("todo_write", TASKS), reply().text("Started."));
+    const first = await runSession(PROMPT, { before: (session) => expect(session.requestHandoff()).toContain("fresh instance") });
+    const handoff = first.events.find((event) => event.type === "handoff");
+    expect(handoff).toMatchObject({ reason: "forced", fromAgent: "engineer-1", toAgent: "engineer-2" });
+    expect(services.handoffs.firings(first.result.sessionId)[0]).toMatchObject({ condition: "forced", turn: 1 });
+
+    server.enqueue(reply().text("Carrying on."));
+    const second = await runSession("Carry on.", { resume: { latest: true } });
+    expect(second.result.sessionId).toBe(first.result.sessionId);
+    expect(second.events.some((event) => event.type === "handoff")).toBe(false);
+    const request = server.requests.at(-1)?.body;
+    expect(request.messages[0].content[0].text).toMatch(/^\[Handoff 1: you are engineer-2/);
+    const chain = services.handoffs.instances(first.result.sessionId);
+    expect(chain.map((instance) => [instance.agentId, instance.endReason])).toEqual([
+      ["engineer-1", "handoff"],
+      ["engineer-2", "session_end"],
+    ]);
+    // The continued instance recorded its turn under its own id.
+    expect(services.handoffs.observations(first.result.sessionId, "engineer-2").length).toBeGreaterThanOrEqual(2);
   });
 });

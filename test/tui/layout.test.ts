@@ -112,6 +112,15 @@ describe("status line text", () => {
     expect(statusText(unavailable, 200)).toContain("· unsandboxed (no sandbox here)");
     expect(statusText(unavailable, 70)).toBe("sonnet-5-5 · ctx 23% · idx 400/1k · accept-edits · unsandboxed");
   });
+
+  it("shows the agent's predicted quality after the window, with the instance once a handoff made a new one", () => {
+    const quality = { ...info, quality: { predicted: 0.8712, agentId: "engineer-2" } };
+    expect(statusText(quality, 200)).toBe(
+      "claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · quality 0.87 (engineer-2) · index: indexing 400/1,000 · accept-edits mode",
+    );
+    expect(statusText(quality, 110)).toBe("claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · q 0.87 · index: indexing 400/1,000 · accept-edits mode");
+    expect(statusText(quality, 60)).toBe("sonnet-5-5 · ctx 23% · q 0.87 · idx 400/1k · accept-edits");
+  });
 });
 
 describe("transcript state", () => {
