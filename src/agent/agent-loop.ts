@@ -122,8 +122,11 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     }
     const handoff = await quality?.beforeModelCall(turn, window.usedTokens - deps.maxTokens);
     if (handoff) {
+      const trimStarted = performance.now();
       window = await deps.contextManager.prepare(recorder, fixedTokens);
-      const { fromAgent, toAgent, handoffIndex, reason, contextTokensBefore, predictedQuality, referenceId, durationMs } = handoff;
+      const { fromAgent, toAgent, handoffIndex, reason, contextTokensBefore, predictedQuality, referenceId } = handoff;
+      // The handoff's whole cost: the controller's part and the new window's preparation (no model call).
+      const durationMs = handoff.durationMs + (performance.now() - trimStarted);
       yield {
         type: "handoff",
         turn,

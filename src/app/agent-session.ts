@@ -36,6 +36,7 @@ import { projectHash, userProfilesPath } from "../project/project-paths.js";
 import { HandoffController } from "./handoff/handoff-controller.js";
 import { ProfileBook } from "./handoff/profile-book.js";
 import { recordFileChange } from "./handoff/files-changed.js";
+import { CommandChangeTracker } from "./handoff/command-changes.js";
 
 export interface AgentSessionOptions {
   services: ProjectServices;
@@ -174,6 +175,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     projectHash(services.paths.root),
   );
   let controller: HandoffController | undefined;
+  const commandChanges = new CommandChangeTracker(services.paths.root);
   const todoWrite = createTodoWriteTool({
     load: () => {
       const list = recorder ? handoffs.taskList(recorder.session.id) : undefined;
@@ -189,7 +191,13 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         codeSearcher,
         sandbox,
         networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
-      }),
+      }).map((tool) =>
+        tool.name === "run_command"
+          ? commandChanges.wrap(tool, (changes) => {
+              for (const change of changes) if (recorder) handoffs.recordFileChange(recorder.session.id, change);
+            })
+          : tool,
+      ),
       ...contextTools,
       todoWrite,
     ],

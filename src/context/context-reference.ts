@@ -57,6 +57,12 @@ export interface ReferenceInput {
   entries: readonly EntrySummary[];
   /** Tokens the evicted messages took in the window (the entries' own counts when absent). */
   tokensSaved?: number;
+  /**
+   * Every content id the reference stands for, when `entries` are only a
+   * sample of them (their topics describe the reference); with the turns
+   * they span. Absent: the entries are all of them.
+   */
+  all?: { contentIds: string[]; turnRange: [number, number] };
 }
 
 /**
@@ -76,10 +82,10 @@ export function generateReference(input: ReferenceInput): ContextReference {
     type: dominantType(entries),
     sessionId: input.sessionId,
     agentId: input.agentId,
-    contentIds: entries.map((entry) => entry.id),
+    contentIds: input.all?.contentIds ?? entries.map((entry) => entry.id),
     summary: topics.length === 0 ? `${entries.length} turns of conversation` : `Discussion about ${topics.slice(0, 3).join(", ")}`,
     tokensSaved: input.tokensSaved ?? entries.reduce((sum, entry) => sum + entry.tokenCount, 0),
-    turnRange: [Math.min(...turns), Math.max(...turns)],
+    turnRange: input.all?.turnRange ?? [Math.min(...turns), Math.max(...turns)],
     timestamp: Math.min(...entries.map((entry) => entry.timestamp)),
     topics,
     entities,

@@ -32,6 +32,8 @@ export interface PreparedWindow {
 
 /** Evictions per request before giving up (each frees more than a marker costs). */
 const MAX_EVICTION_ROUNDS = 64;
+/** Entries whose keywords describe a reference at most (the first and the newest of what leaves). */
+const SUMMARY_SAMPLE = 96;
 /** Markers may take this share of the window; past it, the oldest fold into one. */
 const MARKER_BUDGET_SHARE = 0.05;
 
@@ -261,10 +263,18 @@ export class VirtualContextManager {
     const id = this.newReferenceId(references);
     const folded = selected.flatMap((item) => (item.reference ? [item.reference] : []));
     const fresh = selected.filter((item) => !item.reference);
-    const entries = this.deps.contentStore.getSummariesByIds(fresh.flatMap((item) => item.entryIds));
+    const freshIds = fresh.flatMap((item) => item.entryIds);
+    // A large eviction (a handoff's trim of a long session) describes itself by its first entry and
+    // its newest ones: reading every entry's keywords made it cost time in proportion to the session.
+    const sampled = freshIds.length > SUMMARY_SAMPLE ? [freshIds[0] as string, ...freshIds.slice(-(SUMMARY_SAMPLE - 1))] : freshIds;
+    const entries = this.deps.contentStore.getSummariesByIds(sampled);
+    const all =
+      sampled.length < freshIds.length
+        ? { contentIds: freshIds, turnRange: [Math.min(...fresh.map((item) => item.firstTurn)), Math.max(...fresh.map((item) => item.lastTurn))] as [number, number] }
+        : undefined;
     const generated =
       entries.length > 0
-        ? generateReference({ id, sessionId: context.sessionId, agentId: context.agentId, entries, tokensSaved: freed(fresh) })
+        ? generateReference({ id, sessionId: context.sessionId, agentId: context.agentId, entries, tokensSaved: freed(fresh), ...(all ? { all } : {}) })
         : undefined;
     const reference = folded.length > 0 ? foldReferences({ id, folded, ...(generated ? { fresh: generated } : {}) }) : generated;
     if (!reference) throw new Error("nothing to evict");

@@ -343,7 +343,8 @@ export class HandoffController implements QualityHooks {
       filesChanged: this.deps.repository.filesChanged(sessionId).map((change) => ({
         path: change.path,
         action: change.action,
-        description: change.action === "delete" ? "" : `+${change.linesAdded} −${change.linesRemoved} lines`,
+        // Lines are counted for the write tools' changes; a command's are known only as a change.
+        description: change.linesAdded + change.linesRemoved > 0 ? `+${change.linesAdded} −${change.linesRemoved} lines` : "",
         lines_changed: change.linesAdded + change.linesRemoved,
       })),
       toolErrors: this.toolErrors,
