@@ -29,14 +29,9 @@ import { CalibratedTokenCounter } from "../llm/token-counter.js";
 import type { SessionRecord } from "../store/session-repository.js";
 import type { ContextReference } from "../store/content-types.js";
 import type { ProjectServices } from "./project-services.js";
-import { createTodoWriteTool, type TaskList } from "../agent/tools/todo-write.js";
+import type { TaskList } from "../agent/tools/todo-write.js";
+import { SessionHandoff } from "./handoff/session-handoff.js";
 import { categoryOf, degradationActionOf, type AgentType } from "../handoff/agent-types.js";
-import { UserProfileDatabase } from "../store/user-profile-database.js";
-import { projectHash, userProfilesPath } from "../project/project-paths.js";
-import { HandoffController } from "./handoff/handoff-controller.js";
-import { ProfileBook } from "./handoff/profile-book.js";
-import { recordFileChange } from "./handoff/files-changed.js";
-import { CommandChangeTracker } from "./handoff/command-changes.js";
 
 export interface AgentSessionOptions {
   services: ProjectServices;
@@ -140,8 +135,6 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const sandbox = options.sandbox ?? sandboxFor(config, env);
   const tokenCounter = new CalibratedTokenCounter();
   let contextManager: VirtualContextManager | undefined;
-  /** `/handoff` before the controller exists (no run yet): it applies to the first model call. */
-  let pendingHandoff = false;
   let prefetcher: Prefetcher | undefined;
   const contextTools = createContextTools({
     retriever: new ContextRetriever(services.contentStore),
@@ -156,50 +149,18 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       }
     },
   });
-  const handoffs = services.handoffs;
-  let userProfiles: UserProfileDatabase | null | undefined;
-  const profiles = new ProfileBook(
-    handoffs,
-    () => {
-      if (!config.handoff.shareProfiles) return undefined;
-      if (userProfiles === undefined) {
-        try {
-          userProfiles = UserProfileDatabase.open(userProfilesPath(services.paths.sylkHome));
-        } catch {
-          // Learning per project still works; the user-wide statistics catch up when the file opens again.
-          userProfiles = null;
-        }
-      }
-      return userProfiles ?? undefined;
-    },
-    projectHash(services.paths.root),
-  );
-  let controller: HandoffController | undefined;
-  const commandChanges = new CommandChangeTracker(services.paths.root);
-  const todoWrite = createTodoWriteTool({
-    load: () => {
-      const list = recorder ? handoffs.taskList(recorder.session.id) : undefined;
-      return { items: list?.items ?? [], decisions: list?.decisions ?? [], blockers: list?.blockers ?? [] };
-    },
-    save: (list) => {
-      if (recorder) handoffs.saveTaskList(recorder.session.id, list);
-    },
-  });
+  const handoff = new SessionHandoff(services, config, () => recorder?.session.id);
   const tools = new ToolRegistry(
     [
-      ...createBuiltinTools({
-        codeSearcher,
-        sandbox,
-        networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
-      }).map((tool) =>
-        tool.name === "run_command"
-          ? commandChanges.wrap(tool, (changes) => {
-              for (const change of changes) if (recorder) handoffs.recordFileChange(recorder.session.id, change);
-            })
-          : tool,
+      ...handoff.trackCommands(
+        createBuiltinTools({
+          codeSearcher,
+          sandbox,
+          networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
+        }),
       ),
       ...contextTools,
-      todoWrite,
+      handoff.todoTool(),
     ],
     policy,
     options.approver,
@@ -231,18 +192,13 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     diff: () => (recorder ? checkpoints.diff() : ""),
     requestHandoff: () => {
       if (!provider) return "There is no model to hand off: answers come from the index.";
-      if (controller) controller.requestHandoff();
-      else pendingHandoff = true;
+      handoff.requestHandoff();
       if (!config.handoff.enabled) return "Handoffs are off (handoff.enabled): the next model call evicts instead.";
       if (degradationActionOf(categoryOf(agentType, "main")) === "evict") return `${agentType} agents evict rather than hand off: the next model call evicts.`;
       return "The next model call goes to a fresh instance with the prepared context.";
     },
-    tasks: () => (recorder ? (handoffs.taskList(recorder.session.id)?.items ?? []) : []),
-    close: () => {
-      controller?.close();
-      userProfiles?.close();
-      userProfiles = undefined;
-    },
+    tasks: () => handoff.tasks(),
+    close: () => handoff.close(),
     async *runCommand(command, signal) {
       const active = recorderFor(`!${command}`);
       const call = { id: `user_command_${randomUUID()}`, name: "run_command", input: { command } };
@@ -262,17 +218,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         return answerFromIndex({ searcher: codeSearcher, recorder: active, reason }, typed);
       }
       const windowTokens = config.context.windowTokens ?? provider.contextWindow;
-      controller ??= new HandoffController({
-        repository: handoffs,
-        profiles,
-        contentStore: services.contentStore,
-        agentType,
-        model: provider.model,
-        windowTokens,
-        config: config.handoff,
-        countTokens: (text) => tokenCounter.count(text),
-      });
-      const quality = controller;
+      const quality = handoff.controllerFor(provider.model, windowTokens, tokenCounter);
       contextManager ??= createContextManager({
         config: config.context,
         contentStore: services.contentStore,
@@ -282,11 +228,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       });
       // The window always keeps room for the answer: at most a quarter of it.
       const maxTokens = Math.min(config.model.maxTokens, Math.floor(windowTokens / 4));
-      controller.attach(active, contextManager, maxTokens);
-      if (pendingHandoff) {
-        controller.requestHandoff();
-        pendingHandoff = false;
-      }
+      quality.attach(active, contextManager, maxTokens);
       if (!prefetcher) {
         prefetcher = createPrefetcher({
           services: { codeSearcher, contentStore: services.contentStore },
@@ -312,7 +254,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           ...(config.context.prefetch && config.context.prefetchBudgetRatio > 0 ? { prefetcher } : {}),
           onFileWrite: ({ promptTurn, toolUseId }, write) => {
             checkpoints.record(promptTurn, toolUseId, write);
-            recordFileChange(handoffs, active.session.id, write);
+            handoff.recordWrite(active.session.id, write);
           },
           quality,
         },

@@ -1,0 +1,123 @@
+import { createTodoWriteTool } from "../../agent/tools/todo-write.js";
+import type { ToolDefinition } from "../../agent/tools/tool.js";
+import type { SylkConfig } from "../../config/schema.js";
+import type { TokenCounter } from "../../llm/token-counter.js";
+import { projectHash, userProfilesPath } from "../../project/project-paths.js";
+import { UserProfileDatabase } from "../../store/user-profile-database.js";
+import type { ProjectServices } from "../project-services.js";
+import { CommandChangeTracker } from "./command-changes.js";
+import { recordFileChange } from "./files-changed.js";
+import { HandoffController } from "./handoff-controller.js";
+import { ProfileBook } from "./profile-book.js";
+
+/**
+ * The handoff controller's parts of one conversation: the task list tool,
+ * the tracking of files the tools change, the learned profiles (the
+ * user's file opened on first use) and the controller itself, made when
+ * the model is known. `sessionId()` is the conversation's, once it has one.
+ */
+export class SessionHandoff {
+  private readonly profiles: ProfileBook;
+  private readonly commandChanges: CommandChangeTracker;
+  private userProfiles: UserProfileDatabase | null | undefined;
+  private current: HandoffController | undefined;
+  /** `/handoff` before the controller exists (no run yet): it applies to the first model call. */
+  private pendingHandoff = false;
+
+  constructor(
+    private readonly services: ProjectServices,
+    private readonly config: SylkConfig,
+    private readonly sessionId: () => string | undefined,
+  ) {
+    this.profiles = new ProfileBook(services.handoffs, () => this.userDatabase(), projectHash(services.paths.root));
+    this.commandChanges = new CommandChangeTracker(services.paths.root);
+  }
+
+  get controller(): HandoffController | undefined {
+    return this.current;
+  }
+
+  /** The controller for this conversation's model, made once. */
+  controllerFor(model: string, windowTokens: number, tokenCounter: TokenCounter): HandoffController {
+    if (!this.current) {
+      this.current = new HandoffController({
+        repository: this.services.handoffs,
+        profiles: this.profiles,
+        contentStore: this.services.contentStore,
+        agentType: this.config.agent.type,
+        model,
+        windowTokens,
+        config: this.config.handoff,
+        countTokens: (text) => tokenCounter.count(text),
+      });
+    }
+    if (this.pendingHandoff) {
+      this.current.requestHandoff();
+      this.pendingHandoff = false;
+    }
+    return this.current;
+  }
+
+  requestHandoff(): void {
+    if (this.current) this.current.requestHandoff();
+    else this.pendingHandoff = true;
+  }
+
+  /** `todo_write`, keeping the list with the session. */
+  todoTool(): ToolDefinition {
+    const handoffs = this.services.handoffs;
+    return createTodoWriteTool({
+      load: () => {
+        const id = this.sessionId();
+        const list = id ? handoffs.taskList(id) : undefined;
+        return { items: list?.items ?? [], decisions: list?.decisions ?? [], blockers: list?.blockers ?? [] };
+      },
+      save: (list) => {
+        const id = this.sessionId();
+        if (id) handoffs.saveTaskList(id, list);
+      },
+    });
+  }
+
+  /** The builtin tools, with the files `run_command` changes recorded. */
+  trackCommands(tools: readonly ToolDefinition[]): ToolDefinition[] {
+    return tools.map((tool) =>
+      tool.name === "run_command"
+        ? this.commandChanges.wrap(tool, (changes) => {
+            const id = this.sessionId();
+            if (id) for (const change of changes) this.services.handoffs.recordFileChange(id, change);
+          })
+        : tool,
+    );
+  }
+
+  /** A write tool's change (path, lines), for the prepared context. */
+  recordWrite(sessionId: string, write: Parameters<typeof recordFileChange>[2]): void {
+    recordFileChange(this.services.handoffs, sessionId, write);
+  }
+
+  tasks(): Array<{ content: string; status: "pending" | "in_progress" | "done" }> {
+    const id = this.sessionId();
+    return id ? (this.services.handoffs.taskList(id)?.items ?? []) : [];
+  }
+
+  /** The conversation ends: what its instance learned goes into the profiles. */
+  close(): void {
+    this.current?.close();
+    this.userProfiles?.close();
+    this.userProfiles = undefined;
+  }
+
+  private userDatabase(): UserProfileDatabase | undefined {
+    if (!this.config.handoff.shareProfiles) return undefined;
+    if (this.userProfiles === undefined) {
+      try {
+        this.userProfiles = UserProfileDatabase.open(userProfilesPath(this.services.paths.sylkHome));
+      } catch {
+        // Learning per project still works; the user-wide statistics catch up when the file opens again.
+        this.userProfiles = null;
+      }
+    }
+    return this.userProfiles ?? undefined;
+  }
+}
