@@ -1,0 +1,170 @@
+// A seeded world of agent sessions whose true quality follows
+// plateau-then-decline curves in the context size, for scripts/bench-handoff.mjs.
+//
+// What it assumes, and why:
+// - Onsets well below the advertised window. RULER (Hsieh et al. 2024,
+//   "RULER: What's the Real Context Size of Your Long-Context Language
+//   Models?") finds most models' effective length at half their claimed
+//   window or less; Chroma's "Context Rot" report (Hong, Troynikov, Huber
+//   2025) measures 18 models losing accuracy steadily as input grows, long
+//   before the limit. So each model's onset is drawn at 10–40 % of a 200k
+//   window, each agent type shifts it by ±15 %, each session by ~10 %
+//   (log-normal), and it drifts slowly (±15 % over the run) as tasks and
+//   model versions change.
+// - After the onset quality falls linearly, 0.6–3 % of the plateau per 1,000
+//   tokens (log-uniform: gradual for some models, a near cliff for others).
+// - A share of sessions never degrades (short, focused tasks).
+// - Context grows per turn by a log-normal amount (median 3,000 tokens, the
+//   size of a file read or a test run).
+// - A turn's observed quality is the true quality plus noise (sd 0.03–0.07
+//   per model), clipped to [0, 1], and 4 % of turns are outliers at 10–50 %
+//   of the true quality (a failed tool call has many causes besides context).
+// - A handoff starts a new instance at the prepared size; its first two
+//   turns pay for the context it no longer has (lost detail), more when the
+//   prepared context is small: a premature handoff costs quality.
+
+export function mulberry32(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export function gaussian(random) {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+export const WINDOW = 200_000;
+export const BASE_CONTEXT = 8_000; // system prompt, tool definitions, the first prompt
+export const AGENT_TYPES = ["engineer", "designer", "inspector"];
+export const MODELS = ["model-a", "model-b", "model-c", "model-d"];
+const NEVER_DEGRADES = 0.15;
+const OUTLIER_RATE = 0.04;
+const HANDOFF_COST = 0.12;
+
+/** The world: per-model curves, per-type shifts, per-pair drift. */
+export function makeWorld(seed) {
+  const random = mulberry32(seed);
+  const models = Object.fromEntries(
+    MODELS.map((model) => [
+      model,
+      {
+        onset: WINDOW * (0.1 + 0.3 * random()),
+        peak: 0.85 + 0.1 * random(),
+        declineShare: Math.exp(Math.log(0.006) + (Math.log(0.03) - Math.log(0.006)) * random()),
+        noise: 0.03 + 0.04 * random(),
+      },
+    ]),
+  );
+  const typeShift = Object.fromEntries(AGENT_TYPES.map((type) => [type, 0.85 + 0.3 * random()]));
+  const drift = {};
+  for (const type of AGENT_TYPES) for (const model of MODELS) drift[`${type}/${model}`] = (random() * 2 - 1) * 0.15;
+  return { models, typeShift, drift };
+}
+
+/** The pair's mean onset at `progress` (0 at the run's start, 1 at its end). */
+export function expectedOnset(world, type, model, progress) {
+  return world.models[model].onset * world.typeShift[type] * (1 + world.drift[`${type}/${model}`] * progress);
+}
+
+/** One session, every random draw made up front so each policy meets the same turns. */
+export function makeSession(world, random, type, model, progress) {
+  const curve = world.models[model];
+  const degrades = random() >= NEVER_DEGRADES;
+  const onset = degrades ? expectedOnset(world, type, model, progress) * Math.exp(0.1 * gaussian(random)) : Number.POSITIVE_INFINITY;
+  const turns = 30 + Math.floor(random() * 90);
+  const growth = [];
+  const noise = [];
+  const outlier = [];
+  for (let turn = 0; turn < turns; turn++) {
+    growth.push(Math.round(3000 * Math.exp(0.5 * gaussian(random))));
+    noise.push(gaussian(random) * curve.noise);
+    outlier.push(random() < OUTLIER_RATE ? 0.1 + 0.4 * random() : 1);
+  }
+  return { type, model, onset, degrades, turns, growth, noise, outlier, peak: curve.peak, declinePerKilo: curve.declineShare * curve.peak };
+}
+
+export function trueQuality(session, contextTokens) {
+  if (contextTokens <= session.onset) return session.peak;
+  return Math.max(0, session.peak - (session.declinePerKilo * (contextTokens - session.onset)) / 1000);
+}
+
+/** The lost-context cost of an instance's first turns after a handoff: up to 0.12 at its first turn, half at its second, less with more prepared context. */
+export function handoffCost(session, preparedTokens, instanceTurn) {
+  if (instanceTurn > 1) return 0;
+  const reference = Number.isFinite(session.onset) ? session.onset : 0.2 * WINDOW;
+  const share = Math.min(1, preparedTokens / (0.5 * reference));
+  return (HANDOFF_COST * (1 - 0.6 * share)) / (instanceTurn + 1);
+}
+
+/**
+ * Runs one session under a policy: before each model call
+ * policy.decide(contextTokens) → { kind: "handoff", preparedTokens } |
+ * { kind: "evict", toTokens } | undefined; policy.observe(contextTokens,
+ * observedQuality) after the turn; policy.finish() at the end. Returns one
+ * record per turn: the context at the decision, the action, the context the
+ * call ran with and its true quality.
+ */
+export function runSession(session, policy) {
+  policy.start(session);
+  let context = BASE_CONTEXT;
+  let instanceTurn = 0;
+  let preparedTokens; // undefined for the first instance: nothing was lost
+  const records = [];
+  for (let turn = 0; turn < session.turns; turn++) {
+    const decidedAt = context;
+    const action = policy.decide(context);
+    if (action?.kind === "handoff") {
+      preparedTokens = action.preparedTokens;
+      context = BASE_CONTEXT + preparedTokens;
+      instanceTurn = 0;
+    } else if (action?.kind === "evict") {
+      context = action.toTokens;
+    }
+    const cost = preparedTokens === undefined ? 0 : handoffCost(session, preparedTokens, instanceTurn);
+    const quality = Math.max(0, trueQuality(session, context) - cost);
+    const observed = Math.min(1, Math.max(0, quality * session.outlier[turn] + session.noise[turn]));
+    records.push({ turn, decidedAt, action: action?.kind, context, quality });
+    policy.observe(context, observed);
+    context += session.growth[turn];
+    instanceTurn++;
+  }
+  policy.finish();
+  return records;
+}
+
+/** The window stays a hard bound: every policy evicts at 75 % down to 50 % as its safety net. */
+export function safetyNet(contextTokens) {
+  return contextTokens > 0.75 * WINDOW ? { kind: "evict", toTokens: 0.5 * WINDOW } : undefined;
+}
+
+export function tokenPolicy() {
+  return { start() {}, decide: (context) => safetyNet(context), observe() {}, finish() {} };
+}
+
+/** Hands off at 75 % of the window to the design's default prepared size (25 % of the default onset, 60 % of the window). */
+export function fixedThresholdPolicy() {
+  return {
+    start() {},
+    decide: (context) => (context >= 0.75 * WINDOW ? { kind: "handoff", preparedTokens: 0.25 * 0.6 * WINDOW } : undefined),
+    observe() {},
+    finish() {},
+  };
+}
+
+/** Knows each session's true onset: hands off the moment the context reaches it, to 25 % of it. */
+export function oraclePolicy() {
+  let session;
+  return {
+    start(s) {
+      session = s;
+    },
+    decide: (context) => (context >= session.onset ? { kind: "handoff", preparedTokens: 0.25 * session.onset } : safetyNet(context)),
+    observe() {},
+    finish() {},
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The onset estimate with censored instances. An instance that never
+ * declined says only "the onset lies beyond maxTokens": it should raise the
+ * estimate where that bound exceeds it and say nothing where it does not. That
+ * depends on where each bound lies relative to an estimate that moves, which
+ * sums cannot tell, so bounds are kept as counts in log-spaced buckets (still
+ * additive) and the estimate is a normal model's censored maximum likelihood
+ * by EM (the Tobit E-step).
+ */
+
+/** Bucket k holds bounds in [1000·2^(k/4), 1000·2^((k+1)/4)) tokens: ±9 %, up to 4M tokens. */
+export const CENSORED_BUCKETS = 48;
+const PER_OCTAVE = 4;
+
+export function censoredBucketOf(tokens: number): number {
+  const index = Math.floor(PER_OCTAVE * Math.log2(Math.max(tokens, 1000) / 1000));
+  return Math.min(CENSORED_BUCKETS - 1, Math.max(0, index));
+}
+
+/** A bucket's lower edge: the bound it certainly implies. */
+export function censoredBoundOf(bucket: number): number {
+  return 1000 * 2 ** (bucket / PER_OCTAVE);
+}
+
+/**
+ * A bound this many standard deviations past the estimate belongs to a session
+ * that never degraded, not to the spread of onsets: a normal model would take
+ * it as near impossible and chase it, dragging the onset of the sessions that
+ * do degrade far upward.
+ */
+const NEVER_DEGRADED_SDS = 3;
+/** Onsets vary between sessions; a spread under 10 % of the onset is a model that has seen too little. */
+const MIN_RELATIVE_SD = 0.1;
+const ITERATIONS = 25;
+
+export interface OnsetEvidence {
+  /** Uncensored onsets: count, Σ, Σ². */
+  count: number;
+  sum: number;
+  sumSquares: number;
+  censored: ReadonlyArray<number>;
+}
+
+export interface OnsetEstimate {
+  mean: number;
+  sd: number;
+}
+
+/**
+ * EM for N(μ, σ²) from uncensored onsets, `pseudoCount` pseudo-observations
+ * drawn from the parent's N(prior.mean, prior.sd²) (the pooling), and
+ * right-censored bounds. Each iteration replaces a bound c by E[X | X > c]
+ * and E[X² | X > c] under the current fit; a bound far below the estimate
+ * contributes ≈ μ (no pull), one above it pulls the estimate up.
+ */
+export function estimateOnset(evidence: OnsetEvidence, prior: OnsetEstimate, pseudoCount: number): OnsetEstimate {
+  const baseCount = evidence.count + pseudoCount;
+  const baseSum = evidence.sum + pseudoCount * prior.mean;
+  const baseSquares = evidence.sumSquares + pseudoCount * (prior.mean * prior.mean + prior.sd * prior.sd);
+  if (baseCount <= 0) return prior;
+  let fit = momentsFit(baseCount, baseSum, baseSquares);
+  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+    let count = baseCount;
+    let sum = baseSum;
+    let squares = baseSquares;
+    for (let bucket = 0; bucket < evidence.censored.length; bucket++) {
+      const m = evidence.censored[bucket] ?? 0;
+      if (m === 0) continue;
+      const bound = censoredBoundOf(bucket);
+      if (bound > fit.mean + NEVER_DEGRADED_SDS * fit.sd) continue;
+      const alpha = (bound - fit.mean) / fit.sd;
+      const hazard = inverseMills(alpha);
+      count += m;
+      sum += m * (fit.mean + fit.sd * hazard);
+      squares += m * (fit.mean * fit.mean + fit.sd * fit.sd + fit.sd * (bound + fit.mean) * hazard);
+    }
+    const next = momentsFit(count, sum, squares);
+    const settled = Math.abs(next.mean - fit.mean) < 1e-6 * fit.mean && Math.abs(next.sd - fit.sd) < 1e-6 * fit.sd;
+    fit = next;
+    if (settled) break;
+  }
+  return fit;
+}
+
+function momentsFit(count: number, sum: number, squares: number): OnsetEstimate {
+  const mean = sum / count;
+  const variance = Math.max(squares / count - mean * mean, 0);
+  return { mean, sd: Math.max(Math.sqrt(variance), MIN_RELATIVE_SD * mean) };
+}
+
+/** φ(α) / (1 − Φ(α)), the expected excess (in sds) of a normal above α. */
+export function inverseMills(alpha: number): number {
+  // For large α the ratio tends to α + 1/α; the direct quotient underflows there.
+  if (alpha > 8) return alpha + 1 / alpha;
+  const density = Math.exp(-0.5 * alpha * alpha) / Math.sqrt(2 * Math.PI);
+  return density / (0.5 * erfc(alpha / Math.SQRT2));
+}
+
+/** Complementary error function (Numerical Recipes' erfcc, |relative error| < 1.2e-7). */
+function erfc(x: number): number {
+  const z = Math.abs(x);
+  const t = 1 / (1 + 0.5 * z);
+  const r =
+    t *
+    Math.exp(
+      -z * z -
+        1.26551223 +
+        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  return x >= 0 ? r : 2 - r;
+}

@@ -1,0 +1,210 @@
+import { fitChangepoint } from "./changepoint.js";
+import { InducingPointGP } from "./gaussian-process.js";
+import { type AgentHandoffProfile, type InstanceSummary, priorMeanOf } from "./handoff-profile.js";
+
+/**
+ * One agent instance's degradation detector: observe() after each turn,
+ * check() before each model call, summary() when the instance ends. The GP
+ * starts from the profile's curve, so the lookahead past anything this
+ * instance has seen falls back on what earlier sessions learned
+ * (docs/DESIGN-NOTES.md, "Triggers").
+ */
+
+export type TriggerCondition = "below_peak" | "declining_trend" | "high_uncertainty";
+
+export interface DegradationCheck {
+  fire: boolean;
+  condition?: TriggerCondition;
+  contextTokens: number;
+  lookaheadTokens: number;
+  current: { mean: number; sd: number };
+  lookahead: { mean: number; sd: number };
+  peak: number;
+  threshold: number;
+}
+
+/** The triggers' constants (the design notes' defaults; the benchmark may try others). */
+export interface TriggerConstants {
+  /** (a) fires when the lookahead mean + this many sds is still under the degraded line. */
+  belowPeakSds: number;
+  /** (b) the fall over one length scale must exceed this share of the degraded margin (peak − threshold)… */
+  trendMarginShare: number;
+  /** …and this many sds of the difference. */
+  trendSds: number;
+  /** (c) fires when the lookahead sd exceeds this… */
+  uncertaintySd: number;
+  /** …past this share of the learned onset… */
+  uncertaintyOnsetShare: number;
+  /** …and the mean − this many sds is under the degraded line. */
+  uncertaintyLowerSds: number;
+}
+
+export const DEFAULT_TRIGGERS: TriggerConstants = {
+  belowPeakSds: 0.5,
+  trendMarginShare: 0.5,
+  trendSds: 2,
+  uncertaintySd: 0.15,
+  uncertaintyOnsetShare: 0.9,
+  uncertaintyLowerSds: 1,
+};
+
+/** How many first observations give a prepared context's early quality (the arm's reward). */
+const EARLY_TURNS = 3;
+/**
+ * An instance's plateau may sit this far (sd) from the pooled peak: its task
+ * is easier or harder. The GP's offset term takes it, so its length scale is
+ * left to the shape of the curve.
+ */
+const INSTANCE_OFFSET_SD = 0.1;
+/**
+ * Observations are winsorized to the prediction ± this many noise sds
+ * before they enter the GP: one very bad turn (a tool failing for reasons of
+ * its own) moves the curve by a bounded step, while a real drop, turn after
+ * turn, still pulls it down (Huber's metric winsorizing).
+ */
+const WINSORIZE_SDS = 3;
+
+export class DegradationDetector {
+  private readonly gp: InducingPointGP;
+  private readonly burnIn: number;
+  private readonly preparedFraction: number | undefined;
+  private readonly triggers: TriggerConstants;
+  private readonly points: Array<{ tokens: number; quality: number }> = [];
+  private growthCount = 0;
+  private growthSum = 0;
+  private fired = false;
+
+  constructor(
+    private readonly profile: AgentHandoffProfile,
+    options: {
+      burnIn?: number;
+      preparedFraction?: number;
+      triggers?: Partial<TriggerConstants>;
+      /**
+       * The GP's prior mean: the profile's plateau-then-decline (the design's
+       * default), or its plateau alone, so that only this instance's data
+       * can show a decline (fewer firings in sessions that never degrade,
+       * later detection; docs/BENCHMARKS.md compares them).
+       */
+      priorShape?: "plateau-then-decline" | "plateau";
+    } = {},
+  ) {
+    const priorMean = options.priorShape === "plateau" ? () => profile.peakQuality : priorMeanOf(profile);
+    this.gp = new InducingPointGP({ priorMean, offsetVariance: INSTANCE_OFFSET_SD ** 2 });
+    this.burnIn = options.burnIn ?? 3;
+    this.preparedFraction = options.preparedFraction;
+    this.triggers = { ...DEFAULT_TRIGGERS, ...options.triggers };
+  }
+
+  get observationCount(): number {
+    return this.points.length;
+  }
+
+  observe(contextTokens: number, quality: number): void {
+    const previous = this.points.at(-1);
+    // Only growth counts toward the lookahead: a shrink is an eviction, not a turn's cost.
+    if (previous && contextTokens > previous.tokens) {
+      this.growthCount++;
+      this.growthSum += contextTokens - previous.tokens;
+    }
+    const kept = this.winsorized(contextTokens / 1000, quality);
+    this.points.push({ tokens: contextTokens, quality: kept });
+    this.gp.add(contextTokens / 1000, kept);
+  }
+
+  private winsorized(x: number, quality: number): number {
+    const prediction = this.gp.predict(x);
+    // The noise alone, not the predictive variance: early in an instance that variance is
+    // large and would let the very turns that mislead a young GP through unclipped.
+    const sd = Math.max(Math.sqrt(this.gp.hyperparameters.noiseVariance), this.profile.plateauNoise);
+    return Math.min(prediction.mean + WINSORIZE_SDS * sd, Math.max(prediction.mean - WINSORIZE_SDS * sd, quality));
+  }
+
+  check(contextTokens: number): DegradationCheck {
+    const growth = this.growthCount > 0 ? this.growthSum / this.growthCount : this.profile.expectedGrowthPerTurn;
+    const lookaheadTokens = contextTokens + growth;
+    const x = contextTokens / 1000;
+    const xAhead = lookaheadTokens / 1000;
+    const current = asSd(this.gp.predict(x));
+    const lookahead = asSd(this.gp.predict(xAhead));
+    const peak = this.peak();
+    const threshold = this.profile.degradedFraction * peak;
+    const check: DegradationCheck = { fire: false, contextTokens, lookaheadTokens, current, lookahead, peak, threshold };
+    if (this.points.length < this.burnIn) return check;
+    const condition = this.condition(x, lookaheadTokens, lookahead, peak, threshold);
+    if (!condition) return check;
+    this.fired = true;
+    return { ...check, fire: true, condition };
+  }
+
+  /**
+   * The changepoint fit of what this instance saw. An instance that declined
+   * significantly gives its onset. One that did not is censored (its onset
+   * lies beyond its largest size) only if it ended without a firing: an
+   * instance the detector ended saw the start of a decline too short to test,
+   * and calling it censored would pull the learned onset up past where
+   * instances are caught. Its onset is then simply unknown.
+   */
+  summary(): InstanceSummary {
+    const fit = fitChangepoint(this.points);
+    const summary: InstanceSummary = {
+      observations: this.points.length,
+      maxTokens: fit.maxTokens,
+      peakQuality: fit.plateau,
+      declineRatePerKiloToken: fit.declineRatePerKiloToken,
+      plateauNoise: fit.plateauNoise,
+    };
+    if (fit.onsetTokens !== undefined) summary.onsetTokens = fit.onsetTokens;
+    else if (this.fired) summary.onsetUnknown = true;
+    if (this.growthCount > 0) summary.growthPerTurn = { count: this.growthCount, sum: this.growthSum };
+    if (this.preparedFraction !== undefined && this.points.length > 0) {
+      const early = this.points.slice(0, EARLY_TURNS);
+      summary.preparedFraction = this.preparedFraction;
+      summary.earlyQuality = early.reduce((total, point) => total + point.quality, 0) / early.length;
+    }
+    return summary;
+  }
+
+  private condition(
+    x: number,
+    lookaheadTokens: number,
+    lookahead: { mean: number; sd: number },
+    peak: number,
+    threshold: number,
+  ): TriggerCondition | undefined {
+    const t = this.triggers;
+    if (lookahead.mean + t.belowPeakSds * lookahead.sd < threshold) return "below_peak";
+    if (this.decliningTrend(x, peak - threshold)) return "declining_trend";
+    if (
+      lookahead.sd > t.uncertaintySd &&
+      lookaheadTokens > t.uncertaintyOnsetShare * this.profile.onsetTokens &&
+      lookahead.mean - t.uncertaintyLowerSds * lookahead.sd < threshold
+    ) {
+      return "high_uncertainty";
+    }
+    return undefined;
+  }
+
+  /** (b): the posterior mean fell over the last length scale by more than half the degraded margin, significantly. */
+  private decliningTrend(x: number, margin: number): boolean {
+    const smallest = this.gp.inducingPoints[0]?.kiloTokens ?? x;
+    // Never reach back before the instance's first observation: there the GP is only the prior.
+    const from = Math.max(x - this.gp.hyperparameters.lengthScale, smallest);
+    if (!(from < x)) return false;
+    const joint = this.gp.predictJoint(from, x);
+    const drop = joint.a.mean - joint.b.mean;
+    const sdOfDrop = Math.sqrt(Math.max(joint.a.variance + joint.b.variance - 2 * joint.covariance, 0));
+    return drop > this.triggers.trendMarginShare * margin && drop > this.triggers.trendSds * sdOfDrop;
+  }
+
+  /** The instance's peak: the highest posterior mean at the sizes it has observed (the profile's before any). */
+  private peak(): number {
+    const sizes = this.gp.inducingPoints;
+    if (sizes.length === 0) return this.profile.peakQuality;
+    let peak = Number.NEGATIVE_INFINITY;
+    for (const { kiloTokens } of sizes) peak = Math.max(peak, this.gp.predictMean(kiloTokens));
+    return peak;
+  }
+}
+
+const asSd = (prediction: { mean: number; variance: number }) => ({ mean: prediction.mean, sd: Math.sqrt(prediction.variance) });

@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { censoredBucketOf } from "../../src/handoff/censored-onset.js";
+import {
+  addStatistics,
+  emptyStatistics,
+  type InstanceSummary,
+  pooledProfile,
+  PREPARED_FRACTIONS,
+  priorMeanOf,
+  type ProfileStatistics,
+  withInstance,
+} from "../../src/handoff/handoff-profile.js";
+import { mulberry32 } from "../helpers/random-vectors.js";
+
+const summary = (overrides: Partial<InstanceSummary> = {}): InstanceSummary => ({
+  observations: 20,
+  maxTokens: 80_000,
+  onsetTokens: 50_000,
+  peakQuality: 0.9,
+  declineRatePerKiloToken: 0.01,
+  plateauNoise: 0.04,
+  ...overrides,
+});
+
+const statisticsOf = (...summaries: InstanceSummary[]) => summaries.reduce(withInstance, emptyStatistics());
+
+describe("profile statistics", () => {
+  it("add: two sets' sum equals applying their instances in sequence (seeded)", () => {
+    const random = mulberry32(17);
+    for (let trial = 0; trial < 20; trial++) {
+      const instances = Array.from({ length: 1 + Math.floor(random() * 8) }, () =>
+        summary({
+          maxTokens: 20_000 + random() * 150_000,
+          ...(random() < 0.5 ? { onsetTokens: 10_000 + random() * 80_000 } : { onsetTokens: undefined }),
+          peakQuality: 0.7 + 0.3 * random(),
+          plateauNoise: 0.1 * random(),
+          growthPerTurn: { count: 5, sum: 5 * 3000 * random() },
+          ...(random() < 0.5 ? { preparedFraction: PREPARED_FRACTIONS[Math.floor(random() * 3)], earlyQuality: random() } : {}),
+        }),
+      );
+      const split = Math.floor(random() * instances.length);
+      const sequence = statisticsOf(...instances);
+      const summed = addStatistics(statisticsOf(...instances.slice(0, split)), statisticsOf(...instances.slice(split)));
+      expect(summed.instances).toBe(sequence.instances);
+      expect(summed.censored).toEqual(sequence.censored);
+      for (const key of ["onset", "peak", "decline", "plateauNoise"] as const) {
+        expect(summed[key].count).toBe(sequence[key].count);
+        expect(summed[key].sum).toBeCloseTo(sequence[key].sum, 6);
+        expect(summed[key].sumSquares).toBeCloseTo(sequence[key].sumSquares, 6);
+      }
+      summed.preparedArms.forEach((arm, index) => expect(arm.rewardSum).toBeCloseTo(sequence.preparedArms[index]!.rewardSum, 9));
+    }
+  });
+
+  it("is plain JSON", () => {
+    const statistics = statisticsOf(summary(), summary({ onsetTokens: undefined, preparedFraction: 0.4, earlyQuality: 0.8 }));
+    expect(JSON.parse(JSON.stringify(statistics))).toEqual(statistics);
+  });
+
+  it("an uncensored instance adds its onset; a censored one its bound; one the detector ended, neither", () => {
+    expect(statisticsOf(summary()).onset).toEqual({ count: 1, sum: 50_000, sumSquares: 2.5e9 });
+    const censored = statisticsOf(summary({ onsetTokens: undefined }));
+    expect(censored.onset.count).toBe(0);
+    expect(censored.censored[censoredBucketOf(80_000)]).toBe(1);
+    const unknown = statisticsOf(summary({ onsetTokens: undefined, onsetUnknown: true }));
+    expect(unknown.onset.count + unknown.censored.reduce((a, b) => a + b, 0)).toBe(0);
+    expect(unknown.peak.count).toBe(1);
+    expect(withInstance(emptyStatistics(), summary({ observations: 0 }))).toEqual(emptyStatistics());
+  });
+});
+
+describe("pooledProfile", () => {
+  const rows = (): Array<{ agentType: string; model: string; statistics: ProfileStatistics }> => [
+    { agentType: "engineer", model: "m1", statistics: statisticsOf(summary({ peakQuality: 0.7, onsetTokens: 40_000 }), summary({ peakQuality: 0.9, onsetTokens: 60_000 })) },
+    { agentType: "engineer", model: "m2", statistics: statisticsOf(...[0.85, 0.95, 0.9, 0.9].map((peakQuality) => summary({ peakQuality, onsetTokens: 30_000 }))) },
+    { agentType: "designer", model: "m1", statistics: statisticsOf(summary({ peakQuality: 0.5, onsetTokens: 90_000 })) },
+  ];
+
+  it("shrinks each level toward its parent with k = 3: (n θ + k θ_parent) / (n + k)", () => {
+    const profile = pooledProfile({ agentType: "engineer", model: "m1", windowTokens: 200_000, rows: rows() });
+    const all = (0.7 + 0.9 + 0.85 + 0.95 + 0.9 + 0.9 + 0.5 + 3 * 0.95) / (7 + 3);
+    const type = (0.7 + 0.9 + 0.85 + 0.95 + 0.9 + 0.9 + 3 * all) / (6 + 3);
+    expect(profile.peakQuality).toBeCloseTo((0.7 + 0.9 + 3 * type) / (2 + 3), 12);
+    const allOnset = (40_000 + 60_000 + 4 * 30_000 + 90_000 + 3 * 120_000) / 10;
+    const typeOnset = (40_000 + 60_000 + 4 * 30_000 + 3 * allOnset) / 9;
+    expect(profile.onsetTokens).toBeCloseTo((100_000 + 3 * typeOnset) / 5, 6);
+    expect(profile.evidence).toEqual({ typeModel: 2, type: 6, all: 7 });
+  });
+
+  it("a type with no data gets its parent's values", () => {
+    const librarian = pooledProfile({ agentType: "librarian", model: "m1", windowTokens: 200_000, rows: rows() });
+    const all = (0.7 + 0.9 + 0.85 + 0.95 + 0.9 + 0.9 + 0.5 + 3 * 0.95) / 10;
+    expect(librarian.peakQuality).toBeCloseTo(all, 12);
+    expect(librarian.evidence).toEqual({ typeModel: 0, type: 0, all: 7 });
+  });
+
+  it("with no data at all, the built-in default: onset at 60 % of the window, peak 0.95, 1 % per 1,000 tokens", () => {
+    const profile = pooledProfile({ agentType: "engineer", model: "m", windowTokens: 100_000, rows: [] });
+    expect(profile.onsetTokens).toBeCloseTo(60_000, 6);
+    expect(profile.peakQuality).toBeCloseTo(0.95, 12);
+    expect(profile.declineRatePerKiloToken).toBeCloseTo(0.01, 12);
+    expect(profile.preparedFraction).toBe(0.25);
+    expect(profile.optimalPreparedSize).toBeCloseTo(15_000, 6);
+    expect(profile.degradedFraction).toBeCloseTo(1 - (2.5 * 0.04) / 0.95, 12);
+  });
+
+  it("unpooled: (type, model) over the built-in default only", () => {
+    const profile = pooledProfile({ agentType: "engineer", model: "m1", windowTokens: 200_000, rows: rows(), pooling: false });
+    expect(profile.peakQuality).toBeCloseTo((0.7 + 0.9 + 3 * 0.95) / 5, 12);
+  });
+
+  it("censored bounds raise the onset only where they exceed it, and not from sessions that never degraded", () => {
+    const base = [summary({ onsetTokens: 50_000 }), summary({ onsetTokens: 52_000 }), summary({ onsetTokens: 48_000 })];
+    const onsetWith = (...more: InstanceSummary[]) =>
+      pooledProfile({ agentType: "e", model: "m", windowTokens: 100_000, rows: [{ agentType: "e", model: "m", statistics: statisticsOf(...base, ...more) }], pooling: false }).onsetTokens;
+    const plain = onsetWith();
+    expect(onsetWith(summary({ onsetTokens: undefined, maxTokens: 20_000 }))).toBeCloseTo(plain, -2);
+    expect(onsetWith(summary({ onsetTokens: undefined, maxTokens: 62_000 }), summary({ onsetTokens: undefined, maxTokens: 62_000 }))).toBeGreaterThan(plain + 1000);
+    expect(onsetWith(summary({ onsetTokens: undefined, maxTokens: 400_000 }))).toBeCloseTo(plain, -2);
+  });
+
+  it("the degraded fraction is clamped to [0.6, 0.95]", () => {
+    const noisy = statisticsOf(...Array.from({ length: 30 }, () => summary({ plateauNoise: 0.3 })));
+    const quiet = statisticsOf(...Array.from({ length: 30 }, () => summary({ plateauNoise: 0 })));
+    const of = (statistics: ProfileStatistics) => pooledProfile({ agentType: "e", model: "m", windowTokens: 1e5, rows: [{ agentType: "e", model: "m", statistics }] }).degradedFraction;
+    expect(of(noisy)).toBe(0.6);
+    expect(of(quiet)).toBe(0.95);
+  });
+
+  it("picks the best prepared arm once each has 3 results; Thompson-samples before", () => {
+    const results = (fraction: number, reward: number, count: number) => Array.from({ length: count }, () => summary({ preparedFraction: fraction, earlyQuality: reward }));
+    const settled = statisticsOf(...results(0.15, 0.6, 3), ...results(0.25, 0.7, 3), ...results(0.4, 0.9, 3));
+    const rowsOf = (statistics: ProfileStatistics) => [{ agentType: "e", model: "m", statistics }];
+    const random = mulberry32(1);
+    for (let draw = 0; draw < 20; draw++) expect(pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: rowsOf(settled), random }).preparedFraction).toBe(0.4);
+    const young = statisticsOf(...results(0.4, 0.9, 1));
+    const chosen = new Set(Array.from({ length: 60 }, () => pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: rowsOf(young), random }).preparedFraction));
+    expect(chosen.size).toBeGreaterThan(1);
+    expect(pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: rowsOf(young) }).preparedFraction).toBe(0.4);
+  });
+
+  it("keeps the prepared size within [2,000 tokens, 30 % of the window]", () => {
+    const early = statisticsOf(...Array.from({ length: 40 }, () => summary({ onsetTokens: 4000 })));
+    expect(pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: [{ agentType: "e", model: "m", statistics: early }] }).optimalPreparedSize).toBe(2000);
+    const late = statisticsOf(...Array.from({ length: 40 }, () => summary({ onsetTokens: 2_000_000 })));
+    expect(pooledProfile({ agentType: "e", model: "m", windowTokens: 1e6, rows: [{ agentType: "e", model: "m", statistics: late }] }).optimalPreparedSize).toBeCloseTo(300_000, 6);
+  });
+});
+
+describe("priorMeanOf", () => {
+  it("is the plateau up to the onset, then the decline, floored at 0", () => {
+    const profile = pooledProfile({ agentType: "e", model: "m", windowTokens: 100_000, rows: [] });
+    const mean = priorMeanOf(profile);
+    expect(mean(10)).toBeCloseTo(0.95, 12);
+    expect(mean(60)).toBeCloseTo(0.95, 12);
+    expect(mean(70)).toBeCloseTo(0.85, 12);
+    expect(mean(500)).toBe(0);
+  });
+});
