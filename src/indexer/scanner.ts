@@ -198,8 +198,9 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
    */
   function statFiles(directory: PendingDirectory, names: EntryNames, leftOutBefore: ReadonlySet<string>): DirectoryEntries {
     const entries: DirectoryEntries = { files: [], leftOutFiles: [], subdirectories: names.directories, missing: false };
+    const anyLeftOut = leftOutBefore.size > 0; // else no name need be hashed for the lookup
     for (const name of names.files) {
-      if (leftOutBefore.has(name) && !ruleFiles.includes(name)) {
+      if (anyLeftOut && leftOutBefore.has(name) && !ruleFiles.includes(name)) {
         entries.leftOutFiles.push(name);
         continue;
       }
@@ -215,7 +216,15 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
 
   function visitDirectory(directory: PendingDirectory, entries: DirectoryEntries, stored: DirectoryState | undefined, rules: ListingHash): DirectoryVisit {
     const listing = new ListingHash();
-    const visit: DirectoryVisit = { ...entries, listing: "", rules: "", rulesChanged: false };
+    const visit: DirectoryVisit = {
+      files: entries.files,
+      leftOutFiles: entries.leftOutFiles,
+      subdirectories: entries.subdirectories,
+      missing: entries.missing,
+      listing: "",
+      rules: "",
+      rulesChanged: false,
+    };
     for (const name of entries.subdirectories) listing.addDirectory(name);
     for (const name of entries.leftOutFiles) listing.addLeftOut(name);
     for (const { name, size, mtimeMs } of entries.files) {
