@@ -25,6 +25,8 @@ import { openProjectStore, type OpenProjectStoreOptions } from "./project-store.
 export interface OpenProjectOptions extends OpenProjectStoreOptions {
   /** Someone is typing: index commits yield to the event loop every few milliseconds. */
   interactive?: boolean;
+  /** See `ScanOptions.racyWindowMs`: tests that change directories faster than the clock ticks set it. */
+  racyWindowMs?: number;
 }
 
 /** Everything one project needs, wired once. The UI and the agent receive narrow pieces of it. */
@@ -77,6 +79,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     createPool: () => new FileWorkerPool({ threads: config.index.workerThreads }),
     processSmallWorkInline: !options.interactive,
     embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,
+    racyWindowMs: options.racyWindowMs,
   });
   return {
     paths,

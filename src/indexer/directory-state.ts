@@ -10,6 +10,56 @@ export interface DirectoryState {
   rules: string;
   /** Entries the walk left out (excluded or ignored files and directories), by name. */
   leftOut: readonly string[];
+  /** Its entries' names and its own stat when they were read; absent in states stored before schema 8. */
+  snapshot?: DirectorySnapshot;
+}
+
+/**
+ * A directory's entries as `readdir` gave them, with what identified the
+ * directory just before: adding, removing or renaming an entry sets its
+ * mtime and ctime to the current time, so while inode, mtime and ctime are
+ * what they were, so are the names, and the next walk need not list it
+ * (its files are still stat'ed: writing a file leaves its directory alone).
+ */
+export interface DirectorySnapshot {
+  /** Every regular file's name, taken or left out. */
+  files: readonly string[];
+  /** Every subdirectory's name, taken or left out. */
+  directories: readonly string[];
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  /** When the walk that read the names started (`Date.now()`). */
+  recordedAtMs: number;
+}
+
+/** How long after a directory's last change a listing must have been read to be trusted, by default. */
+export const RACY_WINDOW_MS = 2_000;
+
+/** What `statSync` tells of a directory, as far as a snapshot needs it. */
+export interface DirectoryStats {
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+/**
+ * Whether a snapshot still names the directory's entries. Git's "racy"
+ * rule: a directory changed within a clock tick of the read could change
+ * again and keep the same times (file times come from a coarse clock, on
+ * some file systems whole seconds or two), so the names are trusted only
+ * when the listing was read more than `racyWindowMs` after the directory's
+ * last change. The ctime is the one to judge by: a change sets it to the
+ * current time, and unlike the mtime (which `tar`, `rsync -a` or `touch`
+ * put back) nothing can set it to an earlier one.
+ */
+export function snapshotHolds(snapshot: DirectorySnapshot, stats: DirectoryStats, racyWindowMs: number): boolean {
+  return (
+    stats.ino === snapshot.ino &&
+    stats.mtimeMs === snapshot.mtimeMs &&
+    stats.ctimeMs === snapshot.ctimeMs &&
+    snapshot.recordedAtMs - Math.max(snapshot.mtimeMs, snapshot.ctimeMs) > racyWindowMs
+  );
 }
 
 const FILE = 0x66;

@@ -73,6 +73,8 @@ export interface ProjectIndexerDeps {
   processSmallWorkInline?: boolean;
   /** Dimensions for the built-in embedder, computed in the workers; null when vectors come from elsewhere. */
   embeddingDimensions: number | null;
+  /** See `ScanOptions.racyWindowMs`. */
+  racyWindowMs?: number;
 }
 
 /**
@@ -119,7 +121,7 @@ export class ProjectIndexer {
     const started = performance.now();
     const rulesKey = walkRulesKey(this.deps.config);
     const previous = getMeta(this.deps.db, WALK_RULES_META_KEY) === rulesKey ? this.deps.files.directoryStates() : undefined;
-    const scan = await scanTree(this.deps.root, this.deps.config, previous ? { previous } : {});
+    const scan = await scanTree(this.deps.root, this.deps.config, { previous, racyWindowMs: this.deps.racyWindowMs });
     // Without states every directory is changed, and rows of directories no walk reached must go too: compare with them all.
     const manifest = previous
       ? this.deps.files.manifestIn([...scan.changed.map((directory) => directory.path), ...scan.vanished])
@@ -191,12 +193,13 @@ export class ProjectIndexer {
 
   /**
    * After a complete run: what the walk saw of its changed directories, so
-   * the next walk finds them unchanged. A directory with a file that failed
-   * is not remembered, so the file is tried again next time.
+   * the next walk finds them unchanged, and new snapshots of unchanged ones
+   * it had to list, so the next walk need not. A directory with a file that
+   * failed is not remembered, so the file is tried again next time.
    */
   private rememberDirectories(scan: TreeScan, failures: ReadonlyArray<{ path: string }>): void {
     const failed = new Set(failures.map((failure) => directoryOf(failure.path)));
-    const states = scan.changed.filter((directory) => !failed.has(directory.path));
+    const states = [...scan.changed.filter((directory) => !failed.has(directory.path)), ...scan.restated];
     if (getMeta(this.deps.db, WALK_RULES_META_KEY) !== walkRulesKey(this.deps.config)) {
       // Walked with other settings: whatever was stored before does not hold.
       this.deps.files.clearDirectoryStates();

@@ -1,11 +1,11 @@
-import { lstatSync, readdirSync, statSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, readdirSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { isMainThread } from "node:worker_threads";
 import type { IndexConfig } from "../config/schema.js";
 import { isSecretPath } from "../security/secrets.js";
-import { ListingHash, type DirectoryState } from "./directory-state.js";
+import { ListingHash, RACY_WINDOW_MS, snapshotHolds, type DirectorySnapshot, type DirectoryState } from "./directory-state.js";
 import { ignoreFileNames, PathFilter } from "./path-filter.js";
 import { calculatePriority } from "./priority.js";
+import { WorkingDirectory } from "./working-directory.js";
 
 /** A file the scanner found and the indexer should consider. */
 export interface ScannedFile {
@@ -41,11 +41,19 @@ export interface ChangedDirectory extends ScanResult {
 
 export interface TreeScan {
   changed: ChangedDirectory[];
+  /**
+   * Unchanged directories that had to be listed all the same (no snapshot
+   * yet, or one too recent or too old to trust): their states with a new
+   * snapshot, to store so that the next walk need not list them.
+   */
+  restated: Array<{ path: string; state: DirectoryState }>;
   /** Directories of the previous states this walk did not reach: removed, or excluded or ignored now. */
   vanished: string[];
   directories: number;
   /** Files taken (indexed or skipped by name or size) in every directory walked. */
   files: number;
+  /** Directories read with `readdir`; the others' names came from their snapshots. */
+  listed: number;
 }
 
 export interface ScanOptions {
@@ -54,6 +62,8 @@ export interface ScanOptions {
   nowMs?: number;
   /** Main-thread time between two yields to the event loop (the TUI walks while someone types). */
   sliceMs?: number;
+  /** See `snapshotHolds`; tests change it. */
+  racyWindowMs?: number;
 }
 
 const DEFAULT_SLICE_MS = 8;
@@ -88,17 +98,23 @@ interface PendingDirectory {
  * Incremental: a directory whose listing (names, sizes, modification times)
  * and ignore rules match the previous run's state is unchanged, so its files
  * need no comparison with the manifest and no rule is evaluated; only
- * changed directories report their files. The walk is synchronous `readdir`
- * and `stat` calls, the cheapest Node has, yielding between slices: on a 28k
- * file tree the stats are most of the time, as they are for `find`.
+ * changed directories report their files. A directory whose snapshot still
+ * holds (`snapshotHolds`: same inode, mtime and ctime, read well after its
+ * last change) is not even listed: its files are stat'ed by the names it
+ * stored. The walk is synchronous `stat` and `readdir` calls, the cheapest
+ * Node has, yielding between slices: on a 28k file tree the stats are most of
+ * the time, as they are for `find`.
  */
 export async function scanTree(root: string, config: IndexConfig, options: ScanOptions = {}): Promise<TreeScan> {
   const nowMs = options.nowMs ?? Date.now();
   const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+  const racyWindowMs = options.racyWindowMs ?? RACY_WINDOW_MS;
+  // Before any directory is read: a snapshot must not claim a later time than its names'.
+  const startedAtMs = Date.now();
   const previous = options.previous;
   const filter = new PathFilter(config);
   const ruleFiles = ignoreFileNames(config);
-  const scan: TreeScan = { changed: [], vanished: [], directories: 0, files: 0 };
+  const scan: TreeScan = { changed: [], restated: [], vanished: [], directories: 0, files: 0, listed: 0 };
   const visited = new Set<string>();
 
   const rootRules = new ListingHash();
@@ -133,54 +149,89 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
   return scan;
 
   function walkOne(directory: PendingDirectory): void {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(workingDirectory.enter(directory.absolute), { withFileTypes: true });
-    } catch {
-      return; // unreadable: skipped (its files leave the index), as `git status` does
+    const path = workingDirectory.enter(directory.absolute);
+    // Stat'ed before it is read: a change after this one leaves a later ctime for the next walk to see.
+    const self = statSync(path, { throwIfNoEntry: false });
+    if (!self?.isDirectory()) return; // gone since its parent was read
+    const stored = previous?.get(directory.relative);
+    const leftOutBefore = stored && stored.leftOut.length > 0 ? new Set(stored.leftOut) : NO_NAMES;
+    let names: EntryNames | undefined = stored?.snapshot && snapshotHolds(stored.snapshot, self, racyWindowMs) ? stored.snapshot : undefined;
+    let entries = names && statFiles(directory, names, leftOutBefore);
+    // A stored name that no longer stats as a file means the snapshot was wrong after all: list the directory.
+    let listed = false;
+    if (!names || !entries || entries.missing) {
+      listed = true;
+      names = listDirectory(path);
+      if (!names) return; // unreadable: skipped (its files leave the index), as `git status` does
+      scan.listed++;
+      entries = statFiles(directory, names, leftOutBefore);
     }
     visited.add(directory.relative);
     scan.directories++;
-    const stored = previous?.get(directory.relative);
+    const snapshot: DirectorySnapshot = {
+      files: names.files,
+      directories: names.directories,
+      ino: self.ino,
+      mtimeMs: self.mtimeMs,
+      ctimeMs: self.ctimeMs,
+      recordedAtMs: startedAtMs,
+    };
     const visit = visitDirectory(directory, entries, stored, directory.relative === "" ? rootRules : new ListingHash());
     const clean = stored !== undefined && !visit.rulesChanged && stored.listing === visit.listing;
     if (clean) {
       scan.files += visit.files.length;
       for (const name of visit.subdirectories) {
-        if (!visit.leftOutBefore.has(name)) queue.push(child(directory, name, false));
+        if (!leftOutBefore.has(name)) queue.push(child(directory, name, false));
       }
+      if (listed) scan.restated.push({ path: directory.relative, state: { listing: stored.listing, rules: stored.rules, leftOut: stored.leftOut, snapshot } });
     } else {
-      const changed = evaluate(directory, visit);
+      const changed = evaluate(directory, visit, snapshot);
       scan.files += changed.files.length + changed.skipped.length;
       scan.changed.push(changed);
     }
   }
 
-  function visitDirectory(directory: PendingDirectory, entries: Dirent[], stored: DirectoryState | undefined, rules: ListingHash): DirectoryVisit {
-    const leftOutBefore = stored && stored.leftOut.length > 0 ? new Set(stored.leftOut) : NO_NAMES;
+  /**
+   * Stats the files among `names` (not those left out last time, except
+   * ignore files). A name that does not stat as a file is passed over (when
+   * `readdir` just gave it, it vanished meanwhile) and noted.
+   */
+  function statFiles(directory: PendingDirectory, names: EntryNames, leftOutBefore: ReadonlySet<string>): DirectoryEntries {
+    const entries: DirectoryEntries = { files: [], leftOutFiles: [], subdirectories: names.directories, missing: false };
+    const anyLeftOut = leftOutBefore.size > 0; // else no name need be hashed for the lookup
+    for (const name of names.files) {
+      if (anyLeftOut && leftOutBefore.has(name) && !ruleFiles.includes(name)) {
+        entries.leftOutFiles.push(name);
+        continue;
+      }
+      const stats = statSync(workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
+      if (!stats?.isFile()) {
+        entries.missing = true;
+        continue;
+      }
+      entries.files.push({ name, size: stats.size, mtimeMs: Math.trunc(stats.mtimeMs) });
+    }
+    return entries;
+  }
+
+  function visitDirectory(directory: PendingDirectory, entries: DirectoryEntries, stored: DirectoryState | undefined, rules: ListingHash): DirectoryVisit {
     const listing = new ListingHash();
-    const visit: DirectoryVisit = { listing: "", rules: "", rulesChanged: false, files: [], subdirectories: [], leftOutFiles: [], leftOutBefore };
-    for (const entry of entries) {
-      const name = entry.name;
-      if (entry.isDirectory()) {
-        visit.subdirectories.push(name);
-        listing.addDirectory(name);
-      } else if (entry.isFile()) {
-        const isRuleFile = ruleFiles.includes(name);
-        if (leftOutBefore.has(name) && !isRuleFile) {
-          visit.leftOutFiles.push(name);
-          listing.addLeftOut(name);
-          continue;
-        }
-        const stats = statSync(workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
-        if (!stats?.isFile()) continue; // vanished between readdir and stat
-        const mtimeMs = Math.trunc(stats.mtimeMs);
-        visit.files.push({ name, size: stats.size, mtimeMs });
-        listing.addFile(name, stats.size, mtimeMs);
-        if (isRuleFile) {
-          rules.addFile(name, stats.size, mtimeMs);
-          filter.registerIgnoreFile(directory.relative, `${directory.absolute}/${name}`);
-        }
+    const visit: DirectoryVisit = {
+      files: entries.files,
+      leftOutFiles: entries.leftOutFiles,
+      subdirectories: entries.subdirectories,
+      missing: entries.missing,
+      listing: "",
+      rules: "",
+      rulesChanged: false,
+    };
+    for (const name of entries.subdirectories) listing.addDirectory(name);
+    for (const name of entries.leftOutFiles) listing.addLeftOut(name);
+    for (const { name, size, mtimeMs } of entries.files) {
+      listing.addFile(name, size, mtimeMs);
+      if (ruleFiles.includes(name)) {
+        rules.addFile(name, size, mtimeMs);
+        filter.registerIgnoreFile(directory.relative, `${directory.absolute}/${name}`);
       }
     }
     visit.listing = listing.digest();
@@ -190,7 +241,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
   }
 
   /** A changed directory: every entry judged by the rules, its files reported. */
-  function evaluate(directory: PendingDirectory, visit: DirectoryVisit): ChangedDirectory {
+  function evaluate(directory: PendingDirectory, visit: DirectoryVisit, snapshot: DirectorySnapshot): ChangedDirectory {
     const prefix = directory.relative ? `${directory.relative}/` : "";
     const result: ChangedDirectory = { path: directory.relative, files: [], skipped: [], state: { listing: "", rules: visit.rules, leftOut: [] } };
     const leftOut: string[] = [];
@@ -215,7 +266,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
       if (filter.excludesDirectory(name, path) || filter.ignores(path, true)) leftOut.push(name);
       else queue.push(child(directory, name, visit.rulesChanged));
     }
-    result.state = { listing: listing.digest(), rules: visit.rules, leftOut };
+    result.state = { listing: listing.digest(), rules: visit.rules, leftOut, snapshot };
     return result;
   }
 }
@@ -226,62 +277,42 @@ interface FileStat {
   mtimeMs: number;
 }
 
-interface DirectoryVisit {
+/** A directory's entries by name: from `readdir`, or a snapshot that still holds. */
+interface EntryNames {
+  files: readonly string[];
+  directories: readonly string[];
+}
+
+interface DirectoryEntries {
+  /** Files stat'ed by the walk. */
+  files: FileStat[];
+  /** Files the stored state left out, not stat'ed. */
+  leftOutFiles: string[];
+  subdirectories: readonly string[];
+  /** A name did not stat as a regular file. */
+  missing: boolean;
+}
+
+interface DirectoryVisit extends DirectoryEntries {
   listing: string;
   rules: string;
   rulesChanged: boolean;
-  /** Files stat'ed by the walk. */
-  files: FileStat[];
-  subdirectories: string[];
-  /** Files the stored state left out, not stat'ed. */
-  leftOutFiles: string[];
-  leftOutBefore: ReadonlySet<string>;
 }
 
-/**
- * The walk's `stat` calls name a file relative to the process's working
- * directory, entered once per directory: the kernel then resolves one name
- * instead of every component of a long path (a sixth of a fresh check on a
- * 28k-file tree). The working directory is shared by the whole process, so
- * it is put back before any other code can run (the walk yields) and at the
- * end; worker threads cannot change it, and there the walk uses full paths.
- */
-class WorkingDirectory {
-  private readonly original = isMainThread ? currentDirectory() : undefined;
-  private entered: string | undefined;
-
-  /** Makes `absolute` the working directory when it may; returns the path to list it by. */
-  enter(absolute: string): string {
-    if (this.original === undefined) return absolute;
-    try {
-      process.chdir(absolute);
-    } catch {
-      this.entered = undefined;
-      return absolute;
-    }
-    this.entered = absolute;
-    return ".";
-  }
-
-  /** The path to stat a name in the directory last entered. */
-  pathOf(directory: string, name: string): string {
-    return this.entered === directory ? name : `${directory}/${name}`;
-  }
-
-  restore(): void {
-    if (this.original === undefined || this.entered === undefined) return;
-    this.entered = undefined;
-    process.chdir(this.original);
-  }
-}
-
-/** The working directory, or undefined when it no longer exists (then the walk uses full paths). */
-function currentDirectory(): string | undefined {
+/** Regular files and subdirectories by name, in `readdir`'s order (ignore files register in it); undefined when unreadable. */
+function listDirectory(path: string): EntryNames | undefined {
+  let entries;
   try {
-    return process.cwd();
+    entries = readdirSync(path, { withFileTypes: true });
   } catch {
     return undefined;
   }
+  const names = { files: [] as string[], directories: [] as string[] };
+  for (const entry of entries) {
+    if (entry.isDirectory()) names.directories.push(entry.name);
+    else if (entry.isFile()) names.files.push(entry.name);
+  }
+  return names;
 }
 
 function child(parent: PendingDirectory, name: string, rulesChanged: boolean): PendingDirectory {

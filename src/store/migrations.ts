@@ -259,6 +259,19 @@ const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    version: 8,
+    description: "directory snapshots: a directory whose inode, mtime and ctime are unchanged need not be listed again",
+    sql: `
+      -- NULL in rows stored before: the next walk lists those directories and stores their snapshots.
+      ALTER TABLE directory_states ADD COLUMN files TEXT;        -- its regular files' names, joined by '/' (no name holds one)
+      ALTER TABLE directory_states ADD COLUMN directories TEXT;  -- its subdirectories' names, the same way
+      ALTER TABLE directory_states ADD COLUMN ino INTEGER;
+      ALTER TABLE directory_states ADD COLUMN mtime_ms REAL;
+      ALTER TABLE directory_states ADD COLUMN ctime_ms REAL;
+      ALTER TABLE directory_states ADD COLUMN recorded_at_ms REAL; -- when the walk that read the names started
+    `,
+  },
+  {
     version: 9,
     description: "the handoff controller: agent instances, quality observations, firings, learned profiles, task lists, files changed",
     sql: `

@@ -1,9 +1,11 @@
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { defaultConfig } from "../../src/config/schema.js";
+import type { DirectoryState } from "../../src/indexer/directory-state.js";
 import { diffManifest } from "../../src/indexer/manifest-diff.js";
 import { scanTree } from "../../src/indexer/scanner.js";
 import { openDatabase } from "../../src/store/database.js";
@@ -15,6 +17,15 @@ let services: ProjectServices;
 async function index(target: ProjectServices = services): Promise<void> {
   const run = target.indexer.run();
   for (let step = await run.next(); !step.done; step = await run.next());
+}
+
+/** Every directory of the tree (the root first), absolute. */
+function directoriesOf(root: string): string[] {
+  const found = [root];
+  for (let index = 0; index < found.length; index++) {
+    for (const entry of readdirSync(found[index] as string, { withFileTypes: true })) if (entry.isDirectory()) found.push(join(found[index] as string, entry.name));
+  }
+  return found;
 }
 
 /** What a full walk (no stored states) says of the tree against the whole manifest: the reference. */
@@ -121,7 +132,7 @@ describe("the incremental fresh check", () => {
     expect(report.diff.changed.map((file) => file.path)).toEqual(["src/a.ts"]);
   });
 
-  it("agrees with a full walk after any sequence of changes (seeded)", async () => {
+  it("agrees with a full walk after any sequence of changes (seeded), trusting every directory snapshot that still matches", async () => {
     const names = ["a.ts", "b.py", "c.md", "d.log", ".env", "e.ts"];
     const directories = ["", "src", "src/x", "src/x/y", "lib", "logs", "node_modules/pkg", "out"];
     const ignoreContents = ["", "*.log\n", "out/\n", "src/x/\n!keep.log\n", "lib\n*.md\n"];
@@ -129,10 +140,27 @@ describe("the incremental fresh check", () => {
       fc.record({ kind: fc.constant("write" as const), directory: fc.constantFrom(...directories), name: fc.constantFrom(...names), size: fc.integer({ min: 0, max: 40 }) }),
       fc.record({ kind: fc.constant("remove" as const), directory: fc.constantFrom(...directories), name: fc.constantFrom(...names) }),
       fc.record({ kind: fc.constant("removeDirectory" as const), directory: fc.constantFrom(...directories.slice(1)) }),
+      fc.record({
+        kind: fc.constant("rename" as const),
+        from: fc.constantFrom(...directories),
+        name: fc.constantFrom(...names),
+        to: fc.constantFrom(...directories),
+        newName: fc.constantFrom(...names),
+      }),
+      fc.record({ kind: fc.constant("renameDirectory" as const), from: fc.constantFrom(...directories.slice(1)), to: fc.constantFrom(...directories.slice(1)) }),
       fc.record({ kind: fc.constant("ignore" as const), directory: fc.constantFrom("", "src", "logs"), file: fc.constantFrom(".gitignore", ".sylkignore"), content: fc.constantFrom(...ignoreContents) }),
       fc.record({ kind: fc.constant("index" as const) }),
     );
+    // Every directory an action changed gets an mtime of its own, in the past:
+    // the snapshots are trusted (any racy window would hide what these checks
+    // are about) and a change never leaves a directory's mtime where it was.
+    const past = Date.now() - 3_600_000;
+    const settle = (step: number) => {
+      const at = new Date(past - step * 1_000);
+      for (const directory of directoriesOf(project.root)) if (statSync(directory).mtimeMs > past) utimesSync(directory, at, at);
+    };
     let round = 0;
+    let trusted = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 16 }), async (actions) => {
         // A fresh tree and index per run.
@@ -140,7 +168,8 @@ describe("the incremental fresh check", () => {
         rmSync(project.root, { recursive: true, force: true });
         rmSync(project.sylkHome, { recursive: true, force: true });
         mkdirSync(project.root, { recursive: true });
-        services = openProject({ root: project.root, env: project.env });
+        services = openProject({ root: project.root, env: project.env, racyWindowMs: -Infinity });
+        settle(round);
         await index();
         for (const step of actions) {
           round++;
@@ -150,11 +179,28 @@ describe("the incremental fresh check", () => {
             writeFileSync(at(step.name, step.directory), "x".repeat(step.size) + String(round));
           } else if (step.kind === "remove") rmSync(at(step.name, step.directory), { force: true });
           else if (step.kind === "removeDirectory") rmSync(join(project.root, step.directory), { recursive: true, force: true });
+          else if (step.kind === "rename") {
+            mkdirSync(join(project.root, step.to), { recursive: true });
+            try {
+              renameSync(at(step.name, step.from), at(step.newName, step.to));
+            } catch {
+              // No such file, or a directory in the way: nothing changes.
+            }
+          } else if (step.kind === "renameDirectory") {
+            mkdirSync(dirname(join(project.root, step.to)), { recursive: true });
+            try {
+              renameSync(join(project.root, step.from), join(project.root, step.to));
+            } catch {
+              // Missing, into itself, or onto a directory that is not empty: nothing changes.
+            }
+          }
           else if (step.kind === "ignore") {
             mkdirSync(join(project.root, step.directory), { recursive: true });
             writeFileSync(at(step.file, step.directory), step.content + `# ${round}\n`);
           } else await index();
+          settle(round);
           const incremental = await services.indexer.checkFreshness();
+          trusted += incremental.scan.directories - incremental.scan.listed;
           expect(normalised(incremental.diff)).toEqual(await fullDiff(services));
         }
         await index();
@@ -164,6 +210,88 @@ describe("the incremental fresh check", () => {
       }),
       { seed: 1124, numRuns: 80 },
     );
+    // The property says something about the snapshots only if they were used.
+    expect(trusted).toBeGreaterThan(200);
+  });
+});
+
+describe("directory snapshots", () => {
+  const config = () => defaultConfig().index;
+  const statesOf = (scan: Awaited<ReturnType<typeof scanTree>>) =>
+    new Map<string, DirectoryState>([...scan.changed, ...scan.restated].map((directory) => [directory.path, directory.state]));
+
+  it("are taken for every directory walked, and spare a directory the readdir while it is unchanged", async () => {
+    const past = new Date(Date.now() - 3_600_000);
+    for (const directory of directoriesOf(project.root)) utimesSync(directory, past, past);
+    const first = await scanTree(project.root, config(), { racyWindowMs: -Infinity });
+    expect(first.listed).toBe(5);
+    const second = await scanTree(project.root, config(), { previous: statesOf(first), racyWindowMs: -Infinity });
+    expect(second).toMatchObject({ changed: [], restated: [], vanished: [], directories: 5, listed: 0, files: first.files });
+  });
+
+  it("a directory changed within the racy window of its snapshot is listed again", async () => {
+    const first = await scanTree(project.root, config());
+    project.write("src/new.ts", "export const added = true;\n");
+    // An old mtime put back (tar, rsync -a): only the ctime tells when the directory changed.
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(join(project.root, "src"), past, past);
+    // What a listing read in the same clock tick as a change, just before it,
+    // would leave: the directory's inode and times as they are now, the names
+    // as they were.
+    const stats = statSync(join(project.root, "src"));
+    const stale = (recordedAfterChangeMs: number) => {
+      const states = statesOf(first);
+      const state = states.get("src") as DirectoryState;
+      const recordedAtMs = Math.max(stats.mtimeMs, stats.ctimeMs) + recordedAfterChangeMs;
+      const snapshot = { ...state.snapshot!, ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, recordedAtMs };
+      return states.set("src", { ...state, snapshot });
+    };
+    const racy = await scanTree(project.root, config(), { previous: stale(1_000), racyWindowMs: 2_000 });
+    expect(racy.changed.map((directory) => directory.path)).toEqual(["src"]);
+    expect(racy.changed[0]?.files.map((file) => file.path).sort()).toEqual(["src/a.ts", "src/new.ts"]);
+    expect(racy.changed[0]?.state.snapshot?.files).toContain("new.ts");
+    // Read well after the change, the same snapshot is believed: the window is all that tells the two apart.
+    const believed = await scanTree(project.root, config(), { previous: stale(3_000), racyWindowMs: 2_000 });
+    expect(believed.changed).toEqual([]);
+  });
+
+  it("a directory whose mtime was put back (as tar or rsync -a do) is listed again: its ctime moved", async () => {
+    const src = join(project.root, "src");
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(src, past, past);
+    const first = await scanTree(project.root, config(), { racyWindowMs: -Infinity });
+    const recorded = statesOf(first).get("src")?.snapshot;
+    project.write("src/new.ts", "export const added = true;\n");
+    // Until the clock has ticked past the recorded ctime (a tick is a few milliseconds).
+    do utimesSync(src, past, past);
+    while (statSync(src).ctimeMs === recorded?.ctimeMs);
+    expect(statSync(src).mtimeMs).toBe(recorded?.mtimeMs);
+    const second = await scanTree(project.root, config(), { previous: statesOf(first), racyWindowMs: -Infinity });
+    expect(second.changed.map((directory) => directory.path)).toEqual(["src"]);
+    expect(second.changed[0]?.files.map((file) => file.path).sort()).toEqual(["src/a.ts", "src/new.ts"]);
+  });
+
+  it("an index from schema 7 keeps its directory states, and the next run adds the snapshots", async () => {
+    await services.close();
+    services = openProject({ root: project.root, env: project.env, racyWindowMs: -Infinity });
+    await index();
+    const database = services.paths.database;
+    await services.close();
+    // Back to schema 7: the states as it stored them, without snapshots.
+    const old = new Database(database);
+    for (const column of ["files", "directories", "ino", "mtime_ms", "ctime_ms", "recorded_at_ms"]) old.exec(`ALTER TABLE directory_states DROP COLUMN ${column}`);
+    old.pragma("user_version = 7");
+    old.close();
+
+    services = openProject({ root: project.root, env: project.env, racyWindowMs: -Infinity });
+    let report = await services.indexer.checkFreshness();
+    expect(report.state).toBe("fresh");
+    expect(report.scan).toMatchObject({ changed: [], directories: 5, listed: 5 });
+    expect(report.scan.restated.map((directory) => directory.path).sort()).toEqual(["", "docs", "logs", "src", "src/deep"]);
+    await index();
+    report = await services.indexer.checkFreshness();
+    expect(report.state).toBe("fresh");
+    expect(report.scan).toMatchObject({ changed: [], restated: [], directories: 5, listed: 0 });
   });
 });
 

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/store/database.js";
+import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
+import { FileRepository } from "../../src/store/file-repository.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 
 const directories: string[] = [];
@@ -12,6 +13,11 @@ const scratch = () => {
   directories.push(directory);
   return directory;
 };
+
+/** Back to schema 7's `directory_states`: no snapshot columns. */
+function dropDirectorySnapshots(db: SqliteDatabase): void {
+  for (const column of ["files", "directories", "ino", "mtime_ms", "ctime_ms", "recorded_at_ms"]) db.exec(`ALTER TABLE directory_states DROP COLUMN ${column}`);
+}
 
 afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
@@ -45,13 +51,13 @@ describe("openDatabase", () => {
     // Back to schema 5 as it shipped: the export's table, its noted size, no tables by term.
     current.exec(`
       DROP TABLE fts_documents; DROP TABLE fts_postings; DROP TABLE fts_removed; DROP TABLE file_checkpoints;
-      DROP TABLE agent_instances; DROP TABLE quality_observations; DROP TABLE degradation_firings;
-      DROP TABLE handoff_profiles; DROP TABLE task_lists; DROP TABLE files_changed;
       CREATE TABLE fts_snapshot (index_name TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (index_name, key)) WITHOUT ROWID;
       INSERT INTO fts_snapshot VALUES ('code', '1.map', '[]');
       INSERT INTO meta VALUES ('fts_snapshot_bytes:code', '2'), ('fts_deferred:code', '5'), ('kept', 'yes');
       PRAGMA user_version = 5;
     `);
+    dropDirectorySnapshots(current);
+    dropHandoffTables(current);
     current.close();
 
     const db = openDatabase(path);
@@ -61,4 +67,30 @@ describe("openDatabase", () => {
     expect(db.prepare("SELECT key FROM meta ORDER BY key").pluck().all()).toEqual(["kept"]);
     db.close();
   });
+
+  it("upgrades schema 7: stored directory states are kept, without snapshots until a walk lists them", () => {
+    const path = join(scratch(), "vector.db");
+    const current = openDatabase(path);
+    dropDirectorySnapshots(current);
+    dropHandoffTables(current);
+    current.exec(`INSERT INTO directory_states (path, listing, rules, left_out) VALUES ('src', 'abc', 'def', '["x.log"]'); PRAGMA user_version = 7;`);
+    current.close();
+
+    const db = openDatabase(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    const files = new FileRepository(db);
+    expect(files.directoryStates()).toEqual(new Map([["src", { listing: "abc", rules: "def", leftOut: ["x.log"] }]]));
+    const snapshot = { files: ["a.ts", "b c.md"], directories: [], ino: 42, mtimeMs: 1_700_000_000_123.456, ctimeMs: 1_700_000_001_000.5, recordedAtMs: 1_700_000_009_000 };
+    files.saveDirectoryStates([{ path: "src", state: { listing: "abc", rules: "def", leftOut: ["x.log"], snapshot } }], []);
+    expect(files.directoryStates().get("src")).toEqual({ listing: "abc", rules: "def", leftOut: ["x.log"], snapshot });
+    db.close();
+  });
 });
+
+/** Schema 9's tables gone: the database as schema 8 and before left it. */
+function dropHandoffTables(db: SqliteDatabase): void {
+  db.exec(`
+    DROP TABLE agent_instances; DROP TABLE quality_observations; DROP TABLE degradation_firings;
+    DROP TABLE handoff_profiles; DROP TABLE task_lists; DROP TABLE files_changed;
+  `);
+}
