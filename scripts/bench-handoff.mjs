@@ -44,7 +44,7 @@ const { InducingPointGP } = await import(join(repo, "dist/src/handoff/gaussian-p
 const { emptyStatistics, pooledProfile, priorMeanOf, withInstance } = await import(join(repo, "dist/src/handoff/handoff-profile.js"));
 
 /** The GP controller: one detector per instance, profiles learned across sessions in `learning` ((type/model) → statistics). */
-function gpPolicy({ learning, random, pooling = true, priorShape = "plateau-then-decline" }) {
+function gpPolicy({ learning, random, pooling = true, priorShape = "learned-onset" }) {
   let session;
   let detector;
   const rows = () =>
@@ -125,7 +125,11 @@ function comparePolicies(seed) {
   const learning = new Map();
   const gp = gpPolicy({ learning, random: policyRandom });
   const plateauOnly = gpPolicy({ learning: new Map(), random: mulberry32(seed * 104_729 + 5), priorShape: "plateau" });
-  const policies = { "GP controller": [gp, "handoff"], "GP controller, plateau-only prior": [plateauOnly, "handoff"], "fixed 75 % handoff": [fixedThresholdPolicy(), "handoff"], "token policy (75 % → 50 %)": [tokenPolicy(), "evict"], oracle: [oraclePolicy(), "handoff"] };
+  const unconditioned = gpPolicy({ learning: new Map(), random: mulberry32(seed * 104_729 + 7), priorShape: "plateau-then-decline" });
+  const policies = {
+    "GP controller": [gp, "handoff"],
+    "GP, prior mean not conditioned on the instance": [unconditioned, "handoff"],
+    "GP controller, plateau-only prior": [plateauOnly, "handoff"], "fixed 75 % handoff": [fixedThresholdPolicy(), "handoff"], "token policy (75 % → 50 %)": [tokenPolicy(), "evict"], oracle: [oraclePolicy(), "handoff"] };
   const results = Object.fromEntries(Object.keys(policies).map((name) => [name, { quality: [], delays: [], early: [], earlyAt: [], missed: 0, neverDegradedFired: 0 }]));
   let neverDegraded = 0;
   for (let index = 0; index < SESSIONS; index++) {
@@ -196,30 +200,33 @@ function learningCurve(seed, checkpoints, priorShape) {
   return out;
 }
 
-/** add() of each of the 181st–200th observations plus predictions at x and x + one turn; the first 180 are not timed. */
+/**
+ * What the controller does each turn, at 181–200 observations: the detector's
+ * observe() (onset posterior and GP update) and check() (predictions at the
+ * current size and the lookahead, and the triggers); the first 180 are not timed.
+ */
 function gpTiming(runs) {
   const random = mulberry32(99);
   const update = [];
   const predict = [];
   const both = [];
-  const prior = priorMeanOf(pooledProfile({ agentType: "engineer", model: "m", windowTokens: WINDOW, rows: [] }));
+  const profile = pooledProfile({ agentType: "engineer", model: "m", windowTokens: WINDOW, rows: [] });
   for (let run = 0; run < runs; run++) {
-    const gp = new InducingPointGP({ priorMean: prior, offsetVariance: 0.01 });
-    let x = 8;
+    const detector = new DegradationDetector(profile);
+    let tokens = 8000;
     for (let i = 0; i < 200; i++) {
-      const quality = 0.9 - Math.max(0, x - 60) * 0.01 + 0.05 * (random() - 0.5);
+      const quality = 0.9 - Math.max(0, tokens - 60_000) * 0.00001 + 0.05 * (random() - 0.5);
       const t0 = performance.now();
-      gp.add(x, quality);
+      detector.observe(tokens, quality);
       const t1 = performance.now();
-      gp.predict(x);
-      gp.predict(x + 3);
+      detector.check(tokens + 500);
       const t2 = performance.now();
       if (i >= 180) {
         update.push(t1 - t0);
         predict.push(t2 - t1);
         both.push(t2 - t0);
       }
-      x += 0.5 + random();
+      tokens += 500 + Math.round(1000 * random());
     }
   }
   const summary = (values) => ({ p50: percentile(values, 50), p95: percentile(values, 95) });
@@ -228,7 +235,7 @@ function gpTiming(runs) {
 
 const comparison = comparePolicies(SEED);
 const checkpoints = [5, 10, 20];
-const shapes = ["plateau-then-decline", "plateau"];
+const shapes = ["learned-onset", "plateau-then-decline", "plateau"];
 const learningRuns = Object.fromEntries(shapes.map((shape) => [shape, Array.from({ length: LEARNING_SEEDS }, (_, index) => learningCurve(SEED * 1000 + index + 1, checkpoints, shape))]));
 const learning = Object.fromEntries(
   shapes.flatMap((shape) =>
@@ -260,7 +267,7 @@ for (const kind of Object.keys(learning)) {
   lines.push(`| ${kind} | ${checkpoints.map((n) => `${pct(learning[kind][n].median)} / ${pct(learning[kind][n].mean)} / ${pct(learning[kind][n].within15)}`).join(" | ")} |`);
 }
 lines.push("");
-lines.push(`GP with 181–200 observations (${timing.samples} updates): update p50 ${fmt(timing.update.p50, 3)} ms, p95 ${fmt(timing.update.p95, 3)} ms; two predictions p50 ${fmt(timing.predict.p50, 3)} ms, p95 ${fmt(timing.predict.p95, 3)} ms; update + predictions p95 ${fmt(timing.updateAndPredict.p95, 3)} ms`);
+lines.push(`Detector with 181–200 observations (${timing.samples} turns): observe p50 ${fmt(timing.update.p50, 3)} ms, p95 ${fmt(timing.update.p95, 3)} ms; check p50 ${fmt(timing.predict.p50, 3)} ms, p95 ${fmt(timing.predict.p95, 3)} ms; observe + check p95 ${fmt(timing.updateAndPredict.p95, 3)} ms`);
 console.log(lines.join("\n"));
 
 mkdirSync(join(repo, ".sylk-bench"), { recursive: true });

@@ -1,5 +1,6 @@
 import { fitChangepoint } from "./changepoint.js";
 import { InducingPointGP } from "./gaussian-process.js";
+import { OnsetPosterior } from "./onset-posterior.js";
 import { type AgentHandoffProfile, type InstanceSummary, priorMeanOf } from "./handoff-profile.js";
 
 /**
@@ -37,6 +38,14 @@ export interface TriggerConstants {
   uncertaintyOnsetShare: number;
   /** …and the mean − this many sds is under the degraded line. */
   uncertaintyLowerSds: number;
+  /**
+   * With the learned-onset prior, every condition also needs the onset
+   * posterior to put at least this probability on a decline having begun by
+   * the lookahead: noise that the GP follows for a turn or two is not
+   * evidence of an onset, and each check of a long plateau is one more
+   * chance of a false alarm.
+   */
+  onsetEvidence: number;
 }
 
 export const DEFAULT_TRIGGERS: TriggerConstants = {
@@ -46,6 +55,7 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   uncertaintySd: 0.15,
   uncertaintyOnsetShare: 0.9,
   uncertaintyLowerSds: 1,
+  onsetEvidence: 0.9,
 };
 
 /** How many first observations give a prepared context's early quality (the arm's reward). */
@@ -73,6 +83,7 @@ export class DegradationDetector {
   private growthCount = 0;
   private growthSum = 0;
   private fired = false;
+  private readonly onset: OnsetPosterior | undefined;
 
   constructor(
     private readonly profile: AgentHandoffProfile,
@@ -81,15 +92,28 @@ export class DegradationDetector {
       preparedFraction?: number;
       triggers?: Partial<TriggerConstants>;
       /**
-       * The GP's prior mean: the profile's plateau-then-decline (the design's
-       * default), or its plateau alone, so that only this instance's data
-       * can show a decline (fewer firings in sessions that never degrade,
-       * later detection; docs/BENCHMARKS.md compares them).
+       * The GP's prior mean: the onset posterior's predictive mean (the
+       * learned onset as a prior, conditioned on the instance's own data;
+       * the default), the profile's plateau-then-decline as it is, or its
+       * plateau alone (docs/BENCHMARKS.md compares them).
        */
-      priorShape?: "plateau-then-decline" | "plateau";
+      priorShape?: "learned-onset" | "plateau-then-decline" | "plateau";
     } = {},
   ) {
-    const priorMean = options.priorShape === "plateau" ? () => profile.peakQuality : priorMeanOf(profile);
+    const shape = options.priorShape ?? "learned-onset";
+    if (shape === "learned-onset") {
+      this.onset = new OnsetPosterior({
+        onsetTokens: profile.onsetTokens,
+        onsetSdTokens: profile.onsetSdTokens,
+        neverShare: profile.neverDegradesShare,
+        peakQuality: profile.peakQuality,
+        declineRatePerKiloToken: profile.declineRatePerKiloToken,
+        noiseSd: profile.plateauNoise,
+        windowTokens: profile.windowTokens,
+      });
+    }
+    const onset = this.onset;
+    const priorMean = onset ? (kiloTokens: number) => onset.mean(kiloTokens) : shape === "plateau" ? () => profile.peakQuality : priorMeanOf(profile);
     this.gp = new InducingPointGP({ priorMean, offsetVariance: INSTANCE_OFFSET_SD ** 2 });
     this.burnIn = options.burnIn ?? 3;
     this.preparedFraction = options.preparedFraction;
@@ -109,6 +133,8 @@ export class DegradationDetector {
     }
     const kept = this.winsorized(contextTokens / 1000, quality);
     this.points.push({ tokens: contextTokens, quality: kept });
+    // The onset posterior learns first, so the GP refits once against the prior mean it now predicts.
+    this.onset?.add(contextTokens / 1000, kept);
     this.gp.add(contextTokens / 1000, kept);
   }
 
@@ -131,6 +157,7 @@ export class DegradationDetector {
     const threshold = this.profile.degradedFraction * peak;
     const check: DegradationCheck = { fire: false, contextTokens, lookaheadTokens, current, lookahead, peak, threshold };
     if (this.points.length < this.burnIn) return check;
+    if (this.onset && this.onset.probabilityDegradedBy(xAhead) < this.triggers.onsetEvidence) return check;
     const condition = this.condition(x, lookaheadTokens, lookahead, peak, threshold);
     if (!condition) return check;
     this.fired = true;
@@ -197,8 +224,14 @@ export class DegradationDetector {
     return drop > this.triggers.trendMarginShare * margin && drop > this.triggers.trendSds * sdOfDrop;
   }
 
-  /** The instance's peak: the highest posterior mean at the sizes it has observed (the profile's before any). */
+  /**
+   * The instance's peak: its plateau by the onset posterior; without one,
+   * the highest posterior mean at the sizes it has observed (the profile's
+   * before any). The highest of noisy means sits above the plateau, and a
+   * line drawn from it finds declines in noise.
+   */
   private peak(): number {
+    if (this.onset) return this.onset.observationCount > 0 ? this.onset.plateau() : this.profile.peakQuality;
     const sizes = this.gp.inducingPoints;
     if (sizes.length === 0) return this.profile.peakQuality;
     let peak = Number.NEGATIVE_INFINITY;

@@ -40,12 +40,16 @@ export const DEFAULT_GRID: GpGrid = {
   noiseVariances: [0.000625, 0.0025, 0.01, 0.04],
 };
 
-/** A streaming-histogram bin: n observations at (about) one size, kept as mean and scatter of their residuals. */
+/**
+ * A streaming-histogram bin: n observations at (about) one size, kept as
+ * the mean and scatter of their qualities; residuals are taken against the
+ * prior mean when the GP is fitted, so the prior mean may change.
+ */
 interface Bin {
   x: number;
   n: number;
   mean: number;
-  /** Σ (residual − mean)² within the bin: the noise the bin's mean no longer shows. */
+  /** Σ (quality − mean)² within the bin: the noise the bin's mean no longer shows. */
   scatter: number;
 }
 
@@ -63,7 +67,7 @@ interface Posterior {
 }
 
 export class InducingPointGP {
-  private readonly priorMean: (kiloTokens: number) => number;
+  private priorMean: (kiloTokens: number) => number;
   private readonly maxPoints: number;
   private readonly grid: GpGrid;
   private readonly offsetVariance: number;
@@ -110,9 +114,15 @@ export class InducingPointGP {
     return this.bins.map((bin) => ({ kiloTokens: bin.x, count: bin.n }));
   }
 
-  add(kiloTokens: number, quality: number): void {
+  /**
+   * One observation; `priorMean`, when given, replaces the prior mean from
+   * now on (a prior that learns from the instance's own data, such as the
+   * onset posterior), refitted once with the new point.
+   */
+  add(kiloTokens: number, quality: number, priorMean?: (kiloTokens: number) => number): void {
     if (!Number.isFinite(kiloTokens) || !Number.isFinite(quality)) throw new RangeError("observations must be finite");
-    const bin: Bin = { x: kiloTokens, n: 1, mean: quality - this.priorMean(kiloTokens), scatter: 0 };
+    if (priorMean) this.priorMean = priorMean;
+    const bin: Bin = { x: kiloTokens, n: 1, mean: quality, scatter: 0 };
     let at = this.bins.length;
     while (at > 0 && (this.bins[at - 1] as Bin).x > kiloTokens) at--;
     this.bins.splice(at, 0, bin);
@@ -194,7 +204,7 @@ export class InducingPointGP {
   }
 
   private residuals(): Float64Array {
-    return Float64Array.from(this.bins, (bin) => bin.mean);
+    return Float64Array.from(this.bins, (bin) => bin.mean - this.priorMean(bin.x));
   }
 
   private withinBinTerm(noiseVariance: number): number {

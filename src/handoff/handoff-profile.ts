@@ -1,4 +1,4 @@
-import { CENSORED_BUCKETS, censoredBucketOf, estimateOnset, type OnsetEstimate } from "./censored-onset.js";
+import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, type OnsetEstimate } from "./censored-onset.js";
 
 /**
  * What earlier instances of an (agent type, model) learned about where its
@@ -59,6 +59,10 @@ export interface AgentHandoffProfile {
   model: string;
   windowTokens: number;
   onsetTokens: number;
+  /** How much onsets vary between sessions. */
+  onsetSdTokens: number;
+  /** Share of instances that do not degrade within the window. */
+  neverDegradesShare: number;
   peakQuality: number;
   declineRatePerKiloToken: number;
   degradedFraction: number;
@@ -84,6 +88,8 @@ export const BUILT_IN_DEFAULT = {
   /** Early-turn quality an arm is assumed to reach before it has results. */
   armReward: 0.85,
   armRewardSd: 0.1,
+  /** Share of instances taken not to degrade within the window before any has been seen. */
+  neverShare: 0.2,
 } as const;
 
 const DEGRADED_NOISE_MULTIPLE = 2.5;
@@ -159,6 +165,8 @@ export function withInstance(statistics: ProfileStatistics, summary: InstanceSum
 /** One level's parameters, before the derived ones (degraded fraction, prepared size). */
 interface Level {
   onset: OnsetEstimate;
+  /** Share of instances that went well past the onset without declining. */
+  never: number;
   peak: number;
   decline: number;
   plateauNoise: number;
@@ -170,6 +178,7 @@ function defaultLevel(windowTokens: number): Level {
   const onset = BUILT_IN_DEFAULT.onsetWindowShare * windowTokens;
   return {
     onset: { mean: onset, sd: BUILT_IN_DEFAULT.onsetRelativeSd * onset },
+    never: BUILT_IN_DEFAULT.neverShare,
     peak: BUILT_IN_DEFAULT.peakQuality,
     decline: BUILT_IN_DEFAULT.declineRatePerKiloToken,
     plateauNoise: BUILT_IN_DEFAULT.plateauNoise,
@@ -182,8 +191,10 @@ function defaultLevel(windowTokens: number): Level {
 const shrink = (count: number, sum: number, parent: number, k: number) => (sum + k * parent) / (count + k);
 
 function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number): Level {
+  const onset = estimateOnset({ ...statistics.onset, censored: statistics.censored }, parent.onset, k);
   return {
-    onset: estimateOnset({ ...statistics.onset, censored: statistics.censored }, parent.onset, k),
+    onset,
+    never: shrink(statistics.instances, censoredBeyond(statistics, onset.mean + NEVER_BEYOND_SDS * onset.sd), parent.never, k),
     peak: shrink(statistics.peak.count, statistics.peak.sum, parent.peak, k),
     decline: shrink(statistics.decline.count, statistics.decline.sum, parent.decline, k),
     plateauNoise: shrink(statistics.plateauNoise.count, statistics.plateauNoise.sum, parent.plateauNoise, k),
@@ -196,6 +207,18 @@ function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number): L
       return { mean, sd: Math.sqrt(Math.max(meanSquare - mean * mean, 1e-6)) };
     }),
   };
+}
+
+/** An instance censored this far past the onset (in sds) counts as one that never degrades. */
+const NEVER_BEYOND_SDS = 2;
+
+/** Instances censored (they never declined) at a size of at least `tokens`. */
+function censoredBeyond(statistics: ProfileStatistics, tokens: number): number {
+  let count = 0;
+  statistics.censored.forEach((instances, bucket) => {
+    if (censoredBoundOf(bucket) >= tokens) count += instances;
+  });
+  return count;
 }
 
 export function pooledProfile(input: {
@@ -227,6 +250,8 @@ export function pooledProfile(input: {
     model: input.model,
     windowTokens: input.windowTokens,
     onsetTokens,
+    onsetSdTokens: level.onset.sd,
+    neverDegradesShare: level.never,
     peakQuality: level.peak,
     declineRatePerKiloToken: level.decline,
     degradedFraction: clamp(1 - (DEGRADED_NOISE_MULTIPLE * level.plateauNoise) / level.peak, 0.6, 0.95),

@@ -10,6 +10,8 @@ const profile = (overrides: Partial<AgentHandoffProfile> = {}): AgentHandoffProf
   model: "m",
   windowTokens: 200_000,
   onsetTokens: 60_000,
+  onsetSdTokens: 9_000,
+  neverDegradesShare: 0.2,
   peakQuality: 0.9,
   declineRatePerKiloToken: 0.01,
   degradedFraction: 0.85,
@@ -20,6 +22,15 @@ const profile = (overrides: Partial<AgentHandoffProfile> = {}): AgentHandoffProf
   evidence: { typeModel: 0, type: 0, all: 0 },
   ...overrides,
 });
+
+/**
+ * The triggers' mechanics on the profile's curve as it is (the prior mean
+ * not conditioned on the instance): what each condition does is easiest to
+ * see there. The learned-onset prior, the default, has its own tests below.
+ */
+function unconditioned(profile: AgentHandoffProfile, options: ConstructorParameters<typeof DegradationDetector>[1] = {}): DegradationDetector {
+  return new DegradationDetector(profile, { priorShape: "plateau-then-decline", ...options });
+}
 
 /** Runs turns of 3,000 tokens from 8,000; returns every check and the first firing. */
 function run(detector: DegradationDetector, quality: (tokens: number, turn: number) => number, turns: number) {
@@ -40,44 +51,44 @@ describe("DegradationDetector", () => {
     for (let seed = 1; seed <= 20; seed++) {
       const random = mulberry32(seed);
       const flat = () => 0.9 + 0.03 * gaussian(random);
-      expect(run(new DegradationDetector(profile()), flat, 15).fired).toBeUndefined(); // up to 50k; the onset is 60k
+      expect(run(unconditioned(profile()), flat, 15).fired).toBeUndefined(); // up to 50k; the onset is 60k
       expect(run(new DegradationDetector(profile(), { priorShape: "plateau" }), flat, 40).fired).toBeUndefined(); // up to 125k
     }
   });
 
   it("one very bad turn on a flat series is winsorized and does not fire", () => {
     const far = profile({ onsetTokens: 1e6 });
-    expect(run(new DegradationDetector(far), (_, turn) => (turn === 8 ? 0.1 : 0.9), 30).fired).toBeUndefined();
+    expect(run(unconditioned(far), (_, turn) => (turn === 8 ? 0.1 : 0.9), 30).fired).toBeUndefined();
   });
 
   it("a sharp drop fires within two turns; with the trend test off, below_peak within three; the same series without the drop does not", () => {
     const far = profile({ onsetTokens: 1e6 });
     const sharp = (tokens: number) => (tokens >= 41_000 ? 0.45 : 0.9);
-    const any = run(new DegradationDetector(far), sharp, 40).fired;
+    const any = run(unconditioned(far), sharp, 40).fired;
     expect(any!.contextTokens).toBeGreaterThan(41_000);
     expect(any!.contextTokens).toBeLessThanOrEqual(41_000 + 2 * 3000);
-    const drop = run(new DegradationDetector(far, { triggers: { trendSds: Number.POSITIVE_INFINITY } }), sharp, 40);
+    const drop = run(unconditioned(far, { triggers: { trendSds: Number.POSITIVE_INFINITY } }), sharp, 40);
     expect(drop.fired?.condition).toBe("below_peak");
     // A turn later than the trend: winsorizing lets each low turn pull the mean 3 noise sds at most.
     expect(drop.fired!.contextTokens).toBeLessThanOrEqual(41_000 + 3 * 3000);
     expect(drop.fired!.lookahead.mean).toBeLessThan(drop.fired!.threshold);
-    expect(run(new DegradationDetector(far), () => 0.9, 40).fired).toBeUndefined();
+    expect(run(unconditioned(far), () => 0.9, 40).fired).toBeUndefined();
   });
 
   it("a slow significant decline that stays above the degraded line fires declining_trend", () => {
     // The degraded line sits 0.27 under the peak; the decline flattens 0.2 under it, so only the trend can fire.
     const lenient = profile({ onsetTokens: 1e6, degradedFraction: 0.7 });
     const decline = (tokens: number) => 0.9 - Math.min(0.2, Math.max(0, tokens - 50_000) * 0.004 / 1000);
-    const fired = run(new DegradationDetector(lenient), decline, 60).fired;
+    const fired = run(unconditioned(lenient), decline, 60).fired;
     expect(fired?.condition).toBe("declining_trend");
     expect(fired!.current.mean).toBeGreaterThan(fired!.threshold);
-    expect(run(new DegradationDetector(lenient), () => 0.9, 60).fired).toBeUndefined();
+    expect(run(unconditioned(lenient), () => 0.9, 60).fired).toBeUndefined();
   });
 
   it("high uncertainty past the learned onset fires high_uncertainty; before it, it does not", () => {
     // Three points at 8–14k; far beyond them only the prior speaks. The sd bar is lowered and the
     // trend test is off so that this condition alone is under test.
-    const detector = new DegradationDetector(profile(), { triggers: { uncertaintySd: 0.01, trendSds: Number.POSITIVE_INFINITY } });
+    const detector = unconditioned(profile(), { triggers: { uncertaintySd: 0.01, trendSds: Number.POSITIVE_INFINITY } });
     for (const tokens of [8000, 11_000, 14_000]) detector.observe(tokens, 0.9);
     const before = detector.check(30_000);
     expect(before.fire).toBe(false);
@@ -89,7 +100,7 @@ describe("DegradationDetector", () => {
 
   it("respects the burn-in", () => {
     const fresh = () => {
-      const detector = new DegradationDetector(profile({ onsetTokens: 1e6 }), { burnIn: 3 });
+      const detector = unconditioned(profile({ onsetTokens: 1e6 }), { burnIn: 3 });
       detector.observe(8000, 0.9);
       detector.observe(11_000, 0.2);
       return detector;
@@ -101,7 +112,7 @@ describe("DegradationDetector", () => {
   });
 
   it("looks ahead by the instance's own growth per turn, the profile's before it has any", () => {
-    const detector = new DegradationDetector(profile());
+    const detector = unconditioned(profile());
     expect(detector.check(8000).lookaheadTokens).toBe(11_000);
     detector.observe(8000, 0.9);
     detector.observe(13_000, 0.9);
@@ -110,7 +121,7 @@ describe("DegradationDetector", () => {
   });
 
   it("summarises its instance: onset, growth and early quality of a prepared start", () => {
-    const detector = new DegradationDetector(profile({ onsetTokens: 1e6 }), { preparedFraction: 0.4 });
+    const detector = unconditioned(profile({ onsetTokens: 1e6 }), { preparedFraction: 0.4 });
     const random = mulberry32(3);
     let context = 8000;
     for (let turn = 0; turn < 40; turn++) {
@@ -131,7 +142,7 @@ describe("DegradationDetector", () => {
     let unknown = 0;
     for (let seed = 1; seed <= 10; seed++) {
       const random = mulberry32(seed);
-      const detector = new DegradationDetector(profile({ onsetTokens: 1e6 }));
+      const detector = unconditioned(profile({ onsetTokens: 1e6 }));
       const fired = run(detector, (tokens) => 0.9 - Math.max(0, tokens - 50_000) * 0.015 / 1000 + 0.03 * gaussian(random), 60).fired;
       expect(fired).toBeDefined();
       const summary = detector.summary();
@@ -139,8 +150,40 @@ describe("DegradationDetector", () => {
       if (summary.onsetUnknown) unknown++;
     }
     expect(unknown).toBeGreaterThan(0);
-    const unfired = new DegradationDetector(profile());
+    const unfired = unconditioned(profile());
     for (const tokens of [8000, 11_000, 14_000, 17_000, 20_000, 23_000]) unfired.observe(tokens, 0.9);
     expect(unfired.summary().onsetUnknown).toBeUndefined();
+  });
+});
+
+describe("the learned-onset prior (the default)", () => {
+  const noisy = (seed: number, level: number, sd: number) => {
+    const random = mulberry32(seed);
+    return () => level + sd * gaussian(random);
+  };
+
+  it("does not fire on a long noisy plateau well past the learned onset, with an outlier now and then (20 seeds)", () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const base = noisy(seed, 0.88, 0.04);
+      const quality = (_: number, turn: number) => (turn % 17 === 9 ? 0.3 : base());
+      expect(run(new DegradationDetector(profile()), quality, 60).fired, `seed ${seed}`).toBeUndefined(); // to 185k; the onset is 60k
+    }
+  });
+
+  it("fires within three turns of a cliff, far below the learned onset, and not on one or two bad turns alone", () => {
+    const cliff = (tokens: number) => (tokens < 30_000 ? 0.9 : 0.45);
+    const result = run(new DegradationDetector(profile()), cliff, 40);
+    expect(result.fired?.condition).toBe("below_peak");
+    // The first observation past 30k is turn 8's (8k + 3k a turn); the third bad one is turn 10's, checked at turn 11.
+    expect(result.checks.length - 1).toBeLessThanOrEqual(11);
+    const twice = (_: number, turn: number) => (turn === 9 || turn === 10 ? 0.45 : 0.9);
+    expect(run(new DegradationDetector(profile()), twice, 30).fired).toBeUndefined();
+  });
+
+  it("fires on a steady decline from the learned onset, not long after it starts", () => {
+    const decline = (tokens: number) => (tokens <= 60_000 ? 0.9 : 0.9 - 0.015 * ((tokens - 60_000) / 1000));
+    const fired = run(new DegradationDetector(profile()), decline, 60).fired;
+    expect(fired?.contextTokens).toBeGreaterThan(60_000);
+    expect(fired?.contextTokens).toBeLessThan(60_000 + 8 * 3_000);
   });
 });

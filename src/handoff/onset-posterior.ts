@@ -1,0 +1,228 @@
+/**
+ * Where this instance's quality starts to fall, as a posterior over a grid
+ * of onsets (and "not within this window"), from the learned profile's
+ * onset as the prior and the instance's own observations. Its predictive
+ * mean is the GP's prior mean: past the learned onset it predicts a decline
+ * only as far as the instance's data has not contradicted one. A prior mean
+ * that declines at the learned onset whatever the data says hands off every
+ * session that would never have degraded, and those whose onset comes
+ * later than usual (docs/BENCHMARKS.md, "Handoff controller").
+ *
+ * Model, for each state (onset τ, decline rate d): quality = c − d·(x − τ)⁺
+ * + noise, with the instance's level c ~ N(peak, s0²) integrated out in
+ * closed form, so an instance whose plateau sits below the pooled peak is
+ * not taken for one that has declined from the start. Sufficient sums per
+ * state make an update O(states).
+ */
+
+export interface OnsetPrior {
+  /** The learned onset (tokens) and its spread across sessions. */
+  onsetTokens: number;
+  onsetSdTokens: number;
+  /** Share of instances that do not degrade within the window at all. */
+  neverShare: number;
+  peakQuality: number;
+  /** Quality lost per 1,000 tokens past the onset (the learned mean; states try half and twice it too). */
+  declineRatePerKiloToken: number;
+  /** Per-turn noise of the quality signal. */
+  noiseSd: number;
+  windowTokens: number;
+}
+
+/** Onsets tried, evenly over the window (and one state for "none"). */
+const ONSET_STATES = 100;
+const DECLINE_MULTIPLIERS = [0.5, 1, 2] as const;
+/**
+ * The prior's tails. Learned onsets come from the instances the controller
+ * caught, and those that never degrade are hard to tell from those it ended
+ * early: a floor under "never", and a share of the onset prior spread over
+ * the whole window, keep a long plateau explainable by something other
+ * than an overdue decline.
+ */
+const MIN_NEVER_SHARE = 0.1;
+const UNIFORM_SHARE = 0.15;
+/** Steps the instance's noise estimate looks at, and needs before it counts. */
+const NOISE_WINDOW = 40;
+const MIN_NOISE_STEPS = 5;
+/** Observations outside the band this many turns in a row are a change, not outliers. */
+const SUSTAINED_TURNS = 3;
+/** Observations are clipped this many noise sds from the prediction before they count. */
+const CLIP_SDS = 1.5;
+/** How far an instance's plateau may sit from the pooled peak (the GP's instance offset says the same). */
+const LEVEL_SD = 0.1;
+
+interface State {
+  /** kilotokens; Infinity for "no onset in the window" */
+  onset: number;
+  decline: number;
+  logPrior: number;
+  /** Σ (x − τ)⁺, Σ ((x − τ)⁺)², Σ y (x − τ)⁺ over the observations. */
+  past: number;
+  pastSquares: number;
+  pastY: number;
+}
+
+export class OnsetPosterior {
+  private readonly states: State[] = [];
+  private noiseVariance: number;
+  private readonly priorNoiseSd: number;
+  /** |y − previous y| of the last observations, for the instance's own noise. */
+  private readonly steps: number[] = [];
+  private lastQuality: number | undefined;
+  /** Whether the last observation fell below (−1) or above (1) the clipping band, or inside it (0), and how many in a row did. */
+  private lastSide = 0;
+  private run = 0;
+  private readonly levelVariance = LEVEL_SD * LEVEL_SD;
+  private readonly levelMean: number;
+  private count = 0;
+  private sumY = 0;
+  private sumYSquares = 0;
+  private weights: Float64Array | undefined;
+
+  constructor(prior: OnsetPrior) {
+    this.priorNoiseSd = Math.max(prior.noiseSd, 0.01);
+    this.noiseVariance = this.priorNoiseSd ** 2;
+    this.levelMean = prior.peakQuality;
+    const windowKilo = prior.windowTokens / 1000;
+    const mean = prior.onsetTokens / 1000;
+    const sd = Math.max(prior.onsetSdTokens / 1000, windowKilo / ONSET_STATES);
+    const never = Math.min(Math.max(prior.neverShare, MIN_NEVER_SHARE), 0.9);
+    // The onset prior over the grid: the learned normal, with a share spread evenly over the window
+    // (an instance whose onset comes much later than usual is rare, not impossible), normalised to 1 − never.
+    const normal = Array.from({ length: ONSET_STATES }, (_, index) => {
+      const onset = ((index + 0.5) * windowKilo) / ONSET_STATES;
+      return { onset, weight: Math.exp(-0.5 * ((onset - mean) / sd) ** 2) };
+    });
+    const normalTotal = normal.reduce((sum, state) => sum + state.weight, 0) || 1;
+    const density = normal.map(({ onset, weight }) => ({ onset, weight: (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES }));
+    for (const { onset, weight } of density) {
+      for (const multiplier of DECLINE_MULTIPLIERS) {
+        const share = ((1 - never) * weight) / DECLINE_MULTIPLIERS.length;
+        if (share <= 1e-12) continue;
+        this.states.push({ onset, decline: prior.declineRatePerKiloToken * multiplier, logPrior: Math.log(share), past: 0, pastSquares: 0, pastY: 0 });
+      }
+    }
+    this.states.push({ onset: Number.POSITIVE_INFINITY, decline: 0, logPrior: Math.log(never), past: 0, pastSquares: 0, pastY: 0 });
+  }
+
+  get observationCount(): number {
+    return this.count;
+  }
+
+  /**
+   * One observation, clipped to the current prediction ± CLIP_SDS noise sds
+   * first (Huber) unless the two before fell outside the band on the same
+   * side: a bad turn or two move the posterior by a bounded step, while a
+   * cliff (bad turns in a row) counts in full and a slow decline adds up.
+   */
+  add(kiloTokens: number, observed: number): void {
+    this.learnNoise(observed);
+    const expected = this.mean(kiloTokens);
+    const reach = CLIP_SDS * Math.sqrt(this.noiseVariance);
+    const side = observed < expected - reach ? -1 : observed > expected + reach ? 1 : 0;
+    // A turn far off is an outlier and is clipped; the third in a row on the same side is a change, and counts whole.
+    this.run = side !== 0 && side === this.lastSide ? this.run + 1 : side !== 0 ? 1 : 0;
+    this.lastSide = side;
+    const sustained = this.run >= SUSTAINED_TURNS;
+    const quality = sustained ? observed : Math.min(expected + reach, Math.max(expected - reach, observed));
+    this.count++;
+    this.sumY += quality;
+    this.sumYSquares += quality * quality;
+    for (const state of this.states) {
+      const past = kiloTokens - state.onset;
+      if (!(past > 0)) continue;
+      state.past += past;
+      state.pastSquares += past * past;
+      state.pastY += quality * past;
+    }
+    this.weights = undefined;
+  }
+
+  /** The posterior predictive mean quality at `kiloTokens`. */
+  mean(kiloTokens: number): number {
+    const weights = this.posterior();
+    let mean = 0;
+    this.states.forEach((state, index) => {
+      const weight = weights[index] as number;
+      if (weight < 1e-9) return;
+      mean += weight * (this.levelOf(state) - state.decline * Math.max(0, kiloTokens - state.onset));
+    });
+    return mean;
+  }
+
+  /**
+   * The noise is the instance's own once it has shown it, never below the
+   * profile's: the median step between successive observations (a robust
+   * estimate that a slow trend barely moves: MAD of differences / √2). A
+   * noisier instance than the profile says would otherwise read its noise
+   * as a decline.
+   */
+  private learnNoise(observed: number): void {
+    if (this.lastQuality !== undefined) {
+      this.steps.push(Math.abs(observed - this.lastQuality));
+      if (this.steps.length > NOISE_WINDOW) this.steps.shift();
+    }
+    this.lastQuality = observed;
+    if (this.steps.length < MIN_NOISE_STEPS) return;
+    const sorted = [...this.steps].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] as number;
+    const sd = Math.max(this.priorNoiseSd, (1.4826 * median) / Math.SQRT2);
+    if (sd * sd !== this.noiseVariance) {
+      this.noiseVariance = sd * sd;
+      this.weights = undefined;
+    }
+  }
+
+  /** The instance's plateau: the posterior mean of its level, before any decline. */
+  plateau(): number {
+    const weights = this.posterior();
+    let level = 0;
+    this.states.forEach((state, index) => {
+      level += (weights[index] as number) * this.levelOf(state);
+    });
+    return level;
+  }
+
+  /** P(the onset lies before `kiloTokens` | what the instance saw). */
+  probabilityDegradedBy(kiloTokens: number): number {
+    const weights = this.posterior();
+    let probability = 0;
+    this.states.forEach((state, index) => {
+      if (state.onset < kiloTokens) probability += weights[index] as number;
+    });
+    return probability;
+  }
+
+  /** The posterior mean of the instance's level c given the state: its plateau. */
+  private levelOf(state: State): number {
+    const n = this.count;
+    if (n === 0) return this.levelMean;
+    // z = y + d (x − τ)⁺ are the observations with the decline put back: all of them measure c.
+    const sumZ = this.sumY + state.decline * state.past;
+    return (this.levelMean / this.levelVariance + sumZ / this.noiseVariance) / (1 / this.levelVariance + n / this.noiseVariance);
+  }
+
+  private posterior(): Float64Array {
+    if (this.weights) return this.weights;
+    const n = this.count;
+    const s2 = this.noiseVariance;
+    const b = this.levelVariance;
+    const logs = this.states.map((state) => {
+      if (n === 0) return state.logPrior;
+      // The marginal of z − m0 ~ N(0, σ²I + b 11ᵀ): Sherman–Morrison and the determinant lemma.
+      const d = state.decline;
+      const sumZ = this.sumY + d * state.past;
+      const sumZSquares = this.sumYSquares + 2 * d * state.pastY + d * d * state.pastSquares;
+      const sumR = sumZ - n * this.levelMean;
+      const sumRSquares = sumZSquares - 2 * this.levelMean * sumZ + n * this.levelMean * this.levelMean;
+      const quadratic = (sumRSquares - (b / (s2 + n * b)) * sumR * sumR) / s2;
+      return state.logPrior - 0.5 * quadratic - 0.5 * Math.log(1 + (n * b) / s2);
+    });
+    const top = Math.max(...logs);
+    const weights = Float64Array.from(logs, (value) => Math.exp(value - top));
+    const total = weights.reduce((sum, value) => sum + value, 0);
+    for (let index = 0; index < weights.length; index++) weights[index] = (weights[index] as number) / total;
+    this.weights = weights;
+    return weights;
+  }
+}
