@@ -40,8 +40,7 @@ const SESSIONS = Number(values.sessions);
 const LEARNING_SEEDS = Number(values["learning-seeds"]);
 const TRIGGERS = JSON.parse(values.triggers); // for tuning runs: overrides of DEFAULT_TRIGGERS
 const { DegradationDetector } = await import(join(repo, "dist/src/handoff/degradation-detector.js"));
-const { InducingPointGP } = await import(join(repo, "dist/src/handoff/gaussian-process.js"));
-const { emptyStatistics, pooledProfile, priorMeanOf, withInstance } = await import(join(repo, "dist/src/handoff/handoff-profile.js"));
+const { emptyStatistics, pooledProfile, withInstance } = await import(join(repo, "dist/src/handoff/handoff-profile.js"));
 
 /** The GP controller: one detector per instance, profiles learned across sessions in `learning` ((type/model) → statistics). */
 function gpPolicy({ learning, random, pooling = true, priorShape = "learned-onset" }) {
