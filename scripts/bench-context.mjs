@@ -34,7 +34,7 @@ const recorder = SessionRecorder.start(
   { title: "bench", provider: "bench", model: "bench" },
 );
 const tokenCounter = new CalibratedTokenCounter();
-const manager = createContextManager({ config: defaultConfig().context, contentStore: services.contentStore, tokenCounter, windowTokens: WINDOW });
+const manager = createContextManager({ config: defaultConfig().context, contentStore: services.contentStore, tokenCounter, windowTokens: WINDOW, agentType: "librarian" });
 const FIXED = 6_000; // system prompt + tool definitions + output reserve, roughly
 
 const words = ["parser", "token", "lexer", "diagnostic", "syntax", "format", "rule", "node", "range", "emit", "cache", "index"];

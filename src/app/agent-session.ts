@@ -224,6 +224,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         contentStore: services.contentStore,
         tokenCounter,
         windowTokens,
+        agentType,
         policy: (safetyNet) => quality.policy(safetyNet),
       });
       // The window always keeps room for the answer: at most a quarter of it.

@@ -102,7 +102,6 @@ export function configDefaults() {
       evictAtRatio: 0.75,
       evictToRatio: 0.5,
       preserveRecentTurns: 3,
-      strategy: "recency" as const,
       prefetch: true,
       prefetchBudgetRatio: 0.1,
     },

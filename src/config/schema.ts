@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import { AGENT_TYPES } from "../handoff/agent-types.js";
+import { AGENT_TYPES, EVICTION_STRATEGIES } from "../handoff/agent-types.js";
 import { configDefaults } from "./defaults.js";
 
 // zod's mini build: the classic one's chained methods bring in all of zod, and this
@@ -132,8 +132,12 @@ const contextSchema = z.strictObject({
   evictToRatio: z._default(z.number().check(z.minimum(0.05), z.maximum(1)), d.context.evictToRatio),
   /** Model calls (turns) whose messages are never evicted. */
   preserveRecentTurns: z._default(z.int().check(z.minimum(0), z.maximum(100)), d.context.preserveRecentTurns),
-  /** recency (librarian, archivalist), topic (academic), task (architect). */
-  strategy: z._default(z.enum(["recency", "topic", "task"]), d.context.strategy),
+  /**
+   * Which turns leave first: recency, topic or task. Unset, the agent type
+   * decides, as the seed's GetEvictionConfig does: topic for the academic,
+   * task for the architect, recency for everyone else.
+   */
+  strategy: z.optional(z.enum(EVICTION_STRATEGIES)),
   /** Put the most relevant code and history of this session in front of the model with each prompt (one dim line says what). */
   prefetch: z._default(z.boolean(), d.context.prefetch),
   /** Share of the remaining window that prefetch may fill before the model sees a prompt (seed: 10 %). */

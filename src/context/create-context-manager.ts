@@ -1,4 +1,5 @@
 import type { ContextConfig } from "../config/schema.js";
+import { evictionStrategyOf, type AgentType, type EvictionStrategyName } from "../handoff/agent-types.js";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import { HashingEmbedder } from "../embedding/hashing-embedder.js";
 import type { TokenCounter } from "../llm/token-counter.js";
@@ -16,7 +17,7 @@ import { VirtualContextManager } from "./virtual-context-manager.js";
  * agents keep (librarian/archivalist keep user prompts, academic keeps
  * research papers, architect keeps plans).
  */
-export function evictionConfigFor(strategy: ContextConfig["strategy"]): { strategy: EvictionStrategy; preserveTypes: ContentType[] } {
+export function evictionConfigFor(strategy: EvictionStrategyName): { strategy: EvictionStrategy; preserveTypes: ContentType[] } {
   switch (strategy) {
     case "recency":
       return { strategy: new RecencyEviction(), preserveTypes: ["user_prompt"] };
@@ -37,10 +38,12 @@ export function createContextManager(deps: {
   contentStore: UniversalContentStore;
   tokenCounter: TokenCounter;
   windowTokens: number;
+  /** The agent whose window it is: its type picks the eviction strategy unless `context.strategy` does. */
+  agentType: AgentType;
   /** The policy on top of the token safety net (the handoff controller's GP for agents that evict); the safety net alone by default. */
   policy?: (safetyNet: DegradationPolicy) => DegradationPolicy;
 }): VirtualContextManager {
-  const { strategy, preserveTypes } = evictionConfigFor(deps.config.strategy);
+  const { strategy, preserveTypes } = evictionConfigFor(deps.config.strategy ?? evictionStrategyOf(deps.agentType));
   const safetyNet = new TokenUsagePolicy(deps.config.evictAtRatio, deps.config.evictToRatio);
   return new VirtualContextManager({
     contentStore: deps.contentStore,

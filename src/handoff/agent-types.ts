@@ -69,6 +69,23 @@ export function degradationActionOf(category: AgentCategory): "evict" | "handoff
   return category === "knowledge" ? "evict" : "handoff";
 }
 
+/** How a window sheds turns when it must (seed `GetEvictionConfig`). */
+export const EVICTION_STRATEGIES = ["recency", "topic", "task"] as const;
+
+export type EvictionStrategyName = (typeof EVICTION_STRATEGIES)[number];
+
+/**
+ * Seed `GetEvictionConfig`: the librarian and the archivalist evict the
+ * oldest turns, the academic whole topic clusters, the architect finished
+ * tasks. Agents that hand off evict only under the token safety net, the
+ * oldest first.
+ */
+export function evictionStrategyOf(type: AgentType): EvictionStrategyName {
+  if (type === "academic") return "topic";
+  if (type === "architect") return "task";
+  return "recency";
+}
+
 export function defaultWindowOf(type: AgentType): number {
   return SPECS[type].defaultWindowTokens;
 }
