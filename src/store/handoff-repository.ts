@@ -185,11 +185,12 @@ export class HandoffRepository {
     this.db.prepare(`UPDATE agent_instances SET ${column} = 1 WHERE session_id = ? AND agent_id = ?`).run(sessionId, agentId);
   }
 
-  /** The session's prompts as typed (the first is the original task), oldest first, at most `limit` of the newest. */
+  /** The session's prompts as typed (the first is the original task), oldest first: the first and the `limit` newest. */
   prompts(sessionId: string, limit: number): Array<{ turn: number; text: string }> {
     const first = this.db
       .prepare("SELECT turn_number AS turn, content AS text FROM content_entries WHERE session_id = ? AND content_type = 'user_prompt' ORDER BY turn_number, doc LIMIT 1")
       .all(sessionId) as Array<{ turn: number; text: string }>;
+    if (limit === 0) return first;
     const newest = this.db
       .prepare(
         "SELECT turn_number AS turn, content AS text FROM content_entries WHERE session_id = ? AND content_type = 'user_prompt' ORDER BY turn_number DESC, doc DESC LIMIT ?",

@@ -330,7 +330,8 @@ export class HandoffController implements QualityHooks {
   }
 
   private snapshot(sessionId: string): PreparedContextSnapshot {
-    const prompts = this.deps.repository.prompts(sessionId, RECENT_PROMPTS);
+    // Only the guide's state lists the recent prompts; the others need the first alone (finding the newest reads the whole session).
+    const prompts = this.deps.repository.prompts(sessionId, this.deps.agentType === "guide" ? RECENT_PROMPTS : 0);
     const originalPrompt = prompts[0]?.text ?? this.currentPrompt;
     const tasks = this.deps.repository.taskList(sessionId);
     return {
