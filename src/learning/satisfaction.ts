@@ -1,0 +1,101 @@
+/**
+ * Seed "Satisfaction Inference (No Explicit Ratings)": what one user prompt
+ * (an episode) looked like, and how satisfied the user probably was, from
+ * behaviour alone.
+ */
+
+/** Seed `RewardWeights`: the weights of the satisfaction terms (each in [0, 1] as sampled). */
+export interface RewardWeights {
+  taskSuccess: number;
+  relevanceBonus: number;
+  strugglePenalty: number;
+  wastePenalty: number;
+}
+
+/** Seed `ThresholdConfig`: what the prefetcher's floors and budget are derived from. */
+export interface ThresholdConfig {
+  confidence: number;
+  excerpt: number;
+  budget: number;
+}
+
+/** The priors' means: at these weights `inferSatisfaction` is exactly the seed's function. */
+export const PRIOR_MEAN_WEIGHTS: Readonly<RewardWeights> = Object.freeze({
+  taskSuccess: 0.8,
+  relevanceBonus: 0.3,
+  strugglePenalty: 0.4,
+  wastePenalty: 0.1,
+});
+
+/** Seed `EpisodeObservation`, with the fields the design notes list. */
+export interface EpisodeObservation {
+  /** Position in the observation log; assigned by the log when the episode is appended. */
+  sequence: number;
+  /** Milliseconds since the epoch, when the episode closed. */
+  timestamp: number;
+  /** The discovered context (`ContextDiscovery`) the prompt fell into. */
+  contextId: string;
+  /** The raw Thompson draws; the distributions are updated with these. */
+  sampledWeights: RewardWeights;
+  sampledThresholds: ThresholdConfig;
+  /** The weights after the user profile and context bias: what the episode actually used. */
+  appliedWeights: RewardWeights;
+  /** The run ended with end_turn, no error, no interrupt. */
+  taskCompleted: boolean;
+  /** Next prompts within the follow-up window that were not corrections. */
+  followUps: number;
+  /** Follow-ups that corrected the agent; they count double. */
+  corrections: number;
+  toolCalls: number;
+  /** Files changed outside the agent's tools between the answer and the next prompt. */
+  userEdits: number;
+  hedging: boolean;
+  prefetchedKeys: string[];
+  /** Prefetched keys the answer or a tool call used (cited, or a hint's path read). */
+  usedKeys: string[];
+  /** Queries the model searched for after the prefetch: starvation. */
+  searchedAfter: string[];
+}
+
+/** The seed's follow-up count: a correction counts double (design notes). */
+export function followUpCount(observation: Pick<EpisodeObservation, "followUps" | "corrections">): number {
+  return observation.followUps + 2 * observation.corrections;
+}
+
+/**
+ * Seed `InferSatisfaction`, with each term scaled by its weight relative to
+ * the prior mean so the weights can be learned: completion by t / 0.8,
+ * searches after prefetch by s / 0.4, unused prefetch by w / 0.1. The
+ * relevance bonus (0.05 per used prefetched item) is scaled by r / 0.3 − 1 so
+ * that at the prior means the function is the seed's exactly; the seed has no
+ * such term. Can be negative.
+ */
+export function inferSatisfaction(observation: EpisodeObservation, weights: RewardWeights): number {
+  const success = weights.taskSuccess / PRIOR_MEAN_WEIGHTS.taskSuccess;
+  const struggle = weights.strugglePenalty / PRIOR_MEAN_WEIGHTS.strugglePenalty;
+  const waste = weights.wastePenalty / PRIOR_MEAN_WEIGHTS.wastePenalty;
+  const relevance = weights.relevanceBonus / PRIOR_MEAN_WEIGHTS.relevanceBonus - 1;
+  const followUp = followUpCount(observation);
+  const prefetched = new Set(observation.prefetchedKeys);
+  // Only prefetched keys count as used: a key the model found by itself is not the prefetch's merit.
+  const used = new Set(observation.usedKeys.filter((key) => prefetched.has(key))).size;
+
+  let score = 0;
+  if (observation.taskCompleted && followUp === 0) score += 0.5 * success;
+  if (observation.taskCompleted && followUp > 0) score += 0.2 * success;
+  score -= followUp * 0.1;
+  score -= observation.searchedAfter.length * 0.15 * struggle;
+  if (observation.hedging) score -= 0.2;
+  if (!observation.taskCompleted) score -= 0.4 * success;
+  score -= (prefetched.size - used) * 0.02 * waste;
+  score += used * 0.05 * relevance;
+  return score;
+}
+
+/** The design notes' fixed list; the apostrophe may be typographic. */
+const HEDGES = [/\bI['’]m not sure\b/i, /\bI couldn['’]t find\b/i, /\bmight be\b/i, /\bunclear\b/i];
+
+/** True when the answer hedges: the model was uncertain. */
+export function detectHedging(text: string): boolean {
+  return HEDGES.some((hedge) => hedge.test(text));
+}
