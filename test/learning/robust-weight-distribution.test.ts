@@ -64,6 +64,14 @@ describe("RobustWeightDistribution", () => {
     expect(d.toJSON()).toEqual(new RobustWeightDistribution(3, 7).toJSON());
   });
 
+  it("clamps a sample outside [0, 1] (a bias-adjusted value) so alpha and beta stay positive even with outlier rejection off", () => {
+    const d = at(1, 1);
+    d.update(1.5, 1, bare);
+    expect([d.alpha, d.beta]).toEqual([2, 1]);
+    d.update(-3, 2, bare);
+    expect([d.alpha, d.beta]).toEqual([2, 3]);
+  });
+
   it("protects the cold start: little evidence keeps the belief near the prior", () => {
     const protectedD = new RobustWeightDistribution(8, 2);
     const unprotected = new RobustWeightDistribution(8, 2);

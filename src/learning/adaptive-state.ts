@@ -1,0 +1,187 @@
+import type { Uniform } from "./beta-sampler.js";
+import { ContextDiscovery } from "./context-discovery.js";
+import { DEFAULT_UPDATE_CONFIG, RobustWeightDistribution, type RobustWeightDistributionJSON, type UpdateConfig } from "./robust-weight-distribution.js";
+import { type EpisodeObservation, inferSatisfaction, type RewardWeights, type ThresholdConfig } from "./satisfaction.js";
+import { UserWeightProfile, type UserWeightProfileJSON } from "./user-weight-profile.js";
+
+/** The seed's names and priors (design notes, "What learns"). */
+export const PARAMETER_PRIORS = {
+  "weights.taskSuccess": [8, 2],
+  "weights.relevanceBonus": [3, 7],
+  "weights.strugglePenalty": [4, 6],
+  "weights.wastePenalty": [1, 9],
+  "thresholds.confidence": [8.5, 1.5],
+  "thresholds.excerpt": [9, 1],
+  "thresholds.budget": [1, 9],
+} as const satisfies Record<string, readonly [number, number]>;
+
+export type ParameterName = keyof typeof PARAMETER_PRIORS;
+export const PARAMETER_NAMES = Object.keys(PARAMETER_PRIORS) as ParameterName[];
+
+/**
+ * "seed": the seed's rule, signal = satisfaction. "advantage": the design
+ * notes' rule, signal = satisfaction − the context's baseline, so an episode
+ * that went well for reasons unrelated to the sample does not reinforce it.
+ */
+export type UpdateRule = "advantage" | "seed";
+
+/** One turn's Thompson sample: what the episode records and retrieval uses. */
+export interface AdaptiveSample {
+  contextId: string;
+  sampledWeights: RewardWeights;
+  sampledThresholds: ThresholdConfig;
+  appliedWeights: RewardWeights;
+}
+
+export interface ParameterSummary {
+  name: ParameterName;
+  alpha: number;
+  beta: number;
+  mean: number;
+  effectiveSamples: number;
+}
+
+export interface AdaptiveStateJSON {
+  version: 1;
+  totalObservations: number;
+  /** The log position this state includes: replay starts after it. */
+  appliedSequence: number;
+  /** Baseline for episodes whose context is not (or no longer) known. */
+  fallbackBaseline: number | null;
+  parameters: Record<ParameterName, RobustWeightDistributionJSON>;
+  contexts: unknown;
+  profile: UserWeightProfileJSON;
+}
+
+export type UpdateResult = { applied: false } | { applied: true; satisfaction: number; signal: number };
+
+/** Where each parameter's value sits in an episode's raw sample. */
+function sampledValue(observation: Pick<EpisodeObservation, "sampledWeights" | "sampledThresholds">, name: ParameterName): number {
+  const [group, key] = name.split(".") as ["weights" | "thresholds", string];
+  const values = (group === "weights" ? observation.sampledWeights : observation.sampledThresholds) as unknown as Record<string, number>;
+  return values[key] as number;
+}
+
+/**
+ * Seed `AdaptiveState`: sufficient statistics only (no raw history), so it
+ * stays a few KB however long it learns.
+ */
+export class AdaptiveState {
+  readonly contexts: ContextDiscovery;
+  readonly profile: UserWeightProfile;
+  totalObservations = 0;
+  appliedSequence = 0;
+  private fallbackBaseline: number | undefined;
+  private readonly distributions: Map<ParameterName, RobustWeightDistribution>;
+
+  constructor(
+    private readonly config: Readonly<UpdateConfig> = DEFAULT_UPDATE_CONFIG,
+    parts: { contexts?: ContextDiscovery; profile?: UserWeightProfile; distributions?: Map<ParameterName, RobustWeightDistribution> } = {},
+  ) {
+    this.contexts = parts.contexts ?? new ContextDiscovery();
+    this.profile = parts.profile ?? new UserWeightProfile();
+    this.distributions = parts.distributions ?? new Map(PARAMETER_NAMES.map((name) => [name, new RobustWeightDistribution(PARAMETER_PRIORS[name][0], PARAMETER_PRIORS[name][1])]));
+  }
+
+  distribution(name: ParameterName): RobustWeightDistribution {
+    return this.distributions.get(name) as RobustWeightDistribution;
+  }
+
+  /** Seed `SampleWeights`, plus the thresholds: one Thompson draw of every parameter. */
+  sample(contextId: string, random: Uniform): AdaptiveSample {
+    const draw = (name: ParameterName) => this.distribution(name).sample(random);
+    const sampledWeights: RewardWeights = {
+      taskSuccess: draw("weights.taskSuccess"),
+      relevanceBonus: draw("weights.relevanceBonus"),
+      strugglePenalty: draw("weights.strugglePenalty"),
+      wastePenalty: draw("weights.wastePenalty"),
+    };
+    const sampledThresholds: ThresholdConfig = {
+      confidence: draw("thresholds.confidence"),
+      excerpt: draw("thresholds.excerpt"),
+      budget: draw("thresholds.budget"),
+    };
+    // The profile applies itself only after enough observations (seed Adjust).
+    let appliedWeights = this.profile.adjust(sampledWeights);
+    const bias = this.contexts.bias(contextId);
+    if (bias !== undefined) appliedWeights = bias.adjust(appliedWeights);
+    return { contextId, sampledWeights, sampledThresholds, appliedWeights };
+  }
+
+  /**
+   * Seed `UpdateFromOutcome`. An episode at or before `appliedSequence` is
+   * skipped, so replaying a log after a crash applies nothing twice.
+   */
+  update(observation: EpisodeObservation, rule: UpdateRule): UpdateResult {
+    if (observation.sequence <= this.appliedSequence) return { applied: false };
+    const satisfaction = inferSatisfaction(observation, observation.appliedWeights);
+    if (!Number.isFinite(satisfaction)) return { applied: false };
+
+    const known = this.contexts.bias(observation.contextId) !== undefined;
+    const baseline = known ? this.contexts.baseline(observation.contextId) : this.fallbackBaseline;
+    // The baseline starts at the first satisfaction seen, so the first advantage is 0.
+    const signal = rule === "seed" ? satisfaction : satisfaction - (baseline ?? satisfaction);
+    if (known) this.contexts.observeSatisfaction(observation.contextId, satisfaction);
+    else this.fallbackBaseline = baseline === undefined ? satisfaction : 0.9 * baseline + 0.1 * satisfaction;
+
+    for (const name of PARAMETER_NAMES) this.distribution(name).update(sampledValue(observation, name), signal, this.config);
+    // The bias and profile rules read the outcome itself (seed rules), not its advantage.
+    this.contexts.bias(observation.contextId)?.update(satisfaction, observation);
+    this.profile.update(satisfaction, observation);
+
+    this.totalObservations++;
+    this.appliedSequence = observation.sequence;
+    return { applied: true, satisfaction, signal };
+  }
+
+  parameters(): ParameterSummary[] {
+    return PARAMETER_NAMES.map((name) => {
+      const d = this.distribution(name);
+      return { name, alpha: d.alpha, beta: d.beta, mean: d.mean(), effectiveSamples: d.effectiveSamples };
+    });
+  }
+
+  toJSON(): AdaptiveStateJSON {
+    return {
+      version: 1,
+      totalObservations: this.totalObservations,
+      appliedSequence: this.appliedSequence,
+      fallbackBaseline: this.fallbackBaseline ?? null,
+      parameters: Object.fromEntries(PARAMETER_NAMES.map((name) => [name, this.distribution(name).toJSON()])) as Record<ParameterName, RobustWeightDistributionJSON>,
+      contexts: this.contexts.toJSON(),
+      profile: this.profile.toJSON(),
+    };
+  }
+
+  /** Validates everything; a damaged state throws an error saying what is damaged. */
+  static fromJSON(data: unknown, config: Readonly<UpdateConfig> = DEFAULT_UPDATE_CONFIG): AdaptiveState {
+    try {
+      const record = (data ?? {}) as Partial<Record<keyof AdaptiveStateJSON, unknown>>;
+      if (record.version !== 1) throw new RangeError(`unknown version ${JSON.stringify(record.version)}`);
+      const count = (value: unknown, name: string) => {
+        if (typeof value !== "number" || !Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
+        return value;
+      };
+      const parameters = (record.parameters ?? {}) as Record<string, unknown>;
+      const distributions = new Map(
+        PARAMETER_NAMES.map((name) => {
+          if (parameters[name] === undefined) throw new RangeError(`parameter ${name} is missing`);
+          return [name, RobustWeightDistribution.fromJSON(parameters[name])] as const;
+        }),
+      );
+      const state = new AdaptiveState(config, {
+        contexts: ContextDiscovery.fromJSON(record.contexts),
+        profile: UserWeightProfile.fromJSON(record.profile),
+        distributions,
+      });
+      state.totalObservations = count(record.totalObservations, "totalObservations");
+      state.appliedSequence = count(record.appliedSequence, "appliedSequence");
+      const fallback = record.fallbackBaseline;
+      if (fallback !== null && (typeof fallback !== "number" || !Number.isFinite(fallback))) throw new RangeError("fallbackBaseline must be a finite number or null");
+      state.fallbackBaseline = fallback ?? undefined;
+      return state;
+    } catch (error) {
+      throw new Error(`damaged learning state: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { AdaptiveState, PARAMETER_NAMES, type UpdateRule } from "../../src/learning/adaptive-state.js";
+import { type EpisodeObservation, inferSatisfaction } from "../../src/learning/satisfaction.js";
+import { mulberry32 } from "../helpers/random-vectors.js";
+
+function episode(state: AdaptiveState, contextId: string, sequence: number, random: () => number, outcome: Partial<EpisodeObservation> = {}): EpisodeObservation {
+  return {
+    sequence, timestamp: sequence, ...state.sample(contextId, random),
+    taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 2, userEdits: 0, hedging: false,
+    prefetchedKeys: ["a", "b"], usedKeys: ["a"], searchedAfter: [], ...outcome,
+  };
+}
+
+/** A user whose best confidence threshold is 0.6: the further the sample, the likelier the model has to search. */
+function simulate(rule: UpdateRule, seed: number, episodes: number): number {
+  const random = mulberry32(seed);
+  const state = new AdaptiveState();
+  const contextId = state.contexts.classify("fix the parser", [1, 0, 0]);
+  for (let i = 1; i <= episodes; i++) {
+    const sample = state.sample(contextId, random);
+    const distance = Math.abs(sample.sampledThresholds.confidence - 0.6);
+    state.update({
+      sequence: i, timestamp: i, ...sample, taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 3, userEdits: 0,
+      hedging: random() < 0.2, // noise unrelated to the sample
+      prefetchedKeys: ["a", "b"], usedKeys: ["a"], searchedAfter: random() < 2 * distance ? ["query"] : [],
+    }, rule);
+  }
+  return state.distribution("thresholds.confidence").mean();
+}
+
+describe("AdaptiveState", () => {
+  it("starts at the seed's priors under the seed's names", () => {
+    const means = Object.fromEntries(new AdaptiveState().parameters().map((p) => [p.name, p.mean]));
+    expect(means).toEqual({
+      "weights.taskSuccess": 0.8, "weights.relevanceBonus": 0.3, "weights.strugglePenalty": 0.4, "weights.wastePenalty": 0.1,
+      "thresholds.confidence": 0.85, "thresholds.excerpt": 0.9, "thresholds.budget": 0.1,
+    });
+    expect(new AdaptiveState().parameters()[4]).toEqual({ name: "thresholds.confidence", alpha: 8.5, beta: 1.5, mean: 0.85, effectiveSamples: 0 });
+  });
+
+  it("adjusts the sampled weights by the context's bias, and by the profile only after 5 observations", () => {
+    const state = new AdaptiveState();
+    const contextId = state.contexts.classify("q", [1, 0]);
+    state.contexts.bias(contextId)!.wasteMult = 2;
+    state.profile.strugglePenaltyMult = 1.5;
+    const early = state.sample(contextId, mulberry32(1));
+    expect(early.appliedWeights.wastePenalty).toBeCloseTo(early.sampledWeights.wastePenalty * 2, 12);
+    expect(early.appliedWeights.strugglePenalty).toBe(early.sampledWeights.strugglePenalty);
+    state.profile.observationCount = 5;
+    const late = state.sample(contextId, mulberry32(1));
+    expect(late.appliedWeights.strugglePenalty).toBeCloseTo(late.sampledWeights.strugglePenalty * 1.5, 12);
+    expect(late.appliedWeights.taskSuccess).toBe(late.sampledWeights.taskSuccess);
+  });
+
+  it("signals the satisfaction itself under the seed rule and its advantage over the context's baseline otherwise", () => {
+    const random = mulberry32(2);
+    const state = new AdaptiveState();
+    const contextId = state.contexts.classify("q", [1, 0]);
+    const first = episode(state, contextId, 1, random);
+    const satisfaction = inferSatisfaction(first, first.appliedWeights);
+    expect(state.update(first, "advantage")).toEqual({ applied: true, satisfaction, signal: 0 });
+    expect(state.contexts.baseline(contextId)).toBe(satisfaction);
+    const failed = episode(state, contextId, 2, random, { taskCompleted: false });
+    const failedSatisfaction = inferSatisfaction(failed, failed.appliedWeights);
+    expect(state.update(failed, "advantage")).toEqual({ applied: true, satisfaction: failedSatisfaction, signal: failedSatisfaction - satisfaction });
+    const third = episode(state, contextId, 3, random);
+    expect(state.update(third, "seed")).toEqual({ applied: true, satisfaction: inferSatisfaction(third, third.appliedWeights), signal: inferSatisfaction(third, third.appliedWeights) });
+    expect(state.totalObservations).toBe(3);
+    expect(state.profile.observationCount).toBe(3);
+    expect(state.contexts.bias(contextId)!.observationCount).toBe(3);
+  });
+
+  it("skips an episode at or before the applied sequence, so a replay applies nothing twice", () => {
+    const random = mulberry32(3);
+    const state = new AdaptiveState();
+    const e = episode(state, "ctx_0", 7, random);
+    expect(state.update(e, "seed").applied).toBe(true);
+    const before = JSON.stringify(state);
+    expect(state.update(e, "seed")).toEqual({ applied: false });
+    expect(state.update({ ...e, sequence: 6 }, "seed")).toEqual({ applied: false });
+    expect(JSON.stringify(state)).toBe(before);
+  });
+
+  it("never produces NaN or a non-positive alpha or beta, whatever the episodes (property)", () => {
+    const outcome = fc.record({
+      taskCompleted: fc.boolean(), followUps: fc.nat(5), corrections: fc.nat(3), hedging: fc.boolean(),
+      prefetched: fc.nat(30), used: fc.nat(30), searches: fc.nat(10), rule: fc.constantFrom<UpdateRule>("advantage", "seed"),
+      extreme: fc.option(fc.constantFrom(0, 1, -5, 7, 1e-300), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.integer(), fc.array(outcome, { minLength: 1, maxLength: 120 }), (seed, outcomes) => {
+        const random = mulberry32(seed);
+        const state = new AdaptiveState();
+        outcomes.forEach((o, i) => {
+          const contextId = state.contexts.classify(`q${i % 7}`, [i % 3, (i + 1) % 2, 1]);
+          const e = episode(state, contextId, i + 1, random, {
+            taskCompleted: o.taskCompleted, followUps: o.followUps, corrections: o.corrections, hedging: o.hedging,
+            prefetchedKeys: Array.from({ length: o.prefetched }, (_, k) => `p${k}`), usedKeys: Array.from({ length: o.used }, (_, k) => `p${k}`),
+            searchedAfter: Array.from({ length: o.searches }, (_, k) => `s${k}`),
+          });
+          // Samples outside [0, 1] must not break the Beta.
+          if (o.extreme !== undefined) e.sampledThresholds = { ...e.sampledThresholds, confidence: o.extreme };
+          state.update(e, o.rule);
+        });
+        for (const p of state.parameters()) {
+          expect(p.alpha).toBeGreaterThan(0);
+          expect(p.beta).toBeGreaterThan(0);
+          expect(Number.isFinite(p.mean) && Number.isFinite(p.effectiveSamples)).toBe(true);
+        }
+      }),
+      { seed: 13, numRuns: 200 },
+    );
+  });
+
+  it("moves thresholds.confidence toward a hidden optimum under the advantage rule; the seed rule barely moves", () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const advantage = simulate("advantage", seed, 300);
+      const plain = simulate("seed", seed, 300);
+      expect(Math.abs(advantage - 0.6)).toBeLessThan(0.06);
+      expect(Math.abs(plain - 0.85)).toBeLessThan(0.03);
+      expect(Math.abs(plain - 0.6) - Math.abs(advantage - 0.6)).toBeGreaterThan(0.15);
+    }
+  });
+
+  it("round-trips through JSON: the copy samples and learns exactly like the original", () => {
+    const random = mulberry32(4);
+    const state = new AdaptiveState();
+    for (let i = 1; i <= 30; i++) {
+      const contextId = state.contexts.classify(`q${i % 4}`, [i % 2, 1 - (i % 2), 0.5]);
+      state.update(episode(state, contextId, i, random, { searchedAfter: i % 3 ? [] : ["x", "y", "z"], taskCompleted: i % 5 !== 0 }), "advantage");
+    }
+    const copy = AdaptiveState.fromJSON(JSON.parse(JSON.stringify(state)));
+    expect(copy.toJSON()).toEqual(state.toJSON());
+    const next = episode(state, "ctx_0", 31, mulberry32(9));
+    expect(copy.sample("ctx_0", mulberry32(9))).toEqual(state.sample("ctx_0", mulberry32(9)));
+    copy.update(next, "advantage");
+    state.update(next, "advantage");
+    expect(copy.toJSON()).toEqual(state.toJSON());
+  });
+
+  it("refuses damaged state with an error that says what is damaged", () => {
+    const good = new AdaptiveState().toJSON();
+    expect(() => AdaptiveState.fromJSON("nonsense")).toThrow(/damaged learning state: unknown version/);
+    expect(() => AdaptiveState.fromJSON({ ...good, parameters: { ...good.parameters, "thresholds.budget": undefined } })).toThrow(/thresholds.budget is missing/);
+    expect(() => AdaptiveState.fromJSON({ ...good, parameters: { ...good.parameters, "weights.taskSuccess": { ...good.parameters["weights.taskSuccess"], alpha: Number.NaN } } })).toThrow(/alpha/);
+    expect(() => AdaptiveState.fromJSON({ ...good, appliedSequence: -1 })).toThrow(/appliedSequence/);
+    expect(() => AdaptiveState.fromJSON({ ...good, profile: { ...good.profile, wastePenaltyMult: 9 } })).toThrow(/wastePenaltyMult/);
+    expect(PARAMETER_NAMES).toHaveLength(7);
+  });
+});
