@@ -117,16 +117,20 @@ export class AdaptiveState {
     const satisfaction = inferSatisfaction(observation, observation.appliedWeights);
     if (!Number.isFinite(satisfaction)) return { applied: false };
 
-    const known = this.contexts.bias(observation.contextId) !== undefined;
-    const baseline = known ? this.contexts.baseline(observation.contextId) : this.fallbackBaseline;
+    // Contexts learn here, not when the prompt was classified, so a replay rebuilds them exactly.
+    const contextId = this.contexts.accepts(observation.queryEmbedding)
+      ? this.contexts.learn(observation.query, observation.queryEmbedding)
+      : observation.contextId;
+    const known = this.contexts.bias(contextId) !== undefined;
+    const baseline = known ? this.contexts.baseline(contextId) : this.fallbackBaseline;
     // The baseline starts at the first satisfaction seen, so the first advantage is 0.
     const signal = rule === "seed" ? satisfaction : satisfaction - (baseline ?? satisfaction);
-    if (known) this.contexts.observeSatisfaction(observation.contextId, satisfaction);
+    if (known) this.contexts.observeSatisfaction(contextId, satisfaction);
     else this.fallbackBaseline = baseline === undefined ? satisfaction : 0.9 * baseline + 0.1 * satisfaction;
 
     for (const name of PARAMETER_NAMES) this.distribution(name).update(sampledValue(observation, name), signal, this.config);
     // The bias and profile rules read the outcome itself (seed rules), not its advantage.
-    this.contexts.bias(observation.contextId)?.update(satisfaction, observation);
+    this.contexts.bias(contextId)?.update(satisfaction, observation);
     this.profile.update(satisfaction, observation);
 
     this.totalObservations++;

@@ -65,19 +65,54 @@ export class ContextDiscovery {
     if (!(this.options.maxContexts >= 1)) throw new RangeError("ContextDiscovery needs room for at least one context");
   }
 
-  /** Seed `ClassifyQuery`: the context id of a prompt, creating or moving contexts as it learns. */
+  /**
+   * The context a prompt belongs to, without learning anything: the cached
+   * id, else the nearest at cosine ≥ 0.7, else the id a new context would get
+   * (the nearest when full). Sampling uses this; `learn` runs when the
+   * episode is applied, so the contexts are a function of the applied log and
+   * a replay after a crash rebuilds them exactly.
+   */
   classify(query: string, embedding: ArrayLike<number>): string {
+    const cached = this.cache.get(normalizeForCache(query));
+    if (cached !== undefined) return cached;
+    const nearest = this.nearest(embedding);
+    return nearest.isNew ? `ctx_${this.contexts.length}` : nearest.context.id;
+  }
+
+  /** Seed `ClassifyQuery`: classifies and learns, creating a context or moving its centroid. */
+  learn(query: string, embedding: ArrayLike<number>): string {
     const key = normalizeForCache(query);
     const cached = this.cache.get(key);
     if (cached !== undefined) {
       this.remember(key, cached);
       return cached;
     }
-    const dimensions = this.contexts[0]?.centroid.length;
-    if (dimensions !== undefined && embedding.length !== dimensions) {
-      throw new RangeError(`ContextDiscovery: embedding has ${embedding.length} dimensions, the contexts have ${dimensions} (was the embedder changed?)`);
+    const nearest = this.nearest(embedding);
+    let context: DiscoveredContext;
+    if (nearest.isNew) {
+      context = { id: `ctx_${this.contexts.length}`, centroid: Array.from(embedding), count: 1, bias: new ContextWeightBias(), baseline: undefined };
+      this.contexts.push(context);
+    } else {
+      context = nearest.context;
+      for (let i = 0; i < context.centroid.length; i++) {
+        context.centroid[i] = (1 - CENTROID_RATE) * (context.centroid[i] as number) + CENTROID_RATE * (embedding[i] as number);
+      }
+      context.count++;
     }
+    this.remember(key, context.id);
+    return context.id;
+  }
 
+  /** False for an embedding of another dimension than the contexts' (the embedder changed). */
+  accepts(embedding: ArrayLike<number>): boolean {
+    const dimensions = this.contexts[0]?.centroid.length;
+    return embedding.length > 0 && (dimensions === undefined || embedding.length === dimensions);
+  }
+
+  private nearest(embedding: ArrayLike<number>): { isNew: true } | { isNew: false; context: DiscoveredContext } {
+    if (!this.accepts(embedding)) {
+      throw new RangeError(`ContextDiscovery: embedding has ${embedding.length} dimensions, the contexts have ${this.contexts[0]?.centroid.length} (was the embedder changed?)`);
+    }
     let best: DiscoveredContext | undefined;
     let bestSimilarity = -Infinity;
     for (const context of this.contexts) {
@@ -87,19 +122,9 @@ export class ContextDiscovery {
         best = context;
       }
     }
-
     // Full: the seed's fallback is the nearest context, however far.
-    if (best === undefined || (bestSimilarity < SIMILARITY_THRESHOLD && this.contexts.length < this.options.maxContexts)) {
-      best = { id: `ctx_${this.contexts.length}`, centroid: Array.from(embedding), count: 1, bias: new ContextWeightBias(), baseline: undefined };
-      this.contexts.push(best);
-    } else {
-      for (let i = 0; i < best.centroid.length; i++) {
-        best.centroid[i] = (1 - CENTROID_RATE) * (best.centroid[i] as number) + CENTROID_RATE * (embedding[i] as number);
-      }
-      best.count++;
-    }
-    this.remember(key, best.id);
-    return best.id;
+    if (best === undefined || (bestSimilarity < SIMILARITY_THRESHOLD && this.contexts.length < this.options.maxContexts)) return { isNew: true };
+    return { isNew: false, context: best };
   }
 
   /** Seed `GetBias`. */

@@ -33,8 +33,11 @@ export interface EpisodeObservation {
   sequence: number;
   /** Milliseconds since the epoch, when the episode closed. */
   timestamp: number;
-  /** The discovered context (`ContextDiscovery`) the prompt fell into. */
+  /** The discovered context (`ContextDiscovery`) the prompt fell into when it was sampled. */
   contextId: string;
+  /** The prompt and its embedding: applying the episode teaches `ContextDiscovery` (seed `QueryEmbedding`). */
+  query: string;
+  queryEmbedding: number[];
   /** The raw Thompson draws; the distributions are updated with these. */
   sampledWeights: RewardWeights;
   sampledThresholds: ThresholdConfig;

@@ -4,9 +4,9 @@ import { AdaptiveState, PARAMETER_NAMES, type UpdateRule } from "../../src/learn
 import { type EpisodeObservation, inferSatisfaction } from "../../src/learning/satisfaction.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
 
-function episode(state: AdaptiveState, contextId: string, sequence: number, random: () => number, outcome: Partial<EpisodeObservation> = {}): EpisodeObservation {
+function episode(state: AdaptiveState, query: string, embedding: number[], sequence: number, random: () => number, outcome: Partial<EpisodeObservation> = {}): EpisodeObservation {
   return {
-    sequence, timestamp: sequence, ...state.sample(contextId, random),
+    sequence, timestamp: sequence, query, queryEmbedding: embedding, ...state.sample(state.contexts.classify(query, embedding), random),
     taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 2, userEdits: 0, hedging: false,
     prefetchedKeys: ["a", "b"], usedKeys: ["a"], searchedAfter: [], ...outcome,
   };
@@ -16,12 +16,11 @@ function episode(state: AdaptiveState, contextId: string, sequence: number, rand
 function simulate(rule: UpdateRule, seed: number, episodes: number): number {
   const random = mulberry32(seed);
   const state = new AdaptiveState();
-  const contextId = state.contexts.classify("fix the parser", [1, 0, 0]);
   for (let i = 1; i <= episodes; i++) {
-    const sample = state.sample(contextId, random);
+    const sample = state.sample(state.contexts.classify("fix the parser", [1, 0, 0]), random);
     const distance = Math.abs(sample.sampledThresholds.confidence - 0.6);
     state.update({
-      sequence: i, timestamp: i, ...sample, taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 3, userEdits: 0,
+      sequence: i, timestamp: i, query: "fix the parser", queryEmbedding: [1, 0, 0], ...sample, taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 3, userEdits: 0,
       hedging: random() < 0.2, // noise unrelated to the sample
       prefetchedKeys: ["a", "b"], usedKeys: ["a"], searchedAfter: random() < 2 * distance ? ["query"] : [],
     }, rule);
@@ -41,7 +40,7 @@ describe("AdaptiveState", () => {
 
   it("adjusts the sampled weights by the context's bias, and by the profile only after 5 observations", () => {
     const state = new AdaptiveState();
-    const contextId = state.contexts.classify("q", [1, 0]);
+    const contextId = state.contexts.learn("q", [1, 0]);
     state.contexts.bias(contextId)!.wasteMult = 2;
     state.profile.strugglePenaltyMult = 1.5;
     const early = state.sample(contextId, mulberry32(1));
@@ -56,15 +55,15 @@ describe("AdaptiveState", () => {
   it("signals the satisfaction itself under the seed rule and its advantage over the context's baseline otherwise", () => {
     const random = mulberry32(2);
     const state = new AdaptiveState();
-    const contextId = state.contexts.classify("q", [1, 0]);
-    const first = episode(state, contextId, 1, random);
+    const contextId = "ctx_0";
+    const first = episode(state, "q", [1, 0], 1, random);
     const satisfaction = inferSatisfaction(first, first.appliedWeights);
     expect(state.update(first, "advantage")).toEqual({ applied: true, satisfaction, signal: 0 });
     expect(state.contexts.baseline(contextId)).toBe(satisfaction);
-    const failed = episode(state, contextId, 2, random, { taskCompleted: false });
+    const failed = episode(state, "q", [1, 0], 2, random, { taskCompleted: false });
     const failedSatisfaction = inferSatisfaction(failed, failed.appliedWeights);
     expect(state.update(failed, "advantage")).toEqual({ applied: true, satisfaction: failedSatisfaction, signal: failedSatisfaction - satisfaction });
-    const third = episode(state, contextId, 3, random);
+    const third = episode(state, "q", [1, 0], 3, random);
     expect(state.update(third, "seed")).toEqual({ applied: true, satisfaction: inferSatisfaction(third, third.appliedWeights), signal: inferSatisfaction(third, third.appliedWeights) });
     expect(state.totalObservations).toBe(3);
     expect(state.profile.observationCount).toBe(3);
@@ -74,7 +73,7 @@ describe("AdaptiveState", () => {
   it("skips an episode at or before the applied sequence, so a replay applies nothing twice", () => {
     const random = mulberry32(3);
     const state = new AdaptiveState();
-    const e = episode(state, "ctx_0", 7, random);
+    const e = episode(state, "q", [1, 0], 7, random);
     expect(state.update(e, "seed").applied).toBe(true);
     const before = JSON.stringify(state);
     expect(state.update(e, "seed")).toEqual({ applied: false });
@@ -93,8 +92,7 @@ describe("AdaptiveState", () => {
         const random = mulberry32(seed);
         const state = new AdaptiveState();
         outcomes.forEach((o, i) => {
-          const contextId = state.contexts.classify(`q${i % 7}`, [i % 3, (i + 1) % 2, 1]);
-          const e = episode(state, contextId, i + 1, random, {
+          const e = episode(state, `q${i % 7}`, [i % 3, (i + 1) % 2, 1], i + 1, random, {
             taskCompleted: o.taskCompleted, followUps: o.followUps, corrections: o.corrections, hedging: o.hedging,
             prefetchedKeys: Array.from({ length: o.prefetched }, (_, k) => `p${k}`), usedKeys: Array.from({ length: o.used }, (_, k) => `p${k}`),
             searchedAfter: Array.from({ length: o.searches }, (_, k) => `s${k}`),
@@ -127,12 +125,11 @@ describe("AdaptiveState", () => {
     const random = mulberry32(4);
     const state = new AdaptiveState();
     for (let i = 1; i <= 30; i++) {
-      const contextId = state.contexts.classify(`q${i % 4}`, [i % 2, 1 - (i % 2), 0.5]);
-      state.update(episode(state, contextId, i, random, { searchedAfter: i % 3 ? [] : ["x", "y", "z"], taskCompleted: i % 5 !== 0 }), "advantage");
+      state.update(episode(state, `q${i % 4}`, [i % 2, 1 - (i % 2), 0.5], i, random, { searchedAfter: i % 3 ? [] : ["x", "y", "z"], taskCompleted: i % 5 !== 0 }), "advantage");
     }
     const copy = AdaptiveState.fromJSON(JSON.parse(JSON.stringify(state)));
     expect(copy.toJSON()).toEqual(state.toJSON());
-    const next = episode(state, "ctx_0", 31, mulberry32(9));
+    const next = episode(state, "q0", [0, 1, 0.5], 31, mulberry32(9));
     expect(copy.sample("ctx_0", mulberry32(9))).toEqual(state.sample("ctx_0", mulberry32(9)));
     copy.update(next, "advantage");
     state.update(next, "advantage");

@@ -7,47 +7,59 @@ const unit = (dims: number, axis: number) => Array.from({ length: dims }, (_, i)
 describe("ContextDiscovery", () => {
   it("creates a context for the first prompt, joins a similar one (cosine ≥ 0.7) and moves the centroid by 0.1", () => {
     const discovery = new ContextDiscovery();
-    expect(discovery.classify("fix the parser", [1, 0, 0])).toBe("ctx_0");
-    expect(discovery.classify("parser bug again", [0.8, 0.6, 0])).toBe("ctx_0"); // cosine 0.8
+    expect(discovery.learn("fix the parser", [1, 0, 0])).toBe("ctx_0");
+    expect(discovery.learn("parser bug again", [0.8, 0.6, 0])).toBe("ctx_0"); // cosine 0.8
     const [context] = discovery.list();
     expect(context?.count).toBe(2);
     expect(context?.centroid).toEqual([0.9 + 0.08, 0.06, 0].map((x) => expect.closeTo(x, 12)));
-    expect(discovery.classify("write the docs", [0.6, 0.8, 0])).toBe("ctx_1"); // cosine to the centroid < 0.7
+    expect(discovery.learn("write the docs", [0.6, 0.8, 0])).toBe("ctx_1"); // cosine to the centroid < 0.7
+  });
+
+  it("classifies without learning: the id that learn will give, the contexts untouched", () => {
+    const discovery = new ContextDiscovery();
+    expect(discovery.classify("a", [1, 0])).toBe("ctx_0");
+    expect(discovery.list()).toHaveLength(0);
+    discovery.learn("a", [1, 0]);
+    const before = JSON.stringify(discovery);
+    expect(discovery.classify("b", [0.9, 0.1])).toBe("ctx_0");
+    expect(discovery.classify("c", [0, 1])).toBe("ctx_1");
+    expect(JSON.stringify(discovery)).toBe(before);
+    expect(discovery.learn("c", [0, 1])).toBe("ctx_1");
   });
 
   it("answers a prompt seen before from the cache, by its normalised text, whatever the embedding", () => {
     const discovery = new ContextDiscovery();
-    discovery.classify("Fix the parser", [1, 0]);
-    expect(discovery.classify("  fix THE parser ", [0, 1])).toBe("ctx_0");
+    discovery.learn("Fix the parser", [1, 0]);
+    expect(discovery.learn("  fix THE parser ", [0, 1])).toBe("ctx_0");
     expect(discovery.list()).toHaveLength(1);
   });
 
   it("stops at maxContexts and then sends a far prompt to the nearest context", () => {
     const discovery = new ContextDiscovery({ maxContexts: 3 });
-    for (let axis = 0; axis < 3; axis++) expect(discovery.classify(`q${axis}`, unit(5, axis))).toBe(`ctx_${axis}`);
-    expect(discovery.classify("q3", [0.1, 0.3, 0, 0.9, 0])).toBe("ctx_1");
-    expect(discovery.classify("q4", [-1, 0, 0, 0, 0])).toMatch(/^ctx_[0-2]$/); // nothing is near: still a real context
+    for (let axis = 0; axis < 3; axis++) expect(discovery.learn(`q${axis}`, unit(5, axis))).toBe(`ctx_${axis}`);
+    expect(discovery.learn("q3", [0.1, 0.3, 0, 0.9, 0])).toBe("ctx_1");
+    expect(discovery.learn("q4", [-1, 0, 0, 0, 0])).toMatch(/^ctx_[0-2]$/); // nothing is near: still a real context
     expect(discovery.list()).toHaveLength(3);
   });
 
   it("keeps the cache bounded, forgetting the least recently seen prompt", () => {
     const discovery = new ContextDiscovery({ maxCachedQueries: 2 });
-    discovery.classify("a", [1, 0]);
-    discovery.classify("b", [0, 1]);
-    discovery.classify("a", [1, 0]); // touches a
-    discovery.classify("c", [1, 0.1]);
+    discovery.learn("a", [1, 0]);
+    discovery.learn("b", [0, 1]);
+    discovery.learn("a", [1, 0]); // touches a
+    discovery.learn("c", [1, 0.1]);
     expect(discovery.toJSON().cache.map(([query]) => query)).toEqual(["a", "c"]);
   });
 
   it("refuses an embedding of another dimension instead of comparing garbage", () => {
     const discovery = new ContextDiscovery();
-    discovery.classify("a", [1, 0, 0]);
-    expect(() => discovery.classify("b", [1, 0])).toThrow(/dimensions/);
+    discovery.learn("a", [1, 0, 0]);
+    expect(() => discovery.learn("b", [1, 0])).toThrow(/dimensions/);
   });
 
   it("keeps a satisfaction baseline per context: the first value, then an exponential mean (0.1)", () => {
     const discovery = new ContextDiscovery();
-    const id = discovery.classify("a", [1, 0]);
+    const id = discovery.learn("a", [1, 0]);
     expect(discovery.baseline(id)).toBeUndefined();
     discovery.observeSatisfaction(id, 0.5);
     expect(discovery.baseline(id)).toBe(0.5);
@@ -57,13 +69,13 @@ describe("ContextDiscovery", () => {
 
   it("round-trips through JSON and names the damage it refuses", () => {
     const discovery = new ContextDiscovery({ maxContexts: 4 });
-    discovery.classify("a", [1, 0]);
-    discovery.classify("b", [0, 1]);
+    discovery.learn("a", [1, 0]);
+    discovery.learn("b", [0, 1]);
     discovery.observeSatisfaction("ctx_1", 0.3);
     discovery.bias("ctx_0")?.update(-1, { searchedAfter: ["x", "y", "z"], prefetchedKeys: [], usedKeys: [] });
     const copy = ContextDiscovery.fromJSON(JSON.parse(JSON.stringify(discovery)));
     expect(copy.toJSON()).toEqual(discovery.toJSON());
-    expect(copy.classify("a", [0, 1])).toBe("ctx_0");
+    expect(copy.learn("a", [0, 1])).toBe("ctx_0");
     const damaged = discovery.toJSON();
     damaged.contexts[1]!.centroid = [1];
     expect(() => ContextDiscovery.fromJSON(damaged)).toThrow(/dimensions/);

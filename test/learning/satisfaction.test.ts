@@ -21,7 +21,7 @@ const thresholds = { confidence: 0.85, excerpt: 0.9, budget: 0.1 };
 
 function episode(overrides: Partial<EpisodeObservation> = {}): EpisodeObservation {
   return {
-    sequence: 0, timestamp: 0, contextId: "ctx_0", sampledWeights: weights, sampledThresholds: thresholds, appliedWeights: weights,
+    sequence: 0, timestamp: 0, contextId: "ctx_0", query: "fix the parser", queryEmbedding: [1, 0], sampledWeights: weights, sampledThresholds: thresholds, appliedWeights: weights,
     taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 0, userEdits: 0, hedging: false,
     prefetchedKeys: [], usedKeys: [], searchedAfter: [], ...overrides,
   };
