@@ -64,7 +64,6 @@ export class HandoffController implements QualityHooks {
   private toolErrors: string[] = [];
   private forced: string | undefined;
   private lastCheck: DegradationCheck | undefined;
-  private turn = 0;
 
   constructor(private readonly deps: HandoffControllerDeps) {
     this.category = categoryOf(deps.agentType, "main");
@@ -151,7 +150,6 @@ export class HandoffController implements QualityHooks {
   }
 
   turnStarted(turn: number): void {
-    this.turn = turn;
     this.tracker.startTurn(turn);
   }
 
