@@ -199,16 +199,11 @@ export class HandoffController implements QualityHooks {
    * loop then prepares the new instance's window.
    */
   async beforeModelCall(turn: number, contextTokens: number): Promise<HandoffReport | undefined> {
-    const instance = this.instance;
-    if (!instance || !this.recorder || !this.manager) return undefined;
-    const check = instance.detector.check(contextTokens);
-    this.lastCheck = check;
+    if (!this.instance || !this.recorder || !this.manager) return undefined;
+    const check = this.checkAt(contextTokens);
     if (this.action !== "handoff") return undefined;
-    const reason = this.forced ?? (check.fire ? check.condition : undefined);
-    if (!reason) return undefined;
-    this.forced = undefined;
-    this.recordFiring(turn, reason, "handoff", check);
-    return this.handOff(turn, contextTokens, reason, check.lookahead.mean);
+    const reason = this.fire(turn, check, "handoff");
+    return reason ? this.handOff(turn, contextTokens, reason, check.lookahead.mean) : undefined;
   }
 
   /**
@@ -225,15 +220,24 @@ export class HandoffController implements QualityHooks {
   }
 
   private firesForEviction(contextTokens: number, turn: number): boolean {
-    const instance = this.instance;
-    if (!instance) return false;
-    const check = instance.detector.check(contextTokens);
+    if (!this.instance) return false;
+    return this.fire(turn, this.checkAt(contextTokens), "evict") !== undefined;
+  }
+
+  /** The instance's check at this size, kept for the status line. */
+  private checkAt(contextTokens: number): DegradationCheck {
+    const check = (this.instance as LiveInstance).detector.check(contextTokens);
     this.lastCheck = check;
+    return check;
+  }
+
+  /** Why the controller fires now (the user's request first, then the curve), recorded with its action; undefined: it does not. */
+  private fire(turn: number, check: DegradationCheck, action: "handoff" | "evict"): string | undefined {
     const reason = this.forced ?? (check.fire ? check.condition : undefined);
-    if (!reason) return false;
+    if (!reason) return undefined;
     this.forced = undefined;
-    this.recordFiring(turn, reason, "evict", check);
-    return true;
+    this.recordFiring(turn, reason, action, check);
+    return reason;
   }
 
   private async handOff(turn: number, contextTokensBefore: number, reason: string, predictedQuality: number): Promise<HandoffReport> {
