@@ -1,3 +1,4 @@
+import { normalSample } from "../learning/beta-sampler.js";
 import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, type OnsetEstimate } from "./censored-onset.js";
 
 /**
@@ -273,17 +274,13 @@ function chooseArm(arms: Level["arms"], own: ReadonlyArray<PreparedArmStatistics
   const score = arms.map((arm, index) => {
     if (!exploring) return arm.mean;
     const n = (own[index]?.count ?? 0) + k;
-    return arm.mean + (arm.sd / Math.sqrt(n)) * gaussian(random);
+    return arm.mean + (arm.sd / Math.sqrt(n)) * normalSample(random);
   });
   // Ties (no data yet, no random) go to the middle size: neither the most nor the least context.
   const middle = Math.floor((score.length - 1) / 2);
   let best = middle;
   for (let index = 0; index < score.length; index++) if ((score[index] as number) > (score[best] as number)) best = index;
   return best;
-}
-
-function gaussian(random: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
