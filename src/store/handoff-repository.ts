@@ -281,12 +281,8 @@ export class HandoffRepository {
     }));
   }
 
-  profileRows(): Array<{ agentType: string; model: string; statistics: string }> {
-    return this.db.prepare("SELECT agent_type AS agentType, model, statistics FROM handoff_profiles").all() as Array<{
-      agentType: string;
-      model: string;
-      statistics: string;
-    }>;
+  profileRows(): ProfileRow[] {
+    return readProfileRows(this.db);
   }
 
   saveProfile(agentType: string, model: string, statistics: string): void {
@@ -342,6 +338,18 @@ export class HandoffRepository {
         .all(sessionId) as Array<{ path: string; action: FileChangeRecord["action"]; lines_added: number; lines_removed: number }>
     ).map((row) => ({ path: row.path, action: row.action, linesAdded: row.lines_added, linesRemoved: row.lines_removed }));
   }
+}
+
+export interface ProfileRow {
+  agentType: string;
+  model: string;
+  /** `ProfileStatistics` as JSON. */
+  statistics: string;
+}
+
+/** The `handoff_profiles` rows of a database: the project's, or the user's (`profiles.db` has the same table). */
+export function readProfileRows(db: SqliteDatabase): ProfileRow[] {
+  return db.prepare("SELECT agent_type AS agentType, model, statistics FROM handoff_profiles").all() as ProfileRow[];
 }
 
 function toInstance(row: InstanceRow): AgentInstanceRecord {

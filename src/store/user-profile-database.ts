@@ -1,4 +1,5 @@
 import { openPlainDatabase, type SqliteDatabase } from "./database.js";
+import { readProfileRows, type ProfileRow } from "./handoff-repository.js";
 
 const SCHEMA_VERSION = 1;
 
@@ -38,12 +39,8 @@ export class UserProfileDatabase {
     return new UserProfileDatabase(db);
   }
 
-  profileRows(): Array<{ agentType: string; model: string; statistics: string }> {
-    return this.db.prepare("SELECT agent_type AS agentType, model, statistics FROM handoff_profiles").all() as Array<{
-      agentType: string;
-      model: string;
-      statistics: string;
-    }>;
+  profileRows(): ProfileRow[] {
+    return readProfileRows(this.db);
   }
 
   /**
