@@ -19,7 +19,6 @@ import { ContextRetriever } from "../context/context-retriever.js";
 import { createContextManager } from "../context/create-context-manager.js";
 import type { VirtualContextManager } from "../context/virtual-context-manager.js";
 import { createPrefetcher, type Prefetcher } from "../context/prefetch/create-prefetcher.js";
-import { INITIAL_PRIORS } from "../context/prefetch/prefetch-config.js";
 import { createContextTools } from "../agent/tools/context-tools.js";
 import { BadInputError } from "../errors.js";
 import { createProvider } from "../llm/create-provider.js";
@@ -31,6 +30,9 @@ import type { ContextReference } from "../store/content-types.js";
 import type { ProjectServices } from "./project-services.js";
 import type { TaskList } from "../agent/tools/todo-write.js";
 import { SessionHandoff } from "./handoff/session-handoff.js";
+import { SessionLearning } from "./learning/session-learning.js";
+import type { LearningSummary } from "./learning/retrieval-learning.js";
+import { UserProfiles } from "./user-profiles.js";
 import { categoryOf, degradationActionOf, type AgentType } from "../handoff/agent-types.js";
 
 export interface AgentSessionOptions {
@@ -86,6 +88,10 @@ export interface AgentSession {
   requestHandoff(): string;
   /** The end of the session: what the agent instance learned goes into the profiles. Call once, when the conversation closes. */
   close(): void;
+  /** `/learning`: what self-tuning retrieval learned in this project (undefined when learning is off). */
+  learning(): LearningSummary | undefined;
+  /** Files changed on disk (the project watcher): after an answer, they are the user's edits. */
+  filesChanged(paths: readonly string[]): void;
   /** The task list the model keeps (`todo_write`), for the TUI's task panel. */
   tasks(): TaskList["items"];
   /**
@@ -149,7 +155,9 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       }
     },
   });
-  const handoff = new SessionHandoff(services, config, () => recorder?.session.id);
+  const userProfiles = new UserProfiles(services.paths.sylkHome);
+  const handoff = new SessionHandoff(services, config, () => recorder?.session.id, userProfiles);
+  const learning = new SessionLearning(services, config, () => userProfiles.get());
   const tools = new ToolRegistry(
     [
       ...handoff.trackCommands(
@@ -198,7 +206,13 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       return "The next model call goes to a fresh instance with the prepared context.";
     },
     tasks: () => handoff.tasks(),
-    close: () => handoff.close(),
+    close: () => {
+      handoff.close();
+      learning.close();
+      userProfiles.close();
+    },
+    learning: () => learning.summary(),
+    filesChanged: (paths) => learning.filesChanged(paths),
     async *runCommand(command, signal) {
       const active = recorderFor(`!${command}`);
       const call = { id: `user_command_${randomUUID()}`, name: "run_command", input: { command } };
@@ -235,8 +249,9 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           services: { codeSearcher, contentStore: services.contentStore },
           sessionId: active.session.id,
           windowTokens,
-          thresholds: () => ({ ...INITIAL_PRIORS, maxBudgetPercent: config.context.prefetchBudgetRatio }),
+          thresholds: () => learning.thresholds(),
         });
+        learning.follow(prefetcher.metrics);
         const manager = contextManager;
         prefetcher.pressure.onChange((level) => manager.setPressure(level));
       }
@@ -256,13 +271,15 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           onFileWrite: ({ promptTurn, toolUseId }, write) => {
             checkpoints.record(promptTurn, toolUseId, write);
             handoff.recordWrite(active.session.id, write);
+            learning.fileWritten(write.shown);
           },
           quality,
         },
         prompt,
         signal,
       );
-      return attachments.length > 0 ? withAttachments(attachments, run) : run;
+      const followed = learning.track(prompt, run);
+      return attachments.length > 0 ? withAttachments(attachments, followed) : followed;
     },
   };
 }

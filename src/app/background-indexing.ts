@@ -51,6 +51,7 @@ export class BackgroundIndexing {
   private view: IndexView = { state: "pending" };
   private readonly listeners = new Set<() => void>();
   private readonly noticeListeners = new Set<(notice: IndexNotice) => void>();
+  private readonly fileListeners = new Set<(paths: readonly string[]) => void>();
   private readonly abort = new AbortController();
   private queue: Promise<void> = Promise.resolve();
   private readonly pendingPaths = new Set<string>();
@@ -75,6 +76,12 @@ export class BackgroundIndexing {
   onNotice(listener: (notice: IndexNotice) => void): () => void {
     this.noticeListeners.add(listener);
     return () => this.noticeListeners.delete(listener);
+  }
+
+  /** Paths the watcher saw change (project-relative): between answers, the user's own edits. */
+  onFilesChanged(listener: (paths: readonly string[]) => void): () => void {
+    this.fileListeners.add(listener);
+    return () => this.fileListeners.delete(listener);
   }
 
   /** Consent given: index what changed since last time, then watch the project. */
@@ -112,6 +119,7 @@ export class BackgroundIndexing {
 
   /** Files the watcher saw change: refreshed as one batch once the indexer is free. */
   changed(paths: readonly string[]): void {
+    for (const listener of this.fileListeners) listener(paths);
     for (const path of paths) this.pendingPaths.add(path);
     if (this.drainQueued) return;
     this.drainQueued = true;

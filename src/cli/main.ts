@@ -7,6 +7,7 @@ import { registerIndexCommand } from "./commands/index-command.js";
 import { registerInteractiveCommand } from "./commands/interactive-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
+import { registerLearningCommand } from "./commands/learning-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
 import { registerTrustCommand } from "./commands/trust-command.js";
 import { diskFullMessage } from "./disk-full.js";
@@ -33,6 +34,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerStatusCommand(program, context);
   registerAskCommand(program, context, setExitCode);
   registerSessionsCommand(program, context);
+  registerLearningCommand(program, context);
   registerTrustCommand(program, context);
   // Last: `sylk` with no command starts it.
   registerInteractiveCommand(program, context);

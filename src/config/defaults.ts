@@ -115,5 +115,13 @@ export function configDefaults() {
       burnInTurns: 3,
       shareProfiles: true,
     },
+    learning: {
+      enabled: true,
+      decayFactor: 0.999,
+      outlierThreshold: 3,
+      minEffectiveSamples: 10,
+      driftRate: 0.001,
+      maxEffectiveSamples: 200,
+    },
   };
 }

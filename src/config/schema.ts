@@ -114,6 +114,21 @@ const handoffSchema = z.strictObject({
   shareProfiles: z._default(z.boolean(), d.handoff.shareProfiles),
 });
 
+const learningSchema = z.strictObject({
+  /** Learn the prefetch thresholds and weights from how each prompt went (self-tuning retrieval). Off: the seed's fixed priors. */
+  enabled: z._default(z.boolean(), d.learning.enabled),
+  /** Each update first multiplies earlier evidence by this: older episodes count less. */
+  decayFactor: z._default(z.number().check(z.gt(0.9), z.lte(1)), d.learning.decayFactor),
+  /** A sample this many standard deviations from a parameter's mean is an outlier and teaches nothing. */
+  outlierThreshold: z._default(z.number().check(z.gt(0)), d.learning.outlierThreshold),
+  /** Below this many effective samples updates are damped (cold start). */
+  minEffectiveSamples: z._default(z.number().check(z.gte(0)), d.learning.minEffectiveSamples),
+  /** Share of the way back to the prior each update drifts. */
+  driftRate: z._default(z.number().check(z.gte(0), z.lt(1)), d.learning.driftRate),
+  /** Evidence is scaled down past this many effective samples, so a parameter never freezes. */
+  maxEffectiveSamples: z._default(z.number().check(z.gt(0)), d.learning.maxEffectiveSamples),
+});
+
 const permissionsSchema = z.strictObject({
   /** default: ask before writes and commands; accept-edits; plan: read-only; bypass: allow all. */
   mode: z._default(z.enum(["default", "accept-edits", "plan", "bypass"]), d.permissions.mode),
@@ -176,6 +191,7 @@ export const configSchema = z.strictObject({
   context: z._default(contextSchema, () => contextSchema.parse({})),
   sandbox: z._default(sandboxSchema, () => sandboxSchema.parse({})),
   handoff: z._default(handoffSchema, () => handoffSchema.parse({})),
+  learning: z._default(learningSchema, () => learningSchema.parse({})),
 });
 
 export type SylkConfig = z.infer<typeof configSchema>;
@@ -188,6 +204,7 @@ export type PermissionsConfig = SylkConfig["permissions"];
 export type ContextConfig = SylkConfig["context"];
 export type SandboxConfig = SylkConfig["sandbox"];
 export type HandoffConfig = SylkConfig["handoff"];
+export type LearningConfig = SylkConfig["learning"];
 
 export function defaultConfig(): SylkConfig {
   return configSchema.parse({});

@@ -68,7 +68,8 @@ function sampledValue(observation: Pick<EpisodeObservation, "sampledWeights" | "
  */
 export class AdaptiveState {
   readonly contexts: ContextDiscovery;
-  readonly profile: UserWeightProfile;
+  /** The user's profile: shared by every project, so its owner may swap in the stored one (useProfile). */
+  profile: UserWeightProfile;
   totalObservations = 0;
   appliedSequence = 0;
   private fallbackBaseline: number | undefined;
@@ -112,7 +113,7 @@ export class AdaptiveState {
    * Seed `UpdateFromOutcome`. An episode at or before `appliedSequence` is
    * skipped, so replaying a log after a crash applies nothing twice.
    */
-  update(observation: EpisodeObservation, rule: UpdateRule): UpdateResult {
+  update(observation: EpisodeObservation, rule: UpdateRule, options: { updateProfile?: boolean } = {}): UpdateResult {
     if (observation.sequence <= this.appliedSequence) return { applied: false };
     const satisfaction = inferSatisfaction(observation, observation.appliedWeights);
     if (!Number.isFinite(satisfaction)) return { applied: false };
@@ -131,7 +132,8 @@ export class AdaptiveState {
     for (const name of PARAMETER_NAMES) this.distribution(name).update(sampledValue(observation, name), signal, this.config);
     // The bias and profile rules read the outcome itself (seed rules), not its advantage.
     this.contexts.bias(contextId)?.update(satisfaction, observation);
-    this.profile.update(satisfaction, observation);
+    // A profile stored apart (the user's, under $SYLK_HOME) is updated by its store, in its own transaction.
+    if (options.updateProfile !== false) this.profile.update(satisfaction, observation);
 
     this.totalObservations++;
     this.appliedSequence = observation.sequence;

@@ -60,6 +60,40 @@ export interface EpisodeObservation {
   searchedAfter: string[];
 }
 
+/**
+ * Whether a value read back (a log line) is a whole episode: a line that
+ * parses but lacks a field is damage, and must not reach the update.
+ */
+export function isEpisodeObservation(value: unknown): value is EpisodeObservation {
+  if (typeof value !== "object" || value === null) return false;
+  const episode = value as Record<string, unknown>;
+  const finite = (field: unknown) => typeof field === "number" && Number.isFinite(field);
+  const numbers = (group: unknown, keys: readonly string[]) =>
+    typeof group === "object" && group !== null && keys.every((key) => finite((group as Record<string, unknown>)[key]));
+  const strings = (field: unknown) => Array.isArray(field) && field.every((item) => typeof item === "string");
+  const weights = ["taskSuccess", "relevanceBonus", "strugglePenalty", "wastePenalty"] as const;
+  return (
+    finite(episode.sequence) &&
+    finite(episode.timestamp) &&
+    typeof episode.contextId === "string" &&
+    typeof episode.query === "string" &&
+    Array.isArray(episode.queryEmbedding) &&
+    episode.queryEmbedding.every(finite) &&
+    numbers(episode.sampledWeights, weights) &&
+    numbers(episode.appliedWeights, weights) &&
+    numbers(episode.sampledThresholds, ["confidence", "excerpt", "budget"]) &&
+    typeof episode.taskCompleted === "boolean" &&
+    typeof episode.hedging === "boolean" &&
+    finite(episode.followUps) &&
+    finite(episode.corrections) &&
+    finite(episode.toolCalls) &&
+    finite(episode.userEdits) &&
+    strings(episode.prefetchedKeys) &&
+    strings(episode.usedKeys) &&
+    strings(episode.searchedAfter)
+  );
+}
+
 /** The seed's follow-up count: a correction counts double (design notes). */
 export function followUpCount(observation: Pick<EpisodeObservation, "followUps" | "corrections">): number {
   return observation.followUps + 2 * observation.corrections;

@@ -18,6 +18,8 @@ export interface ProjectPaths {
   projectFile: string;
   /** The prompts typed in the interactive session, one JSON object a line (`src/app/prompt-history.ts`). */
   promptHistory: string;
+  /** Self-tuning retrieval's episodes, each fsynced before it is applied (`src/store/observation-log.ts`). */
+  observationLog: string;
 }
 
 export function sylkHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -40,6 +42,7 @@ export function resolveProjectPaths(root: string, env: NodeJS.ProcessEnv = proce
     indexLock: join(dataDir, "index.lock"),
     projectFile: join(dataDir, "project.json"),
     promptHistory: join(dataDir, "prompt-history.jsonl"),
+    observationLog: join(dataDir, "observations.log"),
   };
 }
 
@@ -54,7 +57,7 @@ export function ensureDataDirectory(paths: ProjectPaths): void {
   chmodSync(paths.dataDir, 0o700);
 }
 
-/** `$SYLK_HOME/profiles.db`: what the handoff controller learned, pooled over the user's projects. */
+/** `$SYLK_HOME/profiles.db`: what is learned about the user over all of their projects (handoff profiles, the retrieval profile). */
 export function userProfilesPath(home: string): string {
   return join(home, "profiles.db");
 }

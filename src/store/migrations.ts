@@ -359,6 +359,18 @@ const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 10,
+    description: "self-tuning retrieval: the learned state (sufficient statistics) and the observation-log position it includes",
+    sql: `
+      CREATE TABLE learning_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        state TEXT NOT NULL,                -- AdaptiveState as JSON
+        applied_sequence INTEGER NOT NULL,  -- the last observation-log line it includes
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -33,6 +33,7 @@ function fsyncDirectory(path: string): void {
 export class ObservationLog<T extends object> {
   private fd: number;
   private nextSequence: number;
+  private lineCount = 0;
 
   private constructor(
     readonly path: string,
@@ -51,6 +52,7 @@ export class ObservationLog<T extends object> {
   static open<T extends object>(path: string, appliedSequence = 0): ObservationLog<T> {
     const log = new ObservationLog<T>(path, appliedSequence);
     const { entries } = log.readAfter(0);
+    log.lineCount = entries.length;
     const last = entries.at(-1)?.sequence ?? 0;
     log.nextSequence = Math.max(log.nextSequence, last + 1);
     return log;
@@ -68,6 +70,11 @@ export class ObservationLog<T extends object> {
     return this.nextSequence - 1;
   }
 
+  /** Readable lines in the file: what compaction would empty. */
+  get lines(): number {
+    return this.lineCount;
+  }
+
   /** Writes one line and fsyncs it; only then is the episode safe to apply. */
   append(entry: T): Logged<T> {
     const logged = { ...entry, sequence: this.nextSequence } as Logged<T>;
@@ -76,6 +83,7 @@ export class ObservationLog<T extends object> {
     while (written < bytes.length) written += writeSync(this.fd, bytes, written, bytes.length - written);
     fsyncSync(this.fd);
     this.nextSequence++;
+    this.lineCount++;
     return logged;
   }
 
@@ -154,6 +162,7 @@ export class ObservationLog<T extends object> {
     // The old descriptor points at the replaced file: appends must go to the new one.
     closeSync(this.fd);
     this.fd = ObservationLog.openForAppend(this.path);
+    this.lineCount = 0;
     return true;
   }
 

@@ -1,13 +1,14 @@
 import { openPlainDatabase, type SqliteDatabase } from "./database.js";
 import { readProfileRows, type ProfileRow } from "./handoff-repository.js";
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 /**
- * `$SYLK_HOME/profiles.db`: the handoff profiles pooled over all of one
- * user's projects (sufficient statistics per agent type and model), and
- * which instances are already in them, so that a summary applied twice
- * (a crash between the project's commit and this one) counts once.
+ * `$SYLK_HOME/profiles.db`: what is learned about the user across all of
+ * their projects. The handoff profiles (sufficient statistics per agent
+ * type and model), and which instances are already in them, so that a
+ * summary applied twice (a crash between the project's commit and this
+ * one) counts once; and self-tuning retrieval's user profile.
  */
 export class UserProfileDatabase {
   private constructor(private readonly db: SqliteDatabase) {}
@@ -34,9 +35,68 @@ export class UserProfileDatabase {
           applied_at INTEGER NOT NULL
         ) WITHOUT ROWID;
       `);
+      db.pragma("user_version = 1");
+    }
+    if (version < 2) {
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS user_weight_profile (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          profile TEXT NOT NULL,   -- UserWeightProfile as JSON
+          applied TEXT NOT NULL,   -- {project key: last observation-log line applied}: a replay applies nothing twice
+          updated_at INTEGER NOT NULL
+        );
+      `);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
     return new UserProfileDatabase(db);
+  }
+
+  /** Self-tuning retrieval's user profile (`UserWeightProfile` JSON), shared by every project of this user. */
+  userWeightProfile(): string | undefined {
+    return this.db.prepare("SELECT profile FROM user_weight_profile WHERE id = 1").pluck().get() as string | undefined;
+  }
+
+  /**
+   * One episode's update of the user profile, read, changed and written in
+   * one transaction, so sessions in two projects never lose each other's
+   * updates; skipped when this project's episode `sequence` is already in
+   * it (a replay after a crash). Returns the profile as it now is.
+   */
+  updateUserWeightProfile(projectKey: string, sequence: number, update: (profile: string | undefined) => string): string | undefined {
+    return this.db.transaction(() => {
+      const row = this.db.prepare("SELECT profile, applied FROM user_weight_profile WHERE id = 1").get() as { profile: string; applied: string } | undefined;
+      const applied = parseApplied(row?.applied);
+      if ((applied[projectKey] ?? 0) >= sequence) return row?.profile;
+      const profile = update(row?.profile);
+      applied[projectKey] = sequence;
+      this.db
+        .prepare(
+          `INSERT INTO user_weight_profile (id, profile, applied, updated_at) VALUES (1, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET profile = excluded.profile, applied = excluded.applied, updated_at = excluded.updated_at`,
+        )
+        .run(profile, JSON.stringify(applied), Date.now());
+      return profile;
+    }).immediate();
+  }
+
+  /**
+   * A project's learned state started again (reset, or damaged): its log
+   * positions start again too, and must not be taken for episodes the
+   * profile already has.
+   */
+  forgetProjectPositions(projectKey: string): void {
+    this.db.transaction(() => {
+      const applied = this.db.prepare("SELECT applied FROM user_weight_profile WHERE id = 1").pluck().get() as string | undefined;
+      if (applied === undefined) return;
+      const positions = parseApplied(applied);
+      delete positions[projectKey];
+      this.db.prepare("UPDATE user_weight_profile SET applied = ? WHERE id = 1").run(JSON.stringify(positions));
+    }).immediate();
+  }
+
+  /** Forgets the user profile (`sylk learning --reset`). */
+  clearUserWeightProfile(): void {
+    this.db.prepare("DELETE FROM user_weight_profile").run();
   }
 
   profileRows(): ProfileRow[] {
@@ -81,5 +141,15 @@ export class UserProfileDatabase {
 
   close(): void {
     this.db.close();
+  }
+}
+
+function parseApplied(text: string | undefined): Record<string, number> {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, number>) : {};
+  } catch {
+    return {};
   }
 }

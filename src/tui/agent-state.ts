@@ -184,7 +184,7 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     case "context_eviction":
       return append(state, { kind: "note", tone: "dim", text: evictionNote(event.reference, event.marker) });
     case "error":
-      return append(state, { kind: "note", tone: "error", text: event.message });
+      return append(state, { kind: "note", tone: event.fatal ? "error" : "warning", text: event.message });
     case "done":
       return {
         ...append(state, ...flushLive(state), ...closingNotes(event.result)),

@@ -104,6 +104,9 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
   );
 
   const onNotice = useCallback((notice: IndexNotice) => agent.print({ kind: "note", tone: notice.tone, text: notice.text }), [agent.print]);
+  // Files changed between answers are the user's edits: self-tuning retrieval reads them as an outcome.
+  const agentSession = agent.session;
+  useEffect(() => indexing.onFilesChanged((paths) => agentSession.filesChanged(paths)), [indexing, agentSession]);
   const index = useIndexing(indexing, onNotice);
   const consent = useIndexConsent(services.consent, (granted) => {
     if (granted) return indexing.start();

@@ -122,6 +122,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(48);
+    expect(documented).toBe(54);
   });
 });

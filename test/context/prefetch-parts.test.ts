@@ -7,6 +7,8 @@ import { PrefetchMetrics } from "../../src/context/prefetch/prefetch-metrics.js"
 import { predictedQuery } from "../../src/context/prefetch/prefetch-situation.js";
 import { PrefetchFuture } from "../../src/context/prefetch/speculative-prefetcher.js";
 import type { AugmentedQuery } from "../../src/context/prefetch/query-augmenter.js";
+import { createPrefetcher } from "../../src/context/prefetch/create-prefetcher.js";
+import { INITIAL_PRIORS } from "../../src/context/prefetch/prefetch-config.js";
 
 describe("AccessTracker (bounded, gap analysis 1.4)", () => {
   it("is hot after three accesses in the window or one in the last five turns", () => {
@@ -116,13 +118,19 @@ describe("PrefetchMetrics", () => {
     const metrics = new PrefetchMetrics();
     const augmented = {
       excerpts: [
-        { path: "src/jwt.ts", source: "src/jwt.ts:1-10", content: "export function validateToken() {}" },
-        { path: "src/other.ts", source: "src/other.ts:1-2", content: "noise" },
+        { key: "chunk:1", path: "src/jwt.ts", source: "src/jwt.ts:1-10", content: "export function validateToken() {}" },
+        { key: "chunk:2", path: "src/other.ts", source: "src/other.ts:1-2", content: "noise" },
       ],
-      summaries: [{ path: "src/middleware.ts", source: "src/middleware.ts" }],
+      summaries: [{ key: "chunk:3", path: "src/middleware.ts", source: "src/middleware.ts" }],
       tokensUsed: 120,
     } as unknown as AugmentedQuery;
-    metrics.recordOutcome(augmented, "The bug is in src/jwt.ts:4.", ['{"path":"src/middleware.ts"}']);
+    const heard: string[][] = [];
+    metrics.onOutcome((outcome) => heard.push(outcome.usedKeys));
+    const outcome = metrics.recordOutcome(augmented, "The bug is in src/jwt.ts:4.", ['{"path":"src/middleware.ts"}']);
+    expect(outcome.injectedKeys).toEqual(["chunk:1", "chunk:2", "chunk:3"]);
+    expect(outcome.usedKeys).toEqual(["chunk:1", "chunk:3"]);
+    expect(outcome.usedExcerpts.map((excerpt) => excerpt.path)).toEqual(["src/jwt.ts"]);
+    expect(heard).toEqual([["chunk:1", "chunk:3"]]);
     expect(metrics.snapshot()).toEqual({
       totalPrefetches: 1,
       excerptsInjected: 2,
@@ -132,5 +140,32 @@ describe("PrefetchMetrics", () => {
       tokensInjected: 120,
       tokensSaved: 500,
     });
+  });
+});
+
+describe("hot-cache promotion after a prefetch's outcome", () => {
+  const augmented = {
+    excerpts: [
+      { key: "chunk:1", path: "src/jwt.ts", source: "src/jwt.ts:1-10", content: "export function validateToken() {}" },
+      { key: "chunk:2", path: "src/other.ts", source: "src/other.ts:1-2", content: "noise" },
+    ],
+    summaries: [],
+    tokensUsed: 80,
+  } as unknown as AugmentedQuery;
+  const prefetcherWith = (promoteUnused: boolean) =>
+    createPrefetcher({
+      services: { codeSearcher: { search: async () => ({ hits: [], degraded: [] }) }, contentStore: {} as never },
+      windowTokens: 100_000,
+      thresholds: () => ({ ...INITIAL_PRIORS, promoteUnused }),
+    });
+
+  it("promotes the excerpts the answer used, and the unused ones only when the learned settings say so", () => {
+    const strict = prefetcherWith(false);
+    strict.metrics.recordOutcome(augmented, "See src/jwt.ts.", []);
+    expect(strict.hotCache.has("chunk:1")).toBe(true);
+    expect(strict.hotCache.has("chunk:2")).toBe(false);
+    const generous = prefetcherWith(true);
+    generous.metrics.recordOutcome(augmented, "See src/jwt.ts.", []);
+    expect(generous.hotCache.has("chunk:2")).toBe(true);
   });
 });

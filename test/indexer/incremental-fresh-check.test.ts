@@ -280,8 +280,8 @@ describe("directory snapshots", () => {
     // Back to schema 7: the states as it stored them, without snapshots.
     const old = new Database(database);
     for (const column of ["files", "directories", "ino", "mtime_ms", "ctime_ms", "recorded_at_ms"]) old.exec(`ALTER TABLE directory_states DROP COLUMN ${column}`);
-    // Schema 9's tables came after.
-    for (const table of ["agent_instances", "quality_observations", "degradation_firings", "handoff_profiles", "task_lists", "files_changed"]) old.exec(`DROP TABLE ${table}`);
+    // Schema 9's and 10's tables came after.
+    for (const table of ["agent_instances", "quality_observations", "degradation_firings", "handoff_profiles", "task_lists", "files_changed", "learning_state"]) old.exec(`DROP TABLE ${table}`);
     old.pragma("user_version = 7");
     old.close();
 

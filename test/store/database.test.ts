@@ -57,7 +57,7 @@ describe("openDatabase", () => {
       PRAGMA user_version = 5;
     `);
     dropDirectorySnapshots(current);
-    dropHandoffTables(current);
+    dropTablesAfterSchema8(current);
     current.close();
 
     const db = openDatabase(path);
@@ -72,7 +72,7 @@ describe("openDatabase", () => {
     const path = join(scratch(), "vector.db");
     const current = openDatabase(path);
     dropDirectorySnapshots(current);
-    dropHandoffTables(current);
+    dropTablesAfterSchema8(current);
     current.exec(`INSERT INTO directory_states (path, listing, rules, left_out) VALUES ('src', 'abc', 'def', '["x.log"]'); PRAGMA user_version = 7;`);
     current.close();
 
@@ -88,9 +88,10 @@ describe("openDatabase", () => {
 });
 
 /** Schema 9's tables gone: the database as schema 8 and before left it. */
-function dropHandoffTables(db: SqliteDatabase): void {
+function dropTablesAfterSchema8(db: SqliteDatabase): void {
   db.exec(`
     DROP TABLE agent_instances; DROP TABLE quality_observations; DROP TABLE degradation_firings;
     DROP TABLE handoff_profiles; DROP TABLE task_lists; DROP TABLE files_changed;
+    DROP TABLE learning_state; -- schema 10
   `);
 }

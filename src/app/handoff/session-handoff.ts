@@ -2,9 +2,10 @@ import { createTodoWriteTool } from "../../agent/tools/todo-write.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
-import { projectHash, userProfilesPath } from "../../project/project-paths.js";
-import { UserProfileDatabase } from "../../store/user-profile-database.js";
+import { projectHash } from "../../project/project-paths.js";
+import type { UserProfileDatabase } from "../../store/user-profile-database.js";
 import type { ProjectServices } from "../project-services.js";
+import type { UserProfiles } from "../user-profiles.js";
 import { CommandChangeTracker } from "./command-changes.js";
 import { recordFileChange } from "./files-changed.js";
 import { HandoffController } from "./handoff-controller.js";
@@ -19,7 +20,6 @@ import { ProfileBook } from "./profile-book.js";
 export class SessionHandoff {
   private readonly profiles: ProfileBook;
   private readonly commandChanges: CommandChangeTracker;
-  private userProfiles: UserProfileDatabase | null | undefined;
   private current: HandoffController | undefined;
   /** `/handoff` before the controller exists (no run yet): it applies to the first model call. */
   private pendingHandoff = false;
@@ -28,6 +28,7 @@ export class SessionHandoff {
     private readonly services: ProjectServices,
     private readonly config: SylkConfig,
     private readonly sessionId: () => string | undefined,
+    private readonly userProfiles: UserProfiles,
   ) {
     this.profiles = new ProfileBook(services.handoffs, () => this.userDatabase(), projectHash(services.paths.root));
     this.commandChanges = new CommandChangeTracker(services.paths.root);
@@ -104,20 +105,9 @@ export class SessionHandoff {
   /** The conversation ends: what its instance learned goes into the profiles. */
   close(): void {
     this.current?.close();
-    this.userProfiles?.close();
-    this.userProfiles = undefined;
   }
 
   private userDatabase(): UserProfileDatabase | undefined {
-    if (!this.config.handoff.shareProfiles) return undefined;
-    if (this.userProfiles === undefined) {
-      try {
-        this.userProfiles = UserProfileDatabase.open(userProfilesPath(this.services.paths.sylkHome));
-      } catch {
-        // Learning per project still works; the user-wide statistics catch up when the file opens again.
-        this.userProfiles = null;
-      }
-    }
-    return this.userProfiles ?? undefined;
+    return this.config.handoff.shareProfiles ? this.userProfiles.get() : undefined;
   }
 }

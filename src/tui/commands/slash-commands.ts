@@ -11,6 +11,7 @@ import type { BackgroundIndexing } from "../../app/background-indexing.js";
 import { recapEntries } from "../session-recap.js";
 import type { TranscriptEntry } from "../transcript.js";
 import { SLASH_COMMANDS } from "./command-list.js";
+import { learningLines } from "../../app/learning/learning-report.js";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
 
 /** What the slash commands may touch: narrow on purpose. */
@@ -62,6 +63,8 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return referencesCommand(context);
       case "retrieve":
         return await retrieveCommand(argument, context);
+      case "learning":
+        return agent.print(note(learningText(agent.session)));
       case "cost":
         return agent.print(note(costText(context)));
       case "clear":
@@ -197,4 +200,11 @@ function costText(context: SlashCommandContext): string {
     lines.push(`  in the window now: ${formatCount(inWindow)} of ${formatCount(window)} tokens (${Math.round((inWindow / window) * 100)}%)`);
   }
   return lines.join("\n");
+}
+
+/** `/learning`: what `sylk learning` prints. */
+function learningText(session: AgentSession): string {
+  const summary = session.learning();
+  if (!summary) return "Self-tuning retrieval is off (learning.enabled, or prefetch, is off): prompts use the seed's fixed priors.";
+  return learningLines(summary).join("\n");
 }

@@ -1,0 +1,53 @@
+import { existsSync } from "node:fs";
+import type { Command } from "commander";
+import { resolveProjectPaths } from "../../project/project-paths.js";
+import type { CliContext } from "../cli-context.js";
+import { resolveRoot } from "../shared-options.js";
+
+export function registerLearningCommand(program: Command, context: CliContext): void {
+  program
+    .command("learning")
+    .description("show what self-tuning retrieval learned in this project (--reset forgets it)")
+    .option("--json", "print one JSON object")
+    .option("--reset", "forget what was learned: this project's state and log, and your retrieval profile")
+    .action(async (options: { json?: boolean; reset?: boolean }) => {
+      const paths = resolveProjectPaths(resolveRoot(context), context.env);
+      // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
+      const [{ openProject }, { RetrievalLearning }, { learningDeps }, { learningJson, learningLines }, { UserProfiles }] = await Promise.all([
+        import("../../app/project-services.js"),
+        import("../../app/learning/retrieval-learning.js"),
+        import("../../app/learning/session-learning.js"),
+        import("../../app/learning/learning-report.js"),
+        import("../../app/user-profiles.js"),
+      ]);
+      const userProfiles = new UserProfiles(paths.sylkHome);
+      if (!existsSync(paths.database)) {
+        if (options.reset) userProfiles.get()?.clearUserWeightProfile();
+        userProfiles.close();
+        context.stdout.write(options.reset ? "Nothing learned in this project yet; your retrieval profile was reset.\n" : "Nothing learned yet: this project has no index or sessions.\n");
+        return;
+      }
+      const services = openProject({ root: paths.root, env: context.env });
+      try {
+        const { config } = services.loadedConfig;
+        const reports: string[] = [];
+        const deps = learningDeps(services, config, userProfiles.get(), (message) => reports.push(message));
+        if (options.reset) {
+          RetrievalLearning.reset(deps);
+          context.stdout.write("Forgot what self-tuning retrieval learned in this project, and your retrieval profile: prompts start from the priors again.\n");
+          return;
+        }
+        const summary = RetrievalLearning.open(deps).summary();
+        for (const message of reports) context.stderr.write(`sylk: ${message}\n`);
+        if (options.json) {
+          context.stdout.write(`${JSON.stringify({ enabled: config.learning.enabled, ...learningJson(summary) })}\n`);
+          return;
+        }
+        if (!config.learning.enabled) context.stdout.write("Learning is off (learning.enabled: false): prompts use the seed's fixed priors.\n");
+        context.stdout.write(`${learningLines(summary).join("\n")}\n`);
+      } finally {
+        userProfiles.close();
+        await services.close();
+      }
+    });
+}

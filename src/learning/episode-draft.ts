@@ -1,0 +1,100 @@
+import { isCorrection } from "../handoff/quality-signals.js";
+import type { AdaptiveSample } from "./adaptive-state.js";
+import { detectHedging, type EpisodeObservation } from "./satisfaction.js";
+
+/** A next prompt this soon after the answer is a follow-up (design notes, "Outcomes without ratings"). */
+export const FOLLOW_UP_WINDOW_MS = 10 * 60 * 1000;
+
+/** Tools whose call after the prefetch means the model still had to look (starvation), with the input field that holds the query. */
+const SEARCH_TOOLS: Readonly<Record<string, string>> = {
+  grep: "pattern",
+  search_codebase: "query",
+  search_history: "query",
+  retrieve_context: "query",
+};
+
+/**
+ * One user prompt while it is under way: what its run did, gathered from
+ * the agent's events and the prefetch outcomes, until the next prompt (or
+ * the end of the session) says how it went. Pure: no IO.
+ */
+export class EpisodeDraft {
+  private toolCalls = 0;
+  private readonly searchedAfter: string[] = [];
+  private readonly prefetched = new Set<string>();
+  private readonly used = new Set<string>();
+  private readonly userEdited = new Set<string>();
+  private readonly agentWrote = new Set<string>();
+  private completed = false;
+  private hedging = false;
+  /** When the run ended; undefined while it runs (or if it never reported its end). */
+  private answeredAt: number | undefined;
+
+  constructor(
+    readonly query: string,
+    readonly queryEmbedding: number[],
+    readonly sample: AdaptiveSample,
+  ) {}
+
+  get running(): boolean {
+    return this.answeredAt === undefined;
+  }
+
+  toolUsed(name: string, input: unknown): void {
+    this.toolCalls++;
+    const field = SEARCH_TOOLS[name];
+    if (field === undefined) return;
+    const query = (input as Record<string, unknown> | null)?.[field];
+    this.searchedAfter.push(typeof query === "string" ? query : name);
+  }
+
+  prefetchOutcome(injectedKeys: readonly string[], usedKeys: readonly string[]): void {
+    for (const key of injectedKeys) this.prefetched.add(key);
+    for (const key of usedKeys) this.used.add(key);
+  }
+
+  fileWritten(path: string): void {
+    this.agentWrote.add(path);
+  }
+
+  /** Files changed on disk; only those changed after the answer, and not by the agent, are the user's edits. */
+  filesChanged(paths: readonly string[]): void {
+    if (this.running) return;
+    for (const path of paths) if (!this.agentWrote.has(path)) this.userEdited.add(path);
+  }
+
+  finished(result: { stopReason: string; error?: unknown; response: string }, at: number): void {
+    this.completed = result.stopReason === "end_turn" && result.error === undefined;
+    this.hedging = detectHedging(result.response);
+    this.answeredAt = at;
+  }
+
+  /**
+   * The episode as it is logged, closed by the next prompt (`nextPrompt`,
+   * arriving at `at`) or by the end of the session (no next prompt). A
+   * prompt within the follow-up window is a follow-up, a correction when it
+   * opens by correcting the answer.
+   */
+  close(at: number, nextPrompt?: string): Omit<EpisodeObservation, "sequence"> {
+    const followedUp = nextPrompt !== undefined && this.answeredAt !== undefined && at - this.answeredAt <= FOLLOW_UP_WINDOW_MS;
+    const correction = followedUp && isCorrection(nextPrompt);
+    return {
+      timestamp: at,
+      contextId: this.sample.contextId,
+      query: this.query,
+      queryEmbedding: this.queryEmbedding,
+      sampledWeights: this.sample.sampledWeights,
+      sampledThresholds: this.sample.sampledThresholds,
+      appliedWeights: this.sample.appliedWeights,
+      taskCompleted: this.completed,
+      followUps: followedUp && !correction ? 1 : 0,
+      corrections: correction ? 1 : 0,
+      toolCalls: this.toolCalls,
+      userEdits: this.userEdited.size,
+      hedging: this.hedging,
+      prefetchedKeys: [...this.prefetched],
+      usedKeys: [...this.used],
+      searchedAfter: [...this.searchedAfter],
+    };
+  }
+}

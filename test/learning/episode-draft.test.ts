@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { AdaptiveState } from "../../src/learning/adaptive-state.js";
+import { EpisodeDraft, FOLLOW_UP_WINDOW_MS } from "../../src/learning/episode-draft.js";
+import { mulberry32 } from "../helpers/random-vectors.js";
+
+const state = new AdaptiveState();
+const draft = () => new EpisodeDraft("why does the build fail", [1, 0, 0], state.sample("ctx-0", mulberry32(1)));
+
+describe("EpisodeDraft", () => {
+  it("records the sample, tool calls and the searches the model still needed", () => {
+    const episode = draft();
+    episode.toolUsed("read_file", { path: "a.ts" });
+    episode.toolUsed("grep", { pattern: "parseConfig" });
+    episode.toolUsed("search_codebase", { query: "config loading" });
+    episode.toolUsed("retrieve_context", { ref: "abc" });
+    episode.prefetchOutcome(["chunk:1", "chunk:2"], ["chunk:2"]);
+    episode.finished({ stopReason: "end_turn", response: "Fixed in a.ts." }, 1000);
+    const closed = episode.close(2000);
+    expect(closed.toolCalls).toBe(4);
+    expect(closed.searchedAfter).toEqual(["parseConfig", "config loading", "retrieve_context"]);
+    expect(closed.prefetchedKeys).toEqual(["chunk:1", "chunk:2"]);
+    expect(closed.usedKeys).toEqual(["chunk:2"]);
+    expect(closed.taskCompleted).toBe(true);
+    expect(closed.hedging).toBe(false);
+    expect(closed.sampledThresholds).toEqual(episode.sample.sampledThresholds);
+    expect(closed.contextId).toBe("ctx-0");
+  });
+
+  it("a next prompt soon after is a follow-up, a correction when it opens by correcting; later it is neither", () => {
+    const answered = () => {
+      const episode = draft();
+      episode.finished({ stopReason: "end_turn", response: "Done." }, 10_000);
+      return episode;
+    };
+    expect(answered().close(20_000, "also add a test")).toMatchObject({ followUps: 1, corrections: 0 });
+    expect(answered().close(20_000, "no, that's wrong")).toMatchObject({ followUps: 0, corrections: 1 });
+    expect(answered().close(10_000 + FOLLOW_UP_WINDOW_MS + 1, "no, that's wrong")).toMatchObject({ followUps: 0, corrections: 0 });
+    expect(answered().close(20_000)).toMatchObject({ followUps: 0, corrections: 0 });
+  });
+
+  it("an interrupted or failed run did not complete; a hedging answer is seen", () => {
+    const interrupted = draft();
+    interrupted.finished({ stopReason: "interrupted", response: "" }, 1);
+    expect(interrupted.close(2).taskCompleted).toBe(false);
+    const failed = draft();
+    failed.finished({ stopReason: "end_turn", response: "", error: { kind: "server", message: "boom" } }, 1);
+    expect(failed.close(2).taskCompleted).toBe(false);
+    const hedged = draft();
+    hedged.finished({ stopReason: "end_turn", response: "I'm not sure where that is set." }, 1);
+    expect(hedged.close(2).hedging).toBe(true);
+  });
+
+  it("files changed after the answer, and not by the agent, are the user's edits", () => {
+    const episode = draft();
+    episode.fileWritten("src/a.ts");
+    episode.filesChanged(["src/b.ts"]); // during the run: the agent's work, not the user's
+    episode.finished({ stopReason: "end_turn", response: "Done." }, 1);
+    episode.filesChanged(["src/a.ts", "src/c.ts", "src/c.ts"]);
+    expect(episode.close(2).userEdits).toBe(1);
+  });
+});
