@@ -54,6 +54,8 @@ export interface AgentSessionOptions {
   model?: string;
   /** Code search for the tools and prefetch; the project's own by default (`sylk ask` passes the interactive session's warm one). */
   codeSearcher?: CodeSearcher;
+  /** Where self-tuning retrieval's Thompson samples come from (Math.random; tests seed it). */
+  random?: () => number;
 }
 
 export interface AgentSession {
@@ -157,7 +159,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   });
   const userProfiles = new UserProfiles(services.paths.sylkHome);
   const handoff = new SessionHandoff(services, config, () => recorder?.session.id, userProfiles);
-  const learning = new SessionLearning(services, config, () => userProfiles.get());
+  const learning = new SessionLearning(services, config, () => userProfiles.get(), options.random);
   const tools = new ToolRegistry(
     [
       ...handoff.trackCommands(

@@ -23,6 +23,7 @@ export class SessionLearning {
     private readonly services: ProjectServices,
     private readonly config: SylkConfig,
     private readonly userProfiles: () => UserProfileDatabase | undefined,
+    private readonly random?: () => number,
   ) {}
 
   private get enabled(): boolean {
@@ -72,7 +73,10 @@ export class SessionLearning {
 
   private open(): RetrievalLearning | undefined {
     if (!this.enabled) return undefined;
-    this.learning ??= RetrievalLearning.open(learningDeps(this.services, this.config, this.userProfiles(), (message) => this.reports.push(message)));
+    this.learning ??= RetrievalLearning.open({
+      ...learningDeps(this.services, this.config, this.userProfiles(), (message) => this.reports.push(message)),
+      ...(this.random ? { random: this.random } : {}),
+    });
     return this.learning;
   }
 }
