@@ -55,15 +55,28 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
   let turns = 0;
   let toolCalls = 0;
   let lastText = "";
-  const finish = (stopReason: AgentStopReason, error?: AgentResult["error"]): AgentResult => ({
-    sessionId: recorder.session.id,
-    response: lastText,
-    stopReason,
-    turns,
-    toolCalls,
-    usage,
-    ...(error ? { error } : {}),
-  });
+  /**
+   * What prefetch put in front of the model during this run, and what the
+   * model wrote and called: an injected item counts as used when anything
+   * later in the run cites it (a model often reads and searches first, and
+   * cites in its final answer).
+   */
+  const runAugmentations: AugmentedQuery[] = [];
+  const runTexts: string[] = [];
+  const runTargets: string[] = [];
+  const finish = (stopReason: AgentStopReason, error?: AgentResult["error"]): AgentResult => {
+    for (const augmented of runAugmentations) deps.prefetcher?.metrics.recordOutcome(augmented, runTexts.join("\n"), runTargets);
+    runAugmentations.length = 0;
+    return {
+      sessionId: recorder.session.id,
+      response: lastText,
+      stopReason,
+      turns,
+      toolCalls,
+      usage,
+      ...(error ? { error } : {}),
+    };
+  };
   /** Ends the run; one that ended without an answer says so in the conversation, after what had arrived. */
   async function* end(stopReason: AgentStopReason, error?: AgentResult["error"], partial = ""): AsyncGenerator<AgentEvent, AgentResult> {
     const note = unansweredNote(stopReason, error);
@@ -103,7 +116,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
   const promptAugmentation = await takePrefetch(situationOf(recorder.rows(), recorder.session.id, promptTurn), promptPrefetch);
   let parentId = await recorder.recordPrompt(prompt, promptTurn, promptAugmentation?.injected);
   if (promptAugmentation) yield prefetchEvent(promptTurn, promptAugmentation.augmented);
-  let pendingAugmentations: AugmentedQuery[] = promptAugmentation ? [promptAugmentation.augmented] : [];
+  if (promptAugmentation) runAugmentations.push(promptAugmentation.augmented);
 
   for (;;) {
     if (turns >= deps.maxTurns) return yield* end("max_turns");
@@ -188,10 +201,8 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     parentId = recorded.responseId;
     lastText = responseText(response);
     const calls = response.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
-    for (const augmented of pendingAugmentations) {
-      deps.prefetcher?.metrics.recordOutcome(augmented, lastText, calls.map((call) => JSON.stringify(call.input)));
-    }
-    pendingAugmentations = [];
+    runTexts.push(lastText);
+    runTargets.push(...calls.map((call) => JSON.stringify(call.input)));
     yield { type: "assistant_message", turn, text: lastText, toolCalls: calls.length };
     yield { type: "usage", turn, usage: response.usage, total: usage };
     quality?.answerStopped(response.stopReason);
@@ -235,7 +246,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     await recorder.appendToolResults(turn, results, toolAugmentation?.injected);
     if (toolAugmentation) {
       yield prefetchEvent(turn, toolAugmentation.augmented);
-      pendingAugmentations.push(toolAugmentation.augmented);
+      runAugmentations.push(toolAugmentation.augmented);
     }
     closeTurn(turn, signal.aborted);
     if (signal.aborted) return yield* end("interrupted");
