@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The handoff controller (issue 12) against a fixed 75 % handoff, the token
-// policy (evict at 75 % down to 50 %, same instance) and an oracle that hands
-// off at the true onset, on the same simulated sessions (what the simulator
+// policy (evict at 75 % down to 50 %, same instance), a Bayes detector that
+// knows everything but each session's onset (the information limit, at three
+// evidence levels) and an oracle that hands off at the true onset, on the
+// same simulated sessions (what the simulator
 // assumes: scripts/lib/handoff-simulator.mjs). The GP controller learns its
 // profiles across the run, as Sylk does across sessions. Also: how fast the
 // learned onset converges, pooled against unpooled, and the GP's cost.
@@ -15,6 +17,7 @@ import {
   AGENT_TYPES,
   MODELS,
   WINDOW,
+  bayesPolicy,
   expectedOnset,
   fixedThresholdPolicy,
   makeSession,
@@ -128,7 +131,14 @@ function comparePolicies(seed) {
   const policies = {
     "GP controller": [gp, "handoff"],
     "GP, prior mean not conditioned on the instance": [unconditioned, "handoff"],
-    "GP controller, plateau-only prior": [plateauOnly, "handoff"], "fixed 75 % handoff": [fixedThresholdPolicy(), "handoff"], "token policy (75 % → 50 %)": [tokenPolicy(), "evict"], oracle: [oraclePolicy(), "handoff"] };
+    "GP controller, plateau-only prior": [plateauOnly, "handoff"],
+    "fixed 75 % handoff": [fixedThresholdPolicy(), "handoff"],
+    "token policy (75 % → 50 %)": [tokenPolicy(), "evict"],
+    "Bayes detector, all but the onset known, evidence 0.97": [bayesPolicy(0.97), "handoff"],
+    "Bayes detector, all but the onset known, evidence 0.8": [bayesPolicy(0.8), "handoff"],
+    "Bayes detector, all but the onset known, evidence 0.9": [bayesPolicy(0.9), "handoff"],
+    oracle: [oraclePolicy(), "handoff"],
+  };
   const results = Object.fromEntries(Object.keys(policies).map((name) => [name, { quality: [], delays: [], early: [], earlyAt: [], missed: 0, neverDegradedFired: 0 }]));
   let neverDegraded = 0;
   for (let index = 0; index < SESSIONS; index++) {
@@ -252,7 +262,7 @@ const pct = (value) => `${(100 * value).toFixed(1)} %`;
 const lines = [];
 lines.push(`Seed ${SEED}, ${SESSIONS} sessions (${comparison.neverDegraded} never degrade), 200k window; GP controller firings by condition: ${JSON.stringify(comparison.gpConditions)}`);
 lines.push("");
-lines.push("| policy | median delay (turns) | p90 delay | missed | firings before onset / session | sessions with one | where (median share of the onset) | never-degrading sessions firing | mean true quality | of oracle |");
+lines.push("| policy | median delay (turns) | p90 delay | missed | firings before onset / session | sessions with one (false-firing sessions) | where (median share of the onset) | never-degrading sessions firing | mean true quality | of oracle |");
 lines.push("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const row of comparison.rows) {
   lines.push(`| ${row.policy} | ${fmt(row.medianDelay)} | ${fmt(row.p90Delay)} | ${row.missed} | ${fmt(row.earlyPerSession, 3)} | ${pct(row.sessionsWithEarly)} | ${Number.isFinite(row.earlyAtMedian) ? pct(row.earlyAtMedian) : "–"} | ${pct(row.neverDegradedFired)} | ${row.quality.toFixed(4)} | ${pct(row.ofOracle)} |`);

@@ -85,7 +85,8 @@ export function makeSession(world, random, type, model, progress) {
     noise.push(gaussian(random) * curve.noise);
     outlier.push(random() < OUTLIER_RATE ? 0.1 + 0.4 * random() : 1);
   }
-  return { type, model, onset, degrades, turns, growth, noise, outlier, peak: curve.peak, declinePerKilo: curve.declineShare * curve.peak };
+  const meanOnset = expectedOnset(world, type, model, progress);
+  return { type, model, onset, meanOnset, degrades, turns, growth, noise, outlier, peak: curve.peak, noiseSd: curve.noise, declinePerKilo: curve.declineShare * curve.peak };
 }
 
 export function trueQuality(session, contextTokens) {
@@ -165,6 +166,79 @@ export function oraclePolicy() {
     },
     decide: (context) => (context >= session.onset ? { kind: "handoff", preparedTokens: 0.25 * session.onset } : safetyNet(context)),
     observe() {},
+    finish() {},
+  };
+}
+
+/**
+ * The information limit: a Bayes detector that knows everything about the
+ * session except its onset (the pair's mean onset at this point of the run,
+ * the 10 % log-normal spread around it, the share that never degrades, the
+ * plateau, the decline rate, the noise, the outlier process and what a
+ * handoff costs) and hands off when the posterior probability that the
+ * decline has begun by the next turn reaches `evidence`. No learned
+ * controller can beat it on the same sessions; how far it gets within a
+ * given false-firing rate says what a target asks of the data.
+ */
+export function bayesPolicy(evidence) {
+  const ONSETS = 400;
+  const SPREAD = 4; // the grid covers ±4 sd of the log-onset
+  let session;
+  let onsets;
+  let logWeights;
+  let instanceTurn;
+  let handedOff;
+  // Each instance starts from the prior, as the controller's instances start from the profile.
+  const restart = () => {
+    instanceTurn = 0;
+    onsets = [];
+    logWeights = [];
+    for (let index = 0; index < ONSETS; index++) {
+      const z = -SPREAD + (2 * SPREAD * (index + 0.5)) / ONSETS;
+      onsets.push(session.meanOnset * Math.exp(0.1 * z));
+      logWeights.push(-0.5 * z * z + Math.log(((1 - NEVER_DEGRADES) * (2 * SPREAD)) / ONSETS / Math.sqrt(2 * Math.PI)));
+    }
+    onsets.push(Number.POSITIVE_INFINITY);
+    logWeights.push(Math.log(NEVER_DEGRADES));
+  };
+  return {
+    start(s) {
+      session = s;
+      handedOff = false;
+      restart();
+    },
+    decide(context) {
+      // At the current size: with the onset known to a turn, a lookahead would hand off the turn
+      // before it, which the benchmark counts as early.
+      const top = Math.max(...logWeights);
+      let total = 0;
+      let degraded = 0;
+      logWeights.forEach((logWeight, index) => {
+        const weight = Math.exp(logWeight - top);
+        total += weight;
+        if (onsets[index] <= context) degraded += weight;
+      });
+      if (degraded / total >= evidence) {
+        handedOff = true;
+        restart();
+        return { kind: "handoff", preparedTokens: 0.25 * session.meanOnset };
+      }
+      return safetyNet(context);
+    },
+    observe(context, observed) {
+      // It knows what a handoff costs in the first two turns, and leaves them out.
+      if (instanceTurn++ < 2 && handedOff) return;
+      const sd = session.noiseSd;
+      logWeights.forEach((logWeight, index) => {
+        const expected = Math.max(0, session.peak - (session.declinePerKilo * Math.max(0, context - onsets[index])) / 1000);
+        const inlier = ((1 - OUTLIER_RATE) * Math.exp(-0.5 * ((observed - expected) / sd) ** 2)) / (sd * Math.sqrt(2 * Math.PI));
+        // An outlier is uniform over 10–50 % of the true quality (widened by the noise).
+        const low = 0.1 * expected - 2 * sd;
+        const high = 0.5 * expected + 2 * sd;
+        const outlier = observed >= low && observed <= high ? OUTLIER_RATE / (high - low) : 0;
+        logWeights[index] = logWeight + Math.log(inlier + outlier + 1e-300);
+      });
+    },
     finish() {},
   };
 }
