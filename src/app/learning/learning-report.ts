@@ -56,7 +56,7 @@ export function learningLines(summary: LearningSummary): string[] {
   const profile = summary.profile;
   const applies = profile.observationCount >= MIN_PROFILE_OBSERVATIONS ? "applied" : `applies after ${MIN_PROFILE_OBSERVATIONS} observations`;
   lines.push(
-    `Your profile (all projects, ${profile.observationCount} observations, ${applies}): prefers thorough ${profile.prefersThorough.toFixed(2)}, tolerates searches ${profile.toleratesSearches.toFixed(2)}, waste penalty ×${profile.wastePenaltyMult.toFixed(2)}, struggle penalty ×${profile.strugglePenaltyMult.toFixed(2)}`,
+    `Your profile (all projects, ${profile.observationCount} observation${profile.observationCount === 1 ? "" : "s"}, ${applies}): prefers thorough ${profile.prefersThorough.toFixed(2)}, tolerates searches ${profile.toleratesSearches.toFixed(2)}, waste penalty ×${profile.wastePenaltyMult.toFixed(2)}, struggle penalty ×${profile.strugglePenaltyMult.toFixed(2)}`,
   );
   return lines;
 }

@@ -1,0 +1,35 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { renderApp, type RenderedApp } from "./render-app.js";
+
+let server: FakeAnthropicServer;
+let app: RenderedApp | undefined;
+
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await server.close();
+});
+
+describe("/learning", () => {
+  it("shows what self-tuning retrieval learned: an episode closes when the next prompt arrives", async () => {
+    server.enqueue(reply().text("First answer."), reply().text("Second answer."));
+    app = await renderApp({ consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+    await app.waitFor("index: fresh");
+    await app.submit("/learning");
+    await app.waitFor("Self-tuning retrieval: 0 observations in this project.");
+    await app.submit("where is the parser");
+    await app.waitFor("First answer.");
+    await app.submit("no, I said the parser");
+    await app.waitFor("Second answer.");
+    await app.submit("/learning");
+    await app.waitFor("Self-tuning retrieval: 1 observation in this project.");
+    const frame = app.frame();
+    expect(frame).toMatch(/thresholds\.confidence\s+\d/);
+    expect(frame).toContain("weights.strugglePenalty");
+    expect(frame).toContain("Your profile (all projects, 1 observation, applies after 5 observations)");
+  }, 60_000);
+});
