@@ -40,6 +40,8 @@ export interface CodeSearchOptions {
   signals?: readonly CodeSignal[];
   /** Hits per file; 1 by default (the best chunk of each file). */
   perFile?: number;
+  /** Multiplies a signal's RRF contribution (1 by default): what self-tuning retrieval learns for prefetch. */
+  signalWeights?: Partial<Record<CodeSignal, number>>;
 }
 
 export interface HybridCodeSearcherDeps {
@@ -104,8 +106,12 @@ export class HybridCodeSearcher {
     if (vectorRun) this.deps.vectorIndex?.helpScan();
     const attempts = await Promise.allSettled(running);
     attempts.forEach((attempt, index) => {
-      if (attempt.status === "fulfilled") lists.push({ signal: attempt.value.signal, hits: attempt.value.hits });
-      else degraded.push(`${signals[index]} search failed: ${(attempt.reason as Error).message}`);
+      if (attempt.status === "rejected") {
+        degraded.push(`${signals[index]} search failed: ${(attempt.reason as Error).message}`);
+        return;
+      }
+      const weight = options.signalWeights?.[attempt.value.signal];
+      lists.push({ signal: attempt.value.signal, hits: attempt.value.hits, ...(weight !== undefined ? { weight } : {}) });
     });
     if (lists.length === 0 && degraded.length > 0) throw new Error(`Search failed: ${degraded.join("; ")}`);
 

@@ -41,7 +41,15 @@ export function createPrefetcher(deps: {
     contentStore: deps.services.contentStore,
     breakers: { fulltext: new CircuitBreaker("fulltext"), vector: new CircuitBreaker("vector") },
   });
-  const augmenter = new QueryAugmenter(searcher, deps.thresholds ?? (() => INITIAL_PRIORS), tracker);
+  const thresholds = deps.thresholds ?? (() => INITIAL_PRIORS);
+  const augmenter = new QueryAugmenter(searcher, thresholds, tracker);
+  const metrics = new PrefetchMetrics();
+  // Hot-cache promotion: an excerpt the answer used always; one it did not, only when the learned
+  // settings say unused excerpts are still worth keeping near (promoteUnused).
+  metrics.onOutcome(({ prefetch, usedExcerpts }) => {
+    const promoted = thresholds().promoteUnused ? prefetch.excerpts : usedExcerpts;
+    for (const excerpt of promoted) hotCache.put(excerpt.key, excerpt.source, excerpt.content);
+  });
   const speculative = new SpeculativePrefetcher(augmenter);
   const pressure = deps.pressure ?? new MemoryPressureMonitor();
   pressure.registerEvictableCache(hotCache);
@@ -56,7 +64,7 @@ export function createPrefetcher(deps: {
     searcher,
     tracker,
     hotCache,
-    metrics: new PrefetchMetrics(),
+    metrics,
     pressure,
     augment: (query, remainingTokens, situation = {}) =>
       augmenter.augment(query, remainingTokens, {

@@ -1,7 +1,8 @@
 /**
  * Seed 002 "Pre-fetch Constraints": the initial priors. They are one object
- * on purpose: the adaptive system (a later issue) replaces these constants by
- * learned Beta distributions without touching the code that reads them.
+ * on purpose: self-tuning retrieval (`src/learning/retrieval-mapping.ts`)
+ * derives each prompt's values from its Thompson sample, and gives back
+ * exactly these at the priors' means.
  */
 export interface PrefetchThresholds {
   /** Share of the remaining window prefetch may fill (prior 10 %). */
@@ -22,6 +23,10 @@ export interface PrefetchThresholds {
   /** Shares of the budget for excerpts and hints (seed: 60 % and 30 %). */
   excerptBudgetShare: number;
   summaryBudgetShare: number;
+  /** The vector signal's weight in the prefetch search's rank fusion (full text's is 1). */
+  vectorWeight: number;
+  /** Whether an injected item the answer did not use still goes to the hot cache (a used one always does). */
+  promoteUnused: boolean;
 }
 
 export const INITIAL_PRIORS: Readonly<PrefetchThresholds> = {
@@ -36,4 +41,6 @@ export const INITIAL_PRIORS: Readonly<PrefetchThresholds> = {
   sessionPreference: 0.15,
   excerptBudgetShare: 0.6,
   summaryBudgetShare: 0.3,
+  vectorWeight: 1,
+  promoteUnused: false,
 };

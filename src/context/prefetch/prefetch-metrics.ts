@@ -1,12 +1,24 @@
-import type { AugmentedQuery } from "./query-augmenter.js";
+import type { AugmentedQuery, Excerpt } from "./query-augmenter.js";
 
 /** Tokens a search round trip costs the model when prefetch did not spare it (seed estimate). */
 const TOKENS_PER_AVOIDED_SEARCH = 500;
 
+/** One prefetch's outcome: what was injected, and what of it the answer or a tool call used. */
+export interface PrefetchOutcome {
+  prefetch: AugmentedQuery;
+  /** Keys of every excerpt and hint injected. */
+  injectedKeys: string[];
+  /** Keys of the excerpts the answer cited and the hints a tool call expanded. */
+  usedKeys: string[];
+  /** The excerpts used, with their content (what the hot cache is given). */
+  usedExcerpts: Excerpt[];
+}
+
 /**
  * Seed 002 "Feedback Loop": how prefetch is doing. An excerpt counts as used
  * when the answer cites its source (or quotes a line of it); a hint counts as
- * expanded when a later tool call reads its path.
+ * expanded when a later tool call reads its path. Listeners hear each
+ * outcome: the hot cache's promotion and self-tuning retrieval's episodes.
  */
 export class PrefetchMetrics {
   totalPrefetches = 0;
@@ -16,22 +28,32 @@ export class PrefetchMetrics {
   summariesExpanded = 0;
   tokensSaved = 0;
   tokensInjected = 0;
+  private readonly listeners: Array<(outcome: PrefetchOutcome) => void> = [];
 
-  recordOutcome(prefetch: AugmentedQuery, response: string, toolCallTargets: readonly string[]): void {
+  onOutcome(listener: (outcome: PrefetchOutcome) => void): void {
+    this.listeners.push(listener);
+  }
+
+  recordOutcome(prefetch: AugmentedQuery, response: string, toolCallTargets: readonly string[]): PrefetchOutcome {
     this.totalPrefetches++;
     this.tokensInjected += prefetch.tokensUsed;
-    let used = 0;
-    for (const excerpt of prefetch.excerpts) {
-      this.excerptsInjected++;
-      const cited = response.includes(excerpt.path ?? excerpt.source) || excerpt.content.split("\n").some((line) => line.trim().length > 20 && response.includes(line.trim()));
-      if (cited) used++;
-    }
-    this.excerptsUsed += used;
-    for (const summary of prefetch.summaries) {
-      this.summariesInjected++;
-      if (summary.path && toolCallTargets.some((target) => target.includes(summary.path as string))) this.summariesExpanded++;
-    }
-    this.tokensSaved += used * TOKENS_PER_AVOIDED_SEARCH;
+    const usedExcerpts = prefetch.excerpts.filter(
+      (excerpt) => response.includes(excerpt.path ?? excerpt.source) || excerpt.content.split("\n").some((line) => line.trim().length > 20 && response.includes(line.trim())),
+    );
+    const expanded = prefetch.summaries.filter((summary) => summary.path && toolCallTargets.some((target) => target.includes(summary.path as string)));
+    this.excerptsInjected += prefetch.excerpts.length;
+    this.excerptsUsed += usedExcerpts.length;
+    this.summariesInjected += prefetch.summaries.length;
+    this.summariesExpanded += expanded.length;
+    this.tokensSaved += usedExcerpts.length * TOKENS_PER_AVOIDED_SEARCH;
+    const outcome: PrefetchOutcome = {
+      prefetch,
+      injectedKeys: [...prefetch.excerpts, ...prefetch.summaries].map((item) => item.key),
+      usedKeys: [...usedExcerpts, ...expanded].map((item) => item.key),
+      usedExcerpts,
+    };
+    for (const listener of this.listeners) listener(outcome);
+    return outcome;
   }
 
   snapshot() {

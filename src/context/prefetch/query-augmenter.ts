@@ -78,6 +78,7 @@ export class QueryAugmenter {
     const found = await this.searcher.search(query, {
       budgetMs: SEARCH_BUDGET_MS,
       historyScope: asksForHistory(query) ? "project" : "session",
+      vectorWeight: thresholds.vectorWeight,
       ...(situation.sessionId ? { sessionId: situation.sessionId } : {}),
     });
     result.tierReached = found.tierReached;

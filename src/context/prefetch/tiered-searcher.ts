@@ -58,6 +58,8 @@ export interface TieredSearchOptions {
   /** History of the current session only (the default once there is one), or of every session of the project. */
   historyScope?: "session" | "project";
   limit?: number;
+  /** The vector signal's RRF weight in the full tier (1 by default). */
+  vectorWeight?: number;
 }
 
 /**
@@ -122,7 +124,7 @@ export class TieredSearcher {
       const signals = (["fulltext", "vector"] as const).filter((signal) => this.deps.breakers[signal].allow());
       signalsUsed = new Set();
       if (signals.length > 0) {
-        const code = await this.guarded(signals.join("+"), () => this.deps.codeSearcher.search(query, { limit, signals }), degraded);
+        const code = await this.guarded(signals.join("+"), () => this.deps.codeSearcher.search(query, { limit, signals, ...(options.vectorWeight !== undefined ? { signalWeights: { vector: options.vectorWeight } } : {}) }), degraded);
         if (code) {
           this.recordSignals(signals, code.degraded);
           for (const signal of signals) if (!code.degraded.some((message) => message.startsWith(signal))) signalsUsed.add(signal);
