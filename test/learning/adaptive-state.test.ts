@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AdaptiveState, PARAMETER_NAMES, type UpdateRule } from "../../src/learning/adaptive-state.js";
+import { DEFAULT_UPDATE_CONFIG, type UpdateConfig } from "../../src/learning/robust-weight-distribution.js";
 import { type EpisodeObservation, inferSatisfaction } from "../../src/learning/satisfaction.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
 
@@ -12,13 +13,13 @@ function episode(state: AdaptiveState, query: string, embedding: number[], seque
   };
 }
 
-/** A user whose best confidence threshold is 0.6: the further the sample, the likelier the model has to search. */
-function simulate(rule: UpdateRule, seed: number, episodes: number): number {
+/** A user whose best confidence threshold is `optimum` (0.6): the further the sample, the likelier the model has to search. */
+function simulate(rule: UpdateRule, seed: number, episodes: number, optimum = 0.6, config: UpdateConfig = DEFAULT_UPDATE_CONFIG): number {
   const random = mulberry32(seed);
-  const state = new AdaptiveState();
+  const state = new AdaptiveState(config);
   for (let i = 1; i <= episodes; i++) {
     const sample = state.sample(state.contexts.classify("fix the parser", [1, 0, 0]), random);
-    const distance = Math.abs(sample.sampledThresholds.confidence - 0.6);
+    const distance = Math.abs(sample.sampledThresholds.confidence - optimum);
     state.update({
       sequence: i, timestamp: i, query: "fix the parser", queryEmbedding: [1, 0, 0], ...sample, taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 3, userEdits: 0,
       hedging: random() < 0.2, // noise unrelated to the sample
@@ -118,6 +119,17 @@ describe("AdaptiveState", () => {
       expect(Math.abs(advantage - 0.6)).toBeLessThan(0.06);
       expect(Math.abs(plain - 0.85)).toBeLessThan(0.03);
       expect(Math.abs(plain - 0.6) - Math.abs(advantage - 0.6)).toBeGreaterThan(0.15);
+    }
+  });
+
+  it("with negativeEvidence \"reflect\", the advantage rule ends where the optimum is, not where the mirror drifts to (slowly)", () => {
+    const reflect = { ...DEFAULT_UPDATE_CONFIG, negativeEvidence: "reflect" as const };
+    for (const seed of [1, 2, 3, 4]) {
+      // The mirror: about the same mean whether the optimum is below the prior or above it.
+      expect(Math.abs(simulate("advantage", seed, 300, 0.95) - simulate("advantage", seed, 300, 0.6))).toBeLessThan(0.05);
+      // The reflection: lower for the lower optimum, and near the prior for one just above it.
+      expect(simulate("advantage", seed, 300, 0.6, reflect)).toBeLessThan(simulate("advantage", seed, 300, 0.95, reflect) - 0.015);
+      expect(Math.abs(simulate("advantage", seed, 300, 0.95, reflect) - 0.85)).toBeLessThan(0.05);
     }
   });
 
