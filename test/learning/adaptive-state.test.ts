@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AdaptiveState, PARAMETER_NAMES, type UpdateRule } from "../../src/learning/adaptive-state.js";
 import { DEFAULT_UPDATE_CONFIG, type UpdateConfig } from "../../src/learning/robust-weight-distribution.js";
-import { type EpisodeObservation, inferSatisfaction } from "../../src/learning/satisfaction.js";
+import { type EpisodeObservation, inferSatisfaction, PRIOR_MEAN_WEIGHTS } from "../../src/learning/satisfaction.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
 
 function episode(state: AdaptiveState, query: string, embedding: number[], sequence: number, random: () => number, outcome: Partial<EpisodeObservation> = {}): EpisodeObservation {
@@ -69,6 +69,35 @@ describe("AdaptiveState", () => {
     expect(state.totalObservations).toBe(3);
     expect(state.profile.observationCount).toBe(3);
     expect(state.contexts.bias(contextId)!.observationCount).toBe(3);
+  });
+
+  it("with rewardWeights \"mean\", computes the satisfaction at the weights' means adjusted as the sample was, not at this episode's draws", () => {
+    const outcome = { searchedAfter: ["x", "y"], prefetchedKeys: ["a", "b", "c"], usedKeys: ["a"], followUps: 1 };
+    const drawn = (state: AdaptiveState, sequence: number) => {
+      const e = episode(state, "q", [1, 0], sequence, mulberry32(sequence), outcome);
+      // Draws that would flatter the episode: no struggle or waste penalty, full success weight.
+      return { ...e, appliedWeights: { taskSuccess: 1, relevanceBonus: 0.9, strugglePenalty: 0, wastePenalty: 0 } };
+    };
+    const seedWay = new AdaptiveState();
+    const first = drawn(seedWay, 1);
+    expect(seedWay.update(first, "seed")).toMatchObject({ satisfaction: inferSatisfaction(first, first.appliedWeights) });
+
+    const byMeans = new AdaptiveState({ ...DEFAULT_UPDATE_CONFIG, rewardWeights: "mean" });
+    const same = drawn(byMeans, 1);
+    expect(byMeans.update(same, "seed")).toMatchObject({ satisfaction: inferSatisfaction(same, PRIOR_MEAN_WEIGHTS) });
+    // The profile (past 5 observations) and the context's bias still apply, as when sampling.
+    byMeans.profile.observationCount = 5;
+    byMeans.profile.strugglePenaltyMult = 2;
+    byMeans.contexts.bias("ctx_0")!.wasteMult = 1.5;
+    const means = Object.fromEntries(byMeans.parameters().map((p) => [p.name, p.mean]));
+    const later = drawn(byMeans, 2);
+    const expected = inferSatisfaction(later, {
+      taskSuccess: means["weights.taskSuccess"]!,
+      relevanceBonus: means["weights.relevanceBonus"]!,
+      strugglePenalty: means["weights.strugglePenalty"]! * 2,
+      wastePenalty: means["weights.wastePenalty"]! * 1.5,
+    });
+    expect(byMeans.update(later, "seed")).toMatchObject({ satisfaction: expect.closeTo(expected, 12) });
   });
 
   it("skips an episode at or before the applied sequence, so a replay applies nothing twice", () => {
