@@ -1,6 +1,6 @@
 import type { Uniform } from "./beta-sampler.js";
 import { ContextDiscovery } from "./context-discovery.js";
-import { DEFAULT_UPDATE_CONFIG, RobustWeightDistribution, type RobustWeightDistributionJSON, type UpdateConfig } from "./robust-weight-distribution.js";
+import { DEFAULT_UPDATE_CONFIG, RobustWeightDistribution, type RobustWeightDistributionJSON, type UpdateConfig as DistributionUpdateConfig } from "./robust-weight-distribution.js";
 import { type EpisodeObservation, inferSatisfaction, type RewardWeights, type ThresholdConfig } from "./satisfaction.js";
 import { UserWeightProfile, type UserWeightProfileJSON } from "./user-weight-profile.js";
 
@@ -17,6 +17,18 @@ export const PARAMETER_PRIORS = {
 
 export type ParameterName = keyof typeof PARAMETER_PRIORS;
 export const PARAMETER_NAMES = Object.keys(PARAMETER_PRIORS) as ParameterName[];
+
+/** The distributions' update settings, and the weights an episode's satisfaction is computed with. */
+export interface UpdateConfig extends DistributionUpdateConfig {
+  /**
+   * "applied" (the seed's, and the default): the sample's applied weights.
+   * "mean": the weights' means, adjusted by the profile and the context's
+   * bias as the sample was. The weights are learned from that satisfaction,
+   * so with "applied" a draw that weighs the penalties less raises its own
+   * reward and is reinforced for that alone.
+   */
+  rewardWeights?: "applied" | "mean";
+}
 
 /**
  * "seed": the seed's rule, signal = satisfaction. "advantage": the design
@@ -115,7 +127,7 @@ export class AdaptiveState {
    */
   update(observation: EpisodeObservation, rule: UpdateRule, options: { updateProfile?: boolean } = {}): UpdateResult {
     if (observation.sequence <= this.appliedSequence) return { applied: false };
-    const satisfaction = inferSatisfaction(observation, observation.appliedWeights);
+    const satisfaction = inferSatisfaction(observation, this.rewardWeights(observation));
     if (!Number.isFinite(satisfaction)) return { applied: false };
 
     // Contexts learn here, not when the prompt was classified, so a replay rebuilds them exactly.
@@ -138,6 +150,24 @@ export class AdaptiveState {
     this.totalObservations++;
     this.appliedSequence = observation.sequence;
     return { applied: true, satisfaction, signal };
+  }
+
+  /**
+   * The weights the episode's satisfaction is computed with: the applied
+   * weights (the seed's), or with `rewardWeights: "mean"` the distributions'
+   * means adjusted as the sample was (profile, then the context's bias), so a
+   * draw of a weight cannot raise the satisfaction it is then judged by.
+   */
+  private rewardWeights(observation: EpisodeObservation): RewardWeights {
+    if (this.config.rewardWeights !== "mean") return observation.appliedWeights;
+    const mean = (name: ParameterName) => this.distribution(name).mean();
+    const weights = this.profile.adjust({
+      taskSuccess: mean("weights.taskSuccess"),
+      relevanceBonus: mean("weights.relevanceBonus"),
+      strugglePenalty: mean("weights.strugglePenalty"),
+      wastePenalty: mean("weights.wastePenalty"),
+    });
+    return this.contexts.bias(observation.contextId)?.adjust(weights) ?? weights;
   }
 
   parameters(): ParameterSummary[] {

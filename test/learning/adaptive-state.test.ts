@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AdaptiveState, PARAMETER_NAMES, type UpdateRule } from "../../src/learning/adaptive-state.js";
-import { type EpisodeObservation, inferSatisfaction } from "../../src/learning/satisfaction.js";
+import { DEFAULT_UPDATE_CONFIG, type UpdateConfig } from "../../src/learning/robust-weight-distribution.js";
+import { type EpisodeObservation, inferSatisfaction, PRIOR_MEAN_WEIGHTS } from "../../src/learning/satisfaction.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
 
 function episode(state: AdaptiveState, query: string, embedding: number[], sequence: number, random: () => number, outcome: Partial<EpisodeObservation> = {}): EpisodeObservation {
@@ -12,13 +13,13 @@ function episode(state: AdaptiveState, query: string, embedding: number[], seque
   };
 }
 
-/** A user whose best confidence threshold is 0.6: the further the sample, the likelier the model has to search. */
-function simulate(rule: UpdateRule, seed: number, episodes: number): number {
+/** A user whose best confidence threshold is `optimum` (0.6): the further the sample, the likelier the model has to search. */
+function simulate(rule: UpdateRule, seed: number, episodes: number, optimum = 0.6, config: UpdateConfig = DEFAULT_UPDATE_CONFIG): number {
   const random = mulberry32(seed);
-  const state = new AdaptiveState();
+  const state = new AdaptiveState(config);
   for (let i = 1; i <= episodes; i++) {
     const sample = state.sample(state.contexts.classify("fix the parser", [1, 0, 0]), random);
-    const distance = Math.abs(sample.sampledThresholds.confidence - 0.6);
+    const distance = Math.abs(sample.sampledThresholds.confidence - optimum);
     state.update({
       sequence: i, timestamp: i, query: "fix the parser", queryEmbedding: [1, 0, 0], ...sample, taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 3, userEdits: 0,
       hedging: random() < 0.2, // noise unrelated to the sample
@@ -70,6 +71,35 @@ describe("AdaptiveState", () => {
     expect(state.contexts.bias(contextId)!.observationCount).toBe(3);
   });
 
+  it("with rewardWeights \"mean\", computes the satisfaction at the weights' means adjusted as the sample was, not at this episode's draws", () => {
+    const outcome = { searchedAfter: ["x", "y"], prefetchedKeys: ["a", "b", "c"], usedKeys: ["a"], followUps: 1 };
+    const drawn = (state: AdaptiveState, sequence: number) => {
+      const e = episode(state, "q", [1, 0], sequence, mulberry32(sequence), outcome);
+      // Draws that would flatter the episode: no struggle or waste penalty, full success weight.
+      return { ...e, appliedWeights: { taskSuccess: 1, relevanceBonus: 0.9, strugglePenalty: 0, wastePenalty: 0 } };
+    };
+    const seedWay = new AdaptiveState();
+    const first = drawn(seedWay, 1);
+    expect(seedWay.update(first, "seed")).toMatchObject({ satisfaction: inferSatisfaction(first, first.appliedWeights) });
+
+    const byMeans = new AdaptiveState({ ...DEFAULT_UPDATE_CONFIG, rewardWeights: "mean" });
+    const same = drawn(byMeans, 1);
+    expect(byMeans.update(same, "seed")).toMatchObject({ satisfaction: inferSatisfaction(same, PRIOR_MEAN_WEIGHTS) });
+    // The profile (past 5 observations) and the context's bias still apply, as when sampling.
+    byMeans.profile.observationCount = 5;
+    byMeans.profile.strugglePenaltyMult = 2;
+    byMeans.contexts.bias("ctx_0")!.wasteMult = 1.5;
+    const means = Object.fromEntries(byMeans.parameters().map((p) => [p.name, p.mean]));
+    const later = drawn(byMeans, 2);
+    const expected = inferSatisfaction(later, {
+      taskSuccess: means["weights.taskSuccess"]!,
+      relevanceBonus: means["weights.relevanceBonus"]!,
+      strugglePenalty: means["weights.strugglePenalty"]! * 2,
+      wastePenalty: means["weights.wastePenalty"]! * 1.5,
+    });
+    expect(byMeans.update(later, "seed")).toMatchObject({ satisfaction: expect.closeTo(expected, 12) });
+  });
+
   it("skips an episode at or before the applied sequence, so a replay applies nothing twice", () => {
     const random = mulberry32(3);
     const state = new AdaptiveState();
@@ -118,6 +148,17 @@ describe("AdaptiveState", () => {
       expect(Math.abs(advantage - 0.6)).toBeLessThan(0.06);
       expect(Math.abs(plain - 0.85)).toBeLessThan(0.03);
       expect(Math.abs(plain - 0.6) - Math.abs(advantage - 0.6)).toBeGreaterThan(0.15);
+    }
+  });
+
+  it("with negativeEvidence \"reflect\", the advantage rule ends where the optimum is, not where the mirror drifts to (slowly)", () => {
+    const reflect = { ...DEFAULT_UPDATE_CONFIG, negativeEvidence: "reflect" as const };
+    for (const seed of [1, 2, 3, 4]) {
+      // The mirror: about the same mean whether the optimum is below the prior or above it.
+      expect(Math.abs(simulate("advantage", seed, 300, 0.95) - simulate("advantage", seed, 300, 0.6))).toBeLessThan(0.05);
+      // The reflection: lower for the lower optimum, and near the prior for one just above it.
+      expect(simulate("advantage", seed, 300, 0.6, reflect)).toBeLessThan(simulate("advantage", seed, 300, 0.95, reflect) - 0.015);
+      expect(Math.abs(simulate("advantage", seed, 300, 0.95, reflect) - 0.85)).toBeLessThan(0.05);
     }
   });
 

@@ -49,6 +49,38 @@ describe("RobustWeightDistribution", () => {
     expect(away.mean()).toBeLessThan(0.8);
   });
 
+  it("with negativeEvidence \"reflect\", a negative signal puts its evidence at the sample reflected about the mean", () => {
+    const reflect: UpdateConfig = { ...bare, negativeEvidence: "reflect" };
+    const away = at(8, 2); // mean 0.8
+    away.update(0.9, -1, reflect);
+    expect(away.alpha).toBeCloseTo(8.7, 12);
+    expect(away.beta).toBeCloseTo(2.3, 12);
+    expect(away.mean()).toBeLessThan(0.8);
+    // A sample at the mean says nothing about the direction: the mean stays.
+    const atMean = at(8, 2);
+    atMean.update(0.8, -1, reflect);
+    expect(atMean.mean()).toBeCloseTo(0.8, 12);
+    // Reflected past 0 or 1, the evidence is clamped into [0, 1].
+    const low = at(1, 9); // mean 0.1
+    low.update(0.4, -1, reflect);
+    expect([low.alpha, low.beta]).toEqual([1, 10]);
+  });
+
+  it("with a signal unrelated to the sample, the seed's mirror drifts the mean toward 0.5 and the reflection does not", () => {
+    const drift = (negativeEvidence: "mirror" | "reflect", seed: number) => {
+      const d = new RobustWeightDistribution(8.5, 1.5);
+      const random = mulberry32(seed);
+      const config = { ...DEFAULT_UPDATE_CONFIG, negativeEvidence };
+      // An advantage: as often negative as positive, whatever was drawn.
+      for (let i = 0; i < 300; i++) d.update(d.sample(random), random() < 0.5 ? -0.3 : 0.3, config);
+      return d.mean();
+    };
+    for (const seed of [1, 2, 3]) {
+      expect(drift("mirror", seed)).toBeLessThan(0.7);
+      expect(Math.abs(drift("reflect", seed) - 0.85)).toBeLessThan(0.04);
+    }
+  });
+
   it("rejects a sample more than three standard deviations away and leaves the belief untouched", () => {
     const d = at(80, 20, 8, 2, 100); // sd ≈ 0.04
     expect(d.update(0.2, 1)).toBe("outlier");

@@ -1,0 +1,171 @@
+// The simulated users of scripts/bench-adaptive.mjs, and the figures computed
+// from their episodes. A user is what its model does with what prefetch put in
+// front of it; everything here is deterministic given its inputs, and the
+// randomness (the Thompson draws, the outcome noise) is passed in seeded.
+//
+// What the users assume:
+// - the model reads the prefetch block as the system prompt asks (cite
+//   `path:a-b`), and a gold item is enough to answer without searching (for a
+//   LoCoMo question with several evidence turns, one is taken as enough);
+// - a starved model searches once with the query itself through the real
+//   search tool; when the gold is not in what comes back, it tries two more
+//   searches and answers with a hedge, and the user follows up once;
+// - outcome noise unrelated to retrieval: a follow-up anyway on 15 % of
+//   episodes, a failed run (error, interrupt) on 5 %, the same episodes for
+//   every policy;
+// - no user edits and no corrections (nothing in the data says what they would
+//   be); tokens cost nothing in the satisfaction (the seed's function has no
+//   term for them), so they are reported beside it.
+
+/** Seeded uniform source (the same generator as the tests' helper). */
+export function mulberry32(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * What the user's model does with an injection: "uses" cites a gold excerpt,
+ * reads a gold hint, and searches only when no gold item was injected;
+ * "ignores" never looks at what was injected and always searches.
+ */
+export const USERS = [
+  { id: "A", name: "uses good excerpts, searches when starved", behaviourAt: () => "uses" },
+  { id: "B", name: "never uses excerpts", behaviourAt: () => "ignores" },
+  { id: "C", name: "uses, then ignores from the middle of the run", behaviourAt: (episode, total) => (episode <= Math.floor(total / 2) ? "uses" : "ignores"), flips: true },
+  { id: "D", name: "ignores, then uses from the middle of the run (extra)", behaviourAt: (episode, total) => (episode <= Math.floor(total / 2) ? "ignores" : "uses"), flips: true },
+];
+
+/** Reformulations the starved model tries after a first search that found nothing useful. */
+const RETRIES = 2;
+
+/**
+ * The model's turn after the prefetch, from the query's gold answer:
+ * - a gold excerpt was injected ("uses"): the answer cites it (its path, or its
+ *   source and a line of it for a conversation turn); no search;
+ * - else a gold hint was injected ("uses"): the model reads it (`read_file` of
+ *   the hint's path; `get_turn_range` for a conversation turn); no search;
+ * - else, and always for "ignores": the model searches with the real search tool
+ *   (`search_codebase` / `search_history` with the query). If the gold is in what
+ *   that returns, one search and an answer; if not, two more searches, then an
+ *   answer that hedges ("I couldn't find …") and the user follows up once.
+ * Which keys count as used is decided by `PrefetchMetrics.recordOutcome`, the
+ * product's own rule (an excerpt's source or a line of it in the answer, a hint's
+ * path in a tool call's target).
+ */
+export function modelTurn(behaviour, augmented, query, metrics, detectHedging) {
+  const goldExcerpts = behaviour === "uses" ? augmented.excerpts.filter((item) => query.isGold(item)) : [];
+  const goldHints = behaviour === "uses" && goldExcerpts.length === 0 ? augmented.summaries.filter((item) => query.isGold(item)) : [];
+  const searchedAfter = [];
+  const toolCallTargets = [];
+  let response;
+  if (goldExcerpts.length > 0) {
+    const cited = goldExcerpts.map((item) => (item.path ? item.source : `${item.source}: "${longestLine(item.content)}"`));
+    response = `From ${cited.join(" and ")}: the answer follows.`;
+  } else if (goldHints.length > 0) {
+    for (const hint of goldHints) toolCallTargets.push(hint.path ?? `get_turn_range(${hint.source})`);
+    response = `Having read ${goldHints.map((hint) => hint.path ?? hint.source).join(", ")}: the answer follows.`;
+  } else {
+    searchedAfter.push(query.text);
+    // The answer cites what the search found, as it cites an excerpt; if prefetch had injected the
+    // same file or turn, PrefetchMetrics counts that item used (the product's attribution).
+    if (query.ownSearchFinds) response = `The search found ${query.ownSearchTop}: the answer follows.`;
+    else {
+      for (let retry = 1; retry <= RETRIES; retry++) searchedAfter.push(`${query.text} (reformulation ${retry})`);
+      response = "I couldn't find where this is; it might be one of the places the searches returned.";
+    }
+  }
+  const outcome = metrics.recordOutcome(augmented, response, toolCallTargets);
+  const hedging = detectHedging(response);
+  return {
+    prefetchedKeys: outcome.injectedKeys,
+    usedKeys: outcome.usedKeys,
+    searchedAfter,
+    toolCalls: searchedAfter.length + toolCallTargets.length,
+    hedging,
+    // A hedged answer draws a follow-up from the user.
+    outcomeFollowUps: hedging ? 1 : 0,
+    tokensInjected: augmented.tokensUsed,
+    excerptsInjected: augmented.excerpts.length,
+    goldInjected: augmented.excerpts.some((item) => query.isGold(item)) || augmented.summaries.some((item) => query.isGold(item)),
+  };
+}
+
+/** The line an answer would quote of a text. */
+export function longestLine(text) {
+  return text.split("\n").reduce((best, line) => (line.trim().length > best.length ? line.trim() : best), "");
+}
+
+/**
+ * Noise unrelated to retrieval, drawn once per episode and shared by every
+ * policy (common random numbers): the user asks a follow-up anyway (15 %), the
+ * run fails on its own (an error or an interrupt, 5 %).
+ */
+export function episodeNoise(random) {
+  return { followUp: random() < 0.15, failed: random() < 0.05 };
+}
+
+/** The observation's outcome fields: the model's turn plus the episode's noise. */
+export function outcomeFields(turn, noise) {
+  return {
+    taskCompleted: !noise.failed,
+    followUps: turn.outcomeFollowUps + (noise.followUp ? 1 : 0),
+    corrections: 0,
+    toolCalls: turn.toolCalls,
+    userEdits: 0,
+    hedging: turn.hedging,
+    prefetchedKeys: turn.prefetchedKeys,
+    usedKeys: turn.usedKeys,
+    searchedAfter: turn.searchedAfter,
+  };
+}
+
+export const mean = (values) => (values.length === 0 ? NaN : values.reduce((sum, value) => sum + value, 0) / values.length);
+
+export function standardDeviation(values) {
+  const m = mean(values);
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - m) ** 2, 0) / Math.max(1, values.length - 1));
+}
+
+/** The median of the runs' figures; null when most runs have none (never settled). */
+export function median(values) {
+  const sorted = values.filter((value) => value !== null).sort((a, b) => a - b);
+  if (sorted.length < values.length / 2) return null;
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/** How close the thresholds' posterior means must stay to their final values to count as settled. */
+export const SETTLE_BAND = 0.02;
+export const SETTLED_THRESHOLDS = ["thresholds.confidence", "thresholds.excerpt", "thresholds.budget"];
+
+/**
+ * Convergence (and, from the flip, recovery): the episodes from `start` until
+ * the posterior means of the three thresholds (the Beta means: decayed,
+ * weighted running means of the evidence) enter and stay within ±SETTLE_BAND
+ * of their values after episode `end`. `means[i]` holds the means after
+ * episode i + 1. It says when the learner stops moving, not whether where it
+ * stopped is good: the satisfaction figures say that. The segment's length
+ * means it was still moving at its end.
+ */
+export function settlingEpisodes(means, start, end) {
+  const final = means[end - 1];
+  const within = (episode) => SETTLED_THRESHOLDS.every((name) => Math.abs(means[episode - 1][name] - final[name]) <= SETTLE_BAND);
+  let settledAt = end;
+  while (settledAt > start && within(settledAt - 1)) settledAt--;
+  return settledAt - start + 1;
+}
+
+/**
+ * A paired comparison over the same episodes: the mean of a − b per episode
+ * and twice its standard error (the episodes' own spread), so a difference
+ * inside the noise reads as such.
+ */
+export function pairedDifference(a, b) {
+  const differences = a.map((value, index) => value - b[index]);
+  return { mean: mean(differences), twoStandardErrors: (2 * standardDeviation(differences)) / Math.sqrt(differences.length), sd: standardDeviation(differences) };
+}
