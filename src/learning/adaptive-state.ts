@@ -21,9 +21,9 @@ export const PARAMETER_NAMES = Object.keys(PARAMETER_PRIORS) as ParameterName[];
 /** The distributions' update settings, and the weights an episode's satisfaction is computed with. */
 export interface UpdateConfig extends DistributionUpdateConfig {
   /**
-   * "applied" (the seed's, and the default): the sample's applied weights.
-   * "mean": the weights' means, adjusted by the profile and the context's
-   * bias as the sample was. The weights are learned from that satisfaction,
+   * "mean" (the default): the weights' means, adjusted by the profile and
+   * the context's bias as the sample was. "applied" (the seed's): the
+   * sample's applied weights. The weights are learned from that satisfaction,
    * so with "applied" a draw that weighs the penalties less raises its own
    * reward and is reinforced for that alone.
    */
@@ -159,7 +159,7 @@ export class AdaptiveState {
    * draw of a weight cannot raise the satisfaction it is then judged by.
    */
   private rewardWeights(observation: EpisodeObservation): RewardWeights {
-    if (this.config.rewardWeights !== "mean") return observation.appliedWeights;
+    if (this.config.rewardWeights === "applied") return observation.appliedWeights;
     const mean = (name: ParameterName) => this.distribution(name).mean();
     const weights = this.profile.adjust({
       taskSuccess: mean("weights.taskSuccess"),

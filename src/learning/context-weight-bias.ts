@@ -34,16 +34,17 @@ export class ContextWeightBias {
   }
 
   /**
-   * Seed `UpdateBias`: a good outcome leaves the biases alone; a bad one with
-   * many searches after the prefetch says this context needs more prefetch,
-   * and one with much unused prefetch says it gets too much noise.
+   * Seed `UpdateBias`: a bad outcome with many searches after the prefetch
+   * says this context needs more prefetch, and one with much unused prefetch
+   * says it gets too much noise. The seed stops there, so the multipliers
+   * only ever grew (bench-adaptive: to their cap in every run); here a good
+   * outcome despite the same signs brings them back down by the same step.
    */
   update(satisfaction: number, observation: Pick<EpisodeObservation, "searchedAfter" | "prefetchedKeys" | "usedKeys">): void {
     this.observationCount++;
-    if (satisfaction <= 0) {
-      if (observation.searchedAfter.length > 2) this.struggleMult += LEARNING_RATE;
-      if (observation.prefetchedKeys.length > observation.usedKeys.length + 3) this.wasteMult += LEARNING_RATE;
-    }
+    const step = satisfaction <= 0 ? LEARNING_RATE : -LEARNING_RATE;
+    if (observation.searchedAfter.length > 2) this.struggleMult += step;
+    if (observation.prefetchedKeys.length > observation.usedKeys.length + 3) this.wasteMult += step;
     this.relevanceMult = clampMult(this.relevanceMult);
     this.struggleMult = clampMult(this.struggleMult);
     this.wasteMult = clampMult(this.wasteMult);

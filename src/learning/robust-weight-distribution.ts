@@ -13,9 +13,9 @@ export interface UpdateConfig {
   /** Past this alpha + beta both are scaled down together, so the belief never freezes. */
   maxEffectiveSamples: number;
   /**
-   * Where a negative signal puts its evidence. "mirror" (the seed's, and the
-   * default): at 1 − x. "reflect": at the sample reflected about the current
-   * mean, 2·mean − x, clamped to [0, 1]. The mirror pulls every belief toward
+   * Where a negative signal puts its evidence. "reflect" (the default): at
+   * the sample reflected about the current mean, 2·mean − x, clamped to
+   * [0, 1]. "mirror" (the seed's): at 1 − x. The mirror pulls every belief toward
    * 0.5 whenever signals are negative about as often as positive (the
    * advantage rule), whatever the outcome says; the reflection moves the mean
    * only as far as the signal and the sample go together.
@@ -102,7 +102,7 @@ export class RobustWeightDistribution {
 
     // 3. The new evidence: toward x for a positive signal, away from it for a negative one.
     const weight = Math.abs(signal);
-    const away = config.negativeEvidence === "reflect" ? Math.min(1, Math.max(0, 2 * this.mean() - x)) : 1 - x;
+    const away = config.negativeEvidence === "mirror" ? 1 - x : Math.min(1, Math.max(0, 2 * this.mean() - x));
     const toward = signal > 0 ? x : away;
     this.alpha += weight * toward;
     this.beta += weight * (1 - toward);

@@ -47,10 +47,20 @@ export class UserWeightProfile {
       this.prefersThorough += 0.1;
       this.wastePenaltyMult *= 0.95;
     }
+    if (satisfaction < 0 && observation.prefetchedKeys.length > observation.usedKeys.length + 2) {
+      // Failure with much unused prefetch (the seed's missing half: its multipliers only moved one way).
+      this.prefersThorough -= 0.1;
+      this.wastePenaltyMult *= 1.05;
+    }
     if (satisfaction < 0 && observation.searchedAfter.length > 2) {
       // Failure with many searches: this user dislikes the model searching.
       this.toleratesSearches -= 0.1;
       this.strugglePenaltyMult *= 1.05;
+    }
+    if (satisfaction > 0 && observation.searchedAfter.length > 2) {
+      // Success despite many searches: this user does not mind them.
+      this.toleratesSearches += 0.1;
+      this.strugglePenaltyMult *= 0.95;
     }
     this.prefersThorough = clamp(this.prefersThorough, -1, 1);
     this.toleratesSearches = clamp(this.toleratesSearches, -1, 1);

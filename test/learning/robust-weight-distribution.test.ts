@@ -38,19 +38,19 @@ describe("RobustWeightDistribution", () => {
     expect(d.effectiveSamples).toBeCloseTo(45, 12);
   });
 
-  it("moves toward the sample for a positive signal and away from it for a negative one, weighted by |signal|", () => {
+  it("moves toward the sample for a positive signal and (the seed's mirror) away from it for a negative one, weighted by |signal|", () => {
     const toward = at(8, 2);
     toward.update(0.8, 2, bare);
     expect([toward.alpha, toward.beta]).toEqual([8 + 1.6, 2 + 0.4].map((x) => expect.closeTo(x, 12)));
     const away = at(8, 2);
-    away.update(0.8, -1, bare);
+    away.update(0.8, -1, { ...bare, negativeEvidence: "mirror" });
     expect(away.alpha).toBeCloseTo(8.2, 12);
     expect(away.beta).toBeCloseTo(2.8, 12);
     expect(away.mean()).toBeLessThan(0.8);
   });
 
-  it("with negativeEvidence \"reflect\", a negative signal puts its evidence at the sample reflected about the mean", () => {
-    const reflect: UpdateConfig = { ...bare, negativeEvidence: "reflect" };
+  it("by default (negativeEvidence \"reflect\"), a negative signal puts its evidence at the sample reflected about the mean", () => {
+    const reflect: UpdateConfig = bare;
     const away = at(8, 2); // mean 0.8
     away.update(0.9, -1, reflect);
     expect(away.alpha).toBeCloseTo(8.7, 12);
