@@ -1,4 +1,5 @@
-import type { Uniform } from "./beta-sampler.js";
+import { seededUniform, type Uniform } from "./beta-sampler.js";
+import { pairedAdvantage, type ThresholdKey } from "./paired-advantage.js";
 import { ContextDiscovery } from "./context-discovery.js";
 import { DEFAULT_UPDATE_CONFIG, RobustWeightDistribution, type RobustWeightDistributionJSON, type UpdateConfig as DistributionUpdateConfig } from "./robust-weight-distribution.js";
 import { type EpisodeObservation, inferSatisfaction, type RewardWeights, type ThresholdConfig } from "./satisfaction.js";
@@ -60,12 +61,25 @@ export interface AdaptiveStateJSON {
   appliedSequence: number;
   /** Baseline for episodes whose context is not (or no longer) known. */
   fallbackBaseline: number | null;
+  /** Per parameter, the running mean size of its advantage (absent in states saved before it was kept). */
+  signalScales?: Partial<Record<ParameterName, number>>;
   parameters: Record<ParameterName, RobustWeightDistributionJSON>;
   contexts: unknown;
   profile: UserWeightProfileJSON;
 }
 
 export type UpdateResult = { applied: false } | { applied: true; satisfaction: number; signal: number };
+
+/** The running mean of |advantage| moves this share of the way per episode. */
+const SIGNAL_SCALE_RATE = 0.05;
+const MAX_NORMALIZED_SIGNAL = 3;
+/** How many values of a threshold its sampled value is compared with, on the same episode. */
+const PAIRED_ALTERNATIVES = 16;
+const THRESHOLD_PARAMETERS: ReadonlyArray<readonly [ParameterName, ThresholdKey]> = [
+  ["thresholds.confidence", "confidence"],
+  ["thresholds.excerpt", "excerpt"],
+  ["thresholds.budget", "budget"],
+];
 
 /** Where each parameter's value sits in an episode's raw sample. */
 function sampledValue(observation: Pick<EpisodeObservation, "sampledWeights" | "sampledThresholds">, name: ParameterName): number {
@@ -85,6 +99,7 @@ export class AdaptiveState {
   totalObservations = 0;
   appliedSequence = 0;
   private fallbackBaseline: number | undefined;
+  private readonly signalScales = new Map<ParameterName, number>();
   private readonly distributions: Map<ParameterName, RobustWeightDistribution>;
 
   constructor(
@@ -127,8 +142,11 @@ export class AdaptiveState {
    */
   update(observation: EpisodeObservation, rule: UpdateRule, options: { updateProfile?: boolean } = {}): UpdateResult {
     if (observation.sequence <= this.appliedSequence) return { applied: false };
-    const satisfaction = inferSatisfaction(observation, this.rewardWeights(observation));
+    const weights = this.rewardWeights(observation);
+    const satisfaction = inferSatisfaction(observation, weights);
     if (!Number.isFinite(satisfaction)) return { applied: false };
+    // Before anything learns from this episode: the thresholds' paired advantages are measured against the current beliefs.
+    const paired = rule === "advantage" ? this.pairedSignals(observation, weights) : undefined;
 
     // Contexts learn here, not when the prompt was classified, so a replay rebuilds them exactly.
     const contextId = this.contexts.accepts(observation.queryEmbedding)
@@ -141,7 +159,10 @@ export class AdaptiveState {
     if (known) this.contexts.observeSatisfaction(contextId, satisfaction);
     else this.fallbackBaseline = baseline === undefined ? satisfaction : 0.9 * baseline + 0.1 * satisfaction;
 
-    for (const name of PARAMETER_NAMES) this.distribution(name).update(sampledValue(observation, name), signal, this.config);
+    for (const name of PARAMETER_NAMES) {
+      const own = paired?.get(name) ?? signal;
+      this.distribution(name).update(sampledValue(observation, name), rule === "seed" ? own : this.normalized(name, own), this.config);
+    }
     // The bias and profile rules read the outcome itself (seed rules), not its advantage.
     this.contexts.bias(contextId)?.update(satisfaction, observation);
     // A profile stored apart (the user's, under $SYLK_HOME) is updated by its store, in its own transaction.
@@ -150,6 +171,42 @@ export class AdaptiveState {
     this.totalObservations++;
     this.appliedSequence = observation.sequence;
     return { applied: true, satisfaction, signal };
+  }
+
+  /**
+   * An advantage in units of its parameter's usual size (a running mean of
+   * |advantage|, clipped to ±3 of them): advantages are a few hundredths of
+   * satisfaction, and as weights of evidence they would barely move a Beta
+   * worth ten samples in a hundred episodes. Normalised, a typical episode
+   * is one sample's worth, and the seed's cold-start protection means what
+   * it says (ten episodes, not a thousand).
+   */
+  private normalized(name: ParameterName, advantage: number): number {
+    const size = Math.abs(advantage);
+    const scale = this.signalScales.get(name);
+    const next = scale === undefined ? (size > 0 ? size : undefined) : (1 - SIGNAL_SCALE_RATE) * scale + SIGNAL_SCALE_RATE * size;
+    if (next !== undefined) this.signalScales.set(name, next);
+    if (!next) return 0;
+    return Math.max(-MAX_NORMALIZED_SIGNAL, Math.min(MAX_NORMALIZED_SIGNAL, advantage / next));
+  }
+
+  /**
+   * The thresholds' paired advantages (`paired-advantage.ts`): each
+   * sampled value against PAIRED_ALTERNATIVES draws from its current
+   * distribution, from a generator seeded by the episode's position so a
+   * replay computes the same signal. Undefined without prefetch records.
+   */
+  private pairedSignals(observation: EpisodeObservation, weights: RewardWeights): Map<ParameterName, number> | undefined {
+    if (!observation.prefetchRounds || observation.prefetchRounds.length === 0) return undefined;
+    const signals = new Map<ParameterName, number>();
+    THRESHOLD_PARAMETERS.forEach(([name, key], index) => {
+      const random = seededUniform(observation.sequence * 7919 + index);
+      const distribution = this.distribution(name);
+      const alternatives = Array.from({ length: PAIRED_ALTERNATIVES }, () => distribution.sample(random));
+      const advantage = pairedAdvantage(observation, key, alternatives, weights);
+      if (advantage !== undefined && Number.isFinite(advantage)) signals.set(name, advantage);
+    });
+    return signals;
   }
 
   /**
@@ -183,6 +240,7 @@ export class AdaptiveState {
       totalObservations: this.totalObservations,
       appliedSequence: this.appliedSequence,
       fallbackBaseline: this.fallbackBaseline ?? null,
+      signalScales: Object.fromEntries(this.signalScales),
       parameters: Object.fromEntries(PARAMETER_NAMES.map((name) => [name, this.distribution(name).toJSON()])) as Record<ParameterName, RobustWeightDistributionJSON>,
       contexts: this.contexts.toJSON(),
       profile: this.profile.toJSON(),
@@ -215,6 +273,13 @@ export class AdaptiveState {
       const fallback = record.fallbackBaseline;
       if (fallback !== null && (typeof fallback !== "number" || !Number.isFinite(fallback))) throw new RangeError("fallbackBaseline must be a finite number or null");
       state.fallbackBaseline = fallback ?? undefined;
+      const scales = (record.signalScales ?? {}) as Record<string, unknown>;
+      for (const name of PARAMETER_NAMES) {
+        const scale = scales[name];
+        if (scale === undefined) continue;
+        if (typeof scale !== "number" || !(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`signalScales.${name} must be a positive number`);
+        state.signalScales.set(name, scale);
+      }
       return state;
     } catch (error) {
       throw new Error(`damaged learning state: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -36,3 +36,15 @@ export function betaSample(alpha: number, beta: number, random: Uniform): number
   // Both draws can underflow to 0 for tiny shapes; the mean is the honest answer then.
   return x + y > 0 ? x / (x + y) : alpha / (alpha + beta);
 }
+
+/** A small seeded generator (mulberry32): the same seed gives the same draws, in a replay as in the first run. */
+export function seededUniform(seed: number): Uniform {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

@@ -1,6 +1,7 @@
 import { isCorrection } from "../handoff/quality-signals.js";
 import type { AdaptiveSample } from "./adaptive-state.js";
-import { detectHedging, type EpisodeObservation } from "./satisfaction.js";
+import type { ScoredCandidate } from "../context/prefetch/injection-selection.js";
+import { detectHedging, type EpisodeObservation, type PrefetchRound } from "./satisfaction.js";
 
 /** A next prompt this soon after the answer is a follow-up (design notes, "Outcomes without ratings"). */
 export const FOLLOW_UP_WINDOW_MS = 10 * 60 * 1000;
@@ -24,6 +25,7 @@ export class EpisodeDraft {
   private readonly prefetched = new Set<string>();
   private readonly used = new Set<string>();
   private readonly userEdited = new Set<string>();
+  private readonly rounds: PrefetchRound[] = [];
   private readonly agentWrote = new Set<string>();
   private completed = false;
   private hedging = false;
@@ -34,6 +36,8 @@ export class EpisodeDraft {
     readonly query: string,
     readonly queryEmbedding: number[],
     readonly sample: AdaptiveSample,
+    /** `context.prefetchBudgetRatio`, which the sampled budget scales. */
+    readonly budgetRatio?: number,
   ) {}
 
   get running(): boolean {
@@ -48,9 +52,15 @@ export class EpisodeDraft {
     this.searchedAfter.push(typeof query === "string" ? query : name);
   }
 
-  prefetchOutcome(injectedKeys: readonly string[], usedKeys: readonly string[]): void {
-    for (const key of injectedKeys) this.prefetched.add(key);
-    for (const key of usedKeys) this.used.add(key);
+  prefetchOutcome(outcome: {
+    injectedKeys: readonly string[];
+    usedKeys: readonly string[];
+    neededKeys?: readonly string[];
+    scored?: { candidates: ScoredCandidate[]; remainingTokens: number; penalty: number } | undefined;
+  }): void {
+    for (const key of outcome.injectedKeys) this.prefetched.add(key);
+    for (const key of outcome.usedKeys) this.used.add(key);
+    if (outcome.scored) this.rounds.push({ ...outcome.scored, neededKeys: [...(outcome.neededKeys ?? outcome.usedKeys)] });
   }
 
   fileWritten(path: string): void {
@@ -95,6 +105,8 @@ export class EpisodeDraft {
       prefetchedKeys: [...this.prefetched],
       usedKeys: [...this.used],
       searchedAfter: [...this.searchedAfter],
+      ...(this.rounds.length > 0 ? { prefetchRounds: this.rounds } : {}),
+      ...(this.budgetRatio !== undefined ? { budgetRatio: this.budgetRatio } : {}),
     };
   }
 }

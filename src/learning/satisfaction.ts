@@ -1,3 +1,5 @@
+import type { ScoredCandidate } from "../context/prefetch/injection-selection.js";
+
 /**
  * Seed "Satisfaction Inference (No Explicit Ratings)": what one user prompt
  * (an episode) looked like, and how satisfied the user probably was, from
@@ -58,6 +60,22 @@ export interface EpisodeObservation {
   usedKeys: string[];
   /** Queries the model searched for after the prefetch: starvation. */
   searchedAfter: string[];
+  /**
+   * Each prefetch of the run: its candidates (with confidences, before any
+   * threshold), what the selection had, and which candidates the run
+   * needed; with `budgetRatio`, what other thresholds would have injected
+   * (`paired-advantage.ts`). Absent in episodes logged before they were recorded.
+   */
+  prefetchRounds?: PrefetchRound[];
+  /** `context.prefetchBudgetRatio` when the episode ran. */
+  budgetRatio?: number;
+}
+
+export interface PrefetchRound {
+  candidates: ScoredCandidate[];
+  remainingTokens: number;
+  penalty: number;
+  neededKeys: string[];
 }
 
 /**
@@ -90,7 +108,26 @@ export function isEpisodeObservation(value: unknown): value is EpisodeObservatio
     finite(episode.userEdits) &&
     strings(episode.prefetchedKeys) &&
     strings(episode.usedKeys) &&
-    strings(episode.searchedAfter)
+    strings(episode.searchedAfter) &&
+    (episode.prefetchRounds === undefined || (Array.isArray(episode.prefetchRounds) && episode.prefetchRounds.every(isPrefetchRound))) &&
+    (episode.budgetRatio === undefined || finite(episode.budgetRatio))
+  );
+}
+
+function isPrefetchRound(value: unknown): value is PrefetchRound {
+  if (typeof value !== "object" || value === null) return false;
+  const round = value as Record<string, unknown>;
+  const finite = (field: unknown) => typeof field === "number" && Number.isFinite(field);
+  return (
+    finite(round.remainingTokens) &&
+    finite(round.penalty) &&
+    Array.isArray(round.neededKeys) &&
+    round.neededKeys.every((key) => typeof key === "string") &&
+    Array.isArray(round.candidates) &&
+    round.candidates.every((candidate) => {
+      const c = candidate as Record<string, unknown> | null;
+      return c !== null && typeof c === "object" && typeof c.key === "string" && finite(c.confidence) && finite(c.excerptTokens) && finite(c.summaryTokens) && (c.path === undefined || typeof c.path === "string");
+    })
   );
 }
 

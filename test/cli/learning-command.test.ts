@@ -10,7 +10,7 @@ let env: NodeJS.ProcessEnv;
 beforeEach(async () => {
   server = await startFakeAnthropicServer();
   project = createTempProject({ "src/hello.ts": "export function greet(name: string): string {\n  return `hello ${name}`;\n}\n" });
-  env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" };
+  env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_LEARNING_ENABLED: "true" };
 });
 afterEach(async () => {
   await server.close();

@@ -15,8 +15,7 @@ beforeEach(async () => {
     "test/fixtures/a.txt": "hello hello hello\n",
     "test/fixtures/b.txt": "hello world, hello again\n",
   });
-  // The seed's prior thresholds, as they are: self-tuning retrieval would sample around them (its own tests drive that).
-  env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_LEARNING_ENABLED: "false" };
+  env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" };
 });
 afterEach(async () => {
   await server.close();

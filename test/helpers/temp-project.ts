@@ -20,7 +20,10 @@ export function createTempProject(files: Record<string, string | Uint8Array> = {
   const project: TempProject = {
     root,
     sylkHome,
-    env: { ...process.env, SYLK_HOME: sylkHome, HOME: base },
+    // Self-tuning retrieval samples the prefetch settings afresh for each prompt, so what is put in front of
+    // the model varies from run to run. Tests that are not about learning pin the seed's priors; the
+    // learning tests turn it back on (SYLK_LEARNING_ENABLED: "true").
+    env: { ...process.env, SYLK_HOME: sylkHome, HOME: base, SYLK_LEARNING_ENABLED: "false" },
     write(path, content) {
       const absolute = join(root, path);
       mkdirSync(dirname(absolute), { recursive: true });

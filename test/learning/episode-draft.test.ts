@@ -13,7 +13,7 @@ describe("EpisodeDraft", () => {
     episode.toolUsed("grep", { pattern: "parseConfig" });
     episode.toolUsed("search_codebase", { query: "config loading" });
     episode.toolUsed("retrieve_context", { ref: "abc" });
-    episode.prefetchOutcome(["chunk:1", "chunk:2"], ["chunk:2"]);
+    episode.prefetchOutcome({ injectedKeys: ["chunk:1", "chunk:2"], usedKeys: ["chunk:2"] });
     episode.finished({ stopReason: "end_turn", response: "Fixed in a.ts." }, 1000);
     const closed = episode.close(2000);
     expect(closed.toolCalls).toBe(4);

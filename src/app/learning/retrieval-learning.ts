@@ -103,7 +103,7 @@ export class RetrievalLearning {
       const embedding = await this.deps.embed(prompt);
       const sample = this.state.sample(this.state.contexts.classify(prompt, embedding), this.random);
       this.settings = retrievalSettingsOf(sample, this.deps.budgetRatio);
-      this.draft = new EpisodeDraft(prompt, embedding, sample);
+      this.draft = new EpisodeDraft(prompt, embedding, sample, this.deps.budgetRatio);
     } catch (error) {
       this.fail("could not sample the prefetch settings", error);
     }
@@ -117,7 +117,7 @@ export class RetrievalLearning {
   }
 
   prefetchOutcome(outcome: PrefetchOutcome): void {
-    this.draft?.prefetchOutcome(outcome.injectedKeys, outcome.usedKeys);
+    this.draft?.prefetchOutcome({ ...outcome, scored: outcome.prefetch.scored });
   }
 
   fileWritten(path: string): void {

@@ -12,6 +12,11 @@ export interface PrefetchOutcome {
   usedKeys: string[];
   /** The excerpts used, with their content (what the hot cache is given). */
   usedExcerpts: Excerpt[];
+  /**
+   * Keys the run needed: those used, and candidates left out whose path the
+   * run read or cited anyway (the model went and got them itself).
+   */
+  neededKeys: string[];
 }
 
 /**
@@ -46,12 +51,13 @@ export class PrefetchMetrics {
     this.summariesInjected += prefetch.summaries.length;
     this.summariesExpanded += expanded.length;
     this.tokensSaved += usedExcerpts.length * TOKENS_PER_AVOIDED_SEARCH;
-    const outcome: PrefetchOutcome = {
-      prefetch,
-      injectedKeys: [...prefetch.excerpts, ...prefetch.summaries].map((item) => item.key),
-      usedKeys: [...usedExcerpts, ...expanded].map((item) => item.key),
-      usedExcerpts,
-    };
+    const injectedKeys = [...prefetch.excerpts, ...prefetch.summaries].map((item) => item.key);
+    const usedKeys = [...usedExcerpts, ...expanded].map((item) => item.key);
+    const injected = new Set(injectedKeys);
+    const fetchedAnyway = (prefetch.scored?.candidates ?? []).filter(
+      (candidate) => !injected.has(candidate.key) && candidate.path !== undefined && (response.includes(candidate.path) || toolCallTargets.some((target) => target.includes(candidate.path as string))),
+    );
+    const outcome: PrefetchOutcome = { prefetch, injectedKeys, usedKeys, usedExcerpts, neededKeys: [...usedKeys, ...fetchedAnyway.map((candidate) => candidate.key)] };
     for (const listener of this.listeners) listener(outcome);
     return outcome;
   }

@@ -1,5 +1,6 @@
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import type { AccessTracker } from "./access-tracker.js";
+import { selectInjection, SINGLE_SIGNAL_PENALTY, type ScoredCandidate } from "./injection-selection.js";
 import type { PrefetchThresholds } from "./prefetch-config.js";
 import { asksForHistory, hasEnoughEvidence, isSmallTalk } from "./prefetch-evidence.js";
 import type { PrefetchCandidate, SearchTier, TieredSearcher } from "./tiered-searcher.js";
@@ -38,6 +39,8 @@ export interface AugmentedQuery {
   budgetMax: number;
   tierReached: SearchTier;
   degraded: string[];
+  /** Every candidate considered, with its confidence, and what the selection had: what other thresholds would have taken. */
+  scored?: { candidates: ScoredCandidate[]; remainingTokens: number; penalty: number };
 }
 
 /** What is already in front of the model: nothing of it is injected again. */
@@ -50,8 +53,6 @@ export interface PrefetchSituation {
   pathsInWindow: ReadonlySet<string>;
 }
 
-/** Raised thresholds when only one signal answered (seed: × 1.1). */
-const SINGLE_SIGNAL_PENALTY = 1.1;
 /** Latency budget of the whole search (seed: full tier < 200 ms). */
 const SEARCH_BUDGET_MS = 200;
 
@@ -86,38 +87,25 @@ export class QueryAugmenter {
     const penalty = found.singleSignal ? SINGLE_SIGNAL_PENALTY : 1;
     const maxTurn = Math.max(1, situation.turn, ...found.candidates.map((candidate) => candidate.turn ?? 0));
 
+    // Every candidate with its confidence, below the threshold too: what other thresholds would
+    // have taken is what self-tuning retrieval learns from (the episode records `scored`).
     const ranked = found.candidates
       .filter((candidate) => !this.alreadyPresent(candidate, situation) && hasEnoughEvidence(candidate, query))
       .map((candidate) => ({ candidate, confidence: this.confidence(candidate, thresholds, found.singleSignal, maxTurn, situation) }))
-      .filter(({ confidence }) => confidence >= thresholds.confidenceThreshold * penalty)
+      .filter(({ confidence }) => confidence > 0)
       .sort((a, b) => b.confidence - a.confidence);
-
-    const excerptBudget = Math.floor(budget * thresholds.excerptBudgetShare);
-    const summaryBudget = Math.floor(budget * thresholds.summaryBudgetShare);
-    let excerptTokens = 0;
-    let summaryTokens = 0;
-    const usedPaths = new Set<string>();
-    for (const { candidate, confidence } of ranked) {
-      if (candidate.path && usedPaths.has(candidate.path)) continue;
-      if (confidence >= thresholds.excerptThreshold * penalty && result.excerpts.length < thresholds.maxExcerpts) {
-        const excerpt = toExcerpt(candidate, confidence, thresholds.maxExcerptLines);
-        if (excerptTokens + excerpt.tokens <= excerptBudget) {
-          result.excerpts.push(excerpt);
-          excerptTokens += excerpt.tokens;
-          if (candidate.path) usedPaths.add(candidate.path);
-          continue;
-        }
-      }
-      if (result.summaries.length < thresholds.maxSummaries) {
-        const summary = toSummary(candidate, confidence);
-        if (summaryTokens + summary.tokens <= summaryBudget) {
-          result.summaries.push(summary);
-          summaryTokens += summary.tokens;
-          if (candidate.path) usedPaths.add(candidate.path);
-        }
-      }
-    }
-    result.tokensUsed = excerptTokens + summaryTokens;
+    const items = new Map(
+      ranked.map(({ candidate, confidence }) => [candidate.key, { excerpt: toExcerpt(candidate, confidence, thresholds.maxExcerptLines), summary: toSummary(candidate, confidence) }]),
+    );
+    const scored: ScoredCandidate[] = ranked.map(({ candidate, confidence }) => {
+      const item = items.get(candidate.key) as { excerpt: Excerpt; summary: Summary };
+      return { key: candidate.key, ...(candidate.path ? { path: candidate.path } : {}), confidence, excerptTokens: item.excerpt.tokens, summaryTokens: item.summary.tokens };
+    });
+    const chosen = selectInjection(scored, thresholds, remainingTokens, penalty);
+    result.excerpts = chosen.excerpts.map((candidate) => (items.get(candidate.key) as { excerpt: Excerpt }).excerpt);
+    result.summaries = chosen.summaries.map((candidate) => (items.get(candidate.key) as { summary: Summary }).summary);
+    result.tokensUsed = [...result.excerpts, ...result.summaries].reduce((total, item) => total + item.tokens, 0);
+    result.scored = { candidates: scored, remainingTokens, penalty };
     for (const item of [...result.excerpts, ...result.summaries]) this.tracker.recordAccess(item.key, situation.turn, "prefetch_injected");
     return result;
   }
