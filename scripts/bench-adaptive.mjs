@@ -43,10 +43,11 @@
 // better for the user. The learner's own figure is reported beside.
 //
 // Policies per user: the fixed priors (INITIAL_PRIORS); the learning core with
-// the seed's update rule and with the advantage rule, as built (the default
-// update settings) and with the two changes proposed in docs/BENCHMARKS.md
-// (`negativeEvidence: "reflect"`, `rewardWeights: "mean"`), `--runs` Thompson
-// streams each over the same episodes; and the best fixed setting in
+// the seed's update rule and with the advantage rule (for the thresholds the
+// paired advantage, from the prefetch each episode records), as built (the
+// default update settings: reflection, satisfaction at the weights' means) and
+// with the seed's update steps (`negativeEvidence: "mirror"`, `rewardWeights:
+// "applied"`), `--runs` Thompson streams each over the same episodes; and the best fixed setting in
 // hindsight: the setting of a grid of samples (confidence and excerpt floors,
 // budget, relevance, struggle and waste weights, mapped by
 // retrievalSettingsOf) with the highest mean evaluation satisfaction over that
@@ -266,10 +267,10 @@ for (const setting of grid) gridTurns.push(await fixedTurns(retrievalSettingsOf(
 console.error(`${grid.length} fixed settings × ${EPISODES} episodes in ${((performance.now() - gridStarted) / 1000).toFixed(1)} s`);
 
 // ---------- the learners ----------
-/** The learning core as built (the seed's update steps), and with the changes proposed in docs/BENCHMARKS.md. */
+/** The learning core as built, and with the seed's update steps (the mirror, the satisfaction at the sampled weights). */
 const CORES = {
   "": DEFAULT_UPDATE_CONFIG,
-  ", proposed": { ...DEFAULT_UPDATE_CONFIG, negativeEvidence: "reflect", rewardWeights: "mean" },
+  ", the seed's update steps": { ...DEFAULT_UPDATE_CONFIG, negativeEvidence: "mirror", rewardWeights: "applied" },
 };
 
 async function learnerRun(user, rule, core, run) {
@@ -282,7 +283,7 @@ async function learnerRun(user, rule, core, run) {
     const sample = state.sample(state.contexts.classify(query.text, embedding), random);
     const augmented = await inject(query, retrievalSettingsOf(sample, BUDGET_RATIO), false);
     const turn = modelTurn(user.behaviourAt(episode, EPISODES), augmented, query, metrics, detectHedging);
-    const observation = { sequence: episode, timestamp: episode, query: query.text, queryEmbedding: embedding, ...sample, ...outcomeFields(turn, noise) };
+    const observation = { sequence: episode, timestamp: episode, query: query.text, queryEmbedding: embedding, ...sample, ...outcomeFields(turn, noise), budgetRatio: BUDGET_RATIO };
     const result = state.update(observation, rule);
     rows.push(figures(turn, observation, result.applied ? result.satisfaction : NaN));
     means.push(Object.fromEntries(state.parameters().map((parameter) => [parameter.name, parameter.mean])));

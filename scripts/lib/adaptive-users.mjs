@@ -93,6 +93,8 @@ export function modelTurn(behaviour, augmented, query, metrics, detectHedging) {
     tokensInjected: augmented.tokensUsed,
     excerptsInjected: augmented.excerpts.length,
     goldInjected: augmented.excerpts.some((item) => query.isGold(item)) || augmented.summaries.some((item) => query.isGold(item)),
+    // What the episode records of its prefetch for the paired advantage, as a session records it.
+    rounds: augmented.scored ? [{ ...augmented.scored, neededKeys: outcome.neededKeys }] : [],
   };
 }
 
@@ -122,6 +124,7 @@ export function outcomeFields(turn, noise) {
     prefetchedKeys: turn.prefetchedKeys,
     usedKeys: turn.usedKeys,
     searchedAfter: turn.searchedAfter,
+    ...(turn.rounds.length > 0 ? { prefetchRounds: turn.rounds } : {}),
   };
 }
 
