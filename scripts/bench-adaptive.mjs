@@ -273,6 +273,9 @@ const CORES = {
   ", the seed's update steps": { ...DEFAULT_UPDATE_CONFIG, negativeEvidence: "mirror", rewardWeights: "applied" },
 };
 
+/** How long each AdaptiveState.update took (the episode applied in memory: what must stay well under 1 ms). */
+const updateTimes = [];
+
 async function learnerRun(user, rule, core, run) {
   const random = mulberry32(SEED * 1_000 + run); // the same Thompson stream for every rule and core
   const state = new AdaptiveState(core);
@@ -284,7 +287,9 @@ async function learnerRun(user, rule, core, run) {
     const augmented = await inject(query, retrievalSettingsOf(sample, BUDGET_RATIO), false);
     const turn = modelTurn(user.behaviourAt(episode, EPISODES), augmented, query, metrics, detectHedging);
     const observation = { sequence: episode, timestamp: episode, query: query.text, queryEmbedding: embedding, ...sample, ...outcomeFields(turn, noise), budgetRatio: BUDGET_RATIO };
+    const updateStarted = performance.now();
     const result = state.update(observation, rule);
+    updateTimes.push(performance.now() - updateStarted);
     rows.push(figures(turn, observation, result.applied ? result.satisfaction : NaN));
     means.push(Object.fromEntries(state.parameters().map((parameter) => [parameter.name, parameter.mean])));
   }
@@ -425,4 +430,7 @@ mkdirSync(join(repo, ".sylk-bench"), { recursive: true });
 writeFileSync(join(repo, ".sylk-bench/adaptive.json"), JSON.stringify(results, null, 2));
 for (const project of projects) await project.services.close();
 rmSync(base, { recursive: true, force: true });
+const sortedUpdates = [...updateTimes].sort((a, b) => a - b);
+const updateQuantile = (q) => sortedUpdates[Math.min(sortedUpdates.length - 1, Math.floor(q * sortedUpdates.length))] ?? NaN;
+console.log(`\nAdaptiveState.update, ${sortedUpdates.length} episodes applied: p50 ${updateQuantile(0.5).toFixed(3)} ms, p95 ${updateQuantile(0.95).toFixed(3)} ms, max ${updateQuantile(1).toFixed(3)} ms`);
 console.error(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);

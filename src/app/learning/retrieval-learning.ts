@@ -50,7 +50,8 @@ export interface LearningSummary {
  * retrieval (issue 13)"): each prompt samples the prefetch settings from
  * what the project learned; the next prompt (or the session's end) closes
  * the episode, which is logged (fsynced), applied and saved, in that order,
- * after the prompt has been sent on, never before a model call.
+ * once the next prompt's model call has answered (or at the session's
+ * end), never before a model call.
  *
  * Every write happens under the project database's write lock, with the
  * state read afresh: two processes on one project (the TUI and a scripted
@@ -111,6 +112,8 @@ export class RetrievalLearning {
 
   /** What the run did: tool calls (searches among them) and how it ended. */
   observe(event: AgentEvent): void {
+    // The prompt's request is on its way once the model answers: the episode before is written now, off its path.
+    if (event.type === "text_delta" || event.type === "tool_use" || event.type === "done") this.scheduleFlush();
     if (!this.draft) return;
     if (event.type === "tool_use") this.draft.toolUsed(event.name, event.input);
     else if (event.type === "done") this.draft.finished(event.result, this.now());
@@ -168,7 +171,10 @@ export class RetrievalLearning {
     this.draft = undefined;
     if (!draft || this.failed) return;
     this.queue.push(draft.close(at, nextPrompt));
-    // Off the prompt's path: the next prompt is on its way to the model first.
+  }
+
+  private scheduleFlush(): void {
+    if (this.queue.length === 0) return;
     this.scheduled ??= setImmediate(() => {
       this.scheduled = undefined;
       this.flush();
