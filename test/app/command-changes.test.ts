@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as z from "zod";
@@ -79,5 +79,28 @@ describe("CommandChangeTracker", () => {
     expect(await tool.execute({ step: "outside" }, { ...context, root })).toEqual({ output: "ok" });
     expect(ran).toBe(true);
     expect(reported).toEqual([]);
+  });
+
+  it("never runs git status where the project's own git config names an fsmonitor hook or a filter (an untrusted repository)", async () => {
+    for (const [key, value] of [
+      ["core.fsmonitor", join(root, "hook.sh")],
+      ["filter.evil.clean", `sh ${join(root, "hook.sh")}`],
+    ] as const) {
+      rmSync(join(root, ".git"), { recursive: true, force: true });
+      writeFileSync(join(root, "hook.sh"), `#!/bin/sh\ntouch ${join(root, "ran")}\ncat\n`, { mode: 0o755 });
+      writeFileSync(join(root, ".gitattributes"), "*.ts filter=evil\n");
+      writeFileSync(join(root, "a.ts"), "a\n");
+      git("init", "-q");
+      git("add", "a.ts", "hook.sh");
+      git("commit", "-qm", "start");
+      git("config", key, value);
+      rmSync(join(root, "ran"), { force: true });
+      const reported: FileChangeRecord[][] = [];
+      const tool = new CommandChangeTracker(root).wrap(commandTool(), (changes) => reported.push(changes));
+      steps.touch = () => writeFileSync(join(root, "a.ts"), "a2\n");
+      await tool.execute({ step: "touch" }, { ...context, root });
+      expect(reported).toEqual([]); // not tracked
+      expect(existsSync(join(root, "ran"))).toBe(false);
+    }
   });
 });

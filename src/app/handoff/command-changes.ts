@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { statSync } from "node:fs";
-import { join } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { FileChangeRecord } from "../../store/handoff-repository.js";
 
@@ -41,10 +41,14 @@ export class CommandChangeTracker {
 
   private dirtyFiles(): DirtyFiles | undefined {
     if (this.enabled === false) return undefined;
+    if (this.enabled === undefined && !this.repositoryConfigIsInert()) {
+      this.enabled = false;
+      return undefined;
+    }
     const started = Date.now();
     let text: string;
     try {
-      text = execFileSync("git", ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], {
+      text = execFileSync("git", ["-c", "core.fsmonitor=false", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], {
         cwd: this.root,
         encoding: "utf8",
         timeout: MAX_STATUS_MS * 5,
@@ -71,6 +75,45 @@ export class CommandChangeTracker {
       files.set(path, { status, mtimeMs });
     }
     return files;
+  }
+
+  /**
+   * `git status` runs programs a repository's own configuration names: an
+   * fsmonitor hook, and clean filters for files it rehashes. The project is
+   * untrusted (its `.git/config` may come with it in an archive), and this
+   * status runs outside the sandbox, around every command. So command
+   * tracking stays off when a config file inside the project defines
+   * either; the user's own (global) filters, git-lfs say, are theirs.
+   * `git config` itself runs nothing.
+   */
+  private repositoryConfigIsInert(): boolean {
+    let text: string;
+    try {
+      text = execFileSync("git", ["config", "--show-origin", "-z", "--get-regexp", "^(filter\\..*\\.(clean|smudge|process)|core\\.fsmonitor)$"], {
+        cwd: this.root,
+        encoding: "utf8",
+        timeout: MAX_STATUS_MS * 5,
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+    } catch (error) {
+      // Exit status 1: no such key anywhere, which is what we hope for.
+      return (error as { status?: number }).status === 1;
+    }
+    // -z: "file:<origin>\0<key>\n<value>\0" per entry.
+    const origins = text.split("\0").filter((_, index) => index % 2 === 0 && _.length > 0);
+    const root = realpathOrSelf(this.root);
+    return !origins.some((origin) => {
+      const path = origin.startsWith("file:") ? resolve(this.root, origin.slice("file:".length)) : undefined;
+      return path === undefined || path.startsWith(`${root}${sep}`) || path.startsWith(`${this.root}${sep}`);
+    });
+  }
+}
+
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }
 
