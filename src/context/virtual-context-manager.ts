@@ -47,7 +47,13 @@ const MARKER_BUDGET_SHARE = 0.05;
  * Nothing is summarised: evicted entries stay in the store, byte for byte.
  */
 export class VirtualContextManager {
-  private readonly tokenCache = new Map<string, number>();
+  /**
+   * Tokens of each stored message, by the row object the recorder holds
+   * (messages never change): the window is rebuilt from every row before
+   * each model call, and a key string built and hashed per row cost more
+   * than the rest of the rebuild. Rows go with their recorder.
+   */
+  private readonly tokenCache = new WeakMap<SessionMessageRow, number>();
   /**
    * The references of each session this manager has prepared, read from the
    * store once: this manager is the only writer, and folded references carry
@@ -208,13 +214,12 @@ export class VirtualContextManager {
     return this.tokensOf({ ordinal: -1, message: { role: "user", content: [{ type: "text", text: widestMarker() }] }, turn: 0, entryIds: [], evictedBy: null });
   }
 
-  /** Tokens one stored message takes in the window (cached: messages never change). */
+  /** Tokens one stored message takes in the window (a marker's pseudo-row, ordinal −1, is counted each time). */
   tokensOf(row: SessionMessageRow): number {
-    const key = `${row.ordinal}:${row.message.content.length}:${row.entryIds[0] ?? ""}`;
-    let tokens = row.ordinal >= 0 ? this.tokenCache.get(key) : undefined;
+    let tokens = row.ordinal >= 0 ? this.tokenCache.get(row) : undefined;
     if (tokens === undefined) {
       tokens = this.deps.tokenCounter.count(JSON.stringify(row.message.content)) + 4;
-      if (row.ordinal >= 0) this.tokenCache.set(key, tokens);
+      if (row.ordinal >= 0) this.tokenCache.set(row, tokens);
     }
     return tokens;
   }
