@@ -75,11 +75,18 @@ export class SessionRecorder {
     return this.history;
   }
 
-  /** Records that a reference replaced these messages in the window. */
+  /**
+   * Records that a reference replaced these messages in the window. Each
+   * message is found where its ordinal says (a session's ordinals run from
+   * 0 without gaps) rather than by a pass over the whole history per
+   * eviction: a handoff's trim marks a whole session's worth at once.
+   */
   markEvicted(ordinals: readonly number[], referenceId: string): void {
     this.sessions.markEvicted(this.session.id, ordinals, referenceId);
-    const evicted = new Set(ordinals);
-    for (const row of this.history) if (evicted.has(row.ordinal)) row.evictedBy = referenceId;
+    for (const ordinal of ordinals) {
+      const row = this.history[ordinal]?.ordinal === ordinal ? this.history[ordinal] : this.history.find((candidate) => candidate.ordinal === ordinal);
+      if (row) row.evictedBy = referenceId;
+    }
   }
 
   get currentTurn(): number {

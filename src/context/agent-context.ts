@@ -157,28 +157,51 @@ function itemOf(
   contentTypes: ContentType[],
   countTokens: (row: SessionMessageRow) => number,
 ): ContextItem {
-  let text: string | undefined;
-  return {
-    kind,
-    ordinals: rows.map((row) => row.ordinal),
-    messages: rows.map((row) => row.message),
-    entryIds: rows.flatMap((row) => row.entryIds),
-    contentTypes,
-    firstTurn: Math.min(...rows.map((row) => row.turn)),
-    lastTurn: Math.max(...rows.map((row) => row.turn)),
-    tokens: rows.reduce((sum, row) => sum + countTokens(row), 0),
-    // Only some strategies read the text: join it on first use.
-    get text() {
-      text ??= rows
-        .flatMap((row) =>
-          row.message.content.map((block) =>
-            block.type === "text" ? block.text : block.type === "tool_result" ? block.content : JSON.stringify(block.input),
-          ),
-        )
-        .join("\n");
-      return text;
-    },
-  };
+  return new MessagesItem(kind, rows, contentTypes, countTokens);
+}
+
+/**
+ * An item of stored messages. The window is rebuilt from every stored row
+ * before each model call and for a handoff's trim, so making an item must
+ * be cheap: a class with plain loops, where an object literal with a getter
+ * and array helpers per field took about five times as long.
+ */
+class MessagesItem implements ContextItem {
+  readonly ordinals: number[] = [];
+  readonly messages: ChatMessage[] = [];
+  readonly entryIds: string[] = [];
+  readonly firstTurn: number = Number.POSITIVE_INFINITY;
+  readonly lastTurn: number = Number.NEGATIVE_INFINITY;
+  readonly tokens: number = 0;
+  private joinedText: string | undefined;
+
+  constructor(
+    readonly kind: ContextItemKind,
+    private readonly rows: readonly SessionMessageRow[],
+    readonly contentTypes: ContentType[],
+    countTokens: (row: SessionMessageRow) => number,
+  ) {
+    for (const row of rows) {
+      this.ordinals.push(row.ordinal);
+      this.messages.push(row.message);
+      for (const id of row.entryIds) this.entryIds.push(id);
+      this.firstTurn = Math.min(this.firstTurn, row.turn);
+      this.lastTurn = Math.max(this.lastTurn, row.turn);
+      this.tokens += countTokens(row);
+    }
+  }
+
+  /** Only some strategies read the text: joined on first use. */
+  get text(): string {
+    this.joinedText ??= this.rows
+      .flatMap((row) =>
+        row.message.content.map((block) =>
+          block.type === "text" ? block.text : block.type === "tool_result" ? block.content : JSON.stringify(block.input),
+        ),
+      )
+      .join("\n");
+    return this.joinedText;
+  }
 }
 
 export function markerItem(reference: ContextReference, countTokens: (row: SessionMessageRow) => number): ContextItem {

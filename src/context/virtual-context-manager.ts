@@ -47,7 +47,13 @@ const MARKER_BUDGET_SHARE = 0.05;
  * Nothing is summarised: evicted entries stay in the store, byte for byte.
  */
 export class VirtualContextManager {
-  private readonly tokenCache = new Map<string, number>();
+  /**
+   * Tokens of each stored message, by the row object the recorder holds
+   * (messages never change): the window is rebuilt from every row before
+   * each model call, and a key string built and hashed per row cost more
+   * than the rest of the rebuild. Rows go with their recorder.
+   */
+  private readonly tokenCache = new WeakMap<SessionMessageRow, number>();
   /**
    * The references of each session this manager has prepared, read from the
    * store once: this manager is the only writer, and folded references carry
@@ -208,13 +214,12 @@ export class VirtualContextManager {
     return this.tokensOf({ ordinal: -1, message: { role: "user", content: [{ type: "text", text: widestMarker() }] }, turn: 0, entryIds: [], evictedBy: null });
   }
 
-  /** Tokens one stored message takes in the window (cached: messages never change). */
+  /** Tokens one stored message takes in the window (a marker's pseudo-row, ordinal −1, is counted each time). */
   tokensOf(row: SessionMessageRow): number {
-    const key = `${row.ordinal}:${row.message.content.length}:${row.entryIds[0] ?? ""}`;
-    let tokens = row.ordinal >= 0 ? this.tokenCache.get(key) : undefined;
+    let tokens = row.ordinal >= 0 ? this.tokenCache.get(row) : undefined;
     if (tokens === undefined) {
       tokens = this.deps.tokenCounter.count(JSON.stringify(row.message.content)) + 4;
-      if (row.ordinal >= 0) this.tokenCache.set(key, tokens);
+      if (row.ordinal >= 0) this.tokenCache.set(row, tokens);
     }
     return tokens;
   }
@@ -261,20 +266,15 @@ export class VirtualContextManager {
     references: Map<string, ContextReference>,
   ): Promise<ContextReference> {
     const id = this.newReferenceId(references);
-    const folded = selected.flatMap((item) => (item.reference ? [item.reference] : []));
-    const fresh = selected.filter((item) => !item.reference);
-    const freshIds = fresh.flatMap((item) => item.entryIds);
+    const { folded, freshIds, freshOrdinals, freshTurns, freshTokens } = partitionEvicted(selected);
     // A large eviction (a handoff's trim of a long session) describes itself by its first entry and
     // its newest ones: reading every entry's keywords made it cost time in proportion to the session.
     const sampled = freshIds.length > SUMMARY_SAMPLE ? [freshIds[0] as string, ...freshIds.slice(-(SUMMARY_SAMPLE - 1))] : freshIds;
     const entries = this.deps.contentStore.getSummariesByIds(sampled);
-    const all =
-      sampled.length < freshIds.length
-        ? { contentIds: freshIds, turnRange: [Math.min(...fresh.map((item) => item.firstTurn)), Math.max(...fresh.map((item) => item.lastTurn))] as [number, number] }
-        : undefined;
+    const all = sampled.length < freshIds.length ? { contentIds: freshIds, turnRange: freshTurns } : undefined;
     const generated =
       entries.length > 0
-        ? generateReference({ id, sessionId: context.sessionId, agentId: context.agentId, entries, tokensSaved: freed(fresh), ...(all ? { all } : {}) })
+        ? generateReference({ id, sessionId: context.sessionId, agentId: context.agentId, entries, tokensSaved: freshTokens, ...(all ? { all } : {}) })
         : undefined;
     const reference = folded.length > 0 ? foldReferences({ id, folded, ...(generated ? { fresh: generated } : {}) }) : generated;
     if (!reference) throw new Error("nothing to evict");
@@ -283,7 +283,7 @@ export class VirtualContextManager {
     this.deps.contentStore.atomically(() => {
       this.deps.contentStore.storeReference(reference);
       for (const old of foldedNow) this.deps.contentStore.storeReference(old);
-      recorder.markEvicted(fresh.flatMap((item) => item.ordinals), reference.id);
+      recorder.markEvicted(freshOrdinals, reference.id);
     });
     references.set(reference.id, reference);
     for (const old of foldedNow) references.set(old.id, old);
@@ -300,4 +300,31 @@ export class VirtualContextManager {
 
 function freed(items: readonly ContextItem[]): number {
   return items.reduce((sum, item) => sum + item.tokens, 0);
+}
+
+/**
+ * What an eviction takes: the markers among the items (their references
+ * fold into the new one) and, of the other items, the entries, message
+ * ordinals, turns and tokens. One loop: a handoff's trim passes every turn
+ * of the window here, and a flatMap and filter per field cost more than
+ * the rest of the trim's bookkeeping.
+ */
+function partitionEvicted(selected: readonly ContextItem[]) {
+  const folded: ContextReference[] = [];
+  const freshIds: string[] = [];
+  const freshOrdinals: number[] = [];
+  const freshTurns: [number, number] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  let freshTokens = 0;
+  for (const item of selected) {
+    if (item.reference) {
+      folded.push(item.reference);
+      continue;
+    }
+    for (const entryId of item.entryIds) freshIds.push(entryId);
+    for (const ordinal of item.ordinals) freshOrdinals.push(ordinal);
+    freshTurns[0] = Math.min(freshTurns[0], item.firstTurn);
+    freshTurns[1] = Math.max(freshTurns[1], item.lastTurn);
+    freshTokens += item.tokens;
+  }
+  return { folded, freshIds, freshOrdinals, freshTurns, freshTokens };
 }

@@ -87,7 +87,8 @@ function robustSd(residuals: number[]): number {
 }
 
 function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts numerically without calling back into a comparator: the fit's largest cost after the search.
+  const sorted = Float64Array.from(values).sort();
   const middle = sorted.length / 2;
   return sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
@@ -98,24 +99,126 @@ function median(values: number[]): number {
  * (left: a constant, right: a line) is optimal whenever its crossing lies in
  * that gap; otherwise the optimum sits at an observed size, which is tried
  * as an onset directly. So noiseless hinge data is recovered exactly.
+ *
+ * Every candidate is scored from running sums in constant time: a pass over
+ * all points per candidate made the fit quadratic in the instance's
+ * observations, and it runs when an instance ends, inside the handoff. The
+ * candidates are then refitted point by point, best score first, and the
+ * first that holds is the answer: the same fit as before, with sums whose
+ * rounding can only reorder near-ties.
  */
 function bestHinge(xs: number[], ys: number[]): Candidate | undefined {
   const n = xs.length;
-  let best: Candidate | undefined;
-  const consider = (candidate: Candidate | undefined) => {
-    if (candidate && candidate.rate > 0 && (!best || candidate.sse < best.sse)) best = candidate;
-  };
+  const sums = new RangeSums(xs, ys);
+  const scored: Array<{ sse: number; refit: () => Candidate | undefined }> = [];
+  // Where the points after xs[k] start: the first strictly larger size (sizes may repeat).
+  let firstLarger = 0;
   for (let k = 0; k < n; k++) {
     const onset = xs[k] as number;
-    let right = 0;
-    for (let i = k + 1; i < n; i++) if ((xs[i] as number) > onset) right++;
-    if (right >= MIN_DECLINE_POINTS) consider(hingeAt(xs, ys, onset));
-    // Split between k and k+1: left 0..k, right k+1..n−1.
+    while (firstLarger < n && (xs[firstLarger] as number) <= onset) firstLarger++;
+    if (n - firstLarger >= MIN_DECLINE_POINTS) {
+      const sse = sums.hingeSse(firstLarger, onset);
+      if (sse !== undefined) scored.push({ sse, refit: () => hingeAt(xs, ys, onset) });
+    }
+    // Split between k and k+1: left 0..k, right k+1..n−1. Points all at one size
+    // make no line: only rounding would give it a slope.
     const next = xs[k + 1];
-    if (next === undefined || next === onset || n - k - 1 < MIN_DECLINE_POINTS) continue;
-    consider(splitFit(xs, ys, k + 1, onset, next));
+    if (next === undefined || next === onset || n - k - 1 < MIN_DECLINE_POINTS || xs[n - 1] === next) continue;
+    const sse = sums.splitSse(k + 1, onset, next);
+    if (sse !== undefined) scored.push({ sse, refit: () => splitFit(xs, ys, k + 1, onset, next) });
   }
-  return best;
+  // Stable: of equal scores the earliest onset wins, as when candidates were compared in turn.
+  scored.sort((a, b) => a.sse - b.sse);
+  // The best score nearly always holds; only a near-tie at a constraint's edge tries the next.
+  for (const { refit } of scored) {
+    const candidate = refit();
+    if (candidate && candidate.rate > 0) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Sums of x, x², y, y² and xy over any range of the sorted points, from
+ * prefix sums. Sizes and qualities are centred first: the sums of squares
+ * then stay small, and differences of them lose little to rounding.
+ */
+class RangeSums {
+  private readonly x: Float64Array;
+  private readonly xx: Float64Array;
+  private readonly y: Float64Array;
+  private readonly yy: Float64Array;
+  private readonly xy: Float64Array;
+  private readonly xCentre: number;
+
+  constructor(xs: readonly number[], ys: readonly number[]) {
+    const n = xs.length;
+    this.xCentre = xs.reduce((total, x) => total + x, 0) / n;
+    const yCentre = ys.reduce((total, y) => total + y, 0) / n;
+    this.x = new Float64Array(n + 1);
+    this.xx = new Float64Array(n + 1);
+    this.y = new Float64Array(n + 1);
+    this.yy = new Float64Array(n + 1);
+    this.xy = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const x = (xs[i] as number) - this.xCentre;
+      const y = (ys[i] as number) - yCentre;
+      this.x[i + 1] = (this.x[i] as number) + x;
+      this.xx[i + 1] = (this.xx[i] as number) + x * x;
+      this.y[i + 1] = (this.y[i] as number) + y;
+      this.yy[i + 1] = (this.yy[i] as number) + y * y;
+      this.xy[i + 1] = (this.xy[i] as number) + x * y;
+    }
+  }
+
+  /** Σ over points [from, to) of one prefix array. */
+  private static range(prefix: Float64Array, from: number, to: number): number {
+    return (prefix[to] as number) - (prefix[from] as number);
+  }
+
+  /**
+   * The SSE of `hingeAt(onset)`, whose decline covers the points from
+   * `firstLarger` on; undefined where that fit is undefined or not a decline.
+   */
+  hingeSse(firstLarger: number, onset: number): number | undefined {
+    const n = this.x.length - 1;
+    const m = n - firstLarger;
+    const c = onset - this.xCentre;
+    const sx = RangeSums.range(this.x, firstLarger, n);
+    const sy = RangeSums.range(this.y, firstLarger, n);
+    // u = max(0, x − c): zero before firstLarger, x − c from it on.
+    const su = sx - m * c;
+    const suu = RangeSums.range(this.xx, firstLarger, n) - 2 * c * sx + m * c * c;
+    const suy = RangeSums.range(this.xy, firstLarger, n) - c * sy;
+    const totalY = this.y[n] as number;
+    const centredUu = suu - (su * su) / n;
+    if (!(centredUu > 0)) return undefined;
+    const centredUy = suy - (su * totalY) / n;
+    if (!(centredUy < 0)) return undefined;
+    return (this.yy[n] as number) - (totalY * totalY) / n - (centredUy * centredUy) / centredUu;
+  }
+
+  /** The SSE of `splitFit(split, low, high)`; undefined where that fit is undefined. */
+  splitSse(split: number, low: number, high: number): number | undefined {
+    const n = this.x.length - 1;
+    const m = n - split;
+    const leftY = RangeSums.range(this.y, 0, split);
+    const plateau = leftY / split;
+    const sx = RangeSums.range(this.x, split, n);
+    const sy = RangeSums.range(this.y, split, n);
+    const centredXx = RangeSums.range(this.xx, split, n) - (sx * sx) / m;
+    if (!(centredXx > 0)) return undefined;
+    const centredXy = RangeSums.range(this.xy, split, n) - (sx * sy) / m;
+    const slope = centredXy / centredXx;
+    if (!(slope < 0)) return undefined;
+    const intercept = (sy - slope * sx) / m;
+    const onset = (plateau - intercept) / slope + this.xCentre;
+    // A crossing within rounding of the gap's ends is scored; the refit decides whether it lies inside.
+    const slack = 1e-9 * Math.max(Math.abs(low), Math.abs(high), 1);
+    if (!(onset > low - slack && onset < high + slack)) return undefined;
+    const leftSse = RangeSums.range(this.yy, 0, split) - (leftY * leftY) / split;
+    const rightSse = RangeSums.range(this.yy, split, n) - (sy * sy) / m - (centredXy * centredXy) / centredXx;
+    return leftSse + rightSse;
+  }
 }
 
 /** Least squares of y = a − b·max(0, x − onset). */

@@ -371,6 +371,32 @@ const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 11,
+    description: "evictions as runs of message ordinals, not a mark on every evicted message",
+    sql: `
+      -- Which reference evicted which messages of a session: one row per run of consecutive
+      -- ordinals. A handoff's trim evicts everything before the kept turns; marking each message
+      -- row rewrote it with its whole content, so the trim cost time in proportion to the session.
+      CREATE TABLE session_evictions (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        first_ordinal INTEGER NOT NULL,
+        last_ordinal INTEGER NOT NULL,      -- inclusive
+        reference_id TEXT NOT NULL,
+        PRIMARY KEY (session_id, first_ordinal)
+      ) WITHOUT ROWID;
+      -- The marks stored so far, as runs: consecutive ordinals of one reference share
+      -- ordinal − (their rank among that reference's messages).
+      INSERT INTO session_evictions (session_id, first_ordinal, last_ordinal, reference_id)
+        SELECT session_id, min(ordinal), max(ordinal), evicted_by FROM (
+          SELECT session_id, ordinal, evicted_by,
+                 ordinal - row_number() OVER (PARTITION BY session_id, evicted_by ORDER BY ordinal) AS run
+          FROM session_messages WHERE evicted_by IS NOT NULL
+        )
+        GROUP BY session_id, evicted_by, run;
+      ALTER TABLE session_messages DROP COLUMN evicted_by;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

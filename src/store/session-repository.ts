@@ -91,24 +91,36 @@ export class SessionRepository {
 
   messageRows(sessionId: string): SessionMessageRow[] {
     const rows = this.db
-      .prepare(
-        "SELECT ordinal, role, content, turn, entry_ids, evicted_by FROM session_messages WHERE session_id = ? ORDER BY ordinal",
-      )
-      .all(sessionId) as Array<{ ordinal: number; role: ChatMessage["role"]; content: string; turn: number; entry_ids: string; evicted_by: string | null }>;
-    return rows.map((row) => ({
-      ordinal: row.ordinal,
-      message: { role: row.role, content: JSON.parse(row.content) as ChatMessage["content"] },
-      turn: row.turn,
-      entryIds: JSON.parse(row.entry_ids) as string[],
-      evictedBy: row.evicted_by,
-    }));
+      .prepare("SELECT ordinal, role, content, turn, entry_ids FROM session_messages WHERE session_id = ? ORDER BY ordinal")
+      .all(sessionId) as Array<{ ordinal: number; role: ChatMessage["role"]; content: string; turn: number; entry_ids: string }>;
+    const runs = this.db
+      .prepare("SELECT first_ordinal AS first, last_ordinal AS last, reference_id AS referenceId FROM session_evictions WHERE session_id = ? ORDER BY first_ordinal")
+      .all(sessionId) as EvictedRun[];
+    // Both are in ordinal order: one pass gives each message the run it falls in, if any.
+    let run = 0;
+    return rows.map((row) => {
+      while (run < runs.length && (runs[run] as EvictedRun).last < row.ordinal) run++;
+      const covering = runs[run];
+      return {
+        ordinal: row.ordinal,
+        message: { role: row.role, content: JSON.parse(row.content) as ChatMessage["content"] },
+        turn: row.turn,
+        entryIds: JSON.parse(row.entry_ids) as string[],
+        evictedBy: covering && covering.first <= row.ordinal ? covering.referenceId : null,
+      };
+    });
   }
 
-  /** Marks messages as evicted by a reference (they stay stored; the window shows the marker instead). */
+  /**
+   * Marks messages as evicted by a reference (they stay stored; the window
+   * shows the marker instead): one row per run of consecutive ordinals, so a
+   * handoff's trim of a long session writes a row or two, not every message.
+   * Messages are evicted once (a marker folds by its reference, not by its
+   * messages), so runs never overlap.
+   */
   markEvicted(sessionId: string, ordinals: readonly number[], referenceId: string): void {
-    this.db
-      .prepare("UPDATE session_messages SET evicted_by = ? WHERE session_id = ? AND ordinal IN (SELECT value FROM json_each(?))")
-      .run(referenceId, sessionId, JSON.stringify(ordinals));
+    const insert = this.db.prepare("INSERT INTO session_evictions (session_id, first_ordinal, last_ordinal, reference_id) VALUES (?, ?, ?, ?)");
+    for (const run of consecutiveRuns(ordinals)) insert.run(sessionId, run.first, run.last, referenceId);
   }
 
   messages(sessionId: string): ChatMessage[] {
@@ -128,6 +140,25 @@ export class SessionRepository {
       )
       .run(Date.now(), usage.inputTokens, usage.outputTokens, usage.cacheReadTokens, usage.cacheWriteTokens, sessionId);
   }
+}
+
+interface EvictedRun {
+  first: number;
+  last: number;
+  referenceId: string;
+}
+
+/** The ordinals (any order) as maximal runs of consecutive integers, ascending. */
+export function consecutiveRuns(ordinals: readonly number[]): Array<{ first: number; last: number }> {
+  const sorted = [...ordinals].sort((a, b) => a - b);
+  const runs: Array<{ first: number; last: number }> = [];
+  for (const ordinal of sorted) {
+    const last = runs.at(-1);
+    // A repeated ordinal stays in its run (a second run starting there would collide in the table's key).
+    if (last && ordinal <= last.last + 1) last.last = Math.max(last.last, ordinal);
+    else runs.push({ first: ordinal, last: ordinal });
+  }
+  return runs;
 }
 
 function toRecord(row: SessionRow): SessionRecord {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fitChangepoint } from "../../src/handoff/changepoint.js";
+import { fitChangepointExhaustively } from "../helpers/changepoint-exhaustive.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
 
 const gaussian = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
@@ -67,6 +68,35 @@ describe("fitChangepoint", () => {
     const clean = fitChangepoint(points).plateauNoise;
     points[10] = { tokens: points[10]!.tokens, quality: 0.2 };
     expect(fitChangepoint(points).plateauNoise).toBeLessThan(clean * 1.25);
+  });
+
+  it("finds the same fit as trying every onset with a pass over all points", () => {
+    const random = mulberry32(11);
+    let declines = 0;
+    for (let series = 0; series < 300; series++) {
+      const n = 5 + Math.floor(random() * 120);
+      // Noiseless series decline: a flat one without noise differs from its mean only by rounding, and is no test of the search.
+      const flat = series % 5 === 0;
+      const noise = [flat ? 0.02 : 0, 0.01, 0.05][series % 3] as number;
+      // Some noisy series repeat sizes (a turn that added nothing). Without noise, a decline
+      // seen only at repeated sizes fits perfectly at many onsets, and which one the search
+      // names depends on rounding.
+      const repeats = noise > 0 && series % 4 === 0;
+      const step = 500 + Math.floor(random() * 2500);
+      const sizes = Array.from({ length: n }, (_, i) => 5000 + (repeats ? Math.floor(i / 3) : i) * step);
+      const onset = 5000 + random() * 0.8 * ((sizes.at(-1) as number) - 5000);
+      const points = sizes
+        .map((tokens) => ({ tokens, quality: (flat ? 0.9 : hinge(tokens, onset)) + noise * gaussian(random) }))
+        .sort(() => random() - 0.5);
+      for (const requireSignificance of [true, false]) {
+        const fast = fitChangepoint(points, { requireSignificance });
+        const exhaustive = fitChangepointExhaustively(points, { requireSignificance });
+        expect(fast).toEqual(exhaustive);
+        if (fast.onsetTokens !== undefined) declines++;
+      }
+    }
+    // The comparison covered fits with an onset, not only constants.
+    expect(declines).toBeGreaterThan(200);
   });
 
   it("too few points are a constant", () => {

@@ -280,8 +280,9 @@ describe("directory snapshots", () => {
     // Back to schema 7: the states as it stored them, without snapshots.
     const old = new Database(database);
     for (const column of ["files", "directories", "ino", "mtime_ms", "ctime_ms", "recorded_at_ms"]) old.exec(`ALTER TABLE directory_states DROP COLUMN ${column}`);
-    // Schema 9's and 10's tables came after.
+    // Schema 9's and 10's tables came after, and schema 11's runs of evicted messages (a mark on each message before).
     for (const table of ["agent_instances", "quality_observations", "degradation_firings", "handoff_profiles", "task_lists", "files_changed", "learning_state"]) old.exec(`DROP TABLE ${table}`);
+    old.exec("DROP TABLE session_evictions; ALTER TABLE session_messages ADD COLUMN evicted_by TEXT;");
     old.pragma("user_version = 7");
     old.close();
 

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
 import { FileRepository } from "../../src/store/file-repository.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
+import { SessionRepository } from "../../src/store/session-repository.js";
 
 const directories: string[] = [];
 const scratch = () => {
@@ -56,6 +57,7 @@ describe("openDatabase", () => {
       INSERT INTO meta VALUES ('fts_snapshot_bytes:code', '2'), ('fts_deferred:code', '5'), ('kept', 'yes');
       PRAGMA user_version = 5;
     `);
+    dropEvictionRuns(current);
     dropDirectorySnapshots(current);
     dropTablesAfterSchema8(current);
     current.close();
@@ -68,9 +70,45 @@ describe("openDatabase", () => {
     db.close();
   });
 
+  it("upgrades schema 10: each evicted message's mark becomes part of a run of its reference, and the messages read back the same", () => {
+    const path = join(scratch(), "vector.db");
+    const current = openDatabase(path);
+    dropEvictionRuns(current);
+    current.exec(`
+      INSERT INTO sessions (id, created_at, updated_at, title, provider, model) VALUES ('s1', 0, 0, 't', 'p', 'm'), ('s2', 0, 0, 't', 'p', 'm');
+      PRAGMA user_version = 10;
+    `);
+    // s1: 0-2 by a, 3 kept, 4-5 by a again, 6 by b, 7 kept; s2: 0-1 by a (another session, same reference id).
+    const marks: Array<[string, number, string | null]> = [
+      ["s1", 0, "a"], ["s1", 1, "a"], ["s1", 2, "a"], ["s1", 3, null], ["s1", 4, "a"], ["s1", 5, "a"], ["s1", 6, "b"], ["s1", 7, null],
+      ["s2", 0, "a"], ["s2", 1, "a"],
+    ];
+    const insert = current.prepare("INSERT INTO session_messages (session_id, ordinal, role, content, turn, entry_ids, evicted_by) VALUES (?, ?, 'user', ?, 1, '[]', ?)");
+    for (const [session, ordinal, evictedBy] of marks) insert.run(session, ordinal, JSON.stringify([{ type: "text", text: `m${ordinal}` }]), evictedBy);
+    current.close();
+
+    const db = openDatabase(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.prepare("SELECT session_id, first_ordinal, last_ordinal, reference_id FROM session_evictions ORDER BY session_id, first_ordinal").raw().all()).toEqual([
+      ["s1", 0, 2, "a"],
+      ["s1", 4, 5, "a"],
+      ["s1", 6, 6, "b"],
+      ["s2", 0, 1, "a"],
+    ]);
+    const columns = db.prepare("SELECT name FROM pragma_table_info('session_messages')").pluck().all();
+    expect(columns).not.toContain("evicted_by");
+    const sessions = new SessionRepository(db);
+    for (const session of ["s1", "s2"]) {
+      const expected = marks.filter(([id]) => id === session).map(([, ordinal, evictedBy]) => ({ ordinal, evictedBy }));
+      expect(sessions.messageRows(session).map((row) => ({ ordinal: row.ordinal, evictedBy: row.evictedBy }))).toEqual(expected);
+    }
+    db.close();
+  });
+
   it("upgrades schema 7: stored directory states are kept, without snapshots until a walk lists them", () => {
     const path = join(scratch(), "vector.db");
     const current = openDatabase(path);
+    dropEvictionRuns(current);
     dropDirectorySnapshots(current);
     dropTablesAfterSchema8(current);
     current.exec(`INSERT INTO directory_states (path, listing, rules, left_out) VALUES ('src', 'abc', 'def', '["x.log"]'); PRAGMA user_version = 7;`);
@@ -86,6 +124,11 @@ describe("openDatabase", () => {
     db.close();
   });
 });
+
+/** Back to schema 10's evictions (and all before): a mark on each evicted message, no runs. */
+function dropEvictionRuns(db: SqliteDatabase): void {
+  db.exec("DROP TABLE session_evictions; ALTER TABLE session_messages ADD COLUMN evicted_by TEXT;");
+}
 
 /** Schema 9's tables gone: the database as schema 8 and before left it. */
 function dropTablesAfterSchema8(db: SqliteDatabase): void {
