@@ -17,17 +17,8 @@
 //   be); tokens cost nothing in the satisfaction (the seed's function has no
 //   term for them), so they are reported beside it.
 
-/** Seeded uniform source (the same generator as the tests' helper). */
-export function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** Seeded uniform source: the product's own generator (`seededUniform`), loaded by the caller from dist. */
+export const mulberry32 = (await import(new URL("../../dist/src/learning/beta-sampler.js", import.meta.url).href)).seededUniform;
 
 /**
  * What the user's model does with an injection: "uses" cites a gold excerpt,

@@ -23,16 +23,8 @@
 //   turns pay for the context it no longer has (lost detail), more when the
 //   prepared context is small: a premature handoff costs quality.
 
-export function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The product's own seeded generator (`seededUniform`), from dist like every script's imports. */
+export const mulberry32 = (await import(new URL("../../dist/src/learning/beta-sampler.js", import.meta.url).href)).seededUniform;
 
 export function gaussian(random) {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

@@ -1,14 +1,7 @@
-/** Seeded PRNG so failures reproduce. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { seededUniform } from "../../src/learning/beta-sampler.js";
+
+/** Seeded PRNG so failures reproduce: the product's own generator. */
+export const mulberry32: (seed: number) => () => number = seededUniform;
 
 function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
