@@ -45,7 +45,8 @@ export class PrefetchMetrics {
     const usedExcerpts = prefetch.excerpts.filter(
       (excerpt) => response.includes(excerpt.path ?? excerpt.source) || excerpt.content.split("\n").some((line) => line.trim().length > 20 && response.includes(line.trim())),
     );
-    const expanded = prefetch.summaries.filter((summary) => summary.path && toolCallTargets.some((target) => target.includes(summary.path as string)));
+    const readByTool = (path: string | undefined) => path !== undefined && toolCallTargets.some((target) => target.includes(path));
+    const expanded = prefetch.summaries.filter((summary) => readByTool(summary.path));
     this.excerptsInjected += prefetch.excerpts.length;
     this.excerptsUsed += usedExcerpts.length;
     this.summariesInjected += prefetch.summaries.length;
@@ -55,7 +56,7 @@ export class PrefetchMetrics {
     const usedKeys = [...usedExcerpts, ...expanded].map((item) => item.key);
     const injected = new Set(injectedKeys);
     const fetchedAnyway = (prefetch.scored?.candidates ?? []).filter(
-      (candidate) => !injected.has(candidate.key) && candidate.path !== undefined && (response.includes(candidate.path) || toolCallTargets.some((target) => target.includes(candidate.path as string))),
+      (candidate) => !injected.has(candidate.key) && candidate.path !== undefined && (response.includes(candidate.path) || readByTool(candidate.path)),
     );
     const outcome: PrefetchOutcome = { prefetch, injectedKeys, usedKeys, usedExcerpts, neededKeys: [...usedKeys, ...fetchedAnyway.map((candidate) => candidate.key)] };
     for (const listener of this.listeners) listener(outcome);

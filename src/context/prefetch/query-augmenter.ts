@@ -94,16 +94,21 @@ export class QueryAugmenter {
       .map((candidate) => ({ candidate, confidence: this.confidence(candidate, thresholds, found.singleSignal, maxTurn, situation) }))
       .filter(({ confidence }) => confidence > 0)
       .sort((a, b) => b.confidence - a.confidence);
-    const items = new Map(
-      ranked.map(({ candidate, confidence }) => [candidate.key, { excerpt: toExcerpt(candidate, confidence, thresholds.maxExcerptLines), summary: toSummary(candidate, confidence) }]),
-    );
-    const scored: ScoredCandidate[] = ranked.map(({ candidate, confidence }) => {
-      const item = items.get(candidate.key) as { excerpt: Excerpt; summary: Summary };
-      return { key: candidate.key, ...(candidate.path ? { path: candidate.path } : {}), confidence, excerptTokens: item.excerpt.tokens, summaryTokens: item.summary.tokens };
-    });
+    const forms = ranked.map(({ candidate, confidence }) => ({
+      excerpt: toExcerpt(candidate, confidence, thresholds.maxExcerptLines),
+      summary: toSummary(candidate, confidence),
+    }));
+    const scored: ScoredCandidate[] = ranked.map(({ candidate, confidence }, index) => ({
+      key: candidate.key,
+      ...(candidate.path ? { path: candidate.path } : {}),
+      confidence,
+      excerptTokens: forms[index]!.excerpt.tokens,
+      summaryTokens: forms[index]!.summary.tokens,
+    }));
     const chosen = selectInjection(scored, thresholds, remainingTokens, penalty);
-    result.excerpts = chosen.excerpts.map((candidate) => (items.get(candidate.key) as { excerpt: Excerpt }).excerpt);
-    result.summaries = chosen.summaries.map((candidate) => (items.get(candidate.key) as { summary: Summary }).summary);
+    // The selection returns the scored records themselves: their index finds the excerpt or hint made for them.
+    result.excerpts = chosen.excerpts.map((candidate) => forms[scored.indexOf(candidate)]!.excerpt);
+    result.summaries = chosen.summaries.map((candidate) => forms[scored.indexOf(candidate)]!.summary);
     result.tokensUsed = [...result.excerpts, ...result.summaries].reduce((total, item) => total + item.tokens, 0);
     result.scored = { candidates: scored, remainingTokens, penalty };
     for (const item of [...result.excerpts, ...result.summaries]) this.tracker.recordAccess(item.key, situation.turn, "prefetch_injected");
