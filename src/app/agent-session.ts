@@ -19,6 +19,7 @@ import { ContextRetriever } from "../context/context-retriever.js";
 import { createContextManager } from "../context/create-context-manager.js";
 import type { VirtualContextManager } from "../context/virtual-context-manager.js";
 import { createPrefetcher, type Prefetcher } from "../context/prefetch/create-prefetcher.js";
+import { prefetchIsOn } from "../context/prefetch/prefetch-config.js";
 import { createContextTools } from "../agent/tools/context-tools.js";
 import { BadInputError } from "../errors.js";
 import { createProvider } from "../llm/create-provider.js";
@@ -269,7 +270,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           maxTokens,
           tokenCounter,
           contextManager,
-          ...(config.context.prefetch && config.context.prefetchBudgetRatio > 0 ? { prefetcher } : {}),
+          ...(prefetchIsOn(config.context) ? { prefetcher } : {}),
           onFileWrite: ({ promptTurn, toolUseId }, write) => {
             checkpoints.record(promptTurn, toolUseId, write);
             handoff.recordWrite(active.session.id, write);

@@ -1,6 +1,6 @@
 import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
 import type { SylkConfig } from "../../config/schema.js";
-import { INITIAL_PRIORS, type PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
+import { INITIAL_PRIORS, prefetchIsOn, type PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
 import type { PrefetchMetrics } from "../../context/prefetch/prefetch-metrics.js";
 import { projectHash } from "../../project/project-paths.js";
 import { LearningRepository } from "../../store/learning-repository.js";
@@ -27,7 +27,7 @@ export class SessionLearning {
   ) {}
 
   private get enabled(): boolean {
-    return this.config.learning.enabled && this.config.context.prefetch && this.config.context.prefetchBudgetRatio > 0;
+    return this.config.learning.enabled && prefetchIsOn(this.config.context);
   }
 
   /** The prefetch settings of the prompt under way. */

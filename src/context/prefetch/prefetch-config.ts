@@ -44,3 +44,8 @@ export const INITIAL_PRIORS: Readonly<PrefetchThresholds> = {
   vectorWeight: 1,
   promoteUnused: false,
 };
+
+/** Whether prefetch runs at all: on, and with a budget to fill (`context.prefetch`, `context.prefetchBudgetRatio`). */
+export function prefetchIsOn(context: { prefetch: boolean; prefetchBudgetRatio: number }): boolean {
+  return context.prefetch && context.prefetchBudgetRatio > 0;
+}
