@@ -192,6 +192,16 @@ describe("chat", () => {
     await app.exited;
   });
 
+  it("Ctrl-C twice read in one chunk (a busy terminal delivers both presses at once) exits too", async () => {
+    server.enqueue(reply().text("Done."));
+    app = await withModel();
+    await app.waitFor("index: fresh");
+    await app.submit("answer quickly");
+    await app.waitFor("Done.");
+    await app.write(KEY.ctrlC + KEY.ctrlC);
+    await app.exited;
+  });
+
   it("a prompt sent while a turn runs waits in the queue and runs next", async () => {
     server.enqueue(reply().text("First answer.").eventDelayMs(150), reply().text("Second answer."));
     app = await withModel();

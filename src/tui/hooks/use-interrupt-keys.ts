@@ -41,13 +41,24 @@ export function useInterruptKeys(actions: InterruptActions): void {
     }
     if (key.ctrl && input === "o" && !actions.dialogOpen) return actions.toggleTranscript();
     if (key.tab && key.shift && !actions.dialogOpen && !actions.blocking) return actions.cyclePermissionMode();
-    if (!(key.ctrl && input === "c")) return;
+    const presses = ctrlCPresses(input, key.ctrl);
+    if (presses === 0) return;
     const now = Date.now();
-    const again = now - lastPress.current < DOUBLE_PRESS_MS;
+    const again = presses > 1 || now - lastPress.current < DOUBLE_PRESS_MS;
     lastPress.current = now;
     if (again || actions.blocking) return actions.exit();
     if (actions.cancelTurn()) return actions.hint("Interrupted · Ctrl-C again to exit");
     if (actions.clearPrompt()) return actions.hint("Prompt cleared · Ctrl-C again to exit");
     actions.hint("Press Ctrl-C again to exit");
   });
+}
+
+/**
+ * How many Ctrl-C presses one input event holds. Ink splits a read into
+ * keys only at escape sequences, so two quick presses that a busy terminal
+ * delivers in one read reach us as "\x03\x03", not as two Ctrl-C keys.
+ */
+function ctrlCPresses(input: string, ctrl: boolean): number {
+  if (ctrl && input === "c") return 1;
+  return /^\x03+$/.test(input) ? input.length : 0;
 }
