@@ -2,6 +2,7 @@ import { render, useApp, useInput } from "ink";
 import { useState } from "react";
 import type { GatedSetting } from "../config/trust-gated-keys.js";
 import { TrustPrompt } from "./components/trust-prompt.js";
+import { ctrlCPresses } from "./hooks/use-interrupt-keys.js";
 import { createTheme, ThemeContext } from "./theme.js";
 
 export interface FolderTrustQuestion {
@@ -49,7 +50,7 @@ function TrustQuestion({ file, settings, onAnswer }: { file: string; settings: r
     setTimeout(exit, 0);
   };
   useInput((input, key) => {
-    if (key.ctrl && input === "c") finish("cancelled");
+    if (ctrlCPresses(input, key.ctrl) > 0) finish("cancelled");
   });
   return answered ? null : <TrustPrompt file={file} settings={settings} onAnswer={finish} />;
 }

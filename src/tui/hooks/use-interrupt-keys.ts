@@ -58,7 +58,7 @@ export function useInterruptKeys(actions: InterruptActions): void {
  * keys only at escape sequences, so two quick presses that a busy terminal
  * delivers in one read reach us as "\x03\x03", not as two Ctrl-C keys.
  */
-function ctrlCPresses(input: string, ctrl: boolean): number {
+export function ctrlCPresses(input: string, ctrl: boolean): number {
   if (ctrl && input === "c") return 1;
   return /^\x03+$/.test(input) ? input.length : 0;
 }
