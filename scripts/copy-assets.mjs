@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Copies the non-TypeScript files that modules read at run time (tool
-// descriptions, *.txt) from src/ to dist/src/, keeping their paths.
+// descriptions, *.txt; role prompts, *.md) from src/ to dist/src/, keeping
+// their paths.
 import { cpSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +14,7 @@ function walk(directory) {
   for (const name of readdirSync(directory)) {
     const path = join(directory, name);
     if (statSync(path).isDirectory()) walk(path);
-    else if (name.endsWith(".txt")) {
+    else if (name.endsWith(".txt") || name.endsWith(".md")) {
       const destination = join(target, relative(source, path));
       mkdirSync(dirname(destination), { recursive: true });
       cpSync(path, destination);

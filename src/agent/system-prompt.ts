@@ -11,6 +11,8 @@ export interface SystemPromptInput {
   /** `$SYLK_HOME`: its SYLK.md holds the user's own instructions for every project. */
   sylkHome: string;
   toolNames: readonly string[];
+  /** The agent's role section (seed §3.7, `src/roles/prompts/`), after how to work. */
+  role?: string;
   /** Date only (not time), so the prompt, and the cache it keys, stays stable all day. */
   today: string;
   platform: string;
@@ -22,16 +24,21 @@ export interface SystemPromptInput {
  * then the project's AGENTS.md and SYLK.md), secrets masked.
  */
 export function buildSystemPrompt(input: SystemPromptInput): string {
+  const has = (name: string) => input.toolNames.includes(name);
   const sections = [
     `You are Sylk, a coding agent working in the repository at ${input.root}. You help the user understand and change this code base.`,
     [
       "How to work:",
-      "- Find before you answer: use search_codebase for concepts, grep for exact text, list_files and read_file for structure and detail. Cite code as path:start-end.",
-      "- Read a file before editing it; edit_file replaces an exact string that must occur once, so copy it exactly, whitespace included.",
-      "- Keep changes small and in the style of the surrounding code. Run the project's tests or build with run_command when you change code, if the user allows commands.",
+      // Only what this agent can do: a read-only role is not told how to edit, the guide not how to search.
+      ...finding(has),
+      ...(has("edit_file") ? ["- Read a file before editing it; edit_file replaces an exact string that must occur once, so copy it exactly, whitespace included."] : []),
+      ...(has("edit_file") || has("write_file")
+        ? [`- Keep changes small and in the style of the surrounding code.${has("run_command") ? " Run the project's tests or build with run_command when you change code, if the user allows commands." : ""}`]
+        : []),
       "- If a tool result says permission was denied, do not retry the same call: explain what you would do, or ask.",
-      "- Be concise. When you are done, say what you changed and what you checked.",
+      `- Be concise. ${has("edit_file") || has("write_file") ? "When you are done, say what you changed and what you checked." : "When you are done, say what you found and where."}`,
     ].join("\n"),
+    ...(input.role ? [input.role] : []),
     `Environment: platform ${input.platform}; date ${input.today}; tools: ${input.toolNames.join(", ")}.`,
   ];
   const memories = [
@@ -39,6 +46,15 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     ...MEMORY_FILES.map((name) => memory(join(input.root, name), `Project instructions (${name})`)),
   ].filter((section): section is string => section !== undefined);
   return [...sections, ...memories].join("\n\n");
+}
+
+function finding(has: (name: string) => boolean): string[] {
+  const ways = [
+    ...(has("search_codebase") ? ["use search_codebase for concepts"] : []),
+    ...(has("grep") ? ["grep for exact text"] : []),
+    ...(has("read_file") ? [has("list_files") ? "list_files and read_file for structure and detail" : "read_file for detail"] : []),
+  ];
+  return ways.length > 0 ? [`- Find before you answer: ${ways.join(", ")}. Cite code as path:start-end.`] : [];
 }
 
 function memory(path: string, title: string): string | undefined {

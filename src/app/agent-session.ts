@@ -21,6 +21,7 @@ import type { VirtualContextManager } from "../context/virtual-context-manager.j
 import { createPrefetcher, type Prefetcher } from "../context/prefetch/create-prefetcher.js";
 import { prefetchIsOn } from "../context/prefetch/prefetch-config.js";
 import { createContextTools } from "../agent/tools/context-tools.js";
+import { FOCUSED_PREFETCH_TOKENS, hookOf, roleOf, rolePrompt, toolsForRole } from "../roles/role-registry.js";
 import { BadInputError } from "../errors.js";
 import { createProvider } from "../llm/create-provider.js";
 import { LoggingProvider } from "../llm/logging-provider.js";
@@ -34,7 +35,7 @@ import { SessionHandoff } from "./handoff/session-handoff.js";
 import { SessionLearning } from "./learning/session-learning.js";
 import type { LearningSummary } from "./learning/retrieval-learning.js";
 import { UserProfiles } from "./user-profiles.js";
-import { categoryOf, degradationActionOf, type AgentType } from "../handoff/agent-types.js";
+import { type AgentPlacement, categoryOf, degradationActionOf, type AgentType } from "../handoff/agent-types.js";
 
 export interface AgentSessionOptions {
   services: ProjectServices;
@@ -57,6 +58,8 @@ export interface AgentSessionOptions {
   codeSearcher?: CodeSearcher;
   /** Where self-tuning retrieval's Thompson samples come from (Math.random; tests seed it). */
   random?: () => number;
+  /** The agent the user talks to (default), or one working inside a pipeline or for another agent. */
+  placement?: AgentPlacement;
 }
 
 export interface AgentSession {
@@ -161,28 +164,31 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const userProfiles = new UserProfiles(services.paths.sylkHome);
   const handoff = new SessionHandoff(services, config, () => recorder?.session.id, userProfiles);
   const learning = new SessionLearning(services, config, () => userProfiles.get(), options.random);
-  const tools = new ToolRegistry(
-    [
-      ...handoff.trackCommands(
-        createBuiltinTools({
-          codeSearcher,
-          sandbox,
-          networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
-        }),
-      ),
-      ...contextTools,
-      handoff.todoTool(),
-    ],
-    policy,
-    options.approver,
-  );
+  const role = roleOf(agentType);
+  const available = [
+    ...handoff.trackCommands(
+      createBuiltinTools({
+        codeSearcher,
+        sandbox,
+        networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
+      }),
+    ),
+    ...contextTools,
+    handoff.todoTool(),
+  ];
+  const tools = new ToolRegistry(toolsForRole(role, available), policy, options.approver, { readOnly: role.readOnly });
   const systemPrompt = buildSystemPrompt({
     root: services.paths.root,
     sylkHome: services.paths.sylkHome,
     toolNames: tools.names(),
+    role: rolePrompt(agentType, tools.names()),
     today: new Date().toISOString().slice(0, 10),
     platform: platform(),
   });
+  // Seed §3.3: pipeline agents prefetch within 1,000 tokens; the orchestrator gets its workflow instead of code.
+  const hook = hookOf(role, options.placement ?? "main");
+  const prefetchThresholds = () => (hook === "focused_prefetch" ? { ...learning.thresholds(), maxBudgetTokens: FOCUSED_PREFETCH_TOKENS } : learning.thresholds());
+  const prefetchRuns = prefetchIsOn(config.context) && hook !== "workflow_context";
 
   return {
     get sessionId() {
@@ -252,7 +258,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           services: { codeSearcher, contentStore: services.contentStore },
           sessionId: active.session.id,
           windowTokens,
-          thresholds: () => learning.thresholds(),
+          thresholds: prefetchThresholds,
         });
         learning.follow(prefetcher.metrics);
         const manager = contextManager;
@@ -270,7 +276,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           maxTokens,
           tokenCounter,
           contextManager,
-          ...(prefetchIsOn(config.context) ? { prefetcher } : {}),
+          ...(prefetchRuns ? { prefetcher } : {}),
           onFileWrite: ({ promptTurn, toolUseId }, write) => {
             checkpoints.record(promptTurn, toolUseId, write);
             handoff.recordWrite(active.session.id, write);

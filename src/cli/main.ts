@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { ExitCode, type ExitCodeValue, FatalError } from "../errors.js";
 import { sylkHome } from "../project/project-paths.js";
 import type { CliContext } from "./cli-context.js";
+import { registerAgentsCommand } from "./commands/agents-command.js";
 import { registerAskCommand } from "./commands/ask-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerInteractiveCommand } from "./commands/interactive-command.js";
@@ -35,6 +36,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerAskCommand(program, context, setExitCode);
   registerSessionsCommand(program, context);
   registerLearningCommand(program, context);
+  registerAgentsCommand(program, context);
   registerTrustCommand(program, context);
   // Last: `sylk` with no command starts it.
   registerInteractiveCommand(program, context);

@@ -56,7 +56,7 @@ export class EpisodeDraft {
     injectedKeys: readonly string[];
     usedKeys: readonly string[];
     neededKeys?: readonly string[];
-    scored?: { candidates: ScoredCandidate[]; remainingTokens: number; penalty: number } | undefined;
+    scored?: { candidates: ScoredCandidate[]; remainingTokens: number; penalty: number; maxBudgetTokens?: number } | undefined;
   }): void {
     for (const key of outcome.injectedKeys) this.prefetched.add(key);
     for (const key of outcome.usedKeys) this.used.add(key);

@@ -23,7 +23,9 @@ export function pairedAdvantage(observation: EpisodeObservation, key: ThresholdK
   const injectedWith = (thresholds: ThresholdConfig) => {
     const settings = retrievalSettingsOf({ appliedWeights: observation.appliedWeights, sampledThresholds: thresholds }, budgetRatio);
     return rounds.map((round) => {
-      const chosen = selectInjection(round.candidates, settings, round.remainingTokens, round.penalty);
+      // A focused prefetch's ceiling held for every draw, as it did for the run.
+      const ceiling = round.maxBudgetTokens !== undefined ? { maxBudgetTokens: round.maxBudgetTokens } : {};
+      const chosen = selectInjection(round.candidates, { ...settings, ...ceiling }, round.remainingTokens, round.penalty);
       return new Set([...chosen.excerpts, ...chosen.summaries].map((candidate) => candidate.key));
     });
   };

@@ -75,6 +75,8 @@ export interface PrefetchRound {
   candidates: ScoredCandidate[];
   remainingTokens: number;
   penalty: number;
+  /** The focused prefetch's ceiling on the budget, when the agent had one. */
+  maxBudgetTokens?: number;
   neededKeys: string[];
 }
 
@@ -121,6 +123,7 @@ function isPrefetchRound(value: unknown): value is PrefetchRound {
   return (
     finite(round.remainingTokens) &&
     finite(round.penalty) &&
+    (round.maxBudgetTokens === undefined || finite(round.maxBudgetTokens)) &&
     Array.isArray(round.neededKeys) &&
     round.neededKeys.every((key) => typeof key === "string") &&
     Array.isArray(round.candidates) &&

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildSystemPrompt } from "../../src/agent/system-prompt.js";
+import { SESSION_TOOL_NAMES } from "../../src/agent/tools/tool-names.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -12,7 +13,7 @@ const build = () =>
   buildSystemPrompt({
     root: "/repo",
     sylkHome: project.sylkHome,
-    toolNames: ["read_file", "grep"],
+    toolNames: [...SESSION_TOOL_NAMES],
     today: "2026-11-22",
     platform: "linux",
   }).replaceAll(project.sylkHome, "<home>");

@@ -44,4 +44,13 @@ describe("pairedAdvantage", () => {
     expect(isEpisodeObservation(episode(0.9, ["a"], 0))).toBe(true);
     expect(isEpisodeObservation({ ...episode(0.9, ["a"], 0), prefetchRounds: [{ candidates: [{ key: 1 }], remainingTokens: 1, penalty: 1, neededKeys: [] }] })).toBe(false);
   });
+
+  it("replays a focused prefetch's budget ceiling for every draw, as the run had it", () => {
+    // Hints cost 10 tokens; a 20-token ceiling leaves room for a summary share (30 %) of 6: no hint fits at any threshold.
+    const capped = episode(0.9, ["a", "b"], 1);
+    capped.prefetchRounds = capped.prefetchRounds!.map((round) => ({ ...round, maxBudgetTokens: 20 }));
+    expect(pairedAdvantage(capped, "confidence", [0.7, 0.6], PRIOR_MEAN_WEIGHTS)).toBe(0);
+    expect(pairedAdvantage(episode(0.9, ["a", "b"], 1), "confidence", [0.7, 0.6], PRIOR_MEAN_WEIGHTS)).not.toBe(0);
+    expect(isEpisodeObservation(capped)).toBe(true);
+  });
 });

@@ -56,8 +56,10 @@ export class ToolRegistry {
     tools: readonly ToolDefinition[],
     private readonly policy: PermissionPolicy,
     private readonly approver?: Approver,
+    options: { readOnly?: boolean } = {},
   ) {
-    for (const tool of tools) this.tools.set(tool.name, tool);
+    // A read-only role's registry holds read tools only, whatever list it was given: a wrong spec cannot widen it.
+    for (const tool of tools) if (!options.readOnly || tool.kind === "read") this.tools.set(tool.name, tool);
   }
 
   specs(): ToolSpec[] {

@@ -1,4 +1,4 @@
-import type { PrefetchThresholds } from "./prefetch-config.js";
+import { prefetchBudget, type PrefetchThresholds } from "./prefetch-config.js";
 
 /**
  * One candidate as the selection sees it: its confidence before any
@@ -31,7 +31,7 @@ export function selectInjection(
   remainingTokens: number,
   penalty: number,
 ): { excerpts: ScoredCandidate[]; summaries: ScoredCandidate[]; budget: number } {
-  const budget = Math.floor(remainingTokens * thresholds.maxBudgetPercent);
+  const budget = prefetchBudget(thresholds, remainingTokens);
   const excerpts: ScoredCandidate[] = [];
   const summaries: ScoredCandidate[] = [];
   const excerptBudget = Math.floor(budget * thresholds.excerptBudgetShare);

@@ -7,6 +7,8 @@
 export interface PrefetchThresholds {
   /** Share of the remaining window prefetch may fill (prior 10 %). */
   maxBudgetPercent: number;
+  /** A ceiling on that budget in tokens, whatever the window (focused prefetch of pipeline roles: 1,000); none when absent. */
+  maxBudgetTokens?: number;
   /** Least confidence for a one-line hint (Tier B). */
   confidenceThreshold: number;
   /** Least confidence for an excerpt (Tier A). */
@@ -44,6 +46,12 @@ export const INITIAL_PRIORS: Readonly<PrefetchThresholds> = {
   vectorWeight: 1,
   promoteUnused: false,
 };
+
+/** The tokens one prefetch may inject: its share of the remaining window, within the ceiling when there is one. */
+export function prefetchBudget(thresholds: Pick<PrefetchThresholds, "maxBudgetPercent" | "maxBudgetTokens">, remainingTokens: number): number {
+  const share = Math.floor(remainingTokens * thresholds.maxBudgetPercent);
+  return thresholds.maxBudgetTokens === undefined ? share : Math.min(share, thresholds.maxBudgetTokens);
+}
 
 /** Whether prefetch runs at all: on, and with a budget to fill (`context.prefetch`, `context.prefetchBudgetRatio`). */
 export function prefetchIsOn(context: { prefetch: boolean; prefetchBudgetRatio: number }): boolean {

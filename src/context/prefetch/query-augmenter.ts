@@ -1,7 +1,7 @@
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import type { AccessTracker } from "./access-tracker.js";
 import { selectInjection, SINGLE_SIGNAL_PENALTY, type ScoredCandidate } from "./injection-selection.js";
-import type { PrefetchThresholds } from "./prefetch-config.js";
+import { prefetchBudget, type PrefetchThresholds } from "./prefetch-config.js";
 import { asksForHistory, hasEnoughEvidence, isSmallTalk } from "./prefetch-evidence.js";
 import type { PrefetchCandidate, SearchTier, TieredSearcher } from "./tiered-searcher.js";
 
@@ -40,7 +40,7 @@ export interface AugmentedQuery {
   tierReached: SearchTier;
   degraded: string[];
   /** Every candidate considered, with its confidence, and what the selection had: what other thresholds would have taken. */
-  scored?: { candidates: ScoredCandidate[]; remainingTokens: number; penalty: number };
+  scored?: { candidates: ScoredCandidate[]; remainingTokens: number; penalty: number; maxBudgetTokens?: number };
 }
 
 /** What is already in front of the model: nothing of it is injected again. */
@@ -73,7 +73,7 @@ export class QueryAugmenter {
 
   async augment(query: string, remainingTokens: number, situation: PrefetchSituation): Promise<AugmentedQuery> {
     const thresholds = this.thresholds();
-    const budget = Math.floor(remainingTokens * thresholds.maxBudgetPercent);
+    const budget = prefetchBudget(thresholds, remainingTokens);
     const result: AugmentedQuery = { originalQuery: query, excerpts: [], summaries: [], tokensUsed: 0, budgetMax: budget, tierReached: "hot", degraded: [] };
     if (budget <= 0 || query.trim() === "" || isSmallTalk(query)) return result;
     const found = await this.searcher.search(query, {
@@ -110,7 +110,7 @@ export class QueryAugmenter {
     result.excerpts = chosen.excerpts.map((candidate) => forms[scored.indexOf(candidate)]!.excerpt);
     result.summaries = chosen.summaries.map((candidate) => forms[scored.indexOf(candidate)]!.summary);
     result.tokensUsed = [...result.excerpts, ...result.summaries].reduce((total, item) => total + item.tokens, 0);
-    result.scored = { candidates: scored, remainingTokens, penalty };
+    result.scored = { candidates: scored, remainingTokens, penalty, ...(thresholds.maxBudgetTokens !== undefined ? { maxBudgetTokens: thresholds.maxBudgetTokens } : {}) };
     for (const item of [...result.excerpts, ...result.summaries]) this.tracker.recordAccess(item.key, situation.turn, "prefetch_injected");
     return result;
   }

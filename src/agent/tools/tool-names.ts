@@ -1,0 +1,19 @@
+/**
+ * The tools a Sylk session offers, by name. A role lists the tools it would
+ * use (seed §3.1); it gets those of them that are here. A test opens a real
+ * session and checks this list against the tools it built, so the two
+ * cannot drift apart.
+ */
+export const SESSION_TOOL_NAMES = [
+  "read_file",
+  "list_files",
+  "grep",
+  "search_codebase",
+  "edit_file",
+  "write_file",
+  "run_command",
+  "retrieve_context",
+  "search_history",
+  "get_turn_range",
+  "todo_write",
+] as const;

@@ -1,0 +1,39 @@
+import { SESSION_TOOL_NAMES } from "../agent/tools/tool-names.js";
+import { type AgentCategory, categoryOf } from "../handoff/agent-types.js";
+import { estimateTokens } from "../tokens/estimate-tokens.js";
+import { builtinRoles, rolePrompt } from "./role-registry.js";
+
+/** One agent as `sylk agents` lists it (`--json` prints these fields). */
+export interface AgentListing {
+  name: string;
+  source: "builtin" | "user" | "project";
+  /** The agent file, for custom agents; null for built-ins. */
+  path: string | null;
+  /** As the main agent (`--agent`): inspector and tester are pipeline agents only inside a pipeline. */
+  category: AgentCategory;
+  description: string;
+  /** The tools it gets in this version of Sylk, in the order the model sees them. */
+  tools: string[];
+  read_only: boolean;
+  /** `inherit`: the session's model. */
+  model: string;
+  /** The role's prompt addition, estimated. */
+  prompt_tokens: number;
+}
+
+export function builtinAgentListings(offered: readonly string[] = SESSION_TOOL_NAMES): AgentListing[] {
+  return builtinRoles().map((role) => {
+    const tools = role.tools.filter((name) => offered.includes(name));
+    return {
+      name: role.type,
+      source: "builtin",
+      path: null,
+      category: categoryOf(role.type, "main"),
+      description: role.description,
+      tools,
+      read_only: role.readOnly,
+      model: "inherit",
+      prompt_tokens: estimateTokens(rolePrompt(role.type, tools)),
+    };
+  });
+}
