@@ -15,6 +15,8 @@ export interface AgentResult {
   toolCalls: number;
   usage: Usage;
   error?: { kind: ModelErrorKind | "tool" | "unknown"; message: string };
+  /** What the run's sub-agents used, summed (absent when it started none). */
+  subagents?: { runs: number; usage: Usage };
 }
 
 /**
@@ -69,6 +71,33 @@ export type AgentEvent =
   /** `usedTokens`: what the request holds (system prompt, tools, messages), not the room kept for the answer. */
   | { type: "context_window"; turn: number; usedTokens: number; windowTokens: number; references: number; predictedQuality?: number }
   | { type: "error"; kind: string; message: string; fatal: boolean }
+  /** A tool call (`delegate`, `consult_*`) started a sub-agent in a session of its own. */
+  | {
+      type: "subagent_start";
+      agentId: string;
+      agentType: string;
+      parentAgentId: string;
+      parentToolUseId: string;
+      sessionId: string;
+      kind: string;
+      task: string;
+    }
+  /** Something a sub-agent did, as it happened (its own events, nested: a sub-agent's sub-agent is wrapped twice). */
+  | { type: "subagent_event"; agentId: string; agentType: string; parentToolUseId: string; event: AgentEvent }
+  | {
+      type: "subagent_end";
+      agentId: string;
+      agentType: string;
+      parentToolUseId: string;
+      stopReason: AgentStopReason;
+      turns: number;
+      toolCalls: number;
+      usage: Usage;
+      durationMs: number;
+      /** The answer's tokens as the parent received it, and whether it was clipped to the call's budget. */
+      answerTokens: number;
+      truncated: boolean;
+    }
   | { type: "done"; result: AgentResult };
 
 /** One line that says a handoff happened, for `sylk ask`'s stderr and the TUI's transcript. */

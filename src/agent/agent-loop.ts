@@ -227,8 +227,8 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       let result: ToolRunResult;
       try {
         const recordWrite = deps.onFileWrite && ((write: FileWrite) => deps.onFileWrite?.({ promptTurn, toolUseId: call.id }, write));
-        result = yield* streamToolOutput(call.id, (onOutput) =>
-          deps.tools.run(call, { ...deps.toolContext, signal, onOutput, ...(recordWrite ? { recordWrite } : {}) }),
+        result = yield* streamToolOutput(call.id, (onOutput, onEvent) =>
+          deps.tools.run(call, { ...deps.toolContext, signal, onOutput, onEvent, toolUseId: call.id, ...(recordWrite ? { recordWrite } : {}) }),
         );
       } catch (error) {
         if (!(error instanceof FatalToolError)) throw error;

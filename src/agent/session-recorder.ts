@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { ChatMessage, ModelResponse, ToolUseBlock, Usage } from "../llm/model-types.js";
 import type { NewContentEntry } from "../store/content-types.js";
-import type { SessionMessageRow, SessionRecord, SessionRepository } from "../store/session-repository.js";
+import type { SessionMessageRow, SessionParent, SessionRecord, SessionRepository } from "../store/session-repository.js";
 import type { ToolRunResult } from "./tools/tool-registry.js";
 
 /** Context Sylk put in front of the model on its own (prefetch), recorded like everything else. */
@@ -41,10 +41,16 @@ export class SessionRecorder {
 
   static start(
     deps: { sessions: SessionRepository; contentStore: UniversalContentStore; identity: SessionIdentity },
-    details: { title: string; provider: string; model: string },
+    details: { title: string; provider: string; model: string; parent?: SessionParent },
   ): SessionRecorder {
     const id = randomUUID();
-    deps.sessions.create({ id, title: details.title.replace(/\s+/g, " ").trim().slice(0, 100), provider: details.provider, model: details.model });
+    deps.sessions.create({
+      id,
+      title: details.title.replace(/\s+/g, " ").trim().slice(0, 100),
+      provider: details.provider,
+      model: details.model,
+      ...(details.parent ? { parent: details.parent } : {}),
+    });
     const session = deps.sessions.get(id) as SessionRecord;
     return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, []);
   }

@@ -4,20 +4,29 @@ import type { AgentEvent } from "./agent-events.js";
 const FLUSH_INTERVAL_MS = 100;
 
 /**
- * Runs a tool call and yields its output as `tool_output` events while it
- * runs, coalesced to one event per interval; returns the call's result.
- * The output the tool reports through `onOutput` is only for watching: the
- * result holds what the model reads.
+ * Runs a tool call and yields what it reports while it runs: its output as
+ * `tool_output` events, coalesced to one event per interval, and the events
+ * of a sub-agent it started, in order. Returns the call's result. What the
+ * tool reports is only for watching: the result holds what the model reads.
  */
-export async function* streamToolOutput<T>(id: string, run: (onOutput: (chunk: string) => void) => Promise<T>): AsyncGenerator<AgentEvent, T> {
-  let pending = "";
+export async function* streamToolOutput<T>(
+  id: string,
+  run: (onOutput: (chunk: string) => void, onEvent: (event: AgentEvent) => void) => Promise<T>,
+): AsyncGenerator<AgentEvent, T> {
+  const queue: AgentEvent[] = [];
   let wake: (() => void) | undefined;
   const onOutput = (chunk: string) => {
-    pending += chunk;
+    const last = queue.at(-1);
+    if (last?.type === "tool_output" && last.id === id) last.text += chunk;
+    else queue.push({ type: "tool_output", id, text: chunk });
+    wake?.();
+  };
+  const onEvent = (event: AgentEvent) => {
+    queue.push(event);
     wake?.();
   };
   let settled = false;
-  const running = run(onOutput).finally(() => {
+  const running = run(onOutput, onEvent).finally(() => {
     settled = true;
     wake?.();
   });
@@ -26,16 +35,17 @@ export async function* streamToolOutput<T>(id: string, run: (onOutput: (chunk: s
   while (!settled) {
     await new Promise<void>((resolve) => {
       wake = resolve;
-      if (settled || pending) resolve();
+      if (settled || queue.length > 0) resolve();
     });
     wake = undefined;
-    if (pending && !settled) {
-      const text = pending;
-      pending = "";
-      yield { type: "tool_output", id, text };
-      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS))]);
+    if (settled) break;
+    let output = false;
+    for (let event = queue.shift(); event; event = queue.shift()) {
+      output ||= event.type === "tool_output" && event.id === id;
+      yield event;
     }
+    if (output) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS))]);
   }
-  if (pending) yield { type: "tool_output", id, text: pending };
+  for (let event = queue.shift(); event; event = queue.shift()) yield event;
   return await running;
 }

@@ -27,7 +27,7 @@ import { createProvider } from "../llm/create-provider.js";
 import { LoggingProvider } from "../llm/logging-provider.js";
 import type { ModelProvider } from "../llm/model-types.js";
 import { CalibratedTokenCounter } from "../llm/token-counter.js";
-import type { SessionRecord } from "../store/session-repository.js";
+import type { SessionKind, SessionRecord } from "../store/session-repository.js";
 import type { ContextReference } from "../store/content-types.js";
 import type { ProjectServices } from "./project-services.js";
 import type { TaskList } from "../agent/tools/todo-write.js";
@@ -35,6 +35,9 @@ import { SessionHandoff } from "./handoff/session-handoff.js";
 import { SessionLearning } from "./learning/session-learning.js";
 import type { LearningSummary } from "./learning/retrieval-learning.js";
 import { UserProfiles } from "./user-profiles.js";
+import { AgentIdAllocator } from "./team/agent-ids.js";
+import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/sub-agent-host.js";
+import { createDelegateTool, delegableAgents } from "../agent/tools/delegate.js";
 import { type AgentPlacement, categoryOf, degradationActionOf, type AgentType } from "../handoff/agent-types.js";
 
 export interface AgentSessionOptions {
@@ -60,6 +63,12 @@ export interface AgentSessionOptions {
   random?: () => number;
   /** The agent the user talks to (default), or one working inside a pipeline or for another agent. */
   placement?: AgentPlacement;
+  /** Overrides `agent.type` (a sub-agent's role). */
+  agentType?: AgentType;
+  /** A sub-agent: the session and call that started it, its agent id, and how deep it is (the root is 0). */
+  parent?: { sessionId: string; toolUseId: string; agentId: string; kind: Exclude<SessionKind, "main">; depth: number };
+  /** What a sub-agent shares with the agent that started it; a root session makes its own. */
+  shared?: SharedWithSubAgents;
 }
 
 export interface AgentSession {
@@ -118,12 +127,13 @@ const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflic
  */
 export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const { services, env } = options;
-  const codeSearcher = options.codeSearcher ?? services.codeSearcher;
+  const codeSearcher = options.shared?.codeSearcher ?? options.codeSearcher ?? services.codeSearcher;
   const { config } = services.loadedConfig;
   const choice = createProvider(options.model ? { ...config.model, name: options.model } : config.model, env);
   const provider = choice.provider && env.SYLK_MODEL_LOG ? new LoggingProvider(choice.provider, env.SYLK_MODEL_LOG) : choice.provider;
-  const agentType = config.agent.type;
-  const recorderDeps = { sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: `${agentType}-1`, agentType } };
+  const agentType = options.agentType ?? config.agent.type;
+  const parent = options.parent;
+  const recorderDeps = { sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: parent?.agentId ?? `${agentType}-1`, agentType } };
   const resumed = options.resume ? findSession(services, options.resume) : undefined;
   let recorder: SessionRecorder | undefined = resumed ? SessionRecorder.resume(recorderDeps, resumed) : undefined;
   const recorderFor = (prompt: string) => {
@@ -131,20 +141,33 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       title: prompt,
       provider: provider?.name ?? "none",
       model: provider?.model ?? "index-only",
+      ...(parent
+        ? { parent: { parentSessionId: parent.sessionId, parentToolUseId: parent.toolUseId, agentId: parent.agentId, agentType, kind: parent.kind } }
+        : {}),
     });
     return recorder;
   };
 
   const mentions = new Mentions(services.paths.root, services.files);
-  const toolContext = { root: services.paths.root, extraDirectories: options.extraDirectories ?? [] };
+  const toolContext = { root: services.paths.root, extraDirectories: options.shared?.extraDirectories ?? options.extraDirectories ?? [] };
   const checkpoints = new FileCheckpoints(services.checkpoints, () => recorder?.session.id ?? "");
   /** The model learns of edits taken back with its next prompt; the files are not what it last saw. */
   const restored = async (result: RestoreResult, how: string) => {
     if (result.restored.length > 0) await recorder?.recordNote(`The user ${how}: ${result.restored.join(", ")} are back as they were before.`);
     return result;
   };
-  const policy = new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
-  const sandbox = options.sandbox ?? sandboxFor(config, env);
+  const policy = options.shared?.policy ?? new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
+  const sandbox = options.shared?.sandbox ?? options.sandbox ?? sandboxFor(config, env);
+  const approver = options.shared ? options.shared.approver : options.approver;
+  const shared: SharedWithSubAgents = options.shared ?? {
+    policy,
+    ...(approver ? { approver } : {}),
+    sandbox,
+    codeSearcher,
+    agentIds: new AgentIdAllocator(services.sessions, () => recorder?.session.id),
+    extraDirectories: options.extraDirectories ?? [],
+    usage: new SubAgentUsage(),
+  };
   const tokenCounter = new CalibratedTokenCounter();
   let contextManager: VirtualContextManager | undefined;
   let prefetcher: Prefetcher | undefined;
@@ -162,9 +185,22 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     },
   });
   const userProfiles = new UserProfiles(services.paths.sylkHome);
-  const handoff = new SessionHandoff(services, config, () => recorder?.session.id, userProfiles);
+  const handoff = new SessionHandoff(services, config, () => recorder?.session.id, userProfiles, {
+    type: agentType,
+    allocateAgentId: () => shared.agentIds.next(agentType),
+    ...(parent ? { firstAgentId: parent.agentId } : {}),
+  });
   const learning = new SessionLearning(services, config, () => userProfiles.get(), options.random);
   const role = roleOf(agentType);
+  const depth = parent?.depth ?? 0;
+  const subAgents = new SubAgentHost({
+    services,
+    env,
+    parent: { sessionId: () => recorder?.session.id ?? "", agentId: () => recorder?.agent.agentId ?? recorderDeps.identity.agentId, depth },
+    shared,
+    settings: { maxTurns: config.agents.maxTurns, models: config.agents.models },
+    model: () => provider?.model,
+  });
   const available = [
     ...handoff.trackCommands(
       createBuiltinTools({
@@ -175,8 +211,10 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     ),
     ...contextTools,
     handoff.todoTool(),
+    // At the depth limit an agent is built without the tools that start others: removed, not refused, so the model sees the truth.
+    ...(depth < config.agents.maxDepth ? [createDelegateTool({ agents: delegableAgents(), delegate: (request, context) => subAgents.delegate(request, context) })] : []),
   ];
-  const tools = new ToolRegistry(toolsForRole(role, available), policy, options.approver, { readOnly: role.readOnly });
+  const tools = new ToolRegistry(toolsForRole(role, available), policy, approver, { readOnly: role.readOnly });
   const systemPrompt = buildSystemPrompt({
     root: services.paths.root,
     sylkHome: services.paths.sylkHome,
@@ -287,10 +325,36 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         prompt,
         signal,
       );
-      const followed = learning.track(prompt, run);
+      // A sub-agent's episode has no user to judge it: only the agent the user talks to teaches self-tuning retrieval.
+      const followed = withSubAgentTotals(shared.usage, parent ? run : learning.track(prompt, run));
       return attachments.length > 0 ? withAttachments(attachments, followed) : followed;
     },
   };
+}
+
+/** The run's result with what its sub-agents used, when it started any. */
+async function* withSubAgentTotals(usage: SubAgentUsage, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+  const before = { runs: usage.runs, total: usage.total };
+  const withTotals = (result: AgentResult): AgentResult =>
+    usage.runs === before.runs
+      ? result
+      : {
+          ...result,
+          subagents: {
+            runs: usage.runs - before.runs,
+            usage: {
+              inputTokens: usage.total.inputTokens - before.total.inputTokens,
+              outputTokens: usage.total.outputTokens - before.total.outputTokens,
+              cacheReadTokens: usage.total.cacheReadTokens - before.total.cacheReadTokens,
+              cacheWriteTokens: usage.total.cacheWriteTokens - before.total.cacheWriteTokens,
+            },
+          },
+        };
+  for (;;) {
+    const next = await run.next();
+    if (next.done) return withTotals(next.value);
+    yield next.value.type === "done" ? { type: "done", result: withTotals(next.value.result) } : next.value;
+  }
 }
 
 /** The run, told first what the prompt's @-mentions attached. */

@@ -17,6 +17,8 @@ interface Streams {
 export interface RunFacts {
   /** How commands run: `bubblewrap`, `sandbox-exec`, `off` or `unavailable`. */
   sandbox: string;
+  /** The main agent's type; its id is `<type>-1` until a handoff names the next. */
+  agentType: string;
 }
 
 export function createPrinter(format: OutputFormat, streams: Streams, facts: RunFacts): AskPrinter {
@@ -43,6 +45,17 @@ export function resultJson(result: AgentResult) {
       cache_read_tokens: result.usage.cacheReadTokens,
       cache_write_tokens: result.usage.cacheWriteTokens,
       tool_calls: result.toolCalls,
+      ...(result.subagents
+        ? {
+            subagents: {
+              runs: result.subagents.runs,
+              input_tokens: result.subagents.usage.inputTokens,
+              output_tokens: result.subagents.usage.outputTokens,
+              cache_read_tokens: result.subagents.usage.cacheReadTokens,
+              cache_write_tokens: result.subagents.usage.cacheWriteTokens,
+            },
+          }
+        : {}),
     },
     error: result.error ?? null,
   };
@@ -112,6 +125,9 @@ class TextPrinter implements AskPrinter {
       case "context_eviction":
         stderr.write(`Context: turns ${event.reference.turnRange[0]}-${event.reference.turnRange[1]} moved out of the window as ${event.marker}\n`);
         break;
+      case "subagent_event":
+        this.subAgentLine(event, 1);
+        break;
       case "done": {
         this.endLine();
         // Interrupted mid-answer: what had arrived of it is the answer there is.
@@ -125,6 +141,16 @@ class TextPrinter implements AskPrinter {
       default:
         break;
     }
+  }
+
+  /** A sub-agent's tool calls, indented under the call that started it; its text never reaches stdout. */
+  private subAgentLine(event: Extract<AgentEvent, { type: "subagent_event" }>, depth: number): void {
+    const indent = "  ".repeat(depth);
+    const inner = event.event;
+    if (inner.type === "subagent_event") this.subAgentLine(inner, depth + 1);
+    else if (inner.type === "tool_use") this.streams.stderr.write(`${indent}⏺ ${event.agentId} ${inner.name}(${summariseInput(inner.input)})\n`);
+    else if (inner.type === "tool_result") this.streams.stderr.write(`${indent}  ⎿ ${inner.isError ? "✗ " : ""}${firstLine(inner.display ?? inner.output)}\n`);
+    else if (inner.type === "error") this.streams.stderr.write(`${indent}sylk: ${event.agentId}: ${inner.message}\n`);
   }
 
   private endLine(): void {
@@ -142,16 +168,37 @@ class JsonPrinter implements AskPrinter {
   }
 }
 
-/** One JSON event per line: init, message deltas, tool_use, tool_output, tool_result, retry, error, result. */
+/**
+ * One JSON event per line: init, message deltas, tool_use, tool_output,
+ * tool_result, retry, error, result, and sub-agents' starts and ends. Every
+ * line names its agent (`agent_id`, `agent_type`); a sub-agent's lines also
+ * name the call that started it (`parent_tool_use_id`).
+ */
 class StreamJsonPrinter implements AskPrinter {
+  /** The main agent's instance: a handoff names the next. */
+  private agentId: string;
+
   constructor(
     private readonly streams: Streams,
     private readonly facts: RunFacts,
-  ) {}
+  ) {
+    this.agentId = `${facts.agentType}-1`;
+  }
 
   event(event: AgentEvent): void {
-    const line = event.type === "session_start" ? { ...toStreamJson(event), sandbox: this.facts.sandbox } : toStreamJson(event);
+    if (event.type === "handoff") this.agentId = event.toAgent;
+    const line = this.lineOf(event, { agent_id: this.agentId, agent_type: this.facts.agentType });
     if (line) this.streams.stdout.write(`${JSON.stringify(line)}\n`);
+  }
+
+  private lineOf(event: AgentEvent, agent: Record<string, string>): Record<string, unknown> | undefined {
+    // A sub-agent's own event, as its line (a sub-agent's sub-agent is unwrapped twice).
+    if (event.type === "subagent_event") {
+      return this.lineOf(event.event, { agent_id: event.agentId, agent_type: event.agentType, parent_tool_use_id: event.parentToolUseId });
+    }
+    const line = event.type === "session_start" ? { ...toStreamJson(event), sandbox: this.facts.sandbox } : toStreamJson(event);
+    // A sub-agent's start and end name the sub-agent itself.
+    return line ? { ...agent, ...line } : undefined;
   }
 }
 
@@ -231,6 +278,38 @@ function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
         references: event.references,
         ...(event.predictedQuality !== undefined ? { predicted_quality: Number(event.predictedQuality.toFixed(4)) } : {}),
       };
+    case "subagent_start":
+      return {
+        type: "subagent_start",
+        agent_id: event.agentId,
+        agent_type: event.agentType,
+        parent_agent_id: event.parentAgentId,
+        parent_tool_use_id: event.parentToolUseId,
+        session_id: event.sessionId,
+        kind: event.kind,
+        task: event.task,
+      };
+    case "subagent_end":
+      return {
+        type: "subagent_end",
+        agent_id: event.agentId,
+        agent_type: event.agentType,
+        parent_tool_use_id: event.parentToolUseId,
+        stop_reason: event.stopReason,
+        turns: event.turns,
+        tool_calls: event.toolCalls,
+        usage: {
+          input_tokens: event.usage.inputTokens,
+          output_tokens: event.usage.outputTokens,
+          cache_read_tokens: event.usage.cacheReadTokens,
+          cache_write_tokens: event.usage.cacheWriteTokens,
+        },
+        duration_ms: event.durationMs,
+        answer_tokens: event.answerTokens,
+        truncated: event.truncated,
+      };
+    case "subagent_event":
+      return undefined;
     case "done":
       return { type: "result", ...resultJson(event.result) };
   }

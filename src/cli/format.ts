@@ -58,3 +58,16 @@ export function sessionLine(session: {
   const handoffs = chain.length > 1 ? `  ${chain.length - 1} ${chain.length === 2 ? "handoff" : "handoffs"}: ${chain.join(" → ")}` : "";
   return `${session.id.slice(0, 8)}  ${formatLocalTime(session.updatedAt)}  ${session.model}  ${session.turns} turns, ${tokens} tokens${handoffs}  ${session.title}`;
 }
+
+/** A sub-agent's run under its root session in `sylk sessions`. */
+export function subAgentLine(child: {
+  agentId: string | null;
+  agentType: string | null;
+  kind: string;
+  turns: number;
+  title: string;
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number };
+}): string {
+  const tokens = formatCount(child.usage.inputTokens + child.usage.outputTokens + child.usage.cacheReadTokens);
+  return `          ↳ ${child.agentId ?? child.agentType ?? "agent"} (${child.kind})  ${child.turns} turns, ${tokens} tokens  ${child.title}`;
+}

@@ -93,6 +93,12 @@ export function configDefaults() {
       maxTurns: 50,
       type: DEFAULT_AGENT_TYPE,
     },
+    agents: {
+      maxParallel: 4,
+      maxDepth: 2,
+      maxTurns: 30,
+      models: {} as Record<string, string>,
+    },
     permissions: {
       mode: "default" as const,
       allow: [] as string[],

@@ -101,6 +101,17 @@ const agentSchema = z.strictObject({
   type: z._default(z.enum(AGENT_TYPES), d.agent.type),
 });
 
+const agentsSchema = z.strictObject({
+  /** Sub-agents one response may run at once (`delegate` and `consult_*` calls of one response). */
+  maxParallel: z._default(z.int().check(z.minimum(1), z.maximum(16)), d.agents.maxParallel),
+  /** How deep delegation goes: an agent at this depth is built without `delegate` and the `consult_*` tools. */
+  maxDepth: z._default(z.int().check(z.minimum(1), z.maximum(5)), d.agents.maxDepth),
+  /** Model calls a sub-agent may make for one task. */
+  maxTurns: z._default(z.int().check(z.minimum(1), z.maximum(10_000)), d.agents.maxTurns),
+  /** A model per agent name (`{"inspector": "claude-haiku-4-5"}`); others use the session's. */
+  models: z._default(z.record(z.string().check(z.regex(/^[a-z][a-z0-9:-]{0,47}$/)), z.string().check(z.minLength(1))), () => ({ ...d.agents.models })),
+});
+
 const handoffSchema = z.strictObject({
   /**
    * Hand a degrading pipeline or standalone agent over to a fresh instance
@@ -187,6 +198,7 @@ export const configSchema = z.strictObject({
   search: z._default(searchSchema, () => searchSchema.parse({})),
   model: z._default(modelSchema, () => modelSchema.parse({})),
   agent: z._default(agentSchema, () => agentSchema.parse({})),
+  agents: z._default(agentsSchema, () => agentsSchema.parse({})),
   permissions: z._default(permissionsSchema, () => permissionsSchema.parse({})),
   context: z._default(contextSchema, () => contextSchema.parse({})),
   sandbox: z._default(sandboxSchema, () => sandboxSchema.parse({})),
@@ -200,6 +212,7 @@ export type EmbeddingConfig = SylkConfig["embedding"];
 export type SearchConfig = SylkConfig["search"];
 export type ModelConfig = SylkConfig["model"];
 export type AgentConfig = SylkConfig["agent"];
+export type AgentsConfig = SylkConfig["agents"];
 export type PermissionsConfig = SylkConfig["permissions"];
 export type ContextConfig = SylkConfig["context"];
 export type SandboxConfig = SylkConfig["sandbox"];

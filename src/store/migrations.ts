@@ -397,6 +397,21 @@ const MIGRATIONS: Migration[] = [
       ALTER TABLE session_messages DROP COLUMN evicted_by;
     `,
   },
+  {
+    version: 12,
+    description: "sub-agents as child sessions: a session's parent, its agent, and why it was started",
+    sql: `
+      -- A sub-agent (a delegated task, a consulted knowledge agent, a pipeline stage, a routed agent)
+      -- is a session of its own, so its window, handoffs, task list and checkpoints need nothing new.
+      -- Root sessions (what the user talks to) have no parent and kind 'main'.
+      ALTER TABLE sessions ADD COLUMN parent_session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE;
+      ALTER TABLE sessions ADD COLUMN parent_tool_use_id TEXT;
+      ALTER TABLE sessions ADD COLUMN agent_id TEXT;
+      ALTER TABLE sessions ADD COLUMN agent_type TEXT;
+      ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'main' CHECK (kind IN ('main', 'knowledge', 'delegate', 'stage', 'routed'));
+      CREATE INDEX idx_sessions_parent ON sessions(parent_session_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -11,6 +11,27 @@ export interface SessionRecord {
   model: string;
   turns: number;
   usage: Usage;
+  /** Null for a session the user talks to; a sub-agent's session names the session that started it. */
+  parentSessionId: string | null;
+  /** The tool call of the parent that started it (delegate, consult_*). */
+  parentToolUseId: string | null;
+  /** The sub-agent's first instance and its type; null for root sessions (their instances are in agent_instances). */
+  agentId: string | null;
+  agentType: string | null;
+  kind: SessionKind;
+}
+
+/** Why a session exists: the user's conversation, or one of the ways a sub-agent is started. */
+export const SESSION_KINDS = ["main", "knowledge", "delegate", "stage", "routed"] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
+
+/** What a child session is created with. */
+export interface SessionParent {
+  parentSessionId: string;
+  parentToolUseId: string | null;
+  agentId: string;
+  agentType: string;
+  kind: Exclude<SessionKind, "main">;
 }
 
 interface SessionRow {
@@ -25,6 +46,11 @@ interface SessionRow {
   output_tokens: number;
   cache_read_tokens: number;
   cache_write_tokens: number;
+  parent_session_id: string | null;
+  parent_tool_use_id: string | null;
+  agent_id: string | null;
+  agent_type: string | null;
+  kind: SessionKind;
 }
 
 /** One message of a session as stored: what the model saw, and what it came from. */
@@ -43,10 +69,26 @@ export interface SessionMessageRow {
 export class SessionRepository {
   constructor(private readonly db: SqliteDatabase) {}
 
-  create(session: Pick<SessionRecord, "id" | "title" | "provider" | "model">, now: number = Date.now()): void {
+  create(session: Pick<SessionRecord, "id" | "title" | "provider" | "model"> & { parent?: SessionParent }, now: number = Date.now()): void {
+    const parent = session.parent;
     this.db
-      .prepare("INSERT INTO sessions (id, created_at, updated_at, title, provider, model) VALUES (?, ?, ?, ?, ?, ?)")
-      .run(session.id, now, now, session.title, session.provider, session.model);
+      .prepare(
+        `INSERT INTO sessions (id, created_at, updated_at, title, provider, model, parent_session_id, parent_tool_use_id, agent_id, agent_type, kind)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        session.id,
+        now,
+        now,
+        session.title,
+        session.provider,
+        session.model,
+        parent?.parentSessionId ?? null,
+        parent?.parentToolUseId ?? null,
+        parent?.agentId ?? null,
+        parent?.agentType ?? null,
+        parent?.kind ?? "main",
+      );
   }
 
   get(id: string): SessionRecord | undefined {
@@ -54,24 +96,54 @@ export class SessionRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  /** Sessions whose id starts with `prefix` (users type the first characters). */
+  /** Root sessions whose id starts with `prefix` (users type the first characters). */
   findByPrefix(prefix: string): SessionRecord[] {
     const rows = this.db
-      .prepare("SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 10")
+      .prepare("SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' AND parent_session_id IS NULL ORDER BY updated_at DESC LIMIT 10")
       .all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`) as SessionRow[];
     return rows.map(toRecord);
   }
 
+  /** The latest session the user talked to (a sub-agent's session is never continued on its own). */
   latest(): SessionRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT 1").get() as
+    const row = this.db.prepare("SELECT * FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1").get() as
       | SessionRow
       | undefined;
     return row ? toRecord(row) : undefined;
   }
 
+  /** Root sessions, newest first. */
   list(limit: number): SessionRecord[] {
-    const rows = this.db.prepare("SELECT * FROM sessions ORDER BY updated_at DESC LIMIT ?").all(limit) as SessionRow[];
+    const rows = this.db.prepare("SELECT * FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC LIMIT ?").all(limit) as SessionRow[];
     return rows.map(toRecord);
+  }
+
+  /** Every session below `sessionId` (children, their children, …), oldest first. */
+  descendants(sessionId: string): SessionRecord[] {
+    const rows = this.db
+      .prepare(
+        `WITH RECURSIVE tree(id) AS (
+           SELECT id FROM sessions WHERE parent_session_id = ?
+           UNION ALL SELECT sessions.id FROM sessions JOIN tree ON sessions.parent_session_id = tree.id
+         )
+         SELECT sessions.* FROM sessions JOIN tree USING (id) ORDER BY created_at, rowid`,
+      )
+      .all(sessionId) as SessionRow[];
+    return rows.map(toRecord);
+  }
+
+  /** The agent ids used anywhere in a session tree: its sessions' agents and every instance of their handoff chains. */
+  agentIdsInTree(rootSessionId: string): string[] {
+    return this.db
+      .prepare(
+        `WITH RECURSIVE tree(id) AS (
+           SELECT ? UNION ALL SELECT sessions.id FROM sessions JOIN tree ON sessions.parent_session_id = tree.id
+         )
+         SELECT agent_id FROM sessions JOIN tree USING (id) WHERE agent_id IS NOT NULL
+         UNION SELECT agent_id FROM agent_instances WHERE session_id IN (SELECT id FROM tree)`,
+      )
+      .pluck()
+      .all(rootSessionId) as string[];
   }
 
   /** Appends a message; returns its ordinal. */
@@ -176,5 +248,10 @@ function toRecord(row: SessionRow): SessionRecord {
       cacheReadTokens: row.cache_read_tokens,
       cacheWriteTokens: row.cache_write_tokens,
     },
+    parentSessionId: row.parent_session_id ?? null,
+    parentToolUseId: row.parent_tool_use_id ?? null,
+    agentId: row.agent_id ?? null,
+    agentType: row.agent_type ?? null,
+    kind: row.kind ?? "main",
   };
 }

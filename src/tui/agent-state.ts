@@ -1,9 +1,9 @@
 import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
-import { firstLine } from "./format/text.js";
+import { firstLine, summariseInput } from "./format/text.js";
 import { completedBlocksLength } from "./markdown/completed-blocks.js";
-import type { ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
+import type { SubAgentView, ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
 
 /**
  * What the screen shows of the conversation. `history` is final and printed
@@ -38,6 +38,8 @@ export interface AgentViewState {
   agentId: string | undefined;
   /** The model's task list (`todo_write`), for the task panel. */
   tasks: TaskView[];
+  /** Tokens this screen's sub-agents used (their own sessions; `/cost` lists them by agent type). */
+  subagentUsage: Usage;
 }
 
 export interface TaskView {
@@ -72,6 +74,7 @@ export const INITIAL_AGENT_STATE: AgentViewState = {
   predictedQuality: undefined,
   agentId: undefined,
   tasks: [],
+  subagentUsage: EMPTY_USAGE,
 };
 
 function append(state: AgentViewState, ...entries: TranscriptEntry[]): AgentViewState {
@@ -104,6 +107,7 @@ export function agentReducer(state: AgentViewState, action: AgentAction): AgentV
         predictedQuality: undefined,
         agentId: undefined,
         tasks: action.tasks,
+        subagentUsage: EMPTY_USAGE,
       };
     case "clear":
       return append({ ...INITIAL_AGENT_STATE, epoch: state.epoch + 1, nextId: state.nextId }, ...action.entries);
@@ -161,6 +165,7 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
         output: event.output,
         ...(event.details !== undefined ? { details: event.details } : {}),
         ...(event.diff ? { diff: event.diff } : {}),
+        ...(running?.subagent ? { subagent: running.subagent } : {}),
       };
       const tasks = event.name === "todo_write" && !event.isError ? tasksOf(running?.input) : undefined;
       return { ...append(state, { kind: "tool", call }), tools: state.tools.filter((tool) => tool.id !== event.id), ...(tasks ? { tasks } : {}) };
@@ -185,6 +190,15 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
       return append(state, { kind: "note", tone: "dim", text: evictionNote(event.reference, event.marker) });
     case "error":
       return append(state, { kind: "note", tone: event.fatal ? "error" : "warning", text: event.message });
+    case "subagent_start":
+      return withSubAgent(state, event.parentToolUseId, () => ({ agentId: event.agentId, agentType: event.agentType, steps: [] }));
+    case "subagent_event":
+      return withSubAgent(state, event.parentToolUseId, (view) => (view ? subAgentStep(view, event.event) : undefined));
+    case "subagent_end":
+      return {
+        ...withSubAgent(state, event.parentToolUseId, (view) => (view ? { ...view, tokens: event.usage.inputTokens + event.usage.outputTokens } : undefined)),
+        subagentUsage: addUsage(state.subagentUsage, event.usage),
+      };
     case "done":
       return {
         ...append(state, ...flushLive(state), ...closingNotes(event.result)),
@@ -197,6 +211,29 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     default:
       return unknownEvent(state, event);
   }
+}
+
+/** The running call `toolUseId` with its sub-agent view changed. */
+function withSubAgent(state: AgentViewState, toolUseId: string, change: (view: SubAgentView | undefined) => SubAgentView | undefined): AgentViewState {
+  return {
+    ...state,
+    tools: state.tools.map((tool) => {
+      if (tool.id !== toolUseId) return tool;
+      const subagent = change(tool.subagent);
+      return subagent ? { ...tool, subagent } : tool;
+    }),
+  };
+}
+
+/** A sub-agent's tool calls as lines under the call that started it; its sub-agents' work shows as theirs. */
+function subAgentStep(view: SubAgentView, event: AgentEvent): SubAgentView {
+  if (event.type === "tool_use") return { ...view, steps: [...view.steps, { id: event.id, text: `${event.name}(${summariseInput(event.input)})`, status: "running" }] };
+  if (event.type === "tool_result") {
+    const status: ToolCallView["status"] = event.permission === "denied" ? "denied" : event.isError ? "error" : "done";
+    const result = firstLine(event.display ?? event.output);
+    return { ...view, steps: view.steps.map((step) => (step.id === event.id ? { ...step, text: `${step.text} ⎿ ${result}`, status } : step)) };
+  }
+  return view;
 }
 
 /** The list a successful `todo_write` call set (its input was validated before it ran). */

@@ -2,6 +2,7 @@ import { Box, Text, useApp, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { estimateCost } from "../llm/model-prices.js";
+import { addUsage } from "../llm/model-types.js";
 import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
 import { openAgentSession } from "../app/agent-session.js";
 import { describeSandbox, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
@@ -237,12 +238,13 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
             : undefined,
           contextTokens: agent.state.contextTokens,
           references: agent.state.references,
+          activeAgents: agent.state.tools.flatMap((tool) => (tool.subagent && tool.subagent.tokens === undefined ? [tool.subagent.agentId] : [])),
           ...(agent.state.predictedQuality !== undefined
             ? { quality: { predicted: agent.state.predictedQuality, ...(agent.state.agentId ? { agentId: agent.state.agentId } : {}) } }
             : {}),
           index,
           mode,
-          ...(provider ? { costDollars: estimateCost(provider.model, agent.state.usage) } : {}),
+          ...(provider ? { costDollars: estimateCost(provider.model, addUsage(agent.state.usage, agent.state.subagentUsage)) } : {}),
           ...(provider ? { sandbox: sandboxLabel(agent.session.sandbox) } : {}),
         }}
       />

@@ -18,6 +18,17 @@ export interface ToolCallView {
   details?: string;
   /** A unified diff when the call changed a file. */
   diff?: string;
+  /** The sub-agent the call started (`delegate`): who, what it did, what it used. */
+  subagent?: SubAgentView;
+}
+
+export interface SubAgentView {
+  agentId: string;
+  agentType: string;
+  /** Its tool calls, one line each, in order. */
+  steps: Array<{ id: string; text: string; status: ToolCallView["status"] }>;
+  /** Input and output tokens, once it ended. */
+  tokens?: number;
 }
 
 export type NoteTone = "info" | "dim" | "warning" | "error" | "success";

@@ -68,6 +68,7 @@ describe("sylk ask against the Messages API", () => {
       "search_history",
       "get_turn_range",
       "todo_write",
+      "delegate",
     ]);
     expect(toolResults(1)[0]?.content).toContain("src/billing/invoice.ts:");
     expect(toolResults(2)[0]?.content).toContain("export function renderInvoice");

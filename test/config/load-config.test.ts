@@ -122,6 +122,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(54);
+    expect(documented).toBe(58);
   });
 });

@@ -70,6 +70,26 @@ describe("openDatabase", () => {
     db.close();
   });
 
+  it("upgrades schema 11: every session is a root the user talked to, and a child session made after is not listed or continued", () => {
+    const path = join(scratch(), "vector.db");
+    const current = openDatabase(path);
+    dropSessionTrees(current);
+    current.exec(`INSERT INTO sessions (id, created_at, updated_at, title, provider, model) VALUES ('old', 0, 0, 't', 'p', 'm'); PRAGMA user_version = 11;`);
+    current.close();
+
+    const db = openDatabase(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    const sessions = new SessionRepository(db);
+    expect(sessions.get("old")).toMatchObject({ kind: "main", parentSessionId: null, agentId: null, agentType: null });
+    sessions.create({ id: "child", title: "task", provider: "p", model: "m", parent: { parentSessionId: "old", parentToolUseId: "toolu_1", agentId: "librarian-1", agentType: "librarian", kind: "delegate" } }, 10);
+    expect(sessions.latest()?.id).toBe("old");
+    expect(sessions.list(10).map((session) => session.id)).toEqual(["old"]);
+    expect(sessions.findByPrefix("chi")).toEqual([]);
+    expect(sessions.descendants("old").map((session) => session.id)).toEqual(["child"]);
+    expect(sessions.agentIdsInTree("old")).toEqual(["librarian-1"]);
+    db.close();
+  });
+
   it("upgrades schema 10: each evicted message's mark becomes part of a run of its reference, and the messages read back the same", () => {
     const path = join(scratch(), "vector.db");
     const current = openDatabase(path);
@@ -125,9 +145,10 @@ describe("openDatabase", () => {
   });
 });
 
-/** Back to schema 10's evictions (and all before): a mark on each evicted message, no runs. */
+/** Back to schema 10's evictions (and all before): a mark on each evicted message, no runs, no child sessions (schema 12). */
 function dropEvictionRuns(db: SqliteDatabase): void {
   db.exec("DROP TABLE session_evictions; ALTER TABLE session_messages ADD COLUMN evicted_by TEXT;");
+  dropSessionTrees(db);
 }
 
 /** Schema 9's tables gone: the database as schema 8 and before left it. */
@@ -137,4 +158,10 @@ function dropTablesAfterSchema8(db: SqliteDatabase): void {
     DROP TABLE handoff_profiles; DROP TABLE task_lists; DROP TABLE files_changed;
     DROP TABLE learning_state; -- schema 10
   `);
+}
+
+/** Schema 12's child-session columns gone. */
+function dropSessionTrees(db: SqliteDatabase): void {
+  db.exec("DROP INDEX idx_sessions_parent;");
+  for (const column of ["parent_session_id", "parent_tool_use_id", "agent_id", "agent_type", "kind"]) db.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
 }

@@ -16,4 +16,5 @@ export const SESSION_TOOL_NAMES = [
   "search_history",
   "get_turn_range",
   "todo_write",
+  "delegate",
 ] as const;

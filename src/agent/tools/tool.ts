@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type * as z from "zod";
+import type { AgentEvent } from "../agent-events.js";
 
 /** What every tool call may use. Narrow on purpose: tools get services, not the world. */
 export interface ToolContext {
@@ -10,6 +11,10 @@ export interface ToolContext {
   extraDirectories: readonly string[];
   /** Output as it is produced (a running command's stdout and stderr), for the user to watch. */
   onOutput?: (chunk: string) => void;
+  /** The events of a sub-agent the call started (`delegate`, `consult_*`), as they happen. */
+  onEvent?: (event: AgentEvent) => void;
+  /** The model's id for this call (the parent link of what it starts). */
+  toolUseId?: string;
   /** A file a write tool changed, with its bytes before (null: created) and after: the checkpoint /undo restores. */
   recordWrite?: (write: { absolute: string; shown: string; before: Buffer | null; after: Buffer | string }) => void;
 }

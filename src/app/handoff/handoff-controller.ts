@@ -28,6 +28,10 @@ export interface HandoffControllerDeps {
   /** The session's (calibrated) token count, for the state's share of the prepared size. */
   countTokens: (text: string) => number;
   random?: () => number;
+  /** A new instance's id, unique in the session tree (a sub-agent's chain shares the tree's numbering). */
+  allocateAgentId?: () => string;
+  /** A sub-agent's first instance: the id its session was started with. */
+  firstAgentId?: string;
 }
 
 interface LiveInstance {
@@ -324,8 +328,15 @@ export class HandoffController implements QualityHooks {
     return { agentId, handoffIndex, profile, detector };
   }
 
-  /** `<type>-<n>`: the n-th instance of the chain (n = handoff index + 1), unless that id is taken by another type's chain. */
+  /**
+   * In a session tree, the tree's next free id (a sub-agent's first
+   * instance: its session's). Otherwise `<type>-<n>`, the n-th instance of
+   * the chain (n = handoff index + 1), unless that id is taken by another
+   * type's chain.
+   */
   private freshAgentId(sessionId: string, handoffIndex: number): string {
+    if (handoffIndex === 0 && this.deps.firstAgentId) return this.deps.firstAgentId;
+    if (this.deps.allocateAgentId) return this.deps.allocateAgentId();
     let id = `${this.deps.agentType}-${handoffIndex + 1}`;
     for (let suffix = 2; this.deps.repository.instance(sessionId, id); suffix++) id = `${this.deps.agentType}-${handoffIndex + 1}.${suffix}`;
     return id;

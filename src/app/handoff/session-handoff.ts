@@ -1,6 +1,7 @@
 import { createTodoWriteTool } from "../../agent/tools/todo-write.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
+import type { AgentType } from "../../handoff/agent-types.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
 import { projectHash } from "../../project/project-paths.js";
 import type { UserProfileDatabase } from "../../store/user-profile-database.js";
@@ -29,6 +30,7 @@ export class SessionHandoff {
     private readonly config: SylkConfig,
     private readonly sessionId: () => string | undefined,
     private readonly userProfiles: UserProfiles,
+    private readonly agent: { type: AgentType; allocateAgentId?: () => string; firstAgentId?: string } = { type: config.agent.type },
   ) {
     this.profiles = new ProfileBook(services.handoffs, () => this.userDatabase(), projectHash(services.paths.root));
     this.commandChanges = new CommandChangeTracker(services.paths.root);
@@ -45,7 +47,9 @@ export class SessionHandoff {
         repository: this.services.handoffs,
         profiles: this.profiles,
         contentStore: this.services.contentStore,
-        agentType: this.config.agent.type,
+        agentType: this.agent.type,
+        ...(this.agent.allocateAgentId ? { allocateAgentId: this.agent.allocateAgentId } : {}),
+        ...(this.agent.firstAgentId ? { firstAgentId: this.agent.firstAgentId } : {}),
         model,
         windowTokens,
         config: this.config.handoff,

@@ -87,7 +87,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           ...(warm ? { codeSearcher: new RemoteCodeSearcher(warm, () => services.codeSearcher) } : {}),
         });
         if (session.provider) warnIfUnsandboxed(session.sandbox, context.stderr);
-        const printer = createPrinter(options.outputFormat, context, { sandbox: sandboxName(session.sandbox) });
+        const printer = createPrinter(options.outputFormat, context, { sandbox: sandboxName(session.sandbox), agentType: session.agentType });
         const run = session.run(prompt, context.signal);
         let step = await run.next();
         while (!step.done) {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
-import { sessionLine } from "../format.js";
+import { sessionLine, subAgentLine } from "../format.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 
 export function registerSessionsCommand(program: Command, context: CliContext): void {
@@ -23,6 +23,7 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
       try {
         const sessions = services.sessions.list(options.limit);
         const chains = new Map(sessions.map((session) => [session.id, services.handoffs.instances(session.id)]));
+        const trees = new Map(sessions.map((session) => [session.id, services.sessions.descendants(session.id)]));
         if (options.json) {
           const withChains = sessions.map((session) => ({
             ...session,
@@ -35,6 +36,20 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
               ended_at: instance.endedAt,
               end_reason: instance.endReason,
             })),
+            subagents: (trees.get(session.id) ?? []).map((child) => ({
+              session_id: child.id,
+              parent_session_id: child.parentSessionId,
+              agent_id: child.agentId,
+              agent_type: child.agentType,
+              kind: child.kind,
+              turns: child.turns,
+              usage: {
+                input_tokens: child.usage.inputTokens,
+                output_tokens: child.usage.outputTokens,
+                cache_read_tokens: child.usage.cacheReadTokens,
+                cache_write_tokens: child.usage.cacheWriteTokens,
+              },
+            })),
           }));
           context.stdout.write(`${JSON.stringify({ sessions: withChains })}\n`);
           return;
@@ -45,6 +60,7 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
         }
         for (const session of sessions) {
           context.stdout.write(`${sessionLine(session, (chains.get(session.id) ?? []).map((instance) => instance.agentId))}\n`);
+          for (const child of trees.get(session.id) ?? []) context.stdout.write(`${subAgentLine(child)}\n`);
         }
       } finally {
         await services.close();

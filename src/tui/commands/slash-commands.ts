@@ -13,6 +13,8 @@ import type { TranscriptEntry } from "../transcript.js";
 import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../app/learning/learning-report.js";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
+import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
+import type { SessionRecord } from "../../store/session-repository.js";
 
 /** What the slash commands may touch: narrow on purpose. */
 export interface SlashCommandContext {
@@ -199,7 +201,27 @@ function costText(context: SlashCommandContext): string {
   if (window && inWindow !== undefined) {
     lines.push(`  in the window now: ${formatCount(inWindow)} of ${formatCount(window)} tokens (${Math.round((inWindow / window) * 100)}%)`);
   }
-  return lines.join("\n");
+  return [...lines, ...subAgentCostLines(context.services.sessions.descendants(id))].join("\n");
+}
+
+/** The session tree's sub-agents, one line per agent type, and the tree's total. */
+function subAgentCostLines(children: readonly SessionRecord[]): string[] {
+  if (children.length === 0) return [];
+  const byType = new Map<string, { runs: number; usage: Usage; dollars: number | undefined }>();
+  for (const child of children) {
+    const type = child.agentType ?? "agent";
+    const seen = byType.get(type) ?? { runs: 0, usage: EMPTY_USAGE, dollars: 0 };
+    const dollars = estimateCost(child.model, child.usage);
+    byType.set(type, { runs: seen.runs + 1, usage: addUsage(seen.usage, child.usage), dollars: seen.dollars === undefined || dollars === undefined ? undefined : seen.dollars + dollars });
+  }
+  return [
+    "Sub-agents (each in a session of its own):",
+    ...[...byType].map(
+      ([type, { runs, usage, dollars }]) =>
+        `  ${type}: ${runs} run${runs === 1 ? "" : "s"} · input ${formatCount(usage.inputTokens)} · output ${formatCount(usage.outputTokens)} · ` +
+        `cache read ${formatCount(usage.cacheReadTokens)} tokens${dollars === undefined ? "" : ` · about ${formatDollars(dollars)}`}`,
+    ),
+  ];
 }
 
 /** `/learning`: what `sylk learning` prints. */

@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import { formatElapsed, summariseInput } from "../format/text.js";
 import { useElapsedSeconds } from "../hooks/use-elapsed.js";
 import { useTheme, type Theme } from "../theme.js";
-import type { ToolCallView } from "../transcript.js";
+import type { SubAgentView, ToolCallView } from "../transcript.js";
 import { DiffView } from "./diff-view.js";
 
 /** Lines of a command's output shown beneath it, live and afterwards. */
@@ -39,6 +39,7 @@ export function ToolCall({ call, awaitingApproval = false, expanded = false }: T
           </Text>
         )}
       </Box>
+      {call.subagent && <SubAgentLines view={call.subagent} all={expanded} />}
       {body !== undefined && body.trim() !== "" && <OutputLines text={body} all={expanded && !running} />}
       {call.diff && (
         <Box marginLeft={4}>
@@ -52,6 +53,28 @@ export function ToolCall({ call, awaitingApproval = false, expanded = false }: T
 function RunningLine({ startedAt }: { startedAt: number | undefined }) {
   const seconds = useElapsedSeconds(startedAt);
   return <Text dimColor>⎿ running… {formatElapsed(seconds)}</Text>;
+}
+
+/** A sub-agent's name and its tool calls beneath the call that started it (the last few; Ctrl+O shows all). */
+function SubAgentLines({ view, all }: { view: SubAgentView; all: boolean }) {
+  const theme = useTheme();
+  const shown = all ? view.steps : view.steps.slice(-OUTPUT_LINES);
+  const hidden = view.steps.length - shown.length;
+  const tokens = view.tokens !== undefined ? ` · ${view.tokens.toLocaleString("en-US")} tokens` : "";
+  return (
+    <Box marginLeft={4} flexDirection="column">
+      <Text dimColor>
+        {view.agentId} ({view.agentType}) · {view.steps.length} tool calls{tokens}
+      </Text>
+      {hidden > 0 && <Text dimColor>… {hidden} earlier calls (Ctrl+O shows everything)</Text>}
+      {shown.map((step) => (
+        <Text key={step.id} wrap="truncate-end">
+          <Text color={markerColor(step.status, theme)}>  ⏺ </Text>
+          <Text dimColor>{step.text}</Text>
+        </Text>
+      ))}
+    </Box>
+  );
 }
 
 /** The end of an output (or all of it), dimmed and indented under the result line. */

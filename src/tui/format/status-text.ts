@@ -18,6 +18,8 @@ export interface StatusInfo {
   costDollars?: number;
   /** The agent's predicted quality for its next turn (the handoff controller's curve), and the instance after a handoff. */
   quality?: { predicted: number; agentId?: string };
+  /** Sub-agents at work now (their agent ids). */
+  activeAgents?: readonly string[];
 }
 
 const SEPARATOR = " · ";
@@ -40,8 +42,9 @@ export function statusText(info: StatusInfo, columns: number): string {
   const mode = modeSegment(info.mode);
   const sandbox = info.sandbox;
   const quality = qualitySegment(info.quality);
+  const agents = agentsSegment(info.activeAgents ?? []);
   const cost = info.costDollars !== undefined && info.costDollars > 0 ? { full: `${formatDollars(info.costDollars)} est.`, short: formatDollars(info.costDollars) } : undefined;
-  const all = [model, tokens, quality, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
+  const all = [model, tokens, quality, agents, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
   const withoutCost = all.filter((segment) => segment !== cost);
   const candidates: Array<Array<string | undefined>> = [
     all.map((segment) => segment.full),
@@ -50,7 +53,7 @@ export function statusText(info: StatusInfo, columns: number): string {
     withoutCost.map((segment) => (segment === quality ? segment.short : segment.full)),
     all.map((segment) => segment.short),
     withoutCost.map((segment) => segment.short),
-    [model.short, tokens?.short, quality?.short, index.short, mode?.short, sandbox?.short],
+    [model.short, tokens?.short, quality?.short, agents?.short, index.short, mode?.short, sandbox?.short],
     [model.short, tokens?.short, references?.short, index.short],
     [model.short, tokens?.short, index.short],
     [model.short, index.short],
@@ -61,6 +64,11 @@ export function statusText(info: StatusInfo, columns: number): string {
     if (line.length <= columns) return line;
   }
   return truncate(index.short, Math.max(1, columns));
+}
+
+function agentsSegment(agents: readonly string[]): Segment | undefined {
+  if (agents.length === 0) return undefined;
+  return { full: `agents: ${agents.join(", ")}`, short: `${agents.length} agent${agents.length === 1 ? "" : "s"}` };
 }
 
 function modelSegment(info: StatusInfo): Segment {

@@ -1,0 +1,36 @@
+import * as z from "zod";
+import { AGENT_TYPES, type AgentType } from "../../handoff/agent-types.js";
+import { roleOf } from "../../roles/role-registry.js";
+import { defineTool, toolDescription, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
+
+export interface DelegateDeps {
+  /** The agents this one may start, with what each is for (named in the description the model reads). */
+  agents: ReadonlyArray<{ name: AgentType; description: string }>;
+  delegate(request: { agent: AgentType; task: string; context?: string; maxTokens: number }, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** Every built-in role but the guide, which routes the user's prompts rather than taking tasks. */
+export function delegableAgents(): Array<{ name: AgentType; description: string }> {
+  return AGENT_TYPES.filter((type) => type !== "guide").map((type) => ({ name: type, description: roleOf(type).description }));
+}
+
+/** `delegate(agent, task, max_tokens, context?)`: a sub-agent in its own context (seed 002 §3.4; design notes, issue 14 §3). */
+export function createDelegateTool(deps: DelegateDeps): ToolDefinition {
+  const names = deps.agents.map((agent) => agent.name) as [AgentType, ...AgentType[]];
+  const catalogue = deps.agents.map((agent) => `- ${agent.name}: ${agent.description}`).join("\n");
+  return defineTool({
+    name: "delegate",
+    description: `${toolDescription(import.meta.url, "delegate.txt")}\n\nAgents:\n${catalogue}`,
+    schema: z.strictObject({
+      agent: z.enum(names).describe("Which agent takes the task."),
+      task: z.string().min(1).max(20_000).describe("The task, complete on its own: the agent sees nothing else of this conversation."),
+      max_tokens: z.number().int().min(500).max(16_000).default(4_000).describe("Most tokens of its answer to bring back (500–16000)."),
+      context: z.string().max(1_000).optional().describe("What you are doing, so the agent can aim its answer."),
+    }),
+    // The sub-agent's own calls go through the same policy and approver; starting one changes nothing by itself.
+    kind: "read",
+    targets: () => ({}),
+    execute: (input, context) =>
+      deps.delegate({ agent: input.agent, task: input.task, maxTokens: input.max_tokens, ...(input.context ? { context: input.context } : {}) }, context),
+  });
+}

@@ -1,0 +1,29 @@
+import type { SessionRepository } from "../../store/session-repository.js";
+
+/**
+ * Agent ids are `<type>-<n>`, unique across a session tree: the root, its
+ * sub-agents' sessions and every instance of their handoff chains. So every
+ * id in one `stream-json` stream names one agent. The store is the record
+ * of what is taken; ids handed out and not yet written are held here, so
+ * sub-agents started together never get the same one.
+ */
+export class AgentIdAllocator {
+  private readonly reserved = new Set<string>();
+
+  constructor(
+    private readonly sessions: Pick<SessionRepository, "agentIdsInTree">,
+    /** The tree's root session; undefined before its first prompt (nothing is taken yet). */
+    private readonly rootSessionId: () => string | undefined,
+  ) {}
+
+  /** The lowest free `<type>-<n>`. */
+  next(type: string): string {
+    const root = this.rootSessionId();
+    const taken = new Set([...(root ? this.sessions.agentIdsInTree(root) : []), ...this.reserved]);
+    let n = 1;
+    while (taken.has(`${type}-${n}`)) n++;
+    const id = `${type}-${n}`;
+    this.reserved.add(id);
+    return id;
+  }
+}

@@ -1,0 +1,181 @@
+import { randomBytes } from "node:crypto";
+import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
+import type { PermissionPolicy } from "../../agent/permissions/permission-policy.js";
+import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.js";
+import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
+import type { ToolContext, ToolOutput } from "../../agent/tools/tool.js";
+import type { Approver } from "../../agent/tools/tool-registry.js";
+import type { AgentType } from "../../handoff/agent-types.js";
+import { EMPTY_USAGE, addUsage, type Usage } from "../../llm/model-types.js";
+import type { ContextReference } from "../../store/content-types.js";
+import { estimateTokens } from "../../tokens/estimate-tokens.js";
+import { openAgentSession } from "../agent-session.js";
+import type { ProjectServices } from "../project-services.js";
+import type { AgentIdAllocator } from "./agent-ids.js";
+
+/** What every agent of a session tree shares with the one that started it (design notes, issue 14 §3). */
+export interface SharedWithSubAgents {
+  /** One policy: an "always" answer holds for the whole tree, and plan mode binds every agent. */
+  policy: PermissionPolicy;
+  approver?: Approver;
+  sandbox: CommandSandbox;
+  codeSearcher: CodeSearcher;
+  agentIds: AgentIdAllocator;
+  extraDirectories: readonly string[];
+  /** The tree's sub-agent usage, summed where the root reports it (`/cost`, `stats.subagents`). */
+  usage: SubAgentUsage;
+}
+
+/** Sub-agent runs of a session tree and what they used. */
+export class SubAgentUsage {
+  runs = 0;
+  total: Usage = EMPTY_USAGE;
+
+  add(usage: Usage): void {
+    this.runs++;
+    this.total = addUsage(this.total, usage);
+  }
+}
+
+export interface SubAgentHostDeps {
+  services: ProjectServices;
+  env: NodeJS.ProcessEnv;
+  /** The agent whose tool calls start sub-agents. */
+  parent: { sessionId: () => string; agentId: () => string; depth: number };
+  shared: SharedWithSubAgents;
+  settings: { maxTurns: number; models: Readonly<Record<string, string>> };
+  /** The session's model (a sub-agent uses it unless `agents.models` names another). */
+  model: () => string | undefined;
+}
+
+export interface DelegateRequest {
+  agent: AgentType;
+  task: string;
+  context?: string;
+  /** The answer's budget in the caller's window. */
+  maxTokens: number;
+}
+
+/**
+ * Runs sub-agents for one agent: each in a child session of its own (its
+ * window, handoff chain, task list and checkpoints), on a signal linked to
+ * the caller's, its events passed up as they happen, and only its answer,
+ * within the caller's budget, returned as the tool result. Nothing of the
+ * answer is lost: a clipped answer's whole text stays behind a reference.
+ */
+export class SubAgentHost {
+  constructor(private readonly deps: SubAgentHostDeps) {}
+
+  async delegate(request: DelegateRequest, context: ToolContext): Promise<ToolOutput> {
+    const { deps } = this;
+    const started = Date.now();
+    const parentToolUseId = context.toolUseId ?? "";
+    const agentId = deps.shared.agentIds.next(request.agent);
+    const parentAgentId = deps.parent.agentId();
+    // The child stops when the caller is cancelled; the listener goes when the child ends, so a long-lived caller collects none.
+    const controller = new AbortController();
+    const cancel = () => controller.abort();
+    if (context.signal.aborted) cancel();
+    else context.signal.addEventListener("abort", cancel, { once: true });
+    const model = deps.settings.models[request.agent] ?? deps.model();
+    const child = openAgentSession({
+      services: deps.services,
+      env: deps.env,
+      agentType: request.agent,
+      placement: "pipeline",
+      parent: { sessionId: deps.parent.sessionId(), toolUseId: parentToolUseId, agentId, kind: "delegate", depth: deps.parent.depth + 1 },
+      shared: deps.shared,
+      maxTurns: deps.settings.maxTurns,
+      ...(model ? { model } : {}),
+    });
+    const emit = (event: AgentEvent) => context.onEvent?.(event);
+    try {
+      const run = child.run(taskPrompt(request, parentAgentId), controller.signal);
+      emit({ type: "subagent_start", agentId, agentType: request.agent, parentAgentId, parentToolUseId, sessionId: child.sessionId, kind: "delegate", task: request.task });
+      let result: AgentResult | undefined;
+      for (let step = await run.next(); ; step = await run.next()) {
+        if (step.done) {
+          result = step.value;
+          break;
+        }
+        emit({ type: "subagent_event", agentId, agentType: request.agent, parentToolUseId, event: step.value });
+      }
+      deps.shared.usage.add(result.usage);
+      const answer = this.fitAnswer(result, request.maxTokens, agentId);
+      emit({
+        type: "subagent_end",
+        agentId,
+        agentType: request.agent,
+        parentToolUseId,
+        stopReason: result.stopReason,
+        turns: result.turns,
+        toolCalls: result.toolCalls,
+        usage: result.usage,
+        durationMs: Date.now() - started,
+        answerTokens: estimateTokens(answer.text),
+        truncated: answer.truncated,
+      });
+      const changed = deps.services.handoffs.filesChanged(result.sessionId).map((file) => file.path);
+      const footer = [
+        `— ${agentId} (${request.agent}) · ${result.stopReason === "end_turn" ? "done" : result.stopReason} · ${result.turns} model calls · ${result.toolCalls} tool calls`,
+        `· ${(result.usage.inputTokens + result.usage.outputTokens).toLocaleString("en-US")} tokens`,
+        changed.length > 0 ? `· files changed: ${changed.join(", ")}` : "· no files changed",
+      ].join(" ");
+      const failed = result.stopReason === "error" || result.stopReason === "interrupted";
+      const body = answer.text.trim() === "" ? `(${agentId} gave no answer${result.error ? `: ${result.error.message}` : ""}.)` : answer.text;
+      return {
+        output: `${body}\n\n${footer}`,
+        display: `${agentId}: ${result.stopReason === "end_turn" ? "answered" : result.stopReason}, ${result.toolCalls} tool calls`,
+        ...(failed ? { isError: true } : {}),
+        ...(changed.length > 0 ? { relatedFiles: changed } : {}),
+      };
+    } finally {
+      context.signal.removeEventListener("abort", cancel);
+      child.close();
+    }
+  }
+
+  /** The answer within the budget; the whole of a clipped one stays retrievable through a reference to its entry. */
+  private fitAnswer(result: AgentResult, maxTokens: number, agentId: string): { text: string; truncated: boolean } {
+    const text = result.response;
+    if (estimateTokens(text) <= maxTokens) return { text, truncated: false };
+    const store = this.deps.services.contentStore;
+    const answers = store.getByTurnRange(result.sessionId, 0, Number.MAX_SAFE_INTEGER).filter((entry) => entry.contentType === "agent_response");
+    const last = answers.at(-1);
+    const clipped = `${text.slice(0, maxTokens * 4)}\n[… answer clipped to ${maxTokens.toLocaleString("en-US")} tokens]`;
+    if (!last) return { text: clipped, truncated: true };
+    const reference: ContextReference = {
+      id: freshReferenceId(store),
+      type: "conversation",
+      sessionId: this.deps.parent.sessionId(),
+      agentId,
+      contentIds: [last.id],
+      summary: `${agentId}'s whole answer`,
+      tokensSaved: estimateTokens(text) - maxTokens,
+      turnRange: [last.turnNumber, last.turnNumber],
+      timestamp: Date.now(),
+      topics: [`${agentId} answer`],
+      entities: [],
+      queryHints: [],
+    };
+    store.storeReference(reference);
+    return { text: `${clipped}: the whole answer is retrieve_context(ref_id="${reference.id}")`, truncated: true };
+  }
+}
+
+function taskPrompt(request: DelegateRequest, parentAgentId: string): string {
+  return [
+    `[Task from ${parentAgentId}]`,
+    request.task,
+    ...(request.context ? ["", `What ${parentAgentId} is doing: ${request.context}`] : []),
+    "",
+    `Your final answer goes back to ${parentAgentId}, not to the user: make it complete on its own, cite code as path:start-end, and say what you changed, if anything.`,
+  ].join("\n");
+}
+
+function freshReferenceId(store: ProjectServices["contentStore"]): string {
+  for (;;) {
+    const id = randomBytes(4).toString("hex");
+    if (!store.getReference(id)) return id;
+  }
+}

@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { renderApp, type RenderedApp } from "./render-app.js";
+
+/** Issue 14: a sub-agent's work in the TUI, nested under the call that started it, and its tokens in /cost. */
+let server: FakeAnthropicServer;
+let app: RenderedApp | undefined;
+
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await server.close();
+});
+
+describe("sub-agents in the TUI", () => {
+  it("shows the librarian and its calls beneath the delegate call, lists it while it works, and counts it in /cost", async () => {
+    server.enqueue(
+      reply().toolUse("delegate", { agent: "librarian", task: "Where is greet?" }, "toolu_delegate"),
+      reply().toolUse("grep", { pattern: "greet" }, "toolu_child"),
+      // The librarian's answer waits, so the status line can be seen while it works.
+      reply().text("greet is in src/greet.ts:1-3.").delayMs(600),
+      reply().text("The librarian found it: src/greet.ts:1-3."),
+    );
+    app = await renderApp({
+      files: { "src/greet.ts": "export function greet(name: string) {\n  return `hello ${name}`;\n}\n" },
+      consent: true,
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" },
+    });
+    await app.waitFor("index: fresh");
+    await app.submit("ask the librarian where greet is");
+    // In full, or as a count where the line is too narrow for the names.
+    await app.waitFor(/agents: librarian-1|· 1 agent ·/);
+    await app.waitFor("The librarian found it: src/greet.ts:1-3.");
+    const screen = app.frame();
+    expect(screen).toMatch(/⏺ delegate\(/);
+    expect(screen).toMatch(/librarian-1 \(librarian\) · 1 tool calls · [\d,]+ tokens/);
+    expect(screen).toMatch(/⏺ grep\(greet\) ⎿/);
+    expect(screen).not.toMatch(/agents: librarian-1|· 1 agent ·/);
+
+    await app.submit("/cost");
+    await app.waitFor("Sub-agents (each in a session of its own):");
+    expect(app.frame()).toMatch(/librarian: 1 run · input [\d,]+/);
+  });
+});
