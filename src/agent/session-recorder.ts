@@ -161,6 +161,16 @@ export class SessionRecorder {
     return entry.id;
   }
 
+  /**
+   * An entry Sylk derived from the conversation (a check command's outcome as
+   * a `test_result`), at the current turn: searchable like any entry, not a
+   * message the model is sent.
+   */
+  async recordDerived(entry: Pick<NewContentEntry, "contentType" | "content" | "metadata">): Promise<string> {
+    const stored = await this.contentStore.indexContent({ ...this.base(this.turn), ...entry });
+    return stored.id;
+  }
+
   /** Tool results go back to the model as one user message (with prefetched context after them, if any). */
   async appendToolResults(
     turn: number,

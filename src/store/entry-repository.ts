@@ -162,6 +162,18 @@ export class EntryRepository {
     return rows.map((row) => row.doc);
   }
 
+  /** A tool's results (`metadata.tool`), newest first. */
+  toolResults(tool: string, limit: number): StoredEntry[] {
+    const rows = this.db
+      .prepare(
+        `SELECT ${ENTRY_COLUMNS} FROM content_entries
+         WHERE content_type = 'tool_result' AND json_extract(metadata, '$.tool') = ?
+         ORDER BY doc DESC LIMIT ?`,
+      )
+      .all(tool, limit) as EntryRow[];
+    return rows.map(toStored);
+  }
+
   countMatching(filters: ContentFilters): number {
     const { where, params } = filterClause(filters);
     const row = this.db.prepare(`SELECT count(*) AS n FROM content_entries WHERE ${where}`).get(...params) as {

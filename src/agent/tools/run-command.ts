@@ -68,6 +68,16 @@ function describeEnding(ending: Ending, timeoutMs: number): { footer: string; st
   }
 }
 
+/**
+ * How a command ended, read back from the footer `run_command` wrote under its
+ * output: the exit code, or null when it was killed, timed out or aborted.
+ */
+export function commandExitCode(output: string): { exitCode: number | null; ending: string } | undefined {
+  const footer = /\n(exit code: (\d+)|killed by signal \S+|timed out after \d+ ms|aborted)\b[^\n]*(?:\n[^\n]*)?$/.exec(output);
+  if (!footer) return undefined;
+  return footer[2] !== undefined ? { exitCode: Number(footer[2]), ending: `exit ${footer[2]}` } : { exitCode: null, ending: (footer[1] as string).replace(/ after \d+ ms$/, "") };
+}
+
 const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 
 export interface RunCommandDeps {
