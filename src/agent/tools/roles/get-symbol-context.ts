@@ -312,38 +312,56 @@ function renderSite(site: Site): string {
   return `- ${site.path}:${site.line}${where ? ` ${where}` : ""}: ${clip(maskSecrets(site.text.trim()).text)}`;
 }
 
-/** Identifiers followed by `(` in the definitions' bodies that are indexed symbols, same file first. */
+/**
+ * Identifiers followed by `(` in the definitions' bodies (outside strings
+ * and `//` comments) that are indexed symbols, same file first. A call
+ * elsewhere is matched by name, and narrowed by what a name alone can tell:
+ * a bare call `f(` is not a method of another file, a member call `x.f(`
+ * is, and definitions in test files answer only calls made from tests.
+ */
 function findCallees(name: string, definitions: readonly IndexedSymbol[], root: string, symbols: SymbolContextDeps["symbols"]): string[] {
   const called = /(?<![\w$])([A-Za-z_$][\w$]*)\s*\(/g;
-  const order = new Map<string, string>(); // identifier → the file of the definition that calls it
+  const calls = new Map<string, { path: string; member: boolean }>(); // identifier → where it is first called, and how
   for (const definition of definitions) {
     const current = readCurrent(root, definition.path);
     if (typeof current === "string") continue;
-    for (const line of current.lines.slice(definition.startLine - 1, definition.endLine)) {
-      for (const match of line.matchAll(called)) {
+    // A nested definition's own line (`execute(input) {`) declares a name; it calls nothing.
+    const declared = new Set(symbols.symbolsIn(definition.path).map((symbol) => `${symbol.startLine}:${symbol.name}`));
+    for (const [index, line] of current.lines.slice(definition.startLine - 1, definition.endLine).entries()) {
+      const code = withoutStringsAndComments(line);
+      for (const match of code.matchAll(called)) {
         const identifier = match[1] as string;
-        if (identifier !== name && !order.has(identifier)) order.set(identifier, definition.path);
+        if (identifier === name || calls.has(identifier) || declared.has(`${definition.startLine + index}:${identifier}`)) continue;
+        calls.set(identifier, { path: definition.path, member: /\.\s*$/.test(code.slice(0, match.index)) });
       }
     }
   }
-  const known = symbols.symbolsNamed([...order.keys()]);
   const byName = new Map<string, IndexedSymbol[]>();
-  for (const symbol of known) byName.set(symbol.name, [...(byName.get(symbol.name) ?? []), symbol]);
+  for (const symbol of symbols.symbolsNamed([...calls.keys()])) byName.set(symbol.name, [...(byName.get(symbol.name) ?? []), symbol]);
   const sameFile: string[] = [];
   const elsewhere: string[] = [];
-  for (const [identifier, callerPath] of order) {
-    const candidates = byName.get(identifier);
-    if (!candidates) continue;
-    const local = candidates.filter((symbol) => symbol.path === callerPath);
+  for (const [identifier, call] of calls) {
+    const all = byName.get(identifier) ?? [];
+    const local = all.filter((symbol) => symbol.path === call.path);
     if (local.length > 0) {
       sameFile.push(`- ${identifier} (${local[0]?.kind}) · ${local.map((symbol) => `${symbol.path}:${symbol.startLine}`).join(", ")} (same file)`);
-    } else {
-      const places = candidates.slice(0, 3).map((symbol) => `${symbol.path}:${symbol.startLine}`).join(", ");
-      const more = candidates.length > 3 ? ` +${candidates.length - 3} more definitions` : "";
-      elsewhere.push(`- ${identifier} (${candidates[0]?.kind}) · ${places}${more}`);
+      continue;
     }
+    const fromTest = TEST_PATH.test(call.path);
+    const candidates = all.filter(
+      (symbol) => (call.member ? symbol.kind === "method" || symbol.kind === "function" : symbol.kind !== "method") && (fromTest || !TEST_PATH.test(symbol.path)),
+    );
+    if (candidates.length === 0) continue;
+    const places = candidates.slice(0, 3).map((symbol) => `${symbol.path}:${symbol.startLine}`).join(", ");
+    const more = candidates.length > 3 ? ` +${candidates.length - 3} more definitions` : "";
+    elsewhere.push(`- ${identifier} (${candidates[0]?.kind}) · ${places}${more}${call.member ? ` (called as .${identifier}(: receiver type not known)` : ""}`);
   }
   return [...sameFile, ...elsewhere];
+}
+
+/** A line with its string literals emptied and its `//` comment dropped (one line at a time: good enough for names). */
+function withoutStringsAndComments(line: string): string {
+  return line.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""').replace(/\/\/.*$/, "");
 }
 
 /** For each distinct caller symbol, the symbols that call it by name: `caller ← a · path, b · path`. */

@@ -8,8 +8,9 @@ import { createTempProject, type TempProject } from "../../../helpers/temp-proje
 
 const AUTH = [
   "export function validateToken(token: string): boolean {",
-  "  const parts = splitToken(token);",
-  "  return checkSignature(parts);",
+  "  const parts = splitToken(token); // not normalize(token)",
+  '  const label = "checkAudience(token)";',
+  "  return checkSignature(parts) && signer.verify(parts, label);",
   "}",
   "",
   "function splitToken(token: string): string[] {",
@@ -53,7 +54,23 @@ function run(input: Record<string, unknown>, availableTokens = 100_000) {
 beforeEach(() => {
   project = createTempProject({
     "src/auth.ts": AUTH,
-    "src/crypto.ts": "export function checkSignature(parts: string[]): boolean {\n  return parts.length === 3;\n}\n",
+    "src/crypto.ts": [
+      "export function checkSignature(parts: string[]): boolean {",
+      "  return parts.length === 3;",
+      "}",
+      "export function checkAudience(text: string) {",
+      "  return text;",
+      "}",
+      "export function normalize(text: string) {",
+      "  return text;",
+      "}",
+      "export class Signer {",
+      "  verify(parts: string[], label: string) {",
+      "    return parts.length > 0 && label !== '';",
+      "  }",
+      "}",
+      "",
+    ].join("\n"),
     "src/server.ts": SERVER,
     "test/auth.test.ts": 'import { validateToken } from "../src/auth.js";\n\nit("accepts three parts", () => {\n  expect(validateToken("a.b.c")).toBe(true);\n});\n',
   });
@@ -73,18 +90,21 @@ describe("get_symbol_context", () => {
     const output = result.output;
     expect(output.split("\n")[0]).toMatch(/^source: symbols index \+ code full-text index · \d+ results · tokens \d+ · truncated: false$/);
     expect(output).toContain("Matched by name, not by type");
-    expect(output).toContain("## Definition: function validateToken · src/auth.ts:1-4");
+    expect(output).toContain("## Definition: function validateToken · src/auth.ts:1-5");
     expect(output).toContain("1\texport function validateToken(token: string): boolean {");
-    expect(output).toContain("4\t}");
+    expect(output).toContain("5\t}");
     expect(output).not.toContain("stale");
     expect(output).toContain("- src/server.ts:4 in function handleRequest: return validateToken(header) ? 200 : 401;");
     // The import is no call, and the test's call is listed under tests.
     expect(output).not.toContain("src/server.ts:1");
     const callees = output.slice(output.indexOf("## Callees"), output.indexOf("## Callers"));
-    expect(callees).toContain("- splitToken (function) · src/auth.ts:6 (same file)");
+    expect(callees).toContain("- splitToken (function) · src/auth.ts:7 (same file)");
     expect(callees).toContain("- checkSignature (function) · src/crypto.ts:1");
+    expect(callees).toContain("- verify (method) · src/crypto.ts:11 (called as .verify(: receiver type not known)");
     expect(callees.indexOf("splitToken")).toBeLessThan(callees.indexOf("checkSignature"));
-    expect(callees).not.toContain("split (");
+    // Calls written in a string or a comment are not calls.
+    expect(callees).not.toContain("checkAudience");
+    expect(callees).not.toContain("normalize");
     expect(output).toContain('- test/auth.test.ts:4: expect(validateToken("a.b.c")).toBe(true);');
     expect(output).not.toContain("## Callers' callers");
     expect(result.relatedFiles).toEqual(expect.arrayContaining(["src/auth.ts", "src/server.ts"]));
@@ -121,7 +141,7 @@ describe("get_symbol_context", () => {
     project.write("src/auth.ts", AUTH.replace("const parts", "const pieces"));
     const result = await run({ symbol: "validateToken", include: ["callees"] });
     expect(result.output).toContain("(stale: the file changed since it was indexed");
-    expect(result.output).toContain("2\t  const pieces = splitToken(token);");
+    expect(result.output).toContain("2\t  const pieces = splitToken(token); // not normalize(token)");
   });
 
   it("keeps within max_tokens and says where to read the rest", async () => {
