@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { join, sep } from "node:path";
 import { structuredPatch } from "diff";
 import * as z from "zod";
 import { looksBinary } from "../../../parsing/languages.js";
@@ -265,6 +265,7 @@ async function compareWithHead(
   }
   const changes: Uncommitted[] = [];
   const known = new Set<string>();
+  const realRoot = realpathSync(root);
   for (const entry of tracked) {
     known.add(entry.path);
     const absolute = join(root, entry.path);
@@ -276,7 +277,8 @@ async function compareWithHead(
       continue;
     }
     const isLink = entry.mode === "120000";
-    if (isLink !== stats.isSymbolicLink() || (!isLink && !stats.isFile())) {
+    // A tracked directory replaced by a link to elsewhere: its files are not the project's to read.
+    if (isLink !== stats.isSymbolicLink() || (!isLink && !stats.isFile()) || (!isLink && !isInside(realRoot, absolute))) {
       changes.push({ path: entry.path, status: "type changed", detail: "", diff: [] });
       continue;
     }
@@ -289,7 +291,11 @@ async function compareWithHead(
   for (const change of changes) {
     if (change.status !== "modified" || diffed >= MAX_DIFFED_FILES) continue;
     diffed++;
-    await describeModification(root, change, withDiffs, signal);
+    try {
+      await describeModification(root, change, withDiffs, signal);
+    } catch (error) {
+      change.detail = `not diffed: ${(error as Error).message}`;
+    }
   }
   const kept = changes.filter((change) => change.detail !== "unchanged");
   for (const change of own) {
@@ -350,6 +356,14 @@ function gitBlobId(bytes: Buffer, idLength: number): string {
   hash.update(`blob ${bytes.length}\0`);
   hash.update(bytes);
   return hash.digest("hex");
+}
+
+function isInside(realRoot: string, path: string): boolean {
+  try {
+    return realpathSync(path).startsWith(`${realRoot}${sep}`);
+  } catch {
+    return false;
+  }
 }
 
 function exists(path: string): boolean {

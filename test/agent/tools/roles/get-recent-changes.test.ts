@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../../src/agent/permissions/permission-policy.js";
@@ -162,6 +162,18 @@ describe("get_recent_changes", () => {
     project.write("src/new.ts", "export const fresh = true;\n");
     const result = await run({ path: "src" }, [{ path: "src/new.ts", action: "create", linesAdded: 1, linesRemoved: 0 }]);
     expect(result.output).toContain("- new src/new.ts (not in HEAD; created in this session)");
+  });
+
+  it("does not read through a tracked directory that became a link out of the project", async () => {
+    makeRepository();
+    const outside = join(project.root, "..", "outside");
+    mkdirSync(outside);
+    writeFileSync(join(outside, "a.ts"), "export const header = 'from outside the project';\n");
+    project.remove("src");
+    symlinkSync(outside, join(project.root, "src"));
+    const result = await run({ include_diffs: true });
+    expect(result.output).toContain("- type changed src/a.ts");
+    expect(result.output).not.toContain("from outside the project");
   });
 
   it("refuses a path outside the project", async () => {
