@@ -90,6 +90,15 @@ export interface StoredChunk {
   fileDescription: string | null;
 }
 
+/** A definition in the code index and where it is (lines 1-based, inclusive). */
+export interface IndexedSymbol {
+  name: string;
+  kind: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
 /** SQL side of the code index: the files manifest, chunks and symbols. */
 export class FileRepository {
   private readonly upsertStatement;
@@ -176,6 +185,29 @@ export class FileRepository {
          WHERE s.name >= ? AND s.name < ? ORDER BY length(s.name), s.name LIMIT ?`,
       )
       .all(prefix, `${prefix}\uffff`, limit) as Array<{ name: string; kind: string; path: string; startLine: number; endLine: number }>;
+  }
+
+  /** Definitions with exactly these names (case-sensitive), with where they are. */
+  symbolsNamed(names: readonly string[]): IndexedSymbol[] {
+    if (names.length === 0) return [];
+    return this.db
+      .prepare(
+        `SELECT s.name AS name, s.kind AS kind, f.path AS path, s.start_line AS startLine, s.end_line AS endLine
+         FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.start_line`,
+      )
+      .all(JSON.stringify(names)) as IndexedSymbol[];
+  }
+
+  /** Every definition of one file, by start line. */
+  symbolsIn(path: string): IndexedSymbol[] {
+    return this.db
+      .prepare(
+        `SELECT s.name AS name, s.kind AS kind, f.path AS path, s.start_line AS startLine, s.end_line AS endLine
+         FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE f.path = ? ORDER BY s.start_line, s.end_line DESC`,
+      )
+      .all(path) as IndexedSymbol[];
   }
 
   isEmpty(): boolean {

@@ -1,0 +1,376 @@
+import { createHash } from "node:crypto";
+import { lstatSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { join, sep } from "node:path";
+import { structuredPatch } from "diff";
+import * as z from "zod";
+import { looksBinary } from "../../../parsing/languages.js";
+import { isSecretPath, maskSecrets } from "../../../security/secrets.js";
+import type { FileChangeRecord } from "../../../store/handoff-repository.js";
+import { estimateTokens } from "../../../tokens/estimate-tokens.js";
+import { targetPath } from "../file-text.js";
+import { resolveProjectPath } from "../project-paths-guard.js";
+import { defineTool, toolDescription, type ToolDefinition } from "../tool.js";
+import { clampBudget, OutputBudget, renderWithHeader } from "./output-budget.js";
+import { DIFF_GUARD, GitError, runGit } from "./read-only-git.js";
+
+/**
+ * What `get_recent_changes` reads besides git. The lead wires it as
+ * `{ sessionChanges: () => <files_changed of the session tree>, availableTokens }`,
+ * e.g. `services.handoffs.filesChanged(id)` for the root session and each child.
+ */
+export interface RecentChangesDeps {
+  /** Files this session tree changed (the `files_changed` records; paths relative to the project root). */
+  sessionChanges(): readonly FileChangeRecord[];
+  /** Tokens the window can still take: the answer never asks for more. */
+  availableTokens(): number;
+  /** The session's token counter (default: the four-characters estimate). */
+  countTokens?(text: string): number;
+}
+
+const DEFAULT_TOKENS = 1_500;
+const MAX_TOKENS = 6_000;
+const DIFF_LINES = 60;
+const NUMSTAT_FILES = 10;
+/** Tracked files under the path compared with HEAD; past this, the path is too wide to check. */
+const MAX_TRACKED_FILES = 5_000;
+/** Changed files whose diff is computed. */
+const MAX_DIFFED_FILES = 30;
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+const schema = z.strictObject({
+  path: z.string().min(1).default(".").describe('File or directory, relative to the project root ("." for the whole project).'),
+  limit: z.number().int().min(1).max(20).default(5).describe("Most commits (1–20)."),
+  include_diffs: z.boolean().default(false).describe("Add each commit's diff and the uncommitted diff, clipped to 60 lines each."),
+  max_tokens: z.number().int().min(100).max(MAX_TOKENS).default(DEFAULT_TOKENS).describe(`Token budget (100–${MAX_TOKENS}).`),
+});
+
+interface Commit {
+  hash: string;
+  date: string;
+  author: string;
+  subject: string;
+  numstat: string[];
+  patch: string[];
+}
+
+interface Uncommitted {
+  path: string;
+  status: "modified" | "deleted" | "type changed" | "new";
+  detail: string;
+  diff: string[];
+}
+
+/**
+ * Recent commits touching a path, this session's own changes, and the
+ * path's uncommitted changes, from git without letting the repository run
+ * anything (see `read-only-git.ts`).
+ */
+export function createGetRecentChangesTool(deps: RecentChangesDeps): ToolDefinition<typeof schema> {
+  const count = deps.countTokens ?? estimateTokens;
+  return defineTool({
+    name: "get_recent_changes",
+    description: toolDescription(import.meta.url, "get-recent-changes.txt"),
+    schema,
+    kind: "read",
+    targets: (input) => ({ paths: [targetPath(input.path)] }),
+    async execute(input, context) {
+      const budget = clampBudget(input.max_tokens, deps.availableTokens());
+      const resolved = resolveProjectPath(context.root, input.path);
+      const path = resolved.relative === undefined || resolved.relative === "" ? "." : resolved.relative;
+      const within = (candidate: string) => path === "." || candidate === path || candidate.startsWith(`${path}/`);
+      const own = deps.sessionChanges().filter((change) => !change.path.startsWith("/") && within(change.path));
+      const ownLines = own.map((change) => `- ${change.action} ${change.path} (+${change.linesAdded} −${change.linesRemoved})`);
+
+      const body = new OutputBudget(budget - 40, count);
+      let results = 0;
+      let source = "git log + session changes";
+      const git = await gitState(context.root, context.signal);
+      let commits: Commit[] = [];
+      let commitsNote: string | undefined;
+      let uncommitted: Uncommitted[] = [];
+      let uncommittedNote: string | undefined;
+      if (git.kind === "none") {
+        source = "session changes (no git)";
+        body.add(git.why);
+      } else if (git.kind === "empty") {
+        body.add("This git repository has no commits yet: there is no history to show.");
+      } else {
+        try {
+          commits = await readCommits(context.root, path, input.limit, input.include_diffs, context.signal);
+        } catch (error) {
+          commitsNote = `(git log failed: ${(error as Error).message})`;
+        }
+        try {
+          const compared = await compareWithHead(context.root, path, input.include_diffs, own, context.signal);
+          uncommitted = compared.changes;
+          uncommittedNote = compared.note;
+        } catch (error) {
+          uncommittedNote = `(the working tree could not be compared with HEAD: ${(error as Error).message})`;
+        }
+      }
+
+      if (git.kind === "repository") {
+        body.add(`## Commits touching ${path} (newest first)`);
+        if (commitsNote) body.add(commitsNote);
+        else if (commits.length === 0) body.add("(no commit touches this path)");
+        // The commits take at most 60 % of the budget when the sections after them have something to say.
+        const ceiling = own.length + uncommitted.length > 0 ? Math.floor((budget - 40) * 0.6) : undefined;
+        for (const [index, commit] of commits.entries()) {
+          if (!body.add(`- ${commit.hash.slice(0, 10)} ${commit.date} · ${commit.author} · ${maskSecrets(commit.subject).text}`, ceiling)) {
+            body.note(`… ${commits.length - index} more commits not shown (raise max_tokens, up to ${MAX_TOKENS}, or lower limit).`);
+            break;
+          }
+          results++;
+          body.addAll(commit.numstat.map((line) => `    ${line}`), (more) => `    … ${more} more files`, ceiling);
+          if (input.include_diffs && commit.patch.length > 0) addDiff(body, commit.patch, `git show ${commit.hash.slice(0, 10)}`, ceiling);
+        }
+      }
+
+      body.add("");
+      body.add(`## This session's changes under ${path}`);
+      if (ownLines.length === 0) body.add("(none)");
+      results += body.addAll(ownLines, (more) => `… ${more} more files not shown.`);
+
+      if (git.kind === "repository") {
+        body.add("");
+        body.add(`## Uncommitted changes under ${path} (working tree against HEAD)`);
+        if (uncommittedNote) body.add(uncommittedNote);
+        else if (uncommitted.length === 0) body.add("(none)");
+        for (const [index, change] of uncommitted.entries()) {
+          if (!body.add(`- ${change.status} ${change.path}${change.detail ? ` (${change.detail})` : ""}`)) {
+            body.note(`… ${uncommitted.length - index} more changed files not shown.`);
+            break;
+          }
+          results++;
+          if (input.include_diffs && change.diff.length > 0) addDiff(body, change.diff, `read_file path "${change.path}"`);
+        }
+      }
+
+      const { output, tokens } = renderWithHeader(source, results, body.truncated, body.lines, count);
+      return { output, display: `${path}: ${results} results, ${tokens} tokens${body.truncated ? " (truncated)" : ""}`, relatedFiles: path === "." ? [] : [path] };
+    },
+  });
+}
+
+/** A diff in a fenced block, clipped to 60 lines (and to the budget). */
+function addDiff(body: OutputBudget, lines: readonly string[], whereToSeeAll: string, ceiling?: number): void {
+  if (!body.add("```diff", ceiling)) return;
+  const shown = lines.slice(0, DIFF_LINES).map((line) => maskSecrets(line).text);
+  const added = body.addAll(shown, (more) => `… ${more} more diff lines not shown (budget).`, ceiling);
+  if (added === shown.length && lines.length > DIFF_LINES) body.note(`… ${lines.length - DIFF_LINES} more diff lines (clipped at ${DIFF_LINES}; see ${whereToSeeAll}).`);
+  body.note("```");
+}
+
+type GitState = { kind: "none"; why: string } | { kind: "empty" } | { kind: "repository" };
+
+async function gitState(root: string, signal: AbortSignal): Promise<GitState> {
+  try {
+    const inside = (await runGit(root, ["rev-parse", "--is-inside-work-tree"], { signal })).toString("utf8").trim();
+    if (inside !== "true") return { kind: "none", why: "The project is not inside a git work tree: there is no commit history to show." };
+  } catch (error) {
+    const why = (error as GitError).message;
+    return {
+      kind: "none",
+      why: /not a git repository/i.test(why)
+        ? "The project is not a git repository: there is no commit history to show."
+        : `git cannot read this project (${why}): there is no commit history to show.`,
+    };
+  }
+  try {
+    await runGit(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { signal });
+    return { kind: "repository" };
+  } catch {
+    return { kind: "empty" };
+  }
+}
+
+async function readCommits(root: string, path: string, limit: number, withDiffs: boolean, signal: AbortSignal): Promise<Commit[]> {
+  const args = ["log", ...DIFF_GUARD, "--no-color", `-n${limit}`, "--format=%x1e%H%x1f%aI%x1f%an%x1f%s", "--numstat", ...(withDiffs ? ["-p"] : []), "--", path];
+  let text: string;
+  try {
+    text = (await runGit(root, args, { signal })).toString("utf8");
+  } catch (error) {
+    // A huge diff overflows the buffer: the history without diffs is still worth having.
+    if (!withDiffs) throw error;
+    return readCommits(root, path, limit, false, signal);
+  }
+  return text
+    .split("\x1e")
+    .filter((record) => record.trim() !== "")
+    .map((record) => {
+      const lines = record.split("\n");
+      const [hash = "", date = "", author = "", subject = ""] = (lines[0] ?? "").split("\x1f");
+      const rest = lines.slice(1);
+      const patchStart = rest.findIndex((line) => line.startsWith("diff --git "));
+      const stats = (patchStart === -1 ? rest : rest.slice(0, patchStart)).filter((line) => line.trim() !== "");
+      const numstat = stats.slice(0, NUMSTAT_FILES).map(renderNumstat);
+      if (stats.length > NUMSTAT_FILES) numstat.push(`… ${stats.length - NUMSTAT_FILES} more files`);
+      const patch = patchStart === -1 ? [] : withoutSecretFiles(trimEnd(rest.slice(patchStart)));
+      return { hash, date: date.slice(0, 16).replace("T", " "), author, subject, numstat, patch };
+    });
+}
+
+/** A commit's patch with the sections of secrets files (`.env`, keys) replaced by one line saying so. */
+function withoutSecretFiles(patch: readonly string[]): string[] {
+  const kept: string[] = [];
+  let hiding = false;
+  for (const line of patch) {
+    if (line.startsWith("diff --git ")) {
+      const path = /^diff --git a\/(.*) b\//.exec(line)?.[1] ?? "";
+      hiding = isSecretPath(path);
+      if (hiding) kept.push(`(diff of secrets file ${path} not shown)`);
+    }
+    if (!hiding) kept.push(line);
+  }
+  return kept;
+}
+
+function renderNumstat(line: string): string {
+  const [added, removed, ...file] = line.split("\t");
+  return added === "-" ? `binary ${file.join("\t")}` : `+${added} −${removed} ${file.join("\t")}`;
+}
+
+function trimEnd(lines: string[]): string[] {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1] === "") end--;
+  return lines.slice(0, end);
+}
+
+/**
+ * The path's tracked files compared with HEAD in-process: `git ls-tree`
+ * lists HEAD's blobs, each working file is hashed as git hashes a blob, and
+ * a changed file is diffed against `git show HEAD:<path>`. No git command
+ * here looks at the working tree, so none can run a filter or fsmonitor.
+ * Files the session created and HEAD lacks are listed as new.
+ */
+async function compareWithHead(
+  root: string,
+  path: string,
+  withDiffs: boolean,
+  own: readonly FileChangeRecord[],
+  signal: AbortSignal,
+): Promise<{ changes: Uncommitted[]; note?: string }> {
+  const listing = (await runGit(root, ["ls-tree", "-r", "-z", "-l", "HEAD", "--", path], { signal })).toString("utf8");
+  const tracked = listing
+    .split("\0")
+    .filter((record) => record !== "")
+    .map((record) => {
+      const tab = record.indexOf("\t");
+      const [mode = "", type = "", oid = "", size = ""] = record.slice(0, tab).split(/ +/);
+      return { mode, type, oid, size: Number(size), path: record.slice(tab + 1) };
+    })
+    .filter((entry) => entry.type === "blob");
+  if (tracked.length > MAX_TRACKED_FILES) {
+    return { changes: [], note: `(${path} holds ${tracked.length} tracked files, too many to compare here; ask about a narrower path)` };
+  }
+  const changes: Uncommitted[] = [];
+  const known = new Set<string>();
+  const realRoot = realpathSync(root);
+  for (const entry of tracked) {
+    known.add(entry.path);
+    const absolute = join(root, entry.path);
+    let stats: Stats;
+    try {
+      stats = lstatSync(absolute);
+    } catch {
+      changes.push({ path: entry.path, status: "deleted", detail: "", diff: [] });
+      continue;
+    }
+    const isLink = entry.mode === "120000";
+    // A tracked directory replaced by a link to elsewhere: its files are not the project's to read.
+    if (isLink !== stats.isSymbolicLink() || (!isLink && !stats.isFile()) || (!isLink && !isInside(realRoot, absolute))) {
+      changes.push({ path: entry.path, status: "type changed", detail: "", diff: [] });
+      continue;
+    }
+    // A link's blob is its target; the target itself is never read.
+    const current = isLink ? Buffer.from(readlinkSync(absolute)) : stats.size === entry.size ? readFileSync(absolute) : undefined;
+    if (current !== undefined && gitBlobId(current, entry.oid.length) === entry.oid) continue;
+    changes.push({ path: entry.path, status: "modified", detail: "", diff: [] });
+  }
+  let diffed = 0;
+  for (const change of changes) {
+    if (change.status !== "modified" || diffed >= MAX_DIFFED_FILES) continue;
+    diffed++;
+    try {
+      await describeModification(root, change, withDiffs, signal);
+    } catch (error) {
+      change.detail = `not diffed: ${(error as Error).message}`;
+    }
+  }
+  const kept = changes.filter((change) => change.detail !== "unchanged");
+  for (const change of own) {
+    if (change.action === "create" && !known.has(change.path) && exists(join(root, change.path))) {
+      kept.push({ path: change.path, status: "new", detail: "not in HEAD; created in this session", diff: [] });
+    }
+  }
+  return { changes: kept };
+}
+
+/** Line counts and, when asked, the diff against HEAD; "unchanged" when only line endings differ. */
+async function describeModification(root: string, change: Uncommitted, withDiffs: boolean, signal: AbortSignal): Promise<void> {
+  const absolute = join(root, change.path);
+  if (isSecretPath(change.path)) {
+    change.detail = "secrets file; its content is not shown";
+    return;
+  }
+  const stats = lstatSync(absolute);
+  if (stats.isSymbolicLink()) {
+    change.detail = `link now points to ${readlinkSync(absolute)}`;
+    return;
+  }
+  if (stats.size > MAX_FILE_BYTES) {
+    change.detail = "too large to diff here";
+    return;
+  }
+  const before = await runGit(root, ["show", ...DIFF_GUARD, `HEAD:./${change.path}`], { signal, maxBuffer: MAX_FILE_BYTES * 2 });
+  const after = readFileSync(absolute);
+  if (looksBinary(before) || looksBinary(after)) {
+    change.detail = "binary";
+    return;
+  }
+  const oldText = before.toString("utf8").replace(/\r\n/g, "\n");
+  const newText = after.toString("utf8").replace(/\r\n/g, "\n");
+  if (oldText === newText) {
+    change.detail = "unchanged";
+    return;
+  }
+  const patch = structuredPatch(`a/${change.path}`, `b/${change.path}`, oldText, newText, "HEAD", "working tree", { context: 3 });
+  let added = 0;
+  let removed = 0;
+  const lines: string[] = [];
+  for (const hunk of patch.hunks) {
+    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
+    for (const line of hunk.lines) {
+      if (line.startsWith("+")) added++;
+      else if (line.startsWith("-")) removed++;
+      lines.push(line);
+    }
+  }
+  change.detail = `+${added} −${removed}`;
+  if (withDiffs) change.diff = lines;
+}
+
+/** The id git gives these bytes as a blob (sha1, or sha256 in a sha256 repository). */
+function gitBlobId(bytes: Buffer, idLength: number): string {
+  const hash = createHash(idLength === 64 ? "sha256" : "sha1");
+  hash.update(`blob ${bytes.length}\0`);
+  hash.update(bytes);
+  return hash.digest("hex");
+}
+
+function isInside(realRoot: string, path: string): boolean {
+  try {
+    return realpathSync(path).startsWith(`${realRoot}${sep}`);
+  } catch {
+    return false;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
