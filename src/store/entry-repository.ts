@@ -162,6 +162,20 @@ export class EntryRepository {
     return rows.map((row) => row.doc);
   }
 
+  /**
+   * Entries passing the filters in the order they happened (time, then as
+   * written), at most `limit`: the first ones, or with `latest` the last ones.
+   */
+  chronological(filters: ContentFilters, limit: number, options: { latest?: boolean } = {}): ContentEntry[] {
+    const { where, params } = filterClause(filters);
+    const direction = options.latest ? "DESC" : "ASC";
+    const rows = this.db
+      .prepare(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE ${where} ORDER BY timestamp ${direction}, doc ${direction} LIMIT ?`)
+      .all(...params, limit) as EntryRow[];
+    const entries = rows.map((row) => toStored(row).entry);
+    return options.latest ? entries.reverse() : entries;
+  }
+
   countMatching(filters: ContentFilters): number {
     const { where, params } = filterClause(filters);
     const row = this.db.prepare(`SELECT count(*) AS n FROM content_entries WHERE ${where}`).get(...params) as {
