@@ -159,7 +159,9 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     },
   });
   const userProfiles = new UserProfiles(services.paths.sylkHome);
-  const handoff = new SessionHandoff(services, config, () => recorder?.session.id, userProfiles);
+  const handoff = new SessionHandoff(services, config, () => recorder?.session.id, userProfiles, () =>
+    recorder ? { ...recorder.agent, turn: recorder.currentTurn } : undefined,
+  );
   const learning = new SessionLearning(services, config, () => userProfiles.get(), options.random);
   const tools = new ToolRegistry(
     [

@@ -297,7 +297,8 @@ function hasFilters(filters: ContentFilters): boolean {
       filters.sessionId ||
       filters.turnRange ||
       filters.timeRange ||
-      filters.agentTypes?.length,
+      filters.agentTypes?.length ||
+      filters.metadataKinds?.length,
   );
 }
 
@@ -323,6 +324,10 @@ function filterClause(filters: ContentFilters): { where: string; params: unknown
   if (filters.agentTypes?.length) {
     clauses.push("agent_type IN (SELECT value FROM json_each(?))");
     params.push(JSON.stringify(filters.agentTypes));
+  }
+  if (filters.metadataKinds?.length) {
+    clauses.push("json_extract(metadata, '$.kind') IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filters.metadataKinds));
   }
   return { where: clauses.join(" AND "), params };
 }

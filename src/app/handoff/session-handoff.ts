@@ -1,4 +1,5 @@
 import { createTodoWriteTool } from "../../agent/tools/todo-write.js";
+import { DecisionEntries } from "../../content-store/decision-entries.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
@@ -20,6 +21,7 @@ import { ProfileBook } from "./profile-book.js";
 export class SessionHandoff {
   private readonly profiles: ProfileBook;
   private readonly commandChanges: CommandChangeTracker;
+  private readonly decisions: DecisionEntries;
   private current: HandoffController | undefined;
   /** `/handoff` before the controller exists (no run yet): it applies to the first model call. */
   private pendingHandoff = false;
@@ -29,7 +31,10 @@ export class SessionHandoff {
     private readonly config: SylkConfig,
     private readonly sessionId: () => string | undefined,
     private readonly userProfiles: UserProfiles,
+    /** The agent recording now and its turn, once the conversation has a recorder. */
+    private readonly agent: () => { agentId: string; agentType: string; turn: number } | undefined = () => undefined,
   ) {
+    this.decisions = new DecisionEntries(services);
     this.profiles = new ProfileBook(services.handoffs, () => this.userDatabase(), projectHash(services.paths.root));
     this.commandChanges = new CommandChangeTracker(services.paths.root);
   }
@@ -76,6 +81,14 @@ export class SessionHandoff {
       save: (list) => {
         const id = this.sessionId();
         if (id) handoffs.saveTaskList(id, list);
+      },
+      recordDecisions: async (decisions) => {
+        const sessionId = this.sessionId();
+        if (!sessionId) return;
+        const agent = this.agent();
+        const agentType = agent?.agentType ?? this.config.agent.type;
+        const agentId = agent?.agentId ?? this.current?.agentId ?? `${agentType}-1`;
+        await this.decisions.record({ sessionId, agentId, agentType, turnNumber: agent?.turn ?? 0 }, decisions);
       },
     });
   }
