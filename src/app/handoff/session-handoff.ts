@@ -1,7 +1,7 @@
 import { createTodoWriteTool } from "../../agent/tools/todo-write.js";
-import { DecisionEntries } from "../../content-store/decision-entries.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
+import { DecisionEntries } from "../../content-store/decision-entries.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
 import { projectHash } from "../../project/project-paths.js";
 import type { UserProfileDatabase } from "../../store/user-profile-database.js";
