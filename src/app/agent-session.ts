@@ -189,6 +189,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     type: agentType,
     allocateAgentId: () => shared.agentIds.next(agentType),
     ...(parent ? { firstAgentId: parent.agentId } : {}),
+    recording: () => (recorder ? { ...recorder.agent, turn: recorder.currentTurn } : undefined),
   });
   const learning = new SessionLearning(services, config, () => userProfiles.get(), options.random);
   const role = roleOf(agentType);

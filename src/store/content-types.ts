@@ -92,4 +92,6 @@ export interface ContentFilters {
   /** Inclusive, milliseconds since the epoch. */
   timeRange?: [number, number];
   agentTypes?: string[];
+  /** Only entries whose `metadata.kind` is one of these (decisions are `agent_message` entries of kind "decision"). */
+  metadataKinds?: string[];
 }

@@ -174,6 +174,20 @@ export class EntryRepository {
     return rows.map(toStored);
   }
 
+  /**
+   * Entries passing the filters in the order they happened (time, then as
+   * written), at most `limit`: the first ones, or with `latest` the last ones.
+   */
+  chronological(filters: ContentFilters, limit: number, options: { latest?: boolean } = {}): ContentEntry[] {
+    const { where, params } = filterClause(filters);
+    const direction = options.latest ? "DESC" : "ASC";
+    const rows = this.db
+      .prepare(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE ${where} ORDER BY timestamp ${direction}, doc ${direction} LIMIT ?`)
+      .all(...params, limit) as EntryRow[];
+    const entries = rows.map((row) => toStored(row).entry);
+    return options.latest ? entries.reverse() : entries;
+  }
+
   countMatching(filters: ContentFilters): number {
     const { where, params } = filterClause(filters);
     const row = this.db.prepare(`SELECT count(*) AS n FROM content_entries WHERE ${where}`).get(...params) as {
@@ -295,7 +309,8 @@ function hasFilters(filters: ContentFilters): boolean {
       filters.sessionId ||
       filters.turnRange ||
       filters.timeRange ||
-      filters.agentTypes?.length,
+      filters.agentTypes?.length ||
+      filters.metadataKinds?.length,
   );
 }
 
@@ -321,6 +336,10 @@ function filterClause(filters: ContentFilters): { where: string; params: unknown
   if (filters.agentTypes?.length) {
     clauses.push("agent_type IN (SELECT value FROM json_each(?))");
     params.push(JSON.stringify(filters.agentTypes));
+  }
+  if (filters.metadataKinds?.length) {
+    clauses.push("json_extract(metadata, '$.kind') IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filters.metadataKinds));
   }
   return { where: clauses.join(" AND "), params };
 }

@@ -307,6 +307,14 @@ export class HandoffRepository {
     };
   }
 
+  /** Every session's task list that holds decisions, oldest first. */
+  taskListsWithDecisions(): Array<{ sessionId: string; decisions: string[]; updatedAt: number }> {
+    const rows = this.db
+      .prepare("SELECT session_id, decisions, updated_at FROM task_lists WHERE json_array_length(decisions) > 0 ORDER BY updated_at, session_id")
+      .all() as Array<{ session_id: string; decisions: string; updated_at: number }>;
+    return rows.map((row) => ({ sessionId: row.session_id, decisions: JSON.parse(row.decisions) as string[], updatedAt: row.updated_at }));
+  }
+
   saveTaskList(sessionId: string, list: Omit<TaskListRecord, "updatedAt">): void {
     this.db
       .prepare(

@@ -2,6 +2,7 @@ import * as z from "zod";
 import type { ContextRetriever, RetrievalResult } from "../../context/context-retriever.js";
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
 import { CONTENT_TYPES, type ContentEntry } from "../../store/content-types.js";
+import { agentTypeInput } from "./agent-type-input.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./tool.js";
 
 export interface ContextToolsDeps {
@@ -65,6 +66,7 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
       query: z.string().min(1).describe("What to look for."),
       content_type: z.enum(CONTENT_TYPES).optional().describe("Only entries of this type."),
       session_id: z.string().min(1).optional().describe("Only this session (default: every session)."),
+      agent_type: agentTypeInput(),
       max_results: z.number().int().min(1).max(50).default(10).describe("Most results."),
     }),
     kind: "read",
@@ -72,12 +74,16 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
     async execute(input) {
       const outcome = await deps.contentStore.search(
         input.query,
-        { ...(input.content_type ? { contentTypes: [input.content_type] } : {}), ...(input.session_id ? { sessionId: input.session_id } : {}) },
+        {
+          ...(input.content_type ? { contentTypes: [input.content_type] } : {}),
+          ...(input.session_id ? { sessionId: input.session_id } : {}),
+          ...(input.agent_type ? { agentTypes: [input.agent_type] } : {}),
+        },
         input.max_results,
       );
       const lines = outcome.hits.map(
         (hit) =>
-          `- turn ${hit.entry.turnNumber} · ${hit.entry.contentType} · session ${hit.entry.sessionId.slice(0, 8)} · entry ${hit.entry.id}\n  ${hit.snippet.split("\n").join("\n  ")}`,
+          `- turn ${hit.entry.turnNumber} · ${hit.entry.contentType} · ${hit.entry.agentId} · session ${hit.entry.sessionId.slice(0, 8)} · entry ${hit.entry.id}\n  ${hit.snippet.split("\n").join("\n  ")}`,
       );
       deps.onRetrieved?.(outcome.hits.map((hit) => hit.entry));
       const header = `source: search · ${outcome.hits.length} results${outcome.degraded.length ? ` · degraded: ${outcome.degraded.join("; ")}` : ""}`;

@@ -17,6 +17,8 @@ export interface TaskList {
 export interface TaskListStore {
   load(): TaskList;
   save(list: TaskList): void;
+  /** Decisions this call added (not noted before), kept where they can be searched (`search_decisions`). */
+  recordDecisions?(decisions: readonly string[]): Promise<void>;
 }
 
 /** Notes are kept, not repeated: a list of a few hundred short lines at most. */
@@ -59,6 +61,8 @@ export function createTodoWriteTool(store: TaskListStore): ToolDefinition {
         blockers: appendNew(previous.blockers, input.blockers ?? []),
       };
       store.save(list);
+      const added = list.decisions.filter((note) => !previous.decisions.includes(note));
+      if (added.length > 0) await store.recordDecisions?.(added);
       const done = list.items.filter((item) => item.status === "done").length;
       return { output: renderTaskList(list), display: `${done}/${list.items.length} done` };
     },

@@ -1,6 +1,7 @@
 import { createTodoWriteTool } from "../../agent/tools/todo-write.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
+import { DecisionEntries } from "../../content-store/decision-entries.js";
 import type { AgentType } from "../../handoff/agent-types.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
 import { projectHash } from "../../project/project-paths.js";
@@ -12,6 +13,17 @@ import { recordFileChange } from "./files-changed.js";
 import { HandoffController } from "./handoff-controller.js";
 import { ProfileBook } from "./profile-book.js";
 
+/** The conversation's agent: its type, where its instances' ids come from, and who records now. */
+export interface SessionAgent {
+  type: AgentType;
+  /** A new instance's id, unique in the session tree. */
+  allocateAgentId?: () => string;
+  /** A sub-agent's first instance: its session's agent id. */
+  firstAgentId?: string;
+  /** The agent recording now and its turn, once the conversation has a recorder. */
+  recording?: () => { agentId: string; agentType: string; turn: number } | undefined;
+}
+
 /**
  * The handoff controller's parts of one conversation: the task list tool,
  * the tracking of files the tools change, the learned profiles (the
@@ -21,6 +33,7 @@ import { ProfileBook } from "./profile-book.js";
 export class SessionHandoff {
   private readonly profiles: ProfileBook;
   private readonly commandChanges: CommandChangeTracker;
+  private readonly decisions: DecisionEntries;
   private current: HandoffController | undefined;
   /** `/handoff` before the controller exists (no run yet): it applies to the first model call. */
   private pendingHandoff = false;
@@ -30,8 +43,9 @@ export class SessionHandoff {
     private readonly config: SylkConfig,
     private readonly sessionId: () => string | undefined,
     private readonly userProfiles: UserProfiles,
-    private readonly agent: { type: AgentType; allocateAgentId?: () => string; firstAgentId?: string } = { type: config.agent.type },
+    private readonly agent: SessionAgent = { type: config.agent.type },
   ) {
+    this.decisions = new DecisionEntries(services);
     this.profiles = new ProfileBook(services.handoffs, () => this.userDatabase(), projectHash(services.paths.root));
     this.commandChanges = new CommandChangeTracker(services.paths.root);
   }
@@ -80,6 +94,14 @@ export class SessionHandoff {
       save: (list) => {
         const id = this.sessionId();
         if (id) handoffs.saveTaskList(id, list);
+      },
+      recordDecisions: async (decisions) => {
+        const sessionId = this.sessionId();
+        if (!sessionId) return;
+        const agent = this.agent.recording?.();
+        const agentType = agent?.agentType ?? this.config.agent.type;
+        const agentId = agent?.agentId ?? this.current?.agentId ?? `${agentType}-1`;
+        await this.decisions.record({ sessionId, agentId, agentType, turnNumber: agent?.turn ?? 0 }, decisions);
       },
     });
   }
