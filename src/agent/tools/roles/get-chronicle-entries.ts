@@ -3,7 +3,8 @@ import { CONTENT_TYPES, type ContentEntry, type ContentFilters } from "../../../
 import type { EntryRepository } from "../../../store/entry-repository.js";
 import { agentTypeInput } from "../agent-type-input.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "../tool.js";
-import { firstLine, fitBlocks, resultHeader, shownTime, tokenBudget } from "./role-output.js";
+import { clampBudget } from "./output-budget.js";
+import { firstLine, fitBlocks, resultHeader, shownTime } from "./role-output.js";
 import { parseTimePoint } from "./time-point.js";
 
 export interface ChronicleDeps {
@@ -54,7 +55,7 @@ export function createGetChronicleEntriesTool(deps: ChronicleDeps): ToolDefiniti
       if (entries.length === 0) {
         return { output: `source: chronicle · 0 results · tokens: 0 · truncated: false\nNo entries recorded from ${range}${scope(input)}.`, display: "no entries" };
       }
-      const fitted = fitBlocks(entries.map(chronicleLine), tokenBudget(input.max_tokens, deps.availableTokens()));
+      const fitted = fitBlocks(entries.map(chronicleLine), clampBudget(input.max_tokens, deps.availableTokens()));
       const matching = deps.entries.countMatching(filters);
       const notes = [
         ...(matching > fitted.kept.length

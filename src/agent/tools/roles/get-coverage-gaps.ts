@@ -4,6 +4,7 @@ import * as z from "zod";
 import { estimateTokens } from "../../../tokens/estimate-tokens.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "../tool.js";
 import { lineRanges, parseCoverageReport, type CoverageFormat, type FileCoverage } from "./coverage-reports.js";
+import { resultHeader } from "./output-budget.js";
 
 export interface GetCoverageGapsDeps {
   /** Tokens the window can still take: the answer never asks for more. */
@@ -81,7 +82,7 @@ export function createGetCoverageGapsTool(deps: GetCoverageGapsDeps): ToolDefini
         const rendered = render(gaps, { path: candidate.path, format: candidate.format, mtimeMs: stats.mtimeMs }, root, budget, scope);
         return { output: [...rendered.lines, ...notes].join("\n"), display: rendered.display };
       }
-      return { output: [`source: coverage report · 0 results · tokens 0 · truncated: false`, ...notes, ...noReport(root)].join("\n"), display: "no coverage report" };
+      return { output: [resultHeader("coverage report", 0, 0, false), ...notes, ...noReport(root)].join("\n"), display: "no coverage report" };
     },
   });
 }
@@ -117,7 +118,7 @@ function render(
   ].join(", ");
   const marks: Record<string, string> = { changed: " [changed since the report]", missing: " [no longer exists]" };
   const lines = [
-    `source: ${report.path} (${FORMAT_NAMES[report.format]}, written ${written} UTC) · ${blocks.length} results · tokens ${tokens} · truncated: ${truncated}`,
+    resultHeader(`${report.path} (${FORMAT_NAMES[report.format]}, written ${written} UTC)`, blocks.length, tokens, truncated),
     gaps.length === 0
       ? `The report lists no file${scope ? ` under ${scope}` : ""}.`
       : `${scope ? `Under ${scope}: ` : ""}${covered} of ${total} lines covered (${percent(covered, total)}) in ${gaps.length} files; ${gaps.length - withGaps.length} fully covered.` +

@@ -2,7 +2,8 @@ import * as z from "zod";
 import type { PatternRepository } from "../../../store/pattern-repository.js";
 import { defineTool, toolDescription, type ToolDefinition } from "../tool.js";
 import { errorSignature, mentionsAny, queryWords, recurring, type Occurrence, type Recurrence } from "./recurrence.js";
-import { firstLine, fitBlocks, shownTime, tokenBudget } from "./role-output.js";
+import { clampBudget } from "./output-budget.js";
+import { firstLine, fitBlocks, shownTime } from "./role-output.js";
 
 export interface CrossSessionPatternsDeps {
   patterns: Pick<PatternRepository, "toolErrors" | "corrections" | "sharedFileChanges" | "testResults" | "sessionCount">;
@@ -48,7 +49,7 @@ export function createGetCrossSessionPatternsTool(deps: CrossSessionPatternsDeps
       const sections = PATTERN_KINDS.filter((kind) => kinds.has(kind)).map((kind) => SECTIONS[kind](deps.patterns, input, words));
       const found = sections.reduce((sum, section) => sum + section.patterns.length, 0);
       const blocks = sections.flatMap((section) => [`## ${section.title}`, ...(section.patterns.length > 0 ? section.patterns : [section.none])]);
-      const fitted = fitBlocks(blocks, tokenBudget(input.max_tokens, deps.availableTokens()));
+      const fitted = fitBlocks(blocks, clampBudget(input.max_tokens, deps.availableTokens()));
       const shown = fitted.kept.filter((block) => block.startsWith("- ")).length;
       const header = [
         "source: cross-session patterns",

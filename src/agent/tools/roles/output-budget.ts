@@ -67,9 +67,9 @@ export function clampBudget(requested: number, available: number): number {
   return Math.max(100, Math.min(requested, available));
 }
 
-/** The header every role tool's answer opens with. */
-export function resultHeader(source: string, results: number, tokens: number, truncated: boolean): string {
-  return `source: ${source} · ${results} results · tokens ${tokens} · truncated: ${truncated}`;
+/** The header every role tool's answer opens with: `source: … · N results · tokens: … · truncated: …`, then any details. */
+export function resultHeader(source: string, results: number, tokens: number, truncated: boolean, details: readonly string[] = []): string {
+  return [`source: ${source}`, `${results} results`, `tokens: ${tokens}`, `truncated: ${truncated}`, ...details].join(" · ");
 }
 
 /**

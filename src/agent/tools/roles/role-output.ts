@@ -1,9 +1,5 @@
 import { estimateTokens } from "../../../tokens/estimate-tokens.js";
-
-/** A tool's `max_tokens`, clamped to what the window can still take (never below 100). */
-export function tokenBudget(requested: number, availableTokens: number): number {
-  return Math.max(100, Math.min(requested, availableTokens));
-}
+import { resultHeader as headerLine } from "./output-budget.js";
 
 export interface FittedBlocks {
   kept: string[];
@@ -25,9 +21,9 @@ export function fitBlocks(blocks: readonly string[], budget: number): FittedBloc
   return { kept, tokens, truncated: false };
 }
 
-/** The role tools' first line: `source: … · N results · tokens: … · truncated: …`, then any details. */
+/** The role tools' first line for blocks fitted to a budget. */
 export function resultHeader(source: string, fitted: FittedBlocks, details: readonly string[] = []): string {
-  return [`source: ${source}`, `${fitted.kept.length} results`, `tokens: ${fitted.tokens}`, `truncated: ${fitted.truncated}`, ...details].join(" · ");
+  return headerLine(source, fitted.kept.length, fitted.tokens, fitted.truncated, details);
 }
 
 /** The first line of some text that says something, clipped to `max` characters. */

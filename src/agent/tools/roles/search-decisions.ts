@@ -5,7 +5,8 @@ import type { ContentEntry, ContentFilters, ContentType } from "../../../store/c
 import type { EntryRepository } from "../../../store/entry-repository.js";
 import type { SessionRepository } from "../../../store/session-repository.js";
 import { defineTool, toolDescription, type ToolDefinition } from "../tool.js";
-import { fitBlocks, resultHeader, shownTime, tokenBudget } from "./role-output.js";
+import { clampBudget } from "./output-budget.js";
+import { fitBlocks, resultHeader, shownTime } from "./role-output.js";
 
 export interface SearchDecisionsDeps {
   contentStore: Pick<UniversalContentStore, "search">;
@@ -87,7 +88,7 @@ export function createSearchDecisionsTool(deps: SearchDecisionsDeps): ToolDefini
         (decision) =>
           `- ${shownTime(decision.entry.timestamp)} · "${titleOf(decision.entry.sessionId)}" · session ${decision.entry.sessionId} · ${decision.entry.agentId} (${decision.entry.agentType}) · ${decision.origin} · entry ${decision.entry.id}\n  ${decision.text.split("\n").join("\n  ")}`,
       );
-      const fitted = fitBlocks(blocks, tokenBudget(input.max_tokens, deps.availableTokens()));
+      const fitted = fitBlocks(blocks, clampBudget(input.max_tokens, deps.availableTokens()));
       return {
         output: [resultHeader("decisions", fitted, details), ...fitted.kept, ...(fitted.truncated ? ["(More decisions did not fit; raise max_tokens or narrow the query.)"] : [])].join("\n"),
         display: `${fitted.kept.length} decisions${fitted.truncated ? " (truncated)" : ""}`,

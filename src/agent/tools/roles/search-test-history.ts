@@ -6,6 +6,7 @@ import { estimateTokens } from "../../../tokens/estimate-tokens.js";
 import { commandExitCode } from "../run-command.js";
 import { defineTool, toolDescription, type ToolDefinition } from "../tool.js";
 import { describeCounts, formatDuration, storedTestRun, testRunOf, type TestRun } from "./test-run-summary.js";
+import { resultHeader } from "./output-budget.js";
 
 /** Where the runs come from, newest first. */
 export interface TestHistory {
@@ -81,7 +82,7 @@ export function createSearchTestHistoryTool(deps: SearchTestHistoryDeps): ToolDe
       }
       const truncated = blocks.length < chosen.length;
       const source = chosen.slice(0, blocks.length).some((found) => found.fromOutput) ? "test_result entries and older run_command results" : "test_result entries";
-      const header = `source: ${source} · ${blocks.length} results · tokens ${tokens} · truncated: ${truncated}`;
+      const header = resultHeader(source, blocks.length, tokens, truncated);
       const note = truncated
         ? `(${chosen.length - blocks.length} more matching runs did not fit; ask again with a larger max_tokens, up to ${MAX_TOKENS}, or a narrower query.)`
         : matching.length > chosen.length

@@ -40,7 +40,7 @@ describe("get_coverage_gaps", () => {
     const result = await gaps();
     expect(result.isError).toBeFalsy();
     expect(result.output.split("\n")).toEqual([
-      expect.stringMatching(/^source: coverage\/lcov\.info \(lcov, written 2026-11-20 09:30 UTC\) · 1 results · tokens \d+ · truncated: false$/),
+      expect.stringMatching(/^source: coverage\/lcov\.info \(lcov, written 2026-11-20 09:30 UTC\) · 1 results · tokens: \d+ · truncated: false$/),
       "5 of 9 lines covered (55.6 %) in 2 files; 1 fully covered. 1 of the 1 files listed changed since the report (marked; their figures may be stale).",
       "- src/cart.ts · 4 of 7 lines uncovered (42.9 % covered) · lines 5-7, 12 [changed since the report]",
     ]);
@@ -92,7 +92,7 @@ describe("get_coverage_gaps", () => {
     setUp({ path: "coverage/lcov.info", content: lcov }, {});
     available = 120;
     const result = await gaps({ max_tokens: 4000 });
-    const header = /· (\d+) results · tokens (\d+) · truncated: true$/.exec(result.output.split("\n")[0] ?? "");
+    const header = /· (\d+) results · tokens: (\d+) · truncated: true$/.exec(result.output.split("\n")[0] ?? "");
     expect(Number(header?.[2])).toBeLessThanOrEqual(120);
     expect(result.output).toContain(`(${40 - Number(header?.[1])} more files with uncovered lines did not fit; ask again with a larger max_tokens, up to 4000, or a narrower path.)`);
   });
@@ -106,7 +106,7 @@ describe("get_coverage_gaps", () => {
     const result = await gaps();
     expect(result.output).not.toContain("secret-file");
     expect(result.output.split("\n").slice(0, 3)).toEqual([
-      "source: coverage report · 0 results · tokens 0 · truncated: false",
+      "source: coverage report · 0 results · tokens: 0 · truncated: false",
       "coverage/lcov.info leads outside the project (a symbolic link); it was not read.",
       "No coverage report found under the project root (looked for coverage/coverage-summary.json, coverage/coverage-final.json, coverage/lcov.info, coverage.out, coverage.xml).",
     ]);

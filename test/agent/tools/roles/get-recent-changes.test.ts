@@ -60,7 +60,7 @@ describe("get_recent_changes", () => {
     const result = await run({}, [{ path: "src/a.ts", action: "modify", linesAdded: 1, linesRemoved: 1 }]);
     expect(result.isError).toBeFalsy();
     const output = result.output;
-    expect(output.split("\n")[0]).toMatch(/^source: git log \+ session changes · 5 results · tokens \d+ · truncated: false$/);
+    expect(output.split("\n")[0]).toMatch(/^source: git log \+ session changes · 5 results · tokens: \d+ · truncated: false$/);
     const grow = output.indexOf("2026-01-03 10:00 · Ada Lovelace · Grow b");
     const fix = output.indexOf("2026-01-02 10:00 · Ada Lovelace · Fix the header");
     const add = output.indexOf("2026-01-01 10:00 · Ada Lovelace · Add a and b");

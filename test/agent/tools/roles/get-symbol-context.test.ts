@@ -88,7 +88,7 @@ describe("get_symbol_context", () => {
     const result = await run({ symbol: "validateToken" });
     expect(result.isError).toBeFalsy();
     const output = result.output;
-    expect(output.split("\n")[0]).toMatch(/^source: symbols index \+ code full-text index · \d+ results · tokens \d+ · truncated: false$/);
+    expect(output.split("\n")[0]).toMatch(/^source: symbols index \+ code full-text index · \d+ results · tokens: \d+ · truncated: false$/);
     expect(output).toContain("Matched by name, not by type");
     expect(output).toContain("## Definition: function validateToken · src/auth.ts:1-5");
     expect(output).toContain("1\texport function validateToken(token: string): boolean {");
@@ -152,7 +152,7 @@ describe("get_symbol_context", () => {
     const header = result.output.split("\n")[0] ?? "";
     expect(header).toContain("truncated: true");
     expect(estimateTokens(result.output)).toBeLessThanOrEqual(400);
-    expect(Number(/tokens (\d+)/.exec(header)?.[1])).toBe(estimateTokens(result.output));
+    expect(Number(/tokens: (\d+)/.exec(header)?.[1])).toBe(estimateTokens(result.output));
     expect(result.output).toMatch(/… lines \d+-304 not shown: read_file path "src\/big.ts" offset \d+\./);
     // The callees still get room after the clipped definition.
     expect(result.output).toContain("- step (function) · src/big.ts:306 (same file)");

@@ -66,7 +66,7 @@ describe("search_test_history", () => {
 
     const failing = await registry.run({ id: "toolu_3", name: "search_test_history", input: { status: "fail" } }, context());
     const lines = failing.output.split("\n");
-    expect(lines[0]).toMatch(/^source: test_result entries · 1 results · tokens \d+ · truncated: false$/);
+    expect(lines[0]).toMatch(/^source: test_result entries · 1 results · tokens: \d+ · truncated: false$/);
     expect(lines[1]).toMatch(new RegExp(`^- fail · test · exit 1 · \\d+ (ms|s)[^·]* · \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC · session ${recorder.session.id.slice(0, 8)} turn 1 · entry `));
     expect(lines.slice(2)).toEqual([`  $ ${command}`, "  vitest: 1 failed, 11 passed (12)", "  failing: test/cart.test.ts > cart > adds tax"]);
 
@@ -104,7 +104,7 @@ describe("search_test_history", () => {
     for (let index = 0; index < 6; index += 1) await registry.run({ id: `toolu_${index}`, name: "run_command", input: { command } }, context());
     available = 150;
     const result = await registry.run({ id: "toolu_s", name: "search_test_history", input: { max_tokens: 6000 } }, context());
-    const header = /^source: test_result entries · (\d+) results · tokens (\d+) · truncated: true$/.exec(result.output.split("\n")[0] ?? "");
+    const header = /^source: test_result entries · (\d+) results · tokens: (\d+) · truncated: true$/.exec(result.output.split("\n")[0] ?? "");
     expect(header).not.toBeNull();
     expect(Number(header?.[2])).toBeLessThanOrEqual(150);
     expect(result.output).toMatch(/more matching runs did not fit; ask again with a larger max_tokens, up to 6000/);
@@ -114,7 +114,7 @@ describe("search_test_history", () => {
     const registry = tools(startSession("empty"));
     const result = await registry.run({ id: "toolu_1", name: "search_test_history", input: {} }, context());
     expect(result.output).toBe(
-      "source: test_result entries · 0 results · tokens 0 · truncated: false\n" +
+      "source: test_result entries · 0 results · tokens: 0 · truncated: false\n" +
         "No test, build, type-check or lint run is recorded in this project. Runs are recorded when run_command runs such a command.",
     );
   });
