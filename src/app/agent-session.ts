@@ -38,6 +38,8 @@ import { UserProfiles } from "./user-profiles.js";
 import { AgentIdAllocator } from "./team/agent-ids.js";
 import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/sub-agent-host.js";
 import { createDelegateTool, delegableAgents } from "../agent/tools/delegate.js";
+import { recordTestRuns } from "../agent/tools/roles/record-test-runs.js";
+import { createRoleTools } from "./team/role-tools.js";
 import { type AgentPlacement, categoryOf, degradationActionOf, type AgentType } from "../handoff/agent-types.js";
 
 export interface AgentSessionOptions {
@@ -171,11 +173,13 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const tokenCounter = new CalibratedTokenCounter();
   let contextManager: VirtualContextManager | undefined;
   let prefetcher: Prefetcher | undefined;
+  /** Tokens a retrieval may bring back: what the window can still take. */
+  const retrievalBudget = () => contextManager?.retrievalBudget() ?? 10_000;
   const contextTools = createContextTools({
     retriever: new ContextRetriever(services.contentStore),
     contentStore: services.contentStore,
     sessionId: () => recorder?.session.id ?? "",
-    availableTokens: () => contextManager?.retrievalBudget() ?? 10_000,
+    availableTokens: () => retrievalBudget(),
     // Retrieved content is promoted to the hot tier.
     onRetrieved: (entries) => {
       for (const entry of entries) {
@@ -204,14 +208,19 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   });
   const available = [
     ...handoff.trackCommands(
-      createBuiltinTools({
-        codeSearcher,
-        sandbox,
-        networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
-      }),
+      // Every check command's run (tests, build, typecheck, lint) is also a test_result entry: search_test_history reads them.
+      recordTestRuns(
+        createBuiltinTools({
+          codeSearcher,
+          sandbox,
+          networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
+        }),
+        { record: async (entry) => recorder?.recordDerived(entry) },
+      ),
     ),
     ...contextTools,
     handoff.todoTool(),
+    ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget }),
     // At the depth limit an agent is built without the tools that start others: removed, not refused, so the model sees the truth.
     ...(depth < config.agents.maxDepth ? [createDelegateTool({ agents: delegableAgents(), delegate: (request, context) => subAgents.delegate(request, context) })] : []),
   ];

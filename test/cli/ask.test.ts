@@ -68,6 +68,8 @@ describe("sylk ask against the Messages API", () => {
       "search_history",
       "get_turn_range",
       "todo_write",
+      "get_symbol_context",
+      "get_recent_changes",
       "delegate",
     ]);
     expect(toolResults(1)[0]?.content).toContain("src/billing/invoice.ts:");

@@ -71,7 +71,7 @@ describe("an @-mentioned file or definition", () => {
       const env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl };
       const run = await runCli(["ask", "--yes", "--output-format", "stream-json", "explain @parseBindingPattern"], { cwd: project.root, env });
       expect(run.code, run.stderr).toBe(0);
-      expect(jsonLines(run.stdout)).toContainEqual({ type: "attached", files: [{ path: "src/parser/binding.ts", start_line: 1, end_line: 3, truncated: false }] });
+      expect(jsonLines(run.stdout)).toContainEqual({ type: "attached", files: [{ path: "src/parser/binding.ts", start_line: 1, end_line: 3, truncated: false }], agent_id: "engineer-1", agent_type: "engineer" });
       expect(JSON.stringify(messageRequests(server)[0]?.body.messages)).toContain("export function parseBindingPattern");
     } finally {
       project.cleanup();

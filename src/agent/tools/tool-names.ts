@@ -16,5 +16,13 @@ export const SESSION_TOOL_NAMES = [
   "search_history",
   "get_turn_range",
   "todo_write",
+  "get_symbol_context",
+  "get_recent_changes",
+  "search_decisions",
+  "get_chronicle_entries",
+  "get_cross_session_patterns",
+  "search_test_history",
+  "get_coverage_gaps",
+  "get_agent_capabilities",
   "delegate",
 ] as const;

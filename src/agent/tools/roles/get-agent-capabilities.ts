@@ -1,0 +1,33 @@
+import * as z from "zod";
+import type { AgentListing } from "../../../roles/agent-catalog.js";
+import { defineTool, toolDescription, type ToolDefinition } from "../tool.js";
+import { renderWithHeader } from "./output-budget.js";
+
+export interface AgentCapabilitiesDeps {
+  /** The agents as `sylk agents` lists them. */
+  agents(): AgentListing[];
+}
+
+/** `get_agent_capabilities()`: the role registry as the model can use it (seed 002 §3.5). */
+export function createGetAgentCapabilitiesTool(deps: AgentCapabilitiesDeps): ToolDefinition {
+  return defineTool({
+    name: "get_agent_capabilities",
+    description: toolDescription(import.meta.url, "get-agent-capabilities.txt"),
+    schema: z.strictObject({}),
+    kind: "read",
+    targets: () => ({}),
+    async execute() {
+      const agents = deps.agents();
+      const blocks = agents.map((agent) =>
+        [
+          `- ${agent.name} (${agent.category}${agent.read_only ? ", read-only" : ""}${agent.source === "builtin" ? "" : `, ${agent.source} agent`}): ${agent.description}`,
+          `  tools: ${agent.tools.join(", ")}`,
+          `  model: ${agent.model === "inherit" ? "the session's" : agent.model}`,
+        ].join("\n"),
+      );
+      // No affinities are learned until the guide routes prompts and sees how they went; say so rather than show priors as knowledge.
+      const { output } = renderWithHeader("agent registry", agents.length, false, [...blocks, "No routing outcomes are recorded yet, so no agent affinities."]);
+      return { output, display: `${agents.length} agents` };
+    },
+  });
+}

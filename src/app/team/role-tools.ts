@@ -1,0 +1,53 @@
+import { DecisionEntries } from "../../content-store/decision-entries.js";
+import { createGetAgentCapabilitiesTool } from "../../agent/tools/roles/get-agent-capabilities.js";
+import { createGetChronicleEntriesTool } from "../../agent/tools/roles/get-chronicle-entries.js";
+import { createGetCoverageGapsTool } from "../../agent/tools/roles/get-coverage-gaps.js";
+import { createGetCrossSessionPatternsTool } from "../../agent/tools/roles/get-cross-session-patterns.js";
+import { createGetRecentChangesTool } from "../../agent/tools/roles/get-recent-changes.js";
+import { chunksMentioningFrom, createGetSymbolContextTool } from "../../agent/tools/roles/get-symbol-context.js";
+import { createSearchDecisionsTool } from "../../agent/tools/roles/search-decisions.js";
+import { createSearchTestHistoryTool, testHistoryOf } from "../../agent/tools/roles/search-test-history.js";
+import type { ToolDefinition } from "../../agent/tools/tool.js";
+import { builtinAgentListings } from "../../roles/agent-catalog.js";
+import { PatternRepository } from "../../store/pattern-repository.js";
+import type { ProjectServices } from "../project-services.js";
+
+export interface RoleToolsContext {
+  /** The running session (empty before its first prompt). */
+  sessionId(): string;
+  /** Tokens the window can still take: no tool answers with more. */
+  availableTokens(): number;
+}
+
+/**
+ * The role tools (seed 002 §3.1 and §3.5; design notes, issue 14 §1), each
+ * over this project's real data. A session offers all of them; each role
+ * gets those its spec lists.
+ */
+export function createRoleTools(services: ProjectServices, context: RoleToolsContext): ToolDefinition[] {
+  const { availableTokens } = context;
+  return [
+    createGetSymbolContextTool({ symbols: services.files, chunksMentioning: chunksMentioningFrom(services.codeFullText, services.files), availableTokens }),
+    createGetRecentChangesTool({ sessionChanges: () => sessionTreeChanges(services, context.sessionId()), availableTokens }),
+    createSearchDecisionsTool({
+      contentStore: services.contentStore,
+      entries: services.entries,
+      sessions: services.sessions,
+      decisions: new DecisionEntries(services),
+      sessionId: context.sessionId,
+      availableTokens,
+    }),
+    createGetChronicleEntriesTool({ entries: services.entries, availableTokens }),
+    createGetCrossSessionPatternsTool({ patterns: new PatternRepository(services.db), availableTokens }),
+    createSearchTestHistoryTool({ history: testHistoryOf(services.entries), availableTokens }),
+    createGetCoverageGapsTool({ availableTokens }),
+    createGetAgentCapabilitiesTool({ agents: () => builtinAgentListings() }),
+  ];
+}
+
+/** The files this session and its sub-agents changed. */
+function sessionTreeChanges(services: ProjectServices, sessionId: string) {
+  if (!sessionId) return [];
+  const ids = [sessionId, ...services.sessions.descendants(sessionId).map((child) => child.id)];
+  return ids.flatMap((id) => services.handoffs.filesChanged(id));
+}
