@@ -55,7 +55,8 @@ export class PathFilter {
   }
 
   excludesFile(name: string, path: string): boolean {
-    return this.excludedFile(name, path);
+    // In a git worktree or submodule `.git` is a file (naming the real git directory): git's, not the project's.
+    return name === ".git" || this.excludedFile(name, path);
   }
 
   /**

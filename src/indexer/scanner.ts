@@ -120,7 +120,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
   const rootRules = new ListingHash();
   if (config.respectGitignore) {
     const exclude = join(root, ".git", "info", "exclude");
-    const stats = statSync(exclude, { throwIfNoEntry: false });
+    const stats = statIfThere(exclude);
     if (stats?.isFile()) {
       rootRules.addFile(".git/info/exclude", stats.size, Math.trunc(stats.mtimeMs));
       filter.registerIgnoreFile("", exclude);
@@ -405,4 +405,19 @@ export function classifyPaths(
 
 function depthOf(path: string): number {
   return path.split("/").length;
+}
+
+/**
+ * A path's stats, or undefined where there is nothing: missing, or behind a
+ * file where a directory was expected. In a git worktree or submodule
+ * `.git` is a file naming the real git directory, and `statSync` throws
+ * ENOTDIR for `.git/info/exclude` even with `throwIfNoEntry: false`.
+ */
+function statIfThere(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw error;
+  }
 }

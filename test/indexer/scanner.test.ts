@@ -35,6 +35,14 @@ describe("scanProject", () => {
     expect((await scannedPaths()).files).toEqual([".gitignore", ".sylkignore", "generated.ts", "pkg/.gitignore", "pkg/important.log", "pkg/keep.ts", "readme.md"]);
   });
 
+  it("indexes a git worktree or submodule, where .git is a file naming the real git directory", async () => {
+    project.write(".git", "gitdir: /elsewhere/.git/worktrees/feature\n");
+    project.write(".gitignore", "*.log\n");
+    project.write("src/a.ts", "x");
+    project.write("debug.log", "x");
+    expect((await scannedPaths()).files).toEqual([".gitignore", "src/a.ts"]);
+  });
+
   it("can disregard .gitignore (never .sylkignore) and reports oversized and secret files as skipped", async () => {
     project.write(".gitignore", "ignored.ts\n");
     project.write("ignored.ts", "x");
