@@ -8,7 +8,7 @@ import { alternatingMessages } from "../llm/conversation.js";
 import { ModelError } from "../llm/model-errors.js";
 import { EMPTY_USAGE, addUsage, type ModelProvider, type ModelResponse, type ToolUseBlock, type Usage } from "../llm/model-types.js";
 import type { TokenCounter } from "../llm/token-counter.js";
-import { streamToolOutput } from "./tool-output-stream.js";
+import { streamToolRuns } from "./tool-output-stream.js";
 import type { AgentEvent, AgentResult, AgentStopReason } from "./agent-events.js";
 import type { QualityHooks } from "./quality-hooks.js";
 import { responseText, type InjectedContext, type SessionRecorder } from "./session-recorder.js";
@@ -33,6 +33,8 @@ export interface AgentLoopDeps {
   onFileWrite?: (where: { promptTurn: number; toolUseId: string }, write: FileWrite) => void;
   /** The handoff controller: told what each turn did, asked before each model call whether to hand off. */
   quality?: QualityHooks;
+  /** Concurrent calls (sub-agents) of one response that may run at once (`agents.maxParallel`; default 1). */
+  maxParallel?: number;
 }
 
 type FileWrite = Parameters<NonNullable<ToolContext["recordWrite"]>>[0];
@@ -214,31 +216,44 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
 
     const results: Array<{ call: ToolUseBlock; result: ToolRunResult; entryId?: string }> = [];
     const toolPrefetches: Array<PrefetchFuture | undefined> = [];
-    for (const call of calls) {
+    for (const batch of callBatches(calls, (name) => deps.tools.isConcurrent(name))) {
       if (signal.aborted) {
-        const interrupted: ToolRunResult = { output: INTERRUPTED_RESULT, isError: true, permission: "denied" };
-        const entryId = await recorder.recordToolResult(turn, call, interrupted, recorded.callIds.get(call.id) ?? parentId);
-        results.push({ call, result: interrupted, entryId });
+        for (const call of batch) {
+          const interrupted: ToolRunResult = { output: INTERRUPTED_RESULT, isError: true, permission: "denied" };
+          const entryId = await recorder.recordToolResult(turn, call, interrupted, recorded.callIds.get(call.id) ?? parentId);
+          results.push({ call, result: interrupted, entryId });
+        }
         continue;
       }
-      toolCalls++;
-      yield { type: "tool_use", id: call.id, name: call.name, input: call.input };
-      toolPrefetches.push(startPrefetch(predictedQuery(call.name, call.input)));
-      let result: ToolRunResult;
-      try {
-        const recordWrite = deps.onFileWrite && ((write: FileWrite) => deps.onFileWrite?.({ promptTurn, toolUseId: call.id }, write));
-        result = yield* streamToolOutput(call.id, (onOutput, onEvent) =>
-          deps.tools.run(call, { ...deps.toolContext, signal, onOutput, onEvent, toolUseId: call.id, ...(recordWrite ? { recordWrite } : {}) }),
-        );
-      } catch (error) {
-        if (!(error instanceof FatalToolError)) throw error;
-        yield { type: "error", kind: "tool", message: error.message, fatal: true };
-        return yield* end("error", { kind: "tool", message: error.message });
+      for (const call of batch) {
+        toolCalls++;
+        yield { type: "tool_use", id: call.id, name: call.name, input: call.input };
+        toolPrefetches.push(startPrefetch(predictedQuery(call.name, call.input)));
       }
-      yield { type: "tool_result", id: call.id, name: call.name, ...result };
-      quality?.toolResult(call, result);
-      parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
-      results.push({ call, result, entryId: parentId });
+      const jobs = batch.map((call) => {
+        const recordWrite = deps.onFileWrite && ((write: FileWrite) => deps.onFileWrite?.({ promptTurn, toolUseId: call.id }, write));
+        return {
+          id: call.id,
+          run: (onOutput: (chunk: string) => void, onEvent: (event: AgentEvent) => void) =>
+            deps.tools.run(call, { ...deps.toolContext, signal, onOutput, onEvent, toolUseId: call.id, ...(recordWrite ? { recordWrite } : {}) }),
+        };
+      });
+      const settled = yield* streamToolRuns(jobs, deps.maxParallel ?? 1);
+      // Results in call order: the API pairs them by id, and call order keeps the stored conversation deterministic.
+      for (const [index, call] of batch.entries()) {
+        let result: ToolRunResult;
+        try {
+          result = await (settled[index] as Promise<ToolRunResult>);
+        } catch (error) {
+          if (!(error instanceof FatalToolError)) throw error;
+          yield { type: "error", kind: "tool", message: error.message, fatal: true };
+          return yield* end("error", { kind: "tool", message: error.message });
+        }
+        yield { type: "tool_result", id: call.id, name: call.name, ...result };
+        quality?.toolResult(call, result);
+        parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
+        results.push({ call, result, entryId: parentId });
+      }
     }
     const now = withToolResults(situationOf(recorder.rows(), recorder.session.id, turn), results);
     const toolAugmentation = await takePrefetch(now, ...toolPrefetches);
@@ -251,6 +266,17 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     closeTurn(turn, signal.aborted);
     if (signal.aborted) return yield* end("interrupted");
   }
+}
+
+/** A response's calls as they run: a run of consecutive concurrent calls together, every other call alone, in order. */
+function callBatches(calls: readonly ToolUseBlock[], concurrent: (name: string) => boolean): ToolUseBlock[][] {
+  const batches: ToolUseBlock[][] = [];
+  for (const call of calls) {
+    const last = batches.at(-1);
+    if (last && concurrent(call.name) && concurrent(last[0]?.name ?? "")) last.push(call);
+    else batches.push([call]);
+  }
+  return batches;
 }
 
 /** What the conversation says of a run that ended on an unanswered user message; nothing for a finished answer. */

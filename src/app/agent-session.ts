@@ -321,6 +321,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           recorder: active,
           systemPrompt,
           maxTurns: options.maxTurns ?? config.agent.maxTurns,
+          maxParallel: config.agents.maxParallel,
           maxTokens,
           tokenCounter,
           contextManager,

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
@@ -43,5 +45,37 @@ describe("sub-agents in the TUI", () => {
     await app.submit("/cost");
     await app.waitFor("Sub-agents (each in a session of its own):");
     expect(app.frame()).toMatch(/librarian: 1 run · input [\d,]+/);
+  });
+
+  it("asks one question at a time when two sub-agents working at once both want to write, each named", async () => {
+    const respond = (body: any) => {
+      const system = Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : String(body.system);
+      const text = JSON.stringify(body.messages);
+      if (!system.includes("[Task from") && !text.includes("[Task from")) {
+        return body.messages.length === 1
+          ? reply().toolUse("delegate", { agent: "engineer", task: "Write a.txt" }, "toolu_a").toolUse("delegate", { agent: "engineer", task: "Write b.txt" }, "toolu_b")
+          : reply().text("Both files written.");
+      }
+      const file = text.includes("Write a.txt") ? "a.txt" : "b.txt";
+      return body.messages.length === 1 ? reply().toolUse("write_file", { path: file, content: `${file}\n` }) : reply().text(`${file} written.`);
+    };
+    for (let index = 0; index < 6; index++) server.enqueue((body) => respond(body) as never);
+    app = await renderApp({
+      consent: true,
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_AGENTS_MAX_PARALLEL: "2" },
+    });
+    await app.waitFor("index: fresh");
+    await app.submit("write both files");
+    await app.waitFor(/engineer-\d: Write a file\?/);
+    const first = /(engineer-\d): Write a file\?/.exec(app.frame())?.[1];
+    await app.write("1");
+    await app.waitFor((() => {
+      const shown = /(engineer-\d): Write a file\?/.exec(app!.frame())?.[1];
+      return shown !== undefined && shown !== first;
+    }) as () => boolean);
+    await app.write("1");
+    await app.waitFor("Both files written.");
+    expect(existsSync(join(app.project.root, "a.txt"))).toBe(true);
+    expect(existsSync(join(app.project.root, "b.txt"))).toBe(true);
   });
 });

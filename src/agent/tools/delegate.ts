@@ -29,6 +29,7 @@ export function createDelegateTool(deps: DelegateDeps): ToolDefinition {
     }),
     // The sub-agent's own calls go through the same policy and approver; starting one changes nothing by itself.
     kind: "read",
+    concurrent: true,
     targets: () => ({}),
     execute: (input, context) =>
       deps.delegate({ agent: input.agent, task: input.task, maxTokens: input.max_tokens, ...(input.context ? { context: input.context } : {}) }, context),

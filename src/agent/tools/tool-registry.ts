@@ -28,6 +28,8 @@ export interface ApprovalRequest extends PermissionRequest {
   once?: boolean;
   /** The diff the call would make, when the tool can tell beforehand. */
   diff?: string;
+  /** The sub-agent that asks (absent: the agent the user talks to). */
+  agentId?: string;
 }
 
 export interface ToolCall {
@@ -72,6 +74,11 @@ export class ToolRegistry {
 
   names(): string[] {
     return [...this.tools.keys()];
+  }
+
+  /** Whether calls of this tool may run beside each other (see `ToolDefinition.concurrent`). */
+  isConcurrent(name: string): boolean {
+    return this.tools.get(name)?.concurrent === true;
   }
 
   /**

@@ -61,6 +61,12 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   /** One zod object: validates input at the registry's chokepoint and is the JSON schema the model sees. */
   schema: Schema;
   kind: ToolKind;
+  /**
+   * Calls of this tool that follow each other in one response run at the
+   * same time (`delegate`, `consult_*`: sub-agents that wait on the model,
+   * not on the user's files). Every other call runs alone, in order.
+   */
+  concurrent?: true;
   /** What the call touches, as the permission policy judges it (write tools resolve links: see `writeTarget`). */
   targets(input: z.infer<Schema>, context: ToolContext): ToolTargets;
   /**

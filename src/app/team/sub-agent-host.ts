@@ -84,7 +84,8 @@ export class SubAgentHost {
       agentType: request.agent,
       placement: "pipeline",
       parent: { sessionId: deps.parent.sessionId(), toolUseId: parentToolUseId, agentId, kind: "delegate", depth: deps.parent.depth + 1 },
-      shared: deps.shared,
+      // Its questions to the user name it.
+      shared: { ...deps.shared, ...(deps.shared.approver ? { approver: named(deps.shared.approver, agentId) } : {}) },
       maxTurns: deps.settings.maxTurns,
       ...(model ? { model } : {}),
     });
@@ -161,6 +162,11 @@ export class SubAgentHost {
     store.storeReference(reference);
     return { text: `${clipped}: the whole answer is retrieve_context(ref_id="${reference.id}")`, truncated: true };
   }
+}
+
+function named(approver: Approver, agentId: string): Approver {
+  // The deepest agent names itself: an id already set by a sub-agent of this one stays.
+  return (request) => approver({ agentId, ...request });
 }
 
 function taskPrompt(request: DelegateRequest, parentAgentId: string): string {

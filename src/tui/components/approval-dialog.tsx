@@ -64,9 +64,11 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
 }
 
 function title(request: ApprovalRequest): string {
-  if (request.kind === "execute") return "Run a command?";
-  if (request.once) return "Change a protected file?";
-  return request.tool === "write_file" ? "Write a file?" : "Edit a file?";
+  // A sub-agent's question names it: several may work at once.
+  const who = request.agentId ? `${request.agentId}: ` : "";
+  if (request.kind === "execute") return `${who}Run a command?`;
+  if (request.once) return `${who}Change a protected file?`;
+  return `${who}${request.tool === "write_file" ? "Write a file?" : "Edit a file?"}`;
 }
 
 /** A change without a diff: the command and what it is for, or the call's input as it came. */

@@ -53,7 +53,8 @@ export function useAgent(
   const [state, dispatch] = useReducer(agentReducer, INITIAL_AGENT_STATE);
   const [approval, setApproval] = useState<PendingApproval | undefined>();
   const [queued, setQueued] = useState<readonly string[]>([]);
-  const approvalRef = useRef<PendingApproval | undefined>(undefined);
+  /** Questions waiting for the user, the first on screen: sub-agents working at once may each ask one. */
+  const approvalsRef = useRef<PendingApproval[]>([]);
   const runRef = useRef<{ controller: AbortController; done: Promise<void> } | undefined>(undefined);
   const queueRef = useRef<string[]>([]);
   const stoppingRef = useRef(false);
@@ -63,8 +64,8 @@ export function useAgent(
     (request) =>
       new Promise<ApprovalAnswer>((resolve) => {
         const pending = { id: ++approvalCount.current, request, resolve };
-        approvalRef.current = pending;
-        setApproval(pending);
+        approvalsRef.current.push(pending);
+        if (approvalsRef.current.length === 1) setApproval(pending);
       }),
     [],
   );
@@ -92,12 +93,15 @@ export function useAgent(
 
   const answer = useCallback(
     (choice: ApprovalAnswer) => {
-      const pending = approvalRef.current;
-      approvalRef.current = undefined;
-      setApproval(undefined);
+      const pending = approvalsRef.current.shift();
+      // "No, and tell Sylk what to do instead": the turn stops, and the prompt is the user's again. The questions
+      // still waiting belong to the same turn: they are denied with it.
+      const stopping = pending !== undefined && choice === "deny";
+      const rest = stopping ? approvalsRef.current.splice(0) : [];
+      setApproval(approvalsRef.current[0]);
       pending?.resolve(choice);
-      // "No, and tell Sylk what to do instead": the turn stops, and the prompt is the user's again.
-      if (pending && choice === "deny") stopRun();
+      for (const waiting of rest) waiting.resolve("deny");
+      if (stopping) stopRun();
     },
     [stopRun],
   );

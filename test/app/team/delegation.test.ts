@@ -152,4 +152,33 @@ describe("delegate", () => {
     expect(toolNamesOf(childFirst)).not.toContain("delegate");
     expect(toolNamesOf(childFirst)).toContain("edit_file");
   });
+
+  it("two delegations of one response run at once under agents.maxParallel, one after the other with 1; results come back in call order", async () => {
+    const order = async (maxParallel: string) => {
+      env = { ...env, SYLK_AGENTS_MAX_PARALLEL: maxParallel };
+      await services.close();
+      services = openProject({ root: project.root, env });
+      server.requests.length = 0;
+      const seen: string[] = [];
+      // Each model call is answered by what it is: the parent's first and last, or a child's first (a grep, slowly) and second.
+      const respond = (body: any) => {
+        const text = JSON.stringify(body.messages);
+        const task = systemOf(body).includes("## Your role: librarian") ? /Task (alpha|beta)/.exec(text)?.[1] : undefined;
+        if (!task) return body.messages.length === 1 ? reply().toolUse("delegate", { agent: "librarian", task: "Task alpha" }, "toolu_alpha").toolUse("delegate", { agent: "librarian", task: "Task beta" }, "toolu_beta") : reply().text("Both answered.");
+        const first = body.messages.length === 1;
+        seen.push(`${task}${first ? 1 : 2}`);
+        return first ? reply().toolUse("grep", { pattern: "verifyToken" }).delayMs(150) : reply().text(`${task} found it.`);
+      };
+      for (let index = 0; index < 6; index++) server.enqueue((body) => respond(body) as never);
+      const { events } = await runPrompt("Ask twice.");
+      const results = events.filter((event) => event.type === "tool_result").map((event) => (event as any).id);
+      return { seen, results };
+    };
+    const parallel = await order("2");
+    expect(parallel.seen.slice(0, 2).sort()).toEqual(["alpha1", "beta1"]);
+    expect(parallel.results).toEqual(["toolu_alpha", "toolu_beta"]);
+    const serial = await order("1");
+    expect(serial.seen).toEqual(["alpha1", "alpha2", "beta1", "beta2"]);
+    expect(serial.results).toEqual(["toolu_alpha", "toolu_beta"]);
+  });
 });
