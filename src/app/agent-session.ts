@@ -180,6 +180,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     contentStore: services.contentStore,
     sessionId: () => recorder?.session.id ?? "",
     availableTokens: () => retrievalBudget(),
+    sessionTree: (id) => [id, ...services.sessions.descendants(id).map((child) => child.id)],
     // Retrieved content is promoted to the hot tier.
     onRetrieved: (entries) => {
       for (const entry of entries) {

@@ -87,6 +87,8 @@ export interface ContextReference {
 export interface ContentFilters {
   contentTypes?: ContentType[];
   sessionId?: string;
+  /** Any of these sessions (a session and its sub-agents' sessions). */
+  sessionIds?: string[];
   /** Inclusive. */
   turnRange?: [number, number];
   /** Inclusive, milliseconds since the epoch. */

@@ -307,6 +307,7 @@ function hasFilters(filters: ContentFilters): boolean {
   return Boolean(
     filters.contentTypes?.length ||
       filters.sessionId ||
+      filters.sessionIds?.length ||
       filters.turnRange ||
       filters.timeRange ||
       filters.agentTypes?.length ||
@@ -324,6 +325,10 @@ function filterClause(filters: ContentFilters): { where: string; params: unknown
   if (filters.sessionId) {
     clauses.push("session_id = ?");
     params.push(filters.sessionId);
+  }
+  if (filters.sessionIds?.length) {
+    clauses.push("session_id IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filters.sessionIds));
   }
   if (filters.turnRange) {
     clauses.push("turn_number >= ? AND turn_number <= ?");

@@ -14,6 +14,8 @@ export interface ContextToolsDeps {
   availableTokens: () => number;
   /** Retrieved entries are promoted to the hot tier. */
   onRetrieved?: (entries: readonly ContentEntry[]) => void;
+  /** A session with its sub-agents' sessions: asking for a session's history includes the work it delegated. */
+  sessionTree?: (sessionId: string) => string[];
 }
 
 const integer = new Intl.NumberFormat("en-US");
@@ -76,7 +78,7 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
         input.query,
         {
           ...(input.content_type ? { contentTypes: [input.content_type] } : {}),
-          ...(input.session_id ? { sessionId: input.session_id } : {}),
+          ...(input.session_id ? (deps.sessionTree ? { sessionIds: deps.sessionTree(input.session_id) } : { sessionId: input.session_id }) : {}),
           ...(input.agent_type ? { agentTypes: [input.agent_type] } : {}),
         },
         input.max_results,

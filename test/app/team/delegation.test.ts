@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/agent-session.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
+import { createContextTools } from "../../../src/agent/tools/context-tools.js";
 import { ContextRetriever } from "../../../src/context/context-retriever.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
@@ -97,6 +98,20 @@ describe("delegate", () => {
     expect(librarianEntries.length).toBeGreaterThan(0);
     expect(new Set(librarianEntries.map((entry) => entry.sessionId))).toEqual(new Set([child.id]));
     expect(new Set(librarianEntries.map((entry) => entry.agentId))).toEqual(new Set(["librarian-1"]));
+    // search_history of the root session includes the work it delegated, and filters by agent type.
+    const [, searchHistory] = createContextTools({
+      retriever: new ContextRetriever(services.contentStore),
+      contentStore: services.contentStore,
+      sessionId: () => result.sessionId,
+      availableTokens: () => 10_000,
+      sessionTree: (id) => [id, ...services.sessions.descendants(id).map((session) => session.id)],
+    });
+    const context = { root: project.root, signal: new AbortController().signal, extraDirectories: [] };
+    const found = await searchHistory!.execute({ query: "verifyToken", session_id: result.sessionId, agent_type: "librarian", max_results: 10 }, context);
+    expect(found.output).toContain("librarian-1");
+    const resultLines = found.output.split("\n").filter((line) => line.startsWith("- turn"));
+    expect(resultLines.length).toBeGreaterThan(0);
+    for (const line of resultLines) expect(line).toContain(`· librarian-1 · session ${child.id.slice(0, 8)}`);
   });
 
   it("gives two delegations of one type distinct agent ids across the session tree", async () => {
