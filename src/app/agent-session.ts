@@ -23,6 +23,7 @@ import { prefetchIsOn } from "../context/prefetch/prefetch-config.js";
 import { createContextTools } from "../agent/tools/context-tools.js";
 import { FOCUSED_PREFETCH_TOKENS, hookOf, roleOf, rolePrompt, toolsForRole } from "../roles/role-registry.js";
 import { BadInputError } from "../errors.js";
+import { maskSecrets } from "../security/secrets.js";
 import { createProvider } from "../llm/create-provider.js";
 import { LoggingProvider } from "../llm/logging-provider.js";
 import type { ModelProvider } from "../llm/model-types.js";
@@ -282,7 +283,10 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       yield { type: "done", result: done };
       return done;
     },
-    run(typed, signal) {
+    run(entered, signal) {
+      // A secret pasted into a prompt is neither sent nor stored: the model and the history get it masked.
+      const screened = maskSecrets(entered);
+      const typed = screened.text;
       const { prompt, attachments } = mentions.attach(typed);
       const active = recorderFor(typed);
       if (!provider) {
@@ -339,7 +343,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       );
       // A sub-agent's episode has no user to judge it: only the agent the user talks to teaches self-tuning retrieval.
       const followed = withSubAgentTotals(shared.usage, parent ? run : learning.track(prompt, run));
-      return attachments.length > 0 ? withAttachments(attachments, followed) : followed;
+      const told = screened.findings.length > 0 ? withNotice(maskedNotice(screened.findings), followed) : followed;
+      return attachments.length > 0 ? withAttachments(attachments, told) : told;
     },
   };
 }
@@ -367,6 +372,17 @@ async function* withSubAgentTotals(usage: SubAgentUsage, run: AsyncGenerator<Age
     if (next.done) return withTotals(next.value);
     yield next.value.type === "done" ? { type: "done", result: withTotals(next.value.result) } : next.value;
   }
+}
+
+function maskedNotice(findings: readonly string[]): string {
+  const kinds = [...new Set(findings)].join(", ");
+  return `The prompt held ${findings.length === 1 ? "a secret" : `${findings.length} secrets`} (${kinds}): masked before it was sent or stored. Give the agent a way to read it instead (an environment variable, a file it may read).`;
+}
+
+/** The run, after a warning the user should see first. */
+async function* withNotice(message: string, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+  yield { type: "error", kind: "secrets", message, fatal: false };
+  return yield* run;
 }
 
 /** The run, told first what the prompt's @-mentions attached. */
