@@ -175,10 +175,11 @@ describe("fitContextShare properties", () => {
         fc.integer({ min: 0, max: 60 }),
         fc.integer({ min: MIN_SHARE_BUDGET, max: 8_000 }),
         fc.constantFrom(0, 1),
-        (shapes, answerLines, budget, counter) => {
+        fc.constantFrom("\n", " "),
+        (shapes, answerLines, budget, counter, joiner) => {
           const countTokens = counters[counter] as (text: string) => number;
           const sources = shapes.map((shape, index) => entry(`e${index}`, shape.lines, shape.width));
-          const answer = Array.from({ length: answerLines }, (_, index) => `answer line ${index} `.repeat(4)).join("\n");
+          const answer = Array.from({ length: answerLines }, (_, index) => `answer line ${index} `.repeat(4)).join(joiner);
           const { calls, store } = overflowStore();
           const response = fitContextShare(input(answer, sources), budget, countTokens, store);
 
@@ -195,6 +196,10 @@ describe("fitContextShare properties", () => {
           // Order kept; only the first source may be partial.
           expect(response.entries.map((item) => item.id)).toEqual(offered.map((item) => item.id).slice(0, response.entries.length));
           response.entries.slice(2).forEach((item) => expect(item.partial).toBeFalsy());
+          response.entries.forEach((item, index) => expect(offered[index]?.content.startsWith(item.content)).toBe(true));
+          const cutSource = response.entries[1];
+          if (cutSource?.partial) expect(cutSource.content.endsWith("\n")).toBe(true);
+          if (response.truncated && sources.length > 0) expect(countTokens(response.entries[0]?.content ?? "")).toBeLessThanOrEqual(budget * 0.4);
         },
       ),
       { numRuns: 200 },
