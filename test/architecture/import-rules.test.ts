@@ -75,16 +75,20 @@ describe("architecture: the one-way flow of DESIGN.md", () => {
   });
 
   it("the agent, context, llm, store and search never import the UI or the CLI", () => {
-    const lower = ["agent", "context", "llm", "store", "search", "indexer", "content-store", "workers"].map(under);
+    const lower = ["agent", "context", "llm", "store", "search", "indexer", "content-store", "workers", "team", "roles"].map(under);
     expect(violations((edge) => lower.some((inside) => inside(edge.from)) && (under("tui")(edge.target) || under("cli")(edge.target)))).toEqual([]);
   });
 
-  it("the store never imports the agent or the context manager, and takes only message types from llm/", () => {
+  it("team/ is pure: it never imports the composition root (app/), the UI or the CLI", () => {
+    expect(violations((edge) => under("team")(edge.from) && ["app", "tui", "cli"].some((layer) => under(layer)(edge.target)))).toEqual([]);
+  });
+
+  it("the store never imports the agent, the context manager or team/, and takes only message types from llm/", () => {
     expect(
       violations(
         (edge) =>
           under("store")(edge.from) &&
-          (["agent", "context", "app"].some((layer) => under(layer)(edge.target)) || (under("llm")(edge.target) && !edge.typeOnly)),
+          (["agent", "context", "app", "team"].some((layer) => under(layer)(edge.target)) || (under("llm")(edge.target) && !edge.typeOnly)),
       ),
     ).toEqual([]);
   });
