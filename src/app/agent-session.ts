@@ -38,6 +38,9 @@ import type { LearningSummary } from "./learning/retrieval-learning.js";
 import { UserProfiles } from "./user-profiles.js";
 import { AgentIdAllocator } from "./team/agent-ids.js";
 import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/sub-agent-host.js";
+import { type Consulter, KnowledgeAgents } from "./team/knowledge-agents.js";
+import { CONSULTABLE_AGENTS, createConsultTool } from "../agent/tools/consult.js";
+import type { ToolDefinition } from "../agent/tools/tool.js";
 import { createDelegateTool, delegableAgents } from "../agent/tools/delegate.js";
 import { recordTestRuns } from "../agent/tools/roles/record-test-runs.js";
 import { createRoleTools } from "./team/role-tools.js";
@@ -72,6 +75,8 @@ export interface AgentSessionOptions {
   parent?: { sessionId: string; toolUseId: string; agentId: string; kind: Exclude<SessionKind, "main">; depth: number };
   /** What a sub-agent shares with the agent that started it; a root session makes its own. */
   shared?: SharedWithSubAgents;
+  /** Tools this session adds to the role's choice (a knowledge agent's `share_context`); the role's list still decides. */
+  extraTools?: readonly ToolDefinition[];
 }
 
 export interface AgentSession {
@@ -137,7 +142,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const agentType = options.agentType ?? config.agent.type;
   const parent = options.parent;
   const recorderDeps = { sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: parent?.agentId ?? `${agentType}-1`, agentType } };
-  const resumed = options.resume ? findSession(services, options.resume) : undefined;
+  // A knowledge agent goes on with its own session; only root sessions are found by prefix or as the latest.
+  const resumed = options.resume ? (parent && "id" in options.resume ? services.sessions.get(options.resume.id) : findSession(services, options.resume)) : undefined;
   let recorder: SessionRecorder | undefined = resumed ? SessionRecorder.resume(recorderDeps, resumed) : undefined;
   const recorderFor = (prompt: string) => {
     recorder ??= SessionRecorder.start(recorderDeps, {
@@ -162,15 +168,28 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const policy = options.shared?.policy ?? new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
   const sandbox = options.shared?.sandbox ?? options.sandbox ?? sandboxFor(config, env);
   const approver = options.shared ? options.shared.approver : options.approver;
-  const shared: SharedWithSubAgents = options.shared ?? {
-    policy,
-    ...(approver ? { approver } : {}),
-    sandbox,
-    codeSearcher,
-    agentIds: new AgentIdAllocator(services.sessions, () => recorder?.session.id),
-    extraDirectories: options.extraDirectories ?? [],
-    usage: new SubAgentUsage(),
-  };
+  const shared: SharedWithSubAgents =
+    options.shared ??
+    (() => {
+      const tree: SharedWithSubAgents = {
+        policy,
+        ...(approver ? { approver } : {}),
+        sandbox,
+        codeSearcher,
+        agentIds: new AgentIdAllocator(services.sessions, () => recorder?.session.id),
+        extraDirectories: options.extraDirectories ?? [],
+        usage: new SubAgentUsage(),
+        knowledge: new KnowledgeAgents({
+          services,
+          env,
+          rootSessionId: () => recorder?.session.id ?? "",
+          shared: () => tree,
+          settings: { maxTurns: config.agents.maxTurns, models: config.agents.models },
+          model: () => provider?.model,
+        }),
+      };
+      return tree;
+    })();
   const tokenCounter = new CalibratedTokenCounter();
   let contextManager: VirtualContextManager | undefined;
   let prefetcher: Prefetcher | undefined;
@@ -200,6 +219,12 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const learning = new SessionLearning(services, config, () => userProfiles.get(), options.random);
   const role = roleOf(agentType);
   const depth = parent?.depth ?? 0;
+  const consulter: Consulter = {
+    agentId: () => recorder?.agent.agentId ?? recorderDeps.identity.agentId,
+    agentType,
+    sessionId: () => recorder?.session.id ?? "",
+    retrievalBudget: () => retrievalBudget(),
+  };
   const subAgents = new SubAgentHost({
     services,
     env,
@@ -223,8 +248,14 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     ...contextTools,
     handoff.todoTool(),
     ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget }),
+    ...(options.extraTools ?? []),
     // At the depth limit an agent is built without the tools that start others: removed, not refused, so the model sees the truth.
-    ...(depth < config.agents.maxDepth ? [createDelegateTool({ agents: delegableAgents(), delegate: (request, context) => subAgents.delegate(request, context) })] : []),
+    ...(depth < config.agents.maxDepth
+      ? [
+          createDelegateTool({ agents: delegableAgents(), delegate: (request, context) => subAgents.delegate(request, context) }),
+          ...CONSULTABLE_AGENTS.map((target) => createConsultTool(target, { consult: (request, context) => shared.knowledge.consult(request, consulter, context) })),
+        ]
+      : []),
   ];
   const tools = new ToolRegistry(toolsForRole(role, available), policy, approver, { readOnly: role.readOnly });
   const systemPrompt = buildSystemPrompt({
@@ -266,6 +297,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     },
     tasks: () => handoff.tasks(),
     close: () => {
+      // The root's knowledge agents live as long as it does.
+      if (!options.shared) shared.knowledge.close();
       handoff.close();
       learning.close();
       userProfiles.close();

@@ -70,6 +70,10 @@ describe("sylk ask against the Messages API", () => {
       "todo_write",
       "get_symbol_context",
       "get_recent_changes",
+      "consult_librarian",
+      "consult_archivalist",
+      "consult_academic",
+      "consult_architect",
       "delegate",
     ]);
     expect(toolResults(1)[0]?.content).toContain("src/billing/invoice.ts:");

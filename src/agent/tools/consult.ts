@@ -46,6 +46,8 @@ export function createConsultTool(target: ConsultableAgent, deps: ConsultDeps): 
     }),
     // The knowledge agents only read; asking one changes nothing.
     kind: "read",
+    // Consultations of one response run at once (agents.maxParallel); each knowledge agent answers one at a time.
+    concurrent: true,
     targets: () => ({}),
     execute: (input, context) =>
       deps.consult(

@@ -1,5 +1,6 @@
 /**
- * The tools a Sylk session offers, by name. A role lists the tools it would
+ * The tools a Sylk session offers, by name (`share_context` only in a
+ * knowledge agent's session, while it answers consultations). A role lists the tools it would
  * use (seed §3.1); it gets those of them that are here. A test opens a real
  * session and checks this list against the tools it built, so the two
  * cannot drift apart.
@@ -25,4 +26,8 @@ export const SESSION_TOOL_NAMES = [
   "get_coverage_gaps",
   "get_agent_capabilities",
   "delegate",
+  "consult_librarian",
+  "consult_archivalist",
+  "consult_academic",
+  "consult_architect",
 ] as const;

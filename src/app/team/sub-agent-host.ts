@@ -12,6 +12,7 @@ import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import { openAgentSession } from "../agent-session.js";
 import type { ProjectServices } from "../project-services.js";
 import type { AgentIdAllocator } from "./agent-ids.js";
+import type { KnowledgeAgents } from "./knowledge-agents.js";
 
 /** What every agent of a session tree shares with the one that started it (design notes, issue 14 §3). */
 export interface SharedWithSubAgents {
@@ -24,6 +25,8 @@ export interface SharedWithSubAgents {
   extraDirectories: readonly string[];
   /** The tree's sub-agent usage, summed where the root reports it (`/cost`, `stats.subagents`). */
   usage: SubAgentUsage;
+  /** The tree's long-lived knowledge agents, which `consult_*` reaches. */
+  knowledge: KnowledgeAgents;
 }
 
 /** Sub-agent runs of a session tree and what they used. */

@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
+import { openAgentSession } from "../../../src/app/agent-session.js";
+import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
+import { ContextRetriever } from "../../../src/context/context-retriever.js";
+import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
+import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
+
+/** Issue 14, step 5: consult_librarian reaches a long-lived librarian in its own context; the caller gets a bounded ContextShareResponse. */
+let server: FakeAnthropicServer;
+let project: TempProject;
+let services: ProjectServices;
+let env: NodeJS.ProcessEnv;
+
+const AUTH = "export function verifyToken(token: string): boolean {\n  return token.startsWith('sylk_');\n}\n";
+
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+  const big = Array.from({ length: 300 }, (_, index) => `export const SETTING_${index} = "value number ${index} of the session settings table";`).join("\n");
+  project = createTempProject({ "src/auth.ts": AUTH, "src/settings.ts": `${big}\n` });
+  env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" };
+  services = openProject({ root: project.root, env });
+  const run = services.indexer.run();
+  for (let step = await run.next(); !step.done; step = await run.next());
+});
+afterEach(async () => {
+  await services.close();
+  await server.close();
+  project.cleanup();
+});
+
+const systemOf = (body: any): string => (Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : body.system);
+const toolNamesOf = (body: any): string[] => body.tools.map((tool: { name: string }) => tool.name);
+const isLibrarian = (body: any) => systemOf(body).includes("## Your role: librarian");
+
+async function drain(run: AsyncGenerator<AgentEvent, AgentResult>): Promise<{ events: AgentEvent[]; result: AgentResult }> {
+  const events: AgentEvent[] = [];
+  let step = await run.next();
+  for (; !step.done; step = await run.next()) events.push(step.value);
+  return { events, result: step.value };
+}
+
+describe("consult_librarian", () => {
+  it("asks a librarian with its own prompt and no write, command or delegation tools; the answer and its cited lines come back within budget; a second consultation finds the first in the librarian's window", async () => {
+    server.enqueue(
+      reply().toolUse("consult_librarian", { query: "Where are tokens verified?", max_tokens: 1_000 }, "toolu_c1"),
+      reply().toolUse("grep", { pattern: "verifyToken" }, "toolu_lib_grep"),
+      reply().toolUse("share_context", { answer: "verifyToken in src/auth.ts checks the sylk_ prefix.", sources: [{ path: "src/auth.ts", start_line: 1, end_line: 3 }], confidence: 0.9, completeness: 0.8 }, "toolu_share1"),
+      reply().text("Shared."),
+      reply().text("Tokens are checked by verifyToken."),
+    );
+    const session = openAgentSession({ services, env });
+    const first = await drain(session.run("How are tokens verified? Ask the librarian.", new AbortController().signal));
+    expect(first.result.stopReason).toBe("end_turn");
+
+    const requests = messageRequests(server).map((request) => request.body as any);
+    const librarian = requests.filter(isLibrarian);
+    expect(librarian).toHaveLength(3);
+    const librarianTools = toolNamesOf(librarian[0]);
+    expect(librarianTools).toContain("share_context");
+    for (const tool of ["edit_file", "write_file", "run_command", "delegate"]) expect(librarianTools).not.toContain(tool);
+    expect(JSON.stringify(librarian[0].messages)).toMatch(/\[CONSULTATION request [0-9a-f]{8} from engineer-1 · priority normal · answer budget 1,000 tokens\]\\nWhere are tokens verified\?/);
+
+    // The engineer's tool result: the ContextShareResponse, with the cited lines byte for byte, within 1,000 tokens.
+    const result = first.events.find((event) => event.type === "tool_result" && event.id === "toolu_c1") as Extract<AgentEvent, { type: "tool_result" }>;
+    expect(result.isError).toBeFalsy();
+    expect(result.output).toContain("verifyToken in src/auth.ts checks the sylk_ prefix.");
+    expect(result.output).toContain(AUTH.trimEnd());
+    expect(result.output).toContain("src/auth.ts:1-3");
+    expect(result.output).toMatch(/cache: warm/);
+    expect(estimateTokens(result.output)).toBeLessThanOrEqual(1_000);
+    expect(first.events.find((event) => event.type === "subagent_start")).toMatchObject({ agentId: "librarian-1", kind: "knowledge" });
+
+    // A second consultation: the same librarian, whose window still holds the first.
+    server.enqueue(
+      reply().toolUse("consult_librarian", { query: "And who calls it?" }, "toolu_c2"),
+      reply().toolUse("share_context", { answer: "Nothing in this project calls verifyToken yet.", sources: [] }, "toolu_share2"),
+      reply().text("Shared."),
+      reply().text("No callers."),
+    );
+    await drain(session.run("Who calls it?", new AbortController().signal));
+    const second = messageRequests(server).map((request) => request.body as any).filter(isLibrarian).at(-2);
+    expect(JSON.stringify(second.messages)).toContain("Where are tokens verified?");
+    expect(JSON.stringify(second.messages)).toContain("And who calls it?");
+    const knowledge = services.sessions.descendants(first.result.sessionId).filter((child) => child.kind === "knowledge");
+    expect(knowledge.map((child) => child.agentId)).toEqual(["librarian-1"]);
+    session.close();
+  });
+
+  it("fits a large share into the caller's budget and keeps what did not fit behind a reference", async () => {
+    server.enqueue(
+      reply().toolUse("consult_librarian", { query: "Show me the settings.", max_tokens: 400 }, "toolu_big"),
+      (body: any) => (isLibrarian(body) ? reply().toolUse("share_context", { answer: "All settings are in src/settings.ts.", sources: [{ path: "src/settings.ts", start_line: 1, end_line: 300 }] }) : reply().text("?")) as never,
+      reply().text("Shared."),
+      reply().text("Done."),
+    );
+    const session = openAgentSession({ services, env });
+    const { events } = await drain(session.run("What settings are there?", new AbortController().signal));
+    session.close();
+    const result = events.find((event) => event.type === "tool_result" && event.id === "toolu_big") as Extract<AgentEvent, { type: "tool_result" }>;
+    expect(estimateTokens(result.output)).toBeLessThanOrEqual(400);
+    expect(result.output).toMatch(/truncated: true/);
+    const refId = /retrieve_context\(ref_id="([0-9a-f]+)"\)/.exec(result.output)?.[1];
+    expect(refId).toBeDefined();
+    const retrieved = await new ContextRetriever(services.contentStore).retrieve({ refId: refId as string, maxTokens: 10_000 });
+    expect(retrieved.entries.map((entry) => entry.content).join("")).toContain('export const SETTING_299 = "value number 299 of the session settings table";');
+  });
+
+  it("a librarian that stops without share_context is reminded once; then its last words are the answer, confidence not stated", async () => {
+    server.enqueue(
+      reply().toolUse("consult_librarian", { query: "Quick question." }, "toolu_q"),
+      reply().text("It is in src/auth.ts."),
+      reply().text("Still src/auth.ts."),
+      reply().text("Thanks."),
+    );
+    const session = openAgentSession({ services, env });
+    const { events } = await drain(session.run("Ask.", new AbortController().signal));
+    session.close();
+    const librarian = messageRequests(server).map((request) => request.body as any).filter(isLibrarian);
+    expect(librarian).toHaveLength(2);
+    expect(JSON.stringify(librarian[1].messages)).toContain("You have not called share_context");
+    const result = events.find((event) => event.type === "tool_result" && event.id === "toolu_q") as Extract<AgentEvent, { type: "tool_result" }>;
+    expect(result.output).toContain("Still src/auth.ts.");
+    expect(result.output).toMatch(/confidence \(agent.s estimate\): not stated/);
+  });
+});
