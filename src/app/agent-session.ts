@@ -21,7 +21,8 @@ import type { VirtualContextManager } from "../context/virtual-context-manager.j
 import { createPrefetcher, type Prefetcher } from "../context/prefetch/create-prefetcher.js";
 import { prefetchIsOn } from "../context/prefetch/prefetch-config.js";
 import { createContextTools } from "../agent/tools/context-tools.js";
-import { FOCUSED_PREFETCH_TOKENS, hookOf, roleOf, rolePrompt, toolsForRole } from "../roles/role-registry.js";
+import { FOCUSED_PREFETCH_TOKENS, hookOf, toolsForRole } from "../roles/role-registry.js";
+import { type ResolvedRole, resolveRoleIn } from "../roles/resolve-role.js";
 import { BadInputError } from "../errors.js";
 import { maskSecrets } from "../security/secrets.js";
 import { createProvider } from "../llm/create-provider.js";
@@ -71,6 +72,12 @@ export interface AgentSessionOptions {
   placement?: AgentPlacement;
   /** Overrides `agent.type` (a sub-agent's role). */
   agentType?: AgentType;
+  /**
+   * The agent, resolved (`resolveRole`): its tools, prompt, hook, model and
+   * the type its records carry. By default, the built-in or custom agent
+   * that `agentType` or `agent.type` names (an unknown name is a usage error).
+   */
+  role?: ResolvedRole;
   /** A sub-agent: the session and call that started it, its agent id, and how deep it is (the root is 0). */
   parent?: { sessionId: string; toolUseId: string; agentId: string; kind: Exclude<SessionKind, "main">; depth: number };
   /** What a sub-agent shares with the agent that started it; a root session makes its own. */
@@ -101,8 +108,8 @@ export interface AgentSession {
   /** `/diff`: what this session's edits changed, file by file. */
   diff(): string;
   run(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
-  /** The agent type the user talks to (`agent.type`, `--agent`). */
-  readonly agentType: AgentType;
+  /** The agent type the user talks to (`agent.type`, `--agent`), as its records carry it (`custom:<name>` for a custom agent). */
+  readonly agentType: string;
   /**
    * `/handoff`: the next model call goes to a fresh instance of the agent
    * with the prepared context (an agent that evicts evicts instead).
@@ -137,11 +144,18 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const { services, env } = options;
   const codeSearcher = options.shared?.codeSearcher ?? options.codeSearcher ?? services.codeSearcher;
   const { config } = services.loadedConfig;
-  const choice = createProvider(options.model ? { ...config.model, name: options.model } : config.model, env);
+  const role = options.role ?? resolveRoleIn(options.agentType ?? config.agent.type, { sylkHome: services.paths.sylkHome, root: services.paths.root });
+  const model = options.model ?? role.model;
+  const choice = createProvider(model ? { ...config.model, name: model } : config.model, env);
   const provider = choice.provider && env.SYLK_MODEL_LOG ? new LoggingProvider(choice.provider, env.SYLK_MODEL_LOG) : choice.provider;
-  const agentType = options.agentType ?? config.agent.type;
+  /** The built-in type whose handoff machinery the agent uses; its records carry `role.agentType`. */
+  const agentType = role.handoffType;
   const parent = options.parent;
-  const recorderDeps = { sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: parent?.agentId ?? `${agentType}-1`, agentType } };
+  const recorderDeps = {
+    sessions: services.sessions,
+    contentStore: services.contentStore,
+    identity: { agentId: parent?.agentId ?? `${role.agentType}-1`, agentType: role.agentType },
+  };
   // A knowledge agent goes on with its own session; only root sessions are found by prefix or as the latest.
   const resumed = options.resume ? (parent && "id" in options.resume ? services.sessions.get(options.resume.id) : findSession(services, options.resume)) : undefined;
   let recorder: SessionRecorder | undefined = resumed ? SessionRecorder.resume(recorderDeps, resumed) : undefined;
@@ -151,7 +165,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       provider: provider?.name ?? "none",
       model: provider?.model ?? "index-only",
       ...(parent
-        ? { parent: { parentSessionId: parent.sessionId, parentToolUseId: parent.toolUseId, agentId: parent.agentId, agentType, kind: parent.kind } }
+        ? { parent: { parentSessionId: parent.sessionId, parentToolUseId: parent.toolUseId, agentId: parent.agentId, agentType: role.agentType, kind: parent.kind } }
         : {}),
     });
     return recorder;
@@ -217,7 +231,6 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     recording: () => (recorder ? { ...recorder.agent, turn: recorder.currentTurn } : undefined),
   });
   const learning = new SessionLearning(services, config, () => userProfiles.get(), options.random);
-  const role = roleOf(agentType);
   const depth = parent?.depth ?? 0;
   const consulter: Consulter = {
     agentId: () => recorder?.agent.agentId ?? recorderDeps.identity.agentId,
@@ -262,7 +275,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     root: services.paths.root,
     sylkHome: services.paths.sylkHome,
     toolNames: tools.names(),
-    role: rolePrompt(agentType, tools.names()),
+    role: role.prompt(tools.names()),
     today: new Date().toISOString().slice(0, 10),
     platform: platform(),
   });
@@ -276,7 +289,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       return recorder?.session.id ?? "";
     },
     provider,
-    agentType,
+    agentType: role.agentType,
     sandbox: sandbox.status,
     get permissionMode() {
       return policy.mode;
@@ -292,7 +305,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       if (!provider) return "There is no model to hand off: answers come from the index.";
       handoff.requestHandoff();
       if (!config.handoff.enabled) return "Handoffs are off (handoff.enabled): the next model call evicts instead.";
-      if (degradationActionOf(categoryOf(agentType, "main")) === "evict") return `${agentType} agents evict rather than hand off: the next model call evicts.`;
+      if (degradationActionOf(categoryOf(agentType, "main")) === "evict") return `${role.name} agents evict rather than hand off: the next model call evicts.`;
       return "The next model call goes to a fresh instance with the prepared context.";
     },
     tasks: () => handoff.tasks(),

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import { AGENT_TYPES, EVICTION_STRATEGIES } from "../handoff/agent-types.js";
+import { EVICTION_STRATEGIES } from "../handoff/agent-types.js";
 import { configDefaults } from "./defaults.js";
 
 // zod's mini build: the classic one's chained methods bring in all of zod, and this
@@ -97,8 +97,13 @@ const modelSchema = z.strictObject({
 const agentSchema = z.strictObject({
   /** Model calls per prompt before the run stops (exit code 53 in `sylk ask`). */
   maxTurns: z._default(z.int().check(z.minimum(1), z.maximum(10_000)), d.agent.maxTurns),
-  /** The agent the user talks to (`--agent`): its type decides what a degradation does and which learned profile it starts from. */
-  type: z._default(z.enum(AGENT_TYPES), d.agent.type),
+  /**
+   * The agent the user talks to (`--agent`): a built-in type or a custom
+   * agent's name, checked against the agents loaded when the session opens
+   * (`resolveRole`). Its type decides what a degradation does and which
+   * learned profile it starts from.
+   */
+  type: z._default(z.string().check(z.regex(/^[a-z][a-z0-9-]{0,39}$/, "must be an agent's name: `sylk agents` lists them")), d.agent.type),
 });
 
 const agentsSchema = z.strictObject({

@@ -1,6 +1,8 @@
 import { SESSION_TOOL_NAMES } from "../agent/tools/tool-names.js";
 import { type AgentCategory, categoryOf } from "../handoff/agent-types.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
+import type { CustomAgent } from "./custom-agents.js";
+import { customRole } from "./resolve-role.js";
 import { builtinRoles, rolePrompt } from "./role-registry.js";
 
 /** One agent as `sylk agents` lists it (`--json` prints these fields). */
@@ -9,7 +11,7 @@ export interface AgentListing {
   source: "builtin" | "user" | "project";
   /** The agent file, for custom agents; null for built-ins. */
   path: string | null;
-  /** As the main agent (`--agent`): inspector and tester are pipeline agents only inside a pipeline. */
+  /** As the main agent (`--agent`): inspector and tester are pipeline agents only inside a pipeline; a custom agent's is its file's. */
   category: AgentCategory;
   description: string;
   /** The tools it gets in this version of Sylk, in the order the model sees them. */
@@ -17,7 +19,7 @@ export interface AgentListing {
   read_only: boolean;
   /** `inherit`: the session's model. */
   model: string;
-  /** The role's prompt addition, estimated. */
+  /** The role's prompt addition (a custom agent's: its description and body), estimated. */
   prompt_tokens: number;
 }
 
@@ -36,4 +38,27 @@ export function builtinAgentListings(offered: readonly string[] = SESSION_TOOL_N
       prompt_tokens: estimateTokens(rolePrompt(role.type, tools)),
     };
   });
+}
+
+/** The custom agents as `sylk agents` lists them: the tools a file names (or the read-only base set), in its order. */
+export function customAgentListings(agents: readonly CustomAgent[], offered: readonly string[] = SESSION_TOOL_NAMES): AgentListing[] {
+  return agents.map((agent) => {
+    const tools = agent.tools.filter((name) => offered.includes(name));
+    return {
+      name: agent.name,
+      source: agent.source,
+      path: agent.path,
+      category: agent.category,
+      description: agent.description,
+      tools,
+      read_only: agent.readOnly,
+      model: agent.model,
+      prompt_tokens: estimateTokens(customRole(agent).prompt(tools)),
+    };
+  });
+}
+
+/** Built-in agents first, then the custom ones (the user's, then the project's). */
+export function agentListings(custom: readonly CustomAgent[], offered: readonly string[] = SESSION_TOOL_NAMES): AgentListing[] {
+  return [...builtinAgentListings(offered), ...customAgentListings(custom, offered)];
 }

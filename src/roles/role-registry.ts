@@ -131,7 +131,7 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
  * that budget from the user's outcomes. The focused 1,000 tokens are for
  * an agent working inside a pipeline or for another agent.
  */
-export function hookOf(role: RoleSpec, placement: AgentPlacement): RoleHook {
+export function hookOf(role: Pick<RoleSpec, "hook">, placement: AgentPlacement): RoleHook {
   return role.hook === "focused_prefetch" && placement === "main" ? "full_prefetch" : role.hook;
 }
 
@@ -144,7 +144,7 @@ export function builtinRoles(): RoleSpec[] {
 }
 
 /** The role's tools among those a session has, in the role's order. */
-export function toolsForRole<Tool extends { name: string }>(role: RoleSpec, available: readonly Tool[]): Tool[] {
+export function toolsForRole<Tool extends { name: string }>(role: Pick<RoleSpec, "tools">, available: readonly Tool[]): Tool[] {
   const byName = new Map(available.map((tool) => [tool.name, tool]));
   return role.tools.flatMap((name) => {
     const tool = byName.get(name);

@@ -1,22 +1,31 @@
 import * as z from "zod";
 import { AGENT_TYPES, type AgentType } from "../../handoff/agent-types.js";
+import type { CustomAgent } from "../../roles/custom-agents.js";
 import { roleOf } from "../../roles/role-registry.js";
 import { defineTool, toolDescription, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
 
-export interface DelegateDeps {
+/** `Name`: the built-in types, or any agent name once custom agents are offered (`delegableAgents(custom)`). */
+export interface DelegateDeps<Name extends string = AgentType> {
   /** The agents this one may start, with what each is for (named in the description the model reads). */
-  agents: ReadonlyArray<{ name: AgentType; description: string }>;
-  delegate(request: { agent: AgentType; task: string; context?: string; maxTokens: number }, context: ToolContext): Promise<ToolOutput>;
+  agents: ReadonlyArray<{ name: Name; description: string }>;
+  delegate(request: { agent: Name; task: string; context?: string; maxTokens: number }, context: ToolContext): Promise<ToolOutput>;
 }
 
-/** Every built-in role but the guide, which routes the user's prompts rather than taking tasks. */
-export function delegableAgents(): Array<{ name: AgentType; description: string }> {
-  return AGENT_TYPES.filter((type) => type !== "guide").map((type) => ({ name: type, description: roleOf(type).description }));
+/**
+ * Every built-in role but the guide, which routes the user's prompts rather
+ * than taking tasks; then the custom agents given, by their names (the
+ * caller resolves a name with `resolveRole`).
+ */
+export function delegableAgents(): Array<{ name: AgentType; description: string }>;
+export function delegableAgents(custom: readonly CustomAgent[]): Array<{ name: string; description: string }>;
+export function delegableAgents(custom: readonly CustomAgent[] = []): Array<{ name: string; description: string }> {
+  const builtins = AGENT_TYPES.filter((type) => type !== "guide").map((type) => ({ name: type, description: roleOf(type).description }));
+  return [...builtins, ...custom.map((agent) => ({ name: agent.name, description: `${agent.description} (custom, ${agent.source})` }))];
 }
 
 /** `delegate(agent, task, max_tokens, context?)`: a sub-agent in its own context (seed 002 §3.4; design notes, issue 14 §3). */
-export function createDelegateTool(deps: DelegateDeps): ToolDefinition {
-  const names = deps.agents.map((agent) => agent.name) as [AgentType, ...AgentType[]];
+export function createDelegateTool<Name extends string>(deps: DelegateDeps<Name>): ToolDefinition {
+  const names = deps.agents.map((agent) => agent.name) as [Name, ...Name[]];
   const catalogue = deps.agents.map((agent) => `- ${agent.name}: ${agent.description}`).join("\n");
   return defineTool({
     name: "delegate",

@@ -43,7 +43,7 @@ export class SessionHandoff {
     private readonly config: SylkConfig,
     private readonly sessionId: () => string | undefined,
     private readonly userProfiles: UserProfiles,
-    private readonly agent: SessionAgent = { type: config.agent.type },
+    private readonly agent: SessionAgent,
   ) {
     this.decisions = new DecisionEntries(services);
     this.profiles = new ProfileBook(services.handoffs, () => this.userDatabase(), projectHash(services.paths.root));

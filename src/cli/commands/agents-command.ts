@@ -1,24 +1,34 @@
 import type { Command } from "commander";
-import { builtinAgentListings } from "../../roles/agent-catalog.js";
+import { resolveProjectPaths } from "../../project/project-paths.js";
+import { agentListings } from "../../roles/agent-catalog.js";
+import { loadCustomAgents } from "../../roles/custom-agents.js";
 import type { CliContext } from "../cli-context.js";
+import { warnAboutAgentFiles } from "../custom-agent-errors.js";
+import { resolveRoot } from "../shared-options.js";
 
 export function registerAgentsCommand(program: Command, context: CliContext): void {
   program
     .command("agents")
-    .description("list the agents `--agent` can start: their roles, tools and whether they may change files")
+    .description("list the agents `--agent` can start (built-in, yours in $SYLK_HOME/agents, the project's in .sylk/agents): their roles, tools and whether they may change files")
     .option("--json", "print one JSON object")
     .action((options: { json?: boolean }) => {
-      const agents = builtinAgentListings();
+      const paths = resolveProjectPaths(resolveRoot(context), context.env);
+      const custom = loadCustomAgents({ sylkHome: paths.sylkHome, root: paths.root });
+      const agents = agentListings(custom.agents);
+      // A file that did not load is reported, not fatal: the others are listed (exit code 0).
       if (options.json) {
-        context.stdout.write(`${JSON.stringify({ agents, errors: [] })}\n`);
+        context.stdout.write(`${JSON.stringify({ agents, errors: custom.errors })}\n`);
         return;
       }
       const width = Math.max(...agents.map((agent) => agent.name.length));
       for (const agent of agents) {
         const access = agent.read_only ? "read-only" : agent.tools.some((tool) => tool === "edit_file" || tool === "run_command") ? "edits, commands" : "no edits";
         context.stdout.write(`${agent.name.padEnd(width)}  ${agent.category.padEnd(10)} ${access.padEnd(16)} ${agent.description}\n`);
+        const origin = agent.path ? `  ${agent.source}: ${agent.path}${agent.model === "inherit" ? "" : ` · model ${agent.model}`}` : "";
+        if (origin) context.stdout.write(`${" ".repeat(width)}${origin}\n`);
         context.stdout.write(`${" ".repeat(width)}  tools: ${agent.tools.join(", ")}\n`);
       }
       context.stdout.write("\nStart one with `sylk --agent <name>` or `sylk ask --agent <name> \"…\"`.\n");
+      warnAboutAgentFiles(custom.errors, context.stderr);
     });
 }

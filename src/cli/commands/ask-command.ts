@@ -1,7 +1,6 @@
 import { type Command, Option } from "commander";
 import type { AgentResult } from "../../agent/agent-events.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
-import { AGENT_TYPES, type AgentType } from "../../handoff/agent-types.js";
 import type { ProjectServices } from "../../app/project-services.js";
 import type { WarmIndexClient } from "../../app/warm-index/warm-index-client.js";
 import { BadInputError, ExitCode, type ExitCodeValue } from "../../errors.js";
@@ -11,6 +10,7 @@ import { IndexProgressPrinter } from "../index-progress-printer.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 import { indexProject } from "./index-command.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { warnAboutAgentFiles } from "../custom-agent-errors.js";
 import { sandboxName, warnIfUnsandboxed } from "../sandbox-warning.js";
 
 interface AskOptions {
@@ -25,7 +25,8 @@ interface AskOptions {
   contextWindow?: number;
   /** `--no-sandbox` sets it false. */
   sandbox: boolean;
-  agent?: AgentType;
+  /** A built-in agent type or a custom agent's name, checked once the custom agents are loaded. */
+  agent?: string;
 }
 
 /** Largest stdin read as context (bigger input is cut, and the prompt says so). */
@@ -45,7 +46,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
     .option("-r, --resume <session>", "resume a session by id (or the start of one)")
     .option("-y, --yes", "consent to indexing the project if it never was")
     .option("--context-window <tokens>", "the model's context window in tokens (overrides context.windowTokens)", parsePositiveInteger)
-    .addOption(new Option("--agent <type>", "the agent to talk to (overrides agent.type; default engineer)").choices(AGENT_TYPES))
+    .option("--agent <name>", "the agent to talk to, built-in or custom (`sylk agents` lists them; overrides agent.type; default engineer)")
     .option("--no-sandbox", "run commands without the OS sandbox (overrides sandbox.enabled)")
     .action(async (promptArgument: string | undefined, options: AskOptions) => {
       if (options.continue && options.resume) throw new BadInputError("Use --continue or --resume, not both.");
@@ -57,15 +58,21 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
       if (!options.sandbox) flags["sandbox.enabled"] = false;
       if (options.agent) flags["agent.type"] = options.agent;
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
-      const [{ openProject }, { openAgentSession }, { resolveIndexConsent }, { RemoteCodeSearcher }] = await Promise.all([
+      const [{ openProject }, { openAgentSession }, { resolveIndexConsent }, { RemoteCodeSearcher }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
         import("../../app/project-services.js"),
         import("../../app/agent-session.js"),
         import("../../project/consent.js"),
         import("../../app/warm-index/remote-code-searcher.js"),
+        import("../../roles/custom-agents.js"),
+        import("../../roles/resolve-role.js"),
       ]);
       const services = openProject({ root: resolveRoot(context), env: context.env, flags });
       warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
       try {
+        // Before any indexing: an unknown agent is a usage error, and files that did not load are said once.
+        const custom = loadCustomAgents({ sylkHome: services.paths.sylkHome, root: services.paths.root });
+        warnAboutAgentFiles(custom.errors, context.stderr);
+        const role = resolveRole(services.loadedConfig.config.agent.type, custom.agents);
         await resolveIndexConsent(services.consent, { yes: options.yes ?? false });
         // An interactive sylk in this project keeps the index current and in memory: use it, if it answers.
         const warm = await warmIndexOf(services);
@@ -80,6 +87,9 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
         const session = openAgentSession({
           services,
           env: context.env,
+          role,
+          // --model beats a custom agent's own model; .sylkrc's model.name does not.
+          ...(options.model ? { model: options.model } : {}),
           ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
           ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
           ...(options.continue ? { resume: { latest: true } as const } : {}),

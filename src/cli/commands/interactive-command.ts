@@ -1,9 +1,9 @@
 import { type Command, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
-import { AGENT_TYPES, type AgentType } from "../../handoff/agent-types.js";
 import { BadInputError } from "../../errors.js";
 import type { CliContext } from "../cli-context.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { warnAboutAgentFiles } from "../custom-agent-errors.js";
 import { resolveRoot } from "../shared-options.js";
 
 interface InteractiveOptions {
@@ -14,7 +14,8 @@ interface InteractiveOptions {
   resume?: string;
   /** `--no-sandbox` sets it false. */
   sandbox: boolean;
-  agent?: AgentType;
+  /** A built-in agent type or a custom agent's name, checked once the custom agents are loaded. */
+  agent?: string;
 }
 
 /**
@@ -32,7 +33,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
     .addOption(new Option("--permission-mode <mode>", "what runs without asking").choices(PERMISSION_MODES))
     .option("-c, --continue", "continue the latest session of this project")
     .option("-r, --resume <session>", "resume a session by id (or the start of one)")
-    .addOption(new Option("--agent <type>", "the agent to talk to (overrides agent.type; default engineer)").choices(AGENT_TYPES))
+    .option("--agent <name>", "the agent to talk to, built-in or custom (`sylk agents` lists them; overrides agent.type; default engineer)")
     .option("--no-sandbox", "run commands without the OS sandbox (overrides sandbox.enabled)")
     .action(async (words: string[], options: InteractiveOptions) => {
       const commands = program.commands.map((command) => command.name());
@@ -55,14 +56,21 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       const { settleFolderTrust } = await import("../folder-trust-question.js");
       await settleFolderTrust(resolveRoot(context), context);
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
-      const [{ openInteractiveSession }, { openAgentSession }] = await Promise.all([
+      const [{ openInteractiveSession }, { openAgentSession }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
         import("../../app/interactive-session.js"),
         import("../../app/agent-session.js"),
+        import("../../roles/custom-agents.js"),
+        import("../../roles/resolve-role.js"),
       ]);
       const session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
       warnAboutIgnoredSettings(session.services.loadedConfig, context.stderr);
       let sessionId = "";
       try {
+        // Before the screen is drawn: an unknown agent is a usage error, and files that did not load are said.
+        const { paths, loadedConfig } = session.services;
+        const custom = loadCustomAgents({ sylkHome: paths.sylkHome, root: paths.root });
+        warnAboutAgentFiles(custom.errors, context.stderr);
+        resolveRole(loadedConfig.config.agent.type, custom.agents);
         // `sylk search` and `sylk ask` beside this session use its index instead of loading their own.
         await session.serveWarmIndex();
         const resume = options.continue ? ({ latest: true } as const) : options.resume ? { id: options.resume } : undefined;

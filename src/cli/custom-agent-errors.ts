@@ -1,0 +1,6 @@
+import type { AgentFileError } from "../roles/custom-agents.js";
+
+/** One stderr line per agent file that did not load: its path and what is wrong. */
+export function warnAboutAgentFiles(errors: readonly AgentFileError[], stderr: NodeJS.WritableStream): void {
+  for (const error of errors) stderr.write(`sylk: agent file ${error.path} not loaded: ${error.message}\n`);
+}
