@@ -2,8 +2,8 @@
 // real SDK expects (see test/helpers/fake-anthropic-server.ts for the wire format). Each
 // `POST /v1/messages` asks `plan(body, number)` what to do, so a script decides per request:
 //
-//   { blocks: [{ type: "text", text } | { type: "tool_use", id, name, input }], eventDelayMs? }
-//     stream these blocks; `cutAfter: n` drops the socket after n events, `malformedAt: n`
+//   { blocks: [{ type: "text", text } | { type: "tool_use", id, name, input }], delayMs?, eventDelayMs? }
+//     stream these blocks (after `delayMs`, the model's latency: nothing is sent before it); `cutAfter: n` drops the socket after n events, `malformedAt: n`
 //     sends broken JSON as the n-th event's data, `stallAt: n` stops sending (socket open);
 //     `afterEvent(index, total)` is called after each event is written
 //   { status: 429, headers?: { "retry-after": "1" }, message? }     an error response
@@ -54,6 +54,7 @@ export async function startFakeMessagesServer({ plan }) {
     if (invalid) return sendError(response, 400, invalid);
     const step = plan(body, number) ?? { blocks: [{ type: "text", text: "ok" }] };
     if (step.hang) return;
+    if (step.delayMs) await sleep(step.delayMs);
     if (step.status) return sendError(response, step.status, step.message ?? `scripted ${step.status}`, step.headers);
     await stream(response, body, number, step);
   }
