@@ -79,6 +79,11 @@ describe("architecture: the one-way flow of DESIGN.md", () => {
     expect(violations((edge) => lower.some((inside) => inside(edge.from)) && (under("tui")(edge.target) || under("cli")(edge.target)))).toEqual([]);
   });
 
+  it("the team's logic is pure: team/ never imports the app, the UI or the CLI, and the store never imports team/", () => {
+    expect(violations((edge) => under("team")(edge.from) && ["app", "tui", "cli"].some((layer) => under(layer)(edge.target)))).toEqual([]);
+    expect(violations((edge) => under("store")(edge.from) && under("team")(edge.target))).toEqual([]);
+  });
+
   it("the store never imports the agent or the context manager, and takes only message types from llm/", () => {
     expect(
       violations(
