@@ -17,6 +17,80 @@ export interface FileChange {
   lines_changed?: number;
 }
 
+export const ISSUE_SEVERITIES = ["critical", "major", "minor"] as const;
+export type IssueSeverity = (typeof ISSUE_SEVERITIES)[number];
+
+/** Seed `Issue`: one problem an inspector found, where it is, and what to do about it. */
+export interface Issue {
+  id: string;
+  severity: IssueSeverity;
+  /** "security", "performance", "correctness", "style", ... (the key of `validation_state`). */
+  category: string;
+  /** Relative to the project root. */
+  file: string;
+  line?: number;
+  description: string;
+  suggestion?: string;
+}
+
+/** Seed `Fix`: whether an issue's fix was applied, as the re-review found. */
+export interface Fix {
+  issue_id: string;
+  description: string;
+  applied: boolean;
+}
+
+/** Seed `TestInfo`. */
+export interface TestInfo {
+  file: string;
+  test_name: string;
+  /** "unit", "integration" or "e2e". */
+  type: string;
+  for_task?: string;
+}
+
+export const TEST_STATUSES = ["pass", "fail", "skip"] as const;
+export type TestStatus = (typeof TEST_STATUSES)[number];
+
+/** Seed `TestResult`. */
+export interface TestResult {
+  test_name: string;
+  status: TestStatus;
+  duration?: string;
+  error?: string;
+}
+
+/** Seed `FailureDesc`. */
+export interface FailureDesc {
+  test_name: string;
+  error: string;
+  expected?: string;
+  actual?: string;
+  suggestion?: string;
+}
+
+/** Seed `WorkflowState`: the workflow an orchestrator manages (in Sylk, a pipeline: `id` is the pipeline's). */
+export interface WorkflowState {
+  id: string;
+  name: string;
+  phase: "planning" | "executing" | "validating" | "completing";
+  /** 0 to 1. */
+  progress: number;
+  start_time: string;
+}
+
+/** Seed `OrchestratorTask`. */
+export interface OrchestratorTask {
+  id: string;
+  description: string;
+  /** The agent type it is for. */
+  assigned_to?: string;
+  pipeline_id?: string;
+  /** "pending", "in_progress", "completed" or "blocked". */
+  status: string;
+  dependencies?: string[];
+}
+
 export interface TaskItemState {
   content: string;
   status: "pending" | "in_progress" | "done";
@@ -78,28 +152,29 @@ export interface InspectorHandoffState extends CommonState {
   task_id: string;
   pipeline_id: string;
   checks_performed: string[];
-  issues_found: Array<{ id: string; severity: string; category: string; file: string; description: string }>;
-  fixes_applied: Array<{ issue_id: string; description: string; applied: boolean }>;
-  pending_issues: Array<{ id: string; severity: string; category: string; file: string; description: string }>;
+  issues_found: Issue[];
+  fixes_applied: Fix[];
+  pending_issues: Issue[];
   validation_state: Record<string, boolean>;
 }
 
 export interface TesterHandoffState extends CommonState {
   task_id: string;
   pipeline_id: string;
-  tests_created: Array<{ file: string; test_name: string; type: string }>;
-  test_results: Array<{ test_name: string; status: string }>;
-  failing_tests: Array<{ test_name: string; error: string }>;
+  tests_created: TestInfo[];
+  test_results: TestResult[];
+  failing_tests: FailureDesc[];
   coverage_gaps: string[];
 }
 
 export interface OrchestratorHandoffState extends CommonState {
   session_id: string;
   original_goal: string;
-  current_workflow: null;
-  pending_tasks: Array<{ id: string; description: string; status: string }>;
+  /** The pipeline it plans or summarises; null outside one. */
+  current_workflow: WorkflowState | null;
+  pending_tasks: OrchestratorTask[];
   active_pipelines: unknown[];
-  completed_tasks: Array<{ id: string; description: string; status: string }>;
+  completed_tasks: OrchestratorTask[];
   agent_states: Record<string, unknown>;
   waiting_on: unknown[];
   next_actions: unknown[];

@@ -412,6 +412,44 @@ const MIGRATIONS: Migration[] = [
       CREATE INDEX idx_sessions_parent ON sessions(parent_session_id);
     `,
   },
+  {
+    version: 13,
+    description: "pipelines: one row per run of plan → design → implement → review (→ fix → review)* → test → summary, one per stage run",
+    sql: `
+      -- A pipeline started in a root session (the one the user talks to) for one task, given verbatim.
+      CREATE TABLE pipelines (
+        id TEXT PRIMARY KEY,
+        root_session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        task TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done', 'stopped', 'failed')),
+        stop_reason TEXT,                   -- why it stopped or failed (plan mode, the stage that ended in error)
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX idx_pipelines_root ON pipelines(root_session_id, created_at);
+
+      -- Each stage run, in order: a fix round is a 'fix' row (the engineer) and a 'review' row (the inspector) of that round.
+      CREATE TABLE pipeline_stages (
+        pipeline_id TEXT NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,           -- 0, 1, 2, ... in the order the stages ran
+        stage TEXT NOT NULL CHECK (stage IN ('plan', 'design', 'implement', 'review', 'fix', 'test', 'summary')),
+        agent_type TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        child_session_id TEXT REFERENCES sessions(id) ON DELETE SET NULL,
+        round INTEGER NOT NULL DEFAULT 0,   -- the fix round (0 before any)
+        state TEXT,                         -- the stage's state as JSON (written when it ends)
+        state_entry_id TEXT,                -- the content entry holding that state
+        status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done', 'error', 'interrupted', 'no_structure')),
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+        cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        PRIMARY KEY (pipeline_id, ordinal)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

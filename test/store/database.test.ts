@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
 import { FileRepository } from "../../src/store/file-repository.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
+import { PipelineRepository } from "../../src/store/pipeline-repository.js";
 import { SessionRepository } from "../../src/store/session-repository.js";
 
 const directories: string[] = [];
@@ -90,6 +91,25 @@ describe("openDatabase", () => {
     db.close();
   });
 
+  it("upgrades schema 12: sessions are kept, and pipelines can be recorded in them", () => {
+    const path = join(scratch(), "vector.db");
+    const current = openDatabase(path);
+    dropPipelines(current);
+    current.exec(`INSERT INTO sessions (id, created_at, updated_at, title, provider, model) VALUES ('old', 0, 0, 't', 'p', 'm'); PRAGMA user_version = 12;`);
+    current.close();
+
+    const db = openDatabase(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(new SessionRepository(db).get("old")).toMatchObject({ kind: "main" });
+    const pipelines = new PipelineRepository(db);
+    expect(pipelines.listForSession("old")).toEqual([]);
+    pipelines.create({ id: "p1", rootSessionId: "old", task: "Add a flag" }, 5);
+    const ordinal = pipelines.startStage({ pipelineId: "p1", stage: "plan", agentType: "orchestrator", agentId: "orchestrator-1", childSessionId: null, round: 0 }, 6);
+    expect(ordinal).toBe(0);
+    expect(pipelines.listForSession("old")).toMatchObject([{ id: "p1", status: "running", stages: [{ stage: "plan", status: "running" }] }]);
+    db.close();
+  });
+
   it("upgrades schema 10: each evicted message's mark becomes part of a run of its reference, and the messages read back the same", () => {
     const path = join(scratch(), "vector.db");
     const current = openDatabase(path);
@@ -160,8 +180,14 @@ function dropTablesAfterSchema8(db: SqliteDatabase): void {
   `);
 }
 
-/** Schema 12's child-session columns gone. */
+/** Schema 12's child-session columns gone (and schema 13's pipelines, which came after). */
 function dropSessionTrees(db: SqliteDatabase): void {
+  dropPipelines(db);
   db.exec("DROP INDEX idx_sessions_parent;");
   for (const column of ["parent_session_id", "parent_tool_use_id", "agent_id", "agent_type", "kind"]) db.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
+}
+
+/** Schema 13's pipeline tables gone: the database as schema 12 left it. */
+function dropPipelines(db: SqliteDatabase): void {
+  db.exec("DROP TABLE pipeline_stages; DROP TABLE pipelines;");
 }
