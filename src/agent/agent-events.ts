@@ -98,6 +98,20 @@ export type AgentEvent =
       answerTokens: number;
       truncated: boolean;
     }
+  /** A pipeline stage started or ended (`sylk ask --pipeline`, `/pipeline`); its agent's own events come as `subagent_event`s. */
+  | {
+      type: "pipeline_stage";
+      pipelineId: string;
+      stage: string;
+      ordinal: number;
+      round: number;
+      agentId: string;
+      agentType: string;
+      status: "start" | "end";
+      /** How it ended: done, no_structure, error or interrupted. */
+      outcome?: string;
+      stateEntryId?: string;
+    }
   | { type: "done"; result: AgentResult };
 
 /** One line that says a handoff happened, for `sylk ask`'s stderr and the TUI's transcript. */

@@ -40,8 +40,10 @@ import { UserProfiles } from "./user-profiles.js";
 import { AgentIdAllocator } from "./team/agent-ids.js";
 import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/sub-agent-host.js";
 import { type Consulter, KnowledgeAgents } from "./team/knowledge-agents.js";
+import { runPipeline } from "./team/pipeline-runner.js";
 import { CONSULTABLE_AGENTS, createConsultTool } from "../agent/tools/consult.js";
 import type { ToolDefinition } from "../agent/tools/tool.js";
+import type { HandoffState } from "../handoff/handoff-state.js";
 import { createDelegateTool, delegableAgents } from "../agent/tools/delegate.js";
 import { recordTestRuns } from "../agent/tools/roles/record-test-runs.js";
 import { createRoleTools } from "./team/role-tools.js";
@@ -124,12 +126,20 @@ export interface AgentSession {
   filesChanged(paths: readonly string[]): void;
   /** The task list the model keeps (`todo_write`), for the TUI's task panel. */
   tasks(): TaskList["items"];
+  /** The handoff state this conversation would carry now, once a model call has run (a pipeline's engineer stage stores it). */
+  handoffState(reason: string): HandoffState | undefined;
   /**
    * `!command` in the TUI: the user's own command, run as run_command runs
    * (sandboxed; what the policy denies stays denied), its output shown and
    * put in the conversation for the model to read with the next prompt.
    */
   runCommand(command: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
+  /**
+   * `sylk ask --pipeline`, `/pipeline`: the task through the team's stages
+   * (plan, design, implement, review and fix rounds, test, summary), each
+   * agent in a child session of this one; the summary is the answer.
+   */
+  runPipeline(task: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
 }
 
 const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflicts: [] };
@@ -309,6 +319,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       return "The next model call goes to a fresh instance with the prepared context.";
     },
     tasks: () => handoff.tasks(),
+    handoffState: (reason) => handoff.stateNow(reason),
     close: () => {
       // The root's knowledge agents live as long as it does.
       if (!options.shared) shared.knowledge.close();
@@ -328,6 +339,36 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       const done: AgentResult = { sessionId: active.session.id, response: "", stopReason: "end_turn", turns: 0, toolCalls: 1, usage: EMPTY_USAGE };
       yield { type: "done", result: done };
       return done;
+    },
+    runPipeline(entered, signal) {
+      const task = maskSecrets(entered).text;
+      if (!provider) {
+        const reason = "reason" in choice ? choice.reason : "no model configured";
+        return answerFromIndex({ searcher: codeSearcher, recorder: recorderFor(task), reason }, task);
+      }
+      const model = provider.model;
+      return runPipeline(
+        {
+          services,
+          env,
+          shared,
+          root: {
+            ensureSession: (title) => recorderFor(title).session.id,
+            recordTurn: async (prompt, answer) => {
+              const active = recorderFor(prompt);
+              const turn = active.nextTurn();
+              const promptId = await active.recordPrompt(`[pipeline] ${prompt}`, turn);
+              await active.recordResponse(turn, { content: [{ type: "text", text: answer }], stopReason: "end_turn", usage: EMPTY_USAGE, model }, promptId);
+            },
+          },
+          settings: { maxTurns: config.agents.maxTurns, models: config.agents.models, maxFixRounds: config.pipeline.maxFixRounds },
+          planMode: () => policy.mode === "plan",
+          canAsk: approver !== undefined,
+          model: () => model,
+        },
+        task,
+        signal,
+      );
     },
     run(entered, signal) {
       // A secret pasted into a prompt is neither sent nor stored: the model and the history get it masked.

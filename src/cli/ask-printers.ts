@@ -128,6 +128,13 @@ class TextPrinter implements AskPrinter {
       case "subagent_event":
         this.subAgentLine(event, 1);
         break;
+      case "pipeline_stage":
+        stderr.write(
+          event.status === "start"
+            ? `▸ stage ${event.stage}${event.round > 0 ? ` (round ${event.round})` : ""}: ${event.agentId}\n`
+            : `  ⎿ ${event.stage}: ${event.outcome === "no_structure" ? "ended without its structured report" : (event.outcome ?? "done")}\n`,
+        );
+        break;
       case "done": {
         this.endLine();
         // Interrupted mid-answer: what had arrived of it is the answer there is.
@@ -307,6 +314,19 @@ function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
         duration_ms: event.durationMs,
         answer_tokens: event.answerTokens,
         truncated: event.truncated,
+      };
+    case "pipeline_stage":
+      return {
+        type: "pipeline_stage",
+        pipeline_id: event.pipelineId,
+        stage: event.stage,
+        ordinal: event.ordinal,
+        round: event.round,
+        agent_id: event.agentId,
+        agent_type: event.agentType,
+        status: event.status,
+        ...(event.outcome ? { outcome: event.outcome } : {}),
+        state_entry_id: event.stateEntryId ?? null,
       };
     case "subagent_event":
       return undefined;

@@ -71,3 +71,14 @@ export function subAgentLine(child: {
   const tokens = formatCount(child.usage.inputTokens + child.usage.outputTokens + child.usage.cacheReadTokens);
   return `          ↳ ${child.agentId ?? child.agentType ?? "agent"} (${child.kind})  ${child.turns} turns, ${tokens} tokens  ${child.title}`;
 }
+
+/** A pipeline under its root session in `sylk sessions`: its status and each stage with how it ended. */
+export function pipelineLine(pipeline: {
+  status: string;
+  stopReason: string | null;
+  stages: ReadonlyArray<{ stage: string; round: number; status: string }>;
+}): string {
+  const mark = (status: string) => (status === "done" ? "✓" : status === "running" ? "…" : status === "no_structure" ? "∅" : "✗");
+  const stages = pipeline.stages.map((stage) => `${stage.stage}${stage.round > 0 ? stage.round : ""} ${mark(stage.status)}`).join(" → ");
+  return `          ▸ pipeline ${pipeline.status}${pipeline.stopReason ? ` (${pipeline.stopReason})` : ""}: ${stages}`;
+}

@@ -99,6 +99,9 @@ export function configDefaults() {
       maxTurns: 30,
       models: {} as Record<string, string>,
     },
+    pipeline: {
+      maxFixRounds: 2,
+    },
     permissions: {
       mode: "default" as const,
       allow: [] as string[],

@@ -117,6 +117,11 @@ const agentsSchema = z.strictObject({
   models: z._default(z.record(z.string().check(z.regex(/^[a-z][a-z0-9:-]{0,47}$/)), z.string().check(z.minLength(1))), () => ({ ...d.agents.models })),
 });
 
+const pipelineSchema = z.strictObject({
+  /** Review → fix rounds a pipeline runs while critical or major issues are pending (then what is left is reported). */
+  maxFixRounds: z._default(z.int().check(z.minimum(0), z.maximum(10)), d.pipeline.maxFixRounds),
+});
+
 const handoffSchema = z.strictObject({
   /**
    * Hand a degrading pipeline or standalone agent over to a fresh instance
@@ -204,6 +209,7 @@ export const configSchema = z.strictObject({
   model: z._default(modelSchema, () => modelSchema.parse({})),
   agent: z._default(agentSchema, () => agentSchema.parse({})),
   agents: z._default(agentsSchema, () => agentsSchema.parse({})),
+  pipeline: z._default(pipelineSchema, () => pipelineSchema.parse({})),
   permissions: z._default(permissionsSchema, () => permissionsSchema.parse({})),
   context: z._default(contextSchema, () => contextSchema.parse({})),
   sandbox: z._default(sandboxSchema, () => sandboxSchema.parse({})),

@@ -199,6 +199,27 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
         ...withSubAgent(state, event.parentToolUseId, (view) => (view ? { ...view, tokens: event.usage.inputTokens + event.usage.outputTokens } : undefined)),
         subagentUsage: addUsage(state.subagentUsage, event.usage),
       };
+    case "pipeline_stage": {
+      // A stage shows as a call of its own, its agent's tool lines nested under it, like a delegation.
+      const id = `pipeline-${event.pipelineId.slice(0, 8)}-${event.ordinal}`;
+      const round = event.round > 0 ? ` (round ${event.round})` : "";
+      if (event.status === "start") {
+        const view: ToolCallView = {
+          id,
+          name: `stage ${event.stage}${round}`,
+          input: { agent: event.agentId },
+          status: "running",
+          startedAt: Date.now(),
+          subagent: { agentId: event.agentId, agentType: event.agentType, steps: [] },
+        };
+        return { ...state, tools: [...state.tools, view] };
+      }
+      const running = state.tools.find((tool) => tool.id === id);
+      const status: ToolCallView["status"] = event.outcome === "error" ? "error" : event.outcome === "interrupted" ? "interrupted" : "done";
+      const result = event.outcome === "no_structure" ? "ended without its structured report (recorded as no findings)" : (event.outcome ?? "done");
+      const call: ToolCallView = { ...(running ?? { id, name: `stage ${event.stage}${round}`, input: { agent: event.agentId } }), status, result };
+      return { ...append(state, { kind: "tool", call }), tools: state.tools.filter((tool) => tool.id !== id) };
+    }
     case "done":
       return {
         ...append(state, ...flushLive(state), ...closingNotes(event.result)),

@@ -122,6 +122,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(58);
+    expect(documented).toBe(59);
   });
 });

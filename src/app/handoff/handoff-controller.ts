@@ -10,7 +10,7 @@ import type { HandoffConfig } from "../../config/schema.js";
 import { categoryOf, degradationActionOf, type AgentCategory, type AgentType } from "../../handoff/agent-types.js";
 import { DegradationDetector, type DegradationCheck } from "../../handoff/degradation-detector.js";
 import type { AgentHandoffProfile } from "../../handoff/handoff-profile.js";
-import { buildHandoffState, isHandoffAgentType, renderHandoffState, type PreparedContextSnapshot } from "../../handoff/handoff-state.js";
+import { buildHandoffState, isHandoffAgentType, renderHandoffState, type HandoffState, type PreparedContextSnapshot } from "../../handoff/handoff-state.js";
 import { qualityOf } from "../../handoff/quality-signals.js";
 import { TurnQualityTracker } from "../../handoff/turn-quality-tracker.js";
 import type { ContextReference } from "../../store/content-types.js";
@@ -340,6 +340,18 @@ export class HandoffController implements QualityHooks {
     let id = `${this.deps.agentType}-${handoffIndex + 1}`;
     for (let suffix = 2; this.deps.repository.instance(sessionId, id); suffix++) id = `${this.deps.agentType}-${handoffIndex + 1}.${suffix}`;
     return id;
+  }
+
+  /**
+   * The state a handoff would carry now, without handing off: what a
+   * pipeline stores for an engineer stage (its task list, decisions, files
+   * changed, tool errors). Undefined before the controller is attached.
+   */
+  stateNow(reason: string): HandoffState | undefined {
+    const sessionId = this.recorder?.session.id;
+    const type = this.deps.agentType;
+    if (!sessionId || !isHandoffAgentType(type)) return undefined;
+    return buildHandoffState(type, this.snapshot(sessionId), { handoffIndex: this.instance?.handoffIndex ?? 0, reason, timestamp: Date.now() });
   }
 
   private snapshot(sessionId: string): PreparedContextSnapshot {

@@ -3,6 +3,7 @@ import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { DecisionEntries } from "../../content-store/decision-entries.js";
 import type { AgentType } from "../../handoff/agent-types.js";
+import type { HandoffState } from "../../handoff/handoff-state.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
 import { projectHash } from "../../project/project-paths.js";
 import type { UserProfileDatabase } from "../../store/user-profile-database.js";
@@ -129,6 +130,11 @@ export class SessionHandoff {
   }
 
   /** The conversation ends: what its instance learned goes into the profiles. */
+  /** The handoff state this conversation would carry now (a pipeline's engineer stage stores it). */
+  stateNow(reason: string): HandoffState | undefined {
+    return this.current?.stateNow(reason);
+  }
+
   close(): void {
     this.current?.close();
   }

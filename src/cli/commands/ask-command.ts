@@ -27,6 +27,8 @@ interface AskOptions {
   sandbox: boolean;
   /** A built-in agent type or a custom agent's name, checked once the custom agents are loaded. */
   agent?: string;
+  /** The prompt is a task for the team's pipeline. */
+  pipeline?: boolean;
 }
 
 /** Largest stdin read as context (bigger input is cut, and the prompt says so). */
@@ -48,8 +50,10 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
     .option("--context-window <tokens>", "the model's context window in tokens (overrides context.windowTokens)", parsePositiveInteger)
     .option("--agent <name>", "the agent to talk to, built-in or custom (`sylk agents` lists them; overrides agent.type; default engineer)")
     .option("--no-sandbox", "run commands without the OS sandbox (overrides sandbox.enabled)")
+    .option("--pipeline", "run the prompt as a task through the team: plan, design, implement, review and fix, test, summary")
     .action(async (promptArgument: string | undefined, options: AskOptions) => {
       if (options.continue && options.resume) throw new BadInputError("Use --continue or --resume, not both.");
+      if (options.pipeline && options.agent) throw new BadInputError("--pipeline runs the team's own agents; leave out --agent.");
       const prompt = await readPrompt(promptArgument, context);
       const flags: Record<string, unknown> = {};
       if (options.model) flags["model.name"] = options.model;
@@ -98,7 +102,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
         });
         if (session.provider) warnIfUnsandboxed(session.sandbox, context.stderr);
         const printer = createPrinter(options.outputFormat, context, { sandbox: sandboxName(session.sandbox), agentType: session.agentType });
-        const run = session.run(prompt, context.signal);
+        const run = options.pipeline ? session.runPipeline(prompt, context.signal) : session.run(prompt, context.signal);
         let step = await run.next();
         while (!step.done) {
           printer.event(step.value);

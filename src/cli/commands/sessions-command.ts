@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
-import { sessionLine, subAgentLine } from "../format.js";
+import { pipelineLine, sessionLine, subAgentLine } from "../format.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 
 export function registerSessionsCommand(program: Command, context: CliContext): void {
@@ -24,6 +24,9 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
         const sessions = services.sessions.list(options.limit);
         const chains = new Map(sessions.map((session) => [session.id, services.handoffs.instances(session.id)]));
         const trees = new Map(sessions.map((session) => [session.id, services.sessions.descendants(session.id)]));
+        const { PipelineRepository } = await import("../../store/pipeline-repository.js");
+        const pipelineRepository = new PipelineRepository(services.db);
+        const pipelines = new Map(sessions.map((session) => [session.id, pipelineRepository.listForSession(session.id)]));
         if (options.json) {
           const withChains = sessions.map((session) => ({
             ...session,
@@ -35,6 +38,22 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
               started_at: instance.startedAt,
               ended_at: instance.endedAt,
               end_reason: instance.endReason,
+            })),
+            pipelines: (pipelines.get(session.id) ?? []).map((pipeline) => ({
+              pipeline_id: pipeline.id,
+              task: pipeline.task,
+              status: pipeline.status,
+              stop_reason: pipeline.stopReason,
+              stages: pipeline.stages.map((stage) => ({
+                ordinal: stage.ordinal,
+                stage: stage.stage,
+                round: stage.round,
+                agent_id: stage.agentId,
+                agent_type: stage.agentType,
+                session_id: stage.childSessionId,
+                status: stage.status,
+                state_entry_id: stage.stateEntryId,
+              })),
             })),
             subagents: (trees.get(session.id) ?? []).map((child) => ({
               session_id: child.id,
@@ -60,6 +79,7 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
         }
         for (const session of sessions) {
           context.stdout.write(`${sessionLine(session, (chains.get(session.id) ?? []).map((instance) => instance.agentId))}\n`);
+          for (const pipeline of pipelines.get(session.id) ?? []) context.stdout.write(`${pipelineLine(pipeline)}\n`);
           for (const child of trees.get(session.id) ?? []) context.stdout.write(`${subAgentLine(child)}\n`);
         }
       } finally {

@@ -20,6 +20,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "evict", usage: "/evict", description: "move older turns out of the window now (references bring them back)" },
   { name: "handoff", usage: "/handoff", description: "hand the work to a fresh instance of the agent now (prompt, tasks and files go along)" },
   { name: "learning", usage: "/learning", description: "what self-tuning retrieval learned in this project" },
+  { name: "pipeline", usage: "/pipeline <task>", description: "the team takes a task: plan, design, implement, review and fix, test, summary" },
   { name: "cost", usage: "/cost", description: "tokens this session used, and an estimate in dollars" },
   { name: "clear", usage: "/clear", description: "clear the screen and start a new session" },
   { name: "exit", usage: "/exit", description: "quit (also Ctrl-C twice, or Ctrl-D on an empty prompt)" },

@@ -19,7 +19,7 @@ import type { SessionRecord } from "../../store/session-repository.js";
 /** What the slash commands may touch: narrow on purpose. */
 export interface SlashCommandContext {
   services: ProjectServices;
-  agent: Pick<AgentControls, "print" | "clear" | "switchSession" | "session" | "state">;
+  agent: Pick<AgentControls, "print" | "clear" | "switchSession" | "session" | "state" | "submit">;
   indexing: Pick<BackgroundIndexing, "refreshNow" | "snapshot">;
   /** Erases the terminal (scrollback included) before a new session. */
   clearScreen(): void;
@@ -69,6 +69,9 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return agent.print(note(learningText(agent.session)));
       case "cost":
         return agent.print(note(costText(context)));
+      case "pipeline":
+        if (!argument) return agent.print(note("Usage: /pipeline <task> (the team plans, designs, implements, reviews and fixes, tests and sums up)", "warning"));
+        return agent.submit(`/pipeline ${argument}`);
       case "clear":
         agent.switchSession();
         context.clearScreen();

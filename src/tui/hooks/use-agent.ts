@@ -39,6 +39,9 @@ interface PendingApproval {
   resolve: (answer: ApprovalAnswer) => void;
 }
 
+/** A prompt that is a task for the team's pipeline. */
+const PIPELINE = /^\/pipeline\s+(?=\S)/;
+
 /**
  * The one consumer of the agent's event stream: runs prompts one at a time,
  * folds every event into the transcript state, and bridges the tool
@@ -113,7 +116,13 @@ export function useAgent(
     const session = sessionRef.current;
     dispatch({ type: "started", prompt });
     // `!command`: the user's own command, shown and put in the conversation; anything else goes to the model.
-    const run = prompt.startsWith("!") && prompt.slice(1).trim() ? session.runCommand(prompt.slice(1).trim(), controller.signal) : session.run(prompt, controller.signal);
+    const run =
+      prompt.startsWith("!") && prompt.slice(1).trim()
+        ? session.runCommand(prompt.slice(1).trim(), controller.signal)
+        : // `/pipeline <task>` comes here through submit, so it queues behind a running turn like any prompt.
+          PIPELINE.test(prompt)
+          ? session.runPipeline(prompt.replace(PIPELINE, "").trim(), controller.signal)
+          : session.run(prompt, controller.signal);
     const done = (async () => {
       try {
         for await (const event of run) dispatch({ type: "event", event });

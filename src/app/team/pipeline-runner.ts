@@ -1,0 +1,223 @@
+import { randomUUID } from "node:crypto";
+import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
+import { createReportIssuesTool } from "../../agent/tools/report-issues.js";
+import { createReportTestResultsTool } from "../../agent/tools/report-test-results.js";
+import { createSubmitDesignTool } from "../../agent/tools/submit-design.js";
+import { createSubmitPlanTool } from "../../agent/tools/submit-plan.js";
+import type { ToolDefinition } from "../../agent/tools/tool.js";
+import type { AgentType } from "../../handoff/agent-types.js";
+import { EMPTY_USAGE, addUsage, type Usage } from "../../llm/model-types.js";
+import { PipelineRepository, type EndedStageStatus, type PipelineStage } from "../../store/pipeline-repository.js";
+import { nextStep, renderStoppedReport, stagePrompt, summaryInputs, type PipelineProgress, type RunStep } from "../../team/pipeline-machine.js";
+import {
+  buildStageState,
+  type EndedStage,
+  noStructureState,
+  STAGE_CONTENT_TYPES,
+  STAGE_TOOLS,
+  type StageStateContext,
+  type StageStates,
+  type StageSubmissions,
+} from "../../team/stage-state.js";
+import { estimateTokens } from "../../tokens/estimate-tokens.js";
+import { type AgentSession, openAgentSession } from "../agent-session.js";
+import type { ProjectServices } from "../project-services.js";
+import type { SharedWithSubAgents } from "./sub-agent-host.js";
+
+export interface PipelineRunnerDeps {
+  services: ProjectServices;
+  env: NodeJS.ProcessEnv;
+  shared: SharedWithSubAgents;
+  /** The session the user talks to: the pipeline's stages are its children, its task and answer are its turn. */
+  root: {
+    /** Starts the root session if it has none yet; returns its id. */
+    ensureSession(title: string): string;
+    /** Records the task and the pipeline's answer as one turn of the root conversation. */
+    recordTurn(task: string, answer: string): Promise<void>;
+  };
+  settings: { maxTurns: number; models: Readonly<Record<string, string>>; maxFixRounds: number };
+  planMode: () => boolean;
+  /** The run cannot ask the user (a script): writes will be refused unless settings allow them. */
+  canAsk: boolean;
+  model: () => string | undefined;
+}
+
+const REMINDER = (tool: string) => `You have not called ${tool}. Call it now with what this stage produced, then end your turn.`;
+
+/** One stage agent of a pipeline: the same engineer fixes what it implemented, the same inspector re-reviews. */
+interface StageAgent {
+  agentId: string;
+  session: AgentSession;
+  submitted: Partial<StageSubmissions>;
+}
+
+/**
+ * Runs a pipeline (design notes, issue 14 §5): the machine says which stage
+ * runs next; each stage is an agent in a child session of the root, told
+ * the task and the previous stage's state, ending with its structured tool
+ * (one reminder, then an empty state with a note, never findings read from
+ * prose). Each stage's state is stored as an entry and a row. Permissions
+ * apply as in any run: the agents share the root's policy and approver.
+ */
+export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult> {
+  const repository = new PipelineRepository(deps.services.db);
+  const rootSessionId = deps.root.ensureSession(task);
+  const pipelineId = randomUUID();
+  repository.create({ id: pipelineId, rootSessionId, task });
+  const progress: { stages: EndedStage[]; maxFixRounds: number; planMode: boolean } = {
+    stages: [],
+    maxFixRounds: deps.settings.maxFixRounds,
+    planMode: deps.planMode(),
+  };
+  const agents = new Map<AgentType, StageAgent>();
+  let usage: Usage = EMPTY_USAGE;
+  let turns = 0;
+  let toolCalls = 0;
+  let summaryAnswer: string | undefined;
+  let warnedAboutWrites = false;
+  try {
+    for (;;) {
+      const step = nextStep(progress as PipelineProgress);
+      if (step.kind === "finish") {
+        repository.finish(pipelineId, step.status, step.reason);
+        const answer = step.status === "done" && summaryAnswer ? summaryAnswer : renderStoppedReport(summaryInputs(progress as PipelineProgress));
+        await deps.root.recordTurn(task, answer);
+        const stopReason = step.status === "done" ? "end_turn" : step.status === "failed" ? "error" : signal.aborted ? "interrupted" : "end_turn";
+        const result: AgentResult = {
+          sessionId: rootSessionId,
+          response: answer,
+          stopReason,
+          turns,
+          toolCalls,
+          usage: EMPTY_USAGE,
+          subagents: { runs: progress.stages.length, usage },
+          ...(step.status === "failed" ? { error: { kind: "unknown" as const, message: step.reason ?? "a stage failed" } } : {}),
+        };
+        yield { type: "done", result };
+        return result;
+      }
+      if ((step.stage === "implement" || step.stage === "fix") && !deps.canAsk && !warnedAboutWrites && deps.shared.policy.mode === "default") {
+        warnedAboutWrites = true;
+        yield {
+          type: "error",
+          kind: "permissions",
+          message: "The engineer stage will have its file edits and commands refused: this run cannot ask. Pass --permission-mode accept-edits, or allow them in .sylkrc.",
+          fatal: false,
+        };
+      }
+      const agent = stageAgent(deps, agents, step, rootSessionId, pipelineId);
+      const ordinal = repository.startStage({ pipelineId, stage: step.stage, agentType: step.agentType, agentId: agent.agentId, childSessionId: null, round: step.round });
+      const parentToolUseId = `pipeline-${pipelineId.slice(0, 8)}-${ordinal}`;
+      const started = { pipelineId, stage: step.stage, ordinal, round: step.round, agentId: agent.agentId, agentType: step.agentType };
+      yield { type: "pipeline_stage", ...started, status: "start" };
+      delete agent.submitted[step.stage];
+      const diff = step.stage === "review" ? agents.get("engineer")?.session.diff() : undefined;
+      const runs: AgentResult[] = [];
+      const runOnce = async function* (prompt: string): AsyncGenerator<AgentEvent, AgentResult> {
+        const run = agent.session.run(prompt, signal);
+        for (let next = await run.next(); ; next = await run.next()) {
+          if (next.done) return next.value;
+          yield { type: "subagent_event", agentId: agent.agentId, agentType: step.agentType, parentToolUseId, event: next.value };
+        }
+      };
+      runs.push(yield* runOnce(stagePrompt(task, step, progress as PipelineProgress, diff !== undefined ? { diff } : {})));
+      const tool = STAGE_TOOLS[step.stage];
+      if (tool && agent.submitted[step.stage] === undefined && runs[0]?.stopReason === "end_turn") runs.push(yield* runOnce(REMINDER(tool)));
+      const last = runs.at(-1) as AgentResult;
+      const stageUsage = runs.reduce((sum, run) => addUsage(sum, run.usage), EMPTY_USAGE);
+      usage = addUsage(usage, stageUsage);
+      turns += runs.reduce((sum, run) => sum + run.turns, 0);
+      toolCalls += runs.reduce((sum, run) => sum + run.toolCalls, 0);
+      const context: StageStateContext = { pipelineId, sessionId: rootSessionId, task, round: step.round, earlier: progress.stages, now: Date.now() };
+      const { status, state } = stageOutcome(step, agent, last, context);
+      if (step.stage === "summary" && status === "done") summaryAnswer = last.response;
+      const stateEntryId = state ? await storeState(deps.services, agent, step, state, pipelineId) : null;
+      repository.endStage(pipelineId, ordinal, {
+        status,
+        state: state ? JSON.stringify(state) : null,
+        stateEntryId,
+        usage: stageUsage,
+        childSessionId: agent.session.sessionId,
+      });
+      progress.stages.push({ stage: step.stage, round: step.round, status, state, agentId: agent.agentId } as EndedStage);
+      yield { type: "pipeline_stage", ...started, status: "end", outcome: status, ...(stateEntryId ? { stateEntryId } : {}) };
+    }
+  } finally {
+    for (const agent of agents.values()) agent.session.close();
+  }
+}
+
+/** The stage's agent: opened once per type (the fix round's engineer is the implementer), with its stage's structured tool. */
+function stageAgent(deps: PipelineRunnerDeps, agents: Map<AgentType, StageAgent>, step: RunStep, rootSessionId: string, pipelineId: string): StageAgent {
+  const existing = agents.get(step.agentType);
+  if (existing) return existing;
+  const agentId = deps.shared.agentIds.next(step.agentType);
+  const submitted: Partial<StageSubmissions> = {};
+  const model = deps.settings.models[step.agentType] ?? deps.model();
+  const session = openAgentSession({
+    services: deps.services,
+    env: deps.env,
+    agentType: step.agentType,
+    placement: "pipeline",
+    parent: { sessionId: rootSessionId, toolUseId: `pipeline-${pipelineId.slice(0, 8)}`, agentId, kind: "stage", depth: 1 },
+    shared: deps.shared,
+    extraTools: structuredTools(step.agentType, submitted),
+    maxTurns: deps.settings.maxTurns,
+    ...(model ? { model } : {}),
+  });
+  const agent = { agentId, session, submitted };
+  agents.set(step.agentType, agent);
+  return agent;
+}
+
+/** The tools a stage ends with, keeping the last call of each (a second call replaces the first, as their descriptions say). */
+function structuredTools(type: AgentType, submitted: Partial<StageSubmissions>): ToolDefinition[] {
+  switch (type) {
+    case "orchestrator":
+      return [createSubmitPlanTool({ submit: (input) => void (submitted.plan = input) })];
+    case "architect":
+      return [createSubmitDesignTool({ submit: (input) => void (submitted.design = input) })];
+    case "inspector":
+      return [createReportIssuesTool({ submit: (input) => void (submitted.review = input) })];
+    case "tester":
+      return [createReportTestResultsTool({ submit: (input) => void (submitted.test = input) })];
+    default:
+      return [];
+  }
+}
+
+/** How the stage ended, and the state it stores (null after an error or an interruption). */
+function stageOutcome(step: RunStep, agent: StageAgent, result: AgentResult, context: StageStateContext): { status: EndedStageStatus; state: StageStates[PipelineStage] | null } {
+  if (result.stopReason === "interrupted") return { status: "interrupted", state: null };
+  if (result.stopReason === "error") return { status: "error", state: null };
+  const stage = step.stage;
+  if (stage === "implement" || stage === "fix") {
+    const handoff = agent.session.handoffState(`pipeline ${stage} stage`);
+    if (!handoff || handoff.agent_type !== "engineer") return { status: "no_structure", state: noStructureState(stage, context) };
+    const { agent_type: _type, ...engineer } = handoff;
+    return { status: "done", state: buildStageState(stage, engineer, context) };
+  }
+  if (stage === "summary") return { status: "done", state: buildStageState("summary", { answer: result.response }, context) };
+  const submitted = agent.submitted[stage];
+  if (submitted === undefined) return { status: "no_structure", state: noStructureState(stage, context) };
+  return { status: "done", state: buildStageState(stage, submitted as never, context) };
+}
+
+/** The stage's state as a content entry of the stage's type, in the stage agent's session: searchable like everything else. */
+async function storeState(services: ProjectServices, agent: StageAgent, step: RunStep, state: object, pipelineId: string): Promise<string> {
+  const content = JSON.stringify(state, null, 2);
+  const [entry] = await services.contentStore.indexContents([
+    {
+      sessionId: agent.session.sessionId,
+      agentId: agent.agentId,
+      agentType: step.agentType,
+      contentType: STAGE_CONTENT_TYPES[step.stage],
+      content,
+      tokenCount: estimateTokens(content),
+      timestamp: Date.now(),
+      turnNumber: 0,
+      metadata: { kind: "pipeline_stage_state", pipeline_id: pipelineId, stage: step.stage, round: step.round },
+    },
+  ]);
+  return entry?.id ?? "";
+}
