@@ -6,6 +6,7 @@
 // librarian`), and the conversation so far says how far it got.
 //
 //   npm run build && node scripts/bench-agents.mjs [--via delegate|consult_librarian] [--runs 10] [--seed 1] [--json <file>]
+//                                                  [--latency-ms 300] [--pipeline-runs 20] [--only context|parallel|pipeline]
 //
 // 1. Context ratio. A generated repository of 40 files (seeded) with one fact, a constant, in a
 //    nested file. The scripted explorer reads 12 of the files with read_file, one per model
@@ -25,7 +26,21 @@
 //    the last of the two `tool_result` events, agents.maxParallel = 1 over = 2, the median of
 //    --runs each, the two settings interleaved (their order alternating), after one discarded
 //    warm-up run of each.
-// 3. Pipeline overhead: not measured, there is no pipeline runner yet (see below).
+// 3. Pipeline overhead. Zero model latency; one project (opened and indexed once), each run a
+//    new root session's `runPipeline`, the team scripted to the minimum of model calls: plan
+//    (orchestrator), design (architect), review (inspector) and test (tester) call their tool
+//    (submit_plan, submit_design, report_issues with no issues, report_test_results) and end with
+//    a text turn; implement (engineer) and summary (orchestrator) are one text turn; no fix round.
+//    Per stage: its wall time (`pipeline_stage` start to end event, as the consumer sees them)
+//    minus the summed durations of its model calls as the API sees them: the fake server's
+//    `timings` (body read to `response.end()`), i.e. the provider's own share, which a real
+//    model replaces; the client's side of each call (building the request, the SDK's HTTP and
+//    SSE parsing, recording) is Sylk's and stays in the figure. Median of --pipeline-runs (20)
+//    after one discarded run; the per-stage medians, the median over all stage runs, and the
+//    time before each start event (the runner opens a stage agent's session, with its registry
+//    and prompt, before it says the stage started), reported beside it.
+//
+// --only context|parallel|pipeline runs one of the three (dev runs).
 //
 // Prefetch and self-tuning retrieval are off (SYLK_CONTEXT_PREFETCH=false,
 // SYLK_LEARNING_ENABLED=false), so nothing but the scripted calls enters a window.
@@ -44,14 +59,28 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     json: { type: "string" },
     "latency-ms": { type: "string", default: "300" },
+    "pipeline-runs": { type: "string", default: "20" },
+    only: { type: "string" },
   },
 });
 const VIAS = ["consult_librarian", "delegate"];
 const RUNS = Number(values.runs);
 const SEED = Number(values.seed);
 const LATENCY_MS = Number(values["latency-ms"]);
-if (!Number.isInteger(RUNS) || RUNS < 1 || !Number.isFinite(SEED) || !(LATENCY_MS >= 0) || (values.via !== undefined && !VIAS.includes(values.via))) {
-  console.error("Usage: node scripts/bench-agents.mjs [--via consult_librarian|delegate] [--runs 10] [--seed 1] [--json <file>] [--latency-ms 300]");
+const PIPELINE_RUNS = Number(values["pipeline-runs"]);
+const METRICS = ["context", "parallel", "pipeline"];
+const ONLY = values.only;
+if (
+  !Number.isInteger(RUNS) ||
+  RUNS < 1 ||
+  !Number.isInteger(PIPELINE_RUNS) ||
+  PIPELINE_RUNS < 1 ||
+  !Number.isFinite(SEED) ||
+  !(LATENCY_MS >= 0) ||
+  (values.via !== undefined && !VIAS.includes(values.via)) ||
+  (ONLY !== undefined && !METRICS.includes(ONLY))
+) {
+  console.error("Usage: node scripts/bench-agents.mjs [--via consult_librarian|delegate] [--runs 10] [--seed 1] [--json <file>] [--latency-ms 300] [--pipeline-runs 20] [--only context|parallel|pipeline]");
   process.exit(2);
 }
 
@@ -341,13 +370,149 @@ async function parallelSpeedup(runs, latencyMs) {
   }
 }
 
+// ---------------------------------------------------------------- 3. pipeline overhead
+
+const PIPELINE_STAGES = ["plan", "design", "implement", "review", "test", "summary"];
+/** The model calls each stage is scripted to: its structured tool then a text turn, or one text turn. */
+const STAGE_CALLS = { plan: 2, design: 2, implement: 1, review: 2, test: 2, summary: 1 };
+const PIPELINE_TASK = "Make greet say Hello instead of hello.";
+
+const roleOf = (body) => /## Your role: (\w+)/.exec(systemOf(body))?.[1] ?? "?";
+const stageOf = (body) => [...JSON.stringify(body.messages).matchAll(/# Pipeline stage: (\w+)/g)].at(-1)?.[1];
+const lastIsToolResult = (body) => {
+  const last = body.messages.at(-1);
+  return Array.isArray(last?.content) && last.content.some((block) => block.type === "tool_result");
+};
+
+/**
+ * One project, opened (and indexed) once; each run is a new root session running the pipeline
+ * against a zero-latency team scripted to its minimum: plan, design, review and test call their
+ * tool and then end with a text turn, implement and summary end with one text turn; the inspector
+ * reports no issues, so there is no fix round.
+ */
+async function pipelineOverhead(runs) {
+  const base = mkdtempSync(join(tmpdir(), "sylk-bench-agents-pipeline-"));
+  const root = join(base, "project");
+  mkdirSync(join(root, "src"), { recursive: true });
+  writeFileSync(join(root, "src", "greet.ts"), "export function greet(name: string): string {\n  return `hello ${name}`;\n}\n");
+  let calls = 0;
+  const server = await startFakeMessagesServer({
+    plan: (body) => {
+      const role = roleOf(body);
+      if (lastIsToolResult(body)) return { blocks: [text(`${role}: done.`)] };
+      const id = () => `toolu_pipe_${++calls}`;
+      switch (role) {
+        case "orchestrator":
+          if (stageOf(body) === "summary") return { blocks: [text("Summary: greet says Hello; the review found nothing and the test passed.")] };
+          return { blocks: [toolUse(id(), "submit_plan", { summary: "Design, build, review, test.", tasks: [{ id: "t1", description: "Capitalise the greeting", assigned_to: "engineer" }] })] };
+        case "architect":
+          return { blocks: [toolUse(id(), "submit_design", { summary: "Change the literal.", steps: [{ id: "s1", description: "Edit greet", files: ["src/greet.ts"], done_when: "It says Hello" }] })] };
+        case "engineer":
+          return { blocks: [text("Nothing to change: greet is as the design wants it.")] };
+        case "inspector":
+          return { blocks: [toolUse(id(), "report_issues", { issues: [], validation_state: { correctness: true } })] };
+        case "tester":
+          return { blocks: [toolUse(id(), "report_test_results", { test_results: [{ test_name: "greet says Hello", status: "pass" }] })] };
+        default:
+          return { blocks: [text(`unscripted role ${role}`)] };
+      }
+    },
+  });
+  const env = benchEnv(base, server);
+  const services = openProject({ root, env });
+  try {
+    const index = services.indexer.run();
+    for (let step = await index.next(); !step.done; step = await index.next());
+
+    const runOnce = async () => {
+      const from = server.timings.length;
+      const session = openAgentSession({ services, env, permissionMode: "accept-edits" });
+      const stages = [];
+      let result;
+      try {
+        const run = session.runPipeline(PIPELINE_TASK, new AbortController().signal);
+        let previous = performance.now();
+        let step = await run.next();
+        for (; !step.done; step = await run.next()) {
+          const now = performance.now();
+          const event = step.value;
+          if (event.type !== "pipeline_stage") continue;
+          if (event.status === "start") stages.push({ stage: event.stage, round: event.round, agentType: event.agentType, before: previous, start: now });
+          else {
+            const stage = stages.at(-1);
+            Object.assign(stage, { end: now, outcome: event.outcome });
+            previous = now;
+          }
+        }
+        result = step.value;
+      } finally {
+        session.close();
+      }
+      const timings = server.timings.slice(from);
+      const shown = stages.map((stage) => `${stage.stage}:${stage.outcome}`).join(", ");
+      if (result.stopReason !== "end_turn" || stages.map((stage) => stage.stage).join() !== PIPELINE_STAGES.join() || stages.some((stage) => stage.outcome !== "done")) {
+        throw new BenchFailure(`pipeline run: stop ${result.stopReason}, stages ${shown}: ${result.response.slice(0, 300)}`);
+      }
+      const refused = server.requests.filter((request) => request.invalid);
+      if (refused.length > 0) throw new BenchFailure(`pipeline run: the fake API refused a request: ${refused[0].invalid}`);
+      if (timings.some((timing) => timing.finishedAt === undefined)) throw new BenchFailure("pipeline run: a request was left unanswered");
+      return stages.map((stage) => {
+        // The model's calls: the requests the server had within the stage's span (the stages run one after another).
+        const inside = timings.filter((timing) => timing.receivedAt >= stage.start && timing.finishedAt <= stage.end);
+        const messages = inside.filter((timing) => timing.route === "/v1/messages");
+        const straddling = timings.filter((timing) => timing.receivedAt < stage.end && timing.finishedAt > stage.start && !inside.includes(timing));
+        if (messages.length !== STAGE_CALLS[stage.stage] || straddling.length > 0) {
+          throw new BenchFailure(`pipeline run: the ${stage.stage} stage made ${messages.length} model calls (scripted: ${STAGE_CALLS[stage.stage]}), ${straddling.length} across its bounds`);
+        }
+        const modelMs = inside.reduce((sum, timing) => sum + (timing.finishedAt - timing.receivedAt), 0);
+        const wallMs = stage.end - stage.start;
+        return { stage: stage.stage, agentType: stage.agentType, wallMs, modelMs, calls: messages.length, otherRequests: inside.length - messages.length, overheadMs: wallMs - modelMs, beforeStartMs: stage.start - stage.before };
+      });
+    };
+
+    await runOnce(); // warm-up, discarded
+    const samples = [];
+    for (let run = 0; run < runs; run++) samples.push(await runOnce());
+    const perStage = PIPELINE_STAGES.map((stage, position) => {
+      const rows = samples.map((sample) => sample[position]);
+      return {
+        stage,
+        agentType: rows[0].agentType,
+        calls: rows[0].calls,
+        otherRequests: median(rows.map((row) => row.otherRequests)),
+        wallMs: median(rows.map((row) => row.wallMs)),
+        modelMs: median(rows.map((row) => row.modelMs)),
+        overheadMs: median(rows.map((row) => row.overheadMs)),
+        minMs: Math.min(...rows.map((row) => row.overheadMs)),
+        maxMs: Math.max(...rows.map((row) => row.overheadMs)),
+        beforeStartMs: median(rows.map((row) => row.beforeStartMs)),
+      };
+    });
+    const all = samples.flat();
+    return {
+      runs,
+      stages: perStage,
+      overallMedianMs: median(all.map((row) => row.overheadMs)),
+      overallMaxMs: Math.max(...all.map((row) => row.overheadMs)),
+      overallWithBeforeStartMs: median(all.map((row) => row.overheadMs + row.beforeStartMs)),
+      samples,
+    };
+  } finally {
+    await services.close();
+    await server.close();
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
 // ---------------------------------------------------------------- main
 
 let context;
 let speed;
+let pipeline;
 try {
-  context = await contextRatio(SEED, VIA);
-  speed = await parallelSpeedup(RUNS, LATENCY_MS);
+  if (!ONLY || ONLY === "context") context = await contextRatio(SEED, VIA);
+  if (!ONLY || ONLY === "parallel") speed = await parallelSpeedup(RUNS, LATENCY_MS);
+  if (!ONLY || ONLY === "pipeline") pipeline = await pipelineOverhead(PIPELINE_RUNS);
 } catch (error) {
   if (!(error instanceof BenchFailure)) throw error;
   console.error(`bench-agents: ${error.message}`);
@@ -359,29 +524,40 @@ const ms = (value) => `${value.toFixed(0)} ms`;
 const times = (value, target) => `${value.toFixed(2)}× (target ≥ ${target}×: ${value >= target ? "met" : "not met"})`;
 const viaNote = values.via ? "" : consultBuilt ? " (default)" : " (default while consult_librarian is not built)";
 
-console.log(`Context ratio: ${FILES} files (seed ${SEED}), the explorer reads ${READS}; run B via ${VIA}${viaNote}.\n`);
-console.log("| engineer's window | A: explores itself | B: via the librarian | A / B |");
-console.log("| --- | ---: | ---: | ---: |");
-console.log(`| usedTokens at its first request | ${tokens(context.self.first)} | ${tokens(context.handed.first)} | |`);
-console.log(`| usedTokens at its final request | ${tokens(context.self.final)} | ${tokens(context.handed.final)} | ${context.totalRatio.toFixed(2)}× |`);
-console.log(`| **added by the exploration** | **${tokens(context.self.added)}** | **${tokens(context.handed.added)}** | **${context.addedRatio.toFixed(2)}×** |`);
-console.log(`| engineer's model calls | ${context.self.parentRequests} | ${context.handed.parentRequests} | |`);
-console.log(`| librarian's model calls (its window at its last) | | ${context.handed.childRequests} (${context.handed.childFinal === null ? "n/a" : tokens(context.handed.childFinal)}) | |`);
-console.log(`\nContext ratio (added): ${times(context.addedRatio, 5)}; totals: ${context.totalRatio.toFixed(2)}×.\n`);
+if (context) {
+  console.log(`Context ratio: ${FILES} files (seed ${SEED}), the explorer reads ${READS}; run B via ${VIA}${viaNote}.\n`);
+  console.log("| engineer's window | A: explores itself | B: via the librarian | A / B |");
+  console.log("| --- | ---: | ---: | ---: |");
+  console.log(`| usedTokens at its first request | ${tokens(context.self.first)} | ${tokens(context.handed.first)} | |`);
+  console.log(`| usedTokens at its final request | ${tokens(context.self.final)} | ${tokens(context.handed.final)} | ${context.totalRatio.toFixed(2)}× |`);
+  console.log(`| **added by the exploration** | **${tokens(context.self.added)}** | **${tokens(context.handed.added)}** | **${context.addedRatio.toFixed(2)}×** |`);
+  console.log(`| engineer's model calls | ${context.self.parentRequests} | ${context.handed.parentRequests} | |`);
+  console.log(`| librarian's model calls (its window at its last) | | ${context.handed.childRequests} (${context.handed.childFinal === null ? "n/a" : tokens(context.handed.childFinal)}) | |`);
+  console.log(`\nContext ratio (added): ${times(context.addedRatio, 5)}; totals: ${context.totalRatio.toFixed(2)}×.\n`);
+}
 
-console.log(`Parallel speed-up: two delegate calls in one response, each librarian 3 model calls, ${LATENCY_MS} ms a call; median of ${RUNS} each, interleaved.\n`);
-console.log("| agents.maxParallel | median | min | max | ideal |");
-console.log("| ---: | ---: | ---: | ---: | ---: |");
-console.log(`| 1 | ${ms(speed.serialMedian)} | ${ms(Math.min(...speed.serialMs))} | ${ms(Math.max(...speed.serialMs))} | ${ms(speed.ideal.serialMs)} |`);
-console.log(`| 2 | ${ms(speed.parallelMedian)} | ${ms(Math.min(...speed.parallelMs))} | ${ms(Math.max(...speed.parallelMs))} | ${ms(speed.ideal.parallelMs)} |`);
-console.log(`\nParallel speed-up (1 / 2): ${times(speed.speedup, 1.7)}.\n`);
+if (speed) {
+  console.log(`Parallel speed-up: two delegate calls in one response, each librarian 3 model calls, ${LATENCY_MS} ms a call; median of ${RUNS} each, interleaved.\n`);
+  console.log("| agents.maxParallel | median | min | max | ideal |");
+  console.log("| ---: | ---: | ---: | ---: | ---: |");
+  console.log(`| 1 | ${ms(speed.serialMedian)} | ${ms(Math.min(...speed.serialMs))} | ${ms(Math.max(...speed.serialMs))} | ${ms(speed.ideal.serialMs)} |`);
+  console.log(`| 2 | ${ms(speed.parallelMedian)} | ${ms(Math.min(...speed.parallelMs))} | ${ms(Math.max(...speed.parallelMs))} | ${ms(speed.ideal.parallelMs)} |`);
+  console.log(`\nParallel speed-up (1 / 2): ${times(speed.speedup, 1.7)}.\n`);
+}
 
-// 3. Pipeline overhead (target < 50 ms per stage): the pipeline runner (issue 14, step 7) does not exist yet.
-// When it does: zero latency, every stage scripted to its minimum of calls; per stage, its wall time
-// (`pipeline_stage` start to end) minus its model calls' summed durations; median over 20 runs.
-console.log("pipeline overhead: not measured (no pipeline runner yet)");
+if (pipeline) {
+  console.log(`Pipeline overhead: zero model latency, ${PIPELINE_STAGES.join(" → ")}, each stage at its minimum of model calls; median of ${pipeline.runs} runs (after one discarded), a new root session each.\n`);
+  console.log("| stage (agent) | model calls | stage wall time | its model calls (server-side) | **overhead** | min – max | before its start event |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const stage of pipeline.stages) {
+    const others = stage.otherRequests > 0 ? ` (+${stage.otherRequests} other)` : "";
+    console.log(`| ${stage.stage} (${stage.agentType}) | ${stage.calls}${others} | ${stage.wallMs.toFixed(1)} ms | ${stage.modelMs.toFixed(1)} ms | **${stage.overheadMs.toFixed(1)} ms** | ${stage.minMs.toFixed(1)} – ${stage.maxMs.toFixed(1)} ms | ${stage.beforeStartMs.toFixed(1)} ms |`);
+  }
+  const met = pipeline.overallMedianMs < 50 ? "met" : "not met";
+  console.log(`\nPipeline overhead: ${pipeline.overallMedianMs.toFixed(1)} ms per stage, median over all ${pipeline.stages.length * pipeline.runs} stage runs (target < 50 ms: ${met}); the largest ${pipeline.overallMaxMs.toFixed(1)} ms; with the time before each start event ${pipeline.overallWithBeforeStartMs.toFixed(1)} ms.`);
+}
 
 if (values.json) {
   mkdirSync(dirname(resolve(values.json)), { recursive: true });
-  writeFileSync(values.json, JSON.stringify({ seed: SEED, via: VIA, context, parallel: speed, pipeline: null }, null, 2));
+  writeFileSync(values.json, JSON.stringify({ seed: SEED, via: VIA, context: context ?? null, parallel: speed ?? null, pipeline: pipeline ?? null }, null, 2));
 }

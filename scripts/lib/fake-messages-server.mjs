@@ -12,6 +12,11 @@
 // Like the real API, a request whose assistant tool_use blocks are not answered by tool_result
 // blocks in the next message is refused with 400 (invalid_request_error): a client that resumes
 // a conversation cut between a call and its result must repair it first.
+//
+// `timings` holds, for every request (count_tokens and refused ones included), when the server
+// had it (`receivedAt`: its body read) and when it had written all of its answer (`finishedAt`:
+// `response.end()` returned; absent while it hangs), both `performance.now()`: what a call takes
+// as the API sees it, measured in the same clock as the client's events.
 import { createServer } from "node:http";
 
 const ERROR_TYPES = { 400: "invalid_request_error", 401: "authentication_error", 429: "rate_limit_error", 500: "api_error", 529: "overloaded_error" };
@@ -19,6 +24,7 @@ const ERROR_TYPES = { 400: "invalid_request_error", 401: "authentication_error",
 export async function startFakeMessagesServer({ plan }) {
   const sockets = new Set();
   const requests = [];
+  const timings = [];
   let count = 0;
 
   const server = createServer((request, response) => {
@@ -26,6 +32,14 @@ export async function startFakeMessagesServer({ plan }) {
     request.setEncoding("utf8");
     request.on("data", (chunk) => (raw += chunk));
     request.on("end", () => {
+      const timing = { route: (request.url ?? "").split("?")[0], receivedAt: performance.now() };
+      timings.push(timing);
+      const end = response.end.bind(response);
+      response.end = (...args) => {
+        const result = end(...args);
+        timing.finishedAt = performance.now();
+        return result;
+      };
       handle(request, response, raw).catch(() => response.socket?.destroy());
     });
   });
@@ -88,6 +102,7 @@ export async function startFakeMessagesServer({ plan }) {
   return {
     baseUrl: `http://127.0.0.1:${server.address().port}`,
     requests,
+    timings,
     /** Requests received so far (all of them, refused ones included). */
     get count() {
       return count;
