@@ -1,20 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { platform } from "node:os";
-import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
+import type { AgentResult } from "../agent/agent-events.js";
 import { runAgent } from "../agent/agent-loop.js";
 import { streamToolOutput } from "../agent/tool-output-stream.js";
 import { EMPTY_USAGE } from "../llm/model-types.js";
 import { answerFromIndex } from "../agent/offline-answer.js";
-import { PermissionPolicy, type PermissionMode } from "../agent/permissions/permission-policy.js";
+import { PermissionPolicy } from "../agent/permissions/permission-policy.js";
 import { SessionRecorder } from "../agent/session-recorder.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
-import type { CodeSearcher } from "../agent/tools/search-codebase.js";
-import { ToolRegistry, type Approver } from "../agent/tools/tool-registry.js";
-import type { CommandSandbox, SandboxStatus } from "../agent/sandbox/command-sandbox.js";
+import { ToolRegistry } from "../agent/tools/tool-registry.js";
 import { sandboxFor } from "../agent/sandbox/open-command-sandbox.js";
-import { FileCheckpoints, type EditGroup, type RestoreResult } from "./file-checkpoints.js";
-import { Mentions, type Attachment } from "./mentions.js";
+import { FileCheckpoints, type RestoreResult } from "./file-checkpoints.js";
+import { Mentions } from "./mentions.js";
 import { ContextRetriever } from "../context/context-retriever.js";
 import { createContextManager } from "../context/create-context-manager.js";
 import type { VirtualContextManager } from "../context/virtual-context-manager.js";
@@ -22,125 +20,31 @@ import { createPrefetcher, type Prefetcher } from "../context/prefetch/create-pr
 import { prefetchIsOn } from "../context/prefetch/prefetch-config.js";
 import { createContextTools } from "../agent/tools/context-tools.js";
 import { FOCUSED_PREFETCH_TOKENS, hookOf, toolsForRole } from "../roles/role-registry.js";
-import { type ResolvedRole, resolveRoleIn } from "../roles/resolve-role.js";
+import { resolveRoleIn } from "../roles/resolve-role.js";
 import { BadInputError } from "../errors.js";
 import { maskSecrets } from "../security/secrets.js";
 import { createProvider } from "../llm/create-provider.js";
 import { LoggingProvider } from "../llm/logging-provider.js";
-import type { ModelProvider } from "../llm/model-types.js";
 import { CalibratedTokenCounter } from "../llm/token-counter.js";
-import type { SessionKind, SessionRecord } from "../store/session-repository.js";
-import type { ContextReference } from "../store/content-types.js";
+import type { SessionRecord } from "../store/session-repository.js";
 import type { ProjectServices } from "./project-services.js";
-import type { TaskList } from "../agent/tools/todo-write.js";
 import { SessionHandoff } from "./handoff/session-handoff.js";
 import { SessionLearning } from "./learning/session-learning.js";
-import type { LearningSummary } from "./learning/retrieval-learning.js";
 import { UserProfiles } from "./user-profiles.js";
 import { AgentIdAllocator } from "./team/agent-ids.js";
 import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/sub-agent-host.js";
 import { type Consulter, KnowledgeAgents } from "./team/knowledge-agents.js";
 import { runPipeline } from "./team/pipeline-runner.js";
+import { maskedNotice, withAttachments, withNotice, withSubAgentTotals } from "./run-wrappers.js";
 import { CONSULTABLE_AGENTS, createConsultTool } from "../agent/tools/consult.js";
-import type { ToolDefinition } from "../agent/tools/tool.js";
-import type { HandoffState } from "../handoff/handoff-state.js";
 import { createDelegateTool, delegableAgents } from "../agent/tools/delegate.js";
 import { recordTestRuns } from "../agent/tools/roles/record-test-runs.js";
 import { createRoleTools } from "./team/role-tools.js";
-import { type AgentPlacement, categoryOf, degradationActionOf, type AgentType } from "../handoff/agent-types.js";
+import { categoryOf, degradationActionOf } from "../handoff/agent-types.js";
 
-export interface AgentSessionOptions {
-  services: ProjectServices;
-  env: NodeJS.ProcessEnv;
-  /** Overrides `permissions.mode` (the `--permission-mode` flag). */
-  permissionMode?: PermissionMode;
-  /** Asks the user about writes and commands; absent in scripted runs (they are refused). */
-  approver?: Approver;
-  /** Continue the latest session, or resume one by id (or id prefix). */
-  resume?: { latest: true } | { id: string };
-  /** Overrides `agent.maxTurns`. */
-  maxTurns?: number;
-  /** Directories outside the project the user allowed. */
-  extraDirectories?: readonly string[];
-  /** Where `run_command` runs; by default the sandbox this machine offers, as `sandbox.*` configures it. */
-  sandbox?: CommandSandbox;
-  /** Overrides `model.name` (`/model` in the TUI). */
-  model?: string;
-  /** Code search for the tools and prefetch; the project's own by default (`sylk ask` passes the interactive session's warm one). */
-  codeSearcher?: CodeSearcher;
-  /** Where self-tuning retrieval's Thompson samples come from (Math.random; tests seed it). */
-  random?: () => number;
-  /** The agent the user talks to (default), or one working inside a pipeline or for another agent. */
-  placement?: AgentPlacement;
-  /** Overrides `agent.type` (a sub-agent's role). */
-  agentType?: AgentType;
-  /**
-   * The agent, resolved (`resolveRole`): its tools, prompt, hook, model and
-   * the type its records carry. By default, the built-in or custom agent
-   * that `agentType` or `agent.type` names (an unknown name is a usage error).
-   */
-  role?: ResolvedRole;
-  /** A sub-agent: the session and call that started it, its agent id, and how deep it is (the root is 0). */
-  parent?: { sessionId: string; toolUseId: string; agentId: string; kind: Exclude<SessionKind, "main">; depth: number };
-  /** What a sub-agent shares with the agent that started it; a root session makes its own. */
-  shared?: SharedWithSubAgents;
-  /** Tools this session adds to the role's choice (a knowledge agent's `share_context`); the role's list still decides. */
-  extraTools?: readonly ToolDefinition[];
-}
+import type { AgentSession, AgentSessionOptions } from "./agent-session-types.js";
 
-export interface AgentSession {
-  readonly sessionId: string;
-  readonly provider: ModelProvider | undefined;
-  /** How this session's commands run: sandboxed, or not and why. */
-  readonly sandbox: SandboxStatus;
-  readonly permissionMode: PermissionMode;
-  /** Shift+Tab in the TUI: what runs without asking from now on. */
-  setPermissionMode(mode: PermissionMode): void;
-  /**
-   * `/evict`: everything the eviction strategy may take leaves the window
-   * now, each part replaced by its reference; nothing before the first turn.
-   */
-  evictNow(): Promise<ContextReference[]>;
-  /** The prompts whose file edits can be taken back, oldest first. */
-  editGroups(): EditGroup[];
-  /** `/undo`: the last prompt's edits taken back byte for byte (the model is told). */
-  undo(force?: boolean): Promise<RestoreResult>;
-  /** `/rewind <turn>`: the edits of every prompt after that one taken back. */
-  rewind(promptTurn: number, force?: boolean): Promise<RestoreResult>;
-  /** `/diff`: what this session's edits changed, file by file. */
-  diff(): string;
-  run(prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
-  /** The agent type the user talks to (`agent.type`, `--agent`), as its records carry it (`custom:<name>` for a custom agent). */
-  readonly agentType: string;
-  /**
-   * `/handoff`: the next model call goes to a fresh instance of the agent
-   * with the prepared context (an agent that evicts evicts instead).
-   * Returns what will happen, for the user.
-   */
-  requestHandoff(): string;
-  /** The end of the session: what the agent instance learned goes into the profiles. Call once, when the conversation closes. */
-  close(): void;
-  /** `/learning`: what self-tuning retrieval learned in this project (undefined when learning is off). */
-  learning(): LearningSummary | undefined;
-  /** Files changed on disk (the project watcher): after an answer, they are the user's edits. */
-  filesChanged(paths: readonly string[]): void;
-  /** The task list the model keeps (`todo_write`), for the TUI's task panel. */
-  tasks(): TaskList["items"];
-  /** The handoff state this conversation would carry now, once a model call has run (a pipeline's engineer stage stores it). */
-  handoffState(reason: string): HandoffState | undefined;
-  /**
-   * `!command` in the TUI: the user's own command, run as run_command runs
-   * (sandboxed; what the policy denies stays denied), its output shown and
-   * put in the conversation for the model to read with the next prompt.
-   */
-  runCommand(command: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
-  /**
-   * `sylk ask --pipeline`, `/pipeline`: the task through the team's stages
-   * (plan, design, implement, review and fix rounds, test, summary), each
-   * agent in a child session of this one; the summary is the answer.
-   */
-  runPipeline(task: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
-}
+export type { AgentSession, AgentSessionOptions };
 
 const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflicts: [] };
 
@@ -244,7 +148,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const depth = parent?.depth ?? 0;
   const consulter: Consulter = {
     agentId: () => recorder?.agent.agentId ?? recorderDeps.identity.agentId,
-    agentType,
+    agentType: role.agentType,
     sessionId: () => recorder?.session.id ?? "",
     retrievalBudget: () => retrievalBudget(),
   };
@@ -434,48 +338,6 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       return attachments.length > 0 ? withAttachments(attachments, told) : told;
     },
   };
-}
-
-/** The run's result with what its sub-agents used, when it started any. */
-async function* withSubAgentTotals(usage: SubAgentUsage, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
-  const before = { runs: usage.runs, total: usage.total };
-  const withTotals = (result: AgentResult): AgentResult =>
-    usage.runs === before.runs
-      ? result
-      : {
-          ...result,
-          subagents: {
-            runs: usage.runs - before.runs,
-            usage: {
-              inputTokens: usage.total.inputTokens - before.total.inputTokens,
-              outputTokens: usage.total.outputTokens - before.total.outputTokens,
-              cacheReadTokens: usage.total.cacheReadTokens - before.total.cacheReadTokens,
-              cacheWriteTokens: usage.total.cacheWriteTokens - before.total.cacheWriteTokens,
-            },
-          },
-        };
-  for (;;) {
-    const next = await run.next();
-    if (next.done) return withTotals(next.value);
-    yield next.value.type === "done" ? { type: "done", result: withTotals(next.value.result) } : next.value;
-  }
-}
-
-function maskedNotice(findings: readonly string[]): string {
-  const kinds = [...new Set(findings)].join(", ");
-  return `The prompt held ${findings.length === 1 ? "a secret" : `${findings.length} secrets`} (${kinds}): masked before it was sent or stored. Give the agent a way to read it instead (an environment variable, a file it may read).`;
-}
-
-/** The run, after a warning the user should see first. */
-async function* withNotice(message: string, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
-  yield { type: "error", kind: "secrets", message, fatal: false };
-  return yield* run;
-}
-
-/** The run, told first what the prompt's @-mentions attached. */
-async function* withAttachments(files: Attachment[], run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
-  yield { type: "attached", files };
-  return yield* run;
 }
 
 function findSession(services: ProjectServices, resume: { latest: true } | { id: string }): SessionRecord {

@@ -1,0 +1,47 @@
+import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
+import type { Attachment } from "./mentions.js";
+import type { SubAgentUsage } from "./team/sub-agent-host.js";
+
+/* What a session puts around a run: the events before it, and the totals after it. */
+
+/** The run's result with what its sub-agents used, when it started any. */
+export async function* withSubAgentTotals(usage: SubAgentUsage, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+  const before = { runs: usage.runs, total: usage.total };
+  const withTotals = (result: AgentResult): AgentResult =>
+    usage.runs === before.runs
+      ? result
+      : {
+          ...result,
+          subagents: {
+            runs: usage.runs - before.runs,
+            usage: {
+              inputTokens: usage.total.inputTokens - before.total.inputTokens,
+              outputTokens: usage.total.outputTokens - before.total.outputTokens,
+              cacheReadTokens: usage.total.cacheReadTokens - before.total.cacheReadTokens,
+              cacheWriteTokens: usage.total.cacheWriteTokens - before.total.cacheWriteTokens,
+            },
+          },
+        };
+  for (;;) {
+    const next = await run.next();
+    if (next.done) return withTotals(next.value);
+    yield next.value.type === "done" ? { type: "done", result: withTotals(next.value.result) } : next.value;
+  }
+}
+
+export function maskedNotice(findings: readonly string[]): string {
+  const kinds = [...new Set(findings)].join(", ");
+  return `The prompt held ${findings.length === 1 ? "a secret" : `${findings.length} secrets`} (${kinds}): masked before it was sent or stored. Give the agent a way to read it instead (an environment variable, a file it may read).`;
+}
+
+/** The run, after a warning the user should see first. */
+export async function* withNotice(message: string, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+  yield { type: "error", kind: "secrets", message, fatal: false };
+  return yield* run;
+}
+
+/** The run, told first what the prompt's @-mentions attached. */
+export async function* withAttachments(files: Attachment[], run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+  yield { type: "attached", files };
+  return yield* run;
+}
