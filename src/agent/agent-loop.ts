@@ -265,6 +265,17 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     }
     closeTurn(turn, signal.aborted);
     if (signal.aborted) return yield* end("interrupted");
+    // A call that answered the prompt (a routed agent's answer) ends the run: that answer is the response, recorded as one.
+    const answered = results.find((each) => each.result.endsRun && !each.result.isError)?.result.endsRun;
+    if (answered) {
+      // Shown and streamed as the answer is: the screen and the printers need nothing else.
+      yield { type: "text_delta", text: answered.response };
+      yield { type: "assistant_message", turn, text: answered.response, toolCalls: 0 };
+      await recorder.closeUnanswered(turn, answered.response, answered.note);
+      lastText = answered.response;
+      runTexts.push(answered.response);
+      return yield* done(finish("end_turn"));
+    }
   }
 }
 

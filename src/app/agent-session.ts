@@ -35,6 +35,10 @@ import { AgentIdAllocator } from "./team/agent-ids.js";
 import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/sub-agent-host.js";
 import { type Consulter, KnowledgeAgents } from "./team/knowledge-agents.js";
 import { runPipeline } from "./team/pipeline-runner.js";
+import { GuideRouter } from "./team/guide-router.js";
+import { createRouteToAgentTool } from "../agent/tools/route-to-agent.js";
+import { createGetRoutingHistoryTool } from "../agent/tools/roles/get-routing-history.js";
+import { RoutingRepository } from "../store/routing-repository.js";
 import { maskedNotice, withAttachments, withNotice, withSubAgentTotals } from "./run-wrappers.js";
 import { CONSULTABLE_AGENTS, createConsultTool } from "../agent/tools/consult.js";
 import { createDelegateTool, delegableAgents } from "../agent/tools/delegate.js";
@@ -160,6 +164,24 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     settings: { maxTurns: config.agents.maxTurns, models: config.agents.models },
     model: () => provider?.model,
   });
+  // The guide routes each prompt to an agent (design notes, issue 14 §5); other roles have no router.
+  let routingPrompt = "";
+  const router =
+    role.agentType === "guide"
+      ? new GuideRouter({
+          services,
+          env,
+          shared,
+          sessionId: () => recorder?.session.id ?? "",
+          guideAgentId: () => recorder?.agent.agentId ?? recorderDeps.identity.agentId,
+          currentPrompt: () => routingPrompt,
+          currentTurn: () => recorder?.currentTurn ?? 0,
+          agents: delegableAgents().map((agent) => agent.name),
+          settings: { maxTurns: config.agents.maxTurns, models: config.agents.models },
+          model: () => provider?.model,
+          random: options.random ?? Math.random,
+        })
+      : undefined;
   const available = [
     ...handoff.trackCommands(
       // Every check command's run (tests, build, typecheck, lint) is also a test_result entry: search_test_history reads them.
@@ -176,6 +198,12 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     handoff.todoTool(),
     ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget }),
     ...(options.extraTools ?? []),
+    ...(router
+      ? [
+          createRouteToAgentTool({ agents: delegableAgents(), route: (request, context) => router.route(request, context) }),
+          createGetRoutingHistoryTool({ history: (query) => new RoutingRepository(services.db).history(query), availableTokens: retrievalBudget }),
+        ]
+      : []),
     // At the depth limit an agent is built without the tools that start others: removed, not refused, so the model sees the truth.
     ...(depth < config.agents.maxDepth
       ? [
@@ -225,8 +253,9 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     tasks: () => handoff.tasks(),
     handoffState: (reason) => handoff.stateNow(reason),
     close: () => {
-      // The root's knowledge agents live as long as it does.
+      // The root's knowledge agents live as long as it does; the last routing's outcome is settled.
       if (!options.shared) shared.knowledge.close();
+      router?.close();
       handoff.close();
       learning.close();
       userProfiles.close();
@@ -329,7 +358,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           },
           quality,
         },
-        prompt,
+        // The guide reads the prompt with its routing block; the agent it routes to gets the prompt as written.
+        router ? `${(routingPrompt = prompt)}\n\n${router.beforePrompt(prompt)}` : prompt,
         signal,
       );
       // A sub-agent's episode has no user to judge it: only the agent the user talks to teaches self-tuning retrieval.

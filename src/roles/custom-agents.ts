@@ -50,8 +50,8 @@ export const MAX_AGENT_FILE_BYTES = 64 * 1024;
 /** As for AGENTS.md. */
 const MAX_PROMPT_CHARS = 40_000;
 
-/** W, X and `delegate`: a file must name them to get them, and a knowledge agent may not. */
-export const MUTATING_TOOLS: readonly string[] = ["edit_file", "write_file", "run_command", "delegate"];
+/** W, X and the tools that start other agents (`delegate`, `route_to_agent`): a file must name them to get them, and a knowledge agent may not. */
+export const MUTATING_TOOLS: readonly string[] = ["edit_file", "write_file", "run_command", "delegate", "route_to_agent"];
 
 /** What a file that omits `tools` gets: reading the code and the history, nothing that changes anything. */
 export const DEFAULT_CUSTOM_TOOLS: readonly string[] = [

@@ -450,6 +450,38 @@ const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 14,
+    description: "the guide's routing: each decision with its outcome, and the agents' learned affinities",
+    sql: `
+      -- Seed 002 RoutingDecision: which agent the guide gave a prompt to, how sure it was and why.
+      -- The outcome (1 completed, 0.5 followed up, 0 failed or corrected) arrives with the next prompt.
+      CREATE TABLE routing_decisions (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        turn_number INTEGER NOT NULL,
+        user_query TEXT NOT NULL,           -- at most 200 characters
+        selected_agent TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        reasoning TEXT NOT NULL,
+        context_id TEXT NOT NULL,
+        routed_session_id TEXT,
+        outcome REAL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX idx_routing_session ON routing_decisions(session_id, created_at);
+      -- A Beta per agent and prompt context, learned from the outcomes.
+      CREATE TABLE agent_affinities (
+        agent TEXT NOT NULL,
+        context_id TEXT NOT NULL,
+        alpha REAL NOT NULL,
+        beta REAL NOT NULL,
+        observations INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (agent, context_id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

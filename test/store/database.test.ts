@@ -187,7 +187,8 @@ function dropSessionTrees(db: SqliteDatabase): void {
   for (const column of ["parent_session_id", "parent_tool_use_id", "agent_id", "agent_type", "kind"]) db.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
 }
 
-/** Schema 13's pipeline tables gone: the database as schema 12 left it. */
+/** Schema 13's pipeline tables gone: the database as schema 12 left it (and schema 14's routing, which came after). */
 function dropPipelines(db: SqliteDatabase): void {
+  db.exec("DROP TABLE routing_decisions; DROP TABLE agent_affinities;");
   db.exec("DROP TABLE pipeline_stages; DROP TABLE pipelines;");
 }

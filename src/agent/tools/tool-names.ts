@@ -30,4 +30,6 @@ export const SESSION_TOOL_NAMES = [
   "consult_archivalist",
   "consult_academic",
   "consult_architect",
+  "get_routing_history",
+  "route_to_agent",
 ] as const;

@@ -35,6 +35,12 @@ export interface ToolOutput {
   diff?: string;
   /** What kind of mistake a failed call was, when the tool can tell (a quality signal of the handoff controller). */
   failure?: ToolFailure;
+  /**
+   * The call answered the prompt itself (the guide's `route_to_agent`: the
+   * routed agent's answer): the run ends with this as its answer, without
+   * another model call to repeat it.
+   */
+  endsRun?: { response: string; note: string };
 }
 
 /**

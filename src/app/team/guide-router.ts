@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import type { AgentResult } from "../../agent/agent-events.js";
+import type { ToolContext, ToolOutput } from "../../agent/tools/tool.js";
+import { FOLLOW_UP_WINDOW_MS } from "../../learning/episode-draft.js";
+import { isCorrection } from "../../handoff/quality-signals.js";
+import type { Uniform } from "../../learning/beta-sampler.js";
+import { RoutingRepository } from "../../store/routing-repository.js";
+import { type Affinity, outcomeReward, priorFrom, rankByDraw, routingBlock, UNIFORM, updated } from "../../team/agent-affinity.js";
+import { type AgentSession, openAgentSession } from "../agent-session.js";
+import type { ProjectServices } from "../project-services.js";
+import type { SharedWithSubAgents } from "./sub-agent-host.js";
+
+/**
+ * Until prompts are clustered for routing, every prompt is in one context
+ * (the design's fallback with learning off): an agent's affinity is its
+ * record over the project.
+ */
+export const ROUTING_CONTEXT = "all";
+
+export interface GuideRouterDeps {
+  services: ProjectServices;
+  env: NodeJS.ProcessEnv;
+  shared: SharedWithSubAgents;
+  /** The guide's session (the routed agents are its children). */
+  sessionId: () => string;
+  guideAgentId: () => string;
+  /** The prompt being routed, as the user wrote it. */
+  currentPrompt: () => string;
+  currentTurn: () => number;
+  /** The agents a prompt may go to. */
+  agents: readonly string[];
+  settings: { maxTurns: number; models: Readonly<Record<string, string>> };
+  model: () => string | undefined;
+  random: Uniform;
+}
+
+interface PendingOutcome {
+  decisionId: string;
+  completed: boolean;
+  answeredAt: number;
+}
+
+/**
+ * The guide's routing (design notes, issue 14 §5): before each prompt, a
+ * `[ROUTING]` block ranks the agents by a draw from their affinities; the
+ * guide's `route_to_agent` gives the prompt, verbatim, to that agent's
+ * long-lived conversation in this session, records the `RoutingDecision`,
+ * and answers with the agent's answer. The next prompt (or the end of the
+ * session) says how it went, and that teaches the affinity.
+ */
+export class GuideRouter {
+  private readonly repository: RoutingRepository;
+  private readonly routed = new Map<string, { agentId: string; session: AgentSession }>();
+  private pending: PendingOutcome | undefined;
+
+  constructor(private readonly deps: GuideRouterDeps) {
+    this.repository = new RoutingRepository(deps.services.db);
+  }
+
+  /** The block the guide reads with the prompt; a new prompt first closes the last routing's outcome. */
+  beforePrompt(prompt: string, at = Date.now()): string {
+    this.closeOutcome(prompt, at);
+    const candidates = this.deps.agents.map((agent) => ({ agent, affinity: this.affinityOf(agent) }));
+    return routingBlock(rankByDraw(candidates, this.deps.random), ROUTING_CONTEXT);
+  }
+
+  async route(request: { agent: string; confidence: number; reasoning: string }, context: ToolContext): Promise<ToolOutput> {
+    const target = this.routedAgent(request.agent, context.toolUseId ?? "");
+    const parentToolUseId = context.toolUseId ?? "";
+    const prompt = this.deps.currentPrompt();
+    const started = Date.now();
+    context.onEvent?.({
+      type: "subagent_start",
+      agentId: target.agentId,
+      agentType: request.agent,
+      parentAgentId: this.deps.guideAgentId(),
+      parentToolUseId,
+      sessionId: target.session.sessionId,
+      kind: "routed",
+      task: prompt,
+    });
+    const run = target.session.run(prompt, context.signal);
+    let result: AgentResult;
+    for (let step = await run.next(); ; step = await run.next()) {
+      if (step.done) {
+        result = step.value;
+        break;
+      }
+      context.onEvent?.({ type: "subagent_event", agentId: target.agentId, agentType: request.agent, parentToolUseId, event: step.value });
+    }
+    this.deps.shared.usage.add(result.usage);
+    context.onEvent?.({
+      type: "subagent_end",
+      agentId: target.agentId,
+      agentType: request.agent,
+      parentToolUseId,
+      stopReason: result.stopReason,
+      turns: result.turns,
+      toolCalls: result.toolCalls,
+      usage: result.usage,
+      durationMs: Date.now() - started,
+      answerTokens: Math.ceil(result.response.length / 4),
+      truncated: false,
+    });
+    const decisionId = randomUUID();
+    this.repository.record({
+      id: decisionId,
+      sessionId: this.deps.sessionId(),
+      turnNumber: this.deps.currentTurn(),
+      userQuery: prompt,
+      selectedAgent: request.agent,
+      confidence: request.confidence,
+      reasoning: request.reasoning,
+      contextId: ROUTING_CONTEXT,
+      routedSessionId: target.session.sessionId,
+      createdAt: started,
+    });
+    const completed = result.stopReason === "end_turn" && result.response.trim() !== "";
+    this.pending = { decisionId, completed, answeredAt: Date.now() };
+    if (!completed) {
+      // The guide hears why and may answer itself or route elsewhere; the failure is the routing's outcome already.
+      this.closeOutcome(undefined, Date.now());
+      return { output: `${target.agentId} did not answer (${result.stopReason}${result.error ? `: ${result.error.message}` : ""}).`, isError: true };
+    }
+    return {
+      output: `Routed to ${target.agentId}; its answer went to the user.`,
+      display: `routed to ${target.agentId}`,
+      endsRun: { response: result.response, note: `answered by ${target.agentId}, routed by ${this.deps.guideAgentId()}` },
+    };
+  }
+
+  /** The session ends: the last routing's outcome is what it was, with no follow-up. */
+  close(): void {
+    this.closeOutcome(undefined, Date.now());
+    for (const target of this.routed.values()) target.session.close();
+    this.routed.clear();
+  }
+
+  private closeOutcome(nextPrompt: string | undefined, at: number): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    const followUp = nextPrompt !== undefined && at - pending.answeredAt <= FOLLOW_UP_WINDOW_MS;
+    const reward = outcomeReward({ completed: pending.completed, followUp: followUp && !isCorrection(nextPrompt ?? ""), correction: followUp && isCorrection(nextPrompt ?? "") });
+    this.repository.close(pending.decisionId, reward, (current, allContexts) => updated(current ?? priorFrom(allContexts), reward));
+  }
+
+  private affinityOf(agent: string): Affinity {
+    const stored = this.repository.affinity(agent, ROUTING_CONTEXT);
+    if (stored) return stored;
+    const all = this.repository.allContexts(agent);
+    return all ? priorFrom(all) : UNIFORM;
+  }
+
+  /** The agent's conversation in this session: opened at its first routing, found again in a continued session. */
+  private routedAgent(type: string, toolUseId: string): { agentId: string; session: AgentSession } {
+    const existing = this.routed.get(type);
+    if (existing) return existing;
+    const { services, env, settings } = this.deps;
+    const root = this.deps.sessionId();
+    const earlier = services.sessions.descendants(root).find((child) => child.kind === "routed" && child.agentType === type && child.parentSessionId === root);
+    const agentId = earlier?.agentId ?? this.deps.shared.agentIds.next(type);
+    const model = settings.models[type] ?? this.deps.model();
+    const session = openAgentSession({
+      services,
+      env,
+      agentType: type as never,
+      // It answers the user: the full prefetch, as the agent the user talks to would have.
+      placement: "main",
+      parent: { sessionId: root, toolUseId, agentId, kind: "routed", depth: 1 },
+      shared: this.deps.shared,
+      maxTurns: settings.maxTurns,
+      ...(earlier ? { resume: { id: earlier.id } } : {}),
+      ...(model ? { model } : {}),
+    });
+    const target = { agentId, session };
+    this.routed.set(type, target);
+    return target;
+  }
+}
