@@ -35,6 +35,7 @@ import { AgentIdAllocator } from "./team/agent-ids.js";
 import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/sub-agent-host.js";
 import { type Consulter, KnowledgeAgents } from "./team/knowledge-agents.js";
 import { runPipeline } from "./team/pipeline-runner.js";
+import { loadCustomAgents } from "../roles/custom-agents.js";
 import { GuideRouter } from "./team/guide-router.js";
 import { createRouteToAgentTool } from "../agent/tools/route-to-agent.js";
 import { createGetRoutingHistoryTool } from "../agent/tools/roles/get-routing-history.js";
@@ -111,6 +112,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         agentIds: new AgentIdAllocator(services.sessions, () => recorder?.session.id),
         extraDirectories: options.extraDirectories ?? [],
         usage: new SubAgentUsage(),
+        // Errors in agent files are reported where the session starts (sylk ask, the TUI); the ones that load can be delegated to.
+        customAgents: loadCustomAgents({ sylkHome: services.paths.sylkHome, root: services.paths.root }).agents,
         knowledge: new KnowledgeAgents({
           services,
           env,
@@ -207,7 +210,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     // At the depth limit an agent is built without the tools that start others: removed, not refused, so the model sees the truth.
     ...(depth < config.agents.maxDepth
       ? [
-          createDelegateTool({ agents: delegableAgents(), delegate: (request, context) => subAgents.delegate(request, context) }),
+          createDelegateTool({ agents: delegableAgents(shared.customAgents), delegate: (request, context) => subAgents.delegate(request, context) }),
           ...CONSULTABLE_AGENTS.map((target) => createConsultTool(target, { consult: (request, context) => shared.knowledge.consult(request, consulter, context) })),
         ]
       : []),

@@ -9,7 +9,7 @@ import { type CacheHint, fitContextShare, renderContextShare, type ShareEntry } 
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import { type AgentSession, openAgentSession } from "../agent-session.js";
 import type { ProjectServices } from "../project-services.js";
-import type { SharedWithSubAgents } from "./sub-agent-host.js";
+import { answerGist, type SharedWithSubAgents } from "./sub-agent-host.js";
 
 /** The caller of a consultation: who asks, from which session, with how much room in its window. */
 export interface Consulter {
@@ -178,7 +178,7 @@ export class KnowledgeAgents {
       emit(endEvent(agent, parentToolUseId, result, usage, started, response.total_tokens, response.truncated));
       return {
         output: rendered,
-        display: `${agent.agentId}: ${response.entries.length} entries, ${response.total_tokens.toLocaleString("en-US")} tokens${response.truncated ? " (truncated)" : ""}`,
+        display: `${agent.agentId}: ${answerGist(answerText)} (${response.total_tokens.toLocaleString("en-US")} tokens${response.truncated ? ", truncated" : ""})`,
         relatedFiles: response.entries.flatMap((entry) => (entry.content_type === "code_file" ? [entry.source.replace(/:\d+-\d+$/, "")] : [])),
       };
     } finally {

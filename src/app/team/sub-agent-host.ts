@@ -5,7 +5,8 @@ import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.js";
 import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { ToolContext, ToolOutput } from "../../agent/tools/tool.js";
 import type { Approver } from "../../agent/tools/tool-registry.js";
-import type { AgentType } from "../../handoff/agent-types.js";
+import type { CustomAgent } from "../../roles/custom-agents.js";
+import { resolveRole } from "../../roles/resolve-role.js";
 import { EMPTY_USAGE, addUsage, type Usage } from "../../llm/model-types.js";
 import type { ContextReference } from "../../store/content-types.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
@@ -27,6 +28,8 @@ export interface SharedWithSubAgents {
   usage: SubAgentUsage;
   /** The tree's long-lived knowledge agents, which `consult_*` reaches. */
   knowledge: KnowledgeAgents;
+  /** The custom agents the root loaded (`.sylk/agents`, `$SYLK_HOME/agents`): `delegate` may start them. */
+  customAgents: readonly CustomAgent[];
 }
 
 /** Sub-agent runs of a session tree and what they used. */
@@ -52,7 +55,8 @@ export interface SubAgentHostDeps {
 }
 
 export interface DelegateRequest {
-  agent: AgentType;
+  /** A built-in type or a custom agent's name. */
+  agent: string;
   task: string;
   context?: string;
   /** The answer's budget in the caller's window. */
@@ -73,18 +77,20 @@ export class SubAgentHost {
     const { deps } = this;
     const started = Date.now();
     const parentToolUseId = context.toolUseId ?? "";
-    const agentId = deps.shared.agentIds.next(request.agent);
+    const role = resolveRole(request.agent, deps.shared.customAgents);
+    const agentType = role.agentType;
+    const agentId = deps.shared.agentIds.next(agentType);
     const parentAgentId = deps.parent.agentId();
     // The child stops when the caller is cancelled; the listener goes when the child ends, so a long-lived caller collects none.
     const controller = new AbortController();
     const cancel = () => controller.abort();
     if (context.signal.aborted) cancel();
     else context.signal.addEventListener("abort", cancel, { once: true });
-    const model = deps.settings.models[request.agent] ?? deps.model();
+    const model = deps.settings.models[request.agent] ?? role.model ?? deps.model();
     const child = openAgentSession({
       services: deps.services,
       env: deps.env,
-      agentType: request.agent,
+      role,
       placement: "pipeline",
       parent: { sessionId: deps.parent.sessionId(), toolUseId: parentToolUseId, agentId, kind: "delegate", depth: deps.parent.depth + 1 },
       // Its questions to the user name it.
@@ -95,21 +101,21 @@ export class SubAgentHost {
     const emit = (event: AgentEvent) => context.onEvent?.(event);
     try {
       const run = child.run(taskPrompt(request, parentAgentId), controller.signal);
-      emit({ type: "subagent_start", agentId, agentType: request.agent, parentAgentId, parentToolUseId, sessionId: child.sessionId, kind: "delegate", task: request.task });
+      emit({ type: "subagent_start", agentId, agentType, parentAgentId, parentToolUseId, sessionId: child.sessionId, kind: "delegate", task: request.task });
       let result: AgentResult | undefined;
       for (let step = await run.next(); ; step = await run.next()) {
         if (step.done) {
           result = step.value;
           break;
         }
-        emit({ type: "subagent_event", agentId, agentType: request.agent, parentToolUseId, event: step.value });
+        emit({ type: "subagent_event", agentId, agentType, parentToolUseId, event: step.value });
       }
       deps.shared.usage.add(result.usage);
       const answer = this.fitAnswer(result, request.maxTokens, agentId);
       emit({
         type: "subagent_end",
         agentId,
-        agentType: request.agent,
+        agentType,
         parentToolUseId,
         stopReason: result.stopReason,
         turns: result.turns,
@@ -121,7 +127,7 @@ export class SubAgentHost {
       });
       const changed = deps.services.handoffs.filesChanged(result.sessionId).map((file) => file.path);
       const footer = [
-        `— ${agentId} (${request.agent}) · ${result.stopReason === "end_turn" ? "done" : result.stopReason} · ${result.turns} model calls · ${result.toolCalls} tool calls`,
+        `— ${agentId} (${agentType}) · ${result.stopReason === "end_turn" ? "done" : result.stopReason} · ${result.turns} model calls · ${result.toolCalls} tool calls`,
         `· ${(result.usage.inputTokens + result.usage.outputTokens).toLocaleString("en-US")} tokens`,
         changed.length > 0 ? `· files changed: ${changed.join(", ")}` : "· no files changed",
       ].join(" ");
@@ -129,7 +135,8 @@ export class SubAgentHost {
       const body = answer.text.trim() === "" ? `(${agentId} gave no answer${result.error ? `: ${result.error.message}` : ""}.)` : answer.text;
       return {
         output: `${body}\n\n${footer}`,
-        display: `${agentId}: ${result.stopReason === "end_turn" ? "answered" : result.stopReason}, ${result.toolCalls} tool calls`,
+        // The collapsed line shows the start of the answer; the transcript view (Ctrl+O) all of it.
+        display: `${agentId}: ${result.stopReason === "end_turn" ? answerGist(body) : result.stopReason}`,
         ...(failed ? { isError: true } : {}),
         ...(changed.length > 0 ? { relatedFiles: changed } : {}),
       };
@@ -165,6 +172,12 @@ export class SubAgentHost {
     store.storeReference(reference);
     return { text: `${clipped}: the whole answer is retrieve_context(ref_id="${reference.id}")`, truncated: true };
   }
+}
+
+/** The answer's first line that says something, short enough for one screen line. */
+export function answerGist(answer: string): string {
+  const line = answer.split("\n").find((each) => each.trim() !== "")?.trim() ?? "(no answer)";
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 
 function named(approver: Approver, agentId: string): Approver {

@@ -196,4 +196,22 @@ describe("delegate", () => {
     expect(serial.seen).toEqual(["alpha1", "alpha2", "beta1", "beta2"]);
     expect(serial.results).toEqual(["toolu_alpha", "toolu_beta"]);
   });
+
+  it("delegates to a custom agent with exactly the tools its file names, recorded under custom:<name>", async () => {
+    project.write(".sylk/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews one file for naming.\ntools: [read_file, grep]\n---\nReview names only. Be brief.\n");
+    await services.close();
+    services = openProject({ root: project.root, env });
+    server.enqueue(
+      reply().toolUse("delegate", { agent: "reviewer", task: "Review src/auth.ts." }, "toolu_custom"),
+      reply().text("Names are fine."),
+      reply().text("The reviewer is happy."),
+    );
+    const { events, result } = await runPrompt("Have the reviewer look.");
+    const [parentFirst, childFirst] = messageRequests(server).map((request) => request.body as any);
+    expect(JSON.stringify(parentFirst.tools.find((tool: { name: string }) => tool.name === "delegate"))).toContain("reviewer: Reviews one file for naming.");
+    expect(toolNamesOf(childFirst)).toEqual(["read_file", "grep"]);
+    expect(systemOf(childFirst)).toContain("Review names only. Be brief.");
+    expect(events.find((event) => event.type === "subagent_start")).toMatchObject({ agentType: "custom:reviewer", agentId: "custom:reviewer-1" });
+    expect(services.sessions.descendants(result.sessionId)[0]).toMatchObject({ agentType: "custom:reviewer", kind: "delegate" });
+  });
 });
