@@ -15,6 +15,7 @@ import type { EditGroup, RestoreResult } from "./file-checkpoints.js";
 import type { LearningSummary } from "./learning/retrieval-learning.js";
 import type { ProjectServices } from "./project-services.js";
 import type { SharedWithSubAgents } from "./team/sub-agent-host.js";
+import type { WorkflowSource } from "../team/workflow-block.js";
 
 /** What `openAgentSession` takes and gives: one conversation with one agent (the main one, or a sub-agent). */
 export interface AgentSessionOptions {
@@ -52,6 +53,8 @@ export interface AgentSessionOptions {
   parent?: { sessionId: string; toolUseId: string; agentId: string; kind: Exclude<SessionKind, "main">; depth: number };
   /** What a sub-agent shares with the agent that started it; a root session makes its own. */
   shared?: SharedWithSubAgents;
+  /** The orchestrator's `[WORKFLOW]` block: a pipeline's state (the runner's); by default the session's task list. */
+  workflow?: () => WorkflowSource;
   /** Tools this session adds to the role's choice (a knowledge agent's `share_context`); the role's list still decides. */
   extraTools?: readonly ToolDefinition[];
 }

@@ -35,6 +35,7 @@ import { AgentIdAllocator } from "./team/agent-ids.js";
 import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/sub-agent-host.js";
 import { type Consulter, KnowledgeAgents } from "./team/knowledge-agents.js";
 import { runPipeline } from "./team/pipeline-runner.js";
+import { workflowBlock } from "../team/workflow-block.js";
 import { loadCustomAgents } from "../roles/custom-agents.js";
 import { GuideRouter } from "./team/guide-router.js";
 import { createRouteToAgentTool } from "../agent/tools/route-to-agent.js";
@@ -185,6 +186,16 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           random: options.random ?? Math.random,
         })
       : undefined;
+  /**
+   * What a role's hook puts after the prompt: the guide's routing block (the
+   * agent it routes to gets the prompt as written), the orchestrator's
+   * workflow block.
+   */
+  const withHookBlock = (prompt: string): string => {
+    if (router) return `${(routingPrompt = prompt)}\n\n${router.beforePrompt(prompt)}`;
+    if (hook === "workflow_context") return `${prompt}\n\n${workflowBlock(options.workflow?.() ?? { kind: "tasks", tasks: handoff.tasks() })}`;
+    return prompt;
+  };
   const available = [
     ...handoff.trackCommands(
       // Every check command's run (tests, build, typecheck, lint) is also a test_result entry: search_test_history reads them.
@@ -361,8 +372,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           },
           quality,
         },
-        // The guide reads the prompt with its routing block; the agent it routes to gets the prompt as written.
-        router ? `${(routingPrompt = prompt)}\n\n${router.beforePrompt(prompt)}` : prompt,
+        withHookBlock(prompt),
         signal,
       );
       // A sub-agent's episode has no user to judge it: only the agent the user talks to teaches self-tuning retrieval.

@@ -104,8 +104,10 @@ describe("agent roles", () => {
     expect(knowledge.prefetch?.tokens).toBeGreaterThan(1_000);
   });
 
-  it("the orchestrator gets no code prefetch", async () => {
+  it("the orchestrator gets no code prefetch, and its workflow instead", async () => {
     const { prefetch } = await requestOf("orchestrator");
     expect(prefetch).toBeUndefined();
+    const body = messageRequests(server).at(-1)?.body as any;
+    expect(JSON.stringify(body.messages)).toContain("[WORKFLOW · no task list yet: keep one with todo_write]");
   });
 });

@@ -20,6 +20,7 @@ import {
   type StageSubmissions,
 } from "../../team/stage-state.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
+import type { WorkflowSource } from "../../team/workflow-block.js";
 import { type AgentSession, openAgentSession } from "../agent-session.js";
 import type { ProjectServices } from "../project-services.js";
 import type { SharedWithSubAgents } from "./sub-agent-host.js";
@@ -75,6 +76,9 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
   let toolCalls = 0;
   let summaryAnswer: string | undefined;
   let warnedAboutWrites = false;
+  let phase: string = "plan";
+  // Read when each of the orchestrator's prompts starts: the pipeline as it stands then.
+  const workflow = (): WorkflowSource => ({ kind: "pipeline", phase, inputs: summaryInputs(progress as PipelineProgress) });
   try {
     for (;;) {
       const step = nextStep(progress as PipelineProgress);
@@ -105,7 +109,8 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
           fatal: false,
         };
       }
-      const agent = stageAgent(deps, agents, step, rootSessionId, pipelineId);
+      phase = step.stage;
+      const agent = stageAgent(deps, agents, step, rootSessionId, pipelineId, workflow);
       const ordinal = repository.startStage({ pipelineId, stage: step.stage, agentType: step.agentType, agentId: agent.agentId, childSessionId: null, round: step.round });
       const parentToolUseId = `pipeline-${pipelineId.slice(0, 8)}-${ordinal}`;
       const started = { pipelineId, stage: step.stage, ordinal, round: step.round, agentId: agent.agentId, agentType: step.agentType };
@@ -148,7 +153,14 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
 }
 
 /** The stage's agent: opened once per type (the fix round's engineer is the implementer), with its stage's structured tool. */
-function stageAgent(deps: PipelineRunnerDeps, agents: Map<AgentType, StageAgent>, step: RunStep, rootSessionId: string, pipelineId: string): StageAgent {
+function stageAgent(
+  deps: PipelineRunnerDeps,
+  agents: Map<AgentType, StageAgent>,
+  step: RunStep,
+  rootSessionId: string,
+  pipelineId: string,
+  workflow: () => WorkflowSource,
+): StageAgent {
   const existing = agents.get(step.agentType);
   if (existing) return existing;
   const agentId = deps.shared.agentIds.next(step.agentType);
@@ -162,6 +174,8 @@ function stageAgent(deps: PipelineRunnerDeps, agents: Map<AgentType, StageAgent>
     parent: { sessionId: rootSessionId, toolUseId: `pipeline-${pipelineId.slice(0, 8)}`, agentId, kind: "stage", depth: 1 },
     shared: deps.shared,
     extraTools: structuredTools(step.agentType, submitted),
+    // The orchestrator's hook: the pipeline's state as it stands when each of its prompts starts.
+    workflow,
     maxTurns: deps.settings.maxTurns,
     ...(model ? { model } : {}),
   });

@@ -120,6 +120,9 @@ describe("the pipeline", () => {
     expect(implemented.files_changed.map((file: { path: string }) => file.path)).toEqual(["src/greet.ts"]);
 
     // The inspector reviewed the engineer's own diff; the stages are children of the session, and it is the one --continue takes.
+    // The orchestrator's hook: the pipeline's state as its summary prompt starts.
+    const summaryRequest = messageRequests(server).map((request) => request.body as any).find((body) => stageOf(body)?.[1] === "summary");
+    expect(JSON.stringify(summaryRequest.messages)).toContain("[WORKFLOW · pipeline · phase summary · fix rounds 1 of 2]");
     const inspectorFirst = messageRequests(server).map((request) => request.body as any).find((body) => roleOf(body) === "inspector");
     expect(JSON.stringify(inspectorFirst.messages)).toContain("hi ${name}");
     expect(services.sessions.latest()?.id).toBe(result.sessionId);
