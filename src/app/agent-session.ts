@@ -210,7 +210,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     ),
     ...contextTools,
     handoff.todoTool(),
-    ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget }),
+    ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget, customAgents: shared.customAgents }),
     ...(options.extraTools ?? []),
     ...(router
       ? [

@@ -8,11 +8,16 @@ import { chunksMentioningFrom, createGetSymbolContextTool } from "../../agent/to
 import { createSearchDecisionsTool } from "../../agent/tools/roles/search-decisions.js";
 import { createSearchTestHistoryTool, testHistoryOf } from "../../agent/tools/roles/search-test-history.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
-import { builtinAgentListings } from "../../roles/agent-catalog.js";
+import { agentListings } from "../../roles/agent-catalog.js";
+import type { CustomAgent } from "../../roles/custom-agents.js";
 import { PatternRepository } from "../../store/pattern-repository.js";
+import { RoutingRepository } from "../../store/routing-repository.js";
+import { ROUTING_CONTEXT } from "./guide-router.js";
 import type { ProjectServices } from "../project-services.js";
 
 export interface RoleToolsContext {
+  /** The custom agents the session tree loaded: get_agent_capabilities lists them beside the built-ins. */
+  customAgents: readonly CustomAgent[];
   /** The running session (empty before its first prompt). */
   sessionId(): string;
   /** Tokens the window can still take: no tool answers with more. */
@@ -26,6 +31,7 @@ export interface RoleToolsContext {
  */
 export function createRoleTools(services: ProjectServices, context: RoleToolsContext): ToolDefinition[] {
   const { availableTokens } = context;
+  const routing = new RoutingRepository(services.db);
   return [
     createGetSymbolContextTool({ symbols: services.files, chunksMentioning: chunksMentioningFrom(services.codeFullText, services.files), availableTokens }),
     createGetRecentChangesTool({ sessionChanges: () => sessionTreeChanges(services, context.sessionId()), availableTokens }),
@@ -41,7 +47,13 @@ export function createRoleTools(services: ProjectServices, context: RoleToolsCon
     createGetCrossSessionPatternsTool({ patterns: new PatternRepository(services.db), availableTokens }),
     createSearchTestHistoryTool({ history: testHistoryOf(services.entries), availableTokens }),
     createGetCoverageGapsTool({ availableTokens }),
-    createGetAgentCapabilitiesTool({ agents: () => builtinAgentListings() }),
+    createGetAgentCapabilitiesTool({
+      agents: () => agentListings(context.customAgents),
+      affinity: (agent) => {
+        const stored = routing.affinity(agent, ROUTING_CONTEXT);
+        return stored ? { mean: stored.alpha / (stored.alpha + stored.beta), observations: stored.observations } : undefined;
+      },
+    }),
   ];
 }
 
