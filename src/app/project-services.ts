@@ -11,6 +11,8 @@ import { IndexLock } from "../project/index-lock.js";
 import type { ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
+import { KnowledgeStore } from "../content-store/knowledge-store.js";
+import { KnowledgeRepository } from "../store/knowledge-repository.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
 import type { SqliteDatabase } from "../store/database.js";
 import { EntryRepository } from "../store/entry-repository.js";
@@ -50,6 +52,8 @@ export interface ProjectServices {
   backfill: VectorBackfill;
   codeSearcher: HybridCodeSearcher;
   contentStore: UniversalContentStore;
+  /** Knowledge that lasts across sessions (issue 15): rules, preferences, learnings, skills. */
+  knowledge: KnowledgeStore;
   consent: ConsentStore;
   indexLock: IndexLock;
   /** Stops worker threads and closes the database. */
@@ -66,6 +70,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const fullTextRepository = new FullTextRepository(db);
   const codeFullText = new PersistentFullText(fullTextRepository, "code");
   const historyFullText = new PersistentFullText(fullTextRepository, "history");
+  const knowledgeFullText = new PersistentFullText(fullTextRepository, "knowledge");
   const builtinEmbedder = config.embedding.provider === "builtin";
   // Scans on a second thread once warm, beside full-text scoring.
   const codeVectorIndex = new CodeVectorIndex(vectors, () => fullTextRepository.dataVersion(), true);
@@ -113,6 +118,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
       embedder,
       config: config.search,
     }),
+    knowledge: new KnowledgeStore({ db, repository: new KnowledgeRepository(db), fullText: knowledgeFullText }),
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock),
     close: async () => {

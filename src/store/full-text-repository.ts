@@ -21,12 +21,13 @@ function bytesKey(collection: FullTextCollection): string {
   return `fts_snapshot_bytes:${collection}`;
 }
 
-/** The two full-text collections and the tables that hold their documents. */
-export type FullTextCollection = "code" | "history";
+/** The full-text collections and the tables that hold their documents. */
+export type FullTextCollection = "code" | "history" | "knowledge";
 
 const SOURCES: Record<FullTextCollection, { table: string; id: string }> = {
   code: { table: "chunks", id: "id" },
   history: { table: "content_entries", id: "doc" },
+  knowledge: { table: "knowledge_items", id: "doc" },
 };
 
 export interface FullTextDocument {

@@ -482,6 +482,48 @@ const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 15,
+    description: "knowledge that lasts: the user's and the agent's knowledge, learnings and skills, and pending inquiries",
+    sql: `
+      -- One table for the searchable layers (seed 003): user knowledge (rules, preferences, definitions,
+      -- facts), agent learnings, skill patterns and external references, indexed in the "knowledge"
+      -- full-text collection by doc. Layer-specific fields are in details (JSON).
+      CREATE TABLE knowledge_items (
+        doc INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        layer TEXT NOT NULL CHECK (layer IN ('user_knowledge', 'agent_learnings', 'skill_patterns', 'external_knowledge')),
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        content TEXT NOT NULL,
+        source TEXT NOT NULL,
+        category TEXT,
+        confidence REAL NOT NULL DEFAULT 1,
+        details TEXT NOT NULL DEFAULT '{}',
+        session_id TEXT,
+        terms TEXT NOT NULL,
+        term_count INTEGER NOT NULL,
+        uses INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX idx_knowledge_layer ON knowledge_items(layer, kind);
+      -- Questions for the user when knowledge is missing; an answer becomes knowledge.
+      CREATE TABLE inquiries (
+        id TEXT PRIMARY KEY,
+        session_id TEXT,
+        topic TEXT NOT NULL,
+        question TEXT NOT NULL,
+        context TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'answered', 'dismissed')),
+        answer TEXT,
+        knowledge_id TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX idx_inquiries_status ON inquiries(status, created_at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

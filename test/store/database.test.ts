@@ -189,6 +189,7 @@ function dropSessionTrees(db: SqliteDatabase): void {
 
 /** Schema 13's pipeline tables gone: the database as schema 12 left it (and schema 14's routing, which came after). */
 function dropPipelines(db: SqliteDatabase): void {
+  db.exec("DROP TABLE knowledge_items; DROP TABLE inquiries;"); // schema 15
   db.exec("DROP TABLE routing_decisions; DROP TABLE agent_affinities;");
   db.exec("DROP TABLE pipeline_stages; DROP TABLE pipelines;");
 }

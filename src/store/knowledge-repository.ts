@@ -1,0 +1,141 @@
+import type { SqliteDatabase } from "./database.js";
+
+/** The searchable layers of seed 003, as stored. */
+export const KNOWLEDGE_LAYERS = ["user_knowledge", "agent_learnings", "skill_patterns", "external_knowledge"] as const;
+export type KnowledgeLayer = (typeof KNOWLEDGE_LAYERS)[number];
+
+/** User knowledge kinds (seed 003: rules, preferences, definitions, facts). */
+export const KNOWLEDGE_KINDS = ["rule", "preference", "definition", "fact"] as const;
+export type KnowledgeKind = (typeof KNOWLEDGE_KINDS)[number];
+
+export interface KnowledgeItem {
+  id: string;
+  layer: KnowledgeLayer;
+  /** `rule | preference | definition | fact` for user knowledge; the layer's own kinds otherwise. */
+  kind: string;
+  /** A short name: what a search result and the prompt show first. */
+  key: string;
+  content: string;
+  /** `user`, `agent` or `inquiry`. */
+  source: string;
+  category: string | null;
+  confidence: number;
+  details: Record<string, unknown>;
+  sessionId: string | null;
+  uses: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface ItemRow {
+  doc: number;
+  id: string;
+  layer: KnowledgeLayer;
+  kind: string;
+  key: string;
+  content: string;
+  source: string;
+  category: string | null;
+  confidence: number;
+  details: string;
+  session_id: string | null;
+  uses: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = "doc, id, layer, kind, key, content, source, category, confidence, details, session_id, uses, created_at, updated_at";
+
+/** Knowledge items (schema 15), each with its full-text terms (the "knowledge" collection indexes them by doc). */
+export class KnowledgeRepository {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  /** Stores an item; returns its full-text document id. */
+  insert(item: KnowledgeItem, terms: string, termCount: number): number {
+    const row = this.db
+      .prepare(
+        `INSERT INTO knowledge_items (id, layer, kind, key, content, source, category, confidence, details, session_id, terms, term_count, uses, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING doc`,
+      )
+      .get(
+        item.id,
+        item.layer,
+        item.kind,
+        item.key,
+        item.content,
+        item.source,
+        item.category,
+        item.confidence,
+        JSON.stringify(item.details),
+        item.sessionId,
+        terms,
+        termCount,
+        item.uses,
+        item.createdAt,
+        item.updatedAt,
+      ) as { doc: number };
+    return row.doc;
+  }
+
+  /** Removes an item; returns its document id, or undefined when there was none. */
+  remove(id: string): number | undefined {
+    const row = this.db.prepare("DELETE FROM knowledge_items WHERE id = ? RETURNING doc").get(id) as { doc: number } | undefined;
+    return row?.doc;
+  }
+
+  get(id: string): KnowledgeItem | undefined {
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM knowledge_items WHERE id = ?`).get(id) as ItemRow | undefined;
+    return row ? toItem(row) : undefined;
+  }
+
+  /** Items by document id, in the order given (what a full-text search returns). */
+  byDocs(docs: readonly number[]): Array<{ doc: number; item: KnowledgeItem }> {
+    if (docs.length === 0) return [];
+    const rows = this.db.prepare(`SELECT ${COLUMNS} FROM knowledge_items WHERE doc IN (SELECT value FROM json_each(?))`).all(JSON.stringify(docs)) as ItemRow[];
+    const byDoc = new Map(rows.map((row) => [row.doc, row]));
+    return docs.flatMap((doc) => {
+      const row = byDoc.get(doc);
+      return row ? [{ doc, item: toItem(row) }] : [];
+    });
+  }
+
+  /** The newest items first, of one layer or all. */
+  list(options: { layer?: KnowledgeLayer; limit: number }): KnowledgeItem[] {
+    const rows = (
+      options.layer
+        ? this.db.prepare(`SELECT ${COLUMNS} FROM knowledge_items WHERE layer = ? ORDER BY updated_at DESC, doc DESC LIMIT ?`).all(options.layer, options.limit)
+        : this.db.prepare(`SELECT ${COLUMNS} FROM knowledge_items ORDER BY updated_at DESC, doc DESC LIMIT ?`).all(options.limit)
+    ) as ItemRow[];
+    return rows.map(toItem);
+  }
+
+  count(layer?: KnowledgeLayer): number {
+    return (layer
+      ? this.db.prepare("SELECT count(*) FROM knowledge_items WHERE layer = ?").pluck().get(layer)
+      : this.db.prepare("SELECT count(*) FROM knowledge_items").pluck().get()) as number;
+  }
+
+  /** An item was put in front of the model once more. */
+  used(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    this.db.prepare("UPDATE knowledge_items SET uses = uses + 1 WHERE id IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
+  }
+}
+
+function toItem(row: ItemRow): KnowledgeItem {
+  return {
+    id: row.id,
+    layer: row.layer,
+    kind: row.kind,
+    key: row.key,
+    content: row.content,
+    source: row.source,
+    category: row.category,
+    confidence: row.confidence,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+    sessionId: row.session_id,
+    uses: row.uses,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
