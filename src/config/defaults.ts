@@ -102,6 +102,13 @@ export function configDefaults() {
     pipeline: {
       maxFixRounds: 2,
     },
+    knowledge: {
+      enabled: false,
+      maxPerLayer: 5,
+      maxKnowledgePerSession: 20,
+      maxLearningsPerSession: 10,
+      maxSkillsPerSession: 5,
+    },
     permissions: {
       mode: "default" as const,
       allow: [] as string[],

@@ -122,6 +122,17 @@ const pipelineSchema = z.strictObject({
   maxFixRounds: z._default(z.int().check(z.minimum(0), z.maximum(10)), d.pipeline.maxFixRounds),
 });
 
+const knowledgeSchema = z.strictObject({
+  /** Knowledge that lasts across sessions (seed 003: opt-in). Off, requests are unchanged. */
+  enabled: z._default(z.boolean(), d.knowledge.enabled),
+  /** Items each context layer may add to the system prompt. */
+  maxPerLayer: z._default(z.int().check(z.minimum(1), z.maximum(50)), d.knowledge.maxPerLayer),
+  /** Per session, at most this many knowledge saves, learnings and skills (the reserve-slot limits). */
+  maxKnowledgePerSession: z._default(z.int().check(z.minimum(0), z.maximum(1_000)), d.knowledge.maxKnowledgePerSession),
+  maxLearningsPerSession: z._default(z.int().check(z.minimum(0), z.maximum(1_000)), d.knowledge.maxLearningsPerSession),
+  maxSkillsPerSession: z._default(z.int().check(z.minimum(0), z.maximum(1_000)), d.knowledge.maxSkillsPerSession),
+});
+
 const handoffSchema = z.strictObject({
   /**
    * Hand a degrading pipeline or standalone agent over to a fresh instance
@@ -210,6 +221,7 @@ export const configSchema = z.strictObject({
   agent: z._default(agentSchema, () => agentSchema.parse({})),
   agents: z._default(agentsSchema, () => agentsSchema.parse({})),
   pipeline: z._default(pipelineSchema, () => pipelineSchema.parse({})),
+  knowledge: z._default(knowledgeSchema, () => knowledgeSchema.parse({})),
   permissions: z._default(permissionsSchema, () => permissionsSchema.parse({})),
   context: z._default(contextSchema, () => contextSchema.parse({})),
   sandbox: z._default(sandboxSchema, () => sandboxSchema.parse({})),

@@ -122,6 +122,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(59);
+    expect(documented).toBe(64);
   });
 });

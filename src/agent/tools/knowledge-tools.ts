@@ -1,0 +1,71 @@
+import * as z from "zod";
+import type { KnowledgeHit, KnowledgeStore } from "../../content-store/knowledge-store.js";
+import type { SessionLimits } from "../../knowledge/session-limits.js";
+import { KNOWLEDGE_KINDS, KNOWLEDGE_LAYERS } from "../../store/knowledge-repository.js";
+import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./tool.js";
+
+export interface KnowledgeToolsDeps {
+  store: Pick<KnowledgeStore, "save" | "delete" | "get">;
+  /** Ranked search by the query's keywords (the retriever's keyword extraction). */
+  search(query: string, options: { layers?: ReadonlyArray<(typeof KNOWLEDGE_LAYERS)[number]>; limit: number }): KnowledgeHit[];
+  limits: SessionLimits;
+  sessionId(): string;
+}
+
+/** `save_knowledge`, `search_knowledge`, `delete_knowledge` (issue 15): Sylk's own records, so kind `read`. */
+export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[] {
+  const saveKnowledge = defineTool({
+    name: "save_knowledge",
+    description: toolDescription(import.meta.url, "save-knowledge.txt"),
+    schema: z.strictObject({
+      kind: z.enum(KNOWLEDGE_KINDS).describe("rule, preference, definition or fact."),
+      key: z.string().min(1).max(120).describe("A short name for it (what a search shows first)."),
+      content: z.string().min(1).max(4_000).describe("What to remember, complete on its own."),
+      category: z.string().min(1).max(60).optional().describe("A topic to group it under (build, style, deploy, …)."),
+    }),
+    kind: "read",
+    targets: () => ({}),
+    async execute(input) {
+      if (!deps.limits.reserve("knowledge")) {
+        throw new ToolError(`This session has saved ${deps.limits.cap("knowledge")} knowledge items, its limit (knowledge.maxKnowledgePerSession). Save only what matters most, in a later session.`);
+      }
+      try {
+        const item = deps.store.save({ layer: "user_knowledge", kind: input.kind, key: input.key, content: input.content, category: input.category ?? null, source: "agent", sessionId: deps.sessionId() || null });
+        return { output: `Saved ${input.kind} "${item.key}" (id ${item.id}).`, display: `saved ${input.kind}: ${item.key}` };
+      } catch (error) {
+        deps.limits.release("knowledge");
+        throw new ToolError(`Not saved: ${(error as Error).message}.`);
+      }
+    },
+  });
+  const searchKnowledge = defineTool({
+    name: "search_knowledge",
+    description: toolDescription(import.meta.url, "search-knowledge.txt"),
+    schema: z.strictObject({
+      query: z.string().min(1).describe("What to look for."),
+      layer: z.enum(KNOWLEDGE_LAYERS).optional().describe("Only this layer: user_knowledge, agent_learnings, skill_patterns or external_knowledge."),
+      limit: z.number().int().min(1).max(30).default(10).describe("Most items."),
+    }),
+    kind: "read",
+    targets: () => ({}),
+    async execute(input) {
+      const hits = deps.search(input.query, { ...(input.layer ? { layers: [input.layer] } : {}), limit: input.limit });
+      if (hits.length === 0) return { output: "source: knowledge · 0 results\nNothing saved matches.", display: "no knowledge found" };
+      const lines = hits.map(({ item }) => `- [${item.layer} · ${item.kind}] ${item.key}: ${item.content} (id ${item.id}${item.category ? ` · ${item.category}` : ""})`);
+      return { output: [`source: knowledge · ${hits.length} results`, ...lines].join("\n"), display: `${hits.length} knowledge items` };
+    },
+  });
+  const deleteKnowledge = defineTool({
+    name: "delete_knowledge",
+    description: toolDescription(import.meta.url, "delete-knowledge.txt"),
+    schema: z.strictObject({ id: z.string().min(1).describe("The item's id, as search_knowledge shows it.") }),
+    kind: "read",
+    targets: () => ({}),
+    async execute(input) {
+      const item = deps.store.get(input.id);
+      if (!item || !deps.store.delete(input.id)) throw new ToolError(`No knowledge item has the id ${input.id}; search_knowledge shows the ids.`);
+      return { output: `Deleted ${item.kind} "${item.key}".`, display: `deleted: ${item.key}` };
+    },
+  });
+  return [saveKnowledge, searchKnowledge, deleteKnowledge];
+}
