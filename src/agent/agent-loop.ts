@@ -21,6 +21,12 @@ export interface AgentLoopDeps {
   toolContext: Omit<ToolContext, "signal">;
   recorder: SessionRecorder;
   systemPrompt: string;
+  /**
+   * Seed 003's context-aware adapter, as a hook of the loop: what the
+   * prompt's knowledge and memory add after the system prompt, asked before
+   * each model call (the window counts it). Undefined or empty: nothing.
+   */
+  systemContextFor?: (prompt: string) => Promise<string | undefined>;
   maxTurns: number;
   /** Most output tokens per call; the window always keeps room for them. */
   maxTokens: number;
@@ -129,7 +135,9 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     quality?.turnStarted(turn);
 
     const tools = deps.tools.specs();
-    const fixedTokens = deps.tokenCounter.count(deps.systemPrompt) + deps.tokenCounter.count(JSON.stringify(tools)) + deps.maxTokens;
+    const systemContext = (await deps.systemContextFor?.(prompt)) || undefined;
+    const fixedTokens =
+      deps.tokenCounter.count(deps.systemPrompt) + (systemContext ? deps.tokenCounter.count(systemContext) : 0) + deps.tokenCounter.count(JSON.stringify(tools)) + deps.maxTokens;
     let window = await deps.contextManager.prepare(recorder, fixedTokens);
     for (const reference of window.evictions) {
       quality?.evicted(reference);
@@ -166,7 +174,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       references: window.context.references.length,
       ...(predictedQuality !== undefined ? { predictedQuality } : {}),
     };
-    const request = { system: deps.systemPrompt, messages: alternatingMessages(window.messages), tools, maxTokens: deps.maxTokens };
+    const request = { system: deps.systemPrompt, ...(systemContext ? { systemContext } : {}), messages: alternatingMessages(window.messages), tools, maxTokens: deps.maxTokens };
     const estimated = window.usedTokens - deps.maxTokens;
     sentTokens = estimated;
     turnOpen = true;

@@ -78,7 +78,10 @@ export class AnthropicProvider implements ModelProvider {
       {
         model: this.model,
         max_tokens: request.maxTokens,
-        system: [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }],
+        system: [
+          { type: "text", text: request.system, cache_control: { type: "ephemeral" } },
+          ...(request.systemContext ? [{ type: "text" as const, text: request.systemContext }] : []),
+        ],
         messages: toWireMessages(request.messages),
         tools: toWireTools(request.tools),
         stream: true,

@@ -39,6 +39,12 @@ export interface ToolSpecification {
 export interface ModelRequest {
   /** The stable prefix: cached by providers that can (Anthropic prompt caching). */
   system: string;
+  /**
+   * What follows the prefix for this request only (knowledge and memory
+   * retrieved for the prompt): sent after it, outside the cached part, so
+   * the prefix's cache still hits.
+   */
+  systemContext?: string;
   messages: ChatMessage[];
   tools: ToolSpecification[];
   maxTokens: number;

@@ -73,7 +73,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       {
         model: this.model,
         max_tokens: request.maxTokens,
-        messages: toWireMessages(request.system, request.messages),
+        messages: toWireMessages(request.systemContext ? `${request.system}\n\n${request.systemContext}` : request.system, request.messages),
         ...(request.tools.length > 0
           ? {
               tools: request.tools.map((tool) => ({
