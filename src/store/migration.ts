@@ -1,0 +1,6 @@
+/** One step of the schema (`PRAGMA user_version`). */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
