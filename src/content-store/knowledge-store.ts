@@ -98,6 +98,14 @@ export class KnowledgeStore {
       .map(({ doc, item }) => ({ item, score: scores.get(doc) ?? 0 }));
   }
 
+  learning(tool: string, signature: string): KnowledgeItem | undefined {
+    return this.deps.repository.learning(tool, signature);
+  }
+
+  rejudge(item: KnowledgeItem, confidence: number, details: Record<string, unknown>, now: number = Date.now()): void {
+    this.deps.repository.rejudge(item.id, confidence, details, now);
+  }
+
   /** The items were put in front of the model. */
   used(items: readonly KnowledgeItem[]): void {
     this.deps.repository.used(items.map((item) => item.id));

@@ -115,6 +115,23 @@ export class KnowledgeRepository {
       : this.db.prepare("SELECT count(*) FROM knowledge_items").pluck().get()) as number;
   }
 
+  /** The learning of a tool's error with this signature, if there is one. */
+  learning(tool: string, signature: string): KnowledgeItem | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT ${COLUMNS} FROM knowledge_items
+         WHERE layer = 'agent_learnings' AND json_extract(details, '$.tool') = ? AND json_extract(details, '$.signature') = ?
+         ORDER BY updated_at DESC LIMIT 1`,
+      )
+      .get(tool, signature) as ItemRow | undefined;
+    return row ? toItem(row) : undefined;
+  }
+
+  /** A new confidence and details for an item (its text, and so its terms, unchanged). */
+  rejudge(id: string, confidence: number, details: Record<string, unknown>, now: number): void {
+    this.db.prepare("UPDATE knowledge_items SET confidence = ?, details = ?, updated_at = ? WHERE id = ?").run(confidence, JSON.stringify(details), now, id);
+  }
+
   /** An item was put in front of the model once more. */
   used(ids: readonly string[]): void {
     if (ids.length === 0) return;
