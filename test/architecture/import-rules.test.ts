@@ -83,6 +83,14 @@ describe("architecture: the one-way flow of DESIGN.md", () => {
     expect(violations((edge) => under("team")(edge.from) && ["app", "tui", "cli"].some((layer) => under(layer)(edge.target)))).toEqual([]);
   });
 
+  it("knowledge/ is pure: it never imports the composition root (app/), the UI or the CLI", () => {
+    expect(violations((edge) => under("knowledge")(edge.from) && ["app", "tui", "cli"].some((layer) => under(layer)(edge.target)))).toEqual([]);
+  });
+
+  it("the store never imports knowledge/ (the knowledge layers read the store through interfaces, not the other way)", () => {
+    expect(violations((edge) => under("store")(edge.from) && under("knowledge")(edge.target))).toEqual([]);
+  });
+
   it("the store never imports the agent, the context manager or team/, and takes only message types from llm/", () => {
     expect(
       violations(

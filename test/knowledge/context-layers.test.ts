@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import {
+  ContextLayer,
+  DEFAULT_RETRIEVAL_LAYERS,
+  inquiryItem,
+  isContextLayer,
+  LAYER_DISPLAY_NAMES,
+  LAYERS,
+} from "../../src/knowledge/context-layers.js";
+
+describe("context layers", () => {
+  it("Scenario: Context layer definitions — nine layers (seed 003's six plus Observations, Reflections, Pending Inquiries)", () => {
+    expect(LAYERS.map((layer) => LAYER_DISPLAY_NAMES[layer])).toEqual([
+      "Tool Registry",
+      "User Knowledge",
+      "Skill Patterns",
+      "External Knowledge",
+      "Agent Learnings",
+      "Runtime Context",
+      "Observations",
+      "Reflections",
+      "Pending Inquiries",
+    ]);
+    expect(new Set(LAYERS).size).toBe(9);
+    expect(Object.keys(ContextLayer)).toEqual([
+      "ToolRegistry",
+      "UserKnowledge",
+      "SkillPatterns",
+      "ExternalKnowledge",
+      "AgentLearnings",
+      "RuntimeContext",
+      "Observations",
+      "Reflections",
+      "PendingInquiries",
+    ]);
+  });
+
+  it("the default retrieval layers are the four knowledge layers", () => {
+    expect(DEFAULT_RETRIEVAL_LAYERS).toEqual([
+      ContextLayer.UserKnowledge,
+      ContextLayer.SkillPatterns,
+      ContextLayer.ExternalKnowledge,
+      ContextLayer.AgentLearnings,
+    ]);
+  });
+
+  it("recognises layer identifiers", () => {
+    expect(isContextLayer("pending_inquiries")).toBe(true);
+    expect(isContextLayer("Pending Inquiries")).toBe(false);
+  });
+
+  it("builds an inquiry item: topic as key, question as content, why as metadata.context", () => {
+    expect(inquiryItem({ topic: "deploy", question: "Which region?", context: "two regions seen" })).toEqual({
+      layer: ContextLayer.PendingInquiries,
+      key: "deploy",
+      content: "Which region?",
+      metadata: { context: "two regions seen" },
+    });
+    expect(inquiryItem({ topic: "deploy", question: "Which region?" })).not.toHaveProperty("metadata");
+  });
+});
