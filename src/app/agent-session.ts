@@ -35,6 +35,7 @@ import { AgentIdAllocator } from "./team/agent-ids.js";
 import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/sub-agent-host.js";
 import { type Consulter, KnowledgeAgents } from "./team/knowledge-agents.js";
 import { runPipeline } from "./team/pipeline-runner.js";
+import { SessionKnowledge } from "./knowledge/session-knowledge.js";
 import { workflowBlock } from "../team/workflow-block.js";
 import { loadCustomAgents } from "../roles/custom-agents.js";
 import { GuideRouter } from "./team/guide-router.js";
@@ -196,18 +197,20 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     if (hook === "workflow_context") return `${prompt}\n\n${workflowBlock(options.workflow?.() ?? { kind: "tasks", tasks: handoff.tasks() })}`;
     return prompt;
   };
+  const knowledge = new SessionKnowledge(services, config, () => recorder?.session.id ?? "");
   const available = [
     ...handoff.trackCommands(
       // Every check command's run (tests, build, typecheck, lint) is also a test_result entry: search_test_history reads them.
-      recordTestRuns(
+      knowledge.watch(recordTestRuns(
         createBuiltinTools({
           codeSearcher,
           sandbox,
           networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
         }),
         { record: async (entry) => recorder?.recordDerived(entry) },
-      ),
+      )),
     ),
+    ...knowledge.tools(),
     ...contextTools,
     handoff.todoTool(),
     ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget, customAgents: shared.customAgents }),
@@ -359,6 +362,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           toolContext,
           recorder: active,
           systemPrompt,
+          // Seed 003's context-aware adapter: the prompt's knowledge after the cached prompt (knowledge.enabled).
+          systemContextFor: (query) => knowledge.systemContextFor(query, tools.specs().map(({ name, description }) => ({ name, description }))),
           maxTurns: options.maxTurns ?? config.agent.maxTurns,
           maxParallel: config.agents.maxParallel,
           maxTokens,

@@ -38,11 +38,13 @@ const WRITE_AND_EXECUTE = ["edit_file", "write_file", "run_command"] as const;
 /** The agents that change files see the tools in the order Sylk's one agent always had. */
 const WORKING = ["read_file", "list_files", "grep", "search_codebase", ...WRITE_AND_EXECUTE, "retrieve_context", "search_history", "get_turn_range", "todo_write"] as const;
 const CONSULT_ALL = ["consult_librarian", "consult_archivalist", "consult_academic", "consult_architect"] as const;
+/** Knowledge that lasts (offered only with `knowledge.enabled`): saved, found and withdrawn by the agents that work with the user. */
+const KNOWLEDGE = ["save_knowledge", "search_knowledge", "delete_knowledge"] as const;
 
 const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
   librarian: {
     description: "Knows this codebase: where things are, how they work, its patterns. Answers with cited code; changes nothing.",
-    tools: [...READ, "get_symbol_context", "get_recent_changes", "share_context"],
+    tools: [...READ, "get_symbol_context", "get_recent_changes", "search_knowledge", "share_context"],
     hook: "full_prefetch",
     readOnly: true,
   },
@@ -57,6 +59,7 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
       "get_chronicle_entries",
       "get_cross_session_patterns",
       "search_test_history",
+      "search_knowledge",
       "share_context",
     ],
     hook: "full_prefetch",
@@ -76,13 +79,13 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
   },
   engineer: {
     description: "Implements changes, runs the checks, says what changed.",
-    tools: [...WORKING, "get_symbol_context", "get_recent_changes", ...CONSULT_ALL, "delegate"],
+    tools: [...WORKING, "get_symbol_context", "get_recent_changes", ...KNOWLEDGE, ...CONSULT_ALL, "delegate"],
     hook: "focused_prefetch",
     readOnly: false,
   },
   designer: {
     description: "Builds user interfaces with the project's own components and styles, accessibly.",
-    tools: [...WORKING, "get_recent_changes", "consult_librarian", "consult_academic", "consult_architect"],
+    tools: [...WORKING, "get_recent_changes", ...KNOWLEDGE, "consult_librarian", "consult_academic", "consult_architect"],
     hook: "focused_prefetch",
     readOnly: false,
   },
@@ -94,7 +97,7 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
   },
   tester: {
     description: "Writes tests in the project's style, runs them, reports results.",
-    tools: [...WORKING, "search_test_history", "get_coverage_gaps", "consult_librarian", "report_test_results"],
+    tools: [...WORKING, "search_test_history", "get_coverage_gaps", ...KNOWLEDGE, "consult_librarian", "report_test_results"],
     hook: "focused_prefetch",
     readOnly: false,
   },
@@ -110,6 +113,7 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
       "todo_write",
       "search_decisions",
       "get_agent_capabilities",
+      ...KNOWLEDGE,
       ...CONSULT_ALL,
       "delegate",
       "submit_plan",
@@ -119,7 +123,7 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
   },
   guide: {
     description: "The first point of contact: answers briefly or routes the request to the agent best placed to answer.",
-    tools: ["retrieve_context", "search_history", "get_turn_range", "get_routing_history", "get_agent_capabilities", "route_to_agent"],
+    tools: ["retrieve_context", "search_history", "get_turn_range", "get_routing_history", "get_agent_capabilities", ...KNOWLEDGE, "route_to_agent"],
     hook: "full_prefetch",
     readOnly: false,
   },

@@ -1,0 +1,104 @@
+import { createKnowledgeTools } from "../../agent/tools/knowledge-tools.js";
+import type { ToolDefinition } from "../../agent/tools/tool.js";
+import type { SylkConfig } from "../../config/schema.js";
+import { assemblePrompt } from "../../knowledge/assemble-prompt.js";
+import { type ContextItem, ContextLayer } from "../../knowledge/context-layers.js";
+import type { LayerSearch, ToolDescriptor } from "../../knowledge/context-providers.js";
+import { ContextRetriever } from "../../knowledge/context-retriever.js";
+import { extractKeywords } from "../../knowledge/extract-keywords.js";
+import { SHOWN_CONFIDENCE } from "../../knowledge/learning-engine.js";
+import { RuntimeContextAdapter } from "../../knowledge/runtime-context-adapter.js";
+import { SessionLimits } from "../../knowledge/session-limits.js";
+import { ToolRegistryAdapter } from "../../knowledge/tool-registry-adapter.js";
+import { KNOWLEDGE_LAYERS, type KnowledgeLayer } from "../../store/knowledge-repository.js";
+import type { ProjectServices } from "../project-services.js";
+import { learnFromTools } from "./learning-tools.js";
+
+/** The layers the context hook retrieves for each prompt (seed 000's six, the memory layers coming with observational memory). */
+const PROMPT_LAYERS: readonly ContextLayer[] = [
+  ContextLayer.RuntimeContext,
+  ContextLayer.ToolRegistry,
+  ContextLayer.UserKnowledge,
+  ContextLayer.SkillPatterns,
+  ContextLayer.ExternalKnowledge,
+  ContextLayer.AgentLearnings,
+];
+
+/**
+ * Knowledge's part of one conversation (issue 15), all of it off unless
+ * `knowledge.enabled`: the knowledge tools, the learning engine around the
+ * session's tools, and the context hook that adds what the prompt's
+ * keywords find, by layer, after the system prompt.
+ */
+export class SessionKnowledge {
+  private readonly limits: SessionLimits;
+  private readonly runtime: RuntimeContextAdapter;
+
+  constructor(
+    private readonly services: ProjectServices,
+    private readonly config: SylkConfig,
+    private readonly sessionId: () => string,
+  ) {
+    const knowledge = config.knowledge;
+    this.limits = new SessionLimits({ knowledge: knowledge.maxKnowledgePerSession, learnings: knowledge.maxLearningsPerSession, skills: knowledge.maxSkillsPerSession });
+    this.runtime = new RuntimeContextAdapter({ knowledgeEnabled: knowledge.enabled, memoryEnabled: false, encryptionEnabled: false });
+  }
+
+  get enabled(): boolean {
+    return this.config.knowledge.enabled;
+  }
+
+  /** `save_knowledge`, `search_knowledge`, `delete_knowledge`; none when knowledge is off. */
+  tools(): ToolDefinition[] {
+    if (!this.enabled) return [];
+    return createKnowledgeTools({
+      store: this.services.knowledge,
+      search: (query, options) => this.services.knowledge.search(extractKeywords(query) ?? [], options),
+      limits: this.limits,
+      sessionId: this.sessionId,
+    });
+  }
+
+  /** The session's tools, each watched by the learning engine (unchanged when knowledge is off). */
+  watch(tools: readonly ToolDefinition[]): ToolDefinition[] {
+    return this.enabled ? learnFromTools(tools, { store: this.services.knowledge, limits: this.limits, sessionId: this.sessionId }) : [...tools];
+  }
+
+  /** What the prompt's knowledge adds after the system prompt (seed 003's context-aware adapter); undefined when off or nothing matched. */
+  async systemContextFor(prompt: string, tools: readonly ToolDescriptor[]): Promise<string | undefined> {
+    if (!this.enabled) return undefined;
+    const sessionKey = this.sessionId();
+    if (sessionKey) this.runtime.setSession(sessionKey);
+    const retriever = new ContextRetriever({
+      search: this.layerSearch(),
+      toolRegistry: new ToolRegistryAdapter(tools),
+      runtimeContext: { getRuntimeContext: () => ({ ...this.runtime.getRuntimeContext(), activeToolCount: tools.length }) },
+      maxPerLayer: this.config.knowledge.maxPerLayer,
+    });
+    const { items } = await retriever.retrieve(prompt, { layers: PROMPT_LAYERS, ...(sessionKey ? { sessionKey } : {}) });
+    // Runtime context alone is not knowledge: with nothing else found, the request stays as it was.
+    if (!items.some((item) => item.layer !== ContextLayer.RuntimeContext && item.layer !== ContextLayer.ToolRegistry)) return undefined;
+    return assemblePrompt("", items) || undefined;
+  }
+
+  /** The knowledge-backed layers, by ranked keyword search in the store; learnings below the shown confidence left out. */
+  private layerSearch(): LayerSearch {
+    const store = this.services.knowledge;
+    return {
+      search: async (layer, keywords, limit) => {
+        if (!(KNOWLEDGE_LAYERS as readonly string[]).includes(layer)) return [];
+        const hits = store.search(keywords, { layers: [layer as KnowledgeLayer], limit: limit * 2 });
+        const shown = hits.filter(({ item }) => item.layer !== "agent_learnings" || item.confidence >= SHOWN_CONFIDENCE).slice(0, limit);
+        store.used(shown.map(({ item }) => item));
+        return shown.map(({ item, score }): ContextItem => ({
+          layer,
+          key: item.key,
+          content: item.content,
+          source: item.source,
+          score,
+          metadata: { id: item.id, ...(item.category ? { category: item.category } : {}) },
+        }));
+      },
+    };
+  }
+}

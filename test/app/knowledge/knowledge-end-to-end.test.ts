@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
+import { openAgentSession } from "../../../src/app/agent-session.js";
+import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
+import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
+
+/** Issue 15: knowledge saved in one session is under "User Knowledge" in the next session's system prompt. */
+let server: FakeAnthropicServer;
+let project: TempProject;
+let services: ProjectServices;
+
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+  project = createTempProject({ "package.json": '{ "name": "shop" }\n' });
+});
+afterEach(async () => {
+  await services.close();
+  await server.close();
+  project.cleanup();
+});
+
+function open(enabled: boolean) {
+  const env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_KNOWLEDGE_ENABLED: String(enabled) };
+  services = openProject({ root: project.root, env });
+  return env;
+}
+
+async function ask(env: NodeJS.ProcessEnv, prompt: string): Promise<AgentResult> {
+  const session = openAgentSession({ services, env });
+  const run = session.run(prompt, new AbortController().signal);
+  let step = await run.next();
+  for (; !step.done; step = await run.next()) void (step.value as AgentEvent);
+  session.close();
+  return step.value;
+}
+
+const systemBlocks = (index: number): Array<{ text: string; cache_control?: unknown }> => (messageRequests(server)[index]?.body as any).system;
+
+describe("knowledge that lasts, end to end", () => {
+  it("a rule saved in one session is in the next session's system prompt, after the cached prompt, when a prompt is about it", async () => {
+    const env = open(true);
+    server.enqueue(
+      reply().toolUse("save_knowledge", { kind: "rule", key: "package manager", content: "Always use pnpm in this repository, never npm.", category: "build" }, "toolu_save"),
+      reply().text("Noted: pnpm."),
+    );
+    await ask(env, "Remember: we use pnpm here, never npm.");
+    expect(services.knowledge.list({ limit: 10 }).map((item) => item.key)).toEqual(["package manager"]);
+
+    server.enqueue(reply().text("pnpm install"));
+    await ask(env, "How do I install the dependencies with the package manager?");
+    const blocks = systemBlocks(2);
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]?.cache_control).toEqual({ type: "ephemeral" });
+    expect(blocks[0]?.text).not.toContain("## User Knowledge");
+    expect(blocks[1]?.cache_control).toBeUndefined();
+    expect(blocks[1]?.text).toContain("## User Knowledge\n- [build] package manager: Always use pnpm in this repository, never npm.");
+    expect(blocks[1]?.text).toMatch(/^## Runtime Context\n- Session: [0-9a-f-]{36} \| Channel: direct/);
+    // A prompt the knowledge says nothing about leaves the request as it was.
+    server.enqueue(reply().text("Hi."));
+    await ask(env, "Say hello.");
+    expect(systemBlocks(3)).toHaveLength(1);
+  });
+
+  it("with knowledge off (the default), there are no knowledge tools and the system prompt is one block, as before", async () => {
+    const env = open(false);
+    server.enqueue(reply().text("ok"));
+    await ask(env, "How do I install the dependencies with the package manager?");
+    const body = messageRequests(server)[0]?.body as any;
+    expect(body.system).toHaveLength(1);
+    expect(body.tools.map((tool: { name: string }) => tool.name)).not.toContain("save_knowledge");
+  });
+});
