@@ -13,6 +13,8 @@ import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
 import { KnowledgeStore } from "../content-store/knowledge-store.js";
 import { KnowledgeRepository } from "../store/knowledge-repository.js";
+import { InquiryRepository } from "../store/inquiry-repository.js";
+import { Inquiries } from "./knowledge/inquiries.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
 import type { SqliteDatabase } from "../store/database.js";
 import { EntryRepository } from "../store/entry-repository.js";
@@ -54,6 +56,8 @@ export interface ProjectServices {
   contentStore: UniversalContentStore;
   /** Knowledge that lasts across sessions (issue 15): rules, preferences, learnings, skills. */
   knowledge: KnowledgeStore;
+  /** Questions for the user when knowledge was missing; an answer becomes knowledge. */
+  inquiries: Inquiries;
   consent: ConsentStore;
   indexLock: IndexLock;
   /** Stops worker threads and closes the database. */
@@ -70,7 +74,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const fullTextRepository = new FullTextRepository(db);
   const codeFullText = new PersistentFullText(fullTextRepository, "code");
   const historyFullText = new PersistentFullText(fullTextRepository, "history");
-  const knowledgeFullText = new PersistentFullText(fullTextRepository, "knowledge");
+  const knowledge = new KnowledgeStore({ db, repository: new KnowledgeRepository(db), fullText: new PersistentFullText(fullTextRepository, "knowledge") });
   const builtinEmbedder = config.embedding.provider === "builtin";
   // Scans on a second thread once warm, beside full-text scoring.
   const codeVectorIndex = new CodeVectorIndex(vectors, () => fullTextRepository.dataVersion(), true);
@@ -118,7 +122,8 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
       embedder,
       config: config.search,
     }),
-    knowledge: new KnowledgeStore({ db, repository: new KnowledgeRepository(db), fullText: knowledgeFullText }),
+    knowledge,
+    inquiries: new Inquiries({ repository: new InquiryRepository(db), knowledge }),
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock),
     close: async () => {

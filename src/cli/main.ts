@@ -9,6 +9,7 @@ import { registerInteractiveCommand } from "./commands/interactive-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
 import { registerLearningCommand } from "./commands/learning-command.js";
+import { registerMemoryCommand } from "./commands/memory-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
 import { registerTrustCommand } from "./commands/trust-command.js";
 import { diskFullMessage } from "./disk-full.js";
@@ -37,6 +38,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerSessionsCommand(program, context);
   registerLearningCommand(program, context);
   registerAgentsCommand(program, context);
+  registerMemoryCommand(program, context);
   registerTrustCommand(program, context);
   // Last: `sylk` with no command starts it.
   registerInteractiveCommand(program, context);

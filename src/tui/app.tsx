@@ -8,8 +8,8 @@ import { openAgentSession } from "../app/agent-session.js";
 import { describeSandbox, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { ProjectServices } from "../app/project-services.js";
 import type { PromptHistory } from "../app/prompt-history.js";
-import { isSlashCommand } from "./commands/command-list.js";
-import { runSlashCommand } from "./commands/slash-commands.js";
+import { isMemoryNote, isSlashCommand } from "./commands/command-list.js";
+import { runSlashCommand, type SlashCommandContext } from "./commands/slash-commands.js";
 import { ApprovalDialog } from "./components/approval-dialog.js";
 import { ConsentPrompt } from "./components/consent-prompt.js";
 import { ProgressBar } from "./components/progress-bar.js";
@@ -182,21 +182,28 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
   });
 
   const submit = (text: string) => {
+    // `# always use pnpm`: a note kept in memory, as users of other agents expect; it is not sent to the model.
+    if (isMemoryNote(text)) {
+      agent.print({ kind: "user", text: text.trim() });
+      void runSlashCommand(`/memory add ${text.trim().replace(/^#\s*/, "")}`, slashContext());
+      return;
+    }
     if (!isSlashCommand(text)) return agent.submit(text.trim());
     agent.print({ kind: "user", text: text.trim() });
-    void runSlashCommand(text, {
-      services,
-      agent,
-      indexing,
-      banner,
-      clearScreen: () => write(CLEAR_TERMINAL),
-      switchModel: (model) => {
-        modelRef.current = model;
-        return agent.switchSession(agent.session.sessionId ? { id: agent.session.sessionId } : undefined);
-      },
-      exit: requestExit,
-    });
+    void runSlashCommand(text, slashContext());
   };
+  const slashContext = (): SlashCommandContext => ({
+    services,
+    agent,
+    indexing,
+    banner,
+    clearScreen: () => write(CLEAR_TERMINAL),
+    switchModel: (model) => {
+      modelRef.current = model;
+      return agent.switchSession(agent.session.sessionId ? { id: agent.session.sessionId } : undefined);
+    },
+    exit: requestExit,
+  });
 
   const modal = consent.asking || agent.approval !== undefined;
   return (

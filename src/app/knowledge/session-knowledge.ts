@@ -1,8 +1,9 @@
 import { createKnowledgeTools } from "../../agent/tools/knowledge-tools.js";
+import { createRecordInquiryTool } from "../../agent/tools/record-inquiry.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { assemblePrompt } from "../../knowledge/assemble-prompt.js";
-import { type ContextItem, ContextLayer } from "../../knowledge/context-layers.js";
+import { type ContextItem, ContextLayer, inquiryItem } from "../../knowledge/context-layers.js";
 import type { LayerSearch, ToolDescriptor } from "../../knowledge/context-providers.js";
 import { ContextRetriever } from "../../knowledge/context-retriever.js";
 import { extractKeywords } from "../../knowledge/extract-keywords.js";
@@ -22,6 +23,7 @@ const PROMPT_LAYERS: readonly ContextLayer[] = [
   ContextLayer.SkillPatterns,
   ContextLayer.ExternalKnowledge,
   ContextLayer.AgentLearnings,
+  ContextLayer.PendingInquiries,
 ];
 
 /**
@@ -48,15 +50,18 @@ export class SessionKnowledge {
     return this.config.knowledge.enabled;
   }
 
-  /** `save_knowledge`, `search_knowledge`, `delete_knowledge`; none when knowledge is off. */
+  /** `save_knowledge`, `search_knowledge`, `delete_knowledge`, `record_inquiry`; none when knowledge is off. */
   tools(): ToolDefinition[] {
     if (!this.enabled) return [];
-    return createKnowledgeTools({
-      store: this.services.knowledge,
-      search: (query, options) => this.services.knowledge.search(extractKeywords(query) ?? [], options),
-      limits: this.limits,
-      sessionId: this.sessionId,
-    });
+    return [
+      ...createKnowledgeTools({
+        store: this.services.knowledge,
+        search: (query, options) => this.services.knowledge.search(extractKeywords(query) ?? [], options),
+        limits: this.limits,
+        sessionId: this.sessionId,
+      }),
+      createRecordInquiryTool({ record: (input) => this.services.inquiries.record({ ...input, sessionId: this.sessionId() || null }) }),
+    ];
   }
 
   /** The session's tools, each watched by the learning engine (unchanged when knowledge is off). */
@@ -73,6 +78,10 @@ export class SessionKnowledge {
       search: this.layerSearch(),
       toolRegistry: new ToolRegistryAdapter(tools),
       runtimeContext: { getRuntimeContext: () => ({ ...this.runtime.getRuntimeContext(), activeToolCount: tools.length }) },
+      inquiries: {
+        pendingInquiryItems: async (_sessionKey, limit) =>
+          this.services.inquiries.pending(limit).map((inquiry) => inquiryItem({ topic: inquiry.topic, question: inquiry.question, context: inquiry.context })),
+      },
       maxPerLayer: this.config.knowledge.maxPerLayer,
     });
     const { items } = await retriever.retrieve(prompt, { layers: PROMPT_LAYERS, ...(sessionKey ? { sessionKey } : {}) });

@@ -21,6 +21,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "handoff", usage: "/handoff", description: "hand the work to a fresh instance of the agent now (prompt, tasks and files go along)" },
   { name: "learning", usage: "/learning", description: "what self-tuning retrieval learned in this project" },
   { name: "pipeline", usage: "/pipeline <task>", description: "the team takes a task: plan, design, implement, review and fix, test, summary" },
+  { name: "memory", usage: "/memory [list|search|add|rm|answer]", description: "what Sylk keeps across sessions, and the questions it has for you (# text keeps a note)" },
   { name: "cost", usage: "/cost", description: "tokens this session used, and an estimate in dollars" },
   { name: "clear", usage: "/clear", description: "clear the screen and start a new session" },
   { name: "exit", usage: "/exit", description: "quit (also Ctrl-C twice, or Ctrl-D on an empty prompt)" },
@@ -103,3 +104,8 @@ export const HELP_KEYS: ReadonlyArray<[string, string]> = [
   ["Ctrl+C twice, Ctrl+D", "exit"],
   ["approvals", "↑/↓ and Enter, or 1 allow once · 2 allow for this session · 3 deny (Esc)"],
 ];
+
+/** `# text`: a note to keep in memory (a line that is only `#`s, or a Markdown heading of a pasted document, is not). */
+export function isMemoryNote(line: string): boolean {
+  return /^#\s+\S/.test(line.trim()) && !line.includes("\n");
+}

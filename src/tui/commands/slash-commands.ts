@@ -12,6 +12,7 @@ import { recapEntries } from "../session-recap.js";
 import type { TranscriptEntry } from "../transcript.js";
 import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../app/learning/learning-report.js";
+import { parseMemoryRequest, runMemoryRequest } from "../../app/knowledge/memory-commands.js";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import type { SessionRecord } from "../../store/session-repository.js";
@@ -69,6 +70,8 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return agent.print(note(learningText(agent.session)));
       case "cost":
         return agent.print(note(costText(context)));
+      case "memory":
+        return agent.print(note(memoryText(argument, context)));
       case "pipeline":
         if (!argument) return agent.print(note("Usage: /pipeline <task> (the team plans, designs, implements, reviews and fixes, tests and sums up)", "warning"));
         return agent.submit(`/pipeline ${argument}`);
@@ -225,6 +228,11 @@ function subAgentCostLines(children: readonly SessionRecord[]): string[] {
         `cache read ${formatCount(usage.cacheReadTokens)} tokens${dollars === undefined ? "" : ` · about ${formatDollars(dollars)}`}`,
     ),
   ];
+}
+
+/** `/memory …`: what `sylk memory …` prints. */
+function memoryText(argument: string, context: SlashCommandContext): string {
+  return runMemoryRequest(context.services, parseMemoryRequest(argument ? argument.split(/\s+/) : [])).lines.join("\n");
 }
 
 /** `/learning`: what `sylk learning` prints. */

@@ -1,0 +1,129 @@
+import type { KnowledgeItem, KnowledgeKind, KnowledgeLayer } from "../../store/knowledge-repository.js";
+import { KNOWLEDGE_LAYERS } from "../../store/knowledge-repository.js";
+import type { Inquiry } from "../../store/inquiry-repository.js";
+import { extractKeywords } from "../../knowledge/extract-keywords.js";
+import type { ProjectServices } from "../project-services.js";
+
+/**
+ * What `sylk memory` and `/memory` do (issue 15): list, search, add, remove
+ * and answer, over the project's knowledge and pending questions. One
+ * implementation for both, so the command line and the TUI never differ.
+ */
+export type MemoryRequest =
+  | { action: "list"; what?: string }
+  | { action: "search"; query: string }
+  | { action: "add"; text: string; kind?: KnowledgeKind; key?: string }
+  | { action: "rm"; id: string }
+  | { action: "answer"; id: string; text: string };
+
+export interface MemoryReport {
+  /** For `--json`. */
+  json: Record<string, unknown>;
+  /** For people. */
+  lines: string[];
+}
+
+const LIST_LIMIT = 50;
+
+export function parseMemoryRequest(words: readonly string[]): MemoryRequest {
+  const [action = "list", ...rest] = words;
+  switch (action) {
+    case "list":
+      return { action: "list", ...(rest[0] ? { what: rest[0] } : {}) };
+    case "search":
+      if (rest.length === 0) throw new Error("Usage: memory search <words>");
+      return { action: "search", query: rest.join(" ") };
+    case "add":
+      if (rest.length === 0) throw new Error("Usage: memory add <text> (a rule, preference, definition or fact to keep)");
+      return { action: "add", text: rest.join(" ") };
+    case "rm":
+      if (!rest[0]) throw new Error("Usage: memory rm <id>");
+      return { action: "rm", id: rest[0] };
+    case "answer":
+      if (!rest[0] || rest.length < 2) throw new Error("Usage: memory answer <question id> <your answer>");
+      return { action: "answer", id: rest[0], text: rest.slice(1).join(" ") };
+    default:
+      throw new Error(`Unknown memory action "${action}": list, search, add, rm or answer.`);
+  }
+}
+
+export function runMemoryRequest(services: Pick<ProjectServices, "knowledge" | "inquiries" | "loadedConfig">, request: MemoryRequest): MemoryReport {
+  const off = services.loadedConfig.config.knowledge.enabled ? [] : ["(knowledge.enabled is off: what is kept here is not put in prompts until it is on.)"];
+  switch (request.action) {
+    case "list": {
+      if (request.what === "inquiries" || request.what === "questions") {
+        const pending = services.inquiries.pending(LIST_LIMIT);
+        return { json: { inquiries: pending.map(inquiryJson) }, lines: pending.length === 0 ? ["No questions are waiting for you."] : pending.map(inquiryLine) };
+      }
+      const layer = request.what as KnowledgeLayer | undefined;
+      if (layer && !(KNOWLEDGE_LAYERS as readonly string[]).includes(layer)) {
+        throw new Error(`Nothing called "${request.what}" is kept: list ${KNOWLEDGE_LAYERS.join(", ")} or inquiries.`);
+      }
+      const items = services.knowledge.list({ ...(layer ? { layer } : {}), limit: LIST_LIMIT });
+      const pending = layer ? [] : services.inquiries.pending(LIST_LIMIT);
+      return {
+        json: { items: items.map(itemJson), ...(layer ? {} : { inquiries: pending.map(inquiryJson) }) },
+        lines: [
+          ...(items.length === 0 ? ["Nothing is kept yet."] : items.map(itemLine)),
+          ...(pending.length > 0 ? ["", `Questions for you (answer with: memory answer <id> <answer>):`, ...pending.map(inquiryLine)] : []),
+          ...off,
+        ],
+      };
+    }
+    case "search": {
+      const hits = services.knowledge.search(extractKeywords(request.query) ?? [], { limit: 20 });
+      return { json: { items: hits.map(({ item, score }) => ({ ...itemJson(item), score })) }, lines: hits.length === 0 ? ["Nothing kept matches."] : hits.map(({ item }) => itemLine(item)) };
+    }
+    case "add": {
+      const kind = request.kind ?? kindOf(request.text);
+      const item = services.knowledge.save({ layer: "user_knowledge", kind, key: request.key ?? keyOf(request.text), content: request.text, source: "user" });
+      return { json: { item: itemJson(item) }, lines: [`Kept ${item.kind} ${item.id.slice(0, 8)}: ${item.content}`, ...off] };
+    }
+    case "rm": {
+      const item = findItem(services, request.id);
+      services.knowledge.delete(item.id);
+      return { json: { removed: itemJson(item) }, lines: [`Removed ${item.kind} ${item.id.slice(0, 8)}: ${item.key}`] };
+    }
+    case "answer": {
+      const { inquiry, knowledgeId } = services.inquiries.answer(request.id, request.text);
+      return { json: { inquiry: inquiryJson(inquiry), knowledge_id: knowledgeId }, lines: [`Answered "${inquiry.question}"; kept as knowledge ${knowledgeId.slice(0, 8)}.`, ...off] };
+    }
+  }
+}
+
+/** "always", "never", "must", "use … instead": a rule; "I prefer", "I like": a preference; "X means", "X is": a fact. */
+function kindOf(text: string): KnowledgeKind {
+  if (/\b(always|never|must|don't|do not|use\b.*\binstead)\b/i.test(text)) return "rule";
+  if (/\b(prefer|like|rather)\b/i.test(text)) return "preference";
+  if (/\bmeans\b|\bstands for\b/i.test(text)) return "definition";
+  return "fact";
+}
+
+function keyOf(text: string): string {
+  const keywords = extractKeywords(text) ?? [];
+  return (keywords.slice(0, 3).join(" ") || text.slice(0, 40)).slice(0, 60);
+}
+
+function findItem(services: Pick<ProjectServices, "knowledge">, idOrPrefix: string): KnowledgeItem {
+  const exact = services.knowledge.get(idOrPrefix);
+  if (exact) return exact;
+  const matches = services.knowledge.list({ limit: 10_000 }).filter((item) => item.id.startsWith(idOrPrefix));
+  if (matches.length === 1) return matches[0] as KnowledgeItem;
+  throw new Error(matches.length === 0 ? `Nothing kept has the id ${idOrPrefix}; \`memory list\` shows the ids.` : `${matches.length} items start with ${idOrPrefix}; give more of the id.`);
+}
+
+function itemLine(item: KnowledgeItem): string {
+  return `${item.id.slice(0, 8)}  ${item.layer === "user_knowledge" ? item.kind : item.layer}${item.category ? ` · ${item.category}` : ""}  ${item.key}: ${item.content}`;
+}
+
+function inquiryLine(inquiry: Inquiry): string {
+  return `${inquiry.id.slice(0, 8)}  [${inquiry.topic}] ${inquiry.question} (context: ${inquiry.context})`;
+}
+
+function itemJson(item: KnowledgeItem) {
+  return { id: item.id, layer: item.layer, kind: item.kind, key: item.key, content: item.content, source: item.source, category: item.category, confidence: item.confidence, uses: item.uses, created_at: item.createdAt };
+}
+
+function inquiryJson(inquiry: Inquiry) {
+  return { id: inquiry.id, topic: inquiry.topic, question: inquiry.question, context: inquiry.context, status: inquiry.status, created_at: inquiry.createdAt };
+}

@@ -1,0 +1,22 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { renderApp, type RenderedApp } from "./render-app.js";
+
+/** Issue 15 in the TUI: `# text` keeps a note, `/memory` shows what is kept. */
+let app: RenderedApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+describe("memory in the TUI", () => {
+  it("a # line is kept as a rule without reaching the model, and /memory lists it", async () => {
+    app = await renderApp({ consent: true, env: { SYLK_KNOWLEDGE_ENABLED: "true" } });
+    await app.waitFor("index: fresh");
+    await app.submit("# always use pnpm, never npm");
+    await app.waitFor(/Kept rule [0-9a-f]{8}: always use pnpm, never npm/);
+    expect(app.services.knowledge.list({ limit: 10 }).map((item) => `${item.kind}: ${item.content}`)).toEqual(["rule: always use pnpm, never npm"]);
+    await app.submit("/memory");
+    await app.waitFor(/[0-9a-f]{8} {2}rule {2}pnpm npm: always use pnpm, never npm|[0-9a-f]{8} {2}rule {2}.*always use pnpm, never npm/);
+    expect(app.frame()).not.toContain("knowledge.enabled is off");
+  });
+});
