@@ -91,6 +91,8 @@ export interface AgentSession {
   requestHandoff(): string;
   /** The end of the session: what the agent instance learned goes into the profiles. Call once, when the conversation closes. */
   close(): void;
+  /** Waits for the background observation under way (observational memory), if any: before exiting, and in tests. */
+  settleMemory(): Promise<void>;
   /** `/learning`: what self-tuning retrieval learned in this project (undefined when learning is off). */
   learning(): LearningSummary | undefined;
   /** Files changed on disk (the project watcher): after an answer, they are the user's edits. */

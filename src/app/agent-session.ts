@@ -36,13 +36,15 @@ import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/su
 import { type Consulter, KnowledgeAgents } from "./team/knowledge-agents.js";
 import { runPipeline } from "./team/pipeline-runner.js";
 import { SessionKnowledge } from "./knowledge/session-knowledge.js";
+import { ObservationBuffer } from "./knowledge/observation-buffer.js";
+import { observerFor } from "./knowledge/observer-provider.js";
 import { workflowBlock } from "../team/workflow-block.js";
 import { loadCustomAgents } from "../roles/custom-agents.js";
 import { GuideRouter } from "./team/guide-router.js";
 import { createRouteToAgentTool } from "../agent/tools/route-to-agent.js";
 import { createGetRoutingHistoryTool } from "../agent/tools/roles/get-routing-history.js";
 import { RoutingRepository } from "../store/routing-repository.js";
-import { maskedNotice, withAttachments, withNotice, withSubAgentTotals } from "./run-wrappers.js";
+import { afterRun, maskedNotice, withAttachments, withNotice, withReports, withSubAgentTotals } from "./run-wrappers.js";
 import { CONSULTABLE_AGENTS, createConsultTool } from "../agent/tools/consult.js";
 import { createDelegateTool, delegableAgents } from "../agent/tools/delegate.js";
 import { recordTestRuns } from "../agent/tools/roles/record-test-runs.js";
@@ -198,6 +200,18 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     return prompt;
   };
   const knowledge = new SessionKnowledge(services, config, () => recorder?.session.id ?? "");
+  // Seed 004: notes of a long conversation, written in the background after each turn (observationalMemory.enabled).
+  const memoryReports: string[] = [];
+  const observations = config.observationalMemory.enabled
+    ? new ObservationBuffer({
+        store: services.contentStore,
+        sessionId: () => recorder?.session.id ?? "",
+        rows: () => recorder?.rows() ?? [],
+        observer: observerFor(config, env, provider),
+        settings: config.observationalMemory,
+        report: (message) => memoryReports.push(message),
+      })
+    : undefined;
   const available = [
     ...handoff.trackCommands(
       // Every check command's run (tests, build, typecheck, lint) is also a test_result entry: search_test_history reads them.
@@ -269,7 +283,9 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     },
     tasks: () => handoff.tasks(),
     handoffState: (reason) => handoff.stateNow(reason),
+    settleMemory: async () => observations?.settled(),
     close: () => {
+      void observations?.close();
       // The root's knowledge agents live as long as it does; the last routing's outcome is settled.
       if (!options.shared) shared.knowledge.close();
       router?.close();
@@ -382,7 +398,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       );
       // A sub-agent's episode has no user to judge it: only the agent the user talks to teaches self-tuning retrieval.
       const followed = withSubAgentTotals(shared.usage, parent ? run : learning.track(prompt, run));
-      const told = screened.findings.length > 0 ? withNotice(maskedNotice(screened.findings), followed) : followed;
+      const observed = observations ? afterRun(withReports(memoryReports, followed), () => observations.signal()) : followed;
+      const told = screened.findings.length > 0 ? withNotice(maskedNotice(screened.findings), observed) : observed;
       return attachments.length > 0 ? withAttachments(attachments, told) : told;
     },
   };

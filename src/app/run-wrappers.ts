@@ -45,3 +45,18 @@ export async function* withAttachments(files: Attachment[], run: AsyncGenerator<
   yield { type: "attached", files };
   return yield* run;
 }
+
+/** The run, then `then` once it has ended (its result passed on unchanged). */
+export async function* afterRun(run: AsyncGenerator<AgentEvent, AgentResult>, then: () => void): AsyncGenerator<AgentEvent, AgentResult> {
+  try {
+    return yield* run;
+  } finally {
+    then();
+  }
+}
+
+/** The run, after what went wrong in the background since the last one, each told once. */
+export async function* withReports(reports: string[], run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+  for (const message of reports.splice(0)) yield { type: "error", kind: "memory", message, fatal: false };
+  return yield* run;
+}

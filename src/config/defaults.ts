@@ -109,6 +109,17 @@ export function configDefaults() {
       maxLearningsPerSession: 10,
       maxSkillsPerSession: 5,
     },
+    observationalMemory: {
+      enabled: false,
+      provider: "" as "" | "anthropic" | "openai-compatible",
+      model: "",
+      messageTokenThreshold: 1_000,
+      observationTokenThreshold: 2_000,
+      maxMessageTokenBudget: 8_000,
+      memoryTokenBudget: 4_000,
+      maxReflectionsInContext: 5,
+      maxObservationsInContext: 20,
+    },
     permissions: {
       mode: "default" as const,
       allow: [] as string[],

@@ -145,13 +145,18 @@ function configErrorFrom(error: z.core.$ZodError, origin: string, envNames?: Map
  * or `SYLK_EMBEDDING_PROVIDER=openai-compatible`. Values are parsed as JSON
  * when they parse, so numbers, booleans and arrays work.
  */
+/** `observationalMemory` → `OBSERVATIONAL_MEMORY`, `maxTurns` → `MAX_TURNS`. */
+function screamingSnake(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+}
+
 function configFromEnv(env: NodeJS.ProcessEnv): { raw: RawObject; names: Map<string, string> } {
   const raw: RawObject = {};
   const names = new Map<string, string>();
   for (const [section, sectionSchema] of Object.entries(configSchema.shape)) {
     const shape = sectionShape(sectionSchema);
     for (const key of Object.keys(shape)) {
-      const name = `SYLK_${section.toUpperCase()}_${key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}`;
+      const name = `SYLK_${screamingSnake(section)}_${screamingSnake(key)}`;
       const value = env[name];
       if (value === undefined) continue;
       const target = (raw[section] ??= {}) as RawObject;

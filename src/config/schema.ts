@@ -133,6 +133,25 @@ const knowledgeSchema = z.strictObject({
   maxSkillsPerSession: z._default(z.int().check(z.minimum(0), z.maximum(1_000)), d.knowledge.maxSkillsPerSession),
 });
 
+const observationalMemorySchema = z.strictObject({
+  /** Seed 004: compressed notes of long conversations in later requests (off by default). */
+  enabled: z._default(z.boolean(), d.observationalMemory.enabled),
+  /** The observer's provider and model; empty: the session's. */
+  provider: z._default(z.enum(["", "anthropic", "openai-compatible"]), d.observationalMemory.provider),
+  model: z._default(z.string(), d.observationalMemory.model),
+  /** Un-observed message tokens that start an observation. */
+  messageTokenThreshold: z._default(z.int().check(z.minimum(100), z.maximum(1_000_000)), d.observationalMemory.messageTokenThreshold),
+  /** Observation tokens that start a reflection. */
+  observationTokenThreshold: z._default(z.int().check(z.minimum(100), z.maximum(1_000_000)), d.observationalMemory.observationTokenThreshold),
+  /** Recent messages kept raw, in tokens. */
+  maxMessageTokenBudget: z._default(z.int().check(z.minimum(500), z.maximum(10_000_000)), d.observationalMemory.maxMessageTokenBudget),
+  /** Tokens of reflections and observations in a request's Conversation Memory. */
+  memoryTokenBudget: z._default(z.int().check(z.minimum(100), z.maximum(200_000)), d.observationalMemory.memoryTokenBudget),
+  /** The most recent reflections and observations a request may carry (0: no limit). */
+  maxReflectionsInContext: z._default(z.int().check(z.minimum(0), z.maximum(1_000)), d.observationalMemory.maxReflectionsInContext),
+  maxObservationsInContext: z._default(z.int().check(z.minimum(0), z.maximum(1_000)), d.observationalMemory.maxObservationsInContext),
+});
+
 const handoffSchema = z.strictObject({
   /**
    * Hand a degrading pipeline or standalone agent over to a fresh instance
@@ -222,6 +241,7 @@ export const configSchema = z.strictObject({
   agents: z._default(agentsSchema, () => agentsSchema.parse({})),
   pipeline: z._default(pipelineSchema, () => pipelineSchema.parse({})),
   knowledge: z._default(knowledgeSchema, () => knowledgeSchema.parse({})),
+  observationalMemory: z._default(observationalMemorySchema, () => observationalMemorySchema.parse({})),
   permissions: z._default(permissionsSchema, () => permissionsSchema.parse({})),
   context: z._default(contextSchema, () => contextSchema.parse({})),
   sandbox: z._default(sandboxSchema, () => sandboxSchema.parse({})),

@@ -10,7 +10,9 @@ import { snippetFor } from "../search/snippet.js";
 import type {
   ContentEntry,
   ContentFilters,
+  ContentType,
   ContextReference,
+  DerivedContentType,
   EntrySummary,
   NewContentEntry,
 } from "../store/content-types.js";
@@ -111,6 +113,22 @@ export class UniversalContentStore {
 
   getByIds(ids: readonly string[]): ContentEntry[] {
     return this.deps.entries.getByIds(ids).map((stored) => stored.entry);
+  }
+
+  /** Deletes a session's observations or reflections (derived notes; the messages they came from stay), from the index too. */
+  deleteDerived(sessionId: string, contentType: DerivedContentType): number {
+    const docs = this.deps.db.transaction(() => {
+      const deleted = this.deps.entries.deleteDerived(sessionId, contentType);
+      this.deps.vectors.deleteEntries(deleted);
+      return deleted;
+    })();
+    this.deps.fullText.apply(docs, []);
+    return docs.length;
+  }
+
+  /** A session's newest entries of a type, oldest first. */
+  recentOfType(sessionId: string, contentType: ContentType, limit: number): ContentEntry[] {
+    return this.deps.entries.recentOfType(sessionId, contentType, limit);
   }
 
   getByTurnRange(sessionId: string, fromTurn: number, toTurn: number): ContentEntry[] {

@@ -13,7 +13,14 @@ export const CONTENT_TYPES = [
   "inspector_finding",
   "context_reference",
   "agent_handoff",
+  /** Observational memory (seed 004): notes derived from a session's messages, which stay stored as they were. */
+  "observation",
+  "reflection",
 ] as const;
+
+/** Entries derived from others (observational memory): the only ones Sylk ever deletes, since the originals stay. */
+export const DERIVED_CONTENT_TYPES = ["observation", "reflection"] as const;
+export type DerivedContentType = (typeof DERIVED_CONTENT_TYPES)[number];
 
 export type ContentType = (typeof CONTENT_TYPES)[number];
 

@@ -4,6 +4,7 @@ import type {
   ContentFilters,
   ContentType,
   ContextReference,
+  DerivedContentType,
   EntrySummary,
   ReferenceType,
 } from "./content-types.js";
@@ -186,6 +187,23 @@ export class EntryRepository {
       .all(...params, limit) as EntryRow[];
     const entries = rows.map((row) => toStored(row).entry);
     return options.latest ? entries.reverse() : entries;
+  }
+
+  /**
+   * Deletes a session's derived entries of one type (observations or
+   * reflections: notes made from messages that stay stored); returns their
+   * docs. Nothing else in the store is ever deleted.
+   */
+  deleteDerived(sessionId: string, contentType: DerivedContentType): number[] {
+    return this.db.prepare("DELETE FROM content_entries WHERE session_id = ? AND content_type = ? RETURNING doc").pluck().all(sessionId, contentType) as number[];
+  }
+
+  /** A session's newest entries of a type, returned oldest first. */
+  recentOfType(sessionId: string, contentType: ContentType, limit: number): ContentEntry[] {
+    const rows = this.db
+      .prepare(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE session_id = ? AND content_type = ? ORDER BY timestamp DESC, doc DESC LIMIT ?`)
+      .all(sessionId, contentType, limit) as EntryRow[];
+    return rows.map((row) => toStored(row).entry).reverse();
   }
 
   countMatching(filters: ContentFilters): number {

@@ -60,6 +60,10 @@ export class VectorStore {
     for (const id of chunkIds) this.statements.deleteChunk.run(BigInt(id));
   }
 
+  deleteEntries(docs: readonly number[]): void {
+    for (const doc of docs) this.statements.deleteEntry.run(BigInt(doc));
+  }
+
   upsertEntry(doc: number, vector: Float32Array, metadata: EntryVectorMetadata): void {
     this.statements.deleteEntry.run(BigInt(doc));
     this.statements.insertEntry.run(BigInt(doc), toBlob(vector, this.dimensions), metadata.sessionId, metadata.contentType);

@@ -122,6 +122,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(64);
+    expect(documented).toBe(73);
   });
 });

@@ -2,7 +2,7 @@ import { createKnowledgeTools } from "../../agent/tools/knowledge-tools.js";
 import { createRecordInquiryTool } from "../../agent/tools/record-inquiry.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
-import { assemblePrompt } from "../../knowledge/assemble-prompt.js";
+import { assemblePrompt, type MemoryContext } from "../../knowledge/assemble-prompt.js";
 import { type ContextItem, ContextLayer, inquiryItem } from "../../knowledge/context-layers.js";
 import type { LayerSearch, ToolDescriptor } from "../../knowledge/context-providers.js";
 import { ContextRetriever } from "../../knowledge/context-retriever.js";
@@ -43,7 +43,7 @@ export class SessionKnowledge {
   ) {
     const knowledge = config.knowledge;
     this.limits = new SessionLimits({ knowledge: knowledge.maxKnowledgePerSession, learnings: knowledge.maxLearningsPerSession, skills: knowledge.maxSkillsPerSession });
-    this.runtime = new RuntimeContextAdapter({ knowledgeEnabled: knowledge.enabled, memoryEnabled: false, encryptionEnabled: false });
+    this.runtime = new RuntimeContextAdapter({ knowledgeEnabled: knowledge.enabled, memoryEnabled: config.observationalMemory.enabled, encryptionEnabled: false });
   }
 
   get enabled(): boolean {
@@ -69,9 +69,36 @@ export class SessionKnowledge {
     return this.enabled ? learnFromTools(tools, { store: this.services.knowledge, limits: this.limits, sessionId: this.sessionId }) : [...tools];
   }
 
-  /** What the prompt's knowledge adds after the system prompt (seed 003's context-aware adapter); undefined when off or nothing matched. */
+  /**
+   * What follows the system prompt for this prompt (seed 003's context-aware
+   * adapter, seed 004's memory): the knowledge its keywords find by layer,
+   * and the session's Conversation Memory. Undefined when both are off or
+   * nothing was found: the request is then what it always was.
+   */
   async systemContextFor(prompt: string, tools: readonly ToolDescriptor[]): Promise<string | undefined> {
-    if (!this.enabled) return undefined;
+    const items = this.enabled ? await this.knowledgeItems(prompt, tools) : [];
+    const memory = this.memory();
+    const memoryOptions = this.config.observationalMemory;
+    return (
+      assemblePrompt("", items, memory, {
+        memoryTokenBudget: memoryOptions.memoryTokenBudget,
+        maxReflectionsInContext: memoryOptions.maxReflectionsInContext,
+        maxObservationsInContext: memoryOptions.maxObservationsInContext,
+      }) || undefined
+    );
+  }
+
+  /** The session's reflections and observations (seed 004), when observational memory is on and the session has any. */
+  private memory(): MemoryContext {
+    const sessionId = this.sessionId();
+    // 004: no session, no memory (the key is the running session's, resolved at call time).
+    if (!this.config.observationalMemory.enabled || !sessionId) return {};
+    const notes = (type: "observation" | "reflection") =>
+      this.services.contentStore.recentOfType(sessionId, type, 200).map((entry) => ({ content: entry.content, tokenCount: entry.tokenCount, createdAt: new Date(entry.timestamp) }));
+    return { reflections: notes("reflection"), observations: notes("observation") };
+  }
+
+  private async knowledgeItems(prompt: string, tools: readonly ToolDescriptor[]): Promise<ContextItem[]> {
     const sessionKey = this.sessionId();
     if (sessionKey) this.runtime.setSession(sessionKey);
     const retriever = new ContextRetriever({
@@ -86,8 +113,7 @@ export class SessionKnowledge {
     });
     const { items } = await retriever.retrieve(prompt, { layers: PROMPT_LAYERS, ...(sessionKey ? { sessionKey } : {}) });
     // Runtime context alone is not knowledge: with nothing else found, the request stays as it was.
-    if (!items.some((item) => item.layer !== ContextLayer.RuntimeContext && item.layer !== ContextLayer.ToolRegistry)) return undefined;
-    return assemblePrompt("", items) || undefined;
+    return items.some((item) => item.layer !== ContextLayer.RuntimeContext && item.layer !== ContextLayer.ToolRegistry) ? items : [];
   }
 
   /** The knowledge-backed layers, by ranked keyword search in the store; learnings below the shown confidence left out. */

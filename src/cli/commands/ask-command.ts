@@ -109,6 +109,8 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           step = await run.next();
         }
         setExitCode(exitCodeOf(step.value));
+        // The observation under way finishes before the process ends (seed 004's graceful shutdown).
+        await session.settleMemory();
         session.close();
         warm?.close();
       } finally {

@@ -176,6 +176,8 @@ export function useAgent(
     const current = runRef.current;
     cancel();
     await current?.done;
+    // The observation under way finishes before the session closes (seed 004's graceful shutdown).
+    await sessionRef.current.settleMemory();
     sessionRef.current.close();
   }, [cancel]);
 
