@@ -210,6 +210,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         observer: observerFor(config, env, provider),
         settings: config.observationalMemory,
         report: (message) => memoryReports.push(message),
+        compact: async (through, summary) =>
+          contextManager && recorder ? contextManager.compactObserved(recorder, through, config.observationalMemory.maxMessageTokenBudget, summary) : undefined,
       })
     : undefined;
   const available = [

@@ -118,6 +118,29 @@ export class VirtualContextManager {
   }
 
   /**
+   * Seed 004's compaction, without deleting anything: the messages an
+   * observation covers (through `throughOrdinal`), except the newest that
+   * fit in `keepTokens`, leave the window behind one reference whose
+   * summary is the observation's. The originals stay stored and come back
+   * with `retrieve_context`; the observation is in the request's memory.
+   */
+  async compactObserved(recorder: SessionRecorder, throughOrdinal: number, keepTokens: number, summary: string): Promise<ContextReference | undefined> {
+    const references = this.referencesOf(recorder.session.id);
+    const context = this.contextOf(recorder, references);
+    let kept = 0;
+    let firstKept = context.items.length;
+    while (firstKept > 0) {
+      const item = context.items[firstKept - 1] as ContextItem;
+      if (kept + item.tokens > keepTokens) break;
+      kept += item.tokens;
+      firstKept--;
+    }
+    const leaving = context.items.slice(0, firstKept).filter((item) => item.kind !== "reference" && item.ordinals.length > 0 && item.ordinals.every((ordinal) => ordinal <= throughOrdinal));
+    if (leaving.length === 0) return undefined;
+    return this.evict(recorder, context, leaving, references, summary);
+  }
+
+  /**
    * Memory pressure (gap analysis 1.5): at high or critical pressure the next
    * request evicts down to the target even below the usual trigger.
    */
@@ -264,6 +287,8 @@ export class VirtualContextManager {
     context: AgentContext,
     selected: readonly ContextItem[],
     references: Map<string, ContextReference>,
+    /** What the reference says it stands for, when the caller knows better than its keywords (an observation). */
+    summary?: string,
   ): Promise<ContextReference> {
     const id = this.newReferenceId(references);
     const { folded, freshIds, freshOrdinals, freshTurns, freshTokens } = partitionEvicted(selected);
@@ -276,8 +301,9 @@ export class VirtualContextManager {
       entries.length > 0
         ? generateReference({ id, sessionId: context.sessionId, agentId: context.agentId, entries, tokensSaved: freshTokens, ...(all ? { all } : {}) })
         : undefined;
-    const reference = folded.length > 0 ? foldReferences({ id, folded, ...(generated ? { fresh: generated } : {}) }) : generated;
-    if (!reference) throw new Error("nothing to evict");
+    const made = folded.length > 0 ? foldReferences({ id, folded, ...(generated ? { fresh: generated } : {}) }) : generated;
+    if (!made) throw new Error("nothing to evict");
+    const reference = summary ? { ...made, summary } : made;
     const foldedNow = folded.map((old) => ({ ...old, foldedInto: reference.id }));
     // One transaction: a crash leaves either the old window or the new one.
     this.deps.contentStore.atomically(() => {

@@ -20,6 +20,8 @@ export interface ObservationBufferDeps {
   settings: ObservationSettings;
   /** A failure, told once per failure; observation goes on at the next signal. */
   report(message: string): void;
+  /** Moves the observed messages (through an ordinal) out of the window, but the newest, behind a marker summarised by the observation. */
+  compact?(throughOrdinal: number, summary: string): Promise<unknown>;
 }
 
 /** Observations and reflections a buffer reads back at most at once (the newest). */
@@ -99,6 +101,8 @@ export class ObservationBuffer {
         observer: this.deps.observer ? `${this.deps.observer.name}:${this.deps.observer.model}` : "extractive",
       }),
     ]);
+    const firstLine = text.split("\n").find((line) => line.trim() !== "")?.replace(/^-\s*/, "").trim() ?? "observed";
+    await this.deps.compact?.(rows.at(-1)?.ordinal ?? 0, `Observed: ${firstLine.length > 120 ? `${firstLine.slice(0, 119)}…` : firstLine}`);
   }
 
   private async reflect(sessionId: string): Promise<void> {

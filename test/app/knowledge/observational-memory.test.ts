@@ -143,7 +143,16 @@ describe("observational memory, end to end", () => {
   });
 
   it("a long session produces an observation through the observer's model call, and later requests carry it under ## Conversation Memory", async () => {
-    const env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_OBSERVATIONAL_MEMORY_ENABLED: "true" };
+    const env = {
+      ...project.env,
+      ANTHROPIC_API_KEY: "test",
+      ANTHROPIC_BASE_URL: server.baseUrl,
+      SYLK_MODEL_MAX_ATTEMPTS: "1",
+      SYLK_OBSERVATIONAL_MEMORY_ENABLED: "true",
+      SYLK_OBSERVATIONAL_MEMORY_MAX_MESSAGE_TOKEN_BUDGET: "500",
+      // Prefetch would bring the evicted prompt back as relevant history: this test is about the window's compaction.
+      SYLK_CONTEXT_PREFETCH: "false",
+    };
     await services.close();
     services = openProject({ root: project.root, env });
     const session = openAgentSession({ services, env });
@@ -166,6 +175,13 @@ describe("observational memory, end to end", () => {
     expect(last.system).toHaveLength(2);
     expect(last.system[1].text).toContain("## Conversation Memory");
     expect(last.system[1].text).toContain("The user is tuning the billing retry limit; it is 12 now.");
+    // The observed messages left the window behind a marker summarised by the observation; they stay stored.
+    expect(JSON.stringify(last.messages)).toContain("[CTX-REF:");
+    expect(JSON.stringify(last.messages)).not.toContain("retry limit at 41 for the billing worker");
+    const marker = /retrieve_context\(ref_id=\\"([0-9a-f]{8})\\"\)/.exec(JSON.stringify(last.messages))?.[1] as string;
+    expect(services.contentStore.getReference(marker)?.summary).toBe("Observed: The user is tuning the billing retry limit; it is 12 now.");
+    const originals = services.contentStore.getByIds(services.contentStore.getReference(marker)?.contentIds ?? []).map((entry) => entry.content).join("\n");
+    expect(originals).toContain("retry limit at 41 for the billing worker");
     // search_history finds the observation: it is an entry of the session.
     expect((await services.contentStore.search("billing retry limit tuning", { contentTypes: ["observation"] }, 5)).hits).toHaveLength(1);
     session.close();
