@@ -75,6 +75,11 @@ export class KnowledgeStore {
     return this.deps.repository.get(id);
   }
 
+  /** The newest item of a layer with this key (a skill by its name). */
+  byKey(layer: KnowledgeLayer, key: string): KnowledgeItem | undefined {
+    return this.deps.repository.byKey(layer, key);
+  }
+
   list(options: { layer?: KnowledgeLayer; limit: number }): KnowledgeItem[] {
     return this.deps.repository.list(options);
   }

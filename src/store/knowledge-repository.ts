@@ -109,6 +109,14 @@ export class KnowledgeRepository {
     return rows.map(toItem);
   }
 
+  /** The newest item of a layer with this key (a skill by its name). */
+  byKey(layer: KnowledgeLayer, key: string): KnowledgeItem | undefined {
+    const row = this.db
+      .prepare(`SELECT ${COLUMNS} FROM knowledge_items WHERE layer = ? AND key = ? ORDER BY updated_at DESC, doc DESC LIMIT 1`)
+      .get(layer, key) as ItemRow | undefined;
+    return row ? toItem(row) : undefined;
+  }
+
   count(layer?: KnowledgeLayer): number {
     return (layer
       ? this.db.prepare("SELECT count(*) FROM knowledge_items WHERE layer = ?").pluck().get(layer)
