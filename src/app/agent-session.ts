@@ -9,7 +9,8 @@ import { PermissionPolicy } from "../agent/permissions/permission-policy.js";
 import { SessionRecorder } from "../agent/session-recorder.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
-import { ToolRegistry } from "../agent/tools/tool-registry.js";
+import { ToolRegistry, type ToolRunResult } from "../agent/tools/tool-registry.js";
+import type { ToolDefinition } from "../agent/tools/tool.js";
 import { sandboxFor } from "../agent/sandbox/open-command-sandbox.js";
 import { FileCheckpoints, type RestoreResult } from "./file-checkpoints.js";
 import { Mentions } from "./mentions.js";
@@ -214,7 +215,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           contextManager && recorder ? contextManager.compactObserved(recorder, through, config.observationalMemory.maxMessageTokenBudget, summary) : undefined,
       })
     : undefined;
-  const available = [
+  const available: ToolDefinition[] = [
     ...handoff.trackCommands(
       // Every check command's run (tests, build, typecheck, lint) is also a test_result entry: search_test_history reads them.
       knowledge.watch(recordTestRuns(
@@ -226,7 +227,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         { record: async (entry) => recorder?.recordDerived(entry) },
       )),
     ),
-    ...knowledge.tools(),
+    // Skills run their steps through this session's own registry (built just below).
+    ...knowledge.tools({ run: (call, context): Promise<ToolRunResult> => tools.run(call, context), names: (): string[] => tools.names() }),
     ...contextTools,
     handoff.todoTool(),
     ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget, customAgents: shared.customAgents }),
@@ -245,7 +247,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         ]
       : []),
   ];
-  const tools = new ToolRegistry(toolsForRole(role, available), policy, approver, { readOnly: role.readOnly });
+  const tools: ToolRegistry = new ToolRegistry(toolsForRole(role, available), policy, approver, { readOnly: role.readOnly });
   const systemPrompt = buildSystemPrompt({
     root: services.paths.root,
     sylkHome: services.paths.sylkHome,

@@ -39,7 +39,7 @@ const WRITE_AND_EXECUTE = ["edit_file", "write_file", "run_command"] as const;
 const WORKING = ["read_file", "list_files", "grep", "search_codebase", ...WRITE_AND_EXECUTE, "retrieve_context", "search_history", "get_turn_range", "todo_write"] as const;
 const CONSULT_ALL = ["consult_librarian", "consult_archivalist", "consult_academic", "consult_architect"] as const;
 /** Knowledge that lasts (offered only with `knowledge.enabled`): saved, found and withdrawn by the agents that work with the user. */
-const KNOWLEDGE = ["save_knowledge", "search_knowledge", "delete_knowledge", "record_inquiry"] as const;
+const KNOWLEDGE = ["save_knowledge", "search_knowledge", "delete_knowledge", "record_inquiry", "create_skill", "list_skills", "run_skill"] as const;
 
 const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
   librarian: {

@@ -1,6 +1,9 @@
 import { createKnowledgeTools } from "../../agent/tools/knowledge-tools.js";
 import { createRecordInquiryTool } from "../../agent/tools/record-inquiry.js";
-import type { ToolDefinition } from "../../agent/tools/tool.js";
+import { createSkillTools } from "../../agent/tools/skill-tools.js";
+import type { ToolRunResult } from "../../agent/tools/tool-registry.js";
+import type { ToolCall } from "../../agent/tools/tool-registry.js";
+import type { ToolContext, ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { assemblePrompt, type MemoryContext } from "../../knowledge/assemble-prompt.js";
 import { type ContextItem, ContextLayer, inquiryItem } from "../../knowledge/context-layers.js";
@@ -50,10 +53,22 @@ export class SessionKnowledge {
     return this.config.knowledge.enabled;
   }
 
-  /** `save_knowledge`, `search_knowledge`, `delete_knowledge`, `record_inquiry`; none when knowledge is off. */
-  tools(): ToolDefinition[] {
+  /**
+   * `save_knowledge`, `search_knowledge`, `delete_knowledge`,
+   * `record_inquiry` and the skill tools; none when knowledge is off. A
+   * skill's steps run through `registry`: the same registry, so the same
+   * policy, approver and read-only limit, as the call that runs the skill.
+   */
+  tools(registry: { run(call: ToolCall, context: ToolContext): Promise<ToolRunResult>; names(): string[] }): ToolDefinition[] {
     if (!this.enabled) return [];
     return [
+      ...createSkillTools({
+        store: this.services.knowledge,
+        limits: this.limits,
+        sessionId: this.sessionId,
+        runTool: (call, context) => registry.run(call, context),
+        toolNames: () => registry.names(),
+      }),
       ...createKnowledgeTools({
         store: this.services.knowledge,
         search: (query, options) => this.services.knowledge.search(extractKeywords(query) ?? [], options),

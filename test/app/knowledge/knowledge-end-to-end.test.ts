@@ -70,4 +70,17 @@ describe("knowledge that lasts, end to end", () => {
     expect(body.system).toHaveLength(1);
     expect(body.tools.map((tool: { name: string }) => tool.name)).not.toContain("save_knowledge");
   });
+
+  it("a skill the agent created is offered under Available Skills when a later prompt is about it", async () => {
+    const env = open(true);
+    server.enqueue(
+      reply().toolUse("create_skill", { name: "release-notes", kind: "template", description: "Drafts release notes for a version from its changelog.", definition: { template: "Write release notes for {{version}}." } }, "toolu_skill"),
+      reply().text("Created."),
+    );
+    await ask(env, "Make a skill for drafting release notes.");
+    server.enqueue(reply().text("Using the skill."));
+    await ask(env, "Draft the release notes for 2.0.");
+    const augmentation = systemBlocks(2)[1]?.text ?? "";
+    expect(augmentation).toContain("## Available Skills\n- release-notes: Drafts release notes for a version from its changelog.");
+  });
 });
