@@ -47,17 +47,37 @@ export function parseMemoryRequest(words: readonly string[]): MemoryRequest {
   }
 }
 
-export function runMemoryRequest(services: Pick<ProjectServices, "knowledge" | "inquiries" | "loadedConfig">, request: MemoryRequest): MemoryReport {
+export function runMemoryRequest(
+  services: Pick<ProjectServices, "knowledge" | "inquiries" | "loadedConfig" | "contentStore" | "sessions">,
+  request: MemoryRequest,
+): MemoryReport {
   const off = services.loadedConfig.config.knowledge.enabled ? [] : ["(knowledge.enabled is off: what is kept here is not put in prompts until it is on.)"];
   switch (request.action) {
     case "list": {
+      if (request.what === "observations" || request.what === "reflections") {
+        // Observational memory belongs to a conversation: the latest one's.
+        const session = services.sessions.latest();
+        const notes = (type: "observation" | "reflection") => (session ? services.contentStore.recentOfType(session.id, type, LIST_LIMIT) : []);
+        const reflections = notes("reflection");
+        const observations = notes("observation");
+        const line = (entry: { id: string; contentType: string; content: string; metadata: Record<string, unknown> }) =>
+          `${entry.id.slice(0, 8)}  ${entry.contentType}${entry.contentType === "reflection" ? ` (generation ${String(entry.metadata.generation ?? 1)})` : ""}\n${entry.content}`;
+        return {
+          json: {
+            session_id: session?.id ?? null,
+            reflections: reflections.map((entry) => ({ id: entry.id, content: entry.content, generation: entry.metadata.generation ?? 1, created_at: entry.timestamp })),
+            observations: observations.map((entry) => ({ id: entry.id, content: entry.content, created_at: entry.timestamp })),
+          },
+          lines: reflections.length + observations.length === 0 ? ["No observations in the latest session."] : [...reflections, ...observations].map(line),
+        };
+      }
       if (request.what === "inquiries" || request.what === "questions") {
         const pending = services.inquiries.pending(LIST_LIMIT);
         return { json: { inquiries: pending.map(inquiryJson) }, lines: pending.length === 0 ? ["No questions are waiting for you."] : pending.map(inquiryLine) };
       }
       const layer = request.what as KnowledgeLayer | undefined;
       if (layer && !(KNOWLEDGE_LAYERS as readonly string[]).includes(layer)) {
-        throw new Error(`Nothing called "${request.what}" is kept: list ${KNOWLEDGE_LAYERS.join(", ")} or inquiries.`);
+        throw new Error(`Nothing called "${request.what}" is kept: list ${KNOWLEDGE_LAYERS.join(", ")}, inquiries or observations.`);
       }
       const items = services.knowledge.list({ ...(layer ? { layer } : {}), limit: LIST_LIMIT });
       const pending = layer ? [] : services.inquiries.pending(LIST_LIMIT);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/agent-session.js";
+import { parseMemoryRequest, runMemoryRequest } from "../../../src/app/knowledge/memory-commands.js";
 import { ObservationBuffer } from "../../../src/app/knowledge/observation-buffer.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import type { ModelProvider } from "../../../src/llm/model-types.js";
@@ -182,6 +183,9 @@ describe("observational memory, end to end", () => {
     expect(services.contentStore.getReference(marker)?.summary).toBe("Observed: The user is tuning the billing retry limit; it is 12 now.");
     const originals = services.contentStore.getByIds(services.contentStore.getReference(marker)?.contentIds ?? []).map((entry) => entry.content).join("\n");
     expect(originals).toContain("retry limit at 41 for the billing worker");
+    // sylk memory / /memory show it.
+    const listed = runMemoryRequest(services, parseMemoryRequest(["list", "observations"]));
+    expect(listed.lines.join("\n")).toContain("The user is tuning the billing retry limit; it is 12 now.");
     // search_history finds the observation: it is an entry of the session.
     expect((await services.contentStore.search("billing retry limit tuning", { contentTypes: ["observation"] }, 5)).hits).toHaveLength(1);
     session.close();
