@@ -14,7 +14,8 @@ import { SHOWN_CONFIDENCE } from "../../knowledge/learning-engine.js";
 import { RuntimeContextAdapter } from "../../knowledge/runtime-context-adapter.js";
 import { SessionLimits } from "../../knowledge/session-limits.js";
 import { ToolRegistryAdapter } from "../../knowledge/tool-registry-adapter.js";
-import { KNOWLEDGE_LAYERS, type KnowledgeLayer } from "../../store/knowledge-repository.js";
+import type { KnowledgeHit } from "../../content-store/knowledge-store.js";
+import { KNOWLEDGE_LAYERS } from "../../store/knowledge-repository.js";
 import type { ProjectServices } from "../project-services.js";
 import { learnFromTools } from "./learning-tools.js";
 
@@ -131,14 +132,26 @@ export class SessionKnowledge {
     return items.some((item) => item.layer !== ContextLayer.RuntimeContext && item.layer !== ContextLayer.ToolRegistry) ? items : [];
   }
 
-  /** The knowledge-backed layers, by ranked keyword search in the store; learnings below the shown confidence left out. */
+  /**
+   * The knowledge-backed layers, by ranked keyword search in the store;
+   * learnings below the shown confidence left out. The retriever asks layer
+   * by layer with the same keywords: the store is searched once for all of
+   * them (the search was most of the hook's time) and the hits split by layer.
+   */
   private layerSearch(): LayerSearch {
     const store = this.services.knowledge;
+    let searched: { key: string; hits: KnowledgeHit[] } | undefined;
+    const hitsFor = (keywords: readonly string[], perLayer: number) => {
+      const key = `${perLayer}\u0000${keywords.join("\u0000")}`;
+      if (searched?.key !== key) searched = { key, hits: store.search(keywords, { limit: perLayer * 2 * KNOWLEDGE_LAYERS.length }) };
+      return searched.hits;
+    };
     return {
       search: async (layer, keywords, limit) => {
         if (!(KNOWLEDGE_LAYERS as readonly string[]).includes(layer)) return [];
-        const hits = store.search(keywords, { layers: [layer as KnowledgeLayer], limit: limit * 2 });
-        const shown = hits.filter(({ item }) => item.layer !== "agent_learnings" || item.confidence >= SHOWN_CONFIDENCE).slice(0, limit);
+        const shown = hitsFor(keywords, limit)
+          .filter(({ item }) => item.layer === layer && (item.layer !== "agent_learnings" || item.confidence >= SHOWN_CONFIDENCE))
+          .slice(0, limit);
         store.used(shown.map(({ item }) => item));
         return shown.map(({ item, score }): ContextItem => ({
           layer,
