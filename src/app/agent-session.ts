@@ -290,6 +290,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     settleMemory: async () => observations?.settled(),
     close: () => {
       void observations?.close();
+      knowledge.close();
       // The root's knowledge agents live as long as it does; the last routing's outcome is settled.
       if (!options.shared) shared.knowledge.close();
       router?.close();

@@ -58,4 +58,18 @@ describe("sylk memory", () => {
     expect(systemOf(3)).not.toContain("Pending Knowledge Inquiries");
     expect(systemOf(3)).toContain("deploy target: Which cluster do releases go to? The blue cluster.");
   });
+
+  it("memory add --user keeps it for every project, and another project lists it as such", async () => {
+    const kept = await sylk(["memory", "add", "--user", "I", "prefer", "tabs", "for", "indentation"]);
+    expect(kept.stdout).toMatch(/^Kept preference for every project [0-9a-f]{8}: I prefer tabs for indentation/);
+    const other = createTempProject({ "b.ts": "export const b = 2;\n" });
+    try {
+      const listed = await runCli(["memory", "list", "--json"], { cwd: other.root, env: { ...env, SYLK_HOME: project.sylkHome } });
+      expect(listed.code, listed.stderr).toBe(0);
+      const items = (JSON.parse(listed.stdout) as { items: Array<{ content: string; scope: string }> }).items;
+      expect(items).toEqual([expect.objectContaining({ content: "I prefer tabs for indentation", scope: "user" })]);
+    } finally {
+      other.cleanup();
+    }
+  });
 });

@@ -6,6 +6,8 @@ import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./t
 
 export interface KnowledgeToolsDeps {
   store: Pick<KnowledgeStore, "save" | "delete" | "get">;
+  /** The user's own store under `$SYLK_HOME`, for every project (opened on first use). */
+  userStore: () => Pick<KnowledgeStore, "save" | "delete" | "get">;
   /** Ranked search by the query's keywords (the retriever's keyword extraction). */
   search(query: string, options: { layers?: ReadonlyArray<(typeof KNOWLEDGE_LAYERS)[number]>; limit: number }): KnowledgeHit[];
   limits: SessionLimits;
@@ -22,6 +24,7 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
       key: z.string().min(1).max(120).describe("A short name for it (what a search shows first)."),
       content: z.string().min(1).max(4_000).describe("What to remember, complete on its own."),
       category: z.string().min(1).max(60).optional().describe("A topic to group it under (build, style, deploy, …)."),
+      scope: z.enum(["project", "user"]).default("project").describe("project: this repository only (default); user: every project of this user (their own habits and preferences)."),
     }),
     kind: "read",
     targets: () => ({}),
@@ -30,8 +33,19 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
         throw new ToolError(`This session has saved ${deps.limits.cap("knowledge")} knowledge items, its limit (knowledge.maxKnowledgePerSession). Save only what matters most, in a later session.`);
       }
       try {
-        const item = deps.store.save({ layer: "user_knowledge", kind: input.kind, key: input.key, content: input.content, category: input.category ?? null, source: "agent", sessionId: deps.sessionId() || null });
-        return { output: `Saved ${input.kind} "${item.key}" (id ${item.id}).`, display: `saved ${input.kind}: ${item.key}` };
+        const store = input.scope === "user" ? deps.userStore() : deps.store;
+        const item = store.save({
+          layer: "user_knowledge",
+          kind: input.kind,
+          key: input.key,
+          content: input.content,
+          category: input.category ?? null,
+          source: "agent",
+          sessionId: deps.sessionId() || null,
+          ...(input.scope === "user" ? { details: { scope: "user" } } : {}),
+        });
+        const where = input.scope === "user" ? " for every project" : "";
+        return { output: `Saved ${input.kind} "${item.key}"${where} (id ${item.id}).`, display: `saved ${input.kind}${where}: ${item.key}` };
       } catch (error) {
         deps.limits.release("knowledge");
         throw new ToolError(`Not saved: ${(error as Error).message}.`);
@@ -51,7 +65,7 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
     async execute(input) {
       const hits = deps.search(input.query, { ...(input.layer ? { layers: [input.layer] } : {}), limit: input.limit });
       if (hits.length === 0) return { output: "source: knowledge · 0 results\nNothing saved matches.", display: "no knowledge found" };
-      const lines = hits.map(({ item }) => `- [${item.layer} · ${item.kind}] ${item.key}: ${item.content} (id ${item.id}${item.category ? ` · ${item.category}` : ""})`);
+      const lines = hits.map(({ item }) => `- [${item.layer} · ${item.kind}${item.details.scope === "user" ? " · every project" : ""}] ${item.key}: ${item.content} (id ${item.id}${item.category ? ` · ${item.category}` : ""})`);
       return { output: [`source: knowledge · ${hits.length} results`, ...lines].join("\n"), display: `${hits.length} knowledge items` };
     },
   });
@@ -62,8 +76,9 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
     kind: "read",
     targets: () => ({}),
     async execute(input) {
-      const item = deps.store.get(input.id);
-      if (!item || !deps.store.delete(input.id)) throw new ToolError(`No knowledge item has the id ${input.id}; search_knowledge shows the ids.`);
+      const store = deps.store.get(input.id) ? deps.store : deps.userStore();
+      const item = store.get(input.id);
+      if (!item || !store.delete(input.id)) throw new ToolError(`No knowledge item has the id ${input.id}; search_knowledge shows the ids.`);
       return { output: `Deleted ${item.kind} "${item.key}".`, display: `deleted: ${item.key}` };
     },
   });

@@ -3,6 +3,7 @@ import { KNOWLEDGE_LAYERS } from "../../store/knowledge-repository.js";
 import type { Inquiry } from "../../store/inquiry-repository.js";
 import { extractKeywords } from "../../knowledge/extract-keywords.js";
 import type { ProjectServices } from "../project-services.js";
+import type { KnowledgeStore } from "../../content-store/knowledge-store.js";
 
 /**
  * What `sylk memory` and `/memory` do (issue 15): list, search, add, remove
@@ -12,7 +13,7 @@ import type { ProjectServices } from "../project-services.js";
 export type MemoryRequest =
   | { action: "list"; what?: string }
   | { action: "search"; query: string }
-  | { action: "add"; text: string; kind?: KnowledgeKind; key?: string }
+  | { action: "add"; text: string; kind?: KnowledgeKind; key?: string; /** For every project (`$SYLK_HOME`), not this one. */ user?: boolean }
   | { action: "rm"; id: string }
   | { action: "answer"; id: string; text: string };
 
@@ -25,7 +26,9 @@ export interface MemoryReport {
 
 const LIST_LIMIT = 50;
 
-export function parseMemoryRequest(words: readonly string[]): MemoryRequest {
+export function parseMemoryRequest(given: readonly string[]): MemoryRequest {
+  const user = given.includes("--user");
+  const words = given.filter((word) => word !== "--user");
   const [action = "list", ...rest] = words;
   switch (action) {
     case "list":
@@ -35,7 +38,7 @@ export function parseMemoryRequest(words: readonly string[]): MemoryRequest {
       return { action: "search", query: rest.join(" ") };
     case "add":
       if (rest.length === 0) throw new Error("Usage: memory add <text> (a rule, preference, definition or fact to keep)");
-      return { action: "add", text: rest.join(" ") };
+      return { action: "add", text: rest.join(" "), ...(user ? { user: true } : {}) };
     case "rm":
       if (!rest[0]) throw new Error("Usage: memory rm <id>");
       return { action: "rm", id: rest[0] };
@@ -50,6 +53,8 @@ export function parseMemoryRequest(words: readonly string[]): MemoryRequest {
 export function runMemoryRequest(
   services: Pick<ProjectServices, "knowledge" | "inquiries" | "loadedConfig" | "contentStore" | "sessions">,
   request: MemoryRequest,
+  /** The user's own store, for every project; absent: this project's alone. */
+  user?: KnowledgeStore,
 ): MemoryReport {
   const off = services.loadedConfig.config.knowledge.enabled ? [] : ["(knowledge.enabled is off: what is kept here is not put in prompts until it is on.)"];
   switch (request.action) {
@@ -79,7 +84,10 @@ export function runMemoryRequest(
       if (layer && !(KNOWLEDGE_LAYERS as readonly string[]).includes(layer)) {
         throw new Error(`Nothing called "${request.what}" is kept: list ${KNOWLEDGE_LAYERS.join(", ")}, inquiries or observations.`);
       }
-      const items = services.knowledge.list({ ...(layer ? { layer } : {}), limit: LIST_LIMIT });
+      const items = [
+        ...services.knowledge.list({ ...(layer ? { layer } : {}), limit: LIST_LIMIT }),
+        ...(user?.list({ ...(layer ? { layer } : {}), limit: LIST_LIMIT }).map((item) => ({ ...item, details: { ...item.details, scope: "user" } })) ?? []),
+      ];
       const pending = layer ? [] : services.inquiries.pending(LIST_LIMIT);
       return {
         json: { items: items.map(itemJson), ...(layer ? {} : { inquiries: pending.map(inquiryJson) }) },
@@ -96,12 +104,15 @@ export function runMemoryRequest(
     }
     case "add": {
       const kind = request.kind ?? kindOf(request.text);
-      const item = services.knowledge.save({ layer: "user_knowledge", kind, key: request.key ?? keyOf(request.text), content: request.text, source: "user" });
-      return { json: { item: itemJson(item) }, lines: [`Kept ${item.kind} ${item.id.slice(0, 8)}: ${item.content}`, ...off] };
+      if (request.user && !user) throw new Error("The user's own knowledge is not open here.");
+      const store = request.user && user ? user : services.knowledge;
+      const item = store.save({ layer: "user_knowledge", kind, key: request.key ?? keyOf(request.text), content: request.text, source: "user", ...(request.user ? { details: { scope: "user" } } : {}) });
+      const where = request.user ? " for every project" : "";
+      return { json: { item: itemJson(item) }, lines: [`Kept ${item.kind}${where} ${item.id.slice(0, 8)}: ${item.content}`, ...off] };
     }
     case "rm": {
-      const item = findItem(services, request.id);
-      services.knowledge.delete(item.id);
+      const { item, store } = findItem(services.knowledge, user, request.id);
+      store.delete(item.id);
       return { json: { removed: itemJson(item) }, lines: [`Removed ${item.kind} ${item.id.slice(0, 8)}: ${item.key}`] };
     }
     case "answer": {
@@ -124,16 +135,17 @@ function keyOf(text: string): string {
   return (keywords.slice(0, 3).join(" ") || text.slice(0, 40)).slice(0, 60);
 }
 
-function findItem(services: Pick<ProjectServices, "knowledge">, idOrPrefix: string): KnowledgeItem {
-  const exact = services.knowledge.get(idOrPrefix);
-  if (exact) return exact;
-  const matches = services.knowledge.list({ limit: 10_000 }).filter((item) => item.id.startsWith(idOrPrefix));
-  if (matches.length === 1) return matches[0] as KnowledgeItem;
+/** The item an id (or its start) names, in this project's store or the user's. */
+function findItem(project: KnowledgeStore, user: KnowledgeStore | undefined, idOrPrefix: string): { item: KnowledgeItem; store: KnowledgeStore } {
+  const stores = [project, ...(user ? [user] : [])];
+  const matches = stores.flatMap((store) => store.list({ limit: 10_000 }).filter((item) => item.id.startsWith(idOrPrefix)).map((item) => ({ item, store })));
+  if (matches.length === 1) return matches[0] as { item: KnowledgeItem; store: KnowledgeStore };
   throw new Error(matches.length === 0 ? `Nothing kept has the id ${idOrPrefix}; \`memory list\` shows the ids.` : `${matches.length} items start with ${idOrPrefix}; give more of the id.`);
 }
 
 function itemLine(item: KnowledgeItem): string {
-  return `${item.id.slice(0, 8)}  ${item.layer === "user_knowledge" ? item.kind : item.layer}${item.category ? ` · ${item.category}` : ""}  ${item.key}: ${item.content}`;
+  const scope = item.details.scope === "user" ? " · every project" : "";
+  return `${item.id.slice(0, 8)}  ${item.layer === "user_knowledge" ? item.kind : item.layer}${item.category ? ` · ${item.category}` : ""}${scope}  ${item.key}: ${item.content}`;
 }
 
 function inquiryLine(inquiry: Inquiry): string {
@@ -141,7 +153,19 @@ function inquiryLine(inquiry: Inquiry): string {
 }
 
 function itemJson(item: KnowledgeItem) {
-  return { id: item.id, layer: item.layer, kind: item.kind, key: item.key, content: item.content, source: item.source, category: item.category, confidence: item.confidence, uses: item.uses, created_at: item.createdAt };
+  return {
+    id: item.id,
+    layer: item.layer,
+    kind: item.kind,
+    key: item.key,
+    content: item.content,
+    source: item.source,
+    scope: item.details.scope === "user" ? "user" : "project",
+    category: item.category,
+    confidence: item.confidence,
+    uses: item.uses,
+    created_at: item.createdAt,
+  };
 }
 
 function inquiryJson(inquiry: Inquiry) {

@@ -15,7 +15,9 @@ import { RuntimeContextAdapter } from "../../knowledge/runtime-context-adapter.j
 import { SessionLimits } from "../../knowledge/session-limits.js";
 import { ToolRegistryAdapter } from "../../knowledge/tool-registry-adapter.js";
 import type { KnowledgeHit } from "../../content-store/knowledge-store.js";
-import { KNOWLEDGE_LAYERS } from "../../store/knowledge-repository.js";
+import { KNOWLEDGE_LAYERS, type KnowledgeLayer } from "../../store/knowledge-repository.js";
+import { UserKnowledge } from "./user-knowledge.js";
+import { existsSync } from "node:fs";
 import type { ProjectServices } from "../project-services.js";
 import { learnFromTools } from "./learning-tools.js";
 
@@ -39,6 +41,8 @@ const PROMPT_LAYERS: readonly ContextLayer[] = [
 export class SessionKnowledge {
   private readonly limits: SessionLimits;
   private readonly runtime: RuntimeContextAdapter;
+  /** The user's knowledge for every project, under `$SYLK_HOME` (opened when first needed). */
+  private readonly user: UserKnowledge;
 
   constructor(
     private readonly services: ProjectServices,
@@ -47,6 +51,7 @@ export class SessionKnowledge {
   ) {
     const knowledge = config.knowledge;
     this.limits = new SessionLimits({ knowledge: knowledge.maxKnowledgePerSession, learnings: knowledge.maxLearningsPerSession, skills: knowledge.maxSkillsPerSession });
+    this.user = new UserKnowledge(services.paths.sylkHome);
     this.runtime = new RuntimeContextAdapter({ knowledgeEnabled: knowledge.enabled, memoryEnabled: config.observationalMemory.enabled, encryptionEnabled: false });
   }
 
@@ -72,7 +77,8 @@ export class SessionKnowledge {
       }),
       ...createKnowledgeTools({
         store: this.services.knowledge,
-        search: (query, options) => this.services.knowledge.search(extractKeywords(query) ?? [], options),
+        userStore: () => this.user.open(),
+        search: (query, options) => this.searchBoth(extractKeywords(query) ?? [], options),
         limits: this.limits,
         sessionId: this.sessionId,
       }),
@@ -132,6 +138,18 @@ export class SessionKnowledge {
     return items.some((item) => item.layer !== ContextLayer.RuntimeContext && item.layer !== ContextLayer.ToolRegistry) ? items : [];
   }
 
+  /** The project's knowledge and the user's (for every project), ranked together; the user's marked `details.scope = "user"`. */
+  private searchBoth(keywords: readonly string[], options: { layers?: readonly KnowledgeLayer[]; limit: number }): KnowledgeHit[] {
+    const project = this.services.knowledge.search(keywords, options);
+    // A user who never saved anything for every project has no file to open: none is made just to search.
+    const user = existsSync(this.user.path) ? this.user.open().search(keywords, options).map((hit) => ({ ...hit, item: { ...hit.item, details: { ...hit.item.details, scope: "user" } } })) : [];
+    return [...project, ...user].sort((a, b) => b.score - a.score).slice(0, options.limit);
+  }
+
+  close(): void {
+    this.user.close();
+  }
+
   /**
    * The knowledge-backed layers, by ranked keyword search in the store;
    * learnings below the shown confidence left out. The retriever asks layer
@@ -143,7 +161,7 @@ export class SessionKnowledge {
     let searched: { key: string; hits: KnowledgeHit[] } | undefined;
     const hitsFor = (keywords: readonly string[], perLayer: number) => {
       const key = `${perLayer}\u0000${keywords.join("\u0000")}`;
-      if (searched?.key !== key) searched = { key, hits: store.search(keywords, { limit: perLayer * 2 * KNOWLEDGE_LAYERS.length }) };
+      if (searched?.key !== key) searched = { key, hits: this.searchBoth(keywords, { limit: perLayer * 2 * KNOWLEDGE_LAYERS.length }) };
       return searched.hits;
     };
     return {
@@ -152,14 +170,14 @@ export class SessionKnowledge {
         const shown = hitsFor(keywords, limit)
           .filter(({ item }) => item.layer === layer && (item.layer !== "agent_learnings" || item.confidence >= SHOWN_CONFIDENCE))
           .slice(0, limit);
-        store.used(shown.map(({ item }) => item));
+        store.used(shown.filter(({ item }) => item.details.scope !== "user").map(({ item }) => item));
         return shown.map(({ item, score }): ContextItem => ({
           layer,
           key: item.key,
           content: item.content,
           source: item.source,
           score,
-          metadata: { id: item.id, ...(item.category ? { category: item.category } : {}) },
+          metadata: { id: item.id, ...(item.category ? { category: item.category } : {}), ...(item.details.scope === "user" ? { scope: "user" } : {}) },
         }));
       },
     };

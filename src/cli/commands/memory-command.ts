@@ -12,32 +12,41 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
     .description("what Sylk keeps across sessions: list [layer|inquiries], search <words>, add <text>, rm <id>, answer <id> <text>")
     .argument("[words...]", "the action and its arguments (default: list)")
     .option("--json", "print one JSON object")
-    .action(async (words: string[], options: { json?: boolean }) => {
+    .option("--user", "with add: keep it for every project (in $SYLK_HOME), not this one")
+    .action(async (words: string[], options: { json?: boolean; user?: boolean }) => {
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
-      const [{ parseMemoryRequest, runMemoryRequest }, { openProject }] = await Promise.all([
+      const [{ parseMemoryRequest, runMemoryRequest }, { openProject }, { UserKnowledge }] = await Promise.all([
         import("../../app/knowledge/memory-commands.js"),
         import("../../app/project-services.js"),
+        import("../../app/knowledge/user-knowledge.js"),
       ]);
       let request;
       try {
-        request = parseMemoryRequest(words);
+        request = parseMemoryRequest(options.user ? [...words, "--user"] : words);
       } catch (error) {
         throw new BadInputError((error as Error).message);
       }
       if (!existsSync(paths.database) && request.action !== "add") {
-        context.stdout.write(options.json ? `${JSON.stringify({ items: [], inquiries: [] })}\n` : "Nothing is kept yet: this project has no index or sessions.\n");
-        return;
+        // No project store yet (none is made just to read): the user's own knowledge, for every project, is all there is.
+        const userPath = new UserKnowledge(paths.sylkHome).path;
+        if (!existsSync(userPath) || (request.action !== "list" && request.action !== "search")) {
+          context.stdout.write(options.json ? `${JSON.stringify({ items: [], inquiries: [] })}\n` : "Nothing is kept yet: this project has no index or sessions.\n");
+          return;
+        }
       }
       const services = openProject({ root: paths.root, env: context.env });
+      const user = new UserKnowledge(paths.sylkHome);
       try {
         let report;
         try {
-          report = runMemoryRequest(services, request);
+          // The user's store is opened when it exists or is written to; a listing never creates it.
+          report = runMemoryRequest(services, request, existsSync(user.path) || (request.action === "add" && request.user) ? user.open() : undefined);
         } catch (error) {
           throw new BadInputError((error as Error).message);
         }
         context.stdout.write(options.json ? `${JSON.stringify(report.json)}\n` : `${report.lines.join("\n")}\n`);
       } finally {
+        user.close();
         await services.close();
       }
     });

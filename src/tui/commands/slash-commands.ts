@@ -13,6 +13,8 @@ import type { TranscriptEntry } from "../transcript.js";
 import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../app/learning/learning-report.js";
 import { parseMemoryRequest, runMemoryRequest } from "../../app/knowledge/memory-commands.js";
+import { UserKnowledge } from "../../app/knowledge/user-knowledge.js";
+import { existsSync } from "node:fs";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import type { SessionRecord } from "../../store/session-repository.js";
@@ -232,7 +234,15 @@ function subAgentCostLines(children: readonly SessionRecord[]): string[] {
 
 /** `/memory …`: what `sylk memory …` prints. */
 function memoryText(argument: string, context: SlashCommandContext): string {
-  return runMemoryRequest(context.services, parseMemoryRequest(argument ? argument.split(/\s+/) : [])).lines.join("\n");
+  const request = parseMemoryRequest(argument ? argument.split(/\s+/) : []);
+  const user = new UserKnowledge(context.services.paths.sylkHome);
+  try {
+    // The user's store (every project's) is opened when it exists or is written to; a listing never creates it.
+    const open = existsSync(user.path) || (request.action === "add" && request.user === true);
+    return runMemoryRequest(context.services, request, open ? user.open() : undefined).lines.join("\n");
+  } finally {
+    user.close();
+  }
 }
 
 /** `/learning`: what `sylk learning` prints. */

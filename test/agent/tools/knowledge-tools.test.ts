@@ -23,6 +23,7 @@ function kit(caps = { knowledge: 20, learnings: 10, skills: 5 }) {
   const limits = new SessionLimits(caps);
   const tools = createKnowledgeTools({
     store: services.knowledge,
+    userStore: () => services.knowledge,
     search: (query, options) => services.knowledge.search(query.split(/\s+/), options),
     limits,
     sessionId: () => "session-1",

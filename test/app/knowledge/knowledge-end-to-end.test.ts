@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/agent-session.js";
@@ -82,5 +84,33 @@ describe("knowledge that lasts, end to end", () => {
     await ask(env, "Draft the release notes for 2.0.");
     const augmentation = systemBlocks(2)[1]?.text ?? "";
     expect(augmentation).toContain("## Available Skills\n- release-notes: Drafts release notes for a version from its changelog.");
+  });
+
+  it("knowledge saved for every project (scope user, under $SYLK_HOME) is in another project's prompt, and no file is made for it until then", async () => {
+    const env = open(true);
+    expect(existsSync(join(project.sylkHome, "knowledge.db"))).toBe(false);
+    server.enqueue(
+      reply().toolUse("save_knowledge", { kind: "preference", key: "commit style", content: "The user prefers small commits with imperative subjects.", scope: "user" }, "toolu_user"),
+      reply().text("Noted for every project."),
+    );
+    await ask(env, "Remember for all my projects: small commits, imperative subjects.");
+    expect(existsSync(join(project.sylkHome, "knowledge.db"))).toBe(true);
+    expect(services.knowledge.list({ limit: 10 })).toEqual([]);
+
+    const other = createTempProject({ "README.md": "# other\n" });
+    try {
+      await services.close();
+      const otherEnv = { ...env, SYLK_HOME: project.sylkHome };
+      services = openProject({ root: other.root, env: otherEnv });
+      server.enqueue(reply().text("Small commits."));
+      const session = openAgentSession({ services, env: otherEnv });
+      const run = session.run("How should I write my commits here?", new AbortController().signal);
+      for (let step = await run.next(); !step.done; step = await run.next());
+      session.close();
+      const augmentation = (messageRequests(server).at(-1)?.body as any).system[1]?.text ?? "";
+      expect(augmentation).toContain("## User Knowledge\n- commit style: The user prefers small commits with imperative subjects.");
+    } finally {
+      other.cleanup();
+    }
   });
 });
