@@ -205,6 +205,8 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
     exit: requestExit,
   });
 
+  // Counted when a turn ends or the transcript grows (a /memory answer), not on every frame.
+  const pendingQuestions = useMemo(() => services.inquiries.countPending(), [services, agent.state.running, agent.state.history.length]);
   const modal = consent.asking || agent.approval !== undefined;
   return (
     <Box flexDirection="column" width={columns}>
@@ -246,6 +248,7 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
           contextTokens: agent.state.contextTokens,
           references: agent.state.references,
           activeAgents: agent.state.tools.flatMap((tool) => (tool.subagent && tool.subagent.tokens === undefined ? [tool.subagent.agentId] : [])),
+          questions: pendingQuestions,
           ...(agent.state.predictedQuality !== undefined
             ? { quality: { predicted: agent.state.predictedQuality, ...(agent.state.agentId ? { agentId: agent.state.agentId } : {}) } }
             : {}),

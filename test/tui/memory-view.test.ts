@@ -19,4 +19,15 @@ describe("memory in the TUI", () => {
     await app.waitFor(/[0-9a-f]{8} {2}rule {2}pnpm npm: always use pnpm, never npm|[0-9a-f]{8} {2}rule {2}.*always use pnpm, never npm/);
     expect(app.frame()).not.toContain("knowledge.enabled is off");
   });
+
+  it("the status line counts the questions left for the user until /memory answer answers them", async () => {
+    app = await renderApp({ consent: true, env: { SYLK_KNOWLEDGE_ENABLED: "true" }, columns: 160 });
+    await app.waitFor("index: fresh");
+    const inquiry = app.services.inquiries.record({ sessionId: null, topic: "deploy", question: "Which cluster?", context: "Two are named." });
+    await app.submit("/memory list inquiries");
+    await app.waitFor("1 question for you (/memory)");
+    await app.submit(`/memory answer ${inquiry.id.slice(0, 8)} The blue one.`);
+    await app.waitFor(/Answered "Which cluster\?"/);
+    await app.waitFor(() => !app!.frame().includes("question for you"));
+  });
 });

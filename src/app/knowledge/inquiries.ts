@@ -23,6 +23,10 @@ export class Inquiries {
     return this.deps.repository.get(id) as Inquiry;
   }
 
+  countPending(): number {
+    return this.deps.repository.countPending();
+  }
+
   pending(limit: number): Inquiry[] {
     return this.deps.repository.pending(limit);
   }

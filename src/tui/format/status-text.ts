@@ -20,6 +20,8 @@ export interface StatusInfo {
   quality?: { predicted: number; agentId?: string };
   /** Sub-agents at work now (their agent ids). */
   activeAgents?: readonly string[];
+  /** Questions the agents left for the user (issue 15), answered with /memory answer. */
+  questions?: number;
 }
 
 const SEPARATOR = " · ";
@@ -43,8 +45,9 @@ export function statusText(info: StatusInfo, columns: number): string {
   const sandbox = info.sandbox;
   const quality = qualitySegment(info.quality);
   const agents = agentsSegment(info.activeAgents ?? []);
+  const questions = info.questions ? { full: `${info.questions} question${info.questions === 1 ? "" : "s"} for you (/memory)`, short: `${info.questions}?` } : undefined;
   const cost = info.costDollars !== undefined && info.costDollars > 0 ? { full: `${formatDollars(info.costDollars)} est.`, short: formatDollars(info.costDollars) } : undefined;
-  const all = [model, tokens, quality, agents, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
+  const all = [model, tokens, quality, agents, questions, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
   const withoutCost = all.filter((segment) => segment !== cost);
   const candidates: Array<Array<string | undefined>> = [
     all.map((segment) => segment.full),
