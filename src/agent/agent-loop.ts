@@ -26,7 +26,7 @@ export interface AgentLoopDeps {
    * prompt's knowledge and memory add after the system prompt, asked before
    * each model call (the window counts it). Undefined or empty: nothing.
    */
-  systemContextFor?: (prompt: string) => Promise<string | undefined>;
+  systemContextFor?: (prompt: string, lastError?: string) => Promise<string | undefined>;
   maxTurns: number;
   /** Most output tokens per call; the window always keeps room for them. */
   maxTokens: number;
@@ -63,6 +63,8 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
   let turns = 0;
   let toolCalls = 0;
   let lastText = "";
+  /** The last failed tool call's message, for the context hook (a fix learned for it is a Known Solution). */
+  let lastError: string | undefined;
   /**
    * What prefetch put in front of the model during this run, and what the
    * model wrote and called: an injected item counts as used when anything
@@ -135,7 +137,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     quality?.turnStarted(turn);
 
     const tools = deps.tools.specs();
-    const systemContext = (await deps.systemContextFor?.(prompt)) || undefined;
+    const systemContext = (await deps.systemContextFor?.(prompt, lastError)) || undefined;
     const fixedTokens =
       deps.tokenCounter.count(deps.systemPrompt) + (systemContext ? deps.tokenCounter.count(systemContext) : 0) + deps.tokenCounter.count(JSON.stringify(tools)) + deps.maxTokens;
     let window = await deps.contextManager.prepare(recorder, fixedTokens);
@@ -223,6 +225,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     }
 
     const results: Array<{ call: ToolUseBlock; result: ToolRunResult; entryId?: string }> = [];
+    lastError = undefined;
     const toolPrefetches: Array<PrefetchFuture | undefined> = [];
     for (const batch of callBatches(calls, (name) => deps.tools.isConcurrent(name))) {
       if (signal.aborted) {
@@ -258,6 +261,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
           return yield* end("error", { kind: "tool", message: error.message });
         }
         yield { type: "tool_result", id: call.id, name: call.name, ...result };
+        if (result.isError && result.permission !== "denied") lastError = `${call.name}: ${result.output}`;
         quality?.toolResult(call, result);
         parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
         results.push({ call, result, entryId: parentId });

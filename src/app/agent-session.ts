@@ -384,7 +384,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           recorder: active,
           systemPrompt,
           // Seed 003's context-aware adapter: the prompt's knowledge after the cached prompt (knowledge.enabled).
-          systemContextFor: (query) => knowledge.systemContextFor(query, tools.specs().map(({ name, description }) => ({ name, description }))),
+          systemContextFor: (query, lastError) => knowledge.systemContextFor(query, tools.specs().map(({ name, description }) => ({ name, description })), lastError),
           maxTurns: options.maxTurns ?? config.agent.maxTurns,
           maxParallel: config.agents.maxParallel,
           maxTokens,

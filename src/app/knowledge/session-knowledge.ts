@@ -97,8 +97,10 @@ export class SessionKnowledge {
    * and the session's Conversation Memory. Undefined when both are off or
    * nothing was found: the request is then what it always was.
    */
-  async systemContextFor(prompt: string, tools: readonly ToolDescriptor[]): Promise<string | undefined> {
-    const items = this.enabled ? await this.knowledgeItems(prompt, tools) : [];
+  async systemContextFor(prompt: string, tools: readonly ToolDescriptor[], lastError?: string): Promise<string | undefined> {
+    const found = this.enabled ? await this.knowledgeItems(prompt, tools) : [];
+    const shown = new Set(found.map((item) => item.metadata?.id));
+    const items = this.enabled ? [...found, ...this.solutionsFor(lastError).filter((item) => !shown.has(item.metadata?.id))] : [];
     const memory = this.memory();
     const memoryOptions = this.config.observationalMemory;
     return (
@@ -136,6 +138,19 @@ export class SessionKnowledge {
     const { items } = await retriever.retrieve(prompt, { layers: PROMPT_LAYERS, ...(sessionKey ? { sessionKey } : {}) });
     // Runtime context alone is not knowledge: with nothing else found, the request stays as it was.
     return items.some((item) => item.layer !== ContextLayer.RuntimeContext && item.layer !== ContextLayer.ToolRegistry) ? items : [];
+  }
+
+  /**
+   * Known Solutions for the error the last tool call ended with: the
+   * learnings whose text matches its keywords (the same error seen before),
+   * beside what the prompt's keywords found.
+   */
+  private solutionsFor(lastError: string | undefined): ContextItem[] {
+    if (!lastError) return [];
+    const keywords = extractKeywords(lastError) ?? [];
+    return this.searchBoth(keywords, { layers: ["agent_learnings"], limit: this.config.knowledge.maxPerLayer })
+      .filter(({ item }) => item.confidence >= SHOWN_CONFIDENCE)
+      .map(({ item, score }) => ({ layer: ContextLayer.AgentLearnings, key: item.key, content: item.content, source: item.source, score, metadata: { id: item.id, matched: "last error" } }));
   }
 
   /** The project's knowledge and the user's (for every project), ranked together; the user's marked `details.scope = "user"`. */

@@ -113,4 +113,29 @@ describe("knowledge that lasts, end to end", () => {
       other.cleanup();
     }
   });
+
+  it("a fix learned for an error is under Known Solutions in the request after that error comes up again", async () => {
+    // Edits allowed, so the edit runs and fails (a refused one is not an error to learn from).
+    const env = { ...open(true), SYLK_PERMISSIONS_MODE: "accept-edits" };
+    await services.close();
+    services = openProject({ root: project.root, env });
+    services.knowledge.save({
+      layer: "agent_learnings",
+      kind: "learning",
+      key: "edit_file: old_string not found",
+      content: 'When edit_file failed with "old_string not found in package.json", this worked: old_string: "name: shop" → "\"name\": \"shop\"".',
+      source: "agent",
+      confidence: 0.6,
+      details: { tool: "edit_file", signature: "old_string not found in <path>", successes: 1, failures: 0 },
+    });
+    server.enqueue(
+      reply().toolUse("edit_file", { path: "package.json", old_string: "name: shop", new_string: "name: store" }, "toolu_miss"),
+      reply().text("I will quote it."),
+    );
+    await ask(env, "Update it, please.");
+    const first = (messageRequests(server)[0]?.body as any).system;
+    const second = (messageRequests(server)[1]?.body as any).system;
+    expect(JSON.stringify(first)).not.toContain("Known Solutions");
+    expect(second[1]?.text).toContain("## Known Solutions\n- edit_file: old_string not found: When edit_file failed with");
+  });
 });
