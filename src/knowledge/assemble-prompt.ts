@@ -139,10 +139,15 @@ export function selectMemory(memory: MemoryContext, limits: MemoryLimits = {}): 
   };
 }
 
+/** A memory note as a bullet; one that is already a bullet list (what both observers write) keeps its own bullets. */
+function noteLines(text: string): string {
+  return /^\s*[-*] /.test(text) ? text.trim() : bullet(text);
+}
+
 function memorySection(selected: SelectedMemory): string | undefined {
   const parts: string[] = [];
-  if (selected.reflections.length > 0) parts.push(["### Reflections", ...selected.reflections.map((note) => bullet(note.content))].join("\n"));
-  if (selected.observations.length > 0) parts.push(["### Observations", ...selected.observations.map((note) => bullet(note.content))].join("\n"));
+  if (selected.reflections.length > 0) parts.push(["### Reflections", ...selected.reflections.map((note) => noteLines(note.content))].join("\n"));
+  if (selected.observations.length > 0) parts.push(["### Observations", ...selected.observations.map((note) => noteLines(note.content))].join("\n"));
   return parts.length > 0 ? ["## Conversation Memory", ...parts].join("\n\n") : undefined;
 }
 

@@ -24,6 +24,9 @@ export interface ObservationBufferDeps {
   compact?(throughOrdinal: number, summary: string): Promise<unknown>;
 }
 
+/** How long an exit waits for an observation under way. */
+const SHUTDOWN_WAIT_MS = 30_000;
+
 /** Observations and reflections a buffer reads back at most at once (the newest). */
 const READ_LIMIT = 200;
 /** The most an observation or a reflection is asked to be. */
@@ -61,15 +64,16 @@ export class ObservationBuffer {
     });
   }
 
-  /** Stops taking signals and waits for the pass under way (graceful shutdown). */
-  async close(): Promise<void> {
+  /** Stops taking signals and waits for the pass under way (graceful shutdown), at most `timeoutMs`. */
+  async close(timeoutMs = SHUTDOWN_WAIT_MS): Promise<void> {
     this.closed = true;
-    await this.running;
+    await withinTime(this.running, timeoutMs);
   }
 
-  /** Waits for the pass under way, if any (what a test or an exit waits for). */
-  async settled(): Promise<void> {
-    while (this.running) await this.running;
+  /** Waits for the passes under way (what an exit and a test wait for), at most `timeoutMs`: a hung observer never holds an exit. */
+  async settled(timeoutMs = SHUTDOWN_WAIT_MS): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.running && Date.now() < deadline) await withinTime(this.running, deadline - Date.now());
   }
 
   private async pass(): Promise<void> {
@@ -150,6 +154,13 @@ export class ObservationBuffer {
     }
     throw new Error("the observer's answer ended early");
   }
+}
+
+async function withinTime(work: Promise<unknown> | undefined, timeoutMs: number): Promise<void> {
+  if (!work) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, timeoutMs))))]);
+  clearTimeout(timer);
 }
 
 /** What of a message the observer reads: what was said, and which tools were called (not their output, seed 004). */
