@@ -22,16 +22,14 @@ import { prefetchIsOn } from "../context/prefetch/prefetch-config.js";
 import { createContextTools } from "../agent/tools/context-tools.js";
 import { FOCUSED_PREFETCH_TOKENS, hookOf, toolsForRole } from "../roles/role-registry.js";
 import { resolveRoleIn } from "../roles/resolve-role.js";
-import { BadInputError } from "../errors.js";
 import { maskSecrets } from "../security/secrets.js";
 import { createProvider } from "../llm/create-provider.js";
 import { LoggingProvider } from "../llm/logging-provider.js";
 import { CalibratedTokenCounter } from "../llm/token-counter.js";
-import type { SessionRecord } from "../store/session-repository.js";
-import type { ProjectServices } from "./project-services.js";
 import { SessionHandoff } from "./handoff/session-handoff.js";
 import { SessionLearning } from "./learning/session-learning.js";
 import { UserProfiles } from "./user-profiles.js";
+import { resumedSession } from "./resumed-session.js";
 import { AgentIdAllocator } from "./team/agent-ids.js";
 import { type SharedWithSubAgents, SubAgentHost, SubAgentUsage } from "./team/sub-agent-host.js";
 import { type Consulter, KnowledgeAgents } from "./team/knowledge-agents.js";
@@ -81,7 +79,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     identity: { agentId: parent?.agentId ?? `${role.agentType}-1`, agentType: role.agentType },
   };
   // A knowledge agent goes on with its own session; only root sessions are found by prefix or as the latest.
-  const resumed = options.resume ? (parent && "id" in options.resume ? services.sessions.get(options.resume.id) : findSession(services, options.resume)) : undefined;
+  const resumed = options.resume ? resumedSession(services, options.resume, parent !== undefined) : undefined;
   let recorder: SessionRecorder | undefined = resumed ? SessionRecorder.resume(recorderDeps, resumed) : undefined;
   const recorderFor = (prompt: string) => {
     recorder ??= SessionRecorder.start(recorderDeps, {
@@ -408,18 +406,4 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       return attachments.length > 0 ? withAttachments(attachments, told) : told;
     },
   };
-}
-
-function findSession(services: ProjectServices, resume: { latest: true } | { id: string }): SessionRecord {
-  if ("latest" in resume) {
-    const latest = services.sessions.latest();
-    if (!latest) throw new BadInputError("There is no earlier session in this project to continue.");
-    return latest;
-  }
-  const matches = services.sessions.findByPrefix(resume.id);
-  if (matches.length === 0) throw new BadInputError(`No session ${resume.id} in this project; \`sylk sessions\` lists them.`);
-  if (matches.length > 1 && matches[0]?.id !== resume.id) {
-    throw new BadInputError(`Session id ${resume.id} is ambiguous (${matches.length} sessions start with it); give more characters.`);
-  }
-  return matches[0] as SessionRecord;
 }
