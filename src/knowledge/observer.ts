@@ -67,7 +67,8 @@ export function extractiveObservation(messages: readonly ObservedMessage[], maxT
   return lines.join("\n");
 }
 
-function sentencesOf(text: string): string[] {
+/** The sentences the extractive observer considers: code blocks dropped, split at sentence ends and lines, 12-400 characters. */
+export function sentencesOf(text: string): string[] {
   return text
     .replace(/```[\s\S]*?```/g, " ")
     .split(/(?<=[.!?])\s+|\n+/)
