@@ -43,7 +43,9 @@ const DECISION = /\b(decid\w*|we(?:'ll| will| should)|let's|going to|chose|choos
 const GOAL = /\b(i want|i need|we need|the goal|goal is|should be able|make (?:it|sure)|please|so that)\b/i;
 const OUTCOME = /\b(fixed|passes|passed|fails|failed|works|broke|done|finished|merged|deployed|added|removed|renamed|created|updated)\b/i;
 /** A fact: a definition, or a sentence that names a path, a number or a name in code. */
-const FACT = /\b(is|are|means|stands for|lives in|defined in)\b.*|[\w-]+\/[\w./-]+|\b\d+(?:\.\d+)?\b|`[^`]+`/i;
+const FACT = /\b(is|are|was|were|has|have|had|means|stands for|lives in|defined in)\b.*|[\w-]+\/[\w./-]+|\b\d+(?:\.\d+)?\b|`[^`]+`/i;
+/** A name after the sentence's first word: who or what a sentence is about (a person, a project, a place). */
+const NAME = /\s[A-Z][a-z]+/;
 
 /**
  * The extractive observer: the sentences of the messages that state a
@@ -56,7 +58,7 @@ export function extractiveObservation(messages: readonly ObservedMessage[], maxT
   let tokens = 0;
   for (const message of messages) {
     for (const sentence of sentencesOf(message.text)) {
-      if (!(DECISION.test(sentence) || GOAL.test(sentence) || OUTCOME.test(sentence) || FACT.test(sentence))) continue;
+      if (!(DECISION.test(sentence) || GOAL.test(sentence) || OUTCOME.test(sentence) || FACT.test(sentence) || NAME.test(sentence))) continue;
       const line = `- ${message.role === "user" ? "User" : "Assistant"}: ${sentence}`;
       const cost = estimateTokens(line) + 1;
       if (tokens + cost > maxTokens) return lines.join("\n");
@@ -65,6 +67,36 @@ export function extractiveObservation(messages: readonly ObservedMessage[], maxT
     }
   }
   return lines.join("\n");
+}
+
+/**
+ * The extractive reflector: the notes' lines (each already a sentence the
+ * observer kept, with who said it), each once, in order, within
+ * `maxTokens`. When they do not fit, lines are dropped evenly across the
+ * notes rather than from the end, so no stretch of the conversation is lost
+ * whole.
+ */
+export function extractiveReflection(notes: readonly string[], maxTokens: number): string {
+  const seen = new Set<string>();
+  const lines = notes
+    .flatMap((note) => note.split("\n"))
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !seen.has(line) && (seen.add(line), true));
+  const total = lines.reduce((sum, line) => sum + estimateTokens(line) + 1, 0);
+  if (total <= maxTokens) return lines.join("\n");
+  const keep = maxTokens / total;
+  const kept: string[] = [];
+  let owed = 0;
+  let tokens = 0;
+  for (const line of lines) {
+    owed += keep;
+    const cost = estimateTokens(line) + 1;
+    if (owed < 1 || tokens + cost > maxTokens) continue;
+    owed -= 1;
+    kept.push(line);
+    tokens += cost;
+  }
+  return kept.join("\n");
 }
 
 /** The sentences the extractive observer considers: code blocks dropped, split at sentence ends and lines, 12-400 characters. */

@@ -1,5 +1,5 @@
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
-import { extractiveObservation, type ObservedMessage, observerPrompt, OBSERVATION_DEFAULTS, reflectorPrompt } from "../../knowledge/observer.js";
+import { extractiveObservation, extractiveReflection, type ObservedMessage, observerPrompt, OBSERVATION_DEFAULTS, reflectorPrompt } from "../../knowledge/observer.js";
 import type { ChatMessage, ModelProvider } from "../../llm/model-types.js";
 import type { ContentEntry } from "../../store/content-types.js";
 import type { SessionMessageRow } from "../../store/session-repository.js";
@@ -31,6 +31,12 @@ const SHUTDOWN_WAIT_MS = 30_000;
 const READ_LIMIT = 200;
 /** The most an observation or a reflection is asked to be. */
 const NOTE_TOKENS = 800;
+/**
+ * What the extractive reflector may keep: it cannot compress, only choose,
+ * so it keeps room for what it condenses (bench-knowledge: with 800 tokens
+ * it kept the oldest quarter of what it condensed and lost the rest).
+ */
+const EXTRACTIVE_REFLECTION_TOKENS = 2_400;
 
 /**
  * Seed 004's observer and reflector for one session, in the background:
@@ -134,7 +140,7 @@ export class ObservationBuffer {
     const texts = notes.map((note) => note.content);
     const text = this.deps.observer
       ? await this.ask(reflectorPrompt(texts, generation))
-      : extractiveObservation(texts.map((note) => ({ role: "assistant" as const, text: note.replace(/^- (User|Assistant): /gm, "") })), NOTE_TOKENS);
+      : extractiveReflection(texts, EXTRACTIVE_REFLECTION_TOKENS);
     if (!text.trim()) return;
     const lastOrdinal = Math.max(...notes.map((note) => Number(note.metadata.last_ordinal ?? -1)));
     await this.deps.store.indexContents([this.entry(sessionId, "reflection", text, { generation, last_ordinal: lastOrdinal, condensed: notes.length })]);
