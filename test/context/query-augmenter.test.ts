@@ -85,4 +85,15 @@ describe("QueryAugmenter", () => {
     hot.searcher.setMaxTier("hot");
     expect((await hot.searcher.search("anything", { budgetMs: 200 })).tierReached).toBe("hot");
   });
+
+  it("never puts an observation or a reflection in front of the model: they are in the request's Conversation Memory already", async () => {
+    await services.contentStore.indexContents([
+      { sessionId: "om", agentId: "observer", agentType: "observer", contentType: "observation", content: "- User: the quarterly ledger reconciliation deadline is Friday.", turnNumber: 0 },
+      { sessionId: "om", agentId: "engineer-1", agentType: "engineer", contentType: "user_prompt", content: "When is the quarterly ledger reconciliation deadline?", turnNumber: 1 },
+    ]);
+    const prefetcher = createPrefetcher({ services: { codeSearcher: services.codeSearcher, contentStore: services.contentStore }, sessionId: "om", windowTokens: 200_000 });
+    const found = await prefetcher.searcher.search("quarterly ledger reconciliation deadline", { limit: 10, sessionId: "om", budgetMs: 60_000 });
+    const history = found.candidates.filter((candidate) => candidate.kind === "history");
+    expect(history.map((candidate) => candidate.source)).toEqual(["turn 1 · user_prompt"]);
+  });
 });

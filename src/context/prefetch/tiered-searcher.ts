@@ -1,4 +1,4 @@
-import type { ContentFilters } from "../../store/content-types.js";
+import { type ContentFilters, type ContentType, DERIVED_CONTENT_TYPES } from "../../store/content-types.js";
 import type { ContentSearchHit, UniversalContentStore } from "../../content-store/universal-content-store.js";
 import type { CodeSearchHit, CodeSignal, HybridCodeSearcher } from "../../search/hybrid-code-searcher.js";
 import { queryTerms } from "../../search/code-tokenizer.js";
@@ -134,7 +134,8 @@ export class TieredSearcher {
       // After /clear a new session starts afresh: earlier sessions are searched only when asked for.
       const filters: ContentFilters = options.sessionId && options.historyScope !== "project" ? { sessionId: options.sessionId } : {};
       const history = await this.guarded("history", () => this.deps.contentStore.search(query, filters, limit), degraded);
-      if (history) for (const hit of history.hits) mergeHistory(candidates, hit, history.fulltextIdealScore, options.sessionId);
+      // Observations and reflections are already in the request's Conversation Memory: put in front again, they would be there twice.
+      if (history) for (const hit of history.hits) if (!isDerived(hit.entry.contentType)) mergeHistory(candidates, hit, history.fulltextIdealScore, options.sessionId);
     }
     const singleSignal = tierReached !== "full" || signalsUsed.size < 2;
     return { candidates: [...candidates.values()], tierReached, singleSignal, degraded, elapsedMs: this.now() - started };
@@ -204,4 +205,8 @@ function mergeHistory(candidates: Map<string, PrefetchCandidate>, hit: ContentSe
 function firstLine(text: string): string {
   const line = text.split("\n").find((candidate) => candidate.trim() !== "") ?? "";
   return line.length > 80 ? `${line.slice(0, 79)}…` : line.trim();
+}
+
+function isDerived(type: ContentType): boolean {
+  return (DERIVED_CONTENT_TYPES as readonly string[]).includes(type);
 }
