@@ -110,6 +110,8 @@ export type AgentEvent =
       status: "start" | "end";
       /** How it ended: done, no_structure, error or interrupted. */
       outcome?: string;
+      /** What the stage's model calls used (at its end). */
+      usage?: Usage;
       stateEntryId?: string;
     }
   | { type: "done"; result: AgentResult };

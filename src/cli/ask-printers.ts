@@ -326,6 +326,16 @@ function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
         agent_type: event.agentType,
         status: event.status,
         ...(event.outcome ? { outcome: event.outcome } : {}),
+        ...(event.usage
+          ? {
+              usage: {
+                input_tokens: event.usage.inputTokens,
+                output_tokens: event.usage.outputTokens,
+                cache_read_tokens: event.usage.cacheReadTokens,
+                cache_write_tokens: event.usage.cacheWriteTokens,
+              },
+            }
+          : {}),
         state_entry_id: event.stateEntryId ?? null,
       };
     case "subagent_event":

@@ -218,7 +218,11 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
       const status: ToolCallView["status"] = event.outcome === "error" ? "error" : event.outcome === "interrupted" ? "interrupted" : "done";
       const result = event.outcome === "no_structure" ? "ended without its structured report (recorded as no findings)" : (event.outcome ?? "done");
       const call: ToolCallView = { ...(running ?? { id, name: `stage ${event.stage}${round}`, input: { agent: event.agentId } }), status, result };
-      return { ...append(state, { kind: "tool", call }), tools: state.tools.filter((tool) => tool.id !== id) };
+      return {
+        ...append(state, { kind: "tool", call }),
+        tools: state.tools.filter((tool) => tool.id !== id),
+        ...(event.usage ? { subagentUsage: addUsage(state.subagentUsage, event.usage) } : {}),
+      };
     }
     case "done":
       return {

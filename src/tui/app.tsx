@@ -188,7 +188,8 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
       void runSlashCommand(`/memory add ${text.trim().replace(/^#\s*/, "")}`, slashContext());
       return;
     }
-    if (!isSlashCommand(text)) return agent.submit(text.trim());
+    // `/pipeline <task>` runs (or queues) like a prompt, whose line the run prints itself.
+    if (!isSlashCommand(text) || /^\/pipeline\s+\S/.test(text.trim())) return agent.submit(text.trim());
     agent.print({ kind: "user", text: text.trim() });
     void runSlashCommand(text, slashContext());
   };

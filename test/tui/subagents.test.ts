@@ -78,4 +78,25 @@ describe("sub-agents in the TUI", () => {
     expect(existsSync(join(app.project.root, "a.txt"))).toBe(true);
     expect(existsSync(join(app.project.root, "b.txt"))).toBe(true);
   });
+
+  it("/pipeline runs the team's stages, each shown as a line with its agent, and ends with the summary", async () => {
+    // Every stage agent ends its turn at once (no structured report: recorded as such, and the pipeline goes on).
+    const silent = (body: any) => {
+      const system = Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : String(body.system);
+      const role = /## Your role: (\w+)/.exec(system)?.[1];
+      return reply().text(role === "orchestrator" ? "Summary: nothing needed changing." : `${role} has nothing to add.`);
+    };
+    for (let index = 0; index < 30; index++) server.enqueue((body) => silent(body) as never);
+    app = await renderApp({ consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" }, columns: 140 });
+    await app.waitFor("index: fresh");
+    await app.submit("/pipeline tidy the readme");
+    await app.waitFor(/stage summary.*\n.*⎿ done/);
+    const screen = app.frame();
+    for (const stage of ["plan", "design", "implement", "review", "test"]) expect(screen).toContain(`stage ${stage}`);
+    expect(screen).toMatch(/stage review\(.*inspector-\d.*\)\n\s+⎿ ended without its structured report/);
+    await app.waitFor("Summary: nothing needed changing.");
+    // The task's line once (the run prints it), and the stages' tokens in the cost estimate (the main window is still empty).
+    expect(app.frame().split("> /pipeline tidy the readme")).toHaveLength(2);
+    expect(app.frame()).toMatch(/\$[\d.]+ est\./);
+  });
 });

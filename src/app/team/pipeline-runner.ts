@@ -87,6 +87,9 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
         const answer = step.status === "done" && summaryAnswer ? summaryAnswer : renderStoppedReport(summaryInputs(progress as PipelineProgress));
         await deps.root.recordTurn(task, answer);
         const stopReason = step.status === "done" ? "end_turn" : step.status === "failed" ? "error" : signal.aborted ? "interrupted" : "end_turn";
+        // Shown and streamed as an answer is: the screen and the printers need nothing else.
+        yield { type: "text_delta", text: answer };
+        yield { type: "assistant_message", turn: 0, text: answer, toolCalls: 0 };
         const result: AgentResult = {
           sessionId: rootSessionId,
           response: answer,
@@ -145,7 +148,7 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
         childSessionId: agent.session.sessionId,
       });
       progress.stages.push({ stage: step.stage, round: step.round, status, state, agentId: agent.agentId } as EndedStage);
-      yield { type: "pipeline_stage", ...started, status: "end", outcome: status, ...(stateEntryId ? { stateEntryId } : {}) };
+      yield { type: "pipeline_stage", ...started, status: "end", outcome: status, usage: stageUsage, ...(stateEntryId ? { stateEntryId } : {}) };
     }
   } finally {
     for (const agent of agents.values()) agent.session.close();
