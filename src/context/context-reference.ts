@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { ContentType, ContextReference, EntrySummary, ReferenceType } from "../store/content-types.js";
 
 const MAX_TOPICS = 5;
@@ -171,5 +172,13 @@ function dominantType(entries: readonly EntrySummary[]): ReferenceType {
       return "plan_discussion";
     default:
       return "conversation";
+  }
+}
+
+/** A fresh 8-hex-digit reference id, taken neither in the store nor in `alsoTaken` (references made but not stored yet). */
+export function newReferenceId(store: { getReference(id: string): ContextReference | undefined }, alsoTaken: ReadonlyMap<string, unknown> = new Map()): string {
+  for (;;) {
+    const id = randomBytes(4).toString("hex");
+    if (!alsoTaken.has(id) && !store.getReference(id)) return id;
   }
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { SessionRecorder } from "../agent/session-recorder.js";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { ChatMessage } from "../llm/model-types.js";
@@ -6,7 +5,7 @@ import type { TokenCounter } from "../llm/token-counter.js";
 import type { ContentType, ContextReference } from "../store/content-types.js";
 import type { SessionMessageRow } from "../store/session-repository.js";
 import { AgentContext, buildItems, markerItem, type ContextItem } from "./agent-context.js";
-import { foldReferences, generateReference, widestMarker } from "./context-reference.js";
+import { foldReferences, generateReference, newReferenceId, widestMarker } from "./context-reference.js";
 import type { DegradationPolicy, EvictionDecision } from "./degradation-policy.js";
 import type { PressureLevel } from "./prefetch/memory-pressure.js";
 import { oldestFirst, type EvictionStrategy } from "./eviction/eviction-strategy.js";
@@ -290,7 +289,7 @@ export class VirtualContextManager {
     /** What the reference says it stands for, when the caller knows better than its keywords (an observation). */
     summary?: string,
   ): Promise<ContextReference> {
-    const id = this.newReferenceId(references);
+    const id = newReferenceId(this.deps.contentStore, references);
     const { folded, freshIds, freshOrdinals, freshTurns, freshTokens } = partitionEvicted(selected);
     // A large eviction (a handoff's trim of a long session) describes itself by its first entry and
     // its newest ones: reading every entry's keywords made it cost time in proportion to the session.
@@ -316,12 +315,6 @@ export class VirtualContextManager {
     return reference;
   }
 
-  private newReferenceId(existing: ReadonlyMap<string, ContextReference>): string {
-    for (;;) {
-      const id = randomBytes(4).toString("hex");
-      if (!existing.has(id) && !this.deps.contentStore.getReference(id)) return id;
-    }
-  }
 }
 
 function freed(items: readonly ContextItem[]): number {

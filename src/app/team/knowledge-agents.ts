@@ -1,8 +1,10 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
 import type { ConsultableAgent, ConsultRequest } from "../../agent/tools/consult.js";
 import { createShareContextTool, resolveSources, type ShareContextInput } from "../../agent/tools/share-context.js";
 import type { ToolContext, ToolDefinition, ToolOutput } from "../../agent/tools/tool.js";
+import { newReferenceId } from "../../context/context-reference.js";
+import { addUsage, EMPTY_USAGE } from "../../llm/model-types.js";
 import type { ContextReference, NewContentEntry } from "../../store/content-types.js";
 import { ConsultationCancelledError, ConsultationQueue } from "../../team/consultation-queue.js";
 import { type CacheHint, fitContextShare, renderContextShare, type ShareEntry } from "../../team/context-share.js";
@@ -145,15 +147,7 @@ export class KnowledgeAgents {
         result = await runOnce(REMINDER);
         results.push(result);
       }
-      const usage = results.reduce(
-        (sum, each) => ({
-          inputTokens: sum.inputTokens + each.usage.inputTokens,
-          outputTokens: sum.outputTokens + each.usage.outputTokens,
-          cacheReadTokens: sum.cacheReadTokens + each.usage.cacheReadTokens,
-          cacheWriteTokens: sum.cacheWriteTokens + each.usage.cacheWriteTokens,
-        }),
-        { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      );
+      const usage = results.reduce((sum, each) => addUsage(sum, each.usage), EMPTY_USAGE);
       this.deps.shared().usage.add(usage);
       const interrupted = result.stopReason === "interrupted" || result.stopReason === "error";
       const shared = agent.shared as ShareContextInput | undefined;
@@ -258,11 +252,8 @@ export class KnowledgeAgents {
 
   private storeOverflow(entries: ShareEntry[], agent: KnowledgeAgent, callerSession: string): ContextReference {
     const store = this.deps.services.contentStore;
-    let id: string;
-    do id = randomBytes(4).toString("hex");
-    while (store.getReference(id));
     const reference: ContextReference = {
-      id,
+      id: newReferenceId(store),
       type: "code_analysis",
       sessionId: callerSession,
       agentId: agent.agentId,

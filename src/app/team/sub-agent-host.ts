@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
 import type { PermissionPolicy } from "../../agent/permissions/permission-policy.js";
 import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.js";
@@ -8,6 +7,8 @@ import type { Approver } from "../../agent/tools/tool-registry.js";
 import type { CustomAgent } from "../../roles/custom-agents.js";
 import { resolveRole } from "../../roles/resolve-role.js";
 import { EMPTY_USAGE, addUsage, type Usage } from "../../llm/model-types.js";
+import { firstLine } from "../../agent/tools/roles/role-output.js";
+import { newReferenceId } from "../../context/context-reference.js";
 import type { ContextReference } from "../../store/content-types.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import { openAgentSession } from "../agent-session.js";
@@ -156,7 +157,7 @@ export class SubAgentHost {
     const clipped = `${text.slice(0, maxTokens * 4)}\n[… answer clipped to ${maxTokens.toLocaleString("en-US")} tokens]`;
     if (!last) return { text: clipped, truncated: true };
     const reference: ContextReference = {
-      id: freshReferenceId(store),
+      id: newReferenceId(store),
       type: "conversation",
       sessionId: this.deps.parent.sessionId(),
       agentId,
@@ -176,8 +177,7 @@ export class SubAgentHost {
 
 /** The answer's first line that says something, short enough for one screen line. */
 export function answerGist(answer: string): string {
-  const line = answer.split("\n").find((each) => each.trim() !== "")?.trim() ?? "(no answer)";
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+  return firstLine(answer, 100) || "(no answer)";
 }
 
 function named(approver: Approver, agentId: string): Approver {
@@ -193,11 +193,4 @@ function taskPrompt(request: DelegateRequest, parentAgentId: string): string {
     "",
     `Your final answer goes back to ${parentAgentId}, not to the user: make it complete on its own, cite code as path:start-end, and say what you changed, if anything.`,
   ].join("\n");
-}
-
-function freshReferenceId(store: ProjectServices["contentStore"]): string {
-  for (;;) {
-    const id = randomBytes(4).toString("hex");
-    if (!store.getReference(id)) return id;
-  }
 }
