@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { AgentResult } from "../../agent/agent-events.js";
 import type { ToolContext, ToolOutput } from "../../agent/tools/tool.js";
 import { FOLLOW_UP_WINDOW_MS } from "../../learning/episode-draft.js";
 import { isCorrection } from "../../handoff/quality-signals.js";
@@ -8,7 +7,7 @@ import { RoutingRepository } from "../../store/routing-repository.js";
 import { type Affinity, outcomeReward, priorFrom, rankByDraw, routingBlock, UNIFORM, updated } from "../../team/agent-affinity.js";
 import { type AgentSession, openAgentSession } from "../agent-session.js";
 import type { ProjectServices } from "../project-services.js";
-import type { SharedWithSubAgents } from "./sub-agent-host.js";
+import { relayRun, type SharedWithSubAgents } from "./sub-agent-host.js";
 
 /**
  * Until prompts are clustered for routing, every prompt is in one context
@@ -79,15 +78,9 @@ export class GuideRouter {
       kind: "routed",
       task: prompt,
     });
-    const run = target.session.run(prompt, context.signal);
-    let result: AgentResult;
-    for (let step = await run.next(); ; step = await run.next()) {
-      if (step.done) {
-        result = step.value;
-        break;
-      }
-      context.onEvent?.({ type: "subagent_event", agentId: target.agentId, agentType: request.agent, parentToolUseId, event: step.value });
-    }
+    const result = await relayRun(target.session.run(prompt, context.signal), { agentId: target.agentId, agentType: request.agent, parentToolUseId }, (event) =>
+      context.onEvent?.(event),
+    );
     this.deps.shared.usage.add(result.usage);
     context.onEvent?.({
       type: "subagent_end",

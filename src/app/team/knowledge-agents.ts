@@ -11,7 +11,7 @@ import { type CacheHint, fitContextShare, renderContextShare, type ShareEntry } 
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import { type AgentSession, openAgentSession } from "../agent-session.js";
 import type { ProjectServices } from "../project-services.js";
-import { answerGist, type SharedWithSubAgents } from "./sub-agent-host.js";
+import { answerGist, relayRun, type SharedWithSubAgents } from "./sub-agent-host.js";
 
 /** The caller of a consultation: who asks, from which session, with how much room in its window. */
 export interface Consulter {
@@ -121,14 +121,10 @@ export class KnowledgeAgents {
     else context.signal.addEventListener("abort", cancel, { once: true });
     agent.shared = undefined;
     const toolsUsed: string[] = [];
-    const runOnce = async (prompt: string): Promise<AgentResult> => {
-      const run = agent.session.run(prompt, controller.signal);
-      for (let step = await run.next(); ; step = await run.next()) {
-        if (step.done) return step.value;
-        if (step.value.type === "tool_use" && step.value.name !== "share_context") toolsUsed.push(step.value.name);
-        emit({ type: "subagent_event", agentId: agent.agentId, agentType: agent.type, parentToolUseId, event: step.value });
-      }
-    };
+    const runOnce = (prompt: string): Promise<AgentResult> =>
+      relayRun(agent.session.run(prompt, controller.signal), { agentId: agent.agentId, agentType: agent.type, parentToolUseId }, emit, (event) => {
+        if (event.type === "tool_use" && event.name !== "share_context") toolsUsed.push(event.name);
+      });
     try {
       emit({
         type: "subagent_start",

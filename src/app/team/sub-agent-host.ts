@@ -103,14 +103,7 @@ export class SubAgentHost {
     try {
       const run = child.run(taskPrompt(request, parentAgentId), controller.signal);
       emit({ type: "subagent_start", agentId, agentType, parentAgentId, parentToolUseId, sessionId: child.sessionId, kind: "delegate", task: request.task });
-      let result: AgentResult | undefined;
-      for (let step = await run.next(); ; step = await run.next()) {
-        if (step.done) {
-          result = step.value;
-          break;
-        }
-        emit({ type: "subagent_event", agentId, agentType, parentToolUseId, event: step.value });
-      }
+      const result = await relayRun(run, { agentId, agentType, parentToolUseId }, emit);
       deps.shared.usage.add(result.usage);
       const answer = this.fitAnswer(result, request.maxTokens, agentId);
       emit({
@@ -172,6 +165,24 @@ export class SubAgentHost {
     };
     store.storeReference(reference);
     return { text: `${clipped}: the whole answer is retrieve_context(ref_id="${reference.id}")`, truncated: true };
+  }
+}
+
+/**
+ * Runs a sub-agent to its end, passing each of its events up wrapped as a
+ * `subagent_event` of the call that started it (and to `watch`, if given);
+ * returns its result.
+ */
+export async function relayRun(
+  run: AsyncGenerator<AgentEvent, AgentResult>,
+  from: { agentId: string; agentType: string; parentToolUseId: string },
+  emit: (event: AgentEvent) => void,
+  watch?: (event: AgentEvent) => void,
+): Promise<AgentResult> {
+  for (let step = await run.next(); ; step = await run.next()) {
+    if (step.done) return step.value;
+    watch?.(step.value);
+    emit({ type: "subagent_event", ...from, event: step.value });
   }
 }
 
