@@ -143,3 +143,40 @@ describe("the approval dialog shows what will run", () => {
     await app.waitFor("Interrupted.");
   });
 });
+
+describe("the model's answer", () => {
+  it("shows an OSC title sequence and raw colours as text, while it streams and once printed", async () => {
+    const answer = "Done \u001b]0;PWNED\u0007here. \u001b[31mRED\u001b[0m and \u009b1mbold\n\nA second block.";
+    server.enqueue(reply().text(answer).chunkText(5).eventDelayMs(10));
+    app = await session();
+    await app.submit("say something");
+    await app.waitFor("A second block.");
+    expect(app.frame()).toContain("Done \\e]0;PWNED\\x07here. \\e[31mRED\\e[0m and \\x9b1mbold");
+    const raw = app.instance.frames.join("");
+    expect(raw).not.toContain("\u001b]0;");
+    expect(raw).not.toContain("\u001b[31mRED");
+    expect(raw).not.toContain("\u009b");
+  });
+
+  it("a character reference for ESC (&#27;), which markdown decodes, is shown escaped too", async () => {
+    server.enqueue(reply().text("Look: &#27;[31mRED&#x9b;2J **bold** &amp; `&#27;`"));
+    app = await session();
+    await app.submit("say something");
+    await app.waitFor("bold");
+    expect(app.frame()).toContain("Look: \\e[31mRED\\x9b2J bold & &#27;");
+    expect(actedOn(app.rawFrame())).toEqual([]);
+  });
+});
+
+describe("a command's output", () => {
+  it("is shown without its colours, and with what would rewrite the line escaped", async () => {
+    const command = "printf '\\033[32mPASS\\033[0m all good\\rFAIL hidden\\n'";
+    server.enqueue(reply().toolUse("run_command", { command }), reply().text("Ran it."));
+    app = await session({ permissionMode: "bypass" });
+    await app.submit("run it");
+    await app.waitFor("Ran it.");
+    expect(app.frame()).toContain("PASS all good\\rFAIL hidden");
+    expect(app.frame()).not.toContain("\\e[32m");
+    expect(actedOn(app.rawFrame())).toEqual([]);
+  });
+});
