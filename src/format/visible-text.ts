@@ -123,7 +123,7 @@ class LineColumn {
   }
 
   spacesToNextStop(out: string): number {
-    this.column += stringWidth(out.slice(this.measured));
+    this.column += columnsOf(out.slice(this.measured));
     this.measured = out.length;
     const spaces = TAB_STOP - (this.column % TAB_STOP);
     this.column += spaces;
@@ -133,4 +133,11 @@ class LineColumn {
   measuredTo(offset: number): void {
     this.measured = offset;
   }
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** Columns the text takes: its length when it is plain ASCII (most code), else string-width's count, which costs far more. */
+function columnsOf(text: string): number {
+  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
 }
