@@ -169,7 +169,7 @@ describe("the model's answer", () => {
 });
 
 describe("a command's output", () => {
-  it("is shown without its colours, and with what would rewrite the line escaped", async () => {
+  it("is shown without its colours, and with what would rewrite the line escaped, in the compact and the expanded view", async () => {
     const command = "printf '\\033[32mPASS\\033[0m all good\\rFAIL hidden\\n'";
     server.enqueue(reply().toolUse("run_command", { command }), reply().text("Ran it."));
     app = await session({ permissionMode: "bypass" });
@@ -177,6 +177,11 @@ describe("a command's output", () => {
     await app.waitFor("Ran it.");
     expect(app.frame()).toContain("PASS all good\\rFAIL hidden");
     expect(app.frame()).not.toContain("\\e[32m");
+    expect(actedOn(app.rawFrame())).toEqual([]);
+    // Ctrl+O prints the history again with every call's whole output: escaped the same way.
+    const printed = app.instance.frames.length;
+    await app.write("\u000f");
+    await app.waitFor(() => app!.instance.frames.length > printed && app!.frame().includes("PASS all good\\rFAIL hidden"));
     expect(actedOn(app.rawFrame())).toEqual([]);
   });
 });
