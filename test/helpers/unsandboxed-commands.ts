@@ -2,4 +2,7 @@ import { unsandboxed } from "../../src/agent/sandbox/command-sandbox.js";
 import type { RunCommandDeps } from "../../src/agent/tools/run-command.js";
 
 /** `run_command` as it runs with the sandbox off: for tests of the tool's own mechanics. */
-export const unsandboxedCommands: RunCommandDeps = { sandbox: unsandboxed({ state: "off" }), networkFor: () => false };
+export const unsandboxedCommands: RunCommandDeps = {
+  sandbox: unsandboxed({ state: "off" }),
+  networkFor: () => false,
+};

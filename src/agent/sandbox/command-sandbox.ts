@@ -38,25 +38,31 @@ export interface SpawnPlan {
   env: NodeJS.ProcessEnv;
 }
 
+/** One command, ready to start. */
+export interface PreparedCommand {
+  plan: SpawnPlan;
+  /** Call once the command and everything it started have ended: placeholders it relied on may go. */
+  release(): void;
+  /** What the sandbox could not cover, for the user; each is given once a session. */
+  notes: readonly string[];
+}
+
 export interface CommandSandbox {
   readonly status: SandboxStatus;
   /** `shell -c command`, wrapped in the sandbox when it is on, as it is otherwise. */
-  plan(shell: string, command: string, env: NodeJS.ProcessEnv, scope: SandboxScope): SpawnPlan;
+  prepare(shell: string, command: string, env: NodeJS.ProcessEnv, scope: SandboxScope): PreparedCommand;
+  /** Whether Sylk holds this path with an empty placeholder now (see `Placeholders`). */
+  isPlaceholder(path: string): boolean;
 }
-
-/**
- * Paths inside the project that stay read-only even for sandboxed commands:
- * git runs hooks and `core.fsmonitor`/`core.hooksPath` commands from them,
- * and Sylk's own settings decide what the next run may do (see
- * `protected-paths.ts`, which guards the same files against the write tools).
- */
-export const READ_ONLY_IN_PROJECT: readonly string[] = [".git/hooks", ".git/config", ".sylk", ".sylkrc", ".sylkignore"];
 
 /** One line for `sylk status`, warnings and the session's first note. */
 export function describeSandbox(status: SandboxStatus): string {
   switch (status.state) {
     case "on":
-      return `commands run sandboxed (${status.kind}: only the project and a temporary directory are writable; ${networkText(status)})`;
+      return (
+        `commands run sandboxed (${status.kind}: only the project and a temporary directory are writable, ` +
+        `but not .git or Sylk's settings; ${networkText(status)})`
+      );
     case "off":
       return "commands run unsandboxed: the sandbox is turned off (sandbox.enabled is false, or --no-sandbox)";
     case "unavailable":
@@ -86,6 +92,7 @@ function networkText(status: Extract<SandboxStatus, { state: "on" }>): string {
 export function unsandboxed(status: Exclude<SandboxStatus, { state: "on" }>): CommandSandbox {
   return {
     status,
-    plan: (shell, command, env) => ({ file: shell, args: ["-c", command], env }),
+    prepare: (shell, command, env) => ({ plan: { file: shell, args: ["-c", command], env }, release: () => undefined, notes: [] }),
+    isPlaceholder: () => false,
   };
 }

@@ -1,11 +1,14 @@
 import { realpathSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
 import type { SandboxConfig, SylkConfig } from "../../config/schema.js";
+import { sylkHome } from "../../project/project-paths.js";
 import { opensNetwork } from "../permissions/permission-policy.js";
 import { bubblewrapArguments, probeBubblewrap, type ProbeResult } from "./bubblewrap.js";
-import { unsandboxed, type CommandSandbox, type SandboxKind, type SandboxScope } from "./command-sandbox.js";
+import { unsandboxed, type CommandSandbox, type PreparedCommand, type SandboxKind, type SandboxScope, type SpawnPlan } from "./command-sandbox.js";
+import { Placeholders } from "./placeholders.js";
+import { expandHome, realOrSelf } from "./sandbox-paths.js";
 import { hasSandboxExec, SANDBOX_EXEC, sandboxExecArguments, seatbeltProfile, temporaryDirectoriesOf } from "./seatbelt.js";
+import { writeProtection, type UserPlaces, type WriteProtection } from "./write-protection.js";
 
 export interface OpenSandboxOptions {
   config: SandboxConfig;
@@ -26,19 +29,32 @@ export interface OpenSandboxOptions {
 export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox {
   if (!options.config.enabled) return unsandboxed({ state: "off" });
   const platform = options.platform ?? process.platform;
-  const on = (kind: SandboxKind) => ({ state: "on" as const, kind, network: options.config.network, networkRules: options.networkRules });
+  const places: UserPlaces = { env: options.env, sylkHome: realOrSelf(sylkHome(options.env)) };
   const configured = options.config.writableDirectories.map((directory) => expandHome(directory, options.env));
+  const scopeOf = (scope: SandboxScope) => realScope(scope, configured);
+  const on = (kind: SandboxKind) => ({ state: "on" as const, kind, network: options.config.network, networkRules: options.networkRules });
+  const notesGiven = new Set<string>();
+  const prepared = (plan: SpawnPlan, protection: WriteProtection, release: () => void): PreparedCommand => {
+    const notes = protection.notes.filter((note) => !notesGiven.has(note));
+    for (const note of notes) notesGiven.add(note);
+    return { plan, release, notes };
+  };
 
   if (platform === "linux") {
     const probe = (options.probe ?? probeBubblewrap)(options.env);
     if (!probe.ok) return unsandboxed({ state: "unavailable", reason: probe.reason });
+    const placeholders = new Placeholders();
     return {
       status: on("bubblewrap"),
-      plan: (shell, command, env, scope) => ({
-        file: "bwrap",
-        args: bubblewrapArguments(shell, command, realScope(scope, configured)),
-        env: { ...env, TMPDIR: "/tmp" },
-      }),
+      isPlaceholder: (path) => placeholders.isPlaceholder(path),
+      prepare: (shell, command, env, requested) => {
+        const scope = scopeOf(requested);
+        const protection = writeProtection(scope, places);
+        const { held, existing } = placeholders.acquire(protection.absent);
+        const mounts = { readOnly: [...protection.readOnly, ...existing, ...held] };
+        const plan = { file: "bwrap", args: bubblewrapArguments(shell, command, scope, mounts), env: { ...env, TMPDIR: "/tmp" } };
+        return prepared(plan, protection, () => placeholders.release(held));
+      },
     };
   }
   if (platform === "darwin") {
@@ -46,11 +62,13 @@ export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox 
     const temporary = temporaryDirectoriesOf(["/tmp", "/private/var/tmp", tmpdir()], realpathSync);
     return {
       status: on("sandbox-exec"),
-      plan: (shell, command, env, scope) => ({
-        file: SANDBOX_EXEC,
-        args: sandboxExecArguments(shell, command, seatbeltProfile(realScope(scope, configured), temporary)),
-        env,
-      }),
+      isPlaceholder: () => false,
+      prepare: (shell, command, env, requested) => {
+        const scope = scopeOf(requested);
+        const protection = writeProtection(scope, places);
+        const profile = seatbeltProfile(scope, temporary, { readOnly: [...protection.readOnly, ...protection.absent.map((entry) => entry.path)] });
+        return prepared({ file: SANDBOX_EXEC, args: sandboxExecArguments(shell, command, profile), env }, protection, () => undefined);
+      },
     };
   }
   return unsandboxed({ state: "unavailable", reason: `Sylk has no sandbox for ${platform} (it uses bubblewrap on Linux and sandbox-exec on macOS)` });
@@ -68,18 +86,4 @@ function realScope(scope: SandboxScope, configured: readonly string[]): SandboxS
     writable: [...new Set([...scope.writable, ...configured].map(realOrSelf))],
     network: scope.network,
   };
-}
-
-function expandHome(path: string, env: NodeJS.ProcessEnv): string {
-  const home = env.HOME ?? homedir();
-  if (path === "~") return home;
-  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

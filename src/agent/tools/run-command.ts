@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as z from "zod";
 import { maskSecrets } from "../../security/secrets.js";
-import type { CommandSandbox } from "../sandbox/command-sandbox.js";
+import type { CommandSandbox, PreparedCommand } from "../sandbox/command-sandbox.js";
 import { defineTool, toolDescription, ToolError, type ToolContext, type ToolOutput } from "./tool.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -88,9 +88,10 @@ export interface RunCommandDeps {
 
 /** Told to the model when a sandboxed command fails, so that it can say why and what the user can change. */
 const SANDBOX_NOTE =
-  "The command ran in a sandbox: only the project and /tmp are writable, and the network is off unless allowed. " +
-  "If it failed because of that, tell the user; they can add sandbox.writableDirectories, set sandbox.network, " +
-  "add a network(<command pattern>) allow rule, or run with --no-sandbox.";
+  "The command ran in a sandbox: only the project and /tmp are writable, .git and Sylk's settings are read-only " +
+  "(so git commands that write the repository, such as commit, add or checkout, fail), " +
+  "and the network is off unless allowed. If it failed because of that, tell the user; they can add sandbox.writableDirectories, " +
+  "set sandbox.network, add a network(<command pattern>) allow rule, or run with --no-sandbox.";
 
 export function createRunCommandTool(deps: RunCommandDeps) {
   return defineTool({
@@ -105,9 +106,37 @@ export function createRunCommandTool(deps: RunCommandDeps) {
 
 async function runCommand(input: z.infer<typeof schema>, context: ToolContext, deps: RunCommandDeps): Promise<ToolOutput> {
   if (context.signal.aborted) throw new ToolError("The command was cancelled before it started.");
-  const output = new HeadTailBuffer();
+  const { sandbox } = deps;
   const network = deps.networkFor(input.command);
-  const plan = deps.sandbox.plan(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
+  const prepared = sandbox.prepare(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
+  let ran: { ending: Ending | Error; text: string };
+  try {
+    ran = await runPrepared(prepared, input.timeout_ms, context);
+  } finally {
+    prepared.release();
+  }
+  const { ending, text } = ran;
+  if (ending instanceof Error) throw new ToolError(`The command could not be started: ${ending.message}`);
+  const label = input.description ?? (input.command.length > 80 ? `${input.command.slice(0, 79)}…` : input.command);
+  const { footer, status } = describeEnding(ending, input.timeout_ms);
+  const failed = !(ending.kind === "exit" && ending.code === 0);
+  const sandboxed = sandbox.status.state === "on";
+  const notes = [
+    ...(failed && sandboxed ? [SANDBOX_NOTE] : []),
+    ...prepared.notes.map((note) => `Note: ${note}`),
+  ];
+  return {
+    output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}${notes.map((note) => `\n${note}`).join("")}`,
+    display: `${label} (${status})`,
+    ...(text.trim() !== "" ? { details: text.replace(/\n$/, "") } : {}),
+    isError: failed,
+  };
+}
+
+/** Starts the prepared command in a process group of its own and waits until it ends, is timed out or is aborted. */
+async function runPrepared(prepared: PreparedCommand, timeoutMs: number, context: ToolContext): Promise<{ ending: Ending | Error; text: string }> {
+  const { plan } = prepared;
+  const output = new HeadTailBuffer();
   const child = spawn(plan.file, plan.args, {
     cwd: context.root,
     env: plan.env,
@@ -145,7 +174,7 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
     };
     const onAbort = () => stop({ kind: "aborted" });
     context.signal.addEventListener("abort", onAbort, { once: true });
-    timers.push(setTimeout(() => stop({ kind: "timeout" }), input.timeout_ms));
+    timers.push(setTimeout(() => stop({ kind: "timeout" }), timeoutMs));
     child.on("error", (error) => finish(error));
     child.on("exit", () => {
       timers.push(
@@ -161,16 +190,5 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
       else finish({ kind: "signal", signal: signal ?? "unknown" });
     });
   });
-  if (ending instanceof Error) throw new ToolError(`The command could not be started: ${ending.message}`);
-  const text = output.text();
-  const label = input.description ?? (input.command.length > 80 ? `${input.command.slice(0, 79)}…` : input.command);
-  const { footer, status } = describeEnding(ending, input.timeout_ms);
-  const failed = !(ending.kind === "exit" && ending.code === 0);
-  const sandboxed = deps.sandbox.status.state === "on";
-  return {
-    output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}${failed && sandboxed ? `\n${SANDBOX_NOTE}` : ""}`,
-    display: `${label} (${status})`,
-    ...(text.trim() !== "" ? { details: text.replace(/\n$/, "") } : {}),
-    isError: failed,
-  };
+  return { ending, text: output.text() };
 }

@@ -1,0 +1,50 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { PermissionPolicy } from "../../src/agent/permissions/permission-policy.js";
+import { probeBubblewrap } from "../../src/agent/sandbox/bubblewrap.js";
+import { openCommandSandbox } from "../../src/agent/sandbox/open-command-sandbox.js";
+import { createRunCommandTool } from "../../src/agent/tools/run-command.js";
+import type { ToolDefinition } from "../../src/agent/tools/tool.js";
+import { ToolRegistry, type ToolRunResult } from "../../src/agent/tools/tool-registry.js";
+
+/** Whether bubblewrap can make a sandbox here; the tests that need one skip, saying why, when it cannot. */
+export const bubblewrap = process.platform === "linux" ? probeBubblewrap(process.env) : ({ ok: false, reason: `bubblewrap tests run on Linux, not ${process.platform}` } as const);
+
+export interface SandboxedRegistryOptions {
+  /** HOME and SYLK_HOME as the sandbox sees them (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  writableDirectories?: string[];
+  network?: (command: string) => boolean;
+  /** More tools in the same registry. */
+  tools?: ToolDefinition[];
+}
+
+/** `run_command` with the machine's real sandbox behind a real registry in bypass mode (nothing asks). */
+export function sandboxedRegistry(root: string, options: SandboxedRegistryOptions = {}) {
+  const env = options.env ?? process.env;
+  const sandbox = openCommandSandbox({
+    config: { enabled: true, network: false, writableDirectories: options.writableDirectories ?? [] },
+    networkRules: false,
+    env,
+  });
+  if (sandbox.status.state !== "on") throw new Error(`no sandbox: ${JSON.stringify(sandbox.status)}`);
+  const tool = createRunCommandTool({ sandbox, networkFor: options.network ?? (() => false) });
+  const registry = new ToolRegistry([tool, ...(options.tools ?? [])], new PermissionPolicy("bypass"));
+  const context = { root, signal: new AbortController().signal, extraDirectories: [] };
+  return {
+    sandbox,
+    registry,
+    run: (command: string, input: Record<string, unknown> = {}): Promise<ToolRunResult> =>
+      registry.run({ id: "1", name: "run_command", input: { command, timeout_ms: 30_000, ...input } }, context),
+    call: (name: string, input: Record<string, unknown>): Promise<ToolRunResult> => registry.run({ id: "2", name, input }, context),
+  };
+}
+
+/**
+ * A directory outside `/tmp` (which the sandbox replaces with its own, so
+ * that anything under the host's `/tmp` is out of sight anyway): a place the
+ * sandbox really has to keep read-only.
+ */
+export function directoryOutsideTmp(prefix: string): string {
+  return mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : process.cwd(), prefix));
+}
