@@ -102,7 +102,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     return result;
   };
   const policy = options.shared?.policy ?? new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
-  const sandbox = options.shared?.sandbox ?? options.sandbox ?? sandboxFor(config, env);
+  const sandbox = options.shared?.sandbox ?? options.sandbox ?? sandboxFor(config, env, services.paths.root);
   const approver = options.shared ? options.shared.approver : options.approver;
   const shared: SharedWithSubAgents =
     options.shared ??

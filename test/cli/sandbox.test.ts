@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { probeBubblewrap } from "../../src/agent/sandbox/bubblewrap.js";
@@ -80,10 +80,13 @@ describe.skipIf(!probe.ok)("sylk ask runs commands in the sandbox", () => {
   });
 
   it("sylk status says how commands run", async () => {
+    mkdirSync(project.sylkHome, { recursive: true });
     const status = await sylk(["status"]);
-    expect(status.stdout).toMatch(/Commands: +commands run sandboxed \(bubblewrap: only the project and a temporary directory are writable, but not \.git or Sylk's settings; network off\)/);
+    expect(status.stdout).toMatch(/Commands: +commands run sandboxed \(bubblewrap: only the project and a temporary directory are writable, but not \.git or Sylk's settings; .* hidden; network off\)/);
+    // $SYLK_HOME is hidden from commands, whatever else exists on this machine.
+    expect(status.stdout).toContain(`Hidden:       ~/home`);
     const json = await sylk(["status", "--json"], { SYLK_SANDBOX_ENABLED: "false" });
-    expect(JSON.parse(json.stdout).sandbox).toEqual({ name: "off", description: expect.stringContaining("turned off") });
+    expect(JSON.parse(json.stdout).sandbox).toEqual({ name: "off", description: expect.stringContaining("turned off"), hidden: [], warnings: [] });
   });
 });
 

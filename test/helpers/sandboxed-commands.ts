@@ -14,6 +14,7 @@ export interface SandboxedRegistryOptions {
   /** HOME and SYLK_HOME as the sandbox sees them (default: this process's). */
   env?: NodeJS.ProcessEnv;
   writableDirectories?: string[];
+  denyRead?: string[];
   network?: (command: string) => boolean;
   /** More tools in the same registry. */
   tools?: ToolDefinition[];
@@ -23,9 +24,10 @@ export interface SandboxedRegistryOptions {
 export function sandboxedRegistry(root: string, options: SandboxedRegistryOptions = {}) {
   const env = options.env ?? process.env;
   const sandbox = openCommandSandbox({
-    config: { enabled: true, network: false, writableDirectories: options.writableDirectories ?? [] },
+    config: { enabled: true, network: false, writableDirectories: options.writableDirectories ?? [], denyRead: options.denyRead ?? [] },
     networkRules: false,
     env,
+    root,
   });
   if (sandbox.status.state !== "on") throw new Error(`no sandbox: ${JSON.stringify(sandbox.status)}`);
   const tool = createRunCommandTool({ sandbox, networkFor: options.network ?? (() => false) });
@@ -42,8 +44,9 @@ export function sandboxedRegistry(root: string, options: SandboxedRegistryOption
 
 /**
  * A directory outside `/tmp` (which the sandbox replaces with its own, so
- * that anything under the host's `/tmp` is out of sight anyway): a place the
- * sandbox really has to keep read-only.
+ * that anything under the host's `/tmp` is out of sight anyway): a home
+ * directory whose `~/.ssh` the sandbox really has to hide, or a place it
+ * really has to keep read-only.
  */
 export function directoryOutsideTmp(prefix: string): string {
   return mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : process.cwd(), prefix));

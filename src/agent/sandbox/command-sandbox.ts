@@ -16,6 +16,10 @@ export type SandboxStatus =
       network: boolean;
       /** Allow rules open the network for some commands (`network(<pattern>)`). */
       networkRules: boolean;
+      /** What commands cannot read (`~/.ssh`, …), as the user writes the paths. */
+      hidden: readonly string[];
+      /** Credential places left readable because the project or a writable directory is inside them, with why. */
+      kept: ReadonlyArray<{ path: string; reason: string }>;
     }
   /** The user turned it off (`sandbox.enabled`, `--no-sandbox`). */
   | { state: "off" }
@@ -61,7 +65,7 @@ export function describeSandbox(status: SandboxStatus): string {
     case "on":
       return (
         `commands run sandboxed (${status.kind}: only the project and a temporary directory are writable, ` +
-        `but not .git or Sylk's settings; ${networkText(status)})`
+        `but not .git or Sylk's settings; ${hiddenText(status)}; ${networkText(status)})`
       );
     case "off":
       return "commands run unsandboxed: the sandbox is turned off (sandbox.enabled is false, or --no-sandbox)";
@@ -81,6 +85,19 @@ export function sandboxLabel(status: SandboxStatus): { full: string; short: stri
     case "unavailable":
       return { full: "unsandboxed (no sandbox here)", short: "unsandboxed" };
   }
+}
+
+function hiddenText(status: Extract<SandboxStatus, { state: "on" }>): string {
+  const [first, second, ...rest] = status.hidden;
+  if (first === undefined) return "nothing hidden";
+  const named = [first, second].filter((path) => path !== undefined).join(", ");
+  return `${named}${rest.length > 0 ? ` and ${rest.length} more` : ""} hidden`;
+}
+
+/** Credential places left readable, one sentence each, for a warning at the session's start; none usually. */
+export function keptReadable(status: SandboxStatus): string[] {
+  if (status.state !== "on") return [];
+  return status.kept.map((entry) => `${entry.path} is readable by sandboxed commands: ${entry.reason}, so hiding it would hide that too.`);
 }
 
 function networkText(status: Extract<SandboxStatus, { state: "on" }>): string {

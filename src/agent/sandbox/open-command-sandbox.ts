@@ -5,8 +5,10 @@ import { sylkHome } from "../../project/project-paths.js";
 import { opensNetwork } from "../permissions/permission-policy.js";
 import { bubblewrapArguments, probeBubblewrap, type ProbeResult } from "./bubblewrap.js";
 import { unsandboxed, type CommandSandbox, type PreparedCommand, type SandboxKind, type SandboxScope, type SpawnPlan } from "./command-sandbox.js";
+import { emptyFileIn } from "./empty-file.js";
 import { Placeholders } from "./placeholders.js";
-import { expandHome, realOrSelf } from "./sandbox-paths.js";
+import { readDenial } from "./read-denial.js";
+import { expandHome, realOrSelf, shownPath } from "./sandbox-paths.js";
 import { hasSandboxExec, SANDBOX_EXEC, sandboxExecArguments, seatbeltProfile, temporaryDirectoriesOf } from "./seatbelt.js";
 import { writeProtection, type UserPlaces, type WriteProtection } from "./write-protection.js";
 
@@ -15,6 +17,8 @@ export interface OpenSandboxOptions {
   /** Allow rules open the network for some commands. */
   networkRules: boolean;
   env: NodeJS.ProcessEnv;
+  /** The project root: what the status says is hidden depends on where the project is. */
+  root: string;
   platform?: NodeJS.Platform;
   /** Tests replace the probe to see the unavailable path. */
   probe?: (env: NodeJS.ProcessEnv) => ProbeResult;
@@ -31,8 +35,17 @@ export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox 
   const platform = options.platform ?? process.platform;
   const places: UserPlaces = { env: options.env, sylkHome: realOrSelf(sylkHome(options.env)) };
   const configured = options.config.writableDirectories.map((directory) => expandHome(directory, options.env));
+  const denyRead = options.config.denyRead.map((path) => expandHome(path, options.env));
   const scopeOf = (scope: SandboxScope) => realScope(scope, configured);
-  const on = (kind: SandboxKind) => ({ state: "on" as const, kind, network: options.config.network, networkRules: options.networkRules });
+  const sessionDenial = readDenial(scopeOf({ root: options.root, writable: [], network: false }), places, denyRead);
+  const on = (kind: SandboxKind) => ({
+    state: "on" as const,
+    kind,
+    network: options.config.network,
+    networkRules: options.networkRules,
+    hidden: sessionDenial.hidden.map((entry) => shownPath(entry.path, options.env)),
+    kept: sessionDenial.kept,
+  });
   const notesGiven = new Set<string>();
   const prepared = (plan: SpawnPlan, protection: WriteProtection, release: () => void): PreparedCommand => {
     const notes = protection.notes.filter((note) => !notesGiven.has(note));
@@ -51,7 +64,7 @@ export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox 
         const scope = scopeOf(requested);
         const protection = writeProtection(scope, places);
         const { held, existing } = placeholders.acquire(protection.absent);
-        const mounts = { readOnly: [...protection.readOnly, ...existing, ...held] };
+        const mounts = { readOnly: [...protection.readOnly, ...existing, ...held], hidden: readDenial(scope, places, denyRead).hidden, emptyFile: emptyFileIn(places.sylkHome) };
         const plan = { file: "bwrap", args: bubblewrapArguments(shell, command, scope, mounts), env: { ...env, TMPDIR: "/tmp" } };
         return prepared(plan, protection, () => placeholders.release(held));
       },
@@ -66,7 +79,10 @@ export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox 
       prepare: (shell, command, env, requested) => {
         const scope = scopeOf(requested);
         const protection = writeProtection(scope, places);
-        const profile = seatbeltProfile(scope, temporary, { readOnly: [...protection.readOnly, ...protection.absent.map((entry) => entry.path)] });
+        const profile = seatbeltProfile(scope, temporary, {
+          readOnly: [...protection.readOnly, ...protection.absent.map((entry) => entry.path)],
+          hidden: readDenial(scope, places, denyRead).hidden,
+        });
         return prepared({ file: SANDBOX_EXEC, args: sandboxExecArguments(shell, command, profile), env }, protection, () => undefined);
       },
     };
@@ -74,9 +90,9 @@ export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox 
   return unsandboxed({ state: "unavailable", reason: `Sylk has no sandbox for ${platform} (it uses bubblewrap on Linux and sandbox-exec on macOS)` });
 }
 
-/** The sandbox this machine offers for commands, as the configuration asks for it. */
-export function sandboxFor(config: Pick<SylkConfig, "sandbox" | "permissions">, env: NodeJS.ProcessEnv): CommandSandbox {
-  return openCommandSandbox({ config: config.sandbox, networkRules: opensNetwork(config.permissions.allow), env });
+/** The sandbox this machine offers for commands in `root`, as the configuration asks for it. */
+export function sandboxFor(config: Pick<SylkConfig, "sandbox" | "permissions">, env: NodeJS.ProcessEnv, root: string): CommandSandbox {
+  return openCommandSandbox({ config: config.sandbox, networkRules: opensNetwork(config.permissions.allow), env, root });
 }
 
 /** The scope with real paths (both sandboxes compare resolved paths) and the configured directories added. */

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { SandboxScope } from "./command-sandbox.js";
 import { GUARDED_NAMES } from "./nested-settings.js";
+import type { HiddenPath } from "./read-denial.js";
 
 /** macOS's sandbox tool; part of the system, not something users install. */
 export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
@@ -10,10 +11,11 @@ export function hasSandboxExec(): boolean {
   return existsSync(SANDBOX_EXEC);
 }
 
-/** What the profile keeps read-only (real paths). */
+/** What the profile keeps read-only and unreadable (real paths). */
 export interface SeatbeltProtection {
   /** Denied writes, whether they exist or not: path rules need nothing on disk. */
   readOnly: readonly string[];
+  hidden: readonly HiddenPath[];
 }
 
 /**
@@ -21,8 +23,8 @@ export interface SeatbeltProtection {
  * which only the project, the temporary directories and the other writable
  * directories allow, and never the protected paths (nor a `.git` or Sylk
  * setting at any depth of the project, existing or not: a pattern covers
- * what bubblewrap can only cover when it exists); the network is denied
- * unless asked for. In Seatbelt the last
+ * what bubblewrap can only cover when it exists); the hidden paths cannot
+ * be read; the network is denied unless asked for. In Seatbelt the last
  * matching rule wins, so the order below is the precedence. Paths must be
  * real paths (`/private/tmp`, not `/tmp`): Seatbelt compares resolved paths.
  */
@@ -37,6 +39,10 @@ export function seatbeltProfile(scope: SandboxScope, temporaryDirectories: reado
     `(allow file-write* ${writable.join(" ")} (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper") (regex #"^/dev/tty") (regex #"^/dev/fd/"))`,
     `(deny file-write* ${[...readOnly, ...(pattern ? [`(regex #"${pattern}")`] : [])].join(" ")})`,
   ];
+  if (protection.hidden.length > 0) {
+    const hidden = protection.hidden.map(({ path, kind }) => (kind === "directory" ? `(subpath ${quote(path)})` : `(literal ${quote(path)})`));
+    lines.push(`(deny file-read* ${hidden.join(" ")})`);
+  }
   if (!scope.network) lines.push("(deny network*)");
   return `${lines.join("\n")}\n`;
 }

@@ -89,7 +89,7 @@ export interface RunCommandDeps {
 /** Told to the model when a sandboxed command fails, so that it can say why and what the user can change. */
 const SANDBOX_NOTE =
   "The command ran in a sandbox: only the project and /tmp are writable, .git and Sylk's settings are read-only " +
-  "(so git commands that write the repository, such as commit, add or checkout, fail), " +
+  "(so git commands that write the repository, such as commit, add or checkout, fail), credential directories are hidden, " +
   "and the network is off unless allowed. If it failed because of that, tell the user; they can add sandbox.writableDirectories, " +
   "set sandbox.network, add a network(<command pattern>) allow rule, or run with --no-sandbox.";
 

@@ -5,9 +5,18 @@ import { describeSandbox } from "../../../src/agent/sandbox/command-sandbox.js";
 import { seatbeltProfile } from "../../../src/agent/sandbox/seatbelt.js";
 
 describe("bubblewrap arguments", () => {
-  const mounts = { readOnly: ["/p/.git", "/p/.sylkrc"] };
+  const mounts = {
+    readOnly: ["/p/.git", "/p/.sylkrc"],
+    hidden: [
+      { path: "/home/u/.ssh", kind: "directory" as const },
+      { path: "/home/u/.npmrc", kind: "file" as const },
+      // The command's /tmp is its own: nothing of the host's /tmp is there to hide.
+      { path: "/tmp/ssh-agent/agent.1", kind: "file" as const },
+    ],
+    emptyFile: "/home/u/.sylk/sandbox-empty-file",
+  };
 
-  it("mount a fresh /tmp first, then the writable directories over it, then the protected paths read-only", () => {
+  it("mount a fresh /tmp first, then the writable directories over it, then the protected paths read-only, then hide what is hidden", () => {
     const args = bubblewrapArguments("/bin/bash", "make test", { root: "/p", writable: ["/home/u/.npm"], network: false }, mounts);
     const at = (...sequence: string[]) => args.findIndex((_, index) => sequence.every((value, offset) => args[index + offset] === value));
     expect(args.slice(0, 3)).toEqual(["--die-with-parent", "--new-session", "--unshare-all"]);
@@ -17,10 +26,14 @@ describe("bubblewrap arguments", () => {
     const extra = at("--bind-try", "/home/u/.npm", "/home/u/.npm");
     const git = at("--ro-bind", "/p/.git", "/p/.git");
     const settings = at("--ro-bind", "/p/.sylkrc", "/p/.sylkrc");
+    const ssh = at("--tmpfs", "/home/u/.ssh", "--remount-ro", "/home/u/.ssh");
+    const npmrc = at("--ro-bind", "/home/u/.sylk/sandbox-empty-file", "/home/u/.npmrc");
     expect(at("--ro-bind", "/", "/")).toBeLessThan(tmp);
     expect(tmp).toBeLessThan(project_);
     expect(project_).toBeLessThan(extra);
     for (const readOnly of [git, settings]) expect(readOnly).toBeGreaterThan(extra);
+    for (const hidden of [ssh, npmrc]) expect(hidden).toBeGreaterThan(settings);
+    expect(args.join(" ")).not.toContain("ssh-agent");
     expect(args.slice(-6)).toEqual(["TMPDIR", "/tmp", "--", "/bin/bash", "-c", "make test"]);
   });
 
@@ -30,21 +43,28 @@ describe("bubblewrap arguments", () => {
 });
 
 describe("the Seatbelt profile (macOS)", () => {
-  const protection = { readOnly: ['/Users/a "b"/proj/.git', '/Users/a "b"/proj/.sylkrc'] };
+  const protection = {
+    readOnly: ['/Users/a "b"/proj/.git', '/Users/a "b"/proj/.sylkrc'],
+    hidden: [
+      { path: "/Users/a/.ssh", kind: "directory" as const },
+      { path: "/Users/a/.npmrc", kind: "file" as const },
+    ],
+  };
 
-  it("denies writes but to the project and temporary directories, keeps the protected paths read-only, and the network off", () => {
+  it("denies writes but to the project and temporary directories, keeps the protected paths read-only, hides credentials, and the network off", () => {
     const profile = seatbeltProfile({ root: '/Users/a "b"/proj', writable: [], network: false }, ["/private/tmp"], protection);
     expect(profile).toMatchSnapshot();
     expect(profile).toContain('(subpath "/Users/a \\"b\\"/proj")');
     expect(profile.indexOf("(deny file-write*)")).toBeLessThan(profile.indexOf("(allow file-write*"));
     expect(profile.indexOf("(allow file-write*")).toBeLessThan(profile.lastIndexOf("(deny file-write*"));
     expect(profile).toContain('(deny file-write* (subpath "/Users/a \\"b\\"/proj/.git") (subpath "/Users/a \\"b\\"/proj/.sylkrc"))');
+    expect(profile).toContain('(deny file-read* (subpath "/Users/a/.ssh") (literal "/Users/a/.npmrc"))');
     expect(profile).toMatch(/\(deny network\*\)\n$/);
-    expect(seatbeltProfile({ root: "/p", writable: [], network: true }, [], { readOnly: [] })).not.toContain("network");
+    expect(seatbeltProfile({ root: "/p", writable: [], network: true }, [], { readOnly: [], hidden: [] })).not.toContain("network");
   });
 
   it("denies creating a .git or Sylk setting at any depth of the project, in any case", () => {
-    const profile = seatbeltProfile({ root: "/Users/a/my.proj", writable: [], network: false }, [], { readOnly: [] });
+    const profile = seatbeltProfile({ root: "/Users/a/my.proj", writable: [], network: false }, [], { readOnly: [], hidden: [] });
     const denied = profile.split("\n").find((line) => line.startsWith("(deny file-write* ("));
     const pattern = /\(regex #"([^"]+)"\)/.exec(denied ?? "")?.[1];
     expect(pattern).toBeDefined();
@@ -79,9 +99,9 @@ describe("network allow rules", () => {
 
 describe("describing the sandbox", () => {
   it("says what is writable and whether the network is on", () => {
-    expect(describeSandbox({ state: "on", kind: "bubblewrap", network: false, networkRules: true })).toBe(
+    expect(describeSandbox({ state: "on", kind: "bubblewrap", network: false, networkRules: true, hidden: ["~/.sylk", "~/.ssh", "~/.aws", "~/.npmrc"], kept: [] })).toBe(
       "commands run sandboxed (bubblewrap: only the project and a temporary directory are writable, but not .git or Sylk's settings; " +
-        "network off but for allowed commands)",
+        "~/.sylk, ~/.ssh and 2 more hidden; network off but for allowed commands)",
     );
     expect(describeSandbox({ state: "unavailable", reason: "bubblewrap is not installed" })).toBe("commands run unsandboxed: bubblewrap is not installed");
   });

@@ -111,22 +111,22 @@ describe.skipIf(!probe.ok)("run_command in a bubblewrap sandbox", () => {
 });
 
 describe("where no sandbox can be made", () => {
-  const config = { enabled: true, network: false, writableDirectories: [] };
+  const config = { enabled: true, network: false, writableDirectories: [], denyRead: [] };
 
   it("says why, and runs commands as they are", () => {
-    const missing = openCommandSandbox({ config, networkRules: false, env: { PATH: "/nonexistent" }, platform: "linux" });
+    const missing = openCommandSandbox({ config, networkRules: false, env: { PATH: "/nonexistent" }, root: "/p", platform: "linux" });
     expect(missing.status).toEqual({ state: "unavailable", reason: expect.stringMatching(/bubblewrap is not installed.*apt-get install bubblewrap/) });
     expect(missing.prepare("/bin/sh", "true", {}, { root: "/p", writable: [], network: false }).plan).toEqual({ file: "/bin/sh", args: ["-c", "true"], env: {} });
 
-    const refused = openCommandSandbox({ config, networkRules: false, env: {}, platform: "linux", probe: () => ({ ok: false, reason: "no user namespaces" }) });
+    const refused = openCommandSandbox({ config, networkRules: false, env: {}, root: "/p", platform: "linux", probe: () => ({ ok: false, reason: "no user namespaces" }) });
     expect(refused.status).toEqual({ state: "unavailable", reason: "no user namespaces" });
 
-    const windows = openCommandSandbox({ config, networkRules: false, env: {}, platform: "win32" });
+    const windows = openCommandSandbox({ config, networkRules: false, env: {}, root: "/p", platform: "win32" });
     expect(windows.status).toMatchObject({ state: "unavailable", reason: expect.stringMatching(/no sandbox for win32/) });
   });
 
   it("is off when the user turns it off, without probing", () => {
-    const off = openCommandSandbox({ config: { ...config, enabled: false }, networkRules: false, env: {}, probe: () => expect.unreachable("no probe when off") });
+    const off = openCommandSandbox({ config: { ...config, enabled: false }, networkRules: false, env: {}, root: "/p", probe: () => expect.unreachable("no probe when off") });
     expect(off.status).toEqual({ state: "off" });
   });
 });
