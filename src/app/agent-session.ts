@@ -12,6 +12,7 @@ import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
 import { ToolRegistry, type ToolRunResult } from "../agent/tools/tool-registry.js";
 import type { ToolDefinition } from "../agent/tools/tool.js";
 import { sandboxFor } from "../agent/sandbox/open-command-sandbox.js";
+import { RepositoryIntegrity } from "../agent/sandbox/repository-integrity.js";
 import { FileCheckpoints, type RestoreResult } from "./file-checkpoints.js";
 import { Mentions } from "./mentions.js";
 import { ContextRetriever } from "../context/context-retriever.js";
@@ -111,6 +112,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         policy,
         ...(approver ? { approver } : {}),
         sandbox,
+        integrity: new RepositoryIntegrity(env),
         codeSearcher,
         agentIds: new AgentIdAllocator(services.sessions, () => recorder?.session.id),
         extraDirectories: options.extraDirectories ?? [],
@@ -221,15 +223,17 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           codeSearcher,
           sandbox,
           networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
+          integrity: shared.integrity,
         }),
         { record: async (entry) => recorder?.recordDerived(entry) },
       )),
+      shared.integrity,
     ),
     // Skills run their steps through this session's own registry (built just below).
     ...knowledge.tools({ run: (call, context): Promise<ToolRunResult> => tools.run(call, context), names: (): string[] => tools.names() }),
     ...contextTools,
     handoff.todoTool(),
-    ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget, customAgents: shared.customAgents }),
+    ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget, customAgents: shared.customAgents, gitGate: shared.integrity }),
     ...(options.extraTools ?? []),
     ...(router
       ? [

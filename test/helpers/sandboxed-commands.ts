@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { PermissionPolicy } from "../../src/agent/permissions/permission-policy.js";
 import { probeBubblewrap } from "../../src/agent/sandbox/bubblewrap.js";
 import { openCommandSandbox } from "../../src/agent/sandbox/open-command-sandbox.js";
+import { RepositoryIntegrity } from "../../src/agent/sandbox/repository-integrity.js";
 import { createRunCommandTool } from "../../src/agent/tools/run-command.js";
 import type { ToolDefinition } from "../../src/agent/tools/tool.js";
 import { ToolRegistry, type ToolRunResult } from "../../src/agent/tools/tool-registry.js";
@@ -16,6 +17,8 @@ export interface SandboxedRegistryOptions {
   writableDirectories?: string[];
   denyRead?: string[];
   network?: (command: string) => boolean;
+  /** Shared with other tools of the same session (a role tool that runs git). */
+  integrity?: RepositoryIntegrity;
   /** More tools in the same registry. */
   tools?: ToolDefinition[];
 }
@@ -30,11 +33,13 @@ export function sandboxedRegistry(root: string, options: SandboxedRegistryOption
     root,
   });
   if (sandbox.status.state !== "on") throw new Error(`no sandbox: ${JSON.stringify(sandbox.status)}`);
-  const tool = createRunCommandTool({ sandbox, networkFor: options.network ?? (() => false) });
+  const integrity = options.integrity ?? new RepositoryIntegrity(env);
+  const tool = createRunCommandTool({ sandbox, networkFor: options.network ?? (() => false), integrity });
   const registry = new ToolRegistry([tool, ...(options.tools ?? [])], new PermissionPolicy("bypass"));
   const context = { root, signal: new AbortController().signal, extraDirectories: [] };
   return {
     sandbox,
+    integrity,
     registry,
     run: (command: string, input: Record<string, unknown> = {}): Promise<ToolRunResult> =>
       registry.run({ id: "1", name: "run_command", input: { command, timeout_ms: 30_000, ...input } }, context),

@@ -47,6 +47,8 @@ export interface PreparedCommand {
   plan: SpawnPlan;
   /** Call once the command and everything it started have ended: placeholders it relied on may go. */
   release(): void;
+  /** Nested repositories' `.git` entries, which the integrity check compares after the command. */
+  nestedRepositories: readonly string[];
   /** What the sandbox could not cover, for the user; each is given once a session. */
   notes: readonly string[];
 }
@@ -55,7 +57,7 @@ export interface CommandSandbox {
   readonly status: SandboxStatus;
   /** `shell -c command`, wrapped in the sandbox when it is on, as it is otherwise. */
   prepare(shell: string, command: string, env: NodeJS.ProcessEnv, scope: SandboxScope): PreparedCommand;
-  /** Whether Sylk holds this path with an empty placeholder now (see `Placeholders`). */
+  /** Whether Sylk holds this path with an empty placeholder now (see `Placeholders`): it is not really there. */
   isPlaceholder(path: string): boolean;
 }
 
@@ -109,7 +111,7 @@ function networkText(status: Extract<SandboxStatus, { state: "on" }>): string {
 export function unsandboxed(status: Exclude<SandboxStatus, { state: "on" }>): CommandSandbox {
   return {
     status,
-    prepare: (shell, command, env) => ({ plan: { file: shell, args: ["-c", command], env }, release: () => undefined, notes: [] }),
+    prepare: (shell, command, env) => ({ plan: { file: shell, args: ["-c", command], env }, release: () => undefined, nestedRepositories: [], notes: [] }),
     isPlaceholder: () => false,
   };
 }

@@ -50,7 +50,7 @@ export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox 
   const prepared = (plan: SpawnPlan, protection: WriteProtection, release: () => void): PreparedCommand => {
     const notes = protection.notes.filter((note) => !notesGiven.has(note));
     for (const note of notes) notesGiven.add(note);
-    return { plan, release, notes };
+    return { plan, release, nestedRepositories: protection.nestedRepositories, notes };
   };
 
   if (platform === "linux") {

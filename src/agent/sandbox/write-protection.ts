@@ -25,6 +25,8 @@ export interface WriteProtection {
   readOnly: string[];
   /** Paths that do not exist: held by an empty read-only placeholder (bubblewrap) or denied by name (Seatbelt). */
   absent: AbsentPath[];
+  /** Nested repositories' `.git` entries, whose identity is compared after the command. */
+  nestedRepositories: string[];
   /** What could not be covered, for the user. */
   notes: string[];
 }
@@ -89,6 +91,7 @@ export function writeProtection(scope: SandboxScope, places: UserPlaces, maxDire
   return {
     readOnly: [...readOnly].filter((path) => !coveredByAnother(path)).sort(),
     absent: [...absent.values()].filter((entry) => !coveredByAnother(entry.path)),
+    nestedRepositories: nested.paths.filter((path) => basename(path) === ".git"),
     notes: nested.incomplete
       ? [`${shownPath(scope.root, places.env)} has more than ${maxDirectories} directories: repositories and Sylk settings nested deeper than those were not protected.`]
       : [],

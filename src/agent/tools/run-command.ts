@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import * as z from "zod";
 import { maskSecrets } from "../../security/secrets.js";
 import type { CommandSandbox, PreparedCommand } from "../sandbox/command-sandbox.js";
+import { integrityNote, type RepositoryIntegrity } from "../sandbox/repository-integrity.js";
 import { defineTool, toolDescription, ToolError, type ToolContext, type ToolOutput } from "./tool.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -84,6 +85,8 @@ export interface RunCommandDeps {
   sandbox: CommandSandbox;
   /** Whether this command may reach the network from inside the sandbox (`sandbox.network`, `network(…)` allow rules). */
   networkFor: (command: string) => boolean;
+  /** Compares what decides later runs (`.git`, Sylk's settings) before and after each command. */
+  integrity: RepositoryIntegrity;
 }
 
 /** Told to the model when a sandboxed command fails, so that it can say why and what the user can change. */
@@ -109,12 +112,15 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
   const { sandbox } = deps;
   const network = deps.networkFor(input.command);
   const prepared = sandbox.prepare(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
+  const watched = { nestedRepositories: prepared.nestedRepositories, isPlaceholder: (path: string) => sandbox.isPlaceholder(path) };
+  const before = deps.integrity.fingerprint(context.root, watched);
   let ran: { ending: Ending | Error; text: string };
   try {
     ran = await runPrepared(prepared, input.timeout_ms, context);
   } finally {
     prepared.release();
   }
+  const report = deps.integrity.check(context.root, before, watched);
   const { ending, text } = ran;
   if (ending instanceof Error) throw new ToolError(`The command could not be started: ${ending.message}`);
   const label = input.description ?? (input.command.length > 80 ? `${input.command.slice(0, 79)}…` : input.command);
@@ -124,10 +130,11 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
   const notes = [
     ...(failed && sandboxed ? [SANDBOX_NOTE] : []),
     ...prepared.notes.map((note) => `Note: ${note}`),
+    ...(report.changes.length > 0 ? [`Warning: ${integrityNote(report)}`] : []),
   ];
   return {
     output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}${notes.map((note) => `\n${note}`).join("")}`,
-    display: `${label} (${status})`,
+    display: `${label} (${status})${report.changes.length > 0 ? ` · warning: ${report.changes.join(", ")}` : ""}`,
     ...(text.trim() !== "" ? { details: text.replace(/\n$/, "") } : {}),
     isError: failed,
   };

@@ -36,6 +36,8 @@ describe.skipIf(!bubblewrap.ok)("a sandboxed command cannot change what runs out
       const result = await run(attack);
       expect(result.isError, attack).toBe(true);
       expect(result.output, attack).toMatch(/Read-only file system|Device or resource busy/);
+      // Sylk's own placeholders are no change: nothing to warn about.
+      expect(result.output, attack).not.toContain("Warning:");
     }
     expect(readdirSync(project.root).sort()).toEqual(["src"]);
     expect(sandbox.isPlaceholder(join(project.root, ".sylkrc"))).toBe(false);
@@ -78,6 +80,7 @@ describe.skipIf(!bubblewrap.ok)("a sandboxed command cannot change what runs out
     ]) {
       const result = await run(attack);
       expect(result.isError, attack).toBe(true);
+      expect(result.output, attack).not.toContain("Warning:");
     }
     expect(readFileSync(join(project.root, ".git/config"), "utf8")).toBe(config);
     expect(readdirSync(join(project.root, ".git/hooks")).filter((name) => !name.endsWith(".sample"))).toEqual([]);
@@ -138,6 +141,7 @@ describe.skipIf(!bubblewrap.ok)("a sandboxed command cannot change what runs out
     const { run } = sandboxedRegistry(project.root);
     const planted = await run("mkdir -p .husky && echo 'touch pwned' > .husky/pre-commit");
     expect(planted.isError).toBe(true);
+    expect(planted.output).not.toContain("Warning:");
     expect(existsSync(join(project.root, ".husky"))).toBe(false);
     project.write(".husky/pre-commit", "npm test\n");
     const changed = await run("echo 'touch pwned' >> .husky/pre-commit");
@@ -160,12 +164,15 @@ describe.skipIf(!bubblewrap.ok)("a sandboxed command cannot change what runs out
     expect(readFileSync(join(project.root, "git-extra.config"), "utf8")).toBe("[core]\n");
   });
 
-  it("nested repositories that exist when the command starts are read-only", async () => {
+  it("nested repositories that exist when the command starts are read-only, and a rename around one is reported", async () => {
     project.write("vendor/lib/x.c", "int x;\n");
     initRepository(join(project.root, "vendor/lib"));
     const { run } = sandboxedRegistry(project.root);
     const edit = await run(`printf '[core]\\n\\tfsmonitor = "touch pwned"\\n' >> vendor/lib/.git/config`);
     expect(edit.isError).toBe(true);
+    const swap = await run("mv vendor vendor-old && mkdir -p vendor/lib && git init -q vendor/lib");
+    expect(swap.output).toMatch(/Warning: This command (replaced|removed) vendor\/lib\/\.git/);
+    expect(swap.display).toMatch(/warning: (replaced|removed) vendor\/lib\/\.git/);
   });
 
   it("the user's shell and git dotfiles are read-only when the project is the home directory", async () => {
