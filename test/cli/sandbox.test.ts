@@ -79,6 +79,16 @@ describe.skipIf(!probe.ok)("sylk ask runs commands in the sandbox", () => {
     expect(existsSync(join(outside, "made-outside"))).toBe(false);
   });
 
+  it("a command the model asks to run outside the sandbox is refused: a scripted run cannot ask, whatever the mode", async () => {
+    server.enqueue(reply().toolUse("run_command", { command: `touch ${join(outside, "made-outside")}`, unsandboxed: true }), reply().text("I could not."));
+    const run = await sylk(["ask", "--yes", "--permission-mode", "bypass", "--output-format", "stream-json", "touch it"]);
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = toolResults(run.stdout);
+    expect(result).toMatchObject({ name: "run_command", permission: "denied", is_error: true });
+    expect(String(result?.output)).toMatch(/Run outside the sandbox: .*this run cannot ask/);
+    expect(existsSync(join(outside, "made-outside"))).toBe(false);
+  });
+
   it("sylk status says how commands run", async () => {
     mkdirSync(project.sylkHome, { recursive: true });
     const status = await sylk(["status"]);

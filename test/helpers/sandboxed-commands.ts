@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { PermissionPolicy } from "../../src/agent/permissions/permission-policy.js";
+import { PermissionPolicy, type PermissionMode, type PermissionRules } from "../../src/agent/permissions/permission-policy.js";
 import { probeBubblewrap } from "../../src/agent/sandbox/bubblewrap.js";
 import { openCommandSandbox } from "../../src/agent/sandbox/open-command-sandbox.js";
 import { RepositoryIntegrity } from "../../src/agent/sandbox/repository-integrity.js";
 import { createRunCommandTool } from "../../src/agent/tools/run-command.js";
 import type { ToolDefinition } from "../../src/agent/tools/tool.js";
-import { ToolRegistry, type ToolRunResult } from "../../src/agent/tools/tool-registry.js";
+import { ToolRegistry, type Approver, type ToolRunResult } from "../../src/agent/tools/tool-registry.js";
 
 /** Whether bubblewrap can make a sandbox here; the tests that need one skip, saying why, when it cannot. */
 export const bubblewrap = process.platform === "linux" ? probeBubblewrap(process.env) : ({ ok: false, reason: `bubblewrap tests run on Linux, not ${process.platform}` } as const);
@@ -14,6 +14,9 @@ export const bubblewrap = process.platform === "linux" ? probeBubblewrap(process
 export interface SandboxedRegistryOptions {
   /** HOME and SYLK_HOME as the sandbox sees them (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  mode?: PermissionMode;
+  rules?: PermissionRules;
+  approver?: Approver;
   writableDirectories?: string[];
   denyRead?: string[];
   network?: (command: string) => boolean;
@@ -23,7 +26,7 @@ export interface SandboxedRegistryOptions {
   tools?: ToolDefinition[];
 }
 
-/** `run_command` with the machine's real sandbox behind a real registry in bypass mode (nothing asks). */
+/** `run_command` with the machine's real sandbox behind a real registry (bypass mode unless asked: nothing asks). */
 export function sandboxedRegistry(root: string, options: SandboxedRegistryOptions = {}) {
   const env = options.env ?? process.env;
   const sandbox = openCommandSandbox({
@@ -35,7 +38,7 @@ export function sandboxedRegistry(root: string, options: SandboxedRegistryOption
   if (sandbox.status.state !== "on") throw new Error(`no sandbox: ${JSON.stringify(sandbox.status)}`);
   const integrity = options.integrity ?? new RepositoryIntegrity(env);
   const tool = createRunCommandTool({ sandbox, networkFor: options.network ?? (() => false), integrity });
-  const registry = new ToolRegistry([tool, ...(options.tools ?? [])], new PermissionPolicy("bypass"));
+  const registry = new ToolRegistry([tool, ...(options.tools ?? [])], new PermissionPolicy(options.mode ?? "bypass", options.rules), options.approver);
   const context = { root, signal: new AbortController().signal, extraDirectories: [] };
   return {
     sandbox,

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as z from "zod";
 import { maskSecrets } from "../../security/secrets.js";
-import type { CommandSandbox, PreparedCommand } from "../sandbox/command-sandbox.js";
+import { unsandboxed, type CommandSandbox, type PreparedCommand } from "../sandbox/command-sandbox.js";
 import { integrityNote, type RepositoryIntegrity } from "../sandbox/repository-integrity.js";
 import { defineTool, toolDescription, ToolError, type ToolContext, type ToolOutput } from "./tool.js";
 
@@ -21,6 +21,10 @@ const schema = z.strictObject({
   command: z.string().trim().min(1).describe("The shell command to run in the project root."),
   timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_TIMEOUT_MS).describe("Kill the command after this many milliseconds (at most 600000)."),
   description: z.string().max(200).optional().describe("A short description of what the command does, shown to the user."),
+  unsandboxed: z
+    .boolean()
+    .default(false)
+    .describe("Run outside the sandbox. Only after the command failed because of the sandbox; the user is asked every time, and a run that cannot ask refuses it."),
 });
 
 /** The environment without variables whose names say they hold secrets. */
@@ -94,7 +98,11 @@ const SANDBOX_NOTE =
   "The command ran in a sandbox: only the project and /tmp are writable, .git and Sylk's settings are read-only " +
   "(so git commands that write the repository, such as commit, add or checkout, fail), credential directories are hidden, " +
   "and the network is off unless allowed. If it failed because of that, tell the user; they can add sandbox.writableDirectories, " +
-  "set sandbox.network, add a network(<command pattern>) allow rule, or run with --no-sandbox.";
+  "set sandbox.network, add a network(<command pattern>) allow rule, or run with --no-sandbox. " +
+  "You may also call run_command again with unsandboxed: true, which asks the user to approve this one run outside the sandbox.";
+
+/** What runs a command outside the sandbox, when the user approved exactly that. */
+const OUTSIDE_THE_SANDBOX = unsandboxed({ state: "off" });
 
 export function createRunCommandTool(deps: RunCommandDeps) {
   return defineTool({
@@ -102,17 +110,17 @@ export function createRunCommandTool(deps: RunCommandDeps) {
     description: toolDescription(import.meta.url, "run-command.txt"),
     schema,
     kind: "execute",
-    targets: (input) => ({ command: input.command }),
+    targets: (input) => ({ command: input.command, ...(input.unsandboxed ? { unsandboxed: true } : {}) }),
     execute: (input, context) => runCommand(input, context, deps),
   });
 }
 
 async function runCommand(input: z.infer<typeof schema>, context: ToolContext, deps: RunCommandDeps): Promise<ToolOutput> {
   if (context.signal.aborted) throw new ToolError("The command was cancelled before it started.");
-  const { sandbox } = deps;
+  const sandbox = input.unsandboxed ? OUTSIDE_THE_SANDBOX : deps.sandbox;
   const network = deps.networkFor(input.command);
   const prepared = sandbox.prepare(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
-  const watched = { nestedRepositories: prepared.nestedRepositories, isPlaceholder: (path: string) => sandbox.isPlaceholder(path) };
+  const watched = { nestedRepositories: prepared.nestedRepositories, isPlaceholder: (path: string) => deps.sandbox.isPlaceholder(path) };
   const before = deps.integrity.fingerprint(context.root, watched);
   let ran: { ending: Ending | Error; text: string };
   try {
@@ -134,7 +142,7 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
   ];
   return {
     output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}${notes.map((note) => `\n${note}`).join("")}`,
-    display: `${label} (${status})${report.changes.length > 0 ? ` · warning: ${report.changes.join(", ")}` : ""}`,
+    display: `${label} (${status}${input.unsandboxed ? ", outside the sandbox" : ""})${report.changes.length > 0 ? ` · warning: ${report.changes.join(", ")}` : ""}`,
     ...(text.trim() !== "" ? { details: text.replace(/\n$/, "") } : {}),
     isError: failed,
   };

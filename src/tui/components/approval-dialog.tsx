@@ -66,6 +66,7 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
 function title(request: ApprovalRequest): string {
   // A sub-agent's question names it: several may work at once.
   const who = request.agentId ? `${request.agentId}: ` : "";
+  if (request.targets.unsandboxed) return `${who}Run a command outside the sandbox?`;
   if (request.kind === "execute") return `${who}Run a command?`;
   if (request.once) return `${who}Change a protected file?`;
   return `${who}${request.tool === "write_file" ? "Write a file?" : "Edit a file?"}`;
