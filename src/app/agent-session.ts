@@ -13,6 +13,7 @@ import { ToolRegistry, type ToolRunResult } from "../agent/tools/tool-registry.j
 import type { ToolDefinition } from "../agent/tools/tool.js";
 import { sandboxFor } from "../agent/sandbox/open-command-sandbox.js";
 import { RepositoryIntegrity } from "../agent/sandbox/repository-integrity.js";
+import { CommandProcesses } from "../agent/tools/command-processes.js";
 import { FileCheckpoints, type RestoreResult } from "./file-checkpoints.js";
 import { Mentions } from "./mentions.js";
 import { ContextRetriever } from "../context/context-retriever.js";
@@ -113,6 +114,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         ...(approver ? { approver } : {}),
         sandbox,
         integrity: new RepositoryIntegrity(env),
+        processes: new CommandProcesses(),
         codeSearcher,
         agentIds: new AgentIdAllocator(services.sessions, () => recorder?.session.id),
         extraDirectories: options.extraDirectories ?? [],
@@ -224,6 +226,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           sandbox,
           networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
           integrity: shared.integrity,
+          processes: shared.processes,
         }),
         { record: async (entry) => recorder?.recordDerived(entry) },
       )),

@@ -4,6 +4,7 @@ import { PermissionPolicy, type PermissionMode, type PermissionRules } from "../
 import { probeBubblewrap } from "../../src/agent/sandbox/bubblewrap.js";
 import { openCommandSandbox } from "../../src/agent/sandbox/open-command-sandbox.js";
 import { RepositoryIntegrity } from "../../src/agent/sandbox/repository-integrity.js";
+import { CommandProcesses } from "../../src/agent/tools/command-processes.js";
 import { createRunCommandTool } from "../../src/agent/tools/run-command.js";
 import type { ToolDefinition } from "../../src/agent/tools/tool.js";
 import { ToolRegistry, type Approver, type ToolRunResult } from "../../src/agent/tools/tool-registry.js";
@@ -37,7 +38,7 @@ export function sandboxedRegistry(root: string, options: SandboxedRegistryOption
   });
   if (sandbox.status.state !== "on") throw new Error(`no sandbox: ${JSON.stringify(sandbox.status)}`);
   const integrity = options.integrity ?? new RepositoryIntegrity(env);
-  const tool = createRunCommandTool({ sandbox, networkFor: options.network ?? (() => false), integrity });
+  const tool = createRunCommandTool({ sandbox, networkFor: options.network ?? (() => false), integrity, processes: new CommandProcesses() });
   const registry = new ToolRegistry([tool, ...(options.tools ?? [])], new PermissionPolicy(options.mode ?? "bypass", options.rules), options.approver);
   const context = { root, signal: new AbortController().signal, extraDirectories: [] };
   return {

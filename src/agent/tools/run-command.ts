@@ -4,6 +4,7 @@ import * as z from "zod";
 import { maskSecrets } from "../../security/secrets.js";
 import { unsandboxed, type CommandSandbox, type PreparedCommand } from "../sandbox/command-sandbox.js";
 import { integrityNote, type RepositoryIntegrity } from "../sandbox/repository-integrity.js";
+import type { CommandProcesses } from "./command-processes.js";
 import { defineTool, toolDescription, ToolError, type ToolContext, type ToolOutput } from "./tool.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -91,6 +92,8 @@ export interface RunCommandDeps {
   networkFor: (command: string) => boolean;
   /** Compares what decides later runs (`.git`, Sylk's settings) before and after each command. */
   integrity: RepositoryIntegrity;
+  /** The running commands' process groups, stopped when Sylk is ended. */
+  processes: CommandProcesses;
 }
 
 /** Told to the model when a sandboxed command fails, so that it can say why and what the user can change. */
@@ -117,6 +120,7 @@ export function createRunCommandTool(deps: RunCommandDeps) {
 
 async function runCommand(input: z.infer<typeof schema>, context: ToolContext, deps: RunCommandDeps): Promise<ToolOutput> {
   if (context.signal.aborted) throw new ToolError("The command was cancelled before it started.");
+  if (deps.processes.endingBy) throw new ToolError(`The command was not started: Sylk is ending (${deps.processes.endingBy}).`);
   const sandbox = input.unsandboxed ? OUTSIDE_THE_SANDBOX : deps.sandbox;
   const network = deps.networkFor(input.command);
   const prepared = sandbox.prepare(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
@@ -124,7 +128,7 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
   const before = deps.integrity.fingerprint(context.root, watched);
   let ran: { ending: Ending | Error; text: string };
   try {
-    ran = await runPrepared(prepared, input.timeout_ms, context);
+    ran = await runPrepared(prepared, input.timeout_ms, context, deps.processes);
   } finally {
     prepared.release();
   }
@@ -149,7 +153,12 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
 }
 
 /** Starts the prepared command in a process group of its own and waits until it ends, is timed out or is aborted. */
-async function runPrepared(prepared: PreparedCommand, timeoutMs: number, context: ToolContext): Promise<{ ending: Ending | Error; text: string }> {
+async function runPrepared(
+  prepared: PreparedCommand,
+  timeoutMs: number,
+  context: ToolContext,
+  processes: CommandProcesses,
+): Promise<{ ending: Ending | Error; text: string }> {
   const { plan } = prepared;
   const output = new HeadTailBuffer();
   const child = spawn(plan.file, plan.args, {
@@ -165,6 +174,7 @@ async function runPrepared(prepared: PreparedCommand, timeoutMs: number, context
       context.onOutput?.(maskSecrets(chunk).text);
     });
   }
+  if (child.pid !== undefined) processes.add(child.pid);
   const ending = await new Promise<Ending | Error>((resolve) => {
     let forced: Ending | undefined;
     const timers: NodeJS.Timeout[] = [];
@@ -205,5 +215,6 @@ async function runPrepared(prepared: PreparedCommand, timeoutMs: number, context
       else finish({ kind: "signal", signal: signal ?? "unknown" });
     });
   });
+  if (child.pid !== undefined) processes.remove(child.pid);
   return { ending, text: output.text() };
 }

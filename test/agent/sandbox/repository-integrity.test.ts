@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
 import { unsandboxed } from "../../../src/agent/sandbox/command-sandbox.js";
 import { RepositoryIntegrity } from "../../../src/agent/sandbox/repository-integrity.js";
+import { CommandProcesses } from "../../../src/agent/tools/command-processes.js";
 import { createGetRecentChangesTool } from "../../../src/agent/tools/roles/get-recent-changes.js";
 import { runGit } from "../../../src/agent/tools/roles/read-only-git.js";
 import { createRunCommandTool } from "../../../src/agent/tools/run-command.js";
@@ -24,7 +25,7 @@ const reported: FileChangeRecord[][] = [];
  * status`), and `get_recent_changes` (which runs `git log`).
  */
 function session() {
-  const commands = createRunCommandTool({ sandbox: unsandboxed({ state: "off" }), networkFor: () => false, integrity });
+  const commands = createRunCommandTool({ sandbox: unsandboxed({ state: "off" }), networkFor: () => false, integrity, processes: new CommandProcesses() });
   const tracked = new CommandChangeTracker(project.root, integrity).wrap(commands, (changes) => reported.push(changes));
   const history = createGetRecentChangesTool({ sessionChanges: () => [], availableTokens: () => 100_000, gitGate: integrity });
   const registry = new ToolRegistry([tracked, history], new PermissionPolicy("bypass"));
