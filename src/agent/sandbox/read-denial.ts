@@ -8,7 +8,7 @@ import type { UserPlaces } from "./write-protection.js";
  * read them, and one that follows a hostile repository's instructions must
  * not be able to.
  */
-export const CREDENTIAL_PATHS: readonly string[] = [
+const CREDENTIAL_PATHS: readonly string[] = [
   "~/.ssh",
   "~/.aws",
   "~/.gnupg",

@@ -37,7 +37,7 @@ export function realOrSelf(path: string): string {
 }
 
 /** The user's home directory as the environment gives it. */
-export function homeOf(env: NodeJS.ProcessEnv): string {
+function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME ?? homedir();
 }
 
