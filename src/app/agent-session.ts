@@ -12,6 +12,8 @@ import { createBuiltinTools } from "../agent/tools/builtin-tools.js";
 import { ToolRegistry, type ToolRunResult } from "../agent/tools/tool-registry.js";
 import type { ToolDefinition } from "../agent/tools/tool.js";
 import { sandboxFor } from "../agent/sandbox/open-command-sandbox.js";
+import { RepositoryIntegrity } from "../agent/sandbox/repository-integrity.js";
+import { CommandProcesses } from "../agent/tools/command-processes.js";
 import { FileCheckpoints, type RestoreResult } from "./file-checkpoints.js";
 import { Mentions } from "./mentions.js";
 import { ContextRetriever } from "../context/context-retriever.js";
@@ -102,7 +104,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     return result;
   };
   const policy = options.shared?.policy ?? new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
-  const sandbox = options.shared?.sandbox ?? options.sandbox ?? sandboxFor(config, env);
+  const sandbox = options.shared?.sandbox ?? options.sandbox ?? sandboxFor(config, env, services.paths.root);
   const approver = options.shared ? options.shared.approver : options.approver;
   const shared: SharedWithSubAgents =
     options.shared ??
@@ -111,6 +113,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         policy,
         ...(approver ? { approver } : {}),
         sandbox,
+        integrity: new RepositoryIntegrity(env),
+        processes: new CommandProcesses(),
         codeSearcher,
         agentIds: new AgentIdAllocator(services.sessions, () => recorder?.session.id),
         extraDirectories: options.extraDirectories ?? [],
@@ -221,15 +225,18 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           codeSearcher,
           sandbox,
           networkFor: async (command) => config.sandbox.network || (await policy.allowsNetwork(command)),
+          integrity: shared.integrity,
+          processes: shared.processes,
         }),
         { record: async (entry) => recorder?.recordDerived(entry) },
       )),
+      shared.integrity,
     ),
     // Skills run their steps through this session's own registry (built just below).
     ...knowledge.tools({ run: (call, context): Promise<ToolRunResult> => tools.run(call, context), names: (): string[] => tools.names() }),
     ...contextTools,
     handoff.todoTool(),
-    ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget, customAgents: shared.customAgents }),
+    ...createRoleTools(services, { sessionId: () => recorder?.session.id ?? "", availableTokens: retrievalBudget, customAgents: shared.customAgents, gitGate: shared.integrity }),
     ...(options.extraTools ?? []),
     ...(router
       ? [

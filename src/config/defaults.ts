@@ -136,6 +136,7 @@ export function configDefaults() {
       enabled: true,
       network: false,
       writableDirectories: [] as string[],
+      denyRead: [] as string[],
     },
     handoff: {
       enabled: true,

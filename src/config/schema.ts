@@ -215,6 +215,9 @@ const contextSchema = z.strictObject({
   }),
 );
 
+/** A path in a sandbox setting: absolute, or from the home directory. */
+const sandboxPath = z.string().check(z.regex(/^(~$|~\/|\/)/, "must be an absolute path or start with ~/"));
+
 const sandboxSchema = z.strictObject({
   /**
    * Run `run_command` inside an OS sandbox (bubblewrap on Linux,
@@ -226,10 +229,13 @@ const sandboxSchema = z.strictObject({
   /** Let sandboxed commands reach the network (off by default; `network(<command pattern>)` allow rules open it per command). */
   network: z._default(z.boolean(), d.sandbox.network),
   /** More directories commands may write, e.g. "~/.npm" or "~/.cache/go-build" for build caches. */
-  writableDirectories: z._default(
-    z.array(z.string().check(z.regex(/^(~$|~\/|\/)/, "must be an absolute path or start with ~/"))),
-    d.sandbox.writableDirectories,
-  ),
+  writableDirectories: z._default(z.array(sandboxPath), d.sandbox.writableDirectories),
+  /**
+   * More files and directories commands cannot read, besides `$SYLK_HOME`
+   * and the usual credential places (`~/.ssh`, `~/.aws`, `~/.npmrc`, …),
+   * which are always hidden.
+   */
+  denyRead: z._default(z.array(sandboxPath), d.sandbox.denyRead),
 });
 
 export const configSchema = z.strictObject({

@@ -5,7 +5,7 @@ import { estimateCost } from "../llm/model-prices.js";
 import { addUsage } from "../llm/model-types.js";
 import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
 import { openAgentSession } from "../app/agent-session.js";
-import { describeSandbox, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
+import { describeSandbox, keptReadable, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { ProjectServices } from "../app/project-services.js";
 import type { PromptHistory } from "../app/prompt-history.js";
 import { isMemoryNote, isSlashCommand } from "./commands/command-list.js";
@@ -119,8 +119,8 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
   // Once, at start: the banner, whether commands can be sandboxed here, and, when resuming, where the conversation stopped.
   useEffect(() => {
     const { sandbox } = agent.session;
-    const unsandboxed: TranscriptEntry[] =
-      provider && sandbox.state === "unavailable" ? [{ kind: "note", tone: "warning", text: `${describeSandbox(sandbox)}.` }] : [];
+    const warnings = [...(sandbox.state === "unavailable" ? [`${describeSandbox(sandbox)}.`] : []), ...keptReadable(sandbox)];
+    const unsandboxed: TranscriptEntry[] = provider ? warnings.map((text) => ({ kind: "note", tone: "warning", text })) : [];
     const resumedId = agent.session.sessionId;
     if (!resumedId) return agent.print(banner(), ...unsandboxed);
     const title = services.sessions.get(resumedId)?.title;

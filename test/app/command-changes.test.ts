@@ -7,6 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CommandChangeTracker } from "../../src/app/handoff/command-changes.js";
 import { defineTool, type ToolDefinition } from "../../src/agent/tools/tool.js";
 import type { FileChangeRecord } from "../../src/store/handoff-repository.js";
+import { RepositoryIntegrity } from "../../src/agent/sandbox/repository-integrity.js";
+
+/** Git is never refused here: no command this file runs changes `.git` behind Sylk's back. */
+const integrity = new RepositoryIntegrity(process.env);
 
 let root: string;
 beforeEach(() => {
@@ -49,7 +53,7 @@ describe("CommandChangeTracker", () => {
     utimesSync(join(root, "dirty-before.ts"), past, past);
 
     const reported: FileChangeRecord[][] = [];
-    const tool = new CommandChangeTracker(root).wrap(commandTool(), (changes) => reported.push(changes));
+    const tool = new CommandChangeTracker(root, integrity).wrap(commandTool(), (changes) => reported.push(changes));
     steps.work = () => {
       writeFileSync(join(root, "edited.ts"), "b2\n");
       writeFileSync(join(root, "new.ts"), "e\n");
@@ -70,7 +74,7 @@ describe("CommandChangeTracker", () => {
 
   it("tracks nothing outside a git repository (and the command still runs)", async () => {
     const reported: FileChangeRecord[][] = [];
-    const tool = new CommandChangeTracker(root).wrap(commandTool(), (changes) => reported.push(changes));
+    const tool = new CommandChangeTracker(root, integrity).wrap(commandTool(), (changes) => reported.push(changes));
     let ran = false;
     steps.outside = () => {
       ran = true;
@@ -96,7 +100,7 @@ describe("CommandChangeTracker", () => {
       git("config", key, value);
       rmSync(join(root, "ran"), { force: true });
       const reported: FileChangeRecord[][] = [];
-      const tool = new CommandChangeTracker(root).wrap(commandTool(), (changes) => reported.push(changes));
+      const tool = new CommandChangeTracker(root, integrity).wrap(commandTool(), (changes) => reported.push(changes));
       steps.touch = () => writeFileSync(join(root, "a.ts"), "a2\n");
       await tool.execute({ step: "touch" }, { ...context, root });
       expect(reported).toEqual([]); // not tracked

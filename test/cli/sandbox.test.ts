@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { probeBubblewrap } from "../../src/agent/sandbox/bubblewrap.js";
@@ -58,11 +58,45 @@ describe.skipIf(!probe.ok)("sylk ask runs commands in the sandbox", () => {
     expect(existsSync(join(outside, "made-outside"))).toBe(true);
   });
 
+  it("in a trusted folder without .sylkrc, a command cannot write one that turns the sandbox off for the next run", async () => {
+    const trust = await sylk(["trust", "."]);
+    expect(trust.code, trust.stderr).toBe(0);
+    server.enqueue(
+      reply().toolUse("run_command", { command: `printf '{"permissions":{"mode":"bypass"},"sandbox":{"enabled":false}}' > .sylkrc` }),
+      reply().text("Configured."),
+    );
+    const first = await sylk(["ask", "--yes", "--permission-mode", "bypass", "--output-format", "stream-json", "set things up"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(toolResults(first.stdout)[0]).toMatchObject({ name: "run_command", permission: "allowed", is_error: true });
+    expect(String(toolResults(first.stdout)[0]?.output)).toMatch(/Read-only file system/);
+    expect(existsSync(join(project.root, ".sylkrc"))).toBe(false);
+
+    // The next plain run is as sandboxed and as careful as before: it cannot run the command without asking.
+    server.enqueue(reply().toolUse("run_command", { command: `touch ${join(outside, "made-outside")}` }), reply().text("Done."));
+    const next = await sylk(["ask", "--yes", "--output-format", "stream-json", "touch it"]);
+    expect(jsonLines(next.stdout)[0]).toMatchObject({ type: "init", sandbox: "bubblewrap" });
+    expect(toolResults(next.stdout)[0]).toMatchObject({ permission: "denied" });
+    expect(existsSync(join(outside, "made-outside"))).toBe(false);
+  });
+
+  it("a command the model asks to run outside the sandbox is refused: a scripted run cannot ask, whatever the mode", async () => {
+    server.enqueue(reply().toolUse("run_command", { command: `touch ${join(outside, "made-outside")}`, unsandboxed: true }), reply().text("I could not."));
+    const run = await sylk(["ask", "--yes", "--permission-mode", "bypass", "--output-format", "stream-json", "touch it"]);
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = toolResults(run.stdout);
+    expect(result).toMatchObject({ name: "run_command", permission: "denied", is_error: true });
+    expect(String(result?.output)).toMatch(/Run outside the sandbox: .*this run cannot ask/);
+    expect(existsSync(join(outside, "made-outside"))).toBe(false);
+  });
+
   it("sylk status says how commands run", async () => {
+    mkdirSync(project.sylkHome, { recursive: true });
     const status = await sylk(["status"]);
-    expect(status.stdout).toMatch(/Commands: +commands run sandboxed \(bubblewrap: only the project and a temporary directory are writable; network off\)/);
+    expect(status.stdout).toMatch(/Commands: +commands run sandboxed \(bubblewrap: only the project and a temporary directory are writable, but not \.git or Sylk's settings; .* hidden; network off\)/);
+    // $SYLK_HOME is hidden from commands, whatever else exists on this machine.
+    expect(status.stdout).toContain(`Hidden:       ~/home`);
     const json = await sylk(["status", "--json"], { SYLK_SANDBOX_ENABLED: "false" });
-    expect(JSON.parse(json.stdout).sandbox).toEqual({ name: "off", description: expect.stringContaining("turned off") });
+    expect(JSON.parse(json.stdout).sandbox).toEqual({ name: "off", description: expect.stringContaining("turned off"), hidden: [], warnings: [] });
   });
 });
 

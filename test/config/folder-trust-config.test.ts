@@ -30,7 +30,7 @@ describe("a project's .sylkrc in a folder the user has not trusted", () => {
     expect(config.embedding).toMatchObject({ provider: "builtin", apiKeyEnv: "OPENAI_API_KEY" });
     expect(config.embedding.baseUrl).toBeUndefined();
     expect(config.permissions).toEqual({ mode: "default", allow: [], deny: [] });
-    expect(config.sandbox).toEqual({ enabled: true, network: false, writableDirectories: [] });
+    expect(config.sandbox).toEqual({ enabled: true, network: false, writableDirectories: [], denyRead: [] });
     expect(config.model.maxTokens).toBe(4096);
     expect(config.index.chunkLines).toBe(30);
     expect(ignoredProjectSettings?.file).toBe(`${project.root}/.sylkrc`);

@@ -122,6 +122,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(73);
+    expect(documented).toBe(74);
   });
 });

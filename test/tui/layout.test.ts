@@ -100,13 +100,13 @@ describe("status line text", () => {
   });
 
   it("says whether commands run sandboxed, and keeps saying it before the references go", () => {
-    const on = { ...info, references: 2, sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: false, networkRules: false }) };
+    const on = { ...info, references: 2, sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: false, networkRules: false, hidden: [], kept: [] }) };
     expect(statusText(on, 200)).toBe(
       "claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · 2 context refs · index: indexing 400/1,000 · accept-edits mode · sandboxed",
     );
     expect(statusText(on, 75)).toBe("sonnet-5-5 · ctx 23% · 2 refs · idx 400/1k · accept-edits · sandboxed");
     expect(statusText(on, 66)).toBe("sonnet-5-5 · ctx 23% · idx 400/1k · accept-edits · sandboxed");
-    const network = { ...info, sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: true, networkRules: false }) };
+    const network = { ...info, sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: true, networkRules: false, hidden: [], kept: [] }) };
     expect(statusText(network, 200)).toMatch(/· sandboxed, network on$/);
     const unavailable = { ...info, sandbox: sandboxLabel({ state: "unavailable", reason: "bubblewrap is not installed" }) };
     expect(statusText(unavailable, 200)).toContain("· unsandboxed (no sandbox here)");

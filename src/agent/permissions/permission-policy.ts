@@ -90,6 +90,7 @@ export class PermissionPolicy {
     const denial = this.denial(request, analysis);
     if (denial) return { behavior: "deny", reason: describeDenial(request.tool, denial) };
     if (request.kind === "read") return { behavior: "allow" };
+    if (request.targets.unsandboxed) return this.decideUnsandboxed(command ?? request.tool);
     const guarded = request.kind === "write" ? protectedPaths(request.targets.paths ?? []) : [];
     if (guarded.length > 0) {
       if (this.mode === "plan") return { behavior: "deny", reason: "Plan mode is read-only: describe the change instead of making it." };
@@ -116,6 +117,17 @@ export class PermissionPolicy {
           reason: request.kind === "write" ? `Change ${request.targets.paths?.join(", ") ?? "a file"}` : runReason,
         };
     }
+  }
+
+  /**
+   * A command to run outside the sandbox escapes every protection the
+   * sandbox gives, so it is the user's call each time: no mode (bypass
+   * included), allow rule or "always" answer covers it, and a run that
+   * cannot ask refuses it. Plan mode refuses it as it refuses any command.
+   */
+  private decideUnsandboxed(command: string): PermissionDecision {
+    if (this.mode === "plan") return { behavior: "deny", reason: "Plan mode is read-only: describe the change instead of making it." };
+    return { behavior: "ask", once: true, reason: `Run outside the sandbox: ${command}` };
   }
 
   /**

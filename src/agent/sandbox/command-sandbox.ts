@@ -16,6 +16,10 @@ export type SandboxStatus =
       network: boolean;
       /** Allow rules open the network for some commands (`network(<pattern>)`). */
       networkRules: boolean;
+      /** What commands cannot read (`~/.ssh`, …), as the user writes the paths. */
+      hidden: readonly string[];
+      /** Credential places left readable because the project or a writable directory is inside them, with why. */
+      kept: ReadonlyArray<{ path: string; reason: string }>;
     }
   /** The user turned it off (`sandbox.enabled`, `--no-sandbox`). */
   | { state: "off" }
@@ -38,25 +42,33 @@ export interface SpawnPlan {
   env: NodeJS.ProcessEnv;
 }
 
+/** One command, ready to start. */
+export interface PreparedCommand {
+  plan: SpawnPlan;
+  /** Call once the command and everything it started have ended: placeholders it relied on may go. */
+  release(): void;
+  /** Nested repositories' `.git` entries, which the integrity check compares after the command. */
+  nestedRepositories: readonly string[];
+  /** What the sandbox could not cover, for the user; each is given once a session. */
+  notes: readonly string[];
+}
+
 export interface CommandSandbox {
   readonly status: SandboxStatus;
   /** `shell -c command`, wrapped in the sandbox when it is on, as it is otherwise. */
-  plan(shell: string, command: string, env: NodeJS.ProcessEnv, scope: SandboxScope): SpawnPlan;
+  prepare(shell: string, command: string, env: NodeJS.ProcessEnv, scope: SandboxScope): PreparedCommand;
+  /** Whether Sylk holds this path with an empty placeholder now (see `Placeholders`): it is not really there. */
+  isPlaceholder(path: string): boolean;
 }
-
-/**
- * Paths inside the project that stay read-only even for sandboxed commands:
- * git runs hooks and `core.fsmonitor`/`core.hooksPath` commands from them,
- * and Sylk's own settings decide what the next run may do (see
- * `protected-paths.ts`, which guards the same files against the write tools).
- */
-export const READ_ONLY_IN_PROJECT: readonly string[] = [".git/hooks", ".git/config", ".sylk", ".sylkrc", ".sylkignore"];
 
 /** One line for `sylk status`, warnings and the session's first note. */
 export function describeSandbox(status: SandboxStatus): string {
   switch (status.state) {
     case "on":
-      return `commands run sandboxed (${status.kind}: only the project and a temporary directory are writable; ${networkText(status)})`;
+      return (
+        `commands run sandboxed (${status.kind}: only the project and a temporary directory are writable, ` +
+        `but not .git or Sylk's settings; ${hiddenText(status)}; ${networkText(status)})`
+      );
     case "off":
       return "commands run unsandboxed: the sandbox is turned off (sandbox.enabled is false, or --no-sandbox)";
     case "unavailable":
@@ -77,6 +89,19 @@ export function sandboxLabel(status: SandboxStatus): { full: string; short: stri
   }
 }
 
+function hiddenText(status: Extract<SandboxStatus, { state: "on" }>): string {
+  const [first, second, ...rest] = status.hidden;
+  if (first === undefined) return "nothing hidden";
+  const named = [first, second].filter((path) => path !== undefined).join(", ");
+  return `${named}${rest.length > 0 ? ` and ${rest.length} more` : ""} hidden`;
+}
+
+/** Credential places left readable, one sentence each, for a warning at the session's start; none usually. */
+export function keptReadable(status: SandboxStatus): string[] {
+  if (status.state !== "on") return [];
+  return status.kept.map((entry) => `${entry.path} is readable by sandboxed commands: ${entry.reason}, so hiding it would hide that too.`);
+}
+
 function networkText(status: Extract<SandboxStatus, { state: "on" }>): string {
   if (status.network) return "network on";
   return status.networkRules ? "network off but for allowed commands" : "network off";
@@ -86,6 +111,7 @@ function networkText(status: Extract<SandboxStatus, { state: "on" }>): string {
 export function unsandboxed(status: Exclude<SandboxStatus, { state: "on" }>): CommandSandbox {
   return {
     status,
-    plan: (shell, command, env) => ({ file: shell, args: ["-c", command], env }),
+    prepare: (shell, command, env) => ({ plan: { file: shell, args: ["-c", command], env }, release: () => undefined, nestedRepositories: [], notes: [] }),
+    isPlaceholder: () => false,
   };
 }

@@ -1,17 +1,24 @@
 import { realpathSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
 import type { SandboxConfig, SylkConfig } from "../../config/schema.js";
+import { sylkHome } from "../../project/project-paths.js";
 import { opensNetwork } from "../permissions/permission-policy.js";
 import { bubblewrapArguments, probeBubblewrap, type ProbeResult } from "./bubblewrap.js";
-import { unsandboxed, type CommandSandbox, type SandboxKind, type SandboxScope } from "./command-sandbox.js";
+import { unsandboxed, type CommandSandbox, type PreparedCommand, type SandboxKind, type SandboxScope, type SpawnPlan } from "./command-sandbox.js";
+import { emptyFileIn } from "./empty-file.js";
+import { Placeholders } from "./placeholders.js";
+import { readDenial } from "./read-denial.js";
+import { expandHome, realOrSelf, shownPath } from "./sandbox-paths.js";
 import { hasSandboxExec, SANDBOX_EXEC, sandboxExecArguments, seatbeltProfile, temporaryDirectoriesOf } from "./seatbelt.js";
+import { writeProtection, type UserPlaces, type WriteProtection } from "./write-protection.js";
 
 export interface OpenSandboxOptions {
   config: SandboxConfig;
   /** Allow rules open the network for some commands. */
   networkRules: boolean;
   env: NodeJS.ProcessEnv;
+  /** The project root: what the status says is hidden depends on where the project is. */
+  root: string;
   platform?: NodeJS.Platform;
   /** Tests replace the probe to see the unavailable path. */
   probe?: (env: NodeJS.ProcessEnv) => ProbeResult;
@@ -26,19 +33,41 @@ export interface OpenSandboxOptions {
 export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox {
   if (!options.config.enabled) return unsandboxed({ state: "off" });
   const platform = options.platform ?? process.platform;
-  const on = (kind: SandboxKind) => ({ state: "on" as const, kind, network: options.config.network, networkRules: options.networkRules });
+  const places: UserPlaces = { env: options.env, sylkHome: realOrSelf(sylkHome(options.env)) };
   const configured = options.config.writableDirectories.map((directory) => expandHome(directory, options.env));
+  const denyRead = options.config.denyRead.map((path) => expandHome(path, options.env));
+  const scopeOf = (scope: SandboxScope) => realScope(scope, configured);
+  const sessionDenial = readDenial(scopeOf({ root: options.root, writable: [], network: false }), places, denyRead);
+  const on = (kind: SandboxKind) => ({
+    state: "on" as const,
+    kind,
+    network: options.config.network,
+    networkRules: options.networkRules,
+    hidden: sessionDenial.hidden.map((entry) => shownPath(entry.path, options.env)),
+    kept: sessionDenial.kept,
+  });
+  const notesGiven = new Set<string>();
+  const prepared = (plan: SpawnPlan, protection: WriteProtection, release: () => void): PreparedCommand => {
+    const notes = protection.notes.filter((note) => !notesGiven.has(note));
+    for (const note of notes) notesGiven.add(note);
+    return { plan, release, nestedRepositories: protection.nestedRepositories, notes };
+  };
 
   if (platform === "linux") {
     const probe = (options.probe ?? probeBubblewrap)(options.env);
     if (!probe.ok) return unsandboxed({ state: "unavailable", reason: probe.reason });
+    const placeholders = new Placeholders();
     return {
       status: on("bubblewrap"),
-      plan: (shell, command, env, scope) => ({
-        file: "bwrap",
-        args: bubblewrapArguments(shell, command, realScope(scope, configured)),
-        env: { ...env, TMPDIR: "/tmp" },
-      }),
+      isPlaceholder: (path) => placeholders.isPlaceholder(path),
+      prepare: (shell, command, env, requested) => {
+        const scope = scopeOf(requested);
+        const protection = writeProtection(scope, places);
+        const { held, existing } = placeholders.acquire(protection.absent);
+        const mounts = { readOnly: [...protection.readOnly, ...existing, ...held], hidden: readDenial(scope, places, denyRead).hidden, emptyFile: emptyFileIn(places.sylkHome) };
+        const plan = { file: "bwrap", args: bubblewrapArguments(shell, command, scope, mounts), env: { ...env, TMPDIR: "/tmp" } };
+        return prepared(plan, protection, () => placeholders.release(held));
+      },
     };
   }
   if (platform === "darwin") {
@@ -46,19 +75,24 @@ export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox 
     const temporary = temporaryDirectoriesOf(["/tmp", "/private/var/tmp", tmpdir()], realpathSync);
     return {
       status: on("sandbox-exec"),
-      plan: (shell, command, env, scope) => ({
-        file: SANDBOX_EXEC,
-        args: sandboxExecArguments(shell, command, seatbeltProfile(realScope(scope, configured), temporary)),
-        env,
-      }),
+      isPlaceholder: () => false,
+      prepare: (shell, command, env, requested) => {
+        const scope = scopeOf(requested);
+        const protection = writeProtection(scope, places);
+        const profile = seatbeltProfile(scope, temporary, {
+          readOnly: [...protection.readOnly, ...protection.absent.map((entry) => entry.path)],
+          hidden: readDenial(scope, places, denyRead).hidden,
+        });
+        return prepared({ file: SANDBOX_EXEC, args: sandboxExecArguments(shell, command, profile), env }, protection, () => undefined);
+      },
     };
   }
   return unsandboxed({ state: "unavailable", reason: `Sylk has no sandbox for ${platform} (it uses bubblewrap on Linux and sandbox-exec on macOS)` });
 }
 
-/** The sandbox this machine offers for commands, as the configuration asks for it. */
-export function sandboxFor(config: Pick<SylkConfig, "sandbox" | "permissions">, env: NodeJS.ProcessEnv): CommandSandbox {
-  return openCommandSandbox({ config: config.sandbox, networkRules: opensNetwork(config.permissions.allow), env });
+/** The sandbox this machine offers for commands in `root`, as the configuration asks for it. */
+export function sandboxFor(config: Pick<SylkConfig, "sandbox" | "permissions">, env: NodeJS.ProcessEnv, root: string): CommandSandbox {
+  return openCommandSandbox({ config: config.sandbox, networkRules: opensNetwork(config.permissions.allow), env, root });
 }
 
 /** The scope with real paths (both sandboxes compare resolved paths) and the configured directories added. */
@@ -68,18 +102,4 @@ function realScope(scope: SandboxScope, configured: readonly string[]): SandboxS
     writable: [...new Set([...scope.writable, ...configured].map(realOrSelf))],
     network: scope.network,
   };
-}
-
-function expandHome(path: string, env: NodeJS.ProcessEnv): string {
-  const home = env.HOME ?? homedir();
-  if (path === "~") return home;
-  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

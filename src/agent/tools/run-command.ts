@@ -2,7 +2,9 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as z from "zod";
 import { maskSecrets } from "../../security/secrets.js";
-import type { CommandSandbox } from "../sandbox/command-sandbox.js";
+import { unsandboxed, type CommandSandbox, type PreparedCommand } from "../sandbox/command-sandbox.js";
+import { integrityNote, type RepositoryIntegrity } from "../sandbox/repository-integrity.js";
+import type { CommandProcesses } from "./command-processes.js";
 import { defineTool, toolDescription, ToolError, type ToolContext, type ToolOutput } from "./tool.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -20,6 +22,10 @@ const schema = z.strictObject({
   command: z.string().trim().min(1).describe("The shell command to run in the project root."),
   timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_TIMEOUT_MS).describe("Kill the command after this many milliseconds (at most 600000)."),
   description: z.string().max(200).optional().describe("A short description of what the command does, shown to the user."),
+  unsandboxed: z
+    .boolean()
+    .default(false)
+    .describe("Run outside the sandbox. Only after the command failed because of the sandbox; the user is asked every time, and a run that cannot ask refuses it."),
 });
 
 /** The environment without variables whose names say they hold secrets. */
@@ -84,13 +90,22 @@ export interface RunCommandDeps {
   sandbox: CommandSandbox;
   /** Whether this command may reach the network from inside the sandbox (`sandbox.network`, `network(…)` allow rules). */
   networkFor: (command: string) => boolean | Promise<boolean>;
+  /** Compares what decides later runs (`.git`, Sylk's settings) before and after each command. */
+  integrity: RepositoryIntegrity;
+  /** The running commands' process groups, stopped when Sylk is ended. */
+  processes: CommandProcesses;
 }
 
 /** Told to the model when a sandboxed command fails, so that it can say why and what the user can change. */
 const SANDBOX_NOTE =
-  "The command ran in a sandbox: only the project and /tmp are writable, and the network is off unless allowed. " +
-  "If it failed because of that, tell the user; they can add sandbox.writableDirectories, set sandbox.network, " +
-  "add a network(<command pattern>) allow rule, or run with --no-sandbox.";
+  "The command ran in a sandbox: only the project and /tmp are writable, .git and Sylk's settings are read-only " +
+  "(so git commands that write the repository, such as commit, add or checkout, fail), credential directories are hidden, " +
+  "and the network is off unless allowed. If it failed because of that, tell the user; they can add sandbox.writableDirectories, " +
+  "set sandbox.network, add a network(<command pattern>) allow rule, or run with --no-sandbox. " +
+  "You may also call run_command again with unsandboxed: true, which asks the user to approve this one run outside the sandbox.";
+
+/** What runs a command outside the sandbox, when the user approved exactly that. */
+const OUTSIDE_THE_SANDBOX = unsandboxed({ state: "off" });
 
 export function createRunCommandTool(deps: RunCommandDeps) {
   return defineTool({
@@ -98,16 +113,54 @@ export function createRunCommandTool(deps: RunCommandDeps) {
     description: toolDescription(import.meta.url, "run-command.txt"),
     schema,
     kind: "execute",
-    targets: (input) => ({ command: input.command }),
+    targets: (input) => ({ command: input.command, ...(input.unsandboxed ? { unsandboxed: true } : {}) }),
     execute: (input, context) => runCommand(input, context, deps),
   });
 }
 
 async function runCommand(input: z.infer<typeof schema>, context: ToolContext, deps: RunCommandDeps): Promise<ToolOutput> {
   if (context.signal.aborted) throw new ToolError("The command was cancelled before it started.");
-  const output = new HeadTailBuffer();
+  if (deps.processes.endingBy) throw new ToolError(`The command was not started: Sylk is ending (${deps.processes.endingBy}).`);
+  const sandbox = input.unsandboxed ? OUTSIDE_THE_SANDBOX : deps.sandbox;
   const network = await deps.networkFor(input.command);
-  const plan = deps.sandbox.plan(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
+  const prepared = sandbox.prepare(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
+  const watched = { nestedRepositories: prepared.nestedRepositories, isPlaceholder: (path: string) => deps.sandbox.isPlaceholder(path) };
+  const before = deps.integrity.fingerprint(context.root, watched);
+  let ran: { ending: Ending | Error; text: string };
+  try {
+    ran = await runPrepared(prepared, input.timeout_ms, context, deps.processes);
+  } finally {
+    prepared.release();
+  }
+  const report = deps.integrity.check(context.root, before, watched);
+  const { ending, text } = ran;
+  if (ending instanceof Error) throw new ToolError(`The command could not be started: ${ending.message}`);
+  const label = input.description ?? (input.command.length > 80 ? `${input.command.slice(0, 79)}…` : input.command);
+  const { footer, status } = describeEnding(ending, input.timeout_ms);
+  const failed = !(ending.kind === "exit" && ending.code === 0);
+  const sandboxed = sandbox.status.state === "on";
+  const notes = [
+    ...(failed && sandboxed ? [SANDBOX_NOTE] : []),
+    ...prepared.notes.map((note) => `Note: ${note}`),
+    ...(report.changes.length > 0 ? [`Warning: ${integrityNote(report)}`] : []),
+  ];
+  return {
+    output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}${notes.map((note) => `\n${note}`).join("")}`,
+    display: `${label} (${status}${input.unsandboxed ? ", outside the sandbox" : ""})${report.changes.length > 0 ? ` · warning: ${report.changes.join(", ")}` : ""}`,
+    ...(text.trim() !== "" ? { details: text.replace(/\n$/, "") } : {}),
+    isError: failed,
+  };
+}
+
+/** Starts the prepared command in a process group of its own and waits until it ends, is timed out or is aborted. */
+async function runPrepared(
+  prepared: PreparedCommand,
+  timeoutMs: number,
+  context: ToolContext,
+  processes: CommandProcesses,
+): Promise<{ ending: Ending | Error; text: string }> {
+  const { plan } = prepared;
+  const output = new HeadTailBuffer();
   const child = spawn(plan.file, plan.args, {
     cwd: context.root,
     env: plan.env,
@@ -121,6 +174,7 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
       context.onOutput?.(maskSecrets(chunk).text);
     });
   }
+  if (child.pid !== undefined) processes.add(child.pid);
   const ending = await new Promise<Ending | Error>((resolve) => {
     let forced: Ending | undefined;
     const timers: NodeJS.Timeout[] = [];
@@ -145,7 +199,7 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
     };
     const onAbort = () => stop({ kind: "aborted" });
     context.signal.addEventListener("abort", onAbort, { once: true });
-    timers.push(setTimeout(() => stop({ kind: "timeout" }), input.timeout_ms));
+    timers.push(setTimeout(() => stop({ kind: "timeout" }), timeoutMs));
     child.on("error", (error) => finish(error));
     child.on("exit", () => {
       timers.push(
@@ -161,16 +215,6 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
       else finish({ kind: "signal", signal: signal ?? "unknown" });
     });
   });
-  if (ending instanceof Error) throw new ToolError(`The command could not be started: ${ending.message}`);
-  const text = output.text();
-  const label = input.description ?? (input.command.length > 80 ? `${input.command.slice(0, 79)}…` : input.command);
-  const { footer, status } = describeEnding(ending, input.timeout_ms);
-  const failed = !(ending.kind === "exit" && ending.code === 0);
-  const sandboxed = deps.sandbox.status.state === "on";
-  return {
-    output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}${failed && sandboxed ? `\n${SANDBOX_NOTE}` : ""}`,
-    display: `${label} (${status})`,
-    ...(text.trim() !== "" ? { details: text.replace(/\n$/, "") } : {}),
-    isError: failed,
-  };
+  if (child.pid !== undefined) processes.remove(child.pid);
+  return { ending, text: output.text() };
 }

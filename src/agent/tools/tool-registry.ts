@@ -113,8 +113,8 @@ export class ToolRegistry {
       } else if (decision.behavior === "ask") {
         if (!this.approver && decision.once) {
           return denied(
-            `Permission denied: ${decision.reason}. Each change to it needs the user's approval of that one change, ` +
-              "and this run cannot ask; no permission mode or allow rule covers it. Tell the user what to change and why instead.",
+            `Permission denied: ${decision.reason}. Only the user's approval of this one call allows it, ` +
+              "and this run cannot ask; no permission mode or allow rule covers it. Tell the user what you need done and why instead.",
             false,
           );
         }

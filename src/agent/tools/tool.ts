@@ -58,6 +58,8 @@ export type ToolKind = "read" | "write" | "execute";
 export interface ToolTargets {
   paths?: string[];
   command?: string;
+  /** The command is to run outside the sandbox: only the user's approval of this one call allows it. */
+  unsandboxed?: true;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { realpathSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
+import type { GitGate } from "../../agent/sandbox/repository-integrity.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { FileChangeRecord } from "../../store/handoff-repository.js";
 
@@ -15,12 +16,19 @@ type DirtyFiles = Map<string, { status: string; mtimeMs: number }>;
  * command, with their modification times. A file that turns dirty, changes
  * again while dirty, or goes, was changed by the command. Outside a git
  * repository, or where status is slow, commands are not tracked (edits
- * through the write tools always are).
+ * through the write tools always are). Nor are they once `gitGate` says
+ * git must not run here (a command replaced `.git`); a change to git's
+ * configuration has it checked again.
  */
 export class CommandChangeTracker {
   private enabled: boolean | undefined;
+  /** `gitGate.gitChanges` when `enabled` was decided. */
+  private decidedAt = 0;
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly gitGate: GitGate,
+  ) {}
 
   /** `run_command` with its changes reported after each run. */
   wrap(tool: ToolDefinition, onChanges: (changes: FileChangeRecord[]) => void): ToolDefinition {
@@ -40,6 +48,11 @@ export class CommandChangeTracker {
   }
 
   private dirtyFiles(): DirtyFiles | undefined {
+    if (this.gitGate.gitRefusal(this.root) !== undefined) return undefined;
+    if (this.gitGate.gitChanges(this.root) !== this.decidedAt) {
+      this.decidedAt = this.gitGate.gitChanges(this.root);
+      this.enabled = undefined;
+    }
     if (this.enabled === false) return undefined;
     if (this.enabled === undefined && !this.repositoryConfigIsInert()) {
       this.enabled = false;

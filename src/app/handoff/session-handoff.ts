@@ -1,4 +1,5 @@
 import { createTodoWriteTool } from "../../agent/tools/todo-write.js";
+import type { GitGate } from "../../agent/sandbox/repository-integrity.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { DecisionEntries } from "../../content-store/decision-entries.js";
@@ -33,7 +34,6 @@ export interface SessionAgent {
  */
 export class SessionHandoff {
   private readonly profiles: ProfileBook;
-  private readonly commandChanges: CommandChangeTracker;
   private readonly decisions: DecisionEntries;
   private current: HandoffController | undefined;
   /** `/handoff` before the controller exists (no run yet): it applies to the first model call. */
@@ -48,7 +48,6 @@ export class SessionHandoff {
   ) {
     this.decisions = new DecisionEntries(services);
     this.profiles = new ProfileBook(services.handoffs, () => this.userDatabase(), projectHash(services.paths.root));
-    this.commandChanges = new CommandChangeTracker(services.paths.root);
   }
 
   get controller(): HandoffController | undefined {
@@ -107,11 +106,12 @@ export class SessionHandoff {
     });
   }
 
-  /** The builtin tools, with the files `run_command` changes recorded. */
-  trackCommands(tools: readonly ToolDefinition[]): ToolDefinition[] {
+  /** The builtin tools, with the files `run_command` changes recorded (by `git status`, which `gitGate` may forbid). */
+  trackCommands(tools: readonly ToolDefinition[], gitGate: GitGate): ToolDefinition[] {
+    const commandChanges = new CommandChangeTracker(this.services.paths.root, gitGate);
     return tools.map((tool) =>
       tool.name === "run_command"
-        ? this.commandChanges.wrap(tool, (changes) => {
+        ? commandChanges.wrap(tool, (changes) => {
             const id = this.sessionId();
             if (id) for (const change of changes) this.services.handoffs.recordFileChange(id, change);
           })

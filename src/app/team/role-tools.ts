@@ -7,6 +7,7 @@ import { createGetRecentChangesTool } from "../../agent/tools/roles/get-recent-c
 import { chunksMentioningFrom, createGetSymbolContextTool } from "../../agent/tools/roles/get-symbol-context.js";
 import { createSearchDecisionsTool } from "../../agent/tools/roles/search-decisions.js";
 import { createSearchTestHistoryTool, testHistoryOf } from "../../agent/tools/roles/search-test-history.js";
+import type { GitGate } from "../../agent/sandbox/repository-integrity.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import { agentListings } from "../../roles/agent-catalog.js";
 import type { CustomAgent } from "../../roles/custom-agents.js";
@@ -22,6 +23,8 @@ export interface RoleToolsContext {
   sessionId(): string;
   /** Tokens the window can still take: no tool answers with more. */
   availableTokens(): number;
+  /** Says when Sylk must not run git in the project (a command replaced `.git`). */
+  gitGate: GitGate;
 }
 
 /**
@@ -34,7 +37,7 @@ export function createRoleTools(services: ProjectServices, context: RoleToolsCon
   const routing = new RoutingRepository(services.db);
   return [
     createGetSymbolContextTool({ symbols: services.files, chunksMentioning: chunksMentioningFrom(services.codeFullText, services.files), availableTokens }),
-    createGetRecentChangesTool({ sessionChanges: () => sessionTreeChanges(services, context.sessionId()), availableTokens }),
+    createGetRecentChangesTool({ sessionChanges: () => sessionTreeChanges(services, context.sessionId()), availableTokens, gitGate: context.gitGate }),
     createSearchDecisionsTool({
       contentStore: services.contentStore,
       entries: services.entries,

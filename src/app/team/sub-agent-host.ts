@@ -1,6 +1,8 @@
 import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
 import type { PermissionPolicy } from "../../agent/permissions/permission-policy.js";
 import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.js";
+import type { RepositoryIntegrity } from "../../agent/sandbox/repository-integrity.js";
+import type { CommandProcesses } from "../../agent/tools/command-processes.js";
 import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { ToolContext, ToolOutput } from "../../agent/tools/tool.js";
 import type { Approver } from "../../agent/tools/tool-registry.js";
@@ -22,6 +24,10 @@ export interface SharedWithSubAgents {
   policy: PermissionPolicy;
   approver?: Approver;
   sandbox: CommandSandbox;
+  /** One integrity check: a `.git` one agent's command replaced stops every agent's git. */
+  integrity: RepositoryIntegrity;
+  /** Every agent's running commands, stopped together when Sylk is ended. */
+  processes: CommandProcesses;
   codeSearcher: CodeSearcher;
   agentIds: AgentIdAllocator;
   extraDirectories: readonly string[];

@@ -11,7 +11,7 @@ import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 import { indexProject } from "./index-command.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
 import { warnAboutAgentFiles } from "../custom-agent-errors.js";
-import { sandboxName, warnIfUnsandboxed } from "../sandbox-warning.js";
+import { sandboxName, warnAboutSandbox } from "../sandbox-warning.js";
 
 interface AskOptions {
   outputFormat: OutputFormat;
@@ -100,7 +100,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           ...(options.resume ? { resume: { id: options.resume } } : {}),
           ...(warm ? { codeSearcher: new RemoteCodeSearcher(warm, () => services.codeSearcher) } : {}),
         });
-        if (session.provider) warnIfUnsandboxed(session.sandbox, context.stderr);
+        if (session.provider) warnAboutSandbox(session.sandbox, context.stderr);
         const printer = createPrinter(options.outputFormat, context, { sandbox: sandboxName(session.sandbox), agentType: session.agentType });
         const run = options.pipeline ? session.runPipeline(prompt, context.signal) : session.run(prompt, context.signal);
         let step = await run.next();

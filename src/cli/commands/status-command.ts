@@ -25,8 +25,8 @@ export interface StatusJson {
   indexBytes: number;
   failures: Array<{ path: string; reason: string | null }>;
   consent: boolean | null;
-  /** How `run_command` runs here: `bubblewrap`, `sandbox-exec`, `off` or `unavailable`, and in words. */
-  sandbox: { name: string; description: string };
+  /** How `run_command` runs here: `bubblewrap`, `sandbox-exec`, `off` or `unavailable`, in words, and what it hides. */
+  sandbox: { name: string; description: string; hidden: readonly string[]; warnings: string[] };
 }
 
 export function registerStatusCommand(program: Command, context: CliContext): void {
@@ -38,8 +38,8 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
       if (!existsSync(paths.database)) {
         const { loadProjectConfig } = await import("../../app/project-config.js");
-        const sandbox = await sandboxJson(loadProjectConfig({ root: paths.root, env: context.env }).config, context.env);
-        const text = `Project ${paths.root} has no index yet. Run \`sylk index\` to create it.\nCommands:     ${sandbox.description}\n`;
+        const sandbox = await sandboxJson(loadProjectConfig({ root: paths.root, env: context.env }).config, context.env, paths.root);
+        const text = [`Project ${paths.root} has no index yet. Run \`sylk index\` to create it.`, ...sandboxLines(sandbox), ""].join("\n");
         context.stdout.write(options.json ? `${terminalJson({ root: paths.root, state: "missing", sandbox })}\n` : terminalText(text));
         return;
       }
@@ -67,7 +67,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
           indexBytes: ["", "-wal", "-shm"].reduce((sum, suffix) => sum + sizeOf(`${paths.database}${suffix}`), 0),
           failures: services.files.failures(50),
           consent: services.consent.indexConsent() ?? null,
-          sandbox: await sandboxJson(services.loadedConfig.config, context.env),
+          sandbox: await sandboxJson(services.loadedConfig.config, context.env, paths.root),
         };
         if (freshness.state === "stale") {
           status.stale = {
@@ -98,20 +98,28 @@ function renderText(status: StatusJson): string {
     `Entries:      ${formatCount(status.entries)} (prompts, responses, tool calls and results)`,
     `Vectors:      ${formatCount(status.vectors.chunks)} chunks, ${formatCount(status.vectors.entries)} entries (${status.vectors.embedder})`,
     `Last refresh: ${status.lastRefresh ?? "never completed"}`,
-    `Commands:     ${status.sandbox.description}`,
+    ...sandboxLines(status.sandbox),
     ...status.failures.slice(0, 5).map((failure) => `  failed: ${terminalField(failure.path)}: ${terminalField(failure.reason ?? "unknown")}`),
     "",
   ].join("\n");
 }
 
+function sandboxLines(sandbox: StatusJson["sandbox"]): string[] {
+  return [
+    `Commands:     ${sandbox.description}`,
+    ...(sandbox.hidden.length > 0 ? [`Hidden:       ${sandbox.hidden.join(", ")}`] : []),
+    ...sandbox.warnings.map((warning) => `  warning: ${warning}`),
+  ];
+}
+
 /** How commands would run here; its modules load only for `sylk status`. */
-async function sandboxJson(config: SylkConfig, env: NodeJS.ProcessEnv): Promise<StatusJson["sandbox"]> {
-  const [{ sandboxFor }, { describeSandbox }] = await Promise.all([
+async function sandboxJson(config: SylkConfig, env: NodeJS.ProcessEnv, root: string): Promise<StatusJson["sandbox"]> {
+  const [{ sandboxFor }, { describeSandbox, keptReadable }] = await Promise.all([
     import("../../agent/sandbox/open-command-sandbox.js"),
     import("../../agent/sandbox/command-sandbox.js"),
   ]);
-  const { status } = sandboxFor(config, env);
-  return { name: sandboxName(status), description: describeSandbox(status) };
+  const { status } = sandboxFor(config, env, root);
+  return { name: sandboxName(status), description: describeSandbox(status), hidden: status.state === "on" ? status.hidden : [], warnings: keptReadable(status) };
 }
 
 function sizeOf(path: string): number {

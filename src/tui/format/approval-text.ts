@@ -59,6 +59,7 @@ export function shownApproval(request: ApprovalRequest, width: number): ShownApp
 function title(request: ApprovalRequest): string {
   // A sub-agent's question names it: several may work at once.
   const who = request.agentId ? `${visible(request.agentId, { newlines: false })}: ` : "";
+  if (request.targets.unsandboxed) return `${who}Run a command outside the sandbox?`;
   if (request.kind === "execute") return `${who}Run a command?`;
   if (request.once) return `${who}Change a protected file?`;
   return `${who}${request.tool === "write_file" ? "Write a file?" : "Edit a file?"}`;

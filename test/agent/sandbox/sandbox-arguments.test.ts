@@ -1,55 +1,80 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { opensNetwork, PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
 import { bubblewrapArguments } from "../../../src/agent/sandbox/bubblewrap.js";
 import { describeSandbox } from "../../../src/agent/sandbox/command-sandbox.js";
 import { seatbeltProfile } from "../../../src/agent/sandbox/seatbelt.js";
-import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
-
-let project: TempProject;
-beforeEach(() => {
-  project = createTempProject({ ".sylkrc": "{}\n", "src/a.ts": "" });
-  mkdirSync(join(project.root, ".git/hooks"), { recursive: true });
-  writeFileSync(join(project.root, ".git/config"), "[core]\n");
-});
-afterEach(() => project.cleanup());
 
 describe("bubblewrap arguments", () => {
-  it("mount a fresh /tmp first, then the writable directories over it, then the protected paths read-only", () => {
-    const args = bubblewrapArguments("/bin/bash", "make test", { root: project.root, writable: ["/home/u/.npm"], network: false });
+  const mounts = {
+    readOnly: ["/p/.git", "/p/.sylkrc"],
+    hidden: [
+      { path: "/home/u/.ssh", kind: "directory" as const },
+      { path: "/home/u/.npmrc", kind: "file" as const },
+      // The command's /tmp is its own: nothing of the host's /tmp is there to hide.
+      { path: "/tmp/ssh-agent/agent.1", kind: "file" as const },
+    ],
+    emptyFile: "/home/u/.sylk/sandbox-empty-file",
+  };
+
+  it("mount a fresh /tmp first, then the writable directories over it, then the protected paths read-only, then hide what is hidden", () => {
+    const args = bubblewrapArguments("/bin/bash", "make test", { root: "/p", writable: ["/home/u/.npm"], network: false }, mounts);
     const at = (...sequence: string[]) => args.findIndex((_, index) => sequence.every((value, offset) => args[index + offset] === value));
     expect(args.slice(0, 3)).toEqual(["--die-with-parent", "--new-session", "--unshare-all"]);
     expect(args).not.toContain("--share-net");
     const tmp = at("--tmpfs", "/tmp");
-    const project_ = at("--bind", project.root, project.root);
+    const project_ = at("--bind", "/p", "/p");
     const extra = at("--bind-try", "/home/u/.npm", "/home/u/.npm");
-    const hooks = at("--ro-bind", join(project.root, ".git/hooks"), join(project.root, ".git/hooks"));
-    const config = at("--ro-bind", join(project.root, ".git/config"), join(project.root, ".git/config"));
-    const settings = at("--ro-bind", join(project.root, ".sylkrc"), join(project.root, ".sylkrc"));
+    const git = at("--ro-bind", "/p/.git", "/p/.git");
+    const settings = at("--ro-bind", "/p/.sylkrc", "/p/.sylkrc");
+    const ssh = at("--tmpfs", "/home/u/.ssh", "--remount-ro", "/home/u/.ssh");
+    const npmrc = at("--ro-bind", "/home/u/.sylk/sandbox-empty-file", "/home/u/.npmrc");
     expect(at("--ro-bind", "/", "/")).toBeLessThan(tmp);
     expect(tmp).toBeLessThan(project_);
     expect(project_).toBeLessThan(extra);
-    for (const readOnly of [hooks, config, settings]) expect(readOnly).toBeGreaterThan(extra);
-    // Absent protected paths are not created on the user's disk (.sylkignore), except git's hooks directory.
-    expect(args.join(" ")).not.toContain(".sylkignore");
+    for (const readOnly of [git, settings]) expect(readOnly).toBeGreaterThan(extra);
+    for (const hidden of [ssh, npmrc]) expect(hidden).toBeGreaterThan(settings);
+    expect(args.join(" ")).not.toContain("ssh-agent");
     expect(args.slice(-6)).toEqual(["TMPDIR", "/tmp", "--", "/bin/bash", "-c", "make test"]);
   });
 
   it("share the network only when asked", () => {
-    expect(bubblewrapArguments("/bin/sh", "npm ci", { root: project.root, writable: [], network: true })).toContain("--share-net");
+    expect(bubblewrapArguments("/bin/sh", "npm ci", { root: "/p", writable: [], network: true }, mounts)).toContain("--share-net");
   });
 });
 
 describe("the Seatbelt profile (macOS)", () => {
-  it("denies writes but to the project and temporary directories, keeps the protected paths read-only, and the network off", () => {
-    const profile = seatbeltProfile({ root: '/Users/a "b"/proj', writable: [], network: false }, ["/private/tmp"]);
+  const protection = {
+    readOnly: ['/Users/a "b"/proj/.git', '/Users/a "b"/proj/.sylkrc'],
+    hidden: [
+      { path: "/Users/a/.ssh", kind: "directory" as const },
+      { path: "/Users/a/.npmrc", kind: "file" as const },
+    ],
+  };
+
+  it("denies writes but to the project and temporary directories, keeps the protected paths read-only, hides credentials, and the network off", () => {
+    const profile = seatbeltProfile({ root: '/Users/a "b"/proj', writable: [], network: false }, ["/private/tmp"], protection);
     expect(profile).toMatchSnapshot();
     expect(profile).toContain('(subpath "/Users/a \\"b\\"/proj")');
     expect(profile.indexOf("(deny file-write*)")).toBeLessThan(profile.indexOf("(allow file-write*"));
     expect(profile.indexOf("(allow file-write*")).toBeLessThan(profile.lastIndexOf("(deny file-write*"));
+    expect(profile).toContain('(deny file-write* (subpath "/Users/a \\"b\\"/proj/.git") (subpath "/Users/a \\"b\\"/proj/.sylkrc"))');
+    expect(profile).toContain('(deny file-read* (subpath "/Users/a/.ssh") (literal "/Users/a/.npmrc"))');
     expect(profile).toMatch(/\(deny network\*\)\n$/);
-    expect(seatbeltProfile({ root: "/p", writable: [], network: true }, [])).not.toContain("network");
+    expect(seatbeltProfile({ root: "/p", writable: [], network: true }, [], { readOnly: [], hidden: [] })).not.toContain("network");
+  });
+
+  it("denies creating a .git or Sylk setting at any depth of the project, in any case", () => {
+    const profile = seatbeltProfile({ root: "/Users/a/my.proj", writable: [], network: false }, [], { readOnly: [], hidden: [] });
+    const denied = profile.split("\n").find((line) => line.startsWith("(deny file-write* ("));
+    const pattern = /\(regex #"([^"]+)"\)/.exec(denied ?? "")?.[1];
+    expect(pattern).toBeDefined();
+    const matches = (path: string) => new RegExp(pattern as string).test(path);
+    for (const path of ["/Users/a/my.proj/.git", "/Users/a/my.proj/.git/config", "/Users/a/my.proj/sub/.GIT/hooks/x", "/Users/a/my.proj/a/b/.sylkrc", "/Users/a/my.proj/.sylk/agents/x.md", "/Users/a/my.proj/.SylkIgnore"]) {
+      expect(matches(path), path).toBe(true);
+    }
+    for (const path of ["/Users/a/my.proj/src/git.ts", "/Users/a/my.proj/.github/x", "/Users/a/my.proj/.gitignore", "/Users/a/myXproj/.git", "/Users/a/my.proj/.sylkrc.example"]) {
+      expect(matches(path), path).toBe(false);
+    }
   });
 });
 
@@ -74,8 +99,9 @@ describe("network allow rules", () => {
 
 describe("describing the sandbox", () => {
   it("says what is writable and whether the network is on", () => {
-    expect(describeSandbox({ state: "on", kind: "bubblewrap", network: false, networkRules: true })).toBe(
-      "commands run sandboxed (bubblewrap: only the project and a temporary directory are writable; network off but for allowed commands)",
+    expect(describeSandbox({ state: "on", kind: "bubblewrap", network: false, networkRules: true, hidden: ["~/.sylk", "~/.ssh", "~/.aws", "~/.npmrc"], kept: [] })).toBe(
+      "commands run sandboxed (bubblewrap: only the project and a temporary directory are writable, but not .git or Sylk's settings; " +
+        "~/.sylk, ~/.ssh and 2 more hidden; network off but for allowed commands)",
     );
     expect(describeSandbox({ state: "unavailable", reason: "bubblewrap is not installed" })).toBe("commands run unsandboxed: bubblewrap is not installed");
   });

@@ -1,17 +1,14 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
-import { probeBubblewrap } from "../../../src/agent/sandbox/bubblewrap.js";
 import { openCommandSandbox } from "../../../src/agent/sandbox/open-command-sandbox.js";
-import { createRunCommandTool, type RunCommandDeps } from "../../../src/agent/tools/run-command.js";
-import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
+import type { RunCommandDeps } from "../../../src/agent/tools/run-command.js";
+import { bubblewrap as probe, directoryOutsideTmp, sandboxedRegistry } from "../../helpers/sandboxed-commands.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
-const probe = process.platform === "linux" ? probeBubblewrap(process.env) : ({ ok: false, reason: `bubblewrap tests run on Linux, not ${process.platform}` } as const);
 if (!probe.ok) console.warn(`Sandboxed command tests skipped: ${probe.reason}. CI installs bubblewrap (.ci/run) so that they run there.`);
 
 let project: TempProject;
@@ -19,22 +16,13 @@ let outside: string;
 
 /** A run_command registry in bypass mode (nothing asks), with the machine's real sandbox. */
 function bypassRegistry(options: { network?: RunCommandDeps["networkFor"]; writableDirectories?: string[] } = {}) {
-  const sandbox = openCommandSandbox({
-    config: { enabled: true, network: false, writableDirectories: options.writableDirectories ?? [] },
-    networkRules: false,
-    env: process.env,
-  });
-  expect(sandbox.status).toMatchObject({ state: "on", kind: "bubblewrap" });
-  const tool = createRunCommandTool({ sandbox, networkFor: options.network ?? (() => false) });
-  const registry = new ToolRegistry([tool], new PermissionPolicy("bypass"));
-  return (command: string, timeout_ms = 30_000) =>
-    registry.run({ id: "1", name: "run_command", input: { command, timeout_ms } }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
+  const { run } = sandboxedRegistry(project.root, options);
+  return (command: string, timeout_ms = 30_000) => run(command, { timeout_ms });
 }
 
 /** A directory outside the project and outside /tmp (which the sandbox replaces), so it is really there, read-only. */
 function outsideDirectory(): string {
-  const base = existsSync("/var/tmp") ? "/var/tmp" : process.cwd();
-  const directory = mkdtempSync(join(base, "sylk-outside-"));
+  const directory = directoryOutsideTmp("sylk-outside-");
   writeFileSync(join(directory, "precious.txt"), "keep me\n");
   return directory;
 }
@@ -71,32 +59,6 @@ describe.skipIf(!probe.ok)("run_command in a bubblewrap sandbox", () => {
     const home = await bypassRegistry()(`touch ${join(outside, "new-file")}`);
     expect(home.isError).toBe(true);
     expect(readdirSync(outside)).toEqual(["precious.txt"]);
-  });
-
-  it("keeps git hooks, git config and Sylk's settings read-only, while git itself works", async () => {
-    execFileSync("git", ["init", "-q"], { cwd: project.root });
-    const run = bypassRegistry();
-    const config = readFileSync(join(project.root, ".git/config"), "utf8");
-    for (const attack of ["echo 'rm -rf ~' > .git/hooks/pre-commit", "printf '[core]\\n\\tfsmonitor = touch /tmp/x\\n' >> .git/config", `echo '{"permissions":{"mode":"bypass"}}' > .sylkrc`]) {
-      const result = await run(attack);
-      expect(result.isError, attack).toBe(true);
-      expect(result.output).toMatch(/Read-only file system/);
-    }
-    expect(readdirSync(join(project.root, ".git/hooks")).filter((name) => !name.endsWith(".sample"))).toEqual([]);
-    expect(readFileSync(join(project.root, ".git/config"), "utf8")).toBe(config);
-    expect(readFileSync(join(project.root, ".sylkrc"), "utf8")).toBe("{}\n");
-
-    const commit = await run("git add -A && git -c user.name=t -c user.email=t@example.com commit -qm first && git log --oneline | wc -l");
-    expect(commit.isError, commit.output).toBe(false);
-    expect(commit.output).toMatch(/^1\n/);
-  });
-
-  it("a repository without .git/hooks cannot have one planted", async () => {
-    execFileSync("git", ["init", "-q"], { cwd: project.root });
-    rmSync(join(project.root, ".git/hooks"), { recursive: true });
-    const result = await bypassRegistry()("mkdir -p .git/hooks; echo 'touch pwned' > .git/hooks/post-checkout");
-    expect(result.isError).toBe(true);
-    expect(readdirSync(join(project.root, ".git/hooks"))).toEqual([]);
   });
 
   describe("the network", () => {
@@ -158,22 +120,22 @@ describe.skipIf(!probe.ok)("run_command in a bubblewrap sandbox", () => {
 });
 
 describe("where no sandbox can be made", () => {
-  const config = { enabled: true, network: false, writableDirectories: [] };
+  const config = { enabled: true, network: false, writableDirectories: [], denyRead: [] };
 
   it("says why, and runs commands as they are", () => {
-    const missing = openCommandSandbox({ config, networkRules: false, env: { PATH: "/nonexistent" }, platform: "linux" });
+    const missing = openCommandSandbox({ config, networkRules: false, env: { PATH: "/nonexistent" }, root: "/p", platform: "linux" });
     expect(missing.status).toEqual({ state: "unavailable", reason: expect.stringMatching(/bubblewrap is not installed.*apt-get install bubblewrap/) });
-    expect(missing.plan("/bin/sh", "true", {}, { root: "/p", writable: [], network: false })).toEqual({ file: "/bin/sh", args: ["-c", "true"], env: {} });
+    expect(missing.prepare("/bin/sh", "true", {}, { root: "/p", writable: [], network: false }).plan).toEqual({ file: "/bin/sh", args: ["-c", "true"], env: {} });
 
-    const refused = openCommandSandbox({ config, networkRules: false, env: {}, platform: "linux", probe: () => ({ ok: false, reason: "no user namespaces" }) });
+    const refused = openCommandSandbox({ config, networkRules: false, env: {}, root: "/p", platform: "linux", probe: () => ({ ok: false, reason: "no user namespaces" }) });
     expect(refused.status).toEqual({ state: "unavailable", reason: "no user namespaces" });
 
-    const windows = openCommandSandbox({ config, networkRules: false, env: {}, platform: "win32" });
+    const windows = openCommandSandbox({ config, networkRules: false, env: {}, root: "/p", platform: "win32" });
     expect(windows.status).toMatchObject({ state: "unavailable", reason: expect.stringMatching(/no sandbox for win32/) });
   });
 
   it("is off when the user turns it off, without probing", () => {
-    const off = openCommandSandbox({ config: { ...config, enabled: false }, networkRules: false, env: {}, probe: () => expect.unreachable("no probe when off") });
+    const off = openCommandSandbox({ config: { ...config, enabled: false }, networkRules: false, env: {}, root: "/p", probe: () => expect.unreachable("no probe when off") });
     expect(off.status).toEqual({ state: "off" });
   });
 });

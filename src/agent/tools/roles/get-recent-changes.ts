@@ -9,9 +9,10 @@ import type { FileChangeRecord } from "../../../store/handoff-repository.js";
 import { estimateTokens } from "../../../tokens/estimate-tokens.js";
 import { targetPath } from "../file-text.js";
 import { resolveProjectPath } from "../project-paths-guard.js";
-import { defineTool, toolDescription, type ToolDefinition } from "../tool.js";
+import { defineTool, toolDescription, ToolError, type ToolDefinition } from "../tool.js";
 import { clampBudget, OutputBudget, renderWithHeader } from "./output-budget.js";
-import { DIFF_GUARD, GitError, runGit } from "./read-only-git.js";
+import type { GitGate } from "../../sandbox/repository-integrity.js";
+import { DIFF_GUARD, GitError, runGit, type GitRunOptions } from "./read-only-git.js";
 
 /**
  * What `get_recent_changes` reads besides git. The lead wires it as
@@ -25,6 +26,8 @@ export interface RecentChangesDeps {
   availableTokens(): number;
   /** The session's token counter (default: the four-characters estimate). */
   countTokens?(text: string): number;
+  /** Says when git must not run in the project (a command replaced `.git`). */
+  gitGate: GitGate;
 }
 
 const DEFAULT_TOKENS = 1_500;
@@ -74,6 +77,8 @@ export function createGetRecentChangesTool(deps: RecentChangesDeps): ToolDefinit
     kind: "read",
     targets: (input) => ({ paths: [targetPath(input.path)] }),
     async execute(input, context) {
+      const refusal = deps.gitGate.gitRefusal(context.root);
+      if (refusal !== undefined) throw new ToolError(refusal);
       const budget = clampBudget(input.max_tokens, deps.availableTokens());
       const resolved = resolveProjectPath(context.root, input.path);
       const path = resolved.relative === undefined || resolved.relative === "" ? "." : resolved.relative;
@@ -84,7 +89,8 @@ export function createGetRecentChangesTool(deps: RecentChangesDeps): ToolDefinit
       const body = new OutputBudget(budget - 40, count);
       let results = 0;
       let source = "git log + session changes";
-      const git = await gitState(context.root, context.signal);
+      const gitOptions: GitRunOptions = { signal: context.signal, gate: deps.gitGate };
+      const git = await gitState(context.root, gitOptions);
       let commits: Commit[] = [];
       let commitsNote: string | undefined;
       let uncommitted: Uncommitted[] = [];
@@ -96,12 +102,12 @@ export function createGetRecentChangesTool(deps: RecentChangesDeps): ToolDefinit
         body.add("This git repository has no commits yet: there is no history to show.");
       } else {
         try {
-          commits = await readCommits(context.root, path, input.limit, input.include_diffs, context.signal);
+          commits = await readCommits(context.root, path, input.limit, input.include_diffs, gitOptions);
         } catch (error) {
           commitsNote = `(git log failed: ${(error as Error).message})`;
         }
         try {
-          const compared = await compareWithHead(context.root, path, input.include_diffs, own, context.signal);
+          const compared = await compareWithHead(context.root, path, input.include_diffs, own, gitOptions);
           uncommitted = compared.changes;
           uncommittedNote = compared.note;
         } catch (error) {
@@ -163,9 +169,9 @@ function addDiff(body: OutputBudget, lines: readonly string[], whereToSeeAll: st
 
 type GitState = { kind: "none"; why: string } | { kind: "empty" } | { kind: "repository" };
 
-async function gitState(root: string, signal: AbortSignal): Promise<GitState> {
+async function gitState(root: string, git: GitRunOptions): Promise<GitState> {
   try {
-    const inside = (await runGit(root, ["rev-parse", "--is-inside-work-tree"], { signal })).toString("utf8").trim();
+    const inside = (await runGit(root, ["rev-parse", "--is-inside-work-tree"], git)).toString("utf8").trim();
     if (inside !== "true") return { kind: "none", why: "The project is not inside a git work tree: there is no commit history to show." };
   } catch (error) {
     const why = (error as GitError).message;
@@ -177,22 +183,22 @@ async function gitState(root: string, signal: AbortSignal): Promise<GitState> {
     };
   }
   try {
-    await runGit(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { signal });
+    await runGit(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], git);
     return { kind: "repository" };
   } catch {
     return { kind: "empty" };
   }
 }
 
-async function readCommits(root: string, path: string, limit: number, withDiffs: boolean, signal: AbortSignal): Promise<Commit[]> {
+async function readCommits(root: string, path: string, limit: number, withDiffs: boolean, git: GitRunOptions): Promise<Commit[]> {
   const args = ["log", ...DIFF_GUARD, "--no-color", `-n${limit}`, "--format=%x1e%H%x1f%aI%x1f%an%x1f%s", "--numstat", ...(withDiffs ? ["-p"] : []), "--", path];
   let text: string;
   try {
-    text = (await runGit(root, args, { signal })).toString("utf8");
+    text = (await runGit(root, args, git)).toString("utf8");
   } catch (error) {
     // A huge diff overflows the buffer: the history without diffs is still worth having.
     if (!withDiffs) throw error;
-    return readCommits(root, path, limit, false, signal);
+    return readCommits(root, path, limit, false, git);
   }
   return text
     .split("\x1e")
@@ -248,9 +254,9 @@ async function compareWithHead(
   path: string,
   withDiffs: boolean,
   own: readonly FileChangeRecord[],
-  signal: AbortSignal,
+  git: GitRunOptions,
 ): Promise<{ changes: Uncommitted[]; note?: string }> {
-  const listing = (await runGit(root, ["ls-tree", "-r", "-z", "-l", "HEAD", "--", path], { signal })).toString("utf8");
+  const listing = (await runGit(root, ["ls-tree", "-r", "-z", "-l", "HEAD", "--", path], git)).toString("utf8");
   const tracked = listing
     .split("\0")
     .filter((record) => record !== "")
@@ -292,7 +298,7 @@ async function compareWithHead(
     if (change.status !== "modified" || diffed >= MAX_DIFFED_FILES) continue;
     diffed++;
     try {
-      await describeModification(root, change, withDiffs, signal);
+      await describeModification(root, change, withDiffs, git);
     } catch (error) {
       change.detail = `not diffed: ${(error as Error).message}`;
     }
@@ -307,7 +313,7 @@ async function compareWithHead(
 }
 
 /** Line counts and, when asked, the diff against HEAD; "unchanged" when only line endings differ. */
-async function describeModification(root: string, change: Uncommitted, withDiffs: boolean, signal: AbortSignal): Promise<void> {
+async function describeModification(root: string, change: Uncommitted, withDiffs: boolean, git: GitRunOptions): Promise<void> {
   const absolute = join(root, change.path);
   if (isSecretPath(change.path)) {
     change.detail = "secrets file; its content is not shown";
@@ -322,7 +328,7 @@ async function describeModification(root: string, change: Uncommitted, withDiffs
     change.detail = "too large to diff here";
     return;
   }
-  const before = await runGit(root, ["show", ...DIFF_GUARD, `HEAD:./${change.path}`], { signal, maxBuffer: MAX_FILE_BYTES * 2 });
+  const before = await runGit(root, ["show", ...DIFF_GUARD, `HEAD:./${change.path}`], { ...git, maxBuffer: MAX_FILE_BYTES * 2 });
   const after = readFileSync(absolute);
   if (looksBinary(before) || looksBinary(after)) {
     change.detail = "binary";

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import type { GitGate } from "../../sandbox/repository-integrity.js";
 
 /**
  * What goes before every git command Sylk runs on the user's repository.
@@ -41,12 +42,22 @@ export class GitError extends Error {
   }
 }
 
+export interface GitRunOptions {
+  /** Refuses when git must not run in the project at all (a command replaced its `.git`). */
+  gate: GitGate;
+  signal?: AbortSignal;
+  maxBuffer?: number;
+}
+
 /**
  * Runs `git <GIT_GUARD> <args>` in `root` without a shell and returns its
  * standard output as bytes. Git takes no lock it can skip
- * (`GIT_OPTIONAL_LOCKS=0`) and never prompts.
+ * (`GIT_OPTIONAL_LOCKS=0`) and never prompts. Nothing runs when the gate
+ * refuses: the promise is rejected with its reason.
  */
-export function runGit(root: string, args: readonly string[], options: { signal?: AbortSignal; maxBuffer?: number } = {}): Promise<Buffer> {
+export function runGit(root: string, args: readonly string[], options: GitRunOptions): Promise<Buffer> {
+  const refusal = options.gate.gitRefusal(root);
+  if (refusal !== undefined) return Promise.reject(new GitError(refusal, undefined, ""));
   return new Promise((resolve, reject) => {
     execFile(
       "git",

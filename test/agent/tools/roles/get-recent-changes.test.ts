@@ -9,6 +9,10 @@ import { ToolRegistry } from "../../../../src/agent/tools/tool-registry.js";
 import type { FileChangeRecord } from "../../../../src/store/handoff-repository.js";
 import { estimateTokens } from "../../../../src/tokens/estimate-tokens.js";
 import { createTempProject, type TempProject } from "../../../helpers/temp-project.js";
+import { RepositoryIntegrity } from "../../../../src/agent/sandbox/repository-integrity.js";
+
+/** Git is never refused here: no command this file runs changes `.git` behind Sylk's back. */
+const integrity = new RepositoryIntegrity(process.env);
 
 let project: TempProject;
 
@@ -40,7 +44,7 @@ function makeRepository(): void {
 }
 
 function run(input: Record<string, unknown>, sessionChanges: FileChangeRecord[] = [], availableTokens = 100_000) {
-  const tool = createGetRecentChangesTool({ sessionChanges: () => sessionChanges, availableTokens: () => availableTokens });
+  const tool = createGetRecentChangesTool({ sessionChanges: () => sessionChanges, availableTokens: () => availableTokens, gitGate: integrity });
   const registry = new ToolRegistry([tool], new PermissionPolicy("bypass"));
   return registry.run({ id: "1", name: "get_recent_changes", input }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
 }
@@ -132,7 +136,7 @@ describe("get_recent_changes", () => {
     expect(existsSync(filterMarker)).toBe(false);
 
     // The guard itself: even a status through runGit leaves the fsmonitor alone...
-    await runGit(project.root, ["status", "--porcelain"]);
+    await runGit(project.root, ["status", "--porcelain"], { gate: integrity });
     expect(existsSync(monitorMarker)).toBe(false);
     // ...while a plain status runs it (the fixture does what it claims).
     git(["status", "--porcelain"]);

@@ -1,0 +1,45 @@
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { bubblewrap, directoryOutsideTmp } from "../helpers/sandboxed-commands.js";
+import { renderApp, type RenderedApp } from "./render-app.js";
+
+let server: FakeAnthropicServer;
+let app: RenderedApp | undefined;
+let outside: string;
+beforeEach(async () => {
+  server = await startFakeAnthropicServer();
+  outside = directoryOutsideTmp("sylk-outside-");
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await server.close();
+  rmSync(outside, { recursive: true, force: true });
+});
+
+describe.skipIf(!bubblewrap.ok)("a command the model wants to run outside the sandbox", () => {
+  it("is asked about each time, even in bypass mode, with no 'don't ask again', and runs outside the sandbox once approved", async () => {
+    const marker = join(outside, "made-outside");
+    const call = { command: `touch ${marker}`, description: "Touch a file outside the project", unsandboxed: true };
+    server.enqueue(reply().toolUse("run_command", call), reply().text("Touched it."), reply().toolUse("run_command", call), reply().text("Left it."));
+    app = await renderApp({ consent: true, permissionMode: "bypass", env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+    await app.waitFor(/index: fresh/);
+
+    await app.submit("touch the file");
+    await app.waitFor("Run a command outside the sandbox?");
+    expect(app.frame()).toContain(`Run outside the sandbox: touch ${marker}`);
+    expect(app.frame()).not.toContain("don't ask again");
+    await app.write("y");
+    await app.waitFor("Touched it.");
+    expect(existsSync(marker)).toBe(true);
+
+    rmSync(marker);
+    await app.submit("once more");
+    await app.waitFor("Run a command outside the sandbox?");
+    await app.write("n");
+    await app.waitFor("Interrupted. Tell Sylk what to do instead.");
+    expect(existsSync(marker)).toBe(false);
+  });
+});
