@@ -1,0 +1,42 @@
+import { maskSecrets } from "./secrets.js";
+
+export interface MaskedValue<T> {
+  value: T;
+  /** Rule ids that matched, one per masked value. */
+  findings: string[];
+}
+
+/**
+ * Masks the secrets inside JSON data (a tool call's input, a conversation
+ * message, a log line), returning a masked copy: the caller's value is left
+ * as it was, so a tool still gets the real input. Every string is masked on
+ * its own, names of fields included; then the serialised whole is masked
+ * once more, which sees a value beside the field name that makes it a secret
+ * (`{"password": "…"}`, where the value alone looks like any word). When that
+ * second pass cannot be read back as JSON (it cut through an escape), the
+ * first pass's copy is what is returned.
+ */
+export function maskSecretsIn<T>(value: T): MaskedValue<T> {
+  const findings: string[] = [];
+  const masked = mapStrings(value, (text) => {
+    const result = maskSecrets(text);
+    findings.push(...result.findings);
+    return result.text;
+  }) as T;
+  const serialised = JSON.stringify(masked);
+  if (serialised === undefined) return { value: masked, findings };
+  const whole = maskSecrets(serialised);
+  if (whole.findings.length === 0) return { value: masked, findings };
+  try {
+    return { value: JSON.parse(whole.text) as T, findings: [...findings, ...whole.findings] };
+  } catch {
+    return { value: masked, findings };
+  }
+}
+
+function mapStrings(value: unknown, map: (text: string) => string): unknown {
+  if (typeof value === "string") return map(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [map(key), mapStrings(item, map)]));
+}
