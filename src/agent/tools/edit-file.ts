@@ -1,6 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
-import { createTwoFilesPatch } from "diff";
 import * as z from "zod";
+import { fileDiff } from "./file-diff.js";
 import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
 import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool.js";
@@ -11,25 +11,6 @@ const schema = z.strictObject({
   new_string: z.string().describe("The text to put in its place."),
   replace_all: z.boolean().default(false).describe("Replace every occurrence instead of exactly one."),
 });
-
-export interface FileDiff {
-  diff: string;
-  added: number;
-  removed: number;
-}
-
-/** A unified diff (a/ and b/ paths, 3 lines of context) and its counts of added and removed lines. */
-export function fileDiff(path: string, before: string, after: string, oldName = `a/${path}`): FileDiff {
-  const patch = createTwoFilesPatch(oldName, `b/${path}`, before, after, undefined, undefined, { context: 3 });
-  const diff = patch.replace(/^=+\n/, "");
-  let added = 0;
-  let removed = 0;
-  for (const line of diff.split("\n")) {
-    if (line.startsWith("+") && !line.startsWith("+++")) added++;
-    else if (line.startsWith("-") && !line.startsWith("---")) removed++;
-  }
-  return { diff, added, removed };
-}
 
 function countOccurrences(text: string, search: string): number {
   let count = 0;
@@ -117,7 +98,8 @@ export const editFileTool = defineTool({
     const written = edit.crlf ? edit.after.replace(/\n/g, "\r\n") : edit.after;
     writeFileSync(edit.absolute, written);
     context.recordWrite?.({ absolute: edit.absolute, shown: edit.shown, before: edit.original, after: written });
-    const { diff, added, removed } = fileDiff(edit.shown, edit.before, edit.after);
+    // The result is kept and sent to the model, so its diff has the file's secrets masked, context lines included.
+    const { diff, added, removed } = fileDiff(edit.shown, edit.before, edit.after, undefined, { masked: true });
     const summary = `Edited ${edit.shown} (+${added} −${removed})`;
     const replaced = input.replace_all && edit.occurrences > 1 ? ` Replaced ${edit.occurrences} occurrences.` : "";
     return {
