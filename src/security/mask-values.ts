@@ -34,6 +34,18 @@ export function maskSecretsIn<T>(value: T): MaskedValue<T> {
   }
 }
 
+/** JSON text with its secrets masked as `maskSecretsIn` masks the value it holds; text that is not JSON is masked as text. */
+export function maskSecretsInJson(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return maskSecrets(text).text;
+  }
+  const masked = maskSecretsIn(value);
+  return masked.findings.length > 0 ? JSON.stringify(masked.value) : text;
+}
+
 function mapStrings(value: unknown, map: (text: string) => string): unknown {
   if (typeof value === "string") return map(value);
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));

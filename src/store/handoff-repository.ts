@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from "./database.js";
-import { maskSecretsIn } from "../security/mask-values.js";
+import { maskSecretsIn, maskSecretsInJson } from "../security/mask-values.js";
 import { maskSecrets } from "../security/secrets.js";
 
 /** One agent instance of a session, as stored. */
@@ -115,7 +115,7 @@ export class HandoffRepository {
         instance.handoffIndex,
         instance.startedAt,
         instance.handoffEntryId,
-        instance.state === null ? null : maskSecrets(instance.state).text,
+        instance.state === null ? null : maskSecretsInJson(instance.state),
         instance.stateText === null ? null : maskSecrets(instance.stateText).text,
         instance.preparedFraction,
       );

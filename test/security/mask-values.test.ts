@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maskSecretsIn } from "../../src/security/mask-values.js";
+import { maskSecretsIn, maskSecretsInJson } from "../../src/security/mask-values.js";
 
 const TOKEN = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
 
@@ -32,5 +32,11 @@ describe("maskSecretsIn", () => {
     expect(maskSecretsIn(message)).toEqual({ value: message, findings: [] });
     expect(maskSecretsIn(42).value).toBe(42);
     expect(maskSecretsIn(`a ${TOKEN}`).value).toBe("a [REDACTED:github-token]");
+  });
+
+  it("masks JSON text as the value it holds, and other text as text", () => {
+    expect(JSON.parse(maskSecretsInJson(JSON.stringify({ step: 'login --password="hunter2hunter2"' })))).toEqual({ step: 'login --password="[REDACTED:assigned-secret]"' });
+    expect(maskSecretsInJson('{"plain":true}')).toBe('{"plain":true}');
+    expect(maskSecretsInJson(`not json ${TOKEN}`)).toBe("not json [REDACTED:github-token]");
   });
 });
