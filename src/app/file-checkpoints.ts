@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { fileDiff } from "../agent/tools/file-diff.js";
+import { fileDiff } from "../agent/tools/edit-file.js";
 import type { CheckpointRepository, FileCheckpoint } from "../store/checkpoint-repository.js";
 
 /** What an agent write did to one file, as the write tools report it. */

@@ -1,6 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { formatPatch, structuredPatch } from "diff";
 import * as z from "zod";
-import { fileDiff } from "./file-diff.js";
+import { withSecretsMasked } from "./masked-patch.js";
 import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
 import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool.js";
@@ -11,6 +12,29 @@ const schema = z.strictObject({
   new_string: z.string().describe("The text to put in its place."),
   replace_all: z.boolean().default(false).describe("Replace every occurrence instead of exactly one."),
 });
+
+export interface FileDiff {
+  diff: string;
+  added: number;
+  removed: number;
+}
+
+/**
+ * A unified diff (a/ and b/ paths, 3 lines of context) and its counts of added and removed lines.
+ * `masked`: every line as it reads in the file with its secrets masked, for a diff that is kept or
+ * sent to a model (an approval shows the real one).
+ */
+export function fileDiff(path: string, before: string, after: string, oldName = `a/${path}`, options: { masked?: boolean } = {}): FileDiff {
+  const patch = structuredPatch(oldName, `b/${path}`, before, after, undefined, undefined, { context: 3 });
+  const diff = formatPatch(options.masked ? withSecretsMasked(patch, before, after) : patch).replace(/^=+\n/, "");
+  let added = 0;
+  let removed = 0;
+  for (const line of diff.split("\n")) {
+    if (line.startsWith("+") && !line.startsWith("+++")) added++;
+    else if (line.startsWith("-") && !line.startsWith("---")) removed++;
+  }
+  return { diff, added, removed };
+}
 
 function countOccurrences(text: string, search: string): number {
   let count = 0;

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import * as z from "zod";
-import { fileDiff } from "./file-diff.js";
+import { fileDiff } from "./edit-file.js";
 import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
 import { splitLines } from "./file-text.js";

@@ -1,28 +1,5 @@
-import { formatPatch, structuredPatch, type StructuredPatch } from "diff";
+import type { StructuredPatch } from "diff";
 import { maskSecrets } from "../../security/secrets.js";
-
-export interface FileDiff {
-  diff: string;
-  added: number;
-  removed: number;
-}
-
-/**
- * A unified diff (a/ and b/ paths, 3 lines of context) and its counts of added and removed lines.
- * `masked`: every line as it reads in the file with its secrets masked, for a diff that is kept or
- * sent to a model (an approval shows the real one).
- */
-export function fileDiff(path: string, before: string, after: string, oldName = `a/${path}`, options: { masked?: boolean } = {}): FileDiff {
-  const patch = structuredPatch(oldName, `b/${path}`, before, after, undefined, undefined, { context: 3 });
-  const diff = formatPatch(options.masked ? withSecretsMasked(patch, before, after) : patch).replace(/^=+\n/, "");
-  let added = 0;
-  let removed = 0;
-  for (const line of diff.split("\n")) {
-    if (line.startsWith("+") && !line.startsWith("+++")) added++;
-    else if (line.startsWith("-") && !line.startsWith("---")) removed++;
-  }
-  return { diff, added, removed };
-}
 
 /**
  * The patch with each line replaced by the same line of the file masked whole: a diff's lines
@@ -30,7 +7,7 @@ export function fileDiff(path: string, before: string, after: string, oldName = 
  * the hunk. The hunks stay as they were, so a change of one secret to another still shows as a
  * change (a line removed, a line added), though both read the same.
  */
-function withSecretsMasked(patch: StructuredPatch, before: string, after: string): StructuredPatch {
+export function withSecretsMasked(patch: StructuredPatch, before: string, after: string): StructuredPatch {
   const sides = {
     old: { raw: before.split("\n"), masked: maskSecrets(before).text.split("\n") },
     new: { raw: after.split("\n"), masked: maskSecrets(after).text.split("\n") },
