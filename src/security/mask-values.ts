@@ -46,9 +46,16 @@ export function maskSecretsInJson(text: string): string {
   return masked.findings.length > 0 ? JSON.stringify(masked.value) : text;
 }
 
+/** Strings mapped through arrays and plain objects; anything else (a number, a Buffer) is kept as it is. */
 function mapStrings(value: unknown, map: (text: string) => string): unknown {
   if (typeof value === "string") return map(value);
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
-  if (typeof value !== "object" || value === null) return value;
+  if (!isPlainObject(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [map(key), mapStrings(item, map)]));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

@@ -31,6 +31,8 @@ describe("maskSecretsIn", () => {
     const message = { role: "assistant", content: [{ type: "tool_use", id: "toolu_01", name: "read_file", input: { path: "a.ts" } }] };
     expect(maskSecretsIn(message)).toEqual({ value: message, findings: [] });
     expect(maskSecretsIn(42).value).toBe(42);
+    const bytes = Buffer.from("raw");
+    expect(maskSecretsIn({ bytes }).value.bytes).toBe(bytes);
     expect(maskSecretsIn(`a ${TOKEN}`).value).toBe("a [REDACTED:github-token]");
   });
 
