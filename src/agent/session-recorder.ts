@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { ChatMessage, ModelResponse, ToolUseBlock, Usage } from "../llm/model-types.js";
 import { maskSecretsIn } from "../security/mask-values.js";
+import { maskSecrets } from "../security/secrets.js";
 import type { NewContentEntry } from "../store/content-types.js";
 import type { SessionMessageRow, SessionParent, SessionRecord, SessionRepository } from "../store/session-repository.js";
 import type { ToolRunResult } from "./tools/tool-registry.js";
@@ -47,7 +48,8 @@ export class SessionRecorder {
     const id = randomUUID();
     deps.sessions.create({
       id,
-      title: details.title.replace(/\s+/g, " ").trim().slice(0, 100),
+      // Masked before it is cut: the first prompt or a `!command` may hold a key, and a cut one no longer looks like one.
+      title: maskSecrets(details.title).text.replace(/\s+/g, " ").trim().slice(0, 100),
       provider: details.provider,
       model: details.model,
       ...(details.parent ? { parent: details.parent } : {}),

@@ -60,6 +60,14 @@ describe("SessionRecorder", () => {
     expect(JSON.parse(call?.content ?? "{}")).toEqual({ name: "write_file", input: { path: "deploy.sh", content: 'git push --password="[REDACTED:assigned-secret]"' } });
   });
 
+  it("stores a session's title with its secrets masked before it is cut to 100 characters", () => {
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    const deps = { sessions: services.sessions, contentStore: services.contentStore, identity };
+    const recorder = SessionRecorder.start(deps, { title: `!${"x".repeat(80)} ${token}`, provider: "anthropic", model: "claude-fake" });
+    expect(services.sessions.get(recorder.session.id)?.title).toBe(`!${"x".repeat(80)} [REDACTED:github-token]`.slice(0, 100));
+    expect(services.sessions.get(recorder.session.id)?.title).not.toContain("ghp_");
+  });
+
   it("records a response whole or not at all: turn counter, entries and message together", async () => {
     // scripts/bench-faults.mjs killed `sylk ask` between the counter's update and the message
     // (3 of 50 stream trials): the session counted a turn it did not hold, `--continue` then
