@@ -129,7 +129,7 @@ describe("secrets through every tool", () => {
     session.close();
 
     const requests = messageRequests(server);
-    expect(requests.filter((request) => isObserver(request.body)).length).toBeGreaterThan(0);
+    expect(observerCalls(requests)).toBeGreaterThan(0);
     expect(requests.length - observerCalls(requests)).toBe(9);
     expect(requests.filter((request) => JSON.stringify(request.body.system).includes("Your role: librarian"))).toHaveLength(1);
     for (const [index, request] of requests.entries()) expectNoSecretIn(JSON.stringify(request.body), `request ${index + 1}`);
