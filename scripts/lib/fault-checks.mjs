@@ -102,7 +102,7 @@ export async function fullTextAgrees(repo, root, env) {
 export function sessionState(db, sessionId, printedTurns = []) {
   const session = db.prepare("SELECT turns FROM sessions WHERE id = ?").get(sessionId);
   if (!session) return { exists: false, lost: printedTurns.length, duplicated: 0, gaps: 0, counterOff: false, orphanEntries: 0, unansweredCalls: 0, danglingEvictions: 0, turns: [] };
-  const rows = db.prepare("SELECT ordinal, role, content, turn, entry_ids, evicted_by FROM session_messages WHERE session_id = ? ORDER BY ordinal").all(sessionId);
+  const rows = db.prepare("SELECT ordinal, role, content, turn, entry_ids FROM session_messages WHERE session_id = ? ORDER BY ordinal").all(sessionId);
   const assistantTurns = rows.filter((row) => row.role === "assistant").map((row) => row.turn);
   const stored = new Set(assistantTurns);
   const duplicated = assistantTurns.length - stored.size;
@@ -122,7 +122,12 @@ export function sessionState(db, sessionId, printedTurns = []) {
     unansweredCalls += calls.filter((id) => !answered.has(id)).length;
   });
   const references = new Set(db.prepare("SELECT id FROM context_references WHERE session_id = ?").all(sessionId).map((row) => row.id));
-  const danglingEvictions = rows.filter((row) => row.evicted_by && !references.has(row.evicted_by)).length;
+  // Evictions are runs of message ordinals (session_evictions); each message of a run whose reference is missing counts.
+  const danglingEvictions = db
+    .prepare("SELECT first_ordinal, last_ordinal, reference_id FROM session_evictions WHERE session_id = ?")
+    .all(sessionId)
+    .filter((run) => !references.has(run.reference_id))
+    .reduce((sum, run) => sum + run.last_ordinal - run.first_ordinal + 1, 0);
   return {
     exists: true,
     lost,

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { ChatMessage, ModelResponse, ToolUseBlock, Usage } from "../llm/model-types.js";
+import { maskSecretsIn } from "../security/mask-values.js";
+import { maskSecrets } from "../security/secrets.js";
 import type { NewContentEntry } from "../store/content-types.js";
 import type { SessionMessageRow, SessionParent, SessionRecord, SessionRepository } from "../store/session-repository.js";
 import type { ToolRunResult } from "./tools/tool-registry.js";
@@ -46,7 +48,8 @@ export class SessionRecorder {
     const id = randomUUID();
     deps.sessions.create({
       id,
-      title: details.title.replace(/\s+/g, " ").trim().slice(0, 100),
+      // Masked before it is cut: the first prompt or a `!command` may hold a key, and a cut one no longer looks like one.
+      title: maskSecrets(details.title).text.replace(/\s+/g, " ").trim().slice(0, 100),
       provider: details.provider,
       model: details.model,
       ...(details.parent ? { parent: details.parent } : {}),
@@ -126,15 +129,19 @@ export class SessionRecorder {
    * a counted turn the conversation did not hold (`--continue` then skipped a turn number).
    */
   async recordResponse(turn: number, response: ModelResponse, parentId: string): Promise<{ responseId: string; callIds: Map<string, string> }> {
+    // The calls run with the model's real input (a file that holds a key is written whole); what is
+    // kept, and sent back in later requests, has it masked. The entries are made from the masked
+    // input: serialised first, a quoted `password = \"…\"` in it would no longer look like one.
+    const content = maskSecretsIn(response.content).value;
     const responseEntry = {
       ...this.base(turn),
       id: randomUUID(),
       contentType: "agent_response" as const,
-      content: responseText(response),
+      content: responseText({ content }),
       parentId,
       metadata: { stopReason: response.stopReason, model: response.model, usage: response.usage },
     };
-    const calls = response.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    const calls = content.filter((block): block is ToolUseBlock => block.type === "tool_use");
     const callEntries = calls.map((call) => ({
       ...this.base(turn),
       id: randomUUID(),
@@ -143,10 +150,12 @@ export class SessionRecorder {
       parentId: responseEntry.id,
       metadata: { toolUseId: call.id, tool: call.name },
     }));
-    await this.recordMessage({ role: "assistant", content: response.content }, turn, [responseEntry, ...callEntries], {
+    await this.recordMessage({ role: "assistant", content }, turn, [responseEntry, ...callEntries], {
       alongside: () => this.sessions.recordTurn(this.session.id, response.usage),
     });
-    return { responseId: responseEntry.id, callIds: new Map(calls.map((call, index) => [call.id, callEntries[index]?.id as string])) };
+    // Keyed by the calls as the model made them, which the loop runs (masking keeps their order).
+    const madeCalls = response.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    return { responseId: responseEntry.id, callIds: new Map(madeCalls.map((call, index) => [call.id, callEntries[index]?.id as string])) };
   }
 
   async recordToolResult(turn: number, call: ToolUseBlock, result: ToolRunResult, parentId: string): Promise<string> {
@@ -270,14 +279,17 @@ export class SessionRecorder {
 
   /**
    * Stores `entries` and the message holding them (after `heldEntryIds`, entries stored before)
-   * in one transaction, with `alongside`: a crash leaves all of it or none.
+   * in one transaction, with `alongside`: a crash leaves all of it or none. Every message of the
+   * conversation comes through here, and is kept, stored and later sent with its secrets masked
+   * (the content store masks the entries).
    */
   private async recordMessage(
-    message: ChatMessage,
+    raw: ChatMessage,
     turn: number,
     entries: ReadonlyArray<NewContentEntry & { id: string }>,
     options: { heldEntryIds?: readonly string[]; alongside?: () => void } = {},
   ): Promise<void> {
+    const message = maskSecretsIn(raw).value;
     const entryIds = [...(options.heldEntryIds ?? []), ...entries.map((entry) => entry.id)];
     let ordinal = -1;
     await this.contentStore.indexContents(entries, () => {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { fullTextQuery, termsFromCounts, textTermCounts } from "../search/full-text-document.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { maskSecrets } from "../security/secrets.js";
+import { maskSecretsIn } from "../security/mask-values.js";
 import type { SqliteDatabase } from "../store/database.js";
 import type { KnowledgeItem, KnowledgeLayer, KnowledgeRepository } from "../store/knowledge-repository.js";
 
@@ -36,7 +37,7 @@ export class KnowledgeStore {
     private readonly deps: { db: SqliteDatabase; repository: KnowledgeRepository; fullText: PersistentFullText },
   ) {}
 
-  /** Stores an item, secrets masked; throws when nothing but secrets was given. */
+  /** Stores an item, secrets masked (its details too); throws when nothing but secrets was given. */
   save(input: NewKnowledge, now: number = Date.now()): KnowledgeItem {
     const key = maskSecrets(input.key.trim()).text;
     const masked = maskSecrets(input.content.trim());
@@ -50,9 +51,9 @@ export class KnowledgeStore {
       key,
       content: masked.text,
       source: input.source,
-      category: input.category ?? null,
+      category: input.category ? maskSecrets(input.category).text : null,
       confidence: input.confidence ?? 1,
-      details: input.details ?? {},
+      details: maskSecretsIn(input.details ?? {}).value,
       sessionId: input.sessionId ?? null,
       uses: 0,
       createdAt: now,
@@ -108,7 +109,7 @@ export class KnowledgeStore {
   }
 
   rejudge(item: KnowledgeItem, confidence: number, details: Record<string, unknown>, now: number = Date.now()): void {
-    this.deps.repository.rejudge(item.id, confidence, details, now);
+    this.deps.repository.rejudge(item.id, confidence, maskSecretsIn(details).value, now);
   }
 
   /** The items were put in front of the model. */

@@ -21,6 +21,8 @@ import type { EntryRepository } from "../store/entry-repository.js";
 import type { VectorStore } from "../store/vector-store.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import { extractEntities, extractKeywords } from "./keywords.js";
+import { maskSecrets } from "../security/secrets.js";
+import { maskSecretsIn } from "../security/mask-values.js";
 
 export type HistorySignal = "fulltext" | "vector";
 
@@ -45,6 +47,10 @@ export interface UniversalContentStoreDeps {
  * context (prompts, responses, tool calls and results, fetched pages, files)
  * is written here as it happens and stays retrievable byte for byte, by id,
  * by turn range, or by hybrid search with the seed's filters.
+ *
+ * Every entry passes through `indexContents`, which masks its secrets before
+ * anything is derived from it (hash, terms, keywords, vector) or written:
+ * whatever a caller hands in, the store holds no key or token.
  */
 export class UniversalContentStore {
   constructor(private readonly deps: UniversalContentStoreDeps) {}
@@ -65,7 +71,8 @@ export class UniversalContentStore {
    * leaves all or none; then indexes them like `indexContent`.
    */
   async indexContents(inputs: readonly NewContentEntry[], alongside: () => void = () => undefined): Promise<ContentEntry[]> {
-    const prepared = inputs.map((input) => {
+    const prepared = inputs.map((raw) => {
+      const input = withSecretsMasked(raw);
       const entry: ContentEntry = {
         ...input,
         id: input.id ?? randomUUID(),
@@ -185,7 +192,7 @@ export class UniversalContentStore {
   }
 
   storeReference(reference: ContextReference): void {
-    this.deps.entries.saveReference(reference);
+    this.deps.entries.saveReference(maskSecretsIn(reference).value);
   }
 
   getReference(id: string): ContextReference | undefined {
@@ -199,4 +206,17 @@ export class UniversalContentStore {
   count(): number {
     return this.deps.entries.count();
   }
+}
+
+/** An entry with its secrets masked: its content, and whatever else it carries that is text. */
+function withSecretsMasked(input: NewContentEntry): NewContentEntry {
+  const { keywords, entities, relatedFiles, metadata } = input;
+  return {
+    ...input,
+    content: maskSecrets(input.content).text,
+    ...(keywords ? { keywords: maskSecretsIn(keywords).value } : {}),
+    ...(entities ? { entities: maskSecretsIn(entities).value } : {}),
+    ...(relatedFiles ? { relatedFiles: maskSecretsIn(relatedFiles).value } : {}),
+    ...(metadata ? { metadata: maskSecretsIn(metadata).value } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_ANTHROPIC_MODEL, type ModelConfig } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
 import { AnthropicProvider } from "./anthropic-provider.js";
+import { MaskingProvider } from "./masking-provider.js";
 import type { ModelProvider } from "./model-types.js";
 import { OpenAICompatibleProvider } from "./openai-compatible-provider.js";
 
@@ -25,9 +26,15 @@ export function contextWindowOf(model: string, configured?: number): number {
 /**
  * The provider the configuration and environment ask for, or why there is
  * none (then `sylk ask` answers from the index and says so). The API key
- * always comes from the environment, never from a file.
+ * always comes from the environment, never from a file. Every request it
+ * sends has its secrets masked (`MaskingProvider`).
  */
 export function createProvider(config: ModelConfig, env: NodeJS.ProcessEnv): ProviderChoice {
+  const choice = unmaskedProvider(config, env);
+  return choice.provider ? { provider: new MaskingProvider(choice.provider) } : choice;
+}
+
+function unmaskedProvider(config: ModelConfig, env: NodeJS.ProcessEnv): ProviderChoice {
   const retry = { maxAttempts: config.maxAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs };
   switch (config.provider) {
     case "none":

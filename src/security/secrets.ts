@@ -52,11 +52,20 @@ const SECRET_RULES: readonly SecretRule[] = [
   { id: "stripe-key", hint: /[sr]k_(?:live|test)_/, pattern: /\b((?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,})\b/g, group: 1 },
   { id: "npm-token", hint: /npm_/, pattern: /\b(npm_[A-Za-z0-9]{36})\b/g, group: 1 },
   { id: "sendgrid-key", hint: /SG\./, pattern: /\b(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})\b/g, group: 1 },
-  { id: "jwt", hint: /eyJ/, pattern: /\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})/g, group: 1 },
+  {
+    id: "jwt",
+    hint: /eyJ/,
+    // A token starts where a run of base64url characters starts: with `\b`, every `-eyJ` inside
+    // one long run was a start of its own, each reading to the end of the run (quadratic).
+    pattern: /(?<![A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})/g,
+    group: 1,
+  },
   {
     id: "url-credentials",
     hint: /:\/\/[^\s/]*@/,
-    pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"']+:([^\s:/@"']{3,})@/gi,
+    // The match starts at `://` and looks back for the scheme, at most 32 characters: a scheme read
+    // forwards from every letter of a run like `a.a.a.…` read the rest of the run each time.
+    pattern: /:\/\/(?<=[a-z][a-z0-9+.-]{0,31}:\/\/)[^\s:/@"']+:([^\s:/@"']{3,})@/gi,
     group: 1,
   },
   {
@@ -66,8 +75,10 @@ const SECRET_RULES: readonly SecretRule[] = [
     // The match starts at the keyword, not at the start of the identifier holding it: a
     // leading `\b[A-Za-z0-9_]*` made the engine try every word of the file
     // (0.4 s of each worker's cold index on a repository that says "token" everywhere).
+    // The rest of the name is bounded: unbounded, each keyword of `secretsecretsecret…` read
+    // to the end of the run (quadratic); names go on at most a few words past the keyword.
     pattern:
-      /(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']([^"'\s]{8,})["']/gi,
+      /(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)[A-Za-z0-9_]{0,64}["']?\s*[:=]\s*["']([^"'\s]{8,})["']/gi,
     group: 1,
   },
 ];

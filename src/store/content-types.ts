@@ -38,7 +38,7 @@ export interface ContentEntry {
   agentId: string;
   agentType: string;
   contentType: ContentType;
-  /** The full original content, byte for byte. */
+  /** The full content, byte for byte as it happened, but with its secrets masked. */
   content: string;
   tokenCount: number;
   /** Milliseconds since the epoch. */

@@ -1,4 +1,6 @@
 import type { SqliteDatabase } from "./database.js";
+import { maskSecretsIn, maskSecretsInJson } from "../security/mask-values.js";
+import { maskSecrets } from "../security/secrets.js";
 
 /** One agent instance of a session, as stored. */
 export interface AgentInstanceRecord {
@@ -113,8 +115,8 @@ export class HandoffRepository {
         instance.handoffIndex,
         instance.startedAt,
         instance.handoffEntryId,
-        instance.state,
-        instance.stateText,
+        instance.state === null ? null : maskSecretsInJson(instance.state),
+        instance.stateText === null ? null : maskSecrets(instance.stateText).text,
         instance.preparedFraction,
       );
   }
@@ -315,7 +317,9 @@ export class HandoffRepository {
     return rows.map((row) => ({ sessionId: row.session_id, decisions: JSON.parse(row.decisions) as string[], updatedAt: row.updated_at }));
   }
 
-  saveTaskList(sessionId: string, list: Omit<TaskListRecord, "updatedAt">): void {
+  /** Saves the list the model keeps (`todo_write`), its secrets masked: it is the model's own text. */
+  saveTaskList(sessionId: string, raw: Omit<TaskListRecord, "updatedAt">): void {
+    const list = maskSecretsIn(raw).value;
     this.db
       .prepare(
         `INSERT INTO task_lists (session_id, items, decisions, blockers, updated_at) VALUES (?, ?, ?, ?, ?)

@@ -1,5 +1,6 @@
 import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { maskSecretsIn } from "../security/mask-values.js";
 
 /** A line as stored: the entry plus its log position. */
 export type Logged<T extends object> = T & { sequence: number };
@@ -75,9 +76,13 @@ export class ObservationLog<T extends object> {
     return this.lineCount;
   }
 
-  /** Writes one line and fsyncs it; only then is the episode safe to apply. */
+  /**
+   * Writes one line and fsyncs it; only then is the episode safe to apply. The line is the
+   * entry with its secrets masked (an episode holds the prompt and what the model searched
+   * for), and that is what is returned to be applied, as a replay would read it.
+   */
   append(entry: T): Logged<T> {
-    const logged = { ...entry, sequence: this.nextSequence } as Logged<T>;
+    const logged = { ...maskSecretsIn(entry).value, sequence: this.nextSequence } as Logged<T>;
     const bytes = Buffer.from(`${JSON.stringify(logged)}\n`, "utf8");
     let written = 0;
     while (written < bytes.length) written += writeSync(this.fd, bytes, written, bytes.length - written);

@@ -1,5 +1,6 @@
 import type { Usage } from "../llm/model-types.js";
 import type { SqliteDatabase } from "./database.js";
+import { maskSecretsInJson } from "../security/mask-values.js";
 
 /** The stages a pipeline runs, in the order they first run (a fix round repeats fix and review). */
 export const PIPELINE_STAGES = ["plan", "design", "implement", "review", "fix", "test", "summary"] as const;
@@ -139,7 +140,8 @@ export class PipelineRepository {
       )
       .run(
         end.status,
-        end.state,
+        // The stage's structured answer (a plan, a review), the model's own text.
+        end.state === null ? null : maskSecretsInJson(end.state),
         end.stateEntryId,
         end.usage.inputTokens,
         end.usage.outputTokens,

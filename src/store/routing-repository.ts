@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from "./database.js";
+import { maskSecrets } from "../security/secrets.js";
 
 /** Seed 002 `RoutingDecision`, as stored, with what came of it. */
 export interface RoutingDecision {
@@ -53,10 +54,11 @@ export class RoutingRepository {
         decision.id,
         decision.sessionId,
         decision.turnNumber,
-        decision.userQuery.slice(0, 200),
+        // Masked before it is cut: a cut key no longer looks like one.
+        maskSecrets(decision.userQuery).text.slice(0, 200),
         decision.selectedAgent,
         decision.confidence,
-        decision.reasoning,
+        maskSecrets(decision.reasoning).text,
         decision.contextId,
         decision.routedSessionId,
         decision.createdAt,

@@ -37,6 +37,37 @@ function failingAppend(): () => void {
 }
 
 describe("SessionRecorder", () => {
+  it("records a response with its secrets masked, in the message kept and sent later and in the entries, and keys its calls as the model made them", async () => {
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    const deps = { sessions: services.sessions, contentStore: services.contentStore, identity };
+    const recorder = SessionRecorder.start(deps, { title: "Configure", provider: "anthropic", model: "claude-fake" });
+    const promptId = await recorder.recordPrompt("Configure the deploy", 1);
+    const made: ModelResponse = {
+      ...response,
+      content: [
+        { type: "text", text: `Using ${token}.` },
+        { type: "tool_use", id: "toolu_1", name: "write_file", input: { path: "deploy.sh", content: 'git push --password="hunter2hunter2"' } },
+      ],
+    };
+    const { callIds } = await recorder.recordResponse(1, made, promptId);
+    expect([...callIds.keys()]).toEqual(["toolu_1"]);
+    // The response the loop runs its calls from is the model's own.
+    expect(made.content[1]).toMatchObject({ input: { content: 'git push --password="hunter2hunter2"' } });
+    const stored = JSON.stringify([services.sessions.messageRows(recorder.session.id), recorder.messages(), services.contentStore.getByTurnRange(recorder.session.id, 1, 1)]);
+    expect(stored).not.toContain(token);
+    expect(stored).not.toContain("hunter2hunter2");
+    const call = services.contentStore.getByIds([callIds.get("toolu_1") as string])[0];
+    expect(JSON.parse(call?.content ?? "{}")).toEqual({ name: "write_file", input: { path: "deploy.sh", content: 'git push --password="[REDACTED:assigned-secret]"' } });
+  });
+
+  it("stores a session's title with its secrets masked before it is cut to 100 characters", () => {
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    const deps = { sessions: services.sessions, contentStore: services.contentStore, identity };
+    const recorder = SessionRecorder.start(deps, { title: `!${"x".repeat(80)} ${token}`, provider: "anthropic", model: "claude-fake" });
+    expect(services.sessions.get(recorder.session.id)?.title).toBe(`!${"x".repeat(80)} [REDACTED:github-token]`.slice(0, 100));
+    expect(services.sessions.get(recorder.session.id)?.title).not.toContain("ghp_");
+  });
+
   it("records a response whole or not at all: turn counter, entries and message together", async () => {
     // scripts/bench-faults.mjs killed `sylk ask` between the counter's update and the message
     // (3 of 50 stream trials): the session counted a turn it did not hold, `--continue` then

@@ -36,6 +36,16 @@ describe("the knowledge store", () => {
     expect(() => services.knowledge.save({ layer: "user_knowledge", kind: "fact", key: "k", content: "ghp_abcdefghijklmnopqrstuvwxyz0123456789", source: "user" })).toThrow(/secrets are never stored/);
   });
 
+  it("masks the secrets of an item's category and details too, and of details judged again", () => {
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    const saved = services.knowledge.save({ layer: "agent_learnings", kind: "learning", key: "push", content: "Push with the token in the header.", category: `deploy ${token}`, details: { signature: `auth failed for ${token}` }, source: "agent" });
+    services.knowledge.rejudge(saved, 0.6, { ...saved.details, note: `retried with ${token}` });
+    const stored = JSON.stringify(services.knowledge.get(saved.id));
+    expect(stored).not.toContain(token);
+    expect(stored).toContain("auth failed for [REDACTED:github-token]");
+    expect(stored).toContain("retried with [REDACTED:github-token]");
+  });
+
   it("deletes an item from the table and from the index", () => {
     const item = services.knowledge.save({ layer: "user_knowledge", kind: "preference", key: "tabs", content: "Indent with tabs.", source: "user" });
     expect(services.knowledge.delete(item.id)).toBe(true);

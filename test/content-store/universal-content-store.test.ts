@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
@@ -20,7 +21,7 @@ afterEach(async () => {
 const base = { sessionId: "s1", agentId: "engineer-1", agentType: "engineer" };
 
 describe("UniversalContentStore", () => {
-  it("round-trips any content byte for byte", async () => {
+  it("round-trips any content without a secret byte for byte", async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: "binary", maxLength: 2000 }), async (content) => {
         const stored = await services.contentStore.indexContent({ ...base, contentType: "tool_result", content, turnNumber: 1 });
@@ -30,6 +31,24 @@ describe("UniversalContentStore", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("masks an entry's secrets before anything is stored or derived from it: content, hash, metadata, keywords, what search finds", async () => {
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    const stored = await services.contentStore.indexContent({
+      ...base,
+      contentType: "tool_result",
+      content: `pushed with ${token}`,
+      turnNumber: 1,
+      keywords: [token],
+      metadata: { command: `git push https://x:${token}@github.com/a/b` },
+    });
+    expect(stored.content).toBe("pushed with [REDACTED:github-token]");
+    const [back] = services.contentStore.getByIds([stored.id]);
+    expect(JSON.stringify(back)).not.toContain(token);
+    expect(back?.contentHash).toBe(createHash("sha256").update("pushed with [REDACTED:github-token]").digest("hex"));
+    const found = await services.contentStore.search("pushed with");
+    expect(found.hits.map((hit) => hit.snippet).join()).toContain("[REDACTED:github-token]");
   });
 
   it("keeps identical text said in two turns as two entries", async () => {

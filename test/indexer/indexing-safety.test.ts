@@ -81,6 +81,19 @@ describe("indexing safety", () => {
     expect(cloud.stdout).toContain("[REDACTED:aws-access-key-id]");
   });
 
+  it("indexes a megabyte built against the URL rule within its deadline, the credentials masked", async () => {
+    // Each `a` of the run started the scheme's pattern again, which read on to the end of the run:
+    // quadratic masking kept `sylk index` busy past 300 s on this file.
+    project.write("adversarial.txt", `${"a.".repeat(500_000)}\npostgres://admin:s3cretpass@db.example.com/app\n`);
+    project.write(".sylkrc", JSON.stringify({ index: { maxFileSize: 2 << 20 } }));
+    const started = performance.now();
+    const run = await runCli(["index", "--yes", "--json"], { cwd: project.root, env: project.env });
+    expect(performance.now() - started).toBeLessThan(60_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(jsonLines(run.stdout).find((event) => event.type === "summary")).toMatchObject({ failed: 0 });
+    expect(databaseBytes()).not.toContain("s3cretpass");
+  }, 120_000);
+
   it("indexes a non-UTF-8 file and survives symlink loops", async () => {
     const run = await runCli(["index", "--yes"], { cwd: project.root, env: project.env });
     expect(run.code, run.stderr).toBe(0);

@@ -45,6 +45,18 @@ describe("maskSecrets", () => {
     expect(result.text.split("\n")[5]).toBe("b");
   });
 
+  it("masks what the linear-time rules must still find: a token after an operator or a quote, a credential after a long scheme-like run, a long name", () => {
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+    for (const text of [`token=${jwt}`, `"jwt":"${jwt}"`, `Authorization:${jwt}`, `(${jwt})`]) {
+      expect(maskSecrets(text).text, text).not.toContain("eyJzdWIiOiIxMjM0NTY3ODkwIn0");
+    }
+    for (const text of ["git+ssh://deploy:hunter22@example.com/repo", `${"a.".repeat(5000)}postgres://admin:s3cretpass@db/app`, "see:mongodb+srv://app:s3cretpass@cluster0/x"]) {
+      expect(maskSecrets(text).findings, text.slice(-60)).toContain("url-credentials");
+    }
+    const named = 'const STRIPE_SECRET_KEY_FOR_THE_PRODUCTION_BILLING_SERVICE_IN_EU = "Zm9vYmFyYmF6cXV4";';
+    expect(maskSecrets(named).text).not.toContain("Zm9vYmFyYmF6cXV4");
+  });
+
   it("leaves ordinary code and placeholders alone", () => {
     const code = 'const password = process.env.PASSWORD;\nconst label = "Enter your password";\npassword = "${DB_PASSWORD}"\nconst tokenizer = new Tokenizer();';
     expect(maskSecrets(code)).toEqual({ text: code, findings: [] });

@@ -30,6 +30,16 @@ describe("ObservationLog", () => {
     log.close();
   });
 
+  it("writes each line with its secrets masked, and returns that line to be applied, as a replay would read it", () => {
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    const log = ObservationLog.open<{ query: string; searchedAfter: string[] }>(path);
+    const logged = log.append({ query: "push the branch", searchedAfter: [`token ${token}`] });
+    expect(logged).toEqual({ query: "push the branch", searchedAfter: ["token [REDACTED:github-token]"], sequence: 1 });
+    expect(readFileSync(path, "utf8")).not.toContain(token);
+    expect(log.readAfter(0).entries).toEqual([logged]);
+    log.close();
+  });
+
   it("continues the sequence after a reopen, and after the state's position when the log is empty", () => {
     const log = ObservationLog.open<{ n: number }>(path);
     log.append({ n: 1 });

@@ -71,6 +71,17 @@ describe("PipelineRepository", () => {
     ]);
   });
 
+  it("stores a stage's state, the model's structured answer, with its secrets masked", () => {
+    const token = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
+    pipelines.create({ id: "p1", rootSessionId: "root", task: "Release" }, 10);
+    const plan = pipelines.startStage({ pipelineId: "p1", stage: "plan", agentType: "orchestrator", agentId: "orchestrator-1", childSessionId: null, round: 0 }, 11);
+    const state = JSON.stringify({ pending_tasks: [`Push with ${token}`, 'Run deploy --password="hunter2hunter2"'] });
+    pipelines.endStage("p1", plan, { status: "done", state, stateEntryId: null, usage: USAGE }, 12);
+    expect(JSON.parse(pipelines.stages("p1")[0]?.state ?? "null")).toEqual({
+      pending_tasks: ["Push with [REDACTED:github-token]", 'Run deploy --password="[REDACTED:assigned-secret]"'],
+    });
+  });
+
   it("a stage still running has no state, no end and no usage yet; a fix round's rows carry their round", () => {
     pipelines.create({ id: "p1", rootSessionId: "root", task: "t" }, 10);
     pipelines.startStage({ pipelineId: "p1", stage: "review", agentType: "inspector", agentId: "inspector-1", childSessionId: null, round: 0 }, 11);

@@ -1,6 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
-import { createTwoFilesPatch } from "diff";
+import { formatPatch, structuredPatch } from "diff";
 import * as z from "zod";
+import { withSecretsMasked } from "./masked-patch.js";
 import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
 import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool.js";
@@ -18,10 +19,14 @@ export interface FileDiff {
   removed: number;
 }
 
-/** A unified diff (a/ and b/ paths, 3 lines of context) and its counts of added and removed lines. */
-export function fileDiff(path: string, before: string, after: string, oldName = `a/${path}`): FileDiff {
-  const patch = createTwoFilesPatch(oldName, `b/${path}`, before, after, undefined, undefined, { context: 3 });
-  const diff = patch.replace(/^=+\n/, "");
+/**
+ * A unified diff (a/ and b/ paths, 3 lines of context) and its counts of added and removed lines.
+ * `masked`: every line as it reads in the file with its secrets masked, for a diff that is kept or
+ * sent to a model (an approval shows the real one).
+ */
+export function fileDiff(path: string, before: string, after: string, oldName = `a/${path}`, options: { masked?: boolean } = {}): FileDiff {
+  const patch = structuredPatch(oldName, `b/${path}`, before, after, undefined, undefined, { context: 3 });
+  const diff = formatPatch(options.masked ? withSecretsMasked(patch, before, after) : patch).replace(/^=+\n/, "");
   let added = 0;
   let removed = 0;
   for (const line of diff.split("\n")) {
@@ -117,7 +122,8 @@ export const editFileTool = defineTool({
     const written = edit.crlf ? edit.after.replace(/\n/g, "\r\n") : edit.after;
     writeFileSync(edit.absolute, written);
     context.recordWrite?.({ absolute: edit.absolute, shown: edit.shown, before: edit.original, after: written });
-    const { diff, added, removed } = fileDiff(edit.shown, edit.before, edit.after);
+    // The result is kept and sent to the model, so its diff has the file's secrets masked, context lines included.
+    const { diff, added, removed } = fileDiff(edit.shown, edit.before, edit.after, undefined, { masked: true });
     const summary = `Edited ${edit.shown} (+${added} −${removed})`;
     const replaced = input.replace_all && edit.occurrences > 1 ? ` Replaced ${edit.occurrences} occurrences.` : "";
     return {

@@ -53,13 +53,14 @@ export const writeFileTool = defineTool({
     const lines = splitLines(input.content).length;
     if (previous === undefined) {
       const summary = `Created ${shown} (${lines} line${lines === 1 ? "" : "s"})`;
-      return { output: summary, display: summary, diff: fileDiff(shown, "", input.content, "/dev/null").diff, relatedFiles };
+      return { output: summary, display: summary, diff: fileDiff(shown, "", input.content, "/dev/null", { masked: true }).diff, relatedFiles };
     }
     if (previous.text === null) {
       const summary = `Replaced binary file ${shown} with text (${lines} line${lines === 1 ? "" : "s"})`;
       return { output: summary, display: summary, relatedFiles };
     }
-    const { diff, added, removed } = fileDiff(shown, previous.text, input.content);
+    // The result is kept and sent to the model: its diff has the secrets of both versions masked.
+    const { diff, added, removed } = fileDiff(shown, previous.text, input.content, undefined, { masked: true });
     const summary = `Wrote ${shown} (+${added} −${removed})`;
     return { output: `${summary}\n\n${diff}`, display: summary, diff, relatedFiles };
   },

@@ -3,6 +3,8 @@ import { errorSignature } from "../../agent/tools/roles/recurrence.js";
 import type { KnowledgeStore } from "../../content-store/knowledge-store.js";
 import { describeFix, judged, type LearningAction, LearningEngine, NEW_CONFIDENCE } from "../../knowledge/learning-engine.js";
 import type { SessionLimits } from "../../knowledge/session-limits.js";
+import { maskSecretsIn } from "../../security/mask-values.js";
+import { maskSecrets } from "../../security/secrets.js";
 
 export interface LearningToolsDeps {
   store: Pick<KnowledgeStore, "save" | "learning" | "rejudge">;
@@ -21,7 +23,9 @@ export function learnFromTools(tools: readonly ToolDefinition[], deps: LearningT
   const engine = new LearningEngine(errorSignature, (tool, signature) => deps.store.learning(tool, signature) !== undefined);
   const watch = (tool: string, input: unknown, isError: boolean, output: string) => {
     try {
-      for (const action of engine.observe({ tool, input, isError, output })) apply(action, deps);
+      // Masked before the engine clips them into a learning: a clipped key no longer looks like one.
+      const observed = { tool, input: maskSecretsIn(input).value, isError, output: isError ? maskSecrets(output).text : output };
+      for (const action of engine.observe(observed)) apply(action, deps);
     } catch {
       // Learning is a side note: a failure to record one must not touch the call it watched.
     }

@@ -5,6 +5,7 @@ import { createShareContextTool, resolveSources, type ShareContextInput } from "
 import type { ToolContext, ToolDefinition, ToolOutput } from "../../agent/tools/tool.js";
 import { newReferenceId } from "../../context/context-reference.js";
 import { addUsage, EMPTY_USAGE } from "../../llm/model-types.js";
+import { maskSecrets } from "../../security/secrets.js";
 import type { ContextReference, NewContentEntry } from "../../store/content-types.js";
 import { ConsultationCancelledError, ConsultationQueue } from "../../team/consultation-queue.js";
 import { type CacheHint, fitContextShare, renderContextShare, type ShareEntry } from "../../team/context-share.js";
@@ -229,14 +230,16 @@ export class KnowledgeAgents {
     );
     const callerSession = input.caller.sessionId();
     if (callerSession) {
+      // Masked before it is cut: the store would mask the cut text, where half a key no longer looks like one.
+      const answer = maskSecrets(input.answerText).text.slice(0, 2_000);
       await store.indexContents([
         {
           sessionId: callerSession,
           agentId: input.caller.agentId(),
           agentType: input.caller.agentType,
           contentType: "agent_message",
-          content: `Consulted ${agent.agentId}: ${input.answerText.slice(0, 2_000)}`,
-          tokenCount: estimateTokens(input.answerText.slice(0, 2_000)),
+          content: `Consulted ${agent.agentId}: ${answer}`,
+          tokenCount: estimateTokens(answer),
           timestamp: Date.now(),
           turnNumber: 0,
           metadata: { kind: "consultation", context_share: { ...response, entries: response.entries.map(({ content: _content, ...rest }) => rest) } },

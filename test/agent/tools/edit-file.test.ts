@@ -33,6 +33,31 @@ describe("edit_file", () => {
     expect(result.relatedFiles).toEqual(["src/math.ts"]);
   });
 
+  it("masks the file's secrets in the result's diff, context lines inside a key block included, and writes the real bytes", async () => {
+    const token = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
+    const keyLines = Array.from({ length: 8 }, (_, index) => `MIIEkeyMaterialLine${index}AbCdEfGhIjKlMnOp`);
+    const file = ["const a = 1;", "const key = `-----BEGIN RSA PRIVATE KEY-----", ...keyLines, "-----END RSA PRIVATE KEY-----`;", `const token = "${token}";`, "const target = 1;", "const after = 2;", ""].join("\n");
+    project.write("src/keys.ts", file);
+    const result = await edit({ path: "src/keys.ts", old_string: "const target = 1;", new_string: "const target = 2;" });
+    expect(result.isError).toBeFalsy();
+    expect(contentOf("src/keys.ts")).toBe(file.replace("const target = 1;", "const target = 2;"));
+    expect(result.display).toBe("Edited src/keys.ts (+1 −1)");
+    // The hunk starts inside the key block: its first line is not in the diff, yet the key's lines are masked.
+    expect(result.diff).toBe(
+      "--- a/src/keys.ts\n+++ b/src/keys.ts\n@@ -10,5 +10,5 @@\n [REDACTED:private-key]\n [REDACTED:private-key]`;\n" +
+        ' const token = "[REDACTED:github-token]";\n-const target = 1;\n+const target = 2;\n const after = 2;\n',
+    );
+    expect(result.output).toBe(`Edited src/keys.ts (+1 −1).\n\n${result.diff}`);
+  });
+
+  it("shows a secret replaced by another as a change, though both read masked", async () => {
+    project.write("src/token.ts", 'const token = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";\n');
+    const result = await edit({ path: "src/token.ts", old_string: "Zx9Yw8", new_string: "Ab1Cd2" });
+    expect(result.display).toBe("Edited src/token.ts (+1 −1)");
+    expect(result.diff).toContain('-const token = "[REDACTED:github-token]";\n+const token = "[REDACTED:github-token]";');
+    expect(result.output).not.toMatch(/ghp_\w/);
+  });
+
   it("tells the model to read the file first when old_string is not found", async () => {
     const result = await edit({ path: "src/math.ts", old_string: "return a+b;", new_string: "return b + a;" });
     expect(result.isError).toBe(true);

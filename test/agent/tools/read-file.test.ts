@@ -74,6 +74,18 @@ describe("read_file", () => {
     expect(result.output).not.toContain(TOKEN);
   });
 
+  it("masks a megabyte built against the URL rule in well under its deadline", async () => {
+    // A run that the scheme's pattern matches from every position: quadratic masking took 55 s on a quarter of it.
+    const url = "postgres://admin:s3cretpass@db.example.com/app";
+    project.write("adversarial.txt", `${"a.".repeat(500_000)}\n${url}\n`);
+    const started = performance.now();
+    const result = await read({ path: "adversarial.txt" });
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(result.isError).toBeFalsy();
+    expect(result.output.split("\n")[1]).toBe("     2\tpostgres://admin:[REDACTED:url-credentials]@db.example.com/app");
+    expect(result.output).not.toContain("s3cretpass");
+  }, 60_000);
+
   it("refuses secret files", async () => {
     const result = await read({ path: ".env" });
     expect(result.isError).toBe(true);

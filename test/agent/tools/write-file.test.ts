@@ -36,6 +36,21 @@ describe("write_file", () => {
     expect(result.output).toBe(`Wrote notes.txt (+1 −1)\n\n${result.diff}`);
   });
 
+  it("writes the real bytes, and masks the secrets of both versions in the result's diff", async () => {
+    const before = 'const token = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";\n';
+    const after = 'const token = "ghp_Ab1Cd2Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";\nconst url = "postgres://admin:s3cretpass@db/app";\n';
+    project.write("src/config.ts", before);
+    const overwrite = await write({ path: "src/config.ts", content: after });
+    expect(contentOf("src/config.ts")).toBe(after);
+    expect(overwrite.display).toBe("Wrote src/config.ts (+2 −1)");
+    expect(overwrite.output).not.toMatch(/ghp_\w|s3cretpass/);
+    expect(overwrite.diff).toContain('+const url = "postgres://admin:[REDACTED:url-credentials]@db/app";');
+    const created = await write({ path: "src/new.ts", content: after });
+    expect(contentOf("src/new.ts")).toBe(after);
+    expect(created.diff).toContain('+const token = "[REDACTED:github-token]";');
+    expect(created.diff).not.toMatch(/ghp_\w|s3cretpass/);
+  });
+
   it("says when the content is unchanged", async () => {
     const result = await write({ path: "notes.txt", content: "one\ntwo\nthree\n" });
     expect(result.output).toContain("nothing was written");

@@ -45,4 +45,20 @@ describe("learning from the real tools", () => {
     expect(confirmed[0]?.item.confidence).toBeCloseTo(0.6, 12);
     expect(confirmed[0]?.item.details).toMatchObject({ successes: 2, failures: 0 });
   });
+
+  it("stores a learning with the call's secrets masked before its inputs are clipped, so no part of a key is kept", async () => {
+    const token = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
+    const limits = new SessionLimits({ knowledge: 10, learnings: 10, skills: 0 });
+    const tools = learnFromTools([editFileTool], { store: services.knowledge, limits, sessionId: () => "s1" });
+    const registry = new ToolRegistry(tools, new PermissionPolicy("bypass", defaultConfig().permissions));
+    const context = { root: project.root, signal: new AbortController().signal, extraDirectories: [] };
+    const edit = (id: string, old_string: string) => registry.run({ id, name: "edit_file", input: { path: "src/a.ts", old_string, new_string: "x" } }, context);
+
+    // Clipped to 120 characters, the token would keep its first 20: too short for any rule to see it.
+    expect((await edit("1", `${"greeting ".repeat(10)}${token}`)).isError).toBe(true);
+    expect((await edit("2", "greeting = 'hello'")).isError).toBeFalsy();
+    const [learning] = services.knowledge.search(["edit_file"], { layers: ["agent_learnings"], limit: 5 });
+    expect(learning?.item.content).toContain("[REDACTED:github-token]");
+    expect(JSON.stringify(learning?.item)).not.toContain(token.slice(0, 12));
+  });
 });

@@ -88,6 +88,26 @@ describe("consult_librarian", () => {
     session.close();
   });
 
+  it("keeps the caller's note of a long answer with its secrets masked before it is cut, so no part of a key stays", async () => {
+    const token = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
+    // The note keeps the first 2,000 characters: cut first, the token would keep its first 20, too few for any rule.
+    const answer = `${"The settings table lists every default. ".repeat(50).slice(0, 1_979)} ${token} is the mirror's token.`;
+    server.enqueue(
+      reply().toolUse("consult_librarian", { query: "Which token does the mirror use?" }, "toolu_c1"),
+      reply().toolUse("share_context", { answer, sources: [] }, "toolu_share"),
+      reply().text("Shared."),
+      reply().text("The librarian answered."),
+    );
+    const session = openAgentSession({ services, env });
+    const { result } = await drain(session.run("Ask the librarian which token the mirror uses.", new AbortController().signal));
+    expect(result.stopReason).toBe("end_turn");
+    session.close();
+    const notes = services.contentStore.getByTurnRange(result.sessionId, 0, 0).filter((entry) => entry.metadata.kind === "consultation");
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.content).toContain("The settings table");
+    expect(notes[0]?.content).not.toContain(token.slice(0, 8));
+  });
+
   it("fits a large share into the caller's budget and keeps what did not fit behind a reference", async () => {
     server.enqueue(
       reply().toolUse("consult_librarian", { query: "Show me the settings.", max_tokens: 400 }, "toolu_big"),
