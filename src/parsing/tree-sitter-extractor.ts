@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Language, Parser, Query } from "web-tree-sitter";
+import { grammarWasmPath } from "./grammar-files.js";
 import { CLASS_LIKE_KINDS, GRAMMARS, querySource, type GrammarSpec, type SymbolKind } from "./grammar-specs.js";
 import { nameAndKind, pythonDocstring } from "./symbol-names.js";
 
@@ -67,8 +68,7 @@ export class TreeSitterExtractor {
     if (!spec) throw new Error(`no tree-sitter grammar for ${language}`);
     this.initialised ??= Parser.init({ locateFile: () => require.resolve("web-tree-sitter/tree-sitter.wasm") });
     await this.initialised;
-    const [packageName, file] = spec.wasm;
-    const grammar = await Language.load(readFileSync(require.resolve(`${packageName}/${file}`)));
+    const grammar = await Language.load(readFileSync(grammarWasmPath(language)));
     const parser = new Parser();
     parser.setLanguage(grammar);
     return { parser, query: new Query(grammar, querySource(spec)), spec };
