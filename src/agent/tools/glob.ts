@@ -12,8 +12,8 @@ import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool
 export const MAX_GLOB_RESULTS = 100;
 
 const schema = z.strictObject({
-  pattern: z.string().min(1).describe('Glob matched against paths relative to `path`, e.g. "**/*.ts" or "src/**/test_*.py".'),
-  path: z.string().optional().describe("Directory to search in, relative to the project root; the root when omitted."),
+  pattern: z.string().min(1).describe('Glob matched against paths relative to `path`, e.g. "**/*.ts".'),
+  path: z.string().optional().describe("Directory to search, relative to the project root; the root when omitted."),
 });
 
 interface Match {
