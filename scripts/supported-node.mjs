@@ -54,7 +54,11 @@ export function installNode(major) {
       const unpacked = join(staging, "package");
       run("tar", ["-xzf", join(staging, packed.filename), "-C", staging]);
       // Renamed whole, so a fetch cut short never leaves a directory that looks complete.
-      renameSync(unpacked, directory);
+      try {
+        renameSync(unpacked, directory);
+      } catch (error) {
+        if (!existsSync(binary)) throw error; // else another process fetched it first
+      }
     } finally {
       rmSync(staging, { recursive: true, force: true });
     }
