@@ -220,7 +220,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         createBuiltinTools({
           codeSearcher,
           sandbox,
-          networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
+          networkFor: async (command) => config.sandbox.network || (await policy.allowsNetwork(command)),
         }),
         { record: async (entry) => recorder?.recordDerived(entry) },
       )),

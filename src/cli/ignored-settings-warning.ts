@@ -1,4 +1,5 @@
 import type { LoadedConfig } from "../config/load-config.js";
+import { terminalField, terminalText } from "./terminal-text.js";
 
 /**
  * One line on stderr naming the project settings an untrusted folder's
@@ -8,8 +9,11 @@ export function warnAboutIgnoredSettings(loaded: LoadedConfig, stderr: NodeJS.Wr
   const ignored = loaded.ignoredProjectSettings;
   if (!ignored) return;
   const keys = [...new Set(ignored.settings.map((setting) => setting.key))].join(", ");
+  // The keys are the project's own, and so may be anything.
   stderr.write(
-    `sylk: this folder is not trusted, so these settings in ${ignored.file} are ignored: ${keys}. ` +
-      "If you trust this project, run `sylk trust` to use them.\n",
+    terminalText(
+      `sylk: this folder is not trusted, so these settings in ${terminalField(ignored.file)} are ignored: ${terminalField(keys)}. ` +
+        "If you trust this project, run `sylk trust` to use them.\n",
+    ),
   );
 }

@@ -1,15 +1,27 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { sylkPackageRoot } from "../package-root.js";
 import { GRAMMARS } from "./grammar-specs.js";
 
+const require = createRequire(import.meta.url);
+
 /**
- * Where a language's tree-sitter grammar (`.wasm`) is: the one place that
- * knows. The grammars are vendored in `grammars/` at the package root,
- * fetched by scripts/refresh-grammars.mjs from the official packages, whose
- * versions and sources grammars/manifest.json records.
+ * Where the tree-sitter runtime and the grammars' `.wasm` files are found:
+ * the one place that knows how they ship, for every module that loads a
+ * grammar (the indexer's extractor, the permission policy's shell parser).
+ * The runtime comes with web-tree-sitter; the grammars are vendored in
+ * grammars/ at the package root, fetched from the official packages by
+ * scripts/refresh-grammars.mjs, which records their sources in
+ * grammars/manifest.json.
  */
-export function grammarWasmPath(language: string): string {
+export function treeSitterRuntimeWasm(): string {
+  return require.resolve("web-tree-sitter/tree-sitter.wasm");
+}
+
+/** The compiled grammar of one of the languages in `GRAMMARS`. */
+export function grammarWasm(language: string): Uint8Array {
   const spec = GRAMMARS[language];
   if (!spec) throw new Error(`no tree-sitter grammar for ${language}`);
-  return join(sylkPackageRoot(), "grammars", spec.wasm);
+  return readFileSync(join(sylkPackageRoot(), "grammars", spec.wasm));
 }

@@ -1,7 +1,7 @@
 /**
  * Which tree-sitter node types are symbols, and of what kind, per language.
  * The grammars are the official packages' prebuilt `.wasm` files, vendored
- * in grammars/ (see `grammarWasmPath`): no native build, nothing downloaded
+ * in grammars/ (see `grammarWasm`): no native build, nothing downloaded
  * at run time.
  */
 
