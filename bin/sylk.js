@@ -1,5 +1,13 @@
 #!/usr/bin/env node
 // The bundled CLI (scripts/bundle.mjs): start-up reads a few files instead of thousands.
-import { main } from "../dist/bundle/main.js";
+import { isSupportedNode, minimumNodeVersion } from "./node-version.js";
 
+// Checked before the bundle loads: on an older Node it would fail with an
+// error that does not say what is wrong.
+if (!isSupportedNode(process.versions.node)) {
+  process.stderr.write(`sylk needs Node.js ${minimumNodeVersion().join(".")} or newer (22 or 24 LTS); this is Node.js ${process.version}.\n`);
+  process.exit(1);
+}
+
+const { main } = await import("../dist/bundle/main.js");
 process.exitCode = await main(process.argv);

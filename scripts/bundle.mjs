@@ -22,9 +22,9 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(repo, "dist", "bundle");
 const compiled = join(repo, "dist", "src") + sep;
 
-// better-sqlite3's JavaScript is bundled (its addon is loaded by path, see
-// src/store/database.ts): loaded from node_modules, its CommonJS files cost a
-// one-shot search ~4 ms in the loader.
+// better-sqlite3's JavaScript is bundled (its addon is found as below):
+// loaded from node_modules, its CommonJS files cost a one-shot search ~4 ms
+// in the loader.
 const EXTERNAL = [
   "sqlite-vec", // finds its loadable extension next to its own files
   "piscina", // starts workers from its own files
@@ -85,6 +85,24 @@ const lazyChildProcessInCommander = {
   },
 };
 
+/**
+ * better-sqlite3 finds its addon (one compiled on purpose, else the prebuilt
+ * one for the platform) relative to its own `lib/` directory through
+ * `__dirname`, which an ES module bundle lacks. Bundled, `__dirname` is that
+ * directory as Node resolves the package from the bundle, wherever npm put it.
+ */
+const betterSqliteDirname = {
+  name: "better-sqlite3-dirname",
+  setup(builder) {
+    builder.onLoad({ filter: /better-sqlite3[\\/]lib[\\/]binding\.js$/ }, async (args) => {
+      const contents = await readFile(args.path, "utf8");
+      if (!contents.includes("__dirname")) throw new Error(`better-sqlite3 changed: no __dirname to provide in ${args.path}`);
+      const dirname = 'const __dirname = require("node:path").join(require("node:path").dirname(require.resolve("better-sqlite3/package.json")), "lib");';
+      return { contents: `${dirname}\n${contents}`, loader: "js" };
+    });
+  },
+};
+
 // Chunk names change with their content: start from an empty directory.
 rmSync(outdir, { recursive: true, force: true });
 
@@ -95,7 +113,7 @@ await build({
   splitting: true,
   format: "esm",
   platform: "node",
-  target: "node20",
+  target: "node22",
   external: EXTERNAL,
   // ES module builds first: some packages (jsonc-parser) ship UMD as "main", which bundles badly.
   mainFields: ["module", "main"],
@@ -103,7 +121,7 @@ await build({
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS packages inside an ES module bundle still call require() for Node built-ins.
   banner: { js: 'import { createRequire as __sylkCreateRequire } from "node:module"; const require = __sylkCreateRequire(import.meta.url);' },
-  plugins: [preserveModuleUrls, decodeYogaWithoutFetch, lazyChildProcessInCommander],
+  plugins: [preserveModuleUrls, decodeYogaWithoutFetch, lazyChildProcessInCommander, betterSqliteDirname],
   logLevel: "warning",
   legalComments: "linked",
 });

@@ -13,16 +13,15 @@ import { registerMemoryCommand } from "./commands/memory-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
 import { registerTrustCommand } from "./commands/trust-command.js";
 import { diskFullMessage } from "./disk-full.js";
+import { packageVersion } from "./package-version.js";
 import { addGlobalOptions, resolveRoot } from "./shared-options.js";
 import { terminalText } from "./terminal-text.js";
-
-export const VERSION = "0.1.0";
 
 /** Builds the command tree; each subcommand lives in its own module. */
 export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeValue) => void = () => undefined): Command {
   const program = addGlobalOptions(new Command("sylk"))
     .description("A terminal-first coding agent that never forgets.")
-    .version(VERSION)
+    .version(packageVersion())
     .exitOverride()
     .configureOutput({
       // Usage errors quote the arguments, which a script may have taken from anywhere.

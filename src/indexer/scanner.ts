@@ -64,6 +64,8 @@ export interface ScanOptions {
   sliceMs?: number;
   /** See `snapshotHolds`; tests change it. */
   racyWindowMs?: number;
+  /** Stops the walk at its next yield (a tool call the user cancelled). */
+  signal?: AbortSignal;
 }
 
 const DEFAULT_SLICE_MS = 8;
@@ -139,6 +141,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
         // Other code may run meanwhile: it must find the process where it left it.
         workingDirectory.restore();
         await new Promise((resolve) => setImmediate(resolve));
+        options.signal?.throwIfAborted();
         sliceStarted = performance.now();
       }
     }

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
+import { sylkPackageRoot } from "../package-root.js";
 import { GRAMMARS } from "./grammar-specs.js";
 
 const require = createRequire(import.meta.url);
@@ -8,6 +10,10 @@ const require = createRequire(import.meta.url);
  * Where the tree-sitter runtime and the grammars' `.wasm` files are found:
  * the one place that knows how they ship, for every module that loads a
  * grammar (the indexer's extractor, the permission policy's shell parser).
+ * The runtime comes with web-tree-sitter; the grammars are vendored in
+ * grammars/ at the package root, fetched from the official packages by
+ * scripts/refresh-grammars.mjs, which records their sources in
+ * grammars/manifest.json.
  */
 export function treeSitterRuntimeWasm(): string {
   return require.resolve("web-tree-sitter/tree-sitter.wasm");
@@ -17,6 +23,5 @@ export function treeSitterRuntimeWasm(): string {
 export function grammarWasm(language: string): Uint8Array {
   const spec = GRAMMARS[language];
   if (!spec) throw new Error(`no tree-sitter grammar for ${language}`);
-  const [packageName, file] = spec.wasm;
-  return readFileSync(require.resolve(`${packageName}/${file}`));
+  return readFileSync(join(sylkPackageRoot(), "grammars", spec.wasm));
 }

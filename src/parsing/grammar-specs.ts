@@ -1,7 +1,8 @@
 /**
  * Which tree-sitter node types are symbols, and of what kind, per language.
- * The grammars are the official packages, which ship prebuilt `.wasm` files
- * (no native build, nothing downloaded at run time).
+ * The grammars are the official packages' prebuilt `.wasm` files, vendored
+ * in grammars/ (see `grammarWasm`): no native build, nothing downloaded
+ * at run time.
  */
 
 export type SymbolKind =
@@ -24,8 +25,8 @@ export type SymbolKind =
 export const CLASS_LIKE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(["class", "interface", "struct", "trait", "impl", "enum"]);
 
 export interface GrammarSpec {
-  /** npm package and the `.wasm` file inside it. */
-  wasm: [packageName: string, file: string];
+  /** The grammar's file in grammars/. */
+  wasm: string;
   /** Node type → symbol kind. */
   definitions: Record<string, SymbolKind>;
   comments: string[];
@@ -79,31 +80,31 @@ const C_TOP_LEVEL_DECLARATIONS = ["translation_unit", "preproc_ifdef", "preproc_
 
 export const GRAMMARS: Record<string, GrammarSpec> = {
   javascript: {
-    wasm: ["tree-sitter-javascript", "tree-sitter-javascript.wasm"],
+    wasm: "tree-sitter-javascript.wasm",
     definitions: JS_DEFINITIONS,
     comments: ["comment"],
     contextualPatterns: JS_TOP_LEVEL_VARIABLES,
   },
   typescript: {
-    wasm: ["tree-sitter-typescript", "tree-sitter-typescript.wasm"],
+    wasm: "tree-sitter-typescript.wasm",
     definitions: TS_DEFINITIONS,
     comments: ["comment"],
     contextualPatterns: JS_TOP_LEVEL_VARIABLES,
   },
   tsx: {
-    wasm: ["tree-sitter-typescript", "tree-sitter-tsx.wasm"],
+    wasm: "tree-sitter-tsx.wasm",
     definitions: TS_DEFINITIONS,
     comments: ["comment"],
     contextualPatterns: JS_TOP_LEVEL_VARIABLES,
   },
   python: {
-    wasm: ["tree-sitter-python", "tree-sitter-python.wasm"],
+    wasm: "tree-sitter-python.wasm",
     definitions: { class_definition: "class", function_definition: "function", expression_statement: "variable" },
     comments: ["comment"],
     contextualPatterns: ["(module (expression_statement (assignment)) @def)"],
   },
   go: {
-    wasm: ["tree-sitter-go", "tree-sitter-go.wasm"],
+    wasm: "tree-sitter-go.wasm",
     definitions: {
       function_declaration: "function",
       method_declaration: "method",
@@ -120,7 +121,7 @@ export const GRAMMARS: Record<string, GrammarSpec> = {
     ],
   },
   rust: {
-    wasm: ["tree-sitter-rust", "tree-sitter-rust.wasm"],
+    wasm: "tree-sitter-rust.wasm",
     definitions: {
       function_item: "function",
       function_signature_item: "function",
@@ -138,7 +139,7 @@ export const GRAMMARS: Record<string, GrammarSpec> = {
     comments: ["line_comment", "block_comment"],
   },
   java: {
-    wasm: ["tree-sitter-java", "tree-sitter-java.wasm"],
+    wasm: "tree-sitter-java.wasm",
     definitions: {
       class_declaration: "class",
       record_declaration: "class",
@@ -151,13 +152,13 @@ export const GRAMMARS: Record<string, GrammarSpec> = {
     comments: ["line_comment", "block_comment"],
   },
   c: {
-    wasm: ["tree-sitter-c", "tree-sitter-c.wasm"],
+    wasm: "tree-sitter-c.wasm",
     definitions: C_DEFINITIONS,
     comments: ["comment"],
     contextualPatterns: C_TOP_LEVEL_DECLARATIONS,
   },
   cpp: {
-    wasm: ["tree-sitter-cpp", "tree-sitter-cpp.wasm"],
+    wasm: "tree-sitter-cpp.wasm",
     definitions: {
       ...C_DEFINITIONS,
       class_specifier: "class",
@@ -168,7 +169,7 @@ export const GRAMMARS: Record<string, GrammarSpec> = {
     contextualPatterns: [...C_TOP_LEVEL_DECLARATIONS, "(declaration_list (declaration) @def)"],
   },
   csharp: {
-    wasm: ["tree-sitter-c-sharp", "tree-sitter-c_sharp.wasm"],
+    wasm: "tree-sitter-c_sharp.wasm",
     definitions: {
       class_declaration: "class",
       record_declaration: "class",
@@ -185,12 +186,12 @@ export const GRAMMARS: Record<string, GrammarSpec> = {
     comments: ["comment"],
   },
   ruby: {
-    wasm: ["tree-sitter-ruby", "tree-sitter-ruby.wasm"],
+    wasm: "tree-sitter-ruby.wasm",
     definitions: { class: "class", module: "module", method: "method", singleton_method: "method" },
     comments: ["comment"],
   },
   php: {
-    wasm: ["tree-sitter-php", "tree-sitter-php.wasm"],
+    wasm: "tree-sitter-php.wasm",
     definitions: {
       class_declaration: "class",
       interface_declaration: "interface",
@@ -203,7 +204,7 @@ export const GRAMMARS: Record<string, GrammarSpec> = {
     comments: ["comment"],
   },
   bash: {
-    wasm: ["tree-sitter-bash", "tree-sitter-bash.wasm"],
+    wasm: "tree-sitter-bash.wasm",
     definitions: { function_definition: "function" },
     comments: ["comment"],
   },

@@ -57,6 +57,7 @@ export const MUTATING_TOOLS: readonly string[] = ["edit_file", "write_file", "ru
 export const DEFAULT_CUSTOM_TOOLS: readonly string[] = [
   "read_file",
   "list_files",
+  "glob",
   "grep",
   "search_codebase",
   "retrieve_context",

@@ -32,11 +32,11 @@ export interface RoleSpec {
 }
 
 /** R: reading the code and the history. */
-const READ = ["read_file", "list_files", "grep", "search_codebase", "retrieve_context", "search_history", "get_turn_range"] as const;
+const READ = ["read_file", "list_files", "glob", "grep", "search_codebase", "retrieve_context", "search_history", "get_turn_range"] as const;
 /** W and X: changing the user's files and running commands. */
 const WRITE_AND_EXECUTE = ["edit_file", "write_file", "run_command"] as const;
 /** The agents that change files see the tools in the order Sylk's one agent always had. */
-const WORKING = ["read_file", "list_files", "grep", "search_codebase", ...WRITE_AND_EXECUTE, "retrieve_context", "search_history", "get_turn_range", "todo_write"] as const;
+const WORKING = ["read_file", "list_files", "glob", "grep", "search_codebase", ...WRITE_AND_EXECUTE, "retrieve_context", "search_history", "get_turn_range", "todo_write"] as const;
 const CONSULT_ALL = ["consult_librarian", "consult_archivalist", "consult_academic", "consult_architect"] as const;
 /** Knowledge that lasts (offered only with `knowledge.enabled`): saved, found and withdrawn by the agents that work with the user. */
 const KNOWLEDGE = ["save_knowledge", "search_knowledge", "delete_knowledge", "record_inquiry", "create_skill", "list_skills", "run_skill"] as const;
@@ -106,6 +106,7 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
     tools: [
       "read_file",
       "list_files",
+      "glob",
       "search_codebase",
       "retrieve_context",
       "search_history",

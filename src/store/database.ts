@@ -14,7 +14,9 @@ const require = createRequire(import.meta.url);
  * one-shot search). better-sqlite3's JavaScript is bundled into the CLI
  * (scripts/bundle.mjs): imported as an external CommonJS package it started
  * Node's CommonJS export lexer (~10 ms), and required, its dozen files
- * still cost the loader's package-scope lookups (~4 ms).
+ * still cost the loader's package-scope lookups (~4 ms). It finds its own
+ * addon: one compiled on purpose, else the Node-API prebuild it ships for
+ * the platform, which serves every supported Node without a rebuild.
  */
 const sqliteVec = require("sqlite-vec") as typeof SqliteVec;
 
@@ -30,36 +32,13 @@ export interface OpenDatabaseOptions {
   mmap?: boolean;
 }
 
-let nativeBinding: string | null | undefined;
-
-/**
- * Where better-sqlite3's addon is: where its install (prebuilt or compiled)
- * puts it. Otherwise better-sqlite3 looks for it through `bindings`, which
- * tries a dozen paths and reads a stack trace (2–5 ms of a one-shot search),
- * and, bundled, looks beside the bundle instead of the package.
- */
-function betterSqliteAddon(): string | null {
-  if (nativeBinding !== undefined) return nativeBinding;
-  nativeBinding = null;
-  for (const build of ["Release", "Debug"]) {
-    try {
-      nativeBinding = require.resolve(`better-sqlite3/build/${build}/better_sqlite3.node`);
-      break;
-    } catch {
-      // not this build
-    }
-  }
-  return nativeBinding;
-}
-
 /**
  * A small SQLite file of Sylk's own beside the projects (no vectors, no
  * project schema): the caller keeps its schema. WAL, like the project's.
  */
 export function openPlainDatabase(path: string): SqliteDatabase {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const addon = betterSqliteAddon();
-  const db = new Database(path, addon ? { nativeBinding: addon } : {});
+  const db = new Database(path);
   db.pragma("busy_timeout = 10000");
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
@@ -74,8 +53,7 @@ export function openPlainDatabase(path: string): SqliteDatabase {
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const addon = betterSqliteAddon();
-  const db = new Database(path, { readonly: options.readonly ?? false, ...(addon ? { nativeBinding: addon } : {}) });
+  const db = new Database(path, { readonly: options.readonly ?? false });
   sqliteVec.load(db);
   db.pragma("busy_timeout = 10000");
   if (!options.readonly) {

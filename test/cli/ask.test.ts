@@ -59,6 +59,7 @@ describe("sylk ask against the Messages API", () => {
     expect(first.tools.map((tool: { name: string }) => tool.name)).toEqual([
       "read_file",
       "list_files",
+      "glob",
       "grep",
       "search_codebase",
       "edit_file",

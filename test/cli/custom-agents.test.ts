@@ -68,7 +68,7 @@ describe("custom agents", () => {
     expect(run.code, run.stderr).toBe(0);
     const body = messageRequests(server).at(-1)?.body as Request;
     expect(body.model).toBe("claude-haiku-4-5");
-    expect(body.tools.map((tool) => tool.name)).toEqual(["read_file", "list_files", "grep", "search_codebase", "retrieve_context", "search_history", "get_turn_range", "get_symbol_context", "get_recent_changes"]);
+    expect(body.tools.map((tool) => tool.name)).toEqual(["read_file", "list_files", "glob", "grep", "search_codebase", "retrieve_context", "search_history", "get_turn_range", "get_symbol_context", "get_recent_changes"]);
     expect(JSON.stringify(body.system)).toContain("## Your role: scout");
     expect(run.stdout).toContain('"agent_type":"custom:scout"');
   });

@@ -29,7 +29,7 @@ describe("the role registry", () => {
   it("a read-only registry drops write and execute tools even when a wrong list hands them over", () => {
     const tools = createBuiltinTools({ codeSearcher: { search: async () => [] } as never, sandbox: undefined as never, networkFor: () => false, integrity: undefined as never, processes: undefined as never });
     const registry = new ToolRegistry(tools, new PermissionPolicy("default", { allow: [], deny: [], protectedPaths: [] } as never), undefined, { readOnly: true });
-    expect(registry.names()).toEqual(["read_file", "list_files", "grep", "search_codebase"]);
+    expect(registry.names()).toEqual(["read_file", "list_files", "glob", "grep", "search_codebase"]);
     expect(new ToolRegistry(tools, new PermissionPolicy("default", { allow: [], deny: [], protectedPaths: [] } as never)).names()).toContain("run_command");
   });
 

@@ -1,4 +1,5 @@
 import { editFileTool } from "./edit-file.js";
+import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { listFilesTool } from "./list-files.js";
 import { readFileTool } from "./read-file.js";
@@ -16,6 +17,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps): ToolDefinition[] {
   return [
     readFileTool,
     listFilesTool,
+    globTool,
     grepTool,
     createSearchCodebaseTool(deps.codeSearcher),
     editFileTool,

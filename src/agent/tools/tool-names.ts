@@ -8,6 +8,7 @@
 export const SESSION_TOOL_NAMES = [
   "read_file",
   "list_files",
+  "glob",
   "grep",
   "search_codebase",
   "edit_file",

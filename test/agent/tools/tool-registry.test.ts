@@ -41,7 +41,7 @@ describe("ToolRegistry", () => {
     const result = await registryFor("bypass").run({ id: "1", name: "delete_everything", input: {} }, context);
     expect(result.isError).toBe(true);
     expect(result.output).toBe(
-      'Unknown tool "delete_everything". Available tools: read_file, list_files, grep, search_codebase, edit_file, write_file, run_command.',
+      'Unknown tool "delete_everything". Available tools: read_file, list_files, glob, grep, search_codebase, edit_file, write_file, run_command.',
     );
   });
 

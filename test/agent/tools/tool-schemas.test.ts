@@ -15,13 +15,14 @@ describe("built-in tool schemas", () => {
   });
 
   it("come in a fixed order", () => {
-    expect(specs.map((spec) => spec.name)).toEqual(["read_file", "list_files", "grep", "search_codebase", "edit_file", "write_file", "run_command"]);
+    expect(specs.map((spec) => spec.name)).toEqual(["read_file", "list_files", "glob", "grep", "search_codebase", "edit_file", "write_file", "run_command"]);
   });
 
   it("are strict objects listing their required fields, every property described", () => {
     const required: Record<string, string[] | undefined> = {
       read_file: ["path"],
       list_files: undefined,
+      glob: ["pattern"],
       grep: ["pattern"],
       search_codebase: ["query"],
       edit_file: ["path", "old_string", "new_string"],
