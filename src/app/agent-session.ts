@@ -45,7 +45,7 @@ import { GuideRouter } from "./team/guide-router.js";
 import { createRouteToAgentTool } from "../agent/tools/route-to-agent.js";
 import { createGetRoutingHistoryTool } from "../agent/tools/roles/get-routing-history.js";
 import { RoutingRepository } from "../store/routing-repository.js";
-import { afterRun, maskedNotice, withAttachments, withNotice, withReports, withSubAgentTotals } from "./run-wrappers.js";
+import { afterRun, maskedNotice, withAttachments, withNotice, withNotices, withReports, withSubAgentTotals } from "./run-wrappers.js";
 import { CONSULTABLE_AGENTS, createConsultTool } from "../agent/tools/consult.js";
 import { createDelegateTool, delegableAgents } from "../agent/tools/delegate.js";
 import { recordTestRuns } from "../agent/tools/roles/record-test-runs.js";
@@ -261,6 +261,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     today: new Date().toISOString().slice(0, 10),
     platform: platform(),
   });
+  // Memory files left out of the prompt are told once, with the first prompt (a sub-agent's are its caller's too).
+  const unreadMemoryFiles = parent ? [] : systemPrompt.notes.map((message) => ({ kind: "project-file", message }));
   // Seed §3.3: pipeline agents prefetch within 1,000 tokens; the orchestrator gets its workflow instead of code.
   const hook = hookOf(role, options.placement ?? "main");
   const prefetchThresholds = () => (hook === "focused_prefetch" ? { ...learning.thresholds(), maxBudgetTokens: FOCUSED_PREFETCH_TOKENS } : learning.thresholds());
@@ -350,7 +352,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       // A secret pasted into a prompt is neither sent nor stored: the model and the history get it masked.
       const screened = maskSecrets(entered);
       const typed = screened.text;
-      const { prompt, attachments } = mentions.attach(typed);
+      const { prompt, attachments, refused } = mentions.attach(typed);
       const active = recorderFor(typed);
       if (!provider) {
         const reason = "reason" in choice ? choice.reason : "no model configured";
@@ -387,7 +389,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           tools,
           toolContext,
           recorder: active,
-          systemPrompt,
+          systemPrompt: systemPrompt.text,
           // Seed 003's context-aware adapter: the prompt's knowledge after the cached prompt (knowledge.enabled).
           systemContextFor: (query, lastError) => knowledge.systemContextFor(query, tools.specs().map(({ name, description }) => ({ name, description })), lastError),
           maxTurns: options.maxTurns ?? config.agent.maxTurns,
@@ -409,7 +411,9 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       // A sub-agent's episode has no user to judge it: only the agent the user talks to teaches self-tuning retrieval.
       const followed = withSubAgentTotals(shared.usage, parent ? run : learning.track(prompt, run));
       const observed = observations ? afterRun(withReports(memoryReports, followed), () => observations.signal()) : followed;
-      const told = screened.findings.length > 0 ? withNotice(maskedNotice(screened.findings), observed) : observed;
+      const notices = [...unreadMemoryFiles.splice(0), ...refused.map(({ message }) => ({ kind: "mention", message }))];
+      const masked = screened.findings.length > 0 ? withNotice(maskedNotice(screened.findings), observed) : observed;
+      const told = notices.length > 0 ? withNotices(notices, masked) : masked;
       return attachments.length > 0 ? withAttachments(attachments, told) : told;
     },
   };

@@ -35,8 +35,16 @@ export function maskedNotice(findings: readonly string[]): string {
 }
 
 /** The run, after a warning the user should see first. */
-export async function* withNotice(message: string, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
-  yield { type: "error", kind: "secrets", message, fatal: false };
+export function withNotice(message: string, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+  return withNotices([{ kind: "secrets", message }], run);
+}
+
+/** The run, after warnings the user should see first (a file left out of the prompt, a mention not attached). */
+export async function* withNotices(
+  notices: ReadonlyArray<{ kind: string; message: string }>,
+  run: AsyncGenerator<AgentEvent, AgentResult>,
+): AsyncGenerator<AgentEvent, AgentResult> {
+  for (const { kind, message } of notices) yield { type: "error", kind, message, fatal: false };
   return yield* run;
 }
 
