@@ -56,7 +56,7 @@ import type { AgentSession, AgentSessionOptions } from "./agent-session-types.js
 
 export type { AgentSession, AgentSessionOptions };
 
-const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflicts: [] };
+const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflicts: [], refused: [] };
 
 
 /**

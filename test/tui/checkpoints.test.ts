@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
@@ -18,6 +18,8 @@ afterEach(async () => {
 });
 
 const file = (path: string) => join(app!.project.root, path);
+/** The screen with line wraps undone, for messages longer than a line. */
+const unwrapped = () => app!.frame().replace(/\s+/g, " ");
 
 async function editingSession(): Promise<RenderedApp> {
   server.enqueue(
@@ -87,3 +89,44 @@ describe("checkpoints", () => {
     await app.waitFor("This session has not changed any file");
   });
 });
+
+describe("a restore never follows a link", () => {
+  /** What a command could do: put a link where the file was, to a file outside the project holding the very bytes Sylk wrote. */
+  function swapForLink(path: string): string {
+    const outside = join(app!.project.root, "..", "outside-copy.ts");
+    writeFileSync(outside, readFileSync(file(path)));
+    unlinkSync(file(path));
+    symlinkSync(outside, file(path));
+    return outside;
+  }
+
+  it("/undo refuses a file swapped for a link out of the project, and force restores only the rest", async () => {
+    app = await editingSession();
+    const outside = swapForLink("src/greet.ts");
+    const swapped = readFileSync(outside, "utf8");
+    await app.submit("/undo");
+    await app.waitFor("Nothing was restored.");
+    expect(unwrapped()).toContain(`src/greet.ts cannot be restored: it is now a symbolic link (to ${outside}); a restore never writes through a link.`);
+    expect(unwrapped()).toContain('Add "force" to restore the rest and leave src/greet.ts as it is.');
+    expect(existsSync(file("src/new.ts"))).toBe(true);
+    await app.submit("/undo force");
+    await app.waitFor(/Restored src\/new\.ts to before turn \d+\./);
+    expect(existsSync(file("src/new.ts"))).toBe(false);
+    expect(readFileSync(outside, "utf8")).toBe(swapped);
+    expect(lstatSync(file("src/greet.ts")).isSymbolicLink()).toBe(true);
+  });
+
+  it("/rewind refuses a file under a directory swapped for a link, even when forced", async () => {
+    app = await editingSession();
+    const outsideDirectory = join(app.project.root, "..", "outside-src");
+    renameSync(file("src"), outsideDirectory);
+    symlinkSync(outsideDirectory, file("src"));
+    const before = readFileSync(join(outsideDirectory, "greet.ts"), "utf8");
+    await app.submit("/rewind 0 force");
+    await app.waitFor("Nothing was restored.");
+    expect(unwrapped()).toContain(`src/greet.ts cannot be restored: a directory on its path is now a symbolic link (to ${outsideDirectory})`);
+    expect(readFileSync(join(outsideDirectory, "greet.ts"), "utf8")).toBe(before);
+    expect(existsSync(join(outsideDirectory, "new.ts"))).toBe(true);
+  });
+});
+
