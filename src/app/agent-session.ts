@@ -14,6 +14,7 @@ import type { ToolDefinition } from "../agent/tools/tool.js";
 import { sandboxFor } from "../agent/sandbox/open-command-sandbox.js";
 import { RepositoryIntegrity } from "../agent/sandbox/repository-integrity.js";
 import { CommandProcesses } from "../agent/tools/command-processes.js";
+import { checkpointFingerprints } from "./checkpoint-fingerprint.js";
 import { FileCheckpoints, type RestoreResult } from "./file-checkpoints.js";
 import { Mentions } from "./mentions.js";
 import { ContextRetriever } from "../context/context-retriever.js";
@@ -97,7 +98,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
 
   const mentions = new Mentions(services.paths.root, services.files);
   const toolContext = { root: services.paths.root, extraDirectories: options.shared?.extraDirectories ?? options.extraDirectories ?? [] };
-  const checkpoints = new FileCheckpoints(services.checkpoints, () => recorder?.session.id ?? "");
+  const checkpoints = new FileCheckpoints(services.checkpoints, () => recorder?.session.id ?? "", checkpointFingerprints(services.paths.sylkHome));
   /** The model learns of edits taken back with its next prompt; the files are not what it last saw. */
   const restored = async (result: RestoreResult, how: string) => {
     if (result.restored.length > 0) await recorder?.recordNote(`The user ${how}: ${result.restored.join(", ")} are back as they were before.`);

@@ -1,10 +1,11 @@
-import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readlinkSync, rmSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { fileKind, readRegularFile } from "../files/regular-file.js";
 import { replaceFile } from "../files/replace-file.js";
 import { LinkLoopError, resolveLinks } from "../files/resolve-links.js";
 import type { FileCheckpoint } from "../store/checkpoint-repository.js";
+import type { CheckpointFingerprints } from "./checkpoint-fingerprint.js";
+import { fillMaskedLines, holdsMaskMarkers, maskedLinesOf, type UnfilledLine } from "./checkpoint-masking.js";
 
 /** What restoring one file would do: write its old bytes, remove it (the agent created it), or nothing, and why. */
 export type RestorePlan =
@@ -12,21 +13,35 @@ export type RestorePlan =
   | { kind: "remove"; conflict: boolean }
   | { kind: "refused"; reason: string };
 
+/** The masked lines a refusal shows, at most. */
+const SHOWN_LINES = 5;
+
 /**
  * How one file goes back to its earliest checkpoint among `history`
  * (oldest first), judged without following any link: a file that became a
  * link (to a file outside the project holding the very bytes Sylk wrote,
  * say) or sits under a directory that became one is refused, never written
  * through. `conflict`: the file is no longer what the latest write left.
+ * A masked checkpoint is filled in from the file as it is now and must
+ * then match the fingerprint of what it was; otherwise it is refused
+ * with the lines that could not be restored.
  */
-export function planRestore(history: readonly FileCheckpoint[]): RestorePlan {
+export function planRestore(history: readonly FileCheckpoint[], fingerprints: CheckpointFingerprints): RestorePlan {
   const earliest = history[0] as FileCheckpoint;
   const latest = history.at(-1) as FileCheckpoint;
   const now = currentFile(earliest.absolute);
   if ("refused" in now) return { kind: "refused", reason: now.refused };
-  const conflict = now.bytes === null || createHash("sha256").update(now.bytes).digest("hex") !== latest.afterHash;
+  const conflict = now.bytes === null || !fingerprints.matches(now.bytes, latest.afterHash);
   if (earliest.before === null) return { kind: "remove", conflict };
-  return { kind: "write", bytes: earliest.before, conflict };
+  if (earliest.beforeFingerprint === null || !holdsMaskMarkers(earliest.before)) return { kind: "write", bytes: earliest.before, conflict };
+  const masked = maskedLinesOf(earliest.before);
+  if (now.bytes === null) return { kind: "refused", reason: secretsLost("the file is gone, so they cannot be filled in", masked) };
+  const filled = fillMaskedLines(earliest.before, now.bytes);
+  if ("unfilled" in filled) return { kind: "refused", reason: secretsLost("these lines are no longer in the file to fill them in from", filled.unfilled) };
+  if (!fingerprints.matches(filled.bytes, earliest.beforeFingerprint)) {
+    return { kind: "refused", reason: secretsLost("the values in the file now are not the ones it had", masked) };
+  }
+  return { kind: "write", bytes: filled.bytes, conflict };
 }
 
 /** Carries out a plan that is not a refusal; the path was judged by `planRestore` just before. */
@@ -62,4 +77,10 @@ function currentFile(path: string): { bytes: Buffer | null } | { refused: string
   }
   if (!stats.isFile()) return { refused: `it is now ${fileKind(stats)}, not a regular file.` };
   return { bytes: readRegularFile(path, { noFollow: true }) };
+}
+
+function secretsLost(why: string, lines: readonly UnfilledLine[]): string {
+  const shown = lines.slice(0, SHOWN_LINES).map((line) => `  line ${line.line}: ${line.text}`);
+  const more = lines.length > SHOWN_LINES ? [`  … and ${lines.length - SHOWN_LINES} more`] : [];
+  return [`Sylk stored it with its secrets masked, and ${why}:`, ...shown, ...more].join("\n");
 }

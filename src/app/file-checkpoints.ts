@@ -1,7 +1,9 @@
-import { createHash } from "node:crypto";
 import { fileDiff } from "../agent/tools/edit-file.js";
 import { readRegularFile } from "../files/regular-file.js";
+import { maskSecrets } from "../security/secrets.js";
 import type { CheckpointRepository, FileCheckpoint } from "../store/checkpoint-repository.js";
+import type { CheckpointFingerprints } from "./checkpoint-fingerprint.js";
+import { maskedBytes } from "./checkpoint-masking.js";
 import { applyRestore, planRestore, type RestorePlan } from "./checkpoint-restore.js";
 
 /** What an agent write did to one file, as the write tools report it. */
@@ -20,7 +22,7 @@ export interface RestoreResult {
   restored: string[];
   /** Files changed since the agent wrote them: nothing was restored, so nothing of the user's is lost. */
   conflicts: string[];
-  /** Files that cannot be restored, and why (now a link, or under one): never written, even when forced. */
+  /** Files that cannot be restored, and why (now a link, secrets that cannot be filled in): never written, even when forced. */
   refused: Array<{ path: string; reason: string }>;
 }
 
@@ -30,12 +32,10 @@ export interface EditGroup {
   files: string[];
 }
 
-const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
-
-/** What a file is now, as far as /diff shows it; null when it is not a readable regular file. */
+/** What a file is now, as far as /diff shows it: its text with secrets masked; null when it is not a readable regular file. */
 function currentText(path: string): string | null {
   try {
-    return readRegularFile(path, { noFollow: true }).toString("utf8");
+    return maskSecrets(readRegularFile(path, { noFollow: true }).toString("utf8")).text;
   } catch {
     return null;
   }
@@ -43,18 +43,23 @@ function currentText(path: string): string | null {
 
 /**
  * Checkpoints of one session's file edits: every agent write keeps the bytes
- * it replaced, in the store. /undo restores the
+ * it replaced, in the store, with their secrets masked. /undo restores the
  * files the last prompt's edits touched byte for byte, /rewind those of
  * every prompt after a chosen one, and /diff shows what the session changed.
  * A file changed since the agent wrote it (by the user, an editor, a
  * command) stops the restore: nothing is overwritten that the checkpoints do
- * not know. A file that became a link is never written (see `planRestore`).
+ * not know. A file that became a link, or whose masked secrets cannot be
+ * filled in exactly, is never written (see `planRestore`).
  */
 export class FileCheckpoints {
   constructor(
     private readonly repository: CheckpointRepository,
     private readonly sessionId: () => string,
-  ) {}
+    private readonly fingerprints: CheckpointFingerprints,
+  ) {
+    // Raw bytes an older Sylk stored are masked now (a no-op once done: the partial index is empty).
+    repository.protectRawCheckpoints((before) => ({ before: maskedBytes(before), beforeFingerprint: fingerprints.of(before) }));
+  }
 
   record(promptTurn: number, toolUseId: string, write: FileWrite): void {
     this.repository.record({
@@ -63,8 +68,9 @@ export class FileCheckpoints {
       toolUseId,
       path: write.shown,
       absolute: write.absolute,
-      before: write.before,
-      afterHash: sha256(write.after),
+      before: write.before && maskedBytes(write.before),
+      beforeFingerprint: write.before && this.fingerprints.of(write.before),
+      afterHash: this.fingerprints.of(write.after),
     });
   }
 
@@ -92,13 +98,17 @@ export class FileCheckpoints {
     return this.restore(this.live().filter((checkpoint) => checkpoint.promptTurn > promptTurn), force);
   }
 
-  /** The session's changes to each file it touched: its first checkpoint against the file now. */
+  /**
+   * The session's changes to each file it touched: its first checkpoint
+   * against the file now, both with secrets masked (the review stage sends
+   * this diff to a model, and a masked line is not a change).
+   */
   diff(): string {
     const first = new Map<string, FileCheckpoint>();
     for (const checkpoint of this.live()) if (!first.has(checkpoint.absolute)) first.set(checkpoint.absolute, checkpoint);
     return [...first.values()]
       .map((checkpoint) => {
-        const before = checkpoint.before === null ? null : checkpoint.before.toString("utf8");
+        const before = checkpoint.before === null ? null : maskSecrets(checkpoint.before.toString("utf8")).text;
         const now = currentText(checkpoint.absolute);
         if (before === now) return "";
         return fileDiff(checkpoint.path, before ?? "", now ?? "", checkpoint.before === null ? "/dev/null" : undefined).diff;
@@ -120,7 +130,7 @@ export class FileCheckpoints {
   private restore(checkpoints: FileCheckpoint[], force: boolean): RestoreResult {
     const byFile = new Map<string, FileCheckpoint[]>();
     for (const checkpoint of checkpoints) byFile.set(checkpoint.absolute, [...(byFile.get(checkpoint.absolute) ?? []), checkpoint]);
-    const plans = [...byFile.values()].map((history) => ({ checkpoint: history[0] as FileCheckpoint, plan: planRestore(history) }));
+    const plans = [...byFile.values()].map((history) => ({ checkpoint: history[0] as FileCheckpoint, plan: planRestore(history, this.fingerprints) }));
     const conflicts = plans.filter(({ plan }) => plan.kind !== "refused" && plan.conflict).map(({ checkpoint }) => checkpoint.path);
     const refused = plans.flatMap(({ checkpoint, plan }) => (plan.kind === "refused" ? [{ path: checkpoint.path, reason: plan.reason }] : []));
     const promptTurns = [...new Set(checkpoints.map((checkpoint) => checkpoint.promptTurn))];

@@ -130,3 +130,52 @@ describe("a restore never follows a link", () => {
   });
 });
 
+describe("checkpoints of a file holding a secret", () => {
+  const TOKEN = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+  const CONFIG = `export const token = "${TOKEN}";\r\nexport const retries = 1;\r\n`;
+
+  async function sessionEditing(edit: { old_string: string; new_string: string }): Promise<RenderedApp> {
+    server.enqueue(reply().toolUse("edit_file", { path: "src/config.ts", ...edit }), reply().text("Edited."));
+    const rendered = await renderApp({
+      files: { "src/config.ts": CONFIG },
+      consent: true,
+      permissionMode: "accept-edits",
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+    });
+    await rendered.waitFor(/index: fresh/);
+    await rendered.submit("change the config");
+    await rendered.waitFor("Edited.");
+    return rendered;
+  }
+  const stored = () => app!.services.db.prepare("SELECT before_content FROM file_checkpoints").pluck().all() as Buffer[];
+
+  it("are stored masked, and /undo fills the secret back in from the file, byte for byte", async () => {
+    app = await sessionEditing({ old_string: "retries = 1", new_string: "retries = 2" });
+    const [before] = stored();
+    expect(before?.toString("utf8")).toBe(CONFIG.replace(TOKEN, "[REDACTED:github-token]"));
+    await app.submit("/diff");
+    await app.waitFor(/> \/diff\n[\s\S]*retries = 2/);
+    expect(app.frame().split("> /diff")[1]).toContain('token = "[REDACTED:github-token]"');
+    expect(app.frame().split("> /diff")[1]).not.toContain(TOKEN);
+    await app.submit("/undo");
+    await app.waitFor(/Restored src\/config\.ts to before turn 1\./);
+    expect(readFileSync(file("src/config.ts"), "utf8")).toBe(CONFIG);
+  });
+
+  it("/undo refuses, showing the masked line, when the secret itself was changed since", async () => {
+    const replacement = `ghp_${"Z9y8X7w6V5".repeat(4)}`;
+    app = await sessionEditing({ old_string: TOKEN, new_string: replacement });
+    await app.submit("/undo");
+    await app.waitFor("Nothing was restored.");
+    expect(unwrapped()).toContain(
+      'src/config.ts cannot be restored: Sylk stored it with its secrets masked, and the values in the file now are not the ones it had: line 1: export const token = "[REDACTED:github-token]";',
+    );
+    expect(app.frame().split("> /undo")[1]).not.toContain("ghp_");
+    expect(readFileSync(file("src/config.ts"), "utf8")).toBe(CONFIG.replace(TOKEN, replacement));
+    await app.submit("/undo force");
+    await app.waitFor(/Nothing was restored\.\n/);
+    await app.submit("/undo");
+    await app.waitFor("Nothing to undo");
+    expect(readFileSync(file("src/config.ts"), "utf8")).not.toContain("[REDACTED");
+  });
+});
