@@ -7,7 +7,7 @@ import ignore, { type Ignore } from "ignore";
 import * as z from "zod";
 import type { IndexConfig } from "../config/schema.js";
 import { readRegularFile } from "../files/regular-file.js";
-import { classifyPaths } from "./scanner.js";
+import { classifyPaths } from "./path-classification.js";
 
 export interface ProjectWatcherOptions {
   root: string;

@@ -90,3 +90,28 @@ describe("sylk ask in a repository that plants links and FIFOs", () => {
     expect(run.stderr).toContain("sylk: AGENTS.md was not read into the prompt: it is a FIFO (named pipe), not a regular file.");
   });
 });
+
+describe("sylk index in a repository that plants FIFOs and names that are not UTF-8", () => {
+  const index = (...args: string[]) => runCli(["index", ...args], { cwd: project.root, env, timeoutMs: DEADLINE_MS });
+  const latin1Name = () => Buffer.concat([Buffer.from(join(project.root, "caf")), Buffer.from([0xe9]), Buffer.from(".txt")]);
+
+  it("finishes, and names what it skipped and why, in its output and its --json summary", async () => {
+    mkfifo("notes.md");
+    mkfifo("src/pipe.ts");
+    writeFileSync(latin1Name(), "a file whose name is Latin-1\n");
+    const run = await index();
+    expect(run.timedOut).toBeUndefined();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Done: 1 files indexed, \d+ chunks, 0 removed, 3 skipped, 0 failed/);
+    expect(run.stdout).toContain("  skipped: caf\\xe9.txt: its name is not UTF-8, which Sylk's tools cannot name; rename it to index it");
+    expect(run.stdout).toContain("  skipped: notes.md: a FIFO (named pipe), not a regular file; never read");
+    expect(run.stdout).toContain("  skipped: src/pipe.ts: a FIFO (named pipe), not a regular file; never read");
+
+    project.remove("notes.md");
+    mkfifo("later.md");
+    const json = await index("--json");
+    expect(json.code, json.stderr).toBe(0);
+    const summary = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>).find((event) => event.type === "summary");
+    expect(summary).toMatchObject({ deleted: 1, skipped: 1, unindexable: { count: 1, examples: [{ path: "later.md", reason: "fifo" }] } });
+  });
+});
