@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PermissionPolicy, type PermissionMode } from "../../../src/agent/permissions/permission-policy.js";
@@ -164,6 +164,16 @@ describe("the write itself", () => {
     expect(readOnly.isError).toBe(true);
     expect(readOnly.output).toContain("notes.txt is read-only");
     expect(readFileSync(inProject("notes.txt"), "utf8")).toBe("one\n");
+  });
+
+  it("replaces a hard link to a file outside the project instead of writing through it", async () => {
+    const victim = join(project.root, "..", "victim.txt");
+    writeFileSync(victim, "keep\n");
+    linkSync(victim, inProject("hard.txt"));
+    const result = await registryFor("bypass").run(edit("hard.txt", "keep", "changed"), context);
+    expect(result.isError, result.output).toBeFalsy();
+    expect(readFileSync(inProject("hard.txt"), "utf8")).toBe("changed\n");
+    expect(readFileSync(victim, "utf8")).toBe("keep\n");
   });
 
   it("refuses a FIFO as a target instead of opening it", async () => {
