@@ -46,7 +46,7 @@ import { GuideRouter } from "./team/guide-router.js";
 import { createRouteToAgentTool } from "../agent/tools/route-to-agent.js";
 import { createGetRoutingHistoryTool } from "../agent/tools/roles/get-routing-history.js";
 import { RoutingRepository } from "../store/routing-repository.js";
-import { afterRun, maskedNotice, withAttachments, withNotice, withNotices, withReports, withSubAgentTotals } from "./run-wrappers.js";
+import { afterRun, maskedNotice, withAttachments, withNotices, withReports, withSubAgentTotals } from "./run-wrappers.js";
 import { CONSULTABLE_AGENTS, createConsultTool } from "../agent/tools/consult.js";
 import { createDelegateTool, delegableAgents } from "../agent/tools/delegate.js";
 import { recordTestRuns } from "../agent/tools/roles/record-test-runs.js";
@@ -412,9 +412,9 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       // A sub-agent's episode has no user to judge it: only the agent the user talks to teaches self-tuning retrieval.
       const followed = withSubAgentTotals(shared.usage, parent ? run : learning.track(prompt, run));
       const observed = observations ? afterRun(withReports(memoryReports, followed), () => observations.signal()) : followed;
-      const notices = [...unreadMemoryFiles.splice(0), ...refused.map(({ message }) => ({ kind: "mention", message }))];
-      const masked = screened.findings.length > 0 ? withNotice(maskedNotice(screened.findings), observed) : observed;
-      const told = notices.length > 0 ? withNotices(notices, masked) : masked;
+      const secrets = screened.findings.length > 0 ? [{ kind: "secrets", message: maskedNotice(screened.findings) }] : [];
+      const notices = [...secrets, ...unreadMemoryFiles.splice(0), ...refused.map(({ message }) => ({ kind: "mention", message }))];
+      const told = notices.length > 0 ? withNotices(notices, observed) : observed;
       return attachments.length > 0 ? withAttachments(attachments, told) : told;
     },
   };

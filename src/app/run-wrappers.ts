@@ -34,12 +34,7 @@ export function maskedNotice(findings: readonly string[]): string {
   return `The prompt held ${findings.length === 1 ? "a secret" : `${findings.length} secrets`} (${kinds}): masked before it was sent or stored. Give the agent a way to read it instead (an environment variable, a file it may read).`;
 }
 
-/** The run, after a warning the user should see first. */
-export function withNotice(message: string, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
-  return withNotices([{ kind: "secrets", message }], run);
-}
-
-/** The run, after warnings the user should see first (a file left out of the prompt, a mention not attached). */
+/** The run, after warnings the user should see first (secrets masked in the prompt, a file left out of it, a mention not attached). */
 export async function* withNotices(
   notices: ReadonlyArray<{ kind: string; message: string }>,
   run: AsyncGenerator<AgentEvent, AgentResult>,
