@@ -76,7 +76,7 @@ export function readRegularFile(path: string, options: RegularFileOptions = {}):
 export async function readRegularFileAsync(path: string, options: RegularFileOptions = {}): Promise<Buffer> {
   regularFileStats(path, options);
   const handle = await open(path, openFlags(options)).catch((error: unknown) => {
-    throw refusedLink(path, error);
+    throw refusedLink(path, error, options);
   });
   try {
     checked(path, await handle.stat(), options);
@@ -96,7 +96,7 @@ function openOrRefuse(path: string, options: RegularFileOptions): number {
   try {
     return openSync(path, openFlags(options));
   } catch (error) {
-    throw refusedLink(path, error);
+    throw refusedLink(path, error, options);
   }
 }
 
@@ -107,6 +107,6 @@ function openFlags(options: RegularFileOptions): number {
 }
 
 /** O_NOFOLLOW fails with ELOOP on a link swapped in after the check. */
-function refusedLink(path: string, error: unknown): unknown {
-  return (error as NodeJS.ErrnoException).code === "ELOOP" ? new NotRegularFileError(path, "a symbolic link") : error;
+function refusedLink(path: string, error: unknown, options: RegularFileOptions): unknown {
+  return options.noFollow && (error as NodeJS.ErrnoException).code === "ELOOP" ? new NotRegularFileError(path, "a symbolic link") : error;
 }
