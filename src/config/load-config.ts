@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import type * as z from "zod/mini";
 import { ConfigError } from "../errors.js";
+import { readRegularFile } from "../files/regular-file.js";
 import { CONFIG_FILE_NAME } from "./defaults.js";
 import { configSchema, type SylkConfig } from "./schema.js";
 import { withoutTrustGatedKeys, type GatedSetting } from "./trust-gated-keys.js";
@@ -101,7 +102,8 @@ export function trustGatedProjectSettings(projectRoot: string, env: NodeJS.Proce
 function readConfigFile(path: string): RawObject {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // A FIFO planted as a project's .sylkrc would otherwise hold every command at start.
+    text = readRegularFile(path).toString("utf8");
   } catch (error) {
     throw new ConfigError(`Cannot read config file ${path}: ${(error as Error).message}`);
   }

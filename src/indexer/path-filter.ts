@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import type { IndexConfig } from "../config/schema.js";
+import { readRegularFile } from "../files/regular-file.js";
 
 /** `.sylkignore` is always honoured; `.gitignore` unless `respectGitignore` is off. */
 export const GITIGNORE = ".gitignore";
@@ -94,7 +94,7 @@ function combinedPattern(patterns: string[]): RegExp | undefined {
 
 export function readOptional(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readRegularFile(path).toString("utf8"); // a FIFO planted as .gitignore must not hold the walk
   } catch {
     return undefined;
   }

@@ -7,7 +7,9 @@ import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from
 import type { BatchOutcome, IndexWriter } from "./index-writer.js";
 import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
-import { classifyPaths, scanTree, walkRulesKey, type TreeScan } from "./scanner.js";
+import { classifyPaths } from "./path-classification.js";
+import type { UnindexableReason } from "./directory-listing.js";
+import { scanTree, walkRulesKey, type SkippedFile, type SkipReason, type TreeScan } from "./scanner.js";
 import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
@@ -52,8 +54,19 @@ export interface IndexSummary {
   failed: number;
   chunks: number;
   failures: Array<{ path: string; reason: string }>;
+  /** Newly seen entries that are not files Sylk can read or name (FIFOs, sockets, devices, names that are not UTF-8): counted in `skipped`, a few shown. */
+  unindexable: { count: number; examples: Array<{ path: string; reason: UnindexableReason }> };
   interrupted: boolean;
   durationMs: number;
+}
+
+/** How many unindexable entries a summary names. */
+const UNINDEXABLE_EXAMPLES = 10;
+const UNINDEXABLE_REASONS: ReadonlySet<SkipReason> = new Set<UnindexableReason>(["fifo", "socket", "device", "name-not-utf8"]);
+
+function unindexableOf(skipped: readonly SkippedFile[]): IndexSummary["unindexable"] {
+  const entries = skipped.flatMap((file) => (UNINDEXABLE_REASONS.has(file.reason) ? [{ path: file.path, reason: file.reason as UnindexableReason }] : []));
+  return { count: entries.length, examples: entries.slice(0, UNINDEXABLE_EXAMPLES) };
 }
 
 export interface ProjectIndexerDeps {
@@ -157,6 +170,7 @@ export class ProjectIndexer {
       failed: 0,
       chunks: 0,
       failures: [],
+      unindexable: unindexableOf(diff.newlySkipped),
       interrupted: false,
       durationMs: 0,
     };
@@ -238,6 +252,7 @@ export class ProjectIndexer {
       failed: 0,
       chunks: 0,
       failures: [],
+      unindexable: unindexableOf(newlySkipped),
       interrupted: false,
       durationMs: 0,
     };

@@ -259,4 +259,18 @@ export const AGENT_MIGRATIONS: Migration[] = [
       CREATE INDEX idx_inquiries_status ON inquiries(status, created_at);
     `,
   },
+  {
+    version: 16,
+    description: "checkpoints keep a file's bytes with its secrets masked, and a keyed fingerprint of the real ones",
+    sql: `
+      -- before_content is stored with secret values masked; a restore fills them in from the file as
+      -- it is and checks the result against before_fingerprint, an HMAC under the user's key (kept
+      -- outside this database, so a weak password cannot be guessed from it). New rows' after_hash
+      -- is such an HMAC too ('hmac-sha256:…'); a bare hex SHA-256 is a row from before. A row with
+      -- content and no fingerprint holds the raw bytes an older Sylk stored: it is masked at the next
+      -- session's start, found through the partial index.
+      ALTER TABLE file_checkpoints ADD COLUMN before_fingerprint TEXT;
+      CREATE INDEX idx_file_checkpoints_unmasked ON file_checkpoints(id) WHERE before_fingerprint IS NULL AND before_content IS NOT NULL;
+    `,
+  },
 ];

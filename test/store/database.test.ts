@@ -189,7 +189,14 @@ function dropSessionTrees(db: SqliteDatabase): void {
 
 /** Schema 13's pipeline tables gone: the database as schema 12 left it (and schema 14's routing, which came after). */
 function dropPipelines(db: SqliteDatabase): void {
+  dropCheckpointFingerprints(db);
   db.exec("DROP TABLE knowledge_items; DROP TABLE inquiries;"); // schema 15
   db.exec("DROP TABLE routing_decisions; DROP TABLE agent_affinities;");
   db.exec("DROP TABLE pipeline_stages; DROP TABLE pipelines;");
+}
+
+/** Schema 16's fingerprint column gone (when the table is still there). */
+function dropCheckpointFingerprints(db: SqliteDatabase): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('file_checkpoints')").pluck().all();
+  if (columns.includes("before_fingerprint")) db.exec("DROP INDEX idx_file_checkpoints_unmasked; ALTER TABLE file_checkpoints DROP COLUMN before_fingerprint;");
 }

@@ -1,8 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import picomatch from "picomatch";
 import * as z from "zod";
 import { defaultConfig } from "../../config/schema.js";
+import { fileKind, readRegularFileAsync } from "../../files/regular-file.js";
 import { scanProject } from "../../indexer/scanner.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { resolveProjectPath } from "./project-paths-guard.js";
@@ -35,8 +36,9 @@ async function candidates(context: ToolContext, requested: string | undefined): 
     throw new ToolError(`Not found: ${requested}. Call grep without a path to search the whole project.`);
   });
   if (stats.isFile()) {
-    return [{ shown: resolved.relative ?? resolved.absolute, absolute: resolved.absolute, within: basename(resolved.absolute) }];
+    return [{ shown: resolved.relative ?? resolved.absolute, absolute: resolved.real, within: basename(resolved.absolute) }];
   }
+  if (!stats.isDirectory()) throw new ToolError(`${requested} is ${fileKind(stats)}, not a file or directory; grep reads only regular files.`);
   const inRoot = resolved.relative !== undefined;
   const scanRoot = inRoot ? context.root : resolved.absolute;
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
@@ -81,7 +83,8 @@ export const grepTool = defineTool({
     let more = false;
     for (const file of files) {
       if (context.signal.aborted) throw new ToolError("grep was cancelled.");
-      const buffer = await readFile(file.absolute).catch(() => undefined);
+      // Only regular files: a FIFO planted in the tree (or swapped in after the scan) would hold the read forever.
+      const buffer = await readRegularFileAsync(file.absolute).catch(() => undefined);
       if (!buffer || looksBinary(buffer)) continue;
       const text = buffer.toString("utf8");
       const lines = splitLines(text);

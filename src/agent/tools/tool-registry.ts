@@ -138,7 +138,7 @@ export class ToolRegistry {
         if (answer === "allow-session" && !decision.once) this.policy.allowForSession(request);
         permission = "approved";
       }
-      const output = await tool.execute(input, context);
+      const output = await tool.execute(input, { ...context, permittedTargets: request.targets });
       return { ...output, permission };
     } catch (error) {
       if (isInfrastructureFailure(error)) throw new FatalToolError(tool.name, error);

@@ -15,6 +15,13 @@ export interface ToolContext {
   onEvent?: (event: AgentEvent) => void;
   /** The model's id for this call (the parent link of what it starts). */
   toolUseId?: string;
+  /**
+   * What the permission policy judged and allowed for this call (its
+   * `targets`), set by the registry. A tool whose targets depend on the file
+   * system (write tools follow links) judges them again when it runs and
+   * refuses when they changed in between.
+   */
+  permittedTargets?: ToolTargets;
   /** A file a write tool changed, with its bytes before (null: created) and after: the checkpoint /undo restores. */
   recordWrite?: (write: { absolute: string; shown: string; before: Buffer | null; after: Buffer | string }) => void;
 }
