@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, realpathSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -47,14 +47,28 @@ export function resolveProjectPaths(root: string, env: NodeJS.ProcessEnv = proce
 }
 
 /**
- * Creates the project's data directory readable by the user alone: it holds
- * the project's code, every conversation and the warm-index socket. A
- * directory made by an older version (0755) is narrowed too; `SYLK_HOME`
- * itself is only created so, never changed, as the user may share it.
+ * Creates `$SYLK_HOME`, its `projects/` and the project's data directory,
+ * readable by the user alone: together they hold every project's code and
+ * conversations, the trust store and the warm-index socket. A directory an
+ * older version (or the user's umask) left open to others is narrowed to
+ * 0700; what was narrowed is returned, for the user to be told once.
  */
-export function ensureDataDirectory(paths: ProjectPaths): void {
-  mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
-  chmodSync(paths.dataDir, 0o700);
+export function ensureDataDirectory(paths: Pick<ProjectPaths, "sylkHome" | "dataDir">): string[] {
+  return [paths.sylkHome, join(paths.sylkHome, "projects"), paths.dataDir].flatMap(ownerOnlyDirectory);
+}
+
+function ownerOnlyDirectory(directory: string): string[] {
+  let mode: number;
+  try {
+    mode = statSync(directory).mode & 0o777;
+  } catch {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    // mkdir's mode passes through the umask: a 0o700 request can only come out narrower.
+    return [];
+  }
+  if ((mode & 0o077) === 0) return [];
+  chmodSync(directory, 0o700);
+  return [`Made ${directory} readable by you alone (it was ${mode.toString(8).padStart(4, "0")}, now 0700): it holds your conversations, indexed code and trust decisions.`];
 }
 
 /** `$SYLK_HOME/profiles.db`: what is learned about the user over all of their projects (handoff profiles, the retrieval profile). */
