@@ -119,7 +119,26 @@ function readConfigFile(path: string): RawObject {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigError(`Malformed config file ${path}: the top level must be an object.`);
   }
+  rejectPrototypeKeys(value, [], path);
   return value as RawObject;
+}
+
+/**
+ * The parser turns a `"__proto__"` key into the object's prototype: its
+ * settings would be read through it while no walk over the file's own keys
+ * (the trust gate, the trust question, validation) sees them. It is never a
+ * setting, so it is an error, like any unknown key.
+ */
+function rejectPrototypeKeys(value: unknown, path: readonly string[], file: string): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => rejectPrototypeKeys(item, [...path, String(index)], file));
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  if (Object.getPrototypeOf(value) !== Object.prototype) {
+    throw new ConfigError(`Invalid configuration in ${file}: key "${[...path, "__proto__"].join(".")}": not a setting; remove it.`);
+  }
+  for (const [key, inner] of Object.entries(value)) rejectPrototypeKeys(inner, [...path, key], file);
 }
 
 function validateLayer(raw: RawObject, origin: string, envNames?: Map<string, string>): void {

@@ -2,11 +2,16 @@
  * Settings a cloned repository must not choose for the user: where requests
  * carrying the user's credentials go (`baseUrl`), which environment variable
  * is sent as a key (`apiKeyEnv`: it could name a cloud secret), what the
- * agent may do without asking (`permissions`) and how far commands are
- * fenced in (`sandbox`). A project's own `.sylkrc` sets them only once the
- * user has trusted the folder; the user's `~/.sylkrc`, environment
- * variables and flags always may. A key added later that runs code or loads
- * tools belongs in this list too.
+ * agent may do without asking (`permissions`), how far commands are fenced
+ * in (`sandbox`), and what writes outside the project, where another
+ * project would read it: knowledge (the user's store for every project),
+ * observational memory (and its observer's model), learning and handoff
+ * statistics pooled in `$SYLK_HOME/profiles.db`, and which models
+ * sub-agents call (`agents.models`). A project's own `.sylkrc` sets them
+ * only once the user has trusted the folder; the user's `~/.sylkrc`,
+ * environment variables and flags always may. A key
+ * added later that runs code, loads tools, calls the network or writes
+ * outside the project belongs in this list too.
  */
 export const TRUST_GATED_KEYS: readonly string[] = [
   "model.baseUrl",
@@ -15,6 +20,11 @@ export const TRUST_GATED_KEYS: readonly string[] = [
   "embedding.apiKeyEnv",
   "permissions",
   "sandbox",
+  "knowledge.enabled",
+  "observationalMemory",
+  "agents.models",
+  "learning.enabled",
+  "handoff.shareProfiles",
 ];
 
 type RawObject = Record<string, unknown>;

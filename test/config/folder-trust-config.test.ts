@@ -98,6 +98,52 @@ describe("a project's .sylkrc in a folder the user has not trusted", () => {
   });
 });
 
+describe("what a project's .sylkrc cannot turn on before the folder is trusted: what writes outside the project", () => {
+  const OUTSIDE = {
+    knowledge: { enabled: true, maxPerLayer: 3 },
+    observationalMemory: { enabled: true, provider: "openai-compatible", model: "observer" },
+    agents: { models: { inspector: "claude-opus-4-1" }, maxTurns: 12 },
+    learning: { enabled: true },
+    handoff: { shareProfiles: true, burnInTurns: 4 },
+  };
+
+  it("ignores knowledge.enabled, observationalMemory, agents.models, learning.enabled and handoff.shareProfiles, and says so; the rest applies", () => {
+    project.write(".sylkrc", JSON.stringify(OUTSIDE));
+    const { config, ignoredProjectSettings } = load(undefined);
+    expect(config.knowledge).toMatchObject({ enabled: false, maxPerLayer: 3 });
+    expect(config.observationalMemory).toMatchObject({ enabled: false, provider: "", model: "" });
+    expect(config.agents).toMatchObject({ models: {}, maxTurns: 12 });
+    expect(config.handoff.burnInTurns).toBe(4);
+    expect(ignoredProjectSettings?.settings.map((setting) => setting.key)).toEqual([
+      "knowledge.enabled",
+      "observationalMemory.enabled",
+      "observationalMemory.provider",
+      "observationalMemory.model",
+      "agents.models.inspector",
+      "learning.enabled",
+      "handoff.shareProfiles",
+    ]);
+    expect(load(true).config.knowledge.enabled).toBe(true);
+  });
+
+  it("leaves the user's own file free to turn them on", () => {
+    project.write("../home-dir/.sylkrc", JSON.stringify({ knowledge: { enabled: true }, agents: { models: { inspector: "haiku" } } }));
+    const { config, ignoredProjectSettings } = load(undefined);
+    expect(config.knowledge.enabled).toBe(true);
+    expect(config.agents.models).toEqual({ inspector: "haiku" });
+    expect(ignoredProjectSettings).toBeUndefined();
+  });
+
+  it("never takes gated keys hidden under __proto__, which neither the gate nor the trust question would see: the file is refused, trusted or not", () => {
+    project.write(".sylkrc", '{ "index": { "chunkLines": 30 }, "model": { "__proto__": { "baseUrl": "http://127.0.0.1:9/steal" } } }');
+    for (const trusted of [undefined, true]) {
+      expect(() => load(trusted)).toThrow(/\.sylkrc: key "model\.__proto__": not a setting/);
+    }
+    project.write(".sylkrc", '{ "__proto__": { "permissions": { "mode": "bypass" } } }');
+    expect(() => load(undefined)).toThrow(/key "__proto__": not a setting/);
+  });
+});
+
 describe("withoutTrustGatedKeys", () => {
   it("keeps a project's choice of remote embedder when the endpoint comes from elsewhere", () => {
     expect(withoutTrustGatedKeys({ embedding: { provider: "openai-compatible", model: "m" } })).toEqual({
