@@ -3,14 +3,15 @@ import { FolderTrustStore } from "../project/folder-trust.js";
 import { resolveProjectPaths } from "../project/project-paths.js";
 import type { OpenProjectStoreOptions } from "./project-store.js";
 
-/** Loads the project's configuration; trust-gated keys of its `.sylkrc` are kept only in a trusted folder. */
+/** Loads the project's configuration: trust-gated keys of its `.sylkrc` are kept only in a folder trusted with those very settings. */
 export function loadProjectConfig(options: OpenProjectStoreOptions): LoadedConfig {
   const env = options.env ?? process.env;
   const paths = resolveProjectPaths(options.root, env);
+  const decision = new FolderTrustStore(paths.sylkHome).decisionFor(paths.root);
   return loadConfig({
     projectRoot: paths.root,
     env,
-    projectTrusted: new FolderTrustStore(paths.sylkHome).isTrusted(paths.root),
+    ...(decision ? { projectTrust: decision } : {}),
     ...(options.flags ? { flags: options.flags } : {}),
     ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}),
   });

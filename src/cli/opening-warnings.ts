@@ -16,11 +16,13 @@ function warnAboutIgnoredSettings(loaded: LoadedConfig, stderr: NodeJS.WritableS
   const ignored = loaded.ignoredProjectSettings;
   if (!ignored) return;
   const keys = [...new Set(ignored.settings.map((setting) => setting.key))].join(", ");
-  // The keys are the project's own, and so may be anything.
-  stderr.write(
-    terminalText(
-      `sylk: this folder is not trusted, so these settings in ${terminalField(ignored.file)} are ignored: ${terminalField(keys)}. ` +
-        "If you trust this project, run `sylk trust` to use them.\n",
-    ),
-  );
+  // The file's path and the keys are the project's own, and so may be anything.
+  const file = terminalField(ignored.file);
+  const listed = terminalField(keys);
+  const message = {
+    untrusted: `this folder is not trusted, so these settings in ${file} are ignored: ${listed}. If you trust this project, run \`sylk trust .\` to use them.`,
+    changed: `the settings in ${file} that need trust changed since you trusted this folder, so they are ignored: ${listed}. Review them; if you trust them, run \`sylk trust .\` to use them.`,
+    unrecorded: `this folder was trusted by an older Sylk that did not record which settings, so these settings in ${file} are ignored: ${listed}. Review them; if you trust them, run \`sylk trust .\` to use them.`,
+  }[ignored.reason];
+  stderr.write(terminalText(`sylk: ${message}\n`));
 }

@@ -57,6 +57,11 @@ export function ensureDataDirectory(paths: Pick<ProjectPaths, "sylkHome" | "data
   return [paths.sylkHome, join(paths.sylkHome, "projects"), paths.dataDir].flatMap(ownerOnlyDirectory);
 }
 
+/** `$SYLK_HOME` alone (the trust store, the user's own databases): created or narrowed to 0700, as `ensureDataDirectory`. */
+export function ensureSylkHome(home: string): string[] {
+  return ownerOnlyDirectory(home);
+}
+
 function ownerOnlyDirectory(directory: string): string[] {
   let mode: number;
   try {
