@@ -3,7 +3,7 @@ import { trustGatedProjectSettings } from "../config/load-config.js";
 import { trustVerdict } from "../config/trust-gated-keys.js";
 import { InterruptedError } from "../errors.js";
 import { FolderTrustStore } from "../project/folder-trust.js";
-import { sylkHome } from "../project/project-paths.js";
+import { checkedSylkHome } from "../project/project-paths.js";
 import type { CliContext } from "./cli-context.js";
 
 /**
@@ -16,7 +16,7 @@ import type { CliContext } from "./cli-context.js";
  */
 export async function settleFolderTrust(root: string, context: CliContext): Promise<void> {
   const folder = realpathSync(root);
-  const store = new FolderTrustStore(sylkHome(context.env));
+  const store = new FolderTrustStore(checkedSylkHome(folder, context.env).home);
   // Read once: the settings shown are the ones a "yes" is recorded for.
   const settings = trustGatedProjectSettings(folder, context.env);
   if (settings.length === 0) return;

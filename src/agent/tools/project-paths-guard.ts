@@ -44,6 +44,34 @@ export function writeTarget(context: { root: string; extraDirectories: readonly 
   return resolved.relative ?? resolved.absolute;
 }
 
+/**
+ * The first of these paths (relative to the root, or absolute) that lies,
+ * links resolved, in one of the hidden directories: Sylk's own data
+ * directory when the project holds it (the default `~/.sylk` of a project
+ * at or above the home directory). Its databases and trust store are never
+ * a tool's to read or write.
+ */
+export function hiddenPathAmong(paths: readonly string[], context: { root: string; hiddenDirectories?: readonly string[] }): string | undefined {
+  const hidden = (context.hiddenDirectories ?? []).map((directory) => realpathOfNearestExisting(resolve(directory)));
+  if (hidden.length === 0) return undefined;
+  return paths.find((path) => {
+    const real = realpathOfNearestExisting(resolve(context.root, path));
+    return hidden.some((directory) => isWithin(real, directory));
+  });
+}
+
+/** The walk's files (relative to `scanRoot`) that do not lie in a hidden directory (see `hiddenPathAmong`). */
+export function outsideHiddenDirectories<T extends { path: string }>(files: readonly T[], scanRoot: string, hiddenDirectories: readonly string[] = []): T[] {
+  const hidden = hiddenDirectories.map((directory) => realpathOfNearestExisting(resolve(directory))).filter((directory) => isWithin(directory, scanRoot));
+  if (hidden.length === 0) return [...files];
+  // The walk never follows a link, so a file's path below the (real) root is its real path.
+  return files.filter((file) => !hidden.some((directory) => isWithin(resolve(scanRoot, file.path), directory)));
+}
+
+function isWithin(path: string, directory: string): boolean {
+  return path === directory || path.startsWith(directory.endsWith(sep) ? directory : directory + sep);
+}
+
 /** realpath of the path, or of its nearest existing ancestor joined with the rest (for files about to be created). */
 function realpathOfNearestExisting(path: string): string {
   let current = path;

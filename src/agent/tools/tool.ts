@@ -9,6 +9,12 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Directories outside the root the user explicitly allowed (e.g. `--add-dir`). */
   extraDirectories: readonly string[];
+  /**
+   * Directories no tool reads or writes, wherever they are: Sylk's own home
+   * (every project's conversations, the trust store), which a project at or
+   * above the home directory holds.
+   */
+  hiddenDirectories?: readonly string[];
   /** Output as it is produced (a running command's stdout and stderr), for the user to watch. */
   onOutput?: (chunk: string) => void;
   /** The events of a sub-agent the call started (`delegate`, `consult_*`), as they happen. */

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { TRUST_GATED_KEYS, type TrustVerdict } from "../../config/trust-gated-keys.js";
 import { BadInputError } from "../../errors.js";
 import type { AppliedTrust } from "../../project/folder-trust.js";
-import { sylkHome } from "../../project/project-paths.js";
+import { checkedSylkHome } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalField, terminalText } from "../terminal-text.js";
@@ -40,7 +40,8 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
         import("../../config/trust-gated-keys.js"),
       ]);
       const folder = realFolder(resolveRoot(context, path));
-      const store = new FolderTrustStore(sylkHome(context.env));
+      // The store of the checked home: one inside the folder would let a repository ship its own decisions.
+      const store = new FolderTrustStore(checkedSylkHome(folder, context.env).home);
       // Folder names and the project's keys may hold anything: every line is written escaped.
       const say = (lines: readonly string[]) => context.stdout.write(terminalText(lines.map((line) => `${line}\n`).join("")));
       const tell = (notices: readonly string[]) => notices.forEach((notice) => context.stderr.write(terminalText(`sylk: ${notice}\n`)));
