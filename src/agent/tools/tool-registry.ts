@@ -116,6 +116,7 @@ export class ToolRegistry {
       if (decision.behavior === "ask" && options.userApproved) {
         permission = "approved";
       } else if (decision.behavior === "ask") {
+        if (!this.approver && decision.unattended) return denied(`Permission denied: ${decision.unattended}`, false);
         if (!this.approver && decision.once) {
           return denied(
             `Permission denied: ${decision.reason}. Only the user's approval of this one call allows it, ` +
