@@ -97,7 +97,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   const mentions = new Mentions(services.paths.root, services.files);
-  const toolContext = { root: services.paths.root, extraDirectories: options.shared?.extraDirectories ?? options.extraDirectories ?? [] };
+  // Sylk's home is no tool's to read or write, even where the project (or an allowed directory) holds it.
+  const toolContext = { root: services.paths.root, extraDirectories: options.shared?.extraDirectories ?? options.extraDirectories ?? [], hiddenDirectories: [services.paths.sylkHome] };
   const checkpoints = new FileCheckpoints(services.checkpoints, () => recorder?.session.id ?? "", checkpointFingerprints(services.paths.sylkHome));
   /** The model learns of edits taken back with its next prompt; the files are not what it last saw. */
   const restored = async (result: RestoreResult, how: string) => {

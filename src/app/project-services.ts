@@ -37,6 +37,8 @@ export interface OpenProjectOptions extends OpenProjectStoreOptions {
 export interface ProjectServices {
   paths: ProjectPaths;
   loadedConfig: LoadedConfig;
+  /** What opening changed that the user should be told once (see `ProjectStore.notices`). */
+  notices: string[];
   db: SqliteDatabase;
   files: FileRepository;
   entries: EntryRepository;
@@ -66,7 +68,7 @@ export interface ProjectServices {
 
 /** The composition root of the engine: opens the project's database and builds its services. */
 export function openProject(options: OpenProjectOptions): ProjectServices {
-  const { paths, loadedConfig, embedder, db } = openProjectStore(options, loadProjectConfig(options));
+  const { paths, loadedConfig, embedder, db, notices } = openProjectStore(options, loadProjectConfig(options));
   const { config } = loadedConfig;
   const files = new FileRepository(db);
   const entries = new EntryRepository(db);
@@ -93,6 +95,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   return {
     paths,
     loadedConfig,
+    notices,
     db,
     files,
     entries,

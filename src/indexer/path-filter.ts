@@ -33,7 +33,8 @@ export class PathFilter {
   constructor(config: IndexConfig) {
     const paths = config.excludePaths.map((path) => path.replace(/^\/+|\/+$/g, ""));
     this.excludedNames = new Set(paths.filter((path) => !path.includes("/")));
-    this.excludedRootPaths = new Set(paths.filter((path) => path.includes("/")));
+    // A path with a slash is relative to the root; `./name` anchors a single name there too (Sylk's own data directory).
+    this.excludedRootPaths = new Set(paths.filter((path) => path.includes("/")).map((path) => path.replace(/^(\.\/)+/, "")));
     // Patterns without a slash match the file name, others the whole path (as in .gitignore).
     // Each kind is one alternation: a single regex test per file.
     const byName = combinedPattern(config.excludePatterns.filter((pattern) => !pattern.includes("/")));

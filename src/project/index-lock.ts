@@ -19,10 +19,10 @@ export class IndexLock {
 
   /** Takes the lock, or returns who holds it. */
   tryAcquire(): { acquired: true } | { acquired: false; holder: LockHolder } {
-    mkdirSync(dirname(this.path), { recursive: true });
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        const fd = openSync(this.path, "wx");
+        const fd = openSync(this.path, "wx", 0o600);
         writeSync(fd, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockHolder));
         closeSync(fd);
         this.held = true;

@@ -5,6 +5,7 @@ import type { ModelRequest, ModelStreamEvent } from "../../src/llm/model-types.j
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
+import { trustGatedProjectSettings } from "../../src/config/load-config.js";
 import { FolderTrustStore } from "../../src/project/folder-trust.js";
 
 let server: FakeOpenAIServer;
@@ -102,7 +103,7 @@ describe("OpenAICompatibleProvider", () => {
         JSON.stringify({ model: { provider: "openai-compatible", name: "qwen-coder", baseUrl: server.baseUrl } }),
       );
       // A project's own model endpoint applies in a folder the user trusts.
-      new FolderTrustStore(project.sylkHome).record(realpathSync(project.root), true, "test");
+      new FolderTrustStore(project.sylkHome).trust(realpathSync(project.root), trustGatedProjectSettings(project.root, project.env), "test");
       server.enqueue(
         { toolCalls: [{ id: "call_r", name: "read_file", arguments: { path: "src/config.ts" } }] },
         { text: "The port is 8080 (src/config.ts:1)." },

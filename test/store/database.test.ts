@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
+import { openDatabase, openPlainDatabase, type SqliteDatabase } from "../../src/store/database.js";
 import { FileRepository } from "../../src/store/file-repository.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { PipelineRepository } from "../../src/store/pipeline-repository.js";
@@ -26,6 +26,29 @@ afterEach(() => {
 });
 
 describe("openDatabase", () => {
+  it("makes the database, its WAL and its shared memory readable by the user alone, whatever the umask; and narrows files left open", () => {
+    const previous = process.umask(0o022);
+    try {
+      const modeOf = (path: string) => statSync(path).mode & 0o777;
+      for (const open of [openDatabase, openPlainDatabase]) {
+        const path = join(scratch(), "store.db");
+        const db = open(path);
+        db.exec("CREATE TABLE IF NOT EXISTS probe (x); INSERT INTO probe VALUES (1)");
+        expect([modeOf(path), modeOf(`${path}-wal`), modeOf(`${path}-shm`)]).toEqual([0o600, 0o600, 0o600]);
+        db.close();
+      }
+      const old = join(scratch(), "old.db");
+      new Database(old).close();
+      writeFileSync(`${old}-wal`, "");
+      chmodSync(old, 0o644);
+      chmodSync(`${old}-wal`, 0o644);
+      openDatabase(old).close();
+      expect(modeOf(old)).toBe(0o600);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
   it("creates new files with 16 KiB pages in WAL mode", () => {
     const db = openDatabase(join(scratch(), "vector.db"));
     expect(db.pragma("page_size", { simple: true })).toBe(16_384);

@@ -6,7 +6,7 @@ import { defaultConfig } from "../../config/schema.js";
 import { fileKind, readRegularFileAsync } from "../../files/regular-file.js";
 import { scanProject } from "../../indexer/scanner.js";
 import { maskSecrets } from "../../security/secrets.js";
-import { resolveProjectPath } from "./project-paths-guard.js";
+import { outsideHiddenDirectories, resolveProjectPath } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
 import { splitLines, targetPath } from "./file-text.js";
 import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool.js";
@@ -43,7 +43,7 @@ async function candidates(context: ToolContext, requested: string | undefined): 
   const scanRoot = inRoot ? context.root : resolved.absolute;
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
   const { files } = await scanProject(scanRoot, defaultConfig().index);
-  return files
+  return outsideHiddenDirectories(files, scanRoot, context.hiddenDirectories)
     .filter((file) => file.path.startsWith(prefix))
     .map((file) => ({
       shown: inRoot ? file.path : join(scanRoot, file.path),

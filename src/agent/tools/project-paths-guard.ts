@@ -44,3 +44,27 @@ function linksResolved(path: string, requested: string): string {
     throw error;
   }
 }
+
+/**
+ * The first of these paths (relative to the root, or absolute) that lies,
+ * links resolved, in one of the hidden directories: Sylk's own data
+ * directory when the project holds it (the default `~/.sylk` of a project
+ * at or above the home directory). Its databases and trust store are never
+ * a tool's to read or write.
+ */
+export function hiddenPathAmong(paths: readonly string[], context: { root: string; hiddenDirectories?: readonly string[] }): string | undefined {
+  const hidden = (context.hiddenDirectories ?? []).map((directory) => linksResolved(resolve(directory), directory));
+  if (hidden.length === 0) return undefined;
+  return paths.find((path) => {
+    const real = linksResolved(resolve(context.root, path), path);
+    return hidden.some((directory) => isInside(real, directory));
+  });
+}
+
+/** The walk's files (relative to `scanRoot`) that do not lie in a hidden directory (see `hiddenPathAmong`). */
+export function outsideHiddenDirectories<T extends { path: string }>(files: readonly T[], scanRoot: string, hiddenDirectories: readonly string[] = []): T[] {
+  const hidden = hiddenDirectories.map((directory) => linksResolved(resolve(directory), directory)).filter((directory) => isInside(directory, scanRoot));
+  if (hidden.length === 0) return [...files];
+  // The walk never follows a link, so a file's path below the (real) root is its real path.
+  return files.filter((file) => !hidden.some((directory) => isInside(resolve(scanRoot, file.path), directory)));
+}

@@ -5,6 +5,7 @@ import { maskSecrets } from "../../security/secrets.js";
 import type { ContentEntry } from "../../store/content-types.js";
 import type { ShareEntry } from "../../team/context-share.js";
 import { resolveProjectPath } from "./project-paths-guard.js";
+import { targetPath } from "./file-text.js";
 import { defineTool, toolDescription, type ToolContext, type ToolDefinition } from "./tool.js";
 
 /** Most sources one answer cites. */
@@ -57,7 +58,8 @@ export function createShareContextTool(deps: ShareContextDeps): ToolDefinition {
     description: toolDescription(import.meta.url, "share-context.txt"),
     schema,
     kind: "read",
-    targets: () => ({}),
+    // The files it cites, judged as reads are (deny rules, directories no tool may read).
+    targets: (input) => ({ paths: input.sources.flatMap((source) => ("path" in source ? [targetPath(source.path)] : [])) }),
     async execute(input, context) {
       const receipt = await deps.submit(input, context);
       const problems = receipt?.problems ?? [];

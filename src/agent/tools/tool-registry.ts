@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
+import { hiddenPathAmong } from "./project-paths-guard.js";
 import {
   FatalToolError,
   isInfrastructureFailure,
@@ -106,11 +107,16 @@ export class ToolRegistry {
     let permission: ToolRunResult["permission"] = "allowed";
     try {
       const request: PermissionRequest = { tool: tool.name, kind: tool.kind, targets: tool.targets(input, context) };
+      const hidden = hiddenPathAmong(request.targets.paths ?? [], context);
+      if (hidden !== undefined) {
+        return denied(`Permission denied: ${hidden} is in Sylk's own data directory (conversations, indexes, trust decisions); no tool reads or writes it.`, false);
+      }
       const decision = await this.policy.decide(request);
       if (decision.behavior === "deny") return denied(`Permission denied: ${decision.reason}`, false);
       if (decision.behavior === "ask" && options.userApproved) {
         permission = "approved";
       } else if (decision.behavior === "ask") {
+        if (!this.approver && decision.unattended) return denied(`Permission denied: ${decision.unattended}`, false);
         if (!this.approver && decision.once) {
           return denied(
             `Permission denied: ${decision.reason}. Only the user's approval of this one call allows it, ` +

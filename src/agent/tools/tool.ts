@@ -9,6 +9,12 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Directories outside the root the user explicitly allowed (e.g. `--add-dir`). */
   extraDirectories: readonly string[];
+  /**
+   * Directories no tool reads or writes, wherever they are: Sylk's own home
+   * (every project's conversations, the trust store), which a project at or
+   * above the home directory holds.
+   */
+  hiddenDirectories?: readonly string[];
   /** Output as it is produced (a running command's stdout and stderr), for the user to watch. */
   onOutput?: (chunk: string) => void;
   /** The events of a sub-agent the call started (`delegate`, `consult_*`), as they happen. */
@@ -58,8 +64,14 @@ export interface ToolOutput {
  */
 export type ToolFailure = "edit_miss" | "malformed_input" | "missing_file";
 
-/** How a call is judged by the permission policy. */
-export type ToolKind = "read" | "write" | "execute";
+/**
+ * How a call is judged by the permission policy. `remember`: the call keeps
+ * (or removes) something that outlives the session outside the user's files
+ * (knowledge, skills), which later sessions put in front of the model: it
+ * is approved like a write, never in plan mode, and one kept for every
+ * project is never covered by accept-edits.
+ */
+export type ToolKind = "read" | "write" | "execute" | "remember";
 
 /** What a call touches, for permission checks. */
 export interface ToolTargets {
@@ -67,6 +79,15 @@ export interface ToolTargets {
   command?: string;
   /** The command is to run outside the sandbox: only the user's approval of this one call allows it. */
   unsandboxed?: true;
+  /** What a `remember` call keeps or removes, and where. */
+  memory?: MemoryTarget;
+}
+
+export interface MemoryTarget {
+  /** `project`: this project's later sessions; `user`: every project of this user. */
+  scope: "project" | "user";
+  /** What is kept or removed, as the user should read it before approving (`rule "build": Always use pnpm.`). */
+  what: string;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {

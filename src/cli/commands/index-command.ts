@@ -7,7 +7,7 @@ import { formatCount } from "../format.js";
 import { IndexProgressPrinter, type ProgressStyle } from "../index-progress-printer.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalField, terminalText } from "../terminal-text.js";
-import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { printOpeningWarnings } from "../opening-warnings.js";
 
 interface IndexOptions {
   yes?: boolean;
@@ -25,7 +25,7 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: resolveRoot(context, path), env: context.env });
-      warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
+      printOpeningWarnings(services, context.stderr);
       try {
         services.consent.recordIndexConsent(true, options.yes ? "sylk index --yes" : "sylk index");
         const style: ProgressStyle = options.json ? "json" : context.stderr.isTTY ? "bar" : "lines";

@@ -7,7 +7,7 @@ import { formatBytes, formatCount } from "../format.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalField, terminalText } from "../terminal-text.js";
 import { terminalJson } from "../../format/terminal-json.js";
-import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { printOpeningWarnings } from "../opening-warnings.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { sandboxName } from "../sandbox-warning.js";
 
@@ -46,7 +46,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: paths.root, env: context.env });
-      warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
+      printOpeningWarnings(services, context.stderr);
       try {
         const freshness = await services.indexer.checkFreshness();
         const counts = services.files.counts();
