@@ -51,6 +51,7 @@ export interface ProjectServices {
   embedder: Embedder;
   codeFullText: PersistentFullText;
   historyFullText: PersistentFullText;
+  knowledgeFullText: PersistentFullText;
   codeVectorIndex: CodeVectorIndex;
   indexer: ProjectIndexer;
   backfill: VectorBackfill;
@@ -76,7 +77,8 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const fullTextRepository = new FullTextRepository(db);
   const codeFullText = new PersistentFullText(fullTextRepository, "code");
   const historyFullText = new PersistentFullText(fullTextRepository, "history");
-  const knowledge = new KnowledgeStore({ db, repository: new KnowledgeRepository(db), fullText: new PersistentFullText(fullTextRepository, "knowledge") });
+  const knowledgeFullText = new PersistentFullText(fullTextRepository, "knowledge");
+  const knowledge = new KnowledgeStore({ db, repository: new KnowledgeRepository(db), fullText: knowledgeFullText });
   const builtinEmbedder = config.embedding.provider === "builtin";
   // Scans on a second thread once warm, beside full-text scoring.
   const codeVectorIndex = new CodeVectorIndex(vectors, () => fullTextRepository.dataVersion(), true);
@@ -87,6 +89,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     files,
     writer: new IndexWriter(db, files, vectors, codeFullText, codeVectorIndex, options.interactive ? INTERACTIVE_COMMIT_SLICE_MS : undefined),
     fullText: codeFullText,
+    otherFullText: [historyFullText, knowledgeFullText],
     createPool: () => new FileWorkerPool({ threads: config.index.workerThreads }),
     processSmallWorkInline: !options.interactive,
     embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,
@@ -106,6 +109,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     embedder,
     codeFullText,
     historyFullText,
+    knowledgeFullText,
     codeVectorIndex,
     indexer,
     backfill: new VectorBackfill({ db, files, entries, vectors, embedder, batchSize: config.embedding.batchSize }),

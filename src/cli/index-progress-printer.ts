@@ -3,6 +3,7 @@ import type { IndexProgress, IndexSummary } from "../indexer/project-indexer.js"
 import { formatCount, formatDuration, progressBar } from "./format.js";
 import { terminalField } from "./terminal-text.js";
 import { terminalJson } from "../format/terminal-json.js";
+import { describeRepair } from "../store/snapshot-damage.js";
 
 export type ProgressStyle = "bar" | "lines" | "json";
 
@@ -88,6 +89,7 @@ export class IndexProgressPrinter {
     }
     for (const failure of summary.failures.slice(0, 10)) lines.push(`  failed: ${terminalField(failure.path)}: ${terminalField(failure.reason)}`);
     if (summary.failures.length > 10) lines.push(`  … and ${summary.failures.length - 10} more (sylk status --json lists them)`);
+    lines.push(...summary.repairedFullText.map(describeRepair));
     if (summary.interrupted) lines.push("Run `sylk index` again to finish; files already indexed are kept.");
     this.stdout.write(`${lines.join("\n")}\n`);
   }

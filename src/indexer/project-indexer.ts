@@ -1,6 +1,7 @@
 import type { IndexConfig } from "../config/schema.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
+import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
 import { directoryOf, type FileRepository, type ManifestEntry } from "../store/file-repository.js";
 import { FileBatchProcessor } from "./file-batch.js";
 import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
@@ -56,6 +57,8 @@ export interface IndexSummary {
   failures: Array<{ path: string; reason: string }>;
   /** Newly seen entries that are not files Sylk can read or name (FIFOs, sockets, devices, names that are not UTF-8): counted in `skipped`, a few shown. */
   unindexable: { count: number; examples: Array<{ path: string; reason: UnindexableReason }> };
+  /** Full-text indexes whose snapshot was damaged, rebuilt from their tables' stored terms in this run. */
+  repairedFullText: FullTextIndexDamage[];
   interrupted: boolean;
   durationMs: number;
 }
@@ -76,6 +79,11 @@ export interface ProjectIndexerDeps {
   files: FileRepository;
   writer: IndexWriter;
   fullText: PersistentFullText;
+  /**
+   * The other full-text indexes (history, knowledge): the indexer does not
+   * feed them, but a run is where a snapshot noted as damaged is rebuilt.
+   */
+  otherFullText?: readonly PersistentFullText[];
   /** Created only when there is work for it. */
   createPool: () => FileWorkerPool;
   /**
@@ -171,6 +179,7 @@ export class ProjectIndexer {
       chunks: 0,
       failures: [],
       unindexable: unindexableOf(diff.newlySkipped),
+      repairedFullText: [],
       interrupted: false,
       durationMs: 0,
     };
@@ -193,7 +202,8 @@ export class ProjectIndexer {
     summary.interrupted = processed < total;
 
     yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
-    if (!isFresh(diff) || freshness.state === "missing") await this.deps.fullText.checkpoint();
+    if (!isFresh(diff) || freshness.state === "missing" || this.deps.fullText.damageNoted()) await this.deps.fullText.checkpoint();
+    summary.repairedFullText = await this.repairFullText();
     if (!summary.interrupted) {
       this.deps.db.transaction(() => {
         this.rememberDirectories(scan, summary.failures);
@@ -253,6 +263,7 @@ export class ProjectIndexer {
       chunks: 0,
       failures: [],
       unindexable: unindexableOf(newlySkipped),
+      repairedFullText: [],
       interrupted: false,
       durationMs: 0,
     };
@@ -264,8 +275,24 @@ export class ProjectIndexer {
       processed += batch.length;
     }
     summary.interrupted = processed < changed.length;
+    summary.repairedFullText = this.takeRepairs([this.deps.fullText]);
     summary.durationMs = performance.now() - started;
     return summary;
+  }
+
+  /**
+   * Rebuilds the other full-text indexes whose snapshot was noted as
+   * damaged, and reports every repair this process made (a load that met
+   * damage repaired it too, see `PersistentFullText`).
+   */
+  private async repairFullText(): Promise<FullTextIndexDamage[]> {
+    const others = this.deps.otherFullText ?? [];
+    for (const fullText of others) if (fullText.damageNoted()) await fullText.checkpoint();
+    return this.takeRepairs([this.deps.fullText, ...others]);
+  }
+
+  private takeRepairs(indexes: readonly PersistentFullText[]): FullTextIndexDamage[] {
+    return indexes.flatMap((fullText) => fullText.takeRepairs().map((damage) => ({ index: fullText.collection, ...damage })));
   }
 
   /**

@@ -288,6 +288,8 @@ describe("directory snapshots", () => {
     old.exec("DROP TABLE knowledge_items; DROP TABLE inquiries; DROP TABLE routing_decisions; DROP TABLE agent_affinities; DROP TABLE pipeline_stages; DROP TABLE pipelines;");
     old.exec("DROP INDEX idx_sessions_parent;");
     for (const column of ["parent_session_id", "parent_tool_use_id", "agent_id", "agent_type", "kind"]) old.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
+    // And schema 17's snapshot checksums.
+    old.exec("ALTER TABLE fts_documents DROP COLUMN checksum; ALTER TABLE fts_documents DROP COLUMN postings_rows; ALTER TABLE fts_postings DROP COLUMN checksum;");
     old.pragma("user_version = 7");
     old.close();
 
