@@ -91,6 +91,10 @@ const modelSchema = z.strictObject({
   maxAttempts: z._default(z.int().check(z.minimum(1), z.maximum(20)), d.model.maxAttempts),
   /** First retry delay; it doubles each attempt (jittered), unless the server says otherwise. */
   retryBaseDelayMs: z._default(z.int().check(z.minimum(1)), d.model.retryBaseDelayMs),
+  /**
+   * The retry cap: the longest wait before one retry. A server that asks for
+   * a longer one (`retry-after`) fails the call at once, naming its wait.
+   */
   retryMaxDelayMs: z._default(z.int().check(z.minimum(1)), d.model.retryMaxDelayMs),
 });
 
