@@ -5,6 +5,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc
 import type * as z from "zod/mini";
 import { ConfigError } from "../errors.js";
 import { CONFIG_FILE_NAME } from "./defaults.js";
+import { clampToMachine, type ClampedSetting } from "./machine-limits.js";
 import { configSchema, type SylkConfig } from "./schema.js";
 import { withoutTrustGatedKeys, type GatedSetting } from "./trust-gated-keys.js";
 
@@ -19,6 +20,8 @@ export interface LoadedConfig {
   sources: Map<string, { source: ConfigSource; origin: string }>;
   /** Settings of the project's `.sylkrc` left out because the folder is not trusted (see `trust-gated-keys.ts`). */
   ignoredProjectSettings?: { file: string; settings: GatedSetting[] };
+  /** Settings brought down to what this machine can use (see `machine-limits.ts`). */
+  clampedSettings?: ClampedSetting[];
 }
 
 export interface LoadConfigOptions {
@@ -84,7 +87,13 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   }
   const result = configSchema.safeParse(merged);
   if (!result.success) throw configErrorFrom(result.error, "merged configuration");
-  return { config: result.data, sources, ...(ignoredProjectSettings ? { ignoredProjectSettings } : {}) };
+  const { config, clamped } = clampToMachine(result.data);
+  return {
+    config,
+    sources,
+    ...(ignoredProjectSettings ? { ignoredProjectSettings } : {}),
+    ...(clamped.length > 0 ? { clampedSettings: clamped } : {}),
+  };
 }
 
 /**
