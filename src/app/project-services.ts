@@ -125,7 +125,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     knowledge,
     inquiries: new Inquiries({ repository: new InquiryRepository(db), knowledge }),
     consent: new ConsentStore(paths),
-    indexLock: new IndexLock(paths.indexLock),
+    indexLock: new IndexLock(paths.indexLock, paths.root),
     close: async () => {
       await Promise.all([indexer.close(), codeVectorIndex.close()]);
       db.close();
