@@ -64,6 +64,8 @@ export interface ScanOptions {
   sliceMs?: number;
   /** See `snapshotHolds`; tests change it. */
   racyWindowMs?: number;
+  /** Ends the walk at its next yield (a tool call cancelled by Esc), with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 const DEFAULT_SLICE_MS = 8;
@@ -127,6 +129,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     }
   }
 
+  options.signal?.throwIfAborted();
   const queue: PendingDirectory[] = [{ relative: "", absolute: root, rulesChanged: previous === undefined }];
   const workingDirectory = new WorkingDirectory();
   let sliceStarted = performance.now();
@@ -139,6 +142,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
         // Other code may run meanwhile: it must find the process where it left it.
         workingDirectory.restore();
         await new Promise((resolve) => setImmediate(resolve));
+        options.signal?.throwIfAborted();
         sliceStarted = performance.now();
       }
     }
@@ -334,8 +338,8 @@ function statOf(directory: string, name: string): FileStat[] {
 }
 
 /** Every file of the project, as a full walk sees it (no previous states). */
-export async function scanProject(root: string, config: IndexConfig, nowMs: number = Date.now()): Promise<ScanResult> {
-  const scan = await scanTree(root, config, { nowMs });
+export async function scanProject(root: string, config: IndexConfig, options: { nowMs?: number; signal?: AbortSignal } = {}): Promise<ScanResult> {
+  const scan = await scanTree(root, config, options);
   return {
     files: scan.changed.flatMap((directory) => directory.files),
     skipped: scan.changed.flatMap((directory) => directory.skipped),

@@ -41,7 +41,7 @@ export async function filesUnder(context: ToolContext, requested: string | undef
   if (!isDirectory) throw new ToolError(`${requested} is a file, not a directory. Use read_file to read it.`);
   const config = { ...defaultConfig().index, excludePaths: [".git", "node_modules"], excludePatterns: [], maxFileSize: Number.MAX_SAFE_INTEGER };
   const inRoot = resolved.relative !== undefined;
-  const scanned = await scanProject(inRoot ? context.root : resolved.absolute, config);
+  const scanned = await scanProject(inRoot ? context.root : resolved.absolute, config, { signal: context.signal });
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
   const paths: string[] = [];
   const withinDirectory: string[] = [];

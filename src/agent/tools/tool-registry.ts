@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
+import { CANCELLED_BEFORE_RUNNING, CANCELLED_WHILE_RUNNING, settledOrCancelled } from "./tool-cancellation.js";
 import {
   FatalToolError,
   isInfrastructureFailure,
@@ -49,7 +50,8 @@ export interface ToolRunResult extends ToolOutput {
  * correction the model can act on), the permission policy decides (asking
  * the user through the approver when it cannot), and every failure becomes
  * an error result the model can act on, except a failure of the machinery
- * beneath the tools (`FatalToolError`), which ends the run.
+ * beneath the tools (`FatalToolError`), which ends the run. A call stops
+ * being waited for soon after its signal aborts (`settledOrCancelled`).
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
@@ -138,9 +140,13 @@ export class ToolRegistry {
         if (answer === "allow-session" && !decision.once) this.policy.allowForSession(request);
         permission = "approved";
       }
-      const output = await tool.execute(input, context);
+      if (context.signal.aborted) return interrupted(CANCELLED_BEFORE_RUNNING, permission);
+      const output = await settledOrCancelled(tool.execute(input, context), context.signal);
+      if (output === "cancelled") return interrupted(CANCELLED_WHILE_RUNNING, permission);
       return { ...output, permission };
     } catch (error) {
+      // A tool that stopped on the signal with a message of its own keeps it; any other failure after Esc is the interruption's.
+      if (context.signal.aborted && !(error instanceof ToolError)) return interrupted(CANCELLED_WHILE_RUNNING, permission);
       if (isInfrastructureFailure(error)) throw new FatalToolError(tool.name, error);
       const message =
         error instanceof ToolError ? error.message : `${tool.name} failed: ${(error as Error).message ?? String(error)}`;
@@ -148,6 +154,10 @@ export class ToolRegistry {
       return { output: message, display: message, isError: true, permission, ...(failure ? { failure } : {}) };
     }
   }
+}
+
+function interrupted(message: string, permission: ToolRunResult["permission"]): ToolRunResult {
+  return { output: message, display: "Interrupted", isError: true, permission };
 }
 
 function denied(message: string, isInputError: boolean): ToolRunResult {
