@@ -1,5 +1,5 @@
 import { editFileTool } from "./edit-file.js";
-import { grepTool } from "./grep.js";
+import { createGrepTool } from "./grep.js";
 import { listFilesTool } from "./list-files.js";
 import { readFileTool } from "./read-file.js";
 import { createRunCommandTool, type RunCommandDeps } from "./run-command.js";
@@ -16,7 +16,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps): ToolDefinition[] {
   return [
     readFileTool,
     listFilesTool,
-    grepTool,
+    createGrepTool(),
     createSearchCodebaseTool(deps.codeSearcher),
     editFileTool,
     writeFileTool,
