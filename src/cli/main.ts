@@ -14,6 +14,7 @@ import { registerStatusCommand } from "./commands/status-command.js";
 import { registerTrustCommand } from "./commands/trust-command.js";
 import { diskFullMessage } from "./disk-full.js";
 import { addGlobalOptions, resolveRoot } from "./shared-options.js";
+import { listenForStopSignals } from "./stop-signals.js";
 
 export const VERSION = "0.1.0";
 
@@ -47,7 +48,8 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
 
 /**
  * Runs the CLI and returns the exit code. Fatal errors become exit codes
- * here and only here; Ctrl-C aborts the running command (a second one quits).
+ * here and only here; Ctrl-C, SIGTERM and SIGHUP abort the running command
+ * (see `listenForStopSignals`).
  */
 export async function main(argv: string[], overrides: Partial<CliContext> = {}): Promise<number> {
   const controller = new AbortController();
@@ -60,12 +62,7 @@ export async function main(argv: string[], overrides: Partial<CliContext> = {}):
     signal: controller.signal,
     ...overrides,
   };
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
-    context.stderr.write("\nStopping… (Ctrl-C again to quit at once)\n");
-    controller.abort();
-  };
-  process.on("SIGINT", onSigint);
+  const stopSignals = listenForStopSignals(controller, context.stderr);
   // Kept after main returns: what the command wrote may reach a closed pipe later.
   if (context.stdout === process.stdout && !process.stdout.listeners("error").includes(endQuietlyOnClosedPipe)) {
     process.stdout.on("error", endQuietlyOnClosedPipe);
@@ -73,11 +70,12 @@ export async function main(argv: string[], overrides: Partial<CliContext> = {}):
   let exitCode: ExitCodeValue = ExitCode.Success;
   try {
     await buildProgram(context, (code) => (exitCode = code)).parseAsync(argv);
-    return exitCode;
+    return stopSignals.exitCode() ?? exitCode;
   } catch (error) {
-    return reportError(error, context);
+    const code = reportError(error, context);
+    return stopSignals.exitCode() ?? code;
   } finally {
-    process.off("SIGINT", onSigint);
+    stopSignals.dispose();
   }
 }
 
