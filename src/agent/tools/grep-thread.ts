@@ -11,8 +11,13 @@ import type { FileHits, GrepSearch } from "./grep-matcher.js";
 export const FILE_BUDGET_MS = 3_000;
 /** How often the main thread looks at which file the search is on. */
 const WATCH_INTERVAL_MS = 50;
-/** A thread unused this long ends; the next search starts another. */
-const IDLE_MS = 30_000;
+/**
+ * A thread unused this long ends; the next search starts another, and masks
+ * every file again. Long enough to outlast the pauses of a conversation
+ * (reading an answer, typing the next prompt); an idle thread costs a few
+ * megabytes.
+ */
+const IDLE_MS = 5 * 60_000;
 
 export type GrepEnd =
   | { kind: "done"; more: boolean }
