@@ -141,7 +141,8 @@ export class ToolRegistry {
         permission = "approved";
       }
       if (context.signal.aborted) return interrupted(CANCELLED_BEFORE_RUNNING, permission);
-      const output = await settledOrCancelled(tool.execute(input, context), context.signal);
+      const running = tool.execute(input, context);
+      const output = tool.stopsOnAbort ? await running : await settledOrCancelled(running, context.signal);
       if (output === "cancelled") return interrupted(CANCELLED_WHILE_RUNNING, permission);
       return { ...output, permission };
     } catch (error) {

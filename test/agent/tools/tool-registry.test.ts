@@ -61,6 +61,25 @@ describe("ToolRegistry", () => {
     expect(before).toMatchObject({ isError: true, output: "The user interrupted before this call ran." });
   });
 
+  it("waits past the grace for a tool that stops on its signal by itself and records how (a sub-agent)", async () => {
+    const winding = defineTool({
+      name: "winding_down",
+      description: "Takes a while to stop, and says how it stopped.",
+      schema: z.strictObject({}),
+      kind: "read",
+      stopsOnAbort: true,
+      targets: () => ({}),
+      execute: (_input, toolContext) =>
+        new Promise<{ output: string }>((resolve) =>
+          toolContext.signal.addEventListener("abort", () => setTimeout(() => resolve({ output: "stopped, notes recorded" }), 800)),
+        ),
+    });
+    const controller = new AbortController();
+    const running = new ToolRegistry([winding], new PermissionPolicy("bypass")).run({ id: "s", name: "winding_down", input: {} }, { ...context, signal: controller.signal });
+    controller.abort();
+    expect(await running).toMatchObject({ output: "stopped, notes recorded" });
+  });
+
   it("keeps the answer of a tool that stops on the signal itself", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
