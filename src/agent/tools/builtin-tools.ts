@@ -1,5 +1,6 @@
 import { editFileTool } from "./edit-file.js";
 import { createGrepTool } from "./grep.js";
+import type { GrepThread } from "./grep-thread.js";
 import { listFilesTool } from "./list-files.js";
 import { readFileTool } from "./read-file.js";
 import { createRunCommandTool, type RunCommandDeps } from "./run-command.js";
@@ -9,6 +10,8 @@ import { writeFileTool } from "./write-file.js";
 
 export interface BuiltinToolDeps extends RunCommandDeps {
   codeSearcher: CodeSearcher;
+  /** Where grep matches: the process's warm thread; one of its own when absent. */
+  grepThread?: GrepThread;
 }
 
 /** The tools every session has, in the order the model sees them. */
@@ -16,7 +19,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps): ToolDefinition[] {
   return [
     readFileTool,
     listFilesTool,
-    createGrepTool(),
+    createGrepTool(deps.grepThread),
     createSearchCodebaseTool(deps.codeSearcher),
     editFileTool,
     writeFileTool,

@@ -36,8 +36,10 @@ export interface GrepOutcome {
  * The main thread never runs the model's pattern: it watches the thread's
  * progress and terminates it when one file takes longer than the budget
  * (what was found before is kept) or the call is cancelled, which stops even
- * a regular expression in the middle of a catastrophic backtrack. A search
- * that arrives while another runs gets a thread of its own.
+ * a regular expression in the middle of a catastrophic backtrack. One per
+ * process (`ProjectServices.grepThread`), shared by its sessions and their
+ * sub-agents; a search that arrives while another runs gets a thread of its
+ * own.
  */
 export class GrepThread {
   private shared: Worker | undefined;
@@ -131,6 +133,13 @@ export class GrepThread {
       this.shared = worker;
     }
     return this.shared;
+  }
+
+  /** Ends the thread (the process's project services close). */
+  close(): void {
+    clearTimeout(this.idle);
+    void this.shared?.terminate();
+    this.shared = undefined;
   }
 
   private idleLater(): void {
