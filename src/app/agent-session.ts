@@ -223,7 +223,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           codeSearcher,
           grepThread: services.grepThread,
           sandbox,
-          networkFor: (command) => config.sandbox.network || policy.allowsNetwork(command),
+          networkFor: async (command) => config.sandbox.network || (await policy.allowsNetwork(command)),
         }),
         { record: async (entry) => recorder?.recordDerived(entry) },
       )),

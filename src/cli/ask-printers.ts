@@ -1,4 +1,6 @@
 import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
+import { terminalJson } from "../format/terminal-json.js";
+import { terminalField, terminalText } from "./terminal-text.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
@@ -65,7 +67,9 @@ export function resultJson(result: AgentResult) {
  * Progress (tool calls, retries, errors) on stderr, the answer on stdout. On
  * a terminal the answer streams as it comes (each model call's text); piped,
  * stdout gets the final answer alone, at the end, and an interrupted run
- * still prints what had arrived of it.
+ * still prints what had arrived of it. Everything from the model, its tools
+ * and the project is written with control characters shown escaped
+ * (`terminalText`), piped or not; line breaks and tabs stay.
  */
 class TextPrinter implements AskPrinter {
   /** Text of the model call in progress. */
@@ -80,7 +84,6 @@ class TextPrinter implements AskPrinter {
   }
 
   event(event: AgentEvent): void {
-    const { stderr, stdout } = this.streams;
     switch (event.type) {
       case "turn_start":
         this.partial = "";
@@ -88,7 +91,7 @@ class TextPrinter implements AskPrinter {
       case "text_delta":
         this.partial += event.text;
         if (this.live) {
-          stdout.write(event.text);
+          this.out(event.text);
           this.openLine = !event.text.endsWith("\n");
         }
         break;
@@ -97,39 +100,39 @@ class TextPrinter implements AskPrinter {
         this.endLine();
         break;
       case "tool_use":
-        stderr.write(`⏺ ${event.name}(${summariseInput(event.input)})\n`);
+        this.err(`⏺ ${terminalField(event.name)}(${summariseInput(event.input)})\n`);
         break;
       case "attached":
-        stderr.write(`Attached ${event.files.map((file) => `${file.path}:${file.startLine}-${file.endLine}`).join(", ")}\n`);
+        this.err(`Attached ${event.files.map((file) => `${terminalField(file.path)}:${file.startLine}-${file.endLine}`).join(", ")}\n`);
         break;
       case "tool_result":
-        stderr.write(`  ⎿ ${event.isError ? "✗ " : ""}${firstLine(event.display ?? event.output)}\n`);
+        this.err(`  ⎿ ${event.isError ? "✗ " : ""}${firstLine(event.display ?? event.output)}\n`);
         break;
       case "retry":
         if (this.live && this.partial) {
           this.endLine();
-          stderr.write("(the answer above was cut off; it comes again)\n");
+          this.err("(the answer above was cut off; it comes again)\n");
         }
         this.partial = "";
-        stderr.write(`Model call failed (${event.reason}); retrying in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).\n`);
+        this.err(`Model call failed (${event.reason}); retrying in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).\n`);
         break;
       case "error":
-        stderr.write(`sylk: ${event.message}\n`);
+        this.err(`sylk: ${event.message}\n`);
         break;
       case "prefetch":
-        stderr.write(`Context: added ${[...event.excerpts, ...event.hints].map((item) => item.source).join(", ")} (${event.tokens} tokens)\n`);
+        this.err(`Context: added ${[...event.excerpts, ...event.hints].map((item) => terminalField(item.source)).join(", ")} (${event.tokens} tokens)\n`);
         break;
       case "handoff":
-        stderr.write(`${handoffNote(event)}\n`);
+        this.err(`${handoffNote(event)}\n`);
         break;
       case "context_eviction":
-        stderr.write(`Context: turns ${event.reference.turnRange[0]}-${event.reference.turnRange[1]} moved out of the window as ${event.marker}\n`);
+        this.err(`Context: turns ${event.reference.turnRange[0]}-${event.reference.turnRange[1]} moved out of the window as ${event.marker}\n`);
         break;
       case "subagent_event":
         this.subAgentLine(event, 1);
         break;
       case "pipeline_stage":
-        stderr.write(
+        this.err(
           event.status === "start"
             ? `▸ stage ${event.stage}${event.round > 0 ? ` (round ${event.round})` : ""}: ${event.agentId}\n`
             : `  ⎿ ${event.stage}: ${event.outcome === "no_structure" ? "ended without its structured report" : (event.outcome ?? "done")}\n`,
@@ -139,9 +142,9 @@ class TextPrinter implements AskPrinter {
         this.endLine();
         // Interrupted mid-answer: what had arrived of it is the answer there is.
         const answer = event.result.stopReason === "interrupted" && this.partial.trim() ? this.partial : event.result.response;
-        if (!this.live && answer) stdout.write(`${answer.replace(/\n*$/, "")}\n`);
+        if (!this.live && answer) this.out(`${answer.replace(/\n*$/, "")}\n`);
         if (event.result.stopReason === "max_turns") {
-          stderr.write(`Stopped after ${event.result.turns} model calls (--max-turns); \`sylk ask --continue\` goes on.\n`);
+          this.err(`Stopped after ${event.result.turns} model calls (--max-turns); \`sylk ask --continue\` goes on.\n`);
         }
         break;
       }
@@ -154,10 +157,21 @@ class TextPrinter implements AskPrinter {
   private subAgentLine(event: Extract<AgentEvent, { type: "subagent_event" }>, depth: number): void {
     const indent = "  ".repeat(depth);
     const inner = event.event;
+    const agent = terminalField(event.agentId);
     if (inner.type === "subagent_event") this.subAgentLine(inner, depth + 1);
-    else if (inner.type === "tool_use") this.streams.stderr.write(`${indent}⏺ ${event.agentId} ${inner.name}(${summariseInput(inner.input)})\n`);
-    else if (inner.type === "tool_result") this.streams.stderr.write(`${indent}  ⎿ ${inner.isError ? "✗ " : ""}${firstLine(inner.display ?? inner.output)}\n`);
-    else if (inner.type === "error") this.streams.stderr.write(`${indent}sylk: ${event.agentId}: ${inner.message}\n`);
+    else if (inner.type === "tool_use") this.err(`${indent}⏺ ${agent} ${terminalField(inner.name)}(${summariseInput(inner.input)})\n`);
+    else if (inner.type === "tool_result") this.err(`${indent}  ⎿ ${inner.isError ? "✗ " : ""}${firstLine(inner.display ?? inner.output)}\n`);
+    else if (inner.type === "error") this.err(`${indent}sylk: ${agent}: ${inner.message}\n`);
+  }
+
+  /** The answer, on stdout. */
+  private out(text: string): void {
+    this.streams.stdout.write(terminalText(text));
+  }
+
+  /** Progress, on stderr. */
+  private err(text: string): void {
+    this.streams.stderr.write(terminalText(text));
   }
 
   private endLine(): void {
@@ -171,7 +185,7 @@ class JsonPrinter implements AskPrinter {
   constructor(private readonly streams: Streams) {}
 
   event(event: AgentEvent): void {
-    if (event.type === "done") this.streams.stdout.write(`${JSON.stringify(resultJson(event.result))}\n`);
+    if (event.type === "done") this.streams.stdout.write(`${terminalJson(resultJson(event.result))}\n`);
   }
 }
 
@@ -195,7 +209,7 @@ class StreamJsonPrinter implements AskPrinter {
   event(event: AgentEvent): void {
     if (event.type === "handoff") this.agentId = event.toAgent;
     const line = this.lineOf(event, { agent_id: this.agentId, agent_type: this.facts.agentType });
-    if (line) this.streams.stdout.write(`${JSON.stringify(line)}\n`);
+    if (line) this.streams.stdout.write(`${terminalJson(line)}\n`);
   }
 
   private lineOf(event: AgentEvent, agent: Record<string, string>): Record<string, unknown> | undefined {
@@ -345,16 +359,17 @@ function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
   }
 }
 
+/** The argument a call is recognised by, on one line; escaped before it is cut, so the cut counts what is shown. */
 function summariseInput(input: unknown): string {
   if (typeof input !== "object" || input === null) return "";
   const record = input as Record<string, unknown>;
   const primary = record.path ?? record.command ?? record.pattern ?? record.query;
-  const text = typeof primary === "string" ? primary : JSON.stringify(input);
+  const text = terminalField(typeof primary === "string" ? primary : JSON.stringify(input));
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 function firstLine(text: string): string {
-  const line = text.split("\n")[0] ?? "";
+  const line = terminalField(text.split("\n")[0] ?? "");
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
 

@@ -1,3 +1,5 @@
+import { visible } from "../format/visible-text.js";
+
 // Made on first use: setting up ICU's number formatting took ~10 ms of every command's start-up.
 let integer: Intl.NumberFormat | undefined;
 
@@ -44,6 +46,11 @@ export function formatLocalTime(epochMs: number): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())} ${zone}`;
 }
 
+/** A field of a listed line (a title, a model, an agent): on one line, control characters shown escaped. */
+function field(text: string): string {
+  return visible(text, { newlines: false, tabs: "escape" });
+}
+
 /** One session as `sylk sessions` and `/sessions` list it. */
 export function sessionLine(session: {
   id: string;
@@ -55,8 +62,8 @@ export function sessionLine(session: {
 }, chain: readonly string[] = []): string {
   const tokens = formatCount(session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens);
   // A chain of more than one instance: the handoffs, and the instance --continue goes on with.
-  const handoffs = chain.length > 1 ? `  ${chain.length - 1} ${chain.length === 2 ? "handoff" : "handoffs"}: ${chain.join(" → ")}` : "";
-  return `${session.id.slice(0, 8)}  ${formatLocalTime(session.updatedAt)}  ${session.model}  ${session.turns} turns, ${tokens} tokens${handoffs}  ${session.title}`;
+  const handoffs = chain.length > 1 ? `  ${chain.length - 1} ${chain.length === 2 ? "handoff" : "handoffs"}: ${chain.map(field).join(" → ")}` : "";
+  return `${session.id.slice(0, 8)}  ${formatLocalTime(session.updatedAt)}  ${field(session.model)}  ${session.turns} turns, ${tokens} tokens${handoffs}  ${field(session.title)}`;
 }
 
 /** A sub-agent's run under its root session in `sylk sessions`. */
@@ -69,7 +76,7 @@ export function subAgentLine(child: {
   usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number };
 }): string {
   const tokens = formatCount(child.usage.inputTokens + child.usage.outputTokens + child.usage.cacheReadTokens);
-  return `          ↳ ${child.agentId ?? child.agentType ?? "agent"} (${child.kind})  ${child.turns} turns, ${tokens} tokens  ${child.title}`;
+  return `          ↳ ${field(child.agentId ?? child.agentType ?? "agent")} (${child.kind})  ${child.turns} turns, ${tokens} tokens  ${field(child.title)}`;
 }
 
 /** A pipeline under its root session in `sylk sessions`: its status and each stage with how it ended. */
@@ -79,6 +86,6 @@ export function pipelineLine(pipeline: {
   stages: ReadonlyArray<{ stage: string; round: number; status: string }>;
 }): string {
   const mark = (status: string) => (status === "done" ? "✓" : status === "running" ? "…" : status === "no_structure" ? "∅" : "✗");
-  const stages = pipeline.stages.map((stage) => `${stage.stage}${stage.round > 0 ? stage.round : ""} ${mark(stage.status)}`).join(" → ");
-  return `          ▸ pipeline ${pipeline.status}${pipeline.stopReason ? ` (${pipeline.stopReason})` : ""}: ${stages}`;
+  const stages = pipeline.stages.map((stage) => `${field(stage.stage)}${stage.round > 0 ? stage.round : ""} ${mark(stage.status)}`).join(" → ");
+  return `          ▸ pipeline ${pipeline.status}${pipeline.stopReason ? ` (${field(pipeline.stopReason)})` : ""}: ${stages}`;
 }

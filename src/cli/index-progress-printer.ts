@@ -1,5 +1,7 @@
 import type { IndexProgress, IndexSummary } from "../indexer/project-indexer.js";
 import { formatCount, formatDuration, progressBar } from "./format.js";
+import { terminalField } from "./terminal-text.js";
+import { terminalJson } from "../format/terminal-json.js";
 
 export type ProgressStyle = "bar" | "lines" | "json";
 
@@ -36,7 +38,7 @@ export class IndexProgressPrinter {
 
   update(progress: IndexProgress): void {
     if (this.style === "json") {
-      this.stdout.write(`${JSON.stringify({ type: "progress", ...progress })}\n`);
+      this.stdout.write(`${terminalJson({ type: "progress", ...progress })}\n`);
       return;
     }
     const line = describeProgress(progress);
@@ -56,7 +58,7 @@ export class IndexProgressPrinter {
 
   summary(summary: IndexSummary, extra: Record<string, unknown> = {}): void {
     if (this.style === "json") {
-      this.stdout.write(`${JSON.stringify({ type: "summary", ...summary, ...extra })}\n`);
+      this.stdout.write(`${terminalJson({ type: "summary", ...summary, ...extra })}\n`);
       return;
     }
     const lines: string[] = [];
@@ -70,7 +72,8 @@ export class IndexProgressPrinter {
           `in ${formatDuration(summary.durationMs)}.`,
       );
     }
-    for (const failure of summary.failures.slice(0, 10)) lines.push(`  failed: ${failure.path}: ${failure.reason}`);
+    // A failed file is named by the repository: its path and the reason quoting it are shown escaped.
+    for (const failure of summary.failures.slice(0, 10)) lines.push(`  failed: ${terminalField(failure.path)}: ${terminalField(failure.reason)}`);
     if (summary.failures.length > 10) lines.push(`  … and ${summary.failures.length - 10} more (sylk status --json lists them)`);
     if (summary.interrupted) lines.push("Run `sylk index` again to finish; files already indexed are kept.");
     this.stdout.write(`${lines.join("\n")}\n`);

@@ -15,6 +15,7 @@ import { registerTrustCommand } from "./commands/trust-command.js";
 import { diskFullMessage } from "./disk-full.js";
 import { addGlobalOptions, resolveRoot } from "./shared-options.js";
 import { listenForStopSignals } from "./stop-signals.js";
+import { terminalText } from "./terminal-text.js";
 
 export const VERSION = "0.1.0";
 
@@ -25,8 +26,9 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
     .version(VERSION)
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => context.stdout.write(text),
-      writeErr: (text) => context.stderr.write(text),
+      // Usage errors quote the arguments, which a script may have taken from anywhere.
+      writeOut: (text) => context.stdout.write(terminalText(text)),
+      writeErr: (text) => context.stderr.write(terminalText(text)),
     })
     .hook("preAction", (command) => {
       const cwd = (command.opts() as { cwd?: string }).cwd;
@@ -90,8 +92,9 @@ function reportError(error: unknown, context: CliContext): number {
     // Commander has printed usage or the message already.
     return error.exitCode === 0 ? ExitCode.Success : ExitCode.BadInput;
   }
+  // Messages quote paths, file names and configuration values: shown escaped.
   if (error instanceof FatalError) {
-    context.stderr.write(`sylk: ${error.message}\n`);
+    context.stderr.write(`sylk: ${terminalText(error.message)}\n`);
     return error.exitCode;
   }
   if (context.signal.aborted) {
@@ -99,7 +102,7 @@ function reportError(error: unknown, context: CliContext): number {
     return ExitCode.Interrupted;
   }
   const message = diskFullMessage(error, sylkHome(context.env)) ?? (error instanceof Error ? error.message : String(error));
-  context.stderr.write(`sylk: ${message}\n`);
-  if (context.env.SYLK_DEBUG && error instanceof Error && error.stack) context.stderr.write(`${error.stack}\n`);
+  context.stderr.write(`sylk: ${terminalText(message)}\n`);
+  if (context.env.SYLK_DEBUG && error instanceof Error && error.stack) context.stderr.write(`${terminalText(error.stack)}\n`);
   return ExitCode.General;
 }

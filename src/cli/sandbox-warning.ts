@@ -1,4 +1,5 @@
 import { describeSandbox, type SandboxStatus } from "../agent/sandbox/command-sandbox.js";
+import { terminalText } from "./terminal-text.js";
 
 /**
  * Says once, on stderr, that commands will run unsandboxed because this
@@ -7,7 +8,7 @@ import { describeSandbox, type SandboxStatus } from "../agent/sandbox/command-sa
  */
 export function warnIfUnsandboxed(status: SandboxStatus, stderr: NodeJS.WritableStream): void {
   if (status.state !== "unavailable") return;
-  stderr.write(`sylk: warning: ${describeSandbox(status)}. Set sandbox.enabled to false to run commands unsandboxed on purpose and silence this.\n`);
+  stderr.write(`sylk: warning: ${terminalText(describeSandbox(status))}. Set sandbox.enabled to false to run commands unsandboxed on purpose and silence this.\n`);
 }
 
 /** The sandbox in one word, as `stream-json`'s `init` event and `sylk status --json` give it. */

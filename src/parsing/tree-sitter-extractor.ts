@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { Language, Parser, Query } from "web-tree-sitter";
+import { grammarWasm, treeSitterRuntimeWasm } from "./grammar-files.js";
 import { CLASS_LIKE_KINDS, GRAMMARS, querySource, type GrammarSpec, type SymbolKind } from "./grammar-specs.js";
 import { nameAndKind, pythonDocstring } from "./symbol-names.js";
 
@@ -27,8 +26,6 @@ interface LoadedGrammar {
   query: Query;
   spec: GrammarSpec;
 }
-
-const require = createRequire(import.meta.url);
 
 /**
  * Symbols and comments from tree-sitter grammars compiled to WASM. One
@@ -65,10 +62,9 @@ export class TreeSitterExtractor {
   private async load(language: string): Promise<LoadedGrammar> {
     const spec = GRAMMARS[language];
     if (!spec) throw new Error(`no tree-sitter grammar for ${language}`);
-    this.initialised ??= Parser.init({ locateFile: () => require.resolve("web-tree-sitter/tree-sitter.wasm") });
+    this.initialised ??= Parser.init({ locateFile: treeSitterRuntimeWasm });
     await this.initialised;
-    const [packageName, file] = spec.wasm;
-    const grammar = await Language.load(readFileSync(require.resolve(`${packageName}/${file}`)));
+    const grammar = await Language.load(grammarWasm(language));
     const parser = new Parser();
     parser.setLanguage(grammar);
     return { parser, query: new Query(grammar, querySource(spec)), spec };

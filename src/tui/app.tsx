@@ -30,6 +30,7 @@ import type { MentionSource } from "./input/mention-completion.js";
 import { bufferOfParts, expand } from "./input/pasted-text.js";
 import { recapEntries } from "./session-recap.js";
 import { createTheme, ThemeContext, useTheme } from "./theme.js";
+import { visible } from "../format/visible-text.js";
 import type { TranscriptEntry } from "./transcript.js";
 
 export interface AppProps {
@@ -234,7 +235,7 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
       )}
       {agent.queued.map((prompt, position) => (
         <Text key={position} dimColor wrap="truncate-end">
-          {"  "}queued: {firstLine(prompt)}
+          {"  "}queued: {visible(firstLine(prompt), { newlines: false })}
         </Text>
       ))}
       <StatusLine

@@ -14,6 +14,8 @@ export interface TmuxTerminal {
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
   /** tmux key names (`Enter`, `C-c`) or literal text with `literal`. */
   send(keys: string, options?: { literal?: boolean }): void;
+  /** The pane's title, as the program in it may set it (OSC 0 and 2). */
+  paneTitle(): string;
   /** The exit status once `sylk` has ended, or undefined while it runs. */
   exitStatus(): number | undefined;
   close(): void;
@@ -45,6 +47,9 @@ export function startSylkInTmux(args: string[], options: { cwd: string; env: Rec
     },
     send(keys, sendOptions = {}) {
       tmux("send-keys", "-t", "main", ...(sendOptions.literal ? ["-l"] : []), keys);
+    },
+    paneTitle() {
+      return tmux("display-message", "-p", "-t", "main", "#{pane_title}").trimEnd();
     },
     exitStatus() {
       const match = /sylk exited (\d+)/.exec(screen());

@@ -1,8 +1,21 @@
-import picomatch from "picomatch";
+import { loadBashParser, type ShellSyntaxParser } from "../../parsing/bash-parser.js";
 import type { ToolKind, ToolTargets } from "../tools/tool.js";
+import { textFragments } from "./command-fragments.js";
 import { dangerousCommandReason } from "./dangerous-commands.js";
 import type { PermissionMode } from "./permission-modes.js";
+import {
+  commandCoverage,
+  commandDenial,
+  coversPaths,
+  describeDenial,
+  parseRule,
+  type Coverage,
+  type Denial,
+  type ParsedRule,
+} from "./permission-rules.js";
 import { protectedPaths } from "./protected-paths.js";
+import { analyseShellCommand, type ShellAnalysis } from "./shell-commands.js";
+import { unquotedText } from "./simple-command.js";
 
 export { PERMISSION_MODES, type PermissionMode } from "./permission-modes.js";
 
@@ -13,18 +26,15 @@ export type PermissionDecision =
   | { behavior: "ask"; reason: string; once?: boolean };
 
 /**
- * Rules in the form `tool` or `tool(pattern)`: `run_command(npm test*)`
- * matches commands by prefix glob, `edit_file(src/**)` matches paths.
- * Deny rules win over allow rules.
+ * Rules in the form `tool` or `tool(pattern)`. A command rule
+ * (`run_command(npm test*)`) judges each simple command of a command line
+ * (`shell-commands.ts`): allow rules cover the line when they cover every
+ * one, a deny rule forbids it when it matches any. Path rules
+ * (`edit_file(src/**)`) match paths by glob. Deny rules win over allow rules.
  */
 export interface PermissionRules {
   allow: readonly string[];
   deny: readonly string[];
-}
-
-interface ParsedRule {
-  tool: string;
-  matches: ((value: string) => boolean) | undefined;
 }
 
 export interface PermissionRequest {
@@ -39,15 +49,26 @@ export const NETWORK_RULE = "network";
 export class PermissionPolicy {
   private readonly allowRules: ParsedRule[];
   private readonly denyRules: ParsedRule[];
-  /** "Always allow for this session" answers: rules added at run time. */
-  private readonly sessionRules: ParsedRule[] = [];
+  /** "Always allow for this session" answers: every call of a tool that runs no command (file changes)... */
+  private readonly sessionTools = new Set<string>();
+  /** ...or one exact command line again. */
+  private readonly sessionCommands = new Set<string>();
+  private readonly shellParser: Promise<ShellSyntaxParser | Error>;
 
+  /**
+   * `shellParser`: reads command lines; it starts loading here, at the
+   * start of the session. If it fails to load, no command line can be
+   * judged by rules: each is asked about, and deny rules still look at its
+   * pieces.
+   */
   constructor(
     private currentMode: PermissionMode,
     rules: PermissionRules = { allow: [], deny: [] },
+    shellParser: Promise<ShellSyntaxParser> = loadBashParser(),
   ) {
     this.allowRules = rules.allow.map(parseRule);
     this.denyRules = rules.deny.map(parseRule);
+    this.shellParser = shellParser.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
   }
 
   get mode(): PermissionMode {
@@ -59,15 +80,15 @@ export class PermissionPolicy {
     this.currentMode = mode;
   }
 
-  decide(request: PermissionRequest): PermissionDecision {
+  async decide(request: PermissionRequest): Promise<PermissionDecision> {
     const command = request.targets.command;
-    if (command !== undefined) {
-      const danger = dangerousCommandReason(command);
+    const analysis = command === undefined ? undefined : await this.analyse(command);
+    if (command !== undefined && analysis) {
+      const danger = blocklisted(command, analysis);
       if (danger) return { behavior: "deny", reason: `Refused in every permission mode: the command looks like ${danger}.` };
     }
-    if (this.denyRules.some((rule) => ruleMatches(rule, request))) {
-      return { behavior: "deny", reason: `A deny rule in the configuration forbids this ${request.tool} call.` };
-    }
+    const denial = this.denial(request, analysis);
+    if (denial) return { behavior: "deny", reason: describeDenial(request.tool, denial) };
     if (request.kind === "read") return { behavior: "allow" };
     const guarded = request.kind === "write" ? protectedPaths(request.targets.paths ?? []) : [];
     if (guarded.length > 0) {
@@ -78,7 +99,9 @@ export class PermissionPolicy {
         reason: `Change a protected file: ${guarded.map((entry) => entry.reason).join("; ")}`,
       };
     }
-    if ([...this.allowRules, ...this.sessionRules].some((rule) => ruleMatches(rule, request))) return { behavior: "allow" };
+    const coverage = this.coverage(request, analysis);
+    if (coverage.covered) return { behavior: "allow" };
+    const runReason = `Run a command: ${command ?? request.tool}${coverage.why ? ` (${coverage.why})` : ""}`;
     switch (this.mode) {
       case "bypass":
         return { behavior: "allow" };
@@ -86,33 +109,63 @@ export class PermissionPolicy {
         return { behavior: "deny", reason: "Plan mode is read-only: describe the change instead of making it." };
       case "accept-edits":
         if (request.kind === "write") return { behavior: "allow" };
-        return { behavior: "ask", reason: `Run a command: ${command ?? request.tool}` };
+        return { behavior: "ask", reason: runReason };
       case "default":
         return {
           behavior: "ask",
-          reason: request.kind === "write" ? `Change ${request.targets.paths?.join(", ") ?? "a file"}` : `Run a command: ${command ?? request.tool}`,
+          reason: request.kind === "write" ? `Change ${request.targets.paths?.join(", ") ?? "a file"}` : runReason,
         };
     }
   }
 
   /**
    * Whether a sandboxed command may reach the network: an allow rule
-   * `network` (every command) or `network(<command pattern>)` says so, and
-   * a deny rule of the same form wins.
+   * `network` (every command) says so, or `network(<command pattern>)`
+   * rules that cover each of its simple commands; a deny rule of the same
+   * form that matches any of them wins.
    */
-  allowsNetwork(command: string): boolean {
-    const request: PermissionRequest = { tool: NETWORK_RULE, kind: "execute", targets: { command } };
-    if (this.denyRules.some((rule) => ruleMatches(rule, request))) return false;
-    return this.allowRules.some((rule) => ruleMatches(rule, request));
+  async allowsNetwork(command: string): Promise<boolean> {
+    const analysis = await this.analyse(command);
+    if (commandDenial(this.denyRules, NETWORK_RULE, analysis)) return false;
+    return commandCoverage(this.allowRules, NETWORK_RULE, analysis, false).covered;
   }
 
   /**
    * The user chose "always allow for this session": file changes with that
-   * tool from now on, or that exact command again.
+   * tool from now on, or that exact command line again. Never a prefix: a
+   * line approved once covers no line built on it (`npm test; curl …`).
    */
   allowForSession(request: PermissionRequest): void {
     const command = request.targets.command;
-    this.sessionRules.push({ tool: request.tool, matches: command === undefined ? undefined : (value) => value === command });
+    if (command === undefined) this.sessionTools.add(request.tool);
+    else this.sessionCommands.add(sessionKey(request.tool, command));
+  }
+
+  private denial(request: PermissionRequest, analysis: ShellAnalysis | undefined): Denial | undefined {
+    if (analysis) return commandDenial(this.denyRules, request.tool, analysis);
+    const rule = this.denyRules.find((candidate) => candidate.tool === request.tool && coversPaths(candidate, request.targets.paths ?? []));
+    return rule ? { rule } : undefined;
+  }
+
+  private coverage(request: PermissionRequest, analysis: ShellAnalysis | undefined): Coverage {
+    const command = request.targets.command;
+    if (command !== undefined && this.sessionCommands.has(sessionKey(request.tool, command))) return { covered: true };
+    if (analysis) return commandCoverage(this.allowRules, request.tool, analysis, true);
+    if (this.sessionTools.has(request.tool)) return { covered: true };
+    const paths = request.targets.paths ?? [];
+    return { covered: this.allowRules.some((rule) => rule.tool === request.tool && coversPaths(rule, paths)) };
+  }
+
+  /** The command line's simple commands; never throws: what cannot be read is unparseable. */
+  private async analyse(command: string): Promise<ShellAnalysis> {
+    const parser = await this.shellParser;
+    if (parser instanceof Error) return unparseable(command, `Sylk could not load its shell parser (${parser.message})`);
+    try {
+      const analysis = analyseShellCommand(command, parser);
+      return analysis.parsed ? analysis : { ...analysis, commands: [...analysis.commands, ...textFragments(command)] };
+    } catch (error) {
+      return unparseable(command, `reading it failed (${(error as Error).message})`);
+    }
   }
 }
 
@@ -121,20 +174,21 @@ export function opensNetwork(allow: readonly string[]): boolean {
   return allow.some((rule) => parseRule(rule).tool === NETWORK_RULE);
 }
 
-function parseRule(rule: string): ParsedRule {
-  const match = /^([a-z_]+)(?:\((.*)\))?$/.exec(rule.trim());
-  if (!match?.[1]) throw new Error(`Permission rule "${rule}" must look like tool or tool(pattern).`);
-  const pattern = match[2];
-  if (pattern === undefined || pattern === "" || pattern === "*") return { tool: match[1], matches: undefined };
-  const glob = picomatch(pattern, { dot: true });
-  // A trailing * on a command rule is a prefix match: `npm test*` allows `npm test -- --watch`.
-  const prefix = pattern.endsWith("*") ? pattern.replace(/\*+$/, "") : undefined;
-  return { tool: match[1], matches: (value) => glob(value) || (prefix !== undefined && value.startsWith(prefix)) };
+function unparseable(command: string, reason: string): ShellAnalysis {
+  return { parsed: false, reason, commands: textFragments(command) };
 }
 
-function ruleMatches(rule: ParsedRule, request: PermissionRequest): boolean {
-  if (rule.tool !== request.tool) return false;
-  if (!rule.matches) return true;
-  const values = request.targets.command !== undefined ? [request.targets.command] : (request.targets.paths ?? []);
-  return values.length > 0 && values.every((value) => rule.matches?.(value) ?? false);
+function sessionKey(tool: string, command: string): string {
+  return `${tool}\u0000${command.trim()}`;
+}
+
+/** The blocklist judges the whole line and each simple command in it, as written and unquoted. */
+function blocklisted(command: string, analysis: ShellAnalysis): string | undefined {
+  const whole = dangerousCommandReason(command);
+  if (whole) return whole;
+  for (const simple of analysis.commands) {
+    const reason = dangerousCommandReason(simple.text) ?? dangerousCommandReason(unquotedText(simple));
+    if (reason) return reason;
+  }
+  return undefined;
 }

@@ -83,7 +83,7 @@ const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 export interface RunCommandDeps {
   sandbox: CommandSandbox;
   /** Whether this command may reach the network from inside the sandbox (`sandbox.network`, `network(…)` allow rules). */
-  networkFor: (command: string) => boolean;
+  networkFor: (command: string) => boolean | Promise<boolean>;
 }
 
 /** Told to the model when a sandboxed command fails, so that it can say why and what the user can change. */
@@ -106,7 +106,7 @@ export function createRunCommandTool(deps: RunCommandDeps) {
 async function runCommand(input: z.infer<typeof schema>, context: ToolContext, deps: RunCommandDeps): Promise<ToolOutput> {
   if (context.signal.aborted) throw new ToolError("The command was cancelled before it started.");
   const output = new HeadTailBuffer();
-  const network = deps.networkFor(input.command);
+  const network = await deps.networkFor(input.command);
   const plan = deps.sandbox.plan(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
   const child = spawn(plan.file, plan.args, {
     cwd: context.root,

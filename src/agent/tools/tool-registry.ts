@@ -108,7 +108,7 @@ export class ToolRegistry {
     let permission: ToolRunResult["permission"] = "allowed";
     try {
       const request: PermissionRequest = { tool: tool.name, kind: tool.kind, targets: tool.targets(input, context) };
-      const decision = this.policy.decide(request);
+      const decision = await this.policy.decide(request);
       if (decision.behavior === "deny") return denied(`Permission denied: ${decision.reason}`, false);
       if (decision.behavior === "ask" && options.userApproved) {
         permission = "approved";

@@ -7,6 +7,7 @@ import type { CliContext } from "../cli-context.js";
 import { formatCount } from "../format.js";
 import { IndexProgressPrinter, type ProgressStyle } from "../index-progress-printer.js";
 import { resolveRoot } from "../shared-options.js";
+import { terminalField, terminalText } from "../terminal-text.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
 
 interface IndexOptions {
@@ -68,7 +69,7 @@ export async function indexProject(
     const summary = step.value;
     let vectorsEmbedded = 0;
     if (!summary.interrupted && services.backfill.missingCount() > 0) {
-      context.stderr.write(`Embedding with ${services.embedder.id}…\n`);
+      context.stderr.write(`Embedding with ${terminalField(services.embedder.id)}…\n`);
       try {
         for await (const progress of services.backfill.run(context.signal)) {
           vectorsEmbedded = progress.embedded;
@@ -80,7 +81,7 @@ export async function indexProject(
       } catch (error) {
         if (context.signal.aborted) throw error;
         context.stderr.write(
-          `Vector embedding failed (${(error as Error).message}); full-text search works, and \`sylk index\` retries.\n`,
+          `Vector embedding failed (${terminalText((error as Error).message)}); full-text search works, and \`sylk index\` retries.\n`,
         );
       }
     }

@@ -3,6 +3,8 @@ import type { Command } from "commander";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { resolveRoot } from "../shared-options.js";
+import { terminalText } from "../terminal-text.js";
+import { terminalJson } from "../../format/terminal-json.js";
 
 export function registerLearningCommand(program: Command, context: CliContext): void {
   program
@@ -38,13 +40,13 @@ export function registerLearningCommand(program: Command, context: CliContext): 
           return;
         }
         const summary = RetrievalLearning.open(deps).summary();
-        for (const message of reports) context.stderr.write(`sylk: ${message}\n`);
+        for (const message of reports) context.stderr.write(`sylk: ${terminalText(message)}\n`);
         if (options.json) {
-          context.stdout.write(`${JSON.stringify({ enabled: config.learning.enabled, ...learningJson(summary) })}\n`);
+          context.stdout.write(`${terminalJson({ enabled: config.learning.enabled, ...learningJson(summary) })}\n`);
           return;
         }
         if (!config.learning.enabled) context.stdout.write("Learning is off (learning.enabled: false): prompts use the seed's fixed priors.\n");
-        context.stdout.write(`${learningLines(summary).join("\n")}\n`);
+        context.stdout.write(`${terminalText(learningLines(summary).join("\n"))}\n`);
       } finally {
         userProfiles.close();
         await services.close();

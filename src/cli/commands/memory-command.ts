@@ -4,6 +4,8 @@ import { BadInputError } from "../../errors.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { resolveRoot } from "../shared-options.js";
+import { terminalText } from "../terminal-text.js";
+import { terminalJson } from "../../format/terminal-json.js";
 
 /** `sylk memory [list|search|add|rm|answer] [--json]`: the project's knowledge and the questions waiting for you (issue 15). */
 export function registerMemoryCommand(program: Command, context: CliContext): void {
@@ -30,7 +32,7 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
         // No project store yet (none is made just to read): the user's own knowledge, for every project, is all there is.
         const userPath = new UserKnowledge(paths.sylkHome).path;
         if (!existsSync(userPath) || (request.action !== "list" && request.action !== "search")) {
-          context.stdout.write(options.json ? `${JSON.stringify({ items: [], inquiries: [] })}\n` : "Nothing is kept yet: this project has no index or sessions.\n");
+          context.stdout.write(options.json ? `${terminalJson({ items: [], inquiries: [] })}\n` : "Nothing is kept yet: this project has no index or sessions.\n");
           return;
         }
       }
@@ -44,7 +46,8 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
         } catch (error) {
           throw new BadInputError((error as Error).message);
         }
-        context.stdout.write(options.json ? `${JSON.stringify(report.json)}\n` : `${report.lines.join("\n")}\n`);
+        // Items are what the model and the user saved, and questions the agents asked: shown escaped.
+        context.stdout.write(options.json ? `${terminalJson(report.json)}\n` : `${terminalText(report.lines.join("\n"))}\n`);
       } finally {
         user.close();
         await services.close();

@@ -8,6 +8,8 @@ import type { CliContext } from "../cli-context.js";
 import { CODE_SIGNALS, type CodeSignal } from "../../search/hybrid-code-searcher.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { terminalField, terminalText } from "../terminal-text.js";
+import { terminalJson } from "../../format/terminal-json.js";
 
 export type SearchScope = "code" | "history" | "all";
 
@@ -80,7 +82,7 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
           const lines = createInterface({ input: context.stdin, crlfDelay: Infinity });
           for await (const line of lines) {
             if (line.trim() === "") continue;
-            context.stdout.write(`${JSON.stringify(await search(services, line, options))}\n`);
+            context.stdout.write(`${terminalJson(await search(services, line, options))}\n`);
           }
           return;
         }
@@ -106,9 +108,9 @@ async function searchWarmIndex(paths: ProjectPaths, query: string, options: Sear
 }
 
 function print(response: SearchResponseJson, options: SearchOptions, context: CliContext): void {
-  if (options.json) context.stdout.write(`${JSON.stringify(response)}\n`);
-  else context.stdout.write(renderText(response));
-  for (const message of response.degraded ?? []) context.stderr.write(`warning: ${message}\n`);
+  if (options.json) context.stdout.write(`${terminalJson(response)}\n`);
+  else context.stdout.write(terminalText(renderText(response)));
+  for (const message of response.degraded ?? []) context.stderr.write(`warning: ${terminalText(message)}\n`);
 }
 
 /** Searches code, history or both; `contentStore` is needed for history only. */
@@ -171,13 +173,14 @@ export async function search(
   return response;
 }
 
+/** The results for a person; paths and snippets are the repository's, so `print` shows them escaped. */
 function renderText(response: SearchResponseJson): string {
-  if (response.results.length === 0) return `No results for "${response.query}".\n`;
+  if (response.results.length === 0) return `No results for "${terminalField(response.query)}".\n`;
   return response.results
     .map((result, index) => {
       const where = result.entry
         ? `[${result.entry.contentType}] session ${result.entry.sessionId.slice(0, 8)} turn ${result.entry.turn}`
-        : `${result.path}:${result.startLine}-${result.endLine}`;
+        : `${terminalField(result.path ?? "")}:${result.startLine}-${result.endLine}`;
       const signals = Object.entries(result.signals)
         .map(([name, evidence]) => `${name} #${evidence.rank}`)
         .join(" · ");

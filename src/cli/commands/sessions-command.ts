@@ -4,6 +4,7 @@ import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { pipelineLine, sessionLine, subAgentLine } from "../format.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
+import { terminalJson } from "../../format/terminal-json.js";
 
 export function registerSessionsCommand(program: Command, context: CliContext): void {
   program
@@ -14,7 +15,7 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
     .action(async (options: { limit: number; json?: boolean }) => {
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
       if (!existsSync(paths.database)) {
-        context.stdout.write(options.json ? `${JSON.stringify({ sessions: [] })}\n` : "No sessions yet.\n");
+        context.stdout.write(options.json ? `${terminalJson({ sessions: [] })}\n` : "No sessions yet.\n");
         return;
       }
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
@@ -70,7 +71,7 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
               },
             })),
           }));
-          context.stdout.write(`${JSON.stringify({ sessions: withChains })}\n`);
+          context.stdout.write(`${terminalJson({ sessions: withChains })}\n`);
           return;
         }
         if (sessions.length === 0) {

@@ -5,6 +5,8 @@ import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { formatBytes, formatCount } from "../format.js";
 import { resolveRoot } from "../shared-options.js";
+import { terminalField, terminalText } from "../terminal-text.js";
+import { terminalJson } from "../../format/terminal-json.js";
 import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { sandboxName } from "../sandbox-warning.js";
@@ -38,7 +40,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
         const { loadProjectConfig } = await import("../../app/project-config.js");
         const sandbox = await sandboxJson(loadProjectConfig({ root: paths.root, env: context.env }).config, context.env);
         const text = `Project ${paths.root} has no index yet. Run \`sylk index\` to create it.\nCommands:     ${sandbox.description}\n`;
-        context.stdout.write(options.json ? `${JSON.stringify({ root: paths.root, state: "missing", sandbox })}\n` : text);
+        context.stdout.write(options.json ? `${terminalJson({ root: paths.root, state: "missing", sandbox })}\n` : terminalText(text));
         return;
       }
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
@@ -75,7 +77,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
             directories: freshness.changedDirectories.length,
           };
         }
-        context.stdout.write(options.json ? `${JSON.stringify(status)}\n` : renderText(status));
+        context.stdout.write(options.json ? `${terminalJson(status)}\n` : terminalText(renderText(status)));
       } finally {
         await services.close();
       }
@@ -97,7 +99,7 @@ function renderText(status: StatusJson): string {
     `Vectors:      ${formatCount(status.vectors.chunks)} chunks, ${formatCount(status.vectors.entries)} entries (${status.vectors.embedder})`,
     `Last refresh: ${status.lastRefresh ?? "never completed"}`,
     `Commands:     ${status.sandbox.description}`,
-    ...status.failures.slice(0, 5).map((failure) => `  failed: ${failure.path}: ${failure.reason ?? "unknown"}`),
+    ...status.failures.slice(0, 5).map((failure) => `  failed: ${terminalField(failure.path)}: ${terminalField(failure.reason ?? "unknown")}`),
     "",
   ].join("\n");
 }

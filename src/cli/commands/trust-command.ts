@@ -5,6 +5,8 @@ import { BadInputError } from "../../errors.js";
 import { sylkHome } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { resolveRoot } from "../shared-options.js";
+import { terminalField } from "../terminal-text.js";
+import { terminalJson } from "../../format/terminal-json.js";
 
 interface TrustOptions {
   revoke?: boolean;
@@ -34,23 +36,23 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
       const store = new FolderTrustStore(sylkHome(context.env));
       if (options.list) {
         const folders = store.list();
-        if (options.json) context.stdout.write(`${JSON.stringify({ file: store.path, folders })}\n`);
+        if (options.json) context.stdout.write(`${terminalJson({ file: store.path, folders })}\n`);
         else if (folders.length === 0) context.stdout.write("No folder has been trusted or distrusted yet.\n");
-        else for (const entry of folders) context.stdout.write(`${entry.trusted ? "trusted    " : "not trusted"}  ${entry.folder}  (${entry.at.slice(0, 10)}, ${entry.via})\n`);
+        else for (const entry of folders) context.stdout.write(`${entry.trusted ? "trusted    " : "not trusted"}  ${terminalField(entry.folder)}  (${entry.at.slice(0, 10)}, ${entry.via})\n`);
         return;
       }
       const folder = realFolder(resolveRoot(context, path));
       if (options.revoke) {
         const forgotten = store.forget(folder);
-        context.stdout.write(forgotten ? `Forgot the trust decision for ${folder}.\n` : `There was no trust decision for ${folder}.\n`);
+        context.stdout.write(forgotten ? `Forgot the trust decision for ${terminalField(folder)}.\n` : `There was no trust decision for ${terminalField(folder)}.\n`);
         const inherited = store.decisionFor(folder);
-        if (inherited) context.stdout.write(`It still follows ${inherited.folder} (${inherited.trusted ? "trusted" : "not trusted"}).\n`);
+        if (inherited) context.stdout.write(`It still follows ${terminalField(inherited.folder)} (${inherited.trusted ? "trusted" : "not trusted"}).\n`);
         return;
       }
       store.record(folder, true, "sylk trust");
       const settings = trustGatedProjectSettings(folder, context.env);
-      const what = settings.length > 0 ? `its .sylkrc settings ${settings.map((setting) => setting.key).join(", ")} are now honoured` : `its .sylkrc may now set ${TRUST_GATED_KEYS.join(", ")}`;
-      context.stdout.write(`Trusted ${folder} and the folders below it: ${what}. Undo with: sylk trust --revoke ${folder}\n`);
+      const what = settings.length > 0 ? `its .sylkrc settings ${settings.map((setting) => terminalField(setting.key)).join(", ")} are now honoured` : `its .sylkrc may now set ${TRUST_GATED_KEYS.join(", ")}`;
+      context.stdout.write(`Trusted ${terminalField(folder)} and the folders below it: ${what}. Undo with: sylk trust --revoke ${terminalField(folder)}\n`);
     });
 }
 

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { formatBytes } from "../../cli/format.js";
+import { visible } from "../../format/visible-text.js";
 import type { ConsentAnswer } from "../hooks/use-index-consent.js";
 import { useTheme } from "../theme.js";
 import { SelectList, type Choice } from "./select-list.js";
@@ -25,12 +26,12 @@ export function ConsentPrompt({ root, database, maxFileSize, onAnswer }: Consent
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <Text bold>Index this project?</Text>
       <Text>Sylk indexes the code so that it, and /search, can find things fast. It will read the files under</Text>
-      <Text color={theme.accent}>  {root}</Text>
+      <Text color={theme.accent}>  {visible(root, { newlines: false })}</Text>
       <Text dimColor>
         Skipped: secrets (.env files, keys, certificates, credentials; key-like values are masked), files ignored by
         .gitignore or .sylkignore, binary files and files over {sizeLimit(maxFileSize)}.
       </Text>
-      <Text dimColor>The index stays on this machine: {database}</Text>
+      <Text dimColor>The index stays on this machine: {visible(database, { newlines: false })}</Text>
       <Box marginTop={1}>
         <SelectList choices={CHOICES} onSelect={onAnswer} />
       </Box>

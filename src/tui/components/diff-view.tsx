@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { visible } from "../../format/visible-text.js";
 import { diffRows, type DiffRow } from "../format/diff-rows.js";
 import { useTheme } from "../theme.js";
 
@@ -15,7 +16,9 @@ interface DiffViewProps {
 
 /**
  * A unified diff with line numbers and its context lines: additions green,
- * removals red, `+`/`-` kept so it reads without colour (NO_COLOR).
+ * removals red, `+`/`-` kept so it reads without colour (NO_COLOR). The
+ * lines are a file's text: control characters in them are shown escaped,
+ * so a line cannot hide itself or the one before it.
  */
 export function DiffView({ diff, maxLines = 60, offset = 0, withFiles = false }: DiffViewProps) {
   const theme = useTheme();
@@ -37,15 +40,15 @@ export function DiffView({ diff, maxLines = 60, offset = 0, withFiles = false }:
 
 function Row({ row, numberWidth, added, removed }: { row: DiffRow; numberWidth: number; added: string | undefined; removed: string | undefined }) {
   if (row.kind === "gap") return <Text dimColor>{" ".repeat(numberWidth)} ⋮</Text>;
-  if (row.kind === "file") return <Text bold>{row.text}</Text>;
-  if (row.kind === "note") return <Text dimColor>{" ".repeat(numberWidth)}   {row.text}</Text>;
+  if (row.kind === "file") return <Text bold>{visible(row.text, { newlines: false })}</Text>;
+  if (row.kind === "note") return <Text dimColor>{" ".repeat(numberWidth)}   {visible(row.text, { newlines: false })}</Text>;
   const sign = row.kind === "added" ? "+" : row.kind === "removed" ? "-" : " ";
   const color = row.kind === "added" ? added : row.kind === "removed" ? removed : undefined;
   return (
     <Text>
       <Text dimColor>{String(row.line).padStart(numberWidth)} </Text>
       <Text color={color}>
-        {sign} {row.text || ""}
+        {sign} {visible(row.text, { newlines: false })}
       </Text>
     </Text>
   );

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
+import { visible } from "../../format/visible-text.js";
 import { MarkdownView } from "../markdown/markdown-view.js";
 import { useTheme } from "../theme.js";
 import type { NoteTone } from "../transcript.js";
@@ -10,7 +11,7 @@ export function UserMessage({ text }: { text: string }) {
   return (
     <Box marginTop={1}>
       <Marked mark={<Text color={theme.user} bold>{">"}</Text>}>
-        <Text>{text}</Text>
+        <Text>{visible(text)}</Text>
       </Marked>
     </Box>
   );
@@ -20,9 +21,10 @@ export function UserMessage({ text }: { text: string }) {
  * The model's text. While `live` it is the block still streaming, as plain
  * text; printed, it is drawn as markdown. A `continued` part follows the
  * answer's earlier blocks, a blank line below them and without the mark.
+ * Its control characters are shown escaped, live and as markdown alike.
  */
 export function AssistantMessage({ text, live = false, continued = false }: { text: string; live?: boolean; continued?: boolean }) {
-  const body = live ? <Text>{text}</Text> : <MarkdownView text={text} />;
+  const body = live ? <Text>{visible(text)}</Text> : <MarkdownView text={text} />;
   return (
     <Box marginTop={continued ? 1 : 0}>
       <Marked mark={continued ? undefined : <Text dimColor={live}>⏺</Text>}>{body}</Marked>
@@ -48,13 +50,17 @@ function Marked({ mark, children }: { mark: ReactNode; children: ReactNode }) {
   );
 }
 
-/** A line from Sylk itself: results of slash commands, index notices, warnings. */
+/**
+ * A line from Sylk itself: results of slash commands, index notices,
+ * warnings. They quote paths, session titles, memory items and error
+ * messages, so control characters in them are shown escaped.
+ */
 export function Note({ text, tone }: { text: string; tone: NoteTone }) {
   const theme = useTheme();
   const color = { info: undefined, dim: undefined, success: theme.success, warning: theme.warning, error: theme.error }[tone];
   return (
     <Text color={color} dimColor={tone === "dim"}>
-      {text}
+      {visible(text)}
     </Text>
   );
 }
@@ -67,9 +73,9 @@ export function Banner({ root, model }: { root: string; model: string }) {
         <Text color={theme.accent} bold>
           ✻ Sylk
         </Text>{" "}
-        <Text dimColor>— {root}</Text>
+        <Text dimColor>— {visible(root, { newlines: false })}</Text>
       </Text>
-      <Text dimColor>{model} · /help for commands and keys · Ctrl-C twice to exit</Text>
+      <Text dimColor>{visible(model, { newlines: false })} · /help for commands and keys · Ctrl-C twice to exit</Text>
     </Box>
   );
 }

@@ -6,6 +6,7 @@ import { collapse } from "../input/pasted-text.js";
 import { mentionAtCursor, type MentionSource } from "../input/mention-completion.js";
 import { applyPromptKey, pasteInto } from "../input/prompt-keys.js";
 import { useTheme } from "../theme.js";
+import { visible } from "../../format/visible-text.js";
 
 interface PromptInputProps {
   editor: PromptEditor;
@@ -86,7 +87,7 @@ export function PromptInput({ editor, onSubmit, onExit, placeholder, mentions }:
         <Box flexDirection="column" paddingX={2}>
           {mentionSuggestions.map((suggestion) => (
             <Text key={suggestion.text} dimColor wrap="truncate-end">
-              @{suggestion.text} <Text dimColor>{suggestion.detail}</Text>
+              @{visible(suggestion.text, { newlines: false })} <Text dimColor>{visible(suggestion.detail, { newlines: false })}</Text>
             </Text>
           ))}
           <Text dimColor>Tab completes · the file or definition is attached to the prompt</Text>
@@ -116,7 +117,7 @@ function SearchLine({ search }: { search: HistorySearch }) {
   return (
     <Box paddingX={2}>
       <Text>
-        search: {search.query}
+        search: {visible(search.query, { newlines: false })}
         <Text inverse> </Text>
         <Text dimColor>
           {status}  Ctrl-R older · Enter or → use · Esc cancel
@@ -138,7 +139,11 @@ function Suggestions({ commands, selected, accent }: { commands: SlashCommandSpe
   );
 }
 
-/** The text with the cursor drawn as an inverted cell (none when `cursor` is -1); the first line carries the prompt mark. */
+/**
+ * The text with the cursor drawn as an inverted cell (none when `cursor` is
+ * -1); the first line carries the prompt mark. A completed mention or a
+ * paste can bring characters a terminal would act on: they are shown escaped.
+ */
 function renderLines(text: string, cursor: number, accent: string | undefined) {
   const lines = text.split("\n");
   let offset = 0;
@@ -147,17 +152,19 @@ function renderLines(text: string, cursor: number, accent: string | undefined) {
     offset += line.length + 1;
     const hasCursor = cursor >= start && cursor <= start + line.length;
     const column = cursor - start;
+    // The whole character under the cursor: half of a surrogate pair would be drawn as an escape.
+    const under = hasCursor ? String.fromCodePoint(line.codePointAt(column) ?? 0x20) : "";
     return (
       <Text key={index}>
         <Text color={accent}>{index === 0 ? "❯ " : "  "}</Text>
         {hasCursor ? (
           <>
-            {line.slice(0, column)}
-            <Text inverse>{line[column] ?? " "}</Text>
-            {line.slice(column + 1)}
+            {visible(line.slice(0, column))}
+            <Text inverse>{visible(under)}</Text>
+            {visible(line.slice(column + under.length))}
           </>
         ) : (
-          line || " "
+          visible(line) || " "
         )}
       </Text>
     );

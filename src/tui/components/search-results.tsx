@@ -1,11 +1,12 @@
 import { Box, Text } from "ink";
+import { visible } from "../../format/visible-text.js";
 import type { SearchResponseJson } from "../../cli/commands/search-command.js";
 import { useTheme } from "../theme.js";
 
-/** `/search` results, laid out as `sylk search` prints them. */
+/** `/search` results, laid out as `sylk search` prints them; paths and snippets are the repository's, shown escaped. */
 export function SearchResults({ response }: { response: SearchResponseJson }) {
   const theme = useTheme();
-  if (response.results.length === 0) return <Text>No results for "{response.query}".</Text>;
+  if (response.results.length === 0) return <Text>No results for "{visible(response.query, { newlines: false })}".</Text>;
   return (
     <Box flexDirection="column">
       {response.results.map((result, index) => {
@@ -15,11 +16,11 @@ export function SearchResults({ response }: { response: SearchResponseJson }) {
         return (
           <Box key={index} flexDirection="column" marginBottom={1}>
             <Text>
-              {index + 1}. <Text color={theme.accent}>{`${result.path}:${result.startLine}-${result.endLine}`}</Text>{" "}
+              {index + 1}. <Text color={theme.accent}>{visible(`${result.path}:${result.startLine}-${result.endLine}`, { newlines: false })}</Text>{" "}
               <Text dimColor>({signals})</Text>
             </Text>
             <Box marginLeft={4}>
-              <Text dimColor>{result.snippet}</Text>
+              <Text dimColor>{visible(result.snippet)}</Text>
             </Box>
           </Box>
         );

@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
+import { visible } from "../../format/visible-text.js";
 import { useTheme } from "../theme.js";
 
 export interface Choice<T> {
@@ -71,7 +72,7 @@ export function SelectList<T>({ choices, onSelect, onCancel, initialIndex = 0 }:
         return (
           <Text key={choice.label} color={selected ? theme.accent : undefined} bold={selected}>
             {selected ? "❯ " : "  "}
-            {position + 1}. {choice.label}
+            {position + 1}. {visible(choice.label, { newlines: false })}
             {choice.key ? <Text dimColor> ({choice.key})</Text> : null}
           </Text>
         );

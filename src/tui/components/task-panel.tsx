@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { visible } from "../../format/visible-text.js";
 import type { TaskView } from "../agent-state.js";
 import { useTheme } from "../theme.js";
 
@@ -32,7 +33,7 @@ export function TaskPanel({ tasks, running }: { tasks: readonly TaskView[]; runn
           {...(task.status === "done" ? { dimColor: true, strikethrough: true } : {})}
         >
           {"  "}
-          {MARKS[task.status]} {task.content}
+          {MARKS[task.status]} {visible(task.content, { newlines: false })}
         </Text>
       ))}
       {start + MAX_ITEMS < tasks.length && <Text color={theme.muted}>{`  … ${tasks.length - start - MAX_ITEMS} more`}</Text>}

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { visible } from "../../format/visible-text.js";
 import { formatElapsed, summariseInput } from "../format/text.js";
 import { useElapsedSeconds } from "../hooks/use-elapsed.js";
 import { useTheme, type Theme } from "../theme.js";
@@ -19,6 +20,8 @@ interface ToolCallProps {
  * `⏺ run_command(npm test)`, then `⎿` and the result on one line, and
  * beneath it the last lines of the command's output: live with the elapsed
  * time while it runs, the end of it once it returned (Ctrl+O shows all).
+ * Names, arguments, results and output come from the model, files and
+ * programs: their control characters are shown escaped, never acted on.
  */
 export function ToolCall({ call, awaitingApproval = false, expanded = false }: ToolCallProps) {
   const theme = useTheme();
@@ -28,14 +31,14 @@ export function ToolCall({ call, awaitingApproval = false, expanded = false }: T
     <Box flexDirection="column">
       <Text>
         <Text color={markerColor(call.status, theme)}>⏺ </Text>
-        <Text bold>{call.name}</Text>({summariseInput(call.input)})
+        <Text bold>{visible(call.name, { newlines: false })}</Text>({summariseInput(call.input)})
       </Text>
       <Box marginLeft={2}>
         {running && !awaitingApproval ? (
           <RunningLine startedAt={call.startedAt} />
         ) : (
           <Text color={resultColor(call.status, theme)} wrap="truncate-end">
-            ⎿ {awaitingApproval ? "waiting for your answer…" : resultText(call)}
+            ⎿ {awaitingApproval ? "waiting for your answer…" : visible(resultText(call), { newlines: false })}
           </Text>
         )}
       </Box>
@@ -64,22 +67,22 @@ function SubAgentLines({ view, all }: { view: SubAgentView; all: boolean }) {
   return (
     <Box marginLeft={4} flexDirection="column">
       <Text dimColor>
-        {view.agentId} ({view.agentType}) · {view.steps.length} tool calls{tokens}
+        {visible(`${view.agentId} (${view.agentType})`, { newlines: false })} · {view.steps.length} tool calls{tokens}
       </Text>
       {hidden > 0 && <Text dimColor>… {hidden} earlier calls (Ctrl+O shows everything)</Text>}
       {shown.map((step) => (
         <Text key={step.id} wrap="truncate-end">
           <Text color={markerColor(step.status, theme)}>  ⏺ </Text>
-          <Text dimColor>{step.text}</Text>
+          <Text dimColor>{visible(step.text, { newlines: false })}</Text>
         </Text>
       ))}
     </Box>
   );
 }
 
-/** The end of an output (or all of it), dimmed and indented under the result line. */
+/** The end of an output (or all of it), dimmed and indented under the result line; a program's colours are dropped. */
 function OutputLines({ text, all }: { text: string; all: boolean }) {
-  const lines = text.replace(/\n+$/, "").split("\n");
+  const lines = visible(text.replace(/\n+$/, ""), { dropColours: true }).split("\n");
   const shown = all ? lines : lines.slice(-OUTPUT_LINES);
   const hidden = lines.length - shown.length;
   return (

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { visible } from "../../format/visible-text.js";
 import type { GatedSetting } from "../../config/trust-gated-keys.js";
 import { useTheme } from "../theme.js";
 import { SelectList, type Choice } from "./select-list.js";
@@ -15,7 +16,8 @@ const CHOICES: ReadonlyArray<Choice<boolean>> = [
   { label: "Yes, I trust this folder", value: true, key: "y" },
 ];
 
-const MAX_VALUE_CHARACTERS = 80;
+/** A value past this is cut, saying how much is left out: the start of a URL alone could look like another host. */
+const MAX_VALUE_CHARACTERS = 500;
 
 /**
  * Asked once per folder, before the index consent, and only when the
@@ -30,7 +32,7 @@ export function TrustPrompt({ file, settings, onAnswer }: TrustPromptProps) {
       <Text bold color={theme.warning}>
         Trust this folder?
       </Text>
-      <Text>{file} asks for settings that only a folder you trust may set:</Text>
+      <Text>{printable(file)} asks for settings that only a folder you trust may set:</Text>
       <Box flexDirection="column" marginY={1}>
         {settings.map((setting, index) => (
           <Text key={index}>
@@ -52,10 +54,10 @@ export function TrustPrompt({ file, settings, onAnswer }: TrustPromptProps) {
 
 function shownValue(value: unknown): string {
   const text = printable(JSON.stringify(value) ?? String(value));
-  return text.length > MAX_VALUE_CHARACTERS ? `${text.slice(0, MAX_VALUE_CHARACTERS - 1)}…` : text;
+  return text.length > MAX_VALUE_CHARACTERS ? `${text.slice(0, MAX_VALUE_CHARACTERS)}… (${text.length - MAX_VALUE_CHARACTERS} more characters)` : text;
 }
 
 /** The file is the attacker's: control, zero-width and bidi characters are shown as escapes, never interpreted. */
 function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return visible(text, { newlines: false, tabs: "escape" });
 }

@@ -2,6 +2,7 @@ import { Box, Text } from "ink";
 import { lexer, type Token, type Tokens } from "marked";
 import { useMemo, type ReactNode } from "react";
 import stringWidth from "string-width";
+import { visible } from "../../format/visible-text.js";
 import { useTerminalWidth } from "../hooks/use-terminal-width.js";
 import { useTheme, type Theme } from "../theme.js";
 import { highlightCode } from "./highlight.js";
@@ -11,11 +12,16 @@ import { highlightCode } from "./highlight.js";
  * code, highlighted code blocks, lists, quotes, rules and tables. Code is
  * neither indented nor boxed, so that what is copied from the screen runs.
  * Colours come from the theme (none with NO_COLOR); bold and italic stay.
+ * The model's control characters are shown escaped before the markdown is
+ * read: the renderer's own styles still apply, and no escape sequence of the
+ * model's reaches the terminal (every escape is a backslash and a letter,
+ * which markdown leaves as it is). Tabs become spaces at 4-column stops, as
+ * markdown reads them.
  */
 export function MarkdownView({ text }: { text: string }) {
   const theme = useTheme();
   const columns = useTerminalWidth();
-  const blocks = useMemo(() => lexer(text).filter((token) => token.type !== "space"), [text]);
+  const blocks = useMemo(() => lexer(visible(text)).filter((token) => token.type !== "space"), [text]);
   return (
     <Box flexDirection="column">
       {blocks.map((token, index) => (
@@ -48,7 +54,7 @@ function Block({ token, theme, width }: { token: Token; theme: Theme; width: num
             .filter((inner) => inner.type !== "space")
             .map((inner, index) => (
               <Text key={index} dimColor>
-                {inner.type === "paragraph" ? inline(inner.tokens ?? [], theme) : inner.raw.trimEnd()}
+                {inner.type === "paragraph" ? inline(inner.tokens ?? [], theme) : visible(inner.raw.trimEnd())}
               </Text>
             ))}
         </Box>
@@ -58,15 +64,15 @@ function Block({ token, theme, width }: { token: Token; theme: Theme; width: num
     case "table":
       return <Table table={token as Tokens.Table} theme={theme} width={width} />;
     case "text":
-      return <Text>{"tokens" in token && token.tokens ? inline(token.tokens, theme) : token.raw}</Text>;
+      return <Text>{"tokens" in token && token.tokens ? inline(token.tokens, theme) : visible(token.raw)}</Text>;
     default:
-      return <Text>{token.raw.trimEnd()}</Text>;
+      return <Text>{visible(token.raw.trimEnd())}</Text>;
   }
 }
 
 function CodeBlock({ code, language, theme }: { code: string; language: string | undefined; theme: Theme }) {
   const lines = highlightCode(code, language?.split(/\s/)[0]);
-  if (!lines) return <Text>{code}</Text>;
+  if (!lines) return <Text>{visible(code)}</Text>;
   return (
     <Box flexDirection="column">
       {lines.map((spans, index) => (
@@ -75,7 +81,7 @@ function CodeBlock({ code, language, theme }: { code: string; language: string |
             ? " "
             : spans.map((span, at) => (
                 <Text key={at} color={colourOf(span.kinds, theme)}>
-                  {span.text}
+                  {visible(span.text)}
                 </Text>
               ))}
         </Text>
@@ -211,7 +217,7 @@ function inline(tokens: readonly Token[], theme: Theme): ReactNode[] {
       case "codespan":
         return (
           <Text key={index} color={theme.code}>
-            {decode((token as Tokens.Codespan).text)}
+            {shown((token as Tokens.Codespan).text)}
           </Text>
         );
       case "link": {
@@ -222,20 +228,20 @@ function inline(tokens: readonly Token[], theme: Theme): ReactNode[] {
             <Text color={theme.accent} underline>
               {inline(link.tokens, theme)}
             </Text>
-            {label !== link.href && <Text dimColor> ({link.href})</Text>}
+            {label !== link.href && <Text dimColor> ({visible(link.href)})</Text>}
           </Text>
         );
       }
       case "image":
-        return <Text key={index}>[image: {(token as Tokens.Image).text}]</Text>;
+        return <Text key={index}>[image: {shown((token as Tokens.Image).text)}]</Text>;
       case "br":
         return <Text key={index}>{"\n"}</Text>;
       case "text":
-        return "tokens" in token && token.tokens ? <Text key={index}>{inline(token.tokens, theme)}</Text> : <Text key={index}>{decode(token.text)}</Text>;
+        return "tokens" in token && token.tokens ? <Text key={index}>{inline(token.tokens, theme)}</Text> : <Text key={index}>{shown(token.text)}</Text>;
       case "escape":
-        return <Text key={index}>{decode(token.text)}</Text>;
+        return <Text key={index}>{shown(token.text)}</Text>;
       default:
-        return <Text key={index}>{token.raw}</Text>;
+        return <Text key={index}>{visible(token.raw)}</Text>;
     }
   });
 }
@@ -245,13 +251,21 @@ function plainText(tokens: readonly Token[] | undefined): string {
   return (tokens ?? [])
     .map((token) => {
       if ("tokens" in token && token.tokens && token.type !== "codespan") return plainText(token.tokens);
-      if (token.type === "codespan" || token.type === "text" || token.type === "escape") return decode((token as Tokens.Text).text);
-      return token.raw;
+      if (token.type === "codespan" || token.type === "text" || token.type === "escape") return shown((token as Tokens.Text).text);
+      return visible(token.raw);
     })
     .join("");
 }
 
+/**
+ * A leaf of the drawn markdown. marked decodes numeric character references
+ * in text (`&#27;` becomes ESC), so what it hands back is escaped again.
+ */
+function shown(text: string): string {
+  return visible(decodeHtml(text));
+}
+
 /** marked escapes &, <, >, " and ' in text for HTML; the terminal wants them as they were. */
-function decode(text: string): string {
+function decodeHtml(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39);/g, (_, entity: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[entity] ?? _);
 }

@@ -54,21 +54,21 @@ describe("the Seatbelt profile (macOS)", () => {
 });
 
 describe("network allow rules", () => {
-  it("open the network for the commands they name; a deny rule wins", () => {
+  it("open the network for the commands they name; a deny rule wins", async () => {
     const policy = new PermissionPolicy("default", { allow: ["network(npm install*)", "network(cargo fetch)"], deny: ["network(npm install evil*)"] });
-    expect(policy.allowsNetwork("npm install")).toBe(true);
-    expect(policy.allowsNetwork("npm install --save zod")).toBe(true);
-    expect(policy.allowsNetwork("cargo fetch")).toBe(true);
-    expect(policy.allowsNetwork("npm install evil-package")).toBe(false);
-    expect(policy.allowsNetwork("curl http://example.com")).toBe(false);
-    expect(new PermissionPolicy("default", { allow: ["network"], deny: [] }).allowsNetwork("anything")).toBe(true);
+    expect(await policy.allowsNetwork("npm install")).toBe(true);
+    expect(await policy.allowsNetwork("npm install --save zod")).toBe(true);
+    expect(await policy.allowsNetwork("cargo fetch")).toBe(true);
+    expect(await policy.allowsNetwork("npm install evil-package")).toBe(false);
+    expect(await policy.allowsNetwork("curl http://example.com")).toBe(false);
+    expect(await new PermissionPolicy("default", { allow: ["network"], deny: [] }).allowsNetwork("anything")).toBe(true);
     expect(opensNetwork(["run_command(npm test*)"])).toBe(false);
     expect(opensNetwork(["run_command(npm test*)", "network(npm ci)"])).toBe(true);
   });
 
-  it("do not make a command run without asking", () => {
+  it("do not make a command run without asking", async () => {
     const policy = new PermissionPolicy("default", { allow: ["network"], deny: [] });
-    expect(policy.decide({ tool: "run_command", kind: "execute", targets: { command: "npm ci" } })).toMatchObject({ behavior: "ask" });
+    expect(await policy.decide({ tool: "run_command", kind: "execute", targets: { command: "npm ci" } })).toMatchObject({ behavior: "ask" });
   });
 });
 

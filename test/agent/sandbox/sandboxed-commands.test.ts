@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
 import { probeBubblewrap } from "../../../src/agent/sandbox/bubblewrap.js";
 import { openCommandSandbox } from "../../../src/agent/sandbox/open-command-sandbox.js";
-import { createRunCommandTool } from "../../../src/agent/tools/run-command.js";
+import { createRunCommandTool, type RunCommandDeps } from "../../../src/agent/tools/run-command.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
@@ -18,7 +18,7 @@ let project: TempProject;
 let outside: string;
 
 /** A run_command registry in bypass mode (nothing asks), with the machine's real sandbox. */
-function bypassRegistry(options: { network?: (command: string) => boolean; writableDirectories?: string[] } = {}) {
+function bypassRegistry(options: { network?: RunCommandDeps["networkFor"]; writableDirectories?: string[] } = {}) {
   const sandbox = openCommandSandbox({
     config: { enabled: true, network: false, writableDirectories: options.writableDirectories ?? [] },
     networkRules: false,
@@ -109,7 +109,8 @@ describe.skipIf(!probe.ok)("run_command in a bubblewrap sandbox", () => {
     });
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-    const connect = () => `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+    // Node's fetch rather than bash's `3<>/dev/tcp`: the shell parser cannot read `<>`, so no rule could judge it.
+    const connect = () => `node -e 'fetch("http://127.0.0.1:${port}/").then((response) => response.text()).then((text) => process.stdout.write(text))'`;
 
     it("is off by default: not even the host's loopback is reachable", async () => {
       const result = await bypassRegistry()(connect());
@@ -118,10 +119,17 @@ describe.skipIf(!probe.ok)("run_command in a bubblewrap sandbox", () => {
     });
 
     it("is on for the commands an allow rule names", async () => {
-      const policy = new PermissionPolicy("default", { allow: [`network(exec 3<>/dev/tcp/*)`], deny: [] });
+      const policy = new PermissionPolicy("default", { allow: ["network(node -e *)"], deny: [] });
       const result = await bypassRegistry({ network: (command) => policy.allowsNetwork(command) })(connect());
       expect(result.isError, result.output).toBe(false);
       expect(result.output).toContain("reached");
+    });
+
+    it("stays off when a command the rule does not name is chained onto one it does", async () => {
+      const policy = new PermissionPolicy("default", { allow: ["network(node -e *)"], deny: [] });
+      const result = await bypassRegistry({ network: (command) => policy.allowsNetwork(command) })(`${connect()} && echo chained`);
+      expect(result.isError).toBe(true);
+      expect(result.output).not.toContain("reached");
     });
   });
 

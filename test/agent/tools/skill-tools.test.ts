@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PermissionPolicy, type PermissionMode } from "../../../src/agent/permissions/permission-policy.js";
+import { PermissionPolicy, type PermissionMode, type PermissionRules } from "../../../src/agent/permissions/permission-policy.js";
 import { createBuiltinTools } from "../../../src/agent/tools/builtin-tools.js";
 import { createSkillTools } from "../../../src/agent/tools/skill-tools.js";
 import type { ToolContext } from "../../../src/agent/tools/tool.js";
@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 /** A session's registry as the lead wires it: the real built-in tools and the skill tools, whose steps run through that same registry. */
-function kit(options: { mode?: PermissionMode; approver?: Approver; skills?: number } = {}) {
+function kit(options: { mode?: PermissionMode; approver?: Approver; skills?: number; rules?: PermissionRules } = {}) {
   const limits = new SessionLimits({ knowledge: 5, learnings: 5, skills: options.skills ?? 5 });
   const skillTools = createSkillTools({
     store: services.knowledge,
@@ -38,7 +38,7 @@ function kit(options: { mode?: PermissionMode; approver?: Approver; skills?: num
   });
   const registry: ToolRegistry = new ToolRegistry(
     [...createBuiltinTools({ codeSearcher, ...unsandboxedCommands }), ...skillTools],
-    new PermissionPolicy(options.mode ?? "default", { allow: [], deny: [] }),
+    new PermissionPolicy(options.mode ?? "default", options.rules ?? { allow: [], deny: [] }),
     options.approver,
   );
   let id = 0;
@@ -139,6 +139,15 @@ describe("the skill tools", () => {
     expect(ran.isError).toBeFalsy();
     expect(ran.output).toMatch(/^Skill "say-word" \(script\):\nit's\ndone: bash\n\nexit code: 0/);
     expect(asked).toEqual([expect.objectContaining({ tool: "run_command", targets: { command: `bash -c 'printf '\\''%s\\n'\\'' "it'\\''s"\necho "done: $0"'` } })]);
+  });
+
+  it("a deny rule judges each command of a script, even in bypass mode", async () => {
+    const { call } = kit({ mode: "bypass", rules: { allow: [], deny: ["run_command(rm *)"] } });
+    await call("create_skill", { name: "tidy", kind: "script", description: "Say hello, then tidy", definition: { script: "echo hello\nrm notes.md" } });
+    const ran = await call("run_skill", { name: "tidy" });
+    expect(ran.isError).toBe(true);
+    expect(ran.output).toContain("A deny rule in the configuration forbids this run_command call. `rm notes.md` matches run_command(rm *).");
+    expect(existsSync(join(project.root, "notes.md"))).toBe(true);
   });
 
   it("a failing script is an error result with its exit code", async () => {

@@ -70,12 +70,16 @@ describe("ToolRegistry", () => {
       stopsOnAbort: true,
       targets: () => ({}),
       execute: (_input, toolContext) =>
-        new Promise<{ output: string }>((resolve) =>
-          toolContext.signal.addEventListener("abort", () => setTimeout(() => resolve({ output: "stopped, notes recorded" }), 800)),
-        ),
+        new Promise<{ output: string }>((resolve) => {
+          toolContext.signal.addEventListener("abort", () => setTimeout(() => resolve({ output: "stopped, notes recorded" }), 800));
+          started();
+        }),
     });
+    let started: () => void = () => undefined;
+    const executing = new Promise<void>((resolve) => (started = resolve));
     const controller = new AbortController();
     const running = new ToolRegistry([winding], new PermissionPolicy("bypass")).run({ id: "s", name: "winding_down", input: {} }, { ...context, signal: controller.signal });
+    await executing;
     controller.abort();
     expect(await running).toMatchObject({ output: "stopped, notes recorded" });
   });

@@ -86,6 +86,30 @@ describe("answers drawn as markdown", () => {
     expect(plain).toMatch(/other: x/);
   });
 
+  it("shows the model's control characters escaped in every kind of block, its own styles still applied", () => {
+    const text = [
+      "# Title \u001b]0;PWNED\u0007",
+      "",
+      "Some **bold \u001b[8mhidden\u001b[28m** and `code \u009b2J` and &#27;[31mred&#x9b;2J",
+      "",
+      "```ts",
+      "const x = 1;\u001b[2K\r// gone",
+      "```",
+      "",
+      "| a | b |",
+      "| --- | --- |",
+      "| \u202eevil | \u0007 |",
+    ].join("\n");
+    const { raw, plain } = draw(text);
+    expect(plain).toContain("Title \\e]0;PWNED\\x07");
+    expect(plain).toContain("bold \\e[8mhidden\\e[28m and code \\x9b2J and \\e[31mred\\x9b2J");
+    expect(plain).toContain("const x = 1;\\e[2K\\r// gone");
+    expect(plain).toContain("│ \\u202eevil │ \\x07 │");
+    expect(raw).toMatch(/\u001b\[1mbold /);
+    const withoutStyles = raw.replace(/\u001b\[[0-9;]*m/g, "");
+    expect(withoutStyles).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+
   it("keeps the characters marked escapes for HTML", () => {
     expect(draw("Use `a && b` when x < y & \"quoted\" isn't.").plain.trim()).toBe('Use a && b when x < y & "quoted" isn\'t.');
   });
