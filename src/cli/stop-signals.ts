@@ -2,10 +2,12 @@ import { ExitCode, type ExitCodeValue } from "../errors.js";
 
 /**
  * How long a process told to stop may take to end on its own (the turn
- * recorded as interrupted, commands killed, the terminal restored) before it
- * ends as the signal's default action would.
+ * recorded as interrupted, commands killed, the terminal restored, the
+ * database closed) before it ends as the signal's default action would.
+ * Container runtimes wait 10 s before SIGKILL; half that leaves a loaded
+ * machine time to finish cleanly.
  */
-export const STOP_GRACE_MS = 3_000;
+export const STOP_GRACE_MS = 5_000;
 
 type TerminationSignal = "SIGTERM" | "SIGHUP";
 
