@@ -56,7 +56,8 @@ export async function indexProject(
       context.stderr.write(
         `Another sylk process (pid ${holder.pid}) is indexing this project; waiting for it to finish…\n`,
       ),
-    onTakeover: (takeover) => context.stderr.write(`${takeoverNotice(takeover)}\n`),
+    // The reason may quote the lock file, which names a path.
+    onTakeover: (takeover) => context.stderr.write(`${terminalField(takeoverNotice(takeover))}\n`),
   });
   try {
     const run = services.indexer.run(context.signal);
