@@ -73,6 +73,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const model = options.model ?? role.model;
   const choice = createProvider(model ? { ...config.model, name: model } : config.model, env);
   const provider = choice.provider && env.SYLK_MODEL_LOG ? new LoggingProvider(choice.provider, env.SYLK_MODEL_LOG) : choice.provider;
+  // Started while the first request is under way, so the first grep does not wait for the thread to load.
+  if (provider) services.grepThread.warmUp();
   /** The built-in type whose handoff machinery the agent uses; its records carry `role.agentType`. */
   const agentType = role.handoffType;
   const parent = options.parent;
@@ -225,6 +227,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       knowledge.watch(recordTestRuns(
         createBuiltinTools({
           codeSearcher,
+          grepThread: services.grepThread,
           sandbox,
           networkFor: async (command) => config.sandbox.network || (await policy.allowsNetwork(command)),
           integrity: shared.integrity,

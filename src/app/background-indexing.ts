@@ -5,7 +5,7 @@ import type { IndexProgress, IndexSummary, ProjectIndexer } from "../indexer/pro
 import { describeRepair } from "../store/snapshot-damage.js";
 import { ProjectWatcher } from "../indexer/project-watcher.js";
 import type { VectorBackfill } from "../indexer/vector-backfill.js";
-import type { IndexLock } from "../project/index-lock.js";
+import { takeoverNotice, type IndexLock } from "../project/index-lock.js";
 
 /** What the status line and the progress line show of the index. */
 export type IndexView =
@@ -212,6 +212,7 @@ export class BackgroundIndexing {
       await this.deps.lock.acquire({
         signal: this.abort.signal,
         onWait: (holder) => this.set({ state: "waiting", holderPid: holder.pid }),
+        onTakeover: (takeover) => this.notify({ tone: "info", text: takeoverNotice(takeover) }),
       });
     } catch (error) {
       if (this.closed) return undefined;

@@ -8,6 +8,7 @@ import { VectorBackfill } from "../indexer/vector-backfill.js";
 import { FileWorkerPool } from "../indexer/worker-pool.js";
 import { ConsentStore } from "../project/consent.js";
 import { IndexLock } from "../project/index-lock.js";
+import { GrepThread } from "../agent/tools/grep-thread.js";
 import type { ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
@@ -63,6 +64,8 @@ export interface ProjectServices {
   inquiries: Inquiries;
   consent: ConsentStore;
   indexLock: IndexLock;
+  /** grep's matching thread, warm across the process's sessions and sub-agents. */
+  grepThread: GrepThread;
   /** Stops worker threads and closes the database. */
   close(): Promise<void>;
 }
@@ -95,6 +98,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,
     racyWindowMs: options.racyWindowMs,
   });
+  const grepThread = new GrepThread();
   return {
     paths,
     loadedConfig,
@@ -132,8 +136,10 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     knowledge,
     inquiries: new Inquiries({ repository: new InquiryRepository(db), knowledge }),
     consent: new ConsentStore(paths),
-    indexLock: new IndexLock(paths.indexLock),
+    indexLock: new IndexLock(paths.indexLock, paths.root),
+    grepThread,
     close: async () => {
+      grepThread.close();
       await Promise.all([indexer.close(), codeVectorIndex.close()]);
       db.close();
     },

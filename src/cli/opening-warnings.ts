@@ -3,13 +3,14 @@ import { terminalField, terminalText } from "./terminal-text.js";
 
 /**
  * What a command says on stderr once the project is open: what opening
- * changed (a data directory narrowed to 0700), and the project settings an
+ * changed (a data directory narrowed to 0700), the project settings an
  * untrusted folder's `.sylkrc` asked for and did not get, with how to grant
- * them.
+ * them, and settings brought down to what this machine can use.
  */
 export function printOpeningWarnings(opened: { loadedConfig: LoadedConfig; notices?: readonly string[] }, stderr: NodeJS.WritableStream): void {
   for (const notice of opened.notices ?? []) stderr.write(terminalText(`sylk: ${notice}\n`));
   warnAboutIgnoredSettings(opened.loadedConfig, stderr);
+  warnAboutClampedSettings(opened.loadedConfig, stderr);
 }
 
 function warnAboutIgnoredSettings(loaded: LoadedConfig, stderr: NodeJS.WritableStream): void {
@@ -25,4 +26,17 @@ function warnAboutIgnoredSettings(loaded: LoadedConfig, stderr: NodeJS.WritableS
     unrecorded: `this folder was trusted by an older Sylk that did not record which settings, so these settings in ${file} are ignored: ${listed}. Review them; if you trust them, run \`sylk trust .\` to use them.`,
   }[ignored.reason];
   stderr.write(terminalText(`sylk: ${message}\n`));
+}
+
+function warnAboutClampedSettings(loaded: LoadedConfig, stderr: NodeJS.WritableStream): void {
+  for (const clamped of loaded.clampedSettings ?? []) {
+    // Where it was set: a file's path, which may be anything.
+    const origin = loaded.sources.get(clamped.key)?.origin;
+    stderr.write(
+      terminalText(
+        `sylk: ${clamped.key} is ${clamped.requested}${origin ? ` (${terminalField(origin)})` : ""}, more than this machine can use; ` +
+          `using ${clamped.used} (${clamped.limit}).\n`,
+      ),
+    );
+  }
 }

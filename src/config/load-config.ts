@@ -6,6 +6,7 @@ import type * as z from "zod/mini";
 import { ConfigError } from "../errors.js";
 import { readRegularFile } from "../files/regular-file.js";
 import { CONFIG_FILE_NAME } from "./defaults.js";
+import { clampToMachine, type ClampedSetting } from "./machine-limits.js";
 import { configSchema, type SylkConfig } from "./schema.js";
 import { trustVerdict, withoutTrustGatedKeys, type GatedSetting, type TrustRecord, type TrustVerdict } from "./trust-gated-keys.js";
 
@@ -18,6 +19,8 @@ export interface LoadedConfig {
   config: SylkConfig;
   /** Dotted key (e.g. `index.batchSize`) → the layer that set it. Keys absent here are defaults. */
   sources: Map<string, { source: ConfigSource; origin: string }>;
+  /** Settings brought down to what this machine can use (see `machine-limits.ts`). */
+  clampedSettings?: ClampedSetting[];
   /**
    * Settings of the project's `.sylkrc` left out (see `trust-gated-keys.ts`),
    * and why: the folder is not trusted, or these settings are not the ones it
@@ -98,7 +101,13 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   }
   const result = configSchema.safeParse(merged);
   if (!result.success) throw configErrorFrom(result.error, "merged configuration");
-  return { config: result.data, sources, ...(ignoredProjectSettings ? { ignoredProjectSettings } : {}) };
+  const { config, clamped } = clampToMachine(result.data);
+  return {
+    config,
+    sources,
+    ...(ignoredProjectSettings ? { ignoredProjectSettings } : {}),
+    ...(clamped.length > 0 ? { clampedSettings: clamped } : {}),
+  };
 }
 
 /**

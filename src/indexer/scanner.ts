@@ -66,7 +66,7 @@ export interface ScanOptions {
   sliceMs?: number;
   /** See `snapshotHolds`; tests change it. */
   racyWindowMs?: number;
-  /** Stops the walk at its next yield (a tool call the user cancelled). */
+  /** Ends the walk at its next yield (a tool call cancelled by Esc), with the signal's reason. */
   signal?: AbortSignal;
 }
 
@@ -131,6 +131,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     }
   }
 
+  options.signal?.throwIfAborted();
   const queue: PendingDirectory[] = [{ relative: "", absolute: root, rulesChanged: previous === undefined }];
   const workingDirectory = new WorkingDirectory();
   let sliceStarted = performance.now();
@@ -325,8 +326,8 @@ function statOf(directory: string, name: string): FileStat[] {
 }
 
 /** Every file of the project, as a full walk sees it (no previous states). */
-export async function scanProject(root: string, config: IndexConfig, nowMs: number = Date.now()): Promise<ScanResult> {
-  const scan = await scanTree(root, config, { nowMs });
+export async function scanProject(root: string, config: IndexConfig, options: { nowMs?: number; signal?: AbortSignal } = {}): Promise<ScanResult> {
+  const scan = await scanTree(root, config, options);
   return {
     files: scan.changed.flatMap((directory) => directory.files),
     skipped: scan.changed.flatMap((directory) => directory.skipped),

@@ -122,4 +122,16 @@ describe("scanProject", () => {
     expect(process.cwd()).toBe(before);
     expect([...seen]).toEqual([before]);
   });
+
+  it("stops at its next yield once its signal aborts, leaving the working directory as it was", async () => {
+    for (let index = 0; index < 200; index++) project.write(`d${index}/f.ts`, "x");
+    const before = process.cwd();
+    await expect(scanProject(project.root, defaultConfig().index, { signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
+    const controller = new AbortController();
+    setImmediate(() => controller.abort());
+    const visited: number[] = [];
+    await expect(scanTree(project.root, defaultConfig().index, { sliceMs: 0, signal: controller.signal }).then((scan) => visited.push(scan.files))).rejects.toThrow(/abort/i);
+    expect(visited).toEqual([]);
+    expect(process.cwd()).toBe(before);
+  });
 });

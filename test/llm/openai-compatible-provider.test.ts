@@ -89,6 +89,21 @@ describe("OpenAICompatibleProvider", () => {
     expect(complete?.type === "complete" && complete.response.content).toEqual([{ type: "text", text: "whole" }]);
   });
 
+  it("fails at once on a 429 whose retry-after is beyond the cap, and retries one within it", async () => {
+    server.enqueue({ status: 429, retryAfterSeconds: 86_400 });
+    const started = performance.now();
+    const error = await collect(provider().stream(request)).catch((caught: unknown) => caught);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error).toMatchObject({ kind: "rate_limit", retryable: false });
+    expect((error as Error).message).toMatch(/The server asked to retry after 24 h, longer than Sylk waits \(model\.retryMaxDelayMs, 10 ms\); giving up/);
+    expect(server.requests).toHaveLength(1);
+
+    server.enqueue({ status: 429, retryAfterSeconds: 1 }, { text: "whole" });
+    const events = await collect(provider({ retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 5_000 } }).stream(request));
+    expect(events.find((event) => event.type === "retry")).toMatchObject({ delayMs: 1_000 });
+    expect(events.at(-1)).toMatchObject({ type: "complete" });
+  });
+
   it("does not retry a rejected key", async () => {
     server.enqueue({ status: 401 });
     await expect(collect(provider().stream(request))).rejects.toMatchObject({ kind: "authentication" });

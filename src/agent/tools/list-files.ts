@@ -42,7 +42,7 @@ export async function filesUnder(context: ToolContext, requested: string | undef
   const config = { ...defaultConfig().index, excludePaths: [".git", "node_modules"], excludePatterns: [], maxFileSize: Number.MAX_SAFE_INTEGER };
   const inRoot = resolved.relative !== undefined;
   const scanRoot = inRoot ? context.root : resolved.absolute;
-  const scanned = { files: outsideHiddenDirectories((await scanProject(scanRoot, config)).files, scanRoot, context.hiddenDirectories) };
+  const scanned = { files: outsideHiddenDirectories((await scanProject(scanRoot, config, { signal: context.signal })).files, scanRoot, context.hiddenDirectories) };
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
   const paths: string[] = [];
   const withinDirectory: string[] = [];

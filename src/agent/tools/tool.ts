@@ -103,6 +103,13 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
    * not on the user's files). Every other call runs alone, in order.
    */
   concurrent?: true;
+  /**
+   * The call ends by itself soon after its signal aborts, having recorded
+   * what it must (a sub-agent stops its own run, whose tools and model calls
+   * stop on the same signal): the registry waits for its answer instead of
+   * answering for it after `CANCEL_GRACE_MS`.
+   */
+  stopsOnAbort?: true;
   /** What the call touches, as the permission policy judges it (write tools resolve links: see `writeTarget`). */
   targets(input: z.infer<Schema>, context: ToolContext): ToolTargets;
   /**

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { ProjectServices } from "../../app/project-services.js";
 import { InterruptedError } from "../../errors.js";
 import type { IndexSummary } from "../../indexer/project-indexer.js";
+import { takeoverNotice } from "../../project/index-lock.js";
 import type { CliContext } from "../cli-context.js";
 import { formatCount } from "../format.js";
 import { IndexProgressPrinter, type ProgressStyle } from "../index-progress-printer.js";
@@ -55,6 +56,8 @@ export async function indexProject(
       context.stderr.write(
         `Another sylk process (pid ${holder.pid}) is indexing this project; waiting for it to finish…\n`,
       ),
+    // The reason may quote the lock file, which names a path.
+    onTakeover: (takeover) => context.stderr.write(`${terminalField(takeoverNotice(takeover))}\n`),
   });
   try {
     const run = services.indexer.run(context.signal);
