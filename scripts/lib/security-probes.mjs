@@ -1,0 +1,12 @@
+// Every security probe (scripts/bench-security.mjs, test/security/attack-probes.test.ts): each an
+// attack on the real built CLI with a scripted model, `{ id, group, title, needs, run(context) }`,
+// where `run` answers `{ held, detail }` (or `{ skipped }`) by the attack's effect alone.
+import { sandboxProbes } from "./security-probes/sandbox-probes.mjs";
+import { memoryProbes } from "./security-probes/memory-probes.mjs";
+import { ruleProbes } from "./security-probes/rule-probes.mjs";
+import { symlinkProbes } from "./security-probes/symlink-probes.mjs";
+import { trustProbes } from "./security-probes/trust-probes.mjs";
+
+export { formatReport, probeEnvironment, runProbe, runProbes, selectProbes } from "./security-probes/runner.mjs";
+
+export const PROBES = [...sandboxProbes, ...symlinkProbes, ...ruleProbes, ...memoryProbes, ...trustProbes];
