@@ -2,11 +2,14 @@
 // attack on the real built CLI with a scripted model, `{ id, group, title, needs, run(context) }`,
 // where `run` answers `{ held, detail }` (or `{ skipped }`) by the attack's effect alone.
 import { sandboxProbes } from "./security-probes/sandbox-probes.mjs";
+import { approvalProbes } from "./security-probes/approval-probes.mjs";
+import { hangProbes } from "./security-probes/hang-probes.mjs";
 import { memoryProbes } from "./security-probes/memory-probes.mjs";
 import { ruleProbes } from "./security-probes/rule-probes.mjs";
+import { secretProbes } from "./security-probes/secret-probes.mjs";
 import { symlinkProbes } from "./security-probes/symlink-probes.mjs";
 import { trustProbes } from "./security-probes/trust-probes.mjs";
 
 export { formatReport, probeEnvironment, runProbe, runProbes, selectProbes } from "./security-probes/runner.mjs";
 
-export const PROBES = [...sandboxProbes, ...symlinkProbes, ...ruleProbes, ...memoryProbes, ...trustProbes];
+export const PROBES = [...sandboxProbes, ...symlinkProbes, ...approvalProbes, ...ruleProbes, ...memoryProbes, ...trustProbes, ...secretProbes, ...hangProbes];

@@ -132,6 +132,7 @@ export async function openLab({ sylkBin, parent, files = {} }) {
   const base = realpathSync(mkdtempSync(join(parent, "sylk-sec-")));
   const lab = {
     base,
+    sylkBin,
     home: join(base, "home"),
     sylkHome: join(base, "home", ".sylk"),
     root: join(base, "project"),
@@ -356,6 +357,29 @@ export async function askScripted(lab, calls, { mode, args = [], env, timeoutMs 
   const modeArgs = mode ? ["--permission-mode", mode] : [];
   const run = await lab.sylk(["ask", "--yes", "--output-format", "stream-json", ...modeArgs, ...args, prompt], { env, timeoutMs, ...(cwd ? { cwd } : {}) });
   return { run, model, results: run.lines.filter((line) => line.type === "tool_result") };
+}
+
+/**
+ * One tool call in a scripted `sylk ask`, timed from its `tool_use` line to its `tool_result`
+ * line; the run is killed when the result has not come within `boundMs` (or the call itself not
+ * within `startBoundMs`). Returns { toolMs (undefined when cut), result, run }.
+ */
+export async function timedToolCall(lab, toolCall, { boundMs, startBoundMs = 120_000, mode, env } = {}) {
+  const model = await lab.model();
+  model.reset();
+  model.enqueue([toolCall], [say("Done.")]);
+  const modeArgs = mode ? ["--permission-mode", mode] : [];
+  const running = lab.launch(["ask", "--yes", "--output-format", "stream-json", ...modeArgs, "Do the task."], { env });
+  const ended = () => running.child.exitCode !== null || running.child.signalCode !== null;
+  const used = await waitUntil(() => running.lines.find((line) => line.type === "tool_use") ?? (ended() ? "ended" : undefined), startBoundMs);
+  if (!used || used === "ended") {
+    const run = await running.finished(0);
+    return { toolMs: undefined, stuckBeforeCall: true, run };
+  }
+  const result = await waitUntil(() => running.lines.find((line) => line.type === "tool_result") ?? (ended() ? "ended" : undefined), boundMs);
+  const finished = result && result !== "ended" ? result : undefined;
+  const run = await running.finished(finished ? 60_000 : 0);
+  return { toolMs: finished ? finished.at - used.at : undefined, result: finished, run };
 }
 
 /** A short excerpt for a detail line: one line, at most `max` characters. */
