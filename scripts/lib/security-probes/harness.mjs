@@ -191,10 +191,13 @@ export async function openLab({ sylkBin, parent, files = {} }) {
   return lab;
 }
 
-function launchCli(sylkBin, args, { cwd, env, input }) {
+function launchCli(sylkBin, args, { cwd, env, input, umask }) {
   const started = performance.now();
+  // With `umask`, through a shell that sets it and execs node (the pid stays the CLI's).
+  const [file, fileArgs] =
+    umask === undefined ? [process.execPath, [sylkBin, ...args]] : ["/bin/sh", ["-c", `umask ${umask.toString(8)} && exec "$0" "$@"`, process.execPath, sylkBin, ...args]];
   // Its own process group: a bound kills the CLI and everything it started that stayed in the group.
-  const child = spawn(process.execPath, [sylkBin, ...args], { cwd, env, detached: true, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+  const child = spawn(file, fileArgs, { cwd, env, detached: true, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
   if (input !== undefined) child.stdin.end(input);
   const lines = [];
   let stdout = "";
@@ -245,30 +248,47 @@ function launchCli(sylkBin, args, { cwd, env, input }) {
   };
 }
 
-/** Kills, by pid, the processes this laboratory started that outlived their parent (marked by SYLK_PROBE_LAB). */
-export function killLabProcesses(base) {
+/** The pids of the processes this laboratory started (marked by SYLK_PROBE_LAB), with their command lines. */
+export function labProcesses(base) {
   const wanted = Buffer.from(`SYLK_PROBE_LAB=${base}\0`);
   let entries = [];
   try {
     entries = readdirSync("/proc");
   } catch {
-    return;
+    return [];
   }
+  const found = [];
   for (const entry of entries) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
-    let environ;
     try {
-      environ = readFileSync(`/proc/${pid}/environ`);
+      if (readFileSync(`/proc/${pid}/environ`).indexOf(wanted) === -1) continue;
+      found.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim() });
     } catch {
-      continue;
+      // gone meanwhile, or not ours to read
     }
-    if (environ.indexOf(wanted) === -1) continue;
+  }
+  return found;
+}
+
+/** Kills, by pid, the processes this laboratory started that outlived their parent. */
+export function killLabProcesses(base) {
+  for (const { pid } of labProcesses(base)) {
     try {
       process.kill(pid, "SIGKILL");
     } catch {
       // gone meanwhile
     }
+  }
+}
+
+/** A number from /proc/<pid>/status (`Threads`, `VmRSS` in kB), or undefined once the process is gone. */
+export function processStatus(pid, field) {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
