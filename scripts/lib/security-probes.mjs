@@ -3,6 +3,7 @@
 // where `run` answers `{ held, detail }` (or `{ skipped }`) by the attack's effect alone.
 import { approvalProbes } from "./security-probes/approval-probes.mjs";
 import { hangProbes } from "./security-probes/hang-probes.mjs";
+import { keptProbes } from "./security-probes/kept-probes.mjs";
 import { memoryProbes } from "./security-probes/memory-probes.mjs";
 import { processProbes } from "./security-probes/process-probes.mjs";
 import { ruleProbes } from "./security-probes/rule-probes.mjs";
@@ -18,6 +19,6 @@ export { formatReport, probeEnvironment, runProbe, runProbes, selectProbes } fro
 /** The groups in the order of the defect report: its numbered items, then what passed. */
 export const GROUPS = ["sandbox", "symlinks", "approvals", "rules", "memory", "trust", "secrets", "masking", "hangs", "store", "socket", "process", "kept"];
 
-const all = [...sandboxProbes, ...symlinkProbes, ...approvalProbes, ...ruleProbes, ...memoryProbes, ...trustProbes, ...secretProbes, ...hangProbes, ...sessionProbes, ...storeProbes, ...processProbes];
+const all = [...sandboxProbes, ...symlinkProbes, ...approvalProbes, ...ruleProbes, ...memoryProbes, ...trustProbes, ...secretProbes, ...hangProbes, ...sessionProbes, ...storeProbes, ...processProbes, ...keptProbes];
 
 export const PROBES = GROUPS.flatMap((group) => all.filter((probe) => probe.group === group));

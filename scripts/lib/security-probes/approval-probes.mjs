@@ -11,17 +11,19 @@ const NEEDS = ["linux", "tmux"];
 
 /**
  * A laboratory whose project is indexed (no consent question), the model scripted with `steps`,
- * and a TUI in `mode` that has been sent one prompt.
+ * and a TUI started with `args` that has been sent one prompt (text, or made from the laboratory).
+ * `prepare(lab)` runs before the index.
  */
-export async function promptedTui(open, { files = {}, steps, args = [], prompt = "Do the task." }) {
+export async function promptedTui(open, { files = {}, steps, args = [], prompt = "Do the task.", prepare }) {
   const lab = await open({ "src/app.ts": "export const answer = 42;\n", ...files });
+  prepare?.(lab);
   const model = await lab.model();
   const indexed = await lab.sylk(["index", "--yes"]);
   if (indexed.code !== 0) throw new Error(`sylk index failed: ${excerpt(indexed.stderr)}`);
   model.enqueue(...steps);
   const terminal = startTui(lab, args);
   await terminal.waitFor("Ask anything");
-  terminal.send(prompt, { literal: true });
+  terminal.send(typeof prompt === "function" ? prompt(lab) : prompt, { literal: true });
   terminal.send("Enter");
   return { lab, model, terminal };
 }
