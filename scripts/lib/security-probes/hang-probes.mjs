@@ -1,7 +1,9 @@
 // Nothing a repository or a server can arrange may hang Sylk: a regular expression, a FIFO, a
 // server asking to wait a day, an index lock held by a process that is not Sylk.
 import { spawn, spawnSync } from "node:child_process";
-import { call, excerpt, projectDataDir, timedToolCall } from "./harness.mjs";
+import { excerpt, timedToolCall } from "./harness.mjs";
+import { projectDataDir } from "./observe.mjs";
+import { call } from "./scripted-model.mjs";
 
 const GROUP = "hangs";
 

@@ -3,12 +3,12 @@
 // real built CLI started as a process group that a bound can kill; a scripted fake Messages API.
 // Nothing here reads or writes the caller's own HOME or SYLK_HOME.
 import { spawn, spawnSync } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
-import { startFakeMessagesServer } from "../fake-messages-server.mjs";
+import { killLabProcesses } from "./observe.mjs";
+import { say, startScriptedModel } from "./scripted-model.mjs";
 
 /** The key the probes' CLI runs send: a secret of the user's that must only ever reach the fake API. */
 export const USER_API_KEY = "sk-ant-api03-probe-users-own-key-0123456789";
@@ -41,62 +41,6 @@ export function visibleInSandbox(path) {
 /** A marker nobody else would write: upper-case letters and digits, so no secret rule masks it. */
 export function marker(label) {
   return `PROBE${label.toUpperCase().replace(/[^A-Z0-9]/g, "")}X${randomBytes(6).toString("hex").toUpperCase()}`;
-}
-
-/** A text block of a scripted answer. */
-export const say = (text) => ({ type: "text", text });
-/** A tool call of a scripted answer (its id is given when it is queued). */
-export const call = (name, input) => ({ type: "tool_use", name, input });
-
-/**
- * A fake Messages API answering each request with the next queued step (a list of blocks, or a
- * step object of fake-messages-server.mjs: status, headers, hang); "Done." when the queue is empty.
- */
-export async function startScriptedModel() {
-  const queue = [];
-  let ids = 0;
-  const server = await startFakeMessagesServer({ plan: () => queue.shift() ?? { blocks: [say("Done.")] } });
-  const withIds = (blocks) => blocks.map((block) => (block.type === "tool_use" && !block.id ? { ...block, id: `toolu_probe_${++ids}` } : block));
-  return {
-    baseUrl: server.baseUrl,
-    requests: server.requests,
-    /** Forgets steps a previous run left unanswered. */
-    reset() {
-      queue.length = 0;
-    },
-    /** Queues steps, answered in order. */
-    enqueue(...steps) {
-      for (const step of steps) queue.push(Array.isArray(step) ? { blocks: withIds(step) } : step.blocks ? { ...step, blocks: withIds(step.blocks) } : step);
-    },
-    /** Everything the API received (bodies and headers) as one text, to look for what must not arrive. */
-    received() {
-      return server.requests.map((request) => JSON.stringify(request.headers) + JSON.stringify(request.body)).join("\n");
-    },
-    /** The system prompt and messages of the request `index` (from 0) as one text. */
-    requestText(index) {
-      const request = server.requests[index];
-      return request ? JSON.stringify(request.body) : "";
-    },
-    /** The tool results the model was sent, in order: { id, content, isError }. */
-    toolResults() {
-      const results = new Map();
-      for (const request of server.requests) {
-        for (const message of request.body.messages ?? []) {
-          if (!Array.isArray(message.content)) continue;
-          for (const block of message.content) {
-            if (block.type === "tool_result") results.set(block.tool_use_id, { id: block.tool_use_id, content: textOf(block.content), isError: block.is_error === true });
-          }
-        }
-      }
-      return [...results.values()];
-    },
-    close: () => server.close(),
-  };
-}
-
-function textOf(content) {
-  if (typeof content === "string") return content;
-  return Array.isArray(content) ? content.map((part) => part.text ?? "").join("\n") : "";
 }
 
 /** The environment of the CLI in a laboratory: none of the caller's Sylk, model or cloud settings. */
@@ -248,101 +192,6 @@ function launchCli(sylkBin, args, { cwd, env, input, umask }) {
   };
 }
 
-/** The pids of the processes this laboratory started (marked by SYLK_PROBE_LAB), with their command lines. */
-export function labProcesses(base) {
-  const wanted = Buffer.from(`SYLK_PROBE_LAB=${base}\0`);
-  let entries = [];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [];
-  }
-  const found = [];
-  for (const entry of entries) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/environ`).indexOf(wanted) === -1) continue;
-      found.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim() });
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
-}
-
-/** Kills, by pid, the processes this laboratory started that outlived their parent. */
-export function killLabProcesses(base) {
-  for (const { pid } of labProcesses(base)) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // gone meanwhile
-    }
-  }
-}
-
-/** A number from /proc/<pid>/status (`Threads`, `VmRSS` in kB), or undefined once the process is gone. */
-export function processStatus(pid, field) {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Where Sylk keeps a project's data (`$SYLK_HOME/projects/<hash>`), as src/project/project-paths.ts computes it. */
-export function projectDataDir(sylkHome, root) {
-  return join(sylkHome, "projects", createHash("sha256").update(realpathSync(root)).digest("hex").slice(0, 16));
-}
-
-/** Every regular file under `directory` whose bytes contain one of `needles`: [{ path, needle }]. */
-export function filesContaining(directory, needles) {
-  const found = [];
-  for (const path of walkFiles(directory)) {
-    let bytes;
-    try {
-      bytes = readFileSync(path);
-    } catch {
-      continue;
-    }
-    for (const needle of needles) if (bytes.includes(Buffer.from(needle))) found.push({ path, needle });
-  }
-  return found;
-}
-
-/** Regular files below `directory` (symbolic links are not followed). */
-export function* walkFiles(directory) {
-  for (const { path, stats } of entriesBelow(directory)) if (stats.isFile()) yield path;
-}
-
-/** Directories below `directory` (symbolic links are not followed). */
-export function* walkDirectories(directory) {
-  for (const { path, stats } of entriesBelow(directory)) if (stats.isDirectory()) yield path;
-}
-
-/** Everything below `directory` with its lstat, depth first. */
-export function* entriesBelow(directory) {
-  let names;
-  try {
-    names = readdirSync(directory);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const path = join(directory, name);
-    let stats;
-    try {
-      stats = lstatSync(path);
-    } catch {
-      continue;
-    }
-    yield { path, stats };
-    if (stats.isDirectory()) yield* entriesBelow(path);
-  }
-}
-
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` every `everyMs` until it returns something truthy or `timeoutMs` passes (then undefined). */
@@ -353,16 +202,6 @@ export async function waitUntil(check, timeoutMs, everyMs = 100) {
     if (value) return value;
     if (performance.now() > deadline) return undefined;
     await sleep(everyMs);
-  }
-}
-
-/** True while a process with this pid exists (and is not a zombie). */
-export function isAlive(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return !/^State:\s+Z/m.test(status);
-  } catch {
-    return existsSync(`/proc/${pid}`);
   }
 }
 
@@ -406,12 +245,4 @@ export async function timedToolCall(lab, toolCall, { boundMs, startBoundMs = 120
 export function excerpt(text, max = 120) {
   const line = String(text ?? "").replace(/\s+/g, " ").trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** Opens a SQLite file with the project's own driver, read-only unless asked: to look at what Sylk stored. */
-export function openDatabase(repo, path, { readonly = true } = {}) {
-  const Database = createRequire(join(repo, "package.json"))("better-sqlite3");
-  const db = new Database(path, { readonly, fileMustExist: true });
-  db.pragma("busy_timeout = 10000");
-  return db;
 }

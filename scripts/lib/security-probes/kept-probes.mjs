@@ -7,7 +7,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promptedTui } from "./approval-probes.mjs";
-import { askScripted, call, excerpt, marker, say, sleep } from "./harness.mjs";
+import { askScripted, excerpt, marker, sleep } from "./harness.mjs";
+import { call, say } from "./scripted-model.mjs";
 import { listen } from "./rule-probes.mjs";
 
 const GROUP = "kept";

@@ -3,7 +3,9 @@
 // The effect measured: what another project's next request carries.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { askScripted, call, excerpt, marker, openDatabase, projectDataDir } from "./harness.mjs";
+import { askScripted, excerpt, marker } from "./harness.mjs";
+import { openDatabase, projectDataDir } from "./observe.mjs";
+import { call } from "./scripted-model.mjs";
 
 const GROUP = "memory";
 const KNOWLEDGE_ON = { SYLK_KNOWLEDGE_ENABLED: "true" };

@@ -4,7 +4,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { relative } from "node:path";
-import { call, entriesBelow, excerpt, isAlive, processStatus, say, waitUntil } from "./harness.mjs";
+import { excerpt, waitUntil } from "./harness.mjs";
+import { entriesBelow, isAlive, processStatus } from "./observe.mjs";
+import { call, say } from "./scripted-model.mjs";
 
 const GROUP = "process";
 

@@ -3,7 +3,8 @@
 // shows that the rule itself applies (the control call must run).
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { askScripted, call, excerpt } from "./harness.mjs";
+import { askScripted, excerpt } from "./harness.mjs";
+import { call } from "./scripted-model.mjs";
 
 const GROUP = "rules";
 const FAKE_NPM = '#!/bin/sh\necho "npm $*" >> "$(dirname "$0")/../npm-ran.log"\nexit 0\n';

@@ -33,7 +33,7 @@ export function probeEnvironment(repo, env = process.env) {
 }
 
 /** Why this probe cannot run here, or undefined. */
-export function skipReason(probe, environment) {
+function skipReason(probe, environment) {
   for (const need of probe.needs ?? []) {
     if (need === "home-outside-tmp") {
       if (!environment.homeVisibleInSandbox) {

@@ -4,7 +4,8 @@
 // all that stands in the way.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { askScripted, call, excerpt, marker } from "./harness.mjs";
+import { askScripted, excerpt, marker } from "./harness.mjs";
+import { call } from "./scripted-model.mjs";
 
 const GROUP = "sandbox";
 const run = (command) => call("run_command", { command });

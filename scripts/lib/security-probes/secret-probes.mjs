@@ -3,7 +3,9 @@
 // under SYLK_HOME (databases, their WAL files and logs included) for the raw bytes.
 import { randomBytes } from "node:crypto";
 import { relative } from "node:path";
-import { askScripted, call, excerpt, filesContaining, say, timedToolCall } from "./harness.mjs";
+import { askScripted, excerpt, timedToolCall } from "./harness.mjs";
+import { filesContaining } from "./observe.mjs";
+import { call, say } from "./scripted-model.mjs";
 
 const GROUP = "secrets";
 /** Learning on, as by default: its observation log is one of the files that must not hold a secret. */
@@ -13,7 +15,7 @@ const alphabet = (letters, length) => Array.from(randomBytes(length), (byte) => 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 const MIXED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 /** Fresh values in the formats the masking rules know (an AWS key id, a GitHub token, a Slack token). */
-export const awsKeyId = () => `AKIA${alphabet(UPPER, 16)}`;
+const awsKeyId = () => `AKIA${alphabet(UPPER, 16)}`;
 const githubToken = () => `ghp_${alphabet(MIXED, 36)}`;
 const slackToken = () => `xoxb-${alphabet("0123456789", 12)}-${alphabet(MIXED, 24)}`;
 
@@ -129,19 +131,30 @@ const indexMasking = {
   },
 };
 
-const readMasking = {
-  id: "masking-read-250kb",
-  group: "masking",
-  title: "read_file of a 250 KB adversarial file answers within 10 s",
-  needs: [],
-  async run({ lab: open }) {
-    // Left out of the index (maxFileSize), so that only read_file masks it.
-    const lab = await open({ "src/app.ts": "export const answer = 42;\n", "big.txt": adversarialText(250_000), ".sylkrc": JSON.stringify({ index: { maxFileSize: 100_000 } }) });
-    const { toolMs, stuckBeforeCall, run } = await timedToolCall(lab, call("read_file", { path: "big.txt" }), { boundMs: 10_000 });
-    if (stuckBeforeCall) throw new Error(`the run never called read_file: ${excerpt(run.stderr)}`);
-    if (toolMs === undefined) return { held: false, detail: "read_file had not answered after 10 s (killed)" };
-    return { held: true, detail: `read_file answered in ${(toolMs / 1000).toFixed(1)} s` };
-  },
-};
+/** read_file of an adversarial file for one masking rule, left out of the index so that only read_file masks it: held within 10 s. */
+function readMasking(id, title, content) {
+  return {
+    id,
+    group: "masking",
+    title,
+    needs: [],
+    async run({ lab: open }) {
+      const lab = await open({ "src/app.ts": "export const answer = 42;\n", "big.txt": content, ".sylkrc": JSON.stringify({ index: { maxFileSize: 100_000 } }) });
+      const { toolMs, stuckBeforeCall, run } = await timedToolCall(lab, call("read_file", { path: "big.txt" }), { boundMs: 10_000 });
+      if (stuckBeforeCall) throw new Error(`the run never called read_file: ${excerpt(run.stderr)}`);
+      if (toolMs === undefined) return { held: false, detail: "read_file had not answered after 10 s (killed)" };
+      return { held: true, detail: `read_file answered in ${(toolMs / 1000).toFixed(1)} s` };
+    },
+  };
+}
 
-export const secretProbes = [editDiff, toolInput, modelAnswer, searchHistory, grepConfirms, indexMasking, readMasking];
+export const secretProbes = [
+  editDiff,
+  toolInput,
+  modelAnswer,
+  searchHistory,
+  grepConfirms,
+  indexMasking,
+  readMasking("masking-read-250kb", "read_file of a 250 KB adversarial file for the URL-credentials rule answers within 10 s", adversarialText(250_000)),
+  readMasking("masking-read-assigned", "read_file of 500 KB of 'password' repeated (the assigned-secret rule) answers within 10 s", `${"password".repeat(62_500)}\n`),
+];

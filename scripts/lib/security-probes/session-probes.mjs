@@ -5,7 +5,9 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { call, excerpt, labProcesses, processStatus, projectDataDir, say, sleep, waitUntil } from "./harness.mjs";
+import { excerpt, sleep, waitUntil } from "./harness.mjs";
+import { isAlive, labProcesses, processStatus, projectDataDir } from "./observe.mjs";
+import { call, say } from "./scripted-model.mjs";
 import { promptedTui } from "./approval-probes.mjs";
 import { startTui } from "./terminal.mjs";
 
@@ -58,6 +60,24 @@ const fifoMention = {
     if (tui) process.kill(tui.pid, "SIGTERM");
     const ended = tui && (await waitUntil(() => processStatus(tui.pid, "Threads") === undefined || terminal.exitStatus() !== undefined, 10_000));
     return { held: false, detail: `no request after 20 s: the session froze on the mention${ended ? "" : ", and SIGTERM did not end it within 10 s"}` };
+  },
+};
+
+const escapeCancels = {
+  id: "hangs-escape-cancels-command",
+  group: "hangs",
+  title: "Esc in the TUI ends a running command and its processes",
+  needs: NEEDS,
+  async run({ lab: open }) {
+    const { lab, terminal } = await promptedTui(open, {
+      args: ["--permission-mode", "bypass"],
+      steps: [[call("run_command", { command: "sleep 600", timeout_ms: 600_000 })], [say("Stopped.")]],
+    });
+    const sleeper = await waitUntil(() => labProcesses(lab.base).find(({ command }) => command === "sleep 600"), 30_000);
+    if (!sleeper) throw new Error("the command never started");
+    terminal.send("Escape");
+    const gone = await waitUntil(() => !isAlive(sleeper.pid), 10_000);
+    return { held: Boolean(gone), detail: gone ? "the command's process ended after Esc" : "the command still runs 10 s after Esc" };
   },
 };
 
@@ -199,4 +219,4 @@ const socketModes = {
   },
 };
 
-export const sessionProbes = [undoThroughLink, fifoMention, abruptClients, hugeLine, socketModes];
+export const sessionProbes = [undoThroughLink, fifoMention, escapeCancels, abruptClients, hugeLine, socketModes];

@@ -2,7 +2,8 @@
 // falls back to the other signal, status does not call the index fresh, and the next index
 // rebuilds it from the store.
 import { join } from "node:path";
-import { excerpt, openDatabase, projectDataDir } from "./harness.mjs";
+import { excerpt } from "./harness.mjs";
+import { openDatabase, projectDataDir } from "./observe.mjs";
 
 const GROUP = "store";
 const FILES = Object.fromEntries(

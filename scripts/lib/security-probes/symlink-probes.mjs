@@ -2,7 +2,8 @@
 // symlinked AGENTS.md must not bring an outside file into the system prompt.
 import { existsSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { askScripted, call, excerpt, marker } from "./harness.mjs";
+import { askScripted, excerpt, marker } from "./harness.mjs";
+import { call } from "./scripted-model.mjs";
 
 const GROUP = "symlinks";
 
@@ -59,22 +60,25 @@ const linkToAuthorizedKeys = {
   },
 };
 
-const agentsOutside = {
-  id: "symlink-agents-md",
-  group: GROUP,
-  title: "a symlinked AGENTS.md leading outside the project is not put in front of the model",
-  needs: ["linux"],
-  async run({ lab: open }) {
-    const lab = await open({ "src/app.ts": "export const answer = 42;\n" });
-    const text = marker("agentsmd");
-    const credentials = lab.write("credentials.txt", `token ${text}\n`, lab.outside);
-    symlinkSync(credentials, lab.path("AGENTS.md"));
-    const outcome = await askScripted(lab, [], { prompt: "Say hello." });
-    if (outcome.model.requests.length === 0) throw new Error(`the model received no request: ${excerpt(outcome.run.stderr)}`);
-    const leaked = outcome.model.received().includes(text);
-    return { held: !leaked, detail: leaked ? "the outside file behind AGENTS.md was in the request" : "the outside file stayed out of the requests" };
-  },
-};
+/** An instructions file (AGENTS.md, SYLK.md) that is a link to an outside file holding a marker. */
+function instructionsOutside(name) {
+  return {
+    id: `symlink-${name.toLowerCase().replace(/\W+/g, "-")}`,
+    group: GROUP,
+    title: `a symlinked ${name} leading outside the project is not put in front of the model`,
+    needs: ["linux"],
+    async run({ lab: open }) {
+      const lab = await open({ "src/app.ts": "export const answer = 42;\n" });
+      const text = marker("instructions");
+      const credentials = lab.write("credentials.txt", `token ${text}\n`, lab.outside);
+      symlinkSync(credentials, lab.path(name));
+      const outcome = await askScripted(lab, [], { prompt: "Say hello." });
+      if (outcome.model.requests.length === 0) throw new Error(`the model received no request: ${excerpt(outcome.run.stderr)}`);
+      const leaked = outcome.model.received().includes(text);
+      return { held: !leaked, detail: leaked ? `the outside file behind ${name} was in the request` : "the outside file stayed out of the requests" };
+    },
+  };
+}
 
-export const symlinkProbes = [danglingOutside, linkToHook, linkToAuthorizedKeys, agentsOutside];
+export const symlinkProbes = [danglingOutside, linkToHook, linkToAuthorizedKeys, instructionsOutside("AGENTS.md"), instructionsOutside("SYLK.md")];
 
