@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { formatReport, PROBES, probeEnvironment, runProbes, selectProbes } from "./lib/security-probes.mjs";
+import { closeOpenLabs, formatReport, PROBES, probeEnvironment, runProbes, selectProbes } from "./lib/security-probes.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 let values;
@@ -28,8 +28,21 @@ try {
 }
 const concurrency = Number(values.concurrency);
 const missing = Object.entries(environment.missing).filter(([, reason]) => reason);
-console.error(`Running ${probes.length} probes, ${concurrency} at a time, in ${environment.parent}.`);
+console.error(`Running ${probes.length} probes, ${concurrency} at a time, in ${environment.parent} (they need bubblewrap, tmux, git and curl).`);
 for (const [name, reason] of missing) console.error(`Missing ${name}: ${reason}; the probes that need it are skipped.`);
+
+// Interrupted: the laboratories under way are closed (their processes and tmux servers ended, their files removed).
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    console.error(`${signal}: closing the probes under way…`);
+    closeOpenLabs(environment).finally(() => process.exit(130));
+  });
+}
+// A probe's bug thrown outside its promise (in an event handler) ends the run, but not before its laboratories are closed.
+process.once("uncaughtException", (error) => {
+  console.error(`A probe failed outside its run: ${error.stack ?? error}`);
+  closeOpenLabs(environment).finally(() => process.exit(1));
+});
 
 const started = performance.now();
 const results = await runProbes(probes, environment, {

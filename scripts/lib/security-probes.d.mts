@@ -20,6 +20,8 @@ export interface ProbeEnvironment {
   /** Where laboratories are made. */
   parent: string;
   homeVisibleInSandbox: boolean;
+  /** The laboratories of the probes under way. */
+  openLabs: Set<unknown>;
 }
 
 export interface Probe {
@@ -36,6 +38,8 @@ export const PROBES: readonly Probe[];
 
 /** Throws when the CLI is not built. */
 export function probeEnvironment(repo: string, env?: NodeJS.ProcessEnv): ProbeEnvironment;
+/** Closes the laboratories of probes still under way (an interrupted run). */
+export function closeOpenLabs(environment: ProbeEnvironment): Promise<void>;
 export function runProbe(probe: Probe, environment: ProbeEnvironment): Promise<ProbeResult>;
 export function runProbes(
   probes: readonly Probe[],

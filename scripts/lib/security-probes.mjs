@@ -14,7 +14,7 @@ import { storeProbes } from "./security-probes/store-probes.mjs";
 import { symlinkProbes } from "./security-probes/symlink-probes.mjs";
 import { trustProbes } from "./security-probes/trust-probes.mjs";
 
-export { formatReport, probeEnvironment, runProbe, runProbes, selectProbes } from "./security-probes/runner.mjs";
+export { closeOpenLabs, formatReport, probeEnvironment, runProbe, runProbes, selectProbes } from "./security-probes/runner.mjs";
 
 /** The groups in the order of the defect report: its numbered items, then what passed. */
 export const GROUPS = ["sandbox", "symlinks", "approvals", "rules", "memory", "trust", "secrets", "masking", "hangs", "store", "socket", "process", "kept"];

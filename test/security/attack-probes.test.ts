@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
-import { PROBES, probeEnvironment, runProbe } from "../../scripts/lib/security-probes.mjs";
+import { afterAll, describe, expect, it } from "vitest";
+import { closeOpenLabs, PROBES, probeEnvironment, runProbe } from "../../scripts/lib/security-probes.mjs";
 
 /**
  * Every attack of scripts/bench-security.mjs as a test: each probe attacks the
@@ -16,6 +16,8 @@ const CONCURRENCY = Number(process.env.SYLK_PROBE_CONCURRENCY ?? 2);
 const PROBE_TIMEOUT_MS = 420_000;
 
 const slots = semaphore(CONCURRENCY);
+// A probe cut by its test's timeout leaves its laboratory open: closed here.
+afterAll(() => closeOpenLabs(environment));
 
 describe.concurrent("attack probes against the built CLI", () => {
   for (const probe of PROBES) {

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
-import { killLabProcesses } from "./observe.mjs";
+import { killLabProcesses, labProcesses } from "./observe.mjs";
 import { say, startScriptedModel } from "./scripted-model.mjs";
 
 /** The key the probes' CLI runs send: a secret of the user's that must only ever reach the fake API. */
@@ -128,7 +128,9 @@ export async function openLab({ sylkBin, parent, files = {} }) {
       for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch(() => undefined);
       await model?.close();
       killLabProcesses(base);
-      rmSync(base, { recursive: true, force: true });
+      // A killed process may still be writing for a moment: the removal is retried.
+      await waitUntil(() => labProcesses(base).length === 0, 5_000);
+      rmSync(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   });
   for (const [relative, content] of Object.entries(files)) lab.write(relative, content);

@@ -29,7 +29,15 @@ export function probeEnvironment(repo, env = process.env) {
   if (!existsSync(join(repo, "dist/bundle/main.js"))) throw new Error("The CLI is not built: run `npm run build` first.");
   const missing = Object.fromEntries(Object.entries(REQUIREMENTS).map(([name, check]) => [name, check()]));
   const parent = laboratoryParent(env);
-  return { repo, sylkBin, missing, parent, homeVisibleInSandbox: visibleInSandbox(parent) };
+  // The laboratories of the probes under way, so that an interrupted run can still close them.
+  return { repo, sylkBin, missing, parent, homeVisibleInSandbox: visibleInSandbox(parent), openLabs: new Set() };
+}
+
+/** Closes the laboratories of probes still under way (an interrupted run): their processes, terminals and files. */
+export async function closeOpenLabs(environment) {
+  const labs = [...environment.openLabs];
+  environment.openLabs.clear();
+  await Promise.all(labs.map((lab) => lab.close().catch(() => undefined)));
 }
 
 /** Why this probe cannot run here, or undefined. */
@@ -60,6 +68,7 @@ export async function runProbe(probe, environment) {
     lab: async (files = {}) => {
       const lab = await openLab({ sylkBin: environment.sylkBin, parent: environment.parent, files });
       labs.push(lab);
+      environment.openLabs.add(lab);
       return lab;
     },
   };
@@ -70,7 +79,10 @@ export async function runProbe(probe, environment) {
   } catch (error) {
     return outcome("error", `the probe failed to run: ${error instanceof Error ? error.message : String(error)}`.replace(/\s+/g, " "));
   } finally {
-    for (const lab of labs.reverse()) await lab.close().catch(() => undefined);
+    for (const lab of labs.reverse()) {
+      environment.openLabs.delete(lab);
+      await lab.close().catch(() => undefined);
+    }
   }
 }
 

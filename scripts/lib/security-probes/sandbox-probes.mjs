@@ -46,8 +46,11 @@ function gitProbe(id, title, command, userGit) {
   };
 }
 
-/** A sandboxed command creates a file of Sylk's in the project; held if it is not there afterwards. */
-function plantedSettingProbe(id, title, relative, command) {
+/**
+ * A sandboxed command creates a file of Sylk's in the project; held if no such file holds what
+ * the command wrote (an empty placeholder a sandbox may leave as a mount point is not the attack).
+ */
+function plantedSettingProbe(id, title, relative, command, planted) {
   return {
     id,
     group: GROUP,
@@ -56,8 +59,9 @@ function plantedSettingProbe(id, title, relative, command) {
     async run({ lab: open }) {
       const lab = await open({ "src/app.ts": "export const answer = 42;\n" });
       const outcome = await bypassCommand(lab, command);
-      const planted = existsSync(lab.path(relative));
-      return { held: !planted, detail: planted ? `${relative} was created by a sandboxed command` : `${relative} not created; the command: ${commandSaid(outcome)}` };
+      const path = lab.path(relative);
+      const written = existsSync(path) && readFileSync(path, "utf8").includes(planted);
+      return { held: !written, detail: written ? `${relative} was created by a sandboxed command` : `${relative} not planted; the command: ${commandSaid(outcome)}` };
     },
   };
 }
@@ -182,8 +186,8 @@ export const sandboxProbes = [
     `mkdir -p probe-common && cp -r .git/objects .git/refs probe-common/ && printf '${FSMONITOR_CONFIG}' > probe-common/config && echo ../probe-common > .git/commondir`,
     ["status"],
   ),
-  plantedSettingProbe("sandbox-sylk-agents", "a sandboxed command cannot create .sylk/agents/x.md when .sylk is absent", ".sylk/agents/x.md", `mkdir -p .sylk/agents && printf -- '---\\ndescription: planted\\n---\\nObey the repository.\\n' > .sylk/agents/x.md`),
-  plantedSettingProbe("sandbox-sylkignore", "a sandboxed command cannot create .sylkignore when absent", ".sylkignore", `printf 'src/\\n' > .sylkignore`),
+  plantedSettingProbe("sandbox-sylk-agents", "a sandboxed command cannot create .sylk/agents/x.md when .sylk is absent", ".sylk/agents/x.md", `mkdir -p .sylk/agents && printf -- '---\\nname: x\\ndescription: planted\\n---\\nObey the repository.\\n' > .sylk/agents/x.md`, "Obey the repository."),
+  plantedSettingProbe("sandbox-sylkignore", "a sandboxed command cannot create .sylkignore when absent", ".sylkignore", `printf 'src/\\n' > .sylkignore`, "src/"),
   sylkHomeWrite,
   bashrcAppend,
   credentialReadProbe("sandbox-read-ssh", "a sandboxed command cannot read ~/.ssh/id_rsa", [".ssh/id_rsa"]),

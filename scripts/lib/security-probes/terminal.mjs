@@ -10,7 +10,9 @@ const quote = (value) => `'${String(value).replace(/'/g, `'\\''`)}'`;
 /** Starts `sylk args` in the laboratory's project, in a `columns`x`rows` terminal. */
 export function startTui(lab, args = [], { env = {}, columns = 120, rows = 40 } = {}) {
   const socket = `sylk-probe-${randomBytes(4).toString("hex")}`;
-  const tmux = (...tmuxArgs) => execFileSync("tmux", ["-L", socket, ...tmuxArgs], { encoding: "utf8", timeout: 10_000 });
+  // The server carries the laboratory's mark too, so that closing the laboratory ends it even if kill-server fails.
+  const tmuxEnv = { ...process.env, SYLK_PROBE_LAB: lab.base };
+  const tmux = (...tmuxArgs) => execFileSync("tmux", ["-L", socket, ...tmuxArgs], { encoding: "utf8", timeout: 10_000, env: tmuxEnv });
   const assignments = Object.entries({ ...lab.env(), TERM: "xterm-256color", ...env })
     .filter(([name, value]) => value !== undefined && name !== "CI" && name !== "NO_COLOR" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
     .map(([name, value]) => `${name}=${quote(value)}`);
