@@ -37,7 +37,8 @@ const retryAfterDay = {
     const run = await lab.sylk(["ask", "--yes", "Say hello."], { timeoutMs: 30_000 });
     if (run.timedOut) return { held: false, detail: `sylk ask was still waiting after 30 s (killed; ${model.requests.length} request(s) made)` };
     const said = `${run.stdout}\n${run.stderr}`;
-    const namesWait = /86[,.\s]?400|24\s*h|1\s*d|one day|24 hours/i.test(said);
+    // The server's wait in any usual form: 86400 s, 86,400, 24 h, 24 hours, 1 day, 1440 min.
+    const namesWait = /86[,.\s]?400|\b24\s*h(ours?)?\b|\b1\s*d(ay)?\b|one day|1[,.]?440\s*min/i.test(said);
     return {
       held: run.code !== 0 && namesWait,
       detail: `exit ${run.code} after ${(run.ms / 1000).toFixed(1)} s; ${namesWait ? "names the wait" : "does not name the server's wait"}: ${excerpt(run.stderr.trim().split("\n").at(-1), 90)}`,

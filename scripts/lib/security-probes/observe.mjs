@@ -5,7 +5,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
-/** The pids of the processes this laboratory started (marked by SYLK_PROBE_LAB), with their command lines. */
+/** The processes this laboratory started (marked by SYLK_PROBE_LAB): pid, argv and the command line. */
 export function labProcesses(base) {
   const wanted = Buffer.from(`SYLK_PROBE_LAB=${base}\0`);
   let entries = [];
@@ -20,12 +20,18 @@ export function labProcesses(base) {
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     try {
       if (readFileSync(`/proc/${pid}/environ`).indexOf(wanted) === -1) continue;
-      found.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim() });
+      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+      found.push({ pid, argv, command: argv.join(" ") });
     } catch {
       // gone meanwhile, or not ours to read
     }
   }
   return found;
+}
+
+/** The laboratory's `node bin/sylk.js …` process (the TUI's, in a terminal), not the shells and tmux around it. */
+export function sylkProcess(base) {
+  return labProcesses(base).find(({ argv }) => argv[0] === process.execPath && argv[1]?.endsWith("bin/sylk.js"));
 }
 
 /** Kills, by pid, the processes this laboratory started that outlived their parent. */

@@ -6,7 +6,7 @@ import { createConnection } from "node:net";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { excerpt, sleep, waitUntil } from "./harness.mjs";
-import { isAlive, labProcesses, processStatus, projectDataDir } from "./observe.mjs";
+import { isAlive, labProcesses, processStatus, projectDataDir, sylkProcess } from "./observe.mjs";
 import { call, say } from "./scripted-model.mjs";
 import { promptedTui } from "./approval-probes.mjs";
 import { startTui } from "./terminal.mjs";
@@ -56,7 +56,7 @@ const fifoMention = {
     terminal.send("Enter");
     const answered = await waitUntil(() => model.requests.length > 0, 20_000);
     if (answered) return { held: true, detail: "the prompt reached the model; the session did not freeze" };
-    const tui = labProcesses(lab.base).find(({ command }) => command.includes("sylk.js"));
+    const tui = sylkProcess(lab.base);
     if (tui) process.kill(tui.pid, "SIGTERM");
     const ended = tui && (await waitUntil(() => processStatus(tui.pid, "Threads") === undefined || terminal.exitStatus() !== undefined, 10_000));
     return { held: false, detail: `no request after 20 s: the session froze on the mention${ended ? "" : ", and SIGTERM did not end it within 10 s"}` };
@@ -90,7 +90,7 @@ async function servingTui(open) {
   const terminal = startTui(lab);
   await terminal.waitFor("Ask anything");
   if (!(await waitUntil(() => statOrUndefined(socketPath), 20_000))) throw new Error(`no warm-index socket at ${socketPath}`);
-  const tui = labProcesses(lab.base).find(({ command }) => command.includes("sylk.js"));
+  const tui = sylkProcess(lab.base);
   if (!tui) throw new Error("the TUI's process was not found");
   /** Undefined while the session runs and answers; else what became of it. */
   const trouble = async () => {
