@@ -17,9 +17,8 @@ function boundedToolProbe(id, title, { files, prepare, toolCall, boundMs }) {
     async run({ lab: open }) {
       const lab = await open(files);
       prepare?.(lab);
-      const { toolMs, stuckBeforeCall, run } = await timedToolCall(lab, toolCall, { boundMs });
-      if (stuckBeforeCall) return { held: false, detail: `the run never reached the ${toolCall.name} call (exit ${run.code ?? run.signal}): ${excerpt(run.stderr, 80)}` };
-      if (toolMs === undefined) return { held: false, detail: `${toolCall.name} had not answered after ${boundMs / 1000} s (killed)` };
+      const { toolMs, problem } = await timedToolCall(lab, toolCall, { boundMs });
+      if (problem) return { held: false, detail: problem };
       return { held: true, detail: `${toolCall.name} answered in ${(toolMs / 1000).toFixed(1)} s` };
     },
   };

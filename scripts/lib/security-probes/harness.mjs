@@ -223,7 +223,8 @@ export async function askScripted(lab, calls, { mode, args = [], env, timeoutMs 
 /**
  * One tool call in a scripted `sylk ask`, timed from its `tool_use` line to its `tool_result`
  * line; the run is killed when the result has not come within `boundMs` (or the call itself not
- * within `startBoundMs`). Returns { toolMs (undefined when cut), result, run }.
+ * within `startBoundMs`). Returns { toolMs, run } and, when there was no result, `problem`: what
+ * happened instead.
  */
 export async function timedToolCall(lab, toolCall, { boundMs, startBoundMs = 120_000, mode, env } = {}) {
   const model = await lab.model();
@@ -232,15 +233,17 @@ export async function timedToolCall(lab, toolCall, { boundMs, startBoundMs = 120
   const modeArgs = mode ? ["--permission-mode", mode] : [];
   const running = lab.launch(["ask", "--yes", "--output-format", "stream-json", ...modeArgs, "Do the task."], { env });
   const ended = () => running.child.exitCode !== null || running.child.signalCode !== null;
-  const used = await waitUntil(() => running.lines.find((line) => line.type === "tool_use") ?? (ended() ? "ended" : undefined), startBoundMs);
+  const firstLine = (type) => running.lines.find((line) => line.type === type) ?? (ended() ? "ended" : undefined);
+  const used = await waitUntil(() => firstLine("tool_use"), startBoundMs);
   if (!used || used === "ended") {
     const run = await running.finished(0);
-    return { toolMs: undefined, stuckBeforeCall: true, run };
+    return { run, problem: `the run never reached the ${toolCall.name} call (exit ${run.code ?? run.signal}): ${excerpt(run.stderr, 80)}` };
   }
-  const result = await waitUntil(() => running.lines.find((line) => line.type === "tool_result") ?? (ended() ? "ended" : undefined), boundMs);
-  const finished = result && result !== "ended" ? result : undefined;
-  const run = await running.finished(finished ? 60_000 : 0);
-  return { toolMs: finished ? finished.at - used.at : undefined, result: finished, run };
+  const result = await waitUntil(() => firstLine("tool_result"), boundMs);
+  if (result && result !== "ended") return { toolMs: result.at - used.at, run: await running.finished(60_000) };
+  const run = await running.finished(0);
+  const problem = result === "ended" ? `the run ended during ${toolCall.name} without its result (exit ${run.code ?? run.signal})` : `${toolCall.name} had not answered after ${boundMs / 1000} s (killed)`;
+  return { run, problem };
 }
 
 /** A short excerpt for a detail line: one line, at most `max` characters. */

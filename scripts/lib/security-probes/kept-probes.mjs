@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promptedTui } from "./approval-probes.mjs";
-import { askScripted, excerpt, marker, sleep } from "./harness.mjs";
+import { askScripted, excerpt, marker, waitUntil } from "./harness.mjs";
 import { call, say } from "./scripted-model.mjs";
 import { listen } from "./rule-probes.mjs";
 
@@ -90,8 +90,7 @@ const mentions = {
 };
 
 async function waitForRequest(model) {
-  for (let waited = 0; waited < 20_000 && model.requests.length === 0; waited += 100) await sleep(100);
-  if (model.requests.length === 0) throw new Error("the prompt never reached the model");
+  if (!(await waitUntil(() => model.requests.length > 0, 20_000))) throw new Error("the prompt never reached the model");
   return model.received();
 }
 
