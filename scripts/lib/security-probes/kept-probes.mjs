@@ -101,7 +101,8 @@ const bangSandboxed = {
   needs: ["linux", "tmux", "bwrap"],
   async run({ lab: open }) {
     const { lab, terminal } = await promptedTui(open, { steps: [], prompt: (lab) => `!touch ${join(lab.outside, "bang")}` });
-    await terminal.waitFor(/\(exit \d+\)/);
+    // Its result line, or 20 s: a ! command refused outright shows none.
+    await waitUntil(() => /\(exit \d+\)/.test(terminal.screen()), 20_000);
     const escaped = join(lab.outside, "bang");
     return { held: !existsSync(escaped), detail: existsSync(escaped) ? "the ! command wrote outside the project" : "the ! command could not write outside the project" };
   },
