@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { askScripted, excerpt, marker } from "./harness.mjs";
 import { openDatabase, projectDataDir } from "./observe.mjs";
-import { call } from "./scripted-model.mjs";
+import { call, say } from "./scripted-model.mjs";
 
 const GROUP = "memory";
 const KNOWLEDGE_ON = { SYLK_KNOWLEDGE_ENABLED: "true" };
@@ -87,6 +87,42 @@ const planDelete = {
   },
 };
 
+/** Observations and reflections kept for the project at `root`. */
+function observationsOf(environment, lab, root) {
+  const db = openDatabase(environment.repo, join(projectDataDir(lab.sylkHome, root), "vector.db"));
+  const count = db.prepare("SELECT count(*) FROM content_entries WHERE content_type IN ('observation', 'reflection')").pluck().get();
+  db.close();
+  return count;
+}
+
+const untrustedObservations = {
+  id: "memory-untrusted-observations",
+  group: GROUP,
+  title: "an untrusted .sylkrc cannot turn on observational memory",
+  needs: ["linux"],
+  async run({ lab: open, environment }) {
+    const settings = { observationalMemory: { enabled: true, messageTokenThreshold: 100 } };
+    const lab = await open({ "src/app.ts": "export const answer = 42;\n", ".sylkrc": JSON.stringify(settings) });
+    const model = await lab.model();
+    const answer = Array.from({ length: 12 }, (_, index) => `We decided to keep step ${index} of the deploy in the release script, and the tests passed.`).join(" ");
+    const session = async (cwd) => {
+      model.enqueue([say(answer)]);
+      const run = await lab.sylk(["ask", "--yes", "Tell me about the deploy steps we decided on."], { cwd });
+      if (run.code !== 0) throw new Error(`sylk ask exited ${run.code}: ${excerpt(run.stderr)}`);
+    };
+    // Control: the same settings in the user's own ~/.sylkrc make the same session observed.
+    const control = join(lab.base, "control-project");
+    lab.write("src/app.ts", "export const answer = 42;\n", control);
+    lab.write(".sylkrc", JSON.stringify(settings), lab.home);
+    await session(control);
+    if (observationsOf(environment, lab, control) === 0) throw new Error("the control session, with the user's own settings, kept no observation either");
+    lab.write(".sylkrc", "{}", lab.home);
+    await session(lab.root);
+    const observed = observationsOf(environment, lab, lab.root);
+    return { held: observed === 0, detail: observed > 0 ? `the untrusted setting made Sylk keep ${observed} observation(s) of the session` : "no observation was kept (the user's own setting does keep one)" };
+  },
+};
+
 export const memoryProbes = [
   poisonProbe("memory-plan-user-save", "an untrusted .sylkrc's knowledge.enabled and a plan-mode save_knowledge(scope user) do not reach another project", {
     mode: "plan",
@@ -102,4 +138,5 @@ export const memoryProbes = [
   }),
   planSkill,
   planDelete,
+  untrustedObservations,
 ];
