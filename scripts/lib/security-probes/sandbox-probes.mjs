@@ -20,7 +20,7 @@ async function bypassCommand(lab, command) {
   return outcome;
 }
 
-/** The first line of what the command printed, as the model got it. */
+/** The start of what the command printed, as the model got it. */
 const commandSaid = (outcome) => excerpt(outcome.results[0]?.output ?? "(no result)", 100);
 
 /** A git repository, a sandboxed command, then the user's own git command; held if nothing planted ran. */
