@@ -38,8 +38,11 @@ function signalProbe(signal) {
   };
 }
 
-/** Twice a thread per core, and room for node's own threads: what a clamped pool stays under on any machine. */
-const THREAD_BOUND = 2 * availableParallelism() + 32;
+/**
+ * What a clamped pool stays under on any machine: a few threads per core and room for node's own
+ * (13 at most for a default index on 2 cores), never less than 64. The defect made 883.
+ */
+const THREAD_BOUND = Math.max(64, 4 * availableParallelism() + 32);
 
 const workerThreads = {
   id: "process-worker-threads",
