@@ -2,8 +2,10 @@
 // real SDK expects (see test/helpers/fake-anthropic-server.ts for the wire format). Each
 // `POST /v1/messages` asks `plan(body, number)` what to do, so a script decides per request:
 //
-//   { blocks: [{ type: "text", text } | { type: "tool_use", id, name, input }], delayMs?, eventDelayMs? }
-//     stream these blocks (after `delayMs`, the model's latency: nothing is sent before it); `cutAfter: n` drops the socket after n events, `malformedAt: n`
+//   { blocks: [{ type: "text", text } | { type: "tool_use", id, name, input }], delayMs?, eventDelayMs?, textChunk?, usage? }
+//     stream these blocks (after `delayMs`, the model's latency: nothing is sent before it), text in deltas of
+//     `textChunk` characters (8), with `usage: { input_tokens, output_tokens }` in place of the estimate from the
+//     request and the blocks; `cutAfter: n` drops the socket after n events, `malformedAt: n`
 //     sends broken JSON as the n-th event's data, `stallAt: n` stops sending (socket open);
 //     `afterEvent(index, total)` is called after each event is written
 //   { status: 429, headers?: { "retry-after": "1" }, message? }     an error response
@@ -77,7 +79,7 @@ export async function startFakeMessagesServer({ plan }) {
   }
 
   async function stream(response, body, number, step) {
-    const events = streamEvents(body, number, step.blocks);
+    const events = streamEvents(body, number, step);
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_fake_${number}` });
     response.flushHeaders();
     for (let index = 0; index < events.length; index++) {
@@ -144,21 +146,21 @@ export function conversationProblem(messages) {
   return undefined;
 }
 
-function streamEvents(body, number, blocks) {
-  const usage = { input_tokens: estimateTokens(body), output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+function streamEvents(body, number, { blocks, textChunk = 8, usage: scripted }) {
+  const usage = { input_tokens: scripted?.input_tokens ?? estimateTokens(body), output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const message = { id: `msg_fake_${number}`, type: "message", role: "assistant", model: body.model ?? "claude-fake", content: [], stop_reason: null, stop_sequence: null, usage };
   const events = [{ type: "message_start", message }, { type: "ping" }];
   blocks.forEach((block, index) => {
     if (block.type === "text") {
       events.push({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
-      for (const text of pieces(block.text, 8)) events.push({ type: "content_block_delta", index, delta: { type: "text_delta", text } });
+      for (const text of pieces(block.text, textChunk)) events.push({ type: "content_block_delta", index, delta: { type: "text_delta", text } });
     } else {
       events.push({ type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } });
       for (const partial_json of pieces(JSON.stringify(block.input), 16)) events.push({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } });
     }
     events.push({ type: "content_block_stop", index });
   });
-  const output = Math.max(1, Math.ceil(JSON.stringify(blocks).length / 4));
+  const output = scripted?.output_tokens ?? Math.max(1, Math.ceil(JSON.stringify(blocks).length / 4));
   const stop = blocks.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
   events.push({ type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: output } });
   events.push({ type: "message_stop" });
