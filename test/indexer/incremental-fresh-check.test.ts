@@ -9,14 +9,14 @@ import type { DirectoryState } from "../../src/indexer/directory-state.js";
 import { diffManifest } from "../../src/indexer/manifest-diff.js";
 import { scanTree } from "../../src/indexer/scanner.js";
 import { openDatabase } from "../../src/store/database.js";
+import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
 let services: ProjectServices;
 
 async function index(target: ProjectServices = services): Promise<void> {
-  const run = target.indexer.run();
-  for (let step = await run.next(); !step.done; step = await run.next());
+  await drainIndex(target);
 }
 
 /** Every directory of the tree (the root first), absolute. */
