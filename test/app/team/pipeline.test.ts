@@ -142,13 +142,10 @@ describe("the pipeline", () => {
     await open();
     for (let index = 0; index < 20; index++) server.enqueue((body) => team({ fixedAfter: 1 })(body) as never);
     const session = openAgentSession({ services, env, permissionMode: "plan" });
-    const run = session.runPipeline("Make greet say Hello.", new AbortController().signal);
-    const events: AgentEvent[] = [];
-    let step = await run.next();
-    for (; !step.done; step = await run.next()) events.push(step.value);
+    const { events, result } = await drain(session.runPipeline("Make greet say Hello.", new AbortController().signal));
     session.close();
     expect(events.filter((event) => event.type === "pipeline_stage" && event.status === "end").map((event) => (event as any).stage)).toEqual(["plan", "design"]);
-    expect(step.value.response).toMatch(/plan mode/);
+    expect(result.response).toMatch(/plan mode/);
     expect(readFileSync(join(project.root, "src/greet.ts"), "utf8")).toContain("hello ${name}");
   });
 });
