@@ -29,7 +29,7 @@ describe("scripts/fake-model-server.mjs (the TUI smoke test's and the rendering 
     const prompt = { role: "user" as const, content: "say goodbye" };
     const first = await client.messages.stream({ model: "claude-fake", max_tokens: 100, messages: [prompt] }).finalMessage();
     expect(first.stop_reason).toBe("tool_use");
-    expect(first.content).toEqual([
+    expect(first.content).toMatchObject([
       { type: "text", text: "I'll make that edit." },
       { type: "tool_use", id: "toolu_fake_1", name: "edit_file", input: { path: "src/a.js", old_string: "hello", new_string: "goodbye" } },
     ]);
