@@ -142,37 +142,15 @@ export async function startFakeMessagesServer({ plan, refuseUnpairedToolUse = tr
     if (step.dropConnection) return void response.socket?.destroy();
     if (step.status) return sendError(response, step.status, step.message ?? `fake Anthropic server: scripted ${step.status}`, step);
     const message = messageOf(body, number, step);
-    if (body?.stream === true) return stream(response, message, step);
+    const io = { sleep, gone, requestId: () => fakeId("req_", ++answers) };
+    if (body?.stream === true) return streamAnswer(response, message, step, io);
     const payload = JSON.stringify(envelope(message, message.blocks.map((block) => wireBlock(block, false)), true));
     if (step.cutAfter !== undefined) {
-      response.writeHead(200, { "request-id": fakeId("req_", ++answers), "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) });
+      response.writeHead(200, { "request-id": io.requestId(), "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) });
       response.write(payload.slice(0, Math.floor(payload.length / 2)), () => response.socket?.destroy());
       return;
     }
     sendJson(response, 200, payload);
-  }
-
-  async function stream(response, message, step) {
-    const events = streamEvents(message, step);
-    response.writeHead(200, { "request-id": fakeId("req_", ++answers), "content-type": "text/event-stream", "cache-control": "no-cache" });
-    response.flushHeaders();
-    for (let index = 0; index < events.length; index++) {
-      if (index > 0) await sleep(step.eventDelayMs);
-      if (gone(response)) return;
-      if (step.stallAt === index) return; // headers and earlier events sent; nothing more, socket kept open
-      if (step.cutAfter === index) {
-        // Half of the next frame (a stream cut mid-event), or nothing more; then the socket goes once what was written is out.
-        const frame = step.cutMidEvent ? frameOf(events[index]) : "";
-        response.write(frame.slice(0, Math.floor(frame.length / 2)), () => response.socket?.destroy());
-        return;
-      }
-      // Malformed: a delta whose JSON stops before its closing braces, in a complete SSE frame.
-      const frame = step.malformedAt === index ? 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"oops"\n\n' : frameOf(events[index]);
-      response.write(frame);
-      step.afterEvent?.(index, events.length);
-    }
-    if (step.cutAfter !== undefined && step.cutAfter >= events.length) return void response.write("", () => response.socket?.destroy());
-    response.end();
   }
 
   await new Promise((resolve, reject) => {
@@ -207,6 +185,30 @@ export async function startFakeMessagesServer({ plan, refuseUnpairedToolUse = tr
       });
     },
   };
+}
+
+/** The answer as SSE events, with the faults the step asks for; `io` is the server's clock, state and ids. */
+async function streamAnswer(response, message, step, io) {
+  const events = streamEvents(message, step);
+  response.writeHead(200, { "request-id": io.requestId(), "content-type": "text/event-stream", "cache-control": "no-cache" });
+  response.flushHeaders();
+  for (let index = 0; index < events.length; index++) {
+    if (index > 0) await io.sleep(step.eventDelayMs);
+    if (io.gone(response)) return;
+    if (step.stallAt === index) return; // headers and earlier events sent; nothing more, socket kept open
+    if (step.cutAfter === index) {
+      // Half of the next frame (a stream cut mid-event), or nothing more; then the socket goes once what was written is out.
+      const frame = step.cutMidEvent ? frameOf(events[index]) : "";
+      response.write(frame.slice(0, Math.floor(frame.length / 2)), () => response.socket?.destroy());
+      return;
+    }
+    // Malformed: a delta whose JSON stops before its closing braces, in a complete SSE frame.
+    const frame = step.malformedAt === index ? 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"oops"\n\n' : frameOf(events[index]);
+    response.write(frame);
+    step.afterEvent?.(index, events.length);
+  }
+  if (step.cutAfter !== undefined && step.cutAfter >= events.length) return void response.write("", () => response.socket?.destroy());
+  response.end();
 }
 
 /** The real API's pairing rule: each tool_use is answered by a tool_result in the next message, and only then. */
