@@ -11,6 +11,9 @@ export const ExitCode = {
   TurnLimit: 53,
   FatalTool: 54,
   Interrupted: 130,
+  /** 128 + the signal's number, as a shell reports a process it ended. */
+  HungUp: 129,
+  Terminated: 143,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

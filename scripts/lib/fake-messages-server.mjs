@@ -13,6 +13,9 @@
 // blocks in the next message is refused with 400 (invalid_request_error): a client that resumes
 // a conversation cut between a call and its result must repair it first.
 //
+// `requests` holds every `POST /v1/messages`: its number, body, headers (lower-case names, as
+// node gives them: where a key or token would travel) and the pairing problem, if any.
+//
 // `timings` holds, for every request (count_tokens and refused ones included), when the server
 // had it (`receivedAt`: its body read) and when it had written all of its answer (`finishedAt`:
 // `response.end()` returned; absent while it hangs), both `performance.now()`: what a call takes
@@ -64,7 +67,7 @@ export async function startFakeMessagesServer({ plan }) {
     if (request.method !== "POST" || route !== "/v1/messages") return sendError(response, 404, `no route ${route}`);
     const number = ++count;
     const invalid = conversationProblem(body.messages);
-    requests.push({ number, body, invalid });
+    requests.push({ number, body, headers: request.headers, invalid });
     if (invalid) return sendError(response, 400, invalid);
     const step = plan(body, number) ?? { blocks: [{ type: "text", text: "ok" }] };
     if (step.hang) return;

@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { NotRegularFileError, readRegularFile } from "../files/regular-file.js";
+import { isInside, LinkLoopError, resolveLinks } from "../files/resolve-links.js";
 import { maskSecrets } from "../security/secrets.js";
 
 /** Project memory files users of other agents already keep, read in this order. */
@@ -18,12 +19,18 @@ export interface SystemPromptInput {
   platform: string;
 }
 
+export interface SystemPrompt {
+  text: string;
+  /** Memory files that were there but not read, and why: for the user to see. */
+  notes: string[];
+}
+
 /**
  * The stable prefix of every request (prompt-cached): who Sylk is, how to
  * work, the environment, and the memory files (user-level ~/.sylk/SYLK.md,
  * then the project's AGENTS.md and SYLK.md), secrets masked.
  */
-export function buildSystemPrompt(input: SystemPromptInput): string {
+export function buildSystemPrompt(input: SystemPromptInput): SystemPrompt {
   const has = (name: string) => input.toolNames.includes(name);
   const sections = [
     `You are Sylk, a coding agent working in the repository at ${input.root}. You help the user understand and change this code base.`,
@@ -43,9 +50,12 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   ];
   const memories = [
     memory(join(input.sylkHome, "SYLK.md"), "User instructions (~/.sylk/SYLK.md)"),
-    ...MEMORY_FILES.map((name) => memory(join(input.root, name), `Project instructions (${name})`)),
-  ].filter((section): section is string => section !== undefined);
-  return [...sections, ...memories].join("\n\n");
+    ...MEMORY_FILES.map((name) => memory(join(input.root, name), `Project instructions (${name})`, { name, root: input.root })),
+  ];
+  return {
+    text: [...sections, ...memories.flatMap((read) => (read.section ? [read.section] : []))].join("\n\n"),
+    notes: memories.flatMap((read) => (read.note ? [read.note] : [])),
+  };
 }
 
 function finding(has: (name: string) => boolean): string[] {
@@ -57,14 +67,26 @@ function finding(has: (name: string) => boolean): string[] {
   return ways.length > 0 ? [`- Find before you answer: ${ways.join(", ")}. Cite code as path:start-end.`] : [];
 }
 
-function memory(path: string, title: string): string | undefined {
+/**
+ * One memory file's section, or a note on why it was left out. The user's
+ * own file may be a link anywhere (dotfiles often are); a project's file is
+ * read only when its real path is inside the project, since a planted link
+ * `AGENTS.md -> ~/.aws/credentials` would send that file to the provider.
+ * Only a regular file is read, without blocking: a FIFO would hang the start.
+ */
+function memory(path: string, title: string, project?: { name: string; root: string }): { section?: string; note?: string } {
+  const left = (why: string) => ({ note: `${project?.name ?? path} was not read into the prompt: ${why}.` });
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return undefined;
+    const real = project ? resolveLinks(path) : path;
+    if (project && !isInside(real, resolveLinks(project.root))) return left(`it is a symbolic link to ${real}, outside the project`);
+    text = readRegularFile(real).toString("utf8");
+  } catch (error) {
+    if (error instanceof NotRegularFileError) return left(`it is ${error.kind}, not a regular file`);
+    if (error instanceof LinkLoopError) return left("it leads through too many symbolic links");
+    return {}; // not there (or unreadable): nothing to say
   }
-  if (text.trim() === "") return undefined;
+  if (text.trim() === "") return {};
   const clipped = text.length > MAX_MEMORY_CHARS ? `${text.slice(0, MAX_MEMORY_CHARS)}\n[… truncated]` : text;
-  return `${title}:\n${maskSecrets(clipped).text.trim()}`;
+  return { section: `${title}:\n${maskSecrets(clipped).text.trim()}` };
 }

@@ -14,6 +14,7 @@ import type { ToolDefinition } from "../agent/tools/tool.js";
 import { sandboxFor } from "../agent/sandbox/open-command-sandbox.js";
 import { RepositoryIntegrity } from "../agent/sandbox/repository-integrity.js";
 import { CommandProcesses } from "../agent/tools/command-processes.js";
+import { checkpointFingerprints } from "./checkpoint-fingerprint.js";
 import { FileCheckpoints, type RestoreResult } from "./file-checkpoints.js";
 import { Mentions } from "./mentions.js";
 import { ContextRetriever } from "../context/context-retriever.js";
@@ -45,7 +46,7 @@ import { GuideRouter } from "./team/guide-router.js";
 import { createRouteToAgentTool } from "../agent/tools/route-to-agent.js";
 import { createGetRoutingHistoryTool } from "../agent/tools/roles/get-routing-history.js";
 import { RoutingRepository } from "../store/routing-repository.js";
-import { afterRun, maskedNotice, withAttachments, withNotice, withReports, withSubAgentTotals } from "./run-wrappers.js";
+import { afterRun, maskedNotice, withAttachments, withNotices, withReports, withSubAgentTotals } from "./run-wrappers.js";
 import { CONSULTABLE_AGENTS, createConsultTool } from "../agent/tools/consult.js";
 import { createDelegateTool, delegableAgents } from "../agent/tools/delegate.js";
 import { recordTestRuns } from "../agent/tools/roles/record-test-runs.js";
@@ -56,7 +57,7 @@ import type { AgentSession, AgentSessionOptions } from "./agent-session-types.js
 
 export type { AgentSession, AgentSessionOptions };
 
-const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflicts: [] };
+const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflicts: [], refused: [] };
 
 
 /**
@@ -72,6 +73,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const model = options.model ?? role.model;
   const choice = createProvider(model ? { ...config.model, name: model } : config.model, env);
   const provider = choice.provider && env.SYLK_MODEL_LOG ? new LoggingProvider(choice.provider, env.SYLK_MODEL_LOG) : choice.provider;
+  // Started while the first request is under way, so the first grep does not wait for the thread to load.
+  if (provider) services.grepThread.warmUp();
   /** The built-in type whose handoff machinery the agent uses; its records carry `role.agentType`. */
   const agentType = role.handoffType;
   const parent = options.parent;
@@ -96,8 +99,9 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   };
 
   const mentions = new Mentions(services.paths.root, services.files);
-  const toolContext = { root: services.paths.root, extraDirectories: options.shared?.extraDirectories ?? options.extraDirectories ?? [] };
-  const checkpoints = new FileCheckpoints(services.checkpoints, () => recorder?.session.id ?? "");
+  // Sylk's home is no tool's to read or write, even where the project (or an allowed directory) holds it.
+  const toolContext = { root: services.paths.root, extraDirectories: options.shared?.extraDirectories ?? options.extraDirectories ?? [], hiddenDirectories: [services.paths.sylkHome] };
+  const checkpoints = new FileCheckpoints(services.checkpoints, () => recorder?.session.id ?? "", checkpointFingerprints(services.paths.sylkHome));
   /** The model learns of edits taken back with its next prompt; the files are not what it last saw. */
   const restored = async (result: RestoreResult, how: string) => {
     if (result.restored.length > 0) await recorder?.recordNote(`The user ${how}: ${result.restored.join(", ")} are back as they were before.`);
@@ -223,6 +227,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       knowledge.watch(recordTestRuns(
         createBuiltinTools({
           codeSearcher,
+          grepThread: services.grepThread,
           sandbox,
           networkFor: async (command) => config.sandbox.network || (await policy.allowsNetwork(command)),
           integrity: shared.integrity,
@@ -261,6 +266,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     today: new Date().toISOString().slice(0, 10),
     platform: platform(),
   });
+  // Memory files left out of the prompt are told once, with the first prompt (a sub-agent's are its caller's too).
+  const unreadMemoryFiles = parent ? [] : systemPrompt.notes.map((message) => ({ kind: "project-file", message }));
   // Seed §3.3: pipeline agents prefetch within 1,000 tokens; the orchestrator gets its workflow instead of code.
   const hook = hookOf(role, options.placement ?? "main");
   const prefetchThresholds = () => (hook === "focused_prefetch" ? { ...learning.thresholds(), maxBudgetTokens: FOCUSED_PREFETCH_TOKENS } : learning.thresholds());
@@ -350,7 +357,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       // A secret pasted into a prompt is neither sent nor stored: the model and the history get it masked.
       const screened = maskSecrets(entered);
       const typed = screened.text;
-      const { prompt, attachments } = mentions.attach(typed);
+      const { prompt, attachments, refused } = mentions.attach(typed);
       const active = recorderFor(typed);
       if (!provider) {
         const reason = "reason" in choice ? choice.reason : "no model configured";
@@ -387,7 +394,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
           tools,
           toolContext,
           recorder: active,
-          systemPrompt,
+          systemPrompt: systemPrompt.text,
           // Seed 003's context-aware adapter: the prompt's knowledge after the cached prompt (knowledge.enabled).
           systemContextFor: (query, lastError) => knowledge.systemContextFor(query, tools.specs().map(({ name, description }) => ({ name, description })), lastError),
           maxTurns: options.maxTurns ?? config.agent.maxTurns,
@@ -409,7 +416,9 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       // A sub-agent's episode has no user to judge it: only the agent the user talks to teaches self-tuning retrieval.
       const followed = withSubAgentTotals(shared.usage, parent ? run : learning.track(prompt, run));
       const observed = observations ? afterRun(withReports(memoryReports, followed), () => observations.signal()) : followed;
-      const told = screened.findings.length > 0 ? withNotice(maskedNotice(screened.findings), observed) : observed;
+      const secrets = screened.findings.length > 0 ? [{ kind: "secrets", message: maskedNotice(screened.findings) }] : [];
+      const notices = [...secrets, ...unreadMemoryFiles.splice(0), ...refused.map(({ message }) => ({ kind: "mention", message }))];
+      const told = notices.length > 0 ? withNotices(notices, observed) : observed;
       return attachments.length > 0 ? withAttachments(attachments, told) : told;
     },
   };

@@ -2,9 +2,10 @@ import { setImmediate as nextMacrotask } from "node:timers/promises";
 import { formatCount, formatDuration } from "../cli/format.js";
 import type { IndexConfig } from "../config/schema.js";
 import type { IndexProgress, IndexSummary, ProjectIndexer } from "../indexer/project-indexer.js";
+import { describeRepair } from "../store/snapshot-damage.js";
 import { ProjectWatcher } from "../indexer/project-watcher.js";
 import type { VectorBackfill } from "../indexer/vector-backfill.js";
-import type { IndexLock } from "../project/index-lock.js";
+import { takeoverNotice, type IndexLock } from "../project/index-lock.js";
 
 /** What the status line and the progress line show of the index. */
 export type IndexView =
@@ -171,6 +172,12 @@ export class BackgroundIndexing {
     this.set({ state: "fresh" });
     const text = describeSummary(summary);
     if (text && (announce || summary.before !== "fresh")) this.notify({ tone: summary.failed > 0 ? "warning" : "info", text });
+    this.reportRepairs(summary);
+  }
+
+  /** A damaged full-text snapshot rebuilt is said once: the index works again, but the damage may have a cause worth knowing. */
+  private reportRepairs(summary: IndexSummary): void {
+    for (const repair of summary.repairedFullText) this.notify({ tone: "warning", text: describeRepair(repair) });
   }
 
   private async drainChanges(): Promise<void> {
@@ -181,8 +188,10 @@ export class BackgroundIndexing {
     // A changed ignore file can hide or reveal whole directories: only a full pass sees that.
     if (paths.some((path) => IGNORE_FILE.test(path))) return this.fullRun(false);
     this.set({ state: "refreshing", files: paths.length });
-    await this.withLock(() => this.deps.indexer.refreshPaths(paths, this.abort.signal));
-    if (!this.closed) this.set({ state: "fresh" });
+    const summary = await this.withLock(() => this.deps.indexer.refreshPaths(paths, this.abort.signal));
+    if (this.closed) return;
+    this.set({ state: "fresh" });
+    if (summary) this.reportRepairs(summary);
   }
 
   /** Vectors from a remote embedder are filled after the files are in (the built-in one computes them while indexing). */
@@ -203,6 +212,7 @@ export class BackgroundIndexing {
       await this.deps.lock.acquire({
         signal: this.abort.signal,
         onWait: (holder) => this.set({ state: "waiting", holderPid: holder.pid }),
+        onTakeover: (takeover) => this.notify({ tone: "info", text: takeoverNotice(takeover) }),
       });
     } catch (error) {
       if (this.closed) return undefined;

@@ -1,10 +1,14 @@
-import { createHash } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileDiff } from "../agent/tools/edit-file.js";
+import { readRegularFile } from "../files/regular-file.js";
+import { maskSecrets } from "../security/secrets.js";
 import type { CheckpointRepository, FileCheckpoint } from "../store/checkpoint-repository.js";
+import type { CheckpointFingerprints } from "./checkpoint-fingerprint.js";
+import { maskedBytes } from "./checkpoint-masking.js";
+import { applyRestore, planRestore, type RestorePlan } from "./checkpoint-restore.js";
 
 /** What an agent write did to one file, as the write tools report it. */
 export interface FileWrite {
+  /** The real path written. */
   absolute: string;
   /** The path as the tools show it. */
   shown: string;
@@ -18,6 +22,8 @@ export interface RestoreResult {
   restored: string[];
   /** Files changed since the agent wrote them: nothing was restored, so nothing of the user's is lost. */
   conflicts: string[];
+  /** Files that cannot be restored, and why (now a link, secrets that cannot be filled in): never written, even when forced. */
+  refused: Array<{ path: string; reason: string }>;
 }
 
 /** One prompt's edits, as /rewind lists them. */
@@ -26,11 +32,10 @@ export interface EditGroup {
   files: string[];
 }
 
-const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
-
-function currentBytes(path: string): Buffer | null {
+/** What a file is now, as far as /diff shows it: its text with secrets masked; null when it is not a readable regular file. */
+function currentText(path: string): string | null {
   try {
-    return readFileSync(path);
+    return maskSecrets(readRegularFile(path, { noFollow: true }).toString("utf8")).text;
   } catch {
     return null;
   }
@@ -38,17 +43,23 @@ function currentBytes(path: string): Buffer | null {
 
 /**
  * Checkpoints of one session's file edits: every agent write keeps the bytes
- * it replaced, in the store. /undo restores the files the last prompt's
- * edits touched byte for byte, /rewind those of every prompt after a chosen
- * one, and /diff shows what the session changed. A file changed since the
- * agent wrote it (by the user, an editor, a command) stops the restore:
- * nothing is overwritten that the checkpoints do not know.
+ * it replaced, in the store, with their secrets masked. /undo restores the
+ * files the last prompt's edits touched byte for byte, /rewind those of
+ * every prompt after a chosen one, and /diff shows what the session changed.
+ * A file changed since the agent wrote it (by the user, an editor, a
+ * command) stops the restore: nothing is overwritten that the checkpoints do
+ * not know. A file that became a link, or whose masked secrets cannot be
+ * filled in exactly, is never written (see `planRestore`).
  */
 export class FileCheckpoints {
   constructor(
     private readonly repository: CheckpointRepository,
     private readonly sessionId: () => string,
-  ) {}
+    private readonly fingerprints: CheckpointFingerprints,
+  ) {
+    // Raw bytes an older Sylk stored are masked now (a no-op once done: the partial index is empty).
+    repository.protectRawCheckpoints((before) => ({ before: maskedBytes(before), beforeFingerprint: fingerprints.of(before) }));
+  }
 
   record(promptTurn: number, toolUseId: string, write: FileWrite): void {
     this.repository.record({
@@ -57,8 +68,9 @@ export class FileCheckpoints {
       toolUseId,
       path: write.shown,
       absolute: write.absolute,
-      before: write.before,
-      afterHash: sha256(write.after),
+      before: write.before && maskedBytes(write.before),
+      beforeFingerprint: write.before && this.fingerprints.of(write.before),
+      afterHash: this.fingerprints.of(write.after),
     });
   }
 
@@ -76,7 +88,9 @@ export class FileCheckpoints {
   /** Takes back the last prompt's edits. */
   undoLast(force = false): RestoreResult {
     const last = this.groups().at(-1);
-    return last ? this.restore(this.live().filter((checkpoint) => checkpoint.promptTurn === last.promptTurn), force) : { promptTurns: [], restored: [], conflicts: [] };
+    return last
+      ? this.restore(this.live().filter((checkpoint) => checkpoint.promptTurn === last.promptTurn), force)
+      : { promptTurns: [], restored: [], conflicts: [], refused: [] };
   }
 
   /** Takes back the edits of every prompt after `promptTurn` (0: all of the session's). */
@@ -84,15 +98,20 @@ export class FileCheckpoints {
     return this.restore(this.live().filter((checkpoint) => checkpoint.promptTurn > promptTurn), force);
   }
 
-  /** The session's changes to each file it touched: its first checkpoint against the file now. */
+  /**
+   * The session's changes to each file it touched: its first checkpoint
+   * against the file now, both with secrets masked (the review stage sends
+   * this diff to a model, and a masked line is not a change).
+   */
   diff(): string {
     const first = new Map<string, FileCheckpoint>();
     for (const checkpoint of this.live()) if (!first.has(checkpoint.absolute)) first.set(checkpoint.absolute, checkpoint);
     return [...first.values()]
       .map((checkpoint) => {
-        const now = currentBytes(checkpoint.absolute);
-        if ((checkpoint.before ?? Buffer.alloc(0)).equals(now ?? Buffer.alloc(0)) && (checkpoint.before === null) === (now === null)) return "";
-        return fileDiff(checkpoint.path, checkpoint.before?.toString("utf8") ?? "", now?.toString("utf8") ?? "", checkpoint.before === null ? "/dev/null" : undefined).diff;
+        const before = checkpoint.before === null ? null : maskSecrets(checkpoint.before.toString("utf8")).text;
+        const now = currentText(checkpoint.absolute);
+        if (before === now) return "";
+        return fileDiff(checkpoint.path, before ?? "", now ?? "", checkpoint.before === null ? "/dev/null" : undefined).diff;
       })
       .filter((diff) => diff !== "")
       .join("\n");
@@ -104,27 +123,29 @@ export class FileCheckpoints {
 
   /**
    * Each file goes back to its earliest checkpoint among these, once its
-   * bytes are still what the latest of them left; otherwise nothing moves.
+   * bytes are still what the latest of them left and it can be restored at
+   * all; otherwise nothing moves. Forced, every file that can be restored
+   * is, and the checkpoints are done with either way.
    */
   private restore(checkpoints: FileCheckpoint[], force: boolean): RestoreResult {
     const byFile = new Map<string, FileCheckpoint[]>();
     for (const checkpoint of checkpoints) byFile.set(checkpoint.absolute, [...(byFile.get(checkpoint.absolute) ?? []), checkpoint]);
-    const conflicts = [...byFile.values()]
-      .filter((history) => {
-        const now = currentBytes(history[0]!.absolute);
-        return now === null || sha256(now) !== history.at(-1)!.afterHash;
-      })
-      .map((history) => history[0]!.path);
+    const plans = [...byFile.values()].map((history) => ({ checkpoint: history[0] as FileCheckpoint, plan: planRestore(history, this.fingerprints) }));
+    const conflicts = plans.filter(({ plan }) => plan.kind !== "refused" && plan.conflict).map(({ checkpoint }) => checkpoint.path);
+    const refused = plans.flatMap(({ checkpoint, plan }) => (plan.kind === "refused" ? [{ path: checkpoint.path, reason: plan.reason }] : []));
     const promptTurns = [...new Set(checkpoints.map((checkpoint) => checkpoint.promptTurn))];
-    if (conflicts.length > 0 && !force) return { promptTurns, restored: [], conflicts };
+    if ((conflicts.length > 0 || refused.length > 0) && !force) return { promptTurns, restored: [], conflicts, refused };
     const restored: string[] = [];
-    for (const history of byFile.values()) {
-      const earliest = history[0]!;
-      if (earliest.before === null) rmSync(earliest.absolute, { force: true });
-      else writeFileSync(earliest.absolute, earliest.before);
-      restored.push(earliest.path);
+    for (const { checkpoint, plan } of plans) {
+      if (!isRestorable(plan)) continue;
+      applyRestore(checkpoint.absolute, plan);
+      restored.push(checkpoint.path);
     }
     this.repository.markUndone(checkpoints.map((checkpoint) => checkpoint.id));
-    return { promptTurns, restored, conflicts: force ? conflicts : [] };
+    return { promptTurns, restored, conflicts, refused };
   }
+}
+
+function isRestorable(plan: RestorePlan): plan is Exclude<RestorePlan, { kind: "refused" }> {
+  return plan.kind !== "refused";
 }

@@ -1,6 +1,8 @@
-import { readFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
+import { resolve } from "node:path";
 import fuzzysort from "fuzzysort";
 import { resolveProjectPath } from "../agent/tools/project-paths-guard.js";
+import { NotRegularFileError, readRegularFile } from "../files/regular-file.js";
 import { maskSecrets } from "../security/secrets.js";
 import type { FileRepository } from "../store/file-repository.js";
 
@@ -19,6 +21,12 @@ export interface Attachment {
   endLine: number;
   /** Cut at the line limit. */
   truncated: boolean;
+}
+
+/** A mention that names something in the project that cannot be attached, and why (shown to the user). */
+export interface RefusedMention {
+  mention: string;
+  message: string;
 }
 
 /** Lines of one attachment at most: a mention brings a file in, not a whole generated bundle. */
@@ -50,9 +58,14 @@ export class Mentions {
     ];
   }
 
-  /** The prompt with each mentioned file or definition attached after it, and what was attached. */
-  attach(prompt: string): { prompt: string; attachments: Attachment[] } {
+  /**
+   * The prompt with each mentioned file or definition attached after it,
+   * what was attached, and the mentions of things in the project that could
+   * not be (a directory, a FIFO, a secrets file, a link out of the project).
+   */
+  attach(prompt: string): { prompt: string; attachments: Attachment[]; refused: RefusedMention[] } {
     const attachments: Attachment[] = [];
+    const refused: RefusedMention[] = [];
     const blocks: string[] = [];
     const seen = new Set<string>();
     for (const match of prompt.matchAll(MENTION)) {
@@ -61,31 +74,47 @@ export class Mentions {
       seen.add(mention);
       const found = this.resolve(mention);
       if (!found) continue;
+      if ("message" in found) {
+        refused.push(found);
+        continue;
+      }
       attachments.push(found.attachment);
       blocks.push(found.block);
     }
-    if (blocks.length === 0) return { prompt, attachments };
-    return { prompt: `${prompt}\n\n${blocks.join("\n\n")}`, attachments };
+    if (blocks.length === 0) return { prompt, attachments, refused };
+    return { prompt: `${prompt}\n\n${blocks.join("\n\n")}`, attachments, refused };
   }
 
-  private resolve(mention: string): { attachment: Attachment; block: string } | undefined {
+  private resolve(mention: string): { attachment: Attachment; block: string } | RefusedMention | undefined {
     const file = this.readFile(mention);
-    if (file) return this.attachment(mention, mention, file, 1, file.length);
+    if (Array.isArray(file)) return this.attachment(mention, mention, file, 1, file.length);
+    if (file !== undefined) return { mention, message: `@${mention} was not attached: ${file}` };
     const [symbol] = this.files.symbolsStartingWith(mention, 20).filter((candidate) => candidate.name === mention);
     if (!symbol) return undefined;
     const lines = this.readFile(symbol.path);
-    return lines ? this.attachment(mention, symbol.path, lines, symbol.startLine, symbol.endLine) : undefined;
+    return Array.isArray(lines) ? this.attachment(mention, symbol.path, lines, symbol.startLine, symbol.endLine) : undefined;
   }
 
-  private readFile(path: string): string[] | undefined {
+  /**
+   * The file's lines, secrets masked; why it cannot be attached when the
+   * path names something; undefined when it names nothing (then the word is
+   * not a path and stays as typed). Read without blocking: `@fifo` must not
+   * freeze the session.
+   */
+  private readFile(path: string): string[] | string | undefined {
+    if (!namesSomething(resolve(this.root, path))) return undefined;
+    let bytes: Buffer;
     try {
-      const resolved = resolveProjectPath(this.root, path);
-      const text = readFileSync(resolved.absolute, "utf8");
-      if (text.includes("\u0000")) return undefined;
-      return maskSecrets(text).text.replace(/\n$/, "").split("\n");
-    } catch {
-      return undefined; // not a file of the project (or a secrets file): the word stays as typed
+      bytes = readRegularFile(resolveProjectPath(this.root, path).real);
+    } catch (error) {
+      if (error instanceof NotRegularFileError) return `it is ${error.kind}, not a regular file.`;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return "it leads to nothing (a dangling symbolic link).";
+      return (error as Error).message; // outside the project, a secrets file: the guard says which
     }
+    const text = bytes.toString("utf8");
+    if (text.includes("\u0000")) return "it is a binary file.";
+    return maskSecrets(text).text.replace(/\n$/, "").split("\n");
   }
 
   private attachment(mention: string, path: string, lines: string[], startLine: number, endLine: number): { attachment: Attachment; block: string } {
@@ -97,5 +126,14 @@ export class Mentions {
       attachment: { mention, path, startLine, endLine: last, truncated },
       block: `<attached mention="@${mention}" path="${path}" lines="${startLine}-${last}">\n${body}${note}\n</attached>`,
     };
+  }
+}
+
+function namesSomething(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false; // nothing there, a file where a directory should be, a name too long: not a path
   }
 }

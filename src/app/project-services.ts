@@ -8,6 +8,7 @@ import { VectorBackfill } from "../indexer/vector-backfill.js";
 import { FileWorkerPool } from "../indexer/worker-pool.js";
 import { ConsentStore } from "../project/consent.js";
 import { IndexLock } from "../project/index-lock.js";
+import { GrepThread } from "../agent/tools/grep-thread.js";
 import type { ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
@@ -37,6 +38,8 @@ export interface OpenProjectOptions extends OpenProjectStoreOptions {
 export interface ProjectServices {
   paths: ProjectPaths;
   loadedConfig: LoadedConfig;
+  /** What opening changed that the user should be told once (see `ProjectStore.notices`). */
+  notices: string[];
   db: SqliteDatabase;
   files: FileRepository;
   entries: EntryRepository;
@@ -49,6 +52,7 @@ export interface ProjectServices {
   embedder: Embedder;
   codeFullText: PersistentFullText;
   historyFullText: PersistentFullText;
+  knowledgeFullText: PersistentFullText;
   codeVectorIndex: CodeVectorIndex;
   indexer: ProjectIndexer;
   backfill: VectorBackfill;
@@ -60,13 +64,15 @@ export interface ProjectServices {
   inquiries: Inquiries;
   consent: ConsentStore;
   indexLock: IndexLock;
+  /** grep's matching thread, warm across the process's sessions and sub-agents. */
+  grepThread: GrepThread;
   /** Stops worker threads and closes the database. */
   close(): Promise<void>;
 }
 
 /** The composition root of the engine: opens the project's database and builds its services. */
 export function openProject(options: OpenProjectOptions): ProjectServices {
-  const { paths, loadedConfig, embedder, db } = openProjectStore(options, loadProjectConfig(options));
+  const { paths, loadedConfig, embedder, db, notices } = openProjectStore(options, loadProjectConfig(options));
   const { config } = loadedConfig;
   const files = new FileRepository(db);
   const entries = new EntryRepository(db);
@@ -74,7 +80,8 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const fullTextRepository = new FullTextRepository(db);
   const codeFullText = new PersistentFullText(fullTextRepository, "code");
   const historyFullText = new PersistentFullText(fullTextRepository, "history");
-  const knowledge = new KnowledgeStore({ db, repository: new KnowledgeRepository(db), fullText: new PersistentFullText(fullTextRepository, "knowledge") });
+  const knowledgeFullText = new PersistentFullText(fullTextRepository, "knowledge");
+  const knowledge = new KnowledgeStore({ db, repository: new KnowledgeRepository(db), fullText: knowledgeFullText });
   const builtinEmbedder = config.embedding.provider === "builtin";
   // Scans on a second thread once warm, beside full-text scoring.
   const codeVectorIndex = new CodeVectorIndex(vectors, () => fullTextRepository.dataVersion(), true);
@@ -85,14 +92,17 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     files,
     writer: new IndexWriter(db, files, vectors, codeFullText, codeVectorIndex, options.interactive ? INTERACTIVE_COMMIT_SLICE_MS : undefined),
     fullText: codeFullText,
+    otherFullText: [historyFullText, knowledgeFullText],
     createPool: () => new FileWorkerPool({ threads: config.index.workerThreads }),
     processSmallWorkInline: !options.interactive,
     embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,
     racyWindowMs: options.racyWindowMs,
   });
+  const grepThread = new GrepThread();
   return {
     paths,
     loadedConfig,
+    notices,
     db,
     files,
     entries,
@@ -103,6 +113,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     embedder,
     codeFullText,
     historyFullText,
+    knowledgeFullText,
     codeVectorIndex,
     indexer,
     backfill: new VectorBackfill({ db, files, entries, vectors, embedder, batchSize: config.embedding.batchSize }),
@@ -125,8 +136,10 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     knowledge,
     inquiries: new Inquiries({ repository: new InquiryRepository(db), knowledge }),
     consent: new ConsentStore(paths),
-    indexLock: new IndexLock(paths.indexLock),
+    indexLock: new IndexLock(paths.indexLock, paths.root),
+    grepThread,
     close: async () => {
+      grepThread.close();
       await Promise.all([indexer.close(), codeVectorIndex.close()]);
       db.close();
     },

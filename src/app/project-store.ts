@@ -21,6 +21,8 @@ export interface ProjectStore {
   loadedConfig: LoadedConfig;
   embedder: Embedder;
   db: SqliteDatabase;
+  /** What opening changed that the user should be told once (a data directory narrowed to 0700). */
+  notices: string[];
 }
 
 /**
@@ -32,8 +34,8 @@ export function openProjectStore(options: OpenProjectStoreOptions, loadedConfig:
   const env = options.env ?? process.env;
   const paths = resolveProjectPaths(options.root, env);
   const embedder = createEmbedder(loadedConfig.config.embedding, env);
-  ensureDataDirectory(paths);
+  const notices = ensureDataDirectory(paths);
   const db = openDatabase(paths.database, { mmap: options.mmap ?? true });
   upgradeTermsFormat(db);
-  return { paths, loadedConfig, embedder, db };
+  return { paths, loadedConfig, embedder, db, notices };
 }

@@ -34,9 +34,12 @@ export function maskedNotice(findings: readonly string[]): string {
   return `The prompt held ${findings.length === 1 ? "a secret" : `${findings.length} secrets`} (${kinds}): masked before it was sent or stored. Give the agent a way to read it instead (an environment variable, a file it may read).`;
 }
 
-/** The run, after a warning the user should see first. */
-export async function* withNotice(message: string, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
-  yield { type: "error", kind: "secrets", message, fatal: false };
+/** The run, after warnings the user should see first (secrets masked in the prompt, a file left out of it, a mention not attached). */
+export async function* withNotices(
+  notices: ReadonlyArray<{ kind: string; message: string }>,
+  run: AsyncGenerator<AgentEvent, AgentResult>,
+): AsyncGenerator<AgentEvent, AgentResult> {
+  for (const { kind, message } of notices) yield { type: "error", kind, message, fatal: false };
   return yield* run;
 }
 

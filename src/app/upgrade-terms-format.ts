@@ -16,7 +16,7 @@ export function upgradeTermsFormat(db: SqliteDatabase): { upgraded: boolean } {
   db.transaction(() => {
     if (hasContent) {
       if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'chunk_vectors'").get()) db.exec("DELETE FROM chunk_vectors");
-      db.exec("DELETE FROM symbols; DELETE FROM chunks; DELETE FROM files; DELETE FROM directory_states; DELETE FROM fts_documents; DELETE FROM fts_postings; DELETE FROM fts_removed; DELETE FROM meta WHERE key LIKE 'fts_snapshot_bytes:%' OR key LIKE 'fts_deferred:%';");
+      db.exec("DELETE FROM symbols; DELETE FROM chunks; DELETE FROM files; DELETE FROM directory_states; DELETE FROM fts_documents; DELETE FROM fts_postings; DELETE FROM fts_removed; DELETE FROM meta WHERE key LIKE 'fts_snapshot_bytes:%' OR key LIKE 'fts_deferred:%' OR key LIKE 'fts_damage:%';");
       const rows = db.prepare("SELECT doc, content, related_files FROM content_entries").all() as Array<{ doc: number; content: string; related_files: string | null }>;
       const update = db.prepare("UPDATE content_entries SET terms = ?, term_count = ? WHERE doc = ?");
       for (const row of rows) {

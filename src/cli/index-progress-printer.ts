@@ -1,9 +1,19 @@
+import type { UnindexableReason } from "../indexer/directory-listing.js";
 import type { IndexProgress, IndexSummary } from "../indexer/project-indexer.js";
 import { formatCount, formatDuration, progressBar } from "./format.js";
 import { terminalField } from "./terminal-text.js";
 import { terminalJson } from "../format/terminal-json.js";
+import { describeRepair } from "../store/snapshot-damage.js";
 
 export type ProgressStyle = "bar" | "lines" | "json";
+
+/** Why an entry was not indexed, in words (the JSON summary carries the reason code). */
+const UNINDEXABLE_WORDS: Readonly<Record<UnindexableReason, string>> = {
+  fifo: "a FIFO (named pipe), not a regular file; never read",
+  socket: "a socket, not a regular file; never read",
+  device: "a device, not a regular file; never read",
+  "name-not-utf8": "its name is not UTF-8, which Sylk's tools cannot name; rename it to index it",
+};
 
 /** What one line of progress says: `[████████░░] 80% - Indexed 1,234 / 1,542 files (412 files/s)`. */
 export function describeProgress(progress: IndexProgress): string {
@@ -72,9 +82,14 @@ export class IndexProgressPrinter {
           `in ${formatDuration(summary.durationMs)}.`,
       );
     }
-    // A failed file is named by the repository: its path and the reason quoting it are shown escaped.
+    // Skipped and failed files are named by the repository: their paths and the reasons quoting them are shown escaped.
+    for (const entry of summary.unindexable.examples) lines.push(`  skipped: ${terminalField(entry.path)}: ${UNINDEXABLE_WORDS[entry.reason]}`);
+    if (summary.unindexable.count > summary.unindexable.examples.length) {
+      lines.push(`  … and ${summary.unindexable.count - summary.unindexable.examples.length} more not indexed for the same reasons`);
+    }
     for (const failure of summary.failures.slice(0, 10)) lines.push(`  failed: ${terminalField(failure.path)}: ${terminalField(failure.reason)}`);
     if (summary.failures.length > 10) lines.push(`  … and ${summary.failures.length - 10} more (sylk status --json lists them)`);
+    lines.push(...summary.repairedFullText.map(describeRepair));
     if (summary.interrupted) lines.push("Run `sylk index` again to finish; files already indexed are kept.");
     this.stdout.write(`${lines.join("\n")}\n`);
   }

@@ -15,6 +15,7 @@ import { registerTrustCommand } from "./commands/trust-command.js";
 import { diskFullMessage } from "./disk-full.js";
 import { packageVersion } from "./package-version.js";
 import { addGlobalOptions, resolveRoot } from "./shared-options.js";
+import { listenForStopSignals } from "./stop-signals.js";
 import { terminalText } from "./terminal-text.js";
 
 /** Builds the command tree; each subcommand lives in its own module. */
@@ -48,7 +49,8 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
 
 /**
  * Runs the CLI and returns the exit code. Fatal errors become exit codes
- * here and only here; Ctrl-C aborts the running command (a second one quits).
+ * here and only here; Ctrl-C, SIGTERM and SIGHUP abort the running command
+ * (see `listenForStopSignals`).
  */
 export async function main(argv: string[], overrides: Partial<CliContext> = {}): Promise<number> {
   const controller = new AbortController();
@@ -61,12 +63,7 @@ export async function main(argv: string[], overrides: Partial<CliContext> = {}):
     signal: controller.signal,
     ...overrides,
   };
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
-    context.stderr.write("\nStopping… (Ctrl-C again to quit at once)\n");
-    controller.abort();
-  };
-  process.on("SIGINT", onSigint);
+  const stopSignals = listenForStopSignals(controller, context.stderr);
   // Kept after main returns: what the command wrote may reach a closed pipe later.
   if (context.stdout === process.stdout && !process.stdout.listeners("error").includes(endQuietlyOnClosedPipe)) {
     process.stdout.on("error", endQuietlyOnClosedPipe);
@@ -74,11 +71,12 @@ export async function main(argv: string[], overrides: Partial<CliContext> = {}):
   let exitCode: ExitCodeValue = ExitCode.Success;
   try {
     await buildProgram(context, (code) => (exitCode = code)).parseAsync(argv);
-    return exitCode;
+    return stopSignals.exitCode() ?? exitCode;
   } catch (error) {
-    return reportError(error, context);
+    const code = reportError(error, context);
+    return stopSignals.exitCode() ?? code;
   } finally {
-    process.off("SIGINT", onSigint);
+    stopSignals.dispose();
   }
 }
 

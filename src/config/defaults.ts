@@ -87,7 +87,7 @@ export function configDefaults() {
       timeoutMs: 600_000,
       maxAttempts: 6,
       retryBaseDelayMs: 1_000,
-      retryMaxDelayMs: 30_000,
+      retryMaxDelayMs: 60_000,
     },
     agent: {
       maxTurns: 50,

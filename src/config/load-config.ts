@@ -1,12 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import type * as z from "zod/mini";
 import { ConfigError } from "../errors.js";
+import { readRegularFile } from "../files/regular-file.js";
 import { CONFIG_FILE_NAME } from "./defaults.js";
+import { clampToMachine, type ClampedSetting } from "./machine-limits.js";
 import { configSchema, type SylkConfig } from "./schema.js";
-import { withoutTrustGatedKeys, type GatedSetting } from "./trust-gated-keys.js";
+import { trustVerdict, withoutTrustGatedKeys, type GatedSetting, type TrustRecord, type TrustVerdict } from "./trust-gated-keys.js";
 
 export { CONFIG_FILE_NAME } from "./defaults.js";
 
@@ -17,8 +19,20 @@ export interface LoadedConfig {
   config: SylkConfig;
   /** Dotted key (e.g. `index.batchSize`) → the layer that set it. Keys absent here are defaults. */
   sources: Map<string, { source: ConfigSource; origin: string }>;
-  /** Settings of the project's `.sylkrc` left out because the folder is not trusted (see `trust-gated-keys.ts`). */
-  ignoredProjectSettings?: { file: string; settings: GatedSetting[] };
+  /** Settings brought down to what this machine can use (see `machine-limits.ts`). */
+  clampedSettings?: ClampedSetting[];
+  /**
+   * Settings of the project's `.sylkrc` left out (see `trust-gated-keys.ts`),
+   * and why: the folder is not trusted, or these settings are not the ones it
+   * was trusted with.
+   */
+  ignoredProjectSettings?: IgnoredProjectSettings;
+}
+
+export interface IgnoredProjectSettings {
+  file: string;
+  settings: GatedSetting[];
+  reason: Exclude<TrustVerdict, "trusted">;
 }
 
 export interface LoadConfigOptions {
@@ -29,10 +43,12 @@ export interface LoadConfigOptions {
   /** Dotted keys from command-line flags, e.g. `{ "embedding.provider": "builtin" }`. */
   flags?: Record<string, unknown>;
   /**
-   * The user trusts this folder: its `.sylkrc` may set the trust-gated keys
-   * (endpoints, key variables, permissions, sandbox). Untrusted unless said.
+   * The user's trust decision for this folder (`FolderTrustStore.decisionFor`):
+   * its `.sylkrc` may set the trust-gated keys (endpoints, key variables,
+   * permissions, sandbox, what writes outside the project) only when the
+   * folder is trusted with exactly those settings. Untrusted unless given.
    */
-  projectTrusted?: boolean;
+  projectTrust?: TrustRecord;
 }
 
 type RawObject = Record<string, unknown>;
@@ -60,10 +76,11 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   // A project at the home directory has the user's own file as its project file: it is read once, as the user's.
   if (projectPath !== userPath && existsSync(projectPath)) {
     let raw = readConfigFile(projectPath);
-    if (!options.projectTrusted) {
-      const split = withoutTrustGatedKeys(raw);
+    const split = withoutTrustGatedKeys(raw);
+    const verdict = trustVerdict(options.projectTrust, split.ignored);
+    if (verdict !== "trusted") {
       raw = split.kept;
-      if (split.ignored.length > 0) ignoredProjectSettings = { file: projectPath, settings: split.ignored };
+      if (split.ignored.length > 0) ignoredProjectSettings = { file: projectPath, settings: split.ignored, reason: verdict };
     }
     validateLayer(raw, projectPath);
     layers.push({ source: "project", origin: projectPath, raw });
@@ -84,7 +101,13 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   }
   const result = configSchema.safeParse(merged);
   if (!result.success) throw configErrorFrom(result.error, "merged configuration");
-  return { config: result.data, sources, ...(ignoredProjectSettings ? { ignoredProjectSettings } : {}) };
+  const { config, clamped } = clampToMachine(result.data);
+  return {
+    config,
+    sources,
+    ...(ignoredProjectSettings ? { ignoredProjectSettings } : {}),
+    ...(clamped.length > 0 ? { clampedSettings: clamped } : {}),
+  };
 }
 
 /**
@@ -101,7 +124,8 @@ export function trustGatedProjectSettings(projectRoot: string, env: NodeJS.Proce
 function readConfigFile(path: string): RawObject {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // A FIFO planted as a project's .sylkrc would otherwise hold every command at start.
+    text = readRegularFile(path).toString("utf8");
   } catch (error) {
     throw new ConfigError(`Cannot read config file ${path}: ${(error as Error).message}`);
   }
@@ -119,7 +143,26 @@ function readConfigFile(path: string): RawObject {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigError(`Malformed config file ${path}: the top level must be an object.`);
   }
+  rejectPrototypeKeys(value, [], path);
   return value as RawObject;
+}
+
+/**
+ * The parser turns a `"__proto__"` key into the object's prototype: its
+ * settings would be read through it while no walk over the file's own keys
+ * (the trust gate, the trust hash, validation) sees them. It is never a
+ * setting, so it is an error, like any unknown key.
+ */
+function rejectPrototypeKeys(value: unknown, path: readonly string[], file: string): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => rejectPrototypeKeys(item, [...path, String(index)], file));
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  if (Object.getPrototypeOf(value) !== Object.prototype) {
+    throw new ConfigError(`Invalid configuration in ${file}: key "${[...path, "__proto__"].join(".")}": not a setting; remove it.`);
+  }
+  for (const [key, inner] of Object.entries(value)) rejectPrototypeKeys(inner, [...path, key], file);
 }
 
 function validateLayer(raw: RawObject, origin: string, envNames?: Map<string, string>): void {

@@ -16,7 +16,7 @@ const d = configDefaults();
 const indexSchema = z.strictObject({
   /** Files processed at once; the seed's `NumCPU * 2`. */
   maxConcurrency: z._default(z.int().check(z.minimum(1)), d.index.maxConcurrency),
-  /** Worker threads parsing files (CPU-bound, so one per core by default). */
+  /** Worker threads parsing files (CPU-bound, so one per core by default; at most two per core, see `machine-limits.ts`). */
   workerThreads: z._default(z.int().check(z.minimum(1)), d.index.workerThreads),
   /** Files per write transaction. */
   batchSize: z._default(z.int().check(z.minimum(1), z.maximum(10_000)), d.index.batchSize),
@@ -91,6 +91,10 @@ const modelSchema = z.strictObject({
   maxAttempts: z._default(z.int().check(z.minimum(1), z.maximum(20)), d.model.maxAttempts),
   /** First retry delay; it doubles each attempt (jittered), unless the server says otherwise. */
   retryBaseDelayMs: z._default(z.int().check(z.minimum(1)), d.model.retryBaseDelayMs),
+  /**
+   * The retry cap: the longest wait before one retry. A server that asks for
+   * a longer one (`retry-after`) fails the call at once, naming its wait.
+   */
   retryMaxDelayMs: z._default(z.int().check(z.minimum(1)), d.model.retryMaxDelayMs),
 });
 

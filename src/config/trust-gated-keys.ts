@@ -1,12 +1,19 @@
+import { createHash } from "node:crypto";
+
 /**
  * Settings a cloned repository must not choose for the user: where requests
  * carrying the user's credentials go (`baseUrl`), which environment variable
  * is sent as a key (`apiKeyEnv`: it could name a cloud secret), what the
- * agent may do without asking (`permissions`) and how far commands are
- * fenced in (`sandbox`). A project's own `.sylkrc` sets them only once the
- * user has trusted the folder; the user's `~/.sylkrc`, environment
- * variables and flags always may. A key added later that runs code or loads
- * tools belongs in this list too.
+ * agent may do without asking (`permissions`), how far commands are fenced
+ * in (`sandbox`), and what writes outside the project, where another
+ * project would read it: knowledge (the user's store for every project),
+ * observational memory (and its observer's model), learning and handoff
+ * statistics pooled in `$SYLK_HOME/profiles.db`, and which models
+ * sub-agents call (`agents.models`). A project's own `.sylkrc` sets them
+ * only once the user has trusted the folder as its settings are now; the
+ * user's `~/.sylkrc`, environment variables and flags always may. A key
+ * added later that runs code, loads tools, calls the network or writes
+ * outside the project belongs in this list too.
  */
 export const TRUST_GATED_KEYS: readonly string[] = [
   "model.baseUrl",
@@ -15,6 +22,11 @@ export const TRUST_GATED_KEYS: readonly string[] = [
   "embedding.apiKeyEnv",
   "permissions",
   "sandbox",
+  "knowledge.enabled",
+  "observationalMemory",
+  "agents.models",
+  "learning.enabled",
+  "handoff.shareProfiles",
 ];
 
 type RawObject = Record<string, unknown>;
@@ -23,6 +35,47 @@ export interface GatedSetting {
   /** Dotted key, e.g. `permissions.allow`. */
   key: string;
   value: unknown;
+}
+
+/**
+ * What the user trusted a folder with (see `project/folder-trust.ts`): a
+ * trusted decision holds the hash of the gated settings it was made for;
+ * one recorded without (by an older version) vouches for nothing.
+ */
+export interface TrustRecord {
+  trusted: boolean;
+  settingsHash?: string;
+}
+
+/**
+ * How a project's gated settings stand: honoured (`trusted`), or ignored
+ * because the folder is not trusted, because they changed since it was
+ * (`changed`), or because its trust was recorded without them (`unrecorded`).
+ */
+export type TrustVerdict = "trusted" | "untrusted" | "changed" | "unrecorded";
+
+export function trustVerdict(record: TrustRecord | undefined, settings: readonly GatedSetting[]): TrustVerdict {
+  if (!record?.trusted) return "untrusted";
+  if (record.settingsHash === undefined) return "unrecorded";
+  return record.settingsHash === gatedSettingsHash(settings) ? "trusted" : "changed";
+}
+
+/**
+ * A fingerprint of the gated settings as a trust decision saw them: the
+ * keys and values only, in a canonical order, so reordering the file or
+ * editing a setting that is not gated leaves it alone, and any change to a
+ * gated one (a `git pull` that points `model.baseUrl` elsewhere) does not.
+ */
+export function gatedSettingsHash(settings: readonly GatedSetting[]): string {
+  const entries = settings.map(({ key, value }) => [key, canonical(value)] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash("sha256").update(JSON.stringify(entries)).digest("hex");
+}
+
+/** The value with every object's keys sorted, so equal settings give equal JSON. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
 }
 
 export interface GatedSplit {

@@ -13,7 +13,7 @@ import type { SylkConfig } from "./schema.js";
  * parser (≈ 9 ms of CPU of a one-shot search). Undefined when anything is
  * configured: then `loadConfig` must read and validate it.
  */
-export function unconfigured(options: Omit<LoadConfigOptions, "projectTrusted">): LoadedConfig | undefined {
+export function unconfigured(options: Omit<LoadConfigOptions, "projectTrust">): LoadedConfig | undefined {
   const env = options.env ?? process.env;
   if (options.flags && Object.values(options.flags).some((value) => value !== undefined)) return undefined;
   const defaults: SylkConfig = configDefaults();

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod";
 import { TrigramFeatures } from "../embedding/hashing-embedder.js";
+import { NotRegularFileError, readRegularFile } from "../files/regular-file.js";
 import { chunkFile } from "../parsing/chunker.js";
 import { definitionLines, hasDefinitionPatterns, leadingComments } from "../parsing/definition-lines.js";
 import { fallbackSymbols } from "../parsing/fallback-symbols.js";
@@ -99,9 +99,11 @@ export async function processFile(
   let bytes: Buffer;
   try {
     // Synchronous on purpose: this runs on a worker thread, and one async read
-    // costs several thread-pool round trips (measured ≈0.7 ms a file).
-    bytes = readFileSync(join(task.root, file.path));
+    // costs several thread-pool round trips (measured ≈0.7 ms a file). Never
+    // follows a link or waits on a FIFO that replaced the file since the scan.
+    bytes = readRegularFile(join(task.root, file.path), { noFollow: true });
   } catch (error) {
+    if (error instanceof NotRegularFileError) return { ...base, status: "skipped", reason: `${error.kind}, not a regular file` };
     return { ...base, status: "failed", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
   const contentHash = createHash("sha256").update(bytes).digest("hex");

@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import type { IndexConfig } from "../config/schema.js";
+import { readRegularFile } from "../files/regular-file.js";
 
 /** `.sylkignore` is always honoured; `.gitignore` unless `respectGitignore` is off. */
 export const GITIGNORE = ".gitignore";
@@ -33,7 +33,8 @@ export class PathFilter {
   constructor(config: IndexConfig) {
     const paths = config.excludePaths.map((path) => path.replace(/^\/+|\/+$/g, ""));
     this.excludedNames = new Set(paths.filter((path) => !path.includes("/")));
-    this.excludedRootPaths = new Set(paths.filter((path) => path.includes("/")));
+    // A path with a slash is relative to the root; `./name` anchors a single name there too (Sylk's own data directory).
+    this.excludedRootPaths = new Set(paths.filter((path) => path.includes("/")).map((path) => path.replace(/^(\.\/)+/, "")));
     // Patterns without a slash match the file name, others the whole path (as in .gitignore).
     // Each kind is one alternation: a single regex test per file.
     const byName = combinedPattern(config.excludePatterns.filter((pattern) => !pattern.includes("/")));
@@ -94,7 +95,7 @@ function combinedPattern(patterns: string[]): RegExp | undefined {
 
 export function readOptional(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readRegularFile(path).toString("utf8"); // a FIFO planted as .gitignore must not hold the walk
   } catch {
     return undefined;
   }

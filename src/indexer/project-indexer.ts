@@ -1,13 +1,16 @@
 import type { IndexConfig } from "../config/schema.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
+import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
 import { directoryOf, type FileRepository, type ManifestEntry } from "../store/file-repository.js";
 import { FileBatchProcessor } from "./file-batch.js";
 import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
 import type { BatchOutcome, IndexWriter } from "./index-writer.js";
 import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
-import { classifyPaths, scanTree, walkRulesKey, type TreeScan } from "./scanner.js";
+import { classifyPaths } from "./path-classification.js";
+import type { UnindexableReason } from "./directory-listing.js";
+import { scanTree, walkRulesKey, type SkippedFile, type SkipReason, type TreeScan } from "./scanner.js";
 import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
@@ -52,8 +55,21 @@ export interface IndexSummary {
   failed: number;
   chunks: number;
   failures: Array<{ path: string; reason: string }>;
+  /** Newly seen entries that are not files Sylk can read or name (FIFOs, sockets, devices, names that are not UTF-8): counted in `skipped`, a few shown. */
+  unindexable: { count: number; examples: Array<{ path: string; reason: UnindexableReason }> };
+  /** Full-text indexes whose snapshot was damaged, rebuilt from their tables' stored terms in this run. */
+  repairedFullText: FullTextIndexDamage[];
   interrupted: boolean;
   durationMs: number;
+}
+
+/** How many unindexable entries a summary names. */
+const UNINDEXABLE_EXAMPLES = 10;
+const UNINDEXABLE_REASONS: ReadonlySet<SkipReason> = new Set<UnindexableReason>(["fifo", "socket", "device", "name-not-utf8"]);
+
+function unindexableOf(skipped: readonly SkippedFile[]): IndexSummary["unindexable"] {
+  const entries = skipped.flatMap((file) => (UNINDEXABLE_REASONS.has(file.reason) ? [{ path: file.path, reason: file.reason as UnindexableReason }] : []));
+  return { count: entries.length, examples: entries.slice(0, UNINDEXABLE_EXAMPLES) };
 }
 
 export interface ProjectIndexerDeps {
@@ -63,6 +79,11 @@ export interface ProjectIndexerDeps {
   files: FileRepository;
   writer: IndexWriter;
   fullText: PersistentFullText;
+  /**
+   * The other full-text indexes (history, knowledge): the indexer does not
+   * feed them, but a run is where a snapshot noted as damaged is rebuilt.
+   */
+  otherFullText?: readonly PersistentFullText[];
   /** Created only when there is work for it. */
   createPool: () => FileWorkerPool;
   /**
@@ -157,6 +178,8 @@ export class ProjectIndexer {
       failed: 0,
       chunks: 0,
       failures: [],
+      unindexable: unindexableOf(diff.newlySkipped),
+      repairedFullText: [],
       interrupted: false,
       durationMs: 0,
     };
@@ -179,7 +202,8 @@ export class ProjectIndexer {
     summary.interrupted = processed < total;
 
     yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
-    if (!isFresh(diff) || freshness.state === "missing") await this.deps.fullText.checkpoint();
+    if (!isFresh(diff) || freshness.state === "missing" || this.deps.fullText.damageNoted()) await this.deps.fullText.checkpoint();
+    summary.repairedFullText = await this.repairFullText();
     if (!summary.interrupted) {
       this.deps.db.transaction(() => {
         this.rememberDirectories(scan, summary.failures);
@@ -238,6 +262,8 @@ export class ProjectIndexer {
       failed: 0,
       chunks: 0,
       failures: [],
+      unindexable: unindexableOf(newlySkipped),
+      repairedFullText: [],
       interrupted: false,
       durationMs: 0,
     };
@@ -249,8 +275,24 @@ export class ProjectIndexer {
       processed += batch.length;
     }
     summary.interrupted = processed < changed.length;
+    summary.repairedFullText = this.takeRepairs([this.deps.fullText]);
     summary.durationMs = performance.now() - started;
     return summary;
+  }
+
+  /**
+   * Rebuilds the other full-text indexes whose snapshot was noted as
+   * damaged, and reports every repair this process made (a load that met
+   * damage repaired it too, see `PersistentFullText`).
+   */
+  private async repairFullText(): Promise<FullTextIndexDamage[]> {
+    const others = this.deps.otherFullText ?? [];
+    for (const fullText of others) if (fullText.damageNoted()) await fullText.checkpoint();
+    return this.takeRepairs([this.deps.fullText, ...others]);
+  }
+
+  private takeRepairs(indexes: readonly PersistentFullText[]): FullTextIndexDamage[] {
+    return indexes.flatMap((fullText) => fullText.takeRepairs().map((damage) => ({ index: fullText.collection, ...damage })));
   }
 
   /**

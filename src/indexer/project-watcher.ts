@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, type Stats } from "node:fs";
+import { existsSync, type Stats } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
@@ -6,7 +6,8 @@ import { watch, type FSWatcher } from "chokidar";
 import ignore, { type Ignore } from "ignore";
 import * as z from "zod";
 import type { IndexConfig } from "../config/schema.js";
-import { classifyPaths } from "./scanner.js";
+import { readRegularFile } from "../files/regular-file.js";
+import { classifyPaths } from "./path-classification.js";
 
 export interface ProjectWatcherOptions {
   root: string;
@@ -241,7 +242,7 @@ class DirectoryRules {
 
 function readOptional(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readRegularFile(path).toString("utf8"); // a FIFO planted as .gitignore must not hold the walk
   } catch {
     return undefined;
   }

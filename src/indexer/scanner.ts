@@ -1,7 +1,8 @@
-import { lstatSync, readdirSync, statSync, type Stats } from "node:fs";
+import { lstatSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { IndexConfig } from "../config/schema.js";
 import { isSecretPath } from "../security/secrets.js";
+import { listDirectory, type EntryNames, type UnindexableEntry, type UnindexableReason } from "./directory-listing.js";
 import { ListingHash, RACY_WINDOW_MS, snapshotHolds, type DirectorySnapshot, type DirectoryState } from "./directory-state.js";
 import { ignoreFileNames, PathFilter } from "./path-filter.js";
 import { calculatePriority } from "./priority.js";
@@ -16,7 +17,8 @@ export interface ScannedFile {
   priority: number;
 }
 
-export type SkipReason = "too-large" | "secret";
+/** Ruled out by size or name, or never readable as a project file (see `UnindexableReason`). */
+export type SkipReason = "too-large" | "secret" | UnindexableReason;
 
 export interface SkippedFile {
   path: string;
@@ -64,14 +66,14 @@ export interface ScanOptions {
   sliceMs?: number;
   /** See `snapshotHolds`; tests change it. */
   racyWindowMs?: number;
-  /** Stops the walk at its next yield (a tool call the user cancelled). */
+  /** Ends the walk at its next yield (a tool call cancelled by Esc), with the signal's reason. */
   signal?: AbortSignal;
 }
 
 const DEFAULT_SLICE_MS = 8;
 
 /** Bumped when what the walk takes or leaves out changes in code (secret names, say): stored states no longer hold. */
-const WALK_RULES_VERSION = 1;
+const WALK_RULES_VERSION = 2;
 
 /**
  * The settings a stored directory state depends on: when they change, no
@@ -129,6 +131,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     }
   }
 
+  options.signal?.throwIfAborted();
   const queue: PendingDirectory[] = [{ relative: "", absolute: root, rulesChanged: previous === undefined }];
   const workingDirectory = new WorkingDirectory();
   let sliceStarted = performance.now();
@@ -171,14 +174,11 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     }
     visited.add(directory.relative);
     scan.directories++;
-    const snapshot: DirectorySnapshot = {
-      files: names.files,
-      directories: names.directories,
-      ino: self.ino,
-      mtimeMs: self.mtimeMs,
-      ctimeMs: self.ctimeMs,
-      recordedAtMs: startedAtMs,
-    };
+    // A snapshot names only files and directories: one holding a FIFO or a name that is not UTF-8 is listed every time.
+    const snapshot: DirectorySnapshot | undefined =
+      entries.unindexable.length > 0
+        ? undefined
+        : { files: names.files, directories: names.directories, ino: self.ino, mtimeMs: self.mtimeMs, ctimeMs: self.ctimeMs, recordedAtMs: startedAtMs };
     const visit = visitDirectory(directory, entries, stored, directory.relative === "" ? rootRules : new ListingHash());
     const clean = stored !== undefined && !visit.rulesChanged && stored.listing === visit.listing;
     if (clean) {
@@ -186,7 +186,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
       for (const name of visit.subdirectories) {
         if (!leftOutBefore.has(name)) queue.push(child(directory, name, false));
       }
-      if (listed) scan.restated.push({ path: directory.relative, state: { listing: stored.listing, rules: stored.rules, leftOut: stored.leftOut, snapshot } });
+      if (listed && snapshot) scan.restated.push({ path: directory.relative, state: { listing: stored.listing, rules: stored.rules, leftOut: stored.leftOut, snapshot } });
     } else {
       const changed = evaluate(directory, visit, snapshot);
       scan.files += changed.files.length + changed.skipped.length;
@@ -200,14 +200,14 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
    * `readdir` just gave it, it vanished meanwhile) and noted.
    */
   function statFiles(directory: PendingDirectory, names: EntryNames, leftOutBefore: ReadonlySet<string>): DirectoryEntries {
-    const entries: DirectoryEntries = { files: [], leftOutFiles: [], subdirectories: names.directories, missing: false };
+    const entries: DirectoryEntries = { files: [], leftOutFiles: [], subdirectories: names.directories, unindexable: names.unindexable ?? [], missing: false };
     const anyLeftOut = leftOutBefore.size > 0; // else no name need be hashed for the lookup
     for (const name of names.files) {
       if (anyLeftOut && leftOutBefore.has(name) && !ruleFiles.includes(name)) {
         entries.leftOutFiles.push(name);
         continue;
       }
-      const stats = statSync(workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
+      const stats = lstatSync(workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
       if (!stats?.isFile()) {
         entries.missing = true;
         continue;
@@ -223,6 +223,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
       files: entries.files,
       leftOutFiles: entries.leftOutFiles,
       subdirectories: entries.subdirectories,
+      unindexable: entries.unindexable,
       missing: entries.missing,
       listing: "",
       rules: "",
@@ -230,6 +231,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     };
     for (const name of entries.subdirectories) listing.addDirectory(name);
     for (const name of entries.leftOutFiles) listing.addLeftOut(name);
+    for (const { name } of entries.unindexable) listing.addLeftOut(name);
     for (const { name, size, mtimeMs } of entries.files) {
       listing.addFile(name, size, mtimeMs);
       if (ruleFiles.includes(name)) {
@@ -244,7 +246,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
   }
 
   /** A changed directory: every entry judged by the rules, its files reported. */
-  function evaluate(directory: PendingDirectory, visit: DirectoryVisit, snapshot: DirectorySnapshot): ChangedDirectory {
+  function evaluate(directory: PendingDirectory, visit: DirectoryVisit, snapshot: DirectorySnapshot | undefined): ChangedDirectory {
     const prefix = directory.relative ? `${directory.relative}/` : "";
     const result: ChangedDirectory = { path: directory.relative, files: [], skipped: [], state: { listing: "", rules: visit.rules, leftOut: [] } };
     const leftOut: string[] = [];
@@ -263,13 +265,18 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
       else if (file.size > config.maxFileSize) result.skipped.push({ path, size: file.size, mtimeMs: file.mtimeMs, reason: "too-large" });
       else result.files.push({ path, size: file.size, mtimeMs: file.mtimeMs, priority: calculatePriority(path, file.mtimeMs, config.priorityPaths, nowMs) });
     }
+    for (const entry of visit.unindexable) {
+      listing.addLeftOut(entry.name);
+      const path = prefix + entry.name;
+      if (!filter.ignores(path, false)) result.skipped.push({ path, size: 0, mtimeMs: 0, reason: entry.reason });
+    }
     for (const name of [...visit.subdirectories].sort()) {
       listing.addDirectory(name);
       const path = prefix + name;
       if (filter.excludesDirectory(name, path) || filter.ignores(path, true)) leftOut.push(name);
       else queue.push(child(directory, name, visit.rulesChanged));
     }
-    result.state = { listing: listing.digest(), rules: visit.rules, leftOut, snapshot };
+    result.state = { listing: listing.digest(), rules: visit.rules, leftOut, ...(snapshot ? { snapshot } : {}) };
     return result;
   }
 }
@@ -280,11 +287,6 @@ interface FileStat {
   mtimeMs: number;
 }
 
-/** A directory's entries by name: from `readdir`, or a snapshot that still holds. */
-interface EntryNames {
-  files: readonly string[];
-  directories: readonly string[];
-}
 
 interface DirectoryEntries {
   /** Files stat'ed by the walk. */
@@ -292,6 +294,8 @@ interface DirectoryEntries {
   /** Files the stored state left out, not stat'ed. */
   leftOutFiles: string[];
   subdirectories: readonly string[];
+  /** Reported as skipped (with no size or time of their own), never read. */
+  unindexable: readonly UnindexableEntry[];
   /** A name did not stat as a regular file. */
   missing: boolean;
 }
@@ -302,21 +306,6 @@ interface DirectoryVisit extends DirectoryEntries {
   rulesChanged: boolean;
 }
 
-/** Regular files and subdirectories by name, in `readdir`'s order (ignore files register in it); undefined when unreadable. */
-function listDirectory(path: string): EntryNames | undefined {
-  let entries;
-  try {
-    entries = readdirSync(path, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-  const names = { files: [] as string[], directories: [] as string[] };
-  for (const entry of entries) {
-    if (entry.isDirectory()) names.directories.push(entry.name);
-    else if (entry.isFile()) names.files.push(entry.name);
-  }
-  return names;
-}
 
 function child(parent: PendingDirectory, name: string, rulesChanged: boolean): PendingDirectory {
   return {
@@ -337,77 +326,12 @@ function statOf(directory: string, name: string): FileStat[] {
 }
 
 /** Every file of the project, as a full walk sees it (no previous states). */
-export async function scanProject(root: string, config: IndexConfig, nowMs: number = Date.now()): Promise<ScanResult> {
-  const scan = await scanTree(root, config, { nowMs });
+export async function scanProject(root: string, config: IndexConfig, options: { nowMs?: number; signal?: AbortSignal } = {}): Promise<ScanResult> {
+  const scan = await scanTree(root, config, options);
   return {
     files: scan.changed.flatMap((directory) => directory.files),
     skipped: scan.changed.flatMap((directory) => directory.skipped),
   };
-}
-
-export interface PathClassification {
-  files: ScannedFile[];
-  skipped: SkippedFile[];
-  /** Missing, not a regular file, or excluded/ignored now: whatever the index holds for them goes. */
-  gone: string[];
-}
-
-/**
- * What the scanner would say of just these paths (a file watcher's events),
- * without walking the project: the same exclusions and ignore files (those
- * of each path's ancestors), the same secret and size rules.
- */
-export function classifyPaths(
-  root: string,
-  config: IndexConfig,
-  paths: readonly string[],
-  nowMs: number = Date.now(),
-): PathClassification {
-  const filter = new PathFilter(config);
-  if (config.respectGitignore) filter.registerIgnoreFile("", join(root, ".git", "info", "exclude"));
-  const registered = new Set<string>();
-  const registerIgnoreFiles = (directory: string) => {
-    if (registered.has(directory)) return;
-    registered.add(directory);
-    for (const name of ignoreFileNames(config)) filter.registerIgnoreFile(directory, join(root, directory, name));
-  };
-  const result: PathClassification = { files: [], skipped: [], gone: [] };
-  for (const path of [...new Set(paths)].sort((a, b) => depthOf(a) - depthOf(b))) {
-    const segments = path.split("/");
-    let excluded = false;
-    for (let depth = 0; depth < segments.length - 1 && !excluded; depth++) {
-      const directory = segments.slice(0, depth + 1).join("/");
-      registerIgnoreFiles(segments.slice(0, depth).join("/"));
-      excluded = filter.excludesDirectory(segments[depth] as string, directory) || filter.ignores(directory, true);
-    }
-    registerIgnoreFiles(segments.slice(0, -1).join("/"));
-    const name = segments[segments.length - 1] as string;
-    if (excluded || filter.excludesFile(name, path) || filter.ignores(path, false)) {
-      result.gone.push(path);
-      continue;
-    }
-    let stats;
-    try {
-      stats = lstatSync(join(root, path));
-    } catch {
-      result.gone.push(path);
-      continue;
-    }
-    if (!stats.isFile()) {
-      result.gone.push(path);
-      continue;
-    }
-    const size = stats.size;
-    const mtimeMs = Math.trunc(stats.mtimeMs);
-    if (isSecretPath(path)) result.skipped.push({ path, size, mtimeMs, reason: "secret" });
-    else if (size > config.maxFileSize) result.skipped.push({ path, size, mtimeMs, reason: "too-large" });
-    else result.files.push({ path, size, mtimeMs, priority: calculatePriority(path, mtimeMs, config.priorityPaths, nowMs) });
-  }
-  return result;
-}
-
-function depthOf(path: string): number {
-  return path.split("/").length;
 }
 
 /**

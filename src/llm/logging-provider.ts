@@ -13,7 +13,7 @@ export class LoggingProvider implements ModelProvider {
     private readonly inner: ModelProvider,
     private readonly logPath: string,
   ) {
-    mkdirSync(dirname(logPath), { recursive: true });
+    mkdirSync(dirname(logPath), { recursive: true, mode: 0o700 });
   }
 
   get name(): string {
@@ -47,6 +47,7 @@ export class LoggingProvider implements ModelProvider {
   }
 
   private write(record: Record<string, unknown>): void {
-    appendFileSync(this.logPath, `${JSON.stringify(record)}\n`);
+    // Owner-only, like everything Sylk writes: the log names the models and the sizes of the user's work.
+    appendFileSync(this.logPath, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   }
 }

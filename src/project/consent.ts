@@ -51,9 +51,9 @@ export class ConsentStore {
   }
 
   private write(value: ProjectFile): void {
-    mkdirSync(dirname(this.paths.projectFile), { recursive: true });
+    mkdirSync(dirname(this.paths.projectFile), { recursive: true, mode: 0o700 });
     const temporary = `${this.paths.projectFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
+    writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
     renameSync(temporary, this.paths.projectFile);
   }
 }

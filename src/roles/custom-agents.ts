@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { basename, join, sep } from "node:path";
+import { readdirSync } from "node:fs";
+import { basename, join } from "node:path";
 import { parse as parseYaml, YAMLError } from "yaml";
 import * as z from "zod";
+import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../files/regular-file.js";
+import { isInside, resolveLinks } from "../files/resolve-links.js";
 import { SESSION_TOOL_NAMES } from "../agent/tools/tool-names.js";
 import { type AgentCategory, isAgentType } from "../handoff/agent-types.js";
 import { maskSecrets } from "../security/secrets.js";
@@ -150,16 +152,16 @@ function loadAgentFile(path: string, root: string, source: CustomAgentSource): C
   let text: string;
   try {
     // A symbolic link out of the root would send whatever file it names to the provider as a prompt.
-    const real = realpathSync(path);
-    const realRoot = realpathSync(root);
-    if (real !== realRoot && !real.startsWith(realRoot + sep)) {
+    const real = resolveLinks(path);
+    const realRoot = resolveLinks(root);
+    if (!isInside(real, realRoot)) {
       return { path, message: `a symbolic link to ${real}, outside ${source === "user" ? "$SYLK_HOME" : "the project"} (${realRoot}); not loaded` };
     }
-    const stat = statSync(real);
-    if (!stat.isFile()) return { path, message: "not a regular file" };
-    if (stat.size > MAX_AGENT_FILE_BYTES) return { path, message: `${stat.size} bytes: an agent file may have at most ${MAX_AGENT_FILE_BYTES} (64 KB)` };
-    text = readFileSync(real, "utf8");
+    // Never blocks: a FIFO named `x.md` would otherwise hold every session's start.
+    text = readRegularFile(real, { maxBytes: MAX_AGENT_FILE_BYTES }).toString("utf8");
   } catch (error) {
+    if (error instanceof NotRegularFileError) return { path, message: `${error.kind}, not a regular file; not loaded` };
+    if (error instanceof FileTooLargeError) return { path, message: `${error.size} bytes: an agent file may have at most ${MAX_AGENT_FILE_BYTES} (64 KB)` };
     return { path, message: `cannot read it: ${(error as Error).message}` };
   }
   return parseAgentFile(text, { path, source });

@@ -116,8 +116,8 @@ export class HybridCodeSearcher {
     if (lists.length === 0 && degraded.length > 0) throw new Error(`Search failed: ${degraded.join("; ")}`);
 
     const hits = this.fuseByFile(lists, limit, perFile, query);
-    if (!signals.includes("fulltext")) return { hits, degraded };
-    fulltextIdealScore ??= this.deps.fullText.idealScore(fullTextQuery(query));
+    // Known once full text answered; a full-text signal that failed has no ideal score to give.
+    if (fulltextIdealScore === undefined) return { hits, degraded };
     return { hits, degraded, fulltextIdealScore };
   }
 

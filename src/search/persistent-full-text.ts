@@ -1,4 +1,11 @@
-import type { FullTextCollection, FullTextDocument, FullTextRepository, StoredSnapshot } from "../store/full-text-repository.js";
+import {
+  DamagedSnapshotError,
+  type FullTextCollection,
+  type FullTextDocument,
+  type FullTextRepository,
+  type SnapshotDamage,
+  type StoredSnapshot,
+} from "../store/full-text-repository.js";
 import { onlyTerms } from "./full-text-document.js";
 import { FullTextIndex, type FullTextHit, type FullTextResult } from "./full-text-index.js";
 
@@ -40,6 +47,14 @@ export interface PersistentFullTextOptions {
  * above are noted by id (and left out when restoring, rather than
  * tombstoned); a count then tells whether others happened (a process that
  * crashed before saving): most loads need not list the table's ids at all.
+ *
+ * A damaged snapshot (see `store/snapshot-damage.ts`) is a cache lost,
+ * not data: a load rebuilds the index from the table's stored terms, as
+ * when there is no snapshot, and saves a sound one. A search that reads the
+ * snapshot without loading it cannot afford that: it fails with
+ * `DamagedFullTextError` (the code searcher then answers from vectors and
+ * says so) and notes the damage for the next checkpoint (`sylk index`) to
+ * repair.
  */
 export class PersistentFullText {
   private readonly index = new FullTextIndex();
@@ -47,6 +62,10 @@ export class PersistentFullText {
   private seenDataVersion = -1;
   /** Changes applied in memory since the last snapshot. */
   private unsaved = 0;
+  /** Damage this process repaired and has not reported yet (`takeRepairs`). */
+  private repairs: SnapshotDamage[] = [];
+  /** Set once a search without loading met damage: later ones fail at once. */
+  private unreadable: DamagedFullTextError | undefined;
 
   private readonly eagerLoadSnapshotBytes: number;
   private readonly deferredChangesLimit: number;
@@ -69,18 +88,52 @@ export class PersistentFullText {
 
   /**
    * Loads the snapshot and reconciles; returns how many documents had to be
-   * added or dropped. Without a snapshot the index is built from the stored
-   * terms and saved, so the next process finds one.
+   * added or dropped. Without a snapshot, or with a damaged one, the index
+   * is built from the stored terms and saved, so the next process finds a
+   * sound one.
    */
   load(): { added: number; removed: number } {
-    const snapshot = this.repository.loadSnapshot(this.collection);
     this.seenDataVersion = this.repository.dataVersion();
-    const reconciled = this.restoreInto(this.index, snapshot);
+    const { snapshot, damage, reconciled } = this.restoreOrRebuild();
     this.loaded = true;
-    this.unsaved = reconciled.added + reconciled.removed;
+    this.unreadable = undefined;
+    // A damaged snapshot must be written again even when the index is empty.
+    this.unsaved = Math.max(reconciled.added + reconciled.removed, damage ? 1 : 0);
     // Not inside someone's transaction: the snapshot must not hold rows that may roll back.
-    if (!snapshot && this.index.size > 0 && !this.repository.inTransaction) this.save();
+    if (!snapshot && (this.index.size > 0 || damage) && !this.repository.inTransaction) this.save();
     return reconciled;
+  }
+
+  private restoreOrRebuild(): { snapshot: StoredSnapshot | undefined; damage?: SnapshotDamage; reconciled: { added: number; removed: number } } {
+    try {
+      const snapshot = this.repository.loadSnapshot(this.collection);
+      return { snapshot, reconciled: this.restoreInto(this.index, snapshot) };
+    } catch (error) {
+      if (!(error instanceof DamagedSnapshotError)) throw error;
+      this.repairs.push(error.damage);
+      return { snapshot: undefined, damage: error.damage, reconciled: this.restoreInto(this.index, undefined) };
+    }
+  }
+
+  /** Damage found in the snapshot and repaired from the table since the last call. */
+  takeRepairs(): SnapshotDamage[] {
+    return this.repairs.splice(0);
+  }
+
+  /** Damage noted in the store (by a search that could not repair it) and not repaired yet: the next checkpoint will. */
+  damageNoted(): SnapshotDamage | undefined {
+    return this.repository.recordedDamage(this.collection);
+  }
+
+  /**
+   * Reads the whole snapshot, checksums and all, to find damage without
+   * loading the index (`sylk status`); what is found is noted for the next
+   * checkpoint to repair.
+   */
+  checkSnapshot(): SnapshotDamage | undefined {
+    const damage = this.repository.verifySnapshot(this.collection);
+    if (damage) this.noteDamage(damage);
+    return damage;
   }
 
   get isLoaded(): boolean {
@@ -112,9 +165,23 @@ export class PersistentFullText {
    * one, loading the index first if deferred changes have added up.
    */
   async checkpoint(): Promise<void> {
+    if (this.damageNoted()) return this.repairNotedDamage();
     if (!this.loaded && this.repository.deferredChanges(this.collection) < this.deferredChangesLimit) return;
     this.ensureCurrent();
     if (this.unsaved > 0) this.save();
+  }
+
+  /**
+   * Writes a sound snapshot over one noted as damaged: loading meets the
+   * damage and rebuilds from the table (and saves); an index already in
+   * memory is sound and is saved as it is.
+   */
+  private repairNotedDamage(): void {
+    if (!this.loaded) this.load();
+    const stillNoted = this.damageNoted();
+    if (!stillNoted) return;
+    this.save();
+    this.repairs.push(stillNoted);
   }
 
   search(terms: readonly string[], limit: number): FullTextHit[] {
@@ -154,14 +221,31 @@ export class PersistentFullText {
       this.ensureCurrent();
       return this.index;
     }
-    const snapshot = this.repository.loadSnapshot(this.collection);
-    if (!snapshot) {
-      this.load();
-      return this.index;
+    if (this.unreadable) throw this.unreadable;
+    try {
+      const snapshot = this.repository.loadSnapshot(this.collection);
+      if (!snapshot) {
+        this.load();
+        return this.index;
+      }
+      const partial = new FullTextIndex({ searchedOnce: true });
+      this.restoreInto(partial, snapshot, terms);
+      return partial;
+    } catch (error) {
+      if (!(error instanceof DamagedSnapshotError)) throw error;
+      this.noteDamage(error.damage);
+      this.unreadable = new DamagedFullTextError(error);
+      throw this.unreadable;
     }
-    const partial = new FullTextIndex({ searchedOnce: true });
-    this.restoreInto(partial, snapshot, terms);
-    return partial;
+  }
+
+  /** Notes damage in the store for the next checkpoint; a search does not fail for want of the note (the database may be busy). */
+  private noteDamage(damage: SnapshotDamage): void {
+    try {
+      this.repository.recordDamage(this.collection, damage);
+    } catch {
+      // the damage is found again by whoever reads the snapshot next
+    }
   }
 
   /**
@@ -222,5 +306,20 @@ export class PersistentFullText {
       index.addAll(prepare(this.repository.documents(this.collection, missing.slice(start, start + 1000))));
     }
     return { added: missing.length, removed };
+  }
+}
+
+/**
+ * A full-text search this process cannot answer: the snapshot is damaged,
+ * and the search reads it without loading the whole index. The table is
+ * intact and `sylk index` rebuilds the index from it.
+ */
+export class DamagedFullTextError extends Error {
+  readonly damage: SnapshotDamage;
+
+  constructor(found: DamagedSnapshotError) {
+    super(`${found.message}; run \`sylk index\` to rebuild it`);
+    this.name = "DamagedFullTextError";
+    this.damage = found.damage;
   }
 }

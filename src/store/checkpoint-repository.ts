@@ -9,10 +9,13 @@ export interface FileCheckpoint {
   toolUseId: string;
   /** Relative to the project root ('/'-separated), or absolute for an allowed directory outside it. */
   path: string;
+  /** The real path written (links resolved when the write was made). */
   absolute: string;
-  /** The bytes before the write; null when the write created the file. */
+  /** The bytes before the write, secret values masked; null when the write created the file. */
   before: Buffer | null;
-  /** SHA-256 of the bytes the write left, to tell whether the file changed since. */
+  /** Fingerprint of the real bytes before the write (keyed: see `checkpointFingerprints`); null for a created file. */
+  beforeFingerprint: string | null;
+  /** Fingerprint of the bytes the write left, to tell whether the file changed since. */
   afterHash: string;
   createdAt: number;
   undone: boolean;
@@ -26,6 +29,7 @@ interface CheckpointRow {
   path: string;
   absolute_path: string;
   before_content: Buffer | null;
+  before_fingerprint: string | null;
   after_hash: string;
   created_at: number;
   undone: number;
@@ -38,10 +42,20 @@ export class CheckpointRepository {
   record(checkpoint: Omit<FileCheckpoint, "id" | "createdAt" | "undone">): void {
     this.db
       .prepare(
-        `INSERT INTO file_checkpoints (session_id, prompt_turn, tool_use_id, path, absolute_path, before_content, after_hash, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO file_checkpoints (session_id, prompt_turn, tool_use_id, path, absolute_path, before_content, before_fingerprint, after_hash, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(checkpoint.sessionId, checkpoint.promptTurn, checkpoint.toolUseId, checkpoint.path, checkpoint.absolute, checkpoint.before, checkpoint.afterHash, Date.now());
+      .run(
+        checkpoint.sessionId,
+        checkpoint.promptTurn,
+        checkpoint.toolUseId,
+        checkpoint.path,
+        checkpoint.absolute,
+        checkpoint.before,
+        checkpoint.beforeFingerprint,
+        checkpoint.afterHash,
+        Date.now(),
+      );
   }
 
   /** The session's checkpoints, oldest first. */
@@ -55,6 +69,7 @@ export class CheckpointRepository {
       path: row.path,
       absolute: row.absolute_path,
       before: row.before_content,
+      beforeFingerprint: row.before_fingerprint,
       afterHash: row.after_hash,
       createdAt: row.created_at,
       undone: row.undone === 1,
@@ -65,6 +80,23 @@ export class CheckpointRepository {
     const mark = this.db.prepare("UPDATE file_checkpoints SET undone = 1 WHERE id = ?");
     this.db.transaction(() => {
       for (const id of ids) mark.run(id);
+    })();
+  }
+
+  /**
+   * Rewrites the raw bytes older versions stored (content, no fingerprint)
+   * as `protect` returns them, in one transaction; how many rows changed.
+   */
+  protectRawCheckpoints(protect: (before: Buffer) => { before: Buffer; beforeFingerprint: string }): number {
+    const raw = this.db.prepare("SELECT id, before_content FROM file_checkpoints WHERE before_fingerprint IS NULL AND before_content IS NOT NULL");
+    const update = this.db.prepare("UPDATE file_checkpoints SET before_content = ?, before_fingerprint = ? WHERE id = ?");
+    return this.db.transaction(() => {
+      const rows = raw.all() as Array<{ id: number; before_content: Buffer }>;
+      for (const row of rows) {
+        const protectedRow = protect(row.before_content);
+        update.run(protectedRow.before, protectedRow.beforeFingerprint, row.id);
+      }
+      return rows.length;
     })();
   }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
@@ -38,6 +38,7 @@ export interface OpenDatabaseOptions {
  */
 export function openPlainDatabase(path: string): SqliteDatabase {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ownerOnlyDatabaseFiles(path, { create: true });
   const db = new Database(path);
   db.pragma("busy_timeout = 10000");
   db.pragma("journal_mode = WAL");
@@ -52,7 +53,10 @@ export function openPlainDatabase(path: string): SqliteDatabase {
  * wait (busy timeout) rather than fail.
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    ownerOnlyDatabaseFiles(path, { create: !options.readonly });
+  }
   const db = new Database(path, { readonly: options.readonly ?? false });
   sqliteVec.load(db);
   db.pragma("busy_timeout = 10000");
@@ -71,6 +75,30 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
   db.pragma("foreign_keys = ON");
   if (!options.readonly) applyMigrations(db);
   return db;
+}
+
+/**
+ * A database holds code and conversations: the user's alone. SQLite creates
+ * a new file 0644 (less the umask) and gives its `-wal` and `-shm` the
+ * database file's own mode, so the file is created 0600 before SQLite opens
+ * it, and files an older version left readable by others are narrowed.
+ */
+function ownerOnlyDatabaseFiles(path: string, options: { create: boolean }): void {
+  if (options.create) closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    let mode: number;
+    try {
+      mode = statSync(file).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if ((mode & 0o077) === 0) continue;
+    try {
+      chmodSync(file, mode & 0o700);
+    } catch {
+      // Someone else's file (a shared, read-only database): SQLite reads it as before.
+    }
+  }
 }
 
 export function getMeta(db: SqliteDatabase, key: string): string | undefined {

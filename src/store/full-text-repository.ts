@@ -6,12 +6,17 @@ import {
   decodeDocuments,
   encodeBuckets,
   encodeDocuments,
+  MalformedSnapshotError,
+  type DecodeBucketOptions,
   type DecodedSlots,
   type StoredDocuments,
   type StoredSlots,
 } from "./postings-codec.js";
+import { documentsChecksum, postingsChecksum, type DocumentsRowFields } from "./snapshot-checksum.js";
+import { DamagedSnapshotError, type SnapshotDamage } from "./snapshot-damage.js";
 
 export type { DecodedSlots, StoredDocuments, StoredSlots } from "./postings-codec.js";
+export { DamagedSnapshotError, describeDamage, type FullTextIndexDamage, type SnapshotDamage } from "./snapshot-damage.js";
 
 function deferredKey(collection: FullTextCollection): string {
   return `fts_deferred:${collection}`;
@@ -19,6 +24,21 @@ function deferredKey(collection: FullTextCollection): string {
 
 function bytesKey(collection: FullTextCollection): string {
   return `fts_snapshot_bytes:${collection}`;
+}
+
+function damageKey(collection: FullTextCollection): string {
+  return `fts_damage:${collection}`;
+}
+
+interface DocumentsRow extends DocumentsRowFields {
+  checksum: number;
+  documents: Buffer;
+}
+
+interface PostingsRow {
+  bucket: number;
+  data: Buffer;
+  checksum: number;
 }
 
 /** The full-text collections and the tables that hold their documents. */
@@ -43,6 +63,8 @@ export interface StoredSnapshot {
   maxId: number;
   /** How many buckets its terms are spread over (see `postings-codec.ts`). */
   buckets: number;
+  /** How many postings rows were written with it (buckets that received no term have none). */
+  rows: number;
 }
 
 /**
@@ -69,47 +91,68 @@ export class FullTextRepository {
     return this.db.transaction(work).immediate();
   }
 
-  /** Replaces the snapshot; changes deferred until now are part of it. */
+  /** Replaces the snapshot, each row with its checksum; changes deferred until now are part of it, and damage noted before is gone. */
   saveSnapshot(collection: FullTextCollection, documents: StoredDocuments, terms: ReadonlyArray<readonly [string, StoredSlots]>): void {
     if (!Number.isSafeInteger(documents.totalLength)) throw new Error("Document lengths must be whole numbers.");
     const buckets = bucketCountFor(terms.length);
     const rows = encodeBuckets(terms, buckets);
     const encodedDocuments = encodeDocuments(documents);
-    const insert = this.db.prepare("INSERT INTO fts_postings (index_name, bucket, data) VALUES (?, ?, ?)");
+    const fields: DocumentsRowFields = {
+      maxId: Math.max(0, documents.live.length - 1),
+      count: documents.count,
+      totalLength: documents.totalLength,
+      buckets,
+      rows: rows.length,
+    };
+    const insert = this.db.prepare("INSERT INTO fts_postings (index_name, bucket, data, checksum) VALUES (?, ?, ?, ?)");
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM fts_postings WHERE index_name = ?").run(collection);
       this.db.prepare("DELETE FROM fts_removed WHERE index_name = ?").run(collection);
       let bytes = encodedDocuments.length;
       for (const [bucket, data] of rows) {
-        insert.run(collection, bucket, data);
+        insert.run(collection, bucket, data, postingsChecksum(bucket, data));
         bytes += data.length;
       }
       this.db
         .prepare(
-          `INSERT OR REPLACE INTO fts_documents (index_name, max_id, document_count, total_length, buckets, documents)
-           VALUES (?, ?, ?, ?, ?, ?)`,
+          `INSERT OR REPLACE INTO fts_documents (index_name, max_id, document_count, total_length, buckets, postings_rows, checksum, documents)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(collection, Math.max(0, documents.live.length - 1), documents.count, documents.totalLength, buckets, encodedDocuments);
+        .run(collection, fields.maxId, fields.count, fields.totalLength, buckets, fields.rows, documentsChecksum(encodedDocuments, fields), encodedDocuments);
       setMeta(this.db, deferredKey(collection), "0");
       setMeta(this.db, bytesKey(collection), String(bytes));
+      this.db.prepare("DELETE FROM meta WHERE key = ?").run(damageKey(collection));
     })();
   }
 
-  /** The snapshot's documents, or nothing when no snapshot was saved. */
+  /** The snapshot's documents, or nothing when no snapshot was saved; `DamagedSnapshotError` when they are not as written. */
   loadSnapshot(collection: FullTextCollection): StoredSnapshot | undefined {
     const row = this.db
       .prepare(
-        "SELECT max_id AS maxId, document_count AS count, total_length AS totalLength, buckets, documents FROM fts_documents WHERE index_name = ?",
+        `SELECT max_id AS maxId, document_count AS count, total_length AS totalLength, buckets, postings_rows AS rows, checksum, documents
+         FROM fts_documents WHERE index_name = ?`,
       )
-      .get(collection) as { maxId: number; count: number; totalLength: number; buckets: number; documents: Buffer } | undefined;
+      .get(collection) as DocumentsRow | undefined;
     if (!row) return undefined;
-    return { documents: decodeDocuments(row.documents, row.count, row.totalLength), maxId: row.maxId, buckets: row.buckets };
+    const damaged = (problem: string) => new DamagedSnapshotError(collection, { part: "documents", problem });
+    if (documentsChecksum(row.documents, row) !== row.checksum) throw damaged("its checksum does not match");
+    if (!(Number.isSafeInteger(row.buckets) && row.buckets > 0 && (row.buckets & (row.buckets - 1)) === 0)) throw damaged("its bucket count is not a power of two");
+    if (!(Number.isSafeInteger(row.rows) && row.rows >= 0 && row.rows <= row.buckets)) throw damaged("its postings row count is impossible");
+    try {
+      const documents = decodeDocuments(row.documents, row.count, row.totalLength, row.maxId);
+      return { documents, maxId: row.maxId, buckets: row.buckets, rows: row.rows };
+    } catch (error) {
+      if (error instanceof MalformedSnapshotError) throw damaged(error.problem);
+      throw error;
+    }
   }
 
   /**
    * Postings saved with `snapshot`: of every term, or with `terms`, of those
    * only (reading just the rows they hash to); ids marked 1 in `leftOut`
-   * are left out.
+   * are left out. Each row's checksum is checked before it is decoded; a
+   * row that does not match, does not decode or is missing throws
+   * `DamagedSnapshotError`.
    */
   loadPostings(
     collection: FullTextCollection,
@@ -117,17 +160,70 @@ export class FullTextRepository {
     terms?: readonly string[],
     leftOut?: Uint8Array,
   ): Array<[string, DecodedSlots]> {
+    const missing = (problem: string) => new DamagedSnapshotError(collection, { part: "postings", problem });
     if (!terms) {
-      const rows = this.db.prepare("SELECT data FROM fts_postings WHERE index_name = ?").pluck().all(collection) as Buffer[];
-      return rows.flatMap((data) => decodeBucket(data, undefined, leftOut));
+      const rows = this.db.prepare("SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ?").all(collection) as PostingsRow[];
+      if (rows.length !== snapshot.rows) throw missing(`it has ${rows.length} rows where ${snapshot.rows} were written`);
+      return rows.flatMap((row) => this.decodePostingsRow(collection, snapshot, row, { leftOut }));
     }
     const wanted = new Set(terms);
     const buckets = [...new Set(terms.map((term) => bucketOf(term, snapshot.buckets)))];
     const rows = this.db
-      .prepare("SELECT data FROM fts_postings WHERE index_name = ? AND bucket IN (SELECT value FROM json_each(?))")
-      .pluck()
-      .all(collection, JSON.stringify(buckets)) as Buffer[];
-    return rows.flatMap((data) => decodeBucket(data, wanted, leftOut));
+      .prepare("SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ? AND bucket IN (SELECT value FROM json_each(?))")
+      .all(collection, JSON.stringify(buckets)) as PostingsRow[];
+    // Every bucket holds terms but in the smallest indexes (≈ 64 terms a bucket): where all had a row, none may lack one.
+    if (snapshot.rows === snapshot.buckets && rows.length !== buckets.length) throw missing(`${buckets.length - rows.length} of the rows searched are missing`);
+    return rows.flatMap((row) => this.decodePostingsRow(collection, snapshot, row, { wanted, leftOut }));
+  }
+
+  /**
+   * Reads the whole snapshot as a load would, checksums and decoding
+   * included, without building an index: what is damaged, if anything.
+   */
+  verifySnapshot(collection: FullTextCollection): SnapshotDamage | undefined {
+    try {
+      const snapshot = this.loadSnapshot(collection);
+      if (snapshot) this.loadPostings(collection, snapshot);
+      return undefined;
+    } catch (error) {
+      if (error instanceof DamagedSnapshotError) return error.damage;
+      throw error;
+    }
+  }
+
+  /** Notes damage found by a process that could not repair it (a one-off search), for the next `sylk index` to rebuild. */
+  recordDamage(collection: FullTextCollection, damage: SnapshotDamage): void {
+    setMeta(this.db, damageKey(collection), JSON.stringify(damage));
+  }
+
+  /** Damage noted by `recordDamage` and not yet repaired (a save clears it). */
+  recordedDamage(collection: FullTextCollection): SnapshotDamage | undefined {
+    const noted = getMeta(this.db, damageKey(collection));
+    if (noted === undefined) return undefined;
+    try {
+      const { part, problem } = JSON.parse(noted) as Partial<SnapshotDamage>;
+      if (typeof part === "string" && typeof problem === "string") return { part, problem };
+    } catch {
+      // noted in a form this version does not read: still damage to repair
+    }
+    return { part: "snapshot", problem: "noted as damaged" };
+  }
+
+  private decodePostingsRow(
+    collection: FullTextCollection,
+    snapshot: StoredSnapshot,
+    row: PostingsRow,
+    options: Omit<DecodeBucketOptions, "maxId">,
+  ): Array<[string, DecodedSlots]> {
+    const damaged = (problem: string) => new DamagedSnapshotError(collection, { part: `postings bucket ${row.bucket}`, problem });
+    if (!(row.bucket >= 0 && row.bucket < snapshot.buckets)) throw damaged(`the snapshot has ${snapshot.buckets} buckets`);
+    if (postingsChecksum(row.bucket, row.data) !== row.checksum) throw damaged("its checksum does not match");
+    try {
+      return decodeBucket(row.data, { ...options, maxId: snapshot.maxId });
+    } catch (error) {
+      if (error instanceof MalformedSnapshotError) throw damaged(error.problem);
+      throw error;
+    }
   }
 
   /** The snapshot's size, as noted when it was saved. */

@@ -259,4 +259,36 @@ export const AGENT_MIGRATIONS: Migration[] = [
       CREATE INDEX idx_inquiries_status ON inquiries(status, created_at);
     `,
   },
+  {
+    version: 16,
+    description: "checkpoints keep a file's bytes with its secrets masked, and a keyed fingerprint of the real ones",
+    sql: `
+      -- before_content is stored with secret values masked; a restore fills them in from the file as
+      -- it is and checks the result against before_fingerprint, an HMAC under the user's key (kept
+      -- outside this database, so a weak password cannot be guessed from it). New rows' after_hash
+      -- is such an HMAC too ('hmac-sha256:…'); a bare hex SHA-256 is a row from before. A row with
+      -- content and no fingerprint holds the raw bytes an older Sylk stored: it is masked at the next
+      -- session's start, found through the partial index.
+      ALTER TABLE file_checkpoints ADD COLUMN before_fingerprint TEXT;
+      CREATE INDEX idx_file_checkpoints_unmasked ON file_checkpoints(id) WHERE before_fingerprint IS NULL AND before_content IS NOT NULL;
+    `,
+  },
+  {
+    version: 17,
+    description: "full-text snapshot rows carry a checksum, so that a damaged snapshot is found when it is read",
+    sql: `
+      -- The snapshot is a cache of the tables (see version 7): it is dropped, and the first process
+      -- to load an index rebuilds it from the stored terms and saves it with its checksums.
+      DELETE FROM fts_documents;
+      DELETE FROM fts_postings;
+      DELETE FROM fts_removed;
+      DELETE FROM meta WHERE key LIKE 'fts_snapshot_bytes:%' OR key LIKE 'fts_deferred:%';
+      -- CRC-32 of the documents blob and the numbers beside it (store/snapshot-checksum.ts).
+      ALTER TABLE fts_documents ADD COLUMN checksum INTEGER NOT NULL DEFAULT 0;
+      -- How many fts_postings rows were written with it: a row that went missing is damage too.
+      ALTER TABLE fts_documents ADD COLUMN postings_rows INTEGER NOT NULL DEFAULT 0;
+      -- CRC-32 of the row's bucket number and data.
+      ALTER TABLE fts_postings ADD COLUMN checksum INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -131,21 +131,42 @@ class ByteWriter {
 
 const ZERO = new Uint8Array(1);
 
+/**
+ * Bytes that are not a snapshot as `encodeBuckets` and `encodeDocuments`
+ * write it: every read of the decoder is checked against the bytes there
+ * are, so damage surfaces as this error and never as a RangeError (or a
+ * huge allocation) from deep inside.
+ */
+export class MalformedSnapshotError extends Error {
+  constructor(readonly problem: string) {
+    super(problem);
+    this.name = "MalformedSnapshotError";
+  }
+}
+
+/** The longest varint written: a 32-bit value takes at most five bytes. */
+const MAX_VARINT_BYTES = 5;
+
 class ByteReader {
   constructor(
     private readonly bytes: Uint8Array,
     public offset = 0,
   ) {}
 
+  get remaining(): number {
+    return this.bytes.length - this.offset;
+  }
+
   varint(): number {
     const { bytes } = this;
-    let byte = bytes[this.offset++] as number;
-    let value = byte & 0x7f;
-    for (let shift = 7; byte & 0x80; shift += 7) {
-      byte = bytes[this.offset++] as number;
-      value += (byte & 0x7f) * 2 ** shift;
+    let value = 0;
+    for (let index = 0; index < MAX_VARINT_BYTES; index++) {
+      if (this.offset >= bytes.length) throw new MalformedSnapshotError("a number runs past the end of the row");
+      const byte = bytes[this.offset++] as number;
+      value += (byte & 0x7f) * 2 ** (7 * index);
+      if ((byte & 0x80) === 0) return value;
     }
-    return value;
+    throw new MalformedSnapshotError("a number is longer than any the snapshot writes");
   }
 }
 
@@ -168,9 +189,13 @@ export function encodeDocuments(documents: Pick<StoredDocuments, "live" | "lengt
  * The arrays are views of `bytes` when it is aligned (better-sqlite3 hands
  * out a fresh copy of a blob): pass bytes nothing else uses.
  */
-export function decodeDocuments(bytes: Uint8Array, count: number, totalLength: number): StoredDocuments {
-  if (bytes.length % 5 !== 0) throw new Error("Damaged full-text snapshot: its documents are not whole.");
+export function decodeDocuments(bytes: Uint8Array, count: number, totalLength: number, maxId: number): StoredDocuments {
+  if (bytes.length % 5 !== 0) throw new MalformedSnapshotError("its documents are not whole");
   const size = bytes.length / 5;
+  // `encodeDocuments` writes every id up to the highest (none for an empty index, whose highest is noted as 0).
+  if (!(size === maxId + 1 || (size === 0 && maxId === 0))) throw new MalformedSnapshotError(`it holds ${size} documents where its highest id says ${maxId + 1}`);
+  if (!Number.isSafeInteger(count) || count < 0 || count > size) throw new MalformedSnapshotError(`its document count (${count}) is impossible`);
+  if (!Number.isFinite(totalLength) || totalLength < 0) throw new MalformedSnapshotError("its total document length is impossible");
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const { buffer, byteOffset } = aligned;
   const live = new Uint8Array(buffer, byteOffset + size * 4, size);
@@ -200,18 +225,30 @@ function encodePostings(slots: StoredSlots, writer: ByteWriter): void {
   }
 }
 
-/** A term's postings from its words, without the ids marked 1 in `leftOut`. */
-function decodePostings(words: Int32Array, leftOut: Uint8Array | undefined): DecodedSlots {
+/**
+ * A term's postings from its words, without the ids marked 1 in `leftOut`.
+ * Counts are checked against the words there are, and each slot's ids
+ * (ascending) against `maxId` by their first and last: a check per slot,
+ * not per id, since a one-off search meets hundreds of thousands of ids.
+ */
+function decodePostings(words: Int32Array, leftOut: Uint8Array | undefined, maxId: number): DecodedSlots {
   const slotCount = words[0] as number;
+  if (!(slotCount >= 0 && slotCount < words.length)) throw new MalformedSnapshotError("a term has more frequency slots than words");
   const slots: DecodedSlots = new Array<Int32Array | undefined>(slotCount);
   let position = 1;
   for (let slot = 0; slot < slotCount; slot++) {
+    if (position >= words.length) throw new MalformedSnapshotError("a term's postings end before its slots do");
     const count = words[position++] as number;
+    if (!(count >= 0 && count <= words.length - position)) throw new MalformedSnapshotError("a term's postings run past its words");
     let ids = words.subarray(position, position + count);
     position += count;
+    if (count > 0 && !((ids[0] as number) >= 0 && (ids[count - 1] as number) <= maxId)) {
+      throw new MalformedSnapshotError("a term's postings name documents the snapshot does not hold");
+    }
     if (leftOut) ids = withoutMarked(ids, leftOut);
     if (ids.length > 0) slots[slot] = ids;
   }
+  if (position !== words.length) throw new MalformedSnapshotError("a term's postings do not fill its words");
   return slots;
 }
 
@@ -256,29 +293,46 @@ export function encodeBuckets(terms: ReadonlyArray<readonly [string, StoredSlots
   return ranges.map(([bucket, start, end]) => [bucket, out.subarray(start, end)]);
 }
 
+/** How a bucket row is read: all its terms or the `wanted` ones, without the ids marked 1 in `leftOut`. */
+export interface DecodeBucketOptions {
+  wanted?: ReadonlySet<string>;
+  leftOut?: Uint8Array;
+  /** The snapshot's highest document id: postings never name a higher one. */
+  maxId: number;
+}
+
 /**
  * The terms of one bucket row with their postings; with `wanted`, only
- * those terms' postings are read (the others are skipped by length). Ids
- * marked 1 in `leftOut` are left out. The postings are views of `bytes`
- * where it is aligned (better-sqlite3 hands out a fresh copy of a blob):
- * pass bytes nothing else uses.
+ * those terms' postings are read (the others are skipped by length). The
+ * postings are views of `bytes` where it is aligned (better-sqlite3 hands
+ * out a fresh copy of a blob): pass bytes nothing else uses. Bytes that do
+ * not decode throw `MalformedSnapshotError`.
  */
-export function decodeBucket(bytes: Uint8Array, wanted?: ReadonlySet<string>, leftOut?: Uint8Array): Array<[string, DecodedSlots]> {
+export function decodeBucket(bytes: Uint8Array, options: DecodeBucketOptions): Array<[string, DecodedSlots]> {
+  const { wanted, leftOut, maxId } = options;
   const reader = new ByteReader(bytes);
   const count = reader.varint();
   const headerLength = reader.varint();
+  if (headerLength > reader.remaining) throw new MalformedSnapshotError("its terms run past the end of the row");
   const header = Buffer.from(bytes.buffer, bytes.byteOffset + reader.offset, headerLength).toString("utf8");
   reader.offset += headerLength;
   const terms = header.split(" ");
-  if (terms.length !== count) throw new Error("Damaged full-text snapshot: a bucket's header does not match its term count.");
+  if (terms.length !== count) throw new MalformedSnapshotError("its header does not match its term count");
   const lengths: number[] = [];
-  for (let index = 0; index < count; index++) lengths.push(reader.varint());
+  let totalWords = 0;
+  for (let index = 0; index < count; index++) {
+    const words = reader.varint();
+    if (words < 1) throw new MalformedSnapshotError("a term has no postings");
+    lengths.push(words);
+    totalWords += words;
+  }
   let offset = reader.offset + ((4 - (reader.offset % 4)) % 4);
+  if (offset + totalWords * 4 !== bytes.length) throw new MalformedSnapshotError("its postings do not fill the row exactly");
   const aligned = LITTLE_ENDIAN && bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const found: Array<[string, DecodedSlots]> = [];
   terms.forEach((term, index) => {
     const words = lengths[index] as number;
-    if (!wanted || wanted.has(term)) found.push([term, decodePostings(wordsAt(aligned, offset, words), leftOut)]);
+    if (!wanted || wanted.has(term)) found.push([term, decodePostings(wordsAt(aligned, offset, words), leftOut, maxId)]);
     offset += words * 4;
   });
   return found;

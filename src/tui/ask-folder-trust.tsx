@@ -1,13 +1,15 @@
 import { render, useApp, useInput } from "ink";
 import { useState } from "react";
 import type { GatedSetting } from "../config/trust-gated-keys.js";
-import { TrustPrompt } from "./components/trust-prompt.js";
+import { TrustPrompt, type TrustedBefore } from "./components/trust-prompt.js";
 import { ctrlCPresses } from "./hooks/use-interrupt-keys.js";
 import { createTheme, ThemeContext } from "./theme.js";
 
 export interface FolderTrustQuestion {
   file: string;
   settings: readonly GatedSetting[];
+  /** The folder was trusted before, with other settings than these (or without a record of them). */
+  trustedBefore?: TrustedBefore;
   env: NodeJS.ProcessEnv;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
@@ -29,6 +31,7 @@ export async function askFolderTrust(question: FolderTrustQuestion): Promise<Tru
       <TrustQuestion
         file={question.file}
         settings={question.settings}
+        {...(question.trustedBefore ? { trustedBefore: question.trustedBefore } : {})}
         onAnswer={(value) => {
           answer = value;
         }}
@@ -40,7 +43,17 @@ export async function askFolderTrust(question: FolderTrustQuestion): Promise<Tru
   return answer;
 }
 
-function TrustQuestion({ file, settings, onAnswer }: { file: string; settings: readonly GatedSetting[]; onAnswer: (answer: TrustAnswer) => void }) {
+function TrustQuestion({
+  file,
+  settings,
+  trustedBefore,
+  onAnswer,
+}: {
+  file: string;
+  settings: readonly GatedSetting[];
+  trustedBefore?: TrustedBefore;
+  onAnswer: (answer: TrustAnswer) => void;
+}) {
   const { exit } = useApp();
   const [answered, setAnswered] = useState(false);
   // Answered: draw nothing, so the dialog leaves the screen before the session draws its own.
@@ -52,5 +65,5 @@ function TrustQuestion({ file, settings, onAnswer }: { file: string; settings: r
   useInput((input, key) => {
     if (ctrlCPresses(input, key.ctrl) > 0) finish("cancelled");
   });
-  return answered ? null : <TrustPrompt file={file} settings={settings} onAnswer={finish} />;
+  return answered ? null : <TrustPrompt file={file} settings={settings} {...(trustedBefore ? { trustedBefore } : {})} onAnswer={finish} />;
 }

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent, AgentResult } from "../../src/agent/agent-events.js";
 import type { ApprovalAnswer } from "../../src/agent/tools/tool-registry.js";
+import { defineTool } from "../../src/agent/tools/tool.js";
+import { resolveRole } from "../../src/roles/resolve-role.js";
+import * as z from "zod";
 import { openAgentSession, type AgentSessionOptions } from "../../src/app/agent-session.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
@@ -106,6 +109,50 @@ describe("agent loop", () => {
     expect(sent.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
     expect(sent[2]?.content.map((block) => block.type)).toEqual(["tool_result", "tool_result"]);
     expect(sent[4]?.content).toEqual([expect.objectContaining({ type: "text", text: "Go on" })]);
+  });
+
+  it("cancels a tool that waits for something that never comes, and the session goes on", async () => {
+    const waitsForever = defineTool({
+      name: "wait_forever",
+      description: "Waits for an answer that never comes.",
+      schema: z.strictObject({}),
+      kind: "read",
+      targets: () => ({}),
+      execute: () => new Promise<never>(() => undefined),
+    });
+    const engineer = resolveRole("engineer", []);
+    const session = openAgentSession({ services, env: env(), role: { ...engineer, tools: [...engineer.tools, "wait_forever"] }, extraTools: [waitsForever] });
+    server.enqueue(reply().toolUse("wait_forever", {}, "f1"));
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const events: AgentEvent[] = [];
+    const generator = session.run("Wait for it", controller.signal);
+    let step = await generator.next();
+    while (!step.done) {
+      events.push(step.value);
+      if (step.value.type === "tool_use") {
+        setTimeout(() => {
+          abortedAt = performance.now();
+          controller.abort();
+        }, 100);
+      }
+      step = await generator.next();
+    }
+    expect(performance.now() - abortedAt).toBeLessThan(2_000);
+    expect(step.value.stopReason).toBe("interrupted");
+    expect(events.find((event) => event.type === "tool_result")).toMatchObject({
+      id: "f1",
+      isError: true,
+      output: "The user interrupted this call before it finished; it has no result.",
+    });
+
+    server.enqueue(reply().text("Carried on."));
+    const next = session.run("Go on", new AbortController().signal);
+    let last = await next.next();
+    while (!last.done) last = await next.next();
+    expect(last.value).toMatchObject({ stopReason: "end_turn", response: "Carried on." });
+    const sent = server.requests.at(-1)?.body.messages as Array<{ role: string; content: Array<{ type: string; content?: string }> }>;
+    expect(sent[2]?.content[0]).toMatchObject({ type: "tool_result", content: "The user interrupted this call before it finished; it has no result." });
   });
 
   it("resumes a session cut between tool calls and their results (a killed process), answering each call", async () => {

@@ -1,6 +1,9 @@
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildSystemPrompt } from "../../src/agent/system-prompt.js";
 import { SESSION_TOOL_NAMES } from "../../src/agent/tools/tool-names.js";
+import { plantFifo } from "../helpers/fifo.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -16,7 +19,7 @@ const build = () =>
     toolNames: [...SESSION_TOOL_NAMES],
     today: "2026-11-22",
     platform: "linux",
-  }).replaceAll(project.sylkHome, "<home>");
+  }).text.replaceAll(project.sylkHome, "<home>");
 
 describe("system prompt", () => {
   it("is stable and says who Sylk is, how to work and where it runs", () => {
@@ -32,15 +35,56 @@ describe("system prompt", () => {
       toolNames: [],
       today: "2026-11-22",
       platform: "linux",
-    });
+    }).text;
     expect(prompt).toContain("User instructions (~/.sylk/SYLK.md):\nPrefer tabs.");
     project.write("AGENTS.md", "Run `npm test` before finishing.\n");
     project.write("SYLK.md", 'The staging token is "ghp_abcdefghijklmnopqrstuvwxyz0123456789".\n');
-    const withProject = buildSystemPrompt({ root: project.root, sylkHome: project.sylkHome, toolNames: [], today: "x", platform: "linux" });
+    const withProject = buildSystemPrompt({ root: project.root, sylkHome: project.sylkHome, toolNames: [], today: "x", platform: "linux" }).text;
     expect(withProject.indexOf("User instructions")).toBeLessThan(withProject.indexOf("Project instructions (AGENTS.md)"));
     expect(withProject.indexOf("Project instructions (AGENTS.md)")).toBeLessThan(withProject.indexOf("Project instructions (SYLK.md)"));
     expect(withProject).toContain("Run `npm test` before finishing.");
     expect(withProject).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
     expect(withProject).toContain("[REDACTED:github-token]");
+  });
+});
+
+describe("project memory files that are not what they seem", () => {
+  const build = () => buildSystemPrompt({ root: project.root, sylkHome: project.sylkHome, toolNames: [], today: "x", platform: "linux" });
+
+  it("a symbolic link out of the project is not read, and the user is told", () => {
+    const credentials = join(project.root, "../credentials");
+    writeFileSync(credentials, "[default]\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n");
+    symlinkSync(credentials, join(project.root, "AGENTS.md"));
+    symlinkSync("../credentials-missing", join(project.root, "SYLK.md"));
+    const prompt = build();
+    expect(prompt.text).not.toContain("aws_secret_access_key");
+    expect(prompt.text).not.toContain("Project instructions");
+    expect(prompt.notes).toEqual([
+      `AGENTS.md was not read into the prompt: it is a symbolic link to ${credentials}, outside the project.`,
+      `SYLK.md was not read into the prompt: it is a symbolic link to ${join(project.root, "../credentials-missing")}, outside the project.`,
+    ]);
+  });
+
+  it("a FIFO is not opened (it would hold the start), a link inside the project is read", () => {
+    const fifo = plantFifo(join(project.root, "AGENTS.md"));
+    try {
+      project.write("docs/conventions.md", "Use tabs.\n");
+      symlinkSync("docs/conventions.md", join(project.root, "SYLK.md"));
+      const started = performance.now();
+      const prompt = build();
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(prompt.notes).toEqual(["AGENTS.md was not read into the prompt: it is a FIFO (named pipe), not a regular file."]);
+      expect(prompt.text).toContain("Project instructions (SYLK.md):\nUse tabs.");
+    } finally {
+      fifo.remove();
+    }
+  });
+
+  it("the user's own SYLK.md may be a link anywhere (dotfiles)", () => {
+    const dotfile = join(project.root, "../dotfiles-sylk.md");
+    writeFileSync(dotfile, "Prefer short answers.\n");
+    mkdirSync(project.sylkHome, { recursive: true });
+    symlinkSync(dotfile, join(project.sylkHome, "SYLK.md"));
+    expect(build().text).toContain("User instructions (~/.sylk/SYLK.md):\nPrefer short answers.");
   });
 });

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -113,5 +113,68 @@ describe.skipIf(process.platform === "win32")("the warm-index socket", () => {
     expect(await serve()).toBeUndefined();
     writeFileSync(join(directory, "unused"), "");
     expect(await connect()).toBeUndefined();
+  });
+
+  describe("a server that does not speak the protocol once connected", () => {
+    /** Answers hello as a real server would, and every other request with `answer`. */
+    async function impostor(answer: (socket: Socket, id: number) => void) {
+      const stranger = createServer((socket) => {
+        socket.on("error", () => undefined);
+        let rest = "";
+        socket.on("data", (chunk: Buffer) => {
+          const lines = (rest + chunk.toString("utf8")).split("\n");
+          rest = lines.pop() ?? "";
+          for (const line of lines) {
+            const { id, method } = JSON.parse(line) as { id: number; method: string };
+            if (method === "hello") socket.write(`${JSON.stringify({ id, result: { version: 1, root: ROOT, pid: 1 } })}\n`);
+            else answer(socket, id);
+          }
+        });
+      });
+      await new Promise<void>((resolve) => stranger.listen(socketPath, resolve));
+      return stranger;
+    }
+
+    /** How the client's search ends, and how long it took (its timeout is 5 s). */
+    async function searchAgainst(answer: (socket: Socket, id: number) => void) {
+      const stranger = await impostor(answer);
+      try {
+        const client = await connect();
+        expect(client).toBeDefined();
+        const started = Date.now();
+        const error = await client!.codeSearch({ query: "alpha" }, 5_000).then(() => undefined, (reason: Error) => reason);
+        return { error, ms: Date.now() - started };
+      } finally {
+        stranger.close();
+      }
+    }
+
+    it("answering with a line that is not JSON is dropped at once, failing the search for the caller to do it itself", async () => {
+      const { error, ms } = await searchAgainst((socket) => socket.write("HTTP/1.1 200 OK\n"));
+      expect(error?.message).toBe("the interactive session answered with a line that is not JSON");
+      expect(ms).toBeLessThan(2_000);
+    });
+
+    it("answering with a search result of another shape is dropped at once", async () => {
+      const { error, ms } = await searchAgainst((socket, id) => socket.write(`${JSON.stringify({ id, result: { hits: [{ path: 42 }], degraded: [] } })}\n`));
+      expect(error?.message).toBe("the interactive session answered a search with something else");
+      expect(ms).toBeLessThan(2_000);
+    });
+
+    it("answering with an endless line is cut off past the bound, not kept whole", async () => {
+      const megabyte = Buffer.alloc(1 << 20, "y");
+      let written = 0;
+      const { error } = await searchAgainst((socket) => {
+        const more = () => {
+          while (!socket.destroyed && written < 512 * megabyte.length) {
+            written += megabyte.length;
+            if (!socket.write(megabyte)) return void socket.once("drain", more);
+          }
+        };
+        more();
+      });
+      expect(error?.message).toBe(`the interactive session answered with a line longer than ${32 * 1024 * 1024} bytes`);
+      expect(written).toBeLessThan(64 * megabyte.length);
+    });
   });
 });

@@ -1,5 +1,8 @@
+import { createServer, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openInteractiveSession, type InteractiveSession } from "../../src/app/interactive-session.js";
+import { warmIndexSocketPath } from "../../src/app/warm-index/protocol.js";
+import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
@@ -51,6 +54,46 @@ describe("sylk search beside an interactive session", () => {
     const alone = JSON.parse((await runCli(["search", "--json", "computeInvoiceTotal"], { cwd: project.root, env: project.env })).stdout) as typeof warm;
     expect(alone.results.map((result) => [result.path, result.startLine])).toEqual(warm.results.map((result) => [result.path, result.startLine]));
   });
+});
+
+describe("sylk search beside a socket that does not answer as a session would", () => {
+  /** Listens on the project's socket, answers hello as a session would and searches with `answer`. */
+  async function impostor(answer: (socket: Socket) => void) {
+    const paths = resolveProjectPaths(project.root, project.env);
+    const stranger = createServer((socket) => {
+      socket.on("error", () => undefined);
+      socket.on("data", (chunk: Buffer) => {
+        for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) {
+          const { id, method } = JSON.parse(line) as { id: number; method: string };
+          if (method === "hello") socket.write(`${JSON.stringify({ id, result: { version: 1, root: paths.root, pid: 1 } })}\n`);
+          else answer(socket);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => stranger.listen(warmIndexSocketPath(paths), resolve));
+    return stranger;
+  }
+
+  it.each([
+    ["garbage", (socket: Socket) => socket.write("\u0000\u0001 not a response\n")],
+    ["an endless line", (socket: Socket) => {
+      const megabyte = Buffer.alloc(1 << 20, "z");
+      const more = () => {
+        while (!socket.destroyed) if (!socket.write(megabyte)) return void socket.once("drain", more);
+      };
+      more();
+    }],
+  ])("searches its own index when the socket answers %s", async (_, answer) => {
+    expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
+    const stranger = await impostor(answer);
+    try {
+      const run = await runCli(["search", "--json", "computeInvoiceTotal"], { cwd: project.root, env: project.env });
+      expect(run.code, run.stderr).toBe(0);
+      expect((JSON.parse(run.stdout) as { results: Array<{ path: string }> }).results[0]?.path).toBe("src/billing.ts");
+    } finally {
+      stranger.close();
+    }
+  }, 60_000);
 });
 
 describe("sylk ask beside an interactive session", () => {

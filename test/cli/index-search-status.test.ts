@@ -35,6 +35,21 @@ describe("sylk index", () => {
     expect(events.at(-1)).toMatchObject({ type: "summary", before: "fresh", indexed: 0 });
   });
 
+  it("clamps a workerThreads the machine cannot use, says so once, and indexes", async () => {
+    const other = createTempProject({ ".sylkrc": JSON.stringify({ index: { workerThreads: 10_000 } }), "a.ts": "export const a = 1;\n" });
+    try {
+      const run = await runCli(["index"], { cwd: other.root, env: other.env });
+      expect(run.code, run.stderr).toBe(0);
+      const said = run.stderr.split("\n").filter((line) => line.includes("index.workerThreads"));
+      expect(said).toEqual([
+        expect.stringMatching(/^sylk: index\.workerThreads is 10000 \(.*\.sylkrc\), more than this machine can use; using \d+ \(2 per CPU core, \d+ cores? here\)\.$/),
+      ]);
+      expect(run.stdout).toMatch(/^Done: 2 files indexed/);
+    } finally {
+      other.cleanup();
+    }
+  });
+
   it("indexes a path given as argument and remembers consent", async () => {
     const other = createTempProject({ "a.ts": "export const a = 1;\n" });
     try {

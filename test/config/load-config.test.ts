@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse as parseJsonc } from "jsonc-parser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { availableParallelism } from "node:os";
 import { loadConfig } from "../../src/config/load-config.js";
+import { clampToMachine } from "../../src/config/machine-limits.js";
 import { configDefaults } from "../../src/config/defaults.js";
 import { configSchema, defaultConfig } from "../../src/config/schema.js";
 import { unconfigured } from "../../src/config/unconfigured.js";
@@ -97,6 +99,17 @@ describe("configuration", () => {
 
   it("names the environment variable that is wrong", () => {
     expect(() => load({ SYLK_INDEX_BATCH_SIZE: "-3" })).toThrow(/environment variable SYLK_INDEX_BATCH_SIZE/);
+  });
+
+  it("brings workerThreads down to two per CPU core and says what it asked and got", () => {
+    project.write(".sylkrc", JSON.stringify({ index: { workerThreads: 10_000 } }));
+    const { config, clampedSettings } = load();
+    const most = availableParallelism() * 2;
+    expect(config.index.workerThreads).toBe(most);
+    expect(clampedSettings).toEqual([{ key: "index.workerThreads", requested: 10_000, used: most, limit: expect.stringMatching(/^2 per CPU core, \d+ cores? here$/) }]);
+    expect(load({ SYLK_INDEX_WORKER_THREADS: String(most) }).clampedSettings).toBeUndefined();
+    expect(clampToMachine(configSchema.parse({ index: { workerThreads: 9 } }), 4).config.index.workerThreads).toBe(8);
+    expect(clampToMachine(configSchema.parse({ index: { workerThreads: 8 } }), 4).clamped).toEqual([]);
   });
 
   it("requires baseUrl and model for an OpenAI-compatible embedder", () => {

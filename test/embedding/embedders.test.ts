@@ -5,6 +5,7 @@ import { OpenAICompatibleEmbedder } from "../../src/embedding/openai-compatible-
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from "../helpers/fake-embedding-server.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { trustGatedProjectSettings } from "../../src/config/load-config.js";
 import { FolderTrustStore } from "../../src/project/folder-trust.js";
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0);
@@ -79,7 +80,7 @@ describe("configured embedders end to end", () => {
       JSON.stringify({ embedding: { provider: "openai-compatible", baseUrl, model: "fake-26", dimensions: 26, timeoutMs: 2000 } }),
     );
     // A project's own embedding endpoint applies in a folder the user trusts.
-    new FolderTrustStore(project.sylkHome).record(realpathSync(project.root), true, "test");
+    new FolderTrustStore(project.sylkHome).trust(realpathSync(project.root), trustGatedProjectSettings(project.root, project.env), "test");
   };
 
   it("fills vectors from an OpenAI-compatible server and searches with them", async () => {

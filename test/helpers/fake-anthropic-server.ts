@@ -48,6 +48,8 @@ export interface UsageSpec {
 export interface StatusOptions {
   /** Sends `retry-after-ms` (the SDK waits exactly this long when it is > 0). */
   retryAfterMs?: number;
+  /** Sends `retry-after` in whole seconds, as rate limits do. */
+  retryAfterSeconds?: number;
   /** Anthropic error type; defaults from the status (429 → rate_limit_error, 529 → overloaded_error, …). */
   errorType?: string;
   message?: string;
@@ -354,9 +356,10 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
       return;
     }
     if (spec.status) {
-      const { code, retryAfterMs, errorType, message, shouldRetry } = spec.status;
+      const { code, retryAfterMs, retryAfterSeconds, errorType, message, shouldRetry } = spec.status;
       const extra: Record<string, string> = {};
       if (retryAfterMs !== undefined) extra["retry-after-ms"] = String(retryAfterMs);
+      if (retryAfterSeconds !== undefined) extra["retry-after"] = String(retryAfterSeconds);
       if (shouldRetry !== undefined) extra["x-should-retry"] = String(shouldRetry);
       sendJson(response, code, errorBody(errorType ?? defaultErrorType(code), message ?? `fake Anthropic server: scripted ${code}`), extra);
       return;

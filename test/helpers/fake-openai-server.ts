@@ -11,6 +11,8 @@ export interface OpenAIScript {
   text?: string;
   toolCalls?: Array<{ id: string; name: string; arguments: Record<string, unknown> }>;
   status?: number;
+  /** With `status`: sends `retry-after` in whole seconds, as rate limits do. */
+  retryAfterSeconds?: number;
   cutAfter?: number;
   /** Sends this many chunks, then nothing more, keeping the socket open (a stalled stream). */
   stallAfter?: number;
@@ -37,7 +39,10 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
       requests.push({ path: request.url ?? "", headers: request.headers, body });
       const script = queue.shift();
       if (!script) return error(response, 500, "fake OpenAI server: no scripted response left");
-      if (script.status) return error(response, script.status, `scripted ${script.status}`);
+      if (script.status) {
+        const retryAfter: Record<string, string> = script.retryAfterSeconds !== undefined ? { "retry-after": String(script.retryAfterSeconds) } : {};
+        return error(response, script.status, `scripted ${script.status}`, retryAfter);
+      }
       respond(response, body, script);
     });
   });
@@ -60,8 +65,8 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
   };
 }
 
-function error(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { "content-type": "application/json", "x-should-retry": status >= 500 ? "true" : "false" });
+function error(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { "content-type": "application/json", "x-should-retry": status >= 500 ? "true" : "false", ...headers });
   response.end(JSON.stringify({ error: { message, type: "server_error", code: null } }));
 }
 

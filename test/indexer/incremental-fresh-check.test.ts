@@ -283,10 +283,13 @@ describe("directory snapshots", () => {
     // Schema 9's and 10's tables came after, and schema 11's runs of evicted messages (a mark on each message before).
     for (const table of ["agent_instances", "quality_observations", "degradation_firings", "handoff_profiles", "task_lists", "files_changed", "learning_state"]) old.exec(`DROP TABLE ${table}`);
     old.exec("DROP TABLE session_evictions; ALTER TABLE session_messages ADD COLUMN evicted_by TEXT;");
-    // And schema 13's pipelines, and schema 12's child sessions.
+    // And schema 16's checkpoint fingerprints, schema 13's pipelines, and schema 12's child sessions.
+    old.exec("DROP INDEX idx_file_checkpoints_unmasked; ALTER TABLE file_checkpoints DROP COLUMN before_fingerprint;");
     old.exec("DROP TABLE knowledge_items; DROP TABLE inquiries; DROP TABLE routing_decisions; DROP TABLE agent_affinities; DROP TABLE pipeline_stages; DROP TABLE pipelines;");
     old.exec("DROP INDEX idx_sessions_parent;");
     for (const column of ["parent_session_id", "parent_tool_use_id", "agent_id", "agent_type", "kind"]) old.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
+    // And schema 17's snapshot checksums.
+    old.exec("ALTER TABLE fts_documents DROP COLUMN checksum; ALTER TABLE fts_documents DROP COLUMN postings_rows; ALTER TABLE fts_postings DROP COLUMN checksum;");
     old.pragma("user_version = 7");
     old.close();
 

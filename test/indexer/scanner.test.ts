@@ -1,7 +1,9 @@
-import { symlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
+import { displayName } from "../../src/indexer/directory-listing.js";
 import { scanProject, scanTree } from "../../src/indexer/scanner.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
@@ -66,6 +68,30 @@ describe("scanProject", () => {
     ]);
   });
 
+  it("reports FIFOs and names that are not UTF-8 as skipped, with the reason, unless ignored; and a later walk agrees", async () => {
+    project.write("src/a.ts", "x");
+    project.write(".gitignore", "*.pipe\n");
+    execFileSync("mkfifo", [join(project.root, "src/notes.md"), join(project.root, "ignored.pipe")]);
+    const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
+    writeFileSync(bytes(project.root, "/caf", [0xe9], ".txt"), "latin-1 name\n");
+    mkdirSync(bytes(project.root, "/dir", [0xff]));
+    writeFileSync(bytes(project.root, "/dir", [0xff], "/inside.ts"), "x");
+    expect(await scannedPaths()).toEqual({
+      files: [".gitignore", "src/a.ts"],
+      skipped: [["caf\\xe9.txt", "name-not-utf8"], ["dir\\xff", "name-not-utf8"], ["src/notes.md", "fifo"]],
+    });
+    const first = await scanTree(project.root, defaultConfig().index);
+    const previous = new Map(first.changed.map((directory) => [directory.path, directory.state]));
+    const second = await scanTree(project.root, defaultConfig().index, { previous, racyWindowMs: Number.NEGATIVE_INFINITY });
+    expect(second.changed).toEqual([]);
+  });
+
+  it("shows a name's bytes that are not UTF-8, and control characters, as \\xNN", () => {
+    expect(displayName(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x2e, 0x74, 0x78, 0x74]))).toBe("caf\\xe9.txt");
+    expect(displayName(Buffer.from("café\u001b[31m", "utf8"))).toBe("café\\x1b[31m");
+    expect(displayName(Buffer.from([0xe2, 0x82]))).toBe("\\xe2\\x82");
+  });
+
   it("does not follow symbolic links, so loops end", async () => {
     project.write("src/a.ts", "x");
     symlinkSync(join(project.root, "src"), join(project.root, "src", "self"));
@@ -95,5 +121,17 @@ describe("scanProject", () => {
     }
     expect(process.cwd()).toBe(before);
     expect([...seen]).toEqual([before]);
+  });
+
+  it("stops at its next yield once its signal aborts, leaving the working directory as it was", async () => {
+    for (let index = 0; index < 200; index++) project.write(`d${index}/f.ts`, "x");
+    const before = process.cwd();
+    await expect(scanProject(project.root, defaultConfig().index, { signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
+    const controller = new AbortController();
+    setImmediate(() => controller.abort());
+    const visited: number[] = [];
+    await expect(scanTree(project.root, defaultConfig().index, { sliceMs: 0, signal: controller.signal }).then((scan) => visited.push(scan.files))).rejects.toThrow(/abort/i);
+    expect(visited).toEqual([]);
+    expect(process.cwd()).toBe(before);
   });
 });

@@ -93,6 +93,29 @@ describe("AnthropicProvider", () => {
     expect(server.pending()).toBe(0);
   });
 
+  it("fails at once when the server asks to retry after longer than the retry cap, naming the wait", async () => {
+    server.enqueue(reply().status(429, { retryAfterSeconds: 86_400, message: "rate limited" }), reply().text("never sent"));
+    const started = performance.now();
+    const error = await collect(provider().stream(request)).catch((caught: unknown) => caught);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ kind: "rate_limit", retryable: false, retryAfterMs: 86_400_000, status: 429 });
+    expect((error as Error).message).toContain("The model API answered 429: rate limited");
+    expect((error as Error).message).toContain("The server asked to retry after 24 h");
+    expect((error as Error).message).toContain("giving up");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("still waits for and retries a retry-after within the cap", async () => {
+    server.enqueue(reply().status(429, { retryAfterSeconds: 1 }), reply().text("after the wait"));
+    const started = performance.now();
+    const events = await collect(provider({ retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 5_000 } }).stream(request));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(events.find((event) => event.type === "retry")).toMatchObject({ attempt: 2, delayMs: 1_000 });
+    const complete = events.at(-1);
+    expect(complete?.type === "complete" && complete.response.content).toEqual([{ type: "text", text: "after the wait" }]);
+  });
+
   it("gives up after the last attempt with a classified error", async () => {
     server.enqueue(reply().status(500), reply().status(500), reply().status(500), reply().status(500));
     await expect(collect(provider().stream(request))).rejects.toMatchObject({ kind: "server", retryable: true });

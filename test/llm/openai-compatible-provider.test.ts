@@ -5,6 +5,7 @@ import type { ModelRequest, ModelStreamEvent } from "../../src/llm/model-types.j
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
+import { trustGatedProjectSettings } from "../../src/config/load-config.js";
 import { FolderTrustStore } from "../../src/project/folder-trust.js";
 
 let server: FakeOpenAIServer;
@@ -88,6 +89,21 @@ describe("OpenAICompatibleProvider", () => {
     expect(complete?.type === "complete" && complete.response.content).toEqual([{ type: "text", text: "whole" }]);
   });
 
+  it("fails at once on a 429 whose retry-after is beyond the cap, and retries one within it", async () => {
+    server.enqueue({ status: 429, retryAfterSeconds: 86_400 });
+    const started = performance.now();
+    const error = await collect(provider().stream(request)).catch((caught: unknown) => caught);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error).toMatchObject({ kind: "rate_limit", retryable: false });
+    expect((error as Error).message).toMatch(/The server asked to retry after 24 h, longer than Sylk waits \(model\.retryMaxDelayMs, 10 ms\); giving up/);
+    expect(server.requests).toHaveLength(1);
+
+    server.enqueue({ status: 429, retryAfterSeconds: 1 }, { text: "whole" });
+    const events = await collect(provider({ retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 5_000 } }).stream(request));
+    expect(events.find((event) => event.type === "retry")).toMatchObject({ delayMs: 1_000 });
+    expect(events.at(-1)).toMatchObject({ type: "complete" });
+  });
+
   it("does not retry a rejected key", async () => {
     server.enqueue({ status: 401 });
     await expect(collect(provider().stream(request))).rejects.toMatchObject({ kind: "authentication" });
@@ -102,7 +118,7 @@ describe("OpenAICompatibleProvider", () => {
         JSON.stringify({ model: { provider: "openai-compatible", name: "qwen-coder", baseUrl: server.baseUrl } }),
       );
       // A project's own model endpoint applies in a folder the user trusts.
-      new FolderTrustStore(project.sylkHome).record(realpathSync(project.root), true, "test");
+      new FolderTrustStore(project.sylkHome).trust(realpathSync(project.root), trustGatedProjectSettings(project.root, project.env), "test");
       server.enqueue(
         { toolCalls: [{ id: "call_r", name: "read_file", arguments: { path: "src/config.ts" } }] },
         { text: "The port is 8080 (src/config.ts:1)." },

@@ -7,6 +7,7 @@ import { delegableAgents } from "../../src/agent/tools/delegate.js";
 import { agentListings } from "../../src/roles/agent-catalog.js";
 import { type CustomAgent, DEFAULT_CUSTOM_TOOLS, loadCustomAgents, MUTATING_TOOLS, parseAgentFile } from "../../src/roles/custom-agents.js";
 import { resolveRole } from "../../src/roles/resolve-role.js";
+import { plantFifo } from "../helpers/fifo.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -144,6 +145,20 @@ describe("loading the user's and the project's agents", () => {
     const { agents, errors } = load();
     expect(agents.map((agent) => agent.name)).toEqual(["inside"]);
     expect(errors).toEqual([{ path: join(project.root, ".sylk", "agents", "escape.md"), message: expect.stringMatching(/symbolic link .* outside the project/) as string }]);
+  });
+
+  it("reports a FIFO named like an agent file at once instead of waiting on it", () => {
+    projectAgent("good", agentFile("name: good\ndescription: d"));
+    const fifo = plantFifo(join(project.root, ".sylk", "agents", "stuck.md"));
+    try {
+      const started = performance.now();
+      const { agents, errors } = load();
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(agents.map((agent) => agent.name)).toEqual(["good"]);
+      expect(errors).toEqual([{ path: fifo.path, message: "a FIFO (named pipe), not a regular file; not loaded" }]);
+    } finally {
+      fifo.remove();
+    }
   });
 
   it("refuses a file over 64 KB without reading it", () => {

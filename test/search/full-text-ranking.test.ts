@@ -8,7 +8,8 @@ import { bucketCountFor, decodeBucket, decodeDocuments, encodeBuckets, encodeDoc
 function saved(index: FullTextIndex) {
   const terms = [...index.liveTerms()];
   const documents = index.documents();
-  return { rows: encodeBuckets(terms, bucketCountFor(terms.length)), bytes: encodeDocuments(documents), count: documents.count, totalLength: documents.totalLength };
+  const maxId = Math.max(0, documents.live.length - 1);
+  return { rows: encodeBuckets(terms, bucketCountFor(terms.length)), bytes: encodeDocuments(documents), count: documents.count, totalLength: documents.totalLength, maxId };
 }
 
 /** A snapshot restored: all terms, or only `terms`; `leftOut` documents removed on the way, as removals noted after a save are. */
@@ -18,8 +19,8 @@ function restored(snapshot: ReturnType<typeof saved>, terms?: readonly string[],
   for (const id of leftOut) marks[id] = 1;
   const index = new FullTextIndex({ searchedOnce: terms !== undefined });
   index.restore(
-    decodeDocuments(snapshot.bytes.slice(), snapshot.count, snapshot.totalLength),
-    snapshot.rows.flatMap(([, data]) => decodeBucket(data, wanted, marks)),
+    decodeDocuments(snapshot.bytes.slice(), snapshot.count, snapshot.totalLength, snapshot.maxId),
+    snapshot.rows.flatMap(([, data]) => decodeBucket(data, { wanted, leftOut: marks, maxId: snapshot.maxId })),
     leftOut,
   );
   return index;

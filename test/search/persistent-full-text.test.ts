@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PersistentFullText } from "../../src/search/persistent-full-text.js";
+import { DamagedFullTextError, PersistentFullText } from "../../src/search/persistent-full-text.js";
 import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
 import { FullTextRepository } from "../../src/store/full-text-repository.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
@@ -157,5 +157,83 @@ describe("PersistentFullText", () => {
     // Saving folds the note into the snapshot.
     loaded.save();
     expect(repository.removedSinceSnapshot("history")).toEqual([]);
+  });
+});
+
+describe("PersistentFullText with a damaged snapshot", () => {
+  /** A saved snapshot of three entries, and the entries. */
+  async function saved() {
+    const documents = ["alpha beta", "beta gamma", "gamma delta"].map((text) => insertEntry(db, text));
+    const index = new PersistentFullText(repository, "history");
+    index.apply([], documents);
+    await index.checkpoint();
+    return documents;
+  }
+  /** Flips a byte of the history snapshot's first blob in `table`'s `column`. */
+  const flipByte = (table: string, column: string, at: number) => {
+    const blob = db.prepare(`SELECT ${column} FROM ${table} WHERE index_name = 'history' LIMIT 1`).pluck().get() as Buffer;
+    const bytes = Uint8Array.from(blob);
+    bytes[at] = (bytes[at] as number) ^ 0x5a;
+    db.prepare(`UPDATE ${table} SET ${column} = ? WHERE index_name = 'history' AND ${column} = ?`).run(bytes, blob);
+  };
+  const flipFirstPostingsByte = () => flipByte("fts_postings", "data", 0);
+  const flipDocumentsByte = () => flipByte("fts_documents", "documents", 4);
+  const ids = (hits: ReadonlyArray<{ id: number }>) => hits.map((hit) => hit.id).sort((a, b) => a - b);
+
+  it("loads by rebuilding from the stored terms, saves a sound snapshot, and reports the repair once", async () => {
+    const documents = await saved();
+    flipFirstPostingsByte();
+
+    const index = new PersistentFullText(repository, "history");
+    expect(index.load()).toEqual({ added: 3, removed: 0 });
+    expect(ids(index.search(["beta"], 10))).toEqual([documents[0]?.id, documents[1]?.id]);
+    expect(index.takeRepairs()).toEqual([{ part: "postings bucket 0", problem: "its checksum does not match" }]);
+    expect(index.takeRepairs()).toEqual([]);
+    expect(repository.verifySnapshot("history")).toBeUndefined();
+  });
+
+  it("fails a search without loading with an error that names the damage, notes it, and fails later ones without reading again", async () => {
+    await saved();
+    flipDocumentsByte();
+
+    const once = new PersistentFullText(repository, "history", { searchWithoutLoading: true });
+    const message = "the history full-text snapshot is damaged (documents: its checksum does not match); run `sylk index` to rebuild it";
+    expect(() => once.search(["beta"], 10)).toThrow(DamagedFullTextError);
+    expect(() => once.search(["beta"], 10)).toThrow(message);
+    expect(once.isLoaded).toBe(false);
+    expect(once.damageNoted()).toEqual({ part: "documents", problem: "its checksum does not match" });
+
+    const read = vi.spyOn(repository, "loadSnapshot");
+    expect(() => once.searchWithIdealScore(["gamma"], 10)).toThrow(message);
+    expect(read).not.toHaveBeenCalled();
+    read.mockRestore();
+  });
+
+  it("is rebuilt by the next checkpoint once noted, though the changes since were left for a later load", async () => {
+    const documents = await saved();
+    flipFirstPostingsByte();
+    expect(() => new PersistentFullText(repository, "history", { searchWithoutLoading: true }).search(["beta"], 10)).toThrow(DamagedFullTextError);
+
+    // A refresh of a few files leaves a large snapshot alone: only the checkpoint may read it.
+    const refresh = new PersistentFullText(repository, "history", { eagerLoadSnapshotBytes: 0 });
+    const added = insertEntry(db, "beta epsilon");
+    refresh.apply([], [added]);
+    expect(refresh.isLoaded).toBe(false);
+    await refresh.checkpoint();
+    expect(refresh.takeRepairs()).toEqual([{ part: "postings bucket 0", problem: "its checksum does not match" }]);
+    expect(refresh.damageNoted()).toBeUndefined();
+    expect(repository.verifySnapshot("history")).toBeUndefined();
+
+    const once = new PersistentFullText(repository, "history", { searchWithoutLoading: true });
+    expect(ids(once.search(["beta"], 10))).toEqual([documents[0]?.id, documents[1]?.id, added.id]);
+  });
+
+  it("is found by reading it whole without loading the index, and noted for the next checkpoint", async () => {
+    await saved();
+    flipDocumentsByte();
+    const index = new PersistentFullText(repository, "history");
+    expect(index.checkSnapshot()).toEqual({ part: "documents", problem: "its checksum does not match" });
+    expect(index.isLoaded).toBe(false);
+    expect(index.damageNoted()).toEqual({ part: "documents", problem: "its checksum does not match" });
   });
 });

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
+import { openDatabase, openPlainDatabase, type SqliteDatabase } from "../../src/store/database.js";
 import { FileRepository } from "../../src/store/file-repository.js";
+import { FullTextRepository } from "../../src/store/full-text-repository.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { PipelineRepository } from "../../src/store/pipeline-repository.js";
 import { SessionRepository } from "../../src/store/session-repository.js";
@@ -26,6 +27,29 @@ afterEach(() => {
 });
 
 describe("openDatabase", () => {
+  it("makes the database, its WAL and its shared memory readable by the user alone, whatever the umask; and narrows files left open", () => {
+    const previous = process.umask(0o022);
+    try {
+      const modeOf = (path: string) => statSync(path).mode & 0o777;
+      for (const open of [openDatabase, openPlainDatabase]) {
+        const path = join(scratch(), "store.db");
+        const db = open(path);
+        db.exec("CREATE TABLE IF NOT EXISTS probe (x); INSERT INTO probe VALUES (1)");
+        expect([modeOf(path), modeOf(`${path}-wal`), modeOf(`${path}-shm`)]).toEqual([0o600, 0o600, 0o600]);
+        db.close();
+      }
+      const old = join(scratch(), "old.db");
+      new Database(old).close();
+      writeFileSync(`${old}-wal`, "");
+      chmodSync(old, 0o644);
+      chmodSync(`${old}-wal`, 0o644);
+      openDatabase(old).close();
+      expect(modeOf(old)).toBe(0o600);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
   it("creates new files with 16 KiB pages in WAL mode", () => {
     const db = openDatabase(join(scratch(), "vector.db"));
     expect(db.pragma("page_size", { simple: true })).toBe(16_384);
@@ -50,6 +74,9 @@ describe("openDatabase", () => {
   it("upgrades an index whose full-text snapshot is FlexSearch's export (schema 5): the export goes, the tables by term come", () => {
     const path = join(scratch(), "vector.db");
     const current = openDatabase(path);
+    dropEvictionRuns(current);
+    dropDirectorySnapshots(current);
+    dropTablesAfterSchema8(current);
     // Back to schema 5 as it shipped: the export's table, its noted size, no tables by term.
     current.exec(`
       DROP TABLE fts_documents; DROP TABLE fts_postings; DROP TABLE fts_removed; DROP TABLE file_checkpoints;
@@ -58,9 +85,6 @@ describe("openDatabase", () => {
       INSERT INTO meta VALUES ('fts_snapshot_bytes:code', '2'), ('fts_deferred:code', '5'), ('kept', 'yes');
       PRAGMA user_version = 5;
     `);
-    dropEvictionRuns(current);
-    dropDirectorySnapshots(current);
-    dropTablesAfterSchema8(current);
     current.close();
 
     const db = openDatabase(path);
@@ -145,6 +169,28 @@ describe("openDatabase", () => {
     db.close();
   });
 
+  it("upgrades schema 16: full-text snapshots written without checksums go, and the tables are kept for the next load to rebuild them", () => {
+    const path = join(scratch(), "vector.db");
+    const current = openDatabase(path);
+    dropSnapshotChecksums(current);
+    current.exec(`
+      INSERT INTO fts_documents (index_name, max_id, document_count, total_length, buckets, documents) VALUES ('code', 0, 1, 3, 1, x'0000404001');
+      INSERT INTO fts_postings (index_name, bucket, data) VALUES ('code', 0, x'00');
+      INSERT INTO fts_removed (index_name, id) VALUES ('code', 7);
+      INSERT INTO meta VALUES ('fts_snapshot_bytes:code', '6'), ('fts_deferred:code', '2'), ('kept', 'yes');
+      PRAGMA user_version = 16;
+    `);
+    current.close();
+
+    const db = openDatabase(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    const rows = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+    expect([rows("fts_documents"), rows("fts_postings"), rows("fts_removed")]).toEqual([0, 0, 0]);
+    expect(db.prepare("SELECT key FROM meta ORDER BY key").pluck().all()).toEqual(["kept"]);
+    expect(new FullTextRepository(db).loadSnapshot("code")).toBeUndefined();
+    db.close();
+  });
+
   it("upgrades schema 7: stored directory states are kept, without snapshots until a walk lists them", () => {
     const path = join(scratch(), "vector.db");
     const current = openDatabase(path);
@@ -187,9 +233,22 @@ function dropSessionTrees(db: SqliteDatabase): void {
   for (const column of ["parent_session_id", "parent_tool_use_id", "agent_id", "agent_type", "kind"]) db.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
 }
 
-/** Schema 13's pipeline tables gone: the database as schema 12 left it (and schema 14's routing, which came after). */
+/** Schema 17's snapshot checksums gone: the database as schema 16 left it. */
+function dropSnapshotChecksums(db: SqliteDatabase): void {
+  db.exec("ALTER TABLE fts_documents DROP COLUMN checksum; ALTER TABLE fts_documents DROP COLUMN postings_rows; ALTER TABLE fts_postings DROP COLUMN checksum;");
+}
+
+/** Schema 13's pipeline tables gone: the database as schema 12 left it (and schema 14's routing, 16's checkpoint fingerprints and 17's checksums, which came after). */
 function dropPipelines(db: SqliteDatabase): void {
+  dropSnapshotChecksums(db);
+  dropCheckpointFingerprints(db);
   db.exec("DROP TABLE knowledge_items; DROP TABLE inquiries;"); // schema 15
   db.exec("DROP TABLE routing_decisions; DROP TABLE agent_affinities;");
   db.exec("DROP TABLE pipeline_stages; DROP TABLE pipelines;");
+}
+
+/** Schema 16's fingerprint column gone (when the table is still there). */
+function dropCheckpointFingerprints(db: SqliteDatabase): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('file_checkpoints')").pluck().all();
+  if (columns.includes("before_fingerprint")) db.exec("DROP INDEX idx_file_checkpoints_unmasked; ALTER TABLE file_checkpoints DROP COLUMN before_fingerprint;");
 }

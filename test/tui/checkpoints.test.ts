@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
@@ -18,6 +18,8 @@ afterEach(async () => {
 });
 
 const file = (path: string) => join(app!.project.root, path);
+/** The screen with line wraps undone, for messages longer than a line. */
+const unwrapped = () => app!.frame().replace(/\s+/g, " ");
 
 async function editingSession(): Promise<RenderedApp> {
   server.enqueue(
@@ -85,5 +87,95 @@ describe("checkpoints", () => {
     expect(existsSync(file("src/new.ts"))).toBe(false);
     await app.submit("/diff");
     await app.waitFor("This session has not changed any file");
+  });
+});
+
+describe("a restore never follows a link", () => {
+  /** What a command could do: put a link where the file was, to a file outside the project holding the very bytes Sylk wrote. */
+  function swapForLink(path: string): string {
+    const outside = join(app!.project.root, "..", "outside-copy.ts");
+    writeFileSync(outside, readFileSync(file(path)));
+    unlinkSync(file(path));
+    symlinkSync(outside, file(path));
+    return outside;
+  }
+
+  it("/undo refuses a file swapped for a link out of the project, and force restores only the rest", async () => {
+    app = await editingSession();
+    const outside = swapForLink("src/greet.ts");
+    const swapped = readFileSync(outside, "utf8");
+    await app.submit("/undo");
+    await app.waitFor("Nothing was restored.");
+    expect(unwrapped()).toContain(`src/greet.ts cannot be restored: it is now a symbolic link (to ${outside}); a restore never writes through a link.`);
+    expect(unwrapped()).toContain('Add "force" to restore the rest and leave src/greet.ts as it is.');
+    expect(existsSync(file("src/new.ts"))).toBe(true);
+    await app.submit("/undo force");
+    await app.waitFor(/Restored src\/new\.ts to before turn \d+\./);
+    expect(existsSync(file("src/new.ts"))).toBe(false);
+    expect(readFileSync(outside, "utf8")).toBe(swapped);
+    expect(lstatSync(file("src/greet.ts")).isSymbolicLink()).toBe(true);
+  });
+
+  it("/rewind refuses a file under a directory swapped for a link, even when forced", async () => {
+    app = await editingSession();
+    const outsideDirectory = join(app.project.root, "..", "outside-src");
+    renameSync(file("src"), outsideDirectory);
+    symlinkSync(outsideDirectory, file("src"));
+    const before = readFileSync(join(outsideDirectory, "greet.ts"), "utf8");
+    await app.submit("/rewind 0 force");
+    await app.waitFor("Nothing was restored.");
+    expect(unwrapped()).toContain(`src/greet.ts cannot be restored: a directory on its path is now a symbolic link (to ${outsideDirectory})`);
+    expect(readFileSync(join(outsideDirectory, "greet.ts"), "utf8")).toBe(before);
+    expect(existsSync(join(outsideDirectory, "new.ts"))).toBe(true);
+  });
+});
+
+describe("checkpoints of a file holding a secret", () => {
+  const TOKEN = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+  const CONFIG = `export const token = "${TOKEN}";\r\nexport const retries = 1;\r\n`;
+
+  async function sessionEditing(edit: { old_string: string; new_string: string }): Promise<RenderedApp> {
+    server.enqueue(reply().toolUse("edit_file", { path: "src/config.ts", ...edit }), reply().text("Edited."));
+    const rendered = await renderApp({
+      files: { "src/config.ts": CONFIG },
+      consent: true,
+      permissionMode: "accept-edits",
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+    });
+    await rendered.waitFor(/index: fresh/);
+    await rendered.submit("change the config");
+    await rendered.waitFor("Edited.");
+    return rendered;
+  }
+  const stored = () => app!.services.db.prepare("SELECT before_content FROM file_checkpoints").pluck().all() as Buffer[];
+
+  it("are stored masked, and /undo fills the secret back in from the file, byte for byte", async () => {
+    app = await sessionEditing({ old_string: "retries = 1", new_string: "retries = 2" });
+    const [before] = stored();
+    expect(before?.toString("utf8")).toBe(CONFIG.replace(TOKEN, "[REDACTED:github-token]"));
+    await app.submit("/diff");
+    await app.waitFor(/> \/diff\n[\s\S]*retries = 2/);
+    expect(app.frame().split("> /diff")[1]).toContain('token = "[REDACTED:github-token]"');
+    expect(app.frame().split("> /diff")[1]).not.toContain(TOKEN);
+    await app.submit("/undo");
+    await app.waitFor(/Restored src\/config\.ts to before turn 1\./);
+    expect(readFileSync(file("src/config.ts"), "utf8")).toBe(CONFIG);
+  });
+
+  it("/undo refuses, showing the masked line, when the secret itself was changed since", async () => {
+    const replacement = `ghp_${"Z9y8X7w6V5".repeat(4)}`;
+    app = await sessionEditing({ old_string: TOKEN, new_string: replacement });
+    await app.submit("/undo");
+    await app.waitFor("Nothing was restored.");
+    expect(unwrapped()).toContain(
+      'src/config.ts cannot be restored: Sylk stored it with its secrets masked, and the values in the file now are not the ones it had: line 1: export const token = "[REDACTED:github-token]";',
+    );
+    expect(app.frame().split("> /undo")[1]).not.toContain("ghp_");
+    expect(readFileSync(file("src/config.ts"), "utf8")).toBe(CONFIG.replace(TOKEN, replacement));
+    await app.submit("/undo force");
+    await app.waitFor(/Nothing was restored\.\n/);
+    await app.submit("/undo");
+    await app.waitFor("Nothing to undo");
+    expect(readFileSync(file("src/config.ts"), "utf8")).not.toContain("[REDACTED");
   });
 });

@@ -1,16 +1,14 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { progressLine } from "../../src/tui/components/progress-bar.js";
+import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
 import { createTempProject } from "../helpers/temp-project.js";
 import { KEY, renderApp, type RenderedApp } from "./render-app.js";
 
 let app: RenderedApp | undefined;
-let holder: ChildProcess | undefined;
+let holder: LockHolderProcess | undefined;
 afterEach(async () => {
-  holder?.kill();
+  await holder?.kill();
   holder = undefined;
   await app?.close();
   app = undefined;
@@ -80,17 +78,15 @@ describe("first run: consent, then indexing in the background", () => {
   });
 
   it("never blocks the prompt: while another process holds the index, the user chats; indexing finishes after", async () => {
-    holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
     const project = createTempProject(manyFiles(20));
-    const lock = resolveProjectPaths(project.root, project.env).indexLock;
-    mkdirSync(dirname(lock), { recursive: true });
-    writeFileSync(lock, JSON.stringify({ pid: holder.pid, startedAt: new Date().toISOString() }));
+    const paths = resolveProjectPaths(project.root, project.env);
+    holder = await holdIndexLock(paths.indexLock, paths.root);
     try {
       app = await renderApp({ project, consent: true });
       await app.waitFor(`index: waiting for pid ${holder.pid}`);
       await app.submit("a question while the index is busy");
       await app.waitFor("No model was used");
-      holder.kill();
+      await holder.kill();
       await app.waitFor("index: fresh");
       await app.submit("/search handler7");
       await app.waitFor(/src\/module-7\.ts:1-3/);

@@ -1,7 +1,9 @@
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { completeMention, mentionAtCursor } from "../../src/tui/input/mention-completion.js";
 import { editorOf } from "../../src/tui/input/line-editor.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { plantFifo } from "../helpers/fifo.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
 import { KEY, renderApp, type RenderedApp } from "./render-app.js";
@@ -75,6 +77,24 @@ describe("an @-mentioned file or definition", () => {
       expect(JSON.stringify(messageRequests(server)[0]?.body.messages)).toContain("export function parseBindingPattern");
     } finally {
       project.cleanup();
+    }
+  });
+});
+
+describe("an @-mention of something that is not a regular file", () => {
+  it("a FIFO is not opened (the session would freeze): the screen says why, and the prompt goes on without it", async () => {
+    server.enqueue(reply().text("Answered without it."));
+    app = await renderApp({ files: FILES, consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+    const fifo = plantFifo(join(app.project.root, "notes.md"));
+    try {
+      await app.waitFor(/index: fresh/);
+      await app.submit("what is in @notes.md and @src?");
+      await app.waitFor("Answered without it.", 8_000);
+      expect(app.frame()).toContain("@notes.md was not attached: it is a FIFO (named pipe), not a regular file.");
+      expect(app.frame()).toContain("@src was not attached: it is a directory, not a regular file.");
+      expect(JSON.stringify(messageRequests(server)[0]?.body.messages)).not.toContain("<attached");
+    } finally {
+      fifo.remove();
     }
   });
 });

@@ -44,6 +44,16 @@ describe("slash commands", () => {
     expect(frame).toContain("export function renderInvoice");
   });
 
+  it("/search says when a signal failed and the results come from the other", async () => {
+    // An embedding server that is not there: the vector signal fails, full text answers.
+    const unreachable = { SYLK_EMBEDDING_PROVIDER: "openai-compatible", SYLK_EMBEDDING_BASE_URL: "http://127.0.0.1:9", SYLK_EMBEDDING_MODEL: "m", SYLK_EMBEDDING_DIMENSIONS: "26", SYLK_EMBEDDING_TIMEOUT_MS: "1000" };
+    app = await renderApp({ files: FILES, consent: true, env: unreachable });
+    await app.waitFor("index: fresh");
+    await app.submit("/search renderInvoice");
+    await app.waitFor(/Search degraded: vector search failed: /);
+    expect(app.frame()).toMatch(/1\. src\/billing\/invoice\.ts:\d+-\d+ \(fulltext #1\)/);
+  });
+
   it("/search without a query says how to use it; an unknown command lists the real ones", async () => {
     app = await indexedApp();
     await app.submit("/search");

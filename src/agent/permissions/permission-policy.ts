@@ -2,6 +2,7 @@ import { loadBashParser, type ShellSyntaxParser } from "../../parsing/bash-parse
 import type { ToolKind, ToolTargets } from "../tools/tool.js";
 import { textFragments } from "./command-fragments.js";
 import { dangerousCommandReason } from "./dangerous-commands.js";
+import { decideMemoryCall, memoryRulesOf, type MemoryRule } from "./memory-permissions.js";
 import type { PermissionMode } from "./permission-modes.js";
 import {
   commandCoverage,
@@ -22,8 +23,11 @@ export { PERMISSION_MODES, type PermissionMode } from "./permission-modes.js";
 export type PermissionDecision =
   | { behavior: "allow" }
   | { behavior: "deny"; reason: string }
-  /** `once`: only an answer for this one call counts (protected paths): no "always" answer covers it. */
-  | { behavior: "ask"; reason: string; once?: boolean };
+  /**
+   * `once`: only an answer for this one call counts (protected paths): no "always" answer covers it.
+   * `unattended`: what a run that cannot ask answers instead, when the general answer would mislead.
+   */
+  | { behavior: "ask"; reason: string; once?: boolean; unattended?: string };
 
 /**
  * Rules in the form `tool` or `tool(pattern)`. A command rule
@@ -54,6 +58,8 @@ export class PermissionPolicy {
   /** ...or one exact command line again. */
   private readonly sessionCommands = new Set<string>();
   private readonly shellParser: Promise<ShellSyntaxParser | Error>;
+  /** The rules as calls of kind `remember` read them (see `memory-permissions.ts`), "always" answers included. */
+  private readonly memoryRules: { allow: MemoryRule[]; deny: MemoryRule[] };
 
   /**
    * `shellParser`: reads command lines; it starts loading here, at the
@@ -69,6 +75,7 @@ export class PermissionPolicy {
     this.allowRules = rules.allow.map(parseRule);
     this.denyRules = rules.deny.map(parseRule);
     this.shellParser = shellParser.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    this.memoryRules = { allow: memoryRulesOf(rules.allow, "allow"), deny: memoryRulesOf(rules.deny, "deny") };
   }
 
   get mode(): PermissionMode {
@@ -81,6 +88,7 @@ export class PermissionPolicy {
   }
 
   async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    if (request.kind === "remember") return decideMemoryCall({ tool: request.tool, memory: request.targets.memory }, this.mode, this.memoryRules);
     const command = request.targets.command;
     const analysis = command === undefined ? undefined : await this.analyse(command);
     if (command !== undefined && analysis) {
@@ -144,10 +152,15 @@ export class PermissionPolicy {
 
   /**
    * The user chose "always allow for this session": file changes with that
-   * tool from now on, or that exact command line again. Never a prefix: a
+   * tool from now on, or that exact command line again, or (kind `remember`)
+   * that tool's calls for the same scope. Never a prefix: a
    * line approved once covers no line built on it (`npm test; curl …`).
    */
   allowForSession(request: PermissionRequest): void {
+    if (request.kind === "remember") {
+      this.memoryRules.allow.push({ tool: request.tool, scope: request.targets.memory?.scope ?? "user" });
+      return;
+    }
     const command = request.targets.command;
     if (command === undefined) this.sessionTools.add(request.tool);
     else this.sessionCommands.add(sessionKey(request.tool, command));

@@ -1,6 +1,7 @@
 import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
-import { grepTool } from "./grep.js";
+import { createGrepTool } from "./grep.js";
+import type { GrepThread } from "./grep-thread.js";
 import { listFilesTool } from "./list-files.js";
 import { readFileTool } from "./read-file.js";
 import { createRunCommandTool, type RunCommandDeps } from "./run-command.js";
@@ -10,6 +11,8 @@ import { writeFileTool } from "./write-file.js";
 
 export interface BuiltinToolDeps extends RunCommandDeps {
   codeSearcher: CodeSearcher;
+  /** Where grep matches: the process's warm thread; one of its own when absent. */
+  grepThread?: GrepThread;
 }
 
 /** The tools every session has, in the order the model sees them. */
@@ -18,7 +21,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps): ToolDefinition[] {
     readFileTool,
     listFilesTool,
     globTool,
-    grepTool,
+    createGrepTool(deps.grepThread),
     createSearchCodebaseTool(deps.codeSearcher),
     editFileTool,
     writeFileTool,

@@ -11,15 +11,17 @@ const POLL_MS = 20;
  * group of its own (so that stopping it stops what it started), which also
  * means it would outlive Sylk: when Sylk is told to end (SIGTERM, SIGHUP),
  * every group gets SIGTERM, then SIGKILL once the grace is over, and Sylk
- * exits only after that; when Sylk exits any other way with commands still
- * running (a second Ctrl-C), they get SIGKILL. The signal handlers are
- * installed only while a command runs, so Sylk otherwise ends as before.
+ * exits only after that (unless the command line stops the run itself);
+ * when Sylk exits any other way with commands still running (a second
+ * Ctrl-C), they get SIGKILL. The signal handlers are installed only while a
+ * command runs, so Sylk otherwise ends as before.
  */
 export class CommandProcesses {
   private readonly groups = new Set<number>();
   private ending: NodeJS.Signals | undefined;
   private listening = false;
-  private readonly onSignal = (signal: NodeJS.Signals) => void this.end(signal);
+  // Whether another listener stops the run is judged when the signal arrives, before that listener may go away.
+  private readonly onSignal = (signal: NodeJS.Signals) => void this.end(signal, process.listenerCount(signal) > 1);
   private readonly onExit = () => this.signalAll("SIGKILL");
 
   /** Set once Sylk is ending: no new command may start. */
@@ -39,7 +41,7 @@ export class CommandProcesses {
     this.listen();
   }
 
-  private async end(signal: NodeJS.Signals): Promise<void> {
+  private async end(signal: NodeJS.Signals, othersStopTheRun: boolean): Promise<void> {
     if (this.ending) return;
     this.ending = signal;
     this.signalAll("SIGTERM");
@@ -47,6 +49,9 @@ export class CommandProcesses {
       this.signalAll("SIGKILL");
       await this.allGone();
     }
+    // A command line that listens for the signal itself (sylk ask, the TUI) stops the run, records it and
+    // exits with the signal's status: exiting here would cut that short.
+    if (othersStopTheRun) return;
     // The conventional status of a process ended by this signal; `exit` handlers (placeholders, the terminal) still run.
     process.exit(128 + (constants.signals[signal] ?? 15));
   }

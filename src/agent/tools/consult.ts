@@ -48,6 +48,8 @@ export function createConsultTool(target: ConsultableAgent, deps: ConsultDeps): 
     kind: "read",
     // Consultations of one response run at once (agents.maxParallel); each knowledge agent answers one at a time.
     concurrent: true,
+    // The sub-agent stops on the caller's signal and records how it ended.
+    stopsOnAbort: true,
     targets: () => ({}),
     execute: (input, context) =>
       deps.consult(

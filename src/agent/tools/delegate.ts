@@ -39,6 +39,8 @@ export function createDelegateTool<Name extends string>(deps: DelegateDeps<Name>
     // The sub-agent's own calls go through the same policy and approver; starting one changes nothing by itself.
     kind: "read",
     concurrent: true,
+    // The sub-agent stops on the caller's signal and records how it ended.
+    stopsOnAbort: true,
     targets: () => ({}),
     execute: (input, context) =>
       deps.delegate({ agent: input.agent, task: input.task, maxTokens: input.max_tokens, ...(input.context ? { context: input.context } : {}) }, context),

@@ -1,10 +1,10 @@
-import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { formatPatch, structuredPatch } from "diff";
 import * as z from "zod";
 import { withSecretsMasked } from "./masked-patch.js";
-import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
-import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool.js";
+import { readProjectFile } from "./read-project-file.js";
+import { judgeAgainForWrite, judgeWritePath, writeJudged, writeTarget, type WritePath } from "./write-path.js";
+import { defineTool, toolDescription, ToolError } from "./tool.js";
 
 const schema = z.strictObject({
   path: z.string().describe("Path of the file to edit, relative to the project root."),
@@ -49,29 +49,23 @@ function usesCrlf(text: string): boolean {
 }
 
 interface PlannedEdit {
-  absolute: string;
+  target: WritePath;
   /** The file's bytes as read. */
   original: Buffer;
   shown: string;
-  relative: string | undefined;
   before: string;
   after: string;
   crlf: boolean;
   occurrences: number;
 }
 
-/** Reads the file and works out the edit without writing it; a ToolError says why it cannot be made. */
-function planEdit(input: z.infer<typeof schema>, context: ToolContext): PlannedEdit {
-  const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
-  const shown = resolved.relative ?? resolved.absolute;
-  let stats;
-  try {
-    stats = statSync(resolved.absolute);
-  } catch {
+/** Reads the file at the judged target and works out the edit without writing it; a ToolError says why it cannot be made. */
+function planEdit(input: z.infer<typeof schema>, target: WritePath): PlannedEdit {
+  const shown = target.relative ?? target.real;
+  const buffer = readProjectFile(target.real, input.path);
+  if (buffer === undefined) {
     throw new ToolError(`File not found: ${input.path}. Check the path with list_files, or use write_file to create a new file.`, "missing_file");
   }
-  if (!stats.isFile()) throw new ToolError(`${input.path} is not a regular file; edit_file only edits files.`);
-  const buffer = readFileSync(resolved.absolute);
   if (looksBinary(buffer)) throw new ToolError(`${input.path} is a binary file; edit_file only edits text.`);
   const original = buffer.toString("utf8");
   const crlf = usesCrlf(original);
@@ -104,7 +98,7 @@ function planEdit(input: z.infer<typeof schema>, context: ToolContext): PlannedE
     const index = before.indexOf(oldString);
     after = before.slice(0, index) + newString + before.slice(index + oldString.length);
   }
-  return { absolute: resolved.absolute, original: buffer, shown, relative: resolved.relative, before, after, crlf, occurrences };
+  return { target, original: buffer, shown, before, after, crlf, occurrences };
 }
 
 export const editFileTool = defineTool({
@@ -114,14 +108,14 @@ export const editFileTool = defineTool({
   kind: "write",
   targets: (input, context) => ({ paths: [writeTarget(context, input.path)] }),
   preview(input, context) {
-    const edit = planEdit(input, context);
+    const edit = planEdit(input, judgeWritePath(context, input.path));
     return { diff: fileDiff(edit.shown, edit.before, edit.after).diff };
   },
   async execute(input, context) {
-    const edit = planEdit(input, context);
+    const edit = planEdit(input, judgeAgainForWrite(context, input.path));
     const written = edit.crlf ? edit.after.replace(/\n/g, "\r\n") : edit.after;
-    writeFileSync(edit.absolute, written);
-    context.recordWrite?.({ absolute: edit.absolute, shown: edit.shown, before: edit.original, after: written });
+    writeJudged(edit.target, input.path, written);
+    context.recordWrite?.({ absolute: edit.target.real, shown: edit.shown, before: edit.original, after: written });
     // The result is kept and sent to the model, so its diff has the file's secrets masked, context lines included.
     const { diff, added, removed } = fileDiff(edit.shown, edit.before, edit.after, undefined, { masked: true });
     const summary = `Edited ${edit.shown} (+${added} −${removed})`;
@@ -130,7 +124,7 @@ export const editFileTool = defineTool({
       output: `${summary}.${replaced}\n\n${diff}`,
       display: summary,
       diff,
-      relatedFiles: edit.relative === undefined ? [] : [edit.relative],
+      relatedFiles: edit.target.relative === undefined ? [] : [edit.target.relative],
     };
   },
 });

@@ -1,16 +1,14 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import picomatch from "picomatch";
 import * as z from "zod";
 import { defaultConfig } from "../../config/schema.js";
+import { fileKind } from "../../files/regular-file.js";
 import { scanProject } from "../../indexer/scanner.js";
-import { maskSecrets } from "../../security/secrets.js";
-import { resolveProjectPath } from "./project-paths-guard.js";
-import { looksBinary } from "../../parsing/languages.js";
-import { splitLines, targetPath } from "./file-text.js";
-import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool.js";
-
-const MAX_LINE_LENGTH = 300;
+import { outsideHiddenDirectories, resolveProjectPath } from "./project-paths-guard.js";
+import { targetPath } from "./file-text.js";
+import { GrepThread, type GrepOutcome } from "./grep-thread.js";
+import { defineTool, toolDescription, ToolError, type ToolContext, type ToolOutput } from "./tool.js";
 
 const schema = z.strictObject({
   pattern: z.string().min(1).describe("JavaScript regular expression, matched against each line."),
@@ -19,6 +17,8 @@ const schema = z.strictObject({
   ignore_case: z.boolean().default(false).describe("Match case-insensitively."),
   max_results: z.number().int().min(1).max(2000).default(200).describe("Stop after this many matching lines."),
 });
+
+type GrepInput = z.infer<typeof schema>;
 
 interface Candidate {
   /** Relative to the root (absolute outside it): how the file is named in the answer. */
@@ -35,13 +35,14 @@ async function candidates(context: ToolContext, requested: string | undefined): 
     throw new ToolError(`Not found: ${requested}. Call grep without a path to search the whole project.`);
   });
   if (stats.isFile()) {
-    return [{ shown: resolved.relative ?? resolved.absolute, absolute: resolved.absolute, within: basename(resolved.absolute) }];
+    return [{ shown: resolved.relative ?? resolved.absolute, absolute: resolved.real, within: basename(resolved.absolute) }];
   }
+  if (!stats.isDirectory()) throw new ToolError(`${requested} is ${fileKind(stats)}, not a file or directory; grep reads only regular files.`);
   const inRoot = resolved.relative !== undefined;
   const scanRoot = inRoot ? context.root : resolved.absolute;
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
-  const { files } = await scanProject(scanRoot, defaultConfig().index);
-  return files
+  const { files } = await scanProject(scanRoot, defaultConfig().index, { signal: context.signal });
+  return outsideHiddenDirectories(files, scanRoot, context.hiddenDirectories)
     .filter((file) => file.path.startsWith(prefix))
     .map((file) => ({
       shown: inRoot ? file.path : join(scanRoot, file.path),
@@ -51,9 +52,10 @@ async function candidates(context: ToolContext, requested: string | undefined): 
     .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
 }
 
-function compile(pattern: string, ignoreCase: boolean): RegExp {
+/** Checks the pattern here, so that a mistake is answered with a correction before any file is read. */
+function checkPattern(pattern: string, flags: string): void {
   try {
-    return new RegExp(pattern, ignoreCase ? "i" : "");
+    new RegExp(pattern, flags);
   } catch (error) {
     throw new ToolError(
       `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. ` +
@@ -62,57 +64,62 @@ function compile(pattern: string, ignoreCase: boolean): RegExp {
   }
 }
 
-function cut(line: string): string {
-  return line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}…` : line;
+/**
+ * `grep`: the model's pattern runs on a thread of its own (`GrepThread`),
+ * never on the thread that runs the session, so a pattern that backtracks
+ * for ever is stopped after `FILE_BUDGET_MS` on one file with what it found
+ * so far, and Esc stops it at once.
+ */
+export function createGrepTool(thread: GrepThread = new GrepThread()) {
+  return defineTool({
+    name: "grep",
+    description: toolDescription(import.meta.url, "grep.txt"),
+    schema,
+    kind: "read",
+    targets: (input) => ({ paths: [targetPath(input.path ?? ".")] }),
+    async execute(input, context) {
+      const flags = input.ignore_case ? "i" : "";
+      checkPattern(input.pattern, flags);
+      thread.warmUp();
+      const globMatches = input.glob ? picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") }) : undefined;
+      const files = (await candidates(context, input.path)).filter((file) => !globMatches || globMatches(file.within));
+      const outcome = await thread.search({ pattern: input.pattern, flags, files: files.map((file) => file.absolute), maxResults: input.max_results }, context.signal);
+      if (outcome.end.kind === "cancelled") throw new ToolError("grep was cancelled.");
+      return answer(input, files, outcome, thread.fileBudgetMs);
+    },
+  });
 }
 
-export const grepTool = defineTool({
-  name: "grep",
-  description: toolDescription(import.meta.url, "grep.txt"),
-  schema,
-  kind: "read",
-  targets: (input) => ({ paths: [targetPath(input.path ?? ".")] }),
-  async execute(input, context) {
-    const regex = compile(input.pattern, input.ignore_case);
-    const globMatches = input.glob ? picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") }) : undefined;
-    const files = (await candidates(context, input.path)).filter((file) => !globMatches || globMatches(file.within));
-    const results: string[] = [];
-    const matchedFiles = new Set<string>();
-    let more = false;
-    for (const file of files) {
-      if (context.signal.aborted) throw new ToolError("grep was cancelled.");
-      const buffer = await readFile(file.absolute).catch(() => undefined);
-      if (!buffer || looksBinary(buffer)) continue;
-      const text = buffer.toString("utf8");
-      const lines = splitLines(text);
-      const hits = lines.flatMap((line, index) => (regex.test(line) ? [index] : []));
-      if (hits.length === 0) continue;
-      const masked = splitLines(maskSecrets(text).text);
-      matchedFiles.add(file.shown);
-      for (const index of hits) {
-        if (results.length === input.max_results) {
-          more = true;
-          break;
-        }
-        results.push(`${file.shown}:${index + 1}: ${cut(masked[index] ?? "")}`);
-      }
-      if (more) break;
-    }
-    const where = input.path ? ` in ${input.path}` : "";
-    if (results.length === 0) {
-      return {
-        output: `No matches for /${input.pattern}/${input.ignore_case ? "i" : ""}${where}${input.glob ? ` (files matching ${input.glob})` : ""}.`,
-        display: `No matches for ${input.pattern}`,
-      };
-    }
-    const note = more
-      ? `\n\n[Stopped at ${input.max_results} matches; there are more. Narrow the pattern, path or glob, or raise max_results.]`
-      : "";
-    const count = `${results.length}${more ? "+" : ""} match${results.length === 1 && !more ? "" : "es"}`;
+function answer(input: GrepInput, files: readonly Candidate[], outcome: GrepOutcome, budgetMs: number): ToolOutput {
+  const results = outcome.hits.flatMap((hits) => hits.lines.map(([line, text]) => `${files[hits.file]?.shown}:${line}: ${text}`));
+  const matchedFiles = outcome.hits.map((hits) => files[hits.file]?.shown as string);
+  const slow = outcome.end.kind === "slow" ? files[outcome.end.file]?.shown : undefined;
+  const more = outcome.end.kind === "done" && outcome.end.more;
+  const shownPattern = `/${input.pattern}/${input.ignore_case ? "i" : ""}`;
+  if (slow !== undefined) {
+    const stopped =
+      `grep stopped: the pattern ${shownPattern} took longer than ${budgetMs / 1000} s on ${slow}; simplify it ` +
+      "(nested quantifiers such as (a+)+ or (.*)* can backtrack for ever on a line that almost matches), or narrow path or glob. " +
+      `${slow} and the files after it were not searched${results.length > 0 ? "; the matches above were found before it" : ""}.`;
     return {
-      output: results.join("\n") + note,
-      display: `Found ${count} in ${matchedFiles.size} file${matchedFiles.size === 1 ? "" : "s"}`,
-      relatedFiles: [...matchedFiles],
+      output: results.length > 0 ? `${results.join("\n")}\n\n[${stopped}]` : stopped,
+      display: `Stopped: ${shownPattern} took too long on ${slow}`,
+      isError: true,
+      ...(matchedFiles.length > 0 ? { relatedFiles: matchedFiles } : {}),
     };
-  },
-});
+  }
+  const where = input.path ? ` in ${input.path}` : "";
+  if (results.length === 0) {
+    return {
+      output: `No matches for ${shownPattern}${where}${input.glob ? ` (files matching ${input.glob})` : ""}.`,
+      display: `No matches for ${input.pattern}`,
+    };
+  }
+  const note = more ? `\n\n[Stopped at ${input.max_results} matches; there are more. Narrow the pattern, path or glob, or raise max_results.]` : "";
+  const count = `${results.length}${more ? "+" : ""} match${results.length === 1 && !more ? "" : "es"}`;
+  return {
+    output: results.join("\n") + note,
+    display: `Found ${count} in ${matchedFiles.length} file${matchedFiles.length === 1 ? "" : "s"}`,
+    relatedFiles: matchedFiles,
+  };
+}

@@ -8,13 +8,20 @@ export interface KnowledgeToolsDeps {
   store: Pick<KnowledgeStore, "save" | "delete" | "get">;
   /** The user's own store under `$SYLK_HOME`, for every project (opened on first use). */
   userStore: () => Pick<KnowledgeStore, "save" | "delete" | "get">;
+  /** The user's store if it exists, to look an id up without making the file. */
+  existingUserStore: () => Pick<KnowledgeStore, "delete" | "get"> | undefined;
   /** Ranked search by the query's keywords (the retriever's keyword extraction). */
   search(query: string, options: { layers?: ReadonlyArray<(typeof KNOWLEDGE_LAYERS)[number]>; limit: number }): KnowledgeHit[];
   limits: SessionLimits;
   sessionId(): string;
 }
 
-/** `save_knowledge`, `search_knowledge`, `delete_knowledge` (issue 15): Sylk's own records, so kind `read`. */
+/**
+ * `save_knowledge`, `search_knowledge`, `delete_knowledge`. A save or a
+ * deletion changes what later sessions are told (in every project, for the
+ * user's store), so the two are kind `remember`: approved like a write,
+ * with what is kept and where shown to the user. A search only reads.
+ */
 export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[] {
   const saveKnowledge = defineTool({
     name: "save_knowledge",
@@ -26,8 +33,8 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
       category: z.string().min(1).max(60).optional().describe("A topic to group it under (build, style, deploy, …)."),
       scope: z.enum(["project", "user"]).default("project").describe("project: this repository only (default); user: every project of this user (their own habits and preferences)."),
     }),
-    kind: "read",
-    targets: () => ({}),
+    kind: "remember",
+    targets: (input) => ({ memory: { scope: input.scope, what: `${input.kind} "${input.key}": ${input.content}` } }),
     async execute(input) {
       if (!deps.limits.reserve("knowledge")) {
         throw new ToolError(`This session has saved ${deps.limits.cap("knowledge")} knowledge items, its limit (knowledge.maxKnowledgePerSession). Save only what matters most, in a later session.`);
@@ -73,14 +80,33 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
     name: "delete_knowledge",
     description: toolDescription(import.meta.url, "delete-knowledge.txt"),
     schema: z.strictObject({ id: z.string().min(1).describe("The item's id, as search_knowledge shows it.") }),
-    kind: "read",
-    targets: () => ({}),
+    kind: "remember",
+    targets: (input) => {
+      const found = findItem(input.id);
+      return { memory: { scope: found?.scope ?? "project", what: found ? `${found.item.kind} "${found.item.key}": ${found.item.content}` : `item ${input.id}` } };
+    },
+    // An id that is nowhere fails before the user is asked about it.
+    preview(input) {
+      if (!findItem(input.id)) throw new ToolError(unknownId(input.id));
+      return {};
+    },
     async execute(input) {
-      const store = deps.store.get(input.id) ? deps.store : deps.userStore();
-      const item = store.get(input.id);
-      if (!item || !store.delete(input.id)) throw new ToolError(`No knowledge item has the id ${input.id}; search_knowledge shows the ids.`);
-      return { output: `Deleted ${item.kind} "${item.key}".`, display: `deleted: ${item.key}` };
+      const found = findItem(input.id);
+      if (!found || !found.store.delete(input.id)) throw new ToolError(unknownId(input.id));
+      return { output: `Deleted ${found.item.kind} "${found.item.key}".`, display: `deleted: ${found.item.key}` };
     },
   });
+  /** The item and the store holding it: the project's, else the user's (never made just to look). */
+  function findItem(id: string) {
+    const inProject = deps.store.get(id);
+    if (inProject) return { item: inProject, store: deps.store, scope: "project" as const };
+    const userStore = deps.existingUserStore();
+    const inUser = userStore?.get(id);
+    return userStore && inUser ? { item: inUser, store: userStore, scope: "user" as const } : undefined;
+  }
   return [saveKnowledge, searchKnowledge, deleteKnowledge];
+}
+
+function unknownId(id: string): string {
+  return `No knowledge item has the id ${id}; search_knowledge shows the ids.`;
 }

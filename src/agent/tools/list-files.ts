@@ -4,7 +4,7 @@ import picomatch from "picomatch";
 import * as z from "zod";
 import { defaultConfig } from "../../config/schema.js";
 import { scanProject } from "../../indexer/scanner.js";
-import { resolveProjectPath } from "./project-paths-guard.js";
+import { outsideHiddenDirectories, resolveProjectPath } from "./project-paths-guard.js";
 import { targetPath } from "./file-text.js";
 import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool.js";
 
@@ -41,7 +41,8 @@ export async function filesUnder(context: ToolContext, requested: string | undef
   if (!isDirectory) throw new ToolError(`${requested} is a file, not a directory. Use read_file to read it.`);
   const config = { ...defaultConfig().index, excludePaths: [".git", "node_modules"], excludePatterns: [], maxFileSize: Number.MAX_SAFE_INTEGER };
   const inRoot = resolved.relative !== undefined;
-  const scanned = await scanProject(inRoot ? context.root : resolved.absolute, config);
+  const scanRoot = inRoot ? context.root : resolved.absolute;
+  const scanned = { files: outsideHiddenDirectories((await scanProject(scanRoot, config, { signal: context.signal })).files, scanRoot, context.hiddenDirectories) };
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
   const paths: string[] = [];
   const withinDirectory: string[] = [];

@@ -1,9 +1,9 @@
-import { readFileSync, statSync } from "node:fs";
 import * as z from "zod";
 import { looksBinary } from "../../parsing/languages.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { splitLines, targetPath } from "./file-text.js";
 import { resolveProjectPath } from "./project-paths-guard.js";
+import { readProjectFile } from "./read-project-file.js";
 import { defineTool, toolDescription, ToolError } from "./tool.js";
 
 const DEFAULT_LIMIT = 2000;
@@ -27,19 +27,10 @@ export const readFileTool = defineTool({
   async execute(input, context) {
     const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
     const shown = resolved.relative ?? resolved.absolute;
-    let stats;
-    try {
-      stats = statSync(resolved.absolute);
-    } catch {
+    const buffer = readProjectFile(resolved.real, input.path, { maxBytes: MAX_FILE_BYTES });
+    if (buffer === undefined) {
       throw new ToolError(`File not found: ${input.path}. Use list_files or search_codebase to find the right path.`, "missing_file");
     }
-    if (stats.isDirectory()) {
-      throw new ToolError(`${input.path} is a directory, not a file. Use list_files with path "${input.path}" to see its files.`);
-    }
-    if (stats.size > MAX_FILE_BYTES) {
-      throw new ToolError(`${input.path} is too large to read (${stats.size} bytes). Use grep to find the lines you need.`);
-    }
-    const buffer = readFileSync(resolved.absolute);
     if (looksBinary(buffer)) {
       throw new ToolError(`${input.path} is a binary file; read_file only reads text. Use run_command with a suitable tool if you must inspect it.`);
     }

@@ -21,6 +21,8 @@ export function createRouteToAgentTool(deps: RouteToAgentDeps): ToolDefinition {
     }),
     // The routed agent's calls go through the same policy and approver; routing changes nothing by itself.
     kind: "read",
+    // The routed agent stops on the caller's signal and records how it ended.
+    stopsOnAbort: true,
     targets: () => ({}),
     execute: (input, context) => deps.route({ agent: input.agent, confidence: input.confidence, reasoning: input.reasoning }, context),
   });

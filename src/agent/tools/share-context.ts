@@ -1,10 +1,11 @@
-import { readFileSync, statSync } from "node:fs";
 import * as z from "zod";
+import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../../files/regular-file.js";
 import { looksBinary } from "../../parsing/languages.js";
 import { maskSecrets } from "../../security/secrets.js";
 import type { ContentEntry } from "../../store/content-types.js";
 import type { ShareEntry } from "../../team/context-share.js";
 import { resolveProjectPath } from "./project-paths-guard.js";
+import { targetPath } from "./file-text.js";
 import { defineTool, toolDescription, type ToolContext, type ToolDefinition } from "./tool.js";
 
 /** Most sources one answer cites. */
@@ -57,7 +58,8 @@ export function createShareContextTool(deps: ShareContextDeps): ToolDefinition {
     description: toolDescription(import.meta.url, "share-context.txt"),
     schema,
     kind: "read",
-    targets: () => ({}),
+    // The files it cites, judged as reads are (deny rules, directories no tool may read).
+    targets: (input) => ({ paths: input.sources.flatMap((source) => ("path" in source ? [targetPath(source.path)] : [])) }),
     async execute(input, context) {
       const receipt = await deps.submit(input, context);
       const problems = receipt?.problems ?? [];
@@ -127,17 +129,15 @@ function fileExcerpt(source: { path: string; start_line: number; end_line: numbe
   if (source.end_line - source.start_line + 1 > MAX_SOURCE_LINES) throw new Error(`the range spans more than ${MAX_SOURCE_LINES} lines; cite the lines that matter`);
   const resolved = resolveProjectPath(deps.root, source.path, deps.extraDirectories ?? []);
   const path = resolved.relative ?? resolved.absolute;
-  let size: number;
+  let bytes: Buffer;
   try {
-    const stats = statSync(resolved.absolute);
-    if (stats.isDirectory()) throw new Error(`${source.path} is a directory`);
-    size = stats.size;
+    bytes = readRegularFile(resolved.real, { maxBytes: MAX_FILE_BYTES });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`file not found: ${source.path}`);
+    if (error instanceof NotRegularFileError) throw new Error(`${source.path} is ${error.kind}, not a file to cite`);
+    if (error instanceof FileTooLargeError) throw new Error(`${source.path} is too large to cite (${error.size} bytes)`);
     throw error;
   }
-  if (size > MAX_FILE_BYTES) throw new Error(`${source.path} is too large to cite (${size} bytes)`);
-  const bytes = readFileSync(resolved.absolute);
   if (looksBinary(bytes)) throw new Error(`${source.path} is a binary file`);
   const lines = maskSecrets(bytes.toString("utf8")).text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   if (source.start_line > lines.length) throw new Error(`${source.path} has ${lines.length} lines; line ${source.start_line} does not exist`);

@@ -45,10 +45,12 @@ export interface SkillToolsDeps {
 const argumentValue = z.union([z.string(), z.number(), z.boolean()]);
 
 /**
- * `create_skill`, `list_skills`, `run_skill` (issue 15, step 5). The three
- * are kind `read` (they write Sylk's records, not the user's files); what a
- * skill does runs through the registry, call by call, so the policy and the
- * approver judge every step and every script as if the model had called it.
+ * `create_skill`, `list_skills`, `run_skill`. Creating a skill keeps it for
+ * this project's later sessions, where it is offered to the model, so it is
+ * kind `remember` (approved like a write, with the definition shown); the
+ * other two only read Sylk's records. What a skill does runs through the
+ * registry, call by call, so the policy and the approver judge every step
+ * and every script as if the model had called it.
  */
 export function createSkillTools(deps: SkillToolsDeps): ToolDefinition[] {
   const createSkill = defineTool({
@@ -65,8 +67,8 @@ export function createSkillTools(deps: SkillToolsDeps): ToolDefinition[] {
             'script: {"script": "…", "shell": "bash" | "sh"}; template: {"template": "… {{name}} …"}. {{name}} placeholders are filled from run_skill\'s arguments.',
         ),
     }),
-    kind: "read",
-    targets: () => ({}),
+    kind: "remember",
+    targets: (input) => ({ memory: { scope: "project", what: `${input.kind} skill "${input.name}": ${input.description} Definition: ${JSON.stringify(input.definition)}` } }),
     async execute(input) {
       const parsed = parseSkillDefinition(input.kind, input.definition);
       if (!parsed.ok) throw new ToolError(`Not created: the ${input.kind} definition does not fit: ${parsed.error}.`, "malformed_input");

@@ -1,5 +1,7 @@
 import * as z from "zod";
 import type { PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
+import { hiddenPathAmong } from "./project-paths-guard.js";
+import { CANCELLED_BEFORE_RUNNING, CANCELLED_WHILE_RUNNING, settledOrCancelled } from "./tool-cancellation.js";
 import {
   FatalToolError,
   isInfrastructureFailure,
@@ -49,7 +51,8 @@ export interface ToolRunResult extends ToolOutput {
  * correction the model can act on), the permission policy decides (asking
  * the user through the approver when it cannot), and every failure becomes
  * an error result the model can act on, except a failure of the machinery
- * beneath the tools (`FatalToolError`), which ends the run.
+ * beneath the tools (`FatalToolError`), which ends the run. A call stops
+ * being waited for soon after its signal aborts (`settledOrCancelled`).
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
@@ -106,11 +109,16 @@ export class ToolRegistry {
     let permission: ToolRunResult["permission"] = "allowed";
     try {
       const request: PermissionRequest = { tool: tool.name, kind: tool.kind, targets: tool.targets(input, context) };
+      const hidden = hiddenPathAmong(request.targets.paths ?? [], context);
+      if (hidden !== undefined) {
+        return denied(`Permission denied: ${hidden} is in Sylk's own data directory (conversations, indexes, trust decisions); no tool reads or writes it.`, false);
+      }
       const decision = await this.policy.decide(request);
       if (decision.behavior === "deny") return denied(`Permission denied: ${decision.reason}`, false);
       if (decision.behavior === "ask" && options.userApproved) {
         permission = "approved";
       } else if (decision.behavior === "ask") {
+        if (!this.approver && decision.unattended) return denied(`Permission denied: ${decision.unattended}`, false);
         if (!this.approver && decision.once) {
           return denied(
             `Permission denied: ${decision.reason}. Only the user's approval of this one call allows it, ` +
@@ -138,9 +146,14 @@ export class ToolRegistry {
         if (answer === "allow-session" && !decision.once) this.policy.allowForSession(request);
         permission = "approved";
       }
-      const output = await tool.execute(input, context);
+      if (context.signal.aborted) return interrupted(CANCELLED_BEFORE_RUNNING, permission);
+      const running = tool.execute(input, { ...context, permittedTargets: request.targets });
+      const output = tool.stopsOnAbort ? await running : await settledOrCancelled(running, context.signal);
+      if (output === "cancelled") return interrupted(CANCELLED_WHILE_RUNNING, permission);
       return { ...output, permission };
     } catch (error) {
+      // A tool that stopped on the signal with a message of its own keeps it; any other failure after Esc is the interruption's.
+      if (context.signal.aborted && !(error instanceof ToolError)) return interrupted(CANCELLED_WHILE_RUNNING, permission);
       if (isInfrastructureFailure(error)) throw new FatalToolError(tool.name, error);
       const message =
         error instanceof ToolError ? error.message : `${tool.name} failed: ${(error as Error).message ?? String(error)}`;
@@ -148,6 +161,10 @@ export class ToolRegistry {
       return { output: message, display: message, isError: true, permission, ...(failure ? { failure } : {}) };
     }
   }
+}
+
+function interrupted(message: string, permission: ToolRunResult["permission"]): ToolRunResult {
+  return { output: message, display: "Interrupted", isError: true, permission };
 }
 
 function denied(message: string, isInputError: boolean): ToolRunResult {

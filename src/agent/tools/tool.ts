@@ -9,12 +9,25 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Directories outside the root the user explicitly allowed (e.g. `--add-dir`). */
   extraDirectories: readonly string[];
+  /**
+   * Directories no tool reads or writes, wherever they are: Sylk's own home
+   * (every project's conversations, the trust store), which a project at or
+   * above the home directory holds.
+   */
+  hiddenDirectories?: readonly string[];
   /** Output as it is produced (a running command's stdout and stderr), for the user to watch. */
   onOutput?: (chunk: string) => void;
   /** The events of a sub-agent the call started (`delegate`, `consult_*`), as they happen. */
   onEvent?: (event: AgentEvent) => void;
   /** The model's id for this call (the parent link of what it starts). */
   toolUseId?: string;
+  /**
+   * What the permission policy judged and allowed for this call (its
+   * `targets`), set by the registry. A tool whose targets depend on the file
+   * system (write tools follow links) judges them again when it runs and
+   * refuses when they changed in between.
+   */
+  permittedTargets?: ToolTargets;
   /** A file a write tool changed, with its bytes before (null: created) and after: the checkpoint /undo restores. */
   recordWrite?: (write: { absolute: string; shown: string; before: Buffer | null; after: Buffer | string }) => void;
 }
@@ -51,8 +64,14 @@ export interface ToolOutput {
  */
 export type ToolFailure = "edit_miss" | "malformed_input" | "missing_file";
 
-/** How a call is judged by the permission policy. */
-export type ToolKind = "read" | "write" | "execute";
+/**
+ * How a call is judged by the permission policy. `remember`: the call keeps
+ * (or removes) something that outlives the session outside the user's files
+ * (knowledge, skills), which later sessions put in front of the model: it
+ * is approved like a write, never in plan mode, and one kept for every
+ * project is never covered by accept-edits.
+ */
+export type ToolKind = "read" | "write" | "execute" | "remember";
 
 /** What a call touches, for permission checks. */
 export interface ToolTargets {
@@ -60,6 +79,15 @@ export interface ToolTargets {
   command?: string;
   /** The command is to run outside the sandbox: only the user's approval of this one call allows it. */
   unsandboxed?: true;
+  /** What a `remember` call keeps or removes, and where. */
+  memory?: MemoryTarget;
+}
+
+export interface MemoryTarget {
+  /** `project`: this project's later sessions; `user`: every project of this user. */
+  scope: "project" | "user";
+  /** What is kept or removed, as the user should read it before approving (`rule "build": Always use pnpm.`). */
+  what: string;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
@@ -75,6 +103,13 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
    * not on the user's files). Every other call runs alone, in order.
    */
   concurrent?: true;
+  /**
+   * The call ends by itself soon after its signal aborts, having recorded
+   * what it must (a sub-agent stops its own run, whose tools and model calls
+   * stop on the same signal): the registry waits for its answer instead of
+   * answering for it after `CANCEL_GRACE_MS`.
+   */
+  stopsOnAbort?: true;
   /** What the call touches, as the permission policy judges it (write tools resolve links: see `writeTarget`). */
   targets(input: z.infer<Schema>, context: ToolContext): ToolTargets;
   /**

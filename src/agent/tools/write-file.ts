@@ -1,11 +1,10 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import * as z from "zod";
 import { fileDiff } from "./edit-file.js";
-import { resolveProjectPath, writeTarget } from "./project-paths-guard.js";
 import { looksBinary } from "../../parsing/languages.js";
+import { readProjectFile } from "./read-project-file.js";
 import { splitLines } from "./file-text.js";
-import { defineTool, toolDescription, ToolError } from "./tool.js";
+import { judgeAgainForWrite, judgeWritePath, writeJudged, writeTarget } from "./write-path.js";
+import { defineTool, toolDescription } from "./tool.js";
 
 const schema = z.strictObject({
   path: z.string().describe("Path of the file to write, relative to the project root."),
@@ -13,15 +12,9 @@ const schema = z.strictObject({
 });
 
 /** The file's bytes, and its text unless it is binary (null); undefined for a new file. */
-function previousContent(path: string, requested: string): { bytes: Buffer; text: string | null } | undefined {
-  let stats;
-  try {
-    stats = statSync(path);
-  } catch {
-    return undefined; // a new file
-  }
-  if (!stats.isFile()) throw new ToolError(`${requested} exists and is not a regular file (a directory?); choose another path.`);
-  const bytes = readFileSync(path);
+function previousContent(real: string, requested: string): { bytes: Buffer; text: string | null } | undefined {
+  const bytes = readProjectFile(real, requested);
+  if (bytes === undefined) return undefined; // a new file
   return { bytes, text: looksBinary(bytes) ? null : bytes.toString("utf8") };
 }
 
@@ -32,24 +25,23 @@ export const writeFileTool = defineTool({
   kind: "write",
   targets: (input, context) => ({ paths: [writeTarget(context, input.path)] }),
   preview(input, context) {
-    const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
-    const shown = resolved.relative ?? resolved.absolute;
-    const previous = previousContent(resolved.absolute, input.path);
+    const target = judgeWritePath(context, input.path);
+    const shown = target.relative ?? target.real;
+    const previous = previousContent(target.real, input.path);
     // An overwrite shows what it deletes too; a binary file has no lines to show.
     if (previous?.text === null) return {};
     return { diff: fileDiff(shown, previous?.text ?? "", input.content, previous === undefined ? "/dev/null" : undefined).diff };
   },
   async execute(input, context) {
-    const resolved = resolveProjectPath(context.root, input.path, context.extraDirectories);
-    const shown = resolved.relative ?? resolved.absolute;
-    const relatedFiles = resolved.relative === undefined ? [] : [resolved.relative];
-    const previous = previousContent(resolved.absolute, input.path);
+    const target = judgeAgainForWrite(context, input.path);
+    const shown = target.relative ?? target.real;
+    const relatedFiles = target.relative === undefined ? [] : [target.relative];
+    const previous = previousContent(target.real, input.path);
     if (previous?.text === input.content) {
       return { output: `${shown} already has this content; nothing was written.`, display: `Unchanged ${shown}`, relatedFiles };
     }
-    mkdirSync(dirname(resolved.absolute), { recursive: true });
-    writeFileSync(resolved.absolute, input.content);
-    context.recordWrite?.({ absolute: resolved.absolute, shown, before: previous?.bytes ?? null, after: input.content });
+    writeJudged(target, input.path, input.content);
+    context.recordWrite?.({ absolute: target.real, shown, before: previous?.bytes ?? null, after: input.content });
     const lines = splitLines(input.content).length;
     if (previous === undefined) {
       const summary = `Created ${shown} (${lines} line${lines === 1 ? "" : "s"})`;

@@ -78,6 +78,7 @@ export class SessionKnowledge {
       ...createKnowledgeTools({
         store: this.services.knowledge,
         userStore: () => this.user.open(),
+        existingUserStore: () => (existsSync(this.user.path) ? this.user.open() : undefined),
         search: (query, options) => this.searchBoth(extractKeywords(query) ?? [], options),
         limits: this.limits,
         sessionId: this.sessionId,

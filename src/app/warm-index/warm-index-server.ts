@@ -1,10 +1,10 @@
 import { chmodSync, existsSync, rmSync, statSync } from "node:fs";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { createInterface } from "node:readline";
 import type { CodeSearchHit } from "../../search/hybrid-code-searcher.js";
 import type { SearchOutcome } from "../../search/search-outcome.js";
 import { MAX_SOCKET_PATH, PROTOCOL_VERSION, type CodeSearchParams, type HelloResult, type WarmResponse } from "./protocol.js";
 import { requestSchema, type WarmRequest } from "./request-schema.js";
+import { WarmIndexConnection } from "./warm-index-connection.js";
 
 /** What the serving process does for its neighbours. */
 export interface WarmIndexHandlers {
@@ -18,9 +18,6 @@ export interface WarmIndexServerOptions {
   root: string;
   handlers: WarmIndexHandlers;
 }
-
-/** Longest request line accepted: a query, not a document. */
-const MAX_LINE = 64 * 1024;
 
 /**
  * Serves the warm index on a Unix socket. At most one process serves a
@@ -66,25 +63,22 @@ export class WarmIndexServer {
     return instance;
   }
 
+  /** A client's failures end its connection only (see `WarmIndexConnection`). */
   private serve(socket: Socket, options: WarmIndexServerOptions): void {
     this.connections.add(socket);
     socket.on("close", () => this.connections.delete(socket));
-    socket.on("error", () => socket.destroy());
-    const lines = createInterface({ input: socket, crlfDelay: Infinity });
-    lines.on("line", (line) => {
-      if (line.length > MAX_LINE) return void socket.destroy();
-      void this.answer(line, options).then((response) => {
-        if (!socket.destroyed) socket.write(`${JSON.stringify(response)}\n`);
-      });
-    });
+    new WarmIndexConnection(socket, (line) => this.answer(line, options));
   }
 
+  /** The response to one request line; never throws: a malformed request is answered with an error. */
   private async answer(line: string, options: WarmIndexServerOptions): Promise<WarmResponse> {
+    let parsed: unknown;
     let request: WarmRequest;
     try {
-      request = requestSchema.parse(JSON.parse(line));
+      parsed = JSON.parse(line);
+      request = requestSchema.parse(parsed);
     } catch (error) {
-      return { id: -1, error: `bad request: ${(error as Error).message}` };
+      return { id: requestId(parsed), error: `bad request: ${(error as Error).message}` };
     }
     try {
       switch (request.method) {
@@ -98,7 +92,7 @@ export class WarmIndexServer {
           return { id: request.id, result: await options.handlers.catchUp() };
       }
     } catch (error) {
-      return { id: request.id, error: (error as Error).message };
+      return { id: request.id, error: error instanceof Error ? error.message : String(error) };
     }
   }
 
@@ -112,6 +106,12 @@ export class WarmIndexServer {
       // already gone
     }
   }
+}
+
+/** The id of a request that did not validate, when it has a usable one: its client can then tell which request failed. */
+function requestId(parsed: unknown): number {
+  const id = typeof parsed === "object" && parsed !== null ? (parsed as { id?: unknown }).id : undefined;
+  return typeof id === "number" && Number.isInteger(id) ? id : -1;
 }
 
 /** Whether a live process listens on the socket. */

@@ -9,7 +9,7 @@ import type { CliContext } from "../cli-context.js";
 import { IndexProgressPrinter } from "../index-progress-printer.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 import { indexProject } from "./index-command.js";
-import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { printOpeningWarnings } from "../opening-warnings.js";
 import { warnAboutAgentFiles } from "../custom-agent-errors.js";
 import { sandboxName, warnAboutSandbox } from "../sandbox-warning.js";
 
@@ -71,7 +71,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
         import("../../roles/resolve-role.js"),
       ]);
       const services = openProject({ root: resolveRoot(context), env: context.env, flags });
-      warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
+      printOpeningWarnings(services, context.stderr);
       try {
         // Before any indexing: an unknown agent is a usage error, and files that did not load are said once.
         const custom = loadCustomAgents({ sylkHome: services.paths.sylkHome, root: services.paths.root });

@@ -2,12 +2,13 @@ import type { Command } from "commander";
 import type { ProjectServices } from "../../app/project-services.js";
 import { InterruptedError } from "../../errors.js";
 import type { IndexSummary } from "../../indexer/project-indexer.js";
+import { takeoverNotice } from "../../project/index-lock.js";
 import type { CliContext } from "../cli-context.js";
 import { formatCount } from "../format.js";
 import { IndexProgressPrinter, type ProgressStyle } from "../index-progress-printer.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalField, terminalText } from "../terminal-text.js";
-import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { printOpeningWarnings } from "../opening-warnings.js";
 
 interface IndexOptions {
   yes?: boolean;
@@ -25,7 +26,7 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: resolveRoot(context, path), env: context.env });
-      warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
+      printOpeningWarnings(services, context.stderr);
       try {
         services.consent.recordIndexConsent(true, options.yes ? "sylk index --yes" : "sylk index");
         const style: ProgressStyle = options.json ? "json" : context.stderr.isTTY ? "bar" : "lines";
@@ -55,6 +56,8 @@ export async function indexProject(
       context.stderr.write(
         `Another sylk process (pid ${holder.pid}) is indexing this project; waiting for it to finish…\n`,
       ),
+    // The reason may quote the lock file, which names a path.
+    onTakeover: (takeover) => context.stderr.write(`${terminalField(takeoverNotice(takeover))}\n`),
   });
   try {
     const run = services.indexer.run(context.signal);

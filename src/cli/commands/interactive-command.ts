@@ -2,7 +2,7 @@ import { type Command, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
 import { BadInputError } from "../../errors.js";
 import type { CliContext } from "../cli-context.js";
-import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { printOpeningWarnings } from "../opening-warnings.js";
 import { warnAboutAgentFiles } from "../custom-agent-errors.js";
 import { resolveRoot } from "../shared-options.js";
 
@@ -63,7 +63,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
         import("../../roles/resolve-role.js"),
       ]);
       const session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
-      warnAboutIgnoredSettings(session.services.loadedConfig, context.stderr);
+      printOpeningWarnings(session.services, context.stderr);
       let sessionId = "";
       try {
         // Before the screen is drawn: an unknown agent is a usage error, and files that did not load are said.

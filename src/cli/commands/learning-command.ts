@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
+import { printOpeningWarnings } from "../opening-warnings.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalText } from "../terminal-text.js";
 import { terminalJson } from "../../format/terminal-json.js";
@@ -30,6 +31,7 @@ export function registerLearningCommand(program: Command, context: CliContext): 
         return;
       }
       const services = openProject({ root: paths.root, env: context.env });
+      printOpeningWarnings(services, context.stderr);
       try {
         const { config } = services.loadedConfig;
         const reports: string[] = [];

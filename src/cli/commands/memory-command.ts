@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { BadInputError } from "../../errors.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
+import { printOpeningWarnings } from "../opening-warnings.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalText } from "../terminal-text.js";
 import { terminalJson } from "../../format/terminal-json.js";
@@ -37,6 +38,7 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
         }
       }
       const services = openProject({ root: paths.root, env: context.env });
+      printOpeningWarnings(services, context.stderr);
       const user = new UserKnowledge(paths.sylkHome);
       try {
         let report;

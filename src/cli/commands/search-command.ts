@@ -7,7 +7,7 @@ import { resolveProjectPaths, type ProjectPaths } from "../../project/project-pa
 import type { CliContext } from "../cli-context.js";
 import { CODE_SIGNALS, type CodeSignal } from "../../search/hybrid-code-searcher.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
-import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { printOpeningWarnings } from "../opening-warnings.js";
 import { terminalField, terminalText } from "../terminal-text.js";
 import { terminalJson } from "../../format/terminal-json.js";
 
@@ -61,7 +61,7 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
         if (warm) return print(warm, options, context);
         // One code search: open only what it needs (see `openOneShotSearch`).
         const oneShot = await openOneShotSearch({ root: paths.root, env: context.env });
-        warnAboutIgnoredSettings(oneShot.loadedConfig, context.stderr);
+        printOpeningWarnings(oneShot, context.stderr);
         try {
           print(await search(oneShot, query, options), options, context);
         } finally {
@@ -72,7 +72,7 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
       // Loaded here only: the indexer, history and the rest are most of the CLI's code (see `openOneShotSearch`).
       const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: paths.root, env: context.env });
-      warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
+      printOpeningWarnings(services, context.stderr);
       try {
         if (query === "-") {
           if (!options.json) throw new BadInputError("Reading queries from stdin (-) needs --json.");

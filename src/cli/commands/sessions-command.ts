@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
+import { printOpeningWarnings } from "../opening-warnings.js";
 import { pipelineLine, sessionLine, subAgentLine } from "../format.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 import { terminalJson } from "../../format/terminal-json.js";
@@ -21,6 +22,7 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: paths.root, env: context.env });
+      printOpeningWarnings(services, context.stderr);
       try {
         const sessions = services.sessions.list(options.limit);
         const chains = new Map(sessions.map((session) => [session.id, services.handoffs.instances(session.id)]));

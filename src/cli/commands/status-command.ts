@@ -7,15 +7,20 @@ import { formatBytes, formatCount } from "../format.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalField, terminalText } from "../terminal-text.js";
 import { terminalJson } from "../../format/terminal-json.js";
-import { warnAboutIgnoredSettings } from "../ignored-settings-warning.js";
+import { printOpeningWarnings } from "../opening-warnings.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { sandboxName } from "../sandbox-warning.js";
+import { describeDamage, type FullTextIndexDamage } from "../../store/snapshot-damage.js";
+import type { ProjectServices } from "../../app/project-services.js";
 
 export interface StatusJson {
   root: string;
   database: string;
-  state: "missing" | "fresh" | "stale";
+  /** `damaged`: the files are indexed, but a full-text index's snapshot is damaged (see `damaged`). */
+  state: "missing" | "fresh" | "stale" | "damaged";
   stale?: { added: number; changed: number; deleted: number; directories: number };
+  /** Full-text indexes whose snapshot is damaged: `sylk search` answers from vectors alone until `sylk index` rebuilds them. */
+  damaged?: FullTextIndexDamage[];
   files: { total: number; indexed: number; skipped: number; failed: number };
   chunks: number;
   symbols: number;
@@ -46,7 +51,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: paths.root, env: context.env });
-      warnAboutIgnoredSettings(services.loadedConfig, context.stderr);
+      printOpeningWarnings(services, context.stderr);
       try {
         const freshness = await services.indexer.checkFreshness();
         const counts = services.files.counts();
@@ -69,6 +74,11 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
           consent: services.consent.indexConsent() ?? null,
           sandbox: await sandboxJson(services.loadedConfig.config, context.env, paths.root),
         };
+        const damaged = damagedFullText(services);
+        if (damaged.length > 0) {
+          status.damaged = damaged;
+          if (status.state === "fresh") status.state = "damaged";
+        }
         if (freshness.state === "stale") {
           status.stale = {
             added: freshness.diff.added.length,
@@ -84,15 +94,28 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
     });
 }
 
+/** Every full-text index's snapshot read whole and checked; damage found is noted for `sylk index` to repair. */
+function damagedFullText(services: ProjectServices): FullTextIndexDamage[] {
+  return [services.codeFullText, services.historyFullText, services.knowledgeFullText].flatMap((fullText) => {
+    const damage = fullText.checkSnapshot();
+    return damage ? [{ index: fullText.collection, ...damage }] : [];
+  });
+}
+
 function renderText(status: StatusJson): string {
   const state =
     status.state === "stale" && status.stale
       ? `stale: ${formatCount(status.stale.added)} added, ${formatCount(status.stale.changed)} changed, ${formatCount(status.stale.deleted)} removed (run \`sylk index\`)`
-      : status.state;
+      : status.state === "damaged"
+        ? "damaged: a full-text index needs rebuilding (run `sylk index`)"
+        : status.state;
   return [
     `Project:      ${status.root}`,
     `Index:        ${status.database} (${formatBytes(status.indexBytes)})`,
     `State:        ${state}`,
+    ...(status.damaged ?? []).map(
+      (damage) => `  damaged: the ${damage.index} full-text snapshot (${describeDamage(damage)}); \`sylk index\` rebuilds it from the stored terms`,
+    ),
     `Files:        ${formatCount(status.files.indexed)} indexed, ${formatCount(status.files.skipped)} skipped, ${formatCount(status.files.failed)} failed`,
     `Chunks:       ${formatCount(status.chunks)} (${formatCount(status.symbols)} symbols)`,
     `Entries:      ${formatCount(status.entries)} (prompts, responses, tool calls and results)`,

@@ -147,8 +147,9 @@ function modelCommand(requested: string, context: SlashCommandContext): void {
 
 /** `/undo [force]`: the last prompt's file edits taken back, byte for byte. */
 async function undoCommand(argument: string, context: SlashCommandContext): Promise<void> {
-  const result = await context.agent.session.undo(argument === "force");
-  context.agent.print(note(restoreText(result, "Nothing to undo: this session has made no file edits (or they were undone).")));
+  const forced = argument === "force";
+  const result = await context.agent.session.undo(forced);
+  context.agent.print(note(restoreText(result, "Nothing to undo: this session has made no file edits (or they were undone).", forced)));
 }
 
 /** `/rewind` lists the prompts with edits; `/rewind <turn> [force]` takes back every edit made after that turn. */
@@ -162,16 +163,27 @@ async function rewindCommand(argument: string, context: SlashCommandContext): Pr
   }
   if (!/^\d+$/.test(turn)) return context.agent.print(note("Usage: /rewind [turn] [force]", "warning"));
   const result = await context.agent.session.rewind(Number(turn), force === "force");
-  context.agent.print(note(restoreText(result, `Nothing to rewind after turn ${turn}.`)));
+  context.agent.print(note(restoreText(result, `Nothing to rewind after turn ${turn}.`, force === "force")));
 }
 
-function restoreText(result: RestoreResult, nothing: string): string {
-  if (result.conflicts.length > 0 && result.restored.length === 0) {
-    return `Nothing was restored: ${result.conflicts.join(", ")} changed since Sylk edited it. Add "force" to overwrite those changes too.`;
+function restoreText(result: RestoreResult, nothing: string, forced: boolean): string {
+  const { conflicts, refused } = result;
+  const refusals = refused.map(({ path, reason }) => `${path} cannot be restored: ${reason}`);
+  if (result.restored.length === 0 && (conflicts.length > 0 || refused.length > 0)) {
+    const changed = conflicts.length > 0 ? `Nothing was restored: ${conflicts.join(", ")} changed since Sylk edited it.` : "Nothing was restored.";
+    return [changed, ...refusals, ...(forced ? [] : [forceHint(result)])].join("\n");
   }
   if (result.restored.length === 0) return nothing;
   const turns = result.promptTurns.length === 1 ? `turn ${result.promptTurns[0]}` : `turns ${result.promptTurns.join(", ")}`;
-  return `Restored ${result.restored.join(", ")} to before ${turns}. The model is told with your next prompt.`;
+  return [`Restored ${result.restored.join(", ")} to before ${turns}. The model is told with your next prompt.`, ...refusals].join("\n");
+}
+
+/** What "force" would do when nothing moved: overwrite the changes, and leave what cannot be restored as it is. */
+function forceHint({ conflicts, refused }: RestoreResult): string {
+  const left = refused.map(({ path }) => path).join(", ");
+  const stays = refused.length === 1 ? "stays" : "stay";
+  if (conflicts.length > 0) return `Add "force" to overwrite those changes too${refused.length > 0 ? ` (${left} ${stays} as now)` : ""}.`;
+  return `Add "force" to restore the rest and leave ${left} as ${refused.length === 1 ? "it is" : "they are"}.`;
 }
 
 /** `/diff`: what this session's edits changed. */

@@ -70,6 +70,11 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
           </>
         ) : request.diff !== undefined ? (
           <DiffView diff={request.diff} maxLines={height} offset={offset} />
+        ) : shown.memory ? (
+          <>
+            <Text>{shown.memory.what}</Text>
+            <Text dimColor>{shown.memory.note}</Text>
+          </>
         ) : (
           <Text dimColor>{inputText(request)}</Text>
         )}

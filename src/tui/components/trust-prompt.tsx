@@ -4,9 +4,16 @@ import type { GatedSetting } from "../../config/trust-gated-keys.js";
 import { useTheme } from "../theme.js";
 import { SelectList, type Choice } from "./select-list.js";
 
+/** The folder was trusted before: on this date, with other gated settings, or by a version that kept no record of them. */
+export interface TrustedBefore {
+  at: string;
+  reason: "changed" | "unrecorded";
+}
+
 interface TrustPromptProps {
   file: string;
   settings: readonly GatedSetting[];
+  trustedBefore?: TrustedBefore;
   onAnswer: (trusted: boolean) => void;
 }
 
@@ -20,18 +27,25 @@ const CHOICES: ReadonlyArray<Choice<boolean>> = [
 const MAX_VALUE_CHARACTERS = 500;
 
 /**
- * Asked once per folder, before the index consent, and only when the
- * project's `.sylkrc` sets what only a trusted folder may: the settings are
- * shown as written, so the user sees where requests would go and what would
- * run without asking.
+ * Asked before the index consent, only when the project's `.sylkrc` sets
+ * what only a trusted folder may, once per folder and again whenever those
+ * settings change: they are shown as written, so the user sees where
+ * requests would go and what would run without asking.
  */
-export function TrustPrompt({ file, settings, onAnswer }: TrustPromptProps) {
+export function TrustPrompt({ file, settings, trustedBefore, onAnswer }: TrustPromptProps) {
   const theme = useTheme();
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
       <Text bold color={theme.warning}>
-        Trust this folder?
+        {trustedBefore ? "Trust this folder's new settings?" : "Trust this folder?"}
       </Text>
+      {trustedBefore && (
+        <Text>
+          {trustedBefore.reason === "changed"
+            ? `You trusted this folder on ${trustedBefore.at.slice(0, 10)}, but these settings have changed since: they are ignored until you trust them.`
+            : `You trusted this folder on ${trustedBefore.at.slice(0, 10)} with a version of Sylk that did not record which settings: they are ignored until you trust them.`}
+        </Text>
+      )}
       <Text>{printable(file)} asks for settings that only a folder you trust may set:</Text>
       <Box flexDirection="column" marginY={1}>
         {settings.map((setting, index) => (
@@ -43,7 +57,8 @@ export function TrustPrompt({ file, settings, onAnswer }: TrustPromptProps) {
       </Box>
       <Text dimColor>
         They can send your API key to another server or let the agent run commands without asking. Trust the folder only
-        if you trust whoever wrote its files. Without trust Sylk ignores them; `sylk trust` grants it later.
+        if you trust whoever wrote its files. Trust covers these values of this folder's .sylkrc only: if they change, Sylk asks
+        again. Without trust Sylk ignores them; `sylk trust` grants it later.
       </Text>
       <Box marginTop={1}>
         <SelectList choices={CHOICES} onSelect={onAnswer} onCancel={() => onAnswer(false)} />

@@ -14,11 +14,15 @@ export interface ShownApproval {
   description?: string;
   /** Said above the preview: control characters shown escaped, a command of several lines. */
   warnings: string[];
+  /** What a `remember` call would keep (or remove), and what that means for the user. */
+  memory?: { what: string; note: string };
   /** What a "don't ask again" answer covers. */
   scope: string;
 }
 
 const SCOPE_CHARACTERS = 60;
+const KEPT_FOR_EVERY_PROJECT = "Kept in your own knowledge ($SYLK_HOME): the agent is shown it in every project, until you remove it (sylk memory rm).";
+const KEPT_FOR_THIS_PROJECT = "Kept with this project's data: the agent is shown it in this project's later sessions, until removed (sylk memory rm).";
 const ESCAPES_NAMED = "\\e is ESC, \\r a carriage return";
 
 /**
@@ -46,6 +50,18 @@ export function shownApproval(request: ApprovalRequest, width: number): ShownApp
       scope: `\`${truncate(visible(command, { newlines: false, tabs: "escape" }), SCOPE_CHARACTERS)}\``,
     };
   }
+  const memory = request.targets.memory;
+  if (memory) {
+    // What would be kept comes from the model, and perhaps from a file it read.
+    const what = visibleText(memory.what, { newlines: false });
+    return {
+      title: title(request),
+      reason: reason.text,
+      memory: { what: what.text, note: memory.scope === "user" ? KEPT_FOR_EVERY_PROJECT : KEPT_FOR_THIS_PROJECT },
+      warnings: reason.escaped || what.escaped ? [`⚠ What would be kept contains control characters, shown escaped (${ESCAPES_NAMED}).`] : [],
+      scope: `${visible(request.tool, { newlines: false })} ${whereKept(memory.scope)}`,
+    };
+  }
   const paths = (request.targets.paths ?? []).map((path) => visibleText(path, { newlines: false }));
   const escaped = reason.escaped || paths.some((path) => path.escaped) || (request.diff !== undefined && visibleText(request.diff).escaped);
   return {
@@ -61,6 +77,19 @@ function title(request: ApprovalRequest): string {
   const who = request.agentId ? `${visible(request.agentId, { newlines: false })}: ` : "";
   if (request.targets.unsandboxed) return `${who}Run a command outside the sandbox?`;
   if (request.kind === "execute") return `${who}Run a command?`;
+  if (request.kind === "remember") return `${who}${rememberQuestion(request)}`;
   if (request.once) return `${who}Change a protected file?`;
   return `${who}${request.tool === "write_file" ? "Write a file?" : "Edit a file?"}`;
+}
+
+function rememberQuestion(request: ApprovalRequest): string {
+  const where = whereKept(request.targets.memory?.scope ?? "user");
+  if (request.tool === "save_knowledge") return `Remember this ${where}?`;
+  if (request.tool === "delete_knowledge") return `Forget this ${where}?`;
+  if (request.tool === "create_skill") return "Keep this skill for this project?";
+  return `Keep this ${where}?`;
+}
+
+function whereKept(scope: "project" | "user"): string {
+  return scope === "user" ? "for every project" : "for this project";
 }

@@ -92,7 +92,7 @@ describe("glob", () => {
     controller.abort();
     const result = await glob({ pattern: "**" }, controller.signal);
     expect(result.isError).toBe(true);
-    expect(result.output).toMatch(/abort/i);
+    expect(result.output).toMatch(/interrupted/i);
   });
 
   it("the walk under it stops at its next yield once cancelled", async () => {

@@ -1,13 +1,14 @@
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
-import { grepTool } from "../../../src/agent/tools/grep.js";
+import { createGrepTool } from "../../../src/agent/tools/grep.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 let project: TempProject;
-const registry = new ToolRegistry([grepTool], new PermissionPolicy("bypass"));
+const registry = new ToolRegistry([createGrepTool()], new PermissionPolicy("bypass"));
 const grep = (input: Record<string, unknown>) =>
   registry.run({ id: "1", name: "grep", input }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
 
@@ -94,5 +95,69 @@ describe("grep", () => {
     const secret = await grep({ pattern: "verify", path: ".env" });
     expect(secret.isError).toBe(true);
     expect(secret.output).toContain("secrets");
+  });
+
+  it("stops a pattern that backtracks for ever after the budget on one file, keeping what it found before", async () => {
+    project.write("slow/a-first.txt", "aaaa\n");
+    project.write("slow/b-catastrophic.txt", `${"a".repeat(40)}!\n`);
+    project.write("slow/c-after.txt", "aaa\n");
+    const started = performance.now();
+    const result = await grep({ pattern: "(a+)+$", path: "slow" });
+    expect(performance.now() - started).toBeLessThan(6_000);
+    expect(result.isError).toBe(true);
+    expect(result.output).toBe(
+      "slow/a-first.txt:1: aaaa\n\n" +
+        "[grep stopped: the pattern /(a+)+$/ took longer than 3 s on slow/b-catastrophic.txt; simplify it " +
+        "(nested quantifiers such as (a+)+ or (.*)* can backtrack for ever on a line that almost matches), or narrow path or glob. " +
+        "slow/b-catastrophic.txt and the files after it were not searched; the matches above were found before it.]",
+    );
+    expect(result.display).toBe("Stopped: /(a+)+$/ took too long on slow/b-catastrophic.txt");
+    // The stopped thread is replaced: the next search works.
+    expect((await grep({ pattern: "aaa", path: "slow/c-after.txt" })).output).toBe("slow/c-after.txt:1: aaa");
+  });
+
+  it("is cancelled at once by its signal (Esc), even in the middle of a backtrack", async () => {
+    project.write("catastrophic.txt", `${"a".repeat(40)}!\n`);
+    const controller = new AbortController();
+    const running = registry.run({ id: "1", name: "grep", input: { pattern: "(a+)+$" } }, { root: project.root, signal: controller.signal, extraDirectories: [] });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const aborted = performance.now();
+    controller.abort();
+    const result = await running;
+    expect(performance.now() - aborted).toBeLessThan(400);
+    expect(result).toMatchObject({ isError: true, output: "grep was cancelled." });
+  });
+
+  it("matches what the model may see: a secret's value finds nothing, and the masked marker is what a match shows", async () => {
+    project.write("aws.ts", 'const awsKey = "AKIAIOSFODNN7EXAMPLE";\n');
+    const none = "No matches for /AKIAIOSFODNN7EXAMPLE/ in aws.ts.";
+    expect((await grep({ pattern: "AKIAIOSFODNN7EXAMPLE", path: "aws.ts" })).output).toBe(none);
+    expect((await grep({ pattern: "AKIAIOSFODNN7EXAMPLX", path: "aws.ts" })).output).toBe(none.replace("EXAMPLE/", "EXAMPLX/"));
+    expect((await grep({ pattern: "AKIA", path: "aws.ts" })).output).toBe("No matches for /AKIA/ in aws.ts.");
+    const shown = 'aws.ts:1: const awsKey = "[REDACTED:aws-access-key-id]";';
+    expect((await grep({ pattern: "awsKey", path: "aws.ts" })).output).toBe(shown);
+    // A guess about the value cannot be told right from wrong by what comes back.
+    for (const guess of ["AKIAIOSF", "AKIAXXXX"]) {
+      expect((await grep({ pattern: `awsKey(?!.*${guess})`, path: "aws.ts" })).output, guess).toBe(shown);
+      expect((await grep({ pattern: `${guess}|REDACTED`, path: "aws.ts" })).output, guess).toBe(shown);
+    }
+  });
+
+  it("masks a file again once it changes, after a search that found it clean", async () => {
+    project.write("later.ts", "const awsKey = process.env.AWS_KEY;\n");
+    expect((await grep({ pattern: "awsKey", path: "later.ts" })).output).toBe("later.ts:1: const awsKey = process.env.AWS_KEY;");
+    project.write("later.ts", 'const awsKey = "AKIAIOSFODNN7EXAMPLE";\n');
+    expect((await grep({ pattern: "AKIAIOSFODNN7EXAMPLE" })).output).toBe("No matches for /AKIAIOSFODNN7EXAMPLE/.");
+    expect((await grep({ pattern: "awsKey", path: "later.ts" })).output).toBe('later.ts:1: const awsKey = "[REDACTED:aws-access-key-id]";');
+  });
+
+  it("skips a named pipe instead of waiting on it, refuses one named outright, and serves two searches at once", async () => {
+    execFileSync("mkfifo", [`${project.root}/src/pipe`]);
+    const started = performance.now();
+    const [everything, named] = await Promise.all([grep({ pattern: "verify", path: "src" }), grep({ pattern: "verify", path: "src/pipe" })]);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(everything.output.split("\n")).toHaveLength(4);
+    expect(named.isError).toBe(true);
+    expect(named.output).toBe("src/pipe is a FIFO (named pipe), not a file or directory; grep reads only regular files.");
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
+import { PermissionPolicy, type PermissionMode } from "../../../src/agent/permissions/permission-policy.js";
 import { createKnowledgeTools } from "../../../src/agent/tools/knowledge-tools.js";
-import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
+import { ToolRegistry, type ApprovalRequest, type Approver } from "../../../src/agent/tools/tool-registry.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { defaultConfig } from "../../../src/config/schema.js";
 import { SessionLimits } from "../../../src/knowledge/session-limits.js";
@@ -19,23 +19,26 @@ afterEach(async () => {
   project.cleanup();
 });
 
-function kit(caps = { knowledge: 20, learnings: 10, skills: 5 }) {
+/** A session's knowledge tools; saves and deletions allowed by rule unless other rules, a mode or an approver are given. */
+function kit(caps = { knowledge: 20, learnings: 10, skills: 5 }, options: { mode?: PermissionMode; allow?: string[]; deny?: string[]; approver?: Approver } = {}) {
   const limits = new SessionLimits(caps);
   const tools = createKnowledgeTools({
     store: services.knowledge,
     userStore: () => services.knowledge,
+    existingUserStore: () => services.knowledge,
     search: (query, options) => services.knowledge.search(query.split(/\s+/), options),
     limits,
     sessionId: () => "session-1",
   });
-  const registry = new ToolRegistry(tools, new PermissionPolicy("default", defaultConfig().permissions));
+  const rules = { ...defaultConfig().permissions, allow: options.allow ?? ["save_knowledge", "delete_knowledge"], deny: options.deny ?? [] };
+  const registry = new ToolRegistry(tools, new PermissionPolicy(options.mode ?? "default", rules), options.approver);
   const context = { root: project.root, signal: new AbortController().signal, extraDirectories: [] };
   let id = 0;
   return { limits, call: (name: string, input: unknown) => registry.run({ id: String(++id), name, input }, context) };
 }
 
 describe("the knowledge tools", () => {
-  it("save, find and delete an item, without asking (they write Sylk's records, not the user's files)", async () => {
+  it("save, find and delete an item (allowed by rule)", async () => {
     const { call } = kit();
     const saved = await call("save_knowledge", { kind: "rule", key: "package manager", content: "Use pnpm, never npm." });
     expect(saved).toMatchObject({ permission: "allowed" });

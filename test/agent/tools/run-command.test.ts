@@ -81,7 +81,7 @@ describe("run_command", () => {
     expect(result.output).toContain("aborted");
     const already = await run({ command: "echo never" }, controller.signal);
     expect(already.isError).toBe(true);
-    expect(already.output).toContain("cancelled before it started");
+    expect(already.output).toBe("The user interrupted before this call ran.");
   });
 
   it("does not wait for background jobs that keep the output open", async () => {

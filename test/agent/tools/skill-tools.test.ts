@@ -38,7 +38,8 @@ function kit(options: { mode?: PermissionMode; approver?: Approver; skills?: num
   });
   const registry: ToolRegistry = new ToolRegistry(
     [...createBuiltinTools({ codeSearcher, ...unsandboxedCommands }), ...skillTools],
-    new PermissionPolicy(options.mode ?? "default", options.rules ?? { allow: [], deny: [] }),
+    // Creating skills is allowed by rule unless a test gives its own rules: most are about what skills do (the approval of a creation has its own test).
+    new PermissionPolicy(options.mode ?? "default", options.rules ?? { allow: ["create_skill"], deny: [] }),
     options.approver,
   );
   let id = 0;
@@ -48,6 +49,21 @@ function kit(options: { mode?: PermissionMode; approver?: Approver; skills?: num
 const skills = () => services.knowledge.list({ layer: "skill_patterns", limit: 100 });
 
 describe("the skill tools", () => {
+  it("creating a skill keeps it for later sessions: asked like a write, with its definition shown, refused in plan mode and where no one can be asked", async () => {
+    const input = { name: "lint-fix", kind: "script", description: "Lint and fix the code", definition: { script: "npm run lint -- --fix" } };
+    const planned = await kit({ mode: "plan", rules: { allow: ["create_skill"], deny: [] } }).call("create_skill", input);
+    expect(planned).toMatchObject({ isError: true, permission: "denied" });
+    const unattended = await kit({ rules: { allow: [], deny: [] } }).call("create_skill", input);
+    expect(unattended.output).toContain('the user can add the allow rule "create_skill(scope:project)" to permissions in ~/.sylkrc, or run with --permission-mode accept-edits');
+    expect(skills()).toEqual([]);
+
+    const asked: ApprovalRequest[] = [];
+    const attended = kit({ rules: { allow: [], deny: [] }, approver: async (request) => (asked.push(request), "allow-once") });
+    expect(await attended.call("create_skill", input)).toMatchObject({ permission: "approved" });
+    expect(asked[0]).toMatchObject({ kind: "remember", targets: { memory: { scope: "project", what: 'script skill "lint-fix": Lint and fix the code Definition: {"script":"npm run lint -- --fix"}' } } });
+    expect(skills().map((item) => item.key)).toEqual(["lint-fix"]);
+  });
+
   it("a composite skill reads then greps, each step through the registry, without asking (both read)", async () => {
     const { call } = kit();
     const created = await call("create_skill", {

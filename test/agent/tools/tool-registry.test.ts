@@ -37,6 +37,64 @@ describe("ToolRegistry", () => {
     expect(extra.output).toContain("lines");
   });
 
+  it("stops waiting for a call that never settles soon after its signal aborts, and discards its late result", async () => {
+    let finish: (output: { output: string }) => void = () => undefined;
+    const waitsForever = defineTool({
+      name: "wait_forever",
+      description: "Waits for an answer that never comes.",
+      schema: z.strictObject({}),
+      kind: "read",
+      targets: () => ({}),
+      execute: () => new Promise<{ output: string }>((resolve) => (finish = resolve)),
+    });
+    const registry = new ToolRegistry([waitsForever], new PermissionPolicy("bypass"));
+    const controller = new AbortController();
+    const running = registry.run({ id: "w", name: "wait_forever", input: {} }, { ...context, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const aborted = performance.now();
+    controller.abort();
+    const result = await running;
+    expect(performance.now() - aborted).toBeLessThan(1_500);
+    expect(result).toMatchObject({ isError: true, output: "The user interrupted this call before it finished; it has no result.", display: "Interrupted" });
+    finish({ output: "too late" });
+    const before = await registry.run({ id: "x", name: "wait_forever", input: {} }, { ...context, signal: controller.signal });
+    expect(before).toMatchObject({ isError: true, output: "The user interrupted before this call ran." });
+  });
+
+  it("waits past the grace for a tool that stops on its signal by itself and records how (a sub-agent)", async () => {
+    const winding = defineTool({
+      name: "winding_down",
+      description: "Takes a while to stop, and says how it stopped.",
+      schema: z.strictObject({}),
+      kind: "read",
+      stopsOnAbort: true,
+      targets: () => ({}),
+      execute: (_input, toolContext) =>
+        new Promise<{ output: string }>((resolve) => {
+          toolContext.signal.addEventListener("abort", () => setTimeout(() => resolve({ output: "stopped, notes recorded" }), 800));
+          started();
+        }),
+    });
+    let started: () => void = () => undefined;
+    const executing = new Promise<void>((resolve) => (started = resolve));
+    const controller = new AbortController();
+    const running = new ToolRegistry([winding], new PermissionPolicy("bypass")).run({ id: "s", name: "winding_down", input: {} }, { ...context, signal: controller.signal });
+    await executing;
+    controller.abort();
+    expect(await running).toMatchObject({ output: "stopped, notes recorded" });
+  });
+
+  it("keeps the answer of a tool that stops on the signal itself", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const result = await new ToolRegistry([runCommandTool], new PermissionPolicy("bypass")).run(
+      { id: "c", name: "run_command", input: { command: "echo started; sleep 5" } },
+      { ...context, signal: controller.signal },
+    );
+    expect(result.output).toContain("started");
+    expect(result.output).toContain("aborted: the command was cancelled and its processes were killed");
+  });
+
   it("lists the available tools for an unknown tool", async () => {
     const result = await registryFor("bypass").run({ id: "1", name: "delete_everything", input: {} }, context);
     expect(result.isError).toBe(true);

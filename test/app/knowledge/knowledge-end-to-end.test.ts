@@ -23,7 +23,15 @@ afterEach(async () => {
 });
 
 function open(enabled: boolean) {
-  const env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_KNOWLEDGE_ENABLED: String(enabled) };
+  const env = {
+    ...project.env,
+    ANTHROPIC_API_KEY: "test",
+    ANTHROPIC_BASE_URL: server.baseUrl,
+    SYLK_MODEL_MAX_ATTEMPTS: "1",
+    SYLK_KNOWLEDGE_ENABLED: String(enabled),
+    // No one to ask here: the user's own rules let the agent keep knowledge and skills (approvals have their own tests).
+    SYLK_PERMISSIONS_ALLOW: JSON.stringify(["save_knowledge", "create_skill"]),
+  };
   services = openProject({ root: project.root, env });
   return env;
 }

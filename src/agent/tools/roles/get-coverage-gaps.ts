@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import * as z from "zod";
+import { readRegularFile } from "../../../files/regular-file.js";
 import { estimateTokens } from "../../../tokens/estimate-tokens.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "../tool.js";
 import { lineRanges, parseCoverageReport, type CoverageFormat, type FileCoverage } from "./coverage-reports.js";
@@ -72,7 +73,7 @@ export function createGetCoverageGapsTool(deps: GetCoverageGapsDeps): ToolDefini
         let files: FileCoverage[];
         let sources: string[];
         try {
-          ({ files, sources } = parseCoverageReport(candidate.format, readFileSync(real, "utf8")));
+          ({ files, sources } = parseCoverageReport(candidate.format, readRegularFile(real, { maxBytes: MAX_REPORT_BYTES }).toString("utf8")));
         } catch (error) {
           notes.push(`${candidate.path} could not be read as ${FORMAT_NAMES[candidate.format]}: ${(error as Error).message}`);
           continue;
@@ -173,7 +174,7 @@ function locator(root: string, realRoot: string, goModulePath: string | undefine
 
 function goModule(root: string): string | undefined {
   try {
-    return /^module\s+(\S+)/m.exec(readFileSync(join(root, "go.mod"), "utf8"))?.[1];
+    return /^module\s+(\S+)/m.exec(readRegularFile(join(root, "go.mod")).toString("utf8"))?.[1];
   } catch {
     return undefined;
   }
@@ -234,7 +235,7 @@ const packageJson = z.looseObject({
 function nodeTestRunner(path: string): "vitest" | "jest" | undefined {
   let parsed: z.infer<typeof packageJson>;
   try {
-    parsed = packageJson.parse(JSON.parse(readFileSync(path, "utf8")));
+    parsed = packageJson.parse(JSON.parse(readRegularFile(path).toString("utf8")));
   } catch {
     return undefined;
   }

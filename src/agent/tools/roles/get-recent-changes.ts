@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { lstatSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { join, sep } from "node:path";
 import { structuredPatch } from "diff";
 import * as z from "zod";
+import { readRegularFile } from "../../../files/regular-file.js";
 import { looksBinary } from "../../../parsing/languages.js";
 import { isSecretPath, maskSecrets } from "../../../security/secrets.js";
 import type { FileChangeRecord } from "../../../store/handoff-repository.js";
@@ -288,8 +289,9 @@ async function compareWithHead(
       changes.push({ path: entry.path, status: "type changed", detail: "", diff: [] });
       continue;
     }
-    // A link's blob is its target; the target itself is never read.
-    const current = isLink ? Buffer.from(readlinkSync(absolute)) : stats.size === entry.size ? readFileSync(absolute) : undefined;
+    // A link's blob is its target; the target itself is never read. A file is read without following
+    // or blocking: it may have become a link or a FIFO since the lstat.
+    const current = isLink ? Buffer.from(readlinkSync(absolute)) : stats.size === entry.size ? readRegularFile(absolute, { noFollow: true }) : undefined;
     if (current !== undefined && gitBlobId(current, entry.oid.length) === entry.oid) continue;
     changes.push({ path: entry.path, status: "modified", detail: "", diff: [] });
   }
@@ -329,7 +331,7 @@ async function describeModification(root: string, change: Uncommitted, withDiffs
     return;
   }
   const before = await runGit(root, ["show", ...DIFF_GUARD, `HEAD:./${change.path}`], { ...git, maxBuffer: MAX_FILE_BYTES * 2 });
-  const after = readFileSync(absolute);
+  const after = readRegularFile(absolute, { noFollow: true });
   if (looksBinary(before) || looksBinary(after)) {
     change.detail = "binary";
     return;

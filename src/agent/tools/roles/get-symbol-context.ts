@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
 import * as z from "zod";
+import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../../../files/regular-file.js";
 import { tokenize } from "../../../search/code-tokenizer.js";
 import { stem } from "../../../search/full-text-document.js";
 import type { PersistentFullText } from "../../../search/persistent-full-text.js";
@@ -227,17 +227,18 @@ function renderDefinition(
 
 /** The file's current lines (secrets masked) and its sha256, or why they cannot be read. */
 function readCurrent(root: string, path: string): { lines: string[]; hash: string } | string {
-  let absolute: string;
+  let real: string;
   try {
-    absolute = resolveProjectPath(root, path).absolute;
+    real = resolveProjectPath(root, path).real;
   } catch (error) {
     return (error as Error).message;
   }
   try {
-    if (statSync(absolute).size > MAX_FILE_BYTES) return "the file is too large to read here; use read_file with an offset";
-    const bytes = readFileSync(absolute);
+    const bytes = readRegularFile(real, { maxBytes: MAX_FILE_BYTES });
     return { lines: splitLines(maskSecrets(bytes.toString("utf8")).text), hash: createHash("sha256").update(bytes).digest("hex") };
-  } catch {
+  } catch (error) {
+    if (error instanceof FileTooLargeError) return "the file is too large to read here; use read_file with an offset";
+    if (error instanceof NotRegularFileError) return `it is ${error.kind} now, not a regular file; it was not read`;
     return "the file no longer exists; the index is behind";
   }
 }

@@ -1,0 +1,72 @@
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
+import type { IndexConfig } from "../config/schema.js";
+import { isSecretPath } from "../security/secrets.js";
+import { ignoreFileNames, PathFilter } from "./path-filter.js";
+import { calculatePriority } from "./priority.js";
+import type { ScannedFile, SkippedFile } from "./scanner.js";
+
+export interface PathClassification {
+  files: ScannedFile[];
+  skipped: SkippedFile[];
+  /** Missing, not a regular file, or excluded/ignored now: whatever the index holds for them goes. */
+  gone: string[];
+}
+
+/**
+ * What the scanner would say of just these paths (a file watcher's events),
+ * without walking the project: the same exclusions and ignore files (those
+ * of each path's ancestors), the same secret and size rules.
+ */
+export function classifyPaths(
+  root: string,
+  config: IndexConfig,
+  paths: readonly string[],
+  nowMs: number = Date.now(),
+): PathClassification {
+  const filter = new PathFilter(config);
+  if (config.respectGitignore) filter.registerIgnoreFile("", join(root, ".git", "info", "exclude"));
+  const registered = new Set<string>();
+  const registerIgnoreFiles = (directory: string) => {
+    if (registered.has(directory)) return;
+    registered.add(directory);
+    for (const name of ignoreFileNames(config)) filter.registerIgnoreFile(directory, join(root, directory, name));
+  };
+  const result: PathClassification = { files: [], skipped: [], gone: [] };
+  for (const path of [...new Set(paths)].sort((a, b) => depthOf(a) - depthOf(b))) {
+    const segments = path.split("/");
+    let excluded = false;
+    for (let depth = 0; depth < segments.length - 1 && !excluded; depth++) {
+      const directory = segments.slice(0, depth + 1).join("/");
+      registerIgnoreFiles(segments.slice(0, depth).join("/"));
+      excluded = filter.excludesDirectory(segments[depth] as string, directory) || filter.ignores(directory, true);
+    }
+    registerIgnoreFiles(segments.slice(0, -1).join("/"));
+    const name = segments[segments.length - 1] as string;
+    if (excluded || filter.excludesFile(name, path) || filter.ignores(path, false)) {
+      result.gone.push(path);
+      continue;
+    }
+    let stats;
+    try {
+      stats = lstatSync(join(root, path));
+    } catch {
+      result.gone.push(path);
+      continue;
+    }
+    if (!stats.isFile()) {
+      result.gone.push(path);
+      continue;
+    }
+    const size = stats.size;
+    const mtimeMs = Math.trunc(stats.mtimeMs);
+    if (isSecretPath(path)) result.skipped.push({ path, size, mtimeMs, reason: "secret" });
+    else if (size > config.maxFileSize) result.skipped.push({ path, size, mtimeMs, reason: "too-large" });
+    else result.files.push({ path, size, mtimeMs, priority: calculatePriority(path, mtimeMs, config.priorityPaths, nowMs) });
+  }
+  return result;
+}
+
+function depthOf(path: string): number {
+  return path.split("/").length;
+}
