@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { printOpeningWarnings } from "../opening-warnings.js";
-import { pipelineLine, sessionLine, subAgentLine } from "../format.js";
+import { pipelineLine, sessionLine, subAgentLine } from "../../format/session-lines.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 import { terminalJson } from "../../format/terminal-json.js";
 

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { getMeta } from "../../store/database.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
-import { formatBytes, formatCount } from "../format.js";
+import { formatBytes, formatCount } from "../../format/numbers.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalField, terminalText } from "../terminal-text.js";
 import { terminalJson } from "../../format/terminal-json.js";

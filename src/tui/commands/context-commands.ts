@@ -1,5 +1,5 @@
 import { ContextRetriever } from "../../context/context-retriever.js";
-import { formatCount } from "../../cli/format.js";
+import { formatCount } from "../../format/numbers.js";
 import type { ContextReference } from "../../store/content-types.js";
 import type { TranscriptEntry } from "../transcript.js";
 import type { SlashCommandContext } from "./slash-commands.js";

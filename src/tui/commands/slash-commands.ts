@@ -1,6 +1,7 @@
 import type { ProjectServices } from "../../app/project-services.js";
 import { search } from "../../cli/commands/search-command.js";
-import { formatCount, sessionLine } from "../../cli/format.js";
+import { formatCount } from "../../format/numbers.js";
+import { sessionLine } from "../../format/session-lines.js";
 import type { AgentControls } from "../hooks/use-agent.js";
 import type { AgentSession } from "../../app/agent-session.js";
 import type { RestoreResult } from "../../app/file-checkpoints.js";
