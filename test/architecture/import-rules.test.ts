@@ -74,6 +74,10 @@ describe("architecture: the one-way flow of DESIGN.md", () => {
     expect(violations((edge) => under("tui")(edge.target) && !under("tui")(edge.from) && !under("cli")(edge.from))).toEqual([]);
   });
 
+  it("the TUI and app/ never import the CLI: formatting lives in format/, the cross-store search in app/", () => {
+    expect(violations((edge) => (under("tui")(edge.from) || under("app")(edge.from)) && under("cli")(edge.target))).toEqual([]);
+  });
+
   it("the agent, context, llm, store and search never import the UI or the CLI", () => {
     const lower = ["agent", "context", "llm", "store", "search", "indexer", "content-store", "workers", "team", "roles"].map(under);
     expect(violations((edge) => lower.some((inside) => inside(edge.from)) && (under("tui")(edge.target) || under("cli")(edge.target)))).toEqual([]);

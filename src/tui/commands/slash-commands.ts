@@ -1,5 +1,5 @@
 import type { ProjectServices } from "../../app/project-services.js";
-import { search } from "../../cli/commands/search-command.js";
+import { searchProject } from "../../app/project-search.js";
 import { formatCount } from "../../format/numbers.js";
 import { sessionLine } from "../../format/session-lines.js";
 import type { AgentControls } from "../hooks/use-agent.js";
@@ -100,7 +100,7 @@ async function searchCommand(query: string, context: SlashCommandContext): Promi
   if (context.indexing.snapshot().state === "off") {
     context.agent.print(note("Indexing is off for this project, so only what an earlier run indexed can be found.", "dim"));
   }
-  const response = await search(context.services, query, { k: 10, scope: "code" });
+  const response = await searchProject(context.services, query, { k: 10, scope: "code" });
   context.agent.print({ kind: "search", response });
   for (const message of response.degraded ?? []) context.agent.print(note(`Search degraded: ${message}`, "warning"));
 }
