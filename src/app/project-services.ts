@@ -15,6 +15,10 @@ import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
 import { KnowledgeStore } from "../content-store/knowledge-store.js";
 import { KnowledgeRepository } from "../store/knowledge-repository.js";
 import { InquiryRepository } from "../store/inquiry-repository.js";
+import { LearningRepository } from "../store/learning-repository.js";
+import { PatternRepository } from "../store/pattern-repository.js";
+import { PipelineRepository } from "../store/pipeline-repository.js";
+import { RoutingRepository } from "../store/routing-repository.js";
 import { Inquiries } from "./knowledge/inquiries.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
 import type { SqliteDatabase } from "../store/database.js";
@@ -48,6 +52,14 @@ export interface ProjectServices {
   checkpoints: CheckpointRepository;
   /** Agent instances and their handoffs, quality observations, learned profiles, task lists. */
   handoffs: HandoffRepository;
+  /** The guide's routing decisions and the agents' affinities. */
+  routing: RoutingRepository;
+  /** What recurs across sessions: tool errors, user corrections, files changed, test results. */
+  patterns: PatternRepository;
+  /** Pipeline runs and their stages. */
+  pipelines: PipelineRepository;
+  /** Self-tuning retrieval's learned state. */
+  learning: LearningRepository;
   vectors: VectorStore;
   embedder: Embedder;
   codeFullText: PersistentFullText;
@@ -109,6 +121,10 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     sessions: new SessionRepository(db),
     checkpoints: new CheckpointRepository(db),
     handoffs: new HandoffRepository(db),
+    routing: new RoutingRepository(db),
+    patterns: new PatternRepository(db),
+    pipelines: new PipelineRepository(db),
+    learning: new LearningRepository(db),
     vectors,
     embedder,
     codeFullText,

@@ -78,6 +78,10 @@ describe("architecture: the one-way flow of DESIGN.md", () => {
     expect(violations((edge) => (under("tui")(edge.from) || under("app")(edge.from)) && under("cli")(edge.target))).toEqual([]);
   });
 
+  it("context/ never imports app/: the prefetcher takes the searchers it needs, not the project's services", () => {
+    expect(violations((edge) => under("context")(edge.from) && under("app")(edge.target))).toEqual([]);
+  });
+
   it("the agent, context, llm, store and search never import the UI or the CLI", () => {
     const lower = ["agent", "context", "llm", "store", "search", "indexer", "content-store", "workers", "team", "roles"].map(under);
     expect(violations((edge) => lower.some((inside) => inside(edge.from)) && (under("tui")(edge.target) || under("cli")(edge.target)))).toEqual([]);

@@ -2,8 +2,11 @@ import type { KnowledgeItem, KnowledgeKind, KnowledgeLayer } from "../../store/k
 import { KNOWLEDGE_LAYERS } from "../../store/knowledge-repository.js";
 import type { Inquiry } from "../../store/inquiry-repository.js";
 import { extractKeywords } from "../../knowledge/extract-keywords.js";
-import type { ProjectServices } from "../project-services.js";
 import type { KnowledgeStore } from "../../content-store/knowledge-store.js";
+import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
+import type { LoadedConfig } from "../../config/load-config.js";
+import type { SessionRepository } from "../../store/session-repository.js";
+import type { Inquiries } from "./inquiries.js";
 
 /**
  * What `sylk memory` and `/memory` do (issue 15): list, search, add, remove
@@ -50,8 +53,17 @@ export function parseMemoryRequest(given: readonly string[]): MemoryRequest {
   }
 }
 
+/** What a memory request reads and writes: the project's knowledge and questions, and the latest session's notes. */
+export interface MemorySources {
+  knowledge: KnowledgeStore;
+  inquiries: Pick<Inquiries, "pending" | "answer">;
+  loadedConfig: Pick<LoadedConfig, "config">;
+  contentStore: Pick<UniversalContentStore, "recentOfType">;
+  sessions: Pick<SessionRepository, "latest">;
+}
+
 export function runMemoryRequest(
-  services: Pick<ProjectServices, "knowledge" | "inquiries" | "loadedConfig" | "contentStore" | "sessions">,
+  services: MemorySources,
   request: MemoryRequest,
   /** The user's own store, for every project; absent: this project's alone. */
   user?: KnowledgeStore,
