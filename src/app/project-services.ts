@@ -20,6 +20,7 @@ import { PatternRepository } from "../store/pattern-repository.js";
 import { PipelineRepository } from "../store/pipeline-repository.js";
 import { RoutingRepository } from "../store/routing-repository.js";
 import { Inquiries } from "./knowledge/inquiries.js";
+import { UserKnowledge } from "./knowledge/user-knowledge.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
 import type { SqliteDatabase } from "../store/database.js";
 import { EntryRepository } from "../store/entry-repository.js";
@@ -74,6 +75,8 @@ export interface ProjectServices {
   knowledge: KnowledgeStore;
   /** Questions for the user when knowledge was missing; an answer becomes knowledge. */
   inquiries: Inquiries;
+  /** The user's own knowledge, for every project (`$SYLK_HOME/knowledge.db`), opened on first use. */
+  userKnowledge: UserKnowledge;
   consent: ConsentStore;
   indexLock: IndexLock;
   /** grep's matching thread, warm across the process's sessions and sub-agents. */
@@ -111,6 +114,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     racyWindowMs: options.racyWindowMs,
   });
   const grepThread = new GrepThread();
+  const userKnowledge = new UserKnowledge(paths.sylkHome);
   return {
     paths,
     loadedConfig,
@@ -151,11 +155,13 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     }),
     knowledge,
     inquiries: new Inquiries({ repository: new InquiryRepository(db), knowledge }),
+    userKnowledge,
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock, paths.root),
     grepThread,
     close: async () => {
       grepThread.close();
+      userKnowledge.close();
       await Promise.all([indexer.close(), codeVectorIndex.close()]);
       db.close();
     },

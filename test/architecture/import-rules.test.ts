@@ -70,6 +70,10 @@ describe("architecture: the one-way flow of DESIGN.md", () => {
     ).toEqual([]);
   });
 
+  it("the UI reads the project through its read model, never through the project's services (not even their types)", () => {
+    expect(violations((edge) => under("tui")(edge.from) && edge.target === "app/project-services")).toEqual([]);
+  });
+
   it("only the CLI starts the TUI", () => {
     expect(violations((edge) => under("tui")(edge.target) && !under("tui")(edge.from) && !under("cli")(edge.from))).toEqual([]);
   });
