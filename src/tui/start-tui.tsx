@@ -31,7 +31,8 @@ export async function startTui(options: StartTuiOptions): Promise<{ sessionId: s
   stdout.write(PASTE_MODE_ON);
   const instance = render(
     <App
-      services={session.services}
+      project={session.screen}
+      openAgentSession={session.openAgentSession}
       indexing={session.indexing}
       promptHistory={session.promptHistory}
       mentions={(query) => session.mentions.complete(query)}

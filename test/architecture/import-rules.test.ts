@@ -70,8 +70,20 @@ describe("architecture: the one-way flow of DESIGN.md", () => {
     ).toEqual([]);
   });
 
+  it("the UI reads the project through its read model, never through the project's services (not even their types)", () => {
+    expect(violations((edge) => under("tui")(edge.from) && edge.target === "app/project-services")).toEqual([]);
+  });
+
   it("only the CLI starts the TUI", () => {
     expect(violations((edge) => under("tui")(edge.target) && !under("tui")(edge.from) && !under("cli")(edge.from))).toEqual([]);
+  });
+
+  it("the TUI and app/ never import the CLI: formatting lives in format/, the cross-store search in app/", () => {
+    expect(violations((edge) => (under("tui")(edge.from) || under("app")(edge.from)) && under("cli")(edge.target))).toEqual([]);
+  });
+
+  it("context/ never imports app/: the prefetcher takes the searchers it needs, not the project's services", () => {
+    expect(violations((edge) => under("context")(edge.from) && under("app")(edge.target))).toEqual([]);
   });
 
   it("the agent, context, llm, store and search never import the UI or the CLI", () => {

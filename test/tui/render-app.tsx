@@ -49,7 +49,8 @@ export async function renderApp(options: RenderAppOptions = {}) {
   const exited = new Promise<{ sessionId: string }>((resolve) => (resolveExit = resolve));
   const app = (
     <App
-      services={session.services}
+      project={session.screen}
+      openAgentSession={session.openAgentSession}
       indexing={session.indexing}
       promptHistory={session.promptHistory}
       mentions={(query) => session.mentions.complete(query)}
