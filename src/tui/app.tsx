@@ -4,7 +4,7 @@ import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { estimateCost } from "../llm/model-prices.js";
 import { addUsage } from "../llm/model-types.js";
 import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
-import { openAgentSession } from "../app/agent-session.js";
+import { openAgentSession } from "../app/session/open-agent-session.js";
 import { describeSandbox, keptReadable, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { ProjectServices } from "../app/project-services.js";
 import type { PromptHistory } from "../app/prompt-history.js";
@@ -48,7 +48,8 @@ export interface AppProps {
   /** Leaves as /exit does when aborted. */
   exitSignal?: AbortSignal;
   /** Called once, after the running turn (if any) has stopped, just before the app unmounts. */
-  onExit: (info: { sessionId: string }) => void;
+  /** The session the conversation was recorded in; undefined when nothing was. */
+  onExit: (info: { sessionId: string | undefined }) => void;
 }
 
 /** Clears the visible screen and the scrollback, then homes the cursor. */
@@ -121,8 +122,8 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
     const { sandbox } = agent.session;
     const warnings = [...(sandbox.state === "unavailable" ? [`${describeSandbox(sandbox)}.`] : []), ...keptReadable(sandbox)];
     const unsandboxed: TranscriptEntry[] = provider ? warnings.map((text) => ({ kind: "note", tone: "warning", text })) : [];
+    if (!agent.session.started) return agent.print(banner(), ...unsandboxed);
     const resumedId = agent.session.sessionId;
-    if (!resumedId) return agent.print(banner(), ...unsandboxed);
     const title = services.sessions.get(resumedId)?.title;
     const resumed: TranscriptEntry = { kind: "note", tone: "dim", text: `Resumed session ${resumedId.slice(0, 8)}${title ? `: ${title}` : ""}` };
     agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(services.sessions.messages(resumedId)));
@@ -148,7 +149,8 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
     if (exiting.current) return;
     exiting.current = true;
     void agentRef.current.stop().then(() => {
-      onExitRef.current({ sessionId: agentRef.current.session.sessionId });
+      const { session } = agentRef.current;
+      onExitRef.current({ sessionId: session.started ? session.sessionId : undefined });
       exit();
     });
   }, [exit]);
@@ -202,7 +204,7 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
     clearScreen: () => write(CLEAR_TERMINAL),
     switchModel: (model) => {
       modelRef.current = model;
-      return agent.switchSession(agent.session.sessionId ? { id: agent.session.sessionId } : undefined);
+      return agent.switchSession(agent.session.started ? { id: agent.session.sessionId } : undefined);
     },
     exit: requestExit,
   });

@@ -58,13 +58,13 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const [{ openInteractiveSession }, { openAgentSession }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
         import("../../app/interactive-session.js"),
-        import("../../app/agent-session.js"),
+        import("../../app/session/open-agent-session.js"),
         import("../../roles/custom-agents.js"),
         import("../../roles/resolve-role.js"),
       ]);
       const session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
       printOpeningWarnings(session.services, context.stderr);
-      let sessionId = "";
+      let sessionId: string | undefined;
       try {
         // Before the screen is drawn: an unknown agent is a usage error, and files that did not load are said.
         const { paths, loadedConfig } = session.services;

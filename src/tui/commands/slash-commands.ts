@@ -2,7 +2,7 @@ import type { ProjectServices } from "../../app/project-services.js";
 import { search } from "../../cli/commands/search-command.js";
 import { formatCount, sessionLine } from "../../cli/format.js";
 import type { AgentControls } from "../hooks/use-agent.js";
-import type { AgentSession } from "../../app/agent-session.js";
+import type { AgentSession } from "../../app/session/open-agent-session.js";
 import type { RestoreResult } from "../../app/file-checkpoints.js";
 import { renderReference } from "../../context/context-reference.js";
 import { estimateCost, formatDollars } from "../../llm/model-prices.js";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
-import { openAgentSession } from "../../../src/app/agent-session.js";
+import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import { parseMemoryRequest, runMemoryRequest } from "../../../src/app/knowledge/memory-commands.js";
 import { ObservationBuffer } from "../../../src/app/knowledge/observation-buffer.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";

@@ -1,6 +1,6 @@
-import { BadInputError } from "../errors.js";
-import type { SessionRecord } from "../store/session-repository.js";
-import type { ProjectServices } from "./project-services.js";
+import { BadInputError } from "../../errors.js";
+import type { SessionRecord } from "../../store/session-repository.js";
+import type { ProjectServices } from "../project-services.js";
 
 /**
  * The session to go on with: the latest root, or one by id or the start of
