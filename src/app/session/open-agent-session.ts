@@ -92,7 +92,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   });
   // Sylk's home is no tool's to read or write, even where the project (or an allowed directory) holds it.
   const toolContext: Omit<ToolContext, "signal"> = { root: services.paths.root, extraDirectories: tree.extraDirectories, hiddenDirectories: [services.paths.sylkHome] };
-  const checkpoints = new FileCheckpoints(services.checkpoints, () => conversation.id, checkpointFingerprints(services.paths.sylkHome));
+  const checkpoints = new FileCheckpoints(services.checkpoints, conversation.id, checkpointFingerprints(services.paths.sylkHome));
   const runtime = new SessionRuntime({
     services,
     config,
@@ -232,7 +232,7 @@ function observationsFor(services: ProjectServices, env: NodeJS.ProcessEnv, mode
   if (!config.observationalMemory.enabled) return { buffer: undefined, reports };
   const buffer = new ObservationBuffer({
     store: services.contentStore,
-    sessionId: () => conversation.id,
+    sessionId: conversation.id,
     rows: () => conversation.recorder?.rows() ?? [],
     observer: observerFor(config, env, model.provider),
     settings: config.observationalMemory,

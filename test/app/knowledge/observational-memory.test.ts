@@ -31,7 +31,7 @@ const LONG = Array.from({ length: 60 }, (_, index) => `We decided to keep the re
 function buffer(sessionId: string, messages: SessionMessageRow[], observer?: ModelProvider, reports: string[] = []) {
   return new ObservationBuffer({
     store: services.contentStore,
-    sessionId: () => sessionId,
+    sessionId,
     rows: () => messages,
     observer,
     settings: { messageTokenThreshold: 1_000, observationTokenThreshold: 2_000 },

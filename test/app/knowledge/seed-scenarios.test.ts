@@ -81,7 +81,7 @@ const text = (role: "user" | "assistant", value: string): ChatMessage => ({ role
 function buffer(deps: { sessionId: string; rows: () => readonly SessionMessageRow[]; observer?: ModelProvider; settings?: Partial<ObservationSettings>; reports?: string[]; compact?: (through: number, summary: string) => Promise<unknown> }) {
   return new ObservationBuffer({
     store: services.contentStore,
-    sessionId: () => deps.sessionId,
+    sessionId: deps.sessionId,
     rows: deps.rows,
     observer: deps.observer,
     settings: { messageTokenThreshold: 1_000, observationTokenThreshold: 2_000, ...deps.settings },
