@@ -146,7 +146,7 @@ export class SessionRuntime {
     const contextManager = window.managerFor(windowTokens, (safetyNet) => quality.policy(safetyNet));
     quality.attach(active, contextManager, maxTokens);
     const prefetcher = window.prefetcherFor(windowTokens);
-    // Pipeline agents prefetch within their focused budget; the orchestrator gets its workflow instead of code.
+    // The orchestrator gets its workflow instead of code.
     const prefetchRuns = prefetchIsOn(config.context) && deps.hook !== "workflow_context";
     return runAgent(
       {
