@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { openAgentSession, type AgentSession, type AgentSessionOptions } from "./agent-session.js";
+import { openAgentSession, type AgentSession, type AgentSessionOptions } from "./session/open-agent-session.js";
 import { openProject, type ProjectServices } from "./project-services.js";
 import { createScreenReadModel, type ScreenReadModel } from "./screen-read-model.js";
 import { loadConfig } from "../config/load-config.js";

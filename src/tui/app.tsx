@@ -51,7 +51,8 @@ export interface AppProps {
   /** Leaves as /exit does when aborted. */
   exitSignal?: AbortSignal;
   /** Called once, after the running turn (if any) has stopped, just before the app unmounts. */
-  onExit: (info: { sessionId: string }) => void;
+  /** The session the conversation was recorded in; undefined when nothing was. */
+  onExit: (info: { sessionId: string | undefined }) => void;
 }
 
 /** Clears the visible screen and the scrollback, then homes the cursor. */
@@ -122,6 +123,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
     const { sandbox } = agent.session;
     const warnings = [...(sandbox.state === "unavailable" ? [`${describeSandbox(sandbox)}.`] : []), ...keptReadable(sandbox)];
     const unsandboxed: TranscriptEntry[] = provider ? warnings.map((text) => ({ kind: "note", tone: "warning", text })) : [];
+    if (!agent.session.started) return agent.print(banner(), ...unsandboxed);
     const resumedId = agent.session.sessionId;
     if (!resumedId) return agent.print(banner(), ...unsandboxed);
     const recap = project.recap(resumedId);
@@ -149,7 +151,8 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
     if (exiting.current) return;
     exiting.current = true;
     void agentRef.current.stop().then(() => {
-      onExitRef.current({ sessionId: agentRef.current.session.sessionId });
+      const { session } = agentRef.current;
+      onExitRef.current({ sessionId: session.started ? session.sessionId : undefined });
       exit();
     });
   }, [exit]);
@@ -203,7 +206,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
     clearScreen: () => write(CLEAR_TERMINAL),
     switchModel: (model) => {
       modelRef.current = model;
-      return agent.switchSession(agent.session.sessionId ? { id: agent.session.sessionId } : undefined);
+      return agent.switchSession(agent.session.started ? { id: agent.session.sessionId } : undefined);
     },
     exit: requestExit,
   });

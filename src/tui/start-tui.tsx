@@ -23,10 +23,10 @@ export interface StartTuiOptions {
 const PASTE_MODE_ON = "\u001b[?2004h";
 const PASTE_MODE_OFF = "\u001b[?2004l";
 
-/** Draws the TUI until the user leaves; returns the session the conversation was recorded in. */
-export async function startTui(options: StartTuiOptions): Promise<{ sessionId: string }> {
+/** Draws the TUI until the user leaves; returns the session the conversation was recorded in, if it was. */
+export async function startTui(options: StartTuiOptions): Promise<{ sessionId: string | undefined }> {
   const { session, stdout } = options;
-  let sessionId = "";
+  let sessionId: string | undefined;
   const renderLog = options.env.SYLK_RENDER_LOG ? { file: options.env.SYLK_RENDER_LOG, frames: [] as string[] } : undefined;
   stdout.write(PASTE_MODE_ON);
   const instance = render(

@@ -1,7 +1,7 @@
 import { formatCount } from "../../format/numbers.js";
 import { sessionLine } from "../../format/session-lines.js";
 import type { AgentControls } from "../hooks/use-agent.js";
-import type { AgentSession } from "../../app/agent-session.js";
+import type { AgentSession } from "../../app/session/open-agent-session.js";
 import type { RestoreResult } from "../../app/file-checkpoints.js";
 import { renderReference } from "../../context/context-reference.js";
 import { estimateCost, formatDollars } from "../../llm/model-prices.js";

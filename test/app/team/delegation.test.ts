@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
-import { openAgentSession } from "../../../src/app/agent-session.js";
+import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { createContextTools } from "../../../src/agent/tools/context-tools.js";
 import { ContextRetriever } from "../../../src/context/context-retriever.js";
@@ -102,7 +102,7 @@ describe("delegate", () => {
     const [, searchHistory] = createContextTools({
       retriever: new ContextRetriever(services.contentStore),
       contentStore: services.contentStore,
-      sessionId: () => result.sessionId,
+      sessionId: result.sessionId,
       availableTokens: () => 10_000,
       sessionTree: (id) => [id, ...services.sessions.descendants(id).map((session) => session.id)],
     });

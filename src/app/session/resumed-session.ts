@@ -1,5 +1,5 @@
-import { BadInputError } from "../errors.js";
-import type { SessionRecord, SessionRepository } from "../store/session-repository.js";
+import { BadInputError } from "../../errors.js";
+import type { SessionRecord, SessionRepository } from "../../store/session-repository.js";
 
 /**
  * The session to go on with: the latest root, or one by id or the start of
