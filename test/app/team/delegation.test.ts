@@ -142,10 +142,14 @@ describe("delegate", () => {
   it("stops the sub-agent when the parent is cancelled: no model request is sent after the abort has settled", async () => {
     server.enqueue(reply().toolUse("delegate", { agent: "librarian", task: "Take forever." }, "toolu_slow"), reply().hang());
     const controller = new AbortController();
+    const untilChildAsked = async () => {
+      while (messageRequests(server).length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
     const { result, events } = await runPrompt("Slow.", {
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === "subagent_start") setTimeout(() => controller.abort(), 50);
+        // Once the child's model call is under way (its request reached the server), whatever the machine's load.
+        if (event.type === "subagent_start") void untilChildAsked().then(() => controller.abort());
       },
     });
     expect(result.stopReason).toBe("interrupted");
