@@ -562,7 +562,7 @@ async function coverage(dir) {
       recentOfType: (...args) => services.contentStore.recentOfType(...args),
       deleteDerived: (...args) => services.contentStore.deleteDerived(...args),
     };
-    const buffer = new ObservationBuffer({ store, sessionId: () => sessionId, rows: () => rows, observer: undefined, settings, report: (message) => reports.push(message) });
+    const buffer = new ObservationBuffer({ store, sessionId, rows: () => rows, observer: undefined, settings, report: (message) => reports.push(message) });
     for (const [ordinal, turn] of convTurns.entries()) {
       // The conversation's first speaker is the user, the other the assistant (the observer's "User:" / "Assistant:"; the text keeps the name).
       const role = turn.speaker === firstSpeaker ? "user" : "assistant";

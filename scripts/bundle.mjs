@@ -22,6 +22,9 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(repo, "dist", "bundle");
 const compiled = join(repo, "dist", "src") + sep;
 
+// What stays external, and what a module requires by name, loads from
+// node_modules: those packages are `dependencies`, and everything bundled is
+// a devDependency (test/scripts/runtime-dependencies.test.ts holds both).
 // better-sqlite3's JavaScript is bundled (its addon is found as below):
 // loaded from node_modules, its CommonJS files cost a one-shot search ~4 ms
 // in the loader.

@@ -48,7 +48,9 @@ export async function modelScenario(bench) {
     SYLK_MODEL_TIMEOUT_MS: String(MODEL_TIMEOUT_MS),
     SYLK_MODEL_MAX_ATTEMPTS: String(MODEL_MAX_ATTEMPTS),
     SYLK_MODEL_RETRY_BASE_DELAY_MS: "50",
-    SYLK_MODEL_RETRY_MAX_DELAY_MS: "200",
+    // The cap is also the longest retry-after Sylk waits for: it must let the 429's 1 s through. With
+    // three attempts the backoff's own delays stay about 50 and 100 ms.
+    SYLK_MODEL_RETRY_MAX_DELAY_MS: "2000",
   });
   const indexed = await run(["index", "--yes", root], { cwd: root, env });
   if (indexed.code !== 0) throw new Error(`indexing the generated project failed:\n${indexed.stderr}`);

@@ -43,9 +43,10 @@ export class SessionRecorder {
 
   static start(
     deps: { sessions: SessionRepository; contentStore: UniversalContentStore; identity: SessionIdentity },
-    details: { title: string; provider: string; model: string; parent?: SessionParent },
+    details: { title: string; provider: string; model: string; parent?: SessionParent; id?: string },
   ): SessionRecorder {
-    const id = randomUUID();
+    // The id may be the conversation's, known before its first prompt stores it.
+    const id = details.id ?? randomUUID();
     deps.sessions.create({
       id,
       // Masked before it is cut: the first prompt or a `!command` may hold a key, and a cut one no longer looks like one.

@@ -1,5 +1,5 @@
 import { setImmediate as nextMacrotask } from "node:timers/promises";
-import { formatCount, formatDuration } from "../cli/format.js";
+import { formatCount, formatDuration } from "../format/numbers.js";
 import type { IndexConfig } from "../config/schema.js";
 import type { IndexProgress, IndexSummary, ProjectIndexer } from "../indexer/project-indexer.js";
 import { describeRepair } from "../store/snapshot-damage.js";

@@ -54,7 +54,7 @@ function currentText(path: string): string | null {
 export class FileCheckpoints {
   constructor(
     private readonly repository: CheckpointRepository,
-    private readonly sessionId: () => string,
+    private readonly sessionId: string,
     private readonly fingerprints: CheckpointFingerprints,
   ) {
     // Raw bytes an older Sylk stored are masked now (a no-op once done: the partial index is empty).
@@ -63,7 +63,7 @@ export class FileCheckpoints {
 
   record(promptTurn: number, toolUseId: string, write: FileWrite): void {
     this.repository.record({
-      sessionId: this.sessionId(),
+      sessionId: this.sessionId,
       promptTurn,
       toolUseId,
       path: write.shown,
@@ -118,7 +118,7 @@ export class FileCheckpoints {
   }
 
   private live(): FileCheckpoint[] {
-    return this.repository.forSession(this.sessionId()).filter((checkpoint) => !checkpoint.undone);
+    return this.repository.forSession(this.sessionId).filter((checkpoint) => !checkpoint.undone);
   }
 
   /**

@@ -1,5 +1,7 @@
 import { availableParallelism } from "node:os";
+import { openAgentSession, type AgentSession, type AgentSessionOptions } from "./session/open-agent-session.js";
 import { openProject, type ProjectServices } from "./project-services.js";
+import { createScreenReadModel, type ScreenReadModel } from "./screen-read-model.js";
 import { loadConfig } from "../config/load-config.js";
 import { BackgroundIndexing } from "./background-indexing.js";
 import { Mentions } from "./mentions.js";
@@ -7,8 +9,16 @@ import { PromptHistoryStore, type PromptHistory } from "./prompt-history.js";
 import { warmIndexSocketPath } from "./warm-index/protocol.js";
 import { WarmIndexServer } from "./warm-index/warm-index-server.js";
 
+/** A conversation as the screen opens it; the project and the environment are the interactive session's. */
+export type ScreenSessionOptions = Pick<AgentSessionOptions, "approver" | "permissionMode" | "model" | "resume">;
+
 export interface InteractiveSession {
+  /** The project's services, for the command line around the screen; the screen itself reads `screen`. */
   services: ProjectServices;
+  /** What the screen reads of the project. */
+  screen: ScreenReadModel;
+  /** Opens a conversation in this project. */
+  openAgentSession(options: ScreenSessionOptions): AgentSession;
   indexing: BackgroundIndexing;
   /** The prompts typed in this project, across restarts. */
   promptHistory: PromptHistory;
@@ -38,6 +48,8 @@ export function openInteractiveSession(options: { root: string; env: NodeJS.Proc
   let server: Promise<WarmIndexServer | undefined> | undefined;
   return {
     services,
+    screen: createScreenReadModel(services),
+    openAgentSession: (sessionOptions) => openAgentSession({ ...sessionOptions, services, env: options.env }),
     indexing,
     promptHistory: new PromptHistoryStore(services.paths.promptHistory),
     mentions: new Mentions(services.paths.root, services.files),

@@ -15,7 +15,12 @@ import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
 import { KnowledgeStore } from "../content-store/knowledge-store.js";
 import { KnowledgeRepository } from "../store/knowledge-repository.js";
 import { InquiryRepository } from "../store/inquiry-repository.js";
+import { LearningRepository } from "../store/learning-repository.js";
+import { PatternRepository } from "../store/pattern-repository.js";
+import { PipelineRepository } from "../store/pipeline-repository.js";
+import { RoutingRepository } from "../store/routing-repository.js";
 import { Inquiries } from "./knowledge/inquiries.js";
+import { UserKnowledge } from "./knowledge/user-knowledge.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
 import type { SqliteDatabase } from "../store/database.js";
 import { EntryRepository } from "../store/entry-repository.js";
@@ -48,6 +53,14 @@ export interface ProjectServices {
   checkpoints: CheckpointRepository;
   /** Agent instances and their handoffs, quality observations, learned profiles, task lists. */
   handoffs: HandoffRepository;
+  /** The guide's routing decisions and the agents' affinities. */
+  routing: RoutingRepository;
+  /** What recurs across sessions: tool errors, user corrections, files changed, test results. */
+  patterns: PatternRepository;
+  /** Pipeline runs and their stages. */
+  pipelines: PipelineRepository;
+  /** Self-tuning retrieval's learned state. */
+  learning: LearningRepository;
   vectors: VectorStore;
   embedder: Embedder;
   codeFullText: PersistentFullText;
@@ -62,6 +75,8 @@ export interface ProjectServices {
   knowledge: KnowledgeStore;
   /** Questions for the user when knowledge was missing; an answer becomes knowledge. */
   inquiries: Inquiries;
+  /** The user's own knowledge, for every project (`$SYLK_HOME/knowledge.db`), opened on first use. */
+  userKnowledge: UserKnowledge;
   consent: ConsentStore;
   indexLock: IndexLock;
   /** grep's matching thread, warm across the process's sessions and sub-agents. */
@@ -99,6 +114,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     racyWindowMs: options.racyWindowMs,
   });
   const grepThread = new GrepThread();
+  const userKnowledge = new UserKnowledge(paths.sylkHome);
   return {
     paths,
     loadedConfig,
@@ -109,6 +125,10 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     sessions: new SessionRepository(db),
     checkpoints: new CheckpointRepository(db),
     handoffs: new HandoffRepository(db),
+    routing: new RoutingRepository(db),
+    patterns: new PatternRepository(db),
+    pipelines: new PipelineRepository(db),
+    learning: new LearningRepository(db),
     vectors,
     embedder,
     codeFullText,
@@ -135,11 +155,13 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     }),
     knowledge,
     inquiries: new Inquiries({ repository: new InquiryRepository(db), knowledge }),
+    userKnowledge,
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock, paths.root),
     grepThread,
     close: async () => {
       grepThread.close();
+      userKnowledge.close();
       await Promise.all([indexer.close(), codeVectorIndex.close()]);
       db.close();
     },

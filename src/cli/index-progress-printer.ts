@@ -1,6 +1,7 @@
 import type { UnindexableReason } from "../indexer/directory-listing.js";
 import type { IndexProgress, IndexSummary } from "../indexer/project-indexer.js";
-import { formatCount, formatDuration, progressBar } from "./format.js";
+import { describeProgress } from "../format/index-progress.js";
+import { formatCount, formatDuration } from "../format/numbers.js";
 import { terminalField } from "./terminal-text.js";
 import { terminalJson } from "../format/terminal-json.js";
 import { describeRepair } from "../store/snapshot-damage.js";
@@ -14,22 +15,6 @@ const UNINDEXABLE_WORDS: Readonly<Record<UnindexableReason, string>> = {
   device: "a device, not a regular file; never read",
   "name-not-utf8": "its name is not UTF-8, which Sylk's tools cannot name; rename it to index it",
 };
-
-/** What one line of progress says: `[████████░░] 80% - Indexed 1,234 / 1,542 files (412 files/s)`. */
-export function describeProgress(progress: IndexProgress): string {
-  switch (progress.phase) {
-    case "scanning":
-      return "Scanning project…";
-    case "saving":
-      return `Saving index… (${formatCount(progress.indexed)} files indexed)`;
-    case "complete":
-    case "indexing": {
-      const rate = progress.elapsedMs > 0 ? (progress.indexed * 1000) / progress.elapsedMs : 0;
-      const failed = progress.failed > 0 ? `, ${formatCount(progress.failed)} failed` : "";
-      return `${progressBar(progress.indexed, progress.total)} - Indexed ${formatCount(progress.indexed)} / ${formatCount(progress.total)} files (${formatCount(rate)} files/s${failed})`;
-    }
-  }
-}
 
 /**
  * Draws indexing progress: a bar redrawn in place on a terminal, plain lines

@@ -39,6 +39,8 @@ export interface FreshnessReport {
 
 /** Where the settings the stored directory states were walked with are kept. */
 const WALK_RULES_META_KEY = "walk_rules";
+/** When the last complete run ended: what `sylk status` shows. */
+const LAST_REFRESH_META_KEY = "last_refresh";
 
 export interface IndexSummary {
   /** What the index was before this run. */
@@ -132,6 +134,11 @@ export class ProjectIndexer {
     return this.pool;
   }
 
+  /** When the last complete run ended (ISO 8601), or undefined before the first. */
+  lastRefresh(): string | undefined {
+    return getMeta(this.deps.db, LAST_REFRESH_META_KEY);
+  }
+
   /**
    * Walks the project and compares what changed with the manifest. Only
    * directories whose listing differs from the last complete run's state
@@ -207,7 +214,7 @@ export class ProjectIndexer {
     if (!summary.interrupted) {
       this.deps.db.transaction(() => {
         this.rememberDirectories(scan, summary.failures);
-        setMeta(this.deps.db, "last_refresh", new Date().toISOString());
+        setMeta(this.deps.db, LAST_REFRESH_META_KEY, new Date().toISOString());
       })();
     }
     summary.durationMs = elapsed();

@@ -4,9 +4,8 @@ import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { estimateCost } from "../llm/model-prices.js";
 import { addUsage } from "../llm/model-types.js";
 import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
-import { openAgentSession } from "../app/agent-session.js";
 import { describeSandbox, keptReadable, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
-import type { ProjectServices } from "../app/project-services.js";
+import type { InteractiveSession } from "../app/interactive-session.js";
 import type { PromptHistory } from "../app/prompt-history.js";
 import { isMemoryNote, isSlashCommand } from "./commands/command-list.js";
 import { runSlashCommand, type SlashCommandContext } from "./commands/slash-commands.js";
@@ -25,6 +24,7 @@ import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
 import { usePromptEditor, type PromptEditor } from "./hooks/use-prompt-editor.js";
 import { useTerminalWidth } from "./hooks/use-terminal-width.js";
 import type { BackgroundIndexing, IndexNotice } from "../app/background-indexing.js";
+import type { ScreenReadModel } from "../app/screen-read-model.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
 import type { MentionSource } from "./input/mention-completion.js";
 import { bufferOfParts, expand } from "./input/pasted-text.js";
@@ -34,7 +34,10 @@ import { visible } from "../format/visible-text.js";
 import type { TranscriptEntry } from "./transcript.js";
 
 export interface AppProps {
-  services: ProjectServices;
+  /** What the screen reads of the project. */
+  project: ScreenReadModel;
+  /** Opens a conversation in the project: at start, and for /clear, /resume and /model. */
+  openAgentSession: InteractiveSession["openAgentSession"];
   indexing: BackgroundIndexing;
   /** The project's prompt history, kept across restarts. */
   promptHistory: PromptHistory;
@@ -48,7 +51,8 @@ export interface AppProps {
   /** Leaves as /exit does when aborted. */
   exitSignal?: AbortSignal;
   /** Called once, after the running turn (if any) has stopped, just before the app unmounts. */
-  onExit: (info: { sessionId: string }) => void;
+  /** The session the conversation was recorded in; undefined when nothing was. */
+  onExit: (info: { sessionId: string | undefined }) => void;
 }
 
 /** Clears the visible screen and the scrollback, then homes the cursor. */
@@ -64,7 +68,7 @@ export function App(props: AppProps) {
 }
 
 /** The composition: transcript, dialogs, indexing line, prompt and status line, wired to the engine. */
-function Session({ services, indexing, promptHistory, mentions, env, permissionMode, resume, initialPrompt, exitSignal, onExit }: AppProps) {
+function Session({ project, openAgentSession, indexing, promptHistory, mentions, permissionMode, resume, initialPrompt, exitSignal, onExit }: AppProps) {
   const theme = useTheme();
   const { exit } = useApp();
   const { write } = useStdout();
@@ -73,20 +77,18 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
   const exiting = useRef(false);
 
   // Refs: a session opened for /model or /clear takes the mode and model chosen since, in the same tick.
-  const [mode, setMode] = useState<PermissionMode>(permissionMode ?? services.loadedConfig.config.permissions.mode);
+  const [mode, setMode] = useState<PermissionMode>(permissionMode ?? project.settings.permissionMode);
   const modeRef = useRef(mode);
   const modelRef = useRef<string | undefined>(undefined);
   const openSession = useCallback<SessionFactory>(
     (approver, target) =>
       openAgentSession({
-        services,
-        env,
         approver,
         permissionMode: modeRef.current,
         ...(modelRef.current ? { model: modelRef.current } : {}),
         ...(target ? { resume: target } : {}),
       }),
-    [services, env],
+    [openAgentSession],
   );
 // Queued prompts a cancel returns come back into the prompt, before whatever is being typed.
   const editorRef = useRef<PromptEditor | undefined>(undefined);
@@ -101,8 +103,8 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
   editorRef.current = editor;
   const provider = agent.session.provider;
   const banner = useCallback(
-    (): TranscriptEntry => ({ kind: "banner", root: services.paths.root, model: provider ? provider.model : "no model: answers from the index" }),
-    [services, provider],
+    (): TranscriptEntry => ({ kind: "banner", root: project.root, model: provider ? provider.model : "no model: answers from the index" }),
+    [project, provider],
   );
 
   const onNotice = useCallback((notice: IndexNotice) => agent.print({ kind: "note", tone: notice.tone, text: notice.text }), [agent.print]);
@@ -110,7 +112,7 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
   const agentSession = agent.session;
   useEffect(() => indexing.onFilesChanged((paths) => agentSession.filesChanged(paths)), [indexing, agentSession]);
   const index = useIndexing(indexing, onNotice);
-  const consent = useIndexConsent(services.consent, (granted) => {
+  const consent = useIndexConsent(project.consent, (granted) => {
     if (granted) return indexing.start();
     indexing.disable();
     agent.print({ kind: "note", tone: "warning", text: "Indexing is off: search_codebase and /search find nothing. `sylk index` allows it later." });
@@ -121,11 +123,12 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
     const { sandbox } = agent.session;
     const warnings = [...(sandbox.state === "unavailable" ? [`${describeSandbox(sandbox)}.`] : []), ...keptReadable(sandbox)];
     const unsandboxed: TranscriptEntry[] = provider ? warnings.map((text) => ({ kind: "note", tone: "warning", text })) : [];
+    if (!agent.session.started) return agent.print(banner(), ...unsandboxed);
     const resumedId = agent.session.sessionId;
     if (!resumedId) return agent.print(banner(), ...unsandboxed);
-    const title = services.sessions.get(resumedId)?.title;
-    const resumed: TranscriptEntry = { kind: "note", tone: "dim", text: `Resumed session ${resumedId.slice(0, 8)}${title ? `: ${title}` : ""}` };
-    agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(services.sessions.messages(resumedId)));
+    const recap = project.recap(resumedId);
+    const resumed: TranscriptEntry = { kind: "note", tone: "dim", text: `Resumed session ${resumedId.slice(0, 8)}${recap?.title ? `: ${recap.title}` : ""}` };
+    agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(recap?.messages ?? []));
   }, []);
 
   // `sylk "prompt"`: sent once the index question (if any) is answered.
@@ -148,7 +151,8 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
     if (exiting.current) return;
     exiting.current = true;
     void agentRef.current.stop().then(() => {
-      onExitRef.current({ sessionId: agentRef.current.session.sessionId });
+      const { session } = agentRef.current;
+      onExitRef.current({ sessionId: session.started ? session.sessionId : undefined });
       exit();
     });
   }, [exit]);
@@ -195,29 +199,29 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
     void runSlashCommand(text, slashContext());
   };
   const slashContext = (): SlashCommandContext => ({
-    services,
+    project,
     agent,
     indexing,
     banner,
     clearScreen: () => write(CLEAR_TERMINAL),
     switchModel: (model) => {
       modelRef.current = model;
-      return agent.switchSession(agent.session.sessionId ? { id: agent.session.sessionId } : undefined);
+      return agent.switchSession(agent.session.started ? { id: agent.session.sessionId } : undefined);
     },
     exit: requestExit,
   });
 
   // Counted when a turn ends or the transcript grows (a /memory answer), not on every frame.
-  const pendingQuestions = useMemo(() => services.inquiries.countPending(), [services, agent.state.running, agent.state.history.length]);
+  const pendingQuestions = useMemo(() => project.pendingQuestions(), [project, agent.state.running, agent.state.history.length]);
   const modal = consent.asking || agent.approval !== undefined;
   return (
     <Box flexDirection="column" width={columns}>
       <Transcript state={agent.state} awaitingApproval={agent.approval !== undefined} />
       {consent.asking && (
         <ConsentPrompt
-          root={services.paths.root}
-          database={services.paths.database}
-          maxFileSize={services.loadedConfig.config.index.maxFileSize}
+          root={project.root}
+          database={project.database}
+          maxFileSize={project.settings.maxFileSize}
           onAnswer={consent.answer}
         />
       )}
@@ -244,7 +248,7 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
           model: provider
             ? {
                 name: provider.model,
-                contextWindow: agent.state.windowTokens ?? services.loadedConfig.config.context.windowTokens ?? provider.contextWindow,
+                contextWindow: agent.state.windowTokens ?? project.settings.windowTokens ?? provider.contextWindow,
               }
             : undefined,
           contextTokens: agent.state.contextTokens,

@@ -23,15 +23,16 @@ export interface StartTuiOptions {
 const PASTE_MODE_ON = "\u001b[?2004h";
 const PASTE_MODE_OFF = "\u001b[?2004l";
 
-/** Draws the TUI until the user leaves; returns the session the conversation was recorded in. */
-export async function startTui(options: StartTuiOptions): Promise<{ sessionId: string }> {
+/** Draws the TUI until the user leaves; returns the session the conversation was recorded in, if it was. */
+export async function startTui(options: StartTuiOptions): Promise<{ sessionId: string | undefined }> {
   const { session, stdout } = options;
-  let sessionId = "";
+  let sessionId: string | undefined;
   const renderLog = options.env.SYLK_RENDER_LOG ? { file: options.env.SYLK_RENDER_LOG, frames: [] as string[] } : undefined;
   stdout.write(PASTE_MODE_ON);
   const instance = render(
     <App
-      services={session.services}
+      project={session.screen}
+      openAgentSession={session.openAgentSession}
       indexing={session.indexing}
       promptHistory={session.promptHistory}
       mentions={(query) => session.mentions.complete(query)}

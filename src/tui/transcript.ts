@@ -1,4 +1,4 @@
-import type { SearchResponseJson } from "../cli/commands/search-command.js";
+import type { SearchResponseJson } from "../app/project-search.js";
 
 /** A tool call as the transcript shows it: a line while it runs, then its result collapsed to one line. */
 export interface ToolCallView {

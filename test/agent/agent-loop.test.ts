@@ -4,7 +4,7 @@ import type { ApprovalAnswer } from "../../src/agent/tools/tool-registry.js";
 import { defineTool } from "../../src/agent/tools/tool.js";
 import { resolveRole } from "../../src/roles/resolve-role.js";
 import * as z from "zod";
-import { openAgentSession, type AgentSessionOptions } from "../../src/app/agent-session.js";
+import { openAgentSession, type AgentSessionOptions } from "../../src/app/session/open-agent-session.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openAgentSession } from "../../src/app/agent-session.js";
+import { openAgentSession } from "../../src/app/session/open-agent-session.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import type { AgentPlacement } from "../../src/handoff/agent-types.js";
 import { AGENT_TYPES } from "../../src/handoff/agent-types.js";

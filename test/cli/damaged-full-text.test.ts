@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SearchResponseJson } from "../../src/cli/commands/search-command.js";
+import type { SearchResponseJson } from "../../src/app/project-search.js";
 import type { StatusJson } from "../../src/cli/commands/status-command.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { postingsChecksum } from "../../src/store/snapshot-checksum.js";

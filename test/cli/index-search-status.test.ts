@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SearchResponseJson } from "../../src/cli/commands/search-command.js";
+import type { SearchResponseJson } from "../../src/app/project-search.js";
 import type { StatusJson } from "../../src/cli/commands/status-command.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
-import { search, type SearchResponseJson } from "../../src/cli/commands/search-command.js";
+import { searchProject, type SearchResponseJson } from "../../src/app/project-search.js";
 import { openDatabase } from "../../src/store/database.js";
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
@@ -77,7 +77,7 @@ afterAll(async () => {
 async function expectSameAsLoaded(): Promise<void> {
   for (const query of QUERIES) {
     for (const k of ["10", "3"]) {
-      const inProcess = await search(services, query, { k: Number(k), scope: "code" });
+      const inProcess = await searchProject(services, query, { k: Number(k), scope: "code" });
       expect(inProcess.results.length, query).toBeGreaterThan(query === "missingword" ? -1 : 0);
       expect(withoutTiming(await oneShot(["--k", k, query])), query).toEqual(withoutTiming(inProcess));
     }
@@ -116,7 +116,7 @@ describe("a one-shot sylk search", () => {
     // Warm: the full-text index and the in-memory vector tier (whose int8 scores differ from sqlite-vec's).
     services.codeSearcher.warm();
     for (const query of QUERIES) {
-      const inProcess = await search(services, query, { k: 10, scope: "code", signals: ["fulltext"] });
+      const inProcess = await searchProject(services, query, { k: 10, scope: "code", signals: ["fulltext"] });
       expect(withoutTiming(await oneShot(["--signals", "fulltext", query])), query).toEqual(withoutTiming(inProcess));
     }
   });

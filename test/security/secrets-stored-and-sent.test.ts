@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentResult } from "../../src/agent/agent-events.js";
-import { openAgentSession, type AgentSession } from "../../src/app/agent-session.js";
+import { openAgentSession, type AgentSession } from "../../src/app/session/open-agent-session.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { entryTermCounts, termsFromCounts } from "../../src/search/full-text-document.js";

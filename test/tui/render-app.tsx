@@ -44,12 +44,13 @@ export async function renderApp(options: RenderAppOptions = {}) {
   const env: NodeJS.ProcessEnv = { ...project.env, ANTHROPIC_API_KEY: "", NO_COLOR: "", ...options.env };
   const session: InteractiveSession = openInteractiveSession({ root: project.root, env });
   if (options.consent !== undefined) session.services.consent.recordIndexConsent(options.consent, "test");
-  let exitedWith: { sessionId: string } | undefined;
-  let resolveExit: (info: { sessionId: string }) => void = () => undefined;
-  const exited = new Promise<{ sessionId: string }>((resolve) => (resolveExit = resolve));
+  let exitedWith: { sessionId: string | undefined } | undefined;
+  let resolveExit: (info: { sessionId: string | undefined }) => void = () => undefined;
+  const exited = new Promise<{ sessionId: string | undefined }>((resolve) => (resolveExit = resolve));
   const app = (
     <App
-      services={session.services}
+      project={session.screen}
+      openAgentSession={session.openAgentSession}
       indexing={session.indexing}
       promptHistory={session.promptHistory}
       mentions={(query) => session.mentions.complete(query)}

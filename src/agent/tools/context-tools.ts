@@ -9,7 +9,7 @@ export interface ContextToolsDeps {
   retriever: ContextRetriever;
   contentStore: Pick<UniversalContentStore, "search">;
   /** The running session (tools default to it). */
-  sessionId: () => string;
+  sessionId: string;
   /** Tokens the window can still take: a retrieval never asks for more. */
   availableTokens: () => number;
   /** Retrieved entries are promoted to the hot tier. */
@@ -109,7 +109,7 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
     kind: "read",
     targets: () => ({}),
     async execute(input) {
-      return finish(deps.retriever.turnRange(deps.sessionId(), input.from_turn, input.to_turn, budget(input.max_tokens)));
+      return finish(deps.retriever.turnRange(deps.sessionId, input.from_turn, input.to_turn, budget(input.max_tokens)));
     },
   });
 

@@ -1,9 +1,14 @@
 import type { KnowledgeItem, KnowledgeKind, KnowledgeLayer } from "../../store/knowledge-repository.js";
 import { KNOWLEDGE_LAYERS } from "../../store/knowledge-repository.js";
 import type { Inquiry } from "../../store/inquiry-repository.js";
+import { existsSync } from "node:fs";
 import { extractKeywords } from "../../knowledge/extract-keywords.js";
-import type { ProjectServices } from "../project-services.js";
 import type { KnowledgeStore } from "../../content-store/knowledge-store.js";
+import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
+import type { LoadedConfig } from "../../config/load-config.js";
+import type { SessionRepository } from "../../store/session-repository.js";
+import type { Inquiries } from "./inquiries.js";
+import type { UserKnowledge } from "./user-knowledge.js";
 
 /**
  * What `sylk memory` and `/memory` do (issue 15): list, search, add, remove
@@ -50,12 +55,21 @@ export function parseMemoryRequest(given: readonly string[]): MemoryRequest {
   }
 }
 
-export function runMemoryRequest(
-  services: Pick<ProjectServices, "knowledge" | "inquiries" | "loadedConfig" | "contentStore" | "sessions">,
-  request: MemoryRequest,
-  /** The user's own store, for every project; absent: this project's alone. */
-  user?: KnowledgeStore,
-): MemoryReport {
+/** What a memory request reads and writes: the project's knowledge and questions, and the latest session's notes. */
+export interface MemorySources {
+  knowledge: KnowledgeStore;
+  inquiries: Pick<Inquiries, "pending" | "answer">;
+  loadedConfig: Pick<LoadedConfig, "config">;
+  contentStore: Pick<UniversalContentStore, "recentOfType">;
+  sessions: Pick<SessionRepository, "latest">;
+  /** The user's own store, for every project. */
+  userKnowledge: Pick<UserKnowledge, "path" | "open">;
+}
+
+export function runMemoryRequest(services: MemorySources, request: MemoryRequest): MemoryReport {
+  // The user's store is opened when it exists or is written to: a listing never creates it.
+  const writesUser = request.action === "add" && request.user === true;
+  const user = existsSync(services.userKnowledge.path) || writesUser ? services.userKnowledge.open() : undefined;
   const off = services.loadedConfig.config.knowledge.enabled ? [] : ["(knowledge.enabled is off: what is kept here is not put in prompts until it is on.)"];
   switch (request.action) {
     case "list": {

@@ -12,7 +12,8 @@ export interface ObservationSettings {
 
 export interface ObservationBufferDeps {
   store: Pick<UniversalContentStore, "indexContents" | "recentOfType" | "deleteDerived">;
-  sessionId(): string;
+  /** The conversation observed. */
+  sessionId: string;
   /** The session's messages as stored (ordinals, turns). */
   rows(): readonly SessionMessageRow[];
   /** The observer's model; undefined: the extractive observer. */
@@ -83,8 +84,7 @@ export class ObservationBuffer {
   }
 
   private async pass(): Promise<void> {
-    const sessionId = this.deps.sessionId();
-    if (!sessionId) return;
+    const { sessionId } = this.deps;
     try {
       await this.observe(sessionId);
       await this.reflect(sessionId);

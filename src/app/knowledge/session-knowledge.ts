@@ -14,11 +14,13 @@ import { SHOWN_CONFIDENCE } from "../../knowledge/learning-engine.js";
 import { RuntimeContextAdapter } from "../../knowledge/runtime-context-adapter.js";
 import { SessionLimits } from "../../knowledge/session-limits.js";
 import { ToolRegistryAdapter } from "../../knowledge/tool-registry-adapter.js";
-import type { KnowledgeHit } from "../../content-store/knowledge-store.js";
+import type { KnowledgeHit, KnowledgeStore } from "../../content-store/knowledge-store.js";
+import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
+import type { ProjectPaths } from "../../project/project-paths.js";
 import { KNOWLEDGE_LAYERS, type KnowledgeLayer } from "../../store/knowledge-repository.js";
 import { UserKnowledge } from "./user-knowledge.js";
 import { existsSync } from "node:fs";
-import type { ProjectServices } from "../project-services.js";
+import type { Inquiries } from "./inquiries.js";
 import { learnFromTools } from "./learning-tools.js";
 
 /** The layers the context hook retrieves for each prompt (seed 000's six, the memory layers coming with observational memory). */
@@ -31,6 +33,14 @@ const PROMPT_LAYERS: readonly ContextLayer[] = [
   ContextLayer.AgentLearnings,
   ContextLayer.PendingInquiries,
 ];
+
+/** What knowledge reads and writes of a project: its knowledge, its questions, the session's notes, and where the user's own store lives. */
+export interface KnowledgeSources {
+  paths: Pick<ProjectPaths, "sylkHome">;
+  knowledge: KnowledgeStore;
+  inquiries: Pick<Inquiries, "record" | "pending">;
+  contentStore: Pick<UniversalContentStore, "recentOfType">;
+}
 
 /**
  * Knowledge's part of one conversation (issue 15), all of it off unless
@@ -45,13 +55,13 @@ export class SessionKnowledge {
   private readonly user: UserKnowledge;
 
   constructor(
-    private readonly services: ProjectServices,
+    private readonly project: KnowledgeSources,
     private readonly config: SylkConfig,
     private readonly sessionId: () => string,
   ) {
     const knowledge = config.knowledge;
     this.limits = new SessionLimits({ knowledge: knowledge.maxKnowledgePerSession, learnings: knowledge.maxLearningsPerSession, skills: knowledge.maxSkillsPerSession });
-    this.user = new UserKnowledge(services.paths.sylkHome);
+    this.user = new UserKnowledge(project.paths.sylkHome);
     this.runtime = new RuntimeContextAdapter({ knowledgeEnabled: knowledge.enabled, memoryEnabled: config.observationalMemory.enabled, encryptionEnabled: false });
   }
 
@@ -69,27 +79,27 @@ export class SessionKnowledge {
     if (!this.enabled) return [];
     return [
       ...createSkillTools({
-        store: this.services.knowledge,
+        store: this.project.knowledge,
         limits: this.limits,
         sessionId: this.sessionId,
         runTool: (call, context) => registry.run(call, context),
         toolNames: () => registry.names(),
       }),
       ...createKnowledgeTools({
-        store: this.services.knowledge,
+        store: this.project.knowledge,
         userStore: () => this.user.open(),
         existingUserStore: () => (existsSync(this.user.path) ? this.user.open() : undefined),
         search: (query, options) => this.searchBoth(extractKeywords(query) ?? [], options),
         limits: this.limits,
         sessionId: this.sessionId,
       }),
-      createRecordInquiryTool({ record: (input) => this.services.inquiries.record({ ...input, sessionId: this.sessionId() || null }) }),
+      createRecordInquiryTool({ record: (input) => this.project.inquiries.record({ ...input, sessionId: this.sessionId() || null }) }),
     ];
   }
 
   /** The session's tools, each watched by the learning engine (unchanged when knowledge is off). */
   watch(tools: readonly ToolDefinition[]): ToolDefinition[] {
-    return this.enabled ? learnFromTools(tools, { store: this.services.knowledge, limits: this.limits, sessionId: this.sessionId }) : [...tools];
+    return this.enabled ? learnFromTools(tools, { store: this.project.knowledge, limits: this.limits, sessionId: this.sessionId }) : [...tools];
   }
 
   /**
@@ -119,7 +129,7 @@ export class SessionKnowledge {
     // 004: no session, no memory (the key is the running session's, resolved at call time).
     if (!this.config.observationalMemory.enabled || !sessionId) return {};
     const notes = (type: "observation" | "reflection") =>
-      this.services.contentStore.recentOfType(sessionId, type, 200).map((entry) => ({ content: entry.content, tokenCount: entry.tokenCount, createdAt: new Date(entry.timestamp) }));
+      this.project.contentStore.recentOfType(sessionId, type, 200).map((entry) => ({ content: entry.content, tokenCount: entry.tokenCount, createdAt: new Date(entry.timestamp) }));
     return { reflections: notes("reflection"), observations: notes("observation") };
   }
 
@@ -132,7 +142,7 @@ export class SessionKnowledge {
       runtimeContext: { getRuntimeContext: () => ({ ...this.runtime.getRuntimeContext(), activeToolCount: tools.length }) },
       inquiries: {
         pendingInquiryItems: async (_sessionKey, limit) =>
-          this.services.inquiries.pending(limit).map((inquiry) => inquiryItem({ topic: inquiry.topic, question: inquiry.question, context: inquiry.context })),
+          this.project.inquiries.pending(limit).map((inquiry) => inquiryItem({ topic: inquiry.topic, question: inquiry.question, context: inquiry.context })),
       },
       maxPerLayer: this.config.knowledge.maxPerLayer,
     });
@@ -156,7 +166,7 @@ export class SessionKnowledge {
 
   /** The project's knowledge and the user's (for every project), ranked together; the user's marked `details.scope = "user"`. */
   private searchBoth(keywords: readonly string[], options: { layers?: readonly KnowledgeLayer[]; limit: number }): KnowledgeHit[] {
-    const project = this.services.knowledge.search(keywords, options);
+    const project = this.project.knowledge.search(keywords, options);
     // A user who never saved anything for every project has no file to open: none is made just to search.
     const user = existsSync(this.user.path) ? this.user.open().search(keywords, options).map((hit) => ({ ...hit, item: { ...hit.item, details: { ...hit.item.details, scope: "user" } } })) : [];
     return [...project, ...user].sort((a, b) => b.score - a.score).slice(0, options.limit);
@@ -173,7 +183,7 @@ export class SessionKnowledge {
    * them (the search was most of the hook's time) and the hits split by layer.
    */
   private layerSearch(): LayerSearch {
-    const store = this.services.knowledge;
+    const store = this.project.knowledge;
     let searched: { key: string; hits: KnowledgeHit[] } | undefined;
     const hitsFor = (keywords: readonly string[], perLayer: number) => {
       const key = `${perLayer}\u0000${keywords.join("\u0000")}`;

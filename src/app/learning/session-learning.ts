@@ -3,10 +3,18 @@ import type { SylkConfig } from "../../config/schema.js";
 import { INITIAL_PRIORS, prefetchIsOn, type PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
 import type { PrefetchMetrics } from "../../context/prefetch/prefetch-metrics.js";
 import { projectHash } from "../../project/project-paths.js";
-import { LearningRepository } from "../../store/learning-repository.js";
+import type { Embedder } from "../../embedding/embedder.js";
+import type { ProjectPaths } from "../../project/project-paths.js";
+import type { LearningRepository } from "../../store/learning-repository.js";
 import type { UserProfileDatabase } from "../../store/user-profile-database.js";
-import type { ProjectServices } from "../project-services.js";
 import { RetrievalLearning, type LearningSummary, type RetrievalLearningDeps } from "./retrieval-learning.js";
+
+/** What self-tuning retrieval reads of a project: where its log lives, its saved state, and the embedder. */
+export interface LearningSources {
+  paths: Pick<ProjectPaths, "root" | "observationLog">;
+  learning: LearningRepository;
+  embedder: Pick<Embedder, "embed">;
+}
 
 /**
  * Self-tuning retrieval's part of one conversation: the learned state
@@ -20,7 +28,7 @@ export class SessionLearning {
   private readonly reports: string[] = [];
 
   constructor(
-    private readonly services: ProjectServices,
+    private readonly project: LearningSources,
     private readonly config: SylkConfig,
     private readonly userProfiles: () => UserProfileDatabase | undefined,
     private readonly random?: () => number,
@@ -74,7 +82,7 @@ export class SessionLearning {
   private open(): RetrievalLearning | undefined {
     if (!this.enabled) return undefined;
     this.learning ??= RetrievalLearning.open({
-      ...learningDeps(this.services, this.config, this.userProfiles(), (message) => this.reports.push(message)),
+      ...learningDeps(this.project, this.config, this.userProfiles(), (message) => this.reports.push(message)),
       ...(this.random ? { random: this.random } : {}),
     });
     return this.learning;
@@ -83,19 +91,19 @@ export class SessionLearning {
 
 /** What `RetrievalLearning` needs from a project (for sessions and `sylk learning`). */
 export function learningDeps(
-  services: ProjectServices,
+  project: LearningSources,
   config: SylkConfig,
   userProfiles: UserProfileDatabase | undefined,
   report: (message: string) => void,
 ): RetrievalLearningDeps {
   return {
-    repository: new LearningRepository(services.db),
-    logPath: services.paths.observationLog,
+    repository: project.learning,
+    logPath: project.paths.observationLog,
     ...(userProfiles ? { userProfiles } : {}),
-    projectKey: projectHash(services.paths.root),
+    projectKey: projectHash(project.paths.root),
     config: config.learning,
     budgetRatio: config.context.prefetchBudgetRatio,
-    embed: async (text) => Array.from((await services.embedder.embed([text], "query"))[0] ?? []),
+    embed: async (text) => Array.from((await project.embedder.embed([text], "query"))[0] ?? []),
     report,
   };
 }

@@ -12,14 +12,13 @@ export class AgentIdAllocator {
 
   constructor(
     private readonly sessions: Pick<SessionRepository, "agentIdsInTree">,
-    /** The tree's root session; undefined before its first prompt (nothing is taken yet). */
-    private readonly rootSessionId: () => string | undefined,
+    /** The tree's root session (before its first prompt is stored, nothing in the tree is taken). */
+    private readonly rootSessionId: string,
   ) {}
 
   /** The lowest free `<type>-<n>`. */
   next(type: string): string {
-    const root = this.rootSessionId();
-    const taken = new Set([...(root ? this.sessions.agentIdsInTree(root) : []), ...this.reserved]);
+    const taken = new Set([...this.sessions.agentIdsInTree(this.rootSessionId), ...this.reserved]);
     let n = 1;
     while (taken.has(`${type}-${n}`)) n++;
     const id = `${type}-${n}`;

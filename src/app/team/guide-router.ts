@@ -3,11 +3,13 @@ import type { ToolContext, ToolOutput } from "../../agent/tools/tool.js";
 import { FOLLOW_UP_WINDOW_MS } from "../../learning/episode-draft.js";
 import { isCorrection } from "../../handoff/quality-signals.js";
 import type { Uniform } from "../../learning/beta-sampler.js";
-import { RoutingRepository } from "../../store/routing-repository.js";
+import type { RoutingRepository } from "../../store/routing-repository.js";
 import { type Affinity, outcomeReward, priorFrom, rankByDraw, routingBlock, UNIFORM, updated } from "../../team/agent-affinity.js";
-import { type AgentSession, openAgentSession } from "../agent-session.js";
+import type { AgentType } from "../../handoff/agent-types.js";
 import type { ProjectServices } from "../project-services.js";
-import { relayRun, type SharedWithSubAgents } from "./sub-agent-host.js";
+import type { AgentIdAllocator } from "./agent-ids.js";
+import { ChildToolCall, type SubAgentUsage } from "./child-run.js";
+import type { CallerConversation, ChildSession, OpenChildSession } from "./child-session.js";
 
 /**
  * Until prompts are clustered for routing, every prompt is in one context
@@ -17,19 +19,17 @@ import { relayRun, type SharedWithSubAgents } from "./sub-agent-host.js";
 export const ROUTING_CONTEXT = "all";
 
 export interface GuideRouterDeps {
-  services: ProjectServices;
-  env: NodeJS.ProcessEnv;
-  shared: SharedWithSubAgents;
-  /** The guide's session (the routed agents are its children). */
-  sessionId: () => string;
-  guideAgentId: () => string;
-  /** The prompt being routed, as the user wrote it. */
-  currentPrompt: () => string;
-  currentTurn: () => number;
+  services: Pick<ProjectServices, "routing" | "sessions">;
+  /** The guide's conversation (the routed agents are its children). */
+  guide: CallerConversation;
+  openSession: OpenChildSession;
+  agentIds: Pick<AgentIdAllocator, "next">;
+  /** The tree's sub-agent usage: each routed prompt counts once. */
+  usage: SubAgentUsage;
   /** The agents a prompt may go to. */
   agents: readonly string[];
   settings: { maxTurns: number; models: Readonly<Record<string, string>> };
-  model: () => string | undefined;
+  model: string | undefined;
   random: Uniform;
 }
 
@@ -49,57 +49,37 @@ interface PendingOutcome {
  */
 export class GuideRouter {
   private readonly repository: RoutingRepository;
-  private readonly routed = new Map<string, { agentId: string; session: AgentSession }>();
+  private readonly routed = new Map<string, { agentId: string; session: ChildSession }>();
   private pending: PendingOutcome | undefined;
+  /** The prompt being routed, as the user wrote it. */
+  private prompt = "";
 
   constructor(private readonly deps: GuideRouterDeps) {
-    this.repository = new RoutingRepository(deps.services.db);
+    this.repository = deps.services.routing;
   }
 
   /** The block the guide reads with the prompt; a new prompt first closes the last routing's outcome. */
   beforePrompt(prompt: string, at = Date.now()): string {
     this.closeOutcome(prompt, at);
+    this.prompt = prompt;
     const candidates = this.deps.agents.map((agent) => ({ agent, affinity: this.affinityOf(agent) }));
     return routingBlock(rankByDraw(candidates, this.deps.random), ROUTING_CONTEXT);
   }
 
   async route(request: { agent: string; confidence: number; reasoning: string }, context: ToolContext): Promise<ToolOutput> {
     const target = this.routedAgent(request.agent, context.toolUseId ?? "");
-    const parentToolUseId = context.toolUseId ?? "";
-    const prompt = this.deps.currentPrompt();
+    const prompt = this.prompt;
     const started = Date.now();
-    context.onEvent?.({
-      type: "subagent_start",
-      agentId: target.agentId,
-      agentType: request.agent,
-      parentAgentId: this.deps.guideAgentId(),
-      parentToolUseId,
-      sessionId: target.session.sessionId,
-      kind: "routed",
-      task: prompt,
-    });
-    const result = await relayRun(target.session.run(prompt, context.signal), { agentId: target.agentId, agentType: request.agent, parentToolUseId }, (event) =>
-      context.onEvent?.(event),
-    );
-    this.deps.shared.usage.add(result.usage);
-    context.onEvent?.({
-      type: "subagent_end",
-      agentId: target.agentId,
-      agentType: request.agent,
-      parentToolUseId,
-      stopReason: result.stopReason,
-      turns: result.turns,
-      toolCalls: result.toolCalls,
-      usage: result.usage,
-      durationMs: Date.now() - started,
-      answerTokens: Math.ceil(result.response.length / 4),
-      truncated: false,
-    });
+    const { guide } = this.deps;
+    const call = new ChildToolCall({ ...target, agentType: request.agent }, context, { parentAgentId: guide.agentId, kind: "routed", task: prompt }, this.deps.usage);
+    const result = await call.prompt(prompt);
+    // The user reads the answer whole: nothing of it is clipped.
+    call.finish({ text: result.response });
     const decisionId = randomUUID();
     this.repository.record({
       id: decisionId,
-      sessionId: this.deps.sessionId(),
-      turnNumber: this.deps.currentTurn(),
+      sessionId: guide.id,
+      turnNumber: guide.currentTurn,
       userQuery: prompt,
       selectedAgent: request.agent,
       confidence: request.confidence,
@@ -118,7 +98,7 @@ export class GuideRouter {
     return {
       output: `Routed to ${target.agentId}; its answer went to the user.`,
       display: `routed to ${target.agentId}`,
-      endsRun: { response: result.response, note: `answered by ${target.agentId}, routed by ${this.deps.guideAgentId()}` },
+      endsRun: { response: result.response, note: `answered by ${target.agentId}, routed by ${guide.agentId}` },
     };
   }
 
@@ -146,22 +126,20 @@ export class GuideRouter {
   }
 
   /** The agent's conversation in this session: opened at its first routing, found again in a continued session. */
-  private routedAgent(type: string, toolUseId: string): { agentId: string; session: AgentSession } {
+  private routedAgent(type: string, toolUseId: string): { agentId: string; session: ChildSession } {
     const existing = this.routed.get(type);
     if (existing) return existing;
-    const { services, env, settings } = this.deps;
-    const root = this.deps.sessionId();
+    const { services, settings } = this.deps;
+    const root = this.deps.guide.id;
     const earlier = services.sessions.descendants(root).find((child) => child.kind === "routed" && child.agentType === type && child.parentSessionId === root);
-    const agentId = earlier?.agentId ?? this.deps.shared.agentIds.next(type);
-    const model = settings.models[type] ?? this.deps.model();
-    const session = openAgentSession({
-      services,
-      env,
-      agentType: type as never,
+    const agentId = earlier?.agentId ?? this.deps.agentIds.next(type);
+    const model = settings.models[type] ?? this.deps.model;
+    const session = this.deps.openSession({
+      // route_to_agent offers built-in types only (delegableAgents without custom agents).
+      agentType: type as AgentType,
       // It answers the user: the full prefetch, as the agent the user talks to would have.
       placement: "main",
       parent: { sessionId: root, toolUseId, agentId, kind: "routed", depth: 1 },
-      shared: this.deps.shared,
       maxTurns: settings.maxTurns,
       ...(earlier ? { resume: { id: earlier.id } } : {}),
       ...(model ? { model } : {}),

@@ -1,35 +1,37 @@
 import { randomUUID } from "node:crypto";
-import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
+import type { AgentEvent } from "../../agent/agent-events.js";
 import type { ConsultableAgent, ConsultRequest } from "../../agent/tools/consult.js";
 import { createShareContextTool, resolveSources, type ShareContextInput } from "../../agent/tools/share-context.js";
 import type { ToolContext, ToolDefinition, ToolOutput } from "../../agent/tools/tool.js";
 import { newReferenceId } from "../../context/context-reference.js";
-import { addUsage, EMPTY_USAGE } from "../../llm/model-types.js";
 import { maskSecrets } from "../../security/secrets.js";
 import type { ContextReference, NewContentEntry } from "../../store/content-types.js";
 import { ConsultationCancelledError, ConsultationQueue } from "../../team/consultation-queue.js";
 import { type CacheHint, fitContextShare, renderContextShare, type ShareEntry } from "../../team/context-share.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
-import { type AgentSession, openAgentSession } from "../agent-session.js";
 import type { ProjectServices } from "../project-services.js";
-import { answerGist, relayRun, type SharedWithSubAgents } from "./sub-agent-host.js";
+import type { AgentIdAllocator } from "./agent-ids.js";
+import { answerGist, ChildToolCall, type SubAgentUsage } from "./child-run.js";
+import type { CallerConversation, ChildSession, OpenChildSession } from "./child-session.js";
 
-/** The caller of a consultation: who asks, from which session, with how much room in its window. */
+/** The caller of a consultation: who asks, from which conversation, with how much room in its window. */
 export interface Consulter {
-  agentId: () => string;
+  conversation: Pick<CallerConversation, "id" | "agentId">;
   agentType: string;
-  sessionId: () => string;
   retrievalBudget: () => number;
 }
 
 export interface KnowledgeAgentsDeps {
-  services: ProjectServices;
-  env: NodeJS.ProcessEnv;
+  services: Pick<ProjectServices, "contentStore" | "sessions" | "paths">;
   /** The session tree's root: every knowledge agent is its child. */
-  rootSessionId: () => string;
-  shared: () => SharedWithSubAgents;
+  rootSessionId: string;
+  /** Opens a knowledge agent's session in the root's tree. */
+  openSession: OpenChildSession;
+  agentIds: Pick<AgentIdAllocator, "next">;
+  /** The tree's sub-agent usage: each consultation counts once. */
+  usage: SubAgentUsage;
   settings: { maxTurns: number; models: Readonly<Record<string, string>> };
-  model: () => string | undefined;
+  model: string | undefined;
 }
 
 /** Tools whose results may hold content evicted from a window: an answer resting on them is `cold`. */
@@ -42,7 +44,7 @@ const REMINDER =
 interface KnowledgeAgent {
   type: ConsultableAgent;
   agentId: string;
-  session: AgentSession;
+  session: ChildSession;
   queue: ConsultationQueue;
   shared: ShareContextInput | undefined;
 }
@@ -79,26 +81,23 @@ export class KnowledgeAgents {
   private agentOf(type: ConsultableAgent, toolUseId: string): KnowledgeAgent {
     const existing = this.agents.get(type);
     if (existing) return existing;
-    const { services, env, settings } = this.deps;
-    const root = this.deps.rootSessionId();
+    const { services, settings } = this.deps;
+    const root = this.deps.rootSessionId;
     // A continued conversation finds its knowledge agent where it left it.
     const earlier = services.sessions.descendants(root).find((child) => child.kind === "knowledge" && child.agentType === type && child.parentSessionId === root);
-    const agentId = earlier?.agentId ?? this.deps.shared().agentIds.next(type);
-    const model = settings.models[type] ?? this.deps.model();
+    const agentId = earlier?.agentId ?? this.deps.agentIds.next(type);
+    const model = settings.models[type] ?? this.deps.model;
     let agent: KnowledgeAgent;
     const shareContext: ToolDefinition = createShareContextTool({
       submit: (input) => {
         agent.shared = input;
       },
     });
-    const session = openAgentSession({
-      services,
-      env,
+    const session = this.deps.openSession({
       agentType: type,
       placement: "pipeline",
       // Every knowledge agent hangs off the root at depth 1, whoever asked first: the consult graph stays the same.
       parent: { sessionId: root, toolUseId, agentId, kind: "knowledge", depth: 1 },
-      shared: this.deps.shared(),
       extraTools: [shareContext],
       maxTurns: settings.maxTurns,
       ...(earlier ? { resume: { id: earlier.id } } : {}),
@@ -110,71 +109,35 @@ export class KnowledgeAgents {
   }
 
   private async answer(agent: KnowledgeAgent, request: ConsultRequest, caller: Consulter, context: ToolContext): Promise<ToolOutput> {
-    const started = Date.now();
     const requestId = randomUUID();
-    const parentToolUseId = context.toolUseId ?? "";
     const budget = Math.min(request.max_tokens, caller.retrievalBudget());
-    const emit = (event: AgentEvent) => context.onEvent?.(event);
-    // Its run stops with the caller's; the agent itself stays for the next consultation.
-    const controller = new AbortController();
-    const cancel = () => controller.abort();
-    if (context.signal.aborted) cancel();
-    else context.signal.addEventListener("abort", cancel, { once: true });
     agent.shared = undefined;
     const toolsUsed: string[] = [];
-    const runOnce = (prompt: string): Promise<AgentResult> =>
-      relayRun(agent.session.run(prompt, controller.signal), { agentId: agent.agentId, agentType: agent.type, parentToolUseId }, emit, (event) => {
-        if (event.type === "tool_use" && event.name !== "share_context") toolsUsed.push(event.name);
-      });
-    try {
-      emit({
-        type: "subagent_start",
-        agentId: agent.agentId,
-        agentType: agent.type,
-        parentAgentId: caller.agentId(),
-        parentToolUseId,
-        sessionId: agent.session.sessionId,
-        kind: "knowledge",
-        task: request.query,
-      });
-      let result = await runOnce(consultationPrompt(requestId, request, caller.agentId(), budget));
-      const results = [result];
-      // One reminder; after that its last words are the answer, with confidence and completeness not stated.
-      if (!agent.shared && result.stopReason === "end_turn") {
-        result = await runOnce(REMINDER);
-        results.push(result);
-      }
-      const usage = results.reduce((sum, each) => addUsage(sum, each.usage), EMPTY_USAGE);
-      this.deps.shared().usage.add(usage);
-      const interrupted = result.stopReason === "interrupted" || result.stopReason === "error";
-      const shared = agent.shared as ShareContextInput | undefined;
-      const answerText = shared?.answer ?? result.response;
-      if (interrupted || answerText.trim() === "") {
-        emit(endEvent(agent, parentToolUseId, result, usage, started, 0, false));
-        return {
-          output: `${agent.agentId} did not answer the consultation (${result.stopReason}${result.error ? `: ${result.error.message}` : ""}).`,
-          isError: true,
-        };
-      }
-      const response = await this.shareResponse(agent, {
-        requestId,
-        started,
-        budget,
-        answerText,
-        shared,
-        cacheHint: cacheHintOf(toolsUsed),
-        caller,
-      });
-      const rendered = renderContextShare(response);
-      emit(endEvent(agent, parentToolUseId, result, usage, started, response.total_tokens, response.truncated));
+    const watch = (event: AgentEvent) => {
+      if (event.type === "tool_use" && event.name !== "share_context") toolsUsed.push(event.name);
+    };
+    // Its run stops with the caller's; the agent itself stays for the next consultation.
+    const call = new ChildToolCall({ agentId: agent.agentId, agentType: agent.type, session: agent.session }, context, { parentAgentId: caller.conversation.agentId, kind: "knowledge", task: request.query }, this.deps.usage);
+    let result = await call.prompt(consultationPrompt(requestId, request, caller.conversation.agentId, budget), watch);
+    // One reminder; after that its last words are the answer, with confidence and completeness not stated.
+    if (!agent.shared && result.stopReason === "end_turn") result = await call.prompt(REMINDER, watch);
+    const interrupted = result.stopReason === "interrupted" || result.stopReason === "error";
+    const shared = agent.shared as ShareContextInput | undefined;
+    const answerText = shared?.answer ?? result.response;
+    if (interrupted || answerText.trim() === "") {
+      call.finish({ text: "", tokens: 0 });
       return {
-        output: rendered,
-        display: `${agent.agentId}: ${answerGist(answerText)} (${response.total_tokens.toLocaleString("en-US")} tokens${response.truncated ? ", truncated" : ""})`,
-        relatedFiles: response.entries.flatMap((entry) => (entry.content_type === "code_file" ? [entry.source.replace(/:\d+-\d+$/, "")] : [])),
+        output: `${agent.agentId} did not answer the consultation (${result.stopReason}${result.error ? `: ${result.error.message}` : ""}).`,
+        isError: true,
       };
-    } finally {
-      context.signal.removeEventListener("abort", cancel);
     }
+    const response = await this.shareResponse(agent, { requestId, started: call.started, budget, answerText, shared, cacheHint: cacheHintOf(toolsUsed), caller });
+    call.finish({ text: answerText, tokens: response.total_tokens, truncated: response.truncated });
+    return {
+      output: renderContextShare(response),
+      display: `${agent.agentId}: ${answerGist(answerText)} (${response.total_tokens.toLocaleString("en-US")} tokens${response.truncated ? ", truncated" : ""})`,
+      relatedFiles: response.entries.flatMap((entry) => (entry.content_type === "code_file" ? [entry.source.replace(/:\d+-\d+$/, "")] : [])),
+    };
   }
 
   /** Resolves the shared sources byte for byte, stores what needs an id, fits the response to the caller's budget and records it. */
@@ -226,26 +189,24 @@ export class KnowledgeAgents {
       },
       input.budget,
       estimateTokens,
-      (entries) => this.storeOverflow(entries, agent, input.caller.sessionId()),
+      (entries) => this.storeOverflow(entries, agent, input.caller.conversation.id),
     );
-    const callerSession = input.caller.sessionId();
-    if (callerSession) {
-      // Masked before it is cut: the store would mask the cut text, where half a key no longer looks like one.
-      const answer = maskSecrets(input.answerText).text.slice(0, 2_000);
-      await store.indexContents([
-        {
-          sessionId: callerSession,
-          agentId: input.caller.agentId(),
-          agentType: input.caller.agentType,
-          contentType: "agent_message",
-          content: `Consulted ${agent.agentId}: ${answer}`,
-          tokenCount: estimateTokens(answer),
-          timestamp: Date.now(),
-          turnNumber: 0,
-          metadata: { kind: "consultation", context_share: { ...response, entries: response.entries.map(({ content: _content, ...rest }) => rest) } },
-        },
-      ]);
-    }
+    // Masked before it is cut: the store would mask the cut text, where half a key no longer looks like one.
+    const answer = maskSecrets(input.answerText).text.slice(0, 2_000);
+    // The consultation is the caller's history too: its own search finds what it asked and what it was told.
+    await store.indexContents([
+      {
+        sessionId: input.caller.conversation.id,
+        agentId: input.caller.conversation.agentId,
+        agentType: input.caller.agentType,
+        contentType: "agent_message",
+        content: `Consulted ${agent.agentId}: ${answer}`,
+        tokenCount: estimateTokens(answer),
+        timestamp: Date.now(),
+        turnNumber: 0,
+        metadata: { kind: "consultation", context_share: { ...response, entries: response.entries.map(({ content: _content, ...rest }) => rest) } },
+      },
+    ]);
     return { ...response, source_errors: resolved.errors };
   }
 
@@ -282,28 +243,4 @@ function consultationPrompt(requestId: string, request: ConsultRequest, caller: 
 function cacheHintOf(toolsUsed: readonly string[]): CacheHint {
   if (toolsUsed.length === 0) return "hot";
   return toolsUsed.some((tool) => EVICTED_CONTENT_TOOLS.has(tool)) ? "cold" : "warm";
-}
-
-function endEvent(
-  agent: KnowledgeAgent,
-  parentToolUseId: string,
-  result: AgentResult,
-  usage: AgentResult["usage"],
-  started: number,
-  answerTokens: number,
-  truncated: boolean,
-): AgentEvent {
-  return {
-    type: "subagent_end",
-    agentId: agent.agentId,
-    agentType: agent.type,
-    parentToolUseId,
-    stopReason: result.stopReason,
-    turns: result.turns,
-    toolCalls: result.toolCalls,
-    usage,
-    durationMs: Date.now() - started,
-    answerTokens,
-    truncated,
-  };
 }

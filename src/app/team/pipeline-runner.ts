@@ -5,9 +5,10 @@ import { createReportTestResultsTool } from "../../agent/tools/report-test-resul
 import { createSubmitDesignTool } from "../../agent/tools/submit-design.js";
 import { createSubmitPlanTool } from "../../agent/tools/submit-plan.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
+import type { PermissionMode } from "../../agent/permissions/permission-policy.js";
 import type { AgentType } from "../../handoff/agent-types.js";
 import { EMPTY_USAGE, addUsage, type Usage } from "../../llm/model-types.js";
-import { PipelineRepository, type EndedStageStatus, type PipelineStage } from "../../store/pipeline-repository.js";
+import type { PipelineRepository, EndedStageStatus, PipelineStage } from "../../store/pipeline-repository.js";
 import { nextStep, renderStoppedReport, stagePrompt, summaryInputs, type PipelineProgress, type RunStep } from "../../team/pipeline-machine.js";
 import {
   buildStageState,
@@ -21,14 +22,16 @@ import {
 } from "../../team/stage-state.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import type { WorkflowSource } from "../../team/workflow-block.js";
-import { type AgentSession, openAgentSession } from "../agent-session.js";
 import type { ProjectServices } from "../project-services.js";
-import type { SharedWithSubAgents } from "./sub-agent-host.js";
+import type { AgentIdAllocator } from "./agent-ids.js";
+import { ChildRun } from "./child-run.js";
+import type { ChildSession, OpenChildSession } from "./child-session.js";
 
 export interface PipelineRunnerDeps {
-  services: ProjectServices;
-  env: NodeJS.ProcessEnv;
-  shared: SharedWithSubAgents;
+  services: Pick<ProjectServices, "pipelines" | "contentStore">;
+  /** Opens a stage agent's session in the root's tree. */
+  openSession: OpenChildSession;
+  agentIds: Pick<AgentIdAllocator, "next">;
   /** The session the user talks to: the pipeline's stages are its children, its task and answer are its turn. */
   root: {
     /** Starts the root session if it has none yet; returns its id. */
@@ -37,10 +40,11 @@ export interface PipelineRunnerDeps {
     recordTurn(task: string, answer: string): Promise<void>;
   };
   settings: { maxTurns: number; models: Readonly<Record<string, string>>; maxFixRounds: number };
-  planMode: () => boolean;
+  /** The permission mode the run starts in (plan mode plans and stops; default mode asks before writes). */
+  permissionMode: () => PermissionMode;
   /** The run cannot ask the user (a script): writes will be refused unless settings allow them. */
   canAsk: boolean;
-  model: () => string | undefined;
+  model: string | undefined;
 }
 
 const REMINDER = (tool: string) => `You have not called ${tool}. Call it now with what this stage produced, then end your turn.`;
@@ -48,7 +52,8 @@ const REMINDER = (tool: string) => `You have not called ${tool}. Call it now wit
 /** One stage agent of a pipeline: the same engineer fixes what it implemented, the same inspector re-reviews. */
 interface StageAgent {
   agentId: string;
-  session: AgentSession;
+  agentType: AgentType;
+  session: ChildSession;
   submitted: Partial<StageSubmissions>;
 }
 
@@ -61,14 +66,14 @@ interface StageAgent {
  * apply as in any run: the agents share the root's policy and approver.
  */
 export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult> {
-  const repository = new PipelineRepository(deps.services.db);
+  const repository = deps.services.pipelines;
   const rootSessionId = deps.root.ensureSession(task);
   const pipelineId = randomUUID();
   repository.create({ id: pipelineId, rootSessionId, task });
   const progress: { stages: EndedStage[]; maxFixRounds: number; planMode: boolean } = {
     stages: [],
     maxFixRounds: deps.settings.maxFixRounds,
-    planMode: deps.planMode(),
+    planMode: deps.permissionMode() === "plan",
   };
   const agents = new Map<AgentType, StageAgent>();
   let usage: Usage = EMPTY_USAGE;
@@ -103,7 +108,7 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
         yield { type: "done", result };
         return result;
       }
-      if ((step.stage === "implement" || step.stage === "fix") && !deps.canAsk && !warnedAboutWrites && deps.shared.policy.mode === "default") {
+      if ((step.stage === "implement" || step.stage === "fix") && !deps.canAsk && !warnedAboutWrites && deps.permissionMode() === "default") {
         warnedAboutWrites = true;
         yield {
           type: "error",
@@ -120,22 +125,14 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
       yield { type: "pipeline_stage", ...started, status: "start" };
       delete agent.submitted[step.stage];
       const diff = step.stage === "review" ? agents.get("engineer")?.session.diff() : undefined;
-      const runs: AgentResult[] = [];
-      const runOnce = async function* (prompt: string): AsyncGenerator<AgentEvent, AgentResult> {
-        const run = agent.session.run(prompt, signal);
-        for (let next = await run.next(); ; next = await run.next()) {
-          if (next.done) return next.value;
-          yield { type: "subagent_event", agentId: agent.agentId, agentType: step.agentType, parentToolUseId, event: next.value };
-        }
-      };
-      runs.push(yield* runOnce(stagePrompt(task, step, progress as PipelineProgress, diff !== undefined ? { diff } : {})));
+      const run = new ChildRun(agent, parentToolUseId, signal);
+      const first = yield* run.prompt(stagePrompt(task, step, progress as PipelineProgress, diff !== undefined ? { diff } : {}));
       const tool = STAGE_TOOLS[step.stage];
-      if (tool && agent.submitted[step.stage] === undefined && runs[0]?.stopReason === "end_turn") runs.push(yield* runOnce(REMINDER(tool)));
-      const last = runs.at(-1) as AgentResult;
-      const stageUsage = runs.reduce((sum, run) => addUsage(sum, run.usage), EMPTY_USAGE);
+      const last = tool && agent.submitted[step.stage] === undefined && first.stopReason === "end_turn" ? yield* run.prompt(REMINDER(tool)) : first;
+      const stageUsage = run.usage;
       usage = addUsage(usage, stageUsage);
-      turns += runs.reduce((sum, run) => sum + run.turns, 0);
-      toolCalls += runs.reduce((sum, run) => sum + run.toolCalls, 0);
+      turns += run.turns;
+      toolCalls += run.toolCalls;
       const context: StageStateContext = { pipelineId, sessionId: rootSessionId, task, round: step.round, earlier: progress.stages, now: Date.now() };
       const { status, state } = stageOutcome(step, agent, last, context);
       if (step.stage === "summary" && status === "done") summaryAnswer = last.response;
@@ -166,23 +163,20 @@ function stageAgent(
 ): StageAgent {
   const existing = agents.get(step.agentType);
   if (existing) return existing;
-  const agentId = deps.shared.agentIds.next(step.agentType);
+  const agentId = deps.agentIds.next(step.agentType);
   const submitted: Partial<StageSubmissions> = {};
-  const model = deps.settings.models[step.agentType] ?? deps.model();
-  const session = openAgentSession({
-    services: deps.services,
-    env: deps.env,
+  const model = deps.settings.models[step.agentType] ?? deps.model;
+  const session = deps.openSession({
     agentType: step.agentType,
     placement: "pipeline",
     parent: { sessionId: rootSessionId, toolUseId: `pipeline-${pipelineId.slice(0, 8)}`, agentId, kind: "stage", depth: 1 },
-    shared: deps.shared,
     extraTools: structuredTools(step.agentType, submitted),
     // The orchestrator's hook: the pipeline's state as it stands when each of its prompts starts.
     workflow,
     maxTurns: deps.settings.maxTurns,
     ...(model ? { model } : {}),
   });
-  const agent = { agentId, session, submitted };
+  const agent = { agentId, agentType: step.agentType, session, submitted };
   agents.set(step.agentType, agent);
   return agent;
 }
@@ -221,7 +215,7 @@ function stageOutcome(step: RunStep, agent: StageAgent, result: AgentResult, con
 }
 
 /** The stage's state as a content entry of the stage's type, in the stage agent's session: searchable like everything else. */
-async function storeState(services: ProjectServices, agent: StageAgent, step: RunStep, state: object, pipelineId: string): Promise<string> {
+async function storeState(services: Pick<ProjectServices, "contentStore">, agent: StageAgent, step: RunStep, state: object, pipelineId: string): Promise<string> {
   const content = JSON.stringify(state, null, 2);
   const [entry] = await services.contentStore.indexContents([
     {

@@ -11,16 +11,14 @@ import type { GitGate } from "../../agent/sandbox/repository-integrity.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import { agentListings } from "../../roles/agent-catalog.js";
 import type { CustomAgent } from "../../roles/custom-agents.js";
-import { PatternRepository } from "../../store/pattern-repository.js";
-import { RoutingRepository } from "../../store/routing-repository.js";
 import { ROUTING_CONTEXT } from "./guide-router.js";
 import type { ProjectServices } from "../project-services.js";
 
 export interface RoleToolsContext {
   /** The custom agents the session tree loaded: get_agent_capabilities lists them beside the built-ins. */
   customAgents: readonly CustomAgent[];
-  /** The running session (empty before its first prompt). */
-  sessionId(): string;
+  /** The running session. */
+  sessionId: string;
   /** Tokens the window can still take: no tool answers with more. */
   availableTokens(): number;
   /** Says when Sylk must not run git in the project (a command replaced `.git`). */
@@ -34,20 +32,20 @@ export interface RoleToolsContext {
  */
 export function createRoleTools(services: ProjectServices, context: RoleToolsContext): ToolDefinition[] {
   const { availableTokens } = context;
-  const routing = new RoutingRepository(services.db);
+  const routing = services.routing;
   return [
     createGetSymbolContextTool({ symbols: services.files, chunksMentioning: chunksMentioningFrom(services.codeFullText, services.files), availableTokens }),
-    createGetRecentChangesTool({ sessionChanges: () => sessionTreeChanges(services, context.sessionId()), availableTokens, gitGate: context.gitGate }),
+    createGetRecentChangesTool({ sessionChanges: () => sessionTreeChanges(services, context.sessionId), availableTokens, gitGate: context.gitGate }),
     createSearchDecisionsTool({
       contentStore: services.contentStore,
       entries: services.entries,
       sessions: services.sessions,
       decisions: new DecisionEntries(services),
-      sessionId: context.sessionId,
+      sessionId: () => context.sessionId,
       availableTokens,
     }),
     createGetChronicleEntriesTool({ entries: services.entries, availableTokens }),
-    createGetCrossSessionPatternsTool({ patterns: new PatternRepository(services.db), availableTokens }),
+    createGetCrossSessionPatternsTool({ patterns: services.patterns, availableTokens }),
     createSearchTestHistoryTool({ history: testHistoryOf(services.entries), availableTokens }),
     createGetCoverageGapsTool({ availableTokens }),
     createGetAgentCapabilitiesTool({
@@ -62,7 +60,6 @@ export function createRoleTools(services: ProjectServices, context: RoleToolsCon
 
 /** The files this session and its sub-agents changed. */
 function sessionTreeChanges(services: ProjectServices, sessionId: string) {
-  if (!sessionId) return [];
   const ids = [sessionId, ...services.sessions.descendants(sessionId).map((child) => child.id)];
   return ids.flatMap((id) => services.handoffs.filesChanged(id));
 }

@@ -1,64 +1,28 @@
-import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
-import type { PermissionPolicy } from "../../agent/permissions/permission-policy.js";
-import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.js";
-import type { RepositoryIntegrity } from "../../agent/sandbox/repository-integrity.js";
-import type { CommandProcesses } from "../../agent/tools/command-processes.js";
-import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
+import type { AgentResult } from "../../agent/agent-events.js";
 import type { ToolContext, ToolOutput } from "../../agent/tools/tool.js";
-import type { Approver } from "../../agent/tools/tool-registry.js";
 import type { CustomAgent } from "../../roles/custom-agents.js";
 import { resolveRole } from "../../roles/resolve-role.js";
-import { EMPTY_USAGE, addUsage, type Usage } from "../../llm/model-types.js";
-import { firstLine } from "../../agent/tools/roles/role-output.js";
 import { newReferenceId } from "../../context/context-reference.js";
 import type { ContextReference } from "../../store/content-types.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
-import { openAgentSession } from "../agent-session.js";
 import type { ProjectServices } from "../project-services.js";
 import type { AgentIdAllocator } from "./agent-ids.js";
-import type { KnowledgeAgents } from "./knowledge-agents.js";
-
-/** What every agent of a session tree shares with the one that started it (design notes, issue 14 §3). */
-export interface SharedWithSubAgents {
-  /** One policy: an "always" answer holds for the whole tree, and plan mode binds every agent. */
-  policy: PermissionPolicy;
-  approver?: Approver;
-  sandbox: CommandSandbox;
-  /** One integrity check: a `.git` one agent's command replaced stops every agent's git. */
-  integrity: RepositoryIntegrity;
-  /** Every agent's running commands, stopped together when Sylk is ended. */
-  processes: CommandProcesses;
-  codeSearcher: CodeSearcher;
-  agentIds: AgentIdAllocator;
-  extraDirectories: readonly string[];
-  /** The tree's sub-agent usage, summed where the root reports it (`/cost`, `stats.subagents`). */
-  usage: SubAgentUsage;
-  /** The tree's long-lived knowledge agents, which `consult_*` reaches. */
-  knowledge: KnowledgeAgents;
-  /** The custom agents the root loaded (`.sylk/agents`, `$SYLK_HOME/agents`): `delegate` may start them. */
-  customAgents: readonly CustomAgent[];
-}
-
-/** Sub-agent runs of a session tree and what they used. */
-export class SubAgentUsage {
-  runs = 0;
-  total: Usage = EMPTY_USAGE;
-
-  add(usage: Usage): void {
-    this.runs++;
-    this.total = addUsage(this.total, usage);
-  }
-}
+import { answerGist, ChildToolCall, type SubAgentUsage } from "./child-run.js";
+import type { CallerConversation, OpenChildSession } from "./child-session.js";
 
 export interface SubAgentHostDeps {
-  services: ProjectServices;
-  env: NodeJS.ProcessEnv;
-  /** The agent whose tool calls start sub-agents. */
-  parent: { sessionId: () => string; agentId: () => string; depth: number };
-  shared: SharedWithSubAgents;
+  services: Pick<ProjectServices, "contentStore" | "handoffs">;
+  /** The agent whose tool calls start sub-agents, and how deep it is (the root is 0). */
+  caller: { conversation: CallerConversation; depth: number };
+  openSession: OpenChildSession;
+  agentIds: Pick<AgentIdAllocator, "next">;
+  /** The tree's sub-agent usage: each delegation counts once. */
+  usage: SubAgentUsage;
+  /** The custom agents the root loaded (`.sylk/agents`, `$SYLK_HOME/agents`): `delegate` may start them. */
+  customAgents: readonly CustomAgent[];
   settings: { maxTurns: number; models: Readonly<Record<string, string>> };
   /** The session's model (a sub-agent uses it unless `agents.models` names another). */
-  model: () => string | undefined;
+  model: string | undefined;
 }
 
 export interface DelegateRequest {
@@ -82,49 +46,24 @@ export class SubAgentHost {
 
   async delegate(request: DelegateRequest, context: ToolContext): Promise<ToolOutput> {
     const { deps } = this;
-    const started = Date.now();
-    const parentToolUseId = context.toolUseId ?? "";
-    const role = resolveRole(request.agent, deps.shared.customAgents);
+    const role = resolveRole(request.agent, deps.customAgents);
     const agentType = role.agentType;
-    const agentId = deps.shared.agentIds.next(agentType);
-    const parentAgentId = deps.parent.agentId();
-    // The child stops when the caller is cancelled; the listener goes when the child ends, so a long-lived caller collects none.
-    const controller = new AbortController();
-    const cancel = () => controller.abort();
-    if (context.signal.aborted) cancel();
-    else context.signal.addEventListener("abort", cancel, { once: true });
-    const model = deps.settings.models[request.agent] ?? role.model ?? deps.model();
-    const child = openAgentSession({
-      services: deps.services,
-      env: deps.env,
+    const agentId = deps.agentIds.next(agentType);
+    const parentAgentId = deps.caller.conversation.agentId;
+    const model = deps.settings.models[request.agent] ?? role.model ?? deps.model;
+    const session = deps.openSession({
       role,
       placement: "pipeline",
-      parent: { sessionId: deps.parent.sessionId(), toolUseId: parentToolUseId, agentId, kind: "delegate", depth: deps.parent.depth + 1 },
-      // Its questions to the user name it.
-      shared: { ...deps.shared, ...(deps.shared.approver ? { approver: named(deps.shared.approver, agentId) } : {}) },
+      parent: { sessionId: deps.caller.conversation.id, toolUseId: context.toolUseId ?? "", agentId, kind: "delegate", depth: deps.caller.depth + 1 },
+      asksAs: agentId,
       maxTurns: deps.settings.maxTurns,
       ...(model ? { model } : {}),
     });
-    const emit = (event: AgentEvent) => context.onEvent?.(event);
     try {
-      const run = child.run(taskPrompt(request, parentAgentId), controller.signal);
-      emit({ type: "subagent_start", agentId, agentType, parentAgentId, parentToolUseId, sessionId: child.sessionId, kind: "delegate", task: request.task });
-      const result = await relayRun(run, { agentId, agentType, parentToolUseId }, emit);
-      deps.shared.usage.add(result.usage);
+      const call = new ChildToolCall({ agentId, agentType, session }, context, { parentAgentId, kind: "delegate", task: request.task }, deps.usage);
+      const result = await call.prompt(taskPrompt(request, parentAgentId));
       const answer = this.fitAnswer(result, request.maxTokens, agentId);
-      emit({
-        type: "subagent_end",
-        agentId,
-        agentType,
-        parentToolUseId,
-        stopReason: result.stopReason,
-        turns: result.turns,
-        toolCalls: result.toolCalls,
-        usage: result.usage,
-        durationMs: Date.now() - started,
-        answerTokens: estimateTokens(answer.text),
-        truncated: answer.truncated,
-      });
+      call.finish({ text: answer.text, truncated: answer.truncated });
       const changed = deps.services.handoffs.filesChanged(result.sessionId).map((file) => file.path);
       const footer = [
         `— ${agentId} (${agentType}) · ${result.stopReason === "end_turn" ? "done" : result.stopReason} · ${result.turns} model calls · ${result.toolCalls} tool calls`,
@@ -141,8 +80,7 @@ export class SubAgentHost {
         ...(changed.length > 0 ? { relatedFiles: changed } : {}),
       };
     } finally {
-      context.signal.removeEventListener("abort", cancel);
-      child.close();
+      session.close();
     }
   }
 
@@ -158,7 +96,7 @@ export class SubAgentHost {
     const reference: ContextReference = {
       id: newReferenceId(store),
       type: "conversation",
-      sessionId: this.deps.parent.sessionId(),
+      sessionId: this.deps.caller.conversation.id,
       agentId,
       contentIds: [last.id],
       summary: `${agentId}'s whole answer`,
@@ -172,34 +110,6 @@ export class SubAgentHost {
     store.storeReference(reference);
     return { text: `${clipped}: the whole answer is retrieve_context(ref_id="${reference.id}")`, truncated: true };
   }
-}
-
-/**
- * Runs a sub-agent to its end, passing each of its events up wrapped as a
- * `subagent_event` of the call that started it (and to `watch`, if given);
- * returns its result.
- */
-export async function relayRun(
-  run: AsyncGenerator<AgentEvent, AgentResult>,
-  from: { agentId: string; agentType: string; parentToolUseId: string },
-  emit: (event: AgentEvent) => void,
-  watch?: (event: AgentEvent) => void,
-): Promise<AgentResult> {
-  for (let step = await run.next(); ; step = await run.next()) {
-    if (step.done) return step.value;
-    watch?.(step.value);
-    emit({ type: "subagent_event", ...from, event: step.value });
-  }
-}
-
-/** The answer's first line that says something, short enough for one screen line. */
-export function answerGist(answer: string): string {
-  return firstLine(answer, 100) || "(no answer)";
-}
-
-function named(approver: Approver, agentId: string): Approver {
-  // The deepest agent names itself: an id already set by a sub-agent of this one stays.
-  return (request) => approver({ agentId, ...request });
 }
 
 function taskPrompt(request: DelegateRequest, parentAgentId: string): string {

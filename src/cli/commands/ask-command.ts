@@ -64,7 +64,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const [{ openProject }, { openAgentSession }, { resolveIndexConsent }, { RemoteCodeSearcher }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
         import("../../app/project-services.js"),
-        import("../../app/agent-session.js"),
+        import("../../app/session/open-agent-session.js"),
         import("../../project/consent.js"),
         import("../../app/warm-index/remote-code-searcher.js"),
         import("../../roles/custom-agents.js"),

@@ -4,7 +4,7 @@ import { InterruptedError } from "../../errors.js";
 import type { IndexSummary } from "../../indexer/project-indexer.js";
 import { takeoverNotice } from "../../project/index-lock.js";
 import type { CliContext } from "../cli-context.js";
-import { formatCount } from "../format.js";
+import { formatCount } from "../../format/numbers.js";
 import { IndexProgressPrinter, type ProgressStyle } from "../index-progress-printer.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalField, terminalText } from "../terminal-text.js";

@@ -56,15 +56,15 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       const { settleFolderTrust } = await import("../folder-trust-question.js");
       await settleFolderTrust(resolveRoot(context), context);
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
-      const [{ openInteractiveSession }, { openAgentSession }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
+      const [{ openInteractiveSession }, { resumedSession }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
         import("../../app/interactive-session.js"),
-        import("../../app/agent-session.js"),
+        import("../../app/session/resumed-session.js"),
         import("../../roles/custom-agents.js"),
         import("../../roles/resolve-role.js"),
       ]);
       const session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
       printOpeningWarnings(session.services, context.stderr);
-      let sessionId = "";
+      let sessionId: string | undefined;
       try {
         // Before the screen is drawn: an unknown agent is a usage error, and files that did not load are said.
         const { paths, loadedConfig } = session.services;
@@ -74,8 +74,8 @@ export function registerInteractiveCommand(program: Command, context: CliContext
         // `sylk search` and `sylk ask` beside this session use its index instead of loading their own.
         await session.serveWarmIndex();
         const resume = options.continue ? ({ latest: true } as const) : options.resume ? { id: options.resume } : undefined;
-        // Opened once here so an unknown --resume fails with its message before the screen is drawn.
-        if (resume) openAgentSession({ services: session.services, env: context.env, resume });
+        // Looked up here so an unknown --resume fails with its message before the screen is drawn.
+        if (resume) resumedSession(session.services, resume, false);
         // Loaded here: Ink and React cost start-up time the other commands should not pay.
         const { startTui } = await import("../../tui/start-tui.js");
         ({ sessionId } = await startTui({

@@ -39,19 +39,16 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
       }
       const services = openProject({ root: paths.root, env: context.env });
       printOpeningWarnings(services, context.stderr);
-      const user = new UserKnowledge(paths.sylkHome);
       try {
         let report;
         try {
-          // The user's store is opened when it exists or is written to; a listing never creates it.
-          report = runMemoryRequest(services, request, existsSync(user.path) || (request.action === "add" && request.user) ? user.open() : undefined);
+          report = runMemoryRequest(services, request);
         } catch (error) {
           throw new BadInputError((error as Error).message);
         }
         // Items are what the model and the user saved, and questions the agents asked: shown escaped.
         context.stdout.write(options.json ? `${terminalJson(report.json)}\n` : `${terminalText(report.lines.join("\n"))}\n`);
       } finally {
-        user.close();
         await services.close();
       }
     });

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { openOneShotSearch } from "../../app/one-shot-search.js";
-import type { ProjectServices } from "../../app/project-services.js";
+import { searchProject, type ProjectSearchOptions, type SearchResponseJson } from "../../app/project-search.js";
 import { BadInputError, FatalError } from "../../errors.js";
 import { resolveProjectPaths, type ProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
@@ -11,34 +11,8 @@ import { printOpeningWarnings } from "../opening-warnings.js";
 import { terminalField, terminalText } from "../terminal-text.js";
 import { terminalJson } from "../../format/terminal-json.js";
 
-export type SearchScope = "code" | "history" | "all";
-
-interface SearchOptions {
-  k: number;
-  scope: SearchScope;
+interface SearchOptions extends ProjectSearchOptions {
   json?: boolean;
-  signals?: CodeSignal[];
-}
-
-/** One result as `sylk search --json` prints it; scripts and benchmarks rely on this shape. */
-export interface SearchResultJson {
-  path: string | null;
-  startLine: number | null;
-  endLine: number | null;
-  score: number;
-  signals: Record<string, { rank: number; score: number }>;
-  snippet: string;
-  /** History hits only. */
-  entry?: { id: string; sessionId: string; turn: number; contentType: string; agentType: string; timestamp: number };
-}
-
-export interface SearchResponseJson {
-  query: string;
-  results: SearchResultJson[];
-  /** Time spent answering, in milliseconds. */
-  tookMs: number;
-  /** Present when a signal failed and the results come from the others. */
-  degraded?: string[];
 }
 
 export function registerSearchCommand(program: Command, context: CliContext): void {
@@ -63,7 +37,7 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
         const oneShot = await openOneShotSearch({ root: paths.root, env: context.env });
         printOpeningWarnings(oneShot, context.stderr);
         try {
-          print(await search(oneShot, query, options), options, context);
+          print(await searchProject(oneShot, query, options), options, context);
         } finally {
           oneShot.close();
         }
@@ -82,11 +56,11 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
           const lines = createInterface({ input: context.stdin, crlfDelay: Infinity });
           for await (const line of lines) {
             if (line.trim() === "") continue;
-            context.stdout.write(`${terminalJson(await search(services, line, options))}\n`);
+            context.stdout.write(`${terminalJson(await searchProject(services, line, options))}\n`);
           }
           return;
         }
-        print(await search(services, query, options), options, context);
+        print(await searchProject(services, query, options), options, context);
       } finally {
         await services.close();
       }
@@ -99,7 +73,7 @@ async function searchWarmIndex(paths: ProjectPaths, query: string, options: Sear
   const client = await WarmIndexClient.forProject(paths);
   if (!client) return undefined;
   try {
-    return await search({ codeSearcher: client }, query, options);
+    return await searchProject({ codeSearcher: client }, query, options);
   } catch {
     return undefined;
   } finally {
@@ -111,66 +85,6 @@ function print(response: SearchResponseJson, options: SearchOptions, context: Cl
   if (options.json) context.stdout.write(`${terminalJson(response)}\n`);
   else context.stdout.write(terminalText(renderText(response)));
   for (const message of response.degraded ?? []) context.stderr.write(`warning: ${terminalText(message)}\n`);
-}
-
-/** Searches code, history or both; `contentStore` is needed for history only. */
-export async function search(
-  services: { codeSearcher: Pick<ProjectServices["codeSearcher"], "search"> } & Partial<Pick<ProjectServices, "contentStore">>,
-  query: string,
-  options: SearchOptions,
-): Promise<SearchResponseJson> {
-  const started = performance.now();
-  const results: SearchResultJson[] = [];
-  const degraded: string[] = [];
-  if (options.scope !== "history") {
-    const outcome = await services.codeSearcher.search(query, {
-      limit: options.k,
-      ...(options.signals ? { signals: options.signals } : {}),
-    });
-    degraded.push(...outcome.degraded);
-    for (const hit of outcome.hits) {
-      results.push({
-        path: hit.path,
-        startLine: hit.startLine,
-        endLine: hit.endLine,
-        score: hit.score,
-        signals: hit.signals,
-        snippet: hit.snippet,
-      });
-    }
-  }
-  if (options.scope !== "code") {
-    if (!services.contentStore) throw new Error("Searching history needs the project's content store.");
-    const outcome = await services.contentStore.search(query, {}, options.k);
-    degraded.push(...outcome.degraded);
-    for (const hit of outcome.hits) {
-      const { entry } = hit;
-      results.push({
-        path: entry.relatedFiles[0] ?? null,
-        startLine: null,
-        endLine: null,
-        score: hit.score,
-        signals: hit.signals,
-        snippet: hit.snippet,
-        entry: {
-          id: entry.id,
-          sessionId: entry.sessionId,
-          turn: entry.turnNumber,
-          contentType: entry.contentType,
-          agentType: entry.agentType,
-          timestamp: entry.timestamp,
-        },
-      });
-    }
-  }
-  if (options.scope === "all") results.sort((a, b) => b.score - a.score);
-  const response: SearchResponseJson = {
-    query,
-    results: results.slice(0, options.k),
-    tookMs: Math.round((performance.now() - started) * 100) / 100,
-  };
-  if (degraded.length > 0) response.degraded = degraded;
-  return response;
 }
 
 /** The results for a person; paths and snippets are the repository's, so `print` shows them escaped. */

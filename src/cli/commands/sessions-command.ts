@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { printOpeningWarnings } from "../opening-warnings.js";
-import { pipelineLine, sessionLine, subAgentLine } from "../format.js";
+import { pipelineLine, sessionLine, subAgentLine } from "../../format/session-lines.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 import { terminalJson } from "../../format/terminal-json.js";
 
@@ -27,9 +27,7 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
         const sessions = services.sessions.list(options.limit);
         const chains = new Map(sessions.map((session) => [session.id, services.handoffs.instances(session.id)]));
         const trees = new Map(sessions.map((session) => [session.id, services.sessions.descendants(session.id)]));
-        const { PipelineRepository } = await import("../../store/pipeline-repository.js");
-        const pipelineRepository = new PipelineRepository(services.db);
-        const pipelines = new Map(sessions.map((session) => [session.id, pipelineRepository.listForSession(session.id)]));
+        const pipelines = new Map(sessions.map((session) => [session.id, services.pipelines.listForSession(session.id)]));
         if (options.json) {
           const withChains = sessions.map((session) => ({
             ...session,

@@ -1,9 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
-import { getMeta } from "../../store/database.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
-import { formatBytes, formatCount } from "../format.js";
+import { formatBytes, formatCount } from "../../format/numbers.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalField, terminalText } from "../terminal-text.js";
 import { terminalJson } from "../../format/terminal-json.js";
@@ -68,7 +67,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
             entries: services.vectors.count("entry_vectors"),
             embedder: services.embedder.id,
           },
-          lastRefresh: getMeta(services.db, "last_refresh") ?? null,
+          lastRefresh: services.indexer.lastRefresh() ?? null,
           indexBytes: ["", "-wal", "-shm"].reduce((sum, suffix) => sum + sizeOf(`${paths.database}${suffix}`), 0),
           failures: services.files.failures(50),
           consent: services.consent.indexConsent() ?? null,

@@ -1,4 +1,3 @@
-import type { ProjectServices } from "../../app/project-services.js";
 import { AccessTracker } from "./access-tracker.js";
 import { CircuitBreaker } from "./circuit-breaker.js";
 import { HotCache } from "./hot-cache.js";
@@ -7,7 +6,7 @@ import { INITIAL_PRIORS, type PrefetchThresholds } from "./prefetch-config.js";
 import { PrefetchMetrics } from "./prefetch-metrics.js";
 import { QueryAugmenter, type AugmentedQuery, type PrefetchSituation } from "./query-augmenter.js";
 import { SpeculativePrefetcher } from "./speculative-prefetcher.js";
-import { TieredSearcher } from "./tiered-searcher.js";
+import { TieredSearcher, type TieredSearcherDeps } from "./tiered-searcher.js";
 
 export interface Prefetcher {
   augmenter: QueryAugmenter;
@@ -27,7 +26,8 @@ export interface Prefetcher {
  * memory-pressure response of seed 002 ("Memory Pressure Response").
  */
 export function createPrefetcher(deps: {
-  services: { codeSearcher: Pick<ProjectServices["codeSearcher"], "search">; contentStore: ProjectServices["contentStore"] };
+  /** What the prefetch searches: the code searcher and the history store. */
+  services: Pick<TieredSearcherDeps, "codeSearcher" | "contentStore">;
   sessionId?: string;
   windowTokens: number;
   thresholds?: () => PrefetchThresholds;

@@ -1,5 +1,4 @@
-import { ContextRetriever } from "../../context/context-retriever.js";
-import { formatCount } from "../../cli/format.js";
+import { formatCount } from "../../format/numbers.js";
 import type { ContextReference } from "../../store/content-types.js";
 import type { TranscriptEntry } from "../transcript.js";
 import type { SlashCommandContext } from "./slash-commands.js";
@@ -12,7 +11,7 @@ const note = (text: string, tone: "info" | "warning" | "dim" = "info"): Transcri
 /** `/refs`: the context references of this session, the live ones (markers in the window) first. */
 export function referencesCommand(context: SlashCommandContext): void {
   const sessionId = context.agent.state.sessionId;
-  const references = sessionId ? context.services.contentStore.listReferences(sessionId) : [];
+  const references = sessionId ? context.project.references(sessionId) : [];
   if (references.length === 0) {
     return context.agent.print(note("No context references yet: nothing has been evicted from the window in this session.", "dim"));
   }
@@ -31,8 +30,7 @@ export function referencesCommand(context: SlashCommandContext): void {
 export async function retrieveCommand(refId: string, context: SlashCommandContext): Promise<void> {
   if (!refId) return context.agent.print(note("Usage: /retrieve <ref> (see /refs)", "warning"));
   const id = refId.replace(/^\[?CTX-REF:/i, "").replace(/\W.*$/, "");
-  const result = await new ContextRetriever(context.services.contentStore).retrieve({ refId: id, maxTokens: RETRIEVE_DISPLAY_TOKENS });
-  const reference = context.services.contentStore.getReference(id) as ContextReference;
+  const { reference, result } = await context.project.retrieve(id, RETRIEVE_DISPLAY_TOKENS);
   const header = `${reference.id}: turns ${reference.turnRange[0]}–${reference.turnRange[1]}, ${reference.contentIds.length} entries, ${formatCount(reference.tokensSaved)} tokens. ${reference.summary}`;
   const body = result.entries.map((entry) => `── turn ${entry.turnNumber} · ${entry.contentType} · ${formatCount(entry.tokenCount)} tokens\n${entry.content}`);
   const shown = result.entries.length;

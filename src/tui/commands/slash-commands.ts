@@ -1,8 +1,7 @@
-import type { ProjectServices } from "../../app/project-services.js";
-import { search } from "../../cli/commands/search-command.js";
-import { formatCount, sessionLine } from "../../cli/format.js";
+import { formatCount } from "../../format/numbers.js";
+import { sessionLine } from "../../format/session-lines.js";
 import type { AgentControls } from "../hooks/use-agent.js";
-import type { AgentSession } from "../../app/agent-session.js";
+import type { AgentSession } from "../../app/session/open-agent-session.js";
 import type { RestoreResult } from "../../app/file-checkpoints.js";
 import { renderReference } from "../../context/context-reference.js";
 import { estimateCost, formatDollars } from "../../llm/model-prices.js";
@@ -12,16 +11,14 @@ import { recapEntries } from "../session-recap.js";
 import type { TranscriptEntry } from "../transcript.js";
 import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../app/learning/learning-report.js";
-import { parseMemoryRequest, runMemoryRequest } from "../../app/knowledge/memory-commands.js";
-import { UserKnowledge } from "../../app/knowledge/user-knowledge.js";
-import { existsSync } from "node:fs";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import type { SessionRecord } from "../../store/session-repository.js";
+import type { ScreenReadModel } from "../../app/screen-read-model.js";
 
 /** What the slash commands may touch: narrow on purpose. */
 export interface SlashCommandContext {
-  services: ProjectServices;
+  project: ScreenReadModel;
   agent: Pick<AgentControls, "print" | "clear" | "switchSession" | "session" | "state" | "submit">;
   indexing: Pick<BackgroundIndexing, "refreshNow" | "snapshot">;
   /** Erases the terminal (scrollback included) before a new session. */
@@ -99,7 +96,7 @@ async function searchCommand(query: string, context: SlashCommandContext): Promi
   if (context.indexing.snapshot().state === "off") {
     context.agent.print(note("Indexing is off for this project, so only what an earlier run indexed can be found.", "dim"));
   }
-  const response = await search(context.services, query, { k: 10, scope: "code" });
+  const response = await context.project.searchCode(query, 10);
   context.agent.print({ kind: "search", response });
   for (const message of response.degraded ?? []) context.agent.print(note(`Search degraded: ${message}`, "warning"));
 }
@@ -116,19 +113,19 @@ function indexCommand(context: SlashCommandContext): void {
 }
 
 function sessionList(context: SlashCommandContext): string {
-  const sessions = context.services.sessions.list(20);
+  const sessions = context.project.sessions(20);
   if (sessions.length === 0) return "No sessions yet in this project.";
   const current = context.agent.state.sessionId;
-  const lines = sessions.map((session) => `${session.id === current ? "*" : " "} ${sessionLine(session, context.services.handoffs.instances(session.id).map((instance) => instance.agentId))}`);
+  const lines = sessions.map(({ session, chain }) => `${session.id === current ? "*" : " "} ${sessionLine(session, chain)}`);
   return [...lines, "", "/resume <id> continues one (* is this session)."].join("\n");
 }
 
 function resumeCommand(id: string, context: SlashCommandContext): void {
   if (!id) return context.agent.print(note(`Usage: /resume <id>\n\n${sessionList(context)}`, "warning"));
   const session = context.agent.switchSession({ id });
-  const record = context.services.sessions.get(session.sessionId);
-  const title = record ? `: ${record.title} (${record.turns} turns)` : "";
-  context.agent.print(note(`Resumed session ${session.sessionId.slice(0, 8)}${title}`), ...recapEntries(context.services.sessions.messages(session.sessionId)));
+  const recap = context.project.recap(session.sessionId);
+  const title = recap ? `: ${recap.title} (${recap.turns} turns)` : "";
+  context.agent.print(note(`Resumed session ${session.sessionId.slice(0, 8)}${title}`), ...recapEntries(recap?.messages ?? []));
 }
 
 function modelText(session: AgentSession): string {
@@ -204,8 +201,9 @@ async function evictCommand(context: SlashCommandContext): Promise<void> {
 
 function costText(context: SlashCommandContext): string {
   const id = context.agent.state.sessionId;
-  const record = id ? context.services.sessions.get(id) : undefined;
-  if (!record) return "Nothing sent yet in this session.";
+  const cost = id ? context.project.cost(id) : undefined;
+  if (!cost) return "Nothing sent yet in this session.";
+  const record = cost.session;
   const { usage } = record;
   const dollars = estimateCost(record.model, usage);
   const lines = [
@@ -221,7 +219,7 @@ function costText(context: SlashCommandContext): string {
   if (window && inWindow !== undefined) {
     lines.push(`  in the window now: ${formatCount(inWindow)} of ${formatCount(window)} tokens (${Math.round((inWindow / window) * 100)}%)`);
   }
-  return [...lines, ...subAgentCostLines(context.services.sessions.descendants(id))].join("\n");
+  return [...lines, ...subAgentCostLines(cost.subAgents)].join("\n");
 }
 
 /** The session tree's sub-agents, one line per agent type, and the tree's total. */
@@ -246,15 +244,7 @@ function subAgentCostLines(children: readonly SessionRecord[]): string[] {
 
 /** `/memory …`: what `sylk memory …` prints. */
 function memoryText(argument: string, context: SlashCommandContext): string {
-  const request = parseMemoryRequest(argument ? argument.split(/\s+/) : []);
-  const user = new UserKnowledge(context.services.paths.sylkHome);
-  try {
-    // The user's store (every project's) is opened when it exists or is written to; a listing never creates it.
-    const open = existsSync(user.path) || (request.action === "add" && request.user === true);
-    return runMemoryRequest(context.services, request, open ? user.open() : undefined).lines.join("\n");
-  } finally {
-    user.close();
-  }
+  return context.project.memory(argument).join("\n");
 }
 
 /** `/learning`: what `sylk learning` prints. */

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { formatBytes } from "../../cli/format.js";
+import { formatBytes } from "../../format/numbers.js";
 import { visible } from "../../format/visible-text.js";
 import type { ConsentAnswer } from "../hooks/use-index-consent.js";
 import { useTheme } from "../theme.js";

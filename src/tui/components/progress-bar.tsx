@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import { formatCount } from "../../cli/format.js";
-import { describeProgress } from "../../cli/index-progress-printer.js";
+import { formatCount } from "../../format/numbers.js";
+import { describeProgress } from "../../format/index-progress.js";
 import type { IndexView } from "../../app/background-indexing.js";
 import { useTheme } from "../theme.js";
 

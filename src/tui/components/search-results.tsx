@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { visible } from "../../format/visible-text.js";
-import type { SearchResponseJson } from "../../cli/commands/search-command.js";
+import type { SearchResponseJson } from "../../app/project-search.js";
 import { useTheme } from "../theme.js";
 
 /** `/search` results, laid out as `sylk search` prints them; paths and snippets are the repository's, shown escaped. */

@@ -1,5 +1,5 @@
 import type { PermissionMode } from "../../agent/permissions/permission-policy.js";
-import { formatCount } from "../../cli/format.js";
+import { formatCount } from "../../format/numbers.js";
 import { formatDollars } from "../../llm/model-prices.js";
 import type { IndexView } from "../../app/background-indexing.js";
 import { compactNumber, truncate } from "./text.js";

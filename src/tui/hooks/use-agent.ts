@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { ApprovalAnswer, Approver } from "../../agent/tools/tool-registry.js";
-import type { AgentSession } from "../../app/agent-session.js";
+import type { AgentSession } from "../../app/session/open-agent-session.js";
 import { agentReducer, INITIAL_AGENT_STATE, type AgentViewState } from "../agent-state.js";
 import type { TranscriptEntry } from "../transcript.js";
 

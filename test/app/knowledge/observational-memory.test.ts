@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openAgentSession } from "../../../src/app/agent-session.js";
+import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import { parseMemoryRequest, runMemoryRequest } from "../../../src/app/knowledge/memory-commands.js";
 import { ObservationBuffer } from "../../../src/app/knowledge/observation-buffer.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
@@ -31,7 +31,7 @@ const LONG = Array.from({ length: 60 }, (_, index) => `We decided to keep the re
 function buffer(sessionId: string, messages: SessionMessageRow[], observer?: ModelProvider, reports: string[] = []) {
   return new ObservationBuffer({
     store: services.contentStore,
-    sessionId: () => sessionId,
+    sessionId,
     rows: () => messages,
     observer,
     settings: { messageTokenThreshold: 1_000, observationTokenThreshold: 2_000 },

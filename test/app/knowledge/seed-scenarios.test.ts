@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentResult } from "../../../src/agent/agent-events.js";
 import { SessionRecorder } from "../../../src/agent/session-recorder.js";
-import { openAgentSession, type AgentSession } from "../../../src/app/agent-session.js";
+import { openAgentSession, type AgentSession } from "../../../src/app/session/open-agent-session.js";
 import { ObservationBuffer, type ObservationSettings } from "../../../src/app/knowledge/observation-buffer.js";
 import { SessionKnowledge } from "../../../src/app/knowledge/session-knowledge.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
@@ -79,7 +79,7 @@ const text = (role: "user" | "assistant", value: string): ChatMessage => ({ role
 function buffer(deps: { sessionId: string; rows: () => readonly SessionMessageRow[]; observer?: ModelProvider; settings?: Partial<ObservationSettings>; reports?: string[]; compact?: (through: number, summary: string) => Promise<unknown> }) {
   return new ObservationBuffer({
     store: services.contentStore,
-    sessionId: () => deps.sessionId,
+    sessionId: deps.sessionId,
     rows: deps.rows,
     observer: deps.observer,
     settings: { messageTokenThreshold: 1_000, observationTokenThreshold: 2_000, ...deps.settings },
@@ -290,9 +290,10 @@ describe("seed 004: context assembly", () => {
     const config: SylkConfig = { ...services.loadedConfig.config, observationalMemory: { ...services.loadedConfig.config.observationalMemory, enabled: true } };
     const knowledge = new SessionKnowledge(services, config, () => "");
     expect(await knowledge.systemContextFor("anything", [])).toBeUndefined();
-    // A fresh agent session has no session key until its first prompt is recorded.
+    // A fresh agent session is not stored until its first prompt is recorded: nothing is kept under its key yet.
     const session = await sessionWith({ SYLK_OBSERVATIONAL_MEMORY_ENABLED: "true" });
-    expect(session.sessionId).toBe("");
+    expect(session.started).toBe(false);
+    expect(services.sessions.get(session.sessionId)).toBeUndefined();
     session.close();
   });
 
@@ -301,7 +302,7 @@ describe("seed 004: context assembly", () => {
     services.knowledge.save({ layer: "user_knowledge", kind: "rule", key: "package manager", content: "Always use pnpm in this repository, never npm.", source: "user" });
     server.enqueue(reply().text("pnpm install"));
     await ask(session, "How do I install the dependencies with the package manager?");
-    expect(session.sessionId).not.toBe("");
+    expect(session.started).toBe(true);
     const augmentation: string = requestBodies().at(-1).system[1].text;
     expect(augmentation.startsWith(`## Runtime Context\n- Session: ${session.sessionId} | Channel: direct`)).toBe(true);
     session.close();

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openAgentSession } from "../../../src/app/agent-session.js";
+import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
 import { mulberry32 } from "../../helpers/random-vectors.js";

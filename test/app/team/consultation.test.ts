@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../src/agent/agent-events.js";
-import { openAgentSession } from "../../../src/app/agent-session.js";
+import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import type { ProjectServices } from "../../../src/app/project-services.js";
 import { ContextRetriever } from "../../../src/context/context-retriever.js";
 import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
@@ -58,7 +58,10 @@ describe("consult_librarian", () => {
     expect(result.output).toContain("src/auth.ts:1-3");
     expect(result.output).toMatch(/cache: warm/);
     expect(estimateTokens(result.output)).toBeLessThanOrEqual(1_000);
-    expect(first.events.find((event) => event.type === "subagent_start")).toMatchObject({ agentId: "librarian-1", kind: "knowledge" });
+    const start = first.events.find((event) => event.type === "subagent_start") as Extract<AgentEvent, { type: "subagent_start" }>;
+    expect(start).toMatchObject({ agentId: "librarian-1", kind: "knowledge" });
+    // A knowledge agent's first consultation is announced with the session it is then stored in.
+    expect(services.sessions.get(start.sessionId)).toMatchObject({ kind: "knowledge", agentId: "librarian-1" });
 
     // A second consultation: the same librarian, whose window still holds the first.
     server.enqueue(

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openAgentSession } from "../../../src/app/agent-session.js";
+import type { AgentEvent } from "../../../src/agent/agent-events.js";
+import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import type { ProjectServices } from "../../../src/app/project-services.js";
 import { seededUniform } from "../../../src/learning/beta-sampler.js";
 import { RoutingRepository } from "../../../src/store/routing-repository.js";
+import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
 import { drain } from "../../helpers/drain.js";
 import { messageRequests, reply, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
 import { openModelProject, type ModelProject } from "../../helpers/model-project.js";
@@ -45,7 +47,11 @@ describe("the guide", () => {
     expect(engineerPrompt).not.toContain("[ROUTING");
     // Only two model calls: the routed answer is the answer, with no second guide call to repeat it.
     expect(messageRequests(server)).toHaveLength(2);
-    expect(first.events.find((event) => event.type === "subagent_start")).toMatchObject({ agentType: "engineer", kind: "routed" });
+    const start = first.events.find((event) => event.type === "subagent_start") as Extract<AgentEvent, { type: "subagent_start" }>;
+    expect(start).toMatchObject({ agentType: "engineer", kind: "routed" });
+    // Announced with the routed conversation's own session, and its answer counted as every sub-agent's is.
+    expect(services.sessions.get(start.sessionId)).toMatchObject({ parentSessionId: first.result.sessionId, kind: "routed" });
+    expect(first.events.find((event) => event.type === "subagent_end")).toMatchObject({ answerTokens: estimateTokens("greet now says Hello (src/greet.ts:2)."), truncated: false });
 
     const routing = new RoutingRepository(services.db);
     const [decision] = routing.history({ limit: 10 });

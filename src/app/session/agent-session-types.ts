@@ -1,21 +1,21 @@
-import type { AgentEvent, AgentResult } from "../agent/agent-events.js";
-import type { PermissionMode } from "../agent/permissions/permission-policy.js";
-import type { CommandSandbox, SandboxStatus } from "../agent/sandbox/command-sandbox.js";
-import type { CodeSearcher } from "../agent/tools/search-codebase.js";
-import type { TaskList } from "../agent/tools/todo-write.js";
-import type { ToolDefinition } from "../agent/tools/tool.js";
-import type { Approver } from "../agent/tools/tool-registry.js";
-import type { AgentPlacement, AgentType } from "../handoff/agent-types.js";
-import type { HandoffState } from "../handoff/handoff-state.js";
-import type { ModelProvider } from "../llm/model-types.js";
-import type { ResolvedRole } from "../roles/resolve-role.js";
-import type { ContextReference } from "../store/content-types.js";
-import type { SessionKind } from "../store/session-repository.js";
-import type { EditGroup, RestoreResult } from "./file-checkpoints.js";
-import type { LearningSummary } from "./learning/retrieval-learning.js";
-import type { ProjectServices } from "./project-services.js";
-import type { SharedWithSubAgents } from "./team/sub-agent-host.js";
-import type { WorkflowSource } from "../team/workflow-block.js";
+import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
+import type { PermissionMode } from "../../agent/permissions/permission-policy.js";
+import type { CommandSandbox, SandboxStatus } from "../../agent/sandbox/command-sandbox.js";
+import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
+import type { TaskList } from "../../agent/tools/todo-write.js";
+import type { ToolDefinition } from "../../agent/tools/tool.js";
+import type { Approver } from "../../agent/tools/tool-registry.js";
+import type { AgentPlacement, AgentType } from "../../handoff/agent-types.js";
+import type { HandoffState } from "../../handoff/handoff-state.js";
+import type { ModelProvider } from "../../llm/model-types.js";
+import type { ResolvedRole } from "../../roles/resolve-role.js";
+import type { ContextReference } from "../../store/content-types.js";
+import type { SessionKind } from "../../store/session-repository.js";
+import type { EditGroup, RestoreResult } from "../file-checkpoints.js";
+import type { LearningSummary } from "../learning/retrieval-learning.js";
+import type { ProjectServices } from "../project-services.js";
+import type { SessionTree } from "./session-tree.js";
+import type { WorkflowSource } from "../../team/workflow-block.js";
 
 /** What `openAgentSession` takes and gives: one conversation with one agent (the main one, or a sub-agent). */
 export interface AgentSessionOptions {
@@ -51,8 +51,8 @@ export interface AgentSessionOptions {
   role?: ResolvedRole;
   /** A sub-agent: the session and call that started it, its agent id, and how deep it is (the root is 0). */
   parent?: { sessionId: string; toolUseId: string; agentId: string; kind: Exclude<SessionKind, "main">; depth: number };
-  /** What a sub-agent shares with the agent that started it; a root session makes its own. */
-  shared?: SharedWithSubAgents;
+  /** The session tree a sub-agent shares with the agent that started it; a root session makes its own. */
+  tree?: SessionTree;
   /** The orchestrator's `[WORKFLOW]` block: a pipeline's state (the runner's); by default the session's task list. */
   workflow?: () => WorkflowSource;
   /** Tools this session adds to the role's choice (a knowledge agent's `share_context`); the role's list still decides. */
@@ -60,7 +60,10 @@ export interface AgentSessionOptions {
 }
 
 export interface AgentSession {
+  /** The conversation's id, known from the moment it is opened: a resumed session's own, or the one its first prompt stores. */
   readonly sessionId: string;
+  /** Whether the conversation is stored: it was resumed, or a prompt (or a `!command`) has been recorded. */
+  readonly started: boolean;
   readonly provider: ModelProvider | undefined;
   /** How this session's commands run: sandboxed, or not and why. */
   readonly sandbox: SandboxStatus;

@@ -1,0 +1,94 @@
+import type { PermissionMode } from "../agent/permissions/permission-policy.js";
+import { ContextRetriever, type RetrievalResult } from "../context/context-retriever.js";
+import type { ChatMessage } from "../llm/model-types.js";
+import type { ConsentStore } from "../project/consent.js";
+import type { ContextReference } from "../store/content-types.js";
+import type { SessionRecord } from "../store/session-repository.js";
+import { parseMemoryRequest, runMemoryRequest } from "./knowledge/memory-commands.js";
+import type { ProjectServices } from "./project-services.js";
+import { searchProject, type SearchResponseJson } from "./project-search.js";
+
+/** A session as `/sessions` lists it: its record and the agents of its handoff chain, first to last. */
+export interface ListedSession {
+  session: SessionRecord;
+  chain: string[];
+}
+
+/** Where a conversation stopped, for a resumed one: its title, turns and messages. */
+export interface SessionRecap {
+  title: string;
+  turns: number;
+  messages: ChatMessage[];
+}
+
+/** What a session cost: its own record and its sub-agents' sessions. */
+export interface SessionCost {
+  session: SessionRecord;
+  subAgents: SessionRecord[];
+}
+
+/** A reference and the content it stands for, as far as the budget allows. */
+export interface RetrievedReference {
+  reference: ContextReference;
+  result: RetrievalResult;
+}
+
+/**
+ * What the screen reads of the project: sessions, recaps, costs, context
+ * references, pending questions, code search and `/memory`. The screen gets
+ * this instead of the project's services, so it never holds a repository
+ * or the database; each answer is a plain value.
+ */
+export interface ScreenReadModel {
+  root: string;
+  database: string;
+  /** The settings the screen starts from or shows. */
+  settings: { permissionMode: PermissionMode; maxFileSize: number; windowTokens: number | undefined };
+  /** Whether the project may be indexed: asked once, then remembered. */
+  consent: ConsentStore;
+  sessions(limit: number): ListedSession[];
+  recap(sessionId: string): SessionRecap | undefined;
+  cost(sessionId: string): SessionCost | undefined;
+  /** The session's context references, in the order they were made. */
+  references(sessionId: string): ContextReference[];
+  /** Fails with a message for the user when there is no such reference. */
+  retrieve(refId: string, maxTokens: number): Promise<RetrievedReference>;
+  pendingQuestions(): number;
+  searchCode(query: string, k: number): Promise<SearchResponseJson>;
+  /**
+   * `/memory …`, as `sylk memory …` runs it: a listing or search reads,
+   * `add`, `rm` and `answer` change what is kept. Returns the lines to show.
+   */
+  memory(argument: string): string[];
+}
+
+export function createScreenReadModel(services: ProjectServices): ScreenReadModel {
+  const { config } = services.loadedConfig;
+  const retriever = new ContextRetriever(services.contentStore);
+  return {
+    root: services.paths.root,
+    database: services.paths.database,
+    settings: { permissionMode: config.permissions.mode, maxFileSize: config.index.maxFileSize, windowTokens: config.context.windowTokens },
+    consent: services.consent,
+    sessions: (limit) =>
+      services.sessions.list(limit).map((session) => ({ session, chain: services.handoffs.instances(session.id).map((instance) => instance.agentId) })),
+    recap(sessionId) {
+      const session = services.sessions.get(sessionId);
+      return session ? { title: session.title, turns: session.turns, messages: services.sessions.messages(sessionId) } : undefined;
+    },
+    cost(sessionId) {
+      const session = services.sessions.get(sessionId);
+      return session ? { session, subAgents: services.sessions.descendants(sessionId) } : undefined;
+    },
+    references: (sessionId) => services.contentStore.listReferences(sessionId),
+    async retrieve(refId, maxTokens) {
+      const result = await retriever.retrieve({ refId, maxTokens });
+      // The retriever has just found it.
+      const reference = services.contentStore.getReference(refId) as ContextReference;
+      return { reference, result };
+    },
+    pendingQuestions: () => services.inquiries.countPending(),
+    searchCode: (query, k) => searchProject(services, query, { k, scope: "code" }),
+    memory: (argument) => runMemoryRequest(services, parseMemoryRequest(argument ? argument.split(/\s+/) : [])).lines,
+  };
+}

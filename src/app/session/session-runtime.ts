@@ -1,0 +1,189 @@
+import { randomUUID } from "node:crypto";
+import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
+import { runAgent } from "../../agent/agent-loop.js";
+import { answerFromIndex } from "../../agent/offline-answer.js";
+import type { SessionRecorder } from "../../agent/session-recorder.js";
+import { streamToolOutput } from "../../agent/tool-output-stream.js";
+import type { ToolContext } from "../../agent/tools/tool.js";
+import type { ToolRegistry } from "../../agent/tools/tool-registry.js";
+import type { SylkConfig } from "../../config/schema.js";
+import { prefetchIsOn } from "../../context/prefetch/prefetch-config.js";
+import { EMPTY_USAGE, type ModelProvider } from "../../llm/model-types.js";
+import type { TokenCounter } from "../../llm/token-counter.js";
+import type { RoleHook } from "../../roles/role-registry.js";
+import { maskSecrets } from "../../security/secrets.js";
+import { workflowBlock, type WorkflowSource } from "../../team/workflow-block.js";
+import type { FileCheckpoints } from "../file-checkpoints.js";
+import type { SessionHandoff } from "../handoff/session-handoff.js";
+import type { ObservationBuffer } from "../knowledge/observation-buffer.js";
+import type { SessionKnowledge } from "../knowledge/session-knowledge.js";
+import type { SessionLearning } from "../learning/session-learning.js";
+import type { Mentions } from "../mentions.js";
+import type { ProjectServices } from "../project-services.js";
+import type { GuideRouter } from "../team/guide-router.js";
+import { runPipeline } from "../team/pipeline-runner.js";
+import type { OpenChildSession } from "../team/child-session.js";
+import type { Conversation } from "./conversation.js";
+import { afterRun, maskedNotice, withAttachments, withNotices, withReports, withSubAgentTotals } from "./run-wrappers.js";
+import type { SessionTree } from "./session-tree.js";
+import type { SessionWindow } from "./session-window.js";
+
+type Run = AsyncGenerator<AgentEvent, AgentResult>;
+
+/** The session's model, or why there is none (then answers come from the index). */
+export type ModelChoice = { provider: ModelProvider; offlineReason?: undefined } | { provider: undefined; offlineReason: string };
+
+export interface SessionRuntimeDeps {
+  services: ProjectServices;
+  config: SylkConfig;
+  model: ModelChoice;
+  /** The role's hook: what goes after each prompt, and how much prefetch it gets. */
+  hook: RoleHook;
+  /** A sub-agent's runs teach self-tuning retrieval nothing: it has no user to judge them. */
+  isSubAgent: boolean;
+  maxTurns: number;
+  /** The orchestrator's `[WORKFLOW]` source; by default the session's task list. */
+  workflow: (() => WorkflowSource) | undefined;
+  conversation: Conversation;
+  tree: SessionTree;
+  tools: ToolRegistry;
+  toolContext: Omit<ToolContext, "signal">;
+  systemPrompt: string;
+  /** What the user should hear once, with the first prompt (memory files left out of the system prompt). */
+  firstNotices: Array<{ kind: string; message: string }>;
+  window: SessionWindow;
+  tokenCounter: TokenCounter;
+  handoff: SessionHandoff;
+  learning: SessionLearning;
+  knowledge: SessionKnowledge;
+  observations: { buffer: ObservationBuffer | undefined; reports: string[] };
+  router: GuideRouter | undefined;
+  mentions: Mentions;
+  checkpoints: FileCheckpoints;
+  /** Opens a pipeline's stage agents in this tree. */
+  openChild: OpenChildSession;
+  /** Whether someone can answer questions (a script cannot). */
+  canAsk: boolean;
+}
+
+/** What one session runs: prompts through the agent loop, the user's own commands, pipelines. */
+export class SessionRuntime {
+  constructor(private readonly deps: SessionRuntimeDeps) {}
+
+  run(entered: string, signal: AbortSignal): Run {
+    const { deps } = this;
+    // A secret pasted into a prompt is neither sent nor stored: the model and the history get it masked.
+    const screened = maskSecrets(entered);
+    const typed = screened.text;
+    const { prompt, attachments, refused } = deps.mentions.attach(typed);
+    const active = deps.conversation.record(typed);
+    if (!deps.model.provider) return answerFromIndex({ searcher: deps.tree.codeSearcher, recorder: active, reason: deps.model.offlineReason }, typed);
+    const run = this.modelRun(deps.model.provider, active, this.withHookBlock(prompt), signal);
+    const followed = withSubAgentTotals(deps.tree.usage, deps.isSubAgent ? run : deps.learning.track(prompt, run));
+    const { buffer, reports } = deps.observations;
+    const observed = buffer ? afterRun(withReports(reports, followed), () => buffer.signal()) : followed;
+    const secrets = screened.findings.length > 0 ? [{ kind: "secrets", message: maskedNotice(screened.findings) }] : [];
+    const notices = [...secrets, ...deps.firstNotices.splice(0), ...refused.map(({ message }) => ({ kind: "mention", message }))];
+    const told = notices.length > 0 ? withNotices(notices, observed) : observed;
+    return attachments.length > 0 ? withAttachments(attachments, told) : told;
+  }
+
+  /** `!command`: run as run_command runs, its output put in the conversation for the model's next prompt. */
+  async *runCommand(command: string, signal: AbortSignal): Run {
+    const { tools, toolContext } = this.deps;
+    const active = this.deps.conversation.record(`!${command}`);
+    const call = { id: `user_command_${randomUUID()}`, name: "run_command", input: { command } };
+    yield { type: "tool_use", ...call };
+    const result = yield* streamToolOutput(call.id, (onOutput) => tools.run(call, { ...toolContext, signal, onOutput }, { userApproved: true }));
+    yield { type: "tool_result", id: call.id, name: call.name, ...result };
+    await active.recordNote(`The user ran \`${command}\` themselves (${result.display ?? "done"}); what it printed:\n${result.output}`);
+    const done: AgentResult = { sessionId: active.session.id, response: "", stopReason: "end_turn", turns: 0, toolCalls: 1, usage: EMPTY_USAGE };
+    yield { type: "done", result: done };
+    return done;
+  }
+
+  /** The task through the team's stages, each agent in a child session of this one; the summary is this conversation's answer. */
+  runPipeline(entered: string, signal: AbortSignal): Run {
+    const { deps } = this;
+    const task = maskSecrets(entered).text;
+    const provider = deps.model.provider;
+    if (!provider) return answerFromIndex({ searcher: deps.tree.codeSearcher, recorder: deps.conversation.record(task), reason: deps.model.offlineReason }, task);
+    const { config, conversation } = deps;
+    const root = {
+      ensureSession: (title: string) => conversation.record(title).session.id,
+      recordTurn: async (prompt: string, answer: string) => {
+        const active = conversation.record(prompt);
+        const turn = active.nextTurn();
+        const promptId = await active.recordPrompt(`[pipeline] ${prompt}`, turn);
+        await active.recordResponse(turn, { content: [{ type: "text", text: answer }], stopReason: "end_turn", usage: EMPTY_USAGE, model: provider.model }, promptId);
+      },
+    };
+    return runPipeline(
+      {
+        services: deps.services,
+        openSession: deps.openChild,
+        agentIds: deps.tree.agentIds,
+        root,
+        settings: { maxTurns: config.agents.maxTurns, models: config.agents.models, maxFixRounds: config.pipeline.maxFixRounds },
+        permissionMode: () => deps.tree.policy.mode,
+        canAsk: deps.canAsk,
+        model: provider.model,
+      },
+      task,
+      signal,
+    );
+  }
+
+  /** One prompt through the agent loop, with the window, prefetch and the handoff controller. */
+  private modelRun(provider: ModelProvider, active: SessionRecorder, prompt: string, signal: AbortSignal): Run {
+    const { deps } = this;
+    const { config, tools, window, handoff, learning } = deps;
+    const windowTokens = config.context.windowTokens ?? provider.contextWindow;
+    // The window always keeps room for the answer: at most a quarter of it.
+    const maxTokens = Math.min(config.model.maxTokens, Math.floor(windowTokens / 4));
+    // The handoff controller: the policy the window consults, attached to this run's recorder and window.
+    const quality = handoff.controllerFor(provider.model, windowTokens, deps.tokenCounter);
+    const contextManager = window.managerFor(windowTokens, (safetyNet) => quality.policy(safetyNet));
+    quality.attach(active, contextManager, maxTokens);
+    const prefetcher = window.prefetcherFor(windowTokens);
+    // The orchestrator gets its workflow instead of code.
+    const prefetchRuns = prefetchIsOn(config.context) && deps.hook !== "workflow_context";
+    return runAgent(
+      {
+        provider,
+        tools,
+        toolContext: deps.toolContext,
+        recorder: active,
+        systemPrompt: deps.systemPrompt,
+        // Seed 003's context-aware adapter: the prompt's knowledge after the cached prompt (knowledge.enabled).
+        systemContextFor: (query, lastError) => deps.knowledge.systemContextFor(query, tools.specs().map(({ name, description }) => ({ name, description })), lastError),
+        maxTurns: deps.maxTurns,
+        maxParallel: config.agents.maxParallel,
+        maxTokens,
+        tokenCounter: deps.tokenCounter,
+        contextManager,
+        ...(prefetchRuns ? { prefetcher } : {}),
+        onFileWrite: ({ promptTurn, toolUseId }, write) => {
+          deps.checkpoints.record(promptTurn, toolUseId, write);
+          handoff.recordWrite(active.session.id, write);
+          learning.fileWritten(write.shown);
+        },
+        quality,
+      },
+      prompt,
+      signal,
+    );
+  }
+
+  /**
+   * What a role's hook puts after the prompt: the guide's routing block (the
+   * agent it routes to gets the prompt as written), the orchestrator's
+   * workflow block.
+   */
+  private withHookBlock(prompt: string): string {
+    const { router, hook, workflow, handoff } = this.deps;
+    if (router) return `${prompt}\n\n${router.beforePrompt(prompt)}`;
+    if (hook === "workflow_context") return `${prompt}\n\n${workflowBlock(workflow?.() ?? { kind: "tasks", tasks: handoff.tasks() })}`;
+    return prompt;
+  }
+}

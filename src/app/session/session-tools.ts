@@ -1,0 +1,96 @@
+import { createBuiltinTools } from "../../agent/tools/builtin-tools.js";
+import { CONSULTABLE_AGENTS, createConsultTool } from "../../agent/tools/consult.js";
+import { createContextTools } from "../../agent/tools/context-tools.js";
+import { createDelegateTool, delegableAgents } from "../../agent/tools/delegate.js";
+import { createGetRoutingHistoryTool } from "../../agent/tools/roles/get-routing-history.js";
+import { recordTestRuns } from "../../agent/tools/roles/record-test-runs.js";
+import { createRouteToAgentTool } from "../../agent/tools/route-to-agent.js";
+import type { ToolDefinition } from "../../agent/tools/tool.js";
+import { type Approver, ToolRegistry, type ToolRunResult } from "../../agent/tools/tool-registry.js";
+import type { SylkConfig } from "../../config/schema.js";
+import { ContextRetriever } from "../../context/context-retriever.js";
+import { toolsForRole } from "../../roles/role-registry.js";
+import type { ResolvedRole } from "../../roles/resolve-role.js";
+import type { SessionHandoff } from "../handoff/session-handoff.js";
+import type { SessionKnowledge } from "../knowledge/session-knowledge.js";
+import type { ProjectServices } from "../project-services.js";
+import type { GuideRouter } from "../team/guide-router.js";
+import type { Consulter } from "../team/knowledge-agents.js";
+import { createRoleTools } from "../team/role-tools.js";
+import type { SubAgentHost } from "../team/sub-agent-host.js";
+import type { Conversation } from "./conversation.js";
+import type { SessionTree } from "./session-tree.js";
+import type { SessionWindow } from "./session-window.js";
+
+export interface SessionToolsDeps {
+  services: ProjectServices;
+  config: SylkConfig;
+  role: ResolvedRole;
+  tree: SessionTree;
+  approver: Approver | undefined;
+  conversation: Conversation;
+  window: SessionWindow;
+  handoff: SessionHandoff;
+  knowledge: SessionKnowledge;
+  /** The team this agent may start; `subAgents` absent at the depth limit, `router` for the guide only. */
+  team: { subAgents: SubAgentHost | undefined; router: GuideRouter | undefined; consulter: Consulter };
+  /** Tools the session adds (a knowledge agent's `share_context`); the role's list still decides. */
+  extraTools: readonly ToolDefinition[];
+}
+
+/**
+ * The tools of one agent: every tool a session can offer, narrowed to its
+ * role's list, behind the tree's permission policy and the session's
+ * approver (read-only roles may not write at all).
+ */
+export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
+  const { services, config, tree, conversation, window, handoff, knowledge, team } = deps;
+  const retrievalBudget = () => window.retrievalBudget();
+  const builtins = createBuiltinTools({
+    codeSearcher: tree.codeSearcher,
+    grepThread: services.grepThread,
+    sandbox: tree.sandbox,
+    networkFor: async (command) => config.sandbox.network || (await tree.policy.allowsNetwork(command)),
+    integrity: tree.integrity,
+    processes: tree.processes,
+  });
+  // Every check command's run (tests, build, typecheck, lint) is also a test_result entry: search_test_history reads them.
+  const withTestRuns = recordTestRuns(builtins, { record: async (entry) => conversation.recorder?.recordDerived(entry) });
+  const contextTools = createContextTools({
+    retriever: new ContextRetriever(services.contentStore),
+    contentStore: services.contentStore,
+    sessionId: conversation.id,
+    availableTokens: retrievalBudget,
+    sessionTree: (id) => [id, ...services.sessions.descendants(id).map((child) => child.id)],
+    onRetrieved: (entries) => window.retrieved(entries, conversation.currentTurn),
+  });
+  const available: ToolDefinition[] = [
+    ...handoff.trackCommands(knowledge.watch(withTestRuns), tree.integrity),
+    // Skills run their steps through this session's own registry (built just below).
+    ...knowledge.tools({ run: (call, context): Promise<ToolRunResult> => tools.run(call, context), names: (): string[] => tools.names() }),
+    ...contextTools,
+    handoff.todoTool(),
+    ...createRoleTools(services, { sessionId: conversation.id, availableTokens: retrievalBudget, customAgents: tree.customAgents, gitGate: tree.integrity }),
+    ...deps.extraTools,
+    ...(team.router ? routingTools(services, team.router, retrievalBudget) : []),
+    ...(team.subAgents ? teamTools(tree, team.subAgents, team.consulter) : []),
+  ];
+  const tools: ToolRegistry = new ToolRegistry(toolsForRole(deps.role, available), tree.policy, deps.approver, { readOnly: deps.role.readOnly });
+  return tools;
+}
+
+/** The guide's: give the prompt to an agent, and read how routing went before. */
+function routingTools(services: ProjectServices, router: GuideRouter, availableTokens: () => number): ToolDefinition[] {
+  return [
+    createRouteToAgentTool({ agents: delegableAgents(), route: (request, context) => router.route(request, context) }),
+    createGetRoutingHistoryTool({ history: (query) => services.routing.history(query), availableTokens }),
+  ];
+}
+
+/** The tools that start other agents: a sub-agent for a task, and the tree's knowledge agents. */
+function teamTools(tree: SessionTree, subAgents: SubAgentHost, consulter: Consulter): ToolDefinition[] {
+  return [
+    createDelegateTool({ agents: delegableAgents(tree.customAgents), delegate: (request, context) => subAgents.delegate(request, context) }),
+    ...CONSULTABLE_AGENTS.map((target) => createConsultTool(target, { consult: (request, context) => tree.knowledge.consult(request, consulter, context) })),
+  ];
+}
