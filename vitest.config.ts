@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Counts React's pending work, so the TUI tests wait for it to end rather than for a fixed time.
+    setupFiles: ["test/helpers/count-react-work.setup.ts"],
     allowOnly: false,
   },
 });

@@ -7,6 +7,7 @@ import ignore, { type Ignore } from "ignore";
 import * as z from "zod";
 import type { IndexConfig } from "../config/schema.js";
 import { readRegularFile } from "../files/regular-file.js";
+import { ChangeBatcher } from "./change-batcher.js";
 import { classifyPaths } from "./path-classification.js";
 
 export interface ProjectWatcherOptions {
@@ -122,9 +123,7 @@ interface ThreadData {
 /** The thread's side: chokidar, the directory pruning, the debounce and the classification. */
 class WatcherThread {
   private watcher: FSWatcher | undefined;
-  private readonly pending = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
-  private firstPendingAt = 0;
+  private readonly batcher: ChangeBatcher;
   private readonly directories: DirectoryRules;
 
   constructor(
@@ -132,6 +131,7 @@ class WatcherThread {
     private readonly post: (message: z.infer<typeof threadMessage>) => void,
   ) {
     this.directories = new DirectoryRules(data.root, data.config);
+    this.batcher = new ChangeBatcher({ debounceMs: data.debounceMs, maxWaitMs: data.maxWaitMs, onBatch: (paths) => this.report(paths) });
   }
 
   start(): void {
@@ -156,24 +156,18 @@ class WatcherThread {
   }
 
   async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
+    this.batcher.cancel();
     await this.watcher?.close();
   }
 
   private record(path: string): void {
     if (!path || path.startsWith("..")) return;
     if (IGNORE_FILES.some((name) => path === name || path.endsWith(`/${name}`))) this.directories.forget(path);
-    if (this.pending.size === 0) this.firstPendingAt = Date.now();
-    this.pending.add(path);
-    if (this.timer) clearTimeout(this.timer);
-    const waited = Date.now() - this.firstPendingAt;
-    this.timer = setTimeout(() => this.flush(), Math.max(0, Math.min(this.data.debounceMs, this.data.maxWaitMs - waited)));
+    this.batcher.add(path);
   }
 
-  private flush(): void {
-    this.timer = undefined;
-    const paths = [...this.pending];
-    this.pending.clear();
+  /** A batch of changed paths, judged by the indexer's rules: what the index must look at. */
+  private report(paths: string[]): void {
     const root = this.data.root;
     const classified = classifyPaths(root, this.data.config, paths);
     // "Gone" covers both deleted and ignored files: a deleted one must reach the index, an ignored one that still exists never did.

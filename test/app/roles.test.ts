@@ -6,6 +6,7 @@ import { AGENT_TYPES } from "../../src/handoff/agent-types.js";
 import { roleOf } from "../../src/roles/role-registry.js";
 import { SESSION_TOOL_NAMES } from "../../src/agent/tools/tool-names.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { drain, drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 /** Issue 14, step 1: `--agent` (here `agent.type`) selects the role's prompt and tools, through a real session. */
@@ -17,8 +18,7 @@ beforeEach(async () => {
   server = await startFakeAnthropicServer();
   project = createTempProject(ledgerFiles());
   services = openProject({ root: project.root, env: project.env });
-  const run = services.indexer.run();
-  for (let step = await run.next(); !step.done; step = await run.next());
+  await drainIndex(services);
 });
 afterEach(async () => {
   await services.close();
@@ -44,9 +44,7 @@ async function requestOf(type: string, placement: AgentPlacement = "main", promp
   server.enqueue(reply().text("Done."));
   const env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_AGENT_TYPE: type };
   const session = openAgentSession({ services: openedWith(env), env, placement });
-  const events: any[] = [];
-  const run = session.run(prompt, new AbortController().signal);
-  for (let step = await run.next(); !step.done; step = await run.next()) events.push(step.value);
+  const { events } = await drain(session.run(prompt, new AbortController().signal));
   session.close();
   const body = messageRequests(server).at(-1)?.body as any;
   const system = (Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : body.system) as string;

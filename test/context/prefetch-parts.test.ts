@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { AccessTracker } from "../../src/context/prefetch/access-tracker.js";
 import { CircuitBreaker } from "../../src/context/prefetch/circuit-breaker.js";
 import { HotCache } from "../../src/context/prefetch/hot-cache.js";
@@ -95,13 +95,27 @@ describe("MemoryPressureMonitor", () => {
 
 describe("speculative prefetch", () => {
   it("takes a result only if it is ready within the budget", async () => {
+    // The clock is the test's: how long the budget is must not depend on how busy the machine is.
+    vi.useFakeTimers();
+    onTestFinished(() => void vi.useRealTimers());
     const result = { excerpts: [], summaries: [] } as unknown as AugmentedQuery;
     const ready = new PrefetchFuture(Promise.resolve(result));
     expect(await ready.getIfReady(10)).toBe(result);
-    const slow = new PrefetchFuture(new Promise((resolve) => setTimeout(() => resolve(result), 200)));
-    const started = performance.now();
-    expect(await slow.getIfReady(10)).toBeUndefined();
-    expect(performance.now() - started).toBeLessThan(150);
+    const answerAfter = (readyAfterMs: number) => {
+      const answer = { settled: false, value: undefined as AugmentedQuery | undefined };
+      void new PrefetchFuture(new Promise((resolve) => setTimeout(() => resolve(result), readyAfterMs))).getIfReady(10).then((value) => {
+        Object.assign(answer, { settled: true, value });
+      });
+      return answer;
+    };
+    const slow = answerAfter(200);
+    const soon = answerAfter(6);
+    await vi.advanceTimersByTimeAsync(9);
+    expect(slow.settled).toBe(false);
+    expect(soon).toEqual({ settled: true, value: result });
+    // The budget spent, the slow one gives up at once rather than at 200 ms.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(slow).toEqual({ settled: true, value: undefined });
     expect(await new PrefetchFuture(Promise.reject(new Error("boom"))).getIfReady(10)).toBeUndefined();
   });
 

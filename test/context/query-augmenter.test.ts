@@ -3,6 +3,7 @@ import { openProject, type ProjectServices } from "../../src/app/project-service
 import { createPrefetcher } from "../../src/context/prefetch/create-prefetcher.js";
 import { INITIAL_PRIORS } from "../../src/context/prefetch/prefetch-config.js";
 import { renderAugmentation } from "../../src/context/prefetch/query-augmenter.js";
+import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -22,8 +23,7 @@ beforeAll(async () => {
     "src/billing/tax.ts": "// Computes sales tax.\nexport function salesTax(amount: number) {\n  return amount * 0.2;\n}\n",
   });
   services = openProject({ root: project.root, env: project.env });
-  const run = services.indexer.run();
-  for (let step = await run.next(); !step.done; step = await run.next());
+  await drainIndex(services);
 });
 afterAll(async () => {
   await services.close();

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import Database from "better-sqlite3";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { defaultConfig } from "../../src/config/schema.js";
@@ -9,14 +9,14 @@ import type { DirectoryState } from "../../src/indexer/directory-state.js";
 import { diffManifest } from "../../src/indexer/manifest-diff.js";
 import { scanTree } from "../../src/indexer/scanner.js";
 import { openDatabase } from "../../src/store/database.js";
+import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
 let services: ProjectServices;
 
 async function index(target: ProjectServices = services): Promise<void> {
-  const run = target.indexer.run();
-  for (let step = await run.next(); !step.done; step = await run.next());
+  await drainIndex(target);
 }
 
 /** Every directory of the tree (the root first), absolute. */
@@ -29,8 +29,8 @@ function directoriesOf(root: string): string[] {
 }
 
 /** What a full walk (no stored states) says of the tree against the whole manifest: the reference. */
-async function fullDiff(target: ProjectServices) {
-  const scan = await scanTree(project.root, target.loadedConfig.config.index);
+async function fullDiff(target: ProjectServices, root: string) {
+  const scan = await scanTree(root, target.loadedConfig.config.index);
   const diff = diffManifest(scan, target.files.manifest());
   return normalised(diff);
 }
@@ -151,62 +151,73 @@ describe("the incremental fresh check", () => {
       fc.record({ kind: fc.constant("ignore" as const), directory: fc.constantFrom("", "src", "logs"), file: fc.constantFrom(".gitignore", ".sylkignore"), content: fc.constantFrom(...ignoreContents) }),
       fc.record({ kind: fc.constant("index" as const) }),
     );
+    // One project for every run, opened once: opening a database and
+    // starting the worker threads per run was most of the time, and the
+    // runs are independent anyway (below). Its own, not the file's: were it
+    // ever stopped midway, it could not change what the next test opens.
+    const tree = createTempProject();
+    const indexed = openProject({ root: tree.root, env: tree.env, racyWindowMs: -Infinity });
+    onTestFinished(async () => {
+      await indexed.close();
+      tree.cleanup();
+    });
     // Every directory an action changed gets an mtime of its own, in the past:
     // the snapshots are trusted (any racy window would hide what these checks
     // are about) and a change never leaves a directory's mtime where it was.
     const past = Date.now() - 3_600_000;
     const settle = (step: number) => {
       const at = new Date(past - step * 1_000);
-      for (const directory of directoriesOf(project.root)) if (statSync(directory).mtimeMs > past) utimesSync(directory, at, at);
+      for (const directory of directoriesOf(tree.root)) if (statSync(directory).mtimeMs > past) utimesSync(directory, at, at);
     };
     let round = 0;
     let trusted = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 16 }), async (actions) => {
-        // A fresh tree and index per run.
-        await services.close();
-        rmSync(project.root, { recursive: true, force: true });
-        rmSync(project.sylkHome, { recursive: true, force: true });
-        mkdirSync(project.root, { recursive: true });
-        services = openProject({ root: project.root, env: project.env, racyWindowMs: -Infinity });
+        // Each run starts from an empty tree and its index: no file in the
+        // manifest and only the root's directory state, whatever the run
+        // before left (so a shrunk counterexample replays alike).
+        rmSync(tree.root, { recursive: true, force: true });
+        mkdirSync(tree.root, { recursive: true });
         settle(round);
-        await index();
+        await index(indexed);
+        expect(indexed.files.isEmpty()).toBe(true);
+        expect([...indexed.files.directoryStates().keys()]).toEqual([""]);
         for (const step of actions) {
           round++;
-          const at = (name: string, directory: string) => join(project.root, directory, name);
+          const at = (name: string, directory: string) => join(tree.root, directory, name);
           if (step.kind === "write") {
             mkdirSync(dirname(at(step.name, step.directory)), { recursive: true });
             writeFileSync(at(step.name, step.directory), "x".repeat(step.size) + String(round));
           } else if (step.kind === "remove") rmSync(at(step.name, step.directory), { force: true });
-          else if (step.kind === "removeDirectory") rmSync(join(project.root, step.directory), { recursive: true, force: true });
+          else if (step.kind === "removeDirectory") rmSync(join(tree.root, step.directory), { recursive: true, force: true });
           else if (step.kind === "rename") {
-            mkdirSync(join(project.root, step.to), { recursive: true });
+            mkdirSync(join(tree.root, step.to), { recursive: true });
             try {
               renameSync(at(step.name, step.from), at(step.newName, step.to));
             } catch {
               // No such file, or a directory in the way: nothing changes.
             }
           } else if (step.kind === "renameDirectory") {
-            mkdirSync(dirname(join(project.root, step.to)), { recursive: true });
+            mkdirSync(dirname(join(tree.root, step.to)), { recursive: true });
             try {
-              renameSync(join(project.root, step.from), join(project.root, step.to));
+              renameSync(join(tree.root, step.from), join(tree.root, step.to));
             } catch {
               // Missing, into itself, or onto a directory that is not empty: nothing changes.
             }
           }
           else if (step.kind === "ignore") {
-            mkdirSync(join(project.root, step.directory), { recursive: true });
+            mkdirSync(join(tree.root, step.directory), { recursive: true });
             writeFileSync(at(step.file, step.directory), step.content + `# ${round}\n`);
-          } else await index();
+          } else await index(indexed);
           settle(round);
-          const incremental = await services.indexer.checkFreshness();
+          const incremental = await indexed.indexer.checkFreshness();
           trusted += incremental.scan.directories - incremental.scan.listed;
-          expect(normalised(incremental.diff)).toEqual(await fullDiff(services));
+          expect(normalised(incremental.diff)).toEqual(await fullDiff(indexed, tree.root));
         }
-        await index();
+        await index(indexed);
         // "missing" when every file is gone: an empty tree has no index.
-        expect((await services.indexer.checkFreshness()).state).not.toBe("stale");
-        expect(await fullDiff(services)).toEqual({ added: [], changed: [], deleted: [], newlySkipped: [] });
+        expect((await indexed.indexer.checkFreshness()).state).not.toBe("stale");
+        expect(await fullDiff(indexed, tree.root)).toEqual({ added: [], changed: [], deleted: [], newlySkipped: [] });
       }),
       { seed: 1124, numRuns: 80 },
     );

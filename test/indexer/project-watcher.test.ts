@@ -37,27 +37,41 @@ async function startWatcher(debounceMs = 100): Promise<void> {
   await watcher.start();
 }
 
-async function waitForBatch(count = 1, timeoutMs = 10_000): Promise<void> {
+/**
+ * Waits until what was reported satisfies `check`: the kernel's events come
+ * when they come, so the test waits for a condition, never a fixed time.
+ */
+async function waitUntilReported(check: (paths: string[]) => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (batches.length < count) {
-    if (Date.now() > deadline) throw new Error(`expected ${count} batch(es), got ${JSON.stringify(batches)}`);
+  while (!check(reported())) {
+    if (Date.now() > deadline) throw new Error(`timed out; reported so far: ${JSON.stringify(batches)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
 const reported = () => [...new Set(batches.flat())].sort();
 
+/**
+ * Changes a file after everything else and waits for it: the events of what
+ * was done before it have been through the watcher by then, so whatever it
+ * was going to report is in.
+ */
+async function settleWith(path = "src/sentinel.ts"): Promise<void> {
+  project.write(path, `${Date.now()}\n`);
+  await waitUntilReported((paths) => paths.includes(path));
+}
+
 describe("ProjectWatcher", () => {
-  it("reports added, changed and deleted files as one debounced batch of relative paths", async () => {
-    // Quiet time well above how far apart a loaded machine delivers the three events.
-    await startWatcher(800);
+  // How changes form batches is the debounce's, tested on a fake clock in change-batcher.test.ts.
+  it("reports added, changed and deleted files as relative paths", async () => {
+    await startWatcher();
     project.write("src/a.ts", "export const a = 10;\n");
     project.write("src/new/d.ts", "export const d = 4;\n");
     project.remove("src/b.ts");
-    await waitForBatch();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(batches).toHaveLength(1);
-    expect(batches[0]).toEqual(["src/a.ts", "src/b.ts", "src/new/d.ts"]);
+    await waitUntilReported((paths) => paths.length >= 3);
+    await settleWith();
+    expect(reported()).toEqual(["src/a.ts", "src/b.ts", "src/new/d.ts", "src/sentinel.ts"]);
+    expect(batches.every((batch) => batch.every((path, index) => index === 0 || (batch[index - 1] as string) < path))).toBe(true);
   });
 
   it("ignores what the indexer ignores: excluded directories, .gitignore'd files and directories", async () => {
@@ -67,9 +81,8 @@ describe("ProjectWatcher", () => {
     project.write("debug.log", "noise\n");
     project.write("package-lock.json", "{}\n");
     project.write("src/kept.ts", "export const kept = true;\n");
-    await waitForBatch();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(reported()).toEqual(["src/kept.ts"]);
+    await settleWith();
+    expect(reported()).toEqual(["src/kept.ts", "src/sentinel.ts"]);
     const watched = (await watcher?.watchedDirectories()) ?? [];
     expect(watched).toContain("src");
     expect(watched.filter((path) => path.startsWith("node_modules") || path.startsWith("generated"))).toEqual([]);
@@ -78,30 +91,36 @@ describe("ProjectWatcher", () => {
   it("reports every file of a deleted directory", async () => {
     await startWatcher();
     rmSync(join(project.root, "lib"), { recursive: true, force: true });
-    await waitForBatch();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(reported()).toEqual(["lib/old/c.ts"]);
+    await waitUntilReported((paths) => paths.length > 0);
+    await settleWith();
+    expect(reported()).toEqual(["lib/old/c.ts", "src/sentinel.ts"]);
   });
 
   it("watches a directory that appears after it started, and stops reporting after close()", async () => {
     await startWatcher();
     mkdirSync(join(project.root, "pkg/inner"), { recursive: true });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const deadline = Date.now() + 20_000; !(await watcher?.watchedDirectories())?.includes("pkg/inner"); ) {
+      if (Date.now() > deadline) throw new Error("pkg/inner was never watched");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     writeFileSync(join(project.root, "pkg/inner/e.ts"), "export const e = 5;\n");
-    await waitForBatch();
-    expect(reported()).toContain("pkg/inner/e.ts");
+    await waitUntilReported((paths) => paths.includes("pkg/inner/e.ts"));
 
     await watcher?.close();
     const before = batches.length;
+    // A second watcher sees the change after close(): the first, closed, must not have.
+    const closed = watcher;
+    await startWatcher();
     project.write("src/after-close.ts", "x\n");
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(batches.length).toBe(before);
+    await waitUntilReported((paths) => paths.includes("src/after-close.ts"));
+    expect(batches.slice(before)).toEqual([["src/after-close.ts"]]);
+    expect(await closed?.watchedDirectories()).toEqual([]);
   });
 
   it("reports a secret or oversized file (the index records it as skipped) but never an ignored one", async () => {
     await startWatcher();
     project.write(".env", "TOKEN=1\n");
-    await waitForBatch();
+    await waitUntilReported((paths) => paths.length > 0);
     expect(reported()).toEqual([".env"]);
   });
 });

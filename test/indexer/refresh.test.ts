@@ -3,16 +3,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import type { IndexSummary } from "../../src/indexer/project-indexer.js";
+import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
 let services: ProjectServices;
 
 async function index(): Promise<IndexSummary> {
-  const run = services.indexer.run();
-  let step = await run.next();
-  while (!step.done) step = await run.next();
-  return step.value;
+  return drainIndex(services);
 }
 
 /** Files whose text matches (full text: the vector signal always returns nearest neighbours). */
@@ -137,8 +135,7 @@ describe("a refresh of a handful of files", () => {
     const reference = createTempProject({ "src/alpha.ts": edited, "src/beta.py": "def f():\n    return 1\n" });
     const referenceServices = openProject({ root: reference.root, env: reference.env });
     try {
-      const cold = referenceServices.indexer.run();
-      for (let step = await cold.next(); !step.done; step = await cold.next());
+      await drainIndex(referenceServices);
 
       await index();
       await services.close();

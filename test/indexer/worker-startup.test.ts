@@ -3,6 +3,7 @@ import { openProject, type ProjectServices } from "../../src/app/project-service
 import { ProjectIndexer } from "../../src/indexer/project-indexer.js";
 import { IndexWriter } from "../../src/indexer/index-writer.js";
 import { fileWorkerPath, FileWorkerPool } from "../../src/indexer/worker-pool.js";
+import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -32,10 +33,7 @@ function countingIndexer(): { indexer: ProjectIndexer; created: () => number } {
 }
 
 async function drain(indexer: ProjectIndexer) {
-  const run = indexer.run();
-  let step = await run.next();
-  while (!step.done) step = await run.next();
-  return step.value;
+  return drainIndex({ indexer });
 }
 
 afterEach(async () => {

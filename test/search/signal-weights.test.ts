@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -17,8 +18,7 @@ beforeEach(async () => {
     ),
   );
   services = openProject({ root: project.root, env: project.env });
-  const run = services.indexer.run();
-  for (let step = await run.next(); !step.done; step = await run.next());
+  await drainIndex(services);
 });
 afterEach(async () => {
   await services.close();

@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentEvent, AgentResult } from "../../src/agent/agent-events.js";
+import type { AgentResult } from "../../src/agent/agent-events.js";
 import { openAgentSession, type AgentSession } from "../../src/app/session/open-agent-session.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { entryTermCounts, termsFromCounts } from "../../src/search/full-text-document.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer, type ReplyBuilder } from "../helpers/fake-anthropic-server.js";
+import { drain } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 /**
@@ -67,10 +68,7 @@ afterEach(async () => {
 });
 
 async function ask(session: AgentSession, prompt: string): Promise<AgentResult> {
-  const run = session.run(prompt, new AbortController().signal);
-  let step = await run.next();
-  for (; !step.done; step = await run.next()) void (step.value as AgentEvent);
-  return step.value;
+  return (await drain(session.run(prompt, new AbortController().signal))).result;
 }
 
 /** Every file under a directory, recursively. */

@@ -4,6 +4,7 @@ import type { PermissionMode } from "../../src/agent/permissions/permission-poli
 import { App } from "../../src/tui/app.js";
 import type { ResumeTarget } from "../../src/tui/hooks/use-agent.js";
 import { openInteractiveSession, type InteractiveSession } from "../../src/app/interactive-session.js";
+import { reactSettled } from "../helpers/react-work.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 export const KEY = {
@@ -74,12 +75,12 @@ export async function renderApp(options: RenderAppOptions = {}) {
       if (Date.now() > deadline) throw new Error(`Timed out waiting for ${String(check)}. Last frame:\n${frame()}`);
       await sleep(15);
     }
-    // What just appeared subscribes to keys in an effect that runs after the frame: give it a moment.
-    await sleep(40);
+    // What just appeared subscribes to keys in an effect that runs after the frame.
+    await reactSettled();
   };
   const write = async (keys: string) => {
     instance.stdin.write(keys);
-    await sleep(20);
+    await reactSettled();
   };
   /** Types a prompt, waits until the prompt shows it, and presses Enter. */
   const submit = async (text: string) => {
@@ -91,7 +92,6 @@ export async function renderApp(options: RenderAppOptions = {}) {
 
   // The first frames need the input hooks attached before keys arrive.
   await waitFor(() => frame().includes("Sylk"));
-  await sleep(30);
 
   return {
     project,

@@ -86,10 +86,15 @@ describe("ToolRegistry", () => {
 
   it("keeps the answer of a tool that stops on the signal itself", async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Cancelled once the command has printed its first line, however long starting it took.
+    let printed = "";
+    const onOutput = (chunk: string) => {
+      printed += chunk;
+      if (printed.includes("started")) controller.abort();
+    };
     const result = await new ToolRegistry([runCommandTool], new PermissionPolicy("bypass")).run(
       { id: "c", name: "run_command", input: { command: "echo started; sleep 5" } },
-      { ...context, signal: controller.signal },
+      { ...context, signal: controller.signal, onOutput },
     );
     expect(result.output).toContain("started");
     expect(result.output).toContain("aborted: the command was cancelled and its processes were killed");

@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
+import type { AgentResult } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { drain } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 /** Issue 15: knowledge saved in one session is under "User Knowledge" in the next session's system prompt. */
@@ -38,11 +39,9 @@ function open(enabled: boolean) {
 
 async function ask(env: NodeJS.ProcessEnv, prompt: string): Promise<AgentResult> {
   const session = openAgentSession({ services, env });
-  const run = session.run(prompt, new AbortController().signal);
-  let step = await run.next();
-  for (; !step.done; step = await run.next()) void (step.value as AgentEvent);
+  const { result } = await drain(session.run(prompt, new AbortController().signal));
   session.close();
-  return step.value;
+  return result;
 }
 
 const systemBlocks = (index: number): Array<{ text: string; cache_control?: unknown }> => (messageRequests(server)[index]?.body as any).system;
@@ -112,8 +111,7 @@ describe("knowledge that lasts, end to end", () => {
       services = openProject({ root: other.root, env: otherEnv });
       server.enqueue(reply().text("Small commits."));
       const session = openAgentSession({ services, env: otherEnv });
-      const run = session.run("How should I write my commits here?", new AbortController().signal);
-      for (let step = await run.next(); !step.done; step = await run.next());
+      await drain(session.run("How should I write my commits here?", new AbortController().signal));
       session.close();
       const augmentation = (messageRequests(server).at(-1)?.body as any).system[1]?.text ?? "";
       expect(augmentation).toContain("## User Knowledge\n- commit style: The user prefers small commits with imperative subjects.");

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import { parseMemoryRequest, runMemoryRequest } from "../../../src/app/knowledge/memory-commands.js";
 import { ObservationBuffer } from "../../../src/app/knowledge/observation-buffer.js";
@@ -7,6 +6,7 @@ import { openProject, type ProjectServices } from "../../../src/app/project-serv
 import type { ModelProvider } from "../../../src/llm/model-types.js";
 import type { SessionMessageRow } from "../../../src/store/session-repository.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { drain } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 /** Seed 004's scenarios for the observer, the reflector and the memory store, through the real store. */
@@ -162,10 +162,7 @@ describe("observational memory, end to end", () => {
       server.enqueue((body: any) => (isObserver(body) ? reply().text("- The user is tuning the billing retry limit; it is 12 now.") : reply().text(`Noted ${LONG.slice(0, 3).join(" ")}`)) as never);
     }
     const ask = async (prompt: string) => {
-      const run = session.run(prompt, new AbortController().signal);
-      let step = await run.next();
-      for (; !step.done; step = await run.next()) void (step.value as AgentEvent);
-      return step.value as AgentResult;
+      return (await drain(session.run(prompt, new AbortController().signal))).result;
     };
     await ask(LONG.join(" "));
     await session.settleMemory();

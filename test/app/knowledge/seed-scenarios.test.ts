@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
+import type { AgentResult } from "../../../src/agent/agent-events.js";
 import { SessionRecorder } from "../../../src/agent/session-recorder.js";
 import { openAgentSession, type AgentSession } from "../../../src/app/session/open-agent-session.js";
 import { ObservationBuffer, type ObservationSettings } from "../../../src/app/knowledge/observation-buffer.js";
@@ -16,6 +16,7 @@ import { CalibratedTokenCounter } from "../../../src/llm/token-counter.js";
 import type { ContextReference } from "../../../src/store/content-types.js";
 import type { SessionMessageRow } from "../../../src/store/session-repository.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { drain } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 /**
@@ -59,10 +60,7 @@ async function sessionWith(settings: Record<string, string>): Promise<AgentSessi
 }
 
 async function ask(session: AgentSession, prompt: string): Promise<AgentResult> {
-  const run = session.run(prompt, new AbortController().signal);
-  let step = await run.next();
-  for (; !step.done; step = await run.next()) void (step.value as AgentEvent);
-  return step.value;
+  return (await drain(session.run(prompt, new AbortController().signal))).result;
 }
 
 const isObserver = (body: any): boolean => JSON.stringify(body.messages).includes("Write a compressed observation");

@@ -4,6 +4,7 @@ import { openAgentSession } from "../../../src/app/session/open-agent-session.js
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
 import { mulberry32 } from "../../helpers/random-vectors.js";
+import { drain, drainIndex } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 /**
@@ -61,8 +62,7 @@ async function billingProject(): Promise<{ services: ProjectServices; env: NodeJ
   const env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_LEARNING_ENABLED: "true" };
   const opened = openProject({ root: project.root, env });
   services.push(opened);
-  const run = opened.indexer.run();
-  for (let step = await run.next(); !step.done; step = await run.next());
+  await drainIndex(opened);
   return { services: opened, env };
 }
 
@@ -103,8 +103,7 @@ async function learnFrom(model: (body: any) => unknown, seed: number): Promise<{
     while (server.pending() < 3) server.enqueue((body) => currentModel(body) as never);
     // A conversation per prompt: the episode closes when it ends (no follow-up).
     const session = openAgentSession({ services: opened, env, permissionMode: "accept-edits", random });
-    const run = session.run(PROMPTS[episode % PROMPTS.length] as string, new AbortController().signal);
-    for (let step = await run.next(); !step.done; step = await run.next());
+    await drain(session.run(PROMPTS[episode % PROMPTS.length] as string, new AbortController().signal));
     session.close();
   }
   const session = openAgentSession({ services: opened, env });

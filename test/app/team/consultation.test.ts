@@ -1,45 +1,33 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
+import type { AgentEvent } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
-import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
+import type { ProjectServices } from "../../../src/app/project-services.js";
 import { ContextRetriever } from "../../../src/context/context-retriever.js";
 import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
-import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
+import { drain } from "../../helpers/drain.js";
+import { messageRequests, reply, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { openModelProject, type ModelProject } from "../../helpers/model-project.js";
+import type { TempProject } from "../../helpers/temp-project.js";
 
 /** Issue 14, step 5: consult_librarian reaches a long-lived librarian in its own context; the caller gets a bounded ContextShareResponse. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let services: ProjectServices;
 let env: NodeJS.ProcessEnv;
+let model: ModelProject;
 
 const AUTH = "export function verifyToken(token: string): boolean {\n  return token.startsWith('sylk_');\n}\n";
 
 beforeEach(async () => {
-  server = await startFakeAnthropicServer();
   const big = Array.from({ length: 300 }, (_, index) => `export const SETTING_${index} = "value number ${index} of the session settings table";`).join("\n");
-  project = createTempProject({ "src/auth.ts": AUTH, "src/settings.ts": `${big}\n` });
-  env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" };
-  services = openProject({ root: project.root, env });
-  const run = services.indexer.run();
-  for (let step = await run.next(); !step.done; step = await run.next());
+  model = await openModelProject({ files: { "src/auth.ts": AUTH, "src/settings.ts": `${big}\n` } });
+  ({ server, project, services, env } = model);
 });
-afterEach(async () => {
-  await services.close();
-  await server.close();
-  project.cleanup();
-});
+afterEach(() => model.close(services));
 
 const systemOf = (body: any): string => (Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : body.system);
 const toolNamesOf = (body: any): string[] => body.tools.map((tool: { name: string }) => tool.name);
 const isLibrarian = (body: any) => systemOf(body).includes("## Your role: librarian");
-
-async function drain(run: AsyncGenerator<AgentEvent, AgentResult>): Promise<{ events: AgentEvent[]; result: AgentResult }> {
-  const events: AgentEvent[] = [];
-  let step = await run.next();
-  for (; !step.done; step = await run.next()) events.push(step.value);
-  return { events, result: step.value };
-}
 
 describe("consult_librarian", () => {
   it("asks a librarian with its own prompt and no write, command or delegation tools; the answer and its cited lines come back within budget; a second consultation finds the first in the librarian's window", async () => {

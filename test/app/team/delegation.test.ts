@@ -1,43 +1,32 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
+import type { AgentEvent } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { createContextTools } from "../../../src/agent/tools/context-tools.js";
 import { ContextRetriever } from "../../../src/context/context-retriever.js";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
-import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
+import { drain } from "../../helpers/drain.js";
+import { messageRequests, reply, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { openModelProject, type ModelProject } from "../../helpers/model-project.js";
+import type { TempProject } from "../../helpers/temp-project.js";
 
 /** Issue 14, step 3: `delegate` runs a sub-agent in a child session of its own, through the real loop and store. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let services: ProjectServices;
 let env: NodeJS.ProcessEnv;
+let model: ModelProject;
 
 beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-  project = createTempProject({ "src/auth.ts": "export function verifyToken(token: string): boolean {\n  return token.startsWith('sylk_');\n}\n" });
-  env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" };
-  services = openProject({ root: project.root, env });
-  const run = services.indexer.run();
-  for (let step = await run.next(); !step.done; step = await run.next());
+  model = await openModelProject({ files: { "src/auth.ts": "export function verifyToken(token: string): boolean {\n  return token.startsWith('sylk_');\n}\n" } });
+  ({ server, project, services, env } = model);
 });
-afterEach(async () => {
-  await services.close();
-  await server.close();
-  project.cleanup();
-});
+afterEach(() => model.close(services));
 
 async function runPrompt(prompt: string, options: { signal?: AbortSignal; onEvent?: (event: AgentEvent) => void } = {}) {
   const session = openAgentSession({ services, env });
-  const events: AgentEvent[] = [];
-  const run = session.run(prompt, options.signal ?? new AbortController().signal);
-  let step = await run.next();
-  for (; !step.done; step = await run.next()) {
-    events.push(step.value);
-    options.onEvent?.(step.value);
-  }
+  const { events, result } = await drain(session.run(prompt, options.signal ?? new AbortController().signal), options.onEvent);
   session.close();
-  return { events, result: step.value as AgentResult };
+  return { events, result };
 }
 
 const systemOf = (body: any): string => (Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : body.system);

@@ -1,42 +1,30 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
+import type { AgentEvent } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
-import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
+import type { ProjectServices } from "../../../src/app/project-services.js";
 import { seededUniform } from "../../../src/learning/beta-sampler.js";
 import { RoutingRepository } from "../../../src/store/routing-repository.js";
 import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
-import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
+import { drain } from "../../helpers/drain.js";
+import { messageRequests, reply, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { openModelProject, type ModelProject } from "../../helpers/model-project.js";
+import type { TempProject } from "../../helpers/temp-project.js";
 
 /** Issue 14, step 8: with agent.type = guide, each prompt is routed, recorded, and its outcome teaches the affinity. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let services: ProjectServices;
 let env: NodeJS.ProcessEnv;
+let model: ModelProject;
 
 beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-  project = createTempProject({ "src/greet.ts": "export function greet(name: string) {\n  return `hello ${name}`;\n}\n" });
-  env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_AGENT_TYPE: "guide" };
-  services = openProject({ root: project.root, env });
-  const run = services.indexer.run();
-  for (let step = await run.next(); !step.done; step = await run.next());
+  model = await openModelProject({ files: { "src/greet.ts": "export function greet(name: string) {\n  return `hello ${name}`;\n}\n" }, env: { SYLK_AGENT_TYPE: "guide" } });
+  ({ server, project, services, env } = model);
 });
-afterEach(async () => {
-  await services.close();
-  await server.close();
-  project.cleanup();
-});
+afterEach(() => model.close(services));
 
 const systemOf = (body: any): string => (Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : body.system);
 const roleOf = (body: any) => /## Your role: (\w+)/.exec(systemOf(body))?.[1];
-
-async function drain(run: AsyncGenerator<AgentEvent, AgentResult>) {
-  const events: AgentEvent[] = [];
-  let step = await run.next();
-  for (; !step.done; step = await run.next()) events.push(step.value);
-  return { events, result: step.value };
-}
 
 describe("the guide", () => {
   it("routes a prompt to an agent that answers it verbatim, records the decision, and learns from the next prompt how it went", async () => {

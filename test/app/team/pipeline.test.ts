@@ -6,6 +6,7 @@ import { openAgentSession } from "../../../src/app/session/open-agent-session.js
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { PipelineRepository } from "../../../src/store/pipeline-repository.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { drain, drainIndex } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 /** Issue 14, step 7: `--pipeline` passes through its stages in order, storing a handoff state per stage. */
@@ -28,8 +29,7 @@ afterEach(async () => {
 async function open(extra: NodeJS.ProcessEnv = {}) {
   env = { ...env, ...extra };
   services = openProject({ root: project.root, env });
-  const run = services.indexer.run();
-  for (let step = await run.next(); !step.done; step = await run.next());
+  await drainIndex(services);
 }
 
 const systemOf = (body: any): string => (Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : body.system);
@@ -74,12 +74,9 @@ function team(options: { fixedAfter: number }) {
 
 async function runPipeline(task: string): Promise<{ events: AgentEvent[]; result: AgentResult }> {
   const session = openAgentSession({ services, env, permissionMode: "accept-edits" });
-  const events: AgentEvent[] = [];
-  const run = session.runPipeline(task, new AbortController().signal);
-  let step = await run.next();
-  for (; !step.done; step = await run.next()) events.push(step.value);
+  const { events, result } = await drain(session.runPipeline(task, new AbortController().signal));
   session.close();
-  return { events, result: step.value };
+  return { events, result };
 }
 
 describe("the pipeline", () => {
@@ -145,13 +142,10 @@ describe("the pipeline", () => {
     await open();
     for (let index = 0; index < 20; index++) server.enqueue((body) => team({ fixedAfter: 1 })(body) as never);
     const session = openAgentSession({ services, env, permissionMode: "plan" });
-    const run = session.runPipeline("Make greet say Hello.", new AbortController().signal);
-    const events: AgentEvent[] = [];
-    let step = await run.next();
-    for (; !step.done; step = await run.next()) events.push(step.value);
+    const { events, result } = await drain(session.runPipeline("Make greet say Hello.", new AbortController().signal));
     session.close();
     expect(events.filter((event) => event.type === "pipeline_stage" && event.status === "end").map((event) => (event as any).stage)).toEqual(["plan", "design"]);
-    expect(step.value.response).toMatch(/plan mode/);
+    expect(result.response).toMatch(/plan mode/);
     expect(readFileSync(join(project.root, "src/greet.ts"), "utf8")).toContain("hello ${name}");
   });
 });

@@ -4,6 +4,7 @@ import { chunksMentioningFrom, createGetSymbolContextTool } from "../../../../sr
 import { ToolRegistry } from "../../../../src/agent/tools/tool-registry.js";
 import { openProject, type ProjectServices } from "../../../../src/app/project-services.js";
 import { estimateTokens } from "../../../../src/tokens/estimate-tokens.js";
+import { drainIndex } from "../../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../../helpers/temp-project.js";
 
 const AUTH = [
@@ -36,9 +37,7 @@ let project: TempProject;
 let services: ProjectServices;
 
 async function index(): Promise<void> {
-  const run = services.indexer.run();
-  let step = await run.next();
-  while (!step.done) step = await run.next();
+  await drainIndex(services);
 }
 
 function run(input: Record<string, unknown>, availableTokens = 100_000) {

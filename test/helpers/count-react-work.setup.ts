@@ -1,0 +1,4 @@
+import { countReactWork } from "./react-work.js";
+
+// Before any test file loads Ink, whose reconciler reads React's scheduler once.
+countReactWork();
