@@ -6,7 +6,8 @@
 //           complete reference index and a new chain starts from nothing);
 //   stream  kill -9 while `sylk ask` reads a model answer (at a random SSE event);
 //   tool    kill -9 while a tool runs (`run_command sleep 1`, --permission-mode bypass);
-//   evict   kill -9 around the eviction that precedes each model call (--context-window 6000);
+//   evict   kill -9 around the eviction that precedes each model call (a window a little above
+//           the request's fixed part, measured by a first run: evictions from the fourth turn);
 //   model   429 with retry-after, 529, 500, a stream cut mid-event, malformed JSON, a request
 //           that hangs and a stream that stalls past the timeout, each once (a retry should
 //           recover) and on every attempt (the run should end with its documented exit code);

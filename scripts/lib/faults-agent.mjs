@@ -7,12 +7,19 @@ import { startFakeMessagesServer } from "./fake-messages-server.mjs";
 /** Tool calls per run before the final answer (evict: enough turns for several evictions). */
 const STEPS = { stream: 4, tool: 4, evict: 7 };
 const RECOVERY_PROMPT = "Continue after the interruption.";
+const PROBE_PROMPT = "Measure the request.";
+/**
+ * Evict: what the window holds beside its fixed part (system prompt, tools, the answer's quarter):
+ * the prompt and about three 15-line reads (~425 tokens a turn), so the oldest turns move out from
+ * the fourth, as the default policy (three recent turns kept) also starts there.
+ */
+const EVICT_ROOM_TOKENS = 1_500;
 
 /** What the scripted model does at each step of a trial: text, then one tool call; a final answer after STEPS calls. */
 function agentStep(kind, trial, step) {
   const id = `toolu_t${trial}_s${step}`;
   const text = kind === "stream" ? `Step ${step}: ${"I am reading the next module to follow the handlers through. ".repeat(4)}` : `Step ${step}.`;
-  // Evict: 15-line reads (~400 tokens): the 6k window holds a few turns, then the oldest move out each turn.
+  // Evict: 15-line reads (~425 tokens): the window holds three turns, then the oldest move out each turn.
   const call =
     kind === "tool"
       ? { name: "run_command", input: { command: "sleep 1", timeout_ms: 10_000 } }
@@ -25,14 +32,15 @@ export function stepOf(body) {
   const last = body.messages.at(-1);
   const blocks = Array.isArray(last?.content) ? last.content : [];
   if (blocks.some((block) => block.type === "text" && block.text.includes(RECOVERY_PROMPT))) return "recovery";
+  if (blocks.some((block) => block.type === "text" && block.text.includes(PROBE_PROMPT))) return "probe";
   const answered = blocks.filter((block) => block.type === "tool_result").map((block) => /_s(\d+)$/.exec(block.tool_use_id)?.[1]).filter(Boolean);
   return answered.length > 0 ? Number(answered.at(-1)) + 1 : 1;
 }
 
 /**
  * kill -9 during `sylk ask` against the fake Messages API: while it streams an answer (stream),
- * while `run_command sleep 1` runs (tool), or around the eviction before a model call (evict,
- * --context-window 6000); then `sylk ask --continue` on the same session.
+ * while `run_command sleep 1` runs (tool), or around the eviction before a model call (evict, a
+ * window a little above the request's fixed part); then `sylk ask --continue` on the same session.
  */
 export async function agentScenario(bench, kind) {
   const { repo, trials, seed, scratch, openDb, launch, run, log } = bench;
@@ -45,7 +53,7 @@ export async function agentScenario(bench, kind) {
   const server = await startFakeMessagesServer({
     plan(body) {
       const step = stepOf(body);
-      if (step === "recovery" || step > STEPS[kind]) return { blocks: [{ type: "text", text: step === "recovery" ? "Recovered." : "Done." }], eventDelayMs: 2 };
+      if (step === "recovery" || step === "probe" || step > STEPS[kind]) return { blocks: [{ type: "text", text: step === "recovery" ? "Recovered." : "Done." }], eventDelayMs: 2 };
       const planned = agentStep(kind, current.trial, step);
       if (kind === "stream" && current.killAt?.step === step) {
         // Kill from inside the stream: after a random event of this answer has been written, or
@@ -64,13 +72,21 @@ export async function agentScenario(bench, kind) {
     SYLK_MODEL_RETRY_BASE_DELAY_MS: "20",
     SYLK_MODEL_RETRY_MAX_DELAY_MS: "100",
   });
-  const window = kind === "evict" ? ["--context-window", "6000"] : [];
+  let window = [];
   const askArgs = (prompt, extra = []) => ["ask", "--yes", "--output-format", "stream-json", "--permission-mode", "bypass", ...window, ...extra, prompt];
   const indexed = await run(["index", "--yes", root], { cwd: root, env });
   if (indexed.code !== 0) throw new Error(`indexing the generated project failed:\n${indexed.stderr}`);
+  const seenSessions = new Set();
+  let windowTokens;
+  if (kind === "evict") {
+    const measured = await evictionWindow(run, askArgs, { cwd: root, env });
+    windowTokens = measured.windowTokens;
+    seenSessions.add(measured.sessionId);
+    window = ["--context-window", String(windowTokens)];
+    log(`evict: the request's fixed part measured; --context-window ${windowTokens}`);
+  }
 
   const outcomes = [];
-  const seenSessions = new Set();
   try {
     for (let trial = 1; trial <= trials; trial++) {
       const invalidBefore = server.requests.filter((request) => request.invalid).length;
@@ -146,6 +162,7 @@ export async function agentScenario(bench, kind) {
   }
   const killed = outcomes.filter((outcome) => outcome.killed);
   return {
+    ...(windowTokens ? { windowTokens } : {}),
     trials: outcomes.length,
     killed: killed.length,
     killedAfter: tally(killed, "lastEvent"),
@@ -170,6 +187,19 @@ export async function agentScenario(bench, kind) {
     },
     outcomes,
   };
+}
+
+/**
+ * The evict scenario's window: one run with a large window answered at once, whose `context` line
+ * says what the first request carries (system prompt, tools, prompt); a small window keeps a
+ * quarter for the answer. Measured, not fixed: the window follows the tools as they grow.
+ */
+async function evictionWindow(run, askArgs, options) {
+  const probe = await run(askArgs(PROBE_PROMPT, ["--context-window", "200000"]), options);
+  const lines = probe.stdout.split("\n").filter(Boolean).flatMap((text) => { try { return [JSON.parse(text)]; } catch { return []; } });
+  const used = lines.find((line) => line.type === "context")?.used_tokens;
+  if (probe.code !== 0 || !used) throw new Error(`measuring the request's fixed part failed (exit ${probe.code}):\n${probe.stderr}`);
+  return { windowTokens: Math.ceil((used + EVICT_ROOM_TOKENS) / 0.75 / 1_000) * 1_000, sessionId: lines.find((line) => line.type === "init")?.session_id };
 }
 
 function newestSession(db, seen) {

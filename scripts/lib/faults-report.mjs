@@ -20,7 +20,7 @@ export function printTables(results) {
     out("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (const kind of agents) {
       const s = scenarios[kind];
-      const name = { stream: "streaming", tool: "a tool (`sleep 1`)", evict: "eviction (6k window)" }[kind];
+      const name = { stream: "streaming", tool: "a tool (`sleep 1`)", evict: `eviction (${s.windowTokens ? `${Math.round(s.windowTokens / 1_000)}k` : "small"} window)` }[kind];
       out(`| ${name} | ${s.trials} | ${s.killed} | ${codes(s.killedAfter)} | ${s.integrityOk} | ${s.consistent} | ${s.turnsPrinted} | ${s.turnsLost} | ${s.turnsDuplicated} | ${s.turnGaps} | ${s.turnCounterOff} | ${s.orphanEntries} | ${s.unansweredCalls} | ${s.continueOk} | ${codes(s.continueExitCodes)} | ${s.continueRefusedByApi} | ${s.afterContinue.turnsLost} / ${s.afterContinue.turnsDuplicated} / ${s.afterContinue.turnGaps} / ${s.afterContinue.unansweredCalls} |`);
     }
     out();

@@ -2,6 +2,7 @@ import type { ModelErrorKind } from "../llm/model-errors.js";
 import type { Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
 import type { ToolRunResult } from "./tools/tool-registry.js";
+import type { WindowMisfitKind } from "./window-fit.js";
 
 export type AgentStopReason = "end_turn" | "max_tokens" | "max_turns" | "error" | "interrupted";
 
@@ -14,7 +15,7 @@ export interface AgentResult {
   turns: number;
   toolCalls: number;
   usage: Usage;
-  error?: { kind: ModelErrorKind | "tool" | "unknown"; message: string };
+  error?: { kind: ModelErrorKind | WindowMisfitKind | "tool" | "unknown"; message: string };
   /** What the run's sub-agents used, summed (absent when it started none). */
   subagents?: { runs: number; usage: Usage };
 }

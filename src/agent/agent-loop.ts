@@ -14,6 +14,7 @@ import type { QualityHooks } from "./quality-hooks.js";
 import { responseText, type InjectedContext, type SessionRecorder } from "./session-recorder.js";
 import { FatalToolError, type ToolContext } from "./tools/tool.js";
 import type { ToolRegistry, ToolRunResult } from "./tools/tool-registry.js";
+import { windowMisfit } from "./window-fit.js";
 
 export interface AgentLoopDeps {
   provider: ModelProvider;
@@ -98,6 +99,19 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
   // one cut before an answer says so, so that the new prompt does not merge with the unanswered one.
   await recorder.answerUnfinishedCalls();
   await recorder.closeUnanswered(recorder.currentTurn, "", "not answered: the run stopped before an answer (the process ended)");
+  /** Whether the request can carry `promptTokens` of conversation beside what eviction cannot move out. */
+  const misfitOf = (prefixTokens: number, promptTokens: number) =>
+    windowMisfit({ windowTokens: deps.contextManager.windowTokens, prefixTokens, answerTokens: deps.maxTokens, floorTokens: deps.contextManager.floorTokens(), promptTokens });
+  // Checked before the prompt is recorded: a run that cannot fit sends and stores nothing.
+  const misfit = misfitOf(
+    deps.tokenCounter.count(deps.systemPrompt) + deps.tokenCounter.count(JSON.stringify(deps.tools.specs())),
+    deps.tokenCounter.count(JSON.stringify([{ type: "text", text: prompt }])) + 4,
+  );
+  if (misfit) {
+    yield { type: "session_start", sessionId: recorder.session.id, resumed: recorder.messages().length > 0, provider: provider.name, model: provider.model };
+    yield { type: "error", kind: misfit.kind, message: misfit.message, fatal: true };
+    return yield* done(finish("error", misfit));
+  }
   const promptTurn = recorder.currentTurn + 1;
   const quality = deps.quality;
   quality?.promptStarted(prompt);
@@ -138,8 +152,13 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
 
     const tools = deps.tools.specs();
     const systemContext = (await deps.systemContextFor?.(prompt, lastError)) || undefined;
-    const fixedTokens =
-      deps.tokenCounter.count(deps.systemPrompt) + (systemContext ? deps.tokenCounter.count(systemContext) : 0) + deps.tokenCounter.count(JSON.stringify(tools)) + deps.maxTokens;
+    const prefixTokens = deps.tokenCounter.count(deps.systemPrompt) + (systemContext ? deps.tokenCounter.count(systemContext) : 0) + deps.tokenCounter.count(JSON.stringify(tools));
+    const fixedMisfit = misfitOf(prefixTokens, 0);
+    if (fixedMisfit) {
+      yield { type: "error", kind: fixedMisfit.kind, message: fixedMisfit.message, fatal: true };
+      return yield* end("error", fixedMisfit);
+    }
+    const fixedTokens = prefixTokens + deps.maxTokens;
     let window = await deps.contextManager.prepare(recorder, fixedTokens);
     for (const reference of window.evictions) {
       quality?.evicted(reference);

@@ -236,6 +236,11 @@ export class VirtualContextManager {
     return this.tokensOf({ ordinal: -1, message: { role: "user", content: [{ type: "text", text: widestMarker() }] }, turn: 0, entryIds: [], evictedBy: null });
   }
 
+  /** What no eviction can free beside the request's fixed part: the preamble and one marker standing for what left. */
+  floorTokens(): number {
+    return this.preambleTokens + this.markerTokens();
+  }
+
   /** Tokens one stored message takes in the window (a marker's pseudo-row, ordinal −1, is counted each time). */
   tokensOf(row: SessionMessageRow): number {
     let tokens = row.ordinal >= 0 ? this.tokenCache.get(row) : undefined;

@@ -150,6 +150,9 @@ export function exitCodeOf(result: AgentResult): ExitCodeValue {
     case "error":
       if (result.error?.kind === "authentication" || result.error?.kind === "permission") return ExitCode.Authentication;
       if (result.error?.kind === "tool") return ExitCode.FatalTool;
+      // A window too small for the system prompt and tools is the configuration's to fix; a prompt too long for it, the input's.
+      if (result.error?.kind === "context_window") return ExitCode.Configuration;
+      if (result.error?.kind === "prompt_too_long") return ExitCode.BadInput;
       return ExitCode.General;
   }
 }
