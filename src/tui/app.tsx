@@ -22,6 +22,7 @@ import { useFlash } from "./hooks/use-flash.js";
 import { useIndexConsent } from "./hooks/use-index-consent.js";
 import { useIndexing } from "./hooks/use-indexing.js";
 import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
+import { KeysProvider } from "./hooks/use-keys.js";
 import { usePromptEditor, type PromptEditor } from "./hooks/use-prompt-editor.js";
 import { useTerminalWidth } from "./hooks/use-terminal-width.js";
 import type { BackgroundIndexing, IndexNotice } from "../app/background-indexing.js";
@@ -58,7 +59,9 @@ export function App(props: AppProps) {
   const theme = useMemo(() => createTheme(props.env), [props.env]);
   return (
     <ThemeContext.Provider value={theme}>
-      <Session {...props} />
+      <KeysProvider>
+        <Session {...props} />
+      </KeysProvider>
     </ThemeContext.Provider>
   );
 }

@@ -14,6 +14,12 @@ export interface TmuxTerminal {
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
   /** tmux key names (`Enter`, `C-c`) or literal text with `literal`. */
   send(keys: string, options?: { literal?: boolean }): void;
+  /**
+   * Several keys in one `send-keys`, which tmux writes to the terminal at
+   * once: text (`abc`) and key names (`BSpace`, `C-u`) mixed, as a fast typist's
+   * keys reach a busy program in one read.
+   */
+  sendBurst(keys: readonly string[]): void;
   /** The pane's title, as the program in it may set it (OSC 0 and 2). */
   paneTitle(): string;
   /** The exit status once `sylk` has ended, or undefined while it runs. */
@@ -47,6 +53,9 @@ export function startSylkInTmux(args: string[], options: { cwd: string; env: Rec
     },
     send(keys, sendOptions = {}) {
       tmux("send-keys", "-t", "main", ...(sendOptions.literal ? ["-l"] : []), keys);
+    },
+    sendBurst(keys) {
+      tmux("send-keys", "-t", "main", ...keys);
     },
     paneTitle() {
       return tmux("display-message", "-p", "-t", "main", "#{pane_title}").trimEnd();

@@ -1,9 +1,11 @@
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import { cycleCommands, matchingCommands, type SlashCommandSpec } from "../commands/command-list.js";
+import { useKeys } from "../hooks/use-keys.js";
 import type { PromptEditor } from "../hooks/use-prompt-editor.js";
 import type { HistorySearch } from "../input/history-search.js";
 import { collapse } from "../input/pasted-text.js";
 import { mentionAtCursor, type MentionSource } from "../input/mention-completion.js";
+import { PASTE_END, PASTE_START } from "../input/key-chunks.js";
 import { applyPromptKey, pasteInto } from "../input/prompt-keys.js";
 import { useTheme } from "../theme.js";
 import { visible } from "../../format/visible-text.js";
@@ -19,20 +21,17 @@ interface PromptInputProps {
   mentions?: MentionSource;
 }
 
-/** Bracketed paste markers, as Ink hands them over once it has stripped the escape. */
-const PASTE_START = "[200~";
-const PASTE_END = "[201~";
-
 /**
  * The prompt. Enter sends; a trailing "\" + Enter, Alt+Enter, Ctrl+J, or
  * Shift+Enter (terminals with the kitty keyboard protocol) insert a line
  * break; a bracketed paste, however many chunks it arrives in, is inserted
- * once, a large one as a placeholder. Ctrl-R searches the history.
+ * once, a large one as a placeholder. Ctrl-R searches the history. Keys
+ * read together are applied one by one (`useKeys`).
  */
 export function PromptInput({ editor, onSubmit, onExit, placeholder, mentions }: PromptInputProps) {
   const theme = useTheme();
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (input === PASTE_START) {
       editor.pasteChunks = [];
       return;

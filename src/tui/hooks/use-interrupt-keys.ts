@@ -1,5 +1,6 @@
-import { useInput } from "ink";
+import type { Key } from "ink";
 import { useRef } from "react";
+import { useKeys } from "./use-keys.js";
 
 interface InterruptActions {
   /** Cancels the running turn; false when nothing runs. */
@@ -29,10 +30,10 @@ const DOUBLE_PRESS_MS = 2_000;
  */
 export function useInterruptKeys(actions: InterruptActions): void {
   const lastPress = useRef(0);
-  // The latest actions, whichever render's listener Ink calls: a dialog may have opened since.
+  // The latest actions, whichever render's listener is called: a dialog may have opened since.
   const latest = useRef(actions);
   latest.current = actions;
-  useInput((input, key) => {
+  useKeys((input, key) => {
     const actions = latest.current;
     if (key.escape && !actions.dialogOpen) {
       if (actions.cancelSearch()) return;
@@ -41,10 +42,9 @@ export function useInterruptKeys(actions: InterruptActions): void {
     }
     if (key.ctrl && input === "o" && !actions.dialogOpen) return actions.toggleTranscript();
     if (key.tab && key.shift && !actions.dialogOpen && !actions.blocking) return actions.cyclePermissionMode();
-    const presses = ctrlCPresses(input, key.ctrl);
-    if (presses === 0) return;
+    if (!isCtrlC(input, key)) return;
     const now = Date.now();
-    const again = presses > 1 || now - lastPress.current < DOUBLE_PRESS_MS;
+    const again = now - lastPress.current < DOUBLE_PRESS_MS;
     lastPress.current = now;
     if (again || actions.blocking) return actions.exit();
     if (actions.cancelTurn()) return actions.hint("Interrupted · Ctrl-C again to exit");
@@ -53,12 +53,6 @@ export function useInterruptKeys(actions: InterruptActions): void {
   });
 }
 
-/**
- * How many Ctrl-C presses one input event holds. Ink splits a read into
- * keys only at escape sequences, so two quick presses that a busy terminal
- * delivers in one read reach us as "\x03\x03", not as two Ctrl-C keys.
- */
-export function ctrlCPresses(input: string, ctrl: boolean): number {
-  if (ctrl && input === "c") return 1;
-  return /^\x03+$/.test(input) ? input.length : 0;
+export function isCtrlC(input: string, key: Key): boolean {
+  return key.ctrl && input === "c";
 }
