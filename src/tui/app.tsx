@@ -72,7 +72,7 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
   const { exit } = useApp();
   const { write } = useStdout();
   const columns = useTerminalWidth();
-  const [hint, flash] = useFlash();
+  const [hint, flash, dismissHint] = useFlash();
   const exiting = useRef(false);
 
   // Refs: a session opened for /model or /clear takes the mode and model chosen since, in the same tick.
@@ -169,6 +169,7 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
     cancelSearch: editor.cancelSearch,
     exit: requestExit,
     hint: flash,
+    dismissHint,
     dialogOpen: agent.approval !== undefined,
     blocking: consent.asking,
     cyclePermissionMode: () => {
