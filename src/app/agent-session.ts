@@ -104,7 +104,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const checkpoints = new FileCheckpoints(services.checkpoints, () => recorder?.session.id ?? "", checkpointFingerprints(services.paths.sylkHome));
   /** The model learns of edits taken back with its next prompt; the files are not what it last saw. */
   const restored = async (result: RestoreResult, how: string) => {
-    if (result.restored.length > 0) await recorder?.recordNote(`The user ${how}: ${result.restored.join(", ")} are back as they were before.`);
+    const files = result.restored.join(", ");
+    if (result.restored.length > 0) await recorder?.recordNote(`The user ${how}: ${files} are back as they were before.`, { outcome: `${how[0]?.toUpperCase()}${how.slice(1)}: ${files}` });
     return result;
   };
   const policy = options.shared?.policy ?? new PermissionPolicy(options.permissionMode ?? config.permissions.mode, config.permissions);
@@ -318,7 +319,10 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
       yield { type: "tool_use", ...call };
       const result = yield* streamToolOutput(call.id, (onOutput) => tools.run(call, { ...toolContext, signal, onOutput }, { userApproved: true }));
       yield { type: "tool_result", id: call.id, name: call.name, ...result };
-      await active.recordNote(`The user ran \`${command}\` themselves (${result.display ?? "done"}); what it printed:\n${result.output}`);
+      await active.recordNote(`The user ran \`${command}\` themselves (${result.display ?? "done"}); what it printed:\n${result.output}`, {
+        typed: `!${command}`,
+        ...(result.display ? { outcome: result.display } : {}),
+      });
       const done: AgentResult = { sessionId: active.session.id, response: "", stopReason: "end_turn", turns: 0, toolCalls: 1, usage: EMPTY_USAGE };
       yield { type: "done", result: done };
       return done;

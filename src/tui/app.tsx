@@ -128,7 +128,7 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
     if (!resumedId) return agent.print(banner(), ...unsandboxed);
     const title = services.sessions.get(resumedId)?.title;
     const resumed: TranscriptEntry = { kind: "note", tone: "dim", text: `Resumed session ${resumedId.slice(0, 8)}${title ? `: ${title}` : ""}` };
-    agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(services.sessions.messages(resumedId)));
+    agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(services, resumedId));
   }, []);
 
   // `sylk "prompt"`: sent once the index question (if any) is answered.

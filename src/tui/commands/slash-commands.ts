@@ -128,7 +128,7 @@ function resumeCommand(id: string, context: SlashCommandContext): void {
   const session = context.agent.switchSession({ id });
   const record = context.services.sessions.get(session.sessionId);
   const title = record ? `: ${record.title} (${record.turns} turns)` : "";
-  context.agent.print(note(`Resumed session ${session.sessionId.slice(0, 8)}${title}`), ...recapEntries(context.services.sessions.messages(session.sessionId)));
+  context.agent.print(note(`Resumed session ${session.sessionId.slice(0, 8)}${title}`), ...recapEntries(context.services, session.sessionId));
 }
 
 function modelText(session: AgentSession): string {
