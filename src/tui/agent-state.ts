@@ -152,7 +152,9 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     case "tool_output":
       return {
         ...state,
-        tools: state.tools.map((tool) => (tool.id === event.id ? { ...tool, tail: keepTail((tool.tail ?? "") + event.text) } : tool)),
+        tools: state.tools.map((tool) =>
+          tool.id === event.id ? { ...tool, tail: keepTail((tool.tail ?? "") + event.text), printedLines: linesAfter(tool, event.text) } : tool,
+        ),
       };
     case "tool_result": {
       const running = state.tools.find((tool) => tool.id === event.id);
@@ -164,6 +166,7 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
         result: firstLine(event.display ?? event.output),
         output: event.output,
         ...(event.details !== undefined ? { details: event.details } : {}),
+        ...(event.detailsLines !== undefined ? { printedLines: event.detailsLines } : {}),
         ...(event.diff ? { diff: event.diff } : {}),
         ...(running?.subagent ? { subagent: running.subagent } : {}),
       };
@@ -281,6 +284,15 @@ export function evictionNote(reference: ContextReference, marker: string): strin
 
 /** What a running call printed: only its end is ever shown, so only its end is kept. */
 const LIVE_TAIL_CHARACTERS = 4_000;
+
+/** The lines a running call has printed once `text` is added, counted as it streams (its tail keeps only the end). */
+function linesAfter(tool: ToolCallView, text: string): number {
+  const before = tool.tail ?? "";
+  const finished = (tool.printedLines ?? 0) - (before !== "" && !before.endsWith("\n") ? 1 : 0);
+  const newlines = text.split("\n").length - 1;
+  const open = (before + text).endsWith("\n") || before + text === "" ? 0 : 1;
+  return finished + newlines + open;
+}
 
 function keepTail(text: string): string {
   return text.length > LIVE_TAIL_CHARACTERS ? text.slice(-LIVE_TAIL_CHARACTERS) : text;

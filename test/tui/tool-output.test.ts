@@ -54,6 +54,28 @@ describe("a running command", () => {
   });
 });
 
+describe("the lines above a command's last lines", () => {
+  it("are counted from everything it printed, not from the part kept for the model", async () => {
+    server.enqueue(reply().toolUse("run_command", { command: "seq 1 20000" }), reply().text("Counted."));
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("count far");
+    await app.waitFor("Counted.");
+    expect(app.frame()).toContain("… 19,995 more lines above (Ctrl+O shows everything)");
+    expect(app.frame()).toMatch(/19999\n\s+20000/);
+  });
+
+  it("are counted from everything printed so far while it runs", async () => {
+    server.enqueue(reply().toolUse("run_command", { command: "seq 1 3000; sleep 30" }), reply().text("Stopped."));
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("count and wait");
+    await app.waitFor("… 2,995 more lines above");
+    await app.write("\u001b");
+    await app.waitFor("Interrupted");
+  });
+});
+
 describe("sylk ask --output-format stream-json", () => {
   it("prints a command's output as tool_output events before its result", async () => {
     const project = createTempProject({ "README.md": "# demo\n" });

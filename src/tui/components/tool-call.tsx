@@ -43,7 +43,7 @@ export function ToolCall({ call, awaitingApproval = false, expanded = false }: T
         )}
       </Box>
       {call.subagent && <SubAgentLines view={call.subagent} all={expanded} />}
-      {body !== undefined && body.trim() !== "" && <OutputLines text={body} all={expanded && !running} />}
+      {body !== undefined && body.trim() !== "" && <OutputLines text={body} all={expanded && !running} printedLines={call.printedLines} />}
       {call.diff && (
         <Box marginLeft={4}>
           <DiffView diff={call.diff} maxLines={expanded ? Number.MAX_SAFE_INTEGER : undefined} />
@@ -80,14 +80,18 @@ function SubAgentLines({ view, all }: { view: SubAgentView; all: boolean }) {
   );
 }
 
-/** The end of an output (or all of it), dimmed and indented under the result line; a program's colours are dropped. */
-function OutputLines({ text, all }: { text: string; all: boolean }) {
+/**
+ * The end of an output (or all of it), dimmed and indented under the result
+ * line; a program's colours are dropped. The lines above are counted from
+ * all the call printed (`printedLines`), not from the part of it kept.
+ */
+function OutputLines({ text, all, printedLines }: { text: string; all: boolean; printedLines: number | undefined }) {
   const lines = visible(text.replace(/\n+$/, ""), { dropColours: true }).split("\n");
   const shown = all ? lines : lines.slice(-OUTPUT_LINES);
-  const hidden = lines.length - shown.length;
+  const hidden = all ? 0 : Math.max(printedLines ?? 0, lines.length) - shown.length;
   return (
     <Box marginLeft={4} flexDirection="column">
-      {hidden > 0 && <Text dimColor>… {hidden} more lines above (Ctrl+O shows everything)</Text>}
+      {hidden > 0 && <Text dimColor>… {hidden.toLocaleString("en-US")} more lines above (Ctrl+O shows everything)</Text>}
       {shown.map((line, index) => (
         <Text key={index} dimColor wrap={all ? "wrap" : "truncate-end"}>
           {line || " "}
