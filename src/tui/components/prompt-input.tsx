@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { cycleCommands, matchingCommands, type SlashCommandSpec } from "../commands/command-list.js";
+import { cycleCommands, matchingCommands } from "../commands/command-list.js";
 import { useKeys } from "../hooks/use-keys.js";
 import type { PromptEditor } from "../hooks/use-prompt-editor.js";
 import type { HistorySearch } from "../input/history-search.js";
@@ -8,6 +8,7 @@ import { mentionAtCursor, type MentionSource } from "../input/mention-completion
 import { PASTE_END, PASTE_START } from "../input/key-chunks.js";
 import { applyPromptKey, pasteInto } from "../input/prompt-keys.js";
 import { useTheme } from "../theme.js";
+import { SlashMenu } from "./slash-menu.js";
 import { visible } from "../../format/visible-text.js";
 
 interface PromptInputProps {
@@ -81,7 +82,7 @@ export function PromptInput({ editor, onSubmit, onExit, placeholder, mentions }:
         )}
       </Box>
       {search && <SearchLine search={search} />}
-      {!search && suggestions.length > 0 && <Suggestions commands={suggestions} selected={selected} accent={theme.accent} />}
+      {!search && suggestions.length > 0 && <SlashMenu commands={suggestions} selected={selected} accent={theme.accent} />}
       {mentionSuggestions.length > 0 && (
         <Box flexDirection="column" paddingX={2}>
           {mentionSuggestions.map((suggestion) => (
@@ -122,18 +123,6 @@ function SearchLine({ search }: { search: HistorySearch }) {
           {status}  Ctrl-R older · Enter or → use · Esc cancel
         </Text>
       </Text>
-    </Box>
-  );
-}
-
-function Suggestions({ commands, selected, accent }: { commands: SlashCommandSpec[]; selected: string | undefined; accent: string | undefined }) {
-  return (
-    <Box flexDirection="column" paddingX={2}>
-      {commands.map((command) => (
-        <Text key={command.name} {...(command.name === selected ? { color: accent } : { dimColor: true })}>
-          {command.usage.padEnd(18)} {command.description}
-        </Text>
-      ))}
     </Box>
   );
 }

@@ -1,3 +1,4 @@
+import stringWidth from "string-width";
 import { visible } from "../../format/visible-text.js";
 
 /** Small text helpers shared by the components. */
@@ -37,4 +38,30 @@ export function formatElapsed(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
+}
+
+/**
+ * Text broken into lines of at most `width` columns, between words (a word
+ * wider than that is cut). Ink's own wrapping starts the next line with the
+ * space it broke at, which shifts a column of descriptions by one.
+ */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const joined = line ? `${line} ${word}` : word;
+    if (stringWidth(joined) <= width) {
+      line = joined;
+      continue;
+    }
+    if (line) lines.push(line);
+    line = word;
+    while (stringWidth(line) > width && width > 0) {
+      const cut = [...line].reduce((kept, character) => (stringWidth(kept + character) <= width ? kept + character : kept), "");
+      lines.push(cut);
+      line = line.slice(cut.length);
+    }
+  }
+  if (line || lines.length === 0) lines.push(line);
+  return lines;
 }
