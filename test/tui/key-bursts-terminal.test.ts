@@ -49,6 +49,16 @@ describe.skipIf(unavailable !== undefined)("keys arriving together, in a real te
     expect(terminal.exitStatus()).toBeUndefined();
   }, 120_000);
 
+  it("reads keys typed as the screen appears as keys: Enter sends, nothing is echoed over the screen", async () => {
+    project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
+    expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
+    terminal = startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
+    await terminal.waitFor("Ask anything", 60_000);
+    terminal.sendBurst(["/help", "Enter"]);
+    await terminal.waitFor("approvals", 15_000);
+    expect(terminal.screen()).not.toMatch(/❯ \/help\s*│\n│\s+│/);
+  }, 120_000);
+
   it("applies them while the project is being indexed", async () => {
     const files: Record<string, string> = {};
     for (let index = 0; index < 5_000; index++) {
