@@ -55,7 +55,9 @@ export type AgentAction =
   | { type: "session"; sessionId: string; tasks: TaskView[] }
   | { type: "clear"; entries: TranscriptEntry[] }
   /** Ctrl+O: the history is printed again, expanded or compact. */
-  | { type: "toggle-expanded" };
+  | { type: "toggle-expanded" }
+  /** The history is printed again as it is (on a cleared screen of another width). */
+  | { type: "reprint" };
 
 export const INITIAL_AGENT_STATE: AgentViewState = {
   history: [],
@@ -113,6 +115,8 @@ export function agentReducer(state: AgentViewState, action: AgentAction): AgentV
       return append({ ...INITIAL_AGENT_STATE, epoch: state.epoch + 1, nextId: state.nextId }, ...action.entries);
     case "toggle-expanded":
       return { ...state, expanded: !state.expanded, epoch: state.epoch + 1 };
+    case "reprint":
+      return { ...state, epoch: state.epoch + 1 };
     case "event":
       return applyEvent(state, action.event);
   }

@@ -24,6 +24,7 @@ import { useIndexing } from "./hooks/use-indexing.js";
 import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
 import { KeysProvider } from "./hooks/use-keys.js";
 import { usePromptEditor, type PromptEditor } from "./hooks/use-prompt-editor.js";
+import { useRedrawOnResize } from "./hooks/use-redraw-on-resize.js";
 import { useTerminalWidth } from "./hooks/use-terminal-width.js";
 import type { BackgroundIndexing, IndexNotice } from "../app/background-indexing.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
@@ -184,6 +185,10 @@ function Session({ services, indexing, promptHistory, mentions, env, permissionM
       write(CLEAR_TERMINAL);
       agent.toggleExpanded();
     },
+  });
+  useRedrawOnResize(columns, () => {
+    write(CLEAR_TERMINAL);
+    agent.reprint();
   });
 
   const submit = (text: string) => {

@@ -10,7 +10,12 @@ export function tmuxUnavailableReason(): string | undefined {
 }
 
 export interface TmuxTerminal {
+  /** The pane and its scrollback. */
   screen(): string;
+  /** Only what the pane shows now, as the user sees it. */
+  visibleScreen(): string;
+  /** Resizes the terminal, as a user dragging its window's edge does. */
+  resize(columns: number, rows: number): void;
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
   /** tmux key names (`Enter`, `C-c`) or literal text with `literal`. */
   send(keys: string, options?: { literal?: boolean }): void;
@@ -43,6 +48,10 @@ export function startSylkInTmux(args: string[], options: { cwd: string; env: Rec
   const screen = () => tmux("capture-pane", "-p", "-t", "main", "-S", "-300");
   return {
     screen,
+    visibleScreen: () => tmux("capture-pane", "-p", "-t", "main"),
+    resize(columns, rows) {
+      tmux("resize-window", "-t", "main", "-x", String(columns), "-y", String(rows));
+    },
     async waitFor(text, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       const matches = () => (typeof text === "string" ? screen().includes(text) : text.test(screen()));
