@@ -3,7 +3,7 @@ import { runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
 
-/** The screen after the terminal is resized, in a real terminal (tmux reflows what was drawn, as most terminals do). */
+/** The screen at small sizes and after a resize, in a real terminal (tmux reflows what was drawn, as most terminals do). */
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping resizing in a real terminal: ${unavailable}`);
 
@@ -46,5 +46,19 @@ describe.skipIf(unavailable !== undefined)("resizing the terminal", () => {
       for (const border of borders) expect(border.trimEnd().length, `${columns}x${rows}:\n${screen}`).toBe(columns);
     }
     expect(terminal.exitStatus()).toBeUndefined();
+  }, 120_000);
+
+  it("keeps the prompt, the slash menu and the status line on an 80x24 screen", async () => {
+    project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
+    expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
+    terminal = startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" }, columns: 80, rows: 24 });
+    await terminal.waitFor("Ask anything", 60_000);
+    terminal.send("/");
+    await terminal.waitFor("Tab for the next");
+    const screen = terminal.visibleScreen();
+    expect(screen).toContain("✻ Sylk");
+    expect(screen).toContain("❯ /");
+    expect(screen).toContain("index: fresh");
+    expect(Math.max(...screen.split("\n").map((row) => row.trimEnd().length))).toBeLessThanOrEqual(80);
   }, 120_000);
 });
