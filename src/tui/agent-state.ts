@@ -1,7 +1,8 @@
 import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
-import { firstLine, summariseInput } from "./format/text.js";
+import { summariseCall } from "./format/call-summary.js";
+import { firstLine } from "./format/text.js";
 import { completedBlocksLength } from "./markdown/completed-blocks.js";
 import type { SubAgentView, ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
 
@@ -259,7 +260,7 @@ function withSubAgent(state: AgentViewState, toolUseId: string, change: (view: S
 
 /** A sub-agent's tool calls as lines under the call that started it; its sub-agents' work shows as theirs. */
 function subAgentStep(view: SubAgentView, event: AgentEvent): SubAgentView {
-  if (event.type === "tool_use") return { ...view, steps: [...view.steps, { id: event.id, text: `${event.name}(${summariseInput(event.input)})`, status: "running" }] };
+  if (event.type === "tool_use") return { ...view, steps: [...view.steps, { id: event.id, text: `${event.name}(${summariseCall(event.name, event.input)})`, status: "running" }] };
   if (event.type === "tool_result") {
     const status: ToolCallView["status"] = event.permission === "denied" ? "denied" : event.isError ? "error" : "done";
     const result = firstLine(event.display ?? event.output);

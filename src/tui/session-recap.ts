@@ -1,5 +1,6 @@
 import { replaySession, type ReplayItem, type ReplaySource } from "../app/session-replay.js";
-import { summariseInput, truncate } from "./format/text.js";
+import { summariseCall } from "./format/call-summary.js";
+import { truncate } from "./format/text.js";
 import type { TranscriptEntry } from "./transcript.js";
 
 const RECAP_ENTRIES = 8;
@@ -21,7 +22,7 @@ function entriesOf(item: ReplayItem): TranscriptEntry[] {
     case "answer":
       return [{ kind: "assistant", text: shorten(item.text) }];
     case "tool":
-      return [{ kind: "note", tone: "dim", text: `⏺ ${item.name}(${summariseInput(item.input)})` }];
+      return [{ kind: "note", tone: "dim", text: `⏺ ${item.name}(${summariseCall(item.name, item.input)})` }];
     case "action":
       return [
         ...(item.typed ? [{ kind: "user" as const, text: shorten(item.typed) }] : []),

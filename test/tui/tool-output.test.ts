@@ -54,6 +54,23 @@ describe("a running command", () => {
   });
 });
 
+describe("a tool call's line", () => {
+  it("says what a search looks for and where, and how many tasks a list holds, not the call's JSON", async () => {
+    server.enqueue(
+      reply().toolUse("grep", { pattern: "export function isIdentifierName", path: "packages" }),
+      reply().toolUse("todo_write", { todos: [{ content: "Read the README", status: "done" }, { content: "Write the summary", status: "in_progress" }] }),
+      reply().text("Searched."),
+    );
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("look around");
+    await app.waitFor("Searched.");
+    expect(app.frame()).toContain('grep("export function isIdentifierName" in packages)');
+    expect(app.frame()).toContain("todo_write(2 tasks, 1 done)");
+    expect(app.frame()).not.toContain('{"todos"');
+  });
+});
+
 describe("the lines above a command's last lines", () => {
   it("are counted from everything it printed, not from the part kept for the model", async () => {
     server.enqueue(reply().toolUse("run_command", { command: "seq 1 20000" }), reply().text("Counted."));

@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { visible } from "../../format/visible-text.js";
-import { formatElapsed, summariseInput } from "../format/text.js";
+import { summariseCall } from "../format/call-summary.js";
+import { formatElapsed } from "../format/text.js";
 import { useElapsedSeconds } from "../hooks/use-elapsed.js";
 import { useTheme, type Theme } from "../theme.js";
 import type { SubAgentView, ToolCallView } from "../transcript.js";
@@ -31,7 +32,7 @@ export function ToolCall({ call, awaitingApproval = false, expanded = false }: T
     <Box flexDirection="column">
       <Text>
         <Text color={markerColor(call.status, theme)}>⏺ </Text>
-        <Text bold>{visible(call.name, { newlines: false })}</Text>({summariseInput(call.input)})
+        <Text bold>{visible(call.name, { newlines: false })}</Text>({summariseCall(call.name, call.input)})
       </Text>
       <Box marginLeft={2}>
         {running && !awaitingApproval ? (

@@ -1,5 +1,4 @@
 import stringWidth from "string-width";
-import { visible } from "../../format/visible-text.js";
 
 /** Small text helpers shared by the components. */
 
@@ -10,15 +9,6 @@ export function firstLine(text: string, max = 160): string {
 
 export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
-}
-
-/** `read_file(src/a.ts)`: the argument a user recognises a call by, on one line, control characters shown escaped. */
-export function summariseInput(input: unknown, max = 80): string {
-  if (typeof input !== "object" || input === null) return "";
-  const record = input as Record<string, unknown>;
-  const primary = record.path ?? record.command ?? record.pattern ?? record.query;
-  // Escaped before it is cut, so the cut counts what is drawn.
-  return truncate(visible(typeof primary === "string" ? primary : JSON.stringify(input), { newlines: false, tabs: "escape" }), max);
 }
 
 /** 12,345 → "12.3k"; 1,234,567 → "1.2M". */
