@@ -34,7 +34,7 @@ describe("the task panel, /handoff and the predicted quality", () => {
     expect(frame).toContain("☑ Read the parser");
     expect(frame).toContain("◐ Fix the off-by-one");
     expect(frame).toContain("☐ Add a regression test");
-    await app.waitFor(/quality \d\.\d\d/);
+    await app.waitFor(/ · q(uality)? \d\.\d\d/);
 
     await app.submit("/handoff");
     await app.waitFor("The next model call goes to a fresh instance with the prepared context.");
