@@ -71,6 +71,25 @@ describe("a tool call's line", () => {
   });
 });
 
+describe("an edit in the transcript view (Ctrl+O)", () => {
+  it("shows its summary once and its numbered diff, not the raw diff the model reads as well", async () => {
+    server.enqueue(reply().toolUse("edit_file", { path: "README.md", old_string: "# demo", new_string: "# the demo" }), reply().text("Edited."));
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("retitle the readme");
+    await app.waitFor("Edited.");
+    const printsBefore = app.frame().split("✻ Sylk").length - 1;
+    await app.write("\u000f"); // Ctrl+O
+    await app.waitFor(() => app!.frame().split("✻ Sylk").length - 1 > printsBefore);
+    await app.waitFor("Edited.", 5_000);
+    const expanded = app.frame().split("✻ Sylk").at(-1)!;
+    expect(expanded).toMatch(/1 \+ # the demo/);
+    expect(expanded).not.toContain("+++ b/README.md");
+    expect(expanded).not.toMatch(/^\s*@@ /m);
+    expect(expanded.split("Edited README.md").length - 1).toBe(1);
+  });
+});
+
 describe("the lines above a command's last lines", () => {
   it("are counted from everything it printed, not from the part kept for the model", async () => {
     server.enqueue(reply().toolUse("run_command", { command: "seq 1 20000" }), reply().text("Counted."));

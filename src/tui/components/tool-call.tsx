@@ -27,7 +27,8 @@ interface ToolCallProps {
 export function ToolCall({ call, awaitingApproval = false, expanded = false }: ToolCallProps) {
   const theme = useTheme();
   const running = call.status === "running";
-  const body = running ? call.tail : (call.details ?? (expanded ? call.output : undefined));
+  // An edit's output is its summary (the result line) and the raw diff, which the numbered diff below shows better.
+  const body = running ? call.tail : (call.details ?? (expanded && !call.diff ? call.output : undefined));
   return (
     <Box flexDirection="column">
       <Text>
