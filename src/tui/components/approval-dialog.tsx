@@ -52,8 +52,7 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
       <Text bold color={theme.warning}>
         {shown.title}
       </Text>
-      {/* A command's reason repeats the command, which is shown whole below: one row of it is enough. */}
-      <Text wrap={shown.command ? "truncate-end" : "wrap"}>{shown.reason}</Text>
+      {shown.reason !== "" && <Text>{shown.reason}</Text>}
       {shown.warnings.map((warning) => (
         <Text key={warning} color={theme.warning}>
           {warning}
