@@ -1,6 +1,7 @@
 import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
+import { maskSecrets } from "../security/secrets.js";
 import { summariseCall } from "./format/call-summary.js";
 import { firstLine } from "./format/text.js";
 import { completedBlocksLength } from "./markdown/completed-blocks.js";
@@ -89,7 +90,7 @@ function append(state: AgentViewState, ...entries: TranscriptEntry[]): AgentView
 export function agentReducer(state: AgentViewState, action: AgentAction): AgentViewState {
   switch (action.type) {
     case "started":
-      return { ...append(state, { kind: "user", text: action.prompt }), running: true, streaming: "", streamedOut: false, tools: [] };
+      return { ...append(state, { kind: "user", text: action.prompt }, ...maskedNote(action.prompt)), running: true, streaming: "", streamedOut: false, tools: [] };
     case "append":
       return append(state, ...action.entries);
     case "crashed":
@@ -297,6 +298,19 @@ function linesAfter(tool: ToolCallView, text: string): number {
   const newlines = text.split("\n").length - 1;
   const open = (before + text).endsWith("\n") || before + text === "" ? 0 : 1;
   return finished + newlines + open;
+}
+
+/**
+ * What the session does to a prompt before it is stored or sent (masks what
+ * looks like a key or a token), said in the transcript rather than done
+ * silently: the user may wonder why the model does not use the value.
+ */
+function maskedNote(prompt: string): TranscriptEntry[] {
+  const { findings } = maskSecrets(prompt);
+  if (findings.length === 0) return [];
+  const count = findings.length === 1 ? "1 secret-looking value in your prompt was" : `${findings.length} secret-looking values in your prompt were`;
+  const placeholders = [...new Set(findings)].map((id) => `[REDACTED:${id}]`).join(", ");
+  return [{ kind: "note", tone: "dim", text: `${count} masked; the model sees ${placeholders}` }];
 }
 
 function keepTail(text: string): string {
