@@ -69,7 +69,7 @@ tmux -L "$SOCKET" new-session -d -s smoke -x 120 -y 45 \
 
 wait_for "Index this project?"
 wait_for "$WORK/home/projects/"
-tmux -L "$SOCKET" send-keys -t smoke 3
+tmux -L "$SOCKET" send-keys -t smoke y
 wait_for "index: fresh" 60
 wait_for "Indexed: 201 files indexed"
 

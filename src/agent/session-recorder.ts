@@ -17,6 +17,12 @@ export interface InjectedContext {
 const UNFINISHED_CALL_RESULT =
   "Sylk stopped before this tool call finished (the process ended), so it may or may not have taken effect. Check before repeating it.";
 
+/** What the user typed and was shown of something done outside the conversation (`!ls`; "Undid …"). */
+export interface NoteDisplay {
+  typed?: string;
+  outcome?: string;
+}
+
 export interface SessionIdentity {
   agentId: string;
   agentType: string;
@@ -216,7 +222,8 @@ export class SessionRecorder {
    * with the unanswered one and answered twice.
    */
   async closeUnanswered(turn: number, partial: string, note: string, parentId?: string): Promise<void> {
-    if (this.history.at(-1)?.message.role !== "user") return;
+    // A note (the user's /undo, a `!command`) waits for the next prompt; it is not a question left unanswered.
+    if (this.lastExchange()?.message.role !== "user") return;
     const text = `${partial.trim() ? `${partial.trimEnd()}\n\n` : ""}[${note}]`;
     const entry = { ...this.base(turn), id: randomUUID(), contentType: "agent_response" as const, content: text, metadata: { unanswered: note }, ...(parentId ? { parentId } : {}) };
     await this.recordMessage({ role: "assistant", content: [{ type: "text", text }] }, turn, [entry]);
@@ -224,10 +231,12 @@ export class SessionRecorder {
 
   /**
    * Something the model must know that happened outside the conversation
-   * (the user took back edits): a note it reads with the next prompt.
+   * (the user took back edits): a note it reads with the next prompt, kept
+   * with what the user typed and saw of it, which a resumed session shows.
    */
-  async recordNote(text: string): Promise<void> {
-    const entry = { ...this.base(this.turn), id: randomUUID(), contentType: "agent_message" as const, content: text, metadata: { note: true } };
+  async recordNote(text: string, display: NoteDisplay): Promise<void> {
+    const metadata = { note: true, display };
+    const entry = { ...this.base(this.turn), id: randomUUID(), contentType: "agent_message" as const, content: text, metadata };
     await this.recordMessage({ role: "user", content: [{ type: "text", text: `[${text}]` }] }, this.turn, [entry]);
   }
 
@@ -298,6 +307,20 @@ export class SessionRecorder {
       ordinal = this.sessions.appendMessage(this.session.id, message, { turn, entryIds });
     });
     this.history.push({ ordinal, message, turn, entryIds, evictedBy: null });
+  }
+
+  /** The last message that is not a note: the end of the conversation between the user and the model. */
+  private lastExchange(): SessionMessageRow | undefined {
+    for (let index = this.history.length - 1; index >= 0; index--) {
+      const row = this.history[index] as SessionMessageRow;
+      if (row.message.role !== "user" || !this.isNote(row)) return row;
+    }
+    return undefined;
+  }
+
+  private isNote(row: SessionMessageRow): boolean {
+    const [first] = row.entryIds;
+    return first !== undefined && this.contentStore.getByIds([first])[0]?.metadata.note === true;
   }
 
   private base(turn: number) {

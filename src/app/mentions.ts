@@ -32,6 +32,9 @@ export interface RefusedMention {
 /** Lines of one attachment at most: a mention brings a file in, not a whole generated bundle. */
 const MAX_ATTACHED_LINES = 1_000;
 const MENTION = /(^|\s)@([^\s@]+)/g;
+/** Between the prompt and its first attachment, and between attachments. */
+const ATTACHMENTS_SEPARATOR = "\n\n";
+const BLOCK_START = '<attached mention="@';
 
 /**
  * `@` in the prompt: completion of the project's indexed files (fuzzy, as
@@ -82,7 +85,7 @@ export class Mentions {
       blocks.push(found.block);
     }
     if (blocks.length === 0) return { prompt, attachments, refused };
-    return { prompt: `${prompt}\n\n${blocks.join("\n\n")}`, attachments, refused };
+    return { prompt: `${prompt}${ATTACHMENTS_SEPARATOR}${blocks.join(ATTACHMENTS_SEPARATOR)}`, attachments, refused };
   }
 
   private resolve(mention: string): { attachment: Attachment; block: string } | RefusedMention | undefined {
@@ -124,9 +127,25 @@ export class Mentions {
     const note = truncated ? `\n[… cut at ${MAX_ATTACHED_LINES} lines: read_file("${path}") has the rest]` : "";
     return {
       attachment: { mention, path, startLine, endLine: last, truncated },
-      block: `<attached mention="@${mention}" path="${path}" lines="${startLine}-${last}">\n${body}${note}\n</attached>`,
+      block: `${BLOCK_START}${mention}" path="${path}" lines="${startLine}-${last}">\n${body}${note}\n</attached>`,
     };
   }
+}
+
+/**
+ * A sent prompt as the user typed it, without the files its mentions
+ * attached (`attach` puts them after it). The attachments start at the first
+ * block that is for a mention the text before it holds: a typed `<attached`
+ * is not taken for one.
+ */
+export function promptAsTyped(prompt: string): string {
+  const marker = `${ATTACHMENTS_SEPARATOR}${BLOCK_START}`;
+  for (let start = prompt.indexOf(marker); start !== -1; start = prompt.indexOf(marker, start + 1)) {
+    const mentionStart = start + marker.length;
+    const mention = prompt.slice(mentionStart, prompt.indexOf('"', mentionStart));
+    if (prompt.slice(0, start).includes(`@${mention}`)) return prompt.slice(0, start);
+  }
+  return prompt;
 }
 
 function namesSomething(path: string): boolean {

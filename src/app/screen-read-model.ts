@@ -1,12 +1,12 @@
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { ContextRetriever, type RetrievalResult } from "../context/context-retriever.js";
-import type { ChatMessage } from "../llm/model-types.js";
 import type { ConsentStore } from "../project/consent.js";
 import type { ContextReference } from "../store/content-types.js";
 import type { SessionRecord } from "../store/session-repository.js";
 import { parseMemoryRequest, runMemoryRequest } from "./knowledge/memory-commands.js";
 import type { ProjectServices } from "./project-services.js";
 import { searchProject, type SearchResponseJson } from "./project-search.js";
+import { replaySession, type ReplayItem } from "./session-replay.js";
 
 /** A session as `/sessions` lists it: its record and the agents of its handoff chain, first to last. */
 export interface ListedSession {
@@ -14,11 +14,11 @@ export interface ListedSession {
   chain: string[];
 }
 
-/** Where a conversation stopped, for a resumed one: its title, turns and messages. */
+/** Where a conversation stopped, for a resumed one: its title, turns and its last items as the user saw them. */
 export interface SessionRecap {
   title: string;
   turns: number;
-  messages: ChatMessage[];
+  items: ReplayItem[];
 }
 
 /** What a session cost: its own record and its sub-agents' sessions. */
@@ -47,7 +47,8 @@ export interface ScreenReadModel {
   /** Whether the project may be indexed: asked once, then remembered. */
   consent: ConsentStore;
   sessions(limit: number): ListedSession[];
-  recap(sessionId: string): SessionRecap | undefined;
+  /** The session's title and turns, and its last `lastItems` items as the user lived them. */
+  recap(sessionId: string, lastItems: number): SessionRecap | undefined;
   cost(sessionId: string): SessionCost | undefined;
   /** The session's context references, in the order they were made. */
   references(sessionId: string): ContextReference[];
@@ -72,9 +73,9 @@ export function createScreenReadModel(services: ProjectServices): ScreenReadMode
     consent: services.consent,
     sessions: (limit) =>
       services.sessions.list(limit).map((session) => ({ session, chain: services.handoffs.instances(session.id).map((instance) => instance.agentId) })),
-    recap(sessionId) {
+    recap(sessionId, lastItems) {
       const session = services.sessions.get(sessionId);
-      return session ? { title: session.title, turns: session.turns, messages: services.sessions.messages(sessionId) } : undefined;
+      return session ? { title: session.title, turns: session.turns, items: replaySession(services, sessionId, lastItems) } : undefined;
     },
     cost(sessionId) {
       const session = services.sessions.get(sessionId);

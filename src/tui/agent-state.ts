@@ -1,7 +1,9 @@
 import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
-import { firstLine, summariseInput } from "./format/text.js";
+import { maskSecrets } from "../security/secrets.js";
+import { summariseCall } from "./format/call-summary.js";
+import { firstLine } from "./format/text.js";
 import { completedBlocksLength } from "./markdown/completed-blocks.js";
 import type { SubAgentView, ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
 
@@ -55,7 +57,9 @@ export type AgentAction =
   | { type: "session"; sessionId: string; tasks: TaskView[] }
   | { type: "clear"; entries: TranscriptEntry[] }
   /** Ctrl+O: the history is printed again, expanded or compact. */
-  | { type: "toggle-expanded" };
+  | { type: "toggle-expanded" }
+  /** The history is printed again as it is (on a cleared screen of another width). */
+  | { type: "reprint" };
 
 export const INITIAL_AGENT_STATE: AgentViewState = {
   history: [],
@@ -86,7 +90,7 @@ function append(state: AgentViewState, ...entries: TranscriptEntry[]): AgentView
 export function agentReducer(state: AgentViewState, action: AgentAction): AgentViewState {
   switch (action.type) {
     case "started":
-      return { ...append(state, { kind: "user", text: action.prompt }), running: true, streaming: "", streamedOut: false, tools: [] };
+      return { ...append(state, { kind: "user", text: action.prompt }, ...maskedNote(action.prompt)), running: true, streaming: "", streamedOut: false, tools: [] };
     case "append":
       return append(state, ...action.entries);
     case "crashed":
@@ -113,6 +117,8 @@ export function agentReducer(state: AgentViewState, action: AgentAction): AgentV
       return append({ ...INITIAL_AGENT_STATE, epoch: state.epoch + 1, nextId: state.nextId }, ...action.entries);
     case "toggle-expanded":
       return { ...state, expanded: !state.expanded, epoch: state.epoch + 1 };
+    case "reprint":
+      return { ...state, epoch: state.epoch + 1 };
     case "event":
       return applyEvent(state, action.event);
   }
@@ -152,7 +158,9 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     case "tool_output":
       return {
         ...state,
-        tools: state.tools.map((tool) => (tool.id === event.id ? { ...tool, tail: keepTail((tool.tail ?? "") + event.text) } : tool)),
+        tools: state.tools.map((tool) =>
+          tool.id === event.id ? { ...tool, tail: keepTail((tool.tail ?? "") + event.text), printedLines: linesAfter(tool, event.text) } : tool,
+        ),
       };
     case "tool_result": {
       const running = state.tools.find((tool) => tool.id === event.id);
@@ -164,6 +172,7 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
         result: firstLine(event.display ?? event.output),
         output: event.output,
         ...(event.details !== undefined ? { details: event.details } : {}),
+        ...(event.detailsLines !== undefined ? { printedLines: event.detailsLines } : {}),
         ...(event.diff ? { diff: event.diff } : {}),
         ...(running?.subagent ? { subagent: running.subagent } : {}),
       };
@@ -252,7 +261,7 @@ function withSubAgent(state: AgentViewState, toolUseId: string, change: (view: S
 
 /** A sub-agent's tool calls as lines under the call that started it; its sub-agents' work shows as theirs. */
 function subAgentStep(view: SubAgentView, event: AgentEvent): SubAgentView {
-  if (event.type === "tool_use") return { ...view, steps: [...view.steps, { id: event.id, text: `${event.name}(${summariseInput(event.input)})`, status: "running" }] };
+  if (event.type === "tool_use") return { ...view, steps: [...view.steps, { id: event.id, text: `${event.name}(${summariseCall(event.name, event.input)})`, status: "running" }] };
   if (event.type === "tool_result") {
     const status: ToolCallView["status"] = event.permission === "denied" ? "denied" : event.isError ? "error" : "done";
     const result = firstLine(event.display ?? event.output);
@@ -281,6 +290,28 @@ export function evictionNote(reference: ContextReference, marker: string): strin
 
 /** What a running call printed: only its end is ever shown, so only its end is kept. */
 const LIVE_TAIL_CHARACTERS = 4_000;
+
+/** The lines a running call has printed once `text` is added, counted as it streams (its tail keeps only the end). */
+function linesAfter(tool: ToolCallView, text: string): number {
+  const before = tool.tail ?? "";
+  const finished = (tool.printedLines ?? 0) - (before !== "" && !before.endsWith("\n") ? 1 : 0);
+  const newlines = text.split("\n").length - 1;
+  const open = (before + text).endsWith("\n") || before + text === "" ? 0 : 1;
+  return finished + newlines + open;
+}
+
+/**
+ * What the session does to a prompt before it is stored or sent (masks what
+ * looks like a key or a token), said in the transcript rather than done
+ * silently: the user may wonder why the model does not use the value.
+ */
+function maskedNote(prompt: string): TranscriptEntry[] {
+  const { findings } = maskSecrets(prompt);
+  if (findings.length === 0) return [];
+  const count = findings.length === 1 ? "1 secret-looking value in your prompt was" : `${findings.length} secret-looking values in your prompt were`;
+  const placeholders = [...new Set(findings)].map((id) => `[REDACTED:${id}]`).join(", ");
+  return [{ kind: "note", tone: "dim", text: `${count} masked; the model sees ${placeholders}` }];
+}
 
 function keepTail(text: string): string {
   return text.length > LIVE_TAIL_CHARACTERS ? text.slice(-LIVE_TAIL_CHARACTERS) : text;

@@ -21,14 +21,16 @@ import { useFlash } from "./hooks/use-flash.js";
 import { useIndexConsent } from "./hooks/use-index-consent.js";
 import { useIndexing } from "./hooks/use-indexing.js";
 import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
+import { KeysProvider } from "./hooks/use-keys.js";
 import { usePromptEditor, type PromptEditor } from "./hooks/use-prompt-editor.js";
+import { useRedrawOnResize } from "./hooks/use-redraw-on-resize.js";
 import { useTerminalWidth } from "./hooks/use-terminal-width.js";
 import type { BackgroundIndexing, IndexNotice } from "../app/background-indexing.js";
 import type { ScreenReadModel } from "../app/screen-read-model.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
 import type { MentionSource } from "./input/mention-completion.js";
 import { bufferOfParts, expand } from "./input/pasted-text.js";
-import { recapEntries } from "./session-recap.js";
+import { RECAP_ITEMS, recapEntries } from "./session-recap.js";
 import { createTheme, ThemeContext, useTheme } from "./theme.js";
 import { visible } from "../format/visible-text.js";
 import type { TranscriptEntry } from "./transcript.js";
@@ -62,7 +64,9 @@ export function App(props: AppProps) {
   const theme = useMemo(() => createTheme(props.env), [props.env]);
   return (
     <ThemeContext.Provider value={theme}>
-      <Session {...props} />
+      <KeysProvider>
+        <Session {...props} />
+      </KeysProvider>
     </ThemeContext.Provider>
   );
 }
@@ -73,7 +77,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
   const { exit } = useApp();
   const { write } = useStdout();
   const columns = useTerminalWidth();
-  const [hint, flash] = useFlash();
+  const [hint, flash, dismissHint] = useFlash();
   const exiting = useRef(false);
 
   // Refs: a session opened for /model or /clear takes the mode and model chosen since, in the same tick.
@@ -126,9 +130,9 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
     if (!agent.session.started) return agent.print(banner(), ...unsandboxed);
     const resumedId = agent.session.sessionId;
     if (!resumedId) return agent.print(banner(), ...unsandboxed);
-    const recap = project.recap(resumedId);
+    const recap = project.recap(resumedId, RECAP_ITEMS);
     const resumed: TranscriptEntry = { kind: "note", tone: "dim", text: `Resumed session ${resumedId.slice(0, 8)}${recap?.title ? `: ${recap.title}` : ""}` };
-    agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(recap?.messages ?? []));
+    agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(recap?.items ?? []));
   }, []);
 
   // `sylk "prompt"`: sent once the index question (if any) is answered.
@@ -170,6 +174,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
     cancelSearch: editor.cancelSearch,
     exit: requestExit,
     hint: flash,
+    dismissHint,
     dialogOpen: agent.approval !== undefined,
     blocking: consent.asking,
     cyclePermissionMode: () => {
@@ -184,6 +189,10 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
       write(CLEAR_TERMINAL);
       agent.toggleExpanded();
     },
+  });
+  useRedrawOnResize(columns, () => {
+    write(CLEAR_TERMINAL);
+    agent.reprint();
   });
 
   const submit = (text: string) => {

@@ -1,8 +1,9 @@
-import { render, useApp, useInput } from "ink";
+import { render, useApp } from "ink";
 import { useState } from "react";
 import type { GatedSetting } from "../config/trust-gated-keys.js";
 import { TrustPrompt, type TrustedBefore } from "./components/trust-prompt.js";
-import { ctrlCPresses } from "./hooks/use-interrupt-keys.js";
+import { isCtrlC } from "./hooks/use-interrupt-keys.js";
+import { useKeys } from "./hooks/use-keys.js";
 import { createTheme, ThemeContext } from "./theme.js";
 
 export interface FolderTrustQuestion {
@@ -62,8 +63,8 @@ function TrustQuestion({
     setAnswered(true);
     setTimeout(exit, 0);
   };
-  useInput((input, key) => {
-    if (ctrlCPresses(input, key.ctrl) > 0) finish("cancelled");
+  useKeys((input, key) => {
+    if (isCtrlC(input, key)) finish("cancelled");
   });
   return answered ? null : <TrustPrompt file={file} settings={settings} {...(trustedBefore ? { trustedBefore } : {})} onAnswer={finish} />;
 }

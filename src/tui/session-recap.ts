@@ -1,28 +1,37 @@
-import type { ChatMessage } from "../llm/model-types.js";
-import { summariseInput, truncate } from "./format/text.js";
+import type { ReplayItem } from "../app/session-replay.js";
+import { summariseCall } from "./format/call-summary.js";
+import { truncate } from "./format/text.js";
 import type { TranscriptEntry } from "./transcript.js";
 
-const RECAP_ENTRIES = 8;
+/** How many of a resumed conversation's last items the screen shows. */
+export const RECAP_ITEMS = 8;
 const RECAP_LINES = 6;
-/** Text the engine put in the conversation itself (prefetched excerpts, eviction markers): not what anyone said. */
-const ENGINE_MARKER = /^\s*\[(AUTO-RETRIEVED|CTX-REF)\b/;
 
 /**
  * The end of a resumed conversation, so the user sees where it stopped:
- * prompts and answers (shortened) and the tool calls between them.
+ * prompts as typed and answers (shortened), the tool calls between them,
+ * what the user did besides (`!command`, /undo), and where a turn was cut.
  */
-export function recapEntries(messages: readonly ChatMessage[]): TranscriptEntry[] {
-  const entries: TranscriptEntry[] = [];
-  for (const message of messages) {
-    for (const block of message.content) {
-      if (block.type === "text" && block.text.trim() && !ENGINE_MARKER.test(block.text)) {
-        entries.push({ kind: message.role === "user" ? "user" : "assistant", text: shorten(block.text) });
-      } else if (block.type === "tool_use") {
-        entries.push({ kind: "note", tone: "dim", text: `⏺ ${block.name}(${summariseInput(block.input)})` });
-      }
-    }
+export function recapEntries(items: readonly ReplayItem[]): TranscriptEntry[] {
+  return items.flatMap(entriesOf).slice(-RECAP_ITEMS);
+}
+
+function entriesOf(item: ReplayItem): TranscriptEntry[] {
+  switch (item.kind) {
+    case "prompt":
+      return [{ kind: "user", text: shorten(item.text) }];
+    case "answer":
+      return [{ kind: "assistant", text: shorten(item.text) }];
+    case "tool":
+      return [{ kind: "note", tone: "dim", text: `⏺ ${item.name}(${summariseCall(item.name, item.input)})` }];
+    case "action":
+      return [
+        ...(item.typed ? [{ kind: "user" as const, text: shorten(item.typed) }] : []),
+        ...(item.outcome ? [{ kind: "note" as const, tone: "dim" as const, text: shorten(item.outcome) }] : []),
+      ];
+    case "unanswered":
+      return [{ kind: "note", tone: "dim", text: item.reason === "interrupted by the user" ? "Interrupted" : `${item.reason[0]?.toUpperCase()}${item.reason.slice(1)}` }];
   }
-  return entries.slice(-RECAP_ENTRIES);
 }
 
 function shorten(text: string): string {

@@ -29,6 +29,9 @@ export async function startTui(options: StartTuiOptions): Promise<{ sessionId: s
   let sessionId: string | undefined;
   const renderLog = options.env.SYLK_RENDER_LOG ? { file: options.env.SYLK_RENDER_LOG, frames: [] as string[] } : undefined;
   stdout.write(PASTE_MODE_ON);
+  // Raw before the first frame: Ink turns it on in an effect after the frame is drawn, and keys typed as the
+  // screen appears went to the terminal's line editing meanwhile (Enter read as a line feed, echoed over the screen).
+  if (options.stdin.isTTY) options.stdin.setRawMode(true);
   const instance = render(
     <App
       project={session.screen}

@@ -16,6 +16,8 @@ export interface ToolCallView {
   output?: string;
   /** The call's output for the user (a command's stdout and stderr): its last lines show beneath the result. */
   details?: string;
+  /** How many lines the call has printed in all (so far, while it runs): `tail` and `details` keep only part of a long output. */
+  printedLines?: number;
   /** A unified diff when the call changed a file. */
   diff?: string;
   /** The sub-agent the call started (`delegate`): who, what it did, what it used. */

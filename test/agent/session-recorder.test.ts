@@ -37,6 +37,22 @@ function failingAppend(): () => void {
 }
 
 describe("SessionRecorder", () => {
+  it("closes an unanswered prompt, but not a note written after an answer (the user's /undo waits for the next prompt)", async () => {
+    const deps = { sessions: services.sessions, contentStore: services.contentStore, identity };
+    const recorder = SessionRecorder.start(deps, { title: "Notes", provider: "anthropic", model: "claude-fake" });
+    const promptId = await recorder.recordPrompt("Change it", 1);
+    await recorder.recordResponse(1, { ...response, content: [{ type: "text", text: "Changed." }], stopReason: "end_turn" }, promptId);
+    await recorder.recordNote("The user undid the last prompt's file edits: a.ts are back as they were before.", { outcome: "Undid it" });
+    await recorder.closeUnanswered(1, "", "not answered: the run stopped before an answer (the process ended)");
+    expect(recorder.messages().map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+
+    // A prompt the process ended before answering is closed, even with a note after it.
+    await recorder.recordPrompt("And now?", 2);
+    await recorder.recordNote("The user ran `ls` themselves (done); what it printed:\na.ts", { typed: "!ls" });
+    await recorder.closeUnanswered(2, "", "not answered: the run stopped before an answer (the process ended)");
+    expect(recorder.messages().map((message) => message.role)).toEqual(["user", "assistant", "user", "user", "user", "assistant"]);
+  });
+
   it("records a response with its secrets masked, in the message kept and sent later and in the entries, and keys its calls as the model made them", async () => {
     const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
     const deps = { sessions: services.sessions, contentStore: services.contentStore, identity };

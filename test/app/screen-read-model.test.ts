@@ -42,8 +42,15 @@ describe("the screen's read model", () => {
   it("lists sessions with their handoff chains, recaps one and says what it cost with its sub-agents", () => {
     storeConversation();
     expect(screen.sessions(10).map(({ session, chain }) => [session.id, chain])).toEqual([["root-1", ["engineer-1", "engineer-2"]]]);
-    expect(screen.recap("root-1")).toMatchObject({ title: "Fix the parser", turns: 1, messages: [{ role: "user" }, { role: "assistant" }] });
-    expect(screen.recap("nobody")).toBeUndefined();
+    expect(screen.recap("root-1", 8)).toEqual({
+      title: "Fix the parser",
+      turns: 1,
+      items: [
+        { kind: "prompt", text: "Fix the parser" },
+        { kind: "answer", text: "Fixed." },
+      ],
+    });
+    expect(screen.recap("nobody", 8)).toBeUndefined();
     const cost = screen.cost("root-1");
     expect(cost?.session.usage.inputTokens).toBe(1_000);
     expect(cost?.subAgents.map((child) => child.id)).toEqual(["child-1"]);

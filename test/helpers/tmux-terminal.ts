@@ -10,10 +10,21 @@ export function tmuxUnavailableReason(): string | undefined {
 }
 
 export interface TmuxTerminal {
+  /** The pane and its scrollback. */
   screen(): string;
+  /** Only what the pane shows now, as the user sees it. */
+  visibleScreen(): string;
+  /** Resizes the terminal, as a user dragging its window's edge does. */
+  resize(columns: number, rows: number): void;
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
   /** tmux key names (`Enter`, `C-c`) or literal text with `literal`. */
   send(keys: string, options?: { literal?: boolean }): void;
+  /**
+   * Several keys in one `send-keys`, which tmux writes to the terminal at
+   * once: text (`abc`) and key names (`BSpace`, `C-u`) mixed, as a fast typist's
+   * keys reach a busy program in one read.
+   */
+  sendBurst(keys: readonly string[]): void;
   /** The pane's title, as the program in it may set it (OSC 0 and 2). */
   paneTitle(): string;
   /** The exit status once `sylk` has ended, or undefined while it runs. */
@@ -37,6 +48,10 @@ export function startSylkInTmux(args: string[], options: { cwd: string; env: Rec
   const screen = () => tmux("capture-pane", "-p", "-t", "main", "-S", "-300");
   return {
     screen,
+    visibleScreen: () => tmux("capture-pane", "-p", "-t", "main"),
+    resize(columns, rows) {
+      tmux("resize-window", "-t", "main", "-x", String(columns), "-y", String(rows));
+    },
     async waitFor(text, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       const matches = () => (typeof text === "string" ? screen().includes(text) : text.test(screen()));
@@ -47,6 +62,9 @@ export function startSylkInTmux(args: string[], options: { cwd: string; env: Rec
     },
     send(keys, sendOptions = {}) {
       tmux("send-keys", "-t", "main", ...(sendOptions.literal ? ["-l"] : []), keys);
+    },
+    sendBurst(keys) {
+      tmux("send-keys", "-t", "main", ...keys);
     },
     paneTitle() {
       return tmux("display-message", "-p", "-t", "main", "#{pane_title}").trimEnd();

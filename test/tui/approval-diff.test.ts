@@ -39,6 +39,23 @@ function dialogLines(frame: string): string[] {
   return lines.slice(top, bottom + 1);
 }
 
+describe("approving a command", () => {
+  it("shows the command once in the dialog, and says Create for a new file", async () => {
+    server.enqueue(reply().toolUse("run_command", { command: "npm run lint --silent" }), reply().toolUse("write_file", { path: "src/fresh.ts", content: "export {};\n" }), reply().text("Done."));
+    app = await session();
+    await app.submit("lint it");
+    await app.waitFor("Run a command?");
+    const dialog = dialogLines(app.frame()).join("\n");
+    expect(dialog.split("npm run lint --silent").length - 1).toBe(1);
+    expect(dialog).toContain("Yes, and don't ask again for this command this session");
+    await app.write("y");
+    await app.waitFor("Write a file?");
+    expect(dialogLines(app.frame()).join("\n")).toContain("Create src/fresh.ts");
+    await app.write("y");
+    await app.waitFor("Done.");
+  });
+});
+
 describe("approving a change", () => {
   it("an overwrite shows the lines it deletes before the user says yes", async () => {
     server.enqueue(reply().toolUse("write_file", { path: "src/notes.txt", content: "first line\nreplacement\n" }));

@@ -79,6 +79,9 @@ describe("checkpoints", () => {
     await app.waitFor("src/new.ts");
     expect(app.frame()).toMatch(/src\/greet\.ts\n\s*1 - export const greeting = 'hello';/);
     expect(app.frame()).toMatch(/2 \+ export const count = 2;/);
+    // The new file's `--- /dev/null` header is not drawn as a removed line of the file before it.
+    expect(app.frame()).toMatch(/src\/new\.ts\n\s*1 \+ export const created = true;/);
+    expect(app.frame()).not.toContain("/dev/null");
     await app.submit("/rewind");
     await app.waitFor(/turn 1: src\/greet\.ts\n\s+turn \d+: src\/new\.ts, src\/greet\.ts/);
     await app.submit("/rewind 0");

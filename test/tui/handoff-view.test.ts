@@ -23,18 +23,20 @@ describe("the task panel, /handoff and the predicted quality", () => {
           { content: "Add a regression test", status: "pending" },
         ],
       }),
-      reply().text("Working on it."),
+      reply().text("Working on it.").delayMs(1_500),
     );
     app = await renderApp({ consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
     await app.waitFor("index: fresh");
     await app.submit("fix the parser bug");
-    await app.waitFor("Working on it.");
     await app.waitFor("Tasks 1/3");
     const frame = app.frame();
     expect(frame).toContain("☑ Read the parser");
     expect(frame).toContain("◐ Fix the off-by-one");
     expect(frame).toContain("☐ Add a regression test");
-    await app.waitFor(/quality \d\.\d\d/);
+    await app.waitFor("Working on it.");
+    // The list is the agent's while it works: once the turn is over it leaves the screen, items left or not.
+    await app.waitFor(() => !app!.frame().includes("Tasks 1/3"));
+    await app.waitFor(/ · q(uality)? \d\.\d\d/);
 
     await app.submit("/handoff");
     await app.waitFor("The next model call goes to a fresh instance with the prepared context.");

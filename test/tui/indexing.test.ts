@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { progressLine } from "../../src/tui/components/progress-bar.js";
 import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
+import { runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
 import { KEY, renderApp, type RenderedApp } from "./render-app.js";
 
@@ -35,7 +36,7 @@ describe("first run: consent, then indexing in the background", () => {
     expect(frame).toMatch(/\.gitignore/);
     expect(frame).toMatch(/binary files and files over 1 MiB/);
     expect(frame.replace(/[│\s]+/g, "")).toContain(app.services.paths.database.replace(/\s+/g, ""));
-    expect(frame).toMatch(/1\. Yes[\s\S]*2\. No[\s\S]*3\. Yes, and remember for this project[\s\S]*4\. No, and remember for this project/);
+    expect(frame).toMatch(/1\. Yes \(y\)[\s\S]*2\. No, not now \(chat without the index\) \(n\)[\s\S]*3\. No, and don't ask again for this project/);
     expect(frame).toContain("index: not started");
 
     await app.write("1");
@@ -43,22 +44,27 @@ describe("first run: consent, then indexing in the background", () => {
     expect(app.frames().some((seen) => PROGRESS.test(seen))).toBe(true);
     expect(app.frames().some((seen) => /index: indexing [\d,]+\/2,000/.test(seen))).toBe(true);
     expect(app.frame()).toMatch(/Indexed: 2,000 files indexed in/);
-    // "Yes" without "remember" asks again next time.
-    expect(app.services.consent.indexConsent()).toBeUndefined();
+    // Yes is remembered, as `sylk index` remembers it.
+    expect(app.services.consent.indexConsent()).toBe(true);
   });
 
-  it("yes and remember is not asked again", async () => {
+  it("yes is not asked again, and counts for sylk ask", async () => {
     const project = createTempProject(manyFiles(3));
     try {
       app = await renderApp({ project });
       await app.waitFor("Index this project?");
-      await app.write("3");
+      await app.write("y");
       await app.waitFor("index: fresh");
-      expect(app.services.consent.indexConsent()).toBe(true);
       await app.close();
       app = await renderApp({ project });
       await app.waitFor("index: fresh");
       expect(app.frames().some((seen) => seen.includes("Index this project?"))).toBe(false);
+      await app.close();
+      app = undefined;
+      const asked = await runCli(["ask", "--provider", "none", "where is handler1?"], { cwd: project.root, env: project.env, timeoutMs: 60_000 });
+      expect(asked.stderr).not.toContain("has not been allowed to index");
+      expect(asked.code).toBe(0);
+      expect(asked.stdout).toContain("src/module-1.ts");
     } finally {
       await app?.close();
       app = undefined;
@@ -66,10 +72,28 @@ describe("first run: consent, then indexing in the background", () => {
     }
   });
 
-  it("no: chat still works without the index, and the status line says index: off", async () => {
+  it("no, not now: chat works without the index, and the question comes again next time", async () => {
+    const project = createTempProject(manyFiles(3));
+    try {
+      app = await renderApp({ project });
+      await app.waitFor("Index this project?");
+      await app.write("n");
+      await app.waitFor("index: off");
+      expect(app.services.consent.indexConsent()).toBeUndefined();
+      await app.close();
+      app = await renderApp({ project });
+      await app.waitFor("Index this project?");
+    } finally {
+      await app?.close();
+      app = undefined;
+      project.cleanup();
+    }
+  });
+
+  it("no, and don't ask again: chat still works without the index, and the status line says index: off", async () => {
     app = await renderApp({ files: manyFiles(3) });
     await app.waitFor("Index this project?");
-    await app.write("4");
+    await app.write("3");
     await app.waitFor("index: off");
     expect(app.services.consent.indexConsent()).toBe(false);
     expect(app.frame()).toContain("Indexing is off");

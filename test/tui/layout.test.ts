@@ -113,6 +113,18 @@ describe("status line text", () => {
     expect(statusText(unavailable, 70)).toBe("sonnet-5-5 · ctx 23% · idx 400/1k · accept-edits · unsandboxed");
   });
 
+  it("keeps the cost at 120 columns in accept-edits mode, shortening what says less first", () => {
+    const working = {
+      ...info,
+      index: { state: "fresh" as const },
+      quality: { predicted: 0.91, agentId: "engineer-1" },
+      costDollars: 0.42,
+      sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: false, networkRules: false, hidden: [], kept: [] }),
+    };
+    expect(statusText(working, 120)).toBe("claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · q 0.91 · $0.42 est. · index: fresh · accept-edits mode · sandboxed");
+    expect(statusText(working, 111)).toBe("claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · q 0.91 · $0.42 est. · index: fresh · accept-edits · sandboxed");
+  });
+
   it("shows the agent's predicted quality after the window, with the instance once a handoff made a new one", () => {
     const quality = { ...info, quality: { predicted: 0.8712, agentId: "engineer-2" } };
     expect(statusText(quality, 200)).toBe(

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InputHistory } from "../../src/tui/input/input-history.js";
 import * as edit from "../../src/tui/input/line-editor.js";
-import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+import { KEY, renderApp, sleep, type RenderedApp } from "./render-app.js";
 
 let app: RenderedApp | undefined;
 afterEach(async () => {
@@ -86,6 +86,47 @@ describe("the prompt", () => {
     app = await renderApp({ consent: false });
     await app.write(KEY.ctrlD);
     await app.exited;
+  });
+});
+
+describe("Ctrl-C on a prompt with text", () => {
+  it("always clears it: only a Ctrl-C on an empty prompt is the second press, and typing calls a pending exit off", async () => {
+    app = await renderApp({ consent: false });
+    await app.write("abc");
+    await app.waitFor("❯ abc");
+    await app.write(KEY.ctrlC);
+    await app.waitFor("Prompt cleared · Ctrl-C again to exit");
+    await app.write("def");
+    await app.waitFor("❯ def");
+    expect(app.frame()).not.toContain("Ctrl-C again to exit");
+    await app.write(KEY.ctrlC);
+    await app.waitFor(() => !app!.frame().includes("❯ def"));
+    await sleep(100);
+    expect(app.exitedWith()).toBeUndefined();
+    await app.write(KEY.ctrlC);
+    await app.exited;
+  });
+
+  it("keeps the session when Ctrl-C, text and Ctrl-C arrive in one read", async () => {
+    app = await renderApp({ consent: false });
+    app.instance.stdin.write(`abc${KEY.ctrlC}def${KEY.ctrlC}ghi`);
+    await app.waitFor("❯ ghi");
+    await sleep(100);
+    expect(app.exitedWith()).toBeUndefined();
+  });
+
+  it("a Ctrl-C on an empty prompt, then typing, then Ctrl-C does not exit", async () => {
+    app = await renderApp({ consent: false });
+    await app.write(KEY.ctrlC);
+    await app.waitFor("Press Ctrl-C again to exit");
+    await app.write("x");
+    await app.waitFor("❯ x");
+    await app.write(KEY.backspace);
+    await app.waitFor("Ask anything");
+    await app.write(KEY.ctrlC);
+    await app.waitFor("Press Ctrl-C again to exit");
+    await sleep(100);
+    expect(app.exitedWith()).toBeUndefined();
   });
 });
 

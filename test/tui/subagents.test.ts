@@ -39,7 +39,7 @@ describe("sub-agents in the TUI", () => {
     const screen = app.frame();
     expect(screen).toMatch(/⏺ delegate\(/);
     expect(screen).toMatch(/librarian-1 \(librarian\) · 1 tool calls · [\d,]+ tokens/);
-    expect(screen).toMatch(/⏺ grep\(greet\) ⎿/);
+    expect(screen).toMatch(/⏺ grep\("greet"\) ⎿/);
     expect(screen).not.toMatch(/agents: librarian-1|· 1 agent ·/);
 
     await app.submit("/cost");

@@ -54,6 +54,64 @@ describe("a running command", () => {
   });
 });
 
+describe("a tool call's line", () => {
+  it("says what a search looks for and where, and how many tasks a list holds, not the call's JSON", async () => {
+    server.enqueue(
+      reply().toolUse("grep", { pattern: "export function isIdentifierName", path: "packages" }),
+      reply().toolUse("todo_write", { todos: [{ content: "Read the README", status: "done" }, { content: "Write the summary", status: "in_progress" }] }),
+      reply().text("Searched."),
+    );
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("look around");
+    await app.waitFor("Searched.");
+    expect(app.frame()).toContain('grep("export function isIdentifierName" in packages)');
+    expect(app.frame()).toContain("todo_write(2 tasks, 1 done)");
+    expect(app.frame()).not.toContain('{"todos"');
+  });
+});
+
+describe("an edit in the transcript view (Ctrl+O)", () => {
+  it("shows its summary once and its numbered diff, not the raw diff the model reads as well", async () => {
+    server.enqueue(reply().toolUse("edit_file", { path: "README.md", old_string: "# demo", new_string: "# the demo" }), reply().text("Edited."));
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("retitle the readme");
+    await app.waitFor("Edited.");
+    const printsBefore = app.frame().split("✻ Sylk").length - 1;
+    await app.write("\u000f"); // Ctrl+O
+    await app.waitFor(() => app!.frame().split("✻ Sylk").length - 1 > printsBefore);
+    await app.waitFor("Edited.", 5_000);
+    const expanded = app.frame().split("✻ Sylk").at(-1)!;
+    expect(expanded).toMatch(/1 \+ # the demo/);
+    expect(expanded).not.toContain("+++ b/README.md");
+    expect(expanded).not.toMatch(/^\s*@@ /m);
+    expect(expanded.split("Edited README.md").length - 1).toBe(1);
+  });
+});
+
+describe("the lines above a command's last lines", () => {
+  it("are counted from everything it printed, not from the part kept for the model", async () => {
+    server.enqueue(reply().toolUse("run_command", { command: "seq 1 20000" }), reply().text("Counted."));
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("count far");
+    await app.waitFor("Counted.");
+    expect(app.frame()).toContain("… 19,995 more lines above (Ctrl+O shows everything)");
+    expect(app.frame()).toMatch(/19999\n\s+20000/);
+  });
+
+  it("are counted from everything printed so far while it runs", async () => {
+    server.enqueue(reply().toolUse("run_command", { command: "seq 1 3000; sleep 30" }), reply().text("Stopped."));
+    app = await withModel();
+    await app.waitFor(/index: fresh/);
+    await app.submit("count and wait");
+    await app.waitFor("… 2,995 more lines above");
+    await app.write("\u001b");
+    await app.waitFor("Interrupted");
+  });
+});
+
 describe("sylk ask --output-format stream-json", () => {
   it("prints a command's output as tool_output events before its result", async () => {
     const project = createTempProject({ "README.md": "# demo\n" });

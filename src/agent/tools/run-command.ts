@@ -33,14 +33,16 @@ export function commandEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS
   return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_VARIABLE.test(name)));
 }
 
-/** Keeps the first and the last characters of a stream, counting what falls in between. */
+/** Keeps the first and the last characters of a stream, counting what falls in between, and its lines. */
 class HeadTailBuffer {
   private head = "";
   private tail = "";
   private total = 0;
+  private newlines = 0;
 
   push(chunk: string): void {
     this.total += chunk.length;
+    for (let index = chunk.indexOf("\n"); index !== -1; index = chunk.indexOf("\n", index + 1)) this.newlines++;
     const room = HEAD_CHARACTERS - this.head.length;
     if (room > 0) {
       this.head += chunk.slice(0, room);
@@ -48,6 +50,12 @@ class HeadTailBuffer {
     }
     this.tail += chunk;
     if (this.tail.length > TAIL_CHARACTERS * 2) this.tail = this.tail.slice(-TAIL_CHARACTERS);
+  }
+
+  /** Lines of the whole stream, the last one whether or not it ended with a line break. */
+  lines(): number {
+    const last = this.tail.at(-1) ?? this.head.at(-1);
+    return this.newlines + (last !== undefined && last !== "\n" ? 1 : 0);
   }
 
   text(): string {
@@ -126,14 +134,14 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
   const prepared = sandbox.prepare(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
   const watched = { nestedRepositories: prepared.nestedRepositories, isPlaceholder: (path: string) => deps.sandbox.isPlaceholder(path) };
   const before = deps.integrity.fingerprint(context.root, watched);
-  let ran: { ending: Ending | Error; text: string };
+  let ran: { ending: Ending | Error; text: string; lines: number };
   try {
     ran = await runPrepared(prepared, input.timeout_ms, context, deps.processes);
   } finally {
     prepared.release();
   }
   const report = deps.integrity.check(context.root, before, watched);
-  const { ending, text } = ran;
+  const { ending, text, lines } = ran;
   if (ending instanceof Error) throw new ToolError(`The command could not be started: ${ending.message}`);
   const label = input.description ?? (input.command.length > 80 ? `${input.command.slice(0, 79)}…` : input.command);
   const { footer, status } = describeEnding(ending, input.timeout_ms);
@@ -147,7 +155,7 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
   return {
     output: `${text === "" ? "(no output)" : text.replace(/\n$/, "")}\n\n${footer}${notes.map((note) => `\n${note}`).join("")}`,
     display: `${label} (${status}${input.unsandboxed ? ", outside the sandbox" : ""})${report.changes.length > 0 ? ` · warning: ${report.changes.join(", ")}` : ""}`,
-    ...(text.trim() !== "" ? { details: text.replace(/\n$/, "") } : {}),
+    ...(text.trim() !== "" ? { details: text.replace(/\n$/, ""), detailsLines: lines } : {}),
     isError: failed,
   };
 }
@@ -158,7 +166,7 @@ async function runPrepared(
   timeoutMs: number,
   context: ToolContext,
   processes: CommandProcesses,
-): Promise<{ ending: Ending | Error; text: string }> {
+): Promise<{ ending: Ending | Error; text: string; lines: number }> {
   const { plan } = prepared;
   const output = new HeadTailBuffer();
   const child = spawn(plan.file, plan.args, {
@@ -216,5 +224,5 @@ async function runPrepared(
     });
   });
   if (child.pid !== undefined) processes.remove(child.pid);
-  return { ending, text: output.text() };
+  return { ending, text: output.text(), lines: output.lines() };
 }

@@ -40,6 +40,8 @@ export interface ToolOutput {
   display?: string;
   /** What the user may want to read in full beneath that line (a command's output); its last lines are shown. */
   details?: string;
+  /** How many lines `details` had before a long output was cut to its beginning and end. */
+  detailsLines?: number;
   /** The call failed; the model is told so and can correct itself. */
   isError?: boolean;
   /** Project files the call read or changed, for the content store's `related_files`. */

@@ -148,7 +148,10 @@ function sessionOf(parts: SessionParts): AgentSession {
   const agentType = role.handoffType;
   /** The model learns of edits taken back with its next prompt; the files are not what it last saw. */
   const restored = async (result: RestoreResult, how: string) => {
-    if (result.restored.length > 0) await conversation.recorder?.recordNote(`The user ${how}: ${result.restored.join(", ")} are back as they were before.`);
+    const files = result.restored.join(", ");
+    if (result.restored.length > 0) {
+      await conversation.recorder?.recordNote(`The user ${how}: ${files} are back as they were before.`, { outcome: `${how[0]?.toUpperCase()}${how.slice(1)}: ${files}` });
+    }
     return result;
   };
   return {

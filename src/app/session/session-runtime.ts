@@ -96,7 +96,10 @@ export class SessionRuntime {
     yield { type: "tool_use", ...call };
     const result = yield* streamToolOutput(call.id, (onOutput) => tools.run(call, { ...toolContext, signal, onOutput }, { userApproved: true }));
     yield { type: "tool_result", id: call.id, name: call.name, ...result };
-    await active.recordNote(`The user ran \`${command}\` themselves (${result.display ?? "done"}); what it printed:\n${result.output}`);
+    await active.recordNote(`The user ran \`${command}\` themselves (${result.display ?? "done"}); what it printed:\n${result.output}`, {
+      typed: `!${command}`,
+      ...(result.display ? { outcome: result.display } : {}),
+    });
     const done: AgentResult = { sessionId: active.session.id, response: "", stopReason: "end_turn", turns: 0, toolCalls: 1, usage: EMPTY_USAGE };
     yield { type: "done", result: done };
     return done;

@@ -101,7 +101,7 @@ export const HELP_KEYS: ReadonlyArray<[string, string]> = [
   ["!command", "run a command yourself (sandboxed); its output goes into the conversation"],
   ["Ctrl+O", "transcript view: every tool call's whole output (again: compact)"],
   ["Shift+Tab", "next permission mode: default → accept-edits → plan"],
-  ["Ctrl+C twice, Ctrl+D", "exit"],
+  ["Ctrl+C twice, Ctrl+D", "exit (on an empty prompt)"],
   ["approvals", "↑/↓ and Enter, or 1 allow once · 2 allow for this session · 3 deny (Esc)"],
 ];
 

@@ -7,7 +7,7 @@ import { renderReference } from "../../context/context-reference.js";
 import { estimateCost, formatDollars } from "../../llm/model-prices.js";
 import { evictionNote } from "../agent-state.js";
 import type { BackgroundIndexing } from "../../app/background-indexing.js";
-import { recapEntries } from "../session-recap.js";
+import { RECAP_ITEMS, recapEntries } from "../session-recap.js";
 import type { TranscriptEntry } from "../transcript.js";
 import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../app/learning/learning-report.js";
@@ -123,9 +123,9 @@ function sessionList(context: SlashCommandContext): string {
 function resumeCommand(id: string, context: SlashCommandContext): void {
   if (!id) return context.agent.print(note(`Usage: /resume <id>\n\n${sessionList(context)}`, "warning"));
   const session = context.agent.switchSession({ id });
-  const recap = context.project.recap(session.sessionId);
+  const recap = context.project.recap(session.sessionId, RECAP_ITEMS);
   const title = recap ? `: ${recap.title} (${recap.turns} turns)` : "";
-  context.agent.print(note(`Resumed session ${session.sessionId.slice(0, 8)}${title}`), ...recapEntries(recap?.messages ?? []));
+  context.agent.print(note(`Resumed session ${session.sessionId.slice(0, 8)}${title}`), ...recapEntries(recap?.items ?? []));
 }
 
 function modelText(session: AgentSession): string {

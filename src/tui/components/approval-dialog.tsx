@@ -1,10 +1,11 @@
-import { Box, Text, useInput, useStdout } from "ink";
+import { Box, Text, useStdout } from "ink";
 import { useMemo, useState } from "react";
 import type { ApprovalAnswer } from "../../agent/tools/tool-registry.js";
 import { visible } from "../../format/visible-text.js";
 import { shownApproval } from "../format/approval-text.js";
 import type { ApprovalRequest } from "../hooks/use-agent.js";
 import { useTerminalWidth } from "../hooks/use-terminal-width.js";
+import { useKeys } from "../hooks/use-keys.js";
 import { useTheme } from "../theme.js";
 import { CommandView } from "./command-view.js";
 import { DiffView, diffRowCount } from "./diff-view.js";
@@ -42,7 +43,7 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
   const height = Math.max(MIN_PREVIEW_ROWS, (stdout.rows || 24) - CHROME_ROWS - shown.warnings.length - (shown.description ? 1 : 0));
   const rows = shown.command ? shown.command.rows.length : request.diff !== undefined ? diffRowCount(request.diff) : 0;
   const [offset, setOffset] = useState(0);
-  useInput((_input, key) => {
+  useKeys((_input, key) => {
     if (key.pageDown) setOffset((current) => Math.min(current + height, Math.max(0, rows - height)));
     else if (key.pageUp) setOffset((current) => Math.max(0, current - height));
   });
@@ -51,8 +52,7 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
       <Text bold color={theme.warning}>
         {shown.title}
       </Text>
-      {/* A command's reason repeats the command, which is shown whole below: one row of it is enough. */}
-      <Text wrap={shown.command ? "truncate-end" : "wrap"}>{shown.reason}</Text>
+      {shown.reason !== "" && <Text>{shown.reason}</Text>}
       {shown.warnings.map((warning) => (
         <Text key={warning} color={theme.warning}>
           {warning}

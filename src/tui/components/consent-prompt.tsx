@@ -12,11 +12,15 @@ interface ConsentPromptProps {
   onAnswer: (answer: ConsentAnswer) => void;
 }
 
+/**
+ * A yes is remembered, as `sylk index` remembers it: the question is not
+ * asked again, and `sylk ask` may index the project. A no can wait for
+ * another day, or stand.
+ */
 const CHOICES: ReadonlyArray<Choice<ConsentAnswer>> = [
-  { label: "Yes", value: { granted: true, remember: false }, key: "y" },
-  { label: "No (chat without the index)", value: { granted: false, remember: false }, key: "n" },
-  { label: "Yes, and remember for this project", value: { granted: true, remember: true } },
-  { label: "No, and remember for this project", value: { granted: false, remember: true } },
+  { label: "Yes", value: { granted: true, remember: true }, key: "y" },
+  { label: "No, not now (chat without the index)", value: { granted: false, remember: false }, key: "n" },
+  { label: "No, and don't ask again for this project", value: { granted: false, remember: true } },
 ];
 
 /** First run in a project: what indexing reads, what it skips, where the index is kept. */

@@ -1,11 +1,14 @@
-import { Box, Text, useInput } from "ink";
-import { cycleCommands, matchingCommands, type SlashCommandSpec } from "../commands/command-list.js";
+import { Box, Text } from "ink";
+import { cycleCommands, matchingCommands } from "../commands/command-list.js";
+import { useKeys } from "../hooks/use-keys.js";
 import type { PromptEditor } from "../hooks/use-prompt-editor.js";
 import type { HistorySearch } from "../input/history-search.js";
 import { collapse } from "../input/pasted-text.js";
 import { mentionAtCursor, type MentionSource } from "../input/mention-completion.js";
+import { PASTE_END, PASTE_START } from "../input/key-chunks.js";
 import { applyPromptKey, pasteInto } from "../input/prompt-keys.js";
 import { useTheme } from "../theme.js";
+import { SlashMenu } from "./slash-menu.js";
 import { visible } from "../../format/visible-text.js";
 
 interface PromptInputProps {
@@ -19,20 +22,17 @@ interface PromptInputProps {
   mentions?: MentionSource;
 }
 
-/** Bracketed paste markers, as Ink hands them over once it has stripped the escape. */
-const PASTE_START = "[200~";
-const PASTE_END = "[201~";
-
 /**
  * The prompt. Enter sends; a trailing "\" + Enter, Alt+Enter, Ctrl+J, or
  * Shift+Enter (terminals with the kitty keyboard protocol) insert a line
  * break; a bracketed paste, however many chunks it arrives in, is inserted
- * once, a large one as a placeholder. Ctrl-R searches the history.
+ * once, a large one as a placeholder. Ctrl-R searches the history. Keys
+ * read together are applied one by one (`useKeys`).
  */
 export function PromptInput({ editor, onSubmit, onExit, placeholder, mentions }: PromptInputProps) {
   const theme = useTheme();
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (input === PASTE_START) {
       editor.pasteChunks = [];
       return;
@@ -82,7 +82,7 @@ export function PromptInput({ editor, onSubmit, onExit, placeholder, mentions }:
         )}
       </Box>
       {search && <SearchLine search={search} />}
-      {!search && suggestions.length > 0 && <Suggestions commands={suggestions} selected={selected} accent={theme.accent} />}
+      {!search && suggestions.length > 0 && <SlashMenu commands={suggestions} selected={selected} accent={theme.accent} />}
       {mentionSuggestions.length > 0 && (
         <Box flexDirection="column" paddingX={2}>
           {mentionSuggestions.map((suggestion) => (
@@ -123,18 +123,6 @@ function SearchLine({ search }: { search: HistorySearch }) {
           {status}  Ctrl-R older · Enter or → use · Esc cancel
         </Text>
       </Text>
-    </Box>
-  );
-}
-
-function Suggestions({ commands, selected, accent }: { commands: SlashCommandSpec[]; selected: string | undefined; accent: string | undefined }) {
-  return (
-    <Box flexDirection="column" paddingX={2}>
-      {commands.map((command) => (
-        <Text key={command.name} {...(command.name === selected ? { color: accent } : { dimColor: true })}>
-          {command.usage.padEnd(18)} {command.description}
-        </Text>
-      ))}
     </Box>
   );
 }

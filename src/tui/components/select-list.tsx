@@ -1,6 +1,7 @@
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import { useRef, useState } from "react";
 import { visible } from "../../format/visible-text.js";
+import { useKeys } from "../hooks/use-keys.js";
 import { useTheme } from "../theme.js";
 
 export interface Choice<T> {
@@ -49,7 +50,7 @@ export function SelectList<T>({ choices, onSelect, onCancel, initialIndex = 0 }:
     if (match) choose(match.value);
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (answered.current) return;
     if (key.upArrow) move(-1);
     else if (key.downArrow || key.tab) move(1);

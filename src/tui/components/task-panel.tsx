@@ -9,13 +9,15 @@ const MAX_ITEMS = 8;
 
 /**
  * The model's task list (`todo_write`) above the prompt, as users know it
- * from other agents: shown while the agent works or while items remain,
- * the item in progress highlighted, done items dimmed.
+ * from other agents: shown while the agent works, the item in progress
+ * highlighted, done items dimmed. Once the turn is over it leaves the
+ * screen, items left or not (the agent picks them up with the next prompt;
+ * its todo_write lines are in the transcript).
  */
 export function TaskPanel({ tasks, running }: { tasks: readonly TaskView[]; running: boolean }) {
   const theme = useTheme();
   const done = tasks.filter((task) => task.status === "done").length;
-  if (tasks.length === 0 || (!running && done === tasks.length)) return null;
+  if (tasks.length === 0 || !running) return null;
   const focus = Math.max(0, tasks.findIndex((task) => task.status !== "done"));
   const start = Math.max(0, Math.min(focus - 2, tasks.length - MAX_ITEMS));
   const shown = tasks.slice(start, start + MAX_ITEMS);

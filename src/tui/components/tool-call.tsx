@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { visible } from "../../format/visible-text.js";
-import { formatElapsed, summariseInput } from "../format/text.js";
+import { summariseCall } from "../format/call-summary.js";
+import { formatElapsed } from "../format/text.js";
 import { useElapsedSeconds } from "../hooks/use-elapsed.js";
 import { useTheme, type Theme } from "../theme.js";
 import type { SubAgentView, ToolCallView } from "../transcript.js";
@@ -26,12 +27,13 @@ interface ToolCallProps {
 export function ToolCall({ call, awaitingApproval = false, expanded = false }: ToolCallProps) {
   const theme = useTheme();
   const running = call.status === "running";
-  const body = running ? call.tail : (call.details ?? (expanded ? call.output : undefined));
+  // An edit's output is its summary (the result line) and the raw diff, which the numbered diff below shows better.
+  const body = running ? call.tail : (call.details ?? (expanded && !call.diff ? call.output : undefined));
   return (
     <Box flexDirection="column">
       <Text>
         <Text color={markerColor(call.status, theme)}>⏺ </Text>
-        <Text bold>{visible(call.name, { newlines: false })}</Text>({summariseInput(call.input)})
+        <Text bold>{visible(call.name, { newlines: false })}</Text>({summariseCall(call.name, call.input)})
       </Text>
       <Box marginLeft={2}>
         {running && !awaitingApproval ? (
@@ -43,7 +45,7 @@ export function ToolCall({ call, awaitingApproval = false, expanded = false }: T
         )}
       </Box>
       {call.subagent && <SubAgentLines view={call.subagent} all={expanded} />}
-      {body !== undefined && body.trim() !== "" && <OutputLines text={body} all={expanded && !running} />}
+      {body !== undefined && body.trim() !== "" && <OutputLines text={body} all={expanded && !running} printedLines={call.printedLines} />}
       {call.diff && (
         <Box marginLeft={4}>
           <DiffView diff={call.diff} maxLines={expanded ? Number.MAX_SAFE_INTEGER : undefined} />
@@ -80,14 +82,18 @@ function SubAgentLines({ view, all }: { view: SubAgentView; all: boolean }) {
   );
 }
 
-/** The end of an output (or all of it), dimmed and indented under the result line; a program's colours are dropped. */
-function OutputLines({ text, all }: { text: string; all: boolean }) {
+/**
+ * The end of an output (or all of it), dimmed and indented under the result
+ * line; a program's colours are dropped. The lines above are counted from
+ * all the call printed (`printedLines`), not from the part of it kept.
+ */
+function OutputLines({ text, all, printedLines }: { text: string; all: boolean; printedLines: number | undefined }) {
   const lines = visible(text.replace(/\n+$/, ""), { dropColours: true }).split("\n");
   const shown = all ? lines : lines.slice(-OUTPUT_LINES);
-  const hidden = lines.length - shown.length;
+  const hidden = all ? 0 : Math.max(printedLines ?? 0, lines.length) - shown.length;
   return (
     <Box marginLeft={4} flexDirection="column">
-      {hidden > 0 && <Text dimColor>… {hidden} more lines above (Ctrl+O shows everything)</Text>}
+      {hidden > 0 && <Text dimColor>… {hidden.toLocaleString("en-US")} more lines above (Ctrl+O shows everything)</Text>}
       {shown.map((line, index) => (
         <Text key={index} dimColor wrap={all ? "wrap" : "truncate-end"}>
           {line || " "}

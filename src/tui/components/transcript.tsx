@@ -1,6 +1,7 @@
 import { Box, Static } from "ink";
 import type { AgentViewState } from "../agent-state.js";
 import type { TranscriptItem } from "../transcript.js";
+import { useTerminalWidth } from "../hooks/use-terminal-width.js";
 import { DiffView } from "./diff-view.js";
 import { HelpView } from "./help-view.js";
 import { AssistantMessage, Banner, Note, UserMessage } from "./message.js";
@@ -14,11 +15,13 @@ import { ToolCall } from "./tool-call.js";
  */
 export function Transcript({ state, awaitingApproval }: { state: AgentViewState; awaitingApproval: boolean }) {
   const idle = state.streaming === "" && state.tools.length === 0;
+  // Printed entries are laid out apart from the screen's root: without a width, a row of columns (/help) grows past the terminal's.
+  const columns = useTerminalWidth();
   return (
     <>
       <Static key={state.epoch} items={state.history}>
         {(item) => (
-          <Box key={item.id} paddingX={1} flexDirection="column">
+          <Box key={item.id} paddingX={1} flexDirection="column" width={columns}>
             <Entry item={item} expanded={state.expanded} />
           </Box>
         )}

@@ -1,7 +1,6 @@
 import type { ApprovalRequest } from "../../agent/tools/tool-registry.js";
 import { visible, visibleText } from "../../format/visible-text.js";
 import { commandRows, type CommandRows } from "./command-rows.js";
-import { truncate } from "./text.js";
 
 /** What the approval dialog shows of a request, every part made safe to draw. */
 export interface ShownApproval {
@@ -20,7 +19,6 @@ export interface ShownApproval {
   scope: string;
 }
 
-const SCOPE_CHARACTERS = 60;
 const KEPT_FOR_EVERY_PROJECT = "Kept in your own knowledge ($SYLK_HOME): the agent is shown it in every project, until you remove it (sylk memory rm).";
 const KEPT_FOR_THIS_PROJECT = "Kept with this project's data: the agent is shown it in this project's later sessions, until removed (sylk memory rm).";
 const ESCAPES_NAMED = "\\e is ESC, \\r a carriage return";
@@ -43,11 +41,12 @@ export function shownApproval(request: ApprovalRequest, width: number): ShownApp
     ];
     return {
       title: title(request),
-      reason: reason.text,
+      reason: visible(commandReason(request.reason, command), { newlines: false }),
       command: rows,
       ...(typeof input.description === "string" ? { description: visible(input.description, { newlines: false }) } : {}),
       warnings,
-      scope: `\`${truncate(visible(command, { newlines: false, tabs: "escape" }), SCOPE_CHARACTERS)}\``,
+      // The command is shown whole just above the choices.
+      scope: "this command",
     };
   }
   const memory = request.targets.memory;
@@ -66,10 +65,27 @@ export function shownApproval(request: ApprovalRequest, width: number): ShownApp
   const escaped = reason.escaped || paths.some((path) => path.escaped) || (request.diff !== undefined && visibleText(request.diff).escaped);
   return {
     title: title(request),
-    reason: reason.text,
+    reason: createsFile(request) ? `Create ${paths.map((path) => path.text).join(", ")}` : reason.text,
     warnings: escaped ? [`⚠ This change contains control characters, shown escaped (${ESCAPES_NAMED}).`] : [],
     scope: `${visible(request.tool, { newlines: false })} calls`,
   };
+}
+
+/**
+ * Why a command is asked about, without the command itself, which the
+ * dialog shows whole below (the policy's reason starts by restating it):
+ * empty when that is all the reason says.
+ */
+function commandReason(reason: string, command: string): string {
+  const restated = `Run a command: ${command}`;
+  if (!reason.startsWith(restated)) return reason;
+  const why = reason.slice(restated.length).trim().replace(/^\((.*)\)$/s, "$1");
+  return why ? `${why[0]?.toUpperCase()}${why.slice(1)}.` : "";
+}
+
+/** A write that makes a new file: its diff starts from nothing. */
+function createsFile(request: ApprovalRequest): boolean {
+  return request.kind === "write" && !request.once && request.diff !== undefined && request.diff.startsWith("--- /dev/null");
 }
 
 function title(request: ApprovalRequest): string {

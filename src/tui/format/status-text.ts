@@ -49,9 +49,13 @@ export function statusText(info: StatusInfo, columns: number): string {
   const cost = info.costDollars !== undefined && info.costDollars > 0 ? { full: `${formatDollars(info.costDollars)} est.`, short: formatDollars(info.costDollars) } : undefined;
   const all = [model, tokens, quality, agents, questions, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
   const withoutCost = all.filter((segment) => segment !== cost);
+  // Short forms that lose nothing a user reads the line for: "q 0.87", "accept-edits", "sandboxed".
+  const terse = (segment: Segment) => (segment === quality || segment === mode || segment === sandbox ? segment.short : segment.full);
   const candidates: Array<Array<string | undefined>> = [
     all.map((segment) => segment.full),
-    // The estimate goes first: the window, the index and the mode matter more.
+    all.map((segment) => (segment === quality ? segment.short : segment.full)),
+    all.map(terse),
+    // Then the estimate goes: the window, the index and the mode matter more.
     withoutCost.map((segment) => segment.full),
     withoutCost.map((segment) => (segment === quality ? segment.short : segment.full)),
     all.map((segment) => segment.short),

@@ -1,4 +1,4 @@
-import { visible } from "../../format/visible-text.js";
+import stringWidth from "string-width";
 
 /** Small text helpers shared by the components. */
 
@@ -9,15 +9,6 @@ export function firstLine(text: string, max = 160): string {
 
 export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
-}
-
-/** `read_file(src/a.ts)`: the argument a user recognises a call by, on one line, control characters shown escaped. */
-export function summariseInput(input: unknown, max = 80): string {
-  if (typeof input !== "object" || input === null) return "";
-  const record = input as Record<string, unknown>;
-  const primary = record.path ?? record.command ?? record.pattern ?? record.query;
-  // Escaped before it is cut, so the cut counts what is drawn.
-  return truncate(visible(typeof primary === "string" ? primary : JSON.stringify(input), { newlines: false, tabs: "escape" }), max);
 }
 
 /** 12,345 → "12.3k"; 1,234,567 → "1.2M". */
@@ -37,4 +28,30 @@ export function formatElapsed(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
+}
+
+/**
+ * Text broken into lines of at most `width` columns, between words (a word
+ * wider than that is cut). Ink's own wrapping starts the next line with the
+ * space it broke at, which shifts a column of descriptions by one.
+ */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const joined = line ? `${line} ${word}` : word;
+    if (stringWidth(joined) <= width) {
+      line = joined;
+      continue;
+    }
+    if (line) lines.push(line);
+    line = word;
+    while (stringWidth(line) > width && width > 0) {
+      const cut = [...line].reduce((kept, character) => (stringWidth(kept + character) <= width ? kept + character : kept), "");
+      lines.push(cut);
+      line = line.slice(cut.length);
+    }
+  }
+  if (line || lines.length === 0) lines.push(line);
+  return lines;
 }

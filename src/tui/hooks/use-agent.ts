@@ -27,6 +27,8 @@ export interface AgentControls {
   clear(...entries: TranscriptEntry[]): void;
   /** The transcript view: the history printed again with every tool call's whole output, or compact again. */
   toggleExpanded(): void;
+  /** The history printed again as it is, once the screen was cleared. */
+  reprint(): void;
   /** Switches to a new conversation, or resumes one; throws (BadInputError) for an unknown session. */
   switchSession(resume?: ResumeTarget): AgentSession;
   /** Cancels whatever runs and waits until the run has recorded its end. */
@@ -157,6 +159,7 @@ export function useAgent(
   const print = useCallback((...entries: TranscriptEntry[]) => dispatch({ type: "append", entries }), []);
   const clear = useCallback((...entries: TranscriptEntry[]) => dispatch({ type: "clear", entries }), []);
   const toggleExpanded = useCallback(() => dispatch({ type: "toggle-expanded" }), []);
+  const reprint = useCallback(() => dispatch({ type: "reprint" }), []);
 
   const switchSession = useCallback(
     (resume?: ResumeTarget) => {
@@ -193,6 +196,7 @@ export function useAgent(
     print,
     clear,
     toggleExpanded,
+    reprint,
     switchSession,
     stop,
   };

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
-/** A one-line hint that disappears by itself ("Press Ctrl-C again to exit"). */
-export function useFlash(durationMs = 2_000): [string | undefined, (text: string) => void] {
+/** A one-line hint that disappears by itself ("Press Ctrl-C again to exit"), or when dismissed. */
+export function useFlash(durationMs = 2_000): [string | undefined, (text: string) => void, () => void] {
   const [text, setText] = useState<string | undefined>();
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   const flash = useCallback(
@@ -12,6 +12,10 @@ export function useFlash(durationMs = 2_000): [string | undefined, (text: string
     },
     [durationMs],
   );
+  const dismiss = useCallback(() => {
+    clearTimeout(timer.current);
+    setText(undefined);
+  }, []);
   useEffect(() => () => clearTimeout(timer.current), []);
-  return [text, flash];
+  return [text, flash, dismiss];
 }

@@ -42,10 +42,13 @@ describe("shownApproval", () => {
     expect(shownApproval(runCommand("npm test"), 80).warnings).toEqual([]);
   });
 
-  it("shows the reason, the scope and the description on one line each, escaped", () => {
+  it("shows why it asks, the scope and the description on one line each, escaped", () => {
     const shown = shownApproval({ ...runCommand("a\nb\u0007"), input: { command: "a\nb\u0007", description: "tests\r\u001b[2Kfine" } }, 80);
-    expect(shown.reason).toBe("Run a command: a\\nb\\x07");
-    expect(shown.scope).toBe("`a\\nb\\x07`");
+    // The command is shown whole below, so the reason does not restate it; it says why, when the policy says.
+    expect(shown.reason).toBe("");
+    expect(shown.scope).toBe("this command");
+    const uncovered = { ...runCommand("npm test"), reason: "Run a command: npm test (no allow rule covers npm\u0007)" };
+    expect(shownApproval(uncovered, 80).reason).toBe("No allow rule covers npm\\x07.");
     expect(shown.description).toBe("tests\\r\\e[2Kfine");
   });
 
@@ -55,5 +58,6 @@ describe("shownApproval", () => {
     expect(shownApproval(write("src/a.sh", "@@ -0,0 +1 @@\n+x\u001b[8m\n"), 80).warnings).toHaveLength(1);
     expect(shownApproval(write("src/a.sh", "@@ -0,0 +1 @@\n+x\n"), 80).warnings).toEqual([]);
     expect(shownApproval(write("src/\u202etxt.sh", ""), 80).reason).toBe("Change src/\\u202etxt.sh");
+    expect(shownApproval(write("src/\u202enew.sh", "--- /dev/null\n+++ b/src/new.sh\n@@ -0,0 +1 @@\n+x\n"), 80).reason).toBe("Create src/\\u202enew.sh");
   });
 });

@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+
+/**
+ * Keys that arrive in one read (fast typing, a busy event loop, SSH) are
+ * applied one by one, in order, through the real input handling: each case
+ * is a single `stdin.write`.
+ */
+let app: RenderedApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+const CTRL = { a: "\u0001", e: "\u0005", k: "\u000b", u: "\u0015", w: "\u0017" } as const;
+
+/** The prompt's line, the cursor cell included, without the box around it. */
+function promptLine(rendered: RenderedApp): string | undefined {
+  const line = rendered.frame().split("\n").find((row) => row.includes("❯ "));
+  return line?.replace(/^[│\s]*❯ /, "").replace(/[\s│]*$/, "");
+}
+
+async function typeInOneRead(burst: string): Promise<RenderedApp> {
+  const rendered = await renderApp({ consent: false });
+  rendered.instance.stdin.write(burst);
+  return rendered;
+}
+
+describe("keys arriving together", () => {
+  it.each([
+    ["Backspace", `abcd${KEY.backspace}${KEY.backspace}X`, "abX"],
+    ["Backspace three times between words", `hello${KEY.backspace.repeat(3)}world`, "heworld"],
+    ["Ctrl-H, the other Backspace", "abc\bd", "abd"],
+    ["Ctrl-U", `abc${CTRL.u}xyz`, "xyz"],
+    ["Ctrl-W", `hello world${CTRL.w}there`, "hello there"],
+    ["Ctrl-A", `world${CTRL.a}hello `, "hello world"],
+    ["Ctrl-A then Ctrl-K", `old text${CTRL.a}${CTRL.k}new`, "new"],
+    ["Ctrl-E after moving left", `ac${"\u001b[D"}b${CTRL.e}d`, "abcd"],
+  ])("%s", async (_name, burst, expected) => {
+    app = await typeInOneRead(burst);
+    await app.waitFor(() => promptLine(app!)?.trimEnd() === expected, 5_000);
+  });
+
+  it("a Ctrl-C between typed words clears what came before it, and keeps what came after", async () => {
+    app = await typeInOneRead(`abc${KEY.ctrlC}def`);
+    await app.waitFor(() => promptLine(app!) === "def", 5_000);
+    expect(app.exitedWith()).toBeUndefined();
+  });
+
+  it("sends what the editing keys left, with the Enter of the same read", async () => {
+    app = await typeInOneRead(`first draft${CTRL.u}the real question${KEY.backspace}?${KEY.enter}`);
+    await app.waitFor(() => app!.services.sessions.list(1).length === 1, 5_000);
+    const [session] = app.services.sessions.list(1);
+    expect(app.services.sessions.messages(session!.id)[0]?.content[0]).toEqual({ type: "text", text: "the real questio?" });
+  });
+});
