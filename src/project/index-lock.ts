@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
-import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { isRunning, looksLikeSylk, processStartOf, thisHost } from "./process-identity.js";
@@ -44,6 +44,8 @@ const UNKNOWN_HOLDER: LockHolder = { pid: -1, startedAt: "unknown" };
 interface SeenLock {
   holder: LockHolder | undefined;
   inode: number;
+  /** This very lock file as it was read (see `lockIdentity`). */
+  identity: string;
   /** Since the last heartbeat. */
   ageMs: number;
 }
@@ -56,8 +58,9 @@ interface SeenLock {
  * the lock over when its holder is gone: the pid is not running, is now
  * another process (its start time differs) or is not Sylk at all, the lock
  * is another project's, or the heartbeat is older than `staleAfterMs`. A
- * takeover moves the stale file aside and checks that the file moved is the
- * one judged, so two waiters never both take one stale lock. Readers never
+ * takeover removes the stale file only if it is still the one judged, under
+ * a claim only one waiter holds at a time, so two waiters never both take
+ * one stale lock. Readers never
  * need the lock: SQLite's WAL mode lets any number of processes search while
  * one writes.
  */
@@ -84,7 +87,7 @@ export class IndexLock {
       if (seen.inode === this.inode) return { acquired: true };
       const reason = this.staleness(seen);
       if (reason === undefined) return { acquired: false, holder: seen.holder ?? UNKNOWN_HOLDER };
-      if (removeJudgedLock(this.path, `${this.path}.${this.token}.stale`, seen.inode)) tookOver = { holder: seen.holder ?? UNKNOWN_HOLDER, reason };
+      if (removeJudgedLock(this.path, seen.identity)) tookOver = { holder: seen.holder ?? UNKNOWN_HOLDER, reason };
     }
     return { acquired: false, holder: this.holder() ?? UNKNOWN_HOLDER };
   }
@@ -174,7 +177,8 @@ export class IndexLock {
     }
     try {
       const stats = fstatSync(fd);
-      return { holder: parseHolder(readFileSync(fd, "utf8")), inode: stats.ino, ageMs: Date.now() - stats.mtimeMs };
+      const bytes = readFileSync(fd);
+      return { holder: parseHolder(bytes.toString("utf8")), inode: stats.ino, identity: identityOf(stats, bytes), ageMs: Date.now() - stats.mtimeMs };
     } finally {
       closeSync(fd);
     }
@@ -203,32 +207,70 @@ export class IndexLock {
   }
 }
 
+/** How long a takeover claim may stand before it counts as left by a process that died holding it. */
+const CLAIM_STALE_MS = 10_000;
+
 /**
- * Removes the lock file at `path` if it is still the one judged stale (by
- * its inode). Another waiter may have taken the lock over between the
- * judgement and now: then the file is moved aside only for a moment, and put
- * back. Renaming is atomic, so of two waiters judging the same stale lock
- * only one moves it; a plain delete would let the second delete the lock
- * the first had just taken.
+ * The lock file at `path` as it is now, or undefined when there is none:
+ * its inode, modification time and a hash of its bytes. A lock Sylk writes
+ * carries a random token, so no later lock has the identity of an earlier
+ * one, even on an inode reused.
  */
-export function removeJudgedLock(path: string, aside: string, judgedInode: number): boolean {
+export function lockIdentity(path: string): string | undefined {
+  let fd: number;
   try {
-    renameSync(path, aside);
+    fd = openSync(path, "r");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
   try {
-    if (statSync(aside).ino === judgedInode) return true;
-    try {
-      linkSync(aside, path);
-    } catch {
-      // A third process took the free path meanwhile; the lock moved is lost, and its holder sees so at its next heartbeat.
-    }
-    return false;
+    return identityOf(fstatSync(fd), readFileSync(fd));
   } finally {
-    rmSync(aside, { force: true });
+    closeSync(fd);
   }
+}
+
+function identityOf(stats: { ino: number; mtimeMs: number }, bytes: Buffer): string {
+  return `${stats.ino}:${stats.mtimeMs}:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+/**
+ * Removes the lock judged stale if the file at `path` is still that lock.
+ * Waiters that judged it race for one claim (a file created exclusively);
+ * the one holding it checks the lock's identity and removes it, the others
+ * give up this round and find the lock the winner then takes. A waiter that
+ * judged the lock earlier and claims later finds another identity and
+ * leaves the new lock alone. Not covered: a holder judged stale by its
+ * heartbeat that releases its own lock in the instant between the check and
+ * the removal, and a new lock taken in that instant.
+ */
+export function removeJudgedLock(path: string, judged: string): boolean {
+  const claim = `${path}.takeover`;
+  if (!claimed(claim)) return false;
+  try {
+    if (lockIdentity(path) !== judged) return false;
+    rmSync(path, { force: true });
+    return true;
+  } finally {
+    rmSync(claim, { force: true });
+  }
+}
+
+function claimed(claim: string): boolean {
+  try {
+    closeSync(openSync(claim, "wx", 0o600));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  try {
+    // Held for a few milliseconds at most: one this old was left by a process that died holding it.
+    if (Date.now() - statSync(claim).mtimeMs > CLAIM_STALE_MS) rmSync(claim, { force: true });
+  } catch {
+    // Gone meanwhile.
+  }
+  return false;
 }
 
 /** The one line that says a lock was taken over, and why. */

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IndexLock, removeJudgedLock, type LockHolder } from "../../src/project/index-lock.js";
+import { IndexLock, lockIdentity, removeJudgedLock, type LockHolder } from "../../src/project/index-lock.js";
 import { processStartOf } from "../../src/project/process-identity.js";
 import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
@@ -131,14 +131,27 @@ describe("IndexLock", () => {
 
   it("removes a lock judged stale only if it is still that file, never a lock taken over meanwhile", () => {
     writeLock({ pid: 1 });
-    const judged = statSync(lockPath).ino;
+    const judged = lockIdentity(lockPath) as string;
     // Another waiter took the stale lock over after this one judged it.
-    writeFileSync(`${lockPath}.other`, JSON.stringify({ pid: process.pid, startedAt: "now" }));
+    writeFileSync(`${lockPath}.other`, JSON.stringify({ pid: process.pid, startedAt: "now", token: "a-new-lock" }));
     renameSync(`${lockPath}.other`, lockPath);
-    expect(removeJudgedLock(lockPath, `${lockPath}.aside`, judged)).toBe(false);
+    expect(removeJudgedLock(lockPath, judged)).toBe(false);
     expect(JSON.parse(readFileSync(lockPath, "utf8"))).toMatchObject({ pid: process.pid });
-    expect(existsSync(`${lockPath}.aside`)).toBe(false);
-    expect(removeJudgedLock(lockPath, `${lockPath}.aside`, statSync(lockPath).ino)).toBe(true);
+    expect(existsSync(`${lockPath}.takeover`)).toBe(false);
+    expect(removeJudgedLock(lockPath, lockIdentity(lockPath) as string)).toBe(true);
+    expect(existsSync(lockPath)).toBe(false);
+  });
+
+  it("leaves a stale lock to the waiter holding the takeover claim, and a claim left by a dead process does not block for ever", () => {
+    writeLock({ pid: 1 });
+    const judged = lockIdentity(lockPath) as string;
+    writeFileSync(`${lockPath}.takeover`, "");
+    expect(removeJudgedLock(lockPath, judged)).toBe(false);
+    expect(existsSync(lockPath)).toBe(true);
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(`${lockPath}.takeover`, longAgo, longAgo);
+    expect(removeJudgedLock(lockPath, judged)).toBe(false);
+    expect(removeJudgedLock(lockPath, judged)).toBe(true);
     expect(existsSync(lockPath)).toBe(false);
   });
 
