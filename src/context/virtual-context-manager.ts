@@ -1,10 +1,10 @@
-import type { SessionRecorder } from "../agent/session-recorder.js";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { ChatMessage } from "../llm/model-types.js";
 import type { TokenCounter } from "../llm/token-counter.js";
 import type { ContentType, ContextReference } from "../store/content-types.js";
 import type { SessionMessageRow } from "../store/session-repository.js";
 import { AgentContext, buildItems, markerItem, type ContextItem } from "./agent-context.js";
+import type { ConversationLog } from "./conversation-log.js";
 import { foldReferences, generateReference, newReferenceId, widestMarker } from "./context-reference.js";
 import type { DegradationPolicy, EvictionDecision } from "./degradation-policy.js";
 import type { PressureLevel } from "./prefetch/memory-pressure.js";
@@ -47,10 +47,10 @@ const MARKER_BUDGET_SHARE = 0.05;
  */
 export class VirtualContextManager {
   /**
-   * Tokens of each stored message, by the row object the recorder holds
-   * (messages never change): the window is rebuilt from every row before
-   * each model call, and a key string built and hashed per row cost more
-   * than the rest of the rebuild. Rows go with their recorder.
+   * Tokens of each stored message, by the row object the conversation log
+   * holds (messages never change): the window is rebuilt from every row
+   * before each model call, and a key string built and hashed per row cost
+   * more than the rest of the rebuild. Rows go with their log.
    */
   private readonly tokenCache = new WeakMap<SessionMessageRow, number>();
   /**
@@ -99,9 +99,9 @@ export class VirtualContextManager {
    * into it), so the new instance's window is its state, one marker and
    * those turns. Returns the reference (none when everything fits).
    */
-  async handOff(recorder: SessionRecorder, keepTokens: number): Promise<ContextReference | undefined> {
-    const references = this.referencesOf(recorder.session.id);
-    const context = this.contextOf(recorder, references);
+  async handOff(log: ConversationLog, keepTokens: number): Promise<ContextReference | undefined> {
+    const references = this.referencesOf(log.sessionId);
+    const context = this.contextOf(log, references);
     let kept = 0;
     let firstKept = context.items.length;
     while (firstKept > 0) {
@@ -113,7 +113,7 @@ export class VirtualContextManager {
     const leaving = context.items.slice(0, firstKept);
     // One lone marker already stands for everything before: nothing to fold.
     if (leaving.length === 0 || (leaving.length === 1 && leaving[0]?.kind === "reference")) return undefined;
-    return this.evict(recorder, context, leaving, references);
+    return this.evict(log, context, leaving, references);
   }
 
   /**
@@ -123,9 +123,9 @@ export class VirtualContextManager {
    * summary is the observation's. The originals stay stored and come back
    * with `retrieve_context`; the observation is in the request's memory.
    */
-  async compactObserved(recorder: SessionRecorder, throughOrdinal: number, keepTokens: number, summary: string): Promise<ContextReference | undefined> {
-    const references = this.referencesOf(recorder.session.id);
-    const context = this.contextOf(recorder, references);
+  async compactObserved(log: ConversationLog, throughOrdinal: number, keepTokens: number, summary: string): Promise<ContextReference | undefined> {
+    const references = this.referencesOf(log.sessionId);
+    const context = this.contextOf(log, references);
     let kept = 0;
     let firstKept = context.items.length;
     while (firstKept > 0) {
@@ -136,7 +136,7 @@ export class VirtualContextManager {
     }
     const leaving = context.items.slice(0, firstKept).filter((item) => item.kind !== "reference" && item.ordinals.length > 0 && item.ordinals.every((ordinal) => ordinal <= throughOrdinal));
     if (leaving.length === 0) return undefined;
-    return this.evict(recorder, context, leaving, references, summary);
+    return this.evict(log, context, leaving, references, summary);
   }
 
   /**
@@ -165,27 +165,27 @@ export class VirtualContextManager {
    * turns and preserved kinds stay), with a reference standing for it as
    * always; returns the references made (none when nothing could go).
    */
-  async evictNow(recorder: SessionRecorder): Promise<ContextReference[]> {
+  async evictNow(log: ConversationLog): Promise<ContextReference[]> {
     this.evictAllOnce = true;
     try {
-      return (await this.prepare(recorder, this.lastFixedTokens)).evictions;
+      return (await this.prepare(log, this.lastFixedTokens)).evictions;
     } finally {
       this.evictAllOnce = false;
     }
   }
 
-  async prepare(recorder: SessionRecorder, requestFixedTokens: number): Promise<PreparedWindow> {
+  async prepare(log: ConversationLog, requestFixedTokens: number): Promise<PreparedWindow> {
     const fixedTokens = requestFixedTokens + this.preambleTokens;
     this.lastFixedTokens = requestFixedTokens;
-    const sessionId = recorder.session.id;
+    const sessionId = log.sessionId;
     const references = this.referencesOf(sessionId);
     const evictions: ContextReference[] = [];
-    let context = this.contextOf(recorder, references);
+    let context = this.contextOf(log, references);
     const markers = context.markers();
     if (markers.length > 2 && freed(markers) > this.deps.windowTokens * MARKER_BUDGET_SHARE) {
       // Keep the newest marker as it is; the others become one.
       const folded = markers.slice(0, -1);
-      const reference = await this.evict(recorder, context, folded, references);
+      const reference = await this.evict(log, context, folded, references);
       evictions.push(reference);
       context = context.withEviction(folded, markerItem(reference, (row) => this.tokensOf(row)));
     }
@@ -193,7 +193,7 @@ export class VirtualContextManager {
       const usedTokens = fixedTokens + context.totalTokens;
       const asked: EvictionDecision | undefined = this.evictAllOnce && round === 0 ? { evict: true, targetTokens: context.totalTokens } : undefined;
       const decision =
-        asked ?? this.underPressure(usedTokens) ?? this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: recorder.currentTurn });
+        asked ?? this.underPressure(usedTokens) ?? this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: log.currentTurn });
       const overflow = usedTokens - this.deps.windowTokens;
       if (!decision.evict && overflow <= 0) break;
       let selected = decision.evict ? this.deps.strategy.selectForEviction(context, decision.targetTokens) : [];
@@ -202,7 +202,7 @@ export class VirtualContextManager {
       if (overflow > 0 && freed(selected) < overflow + markerTokens) selected = this.hardLimitSelection(context, overflow + markerTokens, selected);
       // A marker costs tokens too: folding one lone marker into another frees nothing.
       if (selected.length === 0 || freed(selected) <= markerTokens) break;
-      const reference = await this.evict(recorder, context, selected, references);
+      const reference = await this.evict(log, context, selected, references);
       evictions.push(reference);
       context = context.withEviction(selected, markerItem(reference, (row) => this.tokensOf(row)));
     }
@@ -246,15 +246,15 @@ export class VirtualContextManager {
     return tokens;
   }
 
-  private contextOf(recorder: SessionRecorder, references: ReadonlyMap<string, ContextReference>): AgentContext {
-    const items = buildItems(recorder.rows(), references, (row) => this.tokensOf(row));
+  private contextOf(log: ConversationLog, references: ReadonlyMap<string, ContextReference>): AgentContext {
+    const items = buildItems(log.rows(), references, (row) => this.tokensOf(row));
     return new AgentContext(
       this.agent.id,
       this.agent.type,
-      recorder.session.id,
+      log.sessionId,
       items,
       this.deps.windowTokens,
-      recorder.currentTurn,
+      log.currentTurn,
       this.deps.preserveRecentTurns,
       this.deps.preserveTypes,
     );
@@ -282,7 +282,7 @@ export class VirtualContextManager {
    * the same however much history lies behind the marker.
    */
   private async evict(
-    recorder: SessionRecorder,
+    log: ConversationLog,
     context: AgentContext,
     selected: readonly ContextItem[],
     references: Map<string, ContextReference>,
@@ -308,7 +308,7 @@ export class VirtualContextManager {
     this.deps.contentStore.atomically(() => {
       this.deps.contentStore.storeReference(reference);
       for (const old of foldedNow) this.deps.contentStore.storeReference(old);
-      recorder.markEvicted(freshOrdinals, reference.id);
+      log.markEvicted(freshOrdinals, reference.id);
     });
     references.set(reference.id, reference);
     for (const old of foldedNow) references.set(old.id, old);

@@ -87,6 +87,10 @@ describe("architecture: the one-way flow of DESIGN.md", () => {
     expect(violations((edge) => under("knowledge")(edge.from) && ["app", "tui", "cli"].some((layer) => under(layer)(edge.target)))).toEqual([]);
   });
 
+  it("the context manager never imports the agent: it builds windows over a ConversationLog, which the recorder implements", () => {
+    expect(violations((edge) => under("context")(edge.from) && under("agent")(edge.target))).toEqual([]);
+  });
+
   it("the store never imports knowledge/ (the knowledge layers read the store through interfaces, not the other way)", () => {
     expect(violations((edge) => under("store")(edge.from) && under("knowledge")(edge.target))).toEqual([]);
   });
