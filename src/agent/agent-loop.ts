@@ -3,14 +3,15 @@ import type { Prefetcher } from "../context/prefetch/create-prefetcher.js";
 import { predictedQuery, situationOf, withToolResults } from "../context/prefetch/prefetch-situation.js";
 import { renderAugmentation, withoutPresent, type AugmentedQuery, type PrefetchSituation } from "../context/prefetch/query-augmenter.js";
 import type { PrefetchFuture } from "../context/prefetch/speculative-prefetcher.js";
-import type { VirtualContextManager } from "../context/virtual-context-manager.js";
+import type { PreparedWindow, VirtualContextManager } from "../context/virtual-context-manager.js";
 import { alternatingMessages } from "../llm/conversation.js";
 import { ModelError } from "../llm/model-errors.js";
 import { EMPTY_USAGE, addUsage, type ModelProvider, type ModelResponse, type ToolUseBlock, type Usage } from "../llm/model-types.js";
 import type { TokenCounter } from "../llm/token-counter.js";
+import type { ContextReference } from "../store/content-types.js";
 import { streamToolRuns } from "./tool-output-stream.js";
 import type { AgentEvent, AgentResult, AgentStopReason } from "./agent-events.js";
-import type { QualityHooks } from "./quality-hooks.js";
+import type { AgentInstance, HandoffPlan, QualityHooks } from "./quality-hooks.js";
 import { responseText, type InjectedContext, type SessionRecorder } from "./session-recorder.js";
 import { FatalToolError, type ToolContext } from "./tools/tool.js";
 import type { ToolRegistry, ToolRunResult } from "./tools/tool-registry.js";
@@ -37,7 +38,7 @@ export interface AgentLoopDeps {
   prefetcher?: Prefetcher;
   /** A write tool changed a file (for the checkpoints /undo restores), with the prompt and call it answered. */
   onFileWrite?: (where: { promptTurn: number; toolUseId: string }, write: FileWrite) => void;
-  /** The handoff controller: told what each turn did, asked before each model call whether to hand off. */
+  /** The handoff controller: told what each turn did, asked before each model call for a plan, which the loop applies. */
   quality?: QualityHooks;
   /** Concurrent calls (sub-agents) of one response that may run at once (`agents.maxParallel`; default 1). */
   maxParallel?: number;
@@ -94,6 +95,7 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     return yield* done(finish(stopReason, error));
   }
 
+  if (deps.quality) enter(deps, deps.quality.instance);
   // A session cut by a crash between tool calls and their results cannot be sent as it is;
   // one cut before an answer says so, so that the new prompt does not merge with the unanswered one.
   await recorder.answerUnfinishedCalls();
@@ -141,31 +143,9 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     const fixedTokens =
       deps.tokenCounter.count(deps.systemPrompt) + (systemContext ? deps.tokenCounter.count(systemContext) : 0) + deps.tokenCounter.count(JSON.stringify(tools)) + deps.maxTokens;
     let window = await deps.contextManager.prepare(recorder, fixedTokens);
-    for (const reference of window.evictions) {
-      quality?.evicted(reference);
-      yield { type: "context_eviction", turn, reference, marker: renderReference(reference) };
-    }
-    const handoff = await quality?.beforeModelCall(turn, window.usedTokens - deps.maxTokens);
-    if (handoff) {
-      const trimStarted = performance.now();
-      window = await deps.contextManager.prepare(recorder, fixedTokens);
-      const { fromAgent, toAgent, handoffIndex, reason, contextTokensBefore, predictedQuality, referenceId } = handoff;
-      // The handoff's whole cost: the controller's part and the new window's preparation (no model call).
-      const durationMs = handoff.durationMs + (performance.now() - trimStarted);
-      yield {
-        type: "handoff",
-        turn,
-        fromAgent,
-        toAgent,
-        handoffIndex,
-        reason,
-        contextTokensBefore,
-        contextTokensAfter: window.usedTokens - deps.maxTokens,
-        predictedQuality,
-        ...(referenceId ? { referenceId } : {}),
-        durationMs,
-      };
-    }
+    yield* reportEvictions(quality, turn, window.evictions);
+    const plan = quality?.planFor(turn, window.usedTokens - deps.maxTokens);
+    if (quality && plan) window = yield* applyPlan(deps, quality, plan, window, turn);
     const predictedQuality = quality?.predictedQuality();
     yield {
       type: "context_window",
@@ -289,6 +269,56 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
       return yield* done(finish("end_turn"));
     }
   }
+}
+
+/** The instance answering from now on: the recorder records as it, and the window is its own, starting with its preamble. */
+function enter(deps: AgentLoopDeps, instance: AgentInstance): void {
+  deps.recorder.switchAgent({ agentId: instance.agentId, agentType: instance.agentType });
+  deps.contextManager.setAgent(instance.agentId, instance.agentType);
+  deps.contextManager.setPreamble(instance.preamble);
+}
+
+async function* reportEvictions(quality: QualityHooks | undefined, turn: number, evictions: readonly ContextReference[]): AsyncGenerator<AgentEvent> {
+  for (const reference of evictions) {
+    quality?.evicted(reference);
+    yield { type: "context_eviction", turn, reference, marker: renderReference(reference) };
+  }
+}
+
+/**
+ * The one place the handoff controller's plan takes effect, on the window
+ * just prepared: a knowledge agent evicts further and goes on; any other
+ * agent's window is trimmed, the controller stores the handoff, and a
+ * fresh instance answers from the window fitted for it.
+ */
+async function* applyPlan(deps: AgentLoopDeps, quality: QualityHooks, plan: HandoffPlan, window: PreparedWindow, turn: number): AsyncGenerator<AgentEvent, PreparedWindow> {
+  const { contextManager, recorder } = deps;
+  if (plan.action === "evict") {
+    const evicted = await contextManager.evictFrom(recorder, window, plan.targetTokens);
+    yield* reportEvictions(quality, turn, evicted.evictions);
+    return evicted;
+  }
+  const started = performance.now();
+  const trimmed = await contextManager.trim(recorder, window, plan.keepTokens);
+  enter(deps, await plan.commit(trimmed.reference?.id));
+  const successor = await contextManager.prepareSuccessor(recorder, trimmed);
+  const { fromAgent, toAgent, handoffIndex, reason, contextTokensBefore, predictedQuality } = plan;
+  yield {
+    type: "handoff",
+    turn,
+    fromAgent,
+    toAgent,
+    handoffIndex,
+    reason,
+    contextTokensBefore,
+    contextTokensAfter: successor.usedTokens - deps.maxTokens,
+    predictedQuality,
+    ...(trimmed.reference ? { referenceId: trimmed.reference.id } : {}),
+    // The handoff's whole cost: the controller's planning, the trim, the stored state and the new window (no model call).
+    durationMs: plan.planMs + (performance.now() - started),
+  };
+  yield* reportEvictions(quality, turn, successor.evictions);
+  return successor;
 }
 
 /** A response's calls as they run: a run of consecutive concurrent calls together, every other call alone, in order. */

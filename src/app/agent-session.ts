@@ -364,18 +364,10 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
         return answerFromIndex({ searcher: codeSearcher, recorder: active, reason }, typed);
       }
       const windowTokens = config.context.windowTokens ?? provider.contextWindow;
-      const quality = handoff.controllerFor(provider.model, windowTokens, tokenCounter);
-      contextManager ??= createContextManager({
-        config: config.context,
-        contentStore: services.contentStore,
-        tokenCounter,
-        windowTokens,
-        agentType,
-        policy: (safetyNet) => quality.policy(safetyNet),
-      });
+      const quality = handoff.controllerFor(active.session.id, provider.model, windowTokens, tokenCounter);
+      contextManager ??= createContextManager({ config: config.context, contentStore: services.contentStore, tokenCounter, windowTokens, agentType });
       // The window always keeps room for the answer: at most a quarter of it.
       const maxTokens = Math.min(config.model.maxTokens, Math.floor(windowTokens / 4));
-      quality.attach(active, contextManager, maxTokens);
       if (!prefetcher) {
         prefetcher = createPrefetcher({
           services: { codeSearcher, contentStore: services.contentStore },
