@@ -1,324 +1,124 @@
-import { renderReference } from "../context/context-reference.js";
-import type { Prefetcher } from "../context/prefetch/create-prefetcher.js";
-import { predictedQuery, situationOf, withToolResults } from "../context/prefetch/prefetch-situation.js";
-import { renderAugmentation, withoutPresent, type AugmentedQuery, type PrefetchSituation } from "../context/prefetch/query-augmenter.js";
-import type { PrefetchFuture } from "../context/prefetch/speculative-prefetcher.js";
-import type { VirtualContextManager } from "../context/virtual-context-manager.js";
-import { alternatingMessages } from "../llm/conversation.js";
-import { ModelError } from "../llm/model-errors.js";
-import { EMPTY_USAGE, addUsage, type ModelProvider, type ModelResponse, type ToolUseBlock, type Usage } from "../llm/model-types.js";
-import type { TokenCounter } from "../llm/token-counter.js";
-import { streamToolRuns } from "./tool-output-stream.js";
+import { situationOf } from "../context/prefetch/prefetch-situation.js";
+import type { ToolUseBlock } from "../llm/model-types.js";
 import type { AgentEvent, AgentResult, AgentStopReason } from "./agent-events.js";
-import type { QualityHooks } from "./quality-hooks.js";
-import { responseText, type InjectedContext, type SessionRecorder } from "./session-recorder.js";
-import { FatalToolError, type ToolContext } from "./tools/tool.js";
-import type { ToolRegistry, ToolRunResult } from "./tools/tool-registry.js";
-import { windowMisfit } from "./window-fit.js";
+import { AgentRun } from "./loop/agent-run.js";
+import type { AgentLoopDeps } from "./loop/loop-deps.js";
+import { prefetchEvent, startPrefetch, takePrefetch } from "./loop/prefetch-step.js";
+import { enter, misfitOf, prepareTurn } from "./loop/prepare-turn.js";
+import { runToolBatches, type ToolCallResult } from "./loop/run-tool-batches.js";
+import { streamModelCall } from "./loop/stream-model-call.js";
+import { responseText } from "./session-recorder.js";
 
-export interface AgentLoopDeps {
-  provider: ModelProvider;
-  tools: ToolRegistry;
-  toolContext: Omit<ToolContext, "signal">;
-  recorder: SessionRecorder;
-  systemPrompt: string;
-  /**
-   * Seed 003's context-aware adapter, as a hook of the loop: what the
-   * prompt's knowledge and memory add after the system prompt, asked before
-   * each model call (the window counts it). Undefined or empty: nothing.
-   */
-  systemContextFor?: (prompt: string, lastError?: string) => Promise<string | undefined>;
-  maxTurns: number;
-  /** Most output tokens per call; the window always keeps room for them. */
-  maxTokens: number;
-  tokenCounter: TokenCounter;
-  /** Builds each request's window, evicting to references when needed. */
-  contextManager: VirtualContextManager;
-  /** Puts relevant code and history in front of the model before it asks (absent: no prefetch). */
-  prefetcher?: Prefetcher;
-  /** A write tool changed a file (for the checkpoints /undo restores), with the prompt and call it answered. */
-  onFileWrite?: (where: { promptTurn: number; toolUseId: string }, write: FileWrite) => void;
-  /** The handoff controller: told what each turn did, asked before each model call whether to hand off. */
-  quality?: QualityHooks;
-  /** Concurrent calls (sub-agents) of one response that may run at once (`agents.maxParallel`; default 1). */
-  maxParallel?: number;
-}
-
-type FileWrite = Parameters<NonNullable<ToolContext["recordWrite"]>>[0];
-
-/** How long the loop waits for a speculative prefetch (seed: GetIfReady(10 ms)). */
-const PREFETCH_WAIT_MS = 10;
-
-const INTERRUPTED_RESULT = "The user interrupted before this tool ran.";
+export type { AgentLoopDeps };
 
 /**
  * The agent loop: send the conversation, stream the answer, run the tools it
  * asks for, send their results back, until the model ends its turn or the
- * turn limit is reached. Tool failures go back to the model as results; a
- * failed model call (after the provider's retries) ends the run with a typed
- * error. Everything is recorded as it happens.
+ * turn limit is reached. Each turn goes in three phases: prepare it (the
+ * window, and the handoff controller's plan applied to it), stream the model
+ * call, run the tool batches. Tool failures go back to the model as
+ * results; a failed model call (after the provider's retries) ends the run
+ * with a typed error. Everything is recorded as it happens.
  */
 export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult> {
-  const { provider, recorder } = deps;
-  let usage: Usage = EMPTY_USAGE;
-  let turns = 0;
-  let toolCalls = 0;
-  let lastText = "";
-  /** The last failed tool call's message, for the context hook (a fix learned for it is a Known Solution). */
-  let lastError: string | undefined;
-  /**
-   * What prefetch put in front of the model during this run, and what the
-   * model wrote and called: an injected item counts as used when anything
-   * later in the run cites it (a model often reads and searches first, and
-   * cites in its final answer).
-   */
-  const runAugmentations: AugmentedQuery[] = [];
-  const runTexts: string[] = [];
-  const runTargets: string[] = [];
-  const finish = (stopReason: AgentStopReason, error?: AgentResult["error"]): AgentResult => {
-    for (const augmented of runAugmentations) deps.prefetcher?.metrics.recordOutcome(augmented, runTexts.join("\n"), runTargets);
-    runAugmentations.length = 0;
-    return {
-      sessionId: recorder.session.id,
-      response: lastText,
-      stopReason,
-      turns,
-      toolCalls,
-      usage,
-      ...(error ? { error } : {}),
-    };
-  };
-  /** Ends the run; one that ended without an answer says so in the conversation, after what had arrived. */
-  async function* end(stopReason: AgentStopReason, error?: AgentResult["error"], partial = ""): AsyncGenerator<AgentEvent, AgentResult> {
-    const note = unansweredNote(stopReason, error);
-    if (note) await recorder.closeUnanswered(recorder.currentTurn, partial, note);
-    return yield* done(finish(stopReason, error));
-  }
-
+  const { recorder, quality } = deps;
+  if (quality) enter(deps, quality.instance);
   // A session cut by a crash between tool calls and their results cannot be sent as it is;
   // one cut before an answer says so, so that the new prompt does not merge with the unanswered one.
   await recorder.answerUnfinishedCalls();
   await recorder.closeUnanswered(recorder.currentTurn, "", "not answered: the run stopped before an answer (the process ended)");
-  /** Whether the request can carry `promptTokens` of conversation beside what eviction cannot move out. */
-  const misfitOf = (prefixTokens: number, promptTokens: number) =>
-    windowMisfit({ windowTokens: deps.contextManager.windowTokens, prefixTokens, answerTokens: deps.maxTokens, floorTokens: deps.contextManager.floorTokens(), promptTokens });
-  // Checked before the prompt is recorded: a run that cannot fit sends and stores nothing.
+  const run = new AgentRun(deps, prompt, signal);
+  // Checked before the prompt is recorded: a run whose window cannot hold it sends and stores nothing.
+  const { tokenCounter } = deps;
   const misfit = misfitOf(
-    deps.tokenCounter.count(deps.systemPrompt) + deps.tokenCounter.count(JSON.stringify(deps.tools.specs())),
-    deps.tokenCounter.count(JSON.stringify([{ type: "text", text: prompt }])) + 4,
+    deps,
+    tokenCounter.count(deps.systemPrompt) + tokenCounter.count(JSON.stringify(deps.tools.specs())),
+    tokenCounter.count(JSON.stringify([{ type: "text", text: prompt }])) + 4,
   );
   if (misfit) {
+    const { provider } = deps;
     yield { type: "session_start", sessionId: recorder.session.id, resumed: recorder.messages().length > 0, provider: provider.name, model: provider.model };
     yield { type: "error", kind: misfit.kind, message: misfit.message, fatal: true };
-    return yield* done(finish("error", misfit));
+    return yield* done(run.result("error", misfit));
   }
-  const promptTurn = recorder.currentTurn + 1;
-  const quality = deps.quality;
-  quality?.promptStarted(prompt);
-  /** The size of the last request sent, for the quality observation of its turn. */
-  let sentTokens = 0;
-  /** A turn that was under way when the run stopped still gets its observation. */
-  let turnOpen = false;
-  const closeTurn = (turn: number, interrupted = false) => {
-    if (!turnOpen) return;
-    if (interrupted) quality?.interrupted();
-    quality?.turnFinished(turn, sentTokens);
-    turnOpen = false;
-  };
-  const startPrefetch = (query: string | undefined) =>
-    query && deps.prefetcher
-      ? deps.prefetcher.speculative.start(query, deps.contextManager.remainingTokens(), situationOf(recorder.rows(), recorder.session.id, recorder.currentTurn + 1))
-      : undefined;
-  const promptPrefetch = startPrefetch(prompt);
-  yield {
-    type: "session_start",
-    sessionId: recorder.session.id,
-    resumed: recorder.messages().length > 0,
-    provider: provider.name,
-    model: provider.model,
-  };
-  const promptAugmentation = await takePrefetch(situationOf(recorder.rows(), recorder.session.id, promptTurn), promptPrefetch);
-  let parentId = await recorder.recordPrompt(prompt, promptTurn, promptAugmentation?.injected);
-  if (promptAugmentation) yield prefetchEvent(promptTurn, promptAugmentation.augmented);
-  if (promptAugmentation) runAugmentations.push(promptAugmentation.augmented);
+  /** Ends the run; one that ended without an answer says so in the conversation, after what had arrived. */
+  async function* end(stopReason: AgentStopReason, error?: AgentResult["error"], partial = ""): AsyncGenerator<AgentEvent, AgentResult> {
+    const note = unansweredNote(stopReason, error);
+    if (note) await recorder.closeUnanswered(recorder.currentTurn, partial, note);
+    return yield* done(run.result(stopReason, error));
+  }
+  yield* recordPrompt(deps, run);
 
   for (;;) {
-    if (turns >= deps.maxTurns) return yield* end("max_turns");
+    if (run.turns >= deps.maxTurns) return yield* end("max_turns");
     if (signal.aborted) return yield* end("interrupted");
     const turn = recorder.nextTurn();
-    turns++;
+    run.turns++;
     yield { type: "turn_start", turn };
     quality?.turnStarted(turn);
 
-    const tools = deps.tools.specs();
-    const systemContext = (await deps.systemContextFor?.(prompt, lastError)) || undefined;
-    const prefixTokens = deps.tokenCounter.count(deps.systemPrompt) + (systemContext ? deps.tokenCounter.count(systemContext) : 0) + deps.tokenCounter.count(JSON.stringify(tools));
-    const fixedMisfit = misfitOf(prefixTokens, 0);
-    if (fixedMisfit) {
-      yield { type: "error", kind: fixedMisfit.kind, message: fixedMisfit.message, fatal: true };
-      return yield* end("error", fixedMisfit);
+    const prepared = yield* prepareTurn(deps, run, turn);
+    if ("misfit" in prepared) {
+      yield { type: "error", kind: prepared.misfit.kind, message: prepared.misfit.message, fatal: true };
+      return yield* end("error", prepared.misfit);
     }
-    const fixedTokens = prefixTokens + deps.maxTokens;
-    let window = await deps.contextManager.prepare(recorder, fixedTokens);
-    for (const reference of window.evictions) {
-      quality?.evicted(reference);
-      yield { type: "context_eviction", turn, reference, marker: renderReference(reference) };
-    }
-    const handoff = await quality?.beforeModelCall(turn, window.usedTokens - deps.maxTokens);
-    if (handoff) {
-      const trimStarted = performance.now();
-      window = await deps.contextManager.prepare(recorder, fixedTokens);
-      const { fromAgent, toAgent, handoffIndex, reason, contextTokensBefore, predictedQuality, referenceId } = handoff;
-      // The handoff's whole cost: the controller's part and the new window's preparation (no model call).
-      const durationMs = handoff.durationMs + (performance.now() - trimStarted);
-      yield {
-        type: "handoff",
-        turn,
-        fromAgent,
-        toAgent,
-        handoffIndex,
-        reason,
-        contextTokensBefore,
-        contextTokensAfter: window.usedTokens - deps.maxTokens,
-        predictedQuality,
-        ...(referenceId ? { referenceId } : {}),
-        durationMs,
-      };
-    }
-    const predictedQuality = quality?.predictedQuality();
-    yield {
-      type: "context_window",
-      turn,
-      // What the request puts in the window; the room kept for the answer is not "used".
-      usedTokens: window.usedTokens - deps.maxTokens,
-      windowTokens: deps.contextManager.windowTokens,
-      references: window.context.references.length,
-      ...(predictedQuality !== undefined ? { predictedQuality } : {}),
-    };
-    const request = { system: deps.systemPrompt, ...(systemContext ? { systemContext } : {}), messages: alternatingMessages(window.messages), tools, maxTokens: deps.maxTokens };
-    const estimated = window.usedTokens - deps.maxTokens;
-    sentTokens = estimated;
-    turnOpen = true;
-    let response: ModelResponse | undefined;
-    // What has arrived of the answer: recorded if the call never completes.
-    let partial = "";
-    try {
-      for await (const event of provider.stream(request, signal)) {
-        if (event.type === "text_delta") {
-          partial += event.text;
-          yield { type: "text_delta", text: event.text };
-        } else if (event.type === "retry") {
-          partial = "";
-          yield { type: "retry", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason };
-        } else if (event.type === "complete") response = event.response;
+    run.sent(prepared.contextTokens);
+    const call = yield* streamModelCall(deps.provider, prepared.request, signal);
+    if ("stopped" in call) {
+      if (call.stopped === "interrupted") {
+        run.closeTurn(turn, true);
+        return yield* end("interrupted", undefined, call.partial);
       }
-    } catch (raw) {
-      const error = raw instanceof ModelError ? raw : new ModelError(String((raw as Error)?.message ?? raw), "unknown", false);
-      if (error.kind === "aborted" || signal.aborted) {
-        closeTurn(turn, true);
-        return yield* end("interrupted", undefined, partial);
-      }
-      yield { type: "error", kind: error.kind, message: error.message, fatal: true };
-      return yield* end("error", { kind: error.kind, message: error.message }, partial);
+      return yield* end("error", call.error, call.partial);
     }
-    if (!response) {
-      yield { type: "error", kind: "unknown", message: "The model stream ended without a response.", fatal: true };
-      return yield* end("error", { kind: "unknown", message: "The model stream ended without a response." }, partial);
-    }
-
-    deps.tokenCounter.calibrate(estimated, response.usage.inputTokens + response.usage.cacheReadTokens + response.usage.cacheWriteTokens);
-    usage = addUsage(usage, response.usage);
-    const recorded = await recorder.recordResponse(turn, response, parentId);
-    parentId = recorded.responseId;
-    lastText = responseText(response);
+    const { response } = call;
+    const { usage } = response;
+    deps.tokenCounter.calibrate(prepared.contextTokens, usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens);
+    const recorded = await recorder.recordResponse(turn, response, run.parentId);
+    run.parentId = recorded.responseId;
     const calls = response.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
-    runTexts.push(lastText);
-    runTargets.push(...calls.map((call) => JSON.stringify(call.input)));
-    yield { type: "assistant_message", turn, text: lastText, toolCalls: calls.length };
-    yield { type: "usage", turn, usage: response.usage, total: usage };
+    run.answered(responseText(response), calls, usage);
+    yield { type: "assistant_message", turn, text: run.lastText, toolCalls: calls.length };
+    yield { type: "usage", turn, usage, total: run.usage };
     quality?.answerStopped(response.stopReason);
-
     if (calls.length === 0 || response.stopReason !== "tool_use") {
-      closeTurn(turn);
-      return yield* done(finish(response.stopReason === "max_tokens" ? "max_tokens" : "end_turn"));
+      run.closeTurn(turn);
+      return yield* done(run.result(response.stopReason === "max_tokens" ? "max_tokens" : "end_turn"));
     }
 
-    const results: Array<{ call: ToolUseBlock; result: ToolRunResult; entryId?: string }> = [];
-    lastError = undefined;
-    const toolPrefetches: Array<PrefetchFuture | undefined> = [];
-    for (const batch of callBatches(calls, (name) => deps.tools.isConcurrent(name))) {
-      if (signal.aborted) {
-        for (const call of batch) {
-          const interrupted: ToolRunResult = { output: INTERRUPTED_RESULT, isError: true, permission: "denied" };
-          const entryId = await recorder.recordToolResult(turn, call, interrupted, recorded.callIds.get(call.id) ?? parentId);
-          results.push({ call, result: interrupted, entryId });
-        }
-        continue;
-      }
-      for (const call of batch) {
-        toolCalls++;
-        yield { type: "tool_use", id: call.id, name: call.name, input: call.input };
-        toolPrefetches.push(startPrefetch(predictedQuery(call.name, call.input)));
-      }
-      const jobs = batch.map((call) => {
-        const recordWrite = deps.onFileWrite && ((write: FileWrite) => deps.onFileWrite?.({ promptTurn, toolUseId: call.id }, write));
-        return {
-          id: call.id,
-          run: (onOutput: (chunk: string) => void, onEvent: (event: AgentEvent) => void) =>
-            deps.tools.run(call, { ...deps.toolContext, signal, onOutput, onEvent, toolUseId: call.id, ...(recordWrite ? { recordWrite } : {}) }),
-        };
-      });
-      const settled = yield* streamToolRuns(jobs, deps.maxParallel ?? 1);
-      // Results in call order: the API pairs them by id, and call order keeps the stored conversation deterministic.
-      for (const [index, call] of batch.entries()) {
-        let result: ToolRunResult;
-        try {
-          result = await (settled[index] as Promise<ToolRunResult>);
-        } catch (error) {
-          if (!(error instanceof FatalToolError)) throw error;
-          yield { type: "error", kind: "tool", message: error.message, fatal: true };
-          return yield* end("error", { kind: "tool", message: error.message });
-        }
-        yield { type: "tool_result", id: call.id, name: call.name, ...result };
-        if (result.isError && result.permission !== "denied") lastError = `${call.name}: ${result.output}`;
-        quality?.toolResult(call, result);
-        parentId = await recorder.recordToolResult(turn, call, result, recorded.callIds.get(call.id) ?? parentId);
-        results.push({ call, result, entryId: parentId });
-      }
-    }
-    const now = withToolResults(situationOf(recorder.rows(), recorder.session.id, turn), results);
-    const toolAugmentation = await takePrefetch(now, ...toolPrefetches);
-    // Every tool_use gets its tool_result, even when interrupted: the API rejects a split pair.
-    await recorder.appendToolResults(turn, results, toolAugmentation?.injected);
-    if (toolAugmentation) {
-      yield prefetchEvent(turn, toolAugmentation.augmented);
-      runAugmentations.push(toolAugmentation.augmented);
-    }
-    closeTurn(turn, signal.aborted);
+    const ran = yield* runToolBatches(deps, run, turn, calls, recorded.callIds);
+    if ("fatal" in ran) return yield* end("error", { kind: "tool", message: ran.fatal });
+    run.closeTurn(turn, signal.aborted);
     if (signal.aborted) return yield* end("interrupted");
-    // A call that answered the prompt (a routed agent's answer) ends the run: that answer is the response, recorded as one.
-    const answered = results.find((each) => each.result.endsRun && !each.result.isError)?.result.endsRun;
+    const answered = answerIn(ran.results);
     if (answered) {
       // Shown and streamed as the answer is: the screen and the printers need nothing else.
       yield { type: "text_delta", text: answered.response };
       yield { type: "assistant_message", turn, text: answered.response, toolCalls: 0 };
       await recorder.closeUnanswered(turn, answered.response, answered.note);
-      lastText = answered.response;
-      runTexts.push(answered.response);
-      return yield* done(finish("end_turn"));
+      run.answered(answered.response);
+      return yield* done(run.result("end_turn"));
     }
   }
 }
 
-/** A response's calls as they run: a run of consecutive concurrent calls together, every other call alone, in order. */
-function callBatches(calls: readonly ToolUseBlock[], concurrent: (name: string) => boolean): ToolUseBlock[][] {
-  const batches: ToolUseBlock[][] = [];
-  for (const call of calls) {
-    const last = batches.at(-1);
-    if (last && concurrent(call.name) && concurrent(last[0]?.name ?? "")) last.push(call);
-    else batches.push([call]);
+/** The run starts: the prompt is recorded, with what prefetch found for it in time. */
+async function* recordPrompt(deps: AgentLoopDeps, run: AgentRun): AsyncGenerator<AgentEvent> {
+  const { provider, recorder } = deps;
+  deps.quality?.promptStarted(run.prompt);
+  const prefetch = startPrefetch(deps, run.prompt);
+  yield { type: "session_start", sessionId: recorder.sessionId, resumed: recorder.messages().length > 0, provider: provider.name, model: provider.model };
+  const augmentation = await takePrefetch(situationOf(recorder.rows(), recorder.sessionId, run.promptTurn), prefetch);
+  run.parentId = await recorder.recordPrompt(run.prompt, run.promptTurn, augmentation?.injected);
+  if (augmentation) {
+    yield prefetchEvent(run.promptTurn, augmentation.augmented);
+    run.injected(augmentation.augmented);
   }
-  return batches;
+}
+
+/** A call that answered the prompt (a routed agent's answer) ends the run: that answer is the response, recorded as one. */
+function answerIn(results: readonly ToolCallResult[]): { response: string; note: string } | undefined {
+  return results.find((each) => each.result.endsRun && !each.result.isError)?.result.endsRun;
 }
 
 /** What the conversation says of a run that ended on an unanswered user message; nothing for a finished answer. */
@@ -333,32 +133,6 @@ function unansweredNote(stopReason: AgentStopReason, error: AgentResult["error"]
     default:
       return undefined;
   }
-}
-
-/** The first ready prefetch with something to inject that the window does not hold yet, within the wait budget. */
-async function takePrefetch(
-  situation: PrefetchSituation,
-  ...futures: Array<PrefetchFuture | undefined>
-): Promise<{ augmented: AugmentedQuery; injected: InjectedContext } | undefined> {
-  for (const future of futures) {
-    const ready = await future?.getIfReady(PREFETCH_WAIT_MS);
-    const augmented = ready && withoutPresent(ready, situation);
-    if (!augmented || augmented.excerpts.length + augmented.summaries.length === 0) continue;
-    const relatedFiles = [...augmented.excerpts, ...augmented.summaries].flatMap((item) => (item.path ? [item.path] : []));
-    return { augmented, injected: { text: renderAugmentation(augmented), relatedFiles } };
-  }
-  return undefined;
-}
-
-function prefetchEvent(turn: number, augmented: AugmentedQuery): AgentEvent {
-  return {
-    type: "prefetch",
-    turn,
-    excerpts: augmented.excerpts.map((excerpt) => ({ source: excerpt.source, confidence: excerpt.confidence })),
-    hints: augmented.summaries.map((summary) => ({ source: summary.source, confidence: summary.confidence })),
-    tokens: augmented.tokensUsed,
-    tier: augmented.tierReached,
-  };
 }
 
 async function* done(result: AgentResult): AsyncGenerator<AgentEvent, AgentResult> {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
+import type { ConversationLog } from "../context/conversation-log.js";
 import type { ChatMessage, ModelResponse, ToolUseBlock, Usage } from "../llm/model-types.js";
 import { maskSecretsIn } from "../security/mask-values.js";
 import { maskSecrets } from "../security/secrets.js";
@@ -32,9 +33,10 @@ export interface SessionIdentity {
  * Seed 002 "Universal Indexing": every prompt, response, tool call and tool
  * result is a content entry, written as it happens, with session, agent,
  * turn and the parent that prompted it (result → call → response → prompt).
- * The message list the model sees is kept beside it for resuming.
+ * The message list the model sees is kept beside it for resuming, and is
+ * the conversation log the context manager builds each window from.
  */
-export class SessionRecorder {
+export class SessionRecorder implements ConversationLog {
   private turn: number;
 
   private constructor(
@@ -70,6 +72,10 @@ export class SessionRecorder {
     session: SessionRecord,
   ): SessionRecorder {
     return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, deps.sessions.messageRows(session.id));
+  }
+
+  get sessionId(): string {
+    return this.session.id;
   }
 
   /** A handoff: what is recorded from now on belongs to the new agent instance. */

@@ -5,7 +5,7 @@ import { HashingEmbedder } from "../embedding/hashing-embedder.js";
 import type { TokenCounter } from "../llm/token-counter.js";
 import type { ContentType } from "../store/content-types.js";
 import { textTermCounts } from "../search/full-text-document.js";
-import { TokenUsagePolicy, type DegradationPolicy } from "./degradation-policy.js";
+import { TokenUsagePolicy } from "./degradation-policy.js";
 import type { EvictionStrategy } from "./eviction/eviction-strategy.js";
 import { RecencyEviction } from "./eviction/recency-eviction.js";
 import { TaskCompletionEviction } from "./eviction/task-completion-eviction.js";
@@ -40,15 +40,13 @@ export function createContextManager(deps: {
   windowTokens: number;
   /** The agent whose window it is: its type picks the eviction strategy unless `context.strategy` does. */
   agentType: AgentType;
-  /** The policy on top of the token safety net (the handoff controller's GP for agents that evict); the safety net alone by default. */
-  policy?: (safetyNet: DegradationPolicy) => DegradationPolicy;
 }): VirtualContextManager {
   const { strategy, preserveTypes } = evictionConfigFor(deps.config.strategy ?? evictionStrategyOf(deps.agentType));
-  const safetyNet = new TokenUsagePolicy(deps.config.evictAtRatio, deps.config.evictToRatio);
   return new VirtualContextManager({
     contentStore: deps.contentStore,
     tokenCounter: deps.tokenCounter,
-    policy: deps.policy ? deps.policy(safetyNet) : safetyNet,
+    // The safety net: the learned curve's evictions come as the handoff controller's plan, which the agent loop applies.
+    policy: new TokenUsagePolicy(deps.config.evictAtRatio, deps.config.evictToRatio),
     strategy,
     windowTokens: deps.windowTokens,
     preserveRecentTurns: deps.config.preserveRecentTurns,

@@ -13,9 +13,11 @@ export interface EvictionDecision {
 }
 
 /**
- * When to evict. A learned Gaussian-process policy (a later issue) predicts
- * where quality degrades; until then the token-usage policy is the default.
- * Either way, eviction needs no model call, so it cannot deadlock the way
+ * When the window evicts on its own: the token-usage policy, the safety
+ * net that holds whatever the learned curve says. (Where the handoff
+ * controller's curve predicts that quality degrades, a knowledge agent's
+ * further eviction comes as its plan, applied by the agent loop.) Either
+ * way, eviction needs no model call, so it cannot deadlock the way
  * compaction does ("conversation too long").
  */
 export interface DegradationPolicy {

@@ -1,10 +1,11 @@
-import type { SessionRecorder } from "../agent/session-recorder.js";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { ChatMessage } from "../llm/model-types.js";
 import type { TokenCounter } from "../llm/token-counter.js";
 import type { ContentType, ContextReference } from "../store/content-types.js";
 import type { SessionMessageRow } from "../store/session-repository.js";
 import { AgentContext, buildItems, markerItem, type ContextItem } from "./agent-context.js";
+import { firstOfNewest, freed, partitionEvicted } from "./evicted-items.js";
+import type { ConversationLog } from "./conversation-log.js";
 import { foldReferences, generateReference, newReferenceId, widestMarker } from "./context-reference.js";
 import type { DegradationPolicy, EvictionDecision } from "./degradation-policy.js";
 import type { PressureLevel } from "./prefetch/memory-pressure.js";
@@ -18,6 +19,12 @@ export interface VirtualContextManagerDeps {
   windowTokens: number;
   preserveRecentTurns: number;
   preserveTypes: readonly ContentType[];
+}
+
+/** What a handoff's trim leaves: the reference standing for what left, and the items that stay. */
+export interface TrimmedWindow {
+  reference?: ContextReference;
+  context: AgentContext;
 }
 
 export interface PreparedWindow {
@@ -47,10 +54,10 @@ const MARKER_BUDGET_SHARE = 0.05;
  */
 export class VirtualContextManager {
   /**
-   * Tokens of each stored message, by the row object the recorder holds
-   * (messages never change): the window is rebuilt from every row before
-   * each model call, and a key string built and hashed per row cost more
-   * than the rest of the rebuild. Rows go with their recorder.
+   * Tokens of each stored message, by the row object the conversation log
+   * holds (messages never change): the window is rebuilt from every row
+   * before each model call, and a key string built and hashed per row cost
+   * more than the rest of the rebuild. Rows go with their log.
    */
   private readonly tokenCache = new WeakMap<SessionMessageRow, number>();
   /**
@@ -63,10 +70,8 @@ export class VirtualContextManager {
   private lastFixedTokens = 0;
   private lastUsedTokens = 0;
   private pressure: PressureLevel = "normal";
-  /** `/evict` asked for everything evictable to go, once. */
-  private evictAllOnce = false;
   /** What a handed-off instance's window starts with (its handoff state), before any stored message. */
-  private preamble: { message: ChatMessage; tokens: number } | undefined;
+  private preamble: { text: string; message: ChatMessage; tokens: number } | undefined;
   private agent = { id: "engineer-1", type: "engineer" };
 
   constructor(private readonly deps: VirtualContextManagerDeps) {}
@@ -83,10 +88,12 @@ export class VirtualContextManager {
   /**
    * The text an instance's window starts with, ahead of the stored
    * messages (a handoff state); it counts against the window like the
-   * system prompt and is never evicted. Undefined: none.
+   * system prompt and is never evicted. Undefined: none. It is counted
+   * when the instance starts: the same text again keeps its count.
    */
   setPreamble(text: string | undefined): void {
-    this.preamble = text === undefined ? undefined : { message: { role: "user", content: [{ type: "text", text }] }, tokens: this.deps.tokenCounter.count(text) + 4 };
+    if (text === this.preamble?.text) return;
+    this.preamble = text === undefined ? undefined : { text, message: { role: "user", content: [{ type: "text", text }] }, tokens: this.deps.tokenCounter.count(text) + 4 };
   }
 
   get preambleTokens(): number {
@@ -94,26 +101,38 @@ export class VirtualContextManager {
   }
 
   /**
-   * A handoff's trim: everything in the window but the newest items that
-   * fit in `keepTokens` leaves behind one reference (earlier markers fold
-   * into it), so the new instance's window is its state, one marker and
-   * those turns. Returns the reference (none when everything fits).
+   * A handoff's trim of the prepared window: everything but the newest
+   * items that fit in `keepTokens` leaves behind one reference (earlier
+   * markers fold into it), so the new instance's window is its state, one
+   * marker and those turns. Returns the reference (none when everything
+   * fits) and what stays, which `prepareSuccessor` fits for the new instance.
    */
-  async handOff(recorder: SessionRecorder, keepTokens: number): Promise<ContextReference | undefined> {
-    const references = this.referencesOf(recorder.session.id);
-    const context = this.contextOf(recorder, references);
-    let kept = 0;
-    let firstKept = context.items.length;
-    while (firstKept > 0) {
-      const item = context.items[firstKept - 1] as ContextItem;
-      if (kept + item.tokens > keepTokens) break;
-      kept += item.tokens;
-      firstKept--;
-    }
-    const leaving = context.items.slice(0, firstKept);
+  async trim(log: ConversationLog, window: PreparedWindow, keepTokens: number): Promise<TrimmedWindow> {
+    const { context } = window;
+    const leaving = context.items.slice(0, firstOfNewest(context.items, keepTokens));
     // One lone marker already stands for everything before: nothing to fold.
-    if (leaving.length === 0 || (leaving.length === 1 && leaving[0]?.kind === "reference")) return undefined;
-    return this.evict(recorder, context, leaving, references);
+    if (leaving.length === 0 || (leaving.length === 1 && leaving[0]?.kind === "reference")) return { context };
+    const reference = await this.evict(log, context, leaving, this.referencesOf(log.sessionId));
+    return { reference, context: context.withEviction(leaving, markerItem(reference, (row) => this.tokensOf(row))) };
+  }
+
+  /**
+   * The new instance's window after a trim, fitted as `prepare` fits one
+   * (its agent and preamble set since count) from the items the trim left,
+   * without building them from the conversation again.
+   */
+  async prepareSuccessor(log: ConversationLog, trimmed: TrimmedWindow): Promise<PreparedWindow> {
+    const context = this.contextWith(log, trimmed.context.items);
+    return this.fit(log, context, this.lastFixedTokens, { foldMarkers: true });
+  }
+
+  /**
+   * The handoff controller's eviction (a knowledge agent whose curve says
+   * its quality is about to degrade): `targetTokens` leave the prepared
+   * window now, chosen by the strategy as the token policy's would be.
+   */
+  async evictFrom(log: ConversationLog, window: PreparedWindow, targetTokens: number): Promise<PreparedWindow> {
+    return this.fit(log, window.context, this.lastFixedTokens, { first: () => ({ evict: true, targetTokens }) });
   }
 
   /**
@@ -123,20 +142,14 @@ export class VirtualContextManager {
    * summary is the observation's. The originals stay stored and come back
    * with `retrieve_context`; the observation is in the request's memory.
    */
-  async compactObserved(recorder: SessionRecorder, throughOrdinal: number, keepTokens: number, summary: string): Promise<ContextReference | undefined> {
-    const references = this.referencesOf(recorder.session.id);
-    const context = this.contextOf(recorder, references);
-    let kept = 0;
-    let firstKept = context.items.length;
-    while (firstKept > 0) {
-      const item = context.items[firstKept - 1] as ContextItem;
-      if (kept + item.tokens > keepTokens) break;
-      kept += item.tokens;
-      firstKept--;
-    }
-    const leaving = context.items.slice(0, firstKept).filter((item) => item.kind !== "reference" && item.ordinals.length > 0 && item.ordinals.every((ordinal) => ordinal <= throughOrdinal));
+  async compactObserved(log: ConversationLog, throughOrdinal: number, keepTokens: number, summary: string): Promise<ContextReference | undefined> {
+    const references = this.referencesOf(log.sessionId);
+    const context = this.contextOf(log, references);
+    const leaving = context.items
+      .slice(0, firstOfNewest(context.items, keepTokens))
+      .filter((item) => item.kind !== "reference" && item.ordinals.length > 0 && item.ordinals.every((ordinal) => ordinal <= throughOrdinal));
     if (leaving.length === 0) return undefined;
-    return this.evict(recorder, context, leaving, references, summary);
+    return this.evict(log, context, leaving, references, summary);
   }
 
   /**
@@ -165,35 +178,47 @@ export class VirtualContextManager {
    * turns and preserved kinds stay), with a reference standing for it as
    * always; returns the references made (none when nothing could go).
    */
-  async evictNow(recorder: SessionRecorder): Promise<ContextReference[]> {
-    this.evictAllOnce = true;
-    try {
-      return (await this.prepare(recorder, this.lastFixedTokens)).evictions;
-    } finally {
-      this.evictAllOnce = false;
-    }
+  async evictNow(log: ConversationLog): Promise<ContextReference[]> {
+    const context = this.contextOf(log, this.referencesOf(log.sessionId));
+    const window = await this.fit(log, context, this.lastFixedTokens, { foldMarkers: true, first: (folded) => ({ evict: true, targetTokens: folded.totalTokens }) });
+    return window.evictions;
   }
 
-  async prepare(recorder: SessionRecorder, requestFixedTokens: number): Promise<PreparedWindow> {
+  /** The window of the next request, built from the conversation and fitted to the policy and the window's size. */
+  async prepare(log: ConversationLog, requestFixedTokens: number): Promise<PreparedWindow> {
+    return this.fit(log, this.contextOf(log, this.referencesOf(log.sessionId)), requestFixedTokens, { foldMarkers: true });
+  }
+
+  /**
+   * Fits a window: markers that crowd it fold into one (`foldMarkers`), then
+   * items leave, round after round, while the policy (or memory pressure, or
+   * the `first` decision the caller made) asks for it or the request would
+   * not fit. The request never exceeds the window whatever the policy says.
+   */
+  private async fit(
+    log: ConversationLog,
+    start: AgentContext,
+    requestFixedTokens: number,
+    options: { foldMarkers?: boolean; first?: (context: AgentContext) => EvictionDecision },
+  ): Promise<PreparedWindow> {
     const fixedTokens = requestFixedTokens + this.preambleTokens;
     this.lastFixedTokens = requestFixedTokens;
-    const sessionId = recorder.session.id;
-    const references = this.referencesOf(sessionId);
+    const references = this.referencesOf(log.sessionId);
     const evictions: ContextReference[] = [];
-    let context = this.contextOf(recorder, references);
+    let context = start;
     const markers = context.markers();
-    if (markers.length > 2 && freed(markers) > this.deps.windowTokens * MARKER_BUDGET_SHARE) {
+    if (options.foldMarkers && markers.length > 2 && freed(markers) > this.deps.windowTokens * MARKER_BUDGET_SHARE) {
       // Keep the newest marker as it is; the others become one.
       const folded = markers.slice(0, -1);
-      const reference = await this.evict(recorder, context, folded, references);
+      const reference = await this.evict(log, context, folded, references);
       evictions.push(reference);
       context = context.withEviction(folded, markerItem(reference, (row) => this.tokensOf(row)));
     }
     for (let round = 0; round < MAX_EVICTION_ROUNDS; round++) {
       const usedTokens = fixedTokens + context.totalTokens;
-      const asked: EvictionDecision | undefined = this.evictAllOnce && round === 0 ? { evict: true, targetTokens: context.totalTokens } : undefined;
+      const asked = round === 0 ? options.first?.(context) : undefined;
       const decision =
-        asked ?? this.underPressure(usedTokens) ?? this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: recorder.currentTurn });
+        asked ?? this.underPressure(usedTokens) ?? this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: log.currentTurn });
       const overflow = usedTokens - this.deps.windowTokens;
       if (!decision.evict && overflow <= 0) break;
       let selected = decision.evict ? this.deps.strategy.selectForEviction(context, decision.targetTokens) : [];
@@ -202,7 +227,7 @@ export class VirtualContextManager {
       if (overflow > 0 && freed(selected) < overflow + markerTokens) selected = this.hardLimitSelection(context, overflow + markerTokens, selected);
       // A marker costs tokens too: folding one lone marker into another frees nothing.
       if (selected.length === 0 || freed(selected) <= markerTokens) break;
-      const reference = await this.evict(recorder, context, selected, references);
+      const reference = await this.evict(log, context, selected, references);
       evictions.push(reference);
       context = context.withEviction(selected, markerItem(reference, (row) => this.tokensOf(row)));
     }
@@ -251,15 +276,19 @@ export class VirtualContextManager {
     return tokens;
   }
 
-  private contextOf(recorder: SessionRecorder, references: ReadonlyMap<string, ContextReference>): AgentContext {
-    const items = buildItems(recorder.rows(), references, (row) => this.tokensOf(row));
+  private contextOf(log: ConversationLog, references: ReadonlyMap<string, ContextReference>): AgentContext {
+    return this.contextWith(log, buildItems(log.rows(), references, (row) => this.tokensOf(row)));
+  }
+
+  /** These items as the current instance's window. */
+  private contextWith(log: ConversationLog, items: readonly ContextItem[]): AgentContext {
     return new AgentContext(
       this.agent.id,
       this.agent.type,
-      recorder.session.id,
+      log.sessionId,
       items,
       this.deps.windowTokens,
-      recorder.currentTurn,
+      log.currentTurn,
       this.deps.preserveRecentTurns,
       this.deps.preserveTypes,
     );
@@ -287,7 +316,7 @@ export class VirtualContextManager {
    * the same however much history lies behind the marker.
    */
   private async evict(
-    recorder: SessionRecorder,
+    log: ConversationLog,
     context: AgentContext,
     selected: readonly ContextItem[],
     references: Map<string, ContextReference>,
@@ -313,42 +342,11 @@ export class VirtualContextManager {
     this.deps.contentStore.atomically(() => {
       this.deps.contentStore.storeReference(reference);
       for (const old of foldedNow) this.deps.contentStore.storeReference(old);
-      recorder.markEvicted(freshOrdinals, reference.id);
+      log.markEvicted(freshOrdinals, reference.id);
     });
     references.set(reference.id, reference);
     for (const old of foldedNow) references.set(old.id, old);
     return reference;
   }
 
-}
-
-function freed(items: readonly ContextItem[]): number {
-  return items.reduce((sum, item) => sum + item.tokens, 0);
-}
-
-/**
- * What an eviction takes: the markers among the items (their references
- * fold into the new one) and, of the other items, the entries, message
- * ordinals, turns and tokens. One loop: a handoff's trim passes every turn
- * of the window here, and a flatMap and filter per field cost more than
- * the rest of the trim's bookkeeping.
- */
-function partitionEvicted(selected: readonly ContextItem[]) {
-  const folded: ContextReference[] = [];
-  const freshIds: string[] = [];
-  const freshOrdinals: number[] = [];
-  const freshTurns: [number, number] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
-  let freshTokens = 0;
-  for (const item of selected) {
-    if (item.reference) {
-      folded.push(item.reference);
-      continue;
-    }
-    for (const entryId of item.entryIds) freshIds.push(entryId);
-    for (const ordinal of item.ordinals) freshOrdinals.push(ordinal);
-    freshTurns[0] = Math.min(freshTurns[0], item.firstTurn);
-    freshTurns[1] = Math.max(freshTurns[1], item.lastTurn);
-    freshTokens += item.tokens;
-  }
-  return { folded, freshIds, freshOrdinals, freshTurns, freshTokens };
 }

@@ -1,44 +1,27 @@
 import { randomUUID } from "node:crypto";
-import type { QualityHooks, HandoffReport } from "../../agent/quality-hooks.js";
-import type { SessionRecorder } from "../../agent/session-recorder.js";
+import type { AgentInstance, HandoffPlan, QualityHooks, SuccessorPlan } from "../../agent/quality-hooks.js";
 import type { ToolRunResult } from "../../agent/tools/tool-registry.js";
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
-import { GaussianProcessPolicy } from "../../context/gaussian-process-policy.js";
-import type { DegradationPolicy } from "../../context/degradation-policy.js";
-import type { VirtualContextManager } from "../../context/virtual-context-manager.js";
-import type { HandoffConfig } from "../../config/schema.js";
-import { categoryOf, degradationActionOf, type AgentCategory, type AgentType } from "../../handoff/agent-types.js";
-import { DegradationDetector, type DegradationCheck } from "../../handoff/degradation-detector.js";
+import { categoryOf, degradationActionOf, type AgentCategory } from "../../handoff/agent-types.js";
+import type { DegradationCheck } from "../../handoff/degradation-detector.js";
 import type { AgentHandoffProfile } from "../../handoff/handoff-profile.js";
-import { buildHandoffState, isHandoffAgentType, renderHandoffState, type HandoffState, type PreparedContextSnapshot } from "../../handoff/handoff-state.js";
+import {
+  buildHandoffState,
+  isHandoffAgentType,
+  renderHandoffState,
+  type HandoffAgentType,
+  type HandoffState,
+  type PreparedContextSnapshot,
+} from "../../handoff/handoff-state.js";
 import { qualityOf } from "../../handoff/quality-signals.js";
 import { TurnQualityTracker } from "../../handoff/turn-quality-tracker.js";
 import type { ContextReference } from "../../store/content-types.js";
-import type { HandoffRepository } from "../../store/handoff-repository.js";
-import type { ProfileBook } from "./profile-book.js";
+import { endInstance, freshAgentId, liveInstance, openInstance, type InstanceChainDeps, type LiveInstance } from "./instance-chain.js";
 
-export interface HandoffControllerDeps {
-  repository: HandoffRepository;
-  profiles: ProfileBook;
+export interface HandoffControllerDeps extends InstanceChainDeps {
   contentStore: UniversalContentStore;
-  agentType: AgentType;
-  model: string;
-  windowTokens: number;
-  config: HandoffConfig;
   /** The session's (calibrated) token count, for the state's share of the prepared size. */
   countTokens: (text: string) => number;
-  random?: () => number;
-  /** A new instance's id, unique in the session tree (a sub-agent's chain shares the tree's numbering). */
-  allocateAgentId?: () => string;
-  /** A sub-agent's first instance: the id its session was started with. */
-  firstAgentId?: string;
-}
-
-interface LiveInstance {
-  agentId: string;
-  handoffIndex: number;
-  profile: AgentHandoffProfile;
-  detector: DegradationDetector;
 }
 
 /** Tool errors carried into a handoff's state (the newest; each one line). */
@@ -47,30 +30,45 @@ const MAX_ERROR_CHARS = 200;
 /** Prompts a guide's state lists. */
 const RECENT_PROMPTS = 5;
 
+/** What a successor plan's commit stores: the state built when the controller fired, and who hands to whom. */
+interface PlannedHandoff {
+  turn: number;
+  old: LiveInstance;
+  type: HandoffAgentType;
+  toAgent: string;
+  handoffIndex: number;
+  reason: string;
+  state: HandoffState;
+  snapshot: PreparedContextSnapshot;
+  timestamp: number;
+}
+
 /**
  * The handoff controller of one conversation: it records a quality
- * observation after every turn, asks the instance's Gaussian process
- * before every model call whether quality is about to degrade, and then
- * either hands off to a fresh instance of the same type and model (pipeline
- * and standalone agents) or lets the context manager evict (knowledge
- * agents, through `GaussianProcessPolicy`). Each firing, observation and
- * instance is a row of the project database; what an instance learned goes
- * into the (type, model) profile when it ends.
+ * observation after every turn and, before every model call, asks the
+ * instance's Gaussian process whether quality is about to degrade. When it
+ * is (or the user asked), it answers with a plan: a pipeline or standalone
+ * agent hands off to a fresh instance of the same type and model; a
+ * knowledge agent evicts down to the learned prepared size and goes on.
+ * The loop applies the plan to the window and the recorder; the controller
+ * touches neither. Each firing, observation and instance is a row of the
+ * project database; what an instance learned goes into the (type, model)
+ * profile when it ends.
  */
 export class HandoffController implements QualityHooks {
   readonly category: AgentCategory;
   private readonly tracker = new TurnQualityTracker();
-  private instance: LiveInstance | undefined;
-  private recorder: SessionRecorder | undefined;
-  private manager: VirtualContextManager | undefined;
-  private reservedTokens = 0;
+  private live: LiveInstance;
   private currentPrompt = "";
   private toolErrors: string[] = [];
   private forced: string | undefined;
   private lastCheck: DegradationCheck | undefined;
 
+  /** Opens the conversation's chain: its latest instance goes on, or a first one starts. */
   constructor(private readonly deps: HandoffControllerDeps) {
     this.category = categoryOf(deps.agentType, "main");
+    this.live = openInstance(deps);
+    deps.profiles.catchUpUser();
   }
 
   /** What a detected degradation does to this agent: hand off, or evict (knowledge agents; or handoffs turned off). */
@@ -78,8 +76,12 @@ export class HandoffController implements QualityHooks {
     return this.deps.config.enabled && isHandoffAgentType(this.deps.agentType) ? degradationActionOf(this.category) : "evict";
   }
 
-  get agentId(): string | undefined {
-    return this.instance?.agentId;
+  get agentId(): string {
+    return this.live.agentId;
+  }
+
+  get instance(): AgentInstance {
+    return { agentId: this.live.agentId, agentType: this.deps.agentType, preamble: this.live.preamble };
   }
 
   /** The instance's predicted quality at the last check (the status line shows it). */
@@ -87,63 +89,7 @@ export class HandoffController implements QualityHooks {
     return this.lastCheck?.lookahead.mean;
   }
 
-  /** The context manager's policy: the GP for agents that evict, under the token safety net; the safety net alone for the others. */
-  policy(safetyNet: DegradationPolicy): DegradationPolicy {
-    if (this.action !== "evict") return safetyNet;
-    return new GaussianProcessPolicy(
-      {
-        firesAt: (contextTokens, turn) => this.firesForEviction(contextTokens, turn),
-        targetContextTokens: () => this.instance?.profile.optimalPreparedSize ?? 0,
-      },
-      safetyNet,
-      () => this.reservedTokens,
-    );
-  }
-
-  /**
-   * Binds the controller to the conversation and its window, once per
-   * session: a new session starts its first instance; a continued one goes
-   * on with its latest instance, its observations and its handoff state.
-   */
-  attach(recorder: SessionRecorder, manager: VirtualContextManager, reservedTokens: number): void {
-    this.reservedTokens = reservedTokens;
-    this.manager = manager;
-    if (this.recorder?.session.id === recorder.session.id && this.instance) return;
-    this.recorder = recorder;
-    const sessionId = recorder.session.id;
-    const latest = this.deps.repository.latestInstance(sessionId);
-    if (latest && latest.agentType === this.deps.agentType && latest.model === this.deps.model && latest.endReason !== "handoff") {
-      if (latest.endedAt !== null) this.deps.repository.reopenInstance(sessionId, latest.agentId);
-      this.instance = this.liveInstance(latest.agentId, latest.handoffIndex, latest.preparedFraction ?? undefined);
-      for (const observation of this.deps.repository.observations(sessionId, latest.agentId)) {
-        this.instance.detector.observe(observation.contextTokens, observation.quality);
-      }
-      manager.setPreamble(latest.stateText ?? undefined);
-    } else {
-      // A first instance, or another type or model than the session's last one: a new chain link without a state.
-      const index = latest ? latest.handoffIndex + 1 : 0;
-      const agentId = this.freshAgentId(sessionId, index);
-      this.deps.repository.startInstance({
-        sessionId,
-        agentId,
-        agentType: this.deps.agentType,
-        model: this.deps.model,
-        handoffIndex: index,
-        startedAt: Date.now(),
-        handoffEntryId: null,
-        state: null,
-        stateText: null,
-        preparedFraction: null,
-      });
-      this.instance = this.liveInstance(agentId, index, undefined);
-      manager.setPreamble(undefined);
-    }
-    recorder.switchAgent({ agentId: this.instance.agentId, agentType: this.deps.agentType });
-    manager.setAgent(this.instance.agentId, this.deps.agentType);
-    this.deps.profiles.catchUpUser();
-  }
-
-  /** `/handoff`: the next model call hands off whatever the curve says. */
+  /** `/handoff`: the next model call hands off (or evicts) whatever the curve says. */
   requestHandoff(): void {
     this.forced = "forced";
   }
@@ -179,15 +125,12 @@ export class HandoffController implements QualityHooks {
 
   /** One quality observation for the turn that just ended, at the size its request had. */
   turnFinished(turn: number, contextTokens: number): void {
-    const instance = this.instance;
-    const recorder = this.recorder;
-    if (!instance || !recorder) return;
     const signals = this.tracker.finishTurn();
     const quality = qualityOf(signals);
-    instance.detector.observe(contextTokens, quality);
+    this.live.detector.observe(contextTokens, quality);
     this.deps.repository.recordObservation({
-      sessionId: recorder.session.id,
-      agentId: instance.agentId,
+      sessionId: this.deps.sessionId,
+      agentId: this.live.agentId,
       agentType: this.deps.agentType,
       model: this.deps.model,
       turn,
@@ -198,16 +141,22 @@ export class HandoffController implements QualityHooks {
   }
 
   /**
-   * Before a model call: a pipeline or standalone agent whose curve fired
-   * (or that the user asked to) hands off now. Returns what happened; the
-   * loop then prepares the new instance's window.
+   * Before a model call, with the tokens the prepared request puts in the
+   * window: whether the curve fired (or the user asked), recorded with its
+   * action, and what to do about it. Undefined: nothing.
    */
-  async beforeModelCall(turn: number, contextTokens: number): Promise<HandoffReport | undefined> {
-    if (!this.instance || !this.recorder || !this.manager) return undefined;
-    const check = this.checkAt(contextTokens);
-    if (this.action !== "handoff") return undefined;
-    const reason = this.fire(turn, check, "handoff");
-    return reason ? this.handOff(turn, contextTokens, reason, check.lookahead.mean) : undefined;
+  planFor(turn: number, contextTokens: number): HandoffPlan | undefined {
+    const check = this.live.detector.check(contextTokens);
+    this.lastCheck = check;
+    const reason = this.forced ?? (check.fire ? check.condition : undefined);
+    if (!reason) return undefined;
+    this.forced = undefined;
+    const action = this.action;
+    this.recordFiring(turn, reason, action, check);
+    const type = this.deps.agentType;
+    if (action === "handoff" && isHandoffAgentType(type)) return this.successorPlan(turn, type, contextTokens, reason, check.lookahead.mean);
+    const targetTokens = contextTokens - this.live.profile.optimalPreparedSize;
+    return targetTokens > 0 ? { action: "evict", targetTokens } : undefined;
   }
 
   /**
@@ -216,52 +165,57 @@ export class HandoffController implements QualityHooks {
    * reopens it and replaces that contribution when it ends again.
    */
   close(): void {
-    const instance = this.instance;
-    const recorder = this.recorder;
-    if (!instance || !recorder || instance.detector.observationCount === 0) return;
-    this.endInstance(recorder.session.id, instance, "session_end");
+    if (this.live.detector.observationCount === 0) return;
+    endInstance(this.deps, this.live, "session_end");
     this.deps.profiles.catchUpUser();
   }
 
-  private firesForEviction(contextTokens: number, turn: number): boolean {
-    if (!this.instance) return false;
-    return this.fire(turn, this.checkAt(contextTokens), "evict") !== undefined;
-  }
-
-  /** The instance's check at this size, kept for the status line. */
-  private checkAt(contextTokens: number): DegradationCheck {
-    const check = (this.instance as LiveInstance).detector.check(contextTokens);
-    this.lastCheck = check;
-    return check;
-  }
-
-  /** Why the controller fires now (the user's request first, then the curve), recorded with its action; undefined: it does not. */
-  private fire(turn: number, check: DegradationCheck, action: "handoff" | "evict"): string | undefined {
-    const reason = this.forced ?? (check.fire ? check.condition : undefined);
-    if (!reason) return undefined;
-    this.forced = undefined;
-    this.recordFiring(turn, reason, action, check);
-    return reason;
-  }
-
-  private async handOff(turn: number, contextTokensBefore: number, reason: string, predictedQuality: number): Promise<HandoffReport> {
-    const started = performance.now();
-    const recorder = this.recorder as SessionRecorder;
-    const manager = this.manager as VirtualContextManager;
-    const old = this.instance as LiveInstance;
+  /**
+   * The state a handoff would carry now, without handing off: what a
+   * pipeline stores for an engineer stage (its task list, decisions, files
+   * changed, tool errors). Undefined for an agent type that evicts.
+   */
+  stateNow(reason: string): HandoffState | undefined {
     const type = this.deps.agentType;
-    if (!isHandoffAgentType(type)) throw new Error(`${type} agents evict; they do not hand off`);
-    const sessionId = recorder.session.id;
+    if (!isHandoffAgentType(type)) return undefined;
+    return buildHandoffState(type, this.snapshot(), { handoffIndex: this.live.handoffIndex, reason, timestamp: Date.now() });
+  }
+
+  /**
+   * A fresh instance takes over: its state is built now, and the window
+   * keeps the newest turns that fit beside it in the prepared size.
+   */
+  private successorPlan(turn: number, type: HandoffAgentType, contextTokensBefore: number, reason: string, predictedQuality: number): SuccessorPlan {
+    const started = performance.now();
+    const old = this.live;
     const handoffIndex = old.handoffIndex + 1;
-    const toAgent = this.freshAgentId(sessionId, handoffIndex);
-    const snapshot = this.snapshot(sessionId);
+    const toAgent = freshAgentId(this.deps, handoffIndex);
+    const snapshot = this.snapshot();
     const timestamp = Date.now();
     const state = buildHandoffState(type, snapshot, { handoffIndex, reason, timestamp });
     // The state goes first in the new window; the newest turns fill the rest of the prepared size.
     const draft = renderHandoffState(state, snapshot, { from: old.agentId, to: toAgent, referenceId: "00000000" });
     const keepTokens = Math.max(0, preparedSize(old.profile, contextTokensBefore) - this.deps.countTokens(draft));
-    const reference = await manager.handOff(recorder, keepTokens);
-    const text = renderHandoffState(state, snapshot, { from: old.agentId, to: toAgent, ...(reference ? { referenceId: reference.id } : {}) });
+    const planned: PlannedHandoff = { turn, old, type, toAgent, handoffIndex, reason, state, snapshot, timestamp };
+    return {
+      action: "handoff",
+      fromAgent: old.agentId,
+      toAgent,
+      handoffIndex,
+      reason,
+      contextTokensBefore,
+      predictedQuality,
+      keepTokens,
+      commit: (referenceId) => this.commit(planned, referenceId),
+      planMs: performance.now() - started,
+    };
+  }
+
+  /** Stores the handoff (the state as an `agent_handoff` entry, the old instance's end and the new one's start, together) and goes on with the new instance. */
+  private async commit(planned: PlannedHandoff, referenceId: string | undefined): Promise<AgentInstance> {
+    const { turn, old, type, toAgent, handoffIndex, reason, state, snapshot, timestamp } = planned;
+    const sessionId = this.deps.sessionId;
+    const text = renderHandoffState(state, snapshot, { from: old.agentId, to: toAgent, ...(referenceId ? { referenceId } : {}) });
     const entryId = randomUUID();
     const preparedFraction = old.profile.preparedFraction;
     await this.deps.contentStore.indexContents(
@@ -274,11 +228,11 @@ export class HandoffController implements QualityHooks {
           contentType: "agent_handoff",
           content: JSON.stringify(state),
           turnNumber: turn,
-          metadata: { handoff_index: handoffIndex, from_agent: old.agentId, to_agent: toAgent, reason, ...(reference ? { reference_id: reference.id } : {}) },
+          metadata: { handoff_index: handoffIndex, from_agent: old.agentId, to_agent: toAgent, reason, ...(referenceId ? { reference_id: referenceId } : {}) },
         },
       ],
       () => {
-        this.endInstance(sessionId, old, "handoff");
+        endInstance(this.deps, old, "handoff");
         this.deps.repository.startInstance({
           sessionId,
           agentId: toAgent,
@@ -294,67 +248,14 @@ export class HandoffController implements QualityHooks {
       },
     );
     this.deps.profiles.catchUpUser();
-    this.instance = this.liveInstance(toAgent, handoffIndex, preparedFraction);
-    recorder.switchAgent({ agentId: toAgent, agentType: type });
-    manager.setAgent(toAgent, type);
-    manager.setPreamble(text);
+    this.live = liveInstance(this.deps, toAgent, handoffIndex, preparedFraction, text);
     this.tracker.reset();
     this.toolErrors = [];
-    return {
-      fromAgent: old.agentId,
-      toAgent,
-      handoffIndex,
-      reason,
-      contextTokensBefore,
-      predictedQuality,
-      ...(reference ? { referenceId: reference.id } : {}),
-      durationMs: performance.now() - started,
-    };
+    return this.instance;
   }
 
-  private endInstance(sessionId: string, instance: LiveInstance, reason: string): void {
-    const identity = { sessionId, agentId: instance.agentId, agentType: this.deps.agentType, model: this.deps.model };
-    this.deps.profiles.endInstance(identity, instance.detector.summary(), (contribution) =>
-      this.deps.repository.endInstance(sessionId, instance.agentId, reason, contribution),
-    );
-  }
-
-  private liveInstance(agentId: string, handoffIndex: number, preparedFraction: number | undefined): LiveInstance {
-    const profile = this.deps.profiles.profileFor(this.deps.agentType, this.deps.model, this.deps.windowTokens, this.deps.random);
-    const detector = new DegradationDetector(profile, {
-      burnIn: this.deps.config.burnInTurns,
-      ...(preparedFraction !== undefined ? { preparedFraction } : {}),
-    });
-    return { agentId, handoffIndex, profile, detector };
-  }
-
-  /**
-   * In a session tree, the tree's next free id (a sub-agent's first
-   * instance: its session's). Otherwise `<type>-<n>`, the n-th instance of
-   * the chain (n = handoff index + 1), unless that id is taken by another
-   * type's chain.
-   */
-  private freshAgentId(sessionId: string, handoffIndex: number): string {
-    if (handoffIndex === 0 && this.deps.firstAgentId) return this.deps.firstAgentId;
-    if (this.deps.allocateAgentId) return this.deps.allocateAgentId();
-    let id = `${this.deps.agentType}-${handoffIndex + 1}`;
-    for (let suffix = 2; this.deps.repository.instance(sessionId, id); suffix++) id = `${this.deps.agentType}-${handoffIndex + 1}.${suffix}`;
-    return id;
-  }
-
-  /**
-   * The state a handoff would carry now, without handing off: what a
-   * pipeline stores for an engineer stage (its task list, decisions, files
-   * changed, tool errors). Undefined before the controller is attached.
-   */
-  stateNow(reason: string): HandoffState | undefined {
-    const sessionId = this.recorder?.session.id;
-    const type = this.deps.agentType;
-    if (!sessionId || !isHandoffAgentType(type)) return undefined;
-    return buildHandoffState(type, this.snapshot(sessionId), { handoffIndex: this.instance?.handoffIndex ?? 0, reason, timestamp: Date.now() });
-  }
-
-  private snapshot(sessionId: string): PreparedContextSnapshot {
+  private snapshot(): PreparedContextSnapshot {
+    const sessionId = this.deps.sessionId;
     // Only the guide's state lists the recent prompts; the others need the first alone (finding the newest reads the whole session).
     const prompts = this.deps.repository.prompts(sessionId, this.deps.agentType === "guide" ? RECENT_PROMPTS : 0);
     const originalPrompt = prompts[0]?.text ?? this.currentPrompt;
@@ -379,12 +280,9 @@ export class HandoffController implements QualityHooks {
   }
 
   private recordFiring(turn: number, condition: string, action: "handoff" | "evict", check: DegradationCheck): void {
-    const instance = this.instance;
-    const recorder = this.recorder;
-    if (!instance || !recorder) return;
     this.deps.repository.recordFiring({
-      sessionId: recorder.session.id,
-      agentId: instance.agentId,
+      sessionId: this.deps.sessionId,
+      agentId: this.live.agentId,
       turn,
       condition,
       action,

@@ -54,13 +54,14 @@ export class SessionHandoff {
     return this.current;
   }
 
-  /** The controller for this conversation's model, made once. */
-  controllerFor(model: string, windowTokens: number, tokenCounter: TokenCounter): HandoffController {
+  /** The controller of this conversation (its session row exists) and its model, made once. */
+  controllerFor(sessionId: string, model: string, windowTokens: number, tokenCounter: TokenCounter): HandoffController {
     if (!this.current) {
       this.current = new HandoffController({
         repository: this.services.handoffs,
         profiles: this.profiles,
         contentStore: this.services.contentStore,
+        sessionId,
         agentType: this.agent.type,
         ...(this.agent.allocateAgentId ? { allocateAgentId: this.agent.allocateAgentId } : {}),
         ...(this.agent.firstAgentId ? { firstAgentId: this.agent.firstAgentId } : {}),
@@ -129,12 +130,12 @@ export class SessionHandoff {
     return id ? (this.services.handoffs.taskList(id)?.items ?? []) : [];
   }
 
-  /** The conversation ends: what its instance learned goes into the profiles. */
   /** The handoff state this conversation would carry now (a pipeline's engineer stage stores it). */
   stateNow(reason: string): HandoffState | undefined {
     return this.current?.stateNow(reason);
   }
 
+  /** The conversation ends: what its instance learned goes into the profiles. */
   close(): void {
     this.current?.close();
   }

@@ -144,10 +144,9 @@ export class SessionRuntime {
     const windowTokens = config.context.windowTokens ?? provider.contextWindow;
     // The window always keeps room for the answer: at most a quarter of it.
     const maxTokens = Math.min(config.model.maxTokens, Math.floor(windowTokens / 4));
-    // The handoff controller: the policy the window consults, attached to this run's recorder and window.
-    const quality = handoff.controllerFor(provider.model, windowTokens, deps.tokenCounter);
-    const contextManager = window.managerFor(windowTokens, (safetyNet) => quality.policy(safetyNet));
-    quality.attach(active, contextManager, maxTokens);
+    // The handoff controller: it answers each model call with a plan, which the loop applies.
+    const quality = handoff.controllerFor(active.session.id, provider.model, windowTokens, deps.tokenCounter);
+    const contextManager = window.managerFor(windowTokens);
     const prefetcher = window.prefetcherFor(windowTokens);
     // The orchestrator gets its workflow instead of code.
     const prefetchRuns = prefetchIsOn(config.context) && deps.hook !== "workflow_context";

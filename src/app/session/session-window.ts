@@ -2,7 +2,6 @@ import type { SessionRecorder } from "../../agent/session-recorder.js";
 import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { createContextManager } from "../../context/create-context-manager.js";
-import type { DegradationPolicy } from "../../context/degradation-policy.js";
 import { createPrefetcher, type Prefetcher } from "../../context/prefetch/create-prefetcher.js";
 import type { PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
 import type { VirtualContextManager } from "../../context/virtual-context-manager.js";
@@ -53,7 +52,7 @@ export class SessionWindow {
   }
 
   /** The window, made at the first run with the policy on top of the token safety net (the handoff controller's). */
-  managerFor(windowTokens: number, policy: (safetyNet: DegradationPolicy) => DegradationPolicy): VirtualContextManager {
+  managerFor(windowTokens: number): VirtualContextManager {
     const { deps } = this;
     this.manager ??= createContextManager({
       config: deps.config,
@@ -61,7 +60,6 @@ export class SessionWindow {
       tokenCounter: deps.tokenCounter,
       windowTokens,
       agentType: deps.agentType,
-      policy,
     });
     return this.manager;
   }
