@@ -4,7 +4,7 @@ import type { AgentEvent, AgentResult, AgentStopReason } from "./agent-events.js
 import { AgentRun } from "./loop/agent-run.js";
 import type { AgentLoopDeps } from "./loop/loop-deps.js";
 import { prefetchEvent, startPrefetch, takePrefetch } from "./loop/prefetch-step.js";
-import { enter, misfitOf, prepareTurn } from "./loop/prepare-turn.js";
+import { enter, misfitOf, prefixTokensOf, prepareTurn } from "./loop/prepare-turn.js";
 import { runToolBatches, type ToolCallResult } from "./loop/run-tool-batches.js";
 import { streamModelCall } from "./loop/stream-model-call.js";
 import { responseText } from "./session-recorder.js";
@@ -29,15 +29,9 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
   await recorder.closeUnanswered(recorder.currentTurn, "", "not answered: the run stopped before an answer (the process ended)");
   const run = new AgentRun(deps, prompt, signal);
   // Checked before the prompt is recorded: a run whose window cannot hold it sends and stores nothing.
-  const { tokenCounter } = deps;
-  const misfit = misfitOf(
-    deps,
-    tokenCounter.count(deps.systemPrompt) + tokenCounter.count(JSON.stringify(deps.tools.specs())),
-    tokenCounter.count(JSON.stringify([{ type: "text", text: prompt }])) + 4,
-  );
+  const misfit = misfitOf(deps, prefixTokensOf(deps, deps.tools.specs()), deps.tokenCounter.count(JSON.stringify([{ type: "text", text: prompt }])) + 4);
   if (misfit) {
-    const { provider } = deps;
-    yield { type: "session_start", sessionId: recorder.session.id, resumed: recorder.messages().length > 0, provider: provider.name, model: provider.model };
+    yield sessionStart(deps);
     yield { type: "error", kind: misfit.kind, message: misfit.message, fatal: true };
     return yield* done(run.result("error", misfit));
   }
@@ -102,12 +96,16 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
   }
 }
 
+function sessionStart({ provider, recorder }: Pick<AgentLoopDeps, "provider" | "recorder">): AgentEvent {
+  return { type: "session_start", sessionId: recorder.sessionId, resumed: recorder.messages().length > 0, provider: provider.name, model: provider.model };
+}
+
 /** The run starts: the prompt is recorded, with what prefetch found for it in time. */
 async function* recordPrompt(deps: AgentLoopDeps, run: AgentRun): AsyncGenerator<AgentEvent> {
-  const { provider, recorder } = deps;
+  const { recorder } = deps;
   deps.quality?.promptStarted(run.prompt);
   const prefetch = startPrefetch(deps, run.prompt);
-  yield { type: "session_start", sessionId: recorder.sessionId, resumed: recorder.messages().length > 0, provider: provider.name, model: provider.model };
+  yield sessionStart(deps);
   const augmentation = await takePrefetch(situationOf(recorder.rows(), recorder.sessionId, run.promptTurn), prefetch);
   run.parentId = await recorder.recordPrompt(run.prompt, run.promptTurn, augmentation?.injected);
   if (augmentation) {

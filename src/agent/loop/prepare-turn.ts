@@ -25,7 +25,7 @@ export async function* prepareTurn(deps: AgentLoopDeps, run: AgentRun, turn: num
   const { contextManager, quality, tokenCounter, maxTokens } = deps;
   const tools = deps.tools.specs();
   const systemContext = (await deps.systemContextFor?.(run.prompt, run.lastError)) || undefined;
-  const prefixTokens = tokenCounter.count(deps.systemPrompt) + (systemContext ? tokenCounter.count(systemContext) : 0) + tokenCounter.count(JSON.stringify(tools));
+  const prefixTokens = prefixTokensOf(deps, tools, systemContext);
   // Checked again before each call: the count learns the model's tokenizer, and what the knowledge adds varies.
   const misfit = misfitOf(deps, prefixTokens, 0);
   if (misfit) return { misfit };
@@ -46,6 +46,12 @@ export async function* prepareTurn(deps: AgentLoopDeps, run: AgentRun, turn: num
   };
   const request = { system: deps.systemPrompt, ...(systemContext ? { systemContext } : {}), messages: alternatingMessages(window.messages), tools, maxTokens };
   return { request, contextTokens };
+}
+
+/** The request's fixed part: the system prompt, what the prompt's knowledge adds, and the tool definitions. */
+export function prefixTokensOf(deps: Pick<AgentLoopDeps, "systemPrompt" | "tokenCounter">, tools: readonly unknown[], systemContext?: string): number {
+  const { tokenCounter } = deps;
+  return tokenCounter.count(deps.systemPrompt) + (systemContext ? tokenCounter.count(systemContext) : 0) + tokenCounter.count(JSON.stringify(tools));
 }
 
 /** Whether a request can carry `promptTokens` of conversation beside its fixed part and what eviction cannot move out. */
