@@ -45,6 +45,8 @@ export class SessionRecorder implements ConversationLog {
     private readonly contentStore: UniversalContentStore,
     private identity: SessionIdentity,
     private readonly history: SessionMessageRow[],
+    /** The model this recorder's calls go to: a resumed session may go on with another one (`/model`). */
+    private readonly model: string,
   ) {
     this.turn = session.turns;
   }
@@ -64,14 +66,15 @@ export class SessionRecorder implements ConversationLog {
       ...(details.parent ? { parent: details.parent } : {}),
     });
     const session = deps.sessions.get(id) as SessionRecord;
-    return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, []);
+    return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, [], details.model);
   }
 
   static resume(
     deps: { sessions: SessionRepository; contentStore: UniversalContentStore; identity: SessionIdentity },
     session: SessionRecord,
+    model: string = session.model,
   ): SessionRecorder {
-    return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, deps.sessions.messageRows(session.id));
+    return new SessionRecorder(session, deps.sessions, deps.contentStore, deps.identity, deps.sessions.messageRows(session.id), model);
   }
 
   get sessionId(): string {
@@ -164,7 +167,7 @@ export class SessionRecorder implements ConversationLog {
       metadata: { toolUseId: call.id, tool: call.name },
     }));
     await this.recordMessage({ role: "assistant", content }, turn, [responseEntry, ...callEntries], {
-      alongside: () => this.sessions.recordTurn(this.session.id, response.usage),
+      alongside: () => this.sessions.recordTurn(this.session.id, response.usage, this.model),
     });
     // Keyed by the calls as the model made them, which the loop runs (masking keeps their order).
     const madeCalls = response.content.filter((block): block is ToolUseBlock => block.type === "tool_use");

@@ -1,6 +1,7 @@
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { ContextRetriever, type RetrievalResult } from "../context/context-retriever.js";
 import type { ConsentStore } from "../project/consent.js";
+import { PromptNumbers } from "../format/prompt-numbers.js";
 import type { ContextReference } from "../store/content-types.js";
 import type { SessionRecord } from "../store/session-repository.js";
 import { parseMemoryRequest, runMemoryRequest } from "./knowledge/memory-commands.js";
@@ -14,10 +15,10 @@ export interface ListedSession {
   chain: string[];
 }
 
-/** Where a conversation stopped, for a resumed one: its title, turns and its last items as the user saw them. */
+/** Where a conversation stopped, for a resumed one: its title, prompts and its last items as the user saw them. */
 export interface SessionRecap {
   title: string;
-  turns: number;
+  prompts: number;
   items: ReplayItem[];
 }
 
@@ -47,8 +48,10 @@ export interface ScreenReadModel {
   /** Whether the project may be indexed: asked once, then remembered. */
   consent: ConsentStore;
   sessions(limit: number): ListedSession[];
-  /** The session's title and turns, and its last `lastItems` items as the user lived them. */
+  /** The session's title and prompts, and its last `lastItems` items as the user lived them. */
   recap(sessionId: string, lastItems: number): SessionRecap | undefined;
+  /** How the session's turns (model calls) map to the prompts the user counts. */
+  promptNumbers(sessionId: string): PromptNumbers;
   cost(sessionId: string): SessionCost | undefined;
   /** The session's context references, in the order they were made. */
   references(sessionId: string): ContextReference[];
@@ -75,8 +78,9 @@ export function createScreenReadModel(services: ProjectServices): ScreenReadMode
       services.sessions.list(limit).map((session) => ({ session, chain: services.handoffs.instances(session.id).map((instance) => instance.agentId) })),
     recap(sessionId, lastItems) {
       const session = services.sessions.get(sessionId);
-      return session ? { title: session.title, turns: session.turns, items: replaySession(services, sessionId, lastItems) } : undefined;
+      return session ? { title: session.title, prompts: session.prompts, items: replaySession(services, sessionId, lastItems) } : undefined;
     },
+    promptNumbers: (sessionId) => new PromptNumbers(services.sessions.promptTurns(sessionId)),
     cost(sessionId) {
       const session = services.sessions.get(sessionId);
       return session ? { session, subAgents: services.sessions.descendants(sessionId) } : undefined;

@@ -24,14 +24,14 @@ export function sessionLine(session: {
   id: string;
   updatedAt: number;
   model: string;
-  turns: number;
+  prompts: number;
   title: string;
   usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number };
 }, chain: readonly string[] = []): string {
   const tokens = formatCount(session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens);
   // A chain of more than one instance: the handoffs, and the instance --continue goes on with.
   const handoffs = chain.length > 1 ? `  ${chain.length - 1} ${chain.length === 2 ? "handoff" : "handoffs"}: ${chain.map(field).join(" → ")}` : "";
-  return `${session.id.slice(0, 8)}  ${formatLocalTime(session.updatedAt)}  ${field(session.model)}  ${session.turns} turns, ${tokens} tokens${handoffs}  ${field(session.title)}`;
+  return `${session.id.slice(0, 8)}  ${formatLocalTime(session.updatedAt)}  ${field(session.model)}  ${plural(session.prompts, "prompt")}, ${tokens} tokens${handoffs}  ${field(session.title)}`;
 }
 
 /** A sub-agent's run under its root session in `sylk sessions`. */
@@ -44,7 +44,7 @@ export function subAgentLine(child: {
   usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number };
 }): string {
   const tokens = formatCount(child.usage.inputTokens + child.usage.outputTokens + child.usage.cacheReadTokens);
-  return `          ↳ ${field(child.agentId ?? child.agentType ?? "agent")} (${child.kind})  ${child.turns} turns, ${tokens} tokens  ${field(child.title)}`;
+  return `          ↳ ${field(child.agentId ?? child.agentType ?? "agent")} (${child.kind})  ${plural(child.turns, "model call")}, ${tokens} tokens  ${field(child.title)}`;
 }
 
 /** A pipeline under its root session in `sylk sessions`: its status and each stage with how it ended. */
@@ -56,4 +56,8 @@ export function pipelineLine(pipeline: {
   const mark = (status: string) => (status === "done" ? "✓" : status === "running" ? "…" : status === "no_structure" ? "∅" : "✗");
   const stages = pipeline.stages.map((stage) => `${field(stage.stage)}${stage.round > 0 ? stage.round : ""} ${mark(stage.status)}`).join(" → ");
   return `          ▸ pipeline ${pipeline.status}${pipeline.stopReason ? ` (${field(pipeline.stopReason)})` : ""}: ${stages}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
 }

@@ -9,7 +9,10 @@ export interface SessionRecord {
   title: string;
   provider: string;
   model: string;
+  /** Model calls. */
   turns: number;
+  /** The user's prompts: what the user counts as the conversation's turns. */
+  prompts: number;
   usage: Usage;
   /** Null for a session the user talks to; a sub-agent's session names the session that started it. */
   parentSessionId: string | null;
@@ -51,7 +54,11 @@ interface SessionRow {
   agent_id: string | null;
   agent_type: string | null;
   kind: SessionKind;
+  prompts: number;
 }
+
+/** Every column of a session, and its prompts counted from the content entries they are stored as. */
+const SESSION_COLUMNS = `sessions.*, (SELECT count(*) FROM content_entries c WHERE c.session_id = sessions.id AND c.content_type = 'user_prompt') AS prompts`;
 
 /** One message of a session as stored: what the model saw, and what it came from. */
 export interface SessionMessageRow {
@@ -92,21 +99,21 @@ export class SessionRepository {
   }
 
   get(id: string): SessionRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRow | undefined;
+    const row = this.db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`).get(id) as SessionRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   /** Root sessions whose id starts with `prefix` (users type the first characters). */
   findByPrefix(prefix: string): SessionRecord[] {
     const rows = this.db
-      .prepare("SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' AND parent_session_id IS NULL ORDER BY updated_at DESC LIMIT 10")
+      .prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id LIKE ? ESCAPE '\\' AND parent_session_id IS NULL ORDER BY updated_at DESC LIMIT 10`)
       .all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`) as SessionRow[];
     return rows.map(toRecord);
   }
 
   /** The latest session the user talked to (a sub-agent's session is never continued on its own). */
   latest(): SessionRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1").get() as
+    const row = this.db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get() as
       | SessionRow
       | undefined;
     return row ? toRecord(row) : undefined;
@@ -114,8 +121,16 @@ export class SessionRepository {
 
   /** Root sessions, newest first. */
   list(limit: number): SessionRecord[] {
-    const rows = this.db.prepare("SELECT * FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC LIMIT ?").all(limit) as SessionRow[];
+    const rows = this.db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC LIMIT ?`).all(limit) as SessionRow[];
     return rows.map(toRecord);
+  }
+
+  /** The turn each of the session's prompts began, in order: prompt n (from 1) began turn `promptTurns[n - 1]`. */
+  promptTurns(sessionId: string): number[] {
+    return this.db
+      .prepare("SELECT turn_number FROM content_entries WHERE session_id = ? AND content_type = 'user_prompt' ORDER BY turn_number, doc")
+      .pluck()
+      .all(sessionId) as number[];
   }
 
   /** Every session below `sessionId` (children, their children, …), oldest first. */
@@ -126,7 +141,7 @@ export class SessionRepository {
            SELECT id FROM sessions WHERE parent_session_id = ?
            UNION ALL SELECT sessions.id FROM sessions JOIN tree ON sessions.parent_session_id = tree.id
          )
-         SELECT sessions.* FROM sessions JOIN tree USING (id) ORDER BY created_at, rowid`,
+         SELECT ${SESSION_COLUMNS} FROM sessions JOIN tree USING (id) ORDER BY created_at, rowid`,
       )
       .all(sessionId) as SessionRow[];
     return rows.map(toRecord);
@@ -202,15 +217,16 @@ export class SessionRepository {
     return rows.map((row) => ({ role: row.role, content: JSON.parse(row.content) as ChatMessage["content"] }));
   }
 
-  recordTurn(sessionId: string, usage: Usage): void {
+  /** One model call: its usage is added, and the session now names the model that answered (`/model` switches it mid-session). */
+  recordTurn(sessionId: string, usage: Usage, model?: string): void {
     this.db
       .prepare(
-        `UPDATE sessions SET turns = turns + 1, updated_at = ?, input_tokens = input_tokens + ?,
+        `UPDATE sessions SET turns = turns + 1, updated_at = ?, model = coalesce(?, model), input_tokens = input_tokens + ?,
            output_tokens = output_tokens + ?, cache_read_tokens = cache_read_tokens + ?,
            cache_write_tokens = cache_write_tokens + ?
          WHERE id = ?`,
       )
-      .run(Date.now(), usage.inputTokens, usage.outputTokens, usage.cacheReadTokens, usage.cacheWriteTokens, sessionId);
+      .run(Date.now(), model ?? null, usage.inputTokens, usage.outputTokens, usage.cacheReadTokens, usage.cacheWriteTokens, sessionId);
   }
 }
 
@@ -253,5 +269,6 @@ function toRecord(row: SessionRow): SessionRecord {
     agentId: row.agent_id ?? null,
     agentType: row.agent_type ?? null,
     kind: row.kind ?? "main",
+    prompts: row.prompts,
   };
 }

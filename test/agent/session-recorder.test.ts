@@ -110,6 +110,24 @@ describe("SessionRecorder", () => {
     expect(rows[1]?.entryIds).toEqual(entries.slice(1).map((entry) => entry.id));
   });
 
+  it("counts the user's prompts apart from model calls, and a session resumed with another model names it from its next call", async () => {
+    const deps = { sessions: services.sessions, contentStore: services.contentStore, identity };
+    const recorder = SessionRecorder.start(deps, { title: "two prompts", provider: "anthropic", model: "claude-first" });
+    const first = await recorder.recordPrompt("read the readme", 1);
+    await recorder.recordResponse(1, response, first);
+    await recorder.recordResponse(2, { ...response, content: [{ type: "text", text: "Done." }], stopReason: "end_turn" }, first);
+    const sessionId = recorder.session.id;
+    expect(services.sessions.get(sessionId)).toMatchObject({ turns: 2, prompts: 1, model: "claude-first" });
+
+    const resumed = SessionRecorder.resume(deps, services.sessions.get(sessionId)!, "claude-second");
+    expect(services.sessions.get(sessionId)?.model).toBe("claude-first");
+    const second = await resumed.recordPrompt("and now?", 3);
+    await resumed.recordResponse(3, { ...response, content: [{ type: "text", text: "Now." }], stopReason: "end_turn" }, second);
+    expect(services.sessions.get(sessionId)).toMatchObject({ turns: 3, prompts: 2, model: "claude-second" });
+    expect(services.sessions.list(5).find((session) => session.id === sessionId)?.prompts).toBe(2);
+    expect(services.sessions.promptTurns(sessionId)).toEqual([1, 3]);
+  });
+
   it("records a prompt whole or not at all", async () => {
     const deps = { sessions: services.sessions, contentStore: services.contentStore, identity };
     const recorder = SessionRecorder.start(deps, { title: "hello", provider: "anthropic", model: "claude-fake" });

@@ -59,7 +59,7 @@ describe("sub-agents at the command line", () => {
     const listed = await sylk(["sessions"]);
     const lines = listed.stdout.trim().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/↳ librarian-1 \(delegate\) {2}2 turns/);
+    expect(lines[1]).toMatch(/↳ librarian-1 \(delegate\) {2}2 model calls/);
     const json = JSON.parse((await sylk(["sessions", "--json"])).stdout) as { sessions: Array<{ subagents: Array<Record<string, unknown>> }> };
     expect(json.sessions).toHaveLength(1);
     expect(json.sessions[0]?.subagents).toEqual([expect.objectContaining({ agent_id: "librarian-1", agent_type: "librarian", kind: "delegate", turns: 2 })]);

@@ -47,11 +47,11 @@ describe("checkpoints", () => {
     app = await editingSession();
     expect(readFileSync(file("src/greet.ts"), "utf8")).toContain("count = 2");
     await app.submit("/undo");
-    await app.waitFor(/Restored src\/new\.ts, src\/greet\.ts to before turn \d+/);
+    await app.waitFor(/Restored src\/new\.ts, src\/greet\.ts to before prompt 2\./);
     expect(existsSync(file("src/new.ts"))).toBe(false);
     expect(readFileSync(file("src/greet.ts"), "utf8")).toBe(ORIGINAL.replace("hello", "goodbye"));
     await app.submit("/undo");
-    await app.waitFor(/Restored src\/greet\.ts to before turn 1\./);
+    await app.waitFor(/Restored src\/greet\.ts to before prompt 1\./);
     expect(readFileSync(file("src/greet.ts"), "utf8")).toBe(ORIGINAL);
     await app.submit("/undo");
     await app.waitFor("Nothing to undo");
@@ -73,7 +73,7 @@ describe("checkpoints", () => {
     expect(readFileSync(file("src/greet.ts"), "utf8")).toBe(ORIGINAL.replace("hello", "goodbye"));
   });
 
-  it("/rewind lists the edits by prompt and goes back to a chosen turn; /diff shows the session's changes", async () => {
+  it("/rewind lists the edits by prompt, numbered as the user counts them, and goes back to a chosen prompt; /diff shows the session's changes", async () => {
     app = await editingSession();
     await app.submit("/diff");
     await app.waitFor("src/new.ts");
@@ -83,9 +83,15 @@ describe("checkpoints", () => {
     expect(app.frame()).toMatch(/src\/new\.ts\n\s*1 \+ export const created = true;/);
     expect(app.frame()).not.toContain("/dev/null");
     await app.submit("/rewind");
-    await app.waitFor(/turn 1: src\/greet\.ts\n\s+turn \d+: src\/new\.ts, src\/greet\.ts/);
+    // The second prompt is prompt 2, however many model calls the first one took.
+    await app.waitFor(/prompt 1: src\/greet\.ts\n\s+prompt 2: src\/new\.ts, src\/greet\.ts/);
+    await app.submit("/rewind 3");
+    await app.waitFor("This session has 2 prompts: /rewind 0 to 2.");
+    await app.submit("/rewind 1");
+    await app.waitFor(/Restored src\/new\.ts, src\/greet\.ts to before prompt 2\./);
+    expect(existsSync(file("src/new.ts"))).toBe(false);
     await app.submit("/rewind 0");
-    await app.waitFor(/Restored .*src\/greet\.ts.* to before turns 1, \d+/);
+    await app.waitFor(/Restored .*src\/greet\.ts.* to before prompt 1\./);
     expect(readFileSync(file("src/greet.ts"), "utf8")).toBe(ORIGINAL);
     expect(existsSync(file("src/new.ts"))).toBe(false);
     await app.submit("/diff");
@@ -113,7 +119,7 @@ describe("a restore never follows a link", () => {
     expect(unwrapped()).toContain('Add "force" to restore the rest and leave src/greet.ts as it is.');
     expect(existsSync(file("src/new.ts"))).toBe(true);
     await app.submit("/undo force");
-    await app.waitFor(/Restored src\/new\.ts to before turn \d+\./);
+    await app.waitFor(/Restored src\/new\.ts to before prompt 2\./);
     expect(existsSync(file("src/new.ts"))).toBe(false);
     expect(readFileSync(outside, "utf8")).toBe(swapped);
     expect(lstatSync(file("src/greet.ts")).isSymbolicLink()).toBe(true);
@@ -161,7 +167,7 @@ describe("checkpoints of a file holding a secret", () => {
     expect(app.frame().split("> /diff")[1]).toContain('token = "[REDACTED:github-token]"');
     expect(app.frame().split("> /diff")[1]).not.toContain(TOKEN);
     await app.submit("/undo");
-    await app.waitFor(/Restored src\/config\.ts to before turn 1\./);
+    await app.waitFor(/Restored src\/config\.ts to before prompt 1\./);
     expect(readFileSync(file("src/config.ts"), "utf8")).toBe(CONFIG);
   });
 

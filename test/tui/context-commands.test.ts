@@ -52,11 +52,12 @@ describe("/refs and /retrieve", () => {
     // The oldest live reference holds the first read: file0, byte for byte.
     const oldest = [...live].sort((a, b) => a.turnRange[0] - b.turnRange[0])[0];
     await app.submit(`/retrieve ${oldest?.id}`);
-    await app.waitFor(`${oldest?.id}: turns`);
+    // Twelve model calls, one prompt: the user is shown prompt numbers, not the store's turns.
+    await app.waitFor(`${oldest?.id}: prompt 1,`);
     await app.waitFor("record 0.39:");
     const frame = app.frame();
     for (const line of fileContent(0).trimEnd().split("\n")) expect(frame).toContain(line);
-    expect(frame).toContain("tool_result");
+    expect(frame).toContain("── prompt 1 · tool_result");
   }, 90_000);
 
   it("an unknown reference gets a clear error, and no argument the usage", async () => {

@@ -51,7 +51,7 @@ describe("in-session controls", () => {
     expect(nextPermissionMode("bypass", true)).toBe("default");
   });
 
-  it("/model switches the model, and the conversation goes on", async () => {
+  it("/model switches the model, and the conversation goes on (and /sessions names the model now answering)", async () => {
     server.enqueue(reply().text("First answer."), reply().text("Second answer."));
     app = await withModel();
     await app.waitFor(/index: fresh/);
@@ -65,6 +65,8 @@ describe("in-session controls", () => {
     expect(first?.body.model).not.toBe("claude-haiku-4-5");
     expect(second?.body.model).toBe("claude-haiku-4-5");
     expect(JSON.stringify(second?.body.messages)).toContain("First answer.");
+    await app.submit("/sessions");
+    await app.waitFor(/\* [0-9a-f]{8} .* claude-haiku-4-5 {2}2 prompts, /);
   });
 
   it("/evict moves the older turns out now, and a reference stands for them", async () => {

@@ -114,7 +114,7 @@ describe("slash commands", () => {
     await app.submit("/clear");
     await app.waitFor("New session.");
     await app.submit(`/resume ${id.slice(0, 8)}`);
-    await app.waitFor(`Resumed session ${id.slice(0, 8)}: an earlier question about jwt (1 turns)`);
+    await app.waitFor(`Resumed session ${id.slice(0, 8)}: an earlier question about jwt (1 prompt)`);
     await app.submit("/resume nosuchid");
     await app.waitFor("No session nosuchid in this project");
   });

@@ -41,7 +41,7 @@ export class Conversation implements CallerConversation {
 
   /** A stored conversation, going on. */
   static resume(deps: ConversationDeps, origin: ConversationOrigin, record: SessionRecord): Conversation {
-    return new Conversation(record.id, deps, origin, SessionRecorder.resume(deps, record));
+    return new Conversation(record.id, deps, origin, SessionRecorder.resume(deps, record, origin.model));
   }
 
   /** Whether it is stored: resumed, or a prompt has been recorded. */

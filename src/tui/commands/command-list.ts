@@ -15,7 +15,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "refs", usage: "/refs", description: "context references: what left the window, and what stands for it" },
   { name: "retrieve", usage: "/retrieve <ref>", description: "show what a context reference stands for, byte for byte" },
   { name: "undo", usage: "/undo [force]", description: "take back the file edits of the last prompt" },
-  { name: "rewind", usage: "/rewind [turn]", description: "list edits by prompt, or take back every edit after a turn" },
+  { name: "rewind", usage: "/rewind [prompt]", description: "list edits by prompt, or take back every edit after a prompt (numbered from 1)" },
   { name: "diff", usage: "/diff", description: "what this session's edits changed" },
   { name: "evict", usage: "/evict", description: "move older turns out of the window now (references bring them back)" },
   { name: "handoff", usage: "/handoff", description: "hand the work to a fresh instance of the agent now (prompt, tasks and files go along)" },

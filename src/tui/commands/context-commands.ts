@@ -1,4 +1,5 @@
 import { formatCount } from "../../format/numbers.js";
+import type { PromptNumbers } from "../../format/prompt-numbers.js";
 import type { ContextReference } from "../../store/content-types.js";
 import type { TranscriptEntry } from "../transcript.js";
 import type { SlashCommandContext } from "./slash-commands.js";
@@ -17,11 +18,13 @@ export function referencesCommand(context: SlashCommandContext): void {
   }
   const live = references.filter((reference) => !reference.foldedInto);
   const folded = references.filter((reference) => reference.foldedInto);
+  const numbers = context.project.promptNumbers(sessionId as string);
+  const line = (reference: ContextReference) => referenceLine(reference, numbers);
   const lines = [
     `${live.length} in the window, standing for ${formatCount(live.reduce((sum, reference) => sum + reference.tokensSaved, 0))} evicted tokens:`,
-    ...live.map(referenceLine),
+    ...live.map(line),
   ];
-  if (folded.length > 0) lines.push("", `${folded.length} folded into later ones:`, ...folded.map(referenceLine));
+  if (folded.length > 0) lines.push("", `${folded.length} folded into later ones:`, ...folded.map(line));
   lines.push("", "/retrieve <ref> shows what one stands for, byte for byte.");
   context.agent.print(note(lines.join("\n")));
 }
@@ -31,8 +34,11 @@ export async function retrieveCommand(refId: string, context: SlashCommandContex
   if (!refId) return context.agent.print(note("Usage: /retrieve <ref> (see /refs)", "warning"));
   const id = refId.replace(/^\[?CTX-REF:/i, "").replace(/\W.*$/, "");
   const { reference, result } = await context.project.retrieve(id, RETRIEVE_DISPLAY_TOKENS);
-  const header = `${reference.id}: turns ${reference.turnRange[0]}–${reference.turnRange[1]}, ${reference.contentIds.length} entries, ${formatCount(reference.tokensSaved)} tokens. ${reference.summary}`;
-  const body = result.entries.map((entry) => `── turn ${entry.turnNumber} · ${entry.contentType} · ${formatCount(entry.tokenCount)} tokens\n${entry.content}`);
+  const numbers = context.project.promptNumbers(reference.sessionId);
+  const header = `${reference.id}: ${numbers.describeTurns(...reference.turnRange)}, ${reference.contentIds.length} entries, ${formatCount(reference.tokensSaved)} tokens. ${reference.summary}`;
+  const body = result.entries.map(
+    (entry) => `── prompt ${numbers.promptOf(entry.turnNumber)} · ${entry.contentType} · ${formatCount(entry.tokenCount)} tokens\n${entry.content}`,
+  );
   const shown = result.entries.length;
   const rest = reference.contentIds.length - shown;
   const footer =
@@ -42,7 +48,7 @@ export async function retrieveCommand(refId: string, context: SlashCommandContex
   context.agent.print(note(header), note(body.join("\n\n"), "dim"), ...(footer ? [note(footer, "dim")] : []));
 }
 
-function referenceLine(reference: ContextReference): string {
+function referenceLine(reference: ContextReference, numbers: PromptNumbers): string {
   const folded = reference.foldedInto ? ` → ${reference.foldedInto}` : "";
-  return `  ${reference.id}  turns ${reference.turnRange[0]}–${reference.turnRange[1]}  ${formatCount(reference.tokensSaved)} tokens  ${reference.summary}${folded}`;
+  return `  ${reference.id}  ${numbers.describeTurns(...reference.turnRange)}  ${formatCount(reference.tokensSaved)} tokens  ${reference.summary}${folded}`;
 }

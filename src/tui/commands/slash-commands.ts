@@ -1,4 +1,5 @@
 import { formatCount } from "../../format/numbers.js";
+import { PromptNumbers } from "../../format/prompt-numbers.js";
 import { sessionLine } from "../../format/session-lines.js";
 import type { AgentControls } from "../hooks/use-agent.js";
 import type { AgentSession } from "../../app/session/open-agent-session.js";
@@ -124,7 +125,7 @@ function resumeCommand(id: string, context: SlashCommandContext): void {
   if (!id) return context.agent.print(note(`Usage: /resume <id>\n\n${sessionList(context)}`, "warning"));
   const session = context.agent.switchSession({ id });
   const recap = context.project.recap(session.sessionId, RECAP_ITEMS);
-  const title = recap ? `: ${recap.title} (${recap.turns} turns)` : "";
+  const title = recap ? `: ${recap.title} (${recap.prompts} ${recap.prompts === 1 ? "prompt" : "prompts"})` : "";
   context.agent.print(note(`Resumed session ${session.sessionId.slice(0, 8)}${title}`), ...recapEntries(recap?.items ?? []));
 }
 
@@ -146,24 +147,35 @@ function modelCommand(requested: string, context: SlashCommandContext): void {
 async function undoCommand(argument: string, context: SlashCommandContext): Promise<void> {
   const forced = argument === "force";
   const result = await context.agent.session.undo(forced);
-  context.agent.print(note(restoreText(result, "Nothing to undo: this session has made no file edits (or they were undone).", forced)));
+  context.agent.print(note(restoreText(result, "Nothing to undo: this session has made no file edits (or they were undone).", forced, promptNumbers(context))));
 }
 
-/** `/rewind` lists the prompts with edits; `/rewind <turn> [force]` takes back every edit made after that turn. */
+/** The session's prompts, numbered as the user counts them (none before the first prompt is stored). */
+function promptNumbers(context: SlashCommandContext): PromptNumbers {
+  const { session } = context.agent;
+  return session.started ? context.project.promptNumbers(session.sessionId) : new PromptNumbers([]);
+}
+
+/** `/rewind` lists the prompts with edits; `/rewind <prompt> [force]` takes back every edit made after that prompt. */
 async function rewindCommand(argument: string, context: SlashCommandContext): Promise<void> {
-  const [turn, force] = argument.split(/\s+/);
-  if (!turn) {
+  const [prompt, force] = argument.split(/\s+/);
+  const numbers = promptNumbers(context);
+  if (!prompt) {
     const groups = context.agent.session.editGroups();
     if (groups.length === 0) return context.agent.print(note("This session has no file edits to rewind.", "dim"));
-    const lines = groups.map((group) => `  turn ${group.promptTurn}: ${group.files.join(", ")}`);
-    return context.agent.print(note(["Edits by prompt (/rewind <turn> takes back every edit after that turn; 0: all):", ...lines].join("\n")));
+    const lines = groups.map((group) => `  prompt ${numbers.promptOf(group.promptTurn)}: ${group.files.join(", ")}`);
+    return context.agent.print(note(["Edits by prompt (/rewind <prompt> takes back every edit after that prompt; 0: all):", ...lines].join("\n")));
   }
-  if (!/^\d+$/.test(turn)) return context.agent.print(note("Usage: /rewind [turn] [force]", "warning"));
-  const result = await context.agent.session.rewind(Number(turn), force === "force");
-  context.agent.print(note(restoreText(result, `Nothing to rewind after turn ${turn}.`, force === "force")));
+  if (!/^\d+$/.test(prompt)) return context.agent.print(note("Usage: /rewind [prompt] [force]", "warning"));
+  const turn = numbers.turnOf(Number(prompt));
+  if (turn === undefined) {
+    return context.agent.print(note(`This session has ${numbers.count} ${numbers.count === 1 ? "prompt" : "prompts"}: /rewind 0 to ${numbers.count}.`, "warning"));
+  }
+  const result = await context.agent.session.rewind(turn, force === "force");
+  context.agent.print(note(restoreText(result, `Nothing to rewind after prompt ${prompt}.`, force === "force", numbers)));
 }
 
-function restoreText(result: RestoreResult, nothing: string, forced: boolean): string {
+function restoreText(result: RestoreResult, nothing: string, forced: boolean, numbers: PromptNumbers): string {
   const { conflicts, refused } = result;
   const refusals = refused.map(({ path, reason }) => `${path} cannot be restored: ${reason}`);
   if (result.restored.length === 0 && (conflicts.length > 0 || refused.length > 0)) {
@@ -171,8 +183,9 @@ function restoreText(result: RestoreResult, nothing: string, forced: boolean): s
     return [changed, ...refusals, ...(forced ? [] : [forceHint(result)])].join("\n");
   }
   if (result.restored.length === 0) return nothing;
-  const turns = result.promptTurns.length === 1 ? `turn ${result.promptTurns[0]}` : `turns ${result.promptTurns.join(", ")}`;
-  return [`Restored ${result.restored.join(", ")} to before ${turns}. The model is told with your next prompt.`, ...refusals].join("\n");
+  const prompts = result.promptTurns.map((turn) => numbers.promptOf(turn));
+  const which = prompts.length === 1 ? `prompt ${prompts[0]}` : `prompts ${prompts.join(", ")}`;
+  return [`Restored ${result.restored.join(", ")} to before ${which}. The model is told with your next prompt.`, ...refusals].join("\n");
 }
 
 /** What "force" would do when nothing moved: overwrite the changes, and leave what cannot be restored as it is. */
