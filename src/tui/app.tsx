@@ -1,6 +1,7 @@
 import { Box, Text, useApp, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
+import { defaultConfig } from "../config/schema.js";
 import { estimateCost } from "../llm/model-prices.js";
 import { addUsage } from "../llm/model-types.js";
 import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
@@ -59,6 +60,8 @@ export interface AppProps {
 
 /** Clears the visible screen and the scrollback, then homes the cursor. */
 const CLEAR_TERMINAL = "\u001b[2J\u001b[3J\u001b[H";
+/** The agent a user talks to unless they choose another; any other is named on the status line. */
+const DEFAULT_AGENT = defaultConfig().agent.type;
 
 export function App(props: AppProps) {
   const theme = useMemo(() => createTheme(props.env), [props.env]);
@@ -260,6 +263,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
                 contextWindow: agent.state.windowTokens ?? project.settings.windowTokens ?? provider.contextWindow,
               }
             : undefined,
+          ...(agent.session.agentType !== DEFAULT_AGENT ? { agent: agent.session.agentType } : {}),
           contextTokens: agent.state.contextTokens,
           references: agent.state.references,
           activeAgents: agent.state.tools.flatMap((tool) => (tool.subagent && tool.subagent.tokens === undefined ? [tool.subagent.agentId] : [])),

@@ -125,6 +125,21 @@ describe("status line text", () => {
     expect(statusText(working, 111)).toBe("claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · q 0.91 · $0.42 est. · index: fresh · accept-edits · sandboxed");
   });
 
+  it("names the agent the user talks to when it is not the default one, and keeps it when the line shortens", () => {
+    const librarian = { ...info, agent: "librarian" };
+    expect(statusText(librarian, 200)).toBe("claude-sonnet-5-5 · agent: librarian · 45,300 tokens (23% of 200k) · index: indexing 400/1,000 · accept-edits mode");
+    expect(statusText(librarian, 40)).toBe("sonnet-5-5 · librarian · idx 400/1k");
+  });
+
+  it("shows which agent is active on the screen (--agent librarian)", async () => {
+    app = await renderApp({ consent: true, env: { SYLK_AGENT_TYPE: "librarian" } });
+    await app.waitFor("agent: librarian");
+    await app.close();
+    app = await renderApp({ consent: true });
+    await app.waitFor("index: fresh");
+    expect(app.frame()).not.toContain("agent:");
+  });
+
   it("shows the agent's predicted quality after the window, with the instance once a handoff made a new one", () => {
     const quality = { ...info, quality: { predicted: 0.8712, agentId: "engineer-2" } };
     expect(statusText(quality, 200)).toBe(

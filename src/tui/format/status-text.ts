@@ -6,6 +6,8 @@ import { compactNumber, truncate } from "./text.js";
 
 export interface StatusInfo {
   model: { name: string; contextWindow: number } | undefined;
+  /** The agent the user talks to, when it is not the default one (`--agent librarian`, `agent.type`). */
+  agent?: string;
   /** Tokens in the window at the latest model call. */
   contextTokens: number | undefined;
   /** Context reference markers in the window (shown once there are any). */
@@ -38,6 +40,7 @@ interface Segment {
  */
 export function statusText(info: StatusInfo, columns: number): string {
   const model = modelSegment(info);
+  const agent = info.agent ? { full: `agent: ${info.agent}`, short: truncate(info.agent, 16) } : undefined;
   const tokens = tokenSegment(info);
   const references = referenceSegment(info.references ?? 0);
   const index = indexSegment(info.index);
@@ -47,7 +50,7 @@ export function statusText(info: StatusInfo, columns: number): string {
   const agents = agentsSegment(info.activeAgents ?? []);
   const questions = info.questions ? { full: `${info.questions} question${info.questions === 1 ? "" : "s"} for you (/memory)`, short: `${info.questions}?` } : undefined;
   const cost = info.costDollars !== undefined && info.costDollars > 0 ? { full: `${formatDollars(info.costDollars)} est.`, short: formatDollars(info.costDollars) } : undefined;
-  const all = [model, tokens, quality, agents, questions, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
+  const all = [model, agent, tokens, quality, agents, questions, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
   const withoutCost = all.filter((segment) => segment !== cost);
   // Short forms that lose nothing a user reads the line for: "q 0.87", "accept-edits", "sandboxed".
   const terse = (segment: Segment) => (segment === quality || segment === mode || segment === sandbox ? segment.short : segment.full);
@@ -60,10 +63,10 @@ export function statusText(info: StatusInfo, columns: number): string {
     withoutCost.map((segment) => (segment === quality ? segment.short : segment.full)),
     all.map((segment) => segment.short),
     withoutCost.map((segment) => segment.short),
-    [model.short, tokens?.short, quality?.short, agents?.short, index.short, mode?.short, sandbox?.short],
-    [model.short, tokens?.short, references?.short, index.short],
-    [model.short, tokens?.short, index.short],
-    [model.short, index.short],
+    [model.short, agent?.short, tokens?.short, quality?.short, agents?.short, index.short, mode?.short, sandbox?.short],
+    [model.short, agent?.short, tokens?.short, references?.short, index.short],
+    [model.short, agent?.short, tokens?.short, index.short],
+    [model.short, agent?.short, index.short],
     [index.short],
   ];
   for (const candidate of candidates) {
