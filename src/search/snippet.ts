@@ -27,9 +27,19 @@ export function snippetFor(content: string, query: string): string {
       }
     }
   }
-  const from = Math.max(0, Math.min(bestLine - 1, lines.length - SNIPPET_LINES));
-  return lines
-    .slice(from, from + SNIPPET_LINES)
+  let from = Math.max(0, Math.min(bestLine - 1, lines.length - SNIPPET_LINES));
+  // A blank line before the match is skipped, and the window shows one more line of the chunk instead.
+  while (from < bestLine && (lines[from] as string).trim() === "") from++;
+  return withoutBlankEdges(lines.slice(from, from + SNIPPET_LINES))
     .map((line) => (line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}…` : line))
     .join("\n");
+}
+
+/** The window without its blank first and last lines: a snippet that opens with an empty line reads as a gap in the listing. */
+function withoutBlankEdges(lines: readonly string[]): readonly string[] {
+  let start = 0;
+  let end = lines.length;
+  while (start < end - 1 && (lines[start] as string).trim() === "") start++;
+  while (end > start + 1 && (lines[end - 1] as string).trim() === "") end--;
+  return lines.slice(start, end);
 }

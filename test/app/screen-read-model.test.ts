@@ -44,7 +44,7 @@ describe("the screen's read model", () => {
     expect(screen.sessions(10).map(({ session, chain }) => [session.id, chain])).toEqual([["root-1", ["engineer-1", "engineer-2"]]]);
     expect(screen.recap("root-1", 8)).toEqual({
       title: "Fix the parser",
-      turns: 1,
+      prompts: 1,
       items: [
         { kind: "prompt", text: "Fix the parser" },
         { kind: "answer", text: "Fixed." },
