@@ -44,7 +44,8 @@ describe("the screen's read model", () => {
     expect(screen.sessions(10).map(({ session, chain }) => [session.id, chain])).toEqual([["root-1", ["engineer-1", "engineer-2"]]]);
     expect(screen.recap("root-1", 8)).toEqual({
       title: "Fix the parser",
-      prompts: 1,
+      // Prompts are counted from the recorded prompt entries; these messages were appended without them.
+      prompts: 0,
       items: [
         { kind: "prompt", text: "Fix the parser" },
         { kind: "answer", text: "Fixed." },
