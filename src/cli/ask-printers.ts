@@ -1,4 +1,5 @@
 import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
+import { summariseCall } from "../format/call-summary.js";
 import { terminalJson } from "../format/terminal-json.js";
 import { terminalField, terminalText } from "./terminal-text.js";
 
@@ -100,7 +101,7 @@ class TextPrinter implements AskPrinter {
         this.endLine();
         break;
       case "tool_use":
-        this.err(`⏺ ${terminalField(event.name)}(${summariseInput(event.input)})\n`);
+        this.err(`⏺ ${terminalField(event.name)}(${summariseCall(event.name, event.input)})\n`);
         break;
       case "attached":
         this.err(`Attached ${event.files.map((file) => `${terminalField(file.path)}:${file.startLine}-${file.endLine}`).join(", ")}\n`);
@@ -159,7 +160,7 @@ class TextPrinter implements AskPrinter {
     const inner = event.event;
     const agent = terminalField(event.agentId);
     if (inner.type === "subagent_event") this.subAgentLine(inner, depth + 1);
-    else if (inner.type === "tool_use") this.err(`${indent}⏺ ${agent} ${terminalField(inner.name)}(${summariseInput(inner.input)})\n`);
+    else if (inner.type === "tool_use") this.err(`${indent}⏺ ${agent} ${terminalField(inner.name)}(${summariseCall(inner.name, inner.input)})\n`);
     else if (inner.type === "tool_result") this.err(`${indent}  ⎿ ${inner.isError ? "✗ " : ""}${firstLine(inner.display ?? inner.output)}\n`);
     else if (inner.type === "error") this.err(`${indent}sylk: ${agent}: ${inner.message}\n`);
   }
@@ -357,15 +358,6 @@ function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
     case "done":
       return { type: "result", ...resultJson(event.result) };
   }
-}
-
-/** The argument a call is recognised by, on one line; escaped before it is cut, so the cut counts what is shown. */
-function summariseInput(input: unknown): string {
-  if (typeof input !== "object" || input === null) return "";
-  const record = input as Record<string, unknown>;
-  const primary = record.path ?? record.command ?? record.pattern ?? record.query;
-  const text = terminalField(typeof primary === "string" ? primary : JSON.stringify(input));
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 function firstLine(text: string): string {

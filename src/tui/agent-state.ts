@@ -2,7 +2,7 @@ import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-e
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
 import { maskSecrets } from "../security/secrets.js";
-import { summariseCall } from "./format/call-summary.js";
+import { summariseCall } from "../format/call-summary.js";
 import { firstLine } from "./format/text.js";
 import { completedBlocksLength } from "./markdown/completed-blocks.js";
 import type { SubAgentView, ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";

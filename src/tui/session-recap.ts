@@ -1,5 +1,5 @@
 import type { ReplayItem } from "../app/session-replay.js";
-import { summariseCall } from "./format/call-summary.js";
+import { summariseCall } from "../format/call-summary.js";
 import { truncate } from "./format/text.js";
 import type { TranscriptEntry } from "./transcript.js";
 

@@ -82,6 +82,19 @@ describe("sylk ask against the Messages API", () => {
     expect(String(server.requests[0]?.headers.authorization ?? server.requests[0]?.headers["x-api-key"])).toContain("sk-ant-test-key");
   });
 
+  it("shows each call on stderr as the TUI does: what a grep looks for and where, a task list's size, never the call's JSON", async () => {
+    server.enqueue(
+      reply().toolUse("grep", { pattern: "export function renderInvoice", path: "src/billing" }, "toolu_g"),
+      reply().toolUse("todo_write", { todos: [{ content: "read it", status: "done" }, { content: "explain", status: "pending" }] }, "toolu_t"),
+      reply().text("Found it."),
+    );
+    const run = await ask(["Where is renderInvoice?"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('⏺ grep("export function renderInvoice" in src/billing)');
+    expect(run.stderr).toContain("⏺ todo_write(2 tasks, 1 done)");
+    expect(run.stderr).not.toContain('{"todos"');
+  });
+
   it("prints one JSON object with --output-format json", async () => {
     server.enqueue(
       reply().toolUse("grep", { pattern: "validateToken" }, "toolu_g").usage({ input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 40 }),

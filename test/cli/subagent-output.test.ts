@@ -54,7 +54,7 @@ describe("sub-agents at the command line", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe("Tokens are verified in src/auth.ts:1-3.\n");
     expect(run.stderr).toContain("⏺ delegate(");
-    expect(run.stderr).toMatch(/\n {2}⏺ librarian-1 grep\(verifyToken\)\n/);
+    expect(run.stderr).toMatch(/\n {2}⏺ librarian-1 grep\("verifyToken"\)\n/);
 
     const listed = await sylk(["sessions"]);
     const lines = listed.stdout.trim().split("\n");

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { visible } from "../../format/visible-text.js";
-import { summariseCall } from "../format/call-summary.js";
+import { summariseCall } from "../../format/call-summary.js";
 import { formatElapsed } from "../format/text.js";
 import { useElapsedSeconds } from "../hooks/use-elapsed.js";
 import { useTheme, type Theme } from "../theme.js";

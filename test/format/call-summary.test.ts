@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { summariseCall } from "../../../src/tui/format/call-summary.js";
+import { summariseCall } from "../../src/format/call-summary.js";
 
 describe("a tool call on one line", () => {
   it("says what a search looks for and where", () => {

@@ -1,5 +1,4 @@
-import { visible } from "../../format/visible-text.js";
-import { truncate } from "./text.js";
+import { visible } from "./visible-text.js";
 
 type Input = Record<string, unknown>;
 
@@ -17,6 +16,7 @@ const SUMMARIES: Record<string, (input: Input) => string | undefined> = {
 /**
  * `grep("isIdentifierName" in packages)`: what a tool call does, on one line
  * beside its name, in words a user reads at a glance, never the call's JSON.
+ * The TUI and `sylk ask`'s progress lines both show calls this way.
  * Control characters are shown escaped before the line is cut, so the cut
  * counts what is drawn.
  */
@@ -25,6 +25,10 @@ export function summariseCall(name: string, input: unknown, max = 80): string {
   const record = input as Input;
   const summary = SUMMARIES[name]?.(record) ?? tellingField(record) ?? "";
   return truncate(visible(summary, { newlines: false, tabs: "escape" }), max);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
 }
 
 function searched(pattern: unknown, path: unknown, glob?: unknown): string | undefined {
