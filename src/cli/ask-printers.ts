@@ -1,6 +1,7 @@
 import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
 import { summariseCall } from "../format/call-summary.js";
 import { terminalJson } from "../format/terminal-json.js";
+import { resultJson, toStreamJson } from "./stream-json.js";
 import { terminalField, terminalText } from "./terminal-text.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -33,35 +34,6 @@ export function createPrinter(format: OutputFormat, streams: Streams, facts: Run
     case "stream-json":
       return new StreamJsonPrinter(streams, facts);
   }
-}
-
-/** The `json` result object (also the last line of `stream-json`). */
-export function resultJson(result: AgentResult) {
-  return {
-    session_id: result.sessionId,
-    response: result.response,
-    stop_reason: result.stopReason,
-    stats: {
-      turns: result.turns,
-      input_tokens: result.usage.inputTokens,
-      output_tokens: result.usage.outputTokens,
-      cache_read_tokens: result.usage.cacheReadTokens,
-      cache_write_tokens: result.usage.cacheWriteTokens,
-      tool_calls: result.toolCalls,
-      ...(result.subagents
-        ? {
-            subagents: {
-              runs: result.subagents.runs,
-              input_tokens: result.subagents.usage.inputTokens,
-              output_tokens: result.subagents.usage.outputTokens,
-              cache_read_tokens: result.subagents.usage.cacheReadTokens,
-              cache_write_tokens: result.subagents.usage.cacheWriteTokens,
-            },
-          }
-        : {}),
-    },
-    error: result.error ?? null,
-  };
 }
 
 /**
@@ -221,142 +193,6 @@ class StreamJsonPrinter implements AskPrinter {
     const line = event.type === "session_start" ? { ...toStreamJson(event), sandbox: this.facts.sandbox } : toStreamJson(event);
     // A sub-agent's start and end name the sub-agent itself.
     return line ? { ...agent, ...line } : undefined;
-  }
-}
-
-function toStreamJson(event: AgentEvent): Record<string, unknown> | undefined {
-  switch (event.type) {
-    case "session_start":
-      return { type: "init", session_id: event.sessionId, resumed: event.resumed, provider: event.provider, model: event.model };
-    case "turn_start":
-      return { type: "turn", turn: event.turn };
-    case "attached":
-      return { type: "attached", files: event.files.map((file) => ({ path: file.path, start_line: file.startLine, end_line: file.endLine, truncated: file.truncated })) };
-    case "text_delta":
-      return { type: "message", delta: event.text };
-    case "retry":
-      return { type: "retry", attempt: event.attempt, delay_ms: event.delayMs, reason: event.reason };
-    case "assistant_message":
-      return { type: "assistant", turn: event.turn, text: event.text, tool_calls: event.toolCalls };
-    case "tool_use":
-      return { type: "tool_use", id: event.id, name: event.name, input: event.input };
-    case "tool_output":
-      return { type: "tool_output", id: event.id, text: event.text };
-    case "tool_result":
-      return {
-        type: "tool_result",
-        id: event.id,
-        name: event.name,
-        output: event.output,
-        is_error: event.isError ?? false,
-        permission: event.permission,
-        ...(event.diff ? { diff: event.diff } : {}),
-      };
-    case "usage":
-      return {
-        type: "usage",
-        turn: event.turn,
-        input_tokens: event.usage.inputTokens,
-        output_tokens: event.usage.outputTokens,
-        cache_read_tokens: event.usage.cacheReadTokens,
-        cache_write_tokens: event.usage.cacheWriteTokens,
-      };
-    case "error":
-      return { type: "error", kind: event.kind, message: event.message, fatal: event.fatal };
-    case "context_eviction":
-      return {
-        type: "context_eviction",
-        turn: event.turn,
-        ref_id: event.reference.id,
-        ref_type: event.reference.type,
-        turn_range: event.reference.turnRange,
-        tokens_saved: event.reference.tokensSaved,
-        content_ids: event.reference.contentIds.length,
-        summary: event.reference.summary,
-        marker: event.marker,
-      };
-    case "prefetch":
-      return { type: "prefetch", turn: event.turn, excerpts: event.excerpts, hints: event.hints, tokens: event.tokens, tier: event.tier };
-    case "handoff":
-      return {
-        type: "handoff",
-        turn: event.turn,
-        from_agent: event.fromAgent,
-        to_agent: event.toAgent,
-        handoff_index: event.handoffIndex,
-        reason: event.reason,
-        context_tokens_before: event.contextTokensBefore,
-        context_tokens_after: event.contextTokensAfter,
-        predicted_quality: Number(event.predictedQuality.toFixed(4)),
-        ...(event.referenceId ? { ref_id: event.referenceId } : {}),
-        duration_ms: Number(event.durationMs.toFixed(3)),
-      };
-    case "context_window":
-      return {
-        type: "context",
-        turn: event.turn,
-        used_tokens: event.usedTokens,
-        window_tokens: event.windowTokens,
-        references: event.references,
-        ...(event.predictedQuality !== undefined ? { predicted_quality: Number(event.predictedQuality.toFixed(4)) } : {}),
-      };
-    case "subagent_start":
-      return {
-        type: "subagent_start",
-        agent_id: event.agentId,
-        agent_type: event.agentType,
-        parent_agent_id: event.parentAgentId,
-        parent_tool_use_id: event.parentToolUseId,
-        session_id: event.sessionId,
-        kind: event.kind,
-        task: event.task,
-      };
-    case "subagent_end":
-      return {
-        type: "subagent_end",
-        agent_id: event.agentId,
-        agent_type: event.agentType,
-        parent_tool_use_id: event.parentToolUseId,
-        stop_reason: event.stopReason,
-        turns: event.turns,
-        tool_calls: event.toolCalls,
-        usage: {
-          input_tokens: event.usage.inputTokens,
-          output_tokens: event.usage.outputTokens,
-          cache_read_tokens: event.usage.cacheReadTokens,
-          cache_write_tokens: event.usage.cacheWriteTokens,
-        },
-        duration_ms: event.durationMs,
-        answer_tokens: event.answerTokens,
-        truncated: event.truncated,
-      };
-    case "pipeline_stage":
-      return {
-        type: "pipeline_stage",
-        pipeline_id: event.pipelineId,
-        stage: event.stage,
-        ordinal: event.ordinal,
-        round: event.round,
-        agent_id: event.agentId,
-        agent_type: event.agentType,
-        status: event.status,
-        ...(event.outcome ? { outcome: event.outcome } : {}),
-        ...(event.usage
-          ? {
-              usage: {
-                input_tokens: event.usage.inputTokens,
-                output_tokens: event.usage.outputTokens,
-                cache_read_tokens: event.usage.cacheReadTokens,
-                cache_write_tokens: event.usage.cacheWriteTokens,
-              },
-            }
-          : {}),
-        state_entry_id: event.stateEntryId ?? null,
-      };
-    case "subagent_event":
-      return undefined;
-    case "done":
-      return { type: "result", ...resultJson(event.result) };
   }
 }
 
