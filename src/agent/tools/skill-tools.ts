@@ -53,7 +53,12 @@ const argumentValue = z.union([z.string(), z.number(), z.boolean()]);
  * and every script as if the model had called it.
  */
 export function createSkillTools(deps: SkillToolsDeps): ToolDefinition[] {
-  const createSkill = defineTool({
+  return [createSkillTool(deps), listSkillsTool(deps), runSkillTool(deps)];
+}
+
+/** `create_skill`: a composite, script or template skill kept for the project's later sessions. */
+function createSkillTool(deps: SkillToolsDeps): ToolDefinition {
+  return defineTool({
     name: "create_skill",
     description: toolDescription(import.meta.url, "create-skill.txt"),
     schema: z.strictObject({
@@ -106,8 +111,10 @@ export function createSkillTools(deps: SkillToolsDeps): ToolDefinition[] {
       }
     },
   });
+}
 
-  const listSkills = defineTool({
+function listSkillsTool(deps: SkillToolsDeps): ToolDefinition {
+  return defineTool({
     name: "list_skills",
     description: toolDescription(import.meta.url, "list-skills.txt"),
     schema: z.strictObject({ query: z.string().trim().min(1).optional().describe("Words the skill's name or description should match; all skills when absent.") }),
@@ -119,8 +126,11 @@ export function createSkillTools(deps: SkillToolsDeps): ToolDefinition[] {
       return { output: skills.map(describeSkill).join("\n"), display: `${skills.length} skills` };
     },
   });
+}
 
-  const runSkill = defineTool({
+/** `run_skill`: a template filled, or a script or composite run step by step through the session's registry. */
+function runSkillTool(deps: SkillToolsDeps): ToolDefinition {
+  return defineTool({
     name: "run_skill",
     description: toolDescription(import.meta.url, "run-skill.txt"),
     schema: z.strictObject({
@@ -141,59 +151,69 @@ export function createSkillTools(deps: SkillToolsDeps): ToolDefinition[] {
           return { output: text, display: `skill ${item.key}: template filled` };
         }
         case "script":
-          return runScript(item.key, skill.definition, args, context);
+          return runScript(deps, item.key, skill.definition, args, context);
         case "composite":
-          return runComposite(item.key, skill.definition.steps, args, context);
+          return runComposite(deps, item.key, skill.definition.steps, args, context);
       }
     },
   });
+}
 
-  async function runScript(name: string, definition: Extract<SkillDefinition, { kind: "script" }>["definition"], args: SkillArguments, context: ToolContext): Promise<ToolOutput> {
-    const script = fill(definition.script, args, name);
-    // Checked again: the filled script, and a stored one is not trusted for having passed once.
-    const refused = validateScript(script);
-    if (refused) throw new ToolError(`Skill "${name}" refused: ${refused}. Scripts are held to run_command's hard denials.`);
-    const result = await deps.runTool(
-      { id: stepId(context, name, 1), name: "run_command", input: { command: scriptCommand(definition, script), description: `skill ${name}` } },
-      context,
-    );
-    return {
-      output: `Skill "${name}" (script):\n${result.output}`,
-      display: `skill ${name}: ${oneLine(result)}`,
-      ...(result.details !== undefined ? { details: result.details } : {}),
-      ...(result.isError ? { isError: true } : {}),
-    };
-  }
+async function runScript(
+  deps: SkillToolsDeps,
+  name: string,
+  definition: Extract<SkillDefinition, { kind: "script" }>["definition"],
+  args: SkillArguments,
+  context: ToolContext,
+): Promise<ToolOutput> {
+  const script = fill(definition.script, args, name);
+  // Checked again: the filled script, and a stored one is not trusted for having passed once.
+  const refused = validateScript(script);
+  if (refused) throw new ToolError(`Skill "${name}" refused: ${refused}. Scripts are held to run_command's hard denials.`);
+  const result = await deps.runTool(
+    { id: stepId(context, name, 1), name: "run_command", input: { command: scriptCommand(definition, script), description: `skill ${name}` } },
+    context,
+  );
+  return {
+    output: `Skill "${name}" (script):\n${result.output}`,
+    display: `skill ${name}: ${oneLine(result)}`,
+    ...(result.details !== undefined ? { details: result.details } : {}),
+    ...(result.isError ? { isError: true } : {}),
+  };
+}
 
-  async function runComposite(name: string, steps: ReadonlyArray<{ tool: string; input: Record<string, unknown> }>, args: SkillArguments, context: ToolContext): Promise<ToolOutput> {
-    // Every step filled before any runs: a missing argument stops the skill before it changes anything.
-    const calls = steps.map((step) => ({ tool: step.tool, input: fill(step.input, args, name) }));
-    const lines: string[] = [];
-    const relatedFiles = new Set<string>();
-    let last: ToolRunResult | undefined;
-    for (const [index, call] of calls.entries()) {
-      if (context.signal.aborted) throw new ToolError(`Skill "${name}" was cancelled before step ${index + 1} of ${calls.length}.`);
-      const result = await deps.runTool({ id: stepId(context, name, index + 1), name: call.tool, input: call.input }, context);
-      result.relatedFiles?.forEach((file) => relatedFiles.add(file));
-      lines.push(`${index + 1}. ${call.tool}: ${oneLine(result)}`);
-      last = result;
-      if (result.isError) {
-        return {
-          output: [`Skill "${name}" stopped at step ${index + 1} of ${calls.length} (${call.tool}), which failed:`, ...lines, "", result.output].join("\n"),
-          display: `skill ${name}: step ${index + 1} (${call.tool}) failed`,
-          isError: true,
-          ...(relatedFiles.size > 0 ? { relatedFiles: [...relatedFiles] } : {}),
-        };
-      }
+async function runComposite(
+  deps: SkillToolsDeps,
+  name: string,
+  steps: ReadonlyArray<{ tool: string; input: Record<string, unknown> }>,
+  args: SkillArguments,
+  context: ToolContext,
+): Promise<ToolOutput> {
+  // Every step filled before any runs: a missing argument stops the skill before it changes anything.
+  const calls = steps.map((step) => ({ tool: step.tool, input: fill(step.input, args, name) }));
+  const lines: string[] = [];
+  const relatedFiles = new Set<string>();
+  let last: ToolRunResult | undefined;
+  for (const [index, call] of calls.entries()) {
+    if (context.signal.aborted) throw new ToolError(`Skill "${name}" was cancelled before step ${index + 1} of ${calls.length}.`);
+    const result = await deps.runTool({ id: stepId(context, name, index + 1), name: call.tool, input: call.input }, context);
+    result.relatedFiles?.forEach((file) => relatedFiles.add(file));
+    lines.push(`${index + 1}. ${call.tool}: ${oneLine(result)}`);
+    last = result;
+    if (result.isError) {
+      return {
+        output: [`Skill "${name}" stopped at step ${index + 1} of ${calls.length} (${call.tool}), which failed:`, ...lines, "", result.output].join("\n"),
+        display: `skill ${name}: step ${index + 1} (${call.tool}) failed`,
+        isError: true,
+        ...(relatedFiles.size > 0 ? { relatedFiles: [...relatedFiles] } : {}),
+      };
     }
-    return {
-      output: [`Skill "${name}": ${calls.length} of ${calls.length} steps ran.`, ...lines, "", `Output of step ${calls.length} (${calls.at(-1)?.tool}):`, last?.output ?? ""].join("\n"),
-      display: `skill ${name}: ${calls.length} steps`,
-      ...(relatedFiles.size > 0 ? { relatedFiles: [...relatedFiles] } : {}),
-    };
   }
-
-  return [createSkill, listSkills, runSkill];
+  return {
+    output: [`Skill "${name}": ${calls.length} of ${calls.length} steps ran.`, ...lines, "", `Output of step ${calls.length} (${calls.at(-1)?.tool}):`, last?.output ?? ""].join("\n"),
+    display: `skill ${name}: ${calls.length} steps`,
+    ...(relatedFiles.size > 0 ? { relatedFiles: [...relatedFiles] } : {}),
+  };
 }
 
 /** What a definition's schema cannot see: a script on the blocklist, a step calling a tool the session lacks. */
