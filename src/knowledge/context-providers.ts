@@ -23,13 +23,9 @@ export interface ToolRegistryProvider {
   searchTools(query: string, limit: number): ToolDescriptor[];
 }
 
-export type ChannelType = "direct" | "telegram" | "discord" | "slack";
-
 export interface RuntimeContext {
   sessionKey: string;
-  channelType: ChannelType;
   activeToolCount: number;
-  encryptionEnabled: boolean;
   knowledgeEnabled: boolean;
   memoryEnabled: boolean;
 }

@@ -172,9 +172,7 @@ const onOff = (flag: boolean) => (flag ? "on" : "off");
 export function formatRuntimeContext(context: RuntimeContext): string {
   return [
     `Session: ${context.sessionKey || "none"}`,
-    `Channel: ${context.channelType}`,
     `Active tools: ${context.activeToolCount}`,
-    `Encryption: ${onOff(context.encryptionEnabled)}`,
     `Knowledge: ${onOff(context.knowledgeEnabled)}`,
     `Memory: ${onOff(context.memoryEnabled)}`,
   ].join(" | ");

@@ -21,7 +21,7 @@ const ALL_LAYERS: ContextItem[] = [
   item(ContextLayer.AgentLearnings, "EADDRINUSE", "Kill the stale dev server first"),
   item(ContextLayer.UserKnowledge, "package-manager", "Use pnpm, never npm", { metadata: { category: "preference" } }),
   item(ContextLayer.ToolRegistry, "run_command", "Run a shell command"),
-  item(ContextLayer.RuntimeContext, "session-state", "Session: s-1 | Channel: direct"),
+  item(ContextLayer.RuntimeContext, "session-state", "Session: s-1 | Active tools: 6"),
 ];
 
 const notes = (prefix: string, count: number, tokenCount = 10): MemoryNote[] =>
@@ -53,7 +53,7 @@ describe("assemblePrompt", () => {
         BASE,
         "",
         "## Runtime Context",
-        "- Session: s-1 | Channel: direct",
+        "- Session: s-1 | Active tools: 6",
         "",
         "## Available Tools",
         "- run_command: Run a shell command",

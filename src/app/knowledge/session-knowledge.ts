@@ -62,7 +62,7 @@ export class SessionKnowledge {
     const knowledge = config.knowledge;
     this.limits = new SessionLimits({ knowledge: knowledge.maxKnowledgePerSession, learnings: knowledge.maxLearningsPerSession, skills: knowledge.maxSkillsPerSession });
     this.user = new UserKnowledge(project.paths.sylkHome);
-    this.runtime = new RuntimeContextAdapter({ knowledgeEnabled: knowledge.enabled, memoryEnabled: config.observationalMemory.enabled, encryptionEnabled: false });
+    this.runtime = new RuntimeContextAdapter({ knowledgeEnabled: knowledge.enabled, memoryEnabled: config.observationalMemory.enabled });
   }
 
   get enabled(): boolean {

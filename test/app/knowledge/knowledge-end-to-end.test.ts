@@ -64,7 +64,7 @@ describe("knowledge that lasts, end to end", () => {
     expect(blocks[0]?.text).not.toContain("## User Knowledge");
     expect(blocks[1]?.cache_control).toBeUndefined();
     expect(blocks[1]?.text).toContain("## User Knowledge\n- [build] package manager: Always use pnpm in this repository, never npm.");
-    expect(blocks[1]?.text).toMatch(/^## Runtime Context\n- Session: [0-9a-f-]{36} \| Channel: direct/);
+    expect(blocks[1]?.text).toMatch(/^## Runtime Context\n- Session: [0-9a-f-]{36} \| Active tools: \d+ \| Knowledge: on \| Memory: off\n/);
     // A prompt the knowledge says nothing about leaves the request as it was.
     server.enqueue(reply().text("Hi."));
     await ask(env, "Say hello.");
