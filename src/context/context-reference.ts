@@ -46,11 +46,6 @@ export function widestMarker(): string {
   });
 }
 
-/** True for text that is (or starts with) a rendered marker: markers are never evicted into markers. */
-export function isReferenceMarker(text: string): boolean {
-  return text.startsWith("[CTX-REF:");
-}
-
 export interface ReferenceInput {
   id: string;
   sessionId: string;

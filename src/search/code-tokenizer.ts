@@ -182,37 +182,6 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   return tokens;
 }
 
-/** Splits one identifier into its lower-cased parts: `getHTTPResponse2` → get, http, response, 2. */
-export function splitIdentifier(identifier: string): string[] {
-  const parts: string[] = [];
-  let partStart = -1;
-  let previous = CharClass.Other;
-  const flush = (end: number) => {
-    if (partStart >= 0 && end > partStart) parts.push(identifier.slice(partStart, end).toLowerCase());
-    partStart = -1;
-  };
-  for (let index = 0; index < identifier.length; index++) {
-    const current = classOf(identifier.charCodeAt(index));
-    if (current === CharClass.Joiner || current === CharClass.Other) {
-      flush(index);
-    } else if (partStart < 0) {
-      partStart = index;
-    } else if (
-      (current === CharClass.Upper && previous === CharClass.Lower) ||
-      (current === CharClass.Digit) !== (previous === CharClass.Digit)
-    ) {
-      flush(index);
-      partStart = index;
-    } else if (current === CharClass.Lower && previous === CharClass.Upper && index - 1 > partStart) {
-      flush(index - 1);
-      partStart = index - 1;
-    }
-    previous = current;
-  }
-  flush(identifier.length);
-  return parts;
-}
-
 /** Terms of a project-relative path: every directory, the file name, its stem and its parts. */
 export function tokenizePath(path: string): string[] {
   const tokens = new Set<string>();

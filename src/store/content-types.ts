@@ -24,10 +24,6 @@ export type DerivedContentType = (typeof DERIVED_CONTENT_TYPES)[number];
 
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
-export function isContentType(value: string): value is ContentType {
-  return (CONTENT_TYPES as readonly string[]).includes(value);
-}
-
 /** Seed 002 "Content Entry": everything that entered any agent's context. */
 export interface ContentEntry {
   /** Unique per entry (never a hash of the content: the same text twice is two entries). */

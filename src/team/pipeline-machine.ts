@@ -37,8 +37,6 @@ export interface FinishStep {
 
 export type PipelineStep = RunStep | FinishStep;
 
-export const DEFAULT_MAX_FIX_ROUNDS = 2;
-
 /** Severities that start a fix round; minor issues go to the summary. */
 const BLOCKING: ReadonlySet<Issue["severity"]> = new Set(["critical", "major"]);
 
