@@ -4,7 +4,7 @@ import { isInside, LinkLoopError, resolveLinks } from "../files/resolve-links.js
 import { maskSecrets } from "../security/secrets.js";
 
 /** Project memory files users of other agents already keep, read in this order. */
-export const MEMORY_FILES = ["AGENTS.md", "SYLK.md"] as const;
+const MEMORY_FILES = ["AGENTS.md", "SYLK.md"] as const;
 const MAX_MEMORY_CHARS = 40_000;
 
 export interface SystemPromptInput {

@@ -35,7 +35,7 @@ export function createPrinter(format: OutputFormat, streams: Streams, facts: Run
 }
 
 /** The `json` result object (also the last line of `stream-json`). */
-export function resultJson(result: AgentResult) {
+function resultJson(result: AgentResult) {
   return {
     session_id: result.sessionId,
     response: result.response,

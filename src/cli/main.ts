@@ -19,7 +19,7 @@ import { listenForStopSignals } from "./stop-signals.js";
 import { terminalText } from "./terminal-text.js";
 
 /** Builds the command tree; each subcommand lives in its own module. */
-export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeValue) => void = () => undefined): Command {
+function buildProgram(context: CliContext, setExitCode: (code: ExitCodeValue) => void = () => undefined): Command {
   const program = addGlobalOptions(new Command("sylk"))
     .description("A terminal-first coding agent that never forgets.")
     .version(packageVersion())

@@ -54,7 +54,7 @@ export function fileKind(stats: Stats): string {
 }
 
 /** The stats of a regular file, or NotRegularFileError / FileTooLargeError; a missing path throws ENOENT as `stat` does. */
-export function regularFileStats(path: string, options: RegularFileOptions = {}): Stats {
+function regularFileStats(path: string, options: RegularFileOptions = {}): Stats {
   const stats = options.noFollow ? lstatSync(path) : statSync(path);
   return checked(path, stats, options);
 }

@@ -5,7 +5,7 @@
  * JavaScript one synchronous step is atomic (no other code runs in between),
  * which is what the seed's mutex buys in Go.
  */
-export const LIMITED_KINDS = ["knowledge", "learnings", "skills"] as const;
+const LIMITED_KINDS = ["knowledge", "learnings", "skills"] as const;
 export type LimitedKind = (typeof LIMITED_KINDS)[number];
 
 export class SessionLimits {

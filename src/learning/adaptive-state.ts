@@ -6,7 +6,7 @@ import { type EpisodeObservation, inferSatisfaction, type RewardWeights, type Th
 import { UserWeightProfile, type UserWeightProfileJSON } from "./user-weight-profile.js";
 
 /** The seed's names and priors (design notes, "What learns"). */
-export const PARAMETER_PRIORS = {
+const PARAMETER_PRIORS = {
   "weights.taskSuccess": [8, 2],
   "weights.relevanceBonus": [3, 7],
   "weights.strugglePenalty": [4, 6],

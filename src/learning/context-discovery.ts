@@ -33,7 +33,7 @@ export interface ContextDiscoveryJSON {
   cache: [string, string][];
 }
 
-export function normalizeForCache(query: string): string {
+function normalizeForCache(query: string): string {
   return query.trim().toLowerCase();
 }
 

@@ -135,7 +135,7 @@ function isPrefetchRound(value: unknown): value is PrefetchRound {
 }
 
 /** The seed's follow-up count: a correction counts double (design notes). */
-export function followUpCount(observation: Pick<EpisodeObservation, "followUps" | "corrections">): number {
+function followUpCount(observation: Pick<EpisodeObservation, "followUps" | "corrections">): number {
   return observation.followUps + 2 * observation.corrections;
 }
 

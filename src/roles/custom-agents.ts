@@ -48,7 +48,7 @@ export interface CustomAgents {
 }
 
 /** The largest agent file read. */
-export const MAX_AGENT_FILE_BYTES = 64 * 1024;
+const MAX_AGENT_FILE_BYTES = 64 * 1024;
 /** As for AGENTS.md. */
 const MAX_PROMPT_CHARS = 40_000;
 

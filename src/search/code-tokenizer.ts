@@ -13,7 +13,7 @@
 const MAX_TOKEN_LENGTH = 40;
 
 /** English function words and keywords so common in code that they carry no signal. */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
+const STOP_WORDS: ReadonlySet<string> = new Set([
   "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "did", "does", "doing",
   "each", "for", "had", "has", "have", "he", "her", "here", "him", "his", "how", "i", "if", "in",
   "into", "is", "it", "its", "just", "me", "more", "most", "my", "no", "nor", "not", "now", "of",

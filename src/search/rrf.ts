@@ -5,7 +5,7 @@
  * across signals (seed 002 "Multi-Signal Validation").
  */
 
-export const DEFAULT_RRF_K = 60;
+const DEFAULT_RRF_K = 60;
 
 export interface RankedHit<Id> {
   id: Id;

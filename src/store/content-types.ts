@@ -62,7 +62,7 @@ export type NewContentEntry = Omit<
   Partial<Pick<ContentEntry, "id" | "tokenCount" | "timestamp" | "keywords" | "entities" | "childIds" | "relatedFiles" | "metadata">>;
 
 /** Seed 002 "Reference Types". */
-export const REFERENCE_TYPES = ["conversation", "research", "code_analysis", "tool_results", "plan_discussion"] as const;
+const REFERENCE_TYPES = ["conversation", "research", "code_analysis", "tool_results", "plan_discussion"] as const;
 export type ReferenceType = (typeof REFERENCE_TYPES)[number];
 
 /** Seed 002 "ContextReference": a pointer to evicted content. */

@@ -13,9 +13,9 @@ export interface Affinity {
 }
 
 /** Each update first shrinks what is known, so old outcomes fade (seed: 0.995). */
-export const AFFINITY_DECAY = 0.995;
+const AFFINITY_DECAY = 0.995;
 /** How much an agent's all-context record counts as the prior of a context it has not been tried in. */
-export const PRIOR_PSEUDO_OBSERVATIONS = 2;
+const PRIOR_PSEUDO_OBSERVATIONS = 2;
 /** Before any outcome at all: uniform. */
 export const UNIFORM: Affinity = { alpha: 1, beta: 1, observations: 0 };
 

@@ -76,7 +76,7 @@ export type CountTokens = (text: string) => number;
 export type StoreOverflow = (entries: ShareEntry[]) => ContextReference;
 
 /** The answer's share of the budget when there are sources and not everything fits. */
-export const ANSWER_SHARE = 0.4;
+const ANSWER_SHARE = 0.4;
 /** Budgets below this are raised to it (the floor of `max_tokens`): a header and a marker need room. */
 export const MIN_SHARE_BUDGET = 200;
 

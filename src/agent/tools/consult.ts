@@ -8,9 +8,9 @@ export const CONSULTABLE_AGENTS = ["librarian", "archivalist", "academic", "arch
 export type ConsultableAgent = (typeof CONSULTABLE_AGENTS)[number];
 
 /** Seed 002 `ConsultLibrarian`'s 2,000 tokens, within 200–8,000. */
-export const CONSULT_DEFAULT_TOKENS = 2_000;
-export const CONSULT_MIN_TOKENS = 200;
-export const CONSULT_MAX_TOKENS = 8_000;
+const CONSULT_DEFAULT_TOKENS = 2_000;
+const CONSULT_MIN_TOKENS = 200;
+const CONSULT_MAX_TOKENS = 8_000;
 
 /** The seed's `ContextShareRequest` as the model fills it; the host adds request_id, the requesting agent and the timestamp. */
 export interface ConsultRequest {

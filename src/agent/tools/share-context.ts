@@ -9,9 +9,9 @@ import { targetPath } from "./file-text.js";
 import { defineTool, toolDescription, type ToolContext, type ToolDefinition } from "./tool.js";
 
 /** Most sources one answer cites. */
-export const MAX_SHARED_SOURCES = 20;
+const MAX_SHARED_SOURCES = 20;
 /** Most lines one cited range may span (read_file's most). */
-export const MAX_SOURCE_LINES = 5_000;
+const MAX_SOURCE_LINES = 5_000;
 /** Larger files are not read (read_file's limit). */
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
 

@@ -195,13 +195,13 @@ function toSummary(candidate: PrefetchCandidate, confidence: number): Summary {
 }
 
 /** `[AUTO-RETRIEVED: path:a-b | confidence: x]` and the fenced content (seed "Tiered Injection"). */
-export function renderExcerpt(excerpt: Excerpt): string {
+function renderExcerpt(excerpt: Excerpt): string {
   const tail = excerpt.path ? `\n[Full file: read_file("${excerpt.path}")]` : excerpt.entryId ? `\n[Full entry: retrieve_context(query) or get_turn_range]` : "";
   return `[AUTO-RETRIEVED: ${excerpt.source} | confidence: ${Math.min(excerpt.confidence, 1).toFixed(2)}]\n\`\`\`${excerpt.language ?? ""}\n${excerpt.content}\n\`\`\`${tail}`;
 }
 
 /** `[RELATED: path - description, N lines]`. */
-export function renderSummary(summary: Summary): string {
+function renderSummary(summary: Summary): string {
   return `[RELATED: ${summary.source} - ${summary.description}, ${summary.lines} lines]`;
 }
 

@@ -110,7 +110,7 @@ function modeSegment(mode: PermissionMode): Segment | undefined {
   return { full: `${mode} mode`, short: mode };
 }
 
-export function indexSegment(view: IndexView): Segment {
+function indexSegment(view: IndexView): Segment {
   const both = (text: string, short = text): Segment => ({ full: `index: ${text}`, short: `idx ${short}` });
   switch (view.state) {
     case "pending":

@@ -60,7 +60,7 @@ const schema = z.strictObject({
 });
 
 /** The full-text term of a whole identifier, or undefined when the index keeps no such term (too short, a stop word). */
-export function wholeIdentifierTerm(identifier: string): string | undefined {
+function wholeIdentifierTerm(identifier: string): string | undefined {
   const whole = identifier.replace(/^[_$]+|[_$]+$/g, "").toLowerCase();
   const [first] = tokenize(identifier);
   return first === whole ? stem(whole) : undefined;
