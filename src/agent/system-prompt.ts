@@ -12,7 +12,7 @@ export interface SystemPromptInput {
   /** `$SYLK_HOME`: its SYLK.md holds the user's own instructions for every project. */
   sylkHome: string;
   toolNames: readonly string[];
-  /** The agent's role section (seed §3.7, `src/roles/prompts/`), after how to work. */
+  /** The agent's role section (`src/roles/prompts/`), after how to work. */
   role?: string;
   /** Date only (not time), so the prompt, and the cache it keys, stays stable all day. */
   today: string;

@@ -56,18 +56,18 @@ export function categoryOf(type: AgentType, placement: AgentPlacement): AgentCat
   return placement === "main" ? (spec.categoryAsMain ?? spec.category) : spec.category;
 }
 
-/** What a detected degradation does to an agent of this category (seed: knowledge → eviction; others → same-type handoff). */
+/** What a detected degradation does to an agent of this category (knowledge → eviction; others → same-type handoff). */
 export function degradationActionOf(category: AgentCategory): "evict" | "handoff" {
   return category === "knowledge" ? "evict" : "handoff";
 }
 
-/** How a window sheds turns when it must (seed `GetEvictionConfig`). */
+/** How a window sheds turns when it must. */
 export const EVICTION_STRATEGIES = ["recency", "topic", "task"] as const;
 
 export type EvictionStrategyName = (typeof EVICTION_STRATEGIES)[number];
 
 /**
- * Seed `GetEvictionConfig`: the librarian and the archivalist evict the
+ * How each type evicts: the librarian and the archivalist evict the
  * oldest turns, the academic whole topic clusters, the architect finished
  * tasks. Agents that hand off evict only under the token safety net, the
  * oldest first.

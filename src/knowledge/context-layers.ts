@@ -17,7 +17,7 @@ export const ContextLayer = {
 
 export type ContextLayer = (typeof ContextLayer)[keyof typeof ContextLayer];
 
-/** Every layer, in the seed's order. */
+/** Every layer, in the order the prompt shows them. */
 export const LAYERS: readonly ContextLayer[] = Object.values(ContextLayer);
 
 /**

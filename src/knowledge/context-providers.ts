@@ -39,7 +39,7 @@ export interface InquiryProvider {
   pendingInquiryItems(sessionKey: string | undefined, limit: number): Promise<ContextItem[]>;
 }
 
-/** An observation or reflection of a session's observational memory (seed 004). */
+/** An observation or reflection of a session's observational memory. */
 export interface MemoryNote {
   content: string;
   /** The store's count; estimated from `content` when absent. */

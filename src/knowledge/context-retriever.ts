@@ -52,7 +52,7 @@ const SESSION_STATE_KEY = "session-state";
 const silentLogger: KnowledgeLogger = { warn: () => undefined };
 
 /**
- * Seed 000 `ContextRetriever`: extracts the query's keywords and gathers up
+ * `ContextRetriever`: extracts the query's keywords and gathers up
  * to `maxPerLayer` items from each requested layer, concurrently. A layer
  * without its provider is empty; a layer that fails is logged, reported in
  * `failures` and skipped, and the others still answer.

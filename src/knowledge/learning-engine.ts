@@ -1,5 +1,5 @@
 /**
- * Seed 003 "Learning Engine as Tool Wrapper", its decisions: what a tool
+ * The learning engine as a tool wrapper, and its decisions: what a tool
  * call's outcome teaches. A failed call leaves a pending error (its
  * signature, its input); a success of the same tool within `FIX_WINDOW`
  * calls turns it into a learning, the fix being what changed in the input.

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { dangerousCommandReason } from "../agent/permissions/dangerous-commands.js";
 
 /**
- * Skills (issue 15, step 5): what the model saves to run again, as
+ * Skills: what the model saves to run again, as
  * `skill_patterns` knowledge items whose `details.definition` holds one of
  * three kinds. Pure: the schemas, placeholder filling and script
  * validation; storing and running them is the skill tools' part.

@@ -2,8 +2,8 @@ import { renderReference, widestMarker } from "../context/context-reference.js";
 import type { ContentType, ContextReference } from "../store/content-types.js";
 
 /**
- * Seed 002 §3.8 `ContextShareResponse` as a knowledge agent's answer to a
- * consultation, fitted into the caller's budget (design notes, issue 14 §2).
+ * A knowledge agent's answer to a consultation (`ContextShareResponse`),
+ * fitted into the caller's budget.
  * Pure: storing what did not fit is the caller's, through `storeOverflow`.
  */
 

@@ -15,13 +15,13 @@ import type { ContentType } from "../store/content-types.js";
 import type { EndedStageStatus, PipelineStage } from "../store/pipeline-repository.js";
 
 /**
- * What each pipeline stage leaves for the next (the design notes' stage
- * table, issue 14 §5): the structured tool's input mapped into the seed's
+ * What each pipeline stage leaves for the next (the stage table of
+ * docs/DESIGN-NOTES.md): the structured tool's input mapped into the handoff
  * state for the stage's agent, or, for a stage that ended without its tool,
  * empty structures and a note. Nothing here reads prose.
  */
 
-/** Sylk's design document (the seed gives knowledge agents no handoff state). */
+/** The architect's design (a knowledge agent has no handoff state of its own, so the design stage keeps this). */
 export interface ArchitectDesign {
   summary: string;
   steps: DesignStep[];

@@ -38,7 +38,7 @@ describe("assemblePrompt", () => {
     expect(assemblePrompt("", [])).toBe("");
   });
 
-  it("Scenario: Context sections — one markdown section per layer with items, under the seed's titles", () => {
+  it("Scenario: Context sections — one markdown section per layer with items, under fixed titles", () => {
     const prompt = assemblePrompt(BASE, ALL_LAYERS);
     for (const title of ["Runtime Context", "Available Tools", "User Knowledge", "Known Solutions", "Available Skills", "External References"]) {
       expect(prompt).toContain(`\n## ${title}\n`);

@@ -7,7 +7,7 @@ import {
 } from "../../src/knowledge/context-layers.js";
 
 describe("context layers", () => {
-  it("Scenario: Context layer definitions — nine layers (seed 003's six plus Observations, Reflections, Pending Inquiries)", () => {
+  it("Scenario: Context layer definitions — nine layers (six of knowledge and session state plus Observations, Reflections, Pending Inquiries)", () => {
     expect(LAYERS).toEqual([
       "tool_registry",
       "user_knowledge",

@@ -47,7 +47,7 @@ describe("buildStageState", () => {
     expect(buildStageState("fix", engineerState(), context(earlier, 1))).toMatchObject({ pipeline_id: "pipe-1", task_id: "s1,s2" });
   });
 
-  it("review → the inspector's state with the seed's full issues (line and suggestion kept) and validation_state per category", () => {
+  it("review → the inspector's state with the full issues (line and suggestion kept) and validation_state per category", () => {
     const found = issue("i1", "critical", { category: "security", line: 3, suggestion: "escape it" });
     const state = buildStageState("review", review([found], { validation_state: { security: false, style: true } }), context([]));
     expect(state).toMatchObject({

@@ -49,7 +49,7 @@ export interface ShareContextDeps {
 
 /**
  * `share_context(answer, sources, confidence, completeness)`: how a knowledge
- * agent ends a consultation (design notes, issue 14 §2). The host resolves
+ * agent ends a consultation. The host resolves
  * and fits what was submitted; the agent reads only a confirmation.
  */
 export function createShareContextTool(deps: ShareContextDeps): ToolDefinition {

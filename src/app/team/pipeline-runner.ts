@@ -58,7 +58,7 @@ interface StageAgent {
 }
 
 /**
- * Runs a pipeline (design notes, issue 14 §5): the machine says which stage
+ * Runs a pipeline: the machine says which stage
  * runs next; each stage is an agent in a child session of the root, told
  * the task and the previous stage's state, ending with its structured tool
  * (one reminder, then an empty state with a note, never findings read from

@@ -20,7 +20,7 @@ export interface StatusInfo {
   quality?: { predicted: number; agentId?: string };
   /** Sub-agents at work now (their agent ids). */
   activeAgents?: readonly string[];
-  /** Questions the agents left for the user (issue 15), answered with /memory answer. */
+  /** Questions the agents left for the user, answered with /memory answer. */
   questions?: number;
 }
 

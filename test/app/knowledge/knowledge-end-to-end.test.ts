@@ -8,7 +8,7 @@ import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicSer
 import { drain } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
-/** Issue 15: knowledge saved in one session is under "User Knowledge" in the next session's system prompt. */
+/** Knowledge saved in one session is under "User Knowledge" in the next session's system prompt. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let services: ProjectServices;

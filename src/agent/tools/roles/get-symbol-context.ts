@@ -87,7 +87,7 @@ interface Site {
 
 /**
  * A symbol's definition, callers, callees and tests, found by name in the
- * code index (seed 002's librarian/architect/engineer/inspector skill).
+ * code index (a skill of the librarian, architect, engineer and inspector).
  */
 export function createGetSymbolContextTool(deps: SymbolContextDeps): ToolDefinition<typeof schema> {
   const count = deps.countTokens ?? estimateTokens;
