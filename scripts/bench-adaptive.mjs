@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Self-tuning retrieval (issue 13): simulated users over real data, each episode
+// Self-tuning retrieval: simulated users over real data, each episode
 // one real query through the real prefetch, with thresholds from the learning
 // core's Thompson sample.
 //
@@ -11,7 +11,7 @@
 // adversarial, excluded); --vite-tree is vitejs/vite at commit
 // a98c8d95d552c6fa98ab66fb810f5b39ad5abf49 and --vite-queries its 300
 // localisation queries (commit messages with their gold files), both from the
-// project's benchmark data (shared/bench/).
+// benchmark data docs/BENCHMARKS.md names.
 //
 // An episode is one query: a LoCoMo question over its conversation (every turn
 // indexed as one session's history, as bench-locomo does) or a vite commit
@@ -37,16 +37,16 @@
 // sample's applied weights, as the product does.
 //
 // Policies are COMPARED on a fixed evaluation satisfaction, `inferSatisfaction`
-// at `PRIOR_MEAN_WEIGHTS` (the seed's function): a learner also learns the
+// at `PRIOR_MEAN_WEIGHTS` (the unweighted function): a learner also learns the
 // weights of its own satisfaction (and its profile and context biases scale
 // them), so its own figure could rise by weighing penalties less with nothing
 // better for the user. The learner's own figure is reported beside.
 //
 // Policies per user: the fixed priors (INITIAL_PRIORS); the learning core with
-// the seed's update rule and with the advantage rule (for the thresholds the
+// the "seed" update rule (signal = satisfaction) and with the advantage rule (for the thresholds the
 // paired advantage, from the prefetch each episode records), as built (the
 // default update settings: reflection, satisfaction at the weights' means) and
-// with the seed's update steps (`negativeEvidence: "mirror"`, `rewardWeights:
+// with the original update steps (`negativeEvidence: "mirror"`, `rewardWeights:
 // "applied"`), `--runs` Thompson streams each over the same episodes; and the best fixed setting in
 // hindsight: the setting of a grid of samples (confidence and excerpt floors,
 // budget, relevance, struggle and waste weights, mapped by
@@ -267,7 +267,7 @@ for (const setting of grid) gridTurns.push(await fixedTurns(retrievalSettingsOf(
 console.error(`${grid.length} fixed settings × ${EPISODES} episodes in ${((performance.now() - gridStarted) / 1000).toFixed(1)} s`);
 
 // ---------- the learners ----------
-/** The learning core as built, and with the seed's update steps (the mirror, the satisfaction at the sampled weights). */
+/** The learning core as built, and with the original update steps (the mirror, the satisfaction at the sampled weights). */
 const CORES = {
   "": DEFAULT_UPDATE_CONFIG,
   ", the seed's update steps": { ...DEFAULT_UPDATE_CONFIG, negativeEvidence: "mirror", rewardWeights: "applied" },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Agent roles and sub-agents (issue 14): what handing work to a sub-agent saves the caller's
+// Agent roles and sub-agents: what handing work to a sub-agent saves the caller's
 // window, and what running two sub-agents at once saves in wall time. The real product (dist/)
 // runs against a loopback Messages API (scripts/lib/fake-messages-server.mjs) whose answers
 // are chosen from each request: the system prompt says which agent asks (`## Your role:

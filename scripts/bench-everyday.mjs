@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Everyday speed on a large repository, each figure beside its reference,
-// measured alternately in the same run (issue 11):
+// measured alternately in the same run:
 //   1. the fresh check (in process, index unchanged) beside a plain stat walk of the
 //      same tree, `find <tree> -printf '%s %T@\n'`;
 //   2. `sylk index` after one file changed, as a whole process, beside `node -e 0`

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fault figures (issue 11): counts, not a pass/fail. The real built CLI runs as child processes
+// Fault figures: counts, not a pass/fail. The real built CLI runs as child processes
 // with a temporary SYLK_HOME and is hurt on purpose:
 //   index   kill -9 at seeded random moments of `sylk index` on a large tree; each run continues
 //           the index the killed one left, until one completes (then it is compared with a

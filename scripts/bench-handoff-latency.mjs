@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Handoff latency (issue 12): how long a same-type handoff takes, without the next model call.
+// Handoff latency: how long a same-type handoff takes, without the next model call.
 // A real project store and the real agent loop talk to a loopback Messages API; the scripted
 // model reads generated files turn after turn, and after --turns model calls `/handoff` is
 // requested, so the next call hands off. The `handoff` event's duration covers everything the

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The handoff controller (issue 12) against a fixed 75 % handoff, the token
+// The handoff controller against a fixed 75 % handoff, the token
 // policy (evict at 75 % down to 50 %, same instance), a Bayes detector that
 // knows everything but each session's onset (the information limit, at three
 // evidence levels) and an oracle that hands off at the true onset, on the

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Knowledge that lasts (issue 15), the benchmark of step 9.
+// Knowledge that lasts: its benchmark.
 //
 //   npm run build && node scripts/bench-knowledge.mjs [--only latency|coverage] [--entries 10000] [--prompts 500] [--seed 1]
 //     [--locomo <shared bench>/locomo] [--json <file>]
@@ -21,7 +21,7 @@
 //   50 other prompts. p50/p95/p99/max, overall and per kind.
 //   Baselines in the same run, interleaved prompt by prompt (the order alternating): the same
 //   prompts against a 100-item store (the first 100 items of the same sequence), and a plain SQL
-//   `LIKE '%keyword%'` scan of the knowledge rows per keyword (the seed's CONTAINS, unranked, no
+//   `LIKE '%keyword%'` scan of the knowledge rows per keyword (a plain CONTAINS, unranked, no
 //   assembly).
 //   Stages (a second pass, the store's methods wrapped to time them): the store's ranked search,
 //   its `uses` update, and the rest (keywords, retriever, tool layer, inquiries, assembly);
@@ -178,7 +178,7 @@ const FRAMES = {
   external: (random) => `From the ${pick(random, ["vendor docs", "RFC", "team wiki", "upstream changelog"])}: ${phrase(random, 4)} ${pick(random, ["requires", "replaces", "conflicts with"])} ${phrase(random, 3)}.`,
 };
 
-/** The `index`-th item of the seed's sequence (so the 100-item store holds the first 100 of the 10,000). */
+/** The `index`-th item of the sequence for this seed (so the 100-item store holds the first 100 of the 10,000). */
 function generateItems(count, seed) {
   const random = rng(seed);
   const items = [];
@@ -263,7 +263,7 @@ function generatePrompts(count, seed) {
   return prompts;
 }
 
-/** 25 descriptors: Sylk's built-in and role tools, and three of issue 15's planned skill tools. */
+/** 25 descriptors: Sylk's built-in and role tools, and three skill tools. */
 const TOOLS = [
   ["read_file", "Read a file of the project, or a range of its lines."],
   ["write_file", "Create or overwrite a file with the given content."],
@@ -348,7 +348,7 @@ async function timeContext(store, prompt) {
   return { ms: performance.now() - started, chars: context?.length ?? 0 };
 }
 
-/** The seed's CONTAINS: each keyword scanned with LIKE over every row; the number of distinct rows matched. */
+/** A plain CONTAINS: each keyword scanned with LIKE over every row; the number of distinct rows matched. */
 function timeLike(store, prompt) {
   const started = performance.now();
   const rows = new Set();
@@ -505,9 +505,9 @@ async function latency() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// PART 2 (issue 15, step 9): LoCoMo evidence coverage with the extractive observer.
+// PART 2: LoCoMo evidence coverage with the extractive observer.
 
-/** The memory budget of issue 15's benchmark (the product's default `memoryTokenBudget` is 4,000). */
+/** The memory budget of this benchmark (the product's default `memoryTokenBudget` is 4,000). */
 const COVERAGE_BUDGET = 8_000;
 
 /** Case, Unicode form and white space do not count in a match. */

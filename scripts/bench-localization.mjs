@@ -8,7 +8,7 @@
 //
 // --tree is vitejs/vite at the snapshot commit of the query file
 // (a98c8d95d552c6fa98ab66fb810f5b39ad5abf49 for vitejs__vite.fixed.jsonl);
-// --queries is that file, from the project's benchmark data (shared/bench/localization/).
+// --queries is that file, from the benchmark data docs/BENCHMARKS.md names.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";

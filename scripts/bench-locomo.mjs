@@ -10,7 +10,7 @@
 //   npm run build && node scripts/bench-locomo.mjs --data <dir>
 //
 // --data holds turns.jsonl and queries.jsonl: five LoCoMo conversations
-// (snap-research/LoCoMo), from the project's benchmark data (shared/bench/locomo/).
+// (snap-research/LoCoMo), a directory of LoCoMo conversation files (docs/BENCHMARKS.md says which).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";

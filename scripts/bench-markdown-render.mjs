@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Frame times while a long markdown answer streams (issue 16): the real `node bin/sylk.js` runs in a
+// Frame times while a long markdown answer streams: the real `node bin/sylk.js` runs in a
 // 120x40 pseudo-terminal made by util-linux `script` (as bench-tui-launch.mjs does), against
 // scripts/fake-model-server.mjs streaming a generated answer of --lines lines (headings, prose with
 // emphasis and inline code, lists, tables and fenced code in several languages) in small deltas. Ink

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Typing with a large paste in the prompt (issue 16): the real `node bin/sylk.js` runs in a 120x40
+// Typing with a large paste in the prompt: the real `node bin/sylk.js` runs in a 120x40
 // pseudo-terminal made by util-linux `script` (as in bench-tui-launch.mjs), a bracketed paste of
 // --lines lines goes into the prompt, then keys are typed one at a time; each sample is the time
 // from writing the key until the screen shows everything typed so far. The same typing into the empty

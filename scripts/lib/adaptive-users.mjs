@@ -14,7 +14,7 @@
 //   episodes, a failed run (error, interrupt) on 5 %, the same episodes for
 //   every policy;
 // - no user edits and no corrections (nothing in the data says what they would
-//   be); tokens cost nothing in the satisfaction (the seed's function has no
+//   be); tokens cost nothing in the satisfaction (the unweighted function has no
 //   term for them), so they are reported beside it.
 
 /** Seeded uniform source: the product's own generator (`seededUniform`), loaded by the caller from dist. */

@@ -30,7 +30,7 @@ export interface SessionIdentity {
 }
 
 /**
- * Seed 002 "Universal Indexing": every prompt, response, tool call and tool
+ * Every prompt, response, tool call and tool
  * result is a content entry, written as it happens, with session, agent,
  * turn and the parent that prompted it (result → call → response → prompt).
  * The message list the model sees is kept beside it for resuming, and is

@@ -4,7 +4,7 @@ import { isInside, LinkLoopError, resolveLinks } from "../files/resolve-links.js
 import { maskSecrets } from "../security/secrets.js";
 
 /** Project memory files users of other agents already keep, read in this order. */
-export const MEMORY_FILES = ["AGENTS.md", "SYLK.md"] as const;
+const MEMORY_FILES = ["AGENTS.md", "SYLK.md"] as const;
 const MAX_MEMORY_CHARS = 40_000;
 
 export interface SystemPromptInput {
@@ -12,7 +12,7 @@ export interface SystemPromptInput {
   /** `$SYLK_HOME`: its SYLK.md holds the user's own instructions for every project. */
   sylkHome: string;
   toolNames: readonly string[];
-  /** The agent's role section (seed §3.7, `src/roles/prompts/`), after how to work. */
+  /** The agent's role section (`src/roles/prompts/`), after how to work. */
   role?: string;
   /** Date only (not time), so the prompt, and the cache it keys, stays stable all day. */
   today: string;

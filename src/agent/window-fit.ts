@@ -56,7 +56,7 @@ export function windowMisfit(shape: RequestShape): WindowMisfit | undefined {
  * and a small window keeps a quarter for the answer, so 0.75 W − W/4 − P ≥ P,
  * W ≥ 4 P (to the next thousand).
  */
-export function suggestedWindow(prefixTokens: number): number {
+function suggestedWindow(prefixTokens: number): number {
   return Math.ceil((4 * prefixTokens) / 1_000) * 1_000;
 }
 

@@ -71,7 +71,7 @@ export interface ProjectServices {
   backfill: VectorBackfill;
   codeSearcher: HybridCodeSearcher;
   contentStore: UniversalContentStore;
-  /** Knowledge that lasts across sessions (issue 15): rules, preferences, learnings, skills. */
+  /** Knowledge that lasts across sessions: rules, preferences, learnings, skills. */
   knowledge: KnowledgeStore;
   /** Questions for the user when knowledge was missing; an answer becomes knowledge. */
   inquiries: Inquiries;

@@ -26,7 +26,7 @@ export interface PromptHistoryLimits {
   entryBytes: number;
 }
 
-export const PROMPT_HISTORY_LIMITS: PromptHistoryLimits = { entries: 1_000, bytes: 2 * 1024 * 1024, entryBytes: 256 * 1024 };
+const PROMPT_HISTORY_LIMITS: PromptHistoryLimits = { entries: 1_000, bytes: 2 * 1024 * 1024, entryBytes: 256 * 1024 };
 
 const StoredEntry = z.object({
   text: z.string(),

@@ -4,6 +4,7 @@ import { sylkHome } from "../project/project-paths.js";
 import type { CliContext } from "./cli-context.js";
 import { registerAgentsCommand } from "./commands/agents-command.js";
 import { registerAskCommand } from "./commands/ask-command.js";
+import { registerConfigCommand } from "./commands/config-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerInteractiveCommand } from "./commands/interactive-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
@@ -18,7 +19,7 @@ import { addGlobalOptions, resolveRoot } from "./shared-options.js";
 import { listenForStopSignals } from "./stop-signals.js";
 import { terminalText } from "./terminal-text.js";
 
-/** Builds the command tree; each subcommand lives in its own module. */
+/** Builds the command tree; each subcommand lives in its own module (the README's tables are checked against it). */
 export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeValue) => void = () => undefined): Command {
   const program = addGlobalOptions(new Command("sylk"))
     .description("A terminal-first coding agent that never forgets.")
@@ -42,6 +43,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerAgentsCommand(program, context);
   registerMemoryCommand(program, context);
   registerTrustCommand(program, context);
+  registerConfigCommand(program, context);
   // Last: `sylk` with no command starts it.
   registerInteractiveCommand(program, context);
   return program;

@@ -11,8 +11,8 @@ import { DEFAULT_AGENT_TYPE } from "../handoff/agent-types.js";
 export const CONFIG_FILE_NAME = ".sylkrc";
 
 /**
- * Defaults of the startup indexer, exactly as seed 002 "Startup Indexer"
- * (`DefaultStartupConfig`) gives them.
+ * Defaults of the startup indexer: the directories indexed first and the
+ * directories and patterns never indexed.
  */
 export const DEFAULT_PRIORITY_PATHS = [
   "cmd/",

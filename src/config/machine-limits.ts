@@ -7,7 +7,7 @@ import type { SylkConfig } from "./schema.js";
  * (`workerThreads: 10000` started 883 threads and took 4.1 GB before any
  * file was parsed). Two per core leaves room for threads waiting on reads.
  */
-export const WORKER_THREADS_PER_CORE = 2;
+const WORKER_THREADS_PER_CORE = 2;
 
 /** A setting the machine cannot honour, and the value used instead. */
 export interface ClampedSetting {

@@ -14,7 +14,7 @@ export { DEFAULT_ANTHROPIC_MODEL, DEFAULT_EXCLUDE_PATHS, DEFAULT_EXCLUDE_PATTERN
 const d = configDefaults();
 
 const indexSchema = z.strictObject({
-  /** Files processed at once; the seed's `NumCPU * 2`. */
+  /** Files processed at once; by default twice the number of CPUs. */
   maxConcurrency: z._default(z.int().check(z.minimum(1)), d.index.maxConcurrency),
   /** Worker threads parsing files (CPU-bound, so one per core by default; at most two per core, see `machine-limits.ts`). */
   workerThreads: z._default(z.int().check(z.minimum(1)), d.index.workerThreads),
@@ -23,7 +23,7 @@ const indexSchema = z.strictObject({
   priorityPaths: z._default(z.array(z.string()), d.index.priorityPaths),
   excludePaths: z._default(z.array(z.string()), d.index.excludePaths),
   excludePatterns: z._default(z.array(z.string()), d.index.excludePatterns),
-  /** Files larger than this many bytes are skipped (seed: 1 MiB). */
+  /** Files larger than this many bytes are skipped (default 1 MiB). */
   maxFileSize: z._default(z.int().check(z.minimum(1)), d.index.maxFileSize),
   respectGitignore: z._default(z.boolean(), d.index.respectGitignore),
   /** Target lines per chunk; symbols larger than this are split. */
@@ -57,7 +57,7 @@ const embeddingSchema = z.strictObject({
 );
 
 const searchSchema = z.strictObject({
-  /** Reciprocal Rank Fusion constant (seed: 60). */
+  /** Reciprocal Rank Fusion constant (default 60, the usual choice: a hit's rank matters less the lower it is). */
   rrfK: z._default(z.int().check(z.minimum(1)), d.search.rrfK),
   defaultLimit: z._default(z.int().check(z.minimum(1), z.maximum(1000)), d.search.defaultLimit),
   /** Chunks the full-text signal contributes before fusion. */
@@ -127,7 +127,7 @@ const pipelineSchema = z.strictObject({
 });
 
 const knowledgeSchema = z.strictObject({
-  /** Knowledge that lasts across sessions (seed 003: opt-in). Off, requests are unchanged. */
+  /** Knowledge that lasts across sessions (opt-in). Off, requests are unchanged. */
   enabled: z._default(z.boolean(), d.knowledge.enabled),
   /** Items each context layer may add to the system prompt. */
   maxPerLayer: z._default(z.int().check(z.minimum(1), z.maximum(50)), d.knowledge.maxPerLayer),
@@ -138,7 +138,7 @@ const knowledgeSchema = z.strictObject({
 });
 
 const observationalMemorySchema = z.strictObject({
-  /** Seed 004: compressed notes of long conversations in later requests (off by default). */
+  /** Observational memory: compressed notes of long conversations in later requests (off by default). */
   enabled: z._default(z.boolean(), d.observationalMemory.enabled),
   /** The observer's provider and model; empty: the session's. */
   provider: z._default(z.enum(["", "anthropic", "openai-compatible"]), d.observationalMemory.provider),
@@ -170,7 +170,7 @@ const handoffSchema = z.strictObject({
 });
 
 const learningSchema = z.strictObject({
-  /** Learn the prefetch thresholds and weights from how each prompt went (self-tuning retrieval). Off: the seed's fixed priors. */
+  /** Learn the prefetch thresholds and weights from how each prompt went (self-tuning retrieval). Off: the fixed priors. */
   enabled: z._default(z.boolean(), d.learning.enabled),
   /** Each update first multiplies earlier evidence by this: older episodes count less. */
   decayFactor: z._default(z.number().check(z.gt(0.9), z.lte(1)), d.learning.decayFactor),
@@ -204,13 +204,13 @@ const contextSchema = z.strictObject({
   preserveRecentTurns: z._default(z.int().check(z.minimum(0), z.maximum(100)), d.context.preserveRecentTurns),
   /**
    * Which turns leave first: recency, topic or task. Unset, the agent type
-   * decides, as the seed's GetEvictionConfig does: topic for the academic,
+   * decides (`evictionStrategyOf`): topic for the academic,
    * task for the architect, recency for everyone else.
    */
   strategy: z.optional(z.enum(EVICTION_STRATEGIES)),
   /** Put the most relevant code and history of this session in front of the model with each prompt (one dim line says what). */
   prefetch: z._default(z.boolean(), d.context.prefetch),
-  /** Share of the remaining window that prefetch may fill before the model sees a prompt (seed: 10 %). */
+  /** Share of the remaining window that prefetch may fill before the model sees a prompt (default 10 %). */
   prefetchBudgetRatio: z._default(z.number().check(z.minimum(0), z.maximum(0.5)), d.context.prefetchBudgetRatio),
 }).check(
   z.refine((value) => value.evictToRatio < value.evictAtRatio, {
@@ -264,9 +264,6 @@ export type IndexConfig = SylkConfig["index"];
 export type EmbeddingConfig = SylkConfig["embedding"];
 export type SearchConfig = SylkConfig["search"];
 export type ModelConfig = SylkConfig["model"];
-export type AgentConfig = SylkConfig["agent"];
-export type AgentsConfig = SylkConfig["agents"];
-export type PermissionsConfig = SylkConfig["permissions"];
 export type ContextConfig = SylkConfig["context"];
 export type SandboxConfig = SylkConfig["sandbox"];
 export type HandoffConfig = SylkConfig["handoff"];

@@ -3,7 +3,7 @@ import { tokenize } from "../search/code-tokenizer.js";
 const MAX_KEYWORDS = 10;
 const MAX_ENTITIES = 10;
 
-/** The most frequent meaningful terms of a text (seed: "Keywords []string // Extracted keywords"). */
+/** The most frequent meaningful terms of a text (a content entry's keywords). */
 export function extractKeywords(text: string, limit = MAX_KEYWORDS): string[] {
   const counts = new Map<string, number>();
   for (const token of tokenize(text)) if (token.length >= 3) counts.set(token, (counts.get(token) ?? 0) + 1);

@@ -27,7 +27,7 @@ export interface KnowledgeHit {
 const CANDIDATES_PER_RESULT = 8;
 
 /**
- * The knowledge that lasts across sessions (issue 15): items stored with
+ * The knowledge that lasts across sessions: items stored with
  * their terms and indexed in the "knowledge" full-text collection, so the
  * layers are searched by ranked keywords (BM25), not by substring. Secrets
  * are masked before anything is stored.
@@ -89,7 +89,7 @@ export class KnowledgeStore {
   search(keywords: readonly string[], options: { layers?: readonly KnowledgeLayer[]; limit: number }): KnowledgeHit[] {
     const terms = fullTextQuery(keywords.join(" "));
     if (terms.length === 0 || options.limit <= 0) return [];
-    // Each keyword on its own, scores summed: an item matching any keyword counts (the seed's keyword RAG), ranked by
+    // Each keyword on its own, scores summed: an item matching any keyword counts (keyword retrieval), ranked by
     // BM25. One search of all terms would skip terms common in a small collection, and a new user's is small.
     const scores = new Map<number, number>();
     for (const term of terms) {

@@ -43,10 +43,10 @@ export interface UniversalContentStoreDeps {
 }
 
 /**
- * Seed 002 "Universal Content Store": everything that enters any agent's
+ * The universal content store: everything that enters any agent's
  * context (prompts, responses, tool calls and results, fetched pages, files)
  * is written here as it happens and stays retrievable byte for byte, by id,
- * by turn range, or by hybrid search with the seed's filters.
+ * by turn range, or by hybrid search with `RetrievalFilters`.
  *
  * Every entry passes through `indexContents`, which masks its secrets before
  * anything is derived from it (hash, terms, keywords, vector) or written:
@@ -142,7 +142,7 @@ export class UniversalContentStore {
     return this.deps.entries.getByTurnRange(sessionId, fromTurn, toTurn).map((stored) => stored.entry);
   }
 
-  /** Hybrid search (full text + vectors, RRF) restricted by the seed's filters. */
+  /** Hybrid search (full text + vectors, RRF) restricted by `RetrievalFilters`. */
   async search(query: string, filters: ContentFilters = {}, limit = 10): Promise<SearchOutcome<ContentSearchHit>> {
     const candidates = Math.max(this.deps.config.candidatesPerSignal, limit * 10);
     const vectorCandidates = Math.max(this.deps.config.vectorCandidates, limit * 10);

@@ -30,7 +30,7 @@ export interface ContextItem {
 }
 
 /**
- * Seed 002 `AgentContext`: one agent instance's window, built from the
+ * `AgentContext`: one agent instance's window, built from the
  * session's stored messages: evicted messages appear as the marker of the
  * reference that replaced them, at the place where they were.
  */

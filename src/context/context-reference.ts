@@ -8,7 +8,7 @@ const MAX_TOPIC_CHARS = 32;
 const integer = new Intl.NumberFormat("en-US");
 
 /**
- * Seed 002 `ContextReference.Render()`, exactly:
+ * A reference's marker, in one fixed format the model learns to read:
  * `[CTX-REF:conversation | 15 turns (4,200 tokens) @ 14:23 | Topics: auth flow, JWT, middleware | retrieve_context(ref_id="abc123")]`.
  * A pure function of the reference, so rendering is idempotent.
  */
@@ -46,11 +46,6 @@ export function widestMarker(): string {
   });
 }
 
-/** True for text that is (or starts with) a rendered marker: markers are never evicted into markers. */
-export function isReferenceMarker(text: string): boolean {
-  return text.startsWith("[CTX-REF:");
-}
-
 export interface ReferenceInput {
   id: string;
   sessionId: string;
@@ -67,7 +62,7 @@ export interface ReferenceInput {
 }
 
 /**
- * Seed 002 `ReferenceGenerator`: what the evicted entries were about, from
+ * `ReferenceGenerator`: what the evicted entries were about, from
  * their stored keywords and entities, with no model call (so eviction cannot
  * fail or deadlock): topics by keyword frequency, entities, query hints, the
  * dominant content type and a one-line summary.
@@ -153,7 +148,7 @@ function topEntities(entries: readonly EntrySummary[]): string[] {
     .map(([entity]) => entity);
 }
 
-/** Seed `determineType`: the most frequent content type decides (first seen wins a tie). */
+/** The most frequent content type decides (first seen wins a tie). */
 function dominantType(entries: readonly EntrySummary[]): ReferenceType {
   const counts = new Map<ContentType, number>();
   for (const entry of entries) counts.set(entry.contentType, (counts.get(entry.contentType) ?? 0) + 1);

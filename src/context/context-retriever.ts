@@ -4,7 +4,7 @@ import { estimateTokens } from "../tokens/estimate-tokens.js";
 
 export type RetrievalSource = "reference" | "search" | "direct";
 
-/** Seed 002 `RetrievalRequest`. */
+/** What to bring back: a reference, entries by id, or a search, within a token budget. */
 export interface RetrievalRequest {
   query?: string;
   refId?: string;
@@ -15,7 +15,7 @@ export interface RetrievalRequest {
   includeRelated?: boolean;
 }
 
-/** Seed 002 `RetrievalResult`. */
+/** What came back, and whether the budget cut it. */
 export interface RetrievalResult {
   entries: ContentEntry[];
   totalTokens: number;
@@ -28,11 +28,11 @@ export interface RetrievalResult {
   partialEntryId?: string;
 }
 
-/** Seed 002 defaults: at most 50 entries per retrieval. */
+/** At most 50 entries per retrieval, whatever the budget. */
 const MAX_RETRIEVE = 50;
 
 /**
- * Seed 002 `ContextRetriever`: brings evicted content back, by reference, by
+ * Brings evicted content back, by reference, by
  * id or by search, within a token budget. Entries come back byte for byte;
  * when even the first one does not fit, its beginning is returned and the
  * result says so, rather than nothing.
@@ -62,7 +62,7 @@ export class ContextRetriever {
     return { ...fitToBudget(entries, request.maxTokens), query: request.query ?? "", source, ...(request.refId ? { refId: request.refId } : {}) };
   }
 
-  /** Entries of a session by turn range (seed `get_turn_range`). */
+  /** Entries of a session by turn range (`get_turn_range`). */
   turnRange(sessionId: string, fromTurn: number, toTurn: number, maxTokens: number): RetrievalResult {
     const entries = this.store.getByTurnRange(sessionId, fromTurn, toTurn);
     return { ...fitToBudget(entries, maxTokens), query: `turns ${fromTurn}-${toTurn}`, source: "direct" };

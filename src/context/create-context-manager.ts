@@ -13,7 +13,7 @@ import { TopicClusterEviction } from "./eviction/topic-cluster-eviction.js";
 import { VirtualContextManager } from "./virtual-context-manager.js";
 
 /**
- * Seed 002 `GetEvictionConfig`: each strategy with the content type its
+ * Each strategy with the content type its
  * agents keep (librarian/archivalist keep user prompts, academic keeps
  * research papers, architect keeps plans).
  */

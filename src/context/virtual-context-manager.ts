@@ -44,7 +44,7 @@ const SUMMARY_SAMPLE = 96;
 const MARKER_BUDGET_SHARE = 0.05;
 
 /**
- * Seed 002 "Virtual Context Manager": before each model call it builds the
+ * The virtual context manager: before each model call it builds the
  * agent's window from the session, asks the degradation policy whether to
  * evict, lets the strategy choose, stores a reference for what leaves and
  * puts its marker where it was. Whatever the policy says, the request never
@@ -136,7 +136,7 @@ export class VirtualContextManager {
   }
 
   /**
-   * Seed 004's compaction, without deleting anything: the messages an
+   * Observational memory's compaction, without deleting anything: the messages an
    * observation covers (through `throughOrdinal`), except the newest that
    * fit in `keepTokens`, leave the window behind one reference whose
    * summary is the observation's. The originals stay stored and come back
@@ -153,7 +153,7 @@ export class VirtualContextManager {
   }
 
   /**
-   * Memory pressure (gap analysis 1.5): at high or critical pressure the next
+   * Memory pressure: at high or critical pressure the next
    * request evicts down to the target even below the usual trigger.
    */
   setPressure(level: PressureLevel): void {

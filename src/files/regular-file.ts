@@ -1,5 +1,4 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
 
 /**
  * Reading a project file without ever blocking on it. Opening a FIFO for
@@ -55,7 +54,7 @@ export function fileKind(stats: Stats): string {
 }
 
 /** The stats of a regular file, or NotRegularFileError / FileTooLargeError; a missing path throws ENOENT as `stat` does. */
-export function regularFileStats(path: string, options: RegularFileOptions = {}): Stats {
+function regularFileStats(path: string, options: RegularFileOptions = {}): Stats {
   const stats = options.noFollow ? lstatSync(path) : statSync(path);
   return checked(path, stats, options);
 }
@@ -69,20 +68,6 @@ export function readRegularFile(path: string, options: RegularFileOptions = {}):
     return readFileSync(descriptor);
   } finally {
     closeSync(descriptor);
-  }
-}
-
-/** `readRegularFile` without holding the thread, for tools that read many files in a row while a screen must stay responsive (grep). */
-export async function readRegularFileAsync(path: string, options: RegularFileOptions = {}): Promise<Buffer> {
-  regularFileStats(path, options);
-  const handle = await open(path, openFlags(options)).catch((error: unknown) => {
-    throw refusedLink(path, error, options);
-  });
-  try {
-    checked(path, await handle.stat(), options);
-    return await handle.readFile();
-  } finally {
-    await handle.close();
   }
 }
 

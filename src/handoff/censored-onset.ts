@@ -89,7 +89,7 @@ function momentsFit(count: number, sum: number, squares: number): OnsetEstimate 
 }
 
 /** φ(α) / (1 − Φ(α)), the expected excess (in sds) of a normal above α. */
-export function inverseMills(alpha: number): number {
+function inverseMills(alpha: number): number {
   // For large α the ratio tends to α + 1/α; the direct quotient underflows there.
   if (alpha > 8) return alpha + 1 / alpha;
   const density = Math.exp(-0.5 * alpha * alpha) / Math.sqrt(2 * Math.PI);

@@ -31,7 +31,7 @@ const MIN_DECLINE_POINTS = 2;
  * often; sup-F tests over a searched break need about twice that
  * (Andrews 1993), hence 12.
  */
-export const SIGNIFICANT_F = 12;
+const SIGNIFICANT_F = 12;
 
 interface Candidate {
   onsetKilo: number;

@@ -34,7 +34,7 @@ export interface GpGrid {
  * 4 so many (signal, noise) pairs share one noise-to-signal ratio and so one
  * Cholesky factor (see `refit`).
  */
-export const DEFAULT_GRID: GpGrid = {
+const DEFAULT_GRID: GpGrid = {
   lengthScales: [8, 16, 32, 64, 128],
   signalVariances: [0.0025, 0.01, 0.04, 0.16],
   noiseVariances: [0.000625, 0.0025, 0.01, 0.04],
@@ -54,7 +54,7 @@ interface Bin {
 }
 
 /** Matérn 5/2 with unit variance. */
-export function matern52(distance: number, lengthScale: number): number {
+function matern52(distance: number, lengthScale: number): number {
   const s = (Math.sqrt(5) * Math.abs(distance)) / lengthScale;
   return (1 + s + (s * s) / 3) * Math.exp(-s);
 }

@@ -78,7 +78,7 @@ export interface AgentHandoffProfile {
 export const PREPARED_FRACTIONS = [0.15, 0.25, 0.4] as const;
 
 /** The root of the pooling: what an agent knows before any session (docs/DESIGN-NOTES.md). */
-export const BUILT_IN_DEFAULT = {
+const BUILT_IN_DEFAULT = {
   onsetWindowShare: 0.6,
   /** Onsets vary a lot between tasks; a wide prior lets the first sessions move it. */
   onsetRelativeSd: 0.25,

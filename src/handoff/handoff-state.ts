@@ -1,9 +1,9 @@
 import type { AgentType } from "./agent-types.js";
 
 /**
- * Seed 002 "Handoff State Structures": what a new instance of an agent
- * starts from. Each type keeps the seed's fields (snake_case, as the seed's
- * JSON tags, since the state is stored and shown as JSON), filled from
+ * Handoff states: what a new instance of an agent starts from. Each type
+ * has its own fields (snake_case, since the state is stored and shown as
+ * JSON), filled from
  * Sylk's prepared context; fields Sylk has no source for yet (a pipeline's
  * routing, an inspector's structured issues) stay empty rather than
  * invented. Every state also carries the prepared context's common part,
@@ -20,7 +20,7 @@ export interface FileChange {
 export const ISSUE_SEVERITIES = ["critical", "major", "minor"] as const;
 export type IssueSeverity = (typeof ISSUE_SEVERITIES)[number];
 
-/** Seed `Issue`: one problem an inspector found, where it is, and what to do about it. */
+/** One problem an inspector found, where it is, and what to do about it. */
 export interface Issue {
   id: string;
   severity: IssueSeverity;
@@ -33,14 +33,14 @@ export interface Issue {
   suggestion?: string;
 }
 
-/** Seed `Fix`: whether an issue's fix was applied, as the re-review found. */
+/** Whether an issue's fix was applied, as the re-review found. */
 export interface Fix {
   issue_id: string;
   description: string;
   applied: boolean;
 }
 
-/** Seed `TestInfo`. */
+/** A test the tester knows of. */
 export interface TestInfo {
   file: string;
   test_name: string;
@@ -52,7 +52,7 @@ export interface TestInfo {
 export const TEST_STATUSES = ["pass", "fail", "skip"] as const;
 export type TestStatus = (typeof TEST_STATUSES)[number];
 
-/** Seed `TestResult`. */
+/** The outcome of one test run. */
 export interface TestResult {
   test_name: string;
   status: TestStatus;
@@ -60,7 +60,7 @@ export interface TestResult {
   error?: string;
 }
 
-/** Seed `FailureDesc`. */
+/** One failing test and why. */
 export interface FailureDesc {
   test_name: string;
   error: string;
@@ -69,7 +69,7 @@ export interface FailureDesc {
   suggestion?: string;
 }
 
-/** Seed `WorkflowState`: the workflow an orchestrator manages (in Sylk, a pipeline: `id` is the pipeline's). */
+/** The workflow an orchestrator manages (in Sylk, a pipeline: `id` is the pipeline's). */
 export interface WorkflowState {
   id: string;
   name: string;
@@ -79,7 +79,7 @@ export interface WorkflowState {
   start_time: string;
 }
 
-/** Seed `OrchestratorTask`. */
+/** One task of an orchestrator's plan, assigned to an agent type. */
 export interface OrchestratorTask {
   id: string;
   description: string;
@@ -118,7 +118,7 @@ interface HandoffMetadata {
   timestamp: string;
 }
 
-/** The part every state has (Sylk's addition to the seed's structures). */
+/** The part every state has. */
 interface CommonState extends HandoffMetadata {
   original_prompt: string;
   current_prompt?: string;
@@ -213,7 +213,7 @@ export function isHandoffAgentType(type: AgentType): type is HandoffAgentType {
 
 const TEST_FILE = /(^|\/)(test|tests|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$/i;
 
-/** Builds the type's state from the prepared context (seed: `BuildHandoffState`). */
+/** Builds the type's state from the prepared context. */
 export function buildHandoffState(
   type: HandoffAgentType,
   snapshot: PreparedContextSnapshot,

@@ -6,7 +6,7 @@
  * work can learn the weights instead.
  */
 
-export const QUALITY_SIGNALS = [
+const QUALITY_SIGNALS = [
   "tool_failed",
   "tool_refused",
   "edit_miss",

@@ -4,8 +4,8 @@ import type { IndexConfig } from "../config/schema.js";
 import { readRegularFile } from "../files/regular-file.js";
 
 /** `.sylkignore` is always honoured; `.gitignore` unless `respectGitignore` is off. */
-export const GITIGNORE = ".gitignore";
-export const SYLKIGNORE = ".sylkignore";
+const GITIGNORE = ".gitignore";
+const SYLKIGNORE = ".sylkignore";
 
 /** The ignore files that apply in a directory, by name. */
 export function ignoreFileNames(config: IndexConfig): readonly string[] {
@@ -93,7 +93,7 @@ function combinedPattern(patterns: string[]): RegExp | undefined {
   return new RegExp(patterns.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true }).source})`).join("|"));
 }
 
-export function readOptional(path: string): string | undefined {
+function readOptional(path: string): string | undefined {
   try {
     return readRegularFile(path).toString("utf8"); // a FIFO planted as .gitignore must not hold the walk
   } catch {

@@ -2,7 +2,7 @@ const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
 /**
- * Seed 002 `calculatePriority`, exactly: recency (+100 within a day, +50
+ * A file's indexing priority: recency (+100 within a day, +50
  * within a week, +25 within 30 days), the first matching priority path
  * (+50 − its index), and the extension (+30 / +20 / +10). Higher first.
  */

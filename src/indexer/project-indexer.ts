@@ -112,7 +112,7 @@ const TASK_MAX_FILES = 32;
 const TASK_MAX_BYTES = 1 << 20;
 
 /**
- * Seed 002 "Startup Indexer": fresh → nothing to do; stale → only what
+ * The startup indexer: fresh → nothing to do; stale → only what
  * changed; missing → everything, highest priority first. Files are processed
  * on the worker pool and committed here in batches.
  */

@@ -93,7 +93,7 @@ interface PendingDirectory {
 }
 
 /**
- * Walks the project, honouring the seed's excluded directories and patterns,
+ * Walks the project, honouring the excluded directories and patterns (`index.*`),
  * every `.gitignore` and `.sylkignore` (a nested file applies below its
  * directory) and `.git/info/exclude`. An ignored directory is never entered,
  * and symbolic links are never followed (a link may point outside the

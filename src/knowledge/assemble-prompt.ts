@@ -4,7 +4,7 @@ import type { MemoryNote } from "./context-providers.js";
 import { itemMemoryNote } from "./memory-notes.js";
 
 /**
- * Seed 000 "Prompt Assembly" with seed 004's memory budgeting: the base
+ * Prompt assembly with observational memory's budget: the base
  * prompt, then one markdown section per layer that has items, then the
  * conversation memory, then pending inquiries.
  *
@@ -117,7 +117,7 @@ function newestWithin(notes: readonly MemoryNote[], budget: number): { kept: Mem
 }
 
 /**
- * Seed 004's limits and budget. Notes are put in chronological order (by
+ * Observational memory's limits and budget. Notes are put in chronological order (by
  * `createdAt` when every note has one, else as given), cut to the most
  * recent N, then budgeted: reflections first, then observations in what is
  * left. Within each kind the newest notes are kept, and the first note that

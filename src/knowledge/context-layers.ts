@@ -1,8 +1,7 @@
 /**
- * The nine context layers of seed 000 (seed 003's six plus Observations,
- * Reflections and Pending Inquiries) and the item every layer yields. The
- * values are stable identifiers a store may persist; the display names are
- * for people.
+ * The nine context layers (six of knowledge and session state, plus
+ * Observations, Reflections and Pending Inquiries) and the item every layer
+ * yields. The values are stable identifiers a store may persist.
  */
 export const ContextLayer = {
   ToolRegistry: "tool_registry",
@@ -18,20 +17,8 @@ export const ContextLayer = {
 
 export type ContextLayer = (typeof ContextLayer)[keyof typeof ContextLayer];
 
-/** Every layer, in the seed's order. */
+/** Every layer, in the order the prompt shows them. */
 export const LAYERS: readonly ContextLayer[] = Object.values(ContextLayer);
-
-export const LAYER_DISPLAY_NAMES: Readonly<Record<ContextLayer, string>> = {
-  tool_registry: "Tool Registry",
-  user_knowledge: "User Knowledge",
-  skill_patterns: "Skill Patterns",
-  external_knowledge: "External Knowledge",
-  agent_learnings: "Agent Learnings",
-  runtime_context: "Runtime Context",
-  observations: "Observations",
-  reflections: "Reflections",
-  pending_inquiries: "Pending Inquiries",
-};
 
 /**
  * The layers `retrieve` searches when no layers are named: the four the
@@ -47,10 +34,6 @@ export const DEFAULT_RETRIEVAL_LAYERS: readonly ContextLayer[] = [
 
 /** The layers whose items come from a keyword search of the knowledge store (`LayerSearch`). */
 export const KNOWLEDGE_LAYERS: ReadonlySet<ContextLayer> = new Set(DEFAULT_RETRIEVAL_LAYERS);
-
-export function isContextLayer(value: string): value is ContextLayer {
-  return (LAYERS as readonly string[]).includes(value);
-}
 
 export type ContextItemMetadata = Readonly<Record<string, string | number | boolean>>;
 

@@ -23,13 +23,9 @@ export interface ToolRegistryProvider {
   searchTools(query: string, limit: number): ToolDescriptor[];
 }
 
-export type ChannelType = "direct" | "telegram" | "discord" | "slack";
-
 export interface RuntimeContext {
   sessionKey: string;
-  channelType: ChannelType;
   activeToolCount: number;
-  encryptionEnabled: boolean;
   knowledgeEnabled: boolean;
   memoryEnabled: boolean;
 }
@@ -43,7 +39,7 @@ export interface InquiryProvider {
   pendingInquiryItems(sessionKey: string | undefined, limit: number): Promise<ContextItem[]>;
 }
 
-/** An observation or reflection of a session's observational memory (seed 004). */
+/** An observation or reflection of a session's observational memory. */
 export interface MemoryNote {
   content: string;
   /** The store's count; estimated from `content` when absent. */

@@ -52,7 +52,7 @@ const SESSION_STATE_KEY = "session-state";
 const silentLogger: KnowledgeLogger = { warn: () => undefined };
 
 /**
- * Seed 000 `ContextRetriever`: extracts the query's keywords and gathers up
+ * `ContextRetriever`: extracts the query's keywords and gathers up
  * to `maxPerLayer` items from each requested layer, concurrently. A layer
  * without its provider is empty; a layer that fails is logged, reported in
  * `failures` and skipped, and the others still answer.
@@ -172,9 +172,7 @@ const onOff = (flag: boolean) => (flag ? "on" : "off");
 export function formatRuntimeContext(context: RuntimeContext): string {
   return [
     `Session: ${context.sessionKey || "none"}`,
-    `Channel: ${context.channelType}`,
     `Active tools: ${context.activeToolCount}`,
-    `Encryption: ${onOff(context.encryptionEnabled)}`,
     `Knowledge: ${onOff(context.knowledgeEnabled)}`,
     `Memory: ${onOff(context.memoryEnabled)}`,
   ].join(" | ");

@@ -1,9 +1,8 @@
 /**
- * Keyword extraction for the knowledge layers' keyword search (seed 000,
- * "Keyword Extraction"). A query becomes at most five distinct keywords, each
+ * Keyword extraction for the knowledge layers' keyword search. A query becomes at most five distinct keywords, each
  * at most 50 characters of letters, digits, hyphens and underscores.
  *
- * Decisions where the seed is silent:
+ * Decisions:
  * - Keywords are lower-cased: the full-text index matches case-insensitively
  *   and the stop-word test needs one case.
  * - Duplicates are removed (first occurrence kept) before the limit of five is

@@ -1,5 +1,5 @@
 /**
- * Seed 003 "Learning Engine as Tool Wrapper", its decisions: what a tool
+ * The learning engine as a tool wrapper, and its decisions: what a tool
  * call's outcome teaches. A failed call leaves a pending error (its
  * signature, its input); a success of the same tool within `FIX_WINDOW`
  * calls turns it into a learning, the fix being what changed in the input.
@@ -11,9 +11,9 @@
 export const FIX_WINDOW = 5;
 /** Confidence of a new learning, and how far a confirmation and a refutation move it. */
 export const NEW_CONFIDENCE = 0.5;
-export const CONFIRM_STEP = 0.1;
-export const REFUTE_STEP = 0.2;
-export const MAX_CONFIDENCE = 0.95;
+const CONFIRM_STEP = 0.1;
+const REFUTE_STEP = 0.2;
+const MAX_CONFIDENCE = 0.95;
 /** Below this a learning is no longer shown as a Known Solution. */
 export const SHOWN_CONFIDENCE = 0.2;
 

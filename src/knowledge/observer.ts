@@ -1,13 +1,13 @@
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 
 /**
- * Seed 004's observer and reflector, their decisions and texts: when to
+ * The observer and reflector of observational memory, their decisions and texts: when to
  * observe, what to ask the model for, and the extractive observer that
  * stands in when there is no model (rules, not a model: the sentences that
  * state decisions, goals, facts and outcomes).
  */
 
-/** Seed 004's defaults. */
+/** Observational memory's defaults. */
 export const OBSERVATION_DEFAULTS = {
   messageTokenThreshold: 1_000,
   observationTokenThreshold: 2_000,
@@ -20,7 +20,7 @@ export interface ObservedMessage {
   text: string;
 }
 
-/** What the observer is asked (seed 004 "Observation content quality"). */
+/** What the observer is asked. */
 export function observerPrompt(messages: readonly ObservedMessage[]): string {
   return [
     "Write a compressed observation of the conversation below: the key decisions made, the user's intent and goals, the important facts and context, and the task's progress and outcomes.",

@@ -1,11 +1,11 @@
 /**
- * Seed 003 "Atomic Rate Limiting with Reserve Pattern": per session, each
+ * Rate limiting with a reserve: per session, each
  * kind of saving has a cap, and `reserve` checks and counts in one step, so
  * two saves under way at once can never both take the last slot. In
  * JavaScript one synchronous step is atomic (no other code runs in between),
- * which is what the seed's mutex buys in Go.
+ * which is what a mutex would buy in a language with threads.
  */
-export const LIMITED_KINDS = ["knowledge", "learnings", "skills"] as const;
+const LIMITED_KINDS = ["knowledge", "learnings", "skills"] as const;
 export type LimitedKind = (typeof LIMITED_KINDS)[number];
 
 export class SessionLimits {

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { dangerousCommandReason } from "../agent/permissions/dangerous-commands.js";
 
 /**
- * Skills (issue 15, step 5): what the model saves to run again, as
+ * Skills: what the model saves to run again, as
  * `skill_patterns` knowledge items whose `details.definition` holds one of
  * three kinds. Pure: the schemas, placeholder filling and script
  * validation; storing and running them is the skill tools' part.
@@ -12,17 +12,17 @@ export type SkillKind = (typeof SKILL_KINDS)[number];
 
 /** A skill's name: lower case, digits and dashes, starting with a letter, at most 40 characters. */
 export const SKILL_NAME = /^[a-z][a-z0-9-]{0,39}$/;
-export const MAX_COMPOSITE_STEPS = 20;
-export const MAX_SCRIPT_CHARACTERS = 20_000;
-export const MAX_TEMPLATE_CHARACTERS = 20_000;
+const MAX_COMPOSITE_STEPS = 20;
+const MAX_SCRIPT_CHARACTERS = 20_000;
+const MAX_TEMPLATE_CHARACTERS = 20_000;
 /** Tools a composite step may not call: a skill neither runs skills nor makes them. */
-export const TOOLS_NOT_IN_STEPS: readonly string[] = ["run_skill", "create_skill"];
+const TOOLS_NOT_IN_STEPS: readonly string[] = ["run_skill", "create_skill"];
 
 /** `{{name}}`, spaces inside the braces allowed: `{{ file }}`. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g;
 const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}$/;
 
-export const compositeDefinition = z.strictObject({
+const compositeDefinition = z.strictObject({
   steps: z
     .array(
       z.strictObject({
@@ -37,12 +37,12 @@ export const compositeDefinition = z.strictObject({
     .max(MAX_COMPOSITE_STEPS),
 });
 
-export const scriptDefinition = z.strictObject({
+const scriptDefinition = z.strictObject({
   script: z.string().trim().min(1).max(MAX_SCRIPT_CHARACTERS),
   shell: z.enum(["bash", "sh"]).optional(),
 });
 
-export const templateDefinition = z.strictObject({
+const templateDefinition = z.strictObject({
   template: z.string().trim().min(1).max(MAX_TEMPLATE_CHARACTERS),
 });
 

@@ -1,7 +1,7 @@
 import type { ToolDescriptor, ToolRegistryProvider } from "./context-providers.js";
 
 /**
- * Seed 000 `ToolRegistryAdapter`: a fixed list of tools as a
+ * `ToolRegistryAdapter`: a fixed list of tools as a
  * `ToolRegistryProvider`. The list and each descriptor are copied at
  * construction and on the way out, so neither the caller's later changes nor
  * a reader's reach the adapter.

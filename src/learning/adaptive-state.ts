@@ -5,8 +5,8 @@ import { DEFAULT_UPDATE_CONFIG, RobustWeightDistribution, type RobustWeightDistr
 import { type EpisodeObservation, inferSatisfaction, type RewardWeights, type ThresholdConfig } from "./satisfaction.js";
 import { UserWeightProfile, type UserWeightProfileJSON } from "./user-weight-profile.js";
 
-/** The seed's names and priors (design notes, "What learns"). */
-export const PARAMETER_PRIORS = {
+/** The learned parameters and their Beta priors (docs/DESIGN-NOTES.md, "What learns"). */
+const PARAMETER_PRIORS = {
   "weights.taskSuccess": [8, 2],
   "weights.relevanceBonus": [3, 7],
   "weights.strugglePenalty": [4, 6],
@@ -23,7 +23,7 @@ export const PARAMETER_NAMES = Object.keys(PARAMETER_PRIORS) as ParameterName[];
 export interface UpdateConfig extends DistributionUpdateConfig {
   /**
    * "mean" (the default): the weights' means, adjusted by the profile and
-   * the context's bias as the sample was. "applied" (the seed's): the
+   * the context's bias as the sample was. "applied" (the original rule): the
    * sample's applied weights. The weights are learned from that satisfaction,
    * so with "applied" a draw that weighs the penalties less raises its own
    * reward and is reinforced for that alone.
@@ -32,8 +32,8 @@ export interface UpdateConfig extends DistributionUpdateConfig {
 }
 
 /**
- * "seed": the seed's rule, signal = satisfaction. "advantage": the design
- * notes' rule, signal = satisfaction − the context's baseline, so an episode
+ * "seed": the original rule, signal = satisfaction. "advantage": the rule
+ * docs/DESIGN-NOTES.md argues for, signal = satisfaction − the context's baseline, so an episode
  * that went well for reasons unrelated to the sample does not reinforce it.
  */
 export type UpdateRule = "advantage" | "seed";
@@ -89,7 +89,7 @@ function sampledValue(observation: Pick<EpisodeObservation, "sampledWeights" | "
 }
 
 /**
- * Seed `AdaptiveState`: sufficient statistics only (no raw history), so it
+ * Sufficient statistics only (no raw history), so it
  * stays a few KB however long it learns.
  */
 export class AdaptiveState {
@@ -115,7 +115,7 @@ export class AdaptiveState {
     return this.distributions.get(name) as RobustWeightDistribution;
   }
 
-  /** Seed `SampleWeights`, plus the thresholds: one Thompson draw of every parameter. */
+  /** One Thompson draw of every parameter, weights and thresholds. */
   sample(contextId: string, random: Uniform): AdaptiveSample {
     const draw = (name: ParameterName) => this.distribution(name).sample(random);
     const sampledWeights: RewardWeights = {
@@ -129,7 +129,7 @@ export class AdaptiveState {
       excerpt: draw("thresholds.excerpt"),
       budget: draw("thresholds.budget"),
     };
-    // The profile applies itself only after enough observations (seed Adjust).
+    // The profile applies itself only after enough observations.
     let appliedWeights = this.profile.adjust(sampledWeights);
     const bias = this.contexts.bias(contextId);
     if (bias !== undefined) appliedWeights = bias.adjust(appliedWeights);
@@ -137,7 +137,7 @@ export class AdaptiveState {
   }
 
   /**
-   * Seed `UpdateFromOutcome`. An episode at or before `appliedSequence` is
+   * Learns from one episode's outcome. An episode at or before `appliedSequence` is
    * skipped, so replaying a log after a crash applies nothing twice.
    */
   update(observation: EpisodeObservation, rule: UpdateRule, options: { updateProfile?: boolean } = {}): UpdateResult {
@@ -163,7 +163,7 @@ export class AdaptiveState {
       const own = paired?.get(name) ?? signal;
       this.distribution(name).update(sampledValue(observation, name), rule === "seed" ? own : this.normalized(name, own), this.config);
     }
-    // The bias and profile rules read the outcome itself (seed rules), not its advantage.
+    // The bias and profile rules read the outcome itself, not its advantage: their thresholds are on satisfaction.
     this.contexts.bias(contextId)?.update(satisfaction, observation);
     // A profile stored apart (the user's, under $SYLK_HOME) is updated by its store, in its own transaction.
     if (options.updateProfile !== false) this.profile.update(satisfaction, observation);
@@ -178,7 +178,7 @@ export class AdaptiveState {
    * |advantage|, clipped to ±3 of them): advantages are a few hundredths of
    * satisfaction, and as weights of evidence they would barely move a Beta
    * worth ten samples in a hundred episodes. Normalised, a typical episode
-   * is one sample's worth, and the seed's cold-start protection means what
+   * is one sample's worth, and the cold-start protection means what
    * it says (ten episodes, not a thousand).
    */
   private normalized(name: ParameterName, advantage: number): number {
@@ -211,7 +211,7 @@ export class AdaptiveState {
 
   /**
    * The weights the episode's satisfaction is computed with: the applied
-   * weights (the seed's), or with `rewardWeights: "mean"` the distributions'
+   * weights (the original rule), or with `rewardWeights: "mean"` the distributions'
    * means adjusted as the sample was (profile, then the context's bias), so a
    * draw of a weight cannot raise the satisfaction it is then judged by.
    */

@@ -14,7 +14,7 @@ export function normalSample(random: Uniform): number {
  * Gamma(shape, 1) by Marsaglia and Tsang (2000). Shapes below 1 use the
  * boost Gamma(a) = Gamma(a + 1) · U^(1/a), which the squeeze test needs.
  */
-export function gammaSample(shape: number, random: Uniform): number {
+function gammaSample(shape: number, random: Uniform): number {
   if (!(shape > 0) || !Number.isFinite(shape)) throw new RangeError(`gamma shape must be positive and finite, got ${shape}`);
   if (shape < 1) return gammaSample(shape + 1, random) * Math.pow(1 - random(), 1 / shape);
   const d = shape - 1 / 3;

@@ -15,7 +15,7 @@ export interface ContextDiscoveryOptions {
 
 const DEFAULT_OPTIONS: ContextDiscoveryOptions = { maxContexts: 10, maxCachedQueries: 1000 };
 
-/** Seed `ContextCentroid`, plus the satisfaction baseline the advantage rule needs. */
+/** A discovered context: its centroid, its bias, and the satisfaction baseline the advantage rule needs. */
 export interface DiscoveredContext {
   id: string;
   centroid: number[];
@@ -33,7 +33,7 @@ export interface ContextDiscoveryJSON {
   cache: [string, string][];
 }
 
-export function normalizeForCache(query: string): string {
+function normalizeForCache(query: string): string {
   return query.trim().toLowerCase();
 }
 
@@ -52,8 +52,7 @@ function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /**
- * Seed `ContextDiscovery`: contexts emerge from the prompts' embeddings
- * instead of being predefined. The embedding is passed in, so this stays pure.
+ * Contexts emerge from the prompts' embeddings instead of being predefined. The embedding is passed in, so this stays pure.
  */
 export class ContextDiscovery {
   private readonly contexts: DiscoveredContext[] = [];
@@ -79,7 +78,7 @@ export class ContextDiscovery {
     return nearest.isNew ? `ctx_${this.contexts.length}` : nearest.context.id;
   }
 
-  /** Seed `ClassifyQuery`: classifies and learns, creating a context or moving its centroid. */
+  /** Classifies and learns, creating a context or moving its centroid. */
   learn(query: string, embedding: ArrayLike<number>): string {
     const key = normalizeForCache(query);
     const cached = this.cache.get(key);
@@ -122,12 +121,12 @@ export class ContextDiscovery {
         best = context;
       }
     }
-    // Full: the seed's fallback is the nearest context, however far.
+    // Full: the nearest context, however far, rather than none.
     if (best === undefined || (bestSimilarity < SIMILARITY_THRESHOLD && this.contexts.length < this.options.maxContexts)) return { isNew: true };
     return { isNew: false, context: best };
   }
 
-  /** Seed `GetBias`. */
+  /** The weight bias a context learned; undefined for an unknown one. */
   bias(contextId: string): ContextWeightBias | undefined {
     return this.find(contextId)?.bias;
   }

@@ -14,8 +14,7 @@ const MAX_MULT = 2;
 const clampMult = (value: number) => Math.min(MAX_MULT, Math.max(MIN_MULT, value));
 
 /**
- * Seed `ContextWeightBias`: multipliers a discovered context learns on top of
- * the global weights. Task success is never adjusted: completing the task
+ * Multipliers a discovered context learns on top of the global weights. Task success is never adjusted: completing the task
  * matters the same everywhere.
  */
 export class ContextWeightBias {
@@ -34,10 +33,9 @@ export class ContextWeightBias {
   }
 
   /**
-   * Seed `UpdateBias`: a bad outcome with many searches after the prefetch
-   * says this context needs more prefetch, and one with much unused prefetch
-   * says it gets too much noise. The seed stops there, so the multipliers
-   * only ever grew (bench-adaptive: to their cap in every run); here a good
+   * A bad outcome with many searches after the prefetch says this context
+   * needs more prefetch, and one with much unused prefetch says it gets too
+   * much noise. With only those two rules the multipliers only ever grew (bench-adaptive: to their cap in every run); here a good
    * outcome despite the same signs brings them back down by the same step.
    */
   update(satisfaction: number, observation: Pick<EpisodeObservation, "searchedAfter" | "prefetchedKeys" | "usedKeys">): void {

@@ -2,9 +2,9 @@ import { INITIAL_PRIORS, type PrefetchThresholds } from "../context/prefetch/pre
 import type { AdaptiveSample } from "./adaptive-state.js";
 
 /**
- * What one prompt's Thompson sample drives in retrieval (design notes,
+ * What one prompt's Thompson sample drives in retrieval (docs/DESIGN-NOTES.md,
  * "What learns, and what each sample drives"). At the priors' means every
- * mapping gives back the seed's `INITIAL_PRIORS` exactly, so a project
+ * mapping gives back the fixed `INITIAL_PRIORS` exactly, so a project
  * that has learned nothing retrieves as it always did.
  *
  * `budgetRatio` is the user's `context.prefetchBudgetRatio`: the learned

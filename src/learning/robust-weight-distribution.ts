@@ -1,6 +1,6 @@
 import { betaSample, type Uniform } from "./beta-sampler.js";
 
-/** Seed `UpdateConfig`, plus the effective-sample cap of the design notes. */
+/** How a belief learns: decay, outlier rejection, cold start, drift, and a cap on its evidence. */
 export interface UpdateConfig {
   /** Recent observations matter more: old evidence shrinks by this per update. */
   decayFactor: number;
@@ -15,7 +15,7 @@ export interface UpdateConfig {
   /**
    * Where a negative signal puts its evidence. "reflect" (the default): at
    * the sample reflected about the current mean, 2·mean − x, clamped to
-   * [0, 1]. "mirror" (the seed's): at 1 − x. The mirror pulls every belief toward
+   * [0, 1]. "mirror" (the original rule): at 1 − x. The mirror pulls every belief toward
    * 0.5 whenever signals are negative about as often as positive (the
    * advantage rule), whatever the outcome says; the reflection moves the mean
    * only as far as the signal and the sample go together.
@@ -44,9 +44,9 @@ export interface RobustWeightDistributionJSON {
 export type UpdateOutcome = "applied" | "outlier" | "invalid";
 
 /**
- * Seed `RobustWeightDistribution`: a Beta belief over a value in [0, 1] that
- * survives outliers (z-score rejection), non-stationarity (decay and drift to
- * the prior) and cold start (shrinkage until enough evidence).
+ * A Beta belief over a value in [0, 1] that survives outliers (z-score
+ * rejection), non-stationarity (decay and drift to the prior) and cold
+ * start (shrinkage until enough evidence).
  */
 export class RobustWeightDistribution {
   alpha: number;
@@ -81,10 +81,9 @@ export class RobustWeightDistribution {
   }
 
   /**
-   * Seed `Update`: move toward `observation` (a value that was sampled and
-   * used) when `signal` > 0, away from it when `signal` < 0, with weight
-   * |signal|. The signal is the satisfaction (seed rule) or its advantage over
-   * a baseline (the design notes' rule); this method does not care which.
+   * Moves toward `observation` (a value that was sampled and used) when `signal` > 0, away from it when `signal` < 0, with weight
+   * |signal|. The signal is the satisfaction or its advantage over a
+   * baseline (`UpdateRule`); this method does not care which.
    */
   update(observation: number, signal: number, config: Readonly<UpdateConfig> = DEFAULT_UPDATE_CONFIG): UpdateOutcome {
     if (!Number.isFinite(observation) || !Number.isFinite(signal)) return "invalid";

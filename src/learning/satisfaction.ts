@@ -1,12 +1,12 @@
 import type { ScoredCandidate } from "../context/prefetch/injection-selection.js";
 
 /**
- * Seed "Satisfaction Inference (No Explicit Ratings)": what one user prompt
+ * Satisfaction inference without explicit ratings: what one user prompt
  * (an episode) looked like, and how satisfied the user probably was, from
  * behaviour alone.
  */
 
-/** Seed `RewardWeights`: the weights of the satisfaction terms (each in [0, 1] as sampled). */
+/** The weights of the satisfaction terms (each in [0, 1] as sampled). */
 export interface RewardWeights {
   taskSuccess: number;
   relevanceBonus: number;
@@ -14,14 +14,14 @@ export interface RewardWeights {
   wastePenalty: number;
 }
 
-/** Seed `ThresholdConfig`: what the prefetcher's floors and budget are derived from. */
+/** What the prefetcher's floors and budget are derived from. */
 export interface ThresholdConfig {
   confidence: number;
   excerpt: number;
   budget: number;
 }
 
-/** The priors' means: at these weights `inferSatisfaction` is exactly the seed's function. */
+/** The priors' means: at these weights `inferSatisfaction` is exactly the unweighted function. */
 export const PRIOR_MEAN_WEIGHTS: Readonly<RewardWeights> = Object.freeze({
   taskSuccess: 0.8,
   relevanceBonus: 0.3,
@@ -29,7 +29,7 @@ export const PRIOR_MEAN_WEIGHTS: Readonly<RewardWeights> = Object.freeze({
   wastePenalty: 0.1,
 });
 
-/** Seed `EpisodeObservation`, with the fields the design notes list. */
+/** One prompt's episode as the observation log keeps it (docs/DESIGN-NOTES.md, "Outcomes without ratings"). */
 export interface EpisodeObservation {
   /** Position in the observation log; assigned by the log when the episode is appended. */
   sequence: number;
@@ -37,7 +37,7 @@ export interface EpisodeObservation {
   timestamp: number;
   /** The discovered context (`ContextDiscovery`) the prompt fell into when it was sampled. */
   contextId: string;
-  /** The prompt and its embedding: applying the episode teaches `ContextDiscovery` (seed `QueryEmbedding`). */
+  /** The prompt and its embedding: applying the episode teaches `ContextDiscovery`. */
   query: string;
   queryEmbedding: number[];
   /** The raw Thompson draws; the distributions are updated with these. */
@@ -134,18 +134,18 @@ function isPrefetchRound(value: unknown): value is PrefetchRound {
   );
 }
 
-/** The seed's follow-up count: a correction counts double (design notes). */
-export function followUpCount(observation: Pick<EpisodeObservation, "followUps" | "corrections">): number {
+/** Follow-ups, a correction counting double: it says more plainly that the answer missed. */
+function followUpCount(observation: Pick<EpisodeObservation, "followUps" | "corrections">): number {
   return observation.followUps + 2 * observation.corrections;
 }
 
 /**
- * Seed `InferSatisfaction`, with each term scaled by its weight relative to
+ * How satisfied the user probably was, with each term scaled by its weight relative to
  * the prior mean so the weights can be learned: completion by t / 0.8,
  * searches after prefetch by s / 0.4, unused prefetch by w / 0.1. The
  * relevance bonus (0.05 per used prefetched item) is scaled by r / 0.3 − 1 so
- * that at the prior means the function is the seed's exactly; the seed has no
- * such term. Can be negative.
+ * that at the prior means it adds nothing to the unweighted function, which
+ * has no such term. Can be negative.
  */
 export function inferSatisfaction(observation: EpisodeObservation, weights: RewardWeights): number {
   const success = weights.taskSuccess / PRIOR_MEAN_WEIGHTS.taskSuccess;

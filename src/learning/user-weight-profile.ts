@@ -14,8 +14,8 @@ export interface UserWeightProfileJSON {
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
 /**
- * Seed `UserWeightProfile`: the one user's preferences, learned from
- * behaviour. It belongs to the user, not to a project.
+ * The one user's preferences, learned from behaviour. It belongs to the
+ * user, not to a project.
  */
 export class UserWeightProfile {
   /** −1 wants concise, +1 wants thorough. */
@@ -28,7 +28,7 @@ export class UserWeightProfile {
   strugglePenaltyMult = 1;
   observationCount = 0;
 
-  /** Seed `Adjust`: task success and relevance are never adjusted. */
+  /** Task success and relevance are never adjusted. */
   adjust(base: RewardWeights): RewardWeights {
     if (this.observationCount < MIN_PROFILE_OBSERVATIONS) return base;
     return {
@@ -39,7 +39,7 @@ export class UserWeightProfile {
     };
   }
 
-  /** Seed `updateUserProfile`. */
+  /** Learns from one episode: success or failure with much unused prefetch, or with many searches after it. */
   update(satisfaction: number, observation: Pick<EpisodeObservation, "searchedAfter" | "prefetchedKeys" | "usedKeys">): void {
     this.observationCount++;
     if (satisfaction > 0 && observation.prefetchedKeys.length > observation.usedKeys.length + 2) {
@@ -48,7 +48,7 @@ export class UserWeightProfile {
       this.wastePenaltyMult *= 0.95;
     }
     if (satisfaction < 0 && observation.prefetchedKeys.length > observation.usedKeys.length + 2) {
-      // Failure with much unused prefetch (the seed's missing half: its multipliers only moved one way).
+      // Failure with much unused prefetch (the other half: without it the multipliers only moved one way).
       this.prefersThorough -= 0.1;
       this.wastePenaltyMult *= 1.05;
     }

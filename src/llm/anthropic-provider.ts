@@ -241,7 +241,7 @@ async function loadSdk(): Promise<AnthropicSdk> {
 }
 
 /** Classifies anything the SDK or the stream throws. */
-export function toModelError(error: unknown, url = "https://api.anthropic.com"): ModelError {
+function toModelError(error: unknown, url = "https://api.anthropic.com"): ModelError {
   if (error instanceof ModelError) return error;
   // SDK errors exist only once a request loaded the SDK.
   const Anthropic = sdk?.default;

@@ -179,7 +179,7 @@ async function loadSdk(): Promise<OpenAISdk> {
   return sdk;
 }
 
-export function toModelError(error: unknown, url = "the model server"): ModelError {
+function toModelError(error: unknown, url = "the model server"): ModelError {
   if (error instanceof ModelError) return error;
   // SDK errors exist only once a request loaded the SDK.
   const OpenAI = sdk?.default;

@@ -60,7 +60,7 @@ function waitTooLong(error: ModelError, policy: RetryPolicy): ModelError {
 }
 
 /** A wait as people say it: 800 ms, 45 s, 12 min, 24 h. */
-export function formatWait(milliseconds: number): string {
+function formatWait(milliseconds: number): string {
   if (milliseconds < 1_000) return `${Math.round(milliseconds)} ms`;
   const seconds = milliseconds / 1_000;
   if (seconds < 120) return `${Math.round(seconds)} s`;

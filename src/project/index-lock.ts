@@ -37,7 +37,7 @@ export interface IndexLockTimings {
  * The interactive session commits in slices of milliseconds, and `sylk index`
  * never holds the event loop for anything near a minute.
  */
-export const DEFAULT_LOCK_TIMINGS: IndexLockTimings = { heartbeatMs: 10_000, staleAfterMs: 60_000 };
+const DEFAULT_LOCK_TIMINGS: IndexLockTimings = { heartbeatMs: 10_000, staleAfterMs: 60_000 };
 
 const UNKNOWN_HOLDER: LockHolder = { pid: -1, startedAt: "unknown" };
 

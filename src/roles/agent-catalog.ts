@@ -41,7 +41,7 @@ export function builtinAgentListings(offered: readonly string[] = SESSION_TOOL_N
 }
 
 /** The custom agents as `sylk agents` lists them: the tools a file names (or the read-only base set), in its order. */
-export function customAgentListings(agents: readonly CustomAgent[], offered: readonly string[] = SESSION_TOOL_NAMES): AgentListing[] {
+function customAgentListings(agents: readonly CustomAgent[], offered: readonly string[] = SESSION_TOOL_NAMES): AgentListing[] {
   return agents.map((agent) => {
     const tools = agent.tools.filter((name) => offered.includes(name));
     return {

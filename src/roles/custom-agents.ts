@@ -9,7 +9,7 @@ import { type AgentCategory, isAgentType } from "../handoff/agent-types.js";
 import { maskSecrets } from "../security/secrets.js";
 
 /**
- * Custom agents (design notes, issue 14 §4): `$SYLK_HOME/agents/*.md` (the
+ * Custom agents: `$SYLK_HOME/agents/*.md` (the
  * user's) and `<root>/.sylk/agents/*.md` (the project's), each a YAML front
  * matter between `---` lines and the prompt as its body. A file may add a
  * prompt and choose a subset of Sylk's own tools, a category and a model
@@ -48,7 +48,7 @@ export interface CustomAgents {
 }
 
 /** The largest agent file read. */
-export const MAX_AGENT_FILE_BYTES = 64 * 1024;
+const MAX_AGENT_FILE_BYTES = 64 * 1024;
 /** As for AGENTS.md. */
 const MAX_PROMPT_CHARS = 40_000;
 

@@ -44,7 +44,7 @@ export function resolveRole(name: string, custom: readonly CustomAgent[]): Resol
   throw new BadInputError(`Unknown agent "${name}". Known agents: ${known.join(", ")}. \`sylk agents\` lists them.`);
 }
 
-export function builtinRole(type: AgentType): ResolvedRole {
+function builtinRole(type: AgentType): ResolvedRole {
   const spec = roleOf(type);
   return {
     name: type,

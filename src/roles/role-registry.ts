@@ -2,13 +2,12 @@ import { readFileSync } from "node:fs";
 import { AGENT_TYPES, type AgentPlacement, type AgentType } from "../handoff/agent-types.js";
 
 /**
- * Seed 002 §3.1–3.3 and §3.7, as the design notes settle them ("Agent
- * roles, consultation and sub-agents (issue 14)", §1): each agent type's
- * tools, the retrieval hook it runs before a prompt, whether it may touch
+ * The role registry (docs/DESIGN-NOTES.md, "Agent roles, consultation and
+ * sub-agents"): each agent type's tools, the retrieval hook it runs before a prompt, whether it may touch
  * the user's files, and its system prompt addition.
  */
 
-/** What runs before each prompt (seed §3.3). */
+/** What runs before each prompt. */
 export type RoleHook =
   /** The prefetcher with the learned budget: knowledge agents and the guide. */
   | "full_prefetch"
@@ -17,7 +16,7 @@ export type RoleHook =
   /** The orchestrator: the workflow's state, and no code prefetch. */
   | "workflow_context";
 
-/** Seed `FocusedPrefetchHook{maxTokens: 1000}`. */
+/** A role's focused prefetch: at most this many tokens before each prompt. */
 export const FOCUSED_PREFETCH_TOKENS = 1_000;
 
 export interface RoleSpec {
@@ -132,7 +131,7 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
 
 /**
  * The hook as placed. The agent the user talks to keeps the full prefetch
- * whatever its role: its window is the conversation, and issue 13 learns
+ * whatever its role: its window is the conversation, and self-tuning retrieval learns
  * that budget from the user's outcomes. The focused 1,000 tokens are for
  * an agent working inside a pipeline or for another agent.
  */

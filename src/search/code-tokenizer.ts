@@ -13,7 +13,7 @@
 const MAX_TOKEN_LENGTH = 40;
 
 /** English function words and keywords so common in code that they carry no signal. */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
+const STOP_WORDS: ReadonlySet<string> = new Set([
   "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "did", "does", "doing",
   "each", "for", "had", "has", "have", "he", "her", "here", "him", "his", "how", "i", "if", "in",
   "into", "is", "it", "its", "just", "me", "more", "most", "my", "no", "nor", "not", "now", "of",
@@ -180,37 +180,6 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
     else tokens.splice(wholeAt, 1);
   }
   return tokens;
-}
-
-/** Splits one identifier into its lower-cased parts: `getHTTPResponse2` → get, http, response, 2. */
-export function splitIdentifier(identifier: string): string[] {
-  const parts: string[] = [];
-  let partStart = -1;
-  let previous = CharClass.Other;
-  const flush = (end: number) => {
-    if (partStart >= 0 && end > partStart) parts.push(identifier.slice(partStart, end).toLowerCase());
-    partStart = -1;
-  };
-  for (let index = 0; index < identifier.length; index++) {
-    const current = classOf(identifier.charCodeAt(index));
-    if (current === CharClass.Joiner || current === CharClass.Other) {
-      flush(index);
-    } else if (partStart < 0) {
-      partStart = index;
-    } else if (
-      (current === CharClass.Upper && previous === CharClass.Lower) ||
-      (current === CharClass.Digit) !== (previous === CharClass.Digit)
-    ) {
-      flush(index);
-      partStart = index;
-    } else if (current === CharClass.Lower && previous === CharClass.Upper && index - 1 > partStart) {
-      flush(index - 1);
-      partStart = index - 1;
-    }
-    previous = current;
-  }
-  flush(identifier.length);
-  return parts;
 }
 
 /** Terms of a project-relative path: every directory, the file name, its stem and its parts. */

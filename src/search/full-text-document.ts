@@ -132,11 +132,6 @@ export function chunkTermCounts(
   return counts;
 }
 
-/** The full-text view of a chunk (see `chunkTermCounts`). */
-export function fullTextTerms(path: string, symbols: readonly string[], content: string): FullTextTerms {
-  return termsFromCounts(chunkTermCounts(tokenizePath(path), symbols, tokenize(content)));
-}
-
 /** Term counts of a history entry (prompt, response, tool call or result) and the files it names. */
 export function entryTermCounts(content: string, relatedFiles: readonly string[] = []): TermCounts {
   const counts: TermCounts = new Map();

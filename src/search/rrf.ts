@@ -2,10 +2,10 @@
  * Reciprocal Rank Fusion (Cormack et al. 2009) as a pure function: each
  * signal contributes 1 / (k + rank) for every item it ranked, and every fused
  * hit keeps each signal's own rank and score so that callers can validate
- * across signals (seed 002 "Multi-Signal Validation").
+ * across signals.
  */
 
-export const DEFAULT_RRF_K = 60;
+const DEFAULT_RRF_K = 60;
 
 export interface RankedHit<Id> {
   id: Id;

@@ -125,8 +125,3 @@ export function maskSecrets(text: string): MaskResult {
   }
   return { text: masked, findings };
 }
-
-/** True when the text holds anything `maskSecrets` would mask. */
-export function containsSecret(text: string): boolean {
-  return maskSecrets(text).findings.length > 0;
-}

@@ -1,4 +1,4 @@
-/** Seed 002 "Content Types", plus the two kinds the later sections add. */
+/** What a content entry holds: every kind of content that enters an agent's context. */
 export const CONTENT_TYPES = [
   "user_prompt",
   "agent_response",
@@ -13,7 +13,7 @@ export const CONTENT_TYPES = [
   "inspector_finding",
   "context_reference",
   "agent_handoff",
-  /** Observational memory (seed 004): notes derived from a session's messages, which stay stored as they were. */
+  /** Observational memory: notes derived from a session's messages, which stay stored as they were. */
   "observation",
   "reflection",
 ] as const;
@@ -24,11 +24,7 @@ export type DerivedContentType = (typeof DERIVED_CONTENT_TYPES)[number];
 
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
-export function isContentType(value: string): value is ContentType {
-  return (CONTENT_TYPES as readonly string[]).includes(value);
-}
-
-/** Seed 002 "Content Entry": everything that entered any agent's context. */
+/** A content entry: anything that entered any agent's context. */
 export interface ContentEntry {
   /** Unique per entry (never a hash of the content: the same text twice is two entries). */
   id: string;
@@ -65,11 +61,11 @@ export type NewContentEntry = Omit<
 > &
   Partial<Pick<ContentEntry, "id" | "tokenCount" | "timestamp" | "keywords" | "entities" | "childIds" | "relatedFiles" | "metadata">>;
 
-/** Seed 002 "Reference Types". */
-export const REFERENCE_TYPES = ["conversation", "research", "code_analysis", "tool_results", "plan_discussion"] as const;
+/** What an evicted span was mostly about; a context reference names it. */
+const REFERENCE_TYPES = ["conversation", "research", "code_analysis", "tool_results", "plan_discussion"] as const;
 export type ReferenceType = (typeof REFERENCE_TYPES)[number];
 
-/** Seed 002 "ContextReference": a pointer to evicted content. */
+/** A context reference: a pointer to evicted content. */
 export interface ContextReference {
   id: string;
   type: ReferenceType;
@@ -90,7 +86,7 @@ export interface ContextReference {
   foldedInto?: string;
 }
 
-/** Seed 002 "RetrievalFilters". */
+/** What a search of the stored history may be restricted to. */
 export interface ContentFilters {
   contentTypes?: ContentType[];
   sessionId?: string;

@@ -131,7 +131,7 @@ export class EntryRepository {
     return docs.flatMap((doc) => byDoc.get(doc) ?? []);
   }
 
-  /** Seed `GetByTurnRange`: inclusive, in turn order, then in the order written. */
+  /** Inclusive, in turn order, then in the order written. */
   getByTurnRange(sessionId: string, fromTurn: number, toTurn: number): StoredEntry[] {
     const rows = this.db
       .prepare(

@@ -1,6 +1,6 @@
 import type { SqliteDatabase } from "./database.js";
 
-/** A question for the user, recorded when knowledge was missing (seed 000 "Pending Inquiries"). */
+/** A question for the user, recorded when knowledge was missing. */
 export interface Inquiry {
   id: string;
   sessionId: string | null;

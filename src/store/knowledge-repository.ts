@@ -1,10 +1,10 @@
 import type { SqliteDatabase } from "./database.js";
 
-/** The searchable layers of seed 003, as stored. */
+/** The searchable knowledge layers, as stored. */
 export const KNOWLEDGE_LAYERS = ["user_knowledge", "agent_learnings", "skill_patterns", "external_knowledge"] as const;
 export type KnowledgeLayer = (typeof KNOWLEDGE_LAYERS)[number];
 
-/** User knowledge kinds (seed 003: rules, preferences, definitions, facts). */
+/** User knowledge kinds: rules, preferences, definitions, facts. */
 export const KNOWLEDGE_KINDS = ["rule", "preference", "definition", "fact"] as const;
 export type KnowledgeKind = (typeof KNOWLEDGE_KINDS)[number];
 

@@ -189,7 +189,7 @@ export const AGENT_MIGRATIONS: Migration[] = [
     version: 14,
     description: "the guide's routing: each decision with its outcome, and the agents' learned affinities",
     sql: `
-      -- Seed 002 RoutingDecision: which agent the guide gave a prompt to, how sure it was and why.
+      -- Routing decisions: which agent the guide gave a prompt to, how sure it was and why.
       -- The outcome (1 completed, 0.5 followed up, 0 failed or corrected) arrives with the next prompt.
       CREATE TABLE routing_decisions (
         id TEXT PRIMARY KEY,
@@ -221,7 +221,7 @@ export const AGENT_MIGRATIONS: Migration[] = [
     version: 15,
     description: "knowledge that lasts: the user's and the agent's knowledge, learnings and skills, and pending inquiries",
     sql: `
-      -- One table for the searchable layers (seed 003): user knowledge (rules, preferences, definitions,
+      -- One table for the searchable layers: user knowledge (rules, preferences, definitions,
       -- facts), agent learnings, skill patterns and external references, indexed in the "knowledge"
       -- full-text collection by doc. Layer-specific fields are in details (JSON).
       CREATE TABLE knowledge_items (

@@ -63,7 +63,7 @@ export const INDEX_AND_HISTORY_MIGRATIONS: Migration[] = [
       CREATE INDEX idx_symbols_file ON symbols(file_id);
       CREATE INDEX idx_symbols_name ON symbols(name);
 
-      -- Seed 002 "Universal Content Store". \`id\` is unique per entry, not a hash of
+      -- The universal content store. \`id\` is unique per entry, not a hash of
       -- the content: identical text said twice is two entries. \`doc\` is the
       -- integer key used by the full-text and vector indexes.
       CREATE TABLE content_entries (
@@ -96,7 +96,7 @@ export const INDEX_AND_HISTORY_MIGRATIONS: Migration[] = [
       CREATE INDEX idx_content_parent ON content_entries(parent_id);
       CREATE INDEX idx_content_hash ON content_entries(content_hash);
 
-      -- Seed 002 "Context Reference System": pointers to evicted content.
+      -- Context references: pointers to evicted content.
       CREATE TABLE context_references (
         id TEXT PRIMARY KEY,
         type TEXT NOT NULL,

@@ -26,7 +26,7 @@ function fsyncDirectory(path: string): void {
 }
 
 /**
- * Seed "Write-Ahead Log for Observations": JSON lines, each with a strictly
+ * A write-ahead log of observations: JSON lines, each with a strictly
  * increasing sequence, fsynced before `append` returns, so an episode is
  * durable before it is applied. The state saves the last sequence it applied;
  * on start the lines after it are replayed.

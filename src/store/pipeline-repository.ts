@@ -7,11 +7,11 @@ export const PIPELINE_STAGES = ["plan", "design", "implement", "review", "fix", 
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
 /** running until it ends; done: the summary ran; stopped: plan mode or the user; failed: a stage ended in error. */
-export const PIPELINE_STATUSES = ["running", "done", "stopped", "failed"] as const;
+const PIPELINE_STATUSES = ["running", "done", "stopped", "failed"] as const;
 export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
 
 /** How a stage run ended; no_structure: it ended without its structured tool, even after a reminder. */
-export const STAGE_STATUSES = ["running", "done", "error", "interrupted", "no_structure"] as const;
+const STAGE_STATUSES = ["running", "done", "error", "interrupted", "no_structure"] as const;
 export type StageStatus = (typeof STAGE_STATUSES)[number];
 export type EndedStageStatus = Exclude<StageStatus, "running">;
 

@@ -1,7 +1,7 @@
 import type { SqliteDatabase } from "./database.js";
 import { maskSecrets } from "../security/secrets.js";
 
-/** Seed 002 `RoutingDecision`, as stored, with what came of it. */
+/** A routing decision of the guide, as stored, with what came of it. */
 export interface RoutingDecision {
   id: string;
   sessionId: string;

@@ -25,7 +25,7 @@ export interface SessionRecord {
 }
 
 /** Why a session exists: the user's conversation, or one of the ways a sub-agent is started. */
-export const SESSION_KINDS = ["main", "knowledge", "delegate", "stage", "routed"] as const;
+const SESSION_KINDS = ["main", "knowledge", "delegate", "stage", "routed"] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];
 
 /** What a child session is created with. */

@@ -1,7 +1,7 @@
 import { betaSample, type Uniform } from "../learning/beta-sampler.js";
 
 /**
- * The guide's affinities (design notes, issue 14 §5): a Beta per (agent,
+ * The guide's affinities: a Beta per (agent,
  * prompt context) learned from how routed prompts went. Pure: the store
  * keeps the numbers, this module says what they mean.
  */
@@ -12,10 +12,10 @@ export interface Affinity {
   observations: number;
 }
 
-/** Each update first shrinks what is known, so old outcomes fade (seed: 0.995). */
-export const AFFINITY_DECAY = 0.995;
+/** Each update first shrinks what is known, so old outcomes fade (by 0.995 each time). */
+const AFFINITY_DECAY = 0.995;
 /** How much an agent's all-context record counts as the prior of a context it has not been tried in. */
-export const PRIOR_PSEUDO_OBSERVATIONS = 2;
+const PRIOR_PSEUDO_OBSERVATIONS = 2;
 /** Before any outcome at all: uniform. */
 export const UNIFORM: Affinity = { alpha: 1, beta: 1, observations: 0 };
 

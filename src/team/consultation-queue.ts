@@ -1,12 +1,12 @@
 /**
- * One consultation at a time per knowledge agent (design notes, issue 14 §2):
+ * One consultation at a time per knowledge agent:
  * the waiting ones in priority order (critical > high > normal > low, first
  * come first served within a level); a running consultation is never
  * preempted. A waiting one whose caller's signal aborts leaves the queue and
  * rejects with `ConsultationCancelledError`.
  */
 
-/** Seed 002 §3.4 `ContextPriority`, lowest first. */
+/** A consultation's priority, lowest first. */
 export const CONSULT_PRIORITIES = ["low", "normal", "high", "critical"] as const;
 export type ConsultPriority = (typeof CONSULT_PRIORITIES)[number];
 

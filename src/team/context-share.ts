@@ -2,8 +2,8 @@ import { renderReference, widestMarker } from "../context/context-reference.js";
 import type { ContentType, ContextReference } from "../store/content-types.js";
 
 /**
- * Seed 002 §3.8 `ContextShareResponse` as a knowledge agent's answer to a
- * consultation, fitted into the caller's budget (design notes, issue 14 §2).
+ * A knowledge agent's answer to a consultation (`ContextShareResponse`),
+ * fitted into the caller's budget.
  * Pure: storing what did not fit is the caller's, through `storeOverflow`.
  */
 
@@ -76,7 +76,7 @@ export type CountTokens = (text: string) => number;
 export type StoreOverflow = (entries: ShareEntry[]) => ContextReference;
 
 /** The answer's share of the budget when there are sources and not everything fits. */
-export const ANSWER_SHARE = 0.4;
+const ANSWER_SHARE = 0.4;
 /** Budgets below this are raised to it (the floor of `max_tokens`): a header and a marker need room. */
 export const MIN_SHARE_BUDGET = 200;
 

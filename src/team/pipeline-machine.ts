@@ -5,7 +5,7 @@ import type { EndedStageStatus, PipelineStage, PipelineStatus } from "../store/p
 import { type EndedStage, latestReviewState, latestState, NO_STRUCTURE_NOTE, STAGE_AGENT_TYPES } from "./stage-state.js";
 
 /**
- * The pipeline's state machine (design notes, issue 14 §5): plan → design →
+ * The pipeline's state machine: plan → design →
  * implement → review → (fix → review)* → test → summary. Pure: it reads the
  * stages that ended and says what runs next, what each stage is told, and
  * what the summary is made of. The runner does the running.
@@ -36,8 +36,6 @@ export interface FinishStep {
 }
 
 export type PipelineStep = RunStep | FinishStep;
-
-export const DEFAULT_MAX_FIX_ROUNDS = 2;
 
 /** Severities that start a fix round; minor issues go to the summary. */
 const BLOCKING: ReadonlySet<Issue["severity"]> = new Set(["critical", "major"]);

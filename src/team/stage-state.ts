@@ -12,16 +12,16 @@ import type {
   TesterHandoffState,
 } from "../handoff/handoff-state.js";
 import type { ContentType } from "../store/content-types.js";
-import type { EndedStageStatus, PipelineStage, PipelineStageRecord } from "../store/pipeline-repository.js";
+import type { EndedStageStatus, PipelineStage } from "../store/pipeline-repository.js";
 
 /**
- * What each pipeline stage leaves for the next (the design notes' stage
- * table, issue 14 §5): the structured tool's input mapped into the seed's
+ * What each pipeline stage leaves for the next (the stage table of
+ * docs/DESIGN-NOTES.md): the structured tool's input mapped into the handoff
  * state for the stage's agent, or, for a stage that ended without its tool,
  * empty structures and a note. Nothing here reads prose.
  */
 
-/** Sylk's design document (the seed gives knowledge agents no handoff state). */
+/** The architect's design (a knowledge agent has no handoff state of its own, so the design stage keeps this). */
 export interface ArchitectDesign {
   summary: string;
   steps: DesignStep[];
@@ -233,25 +233,6 @@ const EMPTY_STATES: { [S in PipelineStage]: (context: StageStateContext) => Stag
 export function noStructureState<S extends PipelineStage>(stage: S, context: StageStateContext): StageStates[S] {
   const empty: (context: StageStateContext) => StageStates[S] = EMPTY_STATES[stage];
   return { ...empty(context), note: NO_STRUCTURE_NOTE };
-}
-
-/** The stored stage rows as the machine reads them: the ended ones, in order, with their state parsed. */
-export function endedStages(records: readonly PipelineStageRecord[]): EndedStage[] {
-  return [...records]
-    .sort((a, b) => a.ordinal - b.ordinal)
-    .flatMap((record) =>
-      record.status === "running"
-        ? []
-        : [
-            {
-              stage: record.stage,
-              round: record.round,
-              status: record.status,
-              state: record.state === null ? null : JSON.parse(record.state),
-              agentId: record.agentId,
-            } as EndedStage,
-          ],
-    );
 }
 
 /** The last ended stage of a kind that left a state. */

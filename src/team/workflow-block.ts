@@ -1,8 +1,7 @@
 import type { PipelineSummaryInputs } from "./pipeline-machine.js";
 
 /**
- * The orchestrator's hook (seed 002 §3.3 "workflow context"; design notes,
- * issue 14 §1): before each prompt, a `[WORKFLOW]` block of at most
+ * The orchestrator's hook: before each prompt, a `[WORKFLOW]` block of at most
  * `MAX_WORKFLOW_CHARS` in place of a code prefetch. In a pipeline it holds
  * the phase, each stage's outcome, the pending issues and the failing
  * tests; outside one, the task list.

@@ -7,7 +7,7 @@ import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 /**
- * Issue 12's end-to-end scenario against the fake Messages API: a model that
+ * The handoff controller's end-to-end scenario against the fake Messages API: a model that
  * starts failing its tool calls once its conversation fills 5 % of the
  * window, far below the token safety net (75 %), is handed off to a fresh
  * instance within a few turns; a model that never fails is not. The onset is

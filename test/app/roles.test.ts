@@ -9,7 +9,7 @@ import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicSer
 import { drain, drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
-/** Issue 14, step 1: `--agent` (here `agent.type`) selects the role's prompt and tools, through a real session. */
+/** `--agent` (here `agent.type`) selects the role's prompt and tools, through a real session. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let services: ProjectServices;

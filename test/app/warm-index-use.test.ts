@@ -7,7 +7,7 @@ import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../he
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
-/** Issue 11: while an interactive sylk runs, sylk ask uses its warm index through the socket, and does without it when there is none. */
+/** While an interactive sylk runs, sylk ask uses its warm index through the socket, and does without it when there is none. */
 let project: TempProject;
 let server: FakeAnthropicServer;
 let session: InteractiveSession | undefined;

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { foldersWithoutLayer, LAYERS, layerOfFile, layerViolations, readImports, type ImportEdge } from "../../scripts/lib/source-structure.mjs";
 
 /**
- * DESIGN.md: data flows one way (cli → tui → agent → context/llm → store and
- * search); the UI never touches SQL; the store never imports the agent. These
+ * Data flows one way (cli → tui → agent → context/llm → store and search;
+ * docs/DESIGN-NOTES.md, "Layers"); the UI never touches SQL; the store never imports the agent. These
  * rules read every import in src/ with the parser `scripts/measure-structure.mjs`
  * uses, so a shortcut fails here, not in review.
  */
@@ -18,7 +18,7 @@ const violations = (rule: (edge: ImportEdge) => boolean) => edges.filter(rule).m
 const UI_PACKAGES = new Set(["ink", "react", "ink-testing-library", "@inkjs/ui"]);
 const SQLITE_PACKAGES = new Set(["better-sqlite3", "sqlite-vec"]);
 
-describe("architecture: the one-way flow of DESIGN.md", () => {
+describe("architecture: the one-way flow", () => {
   it("reads the imports it checks (the parser finds the edges it should)", () => {
     expect(edges.length).toBeGreaterThan(300);
     expect(edges).toContainEqual(expect.objectContaining({ from: "tui/app.tsx", to: "ink" }));

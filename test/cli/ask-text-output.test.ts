@@ -4,7 +4,7 @@ import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../he
 import { jsonLines, runCli, SYLK_BIN, startCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
-/** Issue 16: text-mode `sylk ask` printed nothing until the end, even after an interrupt; `used_tokens` counted the answer's room. */
+/** Text-mode `sylk ask` once printed nothing until the end, even after an interrupt; `used_tokens` counted the answer's room. */
 let project: TempProject;
 let server: FakeAnthropicServer;
 let env: NodeJS.ProcessEnv;

@@ -5,7 +5,7 @@ import { runCli, SYLK_BIN } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
 
-/** Issue 16's smaller defects at the command line. */
+/** Smaller edge cases at the command line. */
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping sylk "prompt" in a real terminal: ${unavailable}`);
 

@@ -7,7 +7,7 @@ import { runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 /**
- * Issue 11's escalations, end to end: a cloned repository's `.sylkrc` must
+ * A hostile repository's escalations, end to end: a cloned repository's `.sylkrc` must
  * not send the user's key elsewhere or grant itself commands until the user
  * trusts the folder.
  */

@@ -20,7 +20,7 @@ afterEach(async () => {
 const sylk = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(args, { cwd: project.root, env: { ...env, ...extra } });
 
 describe("sylk learning", () => {
-  it("shows each prompt's episode, by the seed's parameter names, as text and as JSON, and forgets it with --reset", async () => {
+  it("shows each prompt's episode, by the learned parameters' names, as text and as JSON, and forgets it with --reset", async () => {
     expect((await sylk(["learning"])).stdout).toContain("Nothing learned yet");
     server.enqueue(reply().toolUse("grep", { pattern: "greet" }), reply().text("greet returns a greeting (src/hello.ts)."), reply().text("It takes a name."));
     expect((await sylk(["ask", "--yes", "what does greet return?"])).code).toBe(0);

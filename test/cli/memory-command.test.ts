@@ -3,7 +3,7 @@ import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicSer
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
-/** `sylk memory`: what Sylk keeps across sessions, for people and scripts (issue 15). */
+/** `sylk memory`: what Sylk keeps across sessions, for people and scripts. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let env: NodeJS.ProcessEnv;

@@ -3,7 +3,7 @@ import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicSer
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
-/** Issue 16, defect 6: prefetch never repeats what the window holds, stays in its session, and has a real threshold. */
+/** Prefetch never repeats what the window holds, stays in its session, and has a real threshold. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let env: NodeJS.ProcessEnv;

@@ -7,8 +7,8 @@ import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 /**
- * Issue 11, defect 4: in bypass mode a base64-wrapped `rm -rf` of a
- * directory outside the project ran. Pattern checks cannot see through
+ * In bypass mode a base64-wrapped `rm -rf` of a directory outside the
+ * project once ran. Pattern checks cannot see through
  * encodings; the sandbox does not need to.
  */
 const probe = process.platform === "linux" ? probeBubblewrap(process.env) : ({ ok: false, reason: `these tests run bubblewrap, on Linux only` } as const);

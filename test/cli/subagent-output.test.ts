@@ -3,7 +3,7 @@ import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../he
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
-/** Issue 14: what scripts and users see of a sub-agent in `sylk ask` and `sylk sessions`. */
+/** What scripts and users see of a sub-agent in `sylk ask` and `sylk sessions`. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let env: NodeJS.ProcessEnv;

@@ -42,7 +42,7 @@ describe("configuration without zod", () => {
 });
 
 describe("configuration", () => {
-  it("defaults match the seed's startup indexer", () => {
+  it("defaults match the startup indexer's documented defaults", () => {
     const { config } = load();
     expect(config.index.batchSize).toBe(100);
     expect(config.index.maxFileSize).toBe(1 << 20);

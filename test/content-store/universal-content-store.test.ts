@@ -99,7 +99,7 @@ describe("UniversalContentStore", () => {
     expect(services.contentStore.getByIds(["missing", prompt.id]).map((entry) => entry.id)).toEqual([prompt.id]);
   });
 
-  it("searches history with the seed's filters", async () => {
+  it("searches history with the retrieval filters", async () => {
     const add = (content: string, contentType: ContentType, turnNumber: number, sessionId = "s1", agentType = "engineer", timestamp?: number) =>
       services.contentStore.indexContent({ ...base, sessionId, agentType, contentType, content, turnNumber, ...(timestamp ? { timestamp } : {}) });
     await add("We chose JWT tokens with a 15 minute expiry for the auth middleware", "agent_response", 1, "s1", "engineer", 1_000);

@@ -43,7 +43,7 @@ function entry(overrides: Partial<ContentEntry>): ContentEntry {
 }
 
 describe("renderReference", () => {
-  it("renders exactly the seed's marker", () => {
+  it("renders exactly the CTX-REF marker", () => {
     expect(renderReference(reference)).toBe(
       '[CTX-REF:conversation | 15 turns (4,200 tokens) @ 14:23 | Topics: auth flow, JWT, middleware | retrieve_context(ref_id="abc123")]',
     );

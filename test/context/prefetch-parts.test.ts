@@ -10,7 +10,7 @@ import type { AugmentedQuery } from "../../src/context/prefetch/query-augmenter.
 import { createPrefetcher } from "../../src/context/prefetch/create-prefetcher.js";
 import { INITIAL_PRIORS } from "../../src/context/prefetch/prefetch-config.js";
 
-describe("AccessTracker (bounded, gap analysis 1.4)", () => {
+describe("AccessTracker (bounded)", () => {
   it("is hot after three accesses in the window or one in the last five turns", () => {
     const tracker = new AccessTracker();
     tracker.recordAccess("a", 1, "tool_retrieved");

@@ -33,7 +33,7 @@ afterAll(async () => {
 const situation = { turn: 1, inWindow: new Set<string>(), pathsInWindow: new Set<string>() };
 
 describe("QueryAugmenter", () => {
-  it("injects a confident excerpt with the seed's format, within 10 % of the remaining window", async () => {
+  it("injects a confident excerpt in the AUTO-RETRIEVED format, within 10 % of the remaining window", async () => {
     const prefetcher = createPrefetcher({ services, windowTokens: 200_000 });
     const augmented = await prefetcher.augmenter.augment("validate token expiration", 50_000, situation);
     expect(augmented.budgetMax).toBe(5_000);

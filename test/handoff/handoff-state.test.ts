@@ -25,7 +25,7 @@ const SNAPSHOT: PreparedContextSnapshot = {
 };
 
 describe("agent types", () => {
-  it("classifies every seed agent as the seed's table does", () => {
+  it("classifies every agent type by its category", () => {
     const categories = Object.fromEntries(AGENT_TYPES.map((type) => [type, [categoryOf(type, "pipeline"), categoryOf(type, "main")]]));
     expect(categories).toEqual({
       librarian: ["knowledge", "knowledge"],
@@ -51,7 +51,7 @@ describe("agent types", () => {
 describe("handoff states", () => {
   const metadata = { handoffIndex: 2, reason: "below_peak", timestamp: Date.UTC(2026, 10, 25, 12) };
 
-  it("round-trips through JSON for every type that hands off, with the seed's fields and the original prompt verbatim", () => {
+  it("round-trips through JSON for every type that hands off, with the type's fields and the original prompt verbatim", () => {
     for (const type of AGENT_TYPES.filter(isHandoffAgentType)) {
       const state = buildHandoffState(type, SNAPSHOT, metadata);
       expect(JSON.parse(JSON.stringify(state))).toEqual(state);

@@ -21,7 +21,7 @@ export function createTempProject(files: Record<string, string | Uint8Array> = {
     root,
     sylkHome,
     // Self-tuning retrieval samples the prefetch settings afresh for each prompt, so what is put in front of
-    // the model varies from run to run. Tests that are not about learning pin the seed's priors; the
+    // the model varies from run to run. Tests that are not about learning pin the fixed priors; the
     // learning tests turn it back on (SYLK_LEARNING_ENABLED: "true").
     env: { ...process.env, SYLK_HOME: sylkHome, HOME: base, SYLK_LEARNING_ENABLED: "false" },
     write(path, content) {

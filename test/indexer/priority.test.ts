@@ -5,7 +5,7 @@ import { byPriority, calculatePriority } from "../../src/indexer/priority.js";
 const now = Date.UTC(2026, 0, 31);
 const hoursAgo = (hours: number) => now - hours * 3_600_000;
 
-describe("calculatePriority (seed 002)", () => {
+describe("indexing priority", () => {
   it("boosts recency: +100 within a day, +50 within a week, +25 within 30 days", () => {
     expect(calculatePriority("x.unknown", hoursAgo(1), [], now)).toBe(100);
     expect(calculatePriority("x.unknown", hoursAgo(24 * 3), [], now)).toBe(50);

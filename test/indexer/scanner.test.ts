@@ -19,7 +19,7 @@ const scannedPaths = async (overrides: Partial<ReturnType<typeof defaultConfig>[
 };
 
 describe("scanProject", () => {
-  it("skips the seed's excluded directories at any depth and its excluded patterns", async () => {
+  it("skips the default excluded directories at any depth and the excluded patterns", async () => {
     for (const path of ["src/a.ts", "node_modules/x/i.js", "packages/p/node_modules/y/i.js", ".git/HEAD", "dist/out.js", "app.min.js", "yarn.lock", "go.sum", "x.map", "src/keep.js"]) {
       project.write(path, "x");
     }
@@ -100,7 +100,7 @@ describe("scanProject", () => {
     expect((await scannedPaths()).files).toEqual(["src/a.ts"]);
   });
 
-  it("prioritises as the seed says", async () => {
+  it("prioritises priority paths, entry points and recent files", async () => {
     project.write("src/a.ts", "x");
     project.write("notes.txt", "x");
     const result = await scanProject(project.root, defaultConfig().index);

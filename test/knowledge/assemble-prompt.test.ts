@@ -21,7 +21,7 @@ const ALL_LAYERS: ContextItem[] = [
   item(ContextLayer.AgentLearnings, "EADDRINUSE", "Kill the stale dev server first"),
   item(ContextLayer.UserKnowledge, "package-manager", "Use pnpm, never npm", { metadata: { category: "preference" } }),
   item(ContextLayer.ToolRegistry, "run_command", "Run a shell command"),
-  item(ContextLayer.RuntimeContext, "session-state", "Session: s-1 | Channel: direct"),
+  item(ContextLayer.RuntimeContext, "session-state", "Session: s-1 | Active tools: 6"),
 ];
 
 const notes = (prefix: string, count: number, tokenCount = 10): MemoryNote[] =>
@@ -38,7 +38,7 @@ describe("assemblePrompt", () => {
     expect(assemblePrompt("", [])).toBe("");
   });
 
-  it("Scenario: Context sections — one markdown section per layer with items, under the seed's titles", () => {
+  it("Scenario: Context sections — one markdown section per layer with items, under fixed titles", () => {
     const prompt = assemblePrompt(BASE, ALL_LAYERS);
     for (const title of ["Runtime Context", "Available Tools", "User Knowledge", "Known Solutions", "Available Skills", "External References"]) {
       expect(prompt).toContain(`\n## ${title}\n`);
@@ -53,7 +53,7 @@ describe("assemblePrompt", () => {
         BASE,
         "",
         "## Runtime Context",
-        "- Session: s-1 | Channel: direct",
+        "- Session: s-1 | Active tools: 6",
         "",
         "## Available Tools",
         "- run_command: Run a shell command",

@@ -3,23 +3,21 @@ import {
   ContextLayer,
   DEFAULT_RETRIEVAL_LAYERS,
   inquiryItem,
-  isContextLayer,
-  LAYER_DISPLAY_NAMES,
   LAYERS,
 } from "../../src/knowledge/context-layers.js";
 
 describe("context layers", () => {
-  it("Scenario: Context layer definitions — nine layers (seed 003's six plus Observations, Reflections, Pending Inquiries)", () => {
-    expect(LAYERS.map((layer) => LAYER_DISPLAY_NAMES[layer])).toEqual([
-      "Tool Registry",
-      "User Knowledge",
-      "Skill Patterns",
-      "External Knowledge",
-      "Agent Learnings",
-      "Runtime Context",
-      "Observations",
-      "Reflections",
-      "Pending Inquiries",
+  it("Scenario: Context layer definitions — nine layers (six of knowledge and session state plus Observations, Reflections, Pending Inquiries)", () => {
+    expect(LAYERS).toEqual([
+      "tool_registry",
+      "user_knowledge",
+      "skill_patterns",
+      "external_knowledge",
+      "agent_learnings",
+      "runtime_context",
+      "observations",
+      "reflections",
+      "pending_inquiries",
     ]);
     expect(new Set(LAYERS).size).toBe(9);
     expect(Object.keys(ContextLayer)).toEqual([
@@ -42,11 +40,6 @@ describe("context layers", () => {
       ContextLayer.ExternalKnowledge,
       ContextLayer.AgentLearnings,
     ]);
-  });
-
-  it("recognises layer identifiers", () => {
-    expect(isContextLayer("pending_inquiries")).toBe(true);
-    expect(isContextLayer("Pending Inquiries")).toBe(false);
   });
 
   it("builds an inquiry item: topic as key, question as content, why as metadata.context", () => {

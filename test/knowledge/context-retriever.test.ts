@@ -179,17 +179,17 @@ describe("ContextRetriever", () => {
 
   it("Scenario: Retrieve runtime context — one item with key session-state holding the formatted session state", async () => {
     const runtime = new RuntimeContextAdapter({ activeToolCount: 7, knowledgeEnabled: true });
-    runtime.setSession("telegram:1:2");
+    runtime.setSession("0b6f3c1e-5d2a-4f7e-9c1b-2a3d4e5f6a7b");
     const result = await new ContextRetriever().withRuntimeContextProvider(runtime).retrieve("status", { layers: [ContextLayer.RuntimeContext] });
     expect(result.items).toEqual([
       {
         layer: ContextLayer.RuntimeContext,
         key: "session-state",
-        content: "Session: telegram:1:2 | Channel: telegram | Active tools: 7 | Encryption: off | Knowledge: on | Memory: off",
+        content: "Session: 0b6f3c1e-5d2a-4f7e-9c1b-2a3d4e5f6a7b | Active tools: 7 | Knowledge: on | Memory: off",
       },
     ]);
     expect(formatRuntimeContext(new RuntimeContextAdapter().getRuntimeContext())).toBe(
-      "Session: none | Channel: direct | Active tools: 0 | Encryption: off | Knowledge: off | Memory: off",
+      "Session: none | Active tools: 0 | Knowledge: off | Memory: off",
     );
   });
 
@@ -226,8 +226,8 @@ describe("ContextRetriever", () => {
 
   it("Scenario: Session key propagated to RAG retrieval — the session key reaches the knowledge search", async () => {
     const search = fakeSearch(1);
-    await new ContextRetriever().withLayerSearch(search).retrieve("deploy", { sessionKey: "slack:T:C" });
-    expect(search.calls.map((call) => call.sessionKey)).toEqual(["slack:T:C", "slack:T:C", "slack:T:C", "slack:T:C"]);
+    await new ContextRetriever().withLayerSearch(search).retrieve("deploy", { sessionKey: "session-1" });
+    expect(search.calls.map((call) => call.sessionKey)).toEqual(["session-1", "session-1", "session-1", "session-1"]);
   });
 
   describe("memory layers", () => {

@@ -24,7 +24,7 @@ describe("extractKeywords", () => {
     for (const keyword of keywords ?? []) expect(keyword).toMatch(/^[a-z0-9_-]+$/);
   });
 
-  it("Scenario: Query with only stop words — 'the a is are was' gives undefined (the seed's nil)", () => {
+  it("Scenario: Query with only stop words — 'the a is are was' gives undefined", () => {
     expect(extractKeywords("the a is are was")).toBeUndefined();
   });
 

@@ -29,7 +29,7 @@ describe("the learning engine", () => {
     expect(engine.observe({ tool: "run_command", input: { command: "npm test" }, isError: true, output: "exit 1" })).toEqual([{ kind: "refute", tool: "run_command", signature: "exit <n>" }]);
   });
 
-  it("moves confidence by the seed's steps within bounds, and describes a fix by the changed fields", () => {
+  it("moves confidence by fixed steps within bounds, and describes a fix by the changed fields", () => {
     expect(judged(0.5, "confirm")).toBeCloseTo(0.6, 12);
     expect(judged(0.9, "confirm")).toBe(0.95);
     expect(judged(0.1, "refute")).toBe(0);

@@ -30,7 +30,7 @@ function simulate(rule: UpdateRule, seed: number, episodes: number, optimum = 0.
 }
 
 describe("AdaptiveState", () => {
-  it("starts at the seed's priors under the seed's names", () => {
+  it("starts at the priors under the learned parameters' names", () => {
     const means = Object.fromEntries(new AdaptiveState().parameters().map((p) => [p.name, p.mean]));
     expect(means).toEqual({
       "weights.taskSuccess": 0.8, "weights.relevanceBonus": 0.3, "weights.strugglePenalty": 0.4, "weights.wastePenalty": 0.1,
@@ -53,7 +53,7 @@ describe("AdaptiveState", () => {
     expect(late.appliedWeights.taskSuccess).toBe(late.sampledWeights.taskSuccess);
   });
 
-  it("signals the satisfaction itself under the seed rule and its advantage over the context's baseline otherwise", () => {
+  it("signals the satisfaction itself under the \"seed\" rule and its advantage over the context's baseline otherwise", () => {
     const random = mulberry32(2);
     // Satisfaction at the episode's own weights, so that the arithmetic below can use them.
     const state = new AdaptiveState({ ...DEFAULT_UPDATE_CONFIG, rewardWeights: "applied" });
@@ -142,7 +142,7 @@ describe("AdaptiveState", () => {
     );
   });
 
-  it("the advantage rule moves toward the optimum, below the prior or above it; the seed's mirror drifts to 0.5 whatever the optimum", () => {
+  it("the advantage rule moves toward the optimum, below the prior or above it; the mirror drifts to 0.5 whatever the optimum", () => {
     const mirror = { ...DEFAULT_UPDATE_CONFIG, negativeEvidence: "mirror" as const };
     for (const seed of [1, 2, 3, 4]) {
       // The mirror: about the same mean whether the optimum is below the prior or above it, and far from both.

@@ -95,7 +95,7 @@ describe("ContextWeightBias", () => {
     });
   });
 
-  it("learns as the seed does: a bad outcome with searches raises struggle, with noise raises waste; a good one brings them back down", () => {
+  it("learns the bias: a bad outcome with searches raises struggle, with noise raises waste; a good one brings them back down", () => {
     const bias = new ContextWeightBias();
     bias.update(-0.3, starved);
     bias.update(-0.3, noisy);
@@ -103,7 +103,7 @@ describe("ContextWeightBias", () => {
     expect(bias.wasteMult).toBeCloseTo(1.05, 12);
     bias.update(-0.3, { ...noisy, prefetchedKeys: ["a", "b", "c", "d"] }); // 4 > 1 + 3 is false
     expect(bias.wasteMult).toBeCloseTo(1.05, 12);
-    // The seed's multipliers only grew; a good outcome despite the same signs takes the step back.
+    // With only those rules the multipliers only grew; a good outcome despite the same signs takes the step back.
     bias.update(0.4, starved);
     bias.update(0.4, noisy);
     expect([bias.struggleMult, bias.wasteMult, bias.observationCount]).toEqual([expect.closeTo(1, 12), expect.closeTo(1, 12), 5]);

@@ -6,7 +6,7 @@ import { PRIOR_MEAN_WEIGHTS } from "../../src/learning/satisfaction.js";
 const PRIOR_THRESHOLDS = { confidence: 0.85, excerpt: 0.9, budget: 0.1 };
 
 describe("retrievalSettingsOf", () => {
-  it("gives back the seed's initial priors exactly at the priors' means", () => {
+  it("gives back the fixed initial priors exactly at the priors' means", () => {
     const settings = retrievalSettingsOf({ appliedWeights: PRIOR_MEAN_WEIGHTS, sampledThresholds: PRIOR_THRESHOLDS }, 0.1);
     expect(settings.confidenceThreshold).toBe(INITIAL_PRIORS.confidenceThreshold);
     expect(settings.excerptThreshold).toBe(INITIAL_PRIORS.excerptThreshold);

@@ -19,7 +19,7 @@ describe("RobustWeightDistribution", () => {
     expect(at(8.5, 1.5).mean()).toBeCloseTo(0.85, 12);
   });
 
-  it("applies one default update exactly as the seed's five steps, by hand", () => {
+  it("applies one default update exactly as computed by hand", () => {
     const d = new RobustWeightDistribution(8, 2);
     expect(d.update(0.7, 0.5)).toBe("applied");
     // decay, add 0.5·0.7 and 0.5·0.3, keep 0.5/10 of the move (cold start), drift 0.001.
@@ -38,7 +38,7 @@ describe("RobustWeightDistribution", () => {
     expect(d.effectiveSamples).toBeCloseTo(45, 12);
   });
 
-  it("moves toward the sample for a positive signal and (the seed's mirror) away from it for a negative one, weighted by |signal|", () => {
+  it("moves toward the sample for a positive signal and (the mirror) away from it for a negative one, weighted by |signal|", () => {
     const toward = at(8, 2);
     toward.update(0.8, 2, bare);
     expect([toward.alpha, toward.beta]).toEqual([8 + 1.6, 2 + 0.4].map((x) => expect.closeTo(x, 12)));
@@ -66,7 +66,7 @@ describe("RobustWeightDistribution", () => {
     expect([low.alpha, low.beta]).toEqual([1, 10]);
   });
 
-  it("with a signal unrelated to the sample, the seed's mirror drifts the mean toward 0.5 and the reflection does not", () => {
+  it("with a signal unrelated to the sample, the mirror drifts the mean toward 0.5 and the reflection does not", () => {
     const drift = (negativeEvidence: "mirror" | "reflect", seed: number) => {
       const d = new RobustWeightDistribution(8.5, 1.5);
       const random = mulberry32(seed);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { detectHedging, type EpisodeObservation, inferSatisfaction, PRIOR_MEAN_WEIGHTS } from "../../src/learning/satisfaction.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
 
-/** The seed's InferSatisfaction, transcribed term by term from the Go. */
+/** The unweighted satisfaction function, written out term by term as a reference. */
 function seedInferSatisfaction(e: { TaskCompleted: boolean; FollowUpCount: number; SearchedAfter: string[]; HedgingDetected: boolean; PrefetchedIDs: string[]; UsedIDs: string[] }): number {
   let score = 0;
   if (e.TaskCompleted && e.FollowUpCount === 0) score += 0.5;
@@ -37,7 +37,7 @@ function randomEpisode(random: () => number): EpisodeObservation {
 }
 
 describe("inferSatisfaction", () => {
-  it("is exactly the seed's function at the prior means, on 2,000 seeded random episodes", () => {
+  it("is exactly the unweighted function at the prior means, on 2,000 seeded random episodes", () => {
     expect(PRIOR_MEAN_WEIGHTS).toEqual(weights);
     const random = mulberry32(13);
     for (let i = 0; i < 2000; i++) {
@@ -50,7 +50,7 @@ describe("inferSatisfaction", () => {
     }
   });
 
-  it("scores the seed's reference cases: a clean completion, a completion with help, a failure", () => {
+  it("scores the reference cases: a clean completion, a completion with help, a failure", () => {
     expect(inferSatisfaction(episode(), weights)).toBe(0.5);
     expect(inferSatisfaction(episode({ followUps: 1 }), weights)).toBeCloseTo(0.2 - 0.1, 12);
     expect(inferSatisfaction(episode({ corrections: 1 }), weights)).toBeCloseTo(0.2 - 0.2, 12);

@@ -13,7 +13,7 @@ describe("UserWeightProfile", () => {
     expect(profile.adjust(weights)).toEqual({ taskSuccess: 0.8, relevanceBonus: 0.3, strugglePenalty: 0.8, wastePenalty: 0.05 });
   });
 
-  it("learns the seed's way: success despite unused prefetch means tolerance of verbosity; failure with searches means aversion to them", () => {
+  it("learns from behaviour: success despite unused prefetch means tolerance of verbosity; failure with searches means aversion to them", () => {
     const profile = new UserWeightProfile();
     profile.update(0.3, verbose);
     expect(profile.prefersThorough).toBeCloseTo(0.1, 12);
@@ -21,7 +21,7 @@ describe("UserWeightProfile", () => {
     profile.update(-0.3, starved);
     expect(profile.toleratesSearches).toBeCloseTo(-0.1, 12);
     expect(profile.strugglePenaltyMult).toBeCloseTo(1.05, 12);
-    // The halves the seed left out, so the multipliers can come back: failure despite unused prefetch, success despite searches.
+    // The other halves, so the multipliers can come back: failure despite unused prefetch, success despite searches.
     profile.update(-0.3, verbose);
     profile.update(0.3, starved);
     expect(profile.toJSON()).toEqual({ prefersThorough: expect.closeTo(0, 12), toleratesSearches: expect.closeTo(0, 12), wastePenaltyMult: expect.closeTo(0.9975, 12), strugglePenaltyMult: expect.closeTo(0.9975, 12), observationCount: 4 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { queryTerms, splitIdentifier, tokenize, tokenizePath } from "../../src/search/code-tokenizer.js";
+import { queryTerms, tokenize, tokenizePath } from "../../src/search/code-tokenizer.js";
 
 describe("code tokenizer", () => {
   it("keeps identifiers whole and splits camelCase, acronyms and digits", () => {
     expect(tokenize("parseHTTPHeader")).toEqual(["parsehttpheader", "parse", "http", "header"]);
     expect(tokenize("XMLHttpRequest")).toEqual(["xmlhttprequest", "xml", "http", "request"]);
-    expect(splitIdentifier("getHTTPResponse2")).toEqual(["get", "http", "response", "2"]);
+    expect(tokenize("getHTTPResponse2")).toEqual(["gethttpresponse2", "get", "http", "response"]);
   });
 
   it("splits snake_case and strips leading and trailing underscores", () => {

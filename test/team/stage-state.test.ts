@@ -3,7 +3,6 @@ import { PIPELINE_STAGES } from "../../src/store/pipeline-repository.js";
 import {
   buildStageState,
   type EndedStage,
-  endedStages,
   NO_STRUCTURE_NOTE,
   noStructureState,
   STAGE_AGENT_TYPES,
@@ -48,7 +47,7 @@ describe("buildStageState", () => {
     expect(buildStageState("fix", engineerState(), context(earlier, 1))).toMatchObject({ pipeline_id: "pipe-1", task_id: "s1,s2" });
   });
 
-  it("review → the inspector's state with the seed's full issues (line and suggestion kept) and validation_state per category", () => {
+  it("review → the inspector's state with the full issues (line and suggestion kept) and validation_state per category", () => {
     const found = issue("i1", "critical", { category: "security", line: 3, suggestion: "escape it" });
     const state = buildStageState("review", review([found], { validation_state: { security: false, style: true } }), context([]));
     expect(state).toMatchObject({
@@ -154,23 +153,6 @@ describe("the stage table", () => {
       ["fix", "engineer", "agent_handoff", null],
       ["test", "tester", "test_result", "report_test_results"],
       ["summary", "orchestrator", "plan_workflow", null],
-    ]);
-  });
-});
-
-describe("endedStages", () => {
-  it("reads stored rows back as the machine's input: ended ones only, in ordinal order, state parsed", () => {
-    const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-    const row = { pipelineId: "pipe-1", childSessionId: null, stateEntryId: null, usage, startedAt: 0, endedAt: 1 };
-    const design = buildStageState("design", DESIGN, context([]));
-    const records = [
-      { ...row, ordinal: 2, stage: "implement" as const, agentType: "engineer", agentId: "engineer-1", round: 0, state: null, status: "running" as const, endedAt: null },
-      { ...row, ordinal: 1, stage: "design" as const, agentType: "architect", agentId: "architect-1", round: 0, state: JSON.stringify(design), status: "done" as const },
-      { ...row, ordinal: 0, stage: "plan" as const, agentType: "orchestrator", agentId: "orchestrator-1", round: 0, state: null, status: "error" as const },
-    ];
-    expect(endedStages(records)).toEqual([
-      { stage: "plan", round: 0, status: "error", state: null, agentId: "orchestrator-1" },
-      { stage: "design", round: 0, status: "done", state: design, agentId: "architect-1" },
     ]);
   });
 });

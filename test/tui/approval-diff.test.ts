@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
-/** Issue 16, defects 4 and 5: approvals show the real change, numbered, with context, in a dialog that fits. */
+/** Approvals show the real change, numbered, with context, in a dialog that fits. */
 const LONG = Array.from({ length: 120 }, (_, index) => `old line ${index + 1}`).join("\n") + "\n";
 const FILES = {
   "src/notes.txt": "first line\nUNIQUE_BODY_LINE_TWO\nthird line\n",

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
-/** Issue 16: every agent edit is checkpointed in the store; /undo, /rewind and /diff work on them. */
+/** Every agent edit is checkpointed in the store; /undo, /rewind and /diff work on them. */
 const ORIGINAL = "export const greeting = 'hello';\r\nexport const count = 1;\r\n"; // CRLF: restored byte for byte
 let server: FakeAnthropicServer;
 let app: RenderedApp | undefined;

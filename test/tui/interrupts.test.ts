@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { KEY, renderApp, type RenderedApp } from "./render-app.js";
 
-/** Issue 16, defects 3 and 7: an interrupt is recorded as it happened, and nothing the user typed is lost or sent twice. */
+/** An interrupt is recorded as it happened, and nothing the user typed is lost or sent twice. */
 let server: FakeAnthropicServer;
 let app: RenderedApp | undefined;
 beforeEach(async () => {

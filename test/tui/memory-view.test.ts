@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
-/** Issue 15 in the TUI: `# text` keeps a note, `/memory` shows what is kept. */
+/** Knowledge in the TUI: `# text` keeps a note, `/memory` shows what is kept. */
 let app: RenderedApp | undefined;
 afterEach(async () => {
   await app?.close();

@@ -8,7 +8,7 @@ import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
 import { KEY, renderApp, type RenderedApp } from "./render-app.js";
 
-/** Issue 16: `@path` mentions with fuzzy completion of files and symbols from the index; the mentioned file joins the turn. */
+/** `@path` mentions with fuzzy completion of files and symbols from the index; the mentioned file joins the turn. */
 const FILES = {
   "src/parser/binding.ts": "export function parseBindingPattern(input: string) {\n  return input.trim();\n}\n",
   "src/lexer.ts": "export const tokens = [];\n",

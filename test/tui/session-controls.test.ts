@@ -6,7 +6,7 @@ import { nextPermissionMode } from "../../src/tui/format/permission-modes.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
-/** Issue 16, in-session controls: Shift+Tab, /model, /evict, /cost in dollars. */
+/** In-session controls: Shift+Tab, /model, /evict, /cost in dollars. */
 const SHIFT_TAB = "\u001b[Z";
 let server: FakeAnthropicServer;
 let app: RenderedApp | undefined;

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
-/** Issue 14: a sub-agent's work in the TUI, nested under the call that started it, and its tokens in /cost. */
+/** A sub-agent's work in the TUI, nested under the call that started it, and its tokens in /cost. */
 let server: FakeAnthropicServer;
 let app: RenderedApp | undefined;
 

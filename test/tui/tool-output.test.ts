@@ -4,7 +4,7 @@ import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
-/** Issue 16, defect 2: a command's output is visible while it runs and afterwards, and a key shows all of it. */
+/** A command's output is visible while it runs and afterwards, and a key shows all of it. */
 let server: FakeAnthropicServer;
 let app: RenderedApp | undefined;
 beforeEach(async () => {

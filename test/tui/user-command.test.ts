@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
-/** Issue 16: `!command` runs under the permission policy, and its output goes into the context. */
+/** `!command` runs under the permission policy, and its output goes into the context. */
 let server: FakeAnthropicServer;
 let app: RenderedApp | undefined;
 beforeEach(async () => {

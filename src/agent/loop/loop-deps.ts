@@ -14,7 +14,7 @@ export interface AgentLoopDeps {
   recorder: SessionRecorder;
   systemPrompt: string;
   /**
-   * Seed 003's context-aware adapter, as a hook of the loop: what the
+   * The context-aware part of the request, as a hook of the loop: what the
    * prompt's knowledge and memory add after the system prompt, asked before
    * each model call (the window counts it). Undefined or empty: nothing.
    */

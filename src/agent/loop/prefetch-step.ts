@@ -5,7 +5,7 @@ import type { AgentEvent } from "../agent-events.js";
 import type { InjectedContext } from "../session-recorder.js";
 import type { AgentLoopDeps } from "./loop-deps.js";
 
-/** How long the loop waits for a speculative prefetch (seed: GetIfReady(10 ms)). */
+/** How long the loop waits for a speculative prefetch (10 ms: a prefetch not ready by then is not worth delaying the call). */
 const PREFETCH_WAIT_MS = 10;
 
 /** Starts looking for what a query (the prompt, or what a tool call is after) will need, while the loop goes on. */

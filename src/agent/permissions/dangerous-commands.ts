@@ -1,6 +1,6 @@
 /**
- * Commands refused in every permission mode, bypass included (seed 003's
- * blocklist: fork bombs, `rm -rf /`, pipe-to-shell, and their usual cousins).
+ * Commands refused in every permission mode, bypass included (fork bombs,
+ * `rm -rf /`, pipe-to-shell, and their usual cousins).
  * Defence in depth, not a sandbox: it catches the catastrophic and the
  * obviously remote-controlled, and says why.
  */

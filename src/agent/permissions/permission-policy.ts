@@ -48,7 +48,7 @@ export interface PermissionRequest {
 }
 
 /** The rule name that opens the sandbox's network: `network` or `network(npm install*)`. */
-export const NETWORK_RULE = "network";
+const NETWORK_RULE = "network";
 
 export class PermissionPolicy {
   private readonly allowRules: ParsedRule[];

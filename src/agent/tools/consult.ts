@@ -7,12 +7,12 @@ import { defineTool, toolDescription, type ToolContext, type ToolDefinition, typ
 export const CONSULTABLE_AGENTS = ["librarian", "archivalist", "academic", "architect"] as const;
 export type ConsultableAgent = (typeof CONSULTABLE_AGENTS)[number];
 
-/** Seed 002 `ConsultLibrarian`'s 2,000 tokens, within 200–8,000. */
-export const CONSULT_DEFAULT_TOKENS = 2_000;
-export const CONSULT_MIN_TOKENS = 200;
-export const CONSULT_MAX_TOKENS = 8_000;
+/** A consultation's answer budget: 2,000 tokens by default, within 200–8,000. */
+const CONSULT_DEFAULT_TOKENS = 2_000;
+const CONSULT_MIN_TOKENS = 200;
+const CONSULT_MAX_TOKENS = 8_000;
 
-/** The seed's `ContextShareRequest` as the model fills it; the host adds request_id, the requesting agent and the timestamp. */
+/** A `ContextShareRequest` as the model fills it; the host adds request_id, the requesting agent and the timestamp. */
 export interface ConsultRequest {
   target_agent_type: ConsultableAgent;
   query: string;
@@ -27,7 +27,7 @@ export interface ConsultDeps {
   consult(request: ConsultRequest, context: ToolContext): Promise<ToolOutput>;
 }
 
-/** `consult_<target>(query, max_tokens, priority, context?)` (design notes, issue 14 §2). */
+/** `consult_<target>(query, max_tokens, priority, context?)`. */
 export function createConsultTool(target: ConsultableAgent, deps: ConsultDeps): ToolDefinition {
   return defineTool({
     name: `consult_${target}`,

@@ -21,8 +21,7 @@ export interface ContextToolsDeps {
 const integer = new Intl.NumberFormat("en-US");
 
 /**
- * The model's way back to anything that left its window (seed 002 "Context
- * Skills"): a marker's reference, a search over all history, or a turn range,
+ * The model's way back to anything that left its window: a marker's reference, a search over all history, or a turn range,
  * each within a token budget and saying whether it was cut and where the
  * content came from.
  */

@@ -23,7 +23,7 @@ export function delegableAgents(custom: readonly CustomAgent[] = []): Array<{ na
   return [...builtins, ...custom.map((agent) => ({ name: agent.name, description: `${agent.description} (custom, ${agent.source})` }))];
 }
 
-/** `delegate(agent, task, max_tokens, context?)`: a sub-agent in its own context (seed 002 §3.4; design notes, issue 14 §3). */
+/** `delegate(agent, task, max_tokens, context?)`: a sub-agent in its own context. */
 export function createDelegateTool<Name extends string>(deps: DelegateDeps<Name>): ToolDefinition {
   const names = deps.agents.map((agent) => agent.name) as [Name, ...Name[]];
   const catalogue = deps.agents.map((agent) => `- ${agent.name}: ${agent.description}`).join("\n");

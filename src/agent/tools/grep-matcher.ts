@@ -4,7 +4,7 @@ import { maskSecrets } from "../../security/secrets.js";
 import { splitLines } from "./file-text.js";
 
 /** Matching lines are cut at this many characters. */
-export const MAX_LINE_LENGTH = 300;
+const MAX_LINE_LENGTH = 300;
 
 /** One search: the pattern (JavaScript syntax), its flags, and the files in the order their matches are listed. */
 export interface GrepSearch {

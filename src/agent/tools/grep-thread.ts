@@ -8,7 +8,7 @@ import type { FileHits, GrepSearch } from "./grep-matcher.js";
  * matches a 1 MiB file in milliseconds; one that backtracks for ever never
  * ends. Three seconds keep a wide margin on a loaded machine.
  */
-export const FILE_BUDGET_MS = 3_000;
+const FILE_BUDGET_MS = 3_000;
 /** How often the main thread looks at which file the search is on. */
 const WATCH_INTERVAL_MS = 50;
 /**

@@ -30,7 +30,7 @@ export interface DirectoryFiles {
  * scanner), node_modules and .git skipped, secret files left out, symbolic
  * links not followed. Large files are listed too.
  */
-export async function filesUnder(context: ToolContext, requested: string | undefined): Promise<DirectoryFiles> {
+async function filesUnder(context: ToolContext, requested: string | undefined): Promise<DirectoryFiles> {
   const resolved = resolveProjectPath(context.root, requested ?? ".", context.extraDirectories);
   let isDirectory = false;
   try {

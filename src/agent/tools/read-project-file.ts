@@ -18,7 +18,7 @@ export function readProjectFile(real: string, requested: string, options: { maxB
 }
 
 /** The reader's refusals in words the model can act on; anything else unchanged. */
-export function asToolError(error: unknown, requested: string): unknown {
+function asToolError(error: unknown, requested: string): unknown {
   if (error instanceof NotRegularFileError) {
     if (error.kind === "a directory") return new ToolError(`${requested} is a directory, not a file. Use list_files with path "${requested}" to see its files.`);
     return new ToolError(

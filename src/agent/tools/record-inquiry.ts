@@ -5,7 +5,7 @@ export interface RecordInquiryDeps {
   record(input: { topic: string; question: string; context: string }): { id: string };
 }
 
-/** `record_inquiry(topic, question, context)`: a question for the user (seed 000 "Pending Inquiries"); Sylk's own record, so kind `read`. */
+/** `record_inquiry(topic, question, context)`: a question for the user; Sylk's own record, so kind `read`. */
 export function createRecordInquiryTool(deps: RecordInquiryDeps): ToolDefinition {
   return defineTool({
     name: "record_inquiry",

@@ -59,7 +59,7 @@ const schema = z
     });
   });
 
-/** `report_issues`: the inspector's findings (the seed's `Issue` and `Fix`, and pass/fail per category). */
+/** `report_issues`: the inspector's findings (`Issue` and `Fix`, and pass/fail per category). */
 export function createReportIssuesTool(deps: StageSubmitDeps<SubmittedReview>): ToolDefinition {
   return defineTool({
     name: "report_issues",

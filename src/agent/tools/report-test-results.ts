@@ -57,7 +57,7 @@ const schema = z
     });
   });
 
-/** `report_test_results`: the tester's report (the seed's `TestInfo`, `TestResult`, `FailureDesc`, and coverage gaps). */
+/** `report_test_results`: the tester's report (`TestInfo`, `TestResult`, `FailureDesc`, and coverage gaps). */
 export function createReportTestResultsTool(deps: StageSubmitDeps<SubmittedTestResults>): ToolDefinition {
   return defineTool({
     name: "report_test_results",

@@ -7,7 +7,7 @@ export interface RouteToAgentDeps {
   route(request: { agent: string; confidence: number; reasoning: string }, context: ToolContext): Promise<ToolOutput>;
 }
 
-/** The guide's `route_to_agent(agent, confidence, reasoning)` (seed 002 RoutingDecision; design notes, issue 14 §5). */
+/** The guide's `route_to_agent(agent, confidence, reasoning)`, recorded as a routing decision. */
 export function createRouteToAgentTool(deps: RouteToAgentDeps): ToolDefinition {
   const names = deps.agents.map((agent) => agent.name) as [string, ...string[]];
   const catalogue = deps.agents.map((agent) => `- ${agent.name}: ${agent.description}`).join("\n");

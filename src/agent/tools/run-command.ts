@@ -29,7 +29,7 @@ const schema = z.strictObject({
 });
 
 /** The environment without variables whose names say they hold secrets. */
-export function commandEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function commandEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_VARIABLE.test(name)));
 }
 

@@ -9,9 +9,9 @@ import { targetPath } from "./file-text.js";
 import { defineTool, toolDescription, type ToolContext, type ToolDefinition } from "./tool.js";
 
 /** Most sources one answer cites. */
-export const MAX_SHARED_SOURCES = 20;
+const MAX_SHARED_SOURCES = 20;
 /** Most lines one cited range may span (read_file's most). */
-export const MAX_SOURCE_LINES = 5_000;
+const MAX_SOURCE_LINES = 5_000;
 /** Larger files are not read (read_file's limit). */
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
 
@@ -49,7 +49,7 @@ export interface ShareContextDeps {
 
 /**
  * `share_context(answer, sources, confidence, completeness)`: how a knowledge
- * agent ends a consultation (design notes, issue 14 §2). The host resolves
+ * agent ends a consultation. The host resolves
  * and fits what was submitted; the agent reads only a confirmation.
  */
 export function createShareContextTool(deps: ShareContextDeps): ToolDefinition {

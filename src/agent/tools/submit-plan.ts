@@ -38,7 +38,7 @@ const schema = z
     });
   });
 
-/** `submit_plan`: the orchestrator's plan for a pipeline (seed `OrchestratorTask`s, each assigned to an agent type). */
+/** `submit_plan`: the orchestrator's plan for a pipeline (tasks, each assigned to an agent type). */
 export function createSubmitPlanTool(deps: StageSubmitDeps<SubmittedPlan>): ToolDefinition {
   return defineTool({
     name: "submit_plan",

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineTool, toolDescription, type ToolDefinition } from "./tool.js";
 
-export const TASK_STATUSES = ["pending", "in_progress", "done"] as const;
+const TASK_STATUSES = ["pending", "in_progress", "done"] as const;
 
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 

@@ -3,7 +3,7 @@
  * with the output it had printed) before the registry answers for it. Long
  * enough for a tool that watches its signal, short enough to feel immediate.
  */
-export const CANCEL_GRACE_MS = 500;
+const CANCEL_GRACE_MS = 500;
 
 /** What the model reads for a call the user interrupted while it ran. */
 export const CANCELLED_WHILE_RUNNING = "The user interrupted this call before it finished; it has no result.";

@@ -1,7 +1,7 @@
 /**
  * The tools a Sylk session offers, by name (`share_context` only in a
  * knowledge agent's session, while it answers consultations). A role lists the tools it would
- * use (seed §3.1); it gets those of them that are here. A test opens a real
+ * use; it gets those of them that are here. A test opens a real
  * session and checks this list against the tools it built, so the two
  * cannot drift apart.
  */

@@ -131,7 +131,7 @@ function realpathOrSelf(path: string): string {
 }
 
 /** Files dirty after and not before (or changed again since), and files gone. */
-export function changedBetween(before: DirtyFiles, after: DirtyFiles): FileChangeRecord[] {
+function changedBetween(before: DirtyFiles, after: DirtyFiles): FileChangeRecord[] {
   const changes: FileChangeRecord[] = [];
   for (const [path, now] of after) {
     const then = before.get(path);

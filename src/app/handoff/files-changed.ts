@@ -20,7 +20,7 @@ export function recordFileChange(
   repository.recordFileChange(sessionId, { path: write.shown, action: write.before === null ? "create" : "modify", linesAdded: added, linesRemoved: removed });
 }
 
-export function countChangedLines(before: string, after: string): { added: number; removed: number } {
+function countChangedLines(before: string, after: string): { added: number; removed: number } {
   if (before.length + after.length > MAX_DIFF_BYTES) return { added: lineCount(after), removed: lineCount(before) };
   let added = 0;
   let removed = 0;

@@ -304,6 +304,6 @@ export class HandoffController implements QualityHooks {
  * which this instance degraded. An instance that degraded far below the
  * learned onset must not hand its successor a window already that large.
  */
-export function preparedSize(profile: AgentHandoffProfile, contextTokensAtFiring: number): number {
+function preparedSize(profile: AgentHandoffProfile, contextTokensAtFiring: number): number {
   return Math.min(profile.optimalPreparedSize, Math.round(profile.preparedFraction * contextTokensAtFiring));
 }

@@ -4,7 +4,7 @@ import { maskSecrets } from "../../security/secrets.js";
 import type { Inquiry, InquiryRepository } from "../../store/inquiry-repository.js";
 
 /**
- * Pending inquiries (seed 000): questions an agent records for the user when
+ * Pending inquiries: questions an agent records for the user when
  * knowledge is missing. They are in the prompt until answered; an answer is
  * stored as knowledge (source `inquiry`) and closes the question.
  */

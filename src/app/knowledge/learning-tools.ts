@@ -13,7 +13,7 @@ export interface LearningToolsDeps {
 }
 
 /**
- * Seed 003's learning engine as a decorator over a session's tools: every
+ * The learning engine as a decorator over a session's tools: every
  * call's outcome goes to the engine, and what it decides is stored as an
  * agent learning (a Known Solution for later prompts). It only watches:
  * the call's result, or its error, is passed on as it was, whatever

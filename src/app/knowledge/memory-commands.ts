@@ -11,7 +11,7 @@ import type { Inquiries } from "./inquiries.js";
 import type { UserKnowledge } from "./user-knowledge.js";
 
 /**
- * What `sylk memory` and `/memory` do (issue 15): list, search, add, remove
+ * What `sylk memory` and `/memory` do: list, search, add, remove
  * and answer, over the project's knowledge and pending questions. One
  * implementation for both, so the command line and the TUI never differ.
  */

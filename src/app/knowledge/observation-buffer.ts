@@ -40,7 +40,7 @@ const NOTE_TOKENS = 800;
 const EXTRACTIVE_REFLECTION_TOKENS = 2_400;
 
 /**
- * Seed 004's observer and reflector for one session, in the background:
+ * The observer and reflector of observational memory for one session, in the background:
  * `signal` queues a pass and returns at once; one pass runs at a time; a
  * pass observes the messages not observed yet once they pass the message
  * threshold, and reflects once the observations pass theirs. Observations
@@ -130,7 +130,7 @@ export class ObservationBuffer {
       try {
         await this.condense(sessionId, latest, top + 1);
       } catch (error) {
-        // Seed 004: a meta-reflection's failure is logged, never fatal.
+        // A meta-reflection's failure is logged, never fatal: the notes it would have merged stay as they are.
         this.deps.report(`Observational memory could not consolidate its reflections: ${(error as Error).message}`);
       }
     }
@@ -169,7 +169,7 @@ async function withinTime(work: Promise<unknown> | undefined, timeoutMs: number)
   clearTimeout(timer);
 }
 
-/** What of a message the observer reads: what was said, and which tools were called (not their output, seed 004). */
+/** What of a message the observer reads: what was said, and which tools were called (not their output, which the store keeps and would crowd out what was said). */
 function observed(message: ChatMessage): ObservedMessage[] {
   const parts = message.content.flatMap((block) => {
     if (block.type === "text") return block.text.trim() && !block.text.startsWith("[AUTO-RETRIEVED") ? [block.text] : [];

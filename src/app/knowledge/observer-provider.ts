@@ -3,7 +3,7 @@ import { createProvider } from "../../llm/create-provider.js";
 import type { ModelProvider } from "../../llm/model-types.js";
 
 /**
- * The observer's model (seed 004): `observationalMemory.provider` and
+ * The observer's model: `observationalMemory.provider` and
  * `model` when set, the session's otherwise; undefined when there is no
  * model at all, and the extractive observer writes the notes.
  */

@@ -23,7 +23,7 @@ import { existsSync } from "node:fs";
 import type { Inquiries } from "./inquiries.js";
 import { learnFromTools } from "./learning-tools.js";
 
-/** The layers the context hook retrieves for each prompt (seed 000's six, the memory layers coming with observational memory). */
+/** The layers the context hook retrieves for each prompt (the six of knowledge and session state; the memory layers come with observational memory). */
 const PROMPT_LAYERS: readonly ContextLayer[] = [
   ContextLayer.RuntimeContext,
   ContextLayer.ToolRegistry,
@@ -43,7 +43,7 @@ export interface KnowledgeSources {
 }
 
 /**
- * Knowledge's part of one conversation (issue 15), all of it off unless
+ * Knowledge's part of one conversation, all of it off unless
  * `knowledge.enabled`: the knowledge tools, the learning engine around the
  * session's tools, and the context hook that adds what the prompt's
  * keywords find, by layer, after the system prompt.
@@ -62,7 +62,7 @@ export class SessionKnowledge {
     const knowledge = config.knowledge;
     this.limits = new SessionLimits({ knowledge: knowledge.maxKnowledgePerSession, learnings: knowledge.maxLearningsPerSession, skills: knowledge.maxSkillsPerSession });
     this.user = new UserKnowledge(project.paths.sylkHome);
-    this.runtime = new RuntimeContextAdapter({ knowledgeEnabled: knowledge.enabled, memoryEnabled: config.observationalMemory.enabled, encryptionEnabled: false });
+    this.runtime = new RuntimeContextAdapter({ knowledgeEnabled: knowledge.enabled, memoryEnabled: config.observationalMemory.enabled });
   }
 
   get enabled(): boolean {
@@ -103,8 +103,8 @@ export class SessionKnowledge {
   }
 
   /**
-   * What follows the system prompt for this prompt (seed 003's context-aware
-   * adapter, seed 004's memory): the knowledge its keywords find by layer,
+   * What follows the system prompt for this prompt: the knowledge its
+   * keywords find by layer,
    * and the session's Conversation Memory. Undefined when both are off or
    * nothing was found: the request is then what it always was.
    */
@@ -123,7 +123,7 @@ export class SessionKnowledge {
     );
   }
 
-  /** The session's reflections and observations (seed 004), when observational memory is on and the session has any. */
+  /** The session's reflections and observations, when observational memory is on and the session has any. */
   private memory(): MemoryContext {
     const sessionId = this.sessionId();
     // 004: no session, no memory (the key is the running session's, resolved at call time).

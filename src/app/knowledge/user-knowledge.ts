@@ -6,8 +6,7 @@ import { FullTextRepository } from "../../store/full-text-repository.js";
 import { KnowledgeRepository } from "../../store/knowledge-repository.js";
 
 /**
- * The user's own knowledge, for every project (issue 15: "user-level
- * entries under `$SYLK_HOME` that apply to every project"): the same store
+ * The user's own knowledge, for every project: the same store
  * as a project's, in `$SYLK_HOME/knowledge.db`, opened on first use. Only
  * the user's own actions (`save_knowledge(scope: "user")` in their session,
  * `sylk memory add --user`) write it; nothing in a repository can.

@@ -1,7 +1,7 @@
 import { MIN_PROFILE_OBSERVATIONS } from "../../learning/user-weight-profile.js";
 import type { LearningSummary } from "./retrieval-learning.js";
 
-/** `sylk learning --json`: the issue's field names, snake_case like the other JSON outputs. */
+/** `sylk learning --json`: snake_case field names, like the other JSON outputs. */
 export function learningJson(summary: LearningSummary): object {
   return {
     observations: summary.observations,

@@ -47,7 +47,7 @@ export interface LearningSummary {
 
 /**
  * Self-tuning retrieval for one session (design notes, "Self-tuning
- * retrieval (issue 13)"): each prompt samples the prefetch settings from
+ * retrieval"): each prompt samples the prefetch settings from
  * what the project learned; the next prompt (or the session's end) closes
  * the episode, which is logged (fsynced), applied and saved, in that order,
  * once the next prompt's model call has answered (or at the session's

@@ -20,7 +20,7 @@ export interface LearningSources {
  * Self-tuning retrieval's part of one conversation: the learned state
  * opened on the first prompt, each run followed for its episode, and what
  * went wrong told once, as a warning in the run's events. With
- * `learning.enabled` off (or prefetch off) the seed's priors apply and
+ * `learning.enabled` off (or prefetch off) the fixed priors apply and
  * nothing is learned.
  */
 export class SessionLearning {

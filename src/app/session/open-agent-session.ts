@@ -228,7 +228,7 @@ function conversationFor(options: AgentSessionOptions, role: ResolvedRole, model
   return resumed ? Conversation.resume(deps, origin, resumed) : Conversation.begin(deps, origin);
 }
 
-/** Seed 004: notes of a long conversation, written in the background after each turn (observationalMemory.enabled). */
+/** Observational memory: notes of a long conversation, written in the background after each turn (observationalMemory.enabled). */
 function observationsFor(services: ProjectServices, env: NodeJS.ProcessEnv, model: ModelChoice, conversation: Conversation, window: SessionWindow) {
   const { config } = services.loadedConfig;
   const reports: string[] = [];

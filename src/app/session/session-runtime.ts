@@ -157,7 +157,7 @@ export class SessionRuntime {
         toolContext: deps.toolContext,
         recorder: active,
         systemPrompt: deps.systemPrompt,
-        // Seed 003's context-aware adapter: the prompt's knowledge after the cached prompt (knowledge.enabled).
+        // The context-aware part: the prompt's knowledge after the cached prompt, which stays cacheable (knowledge.enabled).
         systemContextFor: (query, lastError) => deps.knowledge.systemContextFor(query, tools.specs().map(({ name, description }) => ({ name, description })), lastError),
         maxTurns: deps.maxTurns,
         maxParallel: config.agents.maxParallel,

@@ -40,7 +40,7 @@ interface PendingOutcome {
 }
 
 /**
- * The guide's routing (design notes, issue 14 §5): before each prompt, a
+ * The guide's routing: before each prompt, a
  * `[ROUTING]` block ranks the agents by a draw from their affinities; the
  * guide's `route_to_agent` gives the prompt, verbatim, to that agent's
  * long-lived conversation in this session, records the `RoutingDecision`,

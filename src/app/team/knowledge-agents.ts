@@ -50,9 +50,8 @@ interface KnowledgeAgent {
 }
 
 /**
- * The knowledge agents of a session tree (seed 002 §3.4, §3.8; design
- * notes, issue 14 §2): one per type, opened at its first consultation as a
- * child of the root session, alive until the root closes, and resumed with
+ * The knowledge agents of a session tree: one per type, opened at its first
+ * consultation as a child of the root session, alive until the root closes, and resumed with
  * it. Each consultation is a prompt in its conversation, so what it learned
  * answering the first question is still in its window for the next. It
  * answers one consultation at a time, by priority; the caller gets a bounded

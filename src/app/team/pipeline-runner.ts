@@ -8,7 +8,7 @@ import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { PermissionMode } from "../../agent/permissions/permission-policy.js";
 import type { AgentType } from "../../handoff/agent-types.js";
 import { EMPTY_USAGE, addUsage, type Usage } from "../../llm/model-types.js";
-import type { PipelineRepository, EndedStageStatus, PipelineStage } from "../../store/pipeline-repository.js";
+import type { EndedStageStatus, PipelineStage } from "../../store/pipeline-repository.js";
 import { nextStep, renderStoppedReport, stagePrompt, summaryInputs, type PipelineProgress, type RunStep } from "../../team/pipeline-machine.js";
 import {
   buildStageState,
@@ -58,7 +58,7 @@ interface StageAgent {
 }
 
 /**
- * Runs a pipeline (design notes, issue 14 §5): the machine says which stage
+ * Runs a pipeline: the machine says which stage
  * runs next; each stage is an agent in a child session of the root, told
  * the task and the previous stage's state, ending with its structured tool
  * (one reminder, then an empty state with a note, never findings read from

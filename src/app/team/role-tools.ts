@@ -26,7 +26,7 @@ export interface RoleToolsContext {
 }
 
 /**
- * The role tools (seed 002 §3.1 and §3.5; design notes, issue 14 §1), each
+ * The role tools, each
  * over this project's real data. A session offers all of them; each role
  * gets those its spec lists.
  */

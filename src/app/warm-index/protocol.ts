@@ -12,7 +12,7 @@ import { join } from "node:path";
 export const PROTOCOL_VERSION = 1;
 
 /** The socket's file name in the project's data directory. */
-export const SOCKET_FILE = "warm-index.sock";
+const SOCKET_FILE = "warm-index.sock";
 
 /**
  * Unix socket paths are limited (108 bytes on Linux, 104 on macOS,

@@ -109,7 +109,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           step = await run.next();
         }
         setExitCode(exitCodeOf(step.value));
-        // The observation under way finishes before the process ends (seed 004's graceful shutdown).
+        // The observation under way finishes before the process ends (a graceful shutdown: notes half written are not lost).
         await session.settleMemory();
         session.close();
         warm?.close();

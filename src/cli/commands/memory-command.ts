@@ -8,7 +8,7 @@ import { resolveRoot } from "../shared-options.js";
 import { terminalText } from "../terminal-text.js";
 import { terminalJson } from "../../format/terminal-json.js";
 
-/** `sylk memory [list|search|add|rm|answer] [--json]`: the project's knowledge and the questions waiting for you (issue 15). */
+/** `sylk memory [list|search|add|rm|answer] [--json]`: the project's knowledge and the questions waiting for you. */
 export function registerMemoryCommand(program: Command, context: CliContext): void {
   program
     .command("memory")

@@ -1,7 +1,7 @@
 import type { AgentContext, ContextItem } from "../agent-context.js";
 
 /**
- * Seed 002 `EvictionStrategy`: which items leave the window to free at least
+ * `EvictionStrategy`: which items leave the window to free at least
  * `targetTokens`. Preserved types and recent turns are never offered
  * (`AgentContext.evictable`). Selection needs no model call.
  */

@@ -1,7 +1,7 @@
 import type { AgentContext, ContextItem } from "../agent-context.js";
 import { oldestFirst, type EvictionStrategy } from "./eviction-strategy.js";
 
-/** Seed 002 "Recency-Based Eviction" (librarian, archivalist): oldest content first. */
+/** Recency eviction (librarian, archivalist): oldest content first. */
 export class RecencyEviction implements EvictionStrategy {
   readonly name = "recency";
 

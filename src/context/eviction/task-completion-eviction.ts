@@ -11,10 +11,10 @@ interface TaskGroup {
 }
 
 /**
- * Seed 002 "Task Completion Eviction" (architect): finished tasks go first,
+ * Task-completion eviction (architect): finished tasks go first,
  * oldest first, then recency for whatever is still needed. A task is a
- * prompt and the work that followed it; it is complete when the seed's
- * completion phrases appear, or when the model answered it (an answer ends
+ * prompt and the work that followed it; it is complete when completion
+ * phrases (`COMPLETION_SIGNALS`) appear, or when the model answered it (an answer ends
  * the prompt's work in a coding session).
  */
 export class TaskCompletionEviction implements EvictionStrategy {

@@ -1,7 +1,7 @@
 import type { AgentContext, ContextItem } from "../agent-context.js";
 import type { EvictionStrategy } from "./eviction-strategy.js";
 
-/** Seed weights: completed topics, older clusters (points per day), coherent clusters. */
+/** Points for leaving first: completed topics, older clusters (per day), coherent clusters. */
 const COMPLETION_WEIGHT = 50;
 const AGE_WEIGHT_PER_DAY = 10;
 const COHERENCE_WEIGHT = 20;
@@ -17,7 +17,7 @@ interface TopicCluster {
 }
 
 /**
- * Seed 002 "Topic Cluster Eviction" (academic): evictable items are
+ * Topic-cluster eviction (academic): evictable items are
  * clustered by embedding, and whole clusters leave together (a reference
  * about one topic is a better reference), the complete, old and coherent
  * ones first.

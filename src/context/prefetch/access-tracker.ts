@@ -8,9 +8,9 @@ export interface AccessEvent {
 }
 
 export interface AccessTrackerOptions {
-  /** Accesses within the window that make content hot (seed: 3). */
+  /** Accesses within the window that make content hot (default 3). */
   hotThreshold?: number;
-  /** Turns content stays hot after an access (seed: 5). */
+  /** Turns content stays hot after an access (default 5). */
   hotWindow?: number;
   /** Turns an access counts for: older ones decay away (the sliding window gap 1.4 asks for). */
   countWindow?: number;
@@ -21,8 +21,7 @@ export interface AccessTrackerOptions {
 }
 
 /**
- * Seed 002 "Access Tracking for Hot Tier", bounded as gap analysis 1.4
- * requires: access counts over a sliding window of turns, an LRU map of last
+ * Access tracking for the hot tier, bounded: access counts over a sliding window of turns, an LRU map of last
  * accesses, and a ring-buffer log, so a session of any length uses a fixed
  * amount of memory.
  */

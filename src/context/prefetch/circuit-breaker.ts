@@ -1,6 +1,6 @@
 /**
- * Seed 002 "Circuit Breakers for Graceful Degradation": after `threshold`
- * consecutive failures a backend is skipped until `resetAfterMs` has passed;
+ * A circuit breaker, so a failing backend degrades prefetch instead of
+ * slowing every prompt: after `threshold` consecutive failures a backend is skipped until `resetAfterMs` has passed;
  * then one probe is let through, and a success closes the circuit again.
  */
 export class CircuitBreaker {

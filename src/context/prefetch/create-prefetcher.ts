@@ -23,7 +23,7 @@ export interface Prefetcher {
 /**
  * Wires the prefetch pipeline for one session: tiered search with a breaker
  * per backend, the bounded access tracker and hot cache, and the
- * memory-pressure response of seed 002 ("Memory Pressure Response").
+ * response to memory pressure.
  */
 export function createPrefetcher(deps: {
   /** What the prefetch searches: the code searcher and the history store. */

@@ -1,6 +1,6 @@
 import { tokenize } from "../../search/code-tokenizer.js";
 
-/** Seed 002 (WAVE 4) `EvictableCache`: what the memory-pressure monitor can shrink. */
+/** What the memory-pressure monitor can shrink. */
 export interface EvictableCache {
   readonly name: string;
   currentSize(): number;
@@ -20,7 +20,7 @@ export interface HotEntry {
 }
 
 /**
- * Seed 002 "HotCache": recently retrieved or used content, in memory, LRU,
+ * Recently retrieved or used content, in memory, LRU,
  * bounded in bytes; searched first (< 1 ms) by term overlap. Registered with
  * the memory-pressure monitor as an evictable cache.
  */

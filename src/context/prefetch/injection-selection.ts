@@ -15,11 +15,11 @@ export interface ScoredCandidate {
   summaryTokens: number;
 }
 
-/** Raised thresholds when only one signal answered (seed: × 1.1). */
+/** Raised thresholds when only one signal answered (× 1.1). */
 export const SINGLE_SIGNAL_PENALTY = 1.1;
 
 /**
- * Seed "Tiered Injection": over the candidates in descending confidence,
+ * Tiered injection: over the candidates in descending confidence,
  * up to `maxExcerpts` excerpts at or above the excerpt threshold within
  * their share of the budget, then hints at or above the confidence
  * threshold within theirs; one item per path. The prefetcher and the

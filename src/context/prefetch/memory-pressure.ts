@@ -10,13 +10,13 @@ export interface PressureThresholds {
 }
 
 /** Shares of the heap limit in use at which each level starts. */
-export const DEFAULT_PRESSURE_THRESHOLDS: PressureThresholds = { elevated: 0.6, high: 0.75, critical: 0.9 };
+const DEFAULT_PRESSURE_THRESHOLDS: PressureThresholds = { elevated: 0.6, high: 0.75, critical: 0.9 };
 
-/** Share of its default size each level lets a registered cache keep (seed: 100/75/50/25 %). */
+/** Share of its default size each level lets a registered cache keep (100/75/50/25 %). */
 const CACHE_SHARE: Record<PressureLevel, number> = { normal: 1, elevated: 0.75, high: 0.5, critical: 0.25 };
 
 /**
- * Seed 002's `PressureController` for Node: reads heap use against V8's heap
+ * The memory-pressure controller: reads heap use against V8's heap
  * limit, turns it into a level, shrinks registered caches to the level's
  * share (critical also evicts half at once), and tells listeners so they can
  * lower the search tier or pause prefetch.

@@ -1,5 +1,5 @@
 /**
- * Seed 002 "Pre-fetch Constraints": the initial priors. They are one object
+ * Prefetch constraints: the initial priors. They are one object
  * on purpose: self-tuning retrieval (`src/learning/retrieval-mapping.ts`)
  * derives each prompt's values from its Thompson sample, and gives back
  * exactly these at the priors' means.
@@ -22,7 +22,7 @@ export interface PrefetchThresholds {
   recencyBoost: number;
   /** This much more confidence for content of the current session. */
   sessionPreference: number;
-  /** Shares of the budget for excerpts and hints (seed: 60 % and 30 %). */
+  /** Shares of the budget for excerpts and hints (60 % and 30 %). */
   excerptBudgetShare: number;
   summaryBudgetShare: number;
   /** The vector signal's weight in the prefetch search's rank fusion (full text's is 1). */

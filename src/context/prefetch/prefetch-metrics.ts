@@ -1,6 +1,6 @@
 import type { AugmentedQuery, Excerpt } from "./query-augmenter.js";
 
-/** Tokens a search round trip costs the model when prefetch did not spare it (seed estimate). */
+/** Tokens a search round trip costs the model when prefetch did not spare it (an estimate: a search call and its result). */
 const TOKENS_PER_AVOIDED_SEARCH = 500;
 
 /** One prefetch's outcome: what was injected, and what of it the answer or a tool call used. */
@@ -20,7 +20,7 @@ export interface PrefetchOutcome {
 }
 
 /**
- * Seed 002 "Feedback Loop": how prefetch is doing. An excerpt counts as used
+ * The feedback loop: how prefetch is doing. An excerpt counts as used
  * when the answer cites its source (or quotes a line of it); a hint counts as
  * expanded when a later tool call reads its path. Listeners hear each
  * outcome: the hot cache's promotion and self-tuning retrieval's episodes.

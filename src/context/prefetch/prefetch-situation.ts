@@ -35,7 +35,7 @@ export function withToolResults(
   return { ...situation, inWindow, pathsInWindow };
 }
 
-/** What a tool call suggests the model will want next (seed: speculative prefetch on tool calls). */
+/** What a tool call suggests the model will want next (speculative prefetch on tool calls). */
 export function predictedQuery(tool: string, input: Record<string, unknown>): string | undefined {
   const value = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
   switch (tool) {

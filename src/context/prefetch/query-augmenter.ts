@@ -30,7 +30,7 @@ export interface Summary {
   tokens: number;
 }
 
-/** Seed 002 `AugmentedQuery`. */
+/** A prompt with what prefetch found for it: excerpts to inject and hints to name. */
 export interface AugmentedQuery {
   originalQuery: string;
   excerpts: Excerpt[];
@@ -53,11 +53,11 @@ export interface PrefetchSituation {
   pathsInWindow: ReadonlySet<string>;
 }
 
-/** Latency budget of the whole search (seed: full tier < 200 ms). */
+/** Latency budget of the whole search (full tier < 200 ms). */
 const SEARCH_BUDGET_MS = 200;
 
 /**
- * Seed 002 "Query Augmenter": before the model sees a query, inject at most
+ * The query augmenter: before the model sees a query, inject at most
  * `maxBudgetPercent` of the remaining window: up to two excerpts (Tier A,
  * 60 % of the budget, ≤ 50 lines each) and three one-line hints (Tier B,
  * 30 %), nothing below the confidence threshold. Confidence needs both
@@ -115,7 +115,7 @@ export class QueryAugmenter {
     return result;
   }
 
-  /** Seed `shouldInject`: both signals must vouch (≥ 0.5 each) unless only one answered. */
+  /** Both signals must vouch (≥ 0.5 each) unless only one answered. */
   private confidence(
     candidate: PrefetchCandidate,
     thresholds: PrefetchThresholds,
@@ -194,14 +194,14 @@ function toSummary(candidate: PrefetchCandidate, confidence: number): Summary {
   return summary;
 }
 
-/** `[AUTO-RETRIEVED: path:a-b | confidence: x]` and the fenced content (seed "Tiered Injection"). */
-export function renderExcerpt(excerpt: Excerpt): string {
+/** `[AUTO-RETRIEVED: path:a-b | confidence: x]` and the fenced content. */
+function renderExcerpt(excerpt: Excerpt): string {
   const tail = excerpt.path ? `\n[Full file: read_file("${excerpt.path}")]` : excerpt.entryId ? `\n[Full entry: retrieve_context(query) or get_turn_range]` : "";
   return `[AUTO-RETRIEVED: ${excerpt.source} | confidence: ${Math.min(excerpt.confidence, 1).toFixed(2)}]\n\`\`\`${excerpt.language ?? ""}\n${excerpt.content}\n\`\`\`${tail}`;
 }
 
 /** `[RELATED: path - description, N lines]`. */
-export function renderSummary(summary: Summary): string {
+function renderSummary(summary: Summary): string {
   return `[RELATED: ${summary.source} - ${summary.description}, ${summary.lines} lines]`;
 }
 

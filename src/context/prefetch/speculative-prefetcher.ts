@@ -14,7 +14,7 @@ export class PrefetchFuture {
     );
   }
 
-  /** Seed `GetIfReady`: the result if it arrives within the budget, otherwise nothing (the loop goes on without). */
+  /** The result if it arrives within the budget, otherwise nothing (the loop goes on without). */
   async getIfReady(budgetMs: number): Promise<AugmentedQuery | undefined> {
     if (this.result) return this.result;
     let timer: NodeJS.Timeout | undefined;
@@ -28,7 +28,7 @@ export class PrefetchFuture {
 }
 
 /**
- * Seed 002 "Speculative Parallel Pre-fetch": start as soon as a query or a
+ * Speculative prefetch: start as soon as a query or a
  * tool call is known, race against the need; never make the loop wait more
  * than its budget.
  */
@@ -37,7 +37,7 @@ export class SpeculativePrefetcher {
 
   constructor(private readonly augmenter: QueryAugmenter) {}
 
-  /** Off under high memory pressure (seed). */
+  /** Off under high memory pressure: a speculative search is the first thing to give up. */
   setEnabled(enabled: boolean): void {
     this.enabled = enabled;
   }

@@ -63,7 +63,7 @@ export interface TieredSearchOptions {
 }
 
 /**
- * Seed 002 "Tiered Search with Latency Budgets": the hot cache (< 1 ms), then
+ * Tiered search with latency budgets: the hot cache (< 1 ms), then
  * full text alone (< 10 ms), then both signals over code and history (< 200
  * ms), each tier only while the budget lasts. A circuit breaker per backend
  * skips one that keeps failing, and a search left with one signal says so,
@@ -77,7 +77,7 @@ export class TieredSearcher {
     this.now = deps.now ?? (() => performance.now());
   }
 
-  /** Lowered under memory pressure (seed: elevated → warm, high and critical → hot). */
+  /** Lowered under memory pressure (elevated → warm, high and critical → hot). */
   setMaxTier(tier: SearchTier): void {
     this.maxTier = tier;
   }

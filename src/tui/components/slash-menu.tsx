@@ -2,12 +2,12 @@ import { Box, Text } from "ink";
 import type { SlashCommandSpec } from "../commands/command-list.js";
 
 /** Commands the menu shows at once: it must leave the transcript, the prompt and the status line room on a 24-row terminal. */
-export const MENU_ROWS = 6;
+const MENU_ROWS = 6;
 /** The command column at most; a longer usage is cut there, its description keeps the rest of the line. */
 const MAX_USAGE_COLUMNS = 24;
 
 /** The rows of a list of `count` shown at once, moved only as far as keeps `selected` in view. */
-export function menuWindow(count: number, selected: number | undefined, rows = MENU_ROWS): { start: number; end: number } {
+function menuWindow(count: number, selected: number | undefined, rows = MENU_ROWS): { start: number; end: number } {
   const start = selected === undefined ? 0 : Math.min(Math.max(0, selected - rows + 1), Math.max(0, count - rows));
   return { start, end: Math.min(count, start + rows) };
 }

@@ -8,7 +8,7 @@ import type { SubAgentView, ToolCallView } from "../transcript.js";
 import { DiffView } from "./diff-view.js";
 
 /** Lines of a command's output shown beneath it, live and afterwards. */
-export const OUTPUT_LINES = 5;
+const OUTPUT_LINES = 5;
 
 interface ToolCallProps {
   call: ToolCallView;

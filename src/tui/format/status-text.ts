@@ -22,7 +22,7 @@ export interface StatusInfo {
   quality?: { predicted: number; agentId?: string };
   /** Sub-agents at work now (their agent ids). */
   activeAgents?: readonly string[];
-  /** Questions the agents left for the user (issue 15), answered with /memory answer. */
+  /** Questions the agents left for the user, answered with /memory answer. */
   questions?: number;
 }
 
@@ -113,7 +113,7 @@ function modeSegment(mode: PermissionMode): Segment | undefined {
   return { full: `${mode} mode`, short: mode };
 }
 
-export function indexSegment(view: IndexView): Segment {
+function indexSegment(view: IndexView): Segment {
   const both = (text: string, short = text): Segment => ({ full: `index: ${text}`, short: `idx ${short}` });
   switch (view.state) {
     case "pending":

@@ -179,7 +179,7 @@ export function useAgent(
     const current = runRef.current;
     cancel();
     await current?.done;
-    // The observation under way finishes before the session closes (seed 004's graceful shutdown).
+    // The observation under way finishes before the session closes (a graceful shutdown: notes half written are not lost).
     await sessionRef.current.settleMemory();
     sessionRef.current.close();
   }, [cancel]);

@@ -8,8 +8,8 @@ import * as edit from "./line-editor.js";
  * lines, seconds with 2,000). Ten lines still fit on screen beside the rest of
  * the prompt; a thousand characters is about a dozen lines of a wide terminal.
  */
-export const PASTE_MAX_LINES = 10;
-export const PASTE_MAX_CHARS = 1_000;
+const PASTE_MAX_LINES = 10;
+const PASTE_MAX_CHARS = 1_000;
 
 /** The prompt being edited: the text on screen, and the pasted texts its placeholders stand for. */
 export interface PromptBuffer {

@@ -140,7 +140,7 @@ describe("submit_design", () => {
 });
 
 describe("report_issues", () => {
-  it("hands the seed's full issues (line, suggestion), fix verdicts and validation_state to submit", async () => {
+  it("hands the full issues (line, suggestion), fix verdicts and validation_state to submit", async () => {
     const { call, submitted } = kit();
     const minor = { id: "i2", severity: "minor", category: "style", file: "./src/a.ts", description: "Long line." };
     const result = await call("report_issues", {
@@ -195,7 +195,7 @@ describe("report_issues", () => {
 });
 
 describe("report_test_results", () => {
-  it("hands the seed's TestInfo, TestResult and FailureDesc to submit, and counts the failures, described or not", async () => {
+  it("hands TestInfo, TestResult and FailureDesc to submit, and counts the failures, described or not", async () => {
     const { call, submitted } = kit();
     const input = {
       tests_created: [{ file: "test/cli/sessions.test.ts", test_name: "prints JSON", type: "unit", for_task: "s2" }],

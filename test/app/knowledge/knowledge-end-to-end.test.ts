@@ -8,7 +8,7 @@ import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicSer
 import { drain } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
-/** Issue 15: knowledge saved in one session is under "User Knowledge" in the next session's system prompt. */
+/** Knowledge saved in one session is under "User Knowledge" in the next session's system prompt. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let services: ProjectServices;
@@ -64,7 +64,7 @@ describe("knowledge that lasts, end to end", () => {
     expect(blocks[0]?.text).not.toContain("## User Knowledge");
     expect(blocks[1]?.cache_control).toBeUndefined();
     expect(blocks[1]?.text).toContain("## User Knowledge\n- [build] package manager: Always use pnpm in this repository, never npm.");
-    expect(blocks[1]?.text).toMatch(/^## Runtime Context\n- Session: [0-9a-f-]{36} \| Channel: direct/);
+    expect(blocks[1]?.text).toMatch(/^## Runtime Context\n- Session: [0-9a-f-]{36} \| Active tools: \d+ \| Knowledge: on \| Memory: off\n/);
     // A prompt the knowledge says nothing about leaves the request as it was.
     server.enqueue(reply().text("Hi."));
     await ask(env, "Say hello.");

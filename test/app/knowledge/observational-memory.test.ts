@@ -9,7 +9,7 @@ import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicSer
 import { drain } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
-/** Seed 004's scenarios for the observer, the reflector and the memory store, through the real store. */
+/** Observational memory's scenarios for the observer, the reflector and the memory store, through the real store. */
 let project: TempProject;
 let services: ProjectServices;
 

@@ -8,7 +8,7 @@ import { drain, drainIndex } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 /**
- * Issue 13's end-to-end scenario against the fake Messages API: what one
+ * Self-tuning retrieval's end-to-end scenario against the fake Messages API: what one
  * project's model does with the prefetched context teaches that project's
  * confidence threshold. Where every injected excerpt is wasted, it ends
  * higher than where excerpts are used and their absence makes the model

@@ -9,7 +9,7 @@ import { messageRequests, reply, type FakeAnthropicServer } from "../../helpers/
 import { openModelProject, type ModelProject } from "../../helpers/model-project.js";
 import type { TempProject } from "../../helpers/temp-project.js";
 
-/** Issue 14, step 5: consult_librarian reaches a long-lived librarian in its own context; the caller gets a bounded ContextShareResponse. */
+/** consult_librarian reaches a long-lived librarian in its own context; the caller gets a bounded ContextShareResponse. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let services: ProjectServices;

@@ -9,7 +9,7 @@ import { messageRequests, reply, type FakeAnthropicServer } from "../../helpers/
 import { openModelProject, type ModelProject } from "../../helpers/model-project.js";
 import type { TempProject } from "../../helpers/temp-project.js";
 
-/** Issue 14, step 3: `delegate` runs a sub-agent in a child session of its own, through the real loop and store. */
+/** `delegate` runs a sub-agent in a child session of its own, through the real loop and store. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let services: ProjectServices;

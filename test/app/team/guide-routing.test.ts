@@ -10,7 +10,7 @@ import { messageRequests, reply, type FakeAnthropicServer } from "../../helpers/
 import { openModelProject, type ModelProject } from "../../helpers/model-project.js";
 import type { TempProject } from "../../helpers/temp-project.js";
 
-/** Issue 14, step 8: with agent.type = guide, each prompt is routed, recorded, and its outcome teaches the affinity. */
+/** With agent.type = guide, each prompt is routed, recorded, and its outcome teaches the affinity. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let services: ProjectServices;

@@ -9,7 +9,7 @@ import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicSer
 import { drain, drainIndex } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
-/** Issue 14, step 7: `--pipeline` passes through its stages in order, storing a handoff state per stage. */
+/** `--pipeline` passes through its stages in order, storing a handoff state per stage. */
 let server: FakeAnthropicServer;
 let project: TempProject;
 let services: ProjectServices;
@@ -105,7 +105,7 @@ describe("the pipeline", () => {
     expect(agentOf("review", 1)).toBe(agentOf("review"));
     expect(agentOf("summary")).toBe(agentOf("plan"));
 
-    // One row and one state entry per stage; the review's state holds the seed's Issue.
+    // One row and one state entry per stage; the review's state holds the inspector's issues.
     const [pipeline] = new PipelineRepository(services.db).listForSession(result.sessionId);
     expect(pipeline?.status).toBe("done");
     expect(pipeline?.stages.map((stage) => stage.stage)).toEqual(["plan", "design", "implement", "review", "fix", "review", "test", "summary"]);

@@ -6,7 +6,7 @@
  */
 import * as z from "zod";
 
-export const COVERAGE_FORMATS = ["istanbul-summary", "istanbul", "lcov", "go", "cobertura"] as const;
+const COVERAGE_FORMATS = ["istanbul-summary", "istanbul", "lcov", "go", "cobertura"] as const;
 export type CoverageFormat = (typeof COVERAGE_FORMATS)[number];
 
 export interface FileCoverage {

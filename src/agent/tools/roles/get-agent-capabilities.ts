@@ -10,7 +10,7 @@ export interface AgentCapabilitiesDeps {
   affinity?(agent: string): { mean: number; observations: number } | undefined;
 }
 
-/** `get_agent_capabilities()`: the role registry as the model can use it (seed 002 §3.5). */
+/** `get_agent_capabilities()`: the role registry as the model can use it. */
 export function createGetAgentCapabilitiesTool(deps: AgentCapabilitiesDeps): ToolDefinition {
   return defineTool({
     name: "get_agent_capabilities",

@@ -13,7 +13,7 @@ export interface GetCoverageGapsDeps {
 }
 
 /** Looked for in this order under the root; the first one found is read. */
-export const COVERAGE_REPORTS: ReadonlyArray<{ path: string; format: CoverageFormat }> = [
+const COVERAGE_REPORTS: ReadonlyArray<{ path: string; format: CoverageFormat }> = [
   { path: "coverage/coverage-summary.json", format: "istanbul-summary" },
   { path: "coverage/coverage-final.json", format: "istanbul" },
   { path: "coverage/lcov.info", format: "lcov" },

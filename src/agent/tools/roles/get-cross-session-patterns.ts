@@ -10,7 +10,7 @@ export interface CrossSessionPatternsDeps {
   availableTokens(): number;
 }
 
-export const PATTERN_KINDS = ["tool_errors", "user_corrections", "failing_tests", "files"] as const;
+const PATTERN_KINDS = ["tool_errors", "user_corrections", "failing_tests", "files"] as const;
 type PatternKind = (typeof PATTERN_KINDS)[number];
 
 const schema = z.strictObject({

@@ -9,7 +9,7 @@ export interface RoutingHistoryDeps {
   availableTokens(): number;
 }
 
-/** `get_routing_history(query_pattern, limit, include_outcomes)`: the guide's past decisions (seed 002 §3.7 "Routing History"). */
+/** `get_routing_history(query_pattern, limit, include_outcomes)`: the guide's past decisions. */
 export function createGetRoutingHistoryTool(deps: RoutingHistoryDeps): ToolDefinition {
   return defineTool({
     name: "get_routing_history",

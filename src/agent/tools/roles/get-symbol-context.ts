@@ -60,7 +60,7 @@ const schema = z.strictObject({
 });
 
 /** The full-text term of a whole identifier, or undefined when the index keeps no such term (too short, a stop word). */
-export function wholeIdentifierTerm(identifier: string): string | undefined {
+function wholeIdentifierTerm(identifier: string): string | undefined {
   const whole = identifier.replace(/^[_$]+|[_$]+$/g, "").toLowerCase();
   const [first] = tokenize(identifier);
   return first === whole ? stem(whole) : undefined;
@@ -87,7 +87,7 @@ interface Site {
 
 /**
  * A symbol's definition, callers, callees and tests, found by name in the
- * code index (seed 002's librarian/architect/engineer/inspector skill).
+ * code index (a skill of the librarian, architect, engineer and inspector).
  */
 export function createGetSymbolContextTool(deps: SymbolContextDeps): ToolDefinition<typeof schema> {
   const count = deps.countTokens ?? estimateTokens;

@@ -12,7 +12,7 @@ import type { GitGate } from "../../sandbox/repository-integrity.js";
  * compare the working tree with the index (`git diff`, `git status`) may run
  * clean filters and are never run: uncommitted changes are diffed in-process.
  */
-export const GIT_GUARD: readonly string[] = [
+const GIT_GUARD: readonly string[] = [
   "-c",
   "core.fsmonitor=false",
   "-c",

@@ -7,7 +7,7 @@
  */
 import * as z from "zod";
 
-export const CHECK_KINDS = ["test", "build", "typecheck", "lint"] as const;
+const CHECK_KINDS = ["test", "build", "typecheck", "lint"] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];
 
 export type TestRunner = "vitest" | "jest" | "pytest" | "go" | "cargo";
