@@ -15,8 +15,9 @@ import ts from "typescript";
  *
  * A feature folder holds a pure core, which the agent's tools use (a role's
  * tools, the stage states of a pipeline), so features sit below the agent;
- * the part that wires a feature into a session (`<feature>/session/`, for now
- * `app/<feature>/`) is the composition's.
+ * the part that wires a feature into a session, its shell in
+ * `<feature>/session/`, is the composition's: it may import the agent, the
+ * context and the store, while the core never imports its shell.
  */
 export const LAYERS = [
   { name: "entry", folders: ["cli"] },

@@ -9,7 +9,7 @@ import { FOCUSED_PREFETCH_TOKENS, hookOf } from "../../roles/role-registry.js";
 import { type ResolvedRole, resolveRoleIn } from "../../roles/resolve-role.js";
 import { checkpointFingerprints } from "../checkpoint-fingerprint.js";
 import { FileCheckpoints, type RestoreResult } from "../file-checkpoints.js";
-import { SessionHandoff } from "../handoff/session-handoff.js";
+import { SessionHandoff } from "../../handoff/session/session-handoff.js";
 import { ObservationBuffer } from "../knowledge/observation-buffer.js";
 import { observerFor } from "../knowledge/observer-provider.js";
 import { SessionKnowledge } from "../knowledge/session-knowledge.js";

@@ -14,7 +14,7 @@ import type { RoleHook } from "../../roles/role-registry.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { workflowBlock, type WorkflowSource } from "../../team/workflow-block.js";
 import type { FileCheckpoints } from "../file-checkpoints.js";
-import type { SessionHandoff } from "../handoff/session-handoff.js";
+import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
 import type { ObservationBuffer } from "../knowledge/observation-buffer.js";
 import type { SessionKnowledge } from "../knowledge/session-knowledge.js";
 import type { SessionLearning } from "../learning/session-learning.js";

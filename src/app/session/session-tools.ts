@@ -11,7 +11,7 @@ import type { SylkConfig } from "../../config/schema.js";
 import { ContextRetriever } from "../../context/context-retriever.js";
 import { toolsForRole } from "../../roles/role-registry.js";
 import type { ResolvedRole } from "../../roles/resolve-role.js";
-import type { SessionHandoff } from "../handoff/session-handoff.js";
+import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
 import type { SessionKnowledge } from "../knowledge/session-knowledge.js";
 import type { ProjectServices } from "../project-services.js";
 import type { GuideRouter } from "../team/guide-router.js";

@@ -10,7 +10,7 @@ import { createGetRecentChangesTool } from "../../../src/agent/tools/roles/get-r
 import { runGit } from "../../../src/agent/tools/roles/read-only-git.js";
 import { createRunCommandTool } from "../../../src/agent/tools/run-command.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
-import { CommandChangeTracker } from "../../../src/app/handoff/command-changes.js";
+import { CommandChangeTracker } from "../../../src/handoff/session/command-changes.js";
 import type { FileChangeRecord } from "../../../src/store/handoff-repository.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionRecorder } from "../../../../src/agent/session-recorder.js";
-import { SessionHandoff } from "../../../../src/app/handoff/session-handoff.js";
+import { SessionHandoff } from "../../../../src/handoff/session/session-handoff.js";
 import { UserProfiles } from "../../../../src/app/user-profiles.js";
 import { configDefaults } from "../../../../src/config/defaults.js";
 import { DECISIONS_BACKFILLED, DecisionEntries } from "../../../../src/content-store/decision-entries.js";

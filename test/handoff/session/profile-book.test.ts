@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ProfileBook } from "../../src/app/handoff/profile-book.js";
-import type { InstanceSummary, ProfileStatistics } from "../../src/handoff/handoff-profile.js";
-import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
-import { HandoffRepository } from "../../src/store/handoff-repository.js";
-import { UserProfileDatabase } from "../../src/store/user-profile-database.js";
+import { ProfileBook } from "../../../src/handoff/session/profile-book.js";
+import type { InstanceSummary, ProfileStatistics } from "../../../src/handoff/handoff-profile.js";
+import { openDatabase, type SqliteDatabase } from "../../../src/store/database.js";
+import { HandoffRepository } from "../../../src/store/handoff-repository.js";
+import { UserProfileDatabase } from "../../../src/store/user-profile-database.js";
 
 let directory: string;
 let db: SqliteDatabase;

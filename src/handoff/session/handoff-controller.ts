@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { AgentInstance, HandoffPlan, QualityHooks, SuccessorPlan } from "../../agent/quality-hooks.js";
 import type { ToolRunResult } from "../../agent/tools/tool-registry.js";
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
-import { categoryOf, degradationActionOf, type AgentCategory } from "../../handoff/agent-types.js";
-import type { DegradationCheck } from "../../handoff/degradation-detector.js";
-import type { AgentHandoffProfile } from "../../handoff/handoff-profile.js";
+import { categoryOf, degradationActionOf, type AgentCategory } from "../agent-types.js";
+import type { DegradationCheck } from "../degradation-detector.js";
+import type { AgentHandoffProfile } from "../handoff-profile.js";
 import {
   buildHandoffState,
   isHandoffAgentType,
@@ -12,9 +12,9 @@ import {
   type HandoffAgentType,
   type HandoffState,
   type PreparedContextSnapshot,
-} from "../../handoff/handoff-state.js";
-import { qualityOf } from "../../handoff/quality-signals.js";
-import { TurnQualityTracker } from "../../handoff/turn-quality-tracker.js";
+} from "../handoff-state.js";
+import { qualityOf } from "../quality-signals.js";
+import { TurnQualityTracker } from "../turn-quality-tracker.js";
 import type { ContextReference } from "../../store/content-types.js";
 import { endInstance, freshAgentId, liveInstance, openInstance, type InstanceChainDeps, type LiveInstance } from "./instance-chain.js";
 

@@ -7,7 +7,7 @@ import {
   type InstanceSummary,
   type Moments,
   type ProfileStatistics,
-} from "../../handoff/handoff-profile.js";
+} from "../handoff-profile.js";
 import type { AgentInstanceRecord, HandoffRepository } from "../../store/handoff-repository.js";
 import type { UserProfileDatabase } from "../../store/user-profile-database.js";
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HandoffPlan, SuccessorPlan } from "../../../src/agent/quality-hooks.js";
 import { SessionRecorder } from "../../../src/agent/session-recorder.js";
-import { HandoffController } from "../../../src/app/handoff/handoff-controller.js";
-import { ProfileBook } from "../../../src/app/handoff/profile-book.js";
+import { HandoffController } from "../../../src/handoff/session/handoff-controller.js";
+import { ProfileBook } from "../../../src/handoff/session/profile-book.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { configSchema } from "../../../src/config/schema.js";
 import type { AgentType } from "../../../src/handoff/agent-types.js";

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as z from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CommandChangeTracker } from "../../src/app/handoff/command-changes.js";
-import { defineTool, type ToolDefinition } from "../../src/agent/tools/tool.js";
-import type { FileChangeRecord } from "../../src/store/handoff-repository.js";
-import { RepositoryIntegrity } from "../../src/agent/sandbox/repository-integrity.js";
+import { CommandChangeTracker } from "../../../src/handoff/session/command-changes.js";
+import { defineTool, type ToolDefinition } from "../../../src/agent/tools/tool.js";
+import type { FileChangeRecord } from "../../../src/store/handoff-repository.js";
+import { RepositoryIntegrity } from "../../../src/agent/sandbox/repository-integrity.js";
 
 /** Git is never refused here: no command this file runs changes `.git` behind Sylk's back. */
 const integrity = new RepositoryIntegrity(process.env);

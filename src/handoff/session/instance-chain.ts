@@ -1,7 +1,7 @@
 import type { HandoffConfig } from "../../config/schema.js";
-import type { AgentType } from "../../handoff/agent-types.js";
-import { DegradationDetector } from "../../handoff/degradation-detector.js";
-import type { AgentHandoffProfile } from "../../handoff/handoff-profile.js";
+import type { AgentType } from "../agent-types.js";
+import { DegradationDetector } from "../degradation-detector.js";
+import type { AgentHandoffProfile } from "../handoff-profile.js";
 import type { HandoffRepository } from "../../store/handoff-repository.js";
 import type { ProfileBook } from "./profile-book.js";
 

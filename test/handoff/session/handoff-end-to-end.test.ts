@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentEvent, AgentResult } from "../../src/agent/agent-events.js";
-import { openAgentSession } from "../../src/app/session/open-agent-session.js";
-import { openProject, type ProjectServices } from "../../src/app/project-services.js";
-import { estimateInputTokens, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { jsonLines, runCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
+import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
+import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
+import { estimateInputTokens, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { jsonLines, runCli } from "../../helpers/run-cli.js";
+import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 /**
  * Issue 12's end-to-end scenario against the fake Messages API: a model that
