@@ -12,7 +12,7 @@ import type { ToolDefinition } from "../../agent/tools/tool.js";
 import { agentListings } from "../../roles/agent-catalog.js";
 import type { CustomAgent } from "../../roles/custom-agents.js";
 import { ROUTING_CONTEXT } from "./guide-router.js";
-import type { ProjectServices } from "../project-services.js";
+import type { ProjectServices } from "../../app/project-services.js";
 
 export interface RoleToolsContext {
   /** The custom agents the session tree loaded: get_agent_capabilities lists them beside the built-ins. */

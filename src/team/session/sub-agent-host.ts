@@ -5,7 +5,7 @@ import { resolveRole } from "../../roles/resolve-role.js";
 import { newReferenceId } from "../../context/context-reference.js";
 import type { ContextReference } from "../../store/content-types.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
-import type { ProjectServices } from "../project-services.js";
+import type { ProjectServices } from "../../app/project-services.js";
 import type { AgentIdAllocator } from "./agent-ids.js";
 import { answerGist, ChildToolCall, type SubAgentUsage } from "./child-run.js";
 import type { CallerConversation, OpenChildSession } from "./child-session.js";

@@ -6,10 +6,10 @@ import type { ToolContext, ToolDefinition, ToolOutput } from "../../agent/tools/
 import { newReferenceId } from "../../context/context-reference.js";
 import { maskSecrets } from "../../security/secrets.js";
 import type { ContextReference, NewContentEntry } from "../../store/content-types.js";
-import { ConsultationCancelledError, ConsultationQueue } from "../../team/consultation-queue.js";
-import { type CacheHint, fitContextShare, renderContextShare, type ShareEntry } from "../../team/context-share.js";
+import { ConsultationCancelledError, ConsultationQueue } from "../consultation-queue.js";
+import { type CacheHint, fitContextShare, renderContextShare, type ShareEntry } from "../context-share.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
-import type { ProjectServices } from "../project-services.js";
+import type { ProjectServices } from "../../app/project-services.js";
 import type { AgentIdAllocator } from "./agent-ids.js";
 import { answerGist, ChildToolCall, type SubAgentUsage } from "./child-run.js";
 import type { CallerConversation, ChildSession, OpenChildSession } from "./child-session.js";

@@ -4,7 +4,7 @@ import type { AgentPlacement, AgentType } from "../../handoff/agent-types.js";
 import type { HandoffState } from "../../handoff/handoff-state.js";
 import type { ResolvedRole } from "../../roles/resolve-role.js";
 import type { SessionKind } from "../../store/session-repository.js";
-import type { WorkflowSource } from "../../team/workflow-block.js";
+import type { WorkflowSource } from "../workflow-block.js";
 
 /*
  * What the team hosts (delegation, knowledge agents, the guide's routing,

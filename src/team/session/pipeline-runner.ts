@@ -9,7 +9,7 @@ import type { PermissionMode } from "../../agent/permissions/permission-policy.j
 import type { AgentType } from "../../handoff/agent-types.js";
 import { EMPTY_USAGE, addUsage, type Usage } from "../../llm/model-types.js";
 import type { PipelineRepository, EndedStageStatus, PipelineStage } from "../../store/pipeline-repository.js";
-import { nextStep, renderStoppedReport, stagePrompt, summaryInputs, type PipelineProgress, type RunStep } from "../../team/pipeline-machine.js";
+import { nextStep, renderStoppedReport, stagePrompt, summaryInputs, type PipelineProgress, type RunStep } from "../pipeline-machine.js";
 import {
   buildStageState,
   type EndedStage,
@@ -19,10 +19,10 @@ import {
   type StageStateContext,
   type StageStates,
   type StageSubmissions,
-} from "../../team/stage-state.js";
+} from "../stage-state.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
-import type { WorkflowSource } from "../../team/workflow-block.js";
-import type { ProjectServices } from "../project-services.js";
+import type { WorkflowSource } from "../workflow-block.js";
+import type { ProjectServices } from "../../app/project-services.js";
 import type { AgentIdAllocator } from "./agent-ids.js";
 import { ChildRun } from "./child-run.js";
 import type { ChildSession, OpenChildSession } from "./child-session.js";
