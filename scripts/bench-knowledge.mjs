@@ -77,9 +77,9 @@ if (
 }
 
 const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
-const { SessionKnowledge } = await import(join(repo, "dist/src/app/knowledge/session-knowledge.js"));
+const { SessionKnowledge } = await import(join(repo, "dist/src/knowledge/session/session-knowledge.js"));
 const { extractKeywords } = await import(join(repo, "dist/src/knowledge/extract-keywords.js"));
-const { ObservationBuffer } = await import(join(repo, "dist/src/app/knowledge/observation-buffer.js"));
+const { ObservationBuffer } = await import(join(repo, "dist/src/knowledge/session/observation-buffer.js"));
 const { assemblePrompt, selectMemory } = await import(join(repo, "dist/src/knowledge/assemble-prompt.js"));
 const { estimateTokens } = await import(join(repo, "dist/src/tokens/estimate-tokens.js"));
 /** How the extractive observer splits a message into sentences (12-400 characters each): what the coverage match compares. */

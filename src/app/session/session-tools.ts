@@ -12,7 +12,7 @@ import { ContextRetriever } from "../../context/context-retriever.js";
 import { toolsForRole } from "../../roles/role-registry.js";
 import type { ResolvedRole } from "../../roles/resolve-role.js";
 import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
-import type { SessionKnowledge } from "../knowledge/session-knowledge.js";
+import type { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
 import type { ProjectServices } from "../project-services.js";
 import type { GuideRouter } from "../../team/session/guide-router.js";
 import type { Consulter } from "../../team/session/knowledge-agents.js";

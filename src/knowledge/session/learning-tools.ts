@@ -1,8 +1,8 @@
 import type { ToolDefinition, ToolOutput } from "../../agent/tools/tool.js";
 import { errorSignature } from "../../agent/tools/roles/recurrence.js";
 import type { KnowledgeStore } from "../../content-store/knowledge-store.js";
-import { describeFix, judged, type LearningAction, LearningEngine, NEW_CONFIDENCE } from "../../knowledge/learning-engine.js";
-import type { SessionLimits } from "../../knowledge/session-limits.js";
+import { describeFix, judged, type LearningAction, LearningEngine, NEW_CONFIDENCE } from "../learning-engine.js";
+import type { SessionLimits } from "../session-limits.js";
 import { maskSecretsIn } from "../../security/mask-values.js";
 import { maskSecrets } from "../../security/secrets.js";
 

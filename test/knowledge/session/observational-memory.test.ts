@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
-import { parseMemoryRequest, runMemoryRequest } from "../../../src/app/knowledge/memory-commands.js";
-import { ObservationBuffer } from "../../../src/app/knowledge/observation-buffer.js";
+import { parseMemoryRequest, runMemoryRequest } from "../../../src/knowledge/session/memory-commands.js";
+import { ObservationBuffer } from "../../../src/knowledge/session/observation-buffer.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import type { ModelProvider } from "../../../src/llm/model-types.js";
 import type { SessionMessageRow } from "../../../src/store/session-repository.js";

@@ -1,5 +1,5 @@
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
-import { extractiveObservation, extractiveReflection, type ObservedMessage, observerPrompt, OBSERVATION_DEFAULTS, reflectorPrompt } from "../../knowledge/observer.js";
+import { extractiveObservation, extractiveReflection, type ObservedMessage, observerPrompt, OBSERVATION_DEFAULTS, reflectorPrompt } from "../observer.js";
 import type { ChatMessage, ModelProvider } from "../../llm/model-types.js";
 import type { ContentEntry } from "../../store/content-types.js";
 import type { SessionMessageRow } from "../../store/session-repository.js";

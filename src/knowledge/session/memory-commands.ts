@@ -2,7 +2,7 @@ import type { KnowledgeItem, KnowledgeKind, KnowledgeLayer } from "../../store/k
 import { KNOWLEDGE_LAYERS } from "../../store/knowledge-repository.js";
 import type { Inquiry } from "../../store/inquiry-repository.js";
 import { existsSync } from "node:fs";
-import { extractKeywords } from "../../knowledge/extract-keywords.js";
+import { extractKeywords } from "../extract-keywords.js";
 import type { KnowledgeStore } from "../../content-store/knowledge-store.js";
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
 import type { LoadedConfig } from "../../config/load-config.js";
