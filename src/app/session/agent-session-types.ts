@@ -12,7 +12,7 @@ import type { ResolvedRole } from "../../roles/resolve-role.js";
 import type { ContextReference } from "../../store/content-types.js";
 import type { SessionKind } from "../../store/session-repository.js";
 import type { EditGroup, RestoreResult } from "../file-checkpoints.js";
-import type { LearningSummary } from "../learning/retrieval-learning.js";
+import type { LearningSummary } from "../../learning/session/retrieval-learning.js";
 import type { ProjectServices } from "../project-services.js";
 import type { SessionTree } from "./session-tree.js";
 import type { WorkflowSource } from "../../team/workflow-block.js";

@@ -13,7 +13,7 @@ import { SessionHandoff } from "../../handoff/session/session-handoff.js";
 import { ObservationBuffer } from "../../knowledge/session/observation-buffer.js";
 import { observerFor } from "../../knowledge/session/observer-provider.js";
 import { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
-import { SessionLearning } from "../learning/session-learning.js";
+import { SessionLearning } from "../../learning/session/session-learning.js";
 import { Mentions } from "../mentions.js";
 import type { ProjectServices } from "../project-services.js";
 import type { SylkConfig } from "../../config/schema.js";

@@ -17,7 +17,7 @@ import type { FileCheckpoints } from "../file-checkpoints.js";
 import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
 import type { ObservationBuffer } from "../../knowledge/session/observation-buffer.js";
 import type { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
-import type { SessionLearning } from "../learning/session-learning.js";
+import type { SessionLearning } from "../../learning/session/session-learning.js";
 import type { Mentions } from "../mentions.js";
 import type { ProjectServices } from "../project-services.js";
 import type { GuideRouter } from "../../team/session/guide-router.js";

@@ -9,7 +9,7 @@ import type { AgentType } from "../../handoff/agent-types.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
 import type { ContentEntry, ContextReference } from "../../store/content-types.js";
 import type { ProjectServices } from "../project-services.js";
-import type { SessionLearning } from "../learning/session-learning.js";
+import type { SessionLearning } from "../../learning/session/session-learning.js";
 
 /** Tokens a retrieval may bring back before the first model call, when the window's size is not known yet. */
 const RETRIEVAL_BUDGET_BEFORE_FIRST_RUN = 10_000;

@@ -18,9 +18,9 @@ export function registerLearningCommand(program: Command, context: CliContext): 
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const [{ openProject }, { RetrievalLearning }, { learningDeps }, { learningJson, learningLines }, { UserProfiles }] = await Promise.all([
         import("../../app/project-services.js"),
-        import("../../app/learning/retrieval-learning.js"),
-        import("../../app/learning/session-learning.js"),
-        import("../../app/learning/learning-report.js"),
+        import("../../learning/session/retrieval-learning.js"),
+        import("../../learning/session/session-learning.js"),
+        import("../../learning/session/learning-report.js"),
         import("../../app/user-profiles.js"),
       ]);
       const userProfiles = new UserProfiles(paths.sylkHome);

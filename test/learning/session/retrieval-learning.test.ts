@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../src/agent/agent-events.js";
-import { RetrievalLearning, type RetrievalLearningDeps } from "../../../src/app/learning/retrieval-learning.js";
+import { RetrievalLearning, type RetrievalLearningDeps } from "../../../src/learning/session/retrieval-learning.js";
 import { configDefaults } from "../../../src/config/defaults.js";
 import { INITIAL_PRIORS } from "../../../src/context/prefetch/prefetch-config.js";
 import { openDatabase, type SqliteDatabase } from "../../../src/store/database.js";
@@ -184,7 +184,7 @@ describe("RetrievalLearning", () => {
     const bundle = join(root, `.sylk-test-learning-${process.pid}.mjs`);
     await build({
       stdin: {
-        contents: `export { RetrievalLearning } from "./src/app/learning/retrieval-learning.ts";
+        contents: `export { RetrievalLearning } from "./src/learning/session/retrieval-learning.ts";
 export { LearningRepository } from "./src/store/learning-repository.ts";
 export { UserProfileDatabase } from "./src/store/user-profile-database.ts";
 export { openDatabase } from "./src/store/database.ts";

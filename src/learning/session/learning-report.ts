@@ -1,4 +1,4 @@
-import { MIN_PROFILE_OBSERVATIONS } from "../../learning/user-weight-profile.js";
+import { MIN_PROFILE_OBSERVATIONS } from "../user-weight-profile.js";
 import type { LearningSummary } from "./retrieval-learning.js";
 
 /** `sylk learning --json`: the issue's field names, snake_case like the other JSON outputs. */
