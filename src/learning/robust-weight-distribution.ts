@@ -1,4 +1,4 @@
-import { betaSample, type Uniform } from "./beta-sampler.js";
+import { betaSample, type Uniform } from "../stats/random-draws.js";
 
 /** Seed `UpdateConfig`, plus the effective-sample cap of the design notes. */
 export interface UpdateConfig {

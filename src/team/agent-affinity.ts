@@ -1,4 +1,4 @@
-import { betaSample, type Uniform } from "../learning/beta-sampler.js";
+import { betaSample, type Uniform } from "../stats/random-draws.js";
 
 /**
  * The guide's affinities (design notes, issue 14 §5): a Beta per (agent,

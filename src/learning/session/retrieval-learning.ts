@@ -4,7 +4,7 @@ import type { LearningConfig } from "../../config/schema.js";
 import { INITIAL_PRIORS, type PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
 import type { PrefetchOutcome } from "../../context/prefetch/prefetch-metrics.js";
 import { AdaptiveState, type ParameterSummary } from "../adaptive-state.js";
-import type { Uniform } from "../beta-sampler.js";
+import type { Uniform } from "../../stats/random-draws.js";
 import type { ContextWeightBiasJSON } from "../context-weight-bias.js";
 import { EpisodeDraft } from "../episode-draft.js";
 import { retrievalSettingsOf } from "../retrieval-mapping.js";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { ToolContext, ToolOutput } from "../../agent/tools/tool.js";
 import { FOLLOW_UP_WINDOW_MS } from "../../learning/episode-draft.js";
-import { isCorrection } from "../../handoff/quality-signals.js";
-import type { Uniform } from "../../learning/beta-sampler.js";
+import { isCorrection } from "../../signals/correction.js";
+import type { Uniform } from "../../stats/random-draws.js";
 import type { RoutingRepository } from "../../store/routing-repository.js";
 import { type Affinity, outcomeReward, priorFrom, rankByDraw, routingBlock, UNIFORM, updated } from "../agent-affinity.js";
 import type { AgentType } from "../../handoff/agent-types.js";

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import type { ProjectServices } from "../../../src/app/project-services.js";
-import { seededUniform } from "../../../src/learning/beta-sampler.js";
+import { seededUniform } from "../../../src/stats/random-draws.js";
 import { RoutingRepository } from "../../../src/store/routing-repository.js";
 import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
 import { drain } from "../../helpers/drain.js";

@@ -1,4 +1,4 @@
-import { isCheckCommand } from "../../../handoff/quality-signals.js";
+import { isCheckCommand } from "../../../signals/check-command.js";
 import { commandExitCode } from "../run-command.js";
 import { isInfrastructureFailure, type ToolDefinition } from "../tool.js";
 import { renderTestRun, testRunOf, type TestRun } from "./test-run-summary.js";

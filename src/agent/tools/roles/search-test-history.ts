@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { isCheckCommand } from "../../../handoff/quality-signals.js";
+import { isCheckCommand } from "../../../signals/check-command.js";
 import type { ContentEntry } from "../../../store/content-types.js";
 import type { EntryRepository } from "../../../store/entry-repository.js";
 import { estimateTokens } from "../../../tokens/estimate-tokens.js";

@@ -1,7 +1,8 @@
 /**
- * Beta draws for Thompson sampling. The uniform source is passed in so that a
- * seeded generator makes tests and benchmarks reproducible; nothing here reads
- * Math.random.
+ * Random draws the learners share: Beta draws for Thompson sampling (retrieval
+ * settings, routing affinities) and normal draws (the handoff's profiles). The
+ * uniform source is passed in so that a seeded generator makes tests and
+ * benchmarks reproducible; nothing here reads Math.random.
  */
 export type Uniform = () => number;
 
