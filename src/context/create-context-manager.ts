@@ -1,5 +1,5 @@
 import type { ContextConfig } from "../config/schema.js";
-import { evictionStrategyOf, type AgentType, type EvictionStrategyName } from "../handoff/agent-types.js";
+import { evictionStrategyOf, type AgentType, type EvictionStrategyName } from "../roles/agent-types.js";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import { HashingEmbedder } from "../embedding/hashing-embedder.js";
 import type { TokenCounter } from "../llm/token-counter.js";

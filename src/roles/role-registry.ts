@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { AGENT_TYPES, type AgentPlacement, type AgentType } from "../handoff/agent-types.js";
+import { AGENT_TYPES, type AgentPlacement, type AgentType } from "./agent-types.js";
 
 /**
  * Seed 002 §3.1–3.3 and §3.7, as the design notes settle them ("Agent

@@ -5,7 +5,7 @@ import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { TaskList } from "../../agent/tools/todo-write.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { Approver } from "../../agent/tools/tool-registry.js";
-import type { AgentPlacement, AgentType } from "../../handoff/agent-types.js";
+import type { AgentPlacement, AgentType } from "../../roles/agent-types.js";
 import type { HandoffState } from "../../handoff/handoff-state.js";
 import type { ModelProvider } from "../../llm/model-types.js";
 import type { ResolvedRole } from "../../roles/resolve-role.js";

@@ -1,7 +1,7 @@
 import { platform } from "node:os";
 import { buildSystemPrompt } from "../../agent/system-prompt.js";
 import type { ToolContext } from "../../agent/tools/tool.js";
-import { categoryOf, degradationActionOf } from "../../handoff/agent-types.js";
+import { categoryOf, degradationActionOf } from "../../roles/agent-types.js";
 import { createProvider } from "../../llm/create-provider.js";
 import { LoggingProvider } from "../../llm/logging-provider.js";
 import { CalibratedTokenCounter } from "../../llm/token-counter.js";

@@ -5,7 +5,7 @@ import { createContextManager } from "../../context/create-context-manager.js";
 import { createPrefetcher, type Prefetcher } from "../../context/prefetch/create-prefetcher.js";
 import type { PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
 import type { VirtualContextManager } from "../../context/virtual-context-manager.js";
-import type { AgentType } from "../../handoff/agent-types.js";
+import type { AgentType } from "../../roles/agent-types.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
 import type { ContentEntry, ContextReference } from "../../store/content-types.js";
 import type { ProjectServices } from "../project-services.js";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AgentInstance, HandoffPlan, QualityHooks, SuccessorPlan } from "../../agent/quality-hooks.js";
 import type { ToolRunResult } from "../../agent/tools/tool-registry.js";
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
-import { categoryOf, degradationActionOf, type AgentCategory } from "../agent-types.js";
+import { categoryOf, degradationActionOf, type AgentCategory } from "../../roles/agent-types.js";
 import type { DegradationCheck } from "../degradation-detector.js";
 import type { AgentHandoffProfile } from "../handoff-profile.js";
 import {

@@ -1,5 +1,5 @@
 import type { HandoffConfig } from "../../config/schema.js";
-import type { AgentType } from "../agent-types.js";
+import type { AgentType } from "../../roles/agent-types.js";
 import { DegradationDetector } from "../degradation-detector.js";
 import type { AgentHandoffProfile } from "../handoff-profile.js";
 import type { HandoffRepository } from "../../store/handoff-repository.js";

@@ -3,7 +3,7 @@ import type { GitGate } from "../../agent/sandbox/repository-integrity.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { DecisionEntries } from "../../content-store/decision-entries.js";
-import type { AgentType } from "../agent-types.js";
+import type { AgentType } from "../../roles/agent-types.js";
 import type { HandoffState } from "../handoff-state.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
 import { projectHash } from "../../project/project-paths.js";

@@ -1,6 +1,6 @@
 import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
-import type { AgentPlacement, AgentType } from "../../handoff/agent-types.js";
+import type { AgentPlacement, AgentType } from "../../roles/agent-types.js";
 import type { HandoffState } from "../../handoff/handoff-state.js";
 import type { ResolvedRole } from "../../roles/resolve-role.js";
 import type { SessionKind } from "../../store/session-repository.js";

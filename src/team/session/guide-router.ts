@@ -5,7 +5,7 @@ import { isCorrection } from "../../signals/correction.js";
 import type { Uniform } from "../../stats/random-draws.js";
 import type { RoutingRepository } from "../../store/routing-repository.js";
 import { type Affinity, outcomeReward, priorFrom, rankByDraw, routingBlock, UNIFORM, updated } from "../agent-affinity.js";
-import type { AgentType } from "../../handoff/agent-types.js";
+import type { AgentType } from "../../roles/agent-types.js";
 import type { ProjectServices } from "../../app/project-services.js";
 import type { AgentIdAllocator } from "./agent-ids.js";
 import { ChildToolCall, type SubAgentUsage } from "./child-run.js";

@@ -6,7 +6,7 @@ import { createSubmitDesignTool } from "../../agent/tools/submit-design.js";
 import { createSubmitPlanTool } from "../../agent/tools/submit-plan.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { PermissionMode } from "../../agent/permissions/permission-policy.js";
-import type { AgentType } from "../../handoff/agent-types.js";
+import type { AgentType } from "../../roles/agent-types.js";
 import { EMPTY_USAGE, addUsage, type Usage } from "../../llm/model-types.js";
 import type { PipelineRepository, EndedStageStatus, PipelineStage } from "../../store/pipeline-repository.js";
 import { nextStep, renderStoppedReport, stagePrompt, summaryInputs, type PipelineProgress, type RunStep } from "../pipeline-machine.js";

@@ -5,7 +5,7 @@ import { HandoffController } from "../../../src/handoff/session/handoff-controll
 import { ProfileBook } from "../../../src/handoff/session/profile-book.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { configSchema } from "../../../src/config/schema.js";
-import type { AgentType } from "../../../src/handoff/agent-types.js";
+import type { AgentType } from "../../../src/roles/agent-types.js";
 import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 

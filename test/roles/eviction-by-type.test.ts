@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../../src/config/schema.js";
-import { AGENT_TYPES, evictionStrategyOf } from "../../src/handoff/agent-types.js";
+import { AGENT_TYPES, evictionStrategyOf } from "../../src/roles/agent-types.js";
 import { evictionConfigFor } from "../../src/context/create-context-manager.js";
 import { RecencyEviction } from "../../src/context/eviction/recency-eviction.js";
 import { TaskCompletionEviction } from "../../src/context/eviction/task-completion-eviction.js";
