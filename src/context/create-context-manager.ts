@@ -4,7 +4,7 @@ import type { UniversalContentStore } from "../content-store/universal-content-s
 import { HashingEmbedder } from "../embedding/hashing-embedder.js";
 import type { TokenCounter } from "../llm/token-counter.js";
 import type { ContentType } from "../store/content-types.js";
-import { textTermCounts } from "../search/full-text-document.js";
+import { textTermCounts } from "../parsing/term-counts.js";
 import { TokenUsagePolicy } from "./degradation-policy.js";
 import type { EvictionStrategy } from "./eviction/eviction-strategy.js";
 import { RecencyEviction } from "./eviction/recency-eviction.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import * as z from "zod";
 import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../../../files/regular-file.js";
-import { tokenize } from "../../../search/code-tokenizer.js";
+import { tokenize } from "../../../parsing/code-tokenizer.js";
 import { stem } from "../../../search/full-text-document.js";
 import type { PersistentFullText } from "../../../search/persistent-full-text.js";
 import { maskSecrets } from "../../../security/secrets.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { queryTerms, splitIdentifier, tokenize, tokenizePath } from "../../src/search/code-tokenizer.js";
+import { queryTerms, splitIdentifier, tokenize, tokenizePath } from "../../src/parsing/code-tokenizer.js";
 
 describe("code tokenizer", () => {
   it("keeps identifiers whole and splits camelCase, acronyms and digits", () => {
