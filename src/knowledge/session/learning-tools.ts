@@ -1,5 +1,5 @@
 import type { ToolDefinition, ToolOutput } from "../../agent/tools/tool.js";
-import { errorSignature } from "../../agent/tools/roles/recurrence.js";
+import { errorSignature } from "../../agent/tools/role-tools/recurrence.js";
 import type { KnowledgeStore } from "../../content-store/knowledge-store.js";
 import { describeFix, judged, type LearningAction, LearningEngine, NEW_CONFIDENCE } from "../learning-engine.js";
 import type { SessionLimits } from "../session-limits.js";

@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
-import { firstLine } from "../../agent/tools/roles/role-output.js";
+import { firstLine } from "../../agent/tools/role-tools/role-output.js";
 import type { ToolContext } from "../../agent/tools/tool.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";

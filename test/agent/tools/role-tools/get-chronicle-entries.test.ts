@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionRecorder } from "../../../../src/agent/session-recorder.js";
-import { createGetChronicleEntriesTool } from "../../../../src/agent/tools/roles/get-chronicle-entries.js";
-import { parseTimePoint } from "../../../../src/agent/tools/roles/time-point.js";
+import { createGetChronicleEntriesTool } from "../../../../src/agent/tools/role-tools/get-chronicle-entries.js";
+import { parseTimePoint } from "../../../../src/agent/tools/role-tools/time-point.js";
 import { DAY, HOUR, NOW, openRoleToolKit, type RoleToolKit } from "./role-tool-kit.js";
 
 let kit: RoleToolKit;

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../../src/agent/permissions/permission-policy.js";
-import { createGetCoverageGapsTool } from "../../../../src/agent/tools/roles/get-coverage-gaps.js";
+import { createGetCoverageGapsTool } from "../../../../src/agent/tools/role-tools/get-coverage-gaps.js";
 import { ToolRegistry } from "../../../../src/agent/tools/tool-registry.js";
 import { createTempProject, type TempProject } from "../../../helpers/temp-project.js";
 import { COBERTURA, GO_PROFILE, ISTANBUL_FINAL, ISTANBUL_SUMMARY, LCOV } from "./coverage-fixtures.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { commandExitCode } from "../../../../src/agent/tools/run-command.js";
-import { checkKindOf, parseTestSummary, renderTestRun, storedTestRun, testRunOf } from "../../../../src/agent/tools/roles/test-run-summary.js";
+import { checkKindOf, parseTestSummary, renderTestRun, storedTestRun, testRunOf } from "../../../../src/agent/tools/role-tools/test-run-summary.js";
 
 const VITEST = `
  RUN  v3.2.4 /home/dev/shop

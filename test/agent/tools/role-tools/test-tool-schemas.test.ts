@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../../src/agent/permissions/permission-policy.js";
-import { createGetCoverageGapsTool } from "../../../../src/agent/tools/roles/get-coverage-gaps.js";
-import { createSearchTestHistoryTool } from "../../../../src/agent/tools/roles/search-test-history.js";
+import { createGetCoverageGapsTool } from "../../../../src/agent/tools/role-tools/get-coverage-gaps.js";
+import { createSearchTestHistoryTool } from "../../../../src/agent/tools/role-tools/search-test-history.js";
 import { ToolRegistry } from "../../../../src/agent/tools/tool-registry.js";
 
 const tools = [

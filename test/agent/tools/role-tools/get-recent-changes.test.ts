@@ -3,8 +3,8 @@ import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "no
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../../src/agent/permissions/permission-policy.js";
-import { createGetRecentChangesTool } from "../../../../src/agent/tools/roles/get-recent-changes.js";
-import { runGit } from "../../../../src/agent/tools/roles/read-only-git.js";
+import { createGetRecentChangesTool } from "../../../../src/agent/tools/role-tools/get-recent-changes.js";
+import { runGit } from "../../../../src/agent/tools/role-tools/read-only-git.js";
 import { ToolRegistry } from "../../../../src/agent/tools/tool-registry.js";
 import type { FileChangeRecord } from "../../../../src/store/handoff-repository.js";
 import { estimateTokens } from "../../../../src/tokens/estimate-tokens.js";

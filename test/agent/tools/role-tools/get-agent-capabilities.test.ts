@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createGetAgentCapabilitiesTool } from "../../../../src/agent/tools/roles/get-agent-capabilities.js";
+import { createGetAgentCapabilitiesTool } from "../../../../src/agent/tools/role-tools/get-agent-capabilities.js";
 import { agentListings } from "../../../../src/roles/agent-catalog.js";
 import type { CustomAgent } from "../../../../src/roles/custom-agents.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionRecorder } from "../../../../src/agent/session-recorder.js";
-import { createSearchDecisionsTool } from "../../../../src/agent/tools/roles/search-decisions.js";
+import { createSearchDecisionsTool } from "../../../../src/agent/tools/role-tools/search-decisions.js";
 import { SessionHandoff } from "../../../../src/handoff/session/session-handoff.js";
 import { UserProfiles } from "../../../../src/app/user-profiles.js";
 import { configDefaults } from "../../../../src/config/defaults.js";

@@ -6,7 +6,7 @@ import {
   parseIstanbulFinal,
   parseIstanbulSummary,
   parseLcov,
-} from "../../../../src/agent/tools/roles/coverage-reports.js";
+} from "../../../../src/agent/tools/role-tools/coverage-reports.js";
 import { COBERTURA, GO_PROFILE, ISTANBUL_FINAL, ISTANBUL_SUMMARY, LCOV } from "./coverage-fixtures.js";
 
 describe("coverage reports", () => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../../src/agent/permissions/permission-policy.js";
 import { SessionRecorder } from "../../../../src/agent/session-recorder.js";
-import { recordTestRuns } from "../../../../src/agent/tools/roles/record-test-runs.js";
-import { storedTestRun } from "../../../../src/agent/tools/roles/test-run-summary.js";
+import { recordTestRuns } from "../../../../src/agent/tools/role-tools/record-test-runs.js";
+import { storedTestRun } from "../../../../src/agent/tools/role-tools/test-run-summary.js";
 import { createRunCommandTool } from "../../../../src/agent/tools/run-command.js";
 import { ToolRegistry } from "../../../../src/agent/tools/tool-registry.js";
 import { openProject, type ProjectServices } from "../../../../src/app/project-services.js";

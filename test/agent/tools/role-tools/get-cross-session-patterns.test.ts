@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionRecorder } from "../../../../src/agent/session-recorder.js";
-import { createGetCrossSessionPatternsTool, failingTestNames } from "../../../../src/agent/tools/roles/get-cross-session-patterns.js";
-import { errorSignature } from "../../../../src/agent/tools/roles/recurrence.js";
+import { createGetCrossSessionPatternsTool, failingTestNames } from "../../../../src/agent/tools/role-tools/get-cross-session-patterns.js";
+import { errorSignature } from "../../../../src/agent/tools/role-tools/recurrence.js";
 import { PatternRepository } from "../../../../src/store/pattern-repository.js";
 import { openRoleToolKit, type RoleToolKit } from "./role-tool-kit.js";
 
