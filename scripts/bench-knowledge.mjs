@@ -13,7 +13,7 @@
 //   each, words from an engineering vocabulary drawn by a Zipf law plus rare project identifiers.
 //   The fill time is reported.
 //   Measured: `SessionKnowledge.systemContextFor(prompt, tools)`, what runs before every model call
-//   with knowledge on (keyword extraction, the ContextRetriever over the prompt's seven layers with
+//   with knowledge on (keyword extraction, the LayerRetriever over the prompt's seven layers with
 //   the store's ranked search per knowledge layer and its `uses` update, the tool layer over 25
 //   descriptors, pending inquiries, `assemblePrompt`), for --prompts seeded prompts: "broad" ones
 //   (common words, which match much of the store), "narrow" ones (a rare identifier or two, a few

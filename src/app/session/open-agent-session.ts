@@ -13,7 +13,7 @@ import { SessionHandoff } from "../../handoff/session/session-handoff.js";
 import { ObservationBuffer } from "../../knowledge/session/observation-buffer.js";
 import { observerFor } from "../../knowledge/session/observer-provider.js";
 import { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
-import { SessionLearning } from "../../learning/session/session-learning.js";
+import { SessionRetrievalLearning } from "../../learning/session/session-retrieval-learning.js";
 import { Mentions } from "../mentions.js";
 import type { ProjectServices } from "../project-services.js";
 import type { SylkConfig } from "../../config/schema.js";
@@ -61,7 +61,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     ...(options.parent ? { firstAgentId: options.parent.agentId } : {}),
     recording: () => (conversation.recorder ? { ...conversation.recorder.agent, turn: conversation.currentTurn } : undefined),
   });
-  const learning = new SessionLearning(services, config, () => userProfiles.get(), options.random);
+  const learning = new SessionRetrievalLearning(services, config, () => userProfiles.get(), options.random);
   // Pipeline agents prefetch within a focused budget; the orchestrator gets its workflow instead of code.
   const hook = hookOf(role, options.placement ?? "main");
   const tokenCounter = new CalibratedTokenCounter();
@@ -134,7 +134,7 @@ interface SessionParts {
   window: SessionWindow;
   checkpoints: FileCheckpoints;
   handoff: SessionHandoff;
-  learning: SessionLearning;
+  learning: SessionRetrievalLearning;
   userProfiles: UserProfiles;
   knowledge: SessionKnowledge;
   observations: { buffer: ObservationBuffer | undefined };

@@ -17,7 +17,7 @@ import type { FileCheckpoints } from "../file-checkpoints.js";
 import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
 import type { ObservationBuffer } from "../../knowledge/session/observation-buffer.js";
 import type { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
-import type { SessionLearning } from "../../learning/session/session-learning.js";
+import type { SessionRetrievalLearning } from "../../learning/session/session-retrieval-learning.js";
 import type { Mentions } from "../mentions.js";
 import type { ProjectServices } from "../project-services.js";
 import type { GuideRouter } from "../../team/session/guide-router.js";
@@ -54,7 +54,7 @@ export interface SessionRuntimeDeps {
   window: SessionWindow;
   tokenCounter: TokenCounter;
   handoff: SessionHandoff;
-  learning: SessionLearning;
+  learning: SessionRetrievalLearning;
   knowledge: SessionKnowledge;
   observations: { buffer: ObservationBuffer | undefined; reports: string[] };
   router: GuideRouter | undefined;

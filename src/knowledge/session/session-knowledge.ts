@@ -8,9 +8,9 @@ import type { SylkConfig } from "../../config/schema.js";
 import { assemblePrompt, type MemoryContext } from "../assemble-prompt.js";
 import { type ContextItem, ContextLayer, inquiryItem } from "../context-layers.js";
 import type { LayerSearch, ToolDescriptor } from "../context-providers.js";
-import { ContextRetriever } from "../context-retriever.js";
+import { LayerRetriever } from "../layer-retriever.js";
 import { extractKeywords } from "../extract-keywords.js";
-import { SHOWN_CONFIDENCE } from "../learning-engine.js";
+import { SHOWN_CONFIDENCE } from "../agent-learning-engine.js";
 import { RuntimeContextAdapter } from "../runtime-context-adapter.js";
 import { SessionLimits } from "../session-limits.js";
 import { ToolRegistryAdapter } from "../tool-registry-adapter.js";
@@ -21,7 +21,7 @@ import { KNOWLEDGE_LAYERS, type KnowledgeLayer } from "../../store/knowledge-rep
 import { UserKnowledge } from "./user-knowledge.js";
 import { existsSync } from "node:fs";
 import type { Inquiries } from "./inquiries.js";
-import { learnFromTools } from "./learning-tools.js";
+import { learnFromTools } from "./agent-learning-tools.js";
 
 /** The layers the context hook retrieves for each prompt (seed 000's six, the memory layers coming with observational memory). */
 const PROMPT_LAYERS: readonly ContextLayer[] = [
@@ -136,7 +136,7 @@ export class SessionKnowledge {
   private async knowledgeItems(prompt: string, tools: readonly ToolDescriptor[]): Promise<ContextItem[]> {
     const sessionKey = this.sessionId();
     if (sessionKey) this.runtime.setSession(sessionKey);
-    const retriever = new ContextRetriever({
+    const retriever = new LayerRetriever({
       search: this.layerSearch(),
       toolRegistry: new ToolRegistryAdapter(tools),
       runtimeContext: { getRuntimeContext: () => ({ ...this.runtime.getRuntimeContext(), activeToolCount: tools.length }) },

@@ -38,7 +38,7 @@ export interface RetrievalLearningDeps {
   now?: () => number;
 }
 
-export interface LearningSummary {
+export interface RetrievalLearningSummary {
   observations: number;
   parameters: ParameterSummary[];
   contexts: Array<{ id: string; count: number; baseline: number | null; bias: ContextWeightBiasJSON }>;
@@ -157,7 +157,7 @@ export class RetrievalLearning {
     );
   }
 
-  summary(): LearningSummary {
+  summary(): RetrievalLearningSummary {
     return {
       observations: this.state.totalObservations,
       parameters: this.state.parameters(),

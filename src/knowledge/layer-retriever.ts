@@ -14,7 +14,7 @@ import { memoryNoteItem } from "./memory-notes.js";
 
 export const DEFAULT_MAX_PER_LAYER = 5;
 
-export interface ContextRetrieverOptions {
+export interface LayerRetrieverOptions {
   search?: LayerSearch;
   toolRegistry?: ToolRegistryProvider;
   runtimeContext?: RuntimeContextProvider;
@@ -25,7 +25,7 @@ export interface ContextRetrieverOptions {
   maxPerLayer?: number;
 }
 
-export interface RetrieveOptions {
+export interface LayerRetrieveOptions {
   /** The layers to search, in this order; default `DEFAULT_RETRIEVAL_LAYERS`. */
   layers?: readonly ContextLayer[];
   /** Scopes the search, inquiries and memory to a session. Memory layers need one. */
@@ -38,7 +38,7 @@ export interface LayerFailure {
   error: Error;
 }
 
-export interface RetrievalResult {
+export interface LayerRetrievalResult {
   /** The query's keywords; empty when it had none and nothing was searched. */
   keywords: readonly string[];
   /** Every layer's items, layers in the requested order. */
@@ -52,12 +52,14 @@ const SESSION_STATE_KEY = "session-state";
 const silentLogger: KnowledgeLogger = { warn: () => undefined };
 
 /**
- * Seed 000 `ContextRetriever`: extracts the query's keywords and gathers up
+ * Seed 000's `ContextRetriever`, named for what it reads (the context
+ * layers) apart from the window's retriever of evicted content
+ * (`context/context-retriever.ts`): extracts the query's keywords and gathers up
  * to `maxPerLayer` items from each requested layer, concurrently. A layer
  * without its provider is empty; a layer that fails is logged, reported in
  * `failures` and skipped, and the others still answer.
  */
-export class ContextRetriever {
+export class LayerRetriever {
   private search: LayerSearch | undefined;
   private toolRegistry: ToolRegistryProvider | undefined;
   private runtimeContext: RuntimeContextProvider | undefined;
@@ -66,7 +68,7 @@ export class ContextRetriever {
   private readonly logger: KnowledgeLogger;
   private readonly maxPerLayer: number;
 
-  constructor(options: ContextRetrieverOptions = {}) {
+  constructor(options: LayerRetrieverOptions = {}) {
     this.search = options.search;
     this.toolRegistry = options.toolRegistry;
     this.runtimeContext = options.runtimeContext;
@@ -101,7 +103,7 @@ export class ContextRetriever {
     return this;
   }
 
-  async retrieve(query: string, options: RetrieveOptions = {}): Promise<RetrievalResult> {
+  async retrieve(query: string, options: LayerRetrieveOptions = {}): Promise<LayerRetrievalResult> {
     const keywords = extractKeywords(query);
     if (keywords === undefined) return { keywords: [], items: [], failures: [] };
     const limit = positiveOr(options.maxPerLayer, this.maxPerLayer);
@@ -117,7 +119,7 @@ export class ContextRetriever {
         }
       }),
     );
-    const result: RetrievalResult = { keywords, items: [], failures: [] };
+    const result: LayerRetrievalResult = { keywords, items: [], failures: [] };
     for (const answer of answers) {
       if (Array.isArray(answer)) result.items.push(...answer);
       else result.failures.push(answer);

@@ -25,7 +25,7 @@ export interface CallOutcome {
   output: string;
 }
 
-export type LearningAction =
+export type AgentLearningAction =
   | { kind: "learn"; tool: string; signature: string; error: string; failedInput: unknown; workingInput: unknown }
   | { kind: "confirm"; tool: string; signature: string }
   | { kind: "refute"; tool: string; signature: string };
@@ -40,7 +40,7 @@ interface Pending {
   known: boolean;
 }
 
-export class LearningEngine {
+export class AgentLearningEngine {
   private readonly pending = new Map<string, Pending>();
 
   constructor(
@@ -49,9 +49,9 @@ export class LearningEngine {
     private readonly isKnown: (tool: string, signature: string) => boolean,
   ) {}
 
-  observe(outcome: CallOutcome): LearningAction[] {
+  observe(outcome: CallOutcome): AgentLearningAction[] {
     const waiting = this.pending.get(outcome.tool);
-    const actions: LearningAction[] = [];
+    const actions: AgentLearningAction[] = [];
     if (waiting) {
       waiting.calls += 1;
       if (waiting.known) {

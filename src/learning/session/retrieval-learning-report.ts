@@ -1,8 +1,8 @@
 import { MIN_PROFILE_OBSERVATIONS } from "../user-weight-profile.js";
-import type { LearningSummary } from "./retrieval-learning.js";
+import type { RetrievalLearningSummary } from "./retrieval-learning.js";
 
 /** `sylk learning --json`: the issue's field names, snake_case like the other JSON outputs. */
-export function learningJson(summary: LearningSummary): object {
+export function learningJson(summary: RetrievalLearningSummary): object {
   return {
     observations: summary.observations,
     parameters: summary.parameters.map((parameter) => ({
@@ -35,7 +35,7 @@ export function learningJson(summary: LearningSummary): object {
 }
 
 /** `sylk learning` and `/learning`: what was learned, as lines of text. */
-export function learningLines(summary: LearningSummary): string[] {
+export function learningLines(summary: RetrievalLearningSummary): string[] {
   const lines = [`Self-tuning retrieval: ${summary.observations} observation${summary.observations === 1 ? "" : "s"} in this project.`];
   const width = Math.max(...summary.parameters.map((parameter) => parameter.name.length));
   lines.push(`${"parameter".padEnd(width)}  alpha    beta     mean   effective samples`);

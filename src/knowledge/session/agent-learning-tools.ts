@@ -1,12 +1,12 @@
 import type { ToolDefinition, ToolOutput } from "../../agent/tools/tool.js";
 import { errorSignature } from "../../agent/tools/role-tools/recurrence.js";
 import type { KnowledgeStore } from "../../content-store/knowledge-store.js";
-import { describeFix, judged, type LearningAction, LearningEngine, NEW_CONFIDENCE } from "../learning-engine.js";
+import { describeFix, judged, type AgentLearningAction, AgentLearningEngine, NEW_CONFIDENCE } from "../agent-learning-engine.js";
 import type { SessionLimits } from "../session-limits.js";
 import { maskSecretsIn } from "../../security/mask-values.js";
 import { maskSecrets } from "../../security/secrets.js";
 
-export interface LearningToolsDeps {
+export interface AgentLearningToolsDeps {
   store: Pick<KnowledgeStore, "save" | "learning" | "rejudge">;
   limits: SessionLimits;
   sessionId(): string;
@@ -19,8 +19,8 @@ export interface LearningToolsDeps {
  * the call's result, or its error, is passed on as it was, whatever
  * storing the learning does.
  */
-export function learnFromTools(tools: readonly ToolDefinition[], deps: LearningToolsDeps): ToolDefinition[] {
-  const engine = new LearningEngine(errorSignature, (tool, signature) => deps.store.learning(tool, signature) !== undefined);
+export function learnFromTools(tools: readonly ToolDefinition[], deps: AgentLearningToolsDeps): ToolDefinition[] {
+  const engine = new AgentLearningEngine(errorSignature, (tool, signature) => deps.store.learning(tool, signature) !== undefined);
   const watch = (tool: string, input: unknown, isError: boolean, output: string) => {
     try {
       // Masked before the engine clips them into a learning: a clipped key no longer looks like one.
@@ -46,7 +46,7 @@ export function learnFromTools(tools: readonly ToolDefinition[], deps: LearningT
   }));
 }
 
-function apply(action: LearningAction, deps: LearningToolsDeps): void {
+function apply(action: AgentLearningAction, deps: AgentLearningToolsDeps): void {
   if (action.kind === "learn") {
     if (!deps.limits.reserve("learnings")) return;
     try {

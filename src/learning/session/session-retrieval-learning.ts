@@ -7,10 +7,10 @@ import type { Embedder } from "../../embedding/embedder.js";
 import type { ProjectPaths } from "../../project/project-paths.js";
 import type { LearningRepository } from "../../store/learning-repository.js";
 import type { UserProfileDatabase } from "../../store/user-profile-database.js";
-import { RetrievalLearning, type LearningSummary, type RetrievalLearningDeps } from "./retrieval-learning.js";
+import { RetrievalLearning, type RetrievalLearningSummary, type RetrievalLearningDeps } from "./retrieval-learning.js";
 
 /** What self-tuning retrieval reads of a project: where its log lives, its saved state, and the embedder. */
-export interface LearningSources {
+export interface RetrievalLearningSources {
   paths: Pick<ProjectPaths, "root" | "observationLog">;
   learning: LearningRepository;
   embedder: Pick<Embedder, "embed">;
@@ -23,12 +23,12 @@ export interface LearningSources {
  * `learning.enabled` off (or prefetch off) the seed's priors apply and
  * nothing is learned.
  */
-export class SessionLearning {
+export class SessionRetrievalLearning {
   private learning: RetrievalLearning | undefined;
   private readonly reports: string[] = [];
 
   constructor(
-    private readonly project: LearningSources,
+    private readonly project: RetrievalLearningSources,
     private readonly config: SylkConfig,
     private readonly userProfiles: () => UserProfileDatabase | undefined,
     private readonly random?: () => number,
@@ -70,7 +70,7 @@ export class SessionLearning {
   }
 
   /** For `/learning`: what this project learned (opened for the asking, if no prompt has run yet). */
-  summary(): LearningSummary | undefined {
+  summary(): RetrievalLearningSummary | undefined {
     return this.open()?.summary();
   }
 
@@ -82,7 +82,7 @@ export class SessionLearning {
   private open(): RetrievalLearning | undefined {
     if (!this.enabled) return undefined;
     this.learning ??= RetrievalLearning.open({
-      ...learningDeps(this.project, this.config, this.userProfiles(), (message) => this.reports.push(message)),
+      ...retrievalLearningDeps(this.project, this.config, this.userProfiles(), (message) => this.reports.push(message)),
       ...(this.random ? { random: this.random } : {}),
     });
     return this.learning;
@@ -90,8 +90,8 @@ export class SessionLearning {
 }
 
 /** What `RetrievalLearning` needs from a project (for sessions and `sylk learning`). */
-export function learningDeps(
-  project: LearningSources,
+export function retrievalLearningDeps(
+  project: RetrievalLearningSources,
   config: SylkConfig,
   userProfiles: UserProfileDatabase | undefined,
   report: (message: string) => void,

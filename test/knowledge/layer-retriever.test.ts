@@ -7,7 +7,7 @@ import type {
   MemoryNote,
   MemoryProvider,
 } from "../../src/knowledge/context-providers.js";
-import { ContextRetriever, DEFAULT_MAX_PER_LAYER, formatRuntimeContext } from "../../src/knowledge/context-retriever.js";
+import { LayerRetriever, DEFAULT_MAX_PER_LAYER, formatRuntimeContext } from "../../src/knowledge/layer-retriever.js";
 import { RuntimeContextAdapter } from "../../src/knowledge/runtime-context-adapter.js";
 import { ToolRegistryAdapter } from "../../src/knowledge/tool-registry-adapter.js";
 
@@ -45,10 +45,10 @@ const tools = new ToolRegistryAdapter([
   { name: "git_log", description: "Show the commit history" },
 ]);
 
-describe("ContextRetriever", () => {
+describe("LayerRetriever", () => {
   it("Scenario: Retrieve from all default layers — User Knowledge, Skill Patterns, External Knowledge and Agent Learnings; tools and runtime handled elsewhere", async () => {
     const search = fakeSearch(1);
-    const retriever = new ContextRetriever({ search, toolRegistry: tools, runtimeContext: new RuntimeContextAdapter() });
+    const retriever = new LayerRetriever({ search, toolRegistry: tools, runtimeContext: new RuntimeContextAdapter() });
     const result = await retriever.retrieve("deploy the service");
     expect(search.calls.map((call) => call.layer)).toEqual([
       ContextLayer.UserKnowledge,
@@ -63,7 +63,7 @@ describe("ContextRetriever", () => {
 
   it("Scenario: Retrieve from specific layers — only the layers named, in that order", async () => {
     const search = fakeSearch(1);
-    const retriever = new ContextRetriever({ search, toolRegistry: tools });
+    const retriever = new LayerRetriever({ search, toolRegistry: tools });
     const result = await retriever.retrieve("deploy rollback", { layers: [ContextLayer.AgentLearnings, ContextLayer.ToolRegistry] });
     expect(search.calls.map((call) => call.layer)).toEqual([ContextLayer.AgentLearnings]);
     expect(layersOf(result.items)).toEqual([ContextLayer.AgentLearnings, ContextLayer.ToolRegistry]);
@@ -71,31 +71,31 @@ describe("ContextRetriever", () => {
 
   it("an empty layer list means the default layers; a layer named twice is searched once", async () => {
     const search = fakeSearch(1);
-    await new ContextRetriever({ search }).retrieve("deploy", { layers: [] });
+    await new LayerRetriever({ search }).retrieve("deploy", { layers: [] });
     expect(search.calls).toHaveLength(4);
     const again = fakeSearch(1);
-    await new ContextRetriever({ search: again }).retrieve("deploy", { layers: [ContextLayer.UserKnowledge, ContextLayer.UserKnowledge] });
+    await new LayerRetriever({ search: again }).retrieve("deploy", { layers: [ContextLayer.UserKnowledge, ContextLayer.UserKnowledge] });
     expect(again.calls).toHaveLength(1);
   });
 
   it("Scenario: Per-layer result limit — at most maxPerLayer items a layer (default 5, configurable per retriever and per call)", async () => {
     const search = fakeSearch(8);
-    const byDefault = await new ContextRetriever({ search }).retrieve("deploy");
+    const byDefault = await new LayerRetriever({ search }).retrieve("deploy");
     expect(DEFAULT_MAX_PER_LAYER).toBe(5);
     for (const layer of layersOf(byDefault.items)) expect(byDefault.items.filter((item) => item.layer === layer)).toHaveLength(5);
     expect(search.calls.every((call) => call.limit === 5)).toBe(true);
 
-    const configured = await new ContextRetriever({ search: fakeSearch(8), maxPerLayer: 3 }).retrieve("deploy");
+    const configured = await new LayerRetriever({ search: fakeSearch(8), maxPerLayer: 3 }).retrieve("deploy");
     expect(configured.items).toHaveLength(4 * 3);
-    const perCall = await new ContextRetriever({ search: fakeSearch(8), maxPerLayer: 3 }).retrieve("deploy", { maxPerLayer: 2 });
+    const perCall = await new LayerRetriever({ search: fakeSearch(8), maxPerLayer: 3 }).retrieve("deploy", { maxPerLayer: 2 });
     expect(perCall.items).toHaveLength(4 * 2);
-    const invalid = await new ContextRetriever({ search: fakeSearch(8), maxPerLayer: 0 }).retrieve("deploy", { maxPerLayer: -1 });
+    const invalid = await new LayerRetriever({ search: fakeSearch(8), maxPerLayer: 0 }).retrieve("deploy", { maxPerLayer: -1 });
     expect(invalid.items).toHaveLength(4 * 5);
 
     const manyInquiries: InquiryProvider = {
       pendingInquiryItems: async () => Array.from({ length: 9 }, (_, index) => inquiryItem({ topic: `t${index}`, question: "?" })),
     };
-    const capped = await new ContextRetriever({ inquiries: manyInquiries, toolRegistry: tools }).retrieve("deploy file", {
+    const capped = await new LayerRetriever({ inquiries: manyInquiries, toolRegistry: tools }).retrieve("deploy file", {
       layers: [ContextLayer.PendingInquiries, ContextLayer.ToolRegistry],
       maxPerLayer: 2,
     });
@@ -110,7 +110,7 @@ describe("ContextRetriever", () => {
       providerCalls++;
       return value;
     };
-    const retriever = new ContextRetriever({
+    const retriever = new LayerRetriever({
       search,
       toolRegistry: { listTools: () => count([]), searchTools: () => count([]) },
       runtimeContext: { getRuntimeContext: () => count(new RuntimeContextAdapter().getRuntimeContext()) },
@@ -130,7 +130,7 @@ describe("ContextRetriever", () => {
   it("Scenario: Layer retrieval error — a warning is logged and the remaining layers still answer", async () => {
     const logger = recordingLogger();
     const search = fakeSearch(2, [ContextLayer.SkillPatterns]);
-    const result = await new ContextRetriever({ search, logger }).retrieve("deploy");
+    const result = await new LayerRetriever({ search, logger }).retrieve("deploy");
     expect(layersOf(result.items)).toEqual([ContextLayer.UserKnowledge, ContextLayer.ExternalKnowledge, ContextLayer.AgentLearnings]);
     expect(result.failures).toEqual([{ layer: ContextLayer.SkillPatterns, error: new Error("skill_patterns is down") }]);
     expect(logger.warnings).toEqual([
@@ -140,7 +140,7 @@ describe("ContextRetriever", () => {
 
   it("a provider that throws synchronously or rejects with a non-Error is a failed layer too", async () => {
     const logger = recordingLogger();
-    const retriever = new ContextRetriever({
+    const retriever = new LayerRetriever({
       logger,
       toolRegistry: {
         listTools: () => [],
@@ -163,7 +163,7 @@ describe("ContextRetriever", () => {
   });
 
   it("Scenario: Retrieve tools by keyword — each extracted keyword searched, matches merged by name as Tool Registry items", async () => {
-    const result = await new ContextRetriever().withToolRegistryProvider(tools).retrieve("how do I deploy or roll back the service?", {
+    const result = await new LayerRetriever().withToolRegistryProvider(tools).retrieve("how do I deploy or roll back the service?", {
       layers: [ContextLayer.ToolRegistry],
     });
     expect(result.items).toEqual([
@@ -173,14 +173,14 @@ describe("ContextRetriever", () => {
   });
 
   it("Scenario: Nil tool provider — the Tool Registry layer gives zero items and no error", async () => {
-    const result = await new ContextRetriever().retrieve("deploy", { layers: [ContextLayer.ToolRegistry] });
+    const result = await new LayerRetriever().retrieve("deploy", { layers: [ContextLayer.ToolRegistry] });
     expect(result).toEqual({ keywords: ["deploy"], items: [], failures: [] });
   });
 
   it("Scenario: Retrieve runtime context — one item with key session-state holding the formatted session state", async () => {
     const runtime = new RuntimeContextAdapter({ activeToolCount: 7, knowledgeEnabled: true });
     runtime.setSession("telegram:1:2");
-    const result = await new ContextRetriever().withRuntimeContextProvider(runtime).retrieve("status", { layers: [ContextLayer.RuntimeContext] });
+    const result = await new LayerRetriever().withRuntimeContextProvider(runtime).retrieve("status", { layers: [ContextLayer.RuntimeContext] });
     expect(result.items).toEqual([
       {
         layer: ContextLayer.RuntimeContext,
@@ -194,7 +194,7 @@ describe("ContextRetriever", () => {
   });
 
   it("Scenario: Nil runtime provider — the Runtime Context layer gives zero items and no error", async () => {
-    const result = await new ContextRetriever().retrieve("status", { layers: [ContextLayer.RuntimeContext] });
+    const result = await new LayerRetriever().retrieve("status", { layers: [ContextLayer.RuntimeContext] });
     expect(result).toEqual({ keywords: ["status"], items: [], failures: [] });
   });
 
@@ -206,18 +206,18 @@ describe("ContextRetriever", () => {
         return [inquiryItem({ topic: "deploy", question: "Which region do you deploy to?", context: "two regions seen" })];
       },
     };
-    const result = await new ContextRetriever({ inquiries }).retrieve("deploy", { layers: [ContextLayer.PendingInquiries], sessionKey: "s-1" });
+    const result = await new LayerRetriever({ inquiries }).retrieve("deploy", { layers: [ContextLayer.PendingInquiries], sessionKey: "s-1" });
     expect(calls).toEqual([["s-1", 5]]);
     expect(result.items).toEqual([inquiryItem({ topic: "deploy", question: "Which region do you deploy to?", context: "two regions seen" })]);
   });
 
   it("Scenario: No inquiry provider configured — the Pending Inquiries layer gives no items and no error", async () => {
-    const result = await new ContextRetriever().retrieve("deploy", { layers: [ContextLayer.PendingInquiries], sessionKey: "s-1" });
+    const result = await new LayerRetriever().retrieve("deploy", { layers: [ContextLayer.PendingInquiries], sessionKey: "s-1" });
     expect(result).toEqual({ keywords: ["deploy"], items: [], failures: [] });
   });
 
   it("Scenario: Wire inquiry provider — withInquiryProvider makes the retriever use it for Pending Inquiries", async () => {
-    const retriever = new ContextRetriever();
+    const retriever = new LayerRetriever();
     const inquiries: InquiryProvider = { pendingInquiryItems: async () => [inquiryItem({ topic: "db", question: "Postgres or SQLite?" })] };
     expect(retriever.withInquiryProvider(inquiries)).toBe(retriever);
     const result = await retriever.retrieve("database", { layers: [ContextLayer.PendingInquiries] });
@@ -226,7 +226,7 @@ describe("ContextRetriever", () => {
 
   it("Scenario: Session key propagated to RAG retrieval — the session key reaches the knowledge search", async () => {
     const search = fakeSearch(1);
-    await new ContextRetriever().withLayerSearch(search).retrieve("deploy", { sessionKey: "slack:T:C" });
+    await new LayerRetriever().withLayerSearch(search).retrieve("deploy", { sessionKey: "slack:T:C" });
     expect(search.calls.map((call) => call.sessionKey)).toEqual(["slack:T:C", "slack:T:C", "slack:T:C", "slack:T:C"]);
   });
 
@@ -249,7 +249,7 @@ describe("ContextRetriever", () => {
 
     it("Reflections and Observations come from the MemoryProvider for the session, as items with their token count and time", async () => {
       const provider = memory();
-      const result = await new ContextRetriever()
+      const result = await new LayerRetriever()
         .withMemoryProvider(provider)
         .retrieve("deploy", { layers: [ContextLayer.Reflections, ContextLayer.Observations], sessionKey: "s-9" });
       expect(provider.calls).toEqual(["reflections s-9 5", "observations s-9 5"]);
@@ -262,18 +262,18 @@ describe("ContextRetriever", () => {
 
     it("Scenario: No session key in context skips memory — without a session key the memory layers are not asked", async () => {
       const provider = memory();
-      const result = await new ContextRetriever({ memory: provider }).retrieve("deploy", { layers: [ContextLayer.Reflections, ContextLayer.Observations] });
+      const result = await new LayerRetriever({ memory: provider }).retrieve("deploy", { layers: [ContextLayer.Reflections, ContextLayer.Observations] });
       expect(provider.calls).toEqual([]);
       expect(result).toEqual({ keywords: ["deploy"], items: [], failures: [] });
     });
 
     it("without a MemoryProvider the memory layers are empty, without error", async () => {
-      const result = await new ContextRetriever().retrieve("deploy", { layers: [ContextLayer.Reflections, ContextLayer.Observations], sessionKey: "s" });
+      const result = await new LayerRetriever().retrieve("deploy", { layers: [ContextLayer.Reflections, ContextLayer.Observations], sessionKey: "s" });
       expect(result).toEqual({ keywords: ["deploy"], items: [], failures: [] });
     });
   });
 
   it("without a LayerSearch the knowledge layers are empty, without error", async () => {
-    expect(await new ContextRetriever().retrieve("deploy")).toEqual({ keywords: ["deploy"], items: [], failures: [] });
+    expect(await new LayerRetriever().retrieve("deploy")).toEqual({ keywords: ["deploy"], items: [], failures: [] });
   });
 });

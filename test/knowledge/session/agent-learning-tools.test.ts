@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
 import { editFileTool } from "../../../src/agent/tools/edit-file.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
-import { learnFromTools } from "../../../src/knowledge/session/learning-tools.js";
+import { learnFromTools } from "../../../src/knowledge/session/agent-learning-tools.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { defaultConfig } from "../../../src/config/schema.js";
 import { SessionLimits } from "../../../src/knowledge/session-limits.js";
