@@ -86,7 +86,7 @@ if (
 
 const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
 const { openAgentSession } = await import(join(repo, "dist/src/app/session/open-agent-session.js"));
-const { SESSION_TOOL_NAMES } = await import(join(repo, "dist/src/agent/tools/tool-names.js"));
+const { SESSION_TOOL_NAMES } = await import(join(repo, "dist/src/roles/tool-names.js"));
 
 // The default is consult_librarian once the product offers it; until then delegate, and the table says which ran.
 const consultBuilt = SESSION_TOOL_NAMES.includes("consult_librarian");

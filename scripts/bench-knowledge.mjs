@@ -13,7 +13,7 @@
 //   each, words from an engineering vocabulary drawn by a Zipf law plus rare project identifiers.
 //   The fill time is reported.
 //   Measured: `SessionKnowledge.systemContextFor(prompt, tools)`, what runs before every model call
-//   with knowledge on (keyword extraction, the ContextRetriever over the prompt's seven layers with
+//   with knowledge on (keyword extraction, the LayerRetriever over the prompt's seven layers with
 //   the store's ranked search per knowledge layer and its `uses` update, the tool layer over 25
 //   descriptors, pending inquiries, `assemblePrompt`), for --prompts seeded prompts: "broad" ones
 //   (common words, which match much of the store), "narrow" ones (a rare identifier or two, a few
@@ -77,9 +77,9 @@ if (
 }
 
 const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
-const { SessionKnowledge } = await import(join(repo, "dist/src/app/knowledge/session-knowledge.js"));
+const { SessionKnowledge } = await import(join(repo, "dist/src/knowledge/session/session-knowledge.js"));
 const { extractKeywords } = await import(join(repo, "dist/src/knowledge/extract-keywords.js"));
-const { ObservationBuffer } = await import(join(repo, "dist/src/app/knowledge/observation-buffer.js"));
+const { ObservationBuffer } = await import(join(repo, "dist/src/knowledge/session/observation-buffer.js"));
 const { assemblePrompt, selectMemory } = await import(join(repo, "dist/src/knowledge/assemble-prompt.js"));
 const { estimateTokens } = await import(join(repo, "dist/src/tokens/estimate-tokens.js"));
 /** How the extractive observer splits a message into sentences (12-400 characters each): what the coverage match compares. */

@@ -18,7 +18,7 @@
 //   term for them), so they are reported beside it.
 
 /** Seeded uniform source: the product's own generator (`seededUniform`), loaded by the caller from dist. */
-export const mulberry32 = (await import(new URL("../../dist/src/learning/beta-sampler.js", import.meta.url).href)).seededUniform;
+export const mulberry32 = (await import(new URL("../../dist/src/stats/random-draws.js", import.meta.url).href)).seededUniform;
 
 /**
  * What the user's model does with an injection: "uses" cites a gold excerpt,

@@ -24,7 +24,7 @@
 //   prepared context is small: a premature handoff costs quality.
 
 /** The product's own seeded generator (`seededUniform`), from dist like every script's imports. */
-export const mulberry32 = (await import(new URL("../../dist/src/learning/beta-sampler.js", import.meta.url).href)).seededUniform;
+export const mulberry32 = (await import(new URL("../../dist/src/stats/random-draws.js", import.meta.url).href)).seededUniform;
 
 export function gaussian(random) {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

@@ -15,8 +15,14 @@ import ts from "typescript";
  *
  * A feature folder holds a pure core, which the agent's tools use (a role's
  * tools, the stage states of a pipeline), so features sit below the agent;
- * the part that wires a feature into a session (`<feature>/session/`, for now
- * `app/<feature>/`) is the composition's.
+ * the part that wires a feature into a session, its shell in
+ * `<feature>/session/`, is the composition's: it may import the agent, the
+ * context and the store, while the core never imports its shell.
+ *
+ * `roles/` is the catalogue of who the agents are (types, categories,
+ * windows, role prompts, the tool names a role may list): data that the
+ * configuration, the context window and every feature read, so it sits at
+ * the base and imports nothing above it.
  */
 export const LAYERS = [
   { name: "entry", folders: ["cli"] },
@@ -24,14 +30,14 @@ export const LAYERS = [
   { name: "composition", folders: ["app"] },
   { name: "presentation", folders: ["format"] },
   { name: "agent", folders: ["agent"] },
-  { name: "features", folders: ["team", "roles", "handoff", "learning", "knowledge", "mcp", "hooks", "commands"] },
+  { name: "features", folders: ["team", "handoff", "learning", "knowledge", "mcp", "hooks", "commands"] },
   { name: "context", folders: ["context"] },
   { name: "indexer", folders: ["indexer"] },
   { name: "content-store", folders: ["content-store"] },
   { name: "search", folders: ["search"] },
   { name: "embedding and parsing", folders: ["embedding", "parsing"] },
   { name: "store and models", folders: ["store", "llm"] },
-  { name: "base", folders: ["config", "project", "security", "files", "tokens", "stats", "signals", "errors", "package-root", "worker-entry"] },
+  { name: "base", folders: ["config", "roles", "project", "security", "files", "tokens", "stats", "signals", "errors", "package-root", "worker-entry"] },
 ];
 
 const FEATURES = new Set(LAYERS.find((layer) => layer.name === "features").folders);

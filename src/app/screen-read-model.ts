@@ -4,7 +4,7 @@ import type { ConsentStore } from "../project/consent.js";
 import { PromptNumbers } from "../format/prompt-numbers.js";
 import type { ContextReference } from "../store/content-types.js";
 import type { SessionRecord } from "../store/session-repository.js";
-import { parseMemoryRequest, runMemoryRequest } from "./knowledge/memory-commands.js";
+import { parseMemoryRequest, runMemoryRequest } from "../knowledge/session/memory-commands.js";
 import type { ProjectServices } from "./project-services.js";
 import { searchProject, type SearchResponseJson } from "./project-search.js";
 import { replaySession, type ReplayItem } from "./session-replay.js";

@@ -1,4 +1,5 @@
-import { entryTermCounts, TERMS_FORMAT_VERSION, termsFromCounts } from "../search/full-text-document.js";
+import { entryTermCounts } from "../parsing/term-counts.js";
+import { TERMS_FORMAT_VERSION, termsFromCounts } from "../search/full-text-document.js";
 import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 
 const META_KEY = "terms_format";

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { DEFAULT_AGENT_TYPE } from "../handoff/agent-types.js";
+import { DEFAULT_AGENT_TYPE } from "../roles/agent-types.js";
 
 /**
  * The configuration's defaults, without zod: the schema (`schema.ts`) reads

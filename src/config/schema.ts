@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import { EVICTION_STRATEGIES } from "../handoff/agent-types.js";
+import { EVICTION_STRATEGIES } from "../roles/agent-types.js";
 import { configDefaults } from "./defaults.js";
 
 // zod's mini build: the classic one's chained methods bring in all of zod, and this

@@ -1,4 +1,4 @@
-import { tokenize } from "../search/code-tokenizer.js";
+import { tokenize } from "../parsing/code-tokenizer.js";
 
 const MAX_KEYWORDS = 10;
 const MAX_ENTITIES = 10;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { fullTextQuery, termsFromCounts, textTermCounts } from "../search/full-text-document.js";
+import { textTermCounts } from "../parsing/term-counts.js";
+import { fullTextQuery, termsFromCounts } from "../search/full-text-document.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { maskSecrets } from "../security/secrets.js";
 import { maskSecretsIn } from "../security/mask-values.js";

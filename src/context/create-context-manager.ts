@@ -1,10 +1,10 @@
 import type { ContextConfig } from "../config/schema.js";
-import { evictionStrategyOf, type AgentType, type EvictionStrategyName } from "../handoff/agent-types.js";
+import { evictionStrategyOf, type AgentType, type EvictionStrategyName } from "../roles/agent-types.js";
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import { HashingEmbedder } from "../embedding/hashing-embedder.js";
 import type { TokenCounter } from "../llm/token-counter.js";
 import type { ContentType } from "../store/content-types.js";
-import { textTermCounts } from "../search/full-text-document.js";
+import { textTermCounts } from "../parsing/term-counts.js";
 import { TokenUsagePolicy } from "./degradation-policy.js";
 import type { EvictionStrategy } from "./eviction/eviction-strategy.js";
 import { RecencyEviction } from "./eviction/recency-eviction.js";

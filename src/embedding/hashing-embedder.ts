@@ -1,4 +1,4 @@
-import { textTermCounts } from "../search/full-text-document.js";
+import { textTermCounts } from "../parsing/term-counts.js";
 import { normalize, type Embedder } from "./embedder.js";
 
 /**

@@ -1,4 +1,4 @@
-import { normalSample } from "../learning/beta-sampler.js";
+import { normalSample } from "../stats/random-draws.js";
 import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, type OnsetEstimate } from "./censored-onset.js";
 
 /**

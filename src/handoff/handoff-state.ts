@@ -1,4 +1,4 @@
-import type { AgentType } from "./agent-types.js";
+import type { AgentType } from "../roles/agent-types.js";
 
 /**
  * Handoff states: what a new instance of an agent starts from. Each type

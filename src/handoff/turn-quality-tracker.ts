@@ -1,4 +1,6 @@
-import { isCheckCommand, isCorrection, type QualitySignal, type SignalCounts } from "./quality-signals.js";
+import { isCheckCommand } from "../signals/check-command.js";
+import { isCorrection } from "../signals/correction.js";
+import type { QualitySignal, SignalCounts } from "./quality-signals.js";
 
 /** What the tracker needs of a tool call and its result (the loop's `ToolRunResult` fits). */
 export interface TrackedCall {

@@ -1,7 +1,8 @@
 import type { TrigramFeatures } from "../embedding/hashing-embedder.js";
 import { normalize } from "../embedding/embedder.js";
-import { isIdentifierCode, tokenize } from "../search/code-tokenizer.js";
-import { bucketOf, PATH_TERM_REPEAT, porterStem, TF_MARK } from "../search/full-text-document.js";
+import { isIdentifierCode, tokenize } from "../parsing/code-tokenizer.js";
+import { PATH_TERM_REPEAT } from "../parsing/term-counts.js";
+import { bucketOf, porterStem, TF_MARK } from "../search/full-text-document.js";
 
 /** What the index stores of a chunk besides its text. */
 export interface ChunkFeatures {

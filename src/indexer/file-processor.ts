@@ -8,7 +8,7 @@ import { definitionLines, hasDefinitionPatterns, leadingComments } from "../pars
 import { fallbackSymbols } from "../parsing/fallback-symbols.js";
 import { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary } from "../parsing/languages.js";
 import type { ExtractedSymbol, TreeSitterExtractor } from "../parsing/tree-sitter-extractor.js";
-import { tokenizePath } from "../search/code-tokenizer.js";
+import { tokenizePath } from "../parsing/code-tokenizer.js";
 import { maskSecrets } from "../security/secrets.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import { ChunkFeaturizer } from "./chunk-featurizer.js";

@@ -1,7 +1,7 @@
 import type { Embedder } from "../embedding/embedder.js";
 import { HashingEmbedder } from "../embedding/hashing-embedder.js";
-import { tokenize, tokenizePath } from "../search/code-tokenizer.js";
-import { chunkTermCounts } from "../search/full-text-document.js";
+import { tokenize, tokenizePath } from "../parsing/code-tokenizer.js";
+import { chunkTermCounts } from "../parsing/term-counts.js";
 import type { SqliteDatabase } from "../store/database.js";
 import type { EntryRepository } from "../store/entry-repository.js";
 import type { FileRepository } from "../store/file-repository.js";

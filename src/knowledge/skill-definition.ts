@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { dangerousCommandReason } from "../agent/permissions/dangerous-commands.js";
+import { dangerousCommandReason } from "../security/dangerous-commands.js";
 
 /**
  * Skills: what the model saves to run again, as

@@ -1,4 +1,4 @@
-import { seededUniform, type Uniform } from "./beta-sampler.js";
+import { seededUniform, type Uniform } from "../stats/random-draws.js";
 import { pairedAdvantage, type ThresholdKey } from "./paired-advantage.js";
 import { ContextDiscovery } from "./context-discovery.js";
 import { DEFAULT_UPDATE_CONFIG, RobustWeightDistribution, type RobustWeightDistributionJSON, type UpdateConfig as DistributionUpdateConfig } from "./robust-weight-distribution.js";

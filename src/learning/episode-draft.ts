@@ -1,4 +1,4 @@
-import { isCorrection } from "../handoff/quality-signals.js";
+import { isCorrection } from "../signals/correction.js";
 import type { AdaptiveSample } from "./adaptive-state.js";
 import type { ScoredCandidate } from "../context/prefetch/injection-selection.js";
 import { detectHedging, type EpisodeObservation, type PrefetchRound } from "./satisfaction.js";

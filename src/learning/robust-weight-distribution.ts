@@ -1,4 +1,4 @@
-import { betaSample, type Uniform } from "./beta-sampler.js";
+import { betaSample, type Uniform } from "../stats/random-draws.js";
 
 /** How a belief learns: decay, outlier rejection, cold start, drift, and a cap on its evidence. */
 export interface UpdateConfig {

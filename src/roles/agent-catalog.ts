@@ -1,5 +1,5 @@
-import { SESSION_TOOL_NAMES } from "../agent/tools/tool-names.js";
-import { type AgentCategory, categoryOf } from "../handoff/agent-types.js";
+import { SESSION_TOOL_NAMES } from "./tool-names.js";
+import { type AgentCategory, categoryOf } from "./agent-types.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import type { CustomAgent } from "./custom-agents.js";
 import { customRole } from "./resolve-role.js";

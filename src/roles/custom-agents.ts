@@ -4,8 +4,8 @@ import { parse as parseYaml, YAMLError } from "yaml";
 import * as z from "zod";
 import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../files/regular-file.js";
 import { isInside, resolveLinks } from "../files/resolve-links.js";
-import { SESSION_TOOL_NAMES } from "../agent/tools/tool-names.js";
-import { type AgentCategory, isAgentType } from "../handoff/agent-types.js";
+import { SESSION_TOOL_NAMES } from "./tool-names.js";
+import { type AgentCategory, isAgentType } from "./agent-types.js";
 import { maskSecrets } from "../security/secrets.js";
 
 /**

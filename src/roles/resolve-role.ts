@@ -1,5 +1,5 @@
 import { BadInputError } from "../errors.js";
-import { AGENT_TYPES, type AgentCategory, type AgentType, categoryOf, isAgentType } from "../handoff/agent-types.js";
+import { AGENT_TYPES, type AgentCategory, type AgentType, categoryOf, isAgentType } from "./agent-types.js";
 import { type CustomAgent, type CustomAgentDirectories, loadCustomAgents } from "./custom-agents.js";
 import { type RoleHook, roleOf, rolePrompt } from "./role-registry.js";
 

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { AGENT_TYPES, type AgentPlacement, type AgentType } from "../handoff/agent-types.js";
+import { AGENT_TYPES, type AgentPlacement, type AgentType } from "./agent-types.js";
 
 /**
  * The role registry (docs/DESIGN-NOTES.md, "Agent roles, consultation and

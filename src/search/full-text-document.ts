@@ -1,5 +1,5 @@
 import { stemmer } from "stemmer";
-import { queryTerms, tokenize, tokenizePath } from "./code-tokenizer.js";
+import { queryTerms } from "../parsing/code-tokenizer.js";
 
 /**
  * A term's frequency in a document, in buckets: `optimizer#4` says the
@@ -13,17 +13,12 @@ export const TF_MARK = "#";
 /** The frequency a bucket stands for (the middle of its range; BM25 saturates above). */
 export const TF_BUCKET_VALUE: Readonly<Record<number, number>> = { 2: 2.5, 4: 5.5, 8: 11.5, 16: 20 };
 
-/** Path terms count as if the path were written this many times in the text. */
-export const PATH_TERM_REPEAT = 3;
-
 export interface FullTextTerms {
   /** Distinct terms plus their frequency-bucket terms, ready for the index. */
   distinct: string[];
   /** Terms with repeats: the document length for BM25. */
   count: number;
 }
-
-export type TermCounts = Map<string, number>;
 
 /** The frequency bucket of a term counted `count` times, if it repeats. */
 export function bucketOf(count: number): number | undefined {
@@ -111,38 +106,4 @@ export function termsFromCounts(counts: ReadonlyMap<string, number>): FullTextTe
     count += frequency;
   }
   return { distinct, count };
-}
-
-/**
- * What a chunk is about, as term counts: its text, the symbols it defines,
- * and its file's path (weighing as if written three times, so a query naming
- * a directory or file finds it). Both the full-text index and the built-in
- * embedder read a chunk through these counts. `pathTokens` is
- * `tokenizePath(path)`, computed once per file by the caller.
- */
-export function chunkTermCounts(
-  pathTokens: readonly string[],
-  symbols: readonly string[],
-  contentTokens: readonly string[],
-): TermCounts {
-  const counts: TermCounts = new Map();
-  for (const token of contentTokens) counts.set(token, (counts.get(token) ?? 0) + 1);
-  for (const symbol of symbols) for (const token of tokenize(symbol)) counts.set(token, (counts.get(token) ?? 0) + 1);
-  for (const token of pathTokens) counts.set(token, (counts.get(token) ?? 0) + PATH_TERM_REPEAT);
-  return counts;
-}
-
-/** Term counts of a history entry (prompt, response, tool call or result) and the files it names. */
-export function entryTermCounts(content: string, relatedFiles: readonly string[] = []): TermCounts {
-  const counts: TermCounts = new Map();
-  for (const token of tokenize(content)) counts.set(token, (counts.get(token) ?? 0) + 1);
-  for (const path of relatedFiles) for (const token of tokenizePath(path)) counts.set(token, (counts.get(token) ?? 0) + 1);
-  return counts;
-}
-
-/** Term counts of a free text (a query). */
-export function textTermCounts(text: string): TermCounts {
-  const counts: TermCounts = new Map();
-  for (const token of tokenize(text)) counts.set(token, (counts.get(token) ?? 0) + 1);
-  return counts;
 }

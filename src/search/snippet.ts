@@ -1,4 +1,4 @@
-import { queryTerms } from "./code-tokenizer.js";
+import { queryTerms } from "../parsing/code-tokenizer.js";
 
 const SNIPPET_LINES = 6;
 const MAX_LINE_LENGTH = 200;

@@ -1,4 +1,4 @@
-import { betaSample, type Uniform } from "../learning/beta-sampler.js";
+import { betaSample, type Uniform } from "../stats/random-draws.js";
 
 /**
  * The guide's affinities: a Beta per (agent,

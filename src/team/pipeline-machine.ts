@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { AgentType } from "../handoff/agent-types.js";
+import type { AgentType } from "../roles/agent-types.js";
 import type { FailureDesc, Issue } from "../handoff/handoff-state.js";
 import type { EndedStageStatus, PipelineStage, PipelineStatus } from "../store/pipeline-repository.js";
 import { type EndedStage, latestReviewState, latestState, NO_STRUCTURE_NOTE, STAGE_AGENT_TYPES } from "./stage-state.js";

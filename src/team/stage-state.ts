@@ -1,4 +1,4 @@
-import type { AgentType } from "../handoff/agent-types.js";
+import type { AgentType } from "../roles/agent-types.js";
 import type {
   EngineerHandoffState,
   FailureDesc,

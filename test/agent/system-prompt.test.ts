@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildSystemPrompt } from "../../src/agent/system-prompt.js";
-import { SESSION_TOOL_NAMES } from "../../src/agent/tools/tool-names.js";
+import { SESSION_TOOL_NAMES } from "../../src/roles/tool-names.js";
 import { plantFifo } from "../helpers/fifo.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openAgentSession } from "../../src/app/session/open-agent-session.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
-import type { AgentPlacement } from "../../src/handoff/agent-types.js";
-import { AGENT_TYPES } from "../../src/handoff/agent-types.js";
+import type { AgentPlacement } from "../../src/roles/agent-types.js";
+import { AGENT_TYPES } from "../../src/roles/agent-types.js";
 import { roleOf } from "../../src/roles/role-registry.js";
-import { SESSION_TOOL_NAMES } from "../../src/agent/tools/tool-names.js";
+import { SESSION_TOOL_NAMES } from "../../src/roles/tool-names.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { drain, drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";

@@ -5,7 +5,7 @@ import { RecencyEviction } from "../../src/context/eviction/recency-eviction.js"
 import { TaskCompletionEviction } from "../../src/context/eviction/task-completion-eviction.js";
 import { TopicClusterEviction } from "../../src/context/eviction/topic-cluster-eviction.js";
 import { HashingEmbedder } from "../../src/embedding/hashing-embedder.js";
-import { textTermCounts } from "../../src/search/full-text-document.js";
+import { textTermCounts } from "../../src/parsing/term-counts.js";
 
 function item(kind: ContextItem["kind"], turn: number, text: string, tokens = 100): ContextItem {
   const contentTypes: ContextItem["contentTypes"] =

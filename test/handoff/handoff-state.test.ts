@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AGENT_TYPES, categoryOf, degradationActionOf, isAgentType } from "../../src/handoff/agent-types.js";
+import { AGENT_TYPES, categoryOf, degradationActionOf, isAgentType } from "../../src/roles/agent-types.js";
 import { buildHandoffState, isHandoffAgentType, renderHandoffState, type PreparedContextSnapshot } from "../../src/handoff/handoff-state.js";
 
 const SNAPSHOT: PreparedContextSnapshot = {

@@ -1,4 +1,4 @@
-import { seededUniform } from "../../src/learning/beta-sampler.js";
+import { seededUniform } from "../../src/stats/random-draws.js";
 
 /** Seeded PRNG so failures reproduce: the product's own generator. */
 export const mulberry32: (seed: number) => () => number = seededUniform;

@@ -2,8 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TrigramFeatures } from "../../src/embedding/hashing-embedder.js";
 import { ChunkFeaturizer } from "../../src/indexer/chunk-featurizer.js";
-import { tokenize, tokenizePath } from "../../src/search/code-tokenizer.js";
-import { chunkTermCounts, termsFromCounts } from "../../src/search/full-text-document.js";
+import { tokenize, tokenizePath } from "../../src/parsing/code-tokenizer.js";
+import { chunkTermCounts } from "../../src/parsing/term-counts.js";
+import { termsFromCounts } from "../../src/search/full-text-document.js";
 
 interface Chunk {
   path: string;

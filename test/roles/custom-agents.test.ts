@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BadInputError } from "../../src/errors.js";
-import { SESSION_TOOL_NAMES } from "../../src/agent/tools/tool-names.js";
+import { SESSION_TOOL_NAMES } from "../../src/roles/tool-names.js";
 import { delegableAgents } from "../../src/agent/tools/delegate.js";
 import { agentListings } from "../../src/roles/agent-catalog.js";
 import { type CustomAgent, DEFAULT_CUSTOM_TOOLS, loadCustomAgents, MUTATING_TOOLS, parseAgentFile } from "../../src/roles/custom-agents.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../src/agent/permissions/permission-policy.js";
 import { createBuiltinTools } from "../../src/agent/tools/builtin-tools.js";
 import { ToolRegistry } from "../../src/agent/tools/tool-registry.js";
-import { AGENT_TYPES } from "../../src/handoff/agent-types.js";
+import { AGENT_TYPES } from "../../src/roles/agent-types.js";
 import { builtinAgentListings } from "../../src/roles/agent-catalog.js";
 import { builtinRoles, hookOf, promptForTools, roleOf, rolePrompt, toolsForRole } from "../../src/roles/role-registry.js";
 

@@ -38,6 +38,9 @@ beforeEach(() => {
     // A feature's core may not import the composition root; its session part belongs there and may.
     "team/core.ts": 'import { a } from "../app/a.js";\nexport const core = a;\n',
     "team/session/host.ts": 'import { a } from "../../app/a.js";\nimport { core } from "../core.js";\nexport const host = [a, core];\n',
+    // Nor its own session shell, which sits with the composition.
+    "knowledge/core.ts": 'import { shell } from "./session/shell.js";\nexport const core = shell;\n',
+    "knowledge/session/shell.ts": "export const shell = 1;\n",
     // A folder the layer order does not name.
     "misc/thing.ts": 'import { a } from "../app/a.js";\nexport const thing = a;\n',
     // One function just over the limit and one at it; a long method and a long arrow assigned to a name.
@@ -59,7 +62,7 @@ describe("scripts/measure-structure.mjs", () => {
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const measured = JSON.parse(result.stdout);
-    expect(measured.files).toBe(16);
+    expect(measured.files).toBe(18);
     expect(measured.runTimeCycles).toEqual([
       { files: ["app/a.ts", "app/b.ts"], path: ["app/a.ts", "app/b.ts", "app/a.ts"] },
       { files: ["app/e.ts", "app/f.ts"], path: ["app/e.ts", "app/f.ts", "app/e.ts"] },
@@ -70,6 +73,7 @@ describe("scripts/measure-structure.mjs", () => {
       ["app/e.ts", "app/f.ts"],
     ]);
     expect(measured.layerViolations).toEqual([
+      { from: "knowledge/core.ts", to: "knowledge/session/shell.ts", line: 1, typeOnly: false, fromLayer: "features", toLayer: "composition" },
       { from: "store/s.ts", to: "cli/flags.ts", line: 1, typeOnly: false, fromLayer: "store and models", toLayer: "entry" },
       { from: "store/s.ts", to: "app/a.ts", line: 2, typeOnly: true, fromLayer: "store and models", toLayer: "composition" },
       { from: "team/core.ts", to: "app/a.ts", line: 1, typeOnly: false, fromLayer: "features", toLayer: "composition" },
@@ -88,7 +92,7 @@ describe("scripts/measure-structure.mjs", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("Run-time import cycles: 2\n  2 files: app/a.ts, app/b.ts\n    for example app/a.ts → app/b.ts → app/a.ts\n");
     expect(result.stdout).toContain("Import cycles counting type-only imports: 3");
-    expect(result.stdout).toContain("Imports against the layer order: 3\n  store/s.ts:1 → cli/flags.ts  [store and models → entry]\n");
+    expect(result.stdout).toContain("Imports against the layer order: 4\n  knowledge/core.ts:1 → knowledge/session/shell.ts  [features → composition]\n  store/s.ts:1 → cli/flags.ts  [store and models → entry]\n");
     expect(result.stdout).toContain("Files over 400 lines: 1\n  search/over.ts: 401\n");
     expect(result.stdout).toContain("Functions over 120 lines: 3\n  agent/more.ts:128 handler: 127\n");
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seededUniform } from "../../src/learning/beta-sampler.js";
+import { seededUniform } from "../../src/stats/random-draws.js";
 import { mean, outcomeReward, priorFrom, rankByDraw, routingBlock, UNIFORM, updated } from "../../src/team/agent-affinity.js";
 
 describe("agent affinities", () => {

@@ -1,7 +1,7 @@
 import { loadBashParser, type ShellSyntaxParser } from "../../parsing/bash-parser.js";
 import type { ToolKind, ToolTargets } from "../tools/tool.js";
 import { textFragments } from "./command-fragments.js";
-import { dangerousCommandReason } from "./dangerous-commands.js";
+import { dangerousCommandReason } from "../../security/dangerous-commands.js";
 import { decideMemoryCall, memoryRulesOf, type MemoryRule } from "./memory-permissions.js";
 import type { PermissionMode } from "./permission-modes.js";
 import {

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { AGENT_TYPES } from "../../handoff/agent-types.js";
+import { AGENT_TYPES } from "../../roles/agent-types.js";
 
 /** A custom agent's type as its entries carry it (`custom:<name>`, the name as a custom agent file allows). */
 const CUSTOM_AGENT_TYPE = /^custom:[a-z][a-z0-9-]{0,39}$/;

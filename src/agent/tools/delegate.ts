@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { AGENT_TYPES, type AgentType } from "../../handoff/agent-types.js";
+import { AGENT_TYPES, type AgentType } from "../../roles/agent-types.js";
 import type { CustomAgent } from "../../roles/custom-agents.js";
 import { roleOf } from "../../roles/role-registry.js";
 import { defineTool, toolDescription, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";

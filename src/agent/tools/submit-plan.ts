@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { AGENT_TYPES } from "../../handoff/agent-types.js";
+import { AGENT_TYPES } from "../../roles/agent-types.js";
 import type { SubmittedPlan } from "../../team/stage-state.js";
 import { checkUnique, count, note, notes, shortId } from "./structured-fields.js";
 import { defineTool, toolDescription, type ToolDefinition } from "./tool.js";

@@ -5,14 +5,14 @@ import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { TaskList } from "../../agent/tools/todo-write.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { Approver } from "../../agent/tools/tool-registry.js";
-import type { AgentPlacement, AgentType } from "../../handoff/agent-types.js";
+import type { AgentPlacement, AgentType } from "../../roles/agent-types.js";
 import type { HandoffState } from "../../handoff/handoff-state.js";
 import type { ModelProvider } from "../../llm/model-types.js";
 import type { ResolvedRole } from "../../roles/resolve-role.js";
 import type { ContextReference } from "../../store/content-types.js";
 import type { SessionKind } from "../../store/session-repository.js";
 import type { EditGroup, RestoreResult } from "../file-checkpoints.js";
-import type { LearningSummary } from "../learning/retrieval-learning.js";
+import type { RetrievalLearningSummary } from "../../learning/session/retrieval-learning.js";
 import type { ProjectServices } from "../project-services.js";
 import type { SessionTree } from "./session-tree.js";
 import type { WorkflowSource } from "../../team/workflow-block.js";
@@ -97,7 +97,7 @@ export interface AgentSession {
   /** Waits for the background observation under way (observational memory), if any: before exiting, and in tests. */
   settleMemory(): Promise<void>;
   /** `/learning`: what self-tuning retrieval learned in this project (undefined when learning is off). */
-  learning(): LearningSummary | undefined;
+  learning(): RetrievalLearningSummary | undefined;
   /** Files changed on disk (the project watcher): after an answer, they are the user's edits. */
   filesChanged(paths: readonly string[]): void;
   /** The task list the model keeps (`todo_write`), for the TUI's task panel. */

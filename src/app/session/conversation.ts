@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { SessionRecorder, type SessionIdentity } from "../../agent/session-recorder.js";
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
 import type { SessionParent, SessionRecord, SessionRepository } from "../../store/session-repository.js";
-import type { CallerConversation } from "../team/child-session.js";
+import type { CallerConversation } from "../../team/session/child-session.js";
 
 export interface ConversationDeps {
   sessions: SessionRepository;

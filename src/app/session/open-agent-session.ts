@@ -1,7 +1,7 @@
 import { platform } from "node:os";
 import { buildSystemPrompt } from "../../agent/system-prompt.js";
 import type { ToolContext } from "../../agent/tools/tool.js";
-import { categoryOf, degradationActionOf } from "../../handoff/agent-types.js";
+import { categoryOf, degradationActionOf } from "../../roles/agent-types.js";
 import { createProvider } from "../../llm/create-provider.js";
 import { LoggingProvider } from "../../llm/logging-provider.js";
 import { CalibratedTokenCounter } from "../../llm/token-counter.js";
@@ -9,18 +9,18 @@ import { FOCUSED_PREFETCH_TOKENS, hookOf } from "../../roles/role-registry.js";
 import { type ResolvedRole, resolveRoleIn } from "../../roles/resolve-role.js";
 import { checkpointFingerprints } from "../checkpoint-fingerprint.js";
 import { FileCheckpoints, type RestoreResult } from "../file-checkpoints.js";
-import { SessionHandoff } from "../handoff/session-handoff.js";
-import { ObservationBuffer } from "../knowledge/observation-buffer.js";
-import { observerFor } from "../knowledge/observer-provider.js";
-import { SessionKnowledge } from "../knowledge/session-knowledge.js";
-import { SessionLearning } from "../learning/session-learning.js";
+import { SessionHandoff } from "../../handoff/session/session-handoff.js";
+import { ObservationBuffer } from "../../knowledge/session/observation-buffer.js";
+import { observerFor } from "../../knowledge/session/observer-provider.js";
+import { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
+import { SessionRetrievalLearning } from "../../learning/session/session-retrieval-learning.js";
 import { Mentions } from "../mentions.js";
 import type { ProjectServices } from "../project-services.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { delegableAgents } from "../../agent/tools/delegate.js";
-import { GuideRouter } from "../team/guide-router.js";
-import type { OpenChildSession } from "../team/child-session.js";
-import { SubAgentHost } from "../team/sub-agent-host.js";
+import { GuideRouter } from "../../team/session/guide-router.js";
+import type { OpenChildSession } from "../../team/session/child-session.js";
+import { SubAgentHost } from "../../team/session/sub-agent-host.js";
 import { UserProfiles } from "../user-profiles.js";
 import type { AgentSession, AgentSessionOptions } from "./agent-session-types.js";
 import { Conversation } from "./conversation.js";
@@ -61,7 +61,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     ...(options.parent ? { firstAgentId: options.parent.agentId } : {}),
     recording: () => (conversation.recorder ? { ...conversation.recorder.agent, turn: conversation.currentTurn } : undefined),
   });
-  const learning = new SessionLearning(services, config, () => userProfiles.get(), options.random);
+  const learning = new SessionRetrievalLearning(services, config, () => userProfiles.get(), options.random);
   // Pipeline agents prefetch within a focused budget; the orchestrator gets its workflow instead of code.
   const hook = hookOf(role, options.placement ?? "main");
   const tokenCounter = new CalibratedTokenCounter();
@@ -134,7 +134,7 @@ interface SessionParts {
   window: SessionWindow;
   checkpoints: FileCheckpoints;
   handoff: SessionHandoff;
-  learning: SessionLearning;
+  learning: SessionRetrievalLearning;
   userProfiles: UserProfiles;
   knowledge: SessionKnowledge;
   observations: { buffer: ObservationBuffer | undefined };

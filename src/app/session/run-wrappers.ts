@@ -1,6 +1,6 @@
 import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
 import type { Attachment } from "../mentions.js";
-import type { SubAgentUsage } from "../team/child-run.js";
+import type { SubAgentUsage } from "../../team/session/child-run.js";
 
 /* What a session puts around a run: the events before it, and the totals after it. */
 

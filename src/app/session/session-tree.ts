@@ -7,10 +7,10 @@ import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { Approver } from "../../agent/tools/tool-registry.js";
 import { type CustomAgent, loadCustomAgents } from "../../roles/custom-agents.js";
 import type { ProjectServices } from "../project-services.js";
-import { AgentIdAllocator } from "../team/agent-ids.js";
-import { SubAgentUsage } from "../team/child-run.js";
-import type { ChildSessionOptions } from "../team/child-session.js";
-import { KnowledgeAgents } from "../team/knowledge-agents.js";
+import { AgentIdAllocator } from "../../team/session/agent-ids.js";
+import { SubAgentUsage } from "../../team/session/child-run.js";
+import type { ChildSessionOptions } from "../../team/session/child-session.js";
+import { KnowledgeAgents } from "../../team/session/knowledge-agents.js";
 import type { AgentSession, AgentSessionOptions } from "./agent-session-types.js";
 
 /** Opens a session: `openAgentSession`, handed in so that the tree does not import its opener. */

@@ -5,11 +5,11 @@ import { createContextManager } from "../../context/create-context-manager.js";
 import { createPrefetcher, type Prefetcher } from "../../context/prefetch/create-prefetcher.js";
 import type { PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
 import type { VirtualContextManager } from "../../context/virtual-context-manager.js";
-import type { AgentType } from "../../handoff/agent-types.js";
+import type { AgentType } from "../../roles/agent-types.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
 import type { ContentEntry, ContextReference } from "../../store/content-types.js";
 import type { ProjectServices } from "../project-services.js";
-import type { SessionLearning } from "../learning/session-learning.js";
+import type { SessionRetrievalLearning } from "../../learning/session/session-retrieval-learning.js";
 
 /** Tokens a retrieval may bring back before the first model call, when the window's size is not known yet. */
 const RETRIEVAL_BUDGET_BEFORE_FIRST_RUN = 10_000;
@@ -24,7 +24,7 @@ export interface SessionWindowDeps {
   sessionId: string;
   /** Prefetch's thresholds as self-tuning retrieval has learned them (and the role's budget). */
   thresholds: () => PrefetchThresholds;
-  learning: Pick<SessionLearning, "follow">;
+  learning: Pick<SessionRetrievalLearning, "follow">;
 }
 
 /**

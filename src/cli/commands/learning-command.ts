@@ -16,11 +16,11 @@ export function registerLearningCommand(program: Command, context: CliContext): 
     .action(async (options: { json?: boolean; reset?: boolean }) => {
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
-      const [{ openProject }, { RetrievalLearning }, { learningDeps }, { learningJson, learningLines }, { UserProfiles }] = await Promise.all([
+      const [{ openProject }, { RetrievalLearning }, { retrievalLearningDeps }, { learningJson, learningLines }, { UserProfiles }] = await Promise.all([
         import("../../app/project-services.js"),
-        import("../../app/learning/retrieval-learning.js"),
-        import("../../app/learning/session-learning.js"),
-        import("../../app/learning/learning-report.js"),
+        import("../../learning/session/retrieval-learning.js"),
+        import("../../learning/session/session-retrieval-learning.js"),
+        import("../../learning/session/retrieval-learning-report.js"),
         import("../../app/user-profiles.js"),
       ]);
       const userProfiles = new UserProfiles(paths.sylkHome);
@@ -35,7 +35,7 @@ export function registerLearningCommand(program: Command, context: CliContext): 
       try {
         const { config } = services.loadedConfig;
         const reports: string[] = [];
-        const deps = learningDeps(services, config, userProfiles.get(), (message) => reports.push(message));
+        const deps = retrievalLearningDeps(services, config, userProfiles.get(), (message) => reports.push(message));
         if (options.reset) {
           RetrievalLearning.reset(deps);
           context.stdout.write("Forgot what self-tuning retrieval learned in this project, and your retrieval profile: prompts start from the priors again.\n");

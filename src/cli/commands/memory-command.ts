@@ -19,9 +19,9 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
     .action(async (words: string[], options: { json?: boolean; user?: boolean }) => {
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
       const [{ parseMemoryRequest, runMemoryRequest }, { openProject }, { UserKnowledge }] = await Promise.all([
-        import("../../app/knowledge/memory-commands.js"),
+        import("../../knowledge/session/memory-commands.js"),
         import("../../app/project-services.js"),
-        import("../../app/knowledge/user-knowledge.js"),
+        import("../../knowledge/session/user-knowledge.js"),
       ]);
       let request;
       try {

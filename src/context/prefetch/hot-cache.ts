@@ -1,4 +1,4 @@
-import { tokenize } from "../../search/code-tokenizer.js";
+import { tokenize } from "../../parsing/code-tokenizer.js";
 
 /** What the memory-pressure monitor can shrink. */
 export interface EvictableCache {

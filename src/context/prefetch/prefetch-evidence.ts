@@ -1,4 +1,4 @@
-import { queryTerms, tokenize, tokenizePath } from "../../search/code-tokenizer.js";
+import { queryTerms, tokenize, tokenizePath } from "../../parsing/code-tokenizer.js";
 import type { PrefetchCandidate } from "./tiered-searcher.js";
 
 /**

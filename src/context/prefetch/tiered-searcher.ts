@@ -1,7 +1,7 @@
 import { type ContentFilters, type ContentType, DERIVED_CONTENT_TYPES } from "../../store/content-types.js";
 import type { ContentSearchHit, UniversalContentStore } from "../../content-store/universal-content-store.js";
 import type { CodeSearchHit, CodeSignal, HybridCodeSearcher } from "../../search/hybrid-code-searcher.js";
-import { queryTerms } from "../../search/code-tokenizer.js";
+import { queryTerms } from "../../parsing/code-tokenizer.js";
 import type { CircuitBreaker } from "./circuit-breaker.js";
 import type { HotCache } from "./hot-cache.js";
 

@@ -11,7 +11,7 @@ import type { BackgroundIndexing } from "../../app/background-indexing.js";
 import { RECAP_ITEMS, recapEntries } from "../session-recap.js";
 import type { TranscriptEntry } from "../transcript.js";
 import { SLASH_COMMANDS } from "./command-list.js";
-import { learningLines } from "../../app/learning/learning-report.js";
+import { learningLines } from "../../learning/session/retrieval-learning-report.js";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import type { SessionRecord } from "../../store/session-repository.js";

@@ -6,11 +6,11 @@ import { PermissionPolicy } from "../../../src/agent/permissions/permission-poli
 import { unsandboxed } from "../../../src/agent/sandbox/command-sandbox.js";
 import { RepositoryIntegrity } from "../../../src/agent/sandbox/repository-integrity.js";
 import { CommandProcesses } from "../../../src/agent/tools/command-processes.js";
-import { createGetRecentChangesTool } from "../../../src/agent/tools/roles/get-recent-changes.js";
-import { runGit } from "../../../src/agent/tools/roles/read-only-git.js";
+import { createGetRecentChangesTool } from "../../../src/agent/tools/role-tools/get-recent-changes.js";
+import { runGit } from "../../../src/agent/tools/role-tools/read-only-git.js";
 import { createRunCommandTool } from "../../../src/agent/tools/run-command.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
-import { CommandChangeTracker } from "../../../src/app/handoff/command-changes.js";
+import { CommandChangeTracker } from "../../../src/handoff/session/command-changes.js";
 import type { FileChangeRecord } from "../../../src/store/handoff-repository.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 

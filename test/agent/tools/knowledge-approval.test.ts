@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy, type PermissionMode } from "../../../src/agent/permissions/permission-policy.js";
 import { createKnowledgeTools } from "../../../src/agent/tools/knowledge-tools.js";
 import { ToolRegistry, type ApprovalAnswer, type ApprovalRequest } from "../../../src/agent/tools/tool-registry.js";
-import { UserKnowledge } from "../../../src/app/knowledge/user-knowledge.js";
+import { UserKnowledge } from "../../../src/knowledge/session/user-knowledge.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { SessionLimits } from "../../../src/knowledge/session-limits.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";

@@ -1,0 +1,103 @@
+import type { HandoffConfig } from "../../config/schema.js";
+import type { AgentType } from "../../roles/agent-types.js";
+import { DegradationDetector } from "../degradation-detector.js";
+import type { AgentHandoffProfile } from "../handoff-profile.js";
+import type { HandoffRepository } from "../../store/handoff-repository.js";
+import type { ProfileBook } from "./profile-book.js";
+
+/** What the chain of one conversation's instances needs: its rows, its profiles and who its instances are. */
+export interface InstanceChainDeps {
+  repository: HandoffRepository;
+  profiles: ProfileBook;
+  /** The conversation whose chain this is (its session row exists). */
+  sessionId: string;
+  agentType: AgentType;
+  model: string;
+  windowTokens: number;
+  config: HandoffConfig;
+  random?: () => number;
+  /** A new instance's id, unique in the session tree (a sub-agent's chain shares the tree's numbering). */
+  allocateAgentId?: () => string;
+  /** A sub-agent's first instance: the id its session was started with. */
+  firstAgentId?: string;
+}
+
+/** The instance answering now, with the curve it learns as it goes. */
+export interface LiveInstance {
+  agentId: string;
+  handoffIndex: number;
+  profile: AgentHandoffProfile;
+  detector: DegradationDetector;
+  /** The handoff state its window starts with (a first instance has none). */
+  preamble: string | undefined;
+}
+
+/**
+ * The conversation's instance when the controller opens: a continued
+ * session goes on with its latest instance (reopened, its observations
+ * replayed into its curve, its handoff state its window's preamble); a
+ * new session, or another type or model than the session's last, starts a
+ * new link of the chain without a state.
+ */
+export function openInstance(deps: InstanceChainDeps): LiveInstance {
+  const { repository, sessionId } = deps;
+  const latest = repository.latestInstance(sessionId);
+  if (latest && latest.agentType === deps.agentType && latest.model === deps.model && latest.endReason !== "handoff") {
+    if (latest.endedAt !== null) repository.reopenInstance(sessionId, latest.agentId);
+    const instance = liveInstance(deps, latest.agentId, latest.handoffIndex, latest.preparedFraction ?? undefined, latest.stateText ?? undefined);
+    for (const observation of repository.observations(sessionId, latest.agentId)) instance.detector.observe(observation.contextTokens, observation.quality);
+    return instance;
+  }
+  const handoffIndex = latest ? latest.handoffIndex + 1 : 0;
+  const agentId = freshAgentId(deps, handoffIndex);
+  repository.startInstance({
+    sessionId,
+    agentId,
+    agentType: deps.agentType,
+    model: deps.model,
+    handoffIndex,
+    startedAt: Date.now(),
+    handoffEntryId: null,
+    state: null,
+    stateText: null,
+    preparedFraction: null,
+  });
+  return liveInstance(deps, agentId, handoffIndex, undefined, undefined);
+}
+
+/** An instance with the pooled profile of its (type, model) and a fresh curve. */
+export function liveInstance(
+  deps: InstanceChainDeps,
+  agentId: string,
+  handoffIndex: number,
+  preparedFraction: number | undefined,
+  preamble: string | undefined,
+): LiveInstance {
+  const profile = deps.profiles.profileFor(deps.agentType, deps.model, deps.windowTokens, deps.random);
+  const detector = new DegradationDetector(profile, {
+    burnIn: deps.config.burnInTurns,
+    ...(preparedFraction !== undefined ? { preparedFraction } : {}),
+  });
+  return { agentId, handoffIndex, profile, detector, preamble };
+}
+
+/** Ends an instance: what it learned goes into the profiles with its end, in one transaction. */
+export function endInstance(deps: InstanceChainDeps, instance: LiveInstance, reason: string): void {
+  const { sessionId } = deps;
+  const identity = { sessionId, agentId: instance.agentId, agentType: deps.agentType, model: deps.model };
+  deps.profiles.endInstance(identity, instance.detector.summary(), (contribution) => deps.repository.endInstance(sessionId, instance.agentId, reason, contribution));
+}
+
+/**
+ * In a session tree, the tree's next free id (a sub-agent's first
+ * instance: its session's). Otherwise `<type>-<n>`, the n-th instance of
+ * the chain (n = handoff index + 1), unless that id is taken by another
+ * type's chain.
+ */
+export function freshAgentId(deps: InstanceChainDeps, handoffIndex: number): string {
+  if (handoffIndex === 0 && deps.firstAgentId) return deps.firstAgentId;
+  if (deps.allocateAgentId) return deps.allocateAgentId();
+  let id = `${deps.agentType}-${handoffIndex + 1}`;
+  for (let suffix = 2; deps.repository.instance(deps.sessionId, id); suffix++) id = `${deps.agentType}-${handoffIndex + 1}.${suffix}`;
+  return id;
+}
