@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { messageRequests, reply, startFakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
 /** Knowledge in the TUI: `# text` keeps a note, `/memory` shows what is kept. */
@@ -13,11 +14,38 @@ describe("memory in the TUI", () => {
     app = await renderApp({ consent: true, env: { SYLK_KNOWLEDGE_ENABLED: "true" } });
     await app.waitFor("index: fresh");
     await app.submit("# always use pnpm, never npm");
-    await app.waitFor(/Kept rule [0-9a-f]{8}: always use pnpm, never npm/);
+    await app.waitFor(/Kept rule [0-9a-f]{8}: always use pnpm, never npm\. It applies from your next prompt\./);
     expect(app.services.knowledge.list({ limit: 10 }).map((item) => `${item.kind}: ${item.content}`)).toEqual(["rule: always use pnpm, never npm"]);
     await app.submit("/memory");
-    await app.waitFor(/[0-9a-f]{8} {2}rule {2}pnpm npm: always use pnpm, never npm|[0-9a-f]{8} {2}rule {2}.*always use pnpm, never npm/);
+    // The note is shown once, not under a title made of its own words.
+    await app.waitFor(/[0-9a-f]{8} {2}rule · standing {2}always use pnpm, never npm/);
+    expect(app.frame()).not.toContain("pnpm npm: always");
     expect(app.frame()).not.toContain("knowledge.enabled is off");
+  });
+
+  it("a # note takes effect at once, with knowledge off (the default): the next request carries it, and an agent's saved knowledge does not", async () => {
+    const server = await startFakeAnthropicServer();
+    try {
+      server.enqueue(reply().text("Noted, pnpm it is."));
+      app = await renderApp({ consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+      await app.waitFor("index: fresh");
+      app.services.knowledge.save({ layer: "user_knowledge", kind: "fact", key: "registry", content: "The agent thinks the registry is private.", source: "agent" });
+      await app.submit("# always use pnpm, never npm");
+      await app.waitFor("It applies from your next prompt.");
+      expect(messageRequests(server)).toHaveLength(0);
+      await app.submit("install the dependencies");
+      await app.waitFor("Noted, pnpm it is.");
+      const system = JSON.stringify(messageRequests(server)[0]?.body.system);
+      expect(system).toContain("The User's Standing Rules");
+      expect(system).toContain("- always use pnpm, never npm");
+      expect(system).not.toContain("registry is private");
+      await app.submit("/memory");
+      await app.waitFor("your own notes apply to every prompt");
+    } finally {
+      await app?.close();
+      app = undefined;
+      await server.close();
+    }
   });
 
   it("the status line counts the questions left for the user until /memory answer answers them", async () => {

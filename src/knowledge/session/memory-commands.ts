@@ -70,7 +70,9 @@ export function runMemoryRequest(services: MemorySources, request: MemoryRequest
   // The user's store is opened when it exists or is written to: a listing never creates it.
   const writesUser = request.action === "add" && request.user === true;
   const user = existsSync(services.userKnowledge.path) || writesUser ? services.userKnowledge.open() : undefined;
-  const off = services.loadedConfig.config.knowledge.enabled ? [] : ["(knowledge.enabled is off: what is kept here is not put in prompts until it is on.)"];
+  const off = services.loadedConfig.config.knowledge.enabled
+    ? []
+    : ["(knowledge.enabled is off: your own notes apply to every prompt; what the agents saved is not put in prompts until it is on.)"];
   switch (request.action) {
     case "list": {
       if (request.what === "observations" || request.what === "reflections") {
@@ -122,7 +124,7 @@ export function runMemoryRequest(services: MemorySources, request: MemoryRequest
       const store = request.user && user ? user : services.knowledge;
       const item = store.save({ layer: "user_knowledge", kind, key: request.key ?? keyOf(request.text), content: request.text, source: "user", ...(request.user ? { details: { scope: "user" } } : {}) });
       const where = request.user ? " for every project" : "";
-      return { json: { item: itemJson(item) }, lines: [`Kept ${item.kind}${where} ${item.id.slice(0, 8)}: ${item.content}`, ...off] };
+      return { json: { item: itemJson(item) }, lines: [`Kept ${item.kind}${where} ${item.id.slice(0, 8)}: ${item.content}. It applies from your next prompt.`] };
     }
     case "rm": {
       const { item, store } = findItem(services.knowledge, user, request.id);
@@ -159,7 +161,15 @@ function findItem(project: KnowledgeStore, user: KnowledgeStore | undefined, idO
 
 function itemLine(item: KnowledgeItem): string {
   const scope = item.details.scope === "user" ? " · every project" : "";
-  return `${item.id.slice(0, 8)}  ${item.layer === "user_knowledge" ? item.kind : item.layer}${item.category ? ` · ${item.category}` : ""}${scope}  ${item.key}: ${item.content}`;
+  const standing = item.layer === "user_knowledge" && item.source === "user" ? " · standing" : "";
+  return `${item.id.slice(0, 8)}  ${item.layer === "user_knowledge" ? item.kind : item.layer}${item.category ? ` · ${item.category}` : ""}${scope}${standing}  ${titled(item)}`;
+}
+
+/** `key: content`, or the content alone when its key is only words taken from it (`# always use pnpm` is not shown twice). */
+function titled(item: KnowledgeItem): string {
+  const content = item.content.toLowerCase();
+  const derived = item.key.split(/\s+/).every((word) => content.includes(word.toLowerCase()));
+  return derived ? item.content : `${item.key}: ${item.content}`;
 }
 
 function inquiryLine(inquiry: Inquiry): string {

@@ -14,6 +14,7 @@ import { SHOWN_CONFIDENCE } from "../agent-learning-engine.js";
 import { RuntimeContextAdapter } from "../runtime-context-adapter.js";
 import { SessionLimits } from "../session-limits.js";
 import { ToolRegistryAdapter } from "../tool-registry-adapter.js";
+import { standingRulesSection, type StandingRule } from "../standing-rules.js";
 import type { KnowledgeHit, KnowledgeStore } from "../../content-store/knowledge-store.js";
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
 import type { ProjectPaths } from "../../project/project-paths.js";
@@ -34,6 +35,9 @@ const PROMPT_LAYERS: readonly ContextLayer[] = [
   ContextLayer.PendingInquiries,
 ];
 
+/** How many of the user's notes a store is asked for; the section's token budget decides how many are shown. */
+const STANDING_RULES_LISTED = 200;
+
 /** What knowledge reads and writes of a project: its knowledge, its questions, the session's notes, and where the user's own store lives. */
 export interface KnowledgeSources {
   paths: Pick<ProjectPaths, "sylkHome">;
@@ -43,10 +47,10 @@ export interface KnowledgeSources {
 }
 
 /**
- * Knowledge's part of one conversation, all of it off unless
- * `knowledge.enabled`: the knowledge tools, the learning engine around the
- * session's tools, and the context hook that adds what the prompt's
- * keywords find, by layer, after the system prompt.
+ * Knowledge's part of one conversation: the user's standing rules in every
+ * prompt, and, with `knowledge.enabled`, the knowledge tools, the learning
+ * engine around the session's tools, and the context hook that adds what the
+ * prompt's keywords find, by layer, after the system prompt.
  */
 export class SessionKnowledge {
   private readonly limits: SessionLimits;
@@ -111,16 +115,27 @@ export class SessionKnowledge {
   async systemContextFor(prompt: string, tools: readonly ToolDescriptor[], lastError?: string): Promise<string | undefined> {
     const found = this.enabled ? await this.knowledgeItems(prompt, tools) : [];
     const shown = new Set(found.map((item) => item.metadata?.id));
+    // The user's own notes stand in every prompt, knowledge on or off: those the prompt's keywords did not find follow the rest.
+    const rules = this.standingRules().filter((rule) => !shown.has(rule.id));
     const items = this.enabled ? [...found, ...this.solutionsFor(lastError).filter((item) => !shown.has(item.metadata?.id))] : [];
     const memory = this.memory();
     const memoryOptions = this.config.observationalMemory;
-    return (
-      assemblePrompt("", items, memory, {
-        memoryTokenBudget: memoryOptions.memoryTokenBudget,
-        maxReflectionsInContext: memoryOptions.maxReflectionsInContext,
-        maxObservationsInContext: memoryOptions.maxObservationsInContext,
-      }) || undefined
-    );
+    const assembled = assemblePrompt("", items, memory, {
+      memoryTokenBudget: memoryOptions.memoryTokenBudget,
+      maxReflectionsInContext: memoryOptions.maxReflectionsInContext,
+      maxObservationsInContext: memoryOptions.maxObservationsInContext,
+    });
+    return [assembled, standingRulesSection(rules)].filter((part) => part !== "").join("\n\n") || undefined;
+  }
+
+  /** The user's own notes in this project's store and the user's store for every project, newest first. */
+  private standingRules(): StandingRule[] {
+    const ofStore = (store: Pick<KnowledgeStore, "list">, everyProject: boolean) =>
+      store
+        .list({ layer: "user_knowledge", limit: STANDING_RULES_LISTED })
+        .filter((item) => item.source === "user")
+        .map((item) => ({ id: item.id, kind: item.kind, content: item.content, everyProject }));
+    return [...ofStore(this.project.knowledge, false), ...(existsSync(this.user.path) ? ofStore(this.user.open(), true) : [])];
   }
 
   /** The session's reflections and observations, when observational memory is on and the session has any. */

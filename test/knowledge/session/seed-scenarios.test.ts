@@ -500,8 +500,9 @@ describe("observational memory: reflections", () => {
 describe("knowledge: the context-aware request", () => {
   it("Scenario: System prompt augmentation — each model call of a run is sent the cached prompt, then what the latest prompt's keywords find, the runtime state and the session's memory", async () => {
     const session = await sessionWith({ SYLK_KNOWLEDGE_ENABLED: "true", SYLK_OBSERVATIONAL_MEMORY_ENABLED: "true" });
-    services.knowledge.save({ layer: "user_knowledge", kind: "rule", key: "package manager", content: "Always use pnpm in this repository, never npm.", source: "user" });
-    services.knowledge.save({ layer: "user_knowledge", kind: "fact", key: "deployment", content: "Deployments go through the kubernetes staging cluster first.", source: "user" });
+    // Saved by an agent: what the prompt's keywords find. (The user's own notes stand in every prompt instead.)
+    services.knowledge.save({ layer: "user_knowledge", kind: "rule", key: "package manager", content: "Always use pnpm in this repository, never npm.", source: "agent" });
+    services.knowledge.save({ layer: "user_knowledge", kind: "fact", key: "deployment", content: "Deployments go through the kubernetes staging cluster first.", source: "agent" });
     server.enqueue(reply().toolUse("search_knowledge", { query: "unrelated words" }, "toolu_1"), reply().text("pnpm install"));
     await ask(session, "How do I install the dependencies with the package manager?");
     await note(session.sessionId, "observation", "- OBSERVATION-NOTE: the user installs with pnpm.", 1_000);
