@@ -55,8 +55,10 @@ describe("sylk learning", () => {
 
     const text = await sylk(["learning"]);
     expect(text.stdout).toContain("Self-tuning retrieval: 2 observations in this project.");
-    expect(text.stdout).toMatch(/thresholds\.confidence\s+\d/);
-    expect(text.stdout).toContain("Your profile (all projects, 2 observations, applies after 5 observations)");
+    expect(text.stdout).toMatch(/Excerpts: up to \d \(started at 2\)/);
+    expect(text.stdout).toMatch(/Kinds of prompt: \d+ told apart|Kinds of prompt: none told apart yet/);
+    expect(text.stdout).toContain("Across your projects (2 observations; it applies after 5)");
+    expect(text.stdout).not.toMatch(/alpha|ctx_\d/);
 
     expect((await sylk(["learning", "--reset"])).stdout).toContain("Forgot what self-tuning retrieval learned");
     expect(JSON.parse((await sylk(["learning", "--json"])).stdout).observations).toBe(0);

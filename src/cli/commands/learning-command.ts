@@ -47,7 +47,7 @@ export function registerLearningCommand(program: Command, context: CliContext): 
           context.stdout.write(`${terminalJson({ enabled: config.learning.enabled, ...learningJson(summary) })}\n`);
           return;
         }
-        if (!config.learning.enabled) context.stdout.write("Learning is off (learning.enabled: false): prompts use the seed's fixed priors.\n");
+        if (!config.learning.enabled) context.stdout.write("Learning is off (learning.enabled: false): each prompt gets the starting settings.\n");
         context.stdout.write(`${terminalText(learningLines(summary).join("\n"))}\n`);
       } finally {
         userProfiles.close();

@@ -1,3 +1,7 @@
+import { INITIAL_PRIORS, type PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
+import type { AdaptiveSample, ParameterName } from "../adaptive-state.js";
+import { retrievalSettingsOf } from "../retrieval-mapping.js";
+import { PRIOR_MEAN_WEIGHTS } from "../satisfaction.js";
 import { MIN_PROFILE_OBSERVATIONS } from "../user-weight-profile.js";
 import type { RetrievalLearningSummary } from "./retrieval-learning.js";
 
@@ -34,33 +38,95 @@ export function learningJson(summary: RetrievalLearningSummary): object {
   };
 }
 
-/** `sylk learning` and `/learning`: what was learned, as lines of text. */
+/**
+ * `sylk learning` and `/learning`: what was learned, in words a user reads
+ * (more or fewer excerpts, more or fewer hints, a larger or smaller share of
+ * the window, and why), each beside where it started. The numbers behind it
+ * are `--json`'s.
+ */
 export function learningLines(summary: RetrievalLearningSummary): string[] {
-  const lines = [`Self-tuning retrieval: ${summary.observations} observation${summary.observations === 1 ? "" : "s"} in this project.`];
-  const width = Math.max(...summary.parameters.map((parameter) => parameter.name.length));
-  lines.push(`${"parameter".padEnd(width)}  alpha    beta     mean   effective samples`);
-  for (const parameter of summary.parameters) {
-    lines.push(
-      `${parameter.name.padEnd(width)}  ${fixed(parameter.alpha, 7)}  ${fixed(parameter.beta, 7)}  ${fixed(parameter.mean, 5, 3)}  ${fixed(parameter.effectiveSamples, 8, 1)}`,
-    );
+  const count = summary.observations;
+  const lines = [`Self-tuning retrieval: ${count} observation${count === 1 ? "" : "s"} in this project.`];
+  if (count === 0) {
+    lines.push(`Nothing learned yet: each prompt gets the starting settings (${settingsText(INITIAL_PRIORS)}).`);
+  } else {
+    const learned = retrievalSettingsOf(meanSample(summary), INITIAL_PRIORS.maxBudgetPercent);
+    lines.push(`What each prompt gets now, against where it started:`, ...changeLines(summary, learned));
   }
-  if (summary.contexts.length === 0) lines.push("Contexts: none discovered yet.");
-  else {
-    lines.push(`Contexts (${summary.contexts.length}, discovered from the prompts):`);
-    for (const context of summary.contexts) {
-      const baseline = context.baseline === null ? "no satisfaction yet" : `satisfaction baseline ${context.baseline.toFixed(2)}`;
-      const { relevanceMult, struggleMult, wasteMult } = context.bias;
-      lines.push(`  ${context.id}: ${context.count} prompt${context.count === 1 ? "" : "s"}, ${baseline}, bias relevance ×${relevanceMult.toFixed(2)} struggle ×${struggleMult.toFixed(2)} waste ×${wasteMult.toFixed(2)}`);
-    }
-  }
-  const profile = summary.profile;
-  const applies = profile.observationCount >= MIN_PROFILE_OBSERVATIONS ? "applied" : `applies after ${MIN_PROFILE_OBSERVATIONS} observations`;
-  lines.push(
-    `Your profile (all projects, ${profile.observationCount} observation${profile.observationCount === 1 ? "" : "s"}, ${applies}): prefers thorough ${profile.prefersThorough.toFixed(2)}, tolerates searches ${profile.toleratesSearches.toFixed(2)}, waste penalty ×${profile.wastePenaltyMult.toFixed(2)}, struggle penalty ×${profile.strugglePenaltyMult.toFixed(2)}`,
-  );
+  lines.push(contextLine(summary), profileLine(summary));
   return lines;
 }
 
-function fixed(value: number, width: number, digits = 2): string {
-  return value.toFixed(digits).padStart(width);
+const PARAMETER_MEANS = (summary: RetrievalLearningSummary) => new Map(summary.parameters.map((parameter) => [parameter.name, parameter.mean]));
+
+/** The settings at the learned means (no sampling): what a typical prompt gets. */
+function meanSample(summary: RetrievalLearningSummary): Pick<AdaptiveSample, "appliedWeights" | "sampledThresholds"> {
+  const mean = PARAMETER_MEANS(summary);
+  const of = (name: ParameterName, fallback: number) => mean.get(name) ?? fallback;
+  return {
+    appliedWeights: {
+      taskSuccess: of("weights.taskSuccess", PRIOR_MEAN_WEIGHTS.taskSuccess),
+      relevanceBonus: of("weights.relevanceBonus", PRIOR_MEAN_WEIGHTS.relevanceBonus),
+      strugglePenalty: of("weights.strugglePenalty", PRIOR_MEAN_WEIGHTS.strugglePenalty),
+      wastePenalty: of("weights.wastePenalty", PRIOR_MEAN_WEIGHTS.wastePenalty),
+    },
+    sampledThresholds: {
+      confidence: of("thresholds.confidence", INITIAL_PRIORS.confidenceThreshold),
+      excerpt: of("thresholds.excerpt", INITIAL_PRIORS.excerptThreshold),
+      budget: of("thresholds.budget", INITIAL_PRIORS.maxBudgetPercent),
+    },
+  };
 }
+
+function settingsText(settings: PrefetchThresholds): string {
+  return `up to ${plural(settings.maxExcerpts, "excerpt")} and ${plural(settings.maxSummaries, "file hint")}, within ${percent(settings.maxBudgetPercent)} of the window`;
+}
+
+/** Whether a learned weight moved up or down from its prior's mean, beyond a twentieth of it (less is noise in the words). */
+function moved(value: number, prior: number): "up" | "down" | undefined {
+  if (value > prior * 1.05) return "up";
+  if (value < prior * 0.95) return "down";
+  return undefined;
+}
+
+function changeLines(summary: RetrievalLearningSummary, learned: PrefetchThresholds): string[] {
+  const start = INITIAL_PRIORS;
+  const weight = PARAMETER_MEANS(summary);
+  const change = (name: "wastePenalty" | "strugglePenalty" | "relevanceBonus") => moved(weight.get(`weights.${name}`) ?? PRIOR_MEAN_WEIGHTS[name], PRIOR_MEAN_WEIGHTS[name]);
+  const why = (direction: "up" | "down" | undefined, up: string, down: string) => (direction === "up" ? `: ${up}` : direction === "down" ? `: ${down}` : "");
+  const relevance = change("relevanceBonus");
+  return [
+    `  Excerpts: up to ${learned.maxExcerpts} (started at ${start.maxExcerpts})${why(change("wastePenalty"), "excerpts put in front of the model often went unused", "the excerpts it added were used")}; added when a match scores ${learned.excerptThreshold.toFixed(2)} or more (started at ${start.excerptThreshold.toFixed(2)}).`,
+    `  File hints: up to ${learned.maxSummaries} (started at ${start.maxSummaries})${why(change("strugglePenalty"), "the agent often searched again after what was prefetched", "the agent rarely had to search again")}; offered from a score of ${learned.confidenceThreshold.toFixed(2)} (started at ${start.confidenceThreshold.toFixed(2)}).`,
+    `  Share of the window for prefetched context: ${percent(learned.maxBudgetPercent)} (started at ${percent(start.maxBudgetPercent)}).`,
+    `  This session's recent work counts ${relevance === "up" ? "more than" : relevance === "down" ? "less than" : "as much as"} at the start${why(relevance, "what it found there was used", "what it found there went unused")}.`,
+  ];
+}
+
+function contextLine(summary: RetrievalLearningSummary): string {
+  const contexts = summary.contexts;
+  if (contexts.length === 0) return "Kinds of prompt: none told apart yet (each prompt is tuned the same way).";
+  const largest = Math.max(...contexts.map((context) => context.count));
+  return `Kinds of prompt: ${contexts.length} told apart by what they are about, each tuned on its own (the largest has ${plural(largest, "prompt")}).`;
+}
+
+function profileLine(summary: RetrievalLearningSummary): string {
+  const profile = summary.profile;
+  const applies = profile.observationCount >= MIN_PROFILE_OBSERVATIONS ? "it applies" : `it applies after ${MIN_PROFILE_OBSERVATIONS}`;
+  // Both leanings run from −1 to +1 and start at 0.
+  const leaning = (value: number, more: string, less: string) => (value >= 0.1 ? more : value <= -0.1 ? less : undefined);
+  const traits = [
+    leaning(profile.prefersThorough, "you keep going with more context", "you do well with less context"),
+    leaning(profile.toleratesSearches, "searches by the agent do not bother you", "you prefer the agent not to search much"),
+  ].filter((trait): trait is string => trait !== undefined);
+  return `Across your projects (${plural(profile.observationCount, "observation")}; ${applies}): ${traits.length > 0 ? traits.join(", ") : "no leaning yet"}.`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 1000) / 10}%`;
+}
+

@@ -263,6 +263,6 @@ function memoryText(argument: string, context: SlashCommandContext): string {
 /** `/learning`: what `sylk learning` prints. */
 function learningText(session: AgentSession): string {
   const summary = session.learning();
-  if (!summary) return "Self-tuning retrieval is off (learning.enabled, or prefetch, is off): prompts use the seed's fixed priors.";
+  if (!summary) return "Self-tuning retrieval is off (learning.enabled, or prefetch, is off): each prompt gets the starting settings.";
   return learningLines(summary).join("\n");
 }

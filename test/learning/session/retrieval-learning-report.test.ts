@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import type { RetrievalLearningSummary } from "../../../src/learning/session/retrieval-learning.js";
+import { learningLines } from "../../../src/learning/session/retrieval-learning-report.js";
+
+const profile = { prefersThorough: 0, toleratesSearches: 0, wastePenaltyMult: 1, strugglePenaltyMult: 1, observationCount: 0 };
+
+/** A summary whose weights sit at the given means (alpha and beta only need to agree with them). */
+function summary(means: Record<string, number>, observations = 12): RetrievalLearningSummary {
+  const priors: Record<string, number> = {
+    "weights.taskSuccess": 0.8,
+    "weights.relevanceBonus": 0.3,
+    "weights.strugglePenalty": 0.4,
+    "weights.wastePenalty": 0.1,
+    "thresholds.confidence": 0.85,
+    "thresholds.excerpt": 0.9,
+    "thresholds.budget": 0.1,
+  };
+  const parameters = Object.entries(priors).map(([name, prior]) => {
+    const mean = means[name] ?? prior;
+    return { name: name as RetrievalLearningSummary["parameters"][number]["name"], alpha: mean * 10, beta: (1 - mean) * 10, mean, effectiveSamples: 10 };
+  });
+  return { observations, parameters, contexts: [{ id: "ctx_0", count: 7, baseline: 0.4, bias: { relevanceMult: 1, struggleMult: 1, wasteMult: 1, observationCount: 7 } }], profile };
+}
+
+describe("what /learning says", () => {
+  it("before anything is learned: the starting settings", () => {
+    const lines = learningLines({ ...summary({}, 0), contexts: [] });
+    expect(lines).toContain("Nothing learned yet: each prompt gets the starting settings (up to 2 excerpts and 3 file hints, within 10% of the window).");
+    expect(lines).toContain("Kinds of prompt: none told apart yet (each prompt is tuned the same way).");
+  });
+
+  it("at the priors: the same numbers, and no reason given for a change that did not happen", () => {
+    const text = learningLines(summary({})).join("\n");
+    expect(text).toContain("Excerpts: up to 2 (started at 2); added when a match scores 0.90 or more (started at 0.90).");
+    expect(text).toContain("File hints: up to 3 (started at 3); offered from a score of 0.85 (started at 0.85).");
+    expect(text).toContain("This session's recent work counts as much as at the start.");
+  });
+
+  it("unused excerpts make fewer, and says why; searches after the prefetch make more hints", () => {
+    const text = learningLines(summary({ "weights.wastePenalty": 0.2, "weights.strugglePenalty": 0.7 })).join("\n");
+    expect(text).toContain("Excerpts: up to 1 (started at 2): excerpts put in front of the model often went unused");
+    expect(text).toContain("File hints: up to 5 (started at 3): the agent often searched again after what was prefetched");
+  });
+
+  it("used excerpts make more, and a larger budget is a larger share of the window", () => {
+    const text = learningLines(summary({ "weights.wastePenalty": 0.05, "thresholds.budget": 0.15 })).join("\n");
+    expect(text).toContain("Excerpts: up to 4 (started at 2): the excerpts it added were used");
+    expect(text).toContain("Share of the window for prefetched context: 15% (started at 10%).");
+  });
+
+  it("names the kinds of prompt by size, not by id, and the user's leanings in words", () => {
+    const lines = learningLines({ ...summary({}), profile: { ...profile, prefersThorough: 0.3, toleratesSearches: -0.2, observationCount: 9 } });
+    expect(lines).toContain("Kinds of prompt: 1 told apart by what they are about, each tuned on its own (the largest has 7 prompts).");
+    expect(lines).toContain("Across your projects (9 observations; it applies): you keep going with more context, you prefer the agent not to search much.");
+    expect(lines.join("\n")).not.toMatch(/ctx_0|alpha/);
+  });
+});
