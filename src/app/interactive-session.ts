@@ -48,7 +48,7 @@ export function openInteractiveSession(options: { root: string; env: NodeJS.Proc
   let server: Promise<WarmIndexServer | undefined> | undefined;
   return {
     services,
-    screen: createScreenReadModel(services),
+    screen: createScreenReadModel(services, options.env),
     openAgentSession: (sessionOptions) => openAgentSession({ ...sessionOptions, services, env: options.env }),
     indexing,
     promptHistory: new PromptHistoryStore(services.paths.promptHistory),

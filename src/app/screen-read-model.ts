@@ -1,7 +1,12 @@
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
+import type { SandboxStatus } from "../agent/sandbox/command-sandbox.js";
 import { ContextRetriever, type RetrievalResult } from "../context/context-retriever.js";
 import type { ConsentStore } from "../project/consent.js";
 import type { ContextReference } from "../store/content-types.js";
+import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
+import type { DoctorIndexState, DoctorReport } from "./doctor.js";
+import { notedDamage } from "./index-health.js";
+import { doctorOfSession } from "./project-doctor.js";
 import type { SessionRecord } from "../store/session-repository.js";
 import { parseMemoryRequest, runMemoryRequest } from "./knowledge/memory-commands.js";
 import type { ProjectServices } from "./project-services.js";
@@ -61,9 +66,13 @@ export interface ScreenReadModel {
    * `add`, `rm` and `answer` change what is kept. Returns the lines to show.
    */
   memory(argument: string): string[];
+  /** Full-text snapshots found damaged in this process (not read again to ask): they are rebuilt from the stored terms by `sylk index`. */
+  indexDamage(): FullTextIndexDamage[];
+  /** `/doctor`: `sylk doctor`'s checks, on the index and sandbox as the session sees them. */
+  doctor(session: { index: DoctorIndexState; sandbox: SandboxStatus }): Promise<DoctorReport>;
 }
 
-export function createScreenReadModel(services: ProjectServices): ScreenReadModel {
+export function createScreenReadModel(services: ProjectServices, env: NodeJS.ProcessEnv): ScreenReadModel {
   const { config } = services.loadedConfig;
   const retriever = new ContextRetriever(services.contentStore);
   return {
@@ -91,5 +100,7 @@ export function createScreenReadModel(services: ProjectServices): ScreenReadMode
     pendingQuestions: () => services.inquiries.countPending(),
     searchCode: (query, k) => searchProject(services, query, { k, scope: "code" }),
     memory: (argument) => runMemoryRequest(services, parseMemoryRequest(argument ? argument.split(/\s+/) : [])).lines,
+    indexDamage: () => notedDamage(services),
+    doctor: (session) => doctorOfSession(services, env, session),
   };
 }

@@ -4,6 +4,7 @@ import { sylkHome } from "../project/project-paths.js";
 import type { CliContext } from "./cli-context.js";
 import { registerAgentsCommand } from "./commands/agents-command.js";
 import { registerAskCommand } from "./commands/ask-command.js";
+import { registerDoctorCommand } from "./commands/doctor-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerInteractiveCommand } from "./commands/interactive-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
@@ -42,6 +43,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerAgentsCommand(program, context);
   registerMemoryCommand(program, context);
   registerTrustCommand(program, context);
+  registerDoctorCommand(program, context, setExitCode);
   // Last: `sylk` with no command starts it.
   registerInteractiveCommand(program, context);
   return program;

@@ -23,6 +23,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "pipeline", usage: "/pipeline <task>", description: "the team takes a task: plan, design, implement, review and fix, test, summary" },
   { name: "memory", usage: "/memory [list|search|add|rm|answer]", description: "what Sylk keeps across sessions, and the questions it has for you (# text keeps a note)" },
   { name: "cost", usage: "/cost", description: "tokens this session used, and an estimate in dollars" },
+  { name: "doctor", usage: "/doctor", description: "check the sandbox, Node, the index, the model and the configuration (like sylk doctor)" },
   { name: "clear", usage: "/clear", description: "clear the screen and start a new session" },
   { name: "exit", usage: "/exit", description: "quit (also Ctrl-C twice, or Ctrl-D on an empty prompt)" },
 ];

@@ -12,6 +12,7 @@ import type { TranscriptEntry } from "../transcript.js";
 import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../app/learning/learning-report.js";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
+import { doctorCommand } from "./doctor-command.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import type { SessionRecord } from "../../store/session-repository.js";
 import type { ScreenReadModel } from "../../app/screen-read-model.js";
@@ -71,6 +72,8 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return agent.print(note(costText(context)));
       case "memory":
         return agent.print(note(memoryText(argument, context)));
+      case "doctor":
+        return await doctorCommand(context);
       case "pipeline":
         if (!argument) return agent.print(note("Usage: /pipeline <task> (the team plans, designs, implements, reviews and fixes, tests and sums up)", "warning"));
         return agent.submit(`/pipeline ${argument}`);
