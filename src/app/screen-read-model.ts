@@ -1,9 +1,11 @@
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import type { SandboxStatus } from "../agent/sandbox/command-sandbox.js";
 import { ContextRetriever, type RetrievalResult } from "../context/context-retriever.js";
+import { configFilePaths, trustGatedProjectSettings } from "../config/load-config.js";
 import type { ConsentStore } from "../project/consent.js";
 import type { ContextReference } from "../store/content-types.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
+import { configReport } from "./config-report.js";
 import type { DoctorIndexState, DoctorReport } from "./doctor.js";
 import { notedDamage } from "./index-health.js";
 import { doctorOfSession } from "./project-doctor.js";
@@ -68,6 +70,8 @@ export interface ScreenReadModel {
   memory(argument: string): string[];
   /** Full-text snapshots found damaged in this process (not read again to ask): they are rebuilt from the stored terms by `sylk index`. */
   indexDamage(): FullTextIndexDamage[];
+  /** `/config`: the settings that matter, where each came from, the files read and how to change them. */
+  configuration(): string[];
   /** `/doctor`: `sylk doctor`'s checks, on the index and sandbox as the session sees them. */
   doctor(session: { index: DoctorIndexState; sandbox: SandboxStatus }): Promise<DoctorReport>;
 }
@@ -102,5 +106,11 @@ export function createScreenReadModel(services: ProjectServices, env: NodeJS.Pro
     memory: (argument) => runMemoryRequest(services, parseMemoryRequest(argument ? argument.split(/\s+/) : [])).lines,
     indexDamage: () => notedDamage(services),
     doctor: (session) => doctorOfSession(services, env, session),
+    configuration: () =>
+      configReport({
+        loaded: services.loadedConfig,
+        files: configFilePaths({ projectRoot: services.paths.root, env }),
+        projectGated: trustGatedProjectSettings(services.paths.root, env),
+      }),
   };
 }

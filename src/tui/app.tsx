@@ -1,9 +1,8 @@
 import { Box, Text, useApp, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
-import { estimateCost } from "../llm/model-prices.js";
-import { addUsage } from "../llm/model-types.js";
 import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
+import { costSoFar, windowTokensOf } from "./format/session-figures.js";
 import { describeSandbox, keptReadable, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { InteractiveSession } from "../app/interactive-session.js";
 import type { PromptHistory } from "../app/prompt-history.js";
@@ -257,7 +256,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
           model: provider
             ? {
                 name: provider.model,
-                contextWindow: agent.state.windowTokens ?? project.settings.windowTokens ?? provider.contextWindow,
+                contextWindow: windowTokensOf(agent.state, project.settings.windowTokens, provider),
               }
             : undefined,
           contextTokens: agent.state.contextTokens,
@@ -269,7 +268,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
             : {}),
           index,
           mode,
-          ...(provider ? { costDollars: estimateCost(provider.model, addUsage(agent.state.usage, agent.state.subagentUsage)) } : {}),
+          ...(provider ? { costDollars: costSoFar(agent.state, provider) } : {}),
           ...(provider ? { sandbox: sandboxLabel(agent.session.sandbox) } : {}),
         }}
       />

@@ -7,6 +7,8 @@ export interface SlashCommandSpec {
 
 export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "help", usage: "/help", description: "commands and keys" },
+  { name: "status", usage: "/status", description: "model, agent, permission mode, sandbox, index, the window and the cost so far" },
+  { name: "config", usage: "/config", description: "the settings in effect, where each came from, and how to change them" },
   { name: "search", usage: "/search <query>", description: "search the code index (like sylk search)" },
   { name: "index", usage: "/index", description: "refresh the index now" },
   { name: "sessions", usage: "/sessions", description: "this project's sessions, newest first" },

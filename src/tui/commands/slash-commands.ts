@@ -1,4 +1,5 @@
 import { formatCount } from "../../format/numbers.js";
+import { modelDescription } from "../format/session-figures.js";
 import { sessionLine } from "../../format/session-lines.js";
 import type { AgentControls } from "../hooks/use-agent.js";
 import type { AgentSession } from "../../app/session/open-agent-session.js";
@@ -13,6 +14,7 @@ import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../app/learning/learning-report.js";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
 import { doctorCommand } from "./doctor-command.js";
+import { statusCommand } from "./status-command.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import type { SessionRecord } from "../../store/session-repository.js";
 import type { ScreenReadModel } from "../../app/screen-read-model.js";
@@ -74,6 +76,10 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return agent.print(note(memoryText(argument, context)));
       case "doctor":
         return await doctorCommand(context);
+      case "status":
+        return statusCommand(context);
+      case "config":
+        return agent.print(note(context.project.configuration().join("\n")));
       case "pipeline":
         if (!argument) return agent.print(note("Usage: /pipeline <task> (the team plans, designs, implements, reviews and fixes, tests and sums up)", "warning"));
         return agent.submit(`/pipeline ${argument}`);
@@ -132,9 +138,8 @@ function resumeCommand(id: string, context: SlashCommandContext): void {
 }
 
 function modelText(session: AgentSession): string {
-  const provider = session.provider;
-  return provider
-    ? `Model: ${provider.model} (${provider.name}), a ${formatCount(provider.contextWindow)}-token context window.`
+  return session.provider
+    ? `Model: ${modelDescription(session.provider)}.`
     : "No model is configured: answers come from the index. Set ANTHROPIC_API_KEY, or configure a provider in .sylkrc.";
 }
 

@@ -83,7 +83,8 @@ function modelSegment(info: StatusInfo): Segment {
   return { full: info.model.name, short: truncate(info.model.name.replace(/^claude-/, ""), 18) };
 }
 
-function tokenSegment(info: StatusInfo): Segment | undefined {
+/** Tokens in the window of the window's size (`/status` says it too). */
+export function tokenSegment(info: Pick<StatusInfo, "model" | "contextTokens">): Segment | undefined {
   if (!info.model) return undefined;
   const tokens = info.contextTokens ?? 0;
   const window = info.model.contextWindow;
