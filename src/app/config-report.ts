@@ -15,6 +15,7 @@ const SHOWN_KEYS: readonly string[] = [
   "agent.maxTurns",
   "permissions.mode",
   "permissions.allow",
+  "permissions.ask",
   "permissions.deny",
   "sandbox.enabled",
   "sandbox.network",

@@ -82,6 +82,12 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
   // Refs: a session opened for /model or /clear takes the mode and model chosen since, in the same tick.
   const [mode, setMode] = useState<PermissionMode>(permissionMode ?? project.settings.permissionMode);
   const modeRef = useRef(mode);
+  // Shift+Tab and /permissions mode: this conversation's policy now, and the next one opened (/clear, /model) starts in it.
+  const changeMode = (next: PermissionMode) => {
+    modeRef.current = next;
+    setMode(next);
+    agent.session.setPermissionMode(next);
+  };
   const modelRef = useRef<string | undefined>(undefined);
   const openSession = useCallback<SessionFactory>(
     (approver, target) =>
@@ -178,9 +184,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
     blocking: consent.asking,
     cyclePermissionMode: () => {
       const next = nextPermissionMode(modeRef.current, permissionMode === "bypass");
-      modeRef.current = next;
-      setMode(next);
-      agent.session.setPermissionMode(next);
+      changeMode(next);
       flash(`${next} mode: ${PERMISSION_MODE_HINTS[next]} (Shift+Tab to change)`);
     },
     toggleTranscript: () => {
@@ -216,6 +220,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
       modelRef.current = model;
       return agent.switchSession(agent.session.started ? { id: agent.session.sessionId } : undefined);
     },
+    permissionMode: { initial: permissionMode ?? project.settings.permissionMode, set: changeMode },
     exit: requestExit,
   });
 

@@ -14,10 +14,12 @@ import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../app/learning/learning-report.js";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
 import { doctorCommand } from "./doctor-command.js";
+import { permissionsCommand } from "./permissions-command.js";
 import { statusCommand } from "./status-command.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import type { SessionRecord } from "../../store/session-repository.js";
 import type { ScreenReadModel } from "../../app/screen-read-model.js";
+import type { PermissionMode } from "../../agent/permissions/permission-modes.js";
 
 /** What the slash commands may touch: narrow on purpose. */
 export interface SlashCommandContext {
@@ -30,6 +32,8 @@ export interface SlashCommandContext {
   banner(): TranscriptEntry;
   /** `/model <name>`: the conversation goes on with another model; returns the session it continues in. */
   switchModel(model: string): AgentSession;
+  /** The mode the session started in, and a change of mode as Shift+Tab makes it (the status line follows). */
+  permissionMode: { initial: PermissionMode; set(mode: PermissionMode): void };
   exit(): void;
 }
 
@@ -78,6 +82,8 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return await doctorCommand(context);
       case "status":
         return statusCommand(context);
+      case "permissions":
+        return permissionsCommand(argument, context);
       case "config":
         return agent.print(note(context.project.configuration().join("\n")));
       case "pipeline":
