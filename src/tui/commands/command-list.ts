@@ -9,6 +9,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "help", usage: "/help", description: "commands and keys" },
   { name: "status", usage: "/status", description: "model, agent, permission mode, sandbox, index, the window and the cost so far" },
   { name: "permissions", usage: "/permissions [allow|ask|deny <rule> | mode <mode> | reset]", description: "what may run without asking, and rules for this session" },
+  { name: "init", usage: "/init", description: "write an AGENTS.md from the index: languages, build and test commands, layout (never over one)" },
   { name: "config", usage: "/config", description: "the settings in effect, where each came from, and how to change them" },
   { name: "search", usage: "/search <query>", description: "search the code index (like sylk search)" },
   { name: "index", usage: "/index", description: "refresh the index now" },

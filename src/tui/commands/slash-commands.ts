@@ -14,6 +14,7 @@ import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../app/learning/learning-report.js";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
 import { doctorCommand } from "./doctor-command.js";
+import { initCommand } from "./init-command.js";
 import { permissionsCommand } from "./permissions-command.js";
 import { statusCommand } from "./status-command.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
@@ -84,6 +85,8 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return statusCommand(context);
       case "permissions":
         return permissionsCommand(argument, context);
+      case "init":
+        return initCommand(argument, context);
       case "config":
         return agent.print(note(context.project.configuration().join("\n")));
       case "pipeline":
