@@ -1,11 +1,18 @@
 import type { ModelConfig } from "../config/schema.js";
 import { createProvider } from "../llm/create-provider.js";
-import type { DoctorCheck } from "./doctor.js";
+
+/** How the model check came out: what `sylk doctor` lists as its `model` line. */
+export interface ModelCheck {
+  name: "model";
+  status: "ok" | "warning" | "failed";
+  detail: string;
+  fix?: string;
+}
 
 /** How long the model gets to answer the doctor's request: a few seconds, so a dead endpoint does not hold the check. */
 export const MODEL_CHECK_TIMEOUT_MS = 5_000;
 
-const NAME = "model";
+const NAME = "model" as const;
 
 /**
  * Whether the model Sylk would talk to answers: one is configured, its key
@@ -14,7 +21,7 @@ const NAME = "model";
  * `timeoutMs`. An unreachable endpoint, a refused key or an unknown model is
  * a failed check, with the error in words.
  */
-export async function checkModel(config: ModelConfig, env: NodeJS.ProcessEnv, timeoutMs = MODEL_CHECK_TIMEOUT_MS): Promise<DoctorCheck> {
+export async function checkModel(config: ModelConfig, env: NodeJS.ProcessEnv, timeoutMs = MODEL_CHECK_TIMEOUT_MS): Promise<ModelCheck> {
   if (config.provider === "none") {
     return {
       name: NAME,

@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useStdout } from "ink";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
 import { costSoFar, windowTokensOf } from "./format/session-figures.js";
@@ -19,6 +19,7 @@ import { useAgent, type ResumeTarget, type SessionFactory } from "./hooks/use-ag
 import { useFlash } from "./hooks/use-flash.js";
 import { useIndexConsent } from "./hooks/use-index-consent.js";
 import { useIndexing } from "./hooks/use-indexing.js";
+import { usePermissionMode } from "./hooks/use-permission-mode.js";
 import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
 import { KeysProvider } from "./hooks/use-keys.js";
 import { usePromptEditor, type PromptEditor } from "./hooks/use-prompt-editor.js";
@@ -79,21 +80,15 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
   const [hint, flash, dismissHint] = useFlash();
   const exiting = useRef(false);
 
-  // Refs: a session opened for /model or /clear takes the mode and model chosen since, in the same tick.
-  const [mode, setMode] = useState<PermissionMode>(permissionMode ?? project.settings.permissionMode);
-  const modeRef = useRef(mode);
-  // Shift+Tab and /permissions mode: this conversation's policy now, and the next one opened (/clear, /model) starts in it.
-  const changeMode = (next: PermissionMode) => {
-    modeRef.current = next;
-    setMode(next);
-    agent.session.setPermissionMode(next);
-  };
+  // A session opened for /model or /clear takes the mode and model chosen since, in the same tick.
+  const initialMode = permissionMode ?? project.settings.permissionMode;
+  const modes = usePermissionMode(initialMode);
   const modelRef = useRef<string | undefined>(undefined);
   const openSession = useCallback<SessionFactory>(
     (approver, target) =>
       openAgentSession({
         approver,
-        permissionMode: modeRef.current,
+        permissionMode: modes.current(),
         ...(modelRef.current ? { model: modelRef.current } : {}),
         ...(target ? { resume: target } : {}),
       }),
@@ -183,8 +178,8 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
     dialogOpen: agent.approval !== undefined,
     blocking: consent.asking,
     cyclePermissionMode: () => {
-      const next = nextPermissionMode(modeRef.current, permissionMode === "bypass");
-      changeMode(next);
+      const next = nextPermissionMode(modes.current(), permissionMode === "bypass");
+      modes.change(next, agent.session);
       flash(`${next} mode: ${PERMISSION_MODE_HINTS[next]} (Shift+Tab to change)`);
     },
     toggleTranscript: () => {
@@ -220,7 +215,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
       modelRef.current = model;
       return agent.switchSession(agent.session.started ? { id: agent.session.sessionId } : undefined);
     },
-    permissionMode: { initial: permissionMode ?? project.settings.permissionMode, set: changeMode },
+    permissionMode: { initial: initialMode, set: (next) => modes.change(next, agent.session) },
     exit: requestExit,
   });
 
@@ -272,7 +267,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
             ? { quality: { predicted: agent.state.predictedQuality, ...(agent.state.agentId ? { agentId: agent.state.agentId } : {}) } }
             : {}),
           index,
-          mode,
+          mode: modes.mode,
           ...(provider ? { costDollars: costSoFar(agent.state, provider) } : {}),
           ...(provider ? { sandbox: sandboxLabel(agent.session.sandbox) } : {}),
         }}

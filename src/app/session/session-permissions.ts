@@ -1,8 +1,7 @@
-import type { PermissionMode, SessionAnswers } from "../../agent/permissions/permission-policy.js";
+import type { PermissionMode, PermissionPolicy, SessionAnswers } from "../../agent/permissions/permission-policy.js";
 import { NETWORK_RULE } from "../../agent/permissions/permission-policy.js";
-import { RULE_LISTS, type RuleList } from "../../agent/permissions/session-rules.js";
+import { RULE_LISTS, type RuleList, type SessionRules } from "../../agent/permissions/session-rules.js";
 import type { LoadedConfig } from "../../config/load-config.js";
-import type { SessionTree } from "./session-tree.js";
 
 /** Where a rule came from: a configuration layer, or the user in this session. */
 export type RuleOrigin = "user" | "project" | "environment" | "flag" | "session";
@@ -37,7 +36,7 @@ export interface SessionPermissions {
  * configuration's rules are listed with the layer that set them (a list set
  * in a file replaces the lower layer's whole list).
  */
-export function sessionPermissions(tree: SessionTree, loaded: LoadedConfig, toolNames: readonly string[]): SessionPermissions {
+export function sessionPermissions(tree: { policy: PermissionPolicy; sessionRules: SessionRules }, loaded: LoadedConfig, toolNames: readonly string[]): SessionPermissions {
   const tools = new Set([...toolNames, NETWORK_RULE]);
   return {
     view: () => ({

@@ -1,6 +1,6 @@
 import { doctorText } from "../../app/doctor.js";
 import { sessionIndexState } from "../format/index-state.js";
-import type { SlashCommandContext } from "./slash-commands.js";
+import type { SlashCommandContext } from "./slash-context.js";
 
 /** `/doctor`: `sylk doctor`'s checks, on the index and the sandbox as this session has them; the model gets a real request. */
 export async function doctorCommand(context: SlashCommandContext): Promise<void> {

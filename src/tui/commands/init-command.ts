@@ -1,4 +1,4 @@
-import type { SlashCommandContext } from "./slash-commands.js";
+import type { SlashCommandContext } from "./slash-context.js";
 
 /**
  * `/init`: an AGENTS.md at the project root from the index (languages,

@@ -4,7 +4,7 @@ import type { ListedRule, PermissionsView } from "../../app/session/session-perm
 import { visible } from "../../format/visible-text.js";
 import { PERMISSION_MODE_HINTS } from "../format/permission-modes.js";
 import type { TranscriptEntry } from "../transcript.js";
-import type { SlashCommandContext } from "./slash-commands.js";
+import type { SlashCommandContext } from "./slash-context.js";
 
 const USAGE = "Usage: /permissions [allow|ask|deny <rule> | mode <mode> | reset], e.g. /permissions allow run_command(npm test*)";
 

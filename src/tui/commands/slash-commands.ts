@@ -1,13 +1,11 @@
 import { formatCount } from "../../format/numbers.js";
 import { modelDescription } from "../format/session-figures.js";
 import { sessionLine } from "../../format/session-lines.js";
-import type { AgentControls } from "../hooks/use-agent.js";
 import type { AgentSession } from "../../app/session/open-agent-session.js";
 import type { RestoreResult } from "../../app/file-checkpoints.js";
 import { renderReference } from "../../context/context-reference.js";
 import { estimateCost, formatDollars } from "../../llm/model-prices.js";
 import { evictionNote } from "../agent-state.js";
-import type { BackgroundIndexing } from "../../app/background-indexing.js";
 import { RECAP_ITEMS, recapEntries } from "../session-recap.js";
 import type { TranscriptEntry } from "../transcript.js";
 import { SLASH_COMMANDS } from "./command-list.js";
@@ -19,24 +17,10 @@ import { permissionsCommand } from "./permissions-command.js";
 import { statusCommand } from "./status-command.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import type { SessionRecord } from "../../store/session-repository.js";
-import type { ScreenReadModel } from "../../app/screen-read-model.js";
-import type { PermissionMode } from "../../agent/permissions/permission-modes.js";
+import type { SlashCommandContext } from "./slash-context.js";
 
-/** What the slash commands may touch: narrow on purpose. */
-export interface SlashCommandContext {
-  project: ScreenReadModel;
-  agent: Pick<AgentControls, "print" | "clear" | "switchSession" | "session" | "state" | "submit">;
-  indexing: Pick<BackgroundIndexing, "refreshNow" | "snapshot">;
-  /** Erases the terminal (scrollback included) before a new session. */
-  clearScreen(): void;
-  /** The banner a cleared screen starts with. */
-  banner(): TranscriptEntry;
-  /** `/model <name>`: the conversation goes on with another model; returns the session it continues in. */
-  switchModel(model: string): AgentSession;
-  /** The mode the session started in, and a change of mode as Shift+Tab makes it (the status line follows). */
-  permissionMode: { initial: PermissionMode; set(mode: PermissionMode): void };
-  exit(): void;
-}
+export type { SlashCommandContext };
+
 
 const note = (text: string, tone: "info" | "warning" | "error" | "dim" = "info"): TranscriptEntry => ({ kind: "note", tone, text });
 

@@ -5,7 +5,7 @@ import { sessionIndexState } from "../format/index-state.js";
 import { PERMISSION_MODE_HINTS } from "../format/permission-modes.js";
 import { costSoFar, modelDescription, windowTokensOf } from "../format/session-figures.js";
 import { tokenSegment } from "../format/status-text.js";
-import type { SlashCommandContext } from "./slash-commands.js";
+import type { SlashCommandContext } from "./slash-context.js";
 
 /**
  * `/status`: the session on one screen: model, agent, permission mode,
