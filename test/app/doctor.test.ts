@@ -4,6 +4,7 @@ import { checkModel } from "../../src/app/model-check.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { defaultConfig } from "../../src/config/schema.js";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { startFakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 /** The doctor's checks one by one: each says ok, warning or failed, what it found, and the fix. */
@@ -139,6 +140,20 @@ describe("the model check", () => {
     expect(check.fix).toMatch(/^export ANTHROPIC_API_KEY=/);
     expect((await checkModel(anthropic({ provider: "none" }), env())).status).toBe("warning");
     expect(server.requests).toEqual([]);
+  });
+});
+
+describe("the model check on an OpenAI-compatible server", () => {
+  it("asks for the model list through the real SDK, the one call every such server answers without generating", async () => {
+    const server = await startFakeOpenAIServer();
+    try {
+      const config = { ...defaultConfig().model, provider: "openai-compatible" as const, name: "local-model", baseUrl: server.baseUrl };
+      const check = await checkModel(config, {});
+      expect(check).toMatchObject({ status: "ok", detail: expect.stringMatching(/^local-model \(openai-compatible\) answered in \d+ ms$/) });
+      expect(server.requests.map((request) => request.path)).toEqual(["/v1/models"]);
+    } finally {
+      await server.close();
+    }
   });
 });
 
