@@ -60,6 +60,8 @@ export interface FakeMessagesServer {
 
 export function startFakeMessagesServer(options: {
   plan: (body: any, number: number) => PlannedStep | undefined;
+  /** What `POST /v1/messages/count_tokens` answers instead of a count (a status, a hang, a delay); undefined counts. */
+  countTokens?: (body: any, headers: Record<string, string | string[] | undefined>) => PlannedStep | undefined;
   refuseUnpairedToolUse?: boolean;
 }): Promise<FakeMessagesServer>;
 

@@ -30,6 +30,10 @@
 // `refuseUnpairedToolUse: false`: a client that resumes a conversation cut between a call and its
 // result must repair it first.
 //
+// `POST /v1/messages/count_tokens` answers `{ input_tokens }` as estimated below, unless
+// `countTokens(body, headers)` returns a step: `{ status, errorType?, message?, headers? }` an error,
+// `{ hang: true }` no answer, `{ delayMs }` a late one (what `sylk doctor`'s model check meets).
+//
 // `requests` holds every `POST /v1/messages`: its number, body, headers (lower-case names, as
 // node gives them: where a key or token would travel) and the pairing problem, if any. `log` holds
 // every request of any route, as `{ path, method, headers, body }` (body parsed, or the raw text
@@ -57,7 +61,7 @@ const ERROR_TYPES = {
 
 const errorTypeOf = (status) => ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
 
-export async function startFakeMessagesServer({ plan, refuseUnpairedToolUse = true }) {
+export async function startFakeMessagesServer({ plan, countTokens, refuseUnpairedToolUse = true }) {
   const sockets = new Set();
   const requests = [];
   const log = [];
@@ -130,7 +134,7 @@ export async function startFakeMessagesServer({ plan, refuseUnpairedToolUse = tr
       return sendError(response, 404, `fake Anthropic server: no route for ${request.method} ${path}`);
     }
     if (notJson) return sendError(response, 400, "fake Anthropic server: request body is not JSON");
-    if (route === "/v1/messages/count_tokens") return sendJson(response, 200, { input_tokens: estimateTokens(body) });
+    if (route === "/v1/messages/count_tokens") return countTokensAnswer(response, countTokens?.(body, request.headers), body);
     const number = ++count;
     const invalid = refuseUnpairedToolUse ? conversationProblem(body?.messages) : undefined;
     requests.push({ number, body, headers: request.headers, invalid });
@@ -151,6 +155,14 @@ export async function startFakeMessagesServer({ plan, refuseUnpairedToolUse = tr
       return;
     }
     sendJson(response, 200, payload);
+  }
+
+  async function countTokensAnswer(response, step, body) {
+    if (step?.hang) return;
+    await sleep(step?.delayMs);
+    if (gone(response)) return;
+    if (step?.status) return sendError(response, step.status, step.message ?? `fake Anthropic server: scripted ${step.status}`, step);
+    sendJson(response, 200, { input_tokens: estimateTokens(body) });
   }
 
   await new Promise((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { SessionRules } from "../agent/permissions/session-rules.js";
 import { openAgentSession, type AgentSession, type AgentSessionOptions } from "./session/open-agent-session.js";
 import { openProject, type ProjectServices } from "./project-services.js";
 import { createScreenReadModel, type ScreenReadModel } from "./screen-read-model.js";
@@ -44,12 +45,14 @@ export function openInteractiveSession(options: { root: string; env: NodeJS.Proc
     lock: services.indexLock,
     backfill: services.backfill,
   });
+  // The rules typed with /permissions hold until Sylk ends, whichever conversation is open (/clear, /model, /resume).
+  const sessionRules = new SessionRules();
   let closing: Promise<void> | undefined;
   let server: Promise<WarmIndexServer | undefined> | undefined;
   return {
     services,
-    screen: createScreenReadModel(services),
-    openAgentSession: (sessionOptions) => openAgentSession({ ...sessionOptions, services, env: options.env }),
+    screen: createScreenReadModel(services, options.env),
+    openAgentSession: (sessionOptions) => openAgentSession({ ...sessionOptions, services, env: options.env, sessionRules }),
     indexing,
     promptHistory: new PromptHistoryStore(services.paths.promptHistory),
     mentions: new Mentions(services.paths.root, services.files),

@@ -1,8 +1,18 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
+import type { SandboxStatus } from "../agent/sandbox/command-sandbox.js";
 import { ContextRetriever, type RetrievalResult } from "../context/context-retriever.js";
+import { configFilePaths, trustGatedProjectSettings } from "../config/load-config.js";
 import type { ConsentStore } from "../project/consent.js";
 import { PromptNumbers } from "../format/prompt-numbers.js";
 import type { ContextReference } from "../store/content-types.js";
+import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
+import { projectFacts, renderAgentsFile } from "./agents-file.js";
+import { configReport } from "./config-report.js";
+import type { DoctorIndexState, DoctorReport } from "./doctor.js";
+import { notedDamage } from "./index-health.js";
+import { doctorOfSession } from "./project-doctor.js";
 import type { SessionRecord } from "../store/session-repository.js";
 import { parseMemoryRequest, runMemoryRequest } from "../knowledge/session/memory-commands.js";
 import type { ProjectServices } from "./project-services.js";
@@ -64,9 +74,21 @@ export interface ScreenReadModel {
    * `add`, `rm` and `answer` change what is kept. Returns the lines to show.
    */
   memory(argument: string): string[];
+  /** Full-text snapshots found damaged in this process (not read again to ask): they are rebuilt from the stored terms by `sylk index`. */
+  indexDamage(): FullTextIndexDamage[];
+  /**
+   * `/init`: an AGENTS.md from the index, offline. Written only where the
+   * project has none (never over one, even one made meanwhile); the text
+   * is returned either way.
+   */
+  initAgentsFile(): { path: string; written: boolean; text: string };
+  /** `/config`: the settings that matter, where each came from, the files read and how to change them. */
+  configuration(): string[];
+  /** `/doctor`: `sylk doctor`'s checks, on the index and sandbox as the session sees them. */
+  doctor(session: { index: DoctorIndexState; sandbox: SandboxStatus }): Promise<DoctorReport>;
 }
 
-export function createScreenReadModel(services: ProjectServices): ScreenReadModel {
+export function createScreenReadModel(services: ProjectServices, env: NodeJS.ProcessEnv): ScreenReadModel {
   const { config } = services.loadedConfig;
   const retriever = new ContextRetriever(services.contentStore);
   return {
@@ -95,5 +117,24 @@ export function createScreenReadModel(services: ProjectServices): ScreenReadMode
     pendingQuestions: () => services.inquiries.countPending(),
     searchCode: (query, k) => searchProject(services, query, { k, scope: "code" }),
     memory: (argument) => runMemoryRequest(services, parseMemoryRequest(argument ? argument.split(/\s+/) : [])).lines,
+    indexDamage: () => notedDamage(services),
+    doctor: (session) => doctorOfSession(services, env, session),
+    initAgentsFile() {
+      const path = join(services.paths.root, "AGENTS.md");
+      const text = renderAgentsFile(projectFacts(services.paths.root, { languages: services.files.languageCounts(), paths: services.files.indexedPaths() }));
+      try {
+        writeFileSync(path, text, { flag: "wx" });
+        return { path, written: true, text };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") return { path, written: false, text };
+        throw error;
+      }
+    },
+    configuration: () =>
+      configReport({
+        loaded: services.loadedConfig,
+        files: configFilePaths({ projectRoot: services.paths.root, env }),
+        projectGated: trustGatedProjectSettings(services.paths.root, env),
+      }),
   };
 }

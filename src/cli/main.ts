@@ -5,6 +5,7 @@ import type { CliContext } from "./cli-context.js";
 import { registerAgentsCommand } from "./commands/agents-command.js";
 import { registerAskCommand } from "./commands/ask-command.js";
 import { registerConfigCommand } from "./commands/config-command.js";
+import { registerDoctorCommand } from "./commands/doctor-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerInteractiveCommand } from "./commands/interactive-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
@@ -44,6 +45,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerMemoryCommand(program, context);
   registerTrustCommand(program, context);
   registerConfigCommand(program, context);
+  registerDoctorCommand(program, context, setExitCode);
   // Last: `sylk` with no command starts it.
   registerInteractiveCommand(program, context);
   return program;

@@ -123,6 +123,7 @@ export function configDefaults() {
     permissions: {
       mode: "default" as const,
       allow: [] as string[],
+      ask: [] as string[],
       deny: [] as string[],
     },
     context: {

@@ -66,8 +66,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const layers: Array<{ source: ConfigSource; origin: string; raw: RawObject }> = [];
   let ignoredProjectSettings: LoadedConfig["ignoredProjectSettings"];
 
-  const userPath = resolve(options.userConfigPath ?? join(env.HOME ?? homedir(), CONFIG_FILE_NAME));
-  const projectPath = resolve(options.projectRoot, CONFIG_FILE_NAME);
+  const { user: userPath, project: projectPath } = configFilePaths(options);
   if (existsSync(userPath)) {
     const raw = readConfigFile(userPath);
     validateLayer(raw, userPath);
@@ -107,6 +106,15 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     sources,
     ...(ignoredProjectSettings ? { ignoredProjectSettings } : {}),
     ...(clamped.length > 0 ? { clampedSettings: clamped } : {}),
+  };
+}
+
+/** Where the user's and the project's `.sylkrc` are looked for (either may be missing; both are the same file at the home directory). */
+export function configFilePaths(options: Pick<LoadConfigOptions, "projectRoot" | "userConfigPath" | "env">): { user: string; project: string } {
+  const env = options.env ?? process.env;
+  return {
+    user: resolve(options.userConfigPath ?? join(env.HOME ?? homedir(), CONFIG_FILE_NAME)),
+    project: resolve(options.projectRoot, CONFIG_FILE_NAME),
   };
 }
 

@@ -189,6 +189,8 @@ const permissionsSchema = z.strictObject({
   mode: z._default(z.enum(["default", "accept-edits", "plan", "bypass"]), d.permissions.mode),
   /** Calls allowed without asking, e.g. "run_command(npm test*)", "edit_file(src/**)". */
   allow: z._default(z.array(z.string().check(z.regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)"))), d.permissions.allow),
+  /** Calls asked about every time, even when an allow rule or the mode would allow them; deny wins over ask, ask over allow. */
+  ask: z._default(z.array(z.string().check(z.regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)"))), d.permissions.ask),
   /** Calls always refused; deny wins over allow. */
   deny: z._default(z.array(z.string().check(z.regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)"))), d.permissions.deny),
 });

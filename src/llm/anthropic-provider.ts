@@ -69,6 +69,16 @@ export class AnthropicProvider implements ModelProvider {
     return withRetries((attemptSignal) => this.attempt(request, attemptSignal), this.retry, signal, (error) => toModelError(error, url));
   }
 
+  /** The Messages API's token count: it checks the key and the model name, and no output is generated or billed. */
+  async probe(signal: AbortSignal): Promise<void> {
+    const client = await this.clientFor();
+    try {
+      await client.messages.countTokens({ model: this.model, messages: [{ role: "user", content: "ping" }] }, { signal });
+    } catch (error) {
+      throw toModelError(error, this.options.baseUrl ?? "https://api.anthropic.com");
+    }
+  }
+
   private async *attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     const client = await this.clientFor();
     // Aborted by the user (signal) or when the stream stalls (see withIdleTimeout).

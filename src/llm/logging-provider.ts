@@ -28,6 +28,11 @@ export class LoggingProvider implements ModelProvider {
     return this.inner.contextWindow;
   }
 
+  /** Forwarded as it is: a probe sends no conversation. */
+  get probe(): ModelProvider["probe"] {
+    return this.inner.probe?.bind(this.inner);
+  }
+
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     const started = Date.now();
     const retries: string[] = [];

@@ -34,6 +34,11 @@ export class MaskingProvider implements ModelProvider {
     return this.inner.contextWindow;
   }
 
+  /** Forwarded as it is: a probe sends no conversation. */
+  get probe(): ModelProvider["probe"] {
+    return this.inner.probe?.bind(this.inner);
+  }
+
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelStreamEvent> {
     return this.inner.stream(this.masked(request), signal);
   }

@@ -95,4 +95,10 @@ export interface ModelProvider {
   /** Tokens the model can take in one request. */
   readonly contextWindow: number;
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelStreamEvent>;
+  /**
+   * One cheap request that proves the model answers with this key and
+   * endpoint, generating nothing (`sylk doctor`); rejects with a `ModelError`
+   * that says what went wrong. Absent where a provider has no such call.
+   */
+  probe?(signal: AbortSignal): Promise<void>;
 }

@@ -64,6 +64,16 @@ export class OpenAICompatibleProvider implements ModelProvider {
     return withRetries((attemptSignal) => this.attempt(request, attemptSignal), this.retry, signal, (error) => toModelError(error, this.options.baseUrl));
   }
 
+  /** The models list: the one call every OpenAI-compatible server (OpenAI, Ollama, vLLM, LM Studio) answers without generating. */
+  async probe(signal: AbortSignal): Promise<void> {
+    const client = await this.clientFor();
+    try {
+      await client.models.list({ signal });
+    } catch (error) {
+      throw toModelError(error, this.options.baseUrl);
+    }
+  }
+
   private async *attempt(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     const client = await this.clientFor();
     // Aborted by the user (signal) or when the stream stalls (see withIdleTimeout).

@@ -170,7 +170,13 @@ export class FileRepository {
     return new Map(rows.map((row) => [row.path, row]));
   }
 
-  /** Whether no file was ever recorded: the project has no index yet. */
+  /** Indexed files by language, most first (files of no known language left out). */
+  languageCounts(): Array<{ language: string; files: number }> {
+    return this.db
+      .prepare("SELECT language, COUNT(*) AS files FROM files WHERE status = 'indexed' AND language IS NOT NULL GROUP BY language ORDER BY files DESC, language")
+      .all() as Array<{ language: string; files: number }>;
+  }
+
   /** Every indexed file's path, for completing @-mentions. */
   indexedPaths(): string[] {
     return (this.db.prepare("SELECT path FROM files WHERE status = 'indexed' ORDER BY path").pluck().all() as string[]);
@@ -210,6 +216,7 @@ export class FileRepository {
       .all(path) as IndexedSymbol[];
   }
 
+  /** Whether no file was ever recorded: the project has no index yet. */
   isEmpty(): boolean {
     return this.db.prepare("SELECT 1 FROM files LIMIT 1").get() === undefined;
   }

@@ -1,10 +1,9 @@
 import { Box, Text, useApp, useStdout } from "ink";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { defaultConfig } from "../config/schema.js";
-import { estimateCost } from "../llm/model-prices.js";
-import { addUsage } from "../llm/model-types.js";
 import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
+import { costSoFar, windowTokensOf } from "./format/session-figures.js";
 import { describeSandbox, keptReadable, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { InteractiveSession } from "../app/interactive-session.js";
 import type { PromptHistory } from "../app/prompt-history.js";
@@ -21,6 +20,7 @@ import { useAgent, type ResumeTarget, type SessionFactory } from "./hooks/use-ag
 import { useFlash } from "./hooks/use-flash.js";
 import { useIndexConsent } from "./hooks/use-index-consent.js";
 import { useIndexing } from "./hooks/use-indexing.js";
+import { usePermissionMode } from "./hooks/use-permission-mode.js";
 import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
 import { KeysProvider } from "./hooks/use-keys.js";
 import { usePromptEditor, type PromptEditor } from "./hooks/use-prompt-editor.js";
@@ -83,15 +83,15 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
   const [hint, flash, dismissHint] = useFlash();
   const exiting = useRef(false);
 
-  // Refs: a session opened for /model or /clear takes the mode and model chosen since, in the same tick.
-  const [mode, setMode] = useState<PermissionMode>(permissionMode ?? project.settings.permissionMode);
-  const modeRef = useRef(mode);
+  // A session opened for /model or /clear takes the mode and model chosen since, in the same tick.
+  const initialMode = permissionMode ?? project.settings.permissionMode;
+  const modes = usePermissionMode(initialMode);
   const modelRef = useRef<string | undefined>(undefined);
   const openSession = useCallback<SessionFactory>(
     (approver, target) =>
       openAgentSession({
         approver,
-        permissionMode: modeRef.current,
+        permissionMode: modes.current(),
         ...(modelRef.current ? { model: modelRef.current } : {}),
         ...(target ? { resume: target } : {}),
       }),
@@ -181,10 +181,8 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
     dialogOpen: agent.approval !== undefined,
     blocking: consent.asking,
     cyclePermissionMode: () => {
-      const next = nextPermissionMode(modeRef.current, permissionMode === "bypass");
-      modeRef.current = next;
-      setMode(next);
-      agent.session.setPermissionMode(next);
+      const next = nextPermissionMode(modes.current(), permissionMode === "bypass");
+      modes.change(next, agent.session);
       flash(`${next} mode: ${PERMISSION_MODE_HINTS[next]} (Shift+Tab to change)`);
     },
     toggleTranscript: () => {
@@ -220,6 +218,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
       modelRef.current = model;
       return agent.switchSession(agent.session.started ? { id: agent.session.sessionId } : undefined);
     },
+    permissionMode: { initial: initialMode, set: (next) => modes.change(next, agent.session) },
     exit: requestExit,
   });
 
@@ -260,7 +259,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
           model: provider
             ? {
                 name: provider.model,
-                contextWindow: agent.state.windowTokens ?? project.settings.windowTokens ?? provider.contextWindow,
+                contextWindow: windowTokensOf(agent.state, project.settings.windowTokens, provider),
               }
             : undefined,
           ...(agent.session.agentType !== DEFAULT_AGENT ? { agent: agent.session.agentType } : {}),
@@ -272,8 +271,8 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
             ? { quality: { predicted: agent.state.predictedQuality, ...(agent.state.agentId ? { agentId: agent.state.agentId } : {}) } }
             : {}),
           index,
-          mode,
-          ...(provider ? { costDollars: estimateCost(provider.model, addUsage(agent.state.usage, agent.state.subagentUsage)) } : {}),
+          mode: modes.mode,
+          ...(provider ? { costDollars: costSoFar(agent.state, provider) } : {}),
           ...(provider ? { sandbox: sandboxLabel(agent.session.sandbox) } : {}),
         }}
       />

@@ -13,7 +13,7 @@ let screen: ScreenReadModel;
 beforeEach(() => {
   project = createTempProject({ "a.ts": "export const a = 1;\n" });
   services = openProject({ root: project.root, env: { ...project.env, SYLK_CONTEXT_WINDOW_TOKENS: "9000" } });
-  screen = createScreenReadModel(services);
+  screen = createScreenReadModel(services, project.env);
 });
 afterEach(async () => {
   await services.close();

@@ -32,7 +32,7 @@ describe("a project's .sylkrc in a folder the user has not trusted", () => {
     expect(config.model.apiKeyEnv).toBeUndefined();
     expect(config.embedding).toMatchObject({ provider: "builtin", apiKeyEnv: "OPENAI_API_KEY" });
     expect(config.embedding.baseUrl).toBeUndefined();
-    expect(config.permissions).toEqual({ mode: "default", allow: [], deny: [] });
+    expect(config.permissions).toEqual({ mode: "default", allow: [], ask: [], deny: [] });
     expect(config.sandbox).toEqual({ enabled: true, network: false, writableDirectories: [], denyRead: [] });
     expect(config.model.maxTokens).toBe(4096);
     expect(config.index.chunkLines).toBe(30);

@@ -135,6 +135,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(74);
+    expect(documented).toBe(75);
   });
 });

@@ -32,6 +32,11 @@ export interface FakeAnthropicServer {
   enqueue(...responses: Array<ScriptedResponse | DynamicResponse>): void;
   /** Scripted responses not yet consumed. */
   pending(): number;
+  /**
+   * Answers for `POST /v1/messages/count_tokens`, FIFO (a status, a hang or a
+   * delay; any blocks are ignored): once none is left, counts are answered.
+   */
+  enqueueCountTokens(...responses: ScriptedResponse[]): void;
   /** Stops listening and destroys every open socket, including hanging/delayed ones. */
   close(): Promise<void>;
 }
@@ -231,7 +236,12 @@ function stepOf(spec: Readonly<ReplySpec>, body: any): PlannedStep {
 
 export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
   const queue: Array<ScriptedResponse | DynamicResponse> = [];
+  const countQueue: ScriptedResponse[] = [];
   const server = await startFakeMessagesServer({
+    countTokens: (body) => {
+      const next = countQueue.shift();
+      return next ? stepOf(next.spec, body) : undefined;
+    },
     // Tests script conversations of every shape, repaired or not: the pairing rule is the scripts' check.
     refuseUnpairedToolUse: false,
     plan: (body) => {
@@ -249,6 +259,9 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
       queue.push(...responses);
     },
     pending: () => queue.length,
+    enqueueCountTokens: (...responses) => {
+      countQueue.push(...responses);
+    },
     close: () => server.close(),
   };
 }

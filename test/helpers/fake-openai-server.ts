@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from "node:net";
  * A loopback server speaking OpenAI's chat-completions API (streaming SSE
  * chunks with content and tool-call deltas, then a usage chunk and
  * `[DONE]`), for the real `openai` SDK in tests. Scripted FIFO like the fake
- * Anthropic server.
+ * Anthropic server; `GET /v1/models` lists one model, unscripted.
  */
 export interface OpenAIScript {
   text?: string;
@@ -37,6 +37,11 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
     request.on("end", () => {
       const body = raw ? JSON.parse(raw) : undefined;
       requests.push({ path: request.url ?? "", headers: request.headers, body });
+      // The model list (what `sylk doctor` asks) is answered without a script.
+      if (request.method === "GET" && (request.url ?? "").split("?")[0] === "/v1/models") {
+        response.writeHead(200, { "content-type": "application/json" });
+        return response.end(JSON.stringify({ object: "list", data: [{ id: "local-model", object: "model", created: 0, owned_by: "fake" }] }));
+      }
       const script = queue.shift();
       if (!script) return error(response, 500, "fake OpenAI server: no scripted response left");
       if (script.status) {

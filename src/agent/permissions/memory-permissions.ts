@@ -41,7 +41,8 @@ function covers(rule: MemoryRule, tool: string, scope: MemoryTarget["scope"]): b
 
 /**
  * The policy for one `remember` call. Deny rules and plan mode refuse it;
- * bypass, an allow rule or an "always" answer of this session allow it;
+ * an ask rule has it asked about; otherwise bypass, an allow rule or an
+ * "always" answer of this session allow it;
  * accept-edits allows what stays with this project (like an edit of its
  * files, it reaches no other project), never what every project will read;
  * anything else is asked, and a run that cannot ask is told how to allow it.
@@ -49,7 +50,7 @@ function covers(rule: MemoryRule, tool: string, scope: MemoryTarget["scope"]): b
 export function decideMemoryCall(
   request: { tool: string; memory: MemoryTarget | undefined },
   mode: PermissionMode,
-  rules: { allow: readonly MemoryRule[]; deny: readonly MemoryRule[] },
+  rules: { allow: readonly MemoryRule[]; deny: readonly MemoryRule[]; ask?: readonly MemoryRule[] },
 ): MemoryDecision {
   // A remember tool that cannot say where it keeps things is judged as keeping them for every project.
   const memory = request.memory ?? { scope: "user" as const, what: request.tool };
@@ -60,9 +61,10 @@ export function decideMemoryCall(
   if (mode === "plan") {
     return { behavior: "deny", reason: `Plan mode changes nothing, Sylk's memory included: say what you would keep ${where} instead.` };
   }
-  if (mode === "bypass" || rules.allow.some((rule) => covers(rule, request.tool, memory.scope))) return { behavior: "allow" };
-  if (mode === "accept-edits" && memory.scope === "project") return { behavior: "allow" };
   const rule = `${request.tool}(scope:${memory.scope})`;
+  const asked = (rules.ask ?? []).some((candidate) => covers(candidate, request.tool, memory.scope));
+  if (!asked && (mode === "bypass" || rules.allow.some((candidate) => covers(candidate, request.tool, memory.scope)))) return { behavior: "allow" };
+  if (!asked && mode === "accept-edits" && memory.scope === "project") return { behavior: "allow" };
   const otherwise = memory.scope === "project" ? ", or run with --permission-mode accept-edits" : "";
   return {
     behavior: "ask",

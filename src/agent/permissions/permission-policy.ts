@@ -15,6 +15,7 @@ import {
   type ParsedRule,
 } from "./permission-rules.js";
 import { protectedPaths } from "./protected-paths.js";
+import { SessionRules, type RuleList } from "./session-rules.js";
 import { analyseShellCommand, type ShellAnalysis } from "./shell-commands.js";
 import { unquotedText } from "./simple-command.js";
 
@@ -33,12 +34,25 @@ export type PermissionDecision =
  * Rules in the form `tool` or `tool(pattern)`. A command rule
  * (`run_command(npm test*)`) judges each simple command of a command line
  * (`shell-commands.ts`): allow rules cover the line when they cover every
- * one, a deny rule forbids it when it matches any. Path rules
- * (`edit_file(src/**)`) match paths by glob. Deny rules win over allow rules.
+ * one, a deny or ask rule applies when it matches any. Path rules
+ * (`edit_file(src/**)`) match paths by glob. Deny rules win over ask rules,
+ * ask rules over allow rules, wherever each came from.
  */
 export interface PermissionRules {
   allow: readonly string[];
   deny: readonly string[];
+  /** Asked about every time: no allow rule, "always" answer or mode skips the question. */
+  ask?: readonly string[];
+}
+
+/** The "always allow for this session" answers given so far. */
+export interface SessionAnswers {
+  /** Tools whose every file change is allowed. */
+  tools: string[];
+  /** Exact command lines allowed again (`tool: command`). */
+  commands: string[];
+  /** `tool(scope:…)` for calls that keep something beyond the session. */
+  memory: string[];
 }
 
 export interface PermissionRequest {
@@ -48,34 +62,36 @@ export interface PermissionRequest {
 }
 
 /** The rule name that opens the sandbox's network: `network` or `network(npm install*)`. */
-const NETWORK_RULE = "network";
+export const NETWORK_RULE = "network";
 
 export class PermissionPolicy {
-  private readonly allowRules: ParsedRule[];
-  private readonly denyRules: ParsedRule[];
+  private readonly configRules: Record<RuleList, ParsedRule[]>;
   /** "Always allow for this session" answers: every call of a tool that runs no command (file changes)... */
   private readonly sessionTools = new Set<string>();
   /** ...or one exact command line again. */
   private readonly sessionCommands = new Set<string>();
   private readonly shellParser: Promise<ShellSyntaxParser | Error>;
-  /** The rules as calls of kind `remember` read them (see `memory-permissions.ts`), "always" answers included. */
-  private readonly memoryRules: { allow: MemoryRule[]; deny: MemoryRule[] };
+  /** The configuration's rules as calls of kind `remember` read them (see `memory-permissions.ts`). */
+  private readonly memoryRules: { allow: MemoryRule[]; deny: MemoryRule[]; ask: MemoryRule[] };
+  /** "Always" answers to calls of kind `remember`. */
+  private readonly memoryAnswers: MemoryRule[] = [];
 
   /**
    * `shellParser`: reads command lines; it starts loading here, at the
    * start of the session. If it fails to load, no command line can be
    * judged by rules: each is asked about, and deny rules still look at its
-   * pieces.
+   * pieces. `session`: the rules the user added for this session
+   * (`/permissions`), read at each decision.
    */
   constructor(
     private currentMode: PermissionMode,
     rules: PermissionRules = { allow: [], deny: [] },
     shellParser: Promise<ShellSyntaxParser> = loadBashParser(),
+    private readonly session: SessionRules = new SessionRules(),
   ) {
-    this.allowRules = rules.allow.map(parseRule);
-    this.denyRules = rules.deny.map(parseRule);
+    this.configRules = { allow: rules.allow.map(parseRule), ask: (rules.ask ?? []).map(parseRule), deny: rules.deny.map(parseRule) };
     this.shellParser = shellParser.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-    this.memoryRules = { allow: memoryRulesOf(rules.allow, "allow"), deny: memoryRulesOf(rules.deny, "deny") };
+    this.memoryRules = { allow: memoryRulesOf(rules.allow, "allow"), deny: memoryRulesOf(rules.deny, "deny"), ask: memoryRulesOf(rules.ask ?? [], "allow") };
   }
 
   get mode(): PermissionMode {
@@ -87,17 +103,37 @@ export class PermissionPolicy {
     this.currentMode = mode;
   }
 
+  /** The "always" answers given in this conversation, for `/permissions`. */
+  sessionAnswers(): SessionAnswers {
+    return {
+      tools: [...this.sessionTools],
+      commands: [...this.sessionCommands].map((key) => key.replace("\u0000", ": ")),
+      memory: this.memoryAnswers.map((rule) => `${rule.tool}(scope:${rule.scope})`),
+    };
+  }
+
+  /** `/permissions reset`: the "always" answers are forgotten (the session's rules are the caller's to clear). */
+  forgetSessionAnswers(): void {
+    this.sessionTools.clear();
+    this.sessionCommands.clear();
+    this.memoryAnswers.length = 0;
+  }
+
   async decide(request: PermissionRequest): Promise<PermissionDecision> {
-    if (request.kind === "remember") return decideMemoryCall({ tool: request.tool, memory: request.targets.memory }, this.mode, this.memoryRules);
+    if (request.kind === "remember") return this.decideMemory(request);
     const command = request.targets.command;
     const analysis = command === undefined ? undefined : await this.analyse(command);
     if (command !== undefined && analysis) {
       const danger = blocklisted(command, analysis);
       if (danger) return { behavior: "deny", reason: `Refused in every permission mode: the command looks like ${danger}.` };
     }
-    const denial = this.denial(request, analysis);
-    if (denial) return { behavior: "deny", reason: describeDenial(request.tool, denial) };
-    if (request.kind === "read") return { behavior: "allow" };
+    const denial = this.matching(this.rules("deny"), request, analysis);
+    if (denial) {
+      const where = this.session.rules("deny").includes(denial.rule) ? "the user set for this session" : "in the configuration";
+      return { behavior: "deny", reason: describeDenial(request.tool, denial, where) };
+    }
+    const asked = this.askedByRule(request, analysis);
+    if (request.kind === "read") return asked ?? { behavior: "allow" };
     if (request.targets.unsandboxed) return this.decideUnsandboxed(command ?? request.tool);
     const guarded = request.kind === "write" ? protectedPaths(request.targets.paths ?? []) : [];
     if (guarded.length > 0) {
@@ -108,6 +144,7 @@ export class PermissionPolicy {
         reason: `Change a protected file: ${guarded.map((entry) => entry.reason).join("; ")}`,
       };
     }
+    if (asked) return this.mode === "plan" ? { behavior: "deny", reason: "Plan mode is read-only: describe the change instead of making it." } : asked;
     const coverage = this.coverage(request, analysis);
     if (coverage.covered) return { behavior: "allow" };
     const runReason = `Run a command: ${command ?? request.tool}${coverage.why ? ` (${coverage.why})` : ""}`;
@@ -125,6 +162,37 @@ export class PermissionPolicy {
           reason: request.kind === "write" ? `Change ${request.targets.paths?.join(", ") ?? "a file"}` : runReason,
         };
     }
+  }
+
+  /** The configuration's rules of one kind, then the session's. */
+  private rules(list: RuleList): ParsedRule[] {
+    return [...this.configRules[list], ...this.session.rules(list)];
+  }
+
+  /**
+   * An ask rule that matches the call: it is asked about each time (no
+   * "always" answer covers it), whatever allow rules and the mode say.
+   */
+  private askedByRule(request: PermissionRequest, analysis: ShellAnalysis | undefined): PermissionDecision | undefined {
+    const match = this.matching(this.rules("ask"), request, analysis);
+    if (!match) return undefined;
+    const command = request.targets.command;
+    const what = command !== undefined ? `Run a command: ${command}` : `${request.kind === "write" ? "Change" : "Read"} ${request.targets.paths?.join(", ") ?? `with ${request.tool}`}`;
+    return {
+      behavior: "ask",
+      once: true,
+      reason: `${what} (the ask rule ${match.rule.text} matches)`,
+      unattended: `The ask rule ${match.rule.text} asks the user about this ${request.tool} call, and this run cannot ask. Tell the user what you wanted to do instead.`,
+    };
+  }
+
+  private decideMemory(request: PermissionRequest): PermissionDecision {
+    const rules = {
+      allow: [...this.memoryRules.allow, ...memoryRulesOf(this.session.texts("allow"), "allow"), ...this.memoryAnswers],
+      deny: [...this.memoryRules.deny, ...memoryRulesOf(this.session.texts("deny"), "deny")],
+      ask: [...this.memoryRules.ask, ...memoryRulesOf(this.session.texts("ask"), "allow")],
+    };
+    return decideMemoryCall({ tool: request.tool, memory: request.targets.memory }, this.mode, rules);
   }
 
   /**
@@ -146,8 +214,8 @@ export class PermissionPolicy {
    */
   async allowsNetwork(command: string): Promise<boolean> {
     const analysis = await this.analyse(command);
-    if (commandDenial(this.denyRules, NETWORK_RULE, analysis)) return false;
-    return commandCoverage(this.allowRules, NETWORK_RULE, analysis, false).covered;
+    if (commandDenial(this.rules("deny"), NETWORK_RULE, analysis)) return false;
+    return commandCoverage(this.rules("allow"), NETWORK_RULE, analysis, false).covered;
   }
 
   /**
@@ -158,7 +226,7 @@ export class PermissionPolicy {
    */
   allowForSession(request: PermissionRequest): void {
     if (request.kind === "remember") {
-      this.memoryRules.allow.push({ tool: request.tool, scope: request.targets.memory?.scope ?? "user" });
+      this.memoryAnswers.push({ tool: request.tool, scope: request.targets.memory?.scope ?? "user" });
       return;
     }
     const command = request.targets.command;
@@ -166,19 +234,21 @@ export class PermissionPolicy {
     else this.sessionCommands.add(sessionKey(request.tool, command));
   }
 
-  private denial(request: PermissionRequest, analysis: ShellAnalysis | undefined): Denial | undefined {
-    if (analysis) return commandDenial(this.denyRules, request.tool, analysis);
-    const rule = this.denyRules.find((candidate) => candidate.tool === request.tool && coversPaths(candidate, request.targets.paths ?? []));
+  /** The first of these rules that applies to the call: a command rule matching any of its simple commands, a path rule covering all its paths. */
+  private matching(rules: readonly ParsedRule[], request: PermissionRequest, analysis: ShellAnalysis | undefined): Denial | undefined {
+    if (analysis) return commandDenial(rules, request.tool, analysis);
+    const rule = rules.find((candidate) => candidate.tool === request.tool && coversPaths(candidate, request.targets.paths ?? []));
     return rule ? { rule } : undefined;
   }
 
   private coverage(request: PermissionRequest, analysis: ShellAnalysis | undefined): Coverage {
     const command = request.targets.command;
     if (command !== undefined && this.sessionCommands.has(sessionKey(request.tool, command))) return { covered: true };
-    if (analysis) return commandCoverage(this.allowRules, request.tool, analysis, true);
+    const allow = this.rules("allow");
+    if (analysis) return commandCoverage(allow, request.tool, analysis, true);
     if (this.sessionTools.has(request.tool)) return { covered: true };
     const paths = request.targets.paths ?? [];
-    return { covered: this.allowRules.some((rule) => rule.tool === request.tool && coversPaths(rule, paths)) };
+    return { covered: allow.some((rule) => rule.tool === request.tool && coversPaths(rule, paths)) };
   }
 
   /** The command line's simple commands; never throws: what cannot be read is unparseable. */

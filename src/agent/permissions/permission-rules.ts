@@ -53,10 +53,10 @@ export function commandDenial(rules: readonly ParsedRule[], tool: string, analys
   return undefined;
 }
 
-/** What the user and the model are told about a denial. */
-export function describeDenial(tool: string, denial: Denial): string {
+/** What the user and the model are told about a denial; `where` the rule came from. */
+export function describeDenial(tool: string, denial: Denial, where = "in the configuration"): string {
   const which = denial.command ? `\`${denial.command.text}\` matches` : "It matches";
-  return `A deny rule in the configuration forbids this ${tool} call. ${which} ${denial.rule.text}.`;
+  return `A deny rule ${where} forbids this ${tool} call. ${which} ${denial.rule.text}.`;
 }
 
 export type Coverage = { covered: true } | { covered: false; why?: string };

@@ -1,5 +1,6 @@
 import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
 import type { PermissionMode } from "../../agent/permissions/permission-policy.js";
+import type { SessionRules } from "../../agent/permissions/session-rules.js";
 import type { CommandSandbox, SandboxStatus } from "../../agent/sandbox/command-sandbox.js";
 import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { TaskList } from "../../agent/tools/todo-write.js";
@@ -14,6 +15,7 @@ import type { SessionKind } from "../../store/session-repository.js";
 import type { EditGroup, RestoreResult } from "../file-checkpoints.js";
 import type { RetrievalLearningSummary } from "../../learning/session/retrieval-learning.js";
 import type { ProjectServices } from "../project-services.js";
+import type { SessionPermissions } from "./session-permissions.js";
 import type { SessionTree } from "./session-tree.js";
 import type { WorkflowSource } from "../../team/workflow-block.js";
 
@@ -23,6 +25,8 @@ export interface AgentSessionOptions {
   env: NodeJS.ProcessEnv;
   /** Overrides `permissions.mode` (the `--permission-mode` flag). */
   permissionMode?: PermissionMode;
+  /** The rules the user added with `/permissions`, shared by every conversation of the screen; a new set by default. */
+  sessionRules?: SessionRules;
   /** Asks the user about writes and commands; absent in scripted runs (they are refused). */
   approver?: Approver;
   /** Continue the latest session, or resume one by id (or id prefix). */
@@ -70,6 +74,8 @@ export interface AgentSession {
   readonly permissionMode: PermissionMode;
   /** Shift+Tab in the TUI: what runs without asking from now on. */
   setPermissionMode(mode: PermissionMode): void;
+  /** `/permissions`: the mode and rules in force, and the rules the user adds for this session. */
+  readonly permissions: SessionPermissions;
   /**
    * `/evict`: everything the eviction strategy may take leaves the window
    * now, each part replaced by its reference; nothing before the first turn.

@@ -27,6 +27,7 @@ import { Conversation } from "./conversation.js";
 import { resumedSession } from "./resumed-session.js";
 import { type ModelChoice, SessionRuntime } from "./session-runtime.js";
 import { toolsForSession } from "./session-tools.js";
+import { sessionPermissions } from "./session-permissions.js";
 import { SessionTree } from "./session-tree.js";
 import { SessionWindow } from "./session-window.js";
 
@@ -120,11 +121,14 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     openChild,
     canAsk: approver !== undefined,
   });
-  return sessionOf({ config, role, model, conversation, tree, ownsTree: !options.tree, window, checkpoints, handoff, learning, userProfiles, knowledge, observations, router: team.router, runtime });
+  return sessionOf({ services, config, toolNames: tools.names(), role, model, conversation, tree, ownsTree: !options.tree, window, checkpoints, handoff, learning, userProfiles, knowledge, observations, router: team.router, runtime });
 }
 
 interface SessionParts {
+  services: ProjectServices;
   config: SylkConfig;
+  /** The tools the agent has: the names a rule may give. */
+  toolNames: readonly string[];
   role: ResolvedRole;
   model: ModelChoice;
   conversation: Conversation;
@@ -168,6 +172,7 @@ function sessionOf(parts: SessionParts): AgentSession {
       return tree.policy.mode;
     },
     setPermissionMode: (mode) => tree.policy.setMode(mode),
+    permissions: sessionPermissions(tree, parts.services.loadedConfig, parts.toolNames),
     evictNow: async () => window.evictNow(conversation.recorder),
     editGroups: () => (conversation.started ? checkpoints.groups() : []),
     undo: async (force) => restored(conversation.started ? checkpoints.undoLast(force) : NOTHING_RESTORED, "undid the last prompt's file edits"),

@@ -1,4 +1,5 @@
 import { PermissionPolicy } from "../../agent/permissions/permission-policy.js";
+import { SessionRules } from "../../agent/permissions/session-rules.js";
 import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.js";
 import { sandboxFor } from "../../agent/sandbox/open-command-sandbox.js";
 import { RepositoryIntegrity } from "../../agent/sandbox/repository-integrity.js";
@@ -20,7 +21,7 @@ export interface SessionTreeDeps {
   services: ProjectServices;
   env: NodeJS.ProcessEnv;
   /** The root's own choices; the tree's defaults come from the configuration. */
-  root: Pick<AgentSessionOptions, "permissionMode" | "sandbox" | "codeSearcher" | "extraDirectories" | "approver">;
+  root: Pick<AgentSessionOptions, "permissionMode" | "sandbox" | "codeSearcher" | "extraDirectories" | "approver" | "sessionRules">;
   /** The root conversation: every knowledge agent is its child, and agent ids are unique below it. */
   rootSessionId: string;
   /** The root's model (a knowledge agent uses it unless `agents.models` names another). */
@@ -39,6 +40,8 @@ export interface SessionTreeDeps {
  */
 export class SessionTree {
   readonly policy: PermissionPolicy;
+  /** The rules the user added for this session (`/permissions`): the root's, or the tree's own. */
+  readonly sessionRules: SessionRules;
   readonly sandbox: CommandSandbox;
   readonly integrity: RepositoryIntegrity;
   readonly processes = new CommandProcesses();
@@ -56,7 +59,8 @@ export class SessionTree {
   constructor(private readonly deps: SessionTreeDeps) {
     const { services, env, root } = deps;
     const { config } = services.loadedConfig;
-    this.policy = new PermissionPolicy(root.permissionMode ?? config.permissions.mode, config.permissions);
+    this.sessionRules = root.sessionRules ?? new SessionRules();
+    this.policy = new PermissionPolicy(root.permissionMode ?? config.permissions.mode, config.permissions, undefined, this.sessionRules);
     this.sandbox = root.sandbox ?? sandboxFor(config, env, services.paths.root);
     this.integrity = new RepositoryIntegrity(env);
     this.codeSearcher = root.codeSearcher ?? services.codeSearcher;

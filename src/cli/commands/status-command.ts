@@ -10,14 +10,14 @@ import { printOpeningWarnings } from "../opening-warnings.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { sandboxName } from "../sandbox-warning.js";
 import { describeDamage, type FullTextIndexDamage } from "../../store/snapshot-damage.js";
-import type { ProjectServices } from "../../app/project-services.js";
+import { checkIndexHealth, type StaleCounts } from "../../app/index-health.js";
 
 export interface StatusJson {
   root: string;
   database: string;
   /** `damaged`: the files are indexed, but a full-text index's snapshot is damaged (see `damaged`). */
   state: "missing" | "fresh" | "stale" | "damaged";
-  stale?: { added: number; changed: number; deleted: number; directories: number };
+  stale?: StaleCounts;
   /** Full-text indexes whose snapshot is damaged: `sylk search` answers from vectors alone until `sylk index` rebuilds them. */
   damaged?: FullTextIndexDamage[];
   files: { total: number; indexed: number; skipped: number; failed: number };
@@ -52,12 +52,14 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
       const services = openProject({ root: paths.root, env: context.env });
       printOpeningWarnings(services, context.stderr);
       try {
-        const freshness = await services.indexer.checkFreshness();
+        const health = await checkIndexHealth(services);
         const counts = services.files.counts();
         const status: StatusJson = {
           root: paths.root,
           database: paths.database,
-          state: freshness.state,
+          state: health.state,
+          ...(health.stale ? { stale: health.stale } : {}),
+          ...(health.damaged ? { damaged: health.damaged } : {}),
           files: { total: counts.files, indexed: counts.indexed, skipped: counts.skipped, failed: counts.failed },
           chunks: counts.chunks,
           symbols: counts.symbols,
@@ -73,32 +75,11 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
           consent: services.consent.indexConsent() ?? null,
           sandbox: await sandboxJson(services.loadedConfig.config, context.env, paths.root),
         };
-        const damaged = damagedFullText(services);
-        if (damaged.length > 0) {
-          status.damaged = damaged;
-          if (status.state === "fresh") status.state = "damaged";
-        }
-        if (freshness.state === "stale") {
-          status.stale = {
-            added: freshness.diff.added.length,
-            changed: freshness.diff.changed.length,
-            deleted: freshness.diff.deleted.length + freshness.diff.newlySkipped.length,
-            directories: freshness.changedDirectories.length,
-          };
-        }
         context.stdout.write(options.json ? `${terminalJson(status)}\n` : terminalText(renderText(status)));
       } finally {
         await services.close();
       }
     });
-}
-
-/** Every full-text index's snapshot read whole and checked; damage found is noted for `sylk index` to repair. */
-function damagedFullText(services: ProjectServices): FullTextIndexDamage[] {
-  return [services.codeFullText, services.historyFullText, services.knowledgeFullText].flatMap((fullText) => {
-    const damage = fullText.checkSnapshot();
-    return damage ? [{ index: fullText.collection, ...damage }] : [];
-  });
 }
 
 function renderText(status: StatusJson): string {

@@ -2,7 +2,7 @@ import { formatCount } from "../../format/numbers.js";
 import type { PromptNumbers } from "../../format/prompt-numbers.js";
 import type { ContextReference } from "../../store/content-types.js";
 import type { TranscriptEntry } from "../transcript.js";
-import type { SlashCommandContext } from "./slash-commands.js";
+import type { SlashCommandContext } from "./slash-context.js";
 
 /** What /retrieve prints at most: the transcript is for reading, the agent's own retrieval has no such cap. */
 const RETRIEVE_DISPLAY_TOKENS = 20_000;

@@ -1,35 +1,27 @@
 import { formatCount } from "../../format/numbers.js";
 import { PromptNumbers } from "../../format/prompt-numbers.js";
+import { modelDescription } from "../format/session-figures.js";
 import { sessionLine } from "../../format/session-lines.js";
-import type { AgentControls } from "../hooks/use-agent.js";
 import type { AgentSession } from "../../app/session/open-agent-session.js";
 import type { RestoreResult } from "../../app/file-checkpoints.js";
 import { renderReference } from "../../context/context-reference.js";
 import { estimateCost, formatDollars } from "../../llm/model-prices.js";
 import { evictionNote } from "../agent-state.js";
-import type { BackgroundIndexing } from "../../app/background-indexing.js";
 import { RECAP_ITEMS, recapEntries } from "../session-recap.js";
 import type { TranscriptEntry } from "../transcript.js";
 import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../learning/session/retrieval-learning-report.js";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
+import { doctorCommand } from "./doctor-command.js";
+import { initCommand } from "./init-command.js";
+import { permissionsCommand } from "./permissions-command.js";
+import { statusCommand } from "./status-command.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import type { SessionRecord } from "../../store/session-repository.js";
-import type { ScreenReadModel } from "../../app/screen-read-model.js";
+import type { SlashCommandContext } from "./slash-context.js";
 
-/** What the slash commands may touch: narrow on purpose. */
-export interface SlashCommandContext {
-  project: ScreenReadModel;
-  agent: Pick<AgentControls, "print" | "clear" | "switchSession" | "session" | "state" | "submit">;
-  indexing: Pick<BackgroundIndexing, "refreshNow" | "snapshot">;
-  /** Erases the terminal (scrollback included) before a new session. */
-  clearScreen(): void;
-  /** The banner a cleared screen starts with. */
-  banner(): TranscriptEntry;
-  /** `/model <name>`: the conversation goes on with another model; returns the session it continues in. */
-  switchModel(model: string): AgentSession;
-  exit(): void;
-}
+export type { SlashCommandContext };
+
 
 const note = (text: string, tone: "info" | "warning" | "error" | "dim" = "info"): TranscriptEntry => ({ kind: "note", tone, text });
 
@@ -72,6 +64,16 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return agent.print(note(costText(context)));
       case "memory":
         return agent.print(note(memoryText(argument, context)));
+      case "doctor":
+        return await doctorCommand(context);
+      case "status":
+        return statusCommand(context);
+      case "permissions":
+        return permissionsCommand(argument, context);
+      case "init":
+        return initCommand(argument, context);
+      case "config":
+        return agent.print(note(context.project.configuration().join("\n")));
       case "pipeline":
         if (!argument) return agent.print(note("Usage: /pipeline <task> (the team plans, designs, implements, reviews and fixes, tests and sums up)", "warning"));
         return agent.submit(`/pipeline ${argument}`);
@@ -130,9 +132,8 @@ function resumeCommand(id: string, context: SlashCommandContext): void {
 }
 
 function modelText(session: AgentSession): string {
-  const provider = session.provider;
-  return provider
-    ? `Model: ${provider.model} (${provider.name}), a ${formatCount(provider.contextWindow)}-token context window.`
+  return session.provider
+    ? `Model: ${modelDescription(session.provider)}.`
     : "No model is configured: answers come from the index. Set ANTHROPIC_API_KEY, or configure a provider in .sylkrc.";
 }
 

@@ -86,7 +86,8 @@ function modelSegment(info: StatusInfo): Segment {
   return { full: info.model.name, short: truncate(info.model.name.replace(/^claude-/, ""), 18) };
 }
 
-function tokenSegment(info: StatusInfo): Segment | undefined {
+/** Tokens in the window of the window's size (`/status` says it too). */
+export function tokenSegment(info: Pick<StatusInfo, "model" | "contextTokens">): Segment | undefined {
   if (!info.model) return undefined;
   const tokens = info.contextTokens ?? 0;
   const window = info.model.contextWindow;
@@ -113,7 +114,7 @@ function modeSegment(mode: PermissionMode): Segment | undefined {
   return { full: `${mode} mode`, short: mode };
 }
 
-function indexSegment(view: IndexView): Segment {
+export function indexSegment(view: IndexView): Segment {
   const both = (text: string, short = text): Segment => ({ full: `index: ${text}`, short: `idx ${short}` });
   switch (view.state) {
     case "pending":
