@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import type * as z from "zod/mini";
-import { ConfigError } from "../errors.js";
+import { ConfigError, errorMessage } from "../errors.js";
 import { readRegularFile } from "../files/regular-file.js";
 import { CONFIG_FILE_NAME } from "./defaults.js";
 import { clampToMachine, type ClampedSetting } from "./machine-limits.js";
@@ -127,7 +127,7 @@ function readConfigFile(path: string): RawObject {
     // A FIFO planted as a project's .sylkrc would otherwise hold every command at start.
     text = readRegularFile(path).toString("utf8");
   } catch (error) {
-    throw new ConfigError(`Cannot read config file ${path}: ${(error as Error).message}`);
+    throw new ConfigError(`Cannot read config file ${path}: ${errorMessage(error)}`);
   }
   const errors: ParseError[] = [];
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });

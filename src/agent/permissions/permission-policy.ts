@@ -17,6 +17,7 @@ import {
 import { protectedPaths } from "./protected-paths.js";
 import { analyseShellCommand, type ShellAnalysis } from "./shell-commands.js";
 import { unquotedText } from "./simple-command.js";
+import { errorMessage } from "../../errors.js";
 
 export { PERMISSION_MODES, type PermissionMode } from "./permission-modes.js";
 
@@ -189,7 +190,7 @@ export class PermissionPolicy {
       const analysis = analyseShellCommand(command, parser);
       return analysis.parsed ? analysis : { ...analysis, commands: [...analysis.commands, ...textFragments(command)] };
     } catch (error) {
-      return unparseable(command, `reading it failed (${(error as Error).message})`);
+      return unparseable(command, `reading it failed (${errorMessage(error)})`);
     }
   }
 }

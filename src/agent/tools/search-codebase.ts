@@ -2,6 +2,7 @@ import * as z from "zod";
 import type { HybridCodeSearcher } from "../../search/hybrid-code-searcher.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./tool.js";
+import { errorMessage } from "../../errors.js";
 
 const schema = z.strictObject({
   query: z.string().trim().min(1).describe("What you are looking for, in words or identifiers."),
@@ -22,7 +23,7 @@ export function createSearchCodebaseTool(searcher: CodeSearcher): ToolDefinition
       try {
         outcome = await searcher.search(input.query, { limit: input.limit });
       } catch (error) {
-        throw new ToolError(`Code search is unavailable: ${(error as Error).message}. Use grep or list_files instead.`);
+        throw new ToolError(`Code search is unavailable: ${errorMessage(error)}. Use grep or list_files instead.`);
       }
       const notes = outcome.degraded.map((message) => `[Degraded search: ${message}; results come from the remaining signal.]`);
       if (outcome.hits.length === 0) {

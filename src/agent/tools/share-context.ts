@@ -7,6 +7,7 @@ import type { ShareEntry } from "../../team/context-share.js";
 import { resolveProjectPath } from "./project-paths-guard.js";
 import { targetPath } from "./file-text.js";
 import { defineTool, toolDescription, type ToolContext, type ToolDefinition } from "./tool.js";
+import { errorMessage } from "../../errors.js";
 
 /** Most sources one answer cites. */
 export const MAX_SHARED_SOURCES = 20;
@@ -112,7 +113,7 @@ export function resolveSources(sources: readonly ShareSource[], deps: ResolveSou
     try {
       entries.push("entry_id" in source ? storedEntry(source.entry_id, deps) : fileExcerpt(source, deps));
     } catch (error) {
-      errors.push({ index, source: cited, message: (error as Error).message });
+      errors.push({ index, source: cited, message: errorMessage(error) });
     }
   });
   return { entries, errors };

@@ -19,6 +19,7 @@ import { maskSecrets } from "../../security/secrets.js";
 import type { KnowledgeItem } from "../../store/knowledge-repository.js";
 import { defineTool, toolDescription, ToolError, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
 import type { ToolCall, ToolRunResult } from "./tool-registry.js";
+import { errorMessage } from "../../errors.js";
 
 const LAYER = "skill_patterns";
 const LISTED = 50;
@@ -102,7 +103,7 @@ export function createSkillTools(deps: SkillToolsDeps): ToolDefinition[] {
         };
       } catch (error) {
         deps.limits.release("skills");
-        throw new ToolError(`Not created: ${(error as Error).message}.`);
+        throw new ToolError(`Not created: ${errorMessage(error)}.`);
       }
     },
   });

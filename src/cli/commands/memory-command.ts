@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { BadInputError } from "../../errors.js";
+import { BadInputError, errorMessage } from "../../errors.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
 import type { CliContext } from "../cli-context.js";
 import { printOpeningWarnings } from "../opening-warnings.js";
@@ -27,7 +27,7 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
       try {
         request = parseMemoryRequest(options.user ? [...words, "--user"] : words);
       } catch (error) {
-        throw new BadInputError((error as Error).message);
+        throw new BadInputError(errorMessage(error));
       }
       if (!existsSync(paths.database) && request.action !== "add") {
         // No project store yet (none is made just to read): the user's own knowledge, for every project, is all there is.
@@ -44,7 +44,7 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
         try {
           report = runMemoryRequest(services, request);
         } catch (error) {
-          throw new BadInputError((error as Error).message);
+          throw new BadInputError(errorMessage(error));
         }
         // Items are what the model and the user saved, and questions the agents asked: shown escaped.
         context.stdout.write(options.json ? `${terminalJson(report.json)}\n` : `${terminalText(report.lines.join("\n"))}\n`);

@@ -15,6 +15,7 @@ import { referencesCommand, retrieveCommand } from "./context-commands.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
 import type { SessionRecord } from "../../store/session-repository.js";
 import type { ScreenReadModel } from "../../app/screen-read-model.js";
+import { errorMessage } from "../../errors.js";
 
 /** What the slash commands may touch: narrow on purpose. */
 export interface SlashCommandContext {
@@ -87,7 +88,7 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
       }
     }
   } catch (error) {
-    agent.print(note((error as Error)?.message ?? String(error), "error"));
+    agent.print(note(errorMessage(error), "error"));
   }
 }
 
