@@ -63,7 +63,7 @@ describe("approving a change", () => {
     await app.submit("rewrite the notes");
     await app.waitFor("Write a file?");
     const frame = app.frame();
-    expect(frame).toMatch(/│ 1   first line/);
+    expect(frame).toMatch(/│ 1 {3}first line/);
     expect(frame).toMatch(/│ 2 - UNIQUE_BODY_LINE_TWO/);
     expect(frame).toMatch(/│ 3 - third line/);
     expect(frame).toMatch(/│ 2 \+ replacement/);

@@ -129,7 +129,7 @@ describe("knowledge that lasts, end to end", () => {
       layer: "agent_learnings",
       kind: "learning",
       key: "edit_file: old_string not found",
-      content: 'When edit_file failed with "old_string not found in package.json", this worked: old_string: "name: shop" → "\"name\": \"shop\"".',
+      content: 'When edit_file failed with "old_string not found in package.json", this worked: old_string: "name: shop" → ""name": "shop"".',
       source: "agent",
       confidence: 0.6,
       details: { tool: "edit_file", signature: "old_string not found in <path>", successes: 1, failures: 0 },

@@ -13,7 +13,7 @@ import { resolveProjectPath } from "../project-paths-guard.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "../tool.js";
 import { clampBudget, OutputBudget, renderWithHeader } from "./output-budget.js";
 import type { GitGate } from "../../sandbox/repository-integrity.js";
-import { DIFF_GUARD, GitError, runGit, type GitRunOptions } from "./read-only-git.js";
+import { DIFF_GUARD, type GitError, runGit, type GitRunOptions } from "./read-only-git.js";
 import { errorMessage } from "../../../errors.js";
 
 /**
