@@ -22,7 +22,7 @@ export interface PreparedTurn {
  * controller's plan for it applied, and the window reported as it will be sent.
  */
 export async function* prepareTurn(deps: AgentLoopDeps, run: AgentRun, turn: number): AsyncGenerator<AgentEvent, PreparedTurn | { misfit: WindowMisfit }> {
-  const { contextManager, quality, tokenCounter, maxTokens } = deps;
+  const { contextManager, quality, maxTokens } = deps;
   const tools = deps.tools.specs();
   const systemContext = (await deps.systemContextFor?.(run.prompt, run.lastError)) || undefined;
   const prefixTokens = prefixTokensOf(deps, tools, systemContext);

@@ -8,7 +8,7 @@ import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { PermissionMode } from "../../agent/permissions/permission-policy.js";
 import type { AgentType } from "../../handoff/agent-types.js";
 import { EMPTY_USAGE, addUsage, type Usage } from "../../llm/model-types.js";
-import type { PipelineRepository, EndedStageStatus, PipelineStage } from "../../store/pipeline-repository.js";
+import type { EndedStageStatus, PipelineStage } from "../../store/pipeline-repository.js";
 import { nextStep, renderStoppedReport, stagePrompt, summaryInputs, type PipelineProgress, type RunStep } from "../../team/pipeline-machine.js";
 import {
   buildStageState,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy, type PermissionMode } from "../../../src/agent/permissions/permission-policy.js";
 import { createKnowledgeTools } from "../../../src/agent/tools/knowledge-tools.js";
-import { ToolRegistry, type ApprovalRequest, type Approver } from "../../../src/agent/tools/tool-registry.js";
+import { ToolRegistry, type Approver } from "../../../src/agent/tools/tool-registry.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { defaultConfig } from "../../../src/config/schema.js";
 import { SessionLimits } from "../../../src/knowledge/session-limits.js";
