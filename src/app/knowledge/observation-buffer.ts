@@ -59,7 +59,7 @@ export class ObservationBuffer {
   /** A turn ended: observe when there is enough, without making the turn wait. */
   signal(): void {
     if (this.closed) return;
-    if (this.running) {
+    if (this.running !== undefined) {
       this.again = true;
       return;
     }
