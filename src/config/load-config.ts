@@ -202,7 +202,8 @@ function configFromEnv(env: NodeJS.ProcessEnv): { raw: RawObject; names: Map<str
       const name = `SYLK_${screamingSnake(section)}_${screamingSnake(key)}`;
       const value = env[name];
       if (value === undefined) continue;
-      const target = (raw[section] ??= {}) as RawObject;
+      raw[section] ??= {};
+      const target = raw[section] as RawObject;
       target[key] = parseEnvValue(value);
       names.set(`${section}.${key}`, name);
     }
@@ -236,7 +237,10 @@ function expandDottedKeys(flags: Record<string, unknown>): RawObject {
     if (value === undefined) continue;
     const parts = dotted.split(".");
     let target = out;
-    for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as RawObject;
+    for (const part of parts.slice(0, -1)) {
+      target[part] ??= {};
+      target = target[part] as RawObject;
+    }
     target[parts[parts.length - 1] as string] = value;
   }
   return out;

@@ -323,7 +323,10 @@ describe("top-k selection over kernel scores", () => {
     const scores = Array.from({ length: 20_480 }, (_, slot) => (slot % 20 === 0 ? 1_000 + slot : slot % 97));
     const { kernel, area } = kernelHolding(scores);
     let collects = 0;
-    const counting: KernelExports = { memory: kernel.memory, scan: kernel.scan, collect: (...args) => (collects++, kernel.collect(...args)) };
+    const counting: KernelExports = { memory: kernel.memory, scan: kernel.scan, collect: (...args) => {
+      collects++;
+      return kernel.collect(...args);
+    } };
     expect(selectTopSlots(counting, area, 300)).toEqual(topSlots(Int32Array.from(scores), 300));
     expect(collects).toBe(2);
     collects = 0;

@@ -185,13 +185,37 @@ function stageAgent(
 function structuredTools(type: AgentType, submitted: Partial<StageSubmissions>): ToolDefinition[] {
   switch (type) {
     case "orchestrator":
-      return [createSubmitPlanTool({ submit: (input) => void (submitted.plan = input) })];
+      return [
+        createSubmitPlanTool({
+          submit: (input) => {
+            submitted.plan = input;
+          },
+        }),
+      ];
     case "architect":
-      return [createSubmitDesignTool({ submit: (input) => void (submitted.design = input) })];
+      return [
+        createSubmitDesignTool({
+          submit: (input) => {
+            submitted.design = input;
+          },
+        }),
+      ];
     case "inspector":
-      return [createReportIssuesTool({ submit: (input) => void (submitted.review = input) })];
+      return [
+        createReportIssuesTool({
+          submit: (input) => {
+            submitted.review = input;
+          },
+        }),
+      ];
     case "tester":
-      return [createReportTestResultsTool({ submit: (input) => void (submitted.test = input) })];
+      return [
+        createReportTestResultsTool({
+          submit: (input) => {
+            submitted.test = input;
+          },
+        }),
+      ];
     default:
       return [];
   }
