@@ -155,7 +155,7 @@ function readConfigFile(path: string): RawObject {
  */
 function rejectPrototypeKeys(value: unknown, path: readonly string[], file: string): void {
   if (Array.isArray(value)) {
-    value.forEach((item, index) => rejectPrototypeKeys(item, [...path, String(index)], file));
+    value.forEach((item, index) => { rejectPrototypeKeys(item, [...path, String(index)], file); });
     return;
   }
   if (typeof value !== "object" || value === null) return;

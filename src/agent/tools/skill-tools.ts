@@ -175,7 +175,7 @@ export function createSkillTools(deps: SkillToolsDeps): ToolDefinition[] {
     for (const [index, call] of calls.entries()) {
       if (context.signal.aborted) throw new ToolError(`Skill "${name}" was cancelled before step ${index + 1} of ${calls.length}.`);
       const result = await deps.runTool({ id: stepId(context, name, index + 1), name: call.tool, input: call.input }, context);
-      result.relatedFiles?.forEach((file) => relatedFiles.add(file));
+      result.relatedFiles?.forEach((file) => { relatedFiles.add(file); });
       lines.push(`${index + 1}. ${call.tool}: ${oneLine(result)}`);
       last = result;
       if (result.isError) {
