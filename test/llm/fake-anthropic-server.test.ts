@@ -57,7 +57,7 @@ describe("fake Anthropic server against the real SDK", () => {
     const [request] = server.requests;
     expect(request?.path).toBe("/v1/messages");
     // SDK 1.12 sends the apiKey as a bearer token, not x-api-key.
-    expect(request?.headers["authorization"]).toBe("Bearer test");
+    expect(request?.headers.authorization).toBe("Bearer test");
     expect(requestApiKey(request!)).toBe("test");
     expect(request?.headers["anthropic-version"]).toEqual(expect.any(String));
     expect(request?.body).toMatchObject({ model: MODEL, max_tokens: 1024, messages: params.messages });

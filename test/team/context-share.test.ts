@@ -11,7 +11,7 @@ import {
 import { estimateTokens } from "../../src/tokens/estimate-tokens.js";
 
 function entry(id: string, lines: number, width = 40, source = `src/${id}.ts:1-${lines}`): ShareEntry {
-  const content = Array.from({ length: lines }, (_, index) => `${id} line ${index + 1} `.padEnd(width, "x")).join("\n") + "\n";
+  const content = `${Array.from({ length: lines }, (_, index) => `${id} line ${index + 1} `.padEnd(width, "x")).join("\n")}\n`;
   return { id, content_type: "code_file", source, content, token_count: estimateTokens(content) };
 }
 

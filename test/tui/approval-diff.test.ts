@@ -5,7 +5,7 @@ import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../he
 import { renderApp, type RenderedApp } from "./render-app.js";
 
 /** Issue 16, defects 4 and 5: approvals show the real change, numbered, with context, in a dialog that fits. */
-const LONG = Array.from({ length: 120 }, (_, index) => `old line ${index + 1}`).join("\n") + "\n";
+const LONG = `${Array.from({ length: 120 }, (_, index) => `old line ${index + 1}`).join("\n")}\n`;
 const FILES = {
   "src/notes.txt": "first line\nUNIQUE_BODY_LINE_TWO\nthird line\n",
   "src/long.txt": LONG,

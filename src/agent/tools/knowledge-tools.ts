@@ -93,7 +93,7 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
     },
     async execute(input) {
       const found = findItem(input.id);
-      if (!found || !found.store.delete(input.id)) throw new ToolError(unknownId(input.id));
+      if (!found?.store.delete(input.id)) throw new ToolError(unknownId(input.id));
       return { output: `Deleted ${found.item.kind} "${found.item.key}".`, display: `deleted: ${found.item.key}` };
     },
   });

@@ -228,7 +228,7 @@ function stageOutcome(step: RunStep, agent: StageAgent, result: AgentResult, con
   const stage = step.stage;
   if (stage === "implement" || stage === "fix") {
     const handoff = agent.session.handoffState(`pipeline ${stage} stage`);
-    if (!handoff || handoff.agent_type !== "engineer") return { status: "no_structure", state: noStructureState(stage, context) };
+    if (handoff?.agent_type !== "engineer") return { status: "no_structure", state: noStructureState(stage, context) };
     const { agent_type: _type, ...engineer } = handoff;
     return { status: "done", state: buildStageState(stage, engineer, context) };
   }
