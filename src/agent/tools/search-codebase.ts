@@ -1,5 +1,6 @@
 import * as z from "zod";
-import type { HybridCodeSearcher } from "../../search/hybrid-code-searcher.js";
+import type { CodeSearchHit, HybridCodeSearcher } from "../../search/hybrid-code-searcher.js";
+import type { SearchOutcome } from "../../search/search-outcome.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./tool.js";
 import { errorMessage } from "../../errors.js";
@@ -19,7 +20,7 @@ export function createSearchCodebaseTool(searcher: CodeSearcher): ToolDefinition
     kind: "read",
     targets: () => ({}),
     async execute(input) {
-      let outcome;
+      let outcome: SearchOutcome<CodeSearchHit>;
       try {
         outcome = await searcher.search(input.query, { limit: input.limit });
       } catch (error) {

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { BadInputError, errorMessage } from "../../errors.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
+import type { MemoryReport, MemoryRequest } from "../../app/knowledge/memory-commands.js";
 import type { CliContext } from "../cli-context.js";
 import { printOpeningWarnings } from "../opening-warnings.js";
 import { resolveRoot } from "../shared-options.js";
@@ -23,7 +24,7 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
         import("../../app/project-services.js"),
         import("../../app/knowledge/user-knowledge.js"),
       ]);
-      let request;
+      let request: MemoryRequest;
       try {
         request = parseMemoryRequest(options.user ? [...words, "--user"] : words);
       } catch (error) {
@@ -40,7 +41,7 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
       const services = openProject({ root: paths.root, env: context.env });
       printOpeningWarnings(services, context.stderr);
       try {
-        let report;
+        let report: MemoryReport;
         try {
           report = runMemoryRequest(services, request);
         } catch (error) {
