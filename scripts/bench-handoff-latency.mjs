@@ -26,7 +26,7 @@ const { openProject } = await import(join(repo, "dist/src/app/project-services.j
 const { openAgentSession } = await import(join(repo, "dist/src/app/session/open-agent-session.js"));
 
 /** ~600 tokens each, one per turn: the model never reads a file twice, so its quality never degrades and only /handoff hands off. */
-const fileText = (index) => Array.from({ length: 35 }, (_, line) => `entry ${index}.${line}: ${((index + 1) * 7919 * (line + 3)) % 1_000_003} ok`).join("\n") + "\n";
+const fileText = (index) => `${Array.from({ length: 35 }, (_, line) => `entry ${index}.${line}: ${((index + 1) * 7919 * (line + 3)) % 1_000_003} ok`).join("\n")}\n`;
 
 function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

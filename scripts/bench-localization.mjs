@@ -69,7 +69,7 @@ function runMode(signals) {
       resolvePromise(output.trim().split("\n").map((line) => JSON.parse(line)));
     });
     // One query per line: a commit message's newlines become spaces.
-    child.stdin.end(queries.map((query) => query.query.replace(/\s+/g, " ").trim()).join("\n") + "\n");
+    child.stdin.end(`${queries.map((query) => query.query.replace(/\s+/g, " ").trim()).join("\n")}\n`);
   });
 }
 

@@ -35,13 +35,13 @@ for (const [name, reason] of missing) console.error(`Missing ${name}: ${reason};
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, () => {
     console.error(`${signal}: closing the probes under way…`);
-    closeOpenLabs(environment).finally(() => process.exit(130));
+    void closeOpenLabs(environment).finally(() => process.exit(130));
   });
 }
 // A probe's bug thrown outside its promise (in an event handler) ends the run, but not before its laboratories are closed.
 process.once("uncaughtException", (error) => {
   console.error(`A probe failed outside its run: ${error.stack ?? error}`);
-  closeOpenLabs(environment).finally(() => process.exit(1));
+  void closeOpenLabs(environment).finally(() => process.exit(1));
 });
 
 const started = performance.now();

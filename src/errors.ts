@@ -52,3 +52,19 @@ export class InterruptedError extends FatalError {
     super(message, ExitCode.Interrupted);
   }
 }
+
+/**
+ * The message of whatever was thrown: an Error's, an error-like object's
+ * (one from another realm or a worker), or else the value as text, so a
+ * report never reads "undefined" when a string or a number was thrown.
+ */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") return error.message;
+  try {
+    return String(error);
+  } catch {
+    // An object without a prototype has no toString to call.
+    return Object.prototype.toString.call(error);
+  }
+}

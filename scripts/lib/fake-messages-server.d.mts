@@ -39,12 +39,12 @@ export interface LoggedRequest {
   method: string;
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON, the raw text when it was not JSON, undefined when empty. */
-  body: any;
+  body: unknown;
 }
 
 export interface MessagesRequest {
   number: number;
-  body: any;
+  body: unknown;
   headers: Record<string, string | string[] | undefined>;
   invalid: string | undefined;
 }
@@ -59,9 +59,9 @@ export interface FakeMessagesServer {
 }
 
 export function startFakeMessagesServer(options: {
-  plan: (body: any, number: number) => PlannedStep | undefined;
+  plan: (body: unknown, number: number) => PlannedStep | undefined;
   /** What `POST /v1/messages/count_tokens` answers instead of a count (a status, a hang, a delay); undefined counts. */
-  countTokens?: (body: any, headers: Record<string, string | string[] | undefined>) => PlannedStep | undefined;
+  countTokens?: (body: unknown, headers: Record<string, string | string[] | undefined>) => PlannedStep | undefined;
   refuseUnpairedToolUse?: boolean;
 }): Promise<FakeMessagesServer>;
 

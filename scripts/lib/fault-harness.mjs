@@ -57,7 +57,11 @@ function start(sylk, args, { cwd, env }) {
   return { child, lines, onLine: (listener) => listeners.push(listener), exited };
 }
 
-export const tally = (list, key) => list.reduce((counts, item) => ((counts[item[key]] = (counts[item[key]] ?? 0) + 1), counts), {});
+export const tally = (list, key) =>
+  list.reduce((counts, item) => {
+    counts[item[key]] = (counts[item[key]] ?? 0) + 1;
+    return counts;
+  }, {});
 export const sum = (list, pick) => list.reduce((total, item) => total + (pick(item) || 0), 0);
 export const count = (list, pick) => list.filter(pick).length;
 

@@ -8,7 +8,10 @@ import { join } from "node:path";
  */
 export function sampleQueries(tree, files, count, seed) {
   let state = seed >>> 0;
-  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const random = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
   const queries = [];
   for (let attempt = 0; queries.length < count && attempt < count * 50; attempt++) {
     const file = files[Math.floor(random() * files.length)];

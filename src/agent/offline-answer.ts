@@ -50,7 +50,7 @@ function renderAnswer(hits: readonly CodeSearchHit[], reason: string, degraded: 
   hits.forEach((hit, index) => {
     const excerpt = hit.content.split("\n").slice(0, EXCERPT_LINES);
     const end = hit.startLine + excerpt.length - 1;
-    lines.push(`${index + 1}. ${hit.path}:${hit.startLine}-${end}`, "```" + (hit.language ?? ""), ...excerpt, "```", "");
+    lines.push(`${index + 1}. ${hit.path}:${hit.startLine}-${end}`, `\`\`\`${hit.language ?? ""}`, ...excerpt, "```", "");
   });
   for (const message of degraded) lines.push(`(Search was degraded: ${message})`);
   lines.push(

@@ -6,6 +6,7 @@ import { describeRepair } from "../store/snapshot-damage.js";
 import { ProjectWatcher } from "../indexer/project-watcher.js";
 import type { VectorBackfill } from "../indexer/vector-backfill.js";
 import { takeoverNotice, type IndexLock } from "../project/index-lock.js";
+import { errorMessage } from "../errors.js";
 
 /** What the status line and the progress line show of the index. */
 export type IndexView =
@@ -148,7 +149,7 @@ export class BackgroundIndexing {
         await operation();
       } catch (error) {
         if (this.closed) return;
-        const message = (error as Error)?.message ?? String(error);
+        const message = errorMessage(error);
         this.set({ state: "failed", message });
         this.notify({ tone: "error", text: `Indexing failed: ${message}. Search uses what was indexed before; /index retries.` });
       }
@@ -203,7 +204,7 @@ export class BackgroundIndexing {
       }
     } catch (error) {
       if (this.closed) return;
-      this.notify({ tone: "warning", text: `Embedding failed (${(error as Error).message}); full-text search works, and /index retries.` });
+      this.notify({ tone: "warning", text: `Embedding failed (${errorMessage(error)}); full-text search works, and /index retries.` });
     }
   }
 
@@ -236,7 +237,7 @@ export class BackgroundIndexing {
     this.watcher = watcher;
     this.watching = watcher.start();
     this.watching.catch((error: unknown) =>
-      this.notify({ tone: "warning", text: `Could not watch the project (${(error as Error).message}); /index refreshes by hand.` }),
+      this.notify({ tone: "warning", text: `Could not watch the project (${errorMessage(error)}); /index refreshes by hand.` }),
     );
   }
 

@@ -5,6 +5,7 @@ import { resolveProjectPath } from "../agent/tools/project-paths-guard.js";
 import { NotRegularFileError, readRegularFile } from "../files/regular-file.js";
 import { maskSecrets } from "../security/secrets.js";
 import type { FileRepository } from "../store/file-repository.js";
+import { errorMessage } from "../errors.js";
 
 /** One completion of `@…`: what goes into the prompt, and a word on what it is. */
 export interface MentionSuggestion {
@@ -113,7 +114,7 @@ export class Mentions {
       if (error instanceof NotRegularFileError) return `it is ${error.kind}, not a regular file.`;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") return "it leads to nothing (a dangling symbolic link).";
-      return (error as Error).message; // outside the project, a secrets file: the guard says which
+      return errorMessage(error); // outside the project, a secrets file: the guard says which
     }
     const text = bytes.toString("utf8");
     if (text.includes("\u0000")) return "it is a binary file.";

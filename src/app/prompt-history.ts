@@ -1,6 +1,7 @@
 import { appendFileSync, chmodSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { maskSecrets } from "../security/secrets.js";
+import { errorMessage } from "../errors.js";
 
 /** A prompt as it was sent: its full text, and which parts of it were pasted (the editor shows each as one placeholder). */
 export interface PromptEntry {
@@ -67,7 +68,7 @@ export class PromptHistoryStore implements PromptHistory {
       if (statSync(this.path).size > this.limits.bytes) this.compact();
       return undefined;
     } catch (error) {
-      return (error as Error).message;
+      return errorMessage(error);
     }
   }
 

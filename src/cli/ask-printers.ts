@@ -1,4 +1,4 @@
-import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
+import { handoffNote, type AgentEvent } from "../agent/agent-events.js";
 import { summariseCall } from "../format/call-summary.js";
 import { terminalJson } from "../format/terminal-json.js";
 import { resultJson, toStreamJson } from "./stream-json.js";

@@ -1,5 +1,6 @@
 import { statfsSync } from "node:fs";
 import { dirname } from "node:path";
+import { errorMessage } from "../errors.js";
 
 /** Below this much free space an I/O error is taken to be the full disk's doing. */
 const NEARLY_FULL_BYTES = 4 << 20;
@@ -17,7 +18,7 @@ export function diskFullMessage(error: unknown, home: string, freeBytes: (path: 
   const full = code === "SQLITE_FULL" || code === "ENOSPC" || (code.startsWith("SQLITE_IOERR") && (freeBytes(home) ?? Infinity) < NEARLY_FULL_BYTES);
   if (!full) return undefined;
   return (
-    `The disk holding ${home} is full (${(error as Error).message}): free some space and run the command again; ` +
+    `The disk holding ${home} is full (${errorMessage(error)}): free some space and run the command again; ` +
     "what was indexed before is kept."
   );
 }

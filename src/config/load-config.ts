@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import type * as z from "zod/mini";
-import { ConfigError } from "../errors.js";
+import { ConfigError, errorMessage } from "../errors.js";
 import { readRegularFile } from "../files/regular-file.js";
 import { CONFIG_FILE_NAME } from "./defaults.js";
 import { clampToMachine, type ClampedSetting } from "./machine-limits.js";
@@ -135,7 +135,7 @@ function readConfigFile(path: string): RawObject {
     // A FIFO planted as a project's .sylkrc would otherwise hold every command at start.
     text = readRegularFile(path).toString("utf8");
   } catch (error) {
-    throw new ConfigError(`Cannot read config file ${path}: ${(error as Error).message}`);
+    throw new ConfigError(`Cannot read config file ${path}: ${errorMessage(error)}`);
   }
   const errors: ParseError[] = [];
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
@@ -163,7 +163,7 @@ function readConfigFile(path: string): RawObject {
  */
 function rejectPrototypeKeys(value: unknown, path: readonly string[], file: string): void {
   if (Array.isArray(value)) {
-    value.forEach((item, index) => rejectPrototypeKeys(item, [...path, String(index)], file));
+    value.forEach((item, index) => { rejectPrototypeKeys(item, [...path, String(index)], file); });
     return;
   }
   if (typeof value !== "object" || value === null) return;
@@ -210,7 +210,8 @@ function configFromEnv(env: NodeJS.ProcessEnv): { raw: RawObject; names: Map<str
       const name = `SYLK_${screamingSnake(section)}_${screamingSnake(key)}`;
       const value = env[name];
       if (value === undefined) continue;
-      const target = (raw[section] ??= {}) as RawObject;
+      raw[section] ??= {};
+      const target = raw[section] as RawObject;
       target[key] = parseEnvValue(value);
       names.set(`${section}.${key}`, name);
     }
@@ -244,7 +245,10 @@ function expandDottedKeys(flags: Record<string, unknown>): RawObject {
     if (value === undefined) continue;
     const parts = dotted.split(".");
     let target = out;
-    for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as RawObject;
+    for (const part of parts.slice(0, -1)) {
+      target[part] ??= {};
+      target = target[part] as RawObject;
+    }
     target[parts[parts.length - 1] as string] = value;
   }
   return out;

@@ -24,6 +24,7 @@ import { estimateTokens } from "../tokens/estimate-tokens.js";
 import { extractEntities, extractKeywords } from "./keywords.js";
 import { maskSecrets } from "../security/secrets.js";
 import { maskSecretsIn } from "../security/mask-values.js";
+import { errorMessage } from "../errors.js";
 
 export type HistorySignal = "fulltext" | "vector";
 
@@ -156,7 +157,7 @@ export class UniversalContentStore {
       const passing = new Set(this.deps.entries.filterDocs(hits.map((hit) => hit.id), filters));
       lists.push({ signal: "fulltext", hits: hits.filter((hit) => passing.has(hit.id)).slice(0, candidates) });
     } catch (error) {
-      degraded.push(`fulltext search failed: ${(error as Error).message}`);
+      degraded.push(`fulltext search failed: ${errorMessage(error)}`);
     }
     try {
       // Questions about a conversation are mostly common words: weighting the built-in
@@ -177,7 +178,7 @@ export class UniversalContentStore {
         hits: nearest.filter((hit) => passing.has(hit.id)).map((hit) => ({ id: hit.id, score: hit.similarity })),
       });
     } catch (error) {
-      degraded.push(`vector search failed: ${(error as Error).message}`);
+      degraded.push(`vector search failed: ${errorMessage(error)}`);
     }
     if (lists.length === 0) throw new Error(`History search failed: ${degraded.join("; ")}`);
 

@@ -103,7 +103,7 @@ export function foldReferences(input: { id: string; folded: readonly ContextRefe
   if (!first) throw new Error("nothing to fold");
   const rank = (lists: string[][]) => {
     const counts = new Map<string, number>();
-    for (const list of lists) list.forEach((value, index) => counts.set(value, (counts.get(value) ?? 0) + (list.length - index)));
+    for (const list of lists) list.forEach((value, index) => { counts.set(value, (counts.get(value) ?? 0) + (list.length - index)); });
     return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([value]) => value);
   };
   const topics = rank(parts.map((part) => part.topics)).slice(0, MAX_TOPICS);

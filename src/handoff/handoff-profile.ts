@@ -152,8 +152,9 @@ export function withInstance(statistics: ProfileStatistics, summary: InstanceSum
   if (summary.growthPerTurn) {
     next.growthPerTurn = { count: next.growthPerTurn.count + summary.growthPerTurn.count, sum: next.growthPerTurn.sum + summary.growthPerTurn.sum };
   }
-  if (summary.preparedFraction !== undefined && summary.earlyQuality !== undefined) {
-    const arm = next.preparedArms.find((candidate) => Math.abs(candidate.fraction - summary.preparedFraction!) < 1e-9);
+  const preparedFraction = summary.preparedFraction;
+  if (preparedFraction !== undefined && summary.earlyQuality !== undefined) {
+    const arm = next.preparedArms.find((candidate) => Math.abs(candidate.fraction - preparedFraction) < 1e-9);
     if (arm) {
       arm.count++;
       arm.rewardSum += summary.earlyQuality;

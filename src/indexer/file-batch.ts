@@ -1,6 +1,7 @@
 import type { ChunkFeaturizer } from "./chunk-featurizer.js";
 import { failedFile, featurizerFor, fileTaskSchema, processFile, type ProcessedFile } from "./file-processor.js";
 import { TreeSitterExtractor } from "../parsing/tree-sitter-extractor.js";
+import { errorMessage } from "../errors.js";
 
 /**
  * Processes batches of files with one tree-sitter extractor and one chunk
@@ -23,7 +24,7 @@ export class FileBatchProcessor {
         results.push(await processFile(task, file, this.extractor, this.featurizer));
       } catch (error) {
         // A file must never fail the batch: report it and go on.
-        results.push(failedFile(file, `worker error: ${(error as Error).message}`));
+        results.push(failedFile(file, `worker error: ${errorMessage(error)}`));
       }
     }
     return results;

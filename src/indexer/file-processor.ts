@@ -12,6 +12,7 @@ import { tokenizePath } from "../parsing/code-tokenizer.js";
 import { maskSecrets } from "../security/secrets.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import { ChunkFeaturizer } from "./chunk-featurizer.js";
+import { errorMessage } from "../errors.js";
 
 export const fileTaskSchema = z.object({
   root: z.string(),
@@ -104,7 +105,7 @@ export async function processFile(
     bytes = readRegularFile(join(task.root, file.path), { noFollow: true });
   } catch (error) {
     if (error instanceof NotRegularFileError) return { ...base, status: "skipped", reason: `${error.kind}, not a regular file` };
-    return { ...base, status: "failed", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+    return { ...base, status: "failed", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}` };
   }
   const contentHash = createHash("sha256").update(bytes).digest("hex");
   if (looksBinary(bytes)) return { ...base, contentHash, status: "skipped", reason: "binary" };
@@ -126,7 +127,7 @@ export async function processFile(
       comments = extraction.comments;
       if (extraction.hasError) reason = "syntax errors; symbols partly recovered";
     } catch (error) {
-      reason = `parser failed (${(error as Error).message}); chunked by lines`;
+      reason = `parser failed (${errorMessage(error)}); chunked by lines`;
     }
   } else {
     symbols = fallbackSymbols(text, language);

@@ -1,4 +1,4 @@
-import { lstatSync } from "node:fs";
+import { lstatSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { IndexConfig } from "../config/schema.js";
 import { isSecretPath } from "../security/secrets.js";
@@ -47,7 +47,7 @@ export function classifyPaths(
       result.gone.push(path);
       continue;
     }
-    let stats;
+    let stats: Stats;
     try {
       stats = lstatSync(join(root, path));
     } catch {

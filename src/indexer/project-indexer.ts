@@ -12,6 +12,7 @@ import { classifyPaths } from "./path-classification.js";
 import type { UnindexableReason } from "./directory-listing.js";
 import { scanTree, walkRulesKey, type SkippedFile, type SkipReason, type TreeScan } from "./scanner.js";
 import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
+import { errorMessage } from "../errors.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
 
@@ -354,13 +355,13 @@ export class ProjectIndexer {
     try {
       return await pool.run(task(files));
     } catch (batchError) {
-      if (files.length === 1) return [failedFile(files[0] as FileTaskItem, `worker crashed: ${(batchError as Error).message}`)];
+      if (files.length === 1) return [failedFile(files[0] as FileTaskItem, `worker crashed: ${errorMessage(batchError)}`)];
       const results: ProcessedFile[] = [];
       for (const file of files) {
         try {
           results.push(...(await pool.run(task([file]))));
         } catch (error) {
-          results.push(failedFile(file, `worker crashed: ${(error as Error).message}`));
+          results.push(failedFile(file, `worker crashed: ${errorMessage(error)}`));
         }
       }
       return results;

@@ -9,6 +9,7 @@ import type { IndexConfig } from "../config/schema.js";
 import { readRegularFile } from "../files/regular-file.js";
 import { ChangeBatcher } from "./change-batcher.js";
 import { classifyPaths } from "./path-classification.js";
+import { errorMessage } from "../errors.js";
 
 export interface ProjectWatcherOptions {
   root: string;
@@ -144,7 +145,7 @@ class WatcherThread {
     });
     this.watcher = watcher;
     for (const event of ["add", "change", "unlink"] as const) watcher.on(event, (path: string) => this.record(toRelative(root, path)));
-    watcher.on("error", (error: unknown) => this.post({ type: "error", message: (error as Error)?.message ?? String(error) }));
+    watcher.on("error", (error: unknown) => this.post({ type: "error", message: errorMessage(error) }));
     watcher.once("ready", () => this.post({ type: "ready" }));
   }
 

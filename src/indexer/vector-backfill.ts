@@ -46,7 +46,7 @@ export class VectorBackfill {
       const chunks = files.getChunks(chunkIds);
       const embeddings = await chunkVectors(embedder, chunks, signal);
       this.deps.db.transaction(() => {
-        chunks.forEach((chunk, index) => vectors.upsertChunk(chunk.id, embeddings[index] as Float32Array));
+        chunks.forEach((chunk, index) => { vectors.upsertChunk(chunk.id, embeddings[index] as Float32Array); });
       })();
       embedded += chunks.length;
       yield { embedded, remaining: this.missingCount() };
@@ -59,10 +59,10 @@ export class VectorBackfill {
       const embeddings = await embedder.embed(stored.map((row) => row.entry.content), "document", signal);
       this.deps.db.transaction(() => {
         stored.forEach((row, index) =>
-          vectors.upsertEntry(row.doc, embeddings[index] as Float32Array, {
+          { vectors.upsertEntry(row.doc, embeddings[index] as Float32Array, {
             sessionId: row.entry.sessionId,
             contentType: row.entry.contentType,
-          }),
+          }); },
         );
       })();
       embedded += stored.length;

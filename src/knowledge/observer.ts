@@ -77,11 +77,8 @@ export function extractiveObservation(messages: readonly ObservedMessage[], maxT
  * whole.
  */
 export function extractiveReflection(notes: readonly string[], maxTokens: number): string {
-  const seen = new Set<string>();
-  const lines = notes
-    .flatMap((note) => note.split("\n"))
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !seen.has(line) && (seen.add(line), true));
+  const distinct = new Set(notes.flatMap((note) => note.split("\n")).map((line) => line.trim()));
+  const lines = [...distinct].filter((line) => line !== "");
   const total = lines.reduce((sum, line) => sum + estimateTokens(line) + 1, 0);
   if (total <= maxTokens) return lines.join("\n");
   const keep = maxTokens / total;

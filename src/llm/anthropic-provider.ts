@@ -208,6 +208,7 @@ function toStopReason(reason: string | null): StopReason {
 function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] {
   const wire = messages.map((message): WireMessage => ({
     role: message.role,
+    // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every block type, which TypeScript checks.
     content: message.content.map((block): Anthropic.Messages.ContentBlockParam => {
       switch (block.type) {
         case "text":

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from "./model-types.js";
+import { errorMessage } from "../errors.js";
 
 /**
  * A decorator, not a feature of any provider: appends one JSON line per model
@@ -46,7 +47,7 @@ export class LoggingProvider implements ModelProvider {
         yield event;
       }
     } catch (error) {
-      this.write({ ...base, outcome: "error", error: (error as Error).message, retries, durationMs: Date.now() - started });
+      this.write({ ...base, outcome: "error", error: errorMessage(error), retries, durationMs: Date.now() - started });
       throw error;
     }
   }

@@ -31,6 +31,7 @@ export interface TokenizeOptions {
   keepStopWords?: boolean;
 }
 
+// biome-ignore lint/suspicious/noConstEnum: never exported, so the compiler inlines each class as a number in the tokenizer's inner loop.
 const enum CharClass {
   Other = 0,
   Lower = 1,

@@ -7,6 +7,7 @@ import { isInside, resolveLinks } from "../files/resolve-links.js";
 import { SESSION_TOOL_NAMES } from "./tool-names.js";
 import { type AgentCategory, isAgentType } from "./agent-types.js";
 import { maskSecrets } from "../security/secrets.js";
+import { errorMessage } from "../errors.js";
 
 /**
  * Custom agents: `$SYLK_HOME/agents/*.md` (the
@@ -135,7 +136,7 @@ function loadDirectory(directory: string, root: string, source: CustomAgentSourc
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { agents: [], errors: [] };
-    return { agents: [], errors: [{ path: directory, message: `cannot read the directory: ${(error as Error).message}` }] };
+    return { agents: [], errors: [{ path: directory, message: `cannot read the directory: ${errorMessage(error)}` }] };
   }
   const result: CustomAgents = { agents: [], errors: [] };
   for (const name of names) {
@@ -162,7 +163,7 @@ function loadAgentFile(path: string, root: string, source: CustomAgentSource): C
   } catch (error) {
     if (error instanceof NotRegularFileError) return { path, message: `${error.kind}, not a regular file; not loaded` };
     if (error instanceof FileTooLargeError) return { path, message: `${error.size} bytes: an agent file may have at most ${MAX_AGENT_FILE_BYTES} (64 KB)` };
-    return { path, message: `cannot read it: ${(error as Error).message}` };
+    return { path, message: `cannot read it: ${errorMessage(error)}` };
   }
   return parseAgentFile(text, { path, source });
 }

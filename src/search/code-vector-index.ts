@@ -86,7 +86,7 @@ export class CodeVectorIndex {
    * returns its promise.
    */
   async nearestAsync(query: Float32Array, k: number): Promise<VectorHit[]> {
-    while (this.scanning) await this.scanning;
+    while (this.scanning !== undefined) await this.scanning;
     const scan = this.current();
     if (this.useThread) this.thread ??= new VectorScanThread(scan.memory, scan.progress);
     if (!this.thread?.isUsable) return this.nearest(query, k);
@@ -131,7 +131,7 @@ export class CodeVectorIndex {
   /** This process's own committed changes (ignored until warm: loading reads them then). */
   apply(removed: readonly number[], added: ReadonlyArray<{ id: number; vector: Float32Array }>): void {
     if (!this.scan) return;
-    if (this.scanning) {
+    if (this.scanning !== undefined) {
       this.deferred.push({ removed: [...removed], added: [...added] });
       return;
     }

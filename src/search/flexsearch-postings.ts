@@ -80,8 +80,13 @@ export function addPostingsBatch(index: Index, documents: ReadonlyArray<{ id: nu
   for (const { id, terms } of documents) {
     eachPosting(map, terms, (slots, slot) => {
       let lists = added.get(slots);
-      if (!lists) added.set(slots, (lists = []));
-      (lists[slot] ??= []).push(id);
+      if (!lists) {
+        lists = [];
+        added.set(slots, lists);
+      }
+      const list = lists[slot];
+      if (list) list.push(id);
+      else lists[slot] = [id];
     });
     reg.add(id);
   }
@@ -121,7 +126,10 @@ function eachPosting(map: IndexInternals["map"], terms: string, post: (slots: Ar
         if (slots) post(slots, slot);
         term = word;
         slots = map.get(word);
-        if (!slots) map.set(word, (slots = []));
+        if (!slots) {
+          slots = [];
+          map.set(word, slots);
+        }
         slot = 0;
       }
     }

@@ -8,6 +8,7 @@ import type { PersistentFullText } from "./persistent-full-text.js";
 import type { SearchOutcome } from "./search-outcome.js";
 import { reciprocalRankFusion, type RankedList, type SignalEvidence } from "./rrf.js";
 import { snippetFor } from "./snippet.js";
+import { errorMessage } from "../errors.js";
 
 export type CodeSignal = "fulltext" | "vector";
 export const CODE_SIGNALS: readonly CodeSignal[] = ["fulltext", "vector"];
@@ -107,7 +108,7 @@ export class HybridCodeSearcher {
     const attempts = await Promise.allSettled(running);
     attempts.forEach((attempt, index) => {
       if (attempt.status === "rejected") {
-        degraded.push(`${signals[index]} search failed: ${(attempt.reason as Error).message}`);
+        degraded.push(`${signals[index]} search failed: ${errorMessage(attempt.reason)}`);
         return;
       }
       const weight = options.signalWeights?.[attempt.value.signal];

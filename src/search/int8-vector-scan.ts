@@ -54,7 +54,7 @@ function quantizeInto(vector: Float32Array, target: Int8Array, offset: number, s
   for (let index = 0; index < vector.length; index++) {
     const scaled = Math.round((vector[index] as number) * scale);
     // Clamp to ±127 (not -128) so the int8 range stays symmetric; the kernel also relies on it for the query.
-    const clamped = scaled > 127 ? 127 : scaled < -127 ? -127 : scaled;
+    const clamped = Math.min(127, Math.max(-127, scaled));
     // Int8Array stores modulo 256, so clamped + 128 lands as the unsigned byte the kernel reads.
     target[offset + index] = (index & 1) === 0 ? clamped + evenOffset : clamped;
   }

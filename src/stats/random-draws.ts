@@ -17,7 +17,7 @@ export function normalSample(random: Uniform): number {
  */
 function gammaSample(shape: number, random: Uniform): number {
   if (!(shape > 0) || !Number.isFinite(shape)) throw new RangeError(`gamma shape must be positive and finite, got ${shape}`);
-  if (shape < 1) return gammaSample(shape + 1, random) * Math.pow(1 - random(), 1 / shape);
+  if (shape < 1) return gammaSample(shape + 1, random) * (1 - random()) ** (1 / shape);
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
   for (;;) {

@@ -60,7 +60,7 @@ export class CheckpointRepository {
 
   /** The session's checkpoints, oldest first. */
   forSession(sessionId: string): FileCheckpoint[] {
-    const rows = this.db.prepare("SELECT * FROM file_checkpoints WHERE session_id = ? ORDER BY id").all(sessionId) as CheckpointRow[];
+    const rows = this.db.prepare<[string], CheckpointRow>("SELECT * FROM file_checkpoints WHERE session_id = ? ORDER BY id").all(sessionId);
     return rows.map((row) => ({
       id: row.id,
       sessionId: row.session_id,

@@ -102,7 +102,7 @@ function ownerOnlyDatabaseFiles(path: string, options: { create: boolean }): voi
 }
 
 export function getMeta(db: SqliteDatabase, key: string): string | undefined {
-  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+  const row = db.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?").get(key);
   return row?.value;
 }
 

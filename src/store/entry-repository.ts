@@ -87,8 +87,8 @@ export class EntryRepository {
   getByIds(ids: readonly string[]): StoredEntry[] {
     if (ids.length === 0) return [];
     const rows = this.db
-      .prepare(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE id IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(ids)) as EntryRow[];
+      .prepare<[string], EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(ids));
     const byId = new Map(rows.map((row) => [row.id, toStored(row)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -97,14 +97,14 @@ export class EntryRepository {
   getSummariesByIds(ids: readonly string[]): EntrySummary[] {
     if (ids.length === 0) return [];
     const rows = this.db
-      .prepare(
+      .prepare<[string], Pick<
+      EntryRow,
+      "id" | "content_type" | "token_count" | "timestamp" | "turn_number" | "keywords" | "entities"
+    >>(
         `SELECT id, content_type, token_count, timestamp, turn_number, keywords, entities
          FROM content_entries WHERE id IN (SELECT value FROM json_each(?))`,
       )
-      .all(JSON.stringify(ids)) as Pick<
-      EntryRow,
-      "id" | "content_type" | "token_count" | "timestamp" | "turn_number" | "keywords" | "entities"
-    >[];
+      .all(JSON.stringify(ids));
     const byId = new Map<string, EntrySummary>(
       rows.map((row) => [
         row.id,
@@ -125,8 +125,8 @@ export class EntryRepository {
   getByDocs(docs: readonly number[]): StoredEntry[] {
     if (docs.length === 0) return [];
     const rows = this.db
-      .prepare(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE doc IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(docs)) as EntryRow[];
+      .prepare<[string], EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE doc IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(docs));
     const byDoc = new Map(rows.map((row) => [row.doc, toStored(row)]));
     return docs.flatMap((doc) => byDoc.get(doc) ?? []);
   }
@@ -134,12 +134,12 @@ export class EntryRepository {
   /** Inclusive, in turn order, then in the order written. */
   getByTurnRange(sessionId: string, fromTurn: number, toTurn: number): StoredEntry[] {
     const rows = this.db
-      .prepare(
+      .prepare<[string, number, number], EntryRow>(
         `SELECT ${ENTRY_COLUMNS} FROM content_entries
          WHERE session_id = ? AND turn_number >= ? AND turn_number <= ?
          ORDER BY turn_number ASC, doc ASC`,
       )
-      .all(sessionId, fromTurn, toTurn) as EntryRow[];
+      .all(sessionId, fromTurn, toTurn);
     return rows.map(toStored);
   }
 
@@ -166,12 +166,12 @@ export class EntryRepository {
   /** A tool's results (`metadata.tool`), newest first. */
   toolResults(tool: string, limit: number): StoredEntry[] {
     const rows = this.db
-      .prepare(
+      .prepare<[string, number], EntryRow>(
         `SELECT ${ENTRY_COLUMNS} FROM content_entries
          WHERE content_type = 'tool_result' AND json_extract(metadata, '$.tool') = ?
          ORDER BY doc DESC LIMIT ?`,
       )
-      .all(tool, limit) as EntryRow[];
+      .all(tool, limit);
     return rows.map(toStored);
   }
 
@@ -195,14 +195,14 @@ export class EntryRepository {
    * docs. Nothing else in the store is ever deleted.
    */
   deleteDerived(sessionId: string, contentType: DerivedContentType): number[] {
-    return this.db.prepare("DELETE FROM content_entries WHERE session_id = ? AND content_type = ? RETURNING doc").pluck().all(sessionId, contentType) as number[];
+    return this.db.prepare<[string, string], number>("DELETE FROM content_entries WHERE session_id = ? AND content_type = ? RETURNING doc").pluck().all(sessionId, contentType);
   }
 
   /** A session's newest entries of a type, returned oldest first. */
   recentOfType(sessionId: string, contentType: ContentType, limit: number): ContentEntry[] {
     const rows = this.db
-      .prepare(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE session_id = ? AND content_type = ? ORDER BY timestamp DESC, doc DESC LIMIT ?`)
-      .all(sessionId, contentType, limit) as EntryRow[];
+      .prepare<[string, string, number], EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE session_id = ? AND content_type = ? ORDER BY timestamp DESC, doc DESC LIMIT ?`)
+      .all(sessionId, contentType, limit);
     return rows.map((row) => toStored(row).entry).reverse();
   }
 
@@ -248,14 +248,14 @@ export class EntryRepository {
   }
 
   getReference(id: string): ContextReference | undefined {
-    const row = this.db.prepare("SELECT * FROM context_references WHERE id = ?").get(id) as ReferenceRow | undefined;
+    const row = this.db.prepare<[string], ReferenceRow>("SELECT * FROM context_references WHERE id = ?").get(id);
     return row ? toReference(row) : undefined;
   }
 
   listReferences(sessionId: string): ContextReference[] {
     const rows = this.db
-      .prepare("SELECT * FROM context_references WHERE session_id = ? ORDER BY turn_range_start ASC, created_at ASC")
-      .all(sessionId) as ReferenceRow[];
+      .prepare<[string], ReferenceRow>("SELECT * FROM context_references WHERE session_id = ? ORDER BY turn_range_start ASC, created_at ASC")
+      .all(sessionId);
     return rows.map(toReference);
   }
 }

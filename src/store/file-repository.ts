@@ -134,8 +134,8 @@ export class FileRepository {
 
   manifest(): Map<string, ManifestEntry> {
     const rows = this.db
-      .prepare("SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files")
-      .all() as ManifestEntry[];
+      .prepare<[], ManifestEntry>("SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files")
+      .all();
     return new Map(rows.map((row) => [row.path, row]));
   }
 
@@ -143,11 +143,11 @@ export class FileRepository {
   manifestFor(paths: readonly string[]): Map<string, ManifestEntry> {
     if (paths.length === 0) return new Map();
     const rows = this.db
-      .prepare(
+      .prepare<[string], ManifestEntry>(
         `SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files
          WHERE path IN (SELECT value FROM json_each(?))`,
       )
-      .all(JSON.stringify(paths)) as ManifestEntry[];
+      .all(JSON.stringify(paths));
     return new Map(rows.map((row) => [row.path, row]));
   }
 
@@ -162,11 +162,11 @@ export class FileRepository {
       return new Map([...this.manifest()].filter(([path]) => wanted.has(directoryOf(path))));
     }
     const rows = this.db
-      .prepare(
+      .prepare<[string], ManifestEntry>(
         `SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files
          WHERE directory IN (SELECT value FROM json_each(?))`,
       )
-      .all(JSON.stringify(directories)) as ManifestEntry[];
+      .all(JSON.stringify(directories));
     return new Map(rows.map((row) => [row.path, row]));
   }
 
@@ -179,41 +179,41 @@ export class FileRepository {
 
   /** Every indexed file's path, for completing @-mentions. */
   indexedPaths(): string[] {
-    return (this.db.prepare("SELECT path FROM files WHERE status = 'indexed' ORDER BY path").pluck().all() as string[]);
+    return (this.db.prepare<[], string>("SELECT path FROM files WHERE status = 'indexed' ORDER BY path").pluck().all());
   }
 
   /** Definitions whose name starts with `prefix` (case-sensitive, by the name index), with where they are. */
   symbolsStartingWith(prefix: string, limit: number): Array<{ name: string; kind: string; path: string; startLine: number; endLine: number }> {
     return this.db
-      .prepare(
+      .prepare<[string, string, number], { name: string; kind: string; path: string; startLine: number; endLine: number }>(
         `SELECT s.name AS name, s.kind AS kind, f.path AS path, s.start_line AS startLine, s.end_line AS endLine
          FROM symbols s JOIN files f ON f.id = s.file_id
          WHERE s.name >= ? AND s.name < ? ORDER BY length(s.name), s.name LIMIT ?`,
       )
-      .all(prefix, `${prefix}\uffff`, limit) as Array<{ name: string; kind: string; path: string; startLine: number; endLine: number }>;
+      .all(prefix, `${prefix}\uffff`, limit);
   }
 
   /** Definitions with exactly these names (case-sensitive), with where they are. */
   symbolsNamed(names: readonly string[]): IndexedSymbol[] {
     if (names.length === 0) return [];
     return this.db
-      .prepare(
+      .prepare<[string], IndexedSymbol>(
         `SELECT s.name AS name, s.kind AS kind, f.path AS path, s.start_line AS startLine, s.end_line AS endLine
          FROM symbols s JOIN files f ON f.id = s.file_id
          WHERE s.name IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.start_line`,
       )
-      .all(JSON.stringify(names)) as IndexedSymbol[];
+      .all(JSON.stringify(names));
   }
 
   /** Every definition of one file, by start line. */
   symbolsIn(path: string): IndexedSymbol[] {
     return this.db
-      .prepare(
+      .prepare<[string], IndexedSymbol>(
         `SELECT s.name AS name, s.kind AS kind, f.path AS path, s.start_line AS startLine, s.end_line AS endLine
          FROM symbols s JOIN files f ON f.id = s.file_id
          WHERE f.path = ? ORDER BY s.start_line, s.end_line DESC`,
       )
-      .all(path) as IndexedSymbol[];
+      .all(path);
   }
 
   /** Whether no file was ever recorded: the project has no index yet. */
@@ -265,7 +265,7 @@ export class FileRepository {
 
   /** Removes a file and (by cascade) its chunks and symbols; returns the removed chunk ids. */
   deleteFile(path: string): number[] {
-    const row = this.db.prepare("SELECT id FROM files WHERE path = ?").get(path) as { id: number } | undefined;
+    const row = this.db.prepare<[string], { id: number }>("SELECT id FROM files WHERE path = ?").get(path);
     if (!row) return [];
     const chunkIds = this.chunkIdsOf(row.id);
     this.db.prepare("DELETE FROM files WHERE id = ?").run(row.id);
@@ -275,14 +275,14 @@ export class FileRepository {
   getChunks(ids: readonly number[]): StoredChunk[] {
     if (ids.length === 0) return [];
     const rows = this.db
-      .prepare(
+      .prepare<[string], Omit<StoredChunk, "symbols"> & { symbols: string }>(
         `SELECT c.id, c.file_id AS fileId, f.path, f.language, c.start_line AS startLine, c.end_line AS endLine,
                 c.kind, c.symbols, c.content, c.token_count AS tokenCount, f.line_count AS fileLineCount,
                 f.description AS fileDescription
          FROM chunks c JOIN files f ON f.id = c.file_id
          WHERE c.id IN (SELECT value FROM json_each(?))`,
       )
-      .all(JSON.stringify(ids)) as Array<Omit<StoredChunk, "symbols"> & { symbols: string }>;
+      .all(JSON.stringify(ids));
     const byId = new Map(rows.map((row) => [row.id, { ...row, symbols: JSON.parse(row.symbols) as string[] }]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -291,14 +291,14 @@ export class FileRepository {
   fileIdsOf(chunkIds: readonly number[]): Map<number, number> {
     if (chunkIds.length === 0) return new Map();
     const rows = this.db
-      .prepare("SELECT id, file_id AS fileId FROM chunks WHERE id IN (SELECT value FROM json_each(?))")
-      .all(JSON.stringify(chunkIds)) as Array<{ id: number; fileId: number }>;
+      .prepare<[string], { id: number; fileId: number }>("SELECT id, file_id AS fileId FROM chunks WHERE id IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(chunkIds));
     return new Map(rows.map((row) => [row.id, row.fileId]));
   }
 
   /** Every chunk's file, as [chunk id, file id] pairs. */
   *chunkFileIds(): Generator<[number, number]> {
-    const rows = this.db.prepare("SELECT id, file_id FROM chunks").raw().iterate() as IterableIterator<[number, number]>;
+    const rows = this.db.prepare<[], [number, number]>("SELECT id, file_id FROM chunks").raw().iterate();
     yield* rows;
   }
 
@@ -320,10 +320,10 @@ export class FileRepository {
   }
 
   counts(): { files: number; indexed: number; skipped: number; failed: number; chunks: number; symbols: number } {
-    const byStatus = this.db.prepare("SELECT status, count(*) AS n FROM files GROUP BY status").all() as Array<{
+    const byStatus = this.db.prepare<[], {
       status: FileStatus;
       n: number;
-    }>;
+    }>("SELECT status, count(*) AS n FROM files GROUP BY status").all();
     const count = (status: FileStatus) => byStatus.find((row) => row.status === status)?.n ?? 0;
     const chunks = (this.db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
     const symbols = (this.db.prepare("SELECT count(*) AS n FROM symbols").get() as { n: number }).n;
@@ -340,9 +340,9 @@ export class FileRepository {
   /** Every directory's stored state, keyed by path ('' is the root). */
   directoryStates(): Map<string, StoredDirectoryState> {
     const rows = this.db
-      .prepare("SELECT path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms FROM directory_states")
+      .prepare<[], DirectoryStateRow>("SELECT path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms FROM directory_states")
       .raw()
-      .all() as DirectoryStateRow[];
+      .all();
     const states = new Map<string, StoredDirectoryState>();
     for (const [path, listing, rules, leftOut, files, directories, ino, mtimeMs, ctimeMs, recordedAtMs] of rows) {
       const state: StoredDirectoryState = { listing, rules, leftOut: leftOut === "[]" ? [] : (JSON.parse(leftOut) as string[]) };
@@ -389,8 +389,8 @@ export class FileRepository {
 
   failures(limit: number): Array<{ path: string; reason: string | null }> {
     return this.db
-      .prepare("SELECT path, reason FROM files WHERE status = 'failed' ORDER BY path LIMIT ?")
-      .all(limit) as Array<{ path: string; reason: string | null }>;
+      .prepare<[number], { path: string; reason: string | null }>("SELECT path, reason FROM files WHERE status = 'failed' ORDER BY path LIMIT ?")
+      .all(limit);
   }
 }
 

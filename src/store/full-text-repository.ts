@@ -128,11 +128,11 @@ export class FullTextRepository {
   /** The snapshot's documents, or nothing when no snapshot was saved; `DamagedSnapshotError` when they are not as written. */
   loadSnapshot(collection: FullTextCollection): StoredSnapshot | undefined {
     const row = this.db
-      .prepare(
+      .prepare<[string], DocumentsRow>(
         `SELECT max_id AS maxId, document_count AS count, total_length AS totalLength, buckets, postings_rows AS rows, checksum, documents
          FROM fts_documents WHERE index_name = ?`,
       )
-      .get(collection) as DocumentsRow | undefined;
+      .get(collection);
     if (!row) return undefined;
     const damaged = (problem: string) => new DamagedSnapshotError(collection, { part: "documents", problem });
     if (documentsChecksum(row.documents, row) !== row.checksum) throw damaged("its checksum does not match");
@@ -162,15 +162,15 @@ export class FullTextRepository {
   ): Array<[string, DecodedSlots]> {
     const missing = (problem: string) => new DamagedSnapshotError(collection, { part: "postings", problem });
     if (!terms) {
-      const rows = this.db.prepare("SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ?").all(collection) as PostingsRow[];
+      const rows = this.db.prepare<[string], PostingsRow>("SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ?").all(collection);
       if (rows.length !== snapshot.rows) throw missing(`it has ${rows.length} rows where ${snapshot.rows} were written`);
       return rows.flatMap((row) => this.decodePostingsRow(collection, snapshot, row, { leftOut }));
     }
     const wanted = new Set(terms);
     const buckets = [...new Set(terms.map((term) => bucketOf(term, snapshot.buckets)))];
     const rows = this.db
-      .prepare("SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ? AND bucket IN (SELECT value FROM json_each(?))")
-      .all(collection, JSON.stringify(buckets)) as PostingsRow[];
+      .prepare<[string, string], PostingsRow>("SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ? AND bucket IN (SELECT value FROM json_each(?))")
+      .all(collection, JSON.stringify(buckets));
     // Every bucket holds terms but in the smallest indexes (≈ 64 terms a bucket): where all had a row, none may lack one.
     if (snapshot.rows === snapshot.buckets && rows.length !== buckets.length) throw missing(`${buckets.length - rows.length} of the rows searched are missing`);
     return rows.flatMap((row) => this.decodePostingsRow(collection, snapshot, row, { wanted, leftOut }));
@@ -252,13 +252,13 @@ export class FullTextRepository {
 
   /** Documents noted as removed since the snapshot was saved (see `addDeferredChanges`). */
   removedSinceSnapshot(collection: FullTextCollection): number[] {
-    return this.db.prepare("SELECT id FROM fts_removed WHERE index_name = ?").pluck().all(collection) as number[];
+    return this.db.prepare<[string], number>("SELECT id FROM fts_removed WHERE index_name = ?").pluck().all(collection);
   }
 
   /** Every live document's id (from an index, without reading the rows). */
   ids(collection: FullTextCollection): number[] {
     const { table, id } = SOURCES[collection];
-    return this.db.prepare(`SELECT ${id} FROM ${table}`).pluck().all() as number[];
+    return this.db.prepare<[], number>(`SELECT ${id} FROM ${table}`).pluck().all();
   }
 
   /** How many live documents there are. */
@@ -271,20 +271,20 @@ export class FullTextRepository {
   documentsAfter(collection: FullTextCollection, afterId: number): FullTextDocument[] {
     const { table, id } = SOURCES[collection];
     return this.db
-      .prepare(`SELECT ${id} AS id, terms, term_count AS length FROM ${table} WHERE ${id} > ? ORDER BY ${id}`)
-      .all(afterId) as FullTextDocument[];
+      .prepare<[number], FullTextDocument>(`SELECT ${id} AS id, terms, term_count AS length FROM ${table} WHERE ${id} > ? ORDER BY ${id}`)
+      .all(afterId);
   }
 
   documents(collection: FullTextCollection, ids?: readonly number[]): FullTextDocument[] {
     const { table, id } = SOURCES[collection];
     if (ids) {
       return this.db
-        .prepare(
+        .prepare<[string], FullTextDocument>(
           `SELECT ${id} AS id, terms, term_count AS length FROM ${table} WHERE ${id} IN (SELECT value FROM json_each(?)) ORDER BY ${id}`,
         )
-        .all(JSON.stringify(ids)) as FullTextDocument[];
+        .all(JSON.stringify(ids));
     }
-    return this.db.prepare(`SELECT ${id} AS id, terms, term_count AS length FROM ${table} ORDER BY ${id}`).all() as FullTextDocument[];
+    return this.db.prepare<[], FullTextDocument>(`SELECT ${id} AS id, terms, term_count AS length FROM ${table} ORDER BY ${id}`).all();
   }
 
   /** Changes whenever another connection commits; cheap to poll. */

@@ -141,26 +141,22 @@ export class HandoffRepository {
   }
 
   instance(sessionId: string, agentId: string): AgentInstanceRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM agent_instances WHERE session_id = ? AND agent_id = ?").get(sessionId, agentId) as InstanceRow | undefined;
+    const row = this.db.prepare<[string, string], InstanceRow>("SELECT * FROM agent_instances WHERE session_id = ? AND agent_id = ?").get(sessionId, agentId);
     return row ? toInstance(row) : undefined;
   }
 
   profileStatistics(agentType: string, model: string): string | undefined {
-    return this.db.prepare("SELECT statistics FROM handoff_profiles WHERE agent_type = ? AND model = ?").pluck().get(agentType, model) as
-      | string
-      | undefined;
+    return this.db.prepare<[string, string], string>("SELECT statistics FROM handoff_profiles WHERE agent_type = ? AND model = ?").pluck().get(agentType, model);
   }
 
   /** The session's chain of instances, first to latest. */
   instances(sessionId: string): AgentInstanceRecord[] {
-    const rows = this.db.prepare("SELECT * FROM agent_instances WHERE session_id = ? ORDER BY handoff_index").all(sessionId) as InstanceRow[];
+    const rows = this.db.prepare<[string], InstanceRow>("SELECT * FROM agent_instances WHERE session_id = ? ORDER BY handoff_index").all(sessionId);
     return rows.map(toInstance);
   }
 
   latestInstance(sessionId: string): AgentInstanceRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM agent_instances WHERE session_id = ? ORDER BY handoff_index DESC LIMIT 1").get(sessionId) as
-      | InstanceRow
-      | undefined;
+    const row = this.db.prepare<[string], InstanceRow>("SELECT * FROM agent_instances WHERE session_id = ? ORDER BY handoff_index DESC LIMIT 1").get(sessionId);
     return row ? toInstance(row) : undefined;
   }
 
@@ -178,7 +174,7 @@ export class HandoffRepository {
   /** Ended instances whose summary is not yet in this database's (`project`) or the user's (`user`) profile. */
   unappliedSummaries(scope: "project" | "user"): AgentInstanceRecord[] {
     const column = scope === "project" ? "profile_applied" : "user_profile_applied";
-    const rows = this.db.prepare(`SELECT * FROM agent_instances WHERE summary IS NOT NULL AND ${column} = 0`).all() as InstanceRow[];
+    const rows = this.db.prepare<[], InstanceRow>(`SELECT * FROM agent_instances WHERE summary IS NOT NULL AND ${column} = 0`).all();
     return rows.map(toInstance);
   }
 
@@ -190,14 +186,14 @@ export class HandoffRepository {
   /** The session's prompts as typed (the first is the original task), oldest first: the first and the `limit` newest. */
   prompts(sessionId: string, limit: number): Array<{ turn: number; text: string }> {
     const first = this.db
-      .prepare("SELECT turn_number AS turn, content AS text FROM content_entries WHERE session_id = ? AND content_type = 'user_prompt' ORDER BY turn_number, doc LIMIT 1")
-      .all(sessionId) as Array<{ turn: number; text: string }>;
+      .prepare<[string], { turn: number; text: string }>("SELECT turn_number AS turn, content AS text FROM content_entries WHERE session_id = ? AND content_type = 'user_prompt' ORDER BY turn_number, doc LIMIT 1")
+      .all(sessionId);
     if (limit === 0) return first;
     const newest = this.db
-      .prepare(
+      .prepare<[string, number], { turn: number; text: string }>(
         "SELECT turn_number AS turn, content AS text FROM content_entries WHERE session_id = ? AND content_type = 'user_prompt' ORDER BY turn_number DESC, doc DESC LIMIT ?",
       )
-      .all(sessionId, limit) as Array<{ turn: number; text: string }>;
+      .all(sessionId, limit);
     const prompts = newest.reverse();
     return first[0] && prompts[0]?.turn !== first[0].turn ? [first[0], ...prompts] : prompts;
   }
@@ -223,8 +219,8 @@ export class HandoffRepository {
 
   observations(sessionId: string, agentId: string): QualityObservationRecord[] {
     const rows = this.db
-      .prepare("SELECT * FROM quality_observations WHERE session_id = ? AND agent_id = ? ORDER BY id")
-      .all(sessionId, agentId) as Array<Record<string, unknown>>;
+      .prepare<[string, string], Record<string, unknown>>("SELECT * FROM quality_observations WHERE session_id = ? AND agent_id = ? ORDER BY id")
+      .all(sessionId, agentId);
     return rows.map((row) => ({
       sessionId: row.session_id as string,
       agentId: row.agent_id as string,
@@ -264,7 +260,7 @@ export class HandoffRepository {
   }
 
   firings(sessionId: string): Array<FiringRecord & { createdAt: number }> {
-    const rows = this.db.prepare("SELECT * FROM degradation_firings WHERE session_id = ? ORDER BY id").all(sessionId) as Array<Record<string, number | string>>;
+    const rows = this.db.prepare<[string], Record<string, number | string>>("SELECT * FROM degradation_firings WHERE session_id = ? ORDER BY id").all(sessionId);
     return rows.map((row) => ({
       sessionId: row.session_id as string,
       agentId: row.agent_id as string,
@@ -297,9 +293,7 @@ export class HandoffRepository {
   }
 
   taskList(sessionId: string): TaskListRecord | undefined {
-    const row = this.db.prepare("SELECT items, decisions, blockers, updated_at FROM task_lists WHERE session_id = ?").get(sessionId) as
-      | { items: string; decisions: string; blockers: string; updated_at: number }
-      | undefined;
+    const row = this.db.prepare<[string], { items: string; decisions: string; blockers: string; updated_at: number }>("SELECT items, decisions, blockers, updated_at FROM task_lists WHERE session_id = ?").get(sessionId);
     if (!row) return undefined;
     return {
       items: JSON.parse(row.items) as TaskItem[],
@@ -312,8 +306,8 @@ export class HandoffRepository {
   /** Every session's task list that holds decisions, oldest first. */
   taskListsWithDecisions(): Array<{ sessionId: string; decisions: string[]; updatedAt: number }> {
     const rows = this.db
-      .prepare("SELECT session_id, decisions, updated_at FROM task_lists WHERE json_array_length(decisions) > 0 ORDER BY updated_at, session_id")
-      .all() as Array<{ session_id: string; decisions: string; updated_at: number }>;
+      .prepare<[], { session_id: string; decisions: string; updated_at: number }>("SELECT session_id, decisions, updated_at FROM task_lists WHERE json_array_length(decisions) > 0 ORDER BY updated_at, session_id")
+      .all();
     return rows.map((row) => ({ sessionId: row.session_id, decisions: JSON.parse(row.decisions) as string[], updatedAt: row.updated_at }));
   }
 
@@ -346,8 +340,8 @@ export class HandoffRepository {
   filesChanged(sessionId: string): FileChangeRecord[] {
     return (
       this.db
-        .prepare("SELECT path, action, lines_added, lines_removed FROM files_changed WHERE session_id = ? ORDER BY updated_at, path")
-        .all(sessionId) as Array<{ path: string; action: FileChangeRecord["action"]; lines_added: number; lines_removed: number }>
+        .prepare<[string], { path: string; action: FileChangeRecord["action"]; lines_added: number; lines_removed: number }>("SELECT path, action, lines_added, lines_removed FROM files_changed WHERE session_id = ? ORDER BY updated_at, path")
+        .all(sessionId)
     ).map((row) => ({ path: row.path, action: row.action, linesAdded: row.lines_added, linesRemoved: row.lines_removed }));
   }
 }
@@ -361,7 +355,7 @@ export interface ProfileRow {
 
 /** The `handoff_profiles` rows of a database: the project's, or the user's (`profiles.db` has the same table). */
 export function readProfileRows(db: SqliteDatabase): ProfileRow[] {
-  return db.prepare("SELECT agent_type AS agentType, model, statistics FROM handoff_profiles").all() as ProfileRow[];
+  return db.prepare<[], ProfileRow>("SELECT agent_type AS agentType, model, statistics FROM handoff_profiles").all();
 }
 
 function toInstance(row: InstanceRow): AgentInstanceRecord {

@@ -39,19 +39,19 @@ export class InquiryRepository {
   }
 
   get(id: string): Inquiry | undefined {
-    const row = this.db.prepare("SELECT * FROM inquiries WHERE id = ?").get(id) as InquiryRow | undefined;
+    const row = this.db.prepare<[string], InquiryRow>("SELECT * FROM inquiries WHERE id = ?").get(id);
     return row ? toInquiry(row) : undefined;
   }
 
   /** Ids starting with `prefix` (users type the first characters). */
   findByPrefix(prefix: string): Inquiry[] {
-    const rows = this.db.prepare("SELECT * FROM inquiries WHERE id LIKE ? ESCAPE '\\' ORDER BY created_at").all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`) as InquiryRow[];
+    const rows = this.db.prepare<[string], InquiryRow>("SELECT * FROM inquiries WHERE id LIKE ? ESCAPE '\\' ORDER BY created_at").all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`);
     return rows.map(toInquiry);
   }
 
   /** The oldest pending questions first: asked longest ago. */
   pending(limit: number): Inquiry[] {
-    const rows = this.db.prepare("SELECT * FROM inquiries WHERE status = 'pending' ORDER BY created_at, rowid LIMIT ?").all(limit) as InquiryRow[];
+    const rows = this.db.prepare<[number], InquiryRow>("SELECT * FROM inquiries WHERE status = 'pending' ORDER BY created_at, rowid LIMIT ?").all(limit);
     return rows.map(toInquiry);
   }
 

@@ -79,19 +79,19 @@ export class KnowledgeRepository {
 
   /** Removes an item; returns its document id, or undefined when there was none. */
   remove(id: string): number | undefined {
-    const row = this.db.prepare("DELETE FROM knowledge_items WHERE id = ? RETURNING doc").get(id) as { doc: number } | undefined;
+    const row = this.db.prepare<[string], { doc: number }>("DELETE FROM knowledge_items WHERE id = ? RETURNING doc").get(id);
     return row?.doc;
   }
 
   get(id: string): KnowledgeItem | undefined {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM knowledge_items WHERE id = ?`).get(id) as ItemRow | undefined;
+    const row = this.db.prepare<[string], ItemRow>(`SELECT ${COLUMNS} FROM knowledge_items WHERE id = ?`).get(id);
     return row ? toItem(row) : undefined;
   }
 
   /** Items by document id, in the order given (what a full-text search returns). */
   byDocs(docs: readonly number[]): Array<{ doc: number; item: KnowledgeItem }> {
     if (docs.length === 0) return [];
-    const rows = this.db.prepare(`SELECT ${COLUMNS} FROM knowledge_items WHERE doc IN (SELECT value FROM json_each(?))`).all(JSON.stringify(docs)) as ItemRow[];
+    const rows = this.db.prepare<[string], ItemRow>(`SELECT ${COLUMNS} FROM knowledge_items WHERE doc IN (SELECT value FROM json_each(?))`).all(JSON.stringify(docs));
     const byDoc = new Map(rows.map((row) => [row.doc, row]));
     return docs.flatMap((doc) => {
       const row = byDoc.get(doc);
@@ -112,8 +112,8 @@ export class KnowledgeRepository {
   /** The newest item of a layer with this key (a skill by its name). */
   byKey(layer: KnowledgeLayer, key: string): KnowledgeItem | undefined {
     const row = this.db
-      .prepare(`SELECT ${COLUMNS} FROM knowledge_items WHERE layer = ? AND key = ? ORDER BY updated_at DESC, doc DESC LIMIT 1`)
-      .get(layer, key) as ItemRow | undefined;
+      .prepare<[string, string], ItemRow>(`SELECT ${COLUMNS} FROM knowledge_items WHERE layer = ? AND key = ? ORDER BY updated_at DESC, doc DESC LIMIT 1`)
+      .get(layer, key);
     return row ? toItem(row) : undefined;
   }
 
@@ -126,12 +126,12 @@ export class KnowledgeRepository {
   /** The learning of a tool's error with this signature, if there is one. */
   learning(tool: string, signature: string): KnowledgeItem | undefined {
     const row = this.db
-      .prepare(
+      .prepare<[string, string], ItemRow>(
         `SELECT ${COLUMNS} FROM knowledge_items
          WHERE layer = 'agent_learnings' AND json_extract(details, '$.tool') = ? AND json_extract(details, '$.signature') = ?
          ORDER BY updated_at DESC LIMIT 1`,
       )
-      .get(tool, signature) as ItemRow | undefined;
+      .get(tool, signature);
     return row ? toItem(row) : undefined;
   }
 

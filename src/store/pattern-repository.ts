@@ -31,20 +31,20 @@ export class PatternRepository {
   /** Failed tool results, newest `limit`, oldest first. */
   toolErrors(limit = 20_000): ToolErrorRow[] {
     const rows = this.db
-      .prepare(
+      .prepare<[number], { session_id: string; turn_number: number; tool: string | null; text: string; timestamp: number }>(
         `SELECT session_id, turn_number, json_extract(metadata, '$.tool') AS tool, substr(content, 1, 400) AS text, timestamp
          FROM content_entries
          WHERE content_type = 'tool_result' AND json_extract(metadata, '$.isError') = 1
          ORDER BY timestamp DESC, doc DESC LIMIT ?`,
       )
-      .all(limit) as Array<{ session_id: string; turn_number: number; tool: string | null; text: string; timestamp: number }>;
+      .all(limit);
     return rows.reverse().map((row) => ({ sessionId: row.session_id, turn: row.turn_number, tool: row.tool ?? "unknown tool", text: row.text, timestamp: row.timestamp }));
   }
 
   /** Turns the quality tracker counted a `user_correction` in, with the prompt that did it. */
   corrections(): CorrectionRow[] {
     const rows = this.db
-      .prepare(
+      .prepare<[], { session_id: string; agent_id: string; turn: number; created_at: number; prompt: string | null }>(
         `SELECT q.session_id, q.agent_id, q.turn, q.created_at,
            (SELECT c.content FROM content_entries c
              WHERE c.session_id = q.session_id AND c.content_type = 'user_prompt' AND c.turn_number <= q.turn
@@ -53,27 +53,27 @@ export class PatternRepository {
          WHERE coalesce(json_extract(q.signals, '$.user_correction'), 0) > 0
          ORDER BY q.id`,
       )
-      .all() as Array<{ session_id: string; agent_id: string; turn: number; created_at: number; prompt: string | null }>;
+      .all();
     return rows.map((row) => ({ sessionId: row.session_id, agentId: row.agent_id, turn: row.turn, createdAt: row.created_at, prompt: row.prompt }));
   }
 
   /** Paths that `files_changed` holds for at least `minSessions` sessions, most sessions first. */
   sharedFileChanges(minSessions: number): SharedFileRow[] {
     const rows = this.db
-      .prepare(
+      .prepare<[number], { path: string; sessions: string; last_changed: number }>(
         `SELECT path, json_group_array(session_id) AS sessions, max(updated_at) AS last_changed
          FROM files_changed GROUP BY path HAVING count(DISTINCT session_id) >= ?
          ORDER BY count(DISTINCT session_id) DESC, last_changed DESC`,
       )
-      .all(minSessions) as Array<{ path: string; sessions: string; last_changed: number }>;
+      .all(minSessions);
     return rows.map((row) => ({ path: row.path, sessions: JSON.parse(row.sessions) as string[], lastChanged: row.last_changed }));
   }
 
   /** `test_result` entries, newest `limit`, oldest first. */
   testResults(limit = 5_000): Array<{ sessionId: string; content: string; timestamp: number }> {
     const rows = this.db
-      .prepare(`SELECT session_id, content, timestamp FROM content_entries WHERE content_type = 'test_result' ORDER BY timestamp DESC, doc DESC LIMIT ?`)
-      .all(limit) as Array<{ session_id: string; content: string; timestamp: number }>;
+      .prepare<[number], { session_id: string; content: string; timestamp: number }>(`SELECT session_id, content, timestamp FROM content_entries WHERE content_type = 'test_result' ORDER BY timestamp DESC, doc DESC LIMIT ?`)
+      .all(limit);
     return rows.reverse().map((row) => ({ sessionId: row.session_id, content: row.content, timestamp: row.timestamp }));
   }
 

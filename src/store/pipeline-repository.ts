@@ -107,7 +107,7 @@ export class PipelineRepository {
   }
 
   get(id: string): PipelineRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM pipelines WHERE id = ?").get(id) as PipelineRow | undefined;
+    const row = this.db.prepare<[string], PipelineRow>("SELECT * FROM pipelines WHERE id = ?").get(id);
     return row ? toPipeline(row) : undefined;
   }
 
@@ -157,13 +157,13 @@ export class PipelineRepository {
   }
 
   stages(pipelineId: string): PipelineStageRecord[] {
-    const rows = this.db.prepare("SELECT * FROM pipeline_stages WHERE pipeline_id = ? ORDER BY ordinal").all(pipelineId) as StageRow[];
+    const rows = this.db.prepare<[string], StageRow>("SELECT * FROM pipeline_stages WHERE pipeline_id = ? ORDER BY ordinal").all(pipelineId);
     return rows.map(toStage);
   }
 
   /** The root session's pipelines, oldest first, each with its stages in order. */
   listForSession(rootSessionId: string): PipelineWithStages[] {
-    const rows = this.db.prepare("SELECT * FROM pipelines WHERE root_session_id = ? ORDER BY created_at, rowid").all(rootSessionId) as PipelineRow[];
+    const rows = this.db.prepare<[string], PipelineRow>("SELECT * FROM pipelines WHERE root_session_id = ? ORDER BY created_at, rowid").all(rootSessionId);
     return rows.map((row) => ({ ...toPipeline(row), stages: this.stages(row.id) }));
   }
 

@@ -180,7 +180,7 @@ export function encodeDocuments(documents: Pick<StoredDocuments, "live" | "lengt
   const size = live.length;
   const bytes = new Uint8Array(size * 5);
   if (LITTLE_ENDIAN) bytes.set(new Uint8Array(lengths.buffer, lengths.byteOffset, lengths.byteLength));
-  else lengths.forEach((length, id) => new DataView(bytes.buffer).setFloat32(id * 4, length, true));
+  else lengths.forEach((length, id) => { new DataView(bytes.buffer).setFloat32(id * 4, length, true); });
   bytes.set(live, size * 4);
   return bytes;
 }

@@ -67,7 +67,7 @@ export class RoutingRepository {
 
   /** The session's decisions still waiting for their outcome. */
   pending(sessionId: string): RoutingDecision[] {
-    const rows = this.db.prepare("SELECT * FROM routing_decisions WHERE session_id = ? AND outcome IS NULL ORDER BY created_at").all(sessionId) as DecisionRow[];
+    const rows = this.db.prepare<[string], DecisionRow>("SELECT * FROM routing_decisions WHERE session_id = ? AND outcome IS NULL ORDER BY created_at").all(sessionId);
     return rows.map(toDecision);
   }
 
@@ -82,7 +82,7 @@ export class RoutingRepository {
     teach: (current: StoredAffinity | undefined, allContexts: StoredAffinity | undefined) => Pick<StoredAffinity, "alpha" | "beta" | "observations">,
   ): boolean {
     return this.db.transaction(() => {
-      const decision = this.db.prepare("SELECT * FROM routing_decisions WHERE id = ? AND outcome IS NULL").get(decisionId) as DecisionRow | undefined;
+      const decision = this.db.prepare<[string], DecisionRow>("SELECT * FROM routing_decisions WHERE id = ? AND outcome IS NULL").get(decisionId);
       if (!decision) return false;
       this.db.prepare("UPDATE routing_decisions SET outcome = ? WHERE id = ?").run(outcome, decisionId);
       const next = teach(this.affinity(decision.selected_agent, decision.context_id), this.allContexts(decision.selected_agent));
@@ -97,9 +97,7 @@ export class RoutingRepository {
   }
 
   affinity(agent: string, contextId: string): StoredAffinity | undefined {
-    const row = this.db.prepare("SELECT agent, context_id, alpha, beta, observations FROM agent_affinities WHERE agent = ? AND context_id = ?").get(agent, contextId) as
-      | { agent: string; context_id: string; alpha: number; beta: number; observations: number }
-      | undefined;
+    const row = this.db.prepare<[string, string], { agent: string; context_id: string; alpha: number; beta: number; observations: number }>("SELECT agent, context_id, alpha, beta, observations FROM agent_affinities WHERE agent = ? AND context_id = ?").get(agent, contextId);
     return row ? { agent: row.agent, contextId: row.context_id, alpha: row.alpha, beta: row.beta, observations: row.observations } : undefined;
   }
 

@@ -99,29 +99,27 @@ export class SessionRepository {
   }
 
   get(id: string): SessionRecord | undefined {
-    const row = this.db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`).get(id) as SessionRow | undefined;
+    const row = this.db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`).get(id);
     return row ? toRecord(row) : undefined;
   }
 
   /** Root sessions whose id starts with `prefix` (users type the first characters). */
   findByPrefix(prefix: string): SessionRecord[] {
     const rows = this.db
-      .prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id LIKE ? ESCAPE '\\' AND parent_session_id IS NULL ORDER BY updated_at DESC LIMIT 10`)
-      .all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`) as SessionRow[];
+      .prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id LIKE ? ESCAPE '\\' AND parent_session_id IS NULL ORDER BY updated_at DESC LIMIT 10`)
+      .all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`);
     return rows.map(toRecord);
   }
 
   /** The latest session the user talked to (a sub-agent's session is never continued on its own). */
   latest(): SessionRecord | undefined {
-    const row = this.db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get() as
-      | SessionRow
-      | undefined;
+    const row = this.db.prepare<[], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get();
     return row ? toRecord(row) : undefined;
   }
 
   /** Root sessions, newest first. */
   list(limit: number): SessionRecord[] {
-    const rows = this.db.prepare(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC LIMIT ?`).all(limit) as SessionRow[];
+    const rows = this.db.prepare<[number], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC LIMIT ?`).all(limit);
     return rows.map(toRecord);
   }
 
@@ -136,21 +134,21 @@ export class SessionRepository {
   /** Every session below `sessionId` (children, their children, …), oldest first. */
   descendants(sessionId: string): SessionRecord[] {
     const rows = this.db
-      .prepare(
+      .prepare<[string], SessionRow>(
         `WITH RECURSIVE tree(id) AS (
            SELECT id FROM sessions WHERE parent_session_id = ?
            UNION ALL SELECT sessions.id FROM sessions JOIN tree ON sessions.parent_session_id = tree.id
          )
          SELECT ${SESSION_COLUMNS} FROM sessions JOIN tree USING (id) ORDER BY created_at, rowid`,
       )
-      .all(sessionId) as SessionRow[];
+      .all(sessionId);
     return rows.map(toRecord);
   }
 
   /** The agent ids used anywhere in a session tree: its sessions' agents and every instance of their handoff chains. */
   agentIdsInTree(rootSessionId: string): string[] {
     return this.db
-      .prepare(
+      .prepare<[string], string>(
         `WITH RECURSIVE tree(id) AS (
            SELECT ? UNION ALL SELECT sessions.id FROM sessions JOIN tree ON sessions.parent_session_id = tree.id
          )
@@ -158,7 +156,7 @@ export class SessionRepository {
          UNION SELECT agent_id FROM agent_instances WHERE session_id IN (SELECT id FROM tree)`,
       )
       .pluck()
-      .all(rootSessionId) as string[];
+      .all(rootSessionId);
   }
 
   /** Appends a message; returns its ordinal. */
@@ -178,11 +176,11 @@ export class SessionRepository {
 
   messageRows(sessionId: string): SessionMessageRow[] {
     const rows = this.db
-      .prepare("SELECT ordinal, role, content, turn, entry_ids FROM session_messages WHERE session_id = ? ORDER BY ordinal")
-      .all(sessionId) as Array<{ ordinal: number; role: ChatMessage["role"]; content: string; turn: number; entry_ids: string }>;
+      .prepare<[string], { ordinal: number; role: ChatMessage["role"]; content: string; turn: number; entry_ids: string }>("SELECT ordinal, role, content, turn, entry_ids FROM session_messages WHERE session_id = ? ORDER BY ordinal")
+      .all(sessionId);
     const runs = this.db
-      .prepare("SELECT first_ordinal AS first, last_ordinal AS last, reference_id AS referenceId FROM session_evictions WHERE session_id = ? ORDER BY first_ordinal")
-      .all(sessionId) as EvictedRun[];
+      .prepare<[string], EvictedRun>("SELECT first_ordinal AS first, last_ordinal AS last, reference_id AS referenceId FROM session_evictions WHERE session_id = ? ORDER BY first_ordinal")
+      .all(sessionId);
     // Both are in ordinal order: one pass gives each message the run it falls in, if any.
     let run = 0;
     return rows.map((row) => {
@@ -212,8 +210,8 @@ export class SessionRepository {
 
   messages(sessionId: string): ChatMessage[] {
     const rows = this.db
-      .prepare("SELECT role, content FROM session_messages WHERE session_id = ? ORDER BY ordinal")
-      .all(sessionId) as Array<{ role: ChatMessage["role"]; content: string }>;
+      .prepare<[string], { role: ChatMessage["role"]; content: string }>("SELECT role, content FROM session_messages WHERE session_id = ? ORDER BY ordinal")
+      .all(sessionId);
     return rows.map((row) => ({ role: row.role, content: JSON.parse(row.content) as ChatMessage["content"] }));
   }
 

@@ -53,7 +53,7 @@ export class UserProfileDatabase {
 
   /** Self-tuning retrieval's user profile (`UserWeightProfile` JSON), shared by every project of this user. */
   userWeightProfile(): string | undefined {
-    return this.db.prepare("SELECT profile FROM user_weight_profile WHERE id = 1").pluck().get() as string | undefined;
+    return this.db.prepare<[], string>("SELECT profile FROM user_weight_profile WHERE id = 1").pluck().get();
   }
 
   /**
@@ -64,7 +64,7 @@ export class UserProfileDatabase {
    */
   updateUserWeightProfile(projectKey: string, sequence: number, update: (profile: string | undefined) => string): string | undefined {
     return this.db.transaction(() => {
-      const row = this.db.prepare("SELECT profile, applied FROM user_weight_profile WHERE id = 1").get() as { profile: string; applied: string } | undefined;
+      const row = this.db.prepare<[], { profile: string; applied: string }>("SELECT profile, applied FROM user_weight_profile WHERE id = 1").get();
       const applied = parseApplied(row?.applied);
       if ((applied[projectKey] ?? 0) >= sequence) return row?.profile;
       const profile = update(row?.profile);
@@ -86,7 +86,7 @@ export class UserProfileDatabase {
    */
   forgetProjectPositions(projectKey: string): void {
     this.db.transaction(() => {
-      const applied = this.db.prepare("SELECT applied FROM user_weight_profile WHERE id = 1").pluck().get() as string | undefined;
+      const applied = this.db.prepare<[], string>("SELECT applied FROM user_weight_profile WHERE id = 1").pluck().get();
       if (applied === undefined) return;
       const positions = parseApplied(applied);
       delete positions[projectKey];
@@ -118,11 +118,9 @@ export class UserProfileDatabase {
     combine: (profile: string | undefined, previous: string | undefined, next: string) => string,
   ): void {
     this.db.transaction(() => {
-      const previous = this.db.prepare("SELECT contribution FROM applied_instances WHERE instance_key = ?").pluck().get(instanceKey) as string | undefined;
+      const previous = this.db.prepare<[string], string>("SELECT contribution FROM applied_instances WHERE instance_key = ?").pluck().get(instanceKey);
       if (previous === contribution) return;
-      const profile = this.db.prepare("SELECT statistics FROM handoff_profiles WHERE agent_type = ? AND model = ?").pluck().get(agentType, model) as
-        | string
-        | undefined;
+      const profile = this.db.prepare<[string, string], string>("SELECT statistics FROM handoff_profiles WHERE agent_type = ? AND model = ?").pluck().get(agentType, model);
       const now = Date.now();
       this.db
         .prepare(

@@ -71,8 +71,8 @@ export class VectorStore {
 
   nearestChunks(query: Float32Array, k: number): VectorHit[] {
     const rows = this.db
-      .prepare("SELECT rowid AS id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance")
-      .all(toBlob(query, this.dimensions), k) as Array<{ id: number; distance: number }>;
+      .prepare<[Buffer, number], { id: number; distance: number }>("SELECT rowid AS id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance")
+      .all(toBlob(query, this.dimensions), k);
     return rows.map(toHit);
   }
 
@@ -95,40 +95,38 @@ export class VectorStore {
 
   /** Every chunk vector, for loading an in-memory copy. */
   *iterateChunkVectors(): Generator<{ id: number; vector: Float32Array }> {
-    const rows = this.db.prepare("SELECT rowid AS id, embedding FROM chunk_vectors").iterate() as IterableIterator<{
+    const rows = this.db.prepare<[], {
       id: number;
       embedding: Buffer;
-    }>;
+    }>("SELECT rowid AS id, embedding FROM chunk_vectors").iterate();
     for (const row of rows) yield { id: row.id, vector: toVector(row.embedding) };
   }
 
   chunkVectorIds(): number[] {
-    return (this.db.prepare("SELECT rowid AS id FROM chunk_vectors").all() as Array<{ id: number }>).map((row) => row.id);
+    return (this.db.prepare<[], { id: number }>("SELECT rowid AS id FROM chunk_vectors").all()).map((row) => row.id);
   }
 
   chunkVector(id: number): Float32Array | undefined {
-    const row = this.db.prepare("SELECT embedding FROM chunk_vectors WHERE rowid = ?").get(BigInt(id)) as
-      | { embedding: Buffer }
-      | undefined;
+    const row = this.db.prepare<[bigint], { embedding: Buffer }>("SELECT embedding FROM chunk_vectors WHERE rowid = ?").get(BigInt(id));
     return row ? toVector(row.embedding) : undefined;
   }
 
   /** Chunks that have no vector yet (new embedder, or an interrupted backfill). */
   chunksWithoutVectors(limit: number): number[] {
     const rows = this.db
-      .prepare(
+      .prepare<[number], { id: number }>(
         `SELECT c.id FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.rowid = c.id) LIMIT ?`,
       )
-      .all(limit) as Array<{ id: number }>;
+      .all(limit);
     return rows.map((row) => row.id);
   }
 
   entriesWithoutVectors(limit: number): number[] {
     const rows = this.db
-      .prepare(
+      .prepare<[number], { doc: number }>(
         `SELECT e.doc FROM content_entries e WHERE NOT EXISTS (SELECT 1 FROM entry_vectors v WHERE v.rowid = e.doc) LIMIT ?`,
       )
-      .all(limit) as Array<{ doc: number }>;
+      .all(limit);
     return rows.map((row) => row.doc);
   }
 

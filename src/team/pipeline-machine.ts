@@ -76,7 +76,7 @@ export function nextStep(progress: PipelineProgress): PipelineStep {
  */
 export function blockingIssues(stages: readonly EndedStage[]): Issue[] {
   const last = [...stages].reverse().find((stage) => stage.stage === "review");
-  if (!last || last.status !== "done" || !last.state) return [];
+  if (last?.status !== "done" || !last.state) return [];
   return last.state.pending_issues.filter((issue) => BLOCKING.has(issue.severity));
 }
 

@@ -95,7 +95,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
         ...(modelRef.current ? { model: modelRef.current } : {}),
         ...(target ? { resume: target } : {}),
       }),
-    [openAgentSession],
+    [openAgentSession, modes.current],
   );
 // Queued prompts a cancel returns come back into the prompt, before whatever is being typed.
   const editorRef = useRef<PromptEditor | undefined>(undefined);
@@ -126,6 +126,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
   });
 
   // Once, at start: the banner, whether commands can be sandboxed here, and, when resuming, where the conversation stopped.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: printed once; a later session or provider prints its own notes.
   useEffect(() => {
     const { sandbox } = agent.session;
     const warnings = [...(sandbox.state === "unavailable" ? [`${describeSandbox(sandbox)}.`] : []), ...keptReadable(sandbox)];
@@ -144,7 +145,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
     if (!initialPrompt || initialSent.current || consent.asking) return;
     initialSent.current = true;
     agent.submit(initialPrompt);
-  }, [initialPrompt, consent.asking]);
+  }, [initialPrompt, consent.asking, agent.submit]);
 
   // Code highlighting loads once the screen is up, off the launch path.
   useEffect(() => void preloadHighlighter().catch(() => undefined), []);
@@ -223,6 +224,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
   });
 
   // Counted when a turn ends or the transcript grows (a /memory answer), not on every frame.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the turn's state and the transcript's length are when to count again, not inputs.
   const pendingQuestions = useMemo(() => project.pendingQuestions(), [project, agent.state.running, agent.state.history.length]);
   const modal = consent.asking || agent.approval !== undefined;
   return (

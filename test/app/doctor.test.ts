@@ -179,8 +179,8 @@ describe("the report", () => {
       ]);
       expect(report.passed).toBe(false);
       const text = doctorText(report);
-      expect(text).toMatch(/^warning index    missing: .*\n {17}fix: run `sylk index`$/m);
-      expect(text).toMatch(/^FAILED  model    /m);
+      expect(text).toMatch(/^warning index {4}missing: .*\n {17}fix: run `sylk index`$/m);
+      expect(text).toMatch(/^FAILED {2}model {4}/m);
       expect(text.split("\n").at(-1)).toBe("1 check failed, 2 with warnings.");
     } finally {
       project.cleanup();

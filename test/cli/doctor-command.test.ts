@@ -69,8 +69,8 @@ describe("sylk doctor", () => {
     const before = server.requests.length;
     const run = await doctor();
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^FAILED  config   Malformed config file .*\.sylkrc at line 1/m);
-    expect(run.stdout).toMatch(/^FAILED  model    not checked: the configuration did not load$/m);
+    expect(run.stdout).toMatch(/^FAILED {2}config {3}Malformed config file .*\.sylkrc at line 1/m);
+    expect(run.stdout).toMatch(/^FAILED {2}model {4}not checked: the configuration did not load$/m);
     expect(server.requests.length).toBe(before);
   });
 });

@@ -96,7 +96,7 @@ describe("a cloned repository's .sylkrc in an untrusted folder", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(project.root, "pwned"))).toBe(false);
     expect(existsSync(join(project.root, "planted.txt"))).toBe(false);
-    const results = (legit.requests[1]?.body.messages.at(-1).content as Array<{ type: string; content: string }>).filter((block) => block.type === "tool_result");
+    const results = (legit.requests[1]!.body.messages.at(-1).content as Array<{ type: string; content: string }>).filter((block) => block.type === "tool_result");
     expect(results.map((result) => result.content)).toEqual([expect.stringContaining("Permission denied"), expect.stringContaining("Permission denied")]);
     expect(run.stderr).toContain("permissions.mode, permissions.allow");
   });
@@ -109,7 +109,7 @@ describe("a cloned repository's .sylkrc in an untrusted folder", () => {
     const run = await sylk(["ask", "--yes", "--permission-mode", "accept-edits", "configure yourself"]);
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(project.root, ".sylkrc"))).toBe(false);
-    const result = (legit.requests[1]?.body.messages.at(-1).content as Array<{ type: string; content: string }>)[0];
+    const result = (legit.requests[1]!.body.messages.at(-1).content as Array<{ type: string; content: string }>)[0];
     expect(result?.content).toContain("protected");
   });
 });

@@ -38,7 +38,13 @@ async function sleepingPid(): Promise<number> {
 
 /** Each lock a waiter must take over, and the reason it gives. */
 const STALE_LOCKS: Array<[string, () => Promise<{ pid: number; reason: string | RegExp }>]> = [
-  ["pid 1", async () => (writeLock({ pid: 1 }), { pid: 1, reason: "pid 1 is not a Sylk process" })],
+  [
+    "pid 1",
+    async () => {
+      writeLock({ pid: 1 });
+      return { pid: 1, reason: "pid 1 is not a Sylk process" };
+    },
+  ],
   [
     "a live process that is not Sylk",
     async () => {

@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 const sylk = (args: string[]) => runCli(args, { cwd: project.root, env });
-const systemOf = (index: number) => JSON.stringify((messageRequests(server)[index]?.body as any).system);
+const systemOf = (index: number) => JSON.stringify((messageRequests(server)[index]!.body as any).system);
 
 describe("sylk memory", () => {
   it("adds, lists, searches and removes what is kept, as text and JSON, secrets masked", async () => {

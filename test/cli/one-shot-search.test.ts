@@ -18,7 +18,10 @@ const TAIL = Array.from({ length: 120 }, (_, index) => `${["load", "render", "ca
 /** A seeded project of a few dozen source files in a few directories. */
 function generatedFiles(seed: number): Record<string, string> {
   let state = seed;
-  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const random = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
   const pick = <T,>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
   const files: Record<string, string> = {};
   for (let file = 0; file < 36; file++) {

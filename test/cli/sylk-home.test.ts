@@ -21,7 +21,7 @@ afterEach(async () => {
 
 const modelEnv = () => ({ ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" });
 const toolResults = (index: number): string[] =>
-  (server.requests[index]?.body.messages.at(-1).content as Array<{ type: string; content: string }>).filter((block) => block.type === "tool_result").map((block) => block.content);
+  (server.requests[index]!.body.messages.at(-1).content as Array<{ type: string; content: string }>).filter((block) => block.type === "tool_result").map((block) => block.content);
 
 /** Every path under a directory, relative to it. */
 function tree(directory: string, prefix = ""): string[] {

@@ -8,7 +8,7 @@ import { clampToMachine } from "../../src/config/machine-limits.js";
 import { configDefaults } from "../../src/config/defaults.js";
 import { configSchema, defaultConfig } from "../../src/config/schema.js";
 import { unconfigured } from "../../src/config/unconfigured.js";
-import { ConfigError, ExitCode } from "../../src/errors.js";
+import { ConfigError, ExitCode, errorMessage } from "../../src/errors.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -94,7 +94,7 @@ describe("configuration", () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).exitCode).toBe(ExitCode.Configuration);
-    expect((error as Error).message).toMatch(/Malformed config file .*\.sylkrc at line \d+, column \d+/);
+    expect(errorMessage(error)).toMatch(/Malformed config file .*\.sylkrc at line \d+, column \d+/);
   });
 
   it("names the environment variable that is wrong", () => {

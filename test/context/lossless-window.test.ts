@@ -20,7 +20,7 @@ let services: ProjectServices;
 
 /** ~40 lines of content no other file has, so retrieval can be checked byte for byte. */
 function fileContent(index: number): string {
-  return Array.from({ length: 40 }, (_, line) => `record ${index}.${line}: value-${(index * 7919 + line * 104_729) % 1_000_003} ok`).join("\n") + "\n";
+  return `${Array.from({ length: 40 }, (_, line) => `record ${index}.${line}: value-${(index * 7919 + line * 104_729) % 1_000_003} ok`).join("\n")}\n`;
 }
 
 beforeEach(async () => {

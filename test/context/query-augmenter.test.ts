@@ -77,6 +77,7 @@ describe("QueryAugmenter", () => {
     prefetcher.searcher.setMaxTier("warm"); // full text only
     const result = await prefetcher.searcher.search("validate token expiration", { budgetMs: 200 });
     expect(result).toMatchObject({ tierReached: "warm", singleSignal: true });
+    // biome-ignore lint/complexity/useLiteralKeys: deps is private; an index reaches it for the test.
     for (let failure = 0; failure < 3; failure++) prefetcher.searcher["deps"].breakers.vector.recordFailure();
     prefetcher.searcher.setMaxTier("full");
     const degraded = await prefetcher.searcher.search("validate token expiration", { budgetMs: 200 });

@@ -63,7 +63,7 @@ describe("InducingPointGP against closed forms", () => {
     const gp = new InducingPointGP({ priorMean: prior, grid: fixedGrid(H) });
     const xs = [5, 12, 30];
     const ys = [0.6, 0.45, 0.3];
-    xs.forEach((x, i) => gp.add(x, ys[i]!));
+    xs.forEach((x, i) => { gp.add(x, ys[i]!); });
     const K = xs.map((xi, i) => xs.map((xj, j) => matern(xi - xj, H) + (i === j ? H.noiseVariance : 0)));
     const [[a, b, c], [d, e, f], [g, h, i]] = K as [[number, number, number], [number, number, number], [number, number, number]];
     const determinant = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);

@@ -48,7 +48,7 @@ describe("profile statistics", () => {
         expect(summed[key].sum).toBeCloseTo(sequence[key].sum, 6);
         expect(summed[key].sumSquares).toBeCloseTo(sequence[key].sumSquares, 6);
       }
-      summed.preparedArms.forEach((arm, index) => expect(arm.rewardSum).toBeCloseTo(sequence.preparedArms[index]!.rewardSum, 9));
+      summed.preparedArms.forEach((arm, index) => { expect(arm.rewardSum).toBeCloseTo(sequence.preparedArms[index]!.rewardSum, 9); });
     }
   });
 

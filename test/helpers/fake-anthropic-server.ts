@@ -187,7 +187,7 @@ export function messageRequests(server: Pick<FakeAnthropicServer, "requests">): 
 export function requestApiKey(request: RecordedRequest): string | undefined {
   const apiKey = request.headers["x-api-key"];
   if (typeof apiKey === "string") return apiKey;
-  const authorization = request.headers["authorization"];
+  const authorization = request.headers.authorization;
   if (typeof authorization === "string" && /^bearer /i.test(authorization)) return authorization.slice(7);
   return undefined;
 }

@@ -47,7 +47,12 @@ export async function sendEndlessLine(socketPath: string, limitBytes = 256 << 20
   let received = "";
   socket.on("data", (chunk: Buffer) => (received += chunk.toString("utf8")));
   let closed = false;
-  const closing = new Promise((resolve) => socket.once("close", () => resolve((closed = true))));
+  const closing = new Promise((resolve) =>
+    socket.once("close", () => {
+      closed = true;
+      resolve(true);
+    }),
+  );
   let written = 0;
   while (!closed && written < limitBytes) {
     written += megabyte.length;

@@ -11,7 +11,7 @@ interface SchedulerModule {
   unstable_scheduleCallback: (priority: number, callback: Continuation, options?: unknown) => object;
   unstable_cancelCallback: (task: object) => void;
 }
-type Continuation = (didTimeout: boolean) => Continuation | null | undefined | void;
+type Continuation = (didTimeout: boolean) => Continuation | null | undefined;
 
 const pending = new Set<object>();
 let installed = false;

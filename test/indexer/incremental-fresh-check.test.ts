@@ -207,7 +207,7 @@ describe("the incremental fresh check", () => {
           }
           else if (step.kind === "ignore") {
             mkdirSync(join(tree.root, step.directory), { recursive: true });
-            writeFileSync(at(step.file, step.directory), step.content + `# ${round}\n`);
+            writeFileSync(at(step.file, step.directory), `${step.content}# ${round}\n`);
           } else await index(indexed);
           settle(round);
           const incremental = await indexed.indexer.checkFreshness();

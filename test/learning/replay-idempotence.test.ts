@@ -27,7 +27,7 @@ function episodes(count: number, seed: number): Episode[] {
 /** The one-process reference: every episode applied once. */
 function reference(all: Episode[]): AdaptiveState {
   const state = new AdaptiveState();
-  all.forEach((e, i) => state.update({ ...e, sequence: i + 1 }, "advantage"));
+  all.forEach((e, i) => { state.update({ ...e, sequence: i + 1 }, "advantage"); });
   return state;
 }
 

@@ -3,6 +3,7 @@ import { AnthropicProvider } from "../../src/llm/anthropic-provider.js";
 import { ModelError } from "../../src/llm/model-errors.js";
 import type { ModelRequest, ModelStreamEvent } from "../../src/llm/model-types.js";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { errorMessage } from "../../src/errors.js";
 
 let server: FakeAnthropicServer;
 beforeEach(async () => {
@@ -100,9 +101,9 @@ describe("AnthropicProvider", () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ kind: "rate_limit", retryable: false, retryAfterMs: 86_400_000, status: 429 });
-    expect((error as Error).message).toContain("The model API answered 429: rate limited");
-    expect((error as Error).message).toContain("The server asked to retry after 24 h");
-    expect((error as Error).message).toContain("giving up");
+    expect(errorMessage(error)).toContain("The model API answered 429: rate limited");
+    expect(errorMessage(error)).toContain("The server asked to retry after 24 h");
+    expect(errorMessage(error)).toContain("giving up");
     expect(server.requests).toHaveLength(1);
   });
 
@@ -127,7 +128,7 @@ describe("AnthropicProvider", () => {
     const error = await collect(provider().stream(request)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ kind: "authentication", exitCode: 41 });
-    expect((error as Error).message).toContain("ANTHROPIC_API_KEY");
+    expect(errorMessage(error)).toContain("ANTHROPIC_API_KEY");
     expect(server.requests).toHaveLength(1);
   });
 

@@ -10,6 +10,7 @@ import Anthropic, {
 } from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { estimateInputTokens, reply, requestApiKey, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { errorMessage } from "../../src/errors.js";
 
 const MODEL = "claude-test-model";
 const params = {
@@ -56,7 +57,7 @@ describe("fake Anthropic server against the real SDK", () => {
     const [request] = server.requests;
     expect(request?.path).toBe("/v1/messages");
     // SDK 1.12 sends the apiKey as a bearer token, not x-api-key.
-    expect(request?.headers["authorization"]).toBe("Bearer test");
+    expect(request?.headers.authorization).toBe("Bearer test");
     expect(requestApiKey(request!)).toBe("test");
     expect(request?.headers["anthropic-version"]).toEqual(expect.any(String));
     expect(request?.body).toMatchObject({ model: MODEL, max_tokens: 1024, messages: params.messages });
@@ -184,7 +185,7 @@ describe("fake Anthropic server against the real SDK", () => {
     // MessageStream wraps undici's `TypeError: terminated` in a plain AnthropicError (cause kept).
     expect(error).toBeInstanceOf(AnthropicError);
     expect(error).not.toBeInstanceOf(APIError);
-    expect(String((error as Error).message)).toMatch(/terminated/);
+    expect(errorMessage(error)).toMatch(/terminated/);
     expect((error as Error).cause).toBeInstanceOf(TypeError);
     await expect(stream.finalMessage()).rejects.toThrow();
     expect(seen).toEqual(["message_start", "content_block_start"]); // the ping is swallowed by the SDK
@@ -201,7 +202,7 @@ describe("fake Anthropic server against the real SDK", () => {
     // The raw Stream surfaces undici's error unwrapped.
     const error = await iterate().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
-    expect(String((error as Error).message)).toMatch(/terminated/);
+    expect(errorMessage(error)).toMatch(/terminated/);
   });
 
   it("dropConnection() before any response is an APIConnectionError that the SDK retries", async () => {
@@ -232,7 +233,7 @@ describe("fake Anthropic server against the real SDK", () => {
     const error = await client({ maxRetries: 2 }).messages.create(params).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as APIError).status).toBe(500);
-    expect(String((error as Error).message)).toContain("fake Anthropic server: no scripted response left");
+    expect(errorMessage(error)).toContain("fake Anthropic server: no scripted response left");
     expect(server.requests).toHaveLength(1);
   });
 

@@ -7,6 +7,7 @@ import { runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
 import { trustGatedProjectSettings } from "../../src/config/load-config.js";
 import { FolderTrustStore } from "../../src/project/folder-trust.js";
+import { errorMessage } from "../../src/errors.js";
 
 let server: FakeOpenAIServer;
 beforeEach(async () => {
@@ -95,7 +96,7 @@ describe("OpenAICompatibleProvider", () => {
     const error = await collect(provider().stream(request)).catch((caught: unknown) => caught);
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(error).toMatchObject({ kind: "rate_limit", retryable: false });
-    expect((error as Error).message).toMatch(/The server asked to retry after 24 h, longer than Sylk waits \(model\.retryMaxDelayMs, 10 ms\); giving up/);
+    expect(errorMessage(error)).toMatch(/The server asked to retry after 24 h, longer than Sylk waits \(model\.retryMaxDelayMs, 10 ms\); giving up/);
     expect(server.requests).toHaveLength(1);
 
     server.enqueue({ status: 429, retryAfterSeconds: 1 }, { text: "whole" });

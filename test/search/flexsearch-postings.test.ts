@@ -30,13 +30,13 @@ function indexedByFlexSearch(documents: readonly string[]): Index {
     },
     score: (_content: string[], _term: string, position: number) => slots[position] ?? 0,
   });
-  documents.forEach((terms, offset) => index.add(offset + 1, terms));
+  documents.forEach((terms, offset) => { index.add(offset + 1, terms); });
   return index;
 }
 
 function indexedDirectly(documents: readonly string[]): Index {
   const index = createPostingsIndex();
-  documents.forEach((terms, offset) => addPostings(index, offset + 1, terms));
+  documents.forEach((terms, offset) => { addPostings(index, offset + 1, terms); });
   return index;
 }
 

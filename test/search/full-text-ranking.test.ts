@@ -117,7 +117,7 @@ describe("full-text ranking", () => {
           const expected = referenceSearch(live, query, limit);
           const actual = index.search(query, limit);
           expect(actual.map((hit) => hit.id)).toEqual(expected.map(([id]) => id));
-          actual.forEach((hit, rank) => expect(hit.score).toBeCloseTo(expected[rank]?.[1] as number, 9));
+          actual.forEach((hit, rank) => { expect(hit.score).toBeCloseTo(expected[rank]?.[1] as number, 9); });
 
           // Restored from its snapshot (removed documents are left out) and confirmed by the store.
           const loaded = roundTrip(index);

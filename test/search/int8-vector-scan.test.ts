@@ -27,7 +27,7 @@ function referenceScores(vectors: readonly Float32Array[], query: Float32Array, 
 
 function filledScan(vectors: readonly Float32Array[], dims: number, scale = DEFAULT_INT8_SCALE): Int8VectorScan {
   const scan = new Int8VectorScan(dims, { scale });
-  vectors.forEach((vector, slot) => scan.set(slot, vector));
+  vectors.forEach((vector, slot) => { scan.set(slot, vector); });
   return scan;
 }
 
@@ -176,7 +176,7 @@ describe("Int8VectorScan.topK", () => {
       .map((vector, slot) => ({ slot, cosine: floatDot(vector, query) }))
       .sort((a, b) => b.cosine - a.cosine);
     expect(result.map(({ slot }) => slot)).toEqual(floatOrder.map(({ slot }) => slot));
-    result.forEach(({ score }, index) => expect(Math.abs(score - (floatOrder[index]?.cosine ?? Number.NaN))).toBeLessThan(0.01));
+    result.forEach(({ score }, index) => { expect(Math.abs(score - (floatOrder[index]?.cosine ?? Number.NaN))).toBeLessThan(0.01); });
   });
 });
 
@@ -246,7 +246,7 @@ describe("vector kernel", () => {
           kernel.memory.grow(Math.ceil((out + 4 * vectors.length) / 65_536));
           const bytes = new Int8Array(kernel.memory.buffer);
           bytes.set(query, 0);
-          vectors.forEach((vector, slot) => vector.forEach((value, index) => (bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value)));
+          vectors.forEach((vector, slot) => { vector.forEach((value, index) => { bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value; }); });
           kernel.scan(0, dims, base, vectors.length, dims, out);
           const expected = vectors.map((vector) => int8Dot(Int8Array.from(vector), Int8Array.from(query)));
           expect(Array.from(new Int32Array(kernel.memory.buffer, out, vectors.length))).toEqual(expected);
@@ -267,7 +267,7 @@ describe("vector kernel", () => {
     const query = new Int8Array(dims).fill(-127);
     bytes.set(query, 0);
     const vectors = [-128, 127, -128, 0, 127, -128].map((value) => new Int8Array(dims).fill(value));
-    vectors.forEach((vector, slot) => vector.forEach((value, index) => (bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value)));
+    vectors.forEach((vector, slot) => { vector.forEach((value, index) => { bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value; }); });
     kernel.scan(0, dims, base, count, dims, out);
     expect(Array.from(new Int32Array(kernel.memory.buffer, out, count))).toEqual(vectors.map((vector) => int8Dot(vector, query)));
   });
@@ -323,7 +323,10 @@ describe("top-k selection over kernel scores", () => {
     const scores = Array.from({ length: 20_480 }, (_, slot) => (slot % 20 === 0 ? 1_000 + slot : slot % 97));
     const { kernel, area } = kernelHolding(scores);
     let collects = 0;
-    const counting: KernelExports = { memory: kernel.memory, scan: kernel.scan, collect: (...args) => (collects++, kernel.collect(...args)) };
+    const counting: KernelExports = { memory: kernel.memory, scan: kernel.scan, collect: (...args) => {
+      collects++;
+      return kernel.collect(...args);
+    } };
     expect(selectTopSlots(counting, area, 300)).toEqual(topSlots(Int32Array.from(scores), 300));
     expect(collects).toBe(2);
     collects = 0;

@@ -4,6 +4,7 @@ import { DamagedSnapshotError, FullTextRepository, type StoredSnapshot } from ".
 import { bucketOf } from "../../src/store/postings-codec.js";
 import { postingsChecksum } from "../../src/store/snapshot-checksum.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { errorMessage } from "../../src/errors.js";
 
 let project: TempProject;
 let db: SqliteDatabase;
@@ -64,7 +65,7 @@ describe("a full-text snapshot's checksums", () => {
     const error = damageOnLoad();
     expect(error).toBeInstanceOf(DamagedSnapshotError);
     expect((error as DamagedSnapshotError).damage).toEqual(expected);
-    expect((error as Error).message).toBe(`the code full-text snapshot is damaged (${expected.part}: ${expected.problem})`);
+    expect(errorMessage(error)).toBe(`the code full-text snapshot is damaged (${expected.part}: ${expected.problem})`);
     expect(repository.verifySnapshot("code")).toEqual(expected);
   });
 

@@ -84,7 +84,9 @@ describe("ConsultationQueue", () => {
   it("refuses at once a consultation whose signal is already aborted", async () => {
     const queue = new ConsultationQueue();
     let ran = false;
-    await expect(queue.run("normal", AbortSignal.abort(), async () => void (ran = true))).rejects.toBeInstanceOf(ConsultationCancelledError);
+    await expect(queue.run("normal", AbortSignal.abort(), async () => {
+          ran = true;
+        })).rejects.toBeInstanceOf(ConsultationCancelledError);
     expect(ran).toBe(false);
   });
 

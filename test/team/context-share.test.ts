@@ -11,7 +11,7 @@ import {
 import { estimateTokens } from "../../src/tokens/estimate-tokens.js";
 
 function entry(id: string, lines: number, width = 40, source = `src/${id}.ts:1-${lines}`): ShareEntry {
-  const content = Array.from({ length: lines }, (_, index) => `${id} line ${index + 1} `.padEnd(width, "x")).join("\n") + "\n";
+  const content = `${Array.from({ length: lines }, (_, index) => `${id} line ${index + 1} `.padEnd(width, "x")).join("\n")}\n`;
   return { id, content_type: "code_file", source, content, token_count: estimateTokens(content) };
 }
 
@@ -195,8 +195,8 @@ describe("fitContextShare properties", () => {
           expect((calls[0] ?? []).map((item) => [item.id, item.content])).toEqual(notWhole.map((item) => [item.id, item.content]));
           // Order kept; only the first source may be partial.
           expect(response.entries.map((item) => item.id)).toEqual(offered.map((item) => item.id).slice(0, response.entries.length));
-          response.entries.slice(2).forEach((item) => expect(item.partial).toBeFalsy());
-          response.entries.forEach((item, index) => expect(offered[index]?.content.startsWith(item.content)).toBe(true));
+          response.entries.slice(2).forEach((item) => { expect(item.partial).toBeFalsy(); });
+          response.entries.forEach((item, index) => { expect(offered[index]?.content.startsWith(item.content)).toBe(true); });
           const cutSource = response.entries[1];
           if (cutSource?.partial) expect(cutSource.content.endsWith("\n")).toBe(true);
           if (response.truncated && sources.length > 0) expect(countTokens(response.entries[0]?.content ?? "")).toBeLessThanOrEqual(budget * 0.4);

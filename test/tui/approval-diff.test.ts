@@ -5,7 +5,7 @@ import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../he
 import { renderApp, type RenderedApp } from "./render-app.js";
 
 /** Approvals show the real change, numbered, with context, in a dialog that fits. */
-const LONG = Array.from({ length: 120 }, (_, index) => `old line ${index + 1}`).join("\n") + "\n";
+const LONG = `${Array.from({ length: 120 }, (_, index) => `old line ${index + 1}`).join("\n")}\n`;
 const FILES = {
   "src/notes.txt": "first line\nUNIQUE_BODY_LINE_TWO\nthird line\n",
   "src/long.txt": LONG,
@@ -63,7 +63,7 @@ describe("approving a change", () => {
     await app.submit("rewrite the notes");
     await app.waitFor("Write a file?");
     const frame = app.frame();
-    expect(frame).toMatch(/│ 1   first line/);
+    expect(frame).toMatch(/│ 1 {3}first line/);
     expect(frame).toMatch(/│ 2 - UNIQUE_BODY_LINE_TWO/);
     expect(frame).toMatch(/│ 3 - third line/);
     expect(frame).toMatch(/│ 2 \+ replacement/);

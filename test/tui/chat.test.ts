@@ -99,7 +99,7 @@ describe("chat", () => {
     await app.submit("change the greeting");
     await app.waitFor("Edit a file?");
     // The real diff of the file, numbered, with its context lines (the edit changes one word on line 2).
-    expect(app.frame()).toMatch(/│ 1   export function greet\(name: string\) \{ +│\n│ 2 - {3}return `hello \$\{name\}`; +│\n│ 2 \+ {3}return `goodbye \$\{name\}`; +│\n│ 3   \} +│/);
+    expect(app.frame()).toMatch(/│ 1 {3}export function greet\(name: string\) \{ +│\n│ 2 - {3}return `hello \$\{name\}`; +│\n│ 2 \+ {3}return `goodbye \$\{name\}`; +│\n│ 3 {3}\} +│/);
     expect(app.frame()).toMatch(/1\. Yes[\s\S]*2\. Yes, and don't ask again for edit_file calls this session[\s\S]*3\. No/);
     await app.write("3");
     await app.waitFor("Interrupted. Tell Sylk what to do instead.");

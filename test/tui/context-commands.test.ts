@@ -4,7 +4,7 @@ import { renderApp, type RenderedApp } from "./render-app.js";
 
 /** 40 lines no other file has, so what /retrieve shows can be checked against it. */
 function fileContent(index: number): string {
-  return Array.from({ length: 40 }, (_, line) => `record ${index}.${line}: value-${(index * 7919 + line * 104_729) % 1_000_003} ok`).join("\n") + "\n";
+  return `${Array.from({ length: 40 }, (_, line) => `record ${index}.${line}: value-${(index * 7919 + line * 104_729) % 1_000_003} ok`).join("\n")}\n`;
 }
 const FILES = Object.fromEntries(Array.from({ length: 6 }, (_, index) => [`data/file${index}.txt`, fileContent(index)]));
 

@@ -1,4 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
+import { Box } from "ink";
 import { render } from "ink-testing-library";
 import type { PermissionMode } from "../../src/agent/permissions/permission-policy.js";
 import { App } from "../../src/tui/app.js";
@@ -127,7 +128,7 @@ export function sleep(ms: number): Promise<void> {
  */
 function withColumns(columns: number | undefined, draw: () => ReturnType<typeof render>): ReturnType<typeof render> {
   if (columns === undefined) return draw();
-  const probe = render(<></>);
+  const probe = render(<Box />);
   const prototype = Object.getPrototypeOf(probe.stdout) as object;
   probe.unmount();
   const original = Object.getOwnPropertyDescriptor(prototype, "columns");

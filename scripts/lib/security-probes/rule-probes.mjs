@@ -76,7 +76,7 @@ const networkChained = {
 /** An HTTP server on the host's loopback that counts what reaches it. */
 export async function listen() {
   let hits = 0;
-  const server = createServer((request, response) => {
+  const server = createServer((_request, response) => {
     hits++;
     response.end("reached\n");
   });

@@ -1,6 +1,7 @@
 import { ModelError } from "../../llm/model-errors.js";
 import type { ModelProvider, ModelRequest, ModelResponse } from "../../llm/model-types.js";
 import type { AgentEvent, AgentResult } from "../agent-events.js";
+import { errorMessage } from "../../errors.js";
 
 /** How a model call ended: with its response, or stopped, with what had arrived of the answer. */
 export type ModelCallOutcome =
@@ -29,7 +30,7 @@ export async function* streamModelCall(provider: ModelProvider, request: ModelRe
       } else if (event.type === "complete") response = event.response;
     }
   } catch (raw) {
-    const error = raw instanceof ModelError ? raw : new ModelError(String((raw as Error)?.message ?? raw), "unknown", false);
+    const error = raw instanceof ModelError ? raw : new ModelError(errorMessage(raw), "unknown", false);
     if (error.kind === "aborted" || signal.aborted) return { stopped: "interrupted", partial };
     yield { type: "error", kind: error.kind, message: error.message, fatal: true };
     return { stopped: "error", error: { kind: error.kind, message: error.message }, partial };

@@ -18,6 +18,7 @@ import { protectedPaths } from "./protected-paths.js";
 import { SessionRules, type RuleList } from "./session-rules.js";
 import { analyseShellCommand, type ShellAnalysis } from "./shell-commands.js";
 import { unquotedText } from "./simple-command.js";
+import { errorMessage } from "../../errors.js";
 
 export { PERMISSION_MODES, type PermissionMode } from "./permission-modes.js";
 
@@ -259,7 +260,7 @@ export class PermissionPolicy {
       const analysis = analyseShellCommand(command, parser);
       return analysis.parsed ? analysis : { ...analysis, commands: [...analysis.commands, ...textFragments(command)] };
     } catch (error) {
-      return unparseable(command, `reading it failed (${(error as Error).message})`);
+      return unparseable(command, `reading it failed (${errorMessage(error)})`);
     }
   }
 }

@@ -245,7 +245,7 @@ class CommandWalker {
     const parts: RedirectParts = { redirections: [], extraWords: [] };
     let body: ShellWord | undefined;
     node.children.forEach((child, index) => {
-      if (!child || !child.isNamed) return;
+      if (!child?.isNamed) return;
       const field = node.fieldNameForChild(index);
       if (child.type === "heredoc_body") {
         // Unquoted, the body is expanded first: `$(…)` in it runs (and backticks, which tree-sitter does not read there).

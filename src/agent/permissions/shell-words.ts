@@ -86,7 +86,7 @@ function doubleQuoted(node: Node): Evaluation {
   let known = true;
   let splits = false;
   for (const child of node.children) {
-    if (!child || !child.isNamed) continue;
+    if (!child?.isNamed) continue;
     if (child.type === "string_content") {
       value += child.text.replace(/\\\n/g, "").replace(/\\([$`"\\])/g, "$1");
       continue;

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 /** Names that hold what runs or what is allowed later: a repository's `.git`, Sylk's settings. */
@@ -35,7 +35,7 @@ export function nestedSettings(root: string, limit = MAX_DIRECTORIES): NestedSet
   for (let next = 0; next < queue.length; next++) {
     if (next >= limit) return { paths, incomplete: true };
     const directory = queue[next] as string;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(directory, { withFileTypes: true });
     } catch {

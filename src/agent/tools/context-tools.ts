@@ -4,6 +4,7 @@ import type { UniversalContentStore } from "../../content-store/universal-conten
 import { CONTENT_TYPES, type ContentEntry } from "../../store/content-types.js";
 import { agentTypeInput } from "./agent-type-input.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./tool.js";
+import { errorMessage } from "../../errors.js";
 
 export interface ContextToolsDeps {
   retriever: ContextRetriever;
@@ -55,7 +56,7 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
         });
         return finish(result);
       } catch (error) {
-        throw new ToolError((error as Error).message);
+        throw new ToolError(errorMessage(error));
       }
     },
   });

@@ -9,6 +9,7 @@ import { outsideHiddenDirectories, resolveProjectPath } from "./project-paths-gu
 import { targetPath } from "./file-text.js";
 import { GrepThread, type GrepOutcome } from "./grep-thread.js";
 import { defineTool, toolDescription, ToolError, type ToolContext, type ToolOutput } from "./tool.js";
+import { errorMessage } from "../../errors.js";
 
 const schema = z.strictObject({
   pattern: z.string().min(1).describe("JavaScript regular expression, matched against each line."),
@@ -58,7 +59,7 @@ function checkPattern(pattern: string, flags: string): void {
     new RegExp(pattern, flags);
   } catch (error) {
     throw new ToolError(
-      `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. ` +
+      `Invalid regular expression ${JSON.stringify(pattern)}: ${errorMessage(error)}. ` +
         "grep takes JavaScript regex syntax; escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally.",
     );
   }

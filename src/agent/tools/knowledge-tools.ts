@@ -3,6 +3,7 @@ import type { KnowledgeHit, KnowledgeStore } from "../../content-store/knowledge
 import type { SessionLimits } from "../../knowledge/session-limits.js";
 import { KNOWLEDGE_KINDS, KNOWLEDGE_LAYERS } from "../../store/knowledge-repository.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./tool.js";
+import { errorMessage } from "../../errors.js";
 
 export interface KnowledgeToolsDeps {
   store: Pick<KnowledgeStore, "save" | "delete" | "get">;
@@ -55,7 +56,7 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
         return { output: `Saved ${input.kind} "${item.key}"${where} (id ${item.id}).`, display: `saved ${input.kind}${where}: ${item.key}` };
       } catch (error) {
         deps.limits.release("knowledge");
-        throw new ToolError(`Not saved: ${(error as Error).message}.`);
+        throw new ToolError(`Not saved: ${errorMessage(error)}.`);
       }
     },
   });
@@ -92,7 +93,7 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
     },
     async execute(input) {
       const found = findItem(input.id);
-      if (!found || !found.store.delete(input.id)) throw new ToolError(unknownId(input.id));
+      if (!found?.store.delete(input.id)) throw new ToolError(unknownId(input.id));
       return { output: `Deleted ${found.item.kind} "${found.item.key}".`, display: `deleted: ${found.item.key}` };
     },
   });

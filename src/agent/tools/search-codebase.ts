@@ -1,7 +1,9 @@
 import * as z from "zod";
-import type { HybridCodeSearcher } from "../../search/hybrid-code-searcher.js";
+import type { CodeSearchHit, HybridCodeSearcher } from "../../search/hybrid-code-searcher.js";
+import type { SearchOutcome } from "../../search/search-outcome.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./tool.js";
+import { errorMessage } from "../../errors.js";
 
 const schema = z.strictObject({
   query: z.string().trim().min(1).describe("What you are looking for, in words or identifiers."),
@@ -18,11 +20,11 @@ export function createSearchCodebaseTool(searcher: CodeSearcher): ToolDefinition
     kind: "read",
     targets: () => ({}),
     async execute(input) {
-      let outcome;
+      let outcome: SearchOutcome<CodeSearchHit>;
       try {
         outcome = await searcher.search(input.query, { limit: input.limit });
       } catch (error) {
-        throw new ToolError(`Code search is unavailable: ${(error as Error).message}. Use grep or list_files instead.`);
+        throw new ToolError(`Code search is unavailable: ${errorMessage(error)}. Use grep or list_files instead.`);
       }
       const notes = outcome.degraded.map((message) => `[Degraded search: ${message}; results come from the remaining signal.]`);
       if (outcome.hits.length === 0) {

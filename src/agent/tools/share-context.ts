@@ -7,6 +7,7 @@ import type { ShareEntry } from "../../team/context-share.js";
 import { resolveProjectPath } from "./project-paths-guard.js";
 import { targetPath } from "./file-text.js";
 import { defineTool, toolDescription, type ToolContext, type ToolDefinition } from "./tool.js";
+import { errorMessage } from "../../errors.js";
 
 /** Most sources one answer cites. */
 const MAX_SHARED_SOURCES = 20;
@@ -38,13 +39,17 @@ const schema = z.strictObject({
 export type ShareContextInput = z.infer<typeof schema>;
 export type ShareSource = ShareContextInput["sources"][number];
 
+/** What taking the answer may say back: the problems to list, or nothing (void, so a callback with a statement body fits). */
+// biome-ignore lint/suspicious/noConfusingVoidType: most submitters return nothing; void lets them be written as statements.
+type SubmitAnswer = void | { problems?: readonly string[] };
+
 export interface ShareContextDeps {
   /**
    * Takes the knowledge agent's answer for the consultation that is running.
    * It may return problems to tell the agent (a source that does not
    * resolve), which the confirmation lists.
    */
-  submit(input: ShareContextInput, context: ToolContext): void | { problems?: readonly string[] } | Promise<void | { problems?: readonly string[] }>;
+  submit(input: ShareContextInput, context: ToolContext): SubmitAnswer | Promise<SubmitAnswer>;
 }
 
 /**
@@ -112,7 +117,7 @@ export function resolveSources(sources: readonly ShareSource[], deps: ResolveSou
     try {
       entries.push("entry_id" in source ? storedEntry(source.entry_id, deps) : fileExcerpt(source, deps));
     } catch (error) {
-      errors.push({ index, source: cited, message: (error as Error).message });
+      errors.push({ index, source: cited, message: errorMessage(error) });
     }
   });
   return { entries, errors };

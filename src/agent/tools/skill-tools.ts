@@ -19,6 +19,7 @@ import { maskSecrets } from "../../security/secrets.js";
 import type { KnowledgeItem } from "../../store/knowledge-repository.js";
 import { defineTool, toolDescription, ToolError, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
 import type { ToolCall, ToolRunResult } from "./tool-registry.js";
+import { errorMessage } from "../../errors.js";
 
 const LAYER = "skill_patterns";
 const LISTED = 50;
@@ -107,7 +108,7 @@ function createSkillTool(deps: SkillToolsDeps): ToolDefinition {
         };
       } catch (error) {
         deps.limits.release("skills");
-        throw new ToolError(`Not created: ${(error as Error).message}.`);
+        throw new ToolError(`Not created: ${errorMessage(error)}.`);
       }
     },
   });
@@ -197,7 +198,9 @@ async function runComposite(
   for (const [index, call] of calls.entries()) {
     if (context.signal.aborted) throw new ToolError(`Skill "${name}" was cancelled before step ${index + 1} of ${calls.length}.`);
     const result = await deps.runTool({ id: stepId(context, name, index + 1), name: call.tool, input: call.input }, context);
-    result.relatedFiles?.forEach((file) => relatedFiles.add(file));
+    result.relatedFiles?.forEach((file) => {
+      relatedFiles.add(file);
+    });
     lines.push(`${index + 1}. ${call.tool}: ${oneLine(result)}`);
     last = result;
     if (result.isError) {

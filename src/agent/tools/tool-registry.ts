@@ -10,6 +10,7 @@ import {
   type ToolDefinition,
   type ToolOutput,
 } from "./tool.js";
+import { errorMessage } from "../../errors.js";
 
 /** A tool as the model sees it (Anthropic `tools[]`, OpenAI `functions`). */
 export interface ToolSpec {
@@ -156,7 +157,7 @@ export class ToolRegistry {
       if (context.signal.aborted && !(error instanceof ToolError)) return interrupted(CANCELLED_WHILE_RUNNING, permission);
       if (isInfrastructureFailure(error)) throw new FatalToolError(tool.name, error);
       const message =
-        error instanceof ToolError ? error.message : `${tool.name} failed: ${(error as Error).message ?? String(error)}`;
+        error instanceof ToolError ? error.message : `${tool.name} failed: ${errorMessage(error) ?? String(error)}`;
       const failure = error instanceof ToolError ? error.failure : undefined;
       return { output: message, display: message, isError: true, permission, ...(failure ? { failure } : {}) };
     }

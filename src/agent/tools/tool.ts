@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type * as z from "zod";
 import type { AgentEvent } from "../agent-events.js";
+import { errorMessage } from "../../errors.js";
 
 /** What every tool call may use. Narrow on purpose: tools get services, not the world. */
 export interface ToolContext {
@@ -159,7 +160,7 @@ export class FatalToolError extends Error {
     readonly tool: string,
     cause: unknown,
   ) {
-    super(`${tool} cannot run: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    super(`${tool} cannot run: ${errorMessage(cause)}`, { cause });
     this.name = "FatalToolError";
   }
 }
@@ -168,6 +169,6 @@ export class FatalToolError extends Error {
 export function isInfrastructureFailure(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   if (typeof code === "string" && /^SQLITE_(IOERR|CORRUPT|NOTADB|CANTOPEN|FULL|READONLY)/.test(code)) return true;
-  const message = (error as Error)?.message ?? "";
+  const message = errorMessage(error);
   return /database connection is not open|The database connection is not open|Terminating worker thread/.test(message);
 }

@@ -5,6 +5,7 @@ import type { SearchOutcome } from "../../search/search-outcome.js";
 import { MAX_SOCKET_PATH, PROTOCOL_VERSION, type CodeSearchParams, type HelloResult, type WarmResponse } from "./protocol.js";
 import { requestSchema, type WarmRequest } from "./request-schema.js";
 import { WarmIndexConnection } from "./warm-index-connection.js";
+import { errorMessage } from "../../errors.js";
 
 /** What the serving process does for its neighbours. */
 export interface WarmIndexHandlers {
@@ -78,7 +79,7 @@ export class WarmIndexServer {
       parsed = JSON.parse(line);
       request = requestSchema.parse(parsed);
     } catch (error) {
-      return { id: requestId(parsed), error: `bad request: ${(error as Error).message}` };
+      return { id: requestId(parsed), error: `bad request: ${errorMessage(error)}` };
     }
     try {
       switch (request.method) {

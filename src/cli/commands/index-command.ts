@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { ProjectServices } from "../../app/project-services.js";
-import { InterruptedError } from "../../errors.js";
+import { InterruptedError, errorMessage } from "../../errors.js";
 import type { IndexSummary } from "../../indexer/project-indexer.js";
 import { takeoverNotice } from "../../project/index-lock.js";
 import type { CliContext } from "../cli-context.js";
@@ -82,7 +82,7 @@ export async function indexProject(
       } catch (error) {
         if (context.signal.aborted) throw error;
         context.stderr.write(
-          `Vector embedding failed (${terminalText((error as Error).message)}); full-text search works, and \`sylk index\` retries.\n`,
+          `Vector embedding failed (${terminalText(errorMessage(error))}); full-text search works, and \`sylk index\` retries.\n`,
         );
       }
     }

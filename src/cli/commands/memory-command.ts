@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { BadInputError } from "../../errors.js";
+import { BadInputError, errorMessage } from "../../errors.js";
 import { resolveProjectPaths } from "../../project/project-paths.js";
+import type { MemoryReport, MemoryRequest } from "../../knowledge/session/memory-commands.js";
 import type { CliContext } from "../cli-context.js";
 import { printOpeningWarnings } from "../opening-warnings.js";
 import { resolveRoot } from "../shared-options.js";
@@ -23,11 +24,11 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
         import("../../app/project-services.js"),
         import("../../knowledge/session/user-knowledge.js"),
       ]);
-      let request;
+      let request: MemoryRequest;
       try {
         request = parseMemoryRequest(options.user ? [...words, "--user"] : words);
       } catch (error) {
-        throw new BadInputError((error as Error).message);
+        throw new BadInputError(errorMessage(error));
       }
       if (!existsSync(paths.database) && request.action !== "add") {
         // No project store yet (none is made just to read): the user's own knowledge, for every project, is all there is.
@@ -40,11 +41,11 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
       const services = openProject({ root: paths.root, env: context.env });
       printOpeningWarnings(services, context.stderr);
       try {
-        let report;
+        let report: MemoryReport;
         try {
           report = runMemoryRequest(services, request);
         } catch (error) {
-          throw new BadInputError((error as Error).message);
+          throw new BadInputError(errorMessage(error));
         }
         // Items are what the model and the user saved, and questions the agents asked: shown escaped.
         context.stdout.write(options.json ? `${terminalJson(report.json)}\n` : `${terminalText(report.lines.join("\n"))}\n`);

@@ -44,7 +44,7 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
       const store = new FolderTrustStore(checkedSylkHome(folder, context.env).home);
       // Folder names and the project's keys may hold anything: every line is written escaped.
       const say = (lines: readonly string[]) => context.stdout.write(terminalText(lines.map((line) => `${line}\n`).join("")));
-      const tell = (notices: readonly string[]) => notices.forEach((notice) => context.stderr.write(terminalText(`sylk: ${notice}\n`)));
+      const tell = (notices: readonly string[]) => notices.forEach((notice) => { context.stderr.write(terminalText(`sylk: ${notice}\n`)); });
       if (options.list) {
         const entries = store.list().map((entry) => ({ ...entry, state: stateOf(entry, (folder) => trustVerdict(entry, trustGatedProjectSettings(folder, context.env))) }));
         if (options.json) context.stdout.write(`${terminalJson({ file: store.path, folders: entries })}\n`);

@@ -94,21 +94,23 @@ export class QueryAugmenter {
       .map((candidate) => ({ candidate, confidence: this.confidence(candidate, thresholds, found.singleSignal, maxTurn, situation) }))
       .filter(({ confidence }) => confidence > 0)
       .sort((a, b) => b.confidence - a.confidence);
-    const forms = ranked.map(({ candidate, confidence }) => ({
-      excerpt: toExcerpt(candidate, confidence, thresholds.maxExcerptLines),
-      summary: toSummary(candidate, confidence),
-    }));
-    const scored: ScoredCandidate[] = ranked.map(({ candidate, confidence }, index) => ({
-      key: candidate.key,
-      ...(candidate.path ? { path: candidate.path } : {}),
-      confidence,
-      excerptTokens: forms[index]!.excerpt.tokens,
-      summaryTokens: forms[index]!.summary.tokens,
-    }));
+    const forms = new Map<ScoredCandidate, { excerpt: Excerpt; summary: Summary }>();
+    for (const { candidate, confidence } of ranked) {
+      const excerpt = toExcerpt(candidate, confidence, thresholds.maxExcerptLines);
+      const summary = toSummary(candidate, confidence);
+      const record = { key: candidate.key, ...(candidate.path ? { path: candidate.path } : {}), confidence, excerptTokens: excerpt.tokens, summaryTokens: summary.tokens };
+      forms.set(record, { excerpt, summary });
+    }
+    const scored = [...forms.keys()];
     const chosen = selectInjection(scored, thresholds, remainingTokens, penalty);
-    // The selection returns the scored records themselves: their index finds the excerpt or hint made for them.
-    result.excerpts = chosen.excerpts.map((candidate) => forms[scored.indexOf(candidate)]!.excerpt);
-    result.summaries = chosen.summaries.map((candidate) => forms[scored.indexOf(candidate)]!.summary);
+    // The selection returns the scored records themselves: each is the key to the excerpt and hint made with it.
+    const formOf = (candidate: ScoredCandidate) => {
+      const form = forms.get(candidate);
+      if (!form) throw new Error(`the injection selection returned a candidate it was not given (${candidate.key})`);
+      return form;
+    };
+    result.excerpts = chosen.excerpts.map((candidate) => formOf(candidate).excerpt);
+    result.summaries = chosen.summaries.map((candidate) => formOf(candidate).summary);
     result.tokensUsed = [...result.excerpts, ...result.summaries].reduce((total, item) => total + item.tokens, 0);
     result.scored = { candidates: scored, remainingTokens, penalty, ...(thresholds.maxBudgetTokens !== undefined ? { maxBudgetTokens: thresholds.maxBudgetTokens } : {}) };
     for (const item of [...result.excerpts, ...result.summaries]) this.tracker.recordAccess(item.key, situation.turn, "prefetch_injected");

@@ -4,6 +4,7 @@ import type { CodeSearchHit, CodeSignal, HybridCodeSearcher } from "../../search
 import { queryTerms } from "../../parsing/code-tokenizer.js";
 import type { CircuitBreaker } from "./circuit-breaker.js";
 import type { HotCache } from "./hot-cache.js";
+import { errorMessage } from "../../errors.js";
 
 export type SearchTier = "hot" | "warm" | "full";
 const TIER_ORDER: readonly SearchTier[] = ["hot", "warm", "full"];
@@ -147,7 +148,7 @@ export class TieredSearcher {
       degraded.push(...result.degraded);
       return result;
     } catch (error) {
-      degraded.push(`${name} search failed: ${(error as Error).message}`);
+      degraded.push(`${name} search failed: ${errorMessage(error)}`);
       for (const signal of ["fulltext", "vector"] as const) if (name.includes(signal)) this.deps.breakers[signal].recordFailure();
       return undefined;
     }

@@ -5,6 +5,7 @@ import { describeFix, judged, type AgentLearningAction, AgentLearningEngine, NEW
 import type { SessionLimits } from "../session-limits.js";
 import { maskSecretsIn } from "../../security/mask-values.js";
 import { maskSecrets } from "../../security/secrets.js";
+import { errorMessage } from "../../errors.js";
 
 export interface AgentLearningToolsDeps {
   store: Pick<KnowledgeStore, "save" | "learning" | "rejudge">;
@@ -37,7 +38,7 @@ export function learnFromTools(tools: readonly ToolDefinition[], deps: AgentLear
       try {
         output = await tool.execute(input, context);
       } catch (error) {
-        watch(tool.name, input, true, (error as Error)?.message ?? String(error));
+        watch(tool.name, input, true, errorMessage(error));
         throw error;
       }
       watch(tool.name, input, output.isError === true, output.output);

@@ -4,6 +4,7 @@ import type { ChatMessage, ModelProvider } from "../../llm/model-types.js";
 import type { ContentEntry } from "../../store/content-types.js";
 import type { SessionMessageRow } from "../../store/session-repository.js";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
+import { errorMessage } from "../../errors.js";
 
 export interface ObservationSettings {
   messageTokenThreshold: number;
@@ -58,7 +59,7 @@ export class ObservationBuffer {
   /** A turn ended: observe when there is enough, without making the turn wait. */
   signal(): void {
     if (this.closed) return;
-    if (this.running) {
+    if (this.running !== undefined) {
       this.again = true;
       return;
     }
@@ -89,7 +90,7 @@ export class ObservationBuffer {
       await this.observe(sessionId);
       await this.reflect(sessionId);
     } catch (error) {
-      this.deps.report(`Observational memory: ${(error as Error).message}; it tries again after the next turn.`);
+      this.deps.report(`Observational memory: ${errorMessage(error)}; it tries again after the next turn.`);
     }
   }
 
@@ -131,7 +132,7 @@ export class ObservationBuffer {
         await this.condense(sessionId, latest, top + 1);
       } catch (error) {
         // A meta-reflection's failure is logged, never fatal: the notes it would have merged stay as they are.
-        this.deps.report(`Observational memory could not consolidate its reflections: ${(error as Error).message}`);
+        this.deps.report(`Observational memory could not consolidate its reflections: ${errorMessage(error)}`);
       }
     }
   }

@@ -13,6 +13,7 @@ import { UserWeightProfile, type UserWeightProfileJSON } from "../user-weight-pr
 import type { LearningRepository } from "../../store/learning-repository.js";
 import { ObservationLog, type Logged } from "../../store/observation-log.js";
 import type { UserProfileDatabase } from "../../store/user-profile-database.js";
+import { errorMessage } from "../../errors.js";
 
 type Episode = Omit<EpisodeObservation, "sequence">;
 
@@ -193,7 +194,7 @@ export class RetrievalLearning {
       try {
         state = AdaptiveState.fromJSON(JSON.parse(saved.state), this.deps.config);
       } catch (error) {
-        this.deps.report(`What Sylk learned about retrieval in this project could not be read (${(error as Error).message}); learning starts again from the priors.`);
+        this.deps.report(`What Sylk learned about retrieval in this project could not be read (${errorMessage(error)}); learning starts again from the priors.`);
         this.deps.repository.clear();
         this.deps.userProfiles?.forgetProjectPositions(this.deps.projectKey);
       }
@@ -233,7 +234,7 @@ export class RetrievalLearning {
     try {
       this.state.profile = UserWeightProfile.fromJSON(JSON.parse(stored));
     } catch (error) {
-      this.deps.report(`Your retrieval profile in $SYLK_HOME/profiles.db could not be read (${(error as Error).message}); it starts again.`);
+      this.deps.report(`Your retrieval profile in $SYLK_HOME/profiles.db could not be read (${errorMessage(error)}); it starts again.`);
       this.deps.userProfiles?.clearUserWeightProfile();
     }
   }
@@ -256,6 +257,6 @@ export class RetrievalLearning {
   private fail(what: string, error: unknown): void {
     if (this.failed) return;
     this.failed = true;
-    this.deps.report(`Self-tuning retrieval ${what} (${(error as Error)?.message ?? String(error)}); it is off for this session.`);
+    this.deps.report(`Self-tuning retrieval ${what} (${errorMessage(error)}); it is off for this session.`);
   }
 }

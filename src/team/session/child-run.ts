@@ -118,7 +118,10 @@ export class ChildToolCall {
     if (this.announce) this.emit(this.announce);
     this.announce = undefined;
     for (let step = await run.next(); ; step = await run.next()) {
-      if (step.done) return (this.last = step.value);
+      if (step.done) {
+        this.last = step.value;
+        return step.value;
+      }
       this.emit(step.value);
     }
   }

@@ -185,13 +185,37 @@ function stageAgent(
 function structuredTools(type: AgentType, submitted: Partial<StageSubmissions>): ToolDefinition[] {
   switch (type) {
     case "orchestrator":
-      return [createSubmitPlanTool({ submit: (input) => void (submitted.plan = input) })];
+      return [
+        createSubmitPlanTool({
+          submit: (input) => {
+            submitted.plan = input;
+          },
+        }),
+      ];
     case "architect":
-      return [createSubmitDesignTool({ submit: (input) => void (submitted.design = input) })];
+      return [
+        createSubmitDesignTool({
+          submit: (input) => {
+            submitted.design = input;
+          },
+        }),
+      ];
     case "inspector":
-      return [createReportIssuesTool({ submit: (input) => void (submitted.review = input) })];
+      return [
+        createReportIssuesTool({
+          submit: (input) => {
+            submitted.review = input;
+          },
+        }),
+      ];
     case "tester":
-      return [createReportTestResultsTool({ submit: (input) => void (submitted.test = input) })];
+      return [
+        createReportTestResultsTool({
+          submit: (input) => {
+            submitted.test = input;
+          },
+        }),
+      ];
     default:
       return [];
   }
@@ -204,7 +228,7 @@ function stageOutcome(step: RunStep, agent: StageAgent, result: AgentResult, con
   const stage = step.stage;
   if (stage === "implement" || stage === "fix") {
     const handoff = agent.session.handoffState(`pipeline ${stage} stage`);
-    if (!handoff || handoff.agent_type !== "engineer") return { status: "no_structure", state: noStructureState(stage, context) };
+    if (handoff?.agent_type !== "engineer") return { status: "no_structure", state: noStructureState(stage, context) };
     const { agent_type: _type, ...engineer } = handoff;
     return { status: "done", state: buildStageState(stage, engineer, context) };
   }

@@ -21,6 +21,7 @@ import type { SessionRecord } from "../../store/session-repository.js";
 import type { SlashCommandContext } from "./slash-context.js";
 
 export type { SlashCommandContext };
+import { errorMessage } from "../../errors.js";
 
 
 const note = (text: string, tone: "info" | "warning" | "error" | "dim" = "info"): TranscriptEntry => ({ kind: "note", tone, text });
@@ -90,7 +91,7 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
       }
     }
   } catch (error) {
-    agent.print(note((error as Error)?.message ?? String(error), "error"));
+    agent.print(note(errorMessage(error), "error"));
   }
 }
 

@@ -85,7 +85,7 @@ function commandReason(reason: string, command: string): string {
 
 /** A write that makes a new file: its diff starts from nothing. */
 function createsFile(request: ApprovalRequest): boolean {
-  return request.kind === "write" && !request.once && request.diff !== undefined && request.diff.startsWith("--- /dev/null");
+  return request.kind === "write" && !request.once && request.diff?.startsWith("--- /dev/null") === true;
 }
 
 function title(request: ApprovalRequest): string {

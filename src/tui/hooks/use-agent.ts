@@ -3,6 +3,7 @@ import type { ApprovalAnswer, Approver } from "../../agent/tools/tool-registry.j
 import type { AgentSession } from "../../app/session/open-agent-session.js";
 import { agentReducer, INITIAL_AGENT_STATE, type AgentViewState } from "../agent-state.js";
 import type { TranscriptEntry } from "../transcript.js";
+import { errorMessage } from "../../errors.js";
 
 export type ApprovalRequest = Parameters<Approver>[0];
 export type ResumeTarget = { latest: true } | { id: string };
@@ -129,7 +130,7 @@ export function useAgent(
       try {
         for await (const event of run) dispatch({ type: "event", event });
       } catch (error) {
-        dispatch({ type: "crashed", message: `The turn failed: ${(error as Error)?.message ?? String(error)}` });
+        dispatch({ type: "crashed", message: `The turn failed: ${errorMessage(error)}` });
       }
     })().finally(() => {
       runRef.current = undefined;

@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import type { PermissionMode } from "../../agent/permissions/permission-modes.js";
 
 export interface PermissionModeState {
@@ -14,9 +14,11 @@ export interface PermissionModeState {
 export function usePermissionMode(initial: PermissionMode): PermissionModeState {
   const [mode, setMode] = useState<PermissionMode>(initial);
   const ref = useRef(mode);
+  // Stable, so a callback that reads the mode through it need not be made again when the mode changes.
+  const current = useCallback(() => ref.current, []);
   return {
     mode,
-    current: () => ref.current,
+    current,
     change(next, session) {
       ref.current = next;
       setMode(next);

@@ -44,7 +44,12 @@ function session(options: { mode?: PermissionMode; allow?: string[]; deny?: stri
   });
   const asked: ApprovalRequest[] = [];
   const answers = options.answers;
-  const approver = answers ? async (request: ApprovalRequest) => (asked.push(request), answers.shift() ?? "deny") : undefined;
+  const approver = answers
+    ? async (request: ApprovalRequest) => {
+        asked.push(request);
+        return answers.shift() ?? "deny";
+      }
+    : undefined;
   const policy = new PermissionPolicy(options.mode ?? "default", { allow: options.allow ?? [], deny: options.deny ?? [] });
   const registry = new ToolRegistry(tools, policy, approver);
   const context = { root: project.root, signal: new AbortController().signal, extraDirectories: [] };

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
-import { createShareContextTool, resolveSources, type ResolveSourcesDeps, type ShareContextInput } from "../../../src/agent/tools/share-context.js";
+import { createShareContextTool, resolveSources, type ResolvedSources, type ResolveSourcesDeps, type ShareContextInput } from "../../../src/agent/tools/share-context.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
 import type { ContentEntry } from "../../../src/store/content-types.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
@@ -90,7 +90,7 @@ describe("resolveSources", () => {
     writeFileSync(outside, "secret\n");
     symlinkSync(outside, join(project.root, "link.ts"));
     const { deps: resolveDeps, indexed } = deps();
-    let result;
+    let result: ResolvedSources;
     try {
       result = resolveSources(
       [

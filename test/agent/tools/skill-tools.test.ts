@@ -58,7 +58,10 @@ describe("the skill tools", () => {
     expect(skills()).toEqual([]);
 
     const asked: ApprovalRequest[] = [];
-    const attended = kit({ rules: { allow: [], deny: [] }, approver: async (request) => (asked.push(request), "allow-once") });
+    const attended = kit({ rules: { allow: [], deny: [] }, approver: async (request) => {
+      asked.push(request);
+      return "allow-once";
+    } });
     expect(await attended.call("create_skill", input)).toMatchObject({ permission: "approved" });
     expect(asked[0]).toMatchObject({ kind: "remember", targets: { memory: { scope: "project", what: 'script skill "lint-fix": Lint and fix the code Definition: {"script":"npm run lint -- --fix"}' } } });
     expect(skills().map((item) => item.key)).toEqual(["lint-fix"]);
@@ -115,7 +118,10 @@ describe("the skill tools", () => {
     expect(existsSync(join(project.root, "out.txt"))).toBe(false);
 
     const asked: ApprovalRequest[] = [];
-    const attended = kit({ approver: async (request) => (asked.push(request), "allow-once") });
+    const attended = kit({ approver: async (request) => {
+      asked.push(request);
+      return "allow-once";
+    } });
     const approved = await attended.call("run_skill", { name: "copy-notes", arguments: { out: "out.txt" } });
     expect(approved.isError).toBeFalsy();
     expect(asked).toEqual([expect.objectContaining({ tool: "write_file", kind: "write", input: { path: "out.txt", content: "written by a skill\n" } })]);
@@ -150,7 +156,10 @@ describe("the skill tools", () => {
     expect(refused.output).toContain("Permission denied: this run cannot ask the user (Run a command: bash -c ");
 
     const asked: ApprovalRequest[] = [];
-    const attended = kit({ approver: async (request) => (asked.push(request), "allow-once") });
+    const attended = kit({ approver: async (request) => {
+      asked.push(request);
+      return "allow-once";
+    } });
     const ran = await attended.call("run_skill", { name: "say-word", arguments: { word: "it's" } });
     expect(ran.isError).toBeFalsy();
     expect(ran.output).toMatch(/^Skill "say-word" \(script\):\nit's\ndone: bash\n\nexit code: 0/);

@@ -31,7 +31,7 @@ let env: NodeJS.ProcessEnv;
 
 /** ~700 tokens of text no other file has. */
 function fileContent(index: number): string {
-  return Array.from({ length: 40 }, (_, line) => `row ${index}.${line}: legacyTotal=${(index * 7919 + line * 104_729) % 1_000_003} checked`).join("\n") + "\n";
+  return `${Array.from({ length: 40 }, (_, line) => `row ${index}.${line}: legacyTotal=${(index * 7919 + line * 104_729) % 1_000_003} checked`).join("\n")}\n`;
 }
 
 beforeEach(async () => {

@@ -44,7 +44,7 @@ async function ask(env: NodeJS.ProcessEnv, prompt: string): Promise<AgentResult>
   return result;
 }
 
-const systemBlocks = (index: number): Array<{ text: string; cache_control?: unknown }> => (messageRequests(server)[index]?.body as any).system;
+const systemBlocks = (index: number): Array<{ text: string; cache_control?: unknown }> => (messageRequests(server)[index]!.body as any).system;
 
 describe("knowledge that lasts, end to end", () => {
   it("a rule saved in one session is in the next session's system prompt, after the cached prompt, when a prompt is about it", async () => {
@@ -113,7 +113,7 @@ describe("knowledge that lasts, end to end", () => {
       const session = openAgentSession({ services, env: otherEnv });
       await drain(session.run("How should I write my commits here?", new AbortController().signal));
       session.close();
-      const augmentation = (messageRequests(server).at(-1)?.body as any).system[1]?.text ?? "";
+      const augmentation = (messageRequests(server).at(-1)!.body as any).system[1]?.text ?? "";
       expect(augmentation).toContain("## User Knowledge\n- commit style: The user prefers small commits with imperative subjects.");
     } finally {
       other.cleanup();
@@ -129,7 +129,7 @@ describe("knowledge that lasts, end to end", () => {
       layer: "agent_learnings",
       kind: "learning",
       key: "edit_file: old_string not found",
-      content: 'When edit_file failed with "old_string not found in package.json", this worked: old_string: "name: shop" → "\"name\": \"shop\"".',
+      content: 'When edit_file failed with "old_string not found in package.json", this worked: old_string: "name: shop" → ""name": "shop"".',
       source: "agent",
       confidence: 0.6,
       details: { tool: "edit_file", signature: "old_string not found in <path>", successes: 1, failures: 0 },
@@ -139,8 +139,8 @@ describe("knowledge that lasts, end to end", () => {
       reply().text("I will quote it."),
     );
     await ask(env, "Update it, please.");
-    const first = (messageRequests(server)[0]?.body as any).system;
-    const second = (messageRequests(server)[1]?.body as any).system;
+    const first = (messageRequests(server)[0]!.body as any).system;
+    const second = (messageRequests(server)[1]!.body as any).system;
     expect(JSON.stringify(first)).not.toContain("Known Solutions");
     expect(second[1]?.text).toContain("## Known Solutions\n- edit_file: old_string not found: When edit_file failed with");
   });

@@ -7,11 +7,9 @@ import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
 import { drain } from "../../helpers/drain.js";
 import { messageRequests, reply, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
 import { openModelProject, type ModelProject } from "../../helpers/model-project.js";
-import type { TempProject } from "../../helpers/temp-project.js";
 
 /** consult_librarian reaches a long-lived librarian in its own context; the caller gets a bounded ContextShareResponse. */
 let server: FakeAnthropicServer;
-let project: TempProject;
 let services: ProjectServices;
 let env: NodeJS.ProcessEnv;
 let model: ModelProject;
@@ -21,7 +19,7 @@ const AUTH = "export function verifyToken(token: string): boolean {\n  return to
 beforeEach(async () => {
   const big = Array.from({ length: 300 }, (_, index) => `export const SETTING_${index} = "value number ${index} of the session settings table";`).join("\n");
   model = await openModelProject({ files: { "src/auth.ts": AUTH, "src/settings.ts": `${big}\n` } });
-  ({ server, project, services, env } = model);
+  ({ server, services, env } = model);
 });
 afterEach(() => model.close(services));
 

@@ -8,18 +8,16 @@ import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
 import { drain } from "../../helpers/drain.js";
 import { messageRequests, reply, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
 import { openModelProject, type ModelProject } from "../../helpers/model-project.js";
-import type { TempProject } from "../../helpers/temp-project.js";
 
 /** With agent.type = guide, each prompt is routed, recorded, and its outcome teaches the affinity. */
 let server: FakeAnthropicServer;
-let project: TempProject;
 let services: ProjectServices;
 let env: NodeJS.ProcessEnv;
 let model: ModelProject;
 
 beforeEach(async () => {
   model = await openModelProject({ files: { "src/greet.ts": "export function greet(name: string) {\n  return `hello ${name}`;\n}\n" }, env: { SYLK_AGENT_TYPE: "guide" } });
-  ({ server, project, services, env } = model);
+  ({ server, services, env } = model);
 });
 afterEach(() => model.close(services));
 

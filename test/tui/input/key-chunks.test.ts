@@ -6,14 +6,21 @@ import { KeySplitter, splitKeys, type KeyPress } from "../../../src/tui/input/ke
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+function Listener({ onKey }: { onKey: (press: KeyPress) => void }) {
+  useInput((input, key) => onKey({ input, key: { ...key } }));
+  return null;
+}
+
 /** What Ink's own `useInput` reports for each write, on a real Ink instance. */
 async function inkReports(writes: readonly string[]): Promise<KeyPress[]> {
   const seen: KeyPress[] = [];
-  function Listener() {
-    useInput((input, key) => void seen.push({ input, key: { ...key } }));
-    return null;
-  }
-  const instance = render(createElement(Listener));
+  const instance = render(
+    createElement(Listener, {
+      onKey: (press) => {
+        seen.push(press);
+      },
+    }),
+  );
   cleanups.push(() => instance.unmount());
   await sleep(30);
   for (const write of writes) {

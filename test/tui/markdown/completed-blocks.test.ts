@@ -34,7 +34,7 @@ describe("where streamed markdown can be cut", () => {
           expect(text.slice(cut).trim()).not.toBe("");
         }
         // Streaming more text never moves a cut back.
-        expect(completedBlocksLength(text + "\n\nmore")).toBeGreaterThanOrEqual(cut);
+        expect(completedBlocksLength(`${text}\n\nmore`)).toBeGreaterThanOrEqual(cut);
       }),
       { seed: 16, numRuns: 500 },
     );

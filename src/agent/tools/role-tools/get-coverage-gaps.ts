@@ -6,6 +6,7 @@ import { estimateTokens } from "../../../tokens/estimate-tokens.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "../tool.js";
 import { lineRanges, parseCoverageReport, type CoverageFormat, type FileCoverage } from "./coverage-reports.js";
 import { resultHeader } from "./output-budget.js";
+import { errorMessage } from "../../../errors.js";
 
 export interface GetCoverageGapsDeps {
   /** Tokens the window can still take: the answer never asks for more. */
@@ -75,7 +76,7 @@ export function createGetCoverageGapsTool(deps: GetCoverageGapsDeps): ToolDefini
         try {
           ({ files, sources } = parseCoverageReport(candidate.format, readRegularFile(real, { maxBytes: MAX_REPORT_BYTES }).toString("utf8")));
         } catch (error) {
-          notes.push(`${candidate.path} could not be read as ${FORMAT_NAMES[candidate.format]}: ${(error as Error).message}`);
+          notes.push(`${candidate.path} could not be read as ${FORMAT_NAMES[candidate.format]}: ${errorMessage(error)}`);
           continue;
         }
         const locate = locator(root, realRoot, candidate.format === "go" ? goModule(root) : undefined, sources);

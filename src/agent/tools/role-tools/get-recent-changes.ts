@@ -13,7 +13,8 @@ import { resolveProjectPath } from "../project-paths-guard.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "../tool.js";
 import { clampBudget, OutputBudget, renderWithHeader } from "./output-budget.js";
 import type { GitGate } from "../../sandbox/repository-integrity.js";
-import { DIFF_GUARD, GitError, runGit, type GitRunOptions } from "./read-only-git.js";
+import { DIFF_GUARD, type GitError, runGit, type GitRunOptions } from "./read-only-git.js";
+import { errorMessage } from "../../../errors.js";
 
 /**
  * What `get_recent_changes` reads besides git. The lead wires it as
@@ -105,14 +106,14 @@ export function createGetRecentChangesTool(deps: RecentChangesDeps): ToolDefinit
         try {
           commits = await readCommits(context.root, path, input.limit, input.include_diffs, gitOptions);
         } catch (error) {
-          commitsNote = `(git log failed: ${(error as Error).message})`;
+          commitsNote = `(git log failed: ${errorMessage(error)})`;
         }
         try {
           const compared = await compareWithHead(context.root, path, input.include_diffs, own, gitOptions);
           uncommitted = compared.changes;
           uncommittedNote = compared.note;
         } catch (error) {
-          uncommittedNote = `(the working tree could not be compared with HEAD: ${(error as Error).message})`;
+          uncommittedNote = `(the working tree could not be compared with HEAD: ${errorMessage(error)})`;
         }
       }
 
@@ -302,7 +303,7 @@ async function compareWithHead(
     try {
       await describeModification(root, change, withDiffs, git);
     } catch (error) {
-      change.detail = `not diffed: ${(error as Error).message}`;
+      change.detail = `not diffed: ${errorMessage(error)}`;
     }
   }
   const kept = changes.filter((change) => change.detail !== "unchanged");

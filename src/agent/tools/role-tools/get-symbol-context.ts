@@ -11,6 +11,7 @@ import { splitLines, targetPath } from "../file-text.js";
 import { resolveProjectPath } from "../project-paths-guard.js";
 import { defineTool, toolDescription, type ToolDefinition } from "../tool.js";
 import { clampBudget, OutputBudget, renderWithHeader } from "./output-budget.js";
+import { errorMessage } from "../../../errors.js";
 
 /** Indexed text of a chunk that mentions an identifier. */
 export interface MentioningChunk {
@@ -231,7 +232,7 @@ function readCurrent(root: string, path: string): { lines: string[]; hash: strin
   try {
     real = resolveProjectPath(root, path).real;
   } catch (error) {
-    return (error as Error).message;
+    return errorMessage(error);
   }
   try {
     const bytes = readRegularFile(real, { maxBytes: MAX_FILE_BYTES });

@@ -2,6 +2,7 @@ import { isCheckCommand } from "../../../signals/check-command.js";
 import { commandExitCode } from "../run-command.js";
 import { isInfrastructureFailure, type ToolDefinition } from "../tool.js";
 import { renderTestRun, testRunOf, type TestRun } from "./test-run-summary.js";
+import { errorMessage } from "../../../errors.js";
 
 /** A `test_result` entry for the running session, at its current turn. */
 export interface TestRunEntry {
@@ -45,7 +46,7 @@ export function recordTestRuns(tools: readonly ToolDefinition[], deps: TestRunRe
               } catch (error) {
                 if (isInfrastructureFailure(error)) throw error;
                 // The command ran and its result stands; only the history lacks this run, and says so.
-                return { ...output, output: `${output.output}\n(Not recorded in the test history: ${(error as Error).message})` };
+                return { ...output, output: `${output.output}\n(Not recorded in the test history: ${errorMessage(error)})` };
               }
             }
             return output;

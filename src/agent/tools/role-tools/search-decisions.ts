@@ -106,7 +106,7 @@ function mergeDecisions(query: string, recorded: readonly ContentSearchHit[], st
   const scored: Array<FoundDecision & { score: number; rank: number }> = [];
   for (const hit of recorded) scored.push({ text: hit.entry.content, entry: hit.entry, origin: "todo_write decision", score: hit.score, rank: 0 });
   for (const hit of states) {
-    stateDecisions(hit.entry, query).forEach((found, rank) => scored.push({ ...found, score: hit.score, rank: rank + 1 }));
+    stateDecisions(hit.entry, query).forEach((found, rank) => { scored.push({ ...found, score: hit.score, rank: rank + 1 }); });
   }
   scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
   const seen = new Set<string>();

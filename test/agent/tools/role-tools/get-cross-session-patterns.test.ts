@@ -65,10 +65,10 @@ describe("get_cross_session_patterns", () => {
     const output = result.output;
     expect(output).toMatch(/^source: cross-session patterns · 4 results · tokens: \d+ · truncated: false · min_recurrence: 2 sessions · sessions recorded: 3\n/);
     expect(output).toContain("This says what recurs, not why");
-    expect(output).toMatch(/- 2 sessions · 3 times · last [\d-]+ [\d:]+ · edit_file: old_string not found in <path> \(line <n>\)\n  e\.g\. "old_string not found in src\/auth\/login\.ts \(line 12\)" \(session [0-9a-f-]{36}, turn 1\)/);
+    expect(output).toMatch(/- 2 sessions · 3 times · last [\d-]+ [\d:]+ · edit_file: old_string not found in <path> \(line <n>\)\n {2}e\.g\. "old_string not found in src\/auth\/login\.ts \(line 12\)" \(session [0-9a-f-]{36}, turn 1\)/);
     expect(output).not.toContain("exit code");
     expect(output).not.toContain("EACCES");
-    expect(output).toMatch(/- 2 sessions · 2 times · .* · no, that's wrong: keep the session cookie\n  "No, that's wrong: keep the session cookie" \(session [0-9a-f-]{36}, turn 2\)/);
+    expect(output).toMatch(/- 2 sessions · 2 times · .* · no, that's wrong: keep the session cookie\n {2}"No, that's wrong: keep the session cookie" \(session [0-9a-f-]{36}, turn 2\)/);
     expect(output).not.toContain("revert the rename");
     expect(output).toMatch(/- 2 sessions · 2 times · .* · auth > keeps the cookie/);
     expect(output).not.toContain("logs in");

@@ -25,7 +25,7 @@ function git(args: string[], date = "2026-01-01T10:00:00Z"): string {
 }
 
 function lines(prefix: string, count: number): string {
-  return Array.from({ length: count }, (_, index) => `${prefix} ${index}`).join("\n") + "\n";
+  return `${Array.from({ length: count }, (_, index) => `${prefix} ${index}`).join("\n")}\n`;
 }
 
 /** Three commits: a.ts and b.ts, a fix to a.ts, then 100 more lines in b.ts. */
