@@ -8,7 +8,9 @@ import { VectorBackfill } from "../indexer/vector-backfill.js";
 import { FileWorkerPool } from "../indexer/worker-pool.js";
 import { ConsentStore } from "../project/consent.js";
 import { IndexLock } from "../project/index-lock.js";
+import type { GrepIndex } from "../agent/tools/grep-files.js";
 import { GrepThread } from "../agent/tools/grep-thread.js";
+import { createGrepIndex } from "./grep-index.js";
 import type { ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
@@ -79,8 +81,10 @@ export interface ProjectServices {
   userKnowledge: UserKnowledge;
   consent: ConsentStore;
   indexLock: IndexLock;
-  /** grep's matching thread, warm across the process's sessions and sub-agents. */
+  /** grep's matching threads, warm across the process's sessions and sub-agents. */
   grepThread: GrepThread;
+  /** grep's files from the index: no walk per call, and files ruled out by the pattern's literals. */
+  grepIndex: GrepIndex;
   /** Stops worker threads and closes the database. */
   close(): Promise<void>;
 }
@@ -159,6 +163,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock, paths.root),
     grepThread,
+    grepIndex: createGrepIndex({ config: config.index, indexer, files, fullText: codeFullText }),
     close: async () => {
       grepThread.close();
       userKnowledge.close();

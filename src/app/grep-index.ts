@@ -1,0 +1,81 @@
+import type { GrepIndex, IndexedFiles } from "../agent/tools/grep-files.js";
+import type { IndexConfig } from "../config/schema.js";
+import type { ProjectIndexer } from "../indexer/project-indexer.js";
+import { guaranteedTerms } from "../search/literal-terms.js";
+import type { PersistentFullText } from "../search/persistent-full-text.js";
+import { isSecretPath } from "../security/secrets.js";
+import type { FileRepository } from "../store/file-repository.js";
+
+export interface GrepIndexDeps {
+  config: IndexConfig;
+  indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh">;
+  files: Pick<FileRepository, "manifest" | "fileIdsOf">;
+  fullText: Pick<PersistentFullText, "search" | "size">;
+}
+
+/**
+ * grep's view of the project index: the files a fresh check finds (the
+ * manifest, with what changed on disk since folded in), and which of them
+ * the full-text index rules out for a pattern's literals. Until a first
+ * complete run has stored the directories' states, a fresh check would walk
+ * the whole tree here, on the thread that commits the index: grep walks on
+ * its own thread instead.
+ */
+export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
+  return {
+    async files(signal) {
+      if (deps.indexer.lastRefresh() === undefined) return undefined;
+      const report = await deps.indexer.checkFreshness();
+      if (report.state === "missing" || signal.aborted) return undefined;
+      const { diff } = report;
+      const onDisk = new Set([...diff.added, ...diff.changed].map((file) => file.path));
+      const gone = new Set([...diff.deleted, ...diff.newlySkipped.map((file) => file.path)]);
+      const vouched = new Map<number, string>();
+      const paths: string[] = [...diff.added.map((file) => file.path)];
+      for (const entry of deps.files.manifest().values()) {
+        if (gone.has(entry.path)) continue;
+        if (onDisk.has(entry.path)) {
+          paths.push(entry.path);
+          continue;
+        }
+        // Skipped rows the walk takes as files (binary ones) are read; those it leaves out (secret names, too large) are not.
+        if (entry.status === "skipped" && (isSecretPath(entry.path) || entry.size > deps.config.maxFileSize)) continue;
+        paths.push(entry.path);
+        if (entry.status === "indexed") vouched.set(entry.id, entry.path);
+      }
+      return indexedFiles(deps, paths, vouched);
+    },
+  };
+}
+
+function indexedFiles(deps: GrepIndexDeps, paths: string[], vouched: ReadonlyMap<number, string>): IndexedFiles {
+  return {
+    paths,
+    mayHold(alternatives, ignoreCase) {
+      const holders = new Set<string>();
+      for (const runs of alternatives) {
+        const terms = [...new Set(runs.flatMap((run) => guaranteedTerms(run, ignoreCase)))];
+        if (terms.length === 0) return undefined;
+        let holding: Set<string> | undefined;
+        for (const term of terms) {
+          const found = filesHolding(deps, term, vouched);
+          holding = holding ? new Set([...holding].filter((path) => found.has(path))) : found;
+        }
+        for (const path of holding ?? []) holders.add(path);
+      }
+      const vouchedPaths = new Set(vouched.values());
+      return new Set(paths.filter((path) => !vouchedPaths.has(path) || holders.has(path)));
+    },
+  };
+}
+
+/** The vouched files some chunk of which is indexed under the term. */
+function filesHolding(deps: GrepIndexDeps, term: string, vouched: ReadonlyMap<number, string>): Set<string> {
+  const chunks = deps.fullText.search([term], Math.max(1, deps.fullText.size)).map((hit) => hit.id);
+  const found = new Set<string>();
+  for (const fileId of deps.files.fileIdsOf(chunks).values()) {
+    const path = vouched.get(fileId);
+    if (path !== undefined) found.add(path);
+  }
+  return found;
+}
