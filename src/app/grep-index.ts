@@ -1,16 +1,20 @@
 import type { GrepIndex, IndexedFiles } from "../agent/tools/grep-files.js";
 import type { IndexConfig } from "../config/schema.js";
 import type { ProjectIndexer } from "../indexer/project-indexer.js";
+import { checkSubtree } from "../indexer/subtree-freshness.js";
 import { guaranteedTerms } from "../search/literal-terms.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { isSecretPath } from "../security/secrets.js";
-import type { FileRepository } from "../store/file-repository.js";
+import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
 
 export interface GrepIndexDeps {
+  root: string;
   config: IndexConfig;
-  indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh">;
-  files: Pick<FileRepository, "manifest" | "fileIdsOf">;
+  indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh" | "storedDirectoryStates">;
+  files: Pick<FileRepository, "manifest" | "manifestIn" | "fileIdsOf">;
   fullText: Pick<PersistentFullText, "search" | "size">;
+  /** See `snapshotHolds`. */
+  racyWindowMs: number;
 }
 
 /**
@@ -23,8 +27,10 @@ export interface GrepIndexDeps {
  */
 export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
   return {
-    async files(signal) {
+    async files(signal, under) {
       if (deps.indexer.lastRefresh() === undefined) return undefined;
+      const part = under ? subtreeFiles(deps, under) : undefined;
+      if (part) return part;
       const report = await deps.indexer.checkFreshness();
       if (report.state === "missing" || signal.aborted) return undefined;
       const { diff } = report;
@@ -34,18 +40,30 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
       const paths: string[] = [...diff.added.map((file) => file.path)];
       for (const entry of deps.files.manifest().values()) {
         if (gone.has(entry.path)) continue;
-        if (onDisk.has(entry.path)) {
-          paths.push(entry.path);
-          continue;
-        }
-        // Skipped rows the walk takes as files (binary ones) are read; those it leaves out (secret names, too large) are not.
-        if (entry.status === "skipped" && (isSecretPath(entry.path) || entry.size > deps.config.maxFileSize)) continue;
-        paths.push(entry.path);
-        if (entry.status === "indexed") vouched.set(entry.id, entry.path);
+        if (onDisk.has(entry.path)) paths.push(entry.path);
+        else addRow(deps, entry, paths, vouched);
       }
       return indexedFiles(deps, paths, vouched);
     },
   };
+}
+
+/** A manifest row as it stands on disk: skipped rows the walk takes as files (binary ones) are read; those it leaves out (secret names, too large) are not. */
+function addRow(deps: GrepIndexDeps, entry: ManifestEntry, paths: string[], vouched: Map<number, string>): void {
+  if (entry.status === "skipped" && (isSecretPath(entry.path) || entry.size > deps.config.maxFileSize)) return;
+  paths.push(entry.path);
+  if (entry.status === "indexed") vouched.set(entry.id, entry.path);
+}
+
+/** The files under one directory when the index can vouch for that part of the tree without walking the rest (`checkSubtree`). */
+function subtreeFiles(deps: GrepIndexDeps, under: string): IndexedFiles | undefined {
+  const states = deps.indexer.storedDirectoryStates();
+  const subtree = states && checkSubtree(deps.root, deps.config, under, states, deps.racyWindowMs);
+  if (!subtree) return undefined;
+  const paths: string[] = [];
+  const vouched = new Map<number, string>();
+  if (subtree.state === "fresh") for (const entry of deps.files.manifestIn(subtree.directories).values()) addRow(deps, entry, paths, vouched);
+  return indexedFiles(deps, paths, vouched);
 }
 
 function indexedFiles(deps: GrepIndexDeps, paths: string[], vouched: ReadonlyMap<number, string>): IndexedFiles {

@@ -11,6 +11,7 @@ import { IndexLock } from "../project/index-lock.js";
 import type { GrepIndex } from "../agent/tools/grep-files.js";
 import { GrepThread } from "../agent/tools/grep-thread.js";
 import { createGrepIndex } from "./grep-index.js";
+import { RACY_WINDOW_MS } from "../indexer/directory-state.js";
 import type { ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
@@ -163,7 +164,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock, paths.root),
     grepThread,
-    grepIndex: createGrepIndex({ config: config.index, indexer, files, fullText: codeFullText }),
+    grepIndex: createGrepIndex({ root: paths.root, config: config.index, indexer, files, fullText: codeFullText, racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS }),
     close: async () => {
       grepThread.close();
       userKnowledge.close();

@@ -25,6 +25,8 @@ beforeEach(async () => {
     "config.ts": `const apiKey = "sk-ant-${"abcdEFGH1234".repeat(3)}"; // createUserAccount(\n`,
   });
   project.write("blob.bin", new Uint8Array([99, 114, 101, 97, 116, 101, 0, 1]));
+  // Read after the directories' last change, their listings are trusted: a search in one directory needs no walk of the rest.
+  await new Promise((resolve) => setTimeout(resolve, 20));
   services = openProject({ root: project.root, env: project.env, racyWindowMs: 0 });
   await drainIndex(services);
   thread = new GrepThread();
@@ -46,8 +48,8 @@ function counting(index: GrepIndex): { index: GrepIndex; narrowed: () => number 
   let narrowed = 0;
   return {
     index: {
-      async files(signal) {
-        const files = await index.files(signal);
+      async files(signal, under) {
+        const files = await index.files(signal, under);
         if (!files) return files;
         return {
           paths: files.paths,
@@ -71,6 +73,9 @@ const PATTERNS = [
   { pattern: "REDACTED" },
   { pattern: "name", path: "src" },
   { pattern: "create", glob: "*.md" },
+  { pattern: "createUserAccount\\(", path: "src" },
+  { pattern: "user", path: "src/added" },
+  { pattern: "user", path: "ignored" },
 ];
 
 describe("grep served by the project index", () => {
@@ -98,6 +103,10 @@ describe("grep served by the project index", () => {
     expect(answer).toContain("src/added/new-file.ts:1:");
     expect(answer).not.toContain("src/caller.ts");
     expect(await indexed({ pattern: "nome" })).toBe("src/account.ts:2:   return { nome };");
+    // An ignore file changed above a searched directory: the index no longer vouches for what it lists there.
+    project.write(".gitignore", "ignored/\nsrc/other.ts\n");
+    for (const input of PATTERNS) expect(await indexed(input), JSON.stringify(input)).toBe(await walked(input));
+    expect(await indexed({ pattern: "createUserAccount\\(", path: "src" })).not.toContain("src/other.ts");
   });
 
   it("walks on a grep thread, without the index, until a first index has completed", async () => {

@@ -14,8 +14,12 @@ import { ToolError, type ToolContext } from "./tool.js";
  * rules out the pattern's literals.
  */
 export interface GrepIndex {
-  /** Undefined when the index cannot list the project (none yet, or its first run not finished): grep walks it instead. */
-  files(signal: AbortSignal): Promise<IndexedFiles | undefined>;
+  /**
+   * Undefined when the index cannot list the project (none yet, or its first
+   * run not finished): grep walks it instead. `under` (a directory relative to
+   * the root) says only the files below it are wanted: others may be left out.
+   */
+  files(signal: AbortSignal, under?: string): Promise<IndexedFiles | undefined>;
 }
 
 export interface IndexedFiles {
@@ -71,7 +75,7 @@ export async function grepFiles(context: ToolContext, request: GrepFilesRequest,
   const inRoot = resolved.relative !== undefined;
   const scanRoot = inRoot ? context.root : resolved.absolute;
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
-  const indexed = inRoot && deps.index ? await deps.index.files(context.signal) : undefined;
+  const indexed = inRoot && deps.index ? await deps.index.files(context.signal, resolved.relative || undefined) : undefined;
   if (context.signal.aborted) return undefined;
   const listed = indexed ? indexed.paths : await deps.thread.list(scanRoot, deps.config, context.signal);
   if (!listed || context.signal.aborted) return undefined;
