@@ -9,8 +9,8 @@
  */
 import { parentPort } from "node:worker_threads";
 import type { IndexConfig } from "../src/config/schema.js";
-import { scanProject } from "../src/indexer/scanner.js";
 import { searchFiles, UnmaskedFiles, type FileHits, type GrepSearch } from "../src/agent/tools/grep-matcher.js";
+import { WalkedTrees } from "../src/agent/tools/grep-walk.js";
 
 export type GrepWorkerRequest =
   | {
@@ -29,17 +29,15 @@ export type GrepWorkerMessage =
   | { id: number; kind: "listed"; files: string[] }
   | { id: number; kind: "error"; message: string };
 
-// Kept while the thread is warm: the next search skips masking what masking left unchanged.
+// Kept while the thread is warm: the next search skips masking what masking left unchanged, and walks only what changed.
 const unmasked = new UnmaskedFiles();
+const walked = new WalkedTrees();
 
 parentPort?.on("message", (request: GrepWorkerRequest) => {
   const post = (message: GrepWorkerMessage) => parentPort?.postMessage(message);
   const fail = (error: unknown) => post({ id: request.id, kind: "error", message: error instanceof Error ? error.message : String(error) });
   if (request.kind === "list") {
-    scanProject(request.root, request.config).then(
-      ({ files }) => post({ id: request.id, kind: "listed", files: files.map((file) => file.path) }),
-      fail,
-    );
+    walked.list(request.root, request.config).then((files) => post({ id: request.id, kind: "listed", files }), fail);
     return;
   }
   try {
