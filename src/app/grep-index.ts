@@ -12,7 +12,7 @@ export interface GrepIndexDeps {
   config: IndexConfig;
   indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh" | "storedDirectoryStates">;
   files: Pick<FileRepository, "manifest" | "manifestIn" | "fileIdsOf">;
-  fullText: Pick<PersistentFullText, "search" | "size">;
+  fullText: Pick<PersistentFullText, "search">;
   /** See `snapshotHolds`. */
   racyWindowMs: number;
 }
@@ -89,7 +89,7 @@ function indexedFiles(deps: GrepIndexDeps, paths: string[], vouched: ReadonlyMap
 
 /** The vouched files some chunk of which is indexed under the term. */
 function filesHolding(deps: GrepIndexDeps, term: string, vouched: ReadonlyMap<number, string>): Set<string> {
-  const chunks = deps.fullText.search([term], Math.max(1, deps.fullText.size)).map((hit) => hit.id);
+  const chunks = deps.fullText.search([term], Number.MAX_SAFE_INTEGER).map((hit) => hit.id);
   const found = new Set<string>();
   for (const fileId of deps.files.fileIdsOf(chunks).values()) {
     const path = vouched.get(fileId);

@@ -119,6 +119,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     racyWindowMs: options.racyWindowMs,
   });
   const grepThread = new GrepThread();
+  const grepFullText = new PersistentFullText(fullTextRepository, "code", { searchWithoutLoading: true });
   const userKnowledge = new UserKnowledge(paths.sylkHome);
   return {
     paths,
@@ -164,7 +165,15 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock, paths.root),
     grepThread,
-    grepIndex: createGrepIndex({ root: paths.root, config: config.index, indexer, files, fullText: codeFullText, racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS }),
+    grepIndex: createGrepIndex({
+      root: paths.root,
+      config: config.index,
+      indexer,
+      files,
+      // Until something loads the code index, grep reads only its terms' postings: loading all of it was most of a first grep.
+      fullText: { search: (terms, limit) => (codeFullText.isLoaded ? codeFullText : grepFullText).search(terms, limit) },
+      racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
+    }),
     close: async () => {
       grepThread.close();
       userKnowledge.close();
