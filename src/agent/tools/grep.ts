@@ -42,8 +42,8 @@ function checkPattern(pattern: string, flags: string): void {
  * for ever is stopped after `FILE_BUDGET_MS` on one file with what it found
  * so far, and Esc stops it at once.
  */
-export function createGrepTool(deps: GrepToolDeps | GrepThread = {}) {
-  const { thread = new GrepThread(), config = defaultConfig().index, index } = deps instanceof GrepThread ? { thread: deps } : deps;
+export function createGrepTool(deps: GrepToolDeps = {}) {
+  const { thread = new GrepThread(), config = defaultConfig().index, index } = deps;
   return defineTool({
     name: "grep",
     description: toolDescription(import.meta.url, "grep.txt"),
