@@ -66,6 +66,13 @@ function subtreeFiles(deps: GrepIndexDeps, under: string): IndexedFiles | undefi
   return indexedFiles(deps, paths, vouched);
 }
 
+/**
+ * Chunks past which a term is left out of the narrowing: a term most files
+ * hold (`js` in a JavaScript toolchain) rules out few of them, and mapping
+ * its chunks to files cost more than reading those few.
+ */
+const MAX_TERM_CHUNKS = 5_000;
+
 function indexedFiles(deps: GrepIndexDeps, paths: string[], vouched: ReadonlyMap<number, string>): IndexedFiles {
   return {
     paths,
@@ -73,23 +80,24 @@ function indexedFiles(deps: GrepIndexDeps, paths: string[], vouched: ReadonlyMap
       const holders = new Set<string>();
       for (const runs of alternatives) {
         const terms = [...new Set(runs.flatMap((run) => guaranteedTerms(run, ignoreCase)))];
-        if (terms.length === 0) return undefined;
         let holding: Set<string> | undefined;
         for (const term of terms) {
           const found = filesHolding(deps, term, vouched);
-          holding = holding ? new Set([...holding].filter((path) => found.has(path))) : found;
+          if (found) holding = holding ? new Set([...holding].filter((path) => found.has(path))) : found;
         }
-        for (const path of holding ?? []) holders.add(path);
+        if (!holding) return undefined;
+        for (const path of holding) holders.add(path);
       }
       const vouchedPaths = new Set(vouched.values());
-      return new Set(paths.filter((path) => !vouchedPaths.has(path) || holders.has(path)));
+      return new Set(paths.filter((path) => holders.has(path) || !vouchedPaths.has(path)));
     },
   };
 }
 
-/** The vouched files some chunk of which is indexed under the term. */
-function filesHolding(deps: GrepIndexDeps, term: string, vouched: ReadonlyMap<number, string>): Set<string> {
-  const chunks = deps.fullText.search([term], Number.MAX_SAFE_INTEGER).map((hit) => hit.id);
+/** The vouched files some chunk of which is indexed under the term; undefined when too many chunks are (see `MAX_TERM_CHUNKS`). */
+function filesHolding(deps: GrepIndexDeps, term: string, vouched: ReadonlyMap<number, string>): Set<string> | undefined {
+  const chunks = deps.fullText.search([term], MAX_TERM_CHUNKS + 1).map((hit) => hit.id);
+  if (chunks.length > MAX_TERM_CHUNKS) return undefined;
   const found = new Set<string>();
   for (const fileId of deps.files.fileIdsOf(chunks).values()) {
     const path = vouched.get(fileId);
