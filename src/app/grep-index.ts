@@ -55,14 +55,25 @@ function addRow(deps: GrepIndexDeps, entry: ManifestEntry, paths: string[], vouc
   if (entry.status === "indexed") vouched.set(entry.id, entry.path);
 }
 
-/** The files under one directory when the index can vouch for that part of the tree without walking the rest (`checkSubtree`). */
+/**
+ * The files under one directory when the index can vouch for that part of
+ * the tree without walking the rest (`checkSubtree`): those the walk takes
+ * there, each vouched for when its manifest row has its size and time.
+ */
 function subtreeFiles(deps: GrepIndexDeps, under: string): IndexedFiles | undefined {
   const states = deps.indexer.storedDirectoryStates();
   const subtree = states && checkSubtree(deps.root, deps.config, under, states, deps.racyWindowMs);
   if (!subtree) return undefined;
   const paths: string[] = [];
   const vouched = new Map<number, string>();
-  if (subtree.state === "fresh") for (const entry of deps.files.manifestIn(subtree.directories).values()) addRow(deps, entry, paths, vouched);
+  if (subtree.state === "fresh") {
+    const manifest = deps.files.manifestIn(subtree.directories);
+    for (const [path, onDisk] of subtree.files) {
+      const entry = manifest.get(path);
+      if (entry?.size === onDisk.size && entry.mtimeMs === onDisk.mtimeMs) addRow(deps, entry, paths, vouched);
+      else if (!isSecretPath(path) && onDisk.size <= deps.config.maxFileSize) paths.push(path);
+    }
+  }
   return indexedFiles(deps, paths, vouched);
 }
 

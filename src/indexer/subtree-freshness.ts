@@ -5,7 +5,14 @@ import { ListingHash, snapshotHolds, type DirectoryState } from "./directory-sta
 import { ignoreFileNames } from "./path-filter.js";
 
 /** The directories of a part of the project, all as the last complete run left them; or the part is left out of the index. */
-export type SubtreeFreshness = { state: "fresh"; directories: string[] } | { state: "left-out" };
+export type SubtreeFreshness =
+  | {
+      state: "fresh";
+      directories: string[];
+      /** Each file the walk takes there (relative to the root), with its size and modification time (whole milliseconds). */
+      files: Map<string, { size: number; mtimeMs: number }>;
+    }
+  | { state: "left-out" };
 
 /**
  * Whether the directory `prefix` (relative, '' for none) and everything the
@@ -36,6 +43,7 @@ export function checkSubtree(
     if (state.leftOut.includes(components[depth] as string)) return { state: "left-out" };
   }
   const directories: string[] = [];
+  const files = new Map<string, { size: number; mtimeMs: number }>();
   const queue = [prefix];
   for (let head = 0; head < queue.length; head++) {
     const directory = queue[head] as string;
@@ -59,11 +67,12 @@ export function checkSubtree(
       if (!stats?.isFile()) return undefined;
       listing.addFile(name, stats.size, Math.trunc(stats.mtimeMs));
       if (ruleFile) rules.addFile(name, stats.size, Math.trunc(stats.mtimeMs));
+      if (!leftOut.has(name)) files.set(directory ? `${directory}/${name}` : name, { size: stats.size, mtimeMs: Math.trunc(stats.mtimeMs) });
     }
     if (listing.digest() !== state.listing || rules.digest() !== state.rules) return undefined;
     directories.push(directory);
   }
-  return { state: "fresh", directories };
+  return { state: "fresh", directories, files };
 }
 
 function snapshotStillHolds(root: string, directory: string, state: DirectoryState, racyWindowMs: number): boolean {
