@@ -82,7 +82,7 @@ function subtreeFiles(deps: GrepIndexDeps, under: string): IndexedFiles | undefi
  * hold (`js` in a JavaScript toolchain) rules out few of them, and mapping
  * its chunks to files cost more than reading those few.
  */
-const MAX_TERM_CHUNKS = 5_000;
+const MAX_TERM_CHUNKS = 12_000;
 
 function indexedFiles(deps: GrepIndexDeps, paths: string[], vouched: ReadonlyMap<number, string>): IndexedFiles {
   return {
