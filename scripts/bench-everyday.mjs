@@ -8,7 +8,9 @@
 //   3. a one-shot `sylk search "<query>"` as a whole process, beside `rg` with the
 //      query's terms on the same tree (`rg -i -l -F -e t1 -e t2 …`);
 //   4. the same while an interactive `sylk` of the tree runs (in a pseudo-terminal) and
-//      serves its warm index to the searches.
+//      serves its warm index to the searches;
+//   5. the model's `grep` tool (as a session makes it) beside `rg -n` with the same pattern and
+//      path, idle and while a first index of the tree runs (scripts/lib/bench-grep-rows.mjs).
 // The TUI's launch time is measured by scripts/bench-tui-launch.mjs.
 //
 //   npm run build && node scripts/bench-everyday.mjs --tree <dir> [--rounds 15] [--home <SYLK_HOME with the tree indexed>]
@@ -24,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { launchInTerminal, quit, requireScriptCommand, waitForText } from "./lib/pseudo-terminal.mjs";
 import { sampleQueries } from "./lib/sample-queries.mjs";
+import { grepRows } from "./lib/bench-grep-rows.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -125,6 +128,9 @@ for (const query of queries) {
   warmSearch.push(run(process.execPath, [sylk, "search", query]).ms);
 }
 await quit(interactive);
+
+// 5. grep beside rg, alternately, idle and while a first index runs.
+const grep = await grepRows({ repo, tree, env, files, rounds, seed: Number(values.seed) });
 if (!values.home) rmSync(home, { recursive: true, force: true });
 
 const p = (samples, q) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(q * samples.length))];
@@ -138,3 +144,4 @@ row("fresh check (in process)", freshCheck, find, "find -printf '%s %T@'", "≤ 
 row("`sylk index`, one file changed (process)", oneFileIndex, nodeStart, "node -e 0", "< 500 ms");
 row("one-shot `sylk search` (process)", search, ripgrep, "rg, same terms", "≤ 1.0×");
 row("one-shot `sylk search`, interactive sylk running (process)", warmSearch, warmRipgrep, "rg, same terms", "≤ 1.0×");
+for (const line of grep) console.log(line);

@@ -1,104 +1,46 @@
 #!/usr/bin/env node
-// The grep tool's speed on ordinary patterns.
+// The grep tool's speed beside ripgrep: section 5 of scripts/bench-everyday.mjs on its own.
 //
-//   npm run build && node scripts/bench-grep.mjs [--root <project>] [--rounds 20] [--processes 8] [--compare <checkout>]
+//   npm run build && node scripts/bench-grep.mjs --tree <dir> [--rounds 15] [--home <SYLK_HOME with the tree indexed>]
 //
-// Runs the real `grep` tool through a `ToolRegistry` (bypass mode, as the agent loop calls it) over
-// the project (this repository by default) for a few everyday patterns: a name that is nowhere, a
-// common word, a word class with a group, an alternation, and a case-insensitive word.
-//   in a session: the same tool called again and again in one process (after one warm-up call);
-//   first call: the first grep of a new process (`sylk ask`), in --processes fresh processes, one
-//     second after the tool was made (the session opens, the model answers; the session starts
-//     grep's thread meanwhile, as `openAgentSession` does).
-// Each line gives the wall time (median, fastest) and the CPU time of all the process's threads
-// (median), in milliseconds: on a loaded machine the CPU time is the steadier figure.
-// --compare <checkout>: another built checkout (the main branch, say: `npm run build` there) is
-// measured too, round by round in turn with this one, so that both see the same machine load.
-import { spawnSync } from "node:child_process";
-import { resolve } from "node:path";
+// The model's `grep` as a session makes it (the built `dist/` tool with the process's threads
+// and the project index) and `rg -n` with the same pattern and path, alternately, for literal
+// identifiers from the tree, a regex, a case-insensitive word and a literal on one package:
+// idle, then while `sylk index` builds a first index of the tree under a new SYLK_HOME (which
+// the measured process uses too). Without --home a temporary SYLK_HOME is indexed first.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { grepRows } from "./lib/bench-grep-rows.mjs";
 
-const self = fileURLToPath(import.meta.url);
-const repo = resolve(self, "../..");
-const argument = (name, fallback) => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-};
-const root = resolve(argument("root", repo));
-const rounds = Number(argument("rounds", "20"));
-const processes = Number(argument("processes", "8"));
-const compare = argument("compare", undefined);
-
-const PATTERNS = [
-  { pattern: "createUserAccount\\(" },
-  { pattern: "import" },
-  { pattern: "function (\\w+)\\(" },
-  { pattern: "TODO|FIXME|XXX" },
-  { pattern: "error", ignore_case: true },
-];
-
-/** A checkout's grep as a session makes it. */
-async function grepOf(checkout) {
-  const tools = await import(`${checkout}/dist/src/agent/tools/grep.js`);
-  const { ToolRegistry } = await import(`${checkout}/dist/src/agent/tools/tool-registry.js`);
-  const { PermissionPolicy } = await import(`${checkout}/dist/src/agent/permissions/permission-policy.js`);
-  let tool = tools.grepTool; // before tools were made per session, grep was one module-wide definition
-  if (tools.createGrepTool) {
-    const { GrepThread } = await import(`${checkout}/dist/src/agent/tools/grep-thread.js`);
-    const thread = new GrepThread();
-    thread.warmUp();
-    tool = tools.createGrepTool(thread);
-  }
-  const registry = new ToolRegistry([tool], new PermissionPolicy("bypass"));
-  return (input) => registry.run({ id: "bench", name: "grep", input: { ...input, max_results: 2000 } }, { root, signal: new AbortController().signal, extraDirectories: [] });
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const { values } = parseArgs({ options: { tree: { type: "string" }, rounds: { type: "string", default: "15" }, home: { type: "string" }, seed: { type: "string", default: "11" } } });
+if (!values.tree || !existsSync(values.tree)) {
+  console.error("Usage: node scripts/bench-grep.mjs --tree <dir> [--rounds 15] [--home <SYLK_HOME>]");
+  process.exit(2);
 }
-
-const cpuMs = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
-
-async function measure(grep, input) {
-  const [wall, cpu] = [performance.now(), cpuMs()];
-  const result = await grep(input);
-  if (result.isError) throw new Error(`grep failed: ${result.output}`);
-  return { wall: performance.now() - wall, cpu: cpuMs() - cpu, lines: result.output.startsWith("No matches") ? 0 : result.output.split("\n").filter((line) => /^\S.*:\d+: /.test(line)).length };
+try {
+  execFileSync("which", ["rg"], { stdio: "ignore" });
+} catch {
+  console.error("rg is missing: apt-get install ripgrep");
+  process.exit(2);
 }
+const tree = resolve(values.tree);
+const home = values.home ? resolve(values.home) : mkdtempSync(join(tmpdir(), "sylk-bench-grep-"));
+const env = { ...process.env, SYLK_HOME: home };
+delete env.CI;
+if (spawnSync(process.execPath, [join(repo, "bin/sylk.js"), "index", "--yes", tree], { env, stdio: "inherit" }).status !== 0) process.exit(1);
 
-// A fresh process's first call: `--one <checkout> <pattern json>` prints its measurement as JSON.
-if (process.argv[2] === "--one") {
-  const grep = await grepOf(process.argv[3]);
-  await new Promise((done) => setTimeout(done, 1_000));
-  console.log(JSON.stringify(await measure(grep, JSON.parse(process.argv[4]))));
-  process.exit(0);
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const summary = (samples) =>
-  `wall median ${median(samples.map((s) => s.wall)).toFixed(1).padStart(6)} ms, min ${Math.min(...samples.map((s) => s.wall)).toFixed(1).padStart(6)} ms, ` +
-  `CPU median ${median(samples.map((s) => s.cpu)).toFixed(1).padStart(6)} ms`;
-
-const checkouts = [repo, ...(compare ? [resolve(compare)] : [])];
-const greps = await Promise.all(checkouts.map(grepOf));
-console.log(`grep over ${root}: ${rounds} calls in a session, ${processes} first calls of a new process, per pattern and checkout`);
-for (const input of PATTERNS) {
-  const session = checkouts.map(() => []);
-  const first = checkouts.map(() => []);
-  for (const grep of greps) await grep(input);
-  for (let round = 0; round < Math.max(rounds, processes); round++) {
-    for (const [index, checkout] of checkouts.entries()) {
-      if (round < rounds) session[index].push(await measure(greps[index], input));
-      if (round < processes) {
-        const child = spawnSync(process.execPath, [self, "--one", checkout, JSON.stringify(input), "--root", root], { encoding: "utf8" });
-        if (child.status !== 0) throw new Error(`the first-call process failed: ${child.stderr}`);
-        first[index].push(JSON.parse(child.stdout));
-      }
-    }
-  }
-  const name = `/${input.pattern}/${input.ignore_case ? "i" : ""}`;
-  for (const [index, checkout] of checkouts.entries()) {
-    const label = `${name.padEnd(22)} ${(checkout === repo ? "this" : checkout).slice(-14).padEnd(14)}`;
-    console.log(`${label} in a session: ${summary(session[index])}; ${session[index][0].lines} lines`);
-    console.log(`${label} first call:   ${summary(first[index])}`);
-  }
-}
+const { scanProject } = await import(join(repo, "dist/src/indexer/scanner.js"));
+const { defaultConfig } = await import(join(repo, "dist/src/config/schema.js"));
+const { files } = await scanProject(tree, defaultConfig().index);
+const rounds = Number(values.rounds);
+const lines = await grepRows({ repo, tree, env, files, rounds, seed: Number(values.seed) });
+if (!values.home) rmSync(home, { recursive: true, force: true });
+console.log(`\ngrep on ${tree} (${files.length} files), ${rounds} rounds, p50 / p95\n`);
+console.log("| measure | sylk | reference | ratio at p50 | target |");
+console.log("| --- | --- | --- | --- | --- |");
+for (const line of lines) console.log(line);

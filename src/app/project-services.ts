@@ -8,7 +8,10 @@ import { VectorBackfill } from "../indexer/vector-backfill.js";
 import { FileWorkerPool } from "../indexer/worker-pool.js";
 import { ConsentStore } from "../project/consent.js";
 import { IndexLock } from "../project/index-lock.js";
+import type { GrepIndex } from "../agent/tools/grep-files.js";
 import { GrepThread } from "../agent/tools/grep-thread.js";
+import { createGrepIndex } from "./grep-index.js";
+import { RACY_WINDOW_MS } from "../indexer/directory-state.js";
 import type { ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
@@ -79,8 +82,10 @@ export interface ProjectServices {
   userKnowledge: UserKnowledge;
   consent: ConsentStore;
   indexLock: IndexLock;
-  /** grep's matching thread, warm across the process's sessions and sub-agents. */
+  /** grep's matching threads, warm across the process's sessions and sub-agents. */
   grepThread: GrepThread;
+  /** grep's files from the index: no walk per call, and files ruled out by the pattern's literals. */
+  grepIndex: GrepIndex;
   /** Stops worker threads and closes the database. */
   close(): Promise<void>;
 }
@@ -114,6 +119,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     racyWindowMs: options.racyWindowMs,
   });
   const grepThread = new GrepThread();
+  const grepFullText = new PersistentFullText(fullTextRepository, "code", { searchWithoutLoading: true });
   const userKnowledge = new UserKnowledge(paths.sylkHome);
   return {
     paths,
@@ -159,6 +165,15 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock, paths.root),
     grepThread,
+    grepIndex: createGrepIndex({
+      root: paths.root,
+      config: config.index,
+      indexer,
+      files,
+      // Until something loads the code index, grep reads only its terms' postings: loading all of it was most of a first grep.
+      fullText: { search: (terms, limit) => (codeFullText.isLoaded ? codeFullText : grepFullText).search(terms, limit) },
+      racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
+    }),
     close: async () => {
       grepThread.close();
       userKnowledge.close();

@@ -2,7 +2,7 @@ import type { IndexConfig } from "../config/schema.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
-import { directoryOf, type FileRepository, type ManifestEntry } from "../store/file-repository.js";
+import { directoryOf, type FileRepository, type ManifestEntry, type StoredDirectoryState } from "../store/file-repository.js";
 import { FileBatchProcessor } from "./file-batch.js";
 import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
 import type { BatchOutcome, IndexWriter } from "./index-writer.js";
@@ -148,8 +148,7 @@ export class ProjectIndexer {
    */
   async checkFreshness(): Promise<FreshnessReport> {
     const started = performance.now();
-    const rulesKey = walkRulesKey(this.deps.config);
-    const previous = getMeta(this.deps.db, WALK_RULES_META_KEY) === rulesKey ? this.deps.files.directoryStates() : undefined;
+    const previous = this.storedDirectoryStates();
     const scan = await scanTree(this.deps.root, this.deps.config, { previous, racyWindowMs: this.deps.racyWindowMs });
     // Without states every directory is changed, and rows of directories no walk reached must go too: compare with them all.
     const manifest = previous
@@ -161,6 +160,11 @@ export class ProjectIndexer {
       ...new Set([...diff.added, ...diff.changed, ...diff.newlySkipped].map((file) => directoryOf(file.path)).concat(diff.deleted.map(directoryOf))),
     ];
     return { state, diff, scan, changedDirectories, manifest, durationMs: performance.now() - started };
+  }
+
+  /** The directories' states the last complete run stored, when it walked with today's settings. */
+  storedDirectoryStates(): Map<string, StoredDirectoryState> | undefined {
+    return getMeta(this.deps.db, WALK_RULES_META_KEY) === walkRulesKey(this.deps.config) ? this.deps.files.directoryStates() : undefined;
   }
 
   async *run(signal?: AbortSignal): AsyncGenerator<IndexProgress, IndexSummary> {

@@ -88,6 +88,11 @@ function accept(token: string, keepStopWords: boolean): boolean {
   );
 }
 
+/** Whether the text's tokens (stop words left out) include this lower-case token when a word yields it. */
+export function isContentToken(token: string): boolean {
+  return accept(token, false);
+}
+
 /**
  * Part boundaries inside one identifier [start, end): `_`/`$`, lower→Upper
  * (`parseHeader`), the last capital of an acronym before a lower-case letter

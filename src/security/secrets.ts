@@ -83,6 +83,13 @@ const SECRET_RULES: readonly SecretRule[] = [
   },
 ];
 
+/**
+ * Every marker masking writes in place of a value: a search that matches
+ * masked text (grep) must not skip a file for lacking, in its raw bytes, a
+ * literal that only a marker holds.
+ */
+export const MASK_MARKERS: readonly string[] = [...SECRET_RULES.map((rule) => rule.id), "private-key"].map((id) => `[REDACTED:${id}]`);
+
 const PRIVATE_KEY_BLOCK = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----[\s\S]*?(?:-----END \1-----|$)/g;
 
 export interface MaskResult {

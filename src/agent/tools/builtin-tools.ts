@@ -1,7 +1,9 @@
 import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
 import { createGrepTool } from "./grep.js";
+import type { GrepIndex } from "./grep-files.js";
 import type { GrepThread } from "./grep-thread.js";
+import type { IndexConfig } from "../../config/schema.js";
 import { listFilesTool } from "./list-files.js";
 import { readFileTool } from "./read-file.js";
 import { createRunCommandTool, type RunCommandDeps } from "./run-command.js";
@@ -13,6 +15,10 @@ export interface BuiltinToolDeps extends RunCommandDeps {
   codeSearcher: CodeSearcher;
   /** Where grep matches: the process's warm thread; one of its own when absent. */
   grepThread?: GrepThread;
+  /** The project's files and full-text index, for grep; a walk per call when absent. */
+  grepIndex?: GrepIndex;
+  /** The project's index settings (the files grep reads); defaults when absent. */
+  indexConfig?: IndexConfig;
 }
 
 /** The tools every session has, in the order the model sees them. */
@@ -21,7 +27,11 @@ export function createBuiltinTools(deps: BuiltinToolDeps): ToolDefinition[] {
     readFileTool,
     listFilesTool,
     globTool,
-    createGrepTool(deps.grepThread),
+    createGrepTool({
+      ...(deps.grepThread ? { thread: deps.grepThread } : {}),
+      ...(deps.grepIndex ? { index: deps.grepIndex } : {}),
+      ...(deps.indexConfig ? { config: deps.indexConfig } : {}),
+    }),
     createSearchCodebaseTool(deps.codeSearcher),
     editFileTool,
     writeFileTool,

@@ -1,7 +1,8 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
 import { looksBinary } from "../../parsing/languages.js";
-import { maskSecrets } from "../../security/secrets.js";
+import { MASK_MARKERS, maskSecrets } from "../../security/secrets.js";
 import { splitLines } from "./file-text.js";
+import { requiredLiterals } from "./grep-literals.js";
 
 /** Matching lines are cut at this many characters. */
 const MAX_LINE_LENGTH = 300;
@@ -12,6 +13,52 @@ export interface GrepSearch {
   flags: string;
   files: readonly string[];
   maxResults: number;
+  /** The index in the whole search of `files[0]`, when a search is split among threads; 0 otherwise. */
+  firstFile?: number;
+}
+
+/**
+ * Whether a file's raw bytes may hold a match: one of the literals every
+ * matching line contains (`requiredLiterals`) is found in them, before the
+ * file is decoded, masked and matched line by line. Masking only replaces
+ * values with markers, so a literal found in the masked text is in the raw
+ * bytes too, unless it overlaps a marker: a pattern with such a literal
+ * (`REDACTED`) gets no prefilter, and every file is matched.
+ */
+export class Prefilter {
+  private readonly needles: Buffer[] = [];
+  private readonly folded: RegExp[] = [];
+  private readonly foldedAscii: boolean;
+
+  private constructor(literals: readonly string[], ignoreCase: boolean) {
+    this.foldedAscii = literals.every((literal) => /^[\x00-\x7f]*$/.test(literal));
+    for (const literal of literals) {
+      if (ignoreCase) this.folded.push(new RegExp(literal.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), "i"));
+      else this.needles.push(Buffer.from(literal, "utf8"));
+    }
+  }
+
+  /** The prefilter of a pattern, or undefined when every file must be matched. */
+  static of(pattern: string, flags: string): Prefilter | undefined {
+    const literals = requiredLiterals(pattern);
+    const ignoreCase = flags.includes("i");
+    if (!literals || literals.some((literal) => overlapsMarker(literal, ignoreCase))) return undefined;
+    return new Prefilter(literals, ignoreCase);
+  }
+
+  mayMatch(bytes: Buffer): boolean {
+    for (const needle of this.needles) if (bytes.indexOf(needle) >= 0) return true;
+    if (this.folded.length === 0) return false;
+    // A case-insensitive match of ASCII letters never folds a character above 127 (ECMAScript Canonicalize): Latin-1 keeps byte offsets and costs less.
+    const text = this.foldedAscii ? bytes.toString("latin1") : bytes.toString("utf8");
+    return this.folded.some((regex) => regex.test(text));
+  }
+}
+
+function overlapsMarker(literal: string, ignoreCase: boolean): boolean {
+  if (literal.includes("[") || literal.includes("]")) return true;
+  const wanted = ignoreCase ? literal.toLowerCase() : literal;
+  return MASK_MARKERS.some((marker) => (ignoreCase ? marker.toLowerCase() : marker).includes(wanted));
 }
 
 /** A file's matching lines: 1-based line number and the line as the model may see it (masked, cut). */
@@ -62,8 +109,8 @@ export class UnmaskedFiles {
  * right. Files that are not regular files, cannot be read, or look binary
  * have none.
  */
-export function matchingLines(path: string, regex: RegExp, unmasked: UnmaskedFiles = new UnmaskedFiles()): Array<[number, string]> {
-  const read = readText(path);
+export function matchingLines(path: string, regex: RegExp, unmasked: UnmaskedFiles = new UnmaskedFiles(), prefilter?: Prefilter): Array<[number, string]> {
+  const read = readText(path, prefilter);
   if (read === undefined) return [];
   let text = read.text;
   if (!unmasked.has(path, read.stats)) {
@@ -87,10 +134,13 @@ export function matchingLines(path: string, regex: RegExp, unmasked: UnmaskedFil
  */
 export function searchFiles(search: GrepSearch, onFile: OnFile, onHits: (hits: FileHits) => void, unmasked?: UnmaskedFiles): { more: boolean } {
   const regex = new RegExp(search.pattern, search.flags);
+  const prefilter = Prefilter.of(search.pattern, search.flags);
+  const first = search.firstFile ?? 0;
   let listed = 0;
-  for (let file = 0; file < search.files.length; file++) {
+  for (let index = 0; index < search.files.length; index++) {
+    const file = first + index;
     onFile(file);
-    const lines = matchingLines(search.files[file] as string, regex, unmasked);
+    const lines = matchingLines(search.files[index] as string, regex, unmasked, prefilter);
     if (lines.length === 0) continue;
     const room = search.maxResults - listed;
     if (room === 0) return { more: true };
@@ -101,7 +151,24 @@ export function searchFiles(search: GrepSearch, onFile: OnFile, onHits: (hits: F
   return { more: false };
 }
 
-function readText(path: string): { text: string; stats: Stats } | undefined {
+/** A file's bytes (as many as its size said), read into one reused buffer when they fit: allocating for each file was a share of a scan. */
+const SHARED_BUFFER_BYTES = 1 << 20;
+let sharedBuffer: Buffer | undefined;
+
+function readBytes(fd: number, size: number): Buffer {
+  if (size > SHARED_BUFFER_BYTES) return readFileSync(fd);
+  sharedBuffer ??= Buffer.allocUnsafe(SHARED_BUFFER_BYTES);
+  let read = 0;
+  while (read < size) {
+    const count = readSync(fd, sharedBuffer, read, size - read, null);
+    if (count === 0) break;
+    read += count;
+  }
+  return sharedBuffer.subarray(0, read);
+}
+
+/** The file's text, unless it is not a regular file, looks binary, or holds none of the prefilter's literals. */
+function readText(path: string, prefilter?: Prefilter): { text: string; stats: Stats } | undefined {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -111,7 +178,8 @@ function readText(path: string): { text: string; stats: Stats } | undefined {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return undefined;
-    const bytes = readFileSync(fd);
+    const bytes = readBytes(fd, stats.size);
+    if (prefilter && !prefilter.mayMatch(bytes)) return undefined;
     return looksBinary(bytes) ? undefined : { text: bytes.toString("utf8"), stats };
   } catch {
     return undefined;

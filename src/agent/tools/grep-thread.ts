@@ -1,152 +1,149 @@
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { GrepWorkerMessage, GrepWorkerRequest } from "../../../workers/grep-worker.js";
+import type { IndexConfig } from "../../config/schema.js";
 import { workerEntryPath } from "../../worker-entry.js";
-import type { FileHits, GrepSearch } from "./grep-matcher.js";
+import type { GrepSearch } from "./grep-matcher.js";
+import { runSearch, type GrepOutcome } from "./grep-run.js";
+
+export type { GrepEnd, GrepOutcome } from "./grep-run.js";
 
 /**
  * How long matching one file may take. An ordinary pattern reads and
  * matches a 1 MiB file in milliseconds; one that backtracks for ever never
  * ends. Three seconds keep a wide margin on a loaded machine.
  */
-const FILE_BUDGET_MS = 3_000;
-/** How often the main thread looks at which file the search is on. */
-const WATCH_INTERVAL_MS = 50;
+export const FILE_BUDGET_MS = 3_000;
 /**
- * A thread unused this long ends; the next search starts another, and masks
+ * Threads unused this long end; the next search starts others, and masks
  * every file again. Long enough to outlast the pauses of a conversation
  * (reading an answer, typing the next prompt); an idle thread costs a few
  * megabytes.
  */
 const IDLE_MS = 5 * 60_000;
-
-export type GrepEnd =
-  | { kind: "done"; more: boolean }
-  /** Matching `file` took longer than the budget: the search stopped there. */
-  | { kind: "slow"; file: number }
-  | { kind: "cancelled" };
-
-/** What a search found (also when it stopped early), and how it ended. */
-export interface GrepOutcome {
-  hits: FileHits[];
-  end: GrepEnd;
-}
+/** Searching threads: as many as there are cores, at most this many (reading files stops scaling past a few). */
+const MAX_THREADS = 4;
 
 /**
- * grep's matching thread (`workers/grep-worker`), kept warm between calls.
- * The main thread never runs the model's pattern: it watches the thread's
- * progress and terminates it when one file takes longer than the budget
- * (what was found before is kept) or the call is cancelled, which stops even
- * a regular expression in the middle of a catastrophic backtrack. One per
- * process (`ProjectServices.grepThread`), shared by its sessions and their
- * sub-agents; a search that arrives while another runs gets a thread of its
+ * grep's matching threads (`workers/grep-worker`), kept warm between calls.
+ * The main thread never runs the model's pattern: it hands each thread
+ * blocks of files, watches which file each is on, and terminates one when a
+ * file takes longer than the budget (what was found before is kept) or every
+ * one when the call is cancelled, which stops even a regular expression in
+ * the middle of a catastrophic backtrack. One set per process
+ * (`ProjectServices.grepThread`), shared by its sessions and their
+ * sub-agents; a search that arrives while another runs gets threads of its
  * own.
  */
 export class GrepThread {
-  private shared: Worker | undefined;
+  private shared: Worker[] = [];
   private busy = false;
   private idle: NodeJS.Timeout | undefined;
   private nextId = 0;
 
-  constructor(readonly fileBudgetMs: number = FILE_BUDGET_MS) {}
+  constructor(
+    readonly fileBudgetMs: number = FILE_BUDGET_MS,
+    readonly threads: number = Math.max(1, Math.min(MAX_THREADS, availableParallelism())),
+  ) {}
 
-  /** Starts the thread ahead of a search, so that it loads while the files are listed. */
+  /** Starts the threads ahead of a search, so that they load while the files are listed. */
   warmUp(): void {
-    if (!this.busy) this.sharedWorker();
+    if (!this.busy) this.sharedWorkers();
+  }
+
+  /** The files the indexer would read under `root` (relative, '/'-separated), walked on a matching thread; undefined when cancelled. */
+  async list(root: string, config: IndexConfig, signal: AbortSignal): Promise<string[] | undefined> {
+    return this.withWorkers(async (workers, own) => {
+      const worker = workers[0] as Worker;
+      const id = this.nextId++;
+      const request: GrepWorkerRequest = { id, kind: "list", root, config };
+      const files = await new Promise<string[] | undefined>((resolve, reject) => {
+        const onMessage = (message: GrepWorkerMessage) => {
+          if (message.id !== id) return;
+          if (message.kind === "listed") settle(() => resolve(message.files));
+          else if (message.kind === "error") settle(() => reject(new Error(message.message)));
+        };
+        const onAbort = () => settle(() => resolve(undefined));
+        const onExit = (code: number) => settle(() => reject(new Error(`the grep thread ended unexpectedly (exit code ${code})`)));
+        function settle(then: () => void) {
+          worker.off("message", onMessage);
+          worker.off("exit", onExit);
+          signal.removeEventListener("abort", onAbort);
+          then();
+        }
+        if (signal.aborted) return onAbort();
+        worker.on("message", onMessage);
+        worker.on("exit", onExit);
+        signal.addEventListener("abort", onAbort, { once: true });
+        worker.postMessage(request);
+      });
+      // A walk left running would hold the thread: a cancelled one ends with it.
+      return { value: files, keep: files !== undefined && !own };
+    });
   }
 
   async search(search: GrepSearch, signal: AbortSignal): Promise<GrepOutcome> {
     if (signal.aborted) return { hits: [], end: { kind: "cancelled" } };
+    return this.withWorkers(async (workers, own) => {
+      const stopped = new Set<Worker>();
+      const outcome = await runSearch(workers, search, {
+        budgetMs: this.fileBudgetMs,
+        signal,
+        nextId: () => this.nextId++,
+        stop: (worker) => {
+          stopped.add(worker);
+          void worker.terminate();
+        },
+      });
+      if (!own && stopped.size > 0) this.shared = this.shared.filter((worker) => !stopped.has(worker));
+      return { value: outcome, keep: !own };
+    });
+  }
+
+  /**
+   * Runs `work` on the shared threads, or on threads of its own when another
+   * search holds them (ended afterwards). Threads the work does not keep end.
+   */
+  private async withWorkers<T>(work: (workers: Worker[], own: boolean) => Promise<{ value: T; keep: boolean }>): Promise<T> {
     clearTimeout(this.idle);
     const own = this.busy;
-    const worker = own ? startWorker() : this.sharedWorker();
+    const workers = own ? Array.from({ length: this.threads }, startWorker) : this.sharedWorkers();
     this.busy ||= !own;
-    let outcome: GrepOutcome | undefined;
+    let kept = false;
     try {
-      outcome = await this.watch(worker, search, signal);
-      return outcome;
+      const { value, keep } = await work(workers, own);
+      kept = keep;
+      return value;
     } finally {
-      const keep = !own && outcome?.end.kind === "done";
-      if (!keep) void worker.terminate();
+      if (!kept) for (const worker of workers) void worker.terminate();
       if (!own) {
         this.busy = false;
-        if (keep) this.idleLater();
-        else if (this.shared === worker) this.shared = undefined;
+        if (kept) this.idleLater();
+        else this.shared = [];
       }
     }
   }
 
-  private watch(worker: Worker, search: GrepSearch, signal: AbortSignal): Promise<GrepOutcome> {
-    const id = this.nextId++;
-    const progress = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-    Atomics.store(progress, 0, -1);
-    const hits: FileHits[] = [];
-    return new Promise((resolve, reject) => {
-      let watched = -1;
-      let since = performance.now();
-      const watcher = setInterval(() => {
-        const file = Atomics.load(progress, 0);
-        if (file !== watched) {
-          watched = file;
-          since = performance.now();
-        } else if (file >= 0 && performance.now() - since > this.fileBudgetMs) {
-          settle({ hits, end: { kind: "slow", file } });
-        }
-      }, WATCH_INTERVAL_MS);
-      const onAbort = () => settle({ hits, end: { kind: "cancelled" } });
-      const onMessage = (message: GrepWorkerMessage) => {
-        if (message.id !== id) return;
-        if (message.kind === "hits") hits.push(message.hits);
-        else if (message.kind === "done") settle({ hits, end: { kind: "done", more: message.more } });
-        else fail(new Error(message.message));
-      };
-      const onExit = (code: number) => fail(new Error(`the grep thread ended unexpectedly (exit code ${code})`));
-      const cleanUp = () => {
-        clearInterval(watcher);
-        signal.removeEventListener("abort", onAbort);
-        worker.off("message", onMessage);
-        worker.off("error", fail);
-        worker.off("exit", onExit);
-      };
-      function settle(outcome: GrepOutcome) {
-        cleanUp();
-        resolve(outcome);
-      }
-      function fail(error: Error) {
-        cleanUp();
-        reject(error);
-      }
-      signal.addEventListener("abort", onAbort, { once: true });
-      worker.on("message", onMessage);
-      worker.on("error", fail);
-      worker.on("exit", onExit);
-      const request: GrepWorkerRequest = { id, search, progress };
-      worker.postMessage(request);
-    });
-  }
-
-  private sharedWorker(): Worker {
-    if (!this.shared) {
+  private sharedWorkers(): Worker[] {
+    while (this.shared.length < this.threads) {
       const worker = startWorker();
       worker.on("exit", () => {
-        if (this.shared === worker) this.shared = undefined;
+        this.shared = this.shared.filter((each) => each !== worker);
       });
-      this.shared = worker;
+      this.shared.push(worker);
     }
     return this.shared;
   }
 
-  /** Ends the thread (the process's project services close). */
+  /** Ends the threads (the process's project services close). */
   close(): void {
     clearTimeout(this.idle);
-    void this.shared?.terminate();
-    this.shared = undefined;
+    for (const worker of this.shared) void worker.terminate();
+    this.shared = [];
   }
 
   private idleLater(): void {
-    this.idle = setTimeout(() => {
-      void this.shared?.terminate();
-      this.shared = undefined;
-    }, IDLE_MS);
+    this.idle = setTimeout(() => this.close(), IDLE_MS);
     this.idle.unref();
   }
 }

@@ -1,14 +1,9 @@
-import { stat } from "node:fs/promises";
-import { basename, join } from "node:path";
-import picomatch from "picomatch";
 import * as z from "zod";
-import { defaultConfig } from "../../config/schema.js";
-import { fileKind } from "../../files/regular-file.js";
-import { scanProject } from "../../indexer/scanner.js";
-import { outsideHiddenDirectories, resolveProjectPath } from "./project-paths-guard.js";
+import { defaultConfig, type IndexConfig } from "../../config/schema.js";
 import { targetPath } from "./file-text.js";
+import { grepFiles, type Candidate, type GrepIndex } from "./grep-files.js";
 import { GrepThread, type GrepOutcome } from "./grep-thread.js";
-import { defineTool, toolDescription, ToolError, type ToolContext, type ToolOutput } from "./tool.js";
+import { defineTool, toolDescription, ToolError, type ToolOutput } from "./tool.js";
 import { errorMessage } from "../../errors.js";
 
 const schema = z.strictObject({
@@ -21,36 +16,13 @@ const schema = z.strictObject({
 
 type GrepInput = z.infer<typeof schema>;
 
-interface Candidate {
-  /** Relative to the root (absolute outside it): how the file is named in the answer. */
-  shown: string;
-  absolute: string;
-  /** Relative to the searched directory, for the glob. */
-  within: string;
-}
-
-/** The files the indexer would read under the path, or just the file when a file is named. */
-async function candidates(context: ToolContext, requested: string | undefined): Promise<Candidate[]> {
-  const resolved = resolveProjectPath(context.root, requested ?? ".", context.extraDirectories);
-  const stats = await stat(resolved.absolute).catch(() => {
-    throw new ToolError(`Not found: ${requested}. Call grep without a path to search the whole project.`);
-  });
-  if (stats.isFile()) {
-    return [{ shown: resolved.relative ?? resolved.absolute, absolute: resolved.real, within: basename(resolved.absolute) }];
-  }
-  if (!stats.isDirectory()) throw new ToolError(`${requested} is ${fileKind(stats)}, not a file or directory; grep reads only regular files.`);
-  const inRoot = resolved.relative !== undefined;
-  const scanRoot = inRoot ? context.root : resolved.absolute;
-  const prefix = resolved.relative ? `${resolved.relative}/` : "";
-  const { files } = await scanProject(scanRoot, defaultConfig().index, { signal: context.signal });
-  return outsideHiddenDirectories(files, scanRoot, context.hiddenDirectories)
-    .filter((file) => file.path.startsWith(prefix))
-    .map((file) => ({
-      shown: inRoot ? file.path : join(scanRoot, file.path),
-      absolute: join(scanRoot, file.path),
-      within: file.path.slice(prefix.length),
-    }))
-    .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+export interface GrepToolDeps {
+  /** Where patterns run; threads of its own when absent. */
+  thread?: GrepThread;
+  /** The project's index settings: the files grep reads are those the indexer would read. Defaults when absent. */
+  config?: IndexConfig;
+  /** Lists the files without a walk, and narrows them to those that may hold the pattern's literals. */
+  index?: GrepIndex;
 }
 
 /** Checks the pattern here, so that a mistake is answered with a correction before any file is read. */
@@ -66,12 +38,13 @@ function checkPattern(pattern: string, flags: string): void {
 }
 
 /**
- * `grep`: the model's pattern runs on a thread of its own (`GrepThread`),
+ * `grep`: the model's pattern runs on threads of its own (`GrepThread`),
  * never on the thread that runs the session, so a pattern that backtracks
  * for ever is stopped after `FILE_BUDGET_MS` on one file with what it found
  * so far, and Esc stops it at once.
  */
-export function createGrepTool(thread: GrepThread = new GrepThread()) {
+export function createGrepTool(deps: GrepToolDeps = {}) {
+  const { thread = new GrepThread(), config = defaultConfig().index, index } = deps;
   return defineTool({
     name: "grep",
     description: toolDescription(import.meta.url, "grep.txt"),
@@ -82,8 +55,9 @@ export function createGrepTool(thread: GrepThread = new GrepThread()) {
       const flags = input.ignore_case ? "i" : "";
       checkPattern(input.pattern, flags);
       thread.warmUp();
-      const globMatches = input.glob ? picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") }) : undefined;
-      const files = (await candidates(context, input.path)).filter((file) => !globMatches || globMatches(file.within));
+      const request = { path: input.path, glob: input.glob, pattern: input.pattern, ignoreCase: input.ignore_case };
+      const files = await grepFiles(context, request, { thread, config, ...(index ? { index } : {}) });
+      if (!files) throw new ToolError("grep was cancelled.");
       const outcome = await thread.search({ pattern: input.pattern, flags, files: files.map((file) => file.absolute), maxResults: input.max_results }, context.signal);
       if (outcome.end.kind === "cancelled") throw new ToolError("grep was cancelled.");
       return answer(input, files, outcome, thread.fileBudgetMs);

@@ -49,6 +49,8 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
   const builtins = createBuiltinTools({
     codeSearcher: tree.codeSearcher,
     grepThread: services.grepThread,
+    grepIndex: services.grepIndex,
+    indexConfig: services.loadedConfig.config.index,
     sandbox: tree.sandbox,
     networkFor: async (command) => config.sandbox.network || (await tree.policy.allowsNetwork(command)),
     integrity: tree.integrity,

@@ -1,0 +1,117 @@
+// The model's `grep` beside `rg -n` with the same pattern and path, alternately, on a large tree:
+// idle (the tree's index fresh), and while a first index of the tree runs in another process
+// (a new SYLK_HOME: the grep process sees an index without a complete run, and walks).
+// Used by scripts/bench-everyday.mjs; `grepPatterns` and `measureGrep` by scripts/bench-grep.mjs too.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * Patterns a model sends: literal identifiers taken from the tree (seeded), a regex, a
+ * case-insensitive word, and a literal restricted to the package with the most files.
+ */
+export function grepPatterns(tree, files, seed = 11) {
+  let state = seed;
+  const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const identifiers = new Set();
+  const sources = files.filter((file) => /\.(rs|ts|js)$/.test(file.path));
+  while (identifiers.size < 3 && sources.length > 0) {
+    const file = sources[Math.floor(random() * sources.length)];
+    const words = readFileSync(join(tree, file.path), "utf8").match(/\b[A-Za-z][A-Za-z0-9_]{9,30}\b/g) ?? [];
+    const word = words[Math.floor(random() * words.length)];
+    if (word && /[A-Z_]/.test(word.slice(1))) identifiers.add(word);
+  }
+  const packages = new Map();
+  for (const file of files) {
+    const parts = file.path.split("/");
+    if (parts.length > 2) packages.set(`${parts[0]}/${parts[1]}`, (packages.get(`${parts[0]}/${parts[1]}`) ?? 0) + 1);
+  }
+  const [largest] = [...packages].sort((a, b) => b[1] - a[1])[0] ?? ["."];
+  const [first] = identifiers;
+  return [
+    ...[...identifiers].map((pattern) => ({ name: `literal \`${pattern}\``, input: { pattern } })),
+    { name: "regex `fn \\w+_kind\\(`", input: { pattern: "fn \\w+_kind\\(" } },
+    { name: "ignore_case `deprecated`", input: { pattern: "deprecated", ignore_case: true } },
+    { name: `literal \`${first}\` in ${largest}`, input: { pattern: first, path: largest } },
+  ];
+}
+
+/** The grep tool as a session makes it (the built `dist/`), over the services of `tree` under `env.SYLK_HOME`. */
+export async function sessionGrep(repo, tree, env) {
+  const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
+  const { createBuiltinTools } = await import(join(repo, "dist/src/agent/tools/builtin-tools.js"));
+  const { ToolRegistry } = await import(join(repo, "dist/src/agent/tools/tool-registry.js"));
+  const { PermissionPolicy } = await import(join(repo, "dist/src/agent/permissions/permission-policy.js"));
+  const services = openProject({ root: tree, env });
+  services.grepThread.warmUp();
+  const tools = createBuiltinTools({
+    codeSearcher: services.codeSearcher,
+    grepThread: services.grepThread,
+    grepIndex: services.grepIndex,
+    indexConfig: services.loadedConfig.config.index,
+  });
+  const registry = new ToolRegistry(tools.filter((tool) => tool.name === "grep"), new PermissionPolicy("bypass"));
+  const grep = async (input) => {
+    const result = await registry.run({ id: "bench", name: "grep", input }, { root: tree, signal: new AbortController().signal, extraDirectories: [] });
+    if (result.isError) throw new Error(`grep failed: ${result.output}`);
+    return result;
+  };
+  return { grep, close: () => services.close() };
+}
+
+/** One round: rg, then the tool, for each pattern; wall times in milliseconds. */
+export async function measureGrep(grep, tree, patterns, samples) {
+  for (const [index, { input }] of patterns.entries()) {
+    const args = ["-n", ...(input.ignore_case ? ["-i"] : []), "-e", input.pattern, input.path ?? "."];
+    let started = performance.now();
+    spawnSync("rg", args, { cwd: tree, stdio: "ignore" });
+    samples[index].rg.push(performance.now() - started);
+    started = performance.now();
+    await grep(input);
+    samples[index].sylk.push(performance.now() - started);
+  }
+}
+
+const p = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+const f1 = (value) => value.toFixed(1);
+
+function rows(label, patterns, samples) {
+  return patterns.map(({ name }, index) => {
+    const { sylk, rg } = samples[index];
+    return `| ${name}, ${label} | ${f1(p(sylk, 0.5))} / ${f1(p(sylk, 0.95))} ms | rg -n: ${f1(p(rg, 0.5))} / ${f1(p(rg, 0.95))} ms | ${f1(p(sylk, 0.5) / p(rg, 0.5))}× | ≤ 1.0× |`;
+  });
+}
+
+/**
+ * Table rows: each pattern idle (the index of `env.SYLK_HOME` fresh), then while `sylk index`
+ * builds a first index of the tree under a new SYLK_HOME that the measured process also uses.
+ */
+export async function grepRows({ repo, tree, env, files, rounds, seed }) {
+  const patterns = grepPatterns(tree, files, seed);
+  const fresh = () => patterns.map(() => ({ sylk: [], rg: [] }));
+  const idle = fresh();
+  const session = await sessionGrep(repo, tree, env);
+  await measureGrep(session.grep, tree, patterns, fresh()); // warm-up round, not counted
+  for (let round = 0; round < rounds; round++) await measureGrep(session.grep, tree, patterns, idle);
+  await session.close();
+
+  const home = mkdtempSync(join(tmpdir(), "sylk-bench-grep-indexing-"));
+  const indexingEnv = { ...env, SYLK_HOME: home };
+  const indexing = fresh();
+  const child = spawn(process.execPath, [join(repo, "bin/sylk.js"), "index", "--yes", tree], { env: indexingEnv, stdio: "ignore" });
+  let running = true;
+  child.on("exit", () => (running = false));
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // past the scan, into indexing
+    const during = await sessionGrep(repo, tree, indexingEnv);
+    for (let round = 0; round < rounds && running; round++) await measureGrep(during.grep, tree, patterns, indexing);
+    await during.close();
+  } finally {
+    child.kill();
+    await new Promise((resolve) => (running ? child.once("exit", resolve) : resolve()));
+    rmSync(home, { recursive: true, force: true });
+  }
+  const measured = indexing[0].sylk.length;
+  return [...rows("idle", patterns, idle), ...(measured > 0 ? rows(`first index running (${measured} rounds)`, patterns, indexing) : [])];
+}

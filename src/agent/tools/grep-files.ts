@@ -1,0 +1,92 @@
+import { stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import picomatch from "picomatch";
+import type { IndexConfig } from "../../config/schema.js";
+import { fileKind } from "../../files/regular-file.js";
+import { literalRunsPerAlternative } from "./grep-literals.js";
+import type { GrepThread } from "./grep-thread.js";
+import { outsideHiddenDirectories, resolveProjectPath } from "./project-paths-guard.js";
+import { ToolError, type ToolContext } from "./tool.js";
+
+/**
+ * The project's files as its index knows them, checked against the disk at
+ * the call: what lets grep skip the walk, and the files whose indexed text
+ * rules out the pattern's literals.
+ */
+export interface GrepIndex {
+  /**
+   * Undefined when the index cannot list the project (none yet, or its first
+   * run not finished): grep walks it instead. `under` (a directory relative to
+   * the root) says only the files below it are wanted: others may be left out.
+   */
+  files(signal: AbortSignal, under?: string): Promise<IndexedFiles | undefined>;
+}
+
+export interface IndexedFiles {
+  /** The files the indexer would read, relative to the root, '/'-separated. */
+  paths: readonly string[];
+  /**
+   * Of `paths`, those that may hold a match of one of the alternatives (each
+   * the literal runs a line matching it holds): every file the index does not
+   * hold as it is on disk, and those whose indexed text has each term the
+   * runs guarantee. Undefined when some alternative guarantees no term.
+   */
+  mayHold(alternatives: ReadonlyArray<readonly string[]>, ignoreCase: boolean): ReadonlySet<string> | undefined;
+}
+
+export interface Candidate {
+  /** Relative to the root (absolute outside it): how the file is named in the answer. */
+  shown: string;
+  absolute: string;
+  /** Relative to the searched directory, for the glob. */
+  within: string;
+}
+
+export interface GrepFilesRequest {
+  path: string | undefined;
+  glob: string | undefined;
+  pattern: string;
+  ignoreCase: boolean;
+}
+
+export interface GrepFilesDeps {
+  thread: GrepThread;
+  config: IndexConfig;
+  index?: GrepIndex;
+}
+
+/**
+ * The files a search reads, in the order their matches are listed: the files
+ * the indexer would read under the path (from the index when it can list
+ * them, else walked on a grep thread, never on this one: while a first index
+ * is built this thread commits it), narrowed by the glob and by the index to
+ * those that may hold the pattern's literals; or just the file when a file
+ * is named. Undefined when cancelled.
+ */
+export async function grepFiles(context: ToolContext, request: GrepFilesRequest, deps: GrepFilesDeps): Promise<Candidate[] | undefined> {
+  const resolved = resolveProjectPath(context.root, request.path ?? ".", context.extraDirectories);
+  const stats = await stat(resolved.absolute).catch(() => {
+    throw new ToolError(`Not found: ${request.path}. Call grep without a path to search the whole project.`);
+  });
+  if (stats.isFile()) {
+    return [{ shown: resolved.relative ?? resolved.absolute, absolute: resolved.real, within: basename(resolved.absolute) }];
+  }
+  if (!stats.isDirectory()) throw new ToolError(`${request.path} is ${fileKind(stats)}, not a file or directory; grep reads only regular files.`);
+  const inRoot = resolved.relative !== undefined;
+  const scanRoot = inRoot ? context.root : resolved.absolute;
+  const prefix = resolved.relative ? `${resolved.relative}/` : "";
+  const indexed = inRoot && deps.index ? await deps.index.files(context.signal, resolved.relative || undefined) : undefined;
+  if (context.signal.aborted) return undefined;
+  const listed = indexed ? indexed.paths : await deps.thread.list(scanRoot, deps.config, context.signal);
+  if (!listed || context.signal.aborted) return undefined;
+  const globMatches = request.glob ? picomatch(request.glob, { dot: true, basename: !request.glob.includes("/") }) : undefined;
+  const narrowed = indexed?.mayHold(literalRunsPerAlternative(request.pattern) ?? [[]], request.ignoreCase);
+  const files = listed.filter((path) => path.startsWith(prefix) && (!narrowed || narrowed.has(path)) && (!globMatches || globMatches(path.slice(prefix.length))));
+  return outsideHiddenDirectories(
+    files.map((path) => ({ path })),
+    scanRoot,
+    context.hiddenDirectories,
+  )
+    .map(({ path }) => ({ shown: inRoot ? path : join(scanRoot, path), absolute: join(scanRoot, path), within: path.slice(prefix.length) }))
+    .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+}

@@ -1,0 +1,118 @@
+import type { GrepIndex, IndexedFiles } from "../agent/tools/grep-files.js";
+import type { IndexConfig } from "../config/schema.js";
+import type { ProjectIndexer } from "../indexer/project-indexer.js";
+import { checkSubtree } from "../indexer/subtree-freshness.js";
+import { guaranteedTerms } from "../search/literal-terms.js";
+import type { PersistentFullText } from "../search/persistent-full-text.js";
+import { isSecretPath } from "../security/secrets.js";
+import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
+
+export interface GrepIndexDeps {
+  root: string;
+  config: IndexConfig;
+  indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh" | "storedDirectoryStates">;
+  files: Pick<FileRepository, "manifest" | "manifestIn" | "fileIdsOf">;
+  fullText: Pick<PersistentFullText, "search">;
+  /** See `snapshotHolds`. */
+  racyWindowMs: number;
+}
+
+/**
+ * grep's view of the project index: the files a fresh check finds (the
+ * manifest, with what changed on disk since folded in), and which of them
+ * the full-text index rules out for a pattern's literals. Until a first
+ * complete run has stored the directories' states, a fresh check would walk
+ * the whole tree here, on the thread that commits the index: grep walks on
+ * its own thread instead.
+ */
+export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
+  return {
+    async files(signal, under) {
+      if (deps.indexer.lastRefresh() === undefined) return undefined;
+      const part = under ? subtreeFiles(deps, under) : undefined;
+      if (part) return part;
+      const report = await deps.indexer.checkFreshness();
+      if (report.state === "missing" || signal.aborted) return undefined;
+      const { diff } = report;
+      const onDisk = new Set([...diff.added, ...diff.changed].map((file) => file.path));
+      const gone = new Set([...diff.deleted, ...diff.newlySkipped.map((file) => file.path)]);
+      const vouched = new Map<number, string>();
+      const paths: string[] = [...diff.added.map((file) => file.path)];
+      for (const entry of deps.files.manifest().values()) {
+        if (gone.has(entry.path)) continue;
+        if (onDisk.has(entry.path)) paths.push(entry.path);
+        else addRow(deps, entry, paths, vouched);
+      }
+      return indexedFiles(deps, paths, vouched);
+    },
+  };
+}
+
+/** A manifest row as it stands on disk: skipped rows the walk takes as files (binary ones) are read; those it leaves out (secret names, too large) are not. */
+function addRow(deps: GrepIndexDeps, entry: ManifestEntry, paths: string[], vouched: Map<number, string>): void {
+  if (entry.status === "skipped" && (isSecretPath(entry.path) || entry.size > deps.config.maxFileSize)) return;
+  paths.push(entry.path);
+  if (entry.status === "indexed") vouched.set(entry.id, entry.path);
+}
+
+/**
+ * The files under one directory when the index can vouch for that part of
+ * the tree without walking the rest (`checkSubtree`): those the walk takes
+ * there, each vouched for when its manifest row has its size and time.
+ */
+function subtreeFiles(deps: GrepIndexDeps, under: string): IndexedFiles | undefined {
+  const states = deps.indexer.storedDirectoryStates();
+  const subtree = states && checkSubtree(deps.root, deps.config, under, states, deps.racyWindowMs);
+  if (!subtree) return undefined;
+  const paths: string[] = [];
+  const vouched = new Map<number, string>();
+  if (subtree.state === "fresh") {
+    const manifest = deps.files.manifestIn(subtree.directories);
+    for (const [path, onDisk] of subtree.files) {
+      const entry = manifest.get(path);
+      if (entry?.size === onDisk.size && entry.mtimeMs === onDisk.mtimeMs) addRow(deps, entry, paths, vouched);
+      else if (!isSecretPath(path) && onDisk.size <= deps.config.maxFileSize) paths.push(path);
+    }
+  }
+  return indexedFiles(deps, paths, vouched);
+}
+
+/**
+ * Chunks past which a term is left out of the narrowing: a term most files
+ * hold (`js` in a JavaScript toolchain) rules out few of them, and mapping
+ * its chunks to files cost more than reading those few.
+ */
+const MAX_TERM_CHUNKS = 12_000;
+
+function indexedFiles(deps: GrepIndexDeps, paths: string[], vouched: ReadonlyMap<number, string>): IndexedFiles {
+  return {
+    paths,
+    mayHold(alternatives, ignoreCase) {
+      const holders = new Set<string>();
+      for (const runs of alternatives) {
+        const terms = [...new Set(runs.flatMap((run) => guaranteedTerms(run, ignoreCase)))];
+        let holding: Set<string> | undefined;
+        for (const term of terms) {
+          const found = filesHolding(deps, term, vouched);
+          if (found) holding = holding ? new Set([...holding].filter((path) => found.has(path))) : found;
+        }
+        if (!holding) return undefined;
+        for (const path of holding) holders.add(path);
+      }
+      const vouchedPaths = new Set(vouched.values());
+      return new Set(paths.filter((path) => holders.has(path) || !vouchedPaths.has(path)));
+    },
+  };
+}
+
+/** The vouched files some chunk of which is indexed under the term; undefined when too many chunks are (see `MAX_TERM_CHUNKS`). */
+function filesHolding(deps: GrepIndexDeps, term: string, vouched: ReadonlyMap<number, string>): Set<string> | undefined {
+  const chunks = deps.fullText.search([term], MAX_TERM_CHUNKS + 1).map((hit) => hit.id);
+  if (chunks.length > MAX_TERM_CHUNKS) return undefined;
+  const found = new Set<string>();
+  for (const fileId of deps.files.fileIdsOf(chunks).values()) {
+    const path = vouched.get(fileId);
+    if (path !== undefined) found.add(path);
+  }
+  return found;
+}

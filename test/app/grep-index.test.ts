@@ -1,0 +1,148 @@
+import { utimesSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PermissionPolicy } from "../../src/agent/permissions/permission-policy.js";
+import type { GrepIndex } from "../../src/agent/tools/grep-files.js";
+import { createGrepTool } from "../../src/agent/tools/grep.js";
+import { GrepThread } from "../../src/agent/tools/grep-thread.js";
+import { ToolRegistry } from "../../src/agent/tools/tool-registry.js";
+import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import { drainIndex } from "../helpers/drain.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+let services: ProjectServices;
+let thread: GrepThread;
+
+beforeEach(async () => {
+  project = createTempProject({
+    ".gitignore": "ignored/\n",
+    "src/account.ts": "export function createUserAccount(name: string) {\n  return { name };\n}\n",
+    "src/caller.ts": "import { createUserAccount } from './account';\nconst made = createUserAccount('x');\n",
+    "src/other.ts": "export const userCount = 3;\n",
+    "docs/notes.md": "Call createUserAccount( with a name.\n",
+    "ignored/copy.ts": "createUserAccount(\n",
+    "config.ts": `const apiKey = "sk-ant-${"abcdEFGH1234".repeat(3)}"; // createUserAccount(\n`,
+  });
+  project.write("blob.bin", new Uint8Array([99, 114, 101, 97, 116, 101, 0, 1]));
+  // Read after the directories' last change, their listings are trusted: a search in one directory needs no walk of the rest.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  services = openProject({ root: project.root, env: project.env, racyWindowMs: 0 });
+  await drainIndex(services);
+  thread = new GrepThread();
+});
+afterEach(async () => {
+  thread.close();
+  await services.close();
+  project.cleanup();
+});
+
+/** Runs grep through a registry, with the project index or with a walk per call. */
+function grepWith(index: GrepIndex | undefined) {
+  const registry = new ToolRegistry([createGrepTool({ thread, config: services.loadedConfig.config.index, ...(index ? { index } : {}) })], new PermissionPolicy("bypass"));
+  return async (input: Record<string, unknown>) => (await registry.run({ id: "1", name: "grep", input }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] })).output;
+}
+
+/** An index that counts what grep asked of it. */
+function counting(index: GrepIndex): { index: GrepIndex; narrowed: () => number } {
+  let narrowed = 0;
+  return {
+    index: {
+      async files(signal, under) {
+        const files = await index.files(signal, under);
+        if (!files) return files;
+        return {
+          paths: files.paths,
+          mayHold: (alternatives, ignoreCase) => {
+            const held = files.mayHold(alternatives, ignoreCase);
+            if (held) narrowed++;
+            return held;
+          },
+        };
+      },
+    },
+    narrowed: () => narrowed,
+  };
+}
+
+const PATTERNS = [
+  { pattern: "createUserAccount\\(" },
+  { pattern: "createUserAccount" },
+  { pattern: "USERACCOUNT", ignore_case: true },
+  { pattern: "user(Count|Account)" },
+  { pattern: "REDACTED" },
+  { pattern: "name", path: "src" },
+  { pattern: "create", glob: "*.md" },
+  { pattern: "createUserAccount\\(", path: "src" },
+  { pattern: "user", path: "src/added" },
+  { pattern: "user", path: "ignored" },
+];
+
+describe("grep served by the project index", () => {
+  it("answers as the walk does, narrowing literal identifiers through the full-text index", async () => {
+    const { index, narrowed } = counting(services.grepIndex);
+    const indexed = grepWith(index);
+    const walked = grepWith(undefined);
+    for (const input of PATTERNS) expect(await indexed(input), JSON.stringify(input)).toBe(await walked(input));
+    expect(await indexed({ pattern: "createUserAccount\\(" })).toContain("docs/notes.md:1:");
+    expect(narrowed()).toBeGreaterThan(0);
+  });
+
+  it("reads the files the index cannot vouch for: changed after indexing, added after, removed", async () => {
+    const indexed = grepWith(services.grepIndex);
+    const walked = grepWith(undefined);
+    project.write("src/other.ts", "export const userCount = createUserAccount('late');\n");
+    // Same size and an older time than indexed would still be a change the walk sees: keep the size, move the time.
+    project.write("src/account.ts", "export function createUserAccount(name: string) {\n  return { nome };\n}\n");
+    utimesSync(join(project.root, "src/account.ts"), new Date(2001, 1, 1), new Date(2001, 1, 1));
+    project.write("src/added/new-file.ts", "createUserAccount(1);\n");
+    project.remove("src/caller.ts");
+    for (const input of PATTERNS) expect(await indexed(input), JSON.stringify(input)).toBe(await walked(input));
+    const answer = await indexed({ pattern: "createUserAccount\\(" });
+    expect(answer).toContain("src/other.ts:1:");
+    expect(answer).toContain("src/added/new-file.ts:1:");
+    expect(answer).not.toContain("src/caller.ts");
+    expect(await indexed({ pattern: "nome" })).toBe("src/account.ts:2:   return { nome };");
+    // An ignore file changed above a searched directory: the index no longer vouches for what it lists there.
+    project.write(".gitignore", "ignored/\nsrc/other.ts\n");
+    for (const input of PATTERNS) expect(await indexed(input), JSON.stringify(input)).toBe(await walked(input));
+    expect(await indexed({ pattern: "createUserAccount\\(", path: "src" })).not.toContain("src/other.ts");
+  });
+
+  it("walks on a grep thread, without the index, until a first index has completed", async () => {
+    const fresh = createTempProject({ "a.ts": "createUserAccount(1);\n" });
+    const unindexed = openProject({ root: fresh.root, env: fresh.env });
+    try {
+      // An index that never answers stands for one this thread would wait on: it is not asked.
+      let asked = false;
+      const waiting: GrepIndex = {
+        files: async (signal) => {
+          if (unindexed.indexer.lastRefresh() === undefined) return unindexed.grepIndex.files(signal);
+          asked = true;
+          return new Promise(() => undefined);
+        },
+      };
+      const registry = new ToolRegistry([createGrepTool({ thread, index: waiting })], new PermissionPolicy("bypass"));
+      const result = await registry.run({ id: "1", name: "grep", input: { pattern: "createUserAccount" } }, { root: fresh.root, signal: new AbortController().signal, extraDirectories: [] });
+      expect(result.output).toBe("a.ts:1: createUserAccount(1);");
+      expect(asked).toBe(false);
+      expect(await unindexed.grepIndex.files(new AbortController().signal)).toBeUndefined();
+    } finally {
+      await unindexed.close();
+      fresh.cleanup();
+    }
+  });
+
+  it("is cancelled by its signal while the files are listed", async () => {
+    const controller = new AbortController();
+    const hanging: GrepIndex = { files: () => new Promise((resolve) => controller.signal.addEventListener("abort", () => resolve(undefined))) };
+    const registry = new ToolRegistry([createGrepTool({ thread, index: hanging })], new PermissionPolicy("bypass"));
+    const running = registry.run({ id: "1", name: "grep", input: { pattern: "createUserAccount" } }, { root: project.root, signal: controller.signal, extraDirectories: [] });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const aborted = performance.now();
+    controller.abort();
+    const result = await running;
+    expect(performance.now() - aborted).toBeLessThan(500);
+    expect(result).toMatchObject({ isError: true, output: "grep was cancelled." });
+  });
+});

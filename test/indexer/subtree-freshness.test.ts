@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import { checkSubtree } from "../../src/indexer/subtree-freshness.js";
+import { drainIndex } from "../helpers/drain.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+let services: ProjectServices;
+
+beforeEach(async () => {
+  project = createTempProject({
+    ".gitignore": "packages/a/build/\n",
+    "packages/a/src/one.ts": "export const one = 1;\n",
+    "packages/a/src/deep/two.ts": "export const two = 2;\n",
+    "packages/a/build/out.js": "built\n",
+    "packages/b/three.ts": "export const three = 3;\n",
+  });
+  // The snapshots must be read after the directories' last change to be trusted (racy window 0 here).
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  services = openProject({ root: project.root, env: project.env, racyWindowMs: 0 });
+  await drainIndex(services);
+});
+afterEach(async () => {
+  await services.close();
+  project.cleanup();
+});
+
+const check = (prefix: string) =>
+  checkSubtree(project.root, services.loadedConfig.config.index, prefix, services.indexer.storedDirectoryStates() ?? new Map(), 0);
+
+describe("checking one part of the tree against the stored directory states", () => {
+  it("finds an untouched part fresh, with its directories, and an ignored one left out", () => {
+    expect(check("packages/a")).toEqual({
+      state: "fresh",
+      directories: ["packages/a", "packages/a/src", "packages/a/src/deep"],
+      files: new Map([
+        ["packages/a/src/one.ts", expect.objectContaining({ size: 22 })],
+        ["packages/a/src/deep/two.ts", expect.objectContaining({ size: 22 })],
+      ]),
+    });
+    expect(check("packages/a/build")).toEqual({ state: "left-out" });
+  });
+
+  it("cannot tell once a file inside changed, a file was added, or an ignore file above changed", async () => {
+    project.write("packages/a/src/deep/two.ts", "export const two = 22;\n");
+    expect(check("packages/a")).toBeUndefined();
+    expect(check("packages/b")).toMatchObject({ state: "fresh", directories: ["packages/b"] });
+    project.write("packages/b/four.ts", "export const four = 4;\n");
+    expect(check("packages/b")).toBeUndefined();
+    await drainIndex(services);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await drainIndex(services);
+    expect(check("packages/b")).toMatchObject({ state: "fresh" });
+    project.write(".gitignore", "packages/a/build/\npackages/b/three.ts\n");
+    expect(check("packages/b")).toBeUndefined();
+  });
+});
