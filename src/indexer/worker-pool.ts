@@ -43,6 +43,11 @@ export class FileWorkerPool {
     });
   }
 
+  /** Worker threads alive now (none once closed). */
+  get threadCount(): number {
+    return this.pool.threads.length;
+  }
+
   run(task: FileTask, signal?: AbortSignal): Promise<ProcessedFile[]> {
     return this.pool.run(task, signal ? { signal } : {});
   }
