@@ -8,7 +8,9 @@
 //   3. a one-shot `sylk search "<query>"` as a whole process, beside `rg` with the
 //      query's terms on the same tree (`rg -i -l -F -e t1 -e t2 …`);
 //   4. the same while an interactive `sylk` of the tree runs (in a pseudo-terminal) and
-//      serves its warm index to the searches.
+//      serves its warm index to the searches;
+//   5. the interactive `sylk`'s memory: during and after a first index in a new SYLK_HOME,
+//      then a new `sylk` on that index, idle and after one `/search` (scripts/lib/bench-memory-rows.mjs).
 // The TUI's launch time is measured by scripts/bench-tui-launch.mjs.
 //
 //   npm run build && node scripts/bench-everyday.mjs --tree <dir> [--rounds 15] [--home <SYLK_HOME with the tree indexed>]
@@ -23,6 +25,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { launchInTerminal, quit, requireScriptCommand, waitForText } from "./lib/pseudo-terminal.mjs";
+import { measureTuiMemory, memoryRows } from "./lib/bench-memory-rows.mjs";
 import { sampleQueries } from "./lib/sample-queries.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -127,6 +130,9 @@ for (const query of queries) {
 await quit(interactive);
 if (!values.home) rmSync(home, { recursive: true, force: true });
 
+// 5. Memory: a first index in a new SYLK_HOME of its own, then a new sylk on it.
+const memory = await measureTuiMemory({ sylk, tree, env, query: queries[0], log: (line) => console.error(line) });
+
 const p = (samples, q) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(q * samples.length))];
 const f1 = (x) => x.toFixed(1);
 const row = (name, mine, reference, referenceName, target) =>
@@ -138,3 +144,5 @@ row("fresh check (in process)", freshCheck, find, "find -printf '%s %T@'", "≤ 
 row("`sylk index`, one file changed (process)", oneFileIndex, nodeStart, "node -e 0", "< 500 ms");
 row("one-shot `sylk search` (process)", search, ripgrep, "rg, same terms", "≤ 1.0×");
 row("one-shot `sylk search`, interactive sylk running (process)", warmSearch, warmRipgrep, "rg, same terms", "≤ 1.0×");
+console.log("\nThe interactive sylk's memory (RSS, every thread)\n");
+for (const line of memoryRows(memory)) console.log(line);
