@@ -34,6 +34,8 @@ interface WatchedDirectory {
 export class DirectoryTreeWatcher {
   private readonly watched = new Map<string, WatchedDirectory>();
   private closed = false;
+  /** A watch refused (the inotify limit reached) is said once, not once per directory. */
+  private refusalReported = false;
 
   constructor(private readonly options: DirectoryTreeWatcherOptions) {}
 
@@ -123,7 +125,9 @@ export class DirectoryTreeWatcher {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // Gone before it could be watched: its parent's watch reports that.
-      if (code !== "ENOENT" && code !== "ENOTDIR") this.options.onError(error as Error);
+      if (code === "ENOENT" || code === "ENOTDIR" || this.refusalReported) return undefined;
+      this.refusalReported = true;
+      this.options.onError(error as Error);
       return undefined;
     }
   }
