@@ -9,5 +9,8 @@ if (!isSupportedNode(process.versions.node)) {
   process.exit(1);
 }
 
+// Only now: an older Node may not have the compile cache at all.
+const { enableSylkCompileCache } = await import("./compile-cache.js");
+enableSylkCompileCache(process.env);
 const { main } = await import("../dist/bundle/main.js");
 process.exitCode = await main(process.argv);

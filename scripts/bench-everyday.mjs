@@ -11,6 +11,8 @@
 //      serves its warm index to the searches;
 //   5. the model's `grep` tool (as a session makes it) beside `rg -n` with the same pattern and
 //      path, idle and while a first index of the tree runs (scripts/lib/bench-grep-rows.mjs).
+//   6. the interactive `sylk`'s memory: during and after a first index in a new SYLK_HOME,
+//      then a new `sylk` on that index, idle and after one `/search` (scripts/lib/bench-memory-rows.mjs).
 // The TUI's launch time is measured by scripts/bench-tui-launch.mjs.
 //
 //   npm run build && node scripts/bench-everyday.mjs --tree <dir> [--rounds 15] [--home <SYLK_HOME with the tree indexed>]
@@ -25,6 +27,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { launchInTerminal, quit, requireScriptCommand, waitForText } from "./lib/pseudo-terminal.mjs";
+import { measureTuiMemory, memoryRows } from "./lib/bench-memory-rows.mjs";
 import { sampleQueries } from "./lib/sample-queries.mjs";
 import { grepRows } from "./lib/bench-grep-rows.mjs";
 
@@ -133,6 +136,9 @@ await quit(interactive);
 const grep = await grepRows({ repo, tree, env, files, rounds, seed: Number(values.seed) });
 if (!values.home) rmSync(home, { recursive: true, force: true });
 
+// 5. Memory: a first index in a new SYLK_HOME of its own, then a new sylk on it.
+const memory = await measureTuiMemory({ sylk, tree, env, query: queries[0], log: (line) => console.error(line) });
+
 const p = (samples, q) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(q * samples.length))];
 const f1 = (x) => x.toFixed(1);
 const row = (name, mine, reference, referenceName, target) =>
@@ -145,3 +151,5 @@ row("`sylk index`, one file changed (process)", oneFileIndex, nodeStart, "node -
 row("one-shot `sylk search` (process)", search, ripgrep, "rg, same terms", "≤ 1.0×");
 row("one-shot `sylk search`, interactive sylk running (process)", warmSearch, warmRipgrep, "rg, same terms", "≤ 1.0×");
 for (const line of grep) console.log(line);
+console.log("\nThe interactive sylk's memory (RSS, every thread)\n");
+for (const line of memoryRows(memory)) console.log(line);

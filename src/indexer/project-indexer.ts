@@ -3,15 +3,13 @@ import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
 import { directoryOf, type FileRepository, type ManifestEntry, type StoredDirectoryState } from "../store/file-repository.js";
-import { FileBatchProcessor } from "./file-batch.js";
-import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
+import { FileRunner, type FileRunnerDeps } from "./file-runner.js";
 import type { BatchOutcome, IndexWriter } from "./index-writer.js";
 import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import type { UnindexableReason } from "./directory-listing.js";
 import { scanTree, walkRulesKey, type SkippedFile, type SkipReason, type TreeScan } from "./scanner.js";
-import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
 import { errorMessage } from "../errors.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
@@ -75,9 +73,8 @@ function unindexableOf(skipped: readonly SkippedFile[]): IndexSummary["unindexab
   return { count: entries.length, examples: entries.slice(0, UNINDEXABLE_EXAMPLES) };
 }
 
-export interface ProjectIndexerDeps {
-  root: string;
-  config: IndexConfig;
+/** What the indexer needs; how files are run (the pool, inline work, the linger) is `FileRunnerDeps`. */
+export interface ProjectIndexerDeps extends FileRunnerDeps {
   db: SqliteDatabase;
   files: FileRepository;
   writer: IndexWriter;
@@ -87,30 +84,9 @@ export interface ProjectIndexerDeps {
    * feed them, but a run is where a snapshot noted as damaged is rebuilt.
    */
   otherFullText?: readonly PersistentFullText[];
-  /** Created only when there is work for it. */
-  createPool: () => FileWorkerPool;
-  /**
-   * A handful of files may be processed on this thread instead of starting
-   * the workers (`sylk index` after an edit); off where a screen must stay
-   * responsive.
-   */
-  processSmallWorkInline?: boolean;
-  /** Dimensions for the built-in embedder, computed in the workers; null when vectors come from elsewhere. */
-  embeddingDimensions: number | null;
   /** See `ScanOptions.racyWindowMs`. */
   racyWindowMs?: number;
 }
-
-/**
- * At most this many files are processed on the main thread when the workers
- * are not running: starting them (two threads, their modules, tree-sitter)
- * took ~200 ms, longer than parsing a few files here.
- */
-const INLINE_FILE_LIMIT = 8;
-
-/** Files handed to one worker task: enough to amortise messaging, small enough to keep all threads busy. */
-const TASK_MAX_FILES = 32;
-const TASK_MAX_BYTES = 1 << 20;
 
 /**
  * The startup indexer: fresh → nothing to do; stale → only what
@@ -118,21 +94,15 @@ const TASK_MAX_BYTES = 1 << 20;
  * on the worker pool and committed here in batches.
  */
 export class ProjectIndexer {
-  private pool: FileWorkerPool | undefined;
-  private inline: FileBatchProcessor | undefined;
+  private readonly processor: FileRunner;
 
-  constructor(private readonly deps: ProjectIndexerDeps) {}
-
-  /** Stops the worker threads (started on first use, kept for later refreshes). */
-  async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = undefined;
-    await pool?.close();
+  constructor(private readonly deps: ProjectIndexerDeps) {
+    this.processor = new FileRunner(deps);
   }
 
-  private workers(): FileWorkerPool {
-    this.pool ??= this.deps.createPool();
-    return this.pool;
+  /** Stops the worker threads now (they also end on their own once a run is over, see `WORKER_LINGER_MS`). */
+  close(): Promise<void> {
+    return this.processor.close();
   }
 
   /** When the last complete run ended (ISO 8601), or undefined before the first. */
@@ -168,13 +138,21 @@ export class ProjectIndexer {
   }
 
   async *run(signal?: AbortSignal): AsyncGenerator<IndexProgress, IndexSummary> {
+    try {
+      return yield* this.indexOnce(signal);
+    } finally {
+      this.processor.releaseLater();
+    }
+  }
+
+  private async *indexOnce(signal: AbortSignal | undefined): AsyncGenerator<IndexProgress, IndexSummary> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     yield { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 };
 
     // No index yet means every file is work: start the threads now, so they
     // load while the tree is walked (≈ 0.5 s of a cold index otherwise).
-    if (this.deps.files.isEmpty()) this.workers();
+    if (this.deps.files.isEmpty()) this.processor.startWorkers();
     const freshness = await this.checkFreshness();
     // Read once: on a large project the manifest is ~28k rows.
     const { diff, scan, manifest } = freshness;
@@ -205,7 +183,7 @@ export class ProjectIndexer {
     let processed = 0;
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 
-    for await (const batch of this.processAll(work, signal)) {
+    for await (const batch of this.processor.processAll(work, signal)) {
       const outcome = await this.deps.writer.commitBatch(batch, manifest);
       processed += batch.length;
       addOutcome(summary, outcome);
@@ -250,6 +228,14 @@ export class ProjectIndexer {
    * the project; the full-text snapshot is left for the owner's checkpoint.
    */
   async refreshPaths(paths: readonly string[], signal?: AbortSignal): Promise<IndexSummary> {
+    try {
+      return await this.refreshOnce(paths, signal);
+    } finally {
+      this.processor.releaseLater();
+    }
+  }
+
+  private async refreshOnce(paths: readonly string[], signal: AbortSignal | undefined): Promise<IndexSummary> {
     const started = performance.now();
     const classified = classifyPaths(this.deps.root, this.deps.config, paths);
     const manifest = this.deps.files.manifestFor([...classified.files, ...classified.skipped].map((file) => file.path));
@@ -282,7 +268,7 @@ export class ProjectIndexer {
     if (gone.length > 0) this.deps.writer.deleteFiles(gone);
     if (newlySkipped.length > 0) this.deps.writer.recordSkipped(newlySkipped);
     let processed = 0;
-    for await (const batch of this.processAll(changed.sort(byPriority), signal)) {
+    for await (const batch of this.processor.processAll(changed.sort(byPriority), signal)) {
       addOutcome(summary, await this.deps.writer.commitBatch(batch, manifest));
       processed += batch.length;
     }
@@ -306,71 +292,7 @@ export class ProjectIndexer {
   private takeRepairs(indexes: readonly PersistentFullText[]): FullTextIndexDamage[] {
     return indexes.flatMap((fullText) => fullText.takeRepairs().map((damage) => ({ index: fullText.collection, ...damage })));
   }
-
-  /**
-   * Runs the files on the pool, a bounded number of tasks at a time, and
-   * yields results in batches of `batchSize` files for the writer. On abort
-   * no new task starts; what is running finishes and is still committed.
-   * The worker threads start only when there is work.
-   */
-  private async *processAll(work: readonly FileTaskItem[], signal: AbortSignal | undefined): AsyncGenerator<ProcessedFile[]> {
-    if (work.length === 0) return;
-    if (!this.pool && this.deps.processSmallWorkInline && work.length <= INLINE_FILE_LIMIT) {
-      this.inline ??= new FileBatchProcessor();
-      yield await this.inline.process(this.task(work));
-      return;
-    }
-    const pool = this.workers();
-    const tasks = groupIntoTasks(work);
-    // Working threads (maxConcurrency caps them), each with its tasks queued ahead.
-    const inFlightLimit = Math.max(1, Math.min(this.deps.config.maxConcurrency, this.deps.config.workerThreads)) * TASKS_PER_THREAD;
-    const pending = new Map<number, Promise<{ key: number; results: ProcessedFile[] }>>();
-    let next = 0;
-    let buffer: ProcessedFile[] = [];
-
-    while (next < tasks.length || pending.size > 0) {
-      while (!signal?.aborted && pending.size < inFlightLimit && next < tasks.length) {
-        const key = next++;
-        const files = tasks[key] as FileTaskItem[];
-        pending.set(
-          key,
-          this.runTask(pool, files).then((results) => ({ key, results })),
-        );
-      }
-      if (pending.size === 0) break;
-      const { key, results } = await Promise.race(pending.values());
-      pending.delete(key);
-      buffer.push(...results);
-      if (buffer.length >= this.deps.config.batchSize) {
-        yield buffer;
-        buffer = [];
-      }
-    }
-    if (buffer.length > 0) yield buffer;
-  }
-
-  private task(files: readonly FileTaskItem[]): FileTask {
-    return { root: this.deps.root, files: [...files], chunkLines: this.deps.config.chunkLines, embeddingDimensions: this.deps.embeddingDimensions };
-  }
-
-  /** A crashed worker fails its whole task: retry file by file so only the culprit is marked failed. */
-  private async runTask(pool: FileWorkerPool, files: FileTaskItem[]): Promise<ProcessedFile[]> {
-    const task = (batch: FileTaskItem[]) => this.task(batch);
-    try {
-      return await pool.run(task(files));
-    } catch (batchError) {
-      if (files.length === 1) return [failedFile(files[0] as FileTaskItem, `worker crashed: ${errorMessage(batchError)}`)];
-      const results: ProcessedFile[] = [];
-      for (const file of files) {
-        try {
-          results.push(...(await pool.run(task([file]))));
-        } catch (error) {
-          results.push(failedFile(file, `worker crashed: ${errorMessage(error)}`));
-        }
-      }
-      return results;
-    }
-  }
+import { errorMessage } from "../errors.js";
 }
 
 function addOutcome(summary: IndexSummary, outcome: BatchOutcome): void {
@@ -380,21 +302,4 @@ function addOutcome(summary: IndexSummary, outcome: BatchOutcome): void {
   summary.failed += outcome.failed;
   summary.chunks += outcome.chunks;
   summary.failures.push(...outcome.failures);
-}
-
-function groupIntoTasks(work: readonly FileTaskItem[]): FileTaskItem[][] {
-  const tasks: FileTaskItem[][] = [];
-  let current: FileTaskItem[] = [];
-  let bytes = 0;
-  for (const file of work) {
-    if (current.length > 0 && (current.length >= TASK_MAX_FILES || bytes + file.size > TASK_MAX_BYTES)) {
-      tasks.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(file);
-    bytes += file.size;
-  }
-  if (current.length > 0) tasks.push(current);
-  return tasks;
 }

@@ -1,13 +1,13 @@
-import { existsSync, type Stats } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { watch, type FSWatcher } from "chokidar";
 import ignore, { type Ignore } from "ignore";
 import * as z from "zod";
 import type { IndexConfig } from "../config/schema.js";
 import { readRegularFile } from "../files/regular-file.js";
 import { ChangeBatcher } from "./change-batcher.js";
+import { DirectoryTreeWatcher } from "./directory-tree-watcher.js";
 import { classifyPaths } from "./path-classification.js";
 import { errorMessage } from "../errors.js";
 
@@ -41,9 +41,10 @@ const ownerMessage = z.discriminatedUnion("type", [z.object({ type: z.literal("c
  * (`classifyPaths`), and directories the indexer never enters are not
  * watched at all.
  *
- * chokidar runs on its own thread: on a 28k-file repository its start-up
- * takes seconds of main-thread work in bursts of 150–450 ms, which would
- * freeze the TUI's keystrokes; on a thread it costs the UI nothing.
+ * The watching runs on its own thread (`DirectoryTreeWatcher`: one watch
+ * per directory): starting it lists every directory of the project, and a
+ * checkout's burst of events is judged there, not between the keystrokes
+ * the TUI is drawing.
  */
 export class ProjectWatcher {
   private worker: Worker | undefined;
@@ -121,9 +122,9 @@ interface ThreadData {
   maxWaitMs: number;
 }
 
-/** The thread's side: chokidar, the directory pruning, the debounce and the classification. */
+/** The thread's side: the directory watches, their pruning, the debounce and the classification. */
 class WatcherThread {
-  private watcher: FSWatcher | undefined;
+  private tree: DirectoryTreeWatcher | undefined;
   private readonly batcher: ChangeBatcher;
   private readonly directories: DirectoryRules;
 
@@ -136,34 +137,30 @@ class WatcherThread {
   }
 
   start(): void {
-    const root = this.data.root;
-    const watcher = watch(root, {
-      ignoreInitial: true,
-      persistent: true,
-      // Called again with stats for every entry: only directories are pruned here, files are judged per batch.
-      ignored: (path: string, stats?: Stats) => stats?.isDirectory() === true && this.directories.ignores(toRelative(root, path)),
+    this.tree = new DirectoryTreeWatcher({
+      root: this.data.root,
+      ignoresDirectory: (path) => this.directories.ignores(path),
+      onPath: (path) => this.record(path),
+      onError: (error) => this.post({ type: "error", message: error.message }),
     });
-    this.watcher = watcher;
-    for (const event of ["add", "change", "unlink"] as const) watcher.on(event, (path: string) => this.record(toRelative(root, path)));
-    watcher.on("error", (error: unknown) => this.post({ type: "error", message: errorMessage(error) }));
-    watcher.once("ready", () => this.post({ type: "ready" }));
+    this.tree.start();
+    this.post({ type: "ready" });
   }
 
   directoryList(): string[] {
-    return Object.keys(this.watcher?.getWatched() ?? {})
-      .map((path) => toRelative(this.data.root, path))
-      .filter((path) => !path.startsWith(".."))
-      .sort();
+    return this.tree?.directories() ?? [];
   }
 
-  async close(): Promise<void> {
+  close(): void {
     this.batcher.cancel();
-    await this.watcher?.close();
+    this.tree?.close();
   }
 
   private record(path: string): void {
-    if (!path || path.startsWith("..")) return;
-    if (IGNORE_FILES.some((name) => path === name || path.endsWith(`/${name}`))) this.directories.forget(path);
+    if (IGNORE_FILES.some((name) => path === name || path.endsWith(`/${name}`))) {
+      this.directories.forget(path);
+      this.tree?.rescan(parentOf(path));
+    }
     this.batcher.add(path);
   }
 
@@ -180,8 +177,9 @@ class WatcherThread {
 
 const IGNORE_FILES = [".gitignore", ".sylkignore"];
 
-function toRelative(root: string, path: string): string {
-  return relative(root, path).split(sep).join("/");
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash === -1 ? "" : path.slice(0, slash);
 }
 
 /**
@@ -251,7 +249,10 @@ if (!isMainThread && parentPort && (workerData as Partial<ThreadData> | null)?.t
     const message = ownerMessage.safeParse(raw);
     if (!message.success) return;
     if (message.data.type === "directories") port.postMessage({ type: "directories", paths: thread.directoryList() });
-    else void thread.close().finally(() => port.close());
+    else {
+      thread.close();
+      port.close();
+    }
   });
   thread.start();
 }

@@ -93,6 +93,11 @@ export function isContentToken(token: string): boolean {
   return accept(token, false);
 }
 
+/** Whether the text's tokens (stop words left out) include this lower-case token when a word yields it. */
+export function isContentToken(token: string): boolean {
+  return accept(token, false);
+}
+
 /**
  * Part boundaries inside one identifier [start, end): `_`/`$`, lower→Upper
  * (`parseHeader`), the last capital of an acronym before a lower-case letter
@@ -186,6 +191,37 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
     else tokens.splice(wholeAt, 1);
   }
   return tokens;
+}
+
+/** Splits one identifier into its lower-cased parts: `getHTTPResponse2` → get, http, response, 2. */
+export function splitIdentifier(identifier: string): string[] {
+  const parts: string[] = [];
+  let partStart = -1;
+  let previous = CharClass.Other;
+  const flush = (end: number) => {
+    if (partStart >= 0 && end > partStart) parts.push(identifier.slice(partStart, end).toLowerCase());
+    partStart = -1;
+  };
+  for (let index = 0; index < identifier.length; index++) {
+    const current = classOf(identifier.charCodeAt(index));
+    if (current === CharClass.Joiner || current === CharClass.Other) {
+      flush(index);
+    } else if (partStart < 0) {
+      partStart = index;
+    } else if (
+      (current === CharClass.Upper && previous === CharClass.Lower) ||
+      (current === CharClass.Digit) !== (previous === CharClass.Digit)
+    ) {
+      flush(index);
+      partStart = index;
+    } else if (current === CharClass.Lower && previous === CharClass.Upper && index - 1 > partStart) {
+      flush(index - 1);
+      partStart = index - 1;
+    }
+    previous = current;
+  }
+  flush(identifier.length);
+  return parts;
 }
 
 /** Terms of a project-relative path: every directory, the file name, its stem and its parts. */

@@ -3,6 +3,7 @@ import {
   addPostings,
   addPostingsBatch,
   allTermSlots,
+  compactPostings,
   createPostingsIndex,
   restorePostings,
   termSlots,
@@ -387,6 +388,11 @@ export class FullTextIndex {
     restorePostings(this.index, terms);
   }
 
+  /** Postings added since the last restore or compaction take the restored form (see `compactPostings`); nothing else changes. */
+  compact(): void {
+    compactPostings(this.index);
+  }
+
   /** Drops tombstones by rebuilding from the documents a caller streams in. */
   rebuild(documents: Iterable<{ id: number; terms: string; length: number }>): void {
     this.reset();
@@ -402,5 +408,4 @@ export class FullTextIndex {
     this.tombstones = 0;
     this.totalLength = 0;
   }
-
 }

@@ -211,6 +211,8 @@ export class PersistentFullText {
       }
       this.repository.saveSnapshot(this.collection, this.index.documents(), [...this.index.liveTerms()]);
     });
+    // Built up document by document, the postings took about twice what the snapshot just saved would take loaded.
+    this.index.compact();
     this.seenDataVersion = this.repository.dataVersion();
     this.unsaved = 0;
   }

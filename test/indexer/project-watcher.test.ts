@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
@@ -115,6 +116,36 @@ describe("ProjectWatcher", () => {
     await waitUntilReported((paths) => paths.includes("src/after-close.ts"));
     expect(batches.slice(before)).toEqual([["src/after-close.ts"]]);
     expect(await closed?.watchedDirectories()).toEqual([]);
+  });
+
+  it("reports every file of a directory moved out of the project, and of one moved in", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "sylk-watcher-outside-"));
+    try {
+      mkdirSync(join(outside, "incoming/deep"), { recursive: true });
+      writeFileSync(join(outside, "incoming/deep/f.ts"), "export const f = 6;\n");
+      await startWatcher();
+      // A move reports only the directory's name to its parent's watch: what it held must come from what was seen in it.
+      renameSync(join(project.root, "lib"), join(outside, "lib"));
+      renameSync(join(outside, "incoming"), join(project.root, "incoming"));
+      await waitUntilReported((paths) => paths.includes("lib/old/c.ts") && paths.includes("incoming/deep/f.ts"));
+      await settleWith();
+      expect(reported()).toEqual(["incoming/deep/f.ts", "lib/old/c.ts", "src/sentinel.ts"]);
+      expect(await watcher?.watchedDirectories()).toEqual(expect.arrayContaining(["incoming", "incoming/deep"]));
+      expect((await watcher?.watchedDirectories())?.filter((path) => path.startsWith("lib"))).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("watches a directory an ignore file stops ignoring, and reports its files", async () => {
+    await startWatcher();
+    expect(await watcher?.watchedDirectories()).not.toContain("generated");
+    project.write(".gitignore", "*.log\n");
+    await waitUntilReported((paths) => paths.includes("generated/out.ts"));
+    expect(await watcher?.watchedDirectories()).toContain("generated");
+    project.write("generated/out.ts", "export const generated = 2;\n");
+    batches = [];
+    await waitUntilReported((paths) => paths.includes("generated/out.ts"));
   });
 
   it("reports a secret or oversized file (the index records it as skipped) but never an ignored one", async () => {

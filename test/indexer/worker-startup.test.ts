@@ -11,7 +11,7 @@ let services: ProjectServices;
 const pools: FileWorkerPool[] = [];
 
 /** An indexer over the project's real store whose pool creations are counted. */
-function countingIndexer(): { indexer: ProjectIndexer; created: () => number } {
+function countingIndexer(options: { workerLingerMs?: number } = {}): { indexer: ProjectIndexer; created: () => number } {
   let created = 0;
   const config = services.loadedConfig.config;
   const indexer = new ProjectIndexer({
@@ -28,6 +28,7 @@ function countingIndexer(): { indexer: ProjectIndexer; created: () => number } {
       return pool;
     },
     embeddingDimensions: services.embedder.dimensions,
+    workerLingerMs: options.workerLingerMs,
   });
   return { indexer, created: () => created };
 }
@@ -59,6 +60,44 @@ describe("worker threads", () => {
     project.write("src/a.ts", "export const alpha = 2;\n");
     expect(await drain(again.indexer)).toMatchObject({ before: "stale", indexed: 1 });
     expect(again.created()).toBe(1);
+  });
+});
+
+describe("worker threads after a run", () => {
+  it("end once the run is over, and start again for the next one", async () => {
+    project = createTempProject({ "src/a.ts": "export const alpha = 1;\n", "src/b.py": "def beta():\n    pass\n" });
+    services = openProject({ root: project.root, env: project.env });
+    const { indexer, created } = countingIndexer({ workerLingerMs: 50 });
+
+    expect(await drain(indexer)).toMatchObject({ before: "missing", indexed: 2 });
+    const first = pools[0] as FileWorkerPool;
+    expect(first.threadCount).toBeGreaterThan(0);
+    await expect.poll(() => first.threadCount, { timeout: 10_000 }).toBe(0);
+
+    project.write("src/a.ts", "export const alpha = 2;\n");
+    expect(await drain(indexer)).toMatchObject({ before: "stale", indexed: 1 });
+    expect(created()).toBe(2);
+    const second = pools[1] as FileWorkerPool;
+    await expect.poll(() => second.threadCount, { timeout: 10_000 }).toBe(0);
+
+    // A watcher's refresh of one path starts them too, and they end after it as well.
+    project.write("src/b.py", "def beta():\n    return 2\n");
+    expect(await indexer.refreshPaths(["src/b.py"])).toMatchObject({ indexed: 1 });
+    expect(created()).toBe(3);
+    await expect.poll(() => (pools[2] as FileWorkerPool).threadCount, { timeout: 10_000 }).toBe(0);
+  });
+
+  it("stay for a run that starts within the linger", async () => {
+    project = createTempProject({ "src/a.ts": "export const alpha = 1;\n" });
+    services = openProject({ root: project.root, env: project.env });
+    const { indexer, created } = countingIndexer({ workerLingerMs: 60_000 });
+    await drain(indexer);
+    project.write("src/a.ts", "export const alpha = 2;\n");
+    expect(await indexer.refreshPaths(["src/a.ts"])).toMatchObject({ indexed: 1 });
+    expect(created()).toBe(1);
+    expect((pools[0] as FileWorkerPool).threadCount).toBeGreaterThan(0);
+    await indexer.close();
+    expect((pools[0] as FileWorkerPool).threadCount).toBe(0);
   });
 });
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { Index } from "flexsearch";
 import { describe, expect, it } from "vitest";
 import { TF_BUCKETS, TF_MARK } from "../../src/search/full-text-document.js";
-import { addPostings, createPostingsIndex, termSlots } from "../../src/search/flexsearch-postings.js";
+import { addPostings, compactPostings, createPostingsIndex, termSlots } from "../../src/search/flexsearch-postings.js";
 
 /**
  * FlexSearch filing the same documents through its own `add`: it splits on
@@ -80,5 +80,23 @@ describe("postings written straight into FlexSearch", () => {
     expect(termSlots(index, "parser")).toEqual([[2], undefined, [1]]);
     expect(termSlots(index, "lexer")).toEqual([[1], undefined, undefined, undefined, [2]]);
     expect(termSlots(index, "parser#4")).toEqual([]);
+  });
+
+  it("compacted, holds the same postings in the restored form, and keeps filing new documents", () => {
+    // `common` in 40 documents (a typed array once compacted), `rare` in 2, `once` in 1.
+    const documents = Array.from({ length: 40 }, (_, index) => (index < 2 ? "common rare" : index === 2 ? "common common#4 once" : "common"));
+    const index = indexedDirectly(documents);
+    const before = ["common", "rare", "once"].map((word) => termSlots(index, word).map((ids) => (ids ? Array.from(ids) : ids)));
+
+    compactPostings(index);
+    const common = termSlots(index, "common");
+    expect(common[0]).toBeInstanceOf(Int32Array);
+    expect(Array.isArray(termSlots(index, "rare")[0])).toBe(true);
+    expect(["common", "rare", "once"].map((word) => termSlots(index, word).map((ids) => (ids ? Array.from(ids) : ids)))).toEqual(before);
+
+    addPostings(index, 41, "common rare fresh");
+    expect(Array.from(termSlots(index, "common")[0] ?? [])).toEqual([...Array.from(before[0]?.[0] ?? []), 41]);
+    expect(termSlots(index, "rare")).toEqual([[1, 2, 41]]);
+    expect(termSlots(index, "fresh")).toEqual([[41]]);
   });
 });

@@ -88,6 +88,25 @@ describe("PersistentFullText", () => {
     expect(reader.search(["more"], 10)).toHaveLength(3);
   });
 
+  it("searches alike before and after a checkpoint compacts what was added document by document", async () => {
+    const index = new PersistentFullText(repository, "history");
+    const entries = Array.from({ length: 60 }, (_, n) => insertEntry(db, `shared topic${n % 7} ${n % 3 === 0 ? "parser parser" : "lexer"} entry${n}`));
+    index.apply([], entries);
+    const queries = [["shared"], ["parser"], ["topic3", "lexer"], ["entry42", "shared"]];
+    const before = queries.map((terms) => index.search(terms, 10));
+    await index.checkpoint();
+    expect(queries.map((terms) => index.search(terms, 10))).toEqual(before);
+
+    // And keeps taking documents after it.
+    const late = insertEntry(db, "shared parser latecomer");
+    index.apply([], [late]);
+    expect(index.search(["latecomer"], 10).map((hit) => hit.id)).toEqual([late.id]);
+    expect(index.search(["shared"], 100)).toHaveLength(61);
+    const loaded = new PersistentFullText(repository, "history");
+    loaded.load();
+    expect(queries.map((terms) => loaded.search(terms, 10))).toEqual(queries.map((terms) => index.search(terms, 10)));
+  });
+
   it("ranks with BM25 using term frequency buckets", () => {
     const index = new PersistentFullText(repository, "history");
     const once = insertEntry(db, "cache other words here");

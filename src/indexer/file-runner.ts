@@ -1,0 +1,167 @@
+import type { IndexConfig } from "../config/schema.js";
+import { FileBatchProcessor } from "./file-batch.js";
+import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
+import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
+
+export interface FileRunnerDeps {
+  root: string;
+  config: IndexConfig;
+  /** Created only when there is work for it. */
+  createPool: () => FileWorkerPool;
+  /**
+   * A handful of files may be processed on this thread instead of starting
+   * the workers (`sylk index` after an edit); off where a screen must stay
+   * responsive.
+   */
+  processSmallWorkInline?: boolean;
+  /** Dimensions for the built-in embedder, computed in the workers; null when vectors come from elsewhere. */
+  embeddingDimensions: number | null;
+  /** How long the worker threads outlive the run that used them (`WORKER_LINGER_MS` by default). */
+  workerLingerMs?: number;
+}
+
+/**
+ * At most this many files are processed on the main thread when the workers
+ * are not running: starting them (two threads, their modules, tree-sitter)
+ * took ~200 ms, longer than parsing a few files here.
+ */
+const INLINE_FILE_LIMIT = 8;
+
+/**
+ * The worker threads end this long after the run that used them: each holds
+ * its own V8 heap and tree-sitter's WebAssembly memory (≈ 250 MB apiece
+ * after a cold index of a 28k-file repository, kept for the whole session
+ * when they lived on), while a burst of watcher refreshes still finds them
+ * running. Starting them again costs ≈ 200 ms of a background thread.
+ */
+export const WORKER_LINGER_MS = 5_000;
+
+/** Files handed to one worker task: enough to amortise messaging, small enough to keep all threads busy. */
+const TASK_MAX_FILES = 32;
+const TASK_MAX_BYTES = 1 << 20;
+
+/**
+ * Runs files through `processFile` for the indexer: on the worker pool,
+ * which starts when there is work and ends once runs stop needing it, or
+ * for a handful of files on this thread.
+ */
+export class FileRunner {
+  private pool: FileWorkerPool | undefined;
+  private inline: FileBatchProcessor | undefined;
+  private releaseTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: FileRunnerDeps) {}
+
+  /** The worker threads are running (between a run's start and the end of its linger). */
+  get workersRunning(): boolean {
+    return this.pool !== undefined;
+  }
+
+  /** Starts the worker threads ahead of the work (they load while the tree is walked). */
+  startWorkers(): FileWorkerPool {
+    clearTimeout(this.releaseTimer);
+    this.releaseTimer = undefined;
+    this.pool ??= this.deps.createPool();
+    return this.pool;
+  }
+
+  /** A run is over: the threads end unless another run wants them within the linger. */
+  releaseLater(): void {
+    if (!this.pool) return;
+    clearTimeout(this.releaseTimer);
+    this.releaseTimer = setTimeout(() => void this.close(), this.deps.workerLingerMs ?? WORKER_LINGER_MS);
+    // A process with nothing else to do (`sylk index` done) does not wait for it.
+    this.releaseTimer.unref();
+  }
+
+  /** Stops the worker threads now. */
+  async close(): Promise<void> {
+    clearTimeout(this.releaseTimer);
+    this.releaseTimer = undefined;
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
+  }
+
+  /**
+   * Runs the files on the pool, a bounded number of tasks at a time, and
+   * yields results in batches of `batchSize` files for the writer. On abort
+   * no new task starts; what is running finishes and is still committed.
+   * The worker threads start only when there is work.
+   */
+  async *processAll(work: readonly FileTaskItem[], signal: AbortSignal | undefined): AsyncGenerator<ProcessedFile[]> {
+    if (work.length === 0) return;
+    if (!this.pool && this.deps.processSmallWorkInline && work.length <= INLINE_FILE_LIMIT) {
+      this.inline ??= new FileBatchProcessor();
+      yield await this.inline.process(this.task(work));
+      return;
+    }
+    const pool = this.startWorkers();
+    const tasks = groupIntoTasks(work);
+    // Working threads (maxConcurrency caps them), each with its tasks queued ahead.
+    const inFlightLimit = Math.max(1, Math.min(this.deps.config.maxConcurrency, this.deps.config.workerThreads)) * TASKS_PER_THREAD;
+    const pending = new Map<number, Promise<{ key: number; results: ProcessedFile[] }>>();
+    let next = 0;
+    let buffer: ProcessedFile[] = [];
+
+    while (next < tasks.length || pending.size > 0) {
+      while (!signal?.aborted && pending.size < inFlightLimit && next < tasks.length) {
+        const key = next++;
+        const files = tasks[key] as FileTaskItem[];
+        pending.set(
+          key,
+          this.runTask(pool, files).then((results) => ({ key, results })),
+        );
+      }
+      if (pending.size === 0) break;
+      const { key, results } = await Promise.race(pending.values());
+      pending.delete(key);
+      buffer.push(...results);
+      if (buffer.length >= this.deps.config.batchSize) {
+        yield buffer;
+        buffer = [];
+      }
+    }
+    if (buffer.length > 0) yield buffer;
+  }
+
+  private task(files: readonly FileTaskItem[]): FileTask {
+    return { root: this.deps.root, files: [...files], chunkLines: this.deps.config.chunkLines, embeddingDimensions: this.deps.embeddingDimensions };
+  }
+
+  /** A crashed worker fails its whole task: retry file by file so only the culprit is marked failed. */
+  private async runTask(pool: FileWorkerPool, files: FileTaskItem[]): Promise<ProcessedFile[]> {
+    const task = (batch: FileTaskItem[]) => this.task(batch);
+    try {
+      return await pool.run(task(files));
+    } catch (batchError) {
+      if (files.length === 1) return [failedFile(files[0] as FileTaskItem, `worker crashed: ${(batchError as Error).message}`)];
+      const results: ProcessedFile[] = [];
+      for (const file of files) {
+        try {
+          results.push(...(await pool.run(task([file]))));
+        } catch (error) {
+          results.push(failedFile(file, `worker crashed: ${(error as Error).message}`));
+        }
+      }
+      return results;
+    }
+  }
+}
+
+function groupIntoTasks(work: readonly FileTaskItem[]): FileTaskItem[][] {
+  const tasks: FileTaskItem[][] = [];
+  let current: FileTaskItem[] = [];
+  let bytes = 0;
+  for (const file of work) {
+    if (current.length > 0 && (current.length >= TASK_MAX_FILES || bytes + file.size > TASK_MAX_BYTES)) {
+      tasks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(file);
+    bytes += file.size;
+  }
+  if (current.length > 0) tasks.push(current);
+  return tasks;
+}
