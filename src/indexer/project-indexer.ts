@@ -10,7 +10,6 @@ import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import type { UnindexableReason } from "./directory-listing.js";
 import { scanTree, walkRulesKey, type SkippedFile, type SkipReason, type TreeScan } from "./scanner.js";
-import { errorMessage } from "../errors.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
 
@@ -292,7 +291,6 @@ export class ProjectIndexer {
   private takeRepairs(indexes: readonly PersistentFullText[]): FullTextIndexDamage[] {
     return indexes.flatMap((fullText) => fullText.takeRepairs().map((damage) => ({ index: fullText.collection, ...damage })));
   }
-import { errorMessage } from "../errors.js";
 }
 
 function addOutcome(summary: IndexSummary, outcome: BatchOutcome): void {

@@ -93,10 +93,6 @@ export function isContentToken(token: string): boolean {
   return accept(token, false);
 }
 
-/** Whether the text's tokens (stop words left out) include this lower-case token when a word yields it. */
-export function isContentToken(token: string): boolean {
-  return accept(token, false);
-}
 
 /**
  * Part boundaries inside one identifier [start, end): `_`/`$`, lower→Upper
