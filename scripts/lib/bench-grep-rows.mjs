@@ -13,7 +13,10 @@ import { join } from "node:path";
  */
 export function grepPatterns(tree, files, seed = 11) {
   let state = seed;
-  const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
   const identifiers = new Set();
   const sources = files.filter((file) => /\.(rs|ts|js)$/.test(file.path));
   while (identifiers.size < 3 && sources.length > 0) {

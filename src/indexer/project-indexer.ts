@@ -1,4 +1,4 @@
-import type { IndexConfig } from "../config/schema.js";
+
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";

@@ -9,7 +9,6 @@ import { readRegularFile } from "../files/regular-file.js";
 import { ChangeBatcher } from "./change-batcher.js";
 import { DirectoryTreeWatcher } from "./directory-tree-watcher.js";
 import { classifyPaths } from "./path-classification.js";
-import { errorMessage } from "../errors.js";
 
 export interface ProjectWatcherOptions {
   root: string;

@@ -1,4 +1,4 @@
-import { lstatSync, statSync } from "node:fs";
+import { lstatSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexConfig } from "../config/schema.js";
 import { ListingHash, snapshotHolds, type DirectoryState } from "./directory-state.js";
@@ -77,14 +77,14 @@ export function checkSubtree(
 
 function snapshotStillHolds(root: string, directory: string, state: DirectoryState, racyWindowMs: number): boolean {
   const stats = statSync(join(root, directory), { throwIfNoEntry: false });
-  return stats !== undefined && stats.isDirectory() && state.snapshot !== undefined && snapshotHolds(state.snapshot, stats, racyWindowMs);
+  return stats?.isDirectory() && state.snapshot !== undefined && snapshotHolds(state.snapshot, stats, racyWindowMs);
 }
 
 /** The rules hash a walk starts a directory with: the root's holds `.git/info/exclude` too. */
 function rootRules(root: string, directory: string, respectGitignore: boolean): ListingHash | undefined {
   const rules = new ListingHash();
   if (directory !== "" || !respectGitignore) return rules;
-  let stats;
+  let stats: Stats | undefined;
   try {
     stats = statSync(join(root, ".git", "info", "exclude"), { throwIfNoEntry: false });
   } catch {
