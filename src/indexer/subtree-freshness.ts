@@ -67,7 +67,8 @@ export function checkSubtree(
       if (!stats?.isFile()) return undefined;
       listing.addFile(name, stats.size, Math.trunc(stats.mtimeMs));
       if (ruleFile) rules.addFile(name, stats.size, Math.trunc(stats.mtimeMs));
-      if (!leftOut.has(name)) files.set(directory ? `${directory}/${name}` : name, { size: stats.size, mtimeMs: Math.trunc(stats.mtimeMs) });
+      if (!leftOut.has(name))
+        files.set(directory ? `${directory}/${name}` : name, { size: stats.size, mtimeMs: Math.trunc(stats.mtimeMs) });
     }
     if (listing.digest() !== state.listing || rules.digest() !== state.rules) return undefined;
     directories.push(directory);
@@ -77,7 +78,7 @@ export function checkSubtree(
 
 function snapshotStillHolds(root: string, directory: string, state: DirectoryState, racyWindowMs: number): boolean {
   const stats = statSync(join(root, directory), { throwIfNoEntry: false });
-  return stats?.isDirectory() && state.snapshot !== undefined && snapshotHolds(state.snapshot, stats, racyWindowMs);
+  return stats?.isDirectory() === true && state.snapshot !== undefined && snapshotHolds(state.snapshot, stats, racyWindowMs);
 }
 
 /** The rules hash a walk starts a directory with: the root's holds `.git/info/exclude` too. */
@@ -95,7 +96,13 @@ function rootRules(root: string, directory: string, respectGitignore: boolean): 
 }
 
 /** The rules hash of a directory's ignore files as they are now, or undefined when one is not a file any more. */
-function rulesOf(root: string, directory: string, state: DirectoryState, ruleFiles: readonly string[], respectGitignore: boolean): string | undefined {
+function rulesOf(
+  root: string,
+  directory: string,
+  state: DirectoryState,
+  ruleFiles: readonly string[],
+  respectGitignore: boolean,
+): string | undefined {
   const rules = rootRules(root, directory, respectGitignore);
   if (!rules || !state.snapshot) return undefined;
   for (const name of state.snapshot.files) {
