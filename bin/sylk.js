@@ -5,7 +5,9 @@ import { isSupportedNode, minimumNodeVersion } from "./node-version.js";
 // Checked before the bundle loads: on an older Node it would fail with an
 // error that does not say what is wrong.
 if (!isSupportedNode(process.versions.node)) {
-  process.stderr.write(`sylk needs Node.js ${minimumNodeVersion().join(".")} or newer (22 or 24 LTS); this is Node.js ${process.version}.\n`);
+  process.stderr.write(
+    `sylk needs Node.js ${minimumNodeVersion().join(".")} or newer (22 or 24 LTS); this is Node.js ${process.version}.\n`,
+  );
   process.exit(1);
 }
 

@@ -58,7 +58,20 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { episodeNoise, longestLine, mean, median, modelTurn, mulberry32, outcomeFields, pairedDifference, settlingEpisodes, SETTLE_BAND, standardDeviation, USERS } from "./lib/adaptive-users.mjs";
+import {
+  episodeNoise,
+  longestLine,
+  mean,
+  median,
+  modelTurn,
+  mulberry32,
+  outcomeFields,
+  pairedDifference,
+  settlingEpisodes,
+  SETTLE_BAND,
+  standardDeviation,
+  USERS,
+} from "./lib/adaptive-users.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -72,7 +85,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.locomo || !values["vite-tree"] || !values["vite-queries"] || !existsSync(values["vite-tree"])) {
-  console.error("Usage: node scripts/bench-adaptive.mjs --locomo <dir> --vite-tree <vitejs/vite at a98c8d95> --vite-queries <vitejs__vite.fixed.jsonl> [--seed 1] [--episodes 200] [--runs 5]");
+  console.error(
+    "Usage: node scripts/bench-adaptive.mjs --locomo <dir> --vite-tree <vitejs/vite at a98c8d95> --vite-queries <vitejs__vite.fixed.jsonl> [--seed 1] [--episodes 200] [--runs 5]",
+  );
   process.exit(2);
 }
 const SEED = Number(values.seed);
@@ -98,7 +113,11 @@ const { inferSatisfaction, detectHedging, PRIOR_MEAN_WEIGHTS } = await dist("lea
 
 // ---------- the data, indexed through the real store ----------
 const base = mkdtempSync(join(tmpdir(), "sylk-bench-adaptive-"));
-const readJsonl = (path) => readFileSync(path, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+const readJsonl = (path) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 const started = performance.now();
 
 /** A project's retrieval: the real tiered searcher (fixed clock), and the same memoised by its exact inputs. */
@@ -168,7 +187,10 @@ for (const conversation of [...new Set(turns.map((turn) => turn.conv_id))]) {
 
 const viteTree = resolve(values["vite-tree"]);
 const viteEnv = { ...process.env, SYLK_HOME: join(base, "vite-home") };
-const indexRun = spawnSync(process.execPath, [join(repo, "bin/sylk.js"), "index", "--yes", "--json", viteTree], { env: viteEnv, encoding: "utf8" });
+const indexRun = spawnSync(process.execPath, [join(repo, "bin/sylk.js"), "index", "--yes", "--json", viteTree], {
+  env: viteEnv,
+  encoding: "utf8",
+});
 if (indexRun.status !== 0) throw new Error(`sylk index failed:\n${indexRun.stderr}`);
 const viteServices = openProject({ root: viteTree, env: viteEnv });
 const viteProject = { services: viteServices, ...retrieval(viteServices) };
@@ -187,7 +209,9 @@ for (const commit of readJsonl(values["vite-queries"])) {
     ownSearchTop: ((hit) => hit && `${hit.path}:${hit.startLine}-${hit.endLine}`)(own.hits.find((hit) => gold.has(hit.path))),
   });
 }
-console.error(`Indexed ${turns.length} turns (${queries.locomo.length} questions) and vite (${queries.vite.length} queries) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.error(
+  `Indexed ${turns.length} turns (${queries.locomo.length} questions) and vite (${queries.vite.length} queries) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 
 // ---------- the episodes: the same queries and noise for every user and policy ----------
 const order = mulberry32(SEED);
@@ -238,7 +262,9 @@ for (const confidence of [0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2])
       for (const struggle of [0.13, 0.4, 0.8])
         for (const waste of [0.05, 0.1, 0.2]) grid.push(point(confidence, excerpt, 0.1, relevance, struggle, waste));
 const describePoint = ({ sampledThresholds: t, appliedWeights: w }) =>
-  t.budget === 0 ? "inject nothing" : `confidence ${t.confidence}, excerpt ${t.excerpt}, budget ${t.budget}, relevance ${w.relevanceBonus}, struggle ${w.strugglePenalty}, waste ${w.wastePenalty}`;
+  t.budget === 0
+    ? "inject nothing"
+    : `confidence ${t.confidence}, excerpt ${t.excerpt}, budget ${t.budget}, relevance ${w.relevanceBonus}, struggle ${w.strugglePenalty}, waste ${w.wastePenalty}`;
 
 /** A fixed setting's model turns for every episode and both behaviours (they do not depend on the user otherwise). */
 async function fixedTurns(thresholds) {
@@ -246,7 +272,10 @@ async function fixedTurns(thresholds) {
   const turns = [];
   for (const { query } of episodes) {
     const augmented = await inject(query, thresholds, true);
-    turns.push({ uses: modelTurn("uses", augmented, query, metrics, detectHedging), ignores: modelTurn("ignores", augmented, query, metrics, detectHedging) });
+    turns.push({
+      uses: modelTurn("uses", augmented, query, metrics, detectHedging),
+      ignores: modelTurn("ignores", augmented, query, metrics, detectHedging),
+    });
   }
   return turns;
 }
@@ -286,7 +315,15 @@ async function learnerRun(user, rule, core, run) {
     const sample = state.sample(state.contexts.classify(query.text, embedding), random);
     const augmented = await inject(query, retrievalSettingsOf(sample, BUDGET_RATIO), false);
     const turn = modelTurn(user.behaviourAt(episode, EPISODES), augmented, query, metrics, detectHedging);
-    const observation = { sequence: episode, timestamp: episode, query: query.text, queryEmbedding: embedding, ...sample, ...outcomeFields(turn, noise), budgetRatio: BUDGET_RATIO };
+    const observation = {
+      sequence: episode,
+      timestamp: episode,
+      query: query.text,
+      queryEmbedding: embedding,
+      ...sample,
+      ...outcomeFields(turn, noise),
+      budgetRatio: BUDGET_RATIO,
+    };
     const updateStarted = performance.now();
     const result = state.update(observation, rule);
     updateTimes.push(performance.now() - updateStarted);
@@ -311,7 +348,15 @@ function bestOf(candidates, from = 1, to = EPISODES) {
 const acrossRuns = (runs, key) => episodes.map((_, index) => mean(runs.map((rows) => Number(rows[index][key]))));
 const round = (x, digits = 4) => Number(x.toFixed(digits));
 
-const results = { seed: SEED, episodes: EPISODES, runs: RUNS, scoredFrom: SCORED_FROM, settleBand: SETTLE_BAND, grid: grid.length, users: [] };
+const results = {
+  seed: SEED,
+  episodes: EPISODES,
+  runs: RUNS,
+  scoredFrom: SCORED_FROM,
+  settleBand: SETTLE_BAND,
+  grid: grid.length,
+  users: [],
+};
 const learnerStarted = performance.now();
 for (const user of USERS) {
   const gridRuns = gridTurns.map((turns) => fixedRun(user, turns));
@@ -342,8 +387,13 @@ for (const user of USERS) {
       const settle = (from, to) => median(means.map((series) => settlingEpisodes(series, from, to)));
       row.convergence = settle(1, user.flips ? half : EPISODES);
       if (user.flips) row.recovery = settle(half + 1, EPISODES);
-      row.finalMeans = Object.fromEntries(Object.keys(means[0][0]).map((name) => [name, round(mean(means.map((series) => series[EPISODES - 1][name])), 3)]));
-      if (user.flips) row.meansAtFlip = Object.fromEntries(Object.keys(means[0][0]).map((name) => [name, round(mean(means.map((series) => series[half - 1][name])), 3)]));
+      row.finalMeans = Object.fromEntries(
+        Object.keys(means[0][0]).map((name) => [name, round(mean(means.map((series) => series[EPISODES - 1][name])), 3)]),
+      );
+      if (user.flips)
+        row.meansAtFlip = Object.fromEntries(
+          Object.keys(means[0][0]).map((name) => [name, round(mean(means.map((series) => series[half - 1][name])), 3)]),
+        );
     }
     if (user.flips) row.satisfactionAfterFlip = perRun("evaluation", half + 1);
     return row;
@@ -354,11 +404,16 @@ for (const user of USERS) {
     for (const rule of ["seed", "advantage"]) {
       const runs = [];
       for (let run = 0; run < RUNS; run++) runs.push(await learnerRun(user, rule, core, run));
-      policies[`${rule} rule${suffix}`] = summarise(runs.map((run) => run.rows), runs.map((run) => run.means));
+      policies[`${rule} rule${suffix}`] = summarise(
+        runs.map((run) => run.rows),
+        runs.map((run) => run.means),
+      );
     }
   }
   policies["best fixed (hindsight)"] = summarise([best]);
-  for (const row of Object.values(policies)) row.regretShareOfPriors = policies["fixed priors"].regretPerEpisode > 0 ? row.regretPerEpisode / policies["fixed priors"].regretPerEpisode : null;
+  for (const row of Object.values(policies))
+    row.regretShareOfPriors =
+      policies["fixed priors"].regretPerEpisode > 0 ? row.regretPerEpisode / policies["fixed priors"].regretPerEpisode : null;
   results.users.push({
     id: user.id,
     name: user.name,
@@ -372,53 +427,102 @@ for (const user of USERS) {
       pairedSd: headroom.sd,
       episodesPaired: headroom.mean > 0 ? Math.ceil(((2 * headroom.sd) / headroom.mean) ** 2) : null,
       satisfactionSd: [standardDeviation(column(best, "evaluation")), standardDeviation(column(priors, "evaluation"))],
-      episodesEachUnpaired: headroom.mean > 0 ? Math.ceil((4 * (standardDeviation(column(best, "evaluation")) ** 2 + standardDeviation(column(priors, "evaluation")) ** 2)) / headroom.mean ** 2) : null,
+      episodesEachUnpaired:
+        headroom.mean > 0
+          ? Math.ceil(
+              (4 * (standardDeviation(column(best, "evaluation")) ** 2 + standardDeviation(column(priors, "evaluation")) ** 2)) /
+                headroom.mean ** 2,
+            )
+          : null,
     },
     policies,
   });
 }
-console.error(`learners: ${USERS.length} users × ${Object.keys(CORES).length * 2} learners × ${RUNS} runs in ${((performance.now() - learnerStarted) / 1000).toFixed(1)} s`);
+console.error(
+  `learners: ${USERS.length} users × ${Object.keys(CORES).length * 2} learners × ${RUNS} runs in ${((performance.now() - learnerStarted) / 1000).toFixed(1)} s`,
+);
 
 // ---------- report ----------
 const f = (x, digits = 3) => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(digits));
 const signed = (x, digits = 3) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
 const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(0)} %`);
 const settled = (x, length) => (x === undefined ? "–" : x >= length ? "still moving" : String(x));
-console.log(`\nSelf-tuning retrieval: seed ${SEED}, ${EPISODES} episodes (half LoCoMo questions, half vite commits), each learner ${RUNS} runs; satisfaction is the evaluation satisfaction (inferSatisfaction at the seed's weights)\n`);
-console.log("| user | policy | tokens injected / ep | items injected / ep | used / ep | searches after prefetch / ep | satisfaction, ep 51+ | vs priors, ep 51+ (± 2 SE) | satisfaction, all | learner's own satisfaction | regret / ep | regret, % of priors' | convergence (ep) | recovery after flip (ep) |");
+console.log(
+  `\nSelf-tuning retrieval: seed ${SEED}, ${EPISODES} episodes (half LoCoMo questions, half vite commits), each learner ${RUNS} runs; satisfaction is the evaluation satisfaction (inferSatisfaction at the seed's weights)\n`,
+);
+console.log(
+  "| user | policy | tokens injected / ep | items injected / ep | used / ep | searches after prefetch / ep | satisfaction, ep 51+ | vs priors, ep 51+ (± 2 SE) | satisfaction, all | learner's own satisfaction | regret / ep | regret, % of priors' | convergence (ep) | recovery after flip (ep) |",
+);
 console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const user of results.users) {
   for (const [policy, row] of Object.entries(user.policies)) {
     const learner = row.convergence !== undefined;
-    const versus = policy === "fixed priors" ? "–" : `${signed(row.versusPriorsAfter50.mean)} (± ${f(row.versusPriorsAfter50.twoStandardErrors)})`;
+    const versus =
+      policy === "fixed priors" ? "–" : `${signed(row.versusPriorsAfter50.mean)} (± ${f(row.versusPriorsAfter50.twoStandardErrors)})`;
     console.log(
       `| ${user.id} | ${policy} | ${f(row.tokens, 0)} | ${f(row.injected, 2)} | ${f(row.used, 2)} | ${f(row.searches, 2)} | ${f(row.satisfactionAfter50)} | ${versus} | ${f(row.satisfaction)} | ${learner ? f(row.ownSatisfaction) : "–"} | ${f(row.regretPerEpisode)} | ${pct(row.regretShareOfPriors)} | ${learner ? settled(row.convergence, user.flips ? half : EPISODES) : "–"} | ${learner ? settled(row.recovery, EPISODES - half) : "–"} |`,
     );
   }
 }
-console.log("\nWhat there is to learn: the best fixed setting's gain over the priors, and the episodes needed to tell the two apart at 2 standard errors, on the same episodes (paired) and on different episodes (each, as a learner must)\n");
-console.log("| user | best fixed setting in hindsight | gain over the priors / ep | sd of the paired difference | episodes, paired | sd of satisfaction (best, priors) | episodes each, unpaired |");
+console.log(
+  "\nWhat there is to learn: the best fixed setting's gain over the priors, and the episodes needed to tell the two apart at 2 standard errors, on the same episodes (paired) and on different episodes (each, as a learner must)\n",
+);
+console.log(
+  "| user | best fixed setting in hindsight | gain over the priors / ep | sd of the paired difference | episodes, paired | sd of satisfaction (best, priors) | episodes each, unpaired |",
+);
 console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
 for (const user of results.users) {
   const phases = user.phaseBestFixed ? ` (first half: ${user.phaseBestFixed[0]}; second half: ${user.phaseBestFixed[1]})` : "";
   const h = user.headroom;
-  console.log(`| ${user.id} | ${user.bestFixed}${phases} | ${f(h.perEpisode, 4)} | ${f(h.pairedSd)} | ${h.episodesPaired ?? "–"} | ${f(h.satisfactionSd[0])}, ${f(h.satisfactionSd[1])} | ${h.episodesEachUnpaired ?? "–"} |`);
+  console.log(
+    `| ${user.id} | ${user.bestFixed}${phases} | ${f(h.perEpisode, 4)} | ${f(h.pairedSd)} | ${h.episodesPaired ?? "–"} | ${f(h.satisfactionSd[0])}, ${f(h.satisfactionSd[1])} | ${h.episodesEachUnpaired ?? "–"} |`,
+  );
 }
 console.log("\nLearned means at the end (mean of the runs; confidence / excerpt / budget, then relevance / struggle / waste):");
-const short = (means) => ["thresholds.confidence", "thresholds.excerpt", "thresholds.budget", "weights.relevanceBonus", "weights.strugglePenalty", "weights.wastePenalty"].map((name) => f(means[name], 2)).join(" / ");
+const short = (means) =>
+  [
+    "thresholds.confidence",
+    "thresholds.excerpt",
+    "thresholds.budget",
+    "weights.relevanceBonus",
+    "weights.strugglePenalty",
+    "weights.wastePenalty",
+  ]
+    .map((name) => f(means[name], 2))
+    .join(" / ");
 for (const user of results.users) {
-  for (const [policy, row] of Object.entries(user.policies)) if (row.finalMeans) console.log(`- ${user.id}, ${policy}: ${row.meansAtFlip ? `at the flip ${short(row.meansAtFlip)}; ` : ""}at the end ${short(row.finalMeans)}`);
+  for (const [policy, row] of Object.entries(user.policies))
+    if (row.finalMeans)
+      console.log(
+        `- ${user.id}, ${policy}: ${row.meansAtFlip ? `at the flip ${short(row.meansAtFlip)}; ` : ""}at the end ${short(row.finalMeans)}`,
+      );
 }
 
-console.log("\nTargets, per learner: satisfaction ep 51+ above the priors' | above the seed rule's (same core) | regret < 10 % of the priors' | recovery ≤ 30 episodes");
-const verdict = (ok, difference) => (ok ? (difference && Math.abs(difference.mean) < difference.twoStandardErrors ? "met (within noise)" : "met") : difference && Math.abs(difference.mean) < difference.twoStandardErrors ? "not met (within noise)" : "NOT met");
+console.log(
+  "\nTargets, per learner: satisfaction ep 51+ above the priors' | above the seed rule's (same core) | regret < 10 % of the priors' | recovery ≤ 30 episodes",
+);
+const verdict = (ok, difference) =>
+  ok
+    ? difference && Math.abs(difference.mean) < difference.twoStandardErrors
+      ? "met (within noise)"
+      : "met"
+    : difference && Math.abs(difference.mean) < difference.twoStandardErrors
+      ? "not met (within noise)"
+      : "NOT met";
 for (const user of results.users) {
   for (const suffix of Object.keys(CORES)) {
     for (const rule of ["seed", "advantage"]) {
       const row = user.policies[`${rule} rule${suffix}`];
       const seedRow = user.policies[`seed rule${suffix}`];
       const parts = [verdict(row.satisfactionAfter50 > user.policies["fixed priors"].satisfactionAfter50, row.versusPriorsAfter50)];
-      parts.push(rule === "seed" ? "–" : verdict(row.satisfactionAfter50 > seedRow.satisfactionAfter50, pairedDifference(row.curve.slice(SCORED_FROM - 1), seedRow.curve.slice(SCORED_FROM - 1))));
+      parts.push(
+        rule === "seed"
+          ? "–"
+          : verdict(
+              row.satisfactionAfter50 > seedRow.satisfactionAfter50,
+              pairedDifference(row.curve.slice(SCORED_FROM - 1), seedRow.curve.slice(SCORED_FROM - 1)),
+            ),
+      );
       parts.push(verdict(row.regretShareOfPriors !== null && row.regretShareOfPriors < 0.1, null));
       parts.push(user.flips ? verdict(row.recovery <= 30, null) : "–");
       console.log(`- ${user.id}, ${rule} rule${suffix}: ${parts.join(" | ")}`);
@@ -432,5 +536,7 @@ for (const project of projects) await project.services.close();
 rmSync(base, { recursive: true, force: true });
 const sortedUpdates = [...updateTimes].sort((a, b) => a - b);
 const updateQuantile = (q) => sortedUpdates[Math.min(sortedUpdates.length - 1, Math.floor(q * sortedUpdates.length))] ?? NaN;
-console.log(`\nAdaptiveState.update, ${sortedUpdates.length} episodes applied: p50 ${updateQuantile(0.5).toFixed(3)} ms, p95 ${updateQuantile(0.95).toFixed(3)} ms, max ${updateQuantile(1).toFixed(3)} ms`);
+console.log(
+  `\nAdaptiveState.update, ${sortedUpdates.length} episodes applied: p50 ${updateQuantile(0.5).toFixed(3)} ms, p95 ${updateQuantile(0.95).toFixed(3)} ms, max ${updateQuantile(1).toFixed(3)} ms`,
+);
 console.error(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -80,7 +80,9 @@ if (
   (values.via !== undefined && !VIAS.includes(values.via)) ||
   (ONLY !== undefined && !METRICS.includes(ONLY))
 ) {
-  console.error("Usage: node scripts/bench-agents.mjs [--via consult_librarian|delegate] [--runs 10] [--seed 1] [--json <file>] [--latency-ms 300] [--pipeline-runs 20] [--only context|parallel|pipeline]");
+  console.error(
+    "Usage: node scripts/bench-agents.mjs [--via consult_librarian|delegate] [--runs 10] [--seed 1] [--json <file>] [--latency-ms 300] [--pipeline-runs 20] [--only context|parallel|pipeline]",
+  );
   process.exit(2);
 }
 
@@ -111,7 +113,24 @@ function mulberry32(seed) {
   };
 }
 
-const WORDS = ["invoice", "ledger", "account", "payment", "refund", "customer", "session", "token", "report", "export", "schedule", "audit", "quota", "tenant", "webhook", "currency"];
+const WORDS = [
+  "invoice",
+  "ledger",
+  "account",
+  "payment",
+  "refund",
+  "customer",
+  "session",
+  "token",
+  "report",
+  "export",
+  "schedule",
+  "audit",
+  "quota",
+  "tenant",
+  "webhook",
+  "currency",
+];
 const DIRS = ["src/api", "src/api/handlers", "src/billing", "src/billing/internal", "src/core", "src/core/util", "src/reports", "src/auth"];
 const FACT_PATH = "src/billing/internal/retry/limits.ts";
 const FACT_NAME = "MAX_INVOICE_RETRIES";
@@ -137,10 +156,16 @@ function generateRepository(root, seed) {
   const random = mulberry32(seed);
   const factValue = Math.floor(random() * 90) + 10;
   const files = new Map();
-  for (let index = 0; files.size < FILES - 1; index++) files.set(`${DIRS[index % DIRS.length]}/${WORDS[index % WORDS.length]}-${index}.ts`, moduleText(random, index));
+  for (let index = 0; files.size < FILES - 1; index++)
+    files.set(`${DIRS[index % DIRS.length]}/${WORDS[index % WORDS.length]}-${index}.ts`, moduleText(random, index));
   const factLines = moduleText(random, 99).split("\n");
   const factLine = 20;
-  factLines.splice(factLine - 1, 0, `/** How often a failed invoice charge is retried before the invoice is marked uncollectable. */`, `export const ${FACT_NAME} = ${factValue};`);
+  factLines.splice(
+    factLine - 1,
+    0,
+    `/** How often a failed invoice charge is retried before the invoice is marked uncollectable. */`,
+    `export const ${FACT_NAME} = ${factValue};`,
+  );
   files.set(FACT_PATH, factLines.join("\n"));
   for (const [path, text] of files) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -167,7 +192,8 @@ function generateRepository(root, seed) {
 
 const systemOf = (body) => (Array.isArray(body.system) ? body.system.map((block) => block.text).join("\n") : String(body.system ?? ""));
 const toolNamesOf = (body) => (body.tools ?? []).map((tool) => tool.name);
-const assistantBlocks = (body) => body.messages.filter((message) => message.role === "assistant" && Array.isArray(message.content)).flatMap((message) => message.content);
+const assistantBlocks = (body) =>
+  body.messages.filter((message) => message.role === "assistant" && Array.isArray(message.content)).flatMap((message) => message.content);
 const callsOf = (body, name) => assistantBlocks(body).filter((block) => block.type === "tool_use" && block.name === name).length;
 const text = (value) => ({ type: "text", text: value });
 const toolUse = (id, name, input) => ({ type: "tool_use", id, name, input });
@@ -260,11 +286,22 @@ async function contextRun(mode, seed, via) {
     });
     if (failure) throw new BenchFailure(failure);
     if (readsDone !== READS) throw new BenchFailure(`run ${mode}: ${readsDone} successful read_file calls, not ${READS}`);
-    if (mode !== "self" && !handedBack.includes(`${FACT_PATH}:${source.start_line}-${source.end_line}`)) throw new BenchFailure(`run B: the ${via} result does not carry the librarian's citation: ${handedBack.slice(0, 300)}`);
-    if (result.stopReason !== "end_turn" || !result.response.includes(answer)) throw new BenchFailure(`run ${mode}: the engineer did not end with the scripted answer (stop: ${result.stopReason}): ${result.response.slice(0, 300)}`);
+    if (mode !== "self" && !handedBack.includes(`${FACT_PATH}:${source.start_line}-${source.end_line}`))
+      throw new BenchFailure(`run B: the ${via} result does not carry the librarian's citation: ${handedBack.slice(0, 300)}`);
+    if (result.stopReason !== "end_turn" || !result.response.includes(answer))
+      throw new BenchFailure(
+        `run ${mode}: the engineer did not end with the scripted answer (stop: ${result.stopReason}): ${result.response.slice(0, 300)}`,
+      );
     const refused = server.requests.filter((request) => request.invalid);
     if (refused.length > 0) throw new BenchFailure(`run ${mode}: the fake API refused a request: ${refused[0].invalid}`);
-    return { first: windows[0], final: windows.at(-1), added: windows.at(-1) - windows[0], parentRequests: windows.length, childRequests, childFinal: childLast ?? null };
+    return {
+      first: windows[0],
+      final: windows.at(-1),
+      added: windows.at(-1) - windows[0],
+      parentRequests: windows.length,
+      childRequests,
+      childFinal: childLast ?? null,
+    };
   } finally {
     await services.close();
     await server.close();
@@ -275,7 +312,16 @@ async function contextRun(mode, seed, via) {
 async function contextRatio(seed, via) {
   const self = await contextRun("self", seed, via);
   const handed = await contextRun("librarian", seed, via);
-  return { via, seed, files: FILES, reads: READS, self, handed, addedRatio: self.added / handed.added, totalRatio: self.final / handed.final };
+  return {
+    via,
+    seed,
+    files: FILES,
+    reads: READS,
+    self,
+    handed,
+    addedRatio: self.added / handed.added,
+    totalRatio: self.final / handed.final,
+  };
 }
 
 // ---------------------------------------------------------------- 2. parallel speed-up
@@ -299,16 +345,30 @@ async function parallelProject(maxParallel, latencyMs) {
         return {
           delayMs,
           blocks: [
-            toolUse(`toolu_alpha_${++calls}`, "delegate", { agent: "librarian", task: "Task alpha: summarise src/part-0.ts and src/part-1.ts.", max_tokens: 1000 }),
-            toolUse(`toolu_beta_${++calls}`, "delegate", { agent: "librarian", task: "Task beta: summarise src/part-2.ts and src/part-3.ts.", max_tokens: 1000 }),
+            toolUse(`toolu_alpha_${++calls}`, "delegate", {
+              agent: "librarian",
+              task: "Task alpha: summarise src/part-0.ts and src/part-1.ts.",
+              max_tokens: 1000,
+            }),
+            toolUse(`toolu_beta_${++calls}`, "delegate", {
+              agent: "librarian",
+              task: "Task beta: summarise src/part-2.ts and src/part-3.ts.",
+              max_tokens: 1000,
+            }),
           ],
         };
       }
       const task = /Task (alpha|beta)/.exec(JSON.stringify(body.messages))?.[1] ?? "unknown";
       const done = callsOf(body, "read_file");
       const offset = task === "alpha" ? 0 : 2;
-      if (done < 2) return { delayMs, blocks: [toolUse(`toolu_${task}_read_${++calls}`, "read_file", { path: `src/part-${offset + done}.ts` })] };
-      return { delayMs, blocks: [text(`Task ${task}: both files define five arithmetic helpers (src/part-${offset}.ts:1-40, src/part-${offset + 1}.ts:1-40).`)] };
+      if (done < 2)
+        return { delayMs, blocks: [toolUse(`toolu_${task}_read_${++calls}`, "read_file", { path: `src/part-${offset + done}.ts` })] };
+      return {
+        delayMs,
+        blocks: [
+          text(`Task ${task}: both files define five arithmetic helpers (src/part-${offset}.ts:1-40, src/part-${offset + 1}.ts:1-40).`),
+        ],
+      };
     },
   });
   const env = benchEnv(base, server, { SYLK_AGENTS_MAX_PARALLEL: String(maxParallel) });
@@ -330,7 +390,8 @@ async function parallelProject(maxParallel, latencyMs) {
           ended = now;
         }
       });
-      if (result.stopReason !== "end_turn" || results !== 2 || started === undefined) throw new BenchFailure(`parallel run (maxParallel ${maxParallel}): stop ${result.stopReason}, ${results} delegate results`);
+      if (result.stopReason !== "end_turn" || results !== 2 || started === undefined)
+        throw new BenchFailure(`parallel run (maxParallel ${maxParallel}): stop ${result.stopReason}, ${results} delegate results`);
       const refused = server.requests.filter((request) => request.invalid);
       if (refused.length > 0) throw new BenchFailure(`parallel run: the fake API refused a request: ${refused[0].invalid}`);
       return ended - started;
@@ -363,7 +424,17 @@ async function parallelSpeedup(runs, latencyMs) {
     }
     const serialMedian = median(times[1]);
     const parallelMedian = median(times[2]);
-    return { latencyMs, runs, modelCalls: { parent: 2, perChild: 3 }, serialMs: times[1], parallelMs: times[2], serialMedian, parallelMedian, speedup: serialMedian / parallelMedian, ideal: { serialMs: 6 * latencyMs, parallelMs: 3 * latencyMs } };
+    return {
+      latencyMs,
+      runs,
+      modelCalls: { parent: 2, perChild: 3 },
+      serialMs: times[1],
+      parallelMs: times[2],
+      serialMedian,
+      parallelMedian,
+      speedup: serialMedian / parallelMedian,
+      ideal: { serialMs: 6 * latencyMs, parallelMs: 3 * latencyMs },
+    };
   } finally {
     await serial.close();
     await parallel.close();
@@ -403,10 +474,25 @@ async function pipelineOverhead(runs) {
       const id = () => `toolu_pipe_${++calls}`;
       switch (role) {
         case "orchestrator":
-          if (stageOf(body) === "summary") return { blocks: [text("Summary: greet says Hello; the review found nothing and the test passed.")] };
-          return { blocks: [toolUse(id(), "submit_plan", { summary: "Design, build, review, test.", tasks: [{ id: "t1", description: "Capitalise the greeting", assigned_to: "engineer" }] })] };
+          if (stageOf(body) === "summary")
+            return { blocks: [text("Summary: greet says Hello; the review found nothing and the test passed.")] };
+          return {
+            blocks: [
+              toolUse(id(), "submit_plan", {
+                summary: "Design, build, review, test.",
+                tasks: [{ id: "t1", description: "Capitalise the greeting", assigned_to: "engineer" }],
+              }),
+            ],
+          };
         case "architect":
-          return { blocks: [toolUse(id(), "submit_design", { summary: "Change the literal.", steps: [{ id: "s1", description: "Edit greet", files: ["src/greet.ts"], done_when: "It says Hello" }] })] };
+          return {
+            blocks: [
+              toolUse(id(), "submit_design", {
+                summary: "Change the literal.",
+                steps: [{ id: "s1", description: "Edit greet", files: ["src/greet.ts"], done_when: "It says Hello" }],
+              }),
+            ],
+          };
         case "engineer":
           return { blocks: [text("Nothing to change: greet is as the design wants it.")] };
         case "inspector":
@@ -437,7 +523,8 @@ async function pipelineOverhead(runs) {
           const now = performance.now();
           const event = step.value;
           if (event.type !== "pipeline_stage") continue;
-          if (event.status === "start") stages.push({ stage: event.stage, round: event.round, agentType: event.agentType, before: previous, start: now });
+          if (event.status === "start")
+            stages.push({ stage: event.stage, round: event.round, agentType: event.agentType, before: previous, start: now });
           else {
             const stage = stages.at(-1);
             Object.assign(stage, { end: now, outcome: event.outcome });
@@ -450,7 +537,11 @@ async function pipelineOverhead(runs) {
       }
       const timings = server.timings.slice(from);
       const shown = stages.map((stage) => `${stage.stage}:${stage.outcome}`).join(", ");
-      if (result.stopReason !== "end_turn" || stages.map((stage) => stage.stage).join() !== PIPELINE_STAGES.join() || stages.some((stage) => stage.outcome !== "done")) {
+      if (
+        result.stopReason !== "end_turn" ||
+        stages.map((stage) => stage.stage).join() !== PIPELINE_STAGES.join() ||
+        stages.some((stage) => stage.outcome !== "done")
+      ) {
         throw new BenchFailure(`pipeline run: stop ${result.stopReason}, stages ${shown}: ${result.response.slice(0, 300)}`);
       }
       const refused = server.requests.filter((request) => request.invalid);
@@ -460,13 +551,26 @@ async function pipelineOverhead(runs) {
         // The model's calls: the requests the server had within the stage's span (the stages run one after another).
         const inside = timings.filter((timing) => timing.receivedAt >= stage.start && timing.finishedAt <= stage.end);
         const messages = inside.filter((timing) => timing.route === "/v1/messages");
-        const straddling = timings.filter((timing) => timing.receivedAt < stage.end && timing.finishedAt > stage.start && !inside.includes(timing));
+        const straddling = timings.filter(
+          (timing) => timing.receivedAt < stage.end && timing.finishedAt > stage.start && !inside.includes(timing),
+        );
         if (messages.length !== STAGE_CALLS[stage.stage] || straddling.length > 0) {
-          throw new BenchFailure(`pipeline run: the ${stage.stage} stage made ${messages.length} model calls (scripted: ${STAGE_CALLS[stage.stage]}), ${straddling.length} across its bounds`);
+          throw new BenchFailure(
+            `pipeline run: the ${stage.stage} stage made ${messages.length} model calls (scripted: ${STAGE_CALLS[stage.stage]}), ${straddling.length} across its bounds`,
+          );
         }
         const modelMs = inside.reduce((sum, timing) => sum + (timing.finishedAt - timing.receivedAt), 0);
         const wallMs = stage.end - stage.start;
-        return { stage: stage.stage, agentType: stage.agentType, wallMs, modelMs, calls: messages.length, otherRequests: inside.length - messages.length, overheadMs: wallMs - modelMs, beforeStartMs: stage.start - stage.before };
+        return {
+          stage: stage.stage,
+          agentType: stage.agentType,
+          wallMs,
+          modelMs,
+          calls: messages.length,
+          otherRequests: inside.length - messages.length,
+          overheadMs: wallMs - modelMs,
+          beforeStartMs: stage.start - stage.before,
+        };
       });
     };
 
@@ -529,35 +633,58 @@ if (context) {
   console.log("| engineer's window | A: explores itself | B: via the librarian | A / B |");
   console.log("| --- | ---: | ---: | ---: |");
   console.log(`| usedTokens at its first request | ${tokens(context.self.first)} | ${tokens(context.handed.first)} | |`);
-  console.log(`| usedTokens at its final request | ${tokens(context.self.final)} | ${tokens(context.handed.final)} | ${context.totalRatio.toFixed(2)}× |`);
-  console.log(`| **added by the exploration** | **${tokens(context.self.added)}** | **${tokens(context.handed.added)}** | **${context.addedRatio.toFixed(2)}×** |`);
+  console.log(
+    `| usedTokens at its final request | ${tokens(context.self.final)} | ${tokens(context.handed.final)} | ${context.totalRatio.toFixed(2)}× |`,
+  );
+  console.log(
+    `| **added by the exploration** | **${tokens(context.self.added)}** | **${tokens(context.handed.added)}** | **${context.addedRatio.toFixed(2)}×** |`,
+  );
   console.log(`| engineer's model calls | ${context.self.parentRequests} | ${context.handed.parentRequests} | |`);
-  console.log(`| librarian's model calls (its window at its last) | | ${context.handed.childRequests} (${context.handed.childFinal === null ? "n/a" : tokens(context.handed.childFinal)}) | |`);
+  console.log(
+    `| librarian's model calls (its window at its last) | | ${context.handed.childRequests} (${context.handed.childFinal === null ? "n/a" : tokens(context.handed.childFinal)}) | |`,
+  );
   console.log(`\nContext ratio (added): ${times(context.addedRatio, 5)}; totals: ${context.totalRatio.toFixed(2)}×.\n`);
 }
 
 if (speed) {
-  console.log(`Parallel speed-up: two delegate calls in one response, each librarian 3 model calls, ${LATENCY_MS} ms a call; median of ${RUNS} each, interleaved.\n`);
+  console.log(
+    `Parallel speed-up: two delegate calls in one response, each librarian 3 model calls, ${LATENCY_MS} ms a call; median of ${RUNS} each, interleaved.\n`,
+  );
   console.log("| agents.maxParallel | median | min | max | ideal |");
   console.log("| ---: | ---: | ---: | ---: | ---: |");
-  console.log(`| 1 | ${ms(speed.serialMedian)} | ${ms(Math.min(...speed.serialMs))} | ${ms(Math.max(...speed.serialMs))} | ${ms(speed.ideal.serialMs)} |`);
-  console.log(`| 2 | ${ms(speed.parallelMedian)} | ${ms(Math.min(...speed.parallelMs))} | ${ms(Math.max(...speed.parallelMs))} | ${ms(speed.ideal.parallelMs)} |`);
+  console.log(
+    `| 1 | ${ms(speed.serialMedian)} | ${ms(Math.min(...speed.serialMs))} | ${ms(Math.max(...speed.serialMs))} | ${ms(speed.ideal.serialMs)} |`,
+  );
+  console.log(
+    `| 2 | ${ms(speed.parallelMedian)} | ${ms(Math.min(...speed.parallelMs))} | ${ms(Math.max(...speed.parallelMs))} | ${ms(speed.ideal.parallelMs)} |`,
+  );
   console.log(`\nParallel speed-up (1 / 2): ${times(speed.speedup, 1.7)}.\n`);
 }
 
 if (pipeline) {
-  console.log(`Pipeline overhead: zero model latency, ${PIPELINE_STAGES.join(" → ")}, each stage at its minimum of model calls; median of ${pipeline.runs} runs (after one discarded), a new root session each.\n`);
-  console.log("| stage (agent) | model calls | stage wall time | its model calls (server-side) | **overhead** | min – max | before its start event |");
+  console.log(
+    `Pipeline overhead: zero model latency, ${PIPELINE_STAGES.join(" → ")}, each stage at its minimum of model calls; median of ${pipeline.runs} runs (after one discarded), a new root session each.\n`,
+  );
+  console.log(
+    "| stage (agent) | model calls | stage wall time | its model calls (server-side) | **overhead** | min – max | before its start event |",
+  );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const stage of pipeline.stages) {
     const others = stage.otherRequests > 0 ? ` (+${stage.otherRequests} other)` : "";
-    console.log(`| ${stage.stage} (${stage.agentType}) | ${stage.calls}${others} | ${stage.wallMs.toFixed(1)} ms | ${stage.modelMs.toFixed(1)} ms | **${stage.overheadMs.toFixed(1)} ms** | ${stage.minMs.toFixed(1)} – ${stage.maxMs.toFixed(1)} ms | ${stage.beforeStartMs.toFixed(1)} ms |`);
+    console.log(
+      `| ${stage.stage} (${stage.agentType}) | ${stage.calls}${others} | ${stage.wallMs.toFixed(1)} ms | ${stage.modelMs.toFixed(1)} ms | **${stage.overheadMs.toFixed(1)} ms** | ${stage.minMs.toFixed(1)} – ${stage.maxMs.toFixed(1)} ms | ${stage.beforeStartMs.toFixed(1)} ms |`,
+    );
   }
   const met = pipeline.overallMedianMs < 50 ? "met" : "not met";
-  console.log(`\nPipeline overhead: ${pipeline.overallMedianMs.toFixed(1)} ms per stage, median over all ${pipeline.stages.length * pipeline.runs} stage runs (target < 50 ms: ${met}); the largest ${pipeline.overallMaxMs.toFixed(1)} ms; with the time before each start event ${pipeline.overallWithBeforeStartMs.toFixed(1)} ms.`);
+  console.log(
+    `\nPipeline overhead: ${pipeline.overallMedianMs.toFixed(1)} ms per stage, median over all ${pipeline.stages.length * pipeline.runs} stage runs (target < 50 ms: ${met}); the largest ${pipeline.overallMaxMs.toFixed(1)} ms; with the time before each start event ${pipeline.overallWithBeforeStartMs.toFixed(1)} ms.`,
+  );
 }
 
 if (values.json) {
   mkdirSync(dirname(resolve(values.json)), { recursive: true });
-  writeFileSync(values.json, JSON.stringify({ seed: SEED, via: VIA, context: context ?? null, parallel: speed ?? null, pipeline: pipeline ?? null }, null, 2));
+  writeFileSync(
+    values.json,
+    JSON.stringify({ seed: SEED, via: VIA, context: context ?? null, parallel: speed ?? null, pipeline: pipeline ?? null }, null, 2),
+  );
 }

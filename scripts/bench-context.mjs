@@ -34,13 +34,22 @@ const recorder = SessionRecorder.start(
   { title: "bench", provider: "bench", model: "bench" },
 );
 const tokenCounter = new CalibratedTokenCounter();
-const manager = createContextManager({ config: defaultConfig().context, contentStore: services.contentStore, tokenCounter, windowTokens: WINDOW, agentType: "librarian" });
+const manager = createContextManager({
+  config: defaultConfig().context,
+  contentStore: services.contentStore,
+  tokenCounter,
+  windowTokens: WINDOW,
+  agentType: "librarian",
+});
 const FIXED = 6_000; // system prompt + tool definitions + output reserve, roughly
 
 const words = ["parser", "token", "lexer", "diagnostic", "syntax", "format", "rule", "node", "range", "emit", "cache", "index"];
 function toolOutput(turn) {
   const lines = [];
-  for (let line = 0; line < 40; line++) lines.push(`${String(line + 1).padStart(6)}\t${words[(turn + line) % words.length]}_${turn}_${line} = compute(${words[(turn * 7 + line) % words.length]}, ${turn * 131 + line});`);
+  for (let line = 0; line < 40; line++)
+    lines.push(
+      `${String(line + 1).padStart(6)}\t${words[(turn + line) % words.length]}_${turn}_${line} = compute(${words[(turn * 7 + line) % words.length]}, ${turn * 131 + line});`,
+    );
   return lines.join("\n");
 }
 
@@ -55,7 +64,12 @@ for (let turn = 1; turn <= TURNS; turn++) {
   const call = { type: "tool_use", id: `c${turn}`, name: "read_file", input: { path: `src/module${turn % 400}.rs` } };
   const recorded = await recorder.recordResponse(
     current,
-    { content: [{ type: "text", text: `Reading module ${turn % 400}.` }, call], stopReason: "tool_use", usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, model: "bench" },
+    {
+      content: [{ type: "text", text: `Reading module ${turn % 400}.` }, call],
+      stopReason: "tool_use",
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      model: "bench",
+    },
     parent,
   );
   const output = toolOutput(turn);
@@ -85,8 +99,14 @@ const results = {
   evictedTokens,
   markerTokens,
   evictedPerMarkerToken: markerTokens > 0 ? evictedTokens / markerTokens : 0,
-  evictionLatencyP50Ms: percentile(evictionLatencies.map((sample) => sample.ms), 0.5),
-  evictionLatencyP95Ms: percentile(evictionLatencies.map((sample) => sample.ms), 0.95),
+  evictionLatencyP50Ms: percentile(
+    evictionLatencies.map((sample) => sample.ms),
+    0.5,
+  ),
+  evictionLatencyP95Ms: percentile(
+    evictionLatencies.map((sample) => sample.ms),
+    0.95,
+  ),
   evictionLatencyAtMillionP95Ms: lateEvictions.length ? percentile(lateEvictions, 0.95) : null,
   assemblyP50Ms: percentile(assembly, 0.5),
   assemblyP95Ms: percentile(assembly, 0.95),
@@ -95,8 +115,12 @@ const f = (x) => (x === null ? "n/a" : x.toFixed(1));
 console.log(`\nContext virtualization: ${TURNS} turns of ~500-token tool results, ${WINDOW.toLocaleString("en-US")}-token window\n`);
 console.log("| measure | result | target |");
 console.log("| --- | --- | --- |");
-console.log(`| tokens evicted per marker token | ${f(results.evictedPerMarkerToken)}× (${evictedTokens.toLocaleString("en-US")} evicted tokens behind the markers in the window, ${markerTokens.toLocaleString("en-US")} marker tokens; ${references} references made) | ≥ 50× |`);
-console.log(`| eviction latency | p50 ${f(results.evictionLatencyP50Ms)} ms, p95 ${f(results.evictionLatencyP95Ms)} ms; ${lateEvictions.length ? `max ${f(Math.max(...lateEvictions))} ms over the ${lateEvictions.length} evictions made once ≥ 1,000,000 tokens were evicted` : "fewer than 1,000,000 tokens evicted: run more turns"} | < 20 ms at 1M evicted tokens |`);
+console.log(
+  `| tokens evicted per marker token | ${f(results.evictedPerMarkerToken)}× (${evictedTokens.toLocaleString("en-US")} evicted tokens behind the markers in the window, ${markerTokens.toLocaleString("en-US")} marker tokens; ${references} references made) | ≥ 50× |`,
+);
+console.log(
+  `| eviction latency | p50 ${f(results.evictionLatencyP50Ms)} ms, p95 ${f(results.evictionLatencyP95Ms)} ms; ${lateEvictions.length ? `max ${f(Math.max(...lateEvictions))} ms over the ${lateEvictions.length} evictions made once ≥ 1,000,000 tokens were evicted` : "fewer than 1,000,000 tokens evicted: run more turns"} | < 20 ms at 1M evicted tokens |`,
+);
 console.log(`| assembly overhead per turn | p50 ${f(results.assemblyP50Ms)} ms, p95 ${f(results.assemblyP95Ms)} ms | p95 < 50 ms |`);
 mkdirSync(join(repo, ".sylk-bench"), { recursive: true });
 writeFileSync(join(repo, ".sylk-bench/context.json"), JSON.stringify(results, null, 2));

@@ -41,10 +41,15 @@ const { values } = parseArgs({
   },
 });
 if (!values.tree || !existsSync(values.tree)) {
-  console.error("Usage: node scripts/bench-everyday.mjs --tree <dir> [--rounds 15] [--home <SYLK_HOME>] (a checkout of a large repository)");
+  console.error(
+    "Usage: node scripts/bench-everyday.mjs --tree <dir> [--rounds 15] [--home <SYLK_HOME>] (a checkout of a large repository)",
+  );
   process.exit(2);
 }
-for (const [command, debianPackage] of [["rg", "ripgrep"], ["find", "findutils"]]) {
+for (const [command, debianPackage] of [
+  ["rg", "ripgrep"],
+  ["find", "findutils"],
+]) {
   try {
     execFileSync("which", [command], { stdio: "ignore" });
   } catch {
@@ -142,7 +147,9 @@ const memory = await measureTuiMemory({ sylk, tree, env, query: queries[0], log:
 const p = (samples, q) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(q * samples.length))];
 const f1 = (x) => x.toFixed(1);
 const row = (name, mine, reference, referenceName, target) =>
-  console.log(`| ${name} | ${f1(p(mine, 0.5))} / ${f1(p(mine, 0.95))} ms | ${referenceName}: ${f1(p(reference, 0.5))} / ${f1(p(reference, 0.95))} ms | ${f1(p(mine, 0.5) / p(reference, 0.5))}× | ${target} |`);
+  console.log(
+    `| ${name} | ${f1(p(mine, 0.5))} / ${f1(p(mine, 0.95))} ms | ${referenceName}: ${f1(p(reference, 0.5))} / ${f1(p(reference, 0.95))} ms | ${f1(p(mine, 0.5) / p(reference, 0.5))}× | ${target} |`,
+  );
 console.log(`\nEveryday speed on ${tree} (${files.length} files), ${rounds} rounds, p50 / p95\n`);
 console.log("| measure | sylk | reference | ratio at p50 | target |");
 console.log("| --- | --- | --- | --- | --- |");

@@ -51,7 +51,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.tree || !existsSync(values.tree)) {
-  console.error("Usage: node scripts/bench-faults.mjs --tree <dir> [--trials 50] [--seed 11] [--fault-runs 5] [--only index,stream,tool,evict,model,disk] (a checkout of a large repository)");
+  console.error(
+    "Usage: node scripts/bench-faults.mjs --tree <dir> [--trials 50] [--seed 11] [--fault-runs 5] [--only index,stream,tool,evict,model,disk] (a checkout of a large repository)",
+  );
   process.exit(2);
 }
 if (!existsSync(join(repo, "dist/src/app/project-services.js"))) {

@@ -17,7 +17,14 @@ import { parseArgs } from "node:util";
 import { grepRows } from "./lib/bench-grep-rows.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const { values } = parseArgs({ options: { tree: { type: "string" }, rounds: { type: "string", default: "15" }, home: { type: "string" }, seed: { type: "string", default: "11" } } });
+const { values } = parseArgs({
+  options: {
+    tree: { type: "string" },
+    rounds: { type: "string", default: "15" },
+    home: { type: "string" },
+    seed: { type: "string", default: "11" },
+  },
+});
 if (!values.tree || !existsSync(values.tree)) {
   console.error("Usage: node scripts/bench-grep.mjs --tree <dir> [--rounds 15] [--home <SYLK_HOME>]");
   process.exit(2);
@@ -32,7 +39,8 @@ const tree = resolve(values.tree);
 const home = values.home ? resolve(values.home) : mkdtempSync(join(tmpdir(), "sylk-bench-grep-"));
 const env = { ...process.env, SYLK_HOME: home };
 delete env.CI;
-if (spawnSync(process.execPath, [join(repo, "bin/sylk.js"), "index", "--yes", tree], { env, stdio: "inherit" }).status !== 0) process.exit(1);
+if (spawnSync(process.execPath, [join(repo, "bin/sylk.js"), "index", "--yes", tree], { env, stdio: "inherit" }).status !== 0)
+  process.exit(1);
 
 const { scanProject } = await import(join(repo, "dist/src/indexer/scanner.js"));
 const { defaultConfig } = await import(join(repo, "dist/src/config/schema.js"));

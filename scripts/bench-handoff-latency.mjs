@@ -18,7 +18,9 @@ import { parseArgs } from "node:util";
 import { startFakeMessagesServer } from "./lib/fake-messages-server.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const { values } = parseArgs({ options: { sessions: { type: "string", default: "20" }, turns: { type: "string", default: "40,120,300" } } });
+const { values } = parseArgs({
+  options: { sessions: { type: "string", default: "20" }, turns: { type: "string", default: "40,120,300" } },
+});
 const sessions = Number(values.sessions);
 const turnCounts = values.turns.split(",").map(Number);
 
@@ -26,7 +28,8 @@ const { openProject } = await import(join(repo, "dist/src/app/project-services.j
 const { openAgentSession } = await import(join(repo, "dist/src/app/session/open-agent-session.js"));
 
 /** ~600 tokens each, one per turn: the model never reads a file twice, so its quality never degrades and only /handoff hands off. */
-const fileText = (index) => `${Array.from({ length: 35 }, (_, line) => `entry ${index}.${line}: ${((index + 1) * 7919 * (line + 3)) % 1_000_003} ok`).join("\n")}\n`;
+const fileText = (index) =>
+  `${Array.from({ length: 35 }, (_, line) => `entry ${index}.${line}: ${((index + 1) * 7919 * (line + 3)) % 1_000_003} ok`).join("\n")}\n`;
 
 function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

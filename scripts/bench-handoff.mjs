@@ -54,7 +54,8 @@ function gpPolicy({ learning, random, pooling = true, priorShape = "learned-onse
       const [agentType, model] = key.split("/");
       return { agentType, model, statistics };
     });
-  const profileNow = () => pooledProfile({ agentType: session.type, model: session.model, windowTokens: WINDOW, rows: rows(), random, pooling });
+  const profileNow = () =>
+    pooledProfile({ agentType: session.type, model: session.model, windowTokens: WINDOW, rows: rows(), random, pooling });
   const learn = () => {
     const key = `${session.type}/${session.model}`;
     learning.set(key, withInstance(learning.get(key) ?? emptyStatistics(), detector.summary()));
@@ -104,8 +105,7 @@ function firingsOf(session, records, firingKind) {
     if (record.decidedAt < session.onset) {
       early++;
       if (Number.isFinite(session.onset)) earlyAt.push(record.decidedAt / session.onset);
-    }
-    else delays.push(record.turn - crossedAt);
+    } else delays.push(record.turn - crossedAt);
     crossedAt = undefined;
     if (firingKind === "evict") break; // the token policy's first eviction is its firing
   }
@@ -139,7 +139,9 @@ function comparePolicies(seed) {
     "Bayes detector, all but the onset known, evidence 0.9": [bayesPolicy(0.9), "handoff"],
     oracle: [oraclePolicy(), "handoff"],
   };
-  const results = Object.fromEntries(Object.keys(policies).map((name) => [name, { quality: [], delays: [], early: [], earlyAt: [], missed: 0, neverDegradedFired: 0 }]));
+  const results = Object.fromEntries(
+    Object.keys(policies).map((name) => [name, { quality: [], delays: [], early: [], earlyAt: [], missed: 0, neverDegradedFired: 0 }]),
+  );
   let neverDegraded = 0;
   for (let index = 0; index < SESSIONS; index++) {
     const type = AGENT_TYPES[Math.floor(random() * AGENT_TYPES.length)];
@@ -200,7 +202,17 @@ function learningCurve(seed, checkpoints, priorShape) {
     for (let index = 1; index <= Math.max(...checkpoints); index++) {
       runSession(makeSession(world, random, target.type, target.model, 0), policy);
       if (checkpoints.includes(index)) {
-        const profile = pooledProfile({ agentType: target.type, model: target.model, windowTokens: WINDOW, rows: [...learning.entries()].map(([key, statistics]) => ({ agentType: key.split("/")[0], model: key.split("/")[1], statistics })), pooling });
+        const profile = pooledProfile({
+          agentType: target.type,
+          model: target.model,
+          windowTokens: WINDOW,
+          rows: [...learning.entries()].map(([key, statistics]) => ({
+            agentType: key.split("/")[0],
+            model: key.split("/")[1],
+            statistics,
+          })),
+          pooling,
+        });
         errors.push(Math.abs(profile.onsetTokens - truth) / truth);
       }
     }
@@ -245,13 +257,30 @@ function gpTiming(runs) {
 const comparison = comparePolicies(SEED);
 const checkpoints = [5, 10, 20];
 const shapes = ["learned-onset", "plateau-then-decline", "plateau"];
-const learningRuns = Object.fromEntries(shapes.map((shape) => [shape, Array.from({ length: LEARNING_SEEDS }, (_, index) => learningCurve(SEED * 1000 + index + 1, checkpoints, shape))]));
+const learningRuns = Object.fromEntries(
+  shapes.map((shape) => [
+    shape,
+    Array.from({ length: LEARNING_SEEDS }, (_, index) => learningCurve(SEED * 1000 + index + 1, checkpoints, shape)),
+  ]),
+);
 const learning = Object.fromEntries(
   shapes.flatMap((shape) =>
     ["pooled", "unpooled"].map((kind) => {
       const runs = learningRuns[shape];
       const at = (index) => runs.map((run) => run[kind][index]);
-      return [`${kind}, ${shape} prior`, Object.fromEntries(checkpoints.map((n, index) => [n, { median: percentile(at(index), 50), mean: mean(at(index)), within15: at(index).filter((error) => error <= 0.15).length / runs.length }]))];
+      return [
+        `${kind}, ${shape} prior`,
+        Object.fromEntries(
+          checkpoints.map((n, index) => [
+            n,
+            {
+              median: percentile(at(index), 50),
+              mean: mean(at(index)),
+              within15: at(index).filter((error) => error <= 0.15).length / runs.length,
+            },
+          ]),
+        ),
+      ];
     }),
   ),
 );
@@ -260,12 +289,18 @@ const timing = gpTiming(100);
 const fmt = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "∞");
 const pct = (value) => `${(100 * value).toFixed(1)} %`;
 const lines = [];
-lines.push(`Seed ${SEED}, ${SESSIONS} sessions (${comparison.neverDegraded} never degrade), 200k window; GP controller firings by condition: ${JSON.stringify(comparison.gpConditions)}`);
+lines.push(
+  `Seed ${SEED}, ${SESSIONS} sessions (${comparison.neverDegraded} never degrade), 200k window; GP controller firings by condition: ${JSON.stringify(comparison.gpConditions)}`,
+);
 lines.push("");
-lines.push("| policy | median delay (turns) | p90 delay | missed | firings before onset / session | sessions with one (false-firing sessions) | where (median share of the onset) | never-degrading sessions firing | mean true quality | of oracle |");
+lines.push(
+  "| policy | median delay (turns) | p90 delay | missed | firings before onset / session | sessions with one (false-firing sessions) | where (median share of the onset) | never-degrading sessions firing | mean true quality | of oracle |",
+);
 lines.push("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const row of comparison.rows) {
-  lines.push(`| ${row.policy} | ${fmt(row.medianDelay)} | ${fmt(row.p90Delay)} | ${row.missed} | ${fmt(row.earlyPerSession, 3)} | ${pct(row.sessionsWithEarly)} | ${Number.isFinite(row.earlyAtMedian) ? pct(row.earlyAtMedian) : "–"} | ${pct(row.neverDegradedFired)} | ${row.quality.toFixed(4)} | ${pct(row.ofOracle)} |`);
+  lines.push(
+    `| ${row.policy} | ${fmt(row.medianDelay)} | ${fmt(row.p90Delay)} | ${row.missed} | ${fmt(row.earlyPerSession, 3)} | ${pct(row.sessionsWithEarly)} | ${Number.isFinite(row.earlyAtMedian) ? pct(row.earlyAtMedian) : "–"} | ${pct(row.neverDegradedFired)} | ${row.quality.toFixed(4)} | ${pct(row.ofOracle)} |`,
+  );
 }
 lines.push("");
 lines.push(`Learned onset, relative error for one (type, model) over ${LEARNING_SEEDS} seeds (median / mean / share within 15 %):`);
@@ -273,11 +308,18 @@ lines.push("");
 lines.push(`| sessions | ${checkpoints.map((n) => `${n}`).join(" | ")} |`);
 lines.push(`| --- | ${checkpoints.map(() => "---").join(" | ")} |`);
 for (const kind of Object.keys(learning)) {
-  lines.push(`| ${kind} | ${checkpoints.map((n) => `${pct(learning[kind][n].median)} / ${pct(learning[kind][n].mean)} / ${pct(learning[kind][n].within15)}`).join(" | ")} |`);
+  lines.push(
+    `| ${kind} | ${checkpoints.map((n) => `${pct(learning[kind][n].median)} / ${pct(learning[kind][n].mean)} / ${pct(learning[kind][n].within15)}`).join(" | ")} |`,
+  );
 }
 lines.push("");
-lines.push(`Detector with 181–200 observations (${timing.samples} turns): observe p50 ${fmt(timing.update.p50, 3)} ms, p95 ${fmt(timing.update.p95, 3)} ms; check p50 ${fmt(timing.predict.p50, 3)} ms, p95 ${fmt(timing.predict.p95, 3)} ms; observe + check p95 ${fmt(timing.updateAndPredict.p95, 3)} ms`);
+lines.push(
+  `Detector with 181–200 observations (${timing.samples} turns): observe p50 ${fmt(timing.update.p50, 3)} ms, p95 ${fmt(timing.update.p95, 3)} ms; check p50 ${fmt(timing.predict.p50, 3)} ms, p95 ${fmt(timing.predict.p95, 3)} ms; observe + check p95 ${fmt(timing.updateAndPredict.p95, 3)} ms`,
+);
 console.log(lines.join("\n"));
 
 mkdirSync(join(repo, ".sylk-bench"), { recursive: true });
-writeFileSync(join(repo, ".sylk-bench/handoff.json"), JSON.stringify({ seed: SEED, sessions: SESSIONS, triggers: TRIGGERS, comparison, learning, learningRuns, timing }, null, 2));
+writeFileSync(
+  join(repo, ".sylk-bench/handoff.json"),
+  JSON.stringify({ seed: SEED, sessions: SESSIONS, triggers: TRIGGERS, comparison, learning, learningRuns, timing }, null, 2),
+);

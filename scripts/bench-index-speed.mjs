@@ -79,7 +79,11 @@ timed(["index", "--json", tree]); // back to the original content
 // 4. Search latency per signal, in one process each, beside rg on the same terms.
 const queries = sampleQueries(tree, scan.files, Number(values.queries), Number(values.seed));
 const search = {};
-for (const [mode, signals] of [["fulltext", "fulltext"], ["vector", "vector"], ["hybrid", "fulltext,vector"]]) {
+for (const [mode, signals] of [
+  ["fulltext", "fulltext"],
+  ["vector", "vector"],
+  ["hybrid", "fulltext,vector"],
+]) {
   const run = spawnSync(process.execPath, [sylk, "-C", tree, "search", "--json", "--k", "10", "--signals", signals, "-"], {
     env,
     input: `${queries.join("\n")}\n`,
@@ -87,7 +91,10 @@ for (const [mode, signals] of [["fulltext", "fulltext"], ["vector", "vector"], [
     maxBuffer: 1 << 28,
   });
   if (run.status !== 0) throw new Error(`search ${mode} failed: ${run.stderr}`);
-  const took = run.stdout.trim().split("\n").map((line) => JSON.parse(line).tookMs);
+  const took = run.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line).tookMs);
   search[mode] = percentiles(took);
 }
 // A one-off search in a new process: reads its terms' postings from the snapshot, uses sqlite-vec for vectors.
@@ -128,12 +135,20 @@ const f1 = (x) => (x === null || x === undefined ? "n/a" : x.toFixed(1));
 console.log(`\nSpeed on ${tree} (${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(1)} MB), ${queries.length} queries\n`);
 console.log("| measure | result |");
 console.log("| --- | --- |");
-console.log(`| cold index | ${f1(results.coldIndex.seconds)} s, ${f1(results.coldIndex.filesPerSecond)} files/s, ${f1(results.coldIndex.megabytesPerSecond)} MB/s, peak RSS ${f1(results.coldIndex.peakRssMB)} MB, ${results.coldIndex.chunks} chunks |`);
+console.log(
+  `| cold index | ${f1(results.coldIndex.seconds)} s, ${f1(results.coldIndex.filesPerSecond)} files/s, ${f1(results.coldIndex.megabytesPerSecond)} MB/s, peak RSS ${f1(results.coldIndex.peakRssMB)} MB, ${results.coldIndex.chunks} chunks |`,
+);
 if (results.coldIndex.cpuSeconds !== null) {
-  console.log(`| cold index CPU (user + system, all threads) | ${f1(results.coldIndex.cpuSeconds)} s, ${f1(results.coldIndex.cpuSeconds / results.coldIndex.seconds)} cores busy on average |`);
+  console.log(
+    `| cold index CPU (user + system, all threads) | ${f1(results.coldIndex.cpuSeconds)} s, ${f1(results.coldIndex.cpuSeconds / results.coldIndex.seconds)} cores busy on average |`,
+  );
 }
-console.log(`| fresh check (new process) | ${f1(results.freshCheck.processSeconds * 1000)} ms process, ${f1(results.freshCheck.inProcessMs)} ms in process |`);
-console.log(`| one-file refresh, sylk index | ${f1(results.oneFileRefresh.cliProcessSeconds * 1000)} ms process, ${f1(results.oneFileRefresh.cliInProcessMs)} ms in process |`);
+console.log(
+  `| fresh check (new process) | ${f1(results.freshCheck.processSeconds * 1000)} ms process, ${f1(results.freshCheck.inProcessMs)} ms in process |`,
+);
+console.log(
+  `| one-file refresh, sylk index | ${f1(results.oneFileRefresh.cliProcessSeconds * 1000)} ms process, ${f1(results.oneFileRefresh.cliInProcessMs)} ms in process |`,
+);
 console.log(`| one-file refresh, watcher (refreshPaths) | ${f1(results.oneFileRefresh.watcherMs)} ms |`);
 for (const mode of ["fulltext", "vector", "hybrid", "ripgrep"]) {
   console.log(`| search ${mode} | p50 ${f1(search[mode].p50)} ms, p95 ${f1(search[mode].p95)} ms |`);
@@ -167,7 +182,6 @@ function percentiles(samples) {
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   return { p50: at(0.5), p95: at(0.95), n: sorted.length };
 }
-
 
 function ensureTool(command, debianPackage) {
   try {

@@ -26,7 +26,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.baseline || !values.candidate) {
-  console.error("Usage: node scripts/bench-install.mjs --baseline <checkout> --baseline-node <dir|system> --candidate <checkout> --candidate-node <dir|system> [--rounds 3]");
+  console.error(
+    "Usage: node scripts/bench-install.mjs --baseline <checkout> --baseline-node <dir|system> --candidate <checkout> --candidate-node <dir|system> [--rounds 3]",
+  );
   process.exit(2);
 }
 
@@ -53,7 +55,12 @@ for (let round = 0; round < Number(values.rounds); round++) {
   for (const subject of subjects) {
     rmSync(join(subject.checkout, "node_modules"), { recursive: true, force: true });
     const started = performance.now();
-    const result = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: subject.checkout, env: subject.env, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    const result = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], {
+      cwd: subject.checkout,
+      env: subject.env,
+      stdio: ["ignore", "ignore", "pipe"],
+      encoding: "utf8",
+    });
     const seconds = (performance.now() - started) / 1000;
     if (result.status !== 0) {
       console.error(result.stderr);
@@ -71,5 +78,7 @@ for (const subject of subjects) {
   const disk = kibibytes(subject.checkout, false) / 1024;
   const bytes = kibibytes(subject.checkout, true) / 1024;
   const rounds = subject.times.map((seconds) => seconds.toFixed(1)).join(", ");
-  console.log(`| ${subject.name} (${subject.checkout}) | ${subject.node} | ${median(subject.times).toFixed(1)} s (${rounds}) | ${disk.toFixed(0)} MiB | ${bytes.toFixed(0)} MiB |`);
+  console.log(
+    `| ${subject.name} (${subject.checkout}) | ${subject.node} | ${median(subject.times).toFixed(1)} s (${rounds}) | ${disk.toFixed(0)} MiB | ${bytes.toFixed(0)} MiB |`,
+  );
 }

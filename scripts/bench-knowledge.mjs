@@ -69,10 +69,16 @@ const SEED = Number(values.seed);
 const BASELINE_ENTRIES = 100;
 const WARM_UP = 50;
 if (
-  !Number.isInteger(ENTRIES) || ENTRIES < 1 || !Number.isInteger(PROMPTS) || PROMPTS < 1 || !Number.isInteger(SEED) ||
+  !Number.isInteger(ENTRIES) ||
+  ENTRIES < 1 ||
+  !Number.isInteger(PROMPTS) ||
+  PROMPTS < 1 ||
+  !Number.isInteger(SEED) ||
   (ONLY !== undefined && ONLY !== "latency" && ONLY !== "coverage")
 ) {
-  console.error("usage: node scripts/bench-knowledge.mjs [--only latency|coverage] [--entries N] [--prompts N] [--seed N] [--locomo <dir>] [--json <file>]");
+  console.error(
+    "usage: node scripts/bench-knowledge.mjs [--only latency|coverage] [--entries N] [--prompts N] [--seed N] [--locomo <dir>] [--json <file>]",
+  );
   process.exit(2);
 }
 
@@ -124,7 +130,9 @@ hotfix feature refactor cleanup rename deprecate remove upgrade downgrade patch 
 backward compatible flaky slow fast latency throughput p95 quota limit rate throttle backoff jitter circuit
 fallback replica shard partition leader follower election consensus snapshot wal vacuum analyze explain
 plan cost estimate budget window context prompt embedding vector rank score bm25 tokenizer stemmer
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);
 const ZIPF = (() => {
   const weights = VOCABULARY.map((_, rank) => 1 / (rank + 1));
   const total = weights.reduce((a, b) => a + b, 0);
@@ -147,15 +155,52 @@ const pick = (random, list) => list[Math.floor(random() * list.length)];
 /** Rare project identifiers (a module, a flag, a table): each in a handful of items, what "narrow" prompts ask about. */
 const RARE = (() => {
   const random = rng(SEED * 7919 + 17);
-  const prefixes = ["ledger", "invoice", "tenant", "billing", "payout", "refund", "ingest", "export", "audit", "onboarding", "catalog", "pricing", "inventory", "shipment", "webhook", "scheduler", "notifier", "reconciler"];
-  const suffixes = ["sync", "guard", "batcher", "resolver", "mapper", "cursor", "limiter", "gateway", "adapter", "registry", "sweeper", "backfill", "watchdog", "splitter"];
+  const prefixes = [
+    "ledger",
+    "invoice",
+    "tenant",
+    "billing",
+    "payout",
+    "refund",
+    "ingest",
+    "export",
+    "audit",
+    "onboarding",
+    "catalog",
+    "pricing",
+    "inventory",
+    "shipment",
+    "webhook",
+    "scheduler",
+    "notifier",
+    "reconciler",
+  ];
+  const suffixes = [
+    "sync",
+    "guard",
+    "batcher",
+    "resolver",
+    "mapper",
+    "cursor",
+    "limiter",
+    "gateway",
+    "adapter",
+    "registry",
+    "sweeper",
+    "backfill",
+    "watchdog",
+    "splitter",
+  ];
   const names = new Set();
   while (names.size < 1500) names.add(`${pick(random, prefixes)}_${pick(random, suffixes)}${Math.floor(random() * 40)}`);
   return [...names];
 })();
 
 /** Words no item holds: what "none" prompts are made of. */
-const ABSENT = "tomato basil trellis compost mulch seedling orchard vineyard sourdough croissant espresso saffron paprika cinnamon lavender tulip orchid maple walnut harbor lighthouse glacier canyon meadow".split(" ");
+const ABSENT =
+  "tomato basil trellis compost mulch seedling orchard vineyard sourdough croissant espresso saffron paprika cinnamon lavender tulip orchid maple walnut harbor lighthouse glacier canyon meadow".split(
+    " ",
+  );
 
 const FILLERS = ["the", "a", "when", "for", "with", "in", "on", "before", "after", "and", "of", "to"];
 
@@ -169,13 +214,18 @@ function phrase(random, words) {
 }
 
 const FRAMES = {
-  rule: (random) => `${pick(random, ["Always", "Never", "You must", "Do not"])} ${phrase(random, 3)} ${pick(random, ["when", "unless", "before", "after"])} ${phrase(random, 3)}.`,
+  rule: (random) =>
+    `${pick(random, ["Always", "Never", "You must", "Do not"])} ${phrase(random, 3)} ${pick(random, ["when", "unless", "before", "after"])} ${phrase(random, 3)}.`,
   preference: (random) => `Prefer ${phrase(random, 2)} over ${phrase(random, 2)} for ${phrase(random, 3)}.`,
   definition: (random) => `"${zipfWord(random)} ${zipfWord(random)}" means the ${phrase(random, 3)} that ${phrase(random, 3)}.`,
-  fact: (random) => `The ${phrase(random, 2)} ${pick(random, ["runs on", "lives in", "depends on", "is owned by", "is configured in"])} ${phrase(random, 3)}.`,
-  learning: (random) => `When ${pick(random, ["run_command", "edit_file", "read_file", "grep", "write_file"])} failed with "${phrase(random, 4)}", this worked: ${phrase(random, 4)}.`,
-  skill: (random) => `${pick(random, ["Composite", "Script", "Template"])} skill: ${phrase(random, 4)}; steps: ${phrase(random, 3)}, then ${phrase(random, 3)}.`,
-  external: (random) => `From the ${pick(random, ["vendor docs", "RFC", "team wiki", "upstream changelog"])}: ${phrase(random, 4)} ${pick(random, ["requires", "replaces", "conflicts with"])} ${phrase(random, 3)}.`,
+  fact: (random) =>
+    `The ${phrase(random, 2)} ${pick(random, ["runs on", "lives in", "depends on", "is owned by", "is configured in"])} ${phrase(random, 3)}.`,
+  learning: (random) =>
+    `When ${pick(random, ["run_command", "edit_file", "read_file", "grep", "write_file"])} failed with "${phrase(random, 4)}", this worked: ${phrase(random, 4)}.`,
+  skill: (random) =>
+    `${pick(random, ["Composite", "Script", "Template"])} skill: ${phrase(random, 4)}; steps: ${phrase(random, 3)}, then ${phrase(random, 3)}.`,
+  external: (random) =>
+    `From the ${pick(random, ["vendor docs", "RFC", "team wiki", "upstream changelog"])}: ${phrase(random, 4)} ${pick(random, ["requires", "replaces", "conflicts with"])} ${phrase(random, 3)}.`,
 };
 
 /** The `index`-th item of the sequence for this seed (so the 100-item store holds the first 100 of the 10,000). */
@@ -201,7 +251,12 @@ function generateItems(count, seed) {
       frame = FRAMES.learning;
       extra.source = "agent";
       extra.confidence = Math.round((0.1 + random() * 0.85) * 100) / 100; // some below the shown 0.2
-      extra.details = { tool: "run_command", signature: `sig-${index}`, successes: 1 + Math.floor(random() * 5), failures: Math.floor(random() * 3) };
+      extra.details = {
+        tool: "run_command",
+        signature: `sig-${index}`,
+        successes: 1 + Math.floor(random() * 5),
+        failures: Math.floor(random() * 3),
+      };
     } else if (roll < 0.93) {
       layer = "skill_patterns";
       kind = pick(random, ["composite", "script", "template"]);
@@ -473,11 +528,15 @@ async function latency() {
     const withContext = rows.filter((r) => r.large.chars > 0).length;
     const meanChars = rows.reduce((sum, r) => sum + r.large.chars, 0) / Math.max(1, rows.length);
     const meanRows = rows.reduce((sum, r) => sum + r.like.rows, 0) / Math.max(1, rows.length);
-    console.log(`| ${label} | ${s.n} | ${f(s.p50)} | ${f(s.p95)} | ${f(s.p99)} | ${f(s.max)} | ${withContext} | ${meanChars.toFixed(0)} chars | ${meanRows.toFixed(0)} |`);
+    console.log(
+      `| ${label} | ${s.n} | ${f(s.p50)} | ${f(s.p95)} | ${f(s.p99)} | ${f(s.max)} | ${withContext} | ${meanChars.toFixed(0)} chars | ${meanRows.toFixed(0)} |`,
+    );
   };
   line(`**all, ${ENTRIES.toLocaleString("en")} items**`, report.large.all, results);
   for (const kind of kinds) line(kind, report.byKind[kind].large, of(kind));
-  console.log(`\nThe first call after opening the project (cold: the knowledge index loads): ${f(first.ms)}; opening the project took ${f(big.openMs)}.\n`);
+  console.log(
+    `\nThe first call after opening the project (cold: the knowledge index loads): ${f(first.ms)}; opening the project took ${f(big.openMs)}.\n`,
+  );
 
   console.log(`Baselines, the same prompts in the same pass (interleaved):\n`);
   console.log("| | p50 | p95 | p99 | max |");
@@ -495,12 +554,20 @@ async function latency() {
   console.log("| stage | share | p50 | p95 |");
   console.log("| --- | ---: | ---: | ---: |");
   console.log(`| **the whole call** (this pass: no baseline between calls) | 100 % | ${f(st.totalMs.p50)} | ${f(st.totalMs.p95)} |`);
-  console.log(`| store search (4 layers: BM25 per keyword, rows read) | ${(st.share.search * 100).toFixed(0)} % | ${f(st.searchMs.p50)} | ${f(st.searchMs.p95)} |`);
+  console.log(
+    `| store search (4 layers: BM25 per keyword, rows read) | ${(st.share.search * 100).toFixed(0)} % | ${f(st.searchMs.p50)} | ${f(st.searchMs.p95)} |`,
+  );
   console.log(`| \`uses\` update of the items shown | ${(st.share.used * 100).toFixed(0)} % | ${f(st.usedMs.p50)} | ${f(st.usedMs.p95)} |`);
-  console.log(`| the rest (keywords, retriever, tools, inquiries, assembly) | ${(st.share.rest * 100).toFixed(0)} % | ${f(st.restMs.p50)} | ${f(st.restMs.p95)} |`);
-  console.log(`| of which \`extractKeywords\` (timed alone) | ${(st.share.keywords * 100).toFixed(1)} % | ${f(st.keywordsMs.p50)} | ${f(st.keywordsMs.p95)} |`);
+  console.log(
+    `| the rest (keywords, retriever, tools, inquiries, assembly) | ${(st.share.rest * 100).toFixed(0)} % | ${f(st.restMs.p50)} | ${f(st.restMs.p95)} |`,
+  );
+  console.log(
+    `| of which \`extractKeywords\` (timed alone) | ${(st.share.keywords * 100).toFixed(1)} % | ${f(st.keywordsMs.p50)} | ${f(st.keywordsMs.p95)} |`,
+  );
   const target = report.large.all.p95 < 10;
-  console.log(`\nTarget p95 < 10 ms with ${ENTRIES.toLocaleString("en")} entries: ${target ? "met" : "NOT met"} (${f(report.large.all.p95)}).\n`);
+  console.log(
+    `\nTarget p95 < 10 ms with ${ENTRIES.toLocaleString("en")} entries: ${target ? "met" : "NOT met"} (${f(report.large.all.p95)}).\n`,
+  );
   return report;
 }
 
@@ -528,7 +595,11 @@ const share = (count, total) => (total > 0 ? count / total : 0);
  * of its evidence turns has a matchable sentence found in it (normalised substring; see the doc).
  */
 async function coverage(dir) {
-  const readJsonl = (name) => readFileSync(join(dir, name), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  const readJsonl = (name) =>
+    readFileSync(join(dir, name), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
   const turns = readJsonl("turns.jsonl");
   const queries = readJsonl("queries.jsonl").filter((query) => query.category !== 5);
   const conversations = [...new Set(turns.map((turn) => turn.conv_id))];
@@ -540,14 +611,20 @@ async function coverage(dir) {
   opened.push(services);
   const config = services.loadedConfig.config.observationalMemory;
   const settings = { messageTokenThreshold: config.messageTokenThreshold, observationTokenThreshold: config.observationTokenThreshold };
-  const limits = { memoryTokenBudget: COVERAGE_BUDGET, maxReflectionsInContext: config.maxReflectionsInContext, maxObservationsInContext: config.maxObservationsInContext };
+  const limits = {
+    memoryTokenBudget: COVERAGE_BUDGET,
+    maxReflectionsInContext: config.maxReflectionsInContext,
+    maxObservationsInContext: config.maxObservationsInContext,
+  };
 
   const perConversation = [];
   const perQuestion = [];
   for (const conversation of conversations) {
     const started = performance.now();
     // In order: session by session, turn by turn (`turn_index` counts within a session).
-    const convTurns = turns.filter((turn) => turn.conv_id === conversation).sort((a, b) => a.session - b.session || a.turn_index - b.turn_index);
+    const convTurns = turns
+      .filter((turn) => turn.conv_id === conversation)
+      .sort((a, b) => a.session - b.session || a.turn_index - b.turn_index);
     const firstSpeaker = convTurns[0]?.speaker;
     const sessionId = `locomo-${conversation}`;
     const rows = [];
@@ -562,11 +639,24 @@ async function coverage(dir) {
       recentOfType: (...args) => services.contentStore.recentOfType(...args),
       deleteDerived: (...args) => services.contentStore.deleteDerived(...args),
     };
-    const buffer = new ObservationBuffer({ store, sessionId, rows: () => rows, observer: undefined, settings, report: (message) => reports.push(message) });
+    const buffer = new ObservationBuffer({
+      store,
+      sessionId,
+      rows: () => rows,
+      observer: undefined,
+      settings,
+      report: (message) => reports.push(message),
+    });
     for (const [ordinal, turn] of convTurns.entries()) {
       // The conversation's first speaker is the user, the other the assistant (the observer's "User:" / "Assistant:"; the text keeps the name).
       const role = turn.speaker === firstSpeaker ? "user" : "assistant";
-      rows.push({ ordinal, message: { role, content: [{ type: "text", text: turnText(turn) }] }, turn: ordinal, entryIds: [], evictedBy: null });
+      rows.push({
+        ordinal,
+        message: { role, content: [{ type: "text", text: turnText(turn) }] },
+        turn: ordinal,
+        entryIds: [],
+        evictedBy: null,
+      });
       // A Sylk run is a prompt and its answer, and the buffer is signalled when a run ends: here after every second turn of a
       // session, after a session's last turn, and after the conversation's last.
       const next = convTurns[ordinal + 1];
@@ -579,7 +669,9 @@ async function coverage(dir) {
 
     // What SessionKnowledge.memory() reads, and what systemContextFor's assemblePrompt makes of it.
     const notes = (type) =>
-      services.contentStore.recentOfType(sessionId, type, 200).map((entry) => ({ content: entry.content, tokenCount: entry.tokenCount, createdAt: new Date(entry.timestamp) }));
+      services.contentStore
+        .recentOfType(sessionId, type, 200)
+        .map((entry) => ({ content: entry.content, tokenCount: entry.tokenCount, createdAt: new Date(entry.timestamp) }));
     const memory = { reflections: notes("reflection"), observations: notes("observation") };
     const selected = selectMemory(memory, limits);
     const memoryText = assemblePrompt("", [], memory, limits);
@@ -613,7 +705,14 @@ async function coverage(dir) {
     for (const query of convQueries) {
       const evidence = query.evidence.filter((id) => matchable.has(id));
       const scorable = evidence.filter((id) => (matchable.get(id) ?? []).length > 0);
-      const row = { conv_id: conversation, query_id: query.query_id, category: query.category, category_name: query.category_name, evidence: evidence.length, scorable: scorable.length };
+      const row = {
+        conv_id: conversation,
+        query_id: query.query_id,
+        category: query.category,
+        category_name: query.category_name,
+        evidence: evidence.length,
+        scorable: scorable.length,
+      };
       for (const [side, text] of Object.entries(texts)) {
         row[side] = scorable.some((id) => present(id, text));
         row[`${side}All`] = scorable.length > 0 && scorable.every((id) => present(id, text));
@@ -623,7 +722,9 @@ async function coverage(dir) {
       convRows.push(row);
       perQuestion.push(row);
     }
-    const generations = services.contentStore.recentOfType(sessionId, "reflection", 200).map((entry) => Number(entry.metadata.generation ?? 1));
+    const generations = services.contentStore
+      .recentOfType(sessionId, "reflection", 200)
+      .map((entry) => Number(entry.metadata.generation ?? 1));
     perConversation.push({
       conv_id: conversation,
       turns: convTurns.length,
@@ -649,7 +750,9 @@ async function coverage(dir) {
       reports,
       ms: performance.now() - started,
     });
-    console.error(`  ${conversation}: ${convTurns.length} turns, ${convRows.length} questions, ${(performance.now() - started).toFixed(0)} ms`);
+    console.error(
+      `  ${conversation}: ${convTurns.length} turns, ${convRows.length} questions, ${(performance.now() - started).toFixed(0)} ms`,
+    );
   }
 
   const tally = (rows) => {
@@ -688,7 +791,9 @@ async function coverage(dir) {
     `${conversations.length} conversations, ${overall.questions} questions (category 5 excluded; ${overall.unscorable} have no matchable evidence sentence and count as not present). ` +
       `The real \`ObservationBuffer\` with the extractive observer; memory: the assembled Conversation Memory; recent: the newest turns within the same budget.\n`,
   );
-  console.log("| conversation | turns (tokens) | questions | **memory** | **recent turns** | memory / recent | kept by the observer at all (tokens written) | memory tokens (section) | recent tokens (turns) | reflections / observations in memory (stored) |");
+  console.log(
+    "| conversation | turns (tokens) | questions | **memory** | **recent turns** | memory / recent | kept by the observer at all (tokens written) | memory tokens (section) | recent tokens (turns) | reflections / observations in memory (stored) |",
+  );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const conv of perConversation) {
     const rows = perQuestion.filter((row) => row.conv_id === conv.conv_id);
@@ -703,10 +808,14 @@ async function coverage(dir) {
       `${tokens(sum("memoryTokens") / perConversation.length)} (${tokens(sum("memorySectionTokens") / perConversation.length)}) mean | ${tokens(sum("recentTokens") / perConversation.length)} (${(sum("recentTurns") / perConversation.length).toFixed(0)}) mean | |`,
   );
   console.log(`\nBy category:\n`);
-  console.log("| category | questions | memory | recent turns | memory / recent | kept by the observer at all | all evidence: memory / recent |");
+  console.log(
+    "| category | questions | memory | recent turns | memory / recent | kept by the observer at all | all evidence: memory / recent |",
+  );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const [category, t] of Object.entries(byCategory)) {
-    console.log(`| ${category} ${t.name} | ${t.questions} | ${pct(t.memory)} | ${pct(t.recent)} | ${ratio(t.ratio)} | ${pct(t.observed)} | ${pct(t.memoryAll)} / ${pct(t.recentAll)} |`);
+    console.log(
+      `| ${category} ${t.name} | ${t.questions} | ${pct(t.memory)} | ${pct(t.recent)} | ${ratio(t.ratio)} | ${pct(t.observed)} | ${pct(t.memoryAll)} / ${pct(t.recentAll)} |`,
+    );
   }
   console.log(
     `\nAll evidence turns present: memory ${pct(overall.memoryAll)}, recent turns ${pct(overall.recentAll)}. ` +

@@ -52,7 +52,11 @@ if (indexRun.status !== 0) {
   console.error(indexRun.stderr);
   process.exit(1);
 }
-const summary = indexRun.stdout.trim().split("\n").map((line) => JSON.parse(line)).find((event) => event.type === "summary");
+const summary = indexRun.stdout
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line))
+  .find((event) => event.type === "summary");
 console.error(`Indexed ${summary.indexed} files, ${summary.chunks} chunks in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 function runMode(signals) {
@@ -66,7 +70,12 @@ function runMode(signals) {
     child.on("error", reject);
     child.on("close", (code) => {
       if (code !== 0) return reject(new Error(`sylk search exited ${code}`));
-      resolvePromise(output.trim().split("\n").map((line) => JSON.parse(line)));
+      resolvePromise(
+        output
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line)),
+      );
     });
     // One query per line: a commit message's newlines become spaces.
     child.stdin.end(`${queries.map((query) => query.query.replace(/\s+/g, " ").trim()).join("\n")}\n`);
@@ -92,7 +101,11 @@ function score(responses) {
 }
 
 const results = {};
-for (const [mode, signals] of [["fulltext", "fulltext"], ["vector", "vector"], ["hybrid", "fulltext,vector"]]) {
+for (const [mode, signals] of [
+  ["fulltext", "fulltext"],
+  ["vector", "vector"],
+  ["hybrid", "fulltext,vector"],
+]) {
   const t = performance.now();
   const responses = await runMode(signals);
   if (responses.length !== queries.length) throw new Error(`${mode}: ${responses.length} answers for ${queries.length} queries`);

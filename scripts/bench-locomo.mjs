@@ -27,7 +27,11 @@ if (!values.data) {
 const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
 const { createPrefetcher } = await import(join(repo, "dist/src/context/prefetch/create-prefetcher.js"));
 
-const readJsonl = (name) => readFileSync(join(values.data, name), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+const readJsonl = (name) =>
+  readFileSync(join(values.data, name), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 const turns = readJsonl("turns.jsonl");
 const queries = readJsonl("queries.jsonl").filter((query) => query.category !== 5);
 const conversations = [...new Set(turns.map((turn) => turn.conv_id))];
@@ -96,8 +100,12 @@ console.log(`\nLoCoMo, ${conversations.length} conversations, ${n} questions (ca
 console.log("| retrieval | R@1 | R@5 | R@10 | all evidence @10 |");
 console.log("| --- | --- | --- | --- | --- |");
 console.log("| plain BM25 (bench README) | 0.262 | 0.514 | 0.593 | 0.537 |");
-console.log(`| sylk search_history (hybrid) | ${f(results.recall1)} | ${f(results.recall5)} | ${f(results.recall10)} | ${f(results.allEvidence10)} |`);
-console.log(`\nPrefetch (200k window, 10 % budget): an evidence turn injected for ${f(results.prefetchInjected)} of questions (Tier A ${f(results.prefetchInjectedTierA)}), ${results.prefetchTokensMean.toFixed(0)} tokens injected on average.`);
+console.log(
+  `| sylk search_history (hybrid) | ${f(results.recall1)} | ${f(results.recall5)} | ${f(results.recall10)} | ${f(results.allEvidence10)} |`,
+);
+console.log(
+  `\nPrefetch (200k window, 10 % budget): an evidence turn injected for ${f(results.prefetchInjected)} of questions (Tier A ${f(results.prefetchInjectedTierA)}), ${results.prefetchTokensMean.toFixed(0)} tokens injected on average.`,
+);
 console.log(`search_history latency: p50 ${results.searchP50Ms.toFixed(1)} ms, p95 ${results.searchP95Ms.toFixed(1)} ms`);
 mkdirSync(join(repo, ".sylk-bench"), { recursive: true });
 writeFileSync(join(repo, ".sylk-bench/locomo.json"), JSON.stringify(results, null, 2));

@@ -29,7 +29,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.tree) {
-  console.error("Usage: node scripts/bench-markdown-render.mjs --tree <dir> [--lines 600] [--chunk 24] [--event-delay-ms 4] [--sylk <bin/sylk.js>]");
+  console.error(
+    "Usage: node scripts/bench-markdown-render.mjs --tree <dir> [--lines 600] [--chunk 24] [--event-delay-ms 4] [--sylk <bin/sylk.js>]",
+  );
   process.exit(2);
 }
 requireScriptCommand("bench-markdown-render");
@@ -53,9 +55,9 @@ function answer(lines) {
       "",
       "```ts",
       `export function parseBinding${section}(tokens: Token[], at: number): Node {`,
-      "  const node = { kind: \"binding\", start: at };",
+      '  const node = { kind: "binding", start: at };',
       "  // skip trivia before the name",
-      "  while (tokens[at]?.kind === \"whitespace\") at++;",
+      '  while (tokens[at]?.kind === "whitespace") at++;',
       "  return { ...node, end: at };",
       "}",
       "```",
@@ -92,9 +94,24 @@ delete env.NO_COLOR;
 try {
   const index = spawnSync(process.execPath, [SYLK, "index", "--yes", values.tree], { env, encoding: "utf8" });
   if (index.status !== 0) throw new Error(`sylk index failed:\n${index.stderr}`);
-  const server = spawn(process.execPath, [join(REPO, "scripts/fake-model-server.mjs"), "--port-file", portFile, "--text-only", "--answer-file", answerFile, "--chunk", values.chunk, "--event-delay-ms", values["event-delay-ms"]], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const server = spawn(
+    process.execPath,
+    [
+      join(REPO, "scripts/fake-model-server.mjs"),
+      "--port-file",
+      portFile,
+      "--text-only",
+      "--answer-file",
+      answerFile,
+      "--chunk",
+      values.chunk,
+      "--event-delay-ms",
+      values["event-delay-ms"],
+    ],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   while (!existsSync(portFile) || readFileSync(portFile, "utf8") === "") await new Promise((resolve) => setTimeout(resolve, 20));
   const baseUrl = `http://127.0.0.1:${readFileSync(portFile, "utf8")}`;
 
@@ -111,11 +128,18 @@ try {
   server.kill();
 
   // The frames drawn between sending the prompt and the end of the answer on screen.
-  const frames = readFileSync(renderLog, "utf8").trim().split("\n").map((line) => line.split(" ").map(Number));
+  const frames = readFileSync(renderLog, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => line.split(" ").map(Number));
   const streamed = frames.filter(([at]) => at >= sentAt && at <= endedAt).map(([, renderTime]) => renderTime);
   const streamingMs = ended - sent;
-  console.log(`\nMarkdown answer of ${values.lines} lines streamed in ${(streamingMs / 1000).toFixed(1)} s (${values.chunk} characters a delta, ${values["event-delay-ms"]} ms apart), ${SYLK}`);
-  console.log(`frames while streaming: ${streamed.length}; render time p50 ${percentile(streamed, 0.5).toFixed(2)} ms, p95 ${percentile(streamed, 0.95).toFixed(2)} ms, max ${Math.max(...streamed).toFixed(2)} ms (target p95 < 16 ms)`);
+  console.log(
+    `\nMarkdown answer of ${values.lines} lines streamed in ${(streamingMs / 1000).toFixed(1)} s (${values.chunk} characters a delta, ${values["event-delay-ms"]} ms apart), ${SYLK}`,
+  );
+  console.log(
+    `frames while streaming: ${streamed.length}; render time p50 ${percentile(streamed, 0.5).toFixed(2)} ms, p95 ${percentile(streamed, 0.95).toFixed(2)} ms, max ${Math.max(...streamed).toFixed(2)} ms (target p95 < 16 ms)`,
+  );
 } finally {
   if (!values.home) rmSync(home, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });

@@ -79,10 +79,13 @@ function throughput(text, runs) {
 }
 
 const runs = Number(values.runs);
-const source = sourceFiles(resolve(values.tree)).map((path) => readFileSync(path, "utf8")).join("\n");
+const source = sourceFiles(resolve(values.tree))
+  .map((path) => readFileSync(path, "utf8"))
+  .join("\n");
 const length = Number(values["adversarial-kb"]) * 1024;
 const rows = [[`ordinary source (${(Buffer.byteLength(source) / 1e6).toFixed(1)} MB under ${values.tree})`, throughput(source, runs)]];
-for (const [name, family] of FAMILIES) rows.push([`${name} (${values["adversarial-kb"]} KB)`, throughput(`${family(length)}\n${URL_SECRET}`, runs)]);
+for (const [name, family] of FAMILIES)
+  rows.push([`${name} (${values["adversarial-kb"]} KB)`, throughput(`${family(length)}\n${URL_SECRET}`, runs)]);
 
 console.log(`maskSecrets from ${modulePath}, best of ${runs} (CPU time)\n`);
 console.log("| input | MB/s | ms |\n| --- | ---: | ---: |");

@@ -19,7 +19,9 @@ let values;
 let probes;
 let environment;
 try {
-  ({ values } = parseArgs({ options: { only: { type: "string" }, json: { type: "string" }, concurrency: { type: "string", default: "2" } } }));
+  ({ values } = parseArgs({
+    options: { only: { type: "string" }, json: { type: "string" }, concurrency: { type: "string", default: "2" } },
+  }));
   probes = selectProbes(PROBES, values.only);
   environment = probeEnvironment(repo);
 } catch (error) {
@@ -28,7 +30,9 @@ try {
 }
 const concurrency = Number(values.concurrency);
 const missing = Object.entries(environment.missing).filter(([, reason]) => reason);
-console.error(`Running ${probes.length} probes, ${concurrency} at a time, in ${environment.parent} (they need bubblewrap, tmux, git and curl).`);
+console.error(
+  `Running ${probes.length} probes, ${concurrency} at a time, in ${environment.parent} (they need bubblewrap, tmux, git and curl).`,
+);
 for (const [name, reason] of missing) console.error(`Missing ${name}: ${reason}; the probes that need it are skipped.`);
 
 // Interrupted: the laboratories under way are closed (their processes and tmux servers ended, their files removed).
@@ -51,5 +55,6 @@ const results = await runProbes(probes, environment, {
 });
 console.log(formatReport(results));
 console.error(`Finished in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ results, seconds: Math.round((performance.now() - started) / 1000) }, null, 2)}\n`);
+if (values.json)
+  writeFileSync(values.json, `${JSON.stringify({ results, seconds: Math.round((performance.now() - started) / 1000) }, null, 2)}\n`);
 process.exitCode = results.every((result) => result.status === "held" || result.status === "skipped") ? 0 : 1;

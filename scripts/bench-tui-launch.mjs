@@ -70,7 +70,11 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
   const tree = values.tree;
-  const baseEnv = { ...process.env, ANTHROPIC_API_KEY: "", ...(process.env.BENCH_EXTRA_ENV ? JSON.parse(process.env.BENCH_EXTRA_ENV) : {}) };
+  const baseEnv = {
+    ...process.env,
+    ANTHROPIC_API_KEY: "",
+    ...(process.env.BENCH_EXTRA_ENV ? JSON.parse(process.env.BENCH_EXTRA_ENV) : {}),
+  };
   delete baseEnv.CI; // Ink draws only the last frame under CI.
 
   // 1. Launch to prompt, index fresh.
@@ -119,7 +123,9 @@ async function main() {
     await waitForText(idle, "index: fresh");
     await sleep(500);
     const quiet = await echoLatencies(idle, Number(values.keys), Number(values["key-interval-ms"]), "idle");
-    console.log(`keystroke → echo ${quiet.label}:             p50 ${quiet.p50} ms, p95 ${quiet.p95} ms, max ${quiet.max} ms (n=${quiet.n})`);
+    console.log(
+      `keystroke → echo ${quiet.label}:             p50 ${quiet.p50} ms, p95 ${quiet.p95} ms, max ${quiet.max} ms (n=${quiet.n})`,
+    );
     await quit(idle);
   } finally {
     if (!values.home) rmSync(warmHome, { recursive: true, force: true });

@@ -42,7 +42,10 @@ requireScriptCommand("bench-typing");
 
 /** What a terminal sends for a paste: the text between the bracketed-paste markers, line breaks as CR. */
 function pasteOf(lineCount) {
-  const lines = Array.from({ length: lineCount - 1 }, (_, index) => `${String(index + 1).padStart(5)}  const value${index} = compute(input, ${index}); // pasted`);
+  const lines = Array.from(
+    { length: lineCount - 1 },
+    (_, index) => `${String(index + 1).padStart(5)}  const value${index} = compute(input, ${index}); // pasted`,
+  );
   return PASTE_START + [...lines, LAST_LINE].join("\r") + PASTE_END;
 }
 
@@ -87,7 +90,9 @@ async function main() {
 
     // The same typing with an empty prompt first: what the machine gives without the paste.
     const baseline = await echoLatencies(session, Number(values.keys), Number(values["key-interval-ms"]));
-    console.log(`keystroke → echo, empty prompt (baseline):     p50 ${baseline.p50} ms, p95 ${baseline.p95} ms, max ${baseline.max} ms (n=${baseline.n})`);
+    console.log(
+      `keystroke → echo, empty prompt (baseline):     p50 ${baseline.p50} ms, p95 ${baseline.p95} ms, max ${baseline.max} ms (n=${baseline.n})`,
+    );
     session.child.stdin.write("\u0015"); // Ctrl-U: clear what was typed
     await sleep(500);
 
@@ -100,7 +105,9 @@ async function main() {
     await sleep(1_000);
 
     const echo = await echoLatencies(session, Number(values.keys), Number(values["key-interval-ms"]));
-    console.log(`keystroke → echo with the paste in the prompt:   p50 ${echo.p50} ms, p95 ${echo.p95} ms, max ${echo.max} ms (n=${echo.n})`);
+    console.log(
+      `keystroke → echo with the paste in the prompt:   p50 ${echo.p50} ms, p95 ${echo.p95} ms, max ${echo.max} ms (n=${echo.n})`,
+    );
     await quit(session);
   } finally {
     if (!values.home) rmSync(home, { recursive: true, force: true });

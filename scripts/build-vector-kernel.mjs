@@ -33,7 +33,9 @@ function compile(watFile) {
       encoding: "utf8",
     });
     if (run.status !== 0) {
-      throw new Error(`wat2wasm (${WABT}, run through npm exec, fetched from the npm registry on first use) failed:\n${run.error?.message ?? run.stderr}`);
+      throw new Error(
+        `wat2wasm (${WABT}, run through npm exec, fetched from the npm registry on first use) failed:\n${run.error?.message ?? run.stderr}`,
+      );
     }
     return readFileSync(wasmFile);
   } finally {

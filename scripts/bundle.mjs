@@ -45,7 +45,10 @@ const preserveModuleUrls = {
       const contents = await readFile(args.path, "utf8");
       if (!contents.includes("import.meta.url")) return { contents, loader: "js" };
       const fromBundle = relative(outdir, args.path).split(sep).join("/");
-      return { contents: contents.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`), loader: "js" };
+      return {
+        contents: contents.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`),
+        loader: "js",
+      };
     });
   },
 };
@@ -82,7 +85,8 @@ const lazyChildProcessInCommander = {
       if (!contents.includes(eager)) throw new Error(`commander changed: no child_process require to defer in ${args.path}`);
       const lazy = "const childProcess = { spawn: (...spawnArgs) => require('node:child_process').spawn(...spawnArgs) };";
       const patched = contents.replace(eager, lazy);
-      if (/childProcess\.(?!spawn\()/.test(patched)) throw new Error(`commander changed: it uses more of child_process than spawn in ${args.path}`);
+      if (/childProcess\.(?!spawn\()/.test(patched))
+        throw new Error(`commander changed: it uses more of child_process than spawn in ${args.path}`);
       return { contents: patched, loader: "js" };
     });
   },
@@ -100,7 +104,8 @@ const betterSqliteDirname = {
     builder.onLoad({ filter: /better-sqlite3[\\/]lib[\\/]binding\.js$/ }, async (args) => {
       const contents = await readFile(args.path, "utf8");
       if (!contents.includes("__dirname")) throw new Error(`better-sqlite3 changed: no __dirname to provide in ${args.path}`);
-      const dirname = 'const __dirname = require("node:path").join(require("node:path").dirname(require.resolve("better-sqlite3/package.json")), "lib");';
+      const dirname =
+        'const __dirname = require("node:path").join(require("node:path").dirname(require.resolve("better-sqlite3/package.json")), "lib");';
       return { contents: `${dirname}\n${contents}`, loader: "js" };
     });
   },
@@ -123,7 +128,9 @@ await build({
   // React's production build: the development one checks and warns on every render.
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS packages inside an ES module bundle still call require() for Node built-ins.
-  banner: { js: 'import { createRequire as __sylkCreateRequire } from "node:module"; const require = __sylkCreateRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __sylkCreateRequire } from "node:module"; const require = __sylkCreateRequire(import.meta.url);',
+  },
   plugins: [preserveModuleUrls, decodeYogaWithoutFetch, lazyChildProcessInCommander, betterSqliteDirname],
   logLevel: "warning",
   legalComments: "linked",

@@ -40,7 +40,12 @@ function plan(body, number) {
     ? [{ type: "text", text: answer }]
     : [
         { type: "text", text: "I'll make that edit." },
-        { type: "tool_use", id: `toolu_fake_${number}`, name: "edit_file", input: { path: values.path, old_string: values.old, new_string: values.new } },
+        {
+          type: "tool_use",
+          id: `toolu_fake_${number}`,
+          name: "edit_file",
+          input: { path: values.path, old_string: values.old, new_string: values.new },
+        },
       ];
   return { blocks, textChunk, eventDelayMs, usage };
 }

@@ -36,14 +36,22 @@ function report(m) {
     for (const item of items) lines.push(`  ${describe(item)}`);
     lines.push("");
   };
-  section("Run-time import cycles", m.runTimeCycles, (cycle) => `${cycle.files.length} files: ${cycle.files.join(", ")}\n    for example ${cycle.path.join(" → ")}`);
-  lines.push(`Import cycles counting type-only imports: ${m.cyclesWithTypes.length} (${m.cyclesWithTypes.map((cycle) => `${cycle.files.length} files`).join(", ") || "none"})`, "");
+  section(
+    "Run-time import cycles",
+    m.runTimeCycles,
+    (cycle) => `${cycle.files.length} files: ${cycle.files.join(", ")}\n    for example ${cycle.path.join(" → ")}`,
+  );
+  lines.push(
+    `Import cycles counting type-only imports: ${m.cyclesWithTypes.length} (${m.cyclesWithTypes.map((cycle) => `${cycle.files.length} files`).join(", ") || "none"})`,
+    "",
+  );
   section(
     "Imports against the layer order",
     m.layerViolations,
     (edge) => `${edge.from}:${edge.line} → ${edge.to}${edge.typeOnly ? " (type-only)" : ""}  [${edge.fromLayer} → ${edge.toLayer}]`,
   );
-  if (m.foldersWithoutLayer.length > 0) lines.push(`Folders the layer order does not name (not checked): ${m.foldersWithoutLayer.join(", ")}`, "");
+  if (m.foldersWithoutLayer.length > 0)
+    lines.push(`Folders the layer order does not name (not checked): ${m.foldersWithoutLayer.join(", ")}`, "");
   section(`Files over ${FILE_LINE_LIMIT} lines`, m.longFiles, (file) => `${file.file}: ${file.lines}`);
   section(`Functions over ${FUNCTION_LINE_LIMIT} lines`, m.longFunctions, (fn) => `${fn.file}:${fn.line} ${fn.name}: ${fn.lines}`);
   lines.push(`Layer order, highest first: ${LAYERS.map((layer) => layer.folders.join(" ")).join(" > ")}`);

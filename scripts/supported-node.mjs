@@ -77,7 +77,9 @@ function runOnSupportedNode(command, args) {
   let environment = process.env;
   if (!isSupportedNode(process.versions.node)) {
     const directory = installNode(24);
-    process.stderr.write(`Node ${process.version} is older than Sylk supports (${minimumNodeVersion().join(".")}): running on Node ${PINNED_NODE[24]} from ${directory}\n`);
+    process.stderr.write(
+      `Node ${process.version} is older than Sylk supports (${minimumNodeVersion().join(".")}): running on Node ${PINNED_NODE[24]} from ${directory}\n`,
+    );
     environment = environmentFor(directory);
   }
   const result = spawnSync(command, args, { stdio: "inherit", env: environment });

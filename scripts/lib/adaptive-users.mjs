@@ -28,8 +28,18 @@ export const mulberry32 = (await import(new URL("../../dist/src/stats/random-dra
 export const USERS = [
   { id: "A", name: "uses good excerpts, searches when starved", behaviourAt: () => "uses" },
   { id: "B", name: "never uses excerpts", behaviourAt: () => "ignores" },
-  { id: "C", name: "uses, then ignores from the middle of the run", behaviourAt: (episode, total) => (episode <= Math.floor(total / 2) ? "uses" : "ignores"), flips: true },
-  { id: "D", name: "ignores, then uses from the middle of the run (extra)", behaviourAt: (episode, total) => (episode <= Math.floor(total / 2) ? "ignores" : "uses"), flips: true },
+  {
+    id: "C",
+    name: "uses, then ignores from the middle of the run",
+    behaviourAt: (episode, total) => (episode <= Math.floor(total / 2) ? "uses" : "ignores"),
+    flips: true,
+  },
+  {
+    id: "D",
+    name: "ignores, then uses from the middle of the run (extra)",
+    behaviourAt: (episode, total) => (episode <= Math.floor(total / 2) ? "ignores" : "uses"),
+    flips: true,
+  },
 ];
 
 /** Reformulations the starved model tries after a first search that found nothing useful. */
@@ -161,5 +171,9 @@ export function settlingEpisodes(means, start, end) {
  */
 export function pairedDifference(a, b) {
   const differences = a.map((value, index) => value - b[index]);
-  return { mean: mean(differences), twoStandardErrors: (2 * standardDeviation(differences)) / Math.sqrt(differences.length), sd: standardDeviation(differences) };
+  return {
+    mean: mean(differences),
+    twoStandardErrors: (2 * standardDeviation(differences)) / Math.sqrt(differences.length),
+    sd: standardDeviation(differences),
+  };
 }

@@ -54,9 +54,15 @@ export async function sessionGrep(repo, tree, env) {
     grepIndex: services.grepIndex,
     indexConfig: services.loadedConfig.config.index,
   });
-  const registry = new ToolRegistry(tools.filter((tool) => tool.name === "grep"), new PermissionPolicy("bypass"));
+  const registry = new ToolRegistry(
+    tools.filter((tool) => tool.name === "grep"),
+    new PermissionPolicy("bypass"),
+  );
   const grep = async (input) => {
-    const result = await registry.run({ id: "bench", name: "grep", input }, { root: tree, signal: new AbortController().signal, extraDirectories: [] });
+    const result = await registry.run(
+      { id: "bench", name: "grep", input },
+      { root: tree, signal: new AbortController().signal, extraDirectories: [] },
+    );
     if (result.isError) throw new Error(`grep failed: ${result.output}`);
     return result;
   };

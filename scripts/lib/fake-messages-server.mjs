@@ -84,7 +84,12 @@ export async function startFakeMessagesServer({ plan, countTokens, refuseUnpaire
   const gone = (response) => closed || response.destroyed || response.socket?.destroyed === true;
   const sendJson = (response, status, payload, headers = {}) => {
     const text = typeof payload === "string" ? payload : JSON.stringify(payload);
-    response.writeHead(status, { "request-id": fakeId("req_", ++answers), "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers });
+    response.writeHead(status, {
+      "request-id": fakeId("req_", ++answers),
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(text)),
+      ...headers,
+    });
     response.end(text);
   };
   const sendError = (response, status, message, { errorType, headers } = {}) =>
@@ -104,7 +109,8 @@ export async function startFakeMessagesServer({ plan, countTokens, refuseUnpaire
         return result;
       };
       handle(request, response, raw).catch((error) => {
-        if (!response.headersSent && !gone(response)) sendError(response, 500, `fake Anthropic server crashed: ${String(error)}`, { headers: { "x-should-retry": "false" } });
+        if (!response.headersSent && !gone(response))
+          sendError(response, 500, `fake Anthropic server crashed: ${String(error)}`, { headers: { "x-should-retry": "false" } });
         else response.socket?.destroy();
       });
     });
@@ -148,9 +154,19 @@ export async function startFakeMessagesServer({ plan, countTokens, refuseUnpaire
     const message = messageOf(body, number, step);
     const io = { sleep, gone, requestId: () => fakeId("req_", ++answers) };
     if (body?.stream === true) return streamAnswer(response, message, step, io);
-    const payload = JSON.stringify(envelope(message, message.blocks.map((block) => wireBlock(block, false)), true));
+    const payload = JSON.stringify(
+      envelope(
+        message,
+        message.blocks.map((block) => wireBlock(block, false)),
+        true,
+      ),
+    );
     if (step.cutAfter !== undefined) {
-      response.writeHead(200, { "request-id": io.requestId(), "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) });
+      response.writeHead(200, {
+        "request-id": io.requestId(),
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(payload)),
+      });
       response.write(payload.slice(0, Math.floor(payload.length / 2)), () => response.socket?.destroy());
       return;
     }
@@ -215,7 +231,10 @@ async function streamAnswer(response, message, step, io) {
       return;
     }
     // Malformed: a delta whose JSON stops before its closing braces, in a complete SSE frame.
-    const frame = step.malformedAt === index ? 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"oops"\n\n' : frameOf(events[index]);
+    const frame =
+      step.malformedAt === index
+        ? 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"oops"\n\n'
+        : frameOf(events[index]);
     response.write(frame);
     step.afterEvent?.(index, events.length);
   }
@@ -233,7 +252,11 @@ export function conversationProblem(messages) {
     const calls = message.role === "assistant" ? content.filter((block) => block.type === "tool_use").map((block) => block.id) : [];
     if (calls.length > 0) {
       const next = messages[index + 1];
-      const answered = new Set((Array.isArray(next?.content) ? next.content : []).filter((block) => block.type === "tool_result").map((block) => block.tool_use_id));
+      const answered = new Set(
+        (Array.isArray(next?.content) ? next.content : [])
+          .filter((block) => block.type === "tool_result")
+          .map((block) => block.tool_use_id),
+      );
       const missing = calls.filter((id) => !answered.has(id));
       if (missing.length > 0) {
         return `messages.${index + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
@@ -241,9 +264,14 @@ export function conversationProblem(messages) {
     }
     if (message.role === "user") {
       const previous = messages[index - 1];
-      const offered = new Set(previous?.role === "assistant" && Array.isArray(previous.content) ? previous.content.filter((block) => block.type === "tool_use").map((block) => block.id) : []);
+      const offered = new Set(
+        previous?.role === "assistant" && Array.isArray(previous.content)
+          ? previous.content.filter((block) => block.type === "tool_use").map((block) => block.id)
+          : [],
+      );
       const stray = content.filter((block) => block.type === "tool_result" && !offered.has(block.tool_use_id));
-      if (stray.length > 0) return `messages.${index}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray[0].tool_use_id}`;
+      if (stray.length > 0)
+        return `messages.${index}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray[0].tool_use_id}`;
     }
   }
   return undefined;
@@ -338,7 +366,10 @@ function frameOf(event) {
 
 /** As count_tokens would: JSON of messages, system and tools over four. */
 export function estimateTokens(body) {
-  return Math.max(1, Math.ceil((JSON.stringify(body?.messages ?? []) + JSON.stringify(body?.system ?? "") + JSON.stringify(body?.tools ?? [])).length / 4));
+  return Math.max(
+    1,
+    Math.ceil((JSON.stringify(body?.messages ?? []) + JSON.stringify(body?.system ?? "") + JSON.stringify(body?.tools ?? [])).length / 4),
+  );
 }
 
 function pieces(text, size) {

@@ -33,13 +33,25 @@ export function integrity(db) {
   const rows = db.pragma("integrity_check");
   const ok = rows.length === 1 && rows[0].integrity_check === "ok";
   const foreignKeys = db.pragma("foreign_key_check").length;
-  return { ok: ok && foreignKeys === 0, detail: ok ? (foreignKeys ? `${foreignKeys} foreign-key violations` : "ok") : rows.slice(0, 3).map((row) => row.integrity_check).join("; ") };
+  return {
+    ok: ok && foreignKeys === 0,
+    detail: ok
+      ? foreignKeys
+        ? `${foreignKeys} foreign-key violations`
+        : "ok"
+      : rows
+          .slice(0, 3)
+          .map((row) => row.integrity_check)
+          .join("; "),
+  };
 }
 
 /** Per indexed file of a complete index: content hash → chunk count, to compare partial indexes with. */
 export function chunkCountsByPath(db) {
   const rows = db
-    .prepare("SELECT f.path, f.content_hash AS hash, count(c.id) AS chunks FROM files f LEFT JOIN chunks c ON c.file_id = f.id WHERE f.status = 'indexed' GROUP BY f.id")
+    .prepare(
+      "SELECT f.path, f.content_hash AS hash, count(c.id) AS chunks FROM files f LEFT JOIN chunks c ON c.file_id = f.id WHERE f.status = 'indexed' GROUP BY f.id",
+    )
     .all();
   return new Map(rows.map((row) => [row.path, { hash: row.hash, chunks: row.chunks }]));
 }
@@ -53,9 +65,13 @@ export function indexAgreesWithManifest(db, reference) {
   const problems = [];
   const stray = db.prepare("SELECT count(*) AS n FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.status != 'indexed'").get().n;
   if (stray) problems.push(`${stray} chunks of files not indexed`);
-  const withoutVector = db.prepare("SELECT count(*) AS n FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.rowid = c.id)").get().n;
+  const withoutVector = db
+    .prepare("SELECT count(*) AS n FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.rowid = c.id)")
+    .get().n;
   if (withoutVector) problems.push(`${withoutVector} chunks without a vector`);
-  const orphanVectors = db.prepare("SELECT count(*) AS n FROM chunk_vectors v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.rowid)").get().n;
+  const orphanVectors = db
+    .prepare("SELECT count(*) AS n FROM chunk_vectors v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.rowid)")
+    .get().n;
   if (orphanVectors) problems.push(`${orphanVectors} vectors without a chunk`);
   let partialFiles = 0;
   if (reference) {
@@ -65,7 +81,9 @@ export function indexAgreesWithManifest(db, reference) {
     }
     if (partialFiles) problems.push(`${partialFiles} files whose chunks differ from a complete index`);
   }
-  const counts = db.prepare("SELECT (SELECT count(*) FROM files WHERE status = 'indexed') AS indexed, (SELECT count(*) FROM chunks) AS chunks").get();
+  const counts = db
+    .prepare("SELECT (SELECT count(*) FROM files WHERE status = 'indexed') AS indexed, (SELECT count(*) FROM chunks) AS chunks")
+    .get();
   return { ok: problems.length === 0, problems, ...counts };
 }
 
@@ -83,9 +101,15 @@ export async function fullTextAgrees(repo, root, env) {
     const entries = services.db.prepare("SELECT count(*) AS n FROM content_entries").get().n;
     const problems = [];
     if (services.codeFullText.size !== chunks) problems.push(`code full text holds ${services.codeFullText.size} of ${chunks} chunks`);
-    if (services.historyFullText.size !== entries) problems.push(`history full text holds ${services.historyFullText.size} of ${entries} entries`);
+    if (services.historyFullText.size !== entries)
+      problems.push(`history full text holds ${services.historyFullText.size} of ${entries} entries`);
     const freshness = await services.indexer.checkFreshness();
-    return { ok: problems.length === 0, problems, reconciled: code.added + code.removed + history.added + history.removed, state: freshness.state };
+    return {
+      ok: problems.length === 0,
+      problems,
+      reconciled: code.added + code.removed + history.added + history.removed,
+      state: freshness.state,
+    };
   } finally {
     await services.close();
   }
@@ -101,8 +125,21 @@ export async function fullTextAgrees(repo, root, env) {
  */
 export function sessionState(db, sessionId, printedTurns = []) {
   const session = db.prepare("SELECT turns FROM sessions WHERE id = ?").get(sessionId);
-  if (!session) return { exists: false, lost: printedTurns.length, duplicated: 0, gaps: 0, counterOff: false, orphanEntries: 0, unansweredCalls: 0, danglingEvictions: 0, turns: [] };
-  const rows = db.prepare("SELECT ordinal, role, content, turn, entry_ids FROM session_messages WHERE session_id = ? ORDER BY ordinal").all(sessionId);
+  if (!session)
+    return {
+      exists: false,
+      lost: printedTurns.length,
+      duplicated: 0,
+      gaps: 0,
+      counterOff: false,
+      orphanEntries: 0,
+      unansweredCalls: 0,
+      danglingEvictions: 0,
+      turns: [],
+    };
+  const rows = db
+    .prepare("SELECT ordinal, role, content, turn, entry_ids FROM session_messages WHERE session_id = ? ORDER BY ordinal")
+    .all(sessionId);
   const assistantTurns = rows.filter((row) => row.role === "assistant").map((row) => row.turn);
   const stored = new Set(assistantTurns);
   const duplicated = assistantTurns.length - stored.size;
@@ -111,17 +148,32 @@ export function sessionState(db, sessionId, printedTurns = []) {
   let gaps = 0;
   for (let turn = 1; turn <= max; turn++) if (!stored.has(turn)) gaps++;
   const inMessages = new Set(rows.flatMap((row) => JSON.parse(row.entry_ids)));
-  const responses = db.prepare("SELECT id FROM content_entries WHERE session_id = ? AND content_type IN ('agent_response', 'tool_call')").all(sessionId);
+  const responses = db
+    .prepare("SELECT id FROM content_entries WHERE session_id = ? AND content_type IN ('agent_response', 'tool_call')")
+    .all(sessionId);
   const orphanEntries = responses.filter((entry) => !inMessages.has(entry.id)).length;
   let unansweredCalls = 0;
   rows.forEach((row, index) => {
     if (row.role !== "assistant") return;
-    const calls = JSON.parse(row.content).filter((block) => block.type === "tool_use").map((block) => block.id);
+    const calls = JSON.parse(row.content)
+      .filter((block) => block.type === "tool_use")
+      .map((block) => block.id);
     const next = rows[index + 1];
-    const answered = new Set(next?.role === "user" ? JSON.parse(next.content).filter((block) => block.type === "tool_result").map((block) => block.toolUseId) : []);
+    const answered = new Set(
+      next?.role === "user"
+        ? JSON.parse(next.content)
+            .filter((block) => block.type === "tool_result")
+            .map((block) => block.toolUseId)
+        : [],
+    );
     unansweredCalls += calls.filter((id) => !answered.has(id)).length;
   });
-  const references = new Set(db.prepare("SELECT id FROM context_references WHERE session_id = ?").all(sessionId).map((row) => row.id));
+  const references = new Set(
+    db
+      .prepare("SELECT id FROM context_references WHERE session_id = ?")
+      .all(sessionId)
+      .map((row) => row.id),
+  );
   // Evictions are runs of message ordinals (session_evictions); each message of a run whose reference is missing counts.
   const danglingEvictions = db
     .prepare("SELECT first_ordinal, last_ordinal, reference_id FROM session_evictions WHERE session_id = ?")

@@ -53,7 +53,9 @@ function start(sylk, args, { cwd, env }) {
     }
   });
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise((done) => child.on("close", (code, signal) => done({ code, signal, stdout, stderr, ms: performance.now() - started })));
+  const exited = new Promise((done) =>
+    child.on("close", (code, signal) => done({ code, signal, stdout, stderr, ms: performance.now() - started })),
+  );
   return { child, lines, onLine: (listener) => listeners.push(listener), exited };
 }
 
@@ -69,7 +71,10 @@ export const count = (list, pick) => list.filter(pick).length;
 export function generateProject(root) {
   mkdirSync(join(root, "src"), { recursive: true });
   for (let file = 0; file < 6; file++) {
-    const lines = Array.from({ length: 80 }, (_, line) => `export function handler${file}_${line}(value: number) { return value * ${line} + ${file}; } // step ${line}`);
+    const lines = Array.from(
+      { length: 80 },
+      (_, line) => `export function handler${file}_${line}(value: number) { return value * ${line} + ${file}; } // step ${line}`,
+    );
     writeFileSync(join(root, `src/mod${file}.ts`), `${lines.join("\n")}\n`);
   }
   writeFileSync(join(root, "README.md"), "# Handlers\n\nSix modules of numeric handlers.\n");

@@ -18,13 +18,26 @@ const EVICT_ROOM_TOKENS = 1_500;
 /** What the scripted model does at each step of a trial: text, then one tool call; a final answer after STEPS calls. */
 function agentStep(kind, trial, step) {
   const id = `toolu_t${trial}_s${step}`;
-  const text = kind === "stream" ? `Step ${step}: ${"I am reading the next module to follow the handlers through. ".repeat(4)}` : `Step ${step}.`;
+  const text =
+    kind === "stream" ? `Step ${step}: ${"I am reading the next module to follow the handlers through. ".repeat(4)}` : `Step ${step}.`;
   // Evict: 15-line reads (~425 tokens): the window holds three turns, then the oldest move out each turn.
   const call =
     kind === "tool"
       ? { name: "run_command", input: { command: "sleep 1", timeout_ms: 10_000 } }
-      : { name: "read_file", input: kind === "evict" ? { path: `src/mod${step % 6}.ts`, offset: 1 + 15 * (step % 5), limit: 15 } : { path: `src/mod${step % 6}.ts` } };
-  return { blocks: [{ type: "text", text }, { type: "tool_use", id, ...call }], eventDelayMs: kind === "stream" ? 10 : 2 };
+      : {
+          name: "read_file",
+          input:
+            kind === "evict"
+              ? { path: `src/mod${step % 6}.ts`, offset: 1 + 15 * (step % 5), limit: 15 }
+              : { path: `src/mod${step % 6}.ts` },
+        };
+  return {
+    blocks: [
+      { type: "text", text },
+      { type: "tool_use", id, ...call },
+    ],
+    eventDelayMs: kind === "stream" ? 10 : 2,
+  };
 }
 
 /** The step a request is at, from the last message: a result for step k asks for step k + 1. */
@@ -33,7 +46,10 @@ export function stepOf(body) {
   const blocks = Array.isArray(last?.content) ? last.content : [];
   if (blocks.some((block) => block.type === "text" && block.text.includes(RECOVERY_PROMPT))) return "recovery";
   if (blocks.some((block) => block.type === "text" && block.text.includes(PROBE_PROMPT))) return "probe";
-  const answered = blocks.filter((block) => block.type === "tool_result").map((block) => /_s(\d+)$/.exec(block.tool_use_id)?.[1]).filter(Boolean);
+  const answered = blocks
+    .filter((block) => block.type === "tool_result")
+    .map((block) => /_s(\d+)$/.exec(block.tool_use_id)?.[1])
+    .filter(Boolean);
   return answered.length > 0 ? Number(answered.at(-1)) + 1 : 1;
 }
 
@@ -53,7 +69,8 @@ export async function agentScenario(bench, kind) {
   const server = await startFakeMessagesServer({
     plan(body) {
       const step = stepOf(body);
-      if (step === "recovery" || step === "probe" || step > STEPS[kind]) return { blocks: [{ type: "text", text: step === "recovery" ? "Recovered." : "Done." }], eventDelayMs: 2 };
+      if (step === "recovery" || step === "probe" || step > STEPS[kind])
+        return { blocks: [{ type: "text", text: step === "recovery" ? "Recovered." : "Done." }], eventDelayMs: 2 };
       const planned = agentStep(kind, current.trial, step);
       if (kind === "stream" && current.killAt?.step === step) {
         // Kill from inside the stream: after a random event of this answer has been written, or
@@ -73,7 +90,17 @@ export async function agentScenario(bench, kind) {
     SYLK_MODEL_RETRY_MAX_DELAY_MS: "100",
   });
   let window = [];
-  const askArgs = (prompt, extra = []) => ["ask", "--yes", "--output-format", "stream-json", "--permission-mode", "bypass", ...window, ...extra, prompt];
+  const askArgs = (prompt, extra = []) => [
+    "ask",
+    "--yes",
+    "--output-format",
+    "stream-json",
+    "--permission-mode",
+    "bypass",
+    ...window,
+    ...extra,
+    prompt,
+  ];
   const indexed = await run(["index", "--yes", root], { cwd: root, env });
   if (indexed.code !== 0) throw new Error(`indexing the generated project failed:\n${indexed.stderr}`);
   const seenSessions = new Set();
@@ -96,7 +123,11 @@ export async function agentScenario(bench, kind) {
       // random `sleep 1`; evict — a random moment after a random turn (2…) starts, when the
       // window is prepared and the oldest turns move out.
       const step = 1 + Math.floor(random() * STEPS[kind]);
-      current = { trial, kill, killAt: kind === "stream" ? { step, fraction: random(), afterEnd: random() < 0.4, delayMs: random() * 8 } : undefined };
+      current = {
+        trial,
+        kill,
+        killAt: kind === "stream" ? { step, fraction: random(), afterEnd: random() < 0.4, delayMs: random() * 8 } : undefined,
+      };
       let timer;
       if (kind === "tool") {
         const delayMs = random() * 1_100;
@@ -126,7 +157,16 @@ export async function agentScenario(bench, kind) {
 
       // The next run continues the session the kill cut.
       const recovery = await run(askArgs(RECOVERY_PROMPT, ["--continue"]), { cwd: root, env });
-      const recoveryLines = recovery.stdout.split("\n").filter(Boolean).flatMap((text) => { try { return [JSON.parse(text)]; } catch { return []; } });
+      const recoveryLines = recovery.stdout
+        .split("\n")
+        .filter(Boolean)
+        .flatMap((text) => {
+          try {
+            return [JSON.parse(text)];
+          } catch {
+            return [];
+          }
+        });
       const resultLine = recoveryLines.find((line) => line.type === "result");
       const continuedTurns = recoveryLines.filter((line) => line.type === "assistant").map((line) => line.turn);
       const afterDb = openDb(projectDatabases(home)[0]);
@@ -196,10 +236,22 @@ export async function agentScenario(bench, kind) {
  */
 async function evictionWindow(run, askArgs, options) {
   const probe = await run(askArgs(PROBE_PROMPT, ["--context-window", "200000"]), options);
-  const lines = probe.stdout.split("\n").filter(Boolean).flatMap((text) => { try { return [JSON.parse(text)]; } catch { return []; } });
+  const lines = probe.stdout
+    .split("\n")
+    .filter(Boolean)
+    .flatMap((text) => {
+      try {
+        return [JSON.parse(text)];
+      } catch {
+        return [];
+      }
+    });
   const used = lines.find((line) => line.type === "context")?.used_tokens;
   if (probe.code !== 0 || !used) throw new Error(`measuring the request's fixed part failed (exit ${probe.code}):\n${probe.stderr}`);
-  return { windowTokens: Math.ceil((used + EVICT_ROOM_TOKENS) / 0.75 / 1_000) * 1_000, sessionId: lines.find((line) => line.type === "init")?.session_id };
+  return {
+    windowTokens: Math.ceil((used + EVICT_ROOM_TOKENS) / 0.75 / 1_000) * 1_000,
+    sessionId: lines.find((line) => line.type === "init")?.session_id,
+  };
 }
 
 function newestSession(db, seen) {

@@ -26,7 +26,11 @@ export async function diskScenario(bench) {
     for (let attempt = 0; attempt < diskRuns; attempt++) {
       const home = join(mountPoint, `run-${attempt}`, "home");
       // Messages are kept with the temporary home written as $SYLK_HOME, so that runs compare.
-      const clear = (result) => ({ exit: result.code, message: lastLine(result.stderr).replaceAll(home, "$SYLK_HOME"), stackTrace: hasStackTrace(result.stderr) });
+      const clear = (result) => ({
+        exit: result.code,
+        message: lastLine(result.stderr).replaceAll(home, "$SYLK_HOME"),
+        stackTrace: hasStackTrace(result.stderr),
+      });
       const env = envFor(home);
       // A complete index of a small project first: it must survive what follows. The ballast is
       // space to free afterwards, as a user would, before looking at the damage.
@@ -44,7 +48,11 @@ export async function diskScenario(bench) {
         large: clear(large),
         largeDiskFullSaid: /disk (holding .* )?is full|no space left|ENOSPC/i.test(large.stderr),
         freeKbAfter: Number(full),
-        searchOnFullDisk: { ...clear(searchFull), found: firstPath(searchFull.stdout) === "src/mod3.ts", diskFullSaid: /disk (holding .* )?is full|no space left/i.test(searchFull.stderr) },
+        searchOnFullDisk: {
+          ...clear(searchFull),
+          found: firstPath(searchFull.stdout) === "src/mod3.ts",
+          diskFullSaid: /disk (holding .* )?is full|no space left/i.test(searchFull.stderr),
+        },
         askOnFullDisk: { ...clear(askFull), diskFullSaid: /disk (holding .* )?is full|no space left/i.test(askFull.stderr) },
       };
       // Space freed: the small index complete and searchable (before anything opens the large
@@ -84,11 +92,31 @@ export async function diskScenario(bench) {
   return {
     sizeMb,
     runs: runs.length,
-    largeExitCodes: tally(runs.map((r) => r.large), "exit"),
+    largeExitCodes: tally(
+      runs.map((r) => r.large),
+      "exit",
+    ),
     largeClear: count(runs, (r) => r.largeDiskFullSaid && !r.large.stackTrace),
     largeStackTraces: count(runs, (r) => r.large.stackTrace),
-    searchOnFullDisk: { exitCodes: tally(runs.map((r) => r.searchOnFullDisk), "exit"), found: count(runs, (r) => r.searchOnFullDisk.found), diskFullSaid: count(runs, (r) => r.searchOnFullDisk.diskFullSaid), stackTraces: count(runs, (r) => r.searchOnFullDisk.stackTrace), message: runs[0]?.searchOnFullDisk.message },
-    askOnFullDisk: { exitCodes: tally(runs.map((r) => r.askOnFullDisk), "exit"), diskFullSaid: count(runs, (r) => r.askOnFullDisk.diskFullSaid), stackTraces: count(runs, (r) => r.askOnFullDisk.stackTrace), message: runs[0]?.askOnFullDisk.message },
+    searchOnFullDisk: {
+      exitCodes: tally(
+        runs.map((r) => r.searchOnFullDisk),
+        "exit",
+      ),
+      found: count(runs, (r) => r.searchOnFullDisk.found),
+      diskFullSaid: count(runs, (r) => r.searchOnFullDisk.diskFullSaid),
+      stackTraces: count(runs, (r) => r.searchOnFullDisk.stackTrace),
+      message: runs[0]?.searchOnFullDisk.message,
+    },
+    askOnFullDisk: {
+      exitCodes: tally(
+        runs.map((r) => r.askOnFullDisk),
+        "exit",
+      ),
+      diskFullSaid: count(runs, (r) => r.askOnFullDisk.diskFullSaid),
+      stackTraces: count(runs, (r) => r.askOnFullDisk.stackTrace),
+      message: runs[0]?.askOnFullDisk.message,
+    },
     integrityOk: sum(runs, (r) => r.integrityOk),
     databases: sum(runs, (r) => r.databases),
     largeConsistent: count(runs, (r) => r.largeConsistent),
@@ -109,7 +137,10 @@ function unmount(mountPoint) {
 }
 
 function lastLine(text) {
-  const lines = text.trim().split("\n").filter((line) => !/^(Scanning|Saving|\[|Indexed|Embedding)/.test(line));
+  const lines = text
+    .trim()
+    .split("\n")
+    .filter((line) => !/^(Scanning|Saving|\[|Indexed|Embedding)/.test(line));
   // A stack trace's message line, not its last frame.
   return (lines.find((line) => /^(sylk: |[A-Za-z]*Error: )/.test(line)) ?? lines.at(-1) ?? "").slice(0, 300);
 }

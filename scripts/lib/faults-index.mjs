@@ -19,7 +19,9 @@ export async function indexScenario(bench) {
   const referenceDb = openDb(projectDatabases(referenceHome)[0]);
   const referenceChunks = chunkCountsByPath(referenceDb);
   bench.completeIndex = referenceChunks;
-  const referenceCounts = referenceDb.prepare("SELECT (SELECT count(*) FROM files WHERE status = 'indexed') AS indexed, (SELECT count(*) FROM chunks) AS chunks").get();
+  const referenceCounts = referenceDb
+    .prepare("SELECT (SELECT count(*) FROM files WHERE status = 'indexed') AS indexed, (SELECT count(*) FROM chunks) AS chunks")
+    .get();
   referenceDb.close();
   rmSync(dirname(referenceHome), { recursive: true, force: true });
   const coldMs = reference.ms;
@@ -38,8 +40,18 @@ export async function indexScenario(bench) {
       kills: chain.kills,
       exitCode: result.code,
       integrityOk: check.ok,
-      equalToReference: agrees.ok && fullText.ok && fullText.state === "fresh" && agrees.indexed === referenceCounts.indexed && agrees.chunks === referenceCounts.chunks,
-      detail: [...agrees.problems, ...fullText.problems, `state ${fullText.state}`, `${agrees.indexed} files, ${agrees.chunks} chunks`].join("; "),
+      equalToReference:
+        agrees.ok &&
+        fullText.ok &&
+        fullText.state === "fresh" &&
+        agrees.indexed === referenceCounts.indexed &&
+        agrees.chunks === referenceCounts.chunks,
+      detail: [
+        ...agrees.problems,
+        ...fullText.problems,
+        `state ${fullText.state}`,
+        `${agrees.indexed} files, ${agrees.chunks} chunks`,
+      ].join("; "),
     });
     rmSync(dirname(chain.home), { recursive: true, force: true });
     chain = { home: join(scratch, `index-chain-${chains.length}`, "home"), kills: 0 };
@@ -63,7 +75,13 @@ export async function indexScenario(bench) {
     }
     chain.kills++;
     const progress = proc.lines.filter((line) => line.type === "progress").at(-1);
-    const phase = !progress ? "start-up" : progress.phase === "indexing" ? (progress.indexed === 0 ? "indexing (nothing committed)" : "indexing") : progress.phase;
+    const phase = !progress
+      ? "start-up"
+      : progress.phase === "indexing"
+        ? progress.indexed === 0
+          ? "indexing (nothing committed)"
+          : "indexing"
+        : progress.phase;
     const databases = projectDatabases(chain.home);
     const trial = { delayMs: Math.round(delayMs), phase, database: databases.length > 0 };
     if (trial.database) {
@@ -82,7 +100,9 @@ export async function indexScenario(bench) {
       });
     }
     killed.push(trial);
-    log(`index: trial ${killed.length}/${trials} killed at ${(delayMs / 1000).toFixed(2)} s (${phase}): ${trial.database ? `integrity ${trial.integrity}, ${trial.consistent ? "consistent" : trial.problems.join("; ")}, ${trial.indexedFiles} files` : "no database yet"}`);
+    log(
+      `index: trial ${killed.length}/${trials} killed at ${(delayMs / 1000).toFixed(2)} s (${phase}): ${trial.database ? `integrity ${trial.integrity}, ${trial.consistent ? "consistent" : trial.problems.join("; ")}, ${trial.indexedFiles} files` : "no database yet"}`,
+    );
   }
   // The last chain: a run to the end, which must complete what the kills left.
   if (chain.kills > 0) {

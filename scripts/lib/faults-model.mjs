@@ -10,7 +10,11 @@ const FAULTS = {
   "429 + retry-after: 1": () => ({ status: 429, headers: { "retry-after": "1" }, message: "rate limited" }),
   "529 overloaded": () => ({ status: 529, message: "Overloaded" }),
   "500 api error": () => ({ status: 500, message: "Internal server error" }),
-  "stream cut mid-event": () => ({ blocks: [{ type: "text", text: "An answer that is cut off in the middle of an event." }], cutAfter: 6, cutMidEvent: true }),
+  "stream cut mid-event": () => ({
+    blocks: [{ type: "text", text: "An answer that is cut off in the middle of an event." }],
+    cutAfter: 6,
+    cutMidEvent: true,
+  }),
   "malformed JSON event": () => ({ blocks: [{ type: "text", text: "An answer with a broken event." }], malformedAt: 4 }),
   "hang before headers": () => ({ hang: true }),
   "stream stalls mid-way": () => ({ blocks: [{ type: "text", text: "An answer that stops coming." }], stallAt: 5 }),
@@ -36,7 +40,13 @@ export async function modelScenario(bench) {
   const server = await startFakeMessagesServer({
     plan(body) {
       const step = stepOf(body);
-      if (step === 1) return { blocks: [{ type: "text", text: "Reading." }, { type: "tool_use", id: `toolu_m${server.count}_s1`, name: "read_file", input: { path: "src/mod1.ts" } }] };
+      if (step === 1)
+        return {
+          blocks: [
+            { type: "text", text: "Reading." },
+            { type: "tool_use", id: `toolu_m${server.count}_s1`, name: "read_file", input: { path: "src/mod1.ts" } },
+          ],
+        };
       current.attempts++;
       if (current.persistent || current.attempts === 1) return FAULTS[current.fault]();
       return { blocks: [{ type: "text", text: "The handlers multiply and add." }] };
@@ -70,8 +80,16 @@ export async function modelScenario(bench) {
           const resultLine = proc.lines.find((line) => line.type === "result");
           const sessionId = proc.lines.find((line) => line.type === "init")?.session_id;
           const db = openDb(projectDatabases(home)[0]);
-          const state = sessionId ? sessionState(db, sessionId, proc.lines.filter((line) => line.type === "assistant").map((line) => line.turn)) : undefined;
-          const prompt = sessionId ? db.prepare("SELECT count(*) AS n FROM content_entries WHERE session_id = ? AND content_type = 'user_prompt'").get(sessionId).n : 0;
+          const state = sessionId
+            ? sessionState(
+                db,
+                sessionId,
+                proc.lines.filter((line) => line.type === "assistant").map((line) => line.turn),
+              )
+            : undefined;
+          const prompt = sessionId
+            ? db.prepare("SELECT count(*) AS n FROM content_entries WHERE session_id = ? AND content_type = 'user_prompt'").get(sessionId).n
+            : 0;
           db.close();
           runs.push({
             exitCode: hung ? "hung" : result.code,
@@ -79,7 +97,8 @@ export async function modelScenario(bench) {
             retries: retries.length,
             retryAfterHonoured: fault.startsWith("429") ? retries.every((line) => line.delay_ms >= 1_000) : undefined,
             // Recorded: the prompt and every answered turn, each once, and the session's counter agrees.
-            recorded: Boolean(state?.exists) && prompt === 1 && state.lost === 0 && state.duplicated === 0 && state.gaps === 0 && !state.counterOff,
+            recorded:
+              Boolean(state?.exists) && prompt === 1 && state.lost === 0 && state.duplicated === 0 && state.gaps === 0 && !state.counterOff,
             turnsStored: state?.turns.length ?? 0,
             errorKind: resultLine?.error?.kind,
             message: resultLine?.error?.message,
@@ -102,7 +121,9 @@ export async function modelScenario(bench) {
           details: runs,
         };
         rows.push(row);
-        log(`model: ${fault}, ${row.mode}: recovered ${row.recovered}/${row.runs}, exit ${JSON.stringify(row.exitCodes)}, recorded ${row.recorded}, ${row.medianMs} ms${row.message ? `, "${row.message}"` : ""}`);
+        log(
+          `model: ${fault}, ${row.mode}: recovered ${row.recovered}/${row.runs}, exit ${JSON.stringify(row.exitCodes)}, recorded ${row.recorded}, ${row.medianMs} ms${row.message ? `, "${row.message}"` : ""}`,
+        );
       }
     }
   } finally {

@@ -78,7 +78,20 @@ export function makeSession(world, random, type, model, progress) {
     outlier.push(random() < OUTLIER_RATE ? 0.1 + 0.4 * random() : 1);
   }
   const meanOnset = expectedOnset(world, type, model, progress);
-  return { type, model, onset, meanOnset, degrades, turns, growth, noise, outlier, peak: curve.peak, noiseSd: curve.noise, declinePerKilo: curve.declineShare * curve.peak };
+  return {
+    type,
+    model,
+    onset,
+    meanOnset,
+    degrades,
+    turns,
+    growth,
+    noise,
+    outlier,
+    peak: curve.peak,
+    noiseSd: curve.noise,
+    declinePerKilo: curve.declineShare * curve.peak,
+  };
 }
 
 export function trueQuality(session, contextTokens) {

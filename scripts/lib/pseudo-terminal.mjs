@@ -13,7 +13,11 @@ export function requireScriptCommand(benchmark) {
 /** `sylk` (the file `sylkBin`) in a `columns`x`rows` pseudo-terminal; `output` accumulates everything drawn. */
 export function launchInTerminal(sylkBin, cwd, env, { columns = 120, rows = 40 } = {}) {
   const command = `stty cols ${columns} rows ${rows}; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(sylkBin)}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd, env: { ...env, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    cwd,
+    env: { ...env, TERM: "xterm-256color" },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const session = { child, output: "", started: performance.now(), waiters: [] };
   child.stdout.on("data", (chunk) => {
     session.output += chunk.toString("utf8");

@@ -17,8 +17,35 @@ import { trustProbes } from "./security-probes/trust-probes.mjs";
 export { closeOpenLabs, formatReport, probeEnvironment, runProbe, runProbes, selectProbes } from "./security-probes/runner.mjs";
 
 /** The groups in the order of the defect report: its numbered items, then what passed. */
-export const GROUPS = ["sandbox", "symlinks", "approvals", "rules", "memory", "trust", "secrets", "masking", "hangs", "store", "socket", "process", "kept"];
+export const GROUPS = [
+  "sandbox",
+  "symlinks",
+  "approvals",
+  "rules",
+  "memory",
+  "trust",
+  "secrets",
+  "masking",
+  "hangs",
+  "store",
+  "socket",
+  "process",
+  "kept",
+];
 
-const all = [...sandboxProbes, ...symlinkProbes, ...approvalProbes, ...ruleProbes, ...memoryProbes, ...trustProbes, ...secretProbes, ...hangProbes, ...sessionProbes, ...storeProbes, ...processProbes, ...keptProbes];
+const all = [
+  ...sandboxProbes,
+  ...symlinkProbes,
+  ...approvalProbes,
+  ...ruleProbes,
+  ...memoryProbes,
+  ...trustProbes,
+  ...secretProbes,
+  ...hangProbes,
+  ...sessionProbes,
+  ...storeProbes,
+  ...processProbes,
+  ...keptProbes,
+];
 
 export const PROBES = GROUPS.flatMap((group) => all.filter((probe) => probe.group === group));

@@ -37,7 +37,10 @@ export const LAYERS = [
   { name: "search", folders: ["search"] },
   { name: "embedding and parsing", folders: ["embedding", "parsing"] },
   { name: "store and models", folders: ["store", "llm"] },
-  { name: "base", folders: ["config", "roles", "project", "security", "files", "tokens", "stats", "signals", "errors", "package-root", "worker-entry"] },
+  {
+    name: "base",
+    folders: ["config", "roles", "project", "security", "files", "tokens", "stats", "signals", "errors", "package-root", "worker-entry"],
+  },
 ];
 
 const FEATURES = new Set(LAYERS.find((layer) => layer.name === "features").folders);
@@ -137,7 +140,11 @@ function importsOf({ file, source }, files) {
     edges.push({ from: file, to: packageOf(specifier), internal: false, typeOnly: isTypeOnly, line });
   };
   const visit = (node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node, node.moduleSpecifier.text, typeOnly(node));
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
       const expression = node.moduleReference.expression;
@@ -260,7 +267,16 @@ export function layerViolations(edges) {
       const fromLayer = layerOfFile(edge.from);
       const toLayer = layerOfFile(edge.to);
       if (fromLayer === undefined || toLayer === undefined || toLayer >= fromLayer) return [];
-      return [{ from: edge.from, to: edge.to, line: edge.line, typeOnly: edge.typeOnly, fromLayer: LAYERS[fromLayer].name, toLayer: LAYERS[toLayer].name }];
+      return [
+        {
+          from: edge.from,
+          to: edge.to,
+          line: edge.line,
+          typeOnly: edge.typeOnly,
+          fromLayer: LAYERS[fromLayer].name,
+          toLayer: LAYERS[toLayer].name,
+        },
+      ];
     });
 }
 
@@ -281,7 +297,8 @@ function functionName(node, source) {
   if (node.name && !ts.isComputedPropertyName(node.name)) return node.name.getText(source);
   if (ts.isConstructorDeclaration(node)) return `${className(node.parent, source)}.constructor`;
   const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText(source);
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+    return parent.name.getText(source);
   if (ts.isExportAssignment(parent)) return "default";
   return "(anonymous)";
 }
@@ -348,4 +365,3 @@ export function isDirectory(path) {
     return false;
   }
 }
-

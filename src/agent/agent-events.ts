@@ -119,7 +119,8 @@ export type AgentEvent =
 
 /** One line that says a handoff happened, for `sylk ask`'s stderr and the TUI's transcript. */
 export function handoffNote(event: Extract<AgentEvent, { type: "handoff" }>): string {
-  const why = event.reason === "forced" ? "as asked" : `predicted quality ${event.predictedQuality.toFixed(2)}, ${event.reason.replace(/_/g, " ")}`;
+  const why =
+    event.reason === "forced" ? "as asked" : `predicted quality ${event.predictedQuality.toFixed(2)}, ${event.reason.replace(/_/g, " ")}`;
   return (
     `Handoff ${event.handoffIndex}: ${event.fromAgent} → ${event.toAgent} (${why}); ` +
     `context ${event.contextTokensBefore.toLocaleString("en-US")} → ${event.contextTokensAfter.toLocaleString("en-US")} tokens, nothing lost`

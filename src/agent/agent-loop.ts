@@ -29,7 +29,11 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
   await recorder.closeUnanswered(recorder.currentTurn, "", "not answered: the run stopped before an answer (the process ended)");
   const run = new AgentRun(deps, prompt, signal);
   // Checked before the prompt is recorded: a run whose window cannot hold it sends and stores nothing.
-  const misfit = misfitOf(deps, prefixTokensOf(deps, deps.tools.specs()), deps.tokenCounter.count(JSON.stringify([{ type: "text", text: prompt }])) + 4);
+  const misfit = misfitOf(
+    deps,
+    prefixTokensOf(deps, deps.tools.specs()),
+    deps.tokenCounter.count(JSON.stringify([{ type: "text", text: prompt }])) + 4,
+  );
   if (misfit) {
     yield sessionStart(deps);
     yield { type: "error", kind: misfit.kind, message: misfit.message, fatal: true };
@@ -97,7 +101,13 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
 }
 
 function sessionStart({ provider, recorder }: Pick<AgentLoopDeps, "provider" | "recorder">): AgentEvent {
-  return { type: "session_start", sessionId: recorder.sessionId, resumed: recorder.messages().length > 0, provider: provider.name, model: provider.model };
+  return {
+    type: "session_start",
+    sessionId: recorder.sessionId,
+    resumed: recorder.messages().length > 0,
+    provider: provider.name,
+    model: provider.model,
+  };
 }
 
 /** The run starts: the prompt is recorded, with what prefetch found for it in time. */

@@ -42,10 +42,7 @@ export async function* answerFromIndex(
 }
 
 function renderAnswer(hits: readonly CodeSearchHit[], reason: string, degraded: readonly string[]): string {
-  const lines = [
-    `No model was used (${reason}), so this answer is the most relevant code from the project's index:`,
-    "",
-  ];
+  const lines = [`No model was used (${reason}), so this answer is the most relevant code from the project's index:`, ""];
   if (hits.length === 0) lines.push("The index has nothing that matches this question.", "");
   hits.forEach((hit, index) => {
     const excerpt = hit.content.split("\n").slice(0, EXCERPT_LINES);
@@ -55,7 +52,7 @@ function renderAnswer(hits: readonly CodeSearchHit[], reason: string, degraded: 
   for (const message of degraded) lines.push(`(Search was degraded: ${message})`);
   lines.push(
     "To get answers from a model, set ANTHROPIC_API_KEY, or configure another provider in .sylkrc " +
-      "(model.provider \"openai-compatible\" with model.baseUrl and model.name; see .sylkrc.example).",
+      '(model.provider "openai-compatible" with model.baseUrl and model.name; see .sylkrc.example).',
   );
   return lines.join("\n");
 }

@@ -109,7 +109,10 @@ export class SessionRecorder implements ConversationLog {
   markEvicted(ordinals: readonly number[], referenceId: string): void {
     this.sessions.markEvicted(this.session.id, ordinals, referenceId);
     for (const ordinal of ordinals) {
-      const row = this.history[ordinal]?.ordinal === ordinal ? this.history[ordinal] : this.history.find((candidate) => candidate.ordinal === ordinal);
+      const row =
+        this.history[ordinal]?.ordinal === ordinal
+          ? this.history[ordinal]
+          : this.history.find((candidate) => candidate.ordinal === ordinal);
       if (row) row.evictedBy = referenceId;
     }
   }
@@ -144,7 +147,11 @@ export class SessionRecorder implements ConversationLog {
    * The turn counter, the entries and the message commit together: a crash in between once left
    * a counted turn the conversation did not hold (`--continue` then skipped a turn number).
    */
-  async recordResponse(turn: number, response: ModelResponse, parentId: string): Promise<{ responseId: string; callIds: Map<string, string> }> {
+  async recordResponse(
+    turn: number,
+    response: ModelResponse,
+    parentId: string,
+  ): Promise<{ responseId: string; callIds: Map<string, string> }> {
     // The calls run with the model's real input (a file that holds a key is written whole); what is
     // kept, and sent back in later requests, has it masked. The entries are made from the masked
     // input: serialised first, a quoted `password = \"…\"` in it would no longer look like one.
@@ -234,7 +241,14 @@ export class SessionRecorder implements ConversationLog {
     // A note (the user's /undo, a `!command`) waits for the next prompt; it is not a question left unanswered.
     if (this.lastExchange()?.message.role !== "user") return;
     const text = `${partial.trim() ? `${partial.trimEnd()}\n\n` : ""}[${note}]`;
-    const entry = { ...this.base(turn), id: randomUUID(), contentType: "agent_response" as const, content: text, metadata: { unanswered: note }, ...(parentId ? { parentId } : {}) };
+    const entry = {
+      ...this.base(turn),
+      id: randomUUID(),
+      contentType: "agent_response" as const,
+      content: text,
+      metadata: { unanswered: note },
+      ...(parentId ? { parentId } : {}),
+    };
     await this.recordMessage({ role: "assistant", content: [{ type: "text", text }] }, turn, [entry]);
   }
 

@@ -38,9 +38,15 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPrompt {
       "How to work:",
       // Only what this agent can do: a read-only role is not told how to edit, the guide not how to search.
       ...finding(has),
-      ...(has("edit_file") ? ["- Read a file before editing it; edit_file replaces an exact string that must occur once, so copy it exactly, whitespace included."] : []),
+      ...(has("edit_file")
+        ? [
+            "- Read a file before editing it; edit_file replaces an exact string that must occur once, so copy it exactly, whitespace included.",
+          ]
+        : []),
       ...(has("edit_file") || has("write_file")
-        ? [`- Keep changes small and in the style of the surrounding code.${has("run_command") ? " Run the project's tests or build with run_command when you change code, if the user allows commands." : ""}`]
+        ? [
+            `- Keep changes small and in the style of the surrounding code.${has("run_command") ? " Run the project's tests or build with run_command when you change code, if the user allows commands." : ""}`,
+          ]
         : []),
       "- If a tool result says permission was denied, do not retry the same call: explain what you would do, or ask.",
       `- Be concise. ${has("edit_file") || has("write_file") ? "When you are done, say what you changed and what you checked." : "When you are done, say what you found and where."}`,

@@ -39,7 +39,10 @@ export function projectFacts(root: string, index: { languages: ProjectFacts["lan
     languages: index.languages,
     commands: buildCommandsIn(root),
     layout: layoutOf(index.paths),
-    entryPoints: [...declaredEntryPoints(manifest, readOptional(join(root, "pyproject.toml"))), ...index.paths.filter((path) => ENTRY_PATTERNS.some((pattern) => pattern.test(path)))],
+    entryPoints: [
+      ...declaredEntryPoints(manifest, readOptional(join(root, "pyproject.toml"))),
+      ...index.paths.filter((path) => ENTRY_PATTERNS.some((pattern) => pattern.test(path))),
+    ],
   };
 }
 
@@ -51,14 +54,21 @@ function layoutOf(paths: readonly string[]): ProjectFacts["layout"] {
     if (slash === -1) topLevelFiles++;
     else counts.set(path.slice(0, slash), (counts.get(path.slice(0, slash)) ?? 0) + 1);
   }
-  const folders = [...counts].map(([folder, files]) => ({ folder, files })).sort((a, b) => b.files - a.files || a.folder.localeCompare(b.folder));
+  const folders = [...counts]
+    .map(([folder, files]) => ({ folder, files }))
+    .sort((a, b) => b.files - a.files || a.folder.localeCompare(b.folder));
   return { folders, topLevelFiles };
 }
 
 /** package.json's `bin` and `main`, and pyproject's console scripts. */
 function declaredEntryPoints(manifest: Record<string, unknown> | undefined, pyproject: string | undefined): string[] {
   const bin = manifest?.bin;
-  const bins = typeof bin === "string" ? [bin] : typeof bin === "object" && bin !== null ? Object.values(bin).filter((value): value is string => typeof value === "string") : [];
+  const bins =
+    typeof bin === "string"
+      ? [bin]
+      : typeof bin === "object" && bin !== null
+        ? Object.values(bin).filter((value): value is string => typeof value === "string")
+        : [];
   const main = typeof manifest?.main === "string" ? [manifest.main] : [];
   return [...new Set([...bins, ...main].map((path) => path.replace(/^\.\//, "")))].concat(pythonScripts(pyproject));
 }

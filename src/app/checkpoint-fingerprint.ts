@@ -61,7 +61,10 @@ function checkpointKey(sylkHome: string): Buffer {
     rmSync(temporary, { force: true });
   }
   const key = readKey(path);
-  if (!key) throw new Error(`${path} is not a ${KEY_BYTES}-byte checkpoint key; remove it and Sylk makes a new one (older checkpoints then count as changed).`);
+  if (!key)
+    throw new Error(
+      `${path} is not a ${KEY_BYTES}-byte checkpoint key; remove it and Sylk makes a new one (older checkpoints then count as changed).`,
+    );
   return key;
 }
 

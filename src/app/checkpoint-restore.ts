@@ -37,7 +37,8 @@ export function planRestore(history: readonly FileCheckpoint[], fingerprints: Ch
   const masked = maskedLinesOf(earliest.before);
   if (now.bytes === null) return { kind: "refused", reason: secretsLost("the file is gone, so they cannot be filled in", masked) };
   const filled = fillMaskedLines(earliest.before, now.bytes);
-  if ("unfilled" in filled) return { kind: "refused", reason: secretsLost("these lines are no longer in the file to fill them in from", filled.unfilled) };
+  if ("unfilled" in filled)
+    return { kind: "refused", reason: secretsLost("these lines are no longer in the file to fill them in from", filled.unfilled) };
   if (!fingerprints.matches(filled.bytes, earliest.beforeFingerprint)) {
     return { kind: "refused", reason: secretsLost("the values in the file now are not the ones it had", masked) };
   }
@@ -64,7 +65,8 @@ function currentFile(path: string): { bytes: Buffer | null } | { refused: string
     if (error instanceof LinkLoopError) return { refused: "its directory now leads through a loop of symbolic links." };
     throw error;
   }
-  if (realParent !== parent) return { refused: `a directory on its path is now a symbolic link (to ${realParent}); a restore never writes through a link.` };
+  if (realParent !== parent)
+    return { refused: `a directory on its path is now a symbolic link (to ${realParent}); a restore never writes through a link.` };
   let stats: Stats;
   try {
     stats = lstatSync(path);
@@ -73,7 +75,9 @@ function currentFile(path: string): { bytes: Buffer | null } | { refused: string
     throw error;
   }
   if (stats.isSymbolicLink()) {
-    return { refused: `it is now a symbolic link (to ${readlinkSync(path)}); a restore never writes through a link. Remove the link and restore again.` };
+    return {
+      refused: `it is now a symbolic link (to ${readlinkSync(path)}); a restore never writes through a link. Remove the link and restore again.`,
+    };
   }
   if (!stats.isFile()) return { refused: `it is now ${fileKind(stats)}, not a regular file.` };
   return { bytes: readRegularFile(path, { noFollow: true }) };

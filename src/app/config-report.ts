@@ -48,7 +48,9 @@ export function configReport({ loaded, files, projectGated }: ConfigReportInputs
   const width = Math.max(...SHOWN_KEYS.map((key) => key.length)) + 2;
   const values = SHOWN_KEYS.map((key) => field(valueText(effectiveValue(loaded.config, key))));
   const valueWidth = Math.min(40, Math.max(...values.map((value) => value.length))) + 2;
-  const settings = SHOWN_KEYS.map((key, index) => `  ${key.padEnd(width)}${(values[index] ?? "").padEnd(valueWidth)}· ${sourceText(loaded, key)}`);
+  const settings = SHOWN_KEYS.map(
+    (key, index) => `  ${key.padEnd(width)}${(values[index] ?? "").padEnd(valueWidth)}· ${sourceText(loaded, key)}`,
+  );
   const warnings = configWarnings(loaded);
   return [
     "Settings (value · where it came from):",

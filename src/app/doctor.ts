@@ -58,7 +58,12 @@ export interface DoctorInputs {
  */
 export async function runDoctor(inputs: DoctorInputs): Promise<DoctorReport> {
   const loaded = inputs.config instanceof Error ? undefined : inputs.config;
-  const notChecked = (name: DoctorCheck["name"]): DoctorCheck => ({ name, status: "failed", detail: "not checked: the configuration did not load", fix: "fix the configuration first (see config)" });
+  const notChecked = (name: DoctorCheck["name"]): DoctorCheck => ({
+    name,
+    status: "failed",
+    detail: "not checked: the configuration did not load",
+    fix: "fix the configuration first (see config)",
+  });
   const checks: DoctorCheck[] = [
     checkNode(inputs.nodeVersion ?? process.versions.node),
     loaded ? checkSandbox(inputs.sandbox ?? sandboxFor(loaded.config, inputs.env, inputs.root).status) : notChecked("sandbox"),
@@ -78,7 +83,8 @@ export function checkNode(version: string, minimum = minimumNode()): DoctorCheck
   if (differing !== -1 && (parts[differing] ?? 0) < (minimum[differing] ?? 0)) {
     return { name: "node", status: "failed", detail: `${running} is older than Sylk needs (${minimum.join(".")} or later)`, fix };
   }
-  if ((parts[0] ?? 0) % 2 === 1) return { name: "node", status: "warning", detail: `${running} is not a long-term release: Sylk supports 22 and 24`, fix };
+  if ((parts[0] ?? 0) % 2 === 1)
+    return { name: "node", status: "warning", detail: `${running} is not a long-term release: Sylk supports 22 and 24`, fix };
   return { name: "node", status: "ok", detail: `${running} (Sylk supports ${minimum.join(".")} or later: 22, or 24 and on)` };
 }
 
@@ -95,10 +101,20 @@ export function checkSandbox(status: SandboxStatus): DoctorCheck {
     case "on": {
       const readable = keptReadable(status);
       if (readable.length === 0) return { name: "sandbox", status: "ok", detail };
-      return { name: "sandbox", status: "warning", detail: `${detail}; ${readable.join(" ")}`, fix: "move the project out of the credential directory to have it hidden" };
+      return {
+        name: "sandbox",
+        status: "warning",
+        detail: `${detail}; ${readable.join(" ")}`,
+        fix: "move the project out of the credential directory to have it hidden",
+      };
     }
     case "off":
-      return { name: "sandbox", status: "warning", detail, fix: "set sandbox.enabled to true (and drop --no-sandbox) to fence commands in" };
+      return {
+        name: "sandbox",
+        status: "warning",
+        detail,
+        fix: "set sandbox.enabled to true (and drop --no-sandbox) to fence commands in",
+      };
     case "unavailable":
       return {
         name: "sandbox",
@@ -118,15 +134,27 @@ export function checkIndex(index: DoctorIndexState): DoctorCheck {
       return { name: "index", status: "warning", detail: "missing: this project has no index yet, so search finds nothing", fix };
     case "stale": {
       const stale = index.stale;
-      const counts = stale ? `: ${formatCount(stale.added)} added, ${formatCount(stale.changed)} changed, ${formatCount(stale.deleted)} removed` : "";
+      const counts = stale
+        ? `: ${formatCount(stale.added)} added, ${formatCount(stale.changed)} changed, ${formatCount(stale.deleted)} removed`
+        : "";
       return { name: "index", status: "warning", detail: `stale${counts} since the last index`, fix };
     }
     case "damaged": {
       const parts = (index.damaged ?? []).map((damage) => `the ${damage.index} full-text snapshot (${describeDamage(damage)})`).join("; ");
-      return { name: "index", status: "failed", detail: `damaged: ${parts}; searches answer from vectors alone`, fix: `${fix} (it rebuilds the snapshot from the stored terms)` };
+      return {
+        name: "index",
+        status: "failed",
+        detail: `damaged: ${parts}; searches answer from vectors alone`,
+        fix: `${fix} (it rebuilds the snapshot from the stored terms)`,
+      };
     }
     case "off":
-      return { name: "index", status: "warning", detail: "off: indexing was declined for this project", fix: `${fix} to allow it (the answer is remembered)` };
+      return {
+        name: "index",
+        status: "warning",
+        detail: "off: indexing was declined for this project",
+        fix: `${fix} to allow it (the answer is remembered)`,
+      };
     case "busy":
       return { name: "index", status: "ok", detail: `${index.doing} (in the background; searches use what is committed)` };
     case "failed":
@@ -137,7 +165,13 @@ export function checkIndex(index: DoctorIndexState): DoctorCheck {
 }
 
 export function checkConfig(config: LoadedConfig | Error, files: { user: string; project: string }): DoctorCheck {
-  if (config instanceof Error) return { name: "config", status: "failed", detail: config.message, fix: "correct the file and key named (the files are JSON with comments; see .sylkrc.example)" };
+  if (config instanceof Error)
+    return {
+      name: "config",
+      status: "failed",
+      detail: config.message,
+      fix: "correct the file and key named (the files are JSON with comments; see .sylkrc.example)",
+    };
   const read = [files.user, ...(files.project === files.user ? [] : [files.project])].filter((path) => existsSync(path));
   const loaded = read.length > 0 ? `read ${read.join(" and ")}` : "no .sylkrc: the defaults";
   const warnings = configWarnings(config);

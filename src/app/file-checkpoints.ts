@@ -89,13 +89,19 @@ export class FileCheckpoints {
   undoLast(force = false): RestoreResult {
     const last = this.groups().at(-1);
     return last
-      ? this.restore(this.live().filter((checkpoint) => checkpoint.promptTurn === last.promptTurn), force)
+      ? this.restore(
+          this.live().filter((checkpoint) => checkpoint.promptTurn === last.promptTurn),
+          force,
+        )
       : { promptTurns: [], restored: [], conflicts: [], refused: [] };
   }
 
   /** Takes back the edits of every prompt after `promptTurn` (0: all of the session's). */
   rewindTo(promptTurn: number, force = false): RestoreResult {
-    return this.restore(this.live().filter((checkpoint) => checkpoint.promptTurn > promptTurn), force);
+    return this.restore(
+      this.live().filter((checkpoint) => checkpoint.promptTurn > promptTurn),
+      force,
+    );
   }
 
   /**
@@ -130,9 +136,14 @@ export class FileCheckpoints {
   private restore(checkpoints: FileCheckpoint[], force: boolean): RestoreResult {
     const byFile = new Map<string, FileCheckpoint[]>();
     for (const checkpoint of checkpoints) byFile.set(checkpoint.absolute, [...(byFile.get(checkpoint.absolute) ?? []), checkpoint]);
-    const plans = [...byFile.values()].map((history) => ({ checkpoint: history[0] as FileCheckpoint, plan: planRestore(history, this.fingerprints) }));
+    const plans = [...byFile.values()].map((history) => ({
+      checkpoint: history[0] as FileCheckpoint,
+      plan: planRestore(history, this.fingerprints),
+    }));
     const conflicts = plans.filter(({ plan }) => plan.kind !== "refused" && plan.conflict).map(({ checkpoint }) => checkpoint.path);
-    const refused = plans.flatMap(({ checkpoint, plan }) => (plan.kind === "refused" ? [{ path: checkpoint.path, reason: plan.reason }] : []));
+    const refused = plans.flatMap(({ checkpoint, plan }) =>
+      plan.kind === "refused" ? [{ path: checkpoint.path, reason: plan.reason }] : [],
+    );
     const promptTurns = [...new Set(checkpoints.map((checkpoint) => checkpoint.promptTurn))];
     if ((conflicts.length > 0 || refused.length > 0) && !force) return { promptTurns, restored: [], conflicts, refused };
     const restored: string[] = [];

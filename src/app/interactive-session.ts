@@ -36,7 +36,11 @@ export interface InteractiveSession {
  * indexing that serves them. Shared by `sylk` and the TUI tests, so both
  * start and stop the same way.
  */
-export function openInteractiveSession(options: { root: string; env: NodeJS.ProcessEnv; flags?: Record<string, unknown> }): InteractiveSession {
+export function openInteractiveSession(options: {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  flags?: Record<string, unknown>;
+}): InteractiveSession {
   const services = openProject({ root: options.root, env: options.env, flags: withInteractiveDefaults(options), interactive: true });
   const indexing = new BackgroundIndexing({
     root: services.paths.root,
@@ -93,7 +97,11 @@ function interactiveWorkerThreads(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 
-function withInteractiveDefaults(options: { root: string; env: NodeJS.ProcessEnv; flags?: Record<string, unknown> }): Record<string, unknown> {
+function withInteractiveDefaults(options: {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  flags?: Record<string, unknown>;
+}): Record<string, unknown> {
   const flags = { ...options.flags };
   if (flags["index.workerThreads"] !== undefined) return flags;
   const { sources } = loadConfig({ projectRoot: options.root, env: options.env });

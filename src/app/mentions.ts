@@ -55,7 +55,9 @@ export class Mentions {
     // Read once per session, on the first `@`: 28k paths take a few milliseconds.
     this.paths ??= this.files.indexedPaths();
     const files = query === "" ? this.paths.slice(0, limit) : fuzzysort.go(query, this.paths, { limit }).map((result) => result.target);
-    const symbols = /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(query) ? this.files.symbolsStartingWith(query, Math.max(0, limit - files.length)) : [];
+    const symbols = /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(query)
+      ? this.files.symbolsStartingWith(query, Math.max(0, limit - files.length))
+      : [];
     return [
       ...files.map((path) => ({ text: path, detail: "file" })),
       ...symbols.map((symbol) => ({ text: symbol.name, detail: `${symbol.kind} · ${symbol.path}:${symbol.startLine}-${symbol.endLine}` })),
@@ -121,7 +123,13 @@ export class Mentions {
     return maskSecrets(text).text.replace(/\n$/, "").split("\n");
   }
 
-  private attachment(mention: string, path: string, lines: string[], startLine: number, endLine: number): { attachment: Attachment; block: string } {
+  private attachment(
+    mention: string,
+    path: string,
+    lines: string[],
+    startLine: number,
+    endLine: number,
+  ): { attachment: Attachment; block: string } {
     const last = Math.min(endLine, startLine + MAX_ATTACHED_LINES - 1, lines.length);
     const truncated = last < Math.min(endLine, lines.length);
     const body = lines.slice(startLine - 1, last).join("\n");

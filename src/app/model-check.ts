@@ -34,7 +34,12 @@ export async function checkModel(config: ModelConfig, env: NodeJS.ProcessEnv, ti
   try {
     choice = createProvider(config, env);
   } catch (error) {
-    return { name: NAME, status: "failed", detail: (error as Error).message, fix: "fix the model settings in .sylkrc (sylk doctor names the files read)" };
+    return {
+      name: NAME,
+      status: "failed",
+      detail: (error as Error).message,
+      fix: "fix the model settings in .sylkrc (sylk doctor names the files read)",
+    };
   }
   if (!choice.provider) {
     const keyName = config.apiKeyEnv ?? (config.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");

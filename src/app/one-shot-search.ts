@@ -26,8 +26,12 @@ export async function openOneShotSearch(options: OpenProjectStoreOptions): Promi
   const env = options.env ?? process.env;
   const projectRoot = resolveProjectPaths(options.root, env).root;
   const loadedConfig =
-    unconfigured({ projectRoot, env, ...(options.flags ? { flags: options.flags } : {}), ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}) }) ??
-    (await import("./project-config.js")).loadProjectConfig(options);
+    unconfigured({
+      projectRoot,
+      env,
+      ...(options.flags ? { flags: options.flags } : {}),
+      ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}),
+    }) ?? (await import("./project-config.js")).loadProjectConfig(options);
   const { db, ...store } = openProjectStore({ ...options, mmap: false }, loadedConfig);
   const { config } = store.loadedConfig;
   const files = new FileRepository(db);

@@ -31,5 +31,8 @@ export function loadProjectConfig(options: OpenProjectStoreOptions): LoadedConfi
 function withSylkHomeLeftOut(loaded: LoadedConfig, paths: ProjectPaths): LoadedConfig {
   if (paths.sylkHomeInProject === undefined) return loaded;
   const index = loaded.config.index;
-  return { ...loaded, config: { ...loaded.config, index: { ...index, excludePaths: [...index.excludePaths, `./${paths.sylkHomeInProject}`] } } };
+  return {
+    ...loaded,
+    config: { ...loaded.config, index: { ...index, excludePaths: [...index.excludePaths, `./${paths.sylkHomeInProject}`] } },
+  };
 }

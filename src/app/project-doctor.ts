@@ -20,7 +20,10 @@ export async function doctorOfProject(options: { root: string; env: NodeJS.Proce
   } catch (error) {
     config = error instanceof Error ? error : new Error(String(error));
   }
-  const index = config instanceof Error ? { state: "unknown" as const, reason: "the configuration did not load" } : await indexOf(paths.root, paths.database, options.env);
+  const index =
+    config instanceof Error
+      ? { state: "unknown" as const, reason: "the configuration did not load" }
+      : await indexOf(paths.root, paths.database, options.env);
   return runDoctor({
     root: paths.root,
     env: options.env,
@@ -44,7 +47,11 @@ async function indexOf(root: string, database: string, env: NodeJS.ProcessEnv): 
 }
 
 /** `/doctor`: the same checks inside a session, on its open project, its sandbox and the index as the session sees it. */
-export function doctorOfSession(services: ProjectServices, env: NodeJS.ProcessEnv, session: { index: DoctorIndexState; sandbox?: SandboxStatus }): Promise<DoctorReport> {
+export function doctorOfSession(
+  services: ProjectServices,
+  env: NodeJS.ProcessEnv,
+  session: { index: DoctorIndexState; sandbox?: SandboxStatus },
+): Promise<DoctorReport> {
   return runDoctor({
     root: services.paths.root,
     env,

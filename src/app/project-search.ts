@@ -48,13 +48,20 @@ export interface ProjectSearchSources {
  * signals found scores twice that, so sorting by score put every such
  * history hit above the best code.
  */
-export async function searchProject(sources: ProjectSearchSources, query: string, options: ProjectSearchOptions): Promise<SearchResponseJson> {
+export async function searchProject(
+  sources: ProjectSearchSources,
+  query: string,
+  options: ProjectSearchOptions,
+): Promise<SearchResponseJson> {
   const started = performance.now();
   const degraded: string[] = [];
   let code: SearchResultJson[] = [];
   let history: SearchResultJson[] = [];
   if (options.scope !== "history") {
-    const outcome = await sources.codeSearcher.search(query, { limit: options.k, ...(options.signals ? { signals: options.signals } : {}) });
+    const outcome = await sources.codeSearcher.search(query, {
+      limit: options.k,
+      ...(options.signals ? { signals: options.signals } : {}),
+    });
     degraded.push(...outcome.degraded);
     code = outcome.hits.map(codeResult);
   }

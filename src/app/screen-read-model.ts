@@ -97,7 +97,9 @@ export function createScreenReadModel(services: ProjectServices, env: NodeJS.Pro
     settings: { permissionMode: config.permissions.mode, maxFileSize: config.index.maxFileSize, windowTokens: config.context.windowTokens },
     consent: services.consent,
     sessions: (limit) =>
-      services.sessions.list(limit).map((session) => ({ session, chain: services.handoffs.instances(session.id).map((instance) => instance.agentId) })),
+      services.sessions
+        .list(limit)
+        .map((session) => ({ session, chain: services.handoffs.instances(session.id).map((instance) => instance.agentId) })),
     recap(sessionId, lastItems) {
       const session = services.sessions.get(sessionId);
       return session ? { title: session.title, prompts: session.prompts, items: replaySession(services, sessionId, lastItems) } : undefined;
@@ -121,7 +123,9 @@ export function createScreenReadModel(services: ProjectServices, env: NodeJS.Pro
     doctor: (session) => doctorOfSession(services, env, session),
     initAgentsFile() {
       const path = join(services.paths.root, "AGENTS.md");
-      const text = renderAgentsFile(projectFacts(services.paths.root, { languages: services.files.languageCounts(), paths: services.files.indexedPaths() }));
+      const text = renderAgentsFile(
+        projectFacts(services.paths.root, { languages: services.files.languageCounts(), paths: services.files.indexedPaths() }),
+      );
       try {
         writeFileSync(path, text, { flag: "wx" });
         return { path, written: true, text };

@@ -87,19 +87,25 @@ class TextPrinter implements AskPrinter {
           this.err("(the answer above was cut off; it comes again)\n");
         }
         this.partial = "";
-        this.err(`Model call failed (${event.reason}); retrying in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).\n`);
+        this.err(
+          `Model call failed (${event.reason}); retrying in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).\n`,
+        );
         break;
       case "error":
         this.err(`sylk: ${event.message}\n`);
         break;
       case "prefetch":
-        this.err(`Context: added ${[...event.excerpts, ...event.hints].map((item) => terminalField(item.source)).join(", ")} (${event.tokens} tokens)\n`);
+        this.err(
+          `Context: added ${[...event.excerpts, ...event.hints].map((item) => terminalField(item.source)).join(", ")} (${event.tokens} tokens)\n`,
+        );
         break;
       case "handoff":
         this.err(`${handoffNote(event)}\n`);
         break;
       case "context_eviction":
-        this.err(`Context: turns ${event.reference.turnRange[0]}-${event.reference.turnRange[1]} moved out of the window as ${event.marker}\n`);
+        this.err(
+          `Context: turns ${event.reference.turnRange[0]}-${event.reference.turnRange[1]} moved out of the window as ${event.marker}\n`,
+        );
         break;
       case "subagent_event":
         this.subAgentLine(event, 1);
@@ -132,8 +138,10 @@ class TextPrinter implements AskPrinter {
     const inner = event.event;
     const agent = terminalField(event.agentId);
     if (inner.type === "subagent_event") this.subAgentLine(inner, depth + 1);
-    else if (inner.type === "tool_use") this.err(`${indent}⏺ ${agent} ${terminalField(inner.name)}(${summariseCall(inner.name, inner.input)})\n`);
-    else if (inner.type === "tool_result") this.err(`${indent}  ⎿ ${inner.isError ? "✗ " : ""}${firstLine(inner.display ?? inner.output)}\n`);
+    else if (inner.type === "tool_use")
+      this.err(`${indent}⏺ ${agent} ${terminalField(inner.name)}(${summariseCall(inner.name, inner.input)})\n`);
+    else if (inner.type === "tool_result")
+      this.err(`${indent}  ⎿ ${inner.isError ? "✗ " : ""}${firstLine(inner.display ?? inner.output)}\n`);
     else if (inner.type === "error") this.err(`${indent}sylk: ${agent}: ${inner.message}\n`);
   }
 
@@ -200,4 +208,3 @@ function firstLine(text: string): string {
   const line = terminalField(text.split("\n")[0] ?? "");
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
-

@@ -12,10 +12,15 @@ const NEARLY_FULL_BYTES = 4 << 20;
  * lost), and "disk I/O error" when it cannot even create the shared-memory
  * file a WAL database needs to be read; neither says which disk.
  */
-export function diskFullMessage(error: unknown, home: string, freeBytes: (path: string) => number | undefined = freeBytesAt): string | undefined {
+export function diskFullMessage(
+  error: unknown,
+  home: string,
+  freeBytes: (path: string) => number | undefined = freeBytesAt,
+): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return undefined;
-  const full = code === "SQLITE_FULL" || code === "ENOSPC" || (code.startsWith("SQLITE_IOERR") && (freeBytes(home) ?? Infinity) < NEARLY_FULL_BYTES);
+  const full =
+    code === "SQLITE_FULL" || code === "ENOSPC" || (code.startsWith("SQLITE_IOERR") && (freeBytes(home) ?? Infinity) < NEARLY_FULL_BYTES);
   if (!full) return undefined;
   return (
     `The disk holding ${home} is full (${errorMessage(error)}): free some space and run the command again; ` +

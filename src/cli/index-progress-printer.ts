@@ -68,11 +68,13 @@ export class IndexProgressPrinter {
       );
     }
     // Skipped and failed files are named by the repository: their paths and the reasons quoting them are shown escaped.
-    for (const entry of summary.unindexable.examples) lines.push(`  skipped: ${terminalField(entry.path)}: ${UNINDEXABLE_WORDS[entry.reason]}`);
+    for (const entry of summary.unindexable.examples)
+      lines.push(`  skipped: ${terminalField(entry.path)}: ${UNINDEXABLE_WORDS[entry.reason]}`);
     if (summary.unindexable.count > summary.unindexable.examples.length) {
       lines.push(`  … and ${summary.unindexable.count - summary.unindexable.examples.length} more not indexed for the same reasons`);
     }
-    for (const failure of summary.failures.slice(0, 10)) lines.push(`  failed: ${terminalField(failure.path)}: ${terminalField(failure.reason)}`);
+    for (const failure of summary.failures.slice(0, 10))
+      lines.push(`  failed: ${terminalField(failure.path)}: ${terminalField(failure.reason)}`);
     if (summary.failures.length > 10) lines.push(`  … and ${summary.failures.length - 10} more (sylk status --json lists them)`);
     lines.push(...summary.repairedFullText.map(describeRepair));
     if (summary.interrupted) lines.push("Run `sylk index` again to finish; files already indexed are kept.");

@@ -8,7 +8,10 @@ import { terminalText } from "./terminal-text.js";
  * untrusted folder's `.sylkrc` asked for and did not get, with how to grant
  * them, and settings brought down to what this machine can use.
  */
-export function printOpeningWarnings(opened: { loadedConfig: LoadedConfig; notices?: readonly string[] }, stderr: NodeJS.WritableStream): void {
+export function printOpeningWarnings(
+  opened: { loadedConfig: LoadedConfig; notices?: readonly string[] },
+  stderr: NodeJS.WritableStream,
+): void {
   for (const notice of opened.notices ?? []) stderr.write(terminalText(`sylk: ${notice}\n`));
   for (const warning of configWarnings(opened.loadedConfig)) stderr.write(terminalText(`sylk: ${warning}\n`));
 }

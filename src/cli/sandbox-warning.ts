@@ -11,7 +11,9 @@ import { terminalText } from "./terminal-text.js";
 export function warnAboutSandbox(status: SandboxStatus, stderr: NodeJS.WritableStream): void {
   for (const warning of keptReadable(status)) stderr.write(`sylk: warning: ${terminalText(warning)}\n`);
   if (status.state !== "unavailable") return;
-  stderr.write(`sylk: warning: ${terminalText(describeSandbox(status))}. Set sandbox.enabled to false to run commands unsandboxed on purpose and silence this.\n`);
+  stderr.write(
+    `sylk: warning: ${terminalText(describeSandbox(status))}. Set sandbox.enabled to false to run commands unsandboxed on purpose and silence this.\n`,
+  );
 }
 
 /** The sandbox in one word, as `stream-json`'s `init` event and `sylk status --json` give it. */

@@ -29,7 +29,11 @@ export interface StopSignals {
  * nobody writes, holds it), it ends by the signal's default action, which
  * nothing can hold. `process.exit` could: it waits for such a read for ever.
  */
-export function listenForStopSignals(controller: AbortController, stderr: NodeJS.WritableStream, graceMs: number = STOP_GRACE_MS): StopSignals {
+export function listenForStopSignals(
+  controller: AbortController,
+  stderr: NodeJS.WritableStream,
+  graceMs: number = STOP_GRACE_MS,
+): StopSignals {
   let terminatedBy: TerminationSignal | undefined;
   const onInterrupt = () => {
     if (controller.signal.aborted) return endNow("SIGINT");

@@ -121,7 +121,13 @@ const pipelineStage = (event: EventOf<"pipeline_stage">): Line => ({
 
 /** One line per event type; a sub-agent's own events are unwrapped by the printer, so they have none here. */
 const LINES: { [T in AgentEvent["type"]]: (event: EventOf<T>) => Line | undefined } = {
-  session_start: (event) => ({ type: "init", session_id: event.sessionId, resumed: event.resumed, provider: event.provider, model: event.model }),
+  session_start: (event) => ({
+    type: "init",
+    session_id: event.sessionId,
+    resumed: event.resumed,
+    provider: event.provider,
+    model: event.model,
+  }),
   turn_start: (event) => ({ type: "turn", turn: event.turn }),
   attached: (event) => ({
     type: "attached",
@@ -136,7 +142,14 @@ const LINES: { [T in AgentEvent["type"]]: (event: EventOf<T>) => Line | undefine
   usage: (event) => ({ type: "usage", turn: event.turn, ...usageJson(event.usage) }),
   error: (event) => ({ type: "error", kind: event.kind, message: event.message, fatal: event.fatal }),
   context_eviction: contextEviction,
-  prefetch: (event) => ({ type: "prefetch", turn: event.turn, excerpts: event.excerpts, hints: event.hints, tokens: event.tokens, tier: event.tier }),
+  prefetch: (event) => ({
+    type: "prefetch",
+    turn: event.turn,
+    excerpts: event.excerpts,
+    hints: event.hints,
+    tokens: event.tokens,
+    tier: event.tier,
+  }),
   handoff,
   context_window: contextWindow,
   subagent_start: subagentStart,

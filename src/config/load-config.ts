@@ -110,7 +110,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 }
 
 /** Where the user's and the project's `.sylkrc` are looked for (either may be missing; both are the same file at the home directory). */
-export function configFilePaths(options: Pick<LoadConfigOptions, "projectRoot" | "userConfigPath" | "env">): { user: string; project: string } {
+export function configFilePaths(options: Pick<LoadConfigOptions, "projectRoot" | "userConfigPath" | "env">): {
+  user: string;
+  project: string;
+} {
   const env = options.env ?? process.env;
   return {
     user: resolve(options.userConfigPath ?? join(env.HOME ?? homedir(), CONFIG_FILE_NAME)),
@@ -163,7 +166,9 @@ function readConfigFile(path: string): RawObject {
  */
 function rejectPrototypeKeys(value: unknown, path: readonly string[], file: string): void {
   if (Array.isArray(value)) {
-    value.forEach((item, index) => { rejectPrototypeKeys(item, [...path, String(index)], file); });
+    value.forEach((item, index) => {
+      rejectPrototypeKeys(item, [...path, String(index)], file);
+    });
     return;
   }
   if (typeof value !== "object" || value === null) return;
@@ -264,9 +269,7 @@ function deepMerge(base: RawObject, overlay: RawObject): RawObject {
 }
 
 function leafKeys(raw: RawObject, prefix = ""): string[] {
-  return Object.entries(raw).flatMap(([key, value]) =>
-    isPlainObject(value) ? leafKeys(value, `${prefix}${key}.`) : [`${prefix}${key}`],
-  );
+  return Object.entries(raw).flatMap(([key, value]) => (isPlainObject(value) ? leafKeys(value, `${prefix}${key}.`) : [`${prefix}${key}`]));
 }
 
 function isPlainObject(value: unknown): value is RawObject {

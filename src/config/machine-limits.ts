@@ -19,7 +19,10 @@ export interface ClampedSetting {
 }
 
 /** The configuration with what this machine cannot use brought down to what it can, and each such change. */
-export function clampToMachine(config: SylkConfig, cores: number = availableParallelism()): { config: SylkConfig; clamped: ClampedSetting[] } {
+export function clampToMachine(
+  config: SylkConfig,
+  cores: number = availableParallelism(),
+): { config: SylkConfig; clamped: ClampedSetting[] } {
   const most = Math.max(1, cores) * WORKER_THREADS_PER_CORE;
   const requested = config.index.workerThreads;
   if (requested <= most) return { config, clamped: [] };

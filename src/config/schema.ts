@@ -30,31 +30,33 @@ const indexSchema = z.strictObject({
   chunkLines: z._default(z.int().check(z.minimum(5), z.maximum(1000)), d.index.chunkLines),
 });
 
-const embeddingSchema = z.strictObject({
-  /**
-   * `builtin` works offline with no model download. `openai-compatible`
-   * calls any `/v1/embeddings` endpoint (Ollama, vLLM, LM Studio, OpenAI).
-   */
-  provider: z._default(z.enum(["builtin", "openai-compatible"]), d.embedding.provider),
-  model: z.optional(z.string().check(z.minLength(1))),
-  baseUrl: z.optional(z.url()),
-  /** Name of the environment variable holding the API key (never the key itself). */
-  apiKeyEnv: z._default(z.string().check(z.minLength(1)), d.embedding.apiKeyEnv),
-  dimensions: z._default(z.int().check(z.minimum(8), z.maximum(8192)), d.embedding.dimensions),
-  batchSize: z._default(z.int().check(z.minimum(1), z.maximum(2048)), d.embedding.batchSize),
-  timeoutMs: z._default(z.int().check(z.minimum(100)), d.embedding.timeoutMs),
-}).check(
-  z.superRefine((value, ctx) => {
-    if (value.provider === "openai-compatible") {
-      if (!value.baseUrl) {
-        ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "required when provider is openai-compatible" });
+const embeddingSchema = z
+  .strictObject({
+    /**
+     * `builtin` works offline with no model download. `openai-compatible`
+     * calls any `/v1/embeddings` endpoint (Ollama, vLLM, LM Studio, OpenAI).
+     */
+    provider: z._default(z.enum(["builtin", "openai-compatible"]), d.embedding.provider),
+    model: z.optional(z.string().check(z.minLength(1))),
+    baseUrl: z.optional(z.url()),
+    /** Name of the environment variable holding the API key (never the key itself). */
+    apiKeyEnv: z._default(z.string().check(z.minLength(1)), d.embedding.apiKeyEnv),
+    dimensions: z._default(z.int().check(z.minimum(8), z.maximum(8192)), d.embedding.dimensions),
+    batchSize: z._default(z.int().check(z.minimum(1), z.maximum(2048)), d.embedding.batchSize),
+    timeoutMs: z._default(z.int().check(z.minimum(100)), d.embedding.timeoutMs),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.provider === "openai-compatible") {
+        if (!value.baseUrl) {
+          ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "required when provider is openai-compatible" });
+        }
+        if (!value.model) {
+          ctx.addIssue({ code: "custom", path: ["model"], message: "required when provider is openai-compatible" });
+        }
       }
-      if (!value.model) {
-        ctx.addIssue({ code: "custom", path: ["model"], message: "required when provider is openai-compatible" });
-      }
-    }
-  }),
-);
+    }),
+  );
 
 const searchSchema = z.strictObject({
   /** Reciprocal Rank Fusion constant (default 60, the usual choice: a hit's rank matters less the lower it is). */
@@ -65,7 +67,6 @@ const searchSchema = z.strictObject({
   /** Chunks the vector signal contributes (k of the k-NN query; its cost grows with k). */
   vectorCandidates: z._default(z.int().check(z.minimum(10), z.maximum(5000)), d.search.vectorCandidates),
 });
-
 
 const modelSchema = z.strictObject({
   /**
@@ -118,7 +119,9 @@ const agentsSchema = z.strictObject({
   /** Model calls a sub-agent may make for one task. */
   maxTurns: z._default(z.int().check(z.minimum(1), z.maximum(10_000)), d.agents.maxTurns),
   /** A model per agent name (`{"inspector": "claude-haiku-4-5"}`); others use the session's. */
-  models: z._default(z.record(z.string().check(z.regex(/^[a-z][a-z0-9:-]{0,47}$/)), z.string().check(z.minLength(1))), () => ({ ...d.agents.models })),
+  models: z._default(z.record(z.string().check(z.regex(/^[a-z][a-z0-9:-]{0,47}$/)), z.string().check(z.minLength(1))), () => ({
+    ...d.agents.models,
+  })),
 });
 
 const pipelineSchema = z.strictObject({
@@ -146,7 +149,10 @@ const observationalMemorySchema = z.strictObject({
   /** Un-observed message tokens that start an observation. */
   messageTokenThreshold: z._default(z.int().check(z.minimum(100), z.maximum(1_000_000)), d.observationalMemory.messageTokenThreshold),
   /** Observation tokens that start a reflection. */
-  observationTokenThreshold: z._default(z.int().check(z.minimum(100), z.maximum(1_000_000)), d.observationalMemory.observationTokenThreshold),
+  observationTokenThreshold: z._default(
+    z.int().check(z.minimum(100), z.maximum(1_000_000)),
+    d.observationalMemory.observationTokenThreshold,
+  ),
   /** Recent messages kept raw, in tokens. */
   maxMessageTokenBudget: z._default(z.int().check(z.minimum(500), z.maximum(10_000_000)), d.observationalMemory.maxMessageTokenBudget),
   /** Tokens of reflections and observations in a request's Conversation Memory. */
@@ -195,31 +201,33 @@ const permissionsSchema = z.strictObject({
   deny: z._default(z.array(z.string().check(z.regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)"))), d.permissions.deny),
 });
 
-const contextSchema = z.strictObject({
-  /** The model's window in tokens, overriding what the provider reports (`--context-window`). */
-  windowTokens: z.optional(z.int().check(z.minimum(2_000))),
-  /** Evict when the request would fill more than this share of the window... */
-  evictAtRatio: z._default(z.number().check(z.minimum(0.1), z.maximum(1)), d.context.evictAtRatio),
-  /** ...down to this share (no model call: eviction cannot deadlock like compaction). */
-  evictToRatio: z._default(z.number().check(z.minimum(0.05), z.maximum(1)), d.context.evictToRatio),
-  /** Model calls (turns) whose messages are never evicted. */
-  preserveRecentTurns: z._default(z.int().check(z.minimum(0), z.maximum(100)), d.context.preserveRecentTurns),
-  /**
-   * Which turns leave first: recency, topic or task. Unset, the agent type
-   * decides (`evictionStrategyOf`): topic for the academic,
-   * task for the architect, recency for everyone else.
-   */
-  strategy: z.optional(z.enum(EVICTION_STRATEGIES)),
-  /** Put the most relevant code and history of this session in front of the model with each prompt (one dim line says what). */
-  prefetch: z._default(z.boolean(), d.context.prefetch),
-  /** Share of the remaining window that prefetch may fill before the model sees a prompt (default 10 %). */
-  prefetchBudgetRatio: z._default(z.number().check(z.minimum(0), z.maximum(0.5)), d.context.prefetchBudgetRatio),
-}).check(
-  z.refine((value) => value.evictToRatio < value.evictAtRatio, {
-    path: ["evictToRatio"],
-    message: "must be smaller than evictAtRatio",
-  }),
-);
+const contextSchema = z
+  .strictObject({
+    /** The model's window in tokens, overriding what the provider reports (`--context-window`). */
+    windowTokens: z.optional(z.int().check(z.minimum(2_000))),
+    /** Evict when the request would fill more than this share of the window... */
+    evictAtRatio: z._default(z.number().check(z.minimum(0.1), z.maximum(1)), d.context.evictAtRatio),
+    /** ...down to this share (no model call: eviction cannot deadlock like compaction). */
+    evictToRatio: z._default(z.number().check(z.minimum(0.05), z.maximum(1)), d.context.evictToRatio),
+    /** Model calls (turns) whose messages are never evicted. */
+    preserveRecentTurns: z._default(z.int().check(z.minimum(0), z.maximum(100)), d.context.preserveRecentTurns),
+    /**
+     * Which turns leave first: recency, topic or task. Unset, the agent type
+     * decides (`evictionStrategyOf`): topic for the academic,
+     * task for the architect, recency for everyone else.
+     */
+    strategy: z.optional(z.enum(EVICTION_STRATEGIES)),
+    /** Put the most relevant code and history of this session in front of the model with each prompt (one dim line says what). */
+    prefetch: z._default(z.boolean(), d.context.prefetch),
+    /** Share of the remaining window that prefetch may fill before the model sees a prompt (default 10 %). */
+    prefetchBudgetRatio: z._default(z.number().check(z.minimum(0), z.maximum(0.5)), d.context.prefetchBudgetRatio),
+  })
+  .check(
+    z.refine((value) => value.evictToRatio < value.evictAtRatio, {
+      path: ["evictToRatio"],
+      message: "must be smaller than evictAtRatio",
+    }),
+  );
 
 /** A path in a sandbox setting: absolute, or from the home directory. */
 const sandboxPath = z.string().check(z.regex(/^(~$|~\/|\/)/, "must be an absolute path or start with ~/"));

@@ -13,7 +13,8 @@ export function extractKeywords(text: string, limit = MAX_KEYWORDS): string[] {
     .map(([token]) => token);
 }
 
-const FILE_PATH = /(?:^|[\s`'"(])((?:[\w.-]+\/)+[\w.-]+\.[A-Za-z0-9]{1,8}|[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|java|c|cc|cpp|h|hpp|cs|rb|php|md|json|ya?ml|toml|sql|sh))(?=$|[\s`'"),:;?!]|\.(?:\s|$))/g;
+const FILE_PATH =
+  /(?:^|[\s`'"(])((?:[\w.-]+\/)+[\w.-]+\.[A-Za-z0-9]{1,8}|[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|java|c|cc|cpp|h|hpp|cs|rb|php|md|json|ya?ml|toml|sql|sh))(?=$|[\s`'"),:;?!]|\.(?:\s|$))/g;
 const BACKTICKED = /`([^`\n]{2,60})`/g;
 const CAMEL_OR_SNAKE = /\b([a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]+(?:_[a-z0-9]+)+)\b/g;
 

@@ -34,9 +34,7 @@ const CANDIDATES_PER_RESULT = 8;
  * are masked before anything is stored.
  */
 export class KnowledgeStore {
-  constructor(
-    private readonly deps: { db: SqliteDatabase; repository: KnowledgeRepository; fullText: PersistentFullText },
-  ) {}
+  constructor(private readonly deps: { db: SqliteDatabase; repository: KnowledgeRepository; fullText: PersistentFullText }) {}
 
   /** Stores an item, secrets masked (its details too); throws when nothing but secrets was given. */
   save(input: NewKnowledge, now: number = Date.now()): KnowledgeItem {
@@ -94,7 +92,8 @@ export class KnowledgeStore {
     // BM25. One search of all terms would skip terms common in a small collection, and a new user's is small.
     const scores = new Map<number, number>();
     for (const term of terms) {
-      for (const hit of this.deps.fullText.search([term], options.limit * CANDIDATES_PER_RESULT)) scores.set(hit.id, (scores.get(hit.id) ?? 0) + hit.score);
+      for (const hit of this.deps.fullText.search([term], options.limit * CANDIDATES_PER_RESULT))
+        scores.set(hit.id, (scores.get(hit.id) ?? 0) + hit.score);
     }
     const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([doc]) => doc);
     const wanted = options.layers ? new Set(options.layers) : undefined;

@@ -95,14 +95,21 @@ export class UniversalContentStore {
       alongside();
       return inserted;
     })();
-    this.deps.fullText.apply([], prepared.map(({ terms, length }, index) => ({ id: docs[index] as number, terms, length })));
+    this.deps.fullText.apply(
+      [],
+      prepared.map(({ terms, length }, index) => ({ id: docs[index] as number, terms, length })),
+    );
     const entries = prepared.map(({ entry }) => entry);
     if (entries.length === 0) return entries;
     try {
-      const vectors = await this.deps.embedder.embed(entries.map((entry) => entry.content), "document");
+      const vectors = await this.deps.embedder.embed(
+        entries.map((entry) => entry.content),
+        "document",
+      );
       entries.forEach((entry, index) => {
         const vector = vectors[index];
-        if (vector) this.deps.vectors.upsertEntry(docs[index] as number, vector, { sessionId: entry.sessionId, contentType: entry.contentType });
+        if (vector)
+          this.deps.vectors.upsertEntry(docs[index] as number, vector, { sessionId: entry.sessionId, contentType: entry.contentType });
       });
     } catch {
       // The entries are stored and searchable by full text; `sylk index` backfills missing vectors.
@@ -154,7 +161,12 @@ export class UniversalContentStore {
     try {
       // Full text over every match, then filtered: exact even for narrow filters.
       const hits = this.deps.fullText.search(fullTextQuery(query), Number.MAX_SAFE_INTEGER);
-      const passing = new Set(this.deps.entries.filterDocs(hits.map((hit) => hit.id), filters));
+      const passing = new Set(
+        this.deps.entries.filterDocs(
+          hits.map((hit) => hit.id),
+          filters,
+        ),
+      );
       lists.push({ signal: "fulltext", hits: hits.filter((hit) => passing.has(hit.id)).slice(0, candidates) });
     } catch (error) {
       degraded.push(`fulltext search failed: ${errorMessage(error)}`);
@@ -172,7 +184,12 @@ export class UniversalContentStore {
         ...(filters.sessionId ? { sessionId: filters.sessionId } : {}),
         ...(filters.contentTypes ? { contentTypes: filters.contentTypes } : {}),
       });
-      const passing = new Set(this.deps.entries.filterDocs(nearest.map((hit) => hit.id), filters));
+      const passing = new Set(
+        this.deps.entries.filterDocs(
+          nearest.map((hit) => hit.id),
+          filters,
+        ),
+      );
       lists.push({
         signal: "vector",
         hits: nearest.filter((hit) => passing.has(hit.id)).map((hit) => ({ id: hit.id, score: hit.similarity })),
@@ -186,9 +203,7 @@ export class UniversalContentStore {
     const stored = new Map(this.deps.entries.getByDocs(fused.map((hit) => hit.id)).map((row) => [row.doc, row.entry]));
     const hits = fused.flatMap((hit): ContentSearchHit[] => {
       const entry = stored.get(hit.id);
-      return entry
-        ? [{ entry, score: hit.score, signals: hit.signals, snippet: snippetFor(entry.content, query) }]
-        : [];
+      return entry ? [{ entry, score: hit.score, signals: hit.signals, snippet: snippetFor(entry.content, query) }] : [];
     });
     return { hits, degraded, fulltextIdealScore: this.deps.fullText.idealScore(fullTextQuery(query)) };
   }

@@ -103,7 +103,10 @@ export function foldReferences(input: { id: string; folded: readonly ContextRefe
   if (!first) throw new Error("nothing to fold");
   const rank = (lists: string[][]) => {
     const counts = new Map<string, number>();
-    for (const list of lists) list.forEach((value, index) => { counts.set(value, (counts.get(value) ?? 0) + (list.length - index)); });
+    for (const list of lists)
+      list.forEach((value, index) => {
+        counts.set(value, (counts.get(value) ?? 0) + (list.length - index));
+      });
     return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([value]) => value);
   };
   const topics = rank(parts.map((part) => part.topics)).slice(0, MAX_TOPICS);
@@ -115,7 +118,8 @@ export function foldReferences(input: { id: string; folded: readonly ContextRefe
     sessionId: first.sessionId,
     agentId: first.agentId,
     contentIds: [...new Set(parts.flatMap((part) => part.contentIds))],
-    summary: topics.length === 0 ? `${parts.length} earlier stretches of conversation` : `Discussion about ${topics.slice(0, 3).join(", ")}`,
+    summary:
+      topics.length === 0 ? `${parts.length} earlier stretches of conversation` : `Discussion about ${topics.slice(0, 3).join(", ")}`,
     tokensSaved: parts.reduce((sum, part) => sum + part.tokensSaved, 0),
     turnRange: [Math.min(...parts.map((part) => part.turnRange[0])), Math.max(...parts.map((part) => part.turnRange[1]))],
     timestamp: Math.min(...parts.map((part) => part.timestamp)),
@@ -171,7 +175,10 @@ function dominantType(entries: readonly EntrySummary[]): ReferenceType {
 }
 
 /** A fresh 8-hex-digit reference id, taken neither in the store nor in `alsoTaken` (references made but not stored yet). */
-export function newReferenceId(store: { getReference(id: string): ContextReference | undefined }, alsoTaken: ReadonlyMap<string, unknown> = new Map()): string {
+export function newReferenceId(
+  store: { getReference(id: string): ContextReference | undefined },
+  alsoTaken: ReadonlyMap<string, unknown> = new Map(),
+): string {
   for (;;) {
     const id = randomBytes(4).toString("hex");
     if (!alsoTaken.has(id) && !store.getReference(id)) return id;

@@ -45,7 +45,8 @@ export class ContextRetriever {
     let source: RetrievalSource;
     if (request.refId) {
       const reference = this.store.getReference(request.refId);
-      if (!reference) throw new Error(`No context reference "${request.refId}". Markers look like [CTX-REF:… | retrieve_context(ref_id="…")].`);
+      if (!reference)
+        throw new Error(`No context reference "${request.refId}". Markers look like [CTX-REF:… | retrieve_context(ref_id="…")].`);
       entries = this.store.getByIds(reference.contentIds);
       source = "reference";
     } else if (request.contentIds?.length) {
@@ -59,7 +60,12 @@ export class ContextRetriever {
       throw new Error("Give either a query or a ref_id.");
     }
     if (request.includeRelated) entries = this.withRelated(entries);
-    return { ...fitToBudget(entries, request.maxTokens), query: request.query ?? "", source, ...(request.refId ? { refId: request.refId } : {}) };
+    return {
+      ...fitToBudget(entries, request.maxTokens),
+      query: request.query ?? "",
+      source,
+      ...(request.refId ? { refId: request.refId } : {}),
+    };
   }
 
   /** Entries of a session by turn range (`get_turn_range`). */
@@ -70,7 +76,9 @@ export class ContextRetriever {
 
   private withRelated(entries: readonly ContentEntry[]): ContentEntry[] {
     const known = new Set(entries.map((entry) => entry.id));
-    const relatedIds = entries.flatMap((entry) => [...(entry.parentId ? [entry.parentId] : []), ...entry.childIds]).filter((id) => !known.has(id));
+    const relatedIds = entries
+      .flatMap((entry) => [...(entry.parentId ? [entry.parentId] : []), ...entry.childIds])
+      .filter((id) => !known.has(id));
     const related = this.store.getByIds([...new Set(relatedIds)]);
     return [...entries, ...related].sort((a, b) => a.turnNumber - b.turnNumber || a.timestamp - b.timestamp);
   }

@@ -93,7 +93,10 @@ export class VirtualContextManager {
    */
   setPreamble(text: string | undefined): void {
     if (text === this.preamble?.text) return;
-    this.preamble = text === undefined ? undefined : { text, message: { role: "user", content: [{ type: "text", text }] }, tokens: this.deps.tokenCounter.count(text) + 4 };
+    this.preamble =
+      text === undefined
+        ? undefined
+        : { text, message: { role: "user", content: [{ type: "text", text }] }, tokens: this.deps.tokenCounter.count(text) + 4 };
   }
 
   get preambleTokens(): number {
@@ -113,7 +116,13 @@ export class VirtualContextManager {
     // One lone marker already stands for everything before: nothing to fold.
     if (leaving.length === 0 || (leaving.length === 1 && leaving[0]?.kind === "reference")) return { context };
     const reference = await this.evict(log, context, leaving, this.referencesOf(log.sessionId));
-    return { reference, context: context.withEviction(leaving, markerItem(reference, (row) => this.tokensOf(row))) };
+    return {
+      reference,
+      context: context.withEviction(
+        leaving,
+        markerItem(reference, (row) => this.tokensOf(row)),
+      ),
+    };
   }
 
   /**
@@ -142,12 +151,19 @@ export class VirtualContextManager {
    * summary is the observation's. The originals stay stored and come back
    * with `retrieve_context`; the observation is in the request's memory.
    */
-  async compactObserved(log: ConversationLog, throughOrdinal: number, keepTokens: number, summary: string): Promise<ContextReference | undefined> {
+  async compactObserved(
+    log: ConversationLog,
+    throughOrdinal: number,
+    keepTokens: number,
+    summary: string,
+  ): Promise<ContextReference | undefined> {
     const references = this.referencesOf(log.sessionId);
     const context = this.contextOf(log, references);
     const leaving = context.items
       .slice(0, firstOfNewest(context.items, keepTokens))
-      .filter((item) => item.kind !== "reference" && item.ordinals.length > 0 && item.ordinals.every((ordinal) => ordinal <= throughOrdinal));
+      .filter(
+        (item) => item.kind !== "reference" && item.ordinals.length > 0 && item.ordinals.every((ordinal) => ordinal <= throughOrdinal),
+      );
     if (leaving.length === 0) return undefined;
     return this.evict(log, context, leaving, references, summary);
   }
@@ -180,7 +196,10 @@ export class VirtualContextManager {
    */
   async evictNow(log: ConversationLog): Promise<ContextReference[]> {
     const context = this.contextOf(log, this.referencesOf(log.sessionId));
-    const window = await this.fit(log, context, this.lastFixedTokens, { foldMarkers: true, first: (folded) => ({ evict: true, targetTokens: folded.totalTokens }) });
+    const window = await this.fit(log, context, this.lastFixedTokens, {
+      foldMarkers: true,
+      first: (folded) => ({ evict: true, targetTokens: folded.totalTokens }),
+    });
     return window.evictions;
   }
 
@@ -212,24 +231,33 @@ export class VirtualContextManager {
       const folded = markers.slice(0, -1);
       const reference = await this.evict(log, context, folded, references);
       evictions.push(reference);
-      context = context.withEviction(folded, markerItem(reference, (row) => this.tokensOf(row)));
+      context = context.withEviction(
+        folded,
+        markerItem(reference, (row) => this.tokensOf(row)),
+      );
     }
     for (let round = 0; round < MAX_EVICTION_ROUNDS; round++) {
       const usedTokens = fixedTokens + context.totalTokens;
       const asked = round === 0 ? options.first?.(context) : undefined;
       const decision =
-        asked ?? this.underPressure(usedTokens) ?? this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: log.currentTurn });
+        asked ??
+        this.underPressure(usedTokens) ??
+        this.deps.policy.decide({ usedTokens, windowTokens: this.deps.windowTokens, currentTurn: log.currentTurn });
       const overflow = usedTokens - this.deps.windowTokens;
       if (!decision.evict && overflow <= 0) break;
       let selected = decision.evict ? this.deps.strategy.selectForEviction(context, decision.targetTokens) : [];
       // What leaves must pay for the overflow and for the marker left in its place.
       const markerTokens = this.markerTokens();
-      if (overflow > 0 && freed(selected) < overflow + markerTokens) selected = this.hardLimitSelection(context, overflow + markerTokens, selected);
+      if (overflow > 0 && freed(selected) < overflow + markerTokens)
+        selected = this.hardLimitSelection(context, overflow + markerTokens, selected);
       // A marker costs tokens too: folding one lone marker into another frees nothing.
       if (selected.length === 0 || freed(selected) <= markerTokens) break;
       const reference = await this.evict(log, context, selected, references);
       evictions.push(reference);
-      context = context.withEviction(selected, markerItem(reference, (row) => this.tokensOf(row)));
+      context = context.withEviction(
+        selected,
+        markerItem(reference, (row) => this.tokensOf(row)),
+      );
     }
     this.lastUsedTokens = fixedTokens + context.totalTokens;
     const messages = this.preamble ? [this.preamble.message, ...context.messages()] : context.messages();
@@ -258,7 +286,13 @@ export class VirtualContextManager {
    * newest item and one marker do.
    */
   markerTokens(): number {
-    return this.tokensOf({ ordinal: -1, message: { role: "user", content: [{ type: "text", text: widestMarker() }] }, turn: 0, entryIds: [], evictedBy: null });
+    return this.tokensOf({
+      ordinal: -1,
+      message: { role: "user", content: [{ type: "text", text: widestMarker() }] },
+      turn: 0,
+      entryIds: [],
+      evictedBy: null,
+    });
   }
 
   /** What no eviction can free beside the request's fixed part: the preamble and one marker standing for what left. */
@@ -277,7 +311,10 @@ export class VirtualContextManager {
   }
 
   private contextOf(log: ConversationLog, references: ReadonlyMap<string, ContextReference>): AgentContext {
-    return this.contextWith(log, buildItems(log.rows(), references, (row) => this.tokensOf(row)));
+    return this.contextWith(
+      log,
+      buildItems(log.rows(), references, (row) => this.tokensOf(row)),
+    );
   }
 
   /** These items as the current instance's window. */
@@ -332,7 +369,14 @@ export class VirtualContextManager {
     const all = sampled.length < freshIds.length ? { contentIds: freshIds, turnRange: freshTurns } : undefined;
     const generated =
       entries.length > 0
-        ? generateReference({ id, sessionId: context.sessionId, agentId: context.agentId, entries, tokensSaved: freshTokens, ...(all ? { all } : {}) })
+        ? generateReference({
+            id,
+            sessionId: context.sessionId,
+            agentId: context.agentId,
+            entries,
+            tokensSaved: freshTokens,
+            ...(all ? { all } : {}),
+          })
         : undefined;
     const made = folded.length > 0 ? foldReferences({ id, folded, ...(generated ? { fresh: generated } : {}) }) : generated;
     if (!made) throw new Error("nothing to evict");
@@ -348,5 +392,4 @@ export class VirtualContextManager {
     for (const old of foldedNow) references.set(old.id, old);
     return reference;
   }
-
 }

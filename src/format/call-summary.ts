@@ -3,14 +3,29 @@ import { visible } from "./visible-text.js";
 type Input = Record<string, unknown>;
 
 /** The fields a call is recognised by, most telling first, for tools with no summary of their own. */
-const TELLING_FIELDS = ["path", "command", "pattern", "query", "symbol", "name", "file", "topic", "question", "task", "content", "ref", "id"];
+const TELLING_FIELDS = [
+  "path",
+  "command",
+  "pattern",
+  "query",
+  "symbol",
+  "name",
+  "file",
+  "topic",
+  "question",
+  "task",
+  "content",
+  "ref",
+  "id",
+];
 
 /** Tools whose one argument does not say what the call does. */
 const SUMMARIES: Record<string, (input: Input) => string | undefined> = {
   grep: (input) => searched(input.pattern, input.path, input.glob),
   glob: (input) => searched(input.pattern, input.path),
   todo_write: (input) => (Array.isArray(input.todos) ? tasks(input.todos) : undefined),
-  get_symbol_context: (input) => (typeof input.symbol === "string" ? `${input.symbol}${typeof input.file === "string" ? ` in ${input.file}` : ""}` : undefined),
+  get_symbol_context: (input) =>
+    typeof input.symbol === "string" ? `${input.symbol}${typeof input.file === "string" ? ` in ${input.file}` : ""}` : undefined,
 };
 
 /**

@@ -20,17 +20,21 @@ function field(text: string): string {
 }
 
 /** One session as `sylk sessions` and `/sessions` list it. */
-export function sessionLine(session: {
-  id: string;
-  updatedAt: number;
-  model: string;
-  prompts: number;
-  title: string;
-  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number };
-}, chain: readonly string[] = []): string {
+export function sessionLine(
+  session: {
+    id: string;
+    updatedAt: number;
+    model: string;
+    prompts: number;
+    title: string;
+    usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number };
+  },
+  chain: readonly string[] = [],
+): string {
   const tokens = formatCount(session.usage.inputTokens + session.usage.outputTokens + session.usage.cacheReadTokens);
   // A chain of more than one instance: the handoffs, and the instance --continue goes on with.
-  const handoffs = chain.length > 1 ? `  ${chain.length - 1} ${chain.length === 2 ? "handoff" : "handoffs"}: ${chain.map(field).join(" → ")}` : "";
+  const handoffs =
+    chain.length > 1 ? `  ${chain.length - 1} ${chain.length === 2 ? "handoff" : "handoffs"}: ${chain.map(field).join(" → ")}` : "";
   return `${session.id.slice(0, 8)}  ${formatLocalTime(session.updatedAt)}  ${field(session.model)}  ${plural(session.prompts, "prompt")}, ${tokens} tokens${handoffs}  ${field(session.title)}`;
 }
 
@@ -54,7 +58,9 @@ export function pipelineLine(pipeline: {
   stages: ReadonlyArray<{ stage: string; round: number; status: string }>;
 }): string {
   const mark = (status: string) => (status === "done" ? "✓" : status === "running" ? "…" : status === "no_structure" ? "∅" : "✗");
-  const stages = pipeline.stages.map((stage) => `${field(stage.stage)}${stage.round > 0 ? stage.round : ""} ${mark(stage.status)}`).join(" → ");
+  const stages = pipeline.stages
+    .map((stage) => `${field(stage.stage)}${stage.round > 0 ? stage.round : ""} ${mark(stage.status)}`)
+    .join(" → ");
   return `          ▸ pipeline ${pipeline.status}${pipeline.stopReason ? ` (${field(pipeline.stopReason)})` : ""}: ${stages}`;
 }
 

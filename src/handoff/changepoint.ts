@@ -60,7 +60,12 @@ export function fitChangepoint(
   mean = n === 0 ? 0 : mean / n;
   let sse0 = 0;
   for (const y of ys) sse0 += (y - mean) ** 2;
-  const constant: ChangepointFit = { plateau: mean, declineRatePerKiloToken: 0, plateauNoise: robustSd(ys.map((y) => y - mean)), maxTokens };
+  const constant: ChangepointFit = {
+    plateau: mean,
+    declineRatePerKiloToken: 0,
+    plateauNoise: robustSd(ys.map((y) => y - mean)),
+    maxTokens,
+  };
   if (n < MIN_POINTS || sse0 === 0) return constant;
 
   const best = bestHinge(xs, ys);
@@ -90,7 +95,9 @@ function median(values: number[]): number {
   // A typed array sorts numerically without calling back into a comparator: the fit's largest cost after the search.
   const sorted = Float64Array.from(values).sort();
   const middle = sorted.length / 2;
-  return sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[Math.floor(middle)] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**

@@ -113,7 +113,11 @@ export class DegradationDetector {
       });
     }
     const onset = this.onset;
-    const priorMean = onset ? (kiloTokens: number) => onset.mean(kiloTokens) : shape === "plateau" ? () => profile.peakQuality : priorMeanOf(profile);
+    const priorMean = onset
+      ? (kiloTokens: number) => onset.mean(kiloTokens)
+      : shape === "plateau"
+        ? () => profile.peakQuality
+        : priorMeanOf(profile);
     this.gp = new InducingPointGP({ priorMean, offsetVariance: INSTANCE_OFFSET_SD ** 2 });
     this.burnIn = options.burnIn ?? 3;
     this.preparedFraction = options.preparedFraction;

@@ -292,7 +292,11 @@ export class InducingPointGP {
         for (const { signalVariance, noiseVariance } of pairs) {
           const lift = 1 + (b * oneOne) / signalVariance;
           const quadratic = rr / signalVariance - (b * (oneR / signalVariance) ** 2) / lift;
-          const score = -0.5 * quadratic - 0.5 * (n * Math.log(signalVariance) + logDet + Math.log(lift)) - 0.5 * n * LOG_2PI + (within.get(noiseVariance) as number);
+          const score =
+            -0.5 * quadratic -
+            0.5 * (n * Math.log(signalVariance) + logDet + Math.log(lift)) -
+            0.5 * n * LOG_2PI +
+            (within.get(noiseVariance) as number);
           if (score > best) {
             best = score;
             chosen = { lengthScale, signalVariance, noiseVariance };

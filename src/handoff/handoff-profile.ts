@@ -114,8 +114,16 @@ export function emptyStatistics(): ProfileStatistics {
   };
 }
 
-const addMoments = (a: Moments, b: Moments): Moments => ({ count: a.count + b.count, sum: a.sum + b.sum, sumSquares: a.sumSquares + b.sumSquares });
-const withValue = (m: Moments, value: number): Moments => ({ count: m.count + 1, sum: m.sum + value, sumSquares: m.sumSquares + value * value });
+const addMoments = (a: Moments, b: Moments): Moments => ({
+  count: a.count + b.count,
+  sum: a.sum + b.sum,
+  sumSquares: a.sumSquares + b.sumSquares,
+});
+const withValue = (m: Moments, value: number): Moments => ({
+  count: m.count + 1,
+  sum: m.sum + value,
+  sumSquares: m.sumSquares + value * value,
+});
 
 export function addStatistics(a: ProfileStatistics, b: ProfileStatistics): ProfileStatistics {
   return {
@@ -129,7 +137,12 @@ export function addStatistics(a: ProfileStatistics, b: ProfileStatistics): Profi
     preparedArms: a.preparedArms.map((arm, index) => {
       const other = b.preparedArms[index];
       return other
-        ? { fraction: arm.fraction, count: arm.count + other.count, rewardSum: arm.rewardSum + other.rewardSum, rewardSumSquares: arm.rewardSumSquares + other.rewardSumSquares }
+        ? {
+            fraction: arm.fraction,
+            count: arm.count + other.count,
+            rewardSum: arm.rewardSum + other.rewardSum,
+            rewardSumSquares: arm.rewardSumSquares + other.rewardSumSquares,
+          }
         : { ...arm };
     }),
   };
@@ -150,7 +163,10 @@ export function withInstance(statistics: ProfileStatistics, summary: InstanceSum
   next.peak = withValue(next.peak, summary.peakQuality);
   next.plateauNoise = withValue(next.plateauNoise, summary.plateauNoise);
   if (summary.growthPerTurn) {
-    next.growthPerTurn = { count: next.growthPerTurn.count + summary.growthPerTurn.count, sum: next.growthPerTurn.sum + summary.growthPerTurn.sum };
+    next.growthPerTurn = {
+      count: next.growthPerTurn.count + summary.growthPerTurn.count,
+      sum: next.growthPerTurn.sum + summary.growthPerTurn.sum,
+    };
   }
   const preparedFraction = summary.preparedFraction;
   if (preparedFraction !== undefined && summary.earlyQuality !== undefined) {
@@ -233,16 +249,15 @@ export function pooledProfile(input: {
   pooling?: boolean;
 }): AgentHandoffProfile {
   const k = input.pseudoCount ?? 3;
-  const sum = (rows: ReadonlyArray<{ statistics: ProfileStatistics }>) => rows.reduce((total, row) => addStatistics(total, row.statistics), emptyStatistics());
+  const sum = (rows: ReadonlyArray<{ statistics: ProfileStatistics }>) =>
+    rows.reduce((total, row) => addStatistics(total, row.statistics), emptyStatistics());
   const ofType = input.rows.filter((row) => row.agentType === input.agentType);
   const all = sum(input.rows);
   const type = sum(ofType);
   const typeModel = sum(ofType.filter((row) => row.model === input.model));
   const root = defaultLevel(input.windowTokens);
   const level =
-    input.pooling === false
-      ? pooledLevel(typeModel, root, k)
-      : pooledLevel(typeModel, pooledLevel(type, pooledLevel(all, root, k), k), k);
+    input.pooling === false ? pooledLevel(typeModel, root, k) : pooledLevel(typeModel, pooledLevel(type, pooledLevel(all, root, k), k), k);
 
   const onsetTokens = level.onset.mean;
   const armIndex = chooseArm(level.arms, typeModel.preparedArms, k, input.random);
@@ -289,5 +304,8 @@ const clamp = (value: number, low: number, high: number) => Math.min(high, Math.
 /** m(x): the plateau up to the onset, then the learned decline (floored at 0); x in thousands of tokens. */
 export function priorMeanOf(profile: AgentHandoffProfile): (kiloTokens: number) => number {
   const onsetKilo = profile.onsetTokens / 1000;
-  return (kiloTokens) => (kiloTokens <= onsetKilo ? profile.peakQuality : Math.max(0, profile.peakQuality - profile.declineRatePerKiloToken * (kiloTokens - onsetKilo)));
+  return (kiloTokens) =>
+    kiloTokens <= onsetKilo
+      ? profile.peakQuality
+      : Math.max(0, profile.peakQuality - profile.declineRatePerKiloToken * (kiloTokens - onsetKilo));
 }

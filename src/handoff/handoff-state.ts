@@ -208,7 +208,9 @@ export type HandoffState =
 export type HandoffAgentType = HandoffState["agent_type"];
 
 export function isHandoffAgentType(type: AgentType): type is HandoffAgentType {
-  return type === "engineer" || type === "designer" || type === "inspector" || type === "tester" || type === "orchestrator" || type === "guide";
+  return (
+    type === "engineer" || type === "designer" || type === "inspector" || type === "tester" || type === "orchestrator" || type === "guide"
+  );
 }
 
 const TEST_FILE = /(^|\/)(test|tests|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$/i;
@@ -265,7 +267,13 @@ export function buildHandoffState(
         checks_performed: done,
         issues_found: [],
         fixes_applied: [],
-        pending_issues: snapshot.blockers.map((blocker, index) => ({ id: `blocker-${index + 1}`, severity: "major", category: "blocker", file: "", description: blocker })),
+        pending_issues: snapshot.blockers.map((blocker, index) => ({
+          id: `blocker-${index + 1}`,
+          severity: "major",
+          category: "blocker",
+          file: "",
+          description: blocker,
+        })),
         validation_state: {},
       };
     case "tester":
@@ -288,7 +296,11 @@ export function buildHandoffState(
         original_goal: snapshot.originalPrompt,
         current_workflow: null,
         pending_tasks: snapshot.tasks
-          .map((task, index) => ({ id: `task-${index + 1}`, description: task.content, status: task.status === "in_progress" ? "in_progress" : task.status }))
+          .map((task, index) => ({
+            id: `task-${index + 1}`,
+            description: task.content,
+            status: task.status === "in_progress" ? "in_progress" : task.status,
+          }))
           .filter((task) => task.status !== "done"),
         active_pipelines: [],
         completed_tasks: snapshot.tasks
@@ -306,7 +318,11 @@ export function buildHandoffState(
         agent_type: type,
         ...common,
         session_id: snapshot.sessionId,
-        conversation_history: snapshot.recentPrompts.map((prompt) => ({ turn_number: prompt.turn, role: "user" as const, summary: prompt.text })),
+        conversation_history: snapshot.recentPrompts.map((prompt) => ({
+          turn_number: prompt.turn,
+          role: "user" as const,
+          summary: prompt.text,
+        })),
         current_intent: snapshot.currentPrompt ?? snapshot.originalPrompt,
         active_topics: [],
         recent_routings: [],
@@ -343,7 +359,9 @@ export function renderHandoffState(
   ];
   if (snapshot.currentPrompt !== undefined) lines.push("", "## Current prompt (verbatim)", snapshot.currentPrompt);
   lines.push("", "## Task list (keep it up to date with todo_write)");
-  lines.push(...(snapshot.tasks.length > 0 ? snapshot.tasks.map((task) => `${MARKS[task.status]} ${task.content}`) : ["(none written yet)"]));
+  lines.push(
+    ...(snapshot.tasks.length > 0 ? snapshot.tasks.map((task) => `${MARKS[task.status]} ${task.content}`) : ["(none written yet)"]),
+  );
   if (snapshot.decisions.length > 0) lines.push("", "## Key decisions", ...snapshot.decisions.map((note) => `- ${note}`));
   if (snapshot.blockers.length > 0) lines.push("", "## Blockers", ...snapshot.blockers.map((note) => `- ${note}`));
   if (snapshot.filesChanged.length > 0) {

@@ -94,12 +94,22 @@ export class OnsetPosterior {
       return { onset, weight: Math.exp(-0.5 * ((onset - mean) / sd) ** 2) };
     });
     const normalTotal = normal.reduce((sum, state) => sum + state.weight, 0) || 1;
-    const density = normal.map(({ onset, weight }) => ({ onset, weight: (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES }));
+    const density = normal.map(({ onset, weight }) => ({
+      onset,
+      weight: (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES,
+    }));
     for (const { onset, weight } of density) {
       for (const multiplier of DECLINE_MULTIPLIERS) {
         const share = ((1 - never) * weight) / DECLINE_MULTIPLIERS.length;
         if (share <= 1e-12) continue;
-        this.states.push({ onset, decline: prior.declineRatePerKiloToken * multiplier, logPrior: Math.log(share), past: 0, pastSquares: 0, pastY: 0 });
+        this.states.push({
+          onset,
+          decline: prior.declineRatePerKiloToken * multiplier,
+          logPrior: Math.log(share),
+          past: 0,
+          pastSquares: 0,
+          pastY: 0,
+        });
       }
     }
     this.states.push({ onset: Number.POSITIVE_INFINITY, decline: 0, logPrior: Math.log(never), past: 0, pastSquares: 0, pastY: 0 });

@@ -51,12 +51,17 @@ function listByBytes(path: string): EntryNames | undefined {
   for (const entry of entries) {
     const bytes = entry.name;
     if (isUtf8(bytes)) sortEntry(names, entry, bytes.toString("utf8"));
-    else if (entry.isFile() || entry.isDirectory() || isSpecial(entry)) names.unindexable.push({ name: displayName(bytes), reason: "name-not-utf8" });
+    else if (entry.isFile() || entry.isDirectory() || isSpecial(entry))
+      names.unindexable.push({ name: displayName(bytes), reason: "name-not-utf8" });
   }
   return names;
 }
 
-function sortEntry(names: { files: string[]; directories: string[]; unindexable: UnindexableEntry[] }, entry: Dirent<string | Buffer>, name: string): void {
+function sortEntry(
+  names: { files: string[]; directories: string[]; unindexable: UnindexableEntry[] },
+  entry: Dirent<string | Buffer>,
+  name: string,
+): void {
   if (entry.isDirectory()) names.directories.push(name);
   else if (entry.isFile()) names.files.push(name);
   else if (isSpecial(entry)) names.unindexable.push({ name, reason: entry.isFIFO() ? "fifo" : entry.isSocket() ? "socket" : "device" });
@@ -72,7 +77,12 @@ export function displayName(bytes: Buffer): string {
   for (let index = 0; index < bytes.length; ) {
     const length = sequenceLength(bytes[index] as number);
     const sequence = bytes.subarray(index, index + length);
-    if (length > 0 && sequence.length === length && isUtf8(sequence) && (length > 1 || ((bytes[index] as number) >= 0x20 && bytes[index] !== 0x7f))) {
+    if (
+      length > 0 &&
+      sequence.length === length &&
+      isUtf8(sequence) &&
+      (length > 1 || ((bytes[index] as number) >= 0x20 && bytes[index] !== 0x7f))
+    ) {
       shown += sequence.toString("utf8");
       index += length;
     } else {

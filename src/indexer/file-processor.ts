@@ -16,9 +16,7 @@ import { errorMessage } from "../errors.js";
 
 export const fileTaskSchema = z.object({
   root: z.string(),
-  files: z.array(
-    z.object({ path: z.string(), size: z.number(), mtimeMs: z.number(), priority: z.number() }),
-  ),
+  files: z.array(z.object({ path: z.string(), size: z.number(), mtimeMs: z.number(), priority: z.number() })),
   chunkLines: z.number().int().min(1),
   /** Dimensions of the built-in embedder, or null when another embedder fills vectors later. */
   embeddingDimensions: z.number().int().min(1).nullable(),

@@ -126,7 +126,12 @@ export class FileRunner {
   }
 
   private task(files: readonly FileTaskItem[]): FileTask {
-    return { root: this.deps.root, files: [...files], chunkLines: this.deps.config.chunkLines, embeddingDimensions: this.deps.embeddingDimensions };
+    return {
+      root: this.deps.root,
+      files: [...files],
+      chunkLines: this.deps.config.chunkLines,
+      embeddingDimensions: this.deps.embeddingDimensions,
+    };
   }
 
   /** A crashed worker fails its whole task: retry file by file so only the culprit is marked failed. */

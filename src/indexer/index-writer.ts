@@ -95,7 +95,12 @@ export class IndexWriter {
     }
   }
 
-  private writeFile(result: ProcessedFile, manifest: ReadonlyMap<string, ManifestEntry>, outcome: BatchOutcome, changes: SliceChanges): void {
+  private writeFile(
+    result: ProcessedFile,
+    manifest: ReadonlyMap<string, ManifestEntry>,
+    outcome: BatchOutcome,
+    changes: SliceChanges,
+  ): void {
     const known = manifest.get(result.path);
     const record = {
       path: result.path,

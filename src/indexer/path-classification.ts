@@ -18,12 +18,7 @@ export interface PathClassification {
  * without walking the project: the same exclusions and ignore files (those
  * of each path's ancestors), the same secret and size rules.
  */
-export function classifyPaths(
-  root: string,
-  config: IndexConfig,
-  paths: readonly string[],
-  nowMs: number = Date.now(),
-): PathClassification {
+export function classifyPaths(root: string, config: IndexConfig, paths: readonly string[], nowMs: number = Date.now()): PathClassification {
   const filter = new PathFilter(config);
   if (config.respectGitignore) filter.registerIgnoreFile("", join(root, ".git", "info", "exclude"));
   const registered = new Set<string>();

@@ -1,4 +1,3 @@
-
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
@@ -68,7 +67,9 @@ const UNINDEXABLE_EXAMPLES = 10;
 const UNINDEXABLE_REASONS: ReadonlySet<SkipReason> = new Set<UnindexableReason>(["fifo", "socket", "device", "name-not-utf8"]);
 
 function unindexableOf(skipped: readonly SkippedFile[]): IndexSummary["unindexable"] {
-  const entries = skipped.flatMap((file) => (UNINDEXABLE_REASONS.has(file.reason) ? [{ path: file.path, reason: file.reason as UnindexableReason }] : []));
+  const entries = skipped.flatMap((file) =>
+    UNINDEXABLE_REASONS.has(file.reason) ? [{ path: file.path, reason: file.reason as UnindexableReason }] : [],
+  );
   return { count: entries.length, examples: entries.slice(0, UNINDEXABLE_EXAMPLES) };
 }
 
@@ -126,7 +127,9 @@ export class ProjectIndexer {
     const diff = diffManifest(scan, manifest);
     const state: IndexState = this.deps.files.isEmpty() ? "missing" : isFresh(diff) ? "fresh" : "stale";
     const changedDirectories = [
-      ...new Set([...diff.added, ...diff.changed, ...diff.newlySkipped].map((file) => directoryOf(file.path)).concat(diff.deleted.map(directoryOf))),
+      ...new Set(
+        [...diff.added, ...diff.changed, ...diff.newlySkipped].map((file) => directoryOf(file.path)).concat(diff.deleted.map(directoryOf)),
+      ),
     ];
     return { state, diff, scan, changedDirectories, manifest, durationMs: performance.now() - started };
   }

@@ -60,7 +60,8 @@ export class ProjectWatcher {
     return new Promise((resolve, reject) => {
       worker.on("message", (raw: unknown) => {
         const message = threadMessage.safeParse(raw);
-        if (!message.success) return this.options.onError?.(new Error(`Unexpected message from the watcher thread: ${message.error.message}`));
+        if (!message.success)
+          return this.options.onError?.(new Error(`Unexpected message from the watcher thread: ${message.error.message}`));
         switch (message.data.type) {
           case "ready":
             return resolve();

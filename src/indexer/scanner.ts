@@ -161,7 +161,8 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     if (!self?.isDirectory()) return; // gone since its parent was read
     const stored = previous?.get(directory.relative);
     const leftOutBefore = stored && stored.leftOut.length > 0 ? new Set(stored.leftOut) : NO_NAMES;
-    let names: EntryNames | undefined = stored?.snapshot && snapshotHolds(stored.snapshot, self, racyWindowMs) ? stored.snapshot : undefined;
+    let names: EntryNames | undefined =
+      stored?.snapshot && snapshotHolds(stored.snapshot, self, racyWindowMs) ? stored.snapshot : undefined;
     let entries = names && statFiles(directory, names, leftOutBefore);
     // A stored name that no longer stats as a file means the snapshot was wrong after all: list the directory.
     let listed = false;
@@ -178,7 +179,14 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     const snapshot: DirectorySnapshot | undefined =
       entries.unindexable.length > 0
         ? undefined
-        : { files: names.files, directories: names.directories, ino: self.ino, mtimeMs: self.mtimeMs, ctimeMs: self.ctimeMs, recordedAtMs: startedAtMs };
+        : {
+            files: names.files,
+            directories: names.directories,
+            ino: self.ino,
+            mtimeMs: self.mtimeMs,
+            ctimeMs: self.ctimeMs,
+            recordedAtMs: startedAtMs,
+          };
     const visit = visitDirectory(directory, entries, stored, directory.relative === "" ? rootRules : new ListingHash());
     const clean = stored !== undefined && !visit.rulesChanged && stored.listing === visit.listing;
     if (clean) {
@@ -186,7 +194,11 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
       for (const name of visit.subdirectories) {
         if (!leftOutBefore.has(name)) queue.push(child(directory, name, false));
       }
-      if (listed && snapshot) scan.restated.push({ path: directory.relative, state: { listing: stored.listing, rules: stored.rules, leftOut: stored.leftOut, snapshot } });
+      if (listed && snapshot)
+        scan.restated.push({
+          path: directory.relative,
+          state: { listing: stored.listing, rules: stored.rules, leftOut: stored.leftOut, snapshot },
+        });
     } else {
       const changed = evaluate(directory, visit, snapshot);
       scan.files += changed.files.length + changed.skipped.length;
@@ -200,7 +212,13 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
    * `readdir` just gave it, it vanished meanwhile) and noted.
    */
   function statFiles(directory: PendingDirectory, names: EntryNames, leftOutBefore: ReadonlySet<string>): DirectoryEntries {
-    const entries: DirectoryEntries = { files: [], leftOutFiles: [], subdirectories: names.directories, unindexable: names.unindexable ?? [], missing: false };
+    const entries: DirectoryEntries = {
+      files: [],
+      leftOutFiles: [],
+      subdirectories: names.directories,
+      unindexable: names.unindexable ?? [],
+      missing: false,
+    };
     const anyLeftOut = leftOutBefore.size > 0; // else no name need be hashed for the lookup
     for (const name of names.files) {
       if (anyLeftOut && leftOutBefore.has(name) && !ruleFiles.includes(name)) {
@@ -217,7 +235,12 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     return entries;
   }
 
-  function visitDirectory(directory: PendingDirectory, entries: DirectoryEntries, stored: DirectoryState | undefined, rules: ListingHash): DirectoryVisit {
+  function visitDirectory(
+    directory: PendingDirectory,
+    entries: DirectoryEntries,
+    stored: DirectoryState | undefined,
+    rules: ListingHash,
+  ): DirectoryVisit {
     const listing = new ListingHash();
     const visit: DirectoryVisit = {
       files: entries.files,
@@ -248,7 +271,12 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
   /** A changed directory: every entry judged by the rules, its files reported. */
   function evaluate(directory: PendingDirectory, visit: DirectoryVisit, snapshot: DirectorySnapshot | undefined): ChangedDirectory {
     const prefix = directory.relative ? `${directory.relative}/` : "";
-    const result: ChangedDirectory = { path: directory.relative, files: [], skipped: [], state: { listing: "", rules: visit.rules, leftOut: [] } };
+    const result: ChangedDirectory = {
+      path: directory.relative,
+      files: [],
+      skipped: [],
+      state: { listing: "", rules: visit.rules, leftOut: [] },
+    };
     const leftOut: string[] = [];
     const listing = new ListingHash();
     const candidates = [...visit.files, ...visit.leftOutFiles.flatMap((name) => statOf(directory.absolute, name))];
@@ -263,7 +291,13 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
       listing.addFile(file.name, file.size, file.mtimeMs);
       if (isSecretPath(path)) result.skipped.push({ path, size: file.size, mtimeMs: file.mtimeMs, reason: "secret" });
       else if (file.size > config.maxFileSize) result.skipped.push({ path, size: file.size, mtimeMs: file.mtimeMs, reason: "too-large" });
-      else result.files.push({ path, size: file.size, mtimeMs: file.mtimeMs, priority: calculatePriority(path, file.mtimeMs, config.priorityPaths, nowMs) });
+      else
+        result.files.push({
+          path,
+          size: file.size,
+          mtimeMs: file.mtimeMs,
+          priority: calculatePriority(path, file.mtimeMs, config.priorityPaths, nowMs),
+        });
     }
     for (const entry of visit.unindexable) {
       listing.addLeftOut(entry.name);
@@ -287,7 +321,6 @@ interface FileStat {
   mtimeMs: number;
 }
 
-
 interface DirectoryEntries {
   /** Files stat'ed by the walk. */
   files: FileStat[];
@@ -305,7 +338,6 @@ interface DirectoryVisit extends DirectoryEntries {
   rules: string;
   rulesChanged: boolean;
 }
-
 
 function child(parent: PendingDirectory, name: string, rulesChanged: boolean): PendingDirectory {
   return {
@@ -326,7 +358,11 @@ function statOf(directory: string, name: string): FileStat[] {
 }
 
 /** Every file of the project, as a full walk sees it (no previous states). */
-export async function scanProject(root: string, config: IndexConfig, options: { nowMs?: number; signal?: AbortSignal } = {}): Promise<ScanResult> {
+export async function scanProject(
+  root: string,
+  config: IndexConfig,
+  options: { nowMs?: number; signal?: AbortSignal } = {},
+): Promise<ScanResult> {
   const scan = await scanTree(root, config, options);
   return {
     files: scan.changed.flatMap((directory) => directory.files),

@@ -46,7 +46,9 @@ export class VectorBackfill {
       const chunks = files.getChunks(chunkIds);
       const embeddings = await chunkVectors(embedder, chunks, signal);
       this.deps.db.transaction(() => {
-        chunks.forEach((chunk, index) => { vectors.upsertChunk(chunk.id, embeddings[index] as Float32Array); });
+        chunks.forEach((chunk, index) => {
+          vectors.upsertChunk(chunk.id, embeddings[index] as Float32Array);
+        });
       })();
       embedded += chunks.length;
       yield { embedded, remaining: this.missingCount() };
@@ -56,14 +58,18 @@ export class VectorBackfill {
       const docs = vectors.entriesWithoutVectors(batchSize);
       if (docs.length === 0) break;
       const stored = entries.getByDocs(docs);
-      const embeddings = await embedder.embed(stored.map((row) => row.entry.content), "document", signal);
+      const embeddings = await embedder.embed(
+        stored.map((row) => row.entry.content),
+        "document",
+        signal,
+      );
       this.deps.db.transaction(() => {
-        stored.forEach((row, index) =>
-          { vectors.upsertEntry(row.doc, embeddings[index] as Float32Array, {
+        stored.forEach((row, index) => {
+          vectors.upsertEntry(row.doc, embeddings[index] as Float32Array, {
             sessionId: row.entry.sessionId,
             contentType: row.entry.contentType,
-          }); },
-        );
+          });
+        });
       })();
       embedded += stored.length;
       yield { embedded, remaining: this.missingCount() };
@@ -82,9 +88,7 @@ async function chunkVectors(
   signal?: AbortSignal,
 ): Promise<Float32Array[]> {
   if (embedder instanceof HashingEmbedder) {
-    return chunks.map((chunk) =>
-      embedder.embedCounts(chunkTermCounts(tokenizePath(chunk.path), chunk.symbols, tokenize(chunk.content))),
-    );
+    return chunks.map((chunk) => embedder.embedCounts(chunkTermCounts(tokenizePath(chunk.path), chunk.symbols, tokenize(chunk.content))));
   }
   const texts = chunks.map((chunk) => embeddingText(chunk.path, chunk.symbols, chunk.content));
   return embedder.embed(texts, "document", signal);

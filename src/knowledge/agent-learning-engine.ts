@@ -58,7 +58,14 @@ export class AgentLearningEngine {
         actions.push({ kind: outcome.isError ? "refute" : "confirm", tool: outcome.tool, signature: waiting.signature });
         this.pending.delete(outcome.tool);
       } else if (!outcome.isError) {
-        actions.push({ kind: "learn", tool: outcome.tool, signature: waiting.signature, error: waiting.error, failedInput: waiting.input, workingInput: outcome.input });
+        actions.push({
+          kind: "learn",
+          tool: outcome.tool,
+          signature: waiting.signature,
+          error: waiting.error,
+          failedInput: waiting.input,
+          workingInput: outcome.input,
+        });
         this.pending.delete(outcome.tool);
       } else if (waiting.calls >= FIX_WINDOW) {
         this.pending.delete(outcome.tool);
@@ -67,7 +74,8 @@ export class AgentLearningEngine {
     if (outcome.isError && !this.pending.has(outcome.tool)) {
       const error = firstLine(outcome.output);
       const signature = this.signatureOf(error);
-      if (signature) this.pending.set(outcome.tool, { signature, error, input: outcome.input, calls: 0, known: this.isKnown(outcome.tool, signature) });
+      if (signature)
+        this.pending.set(outcome.tool, { signature, error, input: outcome.input, calls: 0, known: this.isKnown(outcome.tool, signature) });
     }
     return actions;
   }
@@ -82,7 +90,9 @@ export function judged(confidence: number, action: "confirm" | "refute"): number
 export function describeFix(failedInput: unknown, workingInput: unknown): string {
   const before = asRecord(failedInput);
   const after = asRecord(workingInput);
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
   if (fields.length === 0) return "the same call, again (the failure was transient)";
   return fields.map((key) => `${key}: ${clip(before[key])} → ${clip(after[key])}`).join("; ");
 }
@@ -92,11 +102,16 @@ function asRecord(value: unknown): Record<string, unknown> {
 }
 
 function clip(value: unknown): string {
-  const text = value === undefined ? "(none)" : typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text =
+    value === undefined ? "(none)" : typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
 function firstLine(text: string): string {
-  const line = text.split("\n").find((candidate) => candidate.trim() !== "")?.trim() ?? "";
+  const line =
+    text
+      .split("\n")
+      .find((candidate) => candidate.trim() !== "")
+      ?.trim() ?? "";
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }

@@ -126,9 +126,18 @@ function newestWithin(notes: readonly MemoryNote[], budget: number): { kept: Mem
  * `estimateTokens(content)`.
  */
 export function selectMemory(memory: MemoryContext, limits: MemoryLimits = {}): SelectedMemory {
-  const budget = limits.memoryTokenBudget !== undefined && limits.memoryTokenBudget > 0 ? limits.memoryTokenBudget : DEFAULT_MEMORY_TOKEN_BUDGET;
-  const reflections = mostRecent(chronological(memory.reflections ?? []), limits.maxReflectionsInContext, DEFAULT_MAX_REFLECTIONS_IN_CONTEXT);
-  const observations = mostRecent(chronological(memory.observations ?? []), limits.maxObservationsInContext, DEFAULT_MAX_OBSERVATIONS_IN_CONTEXT);
+  const budget =
+    limits.memoryTokenBudget !== undefined && limits.memoryTokenBudget > 0 ? limits.memoryTokenBudget : DEFAULT_MEMORY_TOKEN_BUDGET;
+  const reflections = mostRecent(
+    chronological(memory.reflections ?? []),
+    limits.maxReflectionsInContext,
+    DEFAULT_MAX_REFLECTIONS_IN_CONTEXT,
+  );
+  const observations = mostRecent(
+    chronological(memory.observations ?? []),
+    limits.maxObservationsInContext,
+    DEFAULT_MAX_OBSERVATIONS_IN_CONTEXT,
+  );
   const keptReflections = newestWithin(reflections, budget);
   if (keptReflections.cut) return { reflections: keptReflections.kept, observations: [], tokens: keptReflections.tokens };
   const keptObservations = newestWithin(observations, budget - keptReflections.tokens);
@@ -146,8 +155,10 @@ function noteLines(text: string): string {
 
 function memorySection(selected: SelectedMemory): string | undefined {
   const parts: string[] = [];
-  if (selected.reflections.length > 0) parts.push(["### Reflections", ...selected.reflections.map((note) => noteLines(note.content))].join("\n"));
-  if (selected.observations.length > 0) parts.push(["### Observations", ...selected.observations.map((note) => noteLines(note.content))].join("\n"));
+  if (selected.reflections.length > 0)
+    parts.push(["### Reflections", ...selected.reflections.map((note) => noteLines(note.content))].join("\n"));
+  if (selected.observations.length > 0)
+    parts.push(["### Observations", ...selected.observations.map((note) => noteLines(note.content))].join("\n"));
   return parts.length > 0 ? ["## Conversation Memory", ...parts].join("\n\n") : undefined;
 }
 
@@ -166,7 +177,13 @@ export function assemblePrompt(
   const sections: string[] = [];
   for (const { layer, title, format } of KNOWLEDGE_SECTIONS) {
     const layerItems = inLayer(layer);
-    if (layerItems.length > 0) sections.push(section(title, layerItems.map((item) => bullet(format(item)))));
+    if (layerItems.length > 0)
+      sections.push(
+        section(
+          title,
+          layerItems.map((item) => bullet(format(item))),
+        ),
+      );
   }
   const selected = selectMemory(
     {
@@ -178,7 +195,13 @@ export function assemblePrompt(
   const memoryText = memorySection(selected);
   if (memoryText !== undefined) sections.push(memoryText);
   const inquiries = inLayer(ContextLayer.PendingInquiries);
-  if (inquiries.length > 0) sections.push(section("Pending Knowledge Inquiries", inquiries.map((item) => bullet(inquiryLine(item)))));
+  if (inquiries.length > 0)
+    sections.push(
+      section(
+        "Pending Knowledge Inquiries",
+        inquiries.map((item) => bullet(inquiryLine(item))),
+      ),
+    );
   if (sections.length === 0) return basePrompt;
   const base = basePrompt.trimEnd();
   return base ? `${base}\n\n${sections.join("\n\n")}` : sections.join("\n\n");

@@ -127,7 +127,12 @@ export class LayerRetriever {
     return result;
   }
 
-  private async retrieveLayer(layer: ContextLayer, keywords: string[], limit: number, sessionKey: string | undefined): Promise<ContextItem[]> {
+  private async retrieveLayer(
+    layer: ContextLayer,
+    keywords: string[],
+    limit: number,
+    sessionKey: string | undefined,
+  ): Promise<ContextItem[]> {
     if (KNOWLEDGE_LAYERS.has(layer)) return this.search ? this.search.search(layer, keywords, limit, sessionKey) : [];
     switch (layer) {
       case ContextLayer.ToolRegistry:

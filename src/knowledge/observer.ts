@@ -39,7 +39,8 @@ export function reflectorPrompt(notes: readonly string[], generation: number): s
   ].join("\n");
 }
 
-const DECISION = /\b(decid\w*|we(?:'ll| will| should)|let's|going to|chose|choose|instead of|use [\w./-]+ (?:for|instead)|switch(?:ed)? to|agreed)\b/i;
+const DECISION =
+  /\b(decid\w*|we(?:'ll| will| should)|let's|going to|chose|choose|instead of|use [\w./-]+ (?:for|instead)|switch(?:ed)? to|agreed)\b/i;
 const GOAL = /\b(i want|i need|we need|the goal|goal is|should be able|make (?:it|sure)|please|so that)\b/i;
 const OUTCOME = /\b(fixed|passes|passed|fails|failed|works|broke|done|finished|merged|deployed|added|removed|renamed|created|updated)\b/i;
 /** A fact: a definition, or a sentence that names a path, a number or a name in code. */
@@ -58,7 +59,8 @@ export function extractiveObservation(messages: readonly ObservedMessage[], maxT
   let tokens = 0;
   for (const message of messages) {
     for (const sentence of sentencesOf(message.text)) {
-      if (!(DECISION.test(sentence) || GOAL.test(sentence) || OUTCOME.test(sentence) || FACT.test(sentence) || NAME.test(sentence))) continue;
+      if (!(DECISION.test(sentence) || GOAL.test(sentence) || OUTCOME.test(sentence) || FACT.test(sentence) || NAME.test(sentence)))
+        continue;
       const line = `- ${message.role === "user" ? "User" : "Assistant"}: ${sentence}`;
       const cost = estimateTokens(line) + 1;
       if (tokens + cost > maxTokens) return lines.join("\n");

@@ -56,7 +56,10 @@ export type SkillDefinition =
   | { kind: "template"; definition: TemplateDefinition };
 
 /** The definition checked against its kind's schema, or why it does not fit. */
-export function parseSkillDefinition(kind: SkillKind, definition: unknown): { ok: true; skill: SkillDefinition } | { ok: false; error: string } {
+export function parseSkillDefinition(
+  kind: SkillKind,
+  definition: unknown,
+): { ok: true; skill: SkillDefinition } | { ok: false; error: string } {
   const parsed =
     kind === "composite"
       ? compositeDefinition.safeParse(definition)

@@ -39,7 +39,9 @@ export function standingRulesSection(rules: readonly StandingRule[], budgetToken
   }
   if (kept.length === 0) return "";
   const rank = (kind: string) => (KIND_ORDER.includes(kind) ? KIND_ORDER.indexOf(kind) : KIND_ORDER.length);
-  const ordered = kept.map((rule, newness) => ({ rule, newness })).sort((a, b) => rank(a.rule.kind) - rank(b.rule.kind) || a.newness - b.newness);
+  const ordered = kept
+    .map((rule, newness) => ({ rule, newness }))
+    .sort((a, b) => rank(a.rule.kind) - rank(b.rule.kind) || a.newness - b.newness);
   const lines = ordered.map(({ rule }) => `- ${rule.content.replace(/\n/g, "\n  ")}`);
   const left = rules.length - kept.length;
   return [

@@ -1,7 +1,12 @@
 import { seededUniform, type Uniform } from "../stats/random-draws.js";
 import { pairedAdvantage, type ThresholdKey } from "./paired-advantage.js";
 import { ContextDiscovery } from "./context-discovery.js";
-import { DEFAULT_UPDATE_CONFIG, RobustWeightDistribution, type RobustWeightDistributionJSON, type UpdateConfig as DistributionUpdateConfig } from "./robust-weight-distribution.js";
+import {
+  DEFAULT_UPDATE_CONFIG,
+  RobustWeightDistribution,
+  type RobustWeightDistributionJSON,
+  type UpdateConfig as DistributionUpdateConfig,
+} from "./robust-weight-distribution.js";
 import { type EpisodeObservation, inferSatisfaction, type RewardWeights, type ThresholdConfig } from "./satisfaction.js";
 import { UserWeightProfile, type UserWeightProfileJSON } from "./user-weight-profile.js";
 
@@ -108,7 +113,9 @@ export class AdaptiveState {
   ) {
     this.contexts = parts.contexts ?? new ContextDiscovery();
     this.profile = parts.profile ?? new UserWeightProfile();
-    this.distributions = parts.distributions ?? new Map(PARAMETER_NAMES.map((name) => [name, new RobustWeightDistribution(PARAMETER_PRIORS[name][0], PARAMETER_PRIORS[name][1])]));
+    this.distributions =
+      parts.distributions ??
+      new Map(PARAMETER_NAMES.map((name) => [name, new RobustWeightDistribution(PARAMETER_PRIORS[name][0], PARAMETER_PRIORS[name][1])]));
   }
 
   distribution(name: ParameterName): RobustWeightDistribution {
@@ -241,7 +248,10 @@ export class AdaptiveState {
       appliedSequence: this.appliedSequence,
       fallbackBaseline: this.fallbackBaseline ?? null,
       signalScales: Object.fromEntries(this.signalScales),
-      parameters: Object.fromEntries(PARAMETER_NAMES.map((name) => [name, this.distribution(name).toJSON()])) as Record<ParameterName, RobustWeightDistributionJSON>,
+      parameters: Object.fromEntries(PARAMETER_NAMES.map((name) => [name, this.distribution(name).toJSON()])) as Record<
+        ParameterName,
+        RobustWeightDistributionJSON
+      >,
       contexts: this.contexts.toJSON(),
       profile: this.profile.toJSON(),
     };
@@ -253,7 +263,8 @@ export class AdaptiveState {
       const record = (data ?? {}) as Partial<Record<keyof AdaptiveStateJSON, unknown>>;
       if (record.version !== 1) throw new RangeError(`unknown version ${JSON.stringify(record.version)}`);
       const count = (value: unknown, name: string) => {
-        if (typeof value !== "number" || !Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
+        if (typeof value !== "number" || !Number.isInteger(value) || value < 0)
+          throw new RangeError(`${name} must be a non-negative integer`);
         return value;
       };
       const parameters = (record.parameters ?? {}) as Record<string, unknown>;
@@ -271,13 +282,15 @@ export class AdaptiveState {
       state.totalObservations = count(record.totalObservations, "totalObservations");
       state.appliedSequence = count(record.appliedSequence, "appliedSequence");
       const fallback = record.fallbackBaseline;
-      if (fallback !== null && (typeof fallback !== "number" || !Number.isFinite(fallback))) throw new RangeError("fallbackBaseline must be a finite number or null");
+      if (fallback !== null && (typeof fallback !== "number" || !Number.isFinite(fallback)))
+        throw new RangeError("fallbackBaseline must be a finite number or null");
       state.fallbackBaseline = fallback ?? undefined;
       const scales = (record.signalScales ?? {}) as Record<string, unknown>;
       for (const name of PARAMETER_NAMES) {
         const scale = scales[name];
         if (scale === undefined) continue;
-        if (typeof scale !== "number" || !(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`signalScales.${name} must be a positive number`);
+        if (typeof scale !== "number" || !(scale > 0) || !Number.isFinite(scale))
+          throw new RangeError(`signalScales.${name} must be a positive number`);
         state.signalScales.set(name, scale);
       }
       return state;

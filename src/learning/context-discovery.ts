@@ -89,7 +89,13 @@ export class ContextDiscovery {
     const nearest = this.nearest(embedding);
     let context: DiscoveredContext;
     if (nearest.isNew) {
-      context = { id: `ctx_${this.contexts.length}`, centroid: Array.from(embedding), count: 1, bias: new ContextWeightBias(), baseline: undefined };
+      context = {
+        id: `ctx_${this.contexts.length}`,
+        centroid: Array.from(embedding),
+        count: 1,
+        bias: new ContextWeightBias(),
+        baseline: undefined,
+      };
       this.contexts.push(context);
     } else {
       context = nearest.context;
@@ -110,7 +116,9 @@ export class ContextDiscovery {
 
   private nearest(embedding: ArrayLike<number>): { isNew: true } | { isNew: false; context: DiscoveredContext } {
     if (!this.accepts(embedding)) {
-      throw new RangeError(`ContextDiscovery: embedding has ${embedding.length} dimensions, the contexts have ${this.contexts[0]?.centroid.length} (was the embedder changed?)`);
+      throw new RangeError(
+        `ContextDiscovery: embedding has ${embedding.length} dimensions, the contexts have ${this.contexts[0]?.centroid.length} (was the embedder changed?)`,
+      );
     }
     let best: DiscoveredContext | undefined;
     let bestSimilarity = -Infinity;
@@ -122,7 +130,8 @@ export class ContextDiscovery {
       }
     }
     // Full: the nearest context, however far, rather than none.
-    if (best === undefined || (bestSimilarity < SIMILARITY_THRESHOLD && this.contexts.length < this.options.maxContexts)) return { isNew: true };
+    if (best === undefined || (bestSimilarity < SIMILARITY_THRESHOLD && this.contexts.length < this.options.maxContexts))
+      return { isNew: true };
     return { isNew: false, context: best };
   }
 
@@ -139,7 +148,8 @@ export class ContextDiscovery {
   observeSatisfaction(contextId: string, satisfaction: number): void {
     const context = this.find(contextId);
     if (context === undefined || !Number.isFinite(satisfaction)) return;
-    context.baseline = context.baseline === undefined ? satisfaction : (1 - BASELINE_RATE) * context.baseline + BASELINE_RATE * satisfaction;
+    context.baseline =
+      context.baseline === undefined ? satisfaction : (1 - BASELINE_RATE) * context.baseline + BASELINE_RATE * satisfaction;
   }
 
   list(): readonly Readonly<DiscoveredContext>[] {
@@ -164,7 +174,13 @@ export class ContextDiscovery {
     return {
       maxContexts: this.options.maxContexts,
       maxCachedQueries: this.options.maxCachedQueries,
-      contexts: this.contexts.map((c) => ({ id: c.id, centroid: [...c.centroid], count: c.count, bias: c.bias.toJSON(), baseline: c.baseline ?? null })),
+      contexts: this.contexts.map((c) => ({
+        id: c.id,
+        centroid: [...c.centroid],
+        count: c.count,
+        bias: c.bias.toJSON(),
+        baseline: c.baseline ?? null,
+      })),
       cache: [...this.cache],
     };
   }
@@ -175,7 +191,8 @@ export class ContextDiscovery {
       throw new RangeError(`ContextDiscovery: ${what}`);
     };
     const record = (data ?? {}) as Partial<Record<keyof ContextDiscoveryJSON, unknown>>;
-    const positiveInt = (value: unknown, name: string) => (typeof value === "number" && Number.isInteger(value) && value >= 1 ? value : fail(`${name} must be a positive integer`));
+    const positiveInt = (value: unknown, name: string) =>
+      typeof value === "number" && Number.isInteger(value) && value >= 1 ? value : fail(`${name} must be a positive integer`);
     const discovery = new ContextDiscovery({
       maxContexts: positiveInt(record.maxContexts, "maxContexts"),
       maxCachedQueries: positiveInt(record.maxCachedQueries, "maxCachedQueries"),
@@ -186,11 +203,14 @@ export class ContextDiscovery {
       const c = (raw ?? {}) as Record<string, unknown>;
       if (typeof c.id !== "string") fail("a context has no id");
       const centroid = c.centroid;
-      if (!Array.isArray(centroid) || !centroid.every((x) => typeof x === "number" && Number.isFinite(x))) fail(`context ${String(c.id)} has a damaged centroid`);
+      if (!Array.isArray(centroid) || !centroid.every((x) => typeof x === "number" && Number.isFinite(x)))
+        fail(`context ${String(c.id)} has a damaged centroid`);
       dimensions ??= (centroid as number[]).length;
-      if ((centroid as number[]).length !== dimensions) fail(`context ${String(c.id)} has ${(centroid as number[]).length} dimensions, expected ${dimensions}`);
+      if ((centroid as number[]).length !== dimensions)
+        fail(`context ${String(c.id)} has ${(centroid as number[]).length} dimensions, expected ${dimensions}`);
       const baseline = c.baseline;
-      if (baseline !== null && (typeof baseline !== "number" || !Number.isFinite(baseline))) fail(`context ${String(c.id)} has a damaged baseline`);
+      if (baseline !== null && (typeof baseline !== "number" || !Number.isFinite(baseline)))
+        fail(`context ${String(c.id)} has a damaged baseline`);
       discovery.contexts.push({
         id: c.id as string,
         centroid: [...(centroid as number[])],

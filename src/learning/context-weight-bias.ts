@@ -49,7 +49,12 @@ export class ContextWeightBias {
   }
 
   toJSON(): ContextWeightBiasJSON {
-    return { relevanceMult: this.relevanceMult, struggleMult: this.struggleMult, wasteMult: this.wasteMult, observationCount: this.observationCount };
+    return {
+      relevanceMult: this.relevanceMult,
+      struggleMult: this.struggleMult,
+      wasteMult: this.wasteMult,
+      observationCount: this.observationCount,
+    };
   }
 
   static fromJSON(data: unknown): ContextWeightBias {

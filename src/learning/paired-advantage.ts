@@ -16,7 +16,12 @@ export type ThresholdKey = keyof ThresholdConfig;
  * search more than the run made. Completion, follow-ups and hedging are as
  * observed, so they cancel. Undefined when the episode recorded no prefetch.
  */
-export function pairedAdvantage(observation: EpisodeObservation, key: ThresholdKey, alternatives: readonly number[], weights: RewardWeights): number | undefined {
+export function pairedAdvantage(
+  observation: EpisodeObservation,
+  key: ThresholdKey,
+  alternatives: readonly number[],
+  weights: RewardWeights,
+): number | undefined {
   const rounds = observation.prefetchRounds;
   if (!rounds || rounds.length === 0 || alternatives.length === 0) return undefined;
   const budgetRatio = observation.budgetRatio ?? 0.1;
@@ -29,7 +34,8 @@ export function pairedAdvantage(observation: EpisodeObservation, key: ThresholdK
       return new Set([...chosen.excerpts, ...chosen.summaries].map((candidate) => candidate.key));
     });
   };
-  const missed = (injected: Set<string>[]) => rounds.reduce((total, round, index) => total + round.neededKeys.filter((needed) => !injected[index]?.has(needed)).length, 0);
+  const missed = (injected: Set<string>[]) =>
+    rounds.reduce((total, round, index) => total + round.neededKeys.filter((needed) => !injected[index]?.has(needed)).length, 0);
   const asRun = injectedWith(observation.sampledThresholds);
   const missedAsRun = missed(asRun);
   const satisfactionWith = (injected: Set<string>[]) => {

@@ -10,7 +10,10 @@ import type { AdaptiveSample } from "./adaptive-state.js";
  * `budgetRatio` is the user's `context.prefetchBudgetRatio`: the learned
  * budget scales it (the prior's mean, 0.1, leaves it as set).
  */
-export function retrievalSettingsOf(sample: Pick<AdaptiveSample, "appliedWeights" | "sampledThresholds">, budgetRatio: number): PrefetchThresholds {
+export function retrievalSettingsOf(
+  sample: Pick<AdaptiveSample, "appliedWeights" | "sampledThresholds">,
+  budgetRatio: number,
+): PrefetchThresholds {
   const { relevanceBonus: r, strugglePenalty: s, wastePenalty: w } = sample.appliedWeights;
   const { confidence, excerpt, budget } = sample.sampledThresholds;
   const excerptBudgetShare = INITIAL_PRIORS.excerptBudgetShare;

@@ -145,7 +145,9 @@ export class RobustWeightDistribution {
     const field = (name: keyof RobustWeightDistributionJSON, positive: boolean): number => {
       const value = record[name];
       if (typeof value !== "number" || !Number.isFinite(value) || (positive ? value <= 0 : value < 0)) {
-        throw new RangeError(`RobustWeightDistribution.${name} must be a ${positive ? "positive" : "non-negative"} finite number, got ${JSON.stringify(value)}`);
+        throw new RangeError(
+          `RobustWeightDistribution.${name} must be a ${positive ? "positive" : "non-negative"} finite number, got ${JSON.stringify(value)}`,
+        );
       }
       return value;
     };

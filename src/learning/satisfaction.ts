@@ -129,7 +129,15 @@ function isPrefetchRound(value: unknown): value is PrefetchRound {
     Array.isArray(round.candidates) &&
     round.candidates.every((candidate) => {
       const c = candidate as Record<string, unknown> | null;
-      return c !== null && typeof c === "object" && typeof c.key === "string" && finite(c.confidence) && finite(c.excerptTokens) && finite(c.summaryTokens) && (c.path === undefined || typeof c.path === "string");
+      return (
+        c !== null &&
+        typeof c === "object" &&
+        typeof c.key === "string" &&
+        finite(c.confidence) &&
+        finite(c.excerptTokens) &&
+        finite(c.summaryTokens) &&
+        (c.path === undefined || typeof c.path === "string")
+      );
     })
   );
 }

@@ -82,7 +82,12 @@ export class UserWeightProfile {
   static fromJSON(data: unknown): UserWeightProfile {
     const record = (data ?? {}) as Partial<Record<keyof UserWeightProfileJSON, unknown>>;
     const profile = new UserWeightProfile();
-    const ranges = { prefersThorough: [-1, 1], toleratesSearches: [-1, 1], wastePenaltyMult: [0.5, 2], strugglePenaltyMult: [0.5, 2] } as const;
+    const ranges = {
+      prefersThorough: [-1, 1],
+      toleratesSearches: [-1, 1],
+      wastePenaltyMult: [0.5, 2],
+      strugglePenaltyMult: [0.5, 2],
+    } as const;
     for (const [name, [min, max]] of Object.entries(ranges) as [keyof typeof ranges, readonly [number, number]][]) {
       const value = record[name];
       if (typeof value !== "number" || !(value >= min && value <= max)) {

@@ -66,7 +66,12 @@ export class AnthropicProvider implements ModelProvider {
 
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelStreamEvent> {
     const url = this.options.baseUrl ?? "https://api.anthropic.com";
-    return withRetries((attemptSignal) => this.attempt(request, attemptSignal), this.retry, signal, (error) => toModelError(error, url));
+    return withRetries(
+      (attemptSignal) => this.attempt(request, attemptSignal),
+      this.retry,
+      signal,
+      (error) => toModelError(error, url),
+    );
   }
 
   /** The Messages API's token count: it checks the key and the model name, and no output is generated or billed. */
@@ -206,20 +211,22 @@ function toStopReason(reason: string | null): StopReason {
  * one before (system and tools carry their own).
  */
 function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] {
-  const wire = messages.map((message): WireMessage => ({
-    role: message.role,
-    // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every block type, which TypeScript checks.
-    content: message.content.map((block): Anthropic.Messages.ContentBlockParam => {
-      switch (block.type) {
-        case "text":
-          return { type: "text", text: block.text };
-        case "tool_use":
-          return { type: "tool_use", id: block.id, name: block.name, input: block.input };
-        case "tool_result":
-          return { type: "tool_result", tool_use_id: block.toolUseId, content: block.content, is_error: block.isError };
-      }
+  const wire = messages.map(
+    (message): WireMessage => ({
+      role: message.role,
+      // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every block type, which TypeScript checks.
+      content: message.content.map((block): Anthropic.Messages.ContentBlockParam => {
+        switch (block.type) {
+          case "text":
+            return { type: "text", text: block.text };
+          case "tool_use":
+            return { type: "tool_use", id: block.id, name: block.name, input: block.input };
+          case "tool_result":
+            return { type: "tool_result", tool_use_id: block.toolUseId, content: block.content, is_error: block.isError };
+        }
+      }),
     }),
-  }));
+  );
   const last = wire[wire.length - 1];
   if (last && Array.isArray(last.content) && last.content.length > 0) {
     const block = last.content[last.content.length - 1] as Anthropic.Messages.ContentBlockParam & {

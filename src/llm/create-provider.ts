@@ -38,7 +38,7 @@ function unmaskedProvider(config: ModelConfig, env: NodeJS.ProcessEnv): Provider
   const retry = { maxAttempts: config.maxAttempts, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: config.retryMaxDelayMs };
   switch (config.provider) {
     case "none":
-      return { provider: undefined, reason: "model.provider is \"none\"" };
+      return { provider: undefined, reason: 'model.provider is "none"' };
     case "anthropic": {
       const keyName = config.apiKeyEnv ?? "ANTHROPIC_API_KEY";
       const apiKey = env[keyName];

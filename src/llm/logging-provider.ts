@@ -42,7 +42,14 @@ export class LoggingProvider implements ModelProvider {
       for await (const event of this.inner.stream(request, signal)) {
         if (event.type === "retry") retries.push(event.reason);
         if (event.type === "complete") {
-          this.write({ ...base, outcome: "complete", stopReason: event.response.stopReason, usage: event.response.usage, retries, durationMs: Date.now() - started });
+          this.write({
+            ...base,
+            outcome: "complete",
+            stopReason: event.response.stopReason,
+            usage: event.response.usage,
+            retries,
+            durationMs: Date.now() - started,
+          });
         }
         yield event;
       }

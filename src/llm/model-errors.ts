@@ -23,7 +23,14 @@ export class ModelError extends FatalError {
     readonly retryAfterMs?: number,
     readonly status?: number,
   ) {
-    super(message, kind === "authentication" || kind === "permission" ? ExitCode.Authentication : kind === "aborted" ? ExitCode.Interrupted : ExitCode.General);
+    super(
+      message,
+      kind === "authentication" || kind === "permission"
+        ? ExitCode.Authentication
+        : kind === "aborted"
+          ? ExitCode.Interrupted
+          : ExitCode.General,
+    );
   }
 }
 
@@ -80,10 +87,18 @@ export function unreachable(error: unknown, url: string, setting: string): Model
     // an unparsable URL: the message still names it
   }
   if (code === "ECONNREFUSED" && LOOPBACK.test(host)) {
-    return new ModelError(`Could not reach the model at ${url}: connection refused (nothing listens there). Start the server, or fix ${setting}.`, "connection", false);
+    return new ModelError(
+      `Could not reach the model at ${url}: connection refused (nothing listens there). Start the server, or fix ${setting}.`,
+      "connection",
+      false,
+    );
   }
   if (code === "ENOTFOUND") {
-    return new ModelError(`Could not reach the model at ${url}: the host ${host} is unknown. Check ${setting} and the network.`, "connection", false);
+    return new ModelError(
+      `Could not reach the model at ${url}: the host ${host} is unknown. Check ${setting} and the network.`,
+      "connection",
+      false,
+    );
   }
   const detail = code ?? (error instanceof Error ? error.message : String(error));
   return new ModelError(`Could not reach the model at ${url} (${detail}).`, "connection", true);

@@ -9,7 +9,12 @@ interface Prices {
 }
 
 const anthropic = (input: number, output: number): Prices => ({ input, output, cacheRead: input * 0.1, cacheWrite: input * 1.25 });
-const openai = (input: number, output: number, cachedInput: number): Prices => ({ input, output, cacheRead: cachedInput, cacheWrite: input });
+const openai = (input: number, output: number, cachedInput: number): Prices => ({
+  input,
+  output,
+  cacheRead: cachedInput,
+  cacheWrite: input,
+});
 
 /**
  * Published list prices of model families, most specific first. An

@@ -61,7 +61,12 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelStreamEvent> {
-    return withRetries((attemptSignal) => this.attempt(request, attemptSignal), this.retry, signal, (error) => toModelError(error, this.options.baseUrl));
+    return withRetries(
+      (attemptSignal) => this.attempt(request, attemptSignal),
+      this.retry,
+      signal,
+      (error) => toModelError(error, this.options.baseUrl),
+    );
   }
 
   /** The models list: the one call every OpenAI-compatible server (OpenAI, Ollama, vLLM, LM Studio) answers without generating. */
@@ -83,7 +88,10 @@ export class OpenAICompatibleProvider implements ModelProvider {
       {
         model: this.model,
         max_tokens: request.maxTokens,
-        messages: toWireMessages(request.systemContext ? `${request.system}\n\n${request.systemContext}` : request.system, request.messages),
+        messages: toWireMessages(
+          request.systemContext ? `${request.system}\n\n${request.systemContext}` : request.system,
+          request.messages,
+        ),
         ...(request.tools.length > 0
           ? {
               tools: request.tools.map((tool) => ({

@@ -138,9 +138,7 @@ function makeChunk(lines: readonly string[], segment: Segment, symbols: readonly
     startLine: segment.start,
     endLine: segment.end,
     kind: segment.kind,
-    symbols: symbols
-      .filter((symbol) => symbol.startLine >= segment.start && symbol.startLine <= segment.end)
-      .map((symbol) => symbol.name),
+    symbols: symbols.filter((symbol) => symbol.startLine >= segment.start && symbol.startLine <= segment.end).map((symbol) => symbol.name),
     content: lines.slice(segment.start - 1, segment.end).join("\n"),
   };
 }

@@ -14,16 +14,129 @@ const MAX_TOKEN_LENGTH = 40;
 
 /** English function words and keywords so common in code that they carry no signal. */
 const STOP_WORDS: ReadonlySet<string> = new Set([
-  "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "did", "does", "doing",
-  "each", "for", "had", "has", "have", "he", "her", "here", "him", "his", "how", "i", "if", "in",
-  "into", "is", "it", "its", "just", "me", "more", "most", "my", "no", "nor", "not", "now", "of",
-  "on", "once", "only", "or", "other", "our", "out", "own", "same", "she", "should", "so", "some",
-  "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those",
-  "through", "to", "too", "very", "was", "we", "were", "what", "when", "where", "which", "while",
-  "who", "whom", "why", "will", "with", "would", "you", "your", "also", "about", "after", "again",
-  "all", "any", "because", "before", "being", "both", "during", "few", "from", "further", "off",
-  "over", "under", "until", "up", "down", "do", "am", "let", "const", "var", "return", "def", "self",
-  "end", "else", "elif", "fn", "func", "pub", "use", "using",
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "been",
+  "but",
+  "by",
+  "can",
+  "did",
+  "does",
+  "doing",
+  "each",
+  "for",
+  "had",
+  "has",
+  "have",
+  "he",
+  "her",
+  "here",
+  "him",
+  "his",
+  "how",
+  "i",
+  "if",
+  "in",
+  "into",
+  "is",
+  "it",
+  "its",
+  "just",
+  "me",
+  "more",
+  "most",
+  "my",
+  "no",
+  "nor",
+  "not",
+  "now",
+  "of",
+  "on",
+  "once",
+  "only",
+  "or",
+  "other",
+  "our",
+  "out",
+  "own",
+  "same",
+  "she",
+  "should",
+  "so",
+  "some",
+  "such",
+  "than",
+  "that",
+  "the",
+  "their",
+  "them",
+  "then",
+  "there",
+  "these",
+  "they",
+  "this",
+  "those",
+  "through",
+  "to",
+  "too",
+  "very",
+  "was",
+  "we",
+  "were",
+  "what",
+  "when",
+  "where",
+  "which",
+  "while",
+  "who",
+  "whom",
+  "why",
+  "will",
+  "with",
+  "would",
+  "you",
+  "your",
+  "also",
+  "about",
+  "after",
+  "again",
+  "all",
+  "any",
+  "because",
+  "before",
+  "being",
+  "both",
+  "during",
+  "few",
+  "from",
+  "further",
+  "off",
+  "over",
+  "under",
+  "until",
+  "up",
+  "down",
+  "do",
+  "am",
+  "let",
+  "const",
+  "var",
+  "return",
+  "def",
+  "self",
+  "end",
+  "else",
+  "elif",
+  "fn",
+  "func",
+  "pub",
+  "use",
+  "using",
 ]);
 
 export interface TokenizeOptions {
@@ -56,11 +169,7 @@ function classOf(code: number): CharClass {
   let known = NON_ASCII_CLASS.get(code);
   if (known === undefined) {
     const character = String.fromCharCode(code);
-    known = !LETTER_OR_NUMBER.test(character)
-      ? CharClass.Other
-      : character !== character.toLowerCase()
-        ? CharClass.Upper
-        : CharClass.Lower;
+    known = !LETTER_OR_NUMBER.test(character) ? CharClass.Other : character !== character.toLowerCase() ? CharClass.Upper : CharClass.Lower;
     NON_ASCII_CLASS.set(code, known);
   }
   return known;
@@ -80,19 +189,13 @@ function isNumeric(token: string): boolean {
 }
 
 function accept(token: string, keepStopWords: boolean): boolean {
-  return (
-    token.length >= 2 &&
-    token.length <= MAX_TOKEN_LENGTH &&
-    !isNumeric(token) &&
-    (keepStopWords || !STOP_WORDS.has(token))
-  );
+  return token.length >= 2 && token.length <= MAX_TOKEN_LENGTH && !isNumeric(token) && (keepStopWords || !STOP_WORDS.has(token));
 }
 
 /** Whether the text's tokens (stop words left out) include this lower-case token when a word yields it. */
 export function isContentToken(token: string): boolean {
   return accept(token, false);
 }
-
 
 /**
  * Part boundaries inside one identifier [start, end): `_`/`$`, lower→Upper
@@ -162,7 +265,10 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
       const current = classOf(text.charCodeAt(index));
       if (current === CharClass.Other) break;
       if (current === CharClass.Upper) hasUpper = true;
-      if (current === CharClass.Joiner || (previous !== CharClass.Other && (current === CharClass.Digit) !== (previous === CharClass.Digit))) {
+      if (
+        current === CharClass.Joiner ||
+        (previous !== CharClass.Other && (current === CharClass.Digit) !== (previous === CharClass.Digit))
+      ) {
         hasJoinerOrDigitChange = true;
       }
       previous = current;

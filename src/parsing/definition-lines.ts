@@ -32,10 +32,15 @@ const SCRIPT_KEYWORD_KINDS: Record<string, SymbolKind> = {
 
 const SCRIPT_PATTERNS: DefinitionPattern[] = [
   {
-    pattern: /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(function\*?|class|interface|type|enum|namespace|module)\s+([A-Za-z_$][\w$]*)/,
+    pattern:
+      /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(function\*?|class|interface|type|enum|namespace|module)\s+([A-Za-z_$][\w$]*)/,
     kind: (keyword) => SCRIPT_KEYWORD_KINDS[keyword] ?? "function",
   },
-  { pattern: /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/, kind: "function" },
+  {
+    pattern:
+      /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/,
+    kind: "function",
+  },
 ];
 
 /** Leading comment lines: `//`, `#`, `--`, and block comments' lines. */
@@ -60,7 +65,8 @@ export function leadingComments(text: string, maxLines = 40): string {
 const PATTERNS: Record<string, DefinitionPattern[]> = {
   rust: [
     {
-      pattern: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:async|const|unsafe|default)\s+|extern\s+"[^"]*"\s+)*(fn|struct|enum|union|trait|type|mod|macro_rules!)\s*([A-Za-z_]\w*)/,
+      pattern:
+        /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:async|const|unsafe|default)\s+|extern\s+"[^"]*"\s+)*(fn|struct|enum|union|trait|type|mod|macro_rules!)\s*([A-Za-z_]\w*)/,
       kind: (keyword) => RUST_KEYWORD_KINDS[keyword] ?? "function",
     },
     { pattern: /^\s*(?:unsafe\s+)?impl\b(?:\s*<[^>]*>)?\s+(?:[^{]*?\s+for\s+)?&?([A-Za-z_][\w:]*)/, kind: "impl" },
@@ -73,7 +79,12 @@ const PATTERNS: Record<string, DefinitionPattern[]> = {
     { pattern: /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/, kind: "function" },
     { pattern: /^type\s+([A-Za-z_]\w*)\s+(?:struct|interface)\b/, kind: "type" },
   ],
-  java: [{ pattern: /^\s*(?:(?:public|protected|private|static|final|abstract|sealed)\s+)*(class|interface|enum|record)\s+([A-Za-z_]\w*)/, kind: (keyword) => (keyword === "interface" ? "interface" : keyword === "enum" ? "enum" : "class") }],
+  java: [
+    {
+      pattern: /^\s*(?:(?:public|protected|private|static|final|abstract|sealed)\s+)*(class|interface|enum|record)\s+([A-Za-z_]\w*)/,
+      kind: (keyword) => (keyword === "interface" ? "interface" : keyword === "enum" ? "enum" : "class"),
+    },
+  ],
 };
 
 /** Whether this scanner knows the language's definitions. */

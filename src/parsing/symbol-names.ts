@@ -53,8 +53,7 @@ function jsVariable(node: Node, parentType: string | undefined): [string, Symbol
   const name = declarator?.childForFieldName("name");
   if (!declarator || !name || name.type !== "identifier") return undefined;
   const value = declarator.childForFieldName("value");
-  const kind: SymbolKind =
-    value && FUNCTION_VALUES.has(value.type) ? "function" : value?.type === "class" ? "class" : "variable";
+  const kind: SymbolKind = value && FUNCTION_VALUES.has(value.type) ? "function" : value?.type === "class" ? "class" : "variable";
   return [name.text, kind];
 }
 

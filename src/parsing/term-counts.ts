@@ -18,11 +18,7 @@ export type TermCounts = Map<string, number>;
  * embedder read a chunk through these counts. `pathTokens` is
  * `tokenizePath(path)`, computed once per file by the caller.
  */
-export function chunkTermCounts(
-  pathTokens: readonly string[],
-  symbols: readonly string[],
-  contentTokens: readonly string[],
-): TermCounts {
+export function chunkTermCounts(pathTokens: readonly string[], symbols: readonly string[], contentTokens: readonly string[]): TermCounts {
   const counts: TermCounts = new Map();
   for (const token of contentTokens) counts.set(token, (counts.get(token) ?? 0) + 1);
   for (const symbol of symbols) for (const token of tokenize(symbol)) counts.set(token, (counts.get(token) ?? 0) + 1);

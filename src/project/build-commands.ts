@@ -41,7 +41,9 @@ export function buildCommandsIn(root: string): BuildCommands[] {
     goCommands(read("go.mod")),
     pythonCommands(read("pyproject.toml"), read("tox.ini"), read("pytest.ini"), read("setup.cfg")),
   ];
-  return found.filter((entry): entry is BuildCommands => entry !== undefined && entry.commands.length > 0).map((entry) => ({ ...entry, commands: entry.commands.slice(0, MAX_PER_FILE) }));
+  return found
+    .filter((entry): entry is BuildCommands => entry !== undefined && entry.commands.length > 0)
+    .map((entry) => ({ ...entry, commands: entry.commands.slice(0, MAX_PER_FILE) }));
 }
 
 function packageManager(root: string): string {
@@ -56,21 +58,28 @@ function packageScripts(text: string | undefined, manager: string): BuildCommand
   if (!isRecord(scripts)) return undefined;
   const commands = Object.entries(scripts)
     .filter((entry): entry is [string, string] => typeof entry[1] === "string")
-    .map(([name, does]) => ({ run: manager === "npm" && !["test", "start"].includes(name) ? `npm run ${name}` : `${manager} ${name}`, does }));
+    .map(([name, does]) => ({
+      run: manager === "npm" && !["test", "start"].includes(name) ? `npm run ${name}` : `${manager} ${name}`,
+      does,
+    }));
   return { source: `package.json (${manager})`, commands };
 }
 
 /** Targets of a Makefile: `name:` at the start of a line, not a variable (`x := y`), a special target (`.PHONY`) or a pattern (`%.o`). */
 function makeTargets(text: string | undefined, source: string, tool: string): BuildCommands | undefined {
   if (text === undefined) return undefined;
-  const names = [...text.matchAll(/^([A-Za-z0-9][\w.-]*(?:[ \t]+[A-Za-z0-9][\w.-]*)*)[ \t]*:(?![=:])/gm)].flatMap((match) => (match[1] ?? "").split(/[ \t]+/));
+  const names = [...text.matchAll(/^([A-Za-z0-9][\w.-]*(?:[ \t]+[A-Za-z0-9][\w.-]*)*)[ \t]*:(?![=:])/gm)].flatMap((match) =>
+    (match[1] ?? "").split(/[ \t]+/),
+  );
   return { source, commands: unique(names).map((name) => ({ run: `${tool} ${name}` })) };
 }
 
 /** Recipes of a justfile: `name params…:` at the start of a line (settings and assignments are `set …`, `x := …` and `x = …`). */
 function justRecipes(text: string | undefined): BuildCommands | undefined {
   if (text === undefined) return undefined;
-  const names = [...text.matchAll(/^@?([A-Za-z_][\w-]*)(?:[ \t]+(?!=)[^:\n]*)?:(?!=)/gm)].map((match) => match[1] ?? "").filter((name) => name !== "set" && name !== "alias");
+  const names = [...text.matchAll(/^@?([A-Za-z_][\w-]*)(?:[ \t]+(?!=)[^:\n]*)?:(?!=)/gm)]
+    .map((match) => match[1] ?? "")
+    .filter((name) => name !== "set" && name !== "alias");
   return { source: "justfile", commands: unique(names).map((name) => ({ run: `just ${name}` })) };
 }
 
@@ -88,9 +97,15 @@ function goCommands(text: string | undefined): BuildCommands | undefined {
 }
 
 /** pytest where pyproject.toml, pytest.ini or setup.cfg configure it, tox where tox.ini is, and a project's console scripts. */
-function pythonCommands(pyproject: string | undefined, tox: string | undefined, pytestIni: string | undefined, setupCfg: string | undefined): BuildCommands | undefined {
+function pythonCommands(
+  pyproject: string | undefined,
+  tox: string | undefined,
+  pytestIni: string | undefined,
+  setupCfg: string | undefined,
+): BuildCommands | undefined {
   const commands: BuildCommand[] = [];
-  const pytest = pytestIni !== undefined || /^\[tool\.pytest(\.ini_options)?\]/m.test(pyproject ?? "") || /^\[tool:pytest\]/m.test(setupCfg ?? "");
+  const pytest =
+    pytestIni !== undefined || /^\[tool\.pytest(\.ini_options)?\]/m.test(pyproject ?? "") || /^\[tool:pytest\]/m.test(setupCfg ?? "");
   const runner = /^\[tool\.poetry\]/m.test(pyproject ?? "") ? "poetry run " : /^\[tool\.uv\]/m.test(pyproject ?? "") ? "uv run " : "";
   if (pytest) commands.push({ run: `${runner}pytest` });
   if (tox !== undefined) commands.push({ run: "tox", ...(envList(tox) ? { does: `environments ${envList(tox)}` } : {}) });

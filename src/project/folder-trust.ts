@@ -14,7 +14,10 @@ const decisionSchema = z.object({
 });
 const trustFileSchema = z.object({ version: z.literal(2), folders: z.record(z.string(), decisionSchema) });
 /** The first format recorded trust without the settings it was for: read, its trusted decisions vouch for nothing. */
-const firstTrustFileSchema = z.object({ version: z.literal(1), folders: z.record(z.string(), z.object({ trusted: z.boolean(), at: z.string(), via: z.string() })) });
+const firstTrustFileSchema = z.object({
+  version: z.literal(1),
+  folders: z.record(z.string(), z.object({ trusted: z.boolean(), at: z.string(), via: z.string() })),
+});
 
 type TrustFile = z.infer<typeof trustFileSchema>;
 export type TrustDecision = z.infer<typeof decisionSchema>;

@@ -94,7 +94,12 @@ export class IndexLock {
 
   /** Waits for the lock, polling; `onWait` is told once who holds it, `onTakeover` whom it was taken from. */
   async acquire(
-    options: { signal?: AbortSignal; onWait?: (holder: LockHolder) => void; onTakeover?: (takeover: LockTakeover) => void; pollMs?: number } = {},
+    options: {
+      signal?: AbortSignal;
+      onWait?: (holder: LockHolder) => void;
+      onTakeover?: (takeover: LockTakeover) => void;
+      pollMs?: number;
+    } = {},
   ): Promise<void> {
     let told = false;
     for (;;) {
@@ -133,10 +138,12 @@ export class IndexLock {
       if (holder.pid === process.pid) return "it was taken by this same process";
       if (!isRunning(holder.pid)) return `pid ${holder.pid} is no longer running`;
       const start = processStartOf(holder.pid);
-      if (holder.processStart && start && start !== holder.processStart) return `pid ${holder.pid} is now another process, not the Sylk that took the lock`;
+      if (holder.processStart && start && start !== holder.processStart)
+        return `pid ${holder.pid} is now another process, not the Sylk that took the lock`;
       if (!holder.processStart && looksLikeSylk(holder.pid) === false) return `pid ${holder.pid} is not a Sylk process`;
     }
-    if (seen.ageMs > this.timings.staleAfterMs) return `its holder (pid ${holder.pid}) has not refreshed it for ${Math.round(seen.ageMs / 1000)} s`;
+    if (seen.ageMs > this.timings.staleAfterMs)
+      return `its holder (pid ${holder.pid}) has not refreshed it for ${Math.round(seen.ageMs / 1000)} s`;
     return undefined;
   }
 
@@ -178,7 +185,12 @@ export class IndexLock {
     try {
       const stats = fstatSync(fd);
       const bytes = readFileSync(fd);
-      return { holder: parseHolder(bytes.toString("utf8")), inode: stats.ino, identity: identityOf(stats, bytes), ageMs: Date.now() - stats.mtimeMs };
+      return {
+        holder: parseHolder(bytes.toString("utf8")),
+        inode: stats.ino,
+        identity: identityOf(stats, bytes),
+        ageMs: Date.now() - stats.mtimeMs,
+      };
     } finally {
       closeSync(fd);
     }

@@ -125,7 +125,9 @@ function ownerOnlyDirectory(directory: string): string[] {
   }
   if ((mode & 0o077) === 0) return [];
   chmodSync(directory, 0o700);
-  return [`Made ${directory} readable by you alone (it was ${mode.toString(8).padStart(4, "0")}, now 0700): it holds your conversations, indexed code and trust decisions.`];
+  return [
+    `Made ${directory} readable by you alone (it was ${mode.toString(8).padStart(4, "0")}, now 0700): it holds your conversations, indexed code and trust decisions.`,
+  ];
 }
 
 /** `$SYLK_HOME/profiles.db`: what is learned about the user over all of their projects (handoff profiles, the retrieval profile). */

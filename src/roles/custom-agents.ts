@@ -76,7 +76,10 @@ const toolList = z.union([z.array(z.string()), z.string()]).transform((value, co
   const names = (typeof value === "string" ? value.split(",") : value).map((name) => name.trim()).filter((name) => name !== "");
   const unknown = names.filter((name) => !TOOL_NAMES.includes(name));
   if (unknown.length > 0) {
-    context.addIssue({ code: "custom", message: `unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (Sylk's tools: ${TOOL_NAMES.join(", ")})` });
+    context.addIssue({
+      code: "custom",
+      message: `unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (Sylk's tools: ${TOOL_NAMES.join(", ")})`,
+    });
     return z.NEVER;
   }
   if (names.length === 0) {
@@ -87,7 +90,9 @@ const toolList = z.union([z.array(z.string()), z.string()]).transform((value, co
 });
 
 const frontMatterSchema = z.strictObject({
-  name: z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, "must be lowercase letters, digits and dashes, starting with a letter, at most 40 characters"),
+  name: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,39}$/, "must be lowercase letters, digits and dashes, starting with a letter, at most 40 characters"),
   description: z.string().trim().min(1, "is required").max(500, "is longer than 500 characters"),
   tools: toolList.optional(),
   // A name for the configured provider; never an address.
@@ -121,7 +126,10 @@ export function loadCustomAgents(directories: CustomAgentDirectories): CustomAge
   for (const agent of project.agents) {
     const mine = byName.get(agent.name);
     if (mine) {
-      errors.push({ path: agent.path, message: `the agent "${agent.name}" is already the user's (${mine.path}), which wins; this file is not loaded` });
+      errors.push({
+        path: agent.path,
+        message: `the agent "${agent.name}" is already the user's (${mine.path}), which wins; this file is not loaded`,
+      });
       continue;
     }
     agents.push(agent);
@@ -132,7 +140,9 @@ export function loadCustomAgents(directories: CustomAgentDirectories): CustomAge
 function loadDirectory(directory: string, root: string, source: CustomAgentSource): CustomAgents {
   let names: string[];
   try {
-    names = readdirSync(directory).filter((name) => name.endsWith(".md")).sort();
+    names = readdirSync(directory)
+      .filter((name) => name.endsWith(".md"))
+      .sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { agents: [], errors: [] };
@@ -156,13 +166,17 @@ function loadAgentFile(path: string, root: string, source: CustomAgentSource): C
     const real = resolveLinks(path);
     const realRoot = resolveLinks(root);
     if (!isInside(real, realRoot)) {
-      return { path, message: `a symbolic link to ${real}, outside ${source === "user" ? "$SYLK_HOME" : "the project"} (${realRoot}); not loaded` };
+      return {
+        path,
+        message: `a symbolic link to ${real}, outside ${source === "user" ? "$SYLK_HOME" : "the project"} (${realRoot}); not loaded`,
+      };
     }
     // Never blocks: a FIFO named `x.md` would otherwise hold every session's start.
     text = readRegularFile(real, { maxBytes: MAX_AGENT_FILE_BYTES }).toString("utf8");
   } catch (error) {
     if (error instanceof NotRegularFileError) return { path, message: `${error.kind}, not a regular file; not loaded` };
-    if (error instanceof FileTooLargeError) return { path, message: `${error.size} bytes: an agent file may have at most ${MAX_AGENT_FILE_BYTES} (64 KB)` };
+    if (error instanceof FileTooLargeError)
+      return { path, message: `${error.size} bytes: an agent file may have at most ${MAX_AGENT_FILE_BYTES} (64 KB)` };
     return { path, message: `cannot read it: ${errorMessage(error)}` };
   }
   return parseAgentFile(text, { path, source });
@@ -173,7 +187,10 @@ export function parseAgentFile(text: string, file: { path: string; source: Custo
   const { path, source } = file;
   const fail = (message: string): AgentFileError => ({ path, message });
   const split = splitFrontMatter(text);
-  if (!split) return fail("no front matter: the file must start with a line `---`, then YAML (name, description, …), then a line `---`, then the prompt");
+  if (!split)
+    return fail(
+      "no front matter: the file must start with a line `---`, then YAML (name, description, …), then a line `---`, then the prompt",
+    );
 
   let data: unknown;
   try {
@@ -184,7 +201,8 @@ export function parseAgentFile(text: string, file: { path: string; source: Custo
     const line = error.linePos?.[0] ? ` at line ${error.linePos[0].line + 1}` : "";
     return fail(`YAML error${line}: ${error.message.split(/ at line \d+/)[0]}`);
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) return fail("the front matter must be a YAML mapping (name: …, description: …)");
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    return fail("the front matter must be a YAML mapping (name: …, description: …)");
 
   const checked = frontMatterSchema.safeParse(data);
   if (!checked.success) return fail(issueText(checked.error));

@@ -31,14 +31,42 @@ export interface RoleSpec {
 }
 
 /** R: reading the code and the history. */
-const READ = ["read_file", "list_files", "glob", "grep", "search_codebase", "retrieve_context", "search_history", "get_turn_range"] as const;
+const READ = [
+  "read_file",
+  "list_files",
+  "glob",
+  "grep",
+  "search_codebase",
+  "retrieve_context",
+  "search_history",
+  "get_turn_range",
+] as const;
 /** W and X: changing the user's files and running commands. */
 const WRITE_AND_EXECUTE = ["edit_file", "write_file", "run_command"] as const;
 /** The agents that change files see the tools in the order Sylk's one agent always had. */
-const WORKING = ["read_file", "list_files", "glob", "grep", "search_codebase", ...WRITE_AND_EXECUTE, "retrieve_context", "search_history", "get_turn_range", "todo_write"] as const;
+const WORKING = [
+  "read_file",
+  "list_files",
+  "glob",
+  "grep",
+  "search_codebase",
+  ...WRITE_AND_EXECUTE,
+  "retrieve_context",
+  "search_history",
+  "get_turn_range",
+  "todo_write",
+] as const;
 const CONSULT_ALL = ["consult_librarian", "consult_archivalist", "consult_academic", "consult_architect"] as const;
 /** Knowledge that lasts (offered only with `knowledge.enabled`): saved, found and withdrawn by the agents that work with the user. */
-const KNOWLEDGE = ["save_knowledge", "search_knowledge", "delete_knowledge", "record_inquiry", "create_skill", "list_skills", "run_skill"] as const;
+const KNOWLEDGE = [
+  "save_knowledge",
+  "search_knowledge",
+  "delete_knowledge",
+  "record_inquiry",
+  "create_skill",
+  "list_skills",
+  "run_skill",
+] as const;
 
 const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
   librarian: {
@@ -72,7 +100,16 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
   },
   architect: {
     description: "Designs changes: ordered steps with files and done-criteria, key decisions, risks. Changes nothing.",
-    tools: [...READ, "get_symbol_context", "get_recent_changes", "search_decisions", "consult_librarian", "consult_archivalist", "share_context", "submit_design"],
+    tools: [
+      ...READ,
+      "get_symbol_context",
+      "get_recent_changes",
+      "search_decisions",
+      "consult_librarian",
+      "consult_archivalist",
+      "share_context",
+      "submit_design",
+    ],
     hook: "full_prefetch",
     readOnly: true,
   },
@@ -90,7 +127,16 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
   },
   inspector: {
     description: "Reviews code and changes; reports issues with severity, file and line. Changes nothing.",
-    tools: [...READ, "get_symbol_context", "get_recent_changes", "search_test_history", "get_coverage_gaps", "consult_librarian", "consult_archivalist", "report_issues"],
+    tools: [
+      ...READ,
+      "get_symbol_context",
+      "get_recent_changes",
+      "search_test_history",
+      "get_coverage_gaps",
+      "consult_librarian",
+      "consult_archivalist",
+      "report_issues",
+    ],
     hook: "focused_prefetch",
     readOnly: true,
   },
@@ -123,7 +169,15 @@ const SPECS: Record<AgentType, Omit<RoleSpec, "type">> = {
   },
   guide: {
     description: "The first point of contact: answers briefly or routes the request to the agent best placed to answer.",
-    tools: ["retrieve_context", "search_history", "get_turn_range", "get_routing_history", "get_agent_capabilities", ...KNOWLEDGE, "route_to_agent"],
+    tools: [
+      "retrieve_context",
+      "search_history",
+      "get_turn_range",
+      "get_routing_history",
+      "get_agent_capabilities",
+      ...KNOWLEDGE,
+      "route_to_agent",
+    ],
     hook: "full_prefetch",
     readOnly: false,
   },
@@ -176,7 +230,10 @@ export function promptForTools(text: string, offered: ReadonlySet<string>): stri
     const [first = "", ...rest] = paragraph.split("\n");
     const requires = REQUIRES.exec(first.trim());
     if (!requires) return [paragraph];
-    const needed = (requires[1] ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
+    const needed = (requires[1] ?? "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name !== "");
     return needed.every((name) => offered.has(name)) ? [rest.join("\n")] : [];
   });
   return kept.join("\n\n");

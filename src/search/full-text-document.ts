@@ -78,7 +78,12 @@ export function onlyTerms(terms: string, wanted: ReadonlySet<string>): string {
   for (const word of terms.split(" ")) {
     if (word === "") continue;
     // A bucket term is its term plus `#n`, right after it (as `addPostings` reads them).
-    const isBucket = term !== "" && word.length > term.length + 1 && word[term.length] === TF_MARK && word.startsWith(term) && BUCKET_NAMES.has(word.slice(term.length + 1));
+    const isBucket =
+      term !== "" &&
+      word.length > term.length + 1 &&
+      word[term.length] === TF_MARK &&
+      word.startsWith(term) &&
+      BUCKET_NAMES.has(word.slice(term.length + 1));
     if (!isBucket) {
       term = word;
       keptTerm = wanted.has(word);

@@ -260,7 +260,8 @@ export class FullTextIndex {
         const code = codes[id] as number;
         if (code === 0 || state[id] !== LIVE || scores[id] === 0) continue;
         const frequency = FREQUENCY_OF_CODE[code] as number;
-        scores[id] = (scores[id] as number) + (weight * frequency) / (frequency + baseNormalisation + lengthWeight * (lengths[id] as number));
+        scores[id] =
+          (scores[id] as number) + (weight * frequency) / (frequency + baseNormalisation + lengthWeight * (lengths[id] as number));
       }
       return;
     }
@@ -287,7 +288,8 @@ export class FullTextIndex {
   private atLeastAbove(k: number, threshold: number): boolean {
     const { scores, touched, touchedCount } = this;
     let above = 0;
-    for (let index = 0; index < touchedCount; index++) if ((scores[touched[index] as number] as number) > threshold && ++above >= k) return true;
+    for (let index = 0; index < touchedCount; index++)
+      if ((scores[touched[index] as number] as number) > threshold && ++above >= k) return true;
     return false;
   }
 
@@ -370,7 +372,11 @@ export class FullTextIndex {
    * one-off search, which then scores exactly as the whole index would:
    * BM25 reads only the query's terms and the document statistics).
    */
-  restore(documents: IndexDocuments, terms: Iterable<readonly [string, Array<Postings | undefined>]>, leftOut: Iterable<number> = []): void {
+  restore(
+    documents: IndexDocuments,
+    terms: Iterable<readonly [string, Array<Postings | undefined>]>,
+    leftOut: Iterable<number> = [],
+  ): void {
     this.reset();
     const { live, lengths } = documents;
     if (live.length > 0) this.ensureCapacity(live.length - 1);

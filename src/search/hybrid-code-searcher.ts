@@ -128,12 +128,7 @@ export class HybridCodeSearcher {
    * two signals agreeing on a file count even when they liked different parts
    * of it. Each file is then shown by its chunks in chunk-level RRF order.
    */
-  private fuseByFile(
-    lists: ReadonlyArray<RankedList<number>>,
-    limit: number,
-    perFile: number,
-    query: string,
-  ): CodeSearchHit[] {
+  private fuseByFile(lists: ReadonlyArray<RankedList<number>>, limit: number, perFile: number, query: string): CodeSearchHit[] {
     const chunkIds = [...new Set(lists.flatMap((list) => list.hits.map((hit) => hit.id)))];
     const fileOf = this.fileIdsOf(chunkIds);
     const fileLists = lists.map((list): RankedList<number> => {

@@ -151,7 +151,10 @@ export class Int8VectorScan {
    * top k, and must not modify this scanner.
    */
   topK(query: Float32Array, k: number, isLive: (slot: number) => boolean): ScoredSlot[] {
-    return scanTopSlots(this.kernel, this.prepareScan(query), k, isLive).map(({ slot, score }) => ({ slot, score: this.similarity(score) }));
+    return scanTopSlots(this.kernel, this.prepareScan(query), k, isLive).map(({ slot, score }) => ({
+      slot,
+      score: this.similarity(score),
+    }));
   }
 
   /** Approximate cosine similarity of an int score. */
@@ -195,7 +198,8 @@ export class Int8VectorScan {
   }
 
   private checkSlot(slot: number): void {
-    if (!Number.isInteger(slot) || slot < 0 || slot > 0x7fff_ffff) throw new RangeError(`Int8VectorScan: slot must be a non-negative integer, got ${slot}`);
+    if (!Number.isInteger(slot) || slot < 0 || slot > 0x7fff_ffff)
+      throw new RangeError(`Int8VectorScan: slot must be a non-negative integer, got ${slot}`);
   }
 
   private checkVector(vector: Float32Array, name: string): void {

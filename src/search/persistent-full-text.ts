@@ -104,7 +104,11 @@ export class PersistentFullText {
     return reconciled;
   }
 
-  private restoreOrRebuild(): { snapshot: StoredSnapshot | undefined; damage?: SnapshotDamage; reconciled: { added: number; removed: number } } {
+  private restoreOrRebuild(): {
+    snapshot: StoredSnapshot | undefined;
+    damage?: SnapshotDamage;
+    reconciled: { added: number; removed: number };
+  } {
     try {
       const snapshot = this.repository.loadSnapshot(this.collection);
       return { snapshot, reconciled: this.restoreInto(this.index, snapshot) };
@@ -258,7 +262,11 @@ export class PersistentFullText {
    * to find the rest. (The table holds none of the snapshot's ids that the
    * snapshot lacks, and no noted id: so equal counts mean equal sets.)
    */
-  private restoreInto(index: FullTextIndex, snapshot: StoredSnapshot | undefined, terms?: readonly string[]): { added: number; removed: number } {
+  private restoreInto(
+    index: FullTextIndex,
+    snapshot: StoredSnapshot | undefined,
+    terms?: readonly string[],
+  ): { added: number; removed: number } {
     if (!snapshot) {
       index.rebuild(this.repository.documents(this.collection));
       return { added: index.size, removed: 0 };
@@ -274,7 +282,8 @@ export class PersistentFullText {
     const removed = sizeBefore - index.size;
     // A one-off search needs only its terms' postings of the documents added since, too.
     const wanted = terms ? new Set(terms) : undefined;
-    const narrowed = (documents: FullTextDocument[]) => (wanted ? documents.map((document) => ({ ...document, terms: onlyTerms(document.terms, wanted) })) : documents);
+    const narrowed = (documents: FullTextDocument[]) =>
+      wanted ? documents.map((document) => ({ ...document, terms: onlyTerms(document.terms, wanted) })) : documents;
     const added = this.repository.documentsAfter(this.collection, snapshot.maxId);
     if (this.repository.count(this.collection) - added.length !== index.size) {
       const reconciled = this.reconcileWith(index, this.repository.ids(this.collection), narrowed);

@@ -33,10 +33,7 @@ export interface FusedHit<Id> {
   signals: Record<string, SignalEvidence>;
 }
 
-export function reciprocalRankFusion<Id>(
-  lists: ReadonlyArray<RankedList<Id>>,
-  k: number = DEFAULT_RRF_K,
-): FusedHit<Id>[] {
+export function reciprocalRankFusion<Id>(lists: ReadonlyArray<RankedList<Id>>, k: number = DEFAULT_RRF_K): FusedHit<Id>[] {
   if (!(k > 0)) throw new RangeError(`RRF k must be positive, got ${k}`);
   const fused = new Map<Id, FusedHit<Id>>();
   let order = 0;
@@ -58,7 +55,5 @@ export function reciprocalRankFusion<Id>(
       entry.signals[list.signal] = { rank, score: hit.score };
     });
   }
-  return [...fused.values()].sort(
-    (a, b) => b.score - a.score || (firstSeen.get(a.id) ?? 0) - (firstSeen.get(b.id) ?? 0),
-  );
+  return [...fused.values()].sort((a, b) => b.score - a.score || (firstSeen.get(a.id) ?? 0) - (firstSeen.get(b.id) ?? 0));
 }

@@ -126,7 +126,8 @@ class SlotMinHeap {
 
   sortedBestFirst(): SlotScore[] {
     const result: SlotScore[] = [];
-    for (let index = 0; index < this.count; index++) result.push({ slot: this.slots[index] as number, score: this.scores[index] as number });
+    for (let index = 0; index < this.count; index++)
+      result.push({ slot: this.slots[index] as number, score: this.scores[index] as number });
     return result.sort((a, b) => b.score - a.score || a.slot - b.slot);
   }
 

@@ -39,7 +39,6 @@ export interface KernelScan {
   helperWideQueryPtr: number;
 }
 
-
 /** The kernel's declared maximum (2 GiB): a shared memory reserves it up front, as address space only. */
 const MAX_PAGES = 32_768;
 

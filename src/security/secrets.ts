@@ -34,7 +34,12 @@ interface SecretRule {
 }
 
 const SECRET_RULES: readonly SecretRule[] = [
-  { id: "aws-access-key-id", hint: /AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA/, pattern: /\b((?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[0-9A-Z]{16})\b/g, group: 1 },
+  {
+    id: "aws-access-key-id",
+    hint: /AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA/,
+    pattern: /\b((?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[0-9A-Z]{16})\b/g,
+    group: 1,
+  },
   {
     id: "aws-secret-access-key",
     hint: /secret/i,
@@ -114,13 +119,15 @@ function isPlaceholder(value: string): boolean {
  */
 export function maskSecrets(text: string): MaskResult {
   const findings: string[] = [];
-  let masked = !text.includes("PRIVATE KEY") ? text : text.replace(PRIVATE_KEY_BLOCK, (block) => {
-    findings.push("private-key");
-    return block
-      .split("\n")
-      .map(() => "[REDACTED:private-key]")
-      .join("\n");
-  });
+  let masked = !text.includes("PRIVATE KEY")
+    ? text
+    : text.replace(PRIVATE_KEY_BLOCK, (block) => {
+        findings.push("private-key");
+        return block
+          .split("\n")
+          .map(() => "[REDACTED:private-key]")
+          .join("\n");
+      });
   for (const rule of SECRET_RULES) {
     if (!rule.hint.test(masked)) continue;
     masked = masked.replace(rule.pattern, (match: string, ...groups: unknown[]) => {

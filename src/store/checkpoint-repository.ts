@@ -88,7 +88,9 @@ export class CheckpointRepository {
    * as `protect` returns them, in one transaction; how many rows changed.
    */
   protectRawCheckpoints(protect: (before: Buffer) => { before: Buffer; beforeFingerprint: string }): number {
-    const raw = this.db.prepare("SELECT id, before_content FROM file_checkpoints WHERE before_fingerprint IS NULL AND before_content IS NOT NULL");
+    const raw = this.db.prepare(
+      "SELECT id, before_content FROM file_checkpoints WHERE before_fingerprint IS NULL AND before_content IS NOT NULL",
+    );
     const update = this.db.prepare("UPDATE file_checkpoints SET before_content = ?, before_fingerprint = ? WHERE id = ?");
     return this.db.transaction(() => {
       const rows = raw.all() as Array<{ id: number; before_content: Buffer }>;

@@ -49,10 +49,7 @@ export interface ContentEntry {
 }
 
 /** What a context reference is generated from: an entry without its content. */
-export type EntrySummary = Pick<
-  ContentEntry,
-  "id" | "contentType" | "tokenCount" | "timestamp" | "turnNumber" | "keywords" | "entities"
->;
+export type EntrySummary = Pick<ContentEntry, "id" | "contentType" | "tokenCount" | "timestamp" | "turnNumber" | "keywords" | "entities">;
 
 /** What a caller supplies; the store fills id, hash, token count, keywords and timestamp when absent. */
 export type NewContentEntry = Omit<

@@ -97,10 +97,7 @@ export class EntryRepository {
   getSummariesByIds(ids: readonly string[]): EntrySummary[] {
     if (ids.length === 0) return [];
     const rows = this.db
-      .prepare<[string], Pick<
-      EntryRow,
-      "id" | "content_type" | "token_count" | "timestamp" | "turn_number" | "keywords" | "entities"
-    >>(
+      .prepare<[string], Pick<EntryRow, "id" | "content_type" | "token_count" | "timestamp" | "turn_number" | "keywords" | "entities">>(
         `SELECT id, content_type, token_count, timestamp, turn_number, keywords, entities
          FROM content_entries WHERE id IN (SELECT value FROM json_each(?))`,
       )
@@ -195,13 +192,18 @@ export class EntryRepository {
    * docs. Nothing else in the store is ever deleted.
    */
   deleteDerived(sessionId: string, contentType: DerivedContentType): number[] {
-    return this.db.prepare<[string, string], number>("DELETE FROM content_entries WHERE session_id = ? AND content_type = ? RETURNING doc").pluck().all(sessionId, contentType);
+    return this.db
+      .prepare<[string, string], number>("DELETE FROM content_entries WHERE session_id = ? AND content_type = ? RETURNING doc")
+      .pluck()
+      .all(sessionId, contentType);
   }
 
   /** A session's newest entries of a type, returned oldest first. */
   recentOfType(sessionId: string, contentType: ContentType, limit: number): ContentEntry[] {
     const rows = this.db
-      .prepare<[string, string, number], EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE session_id = ? AND content_type = ? ORDER BY timestamp DESC, doc DESC LIMIT ?`)
+      .prepare<[string, string, number], EntryRow>(
+        `SELECT ${ENTRY_COLUMNS} FROM content_entries WHERE session_id = ? AND content_type = ? ORDER BY timestamp DESC, doc DESC LIMIT ?`,
+      )
       .all(sessionId, contentType, limit);
     return rows.map((row) => toStored(row).entry).reverse();
   }
@@ -254,7 +256,9 @@ export class EntryRepository {
 
   listReferences(sessionId: string): ContextReference[] {
     const rows = this.db
-      .prepare<[string], ReferenceRow>("SELECT * FROM context_references WHERE session_id = ? ORDER BY turn_range_start ASC, created_at ASC")
+      .prepare<[string], ReferenceRow>(
+        "SELECT * FROM context_references WHERE session_id = ? ORDER BY turn_range_start ASC, created_at ASC",
+      )
       .all(sessionId);
     return rows.map(toReference);
   }

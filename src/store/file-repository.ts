@@ -24,7 +24,18 @@ export interface StoredDirectorySnapshot {
   recordedAtMs: number;
 }
 
-type DirectoryStateRow = [string, string, string, string, string | null, string | null, number | null, number | null, number | null, number | null];
+type DirectoryStateRow = [
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+];
 
 /** More changed directories than this: one read of the whole manifest beats a query per directory. */
 const MANIFEST_BY_DIRECTORY_LIMIT = 256;
@@ -127,9 +138,7 @@ export class FileRepository {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.deleteSymbolsStatement = db.prepare("DELETE FROM symbols WHERE file_id = ?");
-    this.insertSymbolStatement = db.prepare(
-      "INSERT INTO symbols (file_id, name, kind, start_line, end_line) VALUES (?, ?, ?, ?, ?)",
-    );
+    this.insertSymbolStatement = db.prepare("INSERT INTO symbols (file_id, name, kind, start_line, end_line) VALUES (?, ?, ?, ?, ?)");
   }
 
   manifest(): Map<string, ManifestEntry> {
@@ -173,17 +182,22 @@ export class FileRepository {
   /** Indexed files by language, most first (files of no known language left out). */
   languageCounts(): Array<{ language: string; files: number }> {
     return this.db
-      .prepare("SELECT language, COUNT(*) AS files FROM files WHERE status = 'indexed' AND language IS NOT NULL GROUP BY language ORDER BY files DESC, language")
+      .prepare(
+        "SELECT language, COUNT(*) AS files FROM files WHERE status = 'indexed' AND language IS NOT NULL GROUP BY language ORDER BY files DESC, language",
+      )
       .all() as Array<{ language: string; files: number }>;
   }
 
   /** Every indexed file's path, for completing @-mentions. */
   indexedPaths(): string[] {
-    return (this.db.prepare<[], string>("SELECT path FROM files WHERE status = 'indexed' ORDER BY path").pluck().all());
+    return this.db.prepare<[], string>("SELECT path FROM files WHERE status = 'indexed' ORDER BY path").pluck().all();
   }
 
   /** Definitions whose name starts with `prefix` (case-sensitive, by the name index), with where they are. */
-  symbolsStartingWith(prefix: string, limit: number): Array<{ name: string; kind: string; path: string; startLine: number; endLine: number }> {
+  symbolsStartingWith(
+    prefix: string,
+    limit: number,
+  ): Array<{ name: string; kind: string; path: string; startLine: number; endLine: number }> {
     return this.db
       .prepare<[string, string, number], { name: string; kind: string; path: string; startLine: number; endLine: number }>(
         `SELECT s.name AS name, s.kind AS kind, f.path AS path, s.start_line AS startLine, s.end_line AS endLine
@@ -291,7 +305,9 @@ export class FileRepository {
   fileIdsOf(chunkIds: readonly number[]): Map<number, number> {
     if (chunkIds.length === 0) return new Map();
     const rows = this.db
-      .prepare<[string], { id: number; fileId: number }>("SELECT id, file_id AS fileId FROM chunks WHERE id IN (SELECT value FROM json_each(?))")
+      .prepare<[string], { id: number; fileId: number }>(
+        "SELECT id, file_id AS fileId FROM chunks WHERE id IN (SELECT value FROM json_each(?))",
+      )
       .all(JSON.stringify(chunkIds));
     return new Map(rows.map((row) => [row.id, row.fileId]));
   }
@@ -320,10 +336,15 @@ export class FileRepository {
   }
 
   counts(): { files: number; indexed: number; skipped: number; failed: number; chunks: number; symbols: number } {
-    const byStatus = this.db.prepare<[], {
-      status: FileStatus;
-      n: number;
-    }>("SELECT status, count(*) AS n FROM files GROUP BY status").all();
+    const byStatus = this.db
+      .prepare<
+        [],
+        {
+          status: FileStatus;
+          n: number;
+        }
+      >("SELECT status, count(*) AS n FROM files GROUP BY status")
+      .all();
     const count = (status: FileStatus) => byStatus.find((row) => row.status === status)?.n ?? 0;
     const chunks = (this.db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
     const symbols = (this.db.prepare("SELECT count(*) AS n FROM symbols").get() as { n: number }).n;
@@ -340,7 +361,9 @@ export class FileRepository {
   /** Every directory's stored state, keyed by path ('' is the root). */
   directoryStates(): Map<string, StoredDirectoryState> {
     const rows = this.db
-      .prepare<[], DirectoryStateRow>("SELECT path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms FROM directory_states")
+      .prepare<[], DirectoryStateRow>(
+        "SELECT path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms FROM directory_states",
+      )
       .raw()
       .all();
     const states = new Map<string, StoredDirectoryState>();
@@ -389,7 +412,9 @@ export class FileRepository {
 
   failures(limit: number): Array<{ path: string; reason: string | null }> {
     return this.db
-      .prepare<[number], { path: string; reason: string | null }>("SELECT path, reason FROM files WHERE status = 'failed' ORDER BY path LIMIT ?")
+      .prepare<[number], { path: string; reason: string | null }>(
+        "SELECT path, reason FROM files WHERE status = 'failed' ORDER BY path LIMIT ?",
+      )
       .all(limit);
   }
 }

@@ -118,7 +118,16 @@ export class FullTextRepository {
           `INSERT OR REPLACE INTO fts_documents (index_name, max_id, document_count, total_length, buckets, postings_rows, checksum, documents)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(collection, fields.maxId, fields.count, fields.totalLength, buckets, fields.rows, documentsChecksum(encodedDocuments, fields), encodedDocuments);
+        .run(
+          collection,
+          fields.maxId,
+          fields.count,
+          fields.totalLength,
+          buckets,
+          fields.rows,
+          documentsChecksum(encodedDocuments, fields),
+          encodedDocuments,
+        );
       setMeta(this.db, deferredKey(collection), "0");
       setMeta(this.db, bytesKey(collection), String(bytes));
       this.db.prepare("DELETE FROM meta WHERE key = ?").run(damageKey(collection));
@@ -136,8 +145,10 @@ export class FullTextRepository {
     if (!row) return undefined;
     const damaged = (problem: string) => new DamagedSnapshotError(collection, { part: "documents", problem });
     if (documentsChecksum(row.documents, row) !== row.checksum) throw damaged("its checksum does not match");
-    if (!(Number.isSafeInteger(row.buckets) && row.buckets > 0 && (row.buckets & (row.buckets - 1)) === 0)) throw damaged("its bucket count is not a power of two");
-    if (!(Number.isSafeInteger(row.rows) && row.rows >= 0 && row.rows <= row.buckets)) throw damaged("its postings row count is impossible");
+    if (!(Number.isSafeInteger(row.buckets) && row.buckets > 0 && (row.buckets & (row.buckets - 1)) === 0))
+      throw damaged("its bucket count is not a power of two");
+    if (!(Number.isSafeInteger(row.rows) && row.rows >= 0 && row.rows <= row.buckets))
+      throw damaged("its postings row count is impossible");
     try {
       const documents = decodeDocuments(row.documents, row.count, row.totalLength, row.maxId);
       return { documents, maxId: row.maxId, buckets: row.buckets, rows: row.rows };
@@ -162,17 +173,22 @@ export class FullTextRepository {
   ): Array<[string, DecodedSlots]> {
     const missing = (problem: string) => new DamagedSnapshotError(collection, { part: "postings", problem });
     if (!terms) {
-      const rows = this.db.prepare<[string], PostingsRow>("SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ?").all(collection);
+      const rows = this.db
+        .prepare<[string], PostingsRow>("SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ?")
+        .all(collection);
       if (rows.length !== snapshot.rows) throw missing(`it has ${rows.length} rows where ${snapshot.rows} were written`);
       return rows.flatMap((row) => this.decodePostingsRow(collection, snapshot, row, { leftOut }));
     }
     const wanted = new Set(terms);
     const buckets = [...new Set(terms.map((term) => bucketOf(term, snapshot.buckets)))];
     const rows = this.db
-      .prepare<[string, string], PostingsRow>("SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ? AND bucket IN (SELECT value FROM json_each(?))")
+      .prepare<[string, string], PostingsRow>(
+        "SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ? AND bucket IN (SELECT value FROM json_each(?))",
+      )
       .all(collection, JSON.stringify(buckets));
     // Every bucket holds terms but in the smallest indexes (≈ 64 terms a bucket): where all had a row, none may lack one.
-    if (snapshot.rows === snapshot.buckets && rows.length !== buckets.length) throw missing(`${buckets.length - rows.length} of the rows searched are missing`);
+    if (snapshot.rows === snapshot.buckets && rows.length !== buckets.length)
+      throw missing(`${buckets.length - rows.length} of the rows searched are missing`);
     return rows.flatMap((row) => this.decodePostingsRow(collection, snapshot, row, { wanted, leftOut }));
   }
 

@@ -137,26 +137,37 @@ export class HandoffRepository {
 
   /** A session ended and continued later: its last instance goes on (its contribution will be replaced when it ends again). */
   reopenInstance(sessionId: string, agentId: string): void {
-    this.db.prepare("UPDATE agent_instances SET ended_at = NULL, end_reason = NULL WHERE session_id = ? AND agent_id = ?").run(sessionId, agentId);
+    this.db
+      .prepare("UPDATE agent_instances SET ended_at = NULL, end_reason = NULL WHERE session_id = ? AND agent_id = ?")
+      .run(sessionId, agentId);
   }
 
   instance(sessionId: string, agentId: string): AgentInstanceRecord | undefined {
-    const row = this.db.prepare<[string, string], InstanceRow>("SELECT * FROM agent_instances WHERE session_id = ? AND agent_id = ?").get(sessionId, agentId);
+    const row = this.db
+      .prepare<[string, string], InstanceRow>("SELECT * FROM agent_instances WHERE session_id = ? AND agent_id = ?")
+      .get(sessionId, agentId);
     return row ? toInstance(row) : undefined;
   }
 
   profileStatistics(agentType: string, model: string): string | undefined {
-    return this.db.prepare<[string, string], string>("SELECT statistics FROM handoff_profiles WHERE agent_type = ? AND model = ?").pluck().get(agentType, model);
+    return this.db
+      .prepare<[string, string], string>("SELECT statistics FROM handoff_profiles WHERE agent_type = ? AND model = ?")
+      .pluck()
+      .get(agentType, model);
   }
 
   /** The session's chain of instances, first to latest. */
   instances(sessionId: string): AgentInstanceRecord[] {
-    const rows = this.db.prepare<[string], InstanceRow>("SELECT * FROM agent_instances WHERE session_id = ? ORDER BY handoff_index").all(sessionId);
+    const rows = this.db
+      .prepare<[string], InstanceRow>("SELECT * FROM agent_instances WHERE session_id = ? ORDER BY handoff_index")
+      .all(sessionId);
     return rows.map(toInstance);
   }
 
   latestInstance(sessionId: string): AgentInstanceRecord | undefined {
-    const row = this.db.prepare<[string], InstanceRow>("SELECT * FROM agent_instances WHERE session_id = ? ORDER BY handoff_index DESC LIMIT 1").get(sessionId);
+    const row = this.db
+      .prepare<[string], InstanceRow>("SELECT * FROM agent_instances WHERE session_id = ? ORDER BY handoff_index DESC LIMIT 1")
+      .get(sessionId);
     return row ? toInstance(row) : undefined;
   }
 
@@ -186,7 +197,9 @@ export class HandoffRepository {
   /** The session's prompts as typed (the first is the original task), oldest first: the first and the `limit` newest. */
   prompts(sessionId: string, limit: number): Array<{ turn: number; text: string }> {
     const first = this.db
-      .prepare<[string], { turn: number; text: string }>("SELECT turn_number AS turn, content AS text FROM content_entries WHERE session_id = ? AND content_type = 'user_prompt' ORDER BY turn_number, doc LIMIT 1")
+      .prepare<[string], { turn: number; text: string }>(
+        "SELECT turn_number AS turn, content AS text FROM content_entries WHERE session_id = ? AND content_type = 'user_prompt' ORDER BY turn_number, doc LIMIT 1",
+      )
       .all(sessionId);
     if (limit === 0) return first;
     const newest = this.db
@@ -219,7 +232,9 @@ export class HandoffRepository {
 
   observations(sessionId: string, agentId: string): QualityObservationRecord[] {
     const rows = this.db
-      .prepare<[string, string], Record<string, unknown>>("SELECT * FROM quality_observations WHERE session_id = ? AND agent_id = ? ORDER BY id")
+      .prepare<[string, string], Record<string, unknown>>(
+        "SELECT * FROM quality_observations WHERE session_id = ? AND agent_id = ? ORDER BY id",
+      )
       .all(sessionId, agentId);
     return rows.map((row) => ({
       sessionId: row.session_id as string,
@@ -260,7 +275,9 @@ export class HandoffRepository {
   }
 
   firings(sessionId: string): Array<FiringRecord & { createdAt: number }> {
-    const rows = this.db.prepare<[string], Record<string, number | string>>("SELECT * FROM degradation_firings WHERE session_id = ? ORDER BY id").all(sessionId);
+    const rows = this.db
+      .prepare<[string], Record<string, number | string>>("SELECT * FROM degradation_firings WHERE session_id = ? ORDER BY id")
+      .all(sessionId);
     return rows.map((row) => ({
       sessionId: row.session_id as string,
       agentId: row.agent_id as string,
@@ -293,7 +310,11 @@ export class HandoffRepository {
   }
 
   taskList(sessionId: string): TaskListRecord | undefined {
-    const row = this.db.prepare<[string], { items: string; decisions: string; blockers: string; updated_at: number }>("SELECT items, decisions, blockers, updated_at FROM task_lists WHERE session_id = ?").get(sessionId);
+    const row = this.db
+      .prepare<[string], { items: string; decisions: string; blockers: string; updated_at: number }>(
+        "SELECT items, decisions, blockers, updated_at FROM task_lists WHERE session_id = ?",
+      )
+      .get(sessionId);
     if (!row) return undefined;
     return {
       items: JSON.parse(row.items) as TaskItem[],
@@ -306,7 +327,9 @@ export class HandoffRepository {
   /** Every session's task list that holds decisions, oldest first. */
   taskListsWithDecisions(): Array<{ sessionId: string; decisions: string[]; updatedAt: number }> {
     const rows = this.db
-      .prepare<[], { session_id: string; decisions: string; updated_at: number }>("SELECT session_id, decisions, updated_at FROM task_lists WHERE json_array_length(decisions) > 0 ORDER BY updated_at, session_id")
+      .prepare<[], { session_id: string; decisions: string; updated_at: number }>(
+        "SELECT session_id, decisions, updated_at FROM task_lists WHERE json_array_length(decisions) > 0 ORDER BY updated_at, session_id",
+      )
       .all();
     return rows.map((row) => ({ sessionId: row.session_id, decisions: JSON.parse(row.decisions) as string[], updatedAt: row.updated_at }));
   }
@@ -338,11 +361,12 @@ export class HandoffRepository {
   }
 
   filesChanged(sessionId: string): FileChangeRecord[] {
-    return (
-      this.db
-        .prepare<[string], { path: string; action: FileChangeRecord["action"]; lines_added: number; lines_removed: number }>("SELECT path, action, lines_added, lines_removed FROM files_changed WHERE session_id = ? ORDER BY updated_at, path")
-        .all(sessionId)
-    ).map((row) => ({ path: row.path, action: row.action, linesAdded: row.lines_added, linesRemoved: row.lines_removed }));
+    return this.db
+      .prepare<[string], { path: string; action: FileChangeRecord["action"]; lines_added: number; lines_removed: number }>(
+        "SELECT path, action, lines_added, lines_removed FROM files_changed WHERE session_id = ? ORDER BY updated_at, path",
+      )
+      .all(sessionId)
+      .map((row) => ({ path: row.path, action: row.action, linesAdded: row.lines_added, linesRemoved: row.lines_removed }));
   }
 }
 

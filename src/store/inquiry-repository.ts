@@ -45,13 +45,17 @@ export class InquiryRepository {
 
   /** Ids starting with `prefix` (users type the first characters). */
   findByPrefix(prefix: string): Inquiry[] {
-    const rows = this.db.prepare<[string], InquiryRow>("SELECT * FROM inquiries WHERE id LIKE ? ESCAPE '\\' ORDER BY created_at").all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`);
+    const rows = this.db
+      .prepare<[string], InquiryRow>("SELECT * FROM inquiries WHERE id LIKE ? ESCAPE '\\' ORDER BY created_at")
+      .all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`);
     return rows.map(toInquiry);
   }
 
   /** The oldest pending questions first: asked longest ago. */
   pending(limit: number): Inquiry[] {
-    const rows = this.db.prepare<[number], InquiryRow>("SELECT * FROM inquiries WHERE status = 'pending' ORDER BY created_at, rowid LIMIT ?").all(limit);
+    const rows = this.db
+      .prepare<[number], InquiryRow>("SELECT * FROM inquiries WHERE status = 'pending' ORDER BY created_at, rowid LIMIT ?")
+      .all(limit);
     return rows.map(toInquiry);
   }
 
@@ -60,10 +64,17 @@ export class InquiryRepository {
   }
 
   /** Closes a pending inquiry; false when it was not pending. */
-  close(id: string, status: "answered" | "dismissed", answer: string | null, knowledgeId: string | null, now: number = Date.now()): boolean {
+  close(
+    id: string,
+    status: "answered" | "dismissed",
+    answer: string | null,
+    knowledgeId: string | null,
+    now: number = Date.now(),
+  ): boolean {
     return (
-      this.db.prepare("UPDATE inquiries SET status = ?, answer = ?, knowledge_id = ?, updated_at = ? WHERE id = ? AND status = 'pending'").run(status, answer, knowledgeId, now, id)
-        .changes === 1
+      this.db
+        .prepare("UPDATE inquiries SET status = ?, answer = ?, knowledge_id = ?, updated_at = ? WHERE id = ? AND status = 'pending'")
+        .run(status, answer, knowledgeId, now, id).changes === 1
     );
   }
 }

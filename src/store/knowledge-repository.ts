@@ -91,7 +91,9 @@ export class KnowledgeRepository {
   /** Items by document id, in the order given (what a full-text search returns). */
   byDocs(docs: readonly number[]): Array<{ doc: number; item: KnowledgeItem }> {
     if (docs.length === 0) return [];
-    const rows = this.db.prepare<[string], ItemRow>(`SELECT ${COLUMNS} FROM knowledge_items WHERE doc IN (SELECT value FROM json_each(?))`).all(JSON.stringify(docs));
+    const rows = this.db
+      .prepare<[string], ItemRow>(`SELECT ${COLUMNS} FROM knowledge_items WHERE doc IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(docs));
     const byDoc = new Map(rows.map((row) => [row.doc, row]));
     return docs.flatMap((doc) => {
       const row = byDoc.get(doc);
@@ -103,7 +105,9 @@ export class KnowledgeRepository {
   list(options: { layer?: KnowledgeLayer; limit: number }): KnowledgeItem[] {
     const rows = (
       options.layer
-        ? this.db.prepare(`SELECT ${COLUMNS} FROM knowledge_items WHERE layer = ? ORDER BY updated_at DESC, doc DESC LIMIT ?`).all(options.layer, options.limit)
+        ? this.db
+            .prepare(`SELECT ${COLUMNS} FROM knowledge_items WHERE layer = ? ORDER BY updated_at DESC, doc DESC LIMIT ?`)
+            .all(options.layer, options.limit)
         : this.db.prepare(`SELECT ${COLUMNS} FROM knowledge_items ORDER BY updated_at DESC, doc DESC LIMIT ?`).all(options.limit)
     ) as ItemRow[];
     return rows.map(toItem);
@@ -112,15 +116,19 @@ export class KnowledgeRepository {
   /** The newest item of a layer with this key (a skill by its name). */
   byKey(layer: KnowledgeLayer, key: string): KnowledgeItem | undefined {
     const row = this.db
-      .prepare<[string, string], ItemRow>(`SELECT ${COLUMNS} FROM knowledge_items WHERE layer = ? AND key = ? ORDER BY updated_at DESC, doc DESC LIMIT 1`)
+      .prepare<[string, string], ItemRow>(
+        `SELECT ${COLUMNS} FROM knowledge_items WHERE layer = ? AND key = ? ORDER BY updated_at DESC, doc DESC LIMIT 1`,
+      )
       .get(layer, key);
     return row ? toItem(row) : undefined;
   }
 
   count(layer?: KnowledgeLayer): number {
-    return (layer
-      ? this.db.prepare("SELECT count(*) FROM knowledge_items WHERE layer = ?").pluck().get(layer)
-      : this.db.prepare("SELECT count(*) FROM knowledge_items").pluck().get()) as number;
+    return (
+      layer
+        ? this.db.prepare("SELECT count(*) FROM knowledge_items WHERE layer = ?").pluck().get(layer)
+        : this.db.prepare("SELECT count(*) FROM knowledge_items").pluck().get()
+    ) as number;
   }
 
   /** The learning of a tool's error with this signature, if there is one. */
@@ -137,7 +145,9 @@ export class KnowledgeRepository {
 
   /** A new confidence and details for an item (its text, and so its terms, unchanged). */
   rejudge(id: string, confidence: number, details: Record<string, unknown>, now: number): void {
-    this.db.prepare("UPDATE knowledge_items SET confidence = ?, details = ?, updated_at = ? WHERE id = ?").run(confidence, JSON.stringify(details), now, id);
+    this.db
+      .prepare("UPDATE knowledge_items SET confidence = ?, details = ?, updated_at = ? WHERE id = ?")
+      .run(confidence, JSON.stringify(details), now, id);
   }
 
   /** An item was put in front of the model once more. */

@@ -15,7 +15,9 @@ export class LearningRepository {
   constructor(private readonly db: SqliteDatabase) {}
 
   load(): SavedLearningState | undefined {
-    const row = this.db.prepare<[], SavedLearningState>("SELECT state, applied_sequence AS appliedSequence FROM learning_state WHERE id = 1").get();
+    const row = this.db
+      .prepare<[], SavedLearningState>("SELECT state, applied_sequence AS appliedSequence FROM learning_state WHERE id = 1")
+      .get();
     return row ? { state: row.state, appliedSequence: row.appliedSequence } : undefined;
   }
 

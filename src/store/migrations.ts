@@ -17,9 +17,7 @@ export function applyMigrations(db: SqliteDatabase): void {
     // Re-read inside the (immediate) transaction: another process may have migrated meanwhile.
     const current = db.pragma("user_version", { simple: true }) as number;
     if (current > SCHEMA_VERSION) {
-      throw new Error(
-        `This index was written by a newer Sylk (schema ${current}, this version knows ${SCHEMA_VERSION}). Upgrade Sylk.`,
-      );
+      throw new Error(`This index was written by a newer Sylk (schema ${current}, this version knows ${SCHEMA_VERSION}). Upgrade Sylk.`);
     }
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;

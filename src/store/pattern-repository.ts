@@ -38,7 +38,13 @@ export class PatternRepository {
          ORDER BY timestamp DESC, doc DESC LIMIT ?`,
       )
       .all(limit);
-    return rows.reverse().map((row) => ({ sessionId: row.session_id, turn: row.turn_number, tool: row.tool ?? "unknown tool", text: row.text, timestamp: row.timestamp }));
+    return rows.reverse().map((row) => ({
+      sessionId: row.session_id,
+      turn: row.turn_number,
+      tool: row.tool ?? "unknown tool",
+      text: row.text,
+      timestamp: row.timestamp,
+    }));
   }
 
   /** Turns the quality tracker counted a `user_correction` in, with the prompt that did it. */
@@ -54,7 +60,13 @@ export class PatternRepository {
          ORDER BY q.id`,
       )
       .all();
-    return rows.map((row) => ({ sessionId: row.session_id, agentId: row.agent_id, turn: row.turn, createdAt: row.created_at, prompt: row.prompt }));
+    return rows.map((row) => ({
+      sessionId: row.session_id,
+      agentId: row.agent_id,
+      turn: row.turn,
+      createdAt: row.created_at,
+      prompt: row.prompt,
+    }));
   }
 
   /** Paths that `files_changed` holds for at least `minSessions` sessions, most sessions first. */
@@ -72,7 +84,9 @@ export class PatternRepository {
   /** `test_result` entries, newest `limit`, oldest first. */
   testResults(limit = 5_000): Array<{ sessionId: string; content: string; timestamp: number }> {
     const rows = this.db
-      .prepare<[number], { session_id: string; content: string; timestamp: number }>(`SELECT session_id, content, timestamp FROM content_entries WHERE content_type = 'test_result' ORDER BY timestamp DESC, doc DESC LIMIT ?`)
+      .prepare<[number], { session_id: string; content: string; timestamp: number }>(
+        `SELECT session_id, content, timestamp FROM content_entries WHERE content_type = 'test_result' ORDER BY timestamp DESC, doc DESC LIMIT ?`,
+      )
       .all(limit);
     return rows.reverse().map((row) => ({ sessionId: row.session_id, content: row.content, timestamp: row.timestamp }));
   }

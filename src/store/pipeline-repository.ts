@@ -118,17 +118,22 @@ export class PipelineRepository {
 
   /** Starts the pipeline's next stage run and returns its ordinal (0 for the first). */
   startStage(start: StageStart, now: number = Date.now()): number {
-    return this.db.transaction(() => {
-      const ordinal = this.db.prepare("SELECT coalesce(max(ordinal) + 1, 0) FROM pipeline_stages WHERE pipeline_id = ?").pluck().get(start.pipelineId) as number;
-      this.db
-        .prepare(
-          `INSERT INTO pipeline_stages (pipeline_id, ordinal, stage, agent_type, agent_id, child_session_id, round, status, started_at)
+    return this.db
+      .transaction(() => {
+        const ordinal = this.db
+          .prepare("SELECT coalesce(max(ordinal) + 1, 0) FROM pipeline_stages WHERE pipeline_id = ?")
+          .pluck()
+          .get(start.pipelineId) as number;
+        this.db
+          .prepare(
+            `INSERT INTO pipeline_stages (pipeline_id, ordinal, stage, agent_type, agent_id, child_session_id, round, status, started_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?)`,
-        )
-        .run(start.pipelineId, ordinal, start.stage, start.agentType, start.agentId, start.childSessionId, start.round, now);
-      this.touch(start.pipelineId, now);
-      return ordinal;
-    }).immediate();
+          )
+          .run(start.pipelineId, ordinal, start.stage, start.agentType, start.agentId, start.childSessionId, start.round, now);
+        this.touch(start.pipelineId, now);
+        return ordinal;
+      })
+      .immediate();
   }
 
   endStage(pipelineId: string, ordinal: number, end: StageEnd, now: number = Date.now()): void {
@@ -157,13 +162,17 @@ export class PipelineRepository {
   }
 
   stages(pipelineId: string): PipelineStageRecord[] {
-    const rows = this.db.prepare<[string], StageRow>("SELECT * FROM pipeline_stages WHERE pipeline_id = ? ORDER BY ordinal").all(pipelineId);
+    const rows = this.db
+      .prepare<[string], StageRow>("SELECT * FROM pipeline_stages WHERE pipeline_id = ? ORDER BY ordinal")
+      .all(pipelineId);
     return rows.map(toStage);
   }
 
   /** The root session's pipelines, oldest first, each with its stages in order. */
   listForSession(rootSessionId: string): PipelineWithStages[] {
-    const rows = this.db.prepare<[string], PipelineRow>("SELECT * FROM pipelines WHERE root_session_id = ? ORDER BY created_at, rowid").all(rootSessionId);
+    const rows = this.db
+      .prepare<[string], PipelineRow>("SELECT * FROM pipelines WHERE root_session_id = ? ORDER BY created_at, rowid")
+      .all(rootSessionId);
     return rows.map((row) => ({ ...toPipeline(row), stages: this.stages(row.id) }));
   }
 

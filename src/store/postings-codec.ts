@@ -180,7 +180,10 @@ export function encodeDocuments(documents: Pick<StoredDocuments, "live" | "lengt
   const size = live.length;
   const bytes = new Uint8Array(size * 5);
   if (LITTLE_ENDIAN) bytes.set(new Uint8Array(lengths.buffer, lengths.byteOffset, lengths.byteLength));
-  else lengths.forEach((length, id) => { new DataView(bytes.buffer).setFloat32(id * 4, length, true); });
+  else
+    lengths.forEach((length, id) => {
+      new DataView(bytes.buffer).setFloat32(id * 4, length, true);
+    });
   bytes.set(live, size * 4);
   return bytes;
 }
@@ -193,8 +196,10 @@ export function decodeDocuments(bytes: Uint8Array, count: number, totalLength: n
   if (bytes.length % 5 !== 0) throw new MalformedSnapshotError("its documents are not whole");
   const size = bytes.length / 5;
   // `encodeDocuments` writes every id up to the highest (none for an empty index, whose highest is noted as 0).
-  if (!(size === maxId + 1 || (size === 0 && maxId === 0))) throw new MalformedSnapshotError(`it holds ${size} documents where its highest id says ${maxId + 1}`);
-  if (!Number.isSafeInteger(count) || count < 0 || count > size) throw new MalformedSnapshotError(`its document count (${count}) is impossible`);
+  if (!(size === maxId + 1 || (size === 0 && maxId === 0)))
+    throw new MalformedSnapshotError(`it holds ${size} documents where its highest id says ${maxId + 1}`);
+  if (!Number.isSafeInteger(count) || count < 0 || count > size)
+    throw new MalformedSnapshotError(`its document count (${count}) is impossible`);
   if (!Number.isFinite(totalLength) || totalLength < 0) throw new MalformedSnapshotError("its total document length is impossible");
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const { buffer, byteOffset } = aligned;

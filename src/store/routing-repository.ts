@@ -67,7 +67,9 @@ export class RoutingRepository {
 
   /** The session's decisions still waiting for their outcome. */
   pending(sessionId: string): RoutingDecision[] {
-    const rows = this.db.prepare<[string], DecisionRow>("SELECT * FROM routing_decisions WHERE session_id = ? AND outcome IS NULL ORDER BY created_at").all(sessionId);
+    const rows = this.db
+      .prepare<[string], DecisionRow>("SELECT * FROM routing_decisions WHERE session_id = ? AND outcome IS NULL ORDER BY created_at")
+      .all(sessionId);
     return rows.map(toDecision);
   }
 
@@ -79,36 +81,53 @@ export class RoutingRepository {
   close(
     decisionId: string,
     outcome: number,
-    teach: (current: StoredAffinity | undefined, allContexts: StoredAffinity | undefined) => Pick<StoredAffinity, "alpha" | "beta" | "observations">,
+    teach: (
+      current: StoredAffinity | undefined,
+      allContexts: StoredAffinity | undefined,
+    ) => Pick<StoredAffinity, "alpha" | "beta" | "observations">,
   ): boolean {
-    return this.db.transaction(() => {
-      const decision = this.db.prepare<[string], DecisionRow>("SELECT * FROM routing_decisions WHERE id = ? AND outcome IS NULL").get(decisionId);
-      if (!decision) return false;
-      this.db.prepare("UPDATE routing_decisions SET outcome = ? WHERE id = ?").run(outcome, decisionId);
-      const next = teach(this.affinity(decision.selected_agent, decision.context_id), this.allContexts(decision.selected_agent));
-      this.db
-        .prepare(
-          `INSERT INTO agent_affinities (agent, context_id, alpha, beta, observations, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+    return this.db
+      .transaction(() => {
+        const decision = this.db
+          .prepare<[string], DecisionRow>("SELECT * FROM routing_decisions WHERE id = ? AND outcome IS NULL")
+          .get(decisionId);
+        if (!decision) return false;
+        this.db.prepare("UPDATE routing_decisions SET outcome = ? WHERE id = ?").run(outcome, decisionId);
+        const next = teach(this.affinity(decision.selected_agent, decision.context_id), this.allContexts(decision.selected_agent));
+        this.db
+          .prepare(
+            `INSERT INTO agent_affinities (agent, context_id, alpha, beta, observations, updated_at) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (agent, context_id) DO UPDATE SET alpha = excluded.alpha, beta = excluded.beta, observations = excluded.observations, updated_at = excluded.updated_at`,
-        )
-        .run(decision.selected_agent, decision.context_id, next.alpha, next.beta, next.observations, Date.now());
-      return true;
-    }).immediate();
+          )
+          .run(decision.selected_agent, decision.context_id, next.alpha, next.beta, next.observations, Date.now());
+        return true;
+      })
+      .immediate();
   }
 
   affinity(agent: string, contextId: string): StoredAffinity | undefined {
-    const row = this.db.prepare<[string, string], { agent: string; context_id: string; alpha: number; beta: number; observations: number }>("SELECT agent, context_id, alpha, beta, observations FROM agent_affinities WHERE agent = ? AND context_id = ?").get(agent, contextId);
-    return row ? { agent: row.agent, contextId: row.context_id, alpha: row.alpha, beta: row.beta, observations: row.observations } : undefined;
+    const row = this.db
+      .prepare<[string, string], { agent: string; context_id: string; alpha: number; beta: number; observations: number }>(
+        "SELECT agent, context_id, alpha, beta, observations FROM agent_affinities WHERE agent = ? AND context_id = ?",
+      )
+      .get(agent, contextId);
+    return row
+      ? { agent: row.agent, contextId: row.context_id, alpha: row.alpha, beta: row.beta, observations: row.observations }
+      : undefined;
   }
 
   /** An agent's record over every context: the sums of its Betas' evidence (what a new context's prior is scaled from). */
   allContexts(agent: string): StoredAffinity | undefined {
-    const row = this.db.prepare("SELECT sum(alpha) AS alpha, sum(beta) AS beta, sum(observations) AS observations FROM agent_affinities WHERE agent = ?").get(agent) as {
+    const row = this.db
+      .prepare("SELECT sum(alpha) AS alpha, sum(beta) AS beta, sum(observations) AS observations FROM agent_affinities WHERE agent = ?")
+      .get(agent) as {
       alpha: number | null;
       beta: number | null;
       observations: number | null;
     };
-    return row.alpha === null || row.beta === null ? undefined : { agent, contextId: "*", alpha: row.alpha, beta: row.beta, observations: row.observations ?? 0 };
+    return row.alpha === null || row.beta === null
+      ? undefined
+      : { agent, contextId: "*", alpha: row.alpha, beta: row.beta, observations: row.observations ?? 0 };
   }
 
   /** Decisions, newest first: those whose query or reasoning mentions `pattern` when one is given. */
@@ -116,7 +135,11 @@ export class RoutingRepository {
     const like = options.pattern ? `%${options.pattern.replace(/[\\%_]/g, "\\$&")}%` : undefined;
     const rows = (
       like
-        ? this.db.prepare("SELECT * FROM routing_decisions WHERE user_query LIKE ? ESCAPE '\\' OR reasoning LIKE ? ESCAPE '\\' ORDER BY created_at DESC LIMIT ?").all(like, like, options.limit)
+        ? this.db
+            .prepare(
+              "SELECT * FROM routing_decisions WHERE user_query LIKE ? ESCAPE '\\' OR reasoning LIKE ? ESCAPE '\\' ORDER BY created_at DESC LIMIT ?",
+            )
+            .all(like, like, options.limit)
         : this.db.prepare("SELECT * FROM routing_decisions ORDER BY created_at DESC LIMIT ?").all(options.limit)
     ) as DecisionRow[];
     return rows.map(toDecision);

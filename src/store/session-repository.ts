@@ -106,20 +106,30 @@ export class SessionRepository {
   /** Root sessions whose id starts with `prefix` (users type the first characters). */
   findByPrefix(prefix: string): SessionRecord[] {
     const rows = this.db
-      .prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id LIKE ? ESCAPE '\\' AND parent_session_id IS NULL ORDER BY updated_at DESC LIMIT 10`)
+      .prepare<[string], SessionRow>(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id LIKE ? ESCAPE '\\' AND parent_session_id IS NULL ORDER BY updated_at DESC LIMIT 10`,
+      )
       .all(`${prefix.replace(/[\\%_]/g, "\\$&")}%`);
     return rows.map(toRecord);
   }
 
   /** The latest session the user talked to (a sub-agent's session is never continued on its own). */
   latest(): SessionRecord | undefined {
-    const row = this.db.prepare<[], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`).get();
+    const row = this.db
+      .prepare<[], SessionRow>(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC, rowid DESC LIMIT 1`,
+      )
+      .get();
     return row ? toRecord(row) : undefined;
   }
 
   /** Root sessions, newest first. */
   list(limit: number): SessionRecord[] {
-    const rows = this.db.prepare<[number], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC LIMIT ?`).all(limit);
+    const rows = this.db
+      .prepare<[number], SessionRow>(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE parent_session_id IS NULL ORDER BY updated_at DESC LIMIT ?`,
+      )
+      .all(limit);
     return rows.map(toRecord);
   }
 
@@ -167,7 +177,14 @@ export class SessionRepository {
          VALUES (?, (SELECT coalesce(max(ordinal), -1) + 1 FROM session_messages WHERE session_id = ?), ?, ?, ?, ?)
          RETURNING ordinal`,
       )
-      .get(sessionId, sessionId, message.role, JSON.stringify(message.content), details.turn ?? 0, JSON.stringify(details.entryIds ?? [])) as {
+      .get(
+        sessionId,
+        sessionId,
+        message.role,
+        JSON.stringify(message.content),
+        details.turn ?? 0,
+        JSON.stringify(details.entryIds ?? []),
+      ) as {
       ordinal: number;
     };
     this.db.prepare("UPDATE sessions SET updated_at = ? WHERE id = ?").run(Date.now(), sessionId);
@@ -176,10 +193,14 @@ export class SessionRepository {
 
   messageRows(sessionId: string): SessionMessageRow[] {
     const rows = this.db
-      .prepare<[string], { ordinal: number; role: ChatMessage["role"]; content: string; turn: number; entry_ids: string }>("SELECT ordinal, role, content, turn, entry_ids FROM session_messages WHERE session_id = ? ORDER BY ordinal")
+      .prepare<[string], { ordinal: number; role: ChatMessage["role"]; content: string; turn: number; entry_ids: string }>(
+        "SELECT ordinal, role, content, turn, entry_ids FROM session_messages WHERE session_id = ? ORDER BY ordinal",
+      )
       .all(sessionId);
     const runs = this.db
-      .prepare<[string], EvictedRun>("SELECT first_ordinal AS first, last_ordinal AS last, reference_id AS referenceId FROM session_evictions WHERE session_id = ? ORDER BY first_ordinal")
+      .prepare<[string], EvictedRun>(
+        "SELECT first_ordinal AS first, last_ordinal AS last, reference_id AS referenceId FROM session_evictions WHERE session_id = ? ORDER BY first_ordinal",
+      )
       .all(sessionId);
     // Both are in ordinal order: one pass gives each message the run it falls in, if any.
     let run = 0;
@@ -204,13 +225,17 @@ export class SessionRepository {
    * messages), so runs never overlap.
    */
   markEvicted(sessionId: string, ordinals: readonly number[], referenceId: string): void {
-    const insert = this.db.prepare("INSERT INTO session_evictions (session_id, first_ordinal, last_ordinal, reference_id) VALUES (?, ?, ?, ?)");
+    const insert = this.db.prepare(
+      "INSERT INTO session_evictions (session_id, first_ordinal, last_ordinal, reference_id) VALUES (?, ?, ?, ?)",
+    );
     for (const run of consecutiveRuns(ordinals)) insert.run(sessionId, run.first, run.last, referenceId);
   }
 
   messages(sessionId: string): ChatMessage[] {
     const rows = this.db
-      .prepare<[string], { role: ChatMessage["role"]; content: string }>("SELECT role, content FROM session_messages WHERE session_id = ? ORDER BY ordinal")
+      .prepare<[string], { role: ChatMessage["role"]; content: string }>(
+        "SELECT role, content FROM session_messages WHERE session_id = ? ORDER BY ordinal",
+      )
       .all(sessionId);
     return rows.map((row) => ({ role: row.role, content: JSON.parse(row.content) as ChatMessage["content"] }));
   }

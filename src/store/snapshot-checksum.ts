@@ -33,6 +33,8 @@ export function postingsChecksum(bucket: number, data: Uint8Array): number {
 function littleEndianDoubles(numbers: readonly number[]): Uint8Array {
   const bytes = new Uint8Array(numbers.length * 8);
   const view = new DataView(bytes.buffer);
-  numbers.forEach((value, index) => { view.setFloat64(index * 8, value, true); });
+  numbers.forEach((value, index) => {
+    view.setFloat64(index * 8, value, true);
+  });
   return bytes;
 }

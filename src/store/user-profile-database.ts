@@ -63,20 +63,24 @@ export class UserProfileDatabase {
    * it (a replay after a crash). Returns the profile as it now is.
    */
   updateUserWeightProfile(projectKey: string, sequence: number, update: (profile: string | undefined) => string): string | undefined {
-    return this.db.transaction(() => {
-      const row = this.db.prepare<[], { profile: string; applied: string }>("SELECT profile, applied FROM user_weight_profile WHERE id = 1").get();
-      const applied = parseApplied(row?.applied);
-      if ((applied[projectKey] ?? 0) >= sequence) return row?.profile;
-      const profile = update(row?.profile);
-      applied[projectKey] = sequence;
-      this.db
-        .prepare(
-          `INSERT INTO user_weight_profile (id, profile, applied, updated_at) VALUES (1, ?, ?, ?)
+    return this.db
+      .transaction(() => {
+        const row = this.db
+          .prepare<[], { profile: string; applied: string }>("SELECT profile, applied FROM user_weight_profile WHERE id = 1")
+          .get();
+        const applied = parseApplied(row?.applied);
+        if ((applied[projectKey] ?? 0) >= sequence) return row?.profile;
+        const profile = update(row?.profile);
+        applied[projectKey] = sequence;
+        this.db
+          .prepare(
+            `INSERT INTO user_weight_profile (id, profile, applied, updated_at) VALUES (1, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET profile = excluded.profile, applied = excluded.applied, updated_at = excluded.updated_at`,
-        )
-        .run(profile, JSON.stringify(applied), Date.now());
-      return profile;
-    }).immediate();
+          )
+          .run(profile, JSON.stringify(applied), Date.now());
+        return profile;
+      })
+      .immediate();
   }
 
   /**
@@ -85,13 +89,15 @@ export class UserProfileDatabase {
    * profile already has.
    */
   forgetProjectPositions(projectKey: string): void {
-    this.db.transaction(() => {
-      const applied = this.db.prepare<[], string>("SELECT applied FROM user_weight_profile WHERE id = 1").pluck().get();
-      if (applied === undefined) return;
-      const positions = parseApplied(applied);
-      delete positions[projectKey];
-      this.db.prepare("UPDATE user_weight_profile SET applied = ? WHERE id = 1").run(JSON.stringify(positions));
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const applied = this.db.prepare<[], string>("SELECT applied FROM user_weight_profile WHERE id = 1").pluck().get();
+        if (applied === undefined) return;
+        const positions = parseApplied(applied);
+        delete positions[projectKey];
+        this.db.prepare("UPDATE user_weight_profile SET applied = ? WHERE id = 1").run(JSON.stringify(positions));
+      })
+      .immediate();
   }
 
   /** Forgets the user profile (`sylk learning --reset`). */
@@ -118,9 +124,15 @@ export class UserProfileDatabase {
     combine: (profile: string | undefined, previous: string | undefined, next: string) => string,
   ): void {
     this.db.transaction(() => {
-      const previous = this.db.prepare<[string], string>("SELECT contribution FROM applied_instances WHERE instance_key = ?").pluck().get(instanceKey);
+      const previous = this.db
+        .prepare<[string], string>("SELECT contribution FROM applied_instances WHERE instance_key = ?")
+        .pluck()
+        .get(instanceKey);
       if (previous === contribution) return;
-      const profile = this.db.prepare<[string, string], string>("SELECT statistics FROM handoff_profiles WHERE agent_type = ? AND model = ?").pluck().get(agentType, model);
+      const profile = this.db
+        .prepare<[string, string], string>("SELECT statistics FROM handoff_profiles WHERE agent_type = ? AND model = ?")
+        .pluck()
+        .get(agentType, model);
       const now = Date.now();
       this.db
         .prepare(

@@ -39,9 +39,7 @@ export class VectorStore {
     this.statements = {
       insertChunk: db.prepare("INSERT INTO chunk_vectors (rowid, embedding) VALUES (?, ?)"),
       deleteChunk: db.prepare("DELETE FROM chunk_vectors WHERE rowid = ?"),
-      insertEntry: db.prepare(
-        "INSERT INTO entry_vectors (rowid, embedding, session_id, content_type) VALUES (?, ?, ?, ?)",
-      ),
+      insertEntry: db.prepare("INSERT INTO entry_vectors (rowid, embedding, session_id, content_type) VALUES (?, ?, ?, ?)"),
       deleteEntry: db.prepare("DELETE FROM entry_vectors WHERE rowid = ?"),
     };
   }
@@ -71,7 +69,9 @@ export class VectorStore {
 
   nearestChunks(query: Float32Array, k: number): VectorHit[] {
     const rows = this.db
-      .prepare<[Buffer, number], { id: number; distance: number }>("SELECT rowid AS id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance")
+      .prepare<[Buffer, number], { id: number; distance: number }>(
+        "SELECT rowid AS id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance",
+      )
       .all(toBlob(query, this.dimensions), k);
     return rows.map(toHit);
   }
@@ -95,15 +95,23 @@ export class VectorStore {
 
   /** Every chunk vector, for loading an in-memory copy. */
   *iterateChunkVectors(): Generator<{ id: number; vector: Float32Array }> {
-    const rows = this.db.prepare<[], {
-      id: number;
-      embedding: Buffer;
-    }>("SELECT rowid AS id, embedding FROM chunk_vectors").iterate();
+    const rows = this.db
+      .prepare<
+        [],
+        {
+          id: number;
+          embedding: Buffer;
+        }
+      >("SELECT rowid AS id, embedding FROM chunk_vectors")
+      .iterate();
     for (const row of rows) yield { id: row.id, vector: toVector(row.embedding) };
   }
 
   chunkVectorIds(): number[] {
-    return (this.db.prepare<[], { id: number }>("SELECT rowid AS id FROM chunk_vectors").all()).map((row) => row.id);
+    return this.db
+      .prepare<[], { id: number }>("SELECT rowid AS id FROM chunk_vectors")
+      .all()
+      .map((row) => row.id);
   }
 
   chunkVector(id: number): Float32Array | undefined {
@@ -150,17 +158,16 @@ export class VectorStore {
     const metaKey = `embedder:${table}`;
     const signature = `${this.embedderId};l2`;
     const upToDate = () =>
-      getMeta(this.db, metaKey) === signature &&
-      this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(table) !== undefined;
+      getMeta(this.db, metaKey) === signature && this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(table) !== undefined;
     if (upToDate()) return;
-    this.db.transaction(() => {
-      if (upToDate()) return; // another process got here first
-      this.db.exec(`DROP TABLE IF EXISTS ${table}`);
-      this.db.exec(
-        `CREATE VIRTUAL TABLE ${table} USING vec0(embedding float[${this.dimensions}]${metadataColumns})`,
-      );
-      setMeta(this.db, metaKey, signature);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        if (upToDate()) return; // another process got here first
+        this.db.exec(`DROP TABLE IF EXISTS ${table}`);
+        this.db.exec(`CREATE VIRTUAL TABLE ${table} USING vec0(embedding float[${this.dimensions}]${metadataColumns})`);
+        setMeta(this.db, metaKey, signature);
+      })
+      .immediate();
   }
 }
 

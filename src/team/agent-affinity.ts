@@ -55,7 +55,12 @@ export interface RankedAgent {
 /** The candidates ranked by one Thompson draw each (best first): what the routing block shows the guide. */
 export function rankByDraw(candidates: ReadonlyArray<{ agent: string; affinity: Affinity }>, random: Uniform): RankedAgent[] {
   return candidates
-    .map(({ agent, affinity }) => ({ agent, mean: mean(affinity), observations: affinity.observations, draw: betaSample(affinity.alpha, affinity.beta, random) }))
+    .map(({ agent, affinity }) => ({
+      agent,
+      mean: mean(affinity),
+      observations: affinity.observations,
+      draw: betaSample(affinity.alpha, affinity.beta, random),
+    }))
     .sort((a, b) => b.draw - a.draw);
 }
 
@@ -64,7 +69,9 @@ const MAX_BLOCK_CHARS = 1_200;
 
 /** The `[ROUTING]` block put before the guide's prompt: each candidate's affinity and the draw's order. */
 export function routingBlock(ranked: readonly RankedAgent[], contextId: string): string {
-  const lines = [`[ROUTING · context ${contextId} · agents ranked by a draw from their affinity (mean of past outcomes, n = outcomes seen)]`];
+  const lines = [
+    `[ROUTING · context ${contextId} · agents ranked by a draw from their affinity (mean of past outcomes, n = outcomes seen)]`,
+  ];
   for (const [index, each] of ranked.entries()) {
     const line = `${index + 1}. ${each.agent}: affinity ${each.mean.toFixed(2)}, n = ${each.observations}`;
     if (lines.join("\n").length + line.length + 1 > MAX_BLOCK_CHARS) break;

@@ -92,14 +92,20 @@ const FILE_SOURCE = /^(.*):(\d+)-(\d+)$/;
  * everything fits; whole sources in order while they fit, the first cut at a
  * line boundary when it alone is larger than the room; a marker for the rest.
  */
-export function fitContextShare(input: ContextShareInput, budget: number, countTokens: CountTokens, storeOverflow: StoreOverflow): ContextShareResponse {
+export function fitContextShare(
+  input: ContextShareInput,
+  budget: number,
+  countTokens: CountTokens,
+  storeOverflow: StoreOverflow,
+): ContextShareResponse {
   const limit = Math.max(MIN_SHARE_BUDGET, Math.floor(budget));
   const confidence = clampUnit(input.confidence);
   const statedCompleteness = clampUnit(input.completeness);
   // Widest header the final one can be: its token figure at most `limit`, "false" the longer flag.
   const probeHeader = headerLine({ ...input, confidence, completeness: statedCompleteness, total_tokens: limit, truncated: false });
   const probeMarkers = [widestMarker()];
-  const fits = (entries: readonly ShareEntry[], marker: boolean) => countTokens(layout(probeHeader, entries, marker ? probeMarkers : [])) <= limit;
+  const fits = (entries: readonly ShareEntry[], marker: boolean) =>
+    countTokens(layout(probeHeader, entries, marker ? probeMarkers : [])) <= limit;
 
   const answer: ShareEntry = {
     id: input.answer.id,
@@ -150,7 +156,8 @@ export function fitContextShare(input: ContextShareInput, budget: number, countT
     truncated: overflow.length > 0,
     cache_hint: input.cache_hint,
     confidence,
-    completeness: statedCompleteness === null ? null : clampUnit(statedCompleteness * (offeredTokens === 0 ? 1 : deliveredTokens / offeredTokens)),
+    completeness:
+      statedCompleteness === null ? null : clampUnit(statedCompleteness * (offeredTokens === 0 ? 1 : deliveredTokens / offeredTokens)),
   };
   // The figure is part of the text it counts: settle it (its digits change at most once or twice).
   for (let round = 0; round < 4; round++) {
@@ -172,7 +179,15 @@ export function renderContextShare(response: ContextShareResponse): string {
 
 type HeaderFields = Pick<
   ContextShareResponse,
-  "request_id" | "source_agent_id" | "source_agent_type" | "duration" | "total_tokens" | "truncated" | "cache_hint" | "confidence" | "completeness"
+  | "request_id"
+  | "source_agent_id"
+  | "source_agent_type"
+  | "duration"
+  | "total_tokens"
+  | "truncated"
+  | "cache_hint"
+  | "confidence"
+  | "completeness"
 >;
 
 function headerLine(fields: HeaderFields): string {

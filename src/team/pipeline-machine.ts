@@ -93,21 +93,44 @@ export interface StagePromptExtras {
 export function stagePrompt(task: string, step: RunStep, progress: PipelineProgress, extras: StagePromptExtras = {}): string {
   const instruction = step.stage === "review" && step.round > 0 ? "re-review" : step.stage;
   const round = step.round > 0 ? `, fix round ${step.round} of at most ${progress.maxFixRounds}` : "";
-  const parts = [task, "", "---", "", `# Pipeline stage: ${step.stage}${round} (you are the ${step.agentType})`, "", INSTRUCTIONS[instruction]];
+  const parts = [
+    task,
+    "",
+    "---",
+    "",
+    `# Pipeline stage: ${step.stage}${round} (you are the ${step.agentType})`,
+    "",
+    INSTRUCTIONS[instruction],
+  ];
   const previous = progress.stages.at(-1);
   if (previous?.state) {
     const note = previous.status === "no_structure" ? ` (it ended without its structured tool: ${NO_STRUCTURE_NOTE})` : "";
-    parts.push("", `## The previous stage's state: ${stageName(previous)}${note}`, "", fenced("json", JSON.stringify(previous.state, null, 2)));
+    parts.push(
+      "",
+      `## The previous stage's state: ${stageName(previous)}${note}`,
+      "",
+      fenced("json", JSON.stringify(previous.state, null, 2)),
+    );
   }
   if (step.stage === "fix") {
-    parts.push("", "## Issues to fix (critical and major, pending after the last review)", "", fenced("json", JSON.stringify(blockingIssues(progress.stages), null, 2)));
+    parts.push(
+      "",
+      "## Issues to fix (critical and major, pending after the last review)",
+      "",
+      fenced("json", JSON.stringify(blockingIssues(progress.stages), null, 2)),
+    );
   }
   if (step.stage === "review" && step.round > 0) {
     const pending = latestReviewState(progress.stages)?.pending_issues ?? [];
     parts.push("", "## Pending issues to check", "", fenced("json", JSON.stringify(pending, null, 2)));
   }
   if (step.stage === "review" && extras.diff !== undefined) {
-    parts.push("", "## The changes to review (the engineer's checkpoints)", "", extras.diff.trim() ? fenced("diff", extras.diff) : "(no file was changed)");
+    parts.push(
+      "",
+      "## The changes to review (the engineer's checkpoints)",
+      "",
+      extras.diff.trim() ? fenced("diff", extras.diff) : "(no file was changed)",
+    );
   }
   if (step.stage === "summary") {
     parts.push("", "## What the pipeline did", "", fenced("json", JSON.stringify(summaryInputs(progress), null, 2)));
@@ -162,11 +185,15 @@ export function summaryInputs(progress: PipelineProgress): PipelineSummaryInputs
  */
 export function renderStoppedReport(inputs: PipelineSummaryInputs): string {
   const lines: string[] = [];
-  lines.push(inputs.stopped ? `The pipeline stopped at the ${inputs.stopped.stage} stage: ${inputs.stopped.reason}.` : "The pipeline ran through.");
+  lines.push(
+    inputs.stopped ? `The pipeline stopped at the ${inputs.stopped.stage} stage: ${inputs.stopped.reason}.` : "The pipeline ran through.",
+  );
   lines.push("", "Stages:");
   for (const stage of inputs.completed) {
     const round = stage.round > 0 ? ` (fix round ${stage.round})` : "";
-    lines.push(`- ${stage.stage}${round}${stage.agent_id ? `, ${stage.agent_id}` : ""}: ${stage.status === "no_structure" ? NO_STRUCTURE_NOTE : stage.status}`);
+    lines.push(
+      `- ${stage.stage}${round}${stage.agent_id ? `, ${stage.agent_id}` : ""}: ${stage.status === "no_structure" ? NO_STRUCTURE_NOTE : stage.status}`,
+    );
   }
   if (inputs.pending_issues.length > 0) {
     lines.push("", inputs.pending_issues_unverified ? "Pending issues (not checked again by the last review):" : "Pending issues:");
@@ -198,7 +225,9 @@ function fenced(language: string, text: string): string {
 type InstructionKey = PipelineStage | "re-review";
 
 /** `stage-instructions.md`: one `## <stage>` section per stage, and `## re-review`. */
-const INSTRUCTIONS: Readonly<Record<InstructionKey, string>> = parseInstructions(readFileSync(new URL("./stage-instructions.md", import.meta.url), "utf8"));
+const INSTRUCTIONS: Readonly<Record<InstructionKey, string>> = parseInstructions(
+  readFileSync(new URL("./stage-instructions.md", import.meta.url), "utf8"),
+);
 
 function parseInstructions(text: string): Record<InstructionKey, string> {
   const sections = new Map<string, string>();

@@ -200,7 +200,9 @@ const BUILDERS: Builders = {
       ),
       key_decisions: [...(plan?.key_decisions ?? []), ...(latestState(context.earlier, "design")?.key_decisions ?? [])],
       blockers: [
-        ...(review?.pending_issues ?? []).map((issue) => `pending ${issue.severity} issue ${issue.id}: ${issue.file}${issue.line ? `:${issue.line}` : ""} ${issue.description}`),
+        ...(review?.pending_issues ?? []).map(
+          (issue) => `pending ${issue.severity} issue ${issue.id}: ${issue.file}${issue.line ? `:${issue.line}` : ""} ${issue.description}`,
+        ),
         ...(test?.failing_tests ?? []).map((failure) => `failing test ${failure.test_name}: ${failure.error}`),
       ],
       context_notes: summary.answer,
@@ -209,7 +211,11 @@ const BUILDERS: Builders = {
 };
 
 /** The state stored for a stage, from what it submitted (the design's stage table). */
-export function buildStageState<S extends PipelineStage>(stage: S, submitted: StageSubmissions[S], context: StageStateContext): StageStates[S] {
+export function buildStageState<S extends PipelineStage>(
+  stage: S,
+  submitted: StageSubmissions[S],
+  context: StageStateContext,
+): StageStates[S] {
   const build: Builders[S] = BUILDERS[stage];
   return build(submitted, context);
 }
@@ -219,7 +225,15 @@ const EMPTY_STATES: { [S in PipelineStage]: (context: StageStateContext) => Stag
   design: () => ({ summary: "", steps: [], key_decisions: [], risks: [] }),
   implement: (context) => engineerState(emptyEngineerState(context, "implement"), context),
   fix: (context) => engineerState(emptyEngineerState(context, "fix"), context),
-  review: (context) => ({ ...common(context, "review"), ...ids(context), checks_performed: [], issues_found: [], fixes_applied: [], pending_issues: [], validation_state: {} }),
+  review: (context) => ({
+    ...common(context, "review"),
+    ...ids(context),
+    checks_performed: [],
+    issues_found: [],
+    fixes_applied: [],
+    pending_issues: [],
+    validation_state: {},
+  }),
   test: (context) => BUILDERS.test({ tests_created: [], test_results: [], failing_tests: [], coverage_gaps: [] }, context),
   summary: (context) => BUILDERS.summary({ answer: "" }, context),
 };

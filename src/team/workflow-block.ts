@@ -15,7 +15,9 @@ export interface WorkflowTask {
   status: "pending" | "in_progress" | "done";
 }
 
-export type WorkflowSource = { kind: "pipeline"; phase: string; inputs: PipelineSummaryInputs } | { kind: "tasks"; tasks: readonly WorkflowTask[] };
+export type WorkflowSource =
+  | { kind: "pipeline"; phase: string; inputs: PipelineSummaryInputs }
+  | { kind: "tasks"; tasks: readonly WorkflowTask[] };
 
 export function workflowBlock(source: WorkflowSource): string {
   const lines = source.kind === "pipeline" ? pipelineLines(source.phase, source.inputs) : taskLines(source.tasks);
@@ -35,11 +37,14 @@ export function workflowBlock(source: WorkflowSource): string {
 function pipelineLines(phase: string, inputs: PipelineSummaryInputs): string[] {
   const lines = [`[WORKFLOW · pipeline · phase ${phase} · fix rounds ${inputs.fix_rounds} of ${inputs.max_fix_rounds}]`];
   for (const stage of inputs.completed) {
-    lines.push(`- ${stage.stage}${stage.round > 0 ? ` (round ${stage.round})` : ""}${stage.agent_id ? ` · ${stage.agent_id}` : ""}: ${stage.note ?? stage.status}`);
+    lines.push(
+      `- ${stage.stage}${stage.round > 0 ? ` (round ${stage.round})` : ""}${stage.agent_id ? ` · ${stage.agent_id}` : ""}: ${stage.note ?? stage.status}`,
+    );
   }
   if (inputs.pending_issues.length > 0) {
     lines.push(`Pending issues${inputs.pending_issues_unverified ? " (not checked again)" : ""}:`);
-    for (const issue of inputs.pending_issues) lines.push(`- [${issue.severity}] ${issue.file}${issue.line ? `:${issue.line}` : ""} ${issue.description}`);
+    for (const issue of inputs.pending_issues)
+      lines.push(`- [${issue.severity}] ${issue.file}${issue.line ? `:${issue.line}` : ""} ${issue.description}`);
   }
   if (inputs.failing_tests.length > 0) {
     lines.push("Failing tests:");
@@ -52,5 +57,8 @@ function pipelineLines(phase: string, inputs: PipelineSummaryInputs): string[] {
 function taskLines(tasks: readonly WorkflowTask[]): string[] {
   if (tasks.length === 0) return ["[WORKFLOW · no task list yet: keep one with todo_write]"];
   const done = tasks.filter((task) => task.status === "done").length;
-  return [`[WORKFLOW · task list · ${done} of ${tasks.length} done]`, ...tasks.map((task) => `- [${task.status === "done" ? "x" : task.status === "in_progress" ? "~" : " "}] ${task.content}`)];
+  return [
+    `[WORKFLOW · task list · ${done} of ${tasks.length} done]`,
+    ...tasks.map((task) => `- [${task.status === "done" ? "x" : task.status === "in_progress" ? "~" : " "}] ${task.content}`),
+  ];
 }

@@ -90,7 +90,13 @@ function append(state: AgentViewState, ...entries: TranscriptEntry[]): AgentView
 export function agentReducer(state: AgentViewState, action: AgentAction): AgentViewState {
   switch (action.type) {
     case "started":
-      return { ...append(state, { kind: "user", text: action.prompt }, ...maskedNote(action.prompt)), running: true, streaming: "", streamedOut: false, tools: [] };
+      return {
+        ...append(state, { kind: "user", text: action.prompt }, ...maskedNote(action.prompt)),
+        running: true,
+        streaming: "",
+        streamedOut: false,
+        tools: [],
+      };
     case "append":
       return append(state, ...action.entries);
     case "crashed":
@@ -154,12 +160,17 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
       return { ...append(state, ...entries), streaming: "", streamedOut: false };
     }
     case "tool_use":
-      return { ...state, tools: [...state.tools, { id: event.id, name: event.name, input: event.input, status: "running", startedAt: Date.now() }] };
+      return {
+        ...state,
+        tools: [...state.tools, { id: event.id, name: event.name, input: event.input, status: "running", startedAt: Date.now() }],
+      };
     case "tool_output":
       return {
         ...state,
         tools: state.tools.map((tool) =>
-          tool.id === event.id ? { ...tool, tail: keepTail((tool.tail ?? "") + event.text), printedLines: linesAfter(tool, event.text) } : tool,
+          tool.id === event.id
+            ? { ...tool, tail: keepTail((tool.tail ?? "") + event.text), printedLines: linesAfter(tool, event.text) }
+            : tool,
         ),
       };
     case "tool_result": {
@@ -177,7 +188,11 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
         ...(running?.subagent ? { subagent: running.subagent } : {}),
       };
       const tasks = event.name === "todo_write" && !event.isError ? tasksOf(running?.input) : undefined;
-      return { ...append(state, { kind: "tool", call }), tools: state.tools.filter((tool) => tool.id !== event.id), ...(tasks ? { tasks } : {}) };
+      return {
+        ...append(state, { kind: "tool", call }),
+        tools: state.tools.filter((tool) => tool.id !== event.id),
+        ...(tasks ? { tasks } : {}),
+      };
     }
     case "usage":
       return {
@@ -186,7 +201,12 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
         usage: addUsage(state.usage, event.usage),
       };
     case "context_window":
-      return { ...state, windowTokens: event.windowTokens, references: event.references, predictedQuality: event.predictedQuality ?? state.predictedQuality };
+      return {
+        ...state,
+        windowTokens: event.windowTokens,
+        references: event.references,
+        predictedQuality: event.predictedQuality ?? state.predictedQuality,
+      };
     case "handoff":
       return { ...append(state, { kind: "note", tone: "warning", text: handoffNote(event) }), agentId: event.toAgent };
     case "prefetch": {
@@ -205,7 +225,9 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
       return withSubAgent(state, event.parentToolUseId, (view) => (view ? subAgentStep(view, event.event) : undefined));
     case "subagent_end":
       return {
-        ...withSubAgent(state, event.parentToolUseId, (view) => (view ? { ...view, tokens: event.usage.inputTokens + event.usage.outputTokens } : undefined)),
+        ...withSubAgent(state, event.parentToolUseId, (view) =>
+          view ? { ...view, tokens: event.usage.inputTokens + event.usage.outputTokens } : undefined,
+        ),
         subagentUsage: addUsage(state.subagentUsage, event.usage),
       };
     case "pipeline_stage": {
@@ -225,8 +247,13 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
       }
       const running = state.tools.find((tool) => tool.id === id);
       const status: ToolCallView["status"] = event.outcome === "error" ? "error" : event.outcome === "interrupted" ? "interrupted" : "done";
-      const result = event.outcome === "no_structure" ? "ended without its structured report (recorded as no findings)" : (event.outcome ?? "done");
-      const call: ToolCallView = { ...(running ?? { id, name: `stage ${event.stage}${round}`, input: { agent: event.agentId } }), status, result };
+      const result =
+        event.outcome === "no_structure" ? "ended without its structured report (recorded as no findings)" : (event.outcome ?? "done");
+      const call: ToolCallView = {
+        ...(running ?? { id, name: `stage ${event.stage}${round}`, input: { agent: event.agentId } }),
+        status,
+        result,
+      };
       return {
         ...append(state, { kind: "tool", call }),
         tools: state.tools.filter((tool) => tool.id !== id),
@@ -248,7 +275,11 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
 }
 
 /** The running call `toolUseId` with its sub-agent view changed. */
-function withSubAgent(state: AgentViewState, toolUseId: string, change: (view: SubAgentView | undefined) => SubAgentView | undefined): AgentViewState {
+function withSubAgent(
+  state: AgentViewState,
+  toolUseId: string,
+  change: (view: SubAgentView | undefined) => SubAgentView | undefined,
+): AgentViewState {
   return {
     ...state,
     tools: state.tools.map((tool) => {
@@ -261,11 +292,18 @@ function withSubAgent(state: AgentViewState, toolUseId: string, change: (view: S
 
 /** A sub-agent's tool calls as lines under the call that started it; its sub-agents' work shows as theirs. */
 function subAgentStep(view: SubAgentView, event: AgentEvent): SubAgentView {
-  if (event.type === "tool_use") return { ...view, steps: [...view.steps, { id: event.id, text: `${event.name}(${summariseCall(event.name, event.input)})`, status: "running" }] };
+  if (event.type === "tool_use")
+    return {
+      ...view,
+      steps: [...view.steps, { id: event.id, text: `${event.name}(${summariseCall(event.name, event.input)})`, status: "running" }],
+    };
   if (event.type === "tool_result") {
     const status: ToolCallView["status"] = event.permission === "denied" ? "denied" : event.isError ? "error" : "done";
     const result = firstLine(event.display ?? event.output);
-    return { ...view, steps: view.steps.map((step) => (step.id === event.id ? { ...step, text: `${step.text} ⎿ ${result}`, status } : step)) };
+    return {
+      ...view,
+      steps: view.steps.map((step) => (step.id === event.id ? { ...step, text: `${step.text} ⎿ ${result}`, status } : step)),
+    };
   }
   return view;
 }
@@ -308,7 +346,8 @@ function linesAfter(tool: ToolCallView, text: string): number {
 function maskedNote(prompt: string): TranscriptEntry[] {
   const { findings } = maskSecrets(prompt);
   if (findings.length === 0) return [];
-  const count = findings.length === 1 ? "1 secret-looking value in your prompt was" : `${findings.length} secret-looking values in your prompt were`;
+  const count =
+    findings.length === 1 ? "1 secret-looking value in your prompt was" : `${findings.length} secret-looking values in your prompt were`;
   const placeholders = [...new Set(findings)].map((id) => `[REDACTED:${id}]`).join(", ");
   return [{ kind: "note", tone: "dim", text: `${count} masked; the model sees ${placeholders}` }];
 }
@@ -349,7 +388,9 @@ function closingNotes(result: AgentResult): TranscriptEntry[] {
     case "interrupted":
       return [{ kind: "note", tone: "warning", text: "Interrupted. Tell Sylk what to do instead." }];
     case "max_turns":
-      return [{ kind: "note", tone: "warning", text: `Stopped after ${result.turns} model calls (agent.maxTurns); send "continue" to go on.` }];
+      return [
+        { kind: "note", tone: "warning", text: `Stopped after ${result.turns} model calls (agent.maxTurns); send "continue" to go on.` },
+      ];
     case "max_tokens":
       return [{ kind: "note", tone: "warning", text: "The answer reached the token limit (model.maxTokens) and was cut." }];
     default:

@@ -75,7 +75,18 @@ export function App(props: AppProps) {
 }
 
 /** The composition: transcript, dialogs, indexing line, prompt and status line, wired to the engine. */
-function Session({ project, openAgentSession, indexing, promptHistory, mentions, permissionMode, resume, initialPrompt, exitSignal, onExit }: AppProps) {
+function Session({
+  project,
+  openAgentSession,
+  indexing,
+  promptHistory,
+  mentions,
+  permissionMode,
+  resume,
+  initialPrompt,
+  exitSignal,
+  onExit,
+}: AppProps) {
   const theme = useTheme();
   const { exit } = useApp();
   const { write } = useStdout();
@@ -97,7 +108,7 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
       }),
     [openAgentSession, modes.current],
   );
-// Queued prompts a cancel returns come back into the prompt, before whatever is being typed.
+  // Queued prompts a cancel returns come back into the prompt, before whatever is being typed.
   const editorRef = useRef<PromptEditor | undefined>(undefined);
   const returnQueue = useCallback((prompts: readonly string[]) => {
     const editor = editorRef.current;
@@ -122,7 +133,11 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
   const consent = useIndexConsent(project.consent, (granted) => {
     if (granted) return indexing.start();
     indexing.disable();
-    agent.print({ kind: "note", tone: "warning", text: "Indexing is off: search_codebase and /search find nothing. `sylk index` allows it later." });
+    agent.print({
+      kind: "note",
+      tone: "warning",
+      text: "Indexing is off: search_codebase and /search find nothing. `sylk index` allows it later.",
+    });
   });
 
   // Once, at start: the banner, whether commands can be sandboxed here, and, when resuming, where the conversation stopped.
@@ -135,7 +150,11 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
     const resumedId = agent.session.sessionId;
     if (!resumedId) return agent.print(banner(), ...unsandboxed);
     const recap = project.recap(resumedId, RECAP_ITEMS);
-    const resumed: TranscriptEntry = { kind: "note", tone: "dim", text: `Resumed session ${resumedId.slice(0, 8)}${recap?.title ? `: ${recap.title}` : ""}` };
+    const resumed: TranscriptEntry = {
+      kind: "note",
+      tone: "dim",
+      text: `Resumed session ${resumedId.slice(0, 8)}${recap?.title ? `: ${recap.title}` : ""}`,
+    };
     agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(recap?.items ?? []));
   }, []);
 
@@ -267,7 +286,9 @@ function Session({ project, openAgentSession, indexing, promptHistory, mentions,
           ...(agent.session.agentType !== DEFAULT_AGENT ? { agent: agent.session.agentType } : {}),
           contextTokens: agent.state.contextTokens,
           references: agent.state.references,
-          activeAgents: agent.state.tools.flatMap((tool) => (tool.subagent && tool.subagent.tokens === undefined ? [tool.subagent.agentId] : [])),
+          activeAgents: agent.state.tools.flatMap((tool) =>
+            tool.subagent && tool.subagent.tokens === undefined ? [tool.subagent.agentId] : [],
+          ),
           questions: pendingQuestions,
           ...(agent.state.predictedQuality !== undefined
             ? { quality: { predicted: agent.state.predictedQuality, ...(agent.state.agentId ? { agentId: agent.state.agentId } : {}) } }

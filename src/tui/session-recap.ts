@@ -30,7 +30,13 @@ function entriesOf(item: ReplayItem): TranscriptEntry[] {
         ...(item.outcome ? [{ kind: "note" as const, tone: "dim" as const, text: shorten(item.outcome) }] : []),
       ];
     case "unanswered":
-      return [{ kind: "note", tone: "dim", text: item.reason === "interrupted by the user" ? "Interrupted" : `${item.reason[0]?.toUpperCase()}${item.reason.slice(1)}` }];
+      return [
+        {
+          kind: "note",
+          tone: "dim",
+          text: item.reason === "interrupted by the user" ? "Interrupted" : `${item.reason[0]?.toUpperCase()}${item.reason.slice(1)}`,
+        },
+      ];
   }
 }
 

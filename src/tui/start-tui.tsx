@@ -57,7 +57,9 @@ export async function startTui(options: StartTuiOptions): Promise<{ sessionId: s
       // Shift+Enter is only distinguishable from Enter with the kitty protocol; Ink enables it where the terminal has it.
       kittyKeyboard: { mode: "auto", flags: ["disambiguateEscapeCodes"] },
       // SYLK_RENDER_LOG=<file>: each frame's time and render time (ms), for scripts/bench-markdown-render.mjs.
-      ...(renderLog ? { onRender: ({ renderTime }: { renderTime: number }) => renderLog.frames.push(`${Date.now()} ${renderTime.toFixed(3)}`) } : {}),
+      ...(renderLog
+        ? { onRender: ({ renderTime }: { renderTime: number }) => renderLog.frames.push(`${Date.now()} ${renderTime.toFixed(3)}`) }
+        : {}),
     },
   );
   try {

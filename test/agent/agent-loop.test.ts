@@ -121,7 +121,12 @@ describe("agent loop", () => {
       execute: () => new Promise<never>(() => undefined),
     });
     const engineer = resolveRole("engineer", []);
-    const session = openAgentSession({ services, env: env(), role: { ...engineer, tools: [...engineer.tools, "wait_forever"] }, extraTools: [waitsForever] });
+    const session = openAgentSession({
+      services,
+      env: env(),
+      role: { ...engineer, tools: [...engineer.tools, "wait_forever"] },
+      extraTools: [waitsForever],
+    });
     server.enqueue(reply().toolUse("wait_forever", {}, "f1"));
     const controller = new AbortController();
     let abortedAt = 0;
@@ -152,7 +157,10 @@ describe("agent loop", () => {
     while (!last.done) last = await next.next();
     expect(last.value).toMatchObject({ stopReason: "end_turn", response: "Carried on." });
     const sent = server.requests.at(-1)?.body.messages as Array<{ role: string; content: Array<{ type: string; content?: string }> }>;
-    expect(sent[2]?.content[0]).toMatchObject({ type: "tool_result", content: "The user interrupted this call before it finished; it has no result." });
+    expect(sent[2]?.content[0]).toMatchObject({
+      type: "tool_result",
+      content: "The user interrupted this call before it finished; it has no result.",
+    });
   });
 
   it("resumes a session cut between tool calls and their results (a killed process), answering each call", async () => {
@@ -183,7 +191,14 @@ describe("agent loop", () => {
 
     // Recorded like any result, in the turn of the calls; the stored result of k1 is reused, not repeated.
     const rows = services.sessions.messageRows(sessionId);
-    expect(rows.map((row) => [row.message.role, row.turn])).toEqual([["user", 1], ["assistant", 1], ["user", 1], ["assistant", 1], ["user", 2], ["assistant", 2]]);
+    expect(rows.map((row) => [row.message.role, row.turn])).toEqual([
+      ["user", 1],
+      ["assistant", 1],
+      ["user", 1],
+      ["assistant", 1],
+      ["user", 2],
+      ["assistant", 2],
+    ]);
     const results = services.contentStore.getByTurnRange(sessionId, 1, 1).filter((entry) => entry.contentType === "tool_result");
     expect(results.map((entry) => entry.metadata.toolUseId)).toEqual(["k1", "k2"]);
     expect(rows[2]?.entryIds).toEqual(results.map((entry) => entry.id));

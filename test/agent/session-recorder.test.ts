@@ -62,18 +62,30 @@ describe("SessionRecorder", () => {
       ...response,
       content: [
         { type: "text", text: `Using ${token}.` },
-        { type: "tool_use", id: "toolu_1", name: "write_file", input: { path: "deploy.sh", content: 'git push --password="hunter2hunter2"' } },
+        {
+          type: "tool_use",
+          id: "toolu_1",
+          name: "write_file",
+          input: { path: "deploy.sh", content: 'git push --password="hunter2hunter2"' },
+        },
       ],
     };
     const { callIds } = await recorder.recordResponse(1, made, promptId);
     expect([...callIds.keys()]).toEqual(["toolu_1"]);
     // The response the loop runs its calls from is the model's own.
     expect(made.content[1]).toMatchObject({ input: { content: 'git push --password="hunter2hunter2"' } });
-    const stored = JSON.stringify([services.sessions.messageRows(recorder.session.id), recorder.messages(), services.contentStore.getByTurnRange(recorder.session.id, 1, 1)]);
+    const stored = JSON.stringify([
+      services.sessions.messageRows(recorder.session.id),
+      recorder.messages(),
+      services.contentStore.getByTurnRange(recorder.session.id, 1, 1),
+    ]);
     expect(stored).not.toContain(token);
     expect(stored).not.toContain("hunter2hunter2");
     const call = services.contentStore.getByIds([callIds.get("toolu_1") as string])[0];
-    expect(JSON.parse(call?.content ?? "{}")).toEqual({ name: "write_file", input: { path: "deploy.sh", content: 'git push --password="[REDACTED:assigned-secret]"' } });
+    expect(JSON.parse(call?.content ?? "{}")).toEqual({
+      name: "write_file",
+      input: { path: "deploy.sh", content: 'git push --password="[REDACTED:assigned-secret]"' },
+    });
   });
 
   it("stores a session's title with its secrets masked before it is cut to 100 characters", () => {
@@ -104,7 +116,10 @@ describe("SessionRecorder", () => {
     await resumed.recordResponse(1, response, promptId);
     expect(services.sessions.get(sessionId)?.turns).toBe(1);
     const rows = services.sessions.messageRows(sessionId);
-    expect(rows.map((row) => [row.message.role, row.turn])).toEqual([["user", 1], ["assistant", 1]]);
+    expect(rows.map((row) => [row.message.role, row.turn])).toEqual([
+      ["user", 1],
+      ["assistant", 1],
+    ]);
     const entries = services.contentStore.getByTurnRange(sessionId, 1, 1);
     expect(entries.map((entry) => entry.contentType)).toEqual(["user_prompt", "agent_response", "tool_call"]);
     expect(rows[1]?.entryIds).toEqual(entries.slice(1).map((entry) => entry.id));
@@ -132,7 +147,9 @@ describe("SessionRecorder", () => {
     const deps = { sessions: services.sessions, contentStore: services.contentStore, identity };
     const recorder = SessionRecorder.start(deps, { title: "hello", provider: "anthropic", model: "claude-fake" });
     const restore = failingAppend();
-    await expect(recorder.recordPrompt("hello", 1, { text: "[RELATED: README.md]", relatedFiles: ["README.md"] })).rejects.toThrow("killed");
+    await expect(recorder.recordPrompt("hello", 1, { text: "[RELATED: README.md]", relatedFiles: ["README.md"] })).rejects.toThrow(
+      "killed",
+    );
     restore();
     expect(services.contentStore.getByTurnRange(recorder.session.id, 1, 1)).toEqual([]);
   });

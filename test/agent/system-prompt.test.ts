@@ -39,7 +39,13 @@ describe("system prompt", () => {
     expect(prompt).toContain("User instructions (~/.sylk/SYLK.md):\nPrefer tabs.");
     project.write("AGENTS.md", "Run `npm test` before finishing.\n");
     project.write("SYLK.md", 'The staging token is "ghp_abcdefghijklmnopqrstuvwxyz0123456789".\n');
-    const withProject = buildSystemPrompt({ root: project.root, sylkHome: project.sylkHome, toolNames: [], today: "x", platform: "linux" }).text;
+    const withProject = buildSystemPrompt({
+      root: project.root,
+      sylkHome: project.sylkHome,
+      toolNames: [],
+      today: "x",
+      platform: "linux",
+    }).text;
     expect(withProject.indexOf("User instructions")).toBeLessThan(withProject.indexOf("Project instructions (AGENTS.md)"));
     expect(withProject.indexOf("Project instructions (AGENTS.md)")).toBeLessThan(withProject.indexOf("Project instructions (SYLK.md)"));
     expect(withProject).toContain("Run `npm test` before finishing.");

@@ -43,7 +43,12 @@ describe("a tool's output while it runs", () => {
       }),
     );
     expect(events.length).toBeLessThan(20);
-    expect(events.map((event) => (event.type === "tool_output" ? event.text : "")).join("").split("\n")).toHaveLength(2_001);
+    expect(
+      events
+        .map((event) => (event.type === "tool_output" ? event.text : ""))
+        .join("")
+        .split("\n"),
+    ).toHaveLength(2_001);
   });
 
   it("passes a failure on after the output that came before it", async () => {

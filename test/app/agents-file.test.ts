@@ -13,8 +13,23 @@ describe("the AGENTS.md generator", () => {
       "package.json": JSON.stringify({ name: "shop", bin: { shop: "./bin/shop.js" }, scripts: { build: "tsc", test: "vitest run" } }),
       Makefile: "release:\n\tnpm publish\n",
     });
-    const paths = ["README.md", "package.json", "bin/shop.js", "src/index.ts", "src/cart/cart.ts", "src/cart/price.ts", "test/cart.test.ts", "docs/guide.md"];
-    const facts = projectFacts(project.root, { languages: [{ language: "typescript", files: 4 }, { language: "javascript", files: 1 }], paths });
+    const paths = [
+      "README.md",
+      "package.json",
+      "bin/shop.js",
+      "src/index.ts",
+      "src/cart/cart.ts",
+      "src/cart/price.ts",
+      "test/cart.test.ts",
+      "docs/guide.md",
+    ];
+    const facts = projectFacts(project.root, {
+      languages: [
+        { language: "typescript", files: 4 },
+        { language: "javascript", files: 1 },
+      ],
+      paths,
+    });
     expect(facts.entryPoints).toEqual(["bin/shop.js", "src/index.ts"]);
     expect(renderAgentsFile(facts)).toBe(
       [

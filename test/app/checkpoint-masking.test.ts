@@ -16,7 +16,10 @@ describe("masked checkpoints", () => {
 
   it("fill each masked line from the current file's line that masks the same, wherever the edit moved it", () => {
     const original = Buffer.concat([Buffer.from(`const a = 1;\r\nconst token = "${TOKEN}";\r\n${KEY_BLOCK}\n`), Buffer.from([0xe9, 0x0a])]);
-    const current = Buffer.concat([Buffer.from(`// new header\nconst a = 2;\r\nconst token = "${TOKEN}";\r\n${KEY_BLOCK}\n`), Buffer.from([0xe9, 0x0a])]);
+    const current = Buffer.concat([
+      Buffer.from(`// new header\nconst a = 2;\r\nconst token = "${TOKEN}";\r\n${KEY_BLOCK}\n`),
+      Buffer.from([0xe9, 0x0a]),
+    ]);
     const filled = fillMaskedLines(maskedBytes(original), current);
     expect(filled).toEqual({ bytes: original });
   });

@@ -16,7 +16,14 @@ afterEach(() => project.cleanup());
 
 function report(env: NodeJS.ProcessEnv = project.env, trusted = false): string[] {
   const gated = trustGatedProjectSettings(project.root, env);
-  const trust = trusted ? { projectTrust: { trusted: true, settingsHash: gatedSettingsHash(withoutTrustGatedKeys({ permissions: { allow: ["run_command(npm test*)"] } }).ignored) } } : {};
+  const trust = trusted
+    ? {
+        projectTrust: {
+          trusted: true,
+          settingsHash: gatedSettingsHash(withoutTrustGatedKeys({ permissions: { allow: ["run_command(npm test*)"] } }).ignored),
+        },
+      }
+    : {};
   const loaded = loadConfig({ projectRoot: project.root, env, ...trust });
   return configReport({ loaded, files: configFilePaths({ projectRoot: project.root, env }), projectGated: gated });
 }
@@ -38,7 +45,9 @@ describe("the /config report", () => {
 
   it("says the project's gated settings are ignored in an untrusted folder, and honoured once it is trusted with them", () => {
     const untrusted = report();
-    expect(untrusted).toContain(`  project  ${project.root}/.sylkrc (read; permissions.allow ignored: the folder is not trusted with them (see below))`);
+    expect(untrusted).toContain(
+      `  project  ${project.root}/.sylkrc (read; permissions.allow ignored: the folder is not trusted with them (see below))`,
+    );
     expect(untrusted.join("\n")).toContain("this folder is not trusted, so these settings");
     const trusted = report(project.env, true);
     expect(trusted).toContain(`  project  ${project.root}/.sylkrc (read; permissions.allow honoured: you trusted this folder with them)`);

@@ -11,16 +11,21 @@ import { createTempProject, type TempProject } from "../helpers/temp-project.js"
 let project: TempProject;
 let session: InteractiveSession | undefined;
 let notices: IndexNotice[];
-const REBUILT = "Rebuilt the code full-text index from its stored terms: its snapshot was damaged (postings bucket 0: its checksum does not match).";
+const REBUILT =
+  "Rebuilt the code full-text index from its stored terms: its snapshot was damaged (postings bucket 0: its checksum does not match).";
 
 beforeEach(async () => {
-  project = createTempProject({ "src/billing.ts": "export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n" });
+  project = createTempProject({
+    "src/billing.ts": "export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n",
+  });
   // Indexed once, its snapshot saved at the end, then a byte of its postings flipped.
   const first = await started();
   await first.shutdown();
   const db = new Database(resolveProjectPaths(project.root, project.env).database);
   try {
-    const data = Uint8Array.from(db.prepare("SELECT data FROM fts_postings WHERE index_name = 'code' AND bucket = 0").pluck().get() as Buffer);
+    const data = Uint8Array.from(
+      db.prepare("SELECT data FROM fts_postings WHERE index_name = 'code' AND bucket = 0").pluck().get() as Buffer,
+    );
     data[data.length - 1] = (data[data.length - 1] as number) ^ 0x5a;
     db.prepare("UPDATE fts_postings SET data = ? WHERE index_name = 'code' AND bucket = 0").run(data);
   } finally {

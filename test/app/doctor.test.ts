@@ -55,11 +55,19 @@ describe("the index check", () => {
       detail: "stale: 2 added, 1 changed, 0 removed since the last index",
       fix: "run `sylk index`",
     });
-    const damaged = checkIndex({ state: "damaged", damaged: [{ index: "code", part: "documents", problem: "its checksum does not match" }] });
+    const damaged = checkIndex({
+      state: "damaged",
+      damaged: [{ index: "code", part: "documents", problem: "its checksum does not match" }],
+    });
     expect(damaged.status).toBe("failed");
-    expect(damaged.detail).toBe("damaged: the code full-text snapshot (documents: its checksum does not match); searches answer from vectors alone");
+    expect(damaged.detail).toBe(
+      "damaged: the code full-text snapshot (documents: its checksum does not match); searches answer from vectors alone",
+    );
     expect(damaged.fix).toMatch(/^run `sylk index`/);
-    expect(checkIndex({ state: "busy", doing: "indexing 3/10" })).toMatchObject({ status: "ok", detail: expect.stringMatching(/^indexing 3\/10/) });
+    expect(checkIndex({ state: "busy", doing: "indexing 3/10" })).toMatchObject({
+      status: "ok",
+      detail: expect.stringMatching(/^indexing 3\/10/),
+    });
     expect(checkIndex({ state: "off" }).status).toBe("warning");
   });
 });
@@ -102,7 +110,11 @@ describe("the model check", () => {
   beforeEach(async () => (server = await startFakeAnthropicServer()));
   afterEach(() => server.close());
 
-  const anthropic = (patch: Partial<ReturnType<typeof defaultConfig>["model"]> = {}) => ({ ...defaultConfig().model, name: "claude-sonnet-4-5", ...patch });
+  const anthropic = (patch: Partial<ReturnType<typeof defaultConfig>["model"]> = {}) => ({
+    ...defaultConfig().model,
+    name: "claude-sonnet-4-5",
+    ...patch,
+  });
   const env = () => ({ ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl });
 
   it("counts tokens through the real SDK: ok, with the model's name and the time it took, and no message generated", async () => {
@@ -149,7 +161,10 @@ describe("the model check on an OpenAI-compatible server", () => {
     try {
       const config = { ...defaultConfig().model, provider: "openai-compatible" as const, name: "local-model", baseUrl: server.baseUrl };
       const check = await checkModel(config, {});
-      expect(check).toMatchObject({ status: "ok", detail: expect.stringMatching(/^local-model \(openai-compatible\) answered in \d+ ms$/) });
+      expect(check).toMatchObject({
+        status: "ok",
+        detail: expect.stringMatching(/^local-model \(openai-compatible\) answered in \d+ ms$/),
+      });
       expect(server.requests.map((request) => request.path)).toEqual(["/v1/models"]);
     } finally {
       await server.close();

@@ -15,7 +15,12 @@ const AFTER = BEFORE.replace("retries = 1", "retries = 2");
 let project: TempProject;
 let db: SqliteDatabase;
 const file = () => join(project.root, "config.ts");
-const rows = () => db.prepare("SELECT before_content, before_fingerprint, after_hash FROM file_checkpoints").all() as Array<{ before_content: Buffer; before_fingerprint: string | null; after_hash: string }>;
+const rows = () =>
+  db.prepare("SELECT before_content, before_fingerprint, after_hash FROM file_checkpoints").all() as Array<{
+    before_content: Buffer;
+    before_fingerprint: string | null;
+    after_hash: string;
+  }>;
 const checkpoints = () => new FileCheckpoints(new CheckpointRepository(db), "session-1", checkpointFingerprints(project.sylkHome));
 
 beforeEach(() => {

@@ -39,8 +39,17 @@ afterEach(async () => {
 
 /** Runs grep through a registry, with the project index or with a walk per call. */
 function grepWith(index: GrepIndex | undefined) {
-  const registry = new ToolRegistry([createGrepTool({ thread, config: services.loadedConfig.config.index, ...(index ? { index } : {}) })], new PermissionPolicy("bypass"));
-  return async (input: Record<string, unknown>) => (await registry.run({ id: "1", name: "grep", input }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] })).output;
+  const registry = new ToolRegistry(
+    [createGrepTool({ thread, config: services.loadedConfig.config.index, ...(index ? { index } : {}) })],
+    new PermissionPolicy("bypass"),
+  );
+  return async (input: Record<string, unknown>) =>
+    (
+      await registry.run(
+        { id: "1", name: "grep", input },
+        { root: project.root, signal: new AbortController().signal, extraDirectories: [] },
+      )
+    ).output;
 }
 
 /** An index that counts what grep asked of it. */
@@ -123,7 +132,10 @@ describe("grep served by the project index", () => {
         },
       };
       const registry = new ToolRegistry([createGrepTool({ thread, index: waiting })], new PermissionPolicy("bypass"));
-      const result = await registry.run({ id: "1", name: "grep", input: { pattern: "createUserAccount" } }, { root: fresh.root, signal: new AbortController().signal, extraDirectories: [] });
+      const result = await registry.run(
+        { id: "1", name: "grep", input: { pattern: "createUserAccount" } },
+        { root: fresh.root, signal: new AbortController().signal, extraDirectories: [] },
+      );
       expect(result.output).toBe("a.ts:1: createUserAccount(1);");
       expect(asked).toBe(false);
       expect(await unindexed.grepIndex.files(new AbortController().signal)).toBeUndefined();
@@ -135,9 +147,14 @@ describe("grep served by the project index", () => {
 
   it("is cancelled by its signal while the files are listed", async () => {
     const controller = new AbortController();
-    const hanging: GrepIndex = { files: () => new Promise((resolve) => controller.signal.addEventListener("abort", () => resolve(undefined))) };
+    const hanging: GrepIndex = {
+      files: () => new Promise((resolve) => controller.signal.addEventListener("abort", () => resolve(undefined))),
+    };
     const registry = new ToolRegistry([createGrepTool({ thread, index: hanging })], new PermissionPolicy("bypass"));
-    const running = registry.run({ id: "1", name: "grep", input: { pattern: "createUserAccount" } }, { root: project.root, signal: controller.signal, extraDirectories: [] });
+    const running = registry.run(
+      { id: "1", name: "grep", input: { pattern: "createUserAccount" } },
+      { root: project.root, signal: controller.signal, extraDirectories: [] },
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const aborted = performance.now();
     controller.abort();

@@ -29,8 +29,17 @@ beforeAll(async () => {
   const run = services.indexer.run();
   for (let step = await run.next(); !step.done; step = await run.next());
   const turn = { sessionId: "s-1", agentId: "engineer-1", agentType: "engineer", turnNumber: 1 };
-  unembedded = await services.contentStore.indexContent({ ...turn, contentType: "agent_response", content: "The lexer drops a quoted flux capacitor." });
-  embedded = await services.contentStore.indexContent({ ...turn, turnNumber: 2, contentType: "user_prompt", content: "Why does the warp coil hum at night?" });
+  unembedded = await services.contentStore.indexContent({
+    ...turn,
+    contentType: "agent_response",
+    content: "The lexer drops a quoted flux capacitor.",
+  });
+  embedded = await services.contentStore.indexContent({
+    ...turn,
+    turnNumber: 2,
+    contentType: "user_prompt",
+    content: "Why does the warp coil hum at night?",
+  });
   services.vectors.deleteEntries(services.entries.getByIds([unembedded.id]).map((stored) => stored.doc));
 }, 60_000);
 
@@ -39,7 +48,8 @@ afterAll(async () => {
   project.cleanup();
 });
 
-const kinds = (response: SearchResponseJson) => response.results.map((result) => (result.entry ? `history:${result.entry.id}` : `code:${result.path}`));
+const kinds = (response: SearchResponseJson) =>
+  response.results.map((result) => (result.entry ? `history:${result.entry.id}` : `code:${result.path}`));
 
 describe("searching code and history together", () => {
   it("puts history's best hit second, after code's best, though one signal found it and two found every code hit", async () => {

@@ -61,7 +61,9 @@ describe("prompt history store", () => {
   it("ignores a damaged file: bad lines are skipped, an unreadable path is no history and a failed write is returned", () => {
     writeFileSync(
       path,
-      ['{"text":"kept one"}', "not json", '{"text":5}', '{"text":"bad range","pasted":[[3,99]]}', '{"text":"kept two"}', '{"trunc'].join("\n"),
+      ['{"text":"kept one"}', "not json", '{"text":5}', '{"text":"bad range","pasted":[[3,99]]}', '{"text":"kept two"}', '{"trunc'].join(
+        "\n",
+      ),
     );
     expect(new PromptHistoryStore(path).load()).toEqual([{ text: "kept one" }, { text: "kept two" }]);
 

@@ -32,7 +32,9 @@ function ledgerFiles(): Record<string, string> {
   for (const name of ["ledger-reconciliation", "ledger-settlement"]) {
     const lines = [`// Ledger reconciliation of settlement batches: each batch is matched against the bank statement.`];
     for (let index = 0; index < 44; index++) {
-      lines.push(`export function reconcileLedgerBatch${index}(batch: SettlementBatch, statement: BankStatement): number { return matchLedgerEntries(batch.entries, statement.lines, ${index}); }`);
+      lines.push(
+        `export function reconcileLedgerBatch${index}(batch: SettlementBatch, statement: BankStatement): number { return matchLedgerEntries(batch.entries, statement.lines, ${index}); }`,
+      );
     }
     files[`src/${name}.ts`] = `${lines.join("\n")}\n`;
   }
@@ -40,15 +42,29 @@ function ledgerFiles(): Record<string, string> {
   return files;
 }
 
-async function requestOf(type: string, placement: AgentPlacement = "main", prompt = "Where are ledger settlement batches reconciled against the bank statement?") {
+async function requestOf(
+  type: string,
+  placement: AgentPlacement = "main",
+  prompt = "Where are ledger settlement batches reconciled against the bank statement?",
+) {
   server.enqueue(reply().text("Done."));
-  const env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_AGENT_TYPE: type };
+  const env = {
+    ...project.env,
+    ANTHROPIC_API_KEY: "test",
+    ANTHROPIC_BASE_URL: server.baseUrl,
+    SYLK_MODEL_MAX_ATTEMPTS: "1",
+    SYLK_AGENT_TYPE: type,
+  };
   const session = openAgentSession({ services: openedWith(env), env, placement });
   const { events } = await drain(session.run(prompt, new AbortController().signal));
   session.close();
   const body = messageRequests(server).at(-1)?.body as any;
   const system = (Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : body.system) as string;
-  return { tools: (body.tools as Array<{ name: string }>).map((tool) => tool.name), system, prefetch: events.find((event) => event.type === "prefetch") };
+  return {
+    tools: (body.tools as Array<{ name: string }>).map((tool) => tool.name),
+    system,
+    prefetch: events.find((event) => event.type === "prefetch"),
+  };
 }
 
 /** The same project's services with the role's settings: configuration is read when a project opens. */
@@ -66,7 +82,10 @@ describe("agent roles", () => {
   it("each role's request carries its prompt and exactly its tools that this Sylk has", async () => {
     for (const type of AGENT_TYPES) {
       const { tools, system } = await requestOf(type);
-      expect({ type, tools }).toEqual({ type, tools: roleOf(type).tools.filter((tool) => (SESSION_TOOL_NAMES as readonly string[]).includes(tool)) });
+      expect({ type, tools }).toEqual({
+        type,
+        tools: roleOf(type).tools.filter((tool) => (SESSION_TOOL_NAMES as readonly string[]).includes(tool)),
+      });
       expect(system).toContain(`## Your role: ${type}`);
       expect(system).toContain(`tools: ${tools.join(", ")}.`);
     }

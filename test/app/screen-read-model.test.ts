@@ -33,7 +33,15 @@ function storeConversation(): void {
     model: "claude-haiku-4-5",
     parent: { parentSessionId: "root-1", parentToolUseId: "toolu_1", agentId: "explorer-1", agentType: "explorer", kind: "delegate" },
   });
-  const instance = { sessionId: "root-1", agentType: "engineer", model: "claude-sonnet-4-5", handoffEntryId: null, state: null, stateText: null, preparedFraction: null };
+  const instance = {
+    sessionId: "root-1",
+    agentType: "engineer",
+    model: "claude-sonnet-4-5",
+    handoffEntryId: null,
+    state: null,
+    stateText: null,
+    preparedFraction: null,
+  };
   services.handoffs.startInstance({ ...instance, agentId: "engineer-1", handoffIndex: 0, startedAt: 1 });
   services.handoffs.startInstance({ ...instance, agentId: "engineer-2", handoffIndex: 1, startedAt: 2 });
 }
@@ -59,11 +67,26 @@ describe("the screen's read model", () => {
 
   it("gives the references of a session and the content behind one, and names a reference that does not exist", async () => {
     const entry = await services.contentStore.indexContent({
-      sessionId: "root-1", agentId: "engineer-1", agentType: "engineer", turnNumber: 1, contentType: "tool_result", content: "line one\nline two\n",
+      sessionId: "root-1",
+      agentId: "engineer-1",
+      agentType: "engineer",
+      turnNumber: 1,
+      contentType: "tool_result",
+      content: "line one\nline two\n",
     });
     const reference = {
-      id: "ref00001", type: "tool_results" as const, sessionId: "root-1", agentId: "engineer-1", contentIds: [entry.id], summary: "one read",
-      tokensSaved: entry.tokenCount, turnRange: [1, 1] as [number, number], timestamp: 1, topics: [], entities: [], queryHints: [],
+      id: "ref00001",
+      type: "tool_results" as const,
+      sessionId: "root-1",
+      agentId: "engineer-1",
+      contentIds: [entry.id],
+      summary: "one read",
+      tokensSaved: entry.tokenCount,
+      turnRange: [1, 1] as [number, number],
+      timestamp: 1,
+      topics: [],
+      entities: [],
+      queryHints: [],
     };
     services.contentStore.storeReference(reference);
     expect(screen.references("root-1").map((stored) => stored.id)).toEqual(["ref00001"]);
@@ -81,13 +104,22 @@ describe("the screen's read model", () => {
     expect(existsSync(services.userKnowledge.path)).toBe(false);
     expect(screen.memory("add --user always answer in English").join("\n")).toContain("always answer in English");
     expect(existsSync(services.userKnowledge.path)).toBe(true);
-    expect(services.userKnowledge.open().list({ limit: 10 }).map((item) => item.content)).toEqual(["always answer in English"]);
+    expect(
+      services.userKnowledge
+        .open()
+        .list({ limit: 10 })
+        .map((item) => item.content),
+    ).toEqual(["always answer in English"]);
   });
 
   it("starts from the project's settings", () => {
     expect(screen.root).toBe(services.paths.root);
     expect(screen.database).toBe(services.paths.database);
-    expect(screen.settings).toEqual({ permissionMode: "default", maxFileSize: services.loadedConfig.config.index.maxFileSize, windowTokens: 9000 });
+    expect(screen.settings).toEqual({
+      permissionMode: "default",
+      maxFileSize: services.loadedConfig.config.index.maxFileSize,
+      windowTokens: 9000,
+    });
   });
 
   it("searches code as sylk search does", async () => {

@@ -19,7 +19,9 @@ describe("upgradeTermsFormat", () => {
   it("drops the code index with its full-text snapshot and what was noted about it, damage included", () => {
     db.prepare("INSERT INTO files (path, size, mtime_ms, status, indexed_at) VALUES ('a.ts', 1, 1, 'indexed', 0)").run();
     const repository = new FullTextRepository(db);
-    repository.saveSnapshot("code", { live: Uint8Array.from([0, 1]), lengths: Float32Array.from([0, 2]), count: 1, totalLength: 2 }, [["alpha", [[1]]]]);
+    repository.saveSnapshot("code", { live: Uint8Array.from([0, 1]), lengths: Float32Array.from([0, 2]), count: 1, totalLength: 2 }, [
+      ["alpha", [[1]]],
+    ]);
     repository.recordDamage("code", { part: "postings bucket 0", problem: "its checksum does not match" });
     setMeta(db, "terms_format", "0");
 

@@ -19,7 +19,9 @@ let socketPath: string;
 const sockets: Socket[] = [];
 
 beforeEach(async () => {
-  project = createTempProject({ "src/billing.ts": "export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n" });
+  project = createTempProject({
+    "src/billing.ts": "export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n",
+  });
   session = openInteractiveSession({ root: project.root, env: project.env });
   session.services.consent.recordIndexConsent(true, "test");
   session.indexing.start();
@@ -78,7 +80,10 @@ describe.skipIf(process.platform === "win32")("the warm-index socket against hos
     expect(closed).toBe(true);
     // The bound, plus what the kernel and the two streams buffer on the way.
     expect(written).toBeLessThanOrEqual(MAX_REQUEST_BYTES + (8 << 20));
-    expect(JSON.parse(answer ?? "null")).toEqual({ id: -1, error: `request line longer than ${MAX_REQUEST_BYTES} bytes; closing the connection` });
+    expect(JSON.parse(answer ?? "null")).toEqual({
+      id: -1,
+      error: `request line longer than ${MAX_REQUEST_BYTES} bytes; closing the connection`,
+    });
     await expectWellBehavedClientAnswered();
   });
 

@@ -142,7 +142,10 @@ describe.skipIf(process.platform === "win32")("the warm-index socket", () => {
         const client = await connect();
         expect(client).toBeDefined();
         const started = Date.now();
-        const error = await client!.codeSearch({ query: "alpha" }, 5_000).then(() => undefined, (reason: Error) => reason);
+        const error = await client!.codeSearch({ query: "alpha" }, 5_000).then(
+          () => undefined,
+          (reason: Error) => reason,
+        );
         return { error, ms: Date.now() - started };
       } finally {
         stranger.close();
@@ -156,7 +159,9 @@ describe.skipIf(process.platform === "win32")("the warm-index socket", () => {
     });
 
     it("answering with a search result of another shape is dropped at once", async () => {
-      const { error, ms } = await searchAgainst((socket, id) => socket.write(`${JSON.stringify({ id, result: { hits: [{ path: 42 }], degraded: [] } })}\n`));
+      const { error, ms } = await searchAgainst((socket, id) =>
+        socket.write(`${JSON.stringify({ id, result: { hits: [{ path: 42 }], degraded: [] } })}\n`),
+      );
       expect(error?.message).toBe("the interactive session answered a search with something else");
       expect(ms).toBeLessThan(2_000);
     });

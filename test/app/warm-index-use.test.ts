@@ -12,7 +12,9 @@ let project: TempProject;
 let server: FakeAnthropicServer;
 let session: InteractiveSession | undefined;
 beforeEach(async () => {
-  project = createTempProject({ "src/billing.ts": "export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n" });
+  project = createTempProject({
+    "src/billing.ts": "export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n",
+  });
   server = await startFakeAnthropicServer();
 });
 afterEach(async () => {
@@ -37,7 +39,8 @@ const ask = (prompt: string) =>
     env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_CONTEXT_PREFETCH: "false" },
   });
 
-const searchResult = (stdout: string) => String(jsonLines(stdout).find((event) => event.type === "tool_result" && event.name === "search_codebase")?.output ?? "");
+const searchResult = (stdout: string) =>
+  String(jsonLines(stdout).find((event) => event.type === "tool_result" && event.name === "search_codebase")?.output ?? "");
 
 describe("sylk search beside an interactive session", () => {
   it("is answered from the session's warm index, with what a search of its own would find", async () => {
@@ -51,8 +54,12 @@ describe("sylk search beside an interactive session", () => {
 
     await session.shutdown();
     session = undefined;
-    const alone = JSON.parse((await runCli(["search", "--json", "computeInvoiceTotal"], { cwd: project.root, env: project.env })).stdout) as typeof warm;
-    expect(alone.results.map((result) => [result.path, result.startLine])).toEqual(warm.results.map((result) => [result.path, result.startLine]));
+    const alone = JSON.parse(
+      (await runCli(["search", "--json", "computeInvoiceTotal"], { cwd: project.root, env: project.env })).stdout,
+    ) as typeof warm;
+    expect(alone.results.map((result) => [result.path, result.startLine])).toEqual(
+      warm.results.map((result) => [result.path, result.startLine]),
+    );
   });
 });
 
@@ -76,24 +83,31 @@ describe("sylk search beside a socket that does not answer as a session would", 
 
   it.each([
     ["garbage", (socket: Socket) => socket.write("\u0000\u0001 not a response\n")],
-    ["an endless line", (socket: Socket) => {
-      const megabyte = Buffer.alloc(1 << 20, "z");
-      const more = () => {
-        while (!socket.destroyed) if (!socket.write(megabyte)) return void socket.once("drain", more);
-      };
-      more();
-    }],
-  ])("searches its own index when the socket answers %s", async (_, answer) => {
-    expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    const stranger = await impostor(answer);
-    try {
-      const run = await runCli(["search", "--json", "computeInvoiceTotal"], { cwd: project.root, env: project.env });
-      expect(run.code, run.stderr).toBe(0);
-      expect((JSON.parse(run.stdout) as { results: Array<{ path: string }> }).results[0]?.path).toBe("src/billing.ts");
-    } finally {
-      stranger.close();
-    }
-  }, 60_000);
+    [
+      "an endless line",
+      (socket: Socket) => {
+        const megabyte = Buffer.alloc(1 << 20, "z");
+        const more = () => {
+          while (!socket.destroyed) if (!socket.write(megabyte)) return void socket.once("drain", more);
+        };
+        more();
+      },
+    ],
+  ])(
+    "searches its own index when the socket answers %s",
+    async (_, answer) => {
+      expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
+      const stranger = await impostor(answer);
+      try {
+        const run = await runCli(["search", "--json", "computeInvoiceTotal"], { cwd: project.root, env: project.env });
+        expect(run.code, run.stderr).toBe(0);
+        expect((JSON.parse(run.stdout) as { results: Array<{ path: string }> }).results[0]?.path).toBe("src/billing.ts");
+      } finally {
+        stranger.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe("sylk ask beside an interactive session", () => {

@@ -1,7 +1,14 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { foldersWithoutLayer, LAYERS, layerOfFile, layerViolations, readImports, type ImportEdge } from "../../scripts/lib/source-structure.mjs";
+import {
+  foldersWithoutLayer,
+  LAYERS,
+  layerOfFile,
+  layerViolations,
+  readImports,
+  type ImportEdge,
+} from "../../scripts/lib/source-structure.mjs";
 
 /**
  * Data flows one way (cli → tui → agent → context/llm → store and search;
@@ -86,7 +93,9 @@ describe("architecture: the one-way flow", () => {
       violations(
         (edge) =>
           under("store")(edge.from) &&
-          (["agent", "context", "team"].some((layer) => under(layer)(edge.to)) || inComposition(edge.to) || (under("llm")(edge.to) && !edge.typeOnly)),
+          (["agent", "context", "team"].some((layer) => under(layer)(edge.to)) ||
+            inComposition(edge.to) ||
+            (under("llm")(edge.to) && !edge.typeOnly)),
       ),
     ).toEqual([]);
   });

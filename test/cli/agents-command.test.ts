@@ -25,9 +25,30 @@ describe("sylk agents", () => {
     expect(json.code, json.stderr).toBe(0);
     const listed = JSON.parse(json.stdout) as { agents: Array<Record<string, unknown>>; errors: unknown[] };
     expect(listed.errors).toEqual([]);
-    expect(listed.agents.map((agent) => agent.name)).toEqual(["librarian", "archivalist", "academic", "architect", "engineer", "designer", "inspector", "tester", "orchestrator", "guide"]);
+    expect(listed.agents.map((agent) => agent.name)).toEqual([
+      "librarian",
+      "archivalist",
+      "academic",
+      "architect",
+      "engineer",
+      "designer",
+      "inspector",
+      "tester",
+      "orchestrator",
+      "guide",
+    ]);
     const librarian = listed.agents[0]!;
-    expect(Object.keys(librarian).sort()).toEqual(["category", "description", "model", "name", "path", "prompt_tokens", "read_only", "source", "tools"]);
+    expect(Object.keys(librarian).sort()).toEqual([
+      "category",
+      "description",
+      "model",
+      "name",
+      "path",
+      "prompt_tokens",
+      "read_only",
+      "source",
+      "tools",
+    ]);
     expect(librarian).toMatchObject({ source: "builtin", path: null, category: "knowledge", read_only: true, model: "inherit" });
     expect(librarian.tools).not.toContain("edit_file");
     expect(librarian.prompt_tokens).toBeGreaterThan(50);

@@ -48,7 +48,11 @@ describe("sylk ask in text mode", () => {
     expect((await runCli(["index", "--yes"], { cwd: project.root, env })).code).toBe(0);
     // util-linux `script` gives the command a pseudo-terminal.
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(SYLK_BIN)} ask "tell me"`;
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: project.root, env: { ...env, CI: "true", NO_COLOR: "1" }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd: project.root,
+      env: { ...env, CI: "true", NO_COLOR: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let output = "";
     let firstWordsAt = 0;
     child.stdout.on("data", (chunk: Buffer) => {

@@ -85,7 +85,16 @@ describe("sylk ask against the Messages API", () => {
   it("shows each call on stderr as the TUI does: what a grep looks for and where, a task list's size, never the call's JSON", async () => {
     server.enqueue(
       reply().toolUse("grep", { pattern: "export function renderInvoice", path: "src/billing" }, "toolu_g"),
-      reply().toolUse("todo_write", { todos: [{ content: "read it", status: "done" }, { content: "explain", status: "pending" }] }, "toolu_t"),
+      reply().toolUse(
+        "todo_write",
+        {
+          todos: [
+            { content: "read it", status: "done" },
+            { content: "explain", status: "pending" },
+          ],
+        },
+        "toolu_t",
+      ),
       reply().text("Found it."),
     );
     const run = await ask(["Where is renderInvoice?"]);
@@ -97,7 +106,9 @@ describe("sylk ask against the Messages API", () => {
 
   it("prints one JSON object with --output-format json", async () => {
     server.enqueue(
-      reply().toolUse("grep", { pattern: "validateToken" }, "toolu_g").usage({ input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 40 }),
+      reply()
+        .toolUse("grep", { pattern: "validateToken" }, "toolu_g")
+        .usage({ input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 40 }),
       reply().text("It is in src/auth/jwt.ts.").usage({ input_tokens: 150, output_tokens: 12, cache_read_input_tokens: 90 }),
     );
     const run = await ask(["--output-format", "json", "Where is validateToken?"]);
@@ -122,7 +133,12 @@ describe("sylk ask against the Messages API", () => {
     expect(types.at(-1)).toBe("result");
     expect(types).toContain("tool_use");
     expect(types).toContain("tool_result");
-    expect(events.filter((event) => event.type === "message").map((event) => event.delta).join("")).toBe("Done reading.");
+    expect(
+      events
+        .filter((event) => event.type === "message")
+        .map((event) => event.delta)
+        .join(""),
+    ).toBe("Done reading.");
     expect(events.find((event) => event.type === "tool_result")).toMatchObject({ name: "read_file", is_error: false });
     expect(events.at(-1)).toMatchObject({ type: "result", response: "Done reading.", stats: { turns: 2, tool_calls: 1 } });
   });
@@ -208,9 +224,17 @@ describe("sylk ask against the Messages API", () => {
     server.enqueue(reply().status(529), reply().text("ok").usage({ input_tokens: 9, output_tokens: 2 }));
     const log = join(project.sylkHome, "logs", "model.jsonl");
     expect((await ask(["hello"], undefined, { SYLK_MODEL_LOG: log })).code).toBe(0);
-    const lines = readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const lines = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([
-      expect.objectContaining({ provider: "anthropic", outcome: "complete", stopReason: "end_turn", retries: [expect.stringContaining("529")] }),
+      expect.objectContaining({
+        provider: "anthropic",
+        outcome: "complete",
+        stopReason: "end_turn",
+        retries: [expect.stringContaining("529")],
+      }),
     ]);
     expect(lines[0].usage).toMatchObject({ inputTokens: 9, outputTokens: 2 });
   });

@@ -25,11 +25,15 @@ afterEach(async () => {
 
 describe("the command line", () => {
   it("a reader that stops early ends the command quietly, without an EPIPE stack trace", () => {
-    const run = spawnSync("bash", ["-c", `${JSON.stringify(process.execPath)} ${JSON.stringify(SYLK_BIN)} --help | true; echo "status \${PIPESTATUS[0]}"`], {
-      cwd: project.root,
-      env: { ...project.env, CI: "true" },
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      "bash",
+      ["-c", `${JSON.stringify(process.execPath)} ${JSON.stringify(SYLK_BIN)} --help | true; echo "status \${PIPESTATUS[0]}"`],
+      {
+        cwd: project.root,
+        env: { ...project.env, CI: "true" },
+        encoding: "utf8",
+      },
+    );
     expect(run.stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
     expect(run.stdout).toContain("status 0");
   });
@@ -40,18 +44,21 @@ describe("the command line", () => {
     expect(run.stderr).toContain('Unknown command "idnex": did you mean `sylk index`?');
   });
 
-  it.skipIf(unavailable !== undefined)('sylk "prompt" opens the session with that prompt; the goodbye line has a line of its own', async () => {
-    server.enqueue(reply().text("Four, as asked from the command line."));
-    expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    terminal = startSylkInTmux(["what is two plus two"], {
-      cwd: project.root,
-      env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, TERM: "xterm-256color" },
-    });
-    await terminal.waitFor("Four, as asked from the command line.", 60_000);
-    expect(terminal.screen()).toContain("> what is two plus two");
-    terminal.send("C-c");
-    terminal.send("C-c");
-    await terminal.waitFor(/sylk exited 0/);
-    expect(terminal.screen()).toMatch(/\nSession [0-9a-f]{8} saved; continue it with: sylk --resume [0-9a-f]{8}\n/);
-  });
+  it.skipIf(unavailable !== undefined)(
+    'sylk "prompt" opens the session with that prompt; the goodbye line has a line of its own',
+    async () => {
+      server.enqueue(reply().text("Four, as asked from the command line."));
+      expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
+      terminal = startSylkInTmux(["what is two plus two"], {
+        cwd: project.root,
+        env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, TERM: "xterm-256color" },
+      });
+      await terminal.waitFor("Four, as asked from the command line.", 60_000);
+      expect(terminal.screen()).toContain("> what is two plus two");
+      terminal.send("C-c");
+      terminal.send("C-c");
+      await terminal.waitFor(/sylk exited 0/);
+      expect(terminal.screen()).toMatch(/\nSession [0-9a-f]{8} saved; continue it with: sylk --resume [0-9a-f]{8}\n/);
+    },
+  );
 });

@@ -43,7 +43,9 @@ describe("sylk ask with an allow rule for a command", () => {
     expect(toolResult(1)).toMatchObject({ is_error: false, content: expect.stringContaining("ok\n") });
     const refused = toolResult(2);
     expect(refused?.is_error).toBe(true);
-    expect(refused?.content).toContain("Permission denied: this run cannot ask the user (Run a command: echo ok; touch pwned (no allow rule covers `touch pwned`))");
+    expect(refused?.content).toContain(
+      "Permission denied: this run cannot ask the user (Run a command: echo ok; touch pwned (no allow rule covers `touch pwned`))",
+    );
     expect(existsSync(join(project.root, "pwned"))).toBe(false);
   });
 });

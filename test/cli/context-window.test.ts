@@ -30,17 +30,23 @@ describe("a context window too small for the request", () => {
   it("fails at once, naming the sizes and a window to use, when the system prompt and tools do not fit", async () => {
     const run = await ask(["--context-window", "6000", "Where is the answer defined?"]);
     expect(run.code, run.stderr).toBe(52);
-    expect(run.stderr).toMatch(/The context window of 6,000 tokens cannot hold the system prompt and tool definitions \([\d,]+ tokens\) with room for the answer \(1,500\)/);
+    expect(run.stderr).toMatch(
+      /The context window of 6,000 tokens cannot hold the system prompt and tool definitions \([\d,]+ tokens\) with room for the answer \(1,500\)/,
+    );
     const prefix = statedPrefix(run.stderr);
     expect(prefix).toBeGreaterThan(6_000 - 1_500);
-    expect(run.stderr).toContain(`at least ${(Math.ceil((4 * prefix) / 1_000) * 1_000).toLocaleString("en-US")} tokens (--context-window or context.windowTokens)`);
+    expect(run.stderr).toContain(
+      `at least ${(Math.ceil((4 * prefix) / 1_000) * 1_000).toLocaleString("en-US")} tokens (--context-window or context.windowTokens)`,
+    );
     // Nothing was sent, and nothing recorded that a later run would have to repair.
     expect(messageRequests(server)).toHaveLength(0);
 
     server.enqueue(reply().text("In src/app.ts."));
     const next = await ask(["--continue", "--output-format", "stream-json", "Where is the answer defined?"]);
     expect(next.code, next.stderr).toBe(0);
-    expect(messageRequests(server)[0]?.body.messages).toEqual([{ role: "user", content: [expect.objectContaining({ type: "text", text: expect.stringContaining("Where is the answer defined?") })] }]);
+    expect(messageRequests(server)[0]?.body.messages).toEqual([
+      { role: "user", content: [expect.objectContaining({ type: "text", text: expect.stringContaining("Where is the answer defined?") })] },
+    ]);
   });
 
   it("says so in stream-json's result line, with the session it opened", async () => {
@@ -61,7 +67,9 @@ describe("a context window too small for the request", () => {
     // About 12,000 tokens, piped (an argument that long is past what a process may be given).
     const run = await ask(["--context-window", "20000", "Summarise this log"], "word ".repeat(10_000));
     expect(run.code, run.stderr).toBe(42);
-    expect(run.stderr).toMatch(/The prompt \([\d,]+ tokens\) does not fit in the context window of 20,000 tokens beside the system prompt, the tool definitions and the room for the answer/);
+    expect(run.stderr).toMatch(
+      /The prompt \([\d,]+ tokens\) does not fit in the context window of 20,000 tokens beside the system prompt, the tool definitions and the room for the answer/,
+    );
     expect(messageRequests(server)).toHaveLength(0);
   });
 
@@ -72,12 +80,20 @@ describe("a context window too small for the request", () => {
     // few hundred tokens for the prompt and a marker); the API then counts three times as much, the
     // estimate learns from it, and the second request's fixed part alone is past the window.
     const window = Math.ceil((prefix + 400) / 0.75);
-    server.enqueue(reply().toolUse("read_file", { path: "src/app.ts" }, "toolu_read").usage({ input_tokens: 3 * (prefix + 400), output_tokens: 20 }));
+    server.enqueue(
+      reply()
+        .toolUse("read_file", { path: "src/app.ts" }, "toolu_read")
+        .usage({ input_tokens: 3 * (prefix + 400), output_tokens: 20 }),
+    );
     const run = await ask(["--context-window", String(window), "--output-format", "stream-json", "Read src/app.ts"]);
     expect(run.code, run.stderr).toBe(52);
     expect(messageRequests(server)).toHaveLength(1);
     const lines = jsonLines(run.stdout);
     expect(lines.filter((line) => line.type === "tool_result")).toHaveLength(1);
-    expect(lines.find((line) => line.type === "result")).toMatchObject({ stop_reason: "error", stats: { turns: 2 }, error: { kind: "context_window" } });
+    expect(lines.find((line) => line.type === "result")).toMatchObject({
+      stop_reason: "error",
+      stats: { turns: 2 },
+      error: { kind: "context_window" },
+    });
   });
 });

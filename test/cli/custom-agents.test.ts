@@ -55,7 +55,9 @@ describe("custom agents", () => {
     const body = messageRequests(server).at(-1)?.body as Request;
     expect(body.tools.map((tool) => tool.name)).toEqual(["grep", "read_file"]);
     const system = JSON.stringify(body.system);
-    expect(system).toContain("## Your role: reviewer\\n\\nReviews a change for bugs and says where they are.\\n\\nRead the diff, then the code around it.");
+    expect(system).toContain(
+      "## Your role: reviewer\\n\\nReviews a change for bugs and says where they are.\\n\\nRead the diff, then the code around it.",
+    );
     expect(system).not.toContain(SECRET);
     expect(system).toContain("Never print the deploy key");
   });
@@ -68,7 +70,18 @@ describe("custom agents", () => {
     expect(run.code, run.stderr).toBe(0);
     const body = messageRequests(server).at(-1)?.body as Request;
     expect(body.model).toBe("claude-haiku-4-5");
-    expect(body.tools.map((tool) => tool.name)).toEqual(["read_file", "list_files", "glob", "grep", "search_codebase", "retrieve_context", "search_history", "get_turn_range", "get_symbol_context", "get_recent_changes"]);
+    expect(body.tools.map((tool) => tool.name)).toEqual([
+      "read_file",
+      "list_files",
+      "glob",
+      "grep",
+      "search_codebase",
+      "retrieve_context",
+      "search_history",
+      "get_turn_range",
+      "get_symbol_context",
+      "get_recent_changes",
+    ]);
     expect(JSON.stringify(body.system)).toContain("## Your role: scout");
     expect(run.stdout).toContain('"agent_type":"custom:scout"');
   });
@@ -85,7 +98,10 @@ describe("custom agents", () => {
     userAgent("reviewer", REVIEWER);
     project.write(".sylk/agents/reviewer.md", REVIEWER.replace("tools: grep, read_file", "tools: run_command"));
     project.write(".sylk/agents/librarian.md", "---\nname: librarian\ndescription: Mine now.\n---\n");
-    project.write(".sylk/agents/curator.md", "---\nname: curator\ndescription: Keeps notes.\ncategory: knowledge\ntools: [read_file, run_command]\n---\n");
+    project.write(
+      ".sylk/agents/curator.md",
+      "---\nname: curator\ndescription: Keeps notes.\ncategory: knowledge\ntools: [read_file, run_command]\n---\n",
+    );
     project.write(".sylk/agents/helper.md", "---\nname: helper\ndescription: Helps.\ntools: [read_file, Bash]\n---\n");
     project.write(".sylk/agents/big.md", `---\nname: big\ndescription: d\n---\n${"b".repeat(70_000)}`);
     project.write(".sylk/agents/notes.md", "---\nname: notes\ndescription: Takes notes.\nmodel: claude-haiku-4-5\n---\nWrite them down.\n");
@@ -93,7 +109,20 @@ describe("custom agents", () => {
     expect(json.code, json.stderr).toBe(0);
     const listed = JSON.parse(json.stdout) as { agents: Array<Record<string, unknown>>; errors: Array<{ path: string; message: string }> };
     expect(Object.keys(listed).sort()).toEqual(["agents", "errors"]);
-    expect(listed.agents.map((agent) => agent.name)).toEqual(["librarian", "archivalist", "academic", "architect", "engineer", "designer", "inspector", "tester", "orchestrator", "guide", "reviewer", "notes"]);
+    expect(listed.agents.map((agent) => agent.name)).toEqual([
+      "librarian",
+      "archivalist",
+      "academic",
+      "architect",
+      "engineer",
+      "designer",
+      "inspector",
+      "tester",
+      "orchestrator",
+      "guide",
+      "reviewer",
+      "notes",
+    ]);
     expect(listed.agents.find((agent) => agent.name === "reviewer")).toEqual({
       name: "reviewer",
       source: "user",
@@ -105,8 +134,13 @@ describe("custom agents", () => {
       model: "inherit",
       prompt_tokens: expect.any(Number) as number,
     });
-    expect(listed.agents.find((agent) => agent.name === "notes")).toMatchObject({ source: "project", path: join(project.root, ".sylk", "agents", "notes.md"), model: "claude-haiku-4-5" });
-    const errorOf = (name: string) => listed.errors.find((error) => error.path === join(project.root, ".sylk", "agents", `${name}.md`))?.message;
+    expect(listed.agents.find((agent) => agent.name === "notes")).toMatchObject({
+      source: "project",
+      path: join(project.root, ".sylk", "agents", "notes.md"),
+      model: "claude-haiku-4-5",
+    });
+    const errorOf = (name: string) =>
+      listed.errors.find((error) => error.path === join(project.root, ".sylk", "agents", `${name}.md`))?.message;
     expect(listed.errors).toHaveLength(5);
     expect(errorOf("reviewer")).toMatch(/already the user's/);
     expect(errorOf("librarian")).toMatch(/built-in agent's name/);

@@ -15,8 +15,10 @@ import { createTempProject, type TempProject } from "../helpers/temp-project.js"
 
 const INVOICE = "src/billing/invoice.ts";
 const FILES = {
-  [INVOICE]: "// Renders an invoice for an order as a PDF.\nexport function renderInvoice(order: { total: number }) {\n  return order.total;\n}\n",
-  "src/auth/token.ts": "// Validates JSON web tokens.\nexport function validateToken(token: string) {\n  return token.split('.').length === 3;\n}\n",
+  [INVOICE]:
+    "// Renders an invoice for an order as a PDF.\nexport function renderInvoice(order: { total: number }) {\n  return order.total;\n}\n",
+  "src/auth/token.ts":
+    "// Validates JSON web tokens.\nexport function validateToken(token: string) {\n  return token.split('.').length === 3;\n}\n",
   "docs/setup.md": "# Setup\n\nInstall the dependencies, then run the server.\n",
 };
 
@@ -43,11 +45,18 @@ function withDatabase(work: (db: Database.Database) => void): void {
 
 /** Every postings row of the code index, changed by `change`; `checksum` keeps the row's checksum matching (only the decoder can tell). */
 function changePostings(db: Database.Database, change: (data: Uint8Array) => Uint8Array, options: { checksum?: boolean } = {}): void {
-  const rows = db.prepare("SELECT bucket, data FROM fts_postings WHERE index_name = 'code'").all() as Array<{ bucket: number; data: Buffer }>;
+  const rows = db.prepare("SELECT bucket, data FROM fts_postings WHERE index_name = 'code'").all() as Array<{
+    bucket: number;
+    data: Buffer;
+  }>;
   for (const { bucket, data } of rows) {
     const changed = change(Uint8Array.from(data));
     db.prepare("UPDATE fts_postings SET data = ? WHERE index_name = 'code' AND bucket = ?").run(changed, bucket);
-    if (options.checksum) db.prepare("UPDATE fts_postings SET checksum = ? WHERE index_name = 'code' AND bucket = ?").run(postingsChecksum(bucket, changed), bucket);
+    if (options.checksum)
+      db.prepare("UPDATE fts_postings SET checksum = ? WHERE index_name = 'code' AND bucket = ?").run(
+        postingsChecksum(bucket, changed),
+        bucket,
+      );
   }
 }
 
@@ -71,14 +80,43 @@ interface Damage {
 }
 
 const DAMAGE: Damage[] = [
-  { name: "a byte of the documents flipped", damage: (db) => changeDocuments(db, flip((length) => length - 2)), searchFinds: /^documents: its checksum does not match$/ },
-  { name: "the documents cut short", damage: (db) => changeDocuments(db, (data) => data.subarray(0, data.length - 3)), searchFinds: /^documents: its checksum does not match$/ },
-  { name: "a byte of the postings flipped", damage: (db) => changePostings(db, flip((length) => length - 3)), searchFinds: /^postings bucket \d+: its checksum does not match$/ },
-  { name: "the postings cut short", damage: (db) => changePostings(db, (data) => data.subarray(0, data.length - 8)), searchFinds: /^postings bucket \d+: its checksum does not match$/ },
+  {
+    name: "a byte of the documents flipped",
+    damage: (db) =>
+      changeDocuments(
+        db,
+        flip((length) => length - 2),
+      ),
+    searchFinds: /^documents: its checksum does not match$/,
+  },
+  {
+    name: "the documents cut short",
+    damage: (db) => changeDocuments(db, (data) => data.subarray(0, data.length - 3)),
+    searchFinds: /^documents: its checksum does not match$/,
+  },
+  {
+    name: "a byte of the postings flipped",
+    damage: (db) =>
+      changePostings(
+        db,
+        flip((length) => length - 3),
+      ),
+    searchFinds: /^postings bucket \d+: its checksum does not match$/,
+  },
+  {
+    name: "the postings cut short",
+    damage: (db) => changePostings(db, (data) => data.subarray(0, data.length - 8)),
+    searchFinds: /^postings bucket \d+: its checksum does not match$/,
+  },
   {
     name: "a postings row's length prefix wrong, its checksum matching",
     // The header's length (the second varint) set to 16,383 bytes, past the end of the row.
-    damage: (db) => changePostings(db, (data) => Uint8Array.from([data[0] as number, 0xff, 0x7f, ...data.subarray(2 + (((data[1] as number) & 0x80) >> 7))]), { checksum: true }),
+    damage: (db) =>
+      changePostings(
+        db,
+        (data) => Uint8Array.from([data[0] as number, 0xff, 0x7f, ...data.subarray(2 + (((data[1] as number) & 0x80) >> 7))]),
+        { checksum: true },
+      ),
     searchFinds: /^postings bucket \d+: its terms run past the end of the row$/,
   },
   {
@@ -90,61 +128,76 @@ const DAMAGE: Damage[] = [
 ];
 
 describe("a damaged full-text snapshot", () => {
-  it.each(DAMAGE)("with $name: search answers from vectors and says so, status names it, and the next index rebuilds it", async ({ damage, searchFinds, readFinds }) => {
-    // The project as first indexed (a case before may have changed it), its index sound and fresh: then the damage.
-    project.write(INVOICE, FILES[INVOICE]);
-    const fresh = await cli(["index"]);
-    expect(fresh.code, fresh.stderr).toBe(0);
-    withDatabase(damage);
+  it.each(DAMAGE)(
+    "with $name: search answers from vectors and says so, status names it, and the next index rebuilds it",
+    async ({ damage, searchFinds, readFinds }) => {
+      // The project as first indexed (a case before may have changed it), its index sound and fresh: then the damage.
+      project.write(INVOICE, FILES[INVOICE]);
+      const fresh = await cli(["index"]);
+      expect(fresh.code, fresh.stderr).toBe(0);
+      withDatabase(damage);
 
-    const json = await cli(["search", "--json", "render the invoice"]);
-    expect(json.code, json.stderr).toBe(0);
-    const degraded = JSON.parse(json.stdout) as SearchResponseJson;
-    expect(degraded.results.map((result) => result.path)).toContain(INVOICE);
-    expect(degraded.results.every((result) => Object.keys(result.signals).join() === "vector")).toBe(true);
-    expect(degraded.degraded).toHaveLength(1);
-    const note = /^fulltext search failed: the code full-text snapshot is damaged \((.+)\); run `sylk index` to rebuild it$/.exec(degraded.degraded?.[0] ?? "");
-    expect(note?.[1]).toMatch(searchFinds);
+      const json = await cli(["search", "--json", "render the invoice"]);
+      expect(json.code, json.stderr).toBe(0);
+      const degraded = JSON.parse(json.stdout) as SearchResponseJson;
+      expect(degraded.results.map((result) => result.path)).toContain(INVOICE);
+      expect(degraded.results.every((result) => Object.keys(result.signals).join() === "vector")).toBe(true);
+      expect(degraded.degraded).toHaveLength(1);
+      const note = /^fulltext search failed: the code full-text snapshot is damaged \((.+)\); run `sylk index` to rebuild it$/.exec(
+        degraded.degraded?.[0] ?? "",
+      );
+      expect(note?.[1]).toMatch(searchFinds);
 
-    const text = await cli(["search", "render the invoice"]);
-    expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toContain(`${INVOICE}:1-4  (vector #`);
-    expect(text.stderr).toContain(`warning: ${degraded.degraded?.[0]}`);
+      const text = await cli(["search", "render the invoice"]);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain(`${INVOICE}:1-4  (vector #`);
+      expect(text.stderr).toContain(`warning: ${degraded.degraded?.[0]}`);
 
-    const status = JSON.parse((await cli(["status", "--json"])).stdout) as StatusJson;
-    expect(status.state).toBe("damaged");
-    expect(status.damaged).toHaveLength(1);
-    expect(status.damaged?.[0]?.index).toBe("code");
-    const found = `${status.damaged?.[0]?.part}: ${status.damaged?.[0]?.problem}`;
-    expect(found).toMatch(readFinds ?? searchFinds);
-    const statusText = await cli(["status"]);
-    expect(statusText.stdout).toMatch(/^State: +damaged: a full-text index needs rebuilding \(run `sylk index`\)$/m);
-    expect(statusText.stdout).toContain(`  damaged: the code full-text snapshot (${found}); \`sylk index\` rebuilds it from the stored terms`);
+      const status = JSON.parse((await cli(["status", "--json"])).stdout) as StatusJson;
+      expect(status.state).toBe("damaged");
+      expect(status.damaged).toHaveLength(1);
+      expect(status.damaged?.[0]?.index).toBe("code");
+      const found = `${status.damaged?.[0]?.part}: ${status.damaged?.[0]?.problem}`;
+      expect(found).toMatch(readFinds ?? searchFinds);
+      const statusText = await cli(["status"]);
+      expect(statusText.stdout).toMatch(/^State: +damaged: a full-text index needs rebuilding \(run `sylk index`\)$/m);
+      expect(statusText.stdout).toContain(
+        `  damaged: the code full-text snapshot (${found}); \`sylk index\` rebuilds it from the stored terms`,
+      );
 
-    project.write(INVOICE, `${FILES[INVOICE]}export const refundVoucherLedger = 1;\n`);
-    const index = await cli(["index"]);
-    expect(index.code, index.stderr).toBe(0);
-    expect(index.stdout).toMatch(/^Done: 1 files indexed/);
-    expect(index.stdout).toContain(`Rebuilt the code full-text index from its stored terms: its snapshot was damaged (${found}).`);
+      project.write(INVOICE, `${FILES[INVOICE]}export const refundVoucherLedger = 1;\n`);
+      const index = await cli(["index"]);
+      expect(index.code, index.stderr).toBe(0);
+      expect(index.stdout).toMatch(/^Done: 1 files indexed/);
+      expect(index.stdout).toContain(`Rebuilt the code full-text index from its stored terms: its snapshot was damaged (${found}).`);
 
-    const after = JSON.parse((await cli(["search", "--json", "refundVoucherLedger"])).stdout) as SearchResponseJson;
-    expect(after.degraded).toBeUndefined();
-    expect(after.results[0]).toMatchObject({ path: INVOICE, signals: { fulltext: { rank: 1 } } });
-    const healed = JSON.parse((await cli(["status", "--json"])).stdout) as StatusJson;
-    expect(healed.state).toBe("fresh");
-    expect(healed.damaged).toBeUndefined();
-  }, 180_000);
+      const after = JSON.parse((await cli(["search", "--json", "refundVoucherLedger"])).stdout) as SearchResponseJson;
+      expect(after.degraded).toBeUndefined();
+      expect(after.results[0]).toMatchObject({ path: INVOICE, signals: { fulltext: { rank: 1 } } });
+      const healed = JSON.parse((await cli(["status", "--json"])).stdout) as StatusJson;
+      expect(healed.state).toBe("fresh");
+      expect(healed.damaged).toBeUndefined();
+    },
+    180_000,
+  );
 
   it("is rebuilt by `sylk index` with nothing changed, once a search or `sylk status` has found it", async () => {
     project.write(INVOICE, FILES[INVOICE]);
     expect((await cli(["index"])).code).toBe(0);
-    withDatabase((db) => changeDocuments(db, flip((length) => length - 1)));
+    withDatabase((db) =>
+      changeDocuments(
+        db,
+        flip((length) => length - 1),
+      ),
+    );
     expect((await cli(["status", "--json"])).stdout).toContain('"state":"damaged"');
 
     const index = await cli(["index"]);
     expect(index.code, index.stderr).toBe(0);
     expect(index.stdout).toMatch(/^Index is fresh/);
-    expect(index.stdout).toContain("Rebuilt the code full-text index from its stored terms: its snapshot was damaged (documents: its checksum does not match).");
+    expect(index.stdout).toContain(
+      "Rebuilt the code full-text index from its stored terms: its snapshot was damaged (documents: its checksum does not match).",
+    );
     const after = JSON.parse((await cli(["search", "--json", "renderInvoice"])).stdout) as SearchResponseJson;
     expect(after.degraded).toBeUndefined();
     expect(after.results[0]).toMatchObject({ path: INVOICE, signals: { fulltext: { rank: 1 } } });

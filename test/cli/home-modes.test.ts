@@ -34,7 +34,11 @@ function modesUnder(directory: string): Array<{ path: string; mode: string; type
   return readdirSync(directory).flatMap((name) => {
     const path = join(directory, name);
     const stats = lstatSync(path);
-    const entry = { path, mode: (stats.mode & 0o777).toString(8), type: stats.isDirectory() ? ("directory" as const) : stats.isFile() ? ("file" as const) : ("other" as const) };
+    const entry = {
+      path,
+      mode: (stats.mode & 0o777).toString(8),
+      type: stats.isDirectory() ? ("directory" as const) : stats.isFile() ? ("file" as const) : ("other" as const),
+    };
     return stats.isDirectory() ? [entry, ...modesUnder(path)] : [entry];
   });
 }
@@ -44,7 +48,10 @@ describe("$SYLK_HOME after an index and a session", () => {
     mkdirSync(join(project.sylkHome, "agents"), { recursive: true, mode: 0o755 });
     chmodSync(project.sylkHome, 0o755);
     // The user's own rules: knowledge for every project (its database under $SYLK_HOME) and a model log there too.
-    writeFileSync(join(project.root, "..", ".sylkrc"), JSON.stringify({ knowledge: { enabled: true }, permissions: { allow: ["save_knowledge(scope:user)"] } }));
+    writeFileSync(
+      join(project.root, "..", ".sylkrc"),
+      JSON.stringify({ knowledge: { enabled: true }, permissions: { allow: ["save_knowledge(scope:user)"] } }),
+    );
     const env = {
       ...project.env,
       ANTHROPIC_API_KEY: "sk-ant-test",
@@ -57,15 +64,31 @@ describe("$SYLK_HOME after an index and a session", () => {
     expect(index.code, index.stderr).toBe(0);
     expect(index.stderr).toContain(`sylk: Made ${project.sylkHome} readable by you alone (it was 0755, now 0700)`);
 
-    server.enqueue(reply().toolUse("save_knowledge", { kind: "preference", key: "commits", content: "Small commits.", scope: "user" }, "toolu_save"), reply().text("Kept."));
+    server.enqueue(
+      reply().toolUse("save_knowledge", { kind: "preference", key: "commits", content: "Small commits.", scope: "user" }, "toolu_save"),
+      reply().text("Kept."),
+    );
     const ask = await runCli(["ask", "--yes", "remember: small commits, for all my projects"], { cwd: project.root, env });
     expect(ask.code, ask.stderr).toBe(0);
     expect(ask.stderr).not.toContain("readable by you alone");
 
     const entries = modesUnder(project.sylkHome);
     const names = entries.map((entry) => entry.path.slice(project.sylkHome.length + 1));
-    expect(names).toEqual(expect.arrayContaining(["knowledge.db", "logs/model.jsonl", expect.stringMatching(/^projects\/[0-9a-f]{16}\/vector\.db$/), expect.stringMatching(/project\.json$/)]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "knowledge.db",
+        "logs/model.jsonl",
+        expect.stringMatching(/^projects\/[0-9a-f]{16}\/vector\.db$/),
+        expect.stringMatching(/project\.json$/),
+      ]),
+    );
     // The user's own agents folder is theirs to share: Sylk narrows only what it made or keeps data in.
-    expect(entries.filter((entry) => entry.path !== join(project.sylkHome, "agents") && (entry.type === "directory" ? entry.mode !== "700" : (Number.parseInt(entry.mode, 8) & 0o077) !== 0))).toEqual([]);
+    expect(
+      entries.filter(
+        (entry) =>
+          entry.path !== join(project.sylkHome, "agents") &&
+          (entry.type === "directory" ? entry.mode !== "700" : (Number.parseInt(entry.mode, 8) & 0o077) !== 0),
+      ),
+    ).toEqual([]);
   });
 });

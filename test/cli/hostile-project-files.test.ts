@@ -77,7 +77,9 @@ describe("sylk ask in a repository that plants links and FIFOs", () => {
     const run = await ask("hello");
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.stringify(messageRequests(server)[0]?.body.system)).not.toContain("the-outside-file");
-    expect(run.stderr).toContain(`sylk: AGENTS.md was not read into the prompt: it is a symbolic link to ${credentials}, outside the project.`);
+    expect(run.stderr).toContain(
+      `sylk: AGENTS.md was not read into the prompt: it is a symbolic link to ${credentials}, outside the project.`,
+    );
   });
 
   it("an AGENTS.md that is a FIFO does not hold the start", async () => {
@@ -111,7 +113,11 @@ describe("sylk index in a repository that plants FIFOs and names that are not UT
     mkfifo("later.md");
     const json = await index("--json");
     expect(json.code, json.stderr).toBe(0);
-    const summary = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>).find((event) => event.type === "summary");
+    const summary = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((event) => event.type === "summary");
     expect(summary).toMatchObject({ deleted: 1, skipped: 1, unindexable: { count: 1, examples: [{ path: "later.md", reason: "fifo" }] } });
   });
 });

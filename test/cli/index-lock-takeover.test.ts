@@ -27,7 +27,8 @@ afterEach(async () => {
   project.cleanup();
 });
 
-const writeLock = (fields: Record<string, unknown>) => writeFileSync(lockPath, JSON.stringify({ startedAt: new Date().toISOString(), ...fields }));
+const writeLock = (fields: Record<string, unknown>) =>
+  writeFileSync(lockPath, JSON.stringify({ startedAt: new Date().toISOString(), ...fields }));
 
 async function sleepingPid(): Promise<number> {
   const child = spawn("sleep", ["60"], { stdio: "ignore" });

@@ -9,8 +9,9 @@ const cli = (args: string[], input?: string) => runCli(args, { cwd: project.root
 
 beforeAll(async () => {
   project = createTempProject({
-    "src/auth/jwt.ts": "// Validates JSON web tokens for the auth middleware.\nexport function validateToken(token: string) {\n  return token.split('.').length === 3;\n}\n",
-    "src/billing/invoice.py": "def render_invoice(order):\n    \"\"\"Render an invoice as PDF.\"\"\"\n    return order.total\n",
+    "src/auth/jwt.ts":
+      "// Validates JSON web tokens for the auth middleware.\nexport function validateToken(token: string) {\n  return token.split('.').length === 3;\n}\n",
+    "src/billing/invoice.py": 'def render_invoice(order):\n    """Render an invoice as PDF."""\n    return order.total\n',
     "docs/setup.md": "# Setup\n\nInstall the dependencies, then run the server.\n",
   });
   const run = await cli(["index"]);
@@ -42,7 +43,9 @@ describe("sylk index", () => {
       expect(run.code, run.stderr).toBe(0);
       const said = run.stderr.split("\n").filter((line) => line.includes("index.workerThreads"));
       expect(said).toEqual([
-        expect.stringMatching(/^sylk: index\.workerThreads is 10000 \(.*\.sylkrc\), more than this machine can use; using \d+ \(2 per CPU core, \d+ cores? here\)\.$/),
+        expect.stringMatching(
+          /^sylk: index\.workerThreads is 10000 \(.*\.sylkrc\), more than this machine can use; using \d+ \(2 per CPU core, \d+ cores? here\)\.$/,
+        ),
       ]);
       expect(run.stdout).toMatch(/^Done: 2 files indexed/);
     } finally {

@@ -10,7 +10,13 @@ let env: NodeJS.ProcessEnv;
 beforeEach(async () => {
   server = await startFakeAnthropicServer();
   project = createTempProject({ "src/hello.ts": "export function greet(name: string): string {\n  return `hello ${name}`;\n}\n" });
-  env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_LEARNING_ENABLED: "true" };
+  env = {
+    ...project.env,
+    ANTHROPIC_API_KEY: "sk-ant-test",
+    ANTHROPIC_BASE_URL: server.baseUrl,
+    SYLK_MODEL_MAX_ATTEMPTS: "1",
+    SYLK_LEARNING_ENABLED: "true",
+  };
 });
 afterEach(async () => {
   await server.close();
@@ -22,7 +28,11 @@ const sylk = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(args, { c
 describe("sylk learning", () => {
   it("shows each prompt's episode, by the learned parameters' names, as text and as JSON, and forgets it with --reset", async () => {
     expect((await sylk(["learning"])).stdout).toContain("Nothing learned yet");
-    server.enqueue(reply().toolUse("grep", { pattern: "greet" }), reply().text("greet returns a greeting (src/hello.ts)."), reply().text("It takes a name."));
+    server.enqueue(
+      reply().toolUse("grep", { pattern: "greet" }),
+      reply().text("greet returns a greeting (src/hello.ts)."),
+      reply().text("It takes a name."),
+    );
     expect((await sylk(["ask", "--yes", "what does greet return?"])).code).toBe(0);
     expect((await sylk(["ask", "--continue", "what does greet take?"])).code).toBe(0);
 

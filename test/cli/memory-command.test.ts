@@ -11,7 +11,13 @@ let env: NodeJS.ProcessEnv;
 beforeEach(async () => {
   server = await startFakeAnthropicServer();
   project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
-  env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_KNOWLEDGE_ENABLED: "true" };
+  env = {
+    ...project.env,
+    ANTHROPIC_API_KEY: "sk-ant-test",
+    ANTHROPIC_BASE_URL: server.baseUrl,
+    SYLK_MODEL_MAX_ATTEMPTS: "1",
+    SYLK_KNOWLEDGE_ENABLED: "true",
+  };
 });
 afterEach(async () => {
   await server.close();
@@ -24,10 +30,24 @@ const systemOf = (index: number) => JSON.stringify((messageRequests(server)[inde
 describe("sylk memory", () => {
   it("adds, lists, searches and removes what is kept, as text and JSON, secrets masked", async () => {
     expect((await sylk(["index", "--yes"])).code).toBe(0);
-    const added = await sylk(["memory", "add", "Always", "run", "the", "linter", "before", "committing,", "token", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"]);
+    const added = await sylk([
+      "memory",
+      "add",
+      "Always",
+      "run",
+      "the",
+      "linter",
+      "before",
+      "committing,",
+      "token",
+      "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+    ]);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/^Kept rule [0-9a-f]{8}: Always run the linter before committing, token \[REDACTED:/);
-    const listed = JSON.parse((await sylk(["memory", "list", "--json"])).stdout) as { items: Array<{ id: string; kind: string; source: string; content: string }>; inquiries: unknown[] };
+    const listed = JSON.parse((await sylk(["memory", "list", "--json"])).stdout) as {
+      items: Array<{ id: string; kind: string; source: string; content: string }>;
+      inquiries: unknown[];
+    };
     expect(listed.items).toHaveLength(1);
     expect(listed.items[0]).toMatchObject({ kind: "rule", source: "user" });
     expect(listed.items[0]?.content).not.toContain("ghp_");
@@ -42,14 +62,20 @@ describe("sylk memory", () => {
 
   it("Scenario: Inquiries present in context — a question the agent recorded is in later prompts until answered, and the answer becomes knowledge", async () => {
     server.enqueue(
-      reply().toolUse("record_inquiry", { topic: "deploy target", question: "Which cluster do releases go to?", context: "The deploy script names two." }, "toolu_q"),
+      reply().toolUse(
+        "record_inquiry",
+        { topic: "deploy target", question: "Which cluster do releases go to?", context: "The deploy script names two." },
+        "toolu_q",
+      ),
       reply().text("I asked you which cluster."),
       reply().text("Deploys need the cluster; see the question."),
       reply().text("Releases go to blue."),
     );
     expect((await sylk(["ask", "--yes", "How do we deploy a release?"])).code).toBe(0);
     expect((await sylk(["ask", "How do we deploy a release to the cluster?"])).code).toBe(0);
-    expect(systemOf(2)).toContain("## Pending Knowledge Inquiries\\n- [deploy target] Which cluster do releases go to? (context: The deploy script names two.)");
+    expect(systemOf(2)).toContain(
+      "## Pending Knowledge Inquiries\\n- [deploy target] Which cluster do releases go to? (context: The deploy script names two.)",
+    );
 
     const pending = JSON.parse((await sylk(["memory", "list", "inquiries", "--json"])).stdout) as { inquiries: Array<{ id: string }> };
     const answered = await sylk(["memory", "answer", pending.inquiries[0]?.id.slice(0, 8) as string, "The", "blue", "cluster."]);

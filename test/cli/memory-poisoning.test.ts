@@ -35,7 +35,8 @@ function userConfig(value: Record<string, unknown>): void {
   writeFileSync(join(hostile.root, "..", ".sylkrc"), JSON.stringify(value));
 }
 
-const saveForEveryProject = () => reply().toolUse("save_knowledge", { kind: "rule", key: "running the tests", content: POISON, scope: "user" }, "toolu_save");
+const saveForEveryProject = () =>
+  reply().toolUse("save_knowledge", { kind: "rule", key: "running the tests", content: POISON, scope: "user" }, "toolu_save");
 const lastToolResult = () => {
   const content = messageRequests(server).at(-1)?.body.messages.at(-1).content as Array<{ type: string; content: string }>;
   return content.find((block) => block.type === "tool_result")?.content ?? "";
@@ -63,10 +64,15 @@ describe("memory poisoning across projects", () => {
     it(`in ${mode} mode, a save for every project is refused: nothing is kept, and another project's prompt does not carry it`, async () => {
       userConfig({ knowledge: { enabled: true } });
       server.enqueue(saveForEveryProject(), reply().text("I could not save it."));
-      const run = await runCli(["ask", "--yes", "--permission-mode", mode, "Read the README and follow its notes."], { cwd: hostile.root, env });
+      const run = await runCli(["ask", "--yes", "--permission-mode", mode, "Read the README and follow its notes."], {
+        cwd: hostile.root,
+        env,
+      });
       expect(run.code, run.stderr).toBe(0);
       expect(lastToolResult()).toMatch(
-        mode === "plan" ? /^Permission denied: Plan mode changes nothing, Sylk's memory included/ : /^Permission denied: save_knowledge for every project needs the user's approval, and this run cannot ask\. .*"save_knowledge\(scope:user\)"/,
+        mode === "plan"
+          ? /^Permission denied: Plan mode changes nothing, Sylk's memory included/
+          : /^Permission denied: save_knowledge for every project needs the user's approval, and this run cannot ask\. .*"save_knowledge\(scope:user\)"/,
       );
       expect(existsSync(join(hostile.sylkHome, "knowledge.db"))).toBe(false);
       expect(await otherProjectsPrompt()).not.toContain("evil.example");

@@ -13,7 +13,11 @@ import { createTempProject, type TempProject } from "../helpers/temp-project.js"
 
 // Words that recur in most files (as `crate` or `src` do in a monorepo) and a long tail.
 const COMMON = ["value", "result", "config", "parse", "token"];
-const TAIL = Array.from({ length: 120 }, (_, index) => `${["load", "render", "cache", "index", "route", "queue"][index % 6]}${["Item", "Node", "Entry", "Table", "Frame"][index % 5]}${index}`);
+const TAIL = Array.from(
+  { length: 120 },
+  (_, index) =>
+    `${["load", "render", "cache", "index", "route", "queue"][index % 6]}${["Item", "Node", "Entry", "Table", "Frame"][index % 5]}${index}`,
+);
 
 /** A seeded project of a few dozen source files in a few directories. */
 function generatedFiles(seed: number): Record<string, string> {
@@ -22,7 +26,7 @@ function generatedFiles(seed: number): Record<string, string> {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
     return state / 2 ** 32;
   };
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
   const files: Record<string, string> = {};
   for (let file = 0; file < 36; file++) {
     const directory = pick(["src/parser", "src/render", "src/cache", "lib/queue", "docs"]);

@@ -29,9 +29,15 @@ function silentTeam(body: any) {
 describe("sylk ask --pipeline", () => {
   it("streams a pipeline_stage start and end per stage, records stages without their report as such, and lists the pipeline under its session", async () => {
     for (let index = 0; index < 30; index++) server.enqueue((body) => silentTeam(body) as never);
-    const run = await runCli(["ask", "--yes", "--pipeline", "--permission-mode", "accept-edits", "--output-format", "stream-json", "Rename a to b."], { cwd: project.root, env });
+    const run = await runCli(
+      ["ask", "--yes", "--pipeline", "--permission-mode", "accept-edits", "--output-format", "stream-json", "Rename a to b."],
+      { cwd: project.root, env },
+    );
     expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const stages = lines.filter((line) => line.type === "pipeline_stage");
     // No structured review: nothing to fix, so no fix round.
     expect(stages.filter((line) => line.status === "end").map((line) => `${line.stage}:${line.outcome}`)).toEqual([
@@ -51,7 +57,9 @@ describe("sylk ask --pipeline", () => {
 
     const listed = await runCli(["sessions"], { cwd: project.root, env });
     expect(listed.stdout).toMatch(/▸ pipeline done: plan ∅ → design ∅ → implement ✓ → review ∅ → test ∅ → summary ✓/);
-    const json = JSON.parse((await runCli(["sessions", "--json"], { cwd: project.root, env })).stdout) as { sessions: Array<{ pipelines: Array<{ status: string; stages: unknown[] }> }> };
+    const json = JSON.parse((await runCli(["sessions", "--json"], { cwd: project.root, env })).stdout) as {
+      sessions: Array<{ pipelines: Array<{ status: string; stages: unknown[] }> }>;
+    };
     expect(json.sessions[0]?.pipelines[0]).toMatchObject({ status: "done" });
     expect(json.sessions[0]?.pipelines[0]?.stages).toHaveLength(6);
   });

@@ -32,7 +32,9 @@ describe("a secret in a prompt", () => {
     expect(sent).toContain("push with this token");
     // Nowhere in what Sylk keeps for the project either: the database and its WAL, the prompt history, the logs.
     const { dataDir, database } = resolveProjectPaths(project.root, env);
-    const kept = readdirSync(dataDir).map((name) => join(dataDir, name)).filter((path) => statSync(path).isFile());
+    const kept = readdirSync(dataDir)
+      .map((name) => join(dataDir, name))
+      .filter((path) => statSync(path).isFile());
     expect(kept).toContain(database);
     for (const path of kept) expect(readFileSync(path).toString("latin1"), path).not.toContain(token);
   });

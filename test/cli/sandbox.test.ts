@@ -11,7 +11,10 @@ import { createTempProject, type TempProject } from "../helpers/temp-project.js"
  * project once ran. Pattern checks cannot see through
  * encodings; the sandbox does not need to.
  */
-const probe = process.platform === "linux" ? probeBubblewrap(process.env) : ({ ok: false, reason: `these tests run bubblewrap, on Linux only` } as const);
+const probe =
+  process.platform === "linux"
+    ? probeBubblewrap(process.env)
+    : ({ ok: false, reason: `these tests run bubblewrap, on Linux only` } as const);
 if (!probe.ok) console.warn(`sylk ask sandbox tests skipped: ${probe.reason}.`);
 
 let project: TempProject;
@@ -80,7 +83,10 @@ describe.skipIf(!probe.ok)("sylk ask runs commands in the sandbox", () => {
   });
 
   it("a command the model asks to run outside the sandbox is refused: a scripted run cannot ask, whatever the mode", async () => {
-    server.enqueue(reply().toolUse("run_command", { command: `touch ${join(outside, "made-outside")}`, unsandboxed: true }), reply().text("I could not."));
+    server.enqueue(
+      reply().toolUse("run_command", { command: `touch ${join(outside, "made-outside")}`, unsandboxed: true }),
+      reply().text("I could not."),
+    );
     const run = await sylk(["ask", "--yes", "--permission-mode", "bypass", "--output-format", "stream-json", "touch it"]);
     expect(run.code, run.stderr).toBe(0);
     const [result] = toolResults(run.stdout);
@@ -92,11 +98,18 @@ describe.skipIf(!probe.ok)("sylk ask runs commands in the sandbox", () => {
   it("sylk status says how commands run", async () => {
     mkdirSync(project.sylkHome, { recursive: true });
     const status = await sylk(["status"]);
-    expect(status.stdout).toMatch(/Commands: +commands run sandboxed \(bubblewrap: only the project and a temporary directory are writable, but not \.git or Sylk's settings; .* hidden; network off\)/);
+    expect(status.stdout).toMatch(
+      /Commands: +commands run sandboxed \(bubblewrap: only the project and a temporary directory are writable, but not \.git or Sylk's settings; .* hidden; network off\)/,
+    );
     // $SYLK_HOME is hidden from commands, whatever else exists on this machine.
     expect(status.stdout).toContain(`Hidden:       ~/home`);
     const json = await sylk(["status", "--json"], { SYLK_SANDBOX_ENABLED: "false" });
-    expect(JSON.parse(json.stdout).sandbox).toEqual({ name: "off", description: expect.stringContaining("turned off"), hidden: [], warnings: [] });
+    expect(JSON.parse(json.stdout).sandbox).toEqual({
+      name: "off",
+      description: expect.stringContaining("turned off"),
+      hidden: [],
+      warnings: [],
+    });
   });
 });
 
@@ -108,7 +121,9 @@ describe("where this machine cannot make a sandbox", () => {
     expect(run.code, run.stderr).toBe(0);
     const warnings = run.stderr.split("\n").filter((line) => line.includes("unsandboxed"));
     expect(warnings).toEqual([
-      expect.stringMatching(/^sylk: warning: commands run unsandboxed: bubblewrap is not installed .*apt-get install bubblewrap.*sandbox\.enabled/),
+      expect.stringMatching(
+        /^sylk: warning: commands run unsandboxed: bubblewrap is not installed .*apt-get install bubblewrap.*sandbox\.enabled/,
+      ),
     ]);
     const status = await sylk(["status", "--json"], { PATH: "/nonexistent" });
     expect(JSON.parse(status.stdout).sandbox).toMatchObject({ name: process.platform === "linux" ? "unavailable" : expect.any(String) });

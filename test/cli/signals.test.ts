@@ -66,7 +66,10 @@ describe.skipIf(process.platform !== "linux")("sylk ended by a signal while a co
 
       cli.kill(signal);
       await exited;
-      expect(await waitFor(() => groupMembers(group).length === 0, 5_000), `${signal}: still running: ${groupMembers(group).join(", ")}`).toBe(true);
+      expect(
+        await waitFor(() => groupMembers(group).length === 0, 5_000),
+        `${signal}: still running: ${groupMembers(group).join(", ")}`,
+      ).toBe(true);
     });
   }
 });

@@ -72,7 +72,10 @@ function stuckProcess(fifo: string, graceMs: number) {
 describe("stopping sylk from outside", () => {
   it("SIGTERM during a running command: sylk ask kills the command, records the turn and exits 143 within the grace period", async () => {
     server.enqueue(reply().toolUse("run_command", { command: STUCK_COMMAND }, "c1"), reply().text("never asked"));
-    const child = startCli(["ask", "--yes", "--permission-mode", "bypass", "--no-sandbox", "Wait for it"], { cwd: project.root, env: env() });
+    const child = startCli(["ask", "--yes", "--permission-mode", "bypass", "--no-sandbox", "Wait for it"], {
+      cwd: project.root,
+      env: env(),
+    });
     let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdin?.end();
@@ -90,7 +93,10 @@ describe("stopping sylk from outside", () => {
     const services = openProject({ root: project.root, env: project.env });
     try {
       const session = services.sessions.latest();
-      expect(services.sessions.messages(session?.id as string).at(-1)).toEqual({ role: "assistant", content: [{ type: "text", text: "[interrupted by the user]" }] });
+      expect(services.sessions.messages(session?.id as string).at(-1)).toEqual({
+        role: "assistant",
+        content: [{ type: "text", text: "[interrupted by the user]" }],
+      });
     } finally {
       await services.close();
     }
@@ -111,18 +117,24 @@ describe("stopping sylk from outside", () => {
     }
   });
 
-  it.skipIf(unavailable !== undefined)("SIGTERM to the TUI during a running command ends it within seconds, the command killed", async () => {
-    server.enqueue(reply().toolUse("run_command", { command: STUCK_COMMAND }, "c1"), reply().text("never asked"));
-    expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    terminal = startSylkInTmux(["--permission-mode", "bypass", "--no-sandbox", "wait for it"], { cwd: project.root, env: { ...env(), TERM: "xterm-256color" } });
-    const sleeper = await sleeperPid();
-    // The command's shell is the session's child: the command runs as `bash -c` in a process group of its own.
-    const sylk = parentOf(parentOf(sleeper));
-    const sent = performance.now();
-    process.kill(sylk, "SIGTERM");
-    await terminal.waitFor(/sylk exited \d+/, 10_000);
-    expect(performance.now() - sent).toBeLessThan(STOP_GRACE_MS + 1_000);
-    expect(terminal.exitStatus()).toBe(143);
-    expect(isAlive(sleeper)).toBe(false);
-  });
+  it.skipIf(unavailable !== undefined)(
+    "SIGTERM to the TUI during a running command ends it within seconds, the command killed",
+    async () => {
+      server.enqueue(reply().toolUse("run_command", { command: STUCK_COMMAND }, "c1"), reply().text("never asked"));
+      expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
+      terminal = startSylkInTmux(["--permission-mode", "bypass", "--no-sandbox", "wait for it"], {
+        cwd: project.root,
+        env: { ...env(), TERM: "xterm-256color" },
+      });
+      const sleeper = await sleeperPid();
+      // The command's shell is the session's child: the command runs as `bash -c` in a process group of its own.
+      const sylk = parentOf(parentOf(sleeper));
+      const sent = performance.now();
+      process.kill(sylk, "SIGTERM");
+      await terminal.waitFor(/sylk exited \d+/, 10_000);
+      expect(performance.now() - sent).toBeLessThan(STOP_GRACE_MS + 1_000);
+      expect(terminal.exitStatus()).toBe(143);
+      expect(isAlive(sleeper)).toBe(false);
+    },
+  );
 });

@@ -21,7 +21,9 @@ afterEach(async () => {
 
 const modelEnv = () => ({ ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" });
 const toolResults = (index: number): string[] =>
-  (server.requests[index]!.body.messages.at(-1).content as Array<{ type: string; content: string }>).filter((block) => block.type === "tool_result").map((block) => block.content);
+  (server.requests[index]!.body.messages.at(-1).content as Array<{ type: string; content: string }>)
+    .filter((block) => block.type === "tool_result")
+    .map((block) => block.content);
 
 /** Every path under a directory, relative to it. */
 function tree(directory: string, prefix = ""): string[] {
@@ -40,7 +42,13 @@ describe("a repository that ships a trust store and a bypass .sylkrc", () => {
     // What SYLK_HOME="" used to read as $SYLK_HOME/trusted-folders.json: the project trusting itself, hash and all.
     const root = realpathSync(project.root);
     const hash = gatedSettingsHash(withoutTrustGatedKeys(sylkrc).ignored);
-    project.write("trusted-folders.json", JSON.stringify({ version: 2, folders: { [root]: { trusted: true, at: "2025-01-01T00:00:00.000Z", via: "prompt", settingsHash: hash } } }));
+    project.write(
+      "trusted-folders.json",
+      JSON.stringify({
+        version: 2,
+        folders: { [root]: { trusted: true, at: "2025-01-01T00:00:00.000Z", via: "prompt", settingsHash: hash } },
+      }),
+    );
   });
   afterEach(() => project.cleanup());
 
@@ -64,7 +72,9 @@ describe("a repository that ships a trust store and a bypass .sylkrc", () => {
       const before = tree(project.root);
       const run = await runCli(["ask", "--yes", "do it"], { cwd: project.root, env: { ...project.env, ...modelEnv(), SYLK_HOME: home } });
       expect(run.code, `${home}: ${run.stderr}`).toBe(52);
-      expect(run.stderr).toMatch(/^sylk: SYLK_HOME \(.*\) is inside the project .*Set SYLK_HOME to a directory outside the project, or unset it to use ~\/\.sylk\.\n$/);
+      expect(run.stderr).toMatch(
+        /^sylk: SYLK_HOME \(.*\) is inside the project .*Set SYLK_HOME to a directory outside the project, or unset it to use ~\/\.sylk\.\n$/,
+      );
       expect(tree(project.root)).toEqual(before);
     }
     expect(server.requests).toHaveLength(0);

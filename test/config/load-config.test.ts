@@ -106,7 +106,9 @@ describe("configuration", () => {
     const { config, clampedSettings } = load();
     const most = availableParallelism() * 2;
     expect(config.index.workerThreads).toBe(most);
-    expect(clampedSettings).toEqual([{ key: "index.workerThreads", requested: 10_000, used: most, limit: expect.stringMatching(/^2 per CPU core, \d+ cores? here$/) }]);
+    expect(clampedSettings).toEqual([
+      { key: "index.workerThreads", requested: 10_000, used: most, limit: expect.stringMatching(/^2 per CPU core, \d+ cores? here$/) },
+    ]);
     expect(load({ SYLK_INDEX_WORKER_THREADS: String(most) }).clampedSettings).toBeUndefined();
     expect(clampToMachine(configSchema.parse({ index: { workerThreads: 9 } }), 4).config.index.workerThreads).toBe(8);
     expect(clampToMachine(configSchema.parse({ index: { workerThreads: 8 } }), 4).clamped).toEqual([]);

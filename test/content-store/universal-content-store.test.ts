@@ -92,16 +92,28 @@ describe("UniversalContentStore", () => {
     expect(storedPrompt?.keywords).toContain("parseconfig");
     expect(storedPrompt?.entities).toEqual(expect.arrayContaining(["parseConfig", "src/config.ts"]));
     expect(services.contentStore.getByIds([call.id])[0]?.parentId).toBe(prompt.id);
-    expect(services.contentStore.getByTurnRange("s1", 3, 3).map((entry) => entry.contentType)).toEqual([
-      "user_prompt",
-      "tool_call",
-    ]);
+    expect(services.contentStore.getByTurnRange("s1", 3, 3).map((entry) => entry.contentType)).toEqual(["user_prompt", "tool_call"]);
     expect(services.contentStore.getByIds(["missing", prompt.id]).map((entry) => entry.id)).toEqual([prompt.id]);
   });
 
   it("searches history with the retrieval filters", async () => {
-    const add = (content: string, contentType: ContentType, turnNumber: number, sessionId = "s1", agentType = "engineer", timestamp?: number) =>
-      services.contentStore.indexContent({ ...base, sessionId, agentType, contentType, content, turnNumber, ...(timestamp ? { timestamp } : {}) });
+    const add = (
+      content: string,
+      contentType: ContentType,
+      turnNumber: number,
+      sessionId = "s1",
+      agentType = "engineer",
+      timestamp?: number,
+    ) =>
+      services.contentStore.indexContent({
+        ...base,
+        sessionId,
+        agentType,
+        contentType,
+        content,
+        turnNumber,
+        ...(timestamp ? { timestamp } : {}),
+      });
     await add("We chose JWT tokens with a 15 minute expiry for the auth middleware", "agent_response", 1, "s1", "engineer", 1_000);
     await add("JWT refresh flow discussion: rotate refresh tokens", "user_prompt", 2, "s1", "engineer", 2_000);
     await add("JWT validation in another session", "agent_response", 1, "s2", "architect", 3_000);
@@ -152,7 +164,12 @@ describe("UniversalContentStore", () => {
   });
 
   it("finds history after a restart (the full-text index is persisted or rebuilt from the store)", async () => {
-    await services.contentStore.indexContent({ ...base, contentType: "agent_response", content: "the flux capacitor needs 1.21 gigawatts", turnNumber: 1 });
+    await services.contentStore.indexContent({
+      ...base,
+      contentType: "agent_response",
+      content: "the flux capacitor needs 1.21 gigawatts",
+      turnNumber: 1,
+    });
     await services.close();
     services = openProject({ root: project.root, env: project.env });
     const found = await services.contentStore.search("flux capacitor", {}, 5);

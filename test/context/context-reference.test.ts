@@ -67,8 +67,23 @@ describe("renderReference", () => {
 describe("generateReference", () => {
   it("derives topics, entities, hints, type, summary, turn range and tokens from the entries", () => {
     const entries = [
-      entry({ id: "1", contentType: "tool_call", turnNumber: 4, timestamp: 500, keywords: ["jwt", "token"], entities: ["src/auth.ts"], tokenCount: 100 }),
-      entry({ id: "2", contentType: "tool_result", turnNumber: 4, keywords: ["jwt", "expiry"], entities: ["src/auth.ts", "validateToken"], tokenCount: 900 }),
+      entry({
+        id: "1",
+        contentType: "tool_call",
+        turnNumber: 4,
+        timestamp: 500,
+        keywords: ["jwt", "token"],
+        entities: ["src/auth.ts"],
+        tokenCount: 100,
+      }),
+      entry({
+        id: "2",
+        contentType: "tool_result",
+        turnNumber: 4,
+        keywords: ["jwt", "expiry"],
+        entities: ["src/auth.ts", "validateToken"],
+        tokenCount: 900,
+      }),
       entry({ id: "3", contentType: "tool_result", turnNumber: 6, keywords: ["JWT"], tokenCount: 200 }),
     ];
     const generated = generateReference({ id: "r1", sessionId: "s", agentId: "a", entries });

@@ -26,7 +26,12 @@ const base = { sessionId: "s1", agentId: "a", agentType: "engineer" };
 describe("ContextRetriever and the retrieval tools", () => {
   it("expands a reference within its budget, reporting source and truncation", async () => {
     const small = await services.contentStore.indexContent({ ...base, contentType: "tool_result", content: "small result", turnNumber: 1 });
-    const big = await services.contentStore.indexContent({ ...base, contentType: "tool_result", content: "B".repeat(4_000), turnNumber: 2 });
+    const big = await services.contentStore.indexContent({
+      ...base,
+      contentType: "tool_result",
+      content: "B".repeat(4_000),
+      turnNumber: 2,
+    });
     services.contentStore.storeReference({
       id: "ref1",
       type: "tool_results",
@@ -58,10 +63,32 @@ describe("ContextRetriever and the retrieval tools", () => {
   });
 
   it("finds history by search and turn range through the model's tools", async () => {
-    const prompt = await services.contentStore.indexContent({ ...base, contentType: "user_prompt", content: "Why does the flux capacitor overheat?", turnNumber: 1 });
-    await services.contentStore.indexContent({ ...base, contentType: "agent_response", content: "The flux capacitor overheats above 1.21 gigawatts.", turnNumber: 1, parentId: prompt.id });
-    await services.contentStore.indexContent({ ...base, contentType: "agent_response", content: "Unrelated answer about invoices.", turnNumber: 2 });
-    await services.contentStore.indexContent({ ...base, sessionId: "s2", contentType: "user_prompt", content: "flux capacitor in another session", turnNumber: 1 });
+    const prompt = await services.contentStore.indexContent({
+      ...base,
+      contentType: "user_prompt",
+      content: "Why does the flux capacitor overheat?",
+      turnNumber: 1,
+    });
+    await services.contentStore.indexContent({
+      ...base,
+      contentType: "agent_response",
+      content: "The flux capacitor overheats above 1.21 gigawatts.",
+      turnNumber: 1,
+      parentId: prompt.id,
+    });
+    await services.contentStore.indexContent({
+      ...base,
+      contentType: "agent_response",
+      content: "Unrelated answer about invoices.",
+      turnNumber: 2,
+    });
+    await services.contentStore.indexContent({
+      ...base,
+      sessionId: "s2",
+      contentType: "user_prompt",
+      content: "flux capacitor in another session",
+      turnNumber: 1,
+    });
     const retrieved: string[] = [];
     const tools = new ToolRegistry(
       createContextTools({
@@ -82,7 +109,10 @@ describe("ContextRetriever and the retrieval tools", () => {
     expect(search.output.indexOf("gigawatts")).toBeLessThan(search.output.indexOf("invoices") >>> 0);
     expect(search.output.indexOf("Why does the flux")).toBeLessThan(search.output.indexOf("invoices") >>> 0);
 
-    const byType = await tools.run({ id: "2", name: "search_history", input: { query: "flux capacitor", content_type: "user_prompt" } }, context);
+    const byType = await tools.run(
+      { id: "2", name: "search_history", input: { query: "flux capacitor", content_type: "user_prompt" } },
+      context,
+    );
     expect(byType.output).toContain("another session");
     expect(byType.output).not.toContain("gigawatts");
 

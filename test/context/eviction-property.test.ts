@@ -66,7 +66,12 @@ function managerFor(strategyName: "recency" | "topic" | "task", windowTokens: nu
 }
 
 function textResponse(text: string): ModelResponse {
-  return { content: [{ type: "text", text }], stopReason: "end_turn", usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, model: "test" };
+  return {
+    content: [{ type: "text", text }],
+    stopReason: "end_turn",
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    model: "test",
+  };
 }
 
 describe("eviction keeps everything retrievable", () => {
@@ -75,7 +80,8 @@ describe("eviction keeps everything retrievable", () => {
     // would leave a marker as big as it, so the window stayed a few tokens over.
     const recorder = startSession();
     let parent = await recorder.recordPrompt("start", recorder.nextTurn());
-    parent = (await recorder.recordResponse(recorder.nextTurn(), textResponse("A short answer, smaller than a marker."), parent)).responseId;
+    parent = (await recorder.recordResponse(recorder.nextTurn(), textResponse("A short answer, smaller than a marker."), parent))
+      .responseId;
     for (const text of ["first", "second", "third", "fourth", "fifth"]) parent = await recorder.recordPrompt(text, recorder.nextTurn());
     await recorder.recordResponse(recorder.nextTurn(), textResponse("The newest answer. ".repeat(200)), parent);
 
@@ -109,7 +115,14 @@ describe("eviction keeps everything retrievable", () => {
             }
             const turn = recorder.nextTurn();
             const calls =
-              current.kind === "tools" ? current.results.map((_, call) => ({ type: "tool_use" as const, id: `c${index}_${call}`, name: "read_file", input: { path: `f${call}` } })) : [];
+              current.kind === "tools"
+                ? current.results.map((_, call) => ({
+                    type: "tool_use" as const,
+                    id: `c${index}_${call}`,
+                    name: "read_file",
+                    input: { path: `f${call}` },
+                  }))
+                : [];
             const response: ModelResponse = {
               content: current.kind === "answer" ? [{ type: "text", text: current.text }] : calls,
               stopReason: current.kind === "answer" ? "end_turn" : "tool_use",
@@ -121,7 +134,12 @@ describe("eviction keeps everything retrievable", () => {
               const results = [];
               for (const [call, output] of current.results.entries()) {
                 const block = calls[call] as (typeof calls)[number];
-                const entryId = await recorder.recordToolResult(turn, block, { output, permission: "allowed" }, recorded.callIds.get(block.id) ?? parent);
+                const entryId = await recorder.recordToolResult(
+                  turn,
+                  block,
+                  { output, permission: "allowed" },
+                  recorded.callIds.get(block.id) ?? parent,
+                );
                 originals.set(entryId, output);
                 results.push({ call: block, result: { output }, entryId });
               }
@@ -133,8 +151,13 @@ describe("eviction keeps everything retrievable", () => {
             // The window the manager updated in place is the one the store rebuilds (as on resume).
             const session = services.sessions.get(recorder.session.id);
             if (!session) throw new Error("session vanished");
-            const resumed = SessionRecorder.resume({ sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: "a", agentType: "engineer" } }, session);
-            const storedReferences = new Map(services.contentStore.listReferences(session.id).map((reference) => [reference.id, reference]));
+            const resumed = SessionRecorder.resume(
+              { sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: "a", agentType: "engineer" } },
+              session,
+            );
+            const storedReferences = new Map(
+              services.contentStore.listReferences(session.id).map((reference) => [reference.id, reference]),
+            );
             const rebuilt = buildItems(resumed.rows(), storedReferences, (row) => manager.tokensOf(row));
             expect(rebuilt.flatMap((item) => item.messages)).toEqual(prepared.messages);
           }

@@ -9,7 +9,13 @@ import { textTermCounts } from "../../src/parsing/term-counts.js";
 
 function item(kind: ContextItem["kind"], turn: number, text: string, tokens = 100): ContextItem {
   const contentTypes: ContextItem["contentTypes"] =
-    kind === "prompt" ? ["user_prompt"] : kind === "answer" ? ["agent_response"] : kind === "reference" ? ["context_reference"] : ["agent_response", "tool_call", "tool_result"];
+    kind === "prompt"
+      ? ["user_prompt"]
+      : kind === "answer"
+        ? ["agent_response"]
+        : kind === "reference"
+          ? ["context_reference"]
+          : ["agent_response", "tool_call", "tool_result"];
   return { kind, ordinals: [turn * 10], messages: [], entryIds: [`e${turn}`], contentTypes, firstTurn: turn, lastTurn: turn, tokens, text };
 }
 
@@ -18,7 +24,14 @@ const context = (items: ContextItem[], currentTurn: number, preserveRecentTurns 
 
 describe("eviction strategies", () => {
   it("recency evicts oldest first, never preserved types or recent turns", () => {
-    const items = [item("prompt", 1, "p"), item("exchange", 1, "a"), item("exchange", 2, "b"), item("exchange", 3, "c"), item("exchange", 9, "d"), item("exchange", 10, "e")];
+    const items = [
+      item("prompt", 1, "p"),
+      item("exchange", 1, "a"),
+      item("exchange", 2, "b"),
+      item("exchange", 3, "c"),
+      item("exchange", 9, "d"),
+      item("exchange", 10, "e"),
+    ];
     const selected = new RecencyEviction().selectForEviction(context(items, 10), 150);
     expect(selected.map((entry) => entry.text)).toEqual(["a", "b"]);
     const all = new RecencyEviction().selectForEviction(context(items, 10), 10_000);
@@ -39,16 +52,24 @@ describe("eviction strategies", () => {
     const ctx = new AgentContext("a", "architect", "s", items, 10_000, 10, 2, ["plan_workflow"]);
     expect(strategy.selectForEviction(ctx, 250).map((entry) => entry.text)).toEqual(["fix the bug", "read", "fixed it"]);
     expect(strategy.selectForEviction(ctx, 350).map((entry) => entry.text)).toEqual(["fix the bug", "read", "fixed it", "now write docs"]);
-    const signalled = [item("prompt", 1, "plan"), item("exchange", 1, "Plan approved, moving on"), item("prompt", 9, "next"), item("exchange", 9, "recent")];
-    expect(strategy.selectForEviction(new AgentContext("a", "architect", "s", signalled, 10_000, 10, 2, []), 50).map((entry) => entry.text)).toEqual([
-      "plan",
-      "Plan approved, moving on",
-    ]);
+    const signalled = [
+      item("prompt", 1, "plan"),
+      item("exchange", 1, "Plan approved, moving on"),
+      item("prompt", 9, "next"),
+      item("exchange", 9, "recent"),
+    ];
+    expect(
+      strategy.selectForEviction(new AgentContext("a", "architect", "s", signalled, 10_000, 10, 2, []), 50).map((entry) => entry.text),
+    ).toEqual(["plan", "Plan approved, moving on"]);
   });
 
   it("topic clusters evict whole clusters, concluded ones first", () => {
     const embedder = new HashingEmbedder();
-    const strategy = new TopicClusterEviction((text) => embedder.embedCounts(textTermCounts(text)), () => 0, () => 0);
+    const strategy = new TopicClusterEviction(
+      (text) => embedder.embedCounts(textTermCounts(text)),
+      () => 0,
+      () => 0,
+    );
     const items = [
       item("exchange", 1, "jwt token validation expiry jwt token"),
       item("exchange", 2, "database migration schema tables migration"),
@@ -57,8 +78,18 @@ describe("eviction strategies", () => {
       item("exchange", 9, "recent"),
     ];
     const ctx = new AgentContext("a", "academic", "s", items, 10_000, 10, 2, ["research_paper"]);
-    expect(strategy.selectForEviction(ctx, 150).map((entry) => entry.firstTurn).sort()).toEqual([2, 4]);
-    expect(strategy.selectForEviction(ctx, 350).map((entry) => entry.firstTurn).sort()).toEqual([1, 2, 3, 4]);
+    expect(
+      strategy
+        .selectForEviction(ctx, 150)
+        .map((entry) => entry.firstTurn)
+        .sort(),
+    ).toEqual([2, 4]);
+    expect(
+      strategy
+        .selectForEviction(ctx, 350)
+        .map((entry) => entry.firstTurn)
+        .sort(),
+    ).toEqual([1, 2, 3, 4]);
   });
 });
 

@@ -89,11 +89,12 @@ describe("lossless context virtualization", () => {
     expect(requestedRef).toMatch(/^[0-9a-f]{8}$/);
     const reference = services.contentStore.getReference(requestedRef as string);
     expect(reference).toBeDefined();
-    const retrieved = server.requests.at(-1)?.body.messages.at(-1).content.find((block: any) => block.type === "tool_result");
+    const retrieved = server.requests
+      .at(-1)
+      ?.body.messages.at(-1)
+      .content.find((block: any) => block.type === "tool_result");
     expect(retrieved.is_error).toBe(false);
-    const originals = services.contentStore
-      .getByIds(reference?.contentIds ?? [])
-      .filter((entry) => entry.contentType === "tool_result");
+    const originals = services.contentStore.getByIds(reference?.contentIds ?? []).filter((entry) => entry.contentType === "tool_result");
     expect(originals.length).toBeGreaterThan(0);
     // The window is small: the retrieval brings back what fits of the reference, each entry whole. A tool result among
     // them is the original byte for byte.

@@ -41,7 +41,9 @@ describe("QueryAugmenter", () => {
     expect(augmented.excerpts[0]).toMatchObject({ path: "src/auth/jwt.ts", lineRange: [1, 5] });
     expect(augmented.excerpts[0]?.confidence).toBeGreaterThanOrEqual(0.9);
     const text = renderAugmentation(augmented);
-    expect(text).toMatch(/^\[AUTO-RETRIEVED: src\/auth\/jwt\.ts:1-5 \| confidence: (0\.9\d|1\.00)\]\n```typescript\n\/\/ Validates JSON web tokens/);
+    expect(text).toMatch(
+      /^\[AUTO-RETRIEVED: src\/auth\/jwt\.ts:1-5 \| confidence: (0\.9\d|1\.00)\]\n```typescript\n\/\/ Validates JSON web tokens/,
+    );
     expect(text).toContain('[Full file: read_file("src/auth/jwt.ts")]');
     expect(augmented.excerpts.length).toBeLessThanOrEqual(INITIAL_PRIORS.maxExcerpts);
     expect(augmented.summaries.length).toBeLessThanOrEqual(INITIAL_PRIORS.maxSummaries);
@@ -55,14 +57,19 @@ describe("QueryAugmenter", () => {
     });
     const augmented = await prefetcher.augmenter.augment("validate token expiration", 50_000, situation);
     expect(augmented.excerpts).toEqual([]);
-    expect(renderAugmentation(augmented)).toMatch(/^\[RELATED: src\/auth\/jwt\.ts - Validates JSON web tokens and their expiration\., 5 lines\]/);
+    expect(renderAugmentation(augmented)).toMatch(
+      /^\[RELATED: src\/auth\/jwt\.ts - Validates JSON web tokens and their expiration\., 5 lines\]/,
+    );
     const nothing = await prefetcher.augmenter.augment("kubernetes helm chart values", 50_000, situation);
     expect(nothing.excerpts.length + nothing.summaries.length).toBe(0);
   });
 
   it("skips what the window already shows or what is hot, and honours the budget", async () => {
     const prefetcher = createPrefetcher({ services, windowTokens: 200_000 });
-    const shown = await prefetcher.augmenter.augment("validate token expiration", 50_000, { ...situation, pathsInWindow: new Set(["src/auth/jwt.ts"]) });
+    const shown = await prefetcher.augmenter.augment("validate token expiration", 50_000, {
+      ...situation,
+      pathsInWindow: new Set(["src/auth/jwt.ts"]),
+    });
     expect([...shown.excerpts, ...shown.summaries].some((item) => item.path === "src/auth/jwt.ts")).toBe(false);
     const tiny = await prefetcher.augmenter.augment("validate token expiration", 300, situation);
     expect(tiny.tokensUsed).toBeLessThanOrEqual(30);
@@ -89,11 +96,33 @@ describe("QueryAugmenter", () => {
 
   it("never puts an observation or a reflection in front of the model: they are in the request's Conversation Memory already", async () => {
     await services.contentStore.indexContents([
-      { sessionId: "om", agentId: "observer", agentType: "observer", contentType: "observation", content: "- User: the quarterly ledger reconciliation deadline is Friday.", turnNumber: 0 },
-      { sessionId: "om", agentId: "engineer-1", agentType: "engineer", contentType: "user_prompt", content: "When is the quarterly ledger reconciliation deadline?", turnNumber: 1 },
+      {
+        sessionId: "om",
+        agentId: "observer",
+        agentType: "observer",
+        contentType: "observation",
+        content: "- User: the quarterly ledger reconciliation deadline is Friday.",
+        turnNumber: 0,
+      },
+      {
+        sessionId: "om",
+        agentId: "engineer-1",
+        agentType: "engineer",
+        contentType: "user_prompt",
+        content: "When is the quarterly ledger reconciliation deadline?",
+        turnNumber: 1,
+      },
     ]);
-    const prefetcher = createPrefetcher({ services: { codeSearcher: services.codeSearcher, contentStore: services.contentStore }, sessionId: "om", windowTokens: 200_000 });
-    const found = await prefetcher.searcher.search("quarterly ledger reconciliation deadline", { limit: 10, sessionId: "om", budgetMs: 60_000 });
+    const prefetcher = createPrefetcher({
+      services: { codeSearcher: services.codeSearcher, contentStore: services.contentStore },
+      sessionId: "om",
+      windowTokens: 200_000,
+    });
+    const found = await prefetcher.searcher.search("quarterly ledger reconciliation deadline", {
+      limit: 10,
+      sessionId: "om",
+      budgetMs: 60_000,
+    });
     const history = found.candidates.filter((candidate) => candidate.kind === "history");
     expect(history.map((candidate) => candidate.source)).toEqual(["turn 1 · user_prompt"]);
   });

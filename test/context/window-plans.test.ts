@@ -40,7 +40,12 @@ afterEach(async () => {
 });
 
 function answer(text: string): ModelResponse {
-  return { content: [{ type: "text", text }], stopReason: "end_turn", usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, model: "test" };
+  return {
+    content: [{ type: "text", text }],
+    stopReason: "end_turn",
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    model: "test",
+  };
 }
 
 function windowOf(agentId: string, preamble?: string, tokenCounter = new CalibratedTokenCounter()): VirtualContextManager {

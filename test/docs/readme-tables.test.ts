@@ -28,7 +28,8 @@ function program(): Command {
   return buildProgram({ cwd: process.cwd(), env: {}, stdin: sink(), stdout: sink(), stderr: sink(), signal: new AbortController().signal });
 }
 
-const flagsOf = (command: Command) => command.options.flatMap((option) => [option.long, option.short].filter((flag): flag is string => flag !== undefined));
+const flagsOf = (command: Command) =>
+  command.options.flatMap((option) => [option.long, option.short].filter((flag): flag is string => flag !== undefined));
 
 /** Each command a row of the Commands table names (`chat` for `sylk` alone), with the flags the row gives it. */
 function documentedCommands(root: Command): Array<{ row: string; command: string; flags: string[] }> {
@@ -64,11 +65,15 @@ describe("README tables", () => {
       expect(listed.has(command.name()), `sylk ${command.name()} is missing from the README's Commands table`).toBe(true);
       const flags = new Set(documented.filter((entry) => entry.command === command.name()).flatMap((entry) => entry.flags));
       for (const option of command.options) {
-        expect(flags.has(option.long as string), `${option.long} of sylk ${command.name()} is missing from the README's Commands table`).toBe(true);
+        expect(
+          flags.has(option.long as string),
+          `${option.long} of sylk ${command.name()} is missing from the README's Commands table`,
+        ).toBe(true);
       }
     }
     const globalFlags = new Set(documented.flatMap((entry) => entry.flags));
-    for (const option of root.options) expect(globalFlags.has(option.long as string), `${option.long} is missing from the README's Commands table`).toBe(true);
+    for (const option of root.options)
+      expect(globalFlags.has(option.long as string), `${option.long} is missing from the README's Commands table`).toBe(true);
   });
 
   it("Slash commands: each row is a registered command's usage, and every registered command has a row", () => {

@@ -30,7 +30,6 @@ describe("resolveLinks", () => {
     mkdirSync(at("real/sub"));
     symlinkSync("real/sub", at("sub-link"));
     expect(resolveLinks(`${project.root}/sub-link/../gone.txt`)).toBe(at("real/gone.txt")); // not normalised first, as join would
-
   });
 
   it("throws LinkLoopError on a loop", () => {

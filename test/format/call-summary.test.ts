@@ -3,7 +3,9 @@ import { summariseCall } from "../../src/format/call-summary.js";
 
 describe("a tool call on one line", () => {
   it("says what a search looks for and where", () => {
-    expect(summariseCall("grep", { pattern: "export function isIdentifierName", path: "packages" })).toBe('"export function isIdentifierName" in packages');
+    expect(summariseCall("grep", { pattern: "export function isIdentifierName", path: "packages" })).toBe(
+      '"export function isIdentifierName" in packages',
+    );
     expect(summariseCall("grep", { pattern: "TODO", glob: "*.ts" })).toBe('"TODO" (*.ts)');
     expect(summariseCall("glob", { pattern: "src/**/*.test.ts" })).toBe('"src/**/*.test.ts"');
   });

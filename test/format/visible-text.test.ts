@@ -30,11 +30,26 @@ describe("visibleText", () => {
   });
 
   it("escapes the characters that reorder or hide text: bidi, zero-width, word joiner, BOM, tags", () => {
-    const reordering = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u061c"];
+    const reordering = [
+      "\u202a",
+      "\u202b",
+      "\u202c",
+      "\u202d",
+      "\u202e",
+      "\u2066",
+      "\u2067",
+      "\u2068",
+      "\u2069",
+      "\u200e",
+      "\u200f",
+      "\u061c",
+    ];
     const hiding = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u2028", "\u2029"];
     for (const character of [...reordering, ...hiding]) {
       const code = character.charCodeAt(0).toString(16).padStart(4, "0");
-      expect(visible(`a${character}b`), `U+${code}`).toBe(code.length === 4 && character.charCodeAt(0) <= 0xff ? `a\\x${code.slice(2)}b` : `a\\u${code}b`);
+      expect(visible(`a${character}b`), `U+${code}`).toBe(
+        code.length === 4 && character.charCodeAt(0) <= 0xff ? `a\\x${code.slice(2)}b` : `a\\u${code}b`,
+      );
     }
     // Tag characters spell hidden ASCII ("ASCII smuggling").
     expect(visible("ok\u{e0069}\u{e0067}")).toBe("ok\\u{e0069}\\u{e0067}");
@@ -83,22 +98,44 @@ describe("visibleText", () => {
 
   it("is idempotent, leaves nothing a terminal acts on, and Ink's width of the result is its length for ASCII input", () => {
     const characters = fc.oneof(
-      fc.constantFrom("\u001b", "\r", "\n", "\t", "\u0007", "\u009b", "\u202e", "\u200b", "\u2066", "\ufeff", "\u200d", "👩", "日", "[", "m", ";"),
+      fc.constantFrom(
+        "\u001b",
+        "\r",
+        "\n",
+        "\t",
+        "\u0007",
+        "\u009b",
+        "\u202e",
+        "\u200b",
+        "\u2066",
+        "\ufeff",
+        "\u200d",
+        "👩",
+        "日",
+        "[",
+        "m",
+        ";",
+      ),
       fc.string({ unit: "grapheme-ascii", maxLength: 3 }),
       fc.string({ unit: "binary", maxLength: 2 }),
     );
     fc.assert(
-      fc.property(fc.array(characters, { maxLength: 40 }), fc.boolean(), fc.constantFrom("expand", "escape", "keep") as fc.Arbitrary<"expand" | "escape" | "keep">, (parts, newlines, tabs) => {
-        const text = parts.join("");
-        const once = visible(text, { newlines, tabs });
-        expect(visible(once, { newlines, tabs })).toBe(once);
-        const allowed = new Set([...(newlines ? ["\n"] : []), ...(tabs === "keep" ? ["\t"] : [])]);
-        const left = [...once].filter((character) => UNSAFE.test(character) && !allowed.has(character) && character !== "\u200d");
-        expect(left).toEqual([]);
-        if (/^[\x00-\x7f]*$/.test(text) && tabs !== "keep") {
-          for (const line of once.split("\n")) expect(stringWidth(line)).toBe(line.length);
-        }
-      }),
+      fc.property(
+        fc.array(characters, { maxLength: 40 }),
+        fc.boolean(),
+        fc.constantFrom("expand", "escape", "keep") as fc.Arbitrary<"expand" | "escape" | "keep">,
+        (parts, newlines, tabs) => {
+          const text = parts.join("");
+          const once = visible(text, { newlines, tabs });
+          expect(visible(once, { newlines, tabs })).toBe(once);
+          const allowed = new Set([...(newlines ? ["\n"] : []), ...(tabs === "keep" ? ["\t"] : [])]);
+          const left = [...once].filter((character) => UNSAFE.test(character) && !allowed.has(character) && character !== "\u200d");
+          expect(left).toEqual([]);
+          if (/^[\x00-\x7f]*$/.test(text) && tabs !== "keep") {
+            for (const line of once.split("\n")) expect(stringWidth(line)).toBe(line.length);
+          }
+        },
+      ),
     );
   });
 });

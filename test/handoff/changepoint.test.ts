@@ -4,7 +4,7 @@ import { fitChangepointExhaustively } from "../helpers/changepoint-exhaustive.js
 import { mulberry32 } from "../helpers/random-vectors.js";
 
 const gaussian = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-const hinge = (tokens: number, onset: number) => 0.9 - 0.012 * Math.max(0, tokens - onset) / 1000;
+const hinge = (tokens: number, onset: number) => 0.9 - (0.012 * Math.max(0, tokens - onset)) / 1000;
 
 describe("fitChangepoint", () => {
   it("recovers a noiseless hinge exactly, also with the onset between two observed sizes", () => {
@@ -33,7 +33,10 @@ describe("fitChangepoint", () => {
 
   it("finds a real decline in the same noise", () => {
     const random = mulberry32(7);
-    const points = Array.from({ length: 40 }, (_, i) => ({ tokens: 8000 + i * 3000, quality: hinge(8000 + i * 3000, 70_000) + 0.05 * gaussian(random) }));
+    const points = Array.from({ length: 40 }, (_, i) => ({
+      tokens: 8000 + i * 3000,
+      quality: hinge(8000 + i * 3000, 70_000) + 0.05 * gaussian(random),
+    }));
     const fit = fitChangepoint(points);
     expect(fit.onsetTokens).toBeGreaterThan(55_000);
     expect(fit.onsetTokens).toBeLessThan(85_000);
@@ -101,6 +104,12 @@ describe("fitChangepoint", () => {
 
   it("too few points are a constant", () => {
     expect(fitChangepoint([]).maxTokens).toBe(0);
-    expect(fitChangepoint([{ tokens: 1, quality: 1 }, { tokens: 2, quality: 0.5 }, { tokens: 3, quality: 0.1 }]).onsetTokens).toBeUndefined();
+    expect(
+      fitChangepoint([
+        { tokens: 1, quality: 1 },
+        { tokens: 2, quality: 0.5 },
+        { tokens: 3, quality: 0.1 },
+      ]).onsetTokens,
+    ).toBeUndefined();
   });
 });

@@ -28,7 +28,10 @@ const profile = (overrides: Partial<AgentHandoffProfile> = {}): AgentHandoffProf
  * not conditioned on the instance): what each condition does is easiest to
  * see there. The learned-onset prior, the default, has its own tests below.
  */
-function unconditioned(profile: AgentHandoffProfile, options: ConstructorParameters<typeof DegradationDetector>[1] = {}): DegradationDetector {
+function unconditioned(
+  profile: AgentHandoffProfile,
+  options: ConstructorParameters<typeof DegradationDetector>[1] = {},
+): DegradationDetector {
   return new DegradationDetector(profile, { priorShape: "plateau-then-decline", ...options });
 }
 
@@ -78,7 +81,7 @@ describe("DegradationDetector", () => {
   it("a slow significant decline that stays above the degraded line fires declining_trend", () => {
     // The degraded line sits 0.27 under the peak; the decline flattens 0.2 under it, so only the trend can fire.
     const lenient = profile({ onsetTokens: 1e6, degradedFraction: 0.7 });
-    const decline = (tokens: number) => 0.9 - Math.min(0.2, Math.max(0, tokens - 50_000) * 0.004 / 1000);
+    const decline = (tokens: number) => 0.9 - Math.min(0.2, (Math.max(0, tokens - 50_000) * 0.004) / 1000);
     const fired = run(unconditioned(lenient), decline, 60).fired;
     expect(fired?.condition).toBe("declining_trend");
     expect(fired!.current.mean).toBeGreaterThan(fired!.threshold);
@@ -125,7 +128,7 @@ describe("DegradationDetector", () => {
     const random = mulberry32(3);
     let context = 8000;
     for (let turn = 0; turn < 40; turn++) {
-      detector.observe(context, 0.9 - Math.max(0, context - 70_000) * 0.01 / 1000 + 0.02 * gaussian(random));
+      detector.observe(context, 0.9 - (Math.max(0, context - 70_000) * 0.01) / 1000 + 0.02 * gaussian(random));
       context += 3000;
     }
     const summary = detector.summary();
@@ -143,7 +146,7 @@ describe("DegradationDetector", () => {
     for (let seed = 1; seed <= 10; seed++) {
       const random = mulberry32(seed);
       const detector = unconditioned(profile({ onsetTokens: 1e6 }));
-      const fired = run(detector, (tokens) => 0.9 - Math.max(0, tokens - 50_000) * 0.015 / 1000 + 0.03 * gaussian(random), 60).fired;
+      const fired = run(detector, (tokens) => 0.9 - (Math.max(0, tokens - 50_000) * 0.015) / 1000 + 0.03 * gaussian(random), 60).fired;
       expect(fired).toBeDefined();
       const summary = detector.summary();
       expect(summary.onsetTokens !== undefined || summary.onsetUnknown === true).toBe(true);

@@ -9,7 +9,11 @@ function matern(distance: number, h: GpHyperparameters): number {
 }
 
 const H: GpHyperparameters = { lengthScale: 10, signalVariance: 0.04, noiseVariance: 0.01 };
-const fixedGrid = (h: GpHyperparameters) => ({ lengthScales: [h.lengthScale], signalVariances: [h.signalVariance], noiseVariances: [h.noiseVariance] });
+const fixedGrid = (h: GpHyperparameters) => ({
+  lengthScales: [h.lengthScale],
+  signalVariances: [h.signalVariance],
+  noiseVariances: [h.noiseVariance],
+});
 const prior = () => 0.5;
 
 describe("InducingPointGP against closed forms", () => {
@@ -45,7 +49,8 @@ describe("InducingPointGP against closed forms", () => {
     const x = 15;
     const k = [matern(x - 10, H), matern(x - 18, H)];
     const alpha = [inverse[0]![0]! * r[0]! + inverse[0]![1]! * r[1]!, inverse[1]![0]! * r[0]! + inverse[1]![1]! * r[1]!];
-    const quadratic = k[0]! * (inverse[0]![0]! * k[0]! + inverse[0]![1]! * k[1]!) + k[1]! * (inverse[1]![0]! * k[0]! + inverse[1]![1]! * k[1]!);
+    const quadratic =
+      k[0]! * (inverse[0]![0]! * k[0]! + inverse[0]![1]! * k[1]!) + k[1]! * (inverse[1]![0]! * k[0]! + inverse[1]![1]! * k[1]!);
     const prediction = gp.predict(x);
     expect(prediction.mean).toBeCloseTo(0.5 + k[0]! * alpha[0]! + k[1]! * alpha[1]!, 12);
     expect(prediction.variance).toBeCloseTo(H.signalVariance - quadratic, 12);
@@ -53,7 +58,8 @@ describe("InducingPointGP against closed forms", () => {
     const joint = gp.predictJoint(12, 16);
     const kA = [matern(2, H), matern(-6, H)];
     const kB = [matern(6, H), matern(-2, H)];
-    const cross = kA[0]! * (inverse[0]![0]! * kB[0]! + inverse[0]![1]! * kB[1]!) + kA[1]! * (inverse[1]![0]! * kB[0]! + inverse[1]![1]! * kB[1]!);
+    const cross =
+      kA[0]! * (inverse[0]![0]! * kB[0]! + inverse[0]![1]! * kB[1]!) + kA[1]! * (inverse[1]![0]! * kB[0]! + inverse[1]![1]! * kB[1]!);
     expect(joint.covariance).toBeCloseTo(matern(4, H) - cross, 12);
     expect(joint.a.mean).toBeCloseTo(gp.predict(12).mean, 12);
     expect(joint.b.variance).toBeCloseTo(gp.predict(16).variance, 12);
@@ -63,7 +69,9 @@ describe("InducingPointGP against closed forms", () => {
     const gp = new InducingPointGP({ priorMean: prior, grid: fixedGrid(H) });
     const xs = [5, 12, 30];
     const ys = [0.6, 0.45, 0.3];
-    xs.forEach((x, i) => { gp.add(x, ys[i]!); });
+    xs.forEach((x, i) => {
+      gp.add(x, ys[i]!);
+    });
     const K = xs.map((xi, i) => xs.map((xj, j) => matern(xi - xj, H) + (i === j ? H.noiseVariance : 0)));
     const [[a, b, c], [d, e, f], [g, h, i]] = K as [[number, number, number], [number, number, number], [number, number, number]];
     const determinant = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
@@ -74,7 +82,8 @@ describe("InducingPointGP against closed forms", () => {
     ];
     const r = ys.map((y) => y - 0.5);
     let quadratic = 0;
-    for (let row = 0; row < 3; row++) for (let col = 0; col < 3; col++) quadratic += (r[row]! * adjugate[row]![col]! * r[col]!) / determinant;
+    for (let row = 0; row < 3; row++)
+      for (let col = 0; col < 3; col++) quadratic += (r[row]! * adjugate[row]![col]! * r[col]!) / determinant;
     const expected = -0.5 * quadratic - 0.5 * Math.log(determinant) - 1.5 * Math.log(2 * Math.PI);
     expect(gp.logMarginalLikelihood(H)).toBeCloseTo(expected, 10);
   });
@@ -84,11 +93,16 @@ describe("InducingPointGP against closed forms", () => {
       const random = mulberry32(11);
       const gp = new InducingPointGP({ priorMean: () => 0.9, offsetVariance });
       for (let i = 0; i < 40; i++) gp.add(8 + i * 2.5, 0.85 - Math.max(0, i - 25) * 0.03 + 0.08 * (random() - 0.5));
-      const grid = { lengthScales: [8, 16, 32, 64, 128], signalVariances: [0.0025, 0.01, 0.04, 0.16], noiseVariances: [0.000625, 0.0025, 0.01, 0.04] };
+      const grid = {
+        lengthScales: [8, 16, 32, 64, 128],
+        signalVariances: [0.0025, 0.01, 0.04, 0.16],
+        noiseVariances: [0.000625, 0.0025, 0.01, 0.04],
+      };
       let best = Number.NEGATIVE_INFINITY;
       for (const lengthScale of grid.lengthScales)
         for (const signalVariance of grid.signalVariances)
-          for (const noiseVariance of grid.noiseVariances) best = Math.max(best, gp.logMarginalLikelihood({ lengthScale, signalVariance, noiseVariance }));
+          for (const noiseVariance of grid.noiseVariances)
+            best = Math.max(best, gp.logMarginalLikelihood({ lengthScale, signalVariance, noiseVariance }));
       expect(gp.logMarginalLikelihood(gp.hyperparameters)).toBeCloseTo(best, 9);
     }
   });

@@ -48,7 +48,9 @@ describe("profile statistics", () => {
         expect(summed[key].sum).toBeCloseTo(sequence[key].sum, 6);
         expect(summed[key].sumSquares).toBeCloseTo(sequence[key].sumSquares, 6);
       }
-      summed.preparedArms.forEach((arm, index) => { expect(arm.rewardSum).toBeCloseTo(sequence.preparedArms[index]!.rewardSum, 9); });
+      summed.preparedArms.forEach((arm, index) => {
+        expect(arm.rewardSum).toBeCloseTo(sequence.preparedArms[index]!.rewardSum, 9);
+      });
     }
   });
 
@@ -71,8 +73,16 @@ describe("profile statistics", () => {
 
 describe("pooledProfile", () => {
   const rows = (): Array<{ agentType: string; model: string; statistics: ProfileStatistics }> => [
-    { agentType: "engineer", model: "m1", statistics: statisticsOf(summary({ peakQuality: 0.7, onsetTokens: 40_000 }), summary({ peakQuality: 0.9, onsetTokens: 60_000 })) },
-    { agentType: "engineer", model: "m2", statistics: statisticsOf(...[0.85, 0.95, 0.9, 0.9].map((peakQuality) => summary({ peakQuality, onsetTokens: 30_000 }))) },
+    {
+      agentType: "engineer",
+      model: "m1",
+      statistics: statisticsOf(summary({ peakQuality: 0.7, onsetTokens: 40_000 }), summary({ peakQuality: 0.9, onsetTokens: 60_000 })),
+    },
+    {
+      agentType: "engineer",
+      model: "m2",
+      statistics: statisticsOf(...[0.85, 0.95, 0.9, 0.9].map((peakQuality) => summary({ peakQuality, onsetTokens: 30_000 }))),
+    },
     { agentType: "designer", model: "m1", statistics: statisticsOf(summary({ peakQuality: 0.5, onsetTokens: 90_000 })) },
   ];
 
@@ -112,38 +122,60 @@ describe("pooledProfile", () => {
   it("censored bounds raise the onset only where they exceed it, and not from sessions that never degraded", () => {
     const base = [summary({ onsetTokens: 50_000 }), summary({ onsetTokens: 52_000 }), summary({ onsetTokens: 48_000 })];
     const onsetWith = (...more: InstanceSummary[]) =>
-      pooledProfile({ agentType: "e", model: "m", windowTokens: 100_000, rows: [{ agentType: "e", model: "m", statistics: statisticsOf(...base, ...more) }], pooling: false }).onsetTokens;
+      pooledProfile({
+        agentType: "e",
+        model: "m",
+        windowTokens: 100_000,
+        rows: [{ agentType: "e", model: "m", statistics: statisticsOf(...base, ...more) }],
+        pooling: false,
+      }).onsetTokens;
     const plain = onsetWith();
     expect(onsetWith(summary({ onsetTokens: undefined, maxTokens: 20_000 }))).toBeCloseTo(plain, -2);
-    expect(onsetWith(summary({ onsetTokens: undefined, maxTokens: 62_000 }), summary({ onsetTokens: undefined, maxTokens: 62_000 }))).toBeGreaterThan(plain + 1000);
+    expect(
+      onsetWith(summary({ onsetTokens: undefined, maxTokens: 62_000 }), summary({ onsetTokens: undefined, maxTokens: 62_000 })),
+    ).toBeGreaterThan(plain + 1000);
     expect(onsetWith(summary({ onsetTokens: undefined, maxTokens: 400_000 }))).toBeCloseTo(plain, -2);
   });
 
   it("the degraded fraction is clamped to [0.6, 0.95]", () => {
     const noisy = statisticsOf(...Array.from({ length: 30 }, () => summary({ plateauNoise: 0.3 })));
     const quiet = statisticsOf(...Array.from({ length: 30 }, () => summary({ plateauNoise: 0 })));
-    const of = (statistics: ProfileStatistics) => pooledProfile({ agentType: "e", model: "m", windowTokens: 1e5, rows: [{ agentType: "e", model: "m", statistics }] }).degradedFraction;
+    const of = (statistics: ProfileStatistics) =>
+      pooledProfile({ agentType: "e", model: "m", windowTokens: 1e5, rows: [{ agentType: "e", model: "m", statistics }] }).degradedFraction;
     expect(of(noisy)).toBe(0.6);
     expect(of(quiet)).toBe(0.95);
   });
 
   it("picks the best prepared arm once each has 3 results; Thompson-samples before", () => {
-    const results = (fraction: number, reward: number, count: number) => Array.from({ length: count }, () => summary({ preparedFraction: fraction, earlyQuality: reward }));
+    const results = (fraction: number, reward: number, count: number) =>
+      Array.from({ length: count }, () => summary({ preparedFraction: fraction, earlyQuality: reward }));
     const settled = statisticsOf(...results(0.15, 0.6, 3), ...results(0.25, 0.7, 3), ...results(0.4, 0.9, 3));
     const rowsOf = (statistics: ProfileStatistics) => [{ agentType: "e", model: "m", statistics }];
     const random = mulberry32(1);
-    for (let draw = 0; draw < 20; draw++) expect(pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: rowsOf(settled), random }).preparedFraction).toBe(0.4);
+    for (let draw = 0; draw < 20; draw++)
+      expect(pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: rowsOf(settled), random }).preparedFraction).toBe(0.4);
     const young = statisticsOf(...results(0.4, 0.9, 1));
-    const chosen = new Set(Array.from({ length: 60 }, () => pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: rowsOf(young), random }).preparedFraction));
+    const chosen = new Set(
+      Array.from(
+        { length: 60 },
+        () => pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: rowsOf(young), random }).preparedFraction,
+      ),
+    );
     expect(chosen.size).toBeGreaterThan(1);
     expect(pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: rowsOf(young) }).preparedFraction).toBe(0.4);
   });
 
   it("keeps the prepared size within [2,000 tokens, 30 % of the window]", () => {
     const early = statisticsOf(...Array.from({ length: 40 }, () => summary({ onsetTokens: 4000 })));
-    expect(pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: [{ agentType: "e", model: "m", statistics: early }] }).optimalPreparedSize).toBe(2000);
+    expect(
+      pooledProfile({ agentType: "e", model: "m", windowTokens: 2e5, rows: [{ agentType: "e", model: "m", statistics: early }] })
+        .optimalPreparedSize,
+    ).toBe(2000);
     const late = statisticsOf(...Array.from({ length: 40 }, () => summary({ onsetTokens: 2_000_000 })));
-    expect(pooledProfile({ agentType: "e", model: "m", windowTokens: 1e6, rows: [{ agentType: "e", model: "m", statistics: late }] }).optimalPreparedSize).toBeCloseTo(300_000, 6);
+    expect(
+      pooledProfile({ agentType: "e", model: "m", windowTokens: 1e6, rows: [{ agentType: "e", model: "m", statistics: late }] })
+        .optimalPreparedSize,
+    ).toBeCloseTo(300_000, 6);
   });
 });
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { AGENT_TYPES, categoryOf, degradationActionOf, isAgentType } from "../../src/roles/agent-types.js";
-import { buildHandoffState, isHandoffAgentType, renderHandoffState, type PreparedContextSnapshot } from "../../src/handoff/handoff-state.js";
+import {
+  buildHandoffState,
+  isHandoffAgentType,
+  renderHandoffState,
+  type PreparedContextSnapshot,
+} from "../../src/handoff/handoff-state.js";
 
 const SNAPSHOT: PreparedContextSnapshot = {
   sessionId: "s-1",
@@ -93,8 +98,14 @@ describe("handoff states", () => {
         { turn_number: 9, role: "user", summary: "Now document it." },
       ],
     });
-    expect(buildHandoffState("designer", SNAPSHOT, metadata)).toMatchObject({ components_created: ["test/status.test.ts"], design_decisions: SNAPSHOT.decisions });
-    expect(buildHandoffState("inspector", SNAPSHOT, metadata)).toMatchObject({ checks_performed: ["Add the flag"], pending_issues: [{ description: "tsc fails in unrelated file" }] });
+    expect(buildHandoffState("designer", SNAPSHOT, metadata)).toMatchObject({
+      components_created: ["test/status.test.ts"],
+      design_decisions: SNAPSHOT.decisions,
+    });
+    expect(buildHandoffState("inspector", SNAPSHOT, metadata)).toMatchObject({
+      checks_performed: ["Add the flag"],
+      pending_issues: [{ description: "tsc fails in unrelated file" }],
+    });
   });
 
   it("renders what the new instance's window starts with", () => {

@@ -23,7 +23,10 @@ describe("TurnQualityTracker", () => {
   it("counts each kind of failed call once, by what went wrong", () => {
     const tracker = new TurnQualityTracker();
     tracker.startTurn(1);
-    tracker.toolResult({ name: "edit_file", input: { path: "a.ts", old_string: "x", new_string: "y" } }, { ...failed, failure: "edit_miss" });
+    tracker.toolResult(
+      { name: "edit_file", input: { path: "a.ts", old_string: "x", new_string: "y" } },
+      { ...failed, failure: "edit_miss" },
+    );
     tracker.toolResult({ name: "read_file", input: { path: "gone.ts" } }, { ...failed, failure: "missing_file" });
     tracker.toolResult({ name: "nope", input: {} }, { ...failed, failure: "malformed_input" });
     tracker.toolResult({ name: "run_command", input: { command: "rm -rf /" } }, { permission: "denied", isError: true });

@@ -62,7 +62,12 @@ export function fitChangepointExhaustively(
   mean = n === 0 ? 0 : mean / n;
   let sse0 = 0;
   for (const y of ys) sse0 += (y - mean) ** 2;
-  const constant: ChangepointFit = { plateau: mean, declineRatePerKiloToken: 0, plateauNoise: robustSd(ys.map((y) => y - mean)), maxTokens };
+  const constant: ChangepointFit = {
+    plateau: mean,
+    declineRatePerKiloToken: 0,
+    plateauNoise: robustSd(ys.map((y) => y - mean)),
+    maxTokens,
+  };
   if (n < MIN_POINTS || sse0 === 0) return constant;
 
   const best = bestHinge(xs, ys);
@@ -91,7 +96,9 @@ function robustSd(residuals: number[]): number {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length / 2;
-  return sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[Math.floor(middle)] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**

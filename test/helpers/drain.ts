@@ -19,6 +19,8 @@ export async function drain<Value, Result>(
 }
 
 /** Runs the project's indexer to completion: what it did. */
-export async function drainIndex(services: { indexer: { run(signal?: AbortSignal): AsyncGenerator<unknown, IndexSummary> } }): Promise<IndexSummary> {
+export async function drainIndex(services: {
+  indexer: { run(signal?: AbortSignal): AsyncGenerator<unknown, IndexSummary> };
+}): Promise<IndexSummary> {
   return (await drain(services.indexer.run())).result;
 }

@@ -62,9 +62,7 @@ export interface StatusOptions {
   shouldRetry?: boolean;
 }
 
-export type ScriptedBlock =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+export type ScriptedBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
 /** The plain data behind a scripted response. */
 export interface ReplySpec {
@@ -211,9 +209,19 @@ function stepOf(spec: Readonly<ReplySpec>, body: any): PlannedStep {
     if (retryAfterMs !== undefined) headers["retry-after-ms"] = String(retryAfterMs);
     if (retryAfterSeconds !== undefined) headers["retry-after"] = String(retryAfterSeconds);
     if (shouldRetry !== undefined) headers["x-should-retry"] = String(shouldRetry);
-    return { status: code, errorType, message: message ?? `fake Anthropic server: scripted ${code}`, headers, delayMs: spec.delayMs, dropConnection: spec.dropConnection };
+    return {
+      status: code,
+      errorType,
+      message: message ?? `fake Anthropic server: scripted ${code}`,
+      headers,
+      delayMs: spec.delayMs,
+      dropConnection: spec.dropConnection,
+    };
   }
-  const outputChars = spec.blocks.reduce((n, b) => n + (b.type === "text" ? b.text.length : JSON.stringify(b.input).length + b.name.length), 0);
+  const outputChars = spec.blocks.reduce(
+    (n, b) => n + (b.type === "text" ? b.text.length : JSON.stringify(b.input).length + b.name.length),
+    0,
+  );
   return {
     blocks: spec.blocks,
     stopReason: spec.stopReason,

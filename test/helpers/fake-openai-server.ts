@@ -40,12 +40,15 @@ export async function startFakeOpenAIServer(): Promise<FakeOpenAIServer> {
       // The model list (what `sylk doctor` asks) is answered without a script.
       if (request.method === "GET" && (request.url ?? "").split("?")[0] === "/v1/models") {
         response.writeHead(200, { "content-type": "application/json" });
-        return response.end(JSON.stringify({ object: "list", data: [{ id: "local-model", object: "model", created: 0, owned_by: "fake" }] }));
+        return response.end(
+          JSON.stringify({ object: "list", data: [{ id: "local-model", object: "model", created: 0, owned_by: "fake" }] }),
+        );
       }
       const script = queue.shift();
       if (!script) return error(response, 500, "fake OpenAI server: no scripted response left");
       if (script.status) {
-        const retryAfter: Record<string, string> = script.retryAfterSeconds !== undefined ? { "retry-after": String(script.retryAfterSeconds) } : {};
+        const retryAfter: Record<string, string> =
+          script.retryAfterSeconds !== undefined ? { "retry-after": String(script.retryAfterSeconds) } : {};
         return error(response, script.status, `scripted ${script.status}`, retryAfter);
       }
       respond(response, body, script);
@@ -84,10 +87,19 @@ function respond(response: ServerResponse, body: { model: string }, script: Open
   (script.toolCalls ?? []).forEach((call, index) => {
     chunks.push({
       ...base,
-      choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null }],
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] },
+          finish_reason: null,
+        },
+      ],
     });
     for (const piece of JSON.stringify(call.arguments).match(/.{1,7}/gs) ?? []) {
-      chunks.push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }] });
+      chunks.push({
+        ...base,
+        choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }],
+      });
     }
   });
   chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: script.toolCalls?.length ? "tool_calls" : "stop" }] });

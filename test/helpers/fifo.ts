@@ -17,7 +17,10 @@ export interface PlantedFifo {
  */
 export function plantFifo(path: string, releaseAfterMs = 10_000): PlantedFifo {
   execFileSync("mkfifo", [path]);
-  const guard = spawn("sh", ["-c", `sleep ${releaseAfterMs / 1000}; exec 3>"$1"; sleep 1`, "guard", path], { stdio: "ignore", detached: true });
+  const guard = spawn("sh", ["-c", `sleep ${releaseAfterMs / 1000}; exec 3>"$1"; sleep 1`, "guard", path], {
+    stdio: "ignore",
+    detached: true,
+  });
   return {
     path,
     remove() {

@@ -41,7 +41,10 @@ export async function requestAndLeave(socketPath: string, request: string, round
  * takes it, until the server closes the connection; returns how much was
  * written and the first line the server answered, if any.
  */
-export async function sendEndlessLine(socketPath: string, limitBytes = 256 << 20): Promise<{ written: number; closed: boolean; answer: string | undefined }> {
+export async function sendEndlessLine(
+  socketPath: string,
+  limitBytes = 256 << 20,
+): Promise<{ written: number; closed: boolean; answer: string | undefined }> {
   const socket = await connectTo(socketPath);
   const megabyte = Buffer.alloc(1 << 20, "x");
   let received = "";

@@ -39,7 +39,10 @@ export async function holdIndexLock(
   child.stdout?.setEncoding("utf8");
   child.stdout?.on("data", (chunk: string) => (output += chunk));
   while (!output.includes("\n")) {
-    const [event] = await Promise.race([once(child.stdout as NodeJS.ReadableStream, "data").then(() => ["data"]), once(child, "exit").then(() => ["exit"])]);
+    const [event] = await Promise.race([
+      once(child.stdout as NodeJS.ReadableStream, "data").then(() => ["data"]),
+      once(child, "exit").then(() => ["exit"]),
+    ]);
     if (event === "exit") throw new Error("the lock holder exited before saying whether it got the lock");
   }
   return {

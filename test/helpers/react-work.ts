@@ -24,18 +24,20 @@ export function countReactWork(): void {
   const cancel = scheduler.unstable_cancelCallback;
   scheduler.unstable_scheduleCallback = (priority, callback, options) => {
     const ref: { task?: object } = {};
-    const tracked = (step: Continuation): Continuation => (didTimeout) => {
-      let next: ReturnType<Continuation>;
-      try {
-        next = step(didTimeout);
-      } catch (error) {
+    const tracked =
+      (step: Continuation): Continuation =>
+      (didTimeout) => {
+        let next: ReturnType<Continuation>;
+        try {
+          next = step(didTimeout);
+        } catch (error) {
+          if (ref.task) pending.delete(ref.task);
+          throw error;
+        }
+        if (typeof next === "function") return tracked(next);
         if (ref.task) pending.delete(ref.task);
-        throw error;
-      }
-      if (typeof next === "function") return tracked(next);
-      if (ref.task) pending.delete(ref.task);
-      return next;
-    };
+        return next;
+      };
     ref.task = schedule(priority, tracked(callback), options);
     pending.add(ref.task);
     return ref.task;

@@ -16,7 +16,10 @@ export interface CliResult {
  * `timeoutMs`: kill it then (SIGKILL, since a hung read ignores SIGTERM), so that a hang
  * fails the test instead of holding the suite.
  */
-export function runCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = startCli(args, options);
     let stdout = "";

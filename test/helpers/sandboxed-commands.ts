@@ -10,7 +10,10 @@ import type { ToolDefinition } from "../../src/agent/tools/tool.js";
 import { ToolRegistry, type Approver, type ToolRunResult } from "../../src/agent/tools/tool-registry.js";
 
 /** Whether bubblewrap can make a sandbox here; the tests that need one skip, saying why, when it cannot. */
-export const bubblewrap = process.platform === "linux" ? probeBubblewrap(process.env) : ({ ok: false, reason: `bubblewrap tests run on Linux, not ${process.platform}` } as const);
+export const bubblewrap =
+  process.platform === "linux"
+    ? probeBubblewrap(process.env)
+    : ({ ok: false, reason: `bubblewrap tests run on Linux, not ${process.platform}` } as const);
 
 export interface SandboxedRegistryOptions {
   /** HOME and SYLK_HOME as the sandbox sees them (default: this process's). */
@@ -38,8 +41,17 @@ export function sandboxedRegistry(root: string, options: SandboxedRegistryOption
   });
   if (sandbox.status.state !== "on") throw new Error(`no sandbox: ${JSON.stringify(sandbox.status)}`);
   const integrity = options.integrity ?? new RepositoryIntegrity(env);
-  const tool = createRunCommandTool({ sandbox, networkFor: options.network ?? (() => false), integrity, processes: new CommandProcesses() });
-  const registry = new ToolRegistry([tool, ...(options.tools ?? [])], new PermissionPolicy(options.mode ?? "bypass", options.rules), options.approver);
+  const tool = createRunCommandTool({
+    sandbox,
+    networkFor: options.network ?? (() => false),
+    integrity,
+    processes: new CommandProcesses(),
+  });
+  const registry = new ToolRegistry(
+    [tool, ...(options.tools ?? [])],
+    new PermissionPolicy(options.mode ?? "bypass", options.rules),
+    options.approver,
+  );
   const context = { root, signal: new AbortController().signal, extraDirectories: [] };
   return {
     sandbox,

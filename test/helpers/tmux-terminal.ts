@@ -36,7 +36,10 @@ export interface TmuxTerminal {
  * The real `bin/sylk.js` in a real terminal: a detached tmux session of its
  * own server (a private socket), so tests drive what a user would see.
  */
-export function startSylkInTmux(args: string[], options: { cwd: string; env: Record<string, string | undefined>; columns?: number; rows?: number }): TmuxTerminal {
+export function startSylkInTmux(
+  args: string[],
+  options: { cwd: string; env: Record<string, string | undefined>; columns?: number; rows?: number },
+): TmuxTerminal {
   const socket = `sylk-test-${randomUUID().slice(0, 8)}`;
   const tmux = (...tmuxArgs: string[]) => execFileSync("tmux", ["-L", socket, ...tmuxArgs], { encoding: "utf8" });
   const assignments = Object.entries(options.env)

@@ -32,11 +32,32 @@ function expectSameFeatures(featurizer: ChunkFeaturizer, chunks: readonly Chunk[
 }
 
 const word = fc.oneof(
-  fc.constantFrom("parseHTTPHeader", "get_user_id", "XMLParser", "v2Config", "$scope", "__init__", "self", "the", "exiting",
-    "exit", "optimizer", "i", "io", "db", "123", "café", "Straße", "日本語", "a".repeat(45), "fn", "TokenKind::Ident"),
+  fc.constantFrom(
+    "parseHTTPHeader",
+    "get_user_id",
+    "XMLParser",
+    "v2Config",
+    "$scope",
+    "__init__",
+    "self",
+    "the",
+    "exiting",
+    "exit",
+    "optimizer",
+    "i",
+    "io",
+    "db",
+    "123",
+    "café",
+    "Straße",
+    "日本語",
+    "a".repeat(45),
+    "fn",
+    "TokenKind::Ident",
+  ),
   fc.stringMatching(/^[A-Za-z_$][A-Za-z0-9_$]{0,14}$/),
 );
-const separator = fc.constantFrom(" ", "\n", "(", ").", " = ", "::", "->", "\t", "/", "\"", "é ");
+const separator = fc.constantFrom(" ", "\n", "(", ").", " = ", "::", "->", "\t", "/", '"', "é ");
 const text = fc.array(fc.tuple(word, separator), { maxLength: 80 }).map((parts) => parts.map(([w, s]) => w + s).join(""));
 const chunk = fc.record({
   path: fc.constantFrom("src/lexer/token_kind.rs", "packages/vite/src/node/server/index.ts", "README.md", "a/b/parseHTTP.test.js"),

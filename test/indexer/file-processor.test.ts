@@ -32,8 +32,16 @@ describe("processFile", () => {
       const task = { root: project.root, chunkLines: 45, embeddingDimensions: 64 };
       const large = await processFile(task, { path: "src/generated/nodes.rs", size: generated.length, mtimeMs: 0, priority: 0 }, extractor);
       expect(extractor.parsed).toBe(0);
-      expect(large).toMatchObject({ status: "indexed", reason: null, description: "Generated file, do not edit by hand, see `xtask/codegen`" });
-      expect(large.symbols.find((symbol) => symbol.name === "GeneratedNode700")).toMatchObject({ kind: "struct", startLine: 4202, endLine: 4204 });
+      expect(large).toMatchObject({
+        status: "indexed",
+        reason: null,
+        description: "Generated file, do not edit by hand, see `xtask/codegen`",
+      });
+      expect(large.symbols.find((symbol) => symbol.name === "GeneratedNode700")).toMatchObject({
+        kind: "struct",
+        startLine: 4202,
+        endLine: 4204,
+      });
       expect(large.symbols.filter((symbol) => symbol.name === "syntax")).toHaveLength(2400);
       // Chunks break between definitions, never inside one.
       for (const chunk of large.chunks) expect(chunk.content.split("\n")[0]).toMatch(/^(\/\/|pub struct|impl)/);

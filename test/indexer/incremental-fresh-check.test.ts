@@ -23,7 +23,8 @@ async function index(target: ProjectServices = services): Promise<void> {
 function directoriesOf(root: string): string[] {
   const found = [root];
   for (let index = 0; index < found.length; index++) {
-    for (const entry of readdirSync(found[index] as string, { withFileTypes: true })) if (entry.isDirectory()) found.push(join(found[index] as string, entry.name));
+    for (const entry of readdirSync(found[index] as string, { withFileTypes: true }))
+      if (entry.isDirectory()) found.push(join(found[index] as string, entry.name));
   }
   return found;
 }
@@ -137,7 +138,12 @@ describe("the incremental fresh check", () => {
     const directories = ["", "src", "src/x", "src/x/y", "lib", "logs", "node_modules/pkg", "out"];
     const ignoreContents = ["", "*.log\n", "out/\n", "src/x/\n!keep.log\n", "lib\n*.md\n"];
     const action = fc.oneof(
-      fc.record({ kind: fc.constant("write" as const), directory: fc.constantFrom(...directories), name: fc.constantFrom(...names), size: fc.integer({ min: 0, max: 40 }) }),
+      fc.record({
+        kind: fc.constant("write" as const),
+        directory: fc.constantFrom(...directories),
+        name: fc.constantFrom(...names),
+        size: fc.integer({ min: 0, max: 40 }),
+      }),
       fc.record({ kind: fc.constant("remove" as const), directory: fc.constantFrom(...directories), name: fc.constantFrom(...names) }),
       fc.record({ kind: fc.constant("removeDirectory" as const), directory: fc.constantFrom(...directories.slice(1)) }),
       fc.record({
@@ -147,8 +153,17 @@ describe("the incremental fresh check", () => {
         to: fc.constantFrom(...directories),
         newName: fc.constantFrom(...names),
       }),
-      fc.record({ kind: fc.constant("renameDirectory" as const), from: fc.constantFrom(...directories.slice(1)), to: fc.constantFrom(...directories.slice(1)) }),
-      fc.record({ kind: fc.constant("ignore" as const), directory: fc.constantFrom("", "src", "logs"), file: fc.constantFrom(".gitignore", ".sylkignore"), content: fc.constantFrom(...ignoreContents) }),
+      fc.record({
+        kind: fc.constant("renameDirectory" as const),
+        from: fc.constantFrom(...directories.slice(1)),
+        to: fc.constantFrom(...directories.slice(1)),
+      }),
+      fc.record({
+        kind: fc.constant("ignore" as const),
+        directory: fc.constantFrom("", "src", "logs"),
+        file: fc.constantFrom(".gitignore", ".sylkignore"),
+        content: fc.constantFrom(...ignoreContents),
+      }),
       fc.record({ kind: fc.constant("index" as const) }),
     );
     // One project for every run, opened once: opening a database and
@@ -204,8 +219,7 @@ describe("the incremental fresh check", () => {
             } catch {
               // Missing, into itself, or onto a directory that is not empty: nothing changes.
             }
-          }
-          else if (step.kind === "ignore") {
+          } else if (step.kind === "ignore") {
             mkdirSync(join(tree.root, step.directory), { recursive: true });
             writeFileSync(at(step.file, step.directory), `${step.content}# ${round}\n`);
           } else await index(indexed);
@@ -290,17 +304,32 @@ describe("directory snapshots", () => {
     await services.close();
     // Back to schema 7: the states as it stored them, without snapshots.
     const old = new Database(database);
-    for (const column of ["files", "directories", "ino", "mtime_ms", "ctime_ms", "recorded_at_ms"]) old.exec(`ALTER TABLE directory_states DROP COLUMN ${column}`);
+    for (const column of ["files", "directories", "ino", "mtime_ms", "ctime_ms", "recorded_at_ms"])
+      old.exec(`ALTER TABLE directory_states DROP COLUMN ${column}`);
     // Schema 9's and 10's tables came after, and schema 11's runs of evicted messages (a mark on each message before).
-    for (const table of ["agent_instances", "quality_observations", "degradation_firings", "handoff_profiles", "task_lists", "files_changed", "learning_state"]) old.exec(`DROP TABLE ${table}`);
+    for (const table of [
+      "agent_instances",
+      "quality_observations",
+      "degradation_firings",
+      "handoff_profiles",
+      "task_lists",
+      "files_changed",
+      "learning_state",
+    ])
+      old.exec(`DROP TABLE ${table}`);
     old.exec("DROP TABLE session_evictions; ALTER TABLE session_messages ADD COLUMN evicted_by TEXT;");
     // And schema 16's checkpoint fingerprints, schema 13's pipelines, and schema 12's child sessions.
     old.exec("DROP INDEX idx_file_checkpoints_unmasked; ALTER TABLE file_checkpoints DROP COLUMN before_fingerprint;");
-    old.exec("DROP TABLE knowledge_items; DROP TABLE inquiries; DROP TABLE routing_decisions; DROP TABLE agent_affinities; DROP TABLE pipeline_stages; DROP TABLE pipelines;");
+    old.exec(
+      "DROP TABLE knowledge_items; DROP TABLE inquiries; DROP TABLE routing_decisions; DROP TABLE agent_affinities; DROP TABLE pipeline_stages; DROP TABLE pipelines;",
+    );
     old.exec("DROP INDEX idx_sessions_parent;");
-    for (const column of ["parent_session_id", "parent_tool_use_id", "agent_id", "agent_type", "kind"]) old.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
+    for (const column of ["parent_session_id", "parent_tool_use_id", "agent_id", "agent_type", "kind"])
+      old.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
     // And schema 17's snapshot checksums.
-    old.exec("ALTER TABLE fts_documents DROP COLUMN checksum; ALTER TABLE fts_documents DROP COLUMN postings_rows; ALTER TABLE fts_postings DROP COLUMN checksum;");
+    old.exec(
+      "ALTER TABLE fts_documents DROP COLUMN checksum; ALTER TABLE fts_documents DROP COLUMN postings_rows; ALTER TABLE fts_postings DROP COLUMN checksum;",
+    );
     old.pragma("user_version = 7");
     old.close();
 

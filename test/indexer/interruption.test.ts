@@ -38,7 +38,12 @@ function firstPartialProgress(child: ChildProcess): Promise<void> {
       buffer = lines.pop() ?? "";
       for (const line of lines) {
         const event = JSON.parse(line) as { type: string; phase?: string; indexed?: number; total?: number };
-        if (event.type === "progress" && event.phase === "indexing" && (event.indexed ?? 0) > 0 && (event.indexed ?? 0) < (event.total ?? 0)) {
+        if (
+          event.type === "progress" &&
+          event.phase === "indexing" &&
+          (event.indexed ?? 0) > 0 &&
+          (event.indexed ?? 0) < (event.total ?? 0)
+        ) {
           resolve();
         }
       }

@@ -148,7 +148,9 @@ describe("a refresh of a handful of files", () => {
 
       const rows = (target: ProjectServices) =>
         target.db
-          .prepare("SELECT c.ordinal, c.start_line, c.end_line, c.kind, c.symbols, c.content, c.terms, c.term_count, v.embedding FROM chunks c JOIN files f ON f.id = c.file_id JOIN chunk_vectors v ON v.rowid = c.id WHERE f.path = 'src/alpha.ts' ORDER BY c.ordinal")
+          .prepare(
+            "SELECT c.ordinal, c.start_line, c.end_line, c.kind, c.symbols, c.content, c.terms, c.term_count, v.embedding FROM chunks c JOIN files f ON f.id = c.file_id JOIN chunk_vectors v ON v.rowid = c.id WHERE f.path = 'src/alpha.ts' ORDER BY c.ordinal",
+          )
           .raw()
           .all();
       expect(rows(services)).toEqual(rows(referenceServices));

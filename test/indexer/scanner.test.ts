@@ -20,7 +20,18 @@ const scannedPaths = async (overrides: Partial<ReturnType<typeof defaultConfig>[
 
 describe("scanProject", () => {
   it("skips the default excluded directories at any depth and the excluded patterns", async () => {
-    for (const path of ["src/a.ts", "node_modules/x/i.js", "packages/p/node_modules/y/i.js", ".git/HEAD", "dist/out.js", "app.min.js", "yarn.lock", "go.sum", "x.map", "src/keep.js"]) {
+    for (const path of [
+      "src/a.ts",
+      "node_modules/x/i.js",
+      "packages/p/node_modules/y/i.js",
+      ".git/HEAD",
+      "dist/out.js",
+      "app.min.js",
+      "yarn.lock",
+      "go.sum",
+      "x.map",
+      "src/keep.js",
+    ]) {
       project.write(path, "x");
     }
     expect((await scannedPaths()).files).toEqual(["src/a.ts", "src/keep.js"]);
@@ -31,10 +42,28 @@ describe("scanProject", () => {
     project.write("pkg/.gitignore", "generated.ts\n!important.log\n");
     project.write(".sylkignore", "secret-plans/\n");
     project.write(".git/info/exclude", "local-only.txt\n");
-    for (const path of ["a.log", "out/x.ts", "pkg/generated.ts", "pkg/important.log", "pkg/keep.ts", "generated.ts", "secret-plans/p.md", "local-only.txt", "readme.md"]) {
+    for (const path of [
+      "a.log",
+      "out/x.ts",
+      "pkg/generated.ts",
+      "pkg/important.log",
+      "pkg/keep.ts",
+      "generated.ts",
+      "secret-plans/p.md",
+      "local-only.txt",
+      "readme.md",
+    ]) {
       project.write(path, "x");
     }
-    expect((await scannedPaths()).files).toEqual([".gitignore", ".sylkignore", "generated.ts", "pkg/.gitignore", "pkg/important.log", "pkg/keep.ts", "readme.md"]);
+    expect((await scannedPaths()).files).toEqual([
+      ".gitignore",
+      ".sylkignore",
+      "generated.ts",
+      "pkg/.gitignore",
+      "pkg/important.log",
+      "pkg/keep.ts",
+      "readme.md",
+    ]);
   });
 
   it("indexes a git worktree or submodule, where .git is a file naming the real git directory", async () => {
@@ -72,13 +101,18 @@ describe("scanProject", () => {
     project.write("src/a.ts", "x");
     project.write(".gitignore", "*.pipe\n");
     execFileSync("mkfifo", [join(project.root, "src/notes.md"), join(project.root, "ignored.pipe")]);
-    const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
+    const bytes = (...parts: Array<string | number[]>) =>
+      Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
     writeFileSync(bytes(project.root, "/caf", [0xe9], ".txt"), "latin-1 name\n");
     mkdirSync(bytes(project.root, "/dir", [0xff]));
     writeFileSync(bytes(project.root, "/dir", [0xff], "/inside.ts"), "x");
     expect(await scannedPaths()).toEqual({
       files: [".gitignore", "src/a.ts"],
-      skipped: [["caf\\xe9.txt", "name-not-utf8"], ["dir\\xff", "name-not-utf8"], ["src/notes.md", "fifo"]],
+      skipped: [
+        ["caf\\xe9.txt", "name-not-utf8"],
+        ["dir\\xff", "name-not-utf8"],
+        ["src/notes.md", "fifo"],
+      ],
     });
     const first = await scanTree(project.root, defaultConfig().index);
     const previous = new Map(first.changed.map((directory) => [directory.path, directory.state]));
@@ -130,7 +164,9 @@ describe("scanProject", () => {
     const controller = new AbortController();
     setImmediate(() => controller.abort());
     const visited: number[] = [];
-    await expect(scanTree(project.root, defaultConfig().index, { sliceMs: 0, signal: controller.signal }).then((scan) => visited.push(scan.files))).rejects.toThrow(/abort/i);
+    await expect(
+      scanTree(project.root, defaultConfig().index, { sliceMs: 0, signal: controller.signal }).then((scan) => visited.push(scan.files)),
+    ).rejects.toThrow(/abort/i);
     expect(visited).toEqual([]);
     expect(process.cwd()).toBe(before);
   });

@@ -117,7 +117,12 @@ describe("a file worker pool closed while its threads start", () => {
     }
     const pool = new FileWorkerPool({ threads: 1 });
     pools.push(pool);
-    const task = { root: project.root, files: [{ path: "src/a.ts", size: 24, mtimeMs: 0, priority: 0 }], chunkLines: 45, embeddingDimensions: null };
+    const task = {
+      root: project.root,
+      files: [{ path: "src/a.ts", size: 24, mtimeMs: 0, priority: 0 }],
+      chunkLines: 45,
+      embeddingDimensions: null,
+    };
     const [processed] = await pool.run(task);
     expect(processed).toMatchObject({ path: "src/a.ts", status: "indexed" });
   });
@@ -128,7 +133,9 @@ describe("a file worker pool closed with tasks in flight", () => {
     // An indexing run that fails (SQLITE_FULL on a full disk, in scripts/bench-faults.mjs)
     // closes the pool while workers still answer: piscina then emits 'error' ("Unexpected
     // message from Worker"), which without a listener ended the process with a stack trace.
-    project = createTempProject(Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`src/m${index}.ts`, `export const value${index} = ${index};\n`])));
+    project = createTempProject(
+      Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`src/m${index}.ts`, `export const value${index} = ${index};\n`])),
+    );
     services = openProject({ root: project.root, env: project.env });
     const files = Array.from({ length: 40 }, (_, index) => ({ path: `src/m${index}.ts`, size: 24, mtimeMs: 0, priority: 0 }));
     const uncaught: unknown[] = [];
@@ -138,7 +145,12 @@ describe("a file worker pool closed with tasks in flight", () => {
       for (let attempt = 0; attempt < 5; attempt++) {
         const pool = new FileWorkerPool({ threads: 2 });
         const running = Array.from({ length: 16 }, (_, index) =>
-          pool.run({ root: project.root, files: files.slice((index * 5) % 40, ((index * 5) % 40) + 5), chunkLines: 45, embeddingDimensions: 256 }),
+          pool.run({
+            root: project.root,
+            files: files.slice((index * 5) % 40, ((index * 5) % 40) + 5),
+            chunkLines: 45,
+            embeddingDimensions: 256,
+          }),
         );
         await Promise.race(running);
         // The main thread busy (committing a batch) while workers answer: their answers queue

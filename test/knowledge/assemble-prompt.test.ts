@@ -12,7 +12,12 @@ import { memoryNoteItem } from "../../src/knowledge/memory-notes.js";
 
 const BASE = "You are Sylk, a coding agent.";
 
-const item = (layer: ContextLayer, key: string, content: string, extra: Partial<ContextItem> = {}): ContextItem => ({ layer, key, content, ...extra });
+const item = (layer: ContextLayer, key: string, content: string, extra: Partial<ContextItem> = {}): ContextItem => ({
+  layer,
+  key,
+  content,
+  ...extra,
+});
 
 /** One item in each of the six knowledge sections, given in an order unlike the sections'. */
 const ALL_LAYERS: ContextItem[] = [
@@ -40,7 +45,14 @@ describe("assemblePrompt", () => {
 
   it("Scenario: Context sections — one markdown section per layer with items, under fixed titles", () => {
     const prompt = assemblePrompt(BASE, ALL_LAYERS);
-    for (const title of ["Runtime Context", "Available Tools", "User Knowledge", "Known Solutions", "Available Skills", "External References"]) {
+    for (const title of [
+      "Runtime Context",
+      "Available Tools",
+      "User Knowledge",
+      "Known Solutions",
+      "Available Skills",
+      "External References",
+    ]) {
       expect(prompt).toContain(`\n## ${title}\n`);
     }
     const onlyLearnings = assemblePrompt(BASE, [item(ContextLayer.AgentLearnings, "EADDRINUSE", "Kill the stale dev server first")]);
@@ -74,11 +86,16 @@ describe("assemblePrompt", () => {
   });
 
   it("Scenario: Observation memory section — Conversation Memory after the knowledge sections, reflections before observations", () => {
-    const prompt = assemblePrompt(BASE, ALL_LAYERS, { observations: [{ content: "asked about deploys" }], reflections: [{ content: "prefers small commits" }] });
+    const prompt = assemblePrompt(BASE, ALL_LAYERS, {
+      observations: [{ content: "asked about deploys" }],
+      reflections: [{ content: "prefers small commits" }],
+    });
     const memoryAt = prompt.indexOf("## Conversation Memory");
     expect(memoryAt).toBeGreaterThan(prompt.indexOf("## External References"));
     expect(prompt.slice(memoryAt)).toBe(
-      ["## Conversation Memory", "", "### Reflections", "- prefers small commits", "", "### Observations", "- asked about deploys"].join("\n"),
+      ["## Conversation Memory", "", "### Reflections", "- prefers small commits", "", "### Observations", "- asked about deploys"].join(
+        "\n",
+      ),
     );
   });
 
@@ -100,22 +117,30 @@ describe("assemblePrompt", () => {
   it("Scenario: Observation formatting — under ## Conversation Memory, reflections before observations", () => {
     const prompt = assemblePrompt(BASE, [], { observations: [{ content: "obs" }], reflections: [{ content: "refl" }] });
     expect(prompt).toBe(`${BASE}\n\n## Conversation Memory\n\n### Reflections\n- refl\n\n### Observations\n- obs`);
-    expect(assemblePrompt(BASE, [], { observations: [{ content: "obs" }] })).toBe(`${BASE}\n\n## Conversation Memory\n\n### Observations\n- obs`);
+    expect(assemblePrompt(BASE, [], { observations: [{ content: "obs" }] })).toBe(
+      `${BASE}\n\n## Conversation Memory\n\n### Observations\n- obs`,
+    );
   });
 
   it("Scenario: Inquiries present in context — ## Pending Knowledge Inquiries with - [topic] question (context: why), last", () => {
-    const prompt = assemblePrompt(BASE, [
-      inquiryItem({ topic: "deploy", question: "Which region do you deploy to?", context: "two regions in the configs" }),
-      inquiryItem({ topic: "style", question: "Tabs or spaces?" }),
-      item(ContextLayer.UserKnowledge, "k", "v"),
-    ], { observations: [{ content: "obs" }] });
-    expect(prompt.endsWith(
+    const prompt = assemblePrompt(
+      BASE,
       [
-        "## Pending Knowledge Inquiries",
-        "- [deploy] Which region do you deploy to? (context: two regions in the configs)",
-        "- [style] Tabs or spaces?",
-      ].join("\n"),
-    )).toBe(true);
+        inquiryItem({ topic: "deploy", question: "Which region do you deploy to?", context: "two regions in the configs" }),
+        inquiryItem({ topic: "style", question: "Tabs or spaces?" }),
+        item(ContextLayer.UserKnowledge, "k", "v"),
+      ],
+      { observations: [{ content: "obs" }] },
+    );
+    expect(
+      prompt.endsWith(
+        [
+          "## Pending Knowledge Inquiries",
+          "- [deploy] Which region do you deploy to? (context: two regions in the configs)",
+          "- [style] Tabs or spaces?",
+        ].join("\n"),
+      ),
+    ).toBe(true);
     expect(prompt.indexOf("## Pending Knowledge Inquiries")).toBeGreaterThan(prompt.indexOf("## Conversation Memory"));
   });
 
@@ -145,10 +170,15 @@ describe("assemblePrompt", () => {
   it("Reflections and Observations items from the retriever join the memory section, after the memory argument's notes", () => {
     const prompt = assemblePrompt(
       BASE,
-      [memoryNoteItem(ContextLayer.Observations, { content: "from items" }, 0), memoryNoteItem(ContextLayer.Reflections, { content: "reflected item" }, 0)],
+      [
+        memoryNoteItem(ContextLayer.Observations, { content: "from items" }, 0),
+        memoryNoteItem(ContextLayer.Reflections, { content: "reflected item" }, 0),
+      ],
       { observations: [{ content: "from memory" }] },
     );
-    expect(prompt).toBe(`${BASE}\n\n## Conversation Memory\n\n### Reflections\n- reflected item\n\n### Observations\n- from memory\n- from items`);
+    expect(prompt).toBe(
+      `${BASE}\n\n## Conversation Memory\n\n### Reflections\n- reflected item\n\n### Observations\n- from memory\n- from items`,
+    );
   });
 });
 
@@ -161,13 +191,19 @@ describe("selectMemory", () => {
   });
 
   it("Scenario: Custom limits applied — 3 reflections and 10 observations: the most recent ones, oldest first", () => {
-    const selected = selectMemory({ reflections: notes("r", 8, 1), observations: notes("o", 30, 1) }, { maxReflectionsInContext: 3, maxObservationsInContext: 10 });
+    const selected = selectMemory(
+      { reflections: notes("r", 8, 1), observations: notes("o", 30, 1) },
+      { maxReflectionsInContext: 3, maxObservationsInContext: 10 },
+    );
     expect(contents(selected.reflections)).toEqual(["r 6", "r 7", "r 8"]);
     expect(contents(selected.observations)).toEqual(Array.from({ length: 10 }, (_, index) => `o ${index + 21}`));
   });
 
   it("a limit of 0 means no limit", () => {
-    const selected = selectMemory({ reflections: notes("r", 8, 1), observations: notes("o", 30, 1) }, { maxReflectionsInContext: 0, maxObservationsInContext: 0 });
+    const selected = selectMemory(
+      { reflections: notes("r", 8, 1), observations: notes("o", 30, 1) },
+      { maxReflectionsInContext: 0, maxObservationsInContext: 0 },
+    );
     expect(selected.reflections).toHaveLength(8);
     expect(selected.observations).toHaveLength(30);
   });
@@ -175,7 +211,13 @@ describe("selectMemory", () => {
   it("orders notes by createdAt when every note has one, before taking the most recent", () => {
     const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
     const selected = selectMemory(
-      { observations: [{ content: "third", createdAt: at(3) }, { content: "first", createdAt: at(1) }, { content: "second", createdAt: at(2) }] },
+      {
+        observations: [
+          { content: "third", createdAt: at(3) },
+          { content: "first", createdAt: at(1) },
+          { content: "second", createdAt: at(2) },
+        ],
+      },
       { maxObservationsInContext: 2 },
     );
     expect(contents(selected.observations)).toEqual(["second", "third"]);
@@ -197,9 +239,10 @@ describe("selectMemory", () => {
   });
 
   it("Scenario: Budget shared between reflections and observations — observations fill what is left, stopping at the first that would exceed it", () => {
-    const selected = selectMemory(
-      { reflections: notes("r", 2, 1_000), observations: [{ content: "small old", tokenCount: 10 }, { content: "big", tokenCount: 1_500 }, ...notes("o", 3, 400)] },
-    );
+    const selected = selectMemory({
+      reflections: notes("r", 2, 1_000),
+      observations: [{ content: "small old", tokenCount: 10 }, { content: "big", tokenCount: 1_500 }, ...notes("o", 3, 400)],
+    });
     expect(contents(selected.reflections)).toEqual(["r 1", "r 2"]);
     expect(contents(selected.observations)).toEqual(["o 1", "o 2", "o 3"]);
     expect(selected.tokens).toBe(3_200);
@@ -214,7 +257,10 @@ describe("selectMemory", () => {
   });
 
   it("costs a note without a tokenCount by estimateTokens of its content", () => {
-    const selected = selectMemory({ observations: [{ content: "x".repeat(400) }, { content: "y".repeat(40) }] }, { memoryTokenBudget: 100 });
+    const selected = selectMemory(
+      { observations: [{ content: "x".repeat(400) }, { content: "y".repeat(40) }] },
+      { memoryTokenBudget: 100 },
+    );
     expect(contents(selected.observations)).toEqual(["y".repeat(40)]);
     expect(selected.tokens).toBe(10);
   });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  ContextLayer,
-  DEFAULT_RETRIEVAL_LAYERS,
-  inquiryItem,
-  LAYERS,
-} from "../../src/knowledge/context-layers.js";
+import { ContextLayer, DEFAULT_RETRIEVAL_LAYERS, inquiryItem, LAYERS } from "../../src/knowledge/context-layers.js";
 
 describe("context layers", () => {
   it("Scenario: Context layer definitions — nine layers (six of knowledge and session state plus Observations, Reflections, Pending Inquiries)", () => {

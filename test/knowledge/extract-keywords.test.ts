@@ -3,8 +3,14 @@ import { extractKeywords, KEYWORD_STOP_WORDS, MAX_KEYWORD_LENGTH, MAX_KEYWORDS }
 
 describe("extractKeywords", () => {
   it("Scenario: Stop word filtering — removes common English stop words (the, a, is, are, etc.)", () => {
-    expect(extractKeywords("what is the retry policy for a deployment that are failing")).toEqual(["retry", "policy", "deployment", "failing"]);
-    for (const word of ["the", "a", "is", "are", "was", "were", "an", "and", "or", "of", "to", "in"]) expect(KEYWORD_STOP_WORDS.has(word)).toBe(true);
+    expect(extractKeywords("what is the retry policy for a deployment that are failing")).toEqual([
+      "retry",
+      "policy",
+      "deployment",
+      "failing",
+    ]);
+    for (const word of ["the", "a", "is", "are", "was", "were", "an", "and", "or", "of", "to", "in"])
+      expect(KEYWORD_STOP_WORDS.has(word)).toBe(true);
   });
 
   it("Scenario: Short word filtering — drops words under 2 characters and keeps 2-character technical terms (Go, CI, DB)", () => {
@@ -13,7 +19,13 @@ describe("extractKeywords", () => {
   });
 
   it("Scenario: Punctuation removal — strips punctuation at word boundaries", () => {
-    expect(extractKeywords('"deploy," (rollback)? migrations! [staging]; "prod".')).toEqual(["deploy", "rollback", "migrations", "staging", "prod"]);
+    expect(extractKeywords('"deploy," (rollback)? migrations! [staging]; "prod".')).toEqual([
+      "deploy",
+      "rollback",
+      "migrations",
+      "staging",
+      "prod",
+    ]);
     expect(extractKeywords("why does it fail?!")).toEqual(["fail"]);
   });
 

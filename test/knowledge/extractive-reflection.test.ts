@@ -4,13 +4,21 @@ import { estimateTokens } from "../../src/tokens/estimate-tokens.js";
 
 describe("the extractive reflector", () => {
   it("keeps every distinct line when they fit, in order", () => {
-    expect(extractiveReflection(["- User: a fact about the parser.\n- Assistant: it was fixed.", "- User: a fact about the parser.\n- User: the deploy is on Friday."], 1_000)).toBe(
-      "- User: a fact about the parser.\n- Assistant: it was fixed.\n- User: the deploy is on Friday.",
-    );
+    expect(
+      extractiveReflection(
+        [
+          "- User: a fact about the parser.\n- Assistant: it was fixed.",
+          "- User: a fact about the parser.\n- User: the deploy is on Friday.",
+        ],
+        1_000,
+      ),
+    ).toBe("- User: a fact about the parser.\n- Assistant: it was fixed.\n- User: the deploy is on Friday.");
   });
 
   it("past its budget drops lines evenly across the notes, never a whole stretch, and stays within the budget", () => {
-    const notes = Array.from({ length: 10 }, (_, note) => Array.from({ length: 20 }, (_, line) => `- User: note ${note} line ${line} says something worth keeping.`).join("\n"));
+    const notes = Array.from({ length: 10 }, (_, note) =>
+      Array.from({ length: 20 }, (_, line) => `- User: note ${note} line ${line} says something worth keeping.`).join("\n"),
+    );
     const kept = extractiveReflection(notes, 600).split("\n");
     expect(kept.reduce((sum, line) => sum + estimateTokens(line) + 1, 0)).toBeLessThanOrEqual(600);
     // Every note is represented, the first and the last included.

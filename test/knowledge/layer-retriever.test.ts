@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ContextItem, ContextLayer, inquiryItem } from "../../src/knowledge/context-layers.js";
-import type {
-  InquiryProvider,
-  KnowledgeLogger,
-  LayerSearch,
-  MemoryNote,
-  MemoryProvider,
-} from "../../src/knowledge/context-providers.js";
+import type { InquiryProvider, KnowledgeLogger, LayerSearch, MemoryNote, MemoryProvider } from "../../src/knowledge/context-providers.js";
 import { LayerRetriever, DEFAULT_MAX_PER_LAYER, formatRuntimeContext } from "../../src/knowledge/layer-retriever.js";
 import { RuntimeContextAdapter } from "../../src/knowledge/runtime-context-adapter.js";
 import { ToolRegistryAdapter } from "../../src/knowledge/tool-registry-adapter.js";
@@ -117,7 +111,12 @@ describe("LayerRetriever", () => {
       inquiries: { pendingInquiryItems: async () => count([]) },
     });
     for (const query of ["", "   ", "the a is are was", "?!"]) {
-      expect(await retriever.retrieve(query, { layers: [ContextLayer.UserKnowledge, ContextLayer.ToolRegistry, ContextLayer.RuntimeContext, ContextLayer.PendingInquiries], sessionKey: "s" })).toEqual({
+      expect(
+        await retriever.retrieve(query, {
+          layers: [ContextLayer.UserKnowledge, ContextLayer.ToolRegistry, ContextLayer.RuntimeContext, ContextLayer.PendingInquiries],
+          sessionKey: "s",
+        }),
+      ).toEqual({
         keywords: [],
         items: [],
         failures: [],
@@ -180,7 +179,9 @@ describe("LayerRetriever", () => {
   it("Scenario: Retrieve runtime context — one item with key session-state holding the formatted session state", async () => {
     const runtime = new RuntimeContextAdapter({ activeToolCount: 7, knowledgeEnabled: true });
     runtime.setSession("0b6f3c1e-5d2a-4f7e-9c1b-2a3d4e5f6a7b");
-    const result = await new LayerRetriever().withRuntimeContextProvider(runtime).retrieve("status", { layers: [ContextLayer.RuntimeContext] });
+    const result = await new LayerRetriever()
+      .withRuntimeContextProvider(runtime)
+      .retrieve("status", { layers: [ContextLayer.RuntimeContext] });
     expect(result.items).toEqual([
       {
         layer: ContextLayer.RuntimeContext,
@@ -206,9 +207,14 @@ describe("LayerRetriever", () => {
         return [inquiryItem({ topic: "deploy", question: "Which region do you deploy to?", context: "two regions seen" })];
       },
     };
-    const result = await new LayerRetriever({ inquiries }).retrieve("deploy", { layers: [ContextLayer.PendingInquiries], sessionKey: "s-1" });
+    const result = await new LayerRetriever({ inquiries }).retrieve("deploy", {
+      layers: [ContextLayer.PendingInquiries],
+      sessionKey: "s-1",
+    });
     expect(calls).toEqual([["s-1", 5]]);
-    expect(result.items).toEqual([inquiryItem({ topic: "deploy", question: "Which region do you deploy to?", context: "two regions seen" })]);
+    expect(result.items).toEqual([
+      inquiryItem({ topic: "deploy", question: "Which region do you deploy to?", context: "two regions seen" }),
+    ]);
   });
 
   it("Scenario: No inquiry provider configured — the Pending Inquiries layer gives no items and no error", async () => {
@@ -231,7 +237,11 @@ describe("LayerRetriever", () => {
   });
 
   describe("memory layers", () => {
-    const note = (content: string, minute: number): MemoryNote => ({ content, tokenCount: 3, createdAt: new Date(Date.UTC(2026, 0, 1, 0, minute)) });
+    const note = (content: string, minute: number): MemoryNote => ({
+      content,
+      tokenCount: 3,
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, minute)),
+    });
     const memory = (): MemoryProvider & { calls: string[] } => {
       const calls: string[] = [];
       return {
@@ -254,21 +264,41 @@ describe("LayerRetriever", () => {
         .retrieve("deploy", { layers: [ContextLayer.Reflections, ContextLayer.Observations], sessionKey: "s-9" });
       expect(provider.calls).toEqual(["reflections s-9 5", "observations s-9 5"]);
       expect(result.items).toEqual([
-        { layer: ContextLayer.Reflections, key: "reflection-1", content: "user prefers pnpm", metadata: { tokenCount: 3, createdAt: "2026-01-01T00:01:00.000Z" } },
-        { layer: ContextLayer.Observations, key: "observation-1", content: "asked about deploys", metadata: { tokenCount: 3, createdAt: "2026-01-01T00:02:00.000Z" } },
-        { layer: ContextLayer.Observations, key: "observation-2", content: "tests pass", metadata: { tokenCount: 3, createdAt: "2026-01-01T00:03:00.000Z" } },
+        {
+          layer: ContextLayer.Reflections,
+          key: "reflection-1",
+          content: "user prefers pnpm",
+          metadata: { tokenCount: 3, createdAt: "2026-01-01T00:01:00.000Z" },
+        },
+        {
+          layer: ContextLayer.Observations,
+          key: "observation-1",
+          content: "asked about deploys",
+          metadata: { tokenCount: 3, createdAt: "2026-01-01T00:02:00.000Z" },
+        },
+        {
+          layer: ContextLayer.Observations,
+          key: "observation-2",
+          content: "tests pass",
+          metadata: { tokenCount: 3, createdAt: "2026-01-01T00:03:00.000Z" },
+        },
       ]);
     });
 
     it("Scenario: No session key in context skips memory — without a session key the memory layers are not asked", async () => {
       const provider = memory();
-      const result = await new LayerRetriever({ memory: provider }).retrieve("deploy", { layers: [ContextLayer.Reflections, ContextLayer.Observations] });
+      const result = await new LayerRetriever({ memory: provider }).retrieve("deploy", {
+        layers: [ContextLayer.Reflections, ContextLayer.Observations],
+      });
       expect(provider.calls).toEqual([]);
       expect(result).toEqual({ keywords: ["deploy"], items: [], failures: [] });
     });
 
     it("without a MemoryProvider the memory layers are empty, without error", async () => {
-      const result = await new LayerRetriever().retrieve("deploy", { layers: [ContextLayer.Reflections, ContextLayer.Observations], sessionKey: "s" });
+      const result = await new LayerRetriever().retrieve("deploy", {
+        layers: [ContextLayer.Reflections, ContextLayer.Observations],
+        sessionKey: "s",
+      });
       expect(result).toEqual({ keywords: ["deploy"], items: [], failures: [] });
     });
   });

@@ -18,7 +18,12 @@ describe("RuntimeContextAdapter", () => {
   });
 
   it("defaults: no session, no tools, knowledge and memory off", () => {
-    expect(new RuntimeContextAdapter().getRuntimeContext()).toEqual({ sessionKey: "", activeToolCount: 0, knowledgeEnabled: false, memoryEnabled: false });
+    expect(new RuntimeContextAdapter().getRuntimeContext()).toEqual({
+      sessionKey: "",
+      activeToolCount: 0,
+      knowledgeEnabled: false,
+      memoryEnabled: false,
+    });
   });
 
   it("Scenario: Session key propagated to RuntimeContextAdapter — setSession is reflected and keeps the rest", () => {
@@ -40,7 +45,13 @@ describe("RuntimeContextAdapter", () => {
       }),
     );
     expect(seen).toHaveLength(200);
-    for (const context of seen) expect(context).toEqual({ sessionKey: expect.stringMatching(/^[abcd]$/), activeToolCount: 5, knowledgeEnabled: false, memoryEnabled: true });
+    for (const context of seen)
+      expect(context).toEqual({
+        sessionKey: expect.stringMatching(/^[abcd]$/),
+        activeToolCount: 5,
+        knowledgeEnabled: false,
+        memoryEnabled: true,
+      });
   });
 
   it("hands out copies: a reader changing its copy does not change the adapter", () => {

@@ -11,8 +11,14 @@ import {
 
 describe("skill definitions", () => {
   it("check each kind against its schema", () => {
-    expect(parseSkillDefinition("composite", { steps: [{ tool: "read_file", input: { path: "a.txt" } }] })).toMatchObject({ ok: true, skill: { kind: "composite" } });
-    expect(parseSkillDefinition("script", { script: "npm test", shell: "sh" })).toMatchObject({ ok: true, skill: { definition: { script: "npm test", shell: "sh" } } });
+    expect(parseSkillDefinition("composite", { steps: [{ tool: "read_file", input: { path: "a.txt" } }] })).toMatchObject({
+      ok: true,
+      skill: { kind: "composite" },
+    });
+    expect(parseSkillDefinition("script", { script: "npm test", shell: "sh" })).toMatchObject({
+      ok: true,
+      skill: { definition: { script: "npm test", shell: "sh" } },
+    });
     expect(parseSkillDefinition("template", { template: "Review {{file}}." })).toMatchObject({ ok: true });
     expect(parseSkillDefinition("composite", { steps: [] })).toMatchObject({ ok: false });
     expect(parseSkillDefinition("script", { script: "x", shell: "zsh" })).toMatchObject({ ok: false });
@@ -34,7 +40,12 @@ describe("skill definitions", () => {
   it("fills placeholders at any depth; a whole-value placeholder keeps the argument's type", () => {
     const value = { path: "{{file}}", limit: "{{lines}}", note: "read {{ file }} ({{lines}} lines)", list: ["{{file}}"] };
     expect(placeholdersOf(value)).toEqual(["file", "lines"]);
-    expect(fillPlaceholders(value, { file: "src/a.ts", lines: 20 })).toEqual({ path: "src/a.ts", limit: 20, note: "read src/a.ts (20 lines)", list: ["src/a.ts"] });
+    expect(fillPlaceholders(value, { file: "src/a.ts", lines: 20 })).toEqual({
+      path: "src/a.ts",
+      limit: 20,
+      note: "read src/a.ts (20 lines)",
+      list: ["src/a.ts"],
+    });
     expect(fillPlaceholders("no placeholders", {})).toBe("no placeholders");
   });
 

@@ -17,7 +17,12 @@ describe("the user's standing rules", () => {
     ]);
     const lines = section.split("\n");
     expect(lines[0]).toBe(STANDING_RULES_TITLE);
-    expect(lines.slice(2)).toEqual(["- never push to main", "- always use pnpm", "- I prefer small commits", "- The staging cluster is blue."]);
+    expect(lines.slice(2)).toEqual([
+      "- never push to main",
+      "- always use pnpm",
+      "- I prefer small commits",
+      "- The staging cluster is blue.",
+    ]);
   });
 
   it("keep the newest within the budget and say how many were left out", () => {

@@ -5,11 +5,30 @@ import { DEFAULT_UPDATE_CONFIG, type UpdateConfig } from "../../src/learning/rob
 import { type EpisodeObservation, inferSatisfaction, PRIOR_MEAN_WEIGHTS } from "../../src/learning/satisfaction.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
 
-function episode(state: AdaptiveState, query: string, embedding: number[], sequence: number, random: () => number, outcome: Partial<EpisodeObservation> = {}): EpisodeObservation {
+function episode(
+  state: AdaptiveState,
+  query: string,
+  embedding: number[],
+  sequence: number,
+  random: () => number,
+  outcome: Partial<EpisodeObservation> = {},
+): EpisodeObservation {
   return {
-    sequence, timestamp: sequence, query, queryEmbedding: embedding, ...state.sample(state.contexts.classify(query, embedding), random),
-    taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 2, userEdits: 0, hedging: false,
-    prefetchedKeys: ["a", "b"], usedKeys: ["a"], searchedAfter: [], ...outcome,
+    sequence,
+    timestamp: sequence,
+    query,
+    queryEmbedding: embedding,
+    ...state.sample(state.contexts.classify(query, embedding), random),
+    taskCompleted: true,
+    followUps: 0,
+    corrections: 0,
+    toolCalls: 2,
+    userEdits: 0,
+    hedging: false,
+    prefetchedKeys: ["a", "b"],
+    usedKeys: ["a"],
+    searchedAfter: [],
+    ...outcome,
   };
 }
 
@@ -20,11 +39,25 @@ function simulate(rule: UpdateRule, seed: number, episodes: number, optimum = 0.
   for (let i = 1; i <= episodes; i++) {
     const sample = state.sample(state.contexts.classify("fix the parser", [1, 0, 0]), random);
     const distance = Math.abs(sample.sampledThresholds.confidence - optimum);
-    state.update({
-      sequence: i, timestamp: i, query: "fix the parser", queryEmbedding: [1, 0, 0], ...sample, taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 3, userEdits: 0,
-      hedging: random() < 0.2, // noise unrelated to the sample
-      prefetchedKeys: ["a", "b"], usedKeys: ["a"], searchedAfter: random() < 2 * distance ? ["query"] : [],
-    }, rule);
+    state.update(
+      {
+        sequence: i,
+        timestamp: i,
+        query: "fix the parser",
+        queryEmbedding: [1, 0, 0],
+        ...sample,
+        taskCompleted: true,
+        followUps: 0,
+        corrections: 0,
+        toolCalls: 3,
+        userEdits: 0,
+        hedging: random() < 0.2, // noise unrelated to the sample
+        prefetchedKeys: ["a", "b"],
+        usedKeys: ["a"],
+        searchedAfter: random() < 2 * distance ? ["query"] : [],
+      },
+      rule,
+    );
   }
   return state.distribution("thresholds.confidence").mean();
 }
@@ -33,10 +66,21 @@ describe("AdaptiveState", () => {
   it("starts at the priors under the learned parameters' names", () => {
     const means = Object.fromEntries(new AdaptiveState().parameters().map((p) => [p.name, p.mean]));
     expect(means).toEqual({
-      "weights.taskSuccess": 0.8, "weights.relevanceBonus": 0.3, "weights.strugglePenalty": 0.4, "weights.wastePenalty": 0.1,
-      "thresholds.confidence": 0.85, "thresholds.excerpt": 0.9, "thresholds.budget": 0.1,
+      "weights.taskSuccess": 0.8,
+      "weights.relevanceBonus": 0.3,
+      "weights.strugglePenalty": 0.4,
+      "weights.wastePenalty": 0.1,
+      "thresholds.confidence": 0.85,
+      "thresholds.excerpt": 0.9,
+      "thresholds.budget": 0.1,
     });
-    expect(new AdaptiveState().parameters()[4]).toEqual({ name: "thresholds.confidence", alpha: 8.5, beta: 1.5, mean: 0.85, effectiveSamples: 0 });
+    expect(new AdaptiveState().parameters()[4]).toEqual({
+      name: "thresholds.confidence",
+      alpha: 8.5,
+      beta: 1.5,
+      mean: 0.85,
+      effectiveSamples: 0,
+    });
   });
 
   it("adjusts the sampled weights by the context's bias, and by the profile only after 5 observations", () => {
@@ -53,7 +97,7 @@ describe("AdaptiveState", () => {
     expect(late.appliedWeights.taskSuccess).toBe(late.sampledWeights.taskSuccess);
   });
 
-  it("signals the satisfaction itself under the \"seed\" rule and its advantage over the context's baseline otherwise", () => {
+  it('signals the satisfaction itself under the "seed" rule and its advantage over the context\'s baseline otherwise', () => {
     const random = mulberry32(2);
     // Satisfaction at the episode's own weights, so that the arithmetic below can use them.
     const state = new AdaptiveState({ ...DEFAULT_UPDATE_CONFIG, rewardWeights: "applied" });
@@ -64,9 +108,17 @@ describe("AdaptiveState", () => {
     expect(state.contexts.baseline(contextId)).toBe(satisfaction);
     const failed = episode(state, "q", [1, 0], 2, random, { taskCompleted: false });
     const failedSatisfaction = inferSatisfaction(failed, failed.appliedWeights);
-    expect(state.update(failed, "advantage")).toEqual({ applied: true, satisfaction: failedSatisfaction, signal: failedSatisfaction - satisfaction });
+    expect(state.update(failed, "advantage")).toEqual({
+      applied: true,
+      satisfaction: failedSatisfaction,
+      signal: failedSatisfaction - satisfaction,
+    });
     const third = episode(state, "q", [1, 0], 3, random);
-    expect(state.update(third, "seed")).toEqual({ applied: true, satisfaction: inferSatisfaction(third, third.appliedWeights), signal: inferSatisfaction(third, third.appliedWeights) });
+    expect(state.update(third, "seed")).toEqual({
+      applied: true,
+      satisfaction: inferSatisfaction(third, third.appliedWeights),
+      signal: inferSatisfaction(third, third.appliedWeights),
+    });
     expect(state.totalObservations).toBe(3);
     expect(state.profile.observationCount).toBe(3);
     expect(state.contexts.bias(contextId)!.observationCount).toBe(3);
@@ -114,8 +166,14 @@ describe("AdaptiveState", () => {
 
   it("never produces NaN or a non-positive alpha or beta, whatever the episodes (property)", () => {
     const outcome = fc.record({
-      taskCompleted: fc.boolean(), followUps: fc.nat(5), corrections: fc.nat(3), hedging: fc.boolean(),
-      prefetched: fc.nat(30), used: fc.nat(30), searches: fc.nat(10), rule: fc.constantFrom<UpdateRule>("advantage", "seed"),
+      taskCompleted: fc.boolean(),
+      followUps: fc.nat(5),
+      corrections: fc.nat(3),
+      hedging: fc.boolean(),
+      prefetched: fc.nat(30),
+      used: fc.nat(30),
+      searches: fc.nat(10),
+      rule: fc.constantFrom<UpdateRule>("advantage", "seed"),
       extreme: fc.option(fc.constantFrom(0, 1, -5, 7, 1e-300), { nil: undefined }),
     });
     fc.assert(
@@ -124,8 +182,12 @@ describe("AdaptiveState", () => {
         const state = new AdaptiveState();
         outcomes.forEach((o, i) => {
           const e = episode(state, `q${i % 7}`, [i % 3, (i + 1) % 2, 1], i + 1, random, {
-            taskCompleted: o.taskCompleted, followUps: o.followUps, corrections: o.corrections, hedging: o.hedging,
-            prefetchedKeys: Array.from({ length: o.prefetched }, (_, k) => `p${k}`), usedKeys: Array.from({ length: o.used }, (_, k) => `p${k}`),
+            taskCompleted: o.taskCompleted,
+            followUps: o.followUps,
+            corrections: o.corrections,
+            hedging: o.hedging,
+            prefetchedKeys: Array.from({ length: o.prefetched }, (_, k) => `p${k}`),
+            usedKeys: Array.from({ length: o.used }, (_, k) => `p${k}`),
             searchedAfter: Array.from({ length: o.searches }, (_, k) => `s${k}`),
           });
           // Samples outside [0, 1] must not break the Beta.
@@ -160,7 +222,13 @@ describe("AdaptiveState", () => {
     const random = mulberry32(4);
     const state = new AdaptiveState();
     for (let i = 1; i <= 30; i++) {
-      state.update(episode(state, `q${i % 4}`, [i % 2, 1 - (i % 2), 0.5], i, random, { searchedAfter: i % 3 ? [] : ["x", "y", "z"], taskCompleted: i % 5 !== 0 }), "advantage");
+      state.update(
+        episode(state, `q${i % 4}`, [i % 2, 1 - (i % 2), 0.5], i, random, {
+          searchedAfter: i % 3 ? [] : ["x", "y", "z"],
+          taskCompleted: i % 5 !== 0,
+        }),
+        "advantage",
+      );
     }
     const copy = AdaptiveState.fromJSON(JSON.parse(JSON.stringify(state)));
     expect(copy.toJSON()).toEqual(state.toJSON());
@@ -174,8 +242,15 @@ describe("AdaptiveState", () => {
   it("refuses damaged state with an error that says what is damaged", () => {
     const good = new AdaptiveState().toJSON();
     expect(() => AdaptiveState.fromJSON("nonsense")).toThrow(/damaged learning state: unknown version/);
-    expect(() => AdaptiveState.fromJSON({ ...good, parameters: { ...good.parameters, "thresholds.budget": undefined } })).toThrow(/thresholds.budget is missing/);
-    expect(() => AdaptiveState.fromJSON({ ...good, parameters: { ...good.parameters, "weights.taskSuccess": { ...good.parameters["weights.taskSuccess"], alpha: Number.NaN } } })).toThrow(/alpha/);
+    expect(() => AdaptiveState.fromJSON({ ...good, parameters: { ...good.parameters, "thresholds.budget": undefined } })).toThrow(
+      /thresholds.budget is missing/,
+    );
+    expect(() =>
+      AdaptiveState.fromJSON({
+        ...good,
+        parameters: { ...good.parameters, "weights.taskSuccess": { ...good.parameters["weights.taskSuccess"], alpha: Number.NaN } },
+      }),
+    ).toThrow(/alpha/);
     expect(() => AdaptiveState.fromJSON({ ...good, appliedSequence: -1 })).toThrow(/appliedSequence/);
     expect(() => AdaptiveState.fromJSON({ ...good, profile: { ...good.profile, wastePenaltyMult: 9 } })).toThrow(/wastePenaltyMult/);
     expect(PARAMETER_NAMES).toHaveLength(7);

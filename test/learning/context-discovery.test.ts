@@ -91,7 +91,10 @@ describe("ContextWeightBias", () => {
   it("adjusts every weight but task success by its multiplier", () => {
     const bias = ContextWeightBias.fromJSON({ relevanceMult: 2, struggleMult: 0.5, wasteMult: 1.5, observationCount: 3 });
     expect(bias.adjust({ taskSuccess: 0.8, relevanceBonus: 0.3, strugglePenalty: 0.4, wastePenalty: 0.1 })).toEqual({
-      taskSuccess: 0.8, relevanceBonus: 0.6, strugglePenalty: 0.2, wastePenalty: expect.closeTo(0.15, 12),
+      taskSuccess: 0.8,
+      relevanceBonus: 0.6,
+      strugglePenalty: 0.2,
+      wastePenalty: expect.closeTo(0.15, 12),
     });
   });
 
@@ -113,6 +116,8 @@ describe("ContextWeightBias", () => {
     const bias = new ContextWeightBias();
     for (let i = 0; i < 100; i++) bias.update(-1, starved);
     expect(bias.struggleMult).toBe(2);
-    expect(() => ContextWeightBias.fromJSON({ relevanceMult: 3, struggleMult: 1, wasteMult: 1, observationCount: 0 })).toThrow(/relevanceMult/);
+    expect(() => ContextWeightBias.fromJSON({ relevanceMult: 3, struggleMult: 1, wasteMult: 1, observationCount: 0 })).toThrow(
+      /relevanceMult/,
+    );
   });
 });

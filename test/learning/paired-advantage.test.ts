@@ -12,11 +12,23 @@ const candidates: ScoredCandidate[] = [
 
 function episode(confidence: number, neededKeys: string[], searches: number): EpisodeObservation {
   return {
-    sequence: 1, timestamp: 1, contextId: "ctx_0", query: "q", queryEmbedding: [1],
-    sampledWeights: PRIOR_MEAN_WEIGHTS, appliedWeights: PRIOR_MEAN_WEIGHTS,
+    sequence: 1,
+    timestamp: 1,
+    contextId: "ctx_0",
+    query: "q",
+    queryEmbedding: [1],
+    sampledWeights: PRIOR_MEAN_WEIGHTS,
+    appliedWeights: PRIOR_MEAN_WEIGHTS,
     sampledThresholds: { confidence, excerpt: 0.99, budget: 0.1 },
-    taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 2, userEdits: 0, hedging: false,
-    prefetchedKeys: [], usedKeys: [], searchedAfter: Array.from({ length: searches }, (_, i) => `s${i}`),
+    taskCompleted: true,
+    followUps: 0,
+    corrections: 0,
+    toolCalls: 2,
+    userEdits: 0,
+    hedging: false,
+    prefetchedKeys: [],
+    usedKeys: [],
+    searchedAfter: Array.from({ length: searches }, (_, i) => `s${i}`),
     prefetchRounds: [{ candidates, remainingTokens: 100_000, penalty: 1, neededKeys }],
     budgetRatio: 0.1,
   };
@@ -29,7 +41,10 @@ describe("pairedAdvantage", () => {
     const atSample = inferSatisfaction({ ...sampled, prefetchedKeys: ["a"], usedKeys: ["a"] }, PRIOR_MEAN_WEIGHTS);
     // At 0.7 a and b go in, and the search is spared; at 0.6 c goes in too, unused.
     const at07 = inferSatisfaction({ ...sampled, prefetchedKeys: ["a", "b"], usedKeys: ["a", "b"], searchedAfter: [] }, PRIOR_MEAN_WEIGHTS);
-    const at06 = inferSatisfaction({ ...sampled, prefetchedKeys: ["a", "b", "c"], usedKeys: ["a", "b"], searchedAfter: [] }, PRIOR_MEAN_WEIGHTS);
+    const at06 = inferSatisfaction(
+      { ...sampled, prefetchedKeys: ["a", "b", "c"], usedKeys: ["a", "b"], searchedAfter: [] },
+      PRIOR_MEAN_WEIGHTS,
+    );
     expect(pairedAdvantage(sampled, "confidence", [0.7, 0.6], PRIOR_MEAN_WEIGHTS)).toBeCloseTo(atSample - (at07 + at06) / 2, 12);
     expect(pairedAdvantage(sampled, "confidence", [0.7, 0.6], PRIOR_MEAN_WEIGHTS)).toBeLessThan(0);
     // Where nothing past a was needed, the lower thresholds only waste: the sample is ahead.
@@ -42,7 +57,12 @@ describe("pairedAdvantage", () => {
     const { prefetchRounds: _, ...bare } = episode(0.9, ["a"], 0);
     expect(pairedAdvantage(bare as EpisodeObservation, "confidence", [0.5], PRIOR_MEAN_WEIGHTS)).toBeUndefined();
     expect(isEpisodeObservation(episode(0.9, ["a"], 0))).toBe(true);
-    expect(isEpisodeObservation({ ...episode(0.9, ["a"], 0), prefetchRounds: [{ candidates: [{ key: 1 }], remainingTokens: 1, penalty: 1, neededKeys: [] }] })).toBe(false);
+    expect(
+      isEpisodeObservation({
+        ...episode(0.9, ["a"], 0),
+        prefetchRounds: [{ candidates: [{ key: 1 }], remainingTokens: 1, penalty: 1, neededKeys: [] }],
+      }),
+    ).toBe(false);
   });
 
   it("replays a focused prefetch's budget ceiling for every draw, as the run had it", () => {

@@ -17,8 +17,18 @@ function episodes(count: number, seed: number): Episode[] {
     const query = `q${i % 5}`;
     const queryEmbedding = [i % 2, (i >> 1) % 2, 1];
     return {
-      timestamp: i, query, queryEmbedding, ...sampler.sample(sampler.contexts.classify(query, queryEmbedding), random), taskCompleted: random() < 0.7, followUps: Math.floor(random() * 2), corrections: 0, toolCalls: 3, userEdits: 0,
-      hedging: random() < 0.2, prefetchedKeys: ["a", "b", "c", "d", "e"].slice(0, Math.floor(random() * 6)), usedKeys: ["a"],
+      timestamp: i,
+      query,
+      queryEmbedding,
+      ...sampler.sample(sampler.contexts.classify(query, queryEmbedding), random),
+      taskCompleted: random() < 0.7,
+      followUps: Math.floor(random() * 2),
+      corrections: 0,
+      toolCalls: 3,
+      userEdits: 0,
+      hedging: random() < 0.2,
+      prefetchedKeys: ["a", "b", "c", "d", "e"].slice(0, Math.floor(random() * 6)),
+      usedKeys: ["a"],
       searchedAfter: random() < 0.3 ? ["x", "y", "z"] : [],
     };
   });
@@ -27,7 +37,9 @@ function episodes(count: number, seed: number): Episode[] {
 /** The one-process reference: every episode applied once. */
 function reference(all: Episode[]): AdaptiveState {
   const state = new AdaptiveState();
-  all.forEach((e, i) => { state.update({ ...e, sequence: i + 1 }, "advantage"); });
+  all.forEach((e, i) => {
+    state.update({ ...e, sequence: i + 1 }, "advantage");
+  });
   return state;
 }
 

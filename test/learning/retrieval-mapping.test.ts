@@ -21,21 +21,35 @@ describe("retrievalSettingsOf", () => {
   });
 
   it("scales the user's budget setting by the learned budget", () => {
-    expect(retrievalSettingsOf({ appliedWeights: PRIOR_MEAN_WEIGHTS, sampledThresholds: PRIOR_THRESHOLDS }, 0.2).maxBudgetPercent).toBeCloseTo(0.2, 12);
-    expect(retrievalSettingsOf({ appliedWeights: PRIOR_MEAN_WEIGHTS, sampledThresholds: { ...PRIOR_THRESHOLDS, budget: 0.05 } }, 0.2).maxBudgetPercent).toBeCloseTo(0.1, 12);
+    expect(
+      retrievalSettingsOf({ appliedWeights: PRIOR_MEAN_WEIGHTS, sampledThresholds: PRIOR_THRESHOLDS }, 0.2).maxBudgetPercent,
+    ).toBeCloseTo(0.2, 12);
+    expect(
+      retrievalSettingsOf({ appliedWeights: PRIOR_MEAN_WEIGHTS, sampledThresholds: { ...PRIOR_THRESHOLDS, budget: 0.05 } }, 0.2)
+        .maxBudgetPercent,
+    ).toBeCloseTo(0.1, 12);
   });
 
   it("a heavier waste penalty injects fewer excerpts; a heavier struggle penalty offers more hints", () => {
-    const wasteful = retrievalSettingsOf({ appliedWeights: { ...PRIOR_MEAN_WEIGHTS, wastePenalty: 0.3 }, sampledThresholds: PRIOR_THRESHOLDS }, 0.1);
+    const wasteful = retrievalSettingsOf(
+      { appliedWeights: { ...PRIOR_MEAN_WEIGHTS, wastePenalty: 0.3 }, sampledThresholds: PRIOR_THRESHOLDS },
+      0.1,
+    );
     expect(wasteful.maxExcerpts).toBe(1);
-    const starved = retrievalSettingsOf({ appliedWeights: { ...PRIOR_MEAN_WEIGHTS, strugglePenalty: 0.8 }, sampledThresholds: PRIOR_THRESHOLDS }, 0.1);
+    const starved = retrievalSettingsOf(
+      { appliedWeights: { ...PRIOR_MEAN_WEIGHTS, strugglePenalty: 0.8 }, sampledThresholds: PRIOR_THRESHOLDS },
+      0.1,
+    );
     expect(starved.maxSummaries).toBe(6);
     // Hints never take budget the excerpts keep.
     expect(starved.summaryBudgetShare + starved.excerptBudgetShare).toBeLessThanOrEqual(1);
   });
 
   it("relevance over waste promotes unused items to the hot cache and weighs the vector signal more", () => {
-    const relevant = retrievalSettingsOf({ appliedWeights: { ...PRIOR_MEAN_WEIGHTS, relevanceBonus: 0.6, wastePenalty: 0.05 }, sampledThresholds: PRIOR_THRESHOLDS }, 0.1);
+    const relevant = retrievalSettingsOf(
+      { appliedWeights: { ...PRIOR_MEAN_WEIGHTS, relevanceBonus: 0.6, wastePenalty: 0.05 }, sampledThresholds: PRIOR_THRESHOLDS },
+      0.1,
+    );
     expect(relevant.promoteUnused).toBe(true);
     expect(relevant.vectorWeight).toBeGreaterThan(1);
     expect(relevant.vectorWeight).toBeLessThan(2);

@@ -3,7 +3,13 @@ import { DEFAULT_UPDATE_CONFIG, RobustWeightDistribution, type UpdateConfig } fr
 import { mulberry32 } from "../helpers/random-vectors.js";
 
 /** Only the step under test is switched on. */
-const bare: UpdateConfig = { decayFactor: 1, outlierThreshold: Infinity, minEffectiveSamples: 0, driftRate: 0, maxEffectiveSamples: Infinity };
+const bare: UpdateConfig = {
+  decayFactor: 1,
+  outlierThreshold: Infinity,
+  minEffectiveSamples: 0,
+  driftRate: 0,
+  maxEffectiveSamples: Infinity,
+};
 
 function at(alpha: number, beta: number, priorAlpha = alpha, priorBeta = beta, effectiveSamples = 0): RobustWeightDistribution {
   return RobustWeightDistribution.fromJSON({ alpha, beta, priorAlpha, priorBeta, effectiveSamples });
@@ -49,7 +55,7 @@ describe("RobustWeightDistribution", () => {
     expect(away.mean()).toBeLessThan(0.8);
   });
 
-  it("by default (negativeEvidence \"reflect\"), a negative signal puts its evidence at the sample reflected about the mean", () => {
+  it('by default (negativeEvidence "reflect"), a negative signal puts its evidence at the sample reflected about the mean', () => {
     const reflect: UpdateConfig = bare;
     const away = at(8, 2); // mean 0.8
     away.update(0.9, -1, reflect);
@@ -122,7 +128,13 @@ describe("RobustWeightDistribution", () => {
   });
 
   it("Thompson samples follow the distribution: seeded empirical mean and variance match the closed forms", () => {
-    for (const [alpha, beta] of [[8, 2], [3, 7], [0.5, 0.5], [1, 9], [120, 80]] as const) {
+    for (const [alpha, beta] of [
+      [8, 2],
+      [3, 7],
+      [0.5, 0.5],
+      [1, 9],
+      [120, 80],
+    ] as const) {
       const d = at(alpha, beta);
       const random = mulberry32(alpha * 1000 + beta);
       const n = 40_000;

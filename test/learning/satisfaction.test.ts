@@ -3,7 +3,14 @@ import { detectHedging, type EpisodeObservation, inferSatisfaction, PRIOR_MEAN_W
 import { mulberry32 } from "../helpers/random-vectors.js";
 
 /** The unweighted satisfaction function, written out term by term as a reference. */
-function seedInferSatisfaction(e: { TaskCompleted: boolean; FollowUpCount: number; SearchedAfter: string[]; HedgingDetected: boolean; PrefetchedIDs: string[]; UsedIDs: string[] }): number {
+function seedInferSatisfaction(e: {
+  TaskCompleted: boolean;
+  FollowUpCount: number;
+  SearchedAfter: string[];
+  HedgingDetected: boolean;
+  PrefetchedIDs: string[];
+  UsedIDs: string[];
+}): number {
   let score = 0;
   if (e.TaskCompleted && e.FollowUpCount === 0) score += 0.5;
   if (e.TaskCompleted && e.FollowUpCount > 0) score += 0.2;
@@ -21,9 +28,24 @@ const thresholds = { confidence: 0.85, excerpt: 0.9, budget: 0.1 };
 
 function episode(overrides: Partial<EpisodeObservation> = {}): EpisodeObservation {
   return {
-    sequence: 0, timestamp: 0, contextId: "ctx_0", query: "fix the parser", queryEmbedding: [1, 0], sampledWeights: weights, sampledThresholds: thresholds, appliedWeights: weights,
-    taskCompleted: true, followUps: 0, corrections: 0, toolCalls: 0, userEdits: 0, hedging: false,
-    prefetchedKeys: [], usedKeys: [], searchedAfter: [], ...overrides,
+    sequence: 0,
+    timestamp: 0,
+    contextId: "ctx_0",
+    query: "fix the parser",
+    queryEmbedding: [1, 0],
+    sampledWeights: weights,
+    sampledThresholds: thresholds,
+    appliedWeights: weights,
+    taskCompleted: true,
+    followUps: 0,
+    corrections: 0,
+    toolCalls: 0,
+    userEdits: 0,
+    hedging: false,
+    prefetchedKeys: [],
+    usedKeys: [],
+    searchedAfter: [],
+    ...overrides,
   };
 }
 
@@ -31,8 +53,15 @@ function randomEpisode(random: () => number): EpisodeObservation {
   const int = (n: number) => Math.floor(random() * n);
   const prefetchedKeys = Array.from({ length: int(12) }, (_, i) => `src/file${i}.ts`);
   return episode({
-    taskCompleted: random() < 0.6, followUps: int(3), corrections: int(2), toolCalls: int(20), userEdits: int(3), hedging: random() < 0.3,
-    prefetchedKeys, usedKeys: prefetchedKeys.filter(() => random() < 0.4), searchedAfter: Array.from({ length: int(5) }, (_, i) => `query ${i}`),
+    taskCompleted: random() < 0.6,
+    followUps: int(3),
+    corrections: int(2),
+    toolCalls: int(20),
+    userEdits: int(3),
+    hedging: random() < 0.3,
+    prefetchedKeys,
+    usedKeys: prefetchedKeys.filter(() => random() < 0.4),
+    searchedAfter: Array.from({ length: int(5) }, (_, i) => `query ${i}`),
   });
 }
 
@@ -43,8 +72,12 @@ describe("inferSatisfaction", () => {
     for (let i = 0; i < 2000; i++) {
       const e = randomEpisode(random);
       const seed = seedInferSatisfaction({
-        TaskCompleted: e.taskCompleted, FollowUpCount: e.followUps + 2 * e.corrections, SearchedAfter: e.searchedAfter,
-        HedgingDetected: e.hedging, PrefetchedIDs: e.prefetchedKeys, UsedIDs: e.usedKeys,
+        TaskCompleted: e.taskCompleted,
+        FollowUpCount: e.followUps + 2 * e.corrections,
+        SearchedAfter: e.searchedAfter,
+        HedgingDetected: e.hedging,
+        PrefetchedIDs: e.prefetchedKeys,
+        UsedIDs: e.usedKeys,
       });
       expect(inferSatisfaction(e, PRIOR_MEAN_WEIGHTS)).toBe(seed);
     }
@@ -54,7 +87,10 @@ describe("inferSatisfaction", () => {
     expect(inferSatisfaction(episode(), weights)).toBe(0.5);
     expect(inferSatisfaction(episode({ followUps: 1 }), weights)).toBeCloseTo(0.2 - 0.1, 12);
     expect(inferSatisfaction(episode({ corrections: 1 }), weights)).toBeCloseTo(0.2 - 0.2, 12);
-    expect(inferSatisfaction(episode({ taskCompleted: false, hedging: true, searchedAfter: ["a", "b"] }), weights)).toBeCloseTo(-0.4 - 0.2 - 0.3, 12);
+    expect(inferSatisfaction(episode({ taskCompleted: false, hedging: true, searchedAfter: ["a", "b"] }), weights)).toBeCloseTo(
+      -0.4 - 0.2 - 0.3,
+      12,
+    );
   });
 
   it("scales each term by its weight relative to the prior mean", () => {

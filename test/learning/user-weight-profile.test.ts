@@ -7,7 +7,13 @@ const starved = { searchedAfter: ["x", "y", "z"], prefetchedKeys: [], usedKeys: 
 
 describe("UserWeightProfile", () => {
   it("adjusts nothing before 5 observations, then only the two penalties", () => {
-    const profile = UserWeightProfile.fromJSON({ prefersThorough: 0, toleratesSearches: 0, wastePenaltyMult: 0.5, strugglePenaltyMult: 2, observationCount: 4 });
+    const profile = UserWeightProfile.fromJSON({
+      prefersThorough: 0,
+      toleratesSearches: 0,
+      wastePenaltyMult: 0.5,
+      strugglePenaltyMult: 2,
+      observationCount: 4,
+    });
     expect(profile.adjust(weights)).toEqual(weights);
     profile.observationCount = 5;
     expect(profile.adjust(weights)).toEqual({ taskSuccess: 0.8, relevanceBonus: 0.3, strugglePenalty: 0.8, wastePenalty: 0.05 });
@@ -24,7 +30,13 @@ describe("UserWeightProfile", () => {
     // The other halves, so the multipliers can come back: failure despite unused prefetch, success despite searches.
     profile.update(-0.3, verbose);
     profile.update(0.3, starved);
-    expect(profile.toJSON()).toEqual({ prefersThorough: expect.closeTo(0, 12), toleratesSearches: expect.closeTo(0, 12), wastePenaltyMult: expect.closeTo(0.9975, 12), strugglePenaltyMult: expect.closeTo(0.9975, 12), observationCount: 4 });
+    expect(profile.toJSON()).toEqual({
+      prefersThorough: expect.closeTo(0, 12),
+      toleratesSearches: expect.closeTo(0, 12),
+      wastePenaltyMult: expect.closeTo(0.9975, 12),
+      strugglePenaltyMult: expect.closeTo(0.9975, 12),
+      observationCount: 4,
+    });
   });
 
   it("clamps the preferences to [−1, 1] and the multipliers to [0.5, 2], and refuses damaged data", () => {
@@ -33,7 +45,13 @@ describe("UserWeightProfile", () => {
       profile.update(1, verbose);
       profile.update(-1, starved);
     }
-    expect(profile.toJSON()).toEqual({ prefersThorough: 1, toleratesSearches: -1, wastePenaltyMult: 0.5, strugglePenaltyMult: 2, observationCount: 200 });
+    expect(profile.toJSON()).toEqual({
+      prefersThorough: 1,
+      toleratesSearches: -1,
+      wastePenaltyMult: 0.5,
+      strugglePenaltyMult: 2,
+      observationCount: 200,
+    });
     expect(UserWeightProfile.fromJSON(JSON.parse(JSON.stringify(profile))).toJSON()).toEqual(profile.toJSON());
     expect(() => UserWeightProfile.fromJSON({ ...profile.toJSON(), prefersThorough: 2 })).toThrow(/prefersThorough/);
     expect(() => UserWeightProfile.fromJSON({ ...profile.toJSON(), observationCount: 1.5 })).toThrow(/observationCount/);

@@ -50,7 +50,12 @@ describe("AnthropicProvider", () => {
         .chunkText(4),
     );
     const events = await collect(provider().stream(request));
-    expect(events.filter((event) => event.type === "text_delta").map((event) => event.text).join("")).toBe("Let me look.");
+    expect(
+      events
+        .filter((event) => event.type === "text_delta")
+        .map((event) => event.text)
+        .join(""),
+    ).toBe("Let me look.");
     expect(events.filter((event) => event.type === "tool_input_delta").length).toBeGreaterThan(1);
     const complete = events.at(-1);
     expect(complete).toEqual({
@@ -137,7 +142,10 @@ describe("AnthropicProvider", () => {
     server.enqueue(reply().text("an answer that stops coming").chunkText(3).eventDelayMs(60_000), reply().text("after the stall"));
     const started = performance.now();
     const events = await collect(provider({ timeoutMs: 300 }).stream(request));
-    expect(events.find((event) => event.type === "retry")).toMatchObject({ attempt: 2, reason: expect.stringMatching(/nothing arrived for 0\.3 s/) });
+    expect(events.find((event) => event.type === "retry")).toMatchObject({
+      attempt: 2,
+      reason: expect.stringMatching(/nothing arrived for 0\.3 s/),
+    });
     const complete = events.at(-1);
     expect(complete?.type === "complete" && complete.response.content).toEqual([{ type: "text", text: "after the stall" }]);
     expect(performance.now() - started).toBeLessThan(3_000);

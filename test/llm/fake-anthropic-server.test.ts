@@ -9,7 +9,13 @@ import Anthropic, {
   RateLimitError,
 } from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { estimateInputTokens, reply, requestApiKey, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import {
+  estimateInputTokens,
+  reply,
+  requestApiKey,
+  startFakeAnthropicServer,
+  type FakeAnthropicServer,
+} from "../helpers/fake-anthropic-server.js";
 import { errorMessage } from "../../src/errors.js";
 
 const MODEL = "claude-test-model";
@@ -51,7 +57,12 @@ describe("fake Anthropic server against the real SDK", () => {
       { type: "text", text: "Let me check." },
       { type: "tool_use", id: "toolu_01abc", name: "get_weather", input: { city: "Paris", units: "metric" } },
     ]);
-    expect(message.usage).toMatchObject({ input_tokens: 42, output_tokens: 7, cache_read_input_tokens: 30, cache_creation_input_tokens: 0 });
+    expect(message.usage).toMatchObject({
+      input_tokens: 42,
+      output_tokens: 7,
+      cache_read_input_tokens: 30,
+      cache_creation_input_tokens: 0,
+    });
 
     expect(server.requests).toHaveLength(1);
     const [request] = server.requests;
@@ -65,7 +76,11 @@ describe("fake Anthropic server against the real SDK", () => {
   });
 
   it("defaults stop_reason, usage, tool ids and model; honours .model() and stop_sequence", async () => {
-    server.enqueue(reply().text("plain"), reply().toolUse("noop", {}), reply().text("cut").stopReason("stop_sequence").model("claude-other"));
+    server.enqueue(
+      reply().text("plain"),
+      reply().toolUse("noop", {}),
+      reply().text("cut").stopReason("stop_sequence").model("claude-other"),
+    );
     const anthropic = client();
 
     const plain = await anthropic.messages.create(params);
@@ -85,7 +100,7 @@ describe("fake Anthropic server against the real SDK", () => {
   });
 
   it("streams the exact event sequence and messages.stream().finalMessage() reassembles text and partial JSON", async () => {
-    const input = { path: "src/index.ts", lines: [1, 2, 3], note: "unicode ✓ and \"quotes\"" };
+    const input = { path: "src/index.ts", lines: [1, 2, 3], note: 'unicode ✓ and "quotes"' };
     server.enqueue(reply().text("Reading the file now.").toolUse("read_file", input, "toolu_01xyz").chunkText(5));
 
     const stream = client().messages.stream(params);
@@ -155,7 +170,9 @@ describe("fake Anthropic server against the real SDK", () => {
     expect(server.requests).toHaveLength(2);
 
     server.enqueue(reply().status(529, { message: "busy" }));
-    const error = await client().messages.create(params).catch((e: unknown) => e);
+    const error = await client()
+      .messages.create(params)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OverloadedError);
     expect((error as APIError).type).toBe("overloaded_error");
     expect((error as APIError).apiMessage).toBe("busy");
@@ -163,7 +180,9 @@ describe("fake Anthropic server against the real SDK", () => {
 
   it("error bodies carry Anthropic error types; a 400 is not retried", async () => {
     server.enqueue(reply().status(400, { message: "max_tokens: too large" }), reply().text("never reached"));
-    const error = await client({ maxRetries: 2 }).messages.create(params).catch((e: unknown) => e);
+    const error = await client({ maxRetries: 2 })
+      .messages.create(params)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as APIError).type).toBe("invalid_request_error");
     expect(server.requests).toHaveLength(1);
@@ -217,7 +236,9 @@ describe("fake Anthropic server against the real SDK", () => {
 
   it("hang() + SDK timeout rejects with a timeout error", async () => {
     server.enqueue(reply().hang());
-    const error = await client({ timeout: 200, maxRetries: 0 }).messages.create(params).catch((e: unknown) => e);
+    const error = await client({ timeout: 200, maxRetries: 0 })
+      .messages.create(params)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(server.requests).toHaveLength(1);
   });
@@ -230,7 +251,9 @@ describe("fake Anthropic server against the real SDK", () => {
   });
 
   it("an empty queue fails loudly with a 500 the SDK does not retry", async () => {
-    const error = await client({ maxRetries: 2 }).messages.create(params).catch((e: unknown) => e);
+    const error = await client({ maxRetries: 2 })
+      .messages.create(params)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as APIError).status).toBe(500);
     expect(errorMessage(error)).toContain("fake Anthropic server: no scripted response left");

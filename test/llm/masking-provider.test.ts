@@ -17,7 +17,10 @@ afterEach(async () => {
 
 /** The model as Sylk makes it: `createProvider`, the real SDK, the fake Messages API on loopback. */
 function model(): ModelProvider {
-  const provider = createProvider({ ...defaultConfig().model, maxAttempts: 1 }, { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl }).provider;
+  const provider = createProvider(
+    { ...defaultConfig().model, maxAttempts: 1 },
+    { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl },
+  ).provider;
   if (!provider) throw new Error("no provider");
   return provider;
 }
@@ -34,7 +37,17 @@ const request: ModelRequest = {
   systemContext: `Known fact: the database is ${URL}`,
   messages: [
     { role: "user", content: [{ type: "text", text: `Use ${TOKEN}` }] },
-    { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "write_file", input: { path: "a.ts", content: `const url = "${URL}";`, password: "hunter2hunter2" } }] },
+    {
+      role: "assistant",
+      content: [
+        {
+          type: "tool_use",
+          id: "toolu_1",
+          name: "write_file",
+          input: { path: "a.ts", content: `const url = "${URL}";`, password: "hunter2hunter2" },
+        },
+      ],
+    },
     { role: "user", content: [{ type: "tool_result", toolUseId: "toolu_1", content: `Wrote ${URL}`, isError: false }] },
   ],
   tools: [],
@@ -54,7 +67,10 @@ describe("every model Sylk makes masks what it sends", () => {
     expect(sent).toContain('"password":"[REDACTED:assigned-secret]"');
     // The tool runs with what the model asked for.
     const complete_ = events.find((event) => event.type === "complete");
-    expect(complete_?.type === "complete" && complete_.response.content[0]).toMatchObject({ type: "tool_use", input: { path: "b.ts", content: TOKEN } });
+    expect(complete_?.type === "complete" && complete_.response.content[0]).toMatchObject({
+      type: "tool_use",
+      input: { path: "b.ts", content: TOKEN },
+    });
     // The caller's request is untouched.
     expect(request.messages[0]?.content[0]).toEqual({ type: "text", text: `Use ${TOKEN}` });
   });
@@ -63,7 +79,14 @@ describe("every model Sylk makes masks what it sends", () => {
     server.enqueue(reply().text("one"), reply().text("two"));
     const provider = model();
     await complete(provider, request);
-    await complete(provider, { ...request, messages: [...request.messages, { role: "assistant", content: [{ type: "text", text: "ok" }] }, { role: "user", content: [{ type: "text", text: "again" }] }] });
+    await complete(provider, {
+      ...request,
+      messages: [
+        ...request.messages,
+        { role: "assistant", content: [{ type: "text", text: "ok" }] },
+        { role: "user", content: [{ type: "text", text: "again" }] },
+      ],
+    });
     const [first, second] = messageRequests(server).map((sent) => JSON.stringify(sent.body));
     expect(second).not.toContain(TOKEN);
     expect(second).toContain(JSON.stringify(JSON.parse(first as string).messages[1]));

@@ -53,7 +53,12 @@ describe("OpenAICompatibleProvider", () => {
       usage: { prompt_tokens: 80, completion_tokens: 12, cached_tokens: 30 },
     });
     const events = await collect(provider().stream(request));
-    expect(events.filter((event) => event.type === "text_delta").map((event) => event.text).join("")).toBe("Reading it now.");
+    expect(
+      events
+        .filter((event) => event.type === "text_delta")
+        .map((event) => event.text)
+        .join(""),
+    ).toBe("Reading it now.");
     expect(events.at(-1)).toEqual({
       type: "complete",
       response: {
@@ -96,7 +101,9 @@ describe("OpenAICompatibleProvider", () => {
     const error = await collect(provider().stream(request)).catch((caught: unknown) => caught);
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(error).toMatchObject({ kind: "rate_limit", retryable: false });
-    expect(errorMessage(error)).toMatch(/The server asked to retry after 24 h, longer than Sylk waits \(model\.retryMaxDelayMs, 10 ms\); giving up/);
+    expect(errorMessage(error)).toMatch(
+      /The server asked to retry after 24 h, longer than Sylk waits \(model\.retryMaxDelayMs, 10 ms\); giving up/,
+    );
     expect(server.requests).toHaveLength(1);
 
     server.enqueue({ status: 429, retryAfterSeconds: 1 }, { text: "whole" });
@@ -114,12 +121,13 @@ describe("OpenAICompatibleProvider", () => {
   it("drives sylk ask end to end when configured", async () => {
     const project = createTempProject({ "src/config.ts": "export const port = 8080;\n" });
     try {
-      project.write(
-        ".sylkrc",
-        JSON.stringify({ model: { provider: "openai-compatible", name: "qwen-coder", baseUrl: server.baseUrl } }),
-      );
+      project.write(".sylkrc", JSON.stringify({ model: { provider: "openai-compatible", name: "qwen-coder", baseUrl: server.baseUrl } }));
       // A project's own model endpoint applies in a folder the user trusts.
-      new FolderTrustStore(project.sylkHome).trust(realpathSync(project.root), trustGatedProjectSettings(project.root, project.env), "test");
+      new FolderTrustStore(project.sylkHome).trust(
+        realpathSync(project.root),
+        trustGatedProjectSettings(project.root, project.env),
+        "test",
+      );
       server.enqueue(
         { toolCalls: [{ id: "call_r", name: "read_file", arguments: { path: "src/config.ts" } }] },
         { text: "The port is 8080 (src/config.ts:1)." },

@@ -46,7 +46,9 @@ describe("model defaults", () => {
     expect(choice.provider).toMatchObject({ name: "anthropic", model: DEFAULT_ANTHROPIC_MODEL, contextWindow: 200_000 });
     expect(createProvider({ ...config, provider: "none" }, { ANTHROPIC_API_KEY: "k" }).provider).toBeUndefined();
     expect(() => createProvider({ ...config, provider: "openai-compatible" }, {})).toThrow(/model.name is required/);
-    expect(createProvider({ ...config, provider: "openai-compatible", name: "llama3", baseUrl: "http://localhost:11434/v1" }, {}).provider).toMatchObject({
+    expect(
+      createProvider({ ...config, provider: "openai-compatible", name: "llama3", baseUrl: "http://localhost:11434/v1" }, {}).provider,
+    ).toMatchObject({
       name: "openai-compatible",
       contextWindow: 128_000,
     });

@@ -75,7 +75,12 @@ describe("chunkFile", () => {
             expect(chunk.startLine).toBe(expected);
             expect(chunk.endLine).toBeGreaterThanOrEqual(chunk.startLine);
             expect(chunk.endLine - chunk.startLine + 1).toBeLessThanOrEqual(maxLines);
-            expect(chunk.content).toBe(text.split("\n").slice(chunk.startLine - 1, chunk.endLine).join("\n"));
+            expect(chunk.content).toBe(
+              text
+                .split("\n")
+                .slice(chunk.startLine - 1, chunk.endLine)
+                .join("\n"),
+            );
             expected = chunk.endLine + 1;
           }
           expect(expected).toBe(lineCount + 1);

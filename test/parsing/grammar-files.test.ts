@@ -18,8 +18,13 @@ interface ManifestEntry {
   tag: string;
   files: Record<string, { sha256: string; abi: number }>;
 }
-const manifest = JSON.parse(readFileSync(join(GRAMMARS_DIRECTORY, "manifest.json"), "utf8")) as { loadedWith: string; packages: ManifestEntry[] };
-const recorded = new Map(manifest.packages.flatMap((entry) => Object.entries(entry.files).map(([file, facts]) => [file, { ...facts, entry }] as const)));
+const manifest = JSON.parse(readFileSync(join(GRAMMARS_DIRECTORY, "manifest.json"), "utf8")) as {
+  loadedWith: string;
+  packages: ManifestEntry[];
+};
+const recorded = new Map(
+  manifest.packages.flatMap((entry) => Object.entries(entry.files).map(([file, facts]) => [file, { ...facts, entry }] as const)),
+);
 
 describe("the vendored grammars", () => {
   it("every language's grammar is read from grammars/ through the one helper", () => {
@@ -36,7 +41,12 @@ describe("the vendored grammars", () => {
     expect(files.sort()).toEqual([...recorded.keys()].sort());
     expect(new Set(Object.values(GRAMMARS).map((spec) => spec.wasm))).toEqual(new Set(files));
     for (const [file, facts] of recorded) {
-      expect(createHash("sha256").update(readFileSync(join(GRAMMARS_DIRECTORY, file))).digest("hex"), file).toBe(facts.sha256);
+      expect(
+        createHash("sha256")
+          .update(readFileSync(join(GRAMMARS_DIRECTORY, file)))
+          .digest("hex"),
+        file,
+      ).toBe(facts.sha256);
       expect(facts.entry.version).toMatch(/^\d+\.\d+\.\d+$/);
       expect(facts.entry.integrity).toMatch(/^sha512-/);
       expect(facts.entry.repository).toBe(`https://github.com/tree-sitter/${facts.entry.package}`);
@@ -45,7 +55,9 @@ describe("the vendored grammars", () => {
   });
 
   it("were checked against the web-tree-sitter that package.json pins", () => {
-    const pinned = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["web-tree-sitter"];
+    const pinned = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies[
+      "web-tree-sitter"
+    ];
     expect(manifest.loadedWith).toBe(`web-tree-sitter@${pinned}`);
   });
 

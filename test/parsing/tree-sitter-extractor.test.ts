@@ -6,7 +6,15 @@ const extractor = new TreeSitterExtractor();
 const SAMPLES: Record<string, { source: string; symbols: Array<[string, string]> }> = {
   typescript: {
     source: `// Session store.\nexport interface Session { id: string }\nexport type Id = string;\nexport enum Mode { A }\nexport class SessionStore {\n  get(id: Id) { return id; }\n}\nexport const makeStore = () => new SessionStore();\nexport function helper() {}\n`,
-    symbols: [["Session", "interface"], ["Id", "type"], ["Mode", "enum"], ["SessionStore", "class"], ["get", "method"], ["makeStore", "function"], ["helper", "function"]],
+    symbols: [
+      ["Session", "interface"],
+      ["Id", "type"],
+      ["Mode", "enum"],
+      ["SessionStore", "class"],
+      ["get", "method"],
+      ["makeStore", "function"],
+      ["helper", "function"],
+    ],
   },
   tsx: {
     source: `export function Button(props: { label: string }) {\n  return <button>{props.label}</button>;\n}\n`,
@@ -14,31 +22,70 @@ const SAMPLES: Record<string, { source: string; symbols: Array<[string, string]>
   },
   javascript: {
     source: `class Parser {\n  parse(text) { return text; }\n}\nfunction tokenize() {}\nconst VERSION = 3;\n`,
-    symbols: [["Parser", "class"], ["parse", "method"], ["tokenize", "function"], ["VERSION", "variable"]],
+    symbols: [
+      ["Parser", "class"],
+      ["parse", "method"],
+      ["tokenize", "function"],
+      ["VERSION", "variable"],
+    ],
   },
   python: {
     source: `"""Invoices."""\nRATE = 3\n\nclass Invoice:\n    """An invoice."""\n    @property\n    def total(self):\n        return 1\n\ndef render(order):\n    return order\n`,
-    symbols: [["RATE", "variable"], ["Invoice", "class"], ["total", "method"], ["render", "function"]],
+    symbols: [
+      ["RATE", "variable"],
+      ["Invoice", "class"],
+      ["total", "method"],
+      ["render", "function"],
+    ],
   },
   go: {
     source: `package main\n\n// Server serves.\ntype Server struct{}\ntype Handler interface{ Serve() }\nfunc (s *Server) Start() {}\nfunc main() {}\nconst Port = 80\n`,
-    symbols: [["Server", "struct"], ["Handler", "interface"], ["Start", "method"], ["main", "function"], ["Port", "variable"]],
+    symbols: [
+      ["Server", "struct"],
+      ["Handler", "interface"],
+      ["Start", "method"],
+      ["main", "function"],
+      ["Port", "variable"],
+    ],
   },
   rust: {
     source: `/// A point.\npub struct Point { x: i32 }\npub trait Shape { fn area(&self) -> f64; }\nimpl Shape for Point {\n    fn area(&self) -> f64 { 0.0 }\n}\npub enum Kind { A }\nfn main() {}\n`,
-    symbols: [["Point", "struct"], ["Shape", "trait"], ["area", "method"], ["Shape for Point", "impl"], ["area", "method"], ["Kind", "enum"], ["main", "function"]],
+    symbols: [
+      ["Point", "struct"],
+      ["Shape", "trait"],
+      ["area", "method"],
+      ["Shape for Point", "impl"],
+      ["area", "method"],
+      ["Kind", "enum"],
+      ["main", "function"],
+    ],
   },
   java: {
     source: `/** Greeter. */\npublic class Greeter {\n  public Greeter() {}\n  public String greet(String name) { return name; }\n}\ninterface Polite {}\n`,
-    symbols: [["Greeter", "class"], ["Greeter", "method"], ["greet", "method"], ["Polite", "interface"]],
+    symbols: [
+      ["Greeter", "class"],
+      ["Greeter", "method"],
+      ["greet", "method"],
+      ["Polite", "interface"],
+    ],
   },
   c: {
     source: `/* math */\nstruct vec { int x; };\ntypedef int score_t;\nint add(int a, int b) { return a + b; }\nint prototype(void);\n`,
-    symbols: [["vec", "struct"], ["score_t", "type"], ["add", "function"], ["prototype", "function"]],
+    symbols: [
+      ["vec", "struct"],
+      ["score_t", "type"],
+      ["add", "function"],
+      ["prototype", "function"],
+    ],
   },
   cpp: {
     source: `namespace geo {\nclass Circle {\n public:\n  double area() const;\n};\n}\ndouble geo::Circle::area() const { return 1.0; }\n`,
-    symbols: [["geo", "module"], ["Circle", "class"], ["area", "method"], ["geo::Circle::area", "method"]],
+    symbols: [
+      ["geo", "module"],
+      ["Circle", "class"],
+      ["area", "method"],
+      ["geo::Circle::area", "method"],
+    ],
   },
 };
 

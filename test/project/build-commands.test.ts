@@ -40,25 +40,39 @@ describe("build commands", () => {
       "install:",
       "",
     ].join("\n");
-    expect(commandsOf({ Makefile: makefile })).toEqual([{ source: "Makefile", commands: ["all", "build", "test", "install"].map((name) => ({ run: `make ${name}` })) }]);
+    expect(commandsOf({ Makefile: makefile })).toEqual([
+      { source: "Makefile", commands: ["all", "build", "test", "install"].map((name) => ({ run: `make ${name}` })) },
+    ]);
   });
 
   it("reads a justfile's recipes, Cargo and Go modules, pytest and tox", () => {
-    expect(commandsOf({ justfile: "set shell := [\"bash\", \"-c\"]\nversion := \"1\"\nurl = \"http://x\"\n\nbuild:\n    cargo build\n\ntest filter='': build\n    cargo test {{filter}}\n" })).toEqual([
-      { source: "justfile", commands: [{ run: "just build" }, { run: "just test" }] },
+    expect(
+      commandsOf({
+        justfile:
+          'set shell := ["bash", "-c"]\nversion := "1"\nurl = "http://x"\n\nbuild:\n    cargo build\n\ntest filter=\'\': build\n    cargo test {{filter}}\n',
+      }),
+    ).toEqual([{ source: "justfile", commands: [{ run: "just build" }, { run: "just test" }] }]);
+    expect(commandsOf({ "Cargo.toml": '[workspace]\nmembers = ["a"]\n' })).toEqual([
+      { source: "Cargo.toml", commands: [{ run: "cargo build --workspace" }, { run: "cargo test --workspace" }] },
     ]);
-    expect(commandsOf({ "Cargo.toml": "[workspace]\nmembers = [\"a\"]\n" })).toEqual([{ source: "Cargo.toml", commands: [{ run: "cargo build --workspace" }, { run: "cargo test --workspace" }] }]);
-    expect(commandsOf({ "go.mod": "module example.com/shop\n\ngo 1.22\n" })).toEqual([{ source: "go.mod (example.com/shop)", commands: [{ run: "go build ./..." }, { run: "go test ./..." }] }]);
-    expect(commandsOf({ "pyproject.toml": "[tool.poetry]\nname = \"x\"\n\n[tool.pytest.ini_options]\naddopts = \"-q\"\n", "tox.ini": "[tox]\nenvlist = py311, lint\n" })).toEqual([
-      { source: "pyproject.toml", commands: [{ run: "poetry run pytest" }, { run: "tox", does: "environments py311, lint" }] },
+    expect(commandsOf({ "go.mod": "module example.com/shop\n\ngo 1.22\n" })).toEqual([
+      { source: "go.mod (example.com/shop)", commands: [{ run: "go build ./..." }, { run: "go test ./..." }] },
     ]);
+    expect(
+      commandsOf({
+        "pyproject.toml": '[tool.poetry]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+        "tox.ini": "[tox]\nenvlist = py311, lint\n",
+      }),
+    ).toEqual([{ source: "pyproject.toml", commands: [{ run: "poetry run pytest" }, { run: "tox", does: "environments py311, lint" }] }]);
   });
 
   it("lists nothing where no build file says anything", () => {
-    expect(commandsOf({ "README.md": "# x\n", "pyproject.toml": "[project]\nname = \"x\"\n", "package.json": "{ not json" })).toEqual([]);
+    expect(commandsOf({ "README.md": "# x\n", "pyproject.toml": '[project]\nname = "x"\n', "package.json": "{ not json" })).toEqual([]);
   });
 
   it("reads a pyproject's console scripts", () => {
-    expect(pythonScripts('[project]\nname = "x"\n\n[project.scripts]\nshop = "shop.cli:main"\nshop-admin = "shop.admin:run"\n\n[tool.ruff]\n')).toEqual(["shop (shop.cli:main)", "shop-admin (shop.admin:run)"]);
+    expect(
+      pythonScripts('[project]\nname = "x"\n\n[project.scripts]\nshop = "shop.cli:main"\nshop-admin = "shop.admin:run"\n\n[tool.ruff]\n'),
+    ).toEqual(["shop (shop.cli:main)", "shop-admin (shop.admin:run)"]);
   });
 });

@@ -53,7 +53,13 @@ describe("FolderTrustStore", () => {
   it("reads the first format: its refusals still refuse, its trust (recorded without the settings) honours nothing until given again", () => {
     mkdirSync(project.sylkHome, { recursive: true });
     const at = "2024-05-01T00:00:00.000Z";
-    writeFileSync(store.path, JSON.stringify({ version: 1, folders: { "/old/trusted": { trusted: true, at, via: "prompt" }, "/old/refused": { trusted: false, at, via: "prompt" } } }));
+    writeFileSync(
+      store.path,
+      JSON.stringify({
+        version: 1,
+        folders: { "/old/trusted": { trusted: true, at, via: "prompt" }, "/old/refused": { trusted: false, at, via: "prompt" } },
+      }),
+    );
     expect(verdict("/old/trusted")).toBe("unrecorded");
     expect(verdict("/old/refused/below")).toBe("untrusted");
     expect(store.list().map((entry) => [entry.folder, entry.trusted, entry.settingsHash])).toEqual([
@@ -88,7 +94,9 @@ describe("FolderTrustStore", () => {
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
     expect(statSync(project.sylkHome).mode & 0o777).toBe(0o700);
     chmodSync(project.sylkHome, 0o755);
-    expect(store.trust("/b", HARMLESS, "test")).toEqual([expect.stringContaining(`Made ${project.sylkHome} readable by you alone (it was 0755, now 0700)`)]);
+    expect(store.trust("/b", HARMLESS, "test")).toEqual([
+      expect.stringContaining(`Made ${project.sylkHome} readable by you alone (it was 0755, now 0700)`),
+    ]);
     expect(statSync(project.sylkHome).mode & 0o777).toBe(0o700);
   });
 

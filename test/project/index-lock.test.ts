@@ -25,7 +25,8 @@ afterEach(async () => {
 });
 
 const lock = (timings = { heartbeatMs: 10_000, staleAfterMs: 60_000 }) => new IndexLock(lockPath, project.root, timings);
-const writeLock = (holder: Partial<LockHolder>) => writeFileSync(lockPath, JSON.stringify({ startedAt: new Date().toISOString(), ...holder }));
+const writeLock = (holder: Partial<LockHolder>) =>
+  writeFileSync(lockPath, JSON.stringify({ startedAt: new Date().toISOString(), ...holder }));
 
 /** A live process that is not Sylk. */
 async function sleeper(): Promise<{ pid: number }> {
@@ -54,7 +55,10 @@ describe("IndexLock", () => {
 
   it("takes over a lock naming pid 1, which is alive but not Sylk", () => {
     writeLock({ pid: 1 });
-    expect(lock().tryAcquire()).toEqual({ acquired: true, tookOver: { holder: expect.objectContaining({ pid: 1 }), reason: "pid 1 is not a Sylk process" } });
+    expect(lock().tryAcquire()).toEqual({
+      acquired: true,
+      tookOver: { holder: expect.objectContaining({ pid: 1 }), reason: "pid 1 is not a Sylk process" },
+    });
   });
 
   it("takes over a lock naming a live process that is not Sylk", async () => {
@@ -67,7 +71,10 @@ describe("IndexLock", () => {
     const sleeping = await sleeper();
     const start = processStartOf(sleeping.pid) as string;
     writeLock({ pid: sleeping.pid, processStart: start.replace(/:(\d+)$/, (_, ticks: string) => `:${Number(ticks) - 100}`) });
-    expect(lock().tryAcquire()).toMatchObject({ acquired: true, tookOver: { reason: `pid ${sleeping.pid} is now another process, not the Sylk that took the lock` } });
+    expect(lock().tryAcquire()).toMatchObject({
+      acquired: true,
+      tookOver: { reason: `pid ${sleeping.pid} is now another process, not the Sylk that took the lock` },
+    });
   });
 
   it("takes over a lock whose pid is dead", async () => {
@@ -83,7 +90,10 @@ describe("IndexLock", () => {
     expect(lock().tryAcquire()).toMatchObject({ acquired: false, holder: { pid: sleeping.pid } });
     const twoMinutesAgo = new Date(Date.now() - 120_000);
     utimesSync(lockPath, twoMinutesAgo, twoMinutesAgo);
-    expect(lock().tryAcquire()).toMatchObject({ acquired: true, tookOver: { reason: `its holder (pid ${sleeping.pid}) has not refreshed it for 120 s` } });
+    expect(lock().tryAcquire()).toMatchObject({
+      acquired: true,
+      tookOver: { reason: `its holder (pid ${sleeping.pid}) has not refreshed it for 120 s` },
+    });
   });
 
   it("takes over another project's lock and one that names no holder", () => {
@@ -103,7 +113,10 @@ describe("IndexLock", () => {
     // Stopped (Ctrl-Z, a debugger, a hang): alive with the same start time, but no heartbeat.
     live.child.kill("SIGSTOP");
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(waiter.tryAcquire()).toMatchObject({ acquired: true, tookOver: { reason: expect.stringMatching(new RegExp(`^its holder \\(pid ${live.pid}\\) has not refreshed it for \\d+ s$`)) } });
+    expect(waiter.tryAcquire()).toMatchObject({
+      acquired: true,
+      tookOver: { reason: expect.stringMatching(new RegExp(`^its holder \\(pid ${live.pid}\\) has not refreshed it for \\d+ s$`)) },
+    });
     live.child.kill("SIGCONT");
   });
 

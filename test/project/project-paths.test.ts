@@ -42,9 +42,13 @@ describe("$SYLK_HOME", () => {
   it("is refused inside the project, or as the project, naming the variable", () => {
     const root = realpathSync(project.root);
     for (const home of [join(root, "data"), root, join(root, "..", "project", "deep", "er")]) {
-      expect(() => resolveProjectPaths(root, { ...project.env, SYLK_HOME: home })).toThrow(/^SYLK_HOME \(.*\) is inside the project .*Set SYLK_HOME to a directory outside the project/);
+      expect(() => resolveProjectPaths(root, { ...project.env, SYLK_HOME: home })).toThrow(
+        /^SYLK_HOME \(.*\) is inside the project .*Set SYLK_HOME to a directory outside the project/,
+      );
     }
-    expect(checkedSylkHome(root, { ...project.env, SYLK_HOME: join(root, "..", "project-data") })).toEqual({ home: join(root, "..", "project-data") });
+    expect(checkedSylkHome(root, { ...project.env, SYLK_HOME: join(root, "..", "project-data") })).toEqual({
+      home: join(root, "..", "project-data"),
+    });
   });
 
   it("is the default ~/.sylk inside a project at or above the home directory: allowed, and named for the index and the tools to leave out", () => {

@@ -47,7 +47,9 @@ describe("agent files", () => {
   });
 
   it("takes tools as a list or a comma-separated string, in the file's order", () => {
-    const list = parse(agentFile("name: reviewer\ndescription: d\ntools: [grep, read_file]\nmodel: claude-haiku-4-5\ncategory: pipeline")) as CustomAgent;
+    const list = parse(
+      agentFile("name: reviewer\ndescription: d\ntools: [grep, read_file]\nmodel: claude-haiku-4-5\ncategory: pipeline"),
+    ) as CustomAgent;
     expect(list).toMatchObject({ tools: ["grep", "read_file"], model: "claude-haiku-4-5", category: "pipeline", readOnly: true });
     const comma = parse(agentFile("name: reviewer\ndescription: d\ntools: read_file, edit_file ,run_command")) as CustomAgent;
     expect(comma).toMatchObject({ tools: ["read_file", "edit_file", "run_command"], readOnly: false });
@@ -67,18 +69,28 @@ describe("agent files", () => {
   });
 
   it("refuses any other key: nothing in a file may widen permissions, hooks or servers", () => {
-    expect(messageOf(agentFile("name: reviewer\ndescription: d\npermissionMode: bypassPermissions"))).toMatch(/^unknown key permissionMode: .*only name, description, tools, model and category/);
+    expect(messageOf(agentFile("name: reviewer\ndescription: d\npermissionMode: bypassPermissions"))).toMatch(
+      /^unknown key permissionMode: .*only name, description, tools, model and category/,
+    );
     expect(messageOf(agentFile("name: reviewer\ndescription: d\nhooks: {}\nmcpServers: {}"))).toMatch(/unknown keys hooks, mcpServers/);
   });
 
   it("refuses a tool Sylk does not have", () => {
-    expect(messageOf(agentFile("name: reviewer\ndescription: d\ntools: read_file, Bash, WebFetch"))).toMatch(/^tools: unknown tools Bash, WebFetch \(Sylk's tools: read_file, /);
-    expect(messageOf(agentFile("name: reviewer\ndescription: d\ntools: []"))).toBe("tools: names no tool; leave it out for the read-only set");
+    expect(messageOf(agentFile("name: reviewer\ndescription: d\ntools: read_file, Bash, WebFetch"))).toMatch(
+      /^tools: unknown tools Bash, WebFetch \(Sylk's tools: read_file, /,
+    );
+    expect(messageOf(agentFile("name: reviewer\ndescription: d\ntools: []"))).toBe(
+      "tools: names no tool; leave it out for the read-only set",
+    );
   });
 
   it("refuses a knowledge agent that could write, run or delegate", () => {
-    expect(messageOf(agentFile("name: reviewer\ndescription: d\ncategory: knowledge\ntools: [read_file, run_command]"))).toMatch(/knowledge agent .* may not have run_command/);
-    expect(messageOf(agentFile("name: reviewer\ndescription: d\ncategory: knowledge\ntools: [delegate, write_file]"))).toMatch(/may not have delegate, write_file/);
+    expect(messageOf(agentFile("name: reviewer\ndescription: d\ncategory: knowledge\ntools: [read_file, run_command]"))).toMatch(
+      /knowledge agent .* may not have run_command/,
+    );
+    expect(messageOf(agentFile("name: reviewer\ndescription: d\ncategory: knowledge\ntools: [delegate, write_file]"))).toMatch(
+      /may not have delegate, write_file/,
+    );
   });
 
   it("checks the name, the description, the model and the category", () => {
@@ -93,7 +105,9 @@ describe("agent files", () => {
 
   it("says where the YAML is wrong, by the file's line", () => {
     // Line 1 is `---`: the duplicate key on the YAML's third line is the file's fourth.
-    expect(messageOf("---\nname: reviewer\ndescription: d\nname: again\n---\nbody\n")).toMatch(/^YAML error at line 4: Map keys must be unique/);
+    expect(messageOf("---\nname: reviewer\ndescription: d\nname: again\n---\nbody\n")).toMatch(
+      /^YAML error at line 4: Map keys must be unique/,
+    );
     expect(messageOf("---\nname: reviewer\ndescription: [unclosed\n---\n")).toMatch(/^YAML error at line \d+: /);
     expect(messageOf("no front matter here\n")).toMatch(/^no front matter/);
     expect(messageOf("---\nname: reviewer\n")).toMatch(/^no front matter/);
@@ -131,7 +145,10 @@ describe("loading the user's and the project's agents", () => {
     expect(agents).toHaveLength(1);
     expect(agents[0]).toMatchObject({ source: "user", description: "Mine.", path: join(project.sylkHome, "agents", "reviewer.md") });
     expect(errors).toEqual([
-      { path: join(project.root, ".sylk", "agents", "reviewer.md"), message: expect.stringMatching(/already the user's .*which wins/) as string },
+      {
+        path: join(project.root, ".sylk", "agents", "reviewer.md"),
+        message: expect.stringMatching(/already the user's .*which wins/) as string,
+      },
     ]);
   });
 
@@ -144,7 +161,12 @@ describe("loading the user's and the project's agents", () => {
     symlinkSync(join(project.root, "docs", "inside.md"), join(project.root, ".sylk", "agents", "inside.md"));
     const { agents, errors } = load();
     expect(agents.map((agent) => agent.name)).toEqual(["inside"]);
-    expect(errors).toEqual([{ path: join(project.root, ".sylk", "agents", "escape.md"), message: expect.stringMatching(/symbolic link .* outside the project/) as string }]);
+    expect(errors).toEqual([
+      {
+        path: join(project.root, ".sylk", "agents", "escape.md"),
+        message: expect.stringMatching(/symbolic link .* outside the project/) as string,
+      },
+    ]);
   });
 
   it("reports a FIFO named like an agent file at once instead of waiting on it", () => {
@@ -174,11 +196,24 @@ describe("loading the user's and the project's agents", () => {
 });
 
 describe("resolving a role", () => {
-  const reviewer = parse(agentFile("name: reviewer\ndescription: Reviews diffs.\ntools: [read_file, grep]\nmodel: claude-haiku-4-5\ncategory: pipeline", "Be terse.")) as CustomAgent;
+  const reviewer = parse(
+    agentFile(
+      "name: reviewer\ndescription: Reviews diffs.\ntools: [read_file, grep]\nmodel: claude-haiku-4-5\ncategory: pipeline",
+      "Be terse.",
+    ),
+  ) as CustomAgent;
 
   it("a built-in name resolves to its built-in role", () => {
     const role = resolveRole("librarian", [reviewer]);
-    expect(role).toMatchObject({ name: "librarian", source: "builtin", agentType: "librarian", handoffType: "librarian", category: "knowledge", readOnly: true, model: undefined });
+    expect(role).toMatchObject({
+      name: "librarian",
+      source: "builtin",
+      agentType: "librarian",
+      handoffType: "librarian",
+      category: "knowledge",
+      readOnly: true,
+      model: undefined,
+    });
     expect(role.prompt(role.tools)).toContain("## Your role: librarian");
   });
 
@@ -198,12 +233,17 @@ describe("resolving a role", () => {
     expect(role.prompt(["read_file"])).toBe("## Your role: reviewer\n\nReviews diffs.\n\nBe terse.");
     const knowledge = resolveRole("k", [{ ...reviewer, name: "k", category: "knowledge", model: "inherit" }]);
     expect(knowledge).toMatchObject({ handoffType: "librarian", hook: "full_prefetch", model: undefined });
-    expect(resolveRole("s", [{ ...reviewer, name: "s", category: "standalone" }])).toMatchObject({ handoffType: "orchestrator", hook: "full_prefetch" });
+    expect(resolveRole("s", [{ ...reviewer, name: "s", category: "standalone" }])).toMatchObject({
+      handoffType: "orchestrator",
+      hook: "full_prefetch",
+    });
   });
 
   it("an unknown name is a usage error listing the known agents", () => {
     expect(() => resolveRole("nobody", [reviewer])).toThrow(BadInputError);
-    expect(() => resolveRole("nobody", [reviewer])).toThrow(/Unknown agent "nobody"\. Known agents: librarian, .*guide, reviewer \(project\)/);
+    expect(() => resolveRole("nobody", [reviewer])).toThrow(
+      /Unknown agent "nobody"\. Known agents: librarian, .*guide, reviewer \(project\)/,
+    );
   });
 
   it("custom agents are listed after the built-ins, and may be offered to delegate", () => {

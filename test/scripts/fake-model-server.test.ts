@@ -35,7 +35,9 @@ describe("scripts/fake-model-server.mjs (the TUI smoke test's and the rendering 
     ]);
     expect(first.usage).toMatchObject({ input_tokens: 1_600, output_tokens: 40 });
     const result = { role: "user" as const, content: [{ type: "tool_result" as const, tool_use_id: "toolu_fake_1", content: "edited" }] };
-    const second = await client.messages.stream({ model: "claude-fake", max_tokens: 100, messages: [prompt, { role: "assistant", content: first.content }, result] }).finalMessage();
+    const second = await client.messages
+      .stream({ model: "claude-fake", max_tokens: 100, messages: [prompt, { role: "assistant", content: first.content }, result] })
+      .finalMessage();
     expect(second.stop_reason).toBe("end_turn");
     expect(second.content).toEqual([{ type: "text", text: "Done: the greeting now says goodbye." }]);
   });

@@ -12,7 +12,9 @@ function packageDirectories(nodeModules: string): string[] {
   return readdirSync(nodeModules)
     .filter((name) => !name.startsWith("."))
     .flatMap((name) =>
-      name.startsWith("@") ? readdirSync(join(nodeModules, name)).map((scoped) => join(nodeModules, name, scoped)) : [join(nodeModules, name)],
+      name.startsWith("@")
+        ? readdirSync(join(nodeModules, name)).map((scoped) => join(nodeModules, name, scoped))
+        : [join(nodeModules, name)],
     )
     .flatMap((directory) => [directory, ...packageDirectories(join(directory, "node_modules"))]);
 }

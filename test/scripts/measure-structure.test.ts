@@ -12,7 +12,13 @@ function measure(...args: string[]) {
 
 /** A function `name` spanning exactly `lines` lines, its first and last included. */
 function functionOfLines(name: string, lines: number): string {
-  return [`export function ${name}(): number {`, "  let total = 0;", ...Array.from({ length: lines - 4 }, (_, index) => `  total += ${index};`), "  return total;", "}"].join("\n");
+  return [
+    `export function ${name}(): number {`,
+    "  let total = 0;",
+    ...Array.from({ length: lines - 4 }, (_, index) => `  total += ${index};`),
+    "  return total;",
+    "}",
+  ].join("\n");
 }
 
 /** A file of exactly `lines` lines, each ending with a newline. */
@@ -31,7 +37,8 @@ beforeEach(() => {
     "app/e.ts": 'import { type F } from "./f.js";\nexport type E = F;\n',
     "app/f.ts": 'export type F = string;\nexport async function load() {\n  return import("./e.js");\n}\n',
     // Against the layer order: the store imports the CLI at run time and the composition root for a type.
-    "store/s.ts": 'import { run } from "../cli/flags.js";\nimport type { a } from "../app/a.js";\nexport const s = run;\nexport type S = typeof a;\n',
+    "store/s.ts":
+      'import { run } from "../cli/flags.js";\nimport type { a } from "../app/a.js";\nexport const s = run;\nexport type S = typeof a;\n',
     // Downward imports are fine.
     "cli/flags.ts": "export const run = () => 0;\n",
     "cli/main.ts": 'import { s } from "../store/s.js";\nimport { a } from "../app/a.js";\nexport const main = () => [s, a];\n',
@@ -73,7 +80,14 @@ describe("scripts/measure-structure.mjs", () => {
       ["app/e.ts", "app/f.ts"],
     ]);
     expect(measured.layerViolations).toEqual([
-      { from: "knowledge/core.ts", to: "knowledge/session/shell.ts", line: 1, typeOnly: false, fromLayer: "features", toLayer: "composition" },
+      {
+        from: "knowledge/core.ts",
+        to: "knowledge/session/shell.ts",
+        line: 1,
+        typeOnly: false,
+        fromLayer: "features",
+        toLayer: "composition",
+      },
       { from: "store/s.ts", to: "cli/flags.ts", line: 1, typeOnly: false, fromLayer: "store and models", toLayer: "entry" },
       { from: "store/s.ts", to: "app/a.ts", line: 2, typeOnly: true, fromLayer: "store and models", toLayer: "composition" },
       { from: "team/core.ts", to: "app/a.ts", line: 1, typeOnly: false, fromLayer: "features", toLayer: "composition" },
@@ -90,9 +104,13 @@ describe("scripts/measure-structure.mjs", () => {
   it("prints the same figures for a reader, each cycle with its files", () => {
     const result = measure(tree.root);
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain("Run-time import cycles: 2\n  2 files: app/a.ts, app/b.ts\n    for example app/a.ts → app/b.ts → app/a.ts\n");
+    expect(result.stdout).toContain(
+      "Run-time import cycles: 2\n  2 files: app/a.ts, app/b.ts\n    for example app/a.ts → app/b.ts → app/a.ts\n",
+    );
     expect(result.stdout).toContain("Import cycles counting type-only imports: 3");
-    expect(result.stdout).toContain("Imports against the layer order: 4\n  knowledge/core.ts:1 → knowledge/session/shell.ts  [features → composition]\n  store/s.ts:1 → cli/flags.ts  [store and models → entry]\n");
+    expect(result.stdout).toContain(
+      "Imports against the layer order: 4\n  knowledge/core.ts:1 → knowledge/session/shell.ts  [features → composition]\n  store/s.ts:1 → cli/flags.ts  [store and models → entry]\n",
+    );
     expect(result.stdout).toContain("Files over 400 lines: 1\n  search/over.ts: 401\n");
     expect(result.stdout).toContain("Functions over 120 lines: 3\n  agent/more.ts:128 handler: 127\n");
   });

@@ -36,7 +36,10 @@ describe("the npm package (npm pack, npm install -g)", () => {
   });
 
   it("leaves out sources, tests, scripts and source maps", () => {
-    const stray = packedPaths().filter((path) => /^(src|test|scripts|node_modules)\//.test(path) || path.endsWith(".map") || path.endsWith(".ts") && !path.endsWith(".d.ts"));
+    const stray = packedPaths().filter(
+      (path) =>
+        /^(src|test|scripts|node_modules)\//.test(path) || path.endsWith(".map") || (path.endsWith(".ts") && !path.endsWith(".d.ts")),
+    );
     expect(stray).toEqual([]);
   });
 });

@@ -37,7 +37,11 @@ afterEach(() => {
 describe("CodeVectorIndex", () => {
   it("ranks like sqlite-vec's exact k-NN once warm", () => {
     const vectors = Array.from({ length: 500 }, () => randomUnit());
-    db.transaction(() => vectors.forEach((vector, i) => { store.insertChunk(i + 1, vector); }))();
+    db.transaction(() =>
+      vectors.forEach((vector, i) => {
+        store.insertChunk(i + 1, vector);
+      }),
+    )();
     expect(index.warm()).toBeGreaterThanOrEqual(0);
     expect(index.size).toBe(500);
     for (let query = 0; query < 10; query++) {
@@ -97,7 +101,11 @@ describe("CodeVectorIndex on a scan thread", () => {
 
   it("answers exactly as the scan on this thread, through growth, deletions and slot reuse", async () => {
     const vectors = Array.from({ length: 300 }, () => randomUnit());
-    db.transaction(() => vectors.forEach((vector, i) => { store.insertChunk(i + 1, vector); }))();
+    db.transaction(() =>
+      vectors.forEach((vector, i) => {
+        store.insertChunk(i + 1, vector);
+      }),
+    )();
     threaded.warm();
     const compare = async () => {
       for (let query = 0; query < 5; query++) {
@@ -109,8 +117,15 @@ describe("CodeVectorIndex on a scan thread", () => {
     expect((threaded as unknown as { thread?: { isUsable: boolean } }).thread?.isUsable).toBe(true);
     // Past the first capacity (1,024 slots): memory grows after the thread started.
     const more = Array.from({ length: 1500 }, () => randomUnit());
-    db.transaction(() => more.forEach((vector, i) => { store.insertChunk(1000 + i, vector); }))();
-    threaded.apply([], more.map((vector, i) => ({ id: 1000 + i, vector })));
+    db.transaction(() =>
+      more.forEach((vector, i) => {
+        store.insertChunk(1000 + i, vector);
+      }),
+    )();
+    threaded.apply(
+      [],
+      more.map((vector, i) => ({ id: 1000 + i, vector })),
+    );
     await compare();
     // Deleted chunks leave zeroed slots, which must never be returned; new ones reuse them.
     const removed = Array.from({ length: 400 }, (_, i) => i + 1);
@@ -126,7 +141,11 @@ describe("CodeVectorIndex on a scan thread", () => {
   it("answers the same when this thread helps with the scan, at once or after other work", async () => {
     // Past SCAN_BLOCK_SLOTS, so the scan has several blocks for the two threads to share.
     const vectors = Array.from({ length: 9_000 }, () => randomUnit());
-    db.transaction(() => vectors.forEach((vector, i) => { store.insertChunk(i + 1, vector); }))();
+    db.transaction(() =>
+      vectors.forEach((vector, i) => {
+        store.insertChunk(i + 1, vector);
+      }),
+    )();
     threaded.warm();
     for (let query = 0; query < 8; query++) {
       const probe = randomUnit();
@@ -156,7 +175,11 @@ describe("CodeVectorIndex on a scan thread", () => {
 
   it("scans on this thread when the scan thread dies mid-scan, or after close", async () => {
     const vectors = Array.from({ length: 50 }, () => randomUnit());
-    db.transaction(() => vectors.forEach((vector, i) => { store.insertChunk(i + 1, vector); }))();
+    db.transaction(() =>
+      vectors.forEach((vector, i) => {
+        store.insertChunk(i + 1, vector);
+      }),
+    )();
     threaded.warm();
     const probe = randomUnit();
     const expected = threaded.nearest(probe, 10);

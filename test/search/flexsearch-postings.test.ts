@@ -20,7 +20,8 @@ function indexedByFlexSearch(documents: readonly string[]): Index {
       slots = [];
       for (const word of text.split(" ")) {
         const [term, bucket] = word.split(TF_MARK);
-        if (bucket !== undefined && term === terms.at(-1)) slots[slots.length - 1] = TF_BUCKETS.indexOf(Number(bucket) as (typeof TF_BUCKETS)[number]) + 1;
+        if (bucket !== undefined && term === terms.at(-1))
+          slots[slots.length - 1] = TF_BUCKETS.indexOf(Number(bucket) as (typeof TF_BUCKETS)[number]) + 1;
         else if (word !== "") {
           terms.push(word);
           slots.push(0);
@@ -30,13 +31,17 @@ function indexedByFlexSearch(documents: readonly string[]): Index {
     },
     score: (_content: string[], _term: string, position: number) => slots[position] ?? 0,
   });
-  documents.forEach((terms, offset) => { index.add(offset + 1, terms); });
+  documents.forEach((terms, offset) => {
+    index.add(offset + 1, terms);
+  });
   return index;
 }
 
 function indexedDirectly(documents: readonly string[]): Index {
   const index = createPostingsIndex();
-  documents.forEach((terms, offset) => { addPostings(index, offset + 1, terms); });
+  documents.forEach((terms, offset) => {
+    addPostings(index, offset + 1, terms);
+  });
   return index;
 }
 
@@ -50,9 +55,15 @@ async function exported(index: Index): Promise<Array<[string, string]>> {
 
 // Short terms from a small alphabet, so documents share terms and some terms prefix others (`ab`, `ab#4`, `abc`).
 const term = fc.stringMatching(/^[a-c_][a-c0-9_]{0,3}$/);
-const documentTerms = fc.uniqueArray(fc.record({ term, bucket: fc.constantFrom(undefined, ...TF_BUCKETS) }), { selector: (entry) => entry.term, minLength: 1, maxLength: 25 }).map((entries) =>
-  entries.flatMap(({ term: word, bucket }) => (bucket === undefined ? [word] : [word, `${word}${TF_MARK}${bucket}`])).join(" "),
-);
+const documentTerms = fc
+  .uniqueArray(fc.record({ term, bucket: fc.constantFrom(undefined, ...TF_BUCKETS) }), {
+    selector: (entry) => entry.term,
+    minLength: 1,
+    maxLength: 25,
+  })
+  .map((entries) =>
+    entries.flatMap(({ term: word, bucket }) => (bucket === undefined ? [word] : [word, `${word}${TF_MARK}${bucket}`])).join(" "),
+  );
 
 describe("postings written straight into FlexSearch", () => {
   it("leave the index exactly as FlexSearch's own add does: same export, same slots, and they survive export and import", async () => {
@@ -84,7 +95,9 @@ describe("postings written straight into FlexSearch", () => {
 
   it("compacted, holds the same postings in the restored form, and keeps filing new documents", () => {
     // `common` in 40 documents (a typed array once compacted), `rare` in 2, `once` in 1.
-    const documents = Array.from({ length: 40 }, (_, index) => (index < 2 ? "common rare" : index === 2 ? "common common#4 once" : "common"));
+    const documents = Array.from({ length: 40 }, (_, index) =>
+      index < 2 ? "common rare" : index === 2 ? "common common#4 once" : "common",
+    );
     const index = indexedDirectly(documents);
     const before = ["common", "rare", "once"].map((word) => termSlots(index, word).map((ids) => (ids ? Array.from(ids) : ids)));
 

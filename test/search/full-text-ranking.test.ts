@@ -9,7 +9,13 @@ function saved(index: FullTextIndex) {
   const terms = [...index.liveTerms()];
   const documents = index.documents();
   const maxId = Math.max(0, documents.live.length - 1);
-  return { rows: encodeBuckets(terms, bucketCountFor(terms.length)), bytes: encodeDocuments(documents), count: documents.count, totalLength: documents.totalLength, maxId };
+  return {
+    rows: encodeBuckets(terms, bucketCountFor(terms.length)),
+    bytes: encodeDocuments(documents),
+    count: documents.count,
+    totalLength: documents.totalLength,
+    maxId,
+  };
 }
 
 /** A snapshot restored: all terms, or only `terms`; `leftOut` documents removed on the way, as removals noted after a save are. */
@@ -54,7 +60,8 @@ function referenceSearch(documents: Map<number, { terms: string[]; length: numbe
     for (const [id, document] of holders) {
       if (rare.length > 0 && !ranked.has(id)) continue;
       let frequency = 1;
-      for (const bucket of TF_BUCKETS) if (document.terms.includes(`${term}${TF_MARK}${bucket}`)) frequency = TF_BUCKET_VALUE[bucket] as number;
+      for (const bucket of TF_BUCKETS)
+        if (document.terms.includes(`${term}${TF_MARK}${bucket}`)) frequency = TF_BUCKET_VALUE[bucket] as number;
       const normalisation = 1 - B + (B * document.length) / averageLength;
       scores.set(id, (scores.get(id) ?? 0) + (idf * frequency * (K1 + 1)) / (frequency + K1 * normalisation));
     }
@@ -66,7 +73,10 @@ function referenceSearch(documents: Map<number, { terms: string[]; length: numbe
 // monorepo), a long tail of rare ones; repeats get frequency-bucket terms.
 const vocabulary = Array.from({ length: 60 }, (_, index) => `t${index}`);
 const documentTerms = fc
-  .array(fc.integer({ min: 0, max: 59 }).map((index) => (index < 4 ? index : Math.floor(Math.sqrt(index) * 7.7))), { minLength: 1, maxLength: 40 })
+  .array(
+    fc.integer({ min: 0, max: 59 }).map((index) => (index < 4 ? index : Math.floor(Math.sqrt(index) * 7.7))),
+    { minLength: 1, maxLength: 40 },
+  )
   .map((indexes) => {
     const counts = new Map<string, number>();
     for (const index of indexes) counts.set(vocabulary[index % 60] as string, (counts.get(vocabulary[index % 60] as string) ?? 0) + 1);
@@ -103,7 +113,9 @@ describe("full-text ranking", () => {
           });
           // Added in one batch (as a restored index takes the documents newer than its snapshot).
           const batched = new FullTextIndex();
-          batched.addAll(documents.map((document, offset) => ({ id: offset + 1, terms: document.terms.join(" "), length: document.length })));
+          batched.addAll(
+            documents.map((document, offset) => ({ id: offset + 1, terms: document.terms.join(" "), length: document.length })),
+          );
           for (const removal of removals) {
             const id = (removal % documents.length) + 1;
             index.remove(id);
@@ -117,7 +129,9 @@ describe("full-text ranking", () => {
           const expected = referenceSearch(live, query, limit);
           const actual = index.search(query, limit);
           expect(actual.map((hit) => hit.id)).toEqual(expected.map(([id]) => id));
-          actual.forEach((hit, rank) => { expect(hit.score).toBeCloseTo(expected[rank]?.[1] as number, 9); });
+          actual.forEach((hit, rank) => {
+            expect(hit.score).toBeCloseTo(expected[rank]?.[1] as number, 9);
+          });
 
           // Restored from its snapshot (removed documents are left out) and confirmed by the store.
           const loaded = roundTrip(index);

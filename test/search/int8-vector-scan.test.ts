@@ -4,7 +4,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_INT8_SCALE, Int8VectorScan } from "../../src/search/int8-vector-scan.js";
 import { selectTopSlots, topSlots } from "../../src/search/top-slots.js";
-import { instantiateKernel, SCAN_BLOCK_SLOTS, scanUnclaimedBlocks, waitForAllBlocks, type KernelExports } from "../../src/search/vector-kernel.js";
+import {
+  instantiateKernel,
+  SCAN_BLOCK_SLOTS,
+  scanUnclaimedBlocks,
+  waitForAllBlocks,
+  type KernelExports,
+} from "../../src/search/vector-kernel.js";
 import { VECTOR_KERNEL_WAT_SHA256 } from "../../src/search/vector-kernel-wasm.js";
 import { mulberry32, normalize, randomUnitVector } from "../helpers/random-vectors.js";
 
@@ -27,7 +33,9 @@ function referenceScores(vectors: readonly Float32Array[], query: Float32Array, 
 
 function filledScan(vectors: readonly Float32Array[], dims: number, scale = DEFAULT_INT8_SCALE): Int8VectorScan {
   const scan = new Int8VectorScan(dims, { scale });
-  vectors.forEach((vector, slot) => { scan.set(slot, vector); });
+  vectors.forEach((vector, slot) => {
+    scan.set(slot, vector);
+  });
   return scan;
 }
 
@@ -168,15 +176,17 @@ describe("Int8VectorScan.topK", () => {
       const noise = randomUnitVector(dims, random);
       const along = floatDot(noise, query);
       const orthogonal = normalize(noise.map((x, i) => x - along * (query[i] as number)));
-      vectors[slots[index] as number] = normalize(query.map((x, i) => cosine * x + Math.sqrt(1 - cosine * cosine) * (orthogonal[i] as number)));
+      vectors[slots[index] as number] = normalize(
+        query.map((x, i) => cosine * x + Math.sqrt(1 - cosine * cosine) * (orthogonal[i] as number)),
+      );
     });
     const scan = filledScan(vectors, dims);
     const result = scan.topK(query, targets.length, () => true);
-    const floatOrder = vectors
-      .map((vector, slot) => ({ slot, cosine: floatDot(vector, query) }))
-      .sort((a, b) => b.cosine - a.cosine);
+    const floatOrder = vectors.map((vector, slot) => ({ slot, cosine: floatDot(vector, query) })).sort((a, b) => b.cosine - a.cosine);
     expect(result.map(({ slot }) => slot)).toEqual(floatOrder.map(({ slot }) => slot));
-    result.forEach(({ score }, index) => { expect(Math.abs(score - (floatOrder[index]?.cosine ?? Number.NaN))).toBeLessThan(0.01); });
+    result.forEach(({ score }, index) => {
+      expect(Math.abs(score - (floatOrder[index]?.cosine ?? Number.NaN))).toBeLessThan(0.01);
+    });
   });
 });
 
@@ -236,7 +246,10 @@ describe("vector kernel", () => {
           fc.tuple(
             fc.constant(chunks * 16),
             fc.array(fc.integer({ min: -127, max: 127 }), { minLength: chunks * 16, maxLength: chunks * 16 }),
-            fc.array(fc.array(fc.constantFrom(-128, -127, -1, 0, 1, 126, 127), { minLength: chunks * 16, maxLength: chunks * 16 }), { minLength: 1, maxLength: 9 }),
+            fc.array(fc.array(fc.constantFrom(-128, -127, -1, 0, 1, 126, 127), { minLength: chunks * 16, maxLength: chunks * 16 }), {
+              minLength: 1,
+              maxLength: 9,
+            }),
           ),
         ),
         ([dims, query, vectors]) => {
@@ -246,7 +259,11 @@ describe("vector kernel", () => {
           kernel.memory.grow(Math.ceil((out + 4 * vectors.length) / 65_536));
           const bytes = new Int8Array(kernel.memory.buffer);
           bytes.set(query, 0);
-          vectors.forEach((vector, slot) => { vector.forEach((value, index) => { bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value; }); });
+          vectors.forEach((vector, slot) => {
+            vector.forEach((value, index) => {
+              bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value;
+            });
+          });
           kernel.scan(0, dims, base, vectors.length, dims, out);
           const expected = vectors.map((vector) => int8Dot(Int8Array.from(vector), Int8Array.from(query)));
           expect(Array.from(new Int32Array(kernel.memory.buffer, out, vectors.length))).toEqual(expected);
@@ -267,14 +284,21 @@ describe("vector kernel", () => {
     const query = new Int8Array(dims).fill(-127);
     bytes.set(query, 0);
     const vectors = [-128, 127, -128, 0, 127, -128].map((value) => new Int8Array(dims).fill(value));
-    vectors.forEach((vector, slot) => { vector.forEach((value, index) => { bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value; }); });
+    vectors.forEach((vector, slot) => {
+      vector.forEach((value, index) => {
+        bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value;
+      });
+    });
     kernel.scan(0, dims, base, count, dims, out);
     expect(Array.from(new Int32Array(kernel.memory.buffer, out, count))).toEqual(vectors.map((vector) => int8Dot(vector, query)));
   });
 });
 
 /** Puts scores into a fresh kernel's memory, with room for the candidates after them. */
-function kernelHolding(scores: readonly number[]): { kernel: KernelExports; area: { outPtr: number; count: number; candidatesPtr: number } } {
+function kernelHolding(scores: readonly number[]): {
+  kernel: KernelExports;
+  area: { outPtr: number; count: number; candidatesPtr: number };
+} {
   const kernel = rawKernel();
   const area = { outPtr: 64, count: scores.length, candidatesPtr: 64 + 4 * scores.length };
   kernel.memory.grow(Math.ceil((area.candidatesPtr + 4 * scores.length) / 65_536));
@@ -323,10 +347,14 @@ describe("top-k selection over kernel scores", () => {
     const scores = Array.from({ length: 20_480 }, (_, slot) => (slot % 20 === 0 ? 1_000 + slot : slot % 97));
     const { kernel, area } = kernelHolding(scores);
     let collects = 0;
-    const counting: KernelExports = { memory: kernel.memory, scan: kernel.scan, collect: (...args) => {
-      collects++;
-      return kernel.collect(...args);
-    } };
+    const counting: KernelExports = {
+      memory: kernel.memory,
+      scan: kernel.scan,
+      collect: (...args) => {
+        collects++;
+        return kernel.collect(...args);
+      },
+    };
     expect(selectTopSlots(counting, area, 300)).toEqual(topSlots(Int32Array.from(scores), 300));
     expect(collects).toBe(2);
     collects = 0;
@@ -343,7 +371,8 @@ describe("a scan shared by block", () => {
     const scanner = filledScan(vectors, 32);
     const query = randomUnitVector(32, random);
     const expected = Array.from(scanner.scan(query));
-    const scoresOf = (prepared: { outPtr: number; count: number }) => Array.from(new Int32Array(scanner.memory.buffer, prepared.outPtr, prepared.count));
+    const scoresOf = (prepared: { outPtr: number; count: number }) =>
+      Array.from(new Int32Array(scanner.memory.buffer, prepared.outPtr, prepared.count));
 
     // This thread alone claims all three blocks; a second helper finds none left.
     let prepared = scanner.prepareScan(query);
@@ -367,6 +396,8 @@ describe("vector-kernel-wasm.ts", () => {
   it("was compiled from the vector-kernel.wat in the tree (scripts/build-vector-kernel.mjs --check compares the bytes too)", async () => {
     const wat = await readFile(new URL("../../src/search/vector-kernel.wat", import.meta.url));
     const digest = createHash("sha256").update(wat).digest("hex");
-    expect(digest, "vector-kernel.wat changed since it was compiled: run node scripts/build-vector-kernel.mjs").toBe(VECTOR_KERNEL_WAT_SHA256);
+    expect(digest, "vector-kernel.wat changed since it was compiled: run node scripts/build-vector-kernel.mjs").toBe(
+      VECTOR_KERNEL_WAT_SHA256,
+    );
   });
 });

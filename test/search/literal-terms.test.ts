@@ -8,7 +8,9 @@ describe("the full-text terms a literal guarantees", () => {
     expect(guaranteedTerms("createUserAccount", false)).toEqual([stem("user")]);
     expect(guaranteedTerms("scanProject", false)).toEqual([]);
     expect(guaranteedTerms("createUserAccount(", false)).toEqual([stem("user"), stem("account")]);
-    expect(guaranteedTerms("fn parse_module(", false)).toEqual(expect.arrayContaining([stem("parse_module"), stem("parse"), stem("module")]));
+    expect(guaranteedTerms("fn parse_module(", false)).toEqual(
+      expect.arrayContaining([stem("parse_module"), stem("parse"), stem("module")]),
+    );
     expect(guaranteedTerms("x_total_count", false)).toEqual([stem("total")]);
   });
 

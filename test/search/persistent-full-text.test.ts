@@ -90,7 +90,9 @@ describe("PersistentFullText", () => {
 
   it("searches alike before and after a checkpoint compacts what was added document by document", async () => {
     const index = new PersistentFullText(repository, "history");
-    const entries = Array.from({ length: 60 }, (_, n) => insertEntry(db, `shared topic${n % 7} ${n % 3 === 0 ? "parser parser" : "lexer"} entry${n}`));
+    const entries = Array.from({ length: 60 }, (_, n) =>
+      insertEntry(db, `shared topic${n % 7} ${n % 3 === 0 ? "parser parser" : "lexer"} entry${n}`),
+    );
     index.apply([], entries);
     const queries = [["shared"], ["parser"], ["topic3", "lexer"], ["entry42", "shared"]];
     const before = queries.map((terms) => index.search(terms, 10));
@@ -169,7 +171,8 @@ describe("PersistentFullText", () => {
     const once = new PersistentFullText(repository, "history", { searchWithoutLoading: true });
     const loaded = new PersistentFullText(repository, "history");
     expect(loaded.load()).toEqual({ added: 1, removed: 1 });
-    for (const query of [["alpha"], ["beta", "gamma"]]) expect(once.searchWithIdealScore(query, 10)).toEqual(loaded.searchWithIdealScore(query, 10));
+    for (const query of [["alpha"], ["beta", "gamma"]])
+      expect(once.searchWithIdealScore(query, 10)).toEqual(loaded.searchWithIdealScore(query, 10));
     expect(listIds).not.toHaveBeenCalled();
     listIds.mockRestore();
 
@@ -231,7 +234,9 @@ describe("PersistentFullText with a damaged snapshot", () => {
   it("is rebuilt by the next checkpoint once noted, though the changes since were left for a later load", async () => {
     const documents = await saved();
     flipFirstPostingsByte();
-    expect(() => new PersistentFullText(repository, "history", { searchWithoutLoading: true }).search(["beta"], 10)).toThrow(DamagedFullTextError);
+    expect(() => new PersistentFullText(repository, "history", { searchWithoutLoading: true }).search(["beta"], 10)).toThrow(
+      DamagedFullTextError,
+    );
 
     // A refresh of a few files leaves a large snapshot alone: only the checkpoint may read it.
     const refresh = new PersistentFullText(repository, "history", { eagerLoadSnapshotBytes: 0 });

@@ -5,8 +5,20 @@ describe("reciprocalRankFusion", () => {
   it("scores each item 1/(k + rank) per signal and keeps every signal's rank and score", () => {
     const fused = reciprocalRankFusion(
       [
-        { signal: "fulltext", hits: [{ id: "a", score: 9 }, { id: "b", score: 5 }] },
-        { signal: "vector", hits: [{ id: "b", score: 0.9 }, { id: "c", score: 0.8 }] },
+        {
+          signal: "fulltext",
+          hits: [
+            { id: "a", score: 9 },
+            { id: "b", score: 5 },
+          ],
+        },
+        {
+          signal: "vector",
+          hits: [
+            { id: "b", score: 0.9 },
+            { id: "c", score: 0.8 },
+          ],
+        },
       ],
       60,
     );
@@ -23,7 +35,19 @@ describe("reciprocalRankFusion", () => {
   });
 
   it("counts an item once per signal, at its best rank", () => {
-    const fused = reciprocalRankFusion([{ signal: "s", hits: [{ id: 1, score: 3 }, { id: 1, score: 2 }, { id: 2, score: 1 }] }], 60);
+    const fused = reciprocalRankFusion(
+      [
+        {
+          signal: "s",
+          hits: [
+            { id: 1, score: 3 },
+            { id: 1, score: 2 },
+            { id: 2, score: 1 },
+          ],
+        },
+      ],
+      60,
+    );
     expect(fused.map((hit) => [hit.id, hit.signals.s?.rank])).toEqual([
       [1, 1],
       [2, 3],

@@ -6,7 +6,16 @@ import { createTempProject, type TempProject } from "../helpers/temp-project.js"
 let project: TempProject;
 let services: ProjectServices;
 
-const TOPICS = ["invoice rounding", "tax rates", "currency conversion", "refund policy", "discount codes", "shipping fees", "receipt printing", "ledger export"];
+const TOPICS = [
+  "invoice rounding",
+  "tax rates",
+  "currency conversion",
+  "refund policy",
+  "discount codes",
+  "shipping fees",
+  "receipt printing",
+  "ledger export",
+];
 
 beforeEach(async () => {
   project = createTempProject(

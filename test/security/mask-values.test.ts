@@ -37,7 +37,9 @@ describe("maskSecretsIn", () => {
   });
 
   it("masks JSON text as the value it holds, and other text as text", () => {
-    expect(JSON.parse(maskSecretsInJson(JSON.stringify({ step: 'login --password="hunter2hunter2"' })))).toEqual({ step: 'login --password="[REDACTED:assigned-secret]"' });
+    expect(JSON.parse(maskSecretsInJson(JSON.stringify({ step: 'login --password="hunter2hunter2"' })))).toEqual({
+      step: 'login --password="[REDACTED:assigned-secret]"',
+    });
     expect(maskSecretsInJson('{"plain":true}')).toBe('{"plain":true}');
     expect(maskSecretsInJson(`not json ${TOKEN}`)).toBe("not json [REDACTED:github-token]");
   });

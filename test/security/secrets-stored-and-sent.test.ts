@@ -7,7 +7,13 @@ import { openProject, type ProjectServices } from "../../src/app/project-service
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { entryTermCounts } from "../../src/parsing/term-counts.js";
 import { termsFromCounts } from "../../src/search/full-text-document.js";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer, type ReplyBuilder } from "../helpers/fake-anthropic-server.js";
+import {
+  messageRequests,
+  reply,
+  startFakeAnthropicServer,
+  type FakeAnthropicServer,
+  type ReplyBuilder,
+} from "../helpers/fake-anthropic-server.js";
 import { drain } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
@@ -29,7 +35,14 @@ const SECRETS = {
 /** Each secret as it is written where it is used: what masking recognises. */
 const DATABASE_URL = `postgres://admin:${SECRETS.urlPassword}@db.internal/app`;
 const JWT = `eyJhbGciOiJIUzI1NiJ9.${JWT_PAYLOAD}.c2lnbmF0dXJlLXNlY3JldC12YWx1ZQ`;
-const KEY_BLOCK = ["-----BEGIN RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEAfirstLine", "Zm9vYmFyYmF6secondLine", "cXV4cXV1eHRoirdLine", KEY_BODY, "-----END RSA PRIVATE KEY-----"].join("\n");
+const KEY_BLOCK = [
+  "-----BEGIN RSA PRIVATE KEY-----",
+  "MIIEpAIBAAKCAQEAfirstLine",
+  "Zm9vYmFyYmF6secondLine",
+  "cXV4cXV1eHRoirdLine",
+  KEY_BODY,
+  "-----END RSA PRIVATE KEY-----",
+].join("\n");
 const FILE_WITH_SECRETS = [
   `export const awsKeyId = "${SECRETS.aws}";`,
   `export const githubToken = "${SECRETS.github}";`,
@@ -90,8 +103,13 @@ const observerCalls = (requests: Array<{ body: { messages: unknown } }>) => requ
 function script(...answers: ReplyBuilder[]): void {
   const queue = [...answers];
   server.enqueue(
-    ...answers.map(() => (body: { messages: unknown }) => (isObserver(body) ? observerAnswer() : (queue.shift() ?? reply().text("(unscripted)")))),
-    ...Array.from({ length: 4 }, () => (body: { messages: unknown }) => (isObserver(body) ? observerAnswer() : reply().text("(unscripted)"))),
+    ...answers.map(
+      () => (body: { messages: unknown }) => (isObserver(body) ? observerAnswer() : (queue.shift() ?? reply().text("(unscripted)"))),
+    ),
+    ...Array.from(
+      { length: 4 },
+      () => (body: { messages: unknown }) => (isObserver(body) ? observerAnswer() : reply().text("(unscripted)")),
+    ),
   );
 }
 
@@ -106,9 +124,19 @@ describe("secrets through every tool", () => {
     script(
       reply().text(`I will keep ${SECRETS.github} in mind.`).toolUse("write_file", { path: "deploy/db.ts", content: FILE_WITH_SECRETS }),
       reply().toolUse("read_file", { path: "deploy/db.ts" }).toolUse("run_command", { command: "cat deploy/db.ts" }),
-      reply().toolUse("search_codebase", { query: `token ${SECRETS.github}` }).toolUse("search_history", { query: `database ${DATABASE_URL}` }),
-      reply().toolUse("save_knowledge", { kind: "fact", key: `deploy token ${SECRETS.github}`, content: `The database is ${DATABASE_URL}`, category: SECRETS.aws }),
-      reply().toolUse("todo_write", { todos: [{ content: `Rotate ${SECRETS.github}`, status: "pending" }], decisions: [`Keep ${SECRETS.aws} out of git`] }),
+      reply()
+        .toolUse("search_codebase", { query: `token ${SECRETS.github}` })
+        .toolUse("search_history", { query: `database ${DATABASE_URL}` }),
+      reply().toolUse("save_knowledge", {
+        kind: "fact",
+        key: `deploy token ${SECRETS.github}`,
+        content: `The database is ${DATABASE_URL}`,
+        category: SECRETS.aws,
+      }),
+      reply().toolUse("todo_write", {
+        todos: [{ content: `Rotate ${SECRETS.github}`, status: "pending" }],
+        decisions: [`Keep ${SECRETS.aws} out of git`],
+      }),
       reply().toolUse("delegate", { agent: "librarian", task: `Find where ${SECRETS.github} is used` }),
       // The sub-agent's answer, in its own session.
       reply().text(`It is used in deploy/db.ts, beside ${DATABASE_URL}.`),
@@ -147,20 +175,54 @@ describe("secrets through every tool", () => {
     // What a database written by an earlier Sylk holds: an entry and a session's messages, raw.
     const legacy = "legacy-session";
     services.sessions.create({ id: legacy, title: "old", provider: "anthropic", model: "claude" });
-    services.sessions.appendMessage(legacy, { role: "user", content: [{ type: "text", text: `deploy with ${SECRETS.github}` }] }, { turn: 1 });
-    services.sessions.appendMessage(legacy, { role: "assistant", content: [{ type: "tool_use", id: "toolu_old", name: "write_file", input: { path: "deploy/db.ts", content: FILE_WITH_SECRETS } }] }, { turn: 1 });
-    services.sessions.appendMessage(legacy, { role: "user", content: [{ type: "tool_result", toolUseId: "toolu_old", content: `Wrote ${DATABASE_URL}`, isError: false }] }, { turn: 1 });
+    services.sessions.appendMessage(
+      legacy,
+      { role: "user", content: [{ type: "text", text: `deploy with ${SECRETS.github}` }] },
+      { turn: 1 },
+    );
+    services.sessions.appendMessage(
+      legacy,
+      {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "toolu_old", name: "write_file", input: { path: "deploy/db.ts", content: FILE_WITH_SECRETS } }],
+      },
+      { turn: 1 },
+    );
+    services.sessions.appendMessage(
+      legacy,
+      { role: "user", content: [{ type: "tool_result", toolUseId: "toolu_old", content: `Wrote ${DATABASE_URL}`, isError: false }] },
+      { turn: 1 },
+    );
     services.sessions.appendMessage(legacy, { role: "assistant", content: [{ type: "text", text: `Done: ${JWT}` }] }, { turn: 1 });
     const content = `The deploy configuration: ${ALL}`;
     const terms = termsFromCounts(entryTermCounts(content));
     const doc = services.entries.insert(
-      { id: "legacy-entry", contentHash: "", sessionId: legacy, agentId: "a", agentType: "engineer", contentType: "agent_response", content, tokenCount: 100, timestamp: 1, turnNumber: 1, keywords: [], entities: [], childIds: [], relatedFiles: [], metadata: {} },
+      {
+        id: "legacy-entry",
+        contentHash: "",
+        sessionId: legacy,
+        agentId: "a",
+        agentType: "engineer",
+        contentType: "agent_response",
+        content,
+        tokenCount: 100,
+        timestamp: 1,
+        turnNumber: 1,
+        keywords: [],
+        entities: [],
+        childIds: [],
+        relatedFiles: [],
+        metadata: {},
+      },
       terms.distinct.join(" "),
       terms.count,
     );
     services.historyFullText.apply([], [{ id: doc, terms: terms.distinct.join(" "), length: terms.count }]);
 
-    script(reply().toolUse("search_history", { query: "deploy configuration" }).toolUse("get_turn_range", { from_turn: 0, to_turn: 5 }), reply().text("Found it."));
+    script(
+      reply().toolUse("search_history", { query: "deploy configuration" }).toolUse("get_turn_range", { from_turn: 0, to_turn: 5 }),
+      reply().text("Found it."),
+    );
     const session = openAgentSession({ services, env: { ...env(), SYLK_OBSERVATIONAL_MEMORY_ENABLED: "false" }, resume: { id: legacy } });
     const result = await ask(session, "What did we set up?");
     expect(result.stopReason, JSON.stringify(result.error)).toBe("end_turn");
@@ -173,20 +235,33 @@ describe("secrets through every tool", () => {
   });
 
   it("an edit beside the secrets of a file that holds them: its diff is masked in every request and every table, the lines of a key whose first line is outside it included", async () => {
-    script(reply().toolUse("edit_file", { path: "src/settings.ts", old_string: "export const region", new_string: "export const deployRegion" }), reply().text("Renamed."));
+    script(
+      reply().toolUse("edit_file", { path: "src/settings.ts", old_string: "export const region", new_string: "export const deployRegion" }),
+      reply().text("Renamed."),
+    );
     const session = openAgentSession({ services, env: { ...env(), SYLK_OBSERVATIONAL_MEMORY_ENABLED: "false" }, permissionMode: "bypass" });
     const result = await ask(session, "Rename deployKey");
     expect(result.stopReason, JSON.stringify(result.error)).toBe("end_turn");
     session.close();
-    expect(readFileSync(join(project.root, "src/settings.ts"), "utf8")).toBe(FILE_WITH_SECRETS.replace("export const region", "export const deployRegion"));
+    expect(readFileSync(join(project.root, "src/settings.ts"), "utf8")).toBe(
+      FILE_WITH_SECRETS.replace("export const region", "export const deployRegion"),
+    );
 
     const sent = JSON.stringify(messageRequests(server)[1]?.body);
     expect(sent).toContain("[REDACTED:private-key]");
     expectNoSecretIn(sent, "the request after the edit");
     // The checkpoint /undo restores holds the file as it was, by design of another part; every other table is searched.
-    for (const { name } of services.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'file_checkpoints'").all() as Array<{ name: string }>) {
+    for (const { name } of services.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'file_checkpoints'")
+      .all() as Array<{ name: string }>) {
       const rows = services.db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][];
-      expectNoSecretIn(rows.flat().map((value) => (Buffer.isBuffer(value) ? value.toString("latin1") : String(value))).join("\n"), name);
+      expectNoSecretIn(
+        rows
+          .flat()
+          .map((value) => (Buffer.isBuffer(value) ? value.toString("latin1") : String(value)))
+          .join("\n"),
+        name,
+      );
     }
   });
 });

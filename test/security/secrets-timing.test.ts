@@ -47,7 +47,10 @@ const RULES: Record<string, { secret: string; sample: string; families: Record<s
   "github-fine-grained-token": {
     sample: "GH=github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
     secret: "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
-    families: { "github_pat_ repeated": (n) => fill("github_pat_", n), "bodies past the longest token": (n) => fill(`github_pat_${"a".repeat(300)} `, n) },
+    families: {
+      "github_pat_ repeated": (n) => fill("github_pat_", n),
+      "bodies past the longest token": (n) => fill(`github_pat_${"a".repeat(300)} `, n),
+    },
   },
   "gitlab-token": {
     sample: "GL=glpat-abcdefghij0123456789",
@@ -57,12 +60,19 @@ const RULES: Record<string, { secret: string; sample: string; families: Record<s
   "slack-token": {
     sample: "SLACK=xoxb-1234567890-abcdefghij",
     secret: "xoxb-1234567890-abcdefghij",
-    families: { "xoxb- repeated": (n) => fill("xoxb-", n), "a body of dashes": (n) => `xoxb-${fill("-", n)}`, "xoxb-- repeated": (n) => fill("xoxb--", n) },
+    families: {
+      "xoxb- repeated": (n) => fill("xoxb-", n),
+      "a body of dashes": (n) => `xoxb-${fill("-", n)}`,
+      "xoxb-- repeated": (n) => fill("xoxb--", n),
+    },
   },
   "slack-webhook": {
     sample: "hook https://hooks.slack.com/services/T000/B000/XXXXXXXX",
     secret: "https://hooks.slack.com/services/T000/B000/XXXXXXXX",
-    families: { "the prefix repeated": (n) => fill("https://hooks.slack.com/services/", n), "a path of slashes": (n) => `https://hooks.slack.com/services/${fill("/", n)}` },
+    families: {
+      "the prefix repeated": (n) => fill("https://hooks.slack.com/services/", n),
+      "a path of slashes": (n) => `https://hooks.slack.com/services/${fill("/", n)}`,
+    },
   },
   "anthropic-api-key": {
     sample: "key sk-ant-api03-abcdefghijklmnopqrstuv",

@@ -3,7 +3,23 @@ import { isSecretPath, maskSecrets } from "../../src/security/secrets.js";
 
 describe("isSecretPath", () => {
   it("recognises secret files by name", () => {
-    for (const path of [".env", "app/.env.local", "prod.env", "config/credentials.yml", "aws_credentials", "my-secret.txt", "secrets.json", "id_rsa", "id_ed25519.pub", "server.key", "cert.pem", "store.p12", ".npmrc", ".netrc", "terraform.tfstate"]) {
+    for (const path of [
+      ".env",
+      "app/.env.local",
+      "prod.env",
+      "config/credentials.yml",
+      "aws_credentials",
+      "my-secret.txt",
+      "secrets.json",
+      "id_rsa",
+      "id_ed25519.pub",
+      "server.key",
+      "cert.pem",
+      "store.p12",
+      ".npmrc",
+      ".netrc",
+      "terraform.tfstate",
+    ]) {
       expect(isSecretPath(path), path).toBe(true);
     }
     for (const path of ["src/env.ts", "environment.md", "keyboard.ts", "src/keys.ts", "README.md"]) {
@@ -15,7 +31,11 @@ describe("isSecretPath", () => {
 describe("maskSecrets", () => {
   const cases: Array<[string, string, string]> = [
     ["aws-access-key-id", 'const id = "AKIAZ7Q3ABCDEFGH1234";', "AKIAZ7Q3ABCDEFGH1234"],
-    ["aws-secret-access-key", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY"],
+    [
+      "aws-secret-access-key",
+      "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY",
+      "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY",
+    ],
     ["github-token", "token: ghp_abcdefghijklmnopqrstuvwxyz0123456789", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"],
     ["slack-token", "SLACK=xoxb-1234567890-abcdefghij", "xoxb-1234567890-abcdefghij"],
     ["anthropic-api-key", "key sk-ant-api03-abcdefghijklmnopqrstuv", "sk-ant-api03-abcdefghijklmnopqrstuv"],
@@ -50,7 +70,11 @@ describe("maskSecrets", () => {
     for (const text of [`token=${jwt}`, `"jwt":"${jwt}"`, `Authorization:${jwt}`, `(${jwt})`]) {
       expect(maskSecrets(text).text, text).not.toContain("eyJzdWIiOiIxMjM0NTY3ODkwIn0");
     }
-    for (const text of ["git+ssh://deploy:hunter22@example.com/repo", `${"a.".repeat(5000)}postgres://admin:s3cretpass@db/app`, "see:mongodb+srv://app:s3cretpass@cluster0/x"]) {
+    for (const text of [
+      "git+ssh://deploy:hunter22@example.com/repo",
+      `${"a.".repeat(5000)}postgres://admin:s3cretpass@db/app`,
+      "see:mongodb+srv://app:s3cretpass@cluster0/x",
+    ]) {
       expect(maskSecrets(text).findings, text.slice(-60)).toContain("url-credentials");
     }
     const named = 'const STRIPE_SECRET_KEY_FOR_THE_PRODUCTION_BILLING_SERVICE_IN_EU = "Zm9vYmFyYmF6cXV4";';
@@ -58,7 +82,8 @@ describe("maskSecrets", () => {
   });
 
   it("leaves ordinary code and placeholders alone", () => {
-    const code = 'const password = process.env.PASSWORD;\nconst label = "Enter your password";\npassword = "${DB_PASSWORD}"\nconst tokenizer = new Tokenizer();';
+    const code =
+      'const password = process.env.PASSWORD;\nconst label = "Enter your password";\npassword = "${DB_PASSWORD}"\nconst tokenizer = new Tokenizer();';
     expect(maskSecrets(code)).toEqual({ text: code, findings: [] });
   });
 });

@@ -48,7 +48,14 @@ describe("selectProbes and formatReport", () => {
   });
 
   it("prints a row per probe (pipes escaped) and counts only held as held", () => {
-    const result = (id: string, status: ProbeResult["status"], detail: string): ProbeResult => ({ id, group: "rules", title: id, status, detail, ms: 1 });
+    const result = (id: string, status: ProbeResult["status"], detail: string): ProbeResult => ({
+      id,
+      group: "rules",
+      title: id,
+      status,
+      detail,
+      ms: 1,
+    });
     const report = formatReport([result("a", "held", "fine"), result("b", "broken", "ran `x | y`"), result("c", "skipped", "no tmux")]);
     expect(report).toContain("| b | rules | broken | ran `x \\| y` |");
     expect(report.split("\n").at(-1)).toBe("1 of 3 probes held (1 broken, 1 skipped).");

@@ -19,7 +19,8 @@ const scratch = () => {
 
 /** Back to schema 7's `directory_states`: no snapshot columns. */
 function dropDirectorySnapshots(db: SqliteDatabase): void {
-  for (const column of ["files", "directories", "ino", "mtime_ms", "ctime_ms", "recorded_at_ms"]) db.exec(`ALTER TABLE directory_states DROP COLUMN ${column}`);
+  for (const column of ["files", "directories", "ino", "mtime_ms", "ctime_ms", "recorded_at_ms"])
+    db.exec(`ALTER TABLE directory_states DROP COLUMN ${column}`);
 }
 
 afterEach(() => {
@@ -99,14 +100,25 @@ describe("openDatabase", () => {
     const path = join(scratch(), "vector.db");
     const current = openDatabase(path);
     dropSessionTrees(current);
-    current.exec(`INSERT INTO sessions (id, created_at, updated_at, title, provider, model) VALUES ('old', 0, 0, 't', 'p', 'm'); PRAGMA user_version = 11;`);
+    current.exec(
+      `INSERT INTO sessions (id, created_at, updated_at, title, provider, model) VALUES ('old', 0, 0, 't', 'p', 'm'); PRAGMA user_version = 11;`,
+    );
     current.close();
 
     const db = openDatabase(path);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     const sessions = new SessionRepository(db);
     expect(sessions.get("old")).toMatchObject({ kind: "main", parentSessionId: null, agentId: null, agentType: null });
-    sessions.create({ id: "child", title: "task", provider: "p", model: "m", parent: { parentSessionId: "old", parentToolUseId: "toolu_1", agentId: "librarian-1", agentType: "librarian", kind: "delegate" } }, 10);
+    sessions.create(
+      {
+        id: "child",
+        title: "task",
+        provider: "p",
+        model: "m",
+        parent: { parentSessionId: "old", parentToolUseId: "toolu_1", agentId: "librarian-1", agentType: "librarian", kind: "delegate" },
+      },
+      10,
+    );
     expect(sessions.latest()?.id).toBe("old");
     expect(sessions.list(10).map((session) => session.id)).toEqual(["old"]);
     expect(sessions.findByPrefix("chi")).toEqual([]);
@@ -119,7 +131,9 @@ describe("openDatabase", () => {
     const path = join(scratch(), "vector.db");
     const current = openDatabase(path);
     dropPipelines(current);
-    current.exec(`INSERT INTO sessions (id, created_at, updated_at, title, provider, model) VALUES ('old', 0, 0, 't', 'p', 'm'); PRAGMA user_version = 12;`);
+    current.exec(
+      `INSERT INTO sessions (id, created_at, updated_at, title, provider, model) VALUES ('old', 0, 0, 't', 'p', 'm'); PRAGMA user_version = 12;`,
+    );
     current.close();
 
     const db = openDatabase(path);
@@ -128,9 +142,14 @@ describe("openDatabase", () => {
     const pipelines = new PipelineRepository(db);
     expect(pipelines.listForSession("old")).toEqual([]);
     pipelines.create({ id: "p1", rootSessionId: "old", task: "Add a flag" }, 5);
-    const ordinal = pipelines.startStage({ pipelineId: "p1", stage: "plan", agentType: "orchestrator", agentId: "orchestrator-1", childSessionId: null, round: 0 }, 6);
+    const ordinal = pipelines.startStage(
+      { pipelineId: "p1", stage: "plan", agentType: "orchestrator", agentId: "orchestrator-1", childSessionId: null, round: 0 },
+      6,
+    );
     expect(ordinal).toBe(0);
-    expect(pipelines.listForSession("old")).toMatchObject([{ id: "p1", status: "running", stages: [{ stage: "plan", status: "running" }] }]);
+    expect(pipelines.listForSession("old")).toMatchObject([
+      { id: "p1", status: "running", stages: [{ stage: "plan", status: "running" }] },
+    ]);
     db.close();
   });
 
@@ -144,16 +163,32 @@ describe("openDatabase", () => {
     `);
     // s1: 0-2 by a, 3 kept, 4-5 by a again, 6 by b, 7 kept; s2: 0-1 by a (another session, same reference id).
     const marks: Array<[string, number, string | null]> = [
-      ["s1", 0, "a"], ["s1", 1, "a"], ["s1", 2, "a"], ["s1", 3, null], ["s1", 4, "a"], ["s1", 5, "a"], ["s1", 6, "b"], ["s1", 7, null],
-      ["s2", 0, "a"], ["s2", 1, "a"],
+      ["s1", 0, "a"],
+      ["s1", 1, "a"],
+      ["s1", 2, "a"],
+      ["s1", 3, null],
+      ["s1", 4, "a"],
+      ["s1", 5, "a"],
+      ["s1", 6, "b"],
+      ["s1", 7, null],
+      ["s2", 0, "a"],
+      ["s2", 1, "a"],
     ];
-    const insert = current.prepare("INSERT INTO session_messages (session_id, ordinal, role, content, turn, entry_ids, evicted_by) VALUES (?, ?, 'user', ?, 1, '[]', ?)");
-    for (const [session, ordinal, evictedBy] of marks) insert.run(session, ordinal, JSON.stringify([{ type: "text", text: `m${ordinal}` }]), evictedBy);
+    const insert = current.prepare(
+      "INSERT INTO session_messages (session_id, ordinal, role, content, turn, entry_ids, evicted_by) VALUES (?, ?, 'user', ?, 1, '[]', ?)",
+    );
+    for (const [session, ordinal, evictedBy] of marks)
+      insert.run(session, ordinal, JSON.stringify([{ type: "text", text: `m${ordinal}` }]), evictedBy);
     current.close();
 
     const db = openDatabase(path);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
-    expect(db.prepare("SELECT session_id, first_ordinal, last_ordinal, reference_id FROM session_evictions ORDER BY session_id, first_ordinal").raw().all()).toEqual([
+    expect(
+      db
+        .prepare("SELECT session_id, first_ordinal, last_ordinal, reference_id FROM session_evictions ORDER BY session_id, first_ordinal")
+        .raw()
+        .all(),
+    ).toEqual([
       ["s1", 0, 2, "a"],
       ["s1", 4, 5, "a"],
       ["s1", 6, 6, "b"],
@@ -197,14 +232,23 @@ describe("openDatabase", () => {
     dropEvictionRuns(current);
     dropDirectorySnapshots(current);
     dropTablesAfterSchema8(current);
-    current.exec(`INSERT INTO directory_states (path, listing, rules, left_out) VALUES ('src', 'abc', 'def', '["x.log"]'); PRAGMA user_version = 7;`);
+    current.exec(
+      `INSERT INTO directory_states (path, listing, rules, left_out) VALUES ('src', 'abc', 'def', '["x.log"]'); PRAGMA user_version = 7;`,
+    );
     current.close();
 
     const db = openDatabase(path);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     const files = new FileRepository(db);
     expect(files.directoryStates()).toEqual(new Map([["src", { listing: "abc", rules: "def", leftOut: ["x.log"] }]]));
-    const snapshot = { files: ["a.ts", "b c.md"], directories: [], ino: 42, mtimeMs: 1_700_000_000_123.456, ctimeMs: 1_700_000_001_000.5, recordedAtMs: 1_700_000_009_000 };
+    const snapshot = {
+      files: ["a.ts", "b c.md"],
+      directories: [],
+      ino: 42,
+      mtimeMs: 1_700_000_000_123.456,
+      ctimeMs: 1_700_000_001_000.5,
+      recordedAtMs: 1_700_000_009_000,
+    };
     files.saveDirectoryStates([{ path: "src", state: { listing: "abc", rules: "def", leftOut: ["x.log"], snapshot } }], []);
     expect(files.directoryStates().get("src")).toEqual({ listing: "abc", rules: "def", leftOut: ["x.log"], snapshot });
     db.close();
@@ -230,12 +274,15 @@ function dropTablesAfterSchema8(db: SqliteDatabase): void {
 function dropSessionTrees(db: SqliteDatabase): void {
   dropPipelines(db);
   db.exec("DROP INDEX idx_sessions_parent;");
-  for (const column of ["parent_session_id", "parent_tool_use_id", "agent_id", "agent_type", "kind"]) db.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
+  for (const column of ["parent_session_id", "parent_tool_use_id", "agent_id", "agent_type", "kind"])
+    db.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
 }
 
 /** Schema 17's snapshot checksums gone: the database as schema 16 left it. */
 function dropSnapshotChecksums(db: SqliteDatabase): void {
-  db.exec("ALTER TABLE fts_documents DROP COLUMN checksum; ALTER TABLE fts_documents DROP COLUMN postings_rows; ALTER TABLE fts_postings DROP COLUMN checksum;");
+  db.exec(
+    "ALTER TABLE fts_documents DROP COLUMN checksum; ALTER TABLE fts_documents DROP COLUMN postings_rows; ALTER TABLE fts_postings DROP COLUMN checksum;",
+  );
 }
 
 /** Schema 13's pipeline tables gone: the database as schema 12 left it (and schema 14's routing, 16's checkpoint fingerprints and 17's checksums, which came after). */
@@ -250,5 +297,6 @@ function dropPipelines(db: SqliteDatabase): void {
 /** Schema 16's fingerprint column gone (when the table is still there). */
 function dropCheckpointFingerprints(db: SqliteDatabase): void {
   const columns = db.prepare("SELECT name FROM pragma_table_info('file_checkpoints')").pluck().all();
-  if (columns.includes("before_fingerprint")) db.exec("DROP INDEX idx_file_checkpoints_unmasked; ALTER TABLE file_checkpoints DROP COLUMN before_fingerprint;");
+  if (columns.includes("before_fingerprint"))
+    db.exec("DROP INDEX idx_file_checkpoints_unmasked; ALTER TABLE file_checkpoints DROP COLUMN before_fingerprint;");
 }

@@ -53,13 +53,44 @@ describe("a full-text snapshot's checksums", () => {
   });
 
   it.each([
-    ["a byte flipped in the documents", () => setDocuments(flipped(documentsBlob(), 6)), { part: "documents", problem: "its checksum does not match" }],
-    ["the documents cut short", () => setDocuments(documentsBlob().subarray(0, 20)), { part: "documents", problem: "its checksum does not match" }],
-    ["a number beside the documents changed", () => db.exec("UPDATE fts_documents SET document_count = 3"), { part: "documents", problem: "its checksum does not match" }],
-    ["a byte flipped in a postings row", () => setPostingsRow(2, flipped(postingsRow(2), postingsRow(2).length - 3)), { part: "postings bucket 2", problem: "its checksum does not match" }],
-    ["a postings row cut short", () => setPostingsRow(1, postingsRow(1).subarray(0, 10)), { part: "postings bucket 1", problem: "its checksum does not match" }],
-    ["two postings rows swapped", () => db.exec("UPDATE fts_postings SET bucket = 99 WHERE bucket = 0; UPDATE fts_postings SET bucket = 0 WHERE bucket = 3; UPDATE fts_postings SET bucket = 3 WHERE bucket = 99"), { part: "postings bucket 0", problem: "its checksum does not match" }],
-    ["a postings row gone", () => db.exec("DELETE FROM fts_postings WHERE bucket = 0"), { part: "postings", problem: "it has 3 rows where 4 were written" }],
+    [
+      "a byte flipped in the documents",
+      () => setDocuments(flipped(documentsBlob(), 6)),
+      { part: "documents", problem: "its checksum does not match" },
+    ],
+    [
+      "the documents cut short",
+      () => setDocuments(documentsBlob().subarray(0, 20)),
+      { part: "documents", problem: "its checksum does not match" },
+    ],
+    [
+      "a number beside the documents changed",
+      () => db.exec("UPDATE fts_documents SET document_count = 3"),
+      { part: "documents", problem: "its checksum does not match" },
+    ],
+    [
+      "a byte flipped in a postings row",
+      () => setPostingsRow(2, flipped(postingsRow(2), postingsRow(2).length - 3)),
+      { part: "postings bucket 2", problem: "its checksum does not match" },
+    ],
+    [
+      "a postings row cut short",
+      () => setPostingsRow(1, postingsRow(1).subarray(0, 10)),
+      { part: "postings bucket 1", problem: "its checksum does not match" },
+    ],
+    [
+      "two postings rows swapped",
+      () =>
+        db.exec(
+          "UPDATE fts_postings SET bucket = 99 WHERE bucket = 0; UPDATE fts_postings SET bucket = 0 WHERE bucket = 3; UPDATE fts_postings SET bucket = 3 WHERE bucket = 99",
+        ),
+      { part: "postings bucket 0", problem: "its checksum does not match" },
+    ],
+    [
+      "a postings row gone",
+      () => db.exec("DELETE FROM fts_postings WHERE bucket = 0"),
+      { part: "postings", problem: "it has 3 rows where 4 were written" },
+    ],
   ])("find %s, and name the part", (_, damage, expected) => {
     damage();
     const error = damageOnLoad();
@@ -90,7 +121,9 @@ describe("a full-text snapshot's checksums", () => {
     repository.recordDamage("code", { part: "postings bucket 2", problem: "its checksum does not match" });
     expect(repository.recordedDamage("code")).toEqual({ part: "postings bucket 2", problem: "its checksum does not match" });
     expect(repository.recordedDamage("history")).toBeUndefined();
-    repository.saveSnapshot("code", { live: Uint8Array.from([0, 1]), lengths: Float32Array.from([0, 2]), count: 1, totalLength: 2 }, [["alpha", [[1]]]]);
+    repository.saveSnapshot("code", { live: Uint8Array.from([0, 1]), lengths: Float32Array.from([0, 2]), count: 1, totalLength: 2 }, [
+      ["alpha", [[1]]],
+    ]);
     expect(repository.recordedDamage("code")).toBeUndefined();
   });
 });

@@ -29,7 +29,8 @@ describe("LearningRepository", () => {
 describe("UserProfileDatabase: the retrieval profile", () => {
   it("applies a project's episode once, keeps other projects' positions apart, and forgets one project's positions", () => {
     const profiles = UserProfileDatabase.open(join(directory, "profiles.db"));
-    const add = (project: string, sequence: number) => profiles.updateUserWeightProfile(project, sequence, (profile) => String(Number(profile ?? "0") + 1));
+    const add = (project: string, sequence: number) =>
+      profiles.updateUserWeightProfile(project, sequence, (profile) => String(Number(profile ?? "0") + 1));
     expect(add("a", 1)).toBe("1");
     expect(add("a", 1)).toBe("1"); // a replay
     expect(add("b", 1)).toBe("2");

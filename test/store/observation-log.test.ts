@@ -18,15 +18,29 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-const lines = () => readFileSync(path, "utf8").split("\n").filter((line) => line !== "");
+const lines = () =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line !== "");
 
 describe("ObservationLog", () => {
   it("appends JSON lines with increasing sequences to a 0600 file and reads back those after a position", () => {
     const log = ObservationLog.open<{ n: number }>(path);
     expect([1, 2, 3].map((n) => log.append({ n }).sequence)).toEqual([1, 2, 3]);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(lines().map((line) => JSON.parse(line))).toEqual([{ n: 1, sequence: 1 }, { n: 2, sequence: 2 }, { n: 3, sequence: 3 }]);
-    expect(log.readAfter(1)).toEqual({ entries: [{ n: 2, sequence: 2 }, { n: 3, sequence: 3 }], damaged: false, truncatedTail: false });
+    expect(lines().map((line) => JSON.parse(line))).toEqual([
+      { n: 1, sequence: 1 },
+      { n: 2, sequence: 2 },
+      { n: 3, sequence: 3 },
+    ]);
+    expect(log.readAfter(1)).toEqual({
+      entries: [
+        { n: 2, sequence: 2 },
+        { n: 3, sequence: 3 },
+      ],
+      damaged: false,
+      truncatedTail: false,
+    });
     log.close();
   });
 
@@ -76,7 +90,10 @@ describe("ObservationLog", () => {
   });
 
   it("skips and reports a damaged line in the middle, and a sequence that goes backwards", () => {
-    writeFileSync(path, ['{"n":1,"sequence":1}', "not json", '{"n":2,"sequence":2}', '{"n":9,"sequence":1}', '{"n":3,"sequence":3}', ""].join("\n"));
+    writeFileSync(
+      path,
+      ['{"n":1,"sequence":1}', "not json", '{"n":2,"sequence":2}', '{"n":9,"sequence":1}', '{"n":3,"sequence":3}', ""].join("\n"),
+    );
     const log = ObservationLog.open<{ n: number }>(path);
     const read = log.readAfter(0);
     expect(read.entries.map((e) => e.n)).toEqual([1, 2, 3]);
@@ -120,10 +137,12 @@ for (let i = 0; ; i++) {
       const child = spawn(process.execPath, [writer, path], { stdio: ["ignore", "pipe", "inherit"] });
       let output = "";
       const exited = new Promise<void>((done) => child.on("exit", () => done()));
-      await new Promise<void>((ready) => child.stdout.on("data", (chunk: Buffer) => {
-        output += chunk.toString("utf8");
-        if (output.startsWith("ready\n")) ready();
-      }));
+      await new Promise<void>((ready) =>
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString("utf8");
+          if (output.startsWith("ready\n")) ready();
+        }),
+      );
       await new Promise((wait) => setTimeout(wait, 5 + random() * 60));
       child.kill("SIGKILL");
       await exited;

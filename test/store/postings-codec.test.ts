@@ -31,22 +31,32 @@ describe("full-text snapshot layout", () => {
         const buckets = bucketCountFor(entries.length);
         const rows = encodeBuckets(entries, buckets);
         expect(rows.every(([bucket]) => bucket >= 0 && bucket < buckets)).toBe(true);
-        const decoded = new Map(rows.flatMap(([, data]) => decodeBucket(data, { maxId: MAX_ID })).map(([text, list]) => [text, normalised(list)] as const));
+        const decoded = new Map(
+          rows.flatMap(([, data]) => decodeBucket(data, { maxId: MAX_ID })).map(([text, list]) => [text, normalised(list)] as const),
+        );
         expect(decoded.size).toBe(entries.length);
         for (const [text, list] of entries) expect(decoded.get(text)).toEqual(normalised(list));
 
         const wanted = entries.slice(0, wantedCount).map(([text]) => text);
         const wantedRows = rows.filter(([bucket]) => wanted.some((text) => bucketOf(text, buckets) === bucket));
         const found = wantedRows.flatMap(([, data]) => decodeBucket(data, { wanted: new Set([...wanted, "absent term"]), maxId: MAX_ID }));
-        expect(new Map(found.map(([text, list]) => [text, normalised(list)]))).toEqual(new Map(wanted.map((text) => [text, decoded.get(text)])));
+        expect(new Map(found.map(([text, list]) => [text, normalised(list)]))).toEqual(
+          new Map(wanted.map((text) => [text, decoded.get(text)])),
+        );
 
         // Left out: the marked ids, from every slot.
         const marked = new Uint8Array(2 ** 16);
         const smallIds = entries.flatMap(([, list]) => list.flatMap((slot) => Array.from(slot ?? []))).filter((id) => id < marked.length);
         for (const id of smallIds.filter((_, index) => index % 2 === 0)) marked[id] = 1;
-        const kept = new Map(rows.flatMap(([, data]) => decodeBucket(data, { leftOut: marked, maxId: MAX_ID })).map(([text, list]) => [text, normalised(list)] as const));
+        const kept = new Map(
+          rows
+            .flatMap(([, data]) => decodeBucket(data, { leftOut: marked, maxId: MAX_ID }))
+            .map(([text, list]) => [text, normalised(list)] as const),
+        );
         for (const [text, list] of entries) {
-          expect(kept.get(text)).toEqual(normalised(list.map((slot) => slot && Array.from(slot).filter((id) => id >= marked.length || marked[id] !== 1))));
+          expect(kept.get(text)).toEqual(
+            normalised(list.map((slot) => slot && Array.from(slot).filter((id) => id >= marked.length || marked[id] !== 1))),
+          );
         }
       }),
       { numRuns: 200 },
@@ -55,7 +65,9 @@ describe("full-text snapshot layout", () => {
 
   it("sorts postings that a late document left out of order", () => {
     const [[, data]] = encodeBuckets([["parser", [[9, 3, 5], undefined, [2]]]], 1) as [[number, Uint8Array]];
-    expect(decodeBucket(data, { maxId: 9 }).map(([text, list]) => [text, normalised(list)])).toEqual([["parser", [[3, 5, 9], undefined, [2]]]]);
+    expect(decodeBucket(data, { maxId: 9 }).map(([text, list]) => [text, normalised(list)])).toEqual([
+      ["parser", [[3, 5, 9], undefined, [2]]],
+    ]);
   });
 
   it("gives back the documents and their lengths", () => {
@@ -65,7 +77,12 @@ describe("full-text snapshot layout", () => {
         const lengths = Float32Array.from(byId, (length) => length ?? 0);
         const count = live.reduce((sum, flag) => sum + flag, 0);
         const totalLength = lengths.reduce((sum, length) => sum + length, 0);
-        expect(decodeDocuments(encodeDocuments({ live, lengths }), count, totalLength, Math.max(0, live.length - 1))).toEqual({ live, lengths, count, totalLength });
+        expect(decodeDocuments(encodeDocuments({ live, lengths }), count, totalLength, Math.max(0, live.length - 1))).toEqual({
+          live,
+          lengths,
+          count,
+          totalLength,
+        });
       }),
     );
   });
@@ -93,7 +110,11 @@ const damage = fc.oneof(
   fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), mask: fc.integer({ min: 1, max: 255 }) }),
   fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
   fc.record({ kind: fc.constant("extend" as const), bytes: fc.uint8Array({ minLength: 1, maxLength: 9 }) }),
-  fc.record({ kind: fc.constant("prefix" as const), value: fc.integer({ min: 0, max: 2 ** 32 - 1 }), which: fc.integer({ min: 0, max: 1 }) }),
+  fc.record({
+    kind: fc.constant("prefix" as const),
+    value: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+    which: fc.integer({ min: 0, max: 1 }),
+  }),
 );
 
 function damaged(bytes: Uint8Array, change: typeof damage extends fc.Arbitrary<infer T> ? T : never): Uint8Array {
@@ -126,18 +147,28 @@ function damaged(bytes: Uint8Array, change: typeof damage extends fc.Arbitrary<i
 describe("a damaged snapshot row", () => {
   it("either decodes or throws MalformedSnapshotError: never a RangeError from inside, nor a huge allocation", () => {
     fc.assert(
-      fc.property(terms.filter((entries) => entries.length > 0), damage, (entries, change) => {
-        for (const [, data] of encodeBuckets(entries, bucketCountFor(entries.length))) {
-          const error = thrownBy(() => decodeBucket(damaged(data, change), { maxId: MAX_ID }));
-          if (error !== undefined) expect(error).toBeInstanceOf(MalformedSnapshotError);
-        }
-      }),
+      fc.property(
+        terms.filter((entries) => entries.length > 0),
+        damage,
+        (entries, change) => {
+          for (const [, data] of encodeBuckets(entries, bucketCountFor(entries.length))) {
+            const error = thrownBy(() => decodeBucket(damaged(data, change), { maxId: MAX_ID }));
+            if (error !== undefined) expect(error).toBeInstanceOf(MalformedSnapshotError);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it("says what is wrong when it is cut short, grown, or its lengths lie", () => {
-    const [[, data]] = encodeBuckets([["parser", [[3, 5, 9], undefined, [2]]], ["lexer", [[4]]]], 1) as [[number, Uint8Array]];
+    const [[, data]] = encodeBuckets(
+      [
+        ["parser", [[3, 5, 9], undefined, [2]]],
+        ["lexer", [[4]]],
+      ],
+      1,
+    ) as [[number, Uint8Array]];
     const problem = (bytes: Uint8Array, maxId = 9) => (thrownBy(() => decodeBucket(bytes, { maxId })) as Error | undefined)?.message;
     expect(problem(data)).toBeUndefined();
     expect(problem(data.subarray(0, data.length - 4))).toBe("its postings do not fill the row exactly");
@@ -153,7 +184,8 @@ describe("a damaged snapshot row", () => {
     const live = Uint8Array.from([0, 1, 1, 0, 1]);
     const lengths = Float32Array.from([0, 3, 4, 0, 5]);
     const bytes = encodeDocuments({ live, lengths });
-    const problem = (blob: Uint8Array, count = 3, maxId = 4) => (thrownBy(() => decodeDocuments(blob, count, 12, maxId)) as Error | undefined)?.message;
+    const problem = (blob: Uint8Array, count = 3, maxId = 4) =>
+      (thrownBy(() => decodeDocuments(blob, count, 12, maxId)) as Error | undefined)?.message;
     expect(problem(bytes)).toBeUndefined();
     expect(problem(bytes.subarray(0, bytes.length - 1))).toBe("its documents are not whole");
     expect(problem(bytes.subarray(0, bytes.length - 5))).toBe("it holds 4 documents where its highest id says 5");

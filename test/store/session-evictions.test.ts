@@ -16,7 +16,12 @@ function sessionWithMessages(count: number) {
   const db = openDatabase(join(directory, "vector.db"));
   const sessions = new SessionRepository(db);
   sessions.create({ id: "s", title: "t", provider: "p", model: "m" });
-  for (let index = 0; index < count; index++) sessions.appendMessage("s", { role: index % 2 ? "assistant" : "user", content: [{ type: "text", text: `m${index}` }] }, { turn: index });
+  for (let index = 0; index < count; index++)
+    sessions.appendMessage(
+      "s",
+      { role: index % 2 ? "assistant" : "user", content: [{ type: "text", text: `m${index}` }] },
+      { turn: index },
+    );
   return { db, sessions };
 }
 
@@ -33,7 +38,11 @@ describe("evictions as runs of ordinals", () => {
   it("stores a trim of a whole session as one row, and reads every message's reference back", () => {
     const { db, sessions } = sessionWithMessages(600);
     sessions.markEvicted("s", [0, 1, 2], "first");
-    sessions.markEvicted("s", Array.from({ length: 590 }, (_, index) => index + 3), "trim");
+    sessions.markEvicted(
+      "s",
+      Array.from({ length: 590 }, (_, index) => index + 3),
+      "trim",
+    );
     sessions.markEvicted("s", [595, 597], "late");
     expect(db.prepare("SELECT count(*) FROM session_evictions").pluck().get()).toBe(4);
     const rows = sessions.messageRows("s");

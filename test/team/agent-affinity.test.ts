@@ -4,7 +4,11 @@ import { mean, outcomeReward, priorFrom, rankByDraw, routingBlock, UNIFORM, upda
 
 describe("agent affinities", () => {
   it("update in closed form: decay, then α += r and β += 1 − r", () => {
-    expect(updated({ alpha: 3, beta: 1, observations: 4 }, 0.5, 0.9)).toEqual({ alpha: 3 * 0.9 + 0.5, beta: 1 * 0.9 + 0.5, observations: 5 });
+    expect(updated({ alpha: 3, beta: 1, observations: 4 }, 0.5, 0.9)).toEqual({
+      alpha: 3 * 0.9 + 0.5,
+      beta: 1 * 0.9 + 0.5,
+      observations: 5,
+    });
     expect(updated(UNIFORM, 2)).toMatchObject({ alpha: 0.995 + 1, beta: 0.995 });
     expect(updated(UNIFORM, -1)).toMatchObject({ alpha: 0.995, beta: 0.995 + 1 });
   });
@@ -40,7 +44,12 @@ describe("agent affinities", () => {
   });
 
   it("keeps the routing block within about 300 tokens however many agents there are", () => {
-    const ranked = Array.from({ length: 200 }, (_, index) => ({ agent: `custom:agent-number-${index}`, mean: 0.5, observations: index, draw: 0.5 }));
+    const ranked = Array.from({ length: 200 }, (_, index) => ({
+      agent: `custom:agent-number-${index}`,
+      mean: 0.5,
+      observations: index,
+      draw: 0.5,
+    }));
     const block = routingBlock(ranked, "all");
     expect(block.length).toBeLessThanOrEqual(1_200);
     expect(block.split("\n")[1]).toBe("1. custom:agent-number-0: affinity 0.50, n = 0");

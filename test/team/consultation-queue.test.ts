@@ -24,10 +24,12 @@ describe("ConsultationQueue", () => {
     const first = gate(log, "first");
     const running = queue.run("low", undefined, first.task);
     const order: ConsultPriority[] = ["low", "normal", "critical", "high", "normal"];
-    const waiting = order.map((priority, index) => queue.run(priority, undefined, async () => {
-      log.push(`start ${priority}-${index}`);
-      return `${priority}-${index}`;
-    }));
+    const waiting = order.map((priority, index) =>
+      queue.run(priority, undefined, async () => {
+        log.push(`start ${priority}-${index}`);
+        return `${priority}-${index}`;
+      }),
+    );
     expect(queue.busy).toBe(true);
     expect(queue.pending).toBe(5);
     expect(log).toEqual(["start first"]);
@@ -84,9 +86,11 @@ describe("ConsultationQueue", () => {
   it("refuses at once a consultation whose signal is already aborted", async () => {
     const queue = new ConsultationQueue();
     let ran = false;
-    await expect(queue.run("normal", AbortSignal.abort(), async () => {
-          ran = true;
-        })).rejects.toBeInstanceOf(ConsultationCancelledError);
+    await expect(
+      queue.run("normal", AbortSignal.abort(), async () => {
+        ran = true;
+      }),
+    ).rejects.toBeInstanceOf(ConsultationCancelledError);
     expect(ran).toBe(false);
   });
 

@@ -63,7 +63,11 @@ describe("fitContextShare", () => {
     expect(response.references).toEqual([]);
     expect(calls).toEqual([]);
     expect(response.entries.map((item) => item.id)).toEqual(["answer-1", "a", "b"]);
-    expect(response.entries[0]).toMatchObject({ content_type: "agent_message", source: "librarian-1", content: "The token is checked in middleware." });
+    expect(response.entries[0]).toMatchObject({
+      content_type: "agent_message",
+      source: "librarian-1",
+      content: "The token is checked in middleware.",
+    });
     expect(response.entries.slice(1)).toEqual(sources);
     expect(response.completeness).toBeCloseTo(0.9);
     expect(response.total_tokens).toBe(estimateTokens(renderContextShare(response)));
@@ -87,7 +91,11 @@ describe("fitContextShare", () => {
     expect(calls).toEqual([[sources[1], sources[2]]]);
     expect(response.truncated).toBe(true);
     expect(response.references).toEqual([
-      expect.objectContaining({ ref_id: "ab12cd34", content_ids: ["b", "c"], marker: expect.stringContaining('retrieve_context(ref_id="ab12cd34")') }),
+      expect.objectContaining({
+        ref_id: "ab12cd34",
+        content_ids: ["b", "c"],
+        marker: expect.stringContaining('retrieve_context(ref_id="ab12cd34")'),
+      }),
     ]);
     expect(renderContextShare(response)).toContain(response.references[0]?.marker);
     expect(response.total_tokens).toBeLessThanOrEqual(500);
@@ -195,11 +203,16 @@ describe("fitContextShare properties", () => {
           expect((calls[0] ?? []).map((item) => [item.id, item.content])).toEqual(notWhole.map((item) => [item.id, item.content]));
           // Order kept; only the first source may be partial.
           expect(response.entries.map((item) => item.id)).toEqual(offered.map((item) => item.id).slice(0, response.entries.length));
-          response.entries.slice(2).forEach((item) => { expect(item.partial).toBeFalsy(); });
-          response.entries.forEach((item, index) => { expect(offered[index]?.content.startsWith(item.content)).toBe(true); });
+          response.entries.slice(2).forEach((item) => {
+            expect(item.partial).toBeFalsy();
+          });
+          response.entries.forEach((item, index) => {
+            expect(offered[index]?.content.startsWith(item.content)).toBe(true);
+          });
           const cutSource = response.entries[1];
           if (cutSource?.partial) expect(cutSource.content.endsWith("\n")).toBe(true);
-          if (response.truncated && sources.length > 0) expect(countTokens(response.entries[0]?.content ?? "")).toBeLessThanOrEqual(budget * 0.4);
+          if (response.truncated && sources.length > 0)
+            expect(countTokens(response.entries[0]?.content ?? "")).toBeLessThanOrEqual(budget * 0.4);
         },
       ),
       { numRuns: 200 },

@@ -11,7 +11,8 @@ import {
 import { NO_STRUCTURE_NOTE } from "../../src/team/stage-state.js";
 import { DESIGN, drive, engineerState, HAPPY, issue, review, TASK } from "./pipeline-fixtures.js";
 
-const order = (steps: PipelineStep[]) => steps.map((step) => (step.kind === "run" ? `${step.stage}${step.round > 0 ? step.round : ""}` : `finish:${step.status}`));
+const order = (steps: PipelineStep[]) =>
+  steps.map((step) => (step.kind === "run" ? `${step.stage}${step.round > 0 ? step.round : ""}` : `finish:${step.status}`));
 
 describe("nextStep: the pipeline's order", () => {
   it("runs plan → design → implement → review → test → summary when the review finds nothing, each stage by its agent type", () => {
@@ -30,14 +31,29 @@ describe("nextStep: the pipeline's order", () => {
 
   it("bounds the fix loop: with maxFixRounds 2 and a major issue that never goes away, exactly two fix rounds, then the test", () => {
     const { steps, progress } = drive({ ...HAPPY, review: () => review([issue("i1", "major")]) }, { maxFixRounds: 2 });
-    expect(order(steps)).toEqual(["plan", "design", "implement", "review", "fix1", "review1", "fix2", "review2", "test", "summary", "finish:done"]);
+    expect(order(steps)).toEqual([
+      "plan",
+      "design",
+      "implement",
+      "review",
+      "fix1",
+      "review1",
+      "fix2",
+      "review2",
+      "test",
+      "summary",
+      "finish:done",
+    ]);
     const inputs = summaryInputs({ ...progress, stages: progress.stages.slice(0, -1) });
     expect(inputs.fix_rounds).toBe(2);
     expect(inputs.pending_issues.map((pending) => pending.id)).toEqual(["i1"]);
   });
 
   it("stops fixing as soon as a re-review finds nothing critical or major left", () => {
-    const reviews = [review([issue("i1", "critical")]), review([], { fixes_applied: [{ issue_id: "i1", description: "guarded", applied: true }] })];
+    const reviews = [
+      review([issue("i1", "critical")]),
+      review([], { fixes_applied: [{ issue_id: "i1", description: "guarded", applied: true }] }),
+    ];
     const { steps, progress } = drive({ ...HAPPY, review: (round) => reviews[round] ?? review([]) }, { maxFixRounds: 3 });
     expect(order(steps)).toEqual(["plan", "design", "implement", "review", "fix1", "review1", "test", "summary", "finish:done"]);
     expect(summaryInputs(progress).pending_issues).toEqual([]);
@@ -99,7 +115,11 @@ describe("stagePrompt", () => {
   });
 
   it("gives the first stage no previous state", () => {
-    const prompt = stagePrompt(TASK, { kind: "run", stage: "plan", round: 0, agentType: "orchestrator" }, { stages: [], maxFixRounds: 2, planMode: false });
+    const prompt = stagePrompt(
+      TASK,
+      { kind: "run", stage: "plan", round: 0, agentType: "orchestrator" },
+      { stages: [], maxFixRounds: 2, planMode: false },
+    );
     expect(prompt).toContain("submit_plan");
     expect(prompt).not.toContain("previous stage");
   });
@@ -113,7 +133,9 @@ describe("stagePrompt", () => {
     expect(JSON.parse(toFix?.[1] ?? "null").map((pending: { id: string }) => pending.id)).toEqual(["c1"]);
 
     const beforeReReview = { ...progress, stages: progress.stages.slice(0, 5) };
-    const reReview = stagePrompt(TASK, { kind: "run", stage: "review", round: 1, agentType: "inspector" }, beforeReReview, { diff: "--- a/x\n+++ b/x\n" });
+    const reReview = stagePrompt(TASK, { kind: "run", stage: "review", round: 1, agentType: "inspector" }, beforeReReview, {
+      diff: "--- a/x\n+++ b/x\n",
+    });
     expect(reReview).toContain("This is a re-review after a fix round");
     const toCheck = /## Pending issues to check\n\n```json\n([\s\S]*?)\n```/.exec(reReview);
     expect(JSON.parse(toCheck?.[1] ?? "null").map((pending: { id: string }) => pending.id)).toEqual(["c1", "m1"]);
@@ -122,7 +144,11 @@ describe("stagePrompt", () => {
 
   it("keeps a JSON block closed even when the state holds backticks", () => {
     const { progress } = drive({ ...HAPPY, design: () => ({ ...DESIGN, summary: "Use ```code``` fences" }) });
-    const prompt = stagePrompt(TASK, { kind: "run", stage: "implement", round: 0, agentType: "engineer" }, { ...progress, stages: progress.stages.slice(0, 2) });
+    const prompt = stagePrompt(
+      TASK,
+      { kind: "run", stage: "implement", round: 0, agentType: "engineer" },
+      { ...progress, stages: progress.stages.slice(0, 2) },
+    );
     expect(prompt).toContain("````json\n");
   });
 
@@ -151,15 +177,25 @@ describe("stagePrompt", () => {
 
 describe("summaryInputs and renderStoppedReport", () => {
   it("marks pending issues unverified when the last review ended without structure", () => {
-    const { progress } = drive({ ...HAPPY, review: (round) => (round === 0 ? review([issue("i1", "major")]) : "no_structure") }, { maxFixRounds: 2 });
+    const { progress } = drive(
+      { ...HAPPY, review: (round) => (round === 0 ? review([issue("i1", "major")]) : "no_structure") },
+      { maxFixRounds: 2 },
+    );
     const inputs = summaryInputs({ ...progress, stages: progress.stages.slice(0, -1) });
     expect(inputs.pending_issues.map((pending) => pending.id)).toEqual(["i1"]);
     expect(inputs.pending_issues_unverified).toBe(true);
-    expect(inputs.completed.find((stage) => stage.stage === "review" && stage.round === 1)).toMatchObject({ status: "no_structure", note: NO_STRUCTURE_NOTE });
+    expect(inputs.completed.find((stage) => stage.stage === "review" && stage.round === 1)).toMatchObject({
+      status: "no_structure",
+      note: NO_STRUCTURE_NOTE,
+    });
   });
 
   it("renders where it stopped, each stage, and what is left, from the inputs only", () => {
-    const { progress } = drive({ ...HAPPY, review: () => review([issue("i1", "major", { line: 7 })]), fix: (round) => (round === 1 ? "error" : engineerState()) });
+    const { progress } = drive({
+      ...HAPPY,
+      review: () => review([issue("i1", "major", { line: 7 })]),
+      fix: (round) => (round === 1 ? "error" : engineerState()),
+    });
     const text = renderStoppedReport(summaryInputs(progress));
     expect(text).toBe(
       [

@@ -61,7 +61,12 @@ describe("buildStageState", () => {
   });
 
   it("a re-review closes the issues whose fix was applied, keeps those it does not mention, and adds new ones", () => {
-    const first: EndedStage = { stage: "review", round: 0, status: "done", state: buildStageState("review", review([issue("a", "major"), issue("b", "critical")]), context([])) };
+    const first: EndedStage = {
+      stage: "review",
+      round: 0,
+      status: "done",
+      state: buildStageState("review", review([issue("a", "major"), issue("b", "critical")]), context([])),
+    };
     const second = buildStageState(
       "review",
       review([issue("c", "minor")], { fixes_applied: [{ issue_id: "a", description: "checked the bound", applied: true }] }),
@@ -75,10 +80,15 @@ describe("buildStageState", () => {
     // A fix not applied leaves its issue pending; an issue reported again replaces what was said of it.
     const third = buildStageState(
       "review",
-      review([issue("b", "major", { description: "still unguarded" })], { fixes_applied: [{ issue_id: "b", description: "tried", applied: false }] }),
+      review([issue("b", "major", { description: "still unguarded" })], {
+        fixes_applied: [{ issue_id: "b", description: "tried", applied: false }],
+      }),
       context([first, { stage: "review", round: 1, status: "done", state: second }], 2),
     );
-    expect(third.pending_issues.map((pending) => `${pending.id}:${pending.severity}:${pending.description}`)).toEqual(["b:major:still unguarded", "c:minor:problem c"]);
+    expect(third.pending_issues.map((pending) => `${pending.id}:${pending.severity}:${pending.description}`)).toEqual([
+      "b:major:still unguarded",
+      "c:minor:problem c",
+    ]);
     expect(third.fixes_applied.map((fix) => `${fix.issue_id}:${fix.applied}`)).toEqual(["a:true", "b:false"]);
   });
 
@@ -110,7 +120,12 @@ describe("buildStageState", () => {
     const { stages } = drive({
       ...HAPPY,
       review: () => review([issue("m1", "minor", { line: 9 })]),
-      test: () => ({ tests_created: [], test_results: [{ test_name: "x", status: "fail", error: "no" }], failing_tests: [], coverage_gaps: [] }),
+      test: () => ({
+        tests_created: [],
+        test_results: [{ test_name: "x", status: "fail", error: "no" }],
+        failing_tests: [],
+        coverage_gaps: [],
+      }),
     });
     const state = buildStageState("summary", { answer: "Done, with one minor issue." }, context(stages.slice(0, -1)));
     expect(state.current_workflow).toMatchObject({ id: "pipe-1", phase: "completing", progress: 1 });
@@ -132,9 +147,26 @@ describe("noStructureState", () => {
     const { stages } = drive({ ...HAPPY, review: () => review([issue("i1", "major")]) }, { maxFixRounds: 1 });
     const earlier = stages.slice(0, 4);
     for (const stage of PIPELINE_STAGES) {
-      const state = noStructureState(stage, context(earlier, stage === "fix" || stage === "review" ? 1 : 0)) as unknown as Record<string, unknown>;
+      const state = noStructureState(stage, context(earlier, stage === "fix" || stage === "review" ? 1 : 0)) as unknown as Record<
+        string,
+        unknown
+      >;
       expect(state.note, stage).toBe(NO_STRUCTURE_NOTE);
-      for (const field of ["pending_tasks", "steps", "key_decisions", "risks", "issues_found", "pending_issues", "fixes_applied", "tests_created", "test_results", "failing_tests", "coverage_gaps", "accomplished", "files_changed"]) {
+      for (const field of [
+        "pending_tasks",
+        "steps",
+        "key_decisions",
+        "risks",
+        "issues_found",
+        "pending_issues",
+        "fixes_applied",
+        "tests_created",
+        "test_results",
+        "failing_tests",
+        "coverage_gaps",
+        "accomplished",
+        "files_changed",
+      ]) {
         if (field in state && !(stage === "summary" && field === "key_decisions")) expect(state[field], `${stage}.${field}`).toEqual([]);
       }
     }

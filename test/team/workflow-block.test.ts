@@ -4,9 +4,16 @@ import { MAX_WORKFLOW_CHARS, workflowBlock } from "../../src/team/workflow-block
 describe("the orchestrator's [WORKFLOW] block", () => {
   it("outside a pipeline holds the task list, or says there is none", () => {
     expect(workflowBlock({ kind: "tasks", tasks: [] })).toBe("[WORKFLOW · no task list yet: keep one with todo_write]");
-    expect(workflowBlock({ kind: "tasks", tasks: [{ content: "Plan", status: "done" }, { content: "Build", status: "in_progress" }, { content: "Ship", status: "pending" }] })).toBe(
-      "[WORKFLOW · task list · 1 of 3 done]\n- [x] Plan\n- [~] Build\n- [ ] Ship",
-    );
+    expect(
+      workflowBlock({
+        kind: "tasks",
+        tasks: [
+          { content: "Plan", status: "done" },
+          { content: "Build", status: "in_progress" },
+          { content: "Ship", status: "pending" },
+        ],
+      }),
+    ).toBe("[WORKFLOW · task list · 1 of 3 done]\n- [x] Plan\n- [~] Build\n- [ ] Ship");
   });
 
   it("in a pipeline holds the phase, each stage's outcome, pending issues and failing tests, within its size", () => {
@@ -20,7 +27,14 @@ describe("the orchestrator's [WORKFLOW] block", () => {
         ],
         fix_rounds: 0,
         max_fix_rounds: 2,
-        pending_issues: Array.from({ length: 400 }, (_, index) => ({ id: `i${index}`, severity: "minor" as const, category: "style", file: "src/a.ts", line: index + 1, description: `Issue number ${index} in the code` })),
+        pending_issues: Array.from({ length: 400 }, (_, index) => ({
+          id: `i${index}`,
+          severity: "minor" as const,
+          category: "style",
+          file: "src/a.ts",
+          line: index + 1,
+          description: `Issue number ${index} in the code`,
+        })),
         pending_issues_unverified: false,
         failing_tests: [{ test_name: "adds", error: "expected 3" }],
         stopped: null,

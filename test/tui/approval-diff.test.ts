@@ -24,7 +24,11 @@ afterEach(async () => {
 });
 
 async function session(): Promise<RenderedApp> {
-  const rendered = await renderApp({ files: FILES, consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+  const rendered = await renderApp({
+    files: FILES,
+    consent: true,
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+  });
   // A 24-row terminal, the smallest common one.
   Object.defineProperty(rendered.instance.stdout, "rows", { configurable: true, get: () => 24 });
   await rendered.waitFor(/index: fresh/);
@@ -41,7 +45,11 @@ function dialogLines(frame: string): string[] {
 
 describe("approving a command", () => {
   it("shows the command once in the dialog, and says Create for a new file", async () => {
-    server.enqueue(reply().toolUse("run_command", { command: "npm run lint --silent" }), reply().toolUse("write_file", { path: "src/fresh.ts", content: "export {};\n" }), reply().text("Done."));
+    server.enqueue(
+      reply().toolUse("run_command", { command: "npm run lint --silent" }),
+      reply().toolUse("write_file", { path: "src/fresh.ts", content: "export {};\n" }),
+      reply().text("Done."),
+    );
     app = await session();
     await app.submit("lint it");
     await app.waitFor("Run a command?");
@@ -92,12 +100,17 @@ describe("approving a change", () => {
   });
 
   it("an edit that cannot apply is answered with its error, without asking the user", async () => {
-    server.enqueue(reply().toolUse("edit_file", { path: "src/notes.txt", old_string: "not in the file", new_string: "x" }), reply().text("I will read it first."));
+    server.enqueue(
+      reply().toolUse("edit_file", { path: "src/notes.txt", old_string: "not in the file", new_string: "x" }),
+      reply().text("I will read it first."),
+    );
     app = await session();
     await app.submit("edit the notes");
     await app.waitFor("I will read it first.");
     expect(app.frames().some((frame) => frame.includes("Edit a file?"))).toBe(false);
-    const request = server.requests.filter((recorded) => recorded.path.startsWith("/v1/messages") && !recorded.path.includes("count_tokens"))[1];
+    const request = server.requests.filter(
+      (recorded) => recorded.path.startsWith("/v1/messages") && !recorded.path.includes("count_tokens"),
+    )[1];
     expect(JSON.stringify(request?.body)).toContain("old_string was not found in src/notes.txt");
   });
 });

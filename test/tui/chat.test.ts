@@ -38,8 +38,7 @@ function withModel(options: RenderAppOptions = {}): Promise<RenderedApp> {
 
 /** The tool_result blocks the model received in request `index`. */
 function toolResults(index: number): Array<{ content: string; is_error?: boolean }> {
-  const messages = messageRequests(server)[index]
-    ?.body.messages as Array<{ content: Array<Record<string, unknown>> | string }>;
+  const messages = messageRequests(server)[index]?.body.messages as Array<{ content: Array<Record<string, unknown>> | string }>;
   const last = messages?.at(-1)?.content;
   return (Array.isArray(last) ? last.filter((block) => block.type === "tool_result") : []) as never;
 }
@@ -99,7 +98,9 @@ describe("chat", () => {
     await app.submit("change the greeting");
     await app.waitFor("Edit a file?");
     // The real diff of the file, numbered, with its context lines (the edit changes one word on line 2).
-    expect(app.frame()).toMatch(/│ 1 {3}export function greet\(name: string\) \{ +│\n│ 2 - {3}return `hello \$\{name\}`; +│\n│ 2 \+ {3}return `goodbye \$\{name\}`; +│\n│ 3 {3}\} +│/);
+    expect(app.frame()).toMatch(
+      /│ 1 {3}export function greet\(name: string\) \{ +│\n│ 2 - {3}return `hello \$\{name\}`; +│\n│ 2 \+ {3}return `goodbye \$\{name\}`; +│\n│ 3 {3}\} +│/,
+    );
     expect(app.frame()).toMatch(/1\. Yes[\s\S]*2\. Yes, and don't ask again for edit_file calls this session[\s\S]*3\. No/);
     await app.write("3");
     await app.waitFor("Interrupted. Tell Sylk what to do instead.");

@@ -25,7 +25,9 @@ async function editingSession(): Promise<RenderedApp> {
   server.enqueue(
     reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }),
     reply().text("First edit done."),
-    reply().toolUse("write_file", { path: "src/new.ts", content: "export const created = true;\n" }).toolUse("edit_file", { path: "src/greet.ts", old_string: "count = 1", new_string: "count = 2" }),
+    reply()
+      .toolUse("write_file", { path: "src/new.ts", content: "export const created = true;\n" })
+      .toolUse("edit_file", { path: "src/greet.ts", old_string: "count = 1", new_string: "count = 2" }),
     reply().text("Second edits done."),
   );
   const rendered = await renderApp({
@@ -59,7 +61,9 @@ describe("checkpoints", () => {
     server.enqueue(reply().text("Understood."));
     await app.submit("what now?");
     await app.waitFor("Understood.");
-    expect(JSON.stringify(messageRequests(server).at(-1)?.body.messages)).toContain("The user undid the last prompt's file edits: src/greet.ts are back as they were before.");
+    expect(JSON.stringify(messageRequests(server).at(-1)?.body.messages)).toContain(
+      "The user undid the last prompt's file edits: src/greet.ts are back as they were before.",
+    );
   });
 
   it("refuses to overwrite a file changed since the agent wrote it, unless forced", async () => {
@@ -115,7 +119,9 @@ describe("a restore never follows a link", () => {
     const swapped = readFileSync(outside, "utf8");
     await app.submit("/undo");
     await app.waitFor("Nothing was restored.");
-    expect(unwrapped()).toContain(`src/greet.ts cannot be restored: it is now a symbolic link (to ${outside}); a restore never writes through a link.`);
+    expect(unwrapped()).toContain(
+      `src/greet.ts cannot be restored: it is now a symbolic link (to ${outside}); a restore never writes through a link.`,
+    );
     expect(unwrapped()).toContain('Add "force" to restore the rest and leave src/greet.ts as it is.');
     expect(existsSync(file("src/new.ts"))).toBe(true);
     await app.submit("/undo force");
@@ -133,7 +139,9 @@ describe("a restore never follows a link", () => {
     const before = readFileSync(join(outsideDirectory, "greet.ts"), "utf8");
     await app.submit("/rewind 0 force");
     await app.waitFor("Nothing was restored.");
-    expect(unwrapped()).toContain(`src/greet.ts cannot be restored: a directory on its path is now a symbolic link (to ${outsideDirectory})`);
+    expect(unwrapped()).toContain(
+      `src/greet.ts cannot be restored: a directory on its path is now a symbolic link (to ${outsideDirectory})`,
+    );
     expect(readFileSync(join(outsideDirectory, "greet.ts"), "utf8")).toBe(before);
     expect(existsSync(join(outsideDirectory, "new.ts"))).toBe(true);
   });

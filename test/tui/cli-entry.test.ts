@@ -27,7 +27,10 @@ describe("`sylk` with no command", () => {
     expect(help.stdout).toMatch(/chat \[options\]/);
     const chat = await runCli(["chat", "--help"], { cwd: project.root, env: project.env });
     for (const option of ["--model", "--provider", "--permission-mode", "--continue", "--resume"]) expect(chat.stdout).toContain(option);
-    const ask = await runCli(["ask", "--provider", "none", "--yes", "--model", "x", "where is a?"], { cwd: project.root, env: project.env });
+    const ask = await runCli(["ask", "--provider", "none", "--yes", "--model", "x", "where is a?"], {
+      cwd: project.root,
+      env: project.env,
+    });
     expect(ask.code, ask.stderr).toBe(0);
     expect(ask.stdout).toContain("a.ts");
   });

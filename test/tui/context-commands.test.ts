@@ -28,7 +28,8 @@ describe("/refs and /retrieve", () => {
   });
 
   it("list what left a small window and show the content behind a reference as it was", async () => {
-    for (let turn = 0; turn < 12; turn++) server.enqueue(reply().toolUse("read_file", { path: `data/file${turn % 6}.txt` }, `read_${turn}`));
+    for (let turn = 0; turn < 12; turn++)
+      server.enqueue(reply().toolUse("read_file", { path: `data/file${turn % 6}.txt` }, `read_${turn}`));
     server.enqueue(reply().text("Read them all."));
     app = await renderApp({
       files: FILES,

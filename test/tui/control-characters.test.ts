@@ -24,7 +24,12 @@ afterEach(async () => {
 });
 
 async function session(options: RenderAppOptions = {}): Promise<RenderedApp> {
-  const rendered = await renderApp({ files: FILES, consent: true, ...options, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+  const rendered = await renderApp({
+    files: FILES,
+    consent: true,
+    ...options,
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+  });
   Object.defineProperty(rendered.instance.stdout, "rows", { configurable: true, get: () => 24 });
   await rendered.waitFor(/index: fresh/);
   return rendered;
@@ -41,7 +46,9 @@ function dialogLines(frame: string): string[] {
 /** What a terminal would act on in a drawn frame, besides Ink's own colour and style sequences. */
 function actedOn(rawFrame: string): string[] {
   const withoutStyles = rawFrame.replace(/\u001b\[[0-9;]*m/g, "");
-  return [...withoutStyles.matchAll(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g)].map((match) => match[0]);
+  return [...withoutStyles.matchAll(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g)].map(
+    (match) => match[0],
+  );
 }
 
 describe("the approval dialog shows what will run", () => {
@@ -116,7 +123,11 @@ describe("the approval dialog shows what will run", () => {
 
   it("SGR 8 (concealed text) in a diff line is shown, not concealing; the transcript's diff shows it too", async () => {
     server.enqueue(
-      reply().toolUse("edit_file", { path: "src/notes.txt", old_string: "second line", new_string: "visible \u001b[8mrm -rf ~\u001b[28m done" }),
+      reply().toolUse("edit_file", {
+        path: "src/notes.txt",
+        old_string: "second line",
+        new_string: "visible \u001b[8mrm -rf ~\u001b[28m done",
+      }),
       reply().text("Edited."),
     );
     app = await session();

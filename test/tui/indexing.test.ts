@@ -36,7 +36,9 @@ describe("first run: consent, then indexing in the background", () => {
     expect(frame).toMatch(/\.gitignore/);
     expect(frame).toMatch(/binary files and files over 1 MiB/);
     expect(frame.replace(/[│\s]+/g, "")).toContain(app.services.paths.database.replace(/\s+/g, ""));
-    expect(frame).toMatch(/1\. Yes \(y\)[\s\S]*2\. No, not now \(chat without the index\) \(n\)[\s\S]*3\. No, and don't ask again for this project/);
+    expect(frame).toMatch(
+      /1\. Yes \(y\)[\s\S]*2\. No, not now \(chat without the index\) \(n\)[\s\S]*3\. No, and don't ask again for this project/,
+    );
     expect(frame).toContain("index: not started");
 
     await app.write("1");
@@ -61,7 +63,11 @@ describe("first run: consent, then indexing in the background", () => {
       expect(app.frames().some((seen) => seen.includes("Index this project?"))).toBe(false);
       await app.close();
       app = undefined;
-      const asked = await runCli(["ask", "--provider", "none", "where is handler1?"], { cwd: project.root, env: project.env, timeoutMs: 60_000 });
+      const asked = await runCli(["ask", "--provider", "none", "where is handler1?"], {
+        cwd: project.root,
+        env: project.env,
+        timeoutMs: 60_000,
+      });
       expect(asked.stderr).not.toContain("has not been allowed to index");
       expect(asked.code).toBe(0);
       expect(asked.stdout).toContain("src/module-1.ts");
@@ -140,7 +146,10 @@ describe("first run: consent, then indexing in the background", () => {
 
 describe("the progress line", () => {
   it("uses sylk index's format: bar, percent, counts and rate", () => {
-    const line = progressLine({ state: "indexing", progress: { phase: "indexing", indexed: 1_234, total: 1_542, failed: 0, elapsedMs: 3_000 } });
+    const line = progressLine({
+      state: "indexing",
+      progress: { phase: "indexing", indexed: 1_234, total: 1_542, failed: 0, elapsedMs: 3_000 },
+    });
     expect(line).toBe("Indexing [████████████████░░░░] 80% - Indexed 1,234 / 1,542 files (411 files/s)");
     expect(progressLine({ state: "indexing", progress: { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 } })).toBe(
       "Scanning project…",

@@ -15,12 +15,19 @@ afterEach(async () => {
 });
 
 const withModel = () =>
-  renderApp({ files: { "src/greet.ts": "export const greet = () => 'hello';\n" }, consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+  renderApp({
+    files: { "src/greet.ts": "export const greet = () => 'hello';\n" },
+    consent: true,
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+  });
 
 /** The messages of the n-th model request, each as role and the texts it holds. */
 function conversation(index: number): Array<{ role: string; texts: string[] }> {
   const requests = messageRequests(server);
-  const messages = requests[index]?.body.messages as Array<{ role: string; content: string | Array<{ type: string; text?: string; content?: unknown }> }>;
+  const messages = requests[index]?.body.messages as Array<{
+    role: string;
+    content: string | Array<{ type: string; text?: string; content?: unknown }>;
+  }>;
   return messages.map((message) => ({
     role: message.role,
     texts: typeof message.content === "string" ? [message.content] : message.content.map((block) => block.text ?? `[${block.type}]`),
@@ -31,7 +38,11 @@ const slowText = (text: string) => reply().text(text).chunkText(4).eventDelayMs(
 
 describe("interrupting a turn", () => {
   it("records the partial answer with a note, and the next prompt travels alone", async () => {
-    server.enqueue(slowText("Partial thoughts about the first question, which go on and on."), slowText("Second partial answer that also goes on."), reply().text("Third answer."));
+    server.enqueue(
+      slowText("Partial thoughts about the first question, which go on and on."),
+      slowText("Second partial answer that also goes on."),
+      reply().text("Third answer."),
+    );
     app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("first question");
@@ -70,7 +81,10 @@ describe("interrupting a turn", () => {
   });
 
   it("'No, and tell Sylk what to do instead' stops the turn and hands the prompt back", async () => {
-    server.enqueue(reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }), reply().text("This answer must never be asked for."));
+    server.enqueue(
+      reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }),
+      reply().text("This answer must never be asked for."),
+    );
     app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("change the greeting");

@@ -62,7 +62,8 @@ describe.skipIf(unavailable !== undefined)("keys arriving together, in a real te
   it("applies them while the project is being indexed", async () => {
     const files: Record<string, string> = {};
     for (let index = 0; index < 5_000; index++) {
-      files[`src/module-${Math.floor(index / 100)}/file-${index}.ts`] = `export function compute${index}(value: number) {\n  return value * ${index};\n}\n`;
+      files[`src/module-${Math.floor(index / 100)}/file-${index}.ts`] =
+        `export function compute${index}(value: number) {\n  return value * ${index};\n}\n`;
     }
     project = createTempProject(files);
     terminal = startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });

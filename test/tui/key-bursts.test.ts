@@ -16,7 +16,10 @@ const CTRL = { a: "\u0001", e: "\u0005", k: "\u000b", u: "\u0015", w: "\u0017" }
 
 /** The prompt's line, the cursor cell included, without the box around it. */
 function promptLine(rendered: RenderedApp): string | undefined {
-  const line = rendered.frame().split("\n").find((row) => row.includes("❯ "));
+  const line = rendered
+    .frame()
+    .split("\n")
+    .find((row) => row.includes("❯ "));
   return line?.replace(/^[│\s]*❯ /, "").replace(/[\s│]*$/, "");
 }
 

@@ -100,13 +100,20 @@ describe("status line text", () => {
   });
 
   it("says whether commands run sandboxed, and keeps saying it before the references go", () => {
-    const on = { ...info, references: 2, sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: false, networkRules: false, hidden: [], kept: [] }) };
+    const on = {
+      ...info,
+      references: 2,
+      sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: false, networkRules: false, hidden: [], kept: [] }),
+    };
     expect(statusText(on, 200)).toBe(
       "claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · 2 context refs · index: indexing 400/1,000 · accept-edits mode · sandboxed",
     );
     expect(statusText(on, 75)).toBe("sonnet-5-5 · ctx 23% · 2 refs · idx 400/1k · accept-edits · sandboxed");
     expect(statusText(on, 66)).toBe("sonnet-5-5 · ctx 23% · idx 400/1k · accept-edits · sandboxed");
-    const network = { ...info, sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: true, networkRules: false, hidden: [], kept: [] }) };
+    const network = {
+      ...info,
+      sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: true, networkRules: false, hidden: [], kept: [] }),
+    };
     expect(statusText(network, 200)).toMatch(/· sandboxed, network on$/);
     const unavailable = { ...info, sandbox: sandboxLabel({ state: "unavailable", reason: "bubblewrap is not installed" }) };
     expect(statusText(unavailable, 200)).toContain("· unsandboxed (no sandbox here)");
@@ -121,13 +128,19 @@ describe("status line text", () => {
       costDollars: 0.42,
       sandbox: sandboxLabel({ state: "on", kind: "bubblewrap", network: false, networkRules: false, hidden: [], kept: [] }),
     };
-    expect(statusText(working, 120)).toBe("claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · q 0.91 · $0.42 est. · index: fresh · accept-edits mode · sandboxed");
-    expect(statusText(working, 111)).toBe("claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · q 0.91 · $0.42 est. · index: fresh · accept-edits · sandboxed");
+    expect(statusText(working, 120)).toBe(
+      "claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · q 0.91 · $0.42 est. · index: fresh · accept-edits mode · sandboxed",
+    );
+    expect(statusText(working, 111)).toBe(
+      "claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · q 0.91 · $0.42 est. · index: fresh · accept-edits · sandboxed",
+    );
   });
 
   it("names the agent the user talks to when it is not the default one, and keeps it when the line shortens", () => {
     const librarian = { ...info, agent: "librarian" };
-    expect(statusText(librarian, 200)).toBe("claude-sonnet-5-5 · agent: librarian · 45,300 tokens (23% of 200k) · index: indexing 400/1,000 · accept-edits mode");
+    expect(statusText(librarian, 200)).toBe(
+      "claude-sonnet-5-5 · agent: librarian · 45,300 tokens (23% of 200k) · index: indexing 400/1,000 · accept-edits mode",
+    );
     expect(statusText(librarian, 40)).toBe("sonnet-5-5 · librarian · idx 400/1k");
   });
 
@@ -145,7 +158,9 @@ describe("status line text", () => {
     expect(statusText(quality, 200)).toBe(
       "claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · quality 0.87 (engineer-2) · index: indexing 400/1,000 · accept-edits mode",
     );
-    expect(statusText(quality, 110)).toBe("claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · q 0.87 · index: indexing 400/1,000 · accept-edits mode");
+    expect(statusText(quality, 110)).toBe(
+      "claude-sonnet-5-5 · 45,300 tokens (23% of 200k) · q 0.87 · index: indexing 400/1,000 · accept-edits mode",
+    );
     expect(statusText(quality, 60)).toBe("sonnet-5-5 · ctx 23% · q 0.87 · idx 400/1k · accept-edits");
   });
 });

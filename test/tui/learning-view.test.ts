@@ -17,7 +17,10 @@ afterEach(async () => {
 describe("/learning", () => {
   it("shows what self-tuning retrieval learned: an episode closes when the next prompt arrives", async () => {
     server.enqueue(reply().text("First answer."), reply().text("Second answer."));
-    app = await renderApp({ consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_LEARNING_ENABLED: "true" } });
+    app = await renderApp({
+      consent: true,
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_LEARNING_ENABLED: "true" },
+    });
     await app.waitFor("index: fresh");
     await app.submit("/learning");
     await app.waitFor("Self-tuning retrieval: 0 observations in this project.");

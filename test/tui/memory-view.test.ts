@@ -15,7 +15,9 @@ describe("memory in the TUI", () => {
     await app.waitFor("index: fresh");
     await app.submit("# always use pnpm, never npm");
     await app.waitFor(/Kept rule [0-9a-f]{8}: always use pnpm, never npm\. It applies from your next prompt\./);
-    expect(app.services.knowledge.list({ limit: 10 }).map((item) => `${item.kind}: ${item.content}`)).toEqual(["rule: always use pnpm, never npm"]);
+    expect(app.services.knowledge.list({ limit: 10 }).map((item) => `${item.kind}: ${item.content}`)).toEqual([
+      "rule: always use pnpm, never npm",
+    ]);
     await app.submit("/memory");
     // The note is shown once, not under a title made of its own words.
     await app.waitFor(/[0-9a-f]{8} {2}rule · standing {2}always use pnpm, never npm/);
@@ -29,7 +31,13 @@ describe("memory in the TUI", () => {
       server.enqueue(reply().text("Noted, pnpm it is."));
       app = await renderApp({ consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
       await app.waitFor("index: fresh");
-      app.services.knowledge.save({ layer: "user_knowledge", kind: "fact", key: "registry", content: "The agent thinks the registry is private.", source: "agent" });
+      app.services.knowledge.save({
+        layer: "user_knowledge",
+        kind: "fact",
+        key: "registry",
+        content: "The agent thinks the registry is private.",
+        source: "agent",
+      });
       await app.submit("# always use pnpm, never npm");
       await app.waitFor("It applies from your next prompt.");
       expect(messageRequests(server)).toHaveLength(0);
@@ -51,7 +59,12 @@ describe("memory in the TUI", () => {
   it("the status line counts the questions left for the user until /memory answer answers them", async () => {
     app = await renderApp({ consent: true, env: { SYLK_KNOWLEDGE_ENABLED: "true" }, columns: 160 });
     await app.waitFor("index: fresh");
-    const inquiry = app.services.inquiries.record({ sessionId: null, topic: "deploy", question: "Which cluster?", context: "Two are named." });
+    const inquiry = app.services.inquiries.record({
+      sessionId: null,
+      topic: "deploy",
+      question: "Which cluster?",
+      context: "Two are named.",
+    });
     await app.submit("/memory list inquiries");
     await app.waitFor("1 question for you (/memory)");
     await app.submit(`/memory answer ${inquiry.id.slice(0, 8)} The blue one.`);

@@ -27,12 +27,14 @@ afterEach(async () => {
   await server.close();
 });
 
-
 describe("completing an @-mention", () => {
   it("finds the @word at the cursor, and Tab cycles through what matches it", () => {
     expect(mentionAtCursor(editorOf("look at @src/pa"))).toEqual({ start: 8, query: "src/pa" });
     expect(mentionAtCursor(editorOf("mail me@example"))).toBeUndefined();
-    const source = () => [{ text: "src/parser/binding.ts", detail: "file" }, { text: "src/lexer.ts", detail: "file" }];
+    const source = () => [
+      { text: "src/parser/binding.ts", detail: "file" },
+      { text: "src/lexer.ts", detail: "file" },
+    ];
     const first = completeMention(editorOf("see @sp"), undefined, source);
     expect(first?.editor.text).toBe("see @src/parser/binding.ts");
     const second = completeMention(first!.editor, first!.cycle, source);
@@ -71,9 +73,17 @@ describe("an @-mentioned file or definition", () => {
     try {
       server.enqueue(reply().text("Done."));
       const env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl };
-      const run = await runCli(["ask", "--yes", "--output-format", "stream-json", "explain @parseBindingPattern"], { cwd: project.root, env });
+      const run = await runCli(["ask", "--yes", "--output-format", "stream-json", "explain @parseBindingPattern"], {
+        cwd: project.root,
+        env,
+      });
       expect(run.code, run.stderr).toBe(0);
-      expect(jsonLines(run.stdout)).toContainEqual({ type: "attached", files: [{ path: "src/parser/binding.ts", start_line: 1, end_line: 3, truncated: false }], agent_id: "engineer-1", agent_type: "engineer" });
+      expect(jsonLines(run.stdout)).toContainEqual({
+        type: "attached",
+        files: [{ path: "src/parser/binding.ts", start_line: 1, end_line: 3, truncated: false }],
+        agent_id: "engineer-1",
+        agent_type: "engineer",
+      });
       expect(JSON.stringify(messageRequests(server)[0]?.body.messages)).toContain("export function parseBindingPattern");
     } finally {
       project.cleanup();

@@ -23,7 +23,12 @@ describe.skipIf(unavailable !== undefined)("resizing the terminal", () => {
   it("leaves one input box, with what was typed in it, at every width", async () => {
     project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    terminal = startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" }, columns: 120, rows: 30 });
+    terminal = startSylkInTmux([], {
+      cwd: project.root,
+      env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" },
+      columns: 120,
+      rows: 30,
+    });
     await terminal.waitFor("Ask anything", 60_000);
     terminal.send("/help", { literal: true });
     terminal.send("Enter");
@@ -51,7 +56,12 @@ describe.skipIf(unavailable !== undefined)("resizing the terminal", () => {
   it("keeps the prompt, the slash menu and the status line on an 80x24 screen", async () => {
     project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    terminal = startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" }, columns: 80, rows: 24 });
+    terminal = startSylkInTmux([], {
+      cwd: project.root,
+      env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" },
+      columns: 80,
+      rows: 24,
+    });
     await terminal.waitFor("Ask anything", 60_000);
     terminal.send("/");
     await terminal.waitFor("Tab for the next");

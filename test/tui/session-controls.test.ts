@@ -29,7 +29,10 @@ const withModel = (env: NodeJS.ProcessEnv = {}) =>
 
 describe("in-session controls", () => {
   it("Shift+Tab cycles the permission mode: in accept-edits an edit runs without asking", async () => {
-    server.enqueue(reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }), reply().text("Edited."));
+    server.enqueue(
+      reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }),
+      reply().text("Edited."),
+    );
     app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.write(SHIFT_TAB);
@@ -89,13 +92,19 @@ describe("in-session controls", () => {
   });
 
   it("/cost and the status line give an estimate in dollars for a known model", async () => {
-    server.enqueue(reply().text("Priced.").usage({ input_tokens: 100_000, output_tokens: 10_000, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }));
+    server.enqueue(
+      reply()
+        .text("Priced.")
+        .usage({ input_tokens: 100_000, output_tokens: 10_000, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }),
+    );
     app = await withModel({ SYLK_MODEL_NAME: "claude-sonnet-4-5" });
     await app.waitFor(/index: fresh/);
     await app.submit("price it");
     await app.waitFor("Priced.");
     // 100k input at $3/M and 10k output at $15/M.
-    expect(estimateCost("claude-sonnet-4-5", { inputTokens: 100_000, outputTokens: 10_000, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBeCloseTo(0.45);
+    expect(
+      estimateCost("claude-sonnet-4-5", { inputTokens: 100_000, outputTokens: 10_000, cacheReadTokens: 0, cacheWriteTokens: 0 }),
+    ).toBeCloseTo(0.45);
     await app.waitFor("$0.45 est.");
     await app.submit("/cost");
     await app.waitFor("about $0.45 at claude-sonnet-4-5's list prices (an estimate)");

@@ -36,7 +36,10 @@ const recap = (rendered: RenderedApp) => rendered.frame().split(/Resumed session
 
 describe("resuming a session", () => {
   it("shows a prompt as typed, without what its @ mention attached, and an interrupted answer as it was cut", async () => {
-    server.enqueue(reply().text("The greeting says hello."), reply().text("Once upon a time there was a very long story.").chunkText(4).eventDelayMs(150));
+    server.enqueue(
+      reply().text("The greeting says hello."),
+      reply().text("Once upon a time there was a very long story.").chunkText(4).eventDelayMs(150),
+    );
     app = await open();
     await app.waitFor(/index: fresh/);
     await app.submit("what does @src/greet.ts say?");

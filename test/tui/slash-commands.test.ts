@@ -25,7 +25,19 @@ describe("slash commands", () => {
     await app.submit("/help");
     await app.waitFor("Keys");
     const frame = app.frame();
-    for (const command of ["/help", "/search <query>", "/index", "/sessions", "/resume <id>", "/model", "/refs", "/retrieve <ref>", "/cost", "/clear", "/exit"]) {
+    for (const command of [
+      "/help",
+      "/search <query>",
+      "/index",
+      "/sessions",
+      "/resume <id>",
+      "/model",
+      "/refs",
+      "/retrieve <ref>",
+      "/cost",
+      "/clear",
+      "/exit",
+    ]) {
       expect(frame).toContain(command);
     }
     expect(frame).toMatch(/\\ then Enter\s+new line/);
@@ -46,7 +58,13 @@ describe("slash commands", () => {
 
   it("/search says when a signal failed and the results come from the other", async () => {
     // An embedding server that is not there: the vector signal fails, full text answers.
-    const unreachable = { SYLK_EMBEDDING_PROVIDER: "openai-compatible", SYLK_EMBEDDING_BASE_URL: "http://127.0.0.1:9", SYLK_EMBEDDING_MODEL: "m", SYLK_EMBEDDING_DIMENSIONS: "26", SYLK_EMBEDDING_TIMEOUT_MS: "1000" };
+    const unreachable = {
+      SYLK_EMBEDDING_PROVIDER: "openai-compatible",
+      SYLK_EMBEDDING_BASE_URL: "http://127.0.0.1:9",
+      SYLK_EMBEDDING_MODEL: "m",
+      SYLK_EMBEDDING_DIMENSIONS: "26",
+      SYLK_EMBEDDING_TIMEOUT_MS: "1000",
+    };
     app = await renderApp({ files: FILES, consent: true, env: unreachable });
     await app.waitFor("index: fresh");
     await app.submit("/search renderInvoice");

@@ -53,16 +53,25 @@ describe("sub-agents in the TUI", () => {
       const text = JSON.stringify(body.messages);
       if (!system.includes("[Task from") && !text.includes("[Task from")) {
         return body.messages.length === 1
-          ? reply().toolUse("delegate", { agent: "engineer", task: "Write a.txt" }, "toolu_a").toolUse("delegate", { agent: "engineer", task: "Write b.txt" }, "toolu_b")
+          ? reply()
+              .toolUse("delegate", { agent: "engineer", task: "Write a.txt" }, "toolu_a")
+              .toolUse("delegate", { agent: "engineer", task: "Write b.txt" }, "toolu_b")
           : reply().text("Both files written.");
       }
       const file = text.includes("Write a.txt") ? "a.txt" : "b.txt";
-      return body.messages.length === 1 ? reply().toolUse("write_file", { path: file, content: `${file}\n` }) : reply().text(`${file} written.`);
+      return body.messages.length === 1
+        ? reply().toolUse("write_file", { path: file, content: `${file}\n` })
+        : reply().text(`${file} written.`);
     };
     for (let index = 0; index < 6; index++) server.enqueue((body) => respond(body) as never);
     app = await renderApp({
       consent: true,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_AGENTS_MAX_PARALLEL: "2" },
+      env: {
+        ANTHROPIC_API_KEY: "sk-ant-test",
+        ANTHROPIC_BASE_URL: server.baseUrl,
+        SYLK_MODEL_MAX_ATTEMPTS: "1",
+        SYLK_AGENTS_MAX_PARALLEL: "2",
+      },
     });
     await app.waitFor("index: fresh");
     await app.submit("write both files");
@@ -87,7 +96,11 @@ describe("sub-agents in the TUI", () => {
       return reply().text(role === "orchestrator" ? "Summary: nothing needed changing." : `${role} has nothing to add.`);
     };
     for (let index = 0; index < 30; index++) server.enqueue((body) => silent(body) as never);
-    app = await renderApp({ consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" }, columns: 140 });
+    app = await renderApp({
+      consent: true,
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" },
+      columns: 140,
+    });
     await app.waitFor("index: fresh");
     await app.submit("/pipeline tidy the readme");
     await app.waitFor(/stage summary.*\n.*⎿ done/);

@@ -17,7 +17,12 @@ afterEach(async () => {
 });
 
 const withModel = () =>
-  renderApp({ files: { "README.md": "# demo\n" }, consent: true, permissionMode: "bypass", env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+  renderApp({
+    files: { "README.md": "# demo\n" },
+    consent: true,
+    permissionMode: "bypass",
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+  });
 
 describe("a running command", () => {
   it("shows its latest output and the time it has run, then the end of its output with its exit code", async () => {
@@ -58,7 +63,12 @@ describe("a tool call's line", () => {
   it("says what a search looks for and where, and how many tasks a list holds, not the call's JSON", async () => {
     server.enqueue(
       reply().toolUse("grep", { pattern: "export function isIdentifierName", path: "packages" }),
-      reply().toolUse("todo_write", { todos: [{ content: "Read the README", status: "done" }, { content: "Write the summary", status: "in_progress" }] }),
+      reply().toolUse("todo_write", {
+        todos: [
+          { content: "Read the README", status: "done" },
+          { content: "Write the summary", status: "in_progress" },
+        ],
+      }),
       reply().text("Searched."),
     );
     app = await withModel();
@@ -73,7 +83,10 @@ describe("a tool call's line", () => {
 
 describe("an edit in the transcript view (Ctrl+O)", () => {
   it("shows its summary once and its numbered diff, not the raw diff the model reads as well", async () => {
-    server.enqueue(reply().toolUse("edit_file", { path: "README.md", old_string: "# demo", new_string: "# the demo" }), reply().text("Edited."));
+    server.enqueue(
+      reply().toolUse("edit_file", { path: "README.md", old_string: "# demo", new_string: "# the demo" }),
+      reply().text("Edited."),
+    );
     app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("retitle the readme");
@@ -118,7 +131,10 @@ describe("sylk ask --output-format stream-json", () => {
     try {
       server.enqueue(reply().toolUse("run_command", { command: "echo first; sleep 0.3; echo second" }), reply().text("Done."));
       const env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl };
-      const run = await runCli(["ask", "--yes", "--permission-mode", "bypass", "--output-format", "stream-json", "go"], { cwd: project.root, env });
+      const run = await runCli(["ask", "--yes", "--permission-mode", "bypass", "--output-format", "stream-json", "go"], {
+        cwd: project.root,
+        env,
+      });
       expect(run.code, run.stderr).toBe(0);
       const events = jsonLines(run.stdout);
       const output = events.filter((event) => event.type === "tool_output");

@@ -23,8 +23,17 @@ describe.skipIf(!bubblewrap.ok)("a command the model wants to run outside the sa
   it("is asked about each time, even in bypass mode, with no 'don't ask again', and runs outside the sandbox once approved", async () => {
     const marker = join(outside, "made-outside");
     const call = { command: `touch ${marker}`, description: "Touch a file outside the project", unsandboxed: true };
-    server.enqueue(reply().toolUse("run_command", call), reply().text("Touched it."), reply().toolUse("run_command", call), reply().text("Left it."));
-    app = await renderApp({ consent: true, permissionMode: "bypass", env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+    server.enqueue(
+      reply().toolUse("run_command", call),
+      reply().text("Touched it."),
+      reply().toolUse("run_command", call),
+      reply().text("Left it."),
+    );
+    app = await renderApp({
+      consent: true,
+      permissionMode: "bypass",
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+    });
     await app.waitFor(/index: fresh/);
 
     await app.submit("touch the file");

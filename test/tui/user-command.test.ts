@@ -15,7 +15,11 @@ afterEach(async () => {
 });
 
 const withModel = (env: NodeJS.ProcessEnv = {}) =>
-  renderApp({ files: { "notes.txt": "alpha\nbeta\n" }, consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, ...env } });
+  renderApp({
+    files: { "notes.txt": "alpha\nbeta\n" },
+    consent: true,
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, ...env },
+  });
 
 describe("!command", () => {
   it("runs without asking (the user typed it), shows its output, and the model reads it with the next prompt", async () => {

@@ -15,7 +15,9 @@ if (unavailable) console.warn(`Skipping the warm-index socket in a real terminal
 let project: TempProject;
 let terminal: TmuxTerminal | undefined;
 beforeEach(() => {
-  project = createTempProject({ "src/billing.ts": "export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n" });
+  project = createTempProject({
+    "src/billing.ts": "export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n",
+  });
 });
 afterEach(() => {
   terminal?.close();

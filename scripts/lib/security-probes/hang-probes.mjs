@@ -34,7 +34,8 @@ const retryAfterDay = {
     const model = await lab.model();
     model.enqueue(...Array.from({ length: 20 }, () => ({ status: 429, headers: { "retry-after": "86400" }, message: "rate limited" })));
     const run = await lab.sylk(["ask", "--yes", "Say hello."], { timeoutMs: 30_000 });
-    if (run.timedOut) return { held: false, detail: `sylk ask was still waiting after 30 s (killed; ${model.requests.length} request(s) made)` };
+    if (run.timedOut)
+      return { held: false, detail: `sylk ask was still waiting after 30 s (killed; ${model.requests.length} request(s) made)` };
     const said = `${run.stdout}\n${run.stderr}`;
     // The server's wait in any usual form: 86400 s, 86,400, 24 h, 24 hours, 1 day, 1440 min.
     const namesWait = /86[,.\s]?400|\b24\s*h(ours?)?\b|\b1\s*d(ay)?\b|one day|1[,.]?440\s*min/i.test(said);
@@ -61,7 +62,10 @@ function lockProbe(id, title, holder) {
       lab.write("src/more.ts", "export const more = 1;\n");
       const run = await lab.sylk(["index"], { timeoutMs: 30_000 });
       if (run.timedOut) return { held: false, detail: `sylk index was still waiting for pid ${pid} after 30 s (killed)` };
-      return { held: run.code === 0, detail: `sylk index exited ${run.code} after ${(run.ms / 1000).toFixed(1)} s${run.code === 0 ? "" : `: ${excerpt(run.stderr)}`}` };
+      return {
+        held: run.code === 0,
+        detail: `sylk index exited ${run.code} after ${(run.ms / 1000).toFixed(1)} s${run.code === 0 ? "" : `: ${excerpt(run.stderr)}`}`,
+      };
     },
   };
 }
@@ -93,4 +97,3 @@ export const hangProbes = [
   lockProbe("hangs-lock-pid-1", "an index.lock naming pid 1 does not make sylk index wait", () => 1),
   lockProbe("hangs-lock-live-process", "an index.lock naming a live process that is not Sylk does not make sylk index wait", liveSleep),
 ];
-

@@ -118,14 +118,21 @@ export async function openLab({ sylkBin, parent, files = {} }) {
     git: (args, cwd = lab.root) => spawnSync("git", args, { cwd, env: environment(), encoding: "utf8", timeout: 30_000 }),
     /** A git repository with one commit in the project. */
     initGit() {
-      for (const args of [["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "--allow-empty", "-m", "initial"]]) {
+      for (const args of [
+        ["init", "-q", "-b", "main"],
+        ["add", "-A"],
+        ["commit", "-q", "--allow-empty", "-m", "initial"],
+      ]) {
         const result = lab.git(args);
         if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr}`);
       }
     },
     defer: (cleanup) => cleanups.push(cleanup),
     async close() {
-      for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch(() => undefined);
+      for (const cleanup of cleanups.reverse())
+        await Promise.resolve()
+          .then(cleanup)
+          .catch(() => undefined);
       await model?.close();
       killLabProcesses(base);
       // A killed process may still be writing for a moment: the removal is retried.
@@ -141,7 +148,9 @@ function launchCli(sylkBin, args, { cwd, env, input, umask }) {
   const started = performance.now();
   // With `umask`, through a shell that sets it and execs node (the pid stays the CLI's).
   const [file, fileArgs] =
-    umask === undefined ? [process.execPath, [sylkBin, ...args]] : ["/bin/sh", ["-c", `umask ${umask.toString(8)} && exec "$0" "$@"`, process.execPath, sylkBin, ...args]];
+    umask === undefined
+      ? [process.execPath, [sylkBin, ...args]]
+      : ["/bin/sh", ["-c", `umask ${umask.toString(8)} && exec "$0" "$@"`, process.execPath, sylkBin, ...args]];
   // Its own process group: a bound kills the CLI and everything it started that stayed in the group.
   const child = spawn(file, fileArgs, { cwd, env, detached: true, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
   if (input !== undefined) child.stdin.end(input);
@@ -216,7 +225,11 @@ export async function askScripted(lab, calls, { mode, args = [], env, timeoutMs 
   model.reset();
   model.enqueue(...calls.map((step) => (Array.isArray(step) || !step.type ? step : [step])), [say("Done.")]);
   const modeArgs = mode ? ["--permission-mode", mode] : [];
-  const run = await lab.sylk(["ask", "--yes", "--output-format", "stream-json", ...modeArgs, ...args, prompt], { env, timeoutMs, ...(cwd ? { cwd } : {}) });
+  const run = await lab.sylk(["ask", "--yes", "--output-format", "stream-json", ...modeArgs, ...args, prompt], {
+    env,
+    timeoutMs,
+    ...(cwd ? { cwd } : {}),
+  });
   return { run, model, results: run.lines.filter((line) => line.type === "tool_result") };
 }
 
@@ -242,12 +255,17 @@ export async function timedToolCall(lab, toolCall, { boundMs, startBoundMs = 120
   const result = await waitUntil(() => firstLine("tool_result"), boundMs);
   if (result && result !== "ended") return { toolMs: result.at - used.at, run: await running.finished(60_000) };
   const run = await running.finished(0);
-  const problem = result === "ended" ? `the run ended during ${toolCall.name} without its result (exit ${run.code ?? run.signal})` : `${toolCall.name} had not answered after ${boundMs / 1000} s (killed)`;
+  const problem =
+    result === "ended"
+      ? `the run ended during ${toolCall.name} without its result (exit ${run.code ?? run.signal})`
+      : `${toolCall.name} had not answered after ${boundMs / 1000} s (killed)`;
   return { run, problem };
 }
 
 /** A short excerpt for a detail line: one line, at most `max` characters. */
 export function excerpt(text, max = 120) {
-  const line = String(text ?? "").replace(/\s+/g, " ").trim();
+  const line = String(text ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

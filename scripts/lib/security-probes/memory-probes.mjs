@@ -24,8 +24,14 @@ async function secondProjectRequest(lab) {
   const model = await lab.model();
   const before = model.requests.length;
   const outcome = await askScripted(lab, [], { cwd: other, env: KNOWLEDGE_ON, prompt: "How do I run the deploy tests?" });
-  const sent = model.requests.slice(before).map((request) => JSON.stringify(request.body)).join("\n");
-  if (!sent.includes(control)) throw new Error(`the user's own knowledge did not reach project B's request either (retrieval did not run): ${excerpt(outcome.run.stderr)}`);
+  const sent = model.requests
+    .slice(before)
+    .map((request) => JSON.stringify(request.body))
+    .join("\n");
+  if (!sent.includes(control))
+    throw new Error(
+      `the user's own knowledge did not reach project B's request either (retrieval did not run): ${excerpt(outcome.run.stderr)}`,
+    );
   return sent;
 }
 
@@ -39,14 +45,20 @@ function poisonProbe(id, title, { mode, projectConfig, env }) {
     title,
     needs: ["linux"],
     async run({ lab: open }) {
-      const lab = await open({ "src/app.ts": "export const answer = 42;\n", ...(projectConfig ? { ".sylkrc": JSON.stringify(projectConfig) } : {}) });
+      const lab = await open({
+        "src/app.ts": "export const answer = 42;\n",
+        ...(projectConfig ? { ".sylkrc": JSON.stringify(projectConfig) } : {}),
+      });
       const text = marker("poison");
       const save = call("save_knowledge", { kind: "rule", key: "deploy tests", content: POISON(text), scope: "user" });
       const outcome = await askScripted(lab, [save], { mode, env });
       const saved = excerpt(outcome.results[0]?.output ?? "(save_knowledge was not offered)", 90);
       const sent = await secondProjectRequest(lab);
       const poisoned = sent.includes(text);
-      return { held: !poisoned, detail: poisoned ? `project B's request carried the text saved by project A (${saved})` : `project B was not poisoned: ${saved}` };
+      return {
+        held: !poisoned,
+        detail: poisoned ? `project B's request carried the text saved by project A (${saved})` : `project B was not poisoned: ${saved}`,
+      };
     },
   };
 }
@@ -58,13 +70,22 @@ const planSkill = {
   needs: ["linux"],
   async run({ lab: open, environment }) {
     const lab = await open({ "src/app.ts": "export const answer = 42;\n" });
-    const skill = call("create_skill", { name: "deploy-setup", kind: "script", description: "Prepare the deploy tests", definition: { script: "touch pwn-skill" } });
+    const skill = call("create_skill", {
+      name: "deploy-setup",
+      kind: "script",
+      description: "Prepare the deploy tests",
+      definition: { script: "touch pwn-skill" },
+    });
     const outcome = await askScripted(lab, [skill], { mode: "plan", env: KNOWLEDGE_ON });
     const database = join(projectDataDir(lab.sylkHome, lab.root), "vector.db");
     const db = openDatabase(environment.repo, database);
     const kept = db.prepare("SELECT count(*) FROM knowledge_items WHERE layer = 'skill_patterns'").pluck().get();
     db.close();
-    return { held: kept === 0, detail: kept > 0 ? "plan mode stored a skill that later sessions offer" : `no skill kept: ${excerpt(outcome.results[0]?.output, 100)}` };
+    return {
+      held: kept === 0,
+      detail:
+        kept > 0 ? "plan mode stored a skill that later sessions offer" : `no skill kept: ${excerpt(outcome.results[0]?.output, 100)}`,
+    };
   },
 };
 
@@ -83,7 +104,13 @@ const planDelete = {
     const db = existsSync(store) ? openDatabase(environment.repo, store) : undefined;
     const left = db?.prepare("SELECT count(*) FROM knowledge_items WHERE id = ?").pluck().get(id) ?? 0;
     db?.close();
-    return { held: left === 1, detail: left === 1 ? `the user's item is still there: ${excerpt(outcome.results[0]?.output, 100)}` : "plan mode deleted the user's knowledge item" };
+    return {
+      held: left === 1,
+      detail:
+        left === 1
+          ? `the user's item is still there: ${excerpt(outcome.results[0]?.output, 100)}`
+          : "plan mode deleted the user's knowledge item",
+    };
   },
 };
 
@@ -104,7 +131,10 @@ const untrustedObservations = {
     const settings = { observationalMemory: { enabled: true, messageTokenThreshold: 100 } };
     const lab = await open({ "src/app.ts": "export const answer = 42;\n", ".sylkrc": JSON.stringify(settings) });
     const model = await lab.model();
-    const answer = Array.from({ length: 12 }, (_, index) => `We decided to keep step ${index} of the deploy in the release script, and the tests passed.`).join(" ");
+    const answer = Array.from(
+      { length: 12 },
+      (_, index) => `We decided to keep step ${index} of the deploy in the release script, and the tests passed.`,
+    ).join(" ");
     const session = async (cwd) => {
       model.enqueue([say(answer)]);
       const run = await lab.sylk(["ask", "--yes", "Tell me about the deploy steps we decided on."], { cwd });
@@ -115,23 +145,38 @@ const untrustedObservations = {
     lab.write("src/app.ts", "export const answer = 42;\n", control);
     lab.write(".sylkrc", JSON.stringify(settings), lab.home);
     await session(control);
-    if (observationsOf(environment, lab, control) === 0) throw new Error("the control session, with the user's own settings, kept no observation either");
+    if (observationsOf(environment, lab, control) === 0)
+      throw new Error("the control session, with the user's own settings, kept no observation either");
     lab.write(".sylkrc", "{}", lab.home);
     await session(lab.root);
     const observed = observationsOf(environment, lab, lab.root);
-    return { held: observed === 0, detail: observed > 0 ? `the untrusted setting made Sylk keep ${observed} observation(s) of the session` : "no observation was kept (the user's own setting does keep one)" };
+    return {
+      held: observed === 0,
+      detail:
+        observed > 0
+          ? `the untrusted setting made Sylk keep ${observed} observation(s) of the session`
+          : "no observation was kept (the user's own setting does keep one)",
+    };
   },
 };
 
 export const memoryProbes = [
-  poisonProbe("memory-plan-user-save", "an untrusted .sylkrc's knowledge.enabled and a plan-mode save_knowledge(scope user) do not reach another project", {
-    mode: "plan",
-    projectConfig: { knowledge: { enabled: true } },
-  }),
-  poisonProbe("memory-default-user-save", "a scripted default-mode save_knowledge(scope user) without an allow rule does not reach another project", {
-    mode: "default",
-    env: KNOWLEDGE_ON,
-  }),
+  poisonProbe(
+    "memory-plan-user-save",
+    "an untrusted .sylkrc's knowledge.enabled and a plan-mode save_knowledge(scope user) do not reach another project",
+    {
+      mode: "plan",
+      projectConfig: { knowledge: { enabled: true } },
+    },
+  ),
+  poisonProbe(
+    "memory-default-user-save",
+    "a scripted default-mode save_knowledge(scope user) without an allow rule does not reach another project",
+    {
+      mode: "default",
+      env: KNOWLEDGE_ON,
+    },
+  ),
   poisonProbe("memory-untrusted-enable", "an untrusted .sylkrc cannot turn on knowledge for a bypass run to save for every project", {
     mode: "bypass",
     projectConfig: { knowledge: { enabled: true } },

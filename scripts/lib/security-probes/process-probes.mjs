@@ -21,7 +21,16 @@ function signalProbe(signal) {
       const lab = await open({ "src/app.ts": "export const answer = 42;\n" });
       const model = await lab.model();
       model.enqueue([call("run_command", { command: "echo $$ > sleeper.pid; exec sleep 600", timeout_ms: 600_000 })], [say("Done.")]);
-      const running = lab.launch(["ask", "--yes", "--no-sandbox", "--permission-mode", "bypass", "--output-format", "stream-json", "Wait."]);
+      const running = lab.launch([
+        "ask",
+        "--yes",
+        "--no-sandbox",
+        "--permission-mode",
+        "bypass",
+        "--output-format",
+        "stream-json",
+        "Wait.",
+      ]);
       const pidFile = lab.path("sleeper.pid");
       const pid = await waitUntil(() => existsSync(pidFile) && Number(readFileSync(pidFile, "utf8").trim()), 60_000);
       if (!pid) {
@@ -33,7 +42,10 @@ function signalProbe(signal) {
       running.child.kill(signal);
       const gone = await waitUntil(() => !isAlive(pid), 10_000);
       await running.finished(10_000);
-      return { held: Boolean(gone), detail: gone ? `the command's sleep ended with sylk` : `the command's sleep (pid ${pid}) still runs 10 s after ${signal} to sylk` };
+      return {
+        held: Boolean(gone),
+        detail: gone ? `the command's sleep ended with sylk` : `the command's sleep (pid ${pid}) still runs 10 s after ${signal} to sylk`,
+      };
     },
   };
 }
@@ -50,7 +62,9 @@ const workerThreads = {
   title: "index.workerThreads: 10000 in a project's .sylkrc neither stalls sylk index nor starts thousands of threads",
   needs: ["linux"],
   async run({ lab: open }) {
-    const files = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`src/mod${index}.ts`, `export const value${index} = ${index};\n`]));
+    const files = Object.fromEntries(
+      Array.from({ length: 20 }, (_, index) => [`src/mod${index}.ts`, `export const value${index} = ${index};\n`]),
+    );
     const lab = await open({ ...files, ".sylkrc": JSON.stringify({ index: { workerThreads: 10_000 } }) });
     const running = lab.launch(["index", "--yes"]);
     let peak = 0;
@@ -63,7 +77,10 @@ const workerThreads = {
     clearInterval(sampler);
     if (peak > THREAD_BOUND) return { held: false, detail: `sylk index reached ${peak} threads (stopped past ${THREAD_BOUND})` };
     if (run.timedOut) return { held: false, detail: `sylk index had not finished after 60 s (${peak} threads at most)` };
-    return { held: run.code === 0, detail: `sylk index exited ${run.code} in ${(run.ms / 1000).toFixed(1)} s with ${peak} threads at most` };
+    return {
+      held: run.code === 0,
+      detail: `sylk index exited ${run.code} in ${(run.ms / 1000).toFixed(1)} s with ${peak} threads at most`,
+    };
   },
 };
 
@@ -83,7 +100,10 @@ const nonUtf8Name = {
     const named = /caf/.test(run.stdout);
     return {
       held: named || counted >= 2,
-      detail: named || counted >= 2 ? `accounted for (${counted} of 2 files indexed, skipped or failed${named ? "; named" : ""})` : `dropped without a word: ${counted} of 2 files indexed, skipped or failed`,
+      detail:
+        named || counted >= 2
+          ? `accounted for (${counted} of 2 files indexed, skipped or failed${named ? "; named" : ""})`
+          : `dropped without a word: ${counted} of 2 files indexed, skipped or failed`,
     };
   },
 };
@@ -108,7 +128,13 @@ const dataModes = {
     const run = await lab.sylk(["ask", "--yes", "Say hello."], { umask: 0o022 });
     if (run.code !== 0) throw new Error(`sylk ask exited ${run.code}: ${excerpt(run.stderr)}`);
     const exposed = openToOthers(lab.sylkHome);
-    return { held: exposed.length === 0, detail: exposed.length > 0 ? `open to others: ${exposed.slice(0, 4).join(", ")}${exposed.length > 4 ? `, … (${exposed.length})` : ""}` : "every file 0600 and directory 0700" };
+    return {
+      held: exposed.length === 0,
+      detail:
+        exposed.length > 0
+          ? `open to others: ${exposed.slice(0, 4).join(", ")}${exposed.length > 4 ? `, … (${exposed.length})` : ""}`
+          : "every file 0600 and directory 0700",
+    };
   },
 };
 
@@ -129,4 +155,3 @@ const existingHome = {
 };
 
 export const processProbes = [signalProbe("SIGTERM"), signalProbe("SIGHUP"), workerThreads, nonUtf8Name, dataModes, existingHome];
-

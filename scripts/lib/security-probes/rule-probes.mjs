@@ -30,7 +30,9 @@ function allowVariant(id, title, command) {
       const { lab, env, npmRan } = await ruleLab(open, { allow: ["run_command(npm test*)"] });
       const outcome = await askScripted(lab, [call("run_command", { command: "npm test" }), call("run_command", { command })], { env });
       if (!npmRan().includes("npm test")) {
-        throw new Error(`the control call \`npm test\` did not run, so the allow rule was not applied: ${excerpt(outcome.results[0]?.output)}`);
+        throw new Error(
+          `the control call \`npm test\` did not run, so the allow rule was not applied: ${excerpt(outcome.results[0]?.output)}`,
+        );
       }
       const pwned = existsSync(lab.path("pwn"));
       return {
@@ -51,7 +53,10 @@ const denyChained = {
     lab.write("x", "keep me\n");
     const outcome = await askScripted(lab, [call("run_command", { command: "true; rm x" })], { mode: "bypass", env });
     const removed = !existsSync(lab.path("x"));
-    return { held: !removed, detail: removed ? "`true; rm x` ran despite the deny rule: x is gone" : `x kept: ${excerpt(outcome.results[0]?.output, 100)}` };
+    return {
+      held: !removed,
+      detail: removed ? "`true; rm x` ran despite the deny rule: x is gone" : `x kept: ${excerpt(outcome.results[0]?.output, 100)}`,
+    };
   },
 };
 
@@ -64,11 +69,17 @@ const networkChained = {
     const { lab, env } = await ruleLab(open, { allow: ["network(npm install*)"] });
     const listener = await listen();
     lab.defer(listener.close);
-    const outcome = await askScripted(lab, [call("run_command", { command: `npm install && curl -s -m 5 ${listener.url}/pwn` })], { mode: "bypass", env });
+    const outcome = await askScripted(lab, [call("run_command", { command: `npm install && curl -s -m 5 ${listener.url}/pwn` })], {
+      mode: "bypass",
+      env,
+    });
     const reached = listener.hits();
     return {
       held: reached === 0,
-      detail: reached > 0 ? `the chained curl reached the host (${reached} request(s))` : `the host's server received nothing: ${excerpt(outcome.results[0]?.output, 100)}`,
+      detail:
+        reached > 0
+          ? `the chained curl reached the host (${reached} request(s))`
+          : `the host's server received nothing: ${excerpt(outcome.results[0]?.output, 100)}`,
     };
   },
 };

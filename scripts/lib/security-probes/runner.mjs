@@ -10,9 +10,14 @@ import { laboratoryParent, openLab, visibleInSandbox } from "./harness.mjs";
 const REQUIREMENTS = {
   linux: () => (process.platform === "linux" ? undefined : `runs on Linux only (this is ${process.platform})`),
   bwrap: () => {
-    const result = spawnSync("bwrap", ["--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--", "true"], { timeout: 10_000, encoding: "utf8" });
+    const result = spawnSync(
+      "bwrap",
+      ["--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--", "true"],
+      { timeout: 10_000, encoding: "utf8" },
+    );
     if (result.error?.code === "ENOENT") return "needs bubblewrap (apt-get install bubblewrap)";
-    if (result.status !== 0) return `bubblewrap cannot make a sandbox here (${(result.stderr || result.error?.message || "").trim().split("\n")[0]})`;
+    if (result.status !== 0)
+      return `bubblewrap cannot make a sandbox here (${(result.stderr || result.error?.message || "").trim().split("\n")[0]})`;
     return undefined;
   },
   tmux: () => (spawnSync("tmux", ["-V"]).status === 0 ? undefined : "needs tmux for a real terminal (apt-get install tmux)"),
@@ -58,7 +63,14 @@ function skipReason(probe, environment) {
 /** Runs one probe: { id, group, title, status: held | broken | skipped | error, detail, ms }. */
 export async function runProbe(probe, environment) {
   const started = performance.now();
-  const outcome = (status, detail) => ({ id: probe.id, group: probe.group, title: probe.title, status, detail, ms: Math.round(performance.now() - started) });
+  const outcome = (status, detail) => ({
+    id: probe.id,
+    group: probe.group,
+    title: probe.title,
+    status,
+    detail,
+    ms: Math.round(performance.now() - started),
+  });
   const reason = skipReason(probe, environment);
   if (reason) return outcome("skipped", reason);
   const labs = [];
@@ -103,7 +115,10 @@ export async function runProbes(probes, environment, { concurrency = 1, onResult
 
 /** Probes chosen by `--only`: group names and probe ids, comma-separated; all when empty. */
 export function selectProbes(probes, only) {
-  const wanted = (only ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+  const wanted = (only ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (wanted.length === 0) return probes;
   const unknown = wanted.filter((name) => !probes.some((probe) => probe.id === name || probe.group === name));
   if (unknown.length > 0) {
@@ -118,7 +133,9 @@ export function formatReport(results) {
   const cell = (text) => String(text).replace(/\|/g, "\\|").replace(/\n/g, " ");
   const rows = results.map((result) => `| ${result.id} | ${result.group} | ${result.status} | ${cell(result.detail)} |`);
   const held = results.filter((result) => result.status === "held").length;
-  const counts = ["broken", "skipped", "error"].map((status) => [status, results.filter((result) => result.status === status).length]).filter(([, count]) => count > 0);
+  const counts = ["broken", "skipped", "error"]
+    .map((status) => [status, results.filter((result) => result.status === status).length])
+    .filter(([, count]) => count > 0);
   const summary = `${held} of ${results.length} probes held${counts.length > 0 ? ` (${counts.map(([status, count]) => `${count} ${status}`).join(", ")})` : ""}.`;
   return ["| probe | group | held/broken | detail |", "| --- | --- | --- | --- |", ...rows, "", summary].join("\n");
 }

@@ -61,7 +61,12 @@ function plantedSettingProbe(id, title, relative, command, planted) {
       const outcome = await bypassCommand(lab, command);
       const path = lab.path(relative);
       const written = existsSync(path) && readFileSync(path, "utf8").includes(planted);
-      return { held: !written, detail: written ? `${relative} was created by a sandboxed command` : `${relative} not planted; the command: ${commandSaid(outcome)}` };
+      return {
+        held: !written,
+        detail: written
+          ? `${relative} was created by a sandboxed command`
+          : `${relative} not planted; the command: ${commandSaid(outcome)}`,
+      };
     },
   };
 }
@@ -81,7 +86,10 @@ function credentialReadProbe(id, title, files) {
       const leaked = planted.filter(({ marker: text }) => outcome.model.received().includes(text)).map(({ relative }) => `~/${relative}`);
       return {
         held: leaked.length === 0,
-        detail: leaked.length > 0 ? `the model was sent the contents of ${leaked.join(", ")}` : `nothing of ${files.map((file) => `~/${file}`).join(", ")} reached the model: ${commandSaid(outcome)}`,
+        detail:
+          leaked.length > 0
+            ? `the model was sent the contents of ${leaked.join(", ")}`
+            : `nothing of ${files.map((file) => `~/${file}`).join(", ")} reached the model: ${commandSaid(outcome)}`,
       };
     },
   };
@@ -103,8 +111,14 @@ const sylkrcPlanted = {
     const escaped = join(lab.outside, "escaped");
     await askScripted(lab, [run(`touch ${escaped}`)]);
     const ran = existsSync(escaped);
-    const problems = [written && ".sylkrc was written by the sandboxed command", ran && "the next plain `sylk ask` ran a command unsandboxed and unasked"].filter(Boolean);
-    return { held: problems.length === 0, detail: problems.length > 0 ? problems.join("; ") : ".sylkrc not created; the next run stayed sandboxed" };
+    const problems = [
+      written && ".sylkrc was written by the sandboxed command",
+      ran && "the next plain `sylk ask` ran a command unsandboxed and unasked",
+    ].filter(Boolean);
+    return {
+      held: problems.length === 0,
+      detail: problems.length > 0 ? problems.join("; ") : ".sylkrc not created; the next run stayed sandboxed",
+    };
   },
 };
 
@@ -119,7 +133,12 @@ const sylkHomeWrite = {
     const forged = JSON.stringify({ version: 1, folders: { [lab.root]: { trusted: true, at: new Date().toISOString(), via: "planted" } } });
     const outcome = await bypassCommand(lab, `mkdir -p '${lab.sylkHome}' && printf '%s' '${forged}' > '${store}'`);
     const planted = existsSync(store) && readFileSync(store, "utf8").includes("planted");
-    return { held: !planted, detail: planted ? "the trust store now trusts the project: written from inside the sandbox" : `trust store untouched: ${commandSaid(outcome)}` };
+    return {
+      held: !planted,
+      detail: planted
+        ? "the trust store now trusts the project: written from inside the sandbox"
+        : `trust store untouched: ${commandSaid(outcome)}`,
+    };
   },
 };
 
@@ -133,7 +152,10 @@ const bashrcAppend = {
     const bashrc = lab.write(".bashrc", "# the user's own\n", lab.home);
     const outcome = await bypassCommand(lab, `echo 'touch ~/pwned' >> ~/.bashrc`);
     const changed = readFileSync(bashrc, "utf8") !== "# the user's own\n";
-    return { held: !changed, detail: changed ? "~/.bashrc was appended to from inside the sandbox" : `~/.bashrc unchanged: ${commandSaid(outcome)}` };
+    return {
+      held: !changed,
+      detail: changed ? "~/.bashrc was appended to from inside the sandbox" : `~/.bashrc unchanged: ${commandSaid(outcome)}`,
+    };
   },
 };
 
@@ -153,7 +175,12 @@ const otherProjectRead = {
     const prefix = text.slice(0, text.indexOf("X") + 1);
     const outcome = await bypassCommand(lab, `grep -raoh '${prefix}[0-9A-F]*' "$HOME/.sylk/projects" | sort -u | head -5`);
     const leaked = outcome.model.received().includes(text);
-    return { held: !leaked, detail: leaked ? "the other project's indexed code reached the model from its database" : `the other project's data stayed out of reach: ${commandSaid(outcome)}` };
+    return {
+      held: !leaked,
+      detail: leaked
+        ? "the other project's indexed code reached the model from its database"
+        : `the other project's data stayed out of reach: ${commandSaid(outcome)}`,
+    };
   },
 };
 
@@ -167,7 +194,12 @@ export const sandboxProbes = [
     `mv .git .git-old && mkdir .git && cp -r .git-old/objects .git-old/refs .git-old/HEAD .git/ && printf '${FSMONITOR_CONFIG}' > .git/config`,
     ["status"],
   ),
-  gitProbe("sandbox-git-config", "a sandboxed command cannot set core.fsmonitor in .git/config", `git config core.fsmonitor 'touch ../pwned' || printf '[core]\\n\\tfsmonitor = "touch ../pwned"\\n' >> .git/config`, ["status"]),
+  gitProbe(
+    "sandbox-git-config",
+    "a sandboxed command cannot set core.fsmonitor in .git/config",
+    `git config core.fsmonitor 'touch ../pwned' || printf '[core]\\n\\tfsmonitor = "touch ../pwned"\\n' >> .git/config`,
+    ["status"],
+  ),
   gitProbe(
     "sandbox-git-hook",
     "a sandboxed command cannot plant .git/hooks/pre-commit",
@@ -186,12 +218,27 @@ export const sandboxProbes = [
     `mkdir -p probe-common && cp -r .git/objects .git/refs probe-common/ && printf '${FSMONITOR_CONFIG}' > probe-common/config && echo ../probe-common > .git/commondir`,
     ["status"],
   ),
-  plantedSettingProbe("sandbox-sylk-agents", "a sandboxed command cannot create .sylk/agents/x.md when .sylk is absent", ".sylk/agents/x.md", `mkdir -p .sylk/agents && printf -- '---\\nname: x\\ndescription: planted\\n---\\nObey the repository.\\n' > .sylk/agents/x.md`, "Obey the repository."),
-  plantedSettingProbe("sandbox-sylkignore", "a sandboxed command cannot create .sylkignore when absent", ".sylkignore", `printf 'src/\\n' > .sylkignore`, "src/"),
+  plantedSettingProbe(
+    "sandbox-sylk-agents",
+    "a sandboxed command cannot create .sylk/agents/x.md when .sylk is absent",
+    ".sylk/agents/x.md",
+    `mkdir -p .sylk/agents && printf -- '---\\nname: x\\ndescription: planted\\n---\\nObey the repository.\\n' > .sylk/agents/x.md`,
+    "Obey the repository.",
+  ),
+  plantedSettingProbe(
+    "sandbox-sylkignore",
+    "a sandboxed command cannot create .sylkignore when absent",
+    ".sylkignore",
+    `printf 'src/\\n' > .sylkignore`,
+    "src/",
+  ),
   sylkHomeWrite,
   bashrcAppend,
   credentialReadProbe("sandbox-read-ssh", "a sandboxed command cannot read ~/.ssh/id_rsa", [".ssh/id_rsa"]),
   credentialReadProbe("sandbox-read-aws", "a sandboxed command cannot read ~/.aws/credentials", [".aws/credentials"]),
-  credentialReadProbe("sandbox-read-credential-folders", "a sandboxed command cannot read ~/.gnupg or ~/.config/gh", [".gnupg/private-keys-v1.d/probe.key", ".config/gh/hosts.yml"]),
+  credentialReadProbe("sandbox-read-credential-folders", "a sandboxed command cannot read ~/.gnupg or ~/.config/gh", [
+    ".gnupg/private-keys-v1.d/probe.key",
+    ".config/gh/hosts.yml",
+  ]),
   otherProjectRead,
 ];

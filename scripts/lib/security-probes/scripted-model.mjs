@@ -15,7 +15,8 @@ export async function startScriptedModel() {
   const queue = [];
   let ids = 0;
   const server = await startFakeMessagesServer({ plan: () => queue.shift() ?? { blocks: [say("Done.")] } });
-  const withIds = (blocks) => blocks.map((block) => (block.type === "tool_use" && !block.id ? { ...block, id: `toolu_probe_${++ids}` } : block));
+  const withIds = (blocks) =>
+    blocks.map((block) => (block.type === "tool_use" && !block.id ? { ...block, id: `toolu_probe_${++ids}` } : block));
   return {
     baseUrl: server.baseUrl,
     requests: server.requests,
@@ -25,7 +26,8 @@ export async function startScriptedModel() {
     },
     /** Queues steps, answered in order. */
     enqueue(...steps) {
-      for (const step of steps) queue.push(Array.isArray(step) ? { blocks: withIds(step) } : step.blocks ? { ...step, blocks: withIds(step.blocks) } : step);
+      for (const step of steps)
+        queue.push(Array.isArray(step) ? { blocks: withIds(step) } : step.blocks ? { ...step, blocks: withIds(step.blocks) } : step);
     },
     /** Everything the API received (bodies and headers) as one text, to look for what must not arrive. */
     received() {
@@ -43,7 +45,8 @@ export async function startScriptedModel() {
         for (const message of request.body.messages ?? []) {
           if (!Array.isArray(message.content)) continue;
           for (const block of message.content) {
-            if (block.type === "tool_result") results.set(block.tool_use_id, { id: block.tool_use_id, content: textOf(block.content), isError: block.is_error === true });
+            if (block.type === "tool_result")
+              results.set(block.tool_use_id, { id: block.tool_use_id, content: textOf(block.content), isError: block.is_error === true });
           }
         }
       }

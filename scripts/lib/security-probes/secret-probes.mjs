@@ -39,7 +39,11 @@ const editDiff = {
   async run({ lab: open }) {
     const secret = awsKeyId();
     const lab = await open({ "src/config.js": CONFIG(secret) });
-    const edit = call("edit_file", { path: "src/config.js", old_string: 'const bucket = "assets";', new_string: 'const bucket = "media";' });
+    const edit = call("edit_file", {
+      path: "src/config.js",
+      old_string: 'const bucket = "assets";',
+      new_string: 'const bucket = "media";',
+    });
     const { model } = await askScripted(lab, [edit], { mode: "accept-edits", env: LEARNING_ON });
     const places = [...storedIn(lab, secret), ...(model.received().includes(secret) ? ["the request to the model"] : [])];
     return verdict(places, "a diff whose context holds an AWS key id");
@@ -54,7 +58,10 @@ const toolInput = {
   async run({ lab: open }) {
     const secret = githubToken();
     const lab = await open({ "src/app.ts": "export const answer = 42;\n" });
-    await askScripted(lab, [call("run_command", { command: `echo configured ${secret} > /dev/null` })], { mode: "bypass", env: LEARNING_ON });
+    await askScripted(lab, [call("run_command", { command: `echo configured ${secret} > /dev/null` })], {
+      mode: "bypass",
+      env: LEARNING_ON,
+    });
     return verdict(storedIn(lab, secret), "a GitHub token in run_command's input");
   },
 };
@@ -89,7 +96,10 @@ const searchHistory = {
     if (first.code !== 0) throw new Error(`the first sylk ask exited ${first.code}: ${excerpt(first.stderr)}`);
     const before = model.requests.length;
     const { results } = await askScripted(lab, [call("search_history", { query: "deploy bot token" })], { env: LEARNING_ON });
-    const sent = model.requests.slice(before).map((request) => JSON.stringify(request.body)).join("\n");
+    const sent = model.requests
+      .slice(before)
+      .map((request) => JSON.stringify(request.body))
+      .join("\n");
     const found = excerpt(results[0]?.output ?? "(no result)", 80);
     return sent.includes(secret)
       ? { held: false, detail: `a later session's search_history sent the raw token to the model (${found})` }
@@ -110,7 +120,10 @@ const grepConfirms = {
     const [exact, altered] = results.map((result) => String(result.output ?? ""));
     const confirms = exact?.includes("config.js") && !altered?.includes("config.js");
     return confirms
-      ? { held: false, detail: `grep for the exact key finds src/config.js and grep for a wrong last character does not: ${excerpt(exact, 80)}` }
+      ? {
+          held: false,
+          detail: `grep for the exact key finds src/config.js and grep for a wrong last character does not: ${excerpt(exact, 80)}`,
+        }
       : { held: true, detail: `grep answers alike for the exact and a wrong value: ${excerpt(exact, 80)}` };
   },
 };
@@ -127,7 +140,10 @@ const indexMasking = {
     const lab = await open({ "src/app.ts": "export const answer = 42;\n", "big.txt": adversarialText(1_000_000) });
     const run = await lab.sylk(["index", "--yes"], { timeoutMs: 60_000 });
     if (run.timedOut) return { held: false, detail: "sylk index was still running after 60 s (killed)" };
-    return { held: run.code === 0, detail: `sylk index exited ${run.code} after ${(run.ms / 1000).toFixed(1)} s${run.code === 0 ? "" : `: ${excerpt(run.stderr)}`}` };
+    return {
+      held: run.code === 0,
+      detail: `sylk index exited ${run.code} after ${(run.ms / 1000).toFixed(1)} s${run.code === 0 ? "" : `: ${excerpt(run.stderr)}`}`,
+    };
   },
 };
 
@@ -139,7 +155,11 @@ function readMasking(id, title, content) {
     title,
     needs: [],
     async run({ lab: open }) {
-      const lab = await open({ "src/app.ts": "export const answer = 42;\n", "big.txt": content, ".sylkrc": JSON.stringify({ index: { maxFileSize: 100_000 } }) });
+      const lab = await open({
+        "src/app.ts": "export const answer = 42;\n",
+        "big.txt": content,
+        ".sylkrc": JSON.stringify({ index: { maxFileSize: 100_000 } }),
+      });
       const { toolMs, problem } = await timedToolCall(lab, call("read_file", { path: "big.txt" }), { boundMs: 10_000 });
       if (problem) return { held: false, detail: problem };
       return { held: true, detail: `read_file answered in ${(toolMs / 1000).toFixed(1)} s` };
@@ -154,6 +174,14 @@ export const secretProbes = [
   searchHistory,
   grepConfirms,
   indexMasking,
-  readMasking("masking-read-250kb", "read_file of a 250 KB adversarial file for the URL-credentials rule answers within 10 s", adversarialText(250_000)),
-  readMasking("masking-read-assigned", "read_file of 500 KB of 'password' repeated (the assigned-secret rule) answers within 10 s", `${"password".repeat(62_500)}\n`),
+  readMasking(
+    "masking-read-250kb",
+    "read_file of a 250 KB adversarial file for the URL-credentials rule answers within 10 s",
+    adversarialText(250_000),
+  ),
+  readMasking(
+    "masking-read-assigned",
+    "read_file of 500 KB of 'password' repeated (the assigned-secret rule) answers within 10 s",
+    `${"password".repeat(62_500)}\n`,
+  ),
 ];

@@ -23,7 +23,11 @@ const undoThroughLink = {
     const { lab, terminal } = await promptedTui(open, {
       files: { "a.txt": "original\n" },
       args: ["--permission-mode", "bypass"],
-      steps: [[call("write_file", { path: "a.txt", content: after })], [call("run_command", { command: "rm a.txt && ln -s ../outside/target.txt a.txt" })], [say("Done editing.")]],
+      steps: [
+        [call("write_file", { path: "a.txt", content: after })],
+        [call("run_command", { command: "rm a.txt && ln -s ../outside/target.txt a.txt" })],
+        [say("Done editing.")],
+      ],
     });
     // The outside file holds the bytes of the agent's last write, so a check by hash cannot tell.
     const target = join(lab.outside, "target.txt");
@@ -33,7 +37,13 @@ const undoThroughLink = {
     terminal.send("Enter");
     await sleep(2_000);
     const now = readFileSync(target, "utf8");
-    return { held: now === after, detail: now === after ? "the outside file was left alone" : `/undo wrote ${JSON.stringify(now)} into the file outside the project, through the link` };
+    return {
+      held: now === after,
+      detail:
+        now === after
+          ? "the outside file was left alone"
+          : `/undo wrote ${JSON.stringify(now)} into the file outside the project, through the link`,
+    };
   },
 };
 
@@ -58,8 +68,12 @@ const fifoMention = {
     if (answered) return { held: true, detail: "the prompt reached the model; the session did not freeze" };
     const tui = sylkProcess(lab.base);
     if (tui) process.kill(tui.pid, "SIGTERM");
-    const ended = tui && (await waitUntil(() => processStatus(tui.pid, "Threads") === undefined || terminal.exitStatus() !== undefined, 10_000));
-    return { held: false, detail: `no request after 20 s: the session froze on the mention${ended ? "" : ", and SIGTERM did not end it within 10 s"}` };
+    const ended =
+      tui && (await waitUntil(() => processStatus(tui.pid, "Threads") === undefined || terminal.exitStatus() !== undefined, 10_000));
+    return {
+      held: false,
+      detail: `no request after 20 s: the session froze on the mention${ended ? "" : ", and SIGTERM did not end it within 10 s"}`,
+    };
   },
 };
 
@@ -142,7 +156,9 @@ const abruptClients = {
         socket.on("error", resolve);
         socket.on("close", resolve);
         socket.on("connect", () => {
-          socket.write(`${JSON.stringify({ id: 1, method: "codeSearch", params: { query: "answer" } })}\n${JSON.stringify({ id: 2, method: "catchUp" })}\n`);
+          socket.write(
+            `${JSON.stringify({ id: 1, method: "codeSearch", params: { query: "answer" } })}\n${JSON.stringify({ id: 2, method: "catchUp" })}\n`,
+          );
           // Gone before the answer (EPIPE or ECONNRESET when the server writes it): at once, or a moment later.
           if (client % 2 === 0) socket.destroy();
           else setTimeout(() => socket.destroy(), 5);
@@ -151,7 +167,10 @@ const abruptClients = {
     }
     await sleep(1_500);
     const problem = await trouble();
-    return { held: !problem, detail: problem ? `${problem} after clients closed mid-request` : "the session is alive and answers hello after 40 abrupt clients" };
+    return {
+      held: !problem,
+      detail: problem ? `${problem} after clients closed mid-request` : "the session is alive and answers hello after 40 abrupt clients",
+    };
   },
 };
 
@@ -174,7 +193,10 @@ const hugeLine = {
     const grewMb = Math.round((peak - before) / 1024);
     const problems = [await trouble(), grewMb > 48 && `its memory grew by ${grewMb} MB holding the line`].filter(Boolean);
     const accepted = `${Math.round(sent / (1024 * 1024))} MB accepted`;
-    return { held: problems.length === 0, detail: problems.length > 0 ? `${problems.join("; ")} (${accepted})` : `alive and answering; memory grew ${grewMb} MB (${accepted})` };
+    return {
+      held: problems.length === 0,
+      detail: problems.length > 0 ? `${problems.join("; ")} (${accepted})` : `alive and answering; memory grew ${grewMb} MB (${accepted})`,
+    };
   },
 };
 

@@ -7,7 +7,10 @@ import { openDatabase, projectDataDir } from "./observe.mjs";
 
 const GROUP = "store";
 const FILES = Object.fromEntries(
-  Array.from({ length: 5 }, (_, index) => [`src/widget${index}.ts`, `export function handler${index}(value: number) {\n  return value * ${index}; // multiplier for widget${index}\n}\n`]),
+  Array.from({ length: 5 }, (_, index) => [
+    `src/widget${index}.ts`,
+    `export function handler${index}(value: number) {\n  return value * ${index}; // multiplier for widget${index}\n}\n`,
+  ]),
 );
 
 /** An indexed project whose full-text snapshot (fts_postings, fts_documents) is then cut short. */
@@ -16,7 +19,9 @@ async function damagedIndex(open, repo) {
   const indexed = await lab.sylk(["index", "--yes"]);
   if (indexed.code !== 0) throw new Error(`sylk index failed: ${excerpt(indexed.stderr)}`);
   const db = openDatabase(repo, join(projectDataDir(lab.sylkHome, lab.root), "vector.db"), { readonly: false });
-  const damaged = db.prepare("UPDATE fts_postings SET data = substr(data, 1, 7)").run().changes + db.prepare("UPDATE fts_documents SET documents = substr(documents, 1, 5)").run().changes;
+  const damaged =
+    db.prepare("UPDATE fts_postings SET data = substr(data, 1, 7)").run().changes +
+    db.prepare("UPDATE fts_documents SET documents = substr(documents, 1, 5)").run().changes;
   db.close();
   if (damaged === 0) throw new Error("the database has no full-text snapshot to damage (fts_postings, fts_documents)");
   return lab;
@@ -33,7 +38,12 @@ const searchDegraded = {
     const found = run.stdout.includes("src/widget3.ts");
     return {
       held: run.code === 0 && found,
-      detail: run.code === 0 ? (found ? "answered from the other signal" : `answered without the file: ${excerpt(run.stdout)}`) : `sylk search exited ${run.code}: ${excerpt(run.stderr)}`,
+      detail:
+        run.code === 0
+          ? found
+            ? "answered from the other signal"
+            : `answered without the file: ${excerpt(run.stdout)}`
+          : `sylk search exited ${run.code}: ${excerpt(run.stderr)}`,
     };
   },
 };
@@ -68,7 +78,12 @@ const indexRebuilds = {
     if (run.code !== 0) return { held: false, detail: `sylk index exited ${run.code}: ${excerpt(run.stderr.trim().split("\n").at(-1))}` };
     const search = await lab.sylk(["search", "--signals", "fulltext", "zeppelin"]);
     const found = search.code === 0 && search.stdout.includes("src/widget1.ts");
-    return { held: found, detail: found ? "indexed, and the full-text signal finds the change" : `indexed, but a full-text search for the change exits ${search.code}: ${excerpt(search.stderr || search.stdout)}` };
+    return {
+      held: found,
+      detail: found
+        ? "indexed, and the full-text signal finds the change"
+        : `indexed, but a full-text search for the change exits ${search.code}: ${excerpt(search.stderr || search.stdout)}`,
+    };
   },
 };
 

@@ -21,7 +21,12 @@ const danglingOutside = {
     symlinkSync(target, lab.path("dangling"));
     const outcome = await askScripted(lab, [call("write_file", { path: "dangling", content: "planted\n" })], { mode: "accept-edits" });
     const written = existsSync(target);
-    return { held: !written, detail: written ? `write_file created ${target} outside the project through the link` : `nothing written outside: ${resultOf(outcome)}` };
+    return {
+      held: !written,
+      detail: written
+        ? `write_file created ${target} outside the project through the link`
+        : `nothing written outside: ${resultOf(outcome)}`,
+    };
   },
 };
 
@@ -34,10 +39,17 @@ const linkToHook = {
     const lab = await open({ "src/app.ts": "export const answer = 42;\n" });
     lab.initGit();
     symlinkSync(".git/hooks/pre-commit", lab.path("notes.txt"));
-    const outcome = await askScripted(lab, [call("write_file", { path: "notes.txt", content: "#!/bin/sh\ntouch ../pwned\n" })], { mode: "accept-edits" });
+    const outcome = await askScripted(lab, [call("write_file", { path: "notes.txt", content: "#!/bin/sh\ntouch ../pwned\n" })], {
+      mode: "accept-edits",
+    });
     const hook = lab.path(".git/hooks/pre-commit");
     const written = existsSync(hook);
-    return { held: !written, detail: written ? "a git hook was written through notes.txt without a protected-path question" : `no hook written: ${resultOf(outcome)}` };
+    return {
+      held: !written,
+      detail: written
+        ? "a git hook was written through notes.txt without a protected-path question"
+        : `no hook written: ${resultOf(outcome)}`,
+    };
   },
 };
 
@@ -52,11 +64,19 @@ const linkToAuthorizedKeys = {
     const keys = join(lab.home, ".ssh/authorized_keys");
     const outcome = await askScripted(
       lab,
-      [call("run_command", { command: `ln -s "$HOME/.ssh/authorized_keys" k` }), call("write_file", { path: "k", content: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIProbe attacker@example\n" })],
+      [
+        call("run_command", { command: `ln -s "$HOME/.ssh/authorized_keys" k` }),
+        call("write_file", { path: "k", content: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIProbe attacker@example\n" }),
+      ],
       { mode: "bypass" },
     );
     const written = existsSync(keys);
-    return { held: !written, detail: written ? "the user's ~/.ssh/authorized_keys was written through the link" : `authorized_keys not written: ${resultOf(outcome)}` };
+    return {
+      held: !written,
+      detail: written
+        ? "the user's ~/.ssh/authorized_keys was written through the link"
+        : `authorized_keys not written: ${resultOf(outcome)}`,
+    };
   },
 };
 
@@ -75,10 +95,18 @@ function instructionsOutside(name) {
       const outcome = await askScripted(lab, [], { prompt: "Say hello." });
       if (outcome.model.requests.length === 0) throw new Error(`the model received no request: ${excerpt(outcome.run.stderr)}`);
       const leaked = outcome.model.received().includes(text);
-      return { held: !leaked, detail: leaked ? `the outside file behind ${name} was in the request` : "the outside file stayed out of the requests" };
+      return {
+        held: !leaked,
+        detail: leaked ? `the outside file behind ${name} was in the request` : "the outside file stayed out of the requests",
+      };
     },
   };
 }
 
-export const symlinkProbes = [danglingOutside, linkToHook, linkToAuthorizedKeys, instructionsOutside("AGENTS.md"), instructionsOutside("SYLK.md")];
-
+export const symlinkProbes = [
+  danglingOutside,
+  linkToHook,
+  linkToAuthorizedKeys,
+  instructionsOutside("AGENTS.md"),
+  instructionsOutside("SYLK.md"),
+];

@@ -9,6 +9,10 @@ export interface ProbeTerminal {
   close(): void;
 }
 
-export function startTui(lab: unknown, args?: readonly string[], options?: { env?: Record<string, string | undefined>; columns?: number; rows?: number }): ProbeTerminal;
+export function startTui(
+  lab: unknown,
+  args?: readonly string[],
+  options?: { env?: Record<string, string | undefined>; columns?: number; rows?: number },
+): ProbeTerminal;
 export function dialogOf(screen: string, title: string): string | undefined;
 export function attributesAt(escaped: string, index: number): { concealed: boolean; background: number | string | undefined };

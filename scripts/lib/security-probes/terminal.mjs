@@ -29,7 +29,10 @@ export function startTui(lab, args = [], { env = {}, columns = 120, rows = 40 } 
       const deadline = performance.now() + timeoutMs;
       const matches = () => (typeof text === "string" ? terminal.screen().includes(text) : text.test(terminal.screen()));
       while (!matches()) {
-        if (performance.now() > deadline) throw new Error(`timed out waiting for ${String(text)} on the screen: ${terminal.screen().trim().split("\n").slice(-6).join(" / ")}`);
+        if (performance.now() > deadline)
+          throw new Error(
+            `timed out waiting for ${String(text)} on the screen: ${terminal.screen().trim().split("\n").slice(-6).join(" / ")}`,
+          );
         await sleep(100);
       }
     },

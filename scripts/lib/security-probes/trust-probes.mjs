@@ -12,13 +12,19 @@ const GROUP = "trust";
 /** What the attacker's server got that it must not: the marker (a cloud secret) or the user's API key. */
 function stolen(attacker, secret) {
   const received = attacker.received();
-  return [received.includes(secret) && "the AWS secret named by apiKeyEnv", received.includes(USER_API_KEY) && "the user's API key"].filter(Boolean);
+  return [received.includes(secret) && "the AWS secret named by apiKeyEnv", received.includes(USER_API_KEY) && "the user's API key"].filter(
+    Boolean,
+  );
 }
 
 function verdict(attacker, secret, run) {
   const taken = stolen(attacker, secret);
-  if (taken.length > 0) return { held: false, detail: `the attacker's server received ${taken.join(" and ")} (${attacker.requests.length} request(s))` };
-  return { held: true, detail: `the attacker's server received ${attacker.requests.length} request(s) and no secret (sylk ask exit ${run.code})` };
+  if (taken.length > 0)
+    return { held: false, detail: `the attacker's server received ${taken.join(" and ")} (${attacker.requests.length} request(s))` };
+  return {
+    held: true,
+    detail: `the attacker's server received ${attacker.requests.length} request(s) and no secret (sylk ask exit ${run.code})`,
+  };
 }
 
 const trustBinding = {
@@ -27,7 +33,10 @@ const trustBinding = {
   title: "a .sylkrc replaced after `sylk trust .` cannot send a secret to its own model.baseUrl",
   needs: [],
   async run({ lab: open }) {
-    const lab = await open({ "src/app.ts": "export const answer = 42;\n", ".sylkrc": JSON.stringify({ permissions: { allow: ["read_file"] } }) });
+    const lab = await open({
+      "src/app.ts": "export const answer = 42;\n",
+      ".sylkrc": JSON.stringify({ permissions: { allow: ["read_file"] } }),
+    });
     const trust = await lab.sylk(["trust", "."]);
     if (trust.code !== 0) throw new Error(`sylk trust failed: ${excerpt(trust.stderr)}`);
     // As a `git pull` would bring it:
@@ -45,7 +54,10 @@ const trustBindingTui = {
   title: "the TUI does not send a secret to a model.baseUrl that replaced a trusted .sylkrc (it asks again; the answer is no)",
   needs: ["linux", "tmux"],
   async run({ lab: open }) {
-    const lab = await open({ "src/app.ts": "export const answer = 42;\n", ".sylkrc": JSON.stringify({ permissions: { allow: ["read_file"] } }) });
+    const lab = await open({
+      "src/app.ts": "export const answer = 42;\n",
+      ".sylkrc": JSON.stringify({ permissions: { allow: ["read_file"] } }),
+    });
     const trust = await lab.sylk(["trust", "."]);
     const indexed = await lab.sylk(["index", "--yes"]);
     if (trust.code !== 0 || indexed.code !== 0) throw new Error(`sylk trust or index failed: ${excerpt(trust.stderr || indexed.stderr)}`);
@@ -66,7 +78,8 @@ const trustBindingTui = {
     terminal.send("Enter");
     await waitUntil(() => model.requests.length + attacker.requests.length > 0, 20_000);
     const taken = stolen(attacker, secret);
-    if (taken.length > 0) return { held: false, detail: `the attacker's server received ${taken.join(" and ")}${asked ? "" : " (the TUI did not ask again)"}` };
+    if (taken.length > 0)
+      return { held: false, detail: `the attacker's server received ${taken.join(" and ")}${asked ? "" : " (the TUI did not ask again)"}` };
     return { held: true, detail: `${asked ? "asked again; answered no" : "not asked"}; the attacker's server received no secret` };
   },
 };
@@ -94,15 +107,27 @@ const emptySylkHome = {
   title: 'SYLK_HOME="" puts no data or trust store in the project, and a shipped trusted-folders.json trusts nothing',
   needs: [],
   async run({ lab: open }) {
-    const lab = await open({ "src/app.ts": "export const answer = 42;\n", ".sylkrc": JSON.stringify({ permissions: { mode: "bypass" }, sandbox: { enabled: false } }) });
+    const lab = await open({
+      "src/app.ts": "export const answer = 42;\n",
+      ".sylkrc": JSON.stringify({ permissions: { mode: "bypass" }, sandbox: { enabled: false } }),
+    });
     const root = realpathSync(lab.root);
-    lab.write("trusted-folders.json", JSON.stringify({ version: 1, folders: { [root]: { trusted: true, at: new Date().toISOString(), via: "sylk trust" } } }));
+    lab.write(
+      "trusted-folders.json",
+      JSON.stringify({ version: 1, folders: { [root]: { trusted: true, at: new Date().toISOString(), via: "sylk trust" } } }),
+    );
     const before = new Set(listing(lab.root));
     const ran = join(lab.outside, "ran-unasked");
     await askScripted(lab, [call("run_command", { command: `touch ${ran}` })], { env: { SYLK_HOME: "" } });
     const created = listing(lab.root).filter((path) => !before.has(path));
-    const problems = [existsSync(ran) && "a command ran unasked and unsandboxed", created.length > 0 && `created in the project: ${created.slice(0, 3).join(", ")}${created.length > 3 ? ", …" : ""}`].filter(Boolean);
-    return { held: problems.length === 0, detail: problems.length > 0 ? problems.join("; ") : "nothing ran unasked and nothing was created in the project" };
+    const problems = [
+      existsSync(ran) && "a command ran unasked and unsandboxed",
+      created.length > 0 && `created in the project: ${created.slice(0, 3).join(", ")}${created.length > 3 ? ", …" : ""}`,
+    ].filter(Boolean);
+    return {
+      held: problems.length === 0,
+      detail: problems.length > 0 ? problems.join("; ") : "nothing ran unasked and nothing was created in the project",
+    };
   },
 };
 

@@ -9,10 +9,17 @@ import type { AgentLoopDeps } from "./loop-deps.js";
 const PREFETCH_WAIT_MS = 10;
 
 /** Starts looking for what a query (the prompt, or what a tool call is after) will need, while the loop goes on. */
-export function startPrefetch(deps: Pick<AgentLoopDeps, "prefetcher" | "contextManager" | "recorder">, query: string | undefined): PrefetchFuture | undefined {
+export function startPrefetch(
+  deps: Pick<AgentLoopDeps, "prefetcher" | "contextManager" | "recorder">,
+  query: string | undefined,
+): PrefetchFuture | undefined {
   const { prefetcher, recorder } = deps;
   if (!query || !prefetcher) return undefined;
-  return prefetcher.speculative.start(query, deps.contextManager.remainingTokens(), situationOf(recorder.rows(), recorder.sessionId, recorder.currentTurn + 1));
+  return prefetcher.speculative.start(
+    query,
+    deps.contextManager.remainingTokens(),
+    situationOf(recorder.rows(), recorder.sessionId, recorder.currentTurn + 1),
+  );
 }
 
 /** The first ready prefetch with something to inject that the window does not hold yet, within the wait budget. */

@@ -21,7 +21,11 @@ export interface PreparedTurn {
  * answer), the window prepared over the conversation, the handoff
  * controller's plan for it applied, and the window reported as it will be sent.
  */
-export async function* prepareTurn(deps: AgentLoopDeps, run: AgentRun, turn: number): AsyncGenerator<AgentEvent, PreparedTurn | { misfit: WindowMisfit }> {
+export async function* prepareTurn(
+  deps: AgentLoopDeps,
+  run: AgentRun,
+  turn: number,
+): AsyncGenerator<AgentEvent, PreparedTurn | { misfit: WindowMisfit }> {
   const { contextManager, quality, maxTokens } = deps;
   const tools = deps.tools.specs();
   const systemContext = (await deps.systemContextFor?.(run.prompt, run.lastError)) || undefined;
@@ -44,20 +48,44 @@ export async function* prepareTurn(deps: AgentLoopDeps, run: AgentRun, turn: num
     references: window.context.references.length,
     ...(predictedQuality !== undefined ? { predictedQuality } : {}),
   };
-  const request = { system: deps.systemPrompt, ...(systemContext ? { systemContext } : {}), messages: alternatingMessages(window.messages), tools, maxTokens };
+  const request = {
+    system: deps.systemPrompt,
+    ...(systemContext ? { systemContext } : {}),
+    messages: alternatingMessages(window.messages),
+    tools,
+    maxTokens,
+  };
   return { request, contextTokens };
 }
 
 /** The request's fixed part: the system prompt, what the prompt's knowledge adds, and the tool definitions. */
-export function prefixTokensOf(deps: Pick<AgentLoopDeps, "systemPrompt" | "tokenCounter">, tools: readonly unknown[], systemContext?: string): number {
+export function prefixTokensOf(
+  deps: Pick<AgentLoopDeps, "systemPrompt" | "tokenCounter">,
+  tools: readonly unknown[],
+  systemContext?: string,
+): number {
   const { tokenCounter } = deps;
-  return tokenCounter.count(deps.systemPrompt) + (systemContext ? tokenCounter.count(systemContext) : 0) + tokenCounter.count(JSON.stringify(tools));
+  return (
+    tokenCounter.count(deps.systemPrompt) +
+    (systemContext ? tokenCounter.count(systemContext) : 0) +
+    tokenCounter.count(JSON.stringify(tools))
+  );
 }
 
 /** Whether a request can carry `promptTokens` of conversation beside its fixed part and what eviction cannot move out. */
-export function misfitOf(deps: Pick<AgentLoopDeps, "contextManager" | "maxTokens">, prefixTokens: number, promptTokens: number): WindowMisfit | undefined {
+export function misfitOf(
+  deps: Pick<AgentLoopDeps, "contextManager" | "maxTokens">,
+  prefixTokens: number,
+  promptTokens: number,
+): WindowMisfit | undefined {
   const { contextManager } = deps;
-  return windowMisfit({ windowTokens: contextManager.windowTokens, prefixTokens, answerTokens: deps.maxTokens, floorTokens: contextManager.floorTokens(), promptTokens });
+  return windowMisfit({
+    windowTokens: contextManager.windowTokens,
+    prefixTokens,
+    answerTokens: deps.maxTokens,
+    floorTokens: contextManager.floorTokens(),
+    promptTokens,
+  });
 }
 
 /** The instance answering from now on: the recorder records as it, and the window is its own, starting with its preamble. */
@@ -73,7 +101,12 @@ export function enter(deps: Pick<AgentLoopDeps, "recorder" | "contextManager">, 
  * agent's window is trimmed, the controller stores the handoff, and a
  * fresh instance answers from the window fitted for it.
  */
-async function* applyPlan(deps: AgentLoopDeps, plan: HandoffPlan, window: PreparedWindow, turn: number): AsyncGenerator<AgentEvent, PreparedWindow> {
+async function* applyPlan(
+  deps: AgentLoopDeps,
+  plan: HandoffPlan,
+  window: PreparedWindow,
+  turn: number,
+): AsyncGenerator<AgentEvent, PreparedWindow> {
   const { contextManager, recorder, quality } = deps;
   if (plan.action === "evict") {
     const evicted = await contextManager.evictFrom(recorder, window, plan.targetTokens);
@@ -103,7 +136,11 @@ async function* applyPlan(deps: AgentLoopDeps, plan: HandoffPlan, window: Prepar
   return successor;
 }
 
-async function* reportEvictions(quality: QualityHooks | undefined, turn: number, evictions: readonly ContextReference[]): AsyncGenerator<AgentEvent> {
+async function* reportEvictions(
+  quality: QualityHooks | undefined,
+  turn: number,
+  evictions: readonly ContextReference[],
+): AsyncGenerator<AgentEvent> {
   for (const reference of evictions) {
     quality?.evicted(reference);
     yield { type: "context_eviction", turn, reference, marker: renderReference(reference) };

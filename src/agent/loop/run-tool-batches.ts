@@ -88,7 +88,8 @@ export async function* runToolBatches(
 
 /** One call as a job of the tool stream: run with the run's signal, its writes recorded for the prompt's checkpoints. */
 function toolJob(deps: AgentLoopDeps, run: AgentRun, call: ToolUseBlock): ToolRunJob<{ call: ToolUseBlock; result: ToolRunResult }> {
-  const recordWrite = deps.onFileWrite && ((write: FileWrite) => deps.onFileWrite?.({ promptTurn: run.promptTurn, toolUseId: call.id }, write));
+  const recordWrite =
+    deps.onFileWrite && ((write: FileWrite) => deps.onFileWrite?.({ promptTurn: run.promptTurn, toolUseId: call.id }, write));
   const context = { ...deps.toolContext, signal: run.signal, toolUseId: call.id, ...(recordWrite ? { recordWrite } : {}) };
   return {
     id: call.id,

@@ -15,7 +15,11 @@ export type ModelCallOutcome =
  * call that fails after the provider's retries is a fatal error event; one
  * the user interrupted is not an error.
  */
-export async function* streamModelCall(provider: ModelProvider, request: ModelRequest, signal: AbortSignal): AsyncGenerator<AgentEvent, ModelCallOutcome> {
+export async function* streamModelCall(
+  provider: ModelProvider,
+  request: ModelRequest,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, ModelCallOutcome> {
   let response: ModelResponse | undefined;
   // What has arrived of the answer: recorded if the call never completes.
   let partial = "";

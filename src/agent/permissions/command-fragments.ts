@@ -6,7 +6,22 @@ const SEPARATORS = /\$\(|<\(|>\(|[;&|\n(){}`]/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 const REDIRECTION = /^\d*(?:[<>]|&>)/;
 /** Words that open or close a construct rather than name a command: `if rm x` runs `rm x`. */
-const RESERVED: ReadonlySet<string> = new Set(["!", "if", "then", "elif", "else", "fi", "while", "until", "do", "done", "time", "coproc", "{", "}"]);
+const RESERVED: ReadonlySet<string> = new Set([
+  "!",
+  "if",
+  "then",
+  "elif",
+  "else",
+  "fi",
+  "while",
+  "until",
+  "do",
+  "done",
+  "time",
+  "coproc",
+  "{",
+  "}",
+]);
 
 /**
  * The pieces of a command line that could not be parsed, each read as a

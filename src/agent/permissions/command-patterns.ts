@@ -22,7 +22,10 @@ export interface CommandPattern {
 }
 
 export function parseCommandPattern(pattern: string): CommandPattern {
-  const tokens = pattern.trim().split(/\s+/).filter((token) => token !== "");
+  const tokens = pattern
+    .trim()
+    .split(/\s+/)
+    .filter((token) => token !== "");
   const last = tokens.pop();
   if (last === undefined) return { words: [], rest: true };
   let rest = true;
@@ -44,7 +47,10 @@ export function parseCommandPattern(pattern: string): CommandPattern {
 
 function wordMatcher(token: string): string | RegExp {
   if (!token.includes("*")) return token;
-  const source = token.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  const source = token
+    .split("*")
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
   return new RegExp(`^${source}$`, "su");
 }
 
@@ -97,9 +103,7 @@ function matchesFrom(pattern: CommandPattern, words: readonly ShellWord[], start
     if (word) vanishes &&= options.unknownMatches && word.value === undefined && word.splits;
     for (let patternIndex = pattern.words.length; patternIndex >= 0; patternIndex -= 1) {
       const matched =
-        patternIndex === pattern.words.length
-          ? pattern.rest || vanishes
-          : word !== undefined && step(word, wordIndex, patternIndex);
+        patternIndex === pattern.words.length ? pattern.rest || vanishes : word !== undefined && step(word, wordIndex, patternIndex);
       table[wordIndex * columns + patternIndex] = matched ? 1 : 0;
     }
   }

@@ -33,8 +33,52 @@ interface OptionGrammar {
 
 const WRAPPERS: Readonly<Record<string, OptionGrammar>> = {
   sudo: {
-    valued: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout", "--chroot"],
-    flags: ["-A", "-b", "-E", "-H", "-n", "-P", "-S", "-k", "-B", "-N", "--askpass", "--background", "--preserve-env", "--set-home", "--non-interactive", "--preserve-groups", "--stdin", "--reset-timestamp", "--bell", "--no-update"],
+    valued: [
+      "-u",
+      "-g",
+      "-h",
+      "-p",
+      "-C",
+      "-D",
+      "-r",
+      "-t",
+      "-U",
+      "-T",
+      "-R",
+      "--user",
+      "--group",
+      "--host",
+      "--prompt",
+      "--close-from",
+      "--chdir",
+      "--role",
+      "--type",
+      "--other-user",
+      "--command-timeout",
+      "--chroot",
+    ],
+    flags: [
+      "-A",
+      "-b",
+      "-E",
+      "-H",
+      "-n",
+      "-P",
+      "-S",
+      "-k",
+      "-B",
+      "-N",
+      "--askpass",
+      "--background",
+      "--preserve-env",
+      "--set-home",
+      "--non-interactive",
+      "--preserve-groups",
+      "--stdin",
+      "--reset-timestamp",
+      "--bell",
+      "--no-update",
+    ],
   },
   doas: { valued: ["-u", "-C"], flags: ["-n", "-L"] },
   env: {
@@ -44,14 +88,39 @@ const WRAPPERS: Readonly<Record<string, OptionGrammar>> = {
   },
   exec: { valued: ["-a"], flags: ["-c", "-l"] },
   nohup: {},
-  time: { valued: ["-o", "-f", "--output", "--format"], flags: ["-p", "-a", "-v", "-q", "--append", "--verbose", "--quiet", "--portability"] },
+  time: {
+    valued: ["-o", "-f", "--output", "--format"],
+    flags: ["-p", "-a", "-v", "-q", "--append", "--verbose", "--quiet", "--portability"],
+  },
   command: { flags: ["-p"], noCommand: ["-v", "-V"] },
   builtin: {},
   coproc: {},
   nice: { valued: ["-n", "--adjustment"], numeric: true },
-  timeout: { valued: ["-s", "-k", "--signal", "--kill-after"], flags: ["-v", "--preserve-status", "--foreground", "--verbose"], positional: 1 },
+  timeout: {
+    valued: ["-s", "-k", "--signal", "--kill-after"],
+    flags: ["-v", "--preserve-status", "--foreground", "--verbose"],
+    positional: 1,
+  },
   xargs: {
-    valued: ["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--max-lines", "--eof", "--replace", "--process-slot-var"],
+    valued: [
+      "-I",
+      "-L",
+      "-n",
+      "-P",
+      "-s",
+      "-d",
+      "-E",
+      "-a",
+      "--arg-file",
+      "--delimiter",
+      "--max-args",
+      "--max-procs",
+      "--max-chars",
+      "--max-lines",
+      "--eof",
+      "--replace",
+      "--process-slot-var",
+    ],
     attached: ["-i", "-l", "-e"],
     flags: ["-0", "-r", "-t", "-p", "-x", "-o", "--null", "--no-run-if-empty", "--verbose", "--interactive", "--exit", "--open-tty"],
     defaultCommand: "echo",
@@ -85,7 +154,8 @@ export function wrappedCommands(command: SimpleCommand): WrappedCommand[] {
 }
 
 const hidden = (reason: string): WrappedCommand[] => [{ kind: "hidden", reason }];
-const unknownWord = (name: string, word: ShellWord) => hidden(`what \`${name}\` runs depends on ${word.text}, which is only known when it runs`);
+const unknownWord = (name: string, word: ShellWord) =>
+  hidden(`what \`${name}\` runs depends on ${word.text}, which is only known when it runs`);
 
 function innerCommand(name: string, grammar: OptionGrammar, words: readonly ShellWord[]): WrappedCommand[] {
   let index = 1;
@@ -193,7 +263,10 @@ function findActions(words: readonly ShellWord[]): WrappedCommand[] {
 function evalScript(words: readonly ShellWord[]): WrappedCommand[] {
   const unknown = words.slice(1).find((word) => word.value === undefined);
   if (unknown) return unknownWord("eval", unknown);
-  const source = words.slice(1).map((word) => word.value).join(" ");
+  const source = words
+    .slice(1)
+    .map((word) => word.value)
+    .join(" ");
   return source.trim() === "" ? [] : [{ kind: "script", source }];
 }
 

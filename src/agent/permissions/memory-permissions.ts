@@ -63,7 +63,8 @@ export function decideMemoryCall(
   }
   const rule = `${request.tool}(scope:${memory.scope})`;
   const asked = (rules.ask ?? []).some((candidate) => covers(candidate, request.tool, memory.scope));
-  if (!asked && (mode === "bypass" || rules.allow.some((candidate) => covers(candidate, request.tool, memory.scope)))) return { behavior: "allow" };
+  if (!asked && (mode === "bypass" || rules.allow.some((candidate) => covers(candidate, request.tool, memory.scope))))
+    return { behavior: "allow" };
   if (!asked && mode === "accept-edits" && memory.scope === "project") return { behavior: "allow" };
   const otherwise = memory.scope === "project" ? ", or run with --permission-mode accept-edits" : "";
   return {

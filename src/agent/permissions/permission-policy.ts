@@ -92,7 +92,11 @@ export class PermissionPolicy {
   ) {
     this.configRules = { allow: rules.allow.map(parseRule), ask: (rules.ask ?? []).map(parseRule), deny: rules.deny.map(parseRule) };
     this.shellParser = shellParser.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-    this.memoryRules = { allow: memoryRulesOf(rules.allow, "allow"), deny: memoryRulesOf(rules.deny, "deny"), ask: memoryRulesOf(rules.ask ?? [], "allow") };
+    this.memoryRules = {
+      allow: memoryRulesOf(rules.allow, "allow"),
+      deny: memoryRulesOf(rules.deny, "deny"),
+      ask: memoryRulesOf(rules.ask ?? [], "allow"),
+    };
   }
 
   get mode(): PermissionMode {
@@ -145,7 +149,10 @@ export class PermissionPolicy {
         reason: `Change a protected file: ${guarded.map((entry) => entry.reason).join("; ")}`,
       };
     }
-    if (asked) return this.mode === "plan" ? { behavior: "deny", reason: "Plan mode is read-only: describe the change instead of making it." } : asked;
+    if (asked)
+      return this.mode === "plan"
+        ? { behavior: "deny", reason: "Plan mode is read-only: describe the change instead of making it." }
+        : asked;
     const coverage = this.coverage(request, analysis);
     if (coverage.covered) return { behavior: "allow" };
     const runReason = `Run a command: ${command ?? request.tool}${coverage.why ? ` (${coverage.why})` : ""}`;
@@ -178,7 +185,10 @@ export class PermissionPolicy {
     const match = this.matching(this.rules("ask"), request, analysis);
     if (!match) return undefined;
     const command = request.targets.command;
-    const what = command !== undefined ? `Run a command: ${command}` : `${request.kind === "write" ? "Change" : "Read"} ${request.targets.paths?.join(", ") ?? `with ${request.tool}`}`;
+    const what =
+      command !== undefined
+        ? `Run a command: ${command}`
+        : `${request.kind === "write" ? "Change" : "Read"} ${request.targets.paths?.join(", ") ?? `with ${request.tool}`}`;
     return {
       behavior: "ask",
       once: true,

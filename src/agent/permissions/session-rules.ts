@@ -21,7 +21,9 @@ export class SessionRules {
   add(list: RuleList, rule: string): ParsedRule {
     const text = rule.trim();
     if (!RULE_FORM.test(text)) {
-      throw new Error(`"${rule}" is not a rule: a rule looks like tool or tool(pattern), e.g. run_command(npm test*) or edit_file(src/**).`);
+      throw new Error(
+        `"${rule}" is not a rule: a rule looks like tool or tool(pattern), e.g. run_command(npm test*) or edit_file(src/**).`,
+      );
     }
     const existing = this.lists[list].find((parsed) => parsed.text === text);
     if (existing) return existing;

@@ -10,9 +10,7 @@ import type { Redirection, SimpleCommand } from "./simple-command.js";
  * not know, a script only known at run time); `commands` then holds what
  * could be made out, for deny rules to look at.
  */
-export type ShellAnalysis =
-  | { parsed: true; commands: SimpleCommand[] }
-  | { parsed: false; reason: string; commands: SimpleCommand[] };
+export type ShellAnalysis = { parsed: true; commands: SimpleCommand[] } | { parsed: false; reason: string; commands: SimpleCommand[] };
 
 /** Shells within shells (`bash -c "sh -c '…'"`) deeper than this are not followed. */
 const MAX_NESTING = 4;
@@ -21,18 +19,56 @@ const MAX_WRAPPERS = 8;
 
 /** Nodes that only group statements: their children are walked as they are. */
 const STRUCTURE: ReadonlySet<string> = new Set([
-  "program", "list", "pipeline", "subshell", "compound_statement", "do_group", "if_statement", "elif_clause",
-  "else_clause", "while_statement", "case_statement", "case_item", "negated_command", "c_style_for_statement",
-  "test_command", "comment",
+  "program",
+  "list",
+  "pipeline",
+  "subshell",
+  "compound_statement",
+  "do_group",
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "while_statement",
+  "case_statement",
+  "case_item",
+  "negated_command",
+  "c_style_for_statement",
+  "test_command",
+  "comment",
 ]);
 
 /** Nodes of words and expressions: they run nothing themselves, but may hold substitutions that do. */
 const EXPRESSIONS: ReadonlySet<string> = new Set([
-  "word", "string", "raw_string", "ansi_c_string", "translated_string", "number", "concatenation", "simple_expansion",
-  "expansion", "arithmetic_expansion", "brace_expression", "array", "subscript", "binary_expression", "unary_expression",
-  "ternary_expression", "postfix_expression", "parenthesized_expression", "variable_name", "special_variable_name",
-  "test_operator", "string_content", "regex", "extglob_pattern", "heredoc_content", "heredoc_body", "heredoc_start",
-  "heredoc_end", "file_descriptor", "command_name",
+  "word",
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "number",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+  "arithmetic_expansion",
+  "brace_expression",
+  "array",
+  "subscript",
+  "binary_expression",
+  "unary_expression",
+  "ternary_expression",
+  "postfix_expression",
+  "parenthesized_expression",
+  "variable_name",
+  "special_variable_name",
+  "test_operator",
+  "string_content",
+  "regex",
+  "extglob_pattern",
+  "heredoc_content",
+  "heredoc_body",
+  "heredoc_start",
+  "heredoc_end",
+  "file_descriptor",
+  "command_name",
 ]);
 
 const REDIRECTS: ReadonlySet<string> = new Set(["file_redirect", "herestring_redirect", "heredoc_redirect"]);
@@ -43,7 +79,26 @@ const REDIRECTS: ReadonlySet<string> = new Set(["file_redirect", "herestring_red
  * command named `if`, where bash runs `rm x`).
  */
 const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  "!", "case", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "until", "while", "{", "}", "[[", "]]",
+  "!",
+  "case",
+  "do",
+  "done",
+  "elif",
+  "else",
+  "esac",
+  "fi",
+  "for",
+  "function",
+  "if",
+  "in",
+  "select",
+  "then",
+  "until",
+  "while",
+  "{",
+  "}",
+  "[[",
+  "]]",
 ]);
 
 /** The simple commands of a command line, found everywhere bash would run one. */
@@ -51,7 +106,9 @@ export function analyseShellCommand(source: string, parser: ShellSyntaxParser): 
   const walker = new CommandWalker(parser);
   walker.script(source, [], 0);
   const [problem] = walker.problems;
-  return problem === undefined ? { parsed: true, commands: walker.commands } : { parsed: false, reason: problem, commands: walker.commands };
+  return problem === undefined
+    ? { parsed: true, commands: walker.commands }
+    : { parsed: false, reason: problem, commands: walker.commands };
 }
 
 interface WalkContext {
@@ -146,7 +203,8 @@ class CommandWalker {
     const text = node.text;
     const escapedInBackticks = context.inBackticks && /\\[`$]/.test(text);
     const strayBacktick = node.type !== "raw_string" && /(?<!\\)`/.test(text);
-    if (escapedInBackticks || strayBacktick) this.problems.push(`it nests command substitutions in a way Sylk does not judge (${snippet(node)})`);
+    if (escapedInBackticks || strayBacktick)
+      this.problems.push(`it nests command substitutions in a way Sylk does not judge (${snippet(node)})`);
   }
 
   private simpleCommand(node: Node, context: WalkContext, extraWords: ShellWord[], text: string): void {
@@ -175,7 +233,8 @@ class CommandWalker {
       }
     }
     const name = words[0]?.text;
-    if (name !== undefined && RESERVED_WORDS.has(name)) this.problems.push(`the shell parser read \`${name}\` as a command, where bash reads a keyword`);
+    if (name !== undefined && RESERVED_WORDS.has(name))
+      this.problems.push(`the shell parser read \`${name}\` as a command, where bash reads a keyword`);
     this.push({ text, assignments, words: [...words, ...extraWords], redirections }, context);
   }
 
@@ -308,7 +367,16 @@ class CommandWalker {
       .filter((child): child is Node => child !== null && child.type !== "do_group" && child.type !== ";")
       .map((child) => child.text)
       .join(" ");
-    if (variable) this.push({ text: header, assignments: [{ text: variable.text, value: undefined, splits: false }], words: [], redirections: context.redirections }, context);
+    if (variable)
+      this.push(
+        {
+          text: header,
+          assignments: [{ text: variable.text, value: undefined, splits: false }],
+          words: [],
+          redirections: context.redirections,
+        },
+        context,
+      );
     for (const child of node.namedChildren) if (child && child.id !== variable?.id) this.walk(child, context);
   }
 

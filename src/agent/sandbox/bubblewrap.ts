@@ -50,14 +50,21 @@ export function bubblewrapArguments(shell: string, command: string, scope: Sandb
  * distributions do). One run of `true` inside the same kind of sandbox tells.
  */
 export function probeBubblewrap(env: NodeJS.ProcessEnv): ProbeResult {
-  const result = spawnSync("bwrap", ["--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--", "true"], {
-    env,
-    encoding: "utf8",
-    timeout: 5_000,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const result = spawnSync(
+    "bwrap",
+    ["--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--", "true"],
+    {
+      env,
+      encoding: "utf8",
+      timeout: 5_000,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   if ((result.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
-    return { ok: false, reason: "bubblewrap is not installed (install the bubblewrap package: apt-get install bubblewrap, dnf install bubblewrap)" };
+    return {
+      ok: false,
+      reason: "bubblewrap is not installed (install the bubblewrap package: apt-get install bubblewrap, dnf install bubblewrap)",
+    };
   }
   if (result.error) return { ok: false, reason: `bubblewrap could not be started: ${result.error.message}` };
   if (result.status !== 0) {

@@ -111,7 +111,12 @@ function networkText(status: Extract<SandboxStatus, { state: "on" }>): string {
 export function unsandboxed(status: Exclude<SandboxStatus, { state: "on" }>): CommandSandbox {
   return {
     status,
-    prepare: (shell, command, env) => ({ plan: { file: shell, args: ["-c", command], env }, release: () => undefined, nestedRepositories: [], notes: [] }),
+    prepare: (shell, command, env) => ({
+      plan: { file: shell, args: ["-c", command], env },
+      release: () => undefined,
+      nestedRepositories: [],
+      notes: [],
+    }),
     isPlaceholder: () => false,
   };
 }

@@ -108,7 +108,12 @@ function logicalLines(text: string): string[] {
 
 function parseSectionHeader(line: string): { section: string; subsection: string | undefined; length: number } | undefined {
   const quoted = /^\[\s*([A-Za-z0-9.-]+)\s+"((?:[^"\\]|\\.)*)"\s*\]/.exec(line);
-  if (quoted) return { section: (quoted[1] as string).toLowerCase(), subsection: (quoted[2] as string).replace(/\\(.)/g, "$1"), length: quoted[0].length };
+  if (quoted)
+    return {
+      section: (quoted[1] as string).toLowerCase(),
+      subsection: (quoted[2] as string).replace(/\\(.)/g, "$1"),
+      length: quoted[0].length,
+    };
   const plain = /^\[\s*([A-Za-z0-9-]+)(?:\.([^\]\s]+))?\s*\]/.exec(line);
   if (!plain) return undefined;
   // The deprecated `[section.subsection]` form: the subsection is compared lower-cased by git.

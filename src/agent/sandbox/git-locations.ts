@@ -49,7 +49,9 @@ export function gitLocations(worktree: string, env: NodeJS.ProcessEnv, userConfi
     if (text === undefined) return;
     const references = gitConfigReferences(text);
     hooksPaths.push(...references.hooksPaths.map((path) => resolve(worktree, expandHome(path, env))));
-    programs.push(...references.programs.filter((program) => program.includes("/")).map((program) => resolve(worktree, expandHome(program, env))));
+    programs.push(
+      ...references.programs.filter((program) => program.includes("/")).map((program) => resolve(worktree, expandHome(program, env))),
+    );
     for (const include of references.includes) visit(resolve(dirname(file), expandHome(include, env)), depth + 1);
   };
   for (const file of [...userConfigFiles, ...repositoryConfigs]) visit(file, 0);

@@ -4,7 +4,14 @@ import type { SandboxConfig, SylkConfig } from "../../config/schema.js";
 import { sylkHome } from "../../project/project-paths.js";
 import { opensNetwork } from "../permissions/permission-policy.js";
 import { bubblewrapArguments, probeBubblewrap, type ProbeResult } from "./bubblewrap.js";
-import { unsandboxed, type CommandSandbox, type PreparedCommand, type SandboxKind, type SandboxScope, type SpawnPlan } from "./command-sandbox.js";
+import {
+  unsandboxed,
+  type CommandSandbox,
+  type PreparedCommand,
+  type SandboxKind,
+  type SandboxScope,
+  type SpawnPlan,
+} from "./command-sandbox.js";
 import { emptyFileIn } from "./empty-file.js";
 import { Placeholders } from "./placeholders.js";
 import { readDenial } from "./read-denial.js";
@@ -64,7 +71,11 @@ export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox 
         const scope = scopeOf(requested);
         const protection = writeProtection(scope, places);
         const { held, existing } = placeholders.acquire(protection.absent);
-        const mounts = { readOnly: [...protection.readOnly, ...existing, ...held], hidden: readDenial(scope, places, denyRead).hidden, emptyFile: emptyFileIn(places.sylkHome) };
+        const mounts = {
+          readOnly: [...protection.readOnly, ...existing, ...held],
+          hidden: readDenial(scope, places, denyRead).hidden,
+          emptyFile: emptyFileIn(places.sylkHome),
+        };
         const plan = { file: "bwrap", args: bubblewrapArguments(shell, command, scope, mounts), env: { ...env, TMPDIR: "/tmp" } };
         return prepared(plan, protection, () => placeholders.release(held));
       },
@@ -87,7 +98,10 @@ export function openCommandSandbox(options: OpenSandboxOptions): CommandSandbox 
       },
     };
   }
-  return unsandboxed({ state: "unavailable", reason: `Sylk has no sandbox for ${platform} (it uses bubblewrap on Linux and sandbox-exec on macOS)` });
+  return unsandboxed({
+    state: "unavailable",
+    reason: `Sylk has no sandbox for ${platform} (it uses bubblewrap on Linux and sandbox-exec on macOS)`,
+  });
 }
 
 /** The sandbox this machine offers for commands in `root`, as the configuration asks for it. */

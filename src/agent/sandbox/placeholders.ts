@@ -5,7 +5,8 @@ import type { AbsentPath } from "./write-protection.js";
 
 /** What a placeholder file says, should one ever be left behind: in the file's own comment syntax. */
 function placeholderText(path: string): string {
-  const note = "Sylk holds this place while a sandboxed command runs, so that the command cannot create it; Sylk removes it when the command ends.";
+  const note =
+    "Sylk holds this place while a sandboxed command runs, so that the command cannot create it; Sylk removes it when the command ends.";
   return basename(path) === ".sylkrc" ? `// ${note}\n{}\n` : `# ${note}\n`;
 }
 
@@ -96,7 +97,9 @@ export class Placeholders {
     const stats = lstatOrUndefined(path);
     if (!stats || stats.dev !== entry.device || stats.ino !== entry.inode) return false;
     try {
-      return entry.kind === "directory" ? stats.isDirectory() && readdirSync(path).length === 0 : stats.isFile() && readFileSync(path, "utf8") === placeholderText(path);
+      return entry.kind === "directory"
+        ? stats.isDirectory() && readdirSync(path).length === 0
+        : stats.isFile() && readFileSync(path, "utf8") === placeholderText(path);
     } catch {
       return false;
     }

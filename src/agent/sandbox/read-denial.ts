@@ -74,7 +74,9 @@ export interface ReadDenial {
  */
 export function readDenial(scope: SandboxScope, places: UserPlaces, denyRead: readonly string[]): ReadDenial {
   const { env } = places;
-  const fromVariables = CREDENTIAL_VARIABLES.flatMap((name) => (env[name] ?? "").split(name === "KUBECONFIG" ? ":" : "\n")).filter((path) => path.startsWith("/"));
+  const fromVariables = CREDENTIAL_VARIABLES.flatMap((name) => (env[name] ?? "").split(name === "KUBECONFIG" ? ":" : "\n")).filter((path) =>
+    path.startsWith("/"),
+  );
   const candidates = [places.sylkHome, ...CREDENTIAL_PATHS, ...fromVariables, ...denyRead].map((path) => expandHome(path, env));
   const hidden = new Map<string, HiddenPath>();
   const kept: ReadDenial["kept"] = [];

@@ -111,6 +111,7 @@ function describeChange(name: string, before: string, after: string, part: "entr
 /** The sentences a command's result gets when protected paths changed. */
 export function integrityNote(report: IntegrityReport): string {
   const what = `This command ${report.changes.join(", ")}.`;
-  const why = " These decide what git and Sylk run later, outside the sandbox: tell the user, who should check them before running git or Sylk here.";
+  const why =
+    " These decide what git and Sylk run later, outside the sandbox: tell the user, who should check them before running git or Sylk here.";
   return `${what}${why}${report.gitRefused ? " Sylk will run no git of its own in this project for the rest of the session." : ""}`;
 }

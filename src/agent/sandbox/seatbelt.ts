@@ -40,7 +40,9 @@ export function seatbeltProfile(scope: SandboxScope, temporaryDirectories: reado
     `(deny file-write* ${[...readOnly, ...(pattern ? [`(regex #"${pattern}")`] : [])].join(" ")})`,
   ];
   if (protection.hidden.length > 0) {
-    const hidden = protection.hidden.map(({ path, kind }) => (kind === "directory" ? `(subpath ${quote(path)})` : `(literal ${quote(path)})`));
+    const hidden = protection.hidden.map(({ path, kind }) =>
+      kind === "directory" ? `(subpath ${quote(path)})` : `(literal ${quote(path)})`,
+    );
     lines.push(`(deny file-read* ${hidden.join(" ")})`);
   }
   if (!scope.network) lines.push("(deny network*)");
@@ -57,7 +59,8 @@ export function seatbeltProfile(scope: SandboxScope, temporaryDirectories: reado
 function guardedNamesPattern(root: string): string | undefined {
   if (/["\\^]/.test(root)) return undefined;
   const literal = (text: string) => text.replace(/[.$*+?(){}|[\]]/g, "[$&]");
-  const anyCase = (name: string) => [...name].map((character) => (character === "." ? "[.]" : `[${character.toLowerCase()}${character.toUpperCase()}]`)).join("");
+  const anyCase = (name: string) =>
+    [...name].map((character) => (character === "." ? "[.]" : `[${character.toLowerCase()}${character.toUpperCase()}]`)).join("");
   return `^${literal(root)}/(.*/)?(${GUARDED_NAMES.map(anyCase).join("|")})(/.*)?$`;
 }
 

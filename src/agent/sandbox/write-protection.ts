@@ -44,9 +44,20 @@ const PROJECT_SETTINGS: readonly AbsentPath[] = [
  * rooted at the home directory, or `~` made writable).
  */
 const USER_FILES: readonly AbsentPath[] = [
-  ...[".sylkrc", ".gitconfig", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"].map(
-    (path) => ({ path: `~/${path}`, kind: "file" as const }),
-  ),
+  ...[
+    ".sylkrc",
+    ".gitconfig",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".zlogout",
+  ].map((path) => ({ path: `~/${path}`, kind: "file" as const })),
   { path: "~/.config/git", kind: "directory" },
 ];
 
@@ -93,7 +104,9 @@ export function writeProtection(scope: SandboxScope, places: UserPlaces, maxDire
     absent: [...absent.values()].filter((entry) => !coveredByAnother(entry.path)),
     nestedRepositories: nested.paths.filter((path) => basename(path) === ".git"),
     notes: nested.incomplete
-      ? [`${shownPath(scope.root, places.env)} has more than ${maxDirectories} directories: repositories and Sylk settings nested deeper than those were not protected.`]
+      ? [
+          `${shownPath(scope.root, places.env)} has more than ${maxDirectories} directories: repositories and Sylk settings nested deeper than those were not protected.`,
+        ]
       : [],
   };
 }

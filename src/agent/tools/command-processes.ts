@@ -68,7 +68,8 @@ export class CommandProcesses {
 
   /** Waits up to the grace period for every command to be over. */
   private async allGone(): Promise<boolean> {
-    for (let waited = 0; waited < GRACE_MS && this.groups.size > 0; waited += POLL_MS) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    for (let waited = 0; waited < GRACE_MS && this.groups.size > 0; waited += POLL_MS)
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     return this.groups.size === 0;
   }
 

@@ -41,7 +41,10 @@ export function createConsultTool(target: ConsultableAgent, deps: ConsultDeps): 
         .max(CONSULT_MAX_TOKENS)
         .default(CONSULT_DEFAULT_TOKENS)
         .describe(`Most tokens of the answer to bring back (${CONSULT_MIN_TOKENS}–${CONSULT_MAX_TOKENS}).`),
-      priority: z.enum(CONSULT_PRIORITIES).default("normal").describe("How urgent: low, normal, high or critical (blocking your work). Orders the waiting consultations; none is interrupted."),
+      priority: z
+        .enum(CONSULT_PRIORITIES)
+        .default("normal")
+        .describe("How urgent: low, normal, high or critical (blocking your work). Orders the waiting consultations; none is interrupted."),
       context: z.string().max(1_000).optional().describe("What you are doing, so the answer can aim at it (at most 1000 characters)."),
     }),
     // The knowledge agents only read; asking one changes nothing.

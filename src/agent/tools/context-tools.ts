@@ -30,7 +30,10 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
   const budget = (requested: number) => Math.max(100, Math.min(requested, deps.availableTokens()));
   const finish = (result: RetrievalResult) => {
     deps.onRetrieved?.(result.entries);
-    return { output: renderRetrieval(result), display: `${result.entries.length} entries, ${integer.format(result.totalTokens)} tokens${result.truncated ? " (truncated)" : ""}` };
+    return {
+      output: renderRetrieval(result),
+      display: `${result.entries.length} entries, ${integer.format(result.totalTokens)} tokens${result.truncated ? " (truncated)" : ""}`,
+    };
   };
 
   const retrieveContext = defineTool({
@@ -78,7 +81,11 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
         input.query,
         {
           ...(input.content_type ? { contentTypes: [input.content_type] } : {}),
-          ...(input.session_id ? (deps.sessionTree ? { sessionIds: deps.sessionTree(input.session_id) } : { sessionId: input.session_id }) : {}),
+          ...(input.session_id
+            ? deps.sessionTree
+              ? { sessionIds: deps.sessionTree(input.session_id) }
+              : { sessionId: input.session_id }
+            : {}),
           ...(input.agent_type ? { agentTypes: [input.agent_type] } : {}),
         },
         input.max_results,
@@ -90,7 +97,11 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
       deps.onRetrieved?.(outcome.hits.map((hit) => hit.entry));
       const header = `source: search · ${outcome.hits.length} results${outcome.degraded.length ? ` · degraded: ${outcome.degraded.join("; ")}` : ""}`;
       return {
-        output: [header, ...lines, outcome.hits.length ? "Use get_turn_range or retrieve_context for full content." : "Nothing matched."].join("\n"),
+        output: [
+          header,
+          ...lines,
+          outcome.hits.length ? "Use get_turn_range or retrieve_context for full content." : "Nothing matched.",
+        ].join("\n"),
         display: `${outcome.hits.length} history results`,
       };
     },

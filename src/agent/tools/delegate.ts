@@ -43,6 +43,9 @@ export function createDelegateTool<Name extends string>(deps: DelegateDeps<Name>
     stopsOnAbort: true,
     targets: () => ({}),
     execute: (input, context) =>
-      deps.delegate({ agent: input.agent, task: input.task, maxTokens: input.max_tokens, ...(input.context ? { context: input.context } : {}) }, context),
+      deps.delegate(
+        { agent: input.agent, task: input.task, maxTokens: input.max_tokens, ...(input.context ? { context: input.context } : {}) },
+        context,
+      ),
   });
 }

@@ -64,7 +64,10 @@ function planEdit(input: z.infer<typeof schema>, target: WritePath): PlannedEdit
   const shown = target.relative ?? target.real;
   const buffer = readProjectFile(target.real, input.path);
   if (buffer === undefined) {
-    throw new ToolError(`File not found: ${input.path}. Check the path with list_files, or use write_file to create a new file.`, "missing_file");
+    throw new ToolError(
+      `File not found: ${input.path}. Check the path with list_files, or use write_file to create a new file.`,
+      "missing_file",
+    );
   }
   if (looksBinary(buffer)) throw new ToolError(`${input.path} is a binary file; edit_file only edits text.`);
   const original = buffer.toString("utf8");

@@ -28,7 +28,11 @@ interface Match {
  * .sylkignore, secret files left out, symbolic links not followed. Files too
  * large to index are still found by name.
  */
-async function matchingFiles(context: ToolContext, pattern: string, requested: string | undefined): Promise<{ matches: Match[]; shown: string }> {
+async function matchingFiles(
+  context: ToolContext,
+  pattern: string,
+  requested: string | undefined,
+): Promise<{ matches: Match[]; shown: string }> {
   const resolved = resolveProjectPath(context.root, requested ?? ".", context.extraDirectories);
   if (!statSync(resolved.absolute, { throwIfNoEntry: false })?.isDirectory()) {
     throw new ToolError(`Directory not found: ${requested}. Call glob without a path to search the whole project.`);
@@ -61,12 +65,17 @@ export const globTool = defineTool({
   async execute(input, context) {
     const { matches, shown } = await matchingFiles(context, input.pattern, input.path);
     if (matches.length === 0) {
-      const hint = input.pattern.includes("/") ? "" : ` A pattern without "/" matches only files directly in the directory; use "**/${input.pattern}" for any depth.`;
+      const hint = input.pattern.includes("/")
+        ? ""
+        : ` A pattern without "/" matches only files directly in the directory; use "**/${input.pattern}" for any depth.`;
       return { output: `No files match "${input.pattern}" in ${shown}.${hint}`, display: `No files match ${input.pattern}` };
     }
     const listed = matches.slice(0, MAX_GLOB_RESULTS).map((match) => match.shown);
     const leftOut = matches.length - listed.length;
-    const note = leftOut > 0 ? `\n\n[${leftOut} more file${leftOut === 1 ? "" : "s"} match, not shown: narrow the pattern or the path to see them.]` : "";
+    const note =
+      leftOut > 0
+        ? `\n\n[${leftOut} more file${leftOut === 1 ? "" : "s"} match, not shown: narrow the pattern or the path to see them.]`
+        : "";
     return {
       output: listed.join("\n") + note,
       display: `Found ${matches.length} file${matches.length === 1 ? "" : "s"} matching ${input.pattern} in ${shown}`,

@@ -71,7 +71,8 @@ export async function grepFiles(context: ToolContext, request: GrepFilesRequest,
   if (stats.isFile()) {
     return [{ shown: resolved.relative ?? resolved.absolute, absolute: resolved.real, within: basename(resolved.absolute) }];
   }
-  if (!stats.isDirectory()) throw new ToolError(`${request.path} is ${fileKind(stats)}, not a file or directory; grep reads only regular files.`);
+  if (!stats.isDirectory())
+    throw new ToolError(`${request.path} is ${fileKind(stats)}, not a file or directory; grep reads only regular files.`);
   const inRoot = resolved.relative !== undefined;
   const scanRoot = inRoot ? context.root : resolved.absolute;
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
@@ -81,7 +82,9 @@ export async function grepFiles(context: ToolContext, request: GrepFilesRequest,
   if (!listed || context.signal.aborted) return undefined;
   const globMatches = request.glob ? picomatch(request.glob, { dot: true, basename: !request.glob.includes("/") }) : undefined;
   const narrowed = indexed?.mayHold(literalRunsPerAlternative(request.pattern) ?? [[]], request.ignoreCase);
-  const files = listed.filter((path) => path.startsWith(prefix) && (!narrowed || narrowed.has(path)) && (!globMatches || globMatches(path.slice(prefix.length))));
+  const files = listed.filter(
+    (path) => path.startsWith(prefix) && (!narrowed || narrowed.has(path)) && (!globMatches || globMatches(path.slice(prefix.length))),
+  );
   return outsideHiddenDirectories(
     files.map((path) => ({ path })),
     scanRoot,

@@ -109,7 +109,12 @@ export class UnmaskedFiles {
  * right. Files that are not regular files, cannot be read, or look binary
  * have none.
  */
-export function matchingLines(path: string, regex: RegExp, unmasked: UnmaskedFiles = new UnmaskedFiles(), prefilter?: Prefilter): Array<[number, string]> {
+export function matchingLines(
+  path: string,
+  regex: RegExp,
+  unmasked: UnmaskedFiles = new UnmaskedFiles(),
+  prefilter?: Prefilter,
+): Array<[number, string]> {
   const read = readText(path, prefilter);
   if (read === undefined) return [];
   let text = read.text;
@@ -132,7 +137,12 @@ export function matchingLines(path: string, regex: RegExp, unmasked: UnmaskedFil
  * until `maxResults` lines are listed. Returns whether more matches exist
  * beyond them (found in the file where the limit was reached, or later).
  */
-export function searchFiles(search: GrepSearch, onFile: OnFile, onHits: (hits: FileHits) => void, unmasked?: UnmaskedFiles): { more: boolean } {
+export function searchFiles(
+  search: GrepSearch,
+  onFile: OnFile,
+  onHits: (hits: FileHits) => void,
+  unmasked?: UnmaskedFiles,
+): { more: boolean } {
   const regex = new RegExp(search.pattern, search.flags);
   const prefilter = Prefilter.of(search.pattern, search.flags);
   const first = search.firstFile ?? 0;

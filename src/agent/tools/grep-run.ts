@@ -105,7 +105,12 @@ export function runSearch(
       Atomics.store(lane.progress, 0, -1);
       [lane.watched, lane.since] = [-1, performance.now()];
       const files = search.files.slice(block.start, block.end);
-      const request: GrepWorkerRequest = { id, kind: "search", search: { ...search, files, firstFile: block.start }, progress: lane.progress };
+      const request: GrepWorkerRequest = {
+        id,
+        kind: "search",
+        search: { ...search, files, firstFile: block.start },
+        progress: lane.progress,
+      };
       lane.worker.postMessage(request);
     }
 
@@ -119,7 +124,8 @@ export function runSearch(
         [block.done, block.more] = [true, message.more];
         answer ??= inOrder(blocks, search.maxResults);
         dispatch(lane);
-        if (lanes.every((each) => !each.block)) settle(answer ?? { hits: blocks.flatMap((each) => each.hits), end: { kind: "done", more: false } });
+        if (lanes.every((each) => !each.block))
+          settle(answer ?? { hits: blocks.flatMap((each) => each.hits), end: { kind: "done", more: false } });
       } else if (message.kind === "error") fail(new Error(message.message));
     }
 
@@ -140,7 +146,11 @@ export function runSearch(
         if (lanes.every((each) => !each.block)) settle(answer);
         return;
       }
-      const searched = Math.min(file, ...lanes.filter((other) => other.block).map((other) => Math.max(other.block?.start ?? 0, Atomics.load(other.progress, 0))), blocks[next]?.start ?? Infinity);
+      const searched = Math.min(
+        file,
+        ...lanes.filter((other) => other.block).map((other) => Math.max(other.block?.start ?? 0, Atomics.load(other.progress, 0))),
+        blocks[next]?.start ?? Infinity,
+      );
       for (const other of lanes) if (other.block) stop(other);
       const hits = blocks.flatMap((block) => block.hits).filter((hits) => hits.file < searched);
       settle({ hits: capped(hits, search.maxResults), end: { kind: "slow", file } }, true);

@@ -30,7 +30,10 @@ export class WalkedTrees {
     }
     for (const directory of scan.changed) {
       tree.states.set(directory.path, directory.state);
-      tree.files.set(directory.path, directory.files.map((file) => file.path));
+      tree.files.set(
+        directory.path,
+        directory.files.map((file) => file.path),
+      );
     }
     for (const { path, state } of scan.restated) tree.states.set(path, state);
     this.trees.set(key, tree);

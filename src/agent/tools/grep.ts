@@ -9,7 +9,7 @@ import { errorMessage } from "../../errors.js";
 const schema = z.strictObject({
   pattern: z.string().min(1).describe("JavaScript regular expression, matched against each line."),
   path: z.string().optional().describe("Directory or file to search, relative to the project root; the whole project when omitted."),
-  glob: z.string().min(1).optional().describe("Only search files matching this glob, e.g. \"*.ts\" or \"src/**/*.py\"."),
+  glob: z.string().min(1).optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.py".'),
   ignore_case: z.boolean().default(false).describe("Match case-insensitively."),
   max_results: z.number().int().min(1).max(2000).default(200).describe("Stop after this many matching lines."),
 });
@@ -58,7 +58,10 @@ export function createGrepTool(deps: GrepToolDeps = {}) {
       const request = { path: input.path, glob: input.glob, pattern: input.pattern, ignoreCase: input.ignore_case };
       const files = await grepFiles(context, request, { thread, config, ...(index ? { index } : {}) });
       if (!files) throw new ToolError("grep was cancelled.");
-      const outcome = await thread.search({ pattern: input.pattern, flags, files: files.map((file) => file.absolute), maxResults: input.max_results }, context.signal);
+      const outcome = await thread.search(
+        { pattern: input.pattern, flags, files: files.map((file) => file.absolute), maxResults: input.max_results },
+        context.signal,
+      );
       if (outcome.end.kind === "cancelled") throw new ToolError("grep was cancelled.");
       return answer(input, files, outcome, thread.fileBudgetMs);
     },
@@ -90,7 +93,9 @@ function answer(input: GrepInput, files: readonly Candidate[], outcome: GrepOutc
       display: `No matches for ${input.pattern}`,
     };
   }
-  const note = more ? `\n\n[Stopped at ${input.max_results} matches; there are more. Narrow the pattern, path or glob, or raise max_results.]` : "";
+  const note = more
+    ? `\n\n[Stopped at ${input.max_results} matches; there are more. Narrow the pattern, path or glob, or raise max_results.]`
+    : "";
   const count = `${results.length}${more ? "+" : ""} match${results.length === 1 && !more ? "" : "es"}`;
   return {
     output: results.join("\n") + note,

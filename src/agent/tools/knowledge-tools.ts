@@ -32,13 +32,18 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
       key: z.string().min(1).max(120).describe("A short name for it (what a search shows first)."),
       content: z.string().min(1).max(4_000).describe("What to remember, complete on its own."),
       category: z.string().min(1).max(60).optional().describe("A topic to group it under (build, style, deploy, …)."),
-      scope: z.enum(["project", "user"]).default("project").describe("project: this repository only (default); user: every project of this user (their own habits and preferences)."),
+      scope: z
+        .enum(["project", "user"])
+        .default("project")
+        .describe("project: this repository only (default); user: every project of this user (their own habits and preferences)."),
     }),
     kind: "remember",
     targets: (input) => ({ memory: { scope: input.scope, what: `${input.kind} "${input.key}": ${input.content}` } }),
     async execute(input) {
       if (!deps.limits.reserve("knowledge")) {
-        throw new ToolError(`This session has saved ${deps.limits.cap("knowledge")} knowledge items, its limit (knowledge.maxKnowledgePerSession). Save only what matters most, in a later session.`);
+        throw new ToolError(
+          `This session has saved ${deps.limits.cap("knowledge")} knowledge items, its limit (knowledge.maxKnowledgePerSession). Save only what matters most, in a later session.`,
+        );
       }
       try {
         const store = input.scope === "user" ? deps.userStore() : deps.store;
@@ -53,7 +58,10 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
           ...(input.scope === "user" ? { details: { scope: "user" } } : {}),
         });
         const where = input.scope === "user" ? " for every project" : "";
-        return { output: `Saved ${input.kind} "${item.key}"${where} (id ${item.id}).`, display: `saved ${input.kind}${where}: ${item.key}` };
+        return {
+          output: `Saved ${input.kind} "${item.key}"${where} (id ${item.id}).`,
+          display: `saved ${input.kind}${where}: ${item.key}`,
+        };
       } catch (error) {
         deps.limits.release("knowledge");
         throw new ToolError(`Not saved: ${errorMessage(error)}.`);
@@ -65,7 +73,10 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
     description: toolDescription(import.meta.url, "search-knowledge.txt"),
     schema: z.strictObject({
       query: z.string().min(1).describe("What to look for."),
-      layer: z.enum(KNOWLEDGE_LAYERS).optional().describe("Only this layer: user_knowledge, agent_learnings, skill_patterns or external_knowledge."),
+      layer: z
+        .enum(KNOWLEDGE_LAYERS)
+        .optional()
+        .describe("Only this layer: user_knowledge, agent_learnings, skill_patterns or external_knowledge."),
       limit: z.number().int().min(1).max(30).default(10).describe("Most items."),
     }),
     kind: "read",
@@ -73,7 +84,10 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
     async execute(input) {
       const hits = deps.search(input.query, { ...(input.layer ? { layers: [input.layer] } : {}), limit: input.limit });
       if (hits.length === 0) return { output: "source: knowledge · 0 results\nNothing saved matches.", display: "no knowledge found" };
-      const lines = hits.map(({ item }) => `- [${item.layer} · ${item.kind}${item.details.scope === "user" ? " · every project" : ""}] ${item.key}: ${item.content} (id ${item.id}${item.category ? ` · ${item.category}` : ""})`);
+      const lines = hits.map(
+        ({ item }) =>
+          `- [${item.layer} · ${item.kind}${item.details.scope === "user" ? " · every project" : ""}] ${item.key}: ${item.content} (id ${item.id}${item.category ? ` · ${item.category}` : ""})`,
+      );
       return { output: [`source: knowledge · ${hits.length} results`, ...lines].join("\n"), display: `${hits.length} knowledge items` };
     },
   });
@@ -84,7 +98,12 @@ export function createKnowledgeTools(deps: KnowledgeToolsDeps): ToolDefinition[]
     kind: "remember",
     targets: (input) => {
       const found = findItem(input.id);
-      return { memory: { scope: found?.scope ?? "project", what: found ? `${found.item.kind} "${found.item.key}": ${found.item.content}` : `item ${input.id}` } };
+      return {
+        memory: {
+          scope: found?.scope ?? "project",
+          what: found ? `${found.item.kind} "${found.item.key}": ${found.item.content}` : `item ${input.id}`,
+        },
+      };
     },
     // An id that is nowhere fails before the user is asked about it.
     preview(input) {

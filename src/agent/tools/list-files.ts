@@ -11,7 +11,7 @@ import { defineTool, toolDescription, ToolError, type ToolContext } from "./tool
 const MAX_ENTRIES = 1000;
 
 const schema = z.strictObject({
-  pattern: z.string().min(1).default("**/*").describe("Glob matched against paths relative to `path`, e.g. \"**/*.ts\"."),
+  pattern: z.string().min(1).default("**/*").describe('Glob matched against paths relative to `path`, e.g. "**/*.ts".'),
   path: z.string().optional().describe("Directory to list, relative to the project root; the root when omitted."),
 });
 
@@ -39,10 +39,21 @@ async function filesUnder(context: ToolContext, requested: string | undefined): 
     throw new ToolError(`Directory not found: ${requested}. Call list_files without a path to see the project's files.`);
   }
   if (!isDirectory) throw new ToolError(`${requested} is a file, not a directory. Use read_file to read it.`);
-  const config = { ...defaultConfig().index, excludePaths: [".git", "node_modules"], excludePatterns: [], maxFileSize: Number.MAX_SAFE_INTEGER };
+  const config = {
+    ...defaultConfig().index,
+    excludePaths: [".git", "node_modules"],
+    excludePatterns: [],
+    maxFileSize: Number.MAX_SAFE_INTEGER,
+  };
   const inRoot = resolved.relative !== undefined;
   const scanRoot = inRoot ? context.root : resolved.absolute;
-  const scanned = { files: outsideHiddenDirectories((await scanProject(scanRoot, config, { signal: context.signal })).files, scanRoot, context.hiddenDirectories) };
+  const scanned = {
+    files: outsideHiddenDirectories(
+      (await scanProject(scanRoot, config, { signal: context.signal })).files,
+      scanRoot,
+      context.hiddenDirectories,
+    ),
+  };
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
   const paths: string[] = [];
   const withinDirectory: string[] = [];
@@ -70,7 +81,9 @@ export const listFilesTool = defineTool({
     const matches = picomatch(input.pattern, { dot: true });
     const found = directory.paths.filter((_, index) => matches(directory.withinDirectory[index] as string));
     if (found.length === 0) {
-      const hint = input.pattern.includes("/") ? "" : ` A pattern without "/" matches only files directly in the directory; use "**/${input.pattern}" for any depth.`;
+      const hint = input.pattern.includes("/")
+        ? ""
+        : ` A pattern without "/" matches only files directly in the directory; use "**/${input.pattern}" for any depth.`;
       return {
         output: `No files match "${input.pattern}" in ${directory.shown}.${hint}`,
         display: `No files match ${input.pattern}`,

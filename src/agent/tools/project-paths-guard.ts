@@ -27,7 +27,9 @@ export function resolveProjectPath(root: string, requested: string, extraDirecto
   if (!inside) {
     const throughLink = real !== absolute && allowedRoots.some((allowed) => isInside(absolute, allowed));
     const what = throughLink ? `${requested} leads through a symbolic link to ${real}, which` : requested;
-    throw new ToolError(`${what} is outside the project (${root}). Tools only reach files inside the project unless the user allows another directory.`);
+    throw new ToolError(
+      `${what} is outside the project (${root}). Tools only reach files inside the project unless the user allows another directory.`,
+    );
   }
   const relativePath = inside === allowedRoots[0] ? relative(inside, real).split(sep).join("/") : undefined;
   if (isSecretPath(relativePath ?? real)) {
@@ -40,7 +42,8 @@ function linksResolved(path: string, requested: string): string {
   try {
     return resolveLinks(path);
   } catch (error) {
-    if (error instanceof LinkLoopError) throw new ToolError(`${requested} leads through too many symbolic links (a loop?); use another path.`);
+    if (error instanceof LinkLoopError)
+      throw new ToolError(`${requested} leads through too many symbolic links (a loop?); use another path.`);
     throw error;
   }
 }
@@ -52,7 +55,10 @@ function linksResolved(path: string, requested: string): string {
  * at or above the home directory). Its databases and trust store are never
  * a tool's to read or write.
  */
-export function hiddenPathAmong(paths: readonly string[], context: { root: string; hiddenDirectories?: readonly string[] }): string | undefined {
+export function hiddenPathAmong(
+  paths: readonly string[],
+  context: { root: string; hiddenDirectories?: readonly string[] },
+): string | undefined {
   const hidden = (context.hiddenDirectories ?? []).map((directory) => linksResolved(resolve(directory), directory));
   if (hidden.length === 0) return undefined;
   return paths.find((path) => {
@@ -62,8 +68,14 @@ export function hiddenPathAmong(paths: readonly string[], context: { root: strin
 }
 
 /** The walk's files (relative to `scanRoot`) that do not lie in a hidden directory (see `hiddenPathAmong`). */
-export function outsideHiddenDirectories<T extends { path: string }>(files: readonly T[], scanRoot: string, hiddenDirectories: readonly string[] = []): T[] {
-  const hidden = hiddenDirectories.map((directory) => linksResolved(resolve(directory), directory)).filter((directory) => isInside(directory, scanRoot));
+export function outsideHiddenDirectories<T extends { path: string }>(
+  files: readonly T[],
+  scanRoot: string,
+  hiddenDirectories: readonly string[] = [],
+): T[] {
+  const hidden = hiddenDirectories
+    .map((directory) => linksResolved(resolve(directory), directory))
+    .filter((directory) => isInside(directory, scanRoot));
   if (hidden.length === 0) return [...files];
   // The walk never follows a link, so a file's path below the (real) root is its real path.
   return files.filter((file) => !hidden.some((directory) => isInside(resolve(scanRoot, file.path), directory)));

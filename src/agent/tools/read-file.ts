@@ -32,7 +32,9 @@ export const readFileTool = defineTool({
       throw new ToolError(`File not found: ${input.path}. Use list_files or search_codebase to find the right path.`, "missing_file");
     }
     if (looksBinary(buffer)) {
-      throw new ToolError(`${input.path} is a binary file; read_file only reads text. Use run_command with a suitable tool if you must inspect it.`);
+      throw new ToolError(
+        `${input.path} is a binary file; read_file only reads text. Use run_command with a suitable tool if you must inspect it.`,
+      );
     }
     const lines = splitLines(maskSecrets(buffer.toString("utf8")).text);
     const relatedFiles = resolved.relative === undefined ? [] : [resolved.relative];
@@ -45,7 +47,8 @@ export const readFileTool = defineTool({
     const last = first + window.length - 1;
     const body = window
       .map((line, index) => {
-        const text = line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}… [line cut at ${MAX_LINE_LENGTH} characters]` : line;
+        const text =
+          line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}… [line cut at ${MAX_LINE_LENGTH} characters]` : line;
         return `${String(first + index).padStart(6)}\t${text}`;
       })
       .join("\n");

@@ -20,7 +20,8 @@ export function readProjectFile(real: string, requested: string, options: { maxB
 /** The reader's refusals in words the model can act on; anything else unchanged. */
 function asToolError(error: unknown, requested: string): unknown {
   if (error instanceof NotRegularFileError) {
-    if (error.kind === "a directory") return new ToolError(`${requested} is a directory, not a file. Use list_files with path "${requested}" to see its files.`);
+    if (error.kind === "a directory")
+      return new ToolError(`${requested} is a directory, not a file. Use list_files with path "${requested}" to see its files.`);
     return new ToolError(
       `${requested} is ${error.kind}, not a regular file. Sylk reads only regular files: reading a pipe, socket or device can wait forever. Leave it alone or ask the user about it.`,
     );

@@ -19,7 +19,10 @@ export function createRecordInquiryTool(deps: RecordInquiryDeps): ToolDefinition
     targets: () => ({}),
     async execute(input) {
       const inquiry = deps.record(input);
-      return { output: `Recorded the question for the user (id ${inquiry.id.slice(0, 8)}). Go on with what you can do without the answer.`, display: `question for you: ${input.question}` };
+      return {
+        output: `Recorded the question for the user (id ${inquiry.id.slice(0, 8)}). Go on with what you can do without the answer.`,
+        display: `question for you: ${input.question}`,
+      };
     },
   });
 }

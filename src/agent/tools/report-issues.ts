@@ -15,12 +15,14 @@ const category = () =>
 
 const schema = z
   .strictObject({
-    checks_performed: notes().describe("What you checked: \"read the diff of src/cli/sessions.ts\", \"traced the error path\"."),
+    checks_performed: notes().describe('What you checked: "read the diff of src/cli/sessions.ts", "traced the error path".'),
     issues: z
       .array(
         z.strictObject({
           id: shortId().describe("A short id, kept for the same issue in a later review: i1, i2, ..."),
-          severity: z.enum(ISSUE_SEVERITIES).describe("critical (wrong or unsafe; must be fixed), major (should be fixed before this ships) or minor."),
+          severity: z
+            .enum(ISSUE_SEVERITIES)
+            .describe("critical (wrong or unsafe; must be fixed), major (should be fixed before this ships) or minor."),
           category: category().describe("security, correctness, performance, error-handling, maintainability, style, ..."),
           file: relativePath().describe("The file, relative to the project root."),
           line: z.number().int().positive().optional().describe("The line (1-based), when the issue has one."),
@@ -41,20 +43,40 @@ const schema = z
       .max(100)
       .default([])
       .describe("In a re-review: for each pending issue you were given, whether its fix was applied."),
-    validation_state: z.record(category(), z.boolean()).describe("Each category you checked: true when it passed, false when it has an issue."),
+    validation_state: z
+      .record(category(), z.boolean())
+      .describe("Each category you checked: true when it passed, false when it has an issue."),
   })
   .superRefine((review, context) => {
-    checkUnique(review.issues.map((issue) => issue.id), "issue id", (index) => ["issues", index, "id"], context);
-    checkUnique(review.fixes_applied.map((fix) => fix.issue_id), "fix for issue", (index) => ["fixes_applied", index, "issue_id"], context);
+    checkUnique(
+      review.issues.map((issue) => issue.id),
+      "issue id",
+      (index) => ["issues", index, "id"],
+      context,
+    );
+    checkUnique(
+      review.fixes_applied.map((fix) => fix.issue_id),
+      "fix for issue",
+      (index) => ["fixes_applied", index, "issue_id"],
+      context,
+    );
     const open = new Set(review.issues.map((issue) => issue.id));
     review.fixes_applied.forEach((fix, index) => {
       if (fix.applied && open.has(fix.issue_id)) {
-        context.addIssue({ code: "custom", message: `issue "${fix.issue_id}" is both reported open and marked fixed`, path: ["fixes_applied", index, "applied"] });
+        context.addIssue({
+          code: "custom",
+          message: `issue "${fix.issue_id}" is both reported open and marked fixed`,
+          path: ["fixes_applied", index, "applied"],
+        });
       }
     });
     review.issues.forEach((issue, index) => {
       if (review.validation_state[issue.category] === true) {
-        context.addIssue({ code: "custom", message: `validation_state marks "${issue.category}" as passed, but issue "${issue.id}" is in that category`, path: ["issues", index, "category"] });
+        context.addIssue({
+          code: "custom",
+          message: `validation_state marks "${issue.category}" as passed, but issue "${issue.id}" is in that category`,
+          path: ["issues", index, "category"],
+        });
       }
     });
   });
@@ -70,7 +92,9 @@ export function createReportIssuesTool(deps: StageSubmitDeps<SubmittedReview>): 
     targets: () => ({}),
     async execute(input) {
       await deps.submit(input);
-      const bySeverity = ISSUE_SEVERITIES.map((severity) => `${input.issues.filter((issue) => issue.severity === severity).length} ${severity}`).join(", ");
+      const bySeverity = ISSUE_SEVERITIES.map(
+        (severity) => `${input.issues.filter((issue) => issue.severity === severity).length} ${severity}`,
+      ).join(", ");
       const issues = input.issues.length > 0 ? `${count(input.issues.length, "issue")} (${bySeverity})` : "no issues";
       const fixes = input.fixes_applied.length > 0 ? ` and ${count(input.fixes_applied.length, "fix verdict")}` : "";
       return { output: `Review recorded: ${issues}${fixes}. End your turn now.`, display: `review: ${issues}` };

@@ -26,7 +26,7 @@ const schema = z
         z.strictObject({
           test_name: testName().describe("The test's name as the runner reports it."),
           status: z.enum(TEST_STATUSES).describe("pass, fail or skip."),
-          duration: z.string().trim().min(1).max(40).optional().describe("As the runner reports it: \"12ms\", \"1.3s\"."),
+          duration: z.string().trim().min(1).max(40).optional().describe('As the runner reports it: "12ms", "1.3s".'),
           error: note().optional().describe("For a failure: the error, as the runner reports it."),
         }),
       )
@@ -52,7 +52,11 @@ const schema = z
     const reported = new Set(report.test_results.map((result) => result.test_name));
     report.failing_tests.forEach((failure, index) => {
       if (reported.has(failure.test_name) && !failing.has(failure.test_name)) {
-        context.addIssue({ code: "custom", message: `"${failure.test_name}" is listed as failing, but its result is not "fail"`, path: ["failing_tests", index, "test_name"] });
+        context.addIssue({
+          code: "custom",
+          message: `"${failure.test_name}" is listed as failing, but its result is not "fail"`,
+          path: ["failing_tests", index, "test_name"],
+        });
       }
     });
   });
@@ -68,8 +72,13 @@ export function createReportTestResultsTool(deps: StageSubmitDeps<SubmittedTestR
     targets: () => ({}),
     async execute(input) {
       await deps.submit(input);
-      const statuses = TEST_STATUSES.map((status) => `${input.test_results.filter((result) => result.status === status).length} ${status}`).join(", ");
-      const failing = new Set([...input.failing_tests.map((failure) => failure.test_name), ...input.test_results.filter((result) => result.status === "fail").map((result) => result.test_name)]);
+      const statuses = TEST_STATUSES.map(
+        (status) => `${input.test_results.filter((result) => result.status === status).length} ${status}`,
+      ).join(", ");
+      const failing = new Set([
+        ...input.failing_tests.map((failure) => failure.test_name),
+        ...input.test_results.filter((result) => result.status === "fail").map((result) => result.test_name),
+      ]);
       const summary = `${count(input.test_results.length, "result")} (${statuses}), ${count(failing.size, "failing test")}, ${count(input.tests_created.length, "test")} created`;
       return { output: `Test results recorded: ${summary}. End your turn now.`, display: `tests: ${statuses}` };
     },

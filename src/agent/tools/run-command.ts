@@ -20,12 +20,20 @@ const SECRET_VARIABLE = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
 const schema = z.strictObject({
   command: z.string().trim().min(1).describe("The shell command to run in the project root."),
-  timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_TIMEOUT_MS).describe("Kill the command after this many milliseconds (at most 600000)."),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TIMEOUT_MS)
+    .default(DEFAULT_TIMEOUT_MS)
+    .describe("Kill the command after this many milliseconds (at most 600000)."),
   description: z.string().max(200).optional().describe("A short description of what the command does, shown to the user."),
   unsandboxed: z
     .boolean()
     .default(false)
-    .describe("Run outside the sandbox. Only after the command failed because of the sandbox; the user is asked every time, and a run that cannot ask refuses it."),
+    .describe(
+      "Run outside the sandbox. Only after the command failed because of the sandbox; the user is asked every time, and a run that cannot ask refuses it.",
+    ),
 });
 
 /** The environment without variables whose names say they hold secrets. */
@@ -89,7 +97,9 @@ function describeEnding(ending: Ending, timeoutMs: number): { footer: string; st
 export function commandExitCode(output: string): { exitCode: number | null; ending: string } | undefined {
   const footer = /\n(exit code: (\d+)|killed by signal \S+|timed out after \d+ ms|aborted)\b[^\n]*(?:\n[^\n]*)?$/.exec(output);
   if (!footer) return undefined;
-  return footer[2] !== undefined ? { exitCode: Number(footer[2]), ending: `exit ${footer[2]}` } : { exitCode: null, ending: (footer[1] as string).replace(/ after \d+ ms$/, "") };
+  return footer[2] !== undefined
+    ? { exitCode: Number(footer[2]), ending: `exit ${footer[2]}` }
+    : { exitCode: null, ending: (footer[1] as string).replace(/ after \d+ ms$/, "") };
 }
 
 const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
@@ -131,7 +141,11 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
   if (deps.processes.endingBy) throw new ToolError(`The command was not started: Sylk is ending (${deps.processes.endingBy}).`);
   const sandbox = input.unsandboxed ? OUTSIDE_THE_SANDBOX : deps.sandbox;
   const network = await deps.networkFor(input.command);
-  const prepared = sandbox.prepare(SHELL, input.command, commandEnvironment(), { root: context.root, writable: context.extraDirectories, network });
+  const prepared = sandbox.prepare(SHELL, input.command, commandEnvironment(), {
+    root: context.root,
+    writable: context.extraDirectories,
+    network,
+  });
   const watched = { nestedRepositories: prepared.nestedRepositories, isPlaceholder: (path: string) => deps.sandbox.isPlaceholder(path) };
   const before = deps.integrity.fingerprint(context.root, watched);
   let ran: { ending: Ending | Error; text: string; lines: number };

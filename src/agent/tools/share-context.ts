@@ -70,7 +70,14 @@ export function createShareContextTool(deps: ShareContextDeps): ToolDefinition {
       const problems = receipt?.problems ?? [];
       const shared = `Shared your answer (${input.answer.length} characters) with ${input.sources.length} source${input.sources.length === 1 ? "" : "s"}.`;
       return {
-        output: problems.length === 0 ? `${shared} The consultation is answered; stop here.` : [`${shared} These sources were not shared:`, ...problems.map((problem) => `- ${problem}`), "The consultation is answered; stop here."].join("\n"),
+        output:
+          problems.length === 0
+            ? `${shared} The consultation is answered; stop here.`
+            : [
+                `${shared} These sources were not shared:`,
+                ...problems.map((problem) => `- ${problem}`),
+                "The consultation is answered; stop here.",
+              ].join("\n"),
         display: `shared answer · ${input.sources.length} sources${problems.length > 0 ? ` · ${problems.length} not resolved` : ""}`,
       };
     },
@@ -126,12 +133,19 @@ export function resolveSources(sources: readonly ShareSource[], deps: ResolveSou
 function storedEntry(id: string, deps: ResolveSourcesDeps): ShareEntry {
   const entry = deps.getEntry(id);
   if (!entry) throw new Error(`no stored entry has the id ${id}`);
-  return { id: entry.id, content_type: entry.contentType, source: `entry ${entry.id}`, content: entry.content, token_count: entry.tokenCount };
+  return {
+    id: entry.id,
+    content_type: entry.contentType,
+    source: `entry ${entry.id}`,
+    content: entry.content,
+    token_count: entry.tokenCount,
+  };
 }
 
 function fileExcerpt(source: { path: string; start_line: number; end_line: number }, deps: ResolveSourcesDeps): ShareEntry {
   if (source.end_line < source.start_line) throw new Error(`end_line ${source.end_line} is before start_line ${source.start_line}`);
-  if (source.end_line - source.start_line + 1 > MAX_SOURCE_LINES) throw new Error(`the range spans more than ${MAX_SOURCE_LINES} lines; cite the lines that matter`);
+  if (source.end_line - source.start_line + 1 > MAX_SOURCE_LINES)
+    throw new Error(`the range spans more than ${MAX_SOURCE_LINES} lines; cite the lines that matter`);
   const resolved = resolveProjectPath(deps.root, source.path, deps.extraDirectories ?? []);
   const path = resolved.relative ?? resolved.absolute;
   let bytes: Buffer;
@@ -145,9 +159,16 @@ function fileExcerpt(source: { path: string; start_line: number; end_line: numbe
   }
   if (looksBinary(bytes)) throw new Error(`${source.path} is a binary file`);
   const lines = maskSecrets(bytes.toString("utf8")).text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-  if (source.start_line > lines.length) throw new Error(`${source.path} has ${lines.length} lines; line ${source.start_line} does not exist`);
+  if (source.start_line > lines.length)
+    throw new Error(`${source.path} has ${lines.length} lines; line ${source.start_line} does not exist`);
   const end = Math.min(source.end_line, lines.length);
   const content = lines.slice(source.start_line - 1, end).join("");
   const stored = deps.indexExcerpt({ path, start_line: source.start_line, end_line: end, content });
-  return { id: stored.id, content_type: "code_file", source: `${path}:${source.start_line}-${end}`, content, token_count: stored.tokenCount };
+  return {
+    id: stored.id,
+    content_type: "code_file",
+    source: `${path}:${source.start_line}-${end}`,
+    content,
+    token_count: stored.tokenCount,
+  };
 }

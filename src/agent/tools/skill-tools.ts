@@ -63,7 +63,10 @@ function createSkillTool(deps: SkillToolsDeps): ToolDefinition {
     name: "create_skill",
     description: toolDescription(import.meta.url, "create-skill.txt"),
     schema: z.strictObject({
-      name: z.string().regex(SKILL_NAME, "lower case letters, digits and dashes, starting with a letter, at most 40 characters").describe("The skill's name: lower case, digits and dashes (run-tests, lint-fix)."),
+      name: z
+        .string()
+        .regex(SKILL_NAME, "lower case letters, digits and dashes, starting with a letter, at most 40 characters")
+        .describe("The skill's name: lower case, digits and dashes (run-tests, lint-fix)."),
       kind: z.enum(SKILL_KINDS).describe("composite, script or template."),
       description: z.string().trim().min(1).max(500).describe("What the skill does and when to use it (what a search finds it by)."),
       definition: z
@@ -74,7 +77,12 @@ function createSkillTool(deps: SkillToolsDeps): ToolDefinition {
         ),
     }),
     kind: "remember",
-    targets: (input) => ({ memory: { scope: "project", what: `${input.kind} skill "${input.name}": ${input.description} Definition: ${JSON.stringify(input.definition)}` } }),
+    targets: (input) => ({
+      memory: {
+        scope: "project",
+        what: `${input.kind} skill "${input.name}": ${input.description} Definition: ${JSON.stringify(input.definition)}`,
+      },
+    }),
     async execute(input) {
       const parsed = parseSkillDefinition(input.kind, input.definition);
       if (!parsed.ok) throw new ToolError(`Not created: the ${input.kind} definition does not fit: ${parsed.error}.`, "malformed_input");
@@ -82,14 +90,18 @@ function createSkillTool(deps: SkillToolsDeps): ToolDefinition {
       checkDefinition(skill, deps.toolNames?.());
       const secrets = maskSecrets(stringsOf(skill.definition).join("\n")).findings;
       if (secrets.length > 0) {
-        throw new ToolError(`Not created: the definition holds a secret (${[...new Set(secrets)].join(", ")}), and secrets are never stored. Make it an argument ({{token}}) instead.`);
+        throw new ToolError(
+          `Not created: the definition holds a secret (${[...new Set(secrets)].join(", ")}), and secrets are never stored. Make it an argument ({{token}}) instead.`,
+        );
       }
       // Looking for a namesake and saving happen in one synchronous step, so two creations cannot both take a name.
       if (deps.store.byKey(LAYER, input.name)) {
         throw new ToolError(`Not created: a skill named "${input.name}" already exists. Choose another name, or run it with run_skill.`);
       }
       if (!deps.limits.reserve("skills")) {
-        throw new ToolError(`This session has created ${deps.limits.cap("skills")} skills, its limit (knowledge.maxSkillsPerSession). Create only the ones that matter most, in a later session.`);
+        throw new ToolError(
+          `This session has created ${deps.limits.cap("skills")} skills, its limit (knowledge.maxSkillsPerSession). Create only the ones that matter most, in a later session.`,
+        );
       }
       const args = placeholdersOf(skill.definition);
       try {
@@ -118,12 +130,15 @@ function listSkillsTool(deps: SkillToolsDeps): ToolDefinition {
   return defineTool({
     name: "list_skills",
     description: toolDescription(import.meta.url, "list-skills.txt"),
-    schema: z.strictObject({ query: z.string().trim().min(1).optional().describe("Words the skill's name or description should match; all skills when absent.") }),
+    schema: z.strictObject({
+      query: z.string().trim().min(1).optional().describe("Words the skill's name or description should match; all skills when absent."),
+    }),
     kind: "read",
     targets: () => ({}),
     async execute(input) {
       const skills = input.query === undefined ? deps.store.list({ layer: LAYER, limit: LISTED }) : findSkills(deps.store, input.query);
-      if (skills.length === 0) return { output: input.query === undefined ? "No skills yet." : "No skill matches.", display: "no skills found" };
+      if (skills.length === 0)
+        return { output: input.query === undefined ? "No skills yet." : "No skill matches.", display: "no skills found" };
       return { output: skills.map(describeSkill).join("\n"), display: `${skills.length} skills` };
     },
   });
@@ -172,7 +187,11 @@ async function runScript(
   const refused = validateScript(script);
   if (refused) throw new ToolError(`Skill "${name}" refused: ${refused}. Scripts are held to run_command's hard denials.`);
   const result = await deps.runTool(
-    { id: stepId(context, name, 1), name: "run_command", input: { command: scriptCommand(definition, script), description: `skill ${name}` } },
+    {
+      id: stepId(context, name, 1),
+      name: "run_command",
+      input: { command: scriptCommand(definition, script), description: `skill ${name}` },
+    },
     context,
   );
   return {
@@ -205,7 +224,12 @@ async function runComposite(
     last = result;
     if (result.isError) {
       return {
-        output: [`Skill "${name}" stopped at step ${index + 1} of ${calls.length} (${call.tool}), which failed:`, ...lines, "", result.output].join("\n"),
+        output: [
+          `Skill "${name}" stopped at step ${index + 1} of ${calls.length} (${call.tool}), which failed:`,
+          ...lines,
+          "",
+          result.output,
+        ].join("\n"),
         display: `skill ${name}: step ${index + 1} (${call.tool}) failed`,
         isError: true,
         ...(relatedFiles.size > 0 ? { relatedFiles: [...relatedFiles] } : {}),
@@ -213,7 +237,13 @@ async function runComposite(
     }
   }
   return {
-    output: [`Skill "${name}": ${calls.length} of ${calls.length} steps ran.`, ...lines, "", `Output of step ${calls.length} (${calls.at(-1)?.tool}):`, last?.output ?? ""].join("\n"),
+    output: [
+      `Skill "${name}": ${calls.length} of ${calls.length} steps ran.`,
+      ...lines,
+      "",
+      `Output of step ${calls.length} (${calls.at(-1)?.tool}):`,
+      last?.output ?? "",
+    ].join("\n"),
     display: `skill ${name}: ${calls.length} steps`,
     ...(relatedFiles.size > 0 ? { relatedFiles: [...relatedFiles] } : {}),
   };
@@ -227,13 +257,18 @@ function checkDefinition(skill: SkillDefinition, toolNames: readonly string[] | 
   }
   if (skill.kind === "composite" && toolNames) {
     const unknown = skill.definition.steps.map((step) => step.tool).filter((tool) => !toolNames.includes(tool));
-    if (unknown.length > 0) throw new ToolError(`Not created: no tool is named ${[...new Set(unknown)].join(", ")}. Available tools: ${toolNames.join(", ")}.`, "malformed_input");
+    if (unknown.length > 0)
+      throw new ToolError(
+        `Not created: no tool is named ${[...new Set(unknown)].join(", ")}. Available tools: ${toolNames.join(", ")}.`,
+        "malformed_input",
+      );
   }
 }
 
 /** A stored skill's definition, checked again against its kind's schema. */
 function storedDefinition(item: KnowledgeItem): SkillDefinition {
-  if (!(SKILL_KINDS as readonly string[]).includes(item.kind)) throw new ToolError(`Skill "${item.key}" has an unknown kind (${item.kind}).`);
+  if (!(SKILL_KINDS as readonly string[]).includes(item.kind))
+    throw new ToolError(`Skill "${item.key}" has an unknown kind (${item.kind}).`);
   const parsed = parseSkillDefinition(item.kind as SkillKind, item.details.definition);
   if (!parsed.ok) throw new ToolError(`Skill "${item.key}" cannot run: its stored definition does not fit: ${parsed.error}.`);
   return parsed.skill;
@@ -244,7 +279,10 @@ function fill<T>(value: T, args: SkillArguments, name: string): T {
     return fillPlaceholders(value, args);
   } catch (error) {
     if (error instanceof MissingArgumentError) {
-      throw new ToolError(`Skill "${name}" needs the argument "${error.argument}": call run_skill again with arguments {"${error.argument}": …}.`, "malformed_input");
+      throw new ToolError(
+        `Skill "${name}" needs the argument "${error.argument}": call run_skill again with arguments {"${error.argument}": …}.`,
+        "malformed_input",
+      );
     }
     throw error;
   }
@@ -253,7 +291,9 @@ function fill<T>(value: T, args: SkillArguments, name: string): T {
 function findSkills(store: SkillToolsDeps["store"], query: string): KnowledgeItem[] {
   const hits = store.search(extractKeywords(query) ?? [query], { layers: [LAYER], limit: 20 }).map(({ item }) => item);
   const needle = query.toLowerCase();
-  const byName = store.list({ layer: LAYER, limit: LISTED }).filter((item) => item.key.includes(needle) && !hits.some((hit) => hit.id === item.id));
+  const byName = store
+    .list({ layer: LAYER, limit: LISTED })
+    .filter((item) => item.key.includes(needle) && !hits.some((hit) => hit.id === item.id));
   return [...byName, ...hits];
 }
 

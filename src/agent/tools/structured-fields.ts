@@ -37,7 +37,12 @@ export function isRelativePath(path: string): boolean {
 }
 
 /** Adds an issue for each id given more than once, at the path of its second use. */
-export function checkUnique(values: readonly string[], what: string, path: (index: number) => PropertyKey[], context: z.RefinementCtx): void {
+export function checkUnique(
+  values: readonly string[],
+  what: string,
+  path: (index: number) => PropertyKey[],
+  context: z.RefinementCtx,
+): void {
   const seen = new Set<string>();
   values.forEach((value, index) => {
     if (seen.has(value)) context.addIssue({ code: "custom", message: `${what} "${value}" is given more than once`, path: path(index) });

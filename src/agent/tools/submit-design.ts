@@ -12,7 +12,10 @@ const schema = z
         z.strictObject({
           id: shortId().describe("A short id the engineer reports against: s1, s2, ..."),
           description: note().describe("What to do in this step."),
-          files: z.array(relativePath()).max(50).describe("Files the step creates or changes, relative to the project root (empty when none)."),
+          files: z
+            .array(relativePath())
+            .max(50)
+            .describe("Files the step creates or changes, relative to the project root (empty when none)."),
           done_when: note(500).describe("How to tell the step is done: a check anyone can make."),
         }),
       )
@@ -22,7 +25,14 @@ const schema = z
     key_decisions: notes().describe("Design decisions, each with its reason."),
     risks: notes().describe("What could go wrong, or is uncertain."),
   })
-  .superRefine((design, context) => checkUnique(design.steps.map((step) => step.id), "step id", (index) => ["steps", index, "id"], context));
+  .superRefine((design, context) =>
+    checkUnique(
+      design.steps.map((step) => step.id),
+      "step id",
+      (index) => ["steps", index, "id"],
+      context,
+    ),
+  );
 
 /** `submit_design`: the architect's design for a pipeline (Sylk's `ArchitectDesign`). */
 export function createSubmitDesignTool(deps: StageSubmitDeps<ArchitectDesign>): ToolDefinition {
@@ -36,7 +46,10 @@ export function createSubmitDesignTool(deps: StageSubmitDeps<ArchitectDesign>): 
     async execute(input) {
       await deps.submit(input);
       const parts = [count(input.steps.length, "step"), count(input.key_decisions.length, "decision"), count(input.risks.length, "risk")];
-      return { output: `Design recorded: ${parts.join(", ")}. End your turn now.`, display: `design: ${count(input.steps.length, "step")}` };
+      return {
+        output: `Design recorded: ${parts.join(", ")}. End your turn now.`,
+        display: `design: ${count(input.steps.length, "step")}`,
+      };
     },
   });
 }

@@ -16,8 +16,10 @@ const schema = z
       .array(
         z.strictObject({
           id: shortId().describe("A short id other tasks can name in dependencies: t1, t2, ..."),
-          description: note().describe("What the task is, imperative: \"Add the --json option to sylk sessions\"."),
-          assigned_to: z.enum(AGENT_TYPES).describe("The agent type that does it: architect designs, engineer implements, inspector reviews, tester tests."),
+          description: note().describe('What the task is, imperative: "Add the --json option to sylk sessions".'),
+          assigned_to: z
+            .enum(AGENT_TYPES)
+            .describe("The agent type that does it: architect designs, engineer implements, inspector reviews, tester tests."),
           dependencies: z.array(shortId()).max(50).optional().describe("Ids of the tasks that must be done first."),
         }),
       )
@@ -32,8 +34,14 @@ const schema = z
     const known = new Set(ids);
     plan.tasks.forEach((task, index) => {
       for (const dependency of task.dependencies ?? []) {
-        if (dependency === task.id) context.addIssue({ code: "custom", message: `task "${task.id}" depends on itself`, path: ["tasks", index, "dependencies"] });
-        else if (!known.has(dependency)) context.addIssue({ code: "custom", message: `task "${task.id}" depends on "${dependency}", which is not a task of this plan`, path: ["tasks", index, "dependencies"] });
+        if (dependency === task.id)
+          context.addIssue({ code: "custom", message: `task "${task.id}" depends on itself`, path: ["tasks", index, "dependencies"] });
+        else if (!known.has(dependency))
+          context.addIssue({
+            code: "custom",
+            message: `task "${task.id}" depends on "${dependency}", which is not a task of this plan`,
+            path: ["tasks", index, "dependencies"],
+          });
       }
     });
   });
@@ -52,7 +60,10 @@ export function createSubmitPlanTool(deps: StageSubmitDeps<SubmittedPlan>): Tool
       const byAgent = new Map<string, number>();
       for (const task of input.tasks) byAgent.set(task.assigned_to, (byAgent.get(task.assigned_to) ?? 0) + 1);
       const agents = [...byAgent].map(([agent, n]) => `${agent} ${n}`).join(", ");
-      return { output: `Plan recorded: ${count(input.tasks.length, "task")} (${agents}). End your turn now.`, display: `plan: ${count(input.tasks.length, "task")}` };
+      return {
+        output: `Plan recorded: ${count(input.tasks.length, "task")} (${agents}). End your turn now.`,
+        display: `plan: ${count(input.tasks.length, "task")}`,
+      };
     },
   });
 }

@@ -30,7 +30,7 @@ const schema = z.strictObject({
   todos: z
     .array(
       z.strictObject({
-        content: z.string().trim().min(1).max(MAX_NOTE_CHARS).describe("What the item is, imperative: \"Add a --json flag\"."),
+        content: z.string().trim().min(1).max(MAX_NOTE_CHARS).describe('What the item is, imperative: "Add a --json flag".'),
         status: z.enum(TASK_STATUSES).describe("pending, in_progress or done."),
       }),
     )

@@ -20,7 +20,11 @@ const CANCELLED = Symbol("cancelled");
  * blocks on something that never comes (a read that never returns, a lock,
  * a server that never answers) cannot hold the turn past Esc.
  */
-export function settledOrCancelled<T>(running: Promise<T>, signal: AbortSignal, graceMs: number = CANCEL_GRACE_MS): Promise<T | "cancelled"> {
+export function settledOrCancelled<T>(
+  running: Promise<T>,
+  signal: AbortSignal,
+  graceMs: number = CANCEL_GRACE_MS,
+): Promise<T | "cancelled"> {
   return new Promise<T | typeof CANCELLED>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const giveUp = () => {

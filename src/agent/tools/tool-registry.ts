@@ -2,14 +2,7 @@ import * as z from "zod";
 import type { PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
 import { hiddenPathAmong } from "./project-paths-guard.js";
 import { CANCELLED_BEFORE_RUNNING, CANCELLED_WHILE_RUNNING, settledOrCancelled } from "./tool-cancellation.js";
-import {
-  FatalToolError,
-  isInfrastructureFailure,
-  ToolError,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolOutput,
-} from "./tool.js";
+import { FatalToolError, isInfrastructureFailure, ToolError, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
 import { errorMessage } from "../../errors.js";
 
 /** A tool as the model sees it (Anthropic `tools[]`, OpenAI `functions`). */
@@ -112,7 +105,10 @@ export class ToolRegistry {
       const request: PermissionRequest = { tool: tool.name, kind: tool.kind, targets: tool.targets(input, context) };
       const hidden = hiddenPathAmong(request.targets.paths ?? [], context);
       if (hidden !== undefined) {
-        return denied(`Permission denied: ${hidden} is in Sylk's own data directory (conversations, indexes, trust decisions); no tool reads or writes it.`, false);
+        return denied(
+          `Permission denied: ${hidden} is in Sylk's own data directory (conversations, indexes, trust decisions); no tool reads or writes it.`,
+          false,
+        );
       }
       const decision = await this.policy.decide(request);
       if (decision.behavior === "deny") return denied(`Permission denied: ${decision.reason}`, false);
@@ -156,8 +152,7 @@ export class ToolRegistry {
       // A tool that stopped on the signal with a message of its own keeps it; any other failure after Esc is the interruption's.
       if (context.signal.aborted && !(error instanceof ToolError)) return interrupted(CANCELLED_WHILE_RUNNING, permission);
       if (isInfrastructureFailure(error)) throw new FatalToolError(tool.name, error);
-      const message =
-        error instanceof ToolError ? error.message : `${tool.name} failed: ${errorMessage(error) ?? String(error)}`;
+      const message = error instanceof ToolError ? error.message : `${tool.name} failed: ${errorMessage(error) ?? String(error)}`;
       const failure = error instanceof ToolError ? error.failure : undefined;
       return { output: message, display: message, isError: true, permission, ...(failure ? { failure } : {}) };
     }

@@ -45,7 +45,12 @@ export const writeFileTool = defineTool({
     const lines = splitLines(input.content).length;
     if (previous === undefined) {
       const summary = `Created ${shown} (${lines} line${lines === 1 ? "" : "s"})`;
-      return { output: summary, display: summary, diff: fileDiff(shown, "", input.content, "/dev/null", { masked: true }).diff, relatedFiles };
+      return {
+        output: summary,
+        display: summary,
+        diff: fileDiff(shown, "", input.content, "/dev/null", { masked: true }).diff,
+        relatedFiles,
+      };
     }
     if (previous.text === null) {
       const summary = `Replaced binary file ${shown} with text (${lines} line${lines === 1 ? "" : "s"})`;

@@ -60,7 +60,8 @@ export function writeJudged(target: WritePath, requested: string, content: strin
   try {
     replaceFile(target.real, content);
   } catch (error) {
-    if (error instanceof ReadOnlyFileError) throw new ToolError(`${requested} is read-only; Sylk does not change its permissions. Ask the user to make it writable.`);
+    if (error instanceof ReadOnlyFileError)
+      throw new ToolError(`${requested} is read-only; Sylk does not change its permissions. Ask the user to make it writable.`);
     throw error;
   }
 }

@@ -44,12 +44,15 @@ const NOTHING_RESTORED: RestoreResult = { promptTurns: [], restored: [], conflic
 export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const { services, env } = options;
   const { config } = services.loadedConfig;
-  const role = options.role ?? resolveRoleIn(options.agentType ?? config.agent.type, { sylkHome: services.paths.sylkHome, root: services.paths.root });
+  const role =
+    options.role ?? resolveRoleIn(options.agentType ?? config.agent.type, { sylkHome: services.paths.sylkHome, root: services.paths.root });
   const model = modelFor(options.model ?? role.model, services, env);
   // Started while the first request is under way, so the first grep does not wait for the thread to load.
   if (model.provider) services.grepThread.warmUp();
   const conversation = conversationFor(options, role, model);
-  const tree = options.tree ?? new SessionTree({ services, env, root: options, rootSessionId: conversation.id, model: model.provider?.model, open: openAgentSession });
+  const tree =
+    options.tree ??
+    new SessionTree({ services, env, root: options, rootSessionId: conversation.id, model: model.provider?.model, open: openAgentSession });
   const approver = options.approver;
   const openChild: OpenChildSession = (child) => tree.open(child, approver);
   /** The built-in type whose handoff machinery the agent uses; its records carry `role.agentType`. */
@@ -73,16 +76,38 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     tokenCounter,
     codeSearcher: tree.codeSearcher,
     sessionId: conversation.id,
-    thresholds: () => (hook === "focused_prefetch" ? { ...learning.thresholds(), maxBudgetTokens: FOCUSED_PREFETCH_TOKENS } : learning.thresholds()),
+    thresholds: () =>
+      hook === "focused_prefetch" ? { ...learning.thresholds(), maxBudgetTokens: FOCUSED_PREFETCH_TOKENS } : learning.thresholds(),
     learning,
   });
   const knowledge = new SessionKnowledge(services, config, () => conversation.id);
   const observations = observationsFor(services, env, model, conversation, window);
   const team = {
-    ...teamFor({ services, role, conversation, tree, openChild, depth, model: model.provider?.model, random: options.random ?? Math.random }),
+    ...teamFor({
+      services,
+      role,
+      conversation,
+      tree,
+      openChild,
+      depth,
+      model: model.provider?.model,
+      random: options.random ?? Math.random,
+    }),
     consulter: { conversation, agentType: role.agentType, retrievalBudget: () => window.retrievalBudget() },
   };
-  const tools = toolsForSession({ services, config, role, tree, approver, conversation, window, handoff, knowledge, team, extraTools: options.extraTools ?? [] });
+  const tools = toolsForSession({
+    services,
+    config,
+    role,
+    tree,
+    approver,
+    conversation,
+    window,
+    handoff,
+    knowledge,
+    team,
+    extraTools: options.extraTools ?? [],
+  });
   const systemPrompt = buildSystemPrompt({
     root: services.paths.root,
     sylkHome: services.paths.sylkHome,
@@ -92,7 +117,11 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     platform: platform(),
   });
   // Sylk's home is no tool's to read or write, even where the project (or an allowed directory) holds it.
-  const toolContext: Omit<ToolContext, "signal"> = { root: services.paths.root, extraDirectories: tree.extraDirectories, hiddenDirectories: [services.paths.sylkHome] };
+  const toolContext: Omit<ToolContext, "signal"> = {
+    root: services.paths.root,
+    extraDirectories: tree.extraDirectories,
+    hiddenDirectories: [services.paths.sylkHome],
+  };
   const checkpoints = new FileCheckpoints(services.checkpoints, conversation.id, checkpointFingerprints(services.paths.sylkHome));
   const runtime = new SessionRuntime({
     services,
@@ -121,7 +150,25 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     openChild,
     canAsk: approver !== undefined,
   });
-  return sessionOf({ services, config, toolNames: tools.names(), role, model, conversation, tree, ownsTree: !options.tree, window, checkpoints, handoff, learning, userProfiles, knowledge, observations, router: team.router, runtime });
+  return sessionOf({
+    services,
+    config,
+    toolNames: tools.names(),
+    role,
+    model,
+    conversation,
+    tree,
+    ownsTree: !options.tree,
+    window,
+    checkpoints,
+    handoff,
+    learning,
+    userProfiles,
+    knowledge,
+    observations,
+    router: team.router,
+    runtime,
+  });
 }
 
 interface SessionParts {
@@ -148,13 +195,30 @@ interface SessionParts {
 
 /** The session as its callers (the TUI, `sylk ask`, the team hosts) see it. */
 function sessionOf(parts: SessionParts): AgentSession {
-  const { config, role, model, conversation, tree, window, checkpoints, handoff, learning, userProfiles, knowledge, observations, router, runtime } = parts;
+  const {
+    config,
+    role,
+    model,
+    conversation,
+    tree,
+    window,
+    checkpoints,
+    handoff,
+    learning,
+    userProfiles,
+    knowledge,
+    observations,
+    router,
+    runtime,
+  } = parts;
   const agentType = role.handoffType;
   /** The model learns of edits taken back with its next prompt; the files are not what it last saw. */
   const restored = async (result: RestoreResult, how: string) => {
     const files = result.restored.join(", ");
     if (result.restored.length > 0) {
-      await conversation.recorder?.recordNote(`The user ${how}: ${files} are back as they were before.`, { outcome: `${how[0]?.toUpperCase()}${how.slice(1)}: ${files}` });
+      await conversation.recorder?.recordNote(`The user ${how}: ${files} are back as they were before.`, {
+        outcome: `${how[0]?.toUpperCase()}${how.slice(1)}: ${files}`,
+      });
     }
     return result;
   };
@@ -175,15 +239,20 @@ function sessionOf(parts: SessionParts): AgentSession {
     permissions: sessionPermissions(tree, parts.services.loadedConfig, parts.toolNames),
     evictNow: async () => window.evictNow(conversation.recorder),
     editGroups: () => (conversation.started ? checkpoints.groups() : []),
-    undo: async (force) => restored(conversation.started ? checkpoints.undoLast(force) : NOTHING_RESTORED, "undid the last prompt's file edits"),
+    undo: async (force) =>
+      restored(conversation.started ? checkpoints.undoLast(force) : NOTHING_RESTORED, "undid the last prompt's file edits"),
     rewind: async (promptTurn, force) =>
-      restored(conversation.started ? checkpoints.rewindTo(promptTurn, force) : NOTHING_RESTORED, `rewound the file edits made after turn ${promptTurn}`),
+      restored(
+        conversation.started ? checkpoints.rewindTo(promptTurn, force) : NOTHING_RESTORED,
+        `rewound the file edits made after turn ${promptTurn}`,
+      ),
     diff: () => (conversation.started ? checkpoints.diff() : ""),
     requestHandoff: () => {
       if (!model.provider) return "There is no model to hand off: answers come from the index.";
       handoff.requestHandoff();
       if (!config.handoff.enabled) return "Handoffs are off (handoff.enabled): the next model call evicts instead.";
-      if (degradationActionOf(categoryOf(agentType, "main")) === "evict") return `${role.name} agents evict rather than hand off: the next model call evicts.`;
+      if (degradationActionOf(categoryOf(agentType, "main")) === "evict")
+        return `${role.name} agents evict rather than hand off: the next model call evicts.`;
       return "The next model call goes to a fresh instance with the prepared context.";
     },
     tasks: () => handoff.tasks(),
@@ -226,7 +295,17 @@ function conversationFor(options: AgentSessionOptions, role: ResolvedRole, model
   const origin = {
     provider: model.provider?.name ?? "none",
     model: model.provider?.model ?? "index-only",
-    ...(parent ? { parent: { parentSessionId: parent.sessionId, parentToolUseId: parent.toolUseId, agentId: parent.agentId, agentType: role.agentType, kind: parent.kind } } : {}),
+    ...(parent
+      ? {
+          parent: {
+            parentSessionId: parent.sessionId,
+            parentToolUseId: parent.toolUseId,
+            agentId: parent.agentId,
+            agentType: role.agentType,
+            kind: parent.kind,
+          },
+        }
+      : {}),
   };
   // A knowledge agent goes on with its own session; only root sessions are found by prefix or as the latest.
   const resumed = options.resume ? resumedSession(services, options.resume, parent !== undefined) : undefined;
@@ -234,7 +313,13 @@ function conversationFor(options: AgentSessionOptions, role: ResolvedRole, model
 }
 
 /** Observational memory: notes of a long conversation, written in the background after each turn (observationalMemory.enabled). */
-function observationsFor(services: ProjectServices, env: NodeJS.ProcessEnv, model: ModelChoice, conversation: Conversation, window: SessionWindow) {
+function observationsFor(
+  services: ProjectServices,
+  env: NodeJS.ProcessEnv,
+  model: ModelChoice,
+  conversation: Conversation,
+  window: SessionWindow,
+) {
   const { config } = services.loadedConfig;
   const reports: string[] = [];
   if (!config.observationalMemory.enabled) return { buffer: undefined, reports };
@@ -245,7 +330,8 @@ function observationsFor(services: ProjectServices, env: NodeJS.ProcessEnv, mode
     observer: observerFor(config, env, model.provider),
     settings: config.observationalMemory,
     report: (message) => reports.push(message),
-    compact: async (through, summary) => window.compactObserved(conversation.recorder, through, config.observationalMemory.maxMessageTokenBudget, summary),
+    compact: async (through, summary) =>
+      window.compactObserved(conversation.recorder, through, config.observationalMemory.maxMessageTokenBudget, summary),
   });
   return { buffer, reports };
 }

@@ -5,7 +5,10 @@ import type { SubAgentUsage } from "../../team/session/child-run.js";
 /* What a session puts around a run: the events before it, and the totals after it. */
 
 /** The run's result with what its sub-agents used, when it started any. */
-export async function* withSubAgentTotals(usage: SubAgentUsage, run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+export async function* withSubAgentTotals(
+  usage: SubAgentUsage,
+  run: AsyncGenerator<AgentEvent, AgentResult>,
+): AsyncGenerator<AgentEvent, AgentResult> {
   const before = { runs: usage.runs, total: usage.total };
   const withTotals = (result: AgentResult): AgentResult =>
     usage.runs === before.runs
@@ -44,7 +47,10 @@ export async function* withNotices(
 }
 
 /** The run, told first what the prompt's @-mentions attached. */
-export async function* withAttachments(files: Attachment[], run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+export async function* withAttachments(
+  files: Attachment[],
+  run: AsyncGenerator<AgentEvent, AgentResult>,
+): AsyncGenerator<AgentEvent, AgentResult> {
   yield { type: "attached", files };
   return yield* run;
 }
@@ -59,7 +65,10 @@ export async function* afterRun(run: AsyncGenerator<AgentEvent, AgentResult>, th
 }
 
 /** The run, after what went wrong in the background since the last one, each told once. */
-export async function* withReports(reports: string[], run: AsyncGenerator<AgentEvent, AgentResult>): AsyncGenerator<AgentEvent, AgentResult> {
+export async function* withReports(
+  reports: string[],
+  run: AsyncGenerator<AgentEvent, AgentResult>,
+): AsyncGenerator<AgentEvent, AgentResult> {
   for (const message of reports.splice(0)) yield { type: "error", kind: "memory", message, fatal: false };
   return yield* run;
 }

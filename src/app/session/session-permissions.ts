@@ -36,12 +36,21 @@ export interface SessionPermissions {
  * configuration's rules are listed with the layer that set them (a list set
  * in a file replaces the lower layer's whole list).
  */
-export function sessionPermissions(tree: { policy: PermissionPolicy; sessionRules: SessionRules }, loaded: LoadedConfig, toolNames: readonly string[]): SessionPermissions {
+export function sessionPermissions(
+  tree: { policy: PermissionPolicy; sessionRules: SessionRules },
+  loaded: LoadedConfig,
+  toolNames: readonly string[],
+): SessionPermissions {
   const tools = new Set([...toolNames, NETWORK_RULE]);
   return {
     view: () => ({
       mode: tree.policy.mode,
-      rules: [...RULE_LISTS].reverse().flatMap((list) => [...configRules(loaded, list), ...tree.sessionRules.texts(list).map((rule) => ({ list, rule, origin: "session" as const }))]),
+      rules: [...RULE_LISTS]
+        .reverse()
+        .flatMap((list) => [
+          ...configRules(loaded, list),
+          ...tree.sessionRules.texts(list).map((rule) => ({ list, rule, origin: "session" as const })),
+        ]),
       answers: tree.policy.sessionAnswers(),
     }),
     add(list, rule) {

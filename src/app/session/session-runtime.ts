@@ -77,7 +77,8 @@ export class SessionRuntime {
     const typed = screened.text;
     const { prompt, attachments, refused } = deps.mentions.attach(typed);
     const active = deps.conversation.record(typed);
-    if (!deps.model.provider) return answerFromIndex({ searcher: deps.tree.codeSearcher, recorder: active, reason: deps.model.offlineReason }, typed);
+    if (!deps.model.provider)
+      return answerFromIndex({ searcher: deps.tree.codeSearcher, recorder: active, reason: deps.model.offlineReason }, typed);
     const run = this.modelRun(deps.model.provider, active, this.withHookBlock(prompt), signal);
     const followed = withSubAgentTotals(deps.tree.usage, deps.isSubAgent ? run : deps.learning.track(prompt, run));
     const { buffer, reports } = deps.observations;
@@ -94,13 +95,22 @@ export class SessionRuntime {
     const active = this.deps.conversation.record(`!${command}`);
     const call = { id: `user_command_${randomUUID()}`, name: "run_command", input: { command } };
     yield { type: "tool_use", ...call };
-    const result = yield* streamToolOutput(call.id, (onOutput) => tools.run(call, { ...toolContext, signal, onOutput }, { userApproved: true }));
+    const result = yield* streamToolOutput(call.id, (onOutput) =>
+      tools.run(call, { ...toolContext, signal, onOutput }, { userApproved: true }),
+    );
     yield { type: "tool_result", id: call.id, name: call.name, ...result };
     await active.recordNote(`The user ran \`${command}\` themselves (${result.display ?? "done"}); what it printed:\n${result.output}`, {
       typed: `!${command}`,
       ...(result.display ? { outcome: result.display } : {}),
     });
-    const done: AgentResult = { sessionId: active.session.id, response: "", stopReason: "end_turn", turns: 0, toolCalls: 1, usage: EMPTY_USAGE };
+    const done: AgentResult = {
+      sessionId: active.session.id,
+      response: "",
+      stopReason: "end_turn",
+      turns: 0,
+      toolCalls: 1,
+      usage: EMPTY_USAGE,
+    };
     yield { type: "done", result: done };
     return done;
   }
@@ -110,7 +120,11 @@ export class SessionRuntime {
     const { deps } = this;
     const task = maskSecrets(entered).text;
     const provider = deps.model.provider;
-    if (!provider) return answerFromIndex({ searcher: deps.tree.codeSearcher, recorder: deps.conversation.record(task), reason: deps.model.offlineReason }, task);
+    if (!provider)
+      return answerFromIndex(
+        { searcher: deps.tree.codeSearcher, recorder: deps.conversation.record(task), reason: deps.model.offlineReason },
+        task,
+      );
     const { config, conversation } = deps;
     const root = {
       ensureSession: (title: string) => conversation.record(title).session.id,
@@ -118,7 +132,11 @@ export class SessionRuntime {
         const active = conversation.record(prompt);
         const turn = active.nextTurn();
         const promptId = await active.recordPrompt(`[pipeline] ${prompt}`, turn);
-        await active.recordResponse(turn, { content: [{ type: "text", text: answer }], stopReason: "end_turn", usage: EMPTY_USAGE, model: provider.model }, promptId);
+        await active.recordResponse(
+          turn,
+          { content: [{ type: "text", text: answer }], stopReason: "end_turn", usage: EMPTY_USAGE, model: provider.model },
+          promptId,
+        );
       },
     };
     return runPipeline(
@@ -158,7 +176,12 @@ export class SessionRuntime {
         recorder: active,
         systemPrompt: deps.systemPrompt,
         // The context-aware part: the prompt's knowledge after the cached prompt, which stays cacheable (knowledge.enabled).
-        systemContextFor: (query, lastError) => deps.knowledge.systemContextFor(query, tools.specs().map(({ name, description }) => ({ name, description })), lastError),
+        systemContextFor: (query, lastError) =>
+          deps.knowledge.systemContextFor(
+            query,
+            tools.specs().map(({ name, description }) => ({ name, description })),
+            lastError,
+          ),
         maxTurns: deps.maxTurns,
         maxParallel: config.agents.maxParallel,
         maxTokens,

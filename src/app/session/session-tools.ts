@@ -72,12 +72,19 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
     ...knowledge.tools({ run: (call, context): Promise<ToolRunResult> => tools.run(call, context), names: (): string[] => tools.names() }),
     ...contextTools,
     handoff.todoTool(),
-    ...createRoleTools(services, { sessionId: conversation.id, availableTokens: retrievalBudget, customAgents: tree.customAgents, gitGate: tree.integrity }),
+    ...createRoleTools(services, {
+      sessionId: conversation.id,
+      availableTokens: retrievalBudget,
+      customAgents: tree.customAgents,
+      gitGate: tree.integrity,
+    }),
     ...deps.extraTools,
     ...(team.router ? routingTools(services, team.router, retrievalBudget) : []),
     ...(team.subAgents ? teamTools(tree, team.subAgents, team.consulter) : []),
   ];
-  const tools: ToolRegistry = new ToolRegistry(toolsForRole(deps.role, available), tree.policy, deps.approver, { readOnly: deps.role.readOnly });
+  const tools: ToolRegistry = new ToolRegistry(toolsForRole(deps.role, available), tree.policy, deps.approver, {
+    readOnly: deps.role.readOnly,
+  });
   return tools;
 }
 
@@ -92,7 +99,12 @@ function routingTools(services: ProjectServices, router: GuideRouter, availableT
 /** The tools that start other agents: a sub-agent for a task, and the tree's knowledge agents. */
 function teamTools(tree: SessionTree, subAgents: SubAgentHost, consulter: Consulter): ToolDefinition[] {
   return [
-    createDelegateTool({ agents: delegableAgents(tree.customAgents), delegate: (request, context) => subAgents.delegate(request, context) }),
-    ...CONSULTABLE_AGENTS.map((target) => createConsultTool(target, { consult: (request, context) => tree.knowledge.consult(request, consulter, context) })),
+    createDelegateTool({
+      agents: delegableAgents(tree.customAgents),
+      delegate: (request, context) => subAgents.delegate(request, context),
+    }),
+    ...CONSULTABLE_AGENTS.map((target) =>
+      createConsultTool(target, { consult: (request, context) => tree.knowledge.consult(request, consulter, context) }),
+    ),
   ];
 }

@@ -84,7 +84,13 @@ export class SessionTree {
   open(child: ChildSessionOptions, approver: Approver | undefined): AgentSession {
     const { asksAs, ...options } = child;
     const asks = approver && asksAs ? named(approver, asksAs) : approver;
-    return this.deps.open({ services: this.deps.services, env: this.deps.env, ...options, tree: this, ...(asks ? { approver: asks } : {}) });
+    return this.deps.open({
+      services: this.deps.services,
+      env: this.deps.env,
+      ...options,
+      tree: this,
+      ...(asks ? { approver: asks } : {}),
+    });
   }
 
   /** The root closes: its knowledge agents end with it. */

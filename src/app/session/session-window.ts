@@ -88,7 +88,12 @@ export class SessionWindow {
   }
 
   /** The observed messages, but the newest `keepTokens`, leave the window behind one marker. */
-  async compactObserved(recorder: SessionRecorder | undefined, through: number, keepTokens: number, summary: string): Promise<ContextReference | undefined> {
+  async compactObserved(
+    recorder: SessionRecorder | undefined,
+    through: number,
+    keepTokens: number,
+    summary: string,
+  ): Promise<ContextReference | undefined> {
     return this.manager && recorder ? this.manager.compactObserved(recorder, through, keepTokens, summary) : undefined;
   }
 }

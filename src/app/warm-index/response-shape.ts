@@ -30,7 +30,9 @@ function isCodeSearchHit(value: unknown): value is CodeSearchHit {
     Array.isArray(value.symbols) &&
     value.symbols.every((symbol) => typeof symbol === "string") &&
     isRecord(value.signals) &&
-    Object.values(value.signals).every((evidence) => isRecord(evidence) && typeof evidence.rank === "number" && typeof evidence.score === "number")
+    Object.values(value.signals).every(
+      (evidence) => isRecord(evidence) && typeof evidence.rank === "number" && typeof evidence.score === "number",
+    )
   );
 }
 

@@ -11,7 +11,9 @@ import { terminalJson } from "../../format/terminal-json.js";
 export function registerAgentsCommand(program: Command, context: CliContext): void {
   program
     .command("agents")
-    .description("list the agents `--agent` can start (built-in, yours in $SYLK_HOME/agents, the project's in .sylk/agents): their roles, tools and whether they may change files")
+    .description(
+      "list the agents `--agent` can start (built-in, yours in $SYLK_HOME/agents, the project's in .sylk/agents): their roles, tools and whether they may change files",
+    )
     .option("--json", "print one JSON object")
     .action((options: { json?: boolean }) => {
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
@@ -26,13 +28,21 @@ export function registerAgentsCommand(program: Command, context: CliContext): vo
       const name = (agent: (typeof agents)[number]) => terminalField(agent.name);
       const width = Math.max(...agents.map((agent) => name(agent).length));
       for (const agent of agents) {
-        const access = agent.read_only ? "read-only" : agent.tools.some((tool) => tool === "edit_file" || tool === "run_command") ? "edits, commands" : "no edits";
-        context.stdout.write(`${name(agent).padEnd(width)}  ${terminalField(agent.category).padEnd(10)} ${access.padEnd(16)} ${terminalField(agent.description)}\n`);
-        const origin = agent.path ? `  ${agent.source}: ${terminalField(agent.path)}${agent.model === "inherit" ? "" : ` · model ${terminalField(agent.model)}`}` : "";
+        const access = agent.read_only
+          ? "read-only"
+          : agent.tools.some((tool) => tool === "edit_file" || tool === "run_command")
+            ? "edits, commands"
+            : "no edits";
+        context.stdout.write(
+          `${name(agent).padEnd(width)}  ${terminalField(agent.category).padEnd(10)} ${access.padEnd(16)} ${terminalField(agent.description)}\n`,
+        );
+        const origin = agent.path
+          ? `  ${agent.source}: ${terminalField(agent.path)}${agent.model === "inherit" ? "" : ` · model ${terminalField(agent.model)}`}`
+          : "";
         if (origin) context.stdout.write(`${" ".repeat(width)}${origin}\n`);
         context.stdout.write(`${" ".repeat(width)}  tools: ${terminalField(agent.tools.join(", "))}\n`);
       }
-      context.stdout.write("\nStart one with `sylk --agent <name>` or `sylk ask --agent <name> \"…\"`.\n");
+      context.stdout.write('\nStart one with `sylk --agent <name>` or `sylk ask --agent <name> "…"`.\n');
       warnAboutAgentFiles(custom.errors, context.stderr);
     });
 }

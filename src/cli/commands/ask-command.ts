@@ -62,7 +62,14 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
       if (!options.sandbox) flags["sandbox.enabled"] = false;
       if (options.agent) flags["agent.type"] = options.agent;
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
-      const [{ openProject }, { openAgentSession }, { resolveIndexConsent }, { RemoteCodeSearcher }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
+      const [
+        { openProject },
+        { openAgentSession },
+        { resolveIndexConsent },
+        { RemoteCodeSearcher },
+        { loadCustomAgents },
+        { resolveRole },
+      ] = await Promise.all([
         import("../../app/project-services.js"),
         import("../../app/session/open-agent-session.js"),
         import("../../project/consent.js"),
@@ -101,7 +108,10 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           ...(warm ? { codeSearcher: new RemoteCodeSearcher(warm, () => services.codeSearcher) } : {}),
         });
         if (session.provider) warnAboutSandbox(session.sandbox, context.stderr);
-        const printer = createPrinter(options.outputFormat, context, { sandbox: sandboxName(session.sandbox), agentType: session.agentType });
+        const printer = createPrinter(options.outputFormat, context, {
+          sandbox: sandboxName(session.sandbox),
+          agentType: session.agentType,
+        });
         const run = options.pipeline ? session.runPipeline(prompt, context.signal) : session.run(prompt, context.signal);
         let step = await run.next();
         while (!step.done) {

@@ -22,7 +22,9 @@ export function exampleConfigPath(): string {
 export function registerConfigCommand(program: Command, context: CliContext): void {
   program
     .command("config")
-    .description(`where the configuration files are, and with --example the bundled ${CONFIG_FILE_NAME}.example (every key with its default)`)
+    .description(
+      `where the configuration files are, and with --example the bundled ${CONFIG_FILE_NAME}.example (every key with its default)`,
+    )
     .option("--example", `print the bundled ${CONFIG_FILE_NAME}.example (e.g. sylk config --example > ~/${CONFIG_FILE_NAME})`)
     .action((options: { example?: boolean }) => {
       if (options.example) {

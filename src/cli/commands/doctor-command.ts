@@ -13,7 +13,10 @@ export function registerDoctorCommand(program: Command, context: CliContext, set
     .option("--json", "print one JSON object")
     .action(async (options: { json?: boolean }) => {
       // Loaded when the command runs: the other commands do not pay for this one's modules.
-      const [{ doctorOfProject }, { doctorText }] = await Promise.all([import("../../app/project-doctor.js"), import("../../app/doctor.js")]);
+      const [{ doctorOfProject }, { doctorText }] = await Promise.all([
+        import("../../app/project-doctor.js"),
+        import("../../app/doctor.js"),
+      ]);
       const report = await doctorOfProject({ root: resolveRoot(context), env: context.env });
       context.stdout.write(options.json ? `${terminalJson(report)}\n` : terminalText(`${doctorText(report)}\n`));
       if (!report.passed) setExitCode(ExitCode.General);

@@ -53,9 +53,7 @@ export async function indexProject(
   await services.indexLock.acquire({
     signal: context.signal,
     onWait: (holder) =>
-      context.stderr.write(
-        `Another sylk process (pid ${holder.pid}) is indexing this project; waiting for it to finish…\n`,
-      ),
+      context.stderr.write(`Another sylk process (pid ${holder.pid}) is indexing this project; waiting for it to finish…\n`),
     // The reason may quote the lock file, which names a path.
     onTakeover: (takeover) => context.stderr.write(`${terminalField(takeoverNotice(takeover))}\n`),
   });

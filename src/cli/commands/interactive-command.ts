@@ -41,7 +41,9 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       const first = words[0] ?? "";
       const nearMiss = /\s/.test(first) ? undefined : commands.find((name) => isTypoOf(first, name));
       if (nearMiss) {
-        throw new BadInputError(`Unknown command "${words[0]}": did you mean \`sylk ${nearMiss}\`? (\`sylk "${words[0]}"\` with quotes and more words starts a session with that prompt.)`);
+        throw new BadInputError(
+          `Unknown command "${words[0]}": did you mean \`sylk ${nearMiss}\`? (\`sylk "${words[0]}"\` with quotes and more words starts a session with that prompt.)`,
+        );
       }
       const initialPrompt = words.join(" ").trim();
       if (options.continue && options.resume) throw new BadInputError("Use --continue or --resume, not both.");
@@ -93,7 +95,8 @@ export function registerInteractiveCommand(program: Command, context: CliContext
         await session.shutdown();
       }
       // On a line of its own: the screen's last line (the status line) has no line break after it.
-      if (sessionId) context.stdout.write(`\nSession ${sessionId.slice(0, 8)} saved; continue it with: sylk --resume ${sessionId.slice(0, 8)}\n`);
+      if (sessionId)
+        context.stdout.write(`\nSession ${sessionId.slice(0, 8)} saved; continue it with: sylk --resume ${sessionId.slice(0, 8)}\n`);
     });
 }
 
@@ -102,7 +105,9 @@ function isTypoOf(word: string, command: string): boolean {
   if (word.length < 3 || word === command) return false;
   const a = word.toLowerCase();
   const b = command;
-  const distance: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const distance: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;

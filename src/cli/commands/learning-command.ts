@@ -16,18 +16,23 @@ export function registerLearningCommand(program: Command, context: CliContext): 
     .action(async (options: { json?: boolean; reset?: boolean }) => {
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
-      const [{ openProject }, { RetrievalLearning }, { retrievalLearningDeps }, { learningJson, learningLines }, { UserProfiles }] = await Promise.all([
-        import("../../app/project-services.js"),
-        import("../../learning/session/retrieval-learning.js"),
-        import("../../learning/session/session-retrieval-learning.js"),
-        import("../../learning/session/retrieval-learning-report.js"),
-        import("../../app/user-profiles.js"),
-      ]);
+      const [{ openProject }, { RetrievalLearning }, { retrievalLearningDeps }, { learningJson, learningLines }, { UserProfiles }] =
+        await Promise.all([
+          import("../../app/project-services.js"),
+          import("../../learning/session/retrieval-learning.js"),
+          import("../../learning/session/session-retrieval-learning.js"),
+          import("../../learning/session/retrieval-learning-report.js"),
+          import("../../app/user-profiles.js"),
+        ]);
       const userProfiles = new UserProfiles(paths.sylkHome);
       if (!existsSync(paths.database)) {
         if (options.reset) userProfiles.get()?.clearUserWeightProfile();
         userProfiles.close();
-        context.stdout.write(options.reset ? "Nothing learned in this project yet; your retrieval profile was reset.\n" : "Nothing learned yet: this project has no index or sessions.\n");
+        context.stdout.write(
+          options.reset
+            ? "Nothing learned in this project yet; your retrieval profile was reset.\n"
+            : "Nothing learned yet: this project has no index or sessions.\n",
+        );
         return;
       }
       const services = openProject({ root: paths.root, env: context.env });
@@ -38,7 +43,9 @@ export function registerLearningCommand(program: Command, context: CliContext): 
         const deps = retrievalLearningDeps(services, config, userProfiles.get(), (message) => reports.push(message));
         if (options.reset) {
           RetrievalLearning.reset(deps);
-          context.stdout.write("Forgot what self-tuning retrieval learned in this project, and your retrieval profile: prompts start from the priors again.\n");
+          context.stdout.write(
+            "Forgot what self-tuning retrieval learned in this project, and your retrieval profile: prompts start from the priors again.\n",
+          );
           return;
         }
         const summary = RetrievalLearning.open(deps).summary();
@@ -47,7 +54,8 @@ export function registerLearningCommand(program: Command, context: CliContext): 
           context.stdout.write(`${terminalJson({ enabled: config.learning.enabled, ...learningJson(summary) })}\n`);
           return;
         }
-        if (!config.learning.enabled) context.stdout.write("Learning is off (learning.enabled: false): each prompt gets the starting settings.\n");
+        if (!config.learning.enabled)
+          context.stdout.write("Learning is off (learning.enabled: false): each prompt gets the starting settings.\n");
         context.stdout.write(`${terminalText(learningLines(summary).join("\n"))}\n`);
       } finally {
         userProfiles.close();

@@ -34,7 +34,11 @@ export function registerMemoryCommand(program: Command, context: CliContext): vo
         // No project store yet (none is made just to read): the user's own knowledge, for every project, is all there is.
         const userPath = new UserKnowledge(paths.sylkHome).path;
         if (!existsSync(userPath) || (request.action !== "list" && request.action !== "search")) {
-          context.stdout.write(options.json ? `${terminalJson({ items: [], inquiries: [] })}\n` : "Nothing is kept yet: this project has no index or sessions.\n");
+          context.stdout.write(
+            options.json
+              ? `${terminalJson({ items: [], inquiries: [] })}\n`
+              : "Nothing is kept yet: this project has no index or sessions.\n",
+          );
           return;
         }
       }

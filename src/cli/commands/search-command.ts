@@ -18,7 +18,7 @@ interface SearchOptions extends ProjectSearchOptions {
 export function registerSearchCommand(program: Command, context: CliContext): void {
   program
     .command("search")
-    .description('search the index; `sylk search --json -` reads one query a line from stdin')
+    .description("search the index; `sylk search --json -` reads one query a line from stdin")
     .argument("<query>", "what to look for, or - to read queries from stdin")
     .option("-k, --k <n>", "number of results", parsePositiveInteger, 10)
     .addOption(new Option("--scope <scope>", "what to search").choices(["code", "history", "all"]).default("code"))

@@ -79,7 +79,12 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
           return;
         }
         for (const session of sessions) {
-          context.stdout.write(`${sessionLine(session, (chains.get(session.id) ?? []).map((instance) => instance.agentId))}\n`);
+          context.stdout.write(
+            `${sessionLine(
+              session,
+              (chains.get(session.id) ?? []).map((instance) => instance.agentId),
+            )}\n`,
+          );
           for (const pipeline of pipelines.get(session.id) ?? []) context.stdout.write(`${pipelineLine(pipeline)}\n`);
           for (const child of trees.get(session.id) ?? []) context.stdout.write(`${subAgentLine(child)}\n`);
         }

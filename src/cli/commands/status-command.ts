@@ -94,7 +94,8 @@ function renderText(status: StatusJson): string {
     `Index:        ${status.database} (${formatBytes(status.indexBytes)})`,
     `State:        ${state}`,
     ...(status.damaged ?? []).map(
-      (damage) => `  damaged: the ${damage.index} full-text snapshot (${describeDamage(damage)}); \`sylk index\` rebuilds it from the stored terms`,
+      (damage) =>
+        `  damaged: the ${damage.index} full-text snapshot (${describeDamage(damage)}); \`sylk index\` rebuilds it from the stored terms`,
     ),
     `Files:        ${formatCount(status.files.indexed)} indexed, ${formatCount(status.files.skipped)} skipped, ${formatCount(status.files.failed)} failed`,
     `Chunks:       ${formatCount(status.chunks)} (${formatCount(status.symbols)} symbols)`,
@@ -102,7 +103,9 @@ function renderText(status: StatusJson): string {
     `Vectors:      ${formatCount(status.vectors.chunks)} chunks, ${formatCount(status.vectors.entries)} entries (${status.vectors.embedder})`,
     `Last refresh: ${status.lastRefresh ?? "never completed"}`,
     ...sandboxLines(status.sandbox),
-    ...status.failures.slice(0, 5).map((failure) => `  failed: ${terminalField(failure.path)}: ${terminalField(failure.reason ?? "unknown")}`),
+    ...status.failures
+      .slice(0, 5)
+      .map((failure) => `  failed: ${terminalField(failure.path)}: ${terminalField(failure.reason ?? "unknown")}`),
     "",
   ].join("\n");
 }
@@ -122,7 +125,12 @@ async function sandboxJson(config: SylkConfig, env: NodeJS.ProcessEnv, root: str
     import("../../agent/sandbox/command-sandbox.js"),
   ]);
   const { status } = sandboxFor(config, env, root);
-  return { name: sandboxName(status), description: describeSandbox(status), hidden: status.state === "on" ? status.hidden : [], warnings: keptReadable(status) };
+  return {
+    name: sandboxName(status),
+    description: describeSandbox(status),
+    hidden: status.state === "on" ? status.hidden : [],
+    warnings: keptReadable(status),
+  };
 }
 
 function sizeOf(path: string): number {

@@ -32,7 +32,8 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
     .option("--list", "list the folders with a decision")
     .option("--json", "with --list: print one JSON object")
     .action(async (path: string, options: TrustOptions) => {
-      if ([options.revoke, options.forget, options.list].filter(Boolean).length > 1) throw new BadInputError("Use one of --revoke, --forget and --list.");
+      if ([options.revoke, options.forget, options.list].filter(Boolean).length > 1)
+        throw new BadInputError("Use one of --revoke, --forget and --list.");
       // Loaded when the command runs: configuration and trust files are read with zod, which `sylk search` need not load.
       const [{ trustGatedProjectSettings }, { FolderTrustStore }, { trustVerdict }] = await Promise.all([
         import("../../config/load-config.js"),
@@ -44,16 +45,26 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
       const store = new FolderTrustStore(checkedSylkHome(folder, context.env).home);
       // Folder names and the project's keys may hold anything: every line is written escaped.
       const say = (lines: readonly string[]) => context.stdout.write(terminalText(lines.map((line) => `${line}\n`).join("")));
-      const tell = (notices: readonly string[]) => notices.forEach((notice) => { context.stderr.write(terminalText(`sylk: ${notice}\n`)); });
+      const tell = (notices: readonly string[]) =>
+        notices.forEach((notice) => {
+          context.stderr.write(terminalText(`sylk: ${notice}\n`));
+        });
       if (options.list) {
-        const entries = store.list().map((entry) => ({ ...entry, state: stateOf(entry, (folder) => trustVerdict(entry, trustGatedProjectSettings(folder, context.env))) }));
+        const entries = store.list().map((entry) => ({
+          ...entry,
+          state: stateOf(entry, (folder) => trustVerdict(entry, trustGatedProjectSettings(folder, context.env))),
+        }));
         if (options.json) context.stdout.write(`${terminalJson({ file: store.path, folders: entries })}\n`);
         else if (entries.length === 0) say(["No folder has been trusted or distrusted yet."]);
         else say(entries.map(listLine));
         return;
       }
       if (options.forget) {
-        say([store.forget(folder) ? `Forgot the trust decision for ${terminalField(folder)}; \`sylk\` asks again if its .sylkrc needs trust.` : `There was no trust decision for ${terminalField(folder)}.`]);
+        say([
+          store.forget(folder)
+            ? `Forgot the trust decision for ${terminalField(folder)}; \`sylk\` asks again if its .sylkrc needs trust.`
+            : `There was no trust decision for ${terminalField(folder)}.`,
+        ]);
         const inherited = store.decisionFor(folder);
         if (inherited) say([`It is still not trusted: ${terminalField(inherited.folder)} was refused with everything below it.`]);
         return;

@@ -11,7 +11,11 @@ export interface EvictionStrategy {
 }
 
 /** Oldest first until the target is met (shared by the recency strategy and the task fallback). */
-export function oldestFirst(items: readonly ContextItem[], targetTokens: number, exclude: ReadonlySet<ContextItem> = new Set()): ContextItem[] {
+export function oldestFirst(
+  items: readonly ContextItem[],
+  targetTokens: number,
+  exclude: ReadonlySet<ContextItem> = new Set(),
+): ContextItem[] {
   const selected: ContextItem[] = [];
   let freed = 0;
   for (const item of [...items].sort((a, b) => a.firstTurn - b.firstTurn)) {

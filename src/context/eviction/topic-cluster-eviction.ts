@@ -33,9 +33,7 @@ export class TopicClusterEviction implements EvictionStrategy {
 
   selectForEviction(context: AgentContext, targetTokens: number): ContextItem[] {
     const clusters = this.cluster(context.evictable());
-    const scored = clusters
-      .map((cluster) => ({ cluster, score: this.evictionScore(cluster) }))
-      .sort((a, b) => b.score - a.score);
+    const scored = clusters.map((cluster) => ({ cluster, score: this.evictionScore(cluster) })).sort((a, b) => b.score - a.score);
     const selected: ContextItem[] = [];
     let freed = 0;
     for (const { cluster } of scored) {
@@ -109,7 +107,8 @@ function cosine(a: Float32Array, b: Float32Array): number {
 
 function mean(vectors: readonly Float32Array[]): Float32Array {
   const result = new Float32Array(vectors[0]?.length ?? 0);
-  for (const vector of vectors) for (let index = 0; index < result.length; index++) result[index] = (result[index] as number) + (vector[index] as number);
+  for (const vector of vectors)
+    for (let index = 0; index < result.length; index++) result[index] = (result[index] as number) + (vector[index] as number);
   for (let index = 0; index < result.length; index++) result[index] = (result[index] as number) / vectors.length;
   return result;
 }

@@ -77,7 +77,9 @@ export class AccessTracker {
 
   /** The log, oldest first. */
   recentEvents(): AccessEvent[] {
-    return [...this.log.slice(this.logNext), ...this.log.slice(0, this.logNext)].filter((event): event is AccessEvent => event !== undefined);
+    return [...this.log.slice(this.logNext), ...this.log.slice(0, this.logNext)].filter(
+      (event): event is AccessEvent => event !== undefined,
+    );
   }
 
   /** Forgets the least recently accessed share of what is tracked (memory pressure). */

@@ -42,7 +42,11 @@ export function selectInjection(
   for (const candidate of ranked) {
     if (candidate.confidence < thresholds.confidenceThreshold * penalty) continue;
     if (candidate.path && usedPaths.has(candidate.path)) continue;
-    if (candidate.confidence >= thresholds.excerptThreshold * penalty && excerpts.length < thresholds.maxExcerpts && excerptTokens + candidate.excerptTokens <= excerptBudget) {
+    if (
+      candidate.confidence >= thresholds.excerptThreshold * penalty &&
+      excerpts.length < thresholds.maxExcerpts &&
+      excerptTokens + candidate.excerptTokens <= excerptBudget
+    ) {
       excerpts.push(candidate);
       excerptTokens += candidate.excerptTokens;
       if (candidate.path) usedPaths.add(candidate.path);

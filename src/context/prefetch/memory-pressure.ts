@@ -47,7 +47,13 @@ export class MemoryPressureMonitor {
   check(): PressureLevel {
     const ratio = this.sample();
     const level: PressureLevel =
-      ratio >= this.thresholds.critical ? "critical" : ratio >= this.thresholds.high ? "high" : ratio >= this.thresholds.elevated ? "elevated" : "normal";
+      ratio >= this.thresholds.critical
+        ? "critical"
+        : ratio >= this.thresholds.high
+          ? "high"
+          : ratio >= this.thresholds.elevated
+            ? "elevated"
+            : "normal";
     if (level !== this.current) {
       this.current = level;
       for (const cache of this.caches.values()) {

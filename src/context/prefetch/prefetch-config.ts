@@ -48,7 +48,10 @@ export const INITIAL_PRIORS: Readonly<PrefetchThresholds> = {
 };
 
 /** The tokens one prefetch may inject: its share of the remaining window, within the ceiling when there is one. */
-export function prefetchBudget(thresholds: Pick<PrefetchThresholds, "maxBudgetPercent" | "maxBudgetTokens">, remainingTokens: number): number {
+export function prefetchBudget(
+  thresholds: Pick<PrefetchThresholds, "maxBudgetPercent" | "maxBudgetTokens">,
+  remainingTokens: number,
+): number {
   const share = Math.floor(remainingTokens * thresholds.maxBudgetPercent);
   return thresholds.maxBudgetTokens === undefined ? share : Math.min(share, thresholds.maxBudgetTokens);
 }

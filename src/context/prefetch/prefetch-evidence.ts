@@ -6,8 +6,35 @@ import type { PrefetchCandidate } from "./tiered-searcher.js";
  * asks for nothing in the project, and nothing is fetched for it.
  */
 const SMALL_TALK = new Set([
-  "hi", "hello", "hey", "thanks", "thank", "thx", "ok", "okay", "yes", "yeah", "yep", "no", "nope", "sure", "great", "cool",
-  "nice", "good", "morning", "evening", "bye", "please", "continue", "go", "on", "done", "perfect", "fine", "lgtm",
+  "hi",
+  "hello",
+  "hey",
+  "thanks",
+  "thank",
+  "thx",
+  "ok",
+  "okay",
+  "yes",
+  "yeah",
+  "yep",
+  "no",
+  "nope",
+  "sure",
+  "great",
+  "cool",
+  "nice",
+  "good",
+  "morning",
+  "evening",
+  "bye",
+  "please",
+  "continue",
+  "go",
+  "on",
+  "done",
+  "perfect",
+  "fine",
+  "lgtm",
 ]);
 
 /** A prompt that asks for nothing the project holds. */
@@ -17,7 +44,8 @@ export function isSmallTalk(query: string): boolean {
 }
 
 /** A prompt that asks about earlier sessions: only then is their history searched. */
-const ASKS_FOR_HISTORY = /\b(previous|earlier|last|other|past|prior)\s+(session|conversation|chat)s?\b|\b(yesterday|last time|last week)\b/i;
+const ASKS_FOR_HISTORY =
+  /\b(previous|earlier|last|other|past|prior)\s+(session|conversation|chat)s?\b|\b(yesterday|last time|last week)\b/i;
 
 export function asksForHistory(query: string): boolean {
   return ASKS_FOR_HISTORY.test(query);
@@ -38,6 +66,9 @@ export function hasEnoughEvidence(candidate: PrefetchCandidate, query: string): 
     return terms.filter((term) => present.has(term)).length >= 2;
   }
   const [term] = terms as [string];
-  const named = new Set([...(candidate.symbols ?? []).flatMap((symbol) => tokenize(symbol, { keepStopWords: true })), ...(candidate.path ? tokenizePath(candidate.path) : [])]);
+  const named = new Set([
+    ...(candidate.symbols ?? []).flatMap((symbol) => tokenize(symbol, { keepStopWords: true })),
+    ...(candidate.path ? tokenizePath(candidate.path) : []),
+  ]);
   return named.has(term);
 }

@@ -43,7 +43,9 @@ export class PrefetchMetrics {
     this.totalPrefetches++;
     this.tokensInjected += prefetch.tokensUsed;
     const usedExcerpts = prefetch.excerpts.filter(
-      (excerpt) => response.includes(excerpt.path ?? excerpt.source) || excerpt.content.split("\n").some((line) => line.trim().length > 20 && response.includes(line.trim())),
+      (excerpt) =>
+        response.includes(excerpt.path ?? excerpt.source) ||
+        excerpt.content.split("\n").some((line) => line.trim().length > 20 && response.includes(line.trim())),
     );
     const readByTool = (path: string | undefined) => path !== undefined && toolCallTargets.some((target) => target.includes(path));
     const expanded = prefetch.summaries.filter((summary) => readByTool(summary.path));
@@ -56,9 +58,16 @@ export class PrefetchMetrics {
     const usedKeys = [...usedExcerpts, ...expanded].map((item) => item.key);
     const injected = new Set(injectedKeys);
     const fetchedAnyway = (prefetch.scored?.candidates ?? []).filter(
-      (candidate) => !injected.has(candidate.key) && candidate.path !== undefined && (response.includes(candidate.path) || readByTool(candidate.path)),
+      (candidate) =>
+        !injected.has(candidate.key) && candidate.path !== undefined && (response.includes(candidate.path) || readByTool(candidate.path)),
     );
-    const outcome: PrefetchOutcome = { prefetch, injectedKeys, usedKeys, usedExcerpts, neededKeys: [...usedKeys, ...fetchedAnyway.map((candidate) => candidate.key)] };
+    const outcome: PrefetchOutcome = {
+      prefetch,
+      injectedKeys,
+      usedKeys,
+      usedExcerpts,
+      neededKeys: [...usedKeys, ...fetchedAnyway.map((candidate) => candidate.key)],
+    };
     for (const listener of this.listeners) listener(outcome);
     return outcome;
   }

@@ -44,7 +44,10 @@ export function predictedQuery(tool: string, input: Record<string, unknown>): st
     case "grep":
       return value("pattern")?.replace(/[\\^$.*+?()[\]{}|]/g, " ");
     case "read_file":
-      return value("path")?.split("/").pop()?.replace(/\.[^.]+$/, "");
+      return value("path")
+        ?.split("/")
+        .pop()
+        ?.replace(/\.[^.]+$/, "");
     default:
       return undefined;
   }

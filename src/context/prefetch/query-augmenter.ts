@@ -74,7 +74,15 @@ export class QueryAugmenter {
   async augment(query: string, remainingTokens: number, situation: PrefetchSituation): Promise<AugmentedQuery> {
     const thresholds = this.thresholds();
     const budget = prefetchBudget(thresholds, remainingTokens);
-    const result: AugmentedQuery = { originalQuery: query, excerpts: [], summaries: [], tokensUsed: 0, budgetMax: budget, tierReached: "hot", degraded: [] };
+    const result: AugmentedQuery = {
+      originalQuery: query,
+      excerpts: [],
+      summaries: [],
+      tokensUsed: 0,
+      budgetMax: budget,
+      tierReached: "hot",
+      degraded: [],
+    };
     if (budget <= 0 || query.trim() === "" || isSmallTalk(query)) return result;
     const found = await this.searcher.search(query, {
       budgetMs: SEARCH_BUDGET_MS,
@@ -98,7 +106,13 @@ export class QueryAugmenter {
     for (const { candidate, confidence } of ranked) {
       const excerpt = toExcerpt(candidate, confidence, thresholds.maxExcerptLines);
       const summary = toSummary(candidate, confidence);
-      const record = { key: candidate.key, ...(candidate.path ? { path: candidate.path } : {}), confidence, excerptTokens: excerpt.tokens, summaryTokens: summary.tokens };
+      const record = {
+        key: candidate.key,
+        ...(candidate.path ? { path: candidate.path } : {}),
+        confidence,
+        excerptTokens: excerpt.tokens,
+        summaryTokens: summary.tokens,
+      };
       forms.set(record, { excerpt, summary });
     }
     const scored = [...forms.keys()];
@@ -112,7 +126,12 @@ export class QueryAugmenter {
     result.excerpts = chosen.excerpts.map((candidate) => formOf(candidate).excerpt);
     result.summaries = chosen.summaries.map((candidate) => formOf(candidate).summary);
     result.tokensUsed = [...result.excerpts, ...result.summaries].reduce((total, item) => total + item.tokens, 0);
-    result.scored = { candidates: scored, remainingTokens, penalty, ...(thresholds.maxBudgetTokens !== undefined ? { maxBudgetTokens: thresholds.maxBudgetTokens } : {}) };
+    result.scored = {
+      candidates: scored,
+      remainingTokens,
+      penalty,
+      ...(thresholds.maxBudgetTokens !== undefined ? { maxBudgetTokens: thresholds.maxBudgetTokens } : {}),
+    };
     for (const item of [...result.excerpts, ...result.summaries]) this.tracker.recordAccess(item.key, situation.turn, "prefetch_injected");
     return result;
   }
@@ -198,7 +217,11 @@ function toSummary(candidate: PrefetchCandidate, confidence: number): Summary {
 
 /** `[AUTO-RETRIEVED: path:a-b | confidence: x]` and the fenced content. */
 function renderExcerpt(excerpt: Excerpt): string {
-  const tail = excerpt.path ? `\n[Full file: read_file("${excerpt.path}")]` : excerpt.entryId ? `\n[Full entry: retrieve_context(query) or get_turn_range]` : "";
+  const tail = excerpt.path
+    ? `\n[Full file: read_file("${excerpt.path}")]`
+    : excerpt.entryId
+      ? `\n[Full entry: retrieve_context(query) or get_turn_range]`
+      : "";
   return `[AUTO-RETRIEVED: ${excerpt.source} | confidence: ${Math.min(excerpt.confidence, 1).toFixed(2)}]\n\`\`\`${excerpt.language ?? ""}\n${excerpt.content}\n\`\`\`${tail}`;
 }
 

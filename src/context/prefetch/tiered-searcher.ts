@@ -125,7 +125,16 @@ export class TieredSearcher {
       const signals = (["fulltext", "vector"] as const).filter((signal) => this.deps.breakers[signal].allow());
       signalsUsed = new Set();
       if (signals.length > 0) {
-        const code = await this.guarded(signals.join("+"), () => this.deps.codeSearcher.search(query, { limit, signals, ...(options.vectorWeight !== undefined ? { signalWeights: { vector: options.vectorWeight } } : {}) }), degraded);
+        const code = await this.guarded(
+          signals.join("+"),
+          () =>
+            this.deps.codeSearcher.search(query, {
+              limit,
+              signals,
+              ...(options.vectorWeight !== undefined ? { signalWeights: { vector: options.vectorWeight } } : {}),
+            }),
+          degraded,
+        );
         if (code) {
           this.recordSignals(signals, code.degraded);
           for (const signal of signals) if (!code.degraded.some((message) => message.startsWith(signal))) signalsUsed.add(signal);
@@ -136,7 +145,9 @@ export class TieredSearcher {
       const filters: ContentFilters = options.sessionId && options.historyScope !== "project" ? { sessionId: options.sessionId } : {};
       const history = await this.guarded("history", () => this.deps.contentStore.search(query, filters, limit), degraded);
       // Observations and reflections are already in the request's Conversation Memory: put in front again, they would be there twice.
-      if (history) for (const hit of history.hits) if (!isDerived(hit.entry.contentType)) mergeHistory(candidates, hit, history.fulltextIdealScore, options.sessionId);
+      if (history)
+        for (const hit of history.hits)
+          if (!isDerived(hit.entry.contentType)) mergeHistory(candidates, hit, history.fulltextIdealScore, options.sessionId);
     }
     const singleSignal = tierReached !== "full" || signalsUsed.size < 2;
     return { candidates: [...candidates.values()], tierReached, singleSignal, degraded, elapsedMs: this.now() - started };
@@ -179,12 +190,21 @@ function mergeCode(candidates: Map<string, PrefetchCandidate>, hit: CodeSearchHi
     language: hit.language,
     symbols: hit.symbols,
     ...(coverage !== undefined ? { coverage } : {}),
-    ...(hit.signals.vector ? { vectorRank: hit.signals.vector.rank } : previous?.vectorRank !== undefined ? { vectorRank: previous.vectorRank } : {}),
+    ...(hit.signals.vector
+      ? { vectorRank: hit.signals.vector.rank }
+      : previous?.vectorRank !== undefined
+        ? { vectorRank: previous.vectorRank }
+        : {}),
     tier,
   });
 }
 
-function mergeHistory(candidates: Map<string, PrefetchCandidate>, hit: ContentSearchHit, ideal: number | undefined, sessionId?: string): void {
+function mergeHistory(
+  candidates: Map<string, PrefetchCandidate>,
+  hit: ContentSearchHit,
+  ideal: number | undefined,
+  sessionId?: string,
+): void {
   const { entry } = hit;
   const key = `entry:${entry.id}`;
   candidates.set(key, {

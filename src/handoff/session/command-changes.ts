@@ -61,13 +61,17 @@ export class CommandChangeTracker {
     const started = Date.now();
     let text: string;
     try {
-      text = execFileSync("git", ["-c", "core.fsmonitor=false", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], {
-        cwd: this.root,
-        encoding: "utf8",
-        timeout: MAX_STATUS_MS * 5,
-        stdio: ["ignore", "pipe", "ignore"],
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      text = execFileSync(
+        "git",
+        ["-c", "core.fsmonitor=false", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"],
+        {
+          cwd: this.root,
+          encoding: "utf8",
+          timeout: MAX_STATUS_MS * 5,
+          stdio: ["ignore", "pipe", "ignore"],
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
     } catch {
       this.enabled = false;
       return undefined;
@@ -102,12 +106,16 @@ export class CommandChangeTracker {
   private repositoryConfigIsInert(): boolean {
     let text: string;
     try {
-      text = execFileSync("git", ["config", "--show-origin", "-z", "--get-regexp", "^(filter\\..*\\.(clean|smudge|process)|core\\.fsmonitor)$"], {
-        cwd: this.root,
-        encoding: "utf8",
-        timeout: MAX_STATUS_MS * 5,
-        stdio: ["ignore", "pipe", "ignore"],
-      });
+      text = execFileSync(
+        "git",
+        ["config", "--show-origin", "-z", "--get-regexp", "^(filter\\..*\\.(clean|smudge|process)|core\\.fsmonitor)$"],
+        {
+          cwd: this.root,
+          encoding: "utf8",
+          timeout: MAX_STATUS_MS * 5,
+          stdio: ["ignore", "pipe", "ignore"],
+        },
+      );
     } catch (error) {
       // Exit status 1: no such key anywhere, which is what we hope for.
       return (error as { status?: number }).status === 1;

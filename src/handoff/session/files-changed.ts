@@ -17,7 +17,12 @@ export function recordFileChange(
   const after = typeof write.after === "string" ? write.after : write.after.toString("utf8");
   const before = write.before?.toString("utf8") ?? "";
   const { added, removed } = countChangedLines(before, after);
-  repository.recordFileChange(sessionId, { path: write.shown, action: write.before === null ? "create" : "modify", linesAdded: added, linesRemoved: removed });
+  repository.recordFileChange(sessionId, {
+    path: write.shown,
+    action: write.before === null ? "create" : "modify",
+    linesAdded: added,
+    linesRemoved: removed,
+  });
 }
 
 function countChangedLines(before: string, after: string): { added: number; removed: number } {

@@ -154,7 +154,8 @@ export class HandoffController implements QualityHooks {
     const action = this.action;
     this.recordFiring(turn, reason, action, check);
     const type = this.deps.agentType;
-    if (action === "handoff" && isHandoffAgentType(type)) return this.successorPlan(turn, type, contextTokens, reason, check.lookahead.mean);
+    if (action === "handoff" && isHandoffAgentType(type))
+      return this.successorPlan(turn, type, contextTokens, reason, check.lookahead.mean);
     const targetTokens = contextTokens - this.live.profile.optimalPreparedSize;
     return targetTokens > 0 ? { action: "evict", targetTokens } : undefined;
   }
@@ -185,7 +186,13 @@ export class HandoffController implements QualityHooks {
    * A fresh instance takes over: its state is built now, and the window
    * keeps the newest turns that fit beside it in the prepared size.
    */
-  private successorPlan(turn: number, type: HandoffAgentType, contextTokensBefore: number, reason: string, predictedQuality: number): SuccessorPlan {
+  private successorPlan(
+    turn: number,
+    type: HandoffAgentType,
+    contextTokensBefore: number,
+    reason: string,
+    predictedQuality: number,
+  ): SuccessorPlan {
     const started = performance.now();
     const old = this.live;
     const handoffIndex = old.handoffIndex + 1;
@@ -228,7 +235,13 @@ export class HandoffController implements QualityHooks {
           contentType: "agent_handoff",
           content: JSON.stringify(state),
           turnNumber: turn,
-          metadata: { handoff_index: handoffIndex, from_agent: old.agentId, to_agent: toAgent, reason, ...(referenceId ? { reference_id: referenceId } : {}) },
+          metadata: {
+            handoff_index: handoffIndex,
+            from_agent: old.agentId,
+            to_agent: toAgent,
+            reason,
+            ...(referenceId ? { reference_id: referenceId } : {}),
+          },
         },
       ],
       () => {

@@ -44,8 +44,15 @@ export function openInstance(deps: InstanceChainDeps): LiveInstance {
   const latest = repository.latestInstance(sessionId);
   if (latest && latest.agentType === deps.agentType && latest.model === deps.model && latest.endReason !== "handoff") {
     if (latest.endedAt !== null) repository.reopenInstance(sessionId, latest.agentId);
-    const instance = liveInstance(deps, latest.agentId, latest.handoffIndex, latest.preparedFraction ?? undefined, latest.stateText ?? undefined);
-    for (const observation of repository.observations(sessionId, latest.agentId)) instance.detector.observe(observation.contextTokens, observation.quality);
+    const instance = liveInstance(
+      deps,
+      latest.agentId,
+      latest.handoffIndex,
+      latest.preparedFraction ?? undefined,
+      latest.stateText ?? undefined,
+    );
+    for (const observation of repository.observations(sessionId, latest.agentId))
+      instance.detector.observe(observation.contextTokens, observation.quality);
     return instance;
   }
   const handoffIndex = latest ? latest.handoffIndex + 1 : 0;
@@ -85,7 +92,9 @@ export function liveInstance(
 export function endInstance(deps: InstanceChainDeps, instance: LiveInstance, reason: string): void {
   const { sessionId } = deps;
   const identity = { sessionId, agentId: instance.agentId, agentType: deps.agentType, model: deps.model };
-  deps.profiles.endInstance(identity, instance.detector.summary(), (contribution) => deps.repository.endInstance(sessionId, instance.agentId, reason, contribution));
+  deps.profiles.endInstance(identity, instance.detector.summary(), (contribution) =>
+    deps.repository.endInstance(sessionId, instance.agentId, reason, contribution),
+  );
 }
 
 /**

@@ -43,7 +43,11 @@ export class ProfileBook {
    * Ends an instance and adds what it learned to the project's profile, in
    * one transaction; then to the user's (`end` runs inside the transaction).
    */
-  endInstance(instance: Pick<AgentInstanceRecord, "sessionId" | "agentId" | "agentType" | "model">, summary: InstanceSummary, end: (contribution: string) => void): void {
+  endInstance(
+    instance: Pick<AgentInstanceRecord, "sessionId" | "agentId" | "agentType" | "model">,
+    summary: InstanceSummary,
+    end: (contribution: string) => void,
+  ): void {
     const contribution = JSON.stringify(withInstance(emptyStatistics(), summary));
     this.repository.transaction(() => {
       const before = this.repository.instance(instance.sessionId, instance.agentId);
@@ -62,7 +66,13 @@ export class ProfileBook {
     if (!user) return;
     for (const instance of this.repository.unappliedSummaries("user")) {
       if (!instance.summary) continue;
-      user.applyContribution(`${this.projectKey}/${instance.sessionId}/${instance.agentId}`, instance.agentType, instance.model, instance.summary, combine);
+      user.applyContribution(
+        `${this.projectKey}/${instance.sessionId}/${instance.agentId}`,
+        instance.agentType,
+        instance.model,
+        instance.summary,
+        combine,
+      );
       this.repository.markApplied("user", instance.sessionId, instance.agentId);
     }
   }

@@ -18,7 +18,13 @@ import type { UserKnowledge } from "./user-knowledge.js";
 export type MemoryRequest =
   | { action: "list"; what?: string }
   | { action: "search"; query: string }
-  | { action: "add"; text: string; kind?: KnowledgeKind; key?: string; /** For every project (`$SYLK_HOME`), not this one. */ user?: boolean }
+  | {
+      action: "add";
+      text: string;
+      kind?: KnowledgeKind;
+      key?: string /** For every project (`$SYLK_HOME`), not this one. */;
+      user?: boolean;
+    }
   | { action: "rm"; id: string }
   | { action: "answer"; id: string; text: string };
 
@@ -78,7 +84,8 @@ export function runMemoryRequest(services: MemorySources, request: MemoryRequest
       if (request.what === "observations" || request.what === "reflections") {
         // Observational memory belongs to a conversation: the latest one's.
         const session = services.sessions.latest();
-        const notes = (type: "observation" | "reflection") => (session ? services.contentStore.recentOfType(session.id, type, LIST_LIMIT) : []);
+        const notes = (type: "observation" | "reflection") =>
+          session ? services.contentStore.recentOfType(session.id, type, LIST_LIMIT) : [];
         const reflections = notes("reflection");
         const observations = notes("observation");
         const line = (entry: { id: string; contentType: string; content: string; metadata: Record<string, unknown> }) =>
@@ -86,15 +93,26 @@ export function runMemoryRequest(services: MemorySources, request: MemoryRequest
         return {
           json: {
             session_id: session?.id ?? null,
-            reflections: reflections.map((entry) => ({ id: entry.id, content: entry.content, generation: entry.metadata.generation ?? 1, created_at: entry.timestamp })),
+            reflections: reflections.map((entry) => ({
+              id: entry.id,
+              content: entry.content,
+              generation: entry.metadata.generation ?? 1,
+              created_at: entry.timestamp,
+            })),
             observations: observations.map((entry) => ({ id: entry.id, content: entry.content, created_at: entry.timestamp })),
           },
-          lines: reflections.length + observations.length === 0 ? ["No observations in the latest session."] : [...reflections, ...observations].map(line),
+          lines:
+            reflections.length + observations.length === 0
+              ? ["No observations in the latest session."]
+              : [...reflections, ...observations].map(line),
         };
       }
       if (request.what === "inquiries" || request.what === "questions") {
         const pending = services.inquiries.pending(LIST_LIMIT);
-        return { json: { inquiries: pending.map(inquiryJson) }, lines: pending.length === 0 ? ["No questions are waiting for you."] : pending.map(inquiryLine) };
+        return {
+          json: { inquiries: pending.map(inquiryJson) },
+          lines: pending.length === 0 ? ["No questions are waiting for you."] : pending.map(inquiryLine),
+        };
       }
       const layer = request.what as KnowledgeLayer | undefined;
       if (layer && !(KNOWLEDGE_LAYERS as readonly string[]).includes(layer)) {
@@ -102,7 +120,9 @@ export function runMemoryRequest(services: MemorySources, request: MemoryRequest
       }
       const items = [
         ...services.knowledge.list({ ...(layer ? { layer } : {}), limit: LIST_LIMIT }),
-        ...(user?.list({ ...(layer ? { layer } : {}), limit: LIST_LIMIT }).map((item) => ({ ...item, details: { ...item.details, scope: "user" } })) ?? []),
+        ...(user
+          ?.list({ ...(layer ? { layer } : {}), limit: LIST_LIMIT })
+          .map((item) => ({ ...item, details: { ...item.details, scope: "user" } })) ?? []),
       ];
       const pending = layer ? [] : services.inquiries.pending(LIST_LIMIT);
       return {
@@ -116,15 +136,28 @@ export function runMemoryRequest(services: MemorySources, request: MemoryRequest
     }
     case "search": {
       const hits = services.knowledge.search(extractKeywords(request.query) ?? [], { limit: 20 });
-      return { json: { items: hits.map(({ item, score }) => ({ ...itemJson(item), score })) }, lines: hits.length === 0 ? ["Nothing kept matches."] : hits.map(({ item }) => itemLine(item)) };
+      return {
+        json: { items: hits.map(({ item, score }) => ({ ...itemJson(item), score })) },
+        lines: hits.length === 0 ? ["Nothing kept matches."] : hits.map(({ item }) => itemLine(item)),
+      };
     }
     case "add": {
       const kind = request.kind ?? kindOf(request.text);
       if (request.user && !user) throw new Error("The user's own knowledge is not open here.");
       const store = request.user && user ? user : services.knowledge;
-      const item = store.save({ layer: "user_knowledge", kind, key: request.key ?? keyOf(request.text), content: request.text, source: "user", ...(request.user ? { details: { scope: "user" } } : {}) });
+      const item = store.save({
+        layer: "user_knowledge",
+        kind,
+        key: request.key ?? keyOf(request.text),
+        content: request.text,
+        source: "user",
+        ...(request.user ? { details: { scope: "user" } } : {}),
+      });
       const where = request.user ? " for every project" : "";
-      return { json: { item: itemJson(item) }, lines: [`Kept ${item.kind}${where} ${item.id.slice(0, 8)}: ${item.content}. It applies from your next prompt.`] };
+      return {
+        json: { item: itemJson(item) },
+        lines: [`Kept ${item.kind}${where} ${item.id.slice(0, 8)}: ${item.content}. It applies from your next prompt.`],
+      };
     }
     case "rm": {
       const { item, store } = findItem(services.knowledge, user, request.id);
@@ -133,7 +166,10 @@ export function runMemoryRequest(services: MemorySources, request: MemoryRequest
     }
     case "answer": {
       const { inquiry, knowledgeId } = services.inquiries.answer(request.id, request.text);
-      return { json: { inquiry: inquiryJson(inquiry), knowledge_id: knowledgeId }, lines: [`Answered "${inquiry.question}"; kept as knowledge ${knowledgeId.slice(0, 8)}.`, ...off] };
+      return {
+        json: { inquiry: inquiryJson(inquiry), knowledge_id: knowledgeId },
+        lines: [`Answered "${inquiry.question}"; kept as knowledge ${knowledgeId.slice(0, 8)}.`, ...off],
+      };
     }
   }
 }
@@ -152,11 +188,24 @@ function keyOf(text: string): string {
 }
 
 /** The item an id (or its start) names, in this project's store or the user's. */
-function findItem(project: KnowledgeStore, user: KnowledgeStore | undefined, idOrPrefix: string): { item: KnowledgeItem; store: KnowledgeStore } {
+function findItem(
+  project: KnowledgeStore,
+  user: KnowledgeStore | undefined,
+  idOrPrefix: string,
+): { item: KnowledgeItem; store: KnowledgeStore } {
   const stores = [project, ...(user ? [user] : [])];
-  const matches = stores.flatMap((store) => store.list({ limit: 10_000 }).filter((item) => item.id.startsWith(idOrPrefix)).map((item) => ({ item, store })));
+  const matches = stores.flatMap((store) =>
+    store
+      .list({ limit: 10_000 })
+      .filter((item) => item.id.startsWith(idOrPrefix))
+      .map((item) => ({ item, store })),
+  );
   if (matches.length === 1) return matches[0] as { item: KnowledgeItem; store: KnowledgeStore };
-  throw new Error(matches.length === 0 ? `Nothing kept has the id ${idOrPrefix}; \`memory list\` shows the ids.` : `${matches.length} items start with ${idOrPrefix}; give more of the id.`);
+  throw new Error(
+    matches.length === 0
+      ? `Nothing kept has the id ${idOrPrefix}; \`memory list\` shows the ids.`
+      : `${matches.length} items start with ${idOrPrefix}; give more of the id.`,
+  );
 }
 
 function itemLine(item: KnowledgeItem): string {
@@ -193,5 +242,12 @@ function itemJson(item: KnowledgeItem) {
 }
 
 function inquiryJson(inquiry: Inquiry) {
-  return { id: inquiry.id, topic: inquiry.topic, question: inquiry.question, context: inquiry.context, status: inquiry.status, created_at: inquiry.createdAt };
+  return {
+    id: inquiry.id,
+    topic: inquiry.topic,
+    question: inquiry.question,
+    context: inquiry.context,
+    status: inquiry.status,
+    created_at: inquiry.createdAt,
+  };
 }

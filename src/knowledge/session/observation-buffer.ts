@@ -1,5 +1,12 @@
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
-import { extractiveObservation, extractiveReflection, type ObservedMessage, observerPrompt, OBSERVATION_DEFAULTS, reflectorPrompt } from "../observer.js";
+import {
+  extractiveObservation,
+  extractiveReflection,
+  type ObservedMessage,
+  observerPrompt,
+  OBSERVATION_DEFAULTS,
+  reflectorPrompt,
+} from "../observer.js";
 import type { ChatMessage, ModelProvider } from "../../llm/model-types.js";
 import type { ContentEntry } from "../../store/content-types.js";
 import type { SessionMessageRow } from "../../store/session-repository.js";
@@ -112,7 +119,12 @@ export class ObservationBuffer {
         observer: this.deps.observer ? `${this.deps.observer.name}:${this.deps.observer.model}` : "extractive",
       }),
     ]);
-    const firstLine = text.split("\n").find((line) => line.trim() !== "")?.replace(/^-\s*/, "").trim() ?? "observed";
+    const firstLine =
+      text
+        .split("\n")
+        .find((line) => line.trim() !== "")
+        ?.replace(/^-\s*/, "")
+        .trim() ?? "observed";
     await this.deps.compact?.(rows.at(-1)?.ordinal ?? 0, `Observed: ${firstLine.length > 120 ? `${firstLine.slice(0, 119)}…` : firstLine}`);
   }
 
@@ -144,7 +156,9 @@ export class ObservationBuffer {
       : extractiveReflection(texts, EXTRACTIVE_REFLECTION_TOKENS);
     if (!text.trim()) return;
     const lastOrdinal = Math.max(...notes.map((note) => Number(note.metadata.last_ordinal ?? -1)));
-    await this.deps.store.indexContents([this.entry(sessionId, "reflection", text, { generation, last_ordinal: lastOrdinal, condensed: notes.length })]);
+    await this.deps.store.indexContents([
+      this.entry(sessionId, "reflection", text, { generation, last_ordinal: lastOrdinal, condensed: notes.length }),
+    ]);
   }
 
   private entry(sessionId: string, contentType: "observation" | "reflection", content: string, metadata: Record<string, unknown>) {
@@ -154,9 +168,17 @@ export class ObservationBuffer {
   private async ask(prompt: string): Promise<string> {
     const observer = this.deps.observer as ModelProvider;
     const messages: ChatMessage[] = [{ role: "user", content: [{ type: "text", text: prompt }] }];
-    for await (const event of observer.stream({ system: "You keep compressed notes of a coding session for the agent working in it.", messages, tools: [], maxTokens: NOTE_TOKENS * 2 })) {
+    for await (const event of observer.stream({
+      system: "You keep compressed notes of a coding session for the agent working in it.",
+      messages,
+      tools: [],
+      maxTokens: NOTE_TOKENS * 2,
+    })) {
       if (event.type === "complete") {
-        return event.response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n").trim();
+        return event.response.content
+          .flatMap((block) => (block.type === "text" ? [block.text] : []))
+          .join("\n")
+          .trim();
       }
     }
     throw new Error("the observer's answer ended early");

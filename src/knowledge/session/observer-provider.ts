@@ -10,6 +10,9 @@ import type { ModelProvider } from "../../llm/model-types.js";
 export function observerFor(config: SylkConfig, env: NodeJS.ProcessEnv, session: ModelProvider | undefined): ModelProvider | undefined {
   const memory = config.observationalMemory;
   if (!memory.provider && !memory.model) return session;
-  const choice = createProvider({ ...config.model, ...(memory.provider ? { provider: memory.provider } : {}), ...(memory.model ? { name: memory.model } : {}) }, env);
+  const choice = createProvider(
+    { ...config.model, ...(memory.provider ? { provider: memory.provider } : {}), ...(memory.model ? { name: memory.model } : {}) },
+    env,
+  );
   return choice.provider ?? session;
 }

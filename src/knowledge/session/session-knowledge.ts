@@ -64,7 +64,11 @@ export class SessionKnowledge {
     private readonly sessionId: () => string,
   ) {
     const knowledge = config.knowledge;
-    this.limits = new SessionLimits({ knowledge: knowledge.maxKnowledgePerSession, learnings: knowledge.maxLearningsPerSession, skills: knowledge.maxSkillsPerSession });
+    this.limits = new SessionLimits({
+      knowledge: knowledge.maxKnowledgePerSession,
+      learnings: knowledge.maxLearningsPerSession,
+      skills: knowledge.maxSkillsPerSession,
+    });
     this.user = new UserKnowledge(project.paths.sylkHome);
     this.runtime = new RuntimeContextAdapter({ knowledgeEnabled: knowledge.enabled, memoryEnabled: config.observationalMemory.enabled });
   }
@@ -103,7 +107,9 @@ export class SessionKnowledge {
 
   /** The session's tools, each watched by the learning engine (unchanged when knowledge is off). */
   watch(tools: readonly ToolDefinition[]): ToolDefinition[] {
-    return this.enabled ? learnFromTools(tools, { store: this.project.knowledge, limits: this.limits, sessionId: this.sessionId }) : [...tools];
+    return this.enabled
+      ? learnFromTools(tools, { store: this.project.knowledge, limits: this.limits, sessionId: this.sessionId })
+      : [...tools];
   }
 
   /**
@@ -144,7 +150,9 @@ export class SessionKnowledge {
     // 004: no session, no memory (the key is the running session's, resolved at call time).
     if (!this.config.observationalMemory.enabled || !sessionId) return {};
     const notes = (type: "observation" | "reflection") =>
-      this.project.contentStore.recentOfType(sessionId, type, 200).map((entry) => ({ content: entry.content, tokenCount: entry.tokenCount, createdAt: new Date(entry.timestamp) }));
+      this.project.contentStore
+        .recentOfType(sessionId, type, 200)
+        .map((entry) => ({ content: entry.content, tokenCount: entry.tokenCount, createdAt: new Date(entry.timestamp) }));
     return { reflections: notes("reflection"), observations: notes("observation") };
   }
 
@@ -157,7 +165,9 @@ export class SessionKnowledge {
       runtimeContext: { getRuntimeContext: () => ({ ...this.runtime.getRuntimeContext(), activeToolCount: tools.length }) },
       inquiries: {
         pendingInquiryItems: async (_sessionKey, limit) =>
-          this.project.inquiries.pending(limit).map((inquiry) => inquiryItem({ topic: inquiry.topic, question: inquiry.question, context: inquiry.context })),
+          this.project.inquiries
+            .pending(limit)
+            .map((inquiry) => inquiryItem({ topic: inquiry.topic, question: inquiry.question, context: inquiry.context })),
       },
       maxPerLayer: this.config.knowledge.maxPerLayer,
     });
@@ -176,14 +186,26 @@ export class SessionKnowledge {
     const keywords = extractKeywords(lastError) ?? [];
     return this.searchBoth(keywords, { layers: ["agent_learnings"], limit: this.config.knowledge.maxPerLayer })
       .filter(({ item }) => item.confidence >= SHOWN_CONFIDENCE)
-      .map(({ item, score }) => ({ layer: ContextLayer.AgentLearnings, key: item.key, content: item.content, source: item.source, score, metadata: { id: item.id, matched: "last error" } }));
+      .map(({ item, score }) => ({
+        layer: ContextLayer.AgentLearnings,
+        key: item.key,
+        content: item.content,
+        source: item.source,
+        score,
+        metadata: { id: item.id, matched: "last error" },
+      }));
   }
 
   /** The project's knowledge and the user's (for every project), ranked together; the user's marked `details.scope = "user"`. */
   private searchBoth(keywords: readonly string[], options: { layers?: readonly KnowledgeLayer[]; limit: number }): KnowledgeHit[] {
     const project = this.project.knowledge.search(keywords, options);
     // A user who never saved anything for every project has no file to open: none is made just to search.
-    const user = existsSync(this.user.path) ? this.user.open().search(keywords, options).map((hit) => ({ ...hit, item: { ...hit.item, details: { ...hit.item.details, scope: "user" } } })) : [];
+    const user = existsSync(this.user.path)
+      ? this.user
+          .open()
+          .search(keywords, options)
+          .map((hit) => ({ ...hit, item: { ...hit.item, details: { ...hit.item.details, scope: "user" } } }))
+      : [];
     return [...project, ...user].sort((a, b) => b.score - a.score).slice(0, options.limit);
   }
 
@@ -212,14 +234,20 @@ export class SessionKnowledge {
           .filter(({ item }) => item.layer === layer && (item.layer !== "agent_learnings" || item.confidence >= SHOWN_CONFIDENCE))
           .slice(0, limit);
         store.used(shown.filter(({ item }) => item.details.scope !== "user").map(({ item }) => item));
-        return shown.map(({ item, score }): ContextItem => ({
-          layer,
-          key: item.key,
-          content: item.content,
-          source: item.source,
-          score,
-          metadata: { id: item.id, ...(item.category ? { category: item.category } : {}), ...(item.details.scope === "user" ? { scope: "user" } : {}) },
-        }));
+        return shown.map(
+          ({ item, score }): ContextItem => ({
+            layer,
+            key: item.key,
+            content: item.content,
+            source: item.source,
+            score,
+            metadata: {
+              id: item.id,
+              ...(item.category ? { category: item.category } : {}),
+              ...(item.details.scope === "user" ? { scope: "user" } : {}),
+            },
+          }),
+        );
       },
     };
   }

@@ -24,7 +24,11 @@ export class UserKnowledge {
   open(): KnowledgeStore {
     if (!this.store) {
       this.db = openDatabase(this.path, { mmap: false });
-      this.store = new KnowledgeStore({ db: this.db, repository: new KnowledgeRepository(this.db), fullText: new PersistentFullText(new FullTextRepository(this.db), "knowledge") });
+      this.store = new KnowledgeStore({
+        db: this.db,
+        repository: new KnowledgeRepository(this.db),
+        fullText: new PersistentFullText(new FullTextRepository(this.db), "knowledge"),
+      });
     }
     return this.store;
   }

@@ -57,7 +57,8 @@ export function learningLines(summary: RetrievalLearningSummary): string[] {
   return lines;
 }
 
-const PARAMETER_MEANS = (summary: RetrievalLearningSummary) => new Map(summary.parameters.map((parameter) => [parameter.name, parameter.mean]));
+const PARAMETER_MEANS = (summary: RetrievalLearningSummary) =>
+  new Map(summary.parameters.map((parameter) => [parameter.name, parameter.mean]));
 
 /** The settings at the learned means (no sampling): what a typical prompt gets. */
 function meanSample(summary: RetrievalLearningSummary): Pick<AdaptiveSample, "appliedWeights" | "sampledThresholds"> {
@@ -92,8 +93,10 @@ function moved(value: number, prior: number): "up" | "down" | undefined {
 function changeLines(summary: RetrievalLearningSummary, learned: PrefetchThresholds): string[] {
   const start = INITIAL_PRIORS;
   const weight = PARAMETER_MEANS(summary);
-  const change = (name: "wastePenalty" | "strugglePenalty" | "relevanceBonus") => moved(weight.get(`weights.${name}`) ?? PRIOR_MEAN_WEIGHTS[name], PRIOR_MEAN_WEIGHTS[name]);
-  const why = (direction: "up" | "down" | undefined, up: string, down: string) => (direction === "up" ? `: ${up}` : direction === "down" ? `: ${down}` : "");
+  const change = (name: "wastePenalty" | "strugglePenalty" | "relevanceBonus") =>
+    moved(weight.get(`weights.${name}`) ?? PRIOR_MEAN_WEIGHTS[name], PRIOR_MEAN_WEIGHTS[name]);
+  const why = (direction: "up" | "down" | undefined, up: string, down: string) =>
+    direction === "up" ? `: ${up}` : direction === "down" ? `: ${down}` : "";
   const relevance = change("relevanceBonus");
   return [
     `  Excerpts: up to ${learned.maxExcerpts} (started at ${start.maxExcerpts})${why(change("wastePenalty"), "excerpts put in front of the model often went unused", "the excerpts it added were used")}; added when a match scores ${learned.excerptThreshold.toFixed(2)} or more (started at ${start.excerptThreshold.toFixed(2)}).`,
@@ -129,4 +132,3 @@ function plural(count: number, noun: string): string {
 function percent(share: number): string {
   return `${Math.round(share * 1000) / 10}%`;
 }
-

@@ -78,7 +78,9 @@ export class RetrievalLearning {
   /** Loads the state and replays what the log holds past it. Damage is reported, and learning goes on from what is intact. */
   static open(deps: RetrievalLearningDeps): RetrievalLearning {
     const learning = new RetrievalLearning(deps);
-    learning.guarded("could not load what was learned", () => learning.deps.repository.withWriteLock(() => learning.refresh({ recovering: true }).close()));
+    learning.guarded("could not load what was learned", () =>
+      learning.deps.repository.withWriteLock(() => learning.refresh({ recovering: true }).close()),
+    );
     return learning;
   }
 
@@ -162,7 +164,9 @@ export class RetrievalLearning {
     return {
       observations: this.state.totalObservations,
       parameters: this.state.parameters(),
-      contexts: this.state.contexts.list().map((context) => ({ id: context.id, count: context.count, baseline: context.baseline ?? null, bias: context.bias.toJSON() })),
+      contexts: this.state.contexts
+        .list()
+        .map((context) => ({ id: context.id, count: context.count, baseline: context.baseline ?? null, bias: context.bias.toJSON() })),
       profile: this.state.profile.toJSON(),
     };
   }
@@ -194,7 +198,9 @@ export class RetrievalLearning {
       try {
         state = AdaptiveState.fromJSON(JSON.parse(saved.state), this.deps.config);
       } catch (error) {
-        this.deps.report(`What Sylk learned about retrieval in this project could not be read (${errorMessage(error)}); learning starts again from the priors.`);
+        this.deps.report(
+          `What Sylk learned about retrieval in this project could not be read (${errorMessage(error)}); learning starts again from the priors.`,
+        );
         this.deps.repository.clear();
         this.deps.userProfiles?.forgetProjectPositions(this.deps.projectKey);
       }
@@ -206,7 +212,9 @@ export class RetrievalLearning {
     const whole = pending.entries.filter((entry) => isEpisodeObservation(entry));
     for (const entry of whole) this.apply(entry);
     if ((pending.damaged || whole.length < pending.entries.length) && recovering) {
-      this.deps.report(`Part of the retrieval observation log (${this.deps.logPath}) could not be read; it was moved aside, and what was readable is kept.`);
+      this.deps.report(
+        `Part of the retrieval observation log (${this.deps.logPath}) could not be read; it was moved aside, and what was readable is kept.`,
+      );
       this.save(log);
       log.close();
       renameSync(this.deps.logPath, `${this.deps.logPath}.damaged-${this.now()}`);

@@ -51,7 +51,10 @@ export class ChildRun {
     return this.relay(this.child.session.run(text, this.signal), watch);
   }
 
-  private async *relay(run: AsyncGenerator<AgentEvent, AgentResult>, watch?: (event: AgentEvent) => void): AsyncGenerator<AgentEvent, AgentResult> {
+  private async *relay(
+    run: AsyncGenerator<AgentEvent, AgentResult>,
+    watch?: (event: AgentEvent) => void,
+  ): AsyncGenerator<AgentEvent, AgentResult> {
     const { agentId, agentType } = this.child;
     for (let step = await run.next(); ; step = await run.next()) {
       if (step.done) {

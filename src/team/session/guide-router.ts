@@ -71,7 +71,12 @@ export class GuideRouter {
     const prompt = this.prompt;
     const started = Date.now();
     const { guide } = this.deps;
-    const call = new ChildToolCall({ ...target, agentType: request.agent }, context, { parentAgentId: guide.agentId, kind: "routed", task: prompt }, this.deps.usage);
+    const call = new ChildToolCall(
+      { ...target, agentType: request.agent },
+      context,
+      { parentAgentId: guide.agentId, kind: "routed", task: prompt },
+      this.deps.usage,
+    );
     const result = await call.prompt(prompt);
     // The user reads the answer whole: nothing of it is clipped.
     call.finish({ text: result.response });
@@ -93,7 +98,10 @@ export class GuideRouter {
     if (!completed) {
       // The guide hears why and may answer itself or route elsewhere; the failure is the routing's outcome already.
       this.closeOutcome(undefined, Date.now());
-      return { output: `${target.agentId} did not answer (${result.stopReason}${result.error ? `: ${result.error.message}` : ""}).`, isError: true };
+      return {
+        output: `${target.agentId} did not answer (${result.stopReason}${result.error ? `: ${result.error.message}` : ""}).`,
+        isError: true,
+      };
     }
     return {
       output: `Routed to ${target.agentId}; its answer went to the user.`,
@@ -114,7 +122,11 @@ export class GuideRouter {
     if (!pending) return;
     this.pending = undefined;
     const followUp = nextPrompt !== undefined && at - pending.answeredAt <= FOLLOW_UP_WINDOW_MS;
-    const reward = outcomeReward({ completed: pending.completed, followUp: followUp && !isCorrection(nextPrompt ?? ""), correction: followUp && isCorrection(nextPrompt ?? "") });
+    const reward = outcomeReward({
+      completed: pending.completed,
+      followUp: followUp && !isCorrection(nextPrompt ?? ""),
+      correction: followUp && isCorrection(nextPrompt ?? ""),
+    });
     this.repository.close(pending.decisionId, reward, (current, allContexts) => updated(current ?? priorFrom(allContexts), reward));
   }
 
@@ -131,7 +143,9 @@ export class GuideRouter {
     if (existing) return existing;
     const { services, settings } = this.deps;
     const root = this.deps.guide.id;
-    const earlier = services.sessions.descendants(root).find((child) => child.kind === "routed" && child.agentType === type && child.parentSessionId === root);
+    const earlier = services.sessions
+      .descendants(root)
+      .find((child) => child.kind === "routed" && child.agentType === type && child.parentSessionId === root);
     const agentId = earlier?.agentId ?? this.deps.agentIds.next(type);
     const model = settings.models[type] ?? this.deps.model;
     const session = this.deps.openSession({

@@ -83,7 +83,9 @@ export class KnowledgeAgents {
     const { services, settings } = this.deps;
     const root = this.deps.rootSessionId;
     // A continued conversation finds its knowledge agent where it left it.
-    const earlier = services.sessions.descendants(root).find((child) => child.kind === "knowledge" && child.agentType === type && child.parentSessionId === root);
+    const earlier = services.sessions
+      .descendants(root)
+      .find((child) => child.kind === "knowledge" && child.agentType === type && child.parentSessionId === root);
     const agentId = earlier?.agentId ?? this.deps.agentIds.next(type);
     const model = settings.models[type] ?? this.deps.model;
     let agent: KnowledgeAgent;
@@ -116,7 +118,12 @@ export class KnowledgeAgents {
       if (event.type === "tool_use" && event.name !== "share_context") toolsUsed.push(event.name);
     };
     // Its run stops with the caller's; the agent itself stays for the next consultation.
-    const call = new ChildToolCall({ agentId: agent.agentId, agentType: agent.type, session: agent.session }, context, { parentAgentId: caller.conversation.agentId, kind: "knowledge", task: request.query }, this.deps.usage);
+    const call = new ChildToolCall(
+      { agentId: agent.agentId, agentType: agent.type, session: agent.session },
+      context,
+      { parentAgentId: caller.conversation.agentId, kind: "knowledge", task: request.query },
+      this.deps.usage,
+    );
     let result = await call.prompt(consultationPrompt(requestId, request, caller.conversation.agentId, budget), watch);
     // One reminder; after that its last words are the answer, with confidence and completeness not stated.
     if (!agent.shared && result.stopReason === "end_turn") result = await call.prompt(REMINDER, watch);
@@ -130,19 +137,37 @@ export class KnowledgeAgents {
         isError: true,
       };
     }
-    const response = await this.shareResponse(agent, { requestId, started: call.started, budget, answerText, shared, cacheHint: cacheHintOf(toolsUsed), caller });
+    const response = await this.shareResponse(agent, {
+      requestId,
+      started: call.started,
+      budget,
+      answerText,
+      shared,
+      cacheHint: cacheHintOf(toolsUsed),
+      caller,
+    });
     call.finish({ text: answerText, tokens: response.total_tokens, truncated: response.truncated });
     return {
       output: renderContextShare(response),
       display: `${agent.agentId}: ${answerGist(answerText)} (${response.total_tokens.toLocaleString("en-US")} tokens${response.truncated ? ", truncated" : ""})`,
-      relatedFiles: response.entries.flatMap((entry) => (entry.content_type === "code_file" ? [entry.source.replace(/:\d+-\d+$/, "")] : [])),
+      relatedFiles: response.entries.flatMap((entry) =>
+        entry.content_type === "code_file" ? [entry.source.replace(/:\d+-\d+$/, "")] : [],
+      ),
     };
   }
 
   /** Resolves the shared sources byte for byte, stores what needs an id, fits the response to the caller's budget and records it. */
   private async shareResponse(
     agent: KnowledgeAgent,
-    input: { requestId: string; started: number; budget: number; answerText: string; shared: ShareContextInput | undefined; cacheHint: CacheHint; caller: Consulter },
+    input: {
+      requestId: string;
+      started: number;
+      budget: number;
+      answerText: string;
+      shared: ShareContextInput | undefined;
+      cacheHint: CacheHint;
+      caller: Consulter;
+    },
   ) {
     const { services } = this.deps;
     const store = services.contentStore;
@@ -166,7 +191,12 @@ export class KnowledgeAgents {
       root: services.paths.root,
       getEntry: (id) => store.getByIds([id])[0],
       indexExcerpt: (excerpt) => {
-        const entry = base("code_file", excerpt.content, { path: excerpt.path, start_line: excerpt.start_line, end_line: excerpt.end_line, shared_in: input.requestId });
+        const entry = base("code_file", excerpt.content, {
+          path: excerpt.path,
+          start_line: excerpt.start_line,
+          end_line: excerpt.end_line,
+          shared_in: input.requestId,
+        });
         pending.push({ ...entry, relatedFiles: [excerpt.path] });
         return { id: entry.id as string, tokenCount: entry.tokenCount as number };
       },
@@ -203,7 +233,10 @@ export class KnowledgeAgents {
         tokenCount: estimateTokens(answer),
         timestamp: Date.now(),
         turnNumber: 0,
-        metadata: { kind: "consultation", context_share: { ...response, entries: response.entries.map(({ content: _content, ...rest }) => rest) } },
+        metadata: {
+          kind: "consultation",
+          context_share: { ...response, entries: response.entries.map(({ content: _content, ...rest }) => rest) },
+        },
       },
     ]);
     return { ...response, source_errors: resolved.errors };

@@ -89,9 +89,11 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
       const step = nextStep(progress as PipelineProgress);
       if (step.kind === "finish") {
         repository.finish(pipelineId, step.status, step.reason);
-        const answer = step.status === "done" && summaryAnswer ? summaryAnswer : renderStoppedReport(summaryInputs(progress as PipelineProgress));
+        const answer =
+          step.status === "done" && summaryAnswer ? summaryAnswer : renderStoppedReport(summaryInputs(progress as PipelineProgress));
         await deps.root.recordTurn(task, answer);
-        const stopReason = step.status === "done" ? "end_turn" : step.status === "failed" ? "error" : signal.aborted ? "interrupted" : "end_turn";
+        const stopReason =
+          step.status === "done" ? "end_turn" : step.status === "failed" ? "error" : signal.aborted ? "interrupted" : "end_turn";
         // Shown and streamed as an answer is: the screen and the printers need nothing else.
         yield { type: "text_delta", text: answer };
         yield { type: "assistant_message", turn: 0, text: answer, toolCalls: 0 };
@@ -108,18 +110,31 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
         yield { type: "done", result };
         return result;
       }
-      if ((step.stage === "implement" || step.stage === "fix") && !deps.canAsk && !warnedAboutWrites && deps.permissionMode() === "default") {
+      if (
+        (step.stage === "implement" || step.stage === "fix") &&
+        !deps.canAsk &&
+        !warnedAboutWrites &&
+        deps.permissionMode() === "default"
+      ) {
         warnedAboutWrites = true;
         yield {
           type: "error",
           kind: "permissions",
-          message: "The engineer stage will have its file edits and commands refused: this run cannot ask. Pass --permission-mode accept-edits, or allow them in .sylkrc.",
+          message:
+            "The engineer stage will have its file edits and commands refused: this run cannot ask. Pass --permission-mode accept-edits, or allow them in .sylkrc.",
           fatal: false,
         };
       }
       phase = step.stage;
       const agent = stageAgent(deps, agents, step, rootSessionId, pipelineId, workflow);
-      const ordinal = repository.startStage({ pipelineId, stage: step.stage, agentType: step.agentType, agentId: agent.agentId, childSessionId: null, round: step.round });
+      const ordinal = repository.startStage({
+        pipelineId,
+        stage: step.stage,
+        agentType: step.agentType,
+        agentId: agent.agentId,
+        childSessionId: null,
+        round: step.round,
+      });
       const parentToolUseId = `pipeline-${pipelineId.slice(0, 8)}-${ordinal}`;
       const started = { pipelineId, stage: step.stage, ordinal, round: step.round, agentId: agent.agentId, agentType: step.agentType };
       yield { type: "pipeline_stage", ...started, status: "start" };
@@ -128,12 +143,20 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
       const run = new ChildRun(agent, parentToolUseId, signal);
       const first = yield* run.prompt(stagePrompt(task, step, progress as PipelineProgress, diff !== undefined ? { diff } : {}));
       const tool = STAGE_TOOLS[step.stage];
-      const last = tool && agent.submitted[step.stage] === undefined && first.stopReason === "end_turn" ? yield* run.prompt(REMINDER(tool)) : first;
+      const last =
+        tool && agent.submitted[step.stage] === undefined && first.stopReason === "end_turn" ? yield* run.prompt(REMINDER(tool)) : first;
       const stageUsage = run.usage;
       usage = addUsage(usage, stageUsage);
       turns += run.turns;
       toolCalls += run.toolCalls;
-      const context: StageStateContext = { pipelineId, sessionId: rootSessionId, task, round: step.round, earlier: progress.stages, now: Date.now() };
+      const context: StageStateContext = {
+        pipelineId,
+        sessionId: rootSessionId,
+        task,
+        round: step.round,
+        earlier: progress.stages,
+        now: Date.now(),
+      };
       const { status, state } = stageOutcome(step, agent, last, context);
       if (step.stage === "summary" && status === "done") summaryAnswer = last.response;
       const stateEntryId = state ? await storeState(deps.services, agent, step, state, pipelineId) : null;
@@ -145,7 +168,14 @@ export async function* runPipeline(deps: PipelineRunnerDeps, task: string, signa
         childSessionId: agent.session.sessionId,
       });
       progress.stages.push({ stage: step.stage, round: step.round, status, state, agentId: agent.agentId } as EndedStage);
-      yield { type: "pipeline_stage", ...started, status: "end", outcome: status, usage: stageUsage, ...(stateEntryId ? { stateEntryId } : {}) };
+      yield {
+        type: "pipeline_stage",
+        ...started,
+        status: "end",
+        outcome: status,
+        usage: stageUsage,
+        ...(stateEntryId ? { stateEntryId } : {}),
+      };
     }
   } finally {
     for (const agent of agents.values()) agent.session.close();
@@ -222,7 +252,12 @@ function structuredTools(type: AgentType, submitted: Partial<StageSubmissions>):
 }
 
 /** How the stage ended, and the state it stores (null after an error or an interruption). */
-function stageOutcome(step: RunStep, agent: StageAgent, result: AgentResult, context: StageStateContext): { status: EndedStageStatus; state: StageStates[PipelineStage] | null } {
+function stageOutcome(
+  step: RunStep,
+  agent: StageAgent,
+  result: AgentResult,
+  context: StageStateContext,
+): { status: EndedStageStatus; state: StageStates[PipelineStage] | null } {
   if (result.stopReason === "interrupted") return { status: "interrupted", state: null };
   if (result.stopReason === "error") return { status: "error", state: null };
   const stage = step.stage;
@@ -239,7 +274,13 @@ function stageOutcome(step: RunStep, agent: StageAgent, result: AgentResult, con
 }
 
 /** The stage's state as a content entry of the stage's type, in the stage agent's session: searchable like everything else. */
-async function storeState(services: Pick<ProjectServices, "contentStore">, agent: StageAgent, step: RunStep, state: object, pipelineId: string): Promise<string> {
+async function storeState(
+  services: Pick<ProjectServices, "contentStore">,
+  agent: StageAgent,
+  step: RunStep,
+  state: object,
+  pipelineId: string,
+): Promise<string> {
   const content = JSON.stringify(state, null, 2);
   const [entry] = await services.contentStore.indexContents([
     {

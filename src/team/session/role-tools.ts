@@ -34,8 +34,16 @@ export function createRoleTools(services: ProjectServices, context: RoleToolsCon
   const { availableTokens } = context;
   const routing = services.routing;
   return [
-    createGetSymbolContextTool({ symbols: services.files, chunksMentioning: chunksMentioningFrom(services.codeFullText, services.files), availableTokens }),
-    createGetRecentChangesTool({ sessionChanges: () => sessionTreeChanges(services, context.sessionId), availableTokens, gitGate: context.gitGate }),
+    createGetSymbolContextTool({
+      symbols: services.files,
+      chunksMentioning: chunksMentioningFrom(services.codeFullText, services.files),
+      availableTokens,
+    }),
+    createGetRecentChangesTool({
+      sessionChanges: () => sessionTreeChanges(services, context.sessionId),
+      availableTokens,
+      gitGate: context.gitGate,
+    }),
     createSearchDecisionsTool({
       contentStore: services.contentStore,
       entries: services.entries,

@@ -54,13 +54,24 @@ export class SubAgentHost {
     const session = deps.openSession({
       role,
       placement: "pipeline",
-      parent: { sessionId: deps.caller.conversation.id, toolUseId: context.toolUseId ?? "", agentId, kind: "delegate", depth: deps.caller.depth + 1 },
+      parent: {
+        sessionId: deps.caller.conversation.id,
+        toolUseId: context.toolUseId ?? "",
+        agentId,
+        kind: "delegate",
+        depth: deps.caller.depth + 1,
+      },
       asksAs: agentId,
       maxTurns: deps.settings.maxTurns,
       ...(model ? { model } : {}),
     });
     try {
-      const call = new ChildToolCall({ agentId, agentType, session }, context, { parentAgentId, kind: "delegate", task: request.task }, deps.usage);
+      const call = new ChildToolCall(
+        { agentId, agentType, session },
+        context,
+        { parentAgentId, kind: "delegate", task: request.task },
+        deps.usage,
+      );
       const result = await call.prompt(taskPrompt(request, parentAgentId));
       const answer = this.fitAnswer(result, request.maxTokens, agentId);
       call.finish({ text: answer.text, truncated: answer.truncated });
@@ -71,7 +82,8 @@ export class SubAgentHost {
         changed.length > 0 ? `· files changed: ${changed.join(", ")}` : "· no files changed",
       ].join(" ");
       const failed = result.stopReason === "error" || result.stopReason === "interrupted";
-      const body = answer.text.trim() === "" ? `(${agentId} gave no answer${result.error ? `: ${result.error.message}` : ""}.)` : answer.text;
+      const body =
+        answer.text.trim() === "" ? `(${agentId} gave no answer${result.error ? `: ${result.error.message}` : ""}.)` : answer.text;
       return {
         output: `${body}\n\n${footer}`,
         // The collapsed line shows the start of the answer; the transcript view (Ctrl+O) all of it.
@@ -89,7 +101,9 @@ export class SubAgentHost {
     const text = result.response;
     if (estimateTokens(text) <= maxTokens) return { text, truncated: false };
     const store = this.deps.services.contentStore;
-    const answers = store.getByTurnRange(result.sessionId, 0, Number.MAX_SAFE_INTEGER).filter((entry) => entry.contentType === "agent_response");
+    const answers = store
+      .getByTurnRange(result.sessionId, 0, Number.MAX_SAFE_INTEGER)
+      .filter((entry) => entry.contentType === "agent_response");
     const last = answers.at(-1);
     const clipped = `${text.slice(0, maxTokens * 4)}\n[… answer clipped to ${maxTokens.toLocaleString("en-US")} tokens]`;
     if (!last) return { text: clipped, truncated: true };

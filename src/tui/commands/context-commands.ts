@@ -37,7 +37,8 @@ export async function retrieveCommand(refId: string, context: SlashCommandContex
   const numbers = context.project.promptNumbers(reference.sessionId);
   const header = `${reference.id}: ${numbers.describeTurns(...reference.turnRange)}, ${reference.contentIds.length} entries, ${formatCount(reference.tokensSaved)} tokens. ${reference.summary}`;
   const body = result.entries.map(
-    (entry) => `── prompt ${numbers.promptOf(entry.turnNumber)} · ${entry.contentType} · ${formatCount(entry.tokenCount)} tokens\n${entry.content}`,
+    (entry) =>
+      `── prompt ${numbers.promptOf(entry.turnNumber)} · ${entry.contentType} · ${formatCount(entry.tokenCount)} tokens\n${entry.content}`,
   );
   const shown = result.entries.length;
   const rest = reference.contentIds.length - shown;

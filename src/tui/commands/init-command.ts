@@ -8,9 +8,18 @@ import type { SlashCommandContext } from "./slash-context.js";
  */
 export function initCommand(argument: string, context: SlashCommandContext): void {
   const { agent, project } = context;
-  if (argument) return agent.print({ kind: "note", tone: "warning", text: "Usage: /init (writes AGENTS.md from the index; an existing one is left as it is)" });
+  if (argument)
+    return agent.print({
+      kind: "note",
+      tone: "warning",
+      text: "Usage: /init (writes AGENTS.md from the index; an existing one is left as it is)",
+    });
   if (context.indexing.snapshot().state === "off") {
-    return agent.print({ kind: "note", tone: "warning", text: "Indexing is off for this project, so /init has nothing to read. Run `sylk index` to allow it." });
+    return agent.print({
+      kind: "note",
+      tone: "warning",
+      text: "Indexing is off for this project, so /init has nothing to read. Run `sylk index` to allow it.",
+    });
   }
   const { written, text } = project.initAgentsFile();
   const lines = text.trimEnd().split("\n").length;

@@ -30,13 +30,17 @@ export function permissionsCommand(argument: string, context: SlashCommandContex
     case "deny":
       if (!value) return agent.print(note(USAGE, "warning"));
       permissions.add(verb, value);
-      return agent.print(note(`For this session, ${verb}: ${value}. ${RULE_EFFECT[verb]} Nothing is written to a file; /permissions reset drops it.`));
+      return agent.print(
+        note(`For this session, ${verb}: ${value}. ${RULE_EFFECT[verb]} Nothing is written to a file; /permissions reset drops it.`),
+      );
     case "mode":
       return modeCommand(value, context);
     case "reset": {
       permissions.reset();
       context.permissionMode.set(context.permissionMode.initial);
-      return agent.print(note(`This session's rules and "always" answers are dropped; the mode is ${context.permissionMode.initial} again.`));
+      return agent.print(
+        note(`This session's rules and "always" answers are dropped; the mode is ${context.permissionMode.initial} again.`),
+      );
     }
     default:
       return agent.print(note(USAGE, "warning"));
@@ -51,7 +55,8 @@ const RULE_EFFECT: Record<RuleList, string> = {
 
 function modeCommand(requested: string, context: SlashCommandContext): void {
   const modes: readonly string[] = PERMISSION_MODES;
-  if (!modes.includes(requested)) return context.agent.print(note(`Usage: /permissions mode <mode>, one of ${PERMISSION_MODES.join(", ")}`, "warning"));
+  if (!modes.includes(requested))
+    return context.agent.print(note(`Usage: /permissions mode <mode>, one of ${PERMISSION_MODES.join(", ")}`, "warning"));
   const mode = requested as PermissionMode;
   // As with Shift+Tab, no command turns every question off in a session that did not start that way.
   if (mode === "bypass" && context.permissionMode.initial !== "bypass") {
@@ -63,7 +68,9 @@ function modeCommand(requested: string, context: SlashCommandContext): void {
 
 function permissionsText(view: PermissionsView): string {
   const width = Math.max(12, ...view.rules.map((rule) => visible(rule.rule, { newlines: false }).length)) + 2;
-  const rules = view.rules.map((rule) => `  ${rule.list.padEnd(6)} ${visible(rule.rule, { newlines: false }).padEnd(width)}${originText(rule)}`);
+  const rules = view.rules.map(
+    (rule) => `  ${rule.list.padEnd(6)} ${visible(rule.rule, { newlines: false }).padEnd(width)}${originText(rule)}`,
+  );
   const { tools, commands, memory } = view.answers;
   const answers = [...tools, ...commands, ...memory];
   return [
@@ -71,7 +78,9 @@ function permissionsText(view: PermissionsView): string {
     "",
     "Rules (deny wins over ask, ask over allow):",
     ...(rules.length > 0 ? rules : ["  none: the mode decides"]),
-    ...(answers.length > 0 ? ["", `"Always" answers in this conversation: ${answers.map((answer) => visible(answer, { newlines: false })).join("; ")}`] : []),
+    ...(answers.length > 0
+      ? ["", `"Always" answers in this conversation: ${answers.map((answer) => visible(answer, { newlines: false })).join("; ")}`]
+      : []),
     "",
     "Whatever the rules and the mode: a change to .git, .sylk, .sylkrc or .sylkignore is asked about each time; commands run in the",
     "sandbox; a command outside it is asked about each time; commands like rm -rf / or curl … | sh are refused.",

@@ -23,7 +23,6 @@ import type { SlashCommandContext } from "./slash-context.js";
 export type { SlashCommandContext };
 import { errorMessage } from "../../errors.js";
 
-
 const note = (text: string, tone: "info" | "warning" | "error" | "dim" = "info"): TranscriptEntry => ({ kind: "note", tone, text });
 
 /** Runs one "/command args" line; every outcome, errors included, is printed to the transcript. */
@@ -76,7 +75,10 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
       case "config":
         return agent.print(note(context.project.configuration().join("\n")));
       case "pipeline":
-        if (!argument) return agent.print(note("Usage: /pipeline <task> (the team plans, designs, implements, reviews and fixes, tests and sums up)", "warning"));
+        if (!argument)
+          return agent.print(
+            note("Usage: /pipeline <task> (the team plans, designs, implements, reviews and fixes, tests and sums up)", "warning"),
+          );
         return agent.submit(`/pipeline ${argument}`);
       case "clear":
         agent.switchSession();
@@ -87,7 +89,9 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         return context.exit();
       default: {
         const known = SLASH_COMMANDS.map((command) => `/${command.name}`).join(", ");
-        return agent.print(note(`Unknown command /${name}. Commands: ${known}. (A prompt that starts with a space goes to the model as it is.)`, "warning"));
+        return agent.print(
+          note(`Unknown command /${name}. Commands: ${known}. (A prompt that starts with a space goes to the model as it is.)`, "warning"),
+        );
       }
     }
   } catch (error) {
@@ -149,7 +153,11 @@ function modelCommand(requested: string, context: SlashCommandContext): void {
 async function undoCommand(argument: string, context: SlashCommandContext): Promise<void> {
   const forced = argument === "force";
   const result = await context.agent.session.undo(forced);
-  context.agent.print(note(restoreText(result, "Nothing to undo: this session has made no file edits (or they were undone).", forced, promptNumbers(context))));
+  context.agent.print(
+    note(
+      restoreText(result, "Nothing to undo: this session has made no file edits (or they were undone).", forced, promptNumbers(context)),
+    ),
+  );
 }
 
 /** The session's prompts, numbered as the user counts them (none before the first prompt is stored). */
@@ -166,12 +174,16 @@ async function rewindCommand(argument: string, context: SlashCommandContext): Pr
     const groups = context.agent.session.editGroups();
     if (groups.length === 0) return context.agent.print(note("This session has no file edits to rewind.", "dim"));
     const lines = groups.map((group) => `  prompt ${numbers.promptOf(group.promptTurn)}: ${group.files.join(", ")}`);
-    return context.agent.print(note(["Edits by prompt (/rewind <prompt> takes back every edit after that prompt; 0: all):", ...lines].join("\n")));
+    return context.agent.print(
+      note(["Edits by prompt (/rewind <prompt> takes back every edit after that prompt; 0: all):", ...lines].join("\n")),
+    );
   }
   if (!/^\d+$/.test(prompt)) return context.agent.print(note("Usage: /rewind [prompt] [force]", "warning"));
   const turn = numbers.turnOf(Number(prompt));
   if (turn === undefined) {
-    return context.agent.print(note(`This session has ${numbers.count} ${numbers.count === 1 ? "prompt" : "prompts"}: /rewind 0 to ${numbers.count}.`, "warning"));
+    return context.agent.print(
+      note(`This session has ${numbers.count} ${numbers.count === 1 ? "prompt" : "prompts"}: /rewind 0 to ${numbers.count}.`, "warning"),
+    );
   }
   const result = await context.agent.session.rewind(turn, force === "force");
   context.agent.print(note(restoreText(result, `Nothing to rewind after prompt ${prompt}.`, force === "force", numbers)));
@@ -181,7 +193,8 @@ function restoreText(result: RestoreResult, nothing: string, forced: boolean, nu
   const { conflicts, refused } = result;
   const refusals = refused.map(({ path, reason }) => `${path} cannot be restored: ${reason}`);
   if (result.restored.length === 0 && (conflicts.length > 0 || refused.length > 0)) {
-    const changed = conflicts.length > 0 ? `Nothing was restored: ${conflicts.join(", ")} changed since Sylk edited it.` : "Nothing was restored.";
+    const changed =
+      conflicts.length > 0 ? `Nothing was restored: ${conflicts.join(", ")} changed since Sylk edited it.` : "Nothing was restored.";
     return [changed, ...refusals, ...(forced ? [] : [forceHint(result)])].join("\n");
   }
   if (result.restored.length === 0) return nothing;
@@ -209,7 +222,9 @@ function diffCommand(context: SlashCommandContext): void {
 async function evictCommand(context: SlashCommandContext): Promise<void> {
   const references = await context.agent.session.evictNow();
   if (references.length === 0) {
-    return context.agent.print(note("Nothing to move out of the window: only the recent turns are in it (or nothing was sent yet).", "dim"));
+    return context.agent.print(
+      note("Nothing to move out of the window: only the recent turns are in it (or nothing was sent yet).", "dim"),
+    );
   }
   context.agent.print(...references.map((reference) => note(evictionNote(reference, renderReference(reference)), "dim")));
 }
@@ -232,7 +247,9 @@ function costText(context: SlashCommandContext): string {
   const window = context.agent.state.windowTokens ?? context.agent.session.provider?.contextWindow;
   const inWindow = context.agent.state.contextTokens;
   if (window && inWindow !== undefined) {
-    lines.push(`  in the window now: ${formatCount(inWindow)} of ${formatCount(window)} tokens (${Math.round((inWindow / window) * 100)}%)`);
+    lines.push(
+      `  in the window now: ${formatCount(inWindow)} of ${formatCount(window)} tokens (${Math.round((inWindow / window) * 100)}%)`,
+    );
   }
   return [...lines, ...subAgentCostLines(cost.subAgents)].join("\n");
 }
@@ -245,7 +262,11 @@ function subAgentCostLines(children: readonly SessionRecord[]): string[] {
     const type = child.agentType ?? "agent";
     const seen = byType.get(type) ?? { runs: 0, usage: EMPTY_USAGE, dollars: 0 };
     const dollars = estimateCost(child.model, child.usage);
-    byType.set(type, { runs: seen.runs + 1, usage: addUsage(seen.usage, child.usage), dollars: seen.dollars === undefined || dollars === undefined ? undefined : seen.dollars + dollars });
+    byType.set(type, {
+      runs: seen.runs + 1,
+      usage: addUsage(seen.usage, child.usage),
+      dollars: seen.dollars === undefined || dollars === undefined ? undefined : seen.dollars + dollars,
+    });
   }
   return [
     "Sub-agents (each in a session of its own):",

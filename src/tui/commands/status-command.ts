@@ -18,7 +18,10 @@ export function statusCommand(context: SlashCommandContext): void {
   const provider = session.provider;
   const index = checkIndex(sessionIndexState(context.indexing.snapshot(), project.indexDamage()));
   const window = provider ? windowTokensOf(state, project.settings.windowTokens, provider) : undefined;
-  const inWindow = provider && window ? tokenSegment({ model: { name: provider.model, contextWindow: window }, contextTokens: state.contextTokens }) : undefined;
+  const inWindow =
+    provider && window
+      ? tokenSegment({ model: { name: provider.model, contextWindow: window }, contextTokens: state.contextTokens })
+      : undefined;
   const cost = provider ? costSoFar(state, provider) : undefined;
   const lines = [
     ["Model", modelDescription(provider)],

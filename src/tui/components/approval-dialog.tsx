@@ -91,6 +91,7 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
 /** A change without a diff or a command: what it replaces, or the call's input as it came. */
 function inputText(request: ApprovalRequest): string {
   const input = (request.input ?? {}) as Record<string, unknown>;
-  if (request.tool === "write_file") return `Replaces a binary file at ${visible(String(input.path ?? ""), { newlines: false })} with text.`;
+  if (request.tool === "write_file")
+    return `Replaces a binary file at ${visible(String(input.path ?? ""), { newlines: false })} with text.`;
   return visible(JSON.stringify(request.input) ?? "", { newlines: false });
 }

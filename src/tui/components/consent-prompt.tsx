@@ -30,10 +30,10 @@ export function ConsentPrompt({ root, database, maxFileSize, onAnswer }: Consent
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <Text bold>Index this project?</Text>
       <Text>Sylk indexes the code so that it, and /search, can find things fast. It will read the files under</Text>
-      <Text color={theme.accent}>  {visible(root, { newlines: false })}</Text>
+      <Text color={theme.accent}> {visible(root, { newlines: false })}</Text>
       <Text dimColor>
-        Skipped: secrets (.env files, keys, certificates, credentials; key-like values are masked), files ignored by
-        .gitignore or .sylkignore, binary files and files over {sizeLimit(maxFileSize)}.
+        Skipped: secrets (.env files, keys, certificates, credentials; key-like values are masked), files ignored by .gitignore or
+        .sylkignore, binary files and files over {sizeLimit(maxFileSize)}.
       </Text>
       <Text dimColor>The index stays on this machine: {visible(database, { newlines: false })}</Text>
       <Box marginTop={1}>

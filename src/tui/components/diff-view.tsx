@@ -38,10 +38,25 @@ export function DiffView({ diff, maxLines = 60, offset = 0, withFiles = false }:
   );
 }
 
-function Row({ row, numberWidth, added, removed }: { row: DiffRow; numberWidth: number; added: string | undefined; removed: string | undefined }) {
+function Row({
+  row,
+  numberWidth,
+  added,
+  removed,
+}: {
+  row: DiffRow;
+  numberWidth: number;
+  added: string | undefined;
+  removed: string | undefined;
+}) {
   if (row.kind === "gap") return <Text dimColor>{" ".repeat(numberWidth)} ⋮</Text>;
   if (row.kind === "file") return <Text bold>{visible(row.text, { newlines: false })}</Text>;
-  if (row.kind === "note") return <Text dimColor>{" ".repeat(numberWidth)}   {visible(row.text, { newlines: false })}</Text>;
+  if (row.kind === "note")
+    return (
+      <Text dimColor>
+        {" ".repeat(numberWidth)} {visible(row.text, { newlines: false })}
+      </Text>
+    );
   const sign = row.kind === "added" ? "+" : row.kind === "removed" ? "-" : " ";
   const color = row.kind === "added" ? added : row.kind === "removed" ? removed : undefined;
   return (

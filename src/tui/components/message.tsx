@@ -10,7 +10,13 @@ export function UserMessage({ text }: { text: string }) {
   const theme = useTheme();
   return (
     <Box marginTop={1}>
-      <Marked mark={<Text color={theme.user} bold>{">"}</Text>}>
+      <Marked
+        mark={
+          <Text color={theme.user} bold>
+            {">"}
+          </Text>
+        }
+      >
         <Text>{visible(text)}</Text>
       </Marked>
     </Box>

@@ -119,9 +119,7 @@ function SearchLine({ search }: { search: HistorySearch }) {
       <Text>
         search: {visible(search.query, { newlines: false })}
         <Text inverse> </Text>
-        <Text dimColor>
-          {status}  Ctrl-R older · Enter or → use · Esc cancel
-        </Text>
+        <Text dimColor>{status} Ctrl-R older · Enter or → use · Esc cancel</Text>
       </Text>
     </Box>
   );

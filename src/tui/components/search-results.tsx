@@ -16,7 +16,8 @@ export function SearchResults({ response }: { response: SearchResponseJson }) {
         return (
           <Box key={index} flexDirection="column" marginBottom={1}>
             <Text>
-              {index + 1}. <Text color={theme.accent}>{visible(`${result.path}:${result.startLine}-${result.endLine}`, { newlines: false })}</Text>{" "}
+              {index + 1}.{" "}
+              <Text color={theme.accent}>{visible(`${result.path}:${result.startLine}-${result.endLine}`, { newlines: false })}</Text>{" "}
               <Text dimColor>({signals})</Text>
             </Text>
             <Box marginLeft={4}>

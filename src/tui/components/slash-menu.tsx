@@ -17,7 +17,15 @@ function menuWindow(count: number, selected: number | undefined, rows = MENU_ROW
  * each (a description is cut at the edge), scrolled by Tab, which selects
  * the next.
  */
-export function SlashMenu({ commands, selected, accent }: { commands: SlashCommandSpec[]; selected: string | undefined; accent: string | undefined }) {
+export function SlashMenu({
+  commands,
+  selected,
+  accent,
+}: {
+  commands: SlashCommandSpec[];
+  selected: string | undefined;
+  accent: string | undefined;
+}) {
   const index = commands.findIndex((command) => command.name === selected);
   const { start, end } = menuWindow(commands.length, index === -1 ? undefined : index);
   const shown = commands.slice(start, end);

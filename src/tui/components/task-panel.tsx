@@ -18,7 +18,10 @@ export function TaskPanel({ tasks, running }: { tasks: readonly TaskView[]; runn
   const theme = useTheme();
   const done = tasks.filter((task) => task.status === "done").length;
   if (tasks.length === 0 || !running) return null;
-  const focus = Math.max(0, tasks.findIndex((task) => task.status !== "done"));
+  const focus = Math.max(
+    0,
+    tasks.findIndex((task) => task.status !== "done"),
+  );
   const start = Math.max(0, Math.min(focus - 2, tasks.length - MAX_ITEMS));
   const shown = tasks.slice(start, start + MAX_ITEMS);
   return (

@@ -74,7 +74,7 @@ function SubAgentLines({ view, all }: { view: SubAgentView; all: boolean }) {
       {hidden > 0 && <Text dimColor>… {hidden} earlier calls (Ctrl+O shows everything)</Text>}
       {shown.map((step) => (
         <Text key={step.id} wrap="truncate-end">
-          <Text color={markerColor(step.status, theme)}>  ⏺ </Text>
+          <Text color={markerColor(step.status, theme)}> ⏺ </Text>
           <Text dimColor>{visible(step.text, { newlines: false })}</Text>
         </Text>
       ))}

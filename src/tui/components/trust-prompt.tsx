@@ -56,9 +56,9 @@ export function TrustPrompt({ file, settings, trustedBefore, onAnswer }: TrustPr
         ))}
       </Box>
       <Text dimColor>
-        They can send your API key to another server or let the agent run commands without asking. Trust the folder only
-        if you trust whoever wrote its files. Trust covers these values of this folder's .sylkrc only: if they change, Sylk asks
-        again. Without trust Sylk ignores them; `sylk trust` grants it later.
+        They can send your API key to another server or let the agent run commands without asking. Trust the folder only if you trust
+        whoever wrote its files. Trust covers these values of this folder's .sylkrc only: if they change, Sylk asks again. Without trust
+        Sylk ignores them; `sylk trust` grants it later.
       </Text>
       <Box marginTop={1}>
         <SelectList choices={CHOICES} onSelect={onAnswer} onCancel={() => onAnswer(false)} />
@@ -69,7 +69,9 @@ export function TrustPrompt({ file, settings, trustedBefore, onAnswer }: TrustPr
 
 function shownValue(value: unknown): string {
   const text = printable(JSON.stringify(value) ?? String(value));
-  return text.length > MAX_VALUE_CHARACTERS ? `${text.slice(0, MAX_VALUE_CHARACTERS)}… (${text.length - MAX_VALUE_CHARACTERS} more characters)` : text;
+  return text.length > MAX_VALUE_CHARACTERS
+    ? `${text.slice(0, MAX_VALUE_CHARACTERS)}… (${text.length - MAX_VALUE_CHARACTERS} more characters)`
+    : text;
 }
 
 /** The file is the attacker's: control, zero-width and bidi characters are shown as escapes, never interpreted. */

@@ -19,8 +19,10 @@ export interface ShownApproval {
   scope: string;
 }
 
-const KEPT_FOR_EVERY_PROJECT = "Kept in your own knowledge ($SYLK_HOME): the agent is shown it in every project, until you remove it (sylk memory rm).";
-const KEPT_FOR_THIS_PROJECT = "Kept with this project's data: the agent is shown it in this project's later sessions, until removed (sylk memory rm).";
+const KEPT_FOR_EVERY_PROJECT =
+  "Kept in your own knowledge ($SYLK_HOME): the agent is shown it in every project, until you remove it (sylk memory rm).";
+const KEPT_FOR_THIS_PROJECT =
+  "Kept with this project's data: the agent is shown it in this project's later sessions, until removed (sylk memory rm).";
 const ESCAPES_NAMED = "\\e is ESC, \\r a carriage return";
 
 /**
@@ -57,7 +59,8 @@ export function shownApproval(request: ApprovalRequest, width: number): ShownApp
       title: title(request),
       reason: reason.text,
       memory: { what: what.text, note: memory.scope === "user" ? KEPT_FOR_EVERY_PROJECT : KEPT_FOR_THIS_PROJECT },
-      warnings: reason.escaped || what.escaped ? [`⚠ What would be kept contains control characters, shown escaped (${ESCAPES_NAMED}).`] : [],
+      warnings:
+        reason.escaped || what.escaped ? [`⚠ What would be kept contains control characters, shown escaped (${ESCAPES_NAMED}).`] : [],
       scope: `${visible(request.tool, { newlines: false })} ${whereKept(memory.scope)}`,
     };
   }
@@ -79,7 +82,10 @@ export function shownApproval(request: ApprovalRequest, width: number): ShownApp
 function commandReason(reason: string, command: string): string {
   const restated = `Run a command: ${command}`;
   if (!reason.startsWith(restated)) return reason;
-  const why = reason.slice(restated.length).trim().replace(/^\((.*)\)$/s, "$1");
+  const why = reason
+    .slice(restated.length)
+    .trim()
+    .replace(/^\((.*)\)$/s, "$1");
   return why ? `${why[0]?.toUpperCase()}${why.slice(1)}.` : "";
 }
 

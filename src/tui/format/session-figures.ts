@@ -7,7 +7,11 @@ import type { AgentViewState } from "../agent-state.js";
  * The window the session works with, as the status line and `/status` show
  * it: the one the engine reported, else the configured one, else the model's.
  */
-export function windowTokensOf(state: Pick<AgentViewState, "windowTokens">, configured: number | undefined, provider: ModelProvider): number {
+export function windowTokensOf(
+  state: Pick<AgentViewState, "windowTokens">,
+  configured: number | undefined,
+  provider: ModelProvider,
+): number {
   return state.windowTokens ?? configured ?? provider.contextWindow;
 }
 

@@ -48,9 +48,16 @@ export function statusText(info: StatusInfo, columns: number): string {
   const sandbox = info.sandbox;
   const quality = qualitySegment(info.quality);
   const agents = agentsSegment(info.activeAgents ?? []);
-  const questions = info.questions ? { full: `${info.questions} question${info.questions === 1 ? "" : "s"} for you (/memory)`, short: `${info.questions}?` } : undefined;
-  const cost = info.costDollars !== undefined && info.costDollars > 0 ? { full: `${formatDollars(info.costDollars)} est.`, short: formatDollars(info.costDollars) } : undefined;
-  const all = [model, agent, tokens, quality, agents, questions, cost, references, index, mode, sandbox].filter((segment): segment is Segment => segment !== undefined);
+  const questions = info.questions
+    ? { full: `${info.questions} question${info.questions === 1 ? "" : "s"} for you (/memory)`, short: `${info.questions}?` }
+    : undefined;
+  const cost =
+    info.costDollars !== undefined && info.costDollars > 0
+      ? { full: `${formatDollars(info.costDollars)} est.`, short: formatDollars(info.costDollars) }
+      : undefined;
+  const all = [model, agent, tokens, quality, agents, questions, cost, references, index, mode, sandbox].filter(
+    (segment): segment is Segment => segment !== undefined,
+  );
   const withoutCost = all.filter((segment) => segment !== cost);
   // Short forms that lose nothing a user reads the line for: "q 0.87", "accept-edits", "sandboxed".
   const terse = (segment: Segment) => (segment === quality || segment === mode || segment === sandbox ? segment.short : segment.full);

@@ -10,7 +10,10 @@ export interface ConsentAnswer {
  * Asks once, at start, whether the project may be indexed, unless the
  * answer was remembered. `decided` hears the outcome either way.
  */
-export function useIndexConsent(consent: ConsentStore, decided: (granted: boolean) => void): {
+export function useIndexConsent(
+  consent: ConsentStore,
+  decided: (granted: boolean) => void,
+): {
   asking: boolean;
   answer: (answer: ConsentAnswer) => void;
 } {

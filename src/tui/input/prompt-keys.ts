@@ -31,7 +31,8 @@ export function applyPromptKey(state: PromptState, input: string, key: Key, hist
   if (key.return) return enter(buffer, key.shift || key.meta);
   // Text and Enter read in one chunk (fast typing, tmux send-keys, a paste without bracketed-paste
   // support): line breaks inside stay in the prompt, a final one sends it.
-  if (input.length > 1 && input.endsWith("\r") && !key.ctrl && !key.meta) return enter(paste.insertPaste(buffer, input.slice(0, -1)), false);
+  if (input.length > 1 && input.endsWith("\r") && !key.ctrl && !key.meta)
+    return enter(paste.insertPaste(buffer, input.slice(0, -1)), false);
   // Shift+Tab is the session's (the permission mode), not the prompt's.
   if (key.tab && !key.shift) {
     const mentioned = mentions && completeMention(buffer.editor, state.mention, mentions);

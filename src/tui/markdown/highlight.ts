@@ -24,7 +24,20 @@ export function preloadHighlighter(): Promise<void> {
 }
 
 /** Common names models write after a fence that highlight.js knows by another. */
-const ALIASES: Record<string, string> = { sh: "bash", shell: "bash", zsh: "bash", console: "bash", ts: "typescript", tsx: "typescript", js: "javascript", jsx: "javascript", py: "python", rs: "rust", yml: "yaml", md: "markdown" };
+const ALIASES: Record<string, string> = {
+  sh: "bash",
+  shell: "bash",
+  zsh: "bash",
+  console: "bash",
+  ts: "typescript",
+  tsx: "typescript",
+  js: "javascript",
+  jsx: "javascript",
+  py: "python",
+  rs: "rust",
+  yml: "yaml",
+  md: "markdown",
+};
 
 /**
  * The code's lines as coloured spans, or undefined when the language is not

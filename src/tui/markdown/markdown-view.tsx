@@ -49,7 +49,15 @@ function Block({ token, theme, width }: { token: Token; theme: Theme; width: num
       return <List list={token as Tokens.List} theme={theme} width={width} />;
     case "blockquote":
       return (
-        <Box borderStyle="single" borderTop={false} borderRight={false} borderBottom={false} borderDimColor paddingLeft={1} flexDirection="column">
+        <Box
+          borderStyle="single"
+          borderTop={false}
+          borderRight={false}
+          borderBottom={false}
+          borderDimColor
+          paddingLeft={1}
+          flexDirection="column"
+        >
           {((token as Tokens.Blockquote).tokens ?? [])
             .filter((inner) => inner.type !== "space")
             .map((inner, index) => (
@@ -237,7 +245,11 @@ function inline(tokens: readonly Token[], theme: Theme): ReactNode[] {
       case "br":
         return <Text key={index}>{"\n"}</Text>;
       case "text":
-        return "tokens" in token && token.tokens ? <Text key={index}>{inline(token.tokens, theme)}</Text> : <Text key={index}>{shown(token.text)}</Text>;
+        return "tokens" in token && token.tokens ? (
+          <Text key={index}>{inline(token.tokens, theme)}</Text>
+        ) : (
+          <Text key={index}>{shown(token.text)}</Text>
+        );
       case "escape":
         return <Text key={index}>{shown(token.text)}</Text>;
       default:
@@ -267,5 +279,8 @@ function shown(text: string): string {
 
 /** marked escapes &, <, >, " and ' in text for HTML; the terminal wants them as they were. */
 function decodeHtml(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_, entity: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[entity] ?? _);
+  return text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, entity: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[entity] ?? _,
+  );
 }

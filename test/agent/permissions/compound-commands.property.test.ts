@@ -18,7 +18,14 @@ interface Generated {
 }
 
 const RULES = {
-  allow: ["run_command(npm test*)", "run_command(git status*)", "run_command(echo ok:*)", "network(npm test*)", "network(git status*)", "network(echo ok:*)"],
+  allow: [
+    "run_command(npm test*)",
+    "run_command(git status*)",
+    "run_command(echo ok:*)",
+    "network(npm test*)",
+    "network(git status*)",
+    "network(echo ok:*)",
+  ],
   deny: ["run_command(rm *)", "run_command(curl*)", "network(rm *)", "network(curl*)"],
 };
 
@@ -32,10 +39,12 @@ const leaf = fc.oneof(
   simpleCommand("unruled", ["touch pwn", "npm testx", "cat notes.txt", "git push", "ls"]),
 );
 
-const joined = (separator: string) => (parts: [Generated, Generated]): Generated => ({
-  text: `${parts[0].text}${separator}${parts[1].text}`,
-  verdicts: [...parts[0].verdicts, ...parts[1].verdicts],
-});
+const joined =
+  (separator: string) =>
+  (parts: [Generated, Generated]): Generated => ({
+    text: `${parts[0].text}${separator}${parts[1].text}`,
+    verdicts: [...parts[0].verdicts, ...parts[1].verdicts],
+  });
 
 const { line } = fc.letrec<{ line: Generated }>((tie) => {
   const inner = tie("line");
@@ -43,22 +52,39 @@ const { line } = fc.letrec<{ line: Generated }>((tie) => {
     line: fc.oneof(
       { depthSize: "small", withCrossShrink: true },
       leaf,
-      fc.tuple(inner, fc.constantFrom("; ", " && ", " || ", " | ", " & ", "\n", " |& "), inner).map(([left, separator, right]) => joined(separator)([left, right])),
+      fc
+        .tuple(inner, fc.constantFrom("; ", " && ", " || ", " | ", " & ", "\n", " |& "), inner)
+        .map(([left, separator, right]) => joined(separator)([left, right])),
       // Spaced: `((…))` is arithmetic, not a subshell in a subshell.
       inner.map((body) => ({ text: `( ${body.text} )`, verdicts: body.verdicts })),
       inner.map((body) => ({ text: `{ ${body.text}; }`, verdicts: body.verdicts })),
-      fc.tuple(inner, inner).map(([condition, body]) => ({ text: `if ${condition.text}; then ${body.text}; fi`, verdicts: [...condition.verdicts, ...body.verdicts] })),
-      fc.tuple(inner, inner).map(([condition, body]) => ({ text: `while ${condition.text}; do ${body.text}; done`, verdicts: [...condition.verdicts, ...body.verdicts] })),
+      fc.tuple(inner, inner).map(([condition, body]) => ({
+        text: `if ${condition.text}; then ${body.text}; fi`,
+        verdicts: [...condition.verdicts, ...body.verdicts],
+      })),
+      fc.tuple(inner, inner).map(([condition, body]) => ({
+        text: `while ${condition.text}; do ${body.text}; done`,
+        verdicts: [...condition.verdicts, ...body.verdicts],
+      })),
       // tree-sitter reads `!` before a simple command or a subshell only (bash also before `if` or `{`).
-      fc.oneof(leaf, inner.map((body) => ({ text: `( ${body.text} )`, verdicts: body.verdicts }))).map((body) => ({ text: `! ${body.text}`, verdicts: body.verdicts })),
+      fc
+        .oneof(
+          leaf,
+          inner.map((body) => ({ text: `( ${body.text} )`, verdicts: body.verdicts })),
+        )
+        .map((body) => ({ text: `! ${body.text}`, verdicts: body.verdicts })),
       // A substitution in an argument runs before the command it belongs to.
       fc.tuple(leaf, inner, fc.constantFrom(" $(", ' "$(', " <(")).map(([outer, body, opening]) => ({
         text: `${outer.text}${opening} ${body.text} )${opening.includes('"') ? '"' : ""}`,
         verdicts: [...outer.verdicts, ...body.verdicts],
       })),
-      fc.tuple(leaf, leaf).map(([outer, body]) => ({ text: `${outer.text} \`${body.text}\``, verdicts: [...outer.verdicts, ...body.verdicts] })),
+      fc
+        .tuple(leaf, leaf)
+        .map(([outer, body]) => ({ text: `${outer.text} \`${body.text}\``, verdicts: [...outer.verdicts, ...body.verdicts] })),
       // A shell is a command of its own (no rule names it), and so is each command of its script.
-      inner.filter((body) => !body.text.includes("'")).map((body) => ({ text: `bash -c '${body.text}'`, verdicts: ["unruled" as const, ...body.verdicts] })),
+      inner
+        .filter((body) => !body.text.includes("'"))
+        .map((body) => ({ text: `bash -c '${body.text}'`, verdicts: ["unruled" as const, ...body.verdicts] })),
     ),
   };
 });

@@ -63,23 +63,29 @@ describe("an allow rule covers a command line only when it covers every simple c
     expect(existsSync(join(project.root, "pwn"))).toBe(false);
   });
 
-  it.each(["npm test", "npm test -- --watch", "npm test 2>&1", "npm test > /dev/null 2>&1", "npm test && npm test -- --coverage", "npm test -- $(< /dev/null)"])(
-    "%s is allowed without asking",
-    async (command) => {
-      const { run, approver } = registryWith({ rules: NPM_TEST });
-      const result = await run(command);
-      expect(approver).not.toHaveBeenCalled();
-      expect(result.permission).toBe("allowed");
-      expect(result.output).toContain("exit code: 0");
-    },
-  );
+  it.each([
+    "npm test",
+    "npm test -- --watch",
+    "npm test 2>&1",
+    "npm test > /dev/null 2>&1",
+    "npm test && npm test -- --coverage",
+    "npm test -- $(< /dev/null)",
+  ])("%s is allowed without asking", async (command) => {
+    const { run, approver } = registryWith({ rules: NPM_TEST });
+    const result = await run(command);
+    expect(approver).not.toHaveBeenCalled();
+    expect(result.permission).toBe("allowed");
+    expect(result.output).toContain("exit code: 0");
+  });
 
   it("does not cover a leading assignment or an output redirection into a file", async () => {
     const { run, approver } = registryWith({ rules: NPM_TEST });
     await run("LD_PRELOAD=./evil.so npm test");
     await run("npm test > pwn");
     expect(approver).toHaveBeenCalledTimes(2);
-    expect(approver.mock.calls[1]?.[0].reason).toBe("Run a command: npm test > pwn (no allow rule covers `npm test > pwn` (it writes its output to a file))");
+    expect(approver.mock.calls[1]?.[0].reason).toBe(
+      "Run a command: npm test > pwn (no allow rule covers `npm test > pwn` (it writes its output to a file))",
+    );
     expect(existsSync(join(project.root, "pwn"))).toBe(false);
   });
 
@@ -87,7 +93,9 @@ describe("an allow rule covers a command line only when it covers every simple c
     const { run, approver } = registryWith({ rules: NPM_TEST });
     await run("npm test $(");
     expect(approver).toHaveBeenCalledTimes(1);
-    expect(approver.mock.calls[0]?.[0].reason).toMatch(/^Run a command: npm test \$\( \(allow rules cannot judge it: its syntax is incomplete/);
+    expect(approver.mock.calls[0]?.[0].reason).toMatch(
+      /^Run a command: npm test \$\( \(allow rules cannot judge it: its syntax is incomplete/,
+    );
   });
 
   it("asks about every command when the shell parser cannot load, and deny rules still see the pieces", async () => {
@@ -109,17 +117,23 @@ describe("an allow rule covers a command line only when it covers every simple c
 });
 
 describe("a deny rule forbids a command line when it matches any simple command", () => {
-  it.each(["true; rm x", "echo $(rm x)", "(rm x)", "npm test && sudo -u root rm x", "bash -c 'echo hi; rm x'", "find . -name x -exec rm {} \\;", "$(echo rm) x", "! if rm x; then true; fi"])(
-    "%s is denied, even in bypass mode",
-    async (command) => {
-      const { run, approver } = registryWith({ mode: "bypass", rules: { deny: ["run_command(rm *)"] } });
-      const result = await run(command);
-      expect(result.permission).toBe("denied");
-      expect(result.output).toContain("A deny rule in the configuration forbids this run_command call.");
-      expect(approver).not.toHaveBeenCalled();
-      expect(existsSync(join(project.root, "x"))).toBe(true);
-    },
-  );
+  it.each([
+    "true; rm x",
+    "echo $(rm x)",
+    "(rm x)",
+    "npm test && sudo -u root rm x",
+    "bash -c 'echo hi; rm x'",
+    "find . -name x -exec rm {} \\;",
+    "$(echo rm) x",
+    "! if rm x; then true; fi",
+  ])("%s is denied, even in bypass mode", async (command) => {
+    const { run, approver } = registryWith({ mode: "bypass", rules: { deny: ["run_command(rm *)"] } });
+    const result = await run(command);
+    expect(result.permission).toBe("denied");
+    expect(result.output).toContain("A deny rule in the configuration forbids this run_command call.");
+    expect(approver).not.toHaveBeenCalled();
+    expect(existsSync(join(project.root, "x"))).toBe(true);
+  });
 
   it("denies a command it cannot parse when one of its pieces matches", async () => {
     const { run } = registryWith({ mode: "bypass", rules: { deny: ["run_command(rm *)"] } });
@@ -142,13 +156,18 @@ describe("the blocklist", () => {
     const { run } = registryWith({ mode: "bypass" });
     const result = await run("bash -c 'rm -rf /'");
     expect(result.permission).toBe("denied");
-    expect(result.output).toContain("Refused in every permission mode: the command looks like recursive deletion of the root or home directory.");
+    expect(result.output).toContain(
+      "Refused in every permission mode: the command looks like recursive deletion of the root or home directory.",
+    );
   });
 });
 
 describe("network rules", () => {
   it("open the network only when every simple command matches one; a deny rule wins", async () => {
-    const policy = new PermissionPolicy("default", { allow: ["network(npm install*)", "network(npm ci)"], deny: ["network(npm install evil*)"] });
+    const policy = new PermissionPolicy("default", {
+      allow: ["network(npm install*)", "network(npm ci)"],
+      deny: ["network(npm install evil*)"],
+    });
     expect(await policy.allowsNetwork("npm install && npm ci")).toBe(true);
     expect(await policy.allowsNetwork("npm install && curl x")).toBe(false);
     expect(await policy.allowsNetwork("npm install $(curl x)")).toBe(false);

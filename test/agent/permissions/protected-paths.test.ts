@@ -13,14 +13,37 @@ const codeSearcher = { search: async () => ({ hits: [], degraded: [] }) };
 const registryFor = (mode: PermissionMode, approver?: Approver, rules?: PermissionRules) =>
   new ToolRegistry(createBuiltinTools({ codeSearcher, ...unsandboxedCommands }), new PermissionPolicy(mode, rules), approver);
 const write = (path: string, content = "planted\n") => ({ id: path, name: "write_file", input: { path, content } });
-const edit = (path: string, from: string, to: string) => ({ id: path, name: "edit_file", input: { path, old_string: from, new_string: to } });
+const edit = (path: string, from: string, to: string) => ({
+  id: path,
+  name: "edit_file",
+  input: { path, old_string: from, new_string: to },
+});
 
 describe("protectedPathReason", () => {
   it("covers git's internals and Sylk's own settings at any depth, in any case", () => {
-    for (const path of [".git/config", ".git/hooks/pre-commit", ".git", ".sylkrc", ".sylkignore", ".sylk/agents/x.md", "sub/.git/config", "sub/.sylkrc", ".GIT/CONFIG", ".SylkRC"]) {
+    for (const path of [
+      ".git/config",
+      ".git/hooks/pre-commit",
+      ".git",
+      ".sylkrc",
+      ".sylkignore",
+      ".sylk/agents/x.md",
+      "sub/.git/config",
+      "sub/.sylkrc",
+      ".GIT/CONFIG",
+      ".SylkRC",
+    ]) {
       expect(protectedPathReason(path), path).toBeDefined();
     }
-    for (const path of ["src/git.ts", ".github/workflows/ci.yml", ".gitignore", "docs/.sylkrc.example", ".sylkrc.d", "src/.sylkignore.ts", "a.git/x"]) {
+    for (const path of [
+      "src/git.ts",
+      ".github/workflows/ci.yml",
+      ".gitignore",
+      "docs/.sylkrc.example",
+      ".sylkrc.d",
+      "src/.sylkignore.ts",
+      "a.git/x",
+    ]) {
       expect(protectedPathReason(path), path).toBeUndefined();
     }
   });
@@ -63,7 +86,10 @@ describe("writes to protected paths", () => {
 
   it("a symbolic link does not turn a protected write into an ordinary one", async () => {
     symlinkSync(join(project.root, ".git"), join(project.root, "notes"));
-    const result = await registryFor("bypass", undefined, { allow: ["write_file(notes/**)"], deny: [] }).run(write("notes/hooks/post-checkout"), context);
+    const result = await registryFor("bypass", undefined, { allow: ["write_file(notes/**)"], deny: [] }).run(
+      write("notes/hooks/post-checkout"),
+      context,
+    );
     expect(result.permission).toBe("denied");
     expect(existsSync(join(project.root, ".git/hooks/post-checkout"))).toBe(false);
   });

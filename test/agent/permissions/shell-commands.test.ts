@@ -14,17 +14,34 @@ const wordsOf = (command: string): string[][] => analyse(command).commands.map((
 
 describe("the simple commands of a command line", () => {
   it("are found in lists, pipelines, background jobs and on every line", () => {
-    expect(wordsOf("npm test; touch pwn")).toEqual([["npm", "test"], ["touch", "pwn"]]);
+    expect(wordsOf("npm test; touch pwn")).toEqual([
+      ["npm", "test"],
+      ["touch", "pwn"],
+    ]);
     expect(wordsOf("a && b || c | d & e")).toEqual([["a"], ["b"], ["c"], ["d"], ["e"]]);
-    expect(wordsOf("npm test\ntouch pwn")).toEqual([["npm", "test"], ["touch", "pwn"]]);
+    expect(wordsOf("npm test\ntouch pwn")).toEqual([
+      ["npm", "test"],
+      ["touch", "pwn"],
+    ]);
     expect(wordsOf("a |& b")).toEqual([["a"], ["b"]]);
   });
 
   it("are found in substitutions, also inside double quotes, words and expansions", () => {
-    expect(wordsOf("npm test $(touch pwn)")).toEqual([["touch", "pwn"], ["npm", "test", "?"]]);
-    expect(wordsOf("npm test `touch pwn`")).toEqual([["touch", "pwn"], ["npm", "test", "?"]]);
+    expect(wordsOf("npm test $(touch pwn)")).toEqual([
+      ["touch", "pwn"],
+      ["npm", "test", "?"],
+    ]);
+    expect(wordsOf("npm test `touch pwn`")).toEqual([
+      ["touch", "pwn"],
+      ["npm", "test", "?"],
+    ]);
     expect(wordsOf('echo "a $(id) b"')).toEqual([["id"], ["echo", "?"]]);
-    expect(wordsOf("echo pre$(id)post ${x:-$(whoami)} $((1 + $(date +%s)))")).toEqual([["id"], ["whoami"], ["date", "+%s"], ["echo", "?", "?", "?"]]);
+    expect(wordsOf("echo pre$(id)post ${x:-$(whoami)} $((1 + $(date +%s)))")).toEqual([
+      ["id"],
+      ["whoami"],
+      ["date", "+%s"],
+      ["echo", "?", "?", "?"],
+    ]);
     expect(wordsOf("diff <(ls a) >(cat)")).toEqual([["ls", "a"], ["cat"], ["diff", "?", "?"]]);
     expect(wordsOf("X=$(id) npm test")).toEqual([["id"], ["npm", "test"]]);
   });
@@ -52,7 +69,11 @@ describe("the simple commands of a command line", () => {
     const [command] = analyse("LD_PRELOAD=x npm test 2>&1 > out.log < in.txt").commands;
     expect(command?.assignments.map((word) => word.value)).toEqual(["LD_PRELOAD=x"]);
     expect(command?.words.map((word) => word.value)).toEqual(["npm", "test"]);
-    expect(command?.redirections.map((redirection) => `${redirection.operator}${redirection.target?.value}`)).toEqual([">&1", ">out.log", "<in.txt"]);
+    expect(command?.redirections.map((redirection) => `${redirection.operator}${redirection.target?.value}`)).toEqual([
+      ">&1",
+      ">out.log",
+      "<in.txt",
+    ]);
     expect(fileWrites(command ?? { text: "", assignments: [], words: [], redirections: [] })).toHaveLength(1);
   });
 
@@ -87,9 +108,15 @@ describe("the simple commands of a command line", () => {
 
 describe("commands that run other commands", () => {
   it("are followed into the command they wrap", () => {
-    expect(wordsOf("sudo -u root rm -rf x")).toEqual([["sudo", "-u", "root", "rm", "-rf", "x"], ["rm", "-rf", "x"]]);
+    expect(wordsOf("sudo -u root rm -rf x")).toEqual([
+      ["sudo", "-u", "root", "rm", "-rf", "x"],
+      ["rm", "-rf", "x"],
+    ]);
     expect(wordsOf("xargs -n1 rm")).toEqual([["xargs", "-n1", "rm"], ["rm"]]);
-    expect(wordsOf("find . -name '*.tmp' -exec rm {} \\;")).toEqual([["find", ".", "-name", "*.tmp", "-exec", "rm", "{}", ";"], ["rm", "{}"]]);
+    expect(wordsOf("find . -name '*.tmp' -exec rm {} \\;")).toEqual([
+      ["find", ".", "-name", "*.tmp", "-exec", "rm", "{}", ";"],
+      ["rm", "{}"],
+    ]);
     expect(wordsOf("timeout -s KILL 5 nohup nice -n 5 time npm test")).toContainEqual(["npm", "test"]);
     expect(wordsOf("command -v rm")).toEqual([["command", "-v", "rm"]]);
     const viaEnv = analyse("env -i A=1 rm x").commands.at(-1);
@@ -97,7 +124,11 @@ describe("commands that run other commands", () => {
   });
 
   it("are followed into the scripts they run: bash -c, eval, trap, a heredoc or herestring fed to a shell", () => {
-    expect(wordsOf("bash -c 'npm test; rm x'")).toEqual([["bash", "-c", "npm test; rm x"], ["npm", "test"], ["rm", "x"]]);
+    expect(wordsOf("bash -c 'npm test; rm x'")).toEqual([
+      ["bash", "-c", "npm test; rm x"],
+      ["npm", "test"],
+      ["rm", "x"],
+    ]);
     expect(wordsOf("sh -euo pipefail -c \"sh -c 'rm x'\"")).toContainEqual(["rm", "x"]);
     expect(wordsOf('eval "rm x"')).toContainEqual(["rm", "x"]);
     expect(wordsOf("trap 'rm x' EXIT")).toContainEqual(["rm", "x"]);
@@ -121,7 +152,15 @@ describe("commands that run other commands", () => {
 
 describe("a command line that cannot be judged", () => {
   it("is one with a syntax error, a missing part or a construct the parser does not know", () => {
-    for (const command of ["npm test $(", "echo 'unterminated", "npm test )", "echo $( )", "exec 3<>/dev/tcp/host/80", "ls @(a|b)", "cat <<EOF; rm y\nx\nEOF"]) {
+    for (const command of [
+      "npm test $(",
+      "echo 'unterminated",
+      "npm test )",
+      "echo $( )",
+      "exec 3<>/dev/tcp/host/80",
+      "ls @(a|b)",
+      "cat <<EOF; rm y\nx\nEOF",
+    ]) {
       expect(analyse(command), command).toMatchObject({ parsed: false, reason: expect.any(String) });
     }
   });

@@ -48,7 +48,10 @@ describe("git configuration references", () => {
       const file = join(project.root, "config");
       writeFileSync(file, '[a "Sub Section"] key = "va;l\\"ue" ; note\n[b.Mixed]\n\tflag\n\tname=x\\ty # c\n[c]\nmulti = one \\\n two\n');
       const fromGit = execFileSync("git", ["config", "--file", file, "--list"], { encoding: "utf8" }).trim().split("\n");
-      const ours = gitConfigEntries(readText(file)).map((entry) => `${entry.section}.${entry.subsection !== undefined ? `${entry.subsection}.` : ""}${entry.name}${entry.value === undefined ? "" : `=${entry.value}`}`);
+      const ours = gitConfigEntries(readText(file)).map(
+        (entry) =>
+          `${entry.section}.${entry.subsection !== undefined ? `${entry.subsection}.` : ""}${entry.name}${entry.value === undefined ? "" : `=${entry.value}`}`,
+      );
       expect(ours).toEqual(fromGit);
     } finally {
       project.cleanup();

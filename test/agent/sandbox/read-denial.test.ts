@@ -80,13 +80,18 @@ describe.skipIf(!bubblewrap.ok)("what sandboxed commands cannot read", () => {
     const { run, sandbox } = sandboxedRegistry(inside, { env, denyRead: ["~/private"] });
     const result = await run("cat main.c");
     expect(result.isError, result.output).toBe(false);
-    expect(keptReadable(sandbox.status)).toEqual(["~/private is readable by sandboxed commands: it holds the project, so hiding it would hide that too."]);
+    expect(keptReadable(sandbox.status)).toEqual([
+      "~/private is readable by sandboxed commands: it holds the project, so hiding it would hide that too.",
+    ]);
   });
 });
 
 describe("the read denial plan", () => {
   it("hides what exists, a directory as a directory and a file as a file, and nothing twice", () => {
-    const plan = readDenial({ root: project.root, writable: [], network: false }, { env, sylkHome: join(home, ".sylk") }, [join(home, ".ssh/id_rsa"), join(home, "absent")]);
+    const plan = readDenial({ root: project.root, writable: [], network: false }, { env, sylkHome: join(home, ".sylk") }, [
+      join(home, ".ssh/id_rsa"),
+      join(home, "absent"),
+    ]);
     expect(plan.hidden).toEqual(
       expect.arrayContaining([
         { path: join(home, ".sylk"), kind: "directory" },
@@ -101,7 +106,11 @@ describe("the read denial plan", () => {
   });
 
   it("keeps a place that holds a writable directory, with why", () => {
-    const plan = readDenial({ root: project.root, writable: [join(home, ".aws/cache")], network: false }, { env, sylkHome: join(home, ".sylk") }, []);
+    const plan = readDenial(
+      { root: project.root, writable: [join(home, ".aws/cache")], network: false },
+      { env, sylkHome: join(home, ".sylk") },
+      [],
+    );
     expect(plan.kept).toEqual([{ path: "~/.aws", reason: "it holds the writable directory ~/.aws/cache" }]);
   });
 });

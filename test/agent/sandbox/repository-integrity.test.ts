@@ -25,7 +25,12 @@ const reported: FileChangeRecord[][] = [];
  * status`), and `get_recent_changes` (which runs `git log`).
  */
 function session() {
-  const commands = createRunCommandTool({ sandbox: unsandboxed({ state: "off" }), networkFor: () => false, integrity, processes: new CommandProcesses() });
+  const commands = createRunCommandTool({
+    sandbox: unsandboxed({ state: "off" }),
+    networkFor: () => false,
+    integrity,
+    processes: new CommandProcesses(),
+  });
   const tracked = new CommandChangeTracker(project.root, integrity).wrap(commands, (changes) => reported.push(changes));
   const history = createGetRecentChangesTool({ sessionChanges: () => [], availableTokens: () => 100_000, gitGate: integrity });
   const registry = new ToolRegistry([tracked, history], new PermissionPolicy("bypass"));
@@ -36,7 +41,8 @@ function session() {
   };
 }
 
-const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: project.root, encoding: "utf8" });
+const git = (...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: project.root, encoding: "utf8" });
 
 beforeEach(() => {
   project = createTempProject({ "src/a.ts": "export const a = 1;\n" });

@@ -69,10 +69,23 @@ describe("the Seatbelt profile (macOS)", () => {
     const pattern = /\(regex #"([^"]+)"\)/.exec(denied ?? "")?.[1];
     expect(pattern).toBeDefined();
     const matches = (path: string) => new RegExp(pattern as string).test(path);
-    for (const path of ["/Users/a/my.proj/.git", "/Users/a/my.proj/.git/config", "/Users/a/my.proj/sub/.GIT/hooks/x", "/Users/a/my.proj/a/b/.sylkrc", "/Users/a/my.proj/.sylk/agents/x.md", "/Users/a/my.proj/.SylkIgnore"]) {
+    for (const path of [
+      "/Users/a/my.proj/.git",
+      "/Users/a/my.proj/.git/config",
+      "/Users/a/my.proj/sub/.GIT/hooks/x",
+      "/Users/a/my.proj/a/b/.sylkrc",
+      "/Users/a/my.proj/.sylk/agents/x.md",
+      "/Users/a/my.proj/.SylkIgnore",
+    ]) {
       expect(matches(path), path).toBe(true);
     }
-    for (const path of ["/Users/a/my.proj/src/git.ts", "/Users/a/my.proj/.github/x", "/Users/a/my.proj/.gitignore", "/Users/a/myXproj/.git", "/Users/a/my.proj/.sylkrc.example"]) {
+    for (const path of [
+      "/Users/a/my.proj/src/git.ts",
+      "/Users/a/my.proj/.github/x",
+      "/Users/a/my.proj/.gitignore",
+      "/Users/a/myXproj/.git",
+      "/Users/a/my.proj/.sylkrc.example",
+    ]) {
       expect(matches(path), path).toBe(false);
     }
   });
@@ -80,7 +93,10 @@ describe("the Seatbelt profile (macOS)", () => {
 
 describe("network allow rules", () => {
   it("open the network for the commands they name; a deny rule wins", async () => {
-    const policy = new PermissionPolicy("default", { allow: ["network(npm install*)", "network(cargo fetch)"], deny: ["network(npm install evil*)"] });
+    const policy = new PermissionPolicy("default", {
+      allow: ["network(npm install*)", "network(cargo fetch)"],
+      deny: ["network(npm install evil*)"],
+    });
     expect(await policy.allowsNetwork("npm install")).toBe(true);
     expect(await policy.allowsNetwork("npm install --save zod")).toBe(true);
     expect(await policy.allowsNetwork("cargo fetch")).toBe(true);
@@ -93,16 +109,29 @@ describe("network allow rules", () => {
 
   it("do not make a command run without asking", async () => {
     const policy = new PermissionPolicy("default", { allow: ["network"], deny: [] });
-    expect(await policy.decide({ tool: "run_command", kind: "execute", targets: { command: "npm ci" } })).toMatchObject({ behavior: "ask" });
+    expect(await policy.decide({ tool: "run_command", kind: "execute", targets: { command: "npm ci" } })).toMatchObject({
+      behavior: "ask",
+    });
   });
 });
 
 describe("describing the sandbox", () => {
   it("says what is writable and whether the network is on", () => {
-    expect(describeSandbox({ state: "on", kind: "bubblewrap", network: false, networkRules: true, hidden: ["~/.sylk", "~/.ssh", "~/.aws", "~/.npmrc"], kept: [] })).toBe(
+    expect(
+      describeSandbox({
+        state: "on",
+        kind: "bubblewrap",
+        network: false,
+        networkRules: true,
+        hidden: ["~/.sylk", "~/.ssh", "~/.aws", "~/.npmrc"],
+        kept: [],
+      }),
+    ).toBe(
       "commands run sandboxed (bubblewrap: only the project and a temporary directory are writable, but not .git or Sylk's settings; " +
         "~/.sylk, ~/.ssh and 2 more hidden; network off but for allowed commands)",
     );
-    expect(describeSandbox({ state: "unavailable", reason: "bubblewrap is not installed" })).toBe("commands run unsandboxed: bubblewrap is not installed");
+    expect(describeSandbox({ state: "unavailable", reason: "bubblewrap is not installed" })).toBe(
+      "commands run unsandboxed: bubblewrap is not installed",
+    );
   });
 });

@@ -49,7 +49,9 @@ describe.skipIf(!probe.ok)("run_command in a bubblewrap sandbox", () => {
 
   it("writes in the project and in a private /tmp, and nowhere else", async () => {
     const marker = `sylk-sandbox-${process.pid}-${Date.now()}`;
-    const result = await bypassRegistry()(`echo built > src/out.txt && echo scratch > /tmp/${marker} && cat /tmp/${marker} && echo "$TMPDIR"`);
+    const result = await bypassRegistry()(
+      `echo built > src/out.txt && echo scratch > /tmp/${marker} && cat /tmp/${marker} && echo "$TMPDIR"`,
+    );
     expect(result.isError).toBe(false);
     expect(result.output).toContain("scratch\n/tmp");
     expect(readFileSync(join(project.root, "src/out.txt"), "utf8")).toBe("built\n");
@@ -72,7 +74,8 @@ describe.skipIf(!probe.ok)("run_command in a bubblewrap sandbox", () => {
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
     // Node's fetch rather than bash's `3<>/dev/tcp`: the shell parser cannot read `<>`, so no rule could judge it.
-    const connect = () => `node -e 'fetch("http://127.0.0.1:${port}/").then((response) => response.text()).then((text) => process.stdout.write(text))'`;
+    const connect = () =>
+      `node -e 'fetch("http://127.0.0.1:${port}/").then((response) => response.text()).then((text) => process.stdout.write(text))'`;
 
     it("is off by default: not even the host's loopback is reachable", async () => {
       const result = await bypassRegistry()(connect());
@@ -124,10 +127,24 @@ describe("where no sandbox can be made", () => {
 
   it("says why, and runs commands as they are", () => {
     const missing = openCommandSandbox({ config, networkRules: false, env: { PATH: "/nonexistent" }, root: "/p", platform: "linux" });
-    expect(missing.status).toEqual({ state: "unavailable", reason: expect.stringMatching(/bubblewrap is not installed.*apt-get install bubblewrap/) });
-    expect(missing.prepare("/bin/sh", "true", {}, { root: "/p", writable: [], network: false }).plan).toEqual({ file: "/bin/sh", args: ["-c", "true"], env: {} });
+    expect(missing.status).toEqual({
+      state: "unavailable",
+      reason: expect.stringMatching(/bubblewrap is not installed.*apt-get install bubblewrap/),
+    });
+    expect(missing.prepare("/bin/sh", "true", {}, { root: "/p", writable: [], network: false }).plan).toEqual({
+      file: "/bin/sh",
+      args: ["-c", "true"],
+      env: {},
+    });
 
-    const refused = openCommandSandbox({ config, networkRules: false, env: {}, root: "/p", platform: "linux", probe: () => ({ ok: false, reason: "no user namespaces" }) });
+    const refused = openCommandSandbox({
+      config,
+      networkRules: false,
+      env: {},
+      root: "/p",
+      platform: "linux",
+      probe: () => ({ ok: false, reason: "no user namespaces" }),
+    });
     expect(refused.status).toEqual({ state: "unavailable", reason: "no user namespaces" });
 
     const windows = openCommandSandbox({ config, networkRules: false, env: {}, root: "/p", platform: "win32" });
@@ -135,8 +152,13 @@ describe("where no sandbox can be made", () => {
   });
 
   it("is off when the user turns it off, without probing", () => {
-    const off = openCommandSandbox({ config: { ...config, enabled: false }, networkRules: false, env: {}, root: "/p", probe: () => expect.unreachable("no probe when off") });
+    const off = openCommandSandbox({
+      config: { ...config, enabled: false },
+      networkRules: false,
+      env: {},
+      root: "/p",
+      probe: () => expect.unreachable("no probe when off"),
+    });
     expect(off.status).toEqual({ state: "off" });
   });
 });
-

@@ -15,7 +15,8 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
 
 /** A repository with one commit, as a user's project is. */
 function initRepository(root: string): void {
@@ -46,7 +47,9 @@ describe.skipIf(!bubblewrap.ok)("a sandboxed command cannot change what runs out
   it("Sylk's settings that exist stay as they are", async () => {
     project.write(".sylkrc", "{}\n");
     project.write(".sylk/agents/helper.md", "---\nname: helper\n---\n");
-    const result = await sandboxedRegistry(project.root).run(`echo '{"permissions":{"mode":"bypass"}}' > .sylkrc || mv .sylkrc x || echo x >> .sylk/agents/helper.md`);
+    const result = await sandboxedRegistry(project.root).run(
+      `echo '{"permissions":{"mode":"bypass"}}' > .sylkrc || mv .sylkrc x || echo x >> .sylk/agents/helper.md`,
+    );
     expect(result.isError).toBe(true);
     expect(readFileSync(join(project.root, ".sylkrc"), "utf8")).toBe("{}\n");
     expect(readFileSync(join(project.root, ".sylk/agents/helper.md"), "utf8")).toBe("---\nname: helper\n---\n");
@@ -102,7 +105,9 @@ describe.skipIf(!bubblewrap.ok)("a sandboxed command cannot change what runs out
   });
 
   it("a project without .git cannot be given one (git init), and no placeholder is left", async () => {
-    const result = await sandboxedRegistry(project.root).run(`git init -q . && printf '[core]\\n\\tfsmonitor = "touch pwned"\\n' >> .git/config`);
+    const result = await sandboxedRegistry(project.root).run(
+      `git init -q . && printf '[core]\\n\\tfsmonitor = "touch pwned"\\n' >> .git/config`,
+    );
     expect(result.isError).toBe(true);
     expect(existsSync(join(project.root, ".git"))).toBe(false);
   });
@@ -227,7 +232,9 @@ describe("the write protection plan", () => {
     const places = { env: { HOME: "/nonexistent-home" }, sylkHome: "/x" };
     expect(writeProtection({ root: project.root, writable: [], network: false }, places).notes).toEqual([]);
     const plan = writeProtection({ root: project.root, writable: [], network: false }, places, 20);
-    expect(plan.notes).toEqual([expect.stringMatching(/more than 20 directories: repositories and Sylk settings nested deeper than those were not protected/)]);
+    expect(plan.notes).toEqual([
+      expect.stringMatching(/more than 20 directories: repositories and Sylk settings nested deeper than those were not protected/),
+    ]);
     expect(MAX_DIRECTORIES).toBe(5_000);
   });
 
@@ -235,7 +242,10 @@ describe("the write protection plan", () => {
     project.write("packages/app/.sylkrc", "{}\n");
     mkdirSync(join(project.root, "vendor/lib/.git/modules/x/.git"), { recursive: true });
     mkdirSync(join(project.root, "node_modules/pkg/.git"), { recursive: true });
-    expect(nestedSettings(project.root).paths.sort()).toEqual([join(project.root, "packages/app/.sylkrc"), join(project.root, "vendor/lib/.git")]);
+    expect(nestedSettings(project.root).paths.sort()).toEqual([
+      join(project.root, "packages/app/.sylkrc"),
+      join(project.root, "vendor/lib/.git"),
+    ]);
     expect(nestedSettings(project.root, 2)).toMatchObject({ incomplete: true });
   });
 });

@@ -22,9 +22,18 @@ describe("consult_<type> and share_context", () => {
   });
 
   it("are read tools with strict objects, every property described", () => {
-    expect([...tools.map((tool) => tool.name)]).toEqual(["consult_librarian", "consult_archivalist", "consult_academic", "consult_architect"]);
+    expect([...tools.map((tool) => tool.name)]).toEqual([
+      "consult_librarian",
+      "consult_archivalist",
+      "consult_academic",
+      "consult_architect",
+    ]);
     for (const spec of registry.specs()) {
-      const schema = spec.inputSchema as { additionalProperties: boolean; required?: string[]; properties: Record<string, { description?: string }> };
+      const schema = spec.inputSchema as {
+        additionalProperties: boolean;
+        required?: string[];
+        properties: Record<string, { description?: string }>;
+      };
       expect(schema.additionalProperties, spec.name).toBe(false);
       expect(schema.required, spec.name).toEqual(spec.name === "share_context" ? ["answer"] : ["query"]);
       for (const [name, property] of Object.entries(schema.properties)) expect(property.description, `${spec.name}.${name}`).toBeTruthy();
@@ -36,7 +45,14 @@ describe("consult_<type> and share_context", () => {
     requests.length = 0;
     const result = await registry.run({ id: "1", name: "consult_archivalist", input: { query: "Why JWT?" } }, context);
     expect(result.output).toBe("answer from archivalist");
-    await registry.run({ id: "2", name: "consult_librarian", input: { query: "Where is auth?", max_tokens: 500, priority: "critical", context: "fixing login" } }, context);
+    await registry.run(
+      {
+        id: "2",
+        name: "consult_librarian",
+        input: { query: "Where is auth?", max_tokens: 500, priority: "critical", context: "fixing login" },
+      },
+      context,
+    );
     expect(requests).toEqual([
       { target_agent_type: "archivalist", query: "Why JWT?", max_tokens: 2_000, priority: "normal" },
       { target_agent_type: "librarian", query: "Where is auth?", max_tokens: 500, priority: "critical", context: "fixing login" },

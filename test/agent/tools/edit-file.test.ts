@@ -12,7 +12,8 @@ const edit = (input: Record<string, unknown>) =>
   registry.run({ id: "1", name: "edit_file", input }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
 const contentOf = (path: string) => readFileSync(join(project.root, path), "utf8");
 
-const SOURCE = "import x from 'x';\n\nexport function add(a, b) {\n  return a + b;\n}\n\nconst total = add(1, 2);\nconst again = add(3, 4);\n";
+const SOURCE =
+  "import x from 'x';\n\nexport function add(a, b) {\n  return a + b;\n}\n\nconst total = add(1, 2);\nconst again = add(3, 4);\n";
 
 beforeEach(() => {
   project = createTempProject({ "src/math.ts": SOURCE, "win.txt": "alpha\r\nbeta\r\ngamma\r\n", ".env": "A=1\n" });
@@ -36,7 +37,16 @@ describe("edit_file", () => {
   it("masks the file's secrets in the result's diff, context lines inside a key block included, and writes the real bytes", async () => {
     const token = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
     const keyLines = Array.from({ length: 8 }, (_, index) => `MIIEkeyMaterialLine${index}AbCdEfGhIjKlMnOp`);
-    const file = ["const a = 1;", "const key = `-----BEGIN RSA PRIVATE KEY-----", ...keyLines, "-----END RSA PRIVATE KEY-----`;", `const token = "${token}";`, "const target = 1;", "const after = 2;", ""].join("\n");
+    const file = [
+      "const a = 1;",
+      "const key = `-----BEGIN RSA PRIVATE KEY-----",
+      ...keyLines,
+      "-----END RSA PRIVATE KEY-----`;",
+      `const token = "${token}";`,
+      "const target = 1;",
+      "const after = 2;",
+      "",
+    ].join("\n");
     project.write("src/keys.ts", file);
     const result = await edit({ path: "src/keys.ts", old_string: "const target = 1;", new_string: "const target = 2;" });
     expect(result.isError).toBeFalsy();

@@ -81,7 +81,9 @@ describe("glob", () => {
   it("says when nothing matches, hints at **, and names a missing directory", async () => {
     const none = await glob({ pattern: "*.ts" });
     expect(none.isError).toBeFalsy();
-    expect(none.output).toBe('No files match "*.ts" in the project root. A pattern without "/" matches only files directly in the directory; use "**/*.ts" for any depth.');
+    expect(none.output).toBe(
+      'No files match "*.ts" in the project root. A pattern without "/" matches only files directly in the directory; use "**/*.ts" for any depth.',
+    );
     const missing = await glob({ pattern: "*.ts", path: "nowhere" });
     expect(missing.isError).toBe(true);
     expect(missing.output).toBe("Directory not found: nowhere. Call glob without a path to search the whole project.");

@@ -29,12 +29,47 @@ describe("grep matching", () => {
     const run = (maxResults: number) => {
       const seen: number[] = [];
       const hits: FileHits[] = [];
-      const { more } = searchFiles({ pattern: "^hit$", flags: "", files, maxResults }, (file) => seen.push(file), (found) => hits.push(found));
+      const { more } = searchFiles(
+        { pattern: "^hit$", flags: "", files, maxResults },
+        (file) => seen.push(file),
+        (found) => hits.push(found),
+      );
       return { more, hits, seen };
     };
-    expect(run(10)).toEqual({ more: false, seen: [0, 1, 2], hits: [{ file: 0, lines: [[1, "hit"], [3, "hit"]] }, { file: 1, lines: [[1, "hit"]] }, { file: 2, lines: [[1, "hit"], [2, "hit"]] }] });
+    expect(run(10)).toEqual({
+      more: false,
+      seen: [0, 1, 2],
+      hits: [
+        {
+          file: 0,
+          lines: [
+            [1, "hit"],
+            [3, "hit"],
+          ],
+        },
+        { file: 1, lines: [[1, "hit"]] },
+        {
+          file: 2,
+          lines: [
+            [1, "hit"],
+            [2, "hit"],
+          ],
+        },
+      ],
+    });
     expect(run(3)).toMatchObject({ more: true, seen: [0, 1, 2], hits: [{ file: 0 }, { file: 1 }] });
-    expect(run(2)).toMatchObject({ more: true, hits: [{ file: 0, lines: [[1, "hit"], [3, "hit"]] }] });
+    expect(run(2)).toMatchObject({
+      more: true,
+      hits: [
+        {
+          file: 0,
+          lines: [
+            [1, "hit"],
+            [3, "hit"],
+          ],
+        },
+      ],
+    });
   });
 
   it("remembers a file masking left unchanged only as long as it stays the same file", () => {

@@ -9,7 +9,9 @@ const COUNT = BLOCK_FILES * 3 + 7;
 const name = (index: number) => `f${String(index).padStart(4, "0")}.txt`;
 
 beforeEach(() => {
-  project = createTempProject(Object.fromEntries(Array.from({ length: COUNT }, (_, index) => [name(index), `hit ${index}\nmiss\nhit again ${index}\n`])));
+  project = createTempProject(
+    Object.fromEntries(Array.from({ length: COUNT }, (_, index) => [name(index), `hit ${index}\nmiss\nhit again ${index}\n`])),
+  );
   thread = new GrepThread(1_000, 2);
 });
 afterEach(() => {
@@ -25,7 +27,10 @@ describe("a search spread over threads", () => {
     const all = await thread.search({ pattern: "^hit", flags: "", files: files(), maxResults: 10_000 }, signal);
     expect(all.end).toEqual({ kind: "done", more: false });
     expect(all.hits.map((hits) => hits.file)).toEqual(Array.from({ length: COUNT }, (_, index) => index));
-    expect(all.hits[5]?.lines).toEqual([[1, "hit 5"], [3, "hit again 5"]]);
+    expect(all.hits[5]?.lines).toEqual([
+      [1, "hit 5"],
+      [3, "hit again 5"],
+    ]);
     const limited = await thread.search({ pattern: "^hit", flags: "", files: files(), maxResults: 2 * BLOCK_FILES + 1 }, signal);
     expect(limited.end).toEqual({ kind: "done", more: true });
     expect(limited.hits.flatMap((hits) => hits.lines)).toHaveLength(2 * BLOCK_FILES + 1);
@@ -39,6 +44,8 @@ describe("a search spread over threads", () => {
     expect(outcome.end).toEqual({ kind: "slow", file: slowAt });
     expect(Math.max(...outcome.hits.map((hits) => hits.file))).toBeLessThan(slowAt);
     // The stopped thread is replaced.
-    expect((await thread.search({ pattern: "hit 1$", flags: "", files: files().slice(0, 2), maxResults: 5 }, signal)).hits).toEqual([{ file: 1, lines: [[1, "hit 1"]] }]);
+    expect((await thread.search({ pattern: "hit 1$", flags: "", files: files().slice(0, 2), maxResults: 5 }, signal)).hits).toEqual([
+      { file: 1, lines: [[1, "hit 1"]] },
+    ]);
   });
 });

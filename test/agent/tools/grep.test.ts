@@ -48,12 +48,17 @@ describe("grep", () => {
 
   it("matches case-insensitively and anchors at line ends in CRLF files", async () => {
     const result = await grep({ pattern: "^export function verify|verify\\.$", ignore_case: true, path: "src" });
-    expect(result.output.split("\n")).toEqual(["src/jwt.ts:1: export function verify(user: User) {", "src/notes.md:1: Login flow: call login() then VERIFY."]);
+    expect(result.output.split("\n")).toEqual([
+      "src/jwt.ts:1: export function verify(user: User) {",
+      "src/notes.md:1: Login flow: call login() then VERIFY.",
+    ]);
     expect((await grep({ pattern: "= 2;$", path: "src/crlf.ts" })).output).toBe("src/crlf.ts:2: const verifyCrlf = 2;");
   });
 
   it("filters by glob on the file name at any depth, or by path glob", async () => {
-    expect((await grep({ pattern: "login", glob: "*.md", ignore_case: true })).output).toBe("src/notes.md:1: Login flow: call login() then VERIFY.");
+    expect((await grep({ pattern: "login", glob: "*.md", ignore_case: true })).output).toBe(
+      "src/notes.md:1: Login flow: call login() then VERIFY.",
+    );
     expect((await grep({ pattern: "verify\\(", glob: "src/j*.ts" })).output).toBe("src/jwt.ts:1: export function verify(user: User) {");
   });
 
@@ -119,7 +124,10 @@ describe("grep", () => {
   it("is cancelled at once by its signal (Esc), even in the middle of a backtrack", async () => {
     project.write("catastrophic.txt", `${"a".repeat(40)}!\n`);
     const controller = new AbortController();
-    const running = registry.run({ id: "1", name: "grep", input: { pattern: "(a+)+$" } }, { root: project.root, signal: controller.signal, extraDirectories: [] });
+    const running = registry.run(
+      { id: "1", name: "grep", input: { pattern: "(a+)+$" } },
+      { root: project.root, signal: controller.signal, extraDirectories: [] },
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     const aborted = performance.now();
     controller.abort();
@@ -154,7 +162,10 @@ describe("grep", () => {
   it("skips a named pipe instead of waiting on it, refuses one named outright, and serves two searches at once", async () => {
     execFileSync("mkfifo", [`${project.root}/src/pipe`]);
     const started = performance.now();
-    const [everything, named] = await Promise.all([grep({ pattern: "verify", path: "src" }), grep({ pattern: "verify", path: "src/pipe" })]);
+    const [everything, named] = await Promise.all([
+      grep({ pattern: "verify", path: "src" }),
+      grep({ pattern: "verify", path: "src/pipe" }),
+    ]);
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(everything.output.split("\n")).toHaveLength(4);
     expect(named.isError).toBe(true);

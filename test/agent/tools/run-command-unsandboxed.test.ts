@@ -48,7 +48,9 @@ describe.skipIf(!bubblewrap.ok)("run_command with unsandboxed: true", () => {
     const rules = { allow: ["run_command", "run_command(*)", "run_command(touch*)"], deny: [] };
     for (const mode of ["default", "accept-edits", "bypass"] as const) {
       const approver = vi.fn<Approver>(async () => "deny");
-      const denied = await sandboxedRegistry(project.root, { mode, rules, approver }).run(`touch ${join(outside, "x")}`, { unsandboxed: true });
+      const denied = await sandboxedRegistry(project.root, { mode, rules, approver }).run(`touch ${join(outside, "x")}`, {
+        unsandboxed: true,
+      });
       expect(denied.permission, mode).toBe("denied");
       expect(approver, mode).toHaveBeenCalledTimes(1);
       expect(existsSync(join(outside, "x"))).toBe(false);

@@ -23,14 +23,19 @@ function hit(path: string, startLine: number, endLine: number, snippet: string, 
 
 function searchWith(search: CodeSearcher["search"], input: Record<string, unknown>) {
   const registry = new ToolRegistry([createSearchCodebaseTool({ search })], new PermissionPolicy("bypass"));
-  return registry.run({ id: "1", name: "search_codebase", input }, { root: "/nowhere", signal: new AbortController().signal, extraDirectories: [] });
+  return registry.run(
+    { id: "1", name: "search_codebase", input },
+    { root: "/nowhere", signal: new AbortController().signal, extraDirectories: [] },
+  );
 }
 
 describe("search_codebase", () => {
   it("shows each hit as path:start-end with its snippet and passes the limit on", async () => {
     const search = vi.fn<CodeSearcher["search"]>(async () => ({
       hits: [
-        hit("src/auth/jwt.ts", 10, 24, "export function validateToken(token: string) {\n  return token.split('.').length === 3;", ["validateToken"]),
+        hit("src/auth/jwt.ts", 10, 24, "export function validateToken(token: string) {\n  return token.split('.').length === 3;", [
+          "validateToken",
+        ]),
         hit("src/server.ts", 1, 8, "app.use(auth);"),
       ],
       degraded: [],
@@ -56,7 +61,9 @@ describe("search_codebase", () => {
   });
 
   it("notes degraded signals", async () => {
-    const result = await searchWith(async () => ({ hits: [hit("a.ts", 1, 2, "a")], degraded: ["vector search failed: no model"] }), { query: "a" });
+    const result = await searchWith(async () => ({ hits: [hit("a.ts", 1, 2, "a")], degraded: ["vector search failed: no model"] }), {
+      query: "a",
+    });
     expect(result.output).toContain("[Degraded search: vector search failed: no model; results come from the remaining signal.]");
     expect(result.display).toContain("(degraded)");
   });

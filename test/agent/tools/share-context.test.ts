@@ -2,7 +2,13 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
-import { createShareContextTool, resolveSources, type ResolvedSources, type ResolveSourcesDeps, type ShareContextInput } from "../../../src/agent/tools/share-context.js";
+import {
+  createShareContextTool,
+  resolveSources,
+  type ResolvedSources,
+  type ResolveSourcesDeps,
+  type ShareContextInput,
+} from "../../../src/agent/tools/share-context.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
 import type { ContentEntry } from "../../../src/store/content-types.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
@@ -35,13 +41,30 @@ function deps(stored: Array<Pick<ContentEntry, "id" | "contentType" | "content" 
 describe("share_context", () => {
   it("hands the validated input to the host and confirms briefly", async () => {
     const submitted: ShareContextInput[] = [];
-    const registry = new ToolRegistry([createShareContextTool({ submit: (input) => void submitted.push(input) })], new PermissionPolicy("default"));
+    const registry = new ToolRegistry(
+      [createShareContextTool({ submit: (input) => void submitted.push(input) })],
+      new PermissionPolicy("default"),
+    );
     const result = await registry.run(
-      { id: "1", name: "share_context", input: { answer: "check() in src/auth.ts decides.", sources: [{ path: "src/auth.ts", start_line: 2, end_line: 4 }, { entry_id: "e1" }], confidence: 0.7 } },
+      {
+        id: "1",
+        name: "share_context",
+        input: {
+          answer: "check() in src/auth.ts decides.",
+          sources: [{ path: "src/auth.ts", start_line: 2, end_line: 4 }, { entry_id: "e1" }],
+          confidence: 0.7,
+        },
+      },
       context(),
     );
     expect(result.isError).toBeFalsy();
-    expect(submitted).toEqual([{ answer: "check() in src/auth.ts decides.", sources: [{ path: "src/auth.ts", start_line: 2, end_line: 4 }, { entry_id: "e1" }], confidence: 0.7 }]);
+    expect(submitted).toEqual([
+      {
+        answer: "check() in src/auth.ts decides.",
+        sources: [{ path: "src/auth.ts", start_line: 2, end_line: 4 }, { entry_id: "e1" }],
+        confidence: 0.7,
+      },
+    ]);
     expect(result.output).toMatch(/^Shared your answer \(31 characters\) with 2 sources\. The consultation is answered/);
   });
 
@@ -54,7 +77,9 @@ describe("share_context", () => {
   it("refuses more than 20 sources, a confidence outside 0–1 and unknown fields", async () => {
     const registry = new ToolRegistry([createShareContextTool({ submit: () => undefined })], new PermissionPolicy("default"));
     const run = (input: Record<string, unknown>) => registry.run({ id: "1", name: "share_context", input }, context());
-    expect((await run({ answer: "A.", sources: Array.from({ length: 21 }, (_, index) => ({ entry_id: `e${index}` })) })).isError).toBe(true);
+    expect((await run({ answer: "A.", sources: Array.from({ length: 21 }, (_, index) => ({ entry_id: `e${index}` })) })).isError).toBe(
+      true,
+    );
     expect((await run({ answer: "A.", confidence: 1.5 })).isError).toBe(true);
     expect((await run({ answer: "A.", sources: [{ entry_id: "e1", path: "x" }] })).isError).toBe(true);
     expect((await run({ answer: "A." })).isError).toBeFalsy();
@@ -74,7 +99,13 @@ describe("resolveSources", () => {
     );
     expect(result.errors).toEqual([]);
     expect(result.entries).toEqual([
-      { id: "code-1", content_type: "code_file", source: "src/auth.ts:1-2", content: "import x from 'y';\r\nexport function check() {\n", token_count: 12 },
+      {
+        id: "code-1",
+        content_type: "code_file",
+        source: "src/auth.ts:1-2",
+        content: "import x from 'y';\r\nexport function check() {\n",
+        token_count: 12,
+      },
       { id: "e1", content_type: "agent_message", source: "entry e1", content: "We chose JWT.", token_count: 4 },
       { id: "code-2", content_type: "code_file", source: "src/no-newline.ts:2-2", content: "two", token_count: 1 },
     ]);
@@ -93,16 +124,16 @@ describe("resolveSources", () => {
     let result: ResolvedSources;
     try {
       result = resolveSources(
-      [
-        { path: "src/missing.ts", start_line: 1, end_line: 2 },
-        { entry_id: "nope" },
-        { path: "../etc/passwd", start_line: 1, end_line: 1 },
-        { path: "link.ts", start_line: 1, end_line: 1 },
-        { path: "src/auth.ts", start_line: 9, end_line: 12 },
-        { path: "src/auth.ts", start_line: 3, end_line: 2 },
-        { path: "src/empty.ts", start_line: 1, end_line: 1 },
-        { path: "dir", start_line: 1, end_line: 1 },
-        { path: "src/auth.ts", start_line: 3, end_line: 3 },
+        [
+          { path: "src/missing.ts", start_line: 1, end_line: 2 },
+          { entry_id: "nope" },
+          { path: "../etc/passwd", start_line: 1, end_line: 1 },
+          { path: "link.ts", start_line: 1, end_line: 1 },
+          { path: "src/auth.ts", start_line: 9, end_line: 12 },
+          { path: "src/auth.ts", start_line: 3, end_line: 2 },
+          { path: "src/empty.ts", start_line: 1, end_line: 1 },
+          { path: "dir", start_line: 1, end_line: 1 },
+          { path: "src/auth.ts", start_line: 3, end_line: 3 },
         ],
         resolveDeps,
       );

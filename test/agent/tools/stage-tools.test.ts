@@ -26,7 +26,15 @@ function kit(mode: "default" | "plan" = "default") {
   return { tools, registry, submitted, call };
 }
 
-const ISSUE = { id: "i1", severity: "major", category: "correctness", file: "src/cli/sessions.ts", line: 12, description: "The flag is ignored.", suggestion: "Read it." };
+const ISSUE = {
+  id: "i1",
+  severity: "major",
+  category: "correctness",
+  file: "src/cli/sessions.ts",
+  line: 12,
+  description: "The flag is ignored.",
+  suggestion: "Read it.",
+};
 
 describe("the structured stage tools' schemas", () => {
   const { tools, registry } = kit();
@@ -50,7 +58,11 @@ describe("the structured stage tools' schemas", () => {
       report_test_results: ["test_results"],
     };
     for (const spec of specs) {
-      const schema = spec.inputSchema as { additionalProperties: boolean; required?: string[]; properties: Record<string, { description?: string }> };
+      const schema = spec.inputSchema as {
+        additionalProperties: boolean;
+        required?: string[];
+        properties: Record<string, { description?: string }>;
+      };
       expect(schema.additionalProperties, spec.name).toBe(false);
       expect(schema.required, spec.name).toEqual(required[spec.name]);
       for (const [name, property] of Object.entries(schema.properties)) expect(property.description, `${spec.name}.${name}`).toBeTruthy();
@@ -71,7 +83,11 @@ describe("submit_plan", () => {
       ],
     });
     expect(result.isError).toBeFalsy();
-    expect(result).toMatchObject({ permission: "allowed", output: "Plan recorded: 3 tasks (architect 1, engineer 1, tester 1). End your turn now.", display: "plan: 3 tasks" });
+    expect(result).toMatchObject({
+      permission: "allowed",
+      output: "Plan recorded: 3 tasks (architect 1, engineer 1, tester 1). End your turn now.",
+      display: "plan: 3 tasks",
+    });
     expect(submitted).toEqual([
       {
         tool: "submit_plan",
@@ -91,10 +107,32 @@ describe("submit_plan", () => {
   it.each([
     ["no task", { summary: "s", tasks: [] }, /tasks/],
     ["an unknown agent type", { summary: "s", tasks: [{ id: "t1", description: "d", assigned_to: "wizard" }] }, /assigned_to/],
-    ["a duplicate id", { summary: "s", tasks: [{ id: "t1", description: "a", assigned_to: "engineer" }, { id: "t1", description: "b", assigned_to: "tester" }] }, /task id "t1" is given more than once/],
-    ["an unknown dependency", { summary: "s", tasks: [{ id: "t1", description: "a", assigned_to: "engineer", dependencies: ["t9"] }] }, /depends on "t9", which is not a task/],
-    ["a task depending on itself", { summary: "s", tasks: [{ id: "t1", description: "a", assigned_to: "engineer", dependencies: ["t1"] }] }, /depends on itself/],
-    ["a status (the plan's tasks are all pending)", { summary: "s", tasks: [{ id: "t1", description: "a", assigned_to: "engineer", status: "completed" }] }, /Unrecognized key/],
+    [
+      "a duplicate id",
+      {
+        summary: "s",
+        tasks: [
+          { id: "t1", description: "a", assigned_to: "engineer" },
+          { id: "t1", description: "b", assigned_to: "tester" },
+        ],
+      },
+      /task id "t1" is given more than once/,
+    ],
+    [
+      "an unknown dependency",
+      { summary: "s", tasks: [{ id: "t1", description: "a", assigned_to: "engineer", dependencies: ["t9"] }] },
+      /depends on "t9", which is not a task/,
+    ],
+    [
+      "a task depending on itself",
+      { summary: "s", tasks: [{ id: "t1", description: "a", assigned_to: "engineer", dependencies: ["t1"] }] },
+      /depends on itself/,
+    ],
+    [
+      "a status (the plan's tasks are all pending)",
+      { summary: "s", tasks: [{ id: "t1", description: "a", assigned_to: "engineer", status: "completed" }] },
+      /Unrecognized key/,
+    ],
   ])("refuses %s with a correction, submitting nothing", async (_case, input, message) => {
     const { call, submitted } = kit();
     const result = await call("submit_plan", input);
@@ -188,9 +226,17 @@ describe("report_issues", () => {
       /validation_state marks "correctness" as passed, but issue "i1" is in that category/,
     );
     expect(
-      (await call("report_issues", { issues: [ISSUE], fixes_applied: [{ issue_id: "i1", description: "d", applied: true }], validation_state: {} })).output,
+      (
+        await call("report_issues", {
+          issues: [ISSUE],
+          fixes_applied: [{ issue_id: "i1", description: "d", applied: true }],
+          validation_state: {},
+        })
+      ).output,
     ).toMatch(/issue "i1" is both reported open and marked fixed/);
-    expect((await call("report_issues", { issues: [ISSUE, ISSUE], validation_state: {} })).output).toMatch(/issue id "i1" is given more than once/);
+    expect((await call("report_issues", { issues: [ISSUE, ISSUE], validation_state: {} })).output).toMatch(
+      /issue id "i1" is given more than once/,
+    );
   });
 });
 
@@ -205,24 +251,35 @@ describe("report_test_results", () => {
         { test_name: "colours", status: "skip" },
         { test_name: "exit code", status: "fail" },
       ],
-      failing_tests: [{ test_name: "prints JSON", error: "Unexpected token", expected: "[]", actual: "Sessions:", suggestion: "the flag is not read" }],
+      failing_tests: [
+        { test_name: "prints JSON", error: "Unexpected token", expected: "[]", actual: "Sessions:", suggestion: "the flag is not read" },
+      ],
       coverage_gaps: ["the empty list"],
     };
     const result = await call("report_test_results", input);
-    expect(result.output).toBe("Test results recorded: 4 results (1 pass, 2 fail, 1 skip), 2 failing tests, 1 test created. End your turn now.");
+    expect(result.output).toBe(
+      "Test results recorded: 4 results (1 pass, 2 fail, 1 skip), 2 failing tests, 1 test created. End your turn now.",
+    );
     expect(submitted[0]?.input).toEqual(input);
   });
 
   it("refuses a failing test whose result passed, an unknown status or test type, and an absolute test file", async () => {
     const { call, submitted } = kit();
     expect(
-      (await call("report_test_results", { test_results: [{ test_name: "a", status: "pass" }], failing_tests: [{ test_name: "a", error: "boom" }] })).output,
+      (
+        await call("report_test_results", {
+          test_results: [{ test_name: "a", status: "pass" }],
+          failing_tests: [{ test_name: "a", error: "boom" }],
+        })
+      ).output,
     ).toMatch(/"a" is listed as failing, but its result is not "fail"/);
     expect((await call("report_test_results", { test_results: [{ test_name: "a", status: "failed" }] })).output).toMatch(/status/);
-    expect((await call("report_test_results", { tests_created: [{ file: "t.ts", test_name: "a", type: "smoke" }], test_results: [] })).output).toMatch(/type/);
-    expect((await call("report_test_results", { tests_created: [{ file: "/t.ts", test_name: "a", type: "unit" }], test_results: [] })).output).toMatch(
-      /relative to the project root/,
-    );
+    expect(
+      (await call("report_test_results", { tests_created: [{ file: "t.ts", test_name: "a", type: "smoke" }], test_results: [] })).output,
+    ).toMatch(/type/);
+    expect(
+      (await call("report_test_results", { tests_created: [{ file: "/t.ts", test_name: "a", type: "unit" }], test_results: [] })).output,
+    ).toMatch(/relative to the project root/);
     expect(submitted).toEqual([]);
   });
 });

@@ -55,7 +55,11 @@ describe("ToolRegistry", () => {
     controller.abort();
     const result = await running;
     expect(performance.now() - aborted).toBeLessThan(1_500);
-    expect(result).toMatchObject({ isError: true, output: "The user interrupted this call before it finished; it has no result.", display: "Interrupted" });
+    expect(result).toMatchObject({
+      isError: true,
+      output: "The user interrupted this call before it finished; it has no result.",
+      display: "Interrupted",
+    });
     finish({ output: "too late" });
     const before = await registry.run({ id: "x", name: "wait_forever", input: {} }, { ...context, signal: controller.signal });
     expect(before).toMatchObject({ isError: true, output: "The user interrupted before this call ran." });
@@ -78,7 +82,10 @@ describe("ToolRegistry", () => {
     let started: () => void = () => undefined;
     const executing = new Promise<void>((resolve) => (started = resolve));
     const controller = new AbortController();
-    const running = new ToolRegistry([winding], new PermissionPolicy("bypass")).run({ id: "s", name: "winding_down", input: {} }, { ...context, signal: controller.signal });
+    const running = new ToolRegistry([winding], new PermissionPolicy("bypass")).run(
+      { id: "s", name: "winding_down", input: {} },
+      { ...context, signal: controller.signal },
+    );
     await executing;
     controller.abort();
     expect(await running).toMatchObject({ output: "stopped, notes recorded" });
@@ -114,7 +121,9 @@ describe("ToolRegistry", () => {
     expect(result.isError).toBe(true);
     expect(result.output).toContain("--permission-mode accept-edits");
     expect(existsSync(join(project.root, "new.txt"))).toBe(false);
-    expect((await registryFor("default").run({ id: "r", name: "read_file", input: { path: "a.txt" } }, context)).permission).toBe("allowed");
+    expect((await registryFor("default").run({ id: "r", name: "read_file", input: { path: "a.txt" } }, context)).permission).toBe(
+      "allowed",
+    );
   });
 
   it("does not ask again after an allow-session answer", async () => {

@@ -15,7 +15,16 @@ describe("built-in tool schemas", () => {
   });
 
   it("come in a fixed order", () => {
-    expect(specs.map((spec) => spec.name)).toEqual(["read_file", "list_files", "glob", "grep", "search_codebase", "edit_file", "write_file", "run_command"]);
+    expect(specs.map((spec) => spec.name)).toEqual([
+      "read_file",
+      "list_files",
+      "glob",
+      "grep",
+      "search_codebase",
+      "edit_file",
+      "write_file",
+      "run_command",
+    ]);
   });
 
   it("are strict objects listing their required fields, every property described", () => {
@@ -30,7 +39,12 @@ describe("built-in tool schemas", () => {
       run_command: ["command"],
     };
     for (const spec of specs) {
-      const schema = spec.inputSchema as { type: string; additionalProperties: boolean; required?: string[]; properties: Record<string, { description?: string }> };
+      const schema = spec.inputSchema as {
+        type: string;
+        additionalProperties: boolean;
+        required?: string[];
+        properties: Record<string, { description?: string }>;
+      };
       expect(schema.type, spec.name).toBe("object");
       expect(schema.additionalProperties, spec.name).toBe(false);
       expect(schema.required, spec.name).toEqual(required[spec.name]);

@@ -1,5 +1,18 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PermissionPolicy, type PermissionMode } from "../../../src/agent/permissions/permission-policy.js";
@@ -18,9 +31,14 @@ let project: TempProject;
 let outside: string;
 let context: ToolContext;
 
-const registryFor = (mode: PermissionMode, approver?: Approver) => new ToolRegistry([writeFileTool, editFileTool], new PermissionPolicy(mode), approver);
+const registryFor = (mode: PermissionMode, approver?: Approver) =>
+  new ToolRegistry([writeFileTool, editFileTool], new PermissionPolicy(mode), approver);
 const write = (path: string, content = "planted\n") => ({ id: path, name: "write_file", input: { path, content } });
-const edit = (path: string, from: string, to: string) => ({ id: path, name: "edit_file", input: { path, old_string: from, new_string: to } });
+const edit = (path: string, from: string, to: string) => ({
+  id: path,
+  name: "edit_file",
+  input: { path, old_string: from, new_string: to },
+});
 const inProject = (path: string) => join(project.root, path);
 
 /** Outside the project and outside /tmp (which a sandbox replaces), so a sandboxed command sees the same directory. */
@@ -94,7 +112,10 @@ describe("a write through a link into a protected path", () => {
 
   it("edit_file through a link to .git/config asks too", async () => {
     symlinkSync(".git/config", inProject("settings.ini"));
-    const result = await registryFor("bypass").run(edit("settings.ini", "bare = false", "bare = false\n\tfsmonitor = touch /tmp/pwned"), context);
+    const result = await registryFor("bypass").run(
+      edit("settings.ini", "bare = false", "bare = false\n\tfsmonitor = touch /tmp/pwned"),
+      context,
+    );
     expect(result.permission).toBe("denied");
     expect(readFileSync(inProject(".git/config"), "utf8")).not.toContain("fsmonitor");
   });
@@ -109,7 +130,9 @@ describe("a write through a link into a protected path", () => {
     const result = await registryFor("default", approver).run(write("notes.txt", "#!/bin/sh\n"), context);
     expect(approver).toHaveBeenCalledTimes(1);
     expect(result.isError).toBe(true);
-    expect(result.output).toContain("notes.txt changed while the call waited: it was notes.txt when it was permitted and now leads to .git/hooks/pre-commit");
+    expect(result.output).toContain(
+      "notes.txt changed while the call waited: it was notes.txt when it was permitted and now leads to .git/hooks/pre-commit",
+    );
     expect(existsSync(inProject(".git/hooks/pre-commit"))).toBe(false);
   });
 });

@@ -20,7 +20,11 @@ afterEach(async () => {
   project.cleanup();
 });
 
-const deps = () => ({ sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: "engineer-1", agentType: "engineer" } });
+const deps = () => ({
+  sessions: services.sessions,
+  contentStore: services.contentStore,
+  identity: { agentId: "engineer-1", agentType: "engineer" },
+});
 const origin = { provider: "none", model: "index-only" };
 
 async function drain(run: AsyncGenerator<AgentEvent, AgentResult>): Promise<AgentResult> {
@@ -42,7 +46,11 @@ describe("Conversation", () => {
     const recorder = conversation.record("Where is the retry limit?");
     expect(conversation.started).toBe(true);
     expect(recorder.session.id).toBe(conversation.id);
-    expect(services.sessions.get(conversation.id)).toMatchObject({ title: "Where is the retry limit?", provider: "none", model: "index-only" });
+    expect(services.sessions.get(conversation.id)).toMatchObject({
+      title: "Where is the retry limit?",
+      provider: "none",
+      model: "index-only",
+    });
     // Later prompts go on in the same session, whose title stays the first prompt's.
     expect(conversation.record("And the backoff?")).toBe(recorder);
     expect(services.sessions.list(10).map((session) => session.id)).toEqual([conversation.id]);

@@ -12,18 +12,26 @@ function reader(maxLineBytes: number) {
 describe("BoundedLineReader", () => {
   it("gives the lines however the bytes are cut into chunks, multi-byte characters and CRLF included", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: "grapheme" }).map((text) => text.replace(/[\r\n]/g, "")), { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 10 }), fc.boolean(), (lines, cuts, crlf) => {
-        const bytes = Buffer.from(lines.map((line) => `${line}${crlf ? "\r\n" : "\n"}`).join(""), "utf8");
-        const { lineReader, lines: read, overflows } = reader(1 << 20);
-        const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-        let start = 0;
-        for (const end of [...at, bytes.length]) {
-          lineReader.push(bytes.subarray(start, end));
-          start = end;
-        }
-        expect(read).toEqual(lines);
-        expect(overflows()).toBe(0);
-      }),
+      fc.property(
+        fc.array(
+          fc.string({ unit: "grapheme" }).map((text) => text.replace(/[\r\n]/g, "")),
+          { maxLength: 8 },
+        ),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        fc.boolean(),
+        (lines, cuts, crlf) => {
+          const bytes = Buffer.from(lines.map((line) => `${line}${crlf ? "\r\n" : "\n"}`).join(""), "utf8");
+          const { lineReader, lines: read, overflows } = reader(1 << 20);
+          const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+          let start = 0;
+          for (const end of [...at, bytes.length]) {
+            lineReader.push(bytes.subarray(start, end));
+            start = end;
+          }
+          expect(read).toEqual(lines);
+          expect(overflows()).toBe(0);
+        },
+      ),
     );
   });
 

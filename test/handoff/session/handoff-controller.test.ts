@@ -47,13 +47,16 @@ function successorIn(plan: HandoffPlan | undefined): SuccessorPlan {
   return plan;
 }
 
-const handoffEntries = () => services.contentStore.getByTurnRange(recorder.sessionId, 0, 100).filter((entry) => entry.contentType === "agent_handoff");
+const handoffEntries = () =>
+  services.contentStore.getByTurnRange(recorder.sessionId, 0, 100).filter((entry) => entry.contentType === "agent_handoff");
 
 describe("the handoff controller answers with a plan", () => {
   it("opens the session's first instance when it is made, without a window or a recorder to attach", () => {
     const controller = controllerFor("engineer");
     expect(controller.instance).toEqual({ agentId: "engineer-1", agentType: "engineer", preamble: undefined });
-    expect(services.handoffs.instances(recorder.sessionId).map((instance) => [instance.agentId, instance.endReason])).toEqual([["engineer-1", null]]);
+    expect(services.handoffs.instances(recorder.sessionId).map((instance) => [instance.agentId, instance.endReason])).toEqual([
+      ["engineer-1", null],
+    ]);
     // Nothing fires on a young curve: no plan, but the prediction the status line shows.
     expect(controller.planFor(1, 4_000)).toBeUndefined();
     expect(controller.predictedQuality()).toEqual(expect.any(Number));
@@ -65,10 +68,19 @@ describe("the handoff controller answers with a plan", () => {
     controller.promptStarted("Rename the totals");
     controller.requestHandoff();
     const plan = successorIn(controller.planFor(1, 30_000));
-    expect(plan).toMatchObject({ action: "handoff", fromAgent: "engineer-1", toAgent: "engineer-2", handoffIndex: 1, reason: "forced", contextTokensBefore: 30_000 });
+    expect(plan).toMatchObject({
+      action: "handoff",
+      fromAgent: "engineer-1",
+      toAgent: "engineer-2",
+      handoffIndex: 1,
+      reason: "forced",
+      contextTokensBefore: 30_000,
+    });
     expect(plan.keepTokens).toBeGreaterThanOrEqual(0);
     expect(plan.keepTokens).toBeLessThan(30_000);
-    expect(services.handoffs.firings(recorder.sessionId)).toMatchObject([{ action: "handoff", condition: "forced", turn: 1, contextTokens: 30_000 }]);
+    expect(services.handoffs.firings(recorder.sessionId)).toMatchObject([
+      { action: "handoff", condition: "forced", turn: 1, contextTokens: 30_000 },
+    ]);
     // A plan is only a plan: the state is stored, and the chain moves on, when the loop commits it.
     expect(handoffEntries()).toEqual([]);
     expect(controller.instance.agentId).toBe("engineer-1");

@@ -56,11 +56,13 @@ afterEach(async () => {
   project.cleanup();
 });
 
-const TASKS = { todos: [
-  { content: "Find every legacyTotal", status: "done" },
-  { content: "Rename them in the data files", status: "in_progress" },
-  { content: "Check nothing else uses the old name", status: "pending" },
-] };
+const TASKS = {
+  todos: [
+    { content: "Find every legacyTotal", status: "done" },
+    { content: "Rename them in the data files", status: "in_progress" },
+    { content: "Check nothing else uses the old name", status: "pending" },
+  ],
+};
 
 function handedOff(body: any): boolean {
   const first = body.messages[0]?.content?.find((block: any) => block.type === "text");
@@ -97,8 +99,16 @@ function scriptedModel(degrades: boolean, stopAt?: (body: any) => boolean) {
   };
 }
 
-async function runSession(prompt: string, options: { resume?: { latest: true }; before?: (session: ReturnType<typeof openAgentSession>) => void } = {}) {
-  const session = openAgentSession({ services, env, permissionMode: "accept-edits", ...(options.resume ? { resume: options.resume } : {}) });
+async function runSession(
+  prompt: string,
+  options: { resume?: { latest: true }; before?: (session: ReturnType<typeof openAgentSession>) => void } = {},
+) {
+  const session = openAgentSession({
+    services,
+    env,
+    permissionMode: "accept-edits",
+    ...(options.resume ? { resume: options.resume } : {}),
+  });
   options.before?.(session);
   const events: AgentEvent[] = [];
   const run = session.run(prompt, new AbortController().signal);
@@ -158,7 +168,12 @@ describe("the handoff controller, end to end", () => {
     ]);
     const stored = services.contentStore.getByTurnRange(sessionId, 0, 10_000).filter((entry) => entry.contentType === "agent_handoff");
     expect(stored).toHaveLength(1);
-    expect(JSON.parse(stored[0]?.content as string)).toMatchObject({ agent_type: "engineer", original_prompt: PROMPT, handoff_index: 1, remaining: expect.any(Array) });
+    expect(JSON.parse(stored[0]?.content as string)).toMatchObject({
+      agent_type: "engineer",
+      original_prompt: PROMPT,
+      handoff_index: 1,
+      remaining: expect.any(Array),
+    });
     const firing = services.handoffs.firings(sessionId);
     expect(firing).toHaveLength(1);
     expect(firing[0]).toMatchObject({ action: "handoff", condition: handoff.reason });
@@ -183,13 +198,24 @@ describe("the handoff controller, end to end", () => {
     const model = scriptedModel(true);
     for (let index = 0; index < 400; index++) server.enqueue(model);
     await services.close();
-    const cli = await runCli(["ask", "--yes", "--output-format", "stream-json", "--permission-mode", "accept-edits", PROMPT], { cwd: project.root, env });
+    const cli = await runCli(["ask", "--yes", "--output-format", "stream-json", "--permission-mode", "accept-edits", PROMPT], {
+      cwd: project.root,
+      env,
+    });
     services = openProject({ root: project.root, env });
     expect({ code: cli.code, stderr: cli.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     const handoff = jsonLines(cli.stdout).find((line) => line.type === "handoff");
     expect(handoff).toMatchObject({ type: "handoff", from_agent: "engineer-1", to_agent: "engineer-2", handoff_index: 1 });
     expect(Object.keys(handoff ?? {})).toEqual(
-      expect.arrayContaining(["from_agent", "to_agent", "handoff_index", "reason", "context_tokens_before", "context_tokens_after", "predicted_quality"]),
+      expect.arrayContaining([
+        "from_agent",
+        "to_agent",
+        "handoff_index",
+        "reason",
+        "context_tokens_before",
+        "context_tokens_after",
+        "predicted_quality",
+      ]),
     );
     expect(handoff?.context_tokens_after as number).toBeLessThan(handoff?.context_tokens_before as number);
     const sessions = await runCli(["sessions"], { cwd: project.root, env });

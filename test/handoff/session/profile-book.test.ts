@@ -28,7 +28,16 @@ afterEach(() => {
 const INSTANCE = { sessionId: "s-1", agentId: "engineer-1", agentType: "engineer", model: "claude-x" };
 
 function start(agentId = INSTANCE.agentId): void {
-  repository.startInstance({ ...INSTANCE, agentId, handoffIndex: 0, startedAt: 1, handoffEntryId: null, state: null, stateText: null, preparedFraction: null });
+  repository.startInstance({
+    ...INSTANCE,
+    agentId,
+    handoffIndex: 0,
+    startedAt: 1,
+    handoffEntryId: null,
+    state: null,
+    stateText: null,
+    preparedFraction: null,
+  });
 }
 
 function summary(observations: number, onsetTokens?: number): InstanceSummary {
@@ -56,16 +65,24 @@ describe("ProfileBook", () => {
   it("adds an instance to the project's and the user's statistics once, and replaces its contribution when it ends again", () => {
     const book = new ProfileBook(repository, () => user, "project-a");
     start();
-    book.endInstance(INSTANCE, summary(10, 20_000), (contribution) => repository.endInstance("s-1", "engineer-1", "session_end", contribution));
+    book.endInstance(INSTANCE, summary(10, 20_000), (contribution) =>
+      repository.endInstance("s-1", "engineer-1", "session_end", contribution),
+    );
     expect(projectStatistics()).toMatchObject({ instances: 1, onset: { count: 1, sum: 20_000 }, growthPerTurn: { count: 9 } });
     expect(userStatistics()).toMatchObject({ instances: 1, onset: { count: 1, sum: 20_000 } });
 
     // The session is continued and its instance ends again, having seen more.
     repository.reopenInstance("s-1", "engineer-1");
-    book.endInstance(INSTANCE, summary(25, 22_000), (contribution) => repository.endInstance("s-1", "engineer-1", "session_end", contribution));
+    book.endInstance(INSTANCE, summary(25, 22_000), (contribution) =>
+      repository.endInstance("s-1", "engineer-1", "session_end", contribution),
+    );
     expect(projectStatistics()).toMatchObject({ instances: 1, onset: { count: 1, sum: 22_000 }, growthPerTurn: { count: 24 } });
     expect(userStatistics()).toMatchObject({ instances: 1, onset: { count: 1, sum: 22_000 }, growthPerTurn: { count: 24 } });
-    expect(repository.instance("s-1", "engineer-1")).toMatchObject({ profileApplied: true, userProfileApplied: true, endReason: "session_end" });
+    expect(repository.instance("s-1", "engineer-1")).toMatchObject({
+      profileApplied: true,
+      userProfileApplied: true,
+      endReason: "session_end",
+    });
   });
 
   it("catches the user's statistics up after a crash between the two commits, counting nothing twice", () => {
@@ -99,8 +116,19 @@ describe("ProfileBook", () => {
     const teacher = new ProfileBook(other, () => user, "project-b");
     for (let index = 0; index < 6; index++) {
       const agentId = `engineer-${index + 1}`;
-      other.startInstance({ ...INSTANCE, agentId, handoffIndex: index, startedAt: 1, handoffEntryId: null, state: null, stateText: null, preparedFraction: null });
-      teacher.endInstance({ ...INSTANCE, agentId }, summary(12, 30_000), (contribution) => other.endInstance("s-1", agentId, "handoff", contribution));
+      other.startInstance({
+        ...INSTANCE,
+        agentId,
+        handoffIndex: index,
+        startedAt: 1,
+        handoffEntryId: null,
+        state: null,
+        stateText: null,
+        preparedFraction: null,
+      });
+      teacher.endInstance({ ...INSTANCE, agentId }, summary(12, 30_000), (contribution) =>
+        other.endInstance("s-1", agentId, "handoff", contribution),
+      );
     }
     const learner = new ProfileBook(repository, () => user, "project-a");
     const alone = new ProfileBook(repository, () => undefined, "project-a");

@@ -27,18 +27,24 @@ describe("learning from the real tools", () => {
     const registry = new ToolRegistry(tools, new PermissionPolicy("bypass", defaultConfig().permissions));
     const context = { root: project.root, signal: new AbortController().signal, extraDirectories: [] };
     let id = 0;
-    const edit = (old_string: string, new_string: string) => registry.run({ id: String(++id), name: "edit_file", input: { path: "src/a.ts", old_string, new_string } }, context);
+    const edit = (old_string: string, new_string: string) =>
+      registry.run({ id: String(++id), name: "edit_file", input: { path: "src/a.ts", old_string, new_string } }, context);
 
-    const miss = await edit("greeting = \"hello\"", "greeting = 'hi'");
+    const miss = await edit('greeting = "hello"', "greeting = 'hi'");
     expect(miss.isError).toBe(true);
     expect(await edit("greeting = 'hello'", "greeting = 'hi'")).not.toMatchObject({ isError: true });
     const [learning] = services.knowledge.search(["edit_file"], { layers: ["agent_learnings"], limit: 5 });
-    expect(learning?.item).toMatchObject({ kind: "learning", confidence: 0.5, source: "agent", details: { tool: "edit_file", successes: 1, failures: 0 } });
+    expect(learning?.item).toMatchObject({
+      kind: "learning",
+      confidence: 0.5,
+      source: "agent",
+      details: { tool: "edit_file", successes: 1, failures: 0 },
+    });
     expect(learning?.item.content).toContain(`old_string: "greeting = \\"hello\\"" → "greeting = 'hello'"`);
     expect(limits.count("learnings")).toBe(1);
 
     // The same miss again (another file state, the same signature), then a working edit: the learning is confirmed.
-    await edit("greeting = \"hi\"", "greeting = 'hey'");
+    await edit('greeting = "hi"', "greeting = 'hey'");
     await edit("greeting = 'hi'", "greeting = 'hey'");
     const confirmed = services.knowledge.search(["edit_file"], { layers: ["agent_learnings"], limit: 5 });
     expect(confirmed).toHaveLength(1);
@@ -52,7 +58,8 @@ describe("learning from the real tools", () => {
     const tools = learnFromTools([editFileTool], { store: services.knowledge, limits, sessionId: () => "s1" });
     const registry = new ToolRegistry(tools, new PermissionPolicy("bypass", defaultConfig().permissions));
     const context = { root: project.root, signal: new AbortController().signal, extraDirectories: [] };
-    const edit = (id: string, old_string: string) => registry.run({ id, name: "edit_file", input: { path: "src/a.ts", old_string, new_string: "x" } }, context);
+    const edit = (id: string, old_string: string) =>
+      registry.run({ id, name: "edit_file", input: { path: "src/a.ts", old_string, new_string: "x" } }, context);
 
     // Clipped to 120 characters, the token would keep its first 20: too short for any rule to see it.
     expect((await edit("1", `${"greeting ".repeat(10)}${token}`)).isError).toBe(true);

@@ -44,13 +44,18 @@ async function ask(env: NodeJS.ProcessEnv, prompt: string): Promise<AgentResult>
   return result;
 }
 
-const systemBlocks = (index: number): Array<{ text: string; cache_control?: unknown }> => (messageRequests(server)[index]!.body as any).system;
+const systemBlocks = (index: number): Array<{ text: string; cache_control?: unknown }> =>
+  (messageRequests(server)[index]!.body as any).system;
 
 describe("knowledge that lasts, end to end", () => {
   it("a rule saved in one session is in the next session's system prompt, after the cached prompt, when a prompt is about it", async () => {
     const env = open(true);
     server.enqueue(
-      reply().toolUse("save_knowledge", { kind: "rule", key: "package manager", content: "Always use pnpm in this repository, never npm.", category: "build" }, "toolu_save"),
+      reply().toolUse(
+        "save_knowledge",
+        { kind: "rule", key: "package manager", content: "Always use pnpm in this repository, never npm.", category: "build" },
+        "toolu_save",
+      ),
       reply().text("Noted: pnpm."),
     );
     await ask(env, "Remember: we use pnpm here, never npm.");
@@ -83,7 +88,16 @@ describe("knowledge that lasts, end to end", () => {
   it("a skill the agent created is offered under Available Skills when a later prompt is about it", async () => {
     const env = open(true);
     server.enqueue(
-      reply().toolUse("create_skill", { name: "release-notes", kind: "template", description: "Drafts release notes for a version from its changelog.", definition: { template: "Write release notes for {{version}}." } }, "toolu_skill"),
+      reply().toolUse(
+        "create_skill",
+        {
+          name: "release-notes",
+          kind: "template",
+          description: "Drafts release notes for a version from its changelog.",
+          definition: { template: "Write release notes for {{version}}." },
+        },
+        "toolu_skill",
+      ),
       reply().text("Created."),
     );
     await ask(env, "Make a skill for drafting release notes.");
@@ -97,7 +111,11 @@ describe("knowledge that lasts, end to end", () => {
     const env = open(true);
     expect(existsSync(join(project.sylkHome, "knowledge.db"))).toBe(false);
     server.enqueue(
-      reply().toolUse("save_knowledge", { kind: "preference", key: "commit style", content: "The user prefers small commits with imperative subjects.", scope: "user" }, "toolu_user"),
+      reply().toolUse(
+        "save_knowledge",
+        { kind: "preference", key: "commit style", content: "The user prefers small commits with imperative subjects.", scope: "user" },
+        "toolu_user",
+      ),
       reply().text("Noted for every project."),
     );
     await ask(env, "Remember for all my projects: small commits, imperative subjects.");
@@ -129,7 +147,8 @@ describe("knowledge that lasts, end to end", () => {
       layer: "agent_learnings",
       kind: "learning",
       key: "edit_file: old_string not found",
-      content: 'When edit_file failed with "old_string not found in package.json", this worked: old_string: "name: shop" → ""name": "shop"".',
+      content:
+        'When edit_file failed with "old_string not found in package.json", this worked: old_string: "name: shop" → ""name": "shop"".',
       source: "agent",
       confidence: 0.6,
       details: { tool: "edit_file", signature: "old_string not found in <path>", successes: 1, failures: 0 },

@@ -23,10 +23,19 @@ afterEach(async () => {
 });
 
 function rows(texts: string[]): SessionMessageRow[] {
-  return texts.map((text, ordinal) => ({ ordinal, message: { role: ordinal % 2 === 0 ? "user" : "assistant", content: [{ type: "text", text }] }, turn: ordinal, entryIds: [], evictedBy: null }));
+  return texts.map((text, ordinal) => ({
+    ordinal,
+    message: { role: ordinal % 2 === 0 ? "user" : "assistant", content: [{ type: "text", text }] },
+    turn: ordinal,
+    entryIds: [],
+    evictedBy: null,
+  }));
 }
 
-const LONG = Array.from({ length: 60 }, (_, index) => `We decided to keep the retry limit at ${index} for the billing worker in src/billing/retry.ts.`);
+const LONG = Array.from(
+  { length: 60 },
+  (_, index) => `We decided to keep the retry limit at ${index} for the billing worker in src/billing/retry.ts.`,
+);
 
 function buffer(sessionId: string, messages: SessionMessageRow[], observer?: ModelProvider, reports: string[] = []) {
   return new ObservationBuffer({
@@ -49,7 +58,15 @@ function fakeObserver(answer: string | Error): ModelProvider & { calls: number }
     async *stream() {
       this.calls++;
       if (answer instanceof Error) throw answer;
-      yield { type: "complete", response: { content: [{ type: "text", text: answer }], stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, model: "observer-1" } } as const;
+      yield {
+        type: "complete",
+        response: {
+          content: [{ type: "text", text: answer }],
+          stopReason: "end_turn",
+          usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+          model: "observer-1",
+        },
+      } as const;
     },
   };
 }
@@ -86,22 +103,48 @@ describe("observational memory", () => {
     second.signal();
     await second.settled();
     expect(working.calls).toBe(1);
-    expect(services.contentStore.recentOfType("s2", "observation", 10)[0]).toMatchObject({ content: "- The billing retry limit was discussed.", metadata: { observer: "fake:observer-1" } });
+    expect(services.contentStore.recentOfType("s2", "observation", 10)[0]).toMatchObject({
+      content: "- The billing retry limit was discussed.",
+      metadata: { observer: "fake:observer-1" },
+    });
   });
 
   it("Scenario: Reflection trigger on observation token threshold, and Observation replacement after reflection", async () => {
     const long = "- A long observation line about the retry worker and its limits, kept for the test. ".repeat(120);
-    await services.contentStore.indexContents([{ sessionId: "s3", agentId: "observer", agentType: "observer", contentType: "observation", content: long, turnNumber: 0, metadata: { last_ordinal: 9 } }]);
+    await services.contentStore.indexContents([
+      {
+        sessionId: "s3",
+        agentId: "observer",
+        agentType: "observer",
+        contentType: "observation",
+        content: long,
+        turnNumber: 0,
+        metadata: { last_ordinal: 9 },
+      },
+    ]);
     const reflecting = buffer("s3", rows(["hi", "there"]), fakeObserver("- Reflection: the retry worker's limits."));
     reflecting.signal();
     await reflecting.settled();
     expect(services.contentStore.recentOfType("s3", "observation", 10)).toEqual([]);
-    expect(services.contentStore.recentOfType("s3", "reflection", 10)[0]).toMatchObject({ content: "- Reflection: the retry worker's limits.", metadata: { generation: 1, last_ordinal: 9 } });
+    expect(services.contentStore.recentOfType("s3", "reflection", 10)[0]).toMatchObject({
+      content: "- Reflection: the retry worker's limits.",
+      metadata: { generation: 1, last_ordinal: 9 },
+    });
   });
 
   it("Scenario: Multi-generation reflections — five reflections of a generation are condensed into one of the next", async () => {
     for (let index = 0; index < 5; index++) {
-      await services.contentStore.indexContents([{ sessionId: "s4", agentId: "observer", agentType: "observer", contentType: "reflection", content: `- reflection ${index}`, turnNumber: 0, metadata: { generation: 1, last_ordinal: index } }]);
+      await services.contentStore.indexContents([
+        {
+          sessionId: "s4",
+          agentId: "observer",
+          agentType: "observer",
+          contentType: "reflection",
+          content: `- reflection ${index}`,
+          turnNumber: 0,
+          metadata: { generation: 1, last_ordinal: index },
+        },
+      ]);
     }
     const meta = buffer("s4", rows(["hi"]), fakeObserver("- All five, condensed."));
     meta.signal();
@@ -113,8 +156,22 @@ describe("observational memory", () => {
   it("Scenario: Delete all reflections for a session, and Delete from empty session (and the same for observations)", async () => {
     for (const session of ["a", "b"]) {
       await services.contentStore.indexContents([
-        { sessionId: session, agentId: "observer", agentType: "observer", contentType: "reflection", content: `- reflection of ${session}`, turnNumber: 0 },
-        { sessionId: session, agentId: "observer", agentType: "observer", contentType: "observation", content: `- observation of ${session}`, turnNumber: 0 },
+        {
+          sessionId: session,
+          agentId: "observer",
+          agentType: "observer",
+          contentType: "reflection",
+          content: `- reflection of ${session}`,
+          turnNumber: 0,
+        },
+        {
+          sessionId: session,
+          agentId: "observer",
+          agentType: "observer",
+          contentType: "observation",
+          content: `- observation of ${session}`,
+          turnNumber: 0,
+        },
       ]);
     }
     expect(services.contentStore.deleteDerived("a", "reflection")).toBe(1);
@@ -123,14 +180,30 @@ describe("observational memory", () => {
     expect(services.contentStore.recentOfType("a", "observation", 10)).toHaveLength(1);
     expect(services.contentStore.deleteDerived("empty", "reflection")).toBe(0);
     expect(services.contentStore.deleteDerived("a", "observation")).toBe(1);
-    expect((await services.contentStore.search("observation of a", {}, 10)).hits.map((hit) => hit.entry.content)).not.toContain("- observation of a");
+    expect((await services.contentStore.search("observation of a", {}, 10)).hits.map((hit) => hit.entry.content)).not.toContain(
+      "- observation of a",
+    );
   });
 
   it("Scenario: Retrieve limited recent observations — the N most recent, oldest first", async () => {
     for (let index = 0; index < 5; index++) {
-      await services.contentStore.indexContents([{ sessionId: "s5", agentId: "observer", agentType: "observer", contentType: "observation", content: `- note ${index}`, turnNumber: 0, timestamp: 1_000 + index }]);
+      await services.contentStore.indexContents([
+        {
+          sessionId: "s5",
+          agentId: "observer",
+          agentType: "observer",
+          contentType: "observation",
+          content: `- note ${index}`,
+          turnNumber: 0,
+          timestamp: 1_000 + index,
+        },
+      ]);
     }
-    expect(services.contentStore.recentOfType("s5", "observation", 3).map((entry) => entry.content)).toEqual(["- note 2", "- note 3", "- note 4"]);
+    expect(services.contentStore.recentOfType("s5", "observation", 3).map((entry) => entry.content)).toEqual([
+      "- note 2",
+      "- note 3",
+      "- note 4",
+    ]);
   });
 });
 
@@ -159,7 +232,12 @@ describe("observational memory, end to end", () => {
     const session = openAgentSession({ services, env });
     const isObserver = (body: any) => JSON.stringify(body.messages).includes("Write a compressed observation");
     for (let index = 0; index < 12; index++) {
-      server.enqueue((body: any) => (isObserver(body) ? reply().text("- The user is tuning the billing retry limit; it is 12 now.") : reply().text(`Noted ${LONG.slice(0, 3).join(" ")}`)) as never);
+      server.enqueue(
+        (body: any) =>
+          (isObserver(body)
+            ? reply().text("- The user is tuning the billing retry limit; it is 12 now.")
+            : reply().text(`Noted ${LONG.slice(0, 3).join(" ")}`)) as never,
+      );
     }
     const ask = async (prompt: string) => {
       return (await drain(session.run(prompt, new AbortController().signal))).result;
@@ -178,7 +256,10 @@ describe("observational memory, end to end", () => {
     expect(JSON.stringify(last.messages)).not.toContain("retry limit at 41 for the billing worker");
     const marker = /retrieve_context\(ref_id=\\"([0-9a-f]{8})\\"\)/.exec(JSON.stringify(last.messages))?.[1] as string;
     expect(services.contentStore.getReference(marker)?.summary).toBe("Observed: The user is tuning the billing retry limit; it is 12 now.");
-    const originals = services.contentStore.getByIds(services.contentStore.getReference(marker)?.contentIds ?? []).map((entry) => entry.content).join("\n");
+    const originals = services.contentStore
+      .getByIds(services.contentStore.getReference(marker)?.contentIds ?? [])
+      .map((entry) => entry.content)
+      .join("\n");
     expect(originals).toContain("retry limit at 41 for the billing worker");
     // sylk memory / /memory show it.
     const listed = runMemoryRequest(services, parseMemoryRequest(["list", "observations"]));

@@ -40,7 +40,10 @@ afterEach(async () => {
   project.cleanup();
 });
 
-const LONG = Array.from({ length: 60 }, (_, index) => `We decided to keep the retry limit at ${index} for the billing worker in src/billing/retry.ts.`);
+const LONG = Array.from(
+  { length: 60 },
+  (_, index) => `We decided to keep the retry limit at ${index} for the billing worker in src/billing/retry.ts.`,
+);
 
 /** Reopens the project with these settings and opens a session on the fake server. */
 async function sessionWith(settings: Record<string, string>): Promise<AgentSession> {
@@ -65,8 +68,16 @@ async function ask(session: AgentSession, prompt: string): Promise<AgentResult> 
 const isObserver = (body: any): boolean => JSON.stringify(body.messages).includes("Write a compressed observation");
 const requestBodies = (): any[] => messageRequests(server).map((request) => request.body);
 
-function note(sessionId: string, contentType: "observation" | "reflection", content: string, timestamp: number, metadata: Record<string, unknown> = {}) {
-  return services.contentStore.indexContents([{ sessionId, agentId: "observer", agentType: "observer", contentType, content, turnNumber: 0, timestamp, metadata }]);
+function note(
+  sessionId: string,
+  contentType: "observation" | "reflection",
+  content: string,
+  timestamp: number,
+  metadata: Record<string, unknown> = {},
+) {
+  return services.contentStore.indexContents([
+    { sessionId, agentId: "observer", agentType: "observer", contentType, content, turnNumber: 0, timestamp, metadata },
+  ]);
 }
 
 function rows(messages: ChatMessage[]): SessionMessageRow[] {
@@ -75,7 +86,14 @@ function rows(messages: ChatMessage[]): SessionMessageRow[] {
 
 const text = (role: "user" | "assistant", value: string): ChatMessage => ({ role, content: [{ type: "text", text: value }] });
 
-function buffer(deps: { sessionId: string; rows: () => readonly SessionMessageRow[]; observer?: ModelProvider; settings?: Partial<ObservationSettings>; reports?: string[]; compact?: (through: number, summary: string) => Promise<unknown> }) {
+function buffer(deps: {
+  sessionId: string;
+  rows: () => readonly SessionMessageRow[];
+  observer?: ModelProvider;
+  settings?: Partial<ObservationSettings>;
+  reports?: string[];
+  compact?: (through: number, summary: string) => Promise<unknown>;
+}) {
   return new ObservationBuffer({
     store: services.contentStore,
     sessionId: deps.sessionId,
@@ -96,10 +114,21 @@ function fakeObserver(answer: (prompt: string) => Promise<string> | string): Mod
     contextWindow: 100_000,
     prompts,
     async *stream(request) {
-      const prompt = request.messages.flatMap((message) => message.content).map((block) => (block.type === "text" ? block.text : "")).join("\n");
+      const prompt = request.messages
+        .flatMap((message) => message.content)
+        .map((block) => (block.type === "text" ? block.text : ""))
+        .join("\n");
       prompts.push(prompt);
       const out = await answer(prompt);
-      yield { type: "complete", response: { content: [{ type: "text", text: out }], stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, model: "observer-1" } } as const;
+      yield {
+        type: "complete",
+        response: {
+          content: [{ type: "text", text: out }],
+          stopReason: "end_turn",
+          usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+          model: "observer-1",
+        },
+      } as const;
     },
   };
 }
@@ -118,9 +147,29 @@ describe("observational memory: the observer", () => {
   it("Scenario: Observation content quality — the extractive observer keeps the goal, decision, fact and outcome sentences, and none of the tool's output or the filler", async () => {
     const conversation = rows([
       text("user", "I want the billing retries to stop after five attempts. Hmm, okay then, well."),
-      { role: "assistant", content: [{ type: "text", text: "Let me run the tests first." }, { type: "tool_use", id: "t1", name: "run_command", input: { command: "npm test" } }] },
-      { role: "user", content: [{ type: "tool_result", toolUseId: "t1", isError: true, content: "FAIL src/billing/retry.test.ts\n  expected 5 attempts, received 7\nTOOL-OUTPUT-ONLY stack at Object.<anonymous> (retry.test.ts:42:17)" }] },
-      text("assistant", "We decided to use a constant instead of the magic number. The limit lives in src/billing/retry.ts. The retry test passes now."),
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Let me run the tests first." },
+          { type: "tool_use", id: "t1", name: "run_command", input: { command: "npm test" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            toolUseId: "t1",
+            isError: true,
+            content:
+              "FAIL src/billing/retry.test.ts\n  expected 5 attempts, received 7\nTOOL-OUTPUT-ONLY stack at Object.<anonymous> (retry.test.ts:42:17)",
+          },
+        ],
+      },
+      text(
+        "assistant",
+        "We decided to use a constant instead of the magic number. The limit lives in src/billing/retry.ts. The retry test passes now.",
+      ),
     ]);
     const observing = buffer({ sessionId: "q1", rows: () => conversation, settings: { messageTokenThreshold: 20 } });
     observing.signal();
@@ -139,7 +188,11 @@ describe("observational memory: the observer", () => {
 
 describe("observational memory: the observer's model, as the session wires it", () => {
   it("Scenario: Observer uses configurable LLM — observationalMemory.model is the observer's model; without it, the session's model observes", async () => {
-    const configured = await sessionWith({ SYLK_OBSERVATIONAL_MEMORY_ENABLED: "true", SYLK_MODEL_NAME: "main-model-1", SYLK_OBSERVATIONAL_MEMORY_MODEL: "observer-model-1" });
+    const configured = await sessionWith({
+      SYLK_OBSERVATIONAL_MEMORY_ENABLED: "true",
+      SYLK_MODEL_NAME: "main-model-1",
+      SYLK_OBSERVATIONAL_MEMORY_MODEL: "observer-model-1",
+    });
     server.enqueue(reply().text("Noted."), reply().text("- The retry limit is being tuned."));
     await ask(configured, LONG.join(" "));
     await configured.settleMemory();
@@ -154,7 +207,11 @@ describe("observational memory: the observer's model, as the session wires it", 
     await ask(fallback, LONG.join(" "));
     await fallback.settleMemory();
     fallback.close();
-    expect(requestBodies().slice(2).map((body) => [isObserver(body), body.model])).toEqual([
+    expect(
+      requestBodies()
+        .slice(2)
+        .map((body) => [isObserver(body), body.model]),
+    ).toEqual([
       [false, "main-model-1"],
       [true, "main-model-1"],
     ]);
@@ -223,7 +280,14 @@ describe("observational memory: the async observation buffer", () => {
 describe("observational memory: context assembly", () => {
   it("Scenario: Context ordering — base prompt (cached), then knowledge, reflections, observations in the second system block, then the recent messages", async () => {
     const session = await sessionWith({ SYLK_KNOWLEDGE_ENABLED: "true", SYLK_OBSERVATIONAL_MEMORY_ENABLED: "true" });
-    services.knowledge.save({ layer: "user_knowledge", kind: "rule", key: "package manager", content: "Always use pnpm in this repository, never npm.", source: "user", category: "build" });
+    services.knowledge.save({
+      layer: "user_knowledge",
+      kind: "rule",
+      key: "package manager",
+      content: "Always use pnpm in this repository, never npm.",
+      source: "user",
+      category: "build",
+    });
     server.enqueue(reply().text("Hello."));
     await ask(session, "Hello there.");
     await note(session.sessionId, "observation", "- OBSERVATION-NOTE: the retry limit is 12.", 2_000);
@@ -235,7 +299,9 @@ describe("observational memory: context assembly", () => {
     expect(body.system[0].cache_control).toEqual({ type: "ephemeral" });
     expect(body.system[0].text).not.toMatch(/## User Knowledge|## Conversation Memory/);
     const augmentation: string = body.system[1].text;
-    const order = ["## User Knowledge", "## Conversation Memory", "REFLECTION-NOTE", "OBSERVATION-NOTE"].map((marker) => augmentation.indexOf(marker));
+    const order = ["## User Knowledge", "## Conversation Memory", "REFLECTION-NOTE", "OBSERVATION-NOTE"].map((marker) =>
+      augmentation.indexOf(marker),
+    );
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     // The recent messages follow in `messages`, the newest prompt last; the memory is not among them.
@@ -261,18 +327,31 @@ describe("observational memory: context assembly", () => {
     for (let index = 0; index < 25; index++) await note("lim", "observation", `- O${index}.`, 2_000 + index);
     const memoryOf = async (settings: Partial<SylkConfig["observationalMemory"]>) => {
       const base = services.loadedConfig.config;
-      const knowledge = new SessionKnowledge(services, { ...base, observationalMemory: { ...base.observationalMemory, enabled: true, ...settings } }, () => "lim");
+      const knowledge = new SessionKnowledge(
+        services,
+        { ...base, observationalMemory: { ...base.observationalMemory, enabled: true, ...settings } },
+        () => "lim",
+      );
       const text = (await knowledge.systemContextFor("anything", [])) ?? "";
-      return { reflections: [...text.matchAll(/R(\d+)\./g)].map((match) => Number(match[1])), observations: [...text.matchAll(/O(\d+)\./g)].map((match) => Number(match[1])) };
+      return {
+        reflections: [...text.matchAll(/R(\d+)\./g)].map((match) => Number(match[1])),
+        observations: [...text.matchAll(/O(\d+)\./g)].map((match) => Number(match[1])),
+      };
     };
     expect(await memoryOf({})).toEqual({ reflections: [2, 3, 4, 5, 6], observations: Array.from({ length: 20 }, (_, index) => index + 5) });
-    expect(await memoryOf({ maxReflectionsInContext: 3, maxObservationsInContext: 10 })).toEqual({ reflections: [4, 5, 6], observations: Array.from({ length: 10 }, (_, index) => index + 15) });
+    expect(await memoryOf({ maxReflectionsInContext: 3, maxObservationsInContext: 10 })).toEqual({
+      reflections: [4, 5, 6],
+      observations: Array.from({ length: 10 }, (_, index) => index + 15),
+    });
   });
 
   it("Scenario: Session key resolved from request context — the memory is the session's running at call time, not one fixed when the hook was made", async () => {
     await note("session-a", "observation", "- NOTE-OF-A", 1_000);
     await note("session-b", "observation", "- NOTE-OF-B", 1_000);
-    const config: SylkConfig = { ...services.loadedConfig.config, observationalMemory: { ...services.loadedConfig.config.observationalMemory, enabled: true } };
+    const config: SylkConfig = {
+      ...services.loadedConfig.config,
+      observationalMemory: { ...services.loadedConfig.config.observationalMemory, enabled: true },
+    };
     let running = "session-a";
     const knowledge = new SessionKnowledge(services, config, () => running);
     const forA = await knowledge.systemContextFor("anything", []);
@@ -286,7 +365,10 @@ describe("observational memory: context assembly", () => {
 
   it("Scenario: No session key in context skips memory — with no session yet (no prompt recorded) there is no Conversation Memory", async () => {
     await note("session-a", "observation", "- NOTE-OF-A", 1_000);
-    const config: SylkConfig = { ...services.loadedConfig.config, observationalMemory: { ...services.loadedConfig.config.observationalMemory, enabled: true } };
+    const config: SylkConfig = {
+      ...services.loadedConfig.config,
+      observationalMemory: { ...services.loadedConfig.config.observationalMemory, enabled: true },
+    };
     const knowledge = new SessionKnowledge(services, config, () => "");
     expect(await knowledge.systemContextFor("anything", [])).toBeUndefined();
     // A fresh agent session is not stored until its first prompt is recorded: nothing is kept under its key yet.
@@ -298,12 +380,20 @@ describe("observational memory: context assembly", () => {
 
   it("Scenario: Session key propagated to RuntimeContextAdapter — the request's Runtime Context names the running session and says nothing of channels or encryption", async () => {
     const session = await sessionWith({ SYLK_KNOWLEDGE_ENABLED: "true" });
-    services.knowledge.save({ layer: "user_knowledge", kind: "rule", key: "package manager", content: "Always use pnpm in this repository, never npm.", source: "user" });
+    services.knowledge.save({
+      layer: "user_knowledge",
+      kind: "rule",
+      key: "package manager",
+      content: "Always use pnpm in this repository, never npm.",
+      source: "user",
+    });
     server.enqueue(reply().text("pnpm install"));
     await ask(session, "How do I install the dependencies with the package manager?");
     expect(session.started).toBe(true);
     const augmentation: string = requestBodies().at(-1).system[1].text;
-    expect(augmentation).toMatch(new RegExp(`^## Runtime Context\n- Session: ${session.sessionId} \\| Active tools: \\d+ \\| Knowledge: on \\| Memory: off\n`));
+    expect(augmentation).toMatch(
+      new RegExp(`^## Runtime Context\n- Session: ${session.sessionId} \\| Active tools: \\d+ \\| Knowledge: on \\| Memory: off\n`),
+    );
     expect(augmentation).not.toMatch(/Channel|Encryption/);
     session.close();
   });
@@ -314,9 +404,24 @@ describe("observational memory: configuration", () => {
 
   it("Scenario: Configuration structure — observationalMemory has enabled, provider, model, messageTokenThreshold, observationTokenThreshold, maxMessageTokenBudget (and the context limits)", () => {
     expect(Object.keys(memoryConfig(project.env)).sort()).toEqual(
-      ["enabled", "provider", "model", "messageTokenThreshold", "observationTokenThreshold", "maxMessageTokenBudget", "memoryTokenBudget", "maxReflectionsInContext", "maxObservationsInContext"].sort(),
+      [
+        "enabled",
+        "provider",
+        "model",
+        "messageTokenThreshold",
+        "observationTokenThreshold",
+        "maxMessageTokenBudget",
+        "memoryTokenBudget",
+        "maxReflectionsInContext",
+        "maxObservationsInContext",
+      ].sort(),
     );
-    const set = memoryConfig({ ...project.env, SYLK_OBSERVATIONAL_MEMORY_PROVIDER: "anthropic", SYLK_OBSERVATIONAL_MEMORY_MODEL: "claude-haiku-4-5", SYLK_OBSERVATIONAL_MEMORY_MESSAGE_TOKEN_THRESHOLD: "1500" });
+    const set = memoryConfig({
+      ...project.env,
+      SYLK_OBSERVATIONAL_MEMORY_PROVIDER: "anthropic",
+      SYLK_OBSERVATIONAL_MEMORY_MODEL: "claude-haiku-4-5",
+      SYLK_OBSERVATIONAL_MEMORY_MESSAGE_TOKEN_THRESHOLD: "1500",
+    });
     expect(set).toMatchObject({ provider: "anthropic", model: "claude-haiku-4-5", messageTokenThreshold: 1_500 });
   });
 
@@ -355,9 +460,22 @@ describe("observational memory: compaction (Sylk's compactObserved: out of the w
   }
   function manager(): VirtualContextManager {
     const { strategy, preserveTypes } = evictionConfigFor("recency");
-    return new VirtualContextManager({ contentStore: services.contentStore, tokenCounter: new CalibratedTokenCounter(), policy: new TokenUsagePolicy(0.75, 0.5), strategy, windowTokens: 200_000, preserveRecentTurns: 1, preserveTypes });
+    return new VirtualContextManager({
+      contentStore: services.contentStore,
+      tokenCounter: new CalibratedTokenCounter(),
+      policy: new TokenUsagePolicy(0.75, 0.5),
+      strategy,
+      windowTokens: 200_000,
+      preserveRecentTurns: 1,
+      preserveTypes,
+    });
   }
-  const answer = (value: string): ModelResponse => ({ content: [{ type: "text", text: value }], stopReason: "end_turn", usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, model: "test" });
+  const answer = (value: string): ModelResponse => ({
+    content: [{ type: "text", text: value }],
+    stopReason: "end_turn",
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    model: "test",
+  });
   /** `exchanges` prompts and answers, each a few hundred tokens, numbered. */
   async function converse(recorder: SessionRecorder, exchanges: number, from = 0): Promise<void> {
     for (let index = from; index < from + exchanges; index++) {
@@ -365,7 +483,8 @@ describe("observational memory: compaction (Sylk's compactObserved: out of the w
       await recorder.recordResponse(recorder.nextTurn(), answer(`ANSWER-${index}: ${LONG.slice(8, 16).join(" ")}`), parent);
     }
   }
-  const windowText = async (recorder: SessionRecorder, contextManager: VirtualContextManager) => JSON.stringify((await contextManager.prepare(recorder, 1_000)).messages);
+  const windowText = async (recorder: SessionRecorder, contextManager: VirtualContextManager) =>
+    JSON.stringify((await contextManager.prepare(recorder, 1_000)).messages);
 
   it("Scenario: Compaction after observation — an observation moves the observed messages, but the newest, behind one marker summarised by it", async () => {
     const recorder = startSession();
@@ -383,7 +502,9 @@ describe("observational memory: compaction (Sylk's compactObserved: out of the w
     observing.signal();
     await observing.settled();
     expect(made).toHaveLength(1);
-    expect(made[0]?.summary).toBe("Observed: User: PROMPT-0: We decided to keep the retry limit at 0 for the billing worker in src/billing/retry.ts.");
+    expect(made[0]?.summary).toBe(
+      "Observed: User: PROMPT-0: We decided to keep the retry limit at 0 for the billing worker in src/billing/retry.ts.",
+    );
     const window = await windowText(recorder, contextManager);
     expect(window).toContain(`[CTX-REF:`);
     expect(window).toContain(`retrieve_context(ref_id=\\"${made[0]?.id}\\")`);
@@ -391,7 +512,12 @@ describe("observational memory: compaction (Sylk's compactObserved: out of the w
     expect(window).toContain("ANSWER-5");
     // Nothing deleted: every message is still stored, and the marker's entries hold the first ones.
     expect(recorder.rows()).toHaveLength(12);
-    expect(services.contentStore.getByIds(made[0]?.contentIds ?? []).map((entry) => entry.content).join("\n")).toContain("PROMPT-0");
+    expect(
+      services.contentStore
+        .getByIds(made[0]?.contentIds ?? [])
+        .map((entry) => entry.content)
+        .join("\n"),
+    ).toContain("PROMPT-0");
   });
 
   it("Scenario: Compactor not set — the buffer observes and leaves every message in the window", async () => {
@@ -439,7 +565,12 @@ describe("observational memory: compaction (Sylk's compactObserved: out of the w
     const window = JSON.stringify(messages);
     for (const gone of ["PROMPT-0", "ANSWER-0", "PROMPT-1", "ANSWER-1", "PROMPT-2", "ANSWER-2"]) expect(window).not.toContain(gone);
     for (const kept of ["PROMPT-3", "ANSWER-3", "PROMPT-4", "ANSWER-4"]) expect(window).toContain(kept);
-    expect(recorder.rows().filter((row) => row.evictedBy === reference?.id).map((row) => row.ordinal)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(
+      recorder
+        .rows()
+        .filter((row) => row.evictedBy === reference?.id)
+        .map((row) => row.ordinal),
+    ).toEqual([0, 1, 2, 3, 4, 5]);
     expect(recorder.rows()).toHaveLength(10);
   });
 
@@ -458,7 +589,8 @@ describe("observational memory: reflections", () => {
   it("Scenario: Default consolidation threshold, and Meta-reflection triggered — four reflections of a generation are left alone, the fifth makes a pass consolidate them", async () => {
     expect(OBSERVATION_DEFAULTS.reflectionConsolidationThreshold).toBe(5);
     const observer = fakeObserver(() => "- All of them, condensed.");
-    for (let index = 0; index < 4; index++) await note("m1", "reflection", `- reflection ${index}`, 1_000 + index, { generation: 1, last_ordinal: index });
+    for (let index = 0; index < 4; index++)
+      await note("m1", "reflection", `- reflection ${index}`, 1_000 + index, { generation: 1, last_ordinal: index });
     const reflecting = buffer({ sessionId: "m1", rows: () => [], observer });
     reflecting.signal();
     await reflecting.settled();
@@ -477,8 +609,12 @@ describe("observational memory: reflections", () => {
       if (prompt.startsWith("Condense these reflections")) throw new Error("overloaded");
       return "- The billing retry limit was tuned.";
     });
-    for (let index = 0; index < 5; index++) await note("m2", "reflection", `- reflection ${index}`, 1_000 + index, { generation: 1, last_ordinal: index });
-    const conversation = rows(LONG.map((line, index) => text(index % 2 === 0 ? "user" : "assistant", line))).map((row) => ({ ...row, ordinal: row.ordinal + 10 }));
+    for (let index = 0; index < 5; index++)
+      await note("m2", "reflection", `- reflection ${index}`, 1_000 + index, { generation: 1, last_ordinal: index });
+    const conversation = rows(LONG.map((line, index) => text(index % 2 === 0 ? "user" : "assistant", line))).map((row) => ({
+      ...row,
+      ordinal: row.ordinal + 10,
+    }));
     const reflecting = buffer({ sessionId: "m2", rows: () => conversation, observer, reports });
     reflecting.signal();
     await reflecting.settled();
@@ -493,7 +629,11 @@ describe("observational memory: reflections", () => {
   it("Scenario: Retrieve limited recent reflections — the N most recent of the session, oldest first", async () => {
     for (let index = 0; index < 5; index++) await note("r1", "reflection", `- reflection ${index}`, 1_000 + index);
     await note("r2", "reflection", "- another session's", 2_000);
-    expect(services.contentStore.recentOfType("r1", "reflection", 3).map((entry) => entry.content)).toEqual(["- reflection 2", "- reflection 3", "- reflection 4"]);
+    expect(services.contentStore.recentOfType("r1", "reflection", 3).map((entry) => entry.content)).toEqual([
+      "- reflection 2",
+      "- reflection 3",
+      "- reflection 4",
+    ]);
   });
 });
 
@@ -501,8 +641,20 @@ describe("knowledge: the context-aware request", () => {
   it("Scenario: System prompt augmentation — each model call of a run is sent the cached prompt, then what the latest prompt's keywords find, the runtime state and the session's memory", async () => {
     const session = await sessionWith({ SYLK_KNOWLEDGE_ENABLED: "true", SYLK_OBSERVATIONAL_MEMORY_ENABLED: "true" });
     // Saved by an agent: what the prompt's keywords find. (The user's own notes stand in every prompt instead.)
-    services.knowledge.save({ layer: "user_knowledge", kind: "rule", key: "package manager", content: "Always use pnpm in this repository, never npm.", source: "agent" });
-    services.knowledge.save({ layer: "user_knowledge", kind: "fact", key: "deployment", content: "Deployments go through the kubernetes staging cluster first.", source: "agent" });
+    services.knowledge.save({
+      layer: "user_knowledge",
+      kind: "rule",
+      key: "package manager",
+      content: "Always use pnpm in this repository, never npm.",
+      source: "agent",
+    });
+    services.knowledge.save({
+      layer: "user_knowledge",
+      kind: "fact",
+      key: "deployment",
+      content: "Deployments go through the kubernetes staging cluster first.",
+      source: "agent",
+    });
     server.enqueue(reply().toolUse("search_knowledge", { query: "unrelated words" }, "toolu_1"), reply().text("pnpm install"));
     await ask(session, "How do I install the dependencies with the package manager?");
     await note(session.sessionId, "observation", "- OBSERVATION-NOTE: the user installs with pnpm.", 1_000);

@@ -17,15 +17,28 @@ function summary(means: Record<string, number>, observations = 12): RetrievalLea
   };
   const parameters = Object.entries(priors).map(([name, prior]) => {
     const mean = means[name] ?? prior;
-    return { name: name as RetrievalLearningSummary["parameters"][number]["name"], alpha: mean * 10, beta: (1 - mean) * 10, mean, effectiveSamples: 10 };
+    return {
+      name: name as RetrievalLearningSummary["parameters"][number]["name"],
+      alpha: mean * 10,
+      beta: (1 - mean) * 10,
+      mean,
+      effectiveSamples: 10,
+    };
   });
-  return { observations, parameters, contexts: [{ id: "ctx_0", count: 7, baseline: 0.4, bias: { relevanceMult: 1, struggleMult: 1, wasteMult: 1, observationCount: 7 } }], profile };
+  return {
+    observations,
+    parameters,
+    contexts: [{ id: "ctx_0", count: 7, baseline: 0.4, bias: { relevanceMult: 1, struggleMult: 1, wasteMult: 1, observationCount: 7 } }],
+    profile,
+  };
 }
 
 describe("what /learning says", () => {
   it("before anything is learned: the starting settings", () => {
     const lines = learningLines({ ...summary({}, 0), contexts: [] });
-    expect(lines).toContain("Nothing learned yet: each prompt gets the starting settings (up to 2 excerpts and 3 file hints, within 10% of the window).");
+    expect(lines).toContain(
+      "Nothing learned yet: each prompt gets the starting settings (up to 2 excerpts and 3 file hints, within 10% of the window).",
+    );
     expect(lines).toContain("Kinds of prompt: none told apart yet (each prompt is tuned the same way).");
   });
 
@@ -49,9 +62,14 @@ describe("what /learning says", () => {
   });
 
   it("names the kinds of prompt by size, not by id, and the user's leanings in words", () => {
-    const lines = learningLines({ ...summary({}), profile: { ...profile, prefersThorough: 0.3, toleratesSearches: -0.2, observationCount: 9 } });
+    const lines = learningLines({
+      ...summary({}),
+      profile: { ...profile, prefersThorough: 0.3, toleratesSearches: -0.2, observationCount: 9 },
+    });
     expect(lines).toContain("Kinds of prompt: 1 told apart by what they are about, each tuned on its own (the largest has 7 prompts).");
-    expect(lines).toContain("Across your projects (9 observations; it applies): you keep going with more context, you prefer the agent not to search much.");
+    expect(lines).toContain(
+      "Across your projects (9 observations; it applies): you keep going with more context, you prefer the agent not to search much.",
+    );
     expect(lines.join("\n")).not.toMatch(/ctx_0|alpha/);
   });
 });

@@ -246,11 +246,22 @@ for (let i = 0; ; i++) {
         for (const line of output.split("\n").slice(1, -1)) reported = Math.max(reported, Number(line));
         const db = openDatabase(join(directory, "vector.db"));
         const profiles = UserProfileDatabase.open(join(directory, "profiles.db"));
-        const state = JSON.parse(new LearningRepository(db).load()?.state ?? "{}") as { totalObservations?: number; appliedSequence?: number };
-        const reopened = RetrievalLearning.open({ ...deps(), repository: new LearningRepository(db), userProfiles: profiles, projectKey: "p" });
+        const state = JSON.parse(new LearningRepository(db).load()?.state ?? "{}") as {
+          totalObservations?: number;
+          appliedSequence?: number;
+        };
+        const reopened = RetrievalLearning.open({
+          ...deps(),
+          repository: new LearningRepository(db),
+          userProfiles: profiles,
+          projectKey: "p",
+        });
         const summary = reopened.summary();
         // Each sequence applied once and none skipped: as many observations as log positions.
-        const saved = JSON.parse(new LearningRepository(db).load()?.state ?? "{}") as { totalObservations: number; appliedSequence: number };
+        const saved = JSON.parse(new LearningRepository(db).load()?.state ?? "{}") as {
+          totalObservations: number;
+          appliedSequence: number;
+        };
         expect(saved.totalObservations).toBe(saved.appliedSequence);
         expect(summary.observations).toBeGreaterThanOrEqual(reported);
         expect(summary.observations).toBeGreaterThanOrEqual(state.totalObservations ?? 0);

@@ -59,7 +59,13 @@ async function billingProject(): Promise<{ services: ProjectServices; env: NodeJ
       ].join("\n"),
     );
   });
-  const env = { ...project.env, ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1", SYLK_LEARNING_ENABLED: "true" };
+  const env = {
+    ...project.env,
+    ANTHROPIC_API_KEY: "test",
+    ANTHROPIC_BASE_URL: server.baseUrl,
+    SYLK_MODEL_MAX_ATTEMPTS: "1",
+    SYLK_LEARNING_ENABLED: "true",
+  };
   const opened = openProject({ root: project.root, env });
   services.push(opened);
   await drainIndex(opened);
@@ -68,7 +74,9 @@ async function billingProject(): Promise<{ services: ProjectServices; env: NodeJ
 
 const lastUserText = (body: any): string => {
   const last = body.messages.at(-1);
-  return typeof last.content === "string" ? last.content : last.content.map((block: any) => block.text ?? JSON.stringify(block.content ?? "")).join("\n");
+  return typeof last.content === "string"
+    ? last.content
+    : last.content.map((block: any) => block.text ?? JSON.stringify(block.content ?? "")).join("\n");
 };
 const injectedSources = (text: string) => [...text.matchAll(/\[AUTO-RETRIEVED: (\S+?):\d+-\d+ \|/g)].map((match) => match[1] as string);
 const relatedPaths = (text: string) => [...text.matchAll(/\[RELATED: (\S+?)(?::\d+-\d+)? - /g)].map((match) => match[1] as string);

@@ -17,7 +17,10 @@ let model: ModelProject;
 const AUTH = "export function verifyToken(token: string): boolean {\n  return token.startsWith('sylk_');\n}\n";
 
 beforeEach(async () => {
-  const big = Array.from({ length: 300 }, (_, index) => `export const SETTING_${index} = "value number ${index} of the session settings table";`).join("\n");
+  const big = Array.from(
+    { length: 300 },
+    (_, index) => `export const SETTING_${index} = "value number ${index} of the session settings table";`,
+  ).join("\n");
   model = await openModelProject({ files: { "src/auth.ts": AUTH, "src/settings.ts": `${big}\n` } });
   ({ server, services, env } = model);
 });
@@ -32,7 +35,16 @@ describe("consult_librarian", () => {
     server.enqueue(
       reply().toolUse("consult_librarian", { query: "Where are tokens verified?", max_tokens: 1_000 }, "toolu_c1"),
       reply().toolUse("grep", { pattern: "verifyToken" }, "toolu_lib_grep"),
-      reply().toolUse("share_context", { answer: "verifyToken in src/auth.ts checks the sylk_ prefix.", sources: [{ path: "src/auth.ts", start_line: 1, end_line: 3 }], confidence: 0.9, completeness: 0.8 }, "toolu_share1"),
+      reply().toolUse(
+        "share_context",
+        {
+          answer: "verifyToken in src/auth.ts checks the sylk_ prefix.",
+          sources: [{ path: "src/auth.ts", start_line: 1, end_line: 3 }],
+          confidence: 0.9,
+          completeness: 0.8,
+        },
+        "toolu_share1",
+      ),
       reply().text("Shared."),
       reply().text("Tokens are checked by verifyToken."),
     );
@@ -46,10 +58,15 @@ describe("consult_librarian", () => {
     const librarianTools = toolNamesOf(librarian[0]);
     expect(librarianTools).toContain("share_context");
     for (const tool of ["edit_file", "write_file", "run_command", "delegate"]) expect(librarianTools).not.toContain(tool);
-    expect(JSON.stringify(librarian[0].messages)).toMatch(/\[CONSULTATION request [0-9a-f]{8} from engineer-1 · priority normal · answer budget 1,000 tokens\]\\nWhere are tokens verified\?/);
+    expect(JSON.stringify(librarian[0].messages)).toMatch(
+      /\[CONSULTATION request [0-9a-f]{8} from engineer-1 · priority normal · answer budget 1,000 tokens\]\\nWhere are tokens verified\?/,
+    );
 
     // The engineer's tool result: the ContextShareResponse, with the cited lines byte for byte, within 1,000 tokens.
-    const result = first.events.find((event) => event.type === "tool_result" && event.id === "toolu_c1") as Extract<AgentEvent, { type: "tool_result" }>;
+    const result = first.events.find((event) => event.type === "tool_result" && event.id === "toolu_c1") as Extract<
+      AgentEvent,
+      { type: "tool_result" }
+    >;
     expect(result.isError).toBeFalsy();
     expect(result.output).toContain("verifyToken in src/auth.ts checks the sylk_ prefix.");
     expect(result.output).toContain(AUTH.trimEnd());
@@ -69,7 +86,10 @@ describe("consult_librarian", () => {
       reply().text("No callers."),
     );
     await drain(session.run("Who calls it?", new AbortController().signal));
-    const second = messageRequests(server).map((request) => request.body as any).filter(isLibrarian).at(-2);
+    const second = messageRequests(server)
+      .map((request) => request.body as any)
+      .filter(isLibrarian)
+      .at(-2);
     expect(JSON.stringify(second.messages)).toContain("Where are tokens verified?");
     expect(JSON.stringify(second.messages)).toContain("And who calls it?");
     const knowledge = services.sessions.descendants(first.result.sessionId).filter((child) => child.kind === "knowledge");
@@ -100,20 +120,31 @@ describe("consult_librarian", () => {
   it("fits a large share into the caller's budget and keeps what did not fit behind a reference", async () => {
     server.enqueue(
       reply().toolUse("consult_librarian", { query: "Show me the settings.", max_tokens: 400 }, "toolu_big"),
-      (body: any) => (isLibrarian(body) ? reply().toolUse("share_context", { answer: "All settings are in src/settings.ts.", sources: [{ path: "src/settings.ts", start_line: 1, end_line: 300 }] }) : reply().text("?")) as never,
+      (body: any) =>
+        (isLibrarian(body)
+          ? reply().toolUse("share_context", {
+              answer: "All settings are in src/settings.ts.",
+              sources: [{ path: "src/settings.ts", start_line: 1, end_line: 300 }],
+            })
+          : reply().text("?")) as never,
       reply().text("Shared."),
       reply().text("Done."),
     );
     const session = openAgentSession({ services, env });
     const { events } = await drain(session.run("What settings are there?", new AbortController().signal));
     session.close();
-    const result = events.find((event) => event.type === "tool_result" && event.id === "toolu_big") as Extract<AgentEvent, { type: "tool_result" }>;
+    const result = events.find((event) => event.type === "tool_result" && event.id === "toolu_big") as Extract<
+      AgentEvent,
+      { type: "tool_result" }
+    >;
     expect(estimateTokens(result.output)).toBeLessThanOrEqual(400);
     expect(result.output).toMatch(/truncated: true/);
     const refId = /retrieve_context\(ref_id="([0-9a-f]+)"\)/.exec(result.output)?.[1];
     expect(refId).toBeDefined();
     const retrieved = await new ContextRetriever(services.contentStore).retrieve({ refId: refId as string, maxTokens: 10_000 });
-    expect(retrieved.entries.map((entry) => entry.content).join("")).toContain('export const SETTING_299 = "value number 299 of the session settings table";');
+    expect(retrieved.entries.map((entry) => entry.content).join("")).toContain(
+      'export const SETTING_299 = "value number 299 of the session settings table";',
+    );
   });
 
   it("a librarian that stops without share_context is reminded once; then its last words are the answer, confidence not stated", async () => {
@@ -126,10 +157,15 @@ describe("consult_librarian", () => {
     const session = openAgentSession({ services, env });
     const { events } = await drain(session.run("Ask.", new AbortController().signal));
     session.close();
-    const librarian = messageRequests(server).map((request) => request.body as any).filter(isLibrarian);
+    const librarian = messageRequests(server)
+      .map((request) => request.body as any)
+      .filter(isLibrarian);
     expect(librarian).toHaveLength(2);
     expect(JSON.stringify(librarian[1].messages)).toContain("You have not called share_context");
-    const result = events.find((event) => event.type === "tool_result" && event.id === "toolu_q") as Extract<AgentEvent, { type: "tool_result" }>;
+    const result = events.find((event) => event.type === "tool_result" && event.id === "toolu_q") as Extract<
+      AgentEvent,
+      { type: "tool_result" }
+    >;
     expect(result.output).toContain("Still src/auth.ts.");
     expect(result.output).toMatch(/confidence \(agent.s estimate\): not stated/);
   });

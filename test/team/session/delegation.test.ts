@@ -17,7 +17,9 @@ let env: NodeJS.ProcessEnv;
 let model: ModelProject;
 
 beforeEach(async () => {
-  model = await openModelProject({ files: { "src/auth.ts": "export function verifyToken(token: string): boolean {\n  return token.startsWith('sylk_');\n}\n" } });
+  model = await openModelProject({
+    files: { "src/auth.ts": "export function verifyToken(token: string): boolean {\n  return token.startsWith('sylk_');\n}\n" },
+  });
   ({ server, project, services, env } = model);
 });
 afterEach(() => model.close(services));
@@ -35,7 +37,8 @@ const toolResultText = (body: any, id: string): string => {
   for (const message of body.messages) {
     if (!Array.isArray(message.content)) continue;
     for (const block of message.content) {
-      if (block.type === "tool_result" && block.tool_use_id === id) return typeof block.content === "string" ? block.content : block.content.map((part: any) => part.text).join("");
+      if (block.type === "tool_result" && block.tool_use_id === id)
+        return typeof block.content === "string" ? block.content : block.content.map((part: any) => part.text).join("");
     }
   }
   return "";
@@ -70,7 +73,13 @@ describe("delegate", () => {
 
     // Events: the start, the librarian's own events nested under the call, the end with its usage.
     const start = events.find((event) => event.type === "subagent_start");
-    expect(start).toMatchObject({ agentId: "librarian-1", agentType: "librarian", parentAgentId: "engineer-1", parentToolUseId: "toolu_delegate", kind: "delegate" });
+    expect(start).toMatchObject({
+      agentId: "librarian-1",
+      agentType: "librarian",
+      parentAgentId: "engineer-1",
+      parentToolUseId: "toolu_delegate",
+      kind: "delegate",
+    });
     const nested = events.filter((event) => event.type === "subagent_event");
     expect(nested.map((event) => (event as any).event.type)).toEqual(expect.arrayContaining(["tool_use", "tool_result", "done"]));
     const end = events.find((event) => event.type === "subagent_end") as Extract<AgentEvent, { type: "subagent_end" }>;
@@ -79,11 +88,20 @@ describe("delegate", () => {
 
     // The store: a child session under the root, the root still the one --continue takes, the child's entries the librarian's.
     const child = services.sessions.get((start as any).sessionId)!;
-    expect(child).toMatchObject({ parentSessionId: result.sessionId, parentToolUseId: "toolu_delegate", agentId: "librarian-1", agentType: "librarian", kind: "delegate", turns: 2 });
+    expect(child).toMatchObject({
+      parentSessionId: result.sessionId,
+      parentToolUseId: "toolu_delegate",
+      agentId: "librarian-1",
+      agentType: "librarian",
+      kind: "delegate",
+      turns: 2,
+    });
     expect(services.sessions.latest()?.id).toBe(result.sessionId);
     expect(services.sessions.list(10).map((session) => session.id)).toEqual([result.sessionId]);
     expect(services.sessions.descendants(result.sessionId).map((session) => session.id)).toEqual([child.id]);
-    const librarianEntries = (await services.contentStore.search("verifyToken", { agentTypes: ["librarian"] }, 20)).hits.map((hit) => hit.entry);
+    const librarianEntries = (await services.contentStore.search("verifyToken", { agentTypes: ["librarian"] }, 20)).hits.map(
+      (hit) => hit.entry,
+    );
     expect(librarianEntries.length).toBeGreaterThan(0);
     expect(new Set(librarianEntries.map((entry) => entry.sessionId))).toEqual(new Set([child.id]));
     expect(new Set(librarianEntries.map((entry) => entry.agentId))).toEqual(new Set(["librarian-1"]));
@@ -96,7 +114,10 @@ describe("delegate", () => {
       sessionTree: (id) => [id, ...services.sessions.descendants(id).map((session) => session.id)],
     });
     const context = { root: project.root, signal: new AbortController().signal, extraDirectories: [] };
-    const found = await searchHistory!.execute({ query: "verifyToken", session_id: result.sessionId, agent_type: "librarian", max_results: 10 }, context);
+    const found = await searchHistory!.execute(
+      { query: "verifyToken", session_id: result.sessionId, agent_type: "librarian", max_results: 10 },
+      context,
+    );
     expect(found.output).toContain("librarian-1");
     const resultLines = found.output.split("\n").filter((line) => line.startsWith("- turn"));
     expect(resultLines.length).toBeGreaterThan(0);
@@ -112,14 +133,24 @@ describe("delegate", () => {
       reply().text("Both done."),
     );
     const { events } = await runPrompt("Twice.");
-    expect(events.filter((event) => event.type === "subagent_start").map((event) => (event as any).agentId)).toEqual(["tester-1", "tester-2"]);
+    expect(events.filter((event) => event.type === "subagent_start").map((event) => (event as any).agentId)).toEqual([
+      "tester-1",
+      "tester-2",
+    ]);
   });
 
   it("clips a long answer to max_tokens and keeps the whole of it behind a reference", async () => {
     const long = Array.from({ length: 400 }, (_, index) => `Line ${index} of a long survey of the authentication code.`).join("\n");
-    server.enqueue(reply().toolUse("delegate", { agent: "librarian", task: "Survey everything.", max_tokens: 500 }, "toolu_long"), reply().text(long), reply().text("Noted."));
+    server.enqueue(
+      reply().toolUse("delegate", { agent: "librarian", task: "Survey everything.", max_tokens: 500 }, "toolu_long"),
+      reply().text(long),
+      reply().text("Noted."),
+    );
     const { events } = await runPrompt("Survey.");
-    const result = events.find((event) => event.type === "tool_result" && event.id === "toolu_long") as Extract<AgentEvent, { type: "tool_result" }>;
+    const result = events.find((event) => event.type === "tool_result" && event.id === "toolu_long") as Extract<
+      AgentEvent,
+      { type: "tool_result" }
+    >;
     expect(result.output.length).toBeLessThan(long.length);
     const refId = /retrieve_context\(ref_id="([0-9a-f]+)"\)/.exec(result.output)?.[1];
     expect(refId).toBeDefined();
@@ -153,7 +184,11 @@ describe("delegate", () => {
     env = { ...env, SYLK_AGENTS_MAX_DEPTH: "1" };
     await services.close();
     services = openProject({ root: project.root, env });
-    server.enqueue(reply().toolUse("delegate", { agent: "engineer", task: "Go deeper." }, "toolu_deep"), reply().text("child done"), reply().text("ok"));
+    server.enqueue(
+      reply().toolUse("delegate", { agent: "engineer", task: "Go deeper." }, "toolu_deep"),
+      reply().text("child done"),
+      reply().text("ok"),
+    );
     await runPrompt("Deep.");
     const [parentFirst, childFirst] = messageRequests(server).map((request) => request.body as any);
     expect(toolNamesOf(parentFirst)).toContain("delegate");
@@ -172,7 +207,12 @@ describe("delegate", () => {
       const respond = (body: any) => {
         const text = JSON.stringify(body.messages);
         const task = systemOf(body).includes("## Your role: librarian") ? /Task (alpha|beta)/.exec(text)?.[1] : undefined;
-        if (!task) return body.messages.length === 1 ? reply().toolUse("delegate", { agent: "librarian", task: "Task alpha" }, "toolu_alpha").toolUse("delegate", { agent: "librarian", task: "Task beta" }, "toolu_beta") : reply().text("Both answered.");
+        if (!task)
+          return body.messages.length === 1
+            ? reply()
+                .toolUse("delegate", { agent: "librarian", task: "Task alpha" }, "toolu_alpha")
+                .toolUse("delegate", { agent: "librarian", task: "Task beta" }, "toolu_beta")
+            : reply().text("Both answered.");
         const first = body.messages.length === 1;
         seen.push(`${task}${first ? 1 : 2}`);
         return first ? reply().toolUse("grep", { pattern: "verifyToken" }).delayMs(150) : reply().text(`${task} found it.`);
@@ -191,7 +231,10 @@ describe("delegate", () => {
   });
 
   it("delegates to a custom agent with exactly the tools its file names, recorded under custom:<name>", async () => {
-    project.write(".sylk/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews one file for naming.\ntools: [read_file, grep]\n---\nReview names only. Be brief.\n");
+    project.write(
+      ".sylk/agents/reviewer.md",
+      "---\nname: reviewer\ndescription: Reviews one file for naming.\ntools: [read_file, grep]\n---\nReview names only. Be brief.\n",
+    );
     await services.close();
     services = openProject({ root: project.root, env });
     server.enqueue(
@@ -201,10 +244,15 @@ describe("delegate", () => {
     );
     const { events, result } = await runPrompt("Have the reviewer look.");
     const [parentFirst, childFirst] = messageRequests(server).map((request) => request.body as any);
-    expect(JSON.stringify(parentFirst.tools.find((tool: { name: string }) => tool.name === "delegate"))).toContain("reviewer: Reviews one file for naming.");
+    expect(JSON.stringify(parentFirst.tools.find((tool: { name: string }) => tool.name === "delegate"))).toContain(
+      "reviewer: Reviews one file for naming.",
+    );
     expect(toolNamesOf(childFirst)).toEqual(["read_file", "grep"]);
     expect(systemOf(childFirst)).toContain("Review names only. Be brief.");
-    expect(events.find((event) => event.type === "subagent_start")).toMatchObject({ agentType: "custom:reviewer", agentId: "custom:reviewer-1" });
+    expect(events.find((event) => event.type === "subagent_start")).toMatchObject({
+      agentType: "custom:reviewer",
+      agentId: "custom:reviewer-1",
+    });
     expect(services.sessions.descendants(result.sessionId)[0]).toMatchObject({ agentType: "custom:reviewer", kind: "delegate" });
   });
 });

@@ -16,7 +16,10 @@ let env: NodeJS.ProcessEnv;
 let model: ModelProject;
 
 beforeEach(async () => {
-  model = await openModelProject({ files: { "src/greet.ts": "export function greet(name: string) {\n  return `hello ${name}`;\n}\n" }, env: { SYLK_AGENT_TYPE: "guide" } });
+  model = await openModelProject({
+    files: { "src/greet.ts": "export function greet(name: string) {\n  return `hello ${name}`;\n}\n" },
+    env: { SYLK_AGENT_TYPE: "guide" },
+  });
   ({ server, services, env } = model);
 });
 afterEach(() => model.close(services));
@@ -35,7 +38,9 @@ describe("the guide", () => {
     expect(first.result.response).toBe("greet now says Hello (src/greet.ts:2).");
     const [guideRequest, engineerRequest] = messageRequests(server).map((request) => request.body as any);
     expect(roleOf(guideRequest)).toBe("guide");
-    expect(guideRequest.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(["route_to_agent", "get_routing_history"]));
+    expect(guideRequest.tools.map((tool: { name: string }) => tool.name)).toEqual(
+      expect.arrayContaining(["route_to_agent", "get_routing_history"]),
+    );
     expect(JSON.stringify(guideRequest.messages)).toMatch(/\[ROUTING · context all · agents ranked by a draw/);
     expect(JSON.stringify(guideRequest.messages)).toContain("engineer: affinity 0.50, n = 0");
     // The engineer gets the prompt as the user wrote it, not the guide's routing block.
@@ -49,11 +54,21 @@ describe("the guide", () => {
     expect(start).toMatchObject({ agentType: "engineer", kind: "routed" });
     // Announced with the routed conversation's own session, and its answer counted as every sub-agent's is.
     expect(services.sessions.get(start.sessionId)).toMatchObject({ parentSessionId: first.result.sessionId, kind: "routed" });
-    expect(first.events.find((event) => event.type === "subagent_end")).toMatchObject({ answerTokens: estimateTokens("greet now says Hello (src/greet.ts:2)."), truncated: false });
+    expect(first.events.find((event) => event.type === "subagent_end")).toMatchObject({
+      answerTokens: estimateTokens("greet now says Hello (src/greet.ts:2)."),
+      truncated: false,
+    });
 
     const routing = new RoutingRepository(services.db);
     const [decision] = routing.history({ limit: 10 });
-    expect(decision).toMatchObject({ selectedAgent: "engineer", confidence: 0.8, reasoning: "It asks for a code change.", userQuery: "Make greet say Hello.", outcome: null, contextId: "all" });
+    expect(decision).toMatchObject({
+      selectedAgent: "engineer",
+      confidence: 0.8,
+      reasoning: "It asks for a code change.",
+      userQuery: "Make greet say Hello.",
+      outcome: null,
+      contextId: "all",
+    });
 
     // A follow-up (not a correction) within the window: completed with a follow-up, 0.5.
     server.enqueue(reply().text("You're welcome."));
@@ -68,7 +83,9 @@ describe("the guide", () => {
     expect(JSON.stringify(messageRequests(server).at(-1)?.body.messages)).toContain("engineer: affinity 0.50, n = 1");
     session.close();
     // The routed conversation is a child of the guide's session.
-    expect(services.sessions.descendants(first.result.sessionId).map((child) => `${child.kind}:${child.agentType}`)).toEqual(["routed:engineer"]);
+    expect(services.sessions.descendants(first.result.sessionId).map((child) => `${child.kind}:${child.agentType}`)).toEqual([
+      "routed:engineer",
+    ]);
   });
 
   it("a routed agent that fails is a 0 outcome, and the guide is told so and may answer itself", async () => {

@@ -40,7 +40,15 @@ const lastIsToolResult = (body: any) => {
 };
 const stageOf = (body: any) => [...JSON.stringify(body.messages).matchAll(/# Pipeline stage: (\w+)(, fix round (\d))?/g)].at(-1);
 
-const MAJOR = { id: "i1", severity: "major", category: "correctness", file: "src/greet.ts", line: 2, description: "The greeting is not capitalised.", suggestion: "Say Hello." };
+const MAJOR = {
+  id: "i1",
+  severity: "major",
+  category: "correctness",
+  file: "src/greet.ts",
+  line: 2,
+  description: "The greeting is not capitalised.",
+  suggestion: "Say Hello.",
+};
 
 /** A team that does its part: each stage's agent calls its tool once, then ends its turn. The inspector finds a major issue until `fixedAfter` fix rounds. */
 function team(options: { fixedAfter: number }) {
@@ -53,9 +61,15 @@ function team(options: { fixedAfter: number }) {
       case "orchestrator":
         return stage?.[1] === "summary"
           ? reply().text("Summary: greet says Hello now; reviewed, fixed and tested.")
-          : reply().toolUse("submit_plan", { summary: "Design, build, review, test.", tasks: [{ id: "t1", description: "Capitalise the greeting", assigned_to: "engineer" }] });
+          : reply().toolUse("submit_plan", {
+              summary: "Design, build, review, test.",
+              tasks: [{ id: "t1", description: "Capitalise the greeting", assigned_to: "engineer" }],
+            });
       case "architect":
-        return reply().toolUse("submit_design", { summary: "Change the literal.", steps: [{ id: "s1", description: "Edit greet", files: ["src/greet.ts"], done_when: "It says Hello" }] });
+        return reply().toolUse("submit_design", {
+          summary: "Change the literal.",
+          steps: [{ id: "s1", description: "Edit greet", files: ["src/greet.ts"], done_when: "It says Hello" }],
+        });
       case "engineer":
         return stage?.[1] === "fix"
           ? reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hi ${name}", new_string: "Hello ${name}" })
@@ -63,7 +77,11 @@ function team(options: { fixedAfter: number }) {
       case "inspector":
         return round < options.fixedAfter
           ? reply().toolUse("report_issues", { issues: [MAJOR], validation_state: { correctness: false } })
-          : reply().toolUse("report_issues", { issues: [], fixes_applied: [{ issue_id: "i1", description: "says Hello", applied: true }], validation_state: { correctness: true } });
+          : reply().toolUse("report_issues", {
+              issues: [],
+              fixes_applied: [{ issue_id: "i1", description: "says Hello", applied: true }],
+              validation_state: { correctness: true },
+            });
       case "tester":
         return reply().toolUse("report_test_results", { test_results: [{ test_name: "greet says Hello", status: "pass" }] });
       default:
@@ -88,7 +106,9 @@ describe("the pipeline", () => {
     expect(result.response).toBe("Summary: greet says Hello now; reviewed, fixed and tested.");
     expect(readFileSync(join(project.root, "src/greet.ts"), "utf8")).toContain("Hello ${name}");
 
-    const ends = events.filter((event): event is Extract<AgentEvent, { type: "pipeline_stage" }> => event.type === "pipeline_stage" && event.status === "end");
+    const ends = events.filter(
+      (event): event is Extract<AgentEvent, { type: "pipeline_stage" }> => event.type === "pipeline_stage" && event.status === "end",
+    );
     expect(ends.map((event) => `${event.stage}:${event.round}:${event.agentType}:${event.outcome}`)).toEqual([
       "plan:0:orchestrator:done",
       "design:0:architect:done",
@@ -108,9 +128,27 @@ describe("the pipeline", () => {
     // One row and one state entry per stage; the review's state holds the inspector's issues.
     const [pipeline] = new PipelineRepository(services.db).listForSession(result.sessionId);
     expect(pipeline?.status).toBe("done");
-    expect(pipeline?.stages.map((stage) => stage.stage)).toEqual(["plan", "design", "implement", "review", "fix", "review", "test", "summary"]);
+    expect(pipeline?.stages.map((stage) => stage.stage)).toEqual([
+      "plan",
+      "design",
+      "implement",
+      "review",
+      "fix",
+      "review",
+      "test",
+      "summary",
+    ]);
     const entries = services.contentStore.getByIds(ends.map((event) => event.stateEntryId as string));
-    expect(entries.map((entry) => entry.contentType)).toEqual(["plan_workflow", "plan_workflow", "agent_handoff", "inspector_finding", "agent_handoff", "inspector_finding", "test_result", "plan_workflow"]);
+    expect(entries.map((entry) => entry.contentType)).toEqual([
+      "plan_workflow",
+      "plan_workflow",
+      "agent_handoff",
+      "inspector_finding",
+      "agent_handoff",
+      "inspector_finding",
+      "test_result",
+      "plan_workflow",
+    ]);
     const review = JSON.parse(entries[3]?.content as string);
     expect(review.issues_found[0]).toMatchObject({ id: "i1", severity: "major", file: "src/greet.ts", line: 2, suggestion: "Say Hello." });
     const implemented = JSON.parse(entries[2]?.content as string);
@@ -118,9 +156,13 @@ describe("the pipeline", () => {
 
     // The inspector reviewed the engineer's own diff; the stages are children of the session, and it is the one --continue takes.
     // The orchestrator's hook: the pipeline's state as its summary prompt starts.
-    const summaryRequest = messageRequests(server).map((request) => request.body as any).find((body) => stageOf(body)?.[1] === "summary");
+    const summaryRequest = messageRequests(server)
+      .map((request) => request.body as any)
+      .find((body) => stageOf(body)?.[1] === "summary");
     expect(JSON.stringify(summaryRequest.messages)).toContain("[WORKFLOW · pipeline · phase summary · fix rounds 1 of 2]");
-    const inspectorFirst = messageRequests(server).map((request) => request.body as any).find((body) => roleOf(body) === "inspector");
+    const inspectorFirst = messageRequests(server)
+      .map((request) => request.body as any)
+      .find((body) => roleOf(body) === "inspector");
     expect(JSON.stringify(inspectorFirst.messages)).toContain("hi ${name}");
     expect(services.sessions.latest()?.id).toBe(result.sessionId);
     expect(new Set(services.sessions.descendants(result.sessionId).map((child) => `${child.kind}:${child.agentType}`))).toEqual(
@@ -134,7 +176,9 @@ describe("the pipeline", () => {
     const { events } = await runPipeline("Make greet say Hello.");
     const stages = events.filter((event) => event.type === "pipeline_stage" && event.status === "end").map((event) => (event as any).stage);
     expect(stages).toEqual(["plan", "design", "implement", "review", "fix", "review", "test", "summary"]);
-    const summaryRequest = messageRequests(server).map((request) => request.body as any).findLast((body) => stageOf(body)?.[1] === "summary");
+    const summaryRequest = messageRequests(server)
+      .map((request) => request.body as any)
+      .findLast((body) => stageOf(body)?.[1] === "summary");
     expect(JSON.stringify(summaryRequest.messages)).toContain("The greeting is not capitalised.");
   });
 
@@ -144,7 +188,9 @@ describe("the pipeline", () => {
     const session = openAgentSession({ services, env, permissionMode: "plan" });
     const { events, result } = await drain(session.runPipeline("Make greet say Hello.", new AbortController().signal));
     session.close();
-    expect(events.filter((event) => event.type === "pipeline_stage" && event.status === "end").map((event) => (event as any).stage)).toEqual(["plan", "design"]);
+    expect(
+      events.filter((event) => event.type === "pipeline_stage" && event.status === "end").map((event) => (event as any).stage),
+    ).toEqual(["plan", "design"]);
     expect(result.response).toMatch(/plan mode/);
     expect(readFileSync(join(project.root, "src/greet.ts"), "utf8")).toContain("hello ${name}");
   });

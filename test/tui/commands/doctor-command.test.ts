@@ -16,7 +16,8 @@ afterEach(async () => {
 });
 
 const FILES = { "src/app.ts": "export function main() {\n  return 1;\n}\n" };
-const withModel = () => renderApp({ files: FILES, consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+const withModel = () =>
+  renderApp({ files: FILES, consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
 
 describe("/doctor", () => {
   it("checks each part and sends the model one token count, no message", async () => {

@@ -24,7 +24,12 @@ const FILES = {
 };
 
 async function indexed(files: Record<string, string>): Promise<RenderedApp> {
-  const rendered = await renderApp({ files, consent: true, columns: 160, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+  const rendered = await renderApp({
+    files,
+    consent: true,
+    columns: 160,
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+  });
   await rendered.waitFor("index: fresh");
   return rendered;
 }

@@ -38,7 +38,9 @@ describe("shownApproval", () => {
     expect(shownApproval(runCommand("rm -rf x \u001b[2K\rnpm test"), 80).warnings).toEqual([
       "⚠ This command contains control characters, shown escaped (\\e is ESC, \\r a carriage return).",
     ]);
-    expect(shownApproval(runCommand("cd src\nnpm test"), 80).warnings).toEqual(["⚠ This command has 2 lines: read them all before you answer."]);
+    expect(shownApproval(runCommand("cd src\nnpm test"), 80).warnings).toEqual([
+      "⚠ This command has 2 lines: read them all before you answer.",
+    ]);
     expect(shownApproval(runCommand("npm test"), 80).warnings).toEqual([]);
   });
 
@@ -53,11 +55,20 @@ describe("shownApproval", () => {
   });
 
   it("flags a write whose path or diff holds control characters", () => {
-    const write = (path: string, diff: string): ApprovalRequest => ({ tool: "write_file", kind: "write", targets: { paths: [path] }, input: { path }, reason: `Change ${path}`, diff });
+    const write = (path: string, diff: string): ApprovalRequest => ({
+      tool: "write_file",
+      kind: "write",
+      targets: { paths: [path] },
+      input: { path },
+      reason: `Change ${path}`,
+      diff,
+    });
     expect(shownApproval(write("src/\u202etxt.sh", "@@ -0,0 +1 @@\n+x\n"), 80).warnings).toHaveLength(1);
     expect(shownApproval(write("src/a.sh", "@@ -0,0 +1 @@\n+x\u001b[8m\n"), 80).warnings).toHaveLength(1);
     expect(shownApproval(write("src/a.sh", "@@ -0,0 +1 @@\n+x\n"), 80).warnings).toEqual([]);
     expect(shownApproval(write("src/\u202etxt.sh", ""), 80).reason).toBe("Change src/\\u202etxt.sh");
-    expect(shownApproval(write("src/\u202enew.sh", "--- /dev/null\n+++ b/src/new.sh\n@@ -0,0 +1 @@\n+x\n"), 80).reason).toBe("Create src/\\u202enew.sh");
+    expect(shownApproval(write("src/\u202enew.sh", "--- /dev/null\n+++ b/src/new.sh\n@@ -0,0 +1 @@\n+x\n"), 80).reason).toBe(
+      "Create src/\\u202enew.sh",
+    );
   });
 });

@@ -3,7 +3,11 @@ import { fileDiff } from "../../../src/agent/tools/edit-file.js";
 import { diffRows } from "../../../src/tui/format/diff-rows.js";
 
 /** Two files' diffs as /diff joins them: an edited file, then a new one. */
-const edited = fileDiff("src/greet.ts", "export const greeting = 'hello';\nexport const count = 1;\n", "export const greeting = 'hello';\nexport const count = 2;\n").diff;
+const edited = fileDiff(
+  "src/greet.ts",
+  "export const greeting = 'hello';\nexport const count = 1;\n",
+  "export const greeting = 'hello';\nexport const count = 2;\n",
+).diff;
 const created = fileDiff("src/new.ts", "", "export const created = true;\n", "/dev/null").diff;
 
 describe("the rows of a diff of several files", () => {

@@ -8,9 +8,15 @@ const damage = [{ index: "history", part: "postings bucket 3", problem: "its che
 
 describe("the session's index state", () => {
   it("is indexing with its progress, refreshing or waiting while the indexer works: ok, searches use what is committed", () => {
-    const indexing = sessionIndexState({ state: "indexing", progress: { phase: "indexing", indexed: 1_200, total: 3_400, failed: 0, elapsedMs: 900 } }, []);
+    const indexing = sessionIndexState(
+      { state: "indexing", progress: { phase: "indexing", indexed: 1_200, total: 3_400, failed: 0, elapsedMs: 900 } },
+      [],
+    );
     expect(indexing).toEqual({ state: "busy", doing: "indexing 1,200/3,400" });
-    expect(checkIndex(indexing)).toMatchObject({ status: "ok", detail: "indexing 1,200/3,400 (in the background; searches use what is committed)" });
+    expect(checkIndex(indexing)).toMatchObject({
+      status: "ok",
+      detail: "indexing 1,200/3,400 (in the background; searches use what is committed)",
+    });
     expect(sessionIndexState({ state: "refreshing", files: 2 }, [])).toEqual({ state: "busy", doing: "refreshing 2 files" });
     expect(sessionIndexState({ state: "waiting", holderPid: 4242 }, [])).toEqual({ state: "busy", doing: "waiting for pid 4242" });
   });
@@ -26,6 +32,9 @@ describe("the session's index state", () => {
   it("is off before consent and once declined, and failed with the indexer's message", () => {
     expect(sessionIndexState({ state: "pending" }, [])).toEqual({ state: "off" });
     expect(sessionIndexState({ state: "off" }, damage)).toEqual({ state: "off" });
-    expect(checkIndex(sessionIndexState({ state: "failed", message: "disk full" }, []))).toMatchObject({ status: "failed", detail: "indexing failed: disk full" });
+    expect(checkIndex(sessionIndexState({ state: "failed", message: "disk full" }, []))).toMatchObject({
+      status: "failed",
+      detail: "indexing failed: disk full",
+    });
   });
 });

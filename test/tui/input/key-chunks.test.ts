@@ -35,7 +35,9 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-const controls = [...Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)), "\u007f"].filter((character) => character !== "\u001b");
+const controls = [...Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)), "\u007f"].filter(
+  (character) => character !== "\u001b",
+);
 
 describe("splitting keys read together", () => {
   it("gives each key of a read as Ink reports that key alone", async () => {
@@ -44,7 +46,9 @@ describe("splitting keys read together", () => {
     const split = splitKeys(together!.input, together!.key);
     expect(split[0]).toEqual({ input: "ab", key: expect.objectContaining({ ctrl: false, return: false }) as Key });
     // Tab and the line breaks stay in the text before them, as a paste without bracketed paste brings them.
-    const keys = split.slice(1).flatMap((press) => (press.input.length > 1 ? [...press.input].map((input) => ({ input, key: press.key })) : [press]));
+    const keys = split
+      .slice(1)
+      .flatMap((press) => (press.input.length > 1 ? [...press.input].map((input) => ({ input, key: press.key })) : [press]));
     const expected = alone.map((press) => ({ input: press.input, key: press.key }));
     for (const [index, press] of keys.entries()) {
       const character = controls[index]!;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import * as edit from "../../../src/tui/input/line-editor.js";
-import { bufferOf, collapse, deleteBackward, EMPTY_BUFFER, expand, insertPaste, lineCount, placeholder } from "../../../src/tui/input/pasted-text.js";
+import {
+  bufferOf,
+  collapse,
+  deleteBackward,
+  EMPTY_BUFFER,
+  expand,
+  insertPaste,
+  lineCount,
+  placeholder,
+} from "../../../src/tui/input/pasted-text.js";
 
 const lines = (count: number, word = "line") => Array.from({ length: count }, (_, index) => `${word} ${index + 1}`).join("\n");
 
@@ -36,7 +45,13 @@ describe("pasted text", () => {
     const text = `a ${lines(12)} b ${lines(30, "row")}`;
     const first = 2 + lines(12).length;
     const second = first + 3;
-    const buffer = collapse({ text, pasted: [[2, first], [second, second + lines(30, "row").length]] });
+    const buffer = collapse({
+      text,
+      pasted: [
+        [2, first],
+        [second, second + lines(30, "row").length],
+      ],
+    });
     expect(buffer.editor.text).toBe("a [Pasted text #1 +12 lines] b [Pasted text #2 +30 lines]");
     expect(expand(buffer).text).toBe(text);
   });

@@ -48,7 +48,9 @@ describe("answers drawn as markdown", () => {
     const { plain } = draw(ANSWER);
     const lines = plain.split("\n").map((line) => line.trimEnd());
     expect(lines[0]).toBe("Greeting module");
-    expect(plain.replace(/\s+/g, " ")).toContain("The greet function returns a friendly string; see src/greet.ts and the docs (https://example.com/docs).");
+    expect(plain.replace(/\s+/g, " ")).toContain(
+      "The greet function returns a friendly string; see src/greet.ts and the docs (https://example.com/docs).",
+    );
     expect(plain).not.toMatch(/\*\*|```|^#/m);
     // Code is neither indented nor boxed: what is copied runs.
     expect(lines).toContain("export function greet(name: string): string {");
@@ -111,6 +113,6 @@ describe("answers drawn as markdown", () => {
   });
 
   it("keeps the characters marked escapes for HTML", () => {
-    expect(draw("Use `a && b` when x < y & \"quoted\" isn't.").plain.trim()).toBe('Use a && b when x < y & "quoted" isn\'t.');
+    expect(draw('Use `a && b` when x < y & "quoted" isn\'t.').plain.trim()).toBe('Use a && b when x < y & "quoted" isn\'t.');
   });
 });

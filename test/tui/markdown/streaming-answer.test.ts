@@ -20,7 +20,11 @@ const assistantTexts = (state: AgentViewState) => state.history.flatMap((item) =
 describe("a streaming answer", () => {
   it("prints each block once it is finished, and keeps only the unfinished one live", () => {
     const state = stream(ANSWER, 40);
-    expect(assistantTexts(state).map((item) => item.text)).toEqual(["## Plan", "First **read** the file.", "```ts\nconst a = 1;\n\nconst b = 2;\n```"]);
+    expect(assistantTexts(state).map((item) => item.text)).toEqual([
+      "## Plan",
+      "First **read** the file.",
+      "```ts\nconst a = 1;\n\nconst b = 2;\n```",
+    ]);
     expect(assistantTexts(state).map((item) => item.continued)).toEqual([false, true, true]);
     expect(state.streaming).toBe("Then run the tests.");
     expect(state.streamedOut).toBe(true);
@@ -30,7 +34,11 @@ describe("a streaming answer", () => {
     for (const pieces of [1, 3, 17, ANSWER.length]) {
       let state = stream(ANSWER, pieces);
       state = agentReducer(state, { type: "event", event: { type: "assistant_message", turn: 1, text: ANSWER, toolCalls: 0 } });
-      expect(assistantTexts(state).map((item) => item.text).join("\n\n")).toBe(ANSWER);
+      expect(
+        assistantTexts(state)
+          .map((item) => item.text)
+          .join("\n\n"),
+      ).toBe(ANSWER);
       expect(state.streaming).toBe("");
     }
   });

@@ -105,7 +105,8 @@ const GO_BLOCK = /^(.+):(\d+)\.\d+,(\d+)\.\d+ \d+ (\d+)$/;
  */
 export function parseGoProfile(text: string): FileCoverage[] {
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
-  if (!/^mode: (?:set|count|atomic)$/.test(lines[0]?.trim() ?? "")) throw new Error('go cover profile: the first line is not "mode: set|count|atomic"');
+  if (!/^mode: (?:set|count|atomic)$/.test(lines[0]?.trim() ?? ""))
+    throw new Error('go cover profile: the first line is not "mode: set|count|atomic"');
   const files = new Map<string, Map<number, number>>();
   for (const line of lines.slice(1)) {
     const block = GO_BLOCK.exec(line.trim());
@@ -163,7 +164,10 @@ export function lineRanges(lines: readonly number[]): string[] {
 }
 
 function fromLineHits(path: string, lines: ReadonlyMap<number, number>): FileCoverage {
-  const uncoveredLines = [...lines].filter(([, hits]) => hits === 0).map(([line]) => line).sort((a, b) => a - b);
+  const uncoveredLines = [...lines]
+    .filter(([, hits]) => hits === 0)
+    .map(([line]) => line)
+    .sort((a, b) => a - b);
   return { path, coveredLines: lines.size - uncoveredLines.length, totalLines: lines.size, uncoveredLines };
 }
 
@@ -172,5 +176,8 @@ function attributes(text: string): Map<string, string> {
 }
 
 function decodeXml(text: string): string {
-  return text.replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[name] as string);
+  return text.replace(
+    /&(lt|gt|quot|apos|amp);/g,
+    (_, name: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[name] as string,
+  );
 }

@@ -17,7 +17,11 @@ export interface ChronicleDeps {
 const MAX_LIMIT = 100;
 
 const schema = z.strictObject({
-  from: z.string().min(1).optional().describe('Start: an ISO date or date-time ("2026-03-01", "2026-03-01T14:00Z") or a span back from now ("2h", "7d").'),
+  from: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Start: an ISO date or date-time ("2026-03-01", "2026-03-01T14:00Z") or a span back from now ("2h", "7d").'),
   to: z.string().min(1).optional().describe("End, in the same forms (default: now)."),
   content_types: z.array(z.enum(CONTENT_TYPES)).min(1).optional().describe("Only entries of these types."),
   agent_type: agentTypeInput(),
@@ -42,7 +46,8 @@ export function createGetChronicleEntriesTool(deps: ChronicleDeps): ToolDefiniti
       const now = deps.now?.() ?? Date.now();
       const from = input.from === undefined ? undefined : timePoint(input.from, "from", now, "start");
       const to = input.to === undefined ? now : timePoint(input.to, "to", now, "end");
-      if (from !== undefined && from > to) throw new ToolError(`"from" (${new Date(from).toISOString()}) is after "to" (${new Date(to).toISOString()}).`);
+      if (from !== undefined && from > to)
+        throw new ToolError(`"from" (${new Date(from).toISOString()}) is after "to" (${new Date(to).toISOString()}).`);
       const filters: ContentFilters = {
         timeRange: [from ?? 0, to],
         ...(input.content_types ? { contentTypes: input.content_types } : {}),
@@ -53,13 +58,18 @@ export function createGetChronicleEntriesTool(deps: ChronicleDeps): ToolDefiniti
       const entries = deps.entries.chronological(filters, input.limit, { latest: from === undefined });
       const range = `${from === undefined ? "the start" : shownTime(from)} to ${shownTime(to)} UTC`;
       if (entries.length === 0) {
-        return { output: `source: chronicle · 0 results · tokens: 0 · truncated: false\nNo entries recorded from ${range}${scope(input)}.`, display: "no entries" };
+        return {
+          output: `source: chronicle · 0 results · tokens: 0 · truncated: false\nNo entries recorded from ${range}${scope(input)}.`,
+          display: "no entries",
+        };
       }
       const fitted = fitBlocks(entries.map(chronicleLine), clampBudget(input.max_tokens, deps.availableTokens()));
       const matching = deps.entries.countMatching(filters);
       const notes = [
         ...(matching > fitted.kept.length
-          ? [`(${matching} entries match from ${range}; ${fitted.kept.length} shown${from === undefined ? ", the latest" : ", the earliest"}. Narrow the range, or raise limit or max_tokens.)`]
+          ? [
+              `(${matching} entries match from ${range}; ${fitted.kept.length} shown${from === undefined ? ", the latest" : ", the earliest"}. Narrow the range, or raise limit or max_tokens.)`,
+            ]
           : []),
         "Read an entry in full with get_turn_range (its turn, in this session) or search_history.",
       ];
@@ -73,7 +83,10 @@ export function createGetChronicleEntriesTool(deps: ChronicleDeps): ToolDefiniti
 
 function timePoint(text: string, name: "from" | "to", now: number, end: "start" | "end"): number {
   const parsed = parseTimePoint(text, now, end);
-  if (parsed === undefined) throw new ToolError(`"${name}" must be an ISO date ("2026-03-01", "2026-03-01T14:00Z") or a span back from now ("30m", "2h", "7d", "2w"); got "${text}".`);
+  if (parsed === undefined)
+    throw new ToolError(
+      `"${name}" must be an ISO date ("2026-03-01", "2026-03-01T14:00Z") or a span back from now ("30m", "2h", "7d", "2w"); got "${text}".`,
+    );
   return parsed;
 }
 

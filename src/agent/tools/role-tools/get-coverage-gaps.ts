@@ -68,23 +68,33 @@ export function createGetCoverageGapsTool(deps: GetCoverageGapsDeps): ToolDefini
         }
         const stats = statSync(real);
         if (!stats.isFile() || stats.size > MAX_REPORT_BYTES) {
-          notes.push(`${candidate.path} is ${stats.isFile() ? `larger than ${MAX_REPORT_BYTES / 1024 / 1024} MB` : "not a file"}; it was not read.`);
+          notes.push(
+            `${candidate.path} is ${stats.isFile() ? `larger than ${MAX_REPORT_BYTES / 1024 / 1024} MB` : "not a file"}; it was not read.`,
+          );
           continue;
         }
         let files: FileCoverage[];
         let sources: string[];
         try {
-          ({ files, sources } = parseCoverageReport(candidate.format, readRegularFile(real, { maxBytes: MAX_REPORT_BYTES }).toString("utf8")));
+          ({ files, sources } = parseCoverageReport(
+            candidate.format,
+            readRegularFile(real, { maxBytes: MAX_REPORT_BYTES }).toString("utf8"),
+          ));
         } catch (error) {
           notes.push(`${candidate.path} could not be read as ${FORMAT_NAMES[candidate.format]}: ${errorMessage(error)}`);
           continue;
         }
         const locate = locator(root, realRoot, candidate.format === "go" ? goModule(root) : undefined, sources);
-        const gaps = files.map((file): Gap => ({ file, ...locate(file.path) })).filter((gap) => !scope || (gap.inProject && within(gap.shown, scope)));
+        const gaps = files
+          .map((file): Gap => ({ file, ...locate(file.path) }))
+          .filter((gap) => !scope || (gap.inProject && within(gap.shown, scope)));
         const rendered = render(gaps, { path: candidate.path, format: candidate.format, mtimeMs: stats.mtimeMs }, root, budget, scope);
         return { output: [...rendered.lines, ...notes].join("\n"), display: rendered.display };
       }
-      return { output: [resultHeader("coverage report", 0, 0, false), ...notes, ...noReport(root)].join("\n"), display: "no coverage report" };
+      return {
+        output: [resultHeader("coverage report", 0, 0, false), ...notes, ...noReport(root)].join("\n"),
+        display: "no coverage report",
+      };
     },
   });
 }
@@ -107,7 +117,9 @@ function render(
     blocks.push({ text, gap });
     tokens += cost;
   }
-  const changes = new Map(blocks.map(({ gap }) => [gap, gap.inProject ? changeSince(join(root, gap.shown), report.mtimeMs) : "unknown"] as const));
+  const changes = new Map(
+    blocks.map(({ gap }) => [gap, gap.inProject ? changeSince(join(root, gap.shown), report.mtimeMs) : "unknown"] as const),
+  );
   const count = (change: string) => [...changes.values()].filter((value) => value === change).length;
   const covered = gaps.reduce((sum, gap) => sum + gap.file.coveredLines, 0);
   const total = gaps.reduce((sum, gap) => sum + gap.file.totalLines, 0);
@@ -126,8 +138,14 @@ function render(
       : `${scope ? `Under ${scope}: ` : ""}${covered} of ${total} lines covered (${percent(covered, total)}) in ${gaps.length} files; ${gaps.length - withGaps.length} fully covered.` +
         (blocks.length ? ` ${staleness}.` : ""),
     ...blocks.map(({ text, gap }) => `${text}${marks[changes.get(gap) ?? ""] ?? ""}`),
-    ...(report.format === "istanbul-summary" && blocks.length ? ["(coverage-summary.json has counts only; coverage-final.json or lcov.info would give the line numbers.)"] : []),
-    ...(truncated ? [`(${withGaps.length - blocks.length} more files with uncovered lines did not fit; ask again with a larger max_tokens, up to ${MAX_TOKENS}, or a narrower path.)`] : []),
+    ...(report.format === "istanbul-summary" && blocks.length
+      ? ["(coverage-summary.json has counts only; coverage-final.json or lcov.info would give the line numbers.)"]
+      : []),
+    ...(truncated
+      ? [
+          `(${withGaps.length - blocks.length} more files with uncovered lines did not fit; ask again with a larger max_tokens, up to ${MAX_TOKENS}, or a narrower path.)`,
+        ]
+      : []),
   ];
   return { lines, display: `${blocks.length} files with uncovered lines${truncated ? " (truncated)" : ""}` };
 }
@@ -215,9 +233,11 @@ function coverageCommands(root: string): string[] {
   const commands: string[] = [];
   if (has("package.json")) {
     const runner = nodeTestRunner(join(root, "package.json"));
-    if (runner === "vitest") commands.push("npx vitest run --coverage --coverage.reporter=json-summary   (vitest; needs @vitest/coverage-v8)");
+    if (runner === "vitest")
+      commands.push("npx vitest run --coverage --coverage.reporter=json-summary   (vitest; needs @vitest/coverage-v8)");
     else if (runner === "jest") commands.push("npx jest --coverage   (jest)");
-    else commands.push("package.json names neither vitest nor jest: run its tests with a coverage tool that writes one of the reports above");
+    else
+      commands.push("package.json names neither vitest nor jest: run its tests with a coverage tool that writes one of the reports above");
   }
   if (["pyproject.toml", "setup.py", "setup.cfg", "pytest.ini", "tox.ini", "requirements.txt"].some(has)) {
     commands.push("pytest --cov --cov-report=xml   (Python; needs pytest-cov)");
@@ -241,7 +261,9 @@ function nodeTestRunner(path: string): "vitest" | "jest" | undefined {
     return undefined;
   }
   const names = new Set([...Object.keys(parsed.dependencies ?? {}), ...Object.keys(parsed.devDependencies ?? {})]);
-  const scripts = Object.values(parsed.scripts ?? {}).filter((script): script is string => typeof script === "string").join("\n");
+  const scripts = Object.values(parsed.scripts ?? {})
+    .filter((script): script is string => typeof script === "string")
+    .join("\n");
   if (names.has("vitest") || /\bvitest\b/.test(scripts)) return "vitest";
   if (names.has("jest") || /\bjest\b/.test(scripts)) return "jest";
   return undefined;

@@ -16,7 +16,11 @@ type PatternKind = (typeof PATTERN_KINDS)[number];
 const schema = z.strictObject({
   query: z.string().min(1).optional().describe("Only patterns whose text (error, prompt, test name, path) mentions one of these words."),
   min_recurrence: z.number().int().min(2).max(10).default(2).describe("In at least this many distinct sessions (2–10)."),
-  kinds: z.array(z.enum(PATTERN_KINDS)).min(1).optional().describe(`Which patterns (default all): ${PATTERN_KINDS.join(", ")}.`),
+  kinds: z
+    .array(z.enum(PATTERN_KINDS))
+    .min(1)
+    .optional()
+    .describe(`Which patterns (default all): ${PATTERN_KINDS.join(", ")}.`),
   max_tokens: z.number().int().min(100).max(4_000).default(1_500).describe("Token budget (100–4000)."),
 });
 
@@ -48,7 +52,10 @@ export function createGetCrossSessionPatternsTool(deps: CrossSessionPatternsDeps
       const words = queryWords(input.query);
       const sections = PATTERN_KINDS.filter((kind) => kinds.has(kind)).map((kind) => SECTIONS[kind](deps.patterns, input, words));
       const found = sections.reduce((sum, section) => sum + section.patterns.length, 0);
-      const blocks = sections.flatMap((section) => [`## ${section.title}`, ...(section.patterns.length > 0 ? section.patterns : [section.none])]);
+      const blocks = sections.flatMap((section) => [
+        `## ${section.title}`,
+        ...(section.patterns.length > 0 ? section.patterns : [section.none]),
+      ]);
       const fitted = fitBlocks(blocks, clampBudget(input.max_tokens, deps.availableTokens()));
       const shown = fitted.kept.filter((block) => block.startsWith("- ")).length;
       const header = [
@@ -81,7 +88,14 @@ const SECTIONS: Record<PatternKind, SectionBuilder> = {
     const occurrences = errors.flatMap((error): Array<Occurrence<{ text: string; sessionId: string; turn: number }>> => {
       const signature = errorSignature(error.text);
       if (!mentionsAny(`${error.tool} ${error.text}`, words)) return [];
-      return [{ key: `${error.tool}\u0000${signature}`, sessionId: error.sessionId, at: error.timestamp, sample: { text: firstLine(error.text, 200), sessionId: error.sessionId, turn: error.turn } }];
+      return [
+        {
+          key: `${error.tool}\u0000${signature}`,
+          sessionId: error.sessionId,
+          at: error.timestamp,
+          sample: { text: firstLine(error.text, 200), sessionId: error.sessionId, turn: error.turn },
+        },
+      ];
     });
     return {
       title: "Tool errors with the same message (numbers and paths masked)",
@@ -90,7 +104,10 @@ const SECTIONS: Record<PatternKind, SectionBuilder> = {
         const sample = group.samples[0];
         return `- ${counts(group)} · ${tool}: ${signature}${sample ? `\n  e.g. "${sample.text}" (session ${sample.sessionId}, turn ${sample.turn})` : ""}`;
       }),
-      none: errors.length === 0 ? "No failed tool calls are recorded." : `None of the ${errors.length} failed tool calls recorded recurs in ${input.min_recurrence} or more sessions${words.length ? " and matches the query" : ""}.`,
+      none:
+        errors.length === 0
+          ? "No failed tool calls are recorded."
+          : `None of the ${errors.length} failed tool calls recorded recurs in ${input.min_recurrence} or more sessions${words.length ? " and matches the query" : ""}.`,
     };
   },
 
@@ -108,7 +125,11 @@ const SECTIONS: Record<PatternKind, SectionBuilder> = {
     return {
       title: "User corrections (prompts the quality tracker counted as correcting the answer before)",
       patterns: recurring(occurrences, input.min_recurrence).map(
-        (group) => `- ${counts(group)} · ${group.key}\n${group.samples.slice(0, 5).map((sample) => `  "${sample.prompt}" (session ${sample.sessionId}, turn ${sample.turn})`).join("\n")}`,
+        (group) =>
+          `- ${counts(group)} · ${group.key}\n${group.samples
+            .slice(0, 5)
+            .map((sample) => `  "${sample.prompt}" (session ${sample.sessionId}, turn ${sample.turn})`)
+            .join("\n")}`,
       ),
       none:
         corrections.length === 0
@@ -168,5 +189,7 @@ export function failingTestNames(content: string): string[] {
           return typeof test.test_name === "string" && test.test_name.length > 0 && keep(test) ? [test.test_name] : [];
         })
       : [];
-  return [...new Set([...names(record.failing_tests, () => true), ...names(record.test_results, (test) => /^fail/i.test(String(test.status)))])];
+  return [
+    ...new Set([...names(record.failing_tests, () => true), ...names(record.test_results, (test) => /^fail/i.test(String(test.status)))]),
+  ];
 }

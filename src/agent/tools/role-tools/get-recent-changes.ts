@@ -129,7 +129,11 @@ export function createGetRecentChangesTool(deps: RecentChangesDeps): ToolDefinit
             break;
           }
           results++;
-          body.addAll(commit.numstat.map((line) => `    ${line}`), (more) => `    … ${more} more files`, ceiling);
+          body.addAll(
+            commit.numstat.map((line) => `    ${line}`),
+            (more) => `    … ${more} more files`,
+            ceiling,
+          );
           if (input.include_diffs && commit.patch.length > 0) addDiff(body, commit.patch, `git show ${commit.hash.slice(0, 10)}`, ceiling);
         }
       }
@@ -155,7 +159,11 @@ export function createGetRecentChangesTool(deps: RecentChangesDeps): ToolDefinit
       }
 
       const { output, tokens } = renderWithHeader(source, results, body.truncated, body.lines, count);
-      return { output, display: `${path}: ${results} results, ${tokens} tokens${body.truncated ? " (truncated)" : ""}`, relatedFiles: path === "." ? [] : [path] };
+      return {
+        output,
+        display: `${path}: ${results} results, ${tokens} tokens${body.truncated ? " (truncated)" : ""}`,
+        relatedFiles: path === "." ? [] : [path],
+      };
     },
   });
 }
@@ -165,7 +173,8 @@ function addDiff(body: OutputBudget, lines: readonly string[], whereToSeeAll: st
   if (!body.add("```diff", ceiling)) return;
   const shown = lines.slice(0, DIFF_LINES).map((line) => maskSecrets(line).text);
   const added = body.addAll(shown, (more) => `… ${more} more diff lines not shown (budget).`, ceiling);
-  if (added === shown.length && lines.length > DIFF_LINES) body.note(`… ${lines.length - DIFF_LINES} more diff lines (clipped at ${DIFF_LINES}; see ${whereToSeeAll}).`);
+  if (added === shown.length && lines.length > DIFF_LINES)
+    body.note(`… ${lines.length - DIFF_LINES} more diff lines (clipped at ${DIFF_LINES}; see ${whereToSeeAll}).`);
   body.note("```");
 }
 
@@ -193,7 +202,17 @@ async function gitState(root: string, git: GitRunOptions): Promise<GitState> {
 }
 
 async function readCommits(root: string, path: string, limit: number, withDiffs: boolean, git: GitRunOptions): Promise<Commit[]> {
-  const args = ["log", ...DIFF_GUARD, "--no-color", `-n${limit}`, "--format=%x1e%H%x1f%aI%x1f%an%x1f%s", "--numstat", ...(withDiffs ? ["-p"] : []), "--", path];
+  const args = [
+    "log",
+    ...DIFF_GUARD,
+    "--no-color",
+    `-n${limit}`,
+    "--format=%x1e%H%x1f%aI%x1f%an%x1f%s",
+    "--numstat",
+    ...(withDiffs ? ["-p"] : []),
+    "--",
+    path,
+  ];
   let text: string;
   try {
     text = (await runGit(root, args, git)).toString("utf8");
@@ -292,7 +311,11 @@ async function compareWithHead(
     }
     // A link's blob is its target; the target itself is never read. A file is read without following
     // or blocking: it may have become a link or a FIFO since the lstat.
-    const current = isLink ? Buffer.from(readlinkSync(absolute)) : stats.size === entry.size ? readRegularFile(absolute, { noFollow: true }) : undefined;
+    const current = isLink
+      ? Buffer.from(readlinkSync(absolute))
+      : stats.size === entry.size
+        ? readRegularFile(absolute, { noFollow: true })
+        : undefined;
     if (current !== undefined && gitBlobId(current, entry.oid.length) === entry.oid) continue;
     changes.push({ path: entry.path, status: "modified", detail: "", diff: [] });
   }

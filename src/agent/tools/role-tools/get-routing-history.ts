@@ -25,7 +25,9 @@ export function createGetRoutingHistoryTool(deps: RoutingHistoryDeps): ToolDefin
     async execute(input) {
       const decisions = deps.history({ ...(input.query_pattern ? { pattern: input.query_pattern } : {}), limit: input.limit });
       if (decisions.length === 0) {
-        const why = input.query_pattern ? `No routing decision mentions "${input.query_pattern}".` : "No prompt has been routed in this project yet.";
+        const why = input.query_pattern
+          ? `No routing decision mentions "${input.query_pattern}".`
+          : "No prompt has been routed in this project yet.";
         return { output: `${resultHeader("routing decisions", fitBlocks([], 0))}\n${why}`, display: "no routing history" };
       }
       const blocks = decisions.map((decision) => {
@@ -33,7 +35,10 @@ export function createGetRoutingHistoryTool(deps: RoutingHistoryDeps): ToolDefin
         return `- ${shownTime(decision.createdAt)} · ${decision.selectedAgent} · confidence ${decision.confidence.toFixed(2)}${outcome}\n  prompt: ${decision.userQuery}\n  why: ${decision.reasoning}`;
       });
       const fitted = fitBlocks(blocks, clampBudget(input.max_tokens, deps.availableTokens()));
-      return { output: [resultHeader("routing decisions", fitted), ...fitted.kept].join("\n"), display: `${fitted.kept.length} routing decisions` };
+      return {
+        output: [resultHeader("routing decisions", fitted), ...fitted.kept].join("\n"),
+        display: `${fitted.kept.length} routing decisions`,
+      };
     },
   });
 }

@@ -54,9 +54,17 @@ const INCLUDE = ["callers", "callees", "tests"] as const;
 
 const schema = z.strictObject({
   symbol: z.string().min(1).max(200).describe("Exact name of the function, method, class or type, as it is defined (case-sensitive)."),
-  file: z.string().min(1).optional().describe("Path of the defining file, relative to the project root, when the name is defined in several places."),
+  file: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Path of the defining file, relative to the project root, when the name is defined in several places."),
   depth: z.number().int().min(1).max(2).default(1).describe("1: direct callers; 2: also the callers of those callers, as names only."),
-  include: z.array(z.enum(INCLUDE)).min(1).default([...INCLUDE]).describe("Which sections to add after the definition."),
+  include: z
+    .array(z.enum(INCLUDE))
+    .min(1)
+    .default([...INCLUDE])
+    .describe("Which sections to add after the definition."),
   max_tokens: z.number().int().min(100).max(MAX_TOKENS).default(DEFAULT_TOKENS).describe(`Token budget (100–${MAX_TOKENS}).`),
 });
 
@@ -108,14 +116,18 @@ export function createGetSymbolContextTool(deps: SymbolContextDeps): ToolDefinit
       const file = input.file === undefined ? undefined : resolveProjectPath(context.root, input.file).relative;
 
       if (deps.symbols.isEmpty()) {
-        return finish(0, false, ["The code index is empty: this project has not been indexed yet (or indexing has not finished). Use grep or search_codebase meanwhile."]);
+        return finish(0, false, [
+          "The code index is empty: this project has not been indexed yet (or indexing has not finished). Use grep or search_codebase meanwhile.",
+        ]);
       }
       const all = deps.symbols.symbolsNamed([name]);
       if (all.length === 0) return finish(0, false, unknownSymbol(name, deps.symbols.symbolsStartingWith(name, 10)));
 
       const lookup = new SymbolsByFile(deps.symbols);
       const body = new OutputBudget(budget - 40, count);
-      body.add("Matched by name, not by type: same-named symbols elsewhere count too, and calls through aliases or dynamic dispatch are missed.");
+      body.add(
+        "Matched by name, not by type: same-named symbols elsewhere count too, and calls through aliases or dynamic dispatch are missed.",
+      );
       let definitions = all;
       if (file !== undefined) {
         const inFile = all.filter((symbol) => symbol.path === file);
@@ -131,7 +143,12 @@ export function createGetSymbolContextTool(deps: SymbolContextDeps): ToolDefinit
         results++;
       }
       if (definitions.length > shown.length) {
-        body.add(`Also defined at: ${definitions.slice(shown.length).map((symbol) => `${symbol.path}:${symbol.startLine}`).join(", ")}`);
+        body.add(
+          `Also defined at: ${definitions
+            .slice(shown.length)
+            .map((symbol) => `${symbol.path}:${symbol.startLine}`)
+            .join(", ")}`,
+        );
       }
 
       const isDefinitionLine = (path: string, line: number) =>
@@ -139,7 +156,10 @@ export function createGetSymbolContextTool(deps: SymbolContextDeps): ToolDefinit
       const term = wholeIdentifierTerm(name);
       const chunks = term === undefined ? [] : deps.chunksMentioning(name, MENTION_CHUNKS);
       const mentions = findSites(name, chunks, lookup, isDefinitionLine);
-      const unsearchable = term === undefined ? `(${name} is too short or too common for the full-text index: its uses cannot be searched; use grep.)` : undefined;
+      const unsearchable =
+        term === undefined
+          ? `(${name} is too short or too common for the full-text index: its uses cannot be searched; use grep.)`
+          : undefined;
 
       if (input.include.includes("callees")) {
         body.add("");
@@ -156,7 +176,10 @@ export function createGetSymbolContextTool(deps: SymbolContextDeps): ToolDefinit
         body.add("## Callers (call sites outside the definition, each in its smallest enclosing symbol)");
         if (unsearchable) body.add(unsearchable);
         else if (callers.length === 0) body.add("(none found in the index)");
-        results += body.addAll(callers.map(renderSite), (more) => `… ${more} more call sites not shown (raise max_tokens, up to ${MAX_TOKENS}).`);
+        results += body.addAll(
+          callers.map(renderSite),
+          (more) => `… ${more} more call sites not shown (raise max_tokens, up to ${MAX_TOKENS}).`,
+        );
       }
 
       if (input.depth === 2 && input.include.includes("callers") && callers.length > 0) {
@@ -173,7 +196,10 @@ export function createGetSymbolContextTool(deps: SymbolContextDeps): ToolDefinit
         const tests = findTestLines(name, chunks);
         if (unsearchable) body.add(unsearchable);
         else if (tests.length === 0) body.add("(no test file in the index names it)");
-        results += body.addAll(tests.map(renderSite), (more) => `… ${more} more test lines not shown (raise max_tokens, up to ${MAX_TOKENS}).`);
+        results += body.addAll(
+          tests.map(renderSite),
+          (more) => `… ${more} more test lines not shown (raise max_tokens, up to ${MAX_TOKENS}).`,
+        );
       }
 
       const related = [...new Set([...shown.map((symbol) => symbol.path), ...callers.map((site) => site.path)])];
@@ -185,7 +211,9 @@ export function createGetSymbolContextTool(deps: SymbolContextDeps): ToolDefinit
 function unknownSymbol(name: string, suggestions: ReadonlyArray<Omit<IndexedSymbol, "endLine">>): string[] {
   const lines = [`No indexed symbol is named exactly ${name}.`];
   if (suggestions.length === 0) {
-    lines.push("No indexed symbol starts with it either. It may be defined in a file the index does not cover, or under another name: try grep or search_codebase.");
+    lines.push(
+      "No indexed symbol starts with it either. It may be defined in a file the index does not cover, or under another name: try grep or search_codebase.",
+    );
   } else {
     lines.push("Symbols whose names start with it:");
     for (const symbol of suggestions) lines.push(`- ${symbol.name} (${symbol.kind}) · ${symbol.path}:${symbol.startLine}`);
@@ -210,7 +238,9 @@ function renderDefinition(
   }
   const indexedHash = symbols.manifestFor([definition.path]).get(definition.path)?.contentHash;
   if (indexedHash !== current.hash) {
-    body.add("(stale: the file changed since it was indexed; these are its current lines at the indexed line numbers, which may have moved)");
+    body.add(
+      "(stale: the file changed since it was indexed; these are its current lines at the indexed line numbers, which may have moved)",
+    );
   }
   const lines = current.lines.slice(definition.startLine - 1, definition.endLine);
   if (lines.length === 0) {
@@ -346,17 +376,26 @@ function findCallees(name: string, definitions: readonly IndexedSymbol[], root: 
     const all = byName.get(identifier) ?? [];
     const local = all.filter((symbol) => symbol.path === call.path);
     if (local.length > 0) {
-      sameFile.push(`- ${identifier} (${local[0]?.kind}) · ${local.map((symbol) => `${symbol.path}:${symbol.startLine}`).join(", ")} (same file)`);
+      sameFile.push(
+        `- ${identifier} (${local[0]?.kind}) · ${local.map((symbol) => `${symbol.path}:${symbol.startLine}`).join(", ")} (same file)`,
+      );
       continue;
     }
     const fromTest = TEST_PATH.test(call.path);
     const candidates = all.filter(
-      (symbol) => (call.member ? symbol.kind === "method" || symbol.kind === "function" : symbol.kind !== "method") && (fromTest || !TEST_PATH.test(symbol.path)),
+      (symbol) =>
+        (call.member ? symbol.kind === "method" || symbol.kind === "function" : symbol.kind !== "method") &&
+        (fromTest || !TEST_PATH.test(symbol.path)),
     );
     if (candidates.length === 0) continue;
-    const places = candidates.slice(0, 3).map((symbol) => `${symbol.path}:${symbol.startLine}`).join(", ");
+    const places = candidates
+      .slice(0, 3)
+      .map((symbol) => `${symbol.path}:${symbol.startLine}`)
+      .join(", ");
     const more = candidates.length > 3 ? ` +${candidates.length - 3} more definitions` : "";
-    elsewhere.push(`- ${identifier} (${candidates[0]?.kind}) · ${places}${more}${call.member ? ` (called as .${identifier}(: receiver type not known)` : ""}`);
+    elsewhere.push(
+      `- ${identifier} (${candidates[0]?.kind}) · ${places}${more}${call.member ? ` (called as .${identifier}(: receiver type not known)` : ""}`,
+    );
   }
   return [...sameFile, ...elsewhere];
 }
@@ -376,7 +415,8 @@ function callersOfCallers(callers: readonly Site[], deps: SymbolContextDeps, loo
   for (const caller of [...distinct.values()].slice(0, MAX_DEPTH_TWO_CALLERS)) {
     if (wholeIdentifierTerm(caller.name) === undefined) continue;
     const definitions = deps.symbols.symbolsNamed([caller.name]);
-    const inside = (path: string, line: number) => definitions.some((symbol) => symbol.path === path && line >= symbol.startLine && line <= symbol.endLine);
+    const inside = (path: string, line: number) =>
+      definitions.some((symbol) => symbol.path === path && line >= symbol.startLine && line <= symbol.endLine);
     const names = new Set<string>();
     let topLevel = false;
     for (const site of findSites(caller.name, deps.chunksMentioning(caller.name, MENTION_CHUNKS), lookup, inside)) {

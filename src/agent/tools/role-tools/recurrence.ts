@@ -1,6 +1,7 @@
 const UUID_OR_HASH = /\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{7,64})\b/gi;
 /** Something with a directory separator, or a file name with a common extension. */
-const PATH = /(?:[A-Za-z]:)?(?:[\w.@~+-]*[/\\])+[\w.@~+-]+|\b[\w-]+\.(?:[cm]?[jt]sx?|json|md|py|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|sh|ya?ml|toml|txt|css|scss|html|sql|lock)\b/g;
+const PATH =
+  /(?:[A-Za-z]:)?(?:[\w.@~+-]*[/\\])+[\w.@~+-]+|\b[\w-]+\.(?:[cm]?[jt]sx?|json|md|py|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|sh|ya?ml|toml|txt|css|scss|html|sql|lock)\b/g;
 const NUMBER = /\d+(?:\.\d+)?/g;
 
 /**
@@ -10,13 +11,7 @@ const NUMBER = /\d+(?:\.\d+)?/g;
  */
 export function errorSignature(text: string): string {
   const line = text.split("\n").find((candidate) => candidate.trim().length > 0) ?? "";
-  return line
-    .slice(0, 300)
-    .replace(UUID_OR_HASH, "<id>")
-    .replace(PATH, "<path>")
-    .replace(NUMBER, "<n>")
-    .replace(/\s+/g, " ")
-    .trim();
+  return line.slice(0, 300).replace(UUID_OR_HASH, "<id>").replace(PATH, "<path>").replace(NUMBER, "<n>").replace(/\s+/g, " ").trim();
 }
 
 export interface Occurrence<Sample> {
@@ -59,7 +54,10 @@ export function recurring<Sample>(occurrences: Iterable<Occurrence<Sample>>, min
 
 /** The query's words (three letters or more), lower case; an empty list matches everything. */
 export function queryWords(query: string | undefined): string[] {
-  return (query ?? "").toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((word) => word.length >= 3);
+  return (query ?? "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter((word) => word.length >= 3);
 }
 
 export function mentionsAny(text: string, words: readonly string[]): boolean {

@@ -28,7 +28,11 @@ export function resultHeader(source: string, fitted: FittedBlocks, details: read
 
 /** The first line of some text that says something, clipped to `max` characters. */
 export function firstLine(text: string, max = 160): string {
-  const line = text.split("\n").find((candidate) => candidate.trim().length > 0)?.trim() ?? "";
+  const line =
+    text
+      .split("\n")
+      .find((candidate) => candidate.trim().length > 0)
+      ?.trim() ?? "";
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

@@ -54,11 +54,16 @@ export function createSearchDecisionsTool(deps: SearchDecisionsDeps): ToolDefini
       const sessionId = deps.sessionId();
       const where = input.cross_session ? "in any session of this project" : "in this session";
       if (!input.cross_session && !sessionId) {
-        return { output: "source: decisions · 0 results · tokens: 0 · truncated: false\nThis session has recorded nothing yet, so it has no decisions. Search earlier sessions with cross_session: true.", display: "no decisions" };
+        return {
+          output:
+            "source: decisions · 0 results · tokens: 0 · truncated: false\nThis session has recorded nothing yet, so it has no decisions. Search earlier sessions with cross_session: true.",
+          display: "no decisions",
+        };
       }
       await deps.decisions.backfillOnce();
       const scope: ContentFilters = input.cross_session ? {} : { sessionId };
-      const stored = deps.entries.countMatching({ ...scope, ...DECISION_FILTER }) + deps.entries.countMatching({ ...scope, contentTypes: STATE_TYPES });
+      const stored =
+        deps.entries.countMatching({ ...scope, ...DECISION_FILTER }) + deps.entries.countMatching({ ...scope, contentTypes: STATE_TYPES });
       if (stored === 0) {
         return {
           output: `source: decisions · 0 results · tokens: 0 · truncated: false\nNo decisions are recorded ${where}. They come from todo_write's decisions and from handoff and plan states; none exist yet.`,
@@ -72,7 +77,10 @@ export function createSearchDecisionsTool(deps: SearchDecisionsDeps): ToolDefini
       ]);
       const found = mergeDecisions(input.query, recorded.hits, states.hits).slice(0, input.max_results);
       const degraded = [...new Set([...recorded.degraded, ...states.degraded])];
-      const details = [input.cross_session ? "scope: every session" : "scope: this session", ...(degraded.length > 0 ? [`degraded: ${degraded.join("; ")}`] : [])];
+      const details = [
+        input.cross_session ? "scope: every session" : "scope: this session",
+        ...(degraded.length > 0 ? [`degraded: ${degraded.join("; ")}`] : []),
+      ];
       if (found.length === 0) {
         return {
           output: `source: decisions · 0 results · tokens: 0 · truncated: false · ${details.join(" · ")}\nNo recorded decision ${where} matches "${input.query}".`,
@@ -90,7 +98,11 @@ export function createSearchDecisionsTool(deps: SearchDecisionsDeps): ToolDefini
       );
       const fitted = fitBlocks(blocks, clampBudget(input.max_tokens, deps.availableTokens()));
       return {
-        output: [resultHeader("decisions", fitted, details), ...fitted.kept, ...(fitted.truncated ? ["(More decisions did not fit; raise max_tokens or narrow the query.)"] : [])].join("\n"),
+        output: [
+          resultHeader("decisions", fitted, details),
+          ...fitted.kept,
+          ...(fitted.truncated ? ["(More decisions did not fit; raise max_tokens or narrow the query.)"] : []),
+        ].join("\n"),
         display: `${fitted.kept.length} decisions${fitted.truncated ? " (truncated)" : ""}`,
       };
     },
@@ -104,9 +116,12 @@ export function createSearchDecisionsTool(deps: SearchDecisionsDeps): ToolDefini
  */
 function mergeDecisions(query: string, recorded: readonly ContentSearchHit[], states: readonly ContentSearchHit[]): FoundDecision[] {
   const scored: Array<FoundDecision & { score: number; rank: number }> = [];
-  for (const hit of recorded) scored.push({ text: hit.entry.content, entry: hit.entry, origin: "todo_write decision", score: hit.score, rank: 0 });
+  for (const hit of recorded)
+    scored.push({ text: hit.entry.content, entry: hit.entry, origin: "todo_write decision", score: hit.score, rank: 0 });
   for (const hit of states) {
-    stateDecisions(hit.entry, query).forEach((found, rank) => { scored.push({ ...found, score: hit.score, rank: rank + 1 }); });
+    stateDecisions(hit.entry, query).forEach((found, rank) => {
+      scored.push({ ...found, score: hit.score, rank: rank + 1 });
+    });
   }
   scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
   const seen = new Set<string>();
@@ -130,9 +145,17 @@ function stateDecisions(entry: ContentEntry, query: string): FoundDecision[] {
   const decisions = STATE_FIELDS.flatMap((field) => {
     const value = (state as Record<string, unknown>)[field];
     const label = entry.contentType === "agent_handoff" ? `handoff ${field}` : `plan ${field}`;
-    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string" && item.trim().length > 0).map((text) => ({ text, entry, origin: label })) : [];
+    return Array.isArray(value)
+      ? value
+          .filter((item): item is string => typeof item === "string" && item.trim().length > 0)
+          .map((text) => ({ text, entry, origin: label }))
+      : [];
   });
-  const terms = query.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((term) => term.length >= 3).map((term) => term.slice(0, 5));
+  const terms = query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter((term) => term.length >= 3)
+    .map((term) => term.slice(0, 5));
   const overlap = (text: string) => terms.filter((term) => text.toLowerCase().includes(term)).length;
   const matching = decisions.filter((decision) => overlap(decision.text) > 0).sort((a, b) => overlap(b.text) - overlap(a.text));
   return matching.length > 0 ? matching : decisions.slice(0, 2);

@@ -28,7 +28,11 @@ export function testHistoryOf(entries: Pick<EntryRepository, "docsMatching" | "g
     recorded: (limit) => entries.getByDocs(entries.docsMatching({ contentTypes: ["test_result"] }, limit)).map((stored) => stored.entry),
     commandResults: (limit) => {
       const results = entries.toolResults("run_command", limit).map((stored) => stored.entry);
-      const calls = new Map(entries.getByIds(results.flatMap((result) => (result.parentId ? [result.parentId] : []))).map((stored) => [stored.entry.id, stored.entry]));
+      const calls = new Map(
+        entries
+          .getByIds(results.flatMap((result) => (result.parentId ? [result.parentId] : [])))
+          .map((stored) => [stored.entry.id, stored.entry]),
+      );
       return results.map((result) => ({ result, call: result.parentId ? calls.get(result.parentId) : undefined }));
     },
   };
@@ -54,7 +58,12 @@ export function createSearchTestHistoryTool(deps: SearchTestHistoryDeps): ToolDe
     name: "search_test_history",
     description: toolDescription(import.meta.url, "search-test-history.txt"),
     schema: z.strictObject({
-      query: z.string().trim().min(1).optional().describe("Words that must all appear in the command or a failing test's name (case-insensitive)."),
+      query: z
+        .string()
+        .trim()
+        .min(1)
+        .optional()
+        .describe("Words that must all appear in the command or a failing test's name (case-insensitive)."),
       status: z.enum(["pass", "fail"]).optional().describe("Only runs that passed, or only runs that failed."),
       limit: z.number().int().min(1).max(50).default(10).describe("Most runs to list, newest first (1–50)."),
       max_tokens: z.number().int().min(100).max(MAX_TOKENS).default(DEFAULT_TOKENS).describe(`Token budget (100–${MAX_TOKENS}).`),
@@ -81,7 +90,9 @@ export function createSearchTestHistoryTool(deps: SearchTestHistoryDeps): ToolDe
         tokens += cost;
       }
       const truncated = blocks.length < chosen.length;
-      const source = chosen.slice(0, blocks.length).some((found) => found.fromOutput) ? "test_result entries and older run_command results" : "test_result entries";
+      const source = chosen.slice(0, blocks.length).some((found) => found.fromOutput)
+        ? "test_result entries and older run_command results"
+        : "test_result entries";
       const header = resultHeader(source, blocks.length, tokens, truncated);
       const note = truncated
         ? `(${chosen.length - blocks.length} more matching runs did not fit; ask again with a larger max_tokens, up to ${MAX_TOKENS}, or a narrower query.)`
@@ -141,7 +152,9 @@ function renderRun({ run, entry, fromOutput }: FoundRun): string {
   return [
     `- ${facts.join(" · ")}`,
     `  $ ${run.command}`,
-    ...(run.summary ? [`  ${describeCounts(run.summary)}`] : ["  (no test summary recognised in the output: the exit code is all there is)"]),
+    ...(run.summary
+      ? [`  ${describeCounts(run.summary)}`]
+      : ["  (no test summary recognised in the output: the exit code is all there is)"]),
     ...(names.length ? [`  failing: ${shown}${names.length > MAX_NAMES_SHOWN ? `; … ${names.length - MAX_NAMES_SHOWN} more` : ""}`] : []),
   ].join("\n");
 }

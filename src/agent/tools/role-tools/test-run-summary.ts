@@ -28,8 +28,7 @@ export interface TestSummary {
 /** At most this many failing names are kept per run (a broken build can fail thousands). */
 const MAX_FAILING_NAMES = 50;
 
-const TEST_COMMAND =
-  /\b(?:test|vitest|jest|pytest|unittest|rspec|mocha|ava|tap)\b|\bmvn\s+verify\b|\bgradle\w*\s+check\b/;
+const TEST_COMMAND = /\b(?:test|vitest|jest|pytest|unittest|rspec|mocha|ava|tap)\b|\bmvn\s+verify\b|\bgradle\w*\s+check\b/;
 const TYPECHECK_COMMAND = /\b(?:typecheck|type-check|tsc\b[^;&|]*--noEmit|mypy|pyright|cargo\s+check)\b|\bnpm\s+(?:run\s+)?check\b/;
 const LINT_COMMAND = /\b(?:lint|eslint|biome|ruff|clippy|go\s+vet)\b/;
 
@@ -87,7 +86,10 @@ function jest(lines: readonly string[]): TestSummary | undefined {
 
 /** `=== 2 failed, 10 passed, 1 skipped in 0.52s ===` (or `-q`'s bare line), and `FAILED path::name - reason`. */
 function pytest(lines: readonly string[]): TestSummary | undefined {
-  const summary = lastMatch(lines, /^\s*=*\s*((?:\d+ (?:failed|passed|skipped|errors?|xfailed|xpassed|deselected|warnings?)(?:, )?)+) in [\d.]+s(?: \([^)]*\))?\s*=*\s*$/);
+  const summary = lastMatch(
+    lines,
+    /^\s*=*\s*((?:\d+ (?:failed|passed|skipped|errors?|xfailed|xpassed|deselected|warnings?)(?:, )?)+) in [\d.]+s(?: \([^)]*\))?\s*=*\s*$/,
+  );
   if (!summary) return undefined;
   const counts = countsIn(summary[1] ?? "", /(\d+) (failed|passed|skipped|errors?|xfailed|xpassed|deselected|warnings?)/g);
   const count = (...words: string[]) => words.reduce((total, word) => total + (counts.get(word) ?? 0), 0);
@@ -181,7 +183,12 @@ export interface TestRun {
 }
 
 /** A run from its command, how it ended and what it printed. */
-export function testRunOf(command: string, ending: { exitCode: number | null; ending: string }, output: string, durationMs?: number): TestRun {
+export function testRunOf(
+  command: string,
+  ending: { exitCode: number | null; ending: string },
+  output: string,
+  durationMs?: number,
+): TestRun {
   const summary = parseTestSummary(output);
   const failed = ending.exitCode !== 0 || (summary?.failed ?? 0) > 0;
   return {

@@ -18,7 +18,9 @@ describe("coverage reports", () => {
   });
 
   it("reads istanbul's full report by the lines statements start on, a line covered when any of them ran", () => {
-    expect(parseIstanbulFinal(ISTANBUL_FINAL)).toEqual([{ path: "/home/dev/shop/src/money.ts", coveredLines: 4, totalLines: 6, uncoveredLines: [5, 9] }]);
+    expect(parseIstanbulFinal(ISTANBUL_FINAL)).toEqual([
+      { path: "/home/dev/shop/src/money.ts", coveredLines: 4, totalLines: 6, uncoveredLines: [5, 9] },
+    ]);
   });
 
   it("reads lcov's DA lines per SF record", () => {

@@ -17,7 +17,11 @@ afterEach(async () => {
 
 function startSession(title: string): SessionRecorder {
   return SessionRecorder.start(
-    { sessions: kit.services.sessions, contentStore: kit.services.contentStore, identity: { agentId: "engineer-1", agentType: "engineer" } },
+    {
+      sessions: kit.services.sessions,
+      contentStore: kit.services.contentStore,
+      identity: { agentId: "engineer-1", agentType: "engineer" },
+    },
     { title, provider: "anthropic", model: "claude-fake" },
   );
 }
@@ -31,17 +35,22 @@ function todoTool(recorder: SessionRecorder) {
   return handoff.todoTool();
 }
 
-const decisionEntries = () =>
-  kit.services.entries.chronological({ contentTypes: ["agent_message"], metadataKinds: ["decision"] }, 1_000);
+const decisionEntries = () => kit.services.entries.chronological({ contentTypes: ["agent_message"], metadataKinds: ["decision"] }, 1_000);
 
 describe("decisions as entries", () => {
   it("records each decision todo_write adds once, as an agent_message of kind decision with its agent and turn", async () => {
     const recorder = startSession("Parser work");
     await recorder.recordPrompt("Fix the parser", recorder.nextTurn());
     const todo = todoTool(recorder);
-    await kit.call(todo, { todos: [{ content: "Read the parser", status: "in_progress" }], decisions: ["Keep the v1 API: external callers"] });
+    await kit.call(todo, {
+      todos: [{ content: "Read the parser", status: "in_progress" }],
+      decisions: ["Keep the v1 API: external callers"],
+    });
     recorder.nextTurn();
-    await kit.call(todo, { todos: [{ content: "Read the parser", status: "done" }], decisions: ["Keep the v1 API: external callers", "Parse lazily: files are large"] });
+    await kit.call(todo, {
+      todos: [{ content: "Read the parser", status: "done" }],
+      decisions: ["Keep the v1 API: external callers", "Parse lazily: files are large"],
+    });
 
     const entries = decisionEntries();
     expect(entries.map((entry) => [entry.content, entry.agentId, entry.agentType, entry.turnNumber, entry.sessionId])).toEqual([
@@ -57,7 +66,11 @@ describe("decisions as entries", () => {
     await older.recordPrompt("Start", older.nextTurn());
     older.switchAgent({ agentId: "engineer-2", agentType: "engineer" });
     await older.recordPrompt("Go on", older.nextTurn());
-    kit.services.handoffs.saveTaskList(older.session.id, { items: [], decisions: ["Ship without a cache", "Ship without a cache", "Log to stderr"], blockers: [] });
+    kit.services.handoffs.saveTaskList(older.session.id, {
+      items: [],
+      decisions: ["Ship without a cache", "Ship without a cache", "Log to stderr"],
+      blockers: [],
+    });
     kit.services.handoffs.saveTaskList("no-entries-session", { items: [], decisions: ["Orphan decision"], blockers: [] });
     kit.services.handoffs.saveTaskList("empty", { items: [], decisions: [], blockers: [] });
 

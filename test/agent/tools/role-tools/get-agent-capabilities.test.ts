@@ -21,12 +21,17 @@ describe("get_agent_capabilities", () => {
     const { output } = await tool.execute({}, { root: "/repo", signal: new AbortController().signal, extraDirectories: [] });
     expect(output.split("\n")[0]).toMatch(/^source: agent registry · 11 results · tokens: \d+ · truncated: false$/);
     expect(output).toContain("- librarian (knowledge, read-only): Knows this codebase");
-    expect(output).toContain("- reviewer (standalone, read-only, project agent): Reviews naming.\n  tools: read_file, grep\n  model: the session's");
+    expect(output).toContain(
+      "- reviewer (standalone, read-only, project agent): Reviews naming.\n  tools: read_file, grep\n  model: the session's",
+    );
     expect(output).toContain("No routing outcomes are recorded yet, so no agent affinities.");
   });
 
   it("shows what routing learned of an agent", async () => {
-    const tool = createGetAgentCapabilitiesTool({ agents: () => agentListings([]), affinity: (agent) => (agent === "engineer" ? { mean: 0.75, observations: 4 } : undefined) });
+    const tool = createGetAgentCapabilitiesTool({
+      agents: () => agentListings([]),
+      affinity: (agent) => (agent === "engineer" ? { mean: 0.75, observations: 4 } : undefined),
+    });
     const { output } = await tool.execute({}, { root: "/repo", signal: new AbortController().signal, extraDirectories: [] });
     expect(output).toContain("  affinity: 0.75 over 4 routed prompts");
     expect(output).not.toContain("No routing outcomes");

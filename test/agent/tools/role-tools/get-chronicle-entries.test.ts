@@ -17,10 +17,35 @@ const architect = { sessionId: "session-b", agentId: "architect-1", agentType: "
 
 async function seed() {
   const store = kit.services.contentStore;
-  await store.indexContent({ ...engineer, contentType: "user_prompt", content: "Eight days ago: set up the repo", turnNumber: 1, timestamp: NOW - 8 * DAY });
-  await store.indexContent({ ...engineer, contentType: "user_prompt", content: "\nThree days ago: add the parser\nsecond line", turnNumber: 2, timestamp: NOW - 3 * DAY });
-  await store.indexContent({ ...architect, contentType: "plan_workflow", content: "Design the cache layer", turnNumber: 1, timestamp: NOW - 3 * HOUR });
-  await store.indexContent({ ...engineer, contentType: "tool_call", content: '{"path":"src/cache.ts"}', turnNumber: 3, timestamp: NOW - 1 * HOUR, metadata: { tool: "read_file" } });
+  await store.indexContent({
+    ...engineer,
+    contentType: "user_prompt",
+    content: "Eight days ago: set up the repo",
+    turnNumber: 1,
+    timestamp: NOW - 8 * DAY,
+  });
+  await store.indexContent({
+    ...engineer,
+    contentType: "user_prompt",
+    content: "\nThree days ago: add the parser\nsecond line",
+    turnNumber: 2,
+    timestamp: NOW - 3 * DAY,
+  });
+  await store.indexContent({
+    ...architect,
+    contentType: "plan_workflow",
+    content: "Design the cache layer",
+    turnNumber: 1,
+    timestamp: NOW - 3 * HOUR,
+  });
+  await store.indexContent({
+    ...engineer,
+    contentType: "tool_call",
+    content: '{"path":"src/cache.ts"}',
+    turnNumber: 3,
+    timestamp: NOW - 1 * HOUR,
+    metadata: { tool: "read_file" },
+  });
 }
 
 function tool(available = 10_000) {
@@ -33,8 +58,12 @@ describe("get_chronicle_entries", () => {
     const result = await kit.call(tool(), { from: "7d" });
     expect(result.isError).toBeFalsy();
     const lines = result.output.split("\n");
-    expect(lines[0]).toMatch(/^source: chronicle · 3 results · tokens: \d+ · truncated: false · from 2026-03-03 12:00 to 2026-03-10 12:00 UTC$/);
-    expect(lines[1]).toMatch(/^- 2026-03-07 12:00 · session session-a · engineer-1 · user_prompt · turn 2 · Three days ago: add the parser · entry [0-9a-f-]{36}$/);
+    expect(lines[0]).toMatch(
+      /^source: chronicle · 3 results · tokens: \d+ · truncated: false · from 2026-03-03 12:00 to 2026-03-10 12:00 UTC$/,
+    );
+    expect(lines[1]).toMatch(
+      /^- 2026-03-07 12:00 · session session-a · engineer-1 · user_prompt · turn 2 · Three days ago: add the parser · entry [0-9a-f-]{36}$/,
+    );
     expect(lines[2]).toContain("architect-1 · plan_workflow · turn 1 · Design the cache layer");
     expect(lines[3]).toContain("tool_call (read_file) · turn 3");
     expect(result.output).not.toContain("Eight days ago");
@@ -68,7 +97,13 @@ describe("get_chronicle_entries", () => {
 
   it("cuts the list at the token budget and says so", async () => {
     for (let turn = 1; turn <= 60; turn += 1) {
-      await kit.services.contentStore.indexContent({ ...engineer, contentType: "agent_response", content: `Answer ${turn}: ${"word ".repeat(30)}`, turnNumber: turn, timestamp: NOW - (61 - turn) * 60_000 });
+      await kit.services.contentStore.indexContent({
+        ...engineer,
+        contentType: "agent_response",
+        content: `Answer ${turn}: ${"word ".repeat(30)}`,
+        turnNumber: turn,
+        timestamp: NOW - (61 - turn) * 60_000,
+      });
     }
     const result = await kit.call(tool(), { from: "2h", limit: 100, max_tokens: 8_000 });
     expect(result.output).toMatch(/truncated: false/);
@@ -83,7 +118,9 @@ describe("get_chronicle_entries", () => {
 
   it("says plainly when nothing was recorded, and corrects a time it cannot read", async () => {
     const empty = await kit.call(tool(), { from: "2h", agent_type: "librarian" });
-    expect(empty.output).toBe("source: chronicle · 0 results · tokens: 0 · truncated: false\nNo entries recorded from 2026-03-10 10:00 to 2026-03-10 12:00 UTC by agent type librarian.");
+    expect(empty.output).toBe(
+      "source: chronicle · 0 results · tokens: 0 · truncated: false\nNo entries recorded from 2026-03-10 10:00 to 2026-03-10 12:00 UTC by agent type librarian.",
+    );
     const bad = await kit.call(tool(), { from: "yesterday" });
     expect(bad.isError).toBe(true);
     expect(bad.output).toContain('"from" must be an ISO date');
@@ -93,10 +130,16 @@ describe("get_chronicle_entries", () => {
   });
 
   it("lists what a recorded session wrote", async () => {
-    const deps = { sessions: kit.services.sessions, contentStore: kit.services.contentStore, identity: { agentId: "engineer-1", agentType: "engineer" } };
+    const deps = {
+      sessions: kit.services.sessions,
+      contentStore: kit.services.contentStore,
+      identity: { agentId: "engineer-1", agentType: "engineer" },
+    };
     const recorder = SessionRecorder.start(deps, { title: "Now", provider: "anthropic", model: "claude-fake" });
     await recorder.recordPrompt("Recorded just now", recorder.nextTurn());
-    const result = await kit.call(createGetChronicleEntriesTool({ entries: kit.services.entries, availableTokens: () => 10_000 }), { from: "5m" });
+    const result = await kit.call(createGetChronicleEntriesTool({ entries: kit.services.entries, availableTokens: () => 10_000 }), {
+      from: "5m",
+    });
     expect(result.output).toContain(`session ${recorder.session.id} · engineer-1 · user_prompt · turn 1 · Recorded just now`);
   });
 });

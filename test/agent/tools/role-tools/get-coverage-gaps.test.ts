@@ -31,7 +31,10 @@ function setUp(report: { path: string; content: string }, files: Record<string, 
 
 async function gaps(input: Record<string, unknown> = {}) {
   const registry = new ToolRegistry([createGetCoverageGapsTool({ availableTokens: () => available })], new PermissionPolicy("default"));
-  return registry.run({ id: "toolu_1", name: "get_coverage_gaps", input }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
+  return registry.run(
+    { id: "toolu_1", name: "get_coverage_gaps", input },
+    { root: project.root, signal: new AbortController().signal, extraDirectories: [] },
+  );
 }
 
 describe("get_coverage_gaps", () => {
@@ -40,7 +43,9 @@ describe("get_coverage_gaps", () => {
     const result = await gaps();
     expect(result.isError).toBeFalsy();
     expect(result.output.split("\n")).toEqual([
-      expect.stringMatching(/^source: coverage\/lcov\.info \(lcov, written 2026-11-20 09:30 UTC\) · 1 results · tokens: \d+ · truncated: false$/),
+      expect.stringMatching(
+        /^source: coverage\/lcov\.info \(lcov, written 2026-11-20 09:30 UTC\) · 1 results · tokens: \d+ · truncated: false$/,
+      ),
       "5 of 9 lines covered (55.6 %) in 2 files; 1 fully covered. 1 of the 1 files listed changed since the report (marked; their figures may be stale).",
       "- src/cart.ts · 4 of 7 lines uncovered (42.9 % covered) · lines 5-7, 12 [changed since the report]",
     ]);
@@ -49,10 +54,15 @@ describe("get_coverage_gaps", () => {
   it("reads the first report in its order: the json-summary before lcov, counts only", async () => {
     const root = project.root;
     setUp({ path: "coverage/lcov.info", content: LCOV }, {});
-    setUp({ path: "coverage/coverage-summary.json", content: ISTANBUL_SUMMARY.replaceAll("/home/dev/shop", root) }, { "src/cart.ts": "…", "src/money.ts": "…" });
+    setUp(
+      { path: "coverage/coverage-summary.json", content: ISTANBUL_SUMMARY.replaceAll("/home/dev/shop", root) },
+      { "src/cart.ts": "…", "src/money.ts": "…" },
+    );
     const result = await gaps();
     expect(result.output.split("\n")).toEqual([
-      expect.stringMatching(/^source: coverage\/coverage-summary\.json \(istanbul json-summary, written 2026-11-20 09:30 UTC\) · 2 results · /),
+      expect.stringMatching(
+        /^source: coverage\/coverage-summary\.json \(istanbul json-summary, written 2026-11-20 09:30 UTC\) · 2 results · /,
+      ),
       "45 of 60 lines covered (75.0 %) in 2 files; 0 fully covered. 0 of the 2 files listed changed since the report.",
       "- src/cart.ts · 12 of 40 lines uncovered (70.0 % covered)",
       "- src/money.ts · 3 of 20 lines uncovered (85.0 % covered)",
@@ -68,18 +78,26 @@ describe("get_coverage_gaps", () => {
   });
 
   it("maps Go import paths through go.mod's module", async () => {
-    setUp({ path: "coverage.out", content: GO_PROFILE }, { "go.mod": "module example.com/shop\n\ngo 1.22\n", "cart/cart.go": "package cart\n", "money/money.go": "package money\n" });
+    setUp(
+      { path: "coverage.out", content: GO_PROFILE },
+      { "go.mod": "module example.com/shop\n\ngo 1.22\n", "cart/cart.go": "package cart\n", "money/money.go": "package money\n" },
+    );
     const result = await gaps();
     expect(result.output).toMatch(/^source: coverage\.out \(go cover profile, written [^)]*\) · 1 results · /);
     expect(result.output).toContain("- cart/cart.go · 5 of 11 lines uncovered (54.5 % covered) · lines 16-17, 21-23");
   });
 
   it("reads Cobertura's names relative to its source, and narrows to a path", async () => {
-    setUp({ path: "coverage.xml", content: COBERTURA.replace("/home/dev/api", project.root) }, { "app/users.py": "…", "app/__init__.py": "…", "lib/other.py": "…" });
+    setUp(
+      { path: "coverage.xml", content: COBERTURA.replace("/home/dev/api", project.root) },
+      { "app/users.py": "…", "app/__init__.py": "…", "lib/other.py": "…" },
+    );
     const all = await gaps();
     expect(all.output).toContain("- app/users.py · 3 of 6 lines uncovered (50.0 % covered) · lines 5-6, 9");
     const narrowed = await gaps({ path: "app/__init__.py" });
-    expect(narrowed.output.split("\n").slice(1)).toEqual(["Under app/__init__.py: 3 of 3 lines covered (100.0 %) in 1 files; 1 fully covered."]);
+    expect(narrowed.output.split("\n").slice(1)).toEqual([
+      "Under app/__init__.py: 3 of 3 lines covered (100.0 %) in 1 files; 1 fully covered.",
+    ]);
     const elsewhere = await gaps({ path: "lib" });
     expect(elsewhere.output.split("\n")[1]).toBe("The report lists no file under lib.");
     const outside = await gaps({ path: "../elsewhere" });
@@ -94,7 +112,9 @@ describe("get_coverage_gaps", () => {
     const result = await gaps({ max_tokens: 4000 });
     const header = /· (\d+) results · tokens: (\d+) · truncated: true$/.exec(result.output.split("\n")[0] ?? "");
     expect(Number(header?.[2])).toBeLessThanOrEqual(120);
-    expect(result.output).toContain(`(${40 - Number(header?.[1])} more files with uncovered lines did not fit; ask again with a larger max_tokens, up to 4000, or a narrower path.)`);
+    expect(result.output).toContain(
+      `(${40 - Number(header?.[1])} more files with uncovered lines did not fit; ask again with a larger max_tokens, up to 4000, or a narrower path.)`,
+    );
   });
 
   it("does not read a report that is a link leading outside the project", async () => {
@@ -142,6 +162,8 @@ describe("get_coverage_gaps", () => {
 
   it("says so when it recognises no stack either", async () => {
     const result = await gaps();
-    expect(result.output.split("\n").at(-1)).toBe("No package.json, Python project file, go.mod or Cargo.toml was found, so no command to make one can be suggested.");
+    expect(result.output.split("\n").at(-1)).toBe(
+      "No package.json, Python project file, go.mod or Cargo.toml was found, so no command to make one can be suggested.",
+    );
   });
 });

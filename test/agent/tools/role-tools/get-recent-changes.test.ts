@@ -44,9 +44,16 @@ function makeRepository(): void {
 }
 
 function run(input: Record<string, unknown>, sessionChanges: FileChangeRecord[] = [], availableTokens = 100_000) {
-  const tool = createGetRecentChangesTool({ sessionChanges: () => sessionChanges, availableTokens: () => availableTokens, gitGate: integrity });
+  const tool = createGetRecentChangesTool({
+    sessionChanges: () => sessionChanges,
+    availableTokens: () => availableTokens,
+    gitGate: integrity,
+  });
   const registry = new ToolRegistry([tool], new PermissionPolicy("bypass"));
-  return registry.run({ id: "1", name: "get_recent_changes", input }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
+  return registry.run(
+    { id: "1", name: "get_recent_changes", input },
+    { root: project.root, signal: new AbortController().signal, extraDirectories: [] },
+  );
 }
 
 beforeEach(() => {

@@ -47,7 +47,10 @@ function run(input: Record<string, unknown>, availableTokens = 100_000) {
     availableTokens: () => availableTokens,
   });
   const registry = new ToolRegistry([tool], new PermissionPolicy("bypass"));
-  return registry.run({ id: "1", name: "get_symbol_context", input }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
+  return registry.run(
+    { id: "1", name: "get_symbol_context", input },
+    { root: project.root, signal: new AbortController().signal, extraDirectories: [] },
+  );
 }
 
 beforeEach(() => {
@@ -71,7 +74,8 @@ beforeEach(() => {
       "",
     ].join("\n"),
     "src/server.ts": SERVER,
-    "test/auth.test.ts": 'import { validateToken } from "../src/auth.js";\n\nit("accepts three parts", () => {\n  expect(validateToken("a.b.c")).toBe(true);\n});\n',
+    "test/auth.test.ts":
+      'import { validateToken } from "../src/auth.js";\n\nit("accepts three parts", () => {\n  expect(validateToken("a.b.c")).toBe(true);\n});\n',
   });
   services = openProject({ root: project.root, env: project.env });
 });
@@ -145,7 +149,10 @@ describe("get_symbol_context", () => {
 
   it("keeps within max_tokens and says where to read the rest", async () => {
     const body = Array.from({ length: 300 }, (_, line) => `  total += step(${line}, "padding text to make the line longer");`).join("\n");
-    project.write("src/big.ts", `export function bigFunction(): number {\n  let total = 0;\n${body}\n  return total;\n}\n\nfunction step(a: number, b: string) {\n  return a + b.length;\n}\n`);
+    project.write(
+      "src/big.ts",
+      `export function bigFunction(): number {\n  let total = 0;\n${body}\n  return total;\n}\n\nfunction step(a: number, b: string) {\n  return a + b.length;\n}\n`,
+    );
     await index();
     const result = await run({ symbol: "bigFunction", max_tokens: 400 });
     const header = result.output.split("\n")[0] ?? "";

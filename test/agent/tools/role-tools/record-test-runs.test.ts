@@ -35,7 +35,10 @@ function registry(record: Parameters<typeof recordTestRuns>[1]["record"]) {
 }
 
 const run = (tools: ToolRegistry, command: string) =>
-  tools.run({ id: "toolu_1", name: "run_command", input: { command } }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
+  tools.run(
+    { id: "toolu_1", name: "run_command", input: { command } },
+    { root: project.root, signal: new AbortController().signal, extraDirectories: [] },
+  );
 
 describe("recordTestRuns", () => {
   it("records a check command's run as a test_result entry of the session's current turn", async () => {

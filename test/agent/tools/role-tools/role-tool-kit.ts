@@ -22,7 +22,10 @@ export function openRoleToolKit(): RoleToolKit {
     async call(tool, input) {
       const registry = new ToolRegistry([tool], new PermissionPolicy("default"));
       calls += 1;
-      return registry.run({ id: `call-${calls}`, name: tool.name, input }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
+      return registry.run(
+        { id: `call-${calls}`, name: tool.name, input },
+        { root: project.root, signal: new AbortController().signal, extraDirectories: [] },
+      );
     },
     async close() {
       await services.close();

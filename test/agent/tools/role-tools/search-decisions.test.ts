@@ -43,40 +43,65 @@ function decisionsTool(sessionId: () => string, available = 10_000) {
   });
 }
 
-const decisionEntries = () =>
-  kit.services.entries.chronological({ contentTypes: ["agent_message"], metadataKinds: ["decision"] }, 1_000);
+const decisionEntries = () => kit.services.entries.chronological({ contentTypes: ["agent_message"], metadataKinds: ["decision"] }, 1_000);
 
 describe("search_decisions", () => {
   it("backfills the task lists of older sessions once, and search_decisions finds them", async () => {
     // A session recorded before decisions were entries: its decisions live only in task_lists.
     const older = startSession("Storage layer", { agentId: "architect-2", agentType: "architect" });
     await older.recordPrompt("Pick a storage engine", older.nextTurn());
-    kit.services.handoffs.saveTaskList(older.session.id, { items: [], decisions: ["Use SQLite in WAL mode: one writer, many readers"], blockers: [] });
+    kit.services.handoffs.saveTaskList(older.session.id, {
+      items: [],
+      decisions: ["Use SQLite in WAL mode: one writer, many readers"],
+      blockers: [],
+    });
     // One whose decision is already an entry is not copied twice.
     const mixed = startSession("Mixed");
-    kit.services.handoffs.saveTaskList(mixed.session.id, { items: [], decisions: ["Vendor the tokenizer", "Drop Windows 7"], blockers: [] });
-    await new DecisionEntries(kit.services).record({ sessionId: mixed.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 }, ["Vendor the tokenizer"]);
+    kit.services.handoffs.saveTaskList(mixed.session.id, {
+      items: [],
+      decisions: ["Vendor the tokenizer", "Drop Windows 7"],
+      blockers: [],
+    });
+    await new DecisionEntries(kit.services).record(
+      { sessionId: mixed.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 },
+      ["Vendor the tokenizer"],
+    );
     expect(getMeta(kit.services.db, DECISIONS_BACKFILLED)).toBeUndefined();
 
     const current = startSession("Today");
-    const result = await kit.call(decisionsTool(() => current.session.id), { query: "storage engine SQLite" });
+    const result = await kit.call(
+      decisionsTool(() => current.session.id),
+      { query: "storage engine SQLite" },
+    );
     expect(getMeta(kit.services.db, DECISIONS_BACKFILLED)).toBeDefined();
     expect(result.output).toMatch(/^source: decisions · \d+ results · tokens: \d+ · truncated: false · scope: every session/);
     const first = result.output.split("\n").slice(1, 3).join("\n");
-    expect(first).toMatch(/^- \d{4}-\d\d-\d\d \d\d:\d\d · "Storage layer" · session [0-9a-f-]{36} · architect-2 \(architect\) · todo_write decision · entry /);
+    expect(first).toMatch(
+      /^- \d{4}-\d\d-\d\d \d\d:\d\d · "Storage layer" · session [0-9a-f-]{36} · architect-2 \(architect\) · todo_write decision · entry /,
+    );
     expect(first).toContain("\n  Use SQLite in WAL mode: one writer, many readers");
 
-    expect(decisionEntries().map((entry) => entry.content).sort()).toEqual(["Drop Windows 7", "Use SQLite in WAL mode: one writer, many readers", "Vendor the tokenizer"]);
+    expect(
+      decisionEntries()
+        .map((entry) => entry.content)
+        .sort(),
+    ).toEqual(["Drop Windows 7", "Use SQLite in WAL mode: one writer, many readers", "Vendor the tokenizer"]);
     // Runs once: a task list written later (by an old process) is not copied, and nothing doubles.
     kit.services.handoffs.saveTaskList(current.session.id, { items: [], decisions: ["Written without an entry"], blockers: [] });
     expect(await new DecisionEntries(kit.services).backfillOnce()).toBe(0);
-    await kit.call(decisionsTool(() => current.session.id), { query: "storage" });
+    await kit.call(
+      decisionsTool(() => current.session.id),
+      { query: "storage" },
+    );
     expect(decisionEntries()).toHaveLength(3);
   });
 
   it("searches this session only when cross_session is false", async () => {
     const older = startSession("Old");
-    await new DecisionEntries(kit.services).record({ sessionId: older.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 }, ["Cache parsed files by content hash"]);
+    await new DecisionEntries(kit.services).record(
+      { sessionId: older.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 },
+      ["Cache parsed files by content hash"],
+    );
     const current = startSession("New");
     await current.recordPrompt("Speed it up", current.nextTurn());
     await kit.call(todoTool(current), { todos: [], decisions: ["Cache nothing across runs"] });
@@ -92,7 +117,10 @@ describe("search_decisions", () => {
     expect(here.output).toContain("Cache nothing across runs");
     expect(here.output).not.toContain("content hash");
 
-    const noSession = await kit.call(decisionsTool(() => ""), { query: "cache", cross_session: false });
+    const noSession = await kit.call(
+      decisionsTool(() => ""),
+      { query: "cache", cross_session: false },
+    );
     expect(noSession.output).toContain("This session has recorded nothing yet, so it has no decisions.");
   });
 
@@ -104,7 +132,11 @@ describe("search_decisions", () => {
     await store.indexContent({
       ...base,
       contentType: "agent_handoff",
-      content: JSON.stringify({ agent_type: "engineer", key_decisions: ["Rotate session tokens on login", "Store token hashes, never tokens"], remaining: [] }),
+      content: JSON.stringify({
+        agent_type: "engineer",
+        key_decisions: ["Rotate session tokens on login", "Store token hashes, never tokens"],
+        remaining: [],
+      }),
     });
     await store.indexContent({
       ...base,
@@ -113,7 +145,10 @@ describe("search_decisions", () => {
       contentType: "plan_workflow",
       content: JSON.stringify({ summary: "plan", design_decisions: ["Token lifetime is 15 minutes"], steps: [] }),
     });
-    const result = await kit.call(decisionsTool(() => session.session.id), { query: "session token" });
+    const result = await kit.call(
+      decisionsTool(() => session.session.id),
+      { query: "session token" },
+    );
     expect(result.output.match(/Rotate session tokens on login/g)).toHaveLength(1);
     expect(result.output).toContain("handoff key_decisions · entry");
     expect(result.output).toContain("Store token hashes, never tokens");
@@ -122,15 +157,24 @@ describe("search_decisions", () => {
   });
 
   it("cuts results at the token budget, and says plainly when no decision exists", async () => {
-    const empty = await kit.call(decisionsTool(() => "s"), { query: "anything" });
+    const empty = await kit.call(
+      decisionsTool(() => "s"),
+      { query: "anything" },
+    );
     expect(empty.output).toBe(
       "source: decisions · 0 results · tokens: 0 · truncated: false\nNo decisions are recorded in any session of this project. They come from todo_write's decisions and from handoff and plan states; none exist yet.",
     );
 
     const session = startSession("Many");
     const many = Array.from({ length: 30 }, (_, index) => `Decision ${index} about the renderer: ${"because ".repeat(20)}`);
-    await new DecisionEntries(kit.services).record({ sessionId: session.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 }, many);
-    const cut = await kit.call(decisionsTool(() => session.session.id, 250), { query: "renderer", max_results: 30, max_tokens: 6_000 });
+    await new DecisionEntries(kit.services).record(
+      { sessionId: session.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 },
+      many,
+    );
+    const cut = await kit.call(
+      decisionsTool(() => session.session.id, 250),
+      { query: "renderer", max_results: 30, max_tokens: 6_000 },
+    );
     expect(cut.output).toMatch(/^source: decisions · (\d+) results · tokens: (\d+) · truncated: true/);
     const [, shown, tokens] = /(\d+) results · tokens: (\d+)/.exec(cut.output) ?? [];
     expect(Number(shown)).toBeGreaterThan(0);
@@ -138,7 +182,10 @@ describe("search_decisions", () => {
     expect(Number(tokens)).toBeLessThanOrEqual(250);
     expect(cut.output).toContain("More decisions did not fit");
 
-    const none = await kit.call(decisionsTool(() => session.session.id), { query: "renderer", max_results: 30, max_tokens: 6_000 });
+    const none = await kit.call(
+      decisionsTool(() => session.session.id),
+      { query: "renderer", max_results: 30, max_tokens: 6_000 },
+    );
     expect(none.output).toMatch(/^source: decisions · 30 results/);
   });
 });

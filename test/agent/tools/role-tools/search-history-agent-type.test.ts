@@ -23,7 +23,11 @@ const context = () => ({ root: project.root, signal: new AbortController().signa
 
 describe("search_history's agent_type filter", () => {
   it("returns only the entries the named agent type recorded", async () => {
-    const deps = { sessions: services.sessions, contentStore: services.contentStore, identity: { agentId: "engineer-1", agentType: "engineer" } };
+    const deps = {
+      sessions: services.sessions,
+      contentStore: services.contentStore,
+      identity: { agentId: "engineer-1", agentType: "engineer" },
+    };
     const recorder = SessionRecorder.start(deps, { title: "Caching", provider: "anthropic", model: "claude-fake" });
     await recorder.recordPrompt("How should the parser cache its tokens?", recorder.nextTurn());
     recorder.switchAgent({ agentId: "architect-1", agentType: "architect" });
@@ -40,7 +44,8 @@ describe("search_history's agent_type filter", () => {
       }),
       new PermissionPolicy("default"),
     );
-    const search = (input: Record<string, unknown>) => tools.run({ id: "1", name: "search_history", input: { query: "parser cache tokens", ...input } }, context());
+    const search = (input: Record<string, unknown>) =>
+      tools.run({ id: "1", name: "search_history", input: { query: "parser cache tokens", ...input } }, context());
 
     const all = await search({});
     expect(all.output).toMatch(/^source: search · 3 results/);

@@ -28,7 +28,10 @@ afterEach(async () => {
 const identity = { agentId: "engineer-1", agentType: "engineer" };
 
 function startSession(title: string): SessionRecorder {
-  return SessionRecorder.start({ sessions: services.sessions, contentStore: services.contentStore, identity }, { title, provider: "anthropic", model: "claude-fake" });
+  return SessionRecorder.start(
+    { sessions: services.sessions, contentStore: services.contentStore, identity },
+    { title, provider: "anthropic", model: "claude-fake" },
+  );
 }
 
 function tools(recorder: SessionRecorder): ToolRegistry {
@@ -49,9 +52,19 @@ async function recordOlderRun(command: string, output: string): Promise<void> {
   const turn = recorder.nextTurn();
   const promptId = await recorder.recordPrompt("run the tests", turn);
   const call = { type: "tool_use" as const, id: "toolu_old", name: "run_command", input: { command } };
-  const response: ModelResponse = { content: [call], stopReason: "tool_use", usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, model: "claude-fake" };
+  const response: ModelResponse = {
+    content: [call],
+    stopReason: "tool_use",
+    usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    model: "claude-fake",
+  };
   const { callIds } = await recorder.recordResponse(turn, response, promptId);
-  await recorder.recordToolResult(turn, call, { output, isError: output.endsWith("exit code: 0") === false, permission: "allowed" }, callIds.get("toolu_old") as string);
+  await recorder.recordToolResult(
+    turn,
+    call,
+    { output, isError: output.endsWith("exit code: 0") === false, permission: "allowed" },
+    callIds.get("toolu_old") as string,
+  );
 }
 
 describe("search_test_history", () => {
@@ -67,8 +80,16 @@ describe("search_test_history", () => {
     const failing = await registry.run({ id: "toolu_3", name: "search_test_history", input: { status: "fail" } }, context());
     const lines = failing.output.split("\n");
     expect(lines[0]).toMatch(/^source: test_result entries · 1 results · tokens: \d+ · truncated: false$/);
-    expect(lines[1]).toMatch(new RegExp(`^- fail · test · exit 1 · \\d+ (ms|s)[^·]* · \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC · session ${recorder.session.id.slice(0, 8)} turn 1 · entry `));
-    expect(lines.slice(2)).toEqual([`  $ ${command}`, "  vitest: 1 failed, 11 passed (12)", "  failing: test/cart.test.ts > cart > adds tax"]);
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^- fail · test · exit 1 · \\d+ (ms|s)[^·]* · \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC · session ${recorder.session.id.slice(0, 8)} turn 1 · entry `,
+      ),
+    );
+    expect(lines.slice(2)).toEqual([
+      `  $ ${command}`,
+      "  vitest: 1 failed, 11 passed (12)",
+      "  failing: test/cart.test.ts > cart > adds tax",
+    ]);
 
     const passing = await registry.run({ id: "toolu_4", name: "search_test_history", input: { status: "pass" } }, context());
     expect(passing.output).toMatch(/· 1 results ·[^\n]*\n- pass · build · exit 0 · /);
@@ -76,12 +97,18 @@ describe("search_test_history", () => {
 
     const byName = await registry.run({ id: "toolu_5", name: "search_test_history", input: { query: "CART adds" } }, context());
     expect(byName.output).toContain("· 1 results ·");
-    const none = await registry.run({ id: "toolu_6", name: "search_test_history", input: { query: "checkout", status: "fail" } }, context());
+    const none = await registry.run(
+      { id: "toolu_6", name: "search_test_history", input: { query: "checkout", status: "fail" } },
+      context(),
+    );
     expect(none.output).toContain('No run matches status fail and query "checkout" among the 2 runs searched');
   });
 
   it("reads older sessions' check commands from their run_command results, once each", async () => {
-    await recordOlderRun("npx jest", "FAIL src/a.test.js\n  ● parser › reads arrays\n\nTests:       1 failed, 4 passed, 5 total\n\nexit code: 1");
+    await recordOlderRun(
+      "npx jest",
+      "FAIL src/a.test.js\n  ● parser › reads arrays\n\nTests:       1 failed, 4 passed, 5 total\n\nexit code: 1",
+    );
     await recordOlderRun("ls", "a\nb\n\nexit code: 0");
     const recorder = startSession("newer session");
     recorder.nextTurn();
@@ -93,7 +120,9 @@ describe("search_test_history", () => {
     const blocks = result.output.split("\n- ").slice(1);
     expect(blocks[0]).toContain("vitest: 1 failed, 11 passed (12)");
     expect(blocks[0]).not.toContain("read from the run_command output");
-    expect(blocks[1]).toMatch(/^fail · test · exit 1 · [^\n]* · read from the run_command output\n {2}\$ npx jest\n {2}jest: 1 failed, 4 passed \(5\)\n {2}failing: parser › reads arrays$/);
+    expect(blocks[1]).toMatch(
+      /^fail · test · exit 1 · [^\n]* · read from the run_command output\n {2}\$ npx jest\n {2}jest: 1 failed, 4 passed \(5\)\n {2}failing: parser › reads arrays$/,
+    );
   });
 
   it("keeps within its token budget and says what did not fit", async () => {
@@ -101,10 +130,13 @@ describe("search_test_history", () => {
     recorder.nextTurn();
     const registry = tools(recorder);
     const command = installFakeVitest(project);
-    for (let index = 0; index < 6; index += 1) await registry.run({ id: `toolu_${index}`, name: "run_command", input: { command } }, context());
+    for (let index = 0; index < 6; index += 1)
+      await registry.run({ id: `toolu_${index}`, name: "run_command", input: { command } }, context());
     available = 150;
     const result = await registry.run({ id: "toolu_s", name: "search_test_history", input: { max_tokens: 6000 } }, context());
-    const header = /^source: test_result entries · (\d+) results · tokens: (\d+) · truncated: true$/.exec(result.output.split("\n")[0] ?? "");
+    const header = /^source: test_result entries · (\d+) results · tokens: (\d+) · truncated: true$/.exec(
+      result.output.split("\n")[0] ?? "",
+    );
     expect(header).not.toBeNull();
     expect(Number(header?.[2])).toBeLessThanOrEqual(150);
     expect(result.output).toMatch(/more matching runs did not fit; ask again with a larger max_tokens, up to 6000/);

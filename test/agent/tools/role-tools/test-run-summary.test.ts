@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { commandExitCode } from "../../../../src/agent/tools/run-command.js";
-import { checkKindOf, parseTestSummary, renderTestRun, storedTestRun, testRunOf } from "../../../../src/agent/tools/role-tools/test-run-summary.js";
+import {
+  checkKindOf,
+  parseTestSummary,
+  renderTestRun,
+  storedTestRun,
+  testRunOf,
+} from "../../../../src/agent/tools/role-tools/test-run-summary.js";
 
 const VITEST = `
  RUN  v3.2.4 /home/dev/shop
@@ -134,7 +140,8 @@ describe("parseTestSummary", () => {
   });
 
   it("reads vitest's summary through colour codes, with skipped and todo", () => {
-    const coloured = "\u001b[2m      Tests \u001b[22m \u001b[1m\u001b[32m14 passed\u001b[39m\u001b[22m\u001b[90m | \u001b[39m\u001b[33m2 skipped\u001b[39m\u001b[90m | \u001b[39m1 todo\u001b[90m (17)\u001b[39m\n";
+    const coloured =
+      "\u001b[2m      Tests \u001b[22m \u001b[1m\u001b[32m14 passed\u001b[39m\u001b[22m\u001b[90m | \u001b[39m\u001b[33m2 skipped\u001b[39m\u001b[90m | \u001b[39m1 todo\u001b[90m (17)\u001b[39m\n";
     expect(parseTestSummary(coloured)).toEqual({ runner: "vitest", passed: 14, failed: 0, skipped: 3, total: 17, failingTests: [] });
   });
 
@@ -165,7 +172,13 @@ describe("parseTestSummary", () => {
   });
 
   it("reads pytest -q's bare line, counting errors as failures", () => {
-    expect(parseTestSummary("..E.\n1 error, 3 passed, 2 warnings in 0.10s\n")).toEqual({ runner: "pytest", passed: 3, failed: 1, skipped: 0, failingTests: [] });
+    expect(parseTestSummary("..E.\n1 error, 3 passed, 2 warnings in 0.10s\n")).toEqual({
+      runner: "pytest",
+      passed: 3,
+      failed: 1,
+      skipped: 0,
+      failingTests: [],
+    });
   });
 
   it("reads go test -v: failing tests and subtests, passes, skips and packages", () => {
@@ -180,16 +193,30 @@ describe("parseTestSummary", () => {
   });
 
   it("claims no pass count from go test without -v, only the packages", () => {
-    expect(parseTestSummary(GO_QUIET)).toEqual({ runner: "go", failed: 0, skipped: 0, packages: { passed: 2, failed: 0 }, failingTests: [] });
+    expect(parseTestSummary(GO_QUIET)).toEqual({
+      runner: "go",
+      failed: 0,
+      skipped: 0,
+      packages: { passed: 2, failed: 0 },
+      failingTests: [],
+    });
   });
 
   it("sums cargo's test result lines over the test binaries and doc tests", () => {
-    expect(parseTestSummary(CARGO)).toEqual({ runner: "cargo", passed: 4, failed: 1, skipped: 0, failingTests: ["tests::rejects_negative"] });
+    expect(parseTestSummary(CARGO)).toEqual({
+      runner: "cargo",
+      passed: 4,
+      failed: 1,
+      skipped: 0,
+      failingTests: ["tests::rejects_negative"],
+    });
   });
 
   it("recognises nothing in a build's or a linter's output", () => {
     expect(parseTestSummary("src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n")).toBeUndefined();
-    expect(parseTestSummary("/src/a.ts\n  3:7  error  'x' is defined but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)\n")).toBeUndefined();
+    expect(
+      parseTestSummary("/src/a.ts\n  3:7  error  'x' is defined but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)\n"),
+    ).toBeUndefined();
   });
 });
 
@@ -223,7 +250,10 @@ describe("a recorded run", () => {
   it("reads the exit code from run_command's footer", () => {
     expect(commandExitCode("FAIL x\n\nexit code: 1")).toEqual({ exitCode: 1, ending: "exit 1" });
     expect(commandExitCode("(no output)\n\nexit code: 0\nThe command ran in a sandbox: …")).toEqual({ exitCode: 0, ending: "exit 0" });
-    expect(commandExitCode("...\n\ntimed out after 5000 ms; the command and its child processes were killed")).toEqual({ exitCode: null, ending: "timed out" });
+    expect(commandExitCode("...\n\ntimed out after 5000 ms; the command and its child processes were killed")).toEqual({
+      exitCode: null,
+      ending: "timed out",
+    });
     expect(commandExitCode("The command could not be started: spawn ENOENT")).toBeUndefined();
   });
 

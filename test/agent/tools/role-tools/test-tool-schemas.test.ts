@@ -18,7 +18,11 @@ describe("search_test_history and get_coverage_gaps schemas", () => {
   it("are read tools with strict objects, no required field, every property described", () => {
     expect(tools.map((tool) => tool.kind)).toEqual(["read", "read"]);
     for (const spec of specs) {
-      const schema = spec.inputSchema as { additionalProperties: boolean; required?: string[]; properties: Record<string, { description?: string }> };
+      const schema = spec.inputSchema as {
+        additionalProperties: boolean;
+        required?: string[];
+        properties: Record<string, { description?: string }>;
+      };
       expect(schema.additionalProperties, spec.name).toBe(false);
       expect(schema.required, spec.name).toBeUndefined();
       for (const [name, property] of Object.entries(schema.properties)) expect(property.description, `${spec.name}.${name}`).toBeTruthy();
