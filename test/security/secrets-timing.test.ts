@@ -156,6 +156,8 @@ const MAX_LENGTH = 64 * 1024;
 /** Below this a time is noise, so ratios are taken against at least this much. */
 const FLOOR_MS = 1;
 const RUNS = 5;
+/** Measurements of one ratio before it counts as a failure: load stalls a run now and then, never every one. */
+const ATTEMPTS = 3;
 
 /** Milliseconds of CPU this process has used. */
 function cpuMs(): number {
@@ -196,7 +198,11 @@ describe("maskSecrets runs in time linear in the text's size", () => {
         const length = measurableLength(family);
         const small = `${family(length)}\n${sample}`;
         const large = `${family(length * 4)}\n${sample}`;
-        const ratio = bestTime(large) / Math.max(bestTime(small), FLOOR_MS);
+        // A quadratic rule shows ~16x on every attempt; a busy machine's stall shows on one. The best of a few attempts is kept.
+        let ratio = Number.POSITIVE_INFINITY;
+        for (let attempt = 0; attempt < ATTEMPTS && ratio >= 8; attempt++) {
+          ratio = Math.min(ratio, bestTime(large) / Math.max(bestTime(small), FLOOR_MS));
+        }
         expect(ratio, `${name}: n = ${length}`).toBeLessThan(8);
         expect(maskSecrets(large).text, `${name}: the secret after the run`).not.toContain(secret);
       }
