@@ -1,3 +1,4 @@
+import { truncate } from "./truncate.js";
 import { visible } from "./visible-text.js";
 
 type Input = Record<string, unknown>;
@@ -40,10 +41,6 @@ export function summariseCall(name: string, input: unknown, max = 80): string {
   const record = input as Input;
   const summary = SUMMARIES[name]?.(record) ?? tellingField(record) ?? "";
   return truncate(visible(summary, { newlines: false, tabs: "escape" }), max);
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
 }
 
 function searched(pattern: unknown, path: unknown, glob?: unknown): string | undefined {

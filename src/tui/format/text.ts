@@ -1,14 +1,13 @@
 import stringWidth from "string-width";
+import { truncate } from "../../format/truncate.js";
+
+export { truncate };
 
 /** Small text helpers shared by the components. */
 
 export function firstLine(text: string, max = 160): string {
   const line = text.split("\n").find((candidate) => candidate.trim() !== "") ?? "";
   return truncate(line.trimEnd(), max);
-}
-
-export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
 }
 
 /** 12,345 → "12.3k"; 1,234,567 → "1.2M". */
