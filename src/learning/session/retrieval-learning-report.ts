@@ -1,7 +1,7 @@
 import { INITIAL_PRIORS, type PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
 import type { AdaptiveSample, ParameterName } from "../adaptive-state.js";
 import { retrievalSettingsOf } from "../retrieval-mapping.js";
-import { PRIOR_MEAN_WEIGHTS } from "../satisfaction.js";
+import { PRIOR_MEAN_WEIGHTS, type RewardWeights } from "../satisfaction.js";
 import { MIN_PROFILE_OBSERVATIONS } from "../user-weight-profile.js";
 import type { RetrievalLearningSummary } from "./retrieval-learning.js";
 
@@ -50,19 +50,17 @@ export function learningLines(summary: RetrievalLearningSummary): string[] {
   if (count === 0) {
     lines.push(`Nothing learned yet: each prompt gets the starting settings (${settingsText(INITIAL_PRIORS)}).`);
   } else {
-    const learned = retrievalSettingsOf(meanSample(summary), INITIAL_PRIORS.maxBudgetPercent);
-    lines.push(`What each prompt gets now, against where it started:`, ...changeLines(summary, learned));
+    const sample = meanSample(summary);
+    const learned = retrievalSettingsOf(sample, INITIAL_PRIORS.maxBudgetPercent);
+    lines.push(`What each prompt gets now, against where it started:`, ...changeLines(sample.appliedWeights, learned));
   }
   lines.push(contextLine(summary), profileLine(summary));
   return lines;
 }
 
-const PARAMETER_MEANS = (summary: RetrievalLearningSummary) =>
-  new Map(summary.parameters.map((parameter) => [parameter.name, parameter.mean]));
-
 /** The settings at the learned means (no sampling): what a typical prompt gets. */
 function meanSample(summary: RetrievalLearningSummary): Pick<AdaptiveSample, "appliedWeights" | "sampledThresholds"> {
-  const mean = PARAMETER_MEANS(summary);
+  const mean = new Map(summary.parameters.map((parameter) => [parameter.name, parameter.mean]));
   const of = (name: ParameterName, fallback: number) => mean.get(name) ?? fallback;
   return {
     appliedWeights: {
@@ -90,11 +88,10 @@ function moved(value: number, prior: number): "up" | "down" | undefined {
   return undefined;
 }
 
-function changeLines(summary: RetrievalLearningSummary, learned: PrefetchThresholds): string[] {
+/** What changed, from the weights at their learned means (`meanSample`) and the settings they give. */
+function changeLines(weights: RewardWeights, learned: PrefetchThresholds): string[] {
   const start = INITIAL_PRIORS;
-  const weight = PARAMETER_MEANS(summary);
-  const change = (name: "wastePenalty" | "strugglePenalty" | "relevanceBonus") =>
-    moved(weight.get(`weights.${name}`) ?? PRIOR_MEAN_WEIGHTS[name], PRIOR_MEAN_WEIGHTS[name]);
+  const change = (name: "wastePenalty" | "strugglePenalty" | "relevanceBonus") => moved(weights[name], PRIOR_MEAN_WEIGHTS[name]);
   const why = (direction: "up" | "down" | undefined, up: string, down: string) =>
     direction === "up" ? `: ${up}` : direction === "down" ? `: ${down}` : "";
   const relevance = change("relevanceBonus");
