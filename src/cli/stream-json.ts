@@ -10,7 +10,8 @@ import type { Usage } from "../llm/model-types.js";
 type Line = Record<string, unknown>;
 type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
-function usageJson(usage: Usage): Line {
+/** A usage in the snake_case fields every JSON output of the CLI uses. */
+export function usageJson(usage: Usage): Line {
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,

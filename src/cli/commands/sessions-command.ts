@@ -6,6 +6,7 @@ import { printOpeningWarnings } from "../opening-warnings.js";
 import { pipelineLine, sessionLine, subAgentLine } from "../../format/session-lines.js";
 import { parsePositiveInteger, resolveRoot } from "../shared-options.js";
 import { terminalJson } from "../../format/terminal-json.js";
+import { usageJson } from "../stream-json.js";
 
 export function registerSessionsCommand(program: Command, context: CliContext): void {
   program
@@ -63,12 +64,7 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
               agent_type: child.agentType,
               kind: child.kind,
               turns: child.turns,
-              usage: {
-                input_tokens: child.usage.inputTokens,
-                output_tokens: child.usage.outputTokens,
-                cache_read_tokens: child.usage.cacheReadTokens,
-                cache_write_tokens: child.usage.cacheWriteTokens,
-              },
+              usage: usageJson(child.usage),
             })),
           }));
           context.stdout.write(`${terminalJson({ sessions: withChains })}\n`);
