@@ -1,7 +1,7 @@
 import { Box, Text, useApp, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
-import { defaultConfig } from "../config/schema.js";
+import { DEFAULT_AGENT_TYPE } from "../roles/agent-types.js";
 import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
 import { costSoFar, windowTokensOf } from "./format/session-figures.js";
 import { describeSandbox, keptReadable, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
@@ -60,8 +60,6 @@ export interface AppProps {
 
 /** Clears the visible screen and the scrollback, then homes the cursor. */
 const CLEAR_TERMINAL = "\u001b[2J\u001b[3J\u001b[H";
-/** The agent a user talks to unless they choose another; any other is named on the status line. */
-const DEFAULT_AGENT = defaultConfig().agent.type;
 
 export function App(props: AppProps) {
   const theme = useMemo(() => createTheme(props.env), [props.env]);
@@ -283,7 +281,7 @@ function Session({
                 contextWindow: windowTokensOf(agent.state, project.settings.windowTokens, provider),
               }
             : undefined,
-          ...(agent.session.agentType !== DEFAULT_AGENT ? { agent: agent.session.agentType } : {}),
+          ...(agent.session.agentType !== DEFAULT_AGENT_TYPE ? { agent: agent.session.agentType } : {}),
           contextTokens: agent.state.contextTokens,
           references: agent.state.references,
           activeAgents: agent.state.tools.flatMap((tool) =>
