@@ -1,14 +1,12 @@
-import { Box, Text, useApp, useStdout } from "ink";
+import { Box, Text, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
-import { DEFAULT_AGENT_TYPE } from "../roles/agent-types.js";
 import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-modes.js";
-import { costSoFar, windowTokensOf } from "./format/session-figures.js";
-import { describeSandbox, keptReadable, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
+import { sessionStatusInfo } from "./format/session-status.js";
 import type { InteractiveSession } from "../app/interactive-session.js";
 import type { PromptHistory } from "../app/prompt-history.js";
-import { isMemoryNote, isSlashCommand } from "./commands/command-list.js";
-import { runSlashCommand, type SlashCommandContext } from "./commands/slash-commands.js";
+import type { SlashCommandContext } from "./commands/slash-commands.js";
+import { submitLine } from "./commands/submit-line.js";
 import { ApprovalDialog } from "./components/approval-dialog.js";
 import { ConsentPrompt } from "./components/consent-prompt.js";
 import { ProgressBar } from "./components/progress-bar.js";
@@ -16,22 +14,21 @@ import { PromptInput } from "./components/prompt-input.js";
 import { StatusLine } from "./components/status-line.js";
 import { TaskPanel } from "./components/task-panel.js";
 import { Transcript } from "./components/transcript.js";
-import { useAgent, type ResumeTarget, type SessionFactory } from "./hooks/use-agent.js";
+import type { ResumeTarget } from "./hooks/use-agent.js";
+import { useConversation } from "./hooks/use-conversation.js";
+import { useExitRequest } from "./hooks/use-exit-request.js";
 import { useFlash } from "./hooks/use-flash.js";
-import { useIndexConsent } from "./hooks/use-index-consent.js";
-import { useIndexing } from "./hooks/use-indexing.js";
 import { usePermissionMode } from "./hooks/use-permission-mode.js";
 import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
 import { KeysProvider } from "./hooks/use-keys.js";
-import { usePromptEditor, type PromptEditor } from "./hooks/use-prompt-editor.js";
 import { useRedrawOnResize } from "./hooks/use-redraw-on-resize.js";
+import { useScreenIndexing } from "./hooks/use-screen-indexing.js";
+import { useStartNotes } from "./hooks/use-start-notes.js";
 import { useTerminalWidth } from "./hooks/use-terminal-width.js";
-import type { BackgroundIndexing, IndexNotice } from "../app/background-indexing.js";
+import type { BackgroundIndexing } from "../app/background-indexing.js";
 import type { ScreenReadModel } from "../app/screen-read-model.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
 import type { MentionSource } from "./input/mention-completion.js";
-import { bufferOfParts, expand } from "./input/pasted-text.js";
-import { RECAP_ITEMS, recapEntries } from "./session-recap.js";
 import { createTheme, ThemeContext, useTheme } from "./theme.js";
 import { visible } from "../format/visible-text.js";
 import type { TranscriptEntry } from "./transcript.js";
@@ -86,108 +83,28 @@ function Session({
   onExit,
 }: AppProps) {
   const theme = useTheme();
-  const { exit } = useApp();
   const { write } = useStdout();
   const columns = useTerminalWidth();
   const [hint, flash, dismissHint] = useFlash();
-  const exiting = useRef(false);
 
-  // A session opened for /model or /clear takes the mode and model chosen since, in the same tick.
   const initialMode = permissionMode ?? project.settings.permissionMode;
   const modes = usePermissionMode(initialMode);
-  const modelRef = useRef<string | undefined>(undefined);
-  const openSession = useCallback<SessionFactory>(
-    (approver, target) =>
-      openAgentSession({
-        approver,
-        permissionMode: modes.current(),
-        ...(modelRef.current ? { model: modelRef.current } : {}),
-        ...(target ? { resume: target } : {}),
-      }),
-    [openAgentSession, modes.current],
-  );
-  // Queued prompts a cancel returns come back into the prompt, before whatever is being typed.
-  const editorRef = useRef<PromptEditor | undefined>(undefined);
-  const returnQueue = useCallback((prompts: readonly string[]) => {
-    const editor = editorRef.current;
-    if (editor) editor.update({ buffer: bufferOfParts([...prompts, expand(editor.state.buffer).text]) });
-  }, []);
-  const agent = useAgent(openSession, resume, returnQueue);
-  const editor = usePromptEditor(promptHistory, (problem) =>
-    agent.print({ kind: "note", tone: "warning", text: `Prompt history could not be saved: ${problem}` }),
-  );
-  editorRef.current = editor;
+  const { agent, editor, switchModel } = useConversation(openAgentSession, modes, promptHistory, resume);
   const provider = agent.session.provider;
   const banner = useCallback(
     (): TranscriptEntry => ({ kind: "banner", root: project.root, model: provider ? provider.model : "no model: answers from the index" }),
     [project, provider],
   );
 
-  const onNotice = useCallback((notice: IndexNotice) => agent.print({ kind: "note", tone: notice.tone, text: notice.text }), [agent.print]);
-  // Files changed between answers are the user's edits: self-tuning retrieval reads them as an outcome.
-  const agentSession = agent.session;
-  useEffect(() => indexing.onFilesChanged((paths) => agentSession.filesChanged(paths)), [indexing, agentSession]);
-  const index = useIndexing(indexing, onNotice);
-  const consent = useIndexConsent(project.consent, (granted) => {
-    if (granted) return indexing.start();
-    indexing.disable();
-    agent.print({
-      kind: "note",
-      tone: "warning",
-      text: "Indexing is off: search_codebase and /search find nothing. `sylk index` allows it later.",
-    });
-  });
+  const { index, consent } = useScreenIndexing(indexing, project.consent, agent);
+  useStartNotes(agent, project, banner);
 
-  // Once, at start: the banner, whether commands can be sandboxed here, and, when resuming, where the conversation stopped.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: printed once; a later session or provider prints its own notes.
-  useEffect(() => {
-    const { sandbox } = agent.session;
-    const warnings = [...(sandbox.state === "unavailable" ? [`${describeSandbox(sandbox)}.`] : []), ...keptReadable(sandbox)];
-    const unsandboxed: TranscriptEntry[] = provider ? warnings.map((text) => ({ kind: "note", tone: "warning", text })) : [];
-    if (!agent.session.started) return agent.print(banner(), ...unsandboxed);
-    const resumedId = agent.session.sessionId;
-    if (!resumedId) return agent.print(banner(), ...unsandboxed);
-    const recap = project.recap(resumedId, RECAP_ITEMS);
-    const resumed: TranscriptEntry = {
-      kind: "note",
-      tone: "dim",
-      text: `Resumed session ${resumedId.slice(0, 8)}${recap?.title ? `: ${recap.title}` : ""}`,
-    };
-    agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(recap?.items ?? []));
-  }, []);
-
-  // `sylk "prompt"`: sent once the index question (if any) is answered.
-  const initialSent = useRef(false);
-  useEffect(() => {
-    if (!initialPrompt || initialSent.current || consent.asking) return;
-    initialSent.current = true;
-    agent.submit(initialPrompt);
-  }, [initialPrompt, consent.asking, agent.submit]);
+  useInitialPrompt(initialPrompt, consent.asking, agent.submit);
 
   // Code highlighting loads once the screen is up, off the launch path.
   useEffect(() => void preloadHighlighter().catch(() => undefined), []);
 
-  // Stable, so listeners registered once (the exit signal) always reach the current agent.
-  const agentRef = useRef(agent);
-  agentRef.current = agent;
-  const onExitRef = useRef(onExit);
-  onExitRef.current = onExit;
-  const requestExit = useCallback(() => {
-    if (exiting.current) return;
-    exiting.current = true;
-    void agentRef.current.stop().then(() => {
-      const { session } = agentRef.current;
-      onExitRef.current({ sessionId: session.started ? session.sessionId : undefined });
-      exit();
-    });
-  }, [exit]);
-
-  useEffect(() => {
-    if (!exitSignal) return;
-    if (exitSignal.aborted) return requestExit();
-    exitSignal.addEventListener("abort", requestExit);
-    return () => exitSignal.removeEventListener("abort", requestExit);
-  }, [exitSignal, requestExit]);
+  const requestExit = useExitRequest(agent, onExit, exitSignal);
 
   useInterruptKeys({
     cancelTurn: agent.cancel,
@@ -214,28 +131,14 @@ function Session({
     agent.reprint();
   });
 
-  const submit = (text: string) => {
-    // `# always use pnpm`: a note kept in memory, as users of other agents expect; it is not sent to the model.
-    if (isMemoryNote(text)) {
-      agent.print({ kind: "user", text: text.trim() });
-      void runSlashCommand(`/memory add ${text.trim().replace(/^#\s*/, "")}`, slashContext());
-      return;
-    }
-    // `/pipeline <task>` runs (or queues) like a prompt, whose line the run prints itself.
-    if (!isSlashCommand(text) || /^\/pipeline\s+\S/.test(text.trim())) return agent.submit(text.trim());
-    agent.print({ kind: "user", text: text.trim() });
-    void runSlashCommand(text, slashContext());
-  };
+  const submit = (text: string) => submitLine(text, slashContext());
   const slashContext = (): SlashCommandContext => ({
     project,
     agent,
     indexing,
     banner,
     clearScreen: () => write(CLEAR_TERMINAL),
-    switchModel: (model) => {
-      modelRef.current = model;
-      return agent.switchSession(agent.session.started ? { id: agent.session.sessionId } : undefined);
-    },
+    switchModel,
     permissionMode: { initial: initialMode, set: (next) => modes.change(next, agent.session) },
     exit: requestExit,
   });
@@ -267,35 +170,15 @@ function Session({
           placeholder={agent.state.running ? "Type to queue a message · Esc to interrupt" : "Ask anything · /help for commands"}
         />
       )}
-      {agent.queued.map((prompt, position) => (
-        <Text key={position} dimColor wrap="truncate-end">
-          {"  "}queued: {visible(firstLine(prompt), { newlines: false })}
-        </Text>
-      ))}
+      <QueuedPrompts prompts={agent.queued} />
       <StatusLine
         columns={columns}
-        info={{
-          model: provider
-            ? {
-                name: provider.model,
-                contextWindow: windowTokensOf(agent.state, project.settings.windowTokens, provider),
-              }
-            : undefined,
-          ...(agent.session.agentType !== DEFAULT_AGENT_TYPE ? { agent: agent.session.agentType } : {}),
-          contextTokens: agent.state.contextTokens,
-          references: agent.state.references,
-          activeAgents: agent.state.tools.flatMap((tool) =>
-            tool.subagent && tool.subagent.tokens === undefined ? [tool.subagent.agentId] : [],
-          ),
-          questions: pendingQuestions,
-          ...(agent.state.predictedQuality !== undefined
-            ? { quality: { predicted: agent.state.predictedQuality, ...(agent.state.agentId ? { agentId: agent.state.agentId } : {}) } }
-            : {}),
+        info={sessionStatusInfo(agent.state, agent.session, {
           index,
           mode: modes.mode,
-          ...(provider ? { costDollars: costSoFar(agent.state, provider) } : {}),
-          ...(provider ? { sandbox: sandboxLabel(agent.session.sandbox) } : {}),
-        }}
+          questions: pendingQuestions,
+          configuredWindowTokens: project.settings.windowTokens,
+        })}
       />
       {hint && (
         <Box paddingX={1}>
@@ -304,6 +187,25 @@ function Session({
       )}
     </Box>
   );
+}
+
+/** Prompts sent while a turn runs, under the prompt, each in one line. */
+function QueuedPrompts({ prompts }: { prompts: readonly string[] }) {
+  return prompts.map((prompt, position) => (
+    <Text key={position} dimColor wrap="truncate-end">
+      {"  "}queued: {visible(firstLine(prompt), { newlines: false })}
+    </Text>
+  ));
+}
+
+/** `sylk "prompt"`: sent once, when the index question (if any) is answered. */
+function useInitialPrompt(prompt: string | undefined, blocked: boolean, submit: (prompt: string) => void): void {
+  const sent = useRef(false);
+  useEffect(() => {
+    if (!prompt || sent.current || blocked) return;
+    sent.current = true;
+    submit(prompt);
+  }, [prompt, blocked, submit]);
 }
 
 /** A queued prompt in one line: a long paste would otherwise be drawn in full under the prompt. */

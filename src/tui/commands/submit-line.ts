@@ -1,0 +1,21 @@
+import { isMemoryNote, isSlashCommand } from "./command-list.js";
+import { runSlashCommand } from "./slash-commands.js";
+import type { SlashCommandContext } from "./slash-context.js";
+
+/** A task for the team's pipeline: it runs (or queues) like a prompt, whose line the run prints itself. */
+const PIPELINE_TASK = /^\/pipeline\s+\S/;
+
+/** One line the user sent: a note for memory, a slash command, or a prompt for the agent. */
+export function submitLine(text: string, context: SlashCommandContext): void {
+  const { agent } = context;
+  const line = text.trim();
+  // `# always use pnpm`: a note kept in memory, as users of other agents expect; it is not sent to the model.
+  if (isMemoryNote(text)) {
+    agent.print({ kind: "user", text: line });
+    void runSlashCommand(`/memory add ${line.replace(/^#\s*/, "")}`, context);
+    return;
+  }
+  if (!isSlashCommand(text) || PIPELINE_TASK.test(line)) return agent.submit(line);
+  agent.print({ kind: "user", text: line });
+  void runSlashCommand(text, context);
+}
