@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import type { AgentEvent } from "../../agent/agent-events.js";
 import type { ApprovalAnswer, Approver } from "../../agent/tools/tool-registry.js";
+import { type ApprovalRequest, useApprovals } from "./use-approvals.js";
 import type { AgentSession } from "../../app/session/open-agent-session.js";
 import { agentReducer, INITIAL_AGENT_STATE, type AgentViewState } from "../agent-state.js";
 import type { TranscriptEntry } from "../transcript.js";
 import { errorMessage } from "../../errors.js";
 
-export type ApprovalRequest = Parameters<Approver>[0];
+export type { ApprovalRequest };
 export type ResumeTarget = { latest: true } | { id: string };
 /** Opens a conversation whose writes and commands are put to the user through `approver`. */
 export type SessionFactory = (approver: Approver, resume?: ResumeTarget) => AgentSession;
@@ -36,12 +38,6 @@ export interface AgentControls {
   stop(): Promise<void>;
 }
 
-interface PendingApproval {
-  id: number;
-  request: ApprovalRequest;
-  resolve: (answer: ApprovalAnswer) => void;
-}
-
 /** A prompt that is a task for the team's pipeline. */
 const PIPELINE = /^\/pipeline\s+(?=\S)/;
 
@@ -57,31 +53,10 @@ export function useAgent(
   onQueueReturned: (prompts: readonly string[]) => void = () => undefined,
 ): AgentControls {
   const [state, dispatch] = useReducer(agentReducer, INITIAL_AGENT_STATE);
-  const [approval, setApproval] = useState<PendingApproval | undefined>();
   const [queued, setQueued] = useState<readonly string[]>([]);
-  /** Questions waiting for the user, the first on screen: sub-agents working at once may each ask one. */
-  const approvalsRef = useRef<PendingApproval[]>([]);
   const runRef = useRef<{ controller: AbortController; done: Promise<void> } | undefined>(undefined);
   const queueRef = useRef<string[]>([]);
   const stoppingRef = useRef(false);
-  const approvalCount = useRef(0);
-
-  const approver = useCallback<Approver>(
-    (request) =>
-      new Promise<ApprovalAnswer>((resolve) => {
-        const pending = { id: ++approvalCount.current, request, resolve };
-        approvalsRef.current.push(pending);
-        if (approvalsRef.current.length === 1) setApproval(pending);
-      }),
-    [],
-  );
-  const [initialSession] = useState(() => openSession(approver, initialResume));
-  const sessionRef = useRef<AgentSession>(initialSession);
-  // A resumed conversation shows its task list from the start.
-  useEffect(() => {
-    const tasks = initialSession.tasks();
-    if (tasks.length > 0) dispatch({ type: "session", sessionId: initialSession.sessionId, tasks });
-  }, [initialSession]);
 
   const returnQueueRef = useRef(onQueueReturned);
   returnQueueRef.current = onQueueReturned;
@@ -96,36 +71,22 @@ export function useAgent(
     if (returned.length > 0) returnQueueRef.current(returned);
     return true;
   }, []);
+  const { approver, approval, answer } = useApprovals(stopRun);
 
-  const answer = useCallback(
-    (choice: ApprovalAnswer) => {
-      const pending = approvalsRef.current.shift();
-      // "No, and tell Sylk what to do instead": the turn stops, and the prompt is the user's again. The questions
-      // still waiting belong to the same turn: they are denied with it.
-      const stopping = pending !== undefined && choice === "deny";
-      const rest = stopping ? approvalsRef.current.splice(0) : [];
-      setApproval(approvalsRef.current[0]);
-      pending?.resolve(choice);
-      for (const waiting of rest) waiting.resolve("deny");
-      if (stopping) stopRun();
-    },
-    [stopRun],
-  );
+  const [initialSession] = useState(() => openSession(approver, initialResume));
+  const sessionRef = useRef<AgentSession>(initialSession);
+  // A resumed conversation shows its task list from the start.
+  useEffect(() => {
+    const tasks = initialSession.tasks();
+    if (tasks.length > 0) dispatch({ type: "session", sessionId: initialSession.sessionId, tasks });
+  }, [initialSession]);
 
   // Refs rather than state: a prompt queued in the same tick as the previous one finishing must not be lost.
   const startRef = useRef<(prompt: string) => void>(() => undefined);
   startRef.current = (prompt: string) => {
     const controller = new AbortController();
-    const session = sessionRef.current;
     dispatch({ type: "started", prompt });
-    // `!command`: the user's own command, shown and put in the conversation; anything else goes to the model.
-    const run =
-      prompt.startsWith("!") && prompt.slice(1).trim()
-        ? session.runCommand(prompt.slice(1).trim(), controller.signal)
-        : // `/pipeline <task>` comes here through submit, so it queues behind a running turn like any prompt.
-          PIPELINE.test(prompt)
-          ? session.runPipeline(prompt.replace(PIPELINE, "").trim(), controller.signal)
-          : session.run(prompt, controller.signal);
+    const run = runOf(sessionRef.current, prompt, controller.signal);
     const done = (async () => {
       try {
         for await (const event of run) dispatch({ type: "event", event });
@@ -201,4 +162,16 @@ export function useAgent(
     switchSession,
     stop,
   };
+}
+
+/**
+ * What a prompt runs: `!command` is the user's own command, shown and put in
+ * the conversation; `/pipeline <task>` comes here through submit, so it
+ * queues behind a running turn like any prompt; anything else goes to the model.
+ */
+function runOf(session: AgentSession, prompt: string, signal: AbortSignal): AsyncIterable<AgentEvent> {
+  const command = prompt.startsWith("!") ? prompt.slice(1).trim() : "";
+  if (command) return session.runCommand(command, signal);
+  if (PIPELINE.test(prompt)) return session.runPipeline(prompt.replace(PIPELINE, "").trim(), signal);
+  return session.run(prompt, signal);
 }
