@@ -2,10 +2,11 @@ import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-e
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
 import { maskSecrets } from "../security/secrets.js";
-import { summariseCall } from "../format/call-summary.js";
 import { firstLine } from "./format/text.js";
 import { completedBlocksLength } from "./markdown/completed-blocks.js";
-import type { SubAgentView, ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
+import { keepTail, linesAfter, subAgentStep, type TaskView, tasksOf, withSubAgent } from "./tool-call-views.js";
+import type { ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
+
 
 /**
  * What the screen shows of the conversation. `history` is final and printed
@@ -42,11 +43,6 @@ export interface AgentViewState {
   tasks: TaskView[];
   /** Tokens this screen's sub-agents used (their own sessions; `/cost` lists them by agent type). */
   subagentUsage: Usage;
-}
-
-export interface TaskView {
-  content: string;
-  status: "pending" | "in_progress" | "done";
 }
 
 export type AgentAction =
@@ -173,27 +169,8 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
             : tool,
         ),
       };
-    case "tool_result": {
-      const running = state.tools.find((tool) => tool.id === event.id);
-      const call: ToolCallView = {
-        id: event.id,
-        name: event.name,
-        input: running?.input,
-        status: event.permission === "denied" ? "denied" : event.isError ? "error" : "done",
-        result: firstLine(event.display ?? event.output),
-        output: event.output,
-        ...(event.details !== undefined ? { details: event.details } : {}),
-        ...(event.detailsLines !== undefined ? { printedLines: event.detailsLines } : {}),
-        ...(event.diff ? { diff: event.diff } : {}),
-        ...(running?.subagent ? { subagent: running.subagent } : {}),
-      };
-      const tasks = event.name === "todo_write" && !event.isError ? tasksOf(running?.input) : undefined;
-      return {
-        ...append(state, { kind: "tool", call }),
-        tools: state.tools.filter((tool) => tool.id !== event.id),
-        ...(tasks ? { tasks } : {}),
-      };
-    }
+    case "tool_result":
+      return withToolResult(state, event);
     case "usage":
       return {
         ...state,
@@ -220,46 +197,25 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     case "error":
       return append(state, { kind: "note", tone: event.fatal ? "error" : "warning", text: event.message });
     case "subagent_start":
-      return withSubAgent(state, event.parentToolUseId, () => ({ agentId: event.agentId, agentType: event.agentType, steps: [] }));
+      return {
+        ...state,
+        tools: withSubAgent(state.tools, event.parentToolUseId, () => ({ agentId: event.agentId, agentType: event.agentType, steps: [] })),
+      };
     case "subagent_event":
-      return withSubAgent(state, event.parentToolUseId, (view) => (view ? subAgentStep(view, event.event) : undefined));
+      return {
+        ...state,
+        tools: withSubAgent(state.tools, event.parentToolUseId, (view) => (view ? subAgentStep(view, event.event) : undefined)),
+      };
     case "subagent_end":
       return {
-        ...withSubAgent(state, event.parentToolUseId, (view) =>
+        ...state,
+        tools: withSubAgent(state.tools, event.parentToolUseId, (view) =>
           view ? { ...view, tokens: event.usage.inputTokens + event.usage.outputTokens } : undefined,
         ),
         subagentUsage: addUsage(state.subagentUsage, event.usage),
       };
-    case "pipeline_stage": {
-      // A stage shows as a call of its own, its agent's tool lines nested under it, like a delegation.
-      const id = `pipeline-${event.pipelineId.slice(0, 8)}-${event.ordinal}`;
-      const round = event.round > 0 ? ` (round ${event.round})` : "";
-      if (event.status === "start") {
-        const view: ToolCallView = {
-          id,
-          name: `stage ${event.stage}${round}`,
-          input: { agent: event.agentId },
-          status: "running",
-          startedAt: Date.now(),
-          subagent: { agentId: event.agentId, agentType: event.agentType, steps: [] },
-        };
-        return { ...state, tools: [...state.tools, view] };
-      }
-      const running = state.tools.find((tool) => tool.id === id);
-      const status: ToolCallView["status"] = event.outcome === "error" ? "error" : event.outcome === "interrupted" ? "interrupted" : "done";
-      const result =
-        event.outcome === "no_structure" ? "ended without its structured report (recorded as no findings)" : (event.outcome ?? "done");
-      const call: ToolCallView = {
-        ...(running ?? { id, name: `stage ${event.stage}${round}`, input: { agent: event.agentId } }),
-        status,
-        result,
-      };
-      return {
-        ...append(state, { kind: "tool", call }),
-        tools: state.tools.filter((tool) => tool.id !== id),
-        ...(event.usage ? { subagentUsage: addUsage(state.subagentUsage, event.usage) } : {}),
-      };
-    }
+    case "pipeline_stage":
+      return withPipelineStage(state, event);
     case "done":
       return {
         ...append(state, ...flushLive(state), ...closingNotes(event.result)),
@@ -274,49 +230,58 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
   }
 }
 
-/** The running call `toolUseId` with its sub-agent view changed. */
-function withSubAgent(
-  state: AgentViewState,
-  toolUseId: string,
-  change: (view: SubAgentView | undefined) => SubAgentView | undefined,
-): AgentViewState {
+/** A finished call: printed, no longer running, and a task list written by `todo_write` shown. */
+function withToolResult(state: AgentViewState, event: Extract<AgentEvent, { type: "tool_result" }>): AgentViewState {
+  const running = state.tools.find((tool) => tool.id === event.id);
+  const call: ToolCallView = {
+    id: event.id,
+    name: event.name,
+    input: running?.input,
+    status: event.permission === "denied" ? "denied" : event.isError ? "error" : "done",
+    result: firstLine(event.display ?? event.output),
+    output: event.output,
+    ...(event.details !== undefined ? { details: event.details } : {}),
+    ...(event.detailsLines !== undefined ? { printedLines: event.detailsLines } : {}),
+    ...(event.diff ? { diff: event.diff } : {}),
+    ...(running?.subagent ? { subagent: running.subagent } : {}),
+  };
+  const tasks = event.name === "todo_write" && !event.isError ? tasksOf(running?.input) : undefined;
   return {
-    ...state,
-    tools: state.tools.map((tool) => {
-      if (tool.id !== toolUseId) return tool;
-      const subagent = change(tool.subagent);
-      return subagent ? { ...tool, subagent } : tool;
-    }),
+    ...append(state, { kind: "tool", call }),
+    tools: state.tools.filter((tool) => tool.id !== event.id),
+    ...(tasks ? { tasks } : {}),
   };
 }
 
-/** A sub-agent's tool calls as lines under the call that started it; its sub-agents' work shows as theirs. */
-function subAgentStep(view: SubAgentView, event: AgentEvent): SubAgentView {
-  if (event.type === "tool_use")
-    return {
-      ...view,
-      steps: [...view.steps, { id: event.id, text: `${event.name}(${summariseCall(event.name, event.input)})`, status: "running" }],
+/** A pipeline stage shows as a call of its own, its agent's tool lines nested under it, like a delegation. */
+function withPipelineStage(state: AgentViewState, event: Extract<AgentEvent, { type: "pipeline_stage" }>): AgentViewState {
+  const id = `pipeline-${event.pipelineId.slice(0, 8)}-${event.ordinal}`;
+  const round = event.round > 0 ? ` (round ${event.round})` : "";
+  if (event.status === "start") {
+    const view: ToolCallView = {
+      id,
+      name: `stage ${event.stage}${round}`,
+      input: { agent: event.agentId },
+      status: "running",
+      startedAt: Date.now(),
+      subagent: { agentId: event.agentId, agentType: event.agentType, steps: [] },
     };
-  if (event.type === "tool_result") {
-    const status: ToolCallView["status"] = event.permission === "denied" ? "denied" : event.isError ? "error" : "done";
-    const result = firstLine(event.display ?? event.output);
-    return {
-      ...view,
-      steps: view.steps.map((step) => (step.id === event.id ? { ...step, text: `${step.text} ⎿ ${result}`, status } : step)),
-    };
+    return { ...state, tools: [...state.tools, view] };
   }
-  return view;
-}
-
-/** The list a successful `todo_write` call set (its input was validated before it ran). */
-function tasksOf(input: unknown): TaskView[] | undefined {
-  const todos = (input as { todos?: unknown } | undefined)?.todos;
-  if (!Array.isArray(todos)) return undefined;
-  return todos.flatMap((todo: { content?: unknown; status?: unknown }) =>
-    typeof todo?.content === "string" && (todo.status === "pending" || todo.status === "in_progress" || todo.status === "done")
-      ? [{ content: todo.content, status: todo.status }]
-      : [],
-  );
+  const running = state.tools.find((tool) => tool.id === id);
+  const status: ToolCallView["status"] = event.outcome === "error" ? "error" : event.outcome === "interrupted" ? "interrupted" : "done";
+  const result =
+    event.outcome === "no_structure" ? "ended without its structured report (recorded as no findings)" : (event.outcome ?? "done");
+  const call: ToolCallView = {
+    ...(running ?? { id, name: `stage ${event.stage}${round}`, input: { agent: event.agentId } }),
+    status,
+    result,
+  };
+  return {
+    ...append(state, { kind: "tool", call }),
+    tools: state.tools.filter((tool) => tool.id !== id),
+    ...(event.usage ? { subagentUsage: addUsage(state.subagentUsage, event.usage) } : {}),
+  };
 }
 
 /** The line that says content left the window, and what stands for it. */
@@ -324,18 +289,6 @@ export function evictionNote(reference: ContextReference, marker: string): strin
   const [from, to] = reference.turnRange;
   const turns = from === to ? `turn ${from}` : `turns ${from}-${to}`;
   return `Context: ${turns} moved out of the window as ${marker} (${reference.tokensSaved} tokens freed; retrievable)`;
-}
-
-/** What a running call printed: only its end is ever shown, so only its end is kept. */
-const LIVE_TAIL_CHARACTERS = 4_000;
-
-/** The lines a running call has printed once `text` is added, counted as it streams (its tail keeps only the end). */
-function linesAfter(tool: ToolCallView, text: string): number {
-  const before = tool.tail ?? "";
-  const finished = (tool.printedLines ?? 0) - (before !== "" && !before.endsWith("\n") ? 1 : 0);
-  const newlines = text.split("\n").length - 1;
-  const open = (before + text).endsWith("\n") || before + text === "" ? 0 : 1;
-  return finished + newlines + open;
 }
 
 /**
@@ -350,10 +303,6 @@ function maskedNote(prompt: string): TranscriptEntry[] {
     findings.length === 1 ? "1 secret-looking value in your prompt was" : `${findings.length} secret-looking values in your prompt were`;
   const placeholders = [...new Set(findings)].map((id) => `[REDACTED:${id}]`).join(", ");
   return [{ kind: "note", tone: "dim", text: `${count} masked; the model sees ${placeholders}` }];
-}
-
-function keepTail(text: string): string {
-  return text.length > LIVE_TAIL_CHARACTERS ? text.slice(-LIVE_TAIL_CHARACTERS) : text;
 }
 
 /** An event type newer than this UI: ignored rather than breaking the screen (and a type error here until handled). */

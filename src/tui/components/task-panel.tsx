@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { visible } from "../../format/visible-text.js";
-import type { TaskView } from "../agent-state.js";
+import type { TaskView } from "../tool-call-views.js";
 import { useTheme } from "../theme.js";
 
 const MARKS: Record<TaskView["status"], string> = { pending: "☐", in_progress: "◐", done: "☑" };
