@@ -1,35 +1,28 @@
-import { platform } from "node:os";
-import { buildSystemPrompt } from "../../agent/system-prompt.js";
 import type { ToolContext } from "../../agent/tools/tool.js";
 import { categoryOf, degradationActionOf } from "../../roles/agent-types.js";
-import { createProvider } from "../../llm/create-provider.js";
-import { LoggingProvider } from "../../llm/logging-provider.js";
 import { CalibratedTokenCounter } from "../../llm/token-counter.js";
-import { FOCUSED_PREFETCH_TOKENS, hookOf } from "../../roles/role-registry.js";
+import { hookOf } from "../../roles/role-registry.js";
 import { type ResolvedRole, resolveRoleIn } from "../../roles/resolve-role.js";
 import { checkpointFingerprints } from "../checkpoint-fingerprint.js";
 import { FileCheckpoints, type RestoreResult } from "../file-checkpoints.js";
 import { SessionHandoff } from "../../handoff/session/session-handoff.js";
-import { ObservationBuffer } from "../../knowledge/session/observation-buffer.js";
-import { observerFor } from "../../knowledge/session/observer-provider.js";
+import type { ObservationBuffer } from "../../knowledge/session/observation-buffer.js";
 import { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
 import { SessionRetrievalLearning } from "../../learning/session/session-retrieval-learning.js";
 import { Mentions } from "../mentions.js";
 import type { ProjectServices } from "../project-services.js";
 import type { SylkConfig } from "../../config/schema.js";
-import { delegableAgents } from "../../agent/tools/delegate.js";
-import { GuideRouter } from "../../team/session/guide-router.js";
+import type { GuideRouter } from "../../team/session/guide-router.js";
 import type { OpenChildSession } from "../../team/session/child-session.js";
-import { SubAgentHost } from "../../team/session/sub-agent-host.js";
 import { UserProfiles } from "../user-profiles.js";
 import type { AgentSession, AgentSessionOptions } from "./agent-session-types.js";
-import { Conversation } from "./conversation.js";
-import { resumedSession } from "./resumed-session.js";
+import type { Conversation } from "./conversation.js";
 import { type ModelChoice, SessionRuntime } from "./session-runtime.js";
 import { toolsForSession } from "./session-tools.js";
 import { sessionPermissions } from "./session-permissions.js";
 import { SessionTree } from "./session-tree.js";
-import { SessionWindow } from "./session-window.js";
+import type { SessionWindow } from "./session-window.js";
+import { conversationFor, modelFor, observationsFor, systemPromptFor, teamFor, windowFor } from "./session-parts.js";
 
 export type { AgentSession, AgentSessionOptions };
 
@@ -69,17 +62,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   // Pipeline agents prefetch within a focused budget; the orchestrator gets its workflow instead of code.
   const hook = hookOf(role, options.placement ?? "main");
   const tokenCounter = new CalibratedTokenCounter();
-  const window = new SessionWindow({
-    services,
-    config: config.context,
-    agentType,
-    tokenCounter,
-    codeSearcher: tree.codeSearcher,
-    sessionId: conversation.id,
-    thresholds: () =>
-      hook === "focused_prefetch" ? { ...learning.thresholds(), maxBudgetTokens: FOCUSED_PREFETCH_TOKENS } : learning.thresholds(),
-    learning,
-  });
+  const window = windowFor({ services, config, agentType, tokenCounter, tree, conversation, learning, hook });
   const knowledge = new SessionKnowledge(services, config, () => conversation.id);
   const observations = observationsFor(services, env, model, conversation, window);
   const team = {
@@ -108,14 +91,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     team,
     extraTools: options.extraTools ?? [],
   });
-  const systemPrompt = buildSystemPrompt({
-    root: services.paths.root,
-    sylkHome: services.paths.sylkHome,
-    toolNames: tools.names(),
-    role: role.prompt(tools.names()),
-    today: new Date().toISOString().slice(0, 10),
-    platform: platform(),
-  });
+  const systemPrompt = systemPromptFor(services, role, tools.names());
   // Sylk's home is no tool's to read or write, even where the project (or an allowed directory) holds it.
   const toolContext: Omit<ToolContext, "signal"> = {
     root: services.paths.root,
@@ -277,107 +253,3 @@ function sessionOf(parts: SessionParts): AgentSession {
 }
 
 /** The model the session talks to (logged when `SYLK_MODEL_LOG` says where), or why there is none. */
-function modelFor(name: string | undefined, services: ProjectServices, env: NodeJS.ProcessEnv): ModelChoice {
-  const { config } = services.loadedConfig;
-  const choice = createProvider(name ? { ...config.model, name } : config.model, env);
-  if (!choice.provider) return { provider: undefined, offlineReason: "reason" in choice ? choice.reason : "no model configured" };
-  return { provider: env.SYLK_MODEL_LOG ? new LoggingProvider(choice.provider, env.SYLK_MODEL_LOG) : choice.provider };
-}
-
-/** The conversation the session goes on with, or a new one (stored with its first prompt). */
-function conversationFor(options: AgentSessionOptions, role: ResolvedRole, model: ModelChoice): Conversation {
-  const { services, parent } = options;
-  const deps = {
-    sessions: services.sessions,
-    contentStore: services.contentStore,
-    identity: { agentId: parent?.agentId ?? `${role.agentType}-1`, agentType: role.agentType },
-  };
-  const origin = {
-    provider: model.provider?.name ?? "none",
-    model: model.provider?.model ?? "index-only",
-    ...(parent
-      ? {
-          parent: {
-            parentSessionId: parent.sessionId,
-            parentToolUseId: parent.toolUseId,
-            agentId: parent.agentId,
-            agentType: role.agentType,
-            kind: parent.kind,
-          },
-        }
-      : {}),
-  };
-  // A knowledge agent goes on with its own session; only root sessions are found by prefix or as the latest.
-  const resumed = options.resume ? resumedSession(services, options.resume, parent !== undefined) : undefined;
-  return resumed ? Conversation.resume(deps, origin, resumed) : Conversation.begin(deps, origin);
-}
-
-/** Observational memory: notes of a long conversation, written in the background after each turn (observationalMemory.enabled). */
-function observationsFor(
-  services: ProjectServices,
-  env: NodeJS.ProcessEnv,
-  model: ModelChoice,
-  conversation: Conversation,
-  window: SessionWindow,
-) {
-  const { config } = services.loadedConfig;
-  const reports: string[] = [];
-  if (!config.observationalMemory.enabled) return { buffer: undefined, reports };
-  const buffer = new ObservationBuffer({
-    store: services.contentStore,
-    sessionId: conversation.id,
-    rows: () => conversation.recorder?.rows() ?? [],
-    observer: observerFor(config, env, model.provider),
-    settings: config.observationalMemory,
-    report: (message) => reports.push(message),
-    compact: async (through, summary) =>
-      window.compactObserved(conversation.recorder, through, config.observationalMemory.maxMessageTokenBudget, summary),
-  });
-  return { buffer, reports };
-}
-
-/** The agents this one may start: sub-agents below the depth limit, and the guide's routing. */
-function teamFor(deps: {
-  services: ProjectServices;
-  role: ResolvedRole;
-  conversation: Conversation;
-  tree: SessionTree;
-  openChild: OpenChildSession;
-  depth: number;
-  model: string | undefined;
-  random: () => number;
-}) {
-  const { services, tree, conversation, openChild, model } = deps;
-  const { config } = services.loadedConfig;
-  const settings = { maxTurns: config.agents.maxTurns, models: config.agents.models };
-  // At the depth limit an agent is built without the tools that start others: removed, not refused, so the model sees the truth.
-  const subAgents =
-    deps.depth < config.agents.maxDepth
-      ? new SubAgentHost({
-          services,
-          caller: { conversation, depth: deps.depth },
-          openSession: openChild,
-          agentIds: tree.agentIds,
-          usage: tree.usage,
-          customAgents: tree.customAgents,
-          settings,
-          model,
-        })
-      : undefined;
-  // The guide routes each prompt to an agent; other roles have no router.
-  const router =
-    deps.role.agentType === "guide"
-      ? new GuideRouter({
-          services,
-          guide: conversation,
-          openSession: openChild,
-          agentIds: tree.agentIds,
-          usage: tree.usage,
-          agents: delegableAgents().map((agent) => agent.name),
-          settings,
-          model,
-          random: deps.random,
-        })
-      : undefined;
-  return { subAgents, router };
-}
