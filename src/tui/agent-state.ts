@@ -7,7 +7,6 @@ import { completedBlocksLength } from "./markdown/completed-blocks.js";
 import { keepTail, linesAfter, subAgentStep, type TaskView, tasksOf, withSubAgent } from "./tool-call-views.js";
 import type { ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
 
-
 /**
  * What the screen shows of the conversation. `history` is final and printed
  * once; `streaming` and `tools` are the live part of the running turn.
