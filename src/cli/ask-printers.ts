@@ -1,4 +1,4 @@
-import { handoffNote, type AgentEvent } from "../agent/agent-events.js";
+import { handoffNote, hookIsShown, hookNote, type AgentEvent } from "../agent/agent-events.js";
 import { summariseCall } from "../format/call-summary.js";
 import { terminalJson } from "../format/terminal-json.js";
 import { resultJson, toStreamJson } from "./stream-json.js";
@@ -101,6 +101,9 @@ class TextPrinter implements AskPrinter {
         break;
       case "handoff":
         this.err(`${handoffNote(event)}\n`);
+        break;
+      case "hook":
+        if (hookIsShown(event)) this.err(`sylk: ${hookNote(event)}\n`);
         break;
       case "context_eviction":
         this.err(

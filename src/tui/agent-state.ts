@@ -1,4 +1,4 @@
-import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
+import { handoffNote, hookIsShown, hookNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
 import { maskSecrets } from "../security/secrets.js";
@@ -217,6 +217,10 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     }
     case "context_eviction":
       return append(state, { kind: "note", tone: "dim", text: evictionNote(event.reference, event.marker) });
+    case "hook":
+      return hookIsShown(event)
+        ? append(state, { kind: "note", tone: event.outcome === "ok" ? "dim" : "warning", text: hookNote(event) })
+        : state;
     case "error":
       return append(state, { kind: "note", tone: event.fatal ? "error" : "warning", text: event.message });
     case "subagent_start":
@@ -393,6 +397,8 @@ function closingNotes(result: AgentResult): TranscriptEntry[] {
       ];
     case "max_tokens":
       return [{ kind: "note", tone: "warning", text: "The answer reached the token limit (model.maxTokens) and was cut." }];
+    case "blocked":
+      return [{ kind: "note", tone: "warning", text: "The prompt was not sent: a UserPromptSubmit hook blocked it (above)." }];
     default:
       return [];
   }

@@ -10,6 +10,7 @@ import { type ResolvedRole, resolveRoleIn } from "../../roles/resolve-role.js";
 import { checkpointFingerprints } from "../checkpoint-fingerprint.js";
 import { FileCheckpoints, type RestoreResult } from "../file-checkpoints.js";
 import { SessionHandoff } from "../../handoff/session/session-handoff.js";
+import { type SessionHookPoints, sessionHookPointsFor } from "../../hooks/session/session-hook-points.js";
 import { ObservationBuffer } from "../../knowledge/session/observation-buffer.js";
 import { observerFor } from "../../knowledge/session/observer-provider.js";
 import { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
@@ -66,6 +67,17 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     recording: () => (conversation.recorder ? { ...conversation.recorder.agent, turn: conversation.currentTurn } : undefined),
   });
   const learning = new SessionRetrievalLearning(services, config, () => userProfiles.get(), options.random);
+  const { root } = services.paths;
+  const subAgentType = options.parent ? role.agentType : undefined;
+  const hooks = sessionHookPointsFor({
+    hooks: services.loadedConfig.hooks,
+    root,
+    env,
+    tree,
+    conversation,
+    subAgentType,
+    resumed: !!options.resume,
+  });
   // Pipeline agents prefetch within a focused budget; the orchestrator gets its workflow instead of code.
   const hook = hookOf(role, options.placement ?? "main");
   const tokenCounter = new CalibratedTokenCounter();
@@ -79,6 +91,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     thresholds: () =>
       hook === "focused_prefetch" ? { ...learning.thresholds(), maxBudgetTokens: FOCUSED_PREFETCH_TOKENS } : learning.thresholds(),
     learning,
+    beforeEvict: hooks.beforeEvict,
   });
   const knowledge = new SessionKnowledge(services, config, () => conversation.id);
   const observations = observationsFor(services, env, model, conversation, window);
@@ -107,6 +120,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     knowledge,
     team,
     extraTools: options.extraTools ?? [],
+    toolHooks: hooks.toolHooks(),
   });
   const systemPrompt = buildSystemPrompt({
     root: services.paths.root,
@@ -149,6 +163,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     checkpoints,
     openChild,
     canAsk: approver !== undefined,
+    hooks,
   });
   return sessionOf({
     services,
@@ -168,6 +183,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     observations,
     router: team.router,
     runtime,
+    hooks,
   });
 }
 
@@ -191,6 +207,7 @@ interface SessionParts {
   observations: { buffer: ObservationBuffer | undefined };
   router: GuideRouter | undefined;
   runtime: SessionRuntime;
+  hooks: SessionHookPoints;
 }
 
 /** The session as its callers (the TUI, `sylk ask`, the team hosts) see it. */
@@ -258,6 +275,7 @@ function sessionOf(parts: SessionParts): AgentSession {
     tasks: () => handoff.tasks(),
     handoffState: (reason) => handoff.stateNow(reason),
     settleMemory: async () => observations.buffer?.settled(),
+    end: (reason) => parts.hooks.end(reason),
     close: () => {
       void observations.buffer?.close();
       knowledge.close();
