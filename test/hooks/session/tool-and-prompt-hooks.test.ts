@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import { drain } from "../../helpers/drain.js";
 import { messageRequests, reply } from "../../helpers/fake-anthropic-server.js";
-import { type HookProject, hookEvents, openHookProject, recording, requestText } from "../../helpers/hook-project.js";
+import { type HookProject, hookEvents, isRunning, openHookProject, recording, requestText } from "../../helpers/hook-project.js";
 
 /**
  * The user's hooks around tool calls and prompts, end to end: a real session
@@ -15,12 +15,6 @@ afterEach(async () => {
   await hooked?.close();
   hooked = undefined;
 });
-
-/** Whether a process runs: a zombie (ended, not yet reaped by an init that may never reap it) does not. */
-function isRunning(pid: number): boolean {
-  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
-  return stat !== "" && !/^\d+ \(.*\) Z/.test(stat);
-}
 
 async function runPrompt(prompt: string, options: { permissionMode?: "bypass" } = {}) {
   if (!hooked) throw new Error("no project");
