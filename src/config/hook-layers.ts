@@ -1,3 +1,4 @@
+import { type HookScript, hookScriptsOf } from "./hook-scripts.js";
 import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookEventName, type HooksConfig, hooksSchema } from "./hooks-schema.js";
 
 /** Where a configuration value came from, lowest precedence first. */
@@ -14,6 +15,8 @@ export interface ConfiguredHook {
   source: LayerSource;
   /** The file (or "environment", "command-line flags") that set it. */
   origin: string;
+  /** The files it names inside the project, fingerprinted at load: one changed since is not run. */
+  scripts: HookScript[];
 }
 
 type RawObject = Record<string, unknown>;
@@ -27,7 +30,7 @@ type Layer = { source: LayerSource; origin: string; raw: RawObject };
  * configuration's `hooks`), and every hook with its layer. Layers are
  * validated before they come here.
  */
-export function mergeHookLayers(layers: readonly Layer[]): { layers: Layer[]; merged: HooksConfig; hooks: ConfiguredHook[] } {
+export function mergeHookLayers(layers: readonly Layer[], root: string): { layers: Layer[]; merged: HooksConfig; hooks: ConfiguredHook[] } {
   const merged: HooksConfig = {};
   const hooks: ConfiguredHook[] = [];
   const rest = layers.map((layer) => {
@@ -45,6 +48,7 @@ export function mergeHookLayers(layers: readonly Layer[]): { layers: Layer[]; me
             timeoutSeconds: hook.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS,
             source: layer.source,
             origin: layer.origin,
+            scripts: hookScriptsOf(hook.command, root),
           });
         }
       }

@@ -100,7 +100,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   for (const layer of layers) {
     for (const key of leafKeys(layer.raw)) sources.set(key, { source: layer.source, origin: layer.origin });
   }
-  const hookLayers = mergeHookLayers(layers);
+  const hookLayers = mergeHookLayers(layers, resolve(options.projectRoot));
   for (const layer of hookLayers.layers) merged = deepMerge(merged, layer.raw);
   const result = configSchema.safeParse({ ...merged, hooks: hookLayers.merged });
   if (!result.success) throw configErrorFrom(result.error, "merged configuration");

@@ -1,8 +1,9 @@
 import type { ConfiguredHook } from "../config/hook-layers.js";
+import { changedHookScript } from "../config/hook-scripts.js";
 import { claudeCodeNamesOf } from "./claude-code-names.js";
 import { readHookVerdict, type HookVerdict } from "./hook-answer.js";
 import { type HookEventName, matcherSubject } from "./hook-events.js";
-import { runHookCommand, type HookProcessOptions } from "./run-hook-command.js";
+import { type HookProcessOptions, type HookProcessResult, runHookCommand } from "./run-hook-command.js";
 
 /** One hook run, as the user sees it (the `hook` event). */
 export interface HookRunReport {
@@ -85,40 +86,54 @@ export class SessionHooks {
       permission_mode: this.deps.permissionMode(),
       ...input,
     });
-    const env = { ...this.deps.env, SYLK_PROJECT_DIR: this.deps.root, CLAUDE_PROJECT_DIR: this.deps.root };
-    const verdicts = await Promise.all(
-      selected.map(async (hook) => {
-        const result = await runHookCommand({
+    const verdicts = await Promise.all(selected.map(async (hook) => this.runOne(hook, event, input, payload, signal)));
+    return combined(verdicts);
+  }
+
+  /** One hook, unless a script it names changed during the session; its report kept, its verdict returned. */
+  private async runOne(
+    hook: PreparedHook,
+    event: HookEventName,
+    input: Record<string, unknown>,
+    payload: string,
+    signal: AbortSignal | undefined,
+  ): Promise<HookVerdict> {
+    const { root } = this.deps;
+    const changed = changedHookScript(hook.scripts, root);
+    const result: HookProcessResult = changed
+      ? { ending: "not_started", exitCode: null, stdout: "", stderr: "", durationMs: 0, error: changedScript(changed) }
+      : await runHookCommand({
           command: hook.command,
           input: payload,
-          cwd: this.deps.root,
-          env,
+          cwd: root,
+          env: { ...this.deps.env, SYLK_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root },
           timeoutMs: hook.timeoutSeconds * 1_000,
           ...(signal ? { signal } : {}),
           ...(this.deps.processes ? { processes: this.deps.processes } : {}),
         });
-        const verdict = readHookVerdict(event, result, hook.timeoutSeconds);
-        const ignoredAllow = verdict.permissionDecision === "allow" && hook.source === "project";
-        this.reports.push({
-          hookEvent: event,
-          command: hook.command,
-          ...(event === "PreToolUse" || event === "PostToolUse" ? { toolName: String(input.tool_name) } : {}),
-          outcome: verdict.outcome,
-          exitCode: result.exitCode,
-          durationMs: result.durationMs,
-          ...(verdict.message ? { message: verdict.message } : {}),
-          ...(verdict.permissionDecision ? { permissionDecision: verdict.permissionDecision } : {}),
-          ...(ignoredAllow
-            ? { note: "its allow was not taken: a project's hook may deny or ask, only a hook you wrote may allow" }
-            : verdict.systemMessage
-              ? { note: verdict.systemMessage }
-              : {}),
-        });
-        return ignoredAllow ? { ...verdict, permissionDecision: undefined } : verdict;
-      }),
-    );
-    return combined(verdicts);
+    const verdict = readHookVerdict(event, result, hook.timeoutSeconds);
+    const ignoredAllow = verdict.permissionDecision === "allow" && hook.source === "project";
+    this.reports.push({
+      hookEvent: event,
+      command: hook.command,
+      ...(event === "PreToolUse" || event === "PostToolUse" ? { toolName: String(input.tool_name) } : {}),
+      outcome: verdict.outcome,
+      exitCode: result.exitCode,
+      durationMs: result.durationMs,
+      ...(verdict.message ? { message: verdict.message } : {}),
+      ...(verdict.permissionDecision ? { permissionDecision: verdict.permissionDecision } : {}),
+      ...(ignoredAllow
+        ? { note: "its allow was not taken: a project's hook may deny or ask, only a hook you wrote may allow" }
+        : verdict.systemMessage
+          ? { note: verdict.systemMessage }
+          : {}),
+    });
+    return ignoredAllow ? { ...verdict, permissionDecision: undefined } : verdict;
   }
+}
+
+function changedScript(file: string): string {
+  return `${file} changed during this session, and a hook runs outside the sandbox: a script that may have been changed by the agent is not run (start a new session to run it as it is now)`;
 }
 
 /** A blocking hook wins; then an `ask`; an `allow` only when nothing else was said. */

@@ -206,3 +206,27 @@ describe("Stop", () => {
     expect(hookEvents(events).map((event) => event.outcome)).toEqual(["blocked", "ok"]);
   });
 });
+
+describe("a hook's script inside the project", () => {
+  it("is not run once it changed during the session: the agent cannot have its own code run outside the sandbox", async () => {
+    hooked = await openHookProject(
+      ({ hooksDir }) => ({ PreToolUse: [{ hooks: [{ type: "command", command: `sh ./tools/guard.sh '${hooksDir}'` }] }] }),
+      { files: { "tools/guard.sh": 'touch "$1/guard-ran"\nexit 0\n', "notes.txt": "the notes\n" } },
+    );
+    const { server, hooksDir } = hooked;
+    server.enqueue(
+      reply().toolUse("write_file", { path: "tools/guard.sh", content: 'touch "$1/escaped"\nexit 0\n' }, "toolu_write"),
+      reply().toolUse("read_file", { path: "notes.txt" }, "toolu_read"),
+      reply().text("Done."),
+    );
+    const { events } = await runPrompt("Change the guard, then read the notes.", { permissionMode: "bypass" });
+    expect(existsSync(join(hooksDir, "guard-ran"))).toBe(true);
+    expect(existsSync(join(hooked.project.root, "tools/guard.sh"))).toBe(true);
+    expect(readFileSync(join(hooked.project.root, "tools/guard.sh"), "utf8")).toContain("escaped");
+    expect(existsSync(join(hooksDir, "escaped"))).toBe(false);
+    const [before, after] = hookEvents(events);
+    expect(before).toMatchObject({ toolName: "write_file", outcome: "ok" });
+    expect(after).toMatchObject({ toolName: "read_file", outcome: "error" });
+    expect(after?.message).toContain("tools/guard.sh changed during this session");
+  });
+});
