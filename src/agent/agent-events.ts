@@ -131,12 +131,21 @@ export function handoffNote(event: Extract<AgentEvent, { type: "handoff" }>): st
   );
 }
 
+/** What a hook's block did, by event. */
+const BLOCKED: Readonly<Record<string, string>> = {
+  PreToolUse: "blocked the call",
+  PostToolUse: "objected to the call",
+  UserPromptSubmit: "blocked the prompt, which was not sent",
+  Stop: "kept the agent working",
+  SubagentStop: "kept the sub-agent working",
+};
+
 /** One line for a hook that blocked, failed or has a message for the user: `sylk ask`'s stderr and the TUI's transcript. */
 export function hookNote(event: Extract<AgentEvent, { type: "hook" }>): string {
   const what = `${event.hookEvent} hook${event.toolName ? ` (${event.toolName})` : ""} \`${event.command}\``;
   const said = event.message ? `: ${event.message}` : "";
   const note = event.note ? ` (${event.note})` : "";
-  if (event.outcome === "blocked") return `${what} blocked${said}${note}`;
+  if (event.outcome === "blocked") return `${what} ${BLOCKED[event.hookEvent] ?? "blocked"}${said}${note}`;
   if (event.outcome === "error") return `${what} failed${said}; nothing was stopped${note}`;
   return `${what}${note}`;
 }

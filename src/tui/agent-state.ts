@@ -1,8 +1,9 @@
-import { handoffNote, hookIsShown, hookNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
+import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
 import { maskSecrets } from "../security/secrets.js";
 import { summariseCall } from "../format/call-summary.js";
+import { hookLines } from "./format/hook-lines.js";
 import { firstLine } from "./format/text.js";
 import { completedBlocksLength } from "./markdown/completed-blocks.js";
 import type { SubAgentView, ToolCallView, TranscriptEntry, TranscriptItem } from "./transcript.js";
@@ -218,9 +219,7 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     case "context_eviction":
       return append(state, { kind: "note", tone: "dim", text: evictionNote(event.reference, event.marker) });
     case "hook":
-      return hookIsShown(event)
-        ? append(state, { kind: "note", tone: event.outcome === "ok" ? "dim" : "warning", text: hookNote(event) })
-        : state;
+      return append(state, ...hookLines(event));
     case "error":
       return append(state, { kind: "note", tone: event.fatal ? "error" : "warning", text: event.message });
     case "subagent_start":
@@ -397,8 +396,6 @@ function closingNotes(result: AgentResult): TranscriptEntry[] {
       ];
     case "max_tokens":
       return [{ kind: "note", tone: "warning", text: "The answer reached the token limit (model.maxTokens) and was cut." }];
-    case "blocked":
-      return [{ kind: "note", tone: "warning", text: "The prompt was not sent: a UserPromptSubmit hook blocked it (above)." }];
     default:
       return [];
   }

@@ -79,7 +79,7 @@ describe("sylk ask with hooks", () => {
     const run = await sylk(["ask", "--yes", "Refactor everything."]);
     expect(run.code).toBe(55);
     expect(run.stderr).toContain(
-      "UserPromptSubmit hook `echo 'prompts go through the ticket system' >&2; exit 2` blocked: prompts go through the ticket system",
+      "UserPromptSubmit hook `echo 'prompts go through the ticket system' >&2; exit 2` blocked the prompt, which was not sent: prompts go through the ticket system",
     );
     expect(messageRequests(server)).toHaveLength(0);
   });

@@ -17,6 +17,9 @@ afterEach(async () => {
   await server.close();
 });
 
+/** The frame with its wrapped lines joined: a long note wraps at the terminal's width. */
+const oneLine = (frame: string) => frame.replace(/\s+/g, " ");
+
 async function withHooks(hooks: object) {
   const project = createTempProject({ "notes.txt": "alpha\n" });
   writeFileSync(join(dirname(project.root), ".sylkrc"), JSON.stringify({ hooks }));
@@ -39,7 +42,9 @@ describe("hook lines in the transcript", () => {
     await app.waitFor(/index: fresh/);
     await app.submit("read the notes");
     await app.waitFor("I may not read the notes.");
-    expect(app.frame()).toContain("PreToolUse hook (read_file) `echo 'notes are private' >&2; exit 2` blocked: notes are private");
+    expect(oneLine(app.frame())).toContain(
+      "PreToolUse hook (read_file) `echo 'notes are private' >&2; exit 2` blocked the call: notes are private",
+    );
     expect(app.frame()).not.toContain("`exit 0`");
   });
 
@@ -47,8 +52,10 @@ describe("hook lines in the transcript", () => {
     app = await withHooks({ UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo 'use the ticket template' >&2; exit 2" }] }] });
     await app.waitFor(/index: fresh/);
     await app.submit("do the thing");
-    await app.waitFor("The prompt was not sent: a UserPromptSubmit hook blocked it (above).");
-    expect(app.frame()).toMatch(/UserPromptSubmit hook .* blocked: use the ticket\s+template/);
+    await app.waitFor(/use\s+the\s+ticket\s+template/);
+    expect(oneLine(app.frame())).toContain(
+      "UserPromptSubmit hook `echo 'use the ticket template' >&2; exit 2` blocked the prompt, which was not sent: use the ticket template",
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
-import type { PermissionDecision } from "../permissions/permission-policy.js";
-import type { ToolContext } from "./tool.js";
+/** What a hook needs of the call's context: the run's signal, which interrupts it. */
+type HookContext = { signal: AbortSignal };
 
 /** What the user's hooks said before a call ran (`PreToolUse`). */
 export interface BeforeToolAnswer {
@@ -31,27 +31,8 @@ export interface HookedCall {
  * those are.
  */
 export interface ToolHooks {
-  beforeTool(call: HookedCall, context: ToolContext): Promise<BeforeToolAnswer>;
-  afterTool(call: HookedCall, result: { output: string; isError: boolean }, context: ToolContext): Promise<AfterToolAnswer>;
-}
-
-/**
- * The policy's decision with the PreToolUse hooks' answer. `ask` turns an
- * allow into a question for this one call. `allow` (only a hook the user
- * wrote gives one) answers the mode's question as an allow rule would, and
- * nothing more: never a refusal (the blocklist, a deny rule, plan mode),
- * nor a question only the user may answer for that one call (a protected
- * path, a run outside the sandbox).
- */
-export function withHookDecision(decision: PermissionDecision, hooks: BeforeToolAnswer | undefined): PermissionDecision {
-  if (!hooks?.permissionDecision || decision.behavior === "deny") return decision;
-  const why = hooks.reason ? `: ${hooks.reason}` : "";
-  if (hooks.permissionDecision === "ask") {
-    return decision.behavior === "ask"
-      ? { ...decision, reason: `${decision.reason} (a PreToolUse hook asks too${why})`, once: true }
-      : { behavior: "ask", once: true, reason: `a PreToolUse hook asks${why}` };
-  }
-  return decision.behavior === "ask" && !decision.once ? { behavior: "allow" } : decision;
+  beforeTool(call: HookedCall, context: HookContext): Promise<BeforeToolAnswer>;
+  afterTool(call: HookedCall, result: { output: string; isError: boolean }, context: HookContext): Promise<AfterToolAnswer>;
 }
 
 /** A tool's output with what the hooks add for the model after it. */

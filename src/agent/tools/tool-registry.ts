@@ -1,9 +1,9 @@
 import * as z from "zod";
-import type { PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
+import type { PermissionDecision, PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
 import { hiddenPathAmong } from "./project-paths-guard.js";
 import { CANCELLED_BEFORE_RUNNING, CANCELLED_WHILE_RUNNING, settledOrCancelled } from "./tool-cancellation.js";
 import { FatalToolError, isInfrastructureFailure, ToolError, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
-import { type BeforeToolAnswer, type HookedCall, type ToolHooks, withHookContext, withHookDecision } from "./tool-hooks.js";
+import { type BeforeToolAnswer, type HookedCall, type ToolHooks, withHookContext } from "./tool-hooks.js";
 import { errorMessage } from "../../errors.js";
 
 /** A tool as the model sees it (Anthropic `tools[]`, OpenAI `functions`). */
@@ -187,6 +187,25 @@ export class ToolRegistry {
     const feedback = after.feedback !== undefined ? `\n\nA PostToolUse hook objected: ${after.feedback}` : "";
     return { ...result, output: withHookContext(`${result.output}${feedback}`, [before?.additionalContext, after.additionalContext]) };
   }
+}
+
+/**
+ * The policy's decision with the PreToolUse hooks' answer. `ask` turns an
+ * allow into a question for this one call. `allow` (only a hook the user
+ * wrote gives one) answers the mode's question as an allow rule would, and
+ * nothing more: never a refusal (the blocklist, a deny rule, plan mode),
+ * nor a question only the user may answer for that one call (a protected
+ * path, a run outside the sandbox).
+ */
+function withHookDecision(decision: PermissionDecision, hooks: BeforeToolAnswer | undefined): PermissionDecision {
+  if (!hooks?.permissionDecision || decision.behavior === "deny") return decision;
+  const why = hooks.reason ? `: ${hooks.reason}` : "";
+  if (hooks.permissionDecision === "ask") {
+    return decision.behavior === "ask"
+      ? { ...decision, reason: `${decision.reason} (a PreToolUse hook asks too${why})`, once: true }
+      : { behavior: "ask", once: true, reason: `a PreToolUse hook asks${why}` };
+  }
+  return decision.behavior === "ask" && !decision.once ? { behavior: "allow" } : decision;
 }
 
 function interrupted(message: string, permission: ToolRunResult["permission"]): ToolRunResult {

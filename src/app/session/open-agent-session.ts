@@ -67,17 +67,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     recording: () => (conversation.recorder ? { ...conversation.recorder.agent, turn: conversation.currentTurn } : undefined),
   });
   const learning = new SessionRetrievalLearning(services, config, () => userProfiles.get(), options.random);
-  const { root } = services.paths;
   const subAgentType = options.parent ? role.agentType : undefined;
-  const hooks = sessionHookPointsFor({
-    hooks: services.loadedConfig.hooks,
-    root,
-    env,
-    tree,
-    conversation,
-    subAgentType,
-    resumed: !!options.resume,
-  });
+  const hooks = sessionHookPointsFor({ services, env, tree, conversation, subAgentType, resumed: !!options.resume });
   // Pipeline agents prefetch within a focused budget; the orchestrator gets its workflow instead of code.
   const hook = hookOf(role, options.placement ?? "main");
   const tokenCounter = new CalibratedTokenCounter();

@@ -142,8 +142,7 @@ export function withHookContext(prompt: string, context: string | undefined): st
 
 /** What a session's hook points are made from: the configured hooks, where they run, and whose session it is. */
 export interface SessionHookSources {
-  hooks: SessionHooksDeps["hooks"] | undefined;
-  root: string;
+  services: { loadedConfig: { hooks?: SessionHooksDeps["hooks"] }; paths: { root: string } };
   env: NodeJS.ProcessEnv;
   tree: { readonly policy: { readonly mode: string }; readonly processes: NonNullable<SessionHooksDeps["processes"]> };
   conversation: { readonly id: string; readonly agentId: string };
@@ -156,8 +155,8 @@ export interface SessionHookSources {
 export function sessionHookPointsFor(sources: SessionHookSources): SessionHookPoints {
   const { tree, conversation, subAgentType } = sources;
   return new SessionHookPoints({
-    hooks: sources.hooks ?? [],
-    root: sources.root,
+    hooks: sources.services.loadedConfig.hooks ?? [],
+    root: sources.services.paths.root,
     env: sources.env,
     sessionId: () => conversation.id,
     permissionMode: () => tree.policy.mode,
