@@ -146,6 +146,7 @@ class TextPrinter implements AskPrinter {
     else if (inner.type === "tool_result")
       this.err(`${indent}  ⎿ ${inner.isError ? "✗ " : ""}${firstLine(inner.display ?? inner.output)}\n`);
     else if (inner.type === "error") this.err(`${indent}sylk: ${agent}: ${inner.message}\n`);
+    else if (inner.type === "hook" && hookIsShown(inner)) this.err(`${indent}sylk: ${agent}: ${hookNote(inner)}\n`);
   }
 
   /** The answer, on stdout. */

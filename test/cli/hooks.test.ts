@@ -82,6 +82,29 @@ describe("sylk ask with hooks", () => {
       "UserPromptSubmit hook `echo 'prompts go through the ticket system' >&2; exit 2` blocked the prompt, which was not sent: prompts go through the ticket system",
     );
     expect(messageRequests(server)).toHaveLength(0);
+    const pipeline = await sylk(["ask", "--yes", "--pipeline", "Refactor everything."]);
+    expect(pipeline.code).toBe(55);
+    expect(messageRequests(server)).toHaveLength(0);
+  });
+
+  it("a sub-agent's hook that blocks is a line on stderr, under the agent it came from", async () => {
+    writeFileSync(
+      join(home, ".sylkrc"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Grep", hooks: [{ type: "command", command: "echo 'use search_codebase' >&2; exit 2" }] }] },
+      }),
+    );
+    server.enqueue(
+      reply().toolUse("delegate", { agent: "librarian", task: "Where is answer defined?" }, "toolu_delegate"),
+      reply().toolUse("grep", { pattern: "answer" }, "toolu_grep"),
+      reply().text("In src/app.ts."),
+      reply().text("src/app.ts."),
+    );
+    const run = await sylk(["ask", "--yes", "Where is answer defined? Ask the librarian."]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      "sylk: librarian-1: PreToolUse hook (grep) `echo 'use search_codebase' >&2; exit 2` blocked the call: use search_codebase",
+    );
   });
 });
 

@@ -132,8 +132,16 @@ export class SessionRuntime {
 
   /** The task through the team's stages, each agent in a child session of this one; the summary is this conversation's answer. */
   runPipeline(entered: string, signal: AbortSignal): Run {
+    const typed = maskSecrets(entered).text;
+    const { hooks } = this.deps;
+    return hooks.reported(
+      hooks.aroundPrompt(typed, signal, (hookContext) => this.pipelineRun(withHookContext(typed, hookContext), signal)),
+    );
+  }
+
+  /** A pipeline's run, once the prompt's hooks let its task through. */
+  private pipelineRun(task: string, signal: AbortSignal): Run {
     const { deps } = this;
-    const task = maskSecrets(entered).text;
     const provider = deps.model.provider;
     if (!provider)
       return answerFromIndex(
