@@ -1,5 +1,6 @@
 import type { ConfiguredHook } from "../config/hook-layers.js";
 import { changedHookScript } from "../config/hook-scripts.js";
+import { maskSecrets } from "../security/secrets.js";
 import { claudeCodeNamesOf } from "./claude-code-names.js";
 import { readHookVerdict, type HookVerdict } from "./hook-answer.js";
 import { type HookEventName, matcherSubject } from "./hook-events.js";
@@ -115,7 +116,8 @@ export class SessionHooks {
     const ignoredAllow = verdict.permissionDecision === "allow" && hook.source === "project";
     this.reports.push({
       hookEvent: event,
-      command: hook.command,
+      // Shown and streamed: a token written into the command line is masked as any output is.
+      command: maskSecrets(hook.command).text,
       ...(event === "PreToolUse" || event === "PostToolUse" ? { toolName: String(input.tool_name) } : {}),
       outcome: verdict.outcome,
       exitCode: result.exitCode,

@@ -110,6 +110,18 @@ describe("PreToolUse", () => {
   });
 });
 
+describe("a hook's report", () => {
+  it("masks a token written into the hook's command, as any output is", async () => {
+    const token = `ghp_${"A1b2C3d4E5".repeat(4).slice(0, 36)}`;
+    hooked = await openHookProject(() => ({ UserPromptSubmit: [{ hooks: [{ type: "command", command: `: ${token}; exit 1` }] }] }));
+    hooked.server.enqueue(reply().text("Hi."));
+    const { events } = await runPrompt("hello");
+    const [report] = hookEvents(events);
+    expect(report).toMatchObject({ hookEvent: "UserPromptSubmit", outcome: "error", exitCode: 1 });
+    expect(JSON.stringify(events)).not.toContain(token);
+  });
+});
+
 describe("PostToolUse", () => {
   it("sees the tool's response, and its additionalContext reaches the model with the result", async () => {
     hooked = await openHookProject(({ hooksDir }) => ({
