@@ -10,6 +10,8 @@ export const ExitCode = {
   Configuration: 52,
   TurnLimit: 53,
   FatalTool: 54,
+  /** A `UserPromptSubmit` hook blocked the prompt: it was not sent. */
+  Blocked: 55,
   Interrupted: 130,
   /** 128 + the signal's number, as a shell reports a process it ended. */
   HungUp: 129,

@@ -1,10 +1,12 @@
+import type { HookRunReport } from "../hooks/session-hooks.js";
 import type { ModelErrorKind } from "../llm/model-errors.js";
 import type { Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
 import type { ToolRunResult } from "./tools/tool-registry.js";
 import type { WindowMisfitKind } from "./window-fit.js";
 
-export type AgentStopReason = "end_turn" | "max_tokens" | "max_turns" | "error" | "interrupted";
+/** `blocked`: a `UserPromptSubmit` hook stopped the prompt before it was sent or recorded. */
+export type AgentStopReason = "end_turn" | "max_tokens" | "max_turns" | "error" | "interrupted" | "blocked";
 
 export interface AgentResult {
   sessionId: string;
@@ -15,7 +17,7 @@ export interface AgentResult {
   turns: number;
   toolCalls: number;
   usage: Usage;
-  error?: { kind: ModelErrorKind | WindowMisfitKind | "tool" | "unknown"; message: string };
+  error?: { kind: ModelErrorKind | WindowMisfitKind | "tool" | "hook" | "unknown"; message: string };
   /** What the run's sub-agents used, summed (absent when it started none). */
   subagents?: { runs: number; usage: Usage };
 }
@@ -115,6 +117,8 @@ export type AgentEvent =
       usage?: Usage;
       stateEntryId?: string;
     }
+  /** A hook the user configured ran (`hooks` in .sylkrc): what it said, and whether it blocked. */
+  | ({ type: "hook" } & HookRunReport)
   | { type: "done"; result: AgentResult };
 
 /** One line that says a handoff happened, for `sylk ask`'s stderr and the TUI's transcript. */
@@ -125,4 +129,28 @@ export function handoffNote(event: Extract<AgentEvent, { type: "handoff" }>): st
     `Handoff ${event.handoffIndex}: ${event.fromAgent} → ${event.toAgent} (${why}); ` +
     `context ${event.contextTokensBefore.toLocaleString("en-US")} → ${event.contextTokensAfter.toLocaleString("en-US")} tokens, nothing lost`
   );
+}
+
+/** What a hook's block did, by event. */
+const BLOCKED: Readonly<Record<string, string>> = {
+  PreToolUse: "blocked the call",
+  PostToolUse: "objected to the call",
+  UserPromptSubmit: "blocked the prompt, which was not sent",
+  Stop: "kept the agent working",
+  SubagentStop: "kept the sub-agent working",
+};
+
+/** One line for a hook that blocked, failed or has a message for the user: `sylk ask`'s stderr and the TUI's transcript. */
+export function hookNote(event: Extract<AgentEvent, { type: "hook" }>): string {
+  const what = `${event.hookEvent} hook${event.toolName ? ` (${event.toolName})` : ""} \`${event.command}\``;
+  const said = event.message ? `: ${event.message}` : "";
+  const note = event.note ? ` (${event.note})` : "";
+  if (event.outcome === "blocked") return `${what} ${BLOCKED[event.hookEvent] ?? "blocked"}${said}${note}`;
+  if (event.outcome === "error") return `${what} failed${said}; nothing was stopped${note}`;
+  return `${what}${note}`;
+}
+
+/** Whether a hook's run is worth a line of its own: it blocked, failed, or said something to the user. A quiet success shows nothing. */
+export function hookIsShown(event: Extract<AgentEvent, { type: "hook" }>): boolean {
+  return event.outcome !== "ok" || event.note !== undefined;
 }

@@ -46,6 +46,8 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     return yield* done(run.result(stopReason, error));
   }
   yield* recordPrompt(deps, run);
+  /** A Stop hook kept this run going already: its next call is told so, and may let the agent stop. */
+  let stopHookActive = false;
 
   for (;;) {
     if (run.turns >= deps.maxTurns) return yield* end("max_turns");
@@ -81,6 +83,18 @@ export async function* runAgent(deps: AgentLoopDeps, prompt: string, signal: Abo
     quality?.answerStopped(response.stopReason);
     if (calls.length === 0 || response.stopReason !== "tool_use") {
       run.closeTurn(turn);
+      const kept =
+        calls.length === 0 && !signal.aborted
+          ? await deps.stopHooks?.stop({ lastMessage: run.lastText, stopHookActive }, signal)
+          : undefined;
+      if (kept?.blocked !== undefined && !signal.aborted) {
+        // The conversation goes on from the hook's reason, a note the next model call answers; agent.maxTurns still bounds it.
+        stopHookActive = true;
+        await recorder.recordNote(`A Stop hook did not let the work end here: ${kept.blocked}`, {
+          outcome: "A Stop hook kept the agent working",
+        });
+        continue;
+      }
       return yield* done(run.result(response.stopReason === "max_tokens" ? "max_tokens" : "end_turn"));
     }
 

@@ -1,4 +1,4 @@
-import { handoffNote, type AgentEvent } from "../agent/agent-events.js";
+import { handoffNote, hookIsShown, hookNote, type AgentEvent } from "../agent/agent-events.js";
 import { summariseCall } from "../format/call-summary.js";
 import { terminalJson } from "../format/terminal-json.js";
 import { resultJson, toStreamJson } from "./stream-json.js";
@@ -102,6 +102,9 @@ class TextPrinter implements AskPrinter {
       case "handoff":
         this.err(`${handoffNote(event)}\n`);
         break;
+      case "hook":
+        if (hookIsShown(event)) this.err(`sylk: ${hookNote(event)}\n`);
+        break;
       case "context_eviction":
         this.err(
           `Context: turns ${event.reference.turnRange[0]}-${event.reference.turnRange[1]} moved out of the window as ${event.marker}\n`,
@@ -143,6 +146,7 @@ class TextPrinter implements AskPrinter {
     else if (inner.type === "tool_result")
       this.err(`${indent}  ⎿ ${inner.isError ? "✗ " : ""}${firstLine(inner.display ?? inner.output)}\n`);
     else if (inner.type === "error") this.err(`${indent}sylk: ${agent}: ${inner.message}\n`);
+    else if (inner.type === "hook" && hookIsShown(inner)) this.err(`${indent}sylk: ${agent}: ${hookNote(inner)}\n`);
   }
 
   /** The answer, on stdout. */

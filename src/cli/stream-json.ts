@@ -120,6 +120,19 @@ const pipelineStage = (event: EventOf<"pipeline_stage">): Line => ({
   state_entry_id: event.stateEntryId ?? null,
 });
 
+const hook = (event: EventOf<"hook">): Line => ({
+  type: "hook",
+  hook_event_name: event.hookEvent,
+  command: event.command,
+  ...(event.toolName ? { tool_name: event.toolName } : {}),
+  outcome: event.outcome,
+  exit_code: event.exitCode,
+  duration_ms: Math.round(event.durationMs),
+  ...(event.message ? { message: event.message } : {}),
+  ...(event.permissionDecision ? { permission_decision: event.permissionDecision } : {}),
+  ...(event.note ? { note: event.note } : {}),
+});
+
 /** One line per event type; a sub-agent's own events are unwrapped by the printer, so they have none here. */
 const LINES: { [T in AgentEvent["type"]]: (event: EventOf<T>) => Line | undefined } = {
   session_start: (event) => ({
@@ -156,6 +169,7 @@ const LINES: { [T in AgentEvent["type"]]: (event: EventOf<T>) => Line | undefine
   subagent_start: subagentStart,
   subagent_end: subagentEnd,
   pipeline_stage: pipelineStage,
+  hook,
   subagent_event: () => undefined,
   done: (event) => ({ type: "result", ...resultJson(event.result) }),
 };

@@ -152,5 +152,7 @@ export function configDefaults() {
       driftRate: 0.001,
       maxEffectiveSamples: 200,
     },
+    /** None: a hook is what the user (or a trusted project) configures. */
+    hooks: {},
   };
 }

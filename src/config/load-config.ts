@@ -6,6 +6,7 @@ import type * as z from "zod/mini";
 import { ConfigError, errorMessage } from "../errors.js";
 import { readRegularFile } from "../files/regular-file.js";
 import { CONFIG_FILE_NAME } from "./defaults.js";
+import { type ConfiguredHook, mergeHookLayers } from "./hook-layers.js";
 import { clampToMachine, type ClampedSetting } from "./machine-limits.js";
 import { configSchema, type SylkConfig } from "./schema.js";
 import { trustVerdict, withoutTrustGatedKeys, type GatedSetting, type TrustRecord, type TrustVerdict } from "./trust-gated-keys.js";
@@ -27,6 +28,8 @@ export interface LoadedConfig {
    * was trusted with.
    */
   ignoredProjectSettings?: IgnoredProjectSettings;
+  /** Every hook of every layer, with the layer it came from (absent: none configured). */
+  hooks?: ConfiguredHook[];
 }
 
 export interface IgnoredProjectSettings {
@@ -95,10 +98,11 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 
   let merged: RawObject = {};
   for (const layer of layers) {
-    merged = deepMerge(merged, layer.raw);
     for (const key of leafKeys(layer.raw)) sources.set(key, { source: layer.source, origin: layer.origin });
   }
-  const result = configSchema.safeParse(merged);
+  const hookLayers = mergeHookLayers(layers, resolve(options.projectRoot));
+  for (const layer of hookLayers.layers) merged = deepMerge(merged, layer.raw);
+  const result = configSchema.safeParse({ ...merged, hooks: hookLayers.merged });
   if (!result.success) throw configErrorFrom(result.error, "merged configuration");
   const { config, clamped } = clampToMachine(result.data);
   return {
@@ -106,6 +110,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     sources,
     ...(ignoredProjectSettings ? { ignoredProjectSettings } : {}),
     ...(clamped.length > 0 ? { clampedSettings: clamped } : {}),
+    ...(hookLayers.hooks.length > 0 ? { hooks: hookLayers.hooks } : {}),
   };
 }
 

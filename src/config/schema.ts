@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import { EVICTION_STRATEGIES } from "../roles/agent-types.js";
 import { configDefaults } from "./defaults.js";
+import { hooksSchema } from "./hooks-schema.js";
 
 // zod's mini build: the classic one's chained methods bring in all of zod, and this
 // module is on every command's start-up path (a one-shot search's included).
@@ -267,6 +268,8 @@ export const configSchema = z.strictObject({
   sandbox: z._default(sandboxSchema, () => sandboxSchema.parse({})),
   handoff: z._default(handoffSchema, () => handoffSchema.parse({})),
   learning: z._default(learningSchema, () => learningSchema.parse({})),
+  /** Commands run at the agent's events (Claude Code's shape); each layer's hooks add up (see `hook-layers.ts`). */
+  hooks: z._default(hooksSchema, () => ({ ...d.hooks })),
 });
 
 export type SylkConfig = z.infer<typeof configSchema>;

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
  * carrying the user's credentials go (`baseUrl`), which environment variable
  * is sent as a key (`apiKeyEnv`: it could name a cloud secret), what the
  * agent may do without asking (`permissions`), how far commands are fenced
- * in (`sandbox`), and what writes outside the project, where another
+ * in (`sandbox`), what runs outside that fence (`hooks`), and what writes outside the project, where another
  * project would read it: knowledge (the user's store for every project),
  * observational memory (and its observer's model), learning and handoff
  * statistics pooled in `$SYLK_HOME/profiles.db`, and which models
@@ -27,6 +27,8 @@ export const TRUST_GATED_KEYS: readonly string[] = [
   "agents.models",
   "learning.enabled",
   "handoff.shareProfiles",
+  // Commands run outside the sandbox, as the user, at every tool call, prompt and stop.
+  "hooks",
 ];
 
 type RawObject = Record<string, unknown>;

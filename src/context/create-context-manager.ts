@@ -10,7 +10,7 @@ import type { EvictionStrategy } from "./eviction/eviction-strategy.js";
 import { RecencyEviction } from "./eviction/recency-eviction.js";
 import { TaskCompletionEviction } from "./eviction/task-completion-eviction.js";
 import { TopicClusterEviction } from "./eviction/topic-cluster-eviction.js";
-import { VirtualContextManager } from "./virtual-context-manager.js";
+import { VirtualContextManager, type VirtualContextManagerDeps } from "./virtual-context-manager.js";
 
 /**
  * Each strategy with the content type its
@@ -40,6 +40,8 @@ export function createContextManager(deps: {
   windowTokens: number;
   /** The agent whose window it is: its type picks the eviction strategy unless `context.strategy` does. */
   agentType: AgentType;
+  /** Told before each eviction is written (the `PreEvict` hooks). */
+  beforeEvict?: VirtualContextManagerDeps["beforeEvict"];
 }): VirtualContextManager {
   const { strategy, preserveTypes } = evictionConfigFor(deps.config.strategy ?? evictionStrategyOf(deps.agentType));
   return new VirtualContextManager({
@@ -51,5 +53,6 @@ export function createContextManager(deps: {
     windowTokens: deps.windowTokens,
     preserveRecentTurns: deps.config.preserveRecentTurns,
     preserveTypes,
+    ...(deps.beforeEvict ? { beforeEvict: deps.beforeEvict } : {}),
   });
 }

@@ -45,3 +45,28 @@ export function partitionEvicted(selected: readonly ContextItem[]) {
   }
   return { folded, freshIds, freshOrdinals, freshTurns, freshTokens };
 }
+
+/**
+ * Why content leaves the window: `window` (the request would not fit, or the
+ * token policy says so), `quality` (the handoff controller's curve, for an
+ * agent that evicts), `handoff` (a handoff's trim), `observed` (observational
+ * memory's compaction), `manual` (`/evict`).
+ */
+export type EvictionTrigger = "window" | "quality" | "handoff" | "observed" | "manual";
+
+/** What is about to leave the window, and why: told before the eviction is written (the `PreEvict` hooks). */
+export interface EvictionNotice {
+  trigger: EvictionTrigger;
+  /** The turns it spans, markers folded in included. */
+  turnRange: [number, number];
+  tokens: number;
+  /** Items leaving: messages and older markers. */
+  items: number;
+}
+
+export function evictionNotice(trigger: EvictionTrigger, selected: readonly ContextItem[]): EvictionNotice {
+  const { folded, freshIds, freshTurns } = partitionEvicted(selected);
+  const turns = [...folded.map((old) => old.turnRange), ...(freshIds.length > 0 ? [freshTurns] : [])];
+  const turnRange: [number, number] = [Math.min(...turns.map((range) => range[0])), Math.max(...turns.map((range) => range[1]))];
+  return { trigger, turnRange, tokens: freed(selected), items: selected.length };
+}

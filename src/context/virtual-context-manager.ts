@@ -4,7 +4,7 @@ import type { TokenCounter } from "../llm/token-counter.js";
 import type { ContentType, ContextReference } from "../store/content-types.js";
 import type { SessionMessageRow } from "../store/session-repository.js";
 import { AgentContext, buildItems, markerItem, type ContextItem } from "./agent-context.js";
-import { firstOfNewest, freed, partitionEvicted } from "./evicted-items.js";
+import { type EvictionNotice, type EvictionTrigger, evictionNotice, firstOfNewest, freed, partitionEvicted } from "./evicted-items.js";
 import type { ConversationLog } from "./conversation-log.js";
 import { foldReferences, generateReference, newReferenceId, widestMarker } from "./context-reference.js";
 import type { DegradationPolicy, EvictionDecision } from "./degradation-policy.js";
@@ -19,6 +19,8 @@ export interface VirtualContextManagerDeps {
   windowTokens: number;
   preserveRecentTurns: number;
   preserveTypes: readonly ContentType[];
+  /** Told before an eviction is written (the user's `PreEvict` hooks); it cannot stop one: the window is a hard bound. */
+  beforeEvict?: (notice: EvictionNotice) => Promise<void>;
 }
 
 /** What a handoff's trim leaves: the reference standing for what left, and the items that stay. */
@@ -115,7 +117,7 @@ export class VirtualContextManager {
     const leaving = context.items.slice(0, firstOfNewest(context.items, keepTokens));
     // One lone marker already stands for everything before: nothing to fold.
     if (leaving.length === 0 || (leaving.length === 1 && leaving[0]?.kind === "reference")) return { context };
-    const reference = await this.evict(log, context, leaving, this.referencesOf(log.sessionId));
+    const reference = await this.evict(log, context, leaving, this.referencesOf(log.sessionId), "handoff");
     return {
       reference,
       context: context.withEviction(
@@ -141,7 +143,7 @@ export class VirtualContextManager {
    * window now, chosen by the strategy as the token policy's would be.
    */
   async evictFrom(log: ConversationLog, window: PreparedWindow, targetTokens: number): Promise<PreparedWindow> {
-    return this.fit(log, window.context, this.lastFixedTokens, { first: () => ({ evict: true, targetTokens }) });
+    return this.fit(log, window.context, this.lastFixedTokens, { first: () => ({ evict: true, targetTokens }), trigger: "quality" });
   }
 
   /**
@@ -165,7 +167,7 @@ export class VirtualContextManager {
         (item) => item.kind !== "reference" && item.ordinals.length > 0 && item.ordinals.every((ordinal) => ordinal <= throughOrdinal),
       );
     if (leaving.length === 0) return undefined;
-    return this.evict(log, context, leaving, references, summary);
+    return this.evict(log, context, leaving, references, "observed", summary);
   }
 
   /**
@@ -199,6 +201,7 @@ export class VirtualContextManager {
     const window = await this.fit(log, context, this.lastFixedTokens, {
       foldMarkers: true,
       first: (folded) => ({ evict: true, targetTokens: folded.totalTokens }),
+      trigger: "manual",
     });
     return window.evictions;
   }
@@ -218,7 +221,7 @@ export class VirtualContextManager {
     log: ConversationLog,
     start: AgentContext,
     requestFixedTokens: number,
-    options: { foldMarkers?: boolean; first?: (context: AgentContext) => EvictionDecision },
+    options: { foldMarkers?: boolean; first?: (context: AgentContext) => EvictionDecision; trigger?: EvictionTrigger },
   ): Promise<PreparedWindow> {
     const fixedTokens = requestFixedTokens + this.preambleTokens;
     this.lastFixedTokens = requestFixedTokens;
@@ -229,7 +232,7 @@ export class VirtualContextManager {
     if (options.foldMarkers && markers.length > 2 && freed(markers) > this.deps.windowTokens * MARKER_BUDGET_SHARE) {
       // Keep the newest marker as it is; the others become one.
       const folded = markers.slice(0, -1);
-      const reference = await this.evict(log, context, folded, references);
+      const reference = await this.evict(log, context, folded, references, "window");
       evictions.push(reference);
       context = context.withEviction(
         folded,
@@ -252,7 +255,7 @@ export class VirtualContextManager {
         selected = this.hardLimitSelection(context, overflow + markerTokens, selected);
       // A marker costs tokens too: folding one lone marker into another frees nothing.
       if (selected.length === 0 || freed(selected) <= markerTokens) break;
-      const reference = await this.evict(log, context, selected, references);
+      const reference = await this.evict(log, context, selected, references, asked ? (options.trigger ?? "window") : "window");
       evictions.push(reference);
       context = context.withEviction(
         selected,
@@ -357,9 +360,11 @@ export class VirtualContextManager {
     context: AgentContext,
     selected: readonly ContextItem[],
     references: Map<string, ContextReference>,
+    trigger: EvictionTrigger,
     /** What the reference says it stands for, when the caller knows better than its keywords (an observation). */
     summary?: string,
   ): Promise<ContextReference> {
+    await this.deps.beforeEvict?.(evictionNotice(trigger, selected));
     const id = newReferenceId(this.deps.contentStore, references);
     const { folded, freshIds, freshOrdinals, freshTurns, freshTokens } = partitionEvicted(selected);
     // A large eviction (a handoff's trim of a long session) describes itself by its first entry and

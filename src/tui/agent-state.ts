@@ -2,6 +2,7 @@ import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-e
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
 import { maskSecrets } from "../security/secrets.js";
+import { hookLines } from "./format/hook-lines.js";
 import { firstLine } from "./format/text.js";
 import { completedBlocksLength } from "./markdown/completed-blocks.js";
 import { keepTail, linesAfter, subAgentStep, type TaskView, tasksOf, withSubAgent } from "./tool-call-views.js";
@@ -193,6 +194,8 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
     }
     case "context_eviction":
       return append(state, { kind: "note", tone: "dim", text: evictionNote(event.reference, event.marker) });
+    case "hook":
+      return append(state, ...hookLines(event));
     case "error":
       return append(state, { kind: "note", tone: event.fatal ? "error" : "warning", text: event.message });
     case "subagent_start":

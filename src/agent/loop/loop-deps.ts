@@ -33,6 +33,14 @@ export interface AgentLoopDeps {
   quality?: QualityHooks;
   /** Concurrent calls (sub-agents) of one response that may run at once (`agents.maxParallel`; default 1). */
   maxParallel?: number;
+  /** The user's `Stop` hooks (`SubagentStop` in a sub-agent's session): asked when an answer would end the run. */
+  stopHooks?: StopHooks;
+}
+
+/** What the loop asks the user's hooks when the model ends its answer without calling a tool. */
+export interface StopHooks {
+  /** `blocked`: the hook's reason, which keeps the agent working. `stopHookActive`: a hook already kept this run going. */
+  stop(input: { lastMessage: string; stopHookActive: boolean }, signal: AbortSignal): Promise<{ blocked?: string }>;
 }
 
 export type FileWrite = Parameters<NonNullable<ToolContext["recordWrite"]>>[0];

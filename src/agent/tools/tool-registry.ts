@@ -1,8 +1,9 @@
 import * as z from "zod";
-import type { PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
+import type { PermissionDecision, PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
 import { hiddenPathAmong } from "./project-paths-guard.js";
 import { CANCELLED_BEFORE_RUNNING, CANCELLED_WHILE_RUNNING, settledOrCancelled } from "./tool-cancellation.js";
 import { FatalToolError, isInfrastructureFailure, ToolError, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
+import { type BeforeToolAnswer, type HookedCall, type ToolHooks, withHookContext } from "./tool-hooks.js";
 import { errorMessage } from "../../errors.js";
 
 /** A tool as the model sees it (Anthropic `tools[]`, OpenAI `functions`). */
@@ -46,17 +47,22 @@ export interface ToolRunResult extends ToolOutput {
  * the user through the approver when it cannot), and every failure becomes
  * an error result the model can act on, except a failure of the machinery
  * beneath the tools (`FatalToolError`), which ends the run. A call stops
- * being waited for soon after its signal aborts (`settledOrCancelled`).
+ * being waited for soon after its signal aborts (`settledOrCancelled`). The
+ * user's hooks run around each valid call: `PreToolUse` before the policy,
+ * which it may tighten (or block the call), `PostToolUse` after the tool,
+ * whose result it may add to.
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
+  private readonly hooks: ToolHooks | undefined;
 
   constructor(
     tools: readonly ToolDefinition[],
     private readonly policy: PermissionPolicy,
     private readonly approver?: Approver,
-    options: { readOnly?: boolean } = {},
+    options: { readOnly?: boolean; hooks?: ToolHooks } = {},
   ) {
+    this.hooks = options.hooks;
     // A read-only role's registry holds read tools only, whatever list it was given: a wrong spec cannot widen it.
     for (const tool of tools) if (!options.readOnly || tool.kind === "read") this.tools.set(tool.name, tool);
   }
@@ -100,6 +106,10 @@ export class ToolRegistry {
       };
     }
     const input: unknown = parsed.data;
+    const hooked = { id: call.id, name: tool.name, input };
+    let before: BeforeToolAnswer | undefined;
+    /** Whether the tool ran: only then do PostToolUse hooks see its result. */
+    let ran = false;
     let permission: ToolRunResult["permission"] = "allowed";
     try {
       const request: PermissionRequest = { tool: tool.name, kind: tool.kind, targets: tool.targets(input, context) };
@@ -110,7 +120,12 @@ export class ToolRegistry {
           false,
         );
       }
-      const decision = await this.policy.decide(request);
+      before = await this.hooks?.beforeTool(hooked, context);
+      if (before?.blocked !== undefined) {
+        const blocked = denied(`A PreToolUse hook blocked this call: ${before.blocked}`, false);
+        return { ...blocked, output: withHookContext(blocked.output, [before.additionalContext]) };
+      }
+      const decision = withHookDecision(await this.policy.decide(request), before);
       if (decision.behavior === "deny") return denied(`Permission denied: ${decision.reason}`, false);
       if (decision.behavior === "ask" && options.userApproved) {
         permission = "approved";
@@ -144,19 +159,53 @@ export class ToolRegistry {
         permission = "approved";
       }
       if (context.signal.aborted) return interrupted(CANCELLED_BEFORE_RUNNING, permission);
+      ran = true;
       const running = tool.execute(input, { ...context, permittedTargets: request.targets });
       const output = tool.stopsOnAbort ? await running : await settledOrCancelled(running, context.signal);
       if (output === "cancelled") return interrupted(CANCELLED_WHILE_RUNNING, permission);
-      return { ...output, permission };
+      return await this.afterHooks(hooked, { ...output, permission }, before, context);
     } catch (error) {
       // A tool that stopped on the signal with a message of its own keeps it; any other failure after Esc is the interruption's.
       if (context.signal.aborted && !(error instanceof ToolError)) return interrupted(CANCELLED_WHILE_RUNNING, permission);
       if (isInfrastructureFailure(error)) throw new FatalToolError(tool.name, error);
       const message = error instanceof ToolError ? error.message : `${tool.name} failed: ${errorMessage(error) ?? String(error)}`;
       const failure = error instanceof ToolError ? error.failure : undefined;
-      return { output: message, display: message, isError: true, permission, ...(failure ? { failure } : {}) };
+      const failed: ToolRunResult = { output: message, display: message, isError: true, permission, ...(failure ? { failure } : {}) };
+      return ran ? this.afterHooks(hooked, failed, before, context) : failed;
     }
   }
+
+  /** A call that ran, with what its PostToolUse hooks (and its PreToolUse ones) tell the model after its result. */
+  private async afterHooks(
+    call: HookedCall,
+    result: ToolRunResult,
+    before: BeforeToolAnswer | undefined,
+    context: ToolContext,
+  ): Promise<ToolRunResult> {
+    if (!this.hooks) return result;
+    const after = await this.hooks.afterTool(call, { output: result.output, isError: result.isError ?? false }, context);
+    const feedback = after.feedback !== undefined ? `\n\nA PostToolUse hook objected: ${after.feedback}` : "";
+    return { ...result, output: withHookContext(`${result.output}${feedback}`, [before?.additionalContext, after.additionalContext]) };
+  }
+}
+
+/**
+ * The policy's decision with the PreToolUse hooks' answer. `ask` turns an
+ * allow into a question for this one call. `allow` (only a hook the user
+ * wrote gives one) answers the mode's question as an allow rule would, and
+ * nothing more: never a refusal (the blocklist, a deny rule, plan mode),
+ * nor a question only the user may answer for that one call (a protected
+ * path, a run outside the sandbox).
+ */
+function withHookDecision(decision: PermissionDecision, hooks: BeforeToolAnswer | undefined): PermissionDecision {
+  if (!hooks?.permissionDecision || decision.behavior === "deny") return decision;
+  const why = hooks.reason ? `: ${hooks.reason}` : "";
+  if (hooks.permissionDecision === "ask") {
+    return decision.behavior === "ask"
+      ? { ...decision, reason: `${decision.reason} (a PreToolUse hook asks too${why})`, once: true }
+      : { behavior: "ask", once: true, reason: `a PreToolUse hook asks${why}` };
+  }
+  return decision.behavior === "ask" && !decision.once ? { behavior: "allow" } : decision;
 }
 
 function interrupted(message: string, permission: ToolRunResult["permission"]): ToolRunResult {

@@ -8,6 +8,7 @@ import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { Approver } from "../../agent/tools/tool-registry.js";
 import type { AgentPlacement, AgentType } from "../../roles/agent-types.js";
 import type { HandoffState } from "../../handoff/handoff-state.js";
+import type { SessionEndReason } from "../../hooks/session/session-hook-points.js";
 import type { ModelProvider } from "../../llm/model-types.js";
 import type { ResolvedRole } from "../../roles/resolve-role.js";
 import type { ContextReference } from "../../store/content-types.js";
@@ -98,6 +99,11 @@ export interface AgentSession {
    * Returns what will happen, for the user.
    */
   requestHandoff(): string;
+  /**
+   * The session ends (the `SessionEnd` hooks, when a prompt was run), before
+   * `close()`: what the hooks said, to show.
+   */
+  end(reason: SessionEndReason): Promise<AgentEvent[]>;
   /** The end of the session: what the agent instance learned goes into the profiles. Call once, when the conversation closes. */
   close(): void;
   /** Waits for the background observation under way (observational memory), if any: before exiting, and in tests. */

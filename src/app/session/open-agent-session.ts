@@ -1,11 +1,11 @@
-import type { ToolContext } from "../../agent/tools/tool.js";
 import { categoryOf, degradationActionOf } from "../../roles/agent-types.js";
 import { CalibratedTokenCounter } from "../../llm/token-counter.js";
 import { hookOf } from "../../roles/role-registry.js";
 import { type ResolvedRole, resolveRoleIn } from "../../roles/resolve-role.js";
 import { checkpointFingerprints } from "../checkpoint-fingerprint.js";
 import { FileCheckpoints, type RestoreResult } from "../file-checkpoints.js";
-import { SessionHandoff } from "../../handoff/session/session-handoff.js";
+import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
+import { type SessionHookPoints, sessionHookPointsFor } from "../../hooks/session/session-hook-points.js";
 import type { ObservationBuffer } from "../../knowledge/session/observation-buffer.js";
 import { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
 import { SessionRetrievalLearning } from "../../learning/session/session-retrieval-learning.js";
@@ -22,7 +22,16 @@ import { toolsForSession } from "./session-tools.js";
 import { sessionPermissions } from "./session-permissions.js";
 import { SessionTree } from "./session-tree.js";
 import type { SessionWindow } from "./session-window.js";
-import { conversationFor, modelFor, observationsFor, systemPromptFor, teamFor, windowFor } from "./session-parts.js";
+import {
+  conversationFor,
+  handoffFor,
+  toolContextFor,
+  modelFor,
+  observationsFor,
+  systemPromptFor,
+  teamFor,
+  windowFor,
+} from "./session-parts.js";
 
 export type { AgentSession, AgentSessionOptions };
 
@@ -52,32 +61,37 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
   const agentType = role.handoffType;
   const depth = options.parent?.depth ?? 0;
   const userProfiles = new UserProfiles(services.paths.sylkHome);
-  const handoff = new SessionHandoff(services, config, () => conversation.id, userProfiles, {
-    type: agentType,
-    allocateAgentId: () => tree.agentIds.next(agentType),
-    ...(options.parent ? { firstAgentId: options.parent.agentId } : {}),
-    recording: () => (conversation.recorder ? { ...conversation.recorder.agent, turn: conversation.currentTurn } : undefined),
-  });
+  const handoff = handoffFor({ services, config, conversation, tree, userProfiles, agentType, parent: options.parent });
   const learning = new SessionRetrievalLearning(services, config, () => userProfiles.get(), options.random);
+  const subAgentType = options.parent ? role.agentType : undefined;
+  const hooks = sessionHookPointsFor({ services, env, tree, conversation, subAgentType, resumed: !!options.resume });
   // Pipeline agents prefetch within a focused budget; the orchestrator gets its workflow instead of code.
-  const hook = hookOf(role, options.placement ?? "main");
+  const roleHook = hookOf(role, options.placement ?? "main");
   const tokenCounter = new CalibratedTokenCounter();
-  const window = windowFor({ services, config, agentType, tokenCounter, tree, conversation, learning, hook });
+  const window = windowFor({
+    services,
+    config,
+    agentType,
+    tokenCounter,
+    tree,
+    conversation,
+    learning,
+    roleHook,
+    beforeEvict: hooks.beforeEvict,
+  });
   const knowledge = new SessionKnowledge(services, config, () => conversation.id);
   const observations = observationsFor(services, env, model, conversation, window);
-  const team = {
-    ...teamFor({
-      services,
-      role,
-      conversation,
-      tree,
-      openChild,
-      depth,
-      model: model.provider?.model,
-      random: options.random ?? Math.random,
-    }),
-    consulter: { conversation, agentType: role.agentType, retrievalBudget: () => window.retrievalBudget() },
-  };
+  const team = teamFor({
+    services,
+    role,
+    conversation,
+    tree,
+    openChild,
+    depth,
+    model: model.provider?.model,
+    random: options.random ?? Math.random,
+    retrievalBudget: () => window.retrievalBudget(),
+  });
   const tools = toolsForSession({
     services,
     config,
@@ -90,27 +104,22 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     knowledge,
     team,
     extraTools: options.extraTools ?? [],
+    toolHooks: hooks.toolHooks(),
   });
   const systemPrompt = systemPromptFor(services, role, tools.names());
-  // Sylk's home is no tool's to read or write, even where the project (or an allowed directory) holds it.
-  const toolContext: Omit<ToolContext, "signal"> = {
-    root: services.paths.root,
-    extraDirectories: tree.extraDirectories,
-    hiddenDirectories: [services.paths.sylkHome],
-  };
   const checkpoints = new FileCheckpoints(services.checkpoints, conversation.id, checkpointFingerprints(services.paths.sylkHome));
   const runtime = new SessionRuntime({
     services,
     config,
     model,
-    hook,
+    hook: roleHook,
     isSubAgent: options.parent !== undefined,
     maxTurns: options.maxTurns ?? config.agent.maxTurns,
     workflow: options.workflow,
     conversation,
     tree,
     tools,
-    toolContext,
+    toolContext: toolContextFor(services, tree),
     systemPrompt: systemPrompt.text,
     // Memory files left out of the prompt are told once, with the first prompt (a sub-agent's are its caller's too).
     firstNotices: options.parent ? [] : systemPrompt.notes.map((message) => ({ kind: "project-file", message })),
@@ -125,6 +134,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     checkpoints,
     openChild,
     canAsk: approver !== undefined,
+    hooks,
   });
   return sessionOf({
     services,
@@ -144,6 +154,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     observations,
     router: team.router,
     runtime,
+    hooks,
   });
 }
 
@@ -167,6 +178,7 @@ interface SessionParts {
   observations: { buffer: ObservationBuffer | undefined };
   router: GuideRouter | undefined;
   runtime: SessionRuntime;
+  hooks: SessionHookPoints;
 }
 
 /** The session as its callers (the TUI, `sylk ask`, the team hosts) see it. */
@@ -234,6 +246,7 @@ function sessionOf(parts: SessionParts): AgentSession {
     tasks: () => handoff.tasks(),
     handoffState: (reason) => handoff.stateNow(reason),
     settleMemory: async () => observations.buffer?.settled(),
+    end: (reason) => parts.hooks.end(reason),
     close: () => {
       void observations.buffer?.close();
       knowledge.close();

@@ -1,5 +1,6 @@
 import { platform } from "node:os";
 import { buildSystemPrompt } from "../../agent/system-prompt.js";
+import type { ToolContext } from "../../agent/tools/tool.js";
 import { createProvider } from "../../llm/create-provider.js";
 import { LoggingProvider } from "../../llm/logging-provider.js";
 import type { CalibratedTokenCounter } from "../../llm/token-counter.js";
@@ -19,7 +20,9 @@ import { Conversation } from "./conversation.js";
 import { resumedSession } from "./resumed-session.js";
 import type { ModelChoice } from "./session-runtime.js";
 import type { SessionTree } from "./session-tree.js";
-import { SessionWindow } from "./session-window.js";
+import { SessionWindow, type SessionWindowDeps } from "./session-window.js";
+import { SessionHandoff } from "../../handoff/session/session-handoff.js";
+import type { UserProfiles } from "../user-profiles.js";
 
 /** The window: what the model sees, evicted behind markers and prefetched within the learned thresholds. */
 export function windowFor(deps: {
@@ -30,9 +33,11 @@ export function windowFor(deps: {
   tree: SessionTree;
   conversation: Conversation;
   learning: SessionRetrievalLearning;
-  hook: ReturnType<typeof hookOf>;
+  /** The role's prefetch: pipeline agents prefetch within a focused budget. */
+  roleHook: ReturnType<typeof hookOf>;
+  beforeEvict: SessionWindowDeps["beforeEvict"];
 }): SessionWindow {
-  const { learning, hook } = deps;
+  const { learning, roleHook } = deps;
   return new SessionWindow({
     services: deps.services,
     config: deps.config.context,
@@ -40,11 +45,35 @@ export function windowFor(deps: {
     tokenCounter: deps.tokenCounter,
     codeSearcher: deps.tree.codeSearcher,
     sessionId: deps.conversation.id,
-    // Pipeline agents prefetch within a focused budget.
     thresholds: () =>
-      hook === "focused_prefetch" ? { ...learning.thresholds(), maxBudgetTokens: FOCUSED_PREFETCH_TOKENS } : learning.thresholds(),
+      roleHook === "focused_prefetch" ? { ...learning.thresholds(), maxBudgetTokens: FOCUSED_PREFETCH_TOKENS } : learning.thresholds(),
     learning,
+    beforeEvict: deps.beforeEvict,
   });
+}
+
+/** The handoff controller of the agent's instances: `agentType`'s machinery, its records under the conversation's agent. */
+export function handoffFor(deps: {
+  services: ProjectServices;
+  config: SylkConfig;
+  conversation: Conversation;
+  tree: SessionTree;
+  userProfiles: UserProfiles;
+  agentType: ResolvedRole["handoffType"];
+  parent: AgentSessionOptions["parent"];
+}): SessionHandoff {
+  const { conversation, tree, agentType, parent } = deps;
+  return new SessionHandoff(deps.services, deps.config, () => conversation.id, deps.userProfiles, {
+    type: agentType,
+    allocateAgentId: () => tree.agentIds.next(agentType),
+    ...(parent ? { firstAgentId: parent.agentId } : {}),
+    recording: () => (conversation.recorder ? { ...conversation.recorder.agent, turn: conversation.currentTurn } : undefined),
+  });
+}
+
+/** Where the tools work. Sylk's home is no tool's to read or write, even where the project (or an allowed directory) holds it. */
+export function toolContextFor(services: ProjectServices, tree: SessionTree): Omit<ToolContext, "signal"> {
+  return { root: services.paths.root, extraDirectories: tree.extraDirectories, hiddenDirectories: [services.paths.sylkHome] };
 }
 
 /** The system prompt for the role and the tools it has, with the project's memory files. */
@@ -132,6 +161,8 @@ export function teamFor(deps: {
   depth: number;
   model: string | undefined;
   random: () => number;
+  /** The consulted agents' retrieval budget: this window's. */
+  retrievalBudget: () => number;
 }) {
   const { services, tree, conversation, openChild, model } = deps;
   const { config } = services.loadedConfig;
@@ -165,5 +196,6 @@ export function teamFor(deps: {
           random: deps.random,
         })
       : undefined;
-  return { subAgents, router };
+  const consulter = { conversation, agentType: deps.role.agentType, retrievalBudget: deps.retrievalBudget };
+  return { subAgents, router, consulter };
 }

@@ -15,6 +15,7 @@ import { maskSecrets } from "../../security/secrets.js";
 import { workflowBlock, type WorkflowSource } from "../../team/workflow-block.js";
 import type { FileCheckpoints } from "../file-checkpoints.js";
 import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
+import { type SessionHookPoints, withHookContext } from "../../hooks/session/session-hook-points.js";
 import type { ObservationBuffer } from "../../knowledge/session/observation-buffer.js";
 import type { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
 import type { SessionRetrievalLearning } from "../../learning/session/session-retrieval-learning.js";
@@ -64,6 +65,8 @@ export interface SessionRuntimeDeps {
   openChild: OpenChildSession;
   /** Whether someone can answer questions (a script cannot). */
   canAsk: boolean;
+  /** The user's hooks: around each prompt, in the loop, and shown as the run's events. */
+  hooks: SessionHookPoints;
 }
 
 /** What one session runs: prompts through the agent loop, the user's own commands, pipelines. */
@@ -71,11 +74,19 @@ export class SessionRuntime {
   constructor(private readonly deps: SessionRuntimeDeps) {}
 
   run(entered: string, signal: AbortSignal): Run {
-    const { deps } = this;
-    // A secret pasted into a prompt is neither sent nor stored: the model and the history get it masked.
+    // A secret pasted into a prompt is neither sent nor stored (nor given to a hook): the model and the history get it masked.
     const screened = maskSecrets(entered);
+    const { hooks } = this.deps;
+    return hooks.reported(hooks.aroundPrompt(screened.text, signal, (hookContext) => this.promptRun(screened, hookContext, signal)));
+  }
+
+  /** A prompt's run, once the hooks let it through, with what they add for the model after it. */
+  private promptRun(screened: ReturnType<typeof maskSecrets>, hookContext: string | undefined, signal: AbortSignal): Run {
+    const { deps } = this;
     const typed = screened.text;
-    const { prompt, attachments, refused } = deps.mentions.attach(typed);
+    const attached = deps.mentions.attach(typed);
+    const { attachments, refused } = attached;
+    const prompt = withHookContext(attached.prompt, hookContext);
     const active = deps.conversation.record(typed);
     if (!deps.model.provider)
       return answerFromIndex({ searcher: deps.tree.codeSearcher, recorder: active, reason: deps.model.offlineReason }, typed);
@@ -89,8 +100,12 @@ export class SessionRuntime {
     return attachments.length > 0 ? withAttachments(attachments, told) : told;
   }
 
-  /** `!command`: run as run_command runs, its output put in the conversation for the model's next prompt. */
-  async *runCommand(command: string, signal: AbortSignal): Run {
+  /** `!command`: run as run_command runs (its tool hooks too), its output put in the conversation for the model's next prompt. */
+  runCommand(command: string, signal: AbortSignal): Run {
+    return this.deps.hooks.reported(this.commandRun(command, signal));
+  }
+
+  private async *commandRun(command: string, signal: AbortSignal): Run {
     const { tools, toolContext } = this.deps;
     const active = this.deps.conversation.record(`!${command}`);
     const call = { id: `user_command_${randomUUID()}`, name: "run_command", input: { command } };
@@ -117,8 +132,16 @@ export class SessionRuntime {
 
   /** The task through the team's stages, each agent in a child session of this one; the summary is this conversation's answer. */
   runPipeline(entered: string, signal: AbortSignal): Run {
+    const typed = maskSecrets(entered).text;
+    const { hooks } = this.deps;
+    return hooks.reported(
+      hooks.aroundPrompt(typed, signal, (hookContext) => this.pipelineRun(withHookContext(typed, hookContext), signal)),
+    );
+  }
+
+  /** A pipeline's run, once the prompt's hooks let its task through. */
+  private pipelineRun(task: string, signal: AbortSignal): Run {
     const { deps } = this;
-    const task = maskSecrets(entered).text;
     const provider = deps.model.provider;
     if (!provider)
       return answerFromIndex(
@@ -168,6 +191,7 @@ export class SessionRuntime {
     const prefetcher = window.prefetcherFor(windowTokens);
     // The orchestrator gets its workflow instead of code.
     const prefetchRuns = prefetchIsOn(config.context) && deps.hook !== "workflow_context";
+    const stopHooks = deps.hooks.stopHooks();
     return runAgent(
       {
         provider,
@@ -194,6 +218,7 @@ export class SessionRuntime {
           learning.fileWritten(write.shown);
         },
         quality,
+        ...(stopHooks ? { stopHooks } : {}),
       },
       prompt,
       signal,

@@ -6,6 +6,7 @@ import { createGetRoutingHistoryTool } from "../../agent/tools/role-tools/get-ro
 import { recordTestRuns } from "../../agent/tools/role-tools/record-test-runs.js";
 import { createRouteToAgentTool } from "../../agent/tools/route-to-agent.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
+import type { ToolHooks } from "../../agent/tools/tool-hooks.js";
 import { type Approver, ToolRegistry, type ToolRunResult } from "../../agent/tools/tool-registry.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { ContextRetriever } from "../../context/context-retriever.js";
@@ -36,6 +37,8 @@ export interface SessionToolsDeps {
   team: { subAgents: SubAgentHost | undefined; router: GuideRouter | undefined; consulter: Consulter };
   /** Tools the session adds (a knowledge agent's `share_context`); the role's list still decides. */
   extraTools: readonly ToolDefinition[];
+  /** The user's `PreToolUse` and `PostToolUse` hooks around every call (none configured: undefined). */
+  toolHooks: ToolHooks | undefined;
 }
 
 /**
@@ -84,6 +87,7 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
   ];
   const tools: ToolRegistry = new ToolRegistry(toolsForRole(deps.role, available), tree.policy, deps.approver, {
     readOnly: deps.role.readOnly,
+    ...(deps.toolHooks ? { hooks: deps.toolHooks } : {}),
   });
   return tools;
 }

@@ -4,6 +4,7 @@ import type { SylkConfig } from "../../config/schema.js";
 import { createContextManager } from "../../context/create-context-manager.js";
 import { createPrefetcher, type Prefetcher } from "../../context/prefetch/create-prefetcher.js";
 import type { PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
+import type { EvictionNotice } from "../../context/evicted-items.js";
 import type { VirtualContextManager } from "../../context/virtual-context-manager.js";
 import type { AgentType } from "../../roles/agent-types.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
@@ -25,6 +26,8 @@ export interface SessionWindowDeps {
   /** Prefetch's thresholds as self-tuning retrieval has learned them (and the role's budget). */
   thresholds: () => PrefetchThresholds;
   learning: Pick<SessionRetrievalLearning, "follow">;
+  /** Told before each eviction is written (the user's `PreEvict` hooks). */
+  beforeEvict?: (notice: EvictionNotice) => Promise<void>;
 }
 
 /**
@@ -60,6 +63,7 @@ export class SessionWindow {
       tokenCounter: deps.tokenCounter,
       windowTokens,
       agentType: deps.agentType,
+      ...(deps.beforeEvict ? { beforeEvict: deps.beforeEvict } : {}),
     });
     return this.manager;
   }

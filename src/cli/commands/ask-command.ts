@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import type { AgentResult } from "../../agent/agent-events.js";
+import { type AgentResult, hookIsShown, hookNote } from "../../agent/agent-events.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
 import type { ProjectServices } from "../../app/project-services.js";
 import type { WarmIndexClient } from "../../app/warm-index/warm-index-client.js";
@@ -12,6 +12,7 @@ import { indexProject } from "./index-command.js";
 import { printOpeningWarnings } from "../opening-warnings.js";
 import { warnAboutAgentFiles } from "../custom-agent-errors.js";
 import { sandboxName, warnAboutSandbox } from "../sandbox-warning.js";
+import { terminalText } from "../terminal-text.js";
 
 interface AskOptions {
   outputFormat: OutputFormat;
@@ -121,6 +122,10 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
         setExitCode(exitCodeOf(step.value));
         // The observation under way finishes before the process ends (a graceful shutdown: notes half written are not lost).
         await session.settleMemory();
+        // After the result, which stays stdout's last line: what SessionEnd hooks have to say goes to stderr.
+        for (const event of await session.end("exit")) {
+          if (event.type === "hook" && hookIsShown(event)) context.stderr.write(terminalText(`sylk: ${hookNote(event)}\n`));
+        }
         session.close();
         warm?.close();
       } finally {
@@ -157,6 +162,8 @@ export function exitCodeOf(result: AgentResult): ExitCodeValue {
       return ExitCode.TurnLimit;
     case "interrupted":
       return ExitCode.Interrupted;
+    case "blocked":
+      return ExitCode.Blocked;
     case "error":
       if (result.error?.kind === "authentication" || result.error?.kind === "permission") return ExitCode.Authentication;
       if (result.error?.kind === "tool") return ExitCode.FatalTool;

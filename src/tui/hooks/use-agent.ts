@@ -127,8 +127,9 @@ export function useAgent(
     (resume?: ResumeTarget) => {
       if (runRef.current) throw new Error("A turn is running; press Esc to cancel it first.");
       const session = openSession(approver, resume);
-      // The conversation left behind ends: what its agent learned goes into the profiles.
-      sessionRef.current.close();
+      // The conversation left behind ends: its SessionEnd hooks run (in the background), what its agent learned goes into the profiles.
+      const left = sessionRef.current;
+      void left.end(resume ? "resume" : "clear").finally(() => left.close());
       sessionRef.current = session;
       dispatch({ type: "session", sessionId: session.sessionId, tasks: session.tasks() });
       return session;
@@ -143,6 +144,7 @@ export function useAgent(
     await current?.done;
     // The observation under way finishes before the session closes (a graceful shutdown: notes half written are not lost).
     await sessionRef.current.settleMemory();
+    await sessionRef.current.end("exit");
     sessionRef.current.close();
   }, [cancel]);
 
