@@ -4,7 +4,8 @@ import { createGetChronicleEntriesTool } from "../../agent/tools/role-tools/get-
 import { createGetCoverageGapsTool } from "../../agent/tools/role-tools/get-coverage-gaps.js";
 import { createGetCrossSessionPatternsTool } from "../../agent/tools/role-tools/get-cross-session-patterns.js";
 import { createGetRecentChangesTool } from "../../agent/tools/role-tools/get-recent-changes.js";
-import { chunksMentioningFrom, createGetSymbolContextTool } from "../../agent/tools/role-tools/get-symbol-context.js";
+import { createGetSymbolContextTool } from "../../agent/tools/role-tools/get-symbol-context.js";
+import { chunksMentioningFrom } from "../../agent/tools/role-tools/symbol-mentions.js";
 import { createSearchDecisionsTool } from "../../agent/tools/role-tools/search-decisions.js";
 import { createSearchTestHistoryTool, testHistoryOf } from "../../agent/tools/role-tools/search-test-history.js";
 import type { GitGate } from "../../agent/sandbox/repository-integrity.js";
