@@ -27,6 +27,7 @@ import { UserKnowledge } from "../knowledge/session/user-knowledge.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
 import type { SqliteDatabase } from "../store/database.js";
 import { EntryRepository } from "../store/entry-repository.js";
+import { DirectoryStateRepository } from "../store/directory-state-repository.js";
 import { FileRepository } from "../store/file-repository.js";
 import { FullTextRepository } from "../store/full-text-repository.js";
 import { HandoffRepository } from "../store/handoff-repository.js";
@@ -110,6 +111,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     config: config.index,
     db,
     files,
+    directories: new DirectoryStateRepository(db),
     writer: new IndexWriter(
       db,
       files,

@@ -3,6 +3,7 @@ import { openProject, type ProjectServices } from "../../src/app/project-service
 import { ProjectIndexer } from "../../src/indexer/project-indexer.js";
 import { IndexWriter } from "../../src/indexer/index-writer.js";
 import { fileWorkerPath, FileWorkerPool } from "../../src/indexer/worker-pool.js";
+import { DirectoryStateRepository } from "../../src/store/directory-state-repository.js";
 import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
@@ -19,6 +20,7 @@ function countingIndexer(options: { workerLingerMs?: number } = {}): { indexer: 
     config: config.index,
     db: services.db,
     files: services.files,
+    directories: new DirectoryStateRepository(services.db),
     writer: new IndexWriter(services.db, services.files, services.vectors, services.codeFullText, services.codeVectorIndex),
     fullText: services.codeFullText,
     createPool: () => {
