@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { isSecretPath, maskSecrets } from "../../../security/secrets.js";
-import type { FileChangeRecord } from "../../../store/handoff-repository.js";
+import type { FileChangeRecord } from "../../../store/handoff-records.js";
 import { estimateTokens } from "../../../tokens/estimate-tokens.js";
 import { targetPath } from "../file-text.js";
 import { resolveProjectPath } from "../project-paths-guard.js";

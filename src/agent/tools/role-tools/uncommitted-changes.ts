@@ -6,7 +6,7 @@ import { errorMessage } from "../../../errors.js";
 import { readRegularFile } from "../../../files/regular-file.js";
 import { looksBinary } from "../../../parsing/languages.js";
 import { isSecretPath } from "../../../security/secrets.js";
-import type { FileChangeRecord } from "../../../store/handoff-repository.js";
+import type { FileChangeRecord } from "../../../store/handoff-records.js";
 import { DIFF_GUARD, runGit, type GitRunOptions } from "./read-only-git.js";
 
 /** A tracked file that differs from HEAD, or a file this session created that HEAD lacks. */
