@@ -9,7 +9,8 @@ import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import type { UnindexableReason } from "./directory-listing.js";
-import { scanTree, walkRulesKey, type SkippedFile, type SkipReason, type TreeScan } from "./scanner.js";
+import { scanTree, walkRulesKey } from "./scanner.js";
+import type { SkippedFile, SkipReason, TreeScan } from "./scan-results.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
 
