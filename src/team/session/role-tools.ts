@@ -1,4 +1,3 @@
-import { DecisionEntries } from "../../content-store/decision-entries.js";
 import { createGetAgentCapabilitiesTool } from "../../agent/tools/role-tools/get-agent-capabilities.js";
 import { createGetChronicleEntriesTool } from "../../agent/tools/role-tools/get-chronicle-entries.js";
 import { createGetCoverageGapsTool } from "../../agent/tools/role-tools/get-coverage-gaps.js";
@@ -49,7 +48,7 @@ export function createRoleTools(services: ProjectServices, context: RoleToolsCon
       contentStore: services.contentStore,
       entries: services.entries,
       sessions: services.sessions,
-      decisions: new DecisionEntries(services),
+      decisions: services.decisions,
       sessionId: () => context.sessionId,
       availableTokens,
     }),
