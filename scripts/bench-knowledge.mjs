@@ -50,6 +50,7 @@ import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -352,6 +353,8 @@ const TOOLS = [
 
 const base = mkdtempSync(join(tmpdir(), "sylk-bench-knowledge-"));
 const opened = [];
+/** Connections the `LIKE` baseline opens beside the services. */
+const connections = [];
 
 async function openStore(name, count) {
   const root = join(base, name);
@@ -378,7 +381,10 @@ async function openStore(name, count) {
   opened.push(services);
   const config = services.loadedConfig.config;
   const session = new SessionKnowledge(services, config, () => "bench-session");
-  const like = services.db.prepare("SELECT doc FROM knowledge_items WHERE key LIKE ? ESCAPE '\\' OR content LIKE ? ESCAPE '\\'");
+  // The baseline reads the table as any SQL client would: on a connection of its own.
+  const sql = new Database(services.paths.database, { readonly: true });
+  connections.push(sql);
+  const like = sql.prepare("SELECT doc FROM knowledge_items WHERE key LIKE ? ESCAPE '\\' OR content LIKE ? ESCAPE '\\'");
   return { name, count, services, session, fillMs, openMs, chars: items.reduce((sum, item) => sum + item.content.length, 0), like };
 }
 
@@ -849,6 +855,7 @@ try {
     writeFileSync(values.json, `${JSON.stringify(output, null, 2)}\n`);
   }
 } finally {
+  for (const db of connections) db.close();
   for (const services of opened) await services.close();
   rmSync(base, { recursive: true, force: true });
 }

@@ -97,8 +97,8 @@ export async function fullTextAgrees(repo, root, env) {
   try {
     const code = services.codeFullText.load();
     const history = services.historyFullText.load();
-    const chunks = services.db.prepare("SELECT count(*) AS n FROM chunks").get().n;
-    const entries = services.db.prepare("SELECT count(*) AS n FROM content_entries").get().n;
+    const chunks = services.files.counts().chunks;
+    const entries = services.entries.count();
     const problems = [];
     if (services.codeFullText.size !== chunks) problems.push(`code full text holds ${services.codeFullText.size} of ${chunks} chunks`);
     if (services.historyFullText.size !== entries)

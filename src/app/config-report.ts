@@ -1,9 +1,13 @@
 import { existsSync } from "node:fs";
-import type { LoadedConfig } from "../config/load-config.js";
+import { join } from "node:path";
+import { CONFIG_FILE_NAME } from "../config/defaults.js";
+import { configFilePaths, type LoadedConfig, trustGatedProjectSettings } from "../config/load-config.js";
 import { DEFAULT_ANTHROPIC_MODEL, type SylkConfig } from "../config/schema.js";
 import type { GatedSetting } from "../config/trust-gated-keys.js";
 import { configWarnings } from "../format/config-warnings.js";
 import { visible } from "../format/visible-text.js";
+import { sylkPackageRoot } from "../package-root.js";
+import { sylkHome } from "../project/project-paths.js";
 
 /** The settings a user changes, in the order `/config` lists them. */
 const SHOWN_KEYS: readonly string[] = [
@@ -31,18 +35,45 @@ const SHOWN_KEYS: readonly string[] = [
   "handoff.enabled",
 ];
 
+/** The files the report names. */
+export interface ConfigFiles {
+  /** Where the user's and the project's `.sylkrc` are looked for (`configFilePaths`). */
+  user: string;
+  project: string;
+  /** `$SYLK_HOME`, where Sylk keeps its data. */
+  data: string;
+  /** The bundled example, every key with its default. */
+  example: string;
+}
+
 export interface ConfigReportInputs {
   loaded: LoadedConfig;
-  /** Where the user's and the project's `.sylkrc` are looked for. */
-  files: { user: string; project: string };
+  files: ConfigFiles;
   /** The trust-gated settings the project's `.sylkrc` asks for (`trustGatedProjectSettings`). */
   projectGated: readonly GatedSetting[];
 }
 
+/** The example configuration that ships with Sylk: every key with its default and what it does. */
+export function exampleConfigPath(): string {
+  return join(sylkPackageRoot(), `${CONFIG_FILE_NAME}.example`);
+}
+
 /**
- * `/config`: the effective settings that matter to a user, each with where
- * it came from, the files read (and whether the project's gated settings
- * are honoured), and how to change them. Read-only.
+ * The configuration report of a project as `loaded` (with a session's flags,
+ * when it has them): what `/config` and `sylk config` both print.
+ */
+export function projectConfigReport(loaded: LoadedConfig, root: string, env: NodeJS.ProcessEnv): string[] {
+  return configReport({
+    loaded,
+    files: { ...configFilePaths({ projectRoot: root, env }), data: sylkHome(env), example: exampleConfigPath() },
+    projectGated: trustGatedProjectSettings(root, env),
+  });
+}
+
+/**
+ * The effective settings that matter to a user, each with where it came
+ * from, the files read (and whether the project's gated settings are
+ * honoured), where Sylk keeps its data, and how to change them. Read-only.
  */
 export function configReport({ loaded, files, projectGated }: ConfigReportInputs): string[] {
   const width = Math.max(...SHOWN_KEYS.map((key) => key.length)) + 2;
@@ -58,14 +89,17 @@ export function configReport({ loaded, files, projectGated }: ConfigReportInputs
     "",
     "Files:",
     `  user     ${fileText(files.user)}`,
+    // The user's own file, read once, is also the project file of a project at the home directory.
     ...(files.project === files.user ? [] : [`  project  ${projectFileText(files.project, loaded, projectGated)}`]),
+    `  data     ${field(files.data)} (indexes, conversations, trust decisions)`,
+    `  example  ${field(files.example)} (\`sylk config --example\` prints it)`,
     ...(warnings.length > 0 ? ["", "Warnings:", ...warnings.map((warning) => `  ${warning}`)] : []),
     "",
     "To change them:",
     "  ~/.sylkrc for every project, .sylkrc here for this one (JSON with comments; see .sylkrc.example): a project's permissions,",
     "  sandbox, endpoints and what it writes outside the project count only once you trust the folder (`sylk trust .`).",
     "  SYLK_<SECTION>_<KEY> sets one for a run (SYLK_MODEL_NAME=…, SYLK_PERMISSIONS_MODE=plan), and so do flags (--agent, --no-sandbox).",
-    "  For this session: /model <name>, /permissions (rules and mode), Shift+Tab (the mode).",
+    "  In a session: /model <name>, /permissions (rules and mode), Shift+Tab (the mode).",
   ];
 }
 

@@ -1,5 +1,6 @@
 import type { LoadedConfig } from "../config/load-config.js";
 import { CheckpointRepository } from "../store/checkpoint-repository.js";
+import { DecisionEntries } from "../content-store/decision-entries.js";
 import { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { INTERACTIVE_COMMIT_SLICE_MS, IndexWriter } from "../indexer/index-writer.js";
@@ -25,8 +26,8 @@ import { RoutingRepository } from "../store/routing-repository.js";
 import { Inquiries } from "../knowledge/session/inquiries.js";
 import { UserKnowledge } from "../knowledge/session/user-knowledge.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
-import type { SqliteDatabase } from "../store/database.js";
 import { EntryRepository } from "../store/entry-repository.js";
+import { DirectoryStateRepository } from "../store/directory-state-repository.js";
 import { FileRepository } from "../store/file-repository.js";
 import { FullTextRepository } from "../store/full-text-repository.js";
 import { HandoffRepository } from "../store/handoff-repository.js";
@@ -48,7 +49,6 @@ export interface ProjectServices {
   loadedConfig: LoadedConfig;
   /** What opening changed that the user should be told once (see `ProjectStore.notices`). */
   notices: string[];
-  db: SqliteDatabase;
   files: FileRepository;
   entries: EntryRepository;
   sessions: SessionRepository;
@@ -64,6 +64,8 @@ export interface ProjectServices {
   pipelines: PipelineRepository;
   /** Self-tuning retrieval's learned state. */
   learning: LearningRepository;
+  /** todo_write's decisions as searchable entries, with the one-time copy of older task lists' decisions. */
+  decisions: DecisionEntries;
   vectors: VectorStore;
   embedder: Embedder;
   codeFullText: PersistentFullText;
@@ -110,6 +112,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     config: config.index,
     db,
     files,
+    directories: new DirectoryStateRepository(db),
     writer: new IndexWriter(
       db,
       files,
@@ -125,6 +128,15 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,
     racyWindowMs: options.racyWindowMs,
   });
+  const contentStore = new UniversalContentStore({
+    db,
+    entries,
+    fullText: historyFullText,
+    vectors,
+    embedder,
+    config: config.search,
+  });
+  const handoffs = new HandoffRepository(db);
   const grepThread = new GrepThread();
   const grepFullText = new PersistentFullText(fullTextRepository, "code", { searchWithoutLoading: true });
   const userKnowledge = new UserKnowledge(paths.sylkHome);
@@ -132,12 +144,11 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     paths,
     loadedConfig,
     notices,
-    db,
     files,
     entries,
     sessions: new SessionRepository(db),
     checkpoints: new CheckpointRepository(db),
-    handoffs: new HandoffRepository(db),
+    handoffs,
     routing: new RoutingRepository(db),
     patterns: new PatternRepository(db),
     pipelines: new PipelineRepository(db),
@@ -158,15 +169,9 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
       embedder,
       config: config.search,
     }),
-    contentStore: new UniversalContentStore({
-      db,
-      entries,
-      fullText: historyFullText,
-      vectors,
-      embedder,
-      config: config.search,
-    }),
+    contentStore,
     knowledge,
+    decisions: new DecisionEntries({ db, entries, handoffs, contentStore }),
     inquiries: new Inquiries({ repository: new InquiryRepository(db), knowledge }),
     userKnowledge,
     consent: new ConsentStore(paths),

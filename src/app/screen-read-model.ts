@@ -3,13 +3,12 @@ import { join } from "node:path";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import type { SandboxStatus } from "../agent/sandbox/command-sandbox.js";
 import { ContextRetriever, type RetrievalResult } from "../context/context-retriever.js";
-import { configFilePaths, trustGatedProjectSettings } from "../config/load-config.js";
 import type { ConsentStore } from "../project/consent.js";
 import { PromptNumbers } from "../format/prompt-numbers.js";
 import type { ContextReference } from "../store/content-types.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
 import { projectFacts, renderAgentsFile } from "./agents-file.js";
-import { configReport } from "./config-report.js";
+import { projectConfigReport } from "./config-report.js";
 import type { DoctorIndexState, DoctorReport } from "./doctor.js";
 import { notedDamage } from "./index-health.js";
 import { doctorOfSession } from "./project-doctor.js";
@@ -134,11 +133,6 @@ export function createScreenReadModel(services: ProjectServices, env: NodeJS.Pro
         throw error;
       }
     },
-    configuration: () =>
-      configReport({
-        loaded: services.loadedConfig,
-        files: configFilePaths({ projectRoot: services.paths.root, env }),
-        projectGated: trustGatedProjectSettings(services.paths.root, env),
-      }),
+    configuration: () => projectConfigReport(services.loadedConfig, services.paths.root, env),
   };
 }

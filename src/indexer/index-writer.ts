@@ -4,7 +4,7 @@ import type { SqliteDatabase } from "../store/database.js";
 import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
 import type { VectorStore } from "../store/vector-store.js";
 import type { ProcessedFile } from "./file-processor.js";
-import type { SkippedFile } from "./scanner.js";
+import type { SkippedFile } from "./scan-results.js";
 
 /**
  * Main-thread work one commit transaction may take before yielding, when

@@ -1,5 +1,5 @@
 import type { ManifestEntry } from "../store/file-repository.js";
-import type { ScannedFile, SkippedFile, TreeScan } from "./scanner.js";
+import type { ScannedFile, SkippedFile, TreeScan } from "./scan-results.js";
 
 export interface ManifestDiff {
   /** On disk, never indexed. */

@@ -4,7 +4,7 @@ import type { IndexConfig } from "../config/schema.js";
 import { isSecretPath } from "../security/secrets.js";
 import { ignoreFileNames, PathFilter } from "./path-filter.js";
 import { calculatePriority } from "./priority.js";
-import type { ScannedFile, SkippedFile } from "./scanner.js";
+import type { ScannedFile, SkippedFile } from "./scan-results.js";
 
 export interface PathClassification {
   files: ScannedFile[];

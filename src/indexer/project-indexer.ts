@@ -1,14 +1,16 @@
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
-import { directoryOf, type FileRepository, type ManifestEntry, type StoredDirectoryState } from "../store/file-repository.js";
+import type { DirectoryStateRepository, StoredDirectoryState } from "../store/directory-state-repository.js";
+import { directoryOf, type FileRepository, type ManifestEntry } from "../store/file-repository.js";
 import { FileRunner, type FileRunnerDeps } from "./file-runner.js";
 import type { BatchOutcome, IndexWriter } from "./index-writer.js";
 import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import type { UnindexableReason } from "./directory-listing.js";
-import { scanTree, walkRulesKey, type SkippedFile, type SkipReason, type TreeScan } from "./scanner.js";
+import { scanTree, walkRulesKey } from "./scanner.js";
+import type { SkippedFile, SkipReason, TreeScan } from "./scan-results.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
 
@@ -77,6 +79,8 @@ function unindexableOf(skipped: readonly SkippedFile[]): IndexSummary["unindexab
 export interface ProjectIndexerDeps extends FileRunnerDeps {
   db: SqliteDatabase;
   files: FileRepository;
+  /** What the last complete walk saw of each directory. */
+  directories: DirectoryStateRepository;
   writer: IndexWriter;
   fullText: PersistentFullText;
   /**
@@ -136,7 +140,7 @@ export class ProjectIndexer {
 
   /** The directories' states the last complete run stored, when it walked with today's settings. */
   storedDirectoryStates(): Map<string, StoredDirectoryState> | undefined {
-    return getMeta(this.deps.db, WALK_RULES_META_KEY) === walkRulesKey(this.deps.config) ? this.deps.files.directoryStates() : undefined;
+    return getMeta(this.deps.db, WALK_RULES_META_KEY) === walkRulesKey(this.deps.config) ? this.deps.directories.all() : undefined;
   }
 
   async *run(signal?: AbortSignal): AsyncGenerator<IndexProgress, IndexSummary> {
@@ -218,10 +222,10 @@ export class ProjectIndexer {
     const states = [...scan.changed.filter((directory) => !failed.has(directory.path)), ...scan.restated];
     if (getMeta(this.deps.db, WALK_RULES_META_KEY) !== walkRulesKey(this.deps.config)) {
       // Walked with other settings: whatever was stored before does not hold.
-      this.deps.files.clearDirectoryStates();
+      this.deps.directories.clear();
       setMeta(this.deps.db, WALK_RULES_META_KEY, walkRulesKey(this.deps.config));
     }
-    this.deps.files.saveDirectoryStates(states, scan.vanished);
+    this.deps.directories.save(states, scan.vanished);
   }
 
   /**

@@ -2,61 +2,12 @@ import { lstatSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { IndexConfig } from "../config/schema.js";
 import { isSecretPath } from "../security/secrets.js";
-import { listDirectory, type EntryNames, type UnindexableEntry, type UnindexableReason } from "./directory-listing.js";
+import { listDirectory, type EntryNames, type UnindexableEntry } from "./directory-listing.js";
 import { ListingHash, RACY_WINDOW_MS, snapshotHolds, type DirectorySnapshot, type DirectoryState } from "./directory-state.js";
 import { ignoreFileNames, PathFilter } from "./path-filter.js";
 import { calculatePriority } from "./priority.js";
+import type { ChangedDirectory, ScanResult, TreeScan } from "./scan-results.js";
 import { WorkingDirectory } from "./working-directory.js";
-
-/** A file the scanner found and the indexer should consider. */
-export interface ScannedFile {
-  /** Relative to the project root, '/'-separated. */
-  path: string;
-  size: number;
-  mtimeMs: number;
-  priority: number;
-}
-
-/** Ruled out by size or name, or never readable as a project file (see `UnindexableReason`). */
-export type SkipReason = "too-large" | "secret" | UnindexableReason;
-
-export interface SkippedFile {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  reason: SkipReason;
-}
-
-export interface ScanResult {
-  files: ScannedFile[];
-  /** Files seen but never read: their names or sizes rule them out. */
-  skipped: SkippedFile[];
-}
-
-/** A directory whose listing or rules differ from what the last run stored (or that it never saw). */
-export interface ChangedDirectory extends ScanResult {
-  /** Relative to the root, '' for the root itself. */
-  path: string;
-  /** What to store for it once its files are indexed. */
-  state: DirectoryState;
-}
-
-export interface TreeScan {
-  changed: ChangedDirectory[];
-  /**
-   * Unchanged directories that had to be listed all the same (no snapshot
-   * yet, or one too recent or too old to trust): their states with a new
-   * snapshot, to store so that the next walk need not list them.
-   */
-  restated: Array<{ path: string; state: DirectoryState }>;
-  /** Directories of the previous states this walk did not reach: removed, or excluded or ignored now. */
-  vanished: string[];
-  directories: number;
-  /** Files taken (indexed or skipped by name or size) in every directory walked. */
-  files: number;
-  /** Directories read with `readdir`; the others' names came from their snapshots. */
-  listed: number;
-}
 
 export interface ScanOptions {
   /** What the last complete run stored; without it every directory counts as changed. */
@@ -110,71 +61,94 @@ interface PendingDirectory {
  * the time, as they are for `find`.
  */
 export async function scanTree(root: string, config: IndexConfig, options: ScanOptions = {}): Promise<TreeScan> {
-  const nowMs = options.nowMs ?? Date.now();
-  const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
-  const racyWindowMs = options.racyWindowMs ?? RACY_WINDOW_MS;
-  // Before any directory is read: a snapshot must not claim a later time than its names'.
-  const startedAtMs = Date.now();
-  const previous = options.previous;
-  const filter = new PathFilter(config);
-  const ruleFiles = ignoreFileNames(config);
-  const scan: TreeScan = { changed: [], restated: [], vanished: [], directories: 0, files: 0, listed: 0 };
-  const visited = new Set<string>();
+  const walk = new TreeWalk(root, config, options);
+  options.signal?.throwIfAborted();
+  await walk.run(options.sliceMs ?? DEFAULT_SLICE_MS, options.signal);
+  return walk.scan;
+}
 
-  const rootRules = new ListingHash();
-  if (config.respectGitignore) {
-    const exclude = join(root, ".git", "info", "exclude");
+/** One walk of the tree: what it has found so far, and the directories still to read, breadth first. */
+class TreeWalk {
+  readonly scan: TreeScan = { changed: [], restated: [], vanished: [], directories: 0, files: 0, listed: 0 };
+  private readonly nowMs: number;
+  private readonly racyWindowMs: number;
+  /** Before any directory is read: a snapshot must not claim a later time than its names'. */
+  private readonly startedAtMs = Date.now();
+  private readonly previous: ReadonlyMap<string, DirectoryState> | undefined;
+  private readonly filter: PathFilter;
+  private readonly ruleFiles: readonly string[];
+  private readonly visited = new Set<string>();
+  /** The root's ignore rules, `.git/info/exclude` included. */
+  private readonly rootRules = new ListingHash();
+  private readonly queue: PendingDirectory[];
+  private readonly workingDirectory = new WorkingDirectory();
+
+  constructor(
+    private readonly root: string,
+    private readonly config: IndexConfig,
+    options: ScanOptions,
+  ) {
+    this.nowMs = options.nowMs ?? Date.now();
+    this.racyWindowMs = options.racyWindowMs ?? RACY_WINDOW_MS;
+    this.previous = options.previous;
+    this.filter = new PathFilter(config);
+    this.ruleFiles = ignoreFileNames(config);
+    if (config.respectGitignore) this.readGitExclude();
+    this.queue = [{ relative: "", absolute: root, rulesChanged: this.previous === undefined }];
+  }
+
+  /** Walks every directory, yielding to the event loop after each `sliceMs` of work; then notes the stored directories not reached. */
+  async run(sliceMs: number, signal: AbortSignal | undefined): Promise<void> {
+    let sliceStarted = performance.now();
+    try {
+      for (let head = 0; head < this.queue.length; head++) {
+        const directory = this.queue[head] as PendingDirectory;
+        this.queue[head] = undefined as unknown as PendingDirectory; // let a large walk's queue be collected as it goes
+        this.walkDirectory(directory);
+        if (performance.now() - sliceStarted > sliceMs) {
+          // Other code may run meanwhile: it must find the process where it left it.
+          this.workingDirectory.restore();
+          await new Promise((resolve) => setImmediate(resolve));
+          signal?.throwIfAborted();
+          sliceStarted = performance.now();
+        }
+      }
+    } finally {
+      this.workingDirectory.restore();
+    }
+    if (this.previous) for (const path of this.previous.keys()) if (!this.visited.has(path)) this.scan.vanished.push(path);
+  }
+
+  private readGitExclude(): void {
+    const exclude = join(this.root, ".git", "info", "exclude");
     const stats = statIfThere(exclude);
     if (stats?.isFile()) {
-      rootRules.addFile(".git/info/exclude", stats.size, Math.trunc(stats.mtimeMs));
-      filter.registerIgnoreFile("", exclude);
+      this.rootRules.addFile(".git/info/exclude", stats.size, Math.trunc(stats.mtimeMs));
+      this.filter.registerIgnoreFile("", exclude);
     }
   }
 
-  options.signal?.throwIfAborted();
-  const queue: PendingDirectory[] = [{ relative: "", absolute: root, rulesChanged: previous === undefined }];
-  const workingDirectory = new WorkingDirectory();
-  let sliceStarted = performance.now();
-  try {
-    for (let head = 0; head < queue.length; head++) {
-      const directory = queue[head] as PendingDirectory;
-      queue[head] = undefined as unknown as PendingDirectory; // let a large walk's queue be collected as it goes
-      walkOne(directory);
-      if (performance.now() - sliceStarted > sliceMs) {
-        // Other code may run meanwhile: it must find the process where it left it.
-        workingDirectory.restore();
-        await new Promise((resolve) => setImmediate(resolve));
-        options.signal?.throwIfAborted();
-        sliceStarted = performance.now();
-      }
-    }
-  } finally {
-    workingDirectory.restore();
-  }
-  if (previous) for (const path of previous.keys()) if (!visited.has(path)) scan.vanished.push(path);
-  return scan;
-
-  function walkOne(directory: PendingDirectory): void {
-    const path = workingDirectory.enter(directory.absolute);
+  private walkDirectory(directory: PendingDirectory): void {
+    const path = this.workingDirectory.enter(directory.absolute);
     // Stat'ed before it is read: a change after this one leaves a later ctime for the next walk to see.
     const self = statSync(path, { throwIfNoEntry: false });
     if (!self?.isDirectory()) return; // gone since its parent was read
-    const stored = previous?.get(directory.relative);
+    const stored = this.previous?.get(directory.relative);
     const leftOutBefore = stored && stored.leftOut.length > 0 ? new Set(stored.leftOut) : NO_NAMES;
     let names: EntryNames | undefined =
-      stored?.snapshot && snapshotHolds(stored.snapshot, self, racyWindowMs) ? stored.snapshot : undefined;
-    let entries = names && statFiles(directory, names, leftOutBefore);
+      stored?.snapshot && snapshotHolds(stored.snapshot, self, this.racyWindowMs) ? stored.snapshot : undefined;
+    let entries = names && this.statFiles(directory, names, leftOutBefore);
     // A stored name that no longer stats as a file means the snapshot was wrong after all: list the directory.
     let listed = false;
     if (!names || !entries || entries.missing) {
       listed = true;
       names = listDirectory(path);
       if (!names) return; // unreadable: skipped (its files leave the index), as `git status` does
-      scan.listed++;
-      entries = statFiles(directory, names, leftOutBefore);
+      this.scan.listed++;
+      entries = this.statFiles(directory, names, leftOutBefore);
     }
-    visited.add(directory.relative);
-    scan.directories++;
+    this.visited.add(directory.relative);
+    this.scan.directories++;
     // A snapshot names only files and directories: one holding a FIFO or a name that is not UTF-8 is listed every time.
     const snapshot: DirectorySnapshot | undefined =
       entries.unindexable.length > 0
@@ -185,24 +159,24 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
             ino: self.ino,
             mtimeMs: self.mtimeMs,
             ctimeMs: self.ctimeMs,
-            recordedAtMs: startedAtMs,
+            recordedAtMs: this.startedAtMs,
           };
-    const visit = visitDirectory(directory, entries, stored, directory.relative === "" ? rootRules : new ListingHash());
+    const visit = this.visitDirectory(directory, entries, stored, directory.relative === "" ? this.rootRules : new ListingHash());
     const clean = stored !== undefined && !visit.rulesChanged && stored.listing === visit.listing;
     if (clean) {
-      scan.files += visit.files.length;
+      this.scan.files += visit.files.length;
       for (const name of visit.subdirectories) {
-        if (!leftOutBefore.has(name)) queue.push(child(directory, name, false));
+        if (!leftOutBefore.has(name)) this.queue.push(child(directory, name, false));
       }
       if (listed && snapshot)
-        scan.restated.push({
+        this.scan.restated.push({
           path: directory.relative,
           state: { listing: stored.listing, rules: stored.rules, leftOut: stored.leftOut, snapshot },
         });
     } else {
-      const changed = evaluate(directory, visit, snapshot);
-      scan.files += changed.files.length + changed.skipped.length;
-      scan.changed.push(changed);
+      const changed = this.evaluate(directory, visit, snapshot);
+      this.scan.files += changed.files.length + changed.skipped.length;
+      this.scan.changed.push(changed);
     }
   }
 
@@ -211,7 +185,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
    * ignore files). A name that does not stat as a file is passed over (when
    * `readdir` just gave it, it vanished meanwhile) and noted.
    */
-  function statFiles(directory: PendingDirectory, names: EntryNames, leftOutBefore: ReadonlySet<string>): DirectoryEntries {
+  private statFiles(directory: PendingDirectory, names: EntryNames, leftOutBefore: ReadonlySet<string>): DirectoryEntries {
     const entries: DirectoryEntries = {
       files: [],
       leftOutFiles: [],
@@ -221,11 +195,11 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     };
     const anyLeftOut = leftOutBefore.size > 0; // else no name need be hashed for the lookup
     for (const name of names.files) {
-      if (anyLeftOut && leftOutBefore.has(name) && !ruleFiles.includes(name)) {
+      if (anyLeftOut && leftOutBefore.has(name) && !this.ruleFiles.includes(name)) {
         entries.leftOutFiles.push(name);
         continue;
       }
-      const stats = lstatSync(workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
+      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
       if (!stats?.isFile()) {
         entries.missing = true;
         continue;
@@ -235,7 +209,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     return entries;
   }
 
-  function visitDirectory(
+  private visitDirectory(
     directory: PendingDirectory,
     entries: DirectoryEntries,
     stored: DirectoryState | undefined,
@@ -257,9 +231,9 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     for (const { name } of entries.unindexable) listing.addLeftOut(name);
     for (const { name, size, mtimeMs } of entries.files) {
       listing.addFile(name, size, mtimeMs);
-      if (ruleFiles.includes(name)) {
+      if (this.ruleFiles.includes(name)) {
         rules.addFile(name, size, mtimeMs);
-        filter.registerIgnoreFile(directory.relative, `${directory.absolute}/${name}`);
+        this.filter.registerIgnoreFile(directory.relative, `${directory.absolute}/${name}`);
       }
     }
     visit.listing = listing.digest();
@@ -269,7 +243,7 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
   }
 
   /** A changed directory: every entry judged by the rules, its files reported. */
-  function evaluate(directory: PendingDirectory, visit: DirectoryVisit, snapshot: DirectorySnapshot | undefined): ChangedDirectory {
+  private evaluate(directory: PendingDirectory, visit: DirectoryVisit, snapshot: DirectorySnapshot | undefined): ChangedDirectory {
     const prefix = directory.relative ? `${directory.relative}/` : "";
     const result: ChangedDirectory = {
       path: directory.relative,
@@ -283,32 +257,33 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
     candidates.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const file of candidates) {
       const path = prefix + file.name;
-      if (filter.excludesFile(file.name, path) || filter.ignores(path, false)) {
+      if (this.filter.excludesFile(file.name, path) || this.filter.ignores(path, false)) {
         leftOut.push(file.name);
         listing.addLeftOut(file.name);
         continue;
       }
       listing.addFile(file.name, file.size, file.mtimeMs);
       if (isSecretPath(path)) result.skipped.push({ path, size: file.size, mtimeMs: file.mtimeMs, reason: "secret" });
-      else if (file.size > config.maxFileSize) result.skipped.push({ path, size: file.size, mtimeMs: file.mtimeMs, reason: "too-large" });
+      else if (file.size > this.config.maxFileSize)
+        result.skipped.push({ path, size: file.size, mtimeMs: file.mtimeMs, reason: "too-large" });
       else
         result.files.push({
           path,
           size: file.size,
           mtimeMs: file.mtimeMs,
-          priority: calculatePriority(path, file.mtimeMs, config.priorityPaths, nowMs),
+          priority: calculatePriority(path, file.mtimeMs, this.config.priorityPaths, this.nowMs),
         });
     }
     for (const entry of visit.unindexable) {
       listing.addLeftOut(entry.name);
       const path = prefix + entry.name;
-      if (!filter.ignores(path, false)) result.skipped.push({ path, size: 0, mtimeMs: 0, reason: entry.reason });
+      if (!this.filter.ignores(path, false)) result.skipped.push({ path, size: 0, mtimeMs: 0, reason: entry.reason });
     }
     for (const name of [...visit.subdirectories].sort()) {
       listing.addDirectory(name);
       const path = prefix + name;
-      if (filter.excludesDirectory(name, path) || filter.ignores(path, true)) leftOut.push(name);
-      else queue.push(child(directory, name, visit.rulesChanged));
+      if (this.filter.excludesDirectory(name, path) || this.filter.ignores(path, true)) leftOut.push(name);
+      else this.queue.push(child(directory, name, visit.rulesChanged));
     }
     result.state = { listing: listing.digest(), rules: visit.rules, leftOut, ...(snapshot ? { snapshot } : {}) };
     return result;

@@ -11,6 +11,7 @@ import {
   type TermSlots,
 } from "./flexsearch-postings.js";
 import { FREQUENCY_OF_CODE, FrequentTermTables } from "./frequent-term-tables.js";
+import { FullTextDocuments, type IndexDocuments, LIVE } from "./full-text-documents.js";
 import { topK } from "./top-k.js";
 
 interface TermPlan {
@@ -26,15 +27,6 @@ export interface FullTextHit {
   id: number;
   /** BM25 score; higher is better. */
   score: number;
-}
-
-/** The live documents of an index, dense by id (what a snapshot stores). */
-export interface IndexDocuments {
-  /** `LIVE` (1) for each live document, 0 elsewhere, up to the highest live id. */
-  live: Uint8Array;
-  lengths: Float32Array;
-  count: number;
-  totalLength: number;
 }
 
 export interface FullTextResult {
@@ -59,10 +51,6 @@ const COMMON_TERM_SHARE = 0.5;
 /** A term in more than this share of the documents gets a dense frequency table (see `FrequentTermTables`). */
 const FREQUENT_TERM_SHARE = 1 / 16;
 
-const ABSENT = 0;
-const LIVE = 1;
-const TOMBSTONED = 2;
-
 /**
  * The full-text signal: FlexSearch holds the inverted index and persists it
  * (documents are pre-tokenised, and their postings are written into it
@@ -81,22 +69,17 @@ const TOMBSTONED = 2;
  */
 export class FullTextIndex {
   private index: Index;
-  // Per-document state, indexed by id (store ids are dense integers): typed
-  // arrays keep the scoring loop free of hash lookups.
-  private state = new Uint8Array(1024);
-  private lengths = new Float32Array(1024);
+  private readonly table = new FullTextDocuments();
+  /** Each document's score in the current search, by id; back to 0 after it. */
   private scores = new Float64Array(1024);
   /**
    * The documents the current search has scored, in the order found (each
-   * once, so it never holds more ids than `state`). Reused across searches
+   * once, so it never holds more ids than the document table). Reused across searches
    * (they are synchronous): a fresh array per search, up to ~80k ids for
    * common terms, was a large part of a search's garbage.
    */
   private touched = new Int32Array(1024);
   private touchedCount = 0;
-  private liveCount = 0;
-  private tombstones = 0;
-  private totalLength = 0;
   private readonly frequentTerms = new FrequentTermTables();
 
   /**
@@ -116,15 +99,15 @@ export class FullTextIndex {
 
   /** Live documents. */
   get size(): number {
-    return this.liveCount;
+    return this.table.liveCount;
   }
 
   get tombstoneCount(): number {
-    return this.tombstones;
+    return this.table.tombstones;
   }
 
   has(id: number): boolean {
-    return this.state[id] === LIVE;
+    return this.table.isLive(id);
   }
 
   /**
@@ -134,31 +117,27 @@ export class FullTextIndex {
   add(id: number, terms: string, length: number): void {
     // The store never reuses ids (AUTOINCREMENT) and a changed document gets a new
     // id, so a live id is already indexed with exactly these terms.
-    if (this.state[id] === LIVE) return;
-    if (this.state[id] === TOMBSTONED) throw new Error(`Full-text document ${id} was removed; ids are never reused.`);
+    if (this.table.isLive(id)) return;
+    this.table.assertNotRemoved(id);
     addPostings(this.index, id, terms);
     this.frequentTerms.invalidate();
-    this.markLive(id, length);
+    this.table.markLive(id, length);
   }
 
   /** `add` for several documents, ids ascending: a restored index's postings grow by one copy each (see `addPostingsBatch`). */
   addAll(documents: ReadonlyArray<{ id: number; terms: string; length: number }>): void {
     const fresh = documents.filter((document) => {
-      if (this.state[document.id] === TOMBSTONED) throw new Error(`Full-text document ${document.id} was removed; ids are never reused.`);
-      return this.state[document.id] !== LIVE;
+      this.table.assertNotRemoved(document.id);
+      return !this.table.isLive(document.id);
     });
     if (fresh.length === 0) return;
     addPostingsBatch(this.index, fresh);
     this.frequentTerms.invalidate();
-    for (const document of fresh) this.markLive(document.id, document.length);
+    for (const document of fresh) this.table.markLive(document.id, document.length);
   }
 
   remove(id: number): void {
-    if (this.state[id] !== LIVE) return;
-    this.state[id] = TOMBSTONED;
-    this.liveCount--;
-    this.tombstones++;
-    this.totalLength -= this.lengths[id] as number;
+    this.table.tombstone(id);
   }
 
   /**
@@ -168,22 +147,7 @@ export class FullTextIndex {
    * index lacks are returned, ascending, for the caller to add.
    */
   reconcile(storeIds: Iterable<number>): { missing: number[]; removed: number } {
-    const seen = new Uint8Array(this.state.length);
-    const missing: number[] = [];
-    for (const id of storeIds) {
-      const current = this.state[id];
-      if (current === LIVE) seen[id] = 1;
-      else if (current === TOMBSTONED) throw new Error(`Full-text document ${id} was removed but the store has it; ids are never reused.`);
-      else missing.push(id);
-    }
-    let removed = 0;
-    for (let id = 0; id < seen.length; id++) {
-      if (seen[id] === 0 && this.state[id] === LIVE) {
-        this.remove(id);
-        removed++;
-      }
-    }
-    return { missing: missing.sort((a, b) => a - b), removed };
+    return this.table.reconcile(storeIds);
   }
 
   /**
@@ -203,10 +167,11 @@ export class FullTextIndex {
     const plans = this.termPlans(terms);
     const idealScore = plans.reduce((sum, plan) => sum + plan.idf, 0);
     if (plans.length === 0 || limit <= 0) return { hits: [], idealScore };
-    const averageLength = Math.max(1, this.totalLength / this.liveCount);
+    const averageLength = Math.max(1, this.table.totalLength / this.table.liveCount);
+    this.ensureScratch();
     plans.sort((a, b) => b.idf - a.idf);
 
-    const isCommon = (plan: TermPlan) => plan.documentFrequency > this.liveCount * COMMON_TERM_SHARE;
+    const isCommon = (plan: TermPlan) => plan.documentFrequency > this.table.liveCount * COMMON_TERM_SHARE;
     const anchored = plans.some((plan) => !isCommon(plan));
     this.touchedCount = 0;
     let remainingBound = plans.reduce((sum, plan) => sum + plan.bound, 0);
@@ -227,13 +192,13 @@ export class FullTextIndex {
 
   /** The query's distinct terms that some live document holds, with their IDF. */
   private termPlans(terms: readonly string[]): TermPlan[] {
-    const documentCount = this.liveCount;
+    const documentCount = this.table.liveCount;
     if (documentCount === 0) return [];
     const plans: TermPlan[] = [];
     for (const term of new Set(terms)) {
       const slots = this.slots(term);
       let documentFrequency = 0;
-      for (const ids of slots) if (ids) documentFrequency += this.liveIn(ids);
+      for (const ids of slots) if (ids) documentFrequency += this.table.liveIn(ids);
       if (documentFrequency === 0) continue;
       const idf = Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
       plans.push({ term, slots, documentFrequency, idf, bound: idf * (K1 + 1) });
@@ -247,11 +212,12 @@ export class FullTextIndex {
    * queries run this before V8 has optimised it.
    */
   private scoreTerm(plan: TermPlan, averageLength: number, onlyFound: boolean): void {
-    const { state, lengths, scores, touched } = this;
+    const { state, lengths } = this.table;
+    const { scores, touched } = this;
     const weight = plan.idf * (K1 + 1);
     const lengthWeight = (K1 * B) / averageLength;
     const baseNormalisation = K1 * (1 - B);
-    if (onlyFound && !this.searchedOnce && plan.documentFrequency > this.liveCount * FREQUENT_TERM_SHARE) {
+    if (onlyFound && !this.searchedOnce && plan.documentFrequency > this.table.liveCount * FREQUENT_TERM_SHARE) {
       // Found documents are fewer than the term's postings: look them up instead.
       // Each already has a score, so nothing is appended to `touched` here.
       const codes = this.frequentTerms.get(plan.term, state.length, () => plan.slots.map((ids) => ids ?? []));
@@ -294,18 +260,6 @@ export class FullTextIndex {
   }
 
   /**
-   * Live documents among these postings. With no tombstones every posting
-   * is live: frequent terms have up to ~170,000 of them on a large
-   * repository, and counting them was a pass per query term.
-   */
-  private liveIn(postings: ArrayLike<number>): number {
-    if (this.tombstones === 0) return postings.length;
-    let live = 0;
-    for (let index = 0; index < postings.length; index++) if (this.state[postings[index] as number] === LIVE) live++;
-    return live;
-  }
-
-  /**
    * The score of a document holding every query term once at average length
    * (Σ idf): scores divided by it say how much of the query a document
    * covers, comparably across queries (prefetch confidence).
@@ -319,36 +273,17 @@ export class FullTextIndex {
     return termSlots(this.index, term);
   }
 
-  private markLive(id: number, length: number): void {
-    this.ensureCapacity(id);
-    this.state[id] = LIVE;
-    this.lengths[id] = length;
-    this.liveCount++;
-    this.totalLength += length;
-  }
-
-  private ensureCapacity(id: number): void {
-    if (id < this.state.length) return;
-    let size = this.state.length;
-    while (size <= id) size *= 2;
-    const grow = <T extends Uint8Array | Float32Array | Float64Array>(array: T, make: (n: number) => T): T => {
-      const grown = make(size);
-      grown.set(array);
-      return grown;
-    };
-    this.state = grow(this.state, (n) => new Uint8Array(n));
-    this.lengths = grow(this.lengths, (n) => new Float32Array(n));
-    this.scores = grow(this.scores, (n) => new Float64Array(n));
+  /** The search's scratch arrays as long as the document table, which grows as documents are added. */
+  private ensureScratch(): void {
+    const size = this.table.state.length;
+    if (this.scores.length >= size) return;
+    this.scores = new Float64Array(size);
     this.touched = new Int32Array(size);
   }
 
   /** The live documents, dense by id. */
   documents(): IndexDocuments {
-    const size = this.state.lastIndexOf(LIVE) + 1;
-    const live = this.state.slice(0, size);
-    if (this.tombstones > 0) for (let id = 0; id < size; id++) if (live[id] !== LIVE) live[id] = ABSENT;
-    const lengths = this.lengths.slice(0, size);
-    return { live, lengths, count: this.liveCount, totalLength: this.totalLength };
+    return this.table.snapshot();
   }
 
   /**
@@ -357,11 +292,11 @@ export class FullTextIndex {
    */
   *liveTerms(): Generator<[string, TermSlots]> {
     for (const [term, slots] of allTermSlots(this.index)) {
-      if (this.tombstones === 0) {
+      if (this.table.tombstones === 0) {
         yield [term, slots];
         continue;
       }
-      const live = slots.map((ids) => ids && Array.prototype.filter.call(ids, (id: number) => this.state[id] === LIVE));
+      const live = slots.map((ids) => ids && Array.prototype.filter.call(ids, (id: number) => this.table.state[id] === LIVE));
       if (live.some((ids) => ids && ids.length > 0)) yield [term, live];
     }
   }
@@ -378,19 +313,7 @@ export class FullTextIndex {
     leftOut: Iterable<number> = [],
   ): void {
     this.reset();
-    const { live, lengths } = documents;
-    if (live.length > 0) this.ensureCapacity(live.length - 1);
-    this.state.set(live);
-    this.lengths.set(lengths);
-    this.liveCount = documents.count;
-    this.totalLength = documents.totalLength;
-    // Removed since the snapshot, and already left out of `terms`' postings: gone, not tombstoned.
-    for (const id of leftOut) {
-      if (this.state[id] !== LIVE) continue;
-      this.state[id] = ABSENT;
-      this.liveCount--;
-      this.totalLength -= this.lengths[id] as number;
-    }
+    this.table.restore(documents, leftOut);
     restorePostings(this.index, terms);
   }
 
@@ -408,10 +331,6 @@ export class FullTextIndex {
   private reset(): void {
     this.index = createPostingsIndex({ standalone: this.searchedOnce });
     this.frequentTerms.invalidate();
-    this.state.fill(ABSENT);
-    this.lengths.fill(0);
-    this.liveCount = 0;
-    this.tombstones = 0;
-    this.totalLength = 0;
+    this.table.reset();
   }
 }

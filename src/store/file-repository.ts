@@ -6,37 +6,6 @@ export function directoryOf(path: string): string {
   return slash === -1 ? "" : path.slice(0, slash);
 }
 
-/** What the last complete walk stored of a directory (see `DirectoryState` in the indexer). */
-export interface StoredDirectoryState {
-  listing: string;
-  rules: string;
-  leftOut: readonly string[];
-  snapshot?: StoredDirectorySnapshot;
-}
-
-/** A directory's entry names and its own stat when they were read (see `DirectorySnapshot` in the indexer). */
-export interface StoredDirectorySnapshot {
-  files: readonly string[];
-  directories: readonly string[];
-  ino: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  recordedAtMs: number;
-}
-
-type DirectoryStateRow = [
-  string,
-  string,
-  string,
-  string,
-  string | null,
-  string | null,
-  number | null,
-  number | null,
-  number | null,
-  number | null,
-];
-
 /** More changed directories than this: one read of the whole manifest beats a query per directory. */
 const MANIFEST_BY_DIRECTORY_LIMIT = 256;
 
@@ -358,58 +327,6 @@ export class FileRepository {
     };
   }
 
-  /** Every directory's stored state, keyed by path ('' is the root). */
-  directoryStates(): Map<string, StoredDirectoryState> {
-    const rows = this.db
-      .prepare<[], DirectoryStateRow>(
-        "SELECT path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms FROM directory_states",
-      )
-      .raw()
-      .all();
-    const states = new Map<string, StoredDirectoryState>();
-    for (const [path, listing, rules, leftOut, files, directories, ino, mtimeMs, ctimeMs, recordedAtMs] of rows) {
-      const state: StoredDirectoryState = { listing, rules, leftOut: leftOut === "[]" ? [] : (JSON.parse(leftOut) as string[]) };
-      if (files !== null && directories !== null && ino !== null && mtimeMs !== null && ctimeMs !== null && recordedAtMs !== null) {
-        state.snapshot = { files: splitNames(files), directories: splitNames(directories), ino, mtimeMs, ctimeMs, recordedAtMs };
-      }
-      states.set(path, state);
-    }
-    return states;
-  }
-
-  /** Stores what a complete walk saw of these directories and forgets the ones it no longer reaches. */
-  saveDirectoryStates(states: ReadonlyArray<{ path: string; state: StoredDirectoryState }>, vanished: readonly string[]): void {
-    const upsert = this.db.prepare(
-      `INSERT INTO directory_states (path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(path) DO UPDATE SET listing = excluded.listing, rules = excluded.rules, left_out = excluded.left_out,
-         files = excluded.files, directories = excluded.directories, ino = excluded.ino, mtime_ms = excluded.mtime_ms,
-         ctime_ms = excluded.ctime_ms, recorded_at_ms = excluded.recorded_at_ms`,
-    );
-    const remove = this.db.prepare("DELETE FROM directory_states WHERE path = ?");
-    for (const { path, state } of states) {
-      const snapshot = state.snapshot;
-      upsert.run(
-        path,
-        state.listing,
-        state.rules,
-        JSON.stringify(state.leftOut),
-        snapshot ? snapshot.files.join("/") : null,
-        snapshot ? snapshot.directories.join("/") : null,
-        snapshot?.ino ?? null,
-        snapshot?.mtimeMs ?? null,
-        snapshot?.ctimeMs ?? null,
-        snapshot?.recordedAtMs ?? null,
-      );
-    }
-    for (const path of vanished) remove.run(path);
-  }
-
-  /** Forgets every directory state: the next walk compares every directory with the manifest. */
-  clearDirectoryStates(): void {
-    this.db.prepare("DELETE FROM directory_states").run();
-  }
-
   failures(limit: number): Array<{ path: string; reason: string | null }> {
     return this.db
       .prepare<[number], { path: string; reason: string | null }>(
@@ -417,9 +334,4 @@ export class FileRepository {
       )
       .all(limit);
   }
-}
-
-/** Names stored joined by '/', which no file name can hold. */
-function splitNames(joined: string): string[] {
-  return joined === "" ? [] : joined.split("/");
 }

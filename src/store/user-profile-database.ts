@@ -1,5 +1,6 @@
 import { openPlainDatabase, type SqliteDatabase } from "./database.js";
-import { readProfileRows, type ProfileRow } from "./handoff-repository.js";
+import type { ProfileRow } from "./handoff-records.js";
+import { readProfileRows } from "./handoff-repository.js";
 
 const SCHEMA_VERSION = 2;
 

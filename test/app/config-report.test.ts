@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { configReport } from "../../src/app/config-report.js";
-import { configFilePaths, loadConfig, trustGatedProjectSettings } from "../../src/config/load-config.js";
+import { projectConfigReport } from "../../src/app/config-report.js";
+import { loadConfig } from "../../src/config/load-config.js";
 import { gatedSettingsHash, withoutTrustGatedKeys } from "../../src/config/trust-gated-keys.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
@@ -15,7 +15,6 @@ beforeEach(() => {
 afterEach(() => project.cleanup());
 
 function report(env: NodeJS.ProcessEnv = project.env, trusted = false): string[] {
-  const gated = trustGatedProjectSettings(project.root, env);
   const trust = trusted
     ? {
         projectTrust: {
@@ -25,7 +24,7 @@ function report(env: NodeJS.ProcessEnv = project.env, trusted = false): string[]
       }
     : {};
   const loaded = loadConfig({ projectRoot: project.root, env, ...trust });
-  return configReport({ loaded, files: configFilePaths({ projectRoot: project.root, env }), projectGated: gated });
+  return projectConfigReport(loaded, project.root, env);
 }
 
 const line = (lines: string[], key: string) => lines.find((text) => text.startsWith(`  ${key} `));
@@ -41,6 +40,14 @@ describe("the /config report", () => {
     expect(line(lines, "context.prefetch")).toMatch(/false +· environment$/);
     expect(line(lines, "permissions.allow")).toMatch(/\(none\) +· default$/);
     expect(lines).toContain(`  user     ${user} (read)`);
+  });
+
+  it("names where Sylk keeps its data and where the bundled example is", () => {
+    const lines = report();
+    expect(lines).toContain(`  data     ${project.env.SYLK_HOME} (indexes, conversations, trust decisions)`);
+    expect(lines.find((text) => text.startsWith("  example  "))).toMatch(
+      /^ {2}example {2}\/.*\/\.sylkrc\.example \(`sylk config --example` prints it\)$/,
+    );
   });
 
   it("says the project's gated settings are ignored in an untrusted folder, and honoured once it is trusted with them", () => {
@@ -60,6 +67,6 @@ describe("the /config report", () => {
     expect(text).toContain("~/.sylkrc for every project, .sylkrc here for this one");
     expect(text).toContain("`sylk trust .`");
     expect(text).toContain("SYLK_<SECTION>_<KEY>");
-    expect(text).toContain("For this session: /model <name>, /permissions");
+    expect(text).toContain("In a session: /model <name>, /permissions");
   });
 });

@@ -6,6 +6,7 @@ import { openProject } from "../../src/app/project-services.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { FullTextRepository } from "../../src/store/full-text-repository.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { withProjectDatabase } from "../helpers/project-database.js";
 
 /** The interactive session with a damaged full-text snapshot: searches stay whole, and the damage is rebuilt and said. */
 let project: TempProject;
@@ -51,7 +52,7 @@ async function started(): Promise<InteractiveSession> {
 async function snapshotDamage(): Promise<unknown> {
   const services = openProject({ root: project.root, env: project.env });
   try {
-    return new FullTextRepository(services.db).verifySnapshot("code");
+    return withProjectDatabase(services.paths, (db) => new FullTextRepository(db).verifySnapshot("code"));
   } finally {
     await services.close();
   }

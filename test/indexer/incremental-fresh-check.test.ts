@@ -11,6 +11,7 @@ import { scanTree } from "../../src/indexer/scanner.js";
 import { openDatabase } from "../../src/store/database.js";
 import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { withProjectDatabase } from "../helpers/project-database.js";
 
 let project: TempProject;
 let services: ProjectServices;
@@ -127,8 +128,10 @@ describe("the incremental fresh check", () => {
   it("a file that failed is tried again on the next run", async () => {
     await index();
     // A failed manifest row in an otherwise remembered directory, as a worker crash leaves it.
-    services.db.prepare("UPDATE files SET status = 'failed' WHERE path = 'src/a.ts'").run();
-    services.files.saveDirectoryStates([], ["src"]);
+    withProjectDatabase(services.paths, (db) => {
+      db.prepare("UPDATE files SET status = 'failed' WHERE path = 'src/a.ts'").run();
+      db.prepare("DELETE FROM directory_states WHERE path = 'src'").run();
+    });
     const report = await services.indexer.checkFreshness();
     expect(report.diff.changed.map((file) => file.path)).toEqual(["src/a.ts"]);
   });
@@ -196,7 +199,7 @@ describe("the incremental fresh check", () => {
         settle(round);
         await index(indexed);
         expect(indexed.files.isEmpty()).toBe(true);
-        expect([...indexed.files.directoryStates().keys()]).toEqual([""]);
+        expect([...(indexed.indexer.storedDirectoryStates()?.keys() ?? [])]).toEqual([""]);
         for (const step of actions) {
           round++;
           const at = (name: string, directory: string) => join(tree.root, directory, name);

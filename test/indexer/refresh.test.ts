@@ -5,6 +5,7 @@ import { openProject, type ProjectServices } from "../../src/app/project-service
 import type { IndexSummary } from "../../src/indexer/project-indexer.js";
 import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { withProjectDatabase } from "../helpers/project-database.js";
 
 let project: TempProject;
 let services: ProjectServices;
@@ -147,12 +148,14 @@ describe("a refresh of a handful of files", () => {
       expect((services.indexer as unknown as { pool: unknown }).pool).toBeUndefined();
 
       const rows = (target: ProjectServices) =>
-        target.db
-          .prepare(
-            "SELECT c.ordinal, c.start_line, c.end_line, c.kind, c.symbols, c.content, c.terms, c.term_count, v.embedding FROM chunks c JOIN files f ON f.id = c.file_id JOIN chunk_vectors v ON v.rowid = c.id WHERE f.path = 'src/alpha.ts' ORDER BY c.ordinal",
-          )
-          .raw()
-          .all();
+        withProjectDatabase(target.paths, (db) =>
+          db
+            .prepare(
+              "SELECT c.ordinal, c.start_line, c.end_line, c.kind, c.symbols, c.content, c.terms, c.term_count, v.embedding FROM chunks c JOIN files f ON f.id = c.file_id JOIN chunk_vectors v ON v.rowid = c.id WHERE f.path = 'src/alpha.ts' ORDER BY c.ordinal",
+            )
+            .raw()
+            .all(),
+        );
       expect(rows(services)).toEqual(rows(referenceServices));
       expect(rows(services).length).toBeGreaterThan(0);
     } finally {

@@ -1,26 +1,46 @@
+import type Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { ProjectIndexer } from "../../src/indexer/project-indexer.js";
 import { IndexWriter } from "../../src/indexer/index-writer.js";
 import { fileWorkerPath, FileWorkerPool } from "../../src/indexer/worker-pool.js";
+import { DirectoryStateRepository } from "../../src/store/directory-state-repository.js";
+import { CodeVectorIndex } from "../../src/search/code-vector-index.js";
+import { PersistentFullText } from "../../src/search/persistent-full-text.js";
+import { FileRepository } from "../../src/store/file-repository.js";
+import { FullTextRepository } from "../../src/store/full-text-repository.js";
+import { VectorStore } from "../../src/store/vector-store.js";
 import { drainIndex } from "../helpers/drain.js";
+import { openProjectDatabase } from "../helpers/project-database.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
 let services: ProjectServices;
 const pools: FileWorkerPool[] = [];
+const connections: Database.Database[] = [];
 
-/** An indexer over the project's real store whose pool creations are counted. */
+/**
+ * An indexer over the project's real database, on a connection and store of
+ * its own (as another process's would be), whose pool creations are counted.
+ */
 function countingIndexer(options: { workerLingerMs?: number } = {}): { indexer: ProjectIndexer; created: () => number } {
   let created = 0;
   const config = services.loadedConfig.config;
+  const db = openProjectDatabase(services.paths);
+  connections.push(db);
+  const files = new FileRepository(db);
+  const vectors = new VectorStore(db, services.embedder.id, services.embedder.dimensions);
+  const fullTextRepository = new FullTextRepository(db);
+  const fullText = new PersistentFullText(fullTextRepository, "code");
+  const vectorIndex = new CodeVectorIndex(vectors, () => fullTextRepository.dataVersion());
   const indexer = new ProjectIndexer({
     root: project.root,
     config: config.index,
-    db: services.db,
-    files: services.files,
-    writer: new IndexWriter(services.db, services.files, services.vectors, services.codeFullText, services.codeVectorIndex),
-    fullText: services.codeFullText,
+    db,
+    files,
+    directories: new DirectoryStateRepository(db),
+    writer: new IndexWriter(db, files, vectors, fullText, vectorIndex),
+    fullText,
     createPool: () => {
       created++;
       const pool = new FileWorkerPool({ threads: 1 });
@@ -39,6 +59,7 @@ async function drain(indexer: ProjectIndexer) {
 
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
+  for (const db of connections.splice(0)) db.close();
   await services.close();
   project.cleanup();
 });

@@ -16,6 +16,7 @@ import {
 } from "../helpers/fake-anthropic-server.js";
 import { drain } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { withProjectDatabase } from "../helpers/project-database.js";
 
 /**
  * Secrets are masked before anything is stored or sent: whatever carries
@@ -251,17 +252,19 @@ describe("secrets through every tool", () => {
     expect(sent).toContain("[REDACTED:private-key]");
     expectNoSecretIn(sent, "the request after the edit");
     // The checkpoint /undo restores holds the file as it was, by design of another part; every other table is searched.
-    for (const { name } of services.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'file_checkpoints'")
-      .all() as Array<{ name: string }>) {
-      const rows = services.db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][];
-      expectNoSecretIn(
-        rows
-          .flat()
-          .map((value) => (Buffer.isBuffer(value) ? value.toString("latin1") : String(value)))
-          .join("\n"),
-        name,
-      );
-    }
+    withProjectDatabase(services.paths, (db) => {
+      for (const { name } of db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'file_checkpoints'")
+        .all() as Array<{ name: string }>) {
+        const rows = db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][];
+        expectNoSecretIn(
+          rows
+            .flat()
+            .map((value) => (Buffer.isBuffer(value) ? value.toString("latin1") : String(value)))
+            .join("\n"),
+          name,
+        );
+      }
+    });
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, openPlainDatabase, type SqliteDatabase } from "../../src/store/database.js";
-import { FileRepository } from "../../src/store/file-repository.js";
+import { DirectoryStateRepository } from "../../src/store/directory-state-repository.js";
 import { FullTextRepository } from "../../src/store/full-text-repository.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { PipelineRepository } from "../../src/store/pipeline-repository.js";
@@ -239,8 +239,8 @@ describe("openDatabase", () => {
 
     const db = openDatabase(path);
     expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
-    const files = new FileRepository(db);
-    expect(files.directoryStates()).toEqual(new Map([["src", { listing: "abc", rules: "def", leftOut: ["x.log"] }]]));
+    const directories = new DirectoryStateRepository(db);
+    expect(directories.all()).toEqual(new Map([["src", { listing: "abc", rules: "def", leftOut: ["x.log"] }]]));
     const snapshot = {
       files: ["a.ts", "b c.md"],
       directories: [],
@@ -249,8 +249,8 @@ describe("openDatabase", () => {
       ctimeMs: 1_700_000_001_000.5,
       recordedAtMs: 1_700_000_009_000,
     };
-    files.saveDirectoryStates([{ path: "src", state: { listing: "abc", rules: "def", leftOut: ["x.log"], snapshot } }], []);
-    expect(files.directoryStates().get("src")).toEqual({ listing: "abc", rules: "def", leftOut: ["x.log"], snapshot });
+    directories.save([{ path: "src", state: { listing: "abc", rules: "def", leftOut: ["x.log"], snapshot } }], []);
+    expect(directories.all().get("src")).toEqual({ listing: "abc", rules: "def", leftOut: ["x.log"], snapshot });
     db.close();
   });
 });

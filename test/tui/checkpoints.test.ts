@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
+import { withProjectDatabase } from "../helpers/project-database.js";
 
 /** Every agent edit is checkpointed in the store; /undo, /rewind and /diff work on them. */
 const ORIGINAL = "export const greeting = 'hello';\r\nexport const count = 1;\r\n"; // CRLF: restored byte for byte
@@ -164,7 +165,8 @@ describe("checkpoints of a file holding a secret", () => {
     await rendered.waitFor("Edited.");
     return rendered;
   }
-  const stored = () => app!.services.db.prepare("SELECT before_content FROM file_checkpoints").pluck().all() as Buffer[];
+  const stored = () =>
+    withProjectDatabase(app!.services.paths, (db) => db.prepare("SELECT before_content FROM file_checkpoints").pluck().all() as Buffer[]);
 
   it("are stored masked, and /undo fills the secret back in from the file, byte for byte", async () => {
     app = await sessionEditing({ old_string: "retries = 1", new_string: "retries = 2" });

@@ -49,21 +49,37 @@ interface Lane {
  * thread that must not be reused: one stuck in a pattern, or all of them
  * when the search is cancelled.
  */
-export function runSearch(
-  workers: readonly Worker[],
-  search: GrepSearch,
-  options: { budgetMs: number; signal: AbortSignal; nextId: () => number; stop: (worker: Worker) => void },
-): Promise<GrepOutcome> {
-  const blocks: Block[] = [];
-  for (let start = 0; start < search.files.length; start += BLOCK_FILES) {
-    blocks.push({ start, end: Math.min(search.files.length, start + BLOCK_FILES), hits: [], more: false, done: false });
-  }
-  let next = 0;
-  let answer: GrepOutcome | undefined;
-  const requests = new Map<number, Lane>();
+export function runSearch(workers: readonly Worker[], search: GrepSearch, options: SearchOptions): Promise<GrepOutcome> {
+  return new Promise((resolve, reject) => new ThreadedSearch(workers, search, options, resolve, reject).start());
+}
 
-  return new Promise((resolve, reject) => {
-    const lanes: Lane[] = workers.map((worker) => {
+interface SearchOptions {
+  budgetMs: number;
+  signal: AbortSignal;
+  nextId: () => number;
+  stop: (worker: Worker) => void;
+}
+
+/** The state of one `runSearch`: its blocks, its threads' lanes, and the requests in flight. */
+class ThreadedSearch {
+  private readonly blocks: Block[] = [];
+  private readonly lanes: Lane[];
+  private readonly requests = new Map<number, Lane>();
+  private next = 0;
+  private answer: GrepOutcome | undefined;
+  private watcher: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    workers: readonly Worker[],
+    private readonly search: GrepSearch,
+    private readonly options: SearchOptions,
+    private readonly resolve: (outcome: GrepOutcome) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    for (let start = 0; start < search.files.length; start += BLOCK_FILES) {
+      this.blocks.push({ start, end: Math.min(search.files.length, start + BLOCK_FILES), hits: [], more: false, done: false });
+    }
+    this.lanes = workers.map((worker) => {
       const lane: Lane = {
         worker,
         progress: new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)),
@@ -72,110 +88,119 @@ export function runSearch(
         since: 0,
         stopped: false,
         onExit: (code) => {
-          if (!lane.stopped) fail(new Error(`the grep thread ended unexpectedly (exit code ${code})`));
+          if (!lane.stopped) this.fail(new Error(`the grep thread ended unexpectedly (exit code ${code})`));
         },
       };
       return lane;
     });
-    const watcher = setInterval(watch, WATCH_INTERVAL_MS);
-    const stop = (lane: Lane) => {
-      lane.stopped = true;
-      options.stop(lane.worker);
-    };
-    const onAbort = () => {
-      for (const lane of lanes) if (lane.block) stop(lane);
-      settle({ hits: [], end: { kind: "cancelled" } }, true);
-    };
-    options.signal.addEventListener("abort", onAbort, { once: true });
-    for (const lane of lanes) {
-      lane.worker.on("message", onMessage);
-      lane.worker.on("error", fail);
+  }
+
+  start(): void {
+    this.watcher = setInterval(this.watch, WATCH_INTERVAL_MS);
+    this.options.signal.addEventListener("abort", this.onAbort, { once: true });
+    for (const lane of this.lanes) {
+      lane.worker.on("message", this.onMessage);
+      lane.worker.on("error", this.fail);
       lane.worker.on("exit", lane.onExit);
     }
-    for (const lane of lanes) dispatch(lane);
-    if (blocks.length === 0) settle({ hits: [], end: { kind: "done", more: false } });
+    for (const lane of this.lanes) this.dispatch(lane);
+    if (this.blocks.length === 0) this.settle({ hits: [], end: { kind: "done", more: false } });
+  }
 
-    function dispatch(lane: Lane): void {
-      const block = answer ? undefined : blocks[next];
-      lane.block = block;
-      if (!block) return;
-      next++;
-      const id = options.nextId();
-      requests.set(id, lane);
-      Atomics.store(lane.progress, 0, -1);
-      [lane.watched, lane.since] = [-1, performance.now()];
-      const files = search.files.slice(block.start, block.end);
-      const request: GrepWorkerRequest = {
-        id,
-        kind: "search",
-        search: { ...search, files, firstFile: block.start },
-        progress: lane.progress,
-      };
-      lane.worker.postMessage(request);
-    }
+  /** Hands the lane the next block, or leaves it idle once the answer is known or every block is out. */
+  private dispatch(lane: Lane): void {
+    const block = this.answer ? undefined : this.blocks[this.next];
+    lane.block = block;
+    if (!block) return;
+    this.next++;
+    const id = this.options.nextId();
+    this.requests.set(id, lane);
+    Atomics.store(lane.progress, 0, -1);
+    [lane.watched, lane.since] = [-1, performance.now()];
+    const files = this.search.files.slice(block.start, block.end);
+    const request: GrepWorkerRequest = {
+      id,
+      kind: "search",
+      search: { ...this.search, files, firstFile: block.start },
+      progress: lane.progress,
+    };
+    lane.worker.postMessage(request);
+  }
 
-    function onMessage(message: GrepWorkerMessage): void {
-      const lane = requests.get(message.id);
-      const block = lane?.block;
-      if (!lane || !block) return;
-      if (message.kind === "hits") block.hits.push(message.hits);
-      else if (message.kind === "done") {
-        requests.delete(message.id);
-        [block.done, block.more] = [true, message.more];
-        answer ??= inOrder(blocks, search.maxResults);
-        dispatch(lane);
-        if (lanes.every((each) => !each.block))
-          settle(answer ?? { hits: blocks.flatMap((each) => each.hits), end: { kind: "done", more: false } });
-      } else if (message.kind === "error") fail(new Error(message.message));
-    }
+  private readonly onMessage = (message: GrepWorkerMessage): void => {
+    const lane = this.requests.get(message.id);
+    const block = lane?.block;
+    if (!lane || !block) return;
+    if (message.kind === "hits") block.hits.push(message.hits);
+    else if (message.kind === "done") {
+      this.requests.delete(message.id);
+      [block.done, block.more] = [true, message.more];
+      this.answer ??= inOrder(this.blocks, this.search.maxResults);
+      this.dispatch(lane);
+      if (this.lanes.every((each) => !each.block))
+        this.settle(this.answer ?? { hits: this.blocks.flatMap((each) => each.hits), end: { kind: "done", more: false } });
+    } else if (message.kind === "error") this.fail(new Error(message.message));
+  };
 
-    function watch(): void {
-      for (const lane of lanes) {
-        if (!lane.block) continue;
-        const file = Atomics.load(lane.progress, 0);
-        if (file !== lane.watched) [lane.watched, lane.since] = [file, performance.now()];
-        else if (file >= 0 && performance.now() - lane.since > options.budgetMs) return slow(lane, file);
-      }
+  /** Looks at which file each busy thread is on: one on the same file for longer than the budget is stuck. */
+  private readonly watch = (): void => {
+    for (const lane of this.lanes) {
+      if (!lane.block) continue;
+      const file = Atomics.load(lane.progress, 0);
+      if (file !== lane.watched) [lane.watched, lane.since] = [file, performance.now()];
+      else if (file >= 0 && performance.now() - lane.since > this.options.budgetMs) return this.slow(lane, file);
     }
+  };
 
-    /** A thread stuck on one file: what was found before it stands, unless the answer was already complete. */
-    function slow(lane: Lane, file: number): void {
-      stop(lane);
-      lane.block = undefined;
-      if (answer) {
-        if (lanes.every((each) => !each.block)) settle(answer);
-        return;
-      }
-      const searched = Math.min(
-        file,
-        ...lanes.filter((other) => other.block).map((other) => Math.max(other.block?.start ?? 0, Atomics.load(other.progress, 0))),
-        blocks[next]?.start ?? Infinity,
-      );
-      for (const other of lanes) if (other.block) stop(other);
-      const hits = blocks.flatMap((block) => block.hits).filter((hits) => hits.file < searched);
-      settle({ hits: capped(hits, search.maxResults), end: { kind: "slow", file } }, true);
+  /** A thread stuck on one file: what was found before it stands, unless the answer was already complete. */
+  private slow(lane: Lane, file: number): void {
+    this.stop(lane);
+    lane.block = undefined;
+    if (this.answer) {
+      if (this.lanes.every((each) => !each.block)) this.settle(this.answer);
+      return;
     }
+    const searched = Math.min(
+      file,
+      ...this.lanes.filter((other) => other.block).map((other) => Math.max(other.block?.start ?? 0, Atomics.load(other.progress, 0))),
+      this.blocks[this.next]?.start ?? Infinity,
+    );
+    for (const other of this.lanes) if (other.block) this.stop(other);
+    const hits = this.blocks.flatMap((block) => block.hits).filter((hits) => hits.file < searched);
+    this.settle({ hits: capped(hits, this.search.maxResults), end: { kind: "slow", file } }, true);
+  }
 
-    function cleanUp(): void {
-      clearInterval(watcher);
-      options.signal.removeEventListener("abort", onAbort);
-      for (const lane of lanes) {
-        lane.worker.off("message", onMessage);
-        lane.worker.off("error", fail);
-        lane.worker.off("exit", lane.onExit);
-      }
+  private readonly onAbort = (): void => {
+    for (const lane of this.lanes) if (lane.block) this.stop(lane);
+    this.settle({ hits: [], end: { kind: "cancelled" } }, true);
+  };
+
+  private stop(lane: Lane): void {
+    lane.stopped = true;
+    this.options.stop(lane.worker);
+  }
+
+  private cleanUp(): void {
+    clearInterval(this.watcher);
+    this.options.signal.removeEventListener("abort", this.onAbort);
+    for (const lane of this.lanes) {
+      lane.worker.off("message", this.onMessage);
+      lane.worker.off("error", this.fail);
+      lane.worker.off("exit", lane.onExit);
     }
-    function settle(outcome: GrepOutcome, stopped = false): void {
-      if (stopped) for (const lane of lanes) lane.block = undefined;
-      cleanUp();
-      resolve(outcome);
-    }
-    function fail(error: Error): void {
-      for (const lane of lanes) if (lane.block && !lane.stopped) stop(lane);
-      cleanUp();
-      reject(error);
-    }
-  });
+  }
+
+  private settle(outcome: GrepOutcome, stopped = false): void {
+    if (stopped) for (const lane of this.lanes) lane.block = undefined;
+    this.cleanUp();
+    this.resolve(outcome);
+  }
+
+  private readonly fail = (error: Error): void => {
+    for (const lane of this.lanes) if (lane.block && !lane.stopped) this.stop(lane);
+    this.cleanUp();
+    this.reject(error);
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { realpathSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import type { GitGate } from "../../agent/sandbox/repository-integrity.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
-import type { FileChangeRecord } from "../../store/handoff-repository.js";
+import type { FileChangeRecord } from "../../store/handoff-records.js";
 
 /** A status that takes longer than this is not worth taking around every command: tracking stops for the session. */
 const MAX_STATUS_MS = 1_000;

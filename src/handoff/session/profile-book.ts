@@ -8,7 +8,8 @@ import {
   type Moments,
   type ProfileStatistics,
 } from "../handoff-profile.js";
-import type { AgentInstanceRecord, HandoffRepository } from "../../store/handoff-repository.js";
+import type { AgentInstanceRecord } from "../../store/handoff-records.js";
+import type { HandoffRepository } from "../../store/handoff-repository.js";
 import type { UserProfileDatabase } from "../../store/user-profile-database.js";
 
 /**

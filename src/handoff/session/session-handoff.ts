@@ -2,7 +2,7 @@ import { createTodoWriteTool } from "../../agent/tools/todo-write.js";
 import type { GitGate } from "../../agent/sandbox/repository-integrity.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { SylkConfig } from "../../config/schema.js";
-import { DecisionEntries } from "../../content-store/decision-entries.js";
+import type { DecisionEntries } from "../../content-store/decision-entries.js";
 import type { AgentType } from "../../roles/agent-types.js";
 import type { HandoffState } from "../handoff-state.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
@@ -46,7 +46,7 @@ export class SessionHandoff {
     private readonly userProfiles: UserProfiles,
     private readonly agent: SessionAgent,
   ) {
-    this.decisions = new DecisionEntries(services);
+    this.decisions = services.decisions;
     this.profiles = new ProfileBook(services.handoffs, () => this.userDatabase(), projectHash(services.paths.root));
   }
 

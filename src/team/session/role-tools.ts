@@ -1,10 +1,10 @@
-import { DecisionEntries } from "../../content-store/decision-entries.js";
 import { createGetAgentCapabilitiesTool } from "../../agent/tools/role-tools/get-agent-capabilities.js";
 import { createGetChronicleEntriesTool } from "../../agent/tools/role-tools/get-chronicle-entries.js";
 import { createGetCoverageGapsTool } from "../../agent/tools/role-tools/get-coverage-gaps.js";
 import { createGetCrossSessionPatternsTool } from "../../agent/tools/role-tools/get-cross-session-patterns.js";
 import { createGetRecentChangesTool } from "../../agent/tools/role-tools/get-recent-changes.js";
-import { chunksMentioningFrom, createGetSymbolContextTool } from "../../agent/tools/role-tools/get-symbol-context.js";
+import { createGetSymbolContextTool } from "../../agent/tools/role-tools/get-symbol-context.js";
+import { chunksMentioningFrom } from "../../agent/tools/role-tools/symbol-mentions.js";
 import { createSearchDecisionsTool } from "../../agent/tools/role-tools/search-decisions.js";
 import { createSearchTestHistoryTool, testHistoryOf } from "../../agent/tools/role-tools/search-test-history.js";
 import type { GitGate } from "../../agent/sandbox/repository-integrity.js";
@@ -48,7 +48,7 @@ export function createRoleTools(services: ProjectServices, context: RoleToolsCon
       contentStore: services.contentStore,
       entries: services.entries,
       sessions: services.sessions,
-      decisions: new DecisionEntries(services),
+      decisions: services.decisions,
       sessionId: () => context.sessionId,
       availableTokens,
     }),

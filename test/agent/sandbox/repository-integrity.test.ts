@@ -11,7 +11,7 @@ import { runGit } from "../../../src/agent/tools/role-tools/read-only-git.js";
 import { createRunCommandTool } from "../../../src/agent/tools/run-command.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
 import { CommandChangeTracker } from "../../../src/handoff/session/command-changes.js";
-import type { FileChangeRecord } from "../../../src/store/handoff-repository.js";
+import type { FileChangeRecord } from "../../../src/store/handoff-records.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 let project: TempProject;

@@ -6,7 +6,7 @@ import * as z from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CommandChangeTracker } from "../../../src/handoff/session/command-changes.js";
 import { defineTool, type ToolDefinition } from "../../../src/agent/tools/tool.js";
-import type { FileChangeRecord } from "../../../src/store/handoff-repository.js";
+import type { FileChangeRecord } from "../../../src/store/handoff-records.js";
 import { RepositoryIntegrity } from "../../../src/agent/sandbox/repository-integrity.js";
 
 /** Git is never refused here: no command this file runs changes `.git` behind Sylk's back. */

@@ -3,7 +3,6 @@ import type { AgentEvent } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import type { ProjectServices } from "../../../src/app/project-services.js";
 import { seededUniform } from "../../../src/stats/random-draws.js";
-import { RoutingRepository } from "../../../src/store/routing-repository.js";
 import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
 import { drain } from "../../helpers/drain.js";
 import { messageRequests, reply, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
@@ -59,7 +58,7 @@ describe("the guide", () => {
       truncated: false,
     });
 
-    const routing = new RoutingRepository(services.db);
+    const routing = services.routing;
     const [decision] = routing.history({ limit: 10 });
     expect(decision).toMatchObject({
       selectedAgent: "engineer",
@@ -98,7 +97,7 @@ describe("the guide", () => {
     const { result, events } = await drain(session.run("Where is greet?", new AbortController().signal));
     expect(result.response).toBe("I will answer myself: greet is in src/greet.ts.");
     expect(events.find((event) => event.type === "tool_result" && event.id === "toolu_route")).toMatchObject({ isError: true });
-    const routing = new RoutingRepository(services.db);
+    const routing = services.routing;
     expect(routing.history({ limit: 1 })[0]?.outcome).toBe(0);
     expect(routing.affinity("librarian", "all")).toMatchObject({ observations: 1 });
     expect(routing.affinity("librarian", "all")?.beta).toBeCloseTo(0.995 + 1, 10);

@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent, AgentResult } from "../../../src/agent/agent-events.js";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
-import { PipelineRepository } from "../../../src/store/pipeline-repository.js";
 import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
 import { drain, drainIndex } from "../../helpers/drain.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
@@ -126,7 +125,7 @@ describe("the pipeline", () => {
     expect(agentOf("summary")).toBe(agentOf("plan"));
 
     // One row and one state entry per stage; the review's state holds the inspector's issues.
-    const [pipeline] = new PipelineRepository(services.db).listForSession(result.sessionId);
+    const [pipeline] = services.pipelines.listForSession(result.sessionId);
     expect(pipeline?.status).toBe("done");
     expect(pipeline?.stages.map((stage) => stage.stage)).toEqual([
       "plan",

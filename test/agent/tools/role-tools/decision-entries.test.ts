@@ -3,8 +3,9 @@ import { SessionRecorder } from "../../../../src/agent/session-recorder.js";
 import { SessionHandoff } from "../../../../src/handoff/session/session-handoff.js";
 import { UserProfiles } from "../../../../src/app/user-profiles.js";
 import { configDefaults } from "../../../../src/config/defaults.js";
-import { DECISIONS_BACKFILLED, DecisionEntries } from "../../../../src/content-store/decision-entries.js";
+import { DECISIONS_BACKFILLED } from "../../../../src/content-store/decision-entries.js";
 import { getMeta } from "../../../../src/store/database.js";
+import { withProjectDatabase } from "../../../helpers/project-database.js";
 import { openRoleToolKit, type RoleToolKit } from "./role-tool-kit.js";
 
 let kit: RoleToolKit;
@@ -36,6 +37,8 @@ function todoTool(recorder: SessionRecorder) {
 }
 
 const decisionEntries = () => kit.services.entries.chronological({ contentTypes: ["agent_message"], metadataKinds: ["decision"] }, 1_000);
+/** The meta flag the backfill sets, read from the database itself. */
+const backfilledFlag = () => withProjectDatabase(kit.services.paths, (db) => getMeta(db, DECISIONS_BACKFILLED));
 
 describe("decisions as entries", () => {
   it("records each decision todo_write adds once, as an agent_message of kind decision with its agent and turn", async () => {
@@ -74,16 +77,16 @@ describe("decisions as entries", () => {
     kit.services.handoffs.saveTaskList("no-entries-session", { items: [], decisions: ["Orphan decision"], blockers: [] });
     kit.services.handoffs.saveTaskList("empty", { items: [], decisions: [], blockers: [] });
 
-    const backfill = new DecisionEntries(kit.services);
+    const backfill = kit.services.decisions;
     expect(await backfill.backfillOnce()).toBe(3);
-    expect(getMeta(kit.services.db, DECISIONS_BACKFILLED)).toMatch(/^\d{4}-/);
+    expect(backfilledFlag()).toMatch(/^\d{4}-/);
     expect(decisionEntries().map((entry) => [entry.content, entry.agentId, entry.turnNumber, entry.metadata.backfilled])).toEqual([
       ["Ship without a cache", "engineer-2", 2, true],
       ["Log to stderr", "engineer-2", 2, true],
       ["Orphan decision", "unknown", 0, true],
     ]);
     expect(await backfill.backfillOnce()).toBe(0);
-    expect(await new DecisionEntries(kit.services).backfillOnce()).toBe(0);
+    expect(await kit.services.decisions.backfillOnce()).toBe(0);
     expect(decisionEntries()).toHaveLength(3);
   });
 });

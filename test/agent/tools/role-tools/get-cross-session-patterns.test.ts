@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionRecorder } from "../../../../src/agent/session-recorder.js";
 import { createGetCrossSessionPatternsTool, failingTestNames } from "../../../../src/agent/tools/role-tools/get-cross-session-patterns.js";
 import { errorSignature } from "../../../../src/agent/tools/role-tools/recurrence.js";
-import { PatternRepository } from "../../../../src/store/pattern-repository.js";
 import { openRoleToolKit, type RoleToolKit } from "./role-tool-kit.js";
 
 let kit: RoleToolKit;
@@ -14,7 +13,7 @@ afterEach(async () => {
 });
 
 function tool(available = 10_000) {
-  return createGetCrossSessionPatternsTool({ patterns: new PatternRepository(kit.services.db), availableTokens: () => available });
+  return createGetCrossSessionPatternsTool({ patterns: kit.services.patterns, availableTokens: () => available });
 }
 
 async function session(title: string, prompt: string): Promise<SessionRecorder> {

@@ -6,7 +6,7 @@ import { PermissionPolicy } from "../../../../src/agent/permissions/permission-p
 import { createGetRecentChangesTool } from "../../../../src/agent/tools/role-tools/get-recent-changes.js";
 import { runGit } from "../../../../src/agent/tools/role-tools/read-only-git.js";
 import { ToolRegistry } from "../../../../src/agent/tools/tool-registry.js";
-import type { FileChangeRecord } from "../../../../src/store/handoff-repository.js";
+import type { FileChangeRecord } from "../../../../src/store/handoff-records.js";
 import { estimateTokens } from "../../../../src/tokens/estimate-tokens.js";
 import { createTempProject, type TempProject } from "../../../helpers/temp-project.js";
 import { RepositoryIntegrity } from "../../../../src/agent/sandbox/repository-integrity.js";

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../../src/agent/permissions/permission-policy.js";
-import { chunksMentioningFrom, createGetSymbolContextTool } from "../../../../src/agent/tools/role-tools/get-symbol-context.js";
+import { createGetSymbolContextTool } from "../../../../src/agent/tools/role-tools/get-symbol-context.js";
+import { chunksMentioningFrom } from "../../../../src/agent/tools/role-tools/symbol-mentions.js";
 import { ToolRegistry } from "../../../../src/agent/tools/tool-registry.js";
 import { openProject, type ProjectServices } from "../../../../src/app/project-services.js";
 import { estimateTokens } from "../../../../src/tokens/estimate-tokens.js";

@@ -4,8 +4,9 @@ import { createSearchDecisionsTool } from "../../../../src/agent/tools/role-tool
 import { SessionHandoff } from "../../../../src/handoff/session/session-handoff.js";
 import { UserProfiles } from "../../../../src/app/user-profiles.js";
 import { configDefaults } from "../../../../src/config/defaults.js";
-import { DECISIONS_BACKFILLED, DecisionEntries } from "../../../../src/content-store/decision-entries.js";
+import { DECISIONS_BACKFILLED } from "../../../../src/content-store/decision-entries.js";
 import { getMeta } from "../../../../src/store/database.js";
+import { withProjectDatabase } from "../../../helpers/project-database.js";
 import { openRoleToolKit, type RoleToolKit } from "./role-tool-kit.js";
 
 let kit: RoleToolKit;
@@ -37,13 +38,15 @@ function decisionsTool(sessionId: () => string, available = 10_000) {
     contentStore: kit.services.contentStore,
     entries: kit.services.entries,
     sessions: kit.services.sessions,
-    decisions: new DecisionEntries(kit.services),
+    decisions: kit.services.decisions,
     sessionId,
     availableTokens: () => available,
   });
 }
 
 const decisionEntries = () => kit.services.entries.chronological({ contentTypes: ["agent_message"], metadataKinds: ["decision"] }, 1_000);
+/** The meta flag the backfill sets, read from the database itself. */
+const backfilledFlag = () => withProjectDatabase(kit.services.paths, (db) => getMeta(db, DECISIONS_BACKFILLED));
 
 describe("search_decisions", () => {
   it("backfills the task lists of older sessions once, and search_decisions finds them", async () => {
@@ -62,18 +65,17 @@ describe("search_decisions", () => {
       decisions: ["Vendor the tokenizer", "Drop Windows 7"],
       blockers: [],
     });
-    await new DecisionEntries(kit.services).record(
-      { sessionId: mixed.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 },
-      ["Vendor the tokenizer"],
-    );
-    expect(getMeta(kit.services.db, DECISIONS_BACKFILLED)).toBeUndefined();
+    await kit.services.decisions.record({ sessionId: mixed.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 }, [
+      "Vendor the tokenizer",
+    ]);
+    expect(backfilledFlag()).toBeUndefined();
 
     const current = startSession("Today");
     const result = await kit.call(
       decisionsTool(() => current.session.id),
       { query: "storage engine SQLite" },
     );
-    expect(getMeta(kit.services.db, DECISIONS_BACKFILLED)).toBeDefined();
+    expect(backfilledFlag()).toBeDefined();
     expect(result.output).toMatch(/^source: decisions · \d+ results · tokens: \d+ · truncated: false · scope: every session/);
     const first = result.output.split("\n").slice(1, 3).join("\n");
     expect(first).toMatch(
@@ -88,7 +90,7 @@ describe("search_decisions", () => {
     ).toEqual(["Drop Windows 7", "Use SQLite in WAL mode: one writer, many readers", "Vendor the tokenizer"]);
     // Runs once: a task list written later (by an old process) is not copied, and nothing doubles.
     kit.services.handoffs.saveTaskList(current.session.id, { items: [], decisions: ["Written without an entry"], blockers: [] });
-    expect(await new DecisionEntries(kit.services).backfillOnce()).toBe(0);
+    expect(await kit.services.decisions.backfillOnce()).toBe(0);
     await kit.call(
       decisionsTool(() => current.session.id),
       { query: "storage" },
@@ -98,10 +100,9 @@ describe("search_decisions", () => {
 
   it("searches this session only when cross_session is false", async () => {
     const older = startSession("Old");
-    await new DecisionEntries(kit.services).record(
-      { sessionId: older.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 },
-      ["Cache parsed files by content hash"],
-    );
+    await kit.services.decisions.record({ sessionId: older.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 }, [
+      "Cache parsed files by content hash",
+    ]);
     const current = startSession("New");
     await current.recordPrompt("Speed it up", current.nextTurn());
     await kit.call(todoTool(current), { todos: [], decisions: ["Cache nothing across runs"] });
@@ -128,7 +129,7 @@ describe("search_decisions", () => {
     const session = startSession("Auth rework");
     const store = kit.services.contentStore;
     const base = { sessionId: session.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 5 };
-    await new DecisionEntries(kit.services).record(base, ["Rotate session tokens on login"]);
+    await kit.services.decisions.record(base, ["Rotate session tokens on login"]);
     await store.indexContent({
       ...base,
       contentType: "agent_handoff",
@@ -167,7 +168,7 @@ describe("search_decisions", () => {
 
     const session = startSession("Many");
     const many = Array.from({ length: 30 }, (_, index) => `Decision ${index} about the renderer: ${"because ".repeat(20)}`);
-    await new DecisionEntries(kit.services).record(
+    await kit.services.decisions.record(
       { sessionId: session.session.id, agentId: "engineer-1", agentType: "engineer", turnNumber: 1 },
       many,
     );
