@@ -76,6 +76,8 @@ export class PermissionPolicy {
   private readonly memoryRules: { allow: MemoryRule[]; deny: MemoryRule[]; ask: MemoryRule[] };
   /** "Always" answers to calls of kind `remember`. */
   private readonly memoryAnswers: MemoryRule[] = [];
+  /** Allow rules of the runs under way that brought their own (a custom command's `allowed-tools`). */
+  private readonly runGrants: ParsedRule[][] = [];
 
   /**
    * `shellParser`: reads command lines; it starts loading here, at the
@@ -172,9 +174,25 @@ export class PermissionPolicy {
     }
   }
 
-  /** The configuration's rules of one kind, then the session's. */
+  /**
+   * Allow rules for one run (a custom command's `allowed-tools`), its
+   * sub-agents' calls included since they share this policy; the returned
+   * function takes them back. They are allow rules like the configuration's:
+   * deny and ask rules, protected paths, the blocklist and plan mode still
+   * win over them. Throws on a malformed rule.
+   */
+  grantForRun(rules: readonly string[]): () => void {
+    const grant = rules.map(parseRule);
+    this.runGrants.push(grant);
+    return () => {
+      const index = this.runGrants.indexOf(grant);
+      if (index >= 0) this.runGrants.splice(index, 1);
+    };
+  }
+
+  /** The configuration's rules of one kind, then the session's (and, for allow, those granted to the runs under way). */
   private rules(list: RuleList): ParsedRule[] {
-    return [...this.configRules[list], ...this.session.rules(list)];
+    return [...this.configRules[list], ...this.session.rules(list), ...(list === "allow" ? this.runGrants.flat() : [])];
   }
 
   /**

@@ -24,6 +24,7 @@ import { SubAgentHost } from "../../team/session/sub-agent-host.js";
 import { UserProfiles } from "../user-profiles.js";
 import type { AgentSession, AgentSessionOptions } from "./agent-session-types.js";
 import { Conversation } from "./conversation.js";
+import { CustomCommandRuns } from "./custom-command-runs.js";
 import { resumedSession } from "./resumed-session.js";
 import { type ModelChoice, SessionRuntime } from "./session-runtime.js";
 import { toolsForSession } from "./session-tools.js";
@@ -149,6 +150,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     checkpoints,
     openChild,
     canAsk: approver !== undefined,
+    commands: options.parent ? undefined : new CustomCommandRuns({ sylkHome: services.paths.sylkHome, root: services.paths.root }),
+    providerNamed: (name) => modelFor(name, services, env).provider,
   });
   return sessionOf({
     services,

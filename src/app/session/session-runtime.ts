@@ -24,11 +24,13 @@ import type { GuideRouter } from "../../team/session/guide-router.js";
 import { runPipeline } from "../../team/session/pipeline-runner.js";
 import type { OpenChildSession } from "../../team/session/child-session.js";
 import type { Conversation } from "./conversation.js";
-import { afterRun, maskedNotice, withAttachments, withNotices, withReports, withSubAgentTotals } from "./run-wrappers.js";
+import type { CustomCommandRuns } from "./custom-command-runs.js";
+import { afterRun, maskedNotice, withAttachments, withNotices, withReports, withRunRules, withSubAgentTotals } from "./run-wrappers.js";
 import type { SessionTree } from "./session-tree.js";
 import type { SessionWindow } from "./session-window.js";
 
 type Run = AsyncGenerator<AgentEvent, AgentResult>;
+type Notice = { kind: string; message: string };
 
 /** The session's model, or why there is none (then answers come from the index). */
 export type ModelChoice = { provider: ModelProvider; offlineReason?: undefined } | { provider: undefined; offlineReason: string };
@@ -64,6 +66,10 @@ export interface SessionRuntimeDeps {
   openChild: OpenChildSession;
   /** Whether someone can answer questions (a script cannot). */
   canAsk: boolean;
+  /** A root session's custom slash commands (a sub-agent's prompt is never one). */
+  commands: CustomCommandRuns | undefined;
+  /** A provider for another model (a custom command's `model`), or undefined when it cannot be made. */
+  providerNamed: (model: string) => ModelProvider | undefined;
 }
 
 /** What one session runs: prompts through the agent loop, the user's own commands, pipelines. */
@@ -71,6 +77,15 @@ export class SessionRuntime {
   constructor(private readonly deps: SessionRuntimeDeps) {}
 
   run(entered: string, signal: AbortSignal): Run {
+    const command = this.deps.commands?.prepare(entered);
+    if (!command) return this.promptRun(entered, signal);
+    const provider = command.model ? this.deps.providerNamed(command.model) : undefined;
+    const run = this.promptRun(command.prompt, signal, { notices: command.notices, ...(provider ? { provider } : {}) });
+    return command.allowedTools.length > 0 ? withRunRules(() => this.deps.tree.policy.grantForRun(command.allowedTools), run) : run;
+  }
+
+  /** One prompt as entered (or as a custom command expanded it), with its model when a command chose another. */
+  private promptRun(entered: string, signal: AbortSignal, custom: { provider?: ModelProvider; notices?: Notice[] } = {}): Run {
     const { deps } = this;
     // A secret pasted into a prompt is neither sent nor stored: the model and the history get it masked.
     const screened = maskSecrets(entered);
@@ -79,12 +94,17 @@ export class SessionRuntime {
     const active = deps.conversation.record(typed);
     if (!deps.model.provider)
       return answerFromIndex({ searcher: deps.tree.codeSearcher, recorder: active, reason: deps.model.offlineReason }, typed);
-    const run = this.modelRun(deps.model.provider, active, this.withHookBlock(prompt), signal);
+    const run = this.modelRun(custom.provider ?? deps.model.provider, active, this.withHookBlock(prompt), signal);
     const followed = withSubAgentTotals(deps.tree.usage, deps.isSubAgent ? run : deps.learning.track(prompt, run));
     const { buffer, reports } = deps.observations;
     const observed = buffer ? afterRun(withReports(reports, followed), () => buffer.signal()) : followed;
     const secrets = screened.findings.length > 0 ? [{ kind: "secrets", message: maskedNotice(screened.findings) }] : [];
-    const notices = [...secrets, ...deps.firstNotices.splice(0), ...refused.map(({ message }) => ({ kind: "mention", message }))];
+    const notices = [
+      ...secrets,
+      ...deps.firstNotices.splice(0),
+      ...(custom.notices ?? []),
+      ...refused.map(({ message }) => ({ kind: "mention", message })),
+    ];
     const told = notices.length > 0 ? withNotices(notices, observed) : observed;
     return attachments.length > 0 ? withAttachments(attachments, told) : told;
   }

@@ -190,3 +190,16 @@ describe("an 'always for this session' answer", () => {
     expect(existsSync(join(project.root, "pwn"))).toBe(false);
   });
 });
+
+describe("PermissionPolicy.grantForRun", () => {
+  it("allows by the granted rules until they are taken back; a deny rule still wins", async () => {
+    const policy = new PermissionPolicy("default", { allow: [], deny: ["write_file(secret.txt)"] });
+    const write = (path: string) => policy.decide({ tool: "write_file", kind: "write", targets: { paths: [path] } });
+    expect((await write("notes.txt")).behavior).toBe("ask");
+    const release = policy.grantForRun(["write_file"]);
+    expect((await write("notes.txt")).behavior).toBe("allow");
+    expect((await write("secret.txt")).behavior).toBe("deny");
+    release();
+    expect((await write("notes.txt")).behavior).toBe("ask");
+  });
+});
