@@ -7,7 +7,8 @@ import { costSoFar, windowTokensOf } from "./format/session-figures.js";
 import { describeSandbox, keptReadable, sandboxLabel } from "../agent/sandbox/command-sandbox.js";
 import type { InteractiveSession } from "../app/interactive-session.js";
 import type { PromptHistory } from "../app/prompt-history.js";
-import { isMemoryNote, isSlashCommand } from "./commands/command-list.js";
+import { isMemoryNote, SlashCommandMenu } from "./commands/command-list.js";
+import { customCommandSource } from "./commands/custom-command-source.js";
 import { runSlashCommand, type SlashCommandContext } from "./commands/slash-commands.js";
 import { ApprovalDialog } from "./components/approval-dialog.js";
 import { ConsentPrompt } from "./components/consent-prompt.js";
@@ -214,6 +215,7 @@ function Session({
     agent.reprint();
   });
 
+  const menu = useMemo(() => new SlashCommandMenu([customCommandSource(() => project.customCommands())]), [project]);
   const submit = (text: string) => {
     // `# always use pnpm`: a note kept in memory, as users of other agents expect; it is not sent to the model.
     if (isMemoryNote(text)) {
@@ -222,7 +224,9 @@ function Session({
       return;
     }
     // `/pipeline <task>` runs (or queues) like a prompt, whose line the run prints itself.
-    if (!isSlashCommand(text) || /^\/pipeline\s+\S/.test(text.trim())) return agent.submit(text.trim());
+    // A command of the menu's sources (a custom command) is a prompt the session expands.
+    if (!menu.isSlashCommand(text) || menu.namesSourceCommand(text) || /^\/pipeline\s+\S/.test(text.trim()))
+      return agent.submit(text.trim());
     agent.print({ kind: "user", text: text.trim() });
     void runSlashCommand(text, slashContext());
   };
@@ -238,6 +242,7 @@ function Session({
     },
     permissionMode: { initial: initialMode, set: (next) => modes.change(next, agent.session) },
     exit: requestExit,
+    menu,
   });
 
   // Counted when a turn ends or the transcript grows (a /memory answer), not on every frame.
@@ -262,6 +267,7 @@ function Session({
         <PromptInput
           editor={editor}
           onSubmit={submit}
+          commands={menu}
           onExit={requestExit}
           {...(mentions ? { mentions } : {})}
           placeholder={agent.state.running ? "Type to queue a message · Esc to interrupt" : "Ask anything · /help for commands"}
