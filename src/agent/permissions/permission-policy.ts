@@ -128,6 +128,7 @@ export class PermissionPolicy {
 
   async decide(request: PermissionRequest): Promise<PermissionDecision> {
     if (request.kind === "remember") return this.decideMemory(request);
+    if (request.kind === "network") return this.decideFetch(request);
     const command = request.targets.command;
     const analysis = command === undefined ? undefined : await this.analyse(command);
     if (command !== undefined && analysis) {
@@ -215,6 +216,38 @@ export class PermissionPolicy {
     };
   }
 
+  /**
+   * A request out of the machine (`web_fetch`), judged by its host: a rule
+   * `web_fetch(domain:<host>)` names exactly one host, `web_fetch` all of
+   * them. No mode but bypass allows it alone: plan mode changes no file, and
+   * a fetch changes none, but a request out can carry what the agent read,
+   * so plan mode asks as the default mode does.
+   */
+  private decideFetch(request: PermissionRequest): PermissionDecision {
+    const host = request.targets.fetch?.host.toLowerCase() ?? "";
+    const url = request.targets.fetch?.url ?? "";
+    const matching = (list: RuleList) =>
+      this.rules(list).find((rule) => rule.tool === request.tool && (!rule.pattern || (host !== "" && rule.pattern.domain === host)));
+    const denied = matching("deny");
+    if (denied)
+      return { behavior: "deny", reason: `A deny rule forbids this ${request.tool} call: ${host || url} matches ${denied.text}.` };
+    const asked = matching("ask");
+    if (asked)
+      return {
+        behavior: "ask",
+        once: true,
+        reason: `Fetch ${url} (the ask rule ${asked.text} matches)`,
+        unattended: `The ask rule ${asked.text} asks the user about fetching from ${host}, and this run cannot ask.`,
+      };
+    if (matching("allow") || this.sessionCommands.has(sessionKey(request.tool, `domain:${host}`)) || this.mode === "bypass")
+      return { behavior: "allow" };
+    return {
+      behavior: "ask",
+      reason: `Fetch ${url} from ${host || "the web"}`,
+      unattended: `Fetching from ${host} needs the user's approval, and this run cannot ask: a rule ${request.tool}(domain:${host}) in permissions.allow allows it.`,
+    };
+  }
+
   private decideMemory(request: PermissionRequest): PermissionDecision {
     const rules = {
       allow: [...this.memoryRules.allow, ...memoryRulesOf(this.session.texts("allow"), "allow"), ...this.memoryAnswers],
@@ -256,6 +289,11 @@ export class PermissionPolicy {
   allowForSession(request: PermissionRequest): void {
     if (request.kind === "remember") {
       this.memoryAnswers.push({ tool: request.tool, scope: request.targets.memory?.scope ?? "user" });
+      return;
+    }
+    // A host, never the tool: "always" for one site is no answer for every other.
+    if (request.kind === "network") {
+      this.sessionCommands.add(sessionKey(request.tool, `domain:${request.targets.fetch?.host.toLowerCase() ?? ""}`));
       return;
     }
     const command = request.targets.command;
