@@ -12,6 +12,7 @@ const DROPPED: ReadonlySet<string> = new Set([
   "canvas",
   "template",
   "head",
+  "title",
   "form",
 ]);
 

@@ -1,4 +1,4 @@
-import { htmlToMarkdown } from "./html-to-markdown.js";
+import { markdownOffThread } from "./html-thread.js";
 import { errorMessage } from "../../errors.js";
 
 /** The bounds of one fetch. */
@@ -97,9 +97,22 @@ export async function fetchPage(
       url: url.href,
       status: response.status,
       contentType: contentType.split(";")[0]?.trim() || "text/plain",
-      text: kind === "html" ? htmlToMarkdown(decoded) : decoded,
+      text: kind === "html" ? await markdown(url, decoded, deadline, bounds.timeoutMs) : decoded,
       droppedBytes: body.dropped,
     };
+  }
+}
+
+/** The HTML as markdown, within what is left of the fetch's time. */
+async function markdown(url: URL, html: string, signal: AbortSignal, timeoutMs: number): Promise<string> {
+  try {
+    return await markdownOffThread(html, signal);
+  } catch (error) {
+    if (!signal.aborted) throw new WebFetchError(errorMessage(error));
+    const timedOut = signal.reason instanceof DOMException && signal.reason.name === "TimeoutError";
+    throw new WebFetchError(
+      timedOut ? `Reading the page of ${url.host} took longer than ${duration(timeoutMs)}.` : "The fetch was cancelled.",
+    );
   }
 }
 
@@ -120,7 +133,7 @@ function failureMessage(url: URL, error: unknown, signal: AbortSignal, timeoutMs
   if (signal.aborted) {
     const reason: unknown = signal.reason;
     if (reason instanceof DOMException && reason.name === "TimeoutError")
-      return `${url.host} did not answer within ${timeoutMs >= 1_000 ? `${Math.round(timeoutMs / 1_000)} s` : `${timeoutMs} ms`}.`;
+      return `${url.host} did not answer within ${duration(timeoutMs)}.`;
     return "The fetch was cancelled.";
   }
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -132,6 +145,10 @@ function failureMessage(url: URL, error: unknown, signal: AbortSignal, timeoutMs
   if (code === "ENETUNREACH" || code === "EHOSTUNREACH") return `${url.host} cannot be reached (${code}). ${offline}`;
   if (code === "ECONNRESET") return `${url.host} closed the connection (ECONNRESET).`;
   return `${url.href} could not be fetched: ${cause?.message ?? errorMessage(error)}. ${offline}`;
+}
+
+function duration(ms: number): string {
+  return ms >= 1_000 ? `${Math.round(ms / 1_000)} s` : `${ms} ms`;
 }
 
 /** How a content type is read: HTML made markdown, text kept; undefined for what is not text. */
