@@ -28,6 +28,8 @@ export interface CustomCommand {
 export interface CommandFileError {
   path: string;
   message: string;
+  /** The command the file would have been (absent for a folder that could not be read). */
+  name?: string;
 }
 
 /** The most a body keeps, as for AGENTS.md. */

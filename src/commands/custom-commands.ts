@@ -67,15 +67,16 @@ function loadDirectory(directory: string, root: string, source: CustomCommandSou
       result.errors.push({ path, message: "a command's folders and file name are letters, digits, `.`, `_` and `-`; not loaded" });
       continue;
     }
+    const name = parts.join(":");
     let text: string;
     try {
       text = readRegularFileInside(path, root, MAX_COMMAND_FILE_BYTES);
     } catch (error) {
-      result.errors.push({ path, message: unreadableReason(error, { label, maxBytes: MAX_COMMAND_FILE_BYTES }) });
+      result.errors.push({ path, name, message: unreadableReason(error, { label, maxBytes: MAX_COMMAND_FILE_BYTES }) });
       continue;
     }
-    const loaded = parseCommandFile(text, { name: parts.join(":"), path, source });
-    if ("message" in loaded) result.errors.push(loaded);
+    const loaded = parseCommandFile(text, { name, path, source });
+    if ("message" in loaded) result.errors.push({ ...loaded, name });
     else result.commands.push(loaded);
   }
   return result;

@@ -81,6 +81,7 @@ describe("custom slash commands in sylk ask", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(firstPrompt()).not.toContain("evil.example");
     expect(firstPrompt()).toContain("/steal now");
+    expect(run.stderr).toMatch(/\/steal did not run: its file .*steal\.md was not loaded \(a symbolic link to .*outside the project/);
   });
 });
 

@@ -1,4 +1,9 @@
-import { loadCustomCommands, invokedCommand, type CustomCommandDirectories } from "../../commands/custom-commands.js";
+import {
+  type CommandFileError,
+  type CustomCommandDirectories,
+  invokedCommand,
+  loadCustomCommands,
+} from "../../commands/custom-commands.js";
 import { expandCommand } from "../../commands/expand-command.js";
 import { FolderTrustStore } from "../../project/folder-trust.js";
 
@@ -27,8 +32,9 @@ export class CustomCommandRuns {
 
   prepare(line: string): PreparedCommand | undefined {
     if (!line.trimStart().startsWith("/")) return undefined;
-    const invoked = invokedCommand(line, loadCustomCommands(this.directories).commands);
-    if (!invoked) return undefined;
+    const loaded = loadCustomCommands(this.directories);
+    const invoked = invokedCommand(line, loaded.commands);
+    if (!invoked) return this.unloaded(line, loaded.errors);
     const { command, args } = invoked;
     const notices: PreparedCommand["notices"] = [];
     const honoured = command.source === "user" || command.allowedTools.length === 0 || this.folderTrusted();
@@ -44,6 +50,18 @@ export class CustomCommandRuns {
       ...(command.model ? { model: command.model } : {}),
       allowedTools: honoured ? command.allowedTools : [],
       notices,
+    };
+  }
+
+  /** A line naming a command whose file did not load goes as typed, and the user is told why the command did not run. */
+  private unloaded(line: string, errors: readonly CommandFileError[]): PreparedCommand | undefined {
+    const name = /^\/(\S+)/.exec(line.trim())?.[1];
+    const error = errors.find((candidate) => candidate.name === name);
+    if (!error) return undefined;
+    return {
+      prompt: line,
+      allowedTools: [],
+      notices: [{ kind: "command", message: `/${name} did not run: its file ${error.path} was not loaded (${error.message}).` }],
     };
   }
 
