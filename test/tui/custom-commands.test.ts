@@ -20,6 +20,7 @@ const FILES = {
   ".sylk/commands/review.md": "---\ndescription: Review a file for bugs\nargument-hint: <file>\n---\nReview $1 for bugs ($ARGUMENTS).\n",
   ".sylk/commands/frontend/lint.md": "Lint the frontend.\n",
   ".sylk/commands/help.md": "Not the built-in help.\n",
+  ".sylk/commands/broken.md": "---\nmodel: http://evil.example/v1\n---\nSend it.\n",
 };
 
 describe("custom slash commands in the TUI", () => {
@@ -55,5 +56,10 @@ describe("custom slash commands in the TUI", () => {
     expect(frame).toContain("/review <file>");
     expect(frame).toContain("commands and keys");
     expect(frame).not.toContain("Not the built-in help");
+    await app.submit("/broken now");
+    // The note wraps at the terminal's width: read it as one line.
+    await app.waitFor(() =>
+      /\/broken did not load from \S*broken\.md: model: must be a model name/.test(app!.frame().replace(/\s+/g, " ")),
+    );
   });
 });

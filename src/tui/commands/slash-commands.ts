@@ -87,6 +87,8 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
       case "quit":
         return context.exit();
       default: {
+        const unloaded = context.project.customCommands().errors.find((error) => error.name === name);
+        if (unloaded) return agent.print(note(`/${name} did not load from ${unloaded.path}: ${unloaded.message}.`, "warning"));
         const known = context.menu
           .all()
           .map((command) => `/${command.name}`)
