@@ -14,6 +14,7 @@ import { notedDamage } from "./index-health.js";
 import { doctorOfSession } from "./project-doctor.js";
 import type { SessionRecord } from "../store/session-repository.js";
 import { parseMemoryRequest, runMemoryRequest } from "../knowledge/session/memory-commands.js";
+import { type CustomCommands, loadCustomCommands } from "../commands/custom-commands.js";
 import type { ProjectServices } from "./project-services.js";
 import { searchProject, type SearchResponseJson } from "./project-search.js";
 import { replaySession, type ReplayItem } from "./session-replay.js";
@@ -85,6 +86,8 @@ export interface ScreenReadModel {
   configuration(): string[];
   /** `/doctor`: `sylk doctor`'s checks, on the index and sandbox as the session sees them. */
   doctor(session: { index: DoctorIndexState; sandbox: SandboxStatus }): Promise<DoctorReport>;
+  /** The custom slash commands of the user and the project, read now, and the files that did not load. */
+  customCommands(): CustomCommands;
 }
 
 export function createScreenReadModel(services: ProjectServices, env: NodeJS.ProcessEnv): ScreenReadModel {
@@ -120,6 +123,7 @@ export function createScreenReadModel(services: ProjectServices, env: NodeJS.Pro
     memory: (argument) => runMemoryRequest(services, parseMemoryRequest(argument ? argument.split(/\s+/) : [])).lines,
     indexDamage: () => notedDamage(services),
     doctor: (session) => doctorOfSession(services, env, session),
+    customCommands: () => loadCustomCommands({ sylkHome: services.paths.sylkHome, root: services.paths.root }),
     initAgentsFile() {
       const path = join(services.paths.root, "AGENTS.md");
       const text = renderAgentsFile(

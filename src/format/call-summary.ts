@@ -7,6 +7,7 @@ type Input = Record<string, unknown>;
 const TELLING_FIELDS = [
   "path",
   "command",
+  "url",
   "pattern",
   "query",
   "symbol",

@@ -2,8 +2,8 @@ import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parse as parseYaml, YAMLError } from "yaml";
 import * as z from "zod";
-import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../files/regular-file.js";
-import { isInside, resolveLinks } from "../files/resolve-links.js";
+import { FileTooLargeError } from "../files/regular-file.js";
+import { readRegularFileInside, unreadableReason } from "../files/read-inside.js";
 import { SESSION_TOOL_NAMES } from "./tool-names.js";
 import { type AgentCategory, isAgentType } from "./agent-types.js";
 import { maskSecrets } from "../security/secrets.js";
@@ -162,22 +162,14 @@ function loadDirectory(directory: string, root: string, source: CustomAgentSourc
 function loadAgentFile(path: string, root: string, source: CustomAgentSource): CustomAgent | AgentFileError {
   let text: string;
   try {
-    // A symbolic link out of the root would send whatever file it names to the provider as a prompt.
-    const real = resolveLinks(path);
-    const realRoot = resolveLinks(root);
-    if (!isInside(real, realRoot)) {
-      return {
-        path,
-        message: `a symbolic link to ${real}, outside ${source === "user" ? "$SYLK_HOME" : "the project"} (${realRoot}); not loaded`,
-      };
-    }
-    // Never blocks: a FIFO named `x.md` would otherwise hold every session's start.
-    text = readRegularFile(real, { maxBytes: MAX_AGENT_FILE_BYTES }).toString("utf8");
+    text = readRegularFileInside(path, root, MAX_AGENT_FILE_BYTES);
   } catch (error) {
-    if (error instanceof NotRegularFileError) return { path, message: `${error.kind}, not a regular file; not loaded` };
     if (error instanceof FileTooLargeError)
       return { path, message: `${error.size} bytes: an agent file may have at most ${MAX_AGENT_FILE_BYTES} (64 KB)` };
-    return { path, message: `cannot read it: ${errorMessage(error)}` };
+    return {
+      path,
+      message: unreadableReason(error, { label: source === "user" ? "$SYLK_HOME" : "the project", maxBytes: MAX_AGENT_FILE_BYTES }),
+    };
   }
   return parseAgentFile(text, { path, source });
 }

@@ -55,6 +55,7 @@ const WORKING = [
   "search_history",
   "get_turn_range",
   "todo_write",
+  "web_fetch",
 ] as const;
 const CONSULT_ALL = ["consult_librarian", "consult_archivalist", "consult_academic", "consult_architect"] as const;
 /** Knowledge that lasts (offered only with `knowledge.enabled`): saved, found and withdrawn by the agents that work with the user. */

@@ -14,6 +14,7 @@ export const SESSION_TOOL_NAMES = [
   "edit_file",
   "write_file",
   "run_command",
+  "web_fetch",
   "retrieve_context",
   "search_history",
   "get_turn_range",

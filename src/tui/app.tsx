@@ -5,6 +5,8 @@ import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-m
 import { sessionStatusInfo } from "./format/session-status.js";
 import type { InteractiveSession } from "../app/interactive-session.js";
 import type { PromptHistory } from "../app/prompt-history.js";
+import { SlashCommandMenu } from "./commands/command-list.js";
+import { customCommandSource } from "./commands/custom-command-source.js";
 import type { SlashCommandContext } from "./commands/slash-commands.js";
 import { submitLine } from "./commands/submit-line.js";
 import { ApprovalDialog } from "./components/approval-dialog.js";
@@ -90,11 +92,7 @@ function Session({
   const initialMode = permissionMode ?? project.settings.permissionMode;
   const modes = usePermissionMode(initialMode);
   const { agent, editor, switchModel } = useConversation(openAgentSession, modes, promptHistory, resume);
-  const provider = agent.session.provider;
-  const banner = useCallback(
-    (): TranscriptEntry => ({ kind: "banner", root: project.root, model: provider ? provider.model : "no model: answers from the index" }),
-    [project, provider],
-  );
+  const banner = useBanner(project.root, agent.session.provider?.model);
 
   const { index, consent } = useScreenIndexing(indexing, project.consent, agent);
   useStartNotes(agent, project, banner);
@@ -131,6 +129,7 @@ function Session({
     agent.reprint();
   });
 
+  const menu = useMemo(() => new SlashCommandMenu([customCommandSource(() => project.customCommands())]), [project]);
   const submit = (text: string) => submitLine(text, slashContext());
   const slashContext = (): SlashCommandContext => ({
     project,
@@ -141,6 +140,7 @@ function Session({
     switchModel,
     permissionMode: { initial: initialMode, set: (next) => modes.change(next, agent.session) },
     exit: requestExit,
+    menu,
   });
 
   // Counted when a turn ends or the transcript grows (a /memory answer), not on every frame.
@@ -165,6 +165,7 @@ function Session({
         <PromptInput
           editor={editor}
           onSubmit={submit}
+          commands={menu}
           onExit={requestExit}
           {...(mentions ? { mentions } : {})}
           placeholder={agent.state.running ? "Type to queue a message · Esc to interrupt" : "Ask anything · /help for commands"}
@@ -196,6 +197,11 @@ function QueuedPrompts({ prompts }: { prompts: readonly string[] }) {
       {"  "}queued: {visible(firstLine(prompt), { newlines: false })}
     </Text>
   ));
+}
+
+/** The banner atop the screen (at start and after /clear): the project and the model. */
+function useBanner(root: string, model: string | undefined): () => TranscriptEntry {
+  return useCallback((): TranscriptEntry => ({ kind: "banner", root, model: model ?? "no model: answers from the index" }), [root, model]);
 }
 
 /** `sylk "prompt"`: sent once, when the index question (if any) is answered. */

@@ -1,3 +1,4 @@
+import type { SlashCommandSpec } from "./commands/command-list.js";
 import type { SearchResponseJson } from "../app/project-search.js";
 
 /** A tool call as the transcript shows it: a line while it runs, then its result collapsed to one line. */
@@ -44,7 +45,8 @@ export type TranscriptEntry =
   | { kind: "tool"; call: ToolCallView }
   | { kind: "note"; text: string; tone: NoteTone }
   | { kind: "search"; response: SearchResponseJson }
-  | { kind: "help" }
+  /** /help: the commands the menu offers now (built-ins and those of its sources). */
+  | { kind: "help"; commands: readonly SlashCommandSpec[] }
   /** A unified diff on its own (/diff). */
   | { kind: "diff"; diff: string };
 

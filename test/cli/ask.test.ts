@@ -69,6 +69,7 @@ describe("sylk ask against the Messages API", () => {
       "search_history",
       "get_turn_range",
       "todo_write",
+      "web_fetch",
       "get_symbol_context",
       "get_recent_changes",
       "consult_librarian",

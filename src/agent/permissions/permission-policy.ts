@@ -76,6 +76,8 @@ export class PermissionPolicy {
   private readonly memoryRules: { allow: MemoryRule[]; deny: MemoryRule[]; ask: MemoryRule[] };
   /** "Always" answers to calls of kind `remember`. */
   private readonly memoryAnswers: MemoryRule[] = [];
+  /** Allow rules of the runs under way that brought their own (a custom command's `allowed-tools`). */
+  private readonly runGrants: ParsedRule[][] = [];
 
   /**
    * `shellParser`: reads command lines; it starts loading here, at the
@@ -126,6 +128,7 @@ export class PermissionPolicy {
 
   async decide(request: PermissionRequest): Promise<PermissionDecision> {
     if (request.kind === "remember") return this.decideMemory(request);
+    if (request.kind === "network") return this.decideFetch(request);
     const command = request.targets.command;
     const analysis = command === undefined ? undefined : await this.analyse(command);
     if (command !== undefined && analysis) {
@@ -172,9 +175,25 @@ export class PermissionPolicy {
     }
   }
 
-  /** The configuration's rules of one kind, then the session's. */
+  /**
+   * Allow rules for one run (a custom command's `allowed-tools`), its
+   * sub-agents' calls included since they share this policy; the returned
+   * function takes them back. They are allow rules like the configuration's:
+   * deny and ask rules, protected paths, the blocklist and plan mode still
+   * win over them. Throws on a malformed rule.
+   */
+  grantForRun(rules: readonly string[]): () => void {
+    const grant = rules.map(parseRule);
+    this.runGrants.push(grant);
+    return () => {
+      const index = this.runGrants.indexOf(grant);
+      if (index >= 0) this.runGrants.splice(index, 1);
+    };
+  }
+
+  /** The configuration's rules of one kind, then the session's (and, for allow, those granted to the runs under way). */
   private rules(list: RuleList): ParsedRule[] {
-    return [...this.configRules[list], ...this.session.rules(list)];
+    return [...this.configRules[list], ...this.session.rules(list), ...(list === "allow" ? this.runGrants.flat() : [])];
   }
 
   /**
@@ -194,6 +213,38 @@ export class PermissionPolicy {
       once: true,
       reason: `${what} (the ask rule ${match.rule.text} matches)`,
       unattended: `The ask rule ${match.rule.text} asks the user about this ${request.tool} call, and this run cannot ask. Tell the user what you wanted to do instead.`,
+    };
+  }
+
+  /**
+   * A request out of the machine (`web_fetch`), judged by its host: a rule
+   * `web_fetch(domain:<host>)` names exactly one host, `web_fetch` all of
+   * them. No mode but bypass allows it alone: plan mode changes no file, and
+   * a fetch changes none, but a request out can carry what the agent read,
+   * so plan mode asks as the default mode does.
+   */
+  private decideFetch(request: PermissionRequest): PermissionDecision {
+    const host = request.targets.fetch?.host.toLowerCase() ?? "";
+    const url = request.targets.fetch?.url ?? "";
+    const matching = (list: RuleList) =>
+      this.rules(list).find((rule) => rule.tool === request.tool && (!rule.pattern || (host !== "" && rule.pattern.domain === host)));
+    const denied = matching("deny");
+    if (denied)
+      return { behavior: "deny", reason: `A deny rule forbids this ${request.tool} call: ${host || url} matches ${denied.text}.` };
+    const asked = matching("ask");
+    if (asked)
+      return {
+        behavior: "ask",
+        once: true,
+        reason: `Fetch ${url} (the ask rule ${asked.text} matches)`,
+        unattended: `The ask rule ${asked.text} asks the user about fetching from ${host}, and this run cannot ask.`,
+      };
+    if (matching("allow") || this.sessionCommands.has(sessionKey(request.tool, `domain:${host}`)) || this.mode === "bypass")
+      return { behavior: "allow" };
+    return {
+      behavior: "ask",
+      reason: `Fetch ${url} from ${host || "the web"}`,
+      unattended: `Fetching from ${host} needs the user's approval, and this run cannot ask: a rule ${request.tool}(domain:${host}) in permissions.allow allows it.`,
     };
   }
 
@@ -238,6 +289,11 @@ export class PermissionPolicy {
   allowForSession(request: PermissionRequest): void {
     if (request.kind === "remember") {
       this.memoryAnswers.push({ tool: request.tool, scope: request.targets.memory?.scope ?? "user" });
+      return;
+    }
+    // A host, never the tool: "always" for one site is no answer for every other.
+    if (request.kind === "network") {
+      this.sessionCommands.add(sessionKey(request.tool, `domain:${request.targets.fetch?.host.toLowerCase() ?? ""}`));
       return;
     }
     const command = request.targets.command;

@@ -9,7 +9,7 @@ export interface ParsedRule {
   text: string;
   tool: string;
   /** Absent: every call of the tool. */
-  pattern?: { paths: (path: string) => boolean; command: CommandPattern };
+  pattern?: { paths: (path: string) => boolean; command: CommandPattern; domain?: string };
 }
 
 export function parseRule(rule: string): ParsedRule {
@@ -18,13 +18,19 @@ export function parseRule(rule: string): ParsedRule {
   const text = rule.trim();
   const pattern = match[2];
   if (pattern === undefined || pattern === "" || pattern === "*") return { text, tool: match[1] };
+  // `web_fetch(domain:example.com)`: exactly that host, as Claude Code reads it (not its subdomains).
+  const domain = /^domain:(.+)$/.exec(pattern.trim())?.[1]?.toLowerCase();
   const glob = picomatch(pattern, { dot: true });
   // A trailing * on a path rule is also a prefix: `src*` covers `src/a/b.ts`.
   const prefix = pattern.endsWith("*") ? pattern.replace(/\*+$/, "") : undefined;
   return {
     text,
     tool: match[1],
-    pattern: { paths: (path) => glob(path) || (prefix !== undefined && path.startsWith(prefix)), command: parseCommandPattern(pattern) },
+    pattern: {
+      paths: (path) => glob(path) || (prefix !== undefined && path.startsWith(prefix)),
+      command: parseCommandPattern(pattern),
+      ...(domain ? { domain } : {}),
+    },
   };
 }
 

@@ -72,9 +72,10 @@ export type ToolFailure = "edit_miss" | "malformed_input" | "missing_file";
  * (or removes) something that outlives the session outside the user's files
  * (knowledge, skills), which later sessions put in front of the model: it
  * is approved like a write, never in plan mode, and one kept for every
- * project is never covered by accept-edits.
+ * project is never covered by accept-edits. `network`: the call sends a
+ * request out of the machine (`web_fetch`), asked about per host.
  */
-export type ToolKind = "read" | "write" | "execute" | "remember";
+export type ToolKind = "read" | "write" | "execute" | "remember" | "network";
 
 /** What a call touches, for permission checks. */
 export interface ToolTargets {
@@ -84,6 +85,8 @@ export interface ToolTargets {
   unsandboxed?: true;
   /** What a `remember` call keeps or removes, and where. */
   memory?: MemoryTarget;
+  /** What a `network` call fetches, and from which host (empty when the URL cannot be read). */
+  fetch?: { url: string; host: string };
 }
 
 export interface MemoryTarget {

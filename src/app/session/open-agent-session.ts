@@ -17,6 +17,7 @@ import type { OpenChildSession } from "../../team/session/child-session.js";
 import { UserProfiles } from "../user-profiles.js";
 import type { AgentSession, AgentSessionOptions } from "./agent-session-types.js";
 import type { Conversation } from "./conversation.js";
+import { CustomCommandRuns } from "./custom-command-runs.js";
 import { type ModelChoice, SessionRuntime } from "./session-runtime.js";
 import { toolsForSession } from "./session-tools.js";
 import { sessionPermissions } from "./session-permissions.js";
@@ -135,6 +136,8 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     openChild,
     canAsk: approver !== undefined,
     hooks,
+    commands: options.parent ? undefined : new CustomCommandRuns({ sylkHome: services.paths.sylkHome, root: services.paths.root }),
+    providerNamed: (name) => modelFor(name, services, env).provider,
   });
   return sessionOf({
     services,

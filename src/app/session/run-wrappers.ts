@@ -72,3 +72,16 @@ export async function* withReports(
   for (const message of reports.splice(0)) yield { type: "error", kind: "memory", message, fatal: false };
   return yield* run;
 }
+
+/** The run with allow rules granted while it lasts (`grant` returns their release), from its first step to its end. */
+export async function* withRunRules(
+  grant: () => () => void,
+  run: AsyncGenerator<AgentEvent, AgentResult>,
+): AsyncGenerator<AgentEvent, AgentResult> {
+  const release = grant();
+  try {
+    return yield* run;
+  } finally {
+    release();
+  }
+}

@@ -25,11 +25,13 @@ import type { GuideRouter } from "../../team/session/guide-router.js";
 import { runPipeline } from "../../team/session/pipeline-runner.js";
 import type { OpenChildSession } from "../../team/session/child-session.js";
 import type { Conversation } from "./conversation.js";
-import { afterRun, maskedNotice, withAttachments, withNotices, withReports, withSubAgentTotals } from "./run-wrappers.js";
+import type { CustomCommandRuns } from "./custom-command-runs.js";
+import { afterRun, maskedNotice, withAttachments, withNotices, withReports, withRunRules, withSubAgentTotals } from "./run-wrappers.js";
 import type { SessionTree } from "./session-tree.js";
 import type { SessionWindow } from "./session-window.js";
 
 type Run = AsyncGenerator<AgentEvent, AgentResult>;
+type Notice = { kind: string; message: string };
 
 /** The session's model, or why there is none (then answers come from the index). */
 export type ModelChoice = { provider: ModelProvider; offlineReason?: undefined } | { provider: undefined; offlineReason: string };
@@ -67,6 +69,16 @@ export interface SessionRuntimeDeps {
   canAsk: boolean;
   /** The user's hooks: around each prompt, in the loop, and shown as the run's events. */
   hooks: SessionHookPoints;
+  /** A root session's custom slash commands (a sub-agent's prompt is never one). */
+  commands: CustomCommandRuns | undefined;
+  /** A provider for another model (a custom command's `model`), or undefined when it cannot be made. */
+  providerNamed: (model: string) => ModelProvider | undefined;
+}
+
+/** What a custom command changes for its prompt: the model, and what the user is told. */
+interface CustomRun {
+  provider?: ModelProvider;
+  notices?: Notice[];
 }
 
 /** What one session runs: prompts through the agent loop, the user's own commands, pipelines. */
@@ -74,14 +86,33 @@ export class SessionRuntime {
   constructor(private readonly deps: SessionRuntimeDeps) {}
 
   run(entered: string, signal: AbortSignal): Run {
+    const command = this.deps.commands?.prepare(entered);
+    if (!command) return this.hookedRun(entered, signal);
+    const provider = command.model ? this.deps.providerNamed(command.model) : undefined;
+    const run = this.hookedRun(command.prompt, signal, { notices: command.notices, ...(provider ? { provider } : {}) });
+    return command.allowedTools.length > 0 ? withRunRules(() => this.deps.tree.policy.grantForRun(command.allowedTools), run) : run;
+  }
+
+  /**
+   * One prompt as entered (or as a custom command expanded it: that is what
+   * the prompt's hooks see, as the model will), through the prompt's hooks.
+   */
+  private hookedRun(entered: string, signal: AbortSignal, custom: CustomRun = {}): Run {
     // A secret pasted into a prompt is neither sent nor stored (nor given to a hook): the model and the history get it masked.
     const screened = maskSecrets(entered);
     const { hooks } = this.deps;
-    return hooks.reported(hooks.aroundPrompt(screened.text, signal, (hookContext) => this.promptRun(screened, hookContext, signal)));
+    return hooks.reported(
+      hooks.aroundPrompt(screened.text, signal, (hookContext) => this.promptRun(screened, hookContext, signal, custom)),
+    );
   }
 
   /** A prompt's run, once the hooks let it through, with what they add for the model after it. */
-  private promptRun(screened: ReturnType<typeof maskSecrets>, hookContext: string | undefined, signal: AbortSignal): Run {
+  private promptRun(
+    screened: ReturnType<typeof maskSecrets>,
+    hookContext: string | undefined,
+    signal: AbortSignal,
+    custom: CustomRun,
+  ): Run {
     const { deps } = this;
     const typed = screened.text;
     const attached = deps.mentions.attach(typed);
@@ -90,12 +121,17 @@ export class SessionRuntime {
     const active = deps.conversation.record(typed);
     if (!deps.model.provider)
       return answerFromIndex({ searcher: deps.tree.codeSearcher, recorder: active, reason: deps.model.offlineReason }, typed);
-    const run = this.modelRun(deps.model.provider, active, this.withHookBlock(prompt), signal);
+    const run = this.modelRun(custom.provider ?? deps.model.provider, active, this.withHookBlock(prompt), signal);
     const followed = withSubAgentTotals(deps.tree.usage, deps.isSubAgent ? run : deps.learning.track(prompt, run));
     const { buffer, reports } = deps.observations;
     const observed = buffer ? afterRun(withReports(reports, followed), () => buffer.signal()) : followed;
     const secrets = screened.findings.length > 0 ? [{ kind: "secrets", message: maskedNotice(screened.findings) }] : [];
-    const notices = [...secrets, ...deps.firstNotices.splice(0), ...refused.map(({ message }) => ({ kind: "mention", message }))];
+    const notices = [
+      ...secrets,
+      ...deps.firstNotices.splice(0),
+      ...(custom.notices ?? []),
+      ...refused.map(({ message }) => ({ kind: "mention", message })),
+    ];
     const told = notices.length > 0 ? withNotices(notices, observed) : observed;
     return attachments.length > 0 ? withAttachments(attachments, told) : told;
   }

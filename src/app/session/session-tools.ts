@@ -19,7 +19,9 @@ import type { GuideRouter } from "../../team/session/guide-router.js";
 import type { Consulter } from "../../team/session/knowledge-agents.js";
 import { createRoleTools } from "../../team/session/role-tools.js";
 import type { SubAgentHost } from "../../team/session/sub-agent-host.js";
+import { createWebFetchTool } from "../../agent/tools/web-fetch.js";
 import type { Conversation } from "./conversation.js";
+import { keepFetchedPage } from "./fetched-pages.js";
 import type { SessionTree } from "./session-tree.js";
 import type { SessionWindow } from "./session-window.js";
 
@@ -75,6 +77,7 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
     ...knowledge.tools({ run: (call, context): Promise<ToolRunResult> => tools.run(call, context), names: (): string[] => tools.names() }),
     ...contextTools,
     handoff.todoTool(),
+    createWebFetchTool({ keep: (page) => keepFetchedPage(services.contentStore, conversation.recorder, page) }),
     ...createRoleTools(services, {
       sessionId: conversation.id,
       availableTokens: retrievalBudget,

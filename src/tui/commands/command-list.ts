@@ -5,6 +5,15 @@ export interface SlashCommandSpec {
   description: string;
 }
 
+/**
+ * Where the menu's commands come from besides the built-ins: the custom
+ * commands' files, an MCP server's prompts. Asked each time the menu is
+ * drawn or a line is sent, so a source answers from what it holds now.
+ */
+export interface SlashCommandSource {
+  commands(): readonly SlashCommandSpec[];
+}
+
 export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "help", usage: "/help", description: "commands and keys" },
   { name: "search", usage: "/search <query>", description: "search the code index (like sylk search)" },
@@ -63,32 +72,6 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
 /** Names that run a command without being listed. */
 const ALIASES = new Set(["quit"]);
 
-/** Commands whose name starts with what was typed after "/" (nothing once arguments begin), in alphabetical order. */
-export function matchingCommands(input: string): SlashCommandSpec[] {
-  const match = /^\/(\S*)$/.exec(input);
-  return match ? commandsStartingWith(match[1] ?? "") : [];
-}
-
-function commandsStartingWith(prefix: string): SlashCommandSpec[] {
-  return SLASH_COMMANDS.filter((command) => command.name.startsWith(prefix)).sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/**
- * Whether a line is a slash command. A known name is, and so is any other
- * plain word (an unknown one is reported: a typo should not cost a model
- * call). A first word that looks like a path (`/usr/lib/foo crashes`) makes
- * the line a prompt about that path.
- */
-export function isSlashCommand(line: string): boolean {
-  const name = /^\/(\S*)/.exec(line)?.[1];
-  if (name === undefined) return false;
-  return isKnownCommand(name) || /^[\w-]*$/.test(name);
-}
-
-function isKnownCommand(name: string): boolean {
-  return ALIASES.has(name) || SLASH_COMMANDS.some((command) => command.name === name);
-}
-
 /** Tab's place in the commands that matched what was typed before the first Tab. */
 export interface CompletionCycle {
   readonly prefix: string;
@@ -96,27 +79,86 @@ export interface CompletionCycle {
 }
 
 /**
- * Tab: the first command matching the typed "/prefix"; Tab again (the prompt
- * still showing that completion) the next one, wrapping. (Shift+Tab is the
- * permission mode's.)
+ * The slash commands the prompt offers: the built-ins, then each source's
+ * in order. A built-in always wins: a command of a source that takes a
+ * built-in's name (or an earlier source's) is left out of the menu and is
+ * never run in its place.
  */
-export function completeCommand(text: string, cycle: CompletionCycle | undefined): { text: string; cycle: CompletionCycle } | undefined {
-  const continuing = cycle !== undefined && text === completionText(cycle);
-  const prefix = continuing ? cycle.prefix : /^\/(\S*)$/.exec(text)?.[1];
-  if (prefix === undefined) return undefined;
-  const matches = commandsStartingWith(prefix);
-  if (matches.length === 0) return undefined;
-  const index = continuing ? (cycle.index + 1) % matches.length : 0;
-  return { text: `/${(matches[index] as SlashCommandSpec).name} `, cycle: { prefix, index } };
+export class SlashCommandMenu {
+  constructor(private readonly sources: readonly SlashCommandSource[] = []) {}
+
+  /** Every command, built-ins first. */
+  all(): SlashCommandSpec[] {
+    const taken = new Set([...ALIASES, ...SLASH_COMMANDS.map((command) => command.name)]);
+    const added = this.sources.flatMap((source) =>
+      source.commands().filter((command) => {
+        if (taken.has(command.name)) return false;
+        taken.add(command.name);
+        return true;
+      }),
+    );
+    return [...SLASH_COMMANDS, ...added];
+  }
+
+  /** A command the screen runs itself (the others are prompts). */
+  isBuiltin(name: string): boolean {
+    return ALIASES.has(name) || SLASH_COMMANDS.some((command) => command.name === name);
+  }
+
+  /** The line names a command of a source, not a built-in one: it goes to the session as a prompt. */
+  namesSourceCommand(line: string): boolean {
+    const name = /^\/(\S+)/.exec(line.trim())?.[1];
+    return name !== undefined && !this.isBuiltin(name) && this.all().some((command) => command.name === name);
+  }
+
+  /** Commands whose name starts with what was typed after "/" (nothing once arguments begin), in alphabetical order. */
+  matching(input: string): SlashCommandSpec[] {
+    const match = /^\/(\S*)$/.exec(input);
+    return match ? this.startingWith(match[1] ?? "") : [];
+  }
+
+  /**
+   * Whether a line is a slash command. A known name is, and so is any other
+   * plain word (an unknown one is reported: a typo should not cost a model
+   * call). A first word that looks like a path (`/usr/lib/foo crashes`) makes
+   * the line a prompt about that path.
+   */
+  isSlashCommand(line: string): boolean {
+    const name = /^\/(\S*)/.exec(line)?.[1];
+    if (name === undefined) return false;
+    return this.isBuiltin(name) || this.all().some((command) => command.name === name) || /^[\w-]*$/.test(name);
+  }
+
+  /**
+   * Tab: the first command matching the typed "/prefix"; Tab again (the prompt
+   * still showing that completion) the next one, wrapping. (Shift+Tab is the
+   * permission mode's.)
+   */
+  complete(text: string, cycle: CompletionCycle | undefined): { text: string; cycle: CompletionCycle } | undefined {
+    const matches = (prefix: string) => this.startingWith(prefix);
+    const continuing = cycle !== undefined && text === completionText(matches(cycle.prefix), cycle);
+    const prefix = continuing ? cycle.prefix : /^\/(\S*)$/.exec(text)?.[1];
+    if (prefix === undefined) return undefined;
+    const found = matches(prefix);
+    if (found.length === 0) return undefined;
+    const index = continuing ? (cycle.index + 1) % found.length : 0;
+    return { text: `/${(found[index] as SlashCommandSpec).name} `, cycle: { prefix, index } };
+  }
+
+  /** The commands a completion cycle goes through, for the suggestions list. */
+  cycleCommands(cycle: CompletionCycle): SlashCommandSpec[] {
+    return this.startingWith(cycle.prefix);
+  }
+
+  private startingWith(prefix: string): SlashCommandSpec[] {
+    return this.all()
+      .filter((command) => command.name.startsWith(prefix))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
 }
 
-/** The commands a completion cycle goes through, for the suggestions list. */
-export function cycleCommands(cycle: CompletionCycle): SlashCommandSpec[] {
-  return commandsStartingWith(cycle.prefix);
-}
-
-function completionText(cycle: CompletionCycle): string | undefined {
-  const command = commandsStartingWith(cycle.prefix)[cycle.index];
+function completionText(matches: readonly SlashCommandSpec[], cycle: CompletionCycle): string | undefined {
+  const command = matches[cycle.index];
   return command ? `/${command.name} ` : undefined;
 }
 

@@ -9,7 +9,6 @@ import { estimateCost, formatDollars } from "../../llm/model-prices.js";
 import { evictionNote } from "../agent-state.js";
 import { RECAP_ITEMS, recapEntries } from "../session-recap.js";
 import type { TranscriptEntry } from "../transcript.js";
-import { SLASH_COMMANDS } from "./command-list.js";
 import { learningLines } from "../../learning/session/retrieval-learning-report.js";
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
 import { doctorCommand } from "./doctor-command.js";
@@ -33,7 +32,7 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
   try {
     switch (name) {
       case "help":
-        return agent.print({ kind: "help" });
+        return agent.print({ kind: "help", commands: context.menu.all() });
       case "search":
         return await searchCommand(argument, context);
       case "index":
@@ -88,7 +87,12 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
       case "quit":
         return context.exit();
       default: {
-        const known = SLASH_COMMANDS.map((command) => `/${command.name}`).join(", ");
+        const unloaded = context.project.customCommands().errors.find((error) => error.name === name);
+        if (unloaded) return agent.print(note(`/${name} did not load from ${unloaded.path}: ${unloaded.message}.`, "warning"));
+        const known = context.menu
+          .all()
+          .map((command) => `/${command.name}`)
+          .join(", ");
         return agent.print(
           note(`Unknown command /${name}. Commands: ${known}. (A prompt that starts with a space goes to the model as it is.)`, "warning"),
         );

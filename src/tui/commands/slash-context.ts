@@ -4,6 +4,7 @@ import type { ScreenReadModel } from "../../app/screen-read-model.js";
 import type { AgentSession } from "../../app/session/open-agent-session.js";
 import type { AgentControls } from "../hooks/use-agent.js";
 import type { TranscriptEntry } from "../transcript.js";
+import type { SlashCommandMenu } from "./command-list.js";
 
 /** What the slash commands may touch: narrow on purpose. */
 export interface SlashCommandContext {
@@ -19,4 +20,6 @@ export interface SlashCommandContext {
   /** The mode the session started in, and a change of mode as Shift+Tab makes it (the status line follows). */
   permissionMode: { initial: PermissionMode; set(mode: PermissionMode): void };
   exit(): void;
+  /** The commands offered: the built-ins and those of the menu's sources. */
+  menu: SlashCommandMenu;
 }

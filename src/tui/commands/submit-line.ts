@@ -1,4 +1,4 @@
-import { isMemoryNote, isSlashCommand } from "./command-list.js";
+import { isMemoryNote } from "./command-list.js";
 import { runSlashCommand } from "./slash-commands.js";
 import type { SlashCommandContext } from "./slash-context.js";
 
@@ -15,7 +15,9 @@ export function submitLine(text: string, context: SlashCommandContext): void {
     void runSlashCommand(`/memory add ${line.replace(/^#\s*/, "")}`, context);
     return;
   }
-  if (!isSlashCommand(text) || PIPELINE_TASK.test(line)) return agent.submit(line);
+  // A command of the menu's sources (a custom command) is a prompt the session expands.
+  const { menu } = context;
+  if (!menu.isSlashCommand(text) || menu.namesSourceCommand(text) || PIPELINE_TASK.test(line)) return agent.submit(line);
   agent.print({ kind: "user", text: line });
   void runSlashCommand(text, context);
 }

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { HELP_KEYS, SLASH_COMMANDS } from "../commands/command-list.js";
+import { HELP_KEYS, type SlashCommandSpec } from "../commands/command-list.js";
 import { wrapWords } from "../format/text.js";
 import { useTerminalWidth } from "../hooks/use-terminal-width.js";
 
@@ -11,14 +11,14 @@ const SIDES = 2;
  * itself, not under the key. The first column takes at most two fifths of
  * the terminal (a longer command wraps in it).
  */
-export function HelpView() {
+export function HelpView({ commands }: { commands: readonly SlashCommandSpec[] }) {
   const columns = useTerminalWidth();
-  const widest = Math.max(...SLASH_COMMANDS.map((command) => command.usage.length), ...HELP_KEYS.map(([key]) => key.length)) + 4;
+  const widest = Math.max(...commands.map((command) => command.usage.length), ...HELP_KEYS.map(([key]) => key.length)) + 4;
   const width = Math.min(widest, Math.floor((columns * 2) / 5));
   return (
     <Box flexDirection="column">
       <Text bold>Commands</Text>
-      {SLASH_COMMANDS.map((command) => (
+      {commands.map((command) => (
         <Row key={command.name} left={command.usage} right={command.description} width={width} columns={columns} />
       ))}
       <Box marginTop={1}>

@@ -52,7 +52,7 @@ function Entry({ item, expanded }: { item: TranscriptItem; expanded: boolean }) 
     case "search":
       return <SearchResults response={item.response} />;
     case "help":
-      return <HelpView />;
+      return <HelpView commands={item.commands} />;
     case "diff":
       return <DiffView diff={item.diff} maxLines={Number.MAX_SAFE_INTEGER} withFiles />;
   }

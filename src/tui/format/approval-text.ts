@@ -64,6 +64,17 @@ export function shownApproval(request: ApprovalRequest, width: number): ShownApp
       scope: `${visible(request.tool, { newlines: false })} ${whereKept(memory.scope)}`,
     };
   }
+  const fetch = request.targets.fetch;
+  if (fetch) {
+    // The URL is the model's, perhaps from a page it read.
+    const url = visibleText(fetch.url, { newlines: false });
+    return {
+      title: title(request),
+      reason: reason.text,
+      warnings: url.escaped || reason.escaped ? [`⚠ This URL contains control characters, shown escaped (${ESCAPES_NAMED}).`] : [],
+      scope: `${visible(request.tool, { newlines: false })} from ${visible(fetch.host, { newlines: false })}`,
+    };
+  }
   const paths = (request.targets.paths ?? []).map((path) => visibleText(path, { newlines: false }));
   const escaped = reason.escaped || paths.some((path) => path.escaped) || (request.diff !== undefined && visibleText(request.diff).escaped);
   return {
@@ -100,6 +111,7 @@ function title(request: ApprovalRequest): string {
   if (request.targets.unsandboxed) return `${who}Run a command outside the sandbox?`;
   if (request.kind === "execute") return `${who}Run a command?`;
   if (request.kind === "remember") return `${who}${rememberQuestion(request)}`;
+  if (request.kind === "network") return `${who}Fetch a web page?`;
   if (request.once) return `${who}Change a protected file?`;
   return `${who}${request.tool === "write_file" ? "Write a file?" : "Edit a file?"}`;
 }

@@ -190,3 +190,46 @@ describe("an 'always for this session' answer", () => {
     expect(existsSync(join(project.root, "pwn"))).toBe(false);
   });
 });
+
+describe("PermissionPolicy.grantForRun", () => {
+  it("allows by the granted rules until they are taken back; a deny rule still wins", async () => {
+    const policy = new PermissionPolicy("default", { allow: [], deny: ["write_file(secret.txt)"] });
+    const write = (path: string) => policy.decide({ tool: "write_file", kind: "write", targets: { paths: [path] } });
+    expect((await write("notes.txt")).behavior).toBe("ask");
+    const release = policy.grantForRun(["write_file"]);
+    expect((await write("notes.txt")).behavior).toBe("allow");
+    expect((await write("secret.txt")).behavior).toBe("deny");
+    release();
+    expect((await write("notes.txt")).behavior).toBe("ask");
+  });
+});
+
+describe("web_fetch (kind network)", () => {
+  const fetch = (policy: PermissionPolicy, url: string) =>
+    policy.decide({ tool: "web_fetch", kind: "network", targets: { fetch: { url, host: new URL(url).hostname } } });
+
+  it("asks in default, accept-edits and plan mode; bypass allows", async () => {
+    for (const mode of ["default", "accept-edits", "plan"] as const) {
+      expect((await fetch(new PermissionPolicy(mode), "https://example.com/")).behavior).toBe("ask");
+    }
+    expect((await fetch(new PermissionPolicy("bypass"), "https://example.com/")).behavior).toBe("allow");
+  });
+
+  it("a domain rule covers exactly its host, not a subdomain; deny wins; the sandbox's network rule is no fetch rule", async () => {
+    const policy = new PermissionPolicy("default", {
+      allow: ["web_fetch(domain:example.com)", "network"],
+      deny: ["web_fetch(domain:evil.example)"],
+    });
+    expect((await fetch(policy, "https://example.com/a")).behavior).toBe("allow");
+    expect((await fetch(policy, "https://docs.example.com/a")).behavior).toBe("ask");
+    expect((await fetch(policy, "https://evil.example/")).behavior).toBe("deny");
+    expect((await fetch(new PermissionPolicy("bypass", { allow: [], deny: ["web_fetch"] }), "https://a.org/")).behavior).toBe("deny");
+  });
+
+  it("an 'always' answer covers that host for the session, not the others", async () => {
+    const policy = new PermissionPolicy("default");
+    policy.allowForSession({ tool: "web_fetch", kind: "network", targets: { fetch: { url: "https://a.org/x", host: "a.org" } } });
+    expect((await fetch(policy, "https://a.org/y")).behavior).toBe("allow");
+    expect((await fetch(policy, "https://b.org/y")).behavior).toBe("ask");
+  });
+});

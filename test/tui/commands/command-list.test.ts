@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { completeCommand, isSlashCommand, matchingCommands } from "../../../src/tui/commands/command-list.js";
+import { SLASH_COMMANDS, SlashCommandMenu, type SlashCommandSpec } from "../../../src/tui/commands/command-list.js";
+
+const builtins = new SlashCommandMenu();
+const isSlashCommand = (line: string) => builtins.isSlashCommand(line);
+const matchingCommands = (input: string) => builtins.matching(input);
+const completeCommand = (text: string, cycle: Parameters<SlashCommandMenu["complete"]>[1]) => builtins.complete(text, cycle);
 
 describe("command list", () => {
   it("takes a line for a command only when it names one, or is a lone word; a path is a prompt", () => {
@@ -33,5 +38,28 @@ describe("command list", () => {
     expect(completeCommand("/s", third!.cycle)?.text).toBe("/search ");
     expect(completeCommand("/zz", undefined)).toBeUndefined();
     expect(completeCommand("hello", undefined)).toBeUndefined();
+  });
+});
+
+describe("the menu's sources", () => {
+  const spec = (name: string, description = "d"): SlashCommandSpec => ({ name, usage: `/${name}`, description });
+  const custom = { commands: () => [spec("review"), spec("frontend:lint"), spec("help", "mine")] };
+  const mcp = { commands: () => [spec("mcp__docs__summarize"), spec("review", "theirs")] };
+  const menu = new SlashCommandMenu([custom, mcp]);
+
+  it("lists each source's commands after the built-ins; a built-in (or an earlier source's) name is never taken", () => {
+    const names = menu.all().map((command) => command.name);
+    expect(names.slice(0, SLASH_COMMANDS.length)).toEqual(SLASH_COMMANDS.map((command) => command.name));
+    expect(names.slice(SLASH_COMMANDS.length)).toEqual(["review", "frontend:lint", "mcp__docs__summarize"]);
+    expect(menu.all().find((command) => command.name === "help")?.description).toBe("commands and keys");
+  });
+
+  it("completes and suggests them; a line naming one goes to the session, a built-in stays the screen's", () => {
+    expect(menu.matching("/fr").map((command) => command.name)).toEqual(["frontend:lint"]);
+    expect(menu.complete("/frontend", undefined)?.text).toBe("/frontend:lint ");
+    expect(menu.isSlashCommand("/frontend:lint src")).toBe(true);
+    expect(menu.namesSourceCommand("/frontend:lint src")).toBe(true);
+    expect(menu.namesSourceCommand("/help")).toBe(false);
+    expect(menu.namesSourceCommand("/nothing")).toBe(false);
   });
 });
