@@ -3,8 +3,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVED_KNOWLEDGE_TOOLS, SERVED_TOOLS } from "../../../src/mcp/server/served-tools.js";
-import { startCli, SYLK_BIN } from "../../helpers/run-cli.js";
-import type { TempProject } from "../../helpers/temp-project.js";
+import { runCli, startCli, SYLK_BIN } from "../../helpers/run-cli.js";
+import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 import { COMMIT_SUBJECT, createServedProject, RECORDED_ANSWER, RECORDED_PROMPT } from "./served-project-fixture.js";
 
 /**
@@ -180,6 +180,18 @@ describe("sylk mcp serve's process", () => {
     expect(lines.map((line) => (JSON.parse(line) as { jsonrpc: string; id: number }).id)).toEqual([1, 2]);
     expect(output().stderr).toContain("serving over stdio");
     expect(output().stderr).not.toMatch(/error|Error/);
+  }, 40_000);
+
+  it("refuses a project it was never allowed to index, without --yes: a usage error on stderr, nothing on stdout", async () => {
+    const stranger = createTempProject({ "src/a.ts": "export const a = 1;\n" });
+    try {
+      const run = await runCli(["mcp", "serve"], { cwd: stranger.root, env: stranger.env, timeoutMs: 30_000 });
+      expect(run.code).toBe(42);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain("cannot ask here");
+    } finally {
+      stranger.cleanup();
+    }
   }, 40_000);
 
   it("ends cleanly on SIGTERM, with the exit code of that signal", async () => {
