@@ -70,6 +70,7 @@ async function serveStdio(server: Server, context: CliContext, searchNote: strin
     const ended = new Promise<void>((resolve) => {
       context.stdin.once("end", resolve);
       context.stdin.once("close", resolve);
+      if (context.signal.aborted) resolve();
       context.signal.addEventListener("abort", () => resolve(), { once: true });
       const forget = server.onclose;
       server.onclose = () => {
