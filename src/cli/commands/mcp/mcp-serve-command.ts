@@ -1,12 +1,12 @@
 import type { Readable, Writable } from "node:stream";
 import { type Command, InvalidArgumentError } from "commander";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { IndexNotice } from "../../app/background-indexing.js";
-import type { CliContext } from "../cli-context.js";
-import { printOpeningWarnings } from "../opening-warnings.js";
-import { packageVersion } from "../package-version.js";
-import { resolveRoot } from "../shared-options.js";
-import { terminalText } from "../terminal-text.js";
+import type { IndexNotice } from "../../../app/background-indexing.js";
+import type { CliContext } from "../../cli-context.js";
+import { printOpeningWarnings } from "../../opening-warnings.js";
+import { packageVersion } from "../../package-version.js";
+import { resolveRoot } from "../../shared-options.js";
+import { terminalText } from "../../terminal-text.js";
 
 interface ServeOptions {
   http?: number;
@@ -22,8 +22,8 @@ export function registerMcpServeCommand(group: Command, context: CliContext): vo
     .action(async (options: ServeOptions) => {
       // Loaded when the command runs: the other commands do not pay for the SDK and the project's services.
       const [{ openServedProject }, { createMcpToolServer }] = await Promise.all([
-        import("../../mcp/server/served-project.js"),
-        import("../../mcp/server/mcp-tool-server.js"),
+        import("../../../mcp/server/served-project.js"),
+        import("../../../mcp/server/mcp-tool-server.js"),
       ]);
       const servers = new Set<Server>();
       const onNotice = (notice: IndexNotice) => {
@@ -88,7 +88,7 @@ async function serveStdio(server: Server, context: CliContext, searchNote: strin
 
 /** Streamable HTTP on 127.0.0.1; the address and the token are the command's output, on stdout. Ends on a stop signal. */
 async function serveHttp(port: number, newServer: () => Server, context: CliContext, searchNote: string): Promise<void> {
-  const { startHttpEndpoint } = await import("../../mcp/server/http-endpoint.js");
+  const { startHttpEndpoint } = await import("../../../mcp/server/http-endpoint.js");
   const endpoint = await startHttpEndpoint(port, newServer);
   try {
     context.stdout.write(`MCP endpoint: ${endpoint.url}\nAuthorization: Bearer ${endpoint.token}\n`);
