@@ -34,6 +34,14 @@ export const SERVED_ANSWER_TOKENS = 10_000;
 const TURN_RANGE_NOTE =
   "Served over MCP by `sylk mcp serve`, the turns are those of the most recent Sylk session recorded in this project; search_history and retrieve_context reach every session.";
 
+const RECENT_CHANGES_NOTE =
+  "Served over MCP by `sylk mcp serve`, there is no session of its own: the answer is git's commits and the uncommitted changes (new files git does not track are not listed).";
+
+/** A tool as a session has it, its description followed by what differs when it is served. */
+function describedForServing<Tool extends ToolDefinition>(tool: Tool, note: string): Tool {
+  return { ...tool, description: `${tool.description}\n\n${note}` };
+}
+
 export interface ServedTools {
   registry: ToolRegistry;
   /** Closes the user's knowledge store, if a search opened it. */
@@ -69,7 +77,7 @@ export function servedTools(deps: ServedToolsDeps): ServedTools {
     sessionId: latestSessionId,
     availableTokens,
     sessionTree: (id) => [id, ...services.sessions.descendants(id).map((child) => child.id)],
-  }).map((tool) => (tool.name === "get_turn_range" ? { ...tool, description: `${tool.description}\n\n${TURN_RANGE_NOTE}` } : tool));
+  }).map((tool) => (tool.name === "get_turn_range" ? describedForServing(tool, TURN_RANGE_NOTE) : tool));
   const candidates: ToolDefinition[] = [
     createSearchCodebaseTool(codeSearcher),
     ...contextTools,
@@ -79,7 +87,7 @@ export function servedTools(deps: ServedToolsDeps): ServedTools {
       availableTokens,
     }),
     // No session of its own changed anything: git's history and the uncommitted changes are the answer.
-    createGetRecentChangesTool({ sessionChanges: () => [], availableTokens, gitGate: new RepositoryIntegrity(deps.env) }),
+    describedForServing(createGetRecentChangesTool({ availableTokens, gitGate: new RepositoryIntegrity(deps.env) }), RECENT_CHANGES_NOTE),
     ...knowledge.tools({
       // A skill's steps would run through this; run_skill is not served, so nothing does.
       run: () => Promise.reject(new Error("skills do not run over MCP")),

@@ -1,4 +1,6 @@
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,9 +103,14 @@ describe("sylk mcp serve over stdio, driven by the SDK's client", () => {
   });
 
   it("get_recent_changes reads the repository's history and what is not committed yet", async () => {
+    project.write("src/checkout.ts", `${readFileSync(join(project.root, "src/checkout.ts"), "utf8")}// checked out\n`);
     const changes = await call("get_recent_changes", { path: ".", include_diffs: false });
     expect(changes.isError, changes.text).toBe(false);
+    expect(changes.text).toMatch(/^source: git log · /);
     expect(changes.text).toContain(COMMIT_SUBJECT);
+    expect(changes.text).toContain("- modified src/checkout.ts");
+    // The server has no session of its own to report changes of.
+    expect(changes.text).not.toContain("This session's changes");
   });
 
   it("answers a call that does not match the tool's schema with a correction, as a tool error", async () => {
