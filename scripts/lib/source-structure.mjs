@@ -78,10 +78,17 @@ export function layerOf(folder) {
   return index === -1 ? undefined : index;
 }
 
-/** The layer index of a file of `src/`: its folder's, but a feature's `session/` part is the composition's. */
+/**
+ * A feature's parts that wire it into a running process, and so sit with the
+ * composition: every feature's `session/`, and the MCP server (`mcp/server/`,
+ * which opens a project and serves the agent's tools over it).
+ */
+const SHELL_PARTS = new Set(["session", "mcp/server"]);
+
+/** The layer index of a file of `src/`: its folder's, but a feature's shell (`session/`, `mcp/server/`) is the composition's. */
 export function layerOfFile(file) {
   const [folder, part] = file.split("/");
-  if (FEATURES.has(folder) && part === "session") return COMPOSITION;
+  if (FEATURES.has(folder) && (SHELL_PARTS.has(part) || SHELL_PARTS.has(`${folder}/${part}`))) return COMPOSITION;
   return layerOf(folderOf(file));
 }
 

@@ -236,6 +236,9 @@ export class BackgroundIndexing {
     );
     this.watcher = watcher;
     this.watching = watcher.start();
+    // A file changed after the start-up scan read its directory, and before the watch held, is seen by no one: one more
+    // pass once the watch holds finds it (a fresh check, quick when nothing changed).
+    this.watching.then(() => this.enqueue(() => this.fullRun(false))).catch(() => undefined);
     this.watching.catch((error: unknown) =>
       this.notify({ tone: "warning", text: `Could not watch the project (${errorMessage(error)}); /index refreshes by hand.` }),
     );

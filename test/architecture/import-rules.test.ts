@@ -81,6 +81,9 @@ describe("architecture: the one-way flow", () => {
     expect(layerOfFile("handoff/session/handoff-controller.ts")).toBe(COMPOSITION);
     expect(layerOfFile("app/project-services.ts")).toBe(COMPOSITION);
     expect(layerOfFile("handoff/handoff-profile.ts")).toBe(LAYERS.findIndex((layer) => layer.name === "features"));
+    // The MCP server opens a project and serves the agent's tools: a shell too, while the rest of mcp/ stays a core.
+    expect(layerOfFile("mcp/server/served-tools.ts")).toBe(COMPOSITION);
+    expect(layerOfFile("mcp/mcp-config.ts")).toBe(LAYERS.findIndex((layer) => layer.name === "features"));
     expect(files.filter((file) => inComposition(file) && !under("app")(file)).length).toBeGreaterThan(0);
   });
 

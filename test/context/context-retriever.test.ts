@@ -94,7 +94,7 @@ describe("ContextRetriever and the retrieval tools", () => {
       createContextTools({
         retriever,
         contentStore: services.contentStore,
-        sessionId: "s1",
+        sessionId: () => "s1",
         availableTokens: () => 10_000,
         onRetrieved: (entries) => retrieved.push(...entries.map((entry) => entry.id)),
       }),

@@ -46,9 +46,12 @@ async function runtimeCode(): Promise<string> {
 /**
  * Module specifiers that code loads: imports left external, and requires
  * esbuild cannot follow (a `require` made by createRequire, called by its
- * name or as `createRequire(…)("name")`, and its `resolve`).
+ * name or as `createRequire(…)("name")`, and its `resolve`). A `require`
+ * that opens a string is text, not a call: a code generator's output (ajv,
+ * in the MCP SDK, writes `'require("ajv/dist/runtime/equal")'` into the
+ * standalone validators it can emit, and never runs it).
  */
-const LOADED_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|require[\w$]*(?:\.resolve)?\s*\(\s*|\)\s*\(\s*)["']([^"'./][^"']*)["']/g;
+const LOADED_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|(?<![`'"])require[\w$]*(?:\.resolve)?\s*\(\s*|\)\s*\(\s*)["']([^"'./][^"']*)["']/g;
 
 /**
  * The installed packages that code loads. Optional ones that load only when

@@ -9,8 +9,12 @@ import { errorMessage } from "../../errors.js";
 export interface ContextToolsDeps {
   retriever: ContextRetriever;
   contentStore: Pick<UniversalContentStore, "search">;
-  /** The running session (tools default to it). */
-  sessionId: string;
+  /**
+   * The session whose turns `get_turn_range` reads: the running one in an
+   * agent; over MCP, the project's latest (asked at each call, so a session
+   * recorded after the server started is the one read).
+   */
+  sessionId(): string;
   /** Tokens the window can still take: a retrieval never asks for more. */
   availableTokens: () => number;
   /** Retrieved entries are promoted to the hot tier. */
@@ -120,7 +124,7 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
     kind: "read",
     targets: () => ({}),
     async execute(input) {
-      return finish(deps.retriever.turnRange(deps.sessionId, input.from_turn, input.to_turn, budget(input.max_tokens)));
+      return finish(deps.retriever.turnRange(deps.sessionId(), input.from_turn, input.to_turn, budget(input.max_tokens)));
     },
   });
 

@@ -66,7 +66,7 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
   const contextTools = createContextTools({
     retriever: new ContextRetriever(services.contentStore),
     contentStore: services.contentStore,
-    sessionId: conversation.id,
+    sessionId: () => conversation.id,
     availableTokens: retrievalBudget,
     sessionTree: (id) => [id, ...services.sessions.descendants(id).map((child) => child.id)],
     onRetrieved: (entries) => window.retrieved(entries, conversation.currentTurn),

@@ -109,7 +109,7 @@ describe("delegate", () => {
     const [, searchHistory] = createContextTools({
       retriever: new ContextRetriever(services.contentStore),
       contentStore: services.contentStore,
-      sessionId: result.sessionId,
+      sessionId: () => result.sessionId,
       availableTokens: () => 10_000,
       sessionTree: (id) => [id, ...services.sessions.descendants(id).map((session) => session.id)],
     });

@@ -17,8 +17,12 @@ import { errorMessage } from "../../../errors.js";
  * e.g. `services.handoffs.filesChanged(id)` for the root session and each child.
  */
 export interface RecentChangesDeps {
-  /** Files this session tree changed (the `files_changed` records; paths relative to the project root). */
-  sessionChanges(): readonly FileChangeRecord[];
+  /**
+   * Files this session tree changed (the `files_changed` records; paths
+   * relative to the project root). Absent where there is no session (the
+   * MCP server): the answer is git's alone, without that section.
+   */
+  sessionChanges?(): readonly FileChangeRecord[];
   /** Tokens the window can still take: the answer never asks for more. */
   availableTokens(): number;
   /** The session's token counter (default: the four-characters estimate). */
@@ -68,12 +72,12 @@ export function createGetRecentChangesTool(deps: RecentChangesDeps): ToolDefinit
       const resolved = resolveProjectPath(context.root, input.path);
       const path = resolved.relative === undefined || resolved.relative === "" ? "." : resolved.relative;
       const within = (candidate: string) => path === "." || candidate === path || candidate.startsWith(`${path}/`);
-      const own = deps.sessionChanges().filter((change) => !change.path.startsWith("/") && within(change.path));
+      const own = (deps.sessionChanges?.() ?? []).filter((change) => !change.path.startsWith("/") && within(change.path));
       const ownLines = own.map((change) => `- ${change.action} ${change.path} (+${change.linesAdded} −${change.linesRemoved})`);
 
       const body = new OutputBudget(budget - 40, count);
       let results = 0;
-      let source = "git log + session changes";
+      let source = deps.sessionChanges ? "git log + session changes" : "git log";
       const gitOptions: GitRunOptions = { signal: context.signal, gate: deps.gitGate };
       const git = await gitState(context.root, gitOptions);
       let commits: Commit[] = [];
@@ -81,7 +85,7 @@ export function createGetRecentChangesTool(deps: RecentChangesDeps): ToolDefinit
       let uncommitted: UncommittedChange[] = [];
       let uncommittedNote: string | undefined;
       if (git.kind === "none") {
-        source = "session changes (no git)";
+        source = deps.sessionChanges ? "session changes (no git)" : "no git";
         body.add(git.why);
       } else if (git.kind === "empty") {
         body.add("This git repository has no commits yet: there is no history to show.");
@@ -121,10 +125,12 @@ export function createGetRecentChangesTool(deps: RecentChangesDeps): ToolDefinit
         }
       }
 
-      body.add("");
-      body.add(`## This session's changes under ${path}`);
-      if (ownLines.length === 0) body.add("(none)");
-      results += body.addAll(ownLines, (more) => `… ${more} more files not shown.`);
+      if (deps.sessionChanges) {
+        body.add("");
+        body.add(`## This session's changes under ${path}`);
+        if (ownLines.length === 0) body.add("(none)");
+        results += body.addAll(ownLines, (more) => `… ${more} more files not shown.`);
+      }
 
       if (git.kind === "repository") {
         body.add("");

@@ -39,7 +39,7 @@ describe("search_history's agent_type filter", () => {
       createContextTools({
         retriever: new ContextRetriever(services.contentStore),
         contentStore: services.contentStore,
-        sessionId: recorder.session.id,
+        sessionId: () => recorder.session.id,
         availableTokens: () => 10_000,
       }),
       new PermissionPolicy("default"),
