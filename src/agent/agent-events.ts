@@ -115,6 +115,11 @@ export type AgentEvent =
       usage?: Usage;
       stateEntryId?: string;
     }
+  /**
+   * An MCP server connected, changed its tools, or failed (could not start,
+   * did not answer in time, or stopped): the session goes on without it.
+   */
+  | { type: "mcp_server"; server: string; state: "connected" | "failed"; tools: number; error?: string }
   | { type: "done"; result: AgentResult };
 
 /** One line that says a handoff happened, for `sylk ask`'s stderr and the TUI's transcript. */
@@ -125,4 +130,9 @@ export function handoffNote(event: Extract<AgentEvent, { type: "handoff" }>): st
     `Handoff ${event.handoffIndex}: ${event.fromAgent} → ${event.toAgent} (${why}); ` +
     `context ${event.contextTokensBefore.toLocaleString("en-US")} → ${event.contextTokensAfter.toLocaleString("en-US")} tokens, nothing lost`
   );
+}
+
+/** One line that says an MCP server failed, for `sylk ask`'s stderr and the TUI's transcript. */
+export function mcpFailureNote(event: Extract<AgentEvent, { type: "mcp_server" }>): string {
+  return `MCP server "${event.server}" ${event.error ?? "failed"}. The session goes on without its tools (/mcp shows the servers).`;
 }

@@ -156,6 +156,13 @@ const LINES: { [T in AgentEvent["type"]]: (event: EventOf<T>) => Line | undefine
   subagent_start: subagentStart,
   subagent_end: subagentEnd,
   pipeline_stage: pipelineStage,
+  mcp_server: (event) => ({
+    type: "mcp_server",
+    server: event.server,
+    state: event.state,
+    tools: event.tools,
+    ...(event.error ? { error: event.error } : {}),
+  }),
   subagent_event: () => undefined,
   done: (event) => ({ type: "result", ...resultJson(event.result) }),
 };

@@ -72,9 +72,10 @@ export type ToolFailure = "edit_miss" | "malformed_input" | "missing_file";
  * (or removes) something that outlives the session outside the user's files
  * (knowledge, skills), which later sessions put in front of the model: it
  * is approved like a write, never in plan mode, and one kept for every
- * project is never covered by accept-edits.
+ * project is never covered by accept-edits. `mcp`: a tool of an MCP
+ * server, whose effects Sylk cannot know: it asks by default.
  */
-export type ToolKind = "read" | "write" | "execute" | "remember";
+export type ToolKind = "read" | "write" | "execute" | "remember" | "mcp";
 
 /** What a call touches, for permission checks. */
 export interface ToolTargets {
@@ -84,6 +85,8 @@ export interface ToolTargets {
   unsandboxed?: true;
   /** What a `remember` call keeps or removes, and where. */
   memory?: MemoryTarget;
+  /** The MCP server whose tool this is: rules `mcp__<server>` and `mcp__<server>__*` cover all of its tools. */
+  mcpServer?: string;
 }
 
 export interface MemoryTarget {
@@ -99,6 +102,12 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   description: string;
   /** One zod object: validates input at the registry's chokepoint and is the JSON schema the model sees. */
   schema: Schema;
+  /**
+   * The JSON schema the model sees, when it comes from elsewhere (an MCP
+   * server's tool: `schema` then checks only that the input is an object,
+   * and the server validates it against its own schema).
+   */
+  inputSchema?: Record<string, unknown>;
   kind: ToolKind;
   /**
    * Calls of this tool that follow each other in one response run at the

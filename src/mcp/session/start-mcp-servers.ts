@@ -1,0 +1,26 @@
+import type { SylkConfig } from "../../config/schema.js";
+import { McpServers } from "../client/mcp-servers.js";
+import type { McpServerStatus } from "../client/server-connection.js";
+
+/**
+ * The configured MCP servers, every one starting now, in the background
+ * (undefined when none is configured). The front end that calls this owns
+ * them: it hands them to the sessions it opens and closes them when it ends.
+ */
+export function startMcpServers(config: SylkConfig, env: NodeJS.ProcessEnv, root: string): McpServers | undefined {
+  if (Object.keys(config.mcpServers).length === 0) return undefined;
+  const servers = new McpServers(config.mcpServers, { env, root, settings: config.mcp });
+  servers.start();
+  return servers;
+}
+
+/** A server as `sylk status` and the `init` event of `stream-json` list it. */
+export function serverSummary(status: McpServerStatus): { name: string; transport: string; state: string; tools: number; error?: string } {
+  return {
+    name: status.name,
+    transport: status.transport,
+    state: status.state,
+    tools: status.tools.length,
+    ...(status.error ? { error: status.error } : {}),
+  };
+}
