@@ -11,6 +11,7 @@ import { registerInteractiveCommand } from "./commands/interactive-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
 import { registerSessionsCommand } from "./commands/sessions-command.js";
 import { registerLearningCommand } from "./commands/learning-command.js";
+import { registerMcpCommand } from "./commands/mcp-command.js";
 import { registerMemoryCommand } from "./commands/memory-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
 import { registerTrustCommand } from "./commands/trust-command.js";
@@ -43,6 +44,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerLearningCommand(program, context);
   registerAgentsCommand(program, context);
   registerMemoryCommand(program, context);
+  registerMcpCommand(program, context);
   registerTrustCommand(program, context);
   registerConfigCommand(program, context);
   registerDoctorCommand(program, context, setExitCode);
