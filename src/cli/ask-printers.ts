@@ -1,5 +1,6 @@
 import { handoffNote, mcpFailureNote, type AgentEvent } from "../agent/agent-events.js";
 import { summariseCall } from "../format/call-summary.js";
+import type { McpServerSummary } from "../mcp/session/start-mcp-servers.js";
 import { terminalJson } from "../format/terminal-json.js";
 import { resultJson, toStreamJson } from "./stream-json.js";
 import { terminalField, terminalText } from "./terminal-text.js";
@@ -24,7 +25,7 @@ export interface RunFacts {
   /** The main agent's type; its id is `<type>-1` until a handoff names the next. */
   agentType: string;
   /** The MCP servers configured, each with its state when the run starts (`init.mcp_servers`). */
-  mcpServers: () => ReadonlyArray<Record<string, unknown>>;
+  mcpServers: () => readonly McpServerSummary[];
 }
 
 export function createPrinter(format: OutputFormat, streams: Streams, facts: RunFacts): AskPrinter {

@@ -90,6 +90,19 @@ describe("sylk mcp", () => {
     expect(json(await mcp(["remove", "docs", "--project", "--json"]))).toMatchObject({ removed: "docs", scope: "project" });
   });
 
+  it("sylk status lists each server with its state and tool count", async () => {
+    await mcp(["add", "everything", "--", process.execPath, EVERYTHING_SERVER, "stdio"]);
+    await mcp(["add", "broken", "--", process.execPath, "-e", "process.exit(2)"]);
+    const status = json(await runCli(["status", "--json"], { cwd: project.root, env: project.env, timeoutMs: 60_000 }));
+    expect(status.mcpServers).toEqual([
+      expect.objectContaining({ name: "everything", transport: "stdio", state: "connected", tools: expect.any(Number) }),
+      expect.objectContaining({ name: "broken", state: "failed", tools: 0 }),
+    ]);
+    const text = await runCli(["status"], { cwd: project.root, env: project.env, timeoutMs: 60_000 });
+    expect(text.stdout).toMatch(/^MCP servers: everything \(stdio\): connected, \d+ tools$/m);
+    expect(text.stdout).toMatch(/^ {13}broken \(stdio\): failed: /m);
+  });
+
   it("says why a server failed in list and get", async () => {
     await mcp(["add", "broken", "--", process.execPath, "-e", "console.error('cannot open the database'); process.exit(2)"]);
     const listed = json(await mcp(["list", "--json"]));

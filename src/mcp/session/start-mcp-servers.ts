@@ -15,7 +15,15 @@ export function startMcpServers(config: SylkConfig, env: NodeJS.ProcessEnv, root
 }
 
 /** A server as `sylk status` and the `init` event of `stream-json` list it. */
-export function serverSummary(status: McpServerStatus): { name: string; transport: string; state: string; tools: number; error?: string } {
+export interface McpServerSummary {
+  name: string;
+  transport: string;
+  state: string;
+  tools: number;
+  error?: string;
+}
+
+export function serverSummary(status: McpServerStatus): McpServerSummary {
   return {
     name: status.name,
     transport: status.transport,
@@ -23,4 +31,16 @@ export function serverSummary(status: McpServerStatus): { name: string; transpor
     tools: status.tools.length,
     ...(status.error ? { error: status.error } : {}),
   };
+}
+
+/** Each configured server connected to once (in parallel, each within its start-up timeout) and closed again: `sylk status`. */
+export async function checkMcpServers(config: SylkConfig, env: NodeJS.ProcessEnv, root: string): Promise<McpServerSummary[]> {
+  const servers = startMcpServers(config, env, root);
+  if (!servers) return [];
+  try {
+    await servers.settled();
+    return servers.statuses().map(serverSummary);
+  } finally {
+    await servers.close();
+  }
 }
