@@ -1,20 +1,12 @@
 import { resolve } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  PromptListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type GetPromptResult,
-  type Prompt,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, GetPromptResult, Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { CommandProcesses } from "../../agent/tools/command-processes.js";
 import { expandServerConfig, isStdioServer, type HttpServerConfig, type McpServerConfig } from "../mcp-config.js";
-import { ProcessGroupTransport } from "./process-group-transport.js";
 import { errorMessage } from "../../errors.js";
+
+type Sdk = typeof import("./mcp-sdk.js");
 
 export type McpServerState = "connecting" | "connected" | "failed" | "closed";
 
@@ -119,9 +111,11 @@ export class ServerConnection {
         `the environment variable${expanded.missing.length > 1 ? "s" : ""} ${expanded.missing.join(", ")} ${expanded.missing.length > 1 ? "are" : "is"} not set`,
       );
     const config = expanded.value;
+    const sdk = await import("./mcp-sdk.js");
     const client = isStdioServer(config)
       ? await this.connect(
-          new ProcessGroupTransport({
+          sdk,
+          new sdk.ProcessGroupTransport({
             command: config.command,
             args: config.args ?? [],
             env: config.env ?? {},
@@ -130,10 +124,10 @@ export class ServerConnection {
             onStderr: (line) => this.stderrLine(line),
           }),
         )
-      : await this.connectOverHttp(config);
+      : await this.connectOverHttp(sdk, config);
     if (this.closing) return;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refresh("tools"));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refresh("prompts"));
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => this.refresh("tools"));
+    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () => this.refresh("prompts"));
     const capabilities = client.getServerCapabilities() ?? {};
     this.current = {
       ...this.current,
@@ -143,24 +137,24 @@ export class ServerConnection {
   }
 
   /** Streamable HTTP first; a server that refuses it (an older one) is asked over HTTP+SSE. */
-  private async connectOverHttp(config: HttpServerConfig): Promise<Client> {
+  private async connectOverHttp(sdk: Sdk, config: HttpServerConfig): Promise<Client> {
     const url = new URL(config.url);
     const requestInit = { headers: config.headers ?? {} };
-    if (config.type === "sse") return this.connect(new SSEClientTransport(url, { requestInit }));
+    if (config.type === "sse") return this.connect(sdk, new sdk.SSEClientTransport(url, { requestInit }));
     try {
-      return await this.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+      return await this.connect(sdk, new sdk.StreamableHTTPClientTransport(url, { requestInit }));
     } catch (error) {
       if (this.closing) throw error;
       try {
-        return await this.connect(new SSEClientTransport(url, { requestInit }));
+        return await this.connect(sdk, new sdk.SSEClientTransport(url, { requestInit }));
       } catch {
         throw error;
       }
     }
   }
 
-  private async connect(transport: Transport): Promise<Client> {
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+  private async connect(sdk: Sdk, transport: Transport): Promise<Client> {
+    const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
     client.onerror = (error) => {
       this.current = { ...this.current, error: errorMessage(error) };
     };
