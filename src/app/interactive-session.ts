@@ -10,7 +10,7 @@ import { PromptHistoryStore, type PromptHistory } from "./prompt-history.js";
 import { warmIndexSocketPath } from "./warm-index/protocol.js";
 import { WarmIndexServer } from "./warm-index/warm-index-server.js";
 import type { McpServers } from "../mcp/client/mcp-servers.js";
-import { startMcpServers } from "../mcp/session/start-mcp-servers.js";
+import { configuredMcpServers } from "../mcp/session/start-mcp-servers.js";
 
 /** A conversation as the screen opens it; the project and the environment are the interactive session's. */
 export type ScreenSessionOptions = Pick<AgentSessionOptions, "approver" | "permissionMode" | "model" | "resume">;
@@ -27,7 +27,7 @@ export interface InteractiveSession {
   promptHistory: PromptHistory;
   /** `@` completion: the project's indexed files and definitions. */
   mentions: Mentions;
-  /** The MCP servers every conversation of the screen uses, started with it (absent when none is configured). */
+  /** The MCP servers every conversation of the screen uses, for the screen to start (absent when none is configured). */
   mcp: McpServers | undefined;
   /** Starts serving the warm index to `sylk search` and `sylk ask` beside this session (no-op where it cannot). */
   serveWarmIndex(): Promise<void>;
@@ -55,8 +55,8 @@ export function openInteractiveSession(options: {
   });
   // The rules typed with /permissions hold until Sylk ends, whichever conversation is open (/clear, /model, /resume).
   const sessionRules = new SessionRules();
-  // Started now, in the background: the screen is drawn at once, and each server's tools join when it is ready.
-  const mcp = startMcpServers(services.loadedConfig.config, options.env, services.paths.root);
+  // Started by the screen once its first frame is drawn (`mcp.start()`); each server's tools join when it is ready.
+  const mcp = configuredMcpServers(services.loadedConfig.config, options.env, services.paths.root);
   let closing: Promise<void> | undefined;
   let server: Promise<WarmIndexServer | undefined> | undefined;
   return {

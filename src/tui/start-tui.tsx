@@ -62,9 +62,12 @@ export async function startTui(options: StartTuiOptions): Promise<{ sessionId: s
         : {}),
     },
   );
+  // The MCP servers start once the first frame is out: loading the SDK and spawning them would delay it.
+  const servers = setTimeout(() => session.mcp?.start(), 0);
   try {
     await instance.waitUntilExit();
   } finally {
+    clearTimeout(servers);
     stdout.write(PASTE_MODE_OFF);
     // Written once at the end: a write per frame would be part of what is measured.
     if (renderLog) writeFileSync(renderLog.file, `${renderLog.frames.join("\n")}\n`);

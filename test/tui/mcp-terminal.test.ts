@@ -44,7 +44,7 @@ describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const screen = shown.screen();
-    expect(screen).toMatch(/everything \(stdio\): connected\n\s+tools \(\d+\): .*echo/);
+    expect(screen).toMatch(/everything \(stdio\): connected\n\s+tools \(\d+\): [\s\S]*?echo/);
     expect(screen).toContain("/mcp__everything__args-prompt");
 
     shown.send("/mcp__everything__args-prompt Paris", { literal: true });

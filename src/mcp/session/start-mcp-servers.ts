@@ -8,10 +8,18 @@ import type { McpServerStatus } from "../client/server-connection.js";
  * them: it hands them to the sessions it opens and closes them when it ends.
  */
 export function startMcpServers(config: SylkConfig, env: NodeJS.ProcessEnv, root: string): McpServers | undefined {
-  if (Object.keys(config.mcpServers).length === 0) return undefined;
-  const servers = new McpServers(config.mcpServers, { env, root, settings: config.mcp });
-  servers.start();
+  const servers = configuredMcpServers(config, env, root);
+  servers?.start();
   return servers;
+}
+
+/**
+ * The configured MCP servers, not started yet: the TUI starts them once its
+ * first frame is drawn, so that loading the SDK does not delay the screen.
+ */
+export function configuredMcpServers(config: SylkConfig, env: NodeJS.ProcessEnv, root: string): McpServers | undefined {
+  if (Object.keys(config.mcpServers).length === 0) return undefined;
+  return new McpServers(config.mcpServers, { env, root, settings: config.mcp });
 }
 
 /** A server as `sylk status` and the `init` event of `stream-json` list it. */
