@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeAnthropicServer, messageRequests, reply, startFakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
 import { jsonLines, runCli } from "../../helpers/run-cli.js";
@@ -128,6 +130,31 @@ describe("sylk ask with an MCP server in the user's .sylkrc", () => {
     expect(resultText(image)).toMatch(/\[image image\/png, [\d.]+ (B|KB), stored as content entry \S+ \(base64\)\]/);
     const retrieved = resultText(toolResultsIn(requests[2]?.body)[0]);
     expect(retrieved).toContain(`Echo: ${long}`);
+  });
+
+  it("an MCP output is untrusted: a key in it is masked before it is sent or stored, and control characters are shown escaped", async () => {
+    const token = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
+    writeUserConfig(project.env, { mcpServers: { everything: everythingServer() }, permissions: { allow: ["mcp__everything"] } });
+    server.enqueue(
+      reply().toolUse("mcp__everything__echo", { message: `token ${token} \u001b]0;PWNED\u0007 done` }, "toolu_echo"),
+      reply().text("Seen."),
+    );
+    const run = await runCli(["ask", "--yes", "echo it"], {
+      cwd: project.root,
+      env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" },
+      timeoutMs: 60_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const sent = resultText(toolResultsIn(messageRequests(server)[1]?.body)[0]);
+    expect(sent).toContain("Echo: token ");
+    expect(sent).not.toContain(token);
+    expect(JSON.stringify(server.requests.map((request) => request.body))).not.toContain(token);
+    const stored = readdirSync(project.sylkHome, { recursive: true, encoding: "utf8" })
+      .map((path) => join(project.sylkHome, path))
+      .filter((path) => statSync(path).isFile());
+    for (const path of stored) expect(readFileSync(path).includes(token), path).toBe(false);
+    expect(run.stderr).not.toContain("\u001b]0;");
+    expect(run.stderr).toContain("\\e]0;PWNED");
   });
 
   it("fills an MCP prompt named as a slash command, /mcp__<server>__<prompt> args, and sends it as the prompt", async () => {
