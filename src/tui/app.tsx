@@ -8,6 +8,7 @@ import { describeSandbox, keptReadable, sandboxLabel } from "../agent/sandbox/co
 import type { InteractiveSession } from "../app/interactive-session.js";
 import type { PromptHistory } from "../app/prompt-history.js";
 import { isMemoryNote, isSlashCommand } from "./commands/command-list.js";
+import { mcpSlashCommands } from "../mcp/session/mcp-prompt-commands.js";
 import { runSlashCommand, type SlashCommandContext } from "./commands/slash-commands.js";
 import { ApprovalDialog } from "./components/approval-dialog.js";
 import { ConsentPrompt } from "./components/consent-prompt.js";
@@ -264,6 +265,7 @@ function Session({
           onSubmit={submit}
           onExit={requestExit}
           {...(mentions ? { mentions } : {})}
+          commands={() => mcpSlashCommands(agent.session.mcp)}
           placeholder={agent.state.running ? "Type to queue a message · Esc to interrupt" : "Ask anything · /help for commands"}
         />
       )}

@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
-  it("/mcp shows the server, its state, tools and prompts; /mcp__everything__args-prompt sends the prompt; its tool asks first", async () => {
+  it("/mcp shows the server, its state, tools and prompts; /mcp__everything__args-prompt, completed with Tab, sends the prompt; its tool asks first", async () => {
     writeUserConfig(project.env, { mcpServers: { everything: everythingServer() } });
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
     server.enqueue(reply().toolUse("mcp__everything__echo", { message: "from the TUI" }, "toolu_echo"), reply().text("The server echoed."));
@@ -47,7 +47,12 @@ describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
     expect(screen).toMatch(/everything \(stdio\): connected\n\s+tools \(\d+\): [\s\S]*?echo/);
     expect(screen).toContain("/mcp__everything__args-prompt");
 
-    shown.send("/mcp__everything__args-prompt Paris", { literal: true });
+    // The server's prompts are in the menu: Tab completes one.
+    shown.send("/mcp__everything__ar", { literal: true });
+    await shown.waitFor("A prompt with two arguments");
+    shown.send("Tab");
+    shown.send("Paris", { literal: true });
+    await shown.waitFor("/mcp__everything__args-prompt Paris");
     shown.send("Enter");
     await shown.waitFor("Use an MCP server's tool?", 30_000);
     expect(shown.screen()).toContain('{"message":"from the TUI"}');

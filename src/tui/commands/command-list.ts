@@ -68,14 +68,18 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
 /** Names that run a command without being listed. */
 const ALIASES = new Set(["quit"]);
 
-/** Commands whose name starts with what was typed after "/" (nothing once arguments begin), in alphabetical order. */
-export function matchingCommands(input: string): SlashCommandSpec[] {
+/**
+ * Commands whose name starts with what was typed after "/" (nothing once
+ * arguments begin), in alphabetical order. `extra`: commands from a source
+ * of their own (an MCP server's prompts), listed beside the built-in ones.
+ */
+export function matchingCommands(input: string, extra: readonly SlashCommandSpec[] = []): SlashCommandSpec[] {
   const match = /^\/(\S*)$/.exec(input);
-  return match ? commandsStartingWith(match[1] ?? "") : [];
+  return match ? commandsStartingWith(match[1] ?? "", extra) : [];
 }
 
-function commandsStartingWith(prefix: string): SlashCommandSpec[] {
-  return SLASH_COMMANDS.filter((command) => command.name.startsWith(prefix)).sort((a, b) => a.name.localeCompare(b.name));
+function commandsStartingWith(prefix: string, extra: readonly SlashCommandSpec[]): SlashCommandSpec[] {
+  return [...SLASH_COMMANDS, ...extra].filter((command) => command.name.startsWith(prefix)).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /**
@@ -105,23 +109,27 @@ export interface CompletionCycle {
  * still showing that completion) the next one, wrapping. (Shift+Tab is the
  * permission mode's.)
  */
-export function completeCommand(text: string, cycle: CompletionCycle | undefined): { text: string; cycle: CompletionCycle } | undefined {
-  const continuing = cycle !== undefined && text === completionText(cycle);
+export function completeCommand(
+  text: string,
+  cycle: CompletionCycle | undefined,
+  extra: readonly SlashCommandSpec[] = [],
+): { text: string; cycle: CompletionCycle } | undefined {
+  const continuing = cycle !== undefined && text === completionText(cycle, extra);
   const prefix = continuing ? cycle.prefix : /^\/(\S*)$/.exec(text)?.[1];
   if (prefix === undefined) return undefined;
-  const matches = commandsStartingWith(prefix);
+  const matches = commandsStartingWith(prefix, extra);
   if (matches.length === 0) return undefined;
   const index = continuing ? (cycle.index + 1) % matches.length : 0;
   return { text: `/${(matches[index] as SlashCommandSpec).name} `, cycle: { prefix, index } };
 }
 
 /** The commands a completion cycle goes through, for the suggestions list. */
-export function cycleCommands(cycle: CompletionCycle): SlashCommandSpec[] {
-  return commandsStartingWith(cycle.prefix);
+export function cycleCommands(cycle: CompletionCycle, extra: readonly SlashCommandSpec[] = []): SlashCommandSpec[] {
+  return commandsStartingWith(cycle.prefix, extra);
 }
 
-function completionText(cycle: CompletionCycle): string | undefined {
-  const command = commandsStartingWith(cycle.prefix)[cycle.index];
+function completionText(cycle: CompletionCycle, extra: readonly SlashCommandSpec[]): string | undefined {
+  const command = commandsStartingWith(cycle.prefix, extra)[cycle.index];
   return command ? `/${command.name} ` : undefined;
 }
 

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { cycleCommands, matchingCommands } from "../commands/command-list.js";
+import { cycleCommands, matchingCommands, type SlashCommandSpec } from "../commands/command-list.js";
 import { useKeys } from "../hooks/use-keys.js";
 import type { PromptEditor } from "../hooks/use-prompt-editor.js";
 import type { HistorySearch } from "../input/history-search.js";
@@ -20,6 +20,8 @@ interface PromptInputProps {
   placeholder: string;
   /** Suggestions for an `@` mention (the project's files and definitions). */
   mentions?: MentionSource;
+  /** Slash commands of a source of their own (an MCP server's prompts), suggested and completed beside the built-in ones. */
+  commands?: () => readonly SlashCommandSpec[];
 }
 
 /**
@@ -29,7 +31,7 @@ interface PromptInputProps {
  * once, a large one as a placeholder. Ctrl-R searches the history. Keys
  * read together are applied one by one (`useKeys`).
  */
-export function PromptInput({ editor, onSubmit, onExit, placeholder, mentions }: PromptInputProps) {
+export function PromptInput({ editor, onSubmit, onExit, placeholder, mentions, commands }: PromptInputProps) {
   const theme = useTheme();
 
   useKeys((input, key) => {
@@ -48,7 +50,7 @@ export function PromptInput({ editor, onSubmit, onExit, placeholder, mentions }:
       editor.pasteChunks.push(key.tab ? "\t" : input);
       return;
     }
-    const outcome = applyPromptKey(editor.state, input, key, editor.history, mentions);
+    const outcome = applyPromptKey(editor.state, input, key, editor.history, mentions, commands?.() ?? []);
     if (outcome === "exit") {
       if (editor.state.buffer.editor.text === "") onExit();
     } else if (outcome && "send" in outcome) {
@@ -62,7 +64,8 @@ export function PromptInput({ editor, onSubmit, onExit, placeholder, mentions }:
 
   const { buffer, search, completion, mention } = editor.state;
   const { text, cursor } = buffer.editor;
-  const suggestions = completion ? cycleCommands(completion) : matchingCommands(text);
+  const extra = commands?.() ?? [];
+  const suggestions = completion ? cycleCommands(completion, extra) : matchingCommands(text, extra);
   const selected = completion ? suggestions[completion.index]?.name : undefined;
   const mentionQuery = mentions && !search ? mentionAtCursor(buffer.editor) : undefined;
   const mentionSuggestions = mentionQuery && mentions && !mention ? mentions(mentionQuery.query) : [];

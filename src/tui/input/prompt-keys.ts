@@ -1,6 +1,6 @@
 import type { Key } from "ink";
 import type { PromptEntry } from "../../app/prompt-history.js";
-import { completeCommand, type CompletionCycle } from "../commands/command-list.js";
+import { type CompletionCycle, completeCommand, type SlashCommandSpec } from "../commands/command-list.js";
 import * as search from "./history-search.js";
 import type { InputHistory } from "./input-history.js";
 import * as edit from "./line-editor.js";
@@ -25,7 +25,14 @@ export type KeyOutcome = PromptState | { send: PromptEntry } | "exit" | undefine
  * arrive here already collected (`pastedText`); Esc and Ctrl-C belong to
  * `useInterruptKeys`, which also ends a search.
  */
-export function applyPromptKey(state: PromptState, input: string, key: Key, history: InputHistory, mentions?: MentionSource): KeyOutcome {
+export function applyPromptKey(
+  state: PromptState,
+  input: string,
+  key: Key,
+  history: InputHistory,
+  mentions?: MentionSource,
+  commands: readonly SlashCommandSpec[] = [],
+): KeyOutcome {
   if (state.search) return searchKey(state.search, input, key, history.entries);
   const { buffer } = state;
   if (key.return) return enter(buffer, key.shift || key.meta);
@@ -37,7 +44,7 @@ export function applyPromptKey(state: PromptState, input: string, key: Key, hist
   if (key.tab && !key.shift) {
     const mentioned = mentions && completeMention(buffer.editor, state.mention, mentions);
     if (mentioned) return { buffer: { ...buffer, editor: mentioned.editor }, mention: mentioned.cycle };
-    const completed = completeCommand(buffer.editor.text, state.completion);
+    const completed = completeCommand(buffer.editor.text, state.completion, commands);
     return completed ? { buffer: paste.bufferOf(completed.text), completion: completed.cycle } : undefined;
   }
   if (key.ctrl && input === "r") return { buffer, search: search.startSearch(buffer, history.entries) };

@@ -14,6 +14,18 @@ describe("command list", () => {
     expect(isSlashCommand("what does /help print?")).toBe(false);
   });
 
+  it("suggests and completes commands of another source (an MCP server's prompts) beside the built-in ones", () => {
+    const prompts = [
+      { name: "mcp__docs__summarize", usage: "/mcp__docs__summarize <page>", description: "a prompt" },
+      { name: "mcp__docs__explain", usage: "/mcp__docs__explain", description: "another" },
+    ];
+    expect(matchingCommands("/mc", prompts).map((command) => command.name)).toEqual(["mcp", "mcp__docs__explain", "mcp__docs__summarize"]);
+    const first = completeCommand("/mcp__", undefined, prompts);
+    expect(first?.text).toBe("/mcp__docs__explain ");
+    expect(first && completeCommand(first.text, first.cycle, prompts)?.text).toBe("/mcp__docs__summarize ");
+    expect(matchingCommands("/mcp__")).toEqual([]);
+  });
+
   it("lists matches in alphabetical order", () => {
     expect(matchingCommands("/re").map((command) => command.name)).toEqual(["refs", "resume", "retrieve", "rewind"]);
     expect(matchingCommands("/re x")).toEqual([]);
