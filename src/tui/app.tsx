@@ -21,6 +21,7 @@ import { useAgent, type ResumeTarget, type SessionFactory } from "./hooks/use-ag
 import { useFlash } from "./hooks/use-flash.js";
 import { useIndexConsent } from "./hooks/use-index-consent.js";
 import { useIndexing } from "./hooks/use-indexing.js";
+import { useMcpNotices } from "./hooks/use-mcp-notices.js";
 import { usePermissionMode } from "./hooks/use-permission-mode.js";
 import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
 import { KeysProvider } from "./hooks/use-keys.js";
@@ -124,6 +125,7 @@ function Session({
     [project, provider],
   );
 
+  useMcpNotices(agent.session.mcp, agent.state.running, agent.print);
   const onNotice = useCallback((notice: IndexNotice) => agent.print({ kind: "note", tone: notice.tone, text: notice.text }), [agent.print]);
   // Files changed between answers are the user's edits: self-tuning retrieval reads them as an outcome.
   const agentSession = agent.session;

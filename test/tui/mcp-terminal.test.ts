@@ -25,7 +25,12 @@ afterEach(async () => {
 
 describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
   it("/mcp shows the server, its state, tools and prompts; /mcp__everything__args-prompt, completed with Tab, sends the prompt; its tool asks first", async () => {
-    writeUserConfig(project.env, { mcpServers: { everything: everythingServer() } });
+    writeUserConfig(project.env, {
+      mcpServers: {
+        everything: everythingServer(),
+        broken: { command: process.execPath, args: ["-e", "console.error('no license'); process.exit(1)"] },
+      },
+    });
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
     server.enqueue(reply().toolUse("mcp__everything__echo", { message: "from the TUI" }, "toolu_echo"), reply().text("The server echoed."));
     terminal = startSylkInTmux([], {
@@ -35,6 +40,9 @@ describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
     const shown = terminal;
     // The screen is up before the server: /mcp says it is connecting until it is ready.
     await shown.waitFor(/\/help/, 60_000);
+    // A server that fails is said at once, with no prompt sent.
+    await shown.waitFor('MCP server "broken" cannot start', 30_000);
+    expect(shown.screen()).toContain("no license");
     const deadline = Date.now() + 30_000;
     for (;;) {
       shown.send("/mcp", { literal: true });
@@ -45,12 +53,15 @@ describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
     }
     const screen = shown.screen();
     expect(screen).toMatch(/everything \(stdio\): connected\n\s+tools \(\d+\): [\s\S]*?echo/);
+    expect(screen).toMatch(/broken \(stdio\): failed: the session goes on without its tools\n\s+last error: cannot start/);
     expect(screen).toContain("/mcp__everything__args-prompt");
 
     // The server's prompts are in the menu: Tab completes one.
     shown.send("/mcp__everything__ar", { literal: true });
     await shown.waitFor("A prompt with two arguments");
     shown.send("Tab");
+    // Typed after the completion shows: sent at once, Tab and the text would reach the prompt as one pasted chunk.
+    await shown.waitFor(/❯ \/mcp__everything__args-prompt/);
     shown.send("Paris", { literal: true });
     await shown.waitFor("/mcp__everything__args-prompt Paris");
     shown.send("Enter");
