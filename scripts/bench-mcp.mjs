@@ -26,6 +26,7 @@ const SYLK = join(REPO, "bin/sylk.js");
 const EVERYTHING = join(REPO, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const dist = (path) => import(pathToFileURL(join(REPO, "dist/src", path)).href);
 const PROMPT_READY = "Ask anything";
+const SETTINGS = { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000, maxOutputTokens: 8_000 };
 
 const everything = { command: process.execPath, args: [EVERYTHING, "stdio"] };
 /** A server that takes 4 s before it answers anything (a slow `npx` download, a cold JVM). */
@@ -40,22 +41,21 @@ const round = (value) => Math.round(value * 100) / 100;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function toolCallOverhead(calls) {
-  const [{ McpServers }, { ToolRegistry }, { PermissionPolicy }] = await Promise.all([
+  const [{ McpServers }, { mcpTools }, { ToolRegistry }, { PermissionPolicy }, { CommandProcesses }] = await Promise.all([
     dist("mcp/client/mcp-servers.js"),
+    dist("mcp/session/mcp-tools.js"),
     dist("agent/tools/tool-registry.js"),
     dist("agent/permissions/permission-policy.js"),
+    dist("agent/tools/command-processes.js"),
   ]);
   const direct = new Client({ name: "bench", version: "1" });
   await direct.connect(new StdioClientTransport({ ...everything, stderr: "ignore" }));
-  const servers = new McpServers(
-    { everything },
-    { env: process.env, root: REPO, settings: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000, maxOutputTokens: 8_000 } },
-  );
+  const servers = new McpServers({ everything }, { env: process.env, root: REPO, settings: SETTINGS, processes: new CommandProcesses() });
   await servers.settled();
   const sink = { store: () => Promise.reject(new Error("not reached")), marker: () => "" };
   // An allow rule covers the call, as a user's would: the policy's check is part of the path measured.
   const policy = new PermissionPolicy("default", { allow: ["mcp__everything__echo"], deny: [] });
-  const registry = new ToolRegistry([], policy, undefined, { dynamicTools: () => servers.tools({ sink }) });
+  const registry = new ToolRegistry([], policy, undefined, { dynamicTools: () => mcpTools(servers, sink) });
   const context = { root: REPO, extraDirectories: [], signal: new AbortController().signal };
   const message = "the quick brown fox jumps over the lazy dog";
   const viaSdk = async () => {
@@ -87,12 +87,15 @@ async function toolCallOverhead(calls) {
 }
 
 async function serversReady() {
-  const { McpServers } = await dist("mcp/client/mcp-servers.js");
+  const [{ McpServers }, { CommandProcesses }] = await Promise.all([
+    dist("mcp/client/mcp-servers.js"),
+    dist("agent/tools/command-processes.js"),
+  ]);
   const samples = [];
   for (let run = 0; run < 5; run++) {
     const servers = new McpServers(
       { a: everything, b: everything, c: everything },
-      { env: process.env, root: REPO, settings: { startupTimeoutMs: 30_000, toolTimeoutMs: 60_000, maxOutputTokens: 8_000 } },
+      { env: process.env, root: REPO, settings: SETTINGS, processes: new CommandProcesses() },
     );
     const start = performance.now();
     await servers.settled();

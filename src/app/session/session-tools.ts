@@ -14,6 +14,7 @@ import type { ResolvedRole } from "../../roles/resolve-role.js";
 import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
 import type { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
 import { mcpOutputStore } from "../../mcp/session/mcp-output-store.js";
+import { mcpTools } from "../../mcp/session/mcp-tools.js";
 import type { ProjectServices } from "../project-services.js";
 import type { GuideRouter } from "../../team/session/guide-router.js";
 import type { Consulter } from "../../team/session/knowledge-agents.js";
@@ -88,7 +89,7 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
   const sink = mcpOutputStore({ contentStore: services.contentStore, recorder: () => conversation.recorder });
   const tools: ToolRegistry = new ToolRegistry(toolsForRole(deps.role, available), tree.policy, deps.approver, {
     readOnly: deps.role.readOnly,
-    ...(mcp ? { dynamicTools: () => mcp.tools({ sink }) } : {}),
+    ...(mcp ? { dynamicTools: () => mcpTools(mcp, sink) } : {}),
   });
   return tools;
 }

@@ -1,16 +1,14 @@
 import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
-import { CommandProcesses } from "../../agent/tools/command-processes.js";
-import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { McpServerConfig } from "../mcp-config.js";
-import { mcpToolsOf, type McpToolSettings } from "./mcp-tools.js";
+import type { ProcessGroups } from "./process-group-transport.js";
 import { ServerConnection, type McpServerState, type McpServerStatus } from "./server-connection.js";
 
 export interface McpServersDeps {
   env: NodeJS.ProcessEnv;
   root: string;
   settings: { startupTimeoutMs: number; toolTimeoutMs: number; maxOutputTokens: number };
-  /** Where the stdio servers' process groups are registered (a fresh registry when absent). */
-  processes?: CommandProcesses;
+  /** Where the stdio servers' process groups are registered, so that Sylk ending ends them (`CommandProcesses`). */
+  processes: ProcessGroups;
 }
 
 /** A change of a server's state that the user has not been told of yet. */
@@ -37,7 +35,6 @@ export interface McpPromptCommand {
  */
 export class McpServers {
   private readonly connections: ServerConnection[];
-  private readonly processes: CommandProcesses;
   private readonly notices: McpServerNotice[] = [];
   /** What the user was last told of each server. */
   private readonly reported = new Map<string, McpServerNotice>();
@@ -48,11 +45,10 @@ export class McpServers {
     configs: Readonly<Record<string, McpServerConfig>>,
     private readonly deps: McpServersDeps,
   ) {
-    this.processes = deps.processes ?? new CommandProcesses();
     const connectionDeps = {
       env: deps.env,
       root: deps.root,
-      processes: this.processes,
+      processes: deps.processes,
       startupTimeoutMs: deps.settings.startupTimeoutMs,
       toolTimeoutMs: deps.settings.toolTimeoutMs,
       onChange: (connection: ServerConnection) => this.changed(connection),
@@ -79,26 +75,25 @@ export class McpServers {
     return this.connections.map((connection) => connection.status);
   }
 
-  /** The connected servers' tools, as the registry lists them. */
-  tools(settings: Omit<McpToolSettings, "maxOutputTokens">): ToolDefinition[] {
-    const taken = new Set<string>();
-    return this.connections
-      .filter((connection) => connection.status.state === "connected")
-      .flatMap((connection) => mcpToolsOf(connection, { ...settings, maxOutputTokens: this.deps.settings.maxOutputTokens }, taken));
+  get settings(): McpServersDeps["settings"] {
+    return this.deps.settings;
+  }
+
+  /** The servers connected now: their tools and prompts are offered. */
+  connected(): ServerConnection[] {
+    return this.connections.filter((connection) => connection.status.state === "connected");
   }
 
   prompts(): McpPromptCommand[] {
-    return this.connections
-      .filter((connection) => connection.status.state === "connected")
-      .flatMap((connection) =>
-        connection.status.prompts.map((prompt) => ({
-          command: `mcp__${connection.name}__${prompt.name}`,
-          server: connection.name,
-          prompt: prompt.name,
-          ...(prompt.description ? { description: prompt.description } : {}),
-          arguments: (prompt.arguments ?? []).map((argument) => ({ name: argument.name, required: argument.required ?? false })),
-        })),
-      );
+    return this.connected().flatMap((connection) =>
+      connection.status.prompts.map((prompt) => ({
+        command: `mcp__${connection.name}__${prompt.name}`,
+        server: connection.name,
+        prompt: prompt.name,
+        ...(prompt.description ? { description: prompt.description } : {}),
+        arguments: (prompt.arguments ?? []).map((argument) => ({ name: argument.name, required: argument.required ?? false })),
+      })),
+    );
   }
 
   /**

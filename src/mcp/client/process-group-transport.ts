@@ -4,7 +4,14 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { CommandProcesses } from "../../agent/tools/command-processes.js";
+
+/** Where process groups Sylk started are kept, to be ended with it (the agent's `CommandProcesses` is one). */
+export interface ProcessGroups {
+  /** A process started as the leader of group `pid`. */
+  add(pid: number): void;
+  /** That group is gone. */
+  remove(pid: number): void;
+}
 
 export interface ProcessGroupTransportOptions {
   command: string;
@@ -13,7 +20,7 @@ export interface ProcessGroupTransportOptions {
   env: Record<string, string>;
   cwd: string;
   /** Where the group is registered, so that Sylk ending by a signal or an exit ends it too. */
-  processes: CommandProcesses;
+  processes: ProcessGroups;
   /** The server's stderr, line by line (the last lines explain a crash). */
   onStderr: (line: string) => void;
 }

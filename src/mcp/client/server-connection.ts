@@ -2,9 +2,9 @@ import { resolve } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, GetPromptResult, Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { CommandProcesses } from "../../agent/tools/command-processes.js";
 import { expandServerConfig, isStdioServer, type HttpServerConfig, type McpServerConfig } from "../mcp-config.js";
 import { errorMessage } from "../../errors.js";
+import type { ProcessGroups } from "./process-group-transport.js";
 
 type Sdk = typeof import("./mcp-sdk.js");
 
@@ -26,7 +26,7 @@ export interface ServerConnectionDeps {
   env: NodeJS.ProcessEnv;
   /** A stdio server's `cwd` is relative to the project root. */
   root: string;
-  processes: CommandProcesses;
+  processes: ProcessGroups;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
   /** The server's state, tools or prompts changed. */

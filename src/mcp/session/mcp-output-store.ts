@@ -1,7 +1,7 @@
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
 import { generateReference, newReferenceId, renderReference } from "../../context/context-reference.js";
 import type { SessionRecorder } from "../../agent/session-recorder.js";
-import type { McpOutputSink } from "../client/mcp-output.js";
+import type { McpOutputSink } from "./mcp-output.js";
 
 /**
  * Keeps an MCP result's large text and binary pieces in the running

@@ -1,3 +1,4 @@
+import { CommandProcesses } from "../../agent/tools/command-processes.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { McpServers } from "../client/mcp-servers.js";
 import type { McpServerStatus } from "../client/server-connection.js";
@@ -19,7 +20,8 @@ export function startMcpServers(config: SylkConfig, env: NodeJS.ProcessEnv, root
  */
 export function configuredMcpServers(config: SylkConfig, env: NodeJS.ProcessEnv, root: string): McpServers | undefined {
   if (Object.keys(config.mcpServers).length === 0) return undefined;
-  return new McpServers(config.mcpServers, { env, root, settings: config.mcp });
+  // Their own registry of process groups: the servers live as long as the front end, across its conversations.
+  return new McpServers(config.mcpServers, { env, root, settings: config.mcp, processes: new CommandProcesses() });
 }
 
 /** A server as `sylk status` and the `init` event of `stream-json` list it. */

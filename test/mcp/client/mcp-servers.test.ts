@@ -2,12 +2,15 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { CommandProcesses } from "../../../src/agent/tools/command-processes.js";
 import { McpServers } from "../../../src/mcp/client/mcp-servers.js";
+import { mcpTools } from "../../../src/mcp/session/mcp-tools.js";
 import { EVERYTHING_SERVER } from "../mcp-test-servers.js";
 
 /** The servers' life, driven through McpServers against real server processes. */
 const CHANGING_SERVER = fileURLToPath(new URL("../fixtures/changing-server.mjs", import.meta.url));
 const SETTINGS = { startupTimeoutMs: 20_000, toolTimeoutMs: 20_000, maxOutputTokens: 8_000 };
+// Nothing these calls return is large or binary: a sink that stores nothing fails the test if it is used.
 const sink = { store: () => Promise.reject(new Error("nothing is stored here")), marker: () => "" };
 
 const opened: McpServers[] = [];
@@ -18,7 +21,7 @@ afterEach(async () => {
 });
 
 function servers(configs: ConstructorParameters<typeof McpServers>[0], env: NodeJS.ProcessEnv = process.env): McpServers {
-  const made = new McpServers(configs, { env, root: process.cwd(), settings: SETTINGS });
+  const made = new McpServers(configs, { env, root: process.cwd(), settings: SETTINGS, processes: new CommandProcesses() });
   opened.push(made);
   return made;
 }
@@ -73,7 +76,7 @@ describe("McpServers", () => {
     );
     await mcp.settled();
     expect(mcp.statuses()[0]).toMatchObject({ name: "web", transport: "http", state: "connected" });
-    const echo = mcp.tools({ sink }).find((tool) => tool.name === "mcp__web__echo");
+    const echo = mcpTools(mcp, sink).find((tool) => tool.name === "mcp__web__echo");
     expect(await echo?.execute({ message: "over http" }, context)).toMatchObject({ output: "Echo: over http" });
   });
 
@@ -82,21 +85,21 @@ describe("McpServers", () => {
     const mcp = servers({ old: { url: `http://127.0.0.1:${port}/sse` } });
     await mcp.settled();
     expect(mcp.statuses()[0]).toMatchObject({ name: "old", state: "connected" });
-    expect(mcp.tools({ sink }).map((tool) => tool.name)).toContain("mcp__old__echo");
+    expect(mcpTools(mcp, sink).map((tool) => tool.name)).toContain("mcp__old__echo");
   });
 
   it("lists the tools again on notifications/tools/list_changed, and a server that dies is failed with its last words, told once", async () => {
     const mcp = servers({ changing: { command: process.execPath, args: [CHANGING_SERVER] } });
     await mcp.settled();
-    const names = () => mcp.tools({ sink }).map((tool) => tool.name);
+    const names = () => mcpTools(mcp, sink).map((tool) => tool.name);
     expect(names()).toEqual(["mcp__changing__grow", "mcp__changing__crash"]);
     expect(mcp.takeNotices()).toEqual([{ server: "changing", state: "connected", tools: 2 }]);
 
-    const grow = mcp.tools({ sink }).find((tool) => tool.name === "mcp__changing__grow");
+    const grow = mcpTools(mcp, sink).find((tool) => tool.name === "mcp__changing__grow");
     await grow?.execute({}, context);
     await until(() => names().includes("mcp__changing__grown"), "the new tool is listed");
 
-    const crash = mcp.tools({ sink }).find((tool) => tool.name === "mcp__changing__crash");
+    const crash = mcpTools(mcp, sink).find((tool) => tool.name === "mcp__changing__crash");
     expect(await crash?.execute({}, context)).toMatchObject({ output: "about to crash" });
     await until(() => mcp.statuses()[0]?.state === "failed", "the server is failed");
     expect(names()).toEqual([]);
@@ -113,7 +116,7 @@ describe("McpServers", () => {
         hung: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] },
         everything: { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] },
       },
-      { env: process.env, root: process.cwd(), settings: { ...SETTINGS, startupTimeoutMs: 1_500 } },
+      { env: process.env, root: process.cwd(), settings: { ...SETTINGS, startupTimeoutMs: 1_500 }, processes: new CommandProcesses() },
     );
     opened.push(mcp);
     const start = Date.now();

@@ -69,14 +69,20 @@ export function registerMcpGetCommand(group: Command, context: CliContext): void
 
 /** The configured servers (one, when named), each started, listed and closed again. */
 async function checkedServers(context: CliContext, only?: string): Promise<{ servers: ListedServer[]; loaded: LoadedConfig }> {
-  const [{ loadProjectConfig }, { McpServers }] = await Promise.all([
+  const [{ loadProjectConfig }, { McpServers }, { CommandProcesses }] = await Promise.all([
     import("../../../app/project-config.js"),
     import("../../../mcp/client/mcp-servers.js"),
+    import("../../../agent/tools/command-processes.js"),
   ]);
   const loaded = loadProjectConfig({ root: resolveRoot(context), env: context.env });
   const { config } = loaded;
   const configs = Object.fromEntries(Object.entries(config.mcpServers).filter(([name]) => only === undefined || name === only));
-  const servers = new McpServers(configs, { env: context.env, root: resolveRoot(context), settings: config.mcp });
+  const servers = new McpServers(configs, {
+    env: context.env,
+    root: resolveRoot(context),
+    settings: config.mcp,
+    processes: new CommandProcesses(),
+  });
   try {
     await servers.settled();
     return {

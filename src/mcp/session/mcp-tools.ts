@@ -3,7 +3,8 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError, type ToolDefinition } from "../../agent/tools/tool.js";
 import { errorMessage } from "../../errors.js";
 import { toolOutputOf, type McpOutputSink } from "./mcp-output.js";
-import type { ServerConnection } from "./server-connection.js";
+import type { McpServers } from "../client/mcp-servers.js";
+import type { ServerConnection } from "../client/server-connection.js";
 
 /** The APIs' limit on a tool's name. */
 const MAX_TOOL_NAME = 64;
@@ -22,12 +23,22 @@ export interface McpToolSettings {
 }
 
 /**
+ * The connected servers' tools, as the registry lists them at each model
+ * request (`ToolRegistry`'s dynamic source). A name two tools share once
+ * cut or cleaned goes to the first.
+ */
+export function mcpTools(servers: McpServers, sink: McpOutputSink): ToolDefinition[] {
+  const taken = new Set<string>();
+  const settings = { maxOutputTokens: servers.settings.maxOutputTokens, sink };
+  return servers.connected().flatMap((connection) => toolsOf(connection, settings, taken));
+}
+
+/**
  * A server's tools as Sylk tools of kind `mcp`: the model sees the server's
  * description and JSON schema, the permission policy judges each call with
- * the server's name, and the result is bounded by `toOutput`. A name two
- * tools share once cut or cleaned goes to the first.
+ * the server's name, and the result is bounded by `toolOutputOf`.
  */
-export function mcpToolsOf(connection: ServerConnection, settings: McpToolSettings, taken: Set<string>): ToolDefinition[] {
+function toolsOf(connection: ServerConnection, settings: McpToolSettings, taken: Set<string>): ToolDefinition[] {
   const server = connection.name;
   const definitions: ToolDefinition[] = [];
   for (const tool of connection.status.tools) {
