@@ -119,6 +119,11 @@ export type AgentEvent =
     }
   /** A hook the user configured ran (`hooks` in .sylkrc): what it said, and whether it blocked. */
   | ({ type: "hook" } & HookRunReport)
+  /**
+   * An MCP server connected, changed its tools, or failed (could not start,
+   * did not answer in time, or stopped): the session goes on without it.
+   */
+  | { type: "mcp_server"; server: string; state: "connected" | "failed"; tools: number; error?: string }
   | { type: "done"; result: AgentResult };
 
 /** One line that says a handoff happened, for `sylk ask`'s stderr and the TUI's transcript. */
@@ -153,4 +158,9 @@ export function hookNote(event: Extract<AgentEvent, { type: "hook" }>): string {
 /** Whether a hook's run is worth a line of its own: it blocked, failed, or said something to the user. A quiet success shows nothing. */
 export function hookIsShown(event: Extract<AgentEvent, { type: "hook" }>): boolean {
   return event.outcome !== "ok" || event.note !== undefined;
+}
+
+/** One line that says an MCP server failed, for `sylk ask`'s stderr and the TUI's transcript. */
+export function mcpFailureNote(event: Extract<AgentEvent, { type: "mcp_server" }>): string {
+  return `MCP server "${event.server}" ${event.error ?? "failed"}. The session goes on without its tools (/mcp shows the servers).`;
 }

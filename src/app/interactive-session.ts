@@ -9,6 +9,8 @@ import { Mentions } from "./mentions.js";
 import { PromptHistoryStore, type PromptHistory } from "./prompt-history.js";
 import { warmIndexSocketPath } from "./warm-index/protocol.js";
 import { WarmIndexServer } from "./warm-index/warm-index-server.js";
+import type { McpServers } from "../mcp/client/mcp-servers.js";
+import { configuredMcpServers } from "../mcp/session/start-mcp-servers.js";
 
 /** A conversation as the screen opens it; the project and the environment are the interactive session's. */
 export type ScreenSessionOptions = Pick<AgentSessionOptions, "approver" | "permissionMode" | "model" | "resume">;
@@ -25,6 +27,8 @@ export interface InteractiveSession {
   promptHistory: PromptHistory;
   /** `@` completion: the project's indexed files and definitions. */
   mentions: Mentions;
+  /** The MCP servers every conversation of the screen uses, for the screen to start (absent when none is configured). */
+  mcp: McpServers | undefined;
   /** Starts serving the warm index to `sylk search` and `sylk ask` beside this session (no-op where it cannot). */
   serveWarmIndex(): Promise<void>;
   /** Stops the watcher and indexing, saves the full-text index, closes the project. Safe to call twice. */
@@ -51,12 +55,16 @@ export function openInteractiveSession(options: {
   });
   // The rules typed with /permissions hold until Sylk ends, whichever conversation is open (/clear, /model, /resume).
   const sessionRules = new SessionRules();
+  // Started by the screen once its first frame is drawn (`mcp.start()`); each server's tools join when it is ready.
+  const mcp = configuredMcpServers(services.loadedConfig.config, options.env, services.paths.root);
   let closing: Promise<void> | undefined;
   let server: Promise<WarmIndexServer | undefined> | undefined;
   return {
     services,
     screen: createScreenReadModel(services, options.env),
-    openAgentSession: (sessionOptions) => openAgentSession({ ...sessionOptions, services, env: options.env, sessionRules }),
+    openAgentSession: (sessionOptions) =>
+      openAgentSession({ ...sessionOptions, services, env: options.env, sessionRules, ...(mcp ? { mcp } : {}) }),
+    mcp,
     indexing,
     promptHistory: new PromptHistoryStore(services.paths.promptHistory),
     mentions: new Mentions(services.paths.root, services.files),
@@ -74,6 +82,7 @@ export function openInteractiveSession(options: {
     shutdown() {
       closing ??= (async () => {
         try {
+          await mcp?.close();
           await (await server)?.close();
           await indexing.close();
           // Folds what this session indexed into the snapshot, so the next start does not re-tokenise it.

@@ -1,5 +1,6 @@
-import { handoffNote, hookIsShown, hookNote, type AgentEvent } from "../agent/agent-events.js";
+import { handoffNote, hookIsShown, hookNote, mcpFailureNote, type AgentEvent } from "../agent/agent-events.js";
 import { summariseCall } from "../format/call-summary.js";
+import type { McpServerSummary } from "../mcp/session/start-mcp-servers.js";
 import { terminalJson } from "../format/terminal-json.js";
 import { resultJson, toStreamJson } from "./stream-json.js";
 import { terminalField, terminalText } from "./terminal-text.js";
@@ -23,6 +24,8 @@ export interface RunFacts {
   sandbox: string;
   /** The main agent's type; its id is `<type>-1` until a handoff names the next. */
   agentType: string;
+  /** The MCP servers configured, each with its state when the run starts (`init.mcp_servers`). */
+  mcpServers: () => readonly McpServerSummary[];
 }
 
 export function createPrinter(format: OutputFormat, streams: Streams, facts: RunFacts): AskPrinter {
@@ -104,6 +107,9 @@ class TextPrinter implements AskPrinter {
         break;
       case "hook":
         if (hookIsShown(event)) this.err(`sylk: ${hookNote(event)}\n`);
+        break;
+      case "mcp_server":
+        if (event.state === "failed") this.err(`sylk: ${mcpFailureNote(event)}\n`);
         break;
       case "context_eviction":
         this.err(
@@ -202,7 +208,10 @@ class StreamJsonPrinter implements AskPrinter {
     if (event.type === "subagent_event") {
       return this.lineOf(event.event, { agent_id: event.agentId, agent_type: event.agentType, parent_tool_use_id: event.parentToolUseId });
     }
-    const line = event.type === "session_start" ? { ...toStreamJson(event), sandbox: this.facts.sandbox } : toStreamJson(event);
+    const line =
+      event.type === "session_start"
+        ? { ...toStreamJson(event), sandbox: this.facts.sandbox, mcp_servers: this.facts.mcpServers() }
+        : toStreamJson(event);
     // A sub-agent's start and end name the sub-agent itself.
     return line ? { ...agent, ...line } : undefined;
   }

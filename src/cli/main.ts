@@ -44,6 +44,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerLearningCommand(program, context);
   registerAgentsCommand(program, context);
   registerMemoryCommand(program, context);
+  registerMcpCommand(program, context);
   registerTrustCommand(program, context);
   registerConfigCommand(program, context);
   registerDoctorCommand(program, context, setExitCode);

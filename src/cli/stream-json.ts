@@ -170,6 +170,13 @@ const LINES: { [T in AgentEvent["type"]]: (event: EventOf<T>) => Line | undefine
   subagent_end: subagentEnd,
   pipeline_stage: pipelineStage,
   hook,
+  mcp_server: (event) => ({
+    type: "mcp_server",
+    server: event.server,
+    state: event.state,
+    tools: event.tools,
+    ...(event.error ? { error: event.error } : {}),
+  }),
   subagent_event: () => undefined,
   done: (event) => ({ type: "result", ...resultJson(event.result) }),
 };

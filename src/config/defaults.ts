@@ -144,6 +144,12 @@ export function configDefaults() {
       burnInTurns: 3,
       shareProfiles: true,
     },
+    mcp: {
+      startupTimeoutMs: 10_000,
+      toolTimeoutMs: 60_000,
+      maxOutputTokens: 8_000,
+    },
+    mcpServers: {} as Record<string, never>,
     learning: {
       enabled: true,
       decayFactor: 0.999,

@@ -264,11 +264,13 @@ function expandDottedKeys(flags: Record<string, unknown>): RawObject {
   return out;
 }
 
-function deepMerge(base: RawObject, overlay: RawObject): RawObject {
+function deepMerge(base: RawObject, overlay: RawObject, depth = 0): RawObject {
   const out: RawObject = { ...base };
   for (const [key, value] of Object.entries(overlay)) {
     const existing = out[key];
-    out[key] = isPlainObject(existing) && isPlainObject(value) ? deepMerge(existing, value) : value;
+    // A server defined again replaces the earlier one whole: a project's `url` merged into the user's `command` would be neither.
+    if (depth === 0 && key === "mcpServers" && isPlainObject(existing) && isPlainObject(value)) out[key] = { ...existing, ...value };
+    else out[key] = isPlainObject(existing) && isPlainObject(value) ? deepMerge(existing, value, depth + 1) : value;
   }
   return out;
 }

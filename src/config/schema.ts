@@ -3,6 +3,8 @@ import en from "zod/v4/locales/en.js";
 import { EVICTION_STRATEGIES } from "../roles/agent-types.js";
 import { configDefaults } from "./defaults.js";
 import { hooksSchema } from "./hooks-schema.js";
+import { mcpServersSchema } from "./mcp-servers-schema.js";
+import { PERMISSION_RULE_FORM, PERMISSION_RULE_HINT } from "./permission-rule-form.js";
 
 // zod's mini build: the classic one's chained methods bring in all of zod, and this
 // module is on every command's start-up path (a one-shot search's included).
@@ -195,11 +197,14 @@ const permissionsSchema = z.strictObject({
   /** default: ask before writes and commands; accept-edits; plan: read-only; bypass: allow all. */
   mode: z._default(z.enum(["default", "accept-edits", "plan", "bypass"]), d.permissions.mode),
   /** Calls allowed without asking, e.g. "run_command(npm test*)", "edit_file(src/**)". */
-  allow: z._default(z.array(z.string().check(z.regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)"))), d.permissions.allow),
+  allow: z._default(
+    z.array(z.string().check(z.regex(PERMISSION_RULE_FORM, `must look like ${PERMISSION_RULE_HINT}`))),
+    d.permissions.allow,
+  ),
   /** Calls asked about every time, even when an allow rule or the mode would allow them; deny wins over ask, ask over allow. */
-  ask: z._default(z.array(z.string().check(z.regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)"))), d.permissions.ask),
+  ask: z._default(z.array(z.string().check(z.regex(PERMISSION_RULE_FORM, `must look like ${PERMISSION_RULE_HINT}`))), d.permissions.ask),
   /** Calls always refused; deny wins over allow. */
-  deny: z._default(z.array(z.string().check(z.regex(/^[a-z_]+(\(.*\))?$/, "must look like tool or tool(pattern)"))), d.permissions.deny),
+  deny: z._default(z.array(z.string().check(z.regex(PERMISSION_RULE_FORM, `must look like ${PERMISSION_RULE_HINT}`))), d.permissions.deny),
 });
 
 const contextSchema = z
@@ -253,6 +258,15 @@ const sandboxSchema = z.strictObject({
   denyRead: z._default(z.array(sandboxPath), d.sandbox.denyRead),
 });
 
+const mcpSchema = z.strictObject({
+  /** How long a server may take to connect and list its tools before it is marked failed (`sylk ask` waits at most this before its first request). */
+  startupTimeoutMs: z._default(z.int().check(z.minimum(100)), d.mcp.startupTimeoutMs),
+  /** An MCP tool call that takes longer is cancelled and answered as failed. */
+  toolTimeoutMs: z._default(z.int().check(z.minimum(100)), d.mcp.toolTimeoutMs),
+  /** Past this, an MCP tool's output is stored and the model gets its beginning and a [CTX-REF:…] marker. */
+  maxOutputTokens: z._default(z.int().check(z.minimum(200), z.maximum(100_000)), d.mcp.maxOutputTokens),
+});
+
 export const configSchema = z.strictObject({
   index: z._default(indexSchema, () => indexSchema.parse({})),
   embedding: z._default(embeddingSchema, () => embeddingSchema.parse({})),
@@ -270,6 +284,9 @@ export const configSchema = z.strictObject({
   learning: z._default(learningSchema, () => learningSchema.parse({})),
   /** Commands run at the agent's events (Claude Code's shape); each layer's hooks add up (see `hook-layers.ts`). */
   hooks: z._default(hooksSchema, () => ({ ...d.hooks })),
+  mcp: z._default(mcpSchema, () => mcpSchema.parse({})),
+  /** MCP servers by name, in the shape Claude Code and others use (`src/config/mcp-servers-schema.ts`). */
+  mcpServers: z._default(mcpServersSchema, () => ({})),
 });
 
 export type SylkConfig = z.infer<typeof configSchema>;
@@ -281,6 +298,7 @@ export type ContextConfig = SylkConfig["context"];
 export type SandboxConfig = SylkConfig["sandbox"];
 export type HandoffConfig = SylkConfig["handoff"];
 export type LearningConfig = SylkConfig["learning"];
+export type McpConfig = SylkConfig["mcp"];
 
 export function defaultConfig(): SylkConfig {
   return configSchema.parse({});

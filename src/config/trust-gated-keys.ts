@@ -9,7 +9,8 @@ import { createHash } from "node:crypto";
  * project would read it: knowledge (the user's store for every project),
  * observational memory (and its observer's model), learning and handoff
  * statistics pooled in `$SYLK_HOME/profiles.db`, and which models
- * sub-agents call (`agents.models`). A project's own `.sylkrc` sets them
+ * sub-agents call (`agents.models`); and which programs start and which
+ * URLs are reached as MCP servers (`mcpServers`). A project's own `.sylkrc` sets them
  * only once the user has trusted the folder as its settings are now; the
  * user's `~/.sylkrc`, environment variables and flags always may. A key
  * added later that runs code, loads tools, calls the network or writes
@@ -29,6 +30,8 @@ export const TRUST_GATED_KEYS: readonly string[] = [
   "handoff.shareProfiles",
   // Commands run outside the sandbox, as the user, at every tool call, prompt and stop.
   "hooks",
+  // Each server is a program Sylk starts, outside the sandbox, or a URL it reaches with the headers the file gives.
+  "mcpServers",
 ];
 
 type RawObject = Record<string, unknown>;

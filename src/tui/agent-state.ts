@@ -1,4 +1,4 @@
-import { handoffNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
+import { handoffNote, mcpFailureNote, type AgentEvent, type AgentResult } from "../agent/agent-events.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../llm/model-types.js";
 import type { ContextReference } from "../store/content-types.js";
 import { maskSecrets } from "../security/secrets.js";
@@ -218,6 +218,9 @@ function applyEvent(state: AgentViewState, event: AgentEvent): AgentViewState {
       };
     case "pipeline_stage":
       return withPipelineStage(state, event);
+    case "mcp_server":
+      // A server that connected is seen in /mcp; one that failed is said, since its tools are gone.
+      return event.state === "failed" ? append(state, { kind: "note", tone: "warning", text: mcpFailureNote(event) }) : state;
     case "done":
       return {
         ...append(state, ...flushLive(state), ...closingNotes(event.result)),

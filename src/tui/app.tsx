@@ -5,8 +5,6 @@ import { nextPermissionMode, PERMISSION_MODE_HINTS } from "./format/permission-m
 import { sessionStatusInfo } from "./format/session-status.js";
 import type { InteractiveSession } from "../app/interactive-session.js";
 import type { PromptHistory } from "../app/prompt-history.js";
-import { SlashCommandMenu } from "./commands/command-list.js";
-import { customCommandSource } from "./commands/custom-command-source.js";
 import type { SlashCommandContext } from "./commands/slash-commands.js";
 import { submitLine } from "./commands/submit-line.js";
 import { ApprovalDialog } from "./components/approval-dialog.js";
@@ -17,9 +15,11 @@ import { StatusLine } from "./components/status-line.js";
 import { TaskPanel } from "./components/task-panel.js";
 import { Transcript } from "./components/transcript.js";
 import type { ResumeTarget } from "./hooks/use-agent.js";
+import { useCommandMenu } from "./hooks/use-command-menu.js";
 import { useConversation } from "./hooks/use-conversation.js";
 import { useExitRequest } from "./hooks/use-exit-request.js";
 import { useFlash } from "./hooks/use-flash.js";
+import { useMcpNotices } from "./hooks/use-mcp-notices.js";
 import { usePermissionMode } from "./hooks/use-permission-mode.js";
 import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
 import { KeysProvider } from "./hooks/use-keys.js";
@@ -94,6 +94,7 @@ function Session({
   const { agent, editor, switchModel } = useConversation(openAgentSession, modes, promptHistory, resume);
   const banner = useBanner(project.root, agent.session.provider?.model);
 
+  useMcpNotices(agent.session.mcp, agent.state.running, agent.print);
   const { index, consent } = useScreenIndexing(indexing, project.consent, agent);
   useStartNotes(agent, project, banner);
 
@@ -129,7 +130,7 @@ function Session({
     agent.reprint();
   });
 
-  const menu = useMemo(() => new SlashCommandMenu([customCommandSource(() => project.customCommands())]), [project]);
+  const menu = useCommandMenu(project, agent.session.mcp);
   const submit = (text: string) => submitLine(text, slashContext());
   const slashContext = (): SlashCommandContext => ({
     project,

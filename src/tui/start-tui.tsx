@@ -32,6 +32,14 @@ export async function startTui(options: StartTuiOptions): Promise<{ sessionId: s
   // Raw before the first frame: Ink turns it on in an effect after the frame is drawn, and keys typed as the
   // screen appears went to the terminal's line editing meanwhile (Enter read as a line feed, echoed over the screen).
   if (options.stdin.isTTY) options.stdin.setRawMode(true);
+  // The MCP servers start once the first frame is out: loading the SDK (0.1–0.4 s of this thread) and spawning
+  // them would delay it. Started at most once; `start()` is idempotent besides.
+  let serversStarted = false;
+  const startServers = () => {
+    if (serversStarted) return;
+    serversStarted = true;
+    setImmediate(() => session.mcp?.start());
+  };
   const instance = render(
     <App
       project={session.screen}
@@ -56,10 +64,11 @@ export async function startTui(options: StartTuiOptions): Promise<{ sessionId: s
       exitOnCtrlC: false,
       // Shift+Enter is only distinguishable from Enter with the kitty protocol; Ink enables it where the terminal has it.
       kittyKeyboard: { mode: "auto", flags: ["disambiguateEscapeCodes"] },
-      // SYLK_RENDER_LOG=<file>: each frame's time and render time (ms), for scripts/bench-markdown-render.mjs.
-      ...(renderLog
-        ? { onRender: ({ renderTime }: { renderTime: number }) => renderLog.frames.push(`${Date.now()} ${renderTime.toFixed(3)}`) }
-        : {}),
+      onRender: ({ renderTime }: { renderTime: number }) => {
+        // SYLK_RENDER_LOG=<file>: each frame's time and render time (ms), for scripts/bench-markdown-render.mjs.
+        renderLog?.frames.push(`${Date.now()} ${renderTime.toFixed(3)}`);
+        startServers();
+      },
     },
   );
   try {

@@ -10,6 +10,7 @@ import {
   coversPaths,
   describeDenial,
   parseRule,
+  ruleNamesTool,
   type Coverage,
   type Denial,
   type ParsedRule,
@@ -142,6 +143,7 @@ export class PermissionPolicy {
     }
     const asked = this.askedByRule(request, analysis);
     if (request.kind === "read") return asked ?? { behavior: "allow" };
+    if (request.kind === "mcp") return asked ?? this.decideMcp(request);
     if (request.targets.unsandboxed) return this.decideUnsandboxed(command ?? request.tool);
     const guarded = request.kind === "write" ? protectedPaths(request.targets.paths ?? []) : [];
     if (guarded.length > 0) {
@@ -258,6 +260,32 @@ export class PermissionPolicy {
   }
 
   /**
+   * An MCP server's tool may change anything the server reaches, and its
+   * `readOnlyHint` is only the server's word: it asks unless a rule or an
+   * "always" answer covers it, and bypass allows it. Plan mode asks about
+   * each call, whatever the rules say (no "always"): planning often needs a
+   * server's reads (an issue, a page of docs), which refusing would stop,
+   * while only the user can tell a read from a change.
+   */
+  private decideMcp(request: PermissionRequest): PermissionDecision {
+    const reason = `Use ${request.tool}, a tool of the MCP server "${request.targets.mcpServer ?? "?"}"`;
+    if (this.mode === "plan") {
+      return {
+        behavior: "ask",
+        once: true,
+        reason: `${reason} (plan mode: asked each time)`,
+        unattended: `Plan mode asks the user about every MCP tool call, and this run cannot ask. Describe what you would do with ${request.tool} instead.`,
+      };
+    }
+    if (this.coverage(request, undefined).covered || this.mode === "bypass") return { behavior: "allow" };
+    return {
+      behavior: "ask",
+      reason,
+      unattended: `${request.tool} is a tool of an MCP server, and this run cannot ask. Allow it with a rule in .sylkrc (permissions.allow: "${request.tool}", or "mcp__${request.targets.mcpServer ?? "server"}" for all of its tools) or --permission-mode bypass.`,
+    };
+  }
+
+  /**
    * A command to run outside the sandbox escapes every protection the
    * sandbox gives, so it is the user's call each time: no mode (bypass
    * included), allow rule or "always" answer covers it, and a run that
@@ -304,7 +332,10 @@ export class PermissionPolicy {
   /** The first of these rules that applies to the call: a command rule matching any of its simple commands, a path rule covering all its paths. */
   private matching(rules: readonly ParsedRule[], request: PermissionRequest, analysis: ShellAnalysis | undefined): Denial | undefined {
     if (analysis) return commandDenial(rules, request.tool, analysis);
-    const rule = rules.find((candidate) => candidate.tool === request.tool && coversPaths(candidate, request.targets.paths ?? []));
+    const { mcpServer } = request.targets;
+    const rule = rules.find(
+      (candidate) => ruleNamesTool(candidate, request.tool, mcpServer) && coversPaths(candidate, request.targets.paths ?? []),
+    );
     return rule ? { rule } : undefined;
   }
 
@@ -315,7 +346,7 @@ export class PermissionPolicy {
     if (analysis) return commandCoverage(allow, request.tool, analysis, true);
     if (this.sessionTools.has(request.tool)) return { covered: true };
     const paths = request.targets.paths ?? [];
-    return { covered: allow.some((rule) => rule.tool === request.tool && coversPaths(rule, paths)) };
+    return { covered: allow.some((rule) => ruleNamesTool(rule, request.tool, request.targets.mcpServer) && coversPaths(rule, paths)) };
   }
 
   /** The command line's simple commands; never throws: what cannot be read is unparseable. */

@@ -1,4 +1,5 @@
 import picomatch from "picomatch";
+import { PERMISSION_RULE_FORM, PERMISSION_RULE_HINT } from "../../config/permission-rule-form.js";
 import { parseCommandPattern, patternCovers, patternMayMatch, type CommandPattern } from "./command-patterns.js";
 import type { ShellAnalysis } from "./shell-commands.js";
 import { fileWrites, type SimpleCommand } from "./simple-command.js";
@@ -13,8 +14,8 @@ export interface ParsedRule {
 }
 
 export function parseRule(rule: string): ParsedRule {
-  const match = /^([a-z_]+)(?:\((.*)\))?$/.exec(rule.trim());
-  if (!match?.[1]) throw new Error(`Permission rule "${rule}" must look like tool or tool(pattern).`);
+  const match = PERMISSION_RULE_FORM.exec(rule.trim());
+  if (!match?.[1]) throw new Error(`Permission rule "${rule}" must look like ${PERMISSION_RULE_HINT}.`);
   const text = rule.trim();
   const pattern = match[2];
   if (pattern === undefined || pattern === "" || pattern === "*") return { text, tool: match[1] };
@@ -32,6 +33,17 @@ export function parseRule(rule: string): ParsedRule {
       ...(domain ? { domain } : {}),
     },
   };
+}
+
+/**
+ * Whether a rule names this tool: by its name, or, for an MCP tool, every
+ * tool of its server as `mcp__<server>` or `mcp__<server>__*`. The server
+ * is the call's own, not read back from the name, so a rule for server `git`
+ * never covers a server named `git_x`.
+ */
+export function ruleNamesTool(rule: ParsedRule, tool: string, mcpServer: string | undefined): boolean {
+  if (rule.tool === tool) return true;
+  return mcpServer !== undefined && (rule.tool === `mcp__${mcpServer}` || rule.tool === `mcp__${mcpServer}__*`);
 }
 
 /** Whether the rule covers every one of these paths (file tools). */

@@ -1,11 +1,9 @@
+import { PERMISSION_RULE_FORM, PERMISSION_RULE_HINT } from "../../config/permission-rule-form.js";
 import { parseRule, type ParsedRule } from "./permission-rules.js";
 
 /** The three kinds of rule, in the order they win: deny over ask, ask over allow. */
 export const RULE_LISTS = ["allow", "ask", "deny"] as const;
 export type RuleList = (typeof RULE_LISTS)[number];
-
-/** The form the configuration's rules must have (`permissions.allow` and the rest are checked against it). */
-const RULE_FORM = /^[a-z_]+(\(.*\))?$/;
 
 /**
  * Rules the user added for this session (`/permissions allow <rule>`): the
@@ -20,9 +18,9 @@ export class SessionRules {
   /** Adds a rule; throws with what is wrong with a malformed one. The same rule twice is kept once. */
   add(list: RuleList, rule: string): ParsedRule {
     const text = rule.trim();
-    if (!RULE_FORM.test(text)) {
+    if (!PERMISSION_RULE_FORM.test(text)) {
       throw new Error(
-        `"${rule}" is not a rule: a rule looks like tool or tool(pattern), e.g. run_command(npm test*) or edit_file(src/**).`,
+        `"${rule}" is not a rule: a rule looks like ${PERMISSION_RULE_HINT}, e.g. run_command(npm test*), edit_file(src/**) or mcp__github__create_issue.`,
       );
     }
     const existing = this.lists[list].find((parsed) => parsed.text === text);

@@ -55,33 +55,56 @@ export interface ToolRunResult extends ToolOutput {
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly hooks: ToolHooks | undefined;
+  private readonly readOnly: boolean;
+  private readonly dynamicTools: () => readonly ToolDefinition[];
 
+  /**
+   * `dynamicTools`: tools that come and go during the session (the MCP
+   * servers' tools), asked for at each listing and call, after the fixed
+   * ones: a server that connects after the session opened is in the next
+   * model request's list.
+   */
   constructor(
     tools: readonly ToolDefinition[],
     private readonly policy: PermissionPolicy,
     private readonly approver?: Approver,
-    options: { readOnly?: boolean; hooks?: ToolHooks } = {},
+    options: { readOnly?: boolean; hooks?: ToolHooks; dynamicTools?: () => readonly ToolDefinition[] } = {},
   ) {
     this.hooks = options.hooks;
+    this.readOnly = options.readOnly ?? false;
+    this.dynamicTools = options.dynamicTools ?? (() => []);
     // A read-only role's registry holds read tools only, whatever list it was given: a wrong spec cannot widen it.
-    for (const tool of tools) if (!options.readOnly || tool.kind === "read") this.tools.set(tool.name, tool);
+    for (const tool of tools) if (this.admits(tool)) this.tools.set(tool.name, tool);
   }
 
   specs(): ToolSpec[] {
-    return [...this.tools.values()].map((tool) => ({
+    return this.all().map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: jsonSchemaOf(tool.schema),
+      inputSchema: tool.inputSchema ?? jsonSchemaOf(tool.schema),
     }));
   }
 
   names(): string[] {
-    return [...this.tools.keys()];
+    return this.all().map((tool) => tool.name);
   }
 
   /** Whether calls of this tool may run beside each other (see `ToolDefinition.concurrent`). */
   isConcurrent(name: string): boolean {
-    return this.tools.get(name)?.concurrent === true;
+    return this.find(name)?.concurrent === true;
+  }
+
+  private admits(tool: ToolDefinition): boolean {
+    return !this.readOnly || tool.kind === "read";
+  }
+
+  /** The fixed tools, then the dynamic ones whose names no fixed tool has. */
+  private all(): ToolDefinition[] {
+    return [...this.tools.values(), ...this.dynamicTools().filter((tool) => this.admits(tool) && !this.tools.has(tool.name))];
+  }
+
+  private find(name: string): ToolDefinition | undefined {
+    return this.tools.get(name) ?? this.dynamicTools().find((tool) => tool.name === name && this.admits(tool));
   }
 
   /**
@@ -90,7 +113,7 @@ export class ToolRegistry {
    * policy denies stays denied.
    */
   async run(call: ToolCall, context: ToolContext, options: { userApproved?: boolean } = {}): Promise<ToolRunResult> {
-    const tool = this.tools.get(call.name);
+    const tool = this.find(call.name);
     if (!tool) {
       return { ...denied(`Unknown tool "${call.name}". Available tools: ${this.names().join(", ")}.`, true), failure: "malformed_input" };
     }

@@ -73,9 +73,10 @@ export type ToolFailure = "edit_miss" | "malformed_input" | "missing_file";
  * (knowledge, skills), which later sessions put in front of the model: it
  * is approved like a write, never in plan mode, and one kept for every
  * project is never covered by accept-edits. `network`: the call sends a
- * request out of the machine (`web_fetch`), asked about per host.
+ * request out of the machine (`web_fetch`), asked about per host. `mcp`: a
+ * tool of an MCP server, whose effects Sylk cannot know: it asks by default.
  */
-export type ToolKind = "read" | "write" | "execute" | "remember" | "network";
+export type ToolKind = "read" | "write" | "execute" | "remember" | "network" | "mcp";
 
 /** What a call touches, for permission checks. */
 export interface ToolTargets {
@@ -87,6 +88,8 @@ export interface ToolTargets {
   memory?: MemoryTarget;
   /** What a `network` call fetches, and from which host (empty when the URL cannot be read). */
   fetch?: { url: string; host: string };
+  /** The MCP server whose tool this is: rules `mcp__<server>` and `mcp__<server>__*` cover all of its tools. */
+  mcpServer?: string;
 }
 
 export interface MemoryTarget {
@@ -102,6 +105,12 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   description: string;
   /** One zod object: validates input at the registry's chokepoint and is the JSON schema the model sees. */
   schema: Schema;
+  /**
+   * The JSON schema the model sees, when it comes from elsewhere (an MCP
+   * server's tool: `schema` then checks only that the input is an object,
+   * and the server validates it against its own schema).
+   */
+  inputSchema?: Record<string, unknown>;
   kind: ToolKind;
   /**
    * Calls of this tool that follow each other in one response run at the

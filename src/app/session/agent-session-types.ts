@@ -19,6 +19,7 @@ import type { ProjectServices } from "../project-services.js";
 import type { SessionPermissions } from "./session-permissions.js";
 import type { SessionTree } from "./session-tree.js";
 import type { WorkflowSource } from "../../team/workflow-block.js";
+import type { McpServers } from "../../mcp/client/mcp-servers.js";
 
 /** What `openAgentSession` takes and gives: one conversation with one agent (the main one, or a sub-agent). */
 export interface AgentSessionOptions {
@@ -62,6 +63,8 @@ export interface AgentSessionOptions {
   workflow?: () => WorkflowSource;
   /** Tools this session adds to the role's choice (a knowledge agent's `share_context`); the role's list still decides. */
   extraTools?: readonly ToolDefinition[];
+  /** The MCP servers the front end started: their tools join every agent's of the tree as they connect. */
+  mcp?: McpServers;
 }
 
 export interface AgentSession {
@@ -128,4 +131,6 @@ export interface AgentSession {
    * agent in a child session of this one; the summary is the answer.
    */
   runPipeline(task: string, signal: AbortSignal): AsyncGenerator<AgentEvent, AgentResult>;
+  /** The MCP servers whose tools the session offers (`/mcp`, prompts as slash commands); absent when none are configured. */
+  readonly mcp: McpServers | undefined;
 }

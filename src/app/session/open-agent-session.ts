@@ -262,6 +262,7 @@ function sessionOf(parts: SessionParts): AgentSession {
     },
     learning: () => learning.summary(),
     filesChanged: (paths) => learning.filesChanged(paths),
+    mcp: tree.mcp,
     runCommand: (command, signal) => runtime.runCommand(command, signal),
     runPipeline: (task, signal) => runtime.runPipeline(task, signal),
     run: (prompt, signal) => runtime.run(prompt, signal),

@@ -55,7 +55,8 @@ export function sessionPermissions(
     }),
     add(list, rule) {
       const tool = /^\s*([a-z_]+)/.exec(rule)?.[1];
-      if (tool !== undefined && !tools.has(tool)) {
+      // An MCP server's tools come and go with it: a rule may name one that is not connected yet.
+      if (tool !== undefined && !tool.startsWith("mcp__") && !tools.has(tool)) {
         throw new Error(`No tool is named ${tool}: a rule names one of ${[...tools].sort().join(", ")}.`);
       }
       tree.sessionRules.add(list, rule);

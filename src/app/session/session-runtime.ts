@@ -24,6 +24,7 @@ import type { ProjectServices } from "../project-services.js";
 import type { GuideRouter } from "../../team/session/guide-router.js";
 import { runPipeline } from "../../team/session/pipeline-runner.js";
 import type { OpenChildSession } from "../../team/session/child-session.js";
+import { withMcpNotices } from "../../mcp/session/mcp-run.js";
 import type { Conversation } from "./conversation.js";
 import type { CustomCommandRuns } from "./custom-command-runs.js";
 import { afterRun, maskedNotice, withAttachments, withNotices, withReports, withRunRules, withSubAgentTotals } from "./run-wrappers.js";
@@ -133,7 +134,9 @@ export class SessionRuntime {
       ...refused.map(({ message }) => ({ kind: "mention", message })),
     ];
     const told = notices.length > 0 ? withNotices(notices, observed) : observed;
-    return attachments.length > 0 ? withAttachments(attachments, told) : told;
+    // The root's run tells of the MCP servers; a sub-agent's events reach the user through it.
+    const withServers = deps.isSubAgent ? told : withMcpNotices(deps.tree.mcp, told);
+    return attachments.length > 0 ? withAttachments(attachments, withServers) : withServers;
   }
 
   /** `!command`: run as run_command runs (its tool hooks too), its output put in the conversation for the model's next prompt. */

@@ -14,6 +14,8 @@ import { toolsForRole } from "../../roles/role-registry.js";
 import type { ResolvedRole } from "../../roles/resolve-role.js";
 import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
 import type { SessionKnowledge } from "../../knowledge/session/session-knowledge.js";
+import { mcpOutputStore } from "../../mcp/session/mcp-output-store.js";
+import { mcpTools } from "../../mcp/session/mcp-tools.js";
 import type { ProjectServices } from "../project-services.js";
 import type { GuideRouter } from "../../team/session/guide-router.js";
 import type { Consulter } from "../../team/session/knowledge-agents.js";
@@ -88,9 +90,13 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
     ...(team.router ? routingTools(services, team.router, retrievalBudget) : []),
     ...(team.subAgents ? teamTools(tree, team.subAgents, team.consulter) : []),
   ];
+  const mcp = tree.mcp;
+  // A server's large output, images and resources are kept as entries of the conversation whose agent called it.
+  const sink = mcpOutputStore({ contentStore: services.contentStore, recorder: () => conversation.recorder });
   const tools: ToolRegistry = new ToolRegistry(toolsForRole(deps.role, available), tree.policy, deps.approver, {
     readOnly: deps.role.readOnly,
     ...(deps.toolHooks ? { hooks: deps.toolHooks } : {}),
+    ...(mcp ? { dynamicTools: () => mcpTools(mcp, sink) } : {}),
   });
   return tools;
 }

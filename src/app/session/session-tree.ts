@@ -12,6 +12,7 @@ import { AgentIdAllocator } from "../../team/session/agent-ids.js";
 import { SubAgentUsage } from "../../team/session/child-run.js";
 import type { ChildSessionOptions } from "../../team/session/child-session.js";
 import { KnowledgeAgents } from "../../team/session/knowledge-agents.js";
+import type { McpServers } from "../../mcp/client/mcp-servers.js";
 import type { AgentSession, AgentSessionOptions } from "./agent-session-types.js";
 
 /** Opens a session: `openAgentSession`, handed in so that the tree does not import its opener. */
@@ -21,7 +22,7 @@ export interface SessionTreeDeps {
   services: ProjectServices;
   env: NodeJS.ProcessEnv;
   /** The root's own choices; the tree's defaults come from the configuration. */
-  root: Pick<AgentSessionOptions, "permissionMode" | "sandbox" | "codeSearcher" | "extraDirectories" | "approver" | "sessionRules">;
+  root: Pick<AgentSessionOptions, "permissionMode" | "sandbox" | "codeSearcher" | "extraDirectories" | "approver" | "sessionRules" | "mcp">;
   /** The root conversation: every knowledge agent is its child, and agent ids are unique below it. */
   rootSessionId: string;
   /** The root's model (a knowledge agent uses it unless `agents.models` names another). */
@@ -55,6 +56,8 @@ export class SessionTree {
   readonly customAgents: readonly CustomAgent[];
   /** The tree's long-lived knowledge agents, opened at their first consultation. */
   readonly knowledge: KnowledgeAgents;
+  /** The MCP servers the front end started (their life is the front end's): every agent of the tree may use their tools. */
+  readonly mcp: McpServers | undefined;
 
   constructor(private readonly deps: SessionTreeDeps) {
     const { services, env, root } = deps;
@@ -66,6 +69,7 @@ export class SessionTree {
     this.codeSearcher = root.codeSearcher ?? services.codeSearcher;
     this.agentIds = new AgentIdAllocator(services.sessions, deps.rootSessionId);
     this.extraDirectories = root.extraDirectories ?? [];
+    this.mcp = root.mcp;
     // Errors in agent files are reported where the session starts (sylk ask, the TUI); the ones that load can be delegated to.
     this.customAgents = loadCustomAgents({ sylkHome: services.paths.sylkHome, root: services.paths.root }).agents;
     this.knowledge = new KnowledgeAgents({

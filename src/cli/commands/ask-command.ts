@@ -3,7 +3,8 @@ import { type AgentResult, hookIsShown, hookNote } from "../../agent/agent-event
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
 import type { ProjectServices } from "../../app/project-services.js";
 import type { WarmIndexClient } from "../../app/warm-index/warm-index-client.js";
-import { BadInputError, ExitCode, type ExitCodeValue } from "../../errors.js";
+import { BadInputError, ExitCode, errorMessage, type ExitCodeValue } from "../../errors.js";
+import type { McpServers } from "../../mcp/client/mcp-servers.js";
 import { createPrinter, OUTPUT_FORMATS, type OutputFormat } from "../ask-printers.js";
 import type { CliContext } from "../cli-context.js";
 import { IndexProgressPrinter } from "../index-progress-printer.js";
@@ -70,6 +71,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
         { RemoteCodeSearcher },
         { loadCustomAgents },
         { resolveRole },
+        { startMcpServers, serverSummary },
       ] = await Promise.all([
         import("../../app/project-services.js"),
         import("../../app/session/open-agent-session.js"),
@@ -77,9 +79,12 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
         import("../../app/warm-index/remote-code-searcher.js"),
         import("../../roles/custom-agents.js"),
         import("../../roles/resolve-role.js"),
+        import("../../mcp/session/start-mcp-servers.js"),
       ]);
       const services = openProject({ root: resolveRoot(context), env: context.env, flags });
       printOpeningWarnings(services, context.stderr);
+      // Started now, in the background, while the project is indexed.
+      const mcp = startMcpServers(services.loadedConfig.config, context.env, services.paths.root);
       try {
         // Before any indexing: an unknown agent is a usage error, and files that did not load are said once.
         const custom = loadCustomAgents({ sylkHome: services.paths.sylkHome, root: services.paths.root });
@@ -92,6 +97,11 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           const progress = new IndexProgressPrinter(context.stderr.isTTY ? "bar" : "lines", context.stderr, context.stderr);
           await indexProject(services, context, progress, { quiet: true });
         }
+        // A scripted run has no later prompt to offer a late server's tools to: it waits for the servers still
+        // starting, each at most mcp.startupTimeoutMs from its start (a hung one fails, and the run goes on).
+        await mcp?.settled();
+        // `/mcp__<server>__<prompt> args`: the server's prompt, filled in, is what the agent is asked.
+        const asked = await expandMcpPrompt(prompt, mcp);
         if (context.signal.aborted) {
           setExitCode(ExitCode.Interrupted);
           return;
@@ -107,13 +117,15 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           ...(options.continue ? { resume: { latest: true } as const } : {}),
           ...(options.resume ? { resume: { id: options.resume } } : {}),
           ...(warm ? { codeSearcher: new RemoteCodeSearcher(warm, () => services.codeSearcher) } : {}),
+          ...(mcp ? { mcp } : {}),
         });
         if (session.provider) warnAboutSandbox(session.sandbox, context.stderr);
         const printer = createPrinter(options.outputFormat, context, {
           sandbox: sandboxName(session.sandbox),
           agentType: session.agentType,
+          mcpServers: () => mcp?.statuses().map(serverSummary) ?? [],
         });
-        const run = options.pipeline ? session.runPipeline(prompt, context.signal) : session.run(prompt, context.signal);
+        const run = options.pipeline ? session.runPipeline(asked, context.signal) : session.run(asked, context.signal);
         let step = await run.next();
         while (!step.done) {
           printer.event(step.value);
@@ -129,9 +141,23 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
         session.close();
         warm?.close();
       } finally {
+        await mcp?.close();
         await services.close();
       }
     });
+}
+
+/** The prompt, or the MCP prompt it names as a slash command, filled in (a server's error is a usage error). */
+async function expandMcpPrompt(prompt: string, mcp: McpServers | undefined): Promise<string> {
+  if (!mcp || !prompt.startsWith("/mcp__")) return prompt;
+  const { mcpSlashCommands, mcpSlashCommandOf } = await import("../../mcp/session/mcp-prompt-commands.js");
+  const found = mcpSlashCommandOf(prompt, mcpSlashCommands(mcp));
+  if (!found) return prompt;
+  try {
+    return await found.command.expand(found.typed);
+  } catch (error) {
+    throw new BadInputError(`${found.command.usage}: ${errorMessage(error)}`);
+  }
 }
 
 /** How long `sylk ask` waits for the interactive session to bring the index up to date. */

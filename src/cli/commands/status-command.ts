@@ -11,6 +11,7 @@ import type { SylkConfig } from "../../config/schema.js";
 import { sandboxName } from "../sandbox-warning.js";
 import { describeDamage, type FullTextIndexDamage } from "../../store/snapshot-damage.js";
 import { checkIndexHealth, type StaleCounts } from "../../app/index-health.js";
+import type { McpServerSummary } from "../../mcp/session/start-mcp-servers.js";
 
 export interface StatusJson {
   root: string;
@@ -31,6 +32,8 @@ export interface StatusJson {
   consent: boolean | null;
   /** How `run_command` runs here: `bubblewrap`, `sandbox-exec`, `off` or `unavailable`, in words, and what it hides. */
   sandbox: { name: string; description: string; hidden: readonly string[]; warnings: string[] };
+  /** The configured MCP servers, each connected to once: its state, tool count and last error. */
+  mcpServers: McpServerSummary[];
 }
 
 export function registerStatusCommand(program: Command, context: CliContext): void {
@@ -42,9 +45,18 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
       if (!existsSync(paths.database)) {
         const { loadProjectConfig } = await import("../../app/project-config.js");
-        const sandbox = await sandboxJson(loadProjectConfig({ root: paths.root, env: context.env }).config, context.env, paths.root);
-        const text = [`Project ${paths.root} has no index yet. Run \`sylk index\` to create it.`, ...sandboxLines(sandbox), ""].join("\n");
-        context.stdout.write(options.json ? `${terminalJson({ root: paths.root, state: "missing", sandbox })}\n` : terminalText(text));
+        const { config } = loadProjectConfig({ root: paths.root, env: context.env });
+        const sandbox = await sandboxJson(config, context.env, paths.root);
+        const mcpServers = await mcpServersJson(config, context.env, paths.root);
+        const text = [
+          `Project ${paths.root} has no index yet. Run \`sylk index\` to create it.`,
+          ...sandboxLines(sandbox),
+          ...mcpLines(mcpServers),
+          "",
+        ].join("\n");
+        context.stdout.write(
+          options.json ? `${terminalJson({ root: paths.root, state: "missing", sandbox, mcpServers })}\n` : terminalText(text),
+        );
         return;
       }
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
@@ -74,6 +86,7 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
           failures: services.files.failures(50),
           consent: services.consent.indexConsent() ?? null,
           sandbox: await sandboxJson(services.loadedConfig.config, context.env, paths.root),
+          mcpServers: await mcpServersJson(services.loadedConfig.config, context.env, paths.root),
         };
         context.stdout.write(options.json ? `${terminalJson(status)}\n` : terminalText(renderText(status)));
       } finally {
@@ -103,6 +116,7 @@ function renderText(status: StatusJson): string {
     `Vectors:      ${formatCount(status.vectors.chunks)} chunks, ${formatCount(status.vectors.entries)} entries (${status.vectors.embedder})`,
     `Last refresh: ${status.lastRefresh ?? "never completed"}`,
     ...sandboxLines(status.sandbox),
+    ...mcpLines(status.mcpServers),
     ...status.failures
       .slice(0, 5)
       .map((failure) => `  failed: ${terminalField(failure.path)}: ${terminalField(failure.reason ?? "unknown")}`),
@@ -116,6 +130,20 @@ function sandboxLines(sandbox: StatusJson["sandbox"]): string[] {
     ...(sandbox.hidden.length > 0 ? [`Hidden:       ${sandbox.hidden.join(", ")}`] : []),
     ...sandbox.warnings.map((warning) => `  warning: ${warning}`),
   ];
+}
+
+function mcpLines(servers: readonly McpServerSummary[]): string[] {
+  return servers.map(
+    (server, index) =>
+      `${index === 0 ? "MCP servers: " : "             "}${terminalField(server.name)} (${server.transport}): ${server.state === "failed" ? `failed: ${terminalField(server.error ?? "?")}` : `${server.state}, ${server.tools} tools`}`,
+  );
+}
+
+/** The MCP servers, each connected to once; their modules load only when some are configured. */
+async function mcpServersJson(config: SylkConfig, env: NodeJS.ProcessEnv, root: string): Promise<McpServerSummary[]> {
+  if (Object.keys(config.mcpServers).length === 0) return [];
+  const { checkMcpServers } = await import("../../mcp/session/start-mcp-servers.js");
+  return checkMcpServers(config, env, root);
 }
 
 /** How commands would run here; its modules load only for `sylk status`. */

@@ -64,6 +64,11 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
     usage: "/init",
     description: "write an AGENTS.md from the index: languages, build and test commands, layout (never over one)",
   },
+  {
+    name: "mcp",
+    usage: "/mcp",
+    description: "the MCP servers: each one's state, tools and last error (their prompts are /mcp__<server>__<prompt>)",
+  },
   { name: "cost", usage: "/cost", description: "tokens this session used, and an estimate in dollars" },
   { name: "clear", usage: "/clear", description: "clear the screen and start a new session" },
   { name: "exit", usage: "/exit", description: "quit (also Ctrl-C twice, or Ctrl-D on an empty prompt)" },

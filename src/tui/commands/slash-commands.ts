@@ -13,6 +13,7 @@ import { learningLines } from "../../learning/session/retrieval-learning-report.
 import { referencesCommand, retrieveCommand } from "./context-commands.js";
 import { doctorCommand } from "./doctor-command.js";
 import { initCommand } from "./init-command.js";
+import { mcpCommand, mcpPromptCommand } from "./mcp-command.js";
 import { permissionsCommand } from "./permissions-command.js";
 import { statusCommand } from "./status-command.js";
 import { addUsage, EMPTY_USAGE, type Usage } from "../../llm/model-types.js";
@@ -83,10 +84,13 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
         agent.switchSession();
         context.clearScreen();
         return agent.clear(context.banner(), note("New session. The index and settings are unchanged.", "dim"));
+      case "mcp":
+        return mcpCommand(context);
       case "exit":
       case "quit":
         return context.exit();
       default: {
+        if (name.startsWith("mcp__") && (await mcpPromptCommand(line, context))) return;
         const unloaded = context.project.customCommands().errors.find((error) => error.name === name);
         if (unloaded) return agent.print(note(`/${name} did not load from ${unloaded.path}: ${unloaded.message}.`, "warning"));
         const known = context.menu

@@ -5,6 +5,9 @@ import type { SlashCommandContext } from "./slash-context.js";
 /** A task for the team's pipeline: it runs (or queues) like a prompt, whose line the run prints itself. */
 const PIPELINE_TASK = /^\/pipeline\s+\S/;
 
+/** An MCP server's prompt as a command: `/mcp__<server>__<prompt> args`. */
+const MCP_PROMPT = /^\/mcp__\S/;
+
 /** One line the user sent: a note for memory, a slash command, or a prompt for the agent. */
 export function submitLine(text: string, context: SlashCommandContext): void {
   const { agent } = context;
@@ -15,9 +18,10 @@ export function submitLine(text: string, context: SlashCommandContext): void {
     void runSlashCommand(`/memory add ${line.replace(/^#\s*/, "")}`, context);
     return;
   }
-  // A command of the menu's sources (a custom command) is a prompt the session expands.
+  // A custom command is a prompt the session expands; an MCP server's prompt is filled in here, from the screen's servers.
   const { menu } = context;
-  if (!menu.isSlashCommand(text) || menu.namesSourceCommand(text) || PIPELINE_TASK.test(line)) return agent.submit(line);
+  const customCommand = menu.namesSourceCommand(text) && !MCP_PROMPT.test(line);
+  if (!menu.isSlashCommand(text) || customCommand || PIPELINE_TASK.test(line)) return agent.submit(line);
   agent.print({ kind: "user", text: line });
   void runSlashCommand(text, context);
 }

@@ -64,6 +64,7 @@ export function shownApproval(request: ApprovalRequest, width: number): ShownApp
       scope: `${visible(request.tool, { newlines: false })} ${whereKept(memory.scope)}`,
     };
   }
+  if (request.kind === "mcp") return mcpApproval(request, reason);
   const fetch = request.targets.fetch;
   if (fetch) {
     // The URL is the model's, perhaps from a page it read.
@@ -100,6 +101,24 @@ function commandReason(reason: string, command: string): string {
   return why ? `${why[0]?.toUpperCase()}${why.slice(1)}.` : "";
 }
 
+/** Characters of an MCP call's arguments the dialog shows; the rest is counted. */
+const MCP_INPUT_CHARACTERS = 600;
+
+/** An MCP tool's call: what it sends the server is what the user judges, so its arguments are shown. */
+function mcpApproval(request: ApprovalRequest, reason: ReturnType<typeof visibleText>): ShownApproval {
+  const input = visibleText(JSON.stringify(request.input ?? {}), { newlines: false });
+  const cut = input.text.length > MCP_INPUT_CHARACTERS;
+  return {
+    title: title(request),
+    reason: reason.text,
+    description: cut
+      ? `${input.text.slice(0, MCP_INPUT_CHARACTERS)}… (${input.text.length - MCP_INPUT_CHARACTERS} more characters)`
+      : input.text,
+    warnings: reason.escaped || input.escaped ? [`⚠ This call contains control characters, shown escaped (${ESCAPES_NAMED}).`] : [],
+    scope: request.once ? "this call" : `${visible(request.tool, { newlines: false })} calls`,
+  };
+}
+
 /** A write that makes a new file: its diff starts from nothing. */
 function createsFile(request: ApprovalRequest): boolean {
   return request.kind === "write" && !request.once && request.diff?.startsWith("--- /dev/null") === true;
@@ -112,6 +131,7 @@ function title(request: ApprovalRequest): string {
   if (request.kind === "execute") return `${who}Run a command?`;
   if (request.kind === "remember") return `${who}${rememberQuestion(request)}`;
   if (request.kind === "network") return `${who}Fetch a web page?`;
+  if (request.kind === "mcp") return `${who}Use an MCP server's tool?`;
   if (request.once) return `${who}Change a protected file?`;
   return `${who}${request.tool === "write_file" ? "Write a file?" : "Edit a file?"}`;
 }

@@ -33,7 +33,9 @@ function policyWith(
 describe("session rules", () => {
   it("refuse a malformed rule with what a rule looks like, and keep the same rule once", () => {
     const rules = new SessionRules();
-    expect(() => rules.add("allow", "run_command(npm test")).toThrow(/is not a rule: a rule looks like tool or tool\(pattern\)/);
+    expect(() => rules.add("allow", "run_command(npm test")).toThrow(
+      /is not a rule: a rule looks like tool, tool\(pattern\), mcp__server or mcp__server__tool/,
+    );
     expect(() => rules.add("deny", "Run_Command(*)")).toThrow(/is not a rule/);
     rules.add("allow", "run_command(npm test*)");
     rules.add("allow", " run_command(npm test*) ");

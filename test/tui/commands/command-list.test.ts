@@ -19,6 +19,19 @@ describe("command list", () => {
     expect(isSlashCommand("what does /help print?")).toBe(false);
   });
 
+  it("suggests and completes commands of another source (an MCP server's prompts) beside the built-in ones", () => {
+    const prompts = [
+      { name: "mcp__docs__summarize", usage: "/mcp__docs__summarize <page>", description: "a prompt" },
+      { name: "mcp__docs__explain", usage: "/mcp__docs__explain", description: "another" },
+    ];
+    const withPrompts = new SlashCommandMenu([{ commands: () => prompts }]);
+    expect(withPrompts.matching("/mc").map((command) => command.name)).toEqual(["mcp", "mcp__docs__explain", "mcp__docs__summarize"]);
+    const first = withPrompts.complete("/mcp__", undefined);
+    expect(first?.text).toBe("/mcp__docs__explain ");
+    expect(first && withPrompts.complete(first.text, first.cycle)?.text).toBe("/mcp__docs__summarize ");
+    expect(matchingCommands("/mcp__")).toEqual([]);
+  });
+
   it("lists matches in alphabetical order", () => {
     expect(matchingCommands("/re").map((command) => command.name)).toEqual(["refs", "resume", "retrieve", "rewind"]);
     expect(matchingCommands("/re x")).toEqual([]);

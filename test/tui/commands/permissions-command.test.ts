@@ -44,7 +44,7 @@ describe("/permissions", () => {
       expect(app.frame()).toContain(`  allow  run_command(npm test*)  ${project.env.HOME}/.sylkrc`);
 
       await app.submit("/permissions allow run_command(npm test");
-      await app.waitFor('"run_command(npm test" is not a rule: a rule looks like tool or tool(pattern)');
+      await app.waitFor('"run_command(npm test" is not a rule: a rule looks like tool, tool(pattern), mcp__server or mcp__server__tool');
       await app.submit("/permissions allow run_comand(*)");
       await app.waitFor("No tool is named run_comand: a rule names one of ");
       await app.submit("/permissions ask run_command(git push*)");
