@@ -48,7 +48,6 @@ export function buildProgram(context: CliContext, setExitCode: (code: ExitCodeVa
   registerTrustCommand(program, context);
   registerConfigCommand(program, context);
   registerDoctorCommand(program, context, setExitCode);
-  registerMcpCommand(program, context);
   // Last: `sylk` with no command starts it.
   registerInteractiveCommand(program, context);
   return program;

@@ -45,8 +45,11 @@ describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
     expect(shown.screen()).toContain("no license");
     const deadline = Date.now() + 30_000;
     for (;;) {
+      // Enter once the text shows: sent at once, the text and Enter reach the prompt as one pasted chunk, a newline in it.
       shown.send("/mcp", { literal: true });
+      await shown.waitFor(/❯ \/mcp\s*│/);
       shown.send("Enter");
+      await shown.waitFor(/❯ \s*│|Ask anything/);
       await shown.waitFor(/everything \(stdio\): (connected|connecting)/);
       if (/everything \(stdio\): connected\n/.test(shown.screen()) || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
