@@ -139,6 +139,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(79);
+    expect(documented).toBe(80);
   });
 });

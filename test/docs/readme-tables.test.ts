@@ -31,6 +31,9 @@ function program(): Command {
 const flagsOf = (command: Command) =>
   command.options.flatMap((option) => [option.long, option.short].filter((flag): flag is string => flag !== undefined));
 
+/** A command's flags and those of its subcommands (`sylk mcp add --project`), which a row of a command group may give. */
+const flagsWithSubcommandsOf = (command: Command): string[] => [...flagsOf(command), ...command.commands.flatMap(flagsWithSubcommandsOf)];
+
 /** Each command a row of the Commands table names (`chat` for `sylk` alone), with the flags the row gives it. */
 function documentedCommands(root: Command): Array<{ row: string; command: string; flags: string[] }> {
   const names = new Set(root.commands.map((command) => command.name()));
@@ -56,7 +59,7 @@ describe("README tables", () => {
     const byName = new Map(root.commands.map((command) => [command.name(), command]));
     const documented = documentedCommands(root);
     for (const { row, command, flags } of documented) {
-      const known = new Set([...flagsOf(root), "--help", "-h", ...flagsOf(byName.get(command) as Command)]);
+      const known = new Set([...flagsOf(root), "--help", "-h", ...flagsWithSubcommandsOf(byName.get(command) as Command)]);
       for (const flag of flags) expect(known.has(flag), `${flag} in "${row}" is not an option of sylk ${command}`).toBe(true);
     }
     const listed = new Set(documented.map((entry) => entry.command));

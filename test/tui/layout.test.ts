@@ -64,7 +64,8 @@ describe("narrow terminals", () => {
     app = await editSession({}, 40);
     const lines = app.frame().split("\n");
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(40);
-    expect(app.frame()).toMatch(/sonnet-5-5 · ctx \d+% · idx fresh/);
+    // The edit is indexed again after the answer (idx saving…), then fresh.
+    await app.waitFor(/sonnet-5-5 · ctx \d+% · idx fresh/);
     expect(app.frame()).toContain("nothing else");
   });
 
