@@ -39,7 +39,20 @@ export const LAYERS = [
   { name: "store and models", folders: ["store", "llm"] },
   {
     name: "base",
-    folders: ["config", "roles", "project", "security", "files", "tokens", "stats", "signals", "errors", "package-root", "worker-entry"],
+    folders: [
+      "config",
+      "roles",
+      "project",
+      "security",
+      "files",
+      "tokens",
+      "stats",
+      "signals",
+      "errors",
+      "package-root",
+      "worker-entry",
+      "process-group",
+    ],
   },
 ];
 

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { signalProcessGroup } from "../process-group.js";
 
 /** What a hook's process did. */
 export interface HookProcessResult {
@@ -69,11 +70,7 @@ export function runHookCommand(options: HookProcessOptions): Promise<HookProcess
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
     const killGroup = (signal: NodeJS.Signals) => {
-      try {
-        if (pid !== undefined) process.kill(-pid, signal);
-      } catch {
-        // The group is gone already.
-      }
+      if (pid !== undefined) signalProcessGroup(pid, signal);
     };
     const finish = (result: Omit<HookProcessResult, "stdout" | "stderr" | "durationMs">) => {
       if (settled) return;

@@ -1,4 +1,5 @@
 import { constants } from "node:os";
+import { signalProcessGroup } from "../../process-group.js";
 
 /** Signals that end Sylk from outside: `kill`, a closed terminal. Ctrl-C (SIGINT) aborts the run instead, which stops its commands. */
 const ENDING_SIGNALS: readonly NodeJS.Signals[] = ["SIGTERM", "SIGHUP"];
@@ -57,13 +58,7 @@ export class CommandProcesses {
   }
 
   private signalAll(signal: NodeJS.Signals): void {
-    for (const pid of this.groups) {
-      try {
-        process.kill(-pid, signal);
-      } catch {
-        // The group is gone already.
-      }
-    }
+    for (const pid of this.groups) signalProcessGroup(pid, signal);
   }
 
   /** Waits up to the grace period for every command to be over. */

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as z from "zod";
+import { signalProcessGroup } from "../../process-group.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { unsandboxed, type CommandSandbox, type PreparedCommand } from "../sandbox/command-sandbox.js";
 import { integrityNote, type RepositoryIntegrity } from "../sandbox/repository-integrity.js";
@@ -206,11 +207,7 @@ async function runPrepared(
       resolve(result);
     };
     const killGroup = (signal: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
-      } catch {
-        // the group is already gone
-      }
+      if (child.pid !== undefined) signalProcessGroup(child.pid, signal);
     };
     const stop = (reason: Ending) => {
       if (forced) return;

@@ -4,6 +4,7 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { signalProcessGroup } from "../../process-group.js";
 
 /** Where process groups Sylk started are kept, to be ended with it (the agent's `CommandProcesses` is one). */
 export interface ProcessGroups {
@@ -103,10 +104,10 @@ export class ProcessGroupTransport implements Transport {
     this.child = undefined;
     if (!child?.pid) return;
     child.stdin.end();
-    signalGroup(child.pid, "SIGTERM");
+    signalProcessGroup(child.pid, "SIGTERM");
     const gone = await Promise.race([this.exited.then(() => true), delay(GRACE_MS).then(() => false)]);
     // The leader may be gone while its children linger: the group gets SIGKILL either way.
-    signalGroup(child.pid, "SIGKILL");
+    signalProcessGroup(child.pid, "SIGKILL");
     if (!gone) await Promise.race([this.exited, delay(GRACE_MS)]);
   }
 
@@ -133,14 +134,6 @@ export class ProcessGroupTransport implements Transport {
   private flushStderr(): void {
     if (this.stderrTail.trim()) this.options.onStderr(this.stderrTail);
     this.stderrTail = "";
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is gone already.
   }
 }
 
