@@ -188,6 +188,9 @@ export const HELP_KEYS: ReadonlyArray<[string, string]> = [
   ["approvals", "↑/↓ and Enter, or 1 allow once · 2 allow for this session · 3 deny (Esc)"],
 ];
 
+/** `/pipeline <task>`: a task for the team's pipeline, which runs (or queues) like a prompt rather than as a command. */
+export const PIPELINE_TASK = /^\/pipeline\s+(?=\S)/;
+
 /** `# text`: a note to keep in memory (a line that is only `#`s, or a Markdown heading of a pasted document, is not). */
 export function isMemoryNote(line: string): boolean {
   return /^#\s+\S/.test(line.trim()) && !line.includes("\n");

@@ -1,9 +1,6 @@
-import { isMemoryNote } from "./command-list.js";
+import { isMemoryNote, PIPELINE_TASK } from "./command-list.js";
 import { runSlashCommand } from "./slash-commands.js";
 import type { SlashCommandContext } from "./slash-context.js";
-
-/** A task for the team's pipeline: it runs (or queues) like a prompt, whose line the run prints itself. */
-const PIPELINE_TASK = /^\/pipeline\s+\S/;
 
 /** An MCP server's prompt as a command: `/mcp__<server>__<prompt> args`. */
 const MCP_PROMPT = /^\/mcp__\S/;
@@ -18,6 +15,7 @@ export function submitLine(text: string, context: SlashCommandContext): void {
     void runSlashCommand(`/memory add ${line.replace(/^#\s*/, "")}`, context);
     return;
   }
+  // A pipeline task runs like a prompt, whose line the run prints itself.
   // A custom command is a prompt the session expands; an MCP server's prompt is filled in here, from the screen's servers.
   const { menu } = context;
   const customCommand = menu.namesSourceCommand(text) && !MCP_PROMPT.test(line);

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { AgentEvent } from "../../agent/agent-events.js";
 import type { ApprovalAnswer, Approver } from "../../agent/tools/tool-registry.js";
+import { PIPELINE_TASK } from "../commands/command-list.js";
 import { type ApprovalRequest, useApprovals } from "./use-approvals.js";
 import type { AgentSession } from "../../app/session/open-agent-session.js";
 import { agentReducer, INITIAL_AGENT_STATE, type AgentViewState } from "../agent-state.js";
@@ -37,9 +38,6 @@ export interface AgentControls {
   /** Cancels whatever runs and waits until the run has recorded its end. */
   stop(): Promise<void>;
 }
-
-/** A prompt that is a task for the team's pipeline. */
-const PIPELINE = /^\/pipeline\s+(?=\S)/;
 
 /**
  * The one consumer of the agent's event stream: runs prompts one at a time,
@@ -174,6 +172,6 @@ export function useAgent(
 function runOf(session: AgentSession, prompt: string, signal: AbortSignal): AsyncIterable<AgentEvent> {
   const command = prompt.startsWith("!") ? prompt.slice(1).trim() : "";
   if (command) return session.runCommand(command, signal);
-  if (PIPELINE.test(prompt)) return session.runPipeline(prompt.replace(PIPELINE, "").trim(), signal);
+  if (PIPELINE_TASK.test(prompt)) return session.runPipeline(prompt.replace(PIPELINE_TASK, "").trim(), signal);
   return session.run(prompt, signal);
 }
