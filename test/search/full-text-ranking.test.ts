@@ -126,11 +126,18 @@ describe("full-text ranking", () => {
           if (live.size === 0) return;
           expect(batched.searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
           expect(narrowed.searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
-          const expected = referenceSearch(live, query, limit);
+          const reference = referenceSearch(live, query, Number.POSITIVE_INFINITY);
+          const expected = reference.slice(0, limit);
           const actual = index.search(query, limit);
-          expect(actual.map((hit) => hit.id)).toEqual(expected.map(([id]) => id));
+          // The index sums the same terms in another arrangement, so two documents tied in
+          // exact arithmetic may differ in the last bit either way: a tie may be broken
+          // either way, anything else must match the reference's rank for rank.
+          const referenceScore = new Map(reference);
+          expect(actual).toHaveLength(expected.length);
+          expect(new Set(actual.map((hit) => hit.id)).size).toBe(actual.length);
           actual.forEach((hit, rank) => {
             expect(hit.score).toBeCloseTo(expected[rank]?.[1] as number, 9);
+            expect(referenceScore.get(hit.id)).toBeCloseTo(hit.score, 9);
           });
 
           // Restored from its snapshot (removed documents are left out) and confirmed by the store.
