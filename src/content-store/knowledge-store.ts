@@ -84,6 +84,16 @@ export class KnowledgeStore {
     return this.deps.repository.list(options);
   }
 
+  /** The user's own notes, newest first. */
+  userNotes(limit: number): KnowledgeItem[] {
+    return this.deps.repository.userNotes(limit);
+  }
+
+  /** Changes whenever an item is added, removed or re-judged, here or by another process (see `KnowledgeRepository.changeStamp`). */
+  changeStamp(): string {
+    return this.deps.repository.changeStamp();
+  }
+
   /** The best items for the keywords, ranked, of the given layers (all when none). */
   search(keywords: readonly string[], options: { layers?: readonly KnowledgeLayer[]; limit: number }): KnowledgeHit[] {
     const terms = fullTextQuery(keywords.join(" "));

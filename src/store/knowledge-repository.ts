@@ -46,9 +46,31 @@ interface ItemRow {
 
 const COLUMNS = "doc, id, layer, kind, key, content, source, category, confidence, details, session_id, uses, created_at, updated_at";
 
+/**
+ * Items added, removed or re-judged through each connection: every write to
+ * `knowledge_items` is a method of this class, and a connection may have
+ * several repositories, so the count is kept per connection, not per object.
+ */
+const writesByConnection = new WeakMap<SqliteDatabase, number>();
+
 /** Knowledge items (schema 15), each with its full-text terms (the "knowledge" collection indexes them by doc). */
 export class KnowledgeRepository {
   constructor(private readonly db: SqliteDatabase) {}
+
+  /**
+   * A value that changes whenever an item is added, removed or re-judged:
+   * through this connection (counted here) or by another one, another
+   * process's `sylk memory add` included (SQLite's `data_version`, which
+   * moves on any commit of another connection). Reading it costs no query of
+   * the table, so what is built from the items can be kept until it moves.
+   */
+  changeStamp(): string {
+    return `${this.db.pragma("data_version", { simple: true }) as number}:${writesByConnection.get(this.db) ?? 0}`;
+  }
+
+  private noteWrite(): void {
+    writesByConnection.set(this.db, (writesByConnection.get(this.db) ?? 0) + 1);
+  }
 
   /** Stores an item; returns its full-text document id. */
   insert(item: KnowledgeItem, terms: string, termCount: number): number {
@@ -74,12 +96,14 @@ export class KnowledgeRepository {
         item.createdAt,
         item.updatedAt,
       ) as { doc: number };
+    this.noteWrite();
     return row.doc;
   }
 
   /** Removes an item; returns its document id, or undefined when there was none. */
   remove(id: string): number | undefined {
     const row = this.db.prepare<[string], { doc: number }>("DELETE FROM knowledge_items WHERE id = ? RETURNING doc").get(id);
+    if (row) this.noteWrite();
     return row?.doc;
   }
 
@@ -99,6 +123,16 @@ export class KnowledgeRepository {
       const row = byDoc.get(doc);
       return row ? [{ doc, item: toItem(row) }] : [];
     });
+  }
+
+  /** The user's own notes (`# text`, `sylk memory add`), newest first. */
+  userNotes(limit: number): KnowledgeItem[] {
+    return this.db
+      .prepare<[number], ItemRow>(
+        `SELECT ${COLUMNS} FROM knowledge_items WHERE layer = 'user_knowledge' AND source = 'user' ORDER BY updated_at DESC, doc DESC LIMIT ?`,
+      )
+      .all(limit)
+      .map(toItem);
   }
 
   /** The newest items first, of one layer or all. */
@@ -148,6 +182,7 @@ export class KnowledgeRepository {
     this.db
       .prepare("UPDATE knowledge_items SET confidence = ?, details = ?, updated_at = ? WHERE id = ?")
       .run(confidence, JSON.stringify(details), now, id);
+    this.noteWrite();
   }
 
   /** An item was put in front of the model once more. */

@@ -57,6 +57,8 @@ export class SessionKnowledge {
   private readonly runtime: RuntimeContextAdapter;
   /** The user's knowledge for every project, under `$SYLK_HOME` (opened when first needed). */
   private readonly user: UserKnowledge;
+  /** The standing rules as last read, with the stores' change stamps then. */
+  private standingRulesRead: { stamp: string; rules: StandingRule[] } | undefined;
 
   constructor(
     private readonly project: KnowledgeSources,
@@ -134,14 +136,21 @@ export class SessionKnowledge {
     return [assembled, standingRulesSection(rules)].filter((part) => part !== "").join("\n\n") || undefined;
   }
 
-  /** The user's own notes in this project's store and the user's store for every project, newest first. */
+  /**
+   * The user's own notes in this project's store and the user's store for
+   * every project, newest first. Read again only when either store changed:
+   * they are in every request, and a user who keeps many would otherwise pay
+   * for listing them on each one.
+   */
   private standingRules(): StandingRule[] {
-    const ofStore = (store: Pick<KnowledgeStore, "list">, everyProject: boolean) =>
-      store
-        .list({ layer: "user_knowledge", limit: STANDING_RULES_LISTED })
-        .filter((item) => item.source === "user")
-        .map((item) => ({ id: item.id, kind: item.kind, content: item.content, everyProject }));
-    return [...ofStore(this.project.knowledge, false), ...(existsSync(this.user.path) ? ofStore(this.user.open(), true) : [])];
+    const userStore = existsSync(this.user.path) ? this.user.open() : undefined;
+    const stamp = `${this.project.knowledge.changeStamp()}|${userStore?.changeStamp() ?? "none"}`;
+    if (this.standingRulesRead?.stamp === stamp) return this.standingRulesRead.rules;
+    const ofStore = (store: Pick<KnowledgeStore, "userNotes">, everyProject: boolean) =>
+      store.userNotes(STANDING_RULES_LISTED).map((item) => ({ id: item.id, kind: item.kind, content: item.content, everyProject }));
+    const rules = [...ofStore(this.project.knowledge, false), ...(userStore ? ofStore(userStore, true) : [])];
+    this.standingRulesRead = { stamp, rules };
+    return rules;
   }
 
   /** The session's reflections and observations, when observational memory is on and the session has any. */
