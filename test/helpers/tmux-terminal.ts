@@ -25,6 +25,12 @@ export interface TmuxTerminal {
    * keys reach a busy program in one read.
    */
   sendBurst(keys: readonly string[]): void;
+  /**
+   * Pastes text as the terminal does, its line feeds sent as carriage
+   * returns: marked as a bracketed paste when `bracketed` (and the program
+   * asked for it), or as plain typing, as a terminal without bracketed paste.
+   */
+  paste(text: string, options: { bracketed: boolean }): void;
   /** The pane's title, as the program in it may set it (OSC 0 and 2). */
   paneTitle(): string;
   /** The exit status once `sylk` has ended, or undefined while it runs. */
@@ -68,6 +74,10 @@ export function startSylkInTmux(
     },
     sendBurst(keys) {
       tmux("send-keys", "-t", "main", ...keys);
+    },
+    paste(text, pasteOptions) {
+      tmux("set-buffer", "-b", "test-paste", "--", text);
+      tmux("paste-buffer", "-d", "-b", "test-paste", "-t", "main", ...(pasteOptions.bracketed ? ["-p"] : []));
     },
     paneTitle() {
       return tmux("display-message", "-p", "-t", "main", "#{pane_title}").trimEnd();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+import { KEY, renderApp, sleep, type RenderedApp } from "./render-app.js";
 
 /**
  * Keys that arrive in one read (fast typing, a busy event loop, SSH) are
@@ -21,6 +21,18 @@ function promptLine(rendered: RenderedApp): string | undefined {
     .split("\n")
     .find((row) => row.includes("❯ "));
   return line?.replace(/^[│\s]*❯ /, "").replace(/[\s│]*$/, "");
+}
+
+/** The prompts sent so far, oldest first. */
+function sentPrompts(rendered: RenderedApp): string[] {
+  return rendered.services.sessions
+    .list(20)
+    .reverse()
+    .flatMap((session) => rendered.services.sessions.messages(session.id))
+    .flatMap((message) => {
+      const block = message.content[0];
+      return message.role === "user" && typeof block === "object" && block.type === "text" ? [block.text] : [];
+    });
 }
 
 async function typeInOneRead(burst: string): Promise<RenderedApp> {
@@ -55,5 +67,45 @@ describe("keys arriving together", () => {
     await app.waitFor(() => app!.services.sessions.list(1).length === 1, 5_000);
     const [session] = app.services.sessions.list(1);
     expect(app.services.sessions.messages(session!.id)[0]?.content[0]).toEqual({ type: "text", text: "the real questio?" });
+  });
+});
+
+describe("Enter and Tab arriving with other keys", () => {
+  it("text and Enter in one read send the text", async () => {
+    app = await typeInOneRead("hello\r");
+    await app.waitFor(() => sentPrompts(app!).length === 1, 5_000);
+    expect(sentPrompts(app)).toEqual(["hello"]);
+  });
+
+  it("text and Tab in one read complete the command", async () => {
+    app = await typeInOneRead("/he\t");
+    await app.waitFor(() => promptLine(app!)?.trimEnd() === "/help", 5_000);
+  });
+
+  it("once the terminal has bracketed a paste, Enter between typed words sends the first and keeps the rest in a fresh prompt", async () => {
+    app = await renderApp({ consent: false });
+    await app.write(`${KEY.pasteStart}pasted${KEY.pasteEnd}`);
+    await app.waitFor(() => promptLine(app!)?.trimEnd() === "pasted", 5_000);
+    await app.write(`${CTRL.u}abc\rdef`);
+    await app.waitFor(() => sentPrompts(app!).length === 1 && promptLine(app!)?.trimEnd() === "def", 5_000);
+    expect(sentPrompts(app)).toEqual(["abc"]);
+  });
+
+  it("before any bracketed paste, a multi-line block read at once is pasted text: not sent, even when it ends with Enter", async () => {
+    app = await typeInOneRead("first line\rsecond line\r");
+    // The rest of a paste too large for one read follows at once; its Enter is a line break as well.
+    app.instance.stdin.write("third line\r");
+    await app.waitFor(/❯ first line\s*│\n│\s+second line\s*│\n│\s+third line/, 5_000);
+    await sleep(200);
+    expect(sentPrompts(app)).toEqual([]);
+    await app.write(KEY.enter);
+    await app.waitFor(() => sentPrompts(app!).length === 1, 5_000);
+    expect(sentPrompts(app)).toEqual(["first line\nsecond line\nthird line"]);
+  });
+
+  it("Shift+Enter and Alt+Enter between typed words insert line breaks; the Enter at the end sends", async () => {
+    app = await typeInOneRead("one\u001b[13;2utwo\u001b\rthree\r");
+    await app.waitFor(() => sentPrompts(app!).length === 1, 5_000);
+    expect(sentPrompts(app)).toEqual(["one\ntwo\nthree"]);
   });
 });

@@ -45,7 +45,7 @@ describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
     expect(shown.screen()).toContain("no license");
     const deadline = Date.now() + 30_000;
     for (;;) {
-      // Enter once the text shows: sent at once, the text and Enter reach the prompt as one pasted chunk, a newline in it.
+      // Enter once the text shows, as a user reads before sending.
       shown.send("/mcp", { literal: true });
       await shown.waitFor(/❯ \/mcp\s*│/);
       shown.send("Enter");
@@ -63,7 +63,7 @@ describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
     shown.send("/mcp__everything__ar", { literal: true });
     await shown.waitFor("A prompt with two arguments");
     shown.send("Tab");
-    // Typed after the completion shows: sent at once, Tab and the text would reach the prompt as one pasted chunk.
+    // Typed on once the completion shows, as a user does.
     await shown.waitFor(/❯ \/mcp__everything__args-prompt/);
     shown.send("Paris", { literal: true });
     await shown.waitFor("/mcp__everything__args-prompt Paris");

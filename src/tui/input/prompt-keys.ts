@@ -36,10 +36,6 @@ export function applyPromptKey(
   if (state.search) return searchKey(state.search, input, key, history.entries);
   const { buffer } = state;
   if (key.return) return enter(buffer, key.shift || key.meta);
-  // Text and Enter read in one chunk (fast typing, tmux send-keys, a paste without bracketed-paste
-  // support): line breaks inside stay in the prompt, a final one sends it.
-  if (input.length > 1 && input.endsWith("\r") && !key.ctrl && !key.meta)
-    return enter(paste.insertPaste(buffer, input.slice(0, -1)), false);
   // Shift+Tab is the session's (the permission mode), not the prompt's.
   if (key.tab && !key.shift) {
     const mentioned = mentions && completeMention(buffer.editor, state.mention, mentions);
@@ -52,7 +48,8 @@ export function applyPromptKey(
   // Most terminals send DEL for Backspace, which Ink reports as `delete`: both erase backwards.
   if ((key.backspace || key.delete) && !key.meta) return { buffer: paste.deleteBackward(buffer) };
   if (key.ctrl && input === "d") return "exit";
-  // A chunk of more than one character is a paste (or keys typed faster than they are read).
+  // Several characters at once: typed text read together (its keys already split out by `KeySplitter`), or a
+  // paste on a terminal without bracketed paste, whose line breaks and tabs stay in the text.
   if (input.length > 1 && !key.ctrl && !key.meta) return { buffer: paste.insertPaste(buffer, input) };
   const editor = editKey(buffer.editor, input, key);
   return editor ? { buffer: { ...buffer, editor } } : undefined;
