@@ -156,6 +156,9 @@ export class ServerConnection {
   private async connect(sdk: Sdk, transport: Transport): Promise<Client> {
     const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
     client.onerror = (error) => {
+      // Closing the transport of a failed or closed connection aborts what was in flight ("This operation was
+      // aborted"): that is the teardown speaking, and the reason it failed must stay the one the user reads.
+      if (this.closing || this.current.state === "failed") return;
       this.current = { ...this.current, error: errorMessage(error) };
     };
     client.onclose = () => void this.lost(client);

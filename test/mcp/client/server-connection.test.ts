@@ -1,0 +1,78 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { CommandProcesses } from "../../../src/agent/tools/command-processes.js";
+import type { McpServerConfig } from "../../../src/mcp/mcp-config.js";
+import { ServerConnection } from "../../../src/mcp/client/server-connection.js";
+
+/** What an HTTP server that goes wrong makes of a connection: the reason the user reads in /mcp, `sylk status` and stream-json. */
+const listening: Server[] = [];
+const connections: ServerConnection[] = [];
+afterEach(async () => {
+  await Promise.all(connections.splice(0).map((connection) => connection.close()));
+  for (const server of listening.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+type Handler = (request: IncomingMessage, body: { method?: string; id?: number } | undefined, response: ServerResponse) => void;
+
+/** A loopback HTTP server; each request's method and JSON-RPC method are recorded. */
+async function httpServer(handle: Handler): Promise<{ url: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    let text = "";
+    request.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    request.on("end", () => {
+      const body = text ? (JSON.parse(text) as { method?: string; id?: number }) : undefined;
+      requests.push(`${request.method} ${body?.method ?? ""}`.trim());
+      handle(request, body, response);
+    });
+  });
+  listening.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}/mcp`, requests };
+}
+
+function connection(config: McpServerConfig, startupTimeoutMs = 10_000): ServerConnection {
+  const made = new ServerConnection("remote", config, {
+    env: process.env,
+    root: process.cwd(),
+    processes: new CommandProcesses(),
+    startupTimeoutMs,
+    toolTimeoutMs: 10_000,
+    onChange: () => undefined,
+  });
+  connections.push(made);
+  return made;
+}
+
+function json(response: ServerResponse, message: unknown): void {
+  response.writeHead(200, { "Content-Type": "application/json" });
+  response.end(JSON.stringify(message));
+}
+
+describe("ServerConnection over HTTP", () => {
+  it("keeps the start-up timeout as the reason a server failed, not the abort of the request it never answered", async () => {
+    // Initializes, then never answers tools/list: the timeout fails the server and closing the transport aborts the request.
+    const { url, requests } = await httpServer((request, body, response) => {
+      if (body?.method === "initialize")
+        return json(response, {
+          jsonrpc: "2.0",
+          id: body.id,
+          result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "slow", version: "1.0.0" } },
+        });
+      if (request.method === "GET") return response.writeHead(405).end();
+      if (body?.method === "tools/list") return;
+      response.writeHead(202).end();
+    });
+    const server = connection({ url }, 1_500);
+    await server.start();
+    expect(requests).toContain("POST tools/list");
+    expect(server.status).toMatchObject({ state: "failed", error: "cannot start: it did not answer within 1.5 s" });
+  });
+});
