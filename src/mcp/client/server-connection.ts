@@ -140,11 +140,19 @@ export class ServerConnection {
   private async connectOverHttp(sdk: Sdk, config: HttpServerConfig): Promise<Client> {
     const url = new URL(config.url);
     const requestInit = { headers: config.headers ?? {} };
-    if (config.type === "sse") return this.connect(sdk, new sdk.SSEClientTransport(url, { requestInit }));
+    const asksForAuthorization = (error: unknown): error is Error =>
+      (error instanceof sdk.StreamableHTTPError || error instanceof sdk.SseError) && error.code === 401;
+    if (config.type === "sse") {
+      return this.connect(sdk, new sdk.SSEClientTransport(url, { requestInit })).catch((error: unknown) => {
+        throw asksForAuthorization(error) ? unauthorized(config, error) : error;
+      });
+    }
     try {
       return await this.connect(sdk, new sdk.StreamableHTTPClientTransport(url, { requestInit }));
     } catch (error) {
       if (this.closing) throw error;
+      // A server that asks for a token speaks streamable HTTP: the older transport would be refused the same way.
+      if (asksForAuthorization(error)) throw unauthorized(config, error);
       try {
         return await this.connect(sdk, new sdk.SSEClientTransport(url, { requestInit }));
       } catch {
@@ -210,6 +218,19 @@ export class ServerConnection {
     this.current = { ...this.current, ...change };
     this.deps.onChange(this);
   }
+}
+
+/**
+ * A 401 as the user can act on it: Sylk sends the headers configured for the
+ * server and runs no OAuth sign-in, so the way in is a token in `headers`
+ * (or one that the server accepts, if the configured one was refused).
+ */
+function unauthorized(config: HttpServerConfig, error: Error): Error {
+  const sent = Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+  const remedy = sent
+    ? "it refused the Authorization header configured for it"
+    : 'Sylk runs no OAuth sign-in: give it a token in its "headers" ("Authorization": "Bearer <token>")';
+  return new Error(`the server asks for authorization (HTTP 401); ${remedy}. It said: ${error.message}`);
 }
 
 /** Every page of a paginated listing. */

@@ -75,4 +75,26 @@ describe("ServerConnection over HTTP", () => {
     expect(requests).toContain("POST tools/list");
     expect(server.status).toMatchObject({ state: "failed", error: "cannot start: it did not answer within 1.5 s" });
   });
+
+  it("says that a server answering 401 asks for a token Sylk can only send from the headers, without trying the older transport", async () => {
+    const { url, requests } = await httpServer((_request, _body, response) => {
+      response.writeHead(401, { "Content-Type": "application/json", "WWW-Authenticate": 'Bearer error="invalid_token"' });
+      response.end('{"error":"invalid_token","error_description":"Missing Authorization header"}');
+    });
+    const server = connection({ url });
+    await server.start();
+    expect(server.status.state).toBe("failed");
+    expect(server.status.error).toContain("the server asks for authorization (HTTP 401)");
+    expect(server.status.error).toContain('Sylk runs no OAuth sign-in: give it a token in its "headers"');
+    expect(server.status.error).toContain("Missing Authorization header");
+    expect(requests).toEqual(["POST initialize"]);
+
+    const withToken = connection({ url, headers: { authorization: "Bearer expired" } });
+    await withToken.start();
+    expect(withToken.status.error).toContain("it refused the Authorization header configured for it");
+
+    const overSse = connection({ type: "sse", url });
+    await overSse.start();
+    expect(overSse.status.error).toContain("the server asks for authorization (HTTP 401)");
+  });
 });
