@@ -72,7 +72,7 @@ export class ServerConnection {
       if (this.closing) return;
       this.update({ state: "connected" });
     } catch (error) {
-      await this.fail(`cannot start: ${errorMessage(error)}`);
+      await this.fail(`cannot start: ${errorMessage(await this.explained(error))}`);
     } finally {
       clearTimeout(timer);
     }
@@ -140,25 +140,26 @@ export class ServerConnection {
   private async connectOverHttp(sdk: Sdk, config: HttpServerConfig): Promise<Client> {
     const url = new URL(config.url);
     const requestInit = { headers: config.headers ?? {} };
-    const asksForAuthorization = (error: unknown): error is Error =>
-      (error instanceof sdk.StreamableHTTPError || error instanceof sdk.SseError) && error.code === 401;
-    if (config.type === "sse") {
-      return this.connect(sdk, new sdk.SSEClientTransport(url, { requestInit })).catch((error: unknown) => {
-        throw asksForAuthorization(error) ? unauthorized(config, error) : error;
-      });
-    }
+    if (config.type === "sse") return this.connect(sdk, new sdk.SSEClientTransport(url, { requestInit }));
     try {
       return await this.connect(sdk, new sdk.StreamableHTTPClientTransport(url, { requestInit }));
     } catch (error) {
-      if (this.closing) throw error;
       // A server that asks for a token speaks streamable HTTP: the older transport would be refused the same way.
-      if (asksForAuthorization(error)) throw unauthorized(config, error);
+      if (this.closing || asksForAuthorization(sdk, error)) throw error;
       try {
         return await this.connect(sdk, new sdk.SSEClientTransport(url, { requestInit }));
       } catch {
         throw error;
       }
     }
+  }
+
+  /** Why the server could not start, as the user can act on it: a 401, at connecting or at the first listing, says where a token goes. */
+  private async explained(error: unknown): Promise<unknown> {
+    // Only the SDK's transports answer a status code; the module is loaded already when one did.
+    if (isStdioServer(this.config) || (error as { code?: unknown } | undefined)?.code !== 401) return error;
+    const sdk = await import("./mcp-sdk.js");
+    return asksForAuthorization(sdk, error) ? unauthorized(this.config, error) : error;
   }
 
   private async connect(sdk: Sdk, transport: Transport): Promise<Client> {
@@ -218,6 +219,10 @@ export class ServerConnection {
     this.current = { ...this.current, ...change };
     this.deps.onChange(this);
   }
+}
+
+function asksForAuthorization(sdk: Sdk, error: unknown): error is Error {
+  return (error instanceof sdk.StreamableHTTPError || error instanceof sdk.SseError) && error.code === 401;
 }
 
 /**

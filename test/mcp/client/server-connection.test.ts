@@ -56,16 +56,20 @@ function json(response: ServerResponse, message: unknown): void {
   response.end(JSON.stringify(message));
 }
 
+/** The answer to `initialize` of a server with tools. */
+function initialized(id: number | undefined) {
+  return {
+    jsonrpc: "2.0",
+    id,
+    result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "test", version: "1.0.0" } },
+  };
+}
+
 describe("ServerConnection over HTTP", () => {
   it("keeps the start-up timeout as the reason a server failed, not the abort of the request it never answered", async () => {
     // Initializes, then never answers tools/list: the timeout fails the server and closing the transport aborts the request.
     const { url, requests } = await httpServer((request, body, response) => {
-      if (body?.method === "initialize")
-        return json(response, {
-          jsonrpc: "2.0",
-          id: body.id,
-          result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "slow", version: "1.0.0" } },
-        });
+      if (body?.method === "initialize") return json(response, initialized(body.id));
       if (request.method === "GET") return response.writeHead(405).end();
       if (body?.method === "tools/list") return;
       response.writeHead(202).end();
@@ -96,5 +100,21 @@ describe("ServerConnection over HTTP", () => {
     const overSse = connection({ type: "sse", url });
     await overSse.start();
     expect(overSse.status.error).toContain("the server asks for authorization (HTTP 401)");
+  });
+
+  it("says the same of a server that initializes and answers 401 to the listing of its tools", async () => {
+    const { url } = await httpServer((request, body, response) => {
+      if (body?.method === "initialize") return json(response, initialized(body.id));
+      if (request.method === "GET") return response.writeHead(405).end();
+      if (body?.method === "tools/list") {
+        response.writeHead(401, { "Content-Type": "application/json", "WWW-Authenticate": 'Bearer scope="mcp:basic"' });
+        return response.end('{"error":"invalid_token","error_description":"Missing Authorization header"}');
+      }
+      response.writeHead(202).end();
+    });
+    const server = connection({ url });
+    await server.start();
+    expect(server.status.state).toBe("failed");
+    expect(server.status.error).toContain("the server asks for authorization (HTTP 401)");
   });
 });
