@@ -6,10 +6,8 @@
 //
 //   npm run build && node scripts/supported-node.mjs node scripts/mcp-conformance.mjs [--json] [--keep]
 //
-// The suite (@modelcontextprotocol/conformance, pinned below) is installed
-// once into $XDG_CACHE_HOME/sylk/mcp-conformance-<version>, outside the
-// repository's dependencies: it is run by hand, not by `npm test`, and its
-// ~120 packages would otherwise be in every `npm ci`.
+// The suite is installed and run as scripts/lib/mcp-conformance-suite.mjs
+// says; scripts/mcp-conformance-client.mjs runs its client scenarios.
 //
 // The suite's client sends no Authorization header, and Sylk's HTTP server
 // refuses every request without its bearer token: a relay on another
@@ -17,13 +15,20 @@
 // came (the Host and Origin headers included, so the DNS rebinding scenario
 // still reaches Sylk's own check).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request } from "node:http";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-
-export const CONFORMANCE_VERSION = "0.1.16";
+import {
+  CONFORMANCE_VERSION,
+  conformanceEntry,
+  fail as failScript,
+  printTable,
+  readResults,
+  requireSupportedNode,
+  runSuite,
+} from "./lib/mcp-conformance-suite.mjs";
 
 /**
  * Scenarios that test a capability Sylk's server does not offer: each needs
@@ -50,27 +55,7 @@ const NOT_APPLICABLE = [
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = new Set(process.argv.slice(2));
 
-function fail(message) {
-  process.stderr.write(`mcp-conformance: ${message}\n`);
-  process.exit(1);
-}
-
-/** The suite's entry point, installed into the cache the first time. */
-function conformanceEntry() {
-  const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "sylk", `mcp-conformance-${CONFORMANCE_VERSION}`);
-  const entry = join(cache, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-  if (existsSync(entry)) return entry;
-  mkdirSync(cache, { recursive: true });
-  writeFileSync(join(cache, "package.json"), '{ "private": true }\n');
-  process.stderr.write(`Installing @modelcontextprotocol/conformance@${CONFORMANCE_VERSION} into ${cache}…\n`);
-  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const installed = spawnSync(npm, ["install", "--no-audit", "--no-fund", `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`], {
-    cwd: cache,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  if (installed.status !== 0 || !existsSync(entry)) fail("could not install the conformance suite");
-  return entry;
-}
+const fail = (message) => failScript("mcp-conformance", message);
 
 /** A small project, indexed, with its own SYLK_HOME. */
 function indexedProject(base) {
@@ -136,28 +121,6 @@ function startRelay(target, token) {
   return new Promise((resolvePromise) => relay.listen(0, "127.0.0.1", () => resolvePromise(relay)));
 }
 
-/** Runs the suite to its end, with what it wrote on stderr. */
-function runSuite(entry, suiteArgs) {
-  const child = spawn(process.execPath, [entry, ...suiteArgs], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolvePromise) => child.once("exit", (code) => resolvePromise({ code, stderr })));
-}
-
-/** Each scenario's checks, from the suite's results directory. */
-function readResults(outputDir) {
-  const results = [];
-  for (const directory of readdirSync(outputDir)) {
-    const checksFile = join(outputDir, directory, "checks.json");
-    if (!existsSync(checksFile)) continue;
-    const scenario = directory.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
-    results.push({ scenario, checks: JSON.parse(readFileSync(checksFile, "utf8")) });
-  }
-  return results.sort((a, b) => a.scenario.localeCompare(b.scenario));
-}
-
 function classify({ scenario, checks }) {
   const failed = checks.filter((check) => check.status === "FAILURE");
   const passed = checks.filter((check) => check.status === "SUCCESS").length;
@@ -172,10 +135,9 @@ function classify({ scenario, checks }) {
 }
 
 async function main() {
-  const [major] = process.versions.node.split(".").map(Number);
-  if (major < 22) fail("the conformance suite needs Node 22 or newer: node scripts/supported-node.mjs node scripts/mcp-conformance.mjs");
+  requireSupportedNode("mcp-conformance", "scripts/mcp-conformance.mjs");
   if (!existsSync(join(repo, "dist", "bundle", "main.js"))) fail("build first: npm run build");
-  const entry = conformanceEntry();
+  const entry = conformanceEntry("mcp-conformance");
   const base = mkdtempSync(join(tmpdir(), "sylk-mcp-conformance-"));
   let server;
   let relay;
@@ -188,18 +150,14 @@ async function main() {
     // Not spawnSync: the relay runs in this process and must answer while the suite runs.
     const suite = await runSuite(entry, ["server", "--url", relayUrl, "--suite", "all", "-o", outputDir]);
     if (!existsSync(outputDir)) fail(`the suite wrote no results (exit ${suite.code}): ${suite.stderr}`);
-    const rows = readResults(outputDir).map(classify);
+    const rows = readResults(outputDir, "server-").map(classify);
     if (args.has("--json")) {
       process.stdout.write(`${JSON.stringify({ version: CONFORMANCE_VERSION, rows }, null, 2)}\n`);
     } else {
-      process.stdout.write(
-        `@modelcontextprotocol/conformance ${CONFORMANCE_VERSION}, server scenarios (suite "all") against sylk mcp serve --http\n\n`,
+      printTable(
+        `@modelcontextprotocol/conformance ${CONFORMANCE_VERSION}, server scenarios (suite "all") against sylk mcp serve --http`,
+        rows,
       );
-      process.stdout.write("| scenario | result | checks passed | checks failed | note |\n| --- | --- | --- | --- | --- |\n");
-      for (const row of rows)
-        process.stdout.write(`| ${row.scenario} | ${row.result} | ${row.passed} | ${row.failed} | ${row.note.replaceAll("|", "\\|")} |\n`);
-      const count = (result) => rows.filter((row) => row.result === result).length;
-      process.stdout.write(`\n${count("pass")} pass, ${count("n/a")} not applicable, ${count("FAIL")} fail, of ${rows.length} scenarios\n`);
     }
     if (rows.some((row) => row.result === "FAIL")) process.exitCode = 1;
     if (args.has("--keep")) process.stderr.write(`results kept in ${outputDir}\n`);

@@ -5,7 +5,7 @@
  * server configured should not pay.
  */
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
-export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+export { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+export { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 export { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 export { ProcessGroupTransport } from "./process-group-transport.js";

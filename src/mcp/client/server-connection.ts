@@ -72,7 +72,7 @@ export class ServerConnection {
       if (this.closing) return;
       this.update({ state: "connected" });
     } catch (error) {
-      await this.fail(`cannot start: ${errorMessage(error)}`);
+      await this.fail(`cannot start: ${errorMessage(await this.explained(error))}`);
     } finally {
       clearTimeout(timer);
     }
@@ -144,7 +144,8 @@ export class ServerConnection {
     try {
       return await this.connect(sdk, new sdk.StreamableHTTPClientTransport(url, { requestInit }));
     } catch (error) {
-      if (this.closing) throw error;
+      // A server that asks for a token speaks streamable HTTP: the older transport would be refused the same way.
+      if (this.closing || asksForAuthorization(sdk, error)) throw error;
       try {
         return await this.connect(sdk, new sdk.SSEClientTransport(url, { requestInit }));
       } catch {
@@ -153,9 +154,20 @@ export class ServerConnection {
     }
   }
 
+  /** Why the server could not start, as the user can act on it: a 401, at connecting or at the first listing, says where a token goes. */
+  private async explained(error: unknown): Promise<unknown> {
+    // Only the SDK's transports answer a status code; the module is loaded already when one did.
+    if (isStdioServer(this.config) || (error as { code?: unknown } | undefined)?.code !== 401) return error;
+    const sdk = await import("./mcp-sdk.js");
+    return asksForAuthorization(sdk, error) ? unauthorized(this.config, error) : error;
+  }
+
   private async connect(sdk: Sdk, transport: Transport): Promise<Client> {
     const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
     client.onerror = (error) => {
+      // Closing the transport of a failed or closed connection aborts what was in flight ("This operation was
+      // aborted"): that is the teardown speaking, and the reason it failed must stay the one the user reads.
+      if (this.closing || this.current.state === "failed") return;
       this.current = { ...this.current, error: errorMessage(error) };
     };
     client.onclose = () => void this.lost(client);
@@ -207,6 +219,23 @@ export class ServerConnection {
     this.current = { ...this.current, ...change };
     this.deps.onChange(this);
   }
+}
+
+function asksForAuthorization(sdk: Sdk, error: unknown): error is Error {
+  return (error instanceof sdk.StreamableHTTPError || error instanceof sdk.SseError) && error.code === 401;
+}
+
+/**
+ * A 401 as the user can act on it: Sylk sends the headers configured for the
+ * server and runs no OAuth sign-in, so the way in is a token in `headers`
+ * (or one that the server accepts, if the configured one was refused).
+ */
+function unauthorized(config: HttpServerConfig, error: Error): Error {
+  const sent = Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+  const remedy = sent
+    ? "it refused the Authorization header configured for it"
+    : 'Sylk runs no OAuth sign-in: give it a token in its "headers" ("Authorization": "Bearer <token>")';
+  return new Error(`the server asks for authorization (HTTP 401); ${remedy}. It said: ${error.message}`);
 }
 
 /** Every page of a paginated listing. */
