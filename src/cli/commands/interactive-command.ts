@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
+import { startBubblewrapProbe } from "../../agent/sandbox/bubblewrap.js";
 import { BadInputError } from "../../errors.js";
 import type { CliContext } from "../cli-context.js";
 import { printOpeningWarnings } from "../opening-warnings.js";
@@ -50,6 +51,8 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       if (!context.stdin.isTTY || !context.stdout.isTTY) {
         throw new BadInputError('The interactive session needs a terminal. In scripts and pipes use: sylk ask "…" (see sylk ask --help).');
       }
+      // The sandbox's probe runs beside the loading below rather than in front of the first frame.
+      if (options.sandbox && process.platform === "linux") void startBubblewrapProbe(context.env);
       const flags: Record<string, unknown> = {};
       if (options.model) flags["model.name"] = options.model;
       if (options.provider) flags["model.provider"] = options.provider;
