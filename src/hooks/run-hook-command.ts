@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { signalProcessGroup } from "../process-group.js";
+import { type GroupEnding, watchProcessGroup } from "../process-group.js";
 
 /** What a hook's process did. */
 export interface HookProcessResult {
@@ -29,10 +29,6 @@ export interface HookProcessOptions {
 
 /** What is kept of each stream: a hook reports in a line or a small JSON object, not in megabytes. */
 export const MAX_HOOK_OUTPUT_BYTES = 64 * 1024;
-/** Between SIGTERM and SIGKILL for a group that does not stop. */
-const KILL_GRACE_MS = 1_000;
-/** How long the pipes may stay open after the shell exited (a background job may hold them). */
-const CLOSE_GRACE_MS = 500;
 const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 
 /**
@@ -42,68 +38,42 @@ const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
  * SIGTERM, then SIGKILL a second later, so a hook that hangs, or a child it
  * left behind, does not outlive it.
  */
-export function runHookCommand(options: HookProcessOptions): Promise<HookProcessResult> {
+export async function runHookCommand(options: HookProcessOptions): Promise<HookProcessResult> {
+  if (options.signal?.aborted) return { ending: "aborted", exitCode: null, stdout: "", stderr: "", durationMs: 0 };
   const started = performance.now();
-  const elapsed = () => performance.now() - started;
-  return new Promise((resolve) => {
-    if (options.signal?.aborted) {
-      resolve({ ending: "aborted", exitCode: null, stdout: "", stderr: "", durationMs: 0 });
-      return;
-    }
-    const child = spawn(SHELL, ["-c", options.command], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
-    const stdout = new BoundedText();
-    const stderr = new BoundedText();
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    // A hook that exits without reading its input closes the pipe under the write: that is its right.
-    child.stdin.on("error", () => undefined);
-    child.stdin.end(options.input);
-    const pid = child.pid;
-    if (pid !== undefined) options.processes?.add(pid);
-
-    let forced: "timeout" | "aborted" | undefined;
-    let settled = false;
-    const timers: NodeJS.Timeout[] = [];
-    const killGroup = (signal: NodeJS.Signals) => {
-      if (pid !== undefined) signalProcessGroup(pid, signal);
-    };
-    const finish = (result: Omit<HookProcessResult, "stdout" | "stderr" | "durationMs">) => {
-      if (settled) return;
-      settled = true;
-      timers.forEach(clearTimeout);
-      options.signal?.removeEventListener("abort", onAbort);
-      if (pid !== undefined) options.processes?.remove(pid);
-      resolve({ ...result, stdout: stdout.text(), stderr: stderr.text(), durationMs: elapsed() });
-    };
-    const stop = (reason: "timeout" | "aborted") => {
-      if (forced) return;
-      forced = reason;
-      killGroup("SIGTERM");
-      timers.push(setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS));
-      timers.push(setTimeout(() => finish({ ending: reason, exitCode: null }), KILL_GRACE_MS * 3));
-    };
-    const onAbort = () => stop("aborted");
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    timers.push(setTimeout(() => stop("timeout"), options.timeoutMs));
-    child.on("error", (error) => finish({ ending: "not_started", exitCode: null, error: error.message }));
-    child.on("exit", () => {
-      timers.push(
-        setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
-        }, CLOSE_GRACE_MS),
-      );
-    });
-    child.on("close", (code) => {
-      if (forced) finish({ ending: forced, exitCode: null });
-      else finish({ ending: "exit", exitCode: code });
-    });
+  const child = spawn(SHELL, ["-c", options.command], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
   });
+  const stdout = new BoundedText();
+  const stderr = new BoundedText();
+  child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+  // A hook that exits without reading its input closes the pipe under the write: that is its right.
+  child.stdin.on("error", () => undefined);
+  child.stdin.end(options.input);
+  const pid = child.pid;
+  if (pid !== undefined) options.processes?.add(pid);
+  const ended = await watchProcessGroup(child, { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+  if (pid !== undefined) options.processes?.remove(pid);
+  return { ...hookEnding(ended), stdout: stdout.text(), stderr: stderr.text(), durationMs: performance.now() - started };
+}
+
+/** A hook's ending in its own terms: killed by a signal it was not sent is an exit without a code. */
+function hookEnding(ended: GroupEnding): Omit<HookProcessResult, "stdout" | "stderr" | "durationMs"> {
+  switch (ended.kind) {
+    case "exit":
+      return { ending: "exit", exitCode: ended.code };
+    case "signal":
+      return { ending: "exit", exitCode: null };
+    case "timeout":
+    case "aborted":
+      return { ending: ended.kind, exitCode: null };
+    case "not_started":
+      return { ending: "not_started", exitCode: null, error: ended.error.message };
+  }
 }
 
 /** The first `MAX_HOOK_OUTPUT_BYTES` of a stream, and whether more came. */

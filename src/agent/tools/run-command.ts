@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as z from "zod";
-import { signalProcessGroup } from "../../process-group.js";
+import { type GroupEnding, watchProcessGroup } from "../../process-group.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { unsandboxed, type CommandSandbox, type PreparedCommand } from "../sandbox/command-sandbox.js";
 import { integrityNote, type RepositoryIntegrity } from "../sandbox/repository-integrity.js";
@@ -13,10 +13,6 @@ const MAX_TIMEOUT_MS = 600_000;
 /** Output kept: the beginning (where builds report the first error) and the longer end (where tests summarise). */
 const HEAD_CHARACTERS = 10_000;
 const TAIL_CHARACTERS = 20_000;
-/** Between SIGTERM and SIGKILL for a process group that does not stop. */
-const KILL_GRACE_MS = 1_000;
-/** How long to wait for the output pipes to close after the shell exited (background jobs may hold them). */
-const CLOSE_GRACE_MS = 500;
 const SECRET_VARIABLE = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
 const schema = z.strictObject({
@@ -76,7 +72,7 @@ class HeadTailBuffer {
   }
 }
 
-type Ending = { kind: "exit"; code: number } | { kind: "signal"; signal: string } | { kind: "timeout" } | { kind: "aborted" };
+type Ending = Exclude<GroupEnding, { kind: "not_started" }>;
 
 function describeEnding(ending: Ending, timeoutMs: number): { footer: string; status: string } {
   switch (ending.kind) {
@@ -198,42 +194,8 @@ async function runPrepared(
     });
   }
   if (child.pid !== undefined) processes.add(child.pid);
-  const ending = await new Promise<Ending | Error>((resolve) => {
-    let forced: Ending | undefined;
-    const timers: NodeJS.Timeout[] = [];
-    const finish = (result: Ending | Error) => {
-      timers.forEach(clearTimeout);
-      context.signal.removeEventListener("abort", onAbort);
-      resolve(result);
-    };
-    const killGroup = (signal: NodeJS.Signals) => {
-      if (child.pid !== undefined) signalProcessGroup(child.pid, signal);
-    };
-    const stop = (reason: Ending) => {
-      if (forced) return;
-      forced = reason;
-      killGroup("SIGTERM");
-      timers.push(setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS));
-      timers.push(setTimeout(() => finish(reason), KILL_GRACE_MS * 3));
-    };
-    const onAbort = () => stop({ kind: "aborted" });
-    context.signal.addEventListener("abort", onAbort, { once: true });
-    timers.push(setTimeout(() => stop({ kind: "timeout" }), timeoutMs));
-    child.on("error", (error) => finish(error));
-    child.on("exit", () => {
-      timers.push(
-        setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
-        }, CLOSE_GRACE_MS),
-      );
-    });
-    child.on("close", (code, signal) => {
-      if (forced) finish(forced);
-      else if (code !== null) finish({ kind: "exit", code });
-      else finish({ kind: "signal", signal: signal ?? "unknown" });
-    });
-  });
+  const ended = await watchProcessGroup(child, { timeoutMs, signal: context.signal });
+  const ending = ended.kind === "not_started" ? ended.error : ended;
   if (child.pid !== undefined) processes.remove(child.pid);
   return { ending, text: output.text(), lines: output.lines() };
 }
