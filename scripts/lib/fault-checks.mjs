@@ -141,8 +141,21 @@ export function sessionState(db, sessionId, printedTurns = []) {
     .prepare("SELECT ordinal, role, content, turn, entry_ids FROM session_messages WHERE session_id = ? ORDER BY ordinal")
     .all(sessionId);
   const assistantTurns = rows.filter((row) => row.role === "assistant").map((row) => row.turn);
+  // A turn the model never answered is closed with a note: an assistant message whose entry is marked
+  // `unanswered`, numbered with the turn it closes (after a kill, the last one recorded). It is stored, so
+  // its turn is neither lost nor a gap; but it is no answer, so it is neither a second one to that turn
+  // nor counted by the session's turn counter, which counts answers.
+  const notes = new Set(
+    db
+      .prepare("SELECT id FROM content_entries WHERE session_id = ? AND json_extract(metadata, '$.unanswered') IS NOT NULL")
+      .all(sessionId)
+      .map((entry) => entry.id),
+  );
+  const answerTurns = rows
+    .filter((row) => row.role === "assistant" && !JSON.parse(row.entry_ids).some((id) => notes.has(id)))
+    .map((row) => row.turn);
   const stored = new Set(assistantTurns);
-  const duplicated = assistantTurns.length - stored.size;
+  const duplicated = answerTurns.length - new Set(answerTurns).size;
   const lost = printedTurns.filter((turn) => !stored.has(turn)).length;
   const max = Math.max(0, ...assistantTurns);
   let gaps = 0;
@@ -185,7 +198,7 @@ export function sessionState(db, sessionId, printedTurns = []) {
     lost,
     duplicated,
     gaps,
-    counterOff: session.turns !== assistantTurns.length,
+    counterOff: session.turns !== answerTurns.length,
     orphanEntries,
     unansweredCalls,
     danglingEvictions,
