@@ -1,6 +1,8 @@
 import type { UniversalContentStore } from "../content-store/universal-content-store.js";
 import type { ContentEntry, ContentFilters } from "../store/content-types.js";
+import { passageAround } from "../search/snippet.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
+import { candidateCount, NO_WINDOW, recallOrder, type WindowView } from "./recall-order.js";
 
 export type RetrievalSource = "reference" | "search" | "direct";
 
@@ -13,6 +15,8 @@ export interface RetrievalRequest {
   maxTokens: number;
   /** Also bring the entries one step up or down the parent chain (a call with its result, a result with its call). */
   includeRelated?: boolean;
+  /** The asking agent's window: a search leaves out the calling message and ranks what the window holds last. */
+  window?: WindowView;
 }
 
 /** What came back, and whether the budget cut it. */
@@ -24,18 +28,24 @@ export interface RetrievalResult {
   source: RetrievalSource;
   /** The reference expanded, when `source` is `reference`. */
   refId?: string;
-  /** Set when the first entry alone was larger than the budget and only its start is returned. */
+  /** Set when an entry did not fit whole and only part of it is returned: its beginning, or the lines `partialLines` names. */
   partialEntryId?: string;
+  /** The lines of the partial entry that came back, when they are the ones around a search's match rather than its beginning. */
+  partialLines?: { fromLine: number; toLine: number; totalLines: number };
 }
 
 /** At most 50 entries per retrieval, whatever the budget. */
 const MAX_RETRIEVE = 50;
+/** Below this many tokens left, a search result too large to fit is left out rather than cut to a few lines. */
+const MIN_PASSAGE_TOKENS = 50;
 
 /**
  * Brings evicted content back, by reference, by
  * id or by search, within a token budget. Entries come back byte for byte;
  * when even the first one does not fit, its beginning is returned and the
- * result says so, rather than nothing.
+ * result says so, rather than nothing. A search answers with what the
+ * asking agent no longer sees before what its window still holds, and a
+ * found entry too large to fit comes as the lines around its match.
  */
 export class ContextRetriever {
   constructor(private readonly store: UniversalContentStore) {}
@@ -53,15 +63,17 @@ export class ContextRetriever {
       entries = this.store.getByIds(request.contentIds);
       source = "direct";
     } else if (request.query) {
-      const outcome = await this.store.search(request.query, request.filters ?? {}, MAX_RETRIEVE);
-      entries = outcome.hits.map((hit) => hit.entry);
+      const window = request.window ?? NO_WINDOW;
+      const outcome = await this.store.search(request.query, request.filters ?? {}, candidateCount(MAX_RETRIEVE, window));
+      entries = recallOrder(outcome.hits, window).map((hit) => hit.entry);
       source = "search";
     } else {
-      throw new Error("Give either a query or a ref_id.");
+      throw new Error("Give a ref_id, entry ids or a query.");
     }
-    if (request.includeRelated) entries = this.withRelated(entries);
+    // The calling message is no answer, neither found nor brought along as a found entry's call.
+    if (request.includeRelated) entries = this.withRelated(entries, request.window?.calling ?? new Set());
     return {
-      ...fitToBudget(entries, request.maxTokens),
+      ...fitToBudget(entries, request.maxTokens, source === "search" ? request.query : undefined),
       query: request.query ?? "",
       source,
       ...(request.refId ? { refId: request.refId } : {}),
@@ -74,22 +86,51 @@ export class ContextRetriever {
     return { ...fitToBudget(entries, maxTokens), query: `turns ${fromTurn}-${toTurn}`, source: "direct" };
   }
 
-  private withRelated(entries: readonly ContentEntry[]): ContentEntry[] {
-    const known = new Set(entries.map((entry) => entry.id));
-    const relatedIds = entries
-      .flatMap((entry) => [...(entry.parentId ? [entry.parentId] : []), ...entry.childIds])
-      .filter((id) => !known.has(id));
-    const related = this.store.getByIds([...new Set(relatedIds)]);
-    return [...entries, ...related].sort((a, b) => a.turnNumber - b.turnNumber || a.timestamp - b.timestamp);
+  /**
+   * Each entry with its parent and children beside it, in the entry's place,
+   * so a search's order (what left the window first) holds; a reference's
+   * entries, chronological already, stay so.
+   */
+  private withRelated(entries: readonly ContentEntry[], calling: ReadonlySet<string>): ContentEntry[] {
+    const placed = new Set([...entries.map((entry) => entry.id), ...calling]);
+    const relatedIds = entries.flatMap((entry) => [...(entry.parentId ? [entry.parentId] : []), ...entry.childIds]);
+    const related = new Map(
+      this.store.getByIds([...new Set(relatedIds)].filter((id) => !placed.has(id))).map((entry) => [entry.id, entry]),
+    );
+    const take = (id: string): ContentEntry[] => {
+      const entry = related.get(id);
+      if (!entry || placed.has(id)) return [];
+      placed.add(id);
+      return [entry];
+    };
+    return entries.flatMap((entry) => [...(entry.parentId ? take(entry.parentId) : []), entry, ...entry.childIds.flatMap(take)]);
   }
 }
 
-function fitToBudget(entries: readonly ContentEntry[], maxTokens: number): Omit<RetrievalResult, "query" | "source"> {
+/**
+ * The entries, in order, that fit in `maxTokens`, each whole. The first that
+ * does not fit is cut: for a search (`query`), to the lines around its
+ * match, which the search found it by; otherwise, when it is the first
+ * entry, to its beginning.
+ */
+function fitToBudget(entries: readonly ContentEntry[], maxTokens: number, query?: string): Omit<RetrievalResult, "query" | "source"> {
   const fitted: ContentEntry[] = [];
   let totalTokens = 0;
   for (const entry of entries.slice(0, MAX_RETRIEVE)) {
     const tokens = entry.tokenCount || estimateTokens(entry.content);
     if (totalTokens + tokens > maxTokens) {
+      const room = maxTokens - totalTokens;
+      if (query !== undefined && room >= MIN_PASSAGE_TOKENS) {
+        const { text, ...partialLines } = passageAround(entry.content, query, room * 4);
+        const passageTokens = estimateTokens(text);
+        return {
+          entries: [...fitted, { ...entry, content: text, tokenCount: passageTokens }],
+          totalTokens: totalTokens + passageTokens,
+          truncated: true,
+          partialEntryId: entry.id,
+          partialLines,
+        };
+      }
       if (fitted.length === 0) {
         const characters = Math.max(0, maxTokens * 4);
         return {
