@@ -32,7 +32,12 @@ export interface RetrievalResult {
   partialEntryId?: string;
   /** The lines of the partial entry that came back, when they are the ones around a search's match rather than its beginning. */
   partialLines?: { fromLine: number; toLine: number; totalLines: number };
+  /** The entries a search's words matched, in its order, that did not fit: the model asks for one by its id. */
+  notShown?: NotShownEntry[];
 }
+
+/** A match left out of a search's answer, as the answer names it. */
+export type NotShownEntry = Pick<ContentEntry, "id" | "turnNumber" | "contentType" | "tokenCount">;
 
 /** At most 50 entries per retrieval, whatever the budget. */
 const MAX_RETRIEVE = 50;
@@ -53,6 +58,7 @@ export class ContextRetriever {
   async retrieve(request: RetrievalRequest): Promise<RetrievalResult> {
     let entries: ContentEntry[];
     let source: RetrievalSource;
+    let search: SearchFit | undefined;
     if (request.refId) {
       const reference = this.store.getReference(request.refId);
       if (!reference)
@@ -65,15 +71,17 @@ export class ContextRetriever {
     } else if (request.query) {
       const window = request.window ?? NO_WINDOW;
       const outcome = await this.store.search(request.query, request.filters ?? {}, candidateCount(MAX_RETRIEVE, window));
-      entries = recallOrder(outcome.hits, window).map((hit) => hit.entry);
+      const ordered = recallOrder(outcome.hits, window);
+      entries = ordered.map((hit) => hit.entry);
       source = "search";
+      search = { query: request.query, matched: new Set(ordered.flatMap((hit) => (hit.signals.fulltext ? [hit.entry.id] : []))) };
     } else {
       throw new Error("Give a ref_id, entry ids or a query.");
     }
     // The calling message is no answer, neither found nor brought along as a found entry's call.
     if (request.includeRelated) entries = this.withRelated(entries, request.window?.calling ?? new Set());
     return {
-      ...fitToBudget(entries, request.maxTokens, source === "search" ? request.query : undefined),
+      ...fitToBudget(entries, request.maxTokens, search),
       query: request.query ?? "",
       source,
       ...(request.refId ? { refId: request.refId } : {}),
@@ -107,43 +115,63 @@ export class ContextRetriever {
   }
 }
 
+/** What fitting a search's entries needs: its query, and the entries its words matched (not only the vector signal's neighbours). */
+interface SearchFit {
+  query: string;
+  matched: ReadonlySet<string>;
+}
+
 /**
  * The entries, in order, that fit in `maxTokens`, each whole. The first that
- * does not fit is cut: for a search (`query`), to the lines around its
- * match, which the search found it by; otherwise, when it is the first
- * entry, to its beginning.
+ * does not fit is cut: for a search, to the lines around its match, which
+ * the search found it by, and the word matches after it are named in
+ * `notShown`; otherwise, when it is the first entry, to its beginning.
  */
-function fitToBudget(entries: readonly ContentEntry[], maxTokens: number, query?: string): Omit<RetrievalResult, "query" | "source"> {
+function fitToBudget(entries: readonly ContentEntry[], maxTokens: number, search?: SearchFit): Omit<RetrievalResult, "query" | "source"> {
   const fitted: ContentEntry[] = [];
   let totalTokens = 0;
-  for (const entry of entries.slice(0, MAX_RETRIEVE)) {
+  const considered = entries.slice(0, MAX_RETRIEVE);
+  for (const [index, entry] of considered.entries()) {
     const tokens = entry.tokenCount || estimateTokens(entry.content);
-    if (totalTokens + tokens > maxTokens) {
-      const room = maxTokens - totalTokens;
-      if (query !== undefined && room >= MIN_PASSAGE_TOKENS) {
-        const { text, ...partialLines } = passageAround(entry.content, query, room * 4);
-        const passageTokens = estimateTokens(text);
-        return {
-          entries: [...fitted, { ...entry, content: text, tokenCount: passageTokens }],
-          totalTokens: totalTokens + passageTokens,
-          truncated: true,
-          partialEntryId: entry.id,
-          partialLines,
-        };
-      }
-      if (fitted.length === 0) {
-        const characters = Math.max(0, maxTokens * 4);
-        return {
-          entries: [{ ...entry, content: entry.content.slice(0, characters), tokenCount: maxTokens }],
-          totalTokens: maxTokens,
-          truncated: true,
-          partialEntryId: entry.id,
-        };
-      }
-      return { entries: fitted, totalTokens, truncated: true };
+    if (totalTokens + tokens <= maxTokens) {
+      fitted.push(entry);
+      totalTokens += tokens;
+      continue;
     }
-    fitted.push(entry);
-    totalTokens += tokens;
+    const room = maxTokens - totalTokens;
+    const notShown = (from: number) => considered.slice(from).flatMap((left) => (search?.matched.has(left.id) ? [summaryOf(left)] : []));
+    if (search && room >= MIN_PASSAGE_TOKENS) {
+      const { text, ...partialLines } = passageAround(entry.content, search.query, room * 4);
+      const passageTokens = estimateTokens(text);
+      return {
+        entries: [...fitted, { ...entry, content: text, tokenCount: passageTokens }],
+        totalTokens: totalTokens + passageTokens,
+        truncated: true,
+        partialEntryId: entry.id,
+        partialLines,
+        notShown: notShown(index + 1),
+      };
+    }
+    if (search) return { entries: fitted, totalTokens, truncated: true, notShown: notShown(index) };
+    if (fitted.length === 0) {
+      const characters = Math.max(0, maxTokens * 4);
+      return {
+        entries: [{ ...entry, content: entry.content.slice(0, characters), tokenCount: maxTokens }],
+        totalTokens: maxTokens,
+        truncated: true,
+        partialEntryId: entry.id,
+      };
+    }
+    return { entries: fitted, totalTokens, truncated: true };
   }
   return { entries: fitted, totalTokens, truncated: entries.length > MAX_RETRIEVE };
+}
+
+function summaryOf(entry: ContentEntry): NotShownEntry {
+  return {
+    id: entry.id,
+    turnNumber: entry.turnNumber,
+    contentType: entry.contentType,
+    tokenCount: entry.tokenCount || estimateTokens(entry.content),
+  };
 }

@@ -42,16 +42,18 @@ export function windowViewOf(log: Pick<ConversationLog, "rows">, toolUseId: stri
 
 /**
  * The order a search over history answers in: the calling message never
- * (it holds the query itself), then what the model cannot see (evicted, or
- * from another session), then what its window still holds, each part in the
- * search's own order. Moving the window's entries down rather than dropping
- * them keeps a search that only they answer from coming back empty.
+ * (it holds the query itself), nor an entry with no text (an answer that was
+ * only tool calls, which the vector signal finds near anything); first what
+ * the model cannot see (evicted, or from another session), then what its
+ * window still holds, each part in the search's own order. Moving the
+ * window's entries down rather than dropping them keeps a search that only
+ * they answer from coming back empty.
  */
 export function recallOrder<Hit extends { entry: ContentEntry }>(hits: readonly Hit[], view: WindowView): Hit[] {
   const unseen: Hit[] = [];
   const seen: Hit[] = [];
   for (const hit of hits) {
-    if (view.calling.has(hit.entry.id)) continue;
+    if (view.calling.has(hit.entry.id) || hit.entry.content.trim() === "") continue;
     (inWindow(hit.entry, view) ? seen : unseen).push(hit);
   }
   return [...unseen, ...seen];

@@ -179,6 +179,10 @@ describe("ContextRetriever and the retrieval tools", () => {
     expect(byQuery.output).toContain("the NEEDLE-00 line");
     expect(byQuery.output).not.toContain(call.id);
     expect(byQuery.output).toContain(`retrieve_context(entry_id="${evicted.id}")`);
+    // The matches after it, which the window still holds, are named for the asking.
+    const notShown = byQuery.output.split("\n").find((line) => line.startsWith("(2 more matches did not fit: "));
+    expect(notShown).toContain(`entry ${prompt.id} (turn 5 · user_prompt · 5 tokens)`);
+    expect(notShown).toContain(`entry ${sibling.id} (turn 5 · tool_result`);
 
     const whole = await tools.run({ id: "call-1", name: "retrieve_context", input: { entry_id: evicted.id, max_tokens: 2_000 } }, context);
     expect(whole.output).toMatch(/^source: direct · entries: 1 · tokens: \d+ · truncated: false/);

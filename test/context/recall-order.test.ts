@@ -42,7 +42,7 @@ const rows: SessionMessageRow[] = [
   ),
 ];
 
-function entry(id: string, parentId?: string): { entry: ContentEntry } {
+function entry(id: string, parentId?: string, content = id): { entry: ContentEntry } {
   return {
     entry: {
       id,
@@ -50,7 +50,7 @@ function entry(id: string, parentId?: string): { entry: ContentEntry } {
       agentId: "a",
       agentType: "engineer",
       contentType: "tool_result",
-      content: id,
+      content,
       contentHash: id,
       tokenCount: 1,
       timestamp: 0,
@@ -75,7 +75,7 @@ describe("the window a history search ranks by", () => {
     expect(windowViewOf({ rows: () => rows }, "read_1").calling.size).toBe(0);
   });
 
-  it("leaves out the calling message and puts what the window holds after what left it, each in the search's order", () => {
+  it("leaves out the calling message and empty entries, and puts what the window holds after what left it, each in the search's order", () => {
     const view = windowViewOf({ rows: () => rows }, "retrieve_1");
     const hits = [
       entry("prompt-2"),
@@ -87,6 +87,8 @@ describe("the window a history search ranks by", () => {
       entry("other-session"),
       entry("prefetch-2"),
       entry("prompt-1"),
+      // An answer that was only tool calls: the vector signal finds it near anything.
+      entry("calls-only", undefined, ""),
     ];
     expect(recallOrder(hits, view).map((hit) => hit.entry.id)).toEqual([
       "result-read",
@@ -96,8 +98,8 @@ describe("the window a history search ranks by", () => {
       "result-grep",
       "prefetch-2",
     ]);
-    // Without a window every hit stays, in order.
-    expect(recallOrder(hits, NO_WINDOW)).toEqual(hits);
+    // Without a window every hit with text stays, in order.
+    expect(recallOrder(hits, NO_WINDOW)).toEqual(hits.slice(0, -1));
   });
 
   it("asks the search for enough candidates to make up for those it moves down or drops, within a bound", () => {

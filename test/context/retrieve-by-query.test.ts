@@ -56,7 +56,7 @@ function entriesOf(output: string): Array<{ id: string; header: string; body: st
 }
 
 describe("retrieve_context by query in a small window", () => {
-  it("answers with the evicted file that holds the needle, never with the call, and the current prompt after it", async () => {
+  it("answers with the evicted file that holds the needle, cut around it, then the current prompt, and never with the call", async () => {
     server.enqueue(reply().toolUse("read_file", { path: "docs/big.txt" }, "read_big"), reply().text("Read it."));
     for (let index = 0; index < 5; index++)
       server.enqueue(reply().toolUse("read_file", { path: `docs/other${index}.txt` }, `read_${index}`), reply().text("Read it."));
@@ -88,6 +88,12 @@ describe("retrieve_context by query in a small window", () => {
     expect(entries[0]?.header).toMatch(/tool_result \(read_file\) .* lines \d+-\d+ of \d+/);
     expect(entries[0]?.body).toContain(NEEDLE_LINE);
     expect(retrieved.content).toContain(`retrieve_context(entry_id="${fileResult?.id}")`);
+    // The current prompt also holds the needle's name, but the window still holds it: it comes after the file, named among
+    // the matches that did not fit.
+    const currentPrompt = services.contentStore
+      .getByTurnRange(sessionId, 0, 1_000)
+      .find((entry) => entry.contentType === "user_prompt" && entry.content === "Which line of the docs said NEEDLE-00?");
+    expect(retrieved.content).toMatch(new RegExp(`\\(1 more match did not fit: entry ${currentPrompt?.id} \\(turn \\d+ · user_prompt`));
     // The message that made the call holds the query; it is not an answer.
     const callRow = rows.find((row) => row.message.content.some((block) => block.type === "tool_use" && block.id === "retrieve_1"));
     expect(callRow).toBeDefined();

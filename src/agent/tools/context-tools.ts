@@ -31,6 +31,8 @@ export interface ContextToolsDeps {
 }
 
 const integer = new Intl.NumberFormat("en-US");
+/** A search's matches that did not fit are named up to this many. */
+const NOT_SHOWN_NAMED = 5;
 
 /**
  * The model's way back to anything that left its window: a marker's reference, a search over all history, or a turn range,
@@ -153,19 +155,36 @@ export function renderRetrieval(result: RetrievalResult): string {
     `tokens: ${result.totalTokens}`,
     `truncated: ${result.truncated}`,
   ].join(" · ");
+  const note = retrievalNotes(result)
+    .map((line) => `\n${line}`)
+    .join("");
   const { partialEntryId: partial, partialLines: lines } = result;
-  const note =
-    partial && lines
-      ? `\n(Entry ${partial} is larger than what this retrieval may bring back: below are its lines ${lines.fromLine}-${lines.toLine} of ${lines.totalLines}, around the match. The whole entry: retrieve_context(entry_id="${partial}") with a larger max_tokens, up to 10000, as far as the window allows.)`
-      : partial
-        ? `\n(Only the beginning of entry ${partial} fits; ask again with a larger max_tokens, up to 10000.)`
-        : result.truncated
-          ? "\n(More entries did not fit; ask again with a larger max_tokens or a narrower range.)"
-          : "";
   const bodies = result.entries.map((entry) => {
     const tool = typeof entry.metadata.tool === "string" ? ` (${entry.metadata.tool})` : "";
     const part = lines && entry.id === partial ? ` · lines ${lines.fromLine}-${lines.toLine} of ${lines.totalLines}` : "";
     return `----- turn ${entry.turnNumber} · ${entry.contentType}${tool} · entry ${entry.id}${part} -----\n${entry.content}`;
   });
   return [`${header}${note}`, ...bodies].join("\n");
+}
+
+/** What the model should know of a cut result: which part of an entry came, and how to ask for what did not. */
+function retrievalNotes(result: RetrievalResult): string[] {
+  const { partialEntryId: partial, partialLines: lines, notShown = [] } = result;
+  const notes: string[] = [];
+  if (partial && lines)
+    notes.push(
+      `(Entry ${partial} is larger than what this retrieval may bring back: below are its lines ${lines.fromLine}-${lines.toLine} of ${lines.totalLines}, around the match. The whole entry: retrieve_context(entry_id="${partial}") with a larger max_tokens, up to 10000, as far as the window allows.)`,
+    );
+  else if (partial) notes.push(`(Only the beginning of entry ${partial} fits; ask again with a larger max_tokens, up to 10000.)`);
+  if (notShown.length > 0) {
+    const named = notShown
+      .slice(0, NOT_SHOWN_NAMED)
+      .map((entry) => `entry ${entry.id} (turn ${entry.turnNumber} · ${entry.contentType} · ${integer.format(entry.tokenCount)} tokens)`);
+    const first = notShown.length > NOT_SHOWN_NAMED ? `, the first ${NOT_SHOWN_NAMED}` : "";
+    notes.push(
+      `(${notShown.length} more ${notShown.length === 1 ? "match" : "matches"} did not fit${first}: ${named.join(", ")}. retrieve_context(entry_id="…") brings one.)`,
+    );
+  } else if (result.truncated && !partial)
+    notes.push("(More entries did not fit; ask again with a larger max_tokens or a narrower range.)");
+  return notes;
 }
