@@ -125,8 +125,83 @@ describe("ContextRetriever and the retrieval tools", () => {
 
     const invalid = await tools.run({ id: "5", name: "retrieve_context", input: {} }, context);
     expect(invalid.isError).toBe(true);
-    expect(invalid.output).toContain("give ref_id or query");
+    expect(invalid.output).toContain("give ref_id, entry_id or query");
     expect(retrieved.length).toBeGreaterThan(0);
+  });
+
+  it("answers a search with what left the window first, never with the calling message, a large entry cut around its match", async () => {
+    const lines = Array.from({ length: 200 }, (_, index) => `filler line ${index}`);
+    lines[150] = "the NEEDLE-00 line";
+    const evicted = await services.contentStore.indexContent({
+      ...base,
+      contentType: "tool_result",
+      content: lines.join("\n"),
+      turnNumber: 1,
+    });
+    const prompt = await services.contentStore.indexContent({
+      ...base,
+      contentType: "user_prompt",
+      content: "Where was NEEDLE-00?",
+      turnNumber: 5,
+    });
+    const call = await services.contentStore.indexContent({
+      ...base,
+      contentType: "tool_call",
+      content: JSON.stringify({ name: "retrieve_context", input: { query: "NEEDLE-00" } }),
+      turnNumber: 5,
+    });
+    // Another call of the calling message, already answered: the model gets its result with this call's.
+    const sibling = await services.contentStore.indexContent({
+      ...base,
+      contentType: "tool_result",
+      content: "grep: big.txt:151: the NEEDLE-00 line",
+      turnNumber: 5,
+      parentId: call.id,
+    });
+    const tools = new ToolRegistry(
+      createContextTools({
+        retriever,
+        contentStore: services.contentStore,
+        sessionId: () => "s1",
+        availableTokens: () => 10_000,
+        window: (toolUseId) => ({
+          calling: toolUseId === "call-1" ? new Set([call.id]) : new Set(),
+          inWindow: new Set([prompt.id, call.id]),
+        }),
+      }),
+      new PermissionPolicy("default"),
+    );
+    const context = { root: project.root, signal: new AbortController().signal, extraDirectories: [], toolUseId: "call-1" };
+
+    const byQuery = await tools.run({ id: "call-1", name: "retrieve_context", input: { query: "NEEDLE-00", max_tokens: 300 } }, context);
+    const firstEntry = byQuery.output.split("\n").find((line) => line.startsWith("----- "));
+    expect(firstEntry).toMatch(new RegExp(`entry ${evicted.id} · lines \\d+-\\d+ of 200 -----$`));
+    expect(byQuery.output).toContain("the NEEDLE-00 line");
+    expect(byQuery.output).not.toContain(call.id);
+    expect(byQuery.output).toContain(`retrieve_context(entry_id="${evicted.id}")`);
+    // The matches after it, which the window still holds, are named for the asking.
+    const notShown = byQuery.output.split("\n").find((line) => line.startsWith("(2 more matches did not fit: "));
+    expect(notShown).toContain(`entry ${prompt.id} (turn 5 · user_prompt · 5 tokens)`);
+    expect(notShown).toContain(`entry ${sibling.id} (turn 5 · tool_result`);
+
+    const whole = await tools.run({ id: "call-1", name: "retrieve_context", input: { entry_id: evicted.id, max_tokens: 2_000 } }, context);
+    expect(whole.output).toMatch(/^source: direct · entries: 1 · tokens: \d+ · truncated: false/);
+    expect(whole.output.endsWith(`entry ${evicted.id} -----\n${evicted.content}`)).toBe(true);
+
+    // Bringing each entry's call along never brings the calling message.
+    const related = await tools.run(
+      { id: "call-1", name: "retrieve_context", input: { query: "NEEDLE-00", include_related: true } },
+      context,
+    );
+    expect(related.output).toContain(`entry ${sibling.id}`);
+    expect(related.output.indexOf(`entry ${evicted.id}`)).toBeLessThan(related.output.indexOf(`entry ${sibling.id}`));
+    expect(related.output).not.toContain(call.id);
+
+    const search = await tools.run({ id: "call-1", name: "search_history", input: { query: "NEEDLE-00" } }, context);
+    expect(search.output).toMatch(/^source: search · 3 results/);
+    expect(search.output.indexOf(`entry ${evicted.id}`)).toBeLessThan(search.output.indexOf(`entry ${prompt.id}`));
+    expect(search.output.indexOf(`entry ${evicted.id}`)).toBeLessThan(search.output.indexOf(`entry ${sibling.id}`));
+    expect(search.output).not.toContain(call.id);
   });
 
   it("sends user messages with tool results first and merges consecutive roles", () => {

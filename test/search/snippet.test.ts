@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { snippetFor } from "../../src/search/snippet.js";
+import { passageAround, snippetFor } from "../../src/search/snippet.js";
 
 const lines = [
   "// header",
@@ -41,5 +41,30 @@ describe("snippetFor's edges", () => {
 
   it("keeps a chunk that is only blank lines as one line", () => {
     expect(snippetFor("\n\n\n", "anything")).toBe("");
+  });
+});
+
+describe("passageAround", () => {
+  const numbered = Array.from({ length: 100 }, (_, index) => `line ${String(index + 1).padStart(3, "0")} filler`);
+  numbered[59] = "line 060 NEEDLE-00 here";
+  const text = numbered.join("\n");
+
+  it("gives the whole lines around the best match that fit, the match in the middle, numbered from 1", () => {
+    // The match is 23 characters, the others 15 and a line break: 5 lines take 87, and one more line 103.
+    const passage = passageAround(text, "NEEDLE-00", 100);
+    expect(passage).toEqual({ text: numbered.slice(57, 62).join("\n"), fromLine: 58, toLine: 62, totalLines: 100 });
+    expect(passage.text.length).toBe(87);
+  });
+
+  it("grows the other way when the text ends first, and is the whole text when it fits", () => {
+    const atEnd = passageAround(text.replace("NEEDLE-00 here", "near the end").replace("line 099 filler", "line 099 NEEDLE"), "NEEDLE", 84);
+    expect(atEnd).toMatchObject({ fromLine: 96, toLine: 100 });
+    expect(passageAround(text, "NEEDLE-00", 10_000)).toEqual({ text, fromLine: 1, toLine: 100, totalLines: 100 });
+  });
+
+  it("cuts the matching line itself only when it alone is longer than the room", () => {
+    const passage = passageAround(`short\n${"NEEDLE ".repeat(40)}\nshort`, "NEEDLE", 50);
+    expect(passage).toMatchObject({ fromLine: 2, toLine: 2 });
+    expect(passage.text).toBe("NEEDLE ".repeat(40).slice(0, 50));
   });
 });

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { ContextRetriever, RetrievalResult } from "../../context/context-retriever.js";
+import { candidateCount, NO_WINDOW, recallOrder, type WindowView } from "../../context/recall-order.js";
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
 import { CONTENT_TYPES, type ContentEntry } from "../../store/content-types.js";
 import { agentTypeInput } from "./agent-type-input.js";
@@ -21,9 +22,17 @@ export interface ContextToolsDeps {
   onRetrieved?: (entries: readonly ContentEntry[]) => void;
   /** A session with its sub-agents' sessions: asking for a session's history includes the work it delegated. */
   sessionTree?: (sessionId: string) => string[];
+  /**
+   * The calling agent's window, for the call `toolUseId`: a search never
+   * answers with the message that made the call and ranks what the window
+   * still holds below what left it. None (over MCP): the search's own order.
+   */
+  window?: (toolUseId: string | undefined) => WindowView;
 }
 
 const integer = new Intl.NumberFormat("en-US");
+/** A search's matches that did not fit are named up to this many. */
+const NOT_SHOWN_NAMED = 5;
 
 /**
  * The model's way back to anything that left its window: a marker's reference, a search over all history, or a turn range,
@@ -46,18 +55,22 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
     schema: z
       .strictObject({
         ref_id: z.string().min(1).optional().describe('The id in a marker: retrieve_context(ref_id="…").'),
+        entry_id: z.string().min(1).optional().describe("An entry's id, from a search's or a cut retrieval's result: that entry."),
         query: z.string().min(1).optional().describe("What to look for, when there is no marker."),
         max_tokens: z.number().int().min(100).max(10_000).default(2000).describe("Token budget (100–10000)."),
         include_related: z.boolean().default(false).describe("Also bring each entry's call or result."),
       })
-      .refine((input) => input.ref_id !== undefined || input.query !== undefined, { message: "give ref_id or query" }),
+      .refine((input) => input.ref_id !== undefined || input.entry_id !== undefined || input.query !== undefined, {
+        message: "give ref_id, entry_id or query",
+      }),
     kind: "read",
     targets: () => ({}),
-    async execute(input) {
+    async execute(input, context) {
       try {
         const result = await deps.retriever.retrieve({
           ...(input.ref_id ? { refId: input.ref_id } : {}),
-          ...(input.query ? { query: input.query } : {}),
+          ...(input.entry_id ? { contentIds: [input.entry_id] } : {}),
+          ...(input.query ? { query: input.query, window: deps.window?.(context.toolUseId) ?? NO_WINDOW } : {}),
           maxTokens: budget(input.max_tokens),
           includeRelated: input.include_related,
         });
@@ -80,7 +93,8 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
     }),
     kind: "read",
     targets: () => ({}),
-    async execute(input) {
+    async execute(input, context) {
+      const window = deps.window?.(context.toolUseId) ?? NO_WINDOW;
       const outcome = await deps.contentStore.search(
         input.query,
         {
@@ -92,21 +106,22 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
             : {}),
           ...(input.agent_type ? { agentTypes: [input.agent_type] } : {}),
         },
-        input.max_results,
+        candidateCount(input.max_results, window),
       );
-      const lines = outcome.hits.map(
+      const hits = recallOrder(outcome.hits, window).slice(0, input.max_results);
+      const lines = hits.map(
         (hit) =>
           `- turn ${hit.entry.turnNumber} · ${hit.entry.contentType} · ${hit.entry.agentId} · session ${hit.entry.sessionId.slice(0, 8)} · entry ${hit.entry.id}\n  ${hit.snippet.split("\n").join("\n  ")}`,
       );
-      deps.onRetrieved?.(outcome.hits.map((hit) => hit.entry));
-      const header = `source: search · ${outcome.hits.length} results${outcome.degraded.length ? ` · degraded: ${outcome.degraded.join("; ")}` : ""}`;
+      deps.onRetrieved?.(hits.map((hit) => hit.entry));
+      const header = `source: search · ${hits.length} results${outcome.degraded.length ? ` · degraded: ${outcome.degraded.join("; ")}` : ""}`;
       return {
         output: [
           header,
           ...lines,
-          outcome.hits.length ? "Use get_turn_range or retrieve_context for full content." : "Nothing matched.",
+          hits.length ? 'Use retrieve_context(entry_id="…") or get_turn_range for full content.' : "Nothing matched.",
         ].join("\n"),
-        display: `${outcome.hits.length} history results`,
+        display: `${hits.length} history results`,
       };
     },
   });
@@ -131,7 +146,7 @@ export function createContextTools(deps: ContextToolsDeps): ToolDefinition[] {
   return [retrieveContext, searchHistory, getTurnRange];
 }
 
-/** Header, then each entry verbatim between separators (the content is byte-exact). */
+/** Header, then each entry verbatim between separators (the content is byte-exact; a cut entry says which part it is). */
 export function renderRetrieval(result: RetrievalResult): string {
   const header = [
     `source: ${result.source}`,
@@ -140,14 +155,36 @@ export function renderRetrieval(result: RetrievalResult): string {
     `tokens: ${result.totalTokens}`,
     `truncated: ${result.truncated}`,
   ].join(" · ");
-  const note = result.partialEntryId
-    ? `\n(Only the beginning of entry ${result.partialEntryId} fits; ask again with a larger max_tokens, up to 10000.)`
-    : result.truncated
-      ? "\n(More entries did not fit; ask again with a larger max_tokens or a narrower range.)"
-      : "";
+  const note = retrievalNotes(result)
+    .map((line) => `\n${line}`)
+    .join("");
+  const { partialEntryId: partial, partialLines: lines } = result;
   const bodies = result.entries.map((entry) => {
     const tool = typeof entry.metadata.tool === "string" ? ` (${entry.metadata.tool})` : "";
-    return `----- turn ${entry.turnNumber} · ${entry.contentType}${tool} · entry ${entry.id} -----\n${entry.content}`;
+    const part = lines && entry.id === partial ? ` · lines ${lines.fromLine}-${lines.toLine} of ${lines.totalLines}` : "";
+    return `----- turn ${entry.turnNumber} · ${entry.contentType}${tool} · entry ${entry.id}${part} -----\n${entry.content}`;
   });
   return [`${header}${note}`, ...bodies].join("\n");
+}
+
+/** What the model should know of a cut result: which part of an entry came, and how to ask for what did not. */
+function retrievalNotes(result: RetrievalResult): string[] {
+  const { partialEntryId: partial, partialLines: lines, notShown = [] } = result;
+  const notes: string[] = [];
+  if (partial && lines)
+    notes.push(
+      `(Entry ${partial} is larger than what this retrieval may bring back: below are its lines ${lines.fromLine}-${lines.toLine} of ${lines.totalLines}, around the match. The whole entry: retrieve_context(entry_id="${partial}") with a larger max_tokens, up to 10000, as far as the window allows.)`,
+    );
+  else if (partial) notes.push(`(Only the beginning of entry ${partial} fits; ask again with a larger max_tokens, up to 10000.)`);
+  if (notShown.length > 0) {
+    const named = notShown
+      .slice(0, NOT_SHOWN_NAMED)
+      .map((entry) => `entry ${entry.id} (turn ${entry.turnNumber} · ${entry.contentType} · ${integer.format(entry.tokenCount)} tokens)`);
+    const first = notShown.length > NOT_SHOWN_NAMED ? `, the first ${NOT_SHOWN_NAMED}` : "";
+    notes.push(
+      `(${notShown.length} more ${notShown.length === 1 ? "match" : "matches"} did not fit${first}: ${named.join(", ")}. retrieve_context(entry_id="…") brings one.)`,
+    );
+  } else if (result.truncated && !partial)
+    notes.push("(More entries did not fit; ask again with a larger max_tokens or a narrower range.)");
+  return notes;
 }

@@ -10,6 +10,7 @@ import type { ToolHooks } from "../../agent/tools/tool-hooks.js";
 import { type Approver, ToolRegistry, type ToolRunResult } from "../../agent/tools/tool-registry.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { ContextRetriever } from "../../context/context-retriever.js";
+import { NO_WINDOW, windowViewOf } from "../../context/recall-order.js";
 import { toolsForRole } from "../../roles/role-registry.js";
 import type { ResolvedRole } from "../../roles/resolve-role.js";
 import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
@@ -72,6 +73,10 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
     availableTokens: retrievalBudget,
     sessionTree: (id) => [id, ...services.sessions.descendants(id).map((child) => child.id)],
     onRetrieved: (entries) => window.retrieved(entries, conversation.currentTurn),
+    window: (toolUseId) => {
+      const recorder = conversation.recorder;
+      return recorder ? windowViewOf(recorder, toolUseId) : NO_WINDOW;
+    },
   });
   const available: ToolDefinition[] = [
     ...handoff.trackCommands(knowledge.watch(withTestRuns), tree.integrity),
