@@ -43,20 +43,28 @@ export function windowViewOf(log: Pick<ConversationLog, "rows">, toolUseId: stri
 /**
  * The order a search over history answers in: the calling message never
  * (it holds the query itself), nor an entry with no text (an answer that was
- * only tool calls, which the vector signal finds near anything); first what
- * the model cannot see (evicted, or from another session), then what its
- * window still holds, each part in the search's own order. Moving the
- * window's entries down rather than dropping them keeps a search that only
- * they answer from coming back empty.
+ * only tool calls, which the vector signal finds near anything); then the
+ * entries the query's words matched before those only the vector signal
+ * found (with the built-in embedder, nearly every entry is some query's
+ * neighbour), and within each, first what the model cannot see (evicted, or
+ * from another session), then what its window still holds, each part in the
+ * search's own order. Moving the window's entries down rather than dropping
+ * them keeps a search that only they answer from coming back empty.
  */
-export function recallOrder<Hit extends { entry: ContentEntry }>(hits: readonly Hit[], view: WindowView): Hit[] {
-  const unseen: Hit[] = [];
-  const seen: Hit[] = [];
+export function recallOrder<Hit extends RecallHit>(hits: readonly Hit[], view: WindowView): Hit[] {
+  const tiers: Hit[][] = [[], [], [], []];
   for (const hit of hits) {
     if (view.calling.has(hit.entry.id) || hit.entry.content.trim() === "") continue;
-    (inWindow(hit.entry, view) ? seen : unseen).push(hit);
+    const vectorOnly = hit.signals !== undefined && hit.signals["fulltext"] === undefined;
+    tiers[(vectorOnly ? 2 : 0) + (inWindow(hit.entry, view) ? 1 : 0)]?.push(hit);
   }
-  return [...unseen, ...seen];
+  return tiers.flat();
+}
+
+/** A history search's hit: its entry, and which signals found it when the search says (a hit without them counts as a word match). */
+export interface RecallHit {
+  entry: ContentEntry;
+  signals?: { readonly [signal: string]: unknown };
 }
 
 /** How many hits to ask the search for, so that `limit` remain after the window's entries move down and the call's drop out. */

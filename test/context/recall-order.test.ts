@@ -102,6 +102,20 @@ describe("the window a history search ranks by", () => {
     expect(recallOrder(hits, NO_WINDOW)).toEqual(hits.slice(0, -1));
   });
 
+  it("puts the entries the query's words matched before those only the vector signal found, each part with what left the window first", () => {
+    const view = windowViewOf({ rows: () => rows }, "retrieve_1");
+    const byVectors = (id: string) => ({ ...entry(id), signals: { vectors: { rank: 1 } } });
+    const byWords = (id: string) => ({ ...entry(id), signals: { fulltext: { rank: 1 } } });
+    const hits = [byVectors("prompt-1"), byVectors("prefetch-2"), byWords("prompt-2"), byWords("result-read"), byVectors("other-session")];
+    expect(recallOrder(hits, view).map((hit) => hit.entry.id)).toEqual([
+      "result-read",
+      "prompt-2",
+      "prompt-1",
+      "other-session",
+      "prefetch-2",
+    ]);
+  });
+
   it("asks the search for enough candidates to make up for those it moves down or drops, within a bound", () => {
     const view = windowViewOf({ rows: () => rows }, "retrieve_1");
     expect(candidateCount(10, view)).toBe(10 + 3 + 5);
