@@ -59,6 +59,14 @@ export interface HybridCodeSearcherDeps {
  * Code search over both signals: BM25 over FlexSearch postings and sqlite-vec
  * k-NN, fused with Reciprocal Rank Fusion. Each signal returns hits or an
  * error; a failed signal degrades the search to the other and says so.
+ *
+ * How much the vectors may say depends on the embedder. A trained model's
+ * neighbours are evidence of their own and fuse with equal weight. The
+ * built-in embedder's vectors know only spelling, like full text, so they
+ * only corroborate: they re-order the files full text found and bring in none
+ * of their own (unless full text found nothing). With equal weights their
+ * neighbours outside full text's hits pushed its finds out of the top ten on
+ * a large repository (docs/BENCHMARKS.md, "Fusion that trusts each signal").
  */
 export class HybridCodeSearcher {
   /**
@@ -111,8 +119,10 @@ export class HybridCodeSearcher {
         degraded.push(`${signals[index]} search failed: ${errorMessage(attempt.reason)}`);
         return;
       }
-      const weight = options.signalWeights?.[attempt.value.signal];
-      lists.push({ signal: attempt.value.signal, hits: attempt.value.hits, ...(weight !== undefined ? { weight } : {}) });
+      const { signal, hits } = attempt.value;
+      const weight = options.signalWeights?.[signal];
+      const corroboratesOnly = signal === "vector" && this.deps.embedder.evidence === "spelling";
+      lists.push({ signal, hits, ...(weight !== undefined ? { weight } : {}), ...(corroboratesOnly ? { corroboratesOnly } : {}) });
     });
     if (lists.length === 0 && degraded.length > 0) throw new Error(`Search failed: ${degraded.join("; ")}`);
 
