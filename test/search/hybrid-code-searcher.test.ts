@@ -60,6 +60,35 @@ describe("HybridCodeSearcher's fusion, by what the embedder knows", () => {
     expect(await paths(query)).toEqual(vector);
   });
 
+  it("gives the built-in embedder's vote to every file full text found, also those beyond its own nearest", async () => {
+    // Full text ranks far.ts first (both words), near.ts second; a dozen files of look-alike words
+    // (ledge, grounding: other stems, shared trigrams) fill the vectors' nearest ten, without far.ts.
+    const lookAlikes = Object.fromEntries(
+      Array.from({ length: 12 }, (_, index) => [
+        `src/look-alike-${index}.ts`,
+        `// ledge grounding ledges ${index}\nexport const ledge${index} = "grounding";\n`,
+      ]),
+    );
+    const unrelated = Array.from({ length: 4 }, (_, index) => `parse${index} tokenize${index} schedule${index}`).join(" ");
+    await open(undefined, {
+      ...lookAlikes,
+      "src/far.ts": `// ledger rounding\n// ${unrelated}\n`,
+      "src/near.ts": "// ledger ledge grounding\nexport const ledge = 1;\n",
+      ".sylkrc": JSON.stringify({ search: { vectorCandidates: 10 } }),
+    });
+    const query = "ledger rounding";
+    expect(await paths(query, ["fulltext"])).toEqual(["src/far.ts", "src/near.ts"]);
+    const nearestTen = (await services.codeSearcher.search(query, { limit: 10, signals: ["vector"] })).hits.map((hit) => hit.path);
+    expect(nearestTen).not.toContain("src/far.ts");
+    for (const warm of [false, true]) {
+      if (warm) services.codeSearcher.warm();
+      // limit 2: the vectors' own nearest are 10 (max(vectorCandidates, 4 × limit)).
+      const hits = (await services.codeSearcher.search(query, { limit: 2 })).hits;
+      expect(hits.map((hit) => hit.path)).toEqual(["src/far.ts", "src/near.ts"]);
+      expect(hits.map((hit) => hit.signals.vector?.rank)).toEqual([expect.any(Number), expect.any(Number)]);
+    }
+  });
+
   it("fuses a configured model's neighbours with full text's hits at equal weight", async () => {
     server = await startFakeEmbeddingServer();
     await open({ provider: "openai-compatible", baseUrl: server.baseUrl, model: "fake-26", dimensions: 26, timeoutMs: 2000 });
