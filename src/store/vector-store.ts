@@ -84,7 +84,7 @@ export class VectorStore {
     return chunkIds.flatMap((id) => {
       const row = select.get(BigInt(id));
       if (!row) return [];
-      const stored = new Float32Array(row.embedding.buffer, row.embedding.byteOffset, this.dimensions);
+      const stored = toVector(row.embedding);
       let dot = 0;
       for (let index = 0; index < this.dimensions; index++) dot += (query[index] as number) * (stored[index] as number);
       return [{ id, similarity: dot }];
