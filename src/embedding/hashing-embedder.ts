@@ -19,6 +19,7 @@ import { normalize, type Embedder } from "./embedder.js";
  */
 export class HashingEmbedder implements Embedder {
   readonly id: string;
+  readonly evidence = "spelling";
   private readonly features: TrigramFeatures;
 
   constructor(readonly dimensions: number = 256) {

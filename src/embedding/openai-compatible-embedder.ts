@@ -31,6 +31,7 @@ export interface OpenAICompatibleEmbedderOptions {
 export class OpenAICompatibleEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
+  readonly evidence = "meaning";
   private readonly endpoint: string;
   private readonly fetchImpl: typeof fetch;
 

@@ -81,6 +81,22 @@ export class CodeVectorIndex {
   }
 
   /**
+   * The query's similarity to each of these chunks, as `nearest` scores them;
+   * chunks without a vector are left out. Once warm it reads the copy as the
+   * last scan saw it (not reconciled with the store first), so its scores
+   * agree with that scan's and it never changes memory a scan may be reading.
+   */
+  similarities(query: Float32Array, chunkIds: readonly number[]): VectorHit[] {
+    const scan = this.scan ?? this.current();
+    const known = chunkIds.filter((id) => this.slotOf.has(id));
+    const scores = scan.similarities(
+      query,
+      known.map((id) => this.slotOf.get(id) as number),
+    );
+    return known.map((id, index) => ({ id, similarity: scores[index] as number }));
+  }
+
+  /**
    * `nearest`, with the scan on a second thread when there is one, so the
    * caller can score full text meanwhile: the request is posted before this
    * returns its promise.

@@ -16,6 +16,8 @@ export const CODE_SIGNALS: readonly CodeSignal[] = ["fulltext", "vector"];
 /** A vector search under way; wrapped so that awaiting its start does not await its hits. */
 interface VectorRun {
   hits: Promise<Array<{ id: number; score: number }>>;
+  /** The embedded query, once embedding succeeded. */
+  query?: Float32Array;
 }
 
 export interface CodeSearchHit {
@@ -59,6 +61,14 @@ export interface HybridCodeSearcherDeps {
  * Code search over both signals: BM25 over FlexSearch postings and sqlite-vec
  * k-NN, fused with Reciprocal Rank Fusion. Each signal returns hits or an
  * error; a failed signal degrades the search to the other and says so.
+ *
+ * How much the vectors may say depends on the embedder. A trained model's
+ * neighbours are evidence of their own and fuse with equal weight. The
+ * built-in embedder's vectors know only spelling, like full text, so they
+ * only corroborate: they re-order the files full text found and bring in none
+ * of their own (unless full text found nothing). With equal weights their
+ * neighbours outside full text's hits pushed its finds out of the top ten on
+ * a large repository (docs/BENCHMARKS.md, "Fusion that trusts each signal").
  */
 export class HybridCodeSearcher {
   /**
@@ -111,10 +121,17 @@ export class HybridCodeSearcher {
         degraded.push(`${signals[index]} search failed: ${errorMessage(attempt.reason)}`);
         return;
       }
-      const weight = options.signalWeights?.[attempt.value.signal];
-      lists.push({ signal: attempt.value.signal, hits: attempt.value.hits, ...(weight !== undefined ? { weight } : {}) });
+      const { signal, hits } = attempt.value;
+      const weight = options.signalWeights?.[signal];
+      const corroboratesOnly = signal === "vector" && this.deps.embedder.evidence === "spelling";
+      lists.push({ signal, hits, ...(weight !== undefined ? { weight } : {}), ...(corroboratesOnly ? { corroboratesOnly } : {}) });
     });
     if (lists.length === 0 && degraded.length > 0) throw new Error(`Search failed: ${degraded.join("; ")}`);
+    const corroborating = lists.find((list) => list.corroboratesOnly);
+    const fulltext = lists.find((list) => list.signal === "fulltext");
+    if (corroborating && fulltext && vectorRun?.query) {
+      corroborating.hits = this.voteOnEvery(vectorRun.query, corroborating.hits, fulltext.hits);
+    }
 
     const hits = this.fuseByFile(lists, limit, perFile, query);
     // Known once full text answered; a full-text signal that failed has no ideal score to give.
@@ -160,6 +177,30 @@ export class HybridCodeSearcher {
     );
   }
 
+  /**
+   * A corroborating vector signal ranks every chunk full text found, not only
+   * those among its own nearest: each gets its similarity, and the list is
+   * its nearest and these, best first. Voting only where its top k happened to
+   * reach made a vote a bonus that lifted a file far above full text's better
+   * hits the vectors did not reach, which cost recall on a large repository
+   * (docs/BENCHMARKS.md, "Fusion that trusts each signal").
+   */
+  private voteOnEvery(
+    query: Float32Array,
+    nearest: ReadonlyArray<{ id: number; score: number }>,
+    found: ReadonlyArray<{ id: number; score: number }>,
+  ): Array<{ id: number; score: number }> {
+    const scored = new Set(nearest.map((hit) => hit.id));
+    const unscored = [...new Set(found.map((hit) => hit.id))].filter((id) => !scored.has(id));
+    const { vectorIndex } = this.deps;
+    // The source the nearest came from, so that all these similarities compare.
+    const similarities = vectorIndex?.isWarm
+      ? vectorIndex.similarities(query, unscored)
+      : this.deps.vectors.chunkSimilarities(query, unscored);
+    const rest = similarities.map((hit) => ({ id: hit.id, score: hit.similarity }));
+    return [...nearest, ...rest].sort((a, b) => b.score - a.score);
+  }
+
   private fileIdsOf(chunkIds: readonly number[]): ReadonlyMap<number, number> {
     const unknown = chunkIds.filter((id) => !this.fileOfChunk.has(id));
     for (const [chunkId, fileId] of this.deps.files.fileIdsOf(unknown)) this.fileOfChunk.set(chunkId, fileId);
@@ -185,7 +226,7 @@ export class HybridCodeSearcher {
     const found = vectorIndex?.isWarm
       ? vectorIndex.nearestAsync(queryVector, candidates)
       : Promise.resolve().then(() => this.deps.vectors.nearestChunks(queryVector, candidates));
-    return { hits: found.then((hits) => hits.map((hit) => ({ id: hit.id, score: hit.similarity }))) };
+    return { hits: found.then((hits) => hits.map((hit) => ({ id: hit.id, score: hit.similarity }))), query: queryVector };
   }
 }
 

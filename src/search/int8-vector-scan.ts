@@ -157,6 +157,28 @@ export class Int8VectorScan {
     }));
   }
 
+  /**
+   * The query's similarity to each of these slots, exactly as a scan scores
+   * them. Computed here without the kernel: it touches no scratch memory, so
+   * it may run while a scan prepared on another thread is in flight.
+   */
+  similarities(query: Float32Array, slots: readonly number[]): number[] {
+    this.checkVector(query, "query");
+    const quantized = Int8VectorScan.quantize(query, this.scale);
+    const stored = this.view();
+    return slots.map((slot) => {
+      if (slot >= this.slotCount) return 0; // never set: a zero vector
+      const offset = this.slotOffset(slot);
+      let dot = 0;
+      for (let index = 0; index < this.dims; index += 2) {
+        // Even components are stored offset by STORED_EVEN_OFFSET, as unsigned bytes.
+        const even = ((stored[offset + index] as number) & 0xff) - STORED_EVEN_OFFSET;
+        dot += (quantized[index] as number) * even + (quantized[index + 1] as number) * (stored[offset + index + 1] as number);
+      }
+      return this.similarity(dot);
+    });
+  }
+
   /** Approximate cosine similarity of an int score. */
   similarity(score: number): number {
     return score / (this.scale * this.scale);

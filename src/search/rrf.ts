@@ -3,6 +3,13 @@
  * signal contributes 1 / (k + rank) for every item it ranked, and every fused
  * hit keeps each signal's own rank and score so that callers can validate
  * across signals.
+ *
+ * A signal can be marked as one that only corroborates: it then votes only
+ * for items that an independent signal of the same fusion also ranked, so it
+ * re-orders what they found by agreement and never brings in an item of its
+ * own. Equal-weight RRF gives a weak signal's noise the same vote as a strong
+ * signal's evidence; a corroborating signal's noise can only land on items the
+ * strong signal already found.
  */
 
 const DEFAULT_RRF_K = 60;
@@ -19,6 +26,12 @@ export interface RankedList<Id> {
   hits: ReadonlyArray<RankedHit<Id>>;
   /** Multiplies this signal's contribution; 1 by default. */
   weight?: number;
+  /**
+   * Votes only for items that a list without this flag ranked. When no such
+   * list ranked anything (none was given, or they found nothing), there is
+   * nothing to corroborate and this list ranks on its own.
+   */
+  corroboratesOnly?: boolean;
 }
 
 export interface SignalEvidence {
@@ -38,22 +51,33 @@ export function reciprocalRankFusion<Id>(lists: ReadonlyArray<RankedList<Id>>, k
   const fused = new Map<Id, FusedHit<Id>>();
   let order = 0;
   const firstSeen = new Map<Id, number>();
+  const found = foundByIndependentSignals(lists);
   for (const list of lists) {
     const weight = list.weight ?? 1;
     const seenInList = new Set<Id>();
+    const corroborating = list.corroboratesOnly === true && found.size > 0;
+    // A corroborating list's vote is its rank among the items it may vote for: its say in their order.
+    let votes = 0;
     list.hits.forEach((hit, index) => {
       if (seenInList.has(hit.id)) return; // a signal votes once per item, at its best rank
       seenInList.add(hit.id);
-      const rank = index + 1;
+      if (corroborating && !found.has(hit.id)) return;
+      votes++;
       let entry = fused.get(hit.id);
       if (!entry) {
         entry = { id: hit.id, score: 0, signals: {} };
         fused.set(hit.id, entry);
         firstSeen.set(hit.id, order++);
       }
-      entry.score += weight / (k + rank);
-      entry.signals[list.signal] = { rank, score: hit.score };
+      entry.score += weight / (k + (corroborating ? votes : index + 1));
+      entry.signals[list.signal] = { rank: index + 1, score: hit.score };
     });
   }
   return [...fused.values()].sort((a, b) => b.score - a.score || (firstSeen.get(a.id) ?? 0) - (firstSeen.get(b.id) ?? 0));
+}
+
+function foundByIndependentSignals<Id>(lists: ReadonlyArray<RankedList<Id>>): ReadonlySet<Id> {
+  const found = new Set<Id>();
+  for (const list of lists) if (!list.corroboratesOnly) for (const hit of list.hits) found.add(hit.id);
+  return found;
 }

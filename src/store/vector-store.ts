@@ -76,6 +76,21 @@ export class VectorStore {
     return rows.map(toHit);
   }
 
+  /** The query's cosine similarity to each of these chunks; chunks without a vector are left out. */
+  chunkSimilarities(query: Float32Array, chunkIds: readonly number[]): VectorHit[] {
+    if (query.length !== this.dimensions)
+      throw new Error(`Embedding has ${query.length} dimensions; the index expects ${this.dimensions}.`);
+    const select = this.db.prepare<[bigint], { embedding: Buffer }>("SELECT embedding FROM chunk_vectors WHERE rowid = ?");
+    return chunkIds.flatMap((id) => {
+      const row = select.get(BigInt(id));
+      if (!row) return [];
+      const stored = toVector(row.embedding);
+      let dot = 0;
+      for (let index = 0; index < this.dimensions; index++) dot += (query[index] as number) * (stored[index] as number);
+      return [{ id, similarity: dot }];
+    });
+  }
+
   nearestEntries(query: Float32Array, k: number, filter: EntryVectorFilter = {}): VectorHit[] {
     const clauses = ["embedding MATCH ?", "k = ?"];
     const params: unknown[] = [toBlob(query, this.dimensions), k];

@@ -72,7 +72,8 @@ describe("sylk search", () => {
     expect(run.code, run.stderr).toBe(0);
     const response = JSON.parse(run.stdout) as SearchResponseJson;
     expect(response.query).toBe("validate JSON web token");
-    expect(response.results).toHaveLength(2);
+    // Only jwt.ts has these words; the built-in vectors' next neighbour may re-order full text's files, not join them.
+    expect(response.results.map((result) => result.path)).toEqual(["src/auth/jwt.ts"]);
     const [top] = response.results;
     expect(top).toMatchObject({ path: "src/auth/jwt.ts", startLine: 1, endLine: 4 });
     expect(top?.score).toBeGreaterThan(0);

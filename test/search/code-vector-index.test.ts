@@ -55,6 +55,28 @@ describe("CodeVectorIndex", () => {
     }
   });
 
+  it("gives the similarity of chunks asked for by id as its k-NN and the store's do", () => {
+    const vectors = Array.from({ length: 300 }, () => randomUnit());
+    db.transaction(() =>
+      vectors.forEach((vector, i) => {
+        store.insertChunk(i + 1, vector);
+      }),
+    )();
+    index.warm();
+    const probe = randomUnit();
+    const nearest = index.nearest(probe, 300);
+    const ids = [250, 3, 77, 1_000]; // 1,000 has no vector
+    const expected = ids.flatMap((id) => nearest.filter((hit) => hit.id === id));
+    expect(expected).toHaveLength(3);
+    expect(index.similarities(probe, ids)).toEqual(expected);
+    const exact = store.nearestChunks(probe, 300);
+    const fromStore = store.chunkSimilarities(probe, ids);
+    expect(fromStore.map((hit) => hit.id)).toEqual([250, 3, 77]);
+    fromStore.forEach((hit) => {
+      expect(hit.similarity).toBeCloseTo(exact.find((other) => other.id === hit.id)?.similarity ?? Number.NaN, 5);
+    });
+  });
+
   it("applies its own writes and reconciles another connection's", () => {
     const first = randomUnit();
     store.insertChunk(1, first);

@@ -190,6 +190,24 @@ describe("Int8VectorScan.topK", () => {
   });
 });
 
+describe("Int8VectorScan.similarities", () => {
+  it("scores the slots asked for exactly as a scan does, at the int8 extremes and for never-set slots", () => {
+    const random = mulberry32(7);
+    const dims = 48;
+    // Random unit vectors, and ones whose components clamp at ±127.
+    const vectors = Array.from({ length: 40 }, (_, index) =>
+      index % 4 === 0 ? Float32Array.from({ length: dims }, (_, at) => ((index + at) % 3 === 0 ? 1 : -1)) : randomUnitVector(dims, random),
+    );
+    const scan = filledScan(vectors, dims);
+    const norm = DEFAULT_INT8_SCALE * DEFAULT_INT8_SCALE;
+    for (const query of [randomUnitVector(dims, random), Float32Array.from({ length: dims }, (_, at) => (at % 2 === 0 ? -1 : 1))]) {
+      const scanned = Array.from(scan.scan(query, new Int32Array(vectors.length)));
+      const slots = [39, 0, 17, 4, 4, 1_000];
+      expect(scan.similarities(query, slots)).toEqual([...slots.map((slot) => (scanned[slot] ?? 0) / norm)]);
+    }
+  });
+});
+
 describe("Int8VectorScan memory", () => {
   it("grows to 100k vectors of 256 dims and still scores every slot exactly", () => {
     const dims = 256;

@@ -79,3 +79,57 @@ describe("reciprocalRankFusion", () => {
     expect(() => reciprocalRankFusion([], 0)).toThrow(RangeError);
   });
 });
+
+describe("reciprocalRankFusion with a signal that only corroborates", () => {
+  const hits = (...ids: string[]) => ids.map((id, index) => ({ id, score: 10 - index }));
+
+  it("cannot push out the independent signal's top hit with items only it found", () => {
+    const fused = reciprocalRankFusion([
+      { signal: "fulltext", hits: hits("a", "b") },
+      { signal: "vector", hits: hits("noise1", "noise2", "noise3"), corroboratesOnly: true },
+    ]);
+    expect(fused.map((hit) => hit.id)).toEqual(["a", "b"]);
+    expect(fused[0]?.score).toBeCloseTo(1 / 61, 12);
+  });
+
+  it("raises an item both signals found above one only the independent signal found", () => {
+    const fused = reciprocalRankFusion([
+      { signal: "fulltext", hits: hits("a", "b", "c") },
+      { signal: "vector", hits: hits("noise", "c"), corroboratesOnly: true },
+    ]);
+    expect(fused.map((hit) => hit.id)).toEqual(["c", "a", "b"]);
+    // Its vote is its rank among the items it may vote for (c is the first), its evidence its own rank.
+    expect(fused[0]?.score).toBeCloseTo(1 / 63 + 1 / 61, 12);
+    expect(fused[0]?.signals).toEqual({ fulltext: { rank: 3, score: 8 }, vector: { rank: 2, score: 9 } });
+  });
+
+  it("re-orders by agreement what equal-weight fusion would have filled with its own finds", () => {
+    const lists = (corroboratesOnly: boolean) => [
+      { signal: "fulltext", hits: hits("a", "b", "c") },
+      { signal: "vector", hits: hits("x", "y", "b"), corroboratesOnly },
+    ];
+    expect(reciprocalRankFusion(lists(false)).map((hit) => hit.id)).toEqual(["b", "a", "x", "y", "c"]);
+    expect(reciprocalRankFusion(lists(true)).map((hit) => hit.id)).toEqual(["b", "a", "c"]);
+  });
+
+  it("ranks on its own when no independent signal found anything", () => {
+    const alone = reciprocalRankFusion([{ signal: "vector", hits: hits("x", "y"), corroboratesOnly: true }]);
+    expect(alone.map((hit) => [hit.id, hit.score])).toEqual([
+      ["x", 1 / 61],
+      ["y", 1 / 62],
+    ]);
+    const afterAnEmptyOne = reciprocalRankFusion([
+      { signal: "fulltext", hits: [] },
+      { signal: "vector", hits: hits("x", "y"), corroboratesOnly: true },
+    ]);
+    expect(afterAnEmptyOne.map((hit) => hit.id)).toEqual(["x", "y"]);
+  });
+
+  it("keeps its weight", () => {
+    const [top] = reciprocalRankFusion([
+      { signal: "fulltext", hits: hits("a") },
+      { signal: "vector", hits: hits("a"), corroboratesOnly: true, weight: 0.5 },
+    ]);
+    expect(top?.score).toBeCloseTo(1 / 61 + 0.5 / 61, 12);
+  });
+});
