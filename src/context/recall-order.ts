@@ -55,7 +55,7 @@ export function recallOrder<Hit extends RecallHit>(hits: readonly Hit[], view: W
   const tiers: Hit[][] = [[], [], [], []];
   for (const hit of hits) {
     if (view.calling.has(hit.entry.id) || hit.entry.content.trim() === "") continue;
-    const vectorOnly = hit.signals !== undefined && hit.signals["fulltext"] === undefined;
+    const vectorOnly = hit.signals !== undefined && hit.signals.fulltext === undefined;
     tiers[(vectorOnly ? 2 : 0) + (inWindow(hit.entry, view) ? 1 : 0)]?.push(hit);
   }
   return tiers.flat();
@@ -64,7 +64,7 @@ export function recallOrder<Hit extends RecallHit>(hits: readonly Hit[], view: W
 /** A history search's hit: its entry, and which signals found it when the search says (a hit without them counts as a word match). */
 export interface RecallHit {
   entry: ContentEntry;
-  signals?: { readonly [signal: string]: unknown };
+  signals?: { readonly fulltext?: unknown; readonly [signal: string]: unknown };
 }
 
 /** How many hits to ask the search for, so that `limit` remain after the window's entries move down and the call's drop out. */
