@@ -124,12 +124,20 @@ export class KnowledgeAgents {
       { parentAgentId: caller.conversation.agentId, kind: "knowledge", task: request.query },
       this.deps.usage,
     );
-    let result = await call.prompt(consultationPrompt(requestId, request, caller.conversation.agentId, budget), watch);
-    // One reminder; after that its last words are the answer, with confidence and completeness not stated.
-    if (!agent.shared && result.stopReason === "end_turn") result = await call.prompt(REMINDER, watch);
+    const first = await call.prompt(consultationPrompt(requestId, request, caller.conversation.agentId, budget), watch);
+    let result = first;
+    const said = [first.response];
+    // One reminder; after that what it said is the answer, with confidence and completeness not stated. Every
+    // answer text is kept: a reply to the reminder ("as I said above") must not replace a substantive first answer,
+    // and a reminder's run that failed leaves the first answer standing.
+    if (!agent.shared && first.stopReason === "end_turn") {
+      const reminded = await call.prompt(REMINDER, watch);
+      if (reminded.stopReason !== "error") result = reminded;
+      if (reminded.stopReason === "end_turn") said.push(reminded.response);
+    }
     const interrupted = result.stopReason === "interrupted" || result.stopReason === "error";
     const shared = agent.shared as ShareContextInput | undefined;
-    const answerText = shared?.answer ?? result.response;
+    const answerText = shared?.answer ?? distinctTexts(said).join("\n\n");
     if (interrupted || answerText.trim() === "") {
       call.finish({ text: "", tokens: 0 });
       return {
@@ -275,4 +283,9 @@ function consultationPrompt(requestId: string, request: ConsultRequest, caller: 
 function cacheHintOf(toolsUsed: readonly string[]): CacheHint {
   if (toolsUsed.length === 0) return "hot";
   return toolsUsed.some((tool) => EVICTED_CONTENT_TOOLS.has(tool)) ? "cold" : "warm";
+}
+
+/** The non-empty texts, each once, in order. */
+function distinctTexts(texts: readonly string[]): string[] {
+  return [...new Set(texts.map((text) => text.trim()).filter((text) => text !== ""))];
 }

@@ -147,7 +147,7 @@ describe("consult_librarian", () => {
     );
   });
 
-  it("a librarian that stops without share_context is reminded once; then its last words are the answer, confidence not stated", async () => {
+  it("a librarian that stops without share_context is reminded once; then everything it said is the answer, confidence not stated", async () => {
     server.enqueue(
       reply().toolUse("consult_librarian", { query: "Quick question." }, "toolu_q"),
       reply().text("It is in src/auth.ts."),
@@ -166,7 +166,27 @@ describe("consult_librarian", () => {
       AgentEvent,
       { type: "tool_result" }
     >;
+    // Its first, substantive answer is kept beside its reply to the reminder.
+    expect(result.output).toContain("It is in src/auth.ts.");
     expect(result.output).toContain("Still src/auth.ts.");
     expect(result.output).toMatch(/confidence \(agent.s estimate\): not stated/);
+  });
+
+  it("keeps a plain-text answer when the reminder's run fails", async () => {
+    server.enqueue(
+      reply().toolUse("consult_librarian", { query: "Where is the token check?" }, "toolu_q"),
+      reply().text("verifyToken in src/auth.ts checks the sylk_ prefix."),
+      reply().status(500, { shouldRetry: false }),
+      reply().text("Thanks."),
+    );
+    const session = openAgentSession({ services, env: { ...env, SYLK_MODEL_MAX_ATTEMPTS: "1" } });
+    const { events } = await drain(session.run("Ask.", new AbortController().signal));
+    session.close();
+    const result = events.find((event) => event.type === "tool_result" && event.id === "toolu_q") as Extract<
+      AgentEvent,
+      { type: "tool_result" }
+    >;
+    expect(result.isError).toBeFalsy();
+    expect(result.output).toContain("verifyToken in src/auth.ts checks the sylk_ prefix.");
   });
 });
