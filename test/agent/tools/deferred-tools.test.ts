@@ -44,6 +44,11 @@ describe("deferred tools in the registry", () => {
     expect(sentNames(registry)).toEqual(["read_file", "web_fetch", "get_symbol_context"]);
   });
 
+  it("find_tools as the model sees it", () => {
+    const { registry } = registryOf([tool("read_file"), tool("web_fetch", "network"), tool("delegate", "execute")], ["read_file"]);
+    expect(registry.specs().at(-1)).toMatchSnapshot();
+  });
+
   it("sends every tool when what it would hold back costs no more than find_tools itself", () => {
     const small = (name: string) => tool(name, "read", "Small.");
     const { registry } = registryOf([tool("read_file"), small("list_files"), small("get_turn_range")], ["read_file"]);
