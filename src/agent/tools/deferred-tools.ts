@@ -22,6 +22,8 @@ const LOADED_LINE = /^Loaded: (.+)$/m;
  */
 export class DeferredTools {
   private readonly loaded = new Set<string>();
+  /** What each tool's spec costs, computed once per definition (listing and every call ask). */
+  private readonly specTokens = new WeakMap<ToolDefinition, number>();
 
   /** `core`: the names always sent (a role's working set). */
   constructor(private readonly core: ReadonlySet<string>) {}
@@ -53,8 +55,17 @@ export class DeferredTools {
   held(tools: readonly ToolDefinition[], findToolsTokens: (held: readonly ToolDefinition[]) => number): ToolDefinition[] {
     const held = tools.filter((tool) => this.deferrable(tool) && !this.loaded.has(tool.name));
     if (held.length === 0) return [];
-    const heldTokens = held.reduce((sum, tool) => sum + estimateTokens(JSON.stringify(specOf(tool))), 0);
+    const heldTokens = held.reduce((sum, tool) => sum + this.tokensOf(tool), 0);
     return heldTokens > findToolsTokens(held) ? held : [];
+  }
+
+  private tokensOf(tool: ToolDefinition): number {
+    let tokens = this.specTokens.get(tool);
+    if (tokens === undefined) {
+      tokens = estimateTokens(JSON.stringify(specOf(tool)));
+      this.specTokens.set(tool, tokens);
+    }
+    return tokens;
   }
 }
 
