@@ -12,6 +12,8 @@ export interface SystemPromptInput {
   /** `$SYLK_HOME`: its SYLK.md holds the user's own instructions for every project. */
   sylkHome: string;
   toolNames: readonly string[];
+  /** Those of `toolNames` left out of the requests until `find_tools` loads them (none: every tool is sent). */
+  deferredNames?: readonly string[];
   /** The agent's role section (`src/roles/prompts/`), after how to work. */
   role?: string;
   /** Date only (not time), so the prompt, and the cache it keys, stays stable all day. */
@@ -31,7 +33,9 @@ export interface SystemPrompt {
  * then the project's AGENTS.md and SYLK.md), secrets masked.
  */
 export function buildSystemPrompt(input: SystemPromptInput): SystemPrompt {
-  const has = (name: string) => input.toolNames.includes(name);
+  // What the model is told to use is what it is sent; a deferred tool's description says how to use it once loaded.
+  const deferred = new Set(input.deferredNames ?? []);
+  const has = (name: string) => input.toolNames.includes(name) && !deferred.has(name);
   const sections = [
     `You are Sylk, a coding agent working in the repository at ${input.root}. You help the user understand and change this code base.`,
     [
@@ -52,7 +56,7 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPrompt {
       `- Be concise. ${has("edit_file") || has("write_file") ? "When you are done, say what you changed and what you checked." : "When you are done, say what you found and where."}`,
     ].join("\n"),
     ...(input.role ? [input.role] : []),
-    `Environment: platform ${input.platform}; date ${input.today}; tools: ${input.toolNames.join(", ")}.`,
+    `Environment: platform ${input.platform}; date ${input.today}; tools: ${sentTools(input)}.`,
   ];
   const memories = [
     memory(join(input.sylkHome, "SYLK.md"), "User instructions (~/.sylk/SYLK.md)"),
@@ -62,6 +66,13 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemPrompt {
     text: [...sections, ...memories.flatMap((read) => (read.section ? [read.section] : []))].join("\n\n"),
     notes: memories.flatMap((read) => (read.note ? [read.note] : [])),
   };
+}
+
+/** The tools the model is sent, and a word on the others, which `find_tools` names and loads. */
+function sentTools(input: SystemPromptInput): string {
+  const deferred = new Set(input.deferredNames ?? []);
+  const sent = input.toolNames.filter((name) => !deferred.has(name));
+  return deferred.size > 0 ? `${sent.join(", ")}; find_tools loads ${deferred.size} more` : sent.join(", ");
 }
 
 function finding(has: (name: string) => boolean): string[] {

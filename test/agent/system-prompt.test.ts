@@ -27,6 +27,20 @@ describe("system prompt", () => {
     expect(build()).toBe(build());
   });
 
+  it("lists the tools sent and counts the deferred ones, and tells how to work only with the tools sent", () => {
+    const prompt = buildSystemPrompt({
+      root: "/repo",
+      sylkHome: project.sylkHome,
+      toolNames: ["read_file", "list_files", "grep", "edit_file", "web_fetch"],
+      deferredNames: ["list_files", "web_fetch"],
+      today: "2026-11-22",
+      platform: "linux",
+    }).text;
+    expect(prompt).toContain("tools: read_file, grep, edit_file; find_tools loads 2 more.");
+    expect(prompt).toContain("- Find before you answer: grep for exact text, read_file for detail.");
+    expect(prompt).not.toContain("list_files and read_file");
+  });
+
   it("includes the user's ~/.sylk/SYLK.md, then the project's AGENTS.md and SYLK.md, secrets masked", () => {
     project.write("../home/SYLK.md", "Prefer tabs.\n");
     const prompt = buildSystemPrompt({

@@ -60,8 +60,15 @@ async function requestOf(
   session.close();
   const body = messageRequests(server).at(-1)?.body as any;
   const system = (Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : body.system) as string;
+  const sent = body.tools as Array<{ name: string; description: string }>;
+  const findTools = sent.find((tool) => tool.name === "find_tools");
   return {
-    tools: (body.tools as Array<{ name: string }>).map((tool) => tool.name),
+    sent: sent.map((tool) => tool.name).filter((name) => name !== "find_tools"),
+    /** The deferred tools, as find_tools names them. */
+    deferred: findTools ? (/Available to load: (.*)\.$/.exec(findTools.description)?.[1] ?? "").split(", ") : [],
+    get tools(): string[] {
+      return [...this.sent, ...this.deferred];
+    },
     system,
     prefetch: events.find((event) => event.type === "prefetch"),
   };
@@ -79,15 +86,18 @@ afterEach(async () => {
 });
 
 describe("agent roles", () => {
-  it("each role's request carries its prompt and exactly its tools that this Sylk has", async () => {
+  it("each role's request carries its prompt and exactly its tools that this Sylk has, sent or named by find_tools", async () => {
     for (const type of AGENT_TYPES) {
-      const { tools, system } = await requestOf(type);
-      expect({ type, tools }).toEqual({
+      const { tools, sent, deferred, system } = await requestOf(type);
+      expect({ type, tools: [...tools].sort() }).toEqual({
         type,
-        tools: roleOf(type).tools.filter((tool) => (SESSION_TOOL_NAMES as readonly string[]).includes(tool)),
+        tools: roleOf(type)
+          .tools.filter((tool) => (SESSION_TOOL_NAMES as readonly string[]).includes(tool))
+          .sort(),
       });
       expect(system).toContain(`## Your role: ${type}`);
-      expect(system).toContain(`tools: ${tools.join(", ")}.`);
+      const more = deferred.length > 0 ? `; find_tools loads ${deferred.length} more` : "";
+      expect(system).toContain(`tools: ${sent.join(", ")}${more}.`);
     }
   }, 60_000);
 

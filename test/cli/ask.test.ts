@@ -56,9 +56,9 @@ describe("sylk ask against the Messages API", () => {
     const first = server.requests[0]?.body;
     expect(first.model).toBe("claude-sonnet-5-5");
     expect(first.system[0].text).toContain("Always answer in one sentence.");
+    // The engineer's core tools are sent; find_tools names the others, which it loads on request.
     expect(first.tools.map((tool: { name: string }) => tool.name)).toEqual([
       "read_file",
-      "list_files",
       "glob",
       "grep",
       "search_codebase",
@@ -66,18 +66,13 @@ describe("sylk ask against the Messages API", () => {
       "write_file",
       "run_command",
       "retrieve_context",
-      "search_history",
-      "get_turn_range",
       "todo_write",
-      "web_fetch",
-      "get_symbol_context",
-      "get_recent_changes",
-      "consult_librarian",
-      "consult_archivalist",
-      "consult_academic",
-      "consult_architect",
-      "delegate",
+      "find_tools",
     ]);
+    expect(first.tools.at(-1).description).toContain(
+      "Available to load: list_files, search_history, get_turn_range, web_fetch, get_symbol_context, get_recent_changes, " +
+        "consult_librarian, consult_archivalist, consult_academic, consult_architect, delegate.",
+    );
     expect(toolResults(1)[0]?.content).toContain("src/billing/invoice.ts:");
     expect(toolResults(2)[0]?.content).toContain("export function renderInvoice");
     expect(String(server.requests[0]?.headers.authorization ?? server.requests[0]?.headers["x-api-key"])).toContain("sk-ant-test-key");

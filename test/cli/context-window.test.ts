@@ -28,13 +28,13 @@ function statedPrefix(message: string): number {
 
 describe("a context window too small for the request", () => {
   it("fails at once, naming the sizes and a window to use, when the system prompt and tools do not fit", async () => {
-    const run = await ask(["--context-window", "6000", "Where is the answer defined?"]);
+    const run = await ask(["--context-window", "4000", "Where is the answer defined?"]);
     expect(run.code, run.stderr).toBe(52);
     expect(run.stderr).toMatch(
-      /The context window of 6,000 tokens cannot hold the system prompt and tool definitions \([\d,]+ tokens\) with room for the answer \(1,500\)/,
+      /The context window of 4,000 tokens cannot hold the system prompt and tool definitions \([\d,]+ tokens\) with room for the answer \(1,000\)/,
     );
     const prefix = statedPrefix(run.stderr);
-    expect(prefix).toBeGreaterThan(6_000 - 1_500);
+    expect(prefix).toBeGreaterThan(4_000 - 1_000);
     expect(run.stderr).toContain(
       `at least ${(Math.ceil((4 * prefix) / 1_000) * 1_000).toLocaleString("en-US")} tokens (--context-window or context.windowTokens)`,
     );
@@ -50,7 +50,7 @@ describe("a context window too small for the request", () => {
   });
 
   it("says so in stream-json's result line, with the session it opened", async () => {
-    const run = await ask(["--context-window", "6000", "--output-format", "stream-json", "hello"]);
+    const run = await ask(["--context-window", "4000", "--output-format", "stream-json", "hello"]);
     expect(run.code).toBe(52);
     const lines = jsonLines(run.stdout);
     const sessionId = lines.find((line) => line.type === "init")?.session_id;
@@ -74,7 +74,7 @@ describe("a context window too small for the request", () => {
   });
 
   it("stops at the next call when the model's count shows the system prompt and tools no longer fit", async () => {
-    const probe = await ask(["--context-window", "6000", "hello"]);
+    const probe = await ask(["--context-window", "4000", "hello"]);
     const prefix = statedPrefix(probe.stderr);
     // The first request fits by the local estimate (a quarter of the window kept for the answer, a
     // few hundred tokens for the prompt and a marker); the API then counts three times as much, the

@@ -38,7 +38,7 @@ const userAgent = (name: string, text: string) => {
 };
 
 interface Request {
-  tools: Array<{ name: string }>;
+  tools: Array<{ name: string; description: string }>;
   system: unknown;
   model: string;
 }
@@ -70,18 +70,11 @@ describe("custom agents", () => {
     expect(run.code, run.stderr).toBe(0);
     const body = messageRequests(server).at(-1)?.body as Request;
     expect(body.model).toBe("claude-haiku-4-5");
-    expect(body.tools.map((tool) => tool.name)).toEqual([
-      "read_file",
-      "list_files",
-      "glob",
-      "grep",
-      "search_codebase",
-      "retrieve_context",
-      "search_history",
-      "get_turn_range",
-      "get_symbol_context",
-      "get_recent_changes",
-    ]);
+    // A knowledge agent's tools: its core ones sent, the others named by find_tools.
+    expect(body.tools.map((tool) => tool.name)).toEqual(["read_file", "glob", "grep", "search_codebase", "retrieve_context", "find_tools"]);
+    expect(body.tools.at(-1)?.description).toContain(
+      "Available to load: list_files, search_history, get_turn_range, get_symbol_context, get_recent_changes.",
+    );
     expect(JSON.stringify(body.system)).toContain("## Your role: scout");
     expect(run.stdout).toContain('"agent_type":"custom:scout"');
   });

@@ -32,7 +32,12 @@ describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
       },
     });
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    server.enqueue(reply().toolUse("mcp__everything__echo", { message: "from the TUI" }, "toolu_echo"), reply().text("The server echoed."));
+    server.enqueue(
+      // The server's tools are deferred: the model loads the one it calls first.
+      reply().toolUse("find_tools", { names: ["mcp__everything__echo"] }, "toolu_find"),
+      reply().toolUse("mcp__everything__echo", { message: "from the TUI" }, "toolu_echo"),
+      reply().text("The server echoed."),
+    );
     terminal = startSylkInTmux([], {
       cwd: project.root,
       env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, TERM: "xterm-256color" },
@@ -72,8 +77,8 @@ describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
     expect(shown.screen()).toContain('{"message":"from the TUI"}');
     shown.send("1", { literal: true });
     await shown.waitFor("The server echoed.", 30_000);
-    const [first, second] = messageRequests(server);
+    const [first, , third] = messageRequests(server);
     expect(JSON.stringify(first?.body.messages)).toContain("What's weather in Paris?");
-    expect(resultText(toolResultsIn(second?.body)[0])).toBe("Echo: from the TUI");
+    expect(resultText(toolResultsIn(third?.body)[0])).toBe("Echo: from the TUI");
   });
 });

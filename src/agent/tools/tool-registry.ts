@@ -3,6 +3,8 @@ import type { PermissionDecision, PermissionPolicy, PermissionRequest } from "..
 import { hiddenPathAmong } from "./project-paths-guard.js";
 import { CANCELLED_BEFORE_RUNNING, CANCELLED_WHILE_RUNNING, settledOrCancelled } from "./tool-cancellation.js";
 import { FatalToolError, isInfrastructureFailure, ToolError, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
+import { type DeferredTools, definitionText, FIND_TOOLS, specOf } from "./deferred-tools.js";
+import { createFindToolsTool, findToolsTokens } from "./find-tools.js";
 import { type BeforeToolAnswer, type HookedCall, type ToolHooks, withHookContext } from "./tool-hooks.js";
 import { errorMessage } from "../../errors.js";
 
@@ -57,36 +59,52 @@ export class ToolRegistry {
   private readonly hooks: ToolHooks | undefined;
   private readonly readOnly: boolean;
   private readonly dynamicTools: () => readonly ToolDefinition[];
+  private readonly deferred: DeferredTools | undefined;
+  private readonly findTools: ToolDefinition | undefined;
 
   /**
    * `dynamicTools`: tools that come and go during the session (the MCP
    * servers' tools), asked for at each listing and call, after the fixed
    * ones: a server that connects after the session opened is in the next
-   * model request's list.
+   * model request's list. `deferred`: which tools wait, out of the
+   * requests, until the model loads them with `find_tools`.
    */
   constructor(
     tools: readonly ToolDefinition[],
     private readonly policy: PermissionPolicy,
     private readonly approver?: Approver,
-    options: { readOnly?: boolean; hooks?: ToolHooks; dynamicTools?: () => readonly ToolDefinition[] } = {},
+    options: { readOnly?: boolean; hooks?: ToolHooks; dynamicTools?: () => readonly ToolDefinition[]; deferred?: DeferredTools } = {},
   ) {
     this.hooks = options.hooks;
     this.readOnly = options.readOnly ?? false;
     this.dynamicTools = options.dynamicTools ?? (() => []);
+    const deferred = options.deferred;
+    this.deferred = deferred;
+    this.findTools = deferred ? createFindToolsTool({ held: () => this.held(), load: (names) => deferred.load(names) }) : undefined;
     // A read-only role's registry holds read tools only, whatever list it was given: a wrong spec cannot widen it.
     for (const tool of tools) if (this.admits(tool)) this.tools.set(tool.name, tool);
   }
 
+  /** What each model request is sent: every tool but the deferred ones not loaded yet, which `find_tools` stands for. */
   specs(): ToolSpec[] {
-    return this.all().map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: tool.inputSchema ?? jsonSchemaOf(tool.schema),
-    }));
+    const all = this.all();
+    const held = new Set(this.held(all).map((tool) => tool.name));
+    const sent = all.filter((tool) => !held.has(tool.name));
+    return [...sent, ...(held.size > 0 && this.findTools ? [this.findTools] : [])].map(specOf);
   }
 
+  /** Every tool the session offers, sent or deferred (`find_tools` is machinery, not one of them). */
   names(): string[] {
     return this.all().map((tool) => tool.name);
+  }
+
+  /** The names of the tools deferred and not loaded: out of the requests until `find_tools` loads them. */
+  heldNames(): string[] {
+    return this.held().map((tool) => tool.name);
+  }
+
+  private held(all: readonly ToolDefinition[] = this.all()): ToolDefinition[] {
+    return this.deferred ? this.deferred.held(all, findToolsTokens) : [];
   }
 
   /** Whether calls of this tool may run beside each other (see `ToolDefinition.concurrent`). */
@@ -104,25 +122,36 @@ export class ToolRegistry {
   }
 
   private find(name: string): ToolDefinition | undefined {
+    if (name === FIND_TOOLS && this.findTools) return this.findTools;
     return this.tools.get(name) ?? this.dynamicTools().find((tool) => tool.name === name && this.admits(tool));
   }
 
   /**
    * `userApproved`: the user asked for this call themselves (`!command` in
    * the TUI), which answers a question the policy would ask; what the
-   * policy denies stays denied.
+   * policy denies stays denied. `unlisted`: the call is not the model's
+   * (a skill's step), so it runs a deferred tool without loading it into
+   * the requests.
    */
-  async run(call: ToolCall, context: ToolContext, options: { userApproved?: boolean } = {}): Promise<ToolRunResult> {
+  async run(call: ToolCall, context: ToolContext, options: { userApproved?: boolean; unlisted?: boolean } = {}): Promise<ToolRunResult> {
     const tool = this.find(call.name);
     if (!tool) {
       return { ...denied(`Unknown tool "${call.name}". Available tools: ${this.names().join(", ")}.`, true), failure: "malformed_input" };
     }
+    // A deferred tool the model calls by name before loading it is loaded by that call and runs at once:
+    // one model step fewer than an error telling it to call find_tools, and the same checks apply.
+    const unloaded = !options.unlisted && this.heldNames().includes(tool.name);
+    if (unloaded) this.deferred?.load([tool.name]);
     const parsed = tool.schema.safeParse(call.input ?? {});
     if (!parsed.success) {
+      // The model guessed the input of a tool it had not seen: it is told the definition it now has.
+      const definition = unloaded
+        ? `\n\n${tool.name} was not loaded, so you had not seen its definition; it is in your tool list from your next step:\n${definitionText(tool)}`
+        : "";
       return {
         ...denied(
           `Invalid input for ${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, "; ")}. ` +
-            `Call ${tool.name} again with input matching its schema.`,
+            `Call ${tool.name} again with input matching its schema.${definition}`,
           true,
         ),
         failure: "malformed_input",
@@ -237,10 +266,4 @@ function interrupted(message: string, permission: ToolRunResult["permission"]): 
 
 function denied(message: string, isInputError: boolean): ToolRunResult {
   return { output: message, display: message, isError: true, permission: isInputError ? "allowed" : "denied" };
-}
-
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
 }

@@ -107,7 +107,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     extraTools: options.extraTools ?? [],
     toolHooks: hooks.toolHooks(),
   });
-  const systemPrompt = systemPromptFor(services, role, tools.names());
+  const systemPrompt = systemPromptFor(services, role, tools.names(), tools.heldNames());
   const checkpoints = new FileCheckpoints(services.checkpoints, conversation.id, checkpointFingerprints(services.paths.sylkHome));
   const runtime = new SessionRuntime({
     services,

@@ -81,11 +81,13 @@ export function systemPromptFor(
   services: ProjectServices,
   role: ResolvedRole,
   toolNames: readonly string[],
+  deferredNames: readonly string[] = [],
 ): ReturnType<typeof buildSystemPrompt> {
   return buildSystemPrompt({
     root: services.paths.root,
     sylkHome: services.paths.sylkHome,
     toolNames,
+    deferredNames,
     role: role.prompt(toolNames),
     today: new Date().toISOString().slice(0, 10),
     platform: platform(),

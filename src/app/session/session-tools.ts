@@ -5,12 +5,14 @@ import { createDelegateTool, delegableAgents } from "../../agent/tools/delegate.
 import { createGetRoutingHistoryTool } from "../../agent/tools/role-tools/get-routing-history.js";
 import { recordTestRuns } from "../../agent/tools/role-tools/record-test-runs.js";
 import { createRouteToAgentTool } from "../../agent/tools/route-to-agent.js";
+import { DeferredTools } from "../../agent/tools/deferred-tools.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { ToolHooks } from "../../agent/tools/tool-hooks.js";
 import { type Approver, ToolRegistry, type ToolRunResult } from "../../agent/tools/tool-registry.js";
 import type { SylkConfig } from "../../config/schema.js";
 import { ContextRetriever } from "../../context/context-retriever.js";
 import { NO_WINDOW, windowViewOf } from "../../context/recall-order.js";
+import { CORE_TOOLS } from "../../roles/core-tools.js";
 import { toolsForRole } from "../../roles/role-registry.js";
 import type { ResolvedRole } from "../../roles/resolve-role.js";
 import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
@@ -49,7 +51,9 @@ export interface SessionToolsDeps {
 /**
  * The tools of one agent: every tool a session can offer, narrowed to its
  * role's list, behind the tree's permission policy and the session's
- * approver (read-only roles may not write at all).
+ * approver (read-only roles may not write at all). Its core tools are sent
+ * with every request; the rest wait until the model loads them with
+ * `find_tools` (see `DeferredTools`).
  */
 export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
   const { services, config, tree, conversation, window, handoff, knowledge, team } = deps;
@@ -81,7 +85,10 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
   const available: ToolDefinition[] = [
     ...handoff.trackCommands(knowledge.watch(withTestRuns), tree.integrity),
     // Skills run their steps through this session's own registry (built just below).
-    ...knowledge.tools({ run: (call, context): Promise<ToolRunResult> => tools.run(call, context), names: (): string[] => tools.names() }),
+    ...knowledge.tools({
+      run: (call, context): Promise<ToolRunResult> => tools.run(call, context, { unlisted: true }),
+      names: (): string[] => tools.names(),
+    }),
     ...contextTools,
     handoff.todoTool(),
     createWebFetchTool({ keep: (page) => keepFetchedPage(services.contentStore, conversation.recorder, page) }),
@@ -98,8 +105,12 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
   const mcp = tree.mcp;
   // A server's large output, images and resources are kept as entries of the conversation whose agent called it.
   const sink = mcpOutputStore({ contentStore: services.contentStore, recorder: () => conversation.recorder });
+  // What a resumed conversation loaded with find_tools stays loaded.
+  const deferred = new DeferredTools(CORE_TOOLS);
+  deferred.restore(conversation.recorder?.messages() ?? []);
   const tools: ToolRegistry = new ToolRegistry(toolsForRole(deps.role, available), tree.policy, deps.approver, {
     readOnly: deps.role.readOnly,
+    deferred,
     ...(deps.toolHooks ? { hooks: deps.toolHooks } : {}),
     ...(mcp ? { dynamicTools: () => mcpTools(mcp, sink) } : {}),
   });

@@ -30,6 +30,14 @@ function ask(prompt: string, extra: string[] = [], env: Record<string, string> =
   });
 }
 
+/** The model's first step: load the server's tools these tests call, deferred until find_tools loads them. */
+const loadMcpTools = () =>
+  reply().toolUse(
+    "find_tools",
+    { names: ["echo", "get-sum", "get-env", "get-tiny-image"].map((tool) => `mcp__everything__${tool}`) },
+    "toolu_find",
+  );
+
 interface SentTool {
   name: string;
   description: string;
@@ -39,10 +47,14 @@ interface SentTool {
 describe("sylk ask with an MCP server in the user's .sylkrc", () => {
   it("offers the server's tools as mcp__<server>__<tool>, runs a call an allow rule covers, and the result reaches the model", async () => {
     writeUserConfig(project.env, { mcpServers: { everything: everythingServer() }, permissions: { allow: ["mcp__everything__echo"] } });
-    server.enqueue(reply().toolUse("mcp__everything__echo", { message: "hello from the model" }, "toolu_echo"), reply().text("It echoed."));
+    server.enqueue(
+      loadMcpTools(),
+      reply().toolUse("mcp__everything__echo", { message: "hello from the model" }, "toolu_echo"),
+      reply().text("It echoed."),
+    );
     const run = await ask("echo something");
     expect(run.code, run.stderr).toBe(0);
-    const [first, second] = messageRequests(server);
+    const [, first, second] = messageRequests(server);
     const tools = (first?.body.tools ?? []) as SentTool[];
     const echo = tools.find((tool) => tool.name === "mcp__everything__echo");
     expect(echo?.description).toContain("Echoes back the input string");
@@ -55,7 +67,7 @@ describe("sylk ask with an MCP server in the user's .sylkrc", () => {
     expect(init?.mcp_servers).toEqual([expect.objectContaining({ name: "everything", state: "connected", transport: "stdio" })]);
     const [listed] = (init?.mcp_servers ?? []) as Array<{ tools: number }>;
     expect(listed?.tools).toBeGreaterThan(5);
-    expect(lines.find((line) => line.type === "tool_result")).toMatchObject({
+    expect(lines.find((line) => line.type === "tool_result" && line.name !== "find_tools")).toMatchObject({
       name: "mcp__everything__echo",
       is_error: false,
       permission: "allowed",
@@ -67,10 +79,10 @@ describe("sylk ask with an MCP server in the user's .sylkrc", () => {
       mcpServers: { everything: everythingServer({ env: { SYLK_MCP_GREETING: "${GREETING_FOR_MCP}" } }) },
       permissions: { allow: ["mcp__everything"] },
     });
-    server.enqueue(reply().toolUse("mcp__everything__get-env", {}, "toolu_env"), reply().text("Read it."));
+    server.enqueue(loadMcpTools(), reply().toolUse("mcp__everything__get-env", {}, "toolu_env"), reply().text("Read it."));
     const run = await ask("what is the environment", [], { GREETING_FOR_MCP: "hello-from-the-user" });
     expect(run.code, run.stderr).toBe(0);
-    const result = resultText(toolResultsIn(messageRequests(server)[1]?.body)[0]);
+    const result = resultText(toolResultsIn(messageRequests(server)[2]?.body)[0]);
     expect(result).toContain('"SYLK_MCP_GREETING": "hello-from-the-user"');
     // Sylk's own environment (the model's key, SYLK_HOME) is not the server's.
     expect(result).not.toContain("ANTHROPIC_API_KEY");
@@ -80,8 +92,10 @@ describe("sylk ask with an MCP server in the user's .sylkrc", () => {
   it("asks by default, so a run that cannot ask refuses the call; a deny rule refuses it even in bypass mode", async () => {
     writeUserConfig(project.env, { mcpServers: { everything: everythingServer() }, permissions: { deny: ["mcp__everything__get-sum"] } });
     server.enqueue(
+      loadMcpTools(),
       reply().toolUse("mcp__everything__echo", { message: "hi" }, "toolu_echo"),
       reply().text("Refused."),
+      loadMcpTools(),
       reply()
         .toolUse("mcp__everything__get-sum", { a: 1, b: 2 }, "toolu_sum")
         .toolUse("mcp__everything__echo", { message: "hi" }, "toolu_echo2"),
@@ -89,14 +103,14 @@ describe("sylk ask with an MCP server in the user's .sylkrc", () => {
     );
     const asking = await ask("echo");
     expect(asking.code, asking.stderr).toBe(0);
-    const [refused] = toolResultsIn(messageRequests(server)[1]?.body);
+    const [refused] = toolResultsIn(messageRequests(server)[2]?.body);
     expect(refused?.is_error).toBe(true);
     expect(resultText(refused)).toContain("this run cannot ask");
     expect(resultText(refused)).toContain('permissions.allow: "mcp__everything__echo"');
 
     const bypass = await ask("sum and echo", ["--permission-mode", "bypass"]);
     expect(bypass.code, bypass.stderr).toBe(0);
-    const [sum, echo] = toolResultsIn(messageRequests(server)[3]?.body);
+    const [sum, echo] = toolResultsIn(messageRequests(server)[5]?.body);
     expect(sum?.is_error).toBe(true);
     expect(resultText(sum)).toContain("mcp__everything__get-sum");
     expect(resultText(echo)).toBe("Echo: hi");
@@ -110,6 +124,7 @@ describe("sylk ask with an MCP server in the user's .sylkrc", () => {
     });
     const long = Array.from({ length: 120 }, (_, index) => `line ${index}: the quick brown fox jumps over the lazy dog`).join("\n");
     server.enqueue(
+      loadMcpTools(),
       reply()
         .toolUse("mcp__everything__echo", { message: long }, "toolu_long")
         .toolUse("mcp__everything__get-tiny-image", {}, "toolu_image"),
@@ -123,12 +138,12 @@ describe("sylk ask with an MCP server in the user's .sylkrc", () => {
     const run = await ask("echo a long text");
     expect(run.code, run.stderr).toBe(0);
     const requests = messageRequests(server);
-    const [bounded, image] = toolResultsIn(requests[1]?.body);
+    const [bounded, image] = toolResultsIn(requests[2]?.body);
     const boundedText = resultText(bounded);
     expect(boundedText.length).toBeLessThan(long.length / 2);
     expect(boundedText).toMatch(/\[CTX-REF:[^\]]*retrieve_context\(ref_id="[0-9a-f]+"\)\]/);
     expect(resultText(image)).toMatch(/\[image image\/png, [\d.]+ (B|KB), stored as content entry \S+ \(base64\)\]/);
-    const retrieved = resultText(toolResultsIn(requests[2]?.body)[0]);
+    const retrieved = resultText(toolResultsIn(requests[3]?.body)[0]);
     expect(retrieved).toContain(`Echo: ${long}`);
   });
 
@@ -136,6 +151,7 @@ describe("sylk ask with an MCP server in the user's .sylkrc", () => {
     const token = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
     writeUserConfig(project.env, { mcpServers: { everything: everythingServer() }, permissions: { allow: ["mcp__everything"] } });
     server.enqueue(
+      loadMcpTools(),
       reply().toolUse("mcp__everything__echo", { message: `token ${token} \u001b]0;PWNED\u0007 done` }, "toolu_echo"),
       reply().text("Seen."),
     );
@@ -145,7 +161,7 @@ describe("sylk ask with an MCP server in the user's .sylkrc", () => {
       timeoutMs: 60_000,
     });
     expect(run.code, run.stderr).toBe(0);
-    const sent = resultText(toolResultsIn(messageRequests(server)[1]?.body)[0]);
+    const sent = resultText(toolResultsIn(messageRequests(server)[2]?.body)[0]);
     expect(sent).toContain("Echo: token ");
     expect(sent).not.toContain(token);
     expect(JSON.stringify(server.requests.map((request) => request.body))).not.toContain(token);

@@ -32,7 +32,12 @@ async function runPrompt(prompt: string, options: { signal?: AbortSignal; onEven
 }
 
 const systemOf = (body: any): string => (Array.isArray(body.system) ? body.system.map((block: any) => block.text).join("\n") : body.system);
-const toolNamesOf = (body: any): string[] => body.tools.map((tool: { name: string }) => tool.name);
+/** The tools a request offers: those sent, and the deferred ones find_tools names. */
+const toolNamesOf = (body: any): string[] => {
+  const sent: Array<{ name: string; description: string }> = body.tools;
+  const deferred = /Available to load: (.*)\.$/.exec(sent.find((tool) => tool.name === "find_tools")?.description ?? "")?.[1];
+  return [...sent.map((tool) => tool.name).filter((name) => name !== "find_tools"), ...(deferred ? deferred.split(", ") : [])];
+};
 const toolResultText = (body: any, id: string): string => {
   for (const message of body.messages) {
     if (!Array.isArray(message.content)) continue;
@@ -243,8 +248,9 @@ describe("delegate", () => {
       reply().text("The reviewer is happy."),
     );
     const { events, result } = await runPrompt("Have the reviewer look.");
-    const [parentFirst, childFirst] = messageRequests(server).map((request) => request.body as any);
-    expect(JSON.stringify(parentFirst.tools.find((tool: { name: string }) => tool.name === "delegate"))).toContain(
+    const [, childFirst, parentSecond] = messageRequests(server).map((request) => request.body as any);
+    // delegate is deferred: the call loaded it, and the parent's next request has its description.
+    expect(JSON.stringify(parentSecond.tools.find((tool: { name: string }) => tool.name === "delegate"))).toContain(
       "reviewer: Reviews one file for naming.",
     );
     expect(toolNamesOf(childFirst)).toEqual(["read_file", "grep"]);
