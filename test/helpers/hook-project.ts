@@ -1,25 +1,17 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AgentEvent } from "../../src/agent/agent-events.js";
-import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import type { HooksConfig } from "../../src/config/hooks-schema.js";
-import { drainIndex } from "./drain.js";
-import { type FakeAnthropicServer, startFakeAnthropicServer } from "./fake-anthropic-server.js";
-import { createTempProject, type TempProject } from "./temp-project.js";
+import { type ModelProject, openModelProject } from "./model-project.js";
 
 /** A project whose user (`~/.sylkrc`) configured hooks, with a scripted model and a place for the hooks' scripts. */
-export interface HookProject {
-  server: FakeAnthropicServer;
-  project: TempProject;
-  env: NodeJS.ProcessEnv;
-  services: ProjectServices;
+export interface HookProject extends ModelProject {
   /** Outside the project: the scripts hooks run and what they record. */
   hooksDir: string;
   /** Writes an executable shell script into `hooksDir`; returns its path. */
   script(name: string, body: string): string;
   /** What the recording hooks wrote (one JSON object per line), oldest first. */
   seen(file: string): Array<Record<string, unknown>>;
-  close(): Promise<void>;
 }
 
 /** Starts the fake model, writes the user's hooks into `~/.sylkrc` (made by `configure`), and opens the project. */
@@ -27,31 +19,23 @@ export async function openHookProject(
   configure: (project: Pick<HookProject, "script" | "hooksDir">) => HooksConfig,
   options: { files?: Record<string, string>; env?: NodeJS.ProcessEnv } = {},
 ): Promise<HookProject> {
-  const server = await startFakeAnthropicServer();
-  const project = createTempProject(options.files ?? {});
-  const hooksDir = dirname(project.root);
+  let hooksDir = "";
   const script = (name: string, body: string) => {
     const path = join(hooksDir, name);
     writeFileSync(path, `#!/bin/sh\n${body}\n`);
     chmodSync(path, 0o755);
     return path;
   };
-  writeFileSync(join(hooksDir, ".sylkrc"), JSON.stringify({ hooks: configure({ script, hooksDir }) }));
-  const env: NodeJS.ProcessEnv = {
-    ...project.env,
-    ANTHROPIC_API_KEY: "test",
-    ANTHROPIC_BASE_URL: server.baseUrl,
-    SYLK_MODEL_MAX_ATTEMPTS: "1",
-    SYLK_CONTEXT_PREFETCH: "false",
-    ...options.env,
-  };
-  const services = openProject({ root: project.root, env });
-  await drainIndex(services);
+  const model = await openModelProject({
+    ...(options.files ? { files: options.files } : {}),
+    env: { SYLK_CONTEXT_PREFETCH: "false", ...options.env },
+    beforeOpen: (project) => {
+      hooksDir = dirname(project.root);
+      writeFileSync(join(hooksDir, ".sylkrc"), JSON.stringify({ hooks: configure({ script, hooksDir }) }));
+    },
+  });
   return {
-    server,
-    project,
-    env,
-    services,
+    ...model,
     hooksDir,
     script,
     seen(file) {
@@ -61,11 +45,6 @@ export async function openHookProject(
         .split("\n")
         .filter((line) => line.trim())
         .map((line) => JSON.parse(line) as Record<string, unknown>);
-    },
-    async close() {
-      await services.close();
-      await server.close();
-      project.cleanup();
     },
   };
 }

@@ -20,6 +20,8 @@ export interface ModelProjectOptions {
   files?: Record<string, string>;
   /** Added to (or overriding) the environment. */
   env?: NodeJS.ProcessEnv;
+  /** Runs once the project is written, before its services open: what the user configures must be there when the configuration loads. */
+  beforeOpen?: (project: TempProject) => void;
 }
 
 /** Starts a fake model, writes a temp project, opens its services against both and drains its first index. */
@@ -33,6 +35,7 @@ export async function openModelProject(options: ModelProjectOptions = {}): Promi
     SYLK_MODEL_MAX_ATTEMPTS: "1",
     ...options.env,
   };
+  options.beforeOpen?.(project);
   const services = openProject({ root: project.root, env });
   await drainIndex(services);
   return {
