@@ -86,12 +86,21 @@ export class BackgroundIndexing {
     return () => this.fileListeners.delete(listener);
   }
 
-  /** Consent given: index what changed since last time, then watch the project. */
+  /**
+   * Consent given: watch the project, then index what changed since last
+   * time. In this order a change made once the watch holds is reported by
+   * it, and one made before is seen by the scan that follows, so a single
+   * pass leaves nothing unseen. (Scanning first left a gap between the scan
+   * and the watch, which took a second full pass to close: a stat of every
+   * file on this thread just as the user starts typing.)
+   */
   start(): void {
     this.started = true;
     this.enqueue(async () => {
-      await this.fullRun(false);
-      if (!this.closed) this.startWatcher();
+      // Listing the project's directories for the watch is the first part of looking at it.
+      this.set({ state: "indexing", progress: { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 } });
+      await this.startWatcher();
+      if (!this.closed) await this.fullRun(false);
     });
   }
 
@@ -226,7 +235,8 @@ export class BackgroundIndexing {
     }
   }
 
-  private startWatcher(): void {
+  /** Starts the watcher; resolves once it holds, or once it has failed (said in a notice: indexing goes on without it). */
+  private async startWatcher(): Promise<void> {
     const create =
       this.deps.createWatcher ??
       ((onChange, onError) => new ProjectWatcher({ root: this.deps.root, config: this.deps.config, onChange, onError }));
@@ -236,12 +246,13 @@ export class BackgroundIndexing {
     );
     this.watcher = watcher;
     this.watching = watcher.start();
-    // A file changed after the start-up scan read its directory, and before the watch held, is seen by no one: one more
-    // pass once the watch holds finds it (a fresh check, quick when nothing changed).
-    this.watching.then(() => this.enqueue(() => this.fullRun(false))).catch(() => undefined);
-    this.watching.catch((error: unknown) =>
-      this.notify({ tone: "warning", text: `Could not watch the project (${errorMessage(error)}); /index refreshes by hand.` }),
-    );
+    try {
+      // Closing while the watch starts ends the wait: a watcher closed before it holds never says it does.
+      await Promise.race([this.watching, whenAborted(this.abort.signal)]);
+    } catch (error) {
+      if (!this.closed)
+        this.notify({ tone: "warning", text: `Could not watch the project (${errorMessage(error)}); /index refreshes by hand.` });
+    }
   }
 
   /**
@@ -273,6 +284,11 @@ export class BackgroundIndexing {
   private notify(notice: IndexNotice): void {
     for (const listener of this.noticeListeners) listener(notice);
   }
+}
+
+function whenAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
 function describeSummary(summary: IndexSummary): string | undefined {
