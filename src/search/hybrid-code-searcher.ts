@@ -4,6 +4,7 @@ import type { FileRepository, StoredChunk } from "../store/file-repository.js";
 import type { VectorStore } from "../store/vector-store.js";
 import { fullTextQuery } from "./full-text-document.js";
 import type { CodeVectorIndex } from "./code-vector-index.js";
+import { documentKindWeight, orderByDocumentKind } from "./document-kind.js";
 import type { PersistentFullText } from "./persistent-full-text.js";
 import type { SearchOutcome } from "./search-outcome.js";
 import { reciprocalRankFusion, type RankedList, type SignalEvidence } from "./rrf.js";
@@ -69,6 +70,10 @@ export interface HybridCodeSearcherDeps {
  * of their own (unless full text found nothing). With equal weights their
  * neighbours outside full text's hits pushed its finds out of the top ten on
  * a large repository (docs/BENCHMARKS.md, "Fusion that trusts each signal").
+ *
+ * Every signal ranks its hits by score weighted by the kind of file they are
+ * in (`document-kind.ts`): a changelog, a docs page or a test that shares a
+ * description's words counts half of the source file it describes.
  */
 export class HybridCodeSearcher {
   /**
@@ -77,6 +82,8 @@ export class HybridCodeSearcher {
    * SQLite took ≈ 0.6 ms of every search.
    */
   private readonly fileOfChunk = new Map<number, number>();
+  /** Chunk id → the weight of its file's kind, for chunks of files that are not source code (the rest weigh 1); remembered as above. */
+  private readonly kindWeightOfChunk = new Map<number, number>();
 
   constructor(private readonly deps: HybridCodeSearcherDeps) {}
 
@@ -88,7 +95,7 @@ export class HybridCodeSearcher {
   warm(): void {
     if (!this.deps.fullText.isLoaded) this.deps.fullText.load();
     this.deps.vectorIndex?.warm();
-    for (const [chunkId, fileId] of this.deps.files.chunkFileIds()) this.fileOfChunk.set(chunkId, fileId);
+    for (const [chunkId, fileId, path, language] of this.deps.files.chunkFiles()) this.remember(chunkId, fileId, path, language);
   }
 
   async search(query: string, options: CodeSearchOptions = {}): Promise<SearchOutcome<CodeSearchHit>> {
@@ -132,6 +139,9 @@ export class HybridCodeSearcher {
     if (corroborating && fulltext && vectorRun?.query) {
       corroborating.hits = this.voteOnEvery(vectorRun.query, corroborating.hits, fulltext.hits);
     }
+    this.learnFilesOf(lists.flatMap((list) => list.hits.map((hit) => hit.id)));
+    const kindWeight = (chunkId: number) => this.kindWeightOfChunk.get(chunkId) ?? 1;
+    for (const list of lists) list.hits = orderByDocumentKind(list.hits, kindWeight);
 
     const hits = this.fuseByFile(lists, limit, perFile, query);
     // Known once full text answered; a full-text signal that failed has no ideal score to give.
@@ -146,8 +156,7 @@ export class HybridCodeSearcher {
    * of it. Each file is then shown by its chunks in chunk-level RRF order.
    */
   private fuseByFile(lists: ReadonlyArray<RankedList<number>>, limit: number, perFile: number, query: string): CodeSearchHit[] {
-    const chunkIds = [...new Set(lists.flatMap((list) => list.hits.map((hit) => hit.id)))];
-    const fileOf = this.fileIdsOf(chunkIds);
+    const fileOf = this.fileOfChunk;
     const fileLists = lists.map((list): RankedList<number> => {
       const seen = new Set<number>();
       const hits = list.hits.flatMap((hit) => {
@@ -201,10 +210,16 @@ export class HybridCodeSearcher {
     return [...nearest, ...rest].sort((a, b) => b.score - a.score);
   }
 
-  private fileIdsOf(chunkIds: readonly number[]): ReadonlyMap<number, number> {
-    const unknown = chunkIds.filter((id) => !this.fileOfChunk.has(id));
-    for (const [chunkId, fileId] of this.deps.files.fileIdsOf(unknown)) this.fileOfChunk.set(chunkId, fileId);
-    return this.fileOfChunk;
+  /** Looks up the file of each chunk not yet remembered (a chunk deleted since it was found stays unknown, and is dropped). */
+  private learnFilesOf(chunkIds: readonly number[]): void {
+    const unknown = [...new Set(chunkIds)].filter((id) => !this.fileOfChunk.has(id));
+    for (const [chunkId, file] of this.deps.files.filesOfChunks(unknown)) this.remember(chunkId, file.fileId, file.path, file.language);
+  }
+
+  private remember(chunkId: number, fileId: number, path: string, language: string | null): void {
+    this.fileOfChunk.set(chunkId, fileId);
+    const weight = documentKindWeight(path, language);
+    if (weight !== 1) this.kindWeightOfChunk.set(chunkId, weight);
   }
 
   /**

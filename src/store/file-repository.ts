@@ -281,10 +281,27 @@ export class FileRepository {
     return new Map(rows.map((row) => [row.id, row.fileId]));
   }
 
-  /** Every chunk's file, as [chunk id, file id] pairs. */
-  *chunkFileIds(): Generator<[number, number]> {
-    const rows = this.db.prepare<[], [number, number]>("SELECT id, file_id FROM chunks").raw().iterate();
+  /** Every chunk's file, as [chunk id, file id, path, language]. */
+  *chunkFiles(): Generator<[number, number, string, string | null]> {
+    const rows = this.db
+      .prepare<[], [number, number, string, string | null]>(
+        "SELECT c.id, c.file_id, f.path, f.language FROM chunks c JOIN files f ON f.id = c.file_id",
+      )
+      .raw()
+      .iterate();
     yield* rows;
+  }
+
+  /** The file of each of the given chunks that still exist: chunk id → its file's id, path and language. */
+  filesOfChunks(chunkIds: readonly number[]): Map<number, { fileId: number; path: string; language: string | null }> {
+    if (chunkIds.length === 0) return new Map();
+    const rows = this.db
+      .prepare<[string], { id: number; fileId: number; path: string; language: string | null }>(
+        `SELECT c.id, c.file_id AS fileId, f.path, f.language FROM chunks c JOIN files f ON f.id = c.file_id
+         WHERE c.id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(chunkIds));
+    return new Map(rows.map(({ id, ...file }) => [id, file]));
   }
 
   /** Chunk texts and their paths, for rebuilding the full-text index. */

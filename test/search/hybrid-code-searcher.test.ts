@@ -100,3 +100,31 @@ describe("HybridCodeSearcher's fusion, by what the embedder knows", () => {
     expect(new Set(hybrid)).toEqual(new Set(vector));
   });
 });
+
+describe("HybridCodeSearcher's prior on the kind of file", () => {
+  // The changelog and the test say the query's words more often than the source that implements them.
+  const files = {
+    "src/cache.ts": "export function evictStaleEntries(cache: Map<string, number>) {\n  return cache.size;\n}\n",
+    "CHANGELOG.md": "## 1.2.0\n\n- Evict stale entries.\n- Stale entries: evict them.\n- Evict stale entries again.\n",
+    "src/cache.test.ts":
+      "it('evicts stale entries', () => {\n  // stale entries: evict stale entries\n  expect(evictStaleEntries(new Map())).toBe(0);\n});\n",
+  };
+
+  it("ranks the source above prose and tests that outscore it, in each signal and in the fusion", async () => {
+    await open(undefined, files);
+    const query = "evict stale entries";
+    const fulltext = (await services.codeSearcher.search(query, { limit: 10, signals: ["fulltext"] })).hits;
+    const score = (path: string) => fulltext.find((hit) => hit.path === path)?.signals.fulltext?.score ?? 0;
+    // Full text's own scores put the changelog and the test first; each signal's score is kept as it gave it.
+    expect(score("CHANGELOG.md")).toBeGreaterThan(score("src/cache.ts"));
+    expect(score("src/cache.test.ts")).toBeGreaterThan(score("src/cache.ts"));
+    expect(fulltext[0]?.path).toBe("src/cache.ts");
+    expect(fulltext.map((hit) => hit.signals.fulltext?.rank)).toEqual([1, 2, 3]);
+    for (const warm of [false, true]) {
+      if (warm) services.codeSearcher.warm();
+      expect((await paths(query, ["vector"]))[0]).toBe("src/cache.ts");
+      expect(await paths(query)).toEqual(expect.arrayContaining(Object.keys(files)));
+      expect((await paths(query))[0]).toBe("src/cache.ts");
+    }
+  });
+});
