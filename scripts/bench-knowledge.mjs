@@ -580,6 +580,15 @@ async function latency() {
 // ---------------------------------------------------------------------------------------------
 // PART 2: LoCoMo evidence coverage with the extractive observer.
 
+/**
+ * The LoCoMo conversations split into development (the observer's rules may be changed while looking at these)
+ * and held-out (measured the same way, never looked at while changing the rules). Fixed before any change to the
+ * observer or the measure: the first three conversations of turns.jsonl in its order, 383 questions, and the last
+ * two, 377 questions, a split by position that no score chose.
+ */
+const DEVELOPMENT_CONVERSATIONS = ["conv-26", "conv-30", "conv-41"];
+const HELD_OUT_CONVERSATIONS = ["conv-42", "conv-43"];
+
 /** The memory budget of this benchmark (the product's default `memoryTokenBudget` is 4,000). */
 const COVERAGE_BUDGET = 8_000;
 
