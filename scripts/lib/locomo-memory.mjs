@@ -123,10 +123,8 @@ async function observeConversation({ services, modules, config, observer, conver
     sessionId,
     rows: () => rows,
     observer,
-    settings: {
-      messageTokenThreshold: memoryConfig.messageTokenThreshold,
-      observationTokenThreshold: memoryConfig.observationTokenThreshold,
-    },
+    // The product's settings, with this benchmark's memory budget (what the extractive reflector sizes its notes to).
+    settings: { ...memoryConfig, memoryTokenBudget: COVERAGE_BUDGET },
     report: (message) => reports.push(message),
   });
   for (const [ordinal, turn] of convTurns.entries()) {
