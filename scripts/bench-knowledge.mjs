@@ -2,7 +2,7 @@
 // Knowledge that lasts: its benchmark.
 //
 //   npm run build && node scripts/bench-knowledge.mjs [--only latency|coverage] [--entries 10000] [--prompts 500] [--seed 1]
-//     [--locomo <shared bench>/locomo [--observer-config <.sylkrc>]] [--json <file>]
+//     [--locomo <shared bench>/locomo [--observer-config <.sylkrc>] [--memory-budget 8000]] [--json <file>]
 //
 // Part 1: retrieval and prompt assembly latency (target p95 < 10 ms with 10,000 entries).
 //   A temp project (the real `openProject`, SYLK_KNOWLEDGE_ENABLED=true) is filled with --entries
@@ -32,6 +32,7 @@
 //   runs each conversation through the real ObservationBuffer and scores the memory it leaves against the most recent
 //   turns, every k-th sentence and random sentences given the same tokens; scripts/lib/memory-coverage.mjs defines
 //   the measure. Reported for the development and held-out conversations (DEVELOPMENT_CONVERSATIONS below).
+//   --memory-budget N: the memory's tokens (8,000, the issue's budget; the product's default is 4,000).
 //   --observer-config <file>: a user's .sylkrc naming the observer's model (`model`, `observationalMemory.provider`
 //   and `.model`; keys from the environment as `sylk` reads them); without it the extractive observer writes the notes.
 //   Without --locomo: "memory coverage: not measured (pass --locomo <dir>)".
@@ -57,6 +58,7 @@ const { values } = parseArgs({
     json: { type: "string" },
     locomo: { type: "string" },
     "observer-config": { type: "string" },
+    "memory-budget": { type: "string", default: "8000" },
     only: { type: "string" },
   },
 });
@@ -72,10 +74,11 @@ if (
   !Number.isInteger(PROMPTS) ||
   PROMPTS < 1 ||
   !Number.isInteger(SEED) ||
+  !(Number.isInteger(Number(values["memory-budget"])) && Number(values["memory-budget"]) >= 100) ||
   (ONLY !== undefined && ONLY !== "latency" && ONLY !== "coverage")
 ) {
   console.error(
-    "usage: node scripts/bench-knowledge.mjs [--only latency|coverage] [--entries N] [--prompts N] [--seed N] [--locomo <dir>] [--json <file>]",
+    "usage: node scripts/bench-knowledge.mjs [--only latency|coverage] [--entries N] [--prompts N] [--seed N] [--locomo <dir> [--observer-config <file>] [--memory-budget N]] [--json <file>]",
   );
   process.exit(2);
 }
@@ -607,7 +610,8 @@ try {
       };
       const observerConfig = values["observer-config"] ? readFileSync(resolve(values["observer-config"]), "utf8") : undefined;
       const split = { development: DEVELOPMENT_CONVERSATIONS, "held-out": HELD_OUT_CONVERSATIONS };
-      const result = await measureMemoryCoverage({ dir: resolve(values.locomo), base, modules, observerConfig, split });
+      const budget = Number(values["memory-budget"]);
+      const result = await measureMemoryCoverage({ dir: resolve(values.locomo), base, modules, observerConfig, split, budget });
       printMemoryCoverage(result);
       output.memoryCoverage = result;
     } else {

@@ -20,7 +20,7 @@ import {
   recentWithin,
 } from "./memory-coverage.mjs";
 
-/** The memory budget of this benchmark (the product's default `memoryTokenBudget` is 4,000). */
+/** The memory budget of this benchmark unless told otherwise (the issue's; the product's default `memoryTokenBudget` is 4,000). */
 export const COVERAGE_BUDGET = 8_000;
 /** The random baseline's seeds: its figure is their mean. */
 export const RANDOM_SEEDS = [1, 2, 3, 4, 5];
@@ -41,7 +41,7 @@ const readJsonl = (dir, name) =>
  * `observerConfig`: a user's `.sylkrc` text naming the observer's model, or undefined for the extractive observer.
  * `split`: conversation ids by name (development, held-out); conversations in none are reported under "other".
  */
-export async function measureMemoryCoverage({ dir, base, modules, observerConfig, split }) {
+export async function measureMemoryCoverage({ dir, base, modules, observerConfig, split, budget = COVERAGE_BUDGET }) {
   const turns = readJsonl(dir, "turns.jsonl");
   const queries = readJsonl(dir, "queries.jsonl").filter((query) => query.category !== 5);
   const conversations = [...new Set(turns.map((turn) => turn.conv_id))];
@@ -59,12 +59,13 @@ export async function measureMemoryCoverage({ dir, base, modules, observerConfig
       const convTurns = turns
         .filter((turn) => turn.conv_id === conversation)
         .sort((a, b) => a.session - b.session || a.turn_index - b.turn_index);
-      const observed = await observeConversation({ services, modules, config, observer, conversation, convTurns });
+      const observed = await observeConversation({ services, modules, config, observer, conversation, convTurns, budget });
       const scored = scoreConversation({
         modules,
         conversation,
         convTurns,
         observed,
+        budget,
         queries: queries.filter((query) => query.conv_id === conversation),
       });
       perConversation.push(scored.summary);
@@ -81,7 +82,7 @@ export async function measureMemoryCoverage({ dir, base, modules, observerConfig
     );
     const observerName = observer ? `${observer.name}:${observer.model}` : "extractive";
     return {
-      budget: COVERAGE_BUDGET,
+      budget,
       randomSeeds: RANDOM_SEEDS,
       observer: observerName,
       bySplit,
@@ -102,7 +103,7 @@ function modelObserver(modules, config, env) {
 }
 
 /** The conversation through the real ObservationBuffer: what it wrote along the way, and the memory at the end. */
-async function observeConversation({ services, modules, config, observer, conversation, convTurns }) {
+async function observeConversation({ services, modules, config, observer, conversation, convTurns, budget }) {
   const memoryConfig = config.observationalMemory;
   const firstSpeaker = convTurns[0]?.speaker;
   const sessionId = `locomo-${conversation}`;
@@ -124,7 +125,7 @@ async function observeConversation({ services, modules, config, observer, conver
     rows: () => rows,
     observer,
     // The product's settings, with this benchmark's memory budget (what the extractive reflector sizes its notes to).
-    settings: { ...memoryConfig, memoryTokenBudget: COVERAGE_BUDGET },
+    settings: { ...memoryConfig, memoryTokenBudget: budget },
     report: (message) => reports.push(message),
   });
   for (const [ordinal, turn] of convTurns.entries()) {
@@ -153,7 +154,7 @@ async function observeConversation({ services, modules, config, observer, conver
       .map((entry) => ({ content: entry.content, tokenCount: entry.tokenCount, createdAt: new Date(entry.timestamp) }));
   const memory = { reflections: notes("reflection"), observations: notes("observation") };
   const limits = {
-    memoryTokenBudget: COVERAGE_BUDGET,
+    memoryTokenBudget: budget,
     maxReflectionsInContext: memoryConfig.maxReflectionsInContext,
     maxObservationsInContext: memoryConfig.maxObservationsInContext,
   };
@@ -162,7 +163,7 @@ async function observeConversation({ services, modules, config, observer, conver
 }
 
 /** Every contestant's context for one conversation, each question scored against each, and the conversation's figures. */
-function scoreConversation({ modules, conversation, convTurns, observed, queries }) {
+function scoreConversation({ modules, conversation, convTurns, observed, queries, budget }) {
   const { estimateTokens, sentencesOf, KEYWORD_STOP_WORDS: stopWords } = modules;
   const memoryTokens = contextTokens(observed.memoryText, estimateTokens);
   const turnLines = convTurns.map(turnText);
@@ -174,7 +175,7 @@ function scoreConversation({ modules, conversation, convTurns, observed, queries
     ...Object.fromEntries(
       RANDOM_SEEDS.map((seed) => [`random${seed}`, randomWithin(sentenceLines, memoryTokens, estimateTokens, seed).join("\n")]),
     ),
-    recentFull: recentWithin(turnLines, COVERAGE_BUDGET, estimateTokens).join("\n"),
+    recentFull: recentWithin(turnLines, budget, estimateTokens).join("\n"),
     observed: observed.written.join("\n"),
   };
   const normalised = Object.fromEntries(Object.entries(contexts).map(([name, text]) => [name, normalise(text)]));
@@ -246,12 +247,14 @@ const whole = (value) => Math.round(value).toLocaleString("en");
 /** The result as markdown: one row per split, then one per conversation. */
 export function printMemoryCoverage(result) {
   const { bySplit, conversations } = result;
-  console.log(`## Memory coverage on LoCoMo, answer-bearing, at equal tokens (observer: ${result.observer})\n`);
+  console.log(
+    `## Memory coverage on LoCoMo, answer-bearing, at equal tokens (observer: ${result.observer}; memory budget ${result.budget.toLocaleString("en")} tokens)\n`,
+  );
   console.log(
     `A question is covered when the context holds an evidence sentence sharing a content word with the answer. Each baseline gets the memory's tokens in its conversation; random is the mean of seeds ${result.randomSeeds.join(", ")} (their range in brackets). Category 5 excluded.\n`,
   );
   console.log(
-    "| split | questions | answerable at all | **memory** | recent turns | every k-th sentence | random sentences | **memory / best trivial** | kept by the observer at all | recent turns at 8,000 | memory, any evidence sentence |",
+    `| split | questions | answerable at all | **memory** | recent turns | every k-th sentence | random sentences | **memory / best trivial** | kept by the observer at all | recent turns at ${result.budget.toLocaleString("en")} | memory, any evidence sentence |`,
   );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const [name, t] of Object.entries(bySplit)) {
