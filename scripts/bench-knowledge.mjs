@@ -2,7 +2,7 @@
 // Knowledge that lasts: its benchmark.
 //
 //   npm run build && node scripts/bench-knowledge.mjs [--only latency|coverage] [--entries 10000] [--prompts 500] [--seed 1]
-//     [--locomo <shared bench>/locomo] [--json <file>]
+//     [--locomo <shared bench>/locomo [--observer-config <.sylkrc>] [--memory-budget 8000]] [--json <file>]
 //
 // Part 1: retrieval and prompt assembly latency (target p95 < 10 ms with 10,000 entries).
 //   A temp project (the real `openProject`, SYLK_KNOWLEDGE_ENABLED=true) is filled with --entries
@@ -27,18 +27,14 @@
 //   its `uses` update, and the rest (keywords, retriever, tool layer, inquiries, assembly);
 //   `extractKeywords` alone is timed on its own.
 //
-// Part 2: evidence coverage on LoCoMo with the extractive observer (--locomo <dir> with turns.jsonl and
-//   queries.jsonl, five conversations of snap-research/LoCoMo; category 5 excluded). Each conversation
-//   is one session: its turns (session by session) become message rows, and the real ObservationBuffer
-//   over the real content store, with the extractive observer (`observer: undefined`) and the default
-//   thresholds (1,000 message tokens, 2,000 observation tokens), is signalled after every second turn
-//   and waited for. At the end, "memory" is the Conversation Memory section `assemblePrompt` builds
-//   from the session's reflections and observations within 8,000 tokens (`memoryTokenBudget`; at most
-//   5 reflections and 20 observations, the defaults); "recent" is the newest turns within 8,000
-//   tokens. A question's evidence is present in a text when one sentence of one of its evidence turns
-//   (the observer's sentence split, 12-400 characters, and no other turn of the conversation holding
-//   it) is a substring of the text, case and white space aside. Also: the same match against every
-//   observation the buffer ever wrote (what the observer kept before reflections condensed it).
+// Part 2: memory coverage on LoCoMo, answer-bearing and at equal tokens (--locomo <dir> with turns.jsonl and
+//   queries.jsonl, five conversations of snap-research/LoCoMo; category 5 excluded): scripts/lib/locomo-memory.mjs
+//   runs each conversation through the real ObservationBuffer and scores the memory it leaves against the most recent
+//   turns, every k-th sentence and random sentences given the same tokens; scripts/lib/memory-coverage.mjs defines
+//   the measure. Reported for the development and held-out conversations (DEVELOPMENT_CONVERSATIONS below).
+//   --memory-budget N: the memory's tokens (8,000, the issue's budget; the product's default is 4,000).
+//   --observer-config <file>: a user's .sylkrc naming the observer's model (`model`, `observationalMemory.provider`
+//   and `.model`; keys from the environment as `sylk` reads them); without it the extractive observer writes the notes.
 //   Without --locomo: "memory coverage: not measured (pass --locomo <dir>)".
 //
 //   --only latency|coverage runs one part.
@@ -51,6 +47,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
+import { measureMemoryCoverage, printMemoryCoverage } from "./lib/locomo-memory.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -60,6 +57,8 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     json: { type: "string" },
     locomo: { type: "string" },
+    "observer-config": { type: "string" },
+    "memory-budget": { type: "string", default: "8000" },
     only: { type: "string" },
   },
 });
@@ -75,17 +74,20 @@ if (
   !Number.isInteger(PROMPTS) ||
   PROMPTS < 1 ||
   !Number.isInteger(SEED) ||
+  !(Number.isInteger(Number(values["memory-budget"])) && Number(values["memory-budget"]) >= 100) ||
   (ONLY !== undefined && ONLY !== "latency" && ONLY !== "coverage")
 ) {
   console.error(
-    "usage: node scripts/bench-knowledge.mjs [--only latency|coverage] [--entries N] [--prompts N] [--seed N] [--locomo <dir>] [--json <file>]",
+    "usage: node scripts/bench-knowledge.mjs [--only latency|coverage] [--entries N] [--prompts N] [--seed N] [--locomo <dir> [--observer-config <file>] [--memory-budget N]] [--json <file>]",
   );
   process.exit(2);
 }
 
 const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
 const { SessionKnowledge } = await import(join(repo, "dist/src/knowledge/session/session-knowledge.js"));
-const { extractKeywords } = await import(join(repo, "dist/src/knowledge/extract-keywords.js"));
+const { extractKeywords, KEYWORD_STOP_WORDS } = await import(join(repo, "dist/src/knowledge/extract-keywords.js"));
+const { createProvider } = await import(join(repo, "dist/src/llm/create-provider.js"));
+const { observerFor } = await import(join(repo, "dist/src/knowledge/session/observer-provider.js"));
 const { ObservationBuffer } = await import(join(repo, "dist/src/knowledge/session/observation-buffer.js"));
 const { assemblePrompt, selectMemory } = await import(join(repo, "dist/src/knowledge/assemble-prompt.js"));
 const { estimateTokens } = await import(join(repo, "dist/src/tokens/estimate-tokens.js"));
@@ -580,262 +582,14 @@ async function latency() {
 // ---------------------------------------------------------------------------------------------
 // PART 2: LoCoMo evidence coverage with the extractive observer.
 
-/** The memory budget of this benchmark (the product's default `memoryTokenBudget` is 4,000). */
-const COVERAGE_BUDGET = 8_000;
-
-/** Case, Unicode form and white space do not count in a match. */
-const normalise = (text) => text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ");
-
-/** A LoCoMo turn as the session's message says it (the same text as scripts/bench-locomo.mjs indexes). */
-const turnText = (turn) => `${turn.speaker}: ${turn.text}${turn.blip_caption ? ` [shares an image: ${turn.blip_caption}]` : ""}`;
-
-const share = (count, total) => (total > 0 ? count / total : 0);
-
 /**
- * Part 2: for each conversation, its turns go one by one into a session's message rows and the real
- * `ObservationBuffer` (over the real content store, the extractive observer: `observer: undefined`,
- * thresholds 1,000 message tokens / 2,000 observation tokens) is signalled after each user/assistant pair
- * and waited for. At the end, the memory is the Conversation Memory section `assemblePrompt` builds from the
- * session's reflections and observations (as `SessionKnowledge` reads them) within 8,000 tokens; the
- * baseline is the most recent turns within 8,000 tokens. A question's evidence is present in a text when one
- * of its evidence turns has a matchable sentence found in it (normalised substring; see the doc).
+ * The LoCoMo conversations split into development (the observer's rules may be changed while looking at these)
+ * and held-out (measured the same way, never looked at while changing the rules). Fixed before any change to the
+ * observer or the measure: the first three conversations of turns.jsonl in its order, 383 questions, and the last
+ * two, 377 questions, a split by position that no score chose.
  */
-async function coverage(dir) {
-  const readJsonl = (name) =>
-    readFileSync(join(dir, name), "utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-  const turns = readJsonl("turns.jsonl");
-  const queries = readJsonl("queries.jsonl").filter((query) => query.category !== 5);
-  const conversations = [...new Set(turns.map((turn) => turn.conv_id))];
-
-  const root = join(base, "locomo");
-  mkdirSync(root, { recursive: true });
-  const env = { ...process.env, HOME: base, SYLK_HOME: join(base, "home"), SYLK_CONTEXT_PREFETCH: "false", SYLK_LEARNING_ENABLED: "false" };
-  const services = openProject({ root, env });
-  opened.push(services);
-  const config = services.loadedConfig.config.observationalMemory;
-  const settings = { messageTokenThreshold: config.messageTokenThreshold, observationTokenThreshold: config.observationTokenThreshold };
-  const limits = {
-    memoryTokenBudget: COVERAGE_BUDGET,
-    maxReflectionsInContext: config.maxReflectionsInContext,
-    maxObservationsInContext: config.maxObservationsInContext,
-  };
-
-  const perConversation = [];
-  const perQuestion = [];
-  for (const conversation of conversations) {
-    const started = performance.now();
-    // In order: session by session, turn by turn (`turn_index` counts within a session).
-    const convTurns = turns
-      .filter((turn) => turn.conv_id === conversation)
-      .sort((a, b) => a.session - b.session || a.turn_index - b.turn_index);
-    const firstSpeaker = convTurns[0]?.speaker;
-    const sessionId = `locomo-${conversation}`;
-    const rows = [];
-    const reports = [];
-    // Every observation the buffer writes, before reflections condense and delete them: what the observer kept at all.
-    const written = [];
-    const store = {
-      indexContents: async (inputs, ...rest) => {
-        for (const input of inputs) if (input.contentType === "observation") written.push(input.content);
-        return services.contentStore.indexContents(inputs, ...rest);
-      },
-      recentOfType: (...args) => services.contentStore.recentOfType(...args),
-      deleteDerived: (...args) => services.contentStore.deleteDerived(...args),
-    };
-    const buffer = new ObservationBuffer({
-      store,
-      sessionId,
-      rows: () => rows,
-      observer: undefined,
-      settings,
-      report: (message) => reports.push(message),
-    });
-    for (const [ordinal, turn] of convTurns.entries()) {
-      // The conversation's first speaker is the user, the other the assistant (the observer's "User:" / "Assistant:"; the text keeps the name).
-      const role = turn.speaker === firstSpeaker ? "user" : "assistant";
-      rows.push({
-        ordinal,
-        message: { role, content: [{ type: "text", text: turnText(turn) }] },
-        turn: ordinal,
-        entryIds: [],
-        evictedBy: null,
-      });
-      // A Sylk run is a prompt and its answer, and the buffer is signalled when a run ends: here after every second turn of a
-      // session, after a session's last turn, and after the conversation's last.
-      const next = convTurns[ordinal + 1];
-      if (turn.turn_index % 2 === 1 || next === undefined || next.session !== turn.session) {
-        buffer.signal();
-        await buffer.settled();
-      }
-    }
-    await buffer.close();
-
-    // What SessionKnowledge.memory() reads, and what systemContextFor's assemblePrompt makes of it.
-    const notes = (type) =>
-      services.contentStore
-        .recentOfType(sessionId, type, 200)
-        .map((entry) => ({ content: entry.content, tokenCount: entry.tokenCount, createdAt: new Date(entry.timestamp) }));
-    const memory = { reflections: notes("reflection"), observations: notes("observation") };
-    const selected = selectMemory(memory, limits);
-    const memoryText = assemblePrompt("", [], memory, limits);
-
-    // The baseline: the newest turns, one a line, taken newest first until the next would not fit.
-    const recent = [];
-    let recentTokens = 0;
-    for (let index = convTurns.length - 1; index >= 0; index--) {
-      const cost = estimateTokens(turnText(convTurns[index])) + 1;
-      if (recentTokens + cost > COVERAGE_BUDGET) break;
-      recent.unshift(turnText(convTurns[index]));
-      recentTokens += cost;
-    }
-    const recentText = recent.join("\n");
-    const recentIds = new Set(convTurns.slice(convTurns.length - recent.length).map((turn) => turn.dia_id));
-
-    // Matchable sentences of each turn: the observer's sentences (12-400 characters) that no other turn of the conversation contains.
-    const normalisedTurns = convTurns.map((turn) => normalise(turnText(turn)));
-    const matchable = new Map();
-    for (const [index, turn] of convTurns.entries()) {
-      const own = sentencesOf(turnText(turn))
-        .map(normalise)
-        .filter((sentence) => normalisedTurns.every((other, otherIndex) => otherIndex === index || !other.includes(sentence)));
-      matchable.set(turn.dia_id, own);
-    }
-    const texts = { memory: normalise(memoryText), recent: normalise(recentText), observed: normalise(written.join("\n")) };
-    const present = (diaId, text) => (matchable.get(diaId) ?? []).some((sentence) => text.includes(sentence));
-
-    const convQueries = queries.filter((query) => query.conv_id === conversation);
-    const convRows = [];
-    for (const query of convQueries) {
-      const evidence = query.evidence.filter((id) => matchable.has(id));
-      const scorable = evidence.filter((id) => (matchable.get(id) ?? []).length > 0);
-      const row = {
-        conv_id: conversation,
-        query_id: query.query_id,
-        category: query.category,
-        category_name: query.category_name,
-        evidence: evidence.length,
-        scorable: scorable.length,
-      };
-      for (const [side, text] of Object.entries(texts)) {
-        row[side] = scorable.some((id) => present(id, text));
-        row[`${side}All`] = scorable.length > 0 && scorable.every((id) => present(id, text));
-      }
-      // The match's check: on the recent side, the turn is in the window or not.
-      row.recentById = scorable.some((id) => recentIds.has(id));
-      convRows.push(row);
-      perQuestion.push(row);
-    }
-    const generations = services.contentStore
-      .recentOfType(sessionId, "reflection", 200)
-      .map((entry) => Number(entry.metadata.generation ?? 1));
-    perConversation.push({
-      conv_id: conversation,
-      turns: convTurns.length,
-      conversationTokens: convTurns.reduce((sum, turn) => sum + estimateTokens(turnText(turn)) + 1, 0),
-      questions: convRows.length,
-      unscorable: convRows.filter((row) => row.scorable === 0).length,
-      memory: share(convRows.filter((row) => row.memory).length, convRows.length),
-      recent: share(convRows.filter((row) => row.recent).length, convRows.length),
-      observed: share(convRows.filter((row) => row.observed).length, convRows.length),
-      memoryTokens: selected.tokens,
-      memorySectionTokens: estimateTokens(memoryText),
-      recentTokens,
-      recentTurns: recent.length,
-      observationsWritten: written.length,
-      observedTokens: written.reduce((sum, text) => sum + estimateTokens(text), 0),
-      reflections: memory.reflections.length,
-      reflectionGenerations: generations,
-      reflectionTokens: memory.reflections.map((note) => note.tokenCount),
-      observationTokens: memory.observations.map((note) => note.tokenCount),
-      observations: memory.observations.length,
-      reflectionsInMemory: selected.reflections.length,
-      observationsInMemory: selected.observations.length,
-      reports,
-      ms: performance.now() - started,
-    });
-    console.error(
-      `  ${conversation}: ${convTurns.length} turns, ${convRows.length} questions, ${(performance.now() - started).toFixed(0)} ms`,
-    );
-  }
-
-  const tally = (rows) => {
-    const n = rows.length;
-    const count = (key) => rows.filter((row) => row[key]).length;
-    return {
-      questions: n,
-      unscorable: rows.filter((row) => row.scorable === 0).length,
-      memory: share(count("memory"), n),
-      recent: share(count("recent"), n),
-      observed: share(count("observed"), n),
-      memoryAll: share(count("memoryAll"), n),
-      recentAll: share(count("recentAll"), n),
-      recentById: share(count("recentById"), n),
-      ratio: count("recent") > 0 ? count("memory") / count("recent") : null,
-      memoryOnly: rows.filter((row) => row.memory && !row.recent).length,
-      recentOnly: rows.filter((row) => row.recent && !row.memory).length,
-      both: rows.filter((row) => row.memory && row.recent).length,
-    };
-  };
-  const overall = tally(perQuestion);
-  const categories = [...new Set(perQuestion.map((row) => row.category))].sort((a, b) => a - b);
-  const byCategory = Object.fromEntries(
-    categories.map((category) => {
-      const rows = perQuestion.filter((row) => row.category === category);
-      return [category, { name: rows[0]?.category_name, ...tally(rows) }];
-    }),
-  );
-  const sum = (key) => perConversation.reduce((total, conv) => total + conv[key], 0);
-
-  const pct = (value) => `${(value * 100).toFixed(1)} %`;
-  const ratio = (value) => (value === null ? "n/a" : `${value.toFixed(2)}×`);
-  const tokens = (value) => Math.round(value).toLocaleString("en");
-  console.log(`## Memory coverage on LoCoMo (issue 15, part 2), budget ${COVERAGE_BUDGET.toLocaleString("en")} tokens\n`);
-  console.log(
-    `${conversations.length} conversations, ${overall.questions} questions (category 5 excluded; ${overall.unscorable} have no matchable evidence sentence and count as not present). ` +
-      `The real \`ObservationBuffer\` with the extractive observer; memory: the assembled Conversation Memory; recent: the newest turns within the same budget.\n`,
-  );
-  console.log(
-    "| conversation | turns (tokens) | questions | **memory** | **recent turns** | memory / recent | kept by the observer at all (tokens written) | memory tokens (section) | recent tokens (turns) | reflections / observations in memory (stored) |",
-  );
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-  for (const conv of perConversation) {
-    const rows = perQuestion.filter((row) => row.conv_id === conv.conv_id);
-    const t = tally(rows);
-    console.log(
-      `| ${conv.conv_id} | ${conv.turns} (${tokens(conv.conversationTokens)}) | ${conv.questions} | ${pct(t.memory)} | ${pct(t.recent)} | ${ratio(t.ratio)} | ${pct(t.observed)} (${tokens(conv.observedTokens)}) | ` +
-        `${tokens(conv.memoryTokens)} (${tokens(conv.memorySectionTokens)}) | ${tokens(conv.recentTokens)} (${conv.recentTurns}) | ${conv.reflectionsInMemory} / ${conv.observationsInMemory} (${conv.reflections} / ${conv.observations}) |`,
-    );
-  }
-  console.log(
-    `| **all** | ${sum("turns")} (${tokens(sum("conversationTokens"))}) | ${overall.questions} | **${pct(overall.memory)}** | **${pct(overall.recent)}** | **${ratio(overall.ratio)}** | ${pct(overall.observed)} (${tokens(sum("observedTokens") / perConversation.length)} mean) | ` +
-      `${tokens(sum("memoryTokens") / perConversation.length)} (${tokens(sum("memorySectionTokens") / perConversation.length)}) mean | ${tokens(sum("recentTokens") / perConversation.length)} (${(sum("recentTurns") / perConversation.length).toFixed(0)}) mean | |`,
-  );
-  console.log(`\nBy category:\n`);
-  console.log(
-    "| category | questions | memory | recent turns | memory / recent | kept by the observer at all | all evidence: memory / recent |",
-  );
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-  for (const [category, t] of Object.entries(byCategory)) {
-    console.log(
-      `| ${category} ${t.name} | ${t.questions} | ${pct(t.memory)} | ${pct(t.recent)} | ${ratio(t.ratio)} | ${pct(t.observed)} | ${pct(t.memoryAll)} / ${pct(t.recentAll)} |`,
-    );
-  }
-  console.log(
-    `\nAll evidence turns present: memory ${pct(overall.memoryAll)}, recent turns ${pct(overall.recentAll)}. ` +
-      `Questions with evidence in memory only: ${overall.memoryOnly}; in the recent turns only: ${overall.recentOnly}; in both: ${overall.both}. ` +
-      `Check of the sentence match: an evidence turn among the recent turns by its id, ${pct(overall.recentById)} (the match: ${pct(overall.recent)}).`,
-  );
-  const observerReports = perConversation.flatMap((conv) => conv.reports);
-  if (observerReports.length > 0) console.log(`\nThe buffer reported: ${observerReports.join("; ")}`);
-  console.log(
-    `\n${overall.memory >= overall.recent ? "The memory covers at least as much as" : "The memory covers LESS than"} the most recent turns in the same ${COVERAGE_BUDGET.toLocaleString("en")} tokens: ` +
-      `${pct(overall.memory)} against ${pct(overall.recent)} (${ratio(overall.ratio)}).\n`,
-  );
-  return { budget: COVERAGE_BUDGET, settings, limits, overall, byCategory, conversations: perConversation };
-}
+const DEVELOPMENT_CONVERSATIONS = ["conv-26", "conv-30", "conv-41"];
+const HELD_OUT_CONVERSATIONS = ["conv-42", "conv-43"];
 
 const output = {};
 try {
@@ -843,7 +597,23 @@ try {
   if (ONLY !== "latency") {
     if (values.locomo) {
       console.error(`memory coverage on ${values.locomo} ...`);
-      output.memoryCoverage = await coverage(resolve(values.locomo));
+      const modules = {
+        openProject,
+        ObservationBuffer,
+        assemblePrompt,
+        selectMemory,
+        estimateTokens,
+        sentencesOf,
+        KEYWORD_STOP_WORDS,
+        createProvider,
+        observerFor,
+      };
+      const observerConfig = values["observer-config"] ? readFileSync(resolve(values["observer-config"]), "utf8") : undefined;
+      const split = { development: DEVELOPMENT_CONVERSATIONS, "held-out": HELD_OUT_CONVERSATIONS };
+      const budget = Number(values["memory-budget"]);
+      const result = await measureMemoryCoverage({ dir: resolve(values.locomo), base, modules, observerConfig, split, budget });
+      printMemoryCoverage(result);
+      output.memoryCoverage = result;
     } else {
       console.log("## Memory coverage on LoCoMo (issue 15, part 2)\n");
       console.log("memory coverage: not measured (pass --locomo <dir>)");

@@ -131,10 +131,10 @@ export class UniversalContentStore {
     return this.deps.entries.getByIds(ids).map((stored) => stored.entry);
   }
 
-  /** Deletes a session's observations or reflections (derived notes; the messages they came from stay), from the index too. */
-  deleteDerived(sessionId: string, contentType: DerivedContentType): number {
+  /** Deletes a session's observations or reflections (derived notes; the messages they came from stay), or only those with the given ids, from the index too. */
+  deleteDerived(sessionId: string, contentType: DerivedContentType, ids?: readonly string[]): number {
     const docs = this.deps.db.transaction(() => {
-      const deleted = this.deps.entries.deleteDerived(sessionId, contentType);
+      const deleted = this.deps.entries.deleteDerived(sessionId, contentType, ids);
       this.deps.vectors.deleteEntries(deleted);
       return deleted;
     })();

@@ -1,4 +1,5 @@
 import { estimateTokens } from "../tokens/estimate-tokens.js";
+import { mostSalientWithin, salienceOf } from "./salience.js";
 
 /**
  * The observer and reflector of observational memory, their decisions and texts: when to
@@ -50,52 +51,64 @@ const NAME = /\s[A-Z][a-z]+/;
 
 /**
  * The extractive observer: the sentences of the messages that state a
- * decision, a goal, a fact or an outcome, in order, within `maxTokens`,
- * each prefixed by who said it. Nothing is invented: every line is a
- * sentence of the conversation.
+ * decision, a goal, a fact or an outcome, each prefixed by who said it. When
+ * they do not all fit in `maxTokens`, the most salient are kept (what they
+ * tell for their length; see `salienceOf`), in order, rather than the first:
+ * the end of a stretch is no less worth keeping than its start. Nothing is
+ * invented: every line is a sentence of the conversation.
  */
 export function extractiveObservation(messages: readonly ObservedMessage[], maxTokens: number): string {
+  const sentences: string[] = [];
   const lines: string[] = [];
-  let tokens = 0;
   for (const message of messages) {
     for (const sentence of sentencesOf(message.text)) {
       if (!(DECISION.test(sentence) || GOAL.test(sentence) || OUTCOME.test(sentence) || FACT.test(sentence) || NAME.test(sentence)))
         continue;
-      const line = `- ${message.role === "user" ? "User" : "Assistant"}: ${sentence}`;
-      const cost = estimateTokens(line) + 1;
-      if (tokens + cost > maxTokens) return lines.join("\n");
-      lines.push(line);
-      tokens += cost;
+      sentences.push(sentence);
+      lines.push(`- ${message.role === "user" ? "User" : "Assistant"}: ${sentence}`);
     }
   }
-  return lines.join("\n");
+  return mostSalientWithin(lines, salienceOf(sentences), maxTokens)
+    .map((index) => lines[index])
+    .join("\n");
 }
 
 /**
  * The extractive reflector: the notes' lines (each already a sentence the
  * observer kept, with who said it), each once, in order, within
- * `maxTokens`. When they do not fit, lines are dropped evenly across the
- * notes rather than from the end, so no stretch of the conversation is lost
- * whole.
+ * `maxTokens`. When they do not fit, each note keeps its share of the budget
+ * (in proportion to its own tokens), filled with its most salient lines
+ * (salience weighed across all the notes), so no stretch of the conversation
+ * is lost whole and what each stretch keeps is what tells most.
  */
 export function extractiveReflection(notes: readonly string[], maxTokens: number): string {
-  const distinct = new Set(notes.flatMap((note) => note.split("\n")).map((line) => line.trim()));
-  const lines = [...distinct].filter((line) => line !== "");
-  const total = lines.reduce((sum, line) => sum + estimateTokens(line) + 1, 0);
+  const seen = new Set<string>();
+  const byNote = notes.map((note) =>
+    note
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && !seen.has(line) && seen.add(line)),
+  );
+  const lines = byNote.flat();
+  const cost = (line: string) => estimateTokens(line) + 1;
+  const total = lines.reduce((sum, line) => sum + cost(line), 0);
   if (total <= maxTokens) return lines.join("\n");
-  const keep = maxTokens / total;
-  const kept: string[] = [];
-  let owed = 0;
-  let tokens = 0;
-  for (const line of lines) {
-    owed += keep;
-    const cost = estimateTokens(line) + 1;
-    if (owed < 1 || tokens + cost > maxTokens) continue;
-    owed -= 1;
-    kept.push(line);
-    tokens += cost;
-  }
-  return kept.join("\n");
+  const salience = new Map(salienceOf(lines.map(spokenSentence)).map((score, index) => [lines[index], score] as const));
+  return byNote
+    .flatMap((own) => {
+      const share = (maxTokens * own.reduce((sum, line) => sum + cost(line), 0)) / total;
+      return mostSalientWithin(
+        own,
+        own.map((line) => salience.get(line) ?? 0),
+        Math.floor(share),
+      ).map((index) => own[index]);
+    })
+    .join("\n");
+}
+
+/** A note's line without its bullet and who said it: the sentence the salience is of. */
+function spokenSentence(line: string): string {
+  return line.replace(/^[-*]\s+(?:User|Assistant):\s+/, "");
 }
 
 /** The sentences the extractive observer considers: code blocks dropped, split at sentence ends and lines, 12-400 characters. */

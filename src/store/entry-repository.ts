@@ -188,10 +188,19 @@ export class EntryRepository {
 
   /**
    * Deletes a session's derived entries of one type (observations or
-   * reflections: notes made from messages that stay stored); returns their
-   * docs. Nothing else in the store is ever deleted.
+   * reflections: notes made from messages that stay stored), or only those
+   * of them with the given ids; returns their docs. Nothing else in the
+   * store is ever deleted.
    */
-  deleteDerived(sessionId: string, contentType: DerivedContentType): number[] {
+  deleteDerived(sessionId: string, contentType: DerivedContentType, ids?: readonly string[]): number[] {
+    if (ids !== undefined) {
+      return this.db
+        .prepare<[string, string, string], number>(
+          "DELETE FROM content_entries WHERE session_id = ? AND content_type = ? AND id IN (SELECT value FROM json_each(?)) RETURNING doc",
+        )
+        .pluck()
+        .all(sessionId, contentType, JSON.stringify(ids));
+    }
     return this.db
       .prepare<[string, string], number>("DELETE FROM content_entries WHERE session_id = ? AND content_type = ? RETURNING doc")
       .pluck()

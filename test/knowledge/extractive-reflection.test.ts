@@ -39,4 +39,38 @@ describe("the extractive observer", () => {
     expect(text).toContain("- User: The class was fun for everyone.");
     expect(text).not.toContain("Nice to hear");
   });
+
+  it("past its budget keeps the sentences that tell most, not the first ones, and stays within the budget", () => {
+    const chatter = Array.from({ length: 12 }, () => "Melanie: that is so great, thanks Caroline!");
+    const messages = [
+      ...chatter.slice(0, 6).map((text) => ({ role: "user" as const, text })),
+      { role: "assistant" as const, text: "Melanie: We adopted Oscar, a guinea pig, from the Maple Street shelter in 2021." },
+      ...chatter.slice(6).map((text) => ({ role: "user" as const, text })),
+    ];
+    const text = extractiveObservation(messages, 60);
+    expect(text.split("\n").reduce((sum, line) => sum + estimateTokens(line) + 1, 0)).toBeLessThanOrEqual(60);
+    expect(text.split("\n")[0]).toBe("- User: Melanie: that is so great, thanks Caroline!");
+    expect(text).toContain("- Assistant: Melanie: We adopted Oscar, a guinea pig, from the Maple Street shelter in 2021.");
+    expect(text.split("\n").length).toBeLessThan(messages.length);
+  });
+});
+
+describe("the extractive reflector past its budget", () => {
+  it("keeps in each note its most salient lines, in order", () => {
+    const chatter = (note: number) => Array.from({ length: 8 }, (_, line) => `- User: note ${note} says thanks, that is great ${line}.`);
+    const notes = [0, 1].map((note) =>
+      [
+        ...chatter(note).slice(0, 4),
+        `- Assistant: The ledger migration for tenant ${note} moved to Postgres 16 on Friday.`,
+        ...chatter(note).slice(4),
+      ].join("\n"),
+    );
+    const kept = extractiveReflection(notes, 60).split("\n");
+    expect(kept).toContain("- Assistant: The ledger migration for tenant 0 moved to Postgres 16 on Friday.");
+    expect(kept).toContain("- Assistant: The ledger migration for tenant 1 moved to Postgres 16 on Friday.");
+    expect(kept.indexOf("- Assistant: The ledger migration for tenant 0 moved to Postgres 16 on Friday.")).toBeLessThan(
+      kept.indexOf("- Assistant: The ledger migration for tenant 1 moved to Postgres 16 on Friday."),
+    );
+    expect(kept.reduce((sum, line) => sum + estimateTokens(line) + 1, 0)).toBeLessThanOrEqual(60);
+  });
 });

@@ -16,6 +16,8 @@ import { errorMessage } from "../../errors.js";
 export interface ObservationSettings {
   messageTokenThreshold: number;
   observationTokenThreshold: number;
+  /** Tokens of a request's Conversation Memory: what the extractive reflector sizes its notes to. */
+  memoryTokenBudget?: number;
 }
 
 export interface ObservationBufferDeps {
@@ -46,6 +48,8 @@ const NOTE_TOKENS = 800;
  * it kept the oldest quarter of what it condensed and lost the rest).
  */
 const EXTRACTIVE_REFLECTION_TOKENS = 2_400;
+/** The least an extractive reflection keeps, however small the memory's budget: a few sentences. */
+const MIN_EXTRACTIVE_REFLECTION_TOKENS = 200;
 
 /**
  * The observer and reflector of observational memory for one session, in the background:
@@ -132,33 +136,70 @@ export class ObservationBuffer {
     const observations = this.deps.store.recentOfType(sessionId, "observation", READ_LIMIT);
     const tokens = observations.reduce((sum, entry) => sum + entry.tokenCount, 0);
     if (tokens >= this.deps.settings.observationTokenThreshold) {
-      await this.condense(sessionId, observations, 1);
+      // The extractive reflector cannot compress, only choose: with the memory's budget known it keeps one reflection,
+      // chosen again each time from itself and the new observations, so the memory spans the whole conversation and fills
+      // its budget rather than holding the newest stretches whole.
+      const rolling = !this.deps.observer && this.deps.settings.memoryTokenBudget !== undefined;
+      const earlier = rolling ? this.deps.store.recentOfType(sessionId, "reflection", READ_LIMIT) : [];
+      const generation = 1 + Math.max(0, ...earlier.map((entry) => Number(entry.metadata.generation ?? 1)));
+      if ((await this.condense(sessionId, [...earlier, ...observations], generation)) && earlier.length > 0) {
+        this.deps.store.deleteDerived(
+          sessionId,
+          "reflection",
+          earlier.map((entry) => entry.id),
+        );
+      }
       // The observations it condensed are notes, not messages: they go, the messages they came from stay.
       this.deps.store.deleteDerived(sessionId, "observation");
     }
-    const reflections = this.deps.store.recentOfType(sessionId, "reflection", READ_LIMIT);
-    const top = Math.max(0, ...reflections.map((entry) => Number(entry.metadata.generation ?? 1)));
-    const latest = reflections.filter((entry) => Number(entry.metadata.generation ?? 1) === top);
-    if (latest.length >= OBSERVATION_DEFAULTS.reflectionConsolidationThreshold) {
-      try {
-        await this.condense(sessionId, latest, top + 1);
-      } catch (error) {
-        // A meta-reflection's failure is logged, never fatal: the notes it would have merged stay as they are.
-        this.deps.report(`Observational memory could not consolidate its reflections: ${errorMessage(error)}`);
-      }
+    try {
+      await this.consolidate(sessionId);
+    } catch (error) {
+      // A meta-reflection's failure is logged, never fatal: the notes it would have merged stay as they are.
+      this.deps.report(`Observational memory could not consolidate its reflections: ${errorMessage(error)}`);
     }
   }
 
-  private async condense(sessionId: string, notes: readonly ContentEntry[], generation: number): Promise<void> {
+  /**
+   * Once a generation holds enough reflections, they are condensed into one
+   * of the next generation and go, as condensed observations do: a request
+   * then carries each stretch of the conversation once, the older at the
+   * higher generation, rather than both a stretch and its condensation. The
+   * lowest generation goes first, and a generation filled by it is condensed
+   * in turn.
+   */
+  private async consolidate(sessionId: string): Promise<void> {
+    const generationOf = (entry: ContentEntry) => Number(entry.metadata.generation ?? 1);
+    for (;;) {
+      const reflections = this.deps.store.recentOfType(sessionId, "reflection", READ_LIMIT);
+      const generations = [...new Set(reflections.map(generationOf))].sort((a, b) => a - b);
+      const full = generations.find(
+        (generation) =>
+          reflections.filter((entry) => generationOf(entry) === generation).length >= OBSERVATION_DEFAULTS.reflectionConsolidationThreshold,
+      );
+      if (full === undefined) return;
+      const condensed = reflections.filter((entry) => generationOf(entry) === full);
+      if (!(await this.condense(sessionId, condensed, full + 1))) return;
+      this.deps.store.deleteDerived(
+        sessionId,
+        "reflection",
+        condensed.map((entry) => entry.id),
+      );
+    }
+  }
+
+  /** Writes the notes condensed into one reflection of `generation`; false when the reflector had nothing to say. */
+  private async condense(sessionId: string, notes: readonly ContentEntry[], generation: number): Promise<boolean> {
     const texts = notes.map((note) => note.content);
     const text = this.deps.observer
       ? await this.ask(reflectorPrompt(texts, generation))
-      : extractiveReflection(texts, EXTRACTIVE_REFLECTION_TOKENS);
-    if (!text.trim()) return;
+      : extractiveReflection(texts, extractiveReflectionTokens(this.deps.settings));
+    if (!text.trim()) return false;
     const lastOrdinal = Math.max(...notes.map((note) => Number(note.metadata.last_ordinal ?? -1)));
     await this.deps.store.indexContents([
       this.entry(sessionId, "reflection", text, { generation, last_ordinal: lastOrdinal, condensed: notes.length }),
     ]);
+    return true;
   }
 
   private entry(sessionId: string, contentType: "observation" | "reflection", content: string, metadata: Record<string, unknown>) {
@@ -183,6 +224,17 @@ export class ObservationBuffer {
     }
     throw new Error("the observer's answer ended early");
   }
+}
+
+/**
+ * What an extractive reflection may keep: with the memory's budget known, the
+ * budget less room for a full set of observations (a reflection is written
+ * once they reach their threshold); otherwise its cap.
+ */
+export function extractiveReflectionTokens(settings: ObservationSettings): number {
+  const { memoryTokenBudget, observationTokenThreshold } = settings;
+  if (memoryTokenBudget === undefined) return EXTRACTIVE_REFLECTION_TOKENS;
+  return Math.max(MIN_EXTRACTIVE_REFLECTION_TOKENS, memoryTokenBudget - observationTokenThreshold);
 }
 
 async function withinTime(work: Promise<unknown> | undefined, timeoutMs: number): Promise<void> {
