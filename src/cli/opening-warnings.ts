@@ -6,7 +6,8 @@ import { terminalText } from "./terminal-text.js";
  * What a command says on stderr once the project is open: what opening
  * changed (a data directory narrowed to 0700), the project settings an
  * untrusted folder's `.sylkrc` asked for and did not get, with how to grant
- * them, and settings brought down to what this machine can use.
+ * them, the settings it has that this Sylk does not know, and settings
+ * brought down to what this machine can use.
  */
 export function printOpeningWarnings(
   opened: { loadedConfig: LoadedConfig; notices?: readonly string[] },

@@ -30,6 +30,13 @@ export interface LoadedConfig {
   ignoredProjectSettings?: IgnoredProjectSettings;
   /** Every hook of every layer, with the layer it came from (absent: none configured). */
   hooks?: ConfiguredHook[];
+  /**
+   * Keys of the project's `.sylkrc` that are not settings of this Sylk, left
+   * out: a shared repository's file may be written for a newer Sylk, and
+   * would otherwise stop every command of an older one. (An unknown key in
+   * the user's own file, a typo of theirs, stops the command.)
+   */
+  unknownProjectSettings?: { file: string; keys: string[] };
 }
 
 export interface IgnoredProjectSettings {
@@ -68,6 +75,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const sources: LoadedConfig["sources"] = new Map();
   const layers: Array<{ source: ConfigSource; origin: string; raw: RawObject }> = [];
   let ignoredProjectSettings: LoadedConfig["ignoredProjectSettings"];
+  let unknownProjectSettings: LoadedConfig["unknownProjectSettings"];
 
   const { user: userPath, project: projectPath } = configFilePaths(options);
   if (existsSync(userPath)) {
@@ -84,6 +92,8 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       raw = split.kept;
       if (split.ignored.length > 0) ignoredProjectSettings = { file: projectPath, settings: split.ignored, reason: verdict };
     }
+    const unknownKeys = withoutUnknownKeys(raw);
+    if (unknownKeys.length > 0) unknownProjectSettings = { file: projectPath, keys: unknownKeys };
     validateLayer(raw, projectPath);
     layers.push({ source: "project", origin: projectPath, raw });
   }
@@ -111,7 +121,37 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     ...(ignoredProjectSettings ? { ignoredProjectSettings } : {}),
     ...(clamped.length > 0 ? { clampedSettings: clamped } : {}),
     ...(hookLayers.hooks.length > 0 ? { hooks: hookLayers.hooks } : {}),
+    ...(unknownProjectSettings ? { unknownProjectSettings } : {}),
   };
+}
+
+/**
+ * Removes from `raw` every key the schema does not know, at any depth, and
+ * returns them dotted (`index.futureSetting`). Only unknown keys go: a known
+ * key with a wrong value is still an error, which names it.
+ */
+function withoutUnknownKeys(raw: RawObject): string[] {
+  const removed: string[] = [];
+  // Each pass removes what the schema reported; a removed key can hide no other, but the loop is bounded regardless.
+  for (let pass = 0; pass < 4; pass++) {
+    const result = configSchema.safeParse(raw);
+    if (result.success) break;
+    const unknown = result.error.issues.filter((issue) => issue.code === "unrecognized_keys");
+    if (unknown.length === 0) break;
+    for (const issue of unknown) {
+      const parent = issue.path.reduce<unknown>((value, key) => (isRawObject(value) ? value[String(key)] : undefined), raw);
+      if (!isRawObject(parent)) continue;
+      for (const key of issue.keys) {
+        delete parent[key];
+        removed.push([...issue.path.map(String), key].join("."));
+      }
+    }
+  }
+  return removed;
+}
+
+function isRawObject(value: unknown): value is RawObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Where the user's and the project's `.sylkrc` are looked for (either may be missing; both are the same file at the home directory). */

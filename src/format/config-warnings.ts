@@ -7,11 +7,22 @@ const field = (text: string): string => visible(text, { newlines: false, tabs: "
 /**
  * What loading the configuration left out or changed, one sentence each, with
  * what to do: the project settings an untrusted folder's `.sylkrc` asked for
- * and did not get, and settings brought down to what this machine can use.
+ * and did not get, the settings it has that this Sylk does not know, and
+ * settings brought down to what this machine can use.
  * Said on stderr when a command opens the project, and by `sylk doctor`.
  */
 export function configWarnings(loaded: LoadedConfig): string[] {
-  return [...ignoredSettingsWarning(loaded), ...clampedSettingsWarnings(loaded)];
+  return [...ignoredSettingsWarning(loaded), ...unknownSettingsWarning(loaded), ...clampedSettingsWarnings(loaded)];
+}
+
+function unknownSettingsWarning(loaded: LoadedConfig): string[] {
+  const unknown = loaded.unknownProjectSettings;
+  if (!unknown) return [];
+  const keys = field(unknown.keys.join(", "));
+  return [
+    `${field(unknown.file)} has settings this Sylk does not know, which are ignored: ${keys}. ` +
+      "They may be a newer Sylk's, or misspelt; `sylk config --example` lists every setting.",
+  ];
 }
 
 function ignoredSettingsWarning(loaded: LoadedConfig): string[] {

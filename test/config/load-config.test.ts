@@ -79,9 +79,24 @@ describe("configuration", () => {
     expect(() => load()).toThrow(/\.sylkrc: key "index\.batchSize"/);
   });
 
-  it("names an unknown key", () => {
-    project.write(".sylkrc", JSON.stringify({ index: { batchSise: 5 } }));
-    expect(() => load()).toThrow(/key "index\.batchSise": unknown key/);
+  it("names an unknown key in the user's own file, and stops", () => {
+    project.write("../home-dir/.sylkrc", JSON.stringify({ index: { batchSise: 5 } }));
+    expect(() => load()).toThrow(/home-dir\/\.sylkrc: key "index\.batchSise": unknown key/);
+  });
+
+  it("leaves out the keys of a project's file it does not know (a newer Sylk's), keeps the rest, and says which", () => {
+    project.write(
+      ".sylkrc",
+      JSON.stringify({ index: { batchSize: 7, futureSetting: true }, futureSection: { a: 1 }, hooks: { PreToolUse: [] } }),
+    );
+    const { config, unknownProjectSettings, sources } = load();
+    expect(config.index.batchSize).toBe(7);
+    expect(unknownProjectSettings?.keys.sort()).toEqual(["futureSection", "index.futureSetting"]);
+    expect(unknownProjectSettings?.file).toBe(`${project.root}/.sylkrc`);
+    expect(sources.has("index.futureSetting")).toBe(false);
+    // A known key with a wrong value is still an error: only what this Sylk cannot read is left out.
+    project.write(".sylkrc", JSON.stringify({ index: { batchSize: "lots", futureSetting: true } }));
+    expect(() => load()).toThrow(/key "index\.batchSize"/);
   });
 
   it("reports a syntax error with its line and column, never falling back to defaults", () => {

@@ -45,7 +45,9 @@ export function registerStatusCommand(program: Command, context: CliContext): vo
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
       if (!existsSync(paths.database)) {
         const { loadProjectConfig } = await import("../../app/project-config.js");
-        const { config } = loadProjectConfig({ root: paths.root, env: context.env });
+        const loadedConfig = loadProjectConfig({ root: paths.root, env: context.env });
+        printOpeningWarnings({ loadedConfig }, context.stderr);
+        const { config } = loadedConfig;
         const sandbox = await sandboxJson(config, context.env, paths.root);
         const mcpServers = await mcpServersJson(config, context.env, paths.root);
         const text = [
