@@ -21,7 +21,7 @@ export const OUTCOMES = ["correct", "partial", "wrong"];
 export const POLICIES = ["trust", "verify"];
 /** The librarian's error rates, chosen before measuring: share of answers right, partial (the file, not the constant) and wrong (the decoy). */
 export const PROFILES = [
-  { name: "always right", rates: { correct: 1, partial: 0, wrong: 0 } },
+  { name: "100/0/0", rates: { correct: 1, partial: 0, wrong: 0 } },
   { name: "80/10/10", rates: { correct: 0.8, partial: 0.1, wrong: 0.1 } },
   { name: "60/20/20", rates: { correct: 0.6, partial: 0.2, wrong: 0.2 } },
 ];
