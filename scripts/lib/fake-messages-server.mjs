@@ -115,6 +115,10 @@ export async function startFakeMessagesServer({ plan, countTokens, refuseUnpaire
       });
     });
   });
+  // An idle connection stays open a minute, not node's 5 s: on a loaded machine a client's next request can
+  // come later than that, on a socket the server is closing, and fail with ECONNRESET before it arrives.
+  // close() destroys every socket, so nothing waits for the minute.
+  server.keepAliveTimeout = 60_000;
   server.on("connection", (socket) => {
     // Many small SSE frames: without this Nagle delays each by ~40 ms.
     socket.setNoDelay(true);

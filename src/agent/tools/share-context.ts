@@ -79,6 +79,9 @@ export function createShareContextTool(deps: ShareContextDeps): ToolDefinition {
                 "The consultation is answered; stop here.",
               ].join("\n"),
         display: `shared answer · ${input.sources.length} sources${problems.length > 0 ? ` · ${problems.length} not resolved` : ""}`,
+        // Everything shared: the consultation ends here, without a closing model call that would re-send the
+        // agent's whole window to say nothing the caller reads. Sources that did not resolve leave it a turn to see why.
+        ...(problems.length === 0 ? { endsRun: { response: input.answer, note: "answered through share_context" } } : {}),
       };
     },
   });

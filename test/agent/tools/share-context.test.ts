@@ -66,12 +66,16 @@ describe("share_context", () => {
       },
     ]);
     expect(result.output).toMatch(/^Shared your answer \(31 characters\) with 2 sources\. The consultation is answered/);
+    // Everything was shared: the knowledge agent's run ends with the answer, no closing model call.
+    expect(result.endsRun).toEqual({ response: "check() in src/auth.ts decides.", note: "answered through share_context" });
   });
 
   it("lists the problems the host reports", async () => {
     const tool = createShareContextTool({ submit: async () => ({ problems: ["entry e9: no stored entry has the id e9"] }) });
     const result = await tool.execute({ answer: "A.", sources: [{ entry_id: "e9" }] }, context());
     expect(result.output).toContain("These sources were not shared:\n- entry e9: no stored entry has the id e9");
+    // It gets a turn to read which sources were not shared.
+    expect(result.endsRun).toBeUndefined();
   });
 
   it("refuses more than 20 sources, a confidence outside 0–1 and unknown fields", async () => {
