@@ -45,9 +45,11 @@ export function openInstance(deps: InstanceChainDeps): LiveInstance {
   const latest = repository.latestInstance(sessionId);
   if (latest && latest.agentType === deps.agentType && latest.model === deps.model && latest.endReason !== "handoff") {
     if (latest.endedAt !== null) repository.reopenInstance(sessionId, latest.agentId);
+    const carried = carriedOnset(deps, latest.agentId);
     const instance = liveInstance(deps, latest.agentId, latest.handoffIndex, {
       ...(latest.preparedFraction !== null ? { preparedFraction: latest.preparedFraction } : {}),
       ...(latest.stateText !== null ? { preamble: latest.stateText } : {}),
+      ...(carried ? { carried, handedOff: true } : {}),
     });
     for (const observation of repository.observations(sessionId, latest.agentId))
       instance.detector.observe(observation.contextTokens, observation.quality);
@@ -68,6 +70,33 @@ export function openInstance(deps: InstanceChainDeps): LiveInstance {
     preparedFraction: null,
   });
   return liveInstance(deps, agentId, handoffIndex, {});
+}
+
+/**
+ * What the instances that handed off to `agentId` (a run of the same type
+ * and model before it in the chain) saw of the onset, replayed from their
+ * stored observations, as the live chain carried it: a continued session's
+ * instance starts from it again. The prior is today's profile, which may
+ * have learned since; undefined when no such instance came before.
+ */
+function carriedOnset(deps: InstanceChainDeps, agentId: string): OnsetMemory | undefined {
+  const chain = deps.repository.instances(deps.sessionId);
+  const index = chain.findIndex((instance) => instance.agentId === agentId);
+  let start = index;
+  for (; start > 0; start--) {
+    const previous = chain[start - 1];
+    if (!previous || previous.agentType !== deps.agentType || previous.model !== deps.model || previous.endReason !== "handoff") break;
+  }
+  if (start >= index) return undefined;
+  const profile = deps.profiles.profileFor(deps.agentType, deps.model, deps.windowTokens, deps.random);
+  let memory: OnsetMemory | undefined;
+  for (const [position, instance] of chain.slice(start, index).entries()) {
+    const detector = new DegradationDetector(profile, { ...(memory ? { carried: memory } : {}), handedOff: position > 0 });
+    for (const observation of deps.repository.observations(deps.sessionId, instance.agentId))
+      detector.observe(observation.contextTokens, observation.quality);
+    memory = detector.onsetMemory();
+  }
+  return memory;
 }
 
 /** How an instance starts: the prepared-size arm and state of its handoff, and what its predecessor knew of the onset. */

@@ -4,6 +4,7 @@ import { openProject, type ProjectServices } from "../../../src/app/project-serv
 import { configSchema } from "../../../src/config/schema.js";
 import { DegradationDetector } from "../../../src/handoff/degradation-detector.js";
 import { HandoffController } from "../../../src/handoff/session/handoff-controller.js";
+import { openInstance } from "../../../src/handoff/session/instance-chain.js";
 import { ProfileBook } from "../../../src/handoff/session/profile-book.js";
 import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
 import { mulberry32 } from "../../helpers/random-vectors.js";
@@ -94,7 +95,7 @@ async function runSession(seed: number) {
   const instances = services.handoffs.instances(recorder.sessionId);
   const second = instances[1];
   if (!second) throw new Error(`seed ${seed}: the first instance never fired`);
-  return { firedAt, observations: services.handoffs.observations(recorder.sessionId, second.agentId), profiles };
+  return { firedAt, observations: services.handoffs.observations(recorder.sessionId, second.agentId), profiles, sessionId: recorder.sessionId };
 }
 
 describe("the handoff controller remembers the onset across instances", () => {
@@ -137,5 +138,28 @@ describe("the handoff controller remembers the onset across instances", () => {
     // On average more than a turn sooner than the instance from the profile, and sooner than the session's first instance.
     expect(rememberedTurns / 4).toBeLessThan(freshTurns / 4 - 1);
     expect(rememberedTurns).toBeLessThan(firstTurns);
+  });
+
+  it("a continued session's instance starts again from what the instances that handed off to it saw", async () => {
+    const { firedAt, profiles, sessionId } = await runSession(1);
+    const [first, second] = services.handoffs.instances(sessionId);
+    if (!first || !second) throw new Error("expected two instances");
+    const observed = (agentId: string) => services.handoffs.observations(sessionId, agentId).length;
+    const deps = {
+      repository: services.handoffs,
+      profiles,
+      sessionId,
+      agentType: "engineer" as const,
+      model: "claude-fake",
+      windowTokens: WINDOW,
+      config,
+      random: () => 0.5,
+    };
+    const continued = openInstance(deps);
+    expect(continued.agentId).toBe(second.agentId);
+    // Every turn of the first instance, and the second's but for the two that paid for the handoff.
+    expect(continued.detector.onsetMemory()?.evidence.count).toBe(observed(first.agentId) + observed(second.agentId) - 2);
+    // It knows where the decline is: it fires where the live instance did.
+    expect(continued.detector.check(firedAt[1] as number).fire).toBe(true);
   });
 });
