@@ -47,14 +47,17 @@ export interface TriggerConstants {
    */
   onsetEvidence: number;
   /**
-   * (d) fires on the onset posterior alone once it puts at least this on the
-   * decline having begun since the instance started (between its first size
-   * and the current one, not the lookahead: a firing the turn before the
-   * onset is a premature handoff). After a handoff the posterior remembers
-   * where the session's decline starts, and waiting for the quality to fall
-   * far enough for (a)–(c) only adds turns at lower quality. A decline that
+   * (d) After a handoff, with the onset posterior carried from the session's
+   * earlier instances: fires on that posterior alone once it puts at least
+   * this on the decline having begun since the instance started (between
+   * its first size and the current one, not the lookahead: a firing the turn
+   * before the onset is a premature handoff). The posterior remembers where
+   * the session's decline starts, and waiting for the quality to fall far
+   * enough for (a)–(c) only adds turns at lower quality. A decline that
    * began below the instance's first size would meet the next instance too:
-   * handing off again cannot help. Above 1: never.
+   * handing off again cannot help. Such an instance's (a)–(c) are gated at
+   * this level too: with the onset known to a turn or two, the first
+   * instance's gate would let them fire just before it. Above 1: never.
    */
   onsetReached: number;
 }
@@ -66,8 +69,8 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   uncertaintySd: 0.15,
   uncertaintyOnsetShare: 0.9,
   uncertaintyLowerSds: 1,
-  onsetEvidence: 0.9,
-  onsetReached: 0.95,
+  onsetEvidence: 0.912,
+  onsetReached: 0.912,
 };
 
 /** How many first observations give a prepared context's early quality (the arm's reward). */
@@ -183,13 +186,15 @@ export class DegradationDetector {
     const peak = this.peak();
     const threshold = this.profile.degradedFraction * peak;
     const check: DegradationCheck = { fire: false, contextTokens, lookaheadTokens, current, lookahead, peak, threshold };
-    // The onset's evidence may come from the session's earlier instances: its burn-in counts theirs too.
-    if (this.onset && this.onset.observationCount >= this.burnIn && this.onsetReachedSinceStart(x) >= this.triggers.onsetReached) {
+    // Carried from the session's earlier instances, the onset's evidence counts toward the burn-in too.
+    const carried = this.onset !== undefined && this.onset.carriedCount > 0;
+    if (carried && this.onsetReachedSinceStart(x) >= this.triggers.onsetReached && (this.onset?.observationCount ?? 0) >= this.burnIn) {
       this.fired = true;
       return { ...check, fire: true, condition: "onset_reached" };
     }
     if (this.points.length < this.burnIn) return check;
-    if (this.onset && this.onset.probabilityDegradedBy(xAhead) < this.triggers.onsetEvidence) return check;
+    const gate = carried ? Math.max(this.triggers.onsetEvidence, this.triggers.onsetReached) : this.triggers.onsetEvidence;
+    if (this.onset && this.onset.probabilityDegradedBy(xAhead) < gate) return check;
     const condition = this.condition(x, lookaheadTokens, lookahead, peak, threshold);
     if (!condition) return check;
     this.fired = true;

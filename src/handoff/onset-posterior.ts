@@ -107,6 +107,7 @@ export class OnsetPosterior {
   private readonly levelVariance = LEVEL_SD * LEVEL_SD;
   private readonly levelMean: number;
   private count = 0;
+  private carried = 0;
   private sumY = 0;
   private sumYSquares = 0;
   private weights: Float64Array | undefined;
@@ -149,6 +150,7 @@ export class OnsetPosterior {
   }
 
   private carry(evidence: OnsetEvidence): void {
+    this.carried = evidence.count;
     this.count = evidence.count;
     this.sumY = evidence.sumY;
     this.sumYSquares = evidence.sumYSquares;
@@ -178,6 +180,11 @@ export class OnsetPosterior {
 
   get observationCount(): number {
     return this.count;
+  }
+
+  /** How many of the observations came from the session's earlier instances. */
+  get carriedCount(): number {
+    return this.carried;
   }
 
   /**

@@ -95,7 +95,12 @@ async function runSession(seed: number) {
   const instances = services.handoffs.instances(recorder.sessionId);
   const second = instances[1];
   if (!second) throw new Error(`seed ${seed}: the first instance never fired`);
-  return { firedAt, observations: services.handoffs.observations(recorder.sessionId, second.agentId), profiles, sessionId: recorder.sessionId };
+  return {
+    firedAt,
+    observations: services.handoffs.observations(recorder.sessionId, second.agentId),
+    profiles,
+    sessionId: recorder.sessionId,
+  };
 }
 
 describe("the handoff controller remembers the onset across instances", () => {
