@@ -52,16 +52,17 @@ const evidenceScale = { low: logit(0.5), high: logit(0.99999), toThreshold: sigm
 const ratioScale = { low: 0, high: 60, tolerance: 0.5 };
 const controllerRandom = (seed) => mulberry32(seed * 104_729 + 3);
 const DETECTORS = {
-  remembered: {
-    name: "Sylk controller, onset posterior carried across handoffs (the product)",
-    make: (evidence, seed) =>
-      controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: evidence, onsetReached: evidence } }),
-    scale: evidenceScale,
-  },
   fresh: {
     name: "Sylk controller, each instance from the profile (before)",
     make: (evidence, seed) =>
       controllerPolicy({ random: controllerRandom(seed), memory: false, triggers: { onsetEvidence: evidence, onsetReached: 2 } }),
+    scale: evidenceScale,
+  },
+  // One evidence level: the first instance's gate, and a carried instance's onset_reached and gate.
+  remembered: {
+    name: "Sylk controller, onset posterior carried across handoffs (the product)",
+    make: (evidence, seed) =>
+      controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: evidence, onsetReached: evidence } }),
     scale: evidenceScale,
   },
   bayesRemembered: {
