@@ -16,10 +16,13 @@ const { values } = parseArgs({
   options: {
     seed: { type: "string", default: "1" },
     "learning-seeds": { type: "string", default: "10" },
+    // false: each instance from the profile alone, as before the onset posterior was carried over a handoff
+    memory: { type: "string", default: "true" },
   },
 });
 const SEED = Number(values.seed);
 const LEARNING_SEEDS = Number(values["learning-seeds"]);
+const MEMORY = values.memory !== "false";
 const { DegradationDetector } = await import(join(repo, "dist/src/handoff/degradation-detector.js"));
 const { pooledProfile } = await import(join(repo, "dist/src/handoff/handoff-profile.js"));
 
@@ -36,7 +39,7 @@ function learningCurve(seed, checkpoints, priorShape) {
   for (const pooling of [true, false]) {
     const random = mulberry32(seed * 31 + 17);
     const learning = new Map();
-    const policy = controllerPolicy({ learning, random: mulberry32(seed * 13 + 5), pooling, priorShape });
+    const policy = controllerPolicy({ learning, random: mulberry32(seed * 13 + 5), pooling, priorShape, memory: MEMORY });
     if (pooling) {
       for (let index = 0; index < 120; index++) {
         const type = AGENT_TYPES[Math.floor(random() * AGENT_TYPES.length)];
