@@ -1,325 +1,162 @@
 #!/usr/bin/env node
-// The handoff controller against a fixed 75 % handoff, the token
-// policy (evict at 75 % down to 50 %, same instance), a Bayes detector that
-// knows everything but each session's onset (the information limit, at three
-// evidence levels) and an oracle that hands off at the true onset, on the
-// same simulated sessions (what the simulator
-// assumes: scripts/lib/handoff-simulator.mjs). The GP controller learns its
-// profiles across the run, as Sylk does across sessions. Also: how fast the
-// learned onset converges, pooled against unpooled, and the GP's cost.
+// Every handoff detector at one operating point. Each detector's threshold
+// is chosen on the calibration seed alone (the most sensitive one whose
+// sessions fire before the onset in at most --target of them), then frozen
+// and reported on seeds it never saw: Sylk's controller with the onset
+// posterior carried across handoffs (the product) and without (each
+// instance from the profile, as before), the Bayes detector that knows
+// everything but each session's onset with and without that memory, CUSUM
+// and Shiryaev–Roberts (the same knowledge, no onset prior), a fixed 75 %
+// handoff, the token policy and the oracle, on the same simulated sessions
+// (scripts/lib/handoff-simulator.mjs says what it assumes). A session's
+// first crossing of its onset and the later ones after a handoff are
+// reported apart. The learned onset's convergence and the detector's cost:
+// scripts/bench-handoff-learning.mjs.
 //
-//   npm run build && node scripts/bench-handoff.mjs [--seed 1] [--sessions 400] [--learning-seeds 10]
+//   npm run build && node scripts/bench-handoff.mjs [--calibration-seed 10] [--seeds 7,8,9] [--sessions 300] [--target 0.05]
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import {
-  AGENT_TYPES,
-  MODELS,
-  WINDOW,
-  bayesPolicy,
-  expectedOnset,
-  fixedThresholdPolicy,
-  makeSession,
-  makeWorld,
-  mulberry32,
-  oraclePolicy,
-  runSession,
-  safetyNet,
-  tokenPolicy,
-} from "./lib/handoff-simulator.mjs";
+import { cusumPolicy, shiryaevRobertsPolicy } from "./lib/change-point-detectors.mjs";
+import { controllerPolicy } from "./lib/controller-policy.mjs";
+import { runPolicy, sessionsOf } from "./lib/handoff-outcomes.mjs";
+import { bayesPolicy, fixedThresholdPolicy, mulberry32, oraclePolicy, tokenPolicy } from "./lib/handoff-simulator.mjs";
+import { calibrateThreshold, logit, sigmoid } from "./lib/threshold-search.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
   options: {
-    seed: { type: "string", default: "1" },
-    sessions: { type: "string", default: "400" },
-    "learning-seeds": { type: "string", default: "10" },
-    triggers: { type: "string", default: "{}" },
+    "calibration-seed": { type: "string", default: "10" },
+    seeds: { type: "string", default: "7,8,9" },
+    sessions: { type: "string", default: "300" },
+    target: { type: "string", default: "0.05" },
+    only: { type: "string" }, // comma-separated detector keys, for a partial run
+    out: { type: "string", default: ".sylk-bench/handoff.json" },
   },
 });
-const SEED = Number(values.seed);
+const CALIBRATION_SEED = Number(values["calibration-seed"]);
+const SEEDS = values.seeds.split(",").map(Number);
 const SESSIONS = Number(values.sessions);
-const LEARNING_SEEDS = Number(values["learning-seeds"]);
-const TRIGGERS = JSON.parse(values.triggers); // for tuning runs: overrides of DEFAULT_TRIGGERS
-const { DegradationDetector } = await import(join(repo, "dist/src/handoff/degradation-detector.js"));
-const { emptyStatistics, pooledProfile, withInstance } = await import(join(repo, "dist/src/handoff/handoff-profile.js"));
-
-/** The GP controller: one detector per instance, profiles learned across sessions in `learning` ((type/model) → statistics). */
-function gpPolicy({ learning, random, pooling = true, priorShape = "learned-onset" }) {
-  let session;
-  let detector;
-  const rows = () =>
-    [...learning.entries()].map(([key, statistics]) => {
-      const [agentType, model] = key.split("/");
-      return { agentType, model, statistics };
-    });
-  const profileNow = () =>
-    pooledProfile({ agentType: session.type, model: session.model, windowTokens: WINDOW, rows: rows(), random, pooling });
-  const learn = () => {
-    const key = `${session.type}/${session.model}`;
-    learning.set(key, withInstance(learning.get(key) ?? emptyStatistics(), detector.summary()));
-  };
-  return {
-    conditions: {},
-    start(s) {
-      session = s;
-      detector = new DegradationDetector(profileNow(), { triggers: TRIGGERS, priorShape });
-    },
-    decide(context) {
-      const check = detector.check(context);
-      if (!check.fire) return safetyNet(context);
-      this.conditions[check.condition] = (this.conditions[check.condition] ?? 0) + 1;
-      learn();
-      const profile = profileNow();
-      detector = new DegradationDetector(profile, { preparedFraction: profile.preparedFraction, triggers: TRIGGERS, priorShape });
-      return { kind: "handoff", preparedTokens: profile.optimalPreparedSize };
-    },
-    observe(context, quality) {
-      detector.observe(context, quality);
-    },
-    finish() {
-      learn();
-    },
-  };
-}
+const TARGET = Number(values.target);
+if (SEEDS.includes(CALIBRATION_SEED)) throw new Error("the calibration seed must not be a reported one");
 
 /**
- * Per session: each instance's crossing of the onset and what ended the
- * instance. A firing (a handoff; for the token policy, an eviction) decided
- * below the onset is early; one at or past it has a delay in turns from the
- * first decision at or past the onset. A crossing with no firing in the
- * next MISS_TURNS turns is missed; one the session ends sooner after is not
- * counted.
+ * The detectors. `make(threshold, seed)` builds a fresh policy (a learning
+ * controller starts the run with no profile); `scale` is where the
+ * calibration searches, from too sensitive (`low`) to too deaf (`high`),
+ * and `toThreshold` maps it to the threshold. Probabilities are searched on
+ * their log-odds, log-likelihood ratios as they are.
  */
-const MISS_TURNS = 10;
-function firingsOf(session, records, firingKind) {
-  const delays = [];
-  const earlyAt = []; // how far toward the onset each early firing came (degrading sessions only)
-  let early = 0;
-  let missed = 0;
-  let crossedAt;
-  for (const record of records) {
-    if (crossedAt === undefined && record.decidedAt >= session.onset) crossedAt = record.turn;
-    if (record.action !== firingKind) continue;
-    if (record.decidedAt < session.onset) {
-      early++;
-      if (Number.isFinite(session.onset)) earlyAt.push(record.decidedAt / session.onset);
-    } else delays.push(record.turn - crossedAt);
-    crossedAt = undefined;
-    if (firingKind === "evict") break; // the token policy's first eviction is its firing
-  }
-  if (crossedAt !== undefined && records.length - crossedAt >= MISS_TURNS) missed++;
-  return { delays, early, missed, earlyAt };
-}
-
-const percentile = (values, p) => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const evidenceScale = { low: logit(0.5), high: logit(0.99999), toThreshold: sigmoid, tolerance: 0.25 };
+const ratioScale = { low: 0, high: 60, tolerance: 0.5 };
+const controllerRandom = (seed) => mulberry32(seed * 104_729 + 3);
+const DETECTORS = {
+  fresh: {
+    name: "Sylk controller, each instance from the profile (before)",
+    make: (evidence, seed) =>
+      controllerPolicy({ random: controllerRandom(seed), memory: false, triggers: { onsetEvidence: evidence, onsetReached: 2 } }),
+    scale: evidenceScale,
+  },
+  // One evidence level: the first instance's gate, and a carried instance's onset_reached and gate.
+  remembered: {
+    name: "Sylk controller, onset posterior carried across handoffs (the product)",
+    make: (evidence, seed) =>
+      controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: evidence, onsetReached: evidence } }),
+    scale: evidenceScale,
+  },
+  bayesRemembered: {
+    name: "Bayes, all but the onset known, posterior kept across handoffs",
+    make: (evidence) => bayesPolicy(evidence, { memory: true }),
+    scale: evidenceScale,
+  },
+  bayesFresh: {
+    name: "Bayes, all but the onset known, each instance from the prior",
+    make: (evidence) => bayesPolicy(evidence),
+    scale: evidenceScale,
+  },
+  cusum: { name: "CUSUM, all but the onset known, no onset prior", make: (threshold) => cusumPolicy(threshold), scale: ratioScale },
+  shiryaevRoberts: {
+    name: "Shiryaev–Roberts, all but the onset known, no onset prior",
+    make: (threshold) => shiryaevRobertsPolicy(threshold),
+    scale: ratioScale,
+  },
+  fixed: { name: "fixed 75 % handoff", make: () => fixedThresholdPolicy() },
+  token: { name: "token policy (evict 75 % → 50 %)", make: () => tokenPolicy(), firing: "evict" },
+  oracle: { name: "oracle (hands off at the true onset)", make: () => oraclePolicy() },
 };
-const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+const keys = values.only ? values.only.split(",") : Object.keys(DETECTORS);
 
-function comparePolicies(seed) {
-  const world = makeWorld(seed);
-  const random = mulberry32(seed * 7919 + 1);
-  const policyRandom = mulberry32(seed * 104_729 + 3);
-  const learning = new Map();
-  const gp = gpPolicy({ learning, random: policyRandom });
-  const plateauOnly = gpPolicy({ learning: new Map(), random: mulberry32(seed * 104_729 + 5), priorShape: "plateau" });
-  const unconditioned = gpPolicy({ learning: new Map(), random: mulberry32(seed * 104_729 + 7), priorShape: "plateau-then-decline" });
-  const policies = {
-    "GP controller": [gp, "handoff"],
-    "GP, prior mean not conditioned on the instance": [unconditioned, "handoff"],
-    "GP controller, plateau-only prior": [plateauOnly, "handoff"],
-    "fixed 75 % handoff": [fixedThresholdPolicy(), "handoff"],
-    "token policy (75 % → 50 %)": [tokenPolicy(), "evict"],
-    "Bayes detector, all but the onset known, evidence 0.97": [bayesPolicy(0.97), "handoff"],
-    "Bayes detector, all but the onset known, evidence 0.8": [bayesPolicy(0.8), "handoff"],
-    "Bayes detector, all but the onset known, evidence 0.9": [bayesPolicy(0.9), "handoff"],
-    oracle: [oraclePolicy(), "handoff"],
-  };
-  const results = Object.fromEntries(
-    Object.keys(policies).map((name) => [name, { quality: [], delays: [], early: [], earlyAt: [], missed: 0, neverDegradedFired: 0 }]),
-  );
-  let neverDegraded = 0;
-  for (let index = 0; index < SESSIONS; index++) {
-    const type = AGENT_TYPES[Math.floor(random() * AGENT_TYPES.length)];
-    const model = MODELS[Math.floor(random() * MODELS.length)];
-    const session = makeSession(world, random, type, model, index / SESSIONS);
-    if (!session.degrades) neverDegraded++;
-    for (const [name, [policy, kind]] of Object.entries(policies)) {
-      const records = runSession(session, policy);
-      const result = results[name];
-      result.quality.push(mean(records.map((record) => record.quality)));
-      const firings = firingsOf(session, records, kind);
-      result.delays.push(...firings.delays);
-      result.early.push(firings.early);
-      result.earlyAt.push(...firings.earlyAt);
-      result.missed += firings.missed;
-      if (!session.degrades && records.some((record) => record.action === kind)) result.neverDegradedFired++;
-    }
-  }
-  const oracleQuality = mean(results.oracle.quality);
-  const rows = Object.entries(results).map(([name, result]) => ({
-    policy: name,
-    medianDelay: percentile(result.delays, 50),
-    p90Delay: percentile([...result.delays, ...new Array(result.missed).fill(Number.POSITIVE_INFINITY)], 90),
-    missed: result.missed,
-    earlyPerSession: mean(result.early),
-    sessionsWithEarly: result.early.filter((count) => count > 0).length / SESSIONS,
-    earlyAtMedian: percentile(result.earlyAt, 50),
-    neverDegradedFired: result.neverDegradedFired / Math.max(neverDegraded, 1),
-    quality: mean(result.quality),
-    ofOracle: mean(result.quality) / oracleQuality,
-  }));
-  return { seed, sessions: SESSIONS, neverDegraded, rows, gpConditions: gp.conditions };
+const log = (line) => process.stderr.write(`${line}\n`);
+const calibrationSessions = sessionsOf(CALIBRATION_SEED, SESSIONS);
+const thresholds = {};
+const calibration = {};
+for (const key of keys) {
+  const detector = DETECTORS[key];
+  if (!detector.scale) continue;
+  const started = performance.now();
+  const result = calibrateThreshold({
+    ...detector.scale,
+    target: TARGET,
+    rateAt: (threshold) =>
+      runPolicy(calibrationSessions, detector.make(threshold, CALIBRATION_SEED), detector.firing ?? "handoff").falseFiringSessions,
+  });
+  thresholds[key] = result.threshold;
+  calibration[key] = result;
+  log(`calibrated ${key}: ${result.threshold} (${result.tried.length} runs, ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-/**
- * After n sessions of one (type, model), the learned onset's relative error.
- * Pooled: the rows also hold 120 sessions of the other pairs, learned first.
- * Unpooled: (type, model) alone over the built-in default.
- */
-function learningCurve(seed, checkpoints, priorShape) {
-  const world = makeWorld(seed);
-  const target = { type: "engineer", model: MODELS[seed % MODELS.length] };
-  const truth = expectedOnset(world, target.type, target.model, 0);
-  const out = {};
-  for (const pooling of [true, false]) {
-    const random = mulberry32(seed * 31 + 17);
-    const learning = new Map();
-    const policy = gpPolicy({ learning, random: mulberry32(seed * 13 + 5), pooling, priorShape });
-    if (pooling) {
-      for (let index = 0; index < 120; index++) {
-        const type = AGENT_TYPES[Math.floor(random() * AGENT_TYPES.length)];
-        const model = MODELS[Math.floor(random() * MODELS.length)];
-        if (type === target.type && model === target.model) continue;
-        runSession(makeSession(world, random, type, model, 0), policy);
-      }
-    }
-    const errors = [];
-    for (let index = 1; index <= Math.max(...checkpoints); index++) {
-      runSession(makeSession(world, random, target.type, target.model, 0), policy);
-      if (checkpoints.includes(index)) {
-        const profile = pooledProfile({
-          agentType: target.type,
-          model: target.model,
-          windowTokens: WINDOW,
-          rows: [...learning.entries()].map(([key, statistics]) => ({
-            agentType: key.split("/")[0],
-            model: key.split("/")[1],
-            statistics,
-          })),
-          pooling,
-        });
-        errors.push(Math.abs(profile.onsetTokens - truth) / truth);
-      }
-    }
-    out[pooling ? "pooled" : "unpooled"] = errors;
+const reported = {};
+for (const seed of [CALIBRATION_SEED, ...SEEDS]) {
+  const sessions = seed === CALIBRATION_SEED ? calibrationSessions : sessionsOf(seed, SESSIONS);
+  const rows = {};
+  for (const key of keys) {
+    const detector = DETECTORS[key];
+    rows[key] = runPolicy(sessions, detector.make(thresholds[key], seed), detector.firing ?? "handoff");
   }
-  return out;
+  const oracle = keys.includes("oracle") ? rows.oracle.quality : runPolicy(sessions, oraclePolicy(), "handoff").quality;
+  for (const row of Object.values(rows)) row.ofOracle = row.quality / oracle;
+  reported[seed] = { neverDegrade: sessions.filter((session) => !session.degrades).length, rows };
+  log(`seed ${seed} done`);
 }
 
-/**
- * What the controller does each turn, at 181–200 observations: the detector's
- * observe() (onset posterior and GP update) and check() (predictions at the
- * current size and the lookahead, and the triggers); the first 180 are not timed.
- */
-function gpTiming(runs) {
-  const random = mulberry32(99);
-  const update = [];
-  const predict = [];
-  const both = [];
-  const profile = pooledProfile({ agentType: "engineer", model: "m", windowTokens: WINDOW, rows: [] });
-  for (let run = 0; run < runs; run++) {
-    const detector = new DegradationDetector(profile);
-    let tokens = 8000;
-    for (let i = 0; i < 200; i++) {
-      const quality = 0.9 - Math.max(0, tokens - 60_000) * 0.00001 + 0.05 * (random() - 0.5);
-      const t0 = performance.now();
-      detector.observe(tokens, quality);
-      const t1 = performance.now();
-      detector.check(tokens + 500);
-      const t2 = performance.now();
-      if (i >= 180) {
-        update.push(t1 - t0);
-        predict.push(t2 - t1);
-        both.push(t2 - t0);
-      }
-      tokens += 500 + Math.round(1000 * random());
-    }
-  }
-  const summary = (values) => ({ p50: percentile(values, 50), p95: percentile(values, 95) });
-  return { samples: update.length, update: summary(update), predict: summary(predict), updateAndPredict: summary(both) };
-}
-
-const comparison = comparePolicies(SEED);
-const checkpoints = [5, 10, 20];
-const shapes = ["learned-onset", "plateau-then-decline", "plateau"];
-const learningRuns = Object.fromEntries(
-  shapes.map((shape) => [
-    shape,
-    Array.from({ length: LEARNING_SEEDS }, (_, index) => learningCurve(SEED * 1000 + index + 1, checkpoints, shape)),
-  ]),
-);
-const learning = Object.fromEntries(
-  shapes.flatMap((shape) =>
-    ["pooled", "unpooled"].map((kind) => {
-      const runs = learningRuns[shape];
-      const at = (index) => runs.map((run) => run[kind][index]);
-      return [
-        `${kind}, ${shape} prior`,
-        Object.fromEntries(
-          checkpoints.map((n, index) => [
-            n,
-            {
-              median: percentile(at(index), 50),
-              mean: mean(at(index)),
-              within15: at(index).filter((error) => error <= 0.15).length / runs.length,
-            },
-          ]),
-        ),
-      ];
-    }),
-  ),
-);
-const timing = gpTiming(100);
-
-const fmt = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "∞");
+const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "∞");
 const pct = (value) => `${(100 * value).toFixed(1)} %`;
+const thresholdText = (key) => {
+  const threshold = thresholds[key];
+  if (threshold === undefined) return "–";
+  return DETECTORS[key].scale === evidenceScale ? threshold.toFixed(4) : threshold.toFixed(2);
+};
 const lines = [];
 lines.push(
-  `Seed ${SEED}, ${SESSIONS} sessions (${comparison.neverDegraded} never degrade), 200k window; GP controller firings by condition: ${JSON.stringify(comparison.gpConditions)}`,
+  `Calibration seed ${CALIBRATION_SEED}; reported seeds ${SEEDS.join(", ")}; ${SESSIONS} sessions each; false-firing target ≤ ${pct(TARGET)} of sessions.`,
 );
-lines.push("");
-lines.push(
-  "| policy | median delay (turns) | p90 delay | missed | firings before onset / session | sessions with one (false-firing sessions) | where (median share of the onset) | never-degrading sessions firing | mean true quality | of oracle |",
-);
-lines.push("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-for (const row of comparison.rows) {
+for (const [seed, { neverDegrade, rows }] of Object.entries(reported)) {
+  lines.push("");
   lines.push(
-    `| ${row.policy} | ${fmt(row.medianDelay)} | ${fmt(row.p90Delay)} | ${row.missed} | ${fmt(row.earlyPerSession, 3)} | ${pct(row.sessionsWithEarly)} | ${Number.isFinite(row.earlyAtMedian) ? pct(row.earlyAtMedian) : "–"} | ${pct(row.neverDegradedFired)} | ${row.quality.toFixed(4)} | ${pct(row.ofOracle)} |`,
+    `Seed ${seed}${Number(seed) === CALIBRATION_SEED ? " (calibration)" : ""}: ${neverDegrade} of ${SESSIONS} sessions never degrade.`,
   );
-}
-lines.push("");
-lines.push(`Learned onset, relative error for one (type, model) over ${LEARNING_SEEDS} seeds (median / mean / share within 15 %):`);
-lines.push("");
-lines.push(`| sessions | ${checkpoints.map((n) => `${n}`).join(" | ")} |`);
-lines.push(`| --- | ${checkpoints.map(() => "---").join(" | ")} |`);
-for (const kind of Object.keys(learning)) {
+  lines.push("");
   lines.push(
-    `| ${kind} | ${checkpoints.map((n) => `${pct(learning[kind][n].median)} / ${pct(learning[kind][n].mean)} / ${pct(learning[kind][n].within15)}`).join(" | ")} |`,
+    "| detector | threshold | false-firing sessions | first crossing median / p90 (n, missed) | later crossings median / p90 (n, missed) | handoffs / session | never-degrading firing | of oracle |",
   );
+  lines.push("| --- | --- | --- | --- | --- | --- | --- | --- |");
+  for (const key of keys) {
+    const row = rows[key];
+    lines.push(
+      `| ${DETECTORS[key].name} | ${thresholdText(key)} | ${pct(row.falseFiringSessions)} | ${fmt(row.firstMedian)} / ${fmt(row.firstP90)} (${row.firstCount}, ${row.firstMissed}) | ${fmt(row.laterMedian)} / ${fmt(row.laterP90)} (${row.laterCount}, ${row.laterMissed}) | ${row.handoffsPerSession.toFixed(2)} | ${pct(row.neverDegradedFired)} | ${pct(row.ofOracle)} |`,
+    );
+  }
 }
-lines.push("");
-lines.push(
-  `Detector with 181–200 observations (${timing.samples} turns): observe p50 ${fmt(timing.update.p50, 3)} ms, p95 ${fmt(timing.update.p95, 3)} ms; check p50 ${fmt(timing.predict.p50, 3)} ms, p95 ${fmt(timing.predict.p95, 3)} ms; observe + check p95 ${fmt(timing.updateAndPredict.p95, 3)} ms`,
-);
 console.log(lines.join("\n"));
 
-mkdirSync(join(repo, ".sylk-bench"), { recursive: true });
+const out = resolve(repo, values.out);
+mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
-  join(repo, ".sylk-bench/handoff.json"),
-  JSON.stringify({ seed: SEED, sessions: SESSIONS, triggers: TRIGGERS, comparison, learning, learningRuns, timing }, null, 2),
+  out,
+  JSON.stringify(
+    { calibrationSeed: CALIBRATION_SEED, seeds: SEEDS, sessions: SESSIONS, target: TARGET, thresholds, calibration, reported },
+    null,
+    2,
+  ),
 );

@@ -176,16 +176,41 @@ export function oraclePolicy() {
 }
 
 /**
+ * The log-likelihood of one observation when the true quality is
+ * `expected`, as the simulator makes it: the noise, and the outlier process
+ * (uniform over 10–50 % of the true quality, widened by the noise). The
+ * detectors that know everything but the onset share it.
+ */
+export function observationLogLikelihood(session, expected, observed) {
+  const sd = session.noiseSd;
+  const inlier = ((1 - OUTLIER_RATE) * Math.exp(-0.5 * ((observed - expected) / sd) ** 2)) / (sd * Math.sqrt(2 * Math.PI));
+  const low = 0.1 * expected - 2 * sd;
+  const high = 0.5 * expected + 2 * sd;
+  const outlier = observed >= low && observed <= high ? OUTLIER_RATE / (high - low) : 0;
+  return Math.log(inlier + outlier + 1e-300);
+}
+
+/** The plateau-then-decline curve of a session with its onset at `onset` (tokens). */
+export function qualityWithOnset(session, onset, contextTokens) {
+  return Math.max(0, session.peak - (session.declinePerKilo * Math.max(0, contextTokens - onset)) / 1000);
+}
+
+/**
  * The information limit: a Bayes detector that knows everything about the
  * session except its onset (the pair's mean onset at this point of the run,
  * the 10 % log-normal spread around it, the share that never degrades, the
  * plateau, the decline rate, the noise, the outlier process and what a
  * handoff costs) and hands off when the posterior probability that the
- * decline has begun by the next turn reaches `evidence`. No learned
- * controller can beat it on the same sessions; how far it gets within a
- * given false-firing rate says what a target asks of the data.
+ * decline has begun reaches `evidence`. No learned controller can beat it on
+ * the same sessions; how far it gets within a given false-firing rate says
+ * what a target asks of the data.
+ *
+ * `memory: false` starts each instance from the prior, as the controller
+ * did before it carried the onset posterior over a handoff; `memory: true`
+ * keeps the posterior across handoffs: the session's onset is the same for
+ * every instance, and what the previous one saw of it still holds.
  */
-export function bayesPolicy(evidence) {
+export function bayesPolicy(evidence, { memory = false } = {}) {
   const ONSETS = 400;
   const SPREAD = 4; // the grid covers ±4 sd of the log-onset
   let session;
@@ -193,9 +218,7 @@ export function bayesPolicy(evidence) {
   let logWeights;
   let instanceTurn;
   let handedOff;
-  // Each instance starts from the prior, as the controller's instances start from the profile.
-  const restart = () => {
-    instanceTurn = 0;
+  const startFromPrior = () => {
     onsets = [];
     logWeights = [];
     for (let index = 0; index < ONSETS; index++) {
@@ -210,7 +233,8 @@ export function bayesPolicy(evidence) {
     start(s) {
       session = s;
       handedOff = false;
-      restart();
+      instanceTurn = 0;
+      startFromPrior();
     },
     decide(context) {
       // At the current size: with the onset known to a turn, a lookahead would hand off the turn
@@ -225,7 +249,8 @@ export function bayesPolicy(evidence) {
       });
       if (degraded / total >= evidence) {
         handedOff = true;
-        restart();
+        instanceTurn = 0;
+        if (!memory) startFromPrior();
         return { kind: "handoff", preparedTokens: 0.25 * session.meanOnset };
       }
       return safetyNet(context);
@@ -233,15 +258,8 @@ export function bayesPolicy(evidence) {
     observe(context, observed) {
       // It knows what a handoff costs in the first two turns, and leaves them out.
       if (instanceTurn++ < 2 && handedOff) return;
-      const sd = session.noiseSd;
       logWeights.forEach((logWeight, index) => {
-        const expected = Math.max(0, session.peak - (session.declinePerKilo * Math.max(0, context - onsets[index])) / 1000);
-        const inlier = ((1 - OUTLIER_RATE) * Math.exp(-0.5 * ((observed - expected) / sd) ** 2)) / (sd * Math.sqrt(2 * Math.PI));
-        // An outlier is uniform over 10–50 % of the true quality (widened by the noise).
-        const low = 0.1 * expected - 2 * sd;
-        const high = 0.5 * expected + 2 * sd;
-        const outlier = observed >= low && observed <= high ? OUTLIER_RATE / (high - low) : 0;
-        logWeights[index] = logWeight + Math.log(inlier + outlier + 1e-300);
+        logWeights[index] = logWeight + observationLogLikelihood(session, qualityWithOnset(session, onsets[index], context), observed);
       });
     },
     finish() {},

@@ -23,7 +23,7 @@ export interface SuccessorPlan {
   toAgent: string;
   /** 1, 2, 3… along the session's chain of instances. */
   handoffIndex: number;
-  /** The trigger that fired (below_peak, declining_trend, high_uncertainty) or "forced" (`/handoff`). */
+  /** The trigger that fired (below_peak, declining_trend, high_uncertainty, onset_reached) or "forced" (`/handoff`). */
   reason: string;
   contextTokensBefore: number;
   /** The GP's predicted quality at the lookahead when it fired. */

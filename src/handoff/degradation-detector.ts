@@ -1,6 +1,6 @@
 import { fitChangepoint } from "./changepoint.js";
 import { InducingPointGP } from "./gaussian-process.js";
-import { OnsetPosterior } from "./onset-posterior.js";
+import { type OnsetMemory, type OnsetPrior, OnsetPosterior } from "./onset-posterior.js";
 import { type AgentHandoffProfile, type InstanceSummary, priorMeanOf } from "./handoff-profile.js";
 
 /**
@@ -11,7 +11,7 @@ import { type AgentHandoffProfile, type InstanceSummary, priorMeanOf } from "./h
  * (docs/DESIGN-NOTES.md, "Triggers").
  */
 
-export type TriggerCondition = "below_peak" | "declining_trend" | "high_uncertainty";
+export type TriggerCondition = "below_peak" | "declining_trend" | "high_uncertainty" | "onset_reached";
 
 export interface DegradationCheck {
   fire: boolean;
@@ -46,6 +46,20 @@ export interface TriggerConstants {
    * chance of a false alarm.
    */
   onsetEvidence: number;
+  /**
+   * (d) After a handoff, with the onset posterior carried from the session's
+   * earlier instances: fires on that posterior alone once it puts at least
+   * this on the decline having begun since the instance started (between
+   * its first size and the current one, not the lookahead: a firing the turn
+   * before the onset is a premature handoff). The posterior remembers where
+   * the session's decline starts, and waiting for the quality to fall far
+   * enough for (a)–(c) only adds turns at lower quality. A decline that
+   * began below the instance's first size would meet the next instance too:
+   * handing off again cannot help. Such an instance's (a)–(c) are gated at
+   * this level too: with the onset known to a turn or two, the first
+   * instance's gate would let them fire just before it. Above 1: never.
+   */
+  onsetReached: number;
 }
 
 export const DEFAULT_TRIGGERS: TriggerConstants = {
@@ -55,7 +69,8 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   uncertaintySd: 0.15,
   uncertaintyOnsetShare: 0.9,
   uncertaintyLowerSds: 1,
-  onsetEvidence: 0.9,
+  onsetEvidence: 0.912,
+  onsetReached: 0.912,
 };
 
 /** How many first observations give a prepared context's early quality (the arm's reward). */
@@ -73,6 +88,12 @@ const INSTANCE_OFFSET_SD = 0.1;
  * turn, still pulls it down (Huber's metric winsorizing).
  */
 const WINSORIZE_SDS = 3;
+/**
+ * An instance a handoff started pays for the context it no longer has in its
+ * first turns: their quality says what the handoff cost, not where the
+ * session's onset lies, and they are kept out of the onset's evidence.
+ */
+const HANDOFF_WARM_UP_TURNS = 2;
 
 export class DegradationDetector {
   private readonly gp: InducingPointGP;
@@ -84,6 +105,7 @@ export class DegradationDetector {
   private growthSum = 0;
   private fired = false;
   private readonly onset: OnsetPosterior | undefined;
+  private readonly warmUpTurns: number;
 
   constructor(
     private readonly profile: AgentHandoffProfile,
@@ -98,20 +120,24 @@ export class DegradationDetector {
        * plateau alone (docs/BENCHMARKS.md compares them).
        */
       priorShape?: "learned-onset" | "plateau-then-decline" | "plateau";
+      /**
+       * The onset posterior of the session's previous instance of this type
+       * and model (its `onsetMemory()`): this instance starts from that
+       * posterior, not from the profile's prior, because its onset is the
+       * same one. Only with the learned-onset prior.
+       */
+      carried?: OnsetMemory;
+      /** The instance starts from a handoff: its first turns are kept out of the onset's evidence. */
+      handedOff?: boolean;
     } = {},
   ) {
     const shape = options.priorShape ?? "learned-onset";
     if (shape === "learned-onset") {
-      this.onset = new OnsetPosterior({
-        onsetTokens: profile.onsetTokens,
-        onsetSdTokens: profile.onsetSdTokens,
-        neverShare: profile.neverDegradesShare,
-        peakQuality: profile.peakQuality,
-        declineRatePerKiloToken: profile.declineRatePerKiloToken,
-        noiseSd: profile.plateauNoise,
-        windowTokens: profile.windowTokens,
-      });
+      this.onset = options.carried
+        ? new OnsetPosterior(options.carried.prior, options.carried.evidence)
+        : new OnsetPosterior(onsetPriorOf(profile));
     }
+    this.warmUpTurns = options.handedOff ? HANDOFF_WARM_UP_TURNS : 0;
     const onset = this.onset;
     const priorMean = onset
       ? (kiloTokens: number) => onset.mean(kiloTokens)
@@ -138,7 +164,7 @@ export class DegradationDetector {
     const kept = this.winsorized(contextTokens / 1000, quality);
     this.points.push({ tokens: contextTokens, quality: kept });
     // The onset posterior learns first, so the GP refits once against the prior mean it now predicts.
-    this.onset?.add(contextTokens / 1000, kept);
+    if (this.points.length > this.warmUpTurns) this.onset?.add(contextTokens / 1000, kept);
     this.gp.add(contextTokens / 1000, kept);
   }
 
@@ -160,12 +186,31 @@ export class DegradationDetector {
     const peak = this.peak();
     const threshold = this.profile.degradedFraction * peak;
     const check: DegradationCheck = { fire: false, contextTokens, lookaheadTokens, current, lookahead, peak, threshold };
+    // Carried from the session's earlier instances, the onset's evidence counts toward the burn-in too.
+    const carried = this.onset !== undefined && this.onset.carriedCount > 0;
+    if (carried && this.onsetReachedSinceStart(x) >= this.triggers.onsetReached && (this.onset?.observationCount ?? 0) >= this.burnIn) {
+      this.fired = true;
+      return { ...check, fire: true, condition: "onset_reached" };
+    }
     if (this.points.length < this.burnIn) return check;
-    if (this.onset && this.onset.probabilityDegradedBy(xAhead) < this.triggers.onsetEvidence) return check;
+    const gate = carried ? Math.max(this.triggers.onsetEvidence, this.triggers.onsetReached) : this.triggers.onsetEvidence;
+    if (this.onset && this.onset.probabilityDegradedBy(xAhead) < gate) return check;
     const condition = this.condition(x, lookaheadTokens, lookahead, peak, threshold);
     if (!condition) return check;
     this.fired = true;
     return { ...check, fire: true, condition };
+  }
+
+  /** P(the onset lies between the instance's first size and `kiloTokens`). */
+  private onsetReachedSinceStart(kiloTokens: number): number {
+    if (!this.onset) return 0;
+    const start = (this.points[0]?.tokens ?? 0) / 1000;
+    return this.onset.probabilityDegradedBy(kiloTokens) - this.onset.probabilityDegradedBy(start);
+  }
+
+  /** The onset posterior as the session's next instance starts from it; undefined without the learned-onset prior. */
+  onsetMemory(): OnsetMemory | undefined {
+    return this.onset?.memory();
   }
 
   /**
@@ -245,3 +290,16 @@ export class DegradationDetector {
 }
 
 const asSd = (prediction: { mean: number; variance: number }) => ({ mean: prediction.mean, sd: Math.sqrt(prediction.variance) });
+
+/** The onset posterior's prior from a profile: what earlier sessions learned of this (type, model). */
+export function onsetPriorOf(profile: AgentHandoffProfile): OnsetPrior {
+  return {
+    onsetTokens: profile.onsetTokens,
+    onsetSdTokens: profile.onsetSdTokens,
+    neverShare: profile.neverDegradesShare,
+    peakQuality: profile.peakQuality,
+    declineRatePerKiloToken: profile.declineRatePerKiloToken,
+    noiseSd: profile.plateauNoise,
+    windowTokens: profile.windowTokens,
+  };
+}

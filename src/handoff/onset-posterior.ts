@@ -12,7 +12,14 @@
  * + noise, with the instance's level c ~ N(peak, s0²) integrated out in
  * closed form, so an instance whose plateau sits below the pooled peak is
  * not taken for one that has declined from the start. Sufficient sums per
- * state make an update O(states).
+ * onset make an update O(states).
+ *
+ * The sums are the likelihood of what was observed, apart from the prior:
+ * `memory()` hands them, with the prior, to the next instance of the same
+ * session, agent type and model. Its onset is the same one (a handoff brings
+ * the context back below it, and the next instance crosses it again), so
+ * that instance's posterior is the prior times everything the session has
+ * seen; starting from the prior alone is the case of no evidence.
  */
 
 export interface OnsetPrior {
@@ -51,19 +58,44 @@ const CLIP_SDS = 1.5;
 /** How far an instance's plateau may sit from the pooled peak (the GP's instance offset says the same). */
 const LEVEL_SD = 0.1;
 
+/**
+ * What the observations said about the onset: the likelihood's sufficient
+ * sums, plain data. `past`, `pastSquares` and `pastY` hold, per onset τ of
+ * the grid, Σ (x − τ)⁺, Σ ((x − τ)⁺)² and Σ y (x − τ)⁺ (x in kilotokens).
+ */
+export interface OnsetEvidence {
+  count: number;
+  sumY: number;
+  sumYSquares: number;
+  past: number[];
+  pastSquares: number[];
+  pastY: number[];
+  /** The newest steps between successive observations within an instance, for the noise estimate. */
+  noiseSteps: number[];
+}
+
+/** A posterior as it carries over a handoff: the prior it started from and the evidence since. */
+export interface OnsetMemory {
+  prior: OnsetPrior;
+  evidence: OnsetEvidence;
+}
+
 interface State {
+  /** Index into the onset grid; -1 for "no onset in the window". */
+  grid: number;
   /** kilotokens; Infinity for "no onset in the window" */
   onset: number;
   decline: number;
   logPrior: number;
-  /** Σ (x − τ)⁺, Σ ((x − τ)⁺)², Σ y (x − τ)⁺ over the observations. */
-  past: number;
-  pastSquares: number;
-  pastY: number;
 }
 
 export class OnsetPosterior {
   private readonly states: State[] = [];
+  /** The grid's onsets (kilotokens) and, per onset, the sums of `OnsetEvidence`. */
+  private readonly onsets: Float64Array;
+  private readonly past: Float64Array;
+  private readonly pastSquares: Float64Array;
+  private readonly pastY: Float64Array;
   private noiseVariance: number;
   private readonly priorNoiseSd: number;
   /** |y − previous y| of the last observations, for the instance's own noise. */
@@ -75,48 +107,84 @@ export class OnsetPosterior {
   private readonly levelVariance = LEVEL_SD * LEVEL_SD;
   private readonly levelMean: number;
   private count = 0;
+  private carried = 0;
   private sumY = 0;
   private sumYSquares = 0;
   private weights: Float64Array | undefined;
 
-  constructor(prior: OnsetPrior) {
+  /** `carried`: what the session's earlier instances observed (another posterior's `memory().evidence`); none: the prior alone. */
+  constructor(
+    private readonly prior: OnsetPrior,
+    carried?: OnsetEvidence,
+  ) {
     this.priorNoiseSd = Math.max(prior.noiseSd, 0.01);
     this.noiseVariance = this.priorNoiseSd ** 2;
     this.levelMean = prior.peakQuality;
     const windowKilo = prior.windowTokens / 1000;
+    this.onsets = Float64Array.from({ length: ONSET_STATES }, (_, index) => ((index + 0.5) * windowKilo) / ONSET_STATES);
+    this.past = new Float64Array(ONSET_STATES);
+    this.pastSquares = new Float64Array(ONSET_STATES);
+    this.pastY = new Float64Array(ONSET_STATES);
     const mean = prior.onsetTokens / 1000;
     const sd = Math.max(prior.onsetSdTokens / 1000, windowKilo / ONSET_STATES);
     const never = Math.min(Math.max(prior.neverShare, MIN_NEVER_SHARE), 0.9);
     // The onset prior over the grid: the learned normal, with a share spread evenly over the window
     // (an instance whose onset comes much later than usual is rare, not impossible), normalised to 1 − never.
-    const normal = Array.from({ length: ONSET_STATES }, (_, index) => {
-      const onset = ((index + 0.5) * windowKilo) / ONSET_STATES;
-      return { onset, weight: Math.exp(-0.5 * ((onset - mean) / sd) ** 2) };
-    });
-    const normalTotal = normal.reduce((sum, state) => sum + state.weight, 0) || 1;
-    const density = normal.map(({ onset, weight }) => ({
-      onset,
-      weight: (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES,
-    }));
-    for (const { onset, weight } of density) {
+    const normal = Array.from(this.onsets, (onset) => Math.exp(-0.5 * ((onset - mean) / sd) ** 2));
+    const normalTotal = normal.reduce((sum, weight) => sum + weight, 0) || 1;
+    normal.forEach((weight, grid) => {
+      const density = (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES;
       for (const multiplier of DECLINE_MULTIPLIERS) {
-        const share = ((1 - never) * weight) / DECLINE_MULTIPLIERS.length;
+        const share = ((1 - never) * density) / DECLINE_MULTIPLIERS.length;
         if (share <= 1e-12) continue;
         this.states.push({
-          onset,
+          grid,
+          onset: this.onsets[grid] as number,
           decline: prior.declineRatePerKiloToken * multiplier,
           logPrior: Math.log(share),
-          past: 0,
-          pastSquares: 0,
-          pastY: 0,
         });
       }
-    }
-    this.states.push({ onset: Number.POSITIVE_INFINITY, decline: 0, logPrior: Math.log(never), past: 0, pastSquares: 0, pastY: 0 });
+    });
+    this.states.push({ grid: -1, onset: Number.POSITIVE_INFINITY, decline: 0, logPrior: Math.log(never) });
+    if (carried && carried.past.length === ONSET_STATES) this.carry(carried);
+  }
+
+  private carry(evidence: OnsetEvidence): void {
+    this.carried = evidence.count;
+    this.count = evidence.count;
+    this.sumY = evidence.sumY;
+    this.sumYSquares = evidence.sumYSquares;
+    this.past.set(evidence.past);
+    this.pastSquares.set(evidence.pastSquares);
+    this.pastY.set(evidence.pastY);
+    // The noise is the session's; the step from the last instance's final turn to this one's first is a step of neither.
+    this.steps.push(...evidence.noiseSteps.slice(-NOISE_WINDOW));
+    this.estimateNoise();
+  }
+
+  /** The prior and every observation so far (carried ones included), for the session's next instance. */
+  memory(): OnsetMemory {
+    return {
+      prior: { ...this.prior },
+      evidence: {
+        count: this.count,
+        sumY: this.sumY,
+        sumYSquares: this.sumYSquares,
+        past: Array.from(this.past),
+        pastSquares: Array.from(this.pastSquares),
+        pastY: Array.from(this.pastY),
+        noiseSteps: [...this.steps],
+      },
+    };
   }
 
   get observationCount(): number {
     return this.count;
+  }
+
+  /** How many of the observations came from the session's earlier instances. */
+  get carriedCount(): number {
+    return this.carried;
   }
 
   /**
@@ -138,12 +206,13 @@ export class OnsetPosterior {
     this.count++;
     this.sumY += quality;
     this.sumYSquares += quality * quality;
-    for (const state of this.states) {
-      const past = kiloTokens - state.onset;
-      if (!(past > 0)) continue;
-      state.past += past;
-      state.pastSquares += past * past;
-      state.pastY += quality * past;
+    // The grid is in increasing order: past the first onset at or beyond x, no state has seen a decline.
+    for (let grid = 0; grid < ONSET_STATES; grid++) {
+      const past = kiloTokens - (this.onsets[grid] as number);
+      if (!(past > 0)) break;
+      this.past[grid] = (this.past[grid] as number) + past;
+      this.pastSquares[grid] = (this.pastSquares[grid] as number) + past * past;
+      this.pastY[grid] = (this.pastY[grid] as number) + quality * past;
     }
     this.weights = undefined;
   }
@@ -173,6 +242,10 @@ export class OnsetPosterior {
       if (this.steps.length > NOISE_WINDOW) this.steps.shift();
     }
     this.lastQuality = observed;
+    this.estimateNoise();
+  }
+
+  private estimateNoise(): void {
     if (this.steps.length < MIN_NOISE_STEPS) return;
     const sorted = [...this.steps].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)] as number;
@@ -208,8 +281,12 @@ export class OnsetPosterior {
     const n = this.count;
     if (n === 0) return this.levelMean;
     // z = y + d (x − τ)⁺ are the observations with the decline put back: all of them measure c.
-    const sumZ = this.sumY + state.decline * state.past;
+    const sumZ = this.sumY + state.decline * this.sumOf(this.past, state);
     return (this.levelMean / this.levelVariance + sumZ / this.noiseVariance) / (1 / this.levelVariance + n / this.noiseVariance);
+  }
+
+  private sumOf(sums: Float64Array, state: State): number {
+    return state.grid < 0 ? 0 : (sums[state.grid] as number);
   }
 
   private posterior(): Float64Array {
@@ -221,8 +298,8 @@ export class OnsetPosterior {
       if (n === 0) return state.logPrior;
       // The marginal of z − m0 ~ N(0, σ²I + b 11ᵀ): Sherman–Morrison and the determinant lemma.
       const d = state.decline;
-      const sumZ = this.sumY + d * state.past;
-      const sumZSquares = this.sumYSquares + 2 * d * state.pastY + d * d * state.pastSquares;
+      const sumZ = this.sumY + d * this.sumOf(this.past, state);
+      const sumZSquares = this.sumYSquares + 2 * d * this.sumOf(this.pastY, state) + d * d * this.sumOf(this.pastSquares, state);
       const sumR = sumZ - n * this.levelMean;
       const sumRSquares = sumZSquares - 2 * this.levelMean * sumZ + n * this.levelMean * this.levelMean;
       const quadratic = (sumRSquares - (b / (s2 + n * b)) * sumR * sumR) / s2;

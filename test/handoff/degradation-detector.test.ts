@@ -175,10 +175,14 @@ describe("the learned-onset prior (the default)", () => {
 
   it("fires within three turns of a cliff, far below the learned onset, and not on one or two bad turns alone", () => {
     const cliff = (tokens: number) => (tokens < 30_000 ? 0.9 : 0.45);
-    const result = run(new DegradationDetector(profile()), cliff, 40);
-    expect(result.fired?.condition).toBe("below_peak");
+    // The curve's own trigger (the onset posterior's alone switched off), then both: the posterior sees the cliff no later.
+    const curveOnly = run(new DegradationDetector(profile(), { triggers: { onsetReached: 2 } }), cliff, 40);
+    expect(curveOnly.fired?.condition).toBe("below_peak");
     // The first observation past 30k is turn 8's (8k + 3k a turn); the third bad one is turn 10's, checked at turn 11.
-    expect(result.checks.length - 1).toBeLessThanOrEqual(11);
+    expect(curveOnly.checks.length - 1).toBeLessThanOrEqual(11);
+    const result = run(new DegradationDetector(profile()), cliff, 40);
+    expect(result.fired?.fire).toBe(true);
+    expect(result.checks.length).toBeLessThanOrEqual(curveOnly.checks.length);
     const twice = (_: number, turn: number) => (turn === 9 || turn === 10 ? 0.45 : 0.9);
     expect(run(new DegradationDetector(profile()), twice, 30).fired).toBeUndefined();
   });
@@ -188,5 +192,78 @@ describe("the learned-onset prior (the default)", () => {
     const fired = run(new DegradationDetector(profile()), decline, 60).fired;
     expect(fired?.contextTokens).toBeGreaterThan(60_000);
     expect(fired?.contextTokens).toBeLessThan(60_000 + 8 * 3_000);
+  });
+});
+
+describe("DegradationDetector after a handoff", () => {
+  /** A session whose decline starts at `onset` tokens, seeded; quality at a size. */
+  const session = (seed: number, onset: number) => {
+    const random = mulberry32(seed);
+    return (tokens: number) => 0.9 - 0.012 * Math.max(0, (tokens - onset) / 1000) + 0.03 * gaussian(random);
+  };
+  /** Feeds sizes from `from` by 3,000 tokens until the detector fires; the size it fired at (Infinity: never, up to `to`). */
+  const firesAt = (detector: DegradationDetector, quality: (tokens: number) => number, from: number, to: number) => {
+    for (let tokens = from; tokens <= to; tokens += 3000) {
+      if (detector.check(tokens).fire) return tokens;
+      detector.observe(tokens, quality(tokens));
+    }
+    return Number.POSITIVE_INFINITY;
+  };
+
+  it("starts from its predecessor's onset posterior and fires sooner past the onset than an instance from the profile (20 seeds)", () => {
+    let carriedDelay = 0;
+    let freshDelay = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      // The session's onset lies well before the profile's 60k: the first instance has to find it.
+      const onset = 38_000 + 1000 * (seed % 7);
+      const quality = session(seed, onset);
+      const first = new DegradationDetector(profile());
+      const firstFired = firesAt(first, quality, 8000, 150_000);
+      expect(firstFired, `seed ${seed}`).toBeGreaterThan(onset);
+      const carried = first.onsetMemory();
+      expect(carried).toBeDefined();
+      const next = new DegradationDetector(profile(), { carried, handedOff: true });
+      const fresh = new DegradationDetector(profile(), { handedOff: true });
+      // Both successors see the same turns from the same prepared size.
+      const successorQuality = session(1000 + seed, onset);
+      const turns = new Map<number, number>();
+      const same = (tokens: number) => {
+        if (!turns.has(tokens)) turns.set(tokens, successorQuality(tokens));
+        return turns.get(tokens) as number;
+      };
+      const nextFired = firesAt(next, same, 10_000, 150_000);
+      const freshFired = firesAt(fresh, same, 10_000, 150_000);
+      // Never before the onset, and never later than the instance that knew nothing.
+      expect(nextFired, `seed ${seed}`).toBeGreaterThanOrEqual(onset);
+      expect(nextFired, `seed ${seed}`).toBeLessThanOrEqual(freshFired);
+      carriedDelay += nextFired - onset;
+      freshDelay += Math.min(freshFired, 150_000) - onset;
+    }
+    // On average at least two turns (6,000 tokens) sooner.
+    expect(carriedDelay / 20).toBeLessThan(freshDelay / 20 - 6000);
+  });
+
+  it("fires on the onset posterior alone when it is sure the decline began since the instance started", () => {
+    const quality = session(3, 40_000);
+    const first = new DegradationDetector(profile());
+    firesAt(first, quality, 8000, 150_000);
+    // The successor's turns, the same for both successors below.
+    const successor = session(4, 40_000);
+    const turns = new Map<number, number>();
+    const same = (tokens: number) => {
+      if (!turns.has(tokens)) turns.set(tokens, successor(tokens));
+      return turns.get(tokens) as number;
+    };
+    const next = new DegradationDetector(profile(), { carried: first.onsetMemory(), handedOff: true });
+    let check: DegradationCheck | undefined;
+    for (let tokens = 10_000; tokens <= 150_000; tokens += 3000) {
+      check = next.check(tokens);
+      if (check.fire) break;
+      next.observe(tokens, same(tokens));
+    }
+    expect(check?.condition).toBe("onset_reached");
+    // Switched off (above 1), the same instance waits for the curve.
+    const curveOnly = new DegradationDetector(profile(), { carried: first.onsetMemory(), handedOff: true, triggers: { onsetReached: 2 } });
+    expect(firesAt(curveOnly, same, 10_000, 150_000)).toBeGreaterThan(check?.contextTokens ?? 0);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OnsetPosterior } from "../../src/handoff/onset-posterior.js";
+import { mulberry32 } from "../helpers/random-vectors.js";
 
 const PRIOR = {
   onsetTokens: 60_000,
@@ -38,5 +39,124 @@ describe("OnsetPosterior", () => {
     expect(posterior.probabilityDegradedBy(45)).toBeLessThan(0.2);
     expect(posterior.probabilityDegradedBy(56)).toBeGreaterThan(0.8);
     expect(posterior.mean(95)).toBeCloseTo(0.9 - 0.01 * 45, 1);
+  });
+});
+
+/** The posterior by brute force: every state's prior times the marginal likelihood of the observations, the level integrated out numerically. */
+function bruteForceDegradedBy(prior: typeof PRIOR, observations: Array<[number, number]>, kiloTokens: number): number {
+  const windowKilo = prior.windowTokens / 1000;
+  const mean = prior.onsetTokens / 1000;
+  const sd = prior.onsetSdTokens / 1000;
+  const onsets = Array.from({ length: 100 }, (_, index) => ((index + 0.5) * windowKilo) / 100);
+  const normal = onsets.map((onset) => Math.exp(-0.5 * ((onset - mean) / sd) ** 2));
+  const normalTotal = normal.reduce((sum, weight) => sum + weight, 0);
+  const states: Array<{ onset: number; decline: number; prior: number }> = [];
+  onsets.forEach((onset, index) => {
+    const density = 0.85 * ((normal[index] as number) / normalTotal) + 0.15 / 100;
+    for (const multiplier of [0.5, 1, 2])
+      states.push({ onset, decline: prior.declineRatePerKiloToken * multiplier, prior: ((1 - prior.neverShare) * density) / 3 });
+  });
+  states.push({ onset: Number.POSITIVE_INFINITY, decline: 0, prior: prior.neverShare });
+  // ∫ Π N(y | c − d (x − τ)⁺, σ²) N(c | peak, 0.1²) dc by the midpoint rule over ±8 sd of the level.
+  const marginal = (state: { onset: number; decline: number }) => {
+    let total = 0;
+    const steps = 1500;
+    for (let step = 0; step < steps; step++) {
+      const c = prior.peakQuality - 0.8 + (1.6 * (step + 0.5)) / steps;
+      let density = Math.exp(-0.5 * ((c - prior.peakQuality) / 0.1) ** 2);
+      for (const [x, y] of observations) {
+        const expected = c - state.decline * Math.max(0, x - state.onset);
+        density *= Math.exp(-0.5 * ((y - expected) / prior.noiseSd) ** 2);
+      }
+      total += density;
+    }
+    return total;
+  };
+  let all = 0;
+  let degraded = 0;
+  for (const state of states) {
+    const weight = state.prior * marginal(state);
+    all += weight;
+    if (state.onset < kiloTokens) degraded += weight;
+  }
+  return degraded / all;
+}
+
+describe("OnsetPosterior carried across a handoff", () => {
+  // A wide noise, so that no observation here is clipped and the closed form is the plain Gaussian one.
+  const WIDE = { ...PRIOR, noiseSd: 0.2 };
+  const first: Array<[number, number]> = [
+    [40, 0.9],
+    [55, 0.87],
+    [70, 0.72],
+  ];
+  const second: Array<[number, number]> = [
+    [20, 0.91],
+    [35, 0.88],
+  ];
+
+  it("is the prior times the likelihood of every instance's observations (closed form against brute force)", () => {
+    const firstInstance = new OnsetPosterior(WIDE);
+    for (const [x, y] of first) firstInstance.add(x, y);
+    const secondInstance = new OnsetPosterior(WIDE, firstInstance.memory().evidence);
+    for (const [x, y] of second) secondInstance.add(x, y);
+    for (const x of [30, 50, 60, 75, 120]) {
+      expect(secondInstance.probabilityDegradedBy(x)).toBeCloseTo(bruteForceDegradedBy(WIDE, [...first, ...second], x), 4);
+    }
+    expect(secondInstance.observationCount).toBe(5);
+  });
+
+  it("loses nothing over a handoff: carried, it is the posterior of one instance that saw both; restarted, it is the prior's", () => {
+    const both = new OnsetPosterior(WIDE);
+    for (const [x, y] of [...first, ...second]) both.add(x, y);
+    const firstInstance = new OnsetPosterior(WIDE);
+    for (const [x, y] of first) firstInstance.add(x, y);
+    const memory = firstInstance.memory();
+    expect(memory.prior).toEqual(WIDE);
+    const carried = new OnsetPosterior(memory.prior, memory.evidence);
+    const restarted = new OnsetPosterior(WIDE);
+    for (const [x, y] of second) {
+      carried.add(x, y);
+      restarted.add(x, y);
+    }
+    const onlySecond = new OnsetPosterior(WIDE);
+    for (const [x, y] of second) onlySecond.add(x, y);
+    for (const x of [30, 50, 60, 75, 120]) {
+      expect(carried.probabilityDegradedBy(x)).toBeCloseTo(both.probabilityDegradedBy(x), 12);
+      expect(carried.mean(x)).toBeCloseTo(both.mean(x), 12);
+      expect(restarted.probabilityDegradedBy(x)).toBe(onlySecond.probabilityDegradedBy(x));
+    }
+    expect(carried.plateau()).toBeCloseTo(both.plateau(), 12);
+    // Carrying a posterior that saw nothing is starting from the prior.
+    const fromNothing = new OnsetPosterior(WIDE, new OnsetPosterior(WIDE).memory().evidence);
+    for (const x of [30, 60, 120]) expect(fromNothing.probabilityDegradedBy(x)).toBe(new OnsetPosterior(WIDE).probabilityDegradedBy(x));
+  });
+
+  it("puts more of its belief near the session's true onset than a restart does (20 seeded sessions)", () => {
+    const random = mulberry32(7);
+    const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    let carriedScore = 0;
+    let restartedScore = 0;
+    for (let session = 0; session < 20; session++) {
+      const onset = 45 + 30 * random();
+      const quality = (x: number) => 0.9 - 0.01 * Math.max(0, x - onset) + 0.03 * gaussian();
+      const firstInstance = new OnsetPosterior(PRIOR);
+      for (let x = 8; x < onset + 12; x += 3) firstInstance.add(x, quality(x));
+      const carried = new OnsetPosterior(PRIOR, firstInstance.memory().evidence);
+      const restarted = new OnsetPosterior(PRIOR);
+      // The next instance starts well below the onset and has not reached it yet.
+      for (let x = 15; x < onset - 6; x += 3) {
+        const y = quality(x);
+        carried.add(x, y);
+        restarted.add(x, y);
+      }
+      const near = (posterior: OnsetPosterior) => posterior.probabilityDegradedBy(onset + 8) - posterior.probabilityDegradedBy(onset - 8);
+      carriedScore += Math.log(near(carried));
+      restartedScore += Math.log(near(restarted));
+      // Where the prior alone is already right (the onset within 8k of the learned one) a restart may tie; elsewhere it cannot know.
+      if (Math.abs(onset - 60) > 8)
+        expect(near(carried), `session ${session}, onset ${onset.toFixed(0)}k`).toBeGreaterThan(near(restarted));
+    }
+    expect(carriedScore / 20).toBeGreaterThan(restartedScore / 20 + 0.3);
   });
 });

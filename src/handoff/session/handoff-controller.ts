@@ -261,7 +261,13 @@ export class HandoffController implements QualityHooks {
       },
     );
     this.deps.profiles.catchUpUser();
-    this.live = liveInstance(this.deps, toAgent, handoffIndex, preparedFraction, text);
+    const carried = old.detector.onsetMemory();
+    this.live = liveInstance(this.deps, toAgent, handoffIndex, {
+      preparedFraction,
+      preamble: text,
+      handedOff: true,
+      ...(carried ? { carried } : {}),
+    });
     this.tracker.reset();
     this.toolErrors = [];
     return this.instance;

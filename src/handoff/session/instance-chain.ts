@@ -2,6 +2,7 @@ import type { HandoffConfig } from "../../config/schema.js";
 import type { AgentType } from "../../roles/agent-types.js";
 import { DegradationDetector } from "../degradation-detector.js";
 import type { AgentHandoffProfile } from "../handoff-profile.js";
+import type { OnsetMemory } from "../onset-posterior.js";
 import type { HandoffRepository } from "../../store/handoff-repository.js";
 import type { ProfileBook } from "./profile-book.js";
 
@@ -44,13 +45,12 @@ export function openInstance(deps: InstanceChainDeps): LiveInstance {
   const latest = repository.latestInstance(sessionId);
   if (latest && latest.agentType === deps.agentType && latest.model === deps.model && latest.endReason !== "handoff") {
     if (latest.endedAt !== null) repository.reopenInstance(sessionId, latest.agentId);
-    const instance = liveInstance(
-      deps,
-      latest.agentId,
-      latest.handoffIndex,
-      latest.preparedFraction ?? undefined,
-      latest.stateText ?? undefined,
-    );
+    const carried = carriedOnset(deps, latest.agentId);
+    const instance = liveInstance(deps, latest.agentId, latest.handoffIndex, {
+      ...(latest.preparedFraction !== null ? { preparedFraction: latest.preparedFraction } : {}),
+      ...(latest.stateText !== null ? { preamble: latest.stateText } : {}),
+      ...(carried ? { carried, handedOff: true } : {}),
+    });
     for (const observation of repository.observations(sessionId, latest.agentId))
       instance.detector.observe(observation.contextTokens, observation.quality);
     return instance;
@@ -69,23 +69,60 @@ export function openInstance(deps: InstanceChainDeps): LiveInstance {
     stateText: null,
     preparedFraction: null,
   });
-  return liveInstance(deps, agentId, handoffIndex, undefined, undefined);
+  return liveInstance(deps, agentId, handoffIndex, {});
 }
 
-/** An instance with the pooled profile of its (type, model) and a fresh curve. */
-export function liveInstance(
-  deps: InstanceChainDeps,
-  agentId: string,
-  handoffIndex: number,
-  preparedFraction: number | undefined,
-  preamble: string | undefined,
-): LiveInstance {
+/**
+ * What the instances that handed off to `agentId` (a run of the same type
+ * and model before it in the chain) saw of the onset, replayed from their
+ * stored observations, as the live chain carried it: a continued session's
+ * instance starts from it again. The prior is today's profile, which may
+ * have learned since; undefined when no such instance came before.
+ */
+function carriedOnset(deps: InstanceChainDeps, agentId: string): OnsetMemory | undefined {
+  const chain = deps.repository.instances(deps.sessionId);
+  const index = chain.findIndex((instance) => instance.agentId === agentId);
+  let start = index;
+  for (; start > 0; start--) {
+    const previous = chain[start - 1];
+    if (!previous || previous.agentType !== deps.agentType || previous.model !== deps.model || previous.endReason !== "handoff") break;
+  }
+  if (start >= index) return undefined;
+  const profile = deps.profiles.profileFor(deps.agentType, deps.model, deps.windowTokens, deps.random);
+  let memory: OnsetMemory | undefined;
+  for (const [position, instance] of chain.slice(start, index).entries()) {
+    const detector = new DegradationDetector(profile, { ...(memory ? { carried: memory } : {}), handedOff: position > 0 });
+    for (const observation of deps.repository.observations(deps.sessionId, instance.agentId))
+      detector.observe(observation.contextTokens, observation.quality);
+    memory = detector.onsetMemory();
+  }
+  return memory;
+}
+
+/** How an instance starts: the prepared-size arm and state of its handoff, and what its predecessor knew of the onset. */
+export interface InstanceStart {
+  preparedFraction?: number;
+  preamble?: string;
+  /**
+   * The onset posterior of the instance it takes over from: the session's
+   * onset is the same for every instance, so the new curve starts from
+   * everything the chain has seen of it, not from the profile's prior.
+   */
+  carried?: OnsetMemory;
+  /** The instance starts from a handoff: its first turns pay for the context it lost. */
+  handedOff?: boolean;
+}
+
+/** An instance with the pooled profile of its (type, model) and a fresh curve (from its predecessor's onset posterior, after a handoff). */
+export function liveInstance(deps: InstanceChainDeps, agentId: string, handoffIndex: number, start: InstanceStart): LiveInstance {
   const profile = deps.profiles.profileFor(deps.agentType, deps.model, deps.windowTokens, deps.random);
   const detector = new DegradationDetector(profile, {
     burnIn: deps.config.burnInTurns,
-    ...(preparedFraction !== undefined ? { preparedFraction } : {}),
+    ...(start.preparedFraction !== undefined ? { preparedFraction: start.preparedFraction } : {}),
+    ...(start.carried ? { carried: start.carried } : {}),
+    ...(start.handedOff ? { handedOff: true } : {}),
   });
-  return { agentId, handoffIndex, profile, detector, preamble };
+  return { agentId, handoffIndex, profile, detector, preamble: start.preamble };
 }
 
 /** Ends an instance: what it learned goes into the profiles with its end, in one transaction. */

@@ -133,7 +133,7 @@ describe("the handoff controller, end to end", () => {
     expect(handoffs).toHaveLength(1);
     const handoff = handoffs[0] as Extract<AgentEvent, { type: "handoff" }>;
     expect(handoff).toMatchObject({ fromAgent: "engineer-1", toAgent: "engineer-2", handoffIndex: 1 });
-    expect(["below_peak", "declining_trend", "high_uncertainty"]).toContain(handoff.reason);
+    expect(["below_peak", "declining_trend", "high_uncertainty", "onset_reached"]).toContain(handoff.reason);
     // Far below the safety net, and within a few turns of the first failure.
     expect(handoff.contextTokensBefore).toBeLessThan(SAFETY_NET / 2);
     const requests = server.requests.filter((request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"));
