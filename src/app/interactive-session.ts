@@ -65,7 +65,14 @@ export function openInteractiveSession(options: {
     backfill: services.backfill,
     separateProcess: {
       handOffAbove: options.separateIndexProcessAbove ?? SEPARATE_INDEX_PROCESS_ABOVE_FILES,
-      run: (signal, onEvent) => runIndexProcess({ root: services.paths.root, env: options.env }, signal, onEvent),
+      run: async (signal, onEvent) => {
+        try {
+          return await runIndexProcess({ root: services.paths.root, env: options.env }, signal, onEvent);
+        } finally {
+          // Loaded by a search meanwhile, the code index would take what that process indexed one document at a time.
+          services.codeFullText.unload();
+        }
+      },
     },
   });
   // The rules typed with /permissions hold until Sylk ends, whichever conversation is open (/clear, /model, /resume).

@@ -100,4 +100,33 @@ describe("a large pass runs in a sylk index process of its own", () => {
       project.cleanup();
     }
   }, 90_000);
+
+  it("a code index this process loaded meanwhile is let go after the run, and the next search loads the saved one", async () => {
+    const project = createTempProject(manyFiles(20));
+    const paths = resolveProjectPaths(project.root, project.env);
+    try {
+      app = await renderApp({ project, consent: true, separateIndexProcessAbove: 100 });
+      await app.waitFor("index: fresh");
+      await app.close();
+      for (let index = 20; index < 300; index++) {
+        project.write(`src/more/module-${index}.ts`, `export function handler${index}(input: number) {\n  return input + ${index};\n}\n`);
+      }
+      holder = await holdIndexLock(paths.indexLock, paths.root);
+      app = await renderApp({ project, separateIndexProcessAbove: 100 });
+      await app.waitFor(`index: waiting for pid ${holder.pid}`, 30_000);
+      // A search while the index is busy loads the code index here.
+      await app.submit("/search handler7");
+      await app.waitFor(/src\/module-7\.ts:1-3/);
+      expect(app.services.codeFullText.isLoaded).toBe(true);
+      await holder.kill();
+      await app.waitFor("Indexed: 280 files indexed in", 60_000);
+      expect(app.services.codeFullText.isLoaded).toBe(false);
+      await app.submit("/search handler250");
+      await app.waitFor(/src\/more\/module-250\.ts:1-3/);
+    } finally {
+      await app?.close();
+      app = undefined;
+      project.cleanup();
+    }
+  }, 90_000);
 });
