@@ -27,7 +27,9 @@ export function residentMb(pid) {
     return undefined;
   }
   const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
-  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+  const figures = { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+  // An exiting process (a zombie) has a status without its memory.
+  return Number.isNaN(figures.rss) ? undefined : figures;
 }
 
 /** The node process `script` runs (its shell execs node): the first descendant whose command is node. */
