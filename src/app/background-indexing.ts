@@ -7,6 +7,7 @@ import { ProjectWatcher } from "../indexer/project-watcher.js";
 import type { VectorBackfill } from "../indexer/vector-backfill.js";
 import { takeoverNotice, type IndexLock } from "../project/index-lock.js";
 import { errorMessage } from "../errors.js";
+import type { IndexProcessEvent, SeparateIndexRun } from "./index-process.js";
 
 /** What the status line and the progress line show of the index. */
 export type IndexView =
@@ -37,6 +38,12 @@ export interface BackgroundIndexingDeps {
   lock: Pick<IndexLock, "acquire" | "release">;
   backfill: Pick<VectorBackfill, "missingCount" | "run">;
   createWatcher?: (onChange: (paths: string[]) => void, onError: (error: Error) => void) => ChangeWatcher;
+  /**
+   * Where a pass with more than `handOffAbove` files to index runs instead
+   * of this process (a `sylk index` process: `runIndexProcess`). Without it
+   * every pass runs here.
+   */
+  separateProcess?: { handOffAbove: number; run: SeparateIndexRun };
 }
 
 const IGNORE_FILE = /(^|\/)\.(git|sylk)ignore$/;
@@ -166,23 +173,43 @@ export class BackgroundIndexing {
   }
 
   private async fullRun(announce: boolean): Promise<void> {
-    const summary = await this.withLock(async () => {
-      const run = this.deps.indexer.run(this.abort.signal);
-      let step = await run.next();
-      while (!step.done) {
-        this.set({ state: "indexing", progress: step.value });
-        // Commits are synchronous; a macrotask between batches lets keystrokes through.
-        await nextMacrotask();
-        step = await run.next();
-      }
-      if (!step.value.interrupted) await this.embedMissing();
-      return step.value;
-    });
+    let summary = await this.withLock(() => this.runHere());
+    if (summary?.handedOff && !this.closed) summary = await this.runElsewhere();
     if (!summary || this.closed) return;
     this.set({ state: "fresh" });
     const text = describeSummary(summary);
     if (text && (announce || summary.before !== "fresh")) this.notify({ tone: summary.failed > 0 ? "warning" : "info", text });
     this.reportRepairs(summary);
+  }
+
+  /** A pass in this process; one with more to index than the separate process takes is handed off before it changes anything. */
+  private async runHere(): Promise<IndexSummary> {
+    const handOffAbove = this.deps.separateProcess?.handOffAbove;
+    const run = this.deps.indexer.run(this.abort.signal, handOffAbove === undefined ? {} : { handOffAbove });
+    let step = await run.next();
+    while (!step.done) {
+      this.set({ state: "indexing", progress: step.value });
+      // Commits are synchronous; a macrotask between batches lets keystrokes through.
+      await nextMacrotask();
+      step = await run.next();
+    }
+    if (!step.value.interrupted && !step.value.handedOff) await this.embedMissing();
+    return step.value;
+  }
+
+  /** The pass in the separate process, which takes the lock itself: its events become this view. */
+  private runElsewhere(): Promise<IndexSummary> {
+    const separate = this.deps.separateProcess;
+    if (!separate) throw new Error("No separate process to hand the run to.");
+    return separate.run(this.abort.signal, (event) => this.showElsewhere(event));
+  }
+
+  private showElsewhere(event: IndexProcessEvent): void {
+    if (this.closed) return;
+    if (event.type === "progress") this.set({ state: "indexing", progress: event.progress });
+    else if (event.type === "waiting") this.set({ state: "waiting", holderPid: event.holderPid });
+    else if (event.type === "embedding") this.set({ state: "embedding", embedded: event.embedded, remaining: event.remaining });
+    else this.notify({ tone: "info", text: event.text });
   }
 
   /** A damaged full-text snapshot rebuilt is said once: the index works again, but the damage may have a cause worth knowing. */

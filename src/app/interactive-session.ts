@@ -5,6 +5,7 @@ import { openProject, type ProjectServices } from "./project-services.js";
 import { createScreenReadModel, type ScreenReadModel } from "./screen-read-model.js";
 import { loadConfig } from "../config/load-config.js";
 import { BackgroundIndexing } from "./background-indexing.js";
+import { runIndexProcess } from "./index-process.js";
 import { Mentions } from "./mentions.js";
 import { PromptHistoryStore, type PromptHistory } from "./prompt-history.js";
 import { warmIndexSocketPath } from "./warm-index/protocol.js";
@@ -36,6 +37,14 @@ export interface InteractiveSession {
 }
 
 /**
+ * A pass with more files to index than this runs in a `sylk index` process
+ * of its own (see `runIndexProcess`); smaller ones, and the watcher's
+ * refreshes, run here, where they cost less than starting a process
+ * (≈ 0.3 s of CPU) and leave little behind.
+ */
+export const SEPARATE_INDEX_PROCESS_ABOVE_FILES = 1_000;
+
+/**
  * The TUI's composition root: the project's services and the background
  * indexing that serves them. Shared by `sylk` and the TUI tests, so both
  * start and stop the same way.
@@ -44,6 +53,8 @@ export function openInteractiveSession(options: {
   root: string;
   env: NodeJS.ProcessEnv;
   flags?: Record<string, unknown>;
+  /** See `SEPARATE_INDEX_PROCESS_ABOVE_FILES` (the default); tests of the separate process set a lower one. */
+  separateIndexProcessAbove?: number;
 }): InteractiveSession {
   const services = openProject({ root: options.root, env: options.env, flags: withInteractiveDefaults(options), interactive: true });
   const indexing = new BackgroundIndexing({
@@ -52,6 +63,17 @@ export function openInteractiveSession(options: {
     indexer: services.indexer,
     lock: services.indexLock,
     backfill: services.backfill,
+    separateProcess: {
+      handOffAbove: options.separateIndexProcessAbove ?? SEPARATE_INDEX_PROCESS_ABOVE_FILES,
+      run: async (signal, onEvent) => {
+        try {
+          return await runIndexProcess({ root: services.paths.root, env: options.env }, signal, onEvent);
+        } finally {
+          // Loaded by a search meanwhile, the code index would take what that process indexed one document at a time.
+          services.codeFullText.unload();
+        }
+      },
+    },
   });
   // The rules typed with /permissions hold until Sylk ends, whichever conversation is open (/clear, /model, /resume).
   const sessionRules = new SessionRules();

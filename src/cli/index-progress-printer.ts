@@ -51,6 +51,32 @@ export class IndexProgressPrinter {
     this.lastPhase = progress.phase;
   }
 
+  /**
+   * Another process holds the index lock: said on stderr in every style,
+   * and as a `waiting` event too with `--json`, so that a program reading
+   * the events (the interactive session's indexing process) can show it.
+   */
+  waiting(holderPid: number): void {
+    this.stderr.write(`Another sylk process (pid ${holderPid}) is indexing this project; waiting for it to finish…\n`);
+    if (this.style === "json") this.stdout.write(`${terminalJson({ type: "waiting", pid: holderPid })}\n`);
+  }
+
+  /** A stale lock was taken over: one line on stderr, and a `notice` event with `--json`. */
+  notice(text: string): void {
+    // The reason may quote the lock file, which names a path.
+    this.stderr.write(`${terminalField(text)}\n`);
+    if (this.style === "json") this.stdout.write(`${terminalJson({ type: "notice", text })}\n`);
+  }
+
+  /** Vectors embedded after the files are in (a configured embedder); with `--json`, an `embedding` event. */
+  embedding(embedded: number, remaining: number): void {
+    if (this.style === "json") {
+      this.stdout.write(`${terminalJson({ type: "embedding", embedded, remaining })}\n`);
+      return;
+    }
+    if (this.style === "bar") this.stderr.write(`\r\x1b[2KEmbedded ${formatCount(embedded)} (${formatCount(remaining)} left)`);
+  }
+
   summary(summary: IndexSummary, extra: Record<string, unknown> = {}): void {
     if (this.style === "json") {
       this.stdout.write(`${terminalJson({ type: "summary", ...summary, ...extra })}\n`);

@@ -62,6 +62,18 @@ export interface IndexSummary {
   repairedFullText: FullTextIndexDamage[];
   interrupted: boolean;
   durationMs: number;
+  /** Set when the run found more files to index than `RunOptions.handOffAbove` and did nothing, for another process to do. */
+  handedOff?: true;
+}
+
+export interface RunOptions {
+  /**
+   * More files to index than this, and the run changes nothing and returns
+   * `handedOff`: the caller has that work done elsewhere (the interactive
+   * session starts `sylk index`, so that what is indexed never passes
+   * through the process that draws the screen).
+   */
+  handOffAbove?: number;
 }
 
 /** How many unindexable entries a summary names. */
@@ -143,22 +155,22 @@ export class ProjectIndexer {
     return getMeta(this.deps.db, WALK_RULES_META_KEY) === walkRulesKey(this.deps.config) ? this.deps.directories.all() : undefined;
   }
 
-  async *run(signal?: AbortSignal): AsyncGenerator<IndexProgress, IndexSummary> {
+  async *run(signal?: AbortSignal, options: RunOptions = {}): AsyncGenerator<IndexProgress, IndexSummary> {
     try {
-      return yield* this.indexOnce(signal);
+      return yield* this.indexOnce(signal, options);
     } finally {
       this.processor.releaseLater();
     }
   }
 
-  private async *indexOnce(signal: AbortSignal | undefined): AsyncGenerator<IndexProgress, IndexSummary> {
+  private async *indexOnce(signal: AbortSignal | undefined, options: RunOptions): AsyncGenerator<IndexProgress, IndexSummary> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     yield { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 };
 
     // No index yet means every file is work: start the threads now, so they
-    // load while the tree is walked (≈ 0.5 s of a cold index otherwise).
-    if (this.deps.files.isEmpty()) this.processor.startWorkers();
+    // load while the tree is walked (≈ 0.5 s of a cold index otherwise). Not when a large run would be handed off.
+    if (this.deps.files.isEmpty() && options.handOffAbove === undefined) this.processor.startWorkers();
     const freshness = await this.checkFreshness();
     // Read once: on a large project the manifest is ~28k rows.
     const { diff, scan, manifest } = freshness;
@@ -180,6 +192,9 @@ export class ProjectIndexer {
       durationMs: 0,
     };
 
+    if (options.handOffAbove !== undefined && diff.added.length + diff.changed.length > options.handOffAbove) {
+      return { ...summary, handedOff: true, durationMs: elapsed() };
+    }
     if (diff.deleted.length > 0) this.deps.writer.deleteFiles(diff.deleted);
     if (diff.newlySkipped.length > 0) this.deps.writer.recordSkipped(diff.newlySkipped);
     summary.skipped += diff.newlySkipped.length;

@@ -57,7 +57,7 @@ export interface PersistentFullTextOptions {
  * repair.
  */
 export class PersistentFullText {
-  private readonly index = new FullTextIndex();
+  private index = new FullTextIndex();
   private loaded = false;
   private seenDataVersion = -1;
   /** Changes applied in memory since the last snapshot. */
@@ -142,6 +142,21 @@ export class PersistentFullText {
 
   get isLoaded(): boolean {
     return this.loaded;
+  }
+
+  /**
+   * Lets go of the index in memory; the next search loads the snapshot.
+   * For after another process indexed a large part of the project: brought
+   * up to date here, the index would take its new documents one by one from
+   * their stored terms (about twice the memory of the snapshot loaded, see
+   * `save`). Nothing is lost: the table holds every change made here, and a
+   * load reconciles with it.
+   */
+  unload(): void {
+    this.index = new FullTextIndex();
+    this.loaded = false;
+    this.unsaved = 0;
+    this.seenDataVersion = -1;
   }
 
   /**

@@ -36,6 +36,8 @@ export interface RenderAppOptions {
   columns?: number;
   /** An existing project to open again (a second session in it). */
   project?: TempProject;
+  /** Passes with more files to index than this run in a `sylk index` process (the session's default otherwise). */
+  separateIndexProcessAbove?: number;
 }
 
 export type RenderedApp = Awaited<ReturnType<typeof renderApp>>;
@@ -44,7 +46,11 @@ export type RenderedApp = Awaited<ReturnType<typeof renderApp>>;
 export async function renderApp(options: RenderAppOptions = {}) {
   const project = options.project ?? createTempProject(options.files ?? {});
   const env: NodeJS.ProcessEnv = { ...project.env, ANTHROPIC_API_KEY: "", NO_COLOR: "", ...options.env };
-  const session: InteractiveSession = openInteractiveSession({ root: project.root, env });
+  const session: InteractiveSession = openInteractiveSession({
+    root: project.root,
+    env,
+    ...(options.separateIndexProcessAbove === undefined ? {} : { separateIndexProcessAbove: options.separateIndexProcessAbove }),
+  });
   if (options.consent !== undefined) session.services.consent.recordIndexConsent(options.consent, "test");
   let exitedWith: { sessionId: string | undefined } | undefined;
   let resolveExit: (info: { sessionId: string | undefined }) => void = () => undefined;

@@ -1,10 +1,9 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import type { ProjectServices } from "../../app/project-services.js";
 import { InterruptedError, errorMessage } from "../../errors.js";
 import type { IndexSummary } from "../../indexer/project-indexer.js";
 import { takeoverNotice } from "../../project/index-lock.js";
 import type { CliContext } from "../cli-context.js";
-import { formatCount } from "../../format/numbers.js";
 import { IndexProgressPrinter, type ProgressStyle } from "../index-progress-printer.js";
 import { resolveRoot } from "../shared-options.js";
 import { terminalField, terminalText } from "../terminal-text.js";
@@ -13,6 +12,7 @@ import { printOpeningWarnings } from "../opening-warnings.js";
 interface IndexOptions {
   yes?: boolean;
   json?: boolean;
+  forSession?: boolean;
 }
 
 export function registerIndexCommand(program: Command, context: CliContext): void {
@@ -22,16 +22,26 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
     .argument("[path]", "project root", ".")
     .option("-y, --yes", "consent to indexing without asking (running `sylk index` is consent too)")
     .option("--json", "print progress and the summary as JSON events, one per line")
+    .addOption(
+      new Option("--for-session", "run for an interactive session: JSON events, consent left as the session recorded it").hideHelp(),
+    )
     .action(async (path: string, options: IndexOptions) => {
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: resolveRoot(context, path), env: context.env });
       printOpeningWarnings(services, context.stderr);
       try {
-        services.consent.recordIndexConsent(true, options.yes ? "sylk index --yes" : "sylk index");
-        const style: ProgressStyle = options.json ? "json" : context.stderr.isTTY ? "bar" : "lines";
+        // The session asked, and remembered the answer only if the user wanted it remembered.
+        if (!options.forSession) services.consent.recordIndexConsent(true, options.yes ? "sylk index --yes" : "sylk index");
+        const style: ProgressStyle = options.json || options.forSession ? "json" : context.stderr.isTTY ? "bar" : "lines";
         const printer = new IndexProgressPrinter(style, context.stderr, context.stdout);
-        const summary = await indexProject(services, context, printer);
+        const session = options.forSession ? watchSession(context) : undefined;
+        let summary: IndexSummary;
+        try {
+          summary = await indexProject(services, session ? { ...context, signal: session.signal } : context, printer);
+        } finally {
+          session?.stopWatching();
+        }
         if (summary.interrupted) throw new InterruptedError("Indexing interrupted; run `sylk index` again to finish.");
       } finally {
         await services.close();
@@ -52,10 +62,8 @@ export async function indexProject(
 ): Promise<IndexSummary> {
   await services.indexLock.acquire({
     signal: context.signal,
-    onWait: (holder) =>
-      context.stderr.write(`Another sylk process (pid ${holder.pid}) is indexing this project; waiting for it to finish…\n`),
-    // The reason may quote the lock file, which names a path.
-    onTakeover: (takeover) => context.stderr.write(`${terminalField(takeoverNotice(takeover))}\n`),
+    onWait: (holder) => printer.waiting(holder.pid),
+    onTakeover: (takeover) => printer.notice(takeoverNotice(takeover)),
   });
   try {
     const run = services.indexer.run(context.signal);
@@ -72,9 +80,7 @@ export async function indexProject(
       try {
         for await (const progress of services.backfill.run(context.signal)) {
           vectorsEmbedded = progress.embedded;
-          if (context.stderr.isTTY) {
-            context.stderr.write(`\r\x1b[2KEmbedded ${formatCount(progress.embedded)} (${formatCount(progress.remaining)} left)`);
-          }
+          printer.embedding(progress.embedded, progress.remaining);
         }
         if (context.stderr.isTTY) context.stderr.write("\n");
       } catch (error) {
@@ -89,4 +95,25 @@ export async function indexProject(
   } finally {
     services.indexLock.release();
   }
+}
+
+/**
+ * The session that started this process reads its events on our stdout and
+ * holds our stdin open: end of input means it has gone (even killed), and the
+ * run stops as on Ctrl-C, keeping what it committed.
+ */
+function watchSession(context: CliContext): { signal: AbortSignal; stopWatching(): void } {
+  const sessionGone = new AbortController();
+  const stop = () => sessionGone.abort();
+  const events = ["end", "close", "error"] as const;
+  for (const event of events) context.stdin.on(event, stop);
+  context.stdin.resume();
+  return {
+    signal: AbortSignal.any([context.signal, sessionGone.signal]),
+    stopWatching: () => {
+      for (const event of events) context.stdin.off(event, stop);
+      // A paused pipe no longer keeps the process alive.
+      context.stdin.pause();
+    },
+  };
 }

@@ -1,0 +1,88 @@
+import type { ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConsentStore } from "../../src/project/consent.js";
+import { resolveProjectPaths } from "../../src/project/project-paths.js";
+import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
+import { jsonLines, startCli } from "../helpers/run-cli.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject | undefined;
+let holder: LockHolderProcess | undefined;
+afterEach(async () => {
+  await holder?.kill();
+  holder = undefined;
+  project?.cleanup();
+  project = undefined;
+});
+
+function projectOf(count: number): TempProject {
+  const files: Record<string, string> = {};
+  for (let index = 0; index < count; index++) {
+    const lines = [`// module ${index}`];
+    for (let line = 0; line < 30; line++) lines.push(`export function step${line}Of${index}(value: number) { return value + ${line}; }`);
+    files[`src/m${Math.floor(index / 100)}/module${index}.ts`] = `${lines.join("\n")}\n`;
+  }
+  return createTempProject(files);
+}
+
+/** Everything the process writes, read as it comes; `until` resolves once its stdout holds a line that `check` accepts. */
+function watch(child: ChildProcess) {
+  const seen = { stdout: "", stderr: "" };
+  child.stdout?.on("data", (chunk: Buffer) => (seen.stdout += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (seen.stderr += chunk.toString()));
+  const until = async (check: (event: Record<string, unknown>) => boolean): Promise<void> => {
+    const deadline = Date.now() + 60_000;
+    while (!jsonLines(seen.stdout.slice(0, seen.stdout.lastIndexOf("\n") + 1)).some(check)) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Not seen; stdout:\n${seen.stdout}\nstderr:\n${seen.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { seen, until };
+}
+
+describe("sylk index --for-session (the interactive session's indexing process)", () => {
+  it("indexes with JSON events and leaves the consent as the session recorded it", async () => {
+    project = projectOf(20);
+    const child = startCli(["index", "--for-session"], { cwd: project.root, env: project.env });
+    const { seen } = watch(child);
+    const [code] = await once(child, "close");
+    expect(code, seen.stderr).toBe(0);
+    const events = jsonLines(seen.stdout);
+    expect(events.some((event) => event.type === "progress" && event.phase === "complete")).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: "summary", before: "missing", indexed: 20, interrupted: false });
+    expect(new ConsentStore(resolveProjectPaths(project.root, project.env)).indexConsent()).toBeUndefined();
+  });
+
+  it("stops, keeping what it committed, when its stdin closes (the session ended, even killed)", async () => {
+    project = projectOf(3_000);
+    const child = startCli(["index", "--for-session"], { cwd: project.root, env: project.env });
+    const { seen, until } = watch(child);
+    const closed = once(child, "close");
+    await until((event) => event.type === "progress" && event.phase === "indexing" && Number(event.indexed) > 0);
+    child.stdin?.end();
+    const [code] = await closed;
+    expect(code, seen.stderr).not.toBe(0);
+    const summary = jsonLines(seen.stdout).find((event) => event.type === "summary");
+    expect(summary).toMatchObject({ interrupted: true });
+    expect(Number(summary?.indexed)).toBeGreaterThan(0);
+    expect(Number(summary?.indexed)).toBeLessThan(3_000);
+  }, 90_000);
+
+  it("says it waits for another holder of the index lock as an event, and indexes once the lock is free", async () => {
+    project = projectOf(5);
+    const paths = resolveProjectPaths(project.root, project.env);
+    holder = await holdIndexLock(paths.indexLock, paths.root);
+    const child = startCli(["index", "--for-session"], { cwd: project.root, env: project.env });
+    const { seen, until } = watch(child);
+    const closed = once(child, "close");
+    const holderPid = holder.pid;
+    await until((event) => event.type === "waiting" && event.pid === holderPid);
+    await holder.kill();
+    const [code] = await closed;
+    expect(code, seen.stderr).toBe(0);
+    const events = jsonLines(seen.stdout);
+    expect(events.some((event) => event.type === "notice" && String(event.text).includes(`pid ${holderPid}`))).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: "summary", indexed: 5 });
+  }, 60_000);
+});
