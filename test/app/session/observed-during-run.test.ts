@@ -103,7 +103,16 @@ describe("observational memory during a run", () => {
     const [first] = observations(session.sessionId);
     // What the note says it covers: messages of this run, from its prompt on.
     expect(first?.metadata).toMatchObject({ first_ordinal: 0, observer: expect.stringMatching(/^anthropic:/) });
+    // The window was the run's while it lasted: its last call still carried every file it read.
+    const bodies = server.requests.filter((request) => request.body?.messages && !isObserver(request.body)).map((request) => request.body);
+    expect(JSON.stringify(bodies.at(-1)?.messages)).not.toContain("[CTX-REF:");
+    expect(JSON.stringify(bodies.at(-1)?.messages)).toContain("value0_79");
+    // Once the run has released it, the observed reads leave it behind one marker summarised by the observation.
     await session.settleMemory();
+    await ask(session, "Which part came first?");
+    const next = server.requests.filter((request) => request.body?.messages && !isObserver(request.body)).at(-1)?.body;
+    expect(JSON.stringify(next.messages)).toContain("[CTX-REF:");
+    expect(JSON.stringify(next.messages)).not.toContain("value0_79");
     session.close();
   });
 
