@@ -103,16 +103,17 @@ const observerCalls = (requests: Array<{ body: { messages: unknown } }>) => requ
  */
 function script(...answers: ReplyBuilder[]): void {
   const queue = [...answers];
+  // The observer is called as the run goes (its threshold here is low enough for every model call), each call taking a slot.
   server.enqueue(
-    ...answers.map(
-      () => (body: { messages: unknown }) => (isObserver(body) ? observerAnswer() : (queue.shift() ?? reply().text("(unscripted)"))),
-    ),
     ...Array.from(
-      { length: 4 },
-      () => (body: { messages: unknown }) => (isObserver(body) ? observerAnswer() : reply().text("(unscripted)")),
+      { length: 2 * answers.length + 4 },
+      () => (body: { messages: unknown }) => (isObserver(body) ? observerAnswer() : (queue.shift() ?? reply().text("(unscripted)"))),
     ),
   );
 }
+
+/** The requests of the runs, without the observer's (which come as the runs go). */
+const runRequests = () => messageRequests(server).filter((request) => !isObserver(request.body));
 
 const observerAnswer = () => reply().text(`- The user deploys with ${SECRETS.aws} and ${DATABASE_URL}.`);
 
@@ -229,7 +230,7 @@ describe("secrets through every tool", () => {
     expect(result.stopReason, JSON.stringify(result.error)).toBe("end_turn");
     session.close();
 
-    const [first, second] = messageRequests(server).map((request) => JSON.stringify(request.body));
+    const [first, second] = runRequests().map((request) => JSON.stringify(request.body));
     expect(first).toContain("deploy with [REDACTED:github-token]");
     expect(second).toContain("The deploy configuration:");
     for (const [index, sent] of [first, second].entries()) expectNoSecretIn(sent ?? "", `request ${index + 1}`);
@@ -248,7 +249,7 @@ describe("secrets through every tool", () => {
       FILE_WITH_SECRETS.replace("export const region", "export const deployRegion"),
     );
 
-    const sent = JSON.stringify(messageRequests(server)[1]?.body);
+    const sent = JSON.stringify(runRequests()[1]?.body);
     expect(sent).toContain("[REDACTED:private-key]");
     expectNoSecretIn(sent, "the request after the edit");
     // The checkpoint /undo restores holds the file as it was, by design of another part; every other table is searched.

@@ -107,7 +107,11 @@ export interface AgentSession {
    * `close()`: what the hooks said, to show.
    */
   end(reason: SessionEndReason): Promise<AgentEvent[]>;
-  /** The end of the session: what the agent instance learned goes into the profiles. Call once, when the conversation closes. */
+  /**
+   * The end of the session: what the agent instance learned goes into the
+   * profiles, and an observation still under way is cancelled (call
+   * `settleMemory` first to let it finish). Call once, when the conversation closes.
+   */
   close(): void;
   /** Waits for the background observation under way (observational memory), if any: before exiting, and in tests. */
   settleMemory(): Promise<void>;

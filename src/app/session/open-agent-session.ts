@@ -251,7 +251,8 @@ function sessionOf(parts: SessionParts): AgentSession {
     settleMemory: async () => observations.buffer?.settled(),
     end: (reason) => parts.hooks.end(reason),
     close: () => {
-      void observations.buffer?.close();
+      // Callers wait for the observation under way first (settleMemory); what is still running now is cancelled, writing nothing.
+      void observations.buffer?.close(0);
       knowledge.close();
       // The root's knowledge agents live as long as it does; the last routing's outcome is settled.
       if (parts.ownsTree) tree.close();

@@ -55,12 +55,27 @@ export async function* withAttachments(
   return yield* run;
 }
 
-/** The run, then `then` once it has ended (its result passed on unchanged). */
-export async function* afterRun(run: AsyncGenerator<AgentEvent, AgentResult>, then: () => void): AsyncGenerator<AgentEvent, AgentResult> {
+/**
+ * The run, calling `recorded` as its messages are stored: at each model
+ * call after the first (the previous call's answer and tool results are
+ * recorded by then) and once it has ended, however it ended. `recorded`
+ * must return at once: the run does not wait for what it starts.
+ */
+export async function* whileRecorded(
+  run: AsyncGenerator<AgentEvent, AgentResult>,
+  recorded: () => void,
+): AsyncGenerator<AgentEvent, AgentResult> {
+  let calls = 0;
   try {
-    return yield* run;
+    for (;;) {
+      const next = await run.next();
+      if (next.done) return next.value;
+      if (next.value.type === "turn_start" && calls++ > 0) recorded();
+      yield next.value;
+    }
   } finally {
-    then();
+    await run.return?.(undefined as never);
+    recorded();
   }
 }
 

@@ -129,7 +129,7 @@ export function conversationFor(options: AgentSessionOptions, role: ResolvedRole
   return resumed ? Conversation.resume(deps, origin, resumed) : Conversation.begin(deps, origin);
 }
 
-/** Observational memory: notes of a long conversation, written in the background after each turn (observationalMemory.enabled). */
+/** Observational memory: notes of a long conversation, written in the background as each run goes (observationalMemory.enabled). */
 export function observationsFor(
   services: ProjectServices,
   env: NodeJS.ProcessEnv,

@@ -12,6 +12,7 @@ import { EMPTY_USAGE, type ModelProvider } from "../../llm/model-types.js";
 import type { TokenCounter } from "../../llm/token-counter.js";
 import type { RoleHook } from "../../roles/role-registry.js";
 import { maskSecrets } from "../../security/secrets.js";
+import { errorMessage } from "../../errors.js";
 import { workflowBlock, type WorkflowSource } from "../../team/workflow-block.js";
 import type { FileCheckpoints } from "../file-checkpoints.js";
 import type { SessionHandoff } from "../../handoff/session/session-handoff.js";
@@ -27,7 +28,15 @@ import type { OpenChildSession } from "../../team/session/child-session.js";
 import { withMcpNotices } from "../../mcp/session/mcp-run.js";
 import type { Conversation } from "./conversation.js";
 import type { CustomCommandRuns } from "./custom-command-runs.js";
-import { afterRun, maskedNotice, withAttachments, withNotices, withReports, withRunRules, withSubAgentTotals } from "./run-wrappers.js";
+import {
+  maskedNotice,
+  withAttachments,
+  withNotices,
+  withReports,
+  withRunRules,
+  withSubAgentTotals,
+  whileRecorded,
+} from "./run-wrappers.js";
 import type { SessionTree } from "./session-tree.js";
 import type { SessionWindow } from "./session-window.js";
 
@@ -125,7 +134,11 @@ export class SessionRuntime {
     const run = this.modelRun(custom.provider ?? deps.model.provider, active, this.withHookBlock(prompt), signal);
     const followed = withSubAgentTotals(deps.tree.usage, deps.isSubAgent ? run : deps.learning.track(prompt, run));
     const { buffer, reports } = deps.observations;
-    const observed = buffer ? afterRun(withReports(reports, followed), () => buffer.signal()) : followed;
+    // Observed as the run goes, in the background: a long run's messages are noted before it ends.
+    const compactionFailed = (error: unknown) => reports.push(`Observational memory could not compact the window: ${errorMessage(error)}`);
+    const observed = buffer
+      ? whileRecorded(withReports(reports, deps.window.holding(followed, compactionFailed)), () => buffer.signal())
+      : followed;
     const secrets = screened.findings.length > 0 ? [{ kind: "secrets", message: maskedNotice(screened.findings) }] : [];
     const notices = [
       ...secrets,

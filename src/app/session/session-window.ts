@@ -1,3 +1,4 @@
+import type { AgentEvent, AgentResult } from "../../agent/agent-events.js";
 import type { SessionRecorder } from "../../agent/session-recorder.js";
 import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { SylkConfig } from "../../config/schema.js";
@@ -38,6 +39,10 @@ export interface SessionWindowDeps {
 export class SessionWindow {
   private manager: VirtualContextManager | undefined;
   private prefetching: Prefetcher | undefined;
+  /** Runs holding the window now. */
+  private runs = 0;
+  /** The observer's compaction asked for while a run held the window. */
+  private deferred: Parameters<SessionWindow["compactObserved"]> | undefined;
 
   constructor(private readonly deps: SessionWindowDeps) {}
 
@@ -91,13 +96,39 @@ export class SessionWindow {
     return this.manager && recorder ? this.manager.evictNow(recorder) : [];
   }
 
-  /** The observed messages, but the newest `keepTokens`, leave the window behind one marker. */
+  /**
+   * The run, holding the window while it lasts: the loop prepares each
+   * request over several awaits (fit, a plan's eviction, a handoff's trim),
+   * and a compaction from the background observer between them would evict
+   * what the loop is placing. The compaction asked for meanwhile waits for
+   * the run's end, the newest standing for all (it covers the most); its
+   * failure goes to `failed`, never into the run that has just ended.
+   */
+  async *holding(run: AsyncGenerator<AgentEvent, AgentResult>, failed: (error: unknown) => void): AsyncGenerator<AgentEvent, AgentResult> {
+    this.runs++;
+    try {
+      return yield* run;
+    } finally {
+      this.runs--;
+      const deferred = this.runs === 0 ? this.deferred : undefined;
+      if (deferred) {
+        this.deferred = undefined;
+        await this.compactObserved(...deferred).catch(failed);
+      }
+    }
+  }
+
+  /** The observed messages, but the newest `keepTokens`, leave the window behind one marker (once no run holds the window). */
   async compactObserved(
     recorder: SessionRecorder | undefined,
     through: number,
     keepTokens: number,
     summary: string,
   ): Promise<ContextReference | undefined> {
+    if (this.runs > 0) {
+      this.deferred = [recorder, through, keepTokens, summary];
+      return undefined;
+    }
     return this.manager && recorder ? this.manager.compactObserved(recorder, through, keepTokens, summary) : undefined;
   }
 }

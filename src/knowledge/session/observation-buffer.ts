@@ -57,36 +57,51 @@ const MIN_EXTRACTIVE_REFLECTION_TOKENS = 200;
  * pass observes the messages not observed yet once they pass the message
  * threshold, and reflects once the observations pass theirs. Observations
  * and reflections are entries of the session, so `search_history` finds
- * them; the messages they come from stay stored as they were. A failed
+ * them; the messages they come from stay stored as they were. Each note is
+ * written in one transaction once it is whole (a reflection with the
+ * deletion of the observations it condensed), so a pass stopped anywhere
+ * leaves the notes before it or after it, never half of one. A failed
  * model call is reported and tried again at the next signal.
  */
 export class ObservationBuffer {
   private running: Promise<void> | undefined;
   private again = false;
   private closed = false;
+  /** Stops the observer's model call under way when the session closes without waiting for it. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: ObservationBufferDeps) {}
 
-  /** A turn ended: observe when there is enough, without making the turn wait. */
+  /** Messages were recorded (a model call's, or a run's end): observe when there is enough, without making the run wait. */
   signal(): void {
     if (this.closed) return;
     if (this.running !== undefined) {
       this.again = true;
       return;
     }
-    this.running = this.pass().finally(() => {
-      this.running = undefined;
-      if (this.again && !this.closed) {
-        this.again = false;
-        this.signal();
-      }
-    });
+    // The pass starts on a later turn of the event loop, never inside the run step that signalled it.
+    this.running = yieldToLoop()
+      .then(() => this.pass())
+      .finally(() => {
+        this.running = undefined;
+        if (this.again && !this.closed) {
+          this.again = false;
+          this.signal();
+        }
+      });
   }
 
-  /** Stops taking signals and waits for the pass under way (graceful shutdown), at most `timeoutMs`. */
+  /**
+   * Stops taking signals and waits for the pass under way (graceful
+   * shutdown), at most `timeoutMs`; then cancels it: its model call is
+   * aborted and it writes nothing more, so nothing runs against a store
+   * about to close.
+   */
   async close(timeoutMs = SHUTDOWN_WAIT_MS): Promise<void> {
     this.closed = true;
     await withinTime(this.running, timeoutMs);
+    this.stopping.abort();
+    await this.running?.catch(() => undefined);
   }
 
   /** Waits for the passes under way (what an exit and a test wait for), at most `timeoutMs`: a hung observer never holds an exit. */
@@ -101,6 +116,7 @@ export class ObservationBuffer {
       await this.observe(sessionId);
       await this.reflect(sessionId);
     } catch (error) {
+      if (this.stopping.signal.aborted) return;
       this.deps.report(`Observational memory: ${errorMessage(error)}; it tries again after the next turn.`);
     }
   }
@@ -110,11 +126,14 @@ export class ObservationBuffer {
     const reflections = this.deps.store.recentOfType(sessionId, "reflection", READ_LIMIT);
     const observedThrough = Math.max(-1, ...[...observations, ...reflections].map((entry) => Number(entry.metadata.last_ordinal ?? -1)));
     const rows = this.deps.rows().filter((row) => row.ordinal > observedThrough);
-    const messages = rows.flatMap((row) => observed(row.message));
-    const tokens = messages.reduce((sum, message) => sum + estimateTokens(message.text), 0);
+    // The trigger counts the messages as the window holds them, tool results too: a run that reads files fills the window with them.
+    const tokens = rows.reduce((sum, row) => sum + messageTokens(row.message), 0);
     if (tokens < this.deps.settings.messageTokenThreshold || rows.length === 0) return;
+    const messages = rows.flatMap((row) => observed(row.message));
     const text = this.deps.observer ? await this.ask(observerPrompt(messages)) : extractiveObservation(messages, NOTE_TOKENS);
-    if (!text.trim()) return;
+    // Choosing the sentences and writing them are separate turns of the event loop: the screen and the run go on between them.
+    await yieldToLoop();
+    if (!text.trim() || this.stopping.signal.aborted) return;
     await this.deps.store.indexContents([
       this.entry(sessionId, "observation", text, {
         first_ordinal: rows[0]?.ordinal ?? 0,
@@ -129,6 +148,7 @@ export class ObservationBuffer {
         .find((line) => line.trim() !== "")
         ?.replace(/^-\s*/, "")
         .trim() ?? "observed";
+    if (this.stopping.signal.aborted) return;
     await this.deps.compact?.(rows.at(-1)?.ordinal ?? 0, `Observed: ${firstLine.length > 120 ? `${firstLine.slice(0, 119)}…` : firstLine}`);
   }
 
@@ -142,15 +162,18 @@ export class ObservationBuffer {
       const rolling = !this.deps.observer && this.deps.settings.memoryTokenBudget !== undefined;
       const earlier = rolling ? this.deps.store.recentOfType(sessionId, "reflection", READ_LIMIT) : [];
       const generation = 1 + Math.max(0, ...earlier.map((entry) => Number(entry.metadata.generation ?? 1)));
-      if ((await this.condense(sessionId, [...earlier, ...observations], generation)) && earlier.length > 0) {
-        this.deps.store.deleteDerived(
-          sessionId,
-          "reflection",
-          earlier.map((entry) => entry.id),
-        );
-      }
-      // The observations it condensed are notes, not messages: they go, the messages they came from stay.
-      this.deps.store.deleteDerived(sessionId, "observation");
+      // The observations it condensed (and the reflection it replaces) are notes, not messages: they go with the
+      // reflection's write, the messages they came from stay.
+      await this.condense(sessionId, [...earlier, ...observations], generation, () => {
+        if (earlier.length > 0) {
+          this.deps.store.deleteDerived(
+            sessionId,
+            "reflection",
+            earlier.map((entry) => entry.id),
+          );
+        }
+        this.deps.store.deleteDerived(sessionId, "observation");
+      });
     }
     try {
       await this.consolidate(sessionId);
@@ -179,26 +202,38 @@ export class ObservationBuffer {
       );
       if (full === undefined) return;
       const condensed = reflections.filter((entry) => generationOf(entry) === full);
-      if (!(await this.condense(sessionId, condensed, full + 1))) return;
-      this.deps.store.deleteDerived(
-        sessionId,
-        "reflection",
-        condensed.map((entry) => entry.id),
+      const written = await this.condense(sessionId, condensed, full + 1, () =>
+        this.deps.store.deleteDerived(
+          sessionId,
+          "reflection",
+          condensed.map((entry) => entry.id),
+        ),
       );
+      if (!written) return;
     }
   }
 
-  /** Writes the notes condensed into one reflection of `generation`; false when the reflector had nothing to say. */
-  private async condense(sessionId: string, notes: readonly ContentEntry[], generation: number): Promise<boolean> {
+  /**
+   * Writes the reflection of `notes`, and in the same transaction what
+   * `alongside` does (the condensed notes' deletion); false when the
+   * reflector had nothing to say or the buffer is stopping (nothing written).
+   */
+  private async condense(
+    sessionId: string,
+    notes: readonly ContentEntry[],
+    generation: number,
+    alongside: () => void = () => undefined,
+  ): Promise<boolean> {
     const texts = notes.map((note) => note.content);
     const text = this.deps.observer
       ? await this.ask(reflectorPrompt(texts, generation))
       : extractiveReflection(texts, extractiveReflectionTokens(this.deps.settings));
-    if (!text.trim()) return false;
+    if (!text.trim() || this.stopping.signal.aborted) return false;
     const lastOrdinal = Math.max(...notes.map((note) => Number(note.metadata.last_ordinal ?? -1)));
-    await this.deps.store.indexContents([
-      this.entry(sessionId, "reflection", text, { generation, last_ordinal: lastOrdinal, condensed: notes.length }),
-    ]);
+    await this.deps.store.indexContents(
+      [this.entry(sessionId, "reflection", text, { generation, last_ordinal: lastOrdinal, condensed: notes.length })],
+      alongside,
+    );
     return true;
   }
 
@@ -209,12 +244,13 @@ export class ObservationBuffer {
   private async ask(prompt: string): Promise<string> {
     const observer = this.deps.observer as ModelProvider;
     const messages: ChatMessage[] = [{ role: "user", content: [{ type: "text", text: prompt }] }];
-    for await (const event of observer.stream({
+    const request = {
       system: "You keep compressed notes of a coding session for the agent working in it.",
       messages,
       tools: [],
       maxTokens: NOTE_TOKENS * 2,
-    })) {
+    };
+    for await (const event of observer.stream(request, this.stopping.signal)) {
       if (event.type === "complete") {
         return event.response.content
           .flatMap((block) => (block.type === "text" ? [block.text] : []))
@@ -237,6 +273,10 @@ export function extractiveReflectionTokens(settings: ObservationSettings): numbe
   return Math.max(MIN_EXTRACTIVE_REFLECTION_TOKENS, memoryTokenBudget - observationTokenThreshold);
 }
 
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 async function withinTime(work: Promise<unknown> | undefined, timeoutMs: number): Promise<void> {
   if (!work) return;
   let timer: NodeJS.Timeout | undefined;
@@ -244,12 +284,33 @@ async function withinTime(work: Promise<unknown> | undefined, timeoutMs: number)
   clearTimeout(timer);
 }
 
-/** What of a message the observer reads: what was said, and which tools were called (not their output, which the store keeps and would crowd out what was said). */
+/** A message's tokens as the window holds it: its text, its tool calls' input and its tool results. */
+function messageTokens(message: ChatMessage): number {
+  return message.content.reduce((sum, block) => {
+    if (block.type === "text") return sum + estimateTokens(block.text);
+    if (block.type === "tool_use") return sum + estimateTokens(JSON.stringify(block.input));
+    return sum + estimateTokens(block.content);
+  }, 0);
+}
+
+/** The most of a tool call's input the observer reads: enough for a path, a pattern or a short command. */
+const CALL_INPUT_CHARS = 160;
+
+/**
+ * What of a message the observer reads: what was said, and which tools were
+ * called on what (not their output, which the store keeps and would crowd
+ * out what was said).
+ */
 function observed(message: ChatMessage): ObservedMessage[] {
   const parts = message.content.flatMap((block) => {
     if (block.type === "text") return block.text.trim() && !block.text.startsWith("[AUTO-RETRIEVED") ? [block.text] : [];
-    if (block.type === "tool_use") return [`(called ${block.name})`];
+    if (block.type === "tool_use") return [`(called ${block.name} ${callInput(block.input)})`];
     return [];
   });
   return parts.length > 0 ? [{ role: message.role, text: parts.join("\n") }] : [];
+}
+
+function callInput(input: unknown): string {
+  const text = JSON.stringify(input) ?? "";
+  return text.length > CALL_INPUT_CHARS ? `${text.slice(0, CALL_INPUT_CHARS - 1)}…` : text;
 }

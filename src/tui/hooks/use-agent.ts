@@ -125,9 +125,12 @@ export function useAgent(
     (resume?: ResumeTarget) => {
       if (runRef.current) throw new Error("A turn is running; press Esc to cancel it first.");
       const session = openSession(approver, resume);
-      // The conversation left behind ends: its SessionEnd hooks run (in the background), what its agent learned goes into the profiles.
+      // The conversation left behind ends: its SessionEnd hooks run and its observation under way finishes (in the background), what its agent learned goes into the profiles.
       const left = sessionRef.current;
-      void left.end(resume ? "resume" : "clear").finally(() => left.close());
+      void left
+        .end(resume ? "resume" : "clear")
+        .then(() => left.settleMemory())
+        .finally(() => left.close());
       sessionRef.current = session;
       dispatch({ type: "session", sessionId: session.sessionId, tasks: session.tasks() });
       return session;

@@ -90,6 +90,47 @@ describe("observational memory", () => {
     expect(services.contentStore.recentOfType("s1", "observation", 10)).toHaveLength(1);
   });
 
+  it("Scenario: Observation trigger on token threshold — tool results count as the window holds them; the note names the calls, not their output", async () => {
+    const output = "export const PART_OUTPUT_ONLY = 1;\n".repeat(400);
+    const reading: SessionMessageRow[] = [
+      { role: "user", content: [{ type: "text", text: "Read the parser module." }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "read_file", input: { path: "src/parser/module.ts" } }] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: "t1", content: output, isError: false }] },
+    ].map((message, ordinal) => ({ ordinal, message: message as SessionMessageRow["message"], turn: 1, entryIds: [], evictedBy: null }));
+    const observing = buffer("s7", reading);
+    observing.signal();
+    await observing.settled();
+    const [observation] = services.contentStore.recentOfType("s7", "observation", 10);
+    expect(observation?.metadata).toMatchObject({ first_ordinal: 0, last_ordinal: 2 });
+    expect(observation?.content).toContain('(called read_file {"path":"src/parser/module.ts"})');
+    expect(observation?.content).not.toContain("PART_OUTPUT_ONLY");
+  });
+
+  it("Graceful shutdown — closing without waiting cancels the observer's call under way: nothing is written, nothing reported", async () => {
+    const reports: string[] = [];
+    let aborted = false;
+    const hanging: ModelProvider = {
+      name: "fake",
+      model: "observer-1",
+      contextWindow: 100_000,
+      async *stream(_request, signal) {
+        await new Promise((_, reject) =>
+          signal?.addEventListener("abort", () => {
+            aborted = true;
+            reject(new Error("aborted"));
+          }),
+        );
+      },
+    };
+    const observing = buffer("s8", rows(LONG), hanging, reports);
+    observing.signal();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await observing.close(0);
+    expect(aborted).toBe(true);
+    expect(services.contentStore.recentOfType("s8", "observation", 10)).toEqual([]);
+    expect(reports).toEqual([]);
+  });
+
   it("Scenario: Observer uses configurable LLM, and Observer failure graceful degradation — a failed call is reported and tried again at the next trigger", async () => {
     const reports: string[] = [];
     const failing = fakeObserver(new Error("overloaded"));
