@@ -1,7 +1,9 @@
 import type { GrepIndex, IndexedFiles } from "../agent/tools/grep-files.js";
 import type { IndexConfig } from "../config/schema.js";
 import type { ProjectIndexer } from "../indexer/project-indexer.js";
+import { classifyPaths } from "../indexer/path-classification.js";
 import { checkSubtree } from "../indexer/subtree-freshness.js";
+import type { WatchedChanges } from "../indexer/watched-changes.js";
 import { guaranteedTerms } from "../search/literal-terms.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { isSecretPath } from "../security/secrets.js";
@@ -11,10 +13,12 @@ export interface GrepIndexDeps {
   root: string;
   config: IndexConfig;
   indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh" | "storedDirectoryStates">;
-  files: Pick<FileRepository, "manifest" | "manifestIn" | "fileIdsOf">;
+  files: Pick<FileRepository, "manifest" | "manifestIn" | "manifestUnder" | "fileIdsOf">;
   fullText: Pick<PersistentFullText, "search">;
   /** See `snapshotHolds`. */
   racyWindowMs: number;
+  /** While a project watcher vouches for the tree: the files it saw change since the index read them. */
+  changes?: Pick<WatchedChanges, "changes">;
 }
 
 /**
@@ -29,6 +33,9 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
   return {
     async files(signal, under) {
       if (deps.indexer.lastRefresh() === undefined) return undefined;
+      const changed = await deps.changes?.changes(signal);
+      if (signal.aborted) return undefined;
+      if (changed) return watchedFiles(deps, changed, under ?? "");
       const part = under ? subtreeFiles(deps, under) : undefined;
       if (part) return part;
       const report = await deps.indexer.checkFreshness();
@@ -53,6 +60,27 @@ function addRow(deps: GrepIndexDeps, entry: ManifestEntry, paths: string[], vouc
   if (entry.status === "skipped" && (isSecretPath(entry.path) || entry.size > deps.config.maxFileSize)) return;
   paths.push(entry.path);
   if (entry.status === "indexed") vouched.set(entry.id, entry.path);
+}
+
+/**
+ * The files under a directory ('' for all) while the project watcher vouches
+ * for the tree: the manifest's rows there as they stand, except the files
+ * the watcher saw change since they were indexed, which are judged by the
+ * walk's rules as they are on disk now and read. No `stat` of the rest.
+ */
+function watchedFiles(deps: GrepIndexDeps, changed: ReadonlySet<string>, under: string): IndexedFiles {
+  const paths: string[] = [];
+  const vouched = new Map<number, string>();
+  for (const entry of deps.files.manifestUnder(under).values()) if (!changed.has(entry.path)) addRow(deps, entry, paths, vouched);
+  const prefix = under ? `${under}/` : "";
+  const onDisk = classifyPaths(
+    deps.root,
+    deps.config,
+    [...changed].filter((path) => path.startsWith(prefix)),
+  );
+  // Skipped ones are secret names or too large: the walk leaves those out of what grep reads.
+  for (const file of onDisk.files) paths.push(file.path);
+  return indexedFiles(deps, paths, vouched);
 }
 
 /**

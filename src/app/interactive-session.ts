@@ -52,6 +52,7 @@ export function openInteractiveSession(options: {
     indexer: services.indexer,
     lock: services.indexLock,
     backfill: services.backfill,
+    changes: services.watchedChanges,
   });
   // The rules typed with /permissions hold until Sylk ends, whichever conversation is open (/clear, /model, /resume).
   const sessionRules = new SessionRules();

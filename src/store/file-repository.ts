@@ -129,6 +129,18 @@ export class FileRepository {
     return new Map(rows.map((row) => [row.path, row]));
   }
 
+  /** Manifest rows of the files below a directory ('' is the whole project), through the path index. */
+  manifestUnder(directory: string): Map<string, ManifestEntry> {
+    if (directory === "") return this.manifest();
+    // Every path below `dir/` sorts from `dir/` up to `dir0` ('0' is the character after '/').
+    const rows = this.db
+      .prepare<[string, string], ManifestEntry>(
+        `SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files WHERE path >= ? AND path < ?`,
+      )
+      .all(`${directory}/`, `${directory}0`);
+    return new Map(rows.map((row) => [row.path, row]));
+  }
+
   /**
    * Manifest rows of the files directly in these directories ('' is the
    * root): what a walk compares its changed directories with.
