@@ -71,7 +71,7 @@ function addRow(deps: GrepIndexDeps, entry: ManifestEntry, paths: string[], vouc
 function watchedFiles(deps: GrepIndexDeps, changed: ReadonlySet<string>, under: string): IndexedFiles {
   const paths: string[] = [];
   const vouched = new Map<number, string>();
-  for (const entry of deps.files.manifestUnder(under).values()) if (!changed.has(entry.path)) addRow(deps, entry, paths, vouched);
+  for (const entry of deps.files.manifestUnder(under)) if (!changed.has(entry.path)) addRow(deps, entry, paths, vouched);
   const prefix = under ? `${under}/` : "";
   const onDisk = classifyPaths(
     deps.root,

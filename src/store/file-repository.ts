@@ -129,16 +129,16 @@ export class FileRepository {
     return new Map(rows.map((row) => [row.path, row]));
   }
 
-  /** Manifest rows of the files below a directory ('' is the whole project), through the path index. */
-  manifestUnder(directory: string): Map<string, ManifestEntry> {
-    if (directory === "") return this.manifest();
+  /**
+   * Manifest rows of the files below a directory ('' is the whole project),
+   * through the path index, as a list: a search goes through them once, and
+   * building a map of 28k rows cost a third of reading them.
+   */
+  manifestUnder(directory: string): ManifestEntry[] {
+    const columns = "SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files";
+    if (directory === "") return this.db.prepare<[], ManifestEntry>(columns).all();
     // Every path below `dir/` sorts from `dir/` up to `dir0` ('0' is the character after '/').
-    const rows = this.db
-      .prepare<[string, string], ManifestEntry>(
-        `SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files WHERE path >= ? AND path < ?`,
-      )
-      .all(`${directory}/`, `${directory}0`);
-    return new Map(rows.map((row) => [row.path, row]));
+    return this.db.prepare<[string, string], ManifestEntry>(`${columns} WHERE path >= ? AND path < ?`).all(`${directory}/`, `${directory}0`);
   }
 
   /**

@@ -27,6 +27,9 @@ beforeEach(async () => {
     "src/account.ts": "export function createUserAccount(name: string) {\n  return { name };\n}\n",
     "src/caller.ts": "import { createUserAccount } from './account';\nconst made = createUserAccount('x');\n",
     "src/other.ts": "export const userCount = 3;\n",
+    // Beside `src/` in the path order, not below it.
+    "src-extra/name.ts": "export const name = createUserAccount('n');\n",
+    "srcs.ts": "const name = 'createUserAccount';\n",
     "docs/notes.md": "Call createUserAccount( with a name.\n",
     "ignored/copy.ts": "createUserAccount(\n",
     "config.ts": `const apiKey = "sk-ant-${"abcdEFGH1234".repeat(3)}"; // createUserAccount(\n`,
