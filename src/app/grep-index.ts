@@ -13,7 +13,7 @@ export interface GrepIndexDeps {
   root: string;
   config: IndexConfig;
   indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh" | "storedDirectoryStates">;
-  files: Pick<FileRepository, "manifest" | "manifestIn" | "manifestUnder" | "fileIdsOf">;
+  files: Pick<FileRepository, "manifestUnder" | "fileIdsOf">;
   fullText: Pick<PersistentFullText, "search">;
   /** See `snapshotHolds`. */
   racyWindowMs: number;
@@ -45,7 +45,7 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
       const gone = new Set([...diff.deleted, ...diff.newlySkipped.map((file) => file.path)]);
       const vouched = new Map<number, string>();
       const paths: string[] = [...diff.added.map((file) => file.path)];
-      for (const entry of deps.files.manifest().values()) {
+      for (const entry of deps.files.manifestUnder("")) {
         if (gone.has(entry.path)) continue;
         if (onDisk.has(entry.path)) paths.push(entry.path);
         else addRow(deps, entry, paths, vouched);
@@ -95,7 +95,9 @@ function subtreeFiles(deps: GrepIndexDeps, under: string): IndexedFiles | undefi
   const paths: string[] = [];
   const vouched = new Map<number, string>();
   if (subtree.state === "fresh") {
-    const manifest = deps.files.manifestIn(subtree.directories);
+    // Every directory checked is below `under`: its rows through the path index (by directory, a package's
+    // hundreds of directories read the whole manifest).
+    const manifest = new Map(deps.files.manifestUnder(under).map((entry) => [entry.path, entry]));
     for (const [path, onDisk] of subtree.files) {
       const entry = manifest.get(path);
       if (entry?.size === onDisk.size && entry.mtimeMs === onDisk.mtimeMs) addRow(deps, entry, paths, vouched);

@@ -138,7 +138,9 @@ export class FileRepository {
     const columns = "SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files";
     if (directory === "") return this.db.prepare<[], ManifestEntry>(columns).all();
     // Every path below `dir/` sorts from `dir/` up to `dir0` ('0' is the character after '/').
-    return this.db.prepare<[string, string], ManifestEntry>(`${columns} WHERE path >= ? AND path < ?`).all(`${directory}/`, `${directory}0`);
+    return this.db
+      .prepare<[string, string], ManifestEntry>(`${columns} WHERE path >= ? AND path < ?`)
+      .all(`${directory}/`, `${directory}0`);
   }
 
   /**

@@ -94,11 +94,6 @@ function countedIndex(changes: WatchedChanges = services.watchedChanges): GrepIn
       },
     },
     files: {
-      manifest: () => {
-        asked.wholeManifests++;
-        return files.manifest();
-      },
-      manifestIn: (directories) => files.manifestIn(directories),
       manifestUnder: (directory) => {
         if (directory === "") asked.wholeManifests++;
         return files.manifestUnder(directory);
