@@ -22,8 +22,10 @@ export interface GrepIndexDeps {
 }
 
 /**
- * grep's view of the project index: the files a fresh check finds (the
- * manifest, with what changed on disk since folded in), and which of them
+ * grep's view of the project index: the files on disk as the manifest and
+ * the watcher's reports give them while the watcher vouches for the tree,
+ * else as a fresh check finds them (the manifest, with what changed on disk
+ * since folded in); and which of them
  * the full-text index rules out for a pattern's literals. Until a first
  * complete run has stored the directories' states, a fresh check would walk
  * the whole tree here, on the thread that commits the index: grep walks on
