@@ -1,6 +1,8 @@
 // The model's `grep` beside `rg -n` with the same pattern and path, alternately, on a large tree:
-// idle (the tree's index fresh), and while a first index of the tree runs in another process
-// (a new SYLK_HOME: the grep process sees an index without a complete run, and walks).
+// idle in an interactive session (the tree's index fresh, the session's background indexing and
+// project watcher running, as `sylk` runs them), idle in a one-shot run (no watcher, as `sylk ask`),
+// and while a first index of the tree runs in another process (a new SYLK_HOME: the grep process
+// sees an index without a complete run, and walks).
 // Used by scripts/bench-everyday.mjs; `grepPatterns` and `measureGrep` by scripts/bench-grep.mjs too.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -40,14 +42,20 @@ export function grepPatterns(tree, files, seed = 11) {
   ];
 }
 
-/** The grep tool as a session makes it (the built `dist/`), over the services of `tree` under `env.SYLK_HOME`. */
-export async function sessionGrep(repo, tree, env) {
+/**
+ * The grep tool as a session makes it (the built `dist/`), over the services of `tree` under
+ * `env.SYLK_HOME`; `watch`: with the interactive session's background indexing and watcher,
+ * measured once the pass after the watch held is done.
+ */
+export async function sessionGrep(repo, tree, env, { watch = false } = {}) {
   const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
+  const { BackgroundIndexing } = await import(join(repo, "dist/src/app/background-indexing.js"));
   const { createBuiltinTools } = await import(join(repo, "dist/src/agent/tools/builtin-tools.js"));
   const { ToolRegistry } = await import(join(repo, "dist/src/agent/tools/tool-registry.js"));
   const { PermissionPolicy } = await import(join(repo, "dist/src/agent/permissions/permission-policy.js"));
   const services = openProject({ root: tree, env });
   services.grepThread.warmUp();
+  const indexing = watch ? await startWatching(BackgroundIndexing, services) : undefined;
   const tools = createBuiltinTools({
     codeSearcher: services.codeSearcher,
     grepThread: services.grepThread,
@@ -66,7 +74,36 @@ export async function sessionGrep(repo, tree, env) {
     if (result.isError) throw new Error(`grep failed: ${result.output}`);
     return result;
   };
-  return { grep, close: () => services.close() };
+  return {
+    grep,
+    close: async () => {
+      await indexing?.close();
+      await services.close();
+    },
+  };
+}
+
+/** The session's background indexing: its start-up pass, then the watcher, then the pass once the watch holds. */
+async function startWatching(BackgroundIndexing, services) {
+  const indexing = new BackgroundIndexing({
+    root: services.paths.root,
+    config: services.loadedConfig.config.index,
+    indexer: services.indexer,
+    lock: services.indexLock,
+    backfill: services.backfill,
+    changes: services.watchedChanges,
+  });
+  indexing.start();
+  for (;;) {
+    try {
+      await indexing.whenWatching();
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the start-up pass is still running
+    }
+  }
+  await indexing.catchUp(); // queued after the pass that follows the watch
+  return indexing;
 }
 
 /** One round: rg, then the tool, for each pattern; wall times in milliseconds. */
@@ -100,10 +137,16 @@ export async function grepRows({ repo, tree, env, files, rounds, seed }) {
   const patterns = grepPatterns(tree, files, seed);
   const fresh = () => patterns.map(() => ({ sylk: [], rg: [] }));
   const idle = fresh();
-  const session = await sessionGrep(repo, tree, env);
-  await measureGrep(session.grep, tree, patterns, fresh()); // warm-up round, not counted
-  for (let round = 0; round < rounds; round++) await measureGrep(session.grep, tree, patterns, idle);
-  await session.close();
+  const oneShot = fresh();
+  for (const [samples, watch] of [
+    [idle, true],
+    [oneShot, false],
+  ]) {
+    const session = await sessionGrep(repo, tree, env, { watch });
+    await measureGrep(session.grep, tree, patterns, fresh()); // warm-up round, not counted
+    for (let round = 0; round < rounds; round++) await measureGrep(session.grep, tree, patterns, samples);
+    await session.close();
+  }
 
   const home = mkdtempSync(join(tmpdir(), "sylk-bench-grep-indexing-"));
   const indexingEnv = { ...env, SYLK_HOME: home };
@@ -122,5 +165,9 @@ export async function grepRows({ repo, tree, env, files, rounds, seed }) {
     rmSync(home, { recursive: true, force: true });
   }
   const measured = indexing[0].sylk.length;
-  return [...rows("idle", patterns, idle), ...(measured > 0 ? rows(`first index running (${measured} rounds)`, patterns, indexing) : [])];
+  return [
+    ...rows("idle, watched (`sylk`)", patterns, idle),
+    ...rows("idle, no watcher (`sylk ask`)", patterns, oneShot),
+    ...(measured > 0 ? rows(`first index running (${measured} rounds)`, patterns, indexing) : []),
+  ];
 }

@@ -4,6 +4,7 @@ import type { IndexConfig } from "../config/schema.js";
 import type { IndexProgress, IndexSummary, ProjectIndexer } from "../indexer/project-indexer.js";
 import { describeRepair } from "../store/snapshot-damage.js";
 import { ProjectWatcher } from "../indexer/project-watcher.js";
+import type { WatchedChanges } from "../indexer/watched-changes.js";
 import type { VectorBackfill } from "../indexer/vector-backfill.js";
 import { takeoverNotice, type IndexLock } from "../project/index-lock.js";
 import { errorMessage } from "../errors.js";
@@ -29,6 +30,8 @@ export interface IndexNotice {
 export interface ChangeWatcher {
   start(): Promise<void>;
   close(): Promise<void>;
+  /** Resolves once the changes seen so far are reported; a watcher without it never vouches for the tree. */
+  flush?(): Promise<void>;
 }
 
 export interface BackgroundIndexingDeps {
@@ -44,6 +47,8 @@ export interface BackgroundIndexingDeps {
    * every pass runs here.
    */
   separateProcess?: { handOffAbove: number; run: SeparateIndexRun };
+  /** Told what the watcher reports and what each pass indexed, so that grep can trust the index between passes without a walk. */
+  changes?: Pick<WatchedChanges, "record" | "mark" | "settle" | "vouch" | "revoke">;
 }
 
 const IGNORE_FILE = /(^|\/)\.(git|sylk)ignore$/;
@@ -67,6 +72,8 @@ export class BackgroundIndexing {
   private drainQueued = false;
   private watcher: ChangeWatcher | undefined;
   private watching: Promise<void> | undefined;
+  /** The watch holds and has reported no error: what it reports is what changes. */
+  private watchHolds = false;
   private closed = false;
   /** `start` was called: the project may be indexed. */
   private started = false;
@@ -137,6 +144,7 @@ export class BackgroundIndexing {
 
   /** Files the watcher saw change: refreshed as one batch once the indexer is free. */
   changed(paths: readonly string[]): void {
+    this.deps.changes?.record(paths);
     for (const listener of this.fileListeners) listener(paths);
     for (const path of paths) this.pendingPaths.add(path);
     if (this.drainQueued) return;
@@ -152,6 +160,7 @@ export class BackgroundIndexing {
   /** Stops the watcher and any indexing (committed batches are kept) and waits for both. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopVouching();
     this.abort.abort();
     await this.watcher?.close();
     await this.queue;
@@ -173,9 +182,12 @@ export class BackgroundIndexing {
   }
 
   private async fullRun(announce: boolean): Promise<void> {
+    const mark = this.deps.changes?.mark() ?? 0;
+    const watchedThroughout = this.watchHolds;
     let summary = await this.withLock(() => this.runHere());
     if (summary?.handedOff && !this.closed) summary = await this.runElsewhere();
     if (!summary || this.closed) return;
+    if (!summary.interrupted) this.indexedWhileWatched(mark, watchedThroughout);
     this.set({ state: "fresh" });
     const text = describeSummary(summary);
     if (text && (announce || summary.before !== "fresh")) this.notify({ tone: summary.failed > 0 ? "warning" : "info", text });
@@ -225,8 +237,10 @@ export class BackgroundIndexing {
     // A changed ignore file can hide or reveal whole directories: only a full pass sees that.
     if (paths.some((path) => IGNORE_FILE.test(path))) return this.fullRun(false);
     this.set({ state: "refreshing", files: paths.length });
+    const mark = this.deps.changes?.mark() ?? 0;
     const summary = await this.withLock(() => this.deps.indexer.refreshPaths(paths, this.abort.signal));
     if (this.closed) return;
+    if (summary && !summary.interrupted) this.deps.changes?.settle(mark, paths);
     this.set({ state: "fresh" });
     if (summary) this.reportRepairs(summary);
   }
@@ -269,17 +283,38 @@ export class BackgroundIndexing {
       ((onChange, onError) => new ProjectWatcher({ root: this.deps.root, config: this.deps.config, onChange, onError }));
     const watcher = create(
       (paths) => this.changed(paths),
-      (error) => this.notify({ tone: "warning", text: `Watching files failed (${error.message}); /index refreshes the index by hand.` }),
+      (error) => {
+        this.stopVouching();
+        this.notify({ tone: "warning", text: `Watching files failed (${error.message}); /index refreshes the index by hand.` });
+      },
     );
     this.watcher = watcher;
     this.watching = watcher.start();
     try {
       // Closing while the watch starts ends the wait: a watcher closed before it holds never says it does.
       await Promise.race([this.watching, whenAborted(this.abort.signal)]);
+      // From the pass that begins now on, the watch vouches, with the index, for what is on disk.
+      this.watchHolds = !this.closed;
     } catch (error) {
       if (!this.closed)
         this.notify({ tone: "warning", text: `Could not watch the project (${errorMessage(error)}); /index refreshes by hand.` });
     }
+  }
+
+  /**
+   * A pass over the project committed: what the watcher reported before it
+   * began is indexed, and when the watch held from its start to now, the
+   * index and the watcher's reports together say what is on disk.
+   */
+  private indexedWhileWatched(mark: number, watchedThroughout: boolean): void {
+    this.deps.changes?.settle(mark);
+    const watcher = this.watcher;
+    if (watchedThroughout && this.watchHolds && watcher?.flush) this.deps.changes?.vouch(() => watcher.flush?.() ?? Promise.resolve());
+  }
+
+  private stopVouching(): void {
+    this.watchHolds = false;
+    this.deps.changes?.revoke();
   }
 
   /**

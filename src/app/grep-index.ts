@@ -1,7 +1,9 @@
 import type { GrepIndex, IndexedFiles } from "../agent/tools/grep-files.js";
 import type { IndexConfig } from "../config/schema.js";
 import type { ProjectIndexer } from "../indexer/project-indexer.js";
+import { classifyPaths } from "../indexer/path-classification.js";
 import { checkSubtree } from "../indexer/subtree-freshness.js";
+import type { WatchedChanges } from "../indexer/watched-changes.js";
 import { guaranteedTerms } from "../search/literal-terms.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { isSecretPath } from "../security/secrets.js";
@@ -11,15 +13,19 @@ export interface GrepIndexDeps {
   root: string;
   config: IndexConfig;
   indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh" | "storedDirectoryStates">;
-  files: Pick<FileRepository, "manifest" | "manifestIn" | "fileIdsOf">;
+  files: Pick<FileRepository, "manifestUnder" | "fileIdsOf">;
   fullText: Pick<PersistentFullText, "search">;
   /** See `snapshotHolds`. */
   racyWindowMs: number;
+  /** While a project watcher vouches for the tree: the files it saw change since the index read them. */
+  changes?: Pick<WatchedChanges, "changes">;
 }
 
 /**
- * grep's view of the project index: the files a fresh check finds (the
- * manifest, with what changed on disk since folded in), and which of them
+ * grep's view of the project index: the files on disk as the manifest and
+ * the watcher's reports give them while the watcher vouches for the tree,
+ * else as a fresh check finds them (the manifest, with what changed on disk
+ * since folded in); and which of them
  * the full-text index rules out for a pattern's literals. Until a first
  * complete run has stored the directories' states, a fresh check would walk
  * the whole tree here, on the thread that commits the index: grep walks on
@@ -29,6 +35,9 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
   return {
     async files(signal, under) {
       if (deps.indexer.lastRefresh() === undefined) return undefined;
+      const changed = await deps.changes?.changes(signal);
+      if (signal.aborted) return undefined;
+      if (changed) return watchedFiles(deps, changed, under ?? "");
       const part = under ? subtreeFiles(deps, under) : undefined;
       if (part) return part;
       const report = await deps.indexer.checkFreshness();
@@ -38,7 +47,7 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
       const gone = new Set([...diff.deleted, ...diff.newlySkipped.map((file) => file.path)]);
       const vouched = new Map<number, string>();
       const paths: string[] = [...diff.added.map((file) => file.path)];
-      for (const entry of deps.files.manifest().values()) {
+      for (const entry of deps.files.manifestUnder("")) {
         if (gone.has(entry.path)) continue;
         if (onDisk.has(entry.path)) paths.push(entry.path);
         else addRow(deps, entry, paths, vouched);
@@ -56,6 +65,27 @@ function addRow(deps: GrepIndexDeps, entry: ManifestEntry, paths: string[], vouc
 }
 
 /**
+ * The files under a directory ('' for all) while the project watcher vouches
+ * for the tree: the manifest's rows there as they stand, except the files
+ * the watcher saw change since they were indexed, which are judged by the
+ * walk's rules as they are on disk now and read. No `stat` of the rest.
+ */
+function watchedFiles(deps: GrepIndexDeps, changed: ReadonlySet<string>, under: string): IndexedFiles {
+  const paths: string[] = [];
+  const vouched = new Map<number, string>();
+  for (const entry of deps.files.manifestUnder(under)) if (!changed.has(entry.path)) addRow(deps, entry, paths, vouched);
+  const prefix = under ? `${under}/` : "";
+  const onDisk = classifyPaths(
+    deps.root,
+    deps.config,
+    [...changed].filter((path) => path.startsWith(prefix)),
+  );
+  // Skipped ones are secret names or too large: the walk leaves those out of what grep reads.
+  for (const file of onDisk.files) paths.push(file.path);
+  return indexedFiles(deps, paths, vouched);
+}
+
+/**
  * The files under one directory when the index can vouch for that part of
  * the tree without walking the rest (`checkSubtree`): those the walk takes
  * there, each vouched for when its manifest row has its size and time.
@@ -67,7 +97,9 @@ function subtreeFiles(deps: GrepIndexDeps, under: string): IndexedFiles | undefi
   const paths: string[] = [];
   const vouched = new Map<number, string>();
   if (subtree.state === "fresh") {
-    const manifest = deps.files.manifestIn(subtree.directories);
+    // Every directory checked is below `under`: its rows through the path index (by directory, a package's
+    // hundreds of directories read the whole manifest).
+    const manifest = new Map(deps.files.manifestUnder(under).map((entry) => [entry.path, entry]));
     for (const [path, onDisk] of subtree.files) {
       const entry = manifest.get(path);
       if (entry?.size === onDisk.size && entry.mtimeMs === onDisk.mtimeMs) addRow(deps, entry, paths, vouched);

@@ -74,6 +74,7 @@ export function openInteractiveSession(options: {
         }
       },
     },
+    changes: services.watchedChanges,
   });
   // The rules typed with /permissions hold until Sylk ends, whichever conversation is open (/clear, /model, /resume).
   const sessionRules = new SessionRules();

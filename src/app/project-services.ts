@@ -13,6 +13,7 @@ import type { GrepIndex } from "../agent/tools/grep-files.js";
 import { GrepThread } from "../agent/tools/grep-thread.js";
 import { createGrepIndex } from "./grep-index.js";
 import { RACY_WINDOW_MS } from "../indexer/directory-state.js";
+import { WatchedChanges } from "../indexer/watched-changes.js";
 import type { ProjectPaths } from "../project/project-paths.js";
 import { CodeVectorIndex } from "../search/code-vector-index.js";
 import { HybridCodeSearcher } from "../search/hybrid-code-searcher.js";
@@ -88,6 +89,8 @@ export interface ProjectServices {
   grepThread: GrepThread;
   /** grep's files from the index: no walk per call, and files ruled out by the pattern's literals. */
   grepIndex: GrepIndex;
+  /** What the project watcher saw change since the index read it, for the background indexing to tell and grep to ask. */
+  watchedChanges: WatchedChanges;
   /** Stops worker threads and closes the database. */
   close(): Promise<void>;
 }
@@ -140,6 +143,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const grepThread = new GrepThread();
   const grepFullText = new PersistentFullText(fullTextRepository, "code", { searchWithoutLoading: true });
   const userKnowledge = new UserKnowledge(paths.sylkHome);
+  const watchedChanges = new WatchedChanges();
   return {
     paths,
     loadedConfig,
@@ -177,11 +181,13 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     consent: new ConsentStore(paths),
     indexLock: new IndexLock(paths.indexLock, paths.root),
     grepThread,
+    watchedChanges,
     grepIndex: createGrepIndex({
       root: paths.root,
       config: config.index,
       indexer,
       files,
+      changes: watchedChanges,
       // Until something loads the code index, grep reads only its terms' postings: loading all of it was most of a first grep.
       fullText: { search: (terms, limit) => (codeFullText.isLoaded ? codeFullText : grepFullText).search(terms, limit) },
       racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,

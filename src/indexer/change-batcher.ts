@@ -36,8 +36,11 @@ export class ChangeBatcher {
     this.pending.clear();
   }
 
-  private flush(): void {
+  /** Reports what is pending now, without waiting for the quiet time (a search wants the changes made so far). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.pending.size === 0) return;
     const paths = [...this.pending];
     this.pending.clear();
     this.options.onBatch(paths);

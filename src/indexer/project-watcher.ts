@@ -30,8 +30,13 @@ const threadMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("changes"), paths: z.array(z.string()) }),
   z.object({ type: z.literal("directories"), paths: z.array(z.string()) }),
   z.object({ type: z.literal("error"), message: z.string() }),
+  z.object({ type: z.literal("flushed") }),
 ]);
-const ownerMessage = z.discriminatedUnion("type", [z.object({ type: z.literal("close") }), z.object({ type: z.literal("directories") })]);
+const ownerMessage = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("close") }),
+  z.object({ type: z.literal("directories") }),
+  z.object({ type: z.literal("flush") }),
+]);
 
 /**
  * Watches the project while a session runs and reports what changed, in
@@ -48,6 +53,7 @@ const ownerMessage = z.discriminatedUnion("type", [z.object({ type: z.literal("c
 export class ProjectWatcher {
   private worker: Worker | undefined;
   private directoryRequests: Array<(paths: string[]) => void> = [];
+  private flushRequests: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
 
   constructor(private readonly options: ProjectWatcherOptions) {}
 
@@ -69,6 +75,8 @@ export class ProjectWatcher {
             return this.options.onChange(message.data.paths);
           case "directories":
             return this.directoryRequests.shift()?.(message.data.paths);
+          case "flushed":
+            return this.flushRequests.shift()?.resolve();
           case "error":
             return this.options.onError?.(new Error(message.data.message));
         }
@@ -77,7 +85,28 @@ export class ProjectWatcher {
         reject(error);
         this.options.onError?.(error);
       });
+      worker.once("exit", () => this.failFlushes(new Error("The watcher thread has stopped.")));
     });
+  }
+
+  /**
+   * Resolves once every change the watch received before the call has been
+   * passed to `onChange`, without waiting for the batch's quiet time: a
+   * search asks so that a file written a moment before it is known changed.
+   */
+  flush(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return Promise.reject(new Error("The watcher is not running."));
+    return new Promise((resolve, reject) => {
+      this.flushRequests.push({ resolve, reject });
+      worker.postMessage({ type: "flush" });
+    });
+  }
+
+  private failFlushes(error: Error): void {
+    const requests = this.flushRequests;
+    this.flushRequests = [];
+    for (const request of requests) request.reject(error);
   }
 
   /** Directories being watched, relative ('' is the root): what the pruning left. */
@@ -93,6 +122,7 @@ export class ProjectWatcher {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
+    this.failFlushes(new Error("The watcher was closed."));
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
     worker.postMessage({ type: "close" });
@@ -149,6 +179,18 @@ class WatcherThread {
 
   directoryList(): string[] {
     return this.tree?.directories() ?? [];
+  }
+
+  /**
+   * Reports what is pending, then says so. Deferred to the loop's check
+   * phase: an inotify event queued before the owner asked is read in the
+   * same poll as the request at the latest, and its path recorded by then.
+   */
+  flush(): void {
+    setImmediate(() => {
+      this.batcher.flush();
+      this.post({ type: "flushed" });
+    });
   }
 
   close(): void {
@@ -249,6 +291,7 @@ if (!isMainThread && parentPort && (workerData as Partial<ThreadData> | null)?.t
     const message = ownerMessage.safeParse(raw);
     if (!message.success) return;
     if (message.data.type === "directories") port.postMessage({ type: "directories", paths: thread.directoryList() });
+    else if (message.data.type === "flush") thread.flush();
     else {
       thread.close();
       port.close();

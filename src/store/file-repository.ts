@@ -130,6 +130,20 @@ export class FileRepository {
   }
 
   /**
+   * Manifest rows of the files below a directory ('' is the whole project),
+   * through the path index, as a list: a search goes through them once, and
+   * building a map of 28k rows cost a third of reading them.
+   */
+  manifestUnder(directory: string): ManifestEntry[] {
+    const columns = "SELECT id, path, size, mtime_ms AS mtimeMs, content_hash AS contentHash, status FROM files";
+    if (directory === "") return this.db.prepare<[], ManifestEntry>(columns).all();
+    // Every path below `dir/` sorts from `dir/` up to `dir0` ('0' is the character after '/').
+    return this.db
+      .prepare<[string, string], ManifestEntry>(`${columns} WHERE path >= ? AND path < ?`)
+      .all(`${directory}/`, `${directory}0`);
+  }
+
+  /**
    * Manifest rows of the files directly in these directories ('' is the
    * root): what a walk compares its changed directories with.
    */

@@ -154,4 +154,22 @@ describe("ProjectWatcher", () => {
     await waitUntilReported((paths) => paths.length > 0);
     expect(reported()).toEqual([".env"]);
   });
+
+  it("flush reports what it has seen at once, before the quiet time ends: a file written just before is named", async () => {
+    await startWatcher(60_000);
+    project.write("src/a.ts", "export const a = 10;\n");
+    project.write("src/new.ts", "export const n = 1;\n");
+    project.remove("src/b.ts");
+    await watcher?.flush();
+    expect(reported()).toEqual(["src/a.ts", "src/b.ts", "src/new.ts"]);
+    await watcher?.flush();
+    expect(batches).toHaveLength(1);
+  });
+
+  it("a flush asked of a closed watcher fails rather than waits", async () => {
+    await startWatcher();
+    const closed = watcher;
+    await closed?.close();
+    await expect(closed?.flush()).rejects.toThrow(/not running/);
+  });
 });

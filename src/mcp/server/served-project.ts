@@ -51,6 +51,7 @@ export async function openServedProject(options: ServedProjectOptions): Promise<
       indexer: services.indexer,
       lock: services.indexLock,
       backfill: services.backfill,
+      changes: services.watchedChanges,
     });
     indexing.onNotice(options.onNotice);
     indexing.start();
