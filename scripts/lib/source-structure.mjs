@@ -52,6 +52,7 @@ export const LAYERS = [
       "package-root",
       "worker-entry",
       "process-group",
+      "abort-signal",
     ],
   },
 ];

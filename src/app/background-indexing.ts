@@ -7,6 +7,7 @@ import { ProjectWatcher } from "../indexer/project-watcher.js";
 import type { WatchedChanges } from "../indexer/watched-changes.js";
 import type { VectorBackfill } from "../indexer/vector-backfill.js";
 import { takeoverNotice, type IndexLock } from "../project/index-lock.js";
+import { whenAborted } from "../abort-signal.js";
 import { errorMessage } from "../errors.js";
 import type { IndexProcessEvent, SeparateIndexRun } from "./index-process.js";
 
@@ -346,11 +347,6 @@ export class BackgroundIndexing {
   private notify(notice: IndexNotice): void {
     for (const listener of this.noticeListeners) listener(notice);
   }
-}
-
-function whenAborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
 function describeSummary(summary: IndexSummary): string | undefined {

@@ -145,21 +145,18 @@ describe("grep served by the project index", () => {
     }
   });
 
-  it("is cancelled by its signal while the files are listed", async () => {
+  it("is cancelled by its signal while the files are listed, without waiting for the listing to notice", async () => {
     const controller = new AbortController();
-    const hanging: GrepIndex = {
-      files: () => new Promise((resolve) => controller.signal.addEventListener("abort", () => resolve(undefined))),
-    };
+    // An index that never answers: the call must end on the abort alone (it would hang here otherwise).
+    const hanging: GrepIndex = { files: () => new Promise(() => undefined) };
     const registry = new ToolRegistry([createGrepTool({ thread, index: hanging })], new PermissionPolicy("bypass"));
     const running = registry.run(
       { id: "1", name: "grep", input: { pattern: "createUserAccount" } },
       { root: project.root, signal: controller.signal, extraDirectories: [] },
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const aborted = performance.now();
     controller.abort();
     const result = await running;
-    expect(performance.now() - aborted).toBeLessThan(500);
     expect(result).toMatchObject({ isError: true, output: "grep was cancelled." });
   });
 });

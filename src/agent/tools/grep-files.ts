@@ -7,6 +7,7 @@ import { literalRunsPerAlternative } from "./grep-literals.js";
 import type { GrepThread } from "./grep-thread.js";
 import { outsideHiddenDirectories, resolveProjectPath } from "./project-paths-guard.js";
 import { ToolError, type ToolContext } from "./tool.js";
+import { unlessAborted } from "../../abort-signal.js";
 
 /**
  * The project's files as its index knows them, checked against the disk at
@@ -76,7 +77,11 @@ export async function grepFiles(context: ToolContext, request: GrepFilesRequest,
   const inRoot = resolved.relative !== undefined;
   const scanRoot = inRoot ? context.root : resolved.absolute;
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
-  const indexed = inRoot && deps.index ? await deps.index.files(context.signal, resolved.relative || undefined) : undefined;
+  // Esc stops the call at once, even while the index is still checking what it may vouch for.
+  const indexed =
+    inRoot && deps.index
+      ? await unlessAborted(deps.index.files(context.signal, resolved.relative || undefined), context.signal)
+      : undefined;
   if (context.signal.aborted) return undefined;
   const listed = indexed ? indexed.paths : await deps.thread.list(scanRoot, deps.config, context.signal);
   if (!listed || context.signal.aborted) return undefined;
