@@ -125,12 +125,7 @@ export function useAgent(
     (resume?: ResumeTarget) => {
       if (runRef.current) throw new Error("A turn is running; press Esc to cancel it first.");
       const session = openSession(approver, resume);
-      // The conversation left behind ends: its SessionEnd hooks run and its observation under way finishes (in the background), what its agent learned goes into the profiles.
-      const left = sessionRef.current;
-      void left
-        .end(resume ? "resume" : "clear")
-        .then(() => left.settleMemory())
-        .finally(() => left.close());
+      endInBackground(sessionRef.current, resume ? "resume" : "clear");
       sessionRef.current = session;
       dispatch({ type: "session", sessionId: session.sessionId, tasks: session.tasks() });
       return session;
@@ -177,4 +172,16 @@ function runOf(session: AgentSession, prompt: string, signal: AbortSignal): Asyn
   if (command) return session.runCommand(command, signal);
   if (PIPELINE_TASK.test(prompt)) return session.runPipeline(prompt.replace(PIPELINE_TASK, "").trim(), signal);
   return session.run(prompt, signal);
+}
+
+/**
+ * The conversation left behind by /clear or /resume ends in the background:
+ * its SessionEnd hooks run and its observation under way finishes, and what
+ * its agent learned goes into the profiles.
+ */
+function endInBackground(left: AgentSession, reason: "resume" | "clear"): void {
+  void left
+    .end(reason)
+    .then(() => left.settleMemory())
+    .finally(() => left.close());
 }
