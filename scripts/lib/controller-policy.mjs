@@ -40,9 +40,11 @@ export function controllerPolicy({
     });
   const profileNow = () =>
     pooledProfile({ agentType: session.type, model: session.model, windowTokens: WINDOW, rows: rows(), random, pooling });
-  const learn = () => {
+  // As the controller's endInstance: with memory, an instance that hands off adds no onset, and the session's last adds the session's.
+  const learn = (end) => {
     const key = `${session.type}/${session.model}`;
-    learning.set(key, withInstance(learning.get(key) ?? emptyStatistics(), detector.summary()));
+    const summary = !memory ? detector.summary() : end === "handoff" ? detector.handedOffSummary() : detector.sessionSummary();
+    learning.set(key, withInstance(learning.get(key) ?? emptyStatistics(), summary));
   };
   return {
     conditions,
@@ -55,7 +57,7 @@ export function controllerPolicy({
       const check = detector.check(context);
       if (!check.fire) return safetyNet(context);
       conditions[check.condition] = (conditions[check.condition] ?? 0) + 1;
-      learn();
+      learn("handoff");
       const carried = memory ? detector.onsetMemory() : undefined;
       const profile = profileNow();
       // As the controller: the prepared size is the learned one, never more than the arm's share of the size it fired at.
@@ -73,7 +75,7 @@ export function controllerPolicy({
       detector.observe(context, quality);
     },
     finish() {
-      learn();
+      learn("session_end");
     },
   };
 }
