@@ -2,7 +2,9 @@
 // the product's own pure code from dist (the degradation detector with its
 // onset posterior, the profile statistics and their pooling), driven the way
 // HandoffController drives it (src/handoff/session/): when the curve fires,
-// the ended instance's summary goes into its (type, model) profile, and the
+// the ended instance's summary goes into its (type, model) profile (with
+// `memory`, without an onset: the session's last instance gives the
+// session's, from everything its chain saw), and the
 // next instance starts from the pooled profile and, with `memory`, from the
 // previous instance's onset posterior (`onsetMemory()`, as the controller's
 // commit passes it on). What is left here is the store: profiles live in a
