@@ -180,6 +180,50 @@ describe("OnsetPosterior.evidenceOnset: the session's onset for the profile", ()
     expect(estimate.declineRatePerKiloToken).toBeCloseTo(0.01, 2);
   });
 
+  it("is the flat-prior posterior's median (closed form against brute force)", () => {
+    const wide = { ...PRIOR, noiseSd: 0.2 };
+    const observations: Array<[number, number]> = [
+      [20, 0.9],
+      [35, 0.92],
+      [50, 0.8],
+      [62, 0.66],
+      [74, 0.55],
+    ];
+    const posterior = new OnsetPosterior(wide);
+    for (const [x, y] of observations) posterior.add(x, y);
+    // By brute force: even odds between the onsets below the largest size (74k) and none there, each onset below it alike.
+    const marginal = (onset: number, decline: number) => {
+      let total = 0;
+      const steps = 1500;
+      for (let step = 0; step < steps; step++) {
+        const c = wide.peakQuality - 0.8 + (1.6 * (step + 0.5)) / steps;
+        let density = Math.exp(-0.5 * ((c - wide.peakQuality) / 0.1) ** 2);
+        for (const [x, y] of observations) density *= Math.exp(-0.5 * ((y - (c - decline * Math.max(0, x - onset))) / wide.noiseSd) ** 2);
+        total += density;
+      }
+      return total;
+    };
+    const inside: Array<{ onset: number; weight: number }> = [];
+    for (let index = 0; index < 100; index++) {
+      const onset = (index + 0.5) * 2;
+      if (onset >= 74) break;
+      for (const multiplier of [0.5, 1, 2]) inside.push({ onset, weight: marginal(onset, 0.01 * multiplier) });
+    }
+    const insideTotal = inside.reduce((sum, state) => sum + state.weight, 0) / inside.length;
+    const located = insideTotal / (insideTotal + marginal(Number.POSITIVE_INFINITY, 0));
+    let cumulative = 0;
+    let median: number | undefined;
+    for (const state of inside) {
+      cumulative += state.weight;
+      if (median === undefined && cumulative >= 0.5 * inside.length * insideTotal) median = state.onset;
+    }
+    // Neither sure nor unsure (0.71 here), so the levels either side of it test the comparison.
+    expect(located).toBeGreaterThan(0.5);
+    expect(located).toBeLessThan(0.95);
+    expect(posterior.evidenceOnset(located - 0.01)).toMatchObject({ located: true, onsetTokens: (median as number) * 1000 });
+    expect(posterior.evidenceOnset(located + 0.01).located).toBe(false);
+  });
+
   it("places no onset on a plateau, nor before any observation", () => {
     const posterior = new OnsetPosterior(PRIOR);
     expect(posterior.evidenceOnset(0.9).located).toBe(false);
