@@ -2,7 +2,9 @@
 // the product's own pure code from dist (the degradation detector with its
 // onset posterior, the profile statistics and their pooling), driven the way
 // HandoffController drives it (src/handoff/session/): when the curve fires,
-// the ended instance's summary goes into its (type, model) profile, and the
+// the ended instance's summary goes into its (type, model) profile (with
+// `memory`, without an onset: the session's last instance gives the
+// session's, from everything its chain saw), and the
 // next instance starts from the pooled profile and, with `memory`, from the
 // previous instance's onset posterior (`onsetMemory()`, as the controller's
 // commit passes it on). What is left here is the store: profiles live in a
@@ -40,9 +42,11 @@ export function controllerPolicy({
     });
   const profileNow = () =>
     pooledProfile({ agentType: session.type, model: session.model, windowTokens: WINDOW, rows: rows(), random, pooling });
-  const learn = () => {
+  // As the controller's endInstance: with memory, an instance that hands off adds no onset, and the session's last adds the session's.
+  const learn = (end) => {
     const key = `${session.type}/${session.model}`;
-    learning.set(key, withInstance(learning.get(key) ?? emptyStatistics(), detector.summary()));
+    const summary = !memory ? detector.summary() : end === "handoff" ? detector.handedOffSummary() : detector.sessionSummary();
+    learning.set(key, withInstance(learning.get(key) ?? emptyStatistics(), summary));
   };
   return {
     conditions,
@@ -55,7 +59,7 @@ export function controllerPolicy({
       const check = detector.check(context);
       if (!check.fire) return safetyNet(context);
       conditions[check.condition] = (conditions[check.condition] ?? 0) + 1;
-      learn();
+      learn("handoff");
       const carried = memory ? detector.onsetMemory() : undefined;
       const profile = profileNow();
       // As the controller: the prepared size is the learned one, never more than the arm's share of the size it fired at.
@@ -73,7 +77,7 @@ export function controllerPolicy({
       detector.observe(context, quality);
     },
     finish() {
-      learn();
+      learn("session_end");
     },
   };
 }

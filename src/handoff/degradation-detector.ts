@@ -69,8 +69,8 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   uncertaintySd: 0.15,
   uncertaintyOnsetShare: 0.9,
   uncertaintyLowerSds: 1,
-  onsetEvidence: 0.912,
-  onsetReached: 0.912,
+  onsetEvidence: 0.9254,
+  onsetReached: 0.9254,
 };
 
 /** How many first observations give a prepared context's early quality (the arm's reward). */
@@ -94,6 +94,15 @@ const WINSORIZE_SDS = 3;
  * session's onset lies, and they are kept out of the onset's evidence.
  */
 const HANDOFF_WARM_UP_TURNS = 2;
+/**
+ * How sure the session's observations must be that its onset lies below
+ * the largest size it reached before the profile takes their estimate:
+ * more likely than not. A session caught a turn or two past its onset each
+ * time rarely makes that certain, yet its estimate is within a turn or two
+ * of the onset (test/handoff/onset-posterior.test.ts), and an estimate the
+ * profile never gets is one more session leaning on the default.
+ */
+const SESSION_ONSET_LEVEL = 0.5;
 
 export class DegradationDetector {
   private readonly gp: InducingPointGP;
@@ -241,6 +250,37 @@ export class DegradationDetector {
     return summary;
   }
 
+  /**
+   * The summary of an instance that hands off to another of the session's:
+   * its onset is left out (neither located nor censored), because the
+   * instance that ends the session reports the session's onset from
+   * everything the chain observed (`sessionSummary`). An instance caught a
+   * turn or two past the onset it was told of has too short a decline for
+   * its own fit, and most would add nothing.
+   */
+  handedOffSummary(): InstanceSummary {
+    if (!this.onset) return this.summary();
+    return { ...withoutOnset(this.summary()), onsetUnknown: true };
+  }
+
+  /**
+   * The summary of the session's last instance: the session's onset, once,
+   * from the carried observations by their likelihood alone
+   * (`OnsetPosterior.evidenceOnset`); censored at its largest size if the
+   * session never fired and the evidence places no onset; unknown if it
+   * fired and still places none. Without the learned-onset prior, the
+   * instance's own changepoint fit (`summary`).
+   */
+  sessionSummary(): InstanceSummary {
+    const summary = this.summary();
+    if (!this.onset) return summary;
+    const rest = withoutOnset(summary);
+    const estimate = this.onset.evidenceOnset(SESSION_ONSET_LEVEL);
+    if (estimate.located) return { ...rest, onsetTokens: estimate.onsetTokens, declineRatePerKiloToken: estimate.declineRatePerKiloToken };
+    const firedInSession = this.fired || this.onset.carriedCount > 0;
+    return firedInSession ? { ...rest, onsetUnknown: true } : rest;
+  }
+
   private condition(
     x: number,
     lookaheadTokens: number,
@@ -287,6 +327,14 @@ export class DegradationDetector {
     for (const { kiloTokens } of sizes) peak = Math.max(peak, this.gp.predictMean(kiloTokens));
     return peak;
   }
+}
+
+/** The summary with its own onset (located or unknown) taken out. */
+function withoutOnset(summary: InstanceSummary): InstanceSummary {
+  const rest = { ...summary };
+  delete rest.onsetTokens;
+  delete rest.onsetUnknown;
+  return rest;
 }
 
 const asSd = (prediction: { mean: number; variance: number }) => ({ mean: prediction.mean, sd: Math.sqrt(prediction.variance) });

@@ -289,27 +289,69 @@ export class OnsetPosterior {
     return state.grid < 0 ? 0 : (sums[state.grid] as number);
   }
 
-  private posterior(): Float64Array {
-    if (this.weights) return this.weights;
+  /** log p(observations | state), the level c integrated out. */
+  private logLikelihood(state: State): number {
     const n = this.count;
+    if (n === 0) return 0;
     const s2 = this.noiseVariance;
     const b = this.levelVariance;
-    const logs = this.states.map((state) => {
-      if (n === 0) return state.logPrior;
-      // The marginal of z − m0 ~ N(0, σ²I + b 11ᵀ): Sherman–Morrison and the determinant lemma.
-      const d = state.decline;
-      const sumZ = this.sumY + d * this.sumOf(this.past, state);
-      const sumZSquares = this.sumYSquares + 2 * d * this.sumOf(this.pastY, state) + d * d * this.sumOf(this.pastSquares, state);
-      const sumR = sumZ - n * this.levelMean;
-      const sumRSquares = sumZSquares - 2 * this.levelMean * sumZ + n * this.levelMean * this.levelMean;
-      const quadratic = (sumRSquares - (b / (s2 + n * b)) * sumR * sumR) / s2;
-      return state.logPrior - 0.5 * quadratic - 0.5 * Math.log(1 + (n * b) / s2);
-    });
-    const top = Math.max(...logs);
-    const weights = Float64Array.from(logs, (value) => Math.exp(value - top));
-    const total = weights.reduce((sum, value) => sum + value, 0);
-    for (let index = 0; index < weights.length; index++) weights[index] = (weights[index] as number) / total;
-    this.weights = weights;
-    return weights;
+    // The marginal of z − m0 ~ N(0, σ²I + b 11ᵀ): Sherman–Morrison and the determinant lemma.
+    const d = state.decline;
+    const sumZ = this.sumY + d * this.sumOf(this.past, state);
+    const sumZSquares = this.sumYSquares + 2 * d * this.sumOf(this.pastY, state) + d * d * this.sumOf(this.pastSquares, state);
+    const sumR = sumZ - n * this.levelMean;
+    const sumRSquares = sumZSquares - 2 * this.levelMean * sumZ + n * this.levelMean * this.levelMean;
+    const quadratic = (sumRSquares - (b / (s2 + n * b)) * sumR * sumR) / s2;
+    return -0.5 * quadratic - 0.5 * Math.log(1 + (n * b) / s2);
   }
+
+  private posterior(): Float64Array {
+    if (this.weights) return this.weights;
+    this.weights = normalised(this.states.map((state) => state.logPrior + this.logLikelihood(state)));
+    return this.weights;
+  }
+
+  /**
+   * Where the observations alone (this instance's and those carried from
+   * the session's earlier ones) put the onset, for the profile. The
+   * posterior above starts from the profile's own onset, and a profile fed
+   * estimates shrunk toward itself would hardly move from its default; so
+   * here the prior is flat: even odds between an onset below the largest
+   * size observed and none there (later, or never), and every onset below
+   * it equally likely. `located`: the probability of an onset below that
+   * size reaches `level`; the estimate is then the median of those onsets,
+   * with their decline rate. Otherwise the observations cannot place it.
+   */
+  evidenceOnset(level: number): { located: true; onsetTokens: number; declineRatePerKiloToken: number } | { located: false } {
+    // Onsets the observations reached: those with any observation past them (the grid ascends).
+    let reached = 0;
+    while (reached < ONSET_STATES && (this.past[reached] as number) > 0) reached++;
+    if (reached === 0) return { located: false };
+    const inside = this.states.filter((state) => state.grid >= 0 && state.grid < reached);
+    // Every state beyond the largest size has the likelihood of "never": nothing was observed past its onset.
+    const beyond = this.logLikelihood({ grid: -1, onset: Number.POSITIVE_INFINITY, decline: 0, logPrior: 0 });
+    const perInside = Math.log(0.5 / inside.length);
+    const weights = normalised([...inside.map((state) => perInside + this.logLikelihood(state)), Math.log(0.5) + beyond]);
+    const locatedProbability = 1 - (weights[inside.length] as number);
+    if (locatedProbability < level) return { located: false };
+    let cumulative = 0;
+    let decline = 0;
+    let median: number | undefined;
+    inside.forEach((state, index) => {
+      const weight = (weights[index] as number) / locatedProbability;
+      decline += weight * state.decline;
+      cumulative += weight;
+      if (median === undefined && cumulative >= 0.5) median = state.onset;
+    });
+    return { located: true, onsetTokens: (median ?? (inside.at(-1) as State).onset) * 1000, declineRatePerKiloToken: decline };
+  }
+}
+
+/** exp of the logs, scaled to sum to 1. */
+function normalised(logs: number[]): Float64Array {
+  const top = Math.max(...logs);
+  const weights = Float64Array.from(logs, (value) => Math.exp(value - top));
+  const total = weights.reduce((sum, value) => sum + value, 0);
+  for (let index = 0; index < weights.length; index++) weights[index] = (weights[index] as number) / total;
+  return weights;
 }

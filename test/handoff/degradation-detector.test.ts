@@ -266,4 +266,45 @@ describe("DegradationDetector after a handoff", () => {
     const curveOnly = new DegradationDetector(profile(), { carried: first.onsetMemory(), handedOff: true, triggers: { onsetReached: 2 } });
     expect(firesAt(curveOnly, same, 10_000, 150_000)).toBeGreaterThan(check?.contextTokens ?? 0);
   });
+
+  it("gives the profile the session's onset once: an instance that hands off adds none, the last one the chain's (seeded)", () => {
+    let located = 0;
+    let ownFits = 0;
+    let handedOffInstances = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      // Far below the profile's 60k onset: the estimate must come from the observations, not the prior.
+      const onset = 30_000 + 1000 * seed;
+      let detector = new DegradationDetector(profile());
+      let fired = firesAt(detector, session(seed, onset), 8000, 150_000);
+      for (let handoff = 1; handoff <= 4 && Number.isFinite(fired); handoff++) {
+        const handedOff = detector.handedOffSummary();
+        expect(handedOff.onsetTokens, `seed ${seed}`).toBeUndefined();
+        expect(handedOff.onsetUnknown).toBe(true);
+        handedOffInstances++;
+        if (detector.summary().onsetTokens !== undefined) ownFits++;
+        detector = new DegradationDetector(profile(), { carried: detector.onsetMemory(), handedOff: true });
+        fired = firesAt(detector, session(100 * seed + handoff, onset), 10_000, 150_000);
+      }
+      const last = detector.sessionSummary();
+      if (last.onsetTokens === undefined) {
+        expect(last.onsetUnknown, `seed ${seed}: a session that fired is never censored`).toBe(true);
+        continue;
+      }
+      located++;
+      expect(Math.abs(last.onsetTokens - onset), `seed ${seed}`).toBeLessThanOrEqual(6000);
+    }
+    // The chain places the onset in most sessions, where the instances' own fits rarely could.
+    // (Seeds 1–10: 10 of 10 sessions placed; 11 of the instances that handed off by their own fit.)
+    expect(located).toBeGreaterThanOrEqual(9);
+    expect(located / 10).toBeGreaterThan((2 * ownFits) / handedOffInstances);
+  });
+
+  it("a session that never fired and shows no decline is censored at its largest size, not unknown", () => {
+    const detector = new DegradationDetector(profile());
+    for (let tokens = 8000; tokens <= 40_000; tokens += 3000) detector.observe(tokens, tokens % 2 === 0 ? 0.91 : 0.89);
+    const summary = detector.sessionSummary();
+    expect(summary.onsetTokens).toBeUndefined();
+    expect(summary.onsetUnknown).toBeUndefined();
+    expect(summary.maxTokens).toBe(38_000);
+  });
 });

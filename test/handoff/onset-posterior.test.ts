@@ -160,3 +160,107 @@ describe("OnsetPosterior carried across a handoff", () => {
     expect(carriedScore / 20).toBeGreaterThan(restartedScore / 20 + 0.3);
   });
 });
+
+describe("OnsetPosterior.evidenceOnset: the session's onset for the profile", () => {
+  const decline = (onset: number) => (x: number) => (x <= onset ? 0.9 : 0.9 - 0.01 * (x - onset));
+
+  it("is the observations' alone: priors far apart give the same estimate, near the true onset", () => {
+    // A wide noise, so that no observation is clipped toward the prior's prediction: only the prior's onset differs.
+    const wide = { ...PRIOR, noiseSd: 0.2 };
+    const late = { ...wide, onsetTokens: 120_000, onsetSdTokens: 5_000 };
+    const estimates = [wide, late].map((prior) => {
+      const posterior = new OnsetPosterior(prior);
+      for (let kilo = 8; kilo <= 60; kilo += 3) posterior.add(kilo, decline(35)(kilo));
+      return posterior.evidenceOnset(0.5);
+    });
+    expect(estimates[0]).toEqual(estimates[1]);
+    const [estimate] = estimates;
+    if (!estimate?.located) throw new Error("a long decline must be located");
+    expect(Math.abs(estimate.onsetTokens - 35_000)).toBeLessThanOrEqual(4_000);
+    expect(estimate.declineRatePerKiloToken).toBeCloseTo(0.01, 2);
+  });
+
+  it("is the flat-prior posterior's median (closed form against brute force)", () => {
+    const wide = { ...PRIOR, noiseSd: 0.2 };
+    const observations: Array<[number, number]> = [
+      [20, 0.9],
+      [35, 0.92],
+      [50, 0.8],
+      [62, 0.66],
+      [74, 0.55],
+    ];
+    const posterior = new OnsetPosterior(wide);
+    for (const [x, y] of observations) posterior.add(x, y);
+    // By brute force: even odds between the onsets below the largest size (74k) and none there, each onset below it alike.
+    const marginal = (onset: number, decline: number) => {
+      let total = 0;
+      const steps = 1500;
+      for (let step = 0; step < steps; step++) {
+        const c = wide.peakQuality - 0.8 + (1.6 * (step + 0.5)) / steps;
+        let density = Math.exp(-0.5 * ((c - wide.peakQuality) / 0.1) ** 2);
+        for (const [x, y] of observations) density *= Math.exp(-0.5 * ((y - (c - decline * Math.max(0, x - onset))) / wide.noiseSd) ** 2);
+        total += density;
+      }
+      return total;
+    };
+    const inside: Array<{ onset: number; weight: number }> = [];
+    for (let index = 0; index < 100; index++) {
+      const onset = (index + 0.5) * 2;
+      if (onset >= 74) break;
+      for (const multiplier of [0.5, 1, 2]) inside.push({ onset, weight: marginal(onset, 0.01 * multiplier) });
+    }
+    const insideTotal = inside.reduce((sum, state) => sum + state.weight, 0) / inside.length;
+    const located = insideTotal / (insideTotal + marginal(Number.POSITIVE_INFINITY, 0));
+    let cumulative = 0;
+    let median: number | undefined;
+    for (const state of inside) {
+      cumulative += state.weight;
+      if (median === undefined && cumulative >= 0.5 * inside.length * insideTotal) median = state.onset;
+    }
+    // Neither sure nor unsure (0.71 here), so the levels either side of it test the comparison.
+    expect(located).toBeGreaterThan(0.5);
+    expect(located).toBeLessThan(0.95);
+    expect(posterior.evidenceOnset(located - 0.01)).toMatchObject({ located: true, onsetTokens: (median as number) * 1000 });
+    expect(posterior.evidenceOnset(located + 0.01).located).toBe(false);
+  });
+
+  it("places no onset on a plateau, nor before any observation", () => {
+    const posterior = new OnsetPosterior(PRIOR);
+    expect(posterior.evidenceOnset(0.9).located).toBe(false);
+    for (let kilo = 8; kilo <= 90; kilo += 3) posterior.add(kilo, kilo % 2 === 0 ? 0.91 : 0.89);
+    expect(posterior.evidenceOnset(0.9).located).toBe(false);
+  });
+
+  it("adds up the crossings of a session: each instance's few turns past the onset place it together (seeded)", () => {
+    const random = mulberry32(11);
+    const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    let located = 0;
+    let alone = 0;
+    for (let session = 0; session < 20; session++) {
+      const onset = 25 + 30 * random();
+      const quality = (x: number) => decline(onset)(x) + 0.03 * gaussian();
+      let memory: ReturnType<OnsetPosterior["memory"]> | undefined;
+      let last: OnsetPosterior | undefined;
+      // Five instances, each from 10k to two turns past the onset, as a controller that remembers catches them.
+      for (let instance = 0; instance < 5; instance++) {
+        last = new OnsetPosterior(PRIOR, memory?.evidence);
+        const single = new OnsetPosterior(PRIOR);
+        for (let x = 10; x <= onset + 6; x += 3) {
+          const y = quality(x);
+          last.add(x, y);
+          single.add(x, y);
+        }
+        if (instance === 0 && single.evidenceOnset(0.5).located) alone++;
+        memory = last.memory();
+      }
+      const estimate = last?.evidenceOnset(0.5);
+      if (estimate?.located) {
+        located++;
+        expect(Math.abs(estimate.onsetTokens / 1000 - onset), `session ${session}`).toBeLessThan(6);
+      }
+    }
+    // Seed 11: 14 sessions placed by their chain, 2 by their first instance alone.
+    expect(located).toBeGreaterThanOrEqual(12);
+    expect(located).toBeGreaterThanOrEqual(alone + 8);
+  });
+});

@@ -125,11 +125,17 @@ export function liveInstance(deps: InstanceChainDeps, agentId: string, handoffIn
   return { agentId, handoffIndex, profile, detector, preamble: start.preamble };
 }
 
-/** Ends an instance: what it learned goes into the profiles with its end, in one transaction. */
-export function endInstance(deps: InstanceChainDeps, instance: LiveInstance, reason: string): void {
+/**
+ * Ends an instance: what it learned goes into the profiles with its end, in
+ * one transaction. The session's onset goes in once, with the instance that
+ * ends the session (from everything its chain observed); an instance that
+ * hands off adds none of its own.
+ */
+export function endInstance(deps: InstanceChainDeps, instance: LiveInstance, reason: "handoff" | "session_end"): void {
   const { sessionId } = deps;
   const identity = { sessionId, agentId: instance.agentId, agentType: deps.agentType, model: deps.model };
-  deps.profiles.endInstance(identity, instance.detector.summary(), (contribution) =>
+  const summary = reason === "handoff" ? instance.detector.handedOffSummary() : instance.detector.sessionSummary();
+  deps.profiles.endInstance(identity, summary, (contribution) =>
     deps.repository.endInstance(sessionId, instance.agentId, reason, contribution),
   );
 }

@@ -3,8 +3,9 @@ import { SessionRecorder } from "../../../src/agent/session-recorder.js";
 import { openProject, type ProjectServices } from "../../../src/app/project-services.js";
 import { configSchema } from "../../../src/config/schema.js";
 import { DegradationDetector } from "../../../src/handoff/degradation-detector.js";
+import type { ProfileStatistics } from "../../../src/handoff/handoff-profile.js";
 import { HandoffController } from "../../../src/handoff/session/handoff-controller.js";
-import { openInstance } from "../../../src/handoff/session/instance-chain.js";
+import { endInstance, openInstance } from "../../../src/handoff/session/instance-chain.js";
 import { ProfileBook } from "../../../src/handoff/session/profile-book.js";
 import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
 import { mulberry32 } from "../../helpers/random-vectors.js";
@@ -99,6 +100,7 @@ async function runSession(seed: number) {
     firedAt,
     observations: services.handoffs.observations(recorder.sessionId, second.agentId),
     profiles,
+    controller,
     sessionId: recorder.sessionId,
   };
 }
@@ -166,5 +168,37 @@ describe("the handoff controller remembers the onset across instances", () => {
     expect(continued.detector.onsetMemory()?.evidence.count).toBe(observed(first.agentId) + observed(second.agentId) - 2);
     // It knows where the decline is: it fires where the live instance did.
     expect(continued.detector.check(firedAt[1] as number).fire).toBe(true);
+  });
+
+  it("gives the profile the session's onset once, when the session ends, from what its chain saw", async () => {
+    const onsetsLearned = () => {
+      const json = services.handoffs.profileStatistics("engineer", "claude-fake");
+      const statistics = json ? (JSON.parse(json) as ProfileStatistics) : undefined;
+      return { instances: statistics?.instances ?? 0, onset: statistics?.onset ?? { count: 0, sum: 0, sumSquares: 0 } };
+    };
+    const { controller, profiles, sessionId } = await runSession(2);
+    // The first instance handed off: it counts, but its onset waits for the session's end.
+    expect(onsetsLearned()).toMatchObject({ instances: 1, onset: { count: 0 } });
+    controller.close();
+    const learned = onsetsLearned();
+    expect(learned.instances).toBe(2);
+    expect(learned.onset.count).toBe(1);
+    // The tracker's quality is coarse (a turn's failed calls), so within two turns of growth.
+    expect(Math.abs(learned.onset.sum - ONSET)).toBeLessThanOrEqual(2 * GROWTH);
+    // Continued and ended again, the session replaces its contribution: still one onset.
+    const deps = {
+      repository: services.handoffs,
+      profiles,
+      sessionId,
+      agentType: "engineer" as const,
+      model: "claude-fake",
+      windowTokens: WINDOW,
+      config,
+      random: () => 0.5,
+    };
+    const continued = openInstance(deps);
+    endInstance(deps, continued, "session_end");
+    expect(onsetsLearned().onset.count).toBe(1);
+    expect(onsetsLearned().onset.sum).toBeCloseTo(learned.onset.sum, 6);
   });
 });
