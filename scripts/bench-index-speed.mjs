@@ -55,6 +55,20 @@ const scan = await scanProject(tree, defaultConfig().index);
 const corpus = { files: scan.files.length, bytes: scan.files.reduce((sum, file) => sum + file.size, 0) };
 console.error(`Corpus ${tree}: ${corpus.files} indexable files, ${(corpus.bytes / 1e6).toFixed(1)} MB`);
 
+// 0. What the interactive session does on a tree with no index before it hands the first index to
+// `sylk index --for-session`: the time from its run's start to the hand-off, in a SYLK_HOME of its own.
+const { SEPARATE_INDEX_PROCESS_ABOVE_FILES } = await import(join(repo, "dist/src/app/interactive-session.js"));
+const handOffHome = mkdtempSync(join(tmpdir(), "sylk-bench-hand-off-"));
+const handOffServices = openProject({ root: tree, env: { ...process.env, SYLK_HOME: handOffHome } });
+const handOffStarted = performance.now();
+const handOffRun = handOffServices.indexer.run(undefined, { handOffAbove: SEPARATE_INDEX_PROCESS_ABOVE_FILES });
+let handOffStep = await handOffRun.next();
+while (!handOffStep.done) handOffStep = await handOffRun.next();
+const handOffMs = performance.now() - handOffStarted;
+if (!handOffStep.value.handedOff) console.error(`the session's run did not hand off: ${corpus.files} files are too few`);
+await handOffServices.close();
+rmSync(handOffHome, { recursive: true, force: true });
+
 // 1. Cold index.
 const cold = timed(["index", "--yes", "--json", tree]);
 const coldSummary = lastJson(cold.stdout);
@@ -135,6 +149,7 @@ const results = {
     cpuSeconds: cold.cpuSeconds ?? null,
     chunks: coldSummary.chunks,
     sessionSeconds: sessionIndexSeconds,
+    sessionHandOffMs: handOffStep.value.handedOff ? handOffMs : null,
     failed: coldSummary.failed,
   },
   freshCheck: { processSeconds: fresh.seconds, inProcessMs: freshSummary.durationMs },
@@ -155,6 +170,9 @@ console.log("| --- | --- |");
 console.log(
   `| cold index | ${f1(results.coldIndex.seconds)} s, ${f1(results.coldIndex.filesPerSecond)} files/s, ${f1(results.coldIndex.megabytesPerSecond)} MB/s, peak RSS ${f1(results.coldIndex.peakRssMB)} MB, ${results.coldIndex.chunks} chunks |`,
 );
+if (results.coldIndex.sessionHandOffMs !== null) {
+  console.log(`| the session's run on no index, start to hand-off | ${f1(results.coldIndex.sessionHandOffMs)} ms |`);
+}
 if (results.coldIndex.sessionSeconds !== null) {
   console.log(
     `| the session's first index (consent to "index: fresh") | ${f1(results.coldIndex.sessionSeconds)} s, ${(results.coldIndex.sessionSeconds / results.coldIndex.seconds).toFixed(2)}× the cold index (target ≤ 1.2×) |`,
