@@ -171,14 +171,15 @@ export class ProjectIndexer {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     yield { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 };
-    if (options.handOffAbove !== undefined && this.deps.files.isEmpty()) {
-      const handedOff = await this.handOffFirstIndex(options.handOffAbove, signal);
-      if (handedOff) return { ...handedOff, durationMs: elapsed() };
+    if (this.deps.files.isEmpty()) {
+      if (options.handOffAbove !== undefined) {
+        const handedOff = await this.handOffFirstIndex(options.handOffAbove, signal);
+        if (handedOff) return { ...handedOff, durationMs: elapsed() };
+      }
+      // No index yet, and the work stays here: every file is work, so the
+      // threads start now and load while the tree is walked (≈ 0.5 s of a cold index otherwise).
+      this.processor.startWorkers();
     }
-
-    // No index yet means every file is work: start the threads now, so they
-    // load while the tree is walked (≈ 0.5 s of a cold index otherwise). Not when a large run would be handed off.
-    if (this.deps.files.isEmpty() && options.handOffAbove === undefined) this.processor.startWorkers();
     const freshness = await this.checkFreshness();
     // Read once: on a large project the manifest is ~28k rows.
     const { diff, scan, manifest } = freshness;
