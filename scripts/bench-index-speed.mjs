@@ -4,7 +4,11 @@
 // refresh after changing one file (CLI, and a watcher's in-process refresh),
 // and search latency p50/p95 per signal and fused, against `rg` on the same terms.
 //
-//   npm run build && node scripts/bench-index-speed.mjs --tree <dir> [--queries 200]
+//   npm run build && node scripts/bench-index-speed.mjs --tree <dir> [--queries 200] [--session]
+//
+// --session also times the interactive session's first index of the tree (consent to "index: fresh",
+// in a new SYLK_HOME, through a pseudo-terminal as scripts/bench-memory.mjs does) right after the cold
+// `sylk index`, for the two side by side.
 //
 // --tree is a checkout of a large repository (required). docs/BENCHMARKS.md uses
 // biomejs/biome at commit 18883b7d (27,993 files).
@@ -14,6 +18,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { measureTuiMemory } from "./lib/bench-memory-rows.mjs";
+import { requireScriptCommand } from "./lib/pseudo-terminal.mjs";
 import { sampleQueries } from "./lib/sample-queries.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -23,6 +29,7 @@ const { values } = parseArgs({
     tree: { type: "string" },
     queries: { type: "string", default: "200" },
     seed: { type: "string", default: "7" },
+    session: { type: "boolean", default: false },
   },
 });
 if (!values.tree) {
@@ -48,10 +55,33 @@ const scan = await scanProject(tree, defaultConfig().index);
 const corpus = { files: scan.files.length, bytes: scan.files.reduce((sum, file) => sum + file.size, 0) };
 console.error(`Corpus ${tree}: ${corpus.files} indexable files, ${(corpus.bytes / 1e6).toFixed(1)} MB`);
 
+// 0. What the interactive session does on a tree with no index before it hands the first index to
+// `sylk index --for-session`: the time from its run's start to the hand-off, in a SYLK_HOME of its own.
+const { SEPARATE_INDEX_PROCESS_ABOVE_FILES } = await import(join(repo, "dist/src/app/interactive-session.js"));
+const handOffHome = mkdtempSync(join(tmpdir(), "sylk-bench-hand-off-"));
+const handOffServices = openProject({ root: tree, env: { ...process.env, SYLK_HOME: handOffHome } });
+const handOffStarted = performance.now();
+const handOffRun = handOffServices.indexer.run(undefined, { handOffAbove: SEPARATE_INDEX_PROCESS_ABOVE_FILES });
+let handOffStep = await handOffRun.next();
+while (!handOffStep.done) handOffStep = await handOffRun.next();
+const handOffMs = performance.now() - handOffStarted;
+if (!handOffStep.value.handedOff) console.error(`the session's run did not hand off: ${corpus.files} files are too few`);
+await handOffServices.close();
+rmSync(handOffHome, { recursive: true, force: true });
+
 // 1. Cold index.
 const cold = timed(["index", "--yes", "--json", tree]);
 const coldSummary = lastJson(cold.stdout);
 console.error(`cold index: ${cold.seconds.toFixed(1)} s`);
+
+// 1b. The interactive session's first index of the same tree, right after it.
+let sessionIndexSeconds = null;
+if (values.session) {
+  requireScriptCommand("bench-index-speed --session");
+  const session = await measureTuiMemory({ sylk, tree, env: process.env, query: "parse", settleMs: 0 });
+  sessionIndexSeconds = session.indexSeconds;
+  console.error(`the session's first index: ${sessionIndexSeconds.toFixed(1)} s`);
+}
 
 // 2. Restart on a fresh index: a new process checks freshness.
 const fresh = timed(["index", "--json", tree]);
@@ -118,6 +148,8 @@ const results = {
     peakRssMB: cold.peakRssKB ? cold.peakRssKB / 1024 : null,
     cpuSeconds: cold.cpuSeconds ?? null,
     chunks: coldSummary.chunks,
+    sessionSeconds: sessionIndexSeconds,
+    sessionHandOffMs: handOffStep.value.handedOff ? handOffMs : null,
     failed: coldSummary.failed,
   },
   freshCheck: { processSeconds: fresh.seconds, inProcessMs: freshSummary.durationMs },
@@ -138,6 +170,14 @@ console.log("| --- | --- |");
 console.log(
   `| cold index | ${f1(results.coldIndex.seconds)} s, ${f1(results.coldIndex.filesPerSecond)} files/s, ${f1(results.coldIndex.megabytesPerSecond)} MB/s, peak RSS ${f1(results.coldIndex.peakRssMB)} MB, ${results.coldIndex.chunks} chunks |`,
 );
+if (results.coldIndex.sessionHandOffMs !== null) {
+  console.log(`| the session's run on no index, start to hand-off | ${f1(results.coldIndex.sessionHandOffMs)} ms |`);
+}
+if (results.coldIndex.sessionSeconds !== null) {
+  console.log(
+    `| the session's first index (consent to "index: fresh") | ${f1(results.coldIndex.sessionSeconds)} s, ${(results.coldIndex.sessionSeconds / results.coldIndex.seconds).toFixed(2)}× the cold index (target ≤ 1.2×) |`,
+  );
+}
 if (results.coldIndex.cpuSeconds !== null) {
   console.log(
     `| cold index CPU (user + system, all threads) | ${f1(results.coldIndex.cpuSeconds)} s, ${f1(results.coldIndex.cpuSeconds / results.coldIndex.seconds)} cores busy on average |`,

@@ -9,7 +9,7 @@ import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import type { UnindexableReason } from "./directory-listing.js";
-import { scanTree, walkRulesKey } from "./scanner.js";
+import { countFilesToIndex, scanTree, walkRulesKey } from "./scanner.js";
 import type { SkippedFile, SkipReason, TreeScan } from "./scan-results.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
@@ -62,7 +62,11 @@ export interface IndexSummary {
   repairedFullText: FullTextIndexDamage[];
   interrupted: boolean;
   durationMs: number;
-  /** Set when the run found more files to index than `RunOptions.handOffAbove` and did nothing, for another process to do. */
+  /**
+   * Set when the run found more files to index than `RunOptions.handOffAbove`
+   * and did nothing, for another process to do. When the index was missing
+   * the walk stopped there, so `scanned` and `added` count only that far.
+   */
   handedOff?: true;
 }
 
@@ -167,10 +171,15 @@ export class ProjectIndexer {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     yield { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 };
-
-    // No index yet means every file is work: start the threads now, so they
-    // load while the tree is walked (≈ 0.5 s of a cold index otherwise). Not when a large run would be handed off.
-    if (this.deps.files.isEmpty() && options.handOffAbove === undefined) this.processor.startWorkers();
+    if (this.deps.files.isEmpty()) {
+      if (options.handOffAbove !== undefined) {
+        const handedOff = await this.handOffFirstIndex(options.handOffAbove, signal);
+        if (handedOff) return { ...handedOff, durationMs: elapsed() };
+      }
+      // No index yet, and the work stays here: every file is work, so the
+      // threads start now and load while the tree is walked (≈ 0.5 s of a cold index otherwise).
+      this.processor.startWorkers();
+    }
     const freshness = await this.checkFreshness();
     // Read once: on a large project the manifest is ~28k rows.
     const { diff, scan, manifest } = freshness;
@@ -224,6 +233,35 @@ export class ProjectIndexer {
     summary.durationMs = elapsed();
     yield { phase: "complete", indexed: processed, total, failed: summary.failed, elapsedMs: summary.durationMs };
     return summary;
+  }
+
+  /**
+   * No index yet: every file is work, so counting files up to the limit
+   * decides, without the walk of the whole tree and the manifest comparison
+   * that the process taking the run over would repeat (≈ 0.5 s of a
+   * 28k-file tree's first index).
+   */
+  private async handOffFirstIndex(limit: number, signal: AbortSignal | undefined): Promise<IndexSummary | undefined> {
+    const files = await countFilesToIndex(this.deps.root, this.deps.config, limit, signal);
+    if (files <= limit) return undefined;
+    return {
+      before: "missing",
+      scanned: files,
+      added: files,
+      changed: 0,
+      deleted: 0,
+      indexed: 0,
+      unchangedContent: 0,
+      skipped: 0,
+      failed: 0,
+      chunks: 0,
+      failures: [],
+      unindexable: { count: 0, examples: [] },
+      repairedFullText: [],
+      interrupted: false,
+      durationMs: 0,
+      handedOff: true,
+    };
   }
 
   /**

@@ -49,4 +49,6 @@ export interface TreeScan {
   files: number;
   /** Directories read with `readdir`; the others' names came from their snapshots. */
   listed: number;
+  /** The walk stopped early (`ScanOptions.stopAfterFiles`): the tree holds more than this scan saw. */
+  partial: boolean;
 }

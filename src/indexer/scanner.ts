@@ -19,6 +19,11 @@ export interface ScanOptions {
   racyWindowMs?: number;
   /** Ends the walk at its next yield (a tool call cancelled by Esc), with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Ends the walk once its changed directories hold more files to index
+   * than this: what it found is then only part of the tree (`scan.partial`).
+   */
+  stopAfterFiles?: number;
 }
 
 const DEFAULT_SLICE_MS = 8;
@@ -67,9 +72,19 @@ export async function scanTree(root: string, config: IndexConfig, options: ScanO
   return walk.scan;
 }
 
+/**
+ * How many files a first index would index, counted only as far as
+ * `limit + 1`: the walk stops there, so a large tree costs the few
+ * directories that hold that many files rather than a walk of all of them.
+ */
+export async function countFilesToIndex(root: string, config: IndexConfig, limit: number, signal?: AbortSignal): Promise<number> {
+  const scan = await scanTree(root, config, { stopAfterFiles: limit, ...(signal ? { signal } : {}) });
+  return scan.changed.reduce((sum, directory) => sum + directory.files.length, 0);
+}
+
 /** One walk of the tree: what it has found so far, and the directories still to read, breadth first. */
 class TreeWalk {
-  readonly scan: TreeScan = { changed: [], restated: [], vanished: [], directories: 0, files: 0, listed: 0 };
+  readonly scan: TreeScan = { changed: [], restated: [], vanished: [], directories: 0, files: 0, listed: 0, partial: false };
   private readonly nowMs: number;
   private readonly racyWindowMs: number;
   /** Before any directory is read: a snapshot must not claim a later time than its names'. */
@@ -82,6 +97,9 @@ class TreeWalk {
   private readonly rootRules = new ListingHash();
   private readonly queue: PendingDirectory[];
   private readonly workingDirectory = new WorkingDirectory();
+  private readonly stopAfterFiles: number;
+  /** Files to index in the changed directories walked so far. */
+  private filesToIndex = 0;
 
   constructor(
     private readonly root: string,
@@ -91,6 +109,7 @@ class TreeWalk {
     this.nowMs = options.nowMs ?? Date.now();
     this.racyWindowMs = options.racyWindowMs ?? RACY_WINDOW_MS;
     this.previous = options.previous;
+    this.stopAfterFiles = options.stopAfterFiles ?? Number.POSITIVE_INFINITY;
     this.filter = new PathFilter(config);
     this.ruleFiles = ignoreFileNames(config);
     if (config.respectGitignore) this.readGitExclude();
@@ -105,6 +124,11 @@ class TreeWalk {
         const directory = this.queue[head] as PendingDirectory;
         this.queue[head] = undefined as unknown as PendingDirectory; // let a large walk's queue be collected as it goes
         this.walkDirectory(directory);
+        if (this.filesToIndex > this.stopAfterFiles) {
+          // Part of the tree: which stored directories it did not reach says nothing, so none is noted as vanished.
+          this.scan.partial = true;
+          return;
+        }
         if (performance.now() - sliceStarted > sliceMs) {
           // Other code may run meanwhile: it must find the process where it left it.
           this.workingDirectory.restore();
@@ -176,6 +200,7 @@ class TreeWalk {
     } else {
       const changed = this.evaluate(directory, visit, snapshot);
       this.scan.files += changed.files.length + changed.skipped.length;
+      this.filesToIndex += changed.files.length;
       this.scan.changed.push(changed);
     }
   }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
 import { displayName } from "../../src/indexer/directory-listing.js";
-import { scanProject, scanTree } from "../../src/indexer/scanner.js";
+import { countFilesToIndex, scanProject, scanTree } from "../../src/indexer/scanner.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -169,5 +169,23 @@ describe("scanProject", () => {
     ).rejects.toThrow(/abort/i);
     expect(visited).toEqual([]);
     expect(process.cwd()).toBe(before);
+  });
+});
+
+describe("a walk that stops after enough files", () => {
+  it("stops once its directories hold more files to index than the limit, and says it saw only part of the tree", async () => {
+    for (let directory = 0; directory < 10; directory++) {
+      for (let file = 0; file < 4; file++) project.write(`d${directory}/f${file}.ts`, "x\n");
+    }
+    // Ruled out by name: not files to index, so not counted toward the limit.
+    for (let file = 0; file < 8; file++) project.write(`.env.${file}`, "SECRET=1\n");
+    const config = defaultConfig().index;
+    const partial = await scanTree(project.root, config, { stopAfterFiles: 6 });
+    expect(partial.partial).toBe(true);
+    expect(partial.changed.flatMap((directory) => directory.files)).toHaveLength(8);
+    expect(await countFilesToIndex(project.root, config, 6)).toBe(8);
+    const whole = await scanTree(project.root, config, { stopAfterFiles: 40 });
+    expect(whole.partial).toBe(false);
+    expect(await countFilesToIndex(project.root, config, 40)).toBe(40);
   });
 });

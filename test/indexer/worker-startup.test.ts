@@ -84,6 +84,33 @@ describe("worker threads", () => {
   });
 });
 
+describe("worker threads for a session's first index", () => {
+  it("start while the tree is walked when the work stays in this process, and never when it is handed off", async () => {
+    project = createTempProject({ "src/a.ts": "export const alpha = 1;\n", "src/b.py": "def beta():\n    pass\n" });
+    services = openProject({ root: project.root, env: project.env });
+
+    const kept = countingIndexer();
+    const run = kept.indexer.run(undefined, { handOffAbove: 5 });
+    let step = await run.next();
+    while (!step.done && step.value.phase !== "indexing") step = await run.next();
+    // No file has been handed to a thread yet: they were started for the walk, not by the first batch.
+    expect(kept.created()).toBe(1);
+    while (!step.done) step = await run.next();
+    expect(step.value).toMatchObject({ before: "missing", indexed: 2 });
+
+    await services.close();
+    project.cleanup();
+    project = createTempProject({ "src/a.ts": "export const alpha = 1;\n", "src/b.py": "def beta():\n    pass\n" });
+    services = openProject({ root: project.root, env: project.env });
+    const handedOff = countingIndexer();
+    const elsewhere = handedOff.indexer.run(undefined, { handOffAbove: 1 });
+    let last = await elsewhere.next();
+    while (!last.done) last = await elsewhere.next();
+    expect(last.value).toMatchObject({ before: "missing", handedOff: true, indexed: 0 });
+    expect(handedOff.created()).toBe(0);
+  });
+});
+
 describe("worker threads after a run", () => {
   it("end once the run is over, and start again for the next one", async () => {
     project = createTempProject({ "src/a.ts": "export const alpha = 1;\n", "src/b.py": "def beta():\n    pass\n" });
