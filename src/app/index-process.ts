@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
-import type { IndexProgress, IndexSummary } from "../indexer/project-indexer.js";
+import { emptyIndexSummary, type IndexProgress, type IndexSummary } from "../indexer/project-indexer.js";
 import { sylkPackageRoot } from "../package-root.js";
 
 /** What `sylk index --for-session` reports while it runs, as the session shows it. */
@@ -119,23 +119,7 @@ export async function runIndexProcess(
 
 /** Stopped before it could say what it did: what it committed is kept, and the next run finds the rest. */
 function interruptedBeforeSummary(): IndexSummary {
-  return {
-    before: "stale",
-    scanned: 0,
-    added: 0,
-    changed: 0,
-    deleted: 0,
-    indexed: 0,
-    unchangedContent: 0,
-    skipped: 0,
-    failed: 0,
-    chunks: 0,
-    failures: [],
-    unindexable: { count: 0, examples: [] },
-    repairedFullText: [],
-    interrupted: true,
-    durationMs: 0,
-  };
+  return { ...emptyIndexSummary("stale"), interrupted: true };
 }
 
 function parsedLine(line: string): unknown {

@@ -70,6 +70,27 @@ export interface IndexSummary {
   handedOff?: true;
 }
 
+/** A summary of a run that did nothing yet: what each run starts from, and what one handed off or stopped early reports. */
+export function emptyIndexSummary(before: IndexState): IndexSummary {
+  return {
+    before,
+    scanned: 0,
+    added: 0,
+    changed: 0,
+    deleted: 0,
+    indexed: 0,
+    unchangedContent: 0,
+    skipped: 0,
+    failed: 0,
+    chunks: 0,
+    failures: [],
+    unindexable: { count: 0, examples: [] },
+    repairedFullText: [],
+    interrupted: false,
+    durationMs: 0,
+  };
+}
+
 export interface RunOptions {
   /**
    * More files to index than this, and the run changes nothing and returns
@@ -184,21 +205,12 @@ export class ProjectIndexer {
     // Read once: on a large project the manifest is ~28k rows.
     const { diff, scan, manifest } = freshness;
     const summary: IndexSummary = {
-      before: freshness.state,
+      ...emptyIndexSummary(freshness.state),
       scanned: scan.files,
       added: diff.added.length,
       changed: diff.changed.length,
       deleted: diff.deleted.length,
-      indexed: 0,
-      unchangedContent: 0,
-      skipped: 0,
-      failed: 0,
-      chunks: 0,
-      failures: [],
       unindexable: unindexableOf(diff.newlySkipped),
-      repairedFullText: [],
-      interrupted: false,
-      durationMs: 0,
     };
 
     if (options.handOffAbove !== undefined && diff.added.length + diff.changed.length > options.handOffAbove) {
@@ -244,24 +256,7 @@ export class ProjectIndexer {
   private async handOffFirstIndex(limit: number, signal: AbortSignal | undefined): Promise<IndexSummary | undefined> {
     const files = await countFilesToIndex(this.deps.root, this.deps.config, limit, signal);
     if (files <= limit) return undefined;
-    return {
-      before: "missing",
-      scanned: files,
-      added: files,
-      changed: 0,
-      deleted: 0,
-      indexed: 0,
-      unchangedContent: 0,
-      skipped: 0,
-      failed: 0,
-      chunks: 0,
-      failures: [],
-      unindexable: { count: 0, examples: [] },
-      repairedFullText: [],
-      interrupted: false,
-      durationMs: 0,
-      handedOff: true,
-    };
+    return { ...emptyIndexSummary("missing"), scanned: files, added: files, handedOff: true };
   }
 
   /**
@@ -308,21 +303,13 @@ export class ProjectIndexer {
       return !(known?.status === "skipped" && known.size === file.size && known.mtimeMs === file.mtimeMs);
     });
     const summary: IndexSummary = {
-      before: changed.length + gone.length + newlySkipped.length === 0 ? "fresh" : "stale",
+      ...emptyIndexSummary(changed.length + gone.length + newlySkipped.length === 0 ? "fresh" : "stale"),
       scanned: paths.length,
       added: changed.filter((file) => !manifest.has(file.path)).length,
       changed: changed.filter((file) => manifest.has(file.path)).length,
       deleted: gone.length,
-      indexed: 0,
-      unchangedContent: 0,
       skipped: newlySkipped.length,
-      failed: 0,
-      chunks: 0,
-      failures: [],
       unindexable: unindexableOf(newlySkipped),
-      repairedFullText: [],
-      interrupted: false,
-      durationMs: 0,
     };
     if (gone.length > 0) this.deps.writer.deleteFiles(gone);
     if (newlySkipped.length > 0) this.deps.writer.recordSkipped(newlySkipped);
