@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
 import { createTempProject } from "../helpers/temp-project.js";
+import { manyFiles, PROGRESS } from "./indexing-fixtures.js";
 import { renderApp, type RenderedApp } from "./render-app.js";
 
 let app: RenderedApp | undefined;
@@ -12,16 +13,6 @@ afterEach(async () => {
   await app?.close();
   app = undefined;
 });
-
-function manyFiles(count: number): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (let index = 0; index < count; index++) {
-    files[`src/module-${index}.ts`] = `export function handler${index}(input: number) {\n  return input * ${index};\n}\n`;
-  }
-  return files;
-}
-
-const PROGRESS = /Indexing \[[█░]{20}\] \d+% - Indexed [\d,]+ \/ [\d,]+ files \([\d,]+ files\/s\)/;
 
 function isRunning(pid: number): boolean {
   try {

@@ -4,6 +4,7 @@ import { progressLine } from "../../src/tui/components/progress-bar.js";
 import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
+import { manyFiles, PROGRESS } from "./indexing-fixtures.js";
 import { KEY, renderApp, type RenderedApp } from "./render-app.js";
 
 let app: RenderedApp | undefined;
@@ -14,16 +15,6 @@ afterEach(async () => {
   await app?.close();
   app = undefined;
 });
-
-function manyFiles(count: number): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (let index = 0; index < count; index++) {
-    files[`src/module-${index}.ts`] = `export function handler${index}(input: number) {\n  return input * ${index};\n}\n`;
-  }
-  return files;
-}
-
-const PROGRESS = /Indexing \[[█░]{20}\] \d+% - Indexed [\d,]+ \/ [\d,]+ files \([\d,]+ files\/s\)/;
 
 describe("first run: consent, then indexing in the background", () => {
   it("asks what will be indexed and where the index lives; yes starts indexing with a progress line", async () => {
