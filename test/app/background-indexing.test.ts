@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { BackgroundIndexing, type IndexView } from "../../src/app/background-indexing.js";
+import { BackgroundIndexing, type BackgroundIndexingDeps, type IndexView } from "../../src/app/background-indexing.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { ProjectWatcher } from "../../src/indexer/project-watcher.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
@@ -15,10 +15,15 @@ afterEach(async () => {
 });
 
 describe("BackgroundIndexing", () => {
-  /** Background indexing of `root` with the real indexer and watcher; `onWatcherStart` runs just before the watch starts. */
+  /**
+   * Background indexing of `root` with the real indexer and, unless
+   * `createWatcher` replaces it, the real watcher; `onWatcherStart` runs just
+   * before the watch starts.
+   */
   function backgroundIndexingOf(
     opened: ProjectServices,
     hooks: { onWatcherStart?: () => void; onWatchHolds?: () => void; onScan?: () => void },
+    createWatcher?: BackgroundIndexingDeps["createWatcher"],
   ) {
     return new BackgroundIndexing({
       root: opened.paths.root,
@@ -32,17 +37,19 @@ describe("BackgroundIndexing", () => {
       },
       lock: opened.indexLock,
       backfill: opened.backfill,
-      createWatcher: (onChange, onError) => {
-        const watcher = new ProjectWatcher({ root: opened.paths.root, config: opened.loadedConfig.config.index, onChange, onError });
-        return {
-          start: async () => {
-            hooks.onWatcherStart?.();
-            await watcher.start();
-            hooks.onWatchHolds?.();
-          },
-          close: () => watcher.close(),
-        };
-      },
+      createWatcher:
+        createWatcher ??
+        ((onChange, onError) => {
+          const watcher = new ProjectWatcher({ root: opened.paths.root, config: opened.loadedConfig.config.index, onChange, onError });
+          return {
+            start: async () => {
+              hooks.onWatcherStart?.();
+              await watcher.start();
+              hooks.onWatchHolds?.();
+            },
+            close: () => watcher.close(),
+          };
+        }),
     });
   }
 
@@ -100,26 +107,13 @@ describe("BackgroundIndexing", () => {
     const starting = new Promise<void>((resolve) => {
       watcherStarted = resolve;
     });
-    indexing = new BackgroundIndexing({
-      root: opened.paths.root,
-      config: opened.loadedConfig.config.index,
-      indexer: {
-        run: (signal) => {
-          scans++;
-          return opened.indexer.run(signal);
-        },
-        refreshPaths: (paths, signal) => opened.indexer.refreshPaths(paths, signal),
+    indexing = backgroundIndexingOf(opened, { onScan: () => scans++ }, () => ({
+      start: () => {
+        watcherStarted();
+        return new Promise<void>(() => undefined);
       },
-      lock: opened.indexLock,
-      backfill: opened.backfill,
-      createWatcher: () => ({
-        start: () => {
-          watcherStarted();
-          return new Promise<void>(() => undefined);
-        },
-        close: async () => undefined,
-      }),
-    });
+      close: async () => undefined,
+    }));
     indexing.start();
     await starting;
     await indexing.close();
