@@ -152,16 +152,7 @@ describe("the handoff controller remembers the onset across instances", () => {
     const [first, second] = services.handoffs.instances(sessionId);
     if (!first || !second) throw new Error("expected two instances");
     const observed = (agentId: string) => services.handoffs.observations(sessionId, agentId).length;
-    const deps = {
-      repository: services.handoffs,
-      profiles,
-      sessionId,
-      agentType: "engineer" as const,
-      model: "claude-fake",
-      windowTokens: WINDOW,
-      config,
-      random: () => 0.5,
-    };
+    const deps = chainDeps(profiles, sessionId);
     const continued = openInstance(deps);
     expect(continued.agentId).toBe(second.agentId);
     // Every turn of the first instance, and the second's but for the two that paid for the handoff.
@@ -186,19 +177,24 @@ describe("the handoff controller remembers the onset across instances", () => {
     // The tracker's quality is coarse (a turn's failed calls), so within two turns of growth.
     expect(Math.abs(learned.onset.sum - ONSET)).toBeLessThanOrEqual(2 * GROWTH);
     // Continued and ended again, the session replaces its contribution: still one onset.
-    const deps = {
-      repository: services.handoffs,
-      profiles,
-      sessionId,
-      agentType: "engineer" as const,
-      model: "claude-fake",
-      windowTokens: WINDOW,
-      config,
-      random: () => 0.5,
-    };
+    const deps = chainDeps(profiles, sessionId);
     const continued = openInstance(deps);
     endInstance(deps, continued, "session_end");
     expect(onsetsLearned().onset.count).toBe(1);
     expect(onsetsLearned().onset.sum).toBeCloseTo(learned.onset.sum, 6);
   });
 });
+
+/** What `openInstance` and `endInstance` need to continue the engineer's chain of `sessionId`. */
+function chainDeps(profiles: Parameters<typeof openInstance>[0]["profiles"], sessionId: string): Parameters<typeof openInstance>[0] {
+  return {
+    repository: services.handoffs,
+    profiles,
+    sessionId,
+    agentType: "engineer",
+    model: "claude-fake",
+    windowTokens: WINDOW,
+    config,
+    random: () => 0.5,
+  };
+}
