@@ -78,9 +78,11 @@ export class RetrievalLearning {
   /** Loads the state and replays what the log holds past it. Damage is reported, and learning goes on from what is intact. */
   static open(deps: RetrievalLearningDeps): RetrievalLearning {
     const learning = new RetrievalLearning(deps);
-    learning.guarded("could not load what was learned", () =>
-      learning.deps.repository.withWriteLock(() => learning.refresh({ recovering: true }).close()),
-    );
+    learning.guarded("could not load what was learned", () => {
+      const needsRepair = learning.deps.repository.withWriteLock(() => learning.refreshAndClose());
+      // The damaged log is moved aside only once a committed state holds what it could read.
+      if (needsRepair) learning.deps.repository.withWriteLock(() => learning.refreshAndClose());
+    });
     return learning;
   }
 
@@ -152,7 +154,7 @@ export class RetrievalLearning {
         const log = this.refresh({ recovering: false });
         try {
           for (const episode of episodes) this.apply(log.append(episode));
-          this.save(log);
+          this.save();
         } finally {
           log.close();
         }
@@ -186,12 +188,25 @@ export class RetrievalLearning {
     });
   }
 
+  /** `refresh` on open; true when the log is damaged and still holds lines the committed state lacks. */
+  private refreshAndClose(): boolean {
+    let needsRepair = false;
+    this.refresh({ recovering: true, damagedPending: () => (needsRepair = true) }).close();
+    return needsRepair;
+  }
+
   /**
    * Under the write lock: the saved state (another process may have moved
    * it on), the user's profile, and the log's lines past the state applied.
    * Returns the open log.
+   *
+   * The log loses a line (compacted, or a damaged log moved aside) only here,
+   * before anything is applied, when the state just read, which is
+   * committed, already holds every line that can be applied. Doing it after
+   * this transaction's own save would let a kill before the commit take the
+   * lines with it, while the user profile (another database) kept them.
    */
-  private refresh({ recovering }: { recovering: boolean }): ObservationLog<Episode> {
+  private refresh(options: { recovering: boolean; damagedPending?: () => void }): ObservationLog<Episode> {
     const saved = this.deps.repository.load();
     let state: AdaptiveState | undefined;
     if (saved) {
@@ -210,18 +225,25 @@ export class RetrievalLearning {
     const log = ObservationLog.open<Episode>(this.deps.logPath, this.state.appliedSequence);
     const pending = log.readAfter(this.state.appliedSequence);
     const whole = pending.entries.filter((entry) => isEpisodeObservation(entry));
-    for (const entry of whole) this.apply(entry);
-    if ((pending.damaged || whole.length < pending.entries.length) && recovering) {
-      this.deps.report(
-        `Part of the retrieval observation log (${this.deps.logPath}) could not be read; it was moved aside, and what was readable is kept.`,
-      );
-      this.save(log);
-      log.close();
-      renameSync(this.deps.logPath, `${this.deps.logPath}.damaged-${this.now()}`);
-      return ObservationLog.open<Episode>(this.deps.logPath, this.state.appliedSequence);
+    const damaged = pending.damaged || whole.length < pending.entries.length;
+    if (whole.length === 0) {
+      if (damaged && options.recovering) return this.moveDamagedLogAside(log);
+      if (log.lines >= COMPACT_AFTER_LINES) log.compact(this.state.appliedSequence);
+      return log;
     }
-    if (whole.length > 0) this.save(log);
+    for (const entry of whole) this.apply(entry);
+    this.save();
+    if (damaged) options.damagedPending?.();
     return log;
+  }
+
+  private moveDamagedLogAside(log: ObservationLog<Episode>): ObservationLog<Episode> {
+    this.deps.report(
+      `Part of the retrieval observation log (${this.deps.logPath}) could not be read; it was moved aside, and what was readable is kept.`,
+    );
+    log.close();
+    renameSync(this.deps.logPath, `${this.deps.logPath}.damaged-${this.now()}`);
+    return ObservationLog.open<Episode>(this.deps.logPath, this.state.appliedSequence);
   }
 
   private apply(episode: Logged<Episode>): void {
@@ -247,9 +269,8 @@ export class RetrievalLearning {
     }
   }
 
-  private save(log: ObservationLog<Episode>): void {
+  private save(): void {
     this.deps.repository.save(JSON.stringify(this.state.toJSON()), this.state.appliedSequence);
-    if (log.lines >= COMPACT_AFTER_LINES) log.compact(this.state.appliedSequence);
   }
 
   private guarded(what: string, work: () => void): void {

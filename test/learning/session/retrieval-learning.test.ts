@@ -123,6 +123,31 @@ describe("RetrievalLearning", () => {
     expect(second.reports).toEqual([]);
   });
 
+  it("a kill before the state's commit loses no episode: the log is emptied only once a committed state holds it", async () => {
+    /** The project's transaction dies after its work and before its commit, as a SIGKILL there leaves it. */
+    class KilledBeforeCommit extends LearningRepository {
+      armed = false;
+      override withWriteLock<T>(work: () => T): T {
+        return super.withWriteLock(() => {
+          const result = work();
+          if (this.armed) throw new Error("killed before the commit");
+          return result;
+        });
+      }
+    }
+    const repository = new KilledBeforeCommit(project());
+    const learning = RetrievalLearning.open(deps({ repository }));
+    // Enough episodes for the log to reach its compaction size, the last flush's commit lost.
+    for (let i = 0; i < 101; i++) {
+      await episode(learning, `prompt ${i}`);
+      if (i === 100) repository.armed = true;
+      learning.flush();
+    }
+    const reopened = RetrievalLearning.open(deps()).summary();
+    expect(reopened.observations).toBe(100);
+    expect(reopened.profile.observationCount).toBe(100);
+  });
+
   it("moves a damaged log aside once, keeping what it could read", async () => {
     const first = deps();
     const learning = RetrievalLearning.open(first);
