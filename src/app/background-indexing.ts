@@ -4,6 +4,7 @@ import type { IndexConfig } from "../config/schema.js";
 import type { IndexProgress, IndexSummary, ProjectIndexer } from "../indexer/project-indexer.js";
 import { describeRepair } from "../store/snapshot-damage.js";
 import { ProjectWatcher } from "../indexer/project-watcher.js";
+import { isIgnoreRuleFile } from "../indexer/ignore-rule-files.js";
 import type { WatchedChanges } from "../indexer/watched-changes.js";
 import type { VectorBackfill } from "../indexer/vector-backfill.js";
 import { takeoverNotice, type IndexLock } from "../project/index-lock.js";
@@ -52,7 +53,6 @@ export interface BackgroundIndexingDeps {
   changes?: Pick<WatchedChanges, "record" | "mark" | "settle" | "vouch" | "revoke">;
 }
 
-const IGNORE_FILE = /(^|\/)\.(git|sylk)ignore$/;
 /** Progress redraws at most this often (state changes show at once). */
 const PROGRESS_INTERVAL_MS = 250;
 
@@ -236,7 +236,7 @@ export class BackgroundIndexing {
     this.pendingPaths.clear();
     if (paths.length === 0) return;
     // A changed ignore file can hide or reveal whole directories: only a full pass sees that.
-    if (paths.some((path) => IGNORE_FILE.test(path))) return this.fullRun(false);
+    if (paths.some(isIgnoreRuleFile)) return this.fullRun(false);
     this.set({ state: "refreshing", files: paths.length });
     const mark = this.deps.changes?.mark() ?? 0;
     const summary = await this.withLock(() => this.deps.indexer.refreshPaths(paths, this.abort.signal));

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
@@ -9,6 +9,7 @@ import { readRegularFile } from "../files/regular-file.js";
 import { ChangeBatcher } from "./change-batcher.js";
 import { DirectoryTreeWatcher } from "./directory-tree-watcher.js";
 import { classifyPaths } from "./path-classification.js";
+import { GIT_INFO_EXCLUDE, isIgnoreRuleFile, ruleDirectoryOf } from "./ignore-rule-files.js";
 
 export interface ProjectWatcherOptions {
   root: string;
@@ -155,6 +156,8 @@ interface ThreadData {
 /** The thread's side: the directory watches, their pruning, the debounce and the classification. */
 class WatcherThread {
   private tree: DirectoryTreeWatcher | undefined;
+  /** `.git/info`, for the repository's own excludes: the tree's watch leaves `.git` out. */
+  private gitInfo: FSWatcher | undefined;
   private readonly batcher: ChangeBatcher;
   private readonly directories: DirectoryRules;
 
@@ -174,7 +177,28 @@ class WatcherThread {
       onError: (error) => this.post({ type: "error", message: error.message }),
     });
     this.tree.start();
+    if (this.data.config.respectGitignore) this.watchGitInfo();
     this.post({ type: "ready" });
+  }
+
+  /**
+   * Watches `.git/info` for its `exclude` file, which applies like the
+   * root's `.gitignore`. In a worktree or submodule `.git` is a file and
+   * there is nothing to watch; a failed watch leaves that file unwatched
+   * and says so, as a failed directory watch does.
+   */
+  private watchGitInfo(): void {
+    const directory = join(this.data.root, ".git", "info");
+    try {
+      if (!lstatSync(directory, { throwIfNoEntry: false })?.isDirectory()) return;
+      this.gitInfo = watch(directory, (_event, name) => {
+        if (name === null || name === "exclude") this.record(GIT_INFO_EXCLUDE);
+      });
+      this.gitInfo.on("error", (error) => this.post({ type: "error", message: error.message }));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return;
+      this.post({ type: "error", message: `${GIT_INFO_EXCLUDE} cannot be watched: ${(error as Error).message}` });
+    }
   }
 
   directoryList(): string[] {
@@ -196,12 +220,13 @@ class WatcherThread {
   close(): void {
     this.batcher.cancel();
     this.tree?.close();
+    this.gitInfo?.close();
   }
 
   private record(path: string): void {
-    if (IGNORE_FILES.some((name) => path === name || path.endsWith(`/${name}`))) {
-      this.directories.forget(path);
-      this.tree?.rescan(parentOf(path));
+    if (isIgnoreRuleFile(path)) {
+      this.directories.forget(ruleDirectoryOf(path));
+      this.tree?.rescan(ruleDirectoryOf(path));
     }
     this.batcher.add(path);
   }
@@ -212,17 +237,14 @@ class WatcherThread {
     const classified = classifyPaths(root, this.data.config, paths);
     // "Gone" covers both deleted and ignored files: a deleted one must reach the index, an ignored one that still exists never did.
     const deleted = classified.gone.filter((path) => !existsSync(join(root, path)));
-    const batch = [...classified.files.map((file) => file.path), ...classified.skipped.map((file) => file.path), ...deleted];
+    // The repository's excludes are never indexed, but the index must hear that its rules changed.
+    const rules = paths.filter((path) => path === GIT_INFO_EXCLUDE);
+    const batch = [...classified.files.map((file) => file.path), ...classified.skipped.map((file) => file.path), ...deleted, ...rules];
     if (batch.length > 0) this.post({ type: "changes", paths: batch.sort() });
   }
 }
 
 const IGNORE_FILES = [".gitignore", ".sylkignore"];
-
-function parentOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash === -1 ? "" : path.slice(0, slash);
-}
 
 /**
  * Which directories the indexer never enters: the configured excluded
@@ -257,10 +279,9 @@ class DirectoryRules {
     return false;
   }
 
-  /** An ignore file changed: read its directory's rules again. */
-  forget(ignoreFilePath: string): void {
-    const slash = ignoreFilePath.lastIndexOf("/");
-    this.matchers.delete(slash === -1 ? "" : ignoreFilePath.slice(0, slash));
+  /** An ignore file of this directory changed: read its rules again. */
+  forget(directory: string): void {
+    this.matchers.delete(directory);
   }
 
   private matcher(directory: string): Ignore | undefined {

@@ -1,3 +1,5 @@
+import { isIgnoreRuleFile } from "./ignore-rule-files.js";
+
 /**
  * What a running project watcher saw change since the index last matched the
  * disk: while a watch holds, has reported no error, and an index pass begun
@@ -42,7 +44,7 @@ export class WatchedChanges {
   record(paths: readonly string[]): void {
     for (const path of paths) {
       this.reported.set(path, ++this.sequence);
-      if (IGNORE_FILE.test(path)) this.revoke();
+      if (isIgnoreRuleFile(path)) this.revoke();
     }
   }
 
@@ -93,5 +95,3 @@ export class WatchedChanges {
     }
   }
 }
-
-const IGNORE_FILE = /(^|\/)\.(git|sylk)ignore$/;

@@ -24,6 +24,8 @@ const asked = { freshChecks: 0, subtreeChecks: 0, wholeManifests: 0 };
 beforeEach(async () => {
   project = createTempProject({
     ".gitignore": "ignored/\n",
+    // The repository's own excludes, which the tree's watch (it leaves `.git` out) does not see.
+    ".git/info/exclude": "# git ls-files --others --exclude-from=.git/info/exclude\n",
     "src/account.ts": "export function createUserAccount(name: string) {\n  return { name };\n}\n",
     "src/caller.ts": "import { createUserAccount } from './account';\nconst made = createUserAccount('x');\n",
     "src/other.ts": "export const userCount = 3;\n",
@@ -176,6 +178,20 @@ describe("grep while the project watcher vouches for the tree", () => {
     await expectSameAsWalk(indexed);
     expect(await indexed({ pattern: "createUserAccount\\(" })).toContain("src/after-error.ts:1:");
     expect(asked.freshChecks).toBeGreaterThan(0);
+  });
+
+  it("goes back to the fresh check after the repository's .git/info/exclude changed, until a pass has read it", async () => {
+    const indexed = grepWith(countedIndex());
+    expect(await indexed({ pattern: "userCount" })).toBe("src/other.ts:1: export const userCount = 3;");
+    project.write(".git/info/exclude", "src/other.ts\n");
+    expect(await indexed({ pattern: "userCount" })).toBe("No matches for /userCount/.");
+    expect(asked.freshChecks).toBeGreaterThan(0);
+    await expectSameAsWalk(indexed);
+    await waitFor(() => services.watchedChanges.vouching);
+    asked.freshChecks = 0;
+    project.write(".git/info/exclude", "");
+    expect(await indexed({ pattern: "userCount" })).toBe("src/other.ts:1: export const userCount = 3;");
+    await expectSameAsWalk(indexed);
   });
 
   it("is cancelled within half a second while waiting on a watcher that does not answer", async () => {

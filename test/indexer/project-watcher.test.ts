@@ -16,6 +16,8 @@ beforeEach(() => {
     "src/b.ts": "export const b = 2;\n",
     "lib/old/c.ts": "export const c = 3;\n",
     ".gitignore": "generated/\n*.log\n",
+    ".git/info/exclude": "private/\n",
+    "private/p.ts": "export const p = 1;\n",
     "generated/out.ts": "export const generated = true;\n",
     "node_modules/pkg/index.js": "module.exports = 1;\n",
   });
@@ -146,6 +148,14 @@ describe("ProjectWatcher", () => {
     project.write("generated/out.ts", "export const generated = 2;\n");
     batches = [];
     await waitUntilReported((paths) => paths.includes("generated/out.ts"));
+  });
+
+  it("reports a change to the repository's .git/info/exclude, and watches a directory it stops excluding", async () => {
+    await startWatcher();
+    expect(await watcher?.watchedDirectories()).not.toContain("private");
+    project.write(".git/info/exclude", "");
+    await waitUntilReported((paths) => paths.includes(".git/info/exclude") && paths.includes("private/p.ts"));
+    expect(await watcher?.watchedDirectories()).toContain("private");
   });
 
   it("reports a secret or oversized file (the index records it as skipped) but never an ignored one", async () => {
