@@ -91,6 +91,32 @@ describe("in-session controls", () => {
     expect(third).not.toContain("Answer one about zebras.");
   });
 
+  it("/evict, /undo and /rewind wait for no turn: while one runs they say so and change nothing", async () => {
+    server.enqueue(
+      reply().toolUse("write_file", { path: "src/new.ts", content: "export const made = 1;\n" }, "toolu_write"),
+      reply().text("Wrote it."),
+      reply().text("Still thinking about it.").delayMs(3_000),
+    );
+    app = await renderApp({
+      consent: true,
+      columns: 160,
+      permissionMode: "accept-edits",
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+    });
+    await app.waitFor(/index: fresh/);
+    await app.submit("make a file");
+    await app.waitFor("Wrote it.");
+    await app.submit("think slowly");
+    for (const command of ["/undo", "/rewind 0", "/evict"]) {
+      await app.submit(command);
+      await app.waitFor(`A turn is running: ${command.split(" ")[0]} would change what it is working on.`);
+    }
+    await app.waitFor("Still thinking about it.");
+    expect(readFileSync(join(app.project.root, "src/new.ts"), "utf8")).toBe("export const made = 1;\n");
+    await app.submit("/undo");
+    await app.waitFor(/src\/new\.ts/);
+  });
+
   it("/cost and the status line give an estimate in dollars for a known model", async () => {
     server.enqueue(
       reply()

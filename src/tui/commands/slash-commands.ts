@@ -25,11 +25,21 @@ import { errorMessage } from "../../errors.js";
 
 const note = (text: string, tone: "info" | "warning" | "error" | "dim" = "info"): TranscriptEntry => ({ kind: "note", tone, text });
 
+/**
+ * Commands that change what a running turn works on (its window, the files
+ * it edits): run beside it they would race it, so they wait for no turn.
+ */
+const NOT_WHILE_RUNNING = new Set(["evict", "undo", "rewind"]);
+
 /** Runs one "/command args" line; every outcome, errors included, is printed to the transcript. */
 export async function runSlashCommand(line: string, context: SlashCommandContext): Promise<void> {
   const [, name = "", rest = ""] = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
   const argument = rest.trim();
   const { agent } = context;
+  if (NOT_WHILE_RUNNING.has(name) && agent.state.running)
+    return agent.print(
+      note(`A turn is running: /${name} would change what it is working on. Wait for it to end, or press Esc to stop it first.`, "warning"),
+    );
   try {
     switch (name) {
       case "help":
