@@ -5,6 +5,7 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import { emptyIndexSummary, type IndexProgress, type IndexSummary } from "../indexer/project-indexer.js";
 import { sylkPackageRoot } from "../package-root.js";
+import type { ProjectServices } from "./project-services.js";
 
 /** What `sylk index --for-session` reports while it runs, as the session shows it. */
 export type IndexProcessEvent =
@@ -53,6 +54,37 @@ const indexEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("notice"), text: z.string() }),
   z.object({ type: z.literal("embedding"), embedded: count, remaining: count }),
 ]);
+
+/**
+ * A pass with more files to index than this runs in a `sylk index` process
+ * of its own (see `runIndexProcess`); smaller ones, and the watcher's
+ * refreshes, run in the long-lived process, where they cost less than
+ * starting a process (≈ 0.3 s of CPU) and leave little behind.
+ */
+export const SEPARATE_INDEX_PROCESS_ABOVE_FILES = 1_000;
+
+/**
+ * How a long-lived process that keeps the index fresh (the TUI, `sylk mcp
+ * serve`) hands its large passes to a `sylk index` process, for its
+ * `BackgroundIndexing`.
+ */
+export function indexProcessHandOff(
+  services: Pick<ProjectServices, "paths" | "codeFullText">,
+  env: NodeJS.ProcessEnv,
+  handOffAbove = SEPARATE_INDEX_PROCESS_ABOVE_FILES,
+): { handOffAbove: number; run: SeparateIndexRun } {
+  return {
+    handOffAbove,
+    run: async (signal, onEvent) => {
+      try {
+        return await runIndexProcess({ root: services.paths.root, env }, signal, onEvent);
+      } finally {
+        // Loaded by a search meanwhile, the code index would take what that process indexed one document at a time.
+        services.codeFullText.unload();
+      }
+    },
+  };
+}
 
 /** How much of the process's stderr an error quotes. */
 const STDERR_TAIL_CHARS = 2_000;

@@ -5,7 +5,7 @@ import { openProject, type ProjectServices } from "./project-services.js";
 import { createScreenReadModel, type ScreenReadModel } from "./screen-read-model.js";
 import { loadConfig } from "../config/load-config.js";
 import { BackgroundIndexing } from "./background-indexing.js";
-import { runIndexProcess } from "./index-process.js";
+import { indexProcessHandOff } from "./index-process.js";
 import { Mentions } from "./mentions.js";
 import { PromptHistoryStore, type PromptHistory } from "./prompt-history.js";
 import { warmIndexSocketPath } from "./warm-index/protocol.js";
@@ -36,13 +36,8 @@ export interface InteractiveSession {
   shutdown(): Promise<void>;
 }
 
-/**
- * A pass with more files to index than this runs in a `sylk index` process
- * of its own (see `runIndexProcess`); smaller ones, and the watcher's
- * refreshes, run here, where they cost less than starting a process
- * (≈ 0.3 s of CPU) and leave little behind.
- */
-export const SEPARATE_INDEX_PROCESS_ABOVE_FILES = 1_000;
+// Where a large pass runs: read by the benchmarks of the hand-off.
+export { SEPARATE_INDEX_PROCESS_ABOVE_FILES } from "./index-process.js";
 
 /**
  * The TUI's composition root: the project's services and the background
@@ -63,17 +58,7 @@ export function openInteractiveSession(options: {
     indexer: services.indexer,
     lock: services.indexLock,
     backfill: services.backfill,
-    separateProcess: {
-      handOffAbove: options.separateIndexProcessAbove ?? SEPARATE_INDEX_PROCESS_ABOVE_FILES,
-      run: async (signal, onEvent) => {
-        try {
-          return await runIndexProcess({ root: services.paths.root, env: options.env }, signal, onEvent);
-        } finally {
-          // Loaded by a search meanwhile, the code index would take what that process indexed one document at a time.
-          services.codeFullText.unload();
-        }
-      },
-    },
+    separateProcess: indexProcessHandOff(services, options.env, options.separateIndexProcessAbove),
     changes: services.watchedChanges,
   });
   // The rules typed with /permissions hold until Sylk ends, whichever conversation is open (/clear, /model, /resume).

@@ -1,6 +1,7 @@
 import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { ToolRegistry } from "../../agent/tools/tool-registry.js";
 import { BackgroundIndexing, type IndexNotice } from "../../app/background-indexing.js";
+import { indexProcessHandOff } from "../../app/index-process.js";
 import { openProject, type ProjectServices } from "../../app/project-services.js";
 import { RemoteCodeSearcher } from "../../app/warm-index/remote-code-searcher.js";
 import { WarmIndexClient } from "../../app/warm-index/warm-index-client.js";
@@ -51,6 +52,8 @@ export async function openServedProject(options: ServedProjectOptions): Promise<
       indexer: services.indexer,
       lock: services.indexLock,
       backfill: services.backfill,
+      // A first index of a large project runs in a process of its own: a server left running beside an editor keeps none of it.
+      separateProcess: indexProcessHandOff(services, options.env),
       changes: services.watchedChanges,
     });
     indexing.onNotice(options.onNotice);
