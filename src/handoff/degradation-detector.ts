@@ -276,7 +276,14 @@ export class DegradationDetector {
     if (!this.onset) return summary;
     const rest = withoutOnset(summary);
     const estimate = this.onset.evidenceOnset(SESSION_ONSET_LEVEL);
-    if (estimate.located) return { ...rest, onsetTokens: estimate.onsetTokens, declineRatePerKiloToken: estimate.declineRatePerKiloToken };
+    if (estimate.located) {
+      return {
+        ...rest,
+        onsetTokens: estimate.onsetTokens,
+        onsetErrorSdTokens: estimate.errorSdTokens,
+        declineRatePerKiloToken: estimate.declineRatePerKiloToken,
+      };
+    }
     const firedInSession = this.fired || this.onset.carriedCount > 0;
     return firedInSession ? { ...rest, onsetUnknown: true } : rest;
   }
@@ -333,6 +340,7 @@ export class DegradationDetector {
 function withoutOnset(summary: InstanceSummary): InstanceSummary {
   const rest = { ...summary };
   delete rest.onsetTokens;
+  delete rest.onsetErrorSdTokens;
   delete rest.onsetUnknown;
   return rest;
 }
