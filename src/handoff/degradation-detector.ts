@@ -69,8 +69,8 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   uncertaintySd: 0.15,
   uncertaintyOnsetShare: 0.9,
   uncertaintyLowerSds: 1,
-  onsetEvidence: 0.9254,
-  onsetReached: 0.9254,
+  onsetEvidence: 0.9468,
+  onsetReached: 0.9468,
 };
 
 /** How many first observations give a prepared context's early quality (the arm's reward). */

@@ -137,7 +137,8 @@ describe("the handoff controller remembers the onset across instances", () => {
         if (fresh.check(context).fire) freshFired = context;
         else fresh.observe(context, 0.85 ** failures(random, context));
       }
-      expect(freshFired ?? WINDOW, `seed ${seed}`).toBeGreaterThan(second);
+      // Never later on one session (at the evidence level chosen for 5 % false firing a tie can happen), and sooner on average below.
+      expect(freshFired ?? WINDOW, `seed ${seed}`).toBeGreaterThanOrEqual(second);
       rememberedTurns += (second - ONSET) / GROWTH;
       firstTurns += (first - ONSET) / GROWTH;
       freshTurns += ((freshFired ?? WINDOW) - ONSET) / GROWTH;
