@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Every handoff detector at one operating point. Each detector's threshold
-// is chosen on the calibration seed alone (the most sensitive one whose
-// sessions fire before the onset in at most --target of them), then frozen
-// and reported on seeds it never saw: Sylk's controller with the onset
+// is chosen on the calibration seeds alone (the most sensitive one whose
+// sessions fire before the onset in at most --target of them on every
+// calibration seed, so that a seed's own draw of models does not carry the
+// rate past the target elsewhere), then frozen and reported on seeds it
+// never saw: Sylk's controller with the onset
 // posterior carried across handoffs (the product) and without (each
 // instance from the profile, as before), the Bayes detector that knows
 // everything but each session's onset with and without that memory, CUSUM
@@ -13,8 +15,8 @@
 // reported apart. The learned onset's convergence and the detector's cost:
 // scripts/bench-handoff-learning.mjs.
 //
-//   npm run build && node scripts/bench-handoff.mjs [--calibration-seed 10] [--seeds 7,8,9] [--sessions 300] [--target 0.05]
-import { mkdirSync, writeFileSync } from "node:fs";
+//   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05]
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -27,19 +29,26 @@ import { calibrateThreshold, logit, sigmoid } from "./lib/threshold-search.mjs";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
   options: {
-    "calibration-seed": { type: "string", default: "10" },
-    seeds: { type: "string", default: "7,8,9" },
+    "calibration-seeds": { type: "string", default: "10,11,12" },
+    seeds: { type: "string", default: "21,22,23" },
+    // reported too, marked as seen: seeds an earlier calibration or report already used
+    seen: { type: "string", default: "" },
     sessions: { type: "string", default: "300" },
     target: { type: "string", default: "0.05" },
     only: { type: "string" }, // comma-separated detector keys, for a partial run
+    // earlier runs' outputs (comma-separated): their calibrated thresholds are used as they are, for the seeds to report
+    thresholds: { type: "string" },
     out: { type: "string", default: ".sylk-bench/handoff.json" },
   },
 });
-const CALIBRATION_SEED = Number(values["calibration-seed"]);
-const SEEDS = values.seeds.split(",").map(Number);
+const seedList = (text) => (text ? text.split(",").map(Number) : []);
+const CALIBRATION_SEEDS = seedList(values["calibration-seeds"]);
+const SEEDS = seedList(values.seeds);
+const SEEN = seedList(values.seen);
+const REPORTED_SEEDS = [...CALIBRATION_SEEDS, ...SEEDS, ...SEEN];
 const SESSIONS = Number(values.sessions);
 const TARGET = Number(values.target);
-if (SEEDS.includes(CALIBRATION_SEED)) throw new Error("the calibration seed must not be a reported one");
+if ([...SEEDS, ...SEEN].some((seed) => CALIBRATION_SEEDS.includes(seed))) throw new Error("a calibration seed must not be a reported one");
 
 /**
  * The detectors. `make(threshold, seed)` builds a fresh policy (a learning
@@ -88,18 +97,31 @@ const DETECTORS = {
 const keys = values.only ? values.only.split(",") : Object.keys(DETECTORS);
 
 const log = (line) => process.stderr.write(`${line}\n`);
-const calibrationSessions = sessionsOf(CALIBRATION_SEED, SESSIONS);
+const calibrationSessions = new Map(CALIBRATION_SEEDS.map((seed) => [seed, sessionsOf(seed, SESSIONS)]));
 const thresholds = {};
 const calibration = {};
+for (const file of values.thresholds ? values.thresholds.split(",") : []) {
+  const earlier = JSON.parse(readFileSync(resolve(repo, file), "utf8"));
+  if (earlier.calibrationSeeds?.join(",") !== CALIBRATION_SEEDS.join(","))
+    throw new Error(`${file} was not calibrated on seeds ${CALIBRATION_SEEDS.join(", ")}`);
+  Object.assign(thresholds, earlier.thresholds);
+  Object.assign(calibration, earlier.calibration);
+}
 for (const key of keys) {
   const detector = DETECTORS[key];
-  if (!detector.scale) continue;
+  if (!detector.scale || thresholds[key] !== undefined) continue;
   const started = performance.now();
   const result = calibrateThreshold({
     ...detector.scale,
     target: TARGET,
+    // The largest rate among the calibration seeds: every one of them within the target.
     rateAt: (threshold) =>
-      runPolicy(calibrationSessions, detector.make(threshold, CALIBRATION_SEED), detector.firing ?? "handoff").falseFiringSessions,
+      Math.max(
+        ...CALIBRATION_SEEDS.map(
+          (seed) =>
+            runPolicy(calibrationSessions.get(seed), detector.make(threshold, seed), detector.firing ?? "handoff").falseFiringSessions,
+        ),
+      ),
   });
   thresholds[key] = result.threshold;
   calibration[key] = result;
@@ -107,8 +129,8 @@ for (const key of keys) {
 }
 
 const reported = {};
-for (const seed of [CALIBRATION_SEED, ...SEEDS]) {
-  const sessions = seed === CALIBRATION_SEED ? calibrationSessions : sessionsOf(seed, SESSIONS);
+for (const seed of REPORTED_SEEDS) {
+  const sessions = calibrationSessions.get(seed) ?? sessionsOf(seed, SESSIONS);
   const rows = {};
   for (const key of keys) {
     const detector = DETECTORS[key];
@@ -129,13 +151,13 @@ const thresholdText = (key) => {
 };
 const lines = [];
 lines.push(
-  `Calibration seed ${CALIBRATION_SEED}; reported seeds ${SEEDS.join(", ")}; ${SESSIONS} sessions each; false-firing target ≤ ${pct(TARGET)} of sessions.`,
+  `Calibration seeds ${CALIBRATION_SEEDS.join(", ")}; unseen seeds ${SEEDS.join(", ")}${SEEN.length > 0 ? `; seen seeds ${SEEN.join(", ")}` : ""}; ${SESSIONS} sessions each; false-firing target ≤ ${pct(TARGET)} of sessions on every calibration seed.`,
 );
-for (const [seed, { neverDegrade, rows }] of Object.entries(reported)) {
+const roleOf = (seed) => (CALIBRATION_SEEDS.includes(seed) ? " (calibration)" : SEEN.includes(seed) ? " (seen before)" : " (unseen)");
+for (const seed of REPORTED_SEEDS) {
+  const { neverDegrade, rows } = reported[seed];
   lines.push("");
-  lines.push(
-    `Seed ${seed}${Number(seed) === CALIBRATION_SEED ? " (calibration)" : ""}: ${neverDegrade} of ${SESSIONS} sessions never degrade.`,
-  );
+  lines.push(`Seed ${seed}${roleOf(seed)}: ${neverDegrade} of ${SESSIONS} sessions never degrade.`);
   lines.push("");
   lines.push(
     "| detector | threshold | false-firing sessions | first crossing median / p90 (n, missed) | later crossings median / p90 (n, missed) | handoffs / session | never-degrading firing | of oracle |",
@@ -155,7 +177,16 @@ mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,
   JSON.stringify(
-    { calibrationSeed: CALIBRATION_SEED, seeds: SEEDS, sessions: SESSIONS, target: TARGET, thresholds, calibration, reported },
+    {
+      calibrationSeeds: CALIBRATION_SEEDS,
+      seeds: SEEDS,
+      seen: SEEN,
+      sessions: SESSIONS,
+      target: TARGET,
+      thresholds,
+      calibration,
+      reported,
+    },
     null,
     2,
   ),

@@ -38,6 +38,13 @@ export interface OnsetEvidence {
   count: number;
   sum: number;
   sumSquares: number;
+  /**
+   * Σ of the uncensored onsets' own squared estimation errors. Each is an
+   * estimate x = θ + e of its session's onset θ, so E[x²] = θ² + E[e²]:
+   * Σx² − Σe² is what the sessions' true onsets would give, and the spread
+   * left is theirs (a deconvolution: the method of moments' empirical Bayes).
+   */
+  errorSquares: number;
   censored: ReadonlyArray<number>;
 }
 
@@ -47,7 +54,8 @@ export interface OnsetEstimate {
 }
 
 /**
- * EM for N(μ, σ²) from uncensored onsets, `pseudoCount` pseudo-observations
+ * EM for N(μ, σ²) from uncensored onsets (their estimation error taken out
+ * of the spread), `pseudoCount` pseudo-observations
  * drawn from the parent's N(prior.mean, prior.sd²) (the pooling), and
  * right-censored bounds. Each iteration replaces a bound c by E[X | X > c]
  * and E[X² | X > c] under the current fit; a bound far below the estimate
@@ -56,7 +64,8 @@ export interface OnsetEstimate {
 export function estimateOnset(evidence: OnsetEvidence, prior: OnsetEstimate, pseudoCount: number): OnsetEstimate {
   const baseCount = evidence.count + pseudoCount;
   const baseSum = evidence.sum + pseudoCount * prior.mean;
-  const baseSquares = evidence.sumSquares + pseudoCount * (prior.mean * prior.mean + prior.sd * prior.sd);
+  // The estimates' error is no spread of onsets; the parent's pseudo-observations carry its spread already deconvolved.
+  const baseSquares = evidence.sumSquares - evidence.errorSquares + pseudoCount * (prior.mean * prior.mean + prior.sd * prior.sd);
   if (baseCount <= 0) return prior;
   let fit = momentsFit(baseCount, baseSum, baseSquares);
   for (let iteration = 0; iteration < ITERATIONS; iteration++) {

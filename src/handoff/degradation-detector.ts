@@ -69,8 +69,8 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   uncertaintySd: 0.15,
   uncertaintyOnsetShare: 0.9,
   uncertaintyLowerSds: 1,
-  onsetEvidence: 0.9254,
-  onsetReached: 0.9254,
+  onsetEvidence: 0.9468,
+  onsetReached: 0.9468,
 };
 
 /** How many first observations give a prepared context's early quality (the arm's reward). */
@@ -276,7 +276,14 @@ export class DegradationDetector {
     if (!this.onset) return summary;
     const rest = withoutOnset(summary);
     const estimate = this.onset.evidenceOnset(SESSION_ONSET_LEVEL);
-    if (estimate.located) return { ...rest, onsetTokens: estimate.onsetTokens, declineRatePerKiloToken: estimate.declineRatePerKiloToken };
+    if (estimate.located) {
+      return {
+        ...rest,
+        onsetTokens: estimate.onsetTokens,
+        onsetErrorSdTokens: estimate.errorSdTokens,
+        declineRatePerKiloToken: estimate.declineRatePerKiloToken,
+      };
+    }
     const firedInSession = this.fired || this.onset.carriedCount > 0;
     return firedInSession ? { ...rest, onsetUnknown: true } : rest;
   }
@@ -333,6 +340,7 @@ export class DegradationDetector {
 function withoutOnset(summary: InstanceSummary): InstanceSummary {
   const rest = { ...summary };
   delete rest.onsetTokens;
+  delete rest.onsetErrorSdTokens;
   delete rest.onsetUnknown;
   return rest;
 }

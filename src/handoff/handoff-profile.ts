@@ -27,6 +27,12 @@ export interface ProfileStatistics {
   instances: number;
   /** Onset (tokens) of the instances with a significant decline. */
   onset: Moments;
+  /**
+   * Σ of those onsets' own squared estimation errors (tokens², each the
+   * summary's `onsetErrorSdTokens` squared): the part of `onset.sumSquares`
+   * that is the estimates' error, not the spread of onsets between sessions.
+   */
+  onsetErrorSquares: number;
   /** Censored bounds (maxTokens of instances that never declined): counts per log-spaced bucket, see censored-onset.ts. */
   censored: number[];
   /** The plateau level. */
@@ -43,6 +49,8 @@ export interface InstanceSummary {
   observations: number;
   maxTokens: number;
   onsetTokens?: number;
+  /** How far the true onset may lie from `onsetTokens` (its estimate's root mean squared error); none: taken as exact. */
+  onsetErrorSdTokens?: number;
   /** No onset and no censored bound: the instance was ended on a decline too short to locate. */
   onsetUnknown?: boolean;
   peakQuality: number;
@@ -105,6 +113,7 @@ export function emptyStatistics(): ProfileStatistics {
   return {
     instances: 0,
     onset: emptyMoments(),
+    onsetErrorSquares: 0,
     censored: new Array<number>(CENSORED_BUCKETS).fill(0),
     peak: emptyMoments(),
     decline: emptyMoments(),
@@ -129,6 +138,7 @@ export function addStatistics(a: ProfileStatistics, b: ProfileStatistics): Profi
   return {
     instances: a.instances + b.instances,
     onset: addMoments(a.onset, b.onset),
+    onsetErrorSquares: a.onsetErrorSquares + b.onsetErrorSquares,
     censored: a.censored.map((count, bucket) => count + (b.censored[bucket] ?? 0)),
     peak: addMoments(a.peak, b.peak),
     decline: addMoments(a.decline, b.decline),
@@ -155,6 +165,7 @@ export function withInstance(statistics: ProfileStatistics, summary: InstanceSum
   next.instances++;
   if (summary.onsetTokens !== undefined) {
     next.onset = withValue(next.onset, summary.onsetTokens);
+    next.onsetErrorSquares += (summary.onsetErrorSdTokens ?? 0) ** 2;
     next.decline = withValue(next.decline, summary.declineRatePerKiloToken);
   } else if (!summary.onsetUnknown) {
     const bucket = censoredBucketOf(summary.maxTokens);
@@ -209,7 +220,11 @@ function defaultLevel(windowTokens: number): Level {
 const shrink = (count: number, sum: number, parent: number, k: number) => (sum + k * parent) / (count + k);
 
 function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number): Level {
-  const onset = estimateOnset({ ...statistics.onset, censored: statistics.censored }, parent.onset, k);
+  const onset = estimateOnset(
+    { ...statistics.onset, errorSquares: statistics.onsetErrorSquares, censored: statistics.censored },
+    parent.onset,
+    k,
+  );
   return {
     onset,
     never: shrink(statistics.instances, censoredBeyond(statistics, onset.mean + NEVER_BEYOND_SDS * onset.sd), parent.never, k),

@@ -74,6 +74,15 @@ export interface OnsetEvidence {
   noiseSteps: number[];
 }
 
+/** Where a session's observations alone put its onset (`OnsetPosterior.evidenceOnset`). */
+export interface LocatedOnset {
+  located: true;
+  onsetTokens: number;
+  declineRatePerKiloToken: number;
+  /** The estimate's root mean squared error under the flat-prior posterior it is the median of. */
+  errorSdTokens: number;
+}
+
 /** A posterior as it carries over a handoff: the prior it started from and the evidence since. */
 export interface OnsetMemory {
   prior: OnsetPrior;
@@ -320,9 +329,13 @@ export class OnsetPosterior {
    * size observed and none there (later, or never), and every onset below
    * it equally likely. `located`: the probability of an onset below that
    * size reaches `level`; the estimate is then the median of those onsets,
-   * with their decline rate. Otherwise the observations cannot place it.
+   * with their decline rate, and `errorSdTokens` its own root mean squared
+   * error under that posterior: how far the session's true onset may lie
+   * from it. The profile takes that error back out of the spread of the
+   * estimates (`estimateOnset`), or each session's error would widen every
+   * later session's prior. Otherwise the observations cannot place it.
    */
-  evidenceOnset(level: number): { located: true; onsetTokens: number; declineRatePerKiloToken: number } | { located: false } {
+  evidenceOnset(level: number): LocatedOnset | { located: false } {
     // Onsets the observations reached: those with any observation past them (the grid ascends).
     let reached = 0;
     while (reached < ONSET_STATES && (this.past[reached] as number) > 0) reached++;
@@ -343,7 +356,17 @@ export class OnsetPosterior {
       cumulative += weight;
       if (median === undefined && cumulative >= 0.5) median = state.onset;
     });
-    return { located: true, onsetTokens: (median ?? (inside.at(-1) as State).onset) * 1000, declineRatePerKiloToken: decline };
+    const estimate = median ?? (inside.at(-1) as State).onset;
+    let squaredError = 0;
+    inside.forEach((state, index) => {
+      squaredError += ((weights[index] as number) / locatedProbability) * (state.onset - estimate) ** 2;
+    });
+    return {
+      located: true,
+      onsetTokens: estimate * 1000,
+      declineRatePerKiloToken: decline,
+      errorSdTokens: Math.sqrt(squaredError) * 1000,
+    };
   }
 }
 

@@ -22,6 +22,9 @@ const summary = (overrides: Partial<InstanceSummary> = {}): InstanceSummary => (
   ...overrides,
 });
 
+/** An onset a session's observations placed, with an estimation error of 5 % of it. */
+const locatedOnset = (onsetTokens: number) => ({ onsetTokens, onsetErrorSdTokens: 0.05 * onsetTokens });
+
 const statisticsOf = (...summaries: InstanceSummary[]) => summaries.reduce(withInstance, emptyStatistics());
 
 describe("profile statistics", () => {
@@ -31,7 +34,7 @@ describe("profile statistics", () => {
       const instances = Array.from({ length: 1 + Math.floor(random() * 8) }, () =>
         summary({
           maxTokens: 20_000 + random() * 150_000,
-          ...(random() < 0.5 ? { onsetTokens: 10_000 + random() * 80_000 } : { onsetTokens: undefined }),
+          ...(random() < 0.5 ? locatedOnset(10_000 + random() * 80_000) : { onsetTokens: undefined }),
           peakQuality: 0.7 + 0.3 * random(),
           plateauNoise: 0.1 * random(),
           growthPerTurn: { count: 5, sum: 5 * 3000 * random() },
@@ -43,6 +46,7 @@ describe("profile statistics", () => {
       const summed = addStatistics(statisticsOf(...instances.slice(0, split)), statisticsOf(...instances.slice(split)));
       expect(summed.instances).toBe(sequence.instances);
       expect(summed.censored).toEqual(sequence.censored);
+      expect(summed.onsetErrorSquares).toBeCloseTo(sequence.onsetErrorSquares, 3);
       for (const key of ["onset", "peak", "decline", "plateauNoise"] as const) {
         expect(summed[key].count).toBe(sequence[key].count);
         expect(summed[key].sum).toBeCloseTo(sequence[key].sum, 6);
@@ -61,6 +65,10 @@ describe("profile statistics", () => {
 
   it("an uncensored instance adds its onset; a censored one its bound; one the detector ended, neither", () => {
     expect(statisticsOf(summary()).onset).toEqual({ count: 1, sum: 50_000, sumSquares: 2.5e9 });
+    expect(statisticsOf(summary()).onsetErrorSquares).toBe(0);
+    expect(statisticsOf(summary({ onsetErrorSdTokens: 3_000 }), summary({ onsetErrorSdTokens: 4_000 })).onsetErrorSquares).toBe(25e6);
+    // A bound has no estimation error: its error, if any were given, is not counted.
+    expect(statisticsOf(summary({ onsetTokens: undefined, onsetErrorSdTokens: 3_000 })).onsetErrorSquares).toBe(0);
     const censored = statisticsOf(summary({ onsetTokens: undefined }));
     expect(censored.onset.count).toBe(0);
     expect(censored.censored[censoredBucketOf(80_000)]).toBe(1);
@@ -135,6 +143,34 @@ describe("pooledProfile", () => {
       onsetWith(summary({ onsetTokens: undefined, maxTokens: 62_000 }), summary({ onsetTokens: undefined, maxTokens: 62_000 })),
     ).toBeGreaterThan(plain + 1000);
     expect(onsetWith(summary({ onsetTokens: undefined, maxTokens: 400_000 }))).toBeCloseTo(plain, -2);
+  });
+
+  it("the onset's spread is the sessions', without their estimates' error: a new session's prior is not widened by it", () => {
+    const onsets = [40_000, 44_000, 48_000, 52_000, 56_000, 60_000];
+    const spreadWith = (errorSdTokens: number) =>
+      pooledProfile({
+        agentType: "e",
+        model: "m",
+        windowTokens: 200_000,
+        rows: [
+          {
+            agentType: "e",
+            model: "m",
+            statistics: statisticsOf(...onsets.map((onsetTokens) => summary({ onsetTokens, onsetErrorSdTokens: errorSdTokens }))),
+          },
+        ],
+        pooling: false,
+      }).onsetSdTokens;
+    // Unpooled, the default's 3 pseudo-observations (onset 120,000, sd 30,000) join the six sessions' moments.
+    const moments = (errorSquares: number) => {
+      const count = onsets.length + 3;
+      const sum = onsets.reduce((total, x) => total + x, 0) + 3 * 120_000;
+      const squares = onsets.reduce((total, x) => total + x * x, 0) - errorSquares + 3 * (120_000 ** 2 + 30_000 ** 2);
+      return Math.sqrt(squares / count - (sum / count) ** 2);
+    };
+    expect(spreadWith(0)).toBeCloseTo(moments(0), 3);
+    expect(spreadWith(6_000)).toBeCloseTo(moments(6 * 6_000 ** 2), 3);
+    expect(spreadWith(6_000)).toBeLessThan(spreadWith(0));
   });
 
   it("the degraded fraction is clamped to [0.6, 0.95]", () => {

@@ -180,7 +180,7 @@ describe("OnsetPosterior.evidenceOnset: the session's onset for the profile", ()
     expect(estimate.declineRatePerKiloToken).toBeCloseTo(0.01, 2);
   });
 
-  it("is the flat-prior posterior's median (closed form against brute force)", () => {
+  it("is the flat-prior posterior's median, with its root mean squared error under that posterior (closed form against brute force)", () => {
     const wide = { ...PRIOR, noiseSd: 0.2 };
     const observations: Array<[number, number]> = [
       [20, 0.9],
@@ -217,10 +217,20 @@ describe("OnsetPosterior.evidenceOnset: the session's onset for the profile", ()
       cumulative += state.weight;
       if (median === undefined && cumulative >= 0.5 * inside.length * insideTotal) median = state.onset;
     }
+    const insideWeight = inside.length * insideTotal;
+    const meanSquaredError = inside.reduce(
+      (total, state) => total + (state.weight / insideWeight) * (state.onset - (median as number)) ** 2,
+      0,
+    );
     // Neither sure nor unsure (0.71 here), so the levels either side of it test the comparison.
     expect(located).toBeGreaterThan(0.5);
     expect(located).toBeLessThan(0.95);
-    expect(posterior.evidenceOnset(located - 0.01)).toMatchObject({ located: true, onsetTokens: (median as number) * 1000 });
+    const estimate = posterior.evidenceOnset(located - 0.01);
+    expect(estimate).toMatchObject({ located: true, onsetTokens: (median as number) * 1000 });
+    if (!estimate.located) throw new Error("located below its probability");
+    expect(estimate.errorSdTokens / 1000).toBeCloseTo(Math.sqrt(meanSquaredError), 1);
+    // Five turns place the onset only roughly: its error spans several of the grid's 2,000-token steps.
+    expect(estimate.errorSdTokens).toBeGreaterThan(4_000);
     expect(posterior.evidenceOnset(located + 0.01).located).toBe(false);
   });
 

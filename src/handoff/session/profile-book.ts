@@ -94,7 +94,10 @@ function parseStatistics(json: string | undefined): ProfileStatistics | undefine
   if (!json) return undefined;
   try {
     const parsed = JSON.parse(json) as unknown;
-    return parsed && typeof parsed === "object" ? addStatistics(emptyStatistics(), parsed as ProfileStatistics) : undefined;
+    // A field added since the row was written (onsetErrorSquares) starts at its empty value.
+    return parsed && typeof parsed === "object"
+      ? addStatistics(emptyStatistics(), { ...emptyStatistics(), ...(parsed as Partial<ProfileStatistics>) })
+      : undefined;
   } catch {
     return undefined;
   }
@@ -106,6 +109,7 @@ function negated(statistics: ProfileStatistics): ProfileStatistics {
   return {
     instances: -statistics.instances,
     onset: moments(statistics.onset),
+    onsetErrorSquares: -statistics.onsetErrorSquares,
     censored: statistics.censored.map((count) => -count),
     peak: moments(statistics.peak),
     decline: moments(statistics.decline),

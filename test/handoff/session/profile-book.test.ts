@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProfileBook } from "../../../src/handoff/session/profile-book.js";
-import type { InstanceSummary, ProfileStatistics } from "../../../src/handoff/handoff-profile.js";
+import { emptyStatistics, type InstanceSummary, type ProfileStatistics, withInstance } from "../../../src/handoff/handoff-profile.js";
 import { openDatabase, type SqliteDatabase } from "../../../src/store/database.js";
 import { HandoffRepository } from "../../../src/store/handoff-repository.js";
 import { UserProfileDatabase } from "../../../src/store/user-profile-database.js";
@@ -83,6 +83,19 @@ describe("ProfileBook", () => {
       userProfileApplied: true,
       endReason: "session_end",
     });
+  });
+
+  it("reads a profile stored before the onsets' estimation errors were kept: those errors start at none", () => {
+    const book = new ProfileBook(repository, () => undefined, "project-a");
+    const stored = withInstance(emptyStatistics(), summary(10, 30_000));
+    const { onsetErrorSquares: _added, ...older } = stored;
+    repository.saveProfile("engineer", "claude-x", JSON.stringify(older));
+    start();
+    book.endInstance(INSTANCE, { ...summary(10, 34_000), onsetErrorSdTokens: 3_000 }, (contribution) =>
+      repository.endInstance("s-1", "engineer-1", "session_end", contribution),
+    );
+    expect(projectStatistics()).toMatchObject({ onset: { count: 2, sum: 64_000 }, onsetErrorSquares: 9e6 });
+    expect(Number.isFinite(book.profileFor("engineer", "claude-x", 200_000).onsetSdTokens)).toBe(true);
   });
 
   it("catches the user's statistics up after a crash between the two commits, counting nothing twice", () => {
