@@ -59,4 +59,19 @@ describe("what a command loads at start-up", () => {
       for (const name of ["zod", "yaml", ...SCREEN_AND_MODELS]) expect(loaded.has(name), `${args.join(" ")} loads ${name}`).toBe(false);
     }
   });
+
+  it("sylk index loads no screen or model client, and tree-sitter only when a file is to be parsed", async () => {
+    project = createTempProject({ "src/parse.ts": "export function parseBinding(text: string) {\n  return text.trim();\n}\n" });
+    expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
+
+    const fresh = await packagesLoadedBy(["index"], project);
+    for (const name of ["web-tree-sitter", "piscina", "yaml", ...SCREEN_AND_MODELS])
+      expect(fresh.has(name), `a fresh index loads ${name}`).toBe(false);
+
+    appendFileSync(join(project.root, "src/parse.ts"), "export const edited = true;\n");
+    const oneFile = await packagesLoadedBy(["index"], project);
+    // The one file is parsed on the main thread: no worker pool.
+    expect(oneFile.has("web-tree-sitter")).toBe(true);
+    for (const name of ["piscina", "yaml", ...SCREEN_AND_MODELS]) expect(oneFile.has(name), `a one-file index loads ${name}`).toBe(false);
+  });
 });
