@@ -12,6 +12,13 @@
 //
 // --tree is a checkout of a large repository (required). docs/BENCHMARKS.md uses
 // biomejs/biome at commit 18883b7d (27,993 files).
+//
+//   node scripts/bench-index-speed.mjs --tree <dir> --only refresh --home <SYLK_HOME> [--rounds 9] [--baseline <other checkout>]
+//
+// --only refresh times `sylk index` after one changed file, as a whole process (wall and CPU), `--rounds`
+// times on the index in --home (indexed first if it has none); with --baseline, that checkout's build
+// (its bin/sylk.js, built, reading the same index) runs before this one in each round, for a ratio
+// measured under the same load. The edited file is put back at the end.
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,6 +37,10 @@ const { values } = parseArgs({
     queries: { type: "string", default: "200" },
     seed: { type: "string", default: "7" },
     session: { type: "boolean", default: false },
+    only: { type: "string" },
+    home: { type: "string" },
+    rounds: { type: "string", default: "9" },
+    baseline: { type: "string" },
   },
 });
 if (!values.tree) {
@@ -45,12 +56,19 @@ ensureTool("rg", "ripgrep");
 const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 
 const sylk = join(repo, "bin/sylk.js");
-const home = mkdtempSync(join(tmpdir(), "sylk-bench-speed-"));
+const home = values.home ? resolve(values.home) : mkdtempSync(join(tmpdir(), "sylk-bench-speed-"));
 const env = { ...process.env, SYLK_HOME: home };
 const { scanProject } = await import(join(repo, "dist/src/indexer/scanner.js"));
 const { defaultConfig } = await import(join(repo, "dist/src/config/schema.js"));
 const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
 
+if (values.only === "refresh") {
+  await oneFileRefreshRounds();
+  process.exit(0);
+} else if (values.only !== undefined) {
+  console.error(`--only takes refresh (got ${values.only})`);
+  process.exit(2);
+}
 const scan = await scanProject(tree, defaultConfig().index);
 const corpus = { files: scan.files.length, bytes: scan.files.reduce((sum, file) => sum + file.size, 0) };
 console.error(`Corpus ${tree}: ${corpus.files} indexable files, ${(corpus.bytes / 1e6).toFixed(1)} MB`);
@@ -198,11 +216,49 @@ console.log(`| rg p50 / hybrid p50 | ${f1(search.ripgrep.p50 / search.hybrid.p50
 console.log(`| rg p95 / hybrid p95 | ${f1(search.ripgrep.p95 / search.hybrid.p95)}× |`);
 mkdirSync(join(repo, ".sylk-bench"), { recursive: true });
 writeFileSync(join(repo, ".sylk-bench/index-speed.json"), JSON.stringify(results, null, 2));
-rmSync(home, { recursive: true, force: true });
+if (!values.home) rmSync(home, { recursive: true, force: true });
 
-function timed(args) {
+/**
+ * `sylk index` after one changed file, `--rounds` times, alternating with the
+ * baseline's build when there is one: p50 and range of wall and CPU time.
+ */
+async function oneFileRefreshRounds() {
+  const builds = [...(values.baseline ? [["baseline", join(resolve(values.baseline), "bin/sylk.js")]] : []), ["this build", sylk]];
+  timed(["index", "--yes", "--json", tree]); // indexes the tree when --home has no index of it
+  const { files } = await scanProject(tree, defaultConfig().index);
+  const victim = files.find((file) => /\.(rs|ts|js|py|go)$/.test(file.path))?.path ?? files[0].path;
+  const victimPath = join(tree, victim);
+  const original = readFileSync(victimPath);
+  const samples = new Map(builds.map(([name]) => [name, { wall: [], cpu: [] }]));
+  try {
+    for (let round = 0; round < Number(values.rounds); round++) {
+      for (const [name, bin] of builds) {
+        appendFileSync(victimPath, `// sylk benchmark edit ${round} ${name}\n`);
+        const run = timed(["index", "--json", tree], bin);
+        const summary = lastJson(run.stdout);
+        if (summary.indexed + summary.unchangedContent !== 1) throw new Error(`expected one file refreshed, got ${run.stdout}`);
+        samples.get(name).wall.push(run.seconds * 1000);
+        if (run.cpuSeconds !== undefined) samples.get(name).cpu.push(run.cpuSeconds * 1000);
+      }
+    }
+  } finally {
+    writeFileSync(victimPath, original);
+    timed(["index", "--json", tree]);
+  }
+  const range = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted.length === 0 ? "n/a" : `${percentiles(sorted).p50.toFixed(0)} ms (${sorted[0].toFixed(0)}–${sorted.at(-1).toFixed(0)})`;
+  };
+  console.log(`\n\`sylk index\` after one changed file (${victim}) on ${tree} (${files.length} files), ${values.rounds} rounds\n`);
+  console.log("| build | wall p50 (range) | CPU p50 (range) |");
+  console.log("| --- | --- | --- |");
+  for (const [name, { wall, cpu }] of samples) console.log(`| ${name} | ${range(wall)} | ${range(cpu)} |`);
+  if (!values.home) rmSync(home, { recursive: true, force: true });
+}
+
+function timed(args, bin = sylk) {
   const command = gnuTime ? gnuTime : process.execPath;
-  const commandArgs = gnuTime ? ["-f", "%M %U %S", process.execPath, sylk, ...args] : [sylk, ...args];
+  const commandArgs = gnuTime ? ["-f", "%M %U %S", process.execPath, bin, ...args] : [bin, ...args];
   const started = performance.now();
   const run = spawnSync(command, commandArgs, { env, encoding: "utf8", maxBuffer: 1 << 28 });
   const seconds = (performance.now() - started) / 1000;

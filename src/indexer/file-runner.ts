@@ -1,5 +1,5 @@
 import type { IndexConfig } from "../config/schema.js";
-import { FileBatchProcessor } from "./file-batch.js";
+import type { FileBatchProcessor } from "./file-batch.js";
 import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
 import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
 
@@ -92,7 +92,8 @@ export class FileRunner {
   async *processAll(work: readonly FileTaskItem[], signal: AbortSignal | undefined): AsyncGenerator<ProcessedFile[]> {
     if (work.length === 0) return;
     if (!this.pool && this.deps.processSmallWorkInline && work.length <= INLINE_FILE_LIMIT) {
-      this.inline ??= new FileBatchProcessor();
+      // Imported here: tree-sitter's runtime is loaded only by a run that parses on this thread.
+      this.inline ??= new (await import("./file-batch.js")).FileBatchProcessor();
       yield await this.inline.process(this.task(work));
       return;
     }

@@ -1,4 +1,5 @@
-import { Piscina } from "piscina";
+import { createRequire } from "node:module";
+import type { Piscina } from "piscina";
 import { workerEntryPath } from "../worker-entry.js";
 import type { FileTask, ProcessedFile } from "./file-processor.js";
 
@@ -38,7 +39,10 @@ export class FileWorkerPool {
   private closing = false;
 
   constructor(options: FileWorkerPoolOptions) {
-    this.pool = new Piscina({
+    // Required when a pool starts, not imported: a run with nothing to index, or a handful of files
+    // processed on the main thread (`sylk index` after an edit), never loads piscina's modules.
+    const { Piscina: Pool } = createRequire(import.meta.url)("piscina") as typeof import("piscina");
+    this.pool = new Pool({
       filename: fileWorkerPath(),
       minThreads: options.threads,
       maxThreads: options.threads,

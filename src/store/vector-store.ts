@@ -165,8 +165,14 @@ export class VectorStore {
     return (this.db.prepare(sql).get() as { n: number }).n;
   }
 
+  /**
+   * Vectors stored in the table, counted in sqlite-vec's `<table>_rowids`
+   * (one row per vector, removed with it): a count of the vec0 table itself
+   * reads every stored vector, ≈ 88 MB and 15–50 ms on a 28k-file project,
+   * which every `sylk index` paid to learn that none was missing.
+   */
   count(table: VectorTable): number {
-    return (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return (this.db.prepare(`SELECT count(*) AS n FROM ${table}_rowids`).get() as { n: number }).n;
   }
 
   private ensureTable(table: VectorTable, metadataColumns: string): void {

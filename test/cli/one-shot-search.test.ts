@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { searchProject, type SearchResponseJson } from "../../src/app/project-search.js";
 import { openDatabase } from "../../src/store/database.js";
+import { FullTextRepository } from "../../src/store/full-text-repository.js";
+import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
@@ -68,14 +70,30 @@ const withoutTiming = ({ tookMs: _tookMs, ...response }: SearchResponseJson) => 
 beforeAll(async () => {
   project = createTempProject(generatedFiles(7));
   expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
+  snapshotAfterFirstIndex = codeSnapshotState();
   // Changed after the first snapshot: a file edited, one removed, one added.
   const [edited, removed] = Object.keys(generatedFiles(7));
   project.write(edited as string, "export function parseValue(token: string) {\n  return token;\n}\n");
   project.remove(removed as string);
   project.write("src/cache/added.ts", "// cache value for the renderItem1\nexport const cacheValue = 1;\n");
   expect((await runCli(["index"], { cwd: project.root, env: project.env })).code).toBe(0);
+  snapshotAfterEdits = codeSnapshotState();
   services = openProject({ root: project.root, env: project.env });
 }, 60_000);
+
+let snapshotAfterFirstIndex: { bytes: number; deferred: number };
+let snapshotAfterEdits: { bytes: number; deferred: number };
+
+/** The saved code snapshot's size and the changes waiting to be folded into it, as `sylk index` left them. */
+function codeSnapshotState(): { bytes: number; deferred: number } {
+  const db = openDatabase(resolveProjectPaths(project.root, project.env).database);
+  try {
+    const repository = new FullTextRepository(db);
+    return { bytes: repository.snapshotBytes("code"), deferred: repository.deferredChanges("code") };
+  } finally {
+    db.close();
+  }
+}
 afterAll(async () => {
   await services?.close();
   project.cleanup();
@@ -102,6 +120,12 @@ function changeBehindTheSnapshot(change: string): void {
 }
 
 describe("a one-shot sylk search", () => {
+  it("follows edits that sylk index left for the next load, the small snapshot not rewritten", () => {
+    expect(snapshotAfterFirstIndex.bytes).toBeGreaterThan(0);
+    expect(snapshotAfterEdits.bytes).toBe(snapshotAfterFirstIndex.bytes);
+    expect(snapshotAfterEdits.deferred).toBeGreaterThan(0);
+  });
+
   it("ranks, scores and cuts snippets exactly as a process with the full-text index loaded", async () => {
     services.codeFullText.load();
     await expectSameAsLoaded();

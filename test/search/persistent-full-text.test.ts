@@ -88,6 +88,35 @@ describe("PersistentFullText", () => {
     expect(reader.search(["more"], 10)).toHaveLength(3);
   });
 
+  it("leaves a saved snapshot alone, however small, for a process that applies a few changes without loading it", async () => {
+    const seed = new PersistentFullText(repository, "history");
+    const kept = insertEntry(db, "kept document");
+    const dropped = insertEntry(db, "dropped document");
+    seed.apply([], [kept, dropped]);
+    await seed.checkpoint();
+    const savedBytes = repository.snapshotBytes("history");
+    expect(savedBytes).toBeGreaterThan(0);
+
+    // As `sylk index` after an edit: the index is never loaded, the snapshot never rewritten.
+    const writer = new PersistentFullText(repository, "history");
+    db.prepare("DELETE FROM content_entries WHERE doc = ?").run(dropped.id);
+    const added = insertEntry(db, "added document");
+    writer.apply([dropped.id], [added]);
+    await writer.checkpoint();
+    expect(writer.isLoaded).toBe(false);
+    expect(repository.deferredChanges("history")).toBe(2);
+    expect(repository.snapshotBytes("history")).toBe(savedBytes);
+
+    const reader = new PersistentFullText(repository, "history");
+    reader.load();
+    expect(
+      reader
+        .search(["document"], 10)
+        .map((hit) => hit.id)
+        .sort(),
+    ).toEqual([kept.id, added.id].sort());
+  });
+
   it("searches alike before and after a checkpoint compacts what was added document by document", async () => {
     const index = new PersistentFullText(repository, "history");
     const entries = Array.from({ length: 60 }, (_, n) =>

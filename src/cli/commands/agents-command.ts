@@ -1,7 +1,5 @@
 import type { Command } from "commander";
 import { resolveProjectPaths } from "../../project/project-paths.js";
-import { agentListings } from "../../roles/agent-catalog.js";
-import { loadCustomAgents } from "../../roles/custom-agents.js";
 import type { CliContext } from "../cli-context.js";
 import { warnAboutAgentFiles } from "../custom-agent-errors.js";
 import { resolveRoot } from "../shared-options.js";
@@ -15,7 +13,12 @@ export function registerAgentsCommand(program: Command, context: CliContext): vo
       "list the agents `--agent` can start (built-in, yours in $SYLK_HOME/agents, the project's in .sylk/agents): their roles, tools and whether they may change files",
     )
     .option("--json", "print one JSON object")
-    .action((options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean }) => {
+      // Loaded when the command runs: the agent files' parser (zod, YAML) is not every command's start-up.
+      const [{ loadCustomAgents }, { agentListings }] = await Promise.all([
+        import("../../roles/custom-agents.js"),
+        import("../../roles/agent-catalog.js"),
+      ]);
       const paths = resolveProjectPaths(resolveRoot(context), context.env);
       const custom = loadCustomAgents({ sylkHome: paths.sylkHome, root: paths.root });
       const agents = agentListings(custom.agents);

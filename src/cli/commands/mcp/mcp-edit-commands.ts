@@ -1,9 +1,7 @@
 import { type Command, Option } from "commander";
-import { configFilePaths } from "../../../config/load-config.js";
 import type { McpServerConfig } from "../../../config/mcp-servers-schema.js";
 import { BadInputError, errorMessage } from "../../../errors.js";
 import { terminalJson } from "../../../format/terminal-json.js";
-import { addServerToFile, removeServerFromFile } from "../../../mcp/mcp-config-file.js";
 import { maskSecretsIn } from "../../../security/mask-values.js";
 import type { CliContext } from "../../cli-context.js";
 import { resolveRoot } from "../../shared-options.js";
@@ -47,9 +45,10 @@ export function registerMcpAddCommand(group: Command, context: CliContext): void
     .option("--cwd <dir>", "where a stdio server starts (relative to the project)")
     .option("--project", "write the project's .sylkrc (used once you trust the folder)")
     .option("--json", "print one JSON object")
-    .action((name: string, words: string[], options: AddOptions) => {
+    .action(async (name: string, words: string[], options: AddOptions) => {
       const config = serverConfigOf(words, options);
-      const file = targetFile(context, options.project);
+      const file = await targetFile(context, options.project);
+      const { addServerToFile } = await configFileEditor();
       try {
         addServerToFile(file, name, config);
       } catch (error) {
@@ -73,8 +72,9 @@ export function registerMcpRemoveCommand(group: Command, context: CliContext): v
     .argument("<name>", "the server's name")
     .option("--project", "the project's .sylkrc")
     .option("--json", "print one JSON object")
-    .action((name: string, options: { project?: boolean; json?: boolean }) => {
-      const file = targetFile(context, options.project);
+    .action(async (name: string, options: { project?: boolean; json?: boolean }) => {
+      const file = await targetFile(context, options.project);
+      const { removeServerFromFile } = await configFileEditor();
       let removed: boolean;
       try {
         removed = removeServerFromFile(file, name);
@@ -125,7 +125,15 @@ function pairs(items: readonly string[], separator: string, usage: string): Reco
   return Object.fromEntries(entries);
 }
 
-function targetFile(context: CliContext, project: boolean | undefined): string {
+/**
+ * The configuration's reader and editor (zod's schemas, the JSON-with-comments
+ * parser) load when an edit runs: every other command would pay for them at
+ * start-up, since the command tree is built before the command is known.
+ */
+const configFileEditor = () => import("../../../mcp/mcp-config-file.js");
+
+async function targetFile(context: CliContext, project: boolean | undefined): Promise<string> {
+  const { configFilePaths } = await import("../../../config/load-config.js");
   const paths = configFilePaths({ projectRoot: resolveRoot(context), env: context.env });
   return project ? paths.project : paths.user;
 }
