@@ -16,7 +16,7 @@ export interface SearchResultJson {
   path: string | null;
   startLine: number | null;
   endLine: number | null;
-  /** Fused score (RRF): comparable only within one response. */
+  /** Fused score (relative scores within a store, RRF for code and history together): comparable only within one response. */
   score: number;
   /** Each signal's own rank and score, within the hit's own store. */
   signals: Record<string, { rank: number; score: number }>;
@@ -44,9 +44,9 @@ export interface ProjectSearchSources {
  * Searches the project's code, its conversation history, or both. Each
  * store ranks its own hits by fusing its own signals; the two rankings are
  * then fused by rank. Their scores cannot be compared: a code list searched
- * with one signal scores at most 1/(k+1) while a history hit that both
- * signals found scores twice that, so sorting by score put every such
- * history hit above the best code.
+ * with one signal scores at most 1 while a history hit that both signals
+ * found scores up to 2, so sorting by score put every such history hit
+ * above the best code.
  */
 export async function searchProject(
   sources: ProjectSearchSources,

@@ -76,7 +76,6 @@ export function configDefaults() {
       timeoutMs: 30_000,
     },
     search: {
-      rrfK: 60,
       defaultLimit: 10,
       candidatesPerSignal: 200,
       vectorCandidates: 100,

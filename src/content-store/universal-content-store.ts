@@ -6,7 +6,8 @@ import { entryTermCounts } from "../parsing/term-counts.js";
 import { fullTextQuery, termsFromCounts } from "../search/full-text-document.js";
 import type { SearchOutcome } from "../search/search-outcome.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
-import { reciprocalRankFusion, type RankedList, type SignalEvidence } from "../search/rrf.js";
+import { relativeScoreFusion } from "../search/relative-score-fusion.js";
+import type { RankedList, SignalEvidence } from "../search/rrf.js";
 import { snippetFor } from "../search/snippet.js";
 import type {
   ContentEntry,
@@ -151,7 +152,11 @@ export class UniversalContentStore {
     return this.deps.entries.getByTurnRange(sessionId, fromTurn, toTurn).map((stored) => stored.entry);
   }
 
-  /** Hybrid search (full text + vectors, RRF) restricted by `RetrievalFilters`. */
+  /**
+   * Hybrid search (full text + vectors) restricted by `RetrievalFilters`, fused as code search
+   * fuses: by relative scores, the built-in embedder's vectors only re-ordering what the query's
+   * words found (unless they found nothing), a configured model's bringing entries of their own.
+   */
   async search(query: string, filters: ContentFilters = {}, limit = 10): Promise<SearchOutcome<ContentSearchHit>> {
     const candidates = Math.max(this.deps.config.candidatesPerSignal, limit * 10);
     const vectorCandidates = Math.max(this.deps.config.vectorCandidates, limit * 10);
@@ -192,6 +197,7 @@ export class UniversalContentStore {
       );
       lists.push({
         signal: "vector",
+        ...(this.deps.embedder.evidence === "spelling" ? { corroboratesOnly: true } : {}),
         hits: nearest.filter((hit) => passing.has(hit.id)).map((hit) => ({ id: hit.id, score: hit.similarity })),
       });
     } catch (error) {
@@ -199,7 +205,7 @@ export class UniversalContentStore {
     }
     if (lists.length === 0) throw new Error(`History search failed: ${degraded.join("; ")}`);
 
-    const fused = reciprocalRankFusion(lists, this.deps.config.rrfK).slice(0, limit);
+    const fused = relativeScoreFusion(lists).slice(0, limit);
     const stored = new Map(this.deps.entries.getByDocs(fused.map((hit) => hit.id)).map((row) => [row.doc, row.entry]));
     const hits = fused.flatMap((hit): ContentSearchHit[] => {
       const entry = stored.get(hit.id);

@@ -84,7 +84,8 @@ export function documentKindWeight(path: string, language: string | null): numbe
 
 /**
  * A signal's hits in the order their scores weighted by kind give (stable
- * among equals). Scores stay as the signal gave them: they are its evidence,
+ * among equals), each with that weighted score, which a score fusion
+ * compares. Scores stay as the signal gave them: they are its evidence,
  * and a full-text score over the query's ideal score says how much of the
  * query a hit covers. A negative score (a vector pointing away) is divided
  * instead, so that a lower weight always moves a hit down.
@@ -92,11 +93,11 @@ export function documentKindWeight(path: string, language: string | null): numbe
 export function orderByDocumentKind<Hit extends { id: number; score: number }>(
   hits: readonly Hit[],
   weightOf: (id: number) => number,
-): Hit[] {
+): Array<Hit & { weightedScore: number }> {
   const weighted = hits.map((hit, index) => {
     const weight = weightOf(hit.id);
-    return { hit, index, score: hit.score >= 0 ? hit.score * weight : hit.score / weight };
+    return { hit, index, weightedScore: hit.score >= 0 ? hit.score * weight : hit.score / weight };
   });
-  weighted.sort((a, b) => b.score - a.score || a.index - b.index);
-  return weighted.map((entry) => entry.hit);
+  weighted.sort((a, b) => b.weightedScore - a.weightedScore || a.index - b.index);
+  return weighted.map((entry) => ({ ...entry.hit, weightedScore: entry.weightedScore }));
 }

@@ -7,7 +7,8 @@ import type { CodeVectorIndex } from "./code-vector-index.js";
 import { documentKindWeight, orderByDocumentKind } from "./document-kind.js";
 import type { PersistentFullText } from "./persistent-full-text.js";
 import type { SearchOutcome } from "./search-outcome.js";
-import { reciprocalRankFusion, type RankedList, type SignalEvidence } from "./rrf.js";
+import { relativeScoreFusion } from "./relative-score-fusion.js";
+import type { RankedList, SignalEvidence } from "./rrf.js";
 import { snippetFor } from "./snippet.js";
 import { errorMessage } from "../errors.js";
 
@@ -28,7 +29,7 @@ export interface CodeSearchHit {
   endLine: number;
   language: string | null;
   symbols: string[];
-  /** Fused score (RRF); comparable only within one result list. */
+  /** Fused score (relative score fusion); comparable only within one result list. */
   score: number;
   /** Each signal's own rank and score for this hit. */
   signals: Partial<Record<CodeSignal, SignalEvidence>>;
@@ -44,7 +45,7 @@ export interface CodeSearchOptions {
   signals?: readonly CodeSignal[];
   /** Hits per file; 1 by default (the best chunk of each file). */
   perFile?: number;
-  /** Multiplies a signal's RRF contribution (1 by default): what self-tuning retrieval learns for prefetch. */
+  /** Multiplies a signal's share of the fused score (1 by default): what self-tuning retrieval learns for prefetch. */
   signalWeights?: Partial<Record<CodeSignal, number>>;
 }
 
@@ -60,8 +61,10 @@ export interface HybridCodeSearcherDeps {
 
 /**
  * Code search over both signals: BM25 over FlexSearch postings and sqlite-vec
- * k-NN, fused with Reciprocal Rank Fusion. Each signal returns hits or an
- * error; a failed signal degrades the search to the other and says so.
+ * k-NN, fused by their relative scores (`relative-score-fusion.ts`), so that
+ * full text's clear lead survives the vectors' mild disagreement. Each signal
+ * returns hits or an error; a failed signal degrades the search to the other
+ * and says so.
  *
  * How much the vectors may say depends on the embedder. A trained model's
  * neighbours are evidence of their own and fuse with equal weight. The
@@ -151,9 +154,9 @@ export class HybridCodeSearcher {
 
   /**
    * Fusion happens per file: each signal's chunk ranking becomes a file
-   * ranking (a file ranks where its best chunk does), and RRF fuses those, so
+   * ranking (a file scores what its best chunk does), and those are fused, so
    * two signals agreeing on a file count even when they liked different parts
-   * of it. Each file is then shown by its chunks in chunk-level RRF order.
+   * of it. Each file is then shown by its chunks in chunk-level fused order.
    */
   private fuseByFile(lists: ReadonlyArray<RankedList<number>>, limit: number, perFile: number, query: string): CodeSearchHit[] {
     const fileOf = this.fileOfChunk;
@@ -163,13 +166,13 @@ export class HybridCodeSearcher {
         const fileId = fileOf.get(hit.id);
         if (fileId === undefined || seen.has(fileId)) return [];
         seen.add(fileId);
-        return [{ id: fileId, score: hit.score }];
+        return [{ ...hit, id: fileId }];
       });
       return { ...list, hits };
     });
-    const files = reciprocalRankFusion(fileLists, this.deps.config.rrfK).slice(0, limit);
+    const files = relativeScoreFusion(fileLists).slice(0, limit);
     const chunksByFile = new Map<number, number[]>();
-    for (const hit of reciprocalRankFusion(lists, this.deps.config.rrfK)) {
+    for (const hit of relativeScoreFusion(lists)) {
       const fileId = fileOf.get(hit.id);
       if (fileId === undefined) continue;
       const list = chunksByFile.get(fileId) ?? [];

@@ -16,8 +16,10 @@ const DEFAULT_RRF_K = 60;
 
 export interface RankedHit<Id> {
   id: Id;
-  /** The signal's own score (higher is better); kept, not used by the fusion. */
+  /** The signal's own score (higher is better); kept as evidence, and what a score fusion compares unless `weightedScore` is given. */
   score: number;
+  /** The score times a prior the signal's order follows (the kind of file): what a score fusion compares instead of `score`. */
+  weightedScore?: number;
 }
 
 export interface RankedList<Id> {
@@ -76,7 +78,8 @@ export function reciprocalRankFusion<Id>(lists: ReadonlyArray<RankedList<Id>>, k
   return [...fused.values()].sort((a, b) => b.score - a.score || (firstSeen.get(a.id) ?? 0) - (firstSeen.get(b.id) ?? 0));
 }
 
-function foundByIndependentSignals<Id>(lists: ReadonlyArray<RankedList<Id>>): ReadonlySet<Id> {
+/** The items that lists not marked `corroboratesOnly` ranked: what a corroborating list may vote for. */
+export function foundByIndependentSignals<Id>(lists: ReadonlyArray<RankedList<Id>>): ReadonlySet<Id> {
   const found = new Set<Id>();
   for (const list of lists) if (!list.corroboratesOnly) for (const hit of list.hits) found.add(hit.id);
   return found;

@@ -142,6 +142,27 @@ describe("UniversalContentStore", () => {
     expect(byAgent.hits.map((hit) => hit.entry.agentType)).toEqual(["architect"]);
   });
 
+  it("fuses history as code search does: the built-in vectors re-order what the words found, and answer alone only when they found nothing", async () => {
+    const add = (content: string, turnNumber: number) =>
+      services.contentStore.indexContent({ ...base, contentType: "agent_response", content, turnNumber });
+    await add("The rate limiter drops requests over the burst size", 1);
+    await add("Rate limits are read from the gateway configuration", 2);
+    // Look-alike words (same trigrams, other stems) the vectors find near the query, full text not at all.
+    await add("rater limitless limiting rated", 3);
+    await add("Unrelated: the release notes were published", 4);
+
+    const found = await services.contentStore.search("rate limiter burst", {}, 10);
+    expect(found.hits.length).toBeGreaterThan(0);
+    expect(found.hits.every((hit) => hit.signals.fulltext !== undefined)).toBe(true);
+    expect(found.hits[0]?.entry.turnNumber).toBe(1);
+    expect(found.hits.some((hit) => hit.signals.vector !== undefined)).toBe(true);
+
+    // No word of a misspelt query matches; its trigrams still have neighbours.
+    const misspelt = await services.contentStore.search("rte limitr brust", {}, 10);
+    expect(misspelt.hits.length).toBeGreaterThan(0);
+    expect(misspelt.hits.every((hit) => hit.signals.fulltext === undefined && hit.signals.vector !== undefined)).toBe(true);
+  });
+
   it("stores and returns context references", () => {
     const reference = {
       id: "ref-1",

@@ -7,11 +7,19 @@ export interface FakeEmbeddingServer {
   close(): Promise<void>;
 }
 
+export interface FakeEmbeddingOptions {
+  dimensions?: number;
+  failWith?: number;
+  /** Each text's vector, when a test needs to set the vector signal itself; letter histograms otherwise. */
+  embed?: (text: string) => number[];
+}
+
 /**
  * A loopback server speaking OpenAI's `POST /v1/embeddings`. Vectors are
- * letter histograms (a–z, 26 dimensions), so similar words are near.
+ * letter histograms (a–z, 26 dimensions), so similar words are near, unless
+ * the test gives its own `embed`.
  */
-export async function startFakeEmbeddingServer(options: { dimensions?: number; failWith?: number } = {}): Promise<FakeEmbeddingServer> {
+export async function startFakeEmbeddingServer(options: FakeEmbeddingOptions = {}): Promise<FakeEmbeddingServer> {
   const dimensions = options.dimensions ?? 26;
   const requests: FakeEmbeddingServer["requests"] = [];
   const server: Server = createServer((request, response) => {
@@ -29,6 +37,7 @@ export async function startFakeEmbeddingServer(options: { dimensions?: number; f
         return;
       }
       const data = parsed.input.map((text, index) => {
+        if (options.embed) return { object: "embedding", index, embedding: options.embed(text) };
         const vector = new Array<number>(dimensions).fill(0);
         for (const character of text.toLowerCase()) {
           const code = character.charCodeAt(0) - 97;

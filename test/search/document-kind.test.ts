@@ -75,7 +75,7 @@ describe("orderByDocumentKind", () => {
   const weights: Record<number, number> = { 1: 0.5, 2: 1, 3: 1, 4: 0.5 };
   const weightOf = (id: number) => weights[id] ?? 1;
 
-  it("orders hits by score times weight and keeps each hit's own score", () => {
+  it("orders hits by score times weight and keeps each hit's own score beside the weighted one", () => {
     // 10 × 0.5 = 5 < 6 < 7: the changelog's clearly best raw score still loses to source that scores above half of it.
     const ordered = orderByDocumentKind(
       [
@@ -86,9 +86,9 @@ describe("orderByDocumentKind", () => {
       weightOf,
     );
     expect(ordered).toEqual([
-      { id: 2, score: 7 },
-      { id: 1, score: 10 },
-      { id: 3, score: 4 },
+      { id: 2, score: 7, weightedScore: 7 },
+      { id: 1, score: 10, weightedScore: 5 },
+      { id: 3, score: 4, weightedScore: 4 },
     ]);
   });
 
@@ -124,6 +124,9 @@ describe("orderByDocumentKind", () => {
       ],
       weightOf,
     );
-    expect(ordered.map((hit) => hit.id)).toEqual([2, 4]);
+    expect(ordered.map((hit) => [hit.id, hit.weightedScore])).toEqual([
+      [2, -0.3],
+      [4, -0.4],
+    ]);
   });
 });

@@ -25,7 +25,7 @@ export interface PrefetchThresholds {
   /** Shares of the budget for excerpts and hints (60 % and 30 %). */
   excerptBudgetShare: number;
   summaryBudgetShare: number;
-  /** The vector signal's weight in the prefetch search's rank fusion (full text's is 1). */
+  /** The vector signal's weight in the prefetch search's fusion (full text's is 1). */
   vectorWeight: number;
   /** Whether an injected item the answer did not use still goes to the hot cache (a used one always does). */
   promoteUnused: boolean;

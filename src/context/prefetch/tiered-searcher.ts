@@ -59,7 +59,7 @@ export interface TieredSearchOptions {
   /** History of the current session only (the default once there is one), or of every session of the project. */
   historyScope?: "session" | "project";
   limit?: number;
-  /** The vector signal's RRF weight in the full tier (1 by default). */
+  /** The vector signal's weight in the full tier's fusion (1 by default). */
   vectorWeight?: number;
 }
 
