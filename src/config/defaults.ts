@@ -76,6 +76,7 @@ export function configDefaults() {
       timeoutMs: 30_000,
     },
     search: {
+      rrfK: 60,
       defaultLimit: 10,
       candidatesPerSignal: 200,
       vectorCandidates: 100,

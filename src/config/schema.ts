@@ -62,6 +62,8 @@ const embeddingSchema = z
   );
 
 const searchSchema = z.strictObject({
+  /** Reciprocal Rank Fusion constant for history search (default 60, the usual choice: a hit's rank matters less the lower it is); code search fuses by relative scores. */
+  rrfK: z._default(z.int().check(z.minimum(1)), d.search.rrfK),
   defaultLimit: z._default(z.int().check(z.minimum(1), z.maximum(1000)), d.search.defaultLimit),
   /** Chunks the full-text signal contributes before fusion. */
   candidatesPerSignal: z._default(z.int().check(z.minimum(10), z.maximum(5000)), d.search.candidatesPerSignal),

@@ -146,11 +146,11 @@ describe("sylk status", () => {
   });
 
   it("fails with exit code 52 and names the key when the config is malformed", async () => {
-    project.write(".sylkrc", '{ "search": { "candidatesPerSignal": "sixty" } }');
+    project.write(".sylkrc", '{ "search": { "rrfK": "sixty" } }');
     try {
       const run = await cli(["status"]);
       expect(run.code).toBe(52);
-      expect(run.stderr).toMatch(/\.sylkrc: key "search\.candidatesPerSignal"/);
+      expect(run.stderr).toMatch(/\.sylkrc: key "search\.rrfK"/);
     } finally {
       project.remove(".sylkrc");
     }

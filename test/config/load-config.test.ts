@@ -30,9 +30,9 @@ describe("configuration without zod", () => {
     const check = (env: NodeJS.ProcessEnv = {}, flags?: Record<string, unknown>) =>
       unconfigured({ projectRoot: project.root, env: { ...env, HOME: home }, ...(flags ? { flags } : {}) });
     expect(check({ SYLK_HOME: "/somewhere", SYLK_DEBUG: "1" })).toEqual(load({ SYLK_HOME: "/somewhere" }));
-    expect(check({ SYLK_SEARCH_CANDIDATES_PER_SIGNAL: "70" })).toBeUndefined();
+    expect(check({ SYLK_SEARCH_RRF_K: "7" })).toBeUndefined();
     expect(check({ SYLK_EMBEDDING_BASE_URL: "http://localhost" })).toBeUndefined();
-    expect(check({}, { "search.candidatesPerSignal": 70 })).toBeUndefined();
+    expect(check({}, { "search.rrfK": 7 })).toBeUndefined();
     project.write(".sylkrc", "{}");
     expect(check()).toBeUndefined();
     project.remove(".sylkrc");
@@ -49,7 +49,7 @@ describe("configuration", () => {
     expect(config.index.priorityPaths[0]).toBe("cmd/");
     expect(config.index.excludePaths).toContain("node_modules");
     expect(config.index.excludePatterns).toContain("*.min.js");
-    expect(config.search.candidatesPerSignal).toBe(200);
+    expect(config.search.rrfK).toBe(60);
     expect(config.embedding.provider).toBe("builtin");
   });
 
@@ -63,7 +63,7 @@ describe("configuration", () => {
     expect(sources.get("index.chunkLines")?.source).toBe("user");
     expect(sources.get("index.batchSize")?.source).toBe("project");
     expect(sources.get("search.defaultLimit")?.source).toBe("flag");
-    expect(sources.get("search.candidatesPerSignal")).toBeUndefined();
+    expect(sources.get("search.rrfK")).toBeUndefined();
   });
 
   it("parses environment values as JSON when they are JSON", () => {
@@ -154,6 +154,6 @@ describe("configuration", () => {
         documented++;
       }
     }
-    expect(documented).toBe(79);
+    expect(documented).toBe(80);
   });
 });
