@@ -9,6 +9,8 @@ export interface ProjectSearchOptions {
   scope: SearchScope;
   /** The code signals to fuse; both by default. */
   signals?: CodeSignal[];
+  /** Reciprocal Rank Fusion's constant where code and history meet (`search.rrfK`; 60 when not given). */
+  rrfK?: number;
 }
 
 /** One result as `sylk search --json` prints it and `/search` shows it; scripts and benchmarks rely on this shape. */
@@ -71,7 +73,7 @@ export async function searchProject(
     degraded.push(...outcome.degraded);
     history = outcome.hits.map(historyResult);
   }
-  const results = options.scope === "all" ? fuseByRank(code, history) : [...code, ...history];
+  const results = options.scope === "all" ? fuseByRank(code, history, options.rrfK) : [...code, ...history];
   const response: SearchResponseJson = {
     query,
     results: results.slice(0, options.k),
@@ -82,12 +84,15 @@ export async function searchProject(
 }
 
 /** Code and history in one ranking by Reciprocal Rank Fusion; each result takes the fused score, its signals stay its store's. */
-function fuseByRank(code: readonly SearchResultJson[], history: readonly SearchResultJson[]): SearchResultJson[] {
+function fuseByRank(code: readonly SearchResultJson[], history: readonly SearchResultJson[], k?: number): SearchResultJson[] {
   const ranked = (results: readonly SearchResultJson[]) => results.map((result) => ({ id: result, score: result.score }));
-  return reciprocalRankFusion([
-    { signal: "code", hits: ranked(code) },
-    { signal: "history", hits: ranked(history) },
-  ]).map((fused) => ({ ...fused.id, score: fused.score }));
+  return reciprocalRankFusion(
+    [
+      { signal: "code", hits: ranked(code) },
+      { signal: "history", hits: ranked(history) },
+    ],
+    k,
+  ).map((fused) => ({ ...fused.id, score: fused.score }));
 }
 
 function codeResult(hit: CodeSearchHit): SearchResultJson {

@@ -84,6 +84,11 @@ describe("searching code and history together", () => {
     const scores = all.results.map((result) => result.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(all.results[1]?.signals).toEqual({ fulltext: expect.objectContaining({ rank: 1 }) });
+    // By rank, with search.rrfK's constant: the first of each list scores 1 / (k + 1).
+    expect(scores[0]).toBeCloseTo(1 / 61, 10);
+    const steeper = await searchProject(services, "parse token flux capacitor", { k: 3, scope: "all", rrfK: 1 });
+    expect(kinds(steeper)).toEqual(kinds(all));
+    expect(steeper.results.map((result) => result.score)).toEqual([1 / 2, 1 / 2, 1 / 3]);
   });
 
   it("is what sylk search --scope all prints", async () => {

@@ -47,6 +47,8 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
       const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: paths.root, env: context.env });
       printOpeningWarnings(services, context.stderr);
+      // Where code and history meet (--scope all), by rank with the configured constant.
+      const searchOptions = { ...options, rrfK: services.loadedConfig.config.search.rrfK };
       try {
         if (query === "-") {
           if (!options.json) throw new BadInputError("Reading queries from stdin (-) needs --json.");
@@ -56,11 +58,11 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
           const lines = createInterface({ input: context.stdin, crlfDelay: Infinity });
           for await (const line of lines) {
             if (line.trim() === "") continue;
-            context.stdout.write(`${terminalJson(await searchProject(services, line, options))}\n`);
+            context.stdout.write(`${terminalJson(await searchProject(services, line, searchOptions))}\n`);
           }
           return;
         }
-        print(await searchProject(services, query, options), options, context);
+        print(await searchProject(services, query, searchOptions), options, context);
       } finally {
         await services.close();
       }
