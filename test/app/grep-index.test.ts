@@ -100,12 +100,12 @@ describe("grep served by the project index", () => {
   });
 
   it.skipIf(!installedRipgrep)(
-    "without a watcher to vouch for the tree, lists with ripgrep instead of a fresh check where the pattern has literals",
+    "without a watcher to vouch for the tree, checks the whole tree and lists one directory with ripgrep, answering as the walk does",
     async () => {
-      const asked: Array<boolean | undefined> = [];
+      const asked: Array<{ under: string | undefined; checkDisk: boolean | undefined }> = [];
       const index: GrepIndex = {
         files: (signal, under, options) => {
-          asked.push(options?.checkDisk);
+          asked.push({ under, checkDisk: options?.checkDisk });
           return services.grepIndex.files(signal, under, options);
         },
       };
@@ -113,11 +113,10 @@ describe("grep served by the project index", () => {
       const walked = grepWith(undefined);
       project.write("src/added.ts", "export const createUserAccountLater = 1;\n");
       for (const input of PATTERNS) expect(await listed(input), JSON.stringify(input)).toBe(await walked(input));
-      expect(await listed({ pattern: "createUserAccount" })).toContain("src/added.ts:1:");
-      // `REDACTED` promises no literal rg could look for in the raw bytes: the index checks the disk for it.
-      // The others ask for no check, but for `src/added`, not found before the index is asked.
-      expect(asked.filter((checkDisk) => checkDisk === false)).toHaveLength(PATTERNS.length - 2 + 1);
-      expect(asked.filter((checkDisk) => checkDisk === true)).toHaveLength(1);
+      expect(await listed({ pattern: "createUserAccount", path: "src" })).toContain("src/added.ts:1:");
+      // A directory is asked of the index without a check of the disk, and rg lists it; the whole tree is checked.
+      expect(asked.filter(({ checkDisk }) => checkDisk === false).map(({ under }) => under)).toEqual(["src", "src", "ignored", "src"]);
+      expect(asked.filter(({ checkDisk }) => checkDisk === true).every(({ under }) => under === undefined)).toBe(true);
     },
   );
 

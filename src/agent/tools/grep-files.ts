@@ -68,10 +68,12 @@ export interface GrepFilesDeps {
  * the indexer would read under the path, narrowed by the glob and to those
  * that may hold the pattern's literals; or just the file when a file is
  * named. Listed by the index where it can vouch for the tree without
- * checking the disk (a watcher holds), else by ripgrep when it is there and
- * the pattern has literals, else by the index after a fresh check, else
- * walked on a grep thread (never on this one: while a first index is built
- * this thread commits it). Undefined when cancelled.
+ * checking the disk (a watcher holds) or after a fresh check of the whole
+ * tree, else by ripgrep when it is there and the pattern has literals (one
+ * directory without a watcher, a first index running), else by the index
+ * checking that directory, else walked on a grep thread (never on this one:
+ * while a first index is built this thread commits it). Undefined when
+ * cancelled.
  */
 export async function grepFiles(context: ToolContext, request: GrepFilesRequest, deps: GrepFilesDeps): Promise<Candidate[] | undefined> {
   const resolved = resolveProjectPath(context.root, request.path ?? ".", context.extraDirectories);
@@ -129,7 +131,9 @@ async function listedFiles(
   // Esc stops the call at once, even while the index is still checking what it may vouch for.
   const fromIndex = (checkDisk: boolean) =>
     tree.inRoot && deps.index ? unlessAborted(deps.index.files(signal, tree.under || undefined, { checkDisk }), signal) : undefined;
-  let indexed = await fromIndex(!literals);
+  // The whole tree is checked faster than rg reads it (a stat per file, then only the files the full-text index
+  // cannot rule out are read); in one directory the check still stats every file there, and rg is faster.
+  let indexed = await fromIndex(!literals || tree.under === "");
   if (signal.aborted) return undefined;
   if (!indexed && deps.ripgrep && literals) {
     const holding = await deps.ripgrep.filesHolding(
