@@ -15,8 +15,9 @@
 import { rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { narrowCodePoints, narrowTextPattern } from "./lib/narrow-characters.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(repo, "dist", "bundle");
@@ -111,6 +112,31 @@ const betterSqliteDirname = {
   },
 };
 
+/**
+ * string-width (Ink's copies) measures only printable ASCII without
+ * Intl.Segmenter and its Unicode-property expressions, whose compilation
+ * cost the first frame tens of milliseconds (scripts/lib/narrow-characters.mjs).
+ * Each copy gets a second shortcut for text of characters that copy itself
+ * measures one column wide alone and that never join: their count is the width.
+ */
+const narrowTextShortcut = {
+  name: "narrow-text-shortcut",
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, async (args) => {
+      const contents = await readFile(args.path, "utf8");
+      const asciiShortcut = "if (/^[\\u0020-\\u007E]*$/.test(string)) {\n\t\treturn string.length;\n\t}";
+      // The 7.x copy our own code imports has no shortcut to widen (src/format/visible-text.ts keeps its own).
+      if (!contents.includes("u007E")) return undefined;
+      if (!contents.includes(asciiShortcut) || !contents.includes("ambiguousIsNarrow = true"))
+        throw new Error(`string-width changed: no ASCII shortcut to widen in ${args.path}`);
+      const { default: stringWidth } = await import(pathToFileURL(args.path).href);
+      const pattern = narrowTextPattern(narrowCodePoints(stringWidth));
+      const narrow = `if (ambiguousIsNarrow && /${pattern}/.test(string)) {\n\t\treturn string.length;\n\t}`;
+      return { contents: contents.replace(asciiShortcut, `${asciiShortcut}\n\t${narrow}`), loader: "js" };
+    });
+  },
+};
+
 // Chunk names change with their content: start from an empty directory.
 rmSync(outdir, { recursive: true, force: true });
 
@@ -131,7 +157,7 @@ await build({
   banner: {
     js: 'import { createRequire as __sylkCreateRequire } from "node:module"; const require = __sylkCreateRequire(import.meta.url);',
   },
-  plugins: [preserveModuleUrls, decodeYogaWithoutFetch, lazyChildProcessInCommander, betterSqliteDirname],
+  plugins: [preserveModuleUrls, decodeYogaWithoutFetch, lazyChildProcessInCommander, betterSqliteDirname, narrowTextShortcut],
   logLevel: "warning",
   legalComments: "linked",
 });

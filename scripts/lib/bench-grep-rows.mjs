@@ -60,6 +60,7 @@ export async function sessionGrep(repo, tree, env, { watch = false } = {}) {
     codeSearcher: services.codeSearcher,
     grepThread: services.grepThread,
     grepIndex: services.grepIndex,
+    ripgrep: services.ripgrep,
     indexConfig: services.loadedConfig.config.index,
   });
   const registry = new ToolRegistry(

@@ -26,18 +26,21 @@ export interface GrepIndexDeps {
  * the watcher's reports give them while the watcher vouches for the tree,
  * else as a fresh check finds them (the manifest, with what changed on disk
  * since folded in); and which of them
- * the full-text index rules out for a pattern's literals. Until a first
+ * the full-text index rules out for a pattern's literals (without a
+ * watcher, a caller with a faster way to list the files than the fresh check
+ * asks for no check of the disk). Until a first
  * complete run has stored the directories' states, a fresh check would walk
  * the whole tree here, on the thread that commits the index: grep walks on
  * its own thread instead.
  */
 export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
   return {
-    async files(signal, under) {
+    async files(signal, under, options) {
       if (deps.indexer.lastRefresh() === undefined) return undefined;
       const changed = await deps.changes?.changes(signal);
       if (signal.aborted) return undefined;
       if (changed) return watchedFiles(deps, changed, under ?? "");
+      if (options?.checkDisk === false) return undefined;
       const part = under ? subtreeFiles(deps, under) : undefined;
       if (part) return part;
       const report = await deps.indexer.checkFreshness();

@@ -12,6 +12,7 @@ import { IndexLock } from "../project/index-lock.js";
 import type { GrepIndex } from "../agent/tools/grep-files.js";
 import { GrepThread } from "../agent/tools/grep-thread.js";
 import { createGrepIndex } from "./grep-index.js";
+import { Ripgrep } from "../agent/tools/grep-ripgrep.js";
 import { RACY_WINDOW_MS } from "../indexer/directory-state.js";
 import { WatchedChanges } from "../indexer/watched-changes.js";
 import type { ProjectPaths } from "../project/project-paths.js";
@@ -89,6 +90,8 @@ export interface ProjectServices {
   grepThread: GrepThread;
   /** grep's files from the index: no walk per call, and files ruled out by the pattern's literals. */
   grepIndex: GrepIndex;
+  /** ripgrep when it is on the PATH: grep's lister where the index would have to check the disk first. */
+  ripgrep: Ripgrep | undefined;
   /** What the project watcher saw change since the index read it, for the background indexing to tell and grep to ask. */
   watchedChanges: WatchedChanges;
   /** Stops worker threads and closes the database. */
@@ -182,6 +185,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     indexLock: new IndexLock(paths.indexLock, paths.root),
     grepThread,
     watchedChanges,
+    ripgrep: Ripgrep.onPath(options.env ?? process.env),
     grepIndex: createGrepIndex({
       root: paths.root,
       config: config.index,

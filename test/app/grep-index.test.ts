@@ -4,12 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../src/agent/permissions/permission-policy.js";
 import type { GrepIndex } from "../../src/agent/tools/grep-files.js";
 import { createGrepTool } from "../../src/agent/tools/grep.js";
+import { Ripgrep } from "../../src/agent/tools/grep-ripgrep.js";
 import { GrepThread } from "../../src/agent/tools/grep-thread.js";
 import { ToolRegistry } from "../../src/agent/tools/tool-registry.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
+const installedRipgrep = Ripgrep.onPath(process.env);
 let project: TempProject;
 let services: ProjectServices;
 let thread: GrepThread;
@@ -37,10 +39,10 @@ afterEach(async () => {
   project.cleanup();
 });
 
-/** Runs grep through a registry, with the project index or with a walk per call. */
-function grepWith(index: GrepIndex | undefined) {
+/** Runs grep through a registry, with the project index or with a walk per call, and ripgrep when given. */
+function grepWith(index: GrepIndex | undefined, ripgrep?: Ripgrep) {
   const registry = new ToolRegistry(
-    [createGrepTool({ thread, config: services.loadedConfig.config.index, ...(index ? { index } : {}) })],
+    [createGrepTool({ thread, config: services.loadedConfig.config.index, ...(index ? { index } : {}), ...(ripgrep ? { ripgrep } : {}) })],
     new PermissionPolicy("bypass"),
   );
   return async (input: Record<string, unknown>) =>
@@ -57,8 +59,8 @@ function counting(index: GrepIndex): { index: GrepIndex; narrowed: () => number 
   let narrowed = 0;
   return {
     index: {
-      async files(signal, under) {
-        const files = await index.files(signal, under);
+      async files(signal, under, options) {
+        const files = await index.files(signal, under, options);
         if (!files) return files;
         return {
           paths: files.paths,
@@ -96,6 +98,27 @@ describe("grep served by the project index", () => {
     expect(await indexed({ pattern: "createUserAccount\\(" })).toContain("docs/notes.md:1:");
     expect(narrowed()).toBeGreaterThan(0);
   });
+
+  it.skipIf(!installedRipgrep)(
+    "without a watcher to vouch for the tree, checks the whole tree and lists one directory with ripgrep, answering as the walk does",
+    async () => {
+      const asked: Array<{ under: string | undefined; checkDisk: boolean | undefined }> = [];
+      const index: GrepIndex = {
+        files: (signal, under, options) => {
+          asked.push({ under, checkDisk: options?.checkDisk });
+          return services.grepIndex.files(signal, under, options);
+        },
+      };
+      const listed = grepWith(index, installedRipgrep);
+      const walked = grepWith(undefined);
+      project.write("src/added.ts", "export const createUserAccountLater = 1;\n");
+      for (const input of PATTERNS) expect(await listed(input), JSON.stringify(input)).toBe(await walked(input));
+      expect(await listed({ pattern: "createUserAccount", path: "src" })).toContain("src/added.ts:1:");
+      // A directory is asked of the index without a check of the disk, and rg lists it; the whole tree is checked.
+      expect(asked.filter(({ checkDisk }) => checkDisk === false).map(({ under }) => under)).toEqual(["src", "src", "ignored", "src"]);
+      expect(asked.filter(({ checkDisk }) => checkDisk === true).every(({ under }) => under === undefined)).toBe(true);
+    },
+  );
 
   it("reads the files the index cannot vouch for: changed after indexing, added after, removed", async () => {
     const indexed = grepWith(services.grepIndex);

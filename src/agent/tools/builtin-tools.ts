@@ -2,6 +2,7 @@ import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
 import { createGrepTool } from "./grep.js";
 import type { GrepIndex } from "./grep-files.js";
+import type { Ripgrep } from "./grep-ripgrep.js";
 import type { GrepThread } from "./grep-thread.js";
 import type { IndexConfig } from "../../config/schema.js";
 import { listFilesTool } from "./list-files.js";
@@ -19,6 +20,8 @@ export interface BuiltinToolDeps extends RunCommandDeps {
   grepIndex?: GrepIndex;
   /** The project's index settings (the files grep reads); defaults when absent. */
   indexConfig?: IndexConfig;
+  /** ripgrep, for grep to list the files where the index would have to check the disk first. */
+  ripgrep?: Ripgrep | undefined;
 }
 
 /** The tools every session has, in the order the model sees them. */
@@ -31,6 +34,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps): ToolDefinition[] {
       ...(deps.grepThread ? { thread: deps.grepThread } : {}),
       ...(deps.grepIndex ? { index: deps.grepIndex } : {}),
       ...(deps.indexConfig ? { config: deps.indexConfig } : {}),
+      ...(deps.ripgrep ? { ripgrep: deps.ripgrep } : {}),
     }),
     createSearchCodebaseTool(deps.codeSearcher),
     editFileTool,

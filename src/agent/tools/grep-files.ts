@@ -3,7 +3,10 @@ import { basename, join } from "node:path";
 import picomatch from "picomatch";
 import type { IndexConfig } from "../../config/schema.js";
 import { fileKind } from "../../files/regular-file.js";
+import { classifyPaths } from "../../indexer/path-classification.js";
 import { literalRunsPerAlternative } from "./grep-literals.js";
+import { prefilterLiterals } from "./grep-matcher.js";
+import type { Ripgrep } from "./grep-ripgrep.js";
 import type { GrepThread } from "./grep-thread.js";
 import { outsideHiddenDirectories, resolveProjectPath } from "./project-paths-guard.js";
 import { ToolError, type ToolContext } from "./tool.js";
@@ -19,8 +22,10 @@ export interface GrepIndex {
    * Undefined when the index cannot list the project (none yet, or its first
    * run not finished): grep walks it instead. `under` (a directory relative to
    * the root) says only the files below it are wanted: others may be left out.
+   * `checkDisk: false`: undefined too where only a check of the files on disk
+   * (a fresh check, without a watcher to vouch for the tree) could list them.
    */
-  files(signal: AbortSignal, under?: string): Promise<IndexedFiles | undefined>;
+  files(signal: AbortSignal, under?: string, options?: { checkDisk?: boolean }): Promise<IndexedFiles | undefined>;
 }
 
 export interface IndexedFiles {
@@ -54,15 +59,21 @@ export interface GrepFilesDeps {
   thread: GrepThread;
   config: IndexConfig;
   index?: GrepIndex;
+  /** Lists the files that may match where the index cannot without checking the disk. */
+  ripgrep?: Ripgrep;
 }
 
 /**
  * The files a search reads, in the order their matches are listed: the files
- * the indexer would read under the path (from the index when it can list
- * them, else walked on a grep thread, never on this one: while a first index
- * is built this thread commits it), narrowed by the glob and by the index to
- * those that may hold the pattern's literals; or just the file when a file
- * is named. Undefined when cancelled.
+ * the indexer would read under the path, narrowed by the glob and to those
+ * that may hold the pattern's literals; or just the file when a file is
+ * named. Listed by the index where it can vouch for the tree without
+ * checking the disk (a watcher holds) or after a fresh check of the whole
+ * tree, else by ripgrep when it is there and the pattern has literals (one
+ * directory without a watcher, a first index running), else by the index
+ * checking that directory, else walked on a grep thread (never on this one:
+ * while a first index is built this thread commits it). Undefined when
+ * cancelled.
  */
 export async function grepFiles(context: ToolContext, request: GrepFilesRequest, deps: GrepFilesDeps): Promise<Candidate[] | undefined> {
   const resolved = resolveProjectPath(context.root, request.path ?? ".", context.extraDirectories);
@@ -77,18 +88,14 @@ export async function grepFiles(context: ToolContext, request: GrepFilesRequest,
   const inRoot = resolved.relative !== undefined;
   const scanRoot = inRoot ? context.root : resolved.absolute;
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
-  // Esc stops the call at once, even while the index is still checking what it may vouch for.
-  const indexed =
-    inRoot && deps.index
-      ? await unlessAborted(deps.index.files(context.signal, resolved.relative || undefined), context.signal)
-      : undefined;
-  if (context.signal.aborted) return undefined;
-  const listed = indexed ? indexed.paths : await deps.thread.list(scanRoot, deps.config, context.signal);
+  const listed = await listedFiles(context, request, deps, { inRoot, scanRoot, under: resolved.relative ?? "" });
   if (!listed || context.signal.aborted) return undefined;
   const globMatches = request.glob ? picomatch(request.glob, { dot: true, basename: !request.glob.includes("/") }) : undefined;
-  const narrowed = indexed?.mayHold(literalRunsPerAlternative(request.pattern) ?? [[]], request.ignoreCase);
-  const files = listed.filter(
-    (path) => path.startsWith(prefix) && (!narrowed || narrowed.has(path)) && (!globMatches || globMatches(path.slice(prefix.length))),
+  const files = listed.paths.filter(
+    (path) =>
+      path.startsWith(prefix) &&
+      (!listed.narrowed || listed.narrowed.has(path)) &&
+      (!globMatches || globMatches(path.slice(prefix.length))),
   );
   return outsideHiddenDirectories(
     files.map((path) => ({ path })),
@@ -97,4 +104,50 @@ export async function grepFiles(context: ToolContext, request: GrepFilesRequest,
   )
     .map(({ path }) => ({ shown: inRoot ? path : join(scanRoot, path), absolute: join(scanRoot, path), within: path.slice(prefix.length) }))
     .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+}
+
+interface ListedFiles {
+  /** Relative to the scanned root, '/'-separated: every file below the searched directory, or more. */
+  paths: readonly string[];
+  /** Of `paths`, those that may hold a match; undefined when all may. */
+  narrowed?: ReadonlySet<string> | undefined;
+}
+
+interface SearchedTree {
+  inRoot: boolean;
+  scanRoot: string;
+  /** The searched directory relative to the scanned root ('' for all of it). */
+  under: string;
+}
+
+async function listedFiles(
+  context: ToolContext,
+  request: GrepFilesRequest,
+  deps: GrepFilesDeps,
+  tree: SearchedTree,
+): Promise<ListedFiles | undefined> {
+  const { signal } = context;
+  const literals = deps.ripgrep ? prefilterLiterals(request.pattern, request.ignoreCase) : undefined;
+  // Esc stops the call at once, even while the index is still checking what it may vouch for.
+  const fromIndex = (checkDisk: boolean) =>
+    tree.inRoot && deps.index ? unlessAborted(deps.index.files(signal, tree.under || undefined, { checkDisk }), signal) : undefined;
+  // The whole tree is checked faster than rg reads it (a stat per file, then only the files the full-text index
+  // cannot rule out are read); in one directory the check still stats every file there, and rg is faster.
+  let indexed = await fromIndex(!literals || tree.under === "");
+  if (signal.aborted) return undefined;
+  if (!indexed && deps.ripgrep && literals) {
+    const holding = await deps.ripgrep.filesHolding(
+      { root: tree.scanRoot, under: tree.under, literals, ignoreCase: request.ignoreCase, config: deps.config },
+      signal,
+    );
+    if (signal.aborted) return undefined;
+    // ripgrep names a superset of what the walk takes: each is judged by the index's rules.
+    if (holding) return { paths: classifyPaths(tree.scanRoot, deps.config, holding).files.map((file) => file.path) };
+    indexed = await fromIndex(true);
+    if (signal.aborted) return undefined;
+  }
+  if (indexed)
+    return { paths: indexed.paths, narrowed: indexed.mayHold(literalRunsPerAlternative(request.pattern) ?? [[]], request.ignoreCase) };
+  const walked = await deps.thread.list(tree.scanRoot, deps.config, signal);
+  return walked && { paths: walked };
 }

@@ -40,10 +40,9 @@ export class Prefilter {
 
   /** The prefilter of a pattern, or undefined when every file must be matched. */
   static of(pattern: string, flags: string): Prefilter | undefined {
-    const literals = requiredLiterals(pattern);
     const ignoreCase = flags.includes("i");
-    if (!literals || literals.some((literal) => overlapsMarker(literal, ignoreCase))) return undefined;
-    return new Prefilter(literals, ignoreCase);
+    const literals = prefilterLiterals(pattern, ignoreCase);
+    return literals ? new Prefilter(literals, ignoreCase) : undefined;
   }
 
   mayMatch(bytes: Buffer): boolean {
@@ -53,6 +52,17 @@ export class Prefilter {
     const text = this.foldedAscii ? bytes.toString("latin1") : bytes.toString("utf8");
     return this.folded.some((regex) => regex.test(text));
   }
+}
+
+/**
+ * The literals one of which a file's raw bytes hold when the file may hold a
+ * match (see `Prefilter`); undefined when none can be promised, and every
+ * file must be matched.
+ */
+export function prefilterLiterals(pattern: string, ignoreCase: boolean): string[] | undefined {
+  const literals = requiredLiterals(pattern);
+  if (!literals || literals.some((literal) => overlapsMarker(literal, ignoreCase))) return undefined;
+  return literals;
 }
 
 function overlapsMarker(literal: string, ignoreCase: boolean): boolean {

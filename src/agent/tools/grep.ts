@@ -2,6 +2,7 @@ import * as z from "zod";
 import { defaultConfig, type IndexConfig } from "../../config/schema.js";
 import { targetPath } from "./file-text.js";
 import { grepFiles, type Candidate, type GrepIndex } from "./grep-files.js";
+import type { Ripgrep } from "./grep-ripgrep.js";
 import { GrepThread, type GrepOutcome } from "./grep-thread.js";
 import { defineTool, toolDescription, ToolError, type ToolOutput } from "./tool.js";
 import { errorMessage } from "../../errors.js";
@@ -23,6 +24,8 @@ export interface GrepToolDeps {
   config?: IndexConfig;
   /** Lists the files without a walk, and narrows them to those that may hold the pattern's literals. */
   index?: GrepIndex;
+  /** Lists the files that may hold the pattern's literals where the index would have to check the disk first. */
+  ripgrep?: Ripgrep;
 }
 
 /** Checks the pattern here, so that a mistake is answered with a correction before any file is read. */
@@ -44,7 +47,7 @@ function checkPattern(pattern: string, flags: string): void {
  * so far, and Esc stops it at once.
  */
 export function createGrepTool(deps: GrepToolDeps = {}) {
-  const { thread = new GrepThread(), config = defaultConfig().index, index } = deps;
+  const { thread = new GrepThread(), config = defaultConfig().index, index, ripgrep } = deps;
   return defineTool({
     name: "grep",
     description: toolDescription(import.meta.url, "grep.txt"),
@@ -56,7 +59,7 @@ export function createGrepTool(deps: GrepToolDeps = {}) {
       checkPattern(input.pattern, flags);
       thread.warmUp();
       const request = { path: input.path, glob: input.glob, pattern: input.pattern, ignoreCase: input.ignore_case };
-      const files = await grepFiles(context, request, { thread, config, ...(index ? { index } : {}) });
+      const files = await grepFiles(context, request, { thread, config, ...(index ? { index } : {}), ...(ripgrep ? { ripgrep } : {}) });
       if (!files) throw new ToolError("grep was cancelled.");
       const outcome = await thread.search(
         { pattern: input.pattern, flags, files: files.map((file) => file.absolute), maxResults: input.max_results },

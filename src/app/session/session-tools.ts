@@ -62,6 +62,7 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
     codeSearcher: tree.codeSearcher,
     grepThread: services.grepThread,
     grepIndex: services.grepIndex,
+    ripgrep: services.ripgrep,
     indexConfig: services.loadedConfig.config.index,
     sandbox: tree.sandbox,
     networkFor: async (command) => config.sandbox.network || (await tree.policy.allowsNetwork(command)),

@@ -4,11 +4,13 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../src/agent/permissions/permission-policy.js";
 import { createGrepTool } from "../../../src/agent/tools/grep.js";
+import { Ripgrep } from "../../../src/agent/tools/grep-ripgrep.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 let project: TempProject;
-const registry = new ToolRegistry([createGrepTool()], new PermissionPolicy("bypass"));
+const ripgrep = Ripgrep.onPath(process.env);
+let registry: ToolRegistry;
 const grep = (input: Record<string, unknown>) =>
   registry.run({ id: "1", name: "grep", input }, { root: project.root, signal: new AbortController().signal, extraDirectories: [] });
 
@@ -30,7 +32,19 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-describe("grep", () => {
+/**
+ * Every case twice: with the files listed by the built-in walk, and by
+ * ripgrep (where it is installed): the same files, the same answers.
+ */
+describe.each([
+  { lister: "the built-in walk", ripgrep: undefined },
+  { lister: "ripgrep", ripgrep },
+])("grep, listing with $lister", ({ lister, ripgrep: listing }) => {
+  beforeEach((context) => {
+    if (lister === "ripgrep" && !listing) context.skip("rg is not on the PATH");
+    registry = new ToolRegistry([createGrepTool(listing ? { ripgrep: listing } : {})], new PermissionPolicy("bypass"));
+  });
+
   it("returns path:line: text for each match, skipping ignored, secret and binary files", async () => {
     const result = await grep({ pattern: "verify" });
     expect(result.isError).toBeFalsy();
