@@ -127,7 +127,18 @@ export interface ProjectIndexerDeps extends FileRunnerDeps {
   otherFullText?: readonly PersistentFullText[];
   /** See `ScanOptions.racyWindowMs`. */
   racyWindowMs?: number;
+  /** A first index of more files than this builds its full-text snapshot on disk (`SEGMENTED_FULL_TEXT_ABOVE_FILES` by default). */
+  segmentedFullTextAboveFiles?: number;
 }
+
+/**
+ * A first index of more files than this builds the full-text snapshot a
+ * segment at a time on disk (`PersistentFullText.beginSegmentedBuild`)
+ * rather than the whole index in memory: the index process's memory then
+ * stops growing with the repository. Smaller first indexes stay in memory,
+ * where the session that ran them searches next.
+ */
+export const SEGMENTED_FULL_TEXT_ABOVE_FILES = 5_000;
 
 /**
  * The startup indexer: fresh → nothing to do; stale → only what
@@ -222,6 +233,9 @@ export class ProjectIndexer {
 
     const work = [...diff.added, ...diff.changed].sort(byPriority);
     const total = work.length;
+    if (freshness.state === "missing" && total > (this.deps.segmentedFullTextAboveFiles ?? SEGMENTED_FULL_TEXT_ABOVE_FILES)) {
+      this.deps.fullText.beginSegmentedBuild();
+    }
     let processed = 0;
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 

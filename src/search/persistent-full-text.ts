@@ -6,8 +6,10 @@ import {
   type SnapshotDamage,
   type StoredSnapshot,
 } from "../store/full-text-repository.js";
+import { join } from "node:path";
 import { onlyTerms } from "./full-text-document.js";
 import { FullTextIndex, type FullTextHit, type FullTextResult } from "./full-text-index.js";
+import { SegmentedSnapshotBuild } from "./segmented-snapshot-build.js";
 
 /** Rebuild instead of carrying tombstones once they are this share of the index. */
 const TOMBSTONE_REBUILD_RATIO = 0.25;
@@ -66,6 +68,8 @@ export class PersistentFullText {
   private repairs: SnapshotDamage[] = [];
   /** Set once a search without loading met damage: later ones fail at once. */
   private unreadable: DamagedFullTextError | undefined;
+  /** A first index's snapshot being built on disk instead of in memory (`beginSegmentedBuild`). */
+  private segmented: SegmentedSnapshotBuild | undefined;
 
   private readonly eagerLoadSnapshotBytes: number;
   private readonly deferredChangesLimit: number;
@@ -93,6 +97,8 @@ export class PersistentFullText {
    * sound one.
    */
   load(): { added: number; removed: number } {
+    // Loading reads every committed document from the table, which holds all the build was given.
+    this.endSegmentedBuild();
     this.seenDataVersion = this.repository.dataVersion();
     const { snapshot, damage, reconciled } = this.restoreOrRebuild();
     this.loaded = true;
@@ -153,6 +159,7 @@ export class PersistentFullText {
    * load reconciles with it.
    */
   unload(): void {
+    this.endSegmentedBuild();
     this.index = new FullTextIndex();
     this.loaded = false;
     this.unsaved = 0;
@@ -168,6 +175,12 @@ export class PersistentFullText {
   apply(removed: readonly number[], added: ReadonlyArray<{ id: number; terms: string; length: number }>): void {
     const changes = removed.length + added.length;
     if (changes === 0) return;
+    if (this.segmented) {
+      this.segmented.remove(removed);
+      this.segmented.add(added);
+      this.unsaved += changes;
+      return;
+    }
     if (!this.loaded && this.repository.snapshotBytes(this.collection) > this.eagerLoadSnapshotBytes) {
       this.repository.addDeferredChanges(this.collection, changes, removed);
       return;
@@ -185,9 +198,54 @@ export class PersistentFullText {
    */
   async checkpoint(): Promise<void> {
     if (this.damageNoted()) return this.repairNotedDamage();
+    if (this.segmented) return this.finishSegmentedBuild();
     if (!this.loaded && this.repository.deferredChanges(this.collection) < this.deferredChangesLimit) return;
     this.ensureCurrent();
     if (this.unsaved > 0) this.save();
+  }
+
+  /**
+   * For a first index of a large repository, by a process that will not
+   * search it (`sylk index`): until the next checkpoint, applied documents
+   * go to a snapshot built on disk a segment at a time
+   * (`SegmentedSnapshotBuild`), not to the index in memory, whose size
+   * grows with the repository; the checkpoint saves that snapshot, and the
+   * index stays unloaded. Only when nothing is indexed yet (no snapshot, no
+   * document); returns whether the build began. Anything that loads the
+   * index meanwhile ends the build: the table holds what it was given.
+   */
+  beginSegmentedBuild(): boolean {
+    if (this.loaded || this.segmented) return false;
+    if (this.repository.snapshotBytes(this.collection) > 0 || this.repository.count(this.collection) > 0) return false;
+    const parent = this.repository.scratchDirectory();
+    const prefix = `fts-build-${this.collection}-`;
+    const directory = join(parent, `${prefix}${process.pid}`);
+    // The index lock keeps a second build of the code index from running: any other is a crashed run's.
+    SegmentedSnapshotBuild.removeAbandoned(parent, prefix, directory);
+    this.segmented = new SegmentedSnapshotBuild(directory);
+    return true;
+  }
+
+  private finishSegmentedBuild(): void {
+    const build = this.segmented as SegmentedSnapshotBuild;
+    this.segmented = undefined;
+    try {
+      this.repository.writeTransaction(() =>
+        build.finish({
+          ids: () => this.repository.ids(this.collection),
+          documents: (ids) => this.repository.documents(this.collection, ids),
+          saveRows: (documents, buckets, rows) => this.repository.saveSnapshotRows(this.collection, documents, buckets, rows),
+        }),
+      );
+    } finally {
+      build.discard();
+    }
+    this.unsaved = 0;
+  }
+
+  private endSegmentedBuild(): void {
+    this.segmented?.discard();
+    this.segmented = undefined;
   }
 
   /**
