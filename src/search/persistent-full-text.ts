@@ -6,7 +6,6 @@ import {
   type SnapshotDamage,
   type StoredSnapshot,
 } from "../store/full-text-repository.js";
-import { join } from "node:path";
 import { onlyTerms } from "./full-text-document.js";
 import { FullTextIndex, type FullTextHit, type FullTextResult } from "./full-text-index.js";
 import { SegmentedSnapshotBuild } from "./segmented-snapshot-build.js";
@@ -217,12 +216,7 @@ export class PersistentFullText {
   beginSegmentedBuild(): boolean {
     if (this.loaded || this.segmented) return false;
     if (this.repository.snapshotBytes(this.collection) > 0 || this.repository.count(this.collection) > 0) return false;
-    const parent = this.repository.scratchDirectory();
-    const prefix = `fts-build-${this.collection}-`;
-    const directory = join(parent, `${prefix}${process.pid}`);
-    // The index lock keeps a second build of the code index from running: any other is a crashed run's.
-    SegmentedSnapshotBuild.removeAbandoned(parent, prefix, directory);
-    this.segmented = new SegmentedSnapshotBuild(directory);
+    this.segmented = SegmentedSnapshotBuild.besideDatabase(this.repository, this.collection);
     return true;
   }
 
@@ -230,13 +224,7 @@ export class PersistentFullText {
     const build = this.segmented as SegmentedSnapshotBuild;
     this.segmented = undefined;
     try {
-      this.repository.writeTransaction(() =>
-        build.finish({
-          ids: () => this.repository.ids(this.collection),
-          documents: (ids) => this.repository.documents(this.collection, ids),
-          saveRows: (documents, buckets, rows) => this.repository.saveSnapshotRows(this.collection, documents, buckets, rows),
-        }),
-      );
+      this.repository.writeTransaction(() => build.finish(this.repository, this.collection));
     } finally {
       build.discard();
     }

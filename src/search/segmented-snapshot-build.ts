@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import type { FullTextCollection, FullTextDocument, FullTextRepository } from "../store/full-text-repository.js";
 import { bucketCountFor, bucketOf, encodeBucket } from "../store/postings-codec.js";
-import { FullTextDocuments, type IndexDocuments, LIVE } from "./full-text-documents.js";
+import { FullTextDocuments, LIVE } from "./full-text-documents.js";
 import { FullTextIndex } from "./full-text-index.js";
 import { PARTITION_BITS, reverseBits, SegmentReader, spillSegment, type SpilledSegment } from "./postings-spill.js";
 
@@ -15,26 +16,11 @@ const SEGMENT_TERM_CHARS = 32 << 20;
 /** Bits of the map that counts distinct terms (2 MB): exact enough for a bucket count up to millions of terms. */
 const TERM_COUNT_BITS = 24;
 
-export interface FullTextDocumentRow {
-  id: number;
-  terms: string;
-  length: number;
-}
-
-/** Where the build reads the table it must match, and writes the snapshot. */
-export interface SnapshotBuildStore {
-  /** Every document id the table holds now. */
-  ids(): Iterable<number>;
-  documents(ids: readonly number[]): FullTextDocumentRow[];
-  /** Replaces the snapshot with these documents and rows (each bucket's once, encoded by `encodeBucket`). */
-  saveRows(documents: IndexDocuments, buckets: number, rows: Iterable<[number, Uint8Array]>): void;
-}
-
 /**
  * A full-text snapshot built without the whole index in memory, for a first
- * index of a large repository (the index process then holds a segment, not
- * the repository: on 250k files the in-memory index and the encoded
- * snapshot together took more than a gigabyte).
+ * index of a large repository: the index process then holds a segment of
+ * the postings, not the repository's (the whole index in memory, and then
+ * the whole snapshot encoded beside it, grew with every file).
  *
  * Documents are indexed into a small in-memory segment, which is spilled to
  * a file of its own once it holds `SEGMENT_TERM_CHARS` of terms
@@ -57,20 +43,27 @@ export class SegmentedSnapshotBuild {
     private readonly segmentTermChars = SEGMENT_TERM_CHARS,
   ) {}
 
-  /** Removes what builds that ended without finishing left in `parent` (their names start with `prefix`), except `keep`. */
-  static removeAbandoned(parent: string, prefix: string, keep: string): void {
-    let names: string[];
+  /**
+   * A build of `collection`'s snapshot, its segments in a directory of its
+   * own beside the database. What builds of it that ended without finishing
+   * left there is removed first: the caller holds the index lock, so no
+   * other build of the collection is running.
+   */
+  static besideDatabase(repository: FullTextRepository, collection: FullTextCollection): SegmentedSnapshotBuild {
+    const parent = repository.scratchDirectory();
+    const prefix = `fts-build-${collection}-`;
+    let names: string[] = [];
     try {
       names = readdirSync(parent);
     } catch {
-      return;
+      // nothing there yet
     }
-    for (const name of names)
-      if (name.startsWith(prefix) && join(parent, name) !== keep) rmSync(join(parent, name), { recursive: true, force: true });
+    for (const name of names) if (name.startsWith(prefix)) rmSync(join(parent, name), { recursive: true, force: true });
+    return new SegmentedSnapshotBuild(join(parent, `${prefix}${process.pid}`));
   }
 
   /** Documents committed, in any order; one already added is ignored. */
-  add(documents: readonly FullTextDocumentRow[]): void {
+  add(documents: readonly FullTextDocument[]): void {
     for (const document of documents) {
       if (this.documents.isLive(document.id)) continue;
       this.documents.markLive(document.id, document.length);
@@ -90,12 +83,13 @@ export class SegmentedSnapshotBuild {
    * removed meanwhile) and saves the snapshot. Call inside a write
    * transaction, so the table cannot change before the snapshot is saved.
    */
-  finish(store: SnapshotBuildStore): void {
-    const { missing } = this.documents.reconcile(store.ids());
-    for (let start = 0; start < missing.length; start += 1000) this.add(store.documents(missing.slice(start, start + 1000)));
+  finish(repository: FullTextRepository, collection: FullTextCollection): void {
+    const { missing } = this.documents.reconcile(repository.ids(collection));
+    for (let start = 0; start < missing.length; start += 1000)
+      this.add(repository.documents(collection, missing.slice(start, start + 1000)));
     this.spill();
     const buckets = Math.min(bucketCountFor(this.distinctTerms()), 1 << PARTITION_BITS);
-    store.saveRows(this.documents.snapshot(), buckets, this.mergedRows(buckets));
+    repository.saveSnapshotRows(collection, this.documents.snapshot(), buckets, this.mergedRows(buckets));
   }
 
   /** Deletes the spilled segments. */

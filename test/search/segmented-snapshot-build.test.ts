@@ -76,15 +76,6 @@ function savedSnapshot(from: FullTextRepository) {
   return { postings, live: Array.from(documents.live), lengths: Array.from(documents.lengths), count: documents.count };
 }
 
-function storeFor(from: FullTextRepository) {
-  return {
-    ids: () => from.ids("history"),
-    documents: (ids: readonly number[]) => from.documents("history", ids),
-    saveRows: (documents: Parameters<FullTextRepository["saveSnapshotRows"]>[1], buckets: number, rows: Iterable<[number, Uint8Array]>) =>
-      from.saveSnapshotRows("history", documents, buckets, rows),
-  };
-}
-
 describe("SegmentedSnapshotBuild", () => {
   it("saves, from many spilled segments, the snapshot an index built in memory saves", () => {
     const rows = db.transaction(() => randomTexts(1_500, 3_000, 11).map((counts) => insert(db, counts)))();
@@ -122,7 +113,7 @@ describe("SegmentedSnapshotBuild", () => {
         }
       });
       copy();
-      other.writeTransaction(() => build.finish(storeFor(other)));
+      other.writeTransaction(() => build.finish(other, "history"));
       build.discard();
       expect(savedSnapshot(other)).toEqual(expected);
       expect(other.loadSnapshot("history")?.buckets).toBe(repository.loadSnapshot("history")?.buckets);
@@ -139,7 +130,7 @@ describe("SegmentedSnapshotBuild", () => {
     const late = insert(db, new Map([["late", 1]]));
     db.prepare("DELETE FROM content_entries WHERE doc = ?").run((rows[5] as Row).id);
     build.add(rows.slice(200));
-    repository.writeTransaction(() => build.finish(storeFor(repository)));
+    repository.writeTransaction(() => build.finish(repository, "history"));
     build.discard();
 
     const loaded = new PersistentFullText(repository, "history");
