@@ -233,9 +233,10 @@ export class ProjectIndexer {
 
     const work = [...diff.added, ...diff.changed].sort(byPriority);
     const total = work.length;
-    if (freshness.state === "missing" && total > (this.deps.segmentedFullTextAboveFiles ?? SEGMENTED_FULL_TEXT_ABOVE_FILES)) {
+    const segmented =
+      freshness.state === "missing" &&
+      total > (this.deps.segmentedFullTextAboveFiles ?? SEGMENTED_FULL_TEXT_ABOVE_FILES) &&
       this.deps.fullText.beginSegmentedBuild();
-    }
     let processed = 0;
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 
@@ -248,6 +249,8 @@ export class ProjectIndexer {
     summary.interrupted = processed < total;
 
     yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
+    // A large first index ends with its merge: the idle workers' heaps and tree-sitter memory (≈ 300 MB) need not stay under it.
+    if (segmented) await this.processor.close();
     if (!isFresh(diff) || freshness.state === "missing" || this.deps.fullText.damageNoted()) await this.deps.fullText.checkpoint();
     summary.repairedFullText = await this.repairFullText();
     if (!summary.interrupted) {

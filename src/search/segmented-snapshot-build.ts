@@ -7,11 +7,12 @@ import { FullTextIndex } from "./full-text-index.js";
 import { PARTITION_BITS, reverseBits, SegmentReader, spillSegment, type SpilledSegment } from "./postings-spill.js";
 
 /**
- * Terms text a segment takes in before it is spilled: ≈ 3M postings, some
- * 30–40 MB of arrays and map while it is built, whatever the repository's
- * size.
+ * Terms text a segment takes in before it is spilled: some 50 MB of
+ * arrays and map while it is built (32 MB of text took ≈ 200 MB of heap on
+ * biome), whatever the repository's size; a 28k-file repository makes
+ * about eight segments.
  */
-const SEGMENT_TERM_CHARS = 32 << 20;
+const SEGMENT_TERM_CHARS = 8 << 20;
 
 /** Bits of the map that counts distinct terms (2 MB): exact enough for a bucket count up to millions of terms. */
 const TERM_COUNT_BITS = 24;
