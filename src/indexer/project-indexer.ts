@@ -212,6 +212,7 @@ export class ProjectIndexer {
       // threads start now and load while the tree is walked (≈ 0.5 s of a cold index otherwise).
       this.processor.startWorkers();
     }
+    this.deps.fullText.removeAbandonedBuilds();
     const freshness = await this.checkFreshness();
     // Read once: on a large project the manifest is ~28k rows.
     const { diff, scan, manifest } = freshness;

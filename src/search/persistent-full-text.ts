@@ -207,17 +207,21 @@ export class PersistentFullText {
    * For a first index of a large repository, by a process that will not
    * search it (`sylk index`): until the next checkpoint, applied documents
    * go to a snapshot built on disk a segment at a time
-   * (`SegmentedSnapshotBuild`), not to the index in memory, whose size
-   * grows with the repository; the checkpoint saves that snapshot, and the
-   * index stays unloaded. Only when nothing is indexed yet (no snapshot, no
-   * document); returns whether the build began. Anything that loads the
-   * index meanwhile ends the build: the table holds what it was given.
+   * (`SegmentedSnapshotBuild`), not to the index in memory, which grows
+   * with the repository; the checkpoint saves it, and the index stays
+   * unloaded. Only on an empty index; returns whether the build began. A
+   * load meanwhile ends the build: the table holds what it was given.
    */
   beginSegmentedBuild(): boolean {
     if (this.loaded || this.segmented) return false;
     if (this.repository.snapshotBytes(this.collection) > 0 || this.repository.count(this.collection) > 0) return false;
     this.segmented = SegmentedSnapshotBuild.besideDatabase(this.repository, this.collection);
     return true;
+  }
+
+  /** See `SegmentedSnapshotBuild.removeAbandoned`. */
+  removeAbandonedBuilds(): void {
+    SegmentedSnapshotBuild.removeAbandoned(this.repository, this.collection);
   }
 
   private finishSegmentedBuild(): void {

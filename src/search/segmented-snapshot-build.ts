@@ -44,23 +44,31 @@ export class SegmentedSnapshotBuild {
     private readonly segmentTermChars = SEGMENT_TERM_CHARS,
   ) {}
 
-  /**
-   * A build of `collection`'s snapshot, its segments in a directory of its
-   * own beside the database. What builds of it that ended without finishing
-   * left there is removed first: the caller holds the index lock, so no
-   * other build of the collection is running.
-   */
+  /** A build of `collection`'s snapshot, its segments in a directory of its own beside the database. */
   static besideDatabase(repository: FullTextRepository, collection: FullTextCollection): SegmentedSnapshotBuild {
+    SegmentedSnapshotBuild.removeAbandoned(repository, collection);
+    return new SegmentedSnapshotBuild(join(repository.scratchDirectory(), `${buildPrefix(collection)}${process.pid}`));
+  }
+
+  /**
+   * Removes the segments of builds whose process ended without finishing
+   * them (killed, or crashed): a later run may never build on disk again,
+   * and on a large repository they take hundreds of megabytes.
+   */
+  static removeAbandoned(repository: FullTextRepository, collection: FullTextCollection): void {
     const parent = repository.scratchDirectory();
-    const prefix = `fts-build-${collection}-`;
+    const prefix = buildPrefix(collection);
     let names: string[] = [];
     try {
       names = readdirSync(parent);
     } catch {
-      // nothing there yet
+      return; // nothing there yet
     }
-    for (const name of names) if (name.startsWith(prefix)) rmSync(join(parent, name), { recursive: true, force: true });
-    return new SegmentedSnapshotBuild(join(parent, `${prefix}${process.pid}`));
+    for (const name of names) {
+      const pid = Number(name.slice(prefix.length));
+      if (name.startsWith(prefix) && pid !== process.pid && !processAlive(pid))
+        rmSync(join(parent, name), { recursive: true, force: true });
+    }
   }
 
   /** Documents committed, in any order; one already added is ignored. */
@@ -162,5 +170,20 @@ export class SegmentedSnapshotBuild {
       const target = into[slot] as number[];
       for (const id of ids) if (state[id] === LIVE) target.push(id);
     });
+  }
+}
+
+function buildPrefix(collection: FullTextCollection): string {
+  return `fts-build-${collection}-`;
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, someone else's.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { fullTextQuery } from "../../src/search/full-text-document.js";
@@ -76,5 +76,18 @@ describe("a first index of more files than segmentedFullTextAboveFiles", () => {
     // Brought up to date in memory from the snapshot, as any later run is.
     expect(large.codeFullText.isLoaded).toBe(true);
     expect(large.codeFullText.search(["zebra"], 30)).toHaveLength(20);
+  });
+
+  it("removes at the next run what a killed build left, and never a live process's", async () => {
+    const services = open({ "a.ts": "export const a = 1;\n" });
+    const { dataDir } = services.paths;
+    const abandoned = `${dataDir}/fts-build-code-999999999`;
+    const running = `${dataDir}/fts-build-code-${process.ppid}`;
+    for (const directory of [abandoned, running]) {
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(`${directory}/segment-0`, "spilled");
+    }
+    await drain(services.indexer.run());
+    expect(readdirSync(dataDir).filter((name) => name.startsWith("fts-build-"))).toEqual([`fts-build-code-${process.ppid}`]);
   });
 });
