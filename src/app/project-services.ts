@@ -43,6 +43,8 @@ export interface OpenProjectOptions extends OpenProjectStoreOptions {
   interactive?: boolean;
   /** See `ScanOptions.racyWindowMs`: tests that change directories faster than the clock ticks set it. */
   racyWindowMs?: number;
+  /** See `ProjectIndexerDeps.segmentedFullTextAboveFiles`: tests set it low to build a small project's snapshot on disk. */
+  segmentedFullTextAboveFiles?: number;
 }
 
 /** Everything one project needs, wired once. The UI and the agent receive narrow pieces of it. */
@@ -131,6 +133,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     otherFullText: [historyFullText, knowledgeFullText],
     createPool: () => new FileWorkerPool({ threads: config.index.workerThreads }),
     processSmallWorkInline: !options.interactive,
+    segmentedFullTextAboveFiles: options.segmentedFullTextAboveFiles,
     embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,
     racyWindowMs: options.racyWindowMs,
   });

@@ -127,7 +127,18 @@ export interface ProjectIndexerDeps extends FileRunnerDeps {
   otherFullText?: readonly PersistentFullText[];
   /** See `ScanOptions.racyWindowMs`. */
   racyWindowMs?: number;
+  /** A first index of more files than this builds its full-text snapshot on disk (`SEGMENTED_FULL_TEXT_ABOVE_FILES` by default). */
+  segmentedFullTextAboveFiles?: number;
 }
+
+/**
+ * A first index of more files than this builds the full-text snapshot a
+ * segment at a time on disk (`PersistentFullText.beginSegmentedBuild`)
+ * rather than the whole index in memory: the index process's memory then
+ * stops growing with the repository. Smaller first indexes stay in memory,
+ * where the session that ran them searches next.
+ */
+export const SEGMENTED_FULL_TEXT_ABOVE_FILES = 5_000;
 
 /**
  * The startup indexer: fresh → nothing to do; stale → only what
@@ -201,6 +212,7 @@ export class ProjectIndexer {
       // threads start now and load while the tree is walked (≈ 0.5 s of a cold index otherwise).
       this.processor.startWorkers();
     }
+    this.deps.fullText.removeAbandonedBuilds();
     const freshness = await this.checkFreshness();
     // Read once: on a large project the manifest is ~28k rows.
     const { diff, scan, manifest } = freshness;
@@ -222,6 +234,10 @@ export class ProjectIndexer {
 
     const work = [...diff.added, ...diff.changed].sort(byPriority);
     const total = work.length;
+    const segmented =
+      freshness.state === "missing" &&
+      total > (this.deps.segmentedFullTextAboveFiles ?? SEGMENTED_FULL_TEXT_ABOVE_FILES) &&
+      this.deps.fullText.beginSegmentedBuild();
     let processed = 0;
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 
@@ -234,6 +250,8 @@ export class ProjectIndexer {
     summary.interrupted = processed < total;
 
     yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
+    // A large first index ends with its merge: the idle workers' heaps and tree-sitter memory (≈ 300 MB) need not stay under it.
+    if (segmented) await this.processor.close();
     if (!isFresh(diff) || freshness.state === "missing" || this.deps.fullText.damageNoted()) await this.deps.fullText.checkpoint();
     summary.repairedFullText = await this.repairFullText();
     if (!summary.interrupted) {

@@ -8,6 +8,7 @@ import {
 } from "../store/full-text-repository.js";
 import { onlyTerms } from "./full-text-document.js";
 import { FullTextIndex, type FullTextHit, type FullTextResult } from "./full-text-index.js";
+import { SegmentedSnapshotBuild } from "./segmented-snapshot-build.js";
 
 /** Rebuild instead of carrying tombstones once they are this share of the index. */
 const TOMBSTONE_REBUILD_RATIO = 0.25;
@@ -73,6 +74,8 @@ export class PersistentFullText {
   private repairs: SnapshotDamage[] = [];
   /** Set once a search without loading met damage: later ones fail at once. */
   private unreadable: DamagedFullTextError | undefined;
+  /** A first index's snapshot being built on disk instead of in memory (`beginSegmentedBuild`). */
+  private segmented: SegmentedSnapshotBuild | undefined;
 
   private readonly eagerLoadSnapshotBytes: number;
   private readonly deferredChangesLimit: number;
@@ -100,6 +103,8 @@ export class PersistentFullText {
    * sound one.
    */
   load(): { added: number; removed: number } {
+    // Loading reads every committed document from the table, which holds all the build was given.
+    this.endSegmentedBuild();
     this.seenDataVersion = this.repository.dataVersion();
     const { snapshot, damage, reconciled } = this.restoreOrRebuild();
     this.loaded = true;
@@ -160,6 +165,7 @@ export class PersistentFullText {
    * load reconciles with it.
    */
   unload(): void {
+    this.endSegmentedBuild();
     this.index = new FullTextIndex();
     this.loaded = false;
     this.unsaved = 0;
@@ -175,6 +181,12 @@ export class PersistentFullText {
   apply(removed: readonly number[], added: ReadonlyArray<{ id: number; terms: string; length: number }>): void {
     const changes = removed.length + added.length;
     if (changes === 0) return;
+    if (this.segmented) {
+      this.segmented.remove(removed);
+      this.segmented.add(added);
+      this.unsaved += changes;
+      return;
+    }
     if (!this.loaded && this.repository.snapshotBytes(this.collection) > this.eagerLoadSnapshotBytes) {
       this.repository.addDeferredChanges(this.collection, changes, removed);
       return;
@@ -192,9 +204,47 @@ export class PersistentFullText {
    */
   async checkpoint(): Promise<void> {
     if (this.damageNoted()) return this.repairNotedDamage();
+    if (this.segmented) return this.finishSegmentedBuild();
     if (!this.loaded && this.repository.deferredChanges(this.collection) < this.deferredChangesLimit) return;
     this.ensureCurrent();
     if (this.unsaved > 0) this.save();
+  }
+
+  /**
+   * For a first index of a large repository, by a process that will not
+   * search it (`sylk index`): until the next checkpoint, applied documents
+   * go to a snapshot built on disk a segment at a time
+   * (`SegmentedSnapshotBuild`), not to the index in memory, which grows
+   * with the repository; the checkpoint saves it, and the index stays
+   * unloaded. Only on an empty index; returns whether the build began. A
+   * load meanwhile ends the build: the table holds what it was given.
+   */
+  beginSegmentedBuild(): boolean {
+    if (this.loaded || this.segmented) return false;
+    if (this.repository.snapshotBytes(this.collection) > 0 || this.repository.count(this.collection) > 0) return false;
+    this.segmented = SegmentedSnapshotBuild.besideDatabase(this.repository, this.collection);
+    return true;
+  }
+
+  /** See `SegmentedSnapshotBuild.removeAbandoned`. */
+  removeAbandonedBuilds(): void {
+    SegmentedSnapshotBuild.removeAbandoned(this.repository, this.collection);
+  }
+
+  private finishSegmentedBuild(): void {
+    const build = this.segmented as SegmentedSnapshotBuild;
+    this.segmented = undefined;
+    try {
+      this.repository.writeTransaction(() => build.finish(this.repository, this.collection));
+    } finally {
+      build.discard();
+    }
+    this.unsaved = 0;
+  }
+
+  private endSegmentedBuild(): void {
+    this.segmented?.discard();
+    this.segmented = undefined;
   }
 
   /**

@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { dirname, resolve } from "node:path";
 import { getMeta, setMeta, type SqliteDatabase } from "./database.js";
 import {
   bucketCountFor,
@@ -93,26 +95,41 @@ export class FullTextRepository {
 
   /** Replaces the snapshot, each row with its checksum; changes deferred until now are part of it, and damage noted before is gone. */
   saveSnapshot(collection: FullTextCollection, documents: StoredDocuments, terms: ReadonlyArray<readonly [string, StoredSlots]>): void {
-    if (!Number.isSafeInteger(documents.totalLength)) throw new Error("Document lengths must be whole numbers.");
     const buckets = bucketCountFor(terms.length);
-    const rows = encodeBuckets(terms, buckets);
+    this.saveSnapshotRows(collection, documents, buckets, encodeBuckets(terms, buckets));
+  }
+
+  /**
+   * `saveSnapshot` from rows encoded elsewhere (`encodeBucket`), each
+   * bucket's row once: they are written as they come, so a snapshot built
+   * a bucket at a time is never whole in memory.
+   */
+  saveSnapshotRows(
+    collection: FullTextCollection,
+    documents: StoredDocuments,
+    buckets: number,
+    rows: Iterable<[number, Uint8Array]>,
+  ): void {
+    if (!Number.isSafeInteger(documents.totalLength)) throw new Error("Document lengths must be whole numbers.");
     const encodedDocuments = encodeDocuments(documents);
-    const fields: DocumentsRowFields = {
-      maxId: Math.max(0, documents.live.length - 1),
-      count: documents.count,
-      totalLength: documents.totalLength,
-      buckets,
-      rows: rows.length,
-    };
     const insert = this.db.prepare("INSERT INTO fts_postings (index_name, bucket, data, checksum) VALUES (?, ?, ?, ?)");
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM fts_postings WHERE index_name = ?").run(collection);
       this.db.prepare("DELETE FROM fts_removed WHERE index_name = ?").run(collection);
       let bytes = encodedDocuments.length;
+      let written = 0;
       for (const [bucket, data] of rows) {
         insert.run(collection, bucket, data, postingsChecksum(bucket, data));
         bytes += data.length;
+        written++;
       }
+      const fields: DocumentsRowFields = {
+        maxId: Math.max(0, documents.live.length - 1),
+        count: documents.count,
+        totalLength: documents.totalLength,
+        buckets,
+        rows: written,
+      };
       this.db
         .prepare(
           `INSERT OR REPLACE INTO fts_documents (index_name, max_id, document_count, total_length, buckets, postings_rows, checksum, documents)
@@ -301,6 +318,11 @@ export class FullTextRepository {
         .all(JSON.stringify(ids));
     }
     return this.db.prepare<[], FullTextDocument>(`SELECT ${id} AS id, terms, term_count AS length FROM ${table} ORDER BY ${id}`).all();
+  }
+
+  /** Where a process may keep transient files beside the database (a directory of the system's for one in memory). */
+  scratchDirectory(): string {
+    return this.db.memory ? tmpdir() : dirname(resolve(this.db.name));
   }
 
   /** Changes whenever another connection commits; cheap to poll. */

@@ -286,16 +286,33 @@ export function encodeBuckets(terms: ReadonlyArray<readonly [string, StoredSlots
     // Each row starts at a multiple of four, so that its words are aligned in the buffer too.
     out.align();
     const start = out.length;
-    const header = encoder.encode(entries.map(([term]) => term).join(" "));
-    out.varint(entries.length);
-    out.varint(header.length);
-    out.append(header);
-    for (const [, slots] of entries) out.varint(wordCount(slots));
-    out.align();
-    for (const [, slots] of entries) encodePostings(slots, out);
+    writeBucket(entries, out, encoder);
     ranges.push([bucket, start, out.length]);
   });
   return ranges.map(([bucket, start, end]) => [bucket, out.subarray(start, end)]);
+}
+
+/**
+ * One bucket's row from its terms (all of which hash to it), as
+ * `encodeBuckets` writes each: for a snapshot built a bucket at a time
+ * (`search/segmented-snapshot-build.ts`), which never holds every row.
+ */
+export function encodeBucket(entries: ReadonlyArray<readonly [string, StoredSlots]>): Uint8Array {
+  let capacity = 16;
+  for (const [term, slots] of entries) capacity += 4 * wordCount(slots) + 3 * term.length + 6;
+  const out = new ByteWriter(capacity);
+  writeBucket(entries, out, new TextEncoder());
+  return out.subarray(0, out.length);
+}
+
+function writeBucket(entries: ReadonlyArray<readonly [string, StoredSlots]>, out: ByteWriter, encoder: TextEncoder): void {
+  const header = encoder.encode(entries.map(([term]) => term).join(" "));
+  out.varint(entries.length);
+  out.varint(header.length);
+  out.append(header);
+  for (const [, slots] of entries) out.varint(wordCount(slots));
+  out.align();
+  for (const [, slots] of entries) encodePostings(slots, out);
 }
 
 /** How a bucket row is read: all its terms or the `wanted` ones, without the ids marked 1 in `leftOut`. */

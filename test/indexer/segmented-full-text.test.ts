@@ -1,0 +1,93 @@
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import { fullTextQuery } from "../../src/search/full-text-document.js";
+import { drain } from "../helpers/drain.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+const opened: Array<{ project: TempProject; services: ProjectServices }> = [];
+afterEach(async () => {
+  for (const { project, services } of opened.splice(0)) {
+    await services.close();
+    project.cleanup();
+  }
+});
+
+/** Forty modules whose names share parts, so terms have postings in many files and frequency slots. */
+function manyModules(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let module = 0; module < 40; module++) {
+    const name = `parser${module % 7}Token${module}`;
+    files[`pkg${module % 5}/m${module}.ts`] =
+      `export function ${name}(source: string): number {\n  const tokenCount${module} = source.split(" ").length;\n` +
+      `  return tokenCount${module} * ${module} + parseWidget(source, "${"widget ".repeat(module % 9)}");\n}\n`;
+  }
+  return files;
+}
+
+function open(files: Record<string, string>, segmentedFullTextAboveFiles?: number): ProjectServices {
+  const project = createTempProject(files);
+  const services = openProject({ root: project.root, env: project.env, segmentedFullTextAboveFiles });
+  opened.push({ project, services });
+  return services;
+}
+
+const QUERIES = ["parser", "token widget", "source split length", "tokenCount12 widget"].map(fullTextQuery);
+
+function scores(services: ProjectServices, terms: string[]): string[] {
+  return services.codeFullText.search(terms, 10).map((hit) => hit.score.toFixed(6));
+}
+
+describe("a first index of more files than segmentedFullTextAboveFiles", () => {
+  it("saves the full-text snapshot built on disk, leaves the index unloaded and nothing behind, and searches as an index built in memory", async () => {
+    const segmented = open(manyModules(), 10);
+    const { result } = await drain(segmented.indexer.run());
+    expect(result).toMatchObject({ before: "missing", indexed: 40, failed: 0 });
+    expect(segmented.codeFullText.isLoaded).toBe(false);
+    expect(readdirSync(segmented.paths.dataDir).filter((name) => name.startsWith("fts-build-"))).toEqual([]);
+
+    const inMemory = open(manyModules());
+    await drain(inMemory.indexer.run());
+    expect(inMemory.codeFullText.isLoaded).toBe(true);
+    for (const terms of QUERIES) {
+      expect(scores(segmented, terms).length).toBeGreaterThan(0);
+      expect(scores(segmented, terms)).toEqual(scores(inMemory, terms));
+    }
+    // The saved snapshot is exactly the table's: loading it reconciles nothing.
+    const reopened = openProject({ root: segmented.paths.root, env: opened[0]?.project.env ?? {} });
+    try {
+      expect(reopened.codeFullText.load()).toEqual({ added: 0, removed: 0 });
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it("is not used for a first index within the limit, nor for a later run", async () => {
+    const services = open(manyModules(), 100);
+    await drain(services.indexer.run());
+    expect(services.codeFullText.isLoaded).toBe(true);
+
+    const large = open(manyModules(), 10);
+    await drain(large.indexer.run());
+    const project = opened[1]?.project as TempProject;
+    for (let module = 40; module < 60; module++) project.write(`more/m${module}.ts`, `export const zebraStripe${module} = ${module};\n`);
+    const { result } = await drain(large.indexer.run());
+    expect(result).toMatchObject({ before: "stale", indexed: 20 });
+    // Brought up to date in memory from the snapshot, as any later run is.
+    expect(large.codeFullText.isLoaded).toBe(true);
+    expect(large.codeFullText.search(["zebra"], 30)).toHaveLength(20);
+  });
+
+  it("removes at the next run what a killed build left, and never a live process's", async () => {
+    const services = open({ "a.ts": "export const a = 1;\n" });
+    const { dataDir } = services.paths;
+    const abandoned = `${dataDir}/fts-build-code-999999999`;
+    const running = `${dataDir}/fts-build-code-${process.ppid}`;
+    for (const directory of [abandoned, running]) {
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(`${directory}/segment-0`, "spilled");
+    }
+    await drain(services.indexer.run());
+    expect(readdirSync(dataDir).filter((name) => name.startsWith("fts-build-"))).toEqual([`fts-build-code-${process.ppid}`]);
+  });
+});

@@ -1,0 +1,187 @@
+import { readdirSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { termsFromCounts } from "../../src/search/full-text-document.js";
+import { FullTextIndex } from "../../src/search/full-text-index.js";
+import { PersistentFullText } from "../../src/search/persistent-full-text.js";
+import { SegmentedSnapshotBuild } from "../../src/search/segmented-snapshot-build.js";
+import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
+import { FullTextRepository } from "../../src/store/full-text-repository.js";
+import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+let project: TempProject;
+let db: SqliteDatabase;
+let repository: FullTextRepository;
+
+beforeEach(() => {
+  project = createTempProject();
+  db = openDatabase(`${project.sylkHome}/test.db`);
+  repository = new FullTextRepository(db);
+});
+afterEach(() => {
+  db.close();
+  project.cleanup();
+});
+
+interface Row {
+  id: number;
+  terms: string;
+  length: number;
+}
+
+/** Seeded documents of 3–40 words drawn from a vocabulary of `vocabulary` words, some repeated (frequency buckets). */
+function randomTexts(count: number, vocabulary: number, seed: number): Array<Map<string, number>> {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  return Array.from({ length: count }, () => {
+    const counts = new Map<string, number>();
+    const words = 3 + Math.floor(random() * 38);
+    for (let index = 0; index < words; index++) {
+      // Skewed: low word numbers are common, as in code.
+      const word = `w${Math.floor(vocabulary * random() ** 3)}`;
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+    return counts;
+  });
+}
+
+/** Inserts a history entry with these term counts, as stored documents hold them, and returns its row. */
+function insert(database: SqliteDatabase, counts: ReadonlyMap<string, number>): Row {
+  const { distinct, count } = termsFromCounts(counts);
+  const terms = distinct.join(" ");
+  const termCount = count;
+  const row = database
+    .prepare(
+      `INSERT INTO content_entries (id, content_hash, session_id, agent_id, agent_type, content_type, content, token_count,
+         timestamp, turn_number, terms, term_count)
+       VALUES (?, 'h', 's', 'a', 't', 'user_prompt', 'text', 1, 0, 1, ?, ?) RETURNING doc`,
+    )
+    .get(`${Math.random()}`, terms, termCount) as { doc: number };
+  return { id: row.doc, terms, length: termCount };
+}
+
+/** A snapshot as its terms' postings (empty slots dropped) and its documents: what a load restores. */
+function savedSnapshot(from: FullTextRepository) {
+  const snapshot = from.loadSnapshot("history");
+  if (!snapshot) throw new Error("no snapshot saved");
+  const postings = new Map<string, number[][]>();
+  for (const [term, slots] of from.loadPostings("history", snapshot)) {
+    const lists = Array.from(slots, (ids) => (ids ? Array.from(ids) : []));
+    while (lists.length > 0 && (lists.at(-1) as number[]).length === 0) lists.pop();
+    postings.set(term, lists);
+  }
+  const { documents } = snapshot;
+  return { postings, live: Array.from(documents.live), lengths: Array.from(documents.lengths), count: documents.count };
+}
+
+describe("SegmentedSnapshotBuild", () => {
+  it("saves, from many spilled segments, the snapshot an index built in memory saves", () => {
+    const rows = db.transaction(() => randomTexts(1_500, 3_000, 11).map((counts) => insert(db, counts)))();
+    const removed = rows.filter((_, index) => index % 7 === 3).map((row) => row.id);
+    for (const id of removed) db.prepare("DELETE FROM content_entries WHERE doc = ?").run(id);
+
+    // In memory, as `PersistentFullText.save` does.
+    const inMemory = new FullTextIndex();
+    inMemory.addAll(rows);
+    for (const id of removed) inMemory.remove(id);
+    repository.saveSnapshot("history", inMemory.documents(), [...inMemory.liveTerms()]);
+    const expected = savedSnapshot(repository);
+
+    // Segmented, a few hundred postings a segment, into a second database.
+    const otherDb = openDatabase(`${project.sylkHome}/other.db`);
+    try {
+      const other = new FullTextRepository(otherDb);
+      const directory = `${project.sylkHome}/build`;
+      const build = new SegmentedSnapshotBuild(directory, 2_000);
+      build.add(rows.slice(0, 900));
+      build.remove(removed.filter((id) => id <= (rows[899] as Row).id));
+      build.add(rows.slice(900));
+      build.remove(removed);
+      expect(readdirSync(directory).length).toBeGreaterThan(20);
+      // The other table holds exactly the documents left.
+      const copy = otherDb.transaction(() => {
+        for (const row of rows) {
+          if (removed.includes(row.id)) continue;
+          otherDb
+            .prepare(
+              `INSERT INTO content_entries (doc, id, content_hash, session_id, agent_id, agent_type, content_type, content, token_count,
+               timestamp, turn_number, terms, term_count) VALUES (?, ?, 'h', 's', 'a', 't', 'user_prompt', 'text', 1, 0, 1, ?, ?)`,
+            )
+            .run(row.id, `${row.id}`, row.terms, row.length);
+        }
+      });
+      copy();
+      other.writeTransaction(() => build.finish(other, "history"));
+      build.discard();
+      expect(savedSnapshot(other)).toEqual(expected);
+      expect(other.loadSnapshot("history")?.buckets).toBe(repository.loadSnapshot("history")?.buckets);
+    } finally {
+      otherDb.close();
+    }
+  });
+
+  it("takes in, when it finishes, what the table gained and lost meanwhile", () => {
+    const rows = db.transaction(() => randomTexts(300, 500, 5).map((counts) => insert(db, counts)))();
+    const build = new SegmentedSnapshotBuild(`${project.sylkHome}/build`, 1_000);
+    build.add(rows.slice(0, 200));
+    // Another process: a row the build never saw, and one it saw removed.
+    const late = insert(db, new Map([["late", 1]]));
+    db.prepare("DELETE FROM content_entries WHERE doc = ?").run((rows[5] as Row).id);
+    build.add(rows.slice(200));
+    repository.writeTransaction(() => build.finish(repository, "history"));
+    build.discard();
+
+    const loaded = new PersistentFullText(repository, "history");
+    expect(loaded.load()).toEqual({ added: 0, removed: 0 });
+    expect(loaded.size).toBe(300);
+    expect(loaded.search(["late"], 5).map((hit) => hit.id)).toEqual([late.id]);
+    const fromTable = new FullTextIndex();
+    fromTable.addAll(repository.documents("history"));
+    for (const query of [["w0"], ["w1", "w7"], ["w3", "w40", "w2"]]) {
+      expect(loaded.search(query, 10)).toEqual(fromTable.search(query, 10));
+    }
+  });
+});
+
+describe("PersistentFullText's segmented build", () => {
+  it("saves a first index's snapshot without loading the index, and searches it as one built in memory", async () => {
+    const texts = randomTexts(400, 800, 3);
+    const segmented = new PersistentFullText(repository, "history");
+    expect(segmented.beginSegmentedBuild()).toBe(true);
+    const rows = db.transaction(() => texts.map((counts) => insert(db, counts)))();
+    segmented.apply([], rows.slice(0, 250));
+    segmented.apply([(rows[3] as Row).id], []);
+    db.prepare("DELETE FROM content_entries WHERE doc = ?").run((rows[3] as Row).id);
+    segmented.apply([], rows.slice(250));
+    await segmented.checkpoint();
+    expect(segmented.isLoaded).toBe(false);
+    expect(readdirSync(project.sylkHome).filter((name) => name.startsWith("fts-build-"))).toEqual([]);
+
+    const inMemory = new FullTextIndex();
+    inMemory.addAll(rows.filter((_, index) => index !== 3));
+    for (const query of [["w0"], ["w2", "w9"], ["w5", "w30", "w1"]]) {
+      expect(segmented.search(query, 10)).toEqual(inMemory.search(query, 10));
+    }
+    expect(segmented.load()).toEqual({ added: 0, removed: 0 });
+  });
+
+  it("begins only on an empty index, and a load during the build ends it", async () => {
+    const index = new PersistentFullText(repository, "history");
+    expect(index.beginSegmentedBuild()).toBe(true);
+    const first = insert(db, new Map([["alpha", 1]]));
+    index.apply([], [first]);
+    // Something searches meanwhile: the index loads from the table, and changes go to it from then on.
+    expect(index.search(["alpha"], 5).map((hit) => hit.id)).toEqual([first.id]);
+    const second = insert(db, new Map([["beta", 1]]));
+    index.apply([], [second]);
+    expect(index.search(["beta"], 5).map((hit) => hit.id)).toEqual([second.id]);
+    await index.checkpoint();
+    expect(readdirSync(project.sylkHome).filter((name) => name.startsWith("fts-build-"))).toEqual([]);
+
+    const again = new PersistentFullText(repository, "history");
+    expect(again.beginSegmentedBuild()).toBe(false);
+    expect(again.search(["beta"], 5).map((hit) => hit.id)).toEqual([second.id]);
+  });
+});
