@@ -241,18 +241,23 @@ export class ProjectIndexer {
     let processed = 0;
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 
-    for await (const batch of this.processor.processAll(work, signal)) {
-      const outcome = await this.deps.writer.commitBatch(batch, manifest);
-      processed += batch.length;
-      addOutcome(summary, outcome);
-      yield { phase: "indexing", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
-    }
-    summary.interrupted = processed < total;
+    try {
+      for await (const batch of this.processor.processAll(work, signal)) {
+        const outcome = await this.deps.writer.commitBatch(batch, manifest);
+        processed += batch.length;
+        addOutcome(summary, outcome);
+        yield { phase: "indexing", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
+      }
+      summary.interrupted = processed < total;
 
-    yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
-    // A large first index ends with its merge: the idle workers' heaps and tree-sitter memory (≈ 300 MB) need not stay under it.
-    if (segmented) await this.processor.close();
-    if (!isFresh(diff) || freshness.state === "missing" || this.deps.fullText.damageNoted()) await this.deps.fullText.checkpoint();
+      yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
+      // A large first index ends with its merge: the idle workers' heaps and tree-sitter memory (≈ 300 MB) need not stay under it.
+      if (segmented) await this.processor.close();
+      if (!isFresh(diff) || freshness.state === "missing" || this.deps.fullText.damageNoted()) await this.deps.fullText.checkpoint();
+    } finally {
+      // A run that failed (a full disk, a damaged database) leaves no spilled segments beside the database to fill it further.
+      if (segmented) this.deps.fullText.discardSegmentedBuild();
+    }
     summary.repairedFullText = await this.repairFullText();
     if (!summary.interrupted) {
       this.deps.db.transaction(() => {

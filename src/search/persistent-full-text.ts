@@ -9,6 +9,7 @@ import {
 import { onlyTerms } from "./full-text-document.js";
 import { FullTextIndex, type FullTextHit, type FullTextResult } from "./full-text-index.js";
 import { SegmentedSnapshotBuild } from "./segmented-snapshot-build.js";
+import { DamagedFullTextError } from "./damaged-full-text-error.js";
 
 /** Rebuild instead of carrying tombstones once they are this share of the index. */
 const TOMBSTONE_REBUILD_RATIO = 0.25;
@@ -104,7 +105,7 @@ export class PersistentFullText {
    */
   load(): { added: number; removed: number } {
     // Loading reads every committed document from the table, which holds all the build was given.
-    this.endSegmentedBuild();
+    this.discardSegmentedBuild();
     this.seenDataVersion = this.repository.dataVersion();
     const { snapshot, damage, reconciled } = this.restoreOrRebuild();
     this.loaded = true;
@@ -165,7 +166,7 @@ export class PersistentFullText {
    * load reconciles with it.
    */
   unload(): void {
-    this.endSegmentedBuild();
+    this.discardSegmentedBuild();
     this.index = new FullTextIndex();
     this.loaded = false;
     this.unsaved = 0;
@@ -242,7 +243,8 @@ export class PersistentFullText {
     this.unsaved = 0;
   }
 
-  private endSegmentedBuild(): void {
+  /** Ends a build under way without saving it (a load, or its run failed): the table keeps what it was given. */
+  discardSegmentedBuild(): void {
     this.segmented?.discard();
     this.segmented = undefined;
   }
@@ -389,20 +391,5 @@ export class PersistentFullText {
       index.addAll(prepare(this.repository.documents(this.collection, missing.slice(start, start + 1000))));
     }
     return { added: missing.length, removed };
-  }
-}
-
-/**
- * A full-text search this process cannot answer: the snapshot is damaged,
- * and the search reads it without loading the whole index. The table is
- * intact and `sylk index` rebuilds the index from it.
- */
-export class DamagedFullTextError extends Error {
-  readonly damage: SnapshotDamage;
-
-  constructor(found: DamagedSnapshotError) {
-    super(`${found.message}; run \`sylk index\` to rebuild it`);
-    this.name = "DamagedFullTextError";
-    this.damage = found.damage;
   }
 }

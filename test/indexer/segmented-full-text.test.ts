@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { fullTextQuery } from "../../src/search/full-text-document.js";
@@ -25,9 +25,9 @@ function manyModules(): Record<string, string> {
   return files;
 }
 
-function open(files: Record<string, string>, segmentedFullTextAboveFiles?: number): ProjectServices {
+function open(files: Record<string, string>, segmentedFullTextAboveFiles?: number, env: NodeJS.ProcessEnv = {}): ProjectServices {
   const project = createTempProject(files);
-  const services = openProject({ root: project.root, env: project.env, segmentedFullTextAboveFiles });
+  const services = openProject({ root: project.root, env: { ...project.env, ...env }, segmentedFullTextAboveFiles });
   opened.push({ project, services });
   return services;
 }
@@ -73,10 +73,39 @@ describe("a first index of more files than segmentedFullTextAboveFiles", () => {
     for (let module = 40; module < 60; module++) project.write(`more/m${module}.ts`, `export const zebraStripe${module} = ${module};\n`);
     const { result } = await drain(large.indexer.run());
     expect(result).toMatchObject({ before: "stale", indexed: 20 });
-    // Brought up to date in memory from the snapshot, as any later run is.
-    expect(large.codeFullText.isLoaded).toBe(true);
+    // Left for the next load to reconcile, as any later run's changes to a saved snapshot are: the search finds them all.
     expect(large.codeFullText.search(["zebra"], 30)).toHaveLength(20);
   });
+
+  it("a run that fails once segments have spilled leaves none of them beside the database", async () => {
+    // Enough distinct terms (≈ 10 MB of twelve-letter words, in batches of 20 files) that the build spills a segment
+    // to disk while the run goes on.
+    const word = (n: number) =>
+      `q${n
+        .toString(26)
+        .replace(/./g, (digit) => String.fromCharCode(97 + Number.parseInt(digit, 26)))
+        .padStart(11, "a")}`;
+    const files: Record<string, string> = {};
+    for (let file = 0; file < 200; file++) {
+      const words = Array.from({ length: 4_000 }, (_, index) => word(file * 4_000 + index));
+      const lines = Array.from({ length: words.length / 8 }, (_, line) => `  "${words.slice(line * 8, line * 8 + 8).join(" ")}",`);
+      files[`big/f${file}.ts`] = `export const words = [\n${lines.join("\n")}\n];\n`;
+    }
+    const services = open(files, 10, { SYLK_INDEX_BATCH_SIZE: "20" });
+    const scratch = `${services.paths.dataDir}/fts-build-code-${process.pid}`;
+    const run = services.indexer.run();
+    let spilled = false;
+    for (let step = await run.next(); !step.done; step = await run.next()) {
+      if (existsSync(scratch)) {
+        spilled = true;
+        // What a full disk or a damaged database does mid-run: the run throws.
+        await expect(run.throw(new Error("SQLITE_FULL: database or disk is full"))).rejects.toThrow(/disk is full/);
+        break;
+      }
+    }
+    expect(spilled).toBe(true);
+    expect(readdirSync(services.paths.dataDir).filter((name) => name.startsWith("fts-build-"))).toEqual([]);
+  }, 60_000);
 
   it("removes at the next run what a killed build left, and never a live process's", async () => {
     const services = open({ "a.ts": "export const a = 1;\n" });

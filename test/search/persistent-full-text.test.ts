@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DamagedFullTextError, PersistentFullText } from "../../src/search/persistent-full-text.js";
+import { DamagedFullTextError } from "../../src/search/damaged-full-text-error.js";
+import { PersistentFullText } from "../../src/search/persistent-full-text.js";
 import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
 import { FullTextRepository } from "../../src/store/full-text-repository.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
