@@ -14,14 +14,15 @@ import { DamagedFullTextError } from "./damaged-full-text-error.js";
 /** Rebuild instead of carrying tombstones once they are this share of the index. */
 const TOMBSTONE_REBUILD_RATIO = 0.25;
 /**
- * A snapshot this small is loaded to apply changes at once; a larger one is
- * left for reconciling. None is: with a snapshot saved, a process that has
- * not loaded the index leaves its changes in the table for the next load
- * (which reconciles a few documents in well under a millisecond), whatever
- * the snapshot's size. Loading and re-saving a 1.5 MB snapshot was most of
- * `sylk index` after an edit on a 1,000-file project.
+ * A snapshot this small is loaded to apply changes at once. None is: a
+ * process that has not loaded the index leaves its changes in the table for
+ * the next load, whatever the snapshot's size (loading and re-saving a 1.5 MB
+ * one was most of `sylk index` after an edit on a 1,000-file project). A
+ * snapshot up to `VERIFIED_SNAPSHOT_BYTES` is still read through at the
+ * checkpoint, so that damage is repaired there as a load would have.
  */
 const EAGER_LOAD_SNAPSHOT_BYTES = 0;
+const VERIFIED_SNAPSHOT_BYTES = 2 << 20;
 /** Changes made without loading the snapshot, past which a checkpoint folds them in. */
 const DEFERRED_CHANGES_LIMIT = 2_000;
 
@@ -206,7 +207,10 @@ export class PersistentFullText {
   async checkpoint(): Promise<void> {
     if (this.damageNoted()) return this.repairNotedDamage();
     if (this.segmented) return this.finishSegmentedBuild();
-    if (!this.loaded && this.repository.deferredChanges(this.collection) < this.deferredChangesLimit) return;
+    if (!this.loaded && this.repository.deferredChanges(this.collection) < this.deferredChangesLimit) {
+      const small = this.repository.snapshotBytes(this.collection) <= VERIFIED_SNAPSHOT_BYTES;
+      return small && this.checkSnapshot() ? this.repairNotedDamage() : undefined;
+    }
     this.ensureCurrent();
     if (this.unsaved > 0) this.save();
   }
