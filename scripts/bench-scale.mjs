@@ -5,7 +5,7 @@
 // in a SYLK_HOME of its own, then searched and checked for freshness.
 //
 //   npm run build && node scripts/bench-scale.mjs --from <tree> [--sizes 27993,55000,110000,250000]
-//        [--work /tmp/sylk-scale] [--queries 100] [--sylk <bin/sylk.js of another build>] [--keep]
+//        [--work <dir> (default: under the system temporary directory)] [--queries 100] [--sylk <bin/sylk.js of another build>] [--keep]
 //
 // Per size: the cold index's wall time and CPU (user + system, every thread),
 // its peak resident set (VmHWM of the process, worker threads included, read
@@ -21,6 +21,7 @@
 // --from is only read. docs/BENCHMARKS.md uses biomejs/biome at 18883b7d.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -32,7 +33,7 @@ const { values } = parseArgs({
   options: {
     from: { type: "string" },
     sizes: { type: "string", default: "27993,55000,110000,250000" },
-    work: { type: "string", default: "/tmp/sylk-scale" },
+    work: { type: "string", default: join(tmpdir(), "sylk-scale") },
     queries: { type: "string", default: "100" },
     seed: { type: "string", default: "7" },
     sylk: { type: "string" },

@@ -62,7 +62,7 @@ const embeddingSchema = z
   );
 
 const searchSchema = z.strictObject({
-  /** Reciprocal Rank Fusion constant where code and history meet (`sylk search --scope all`; seed 002: 60); each store fuses its own signals by relative scores. */
+  /** Reciprocal Rank Fusion constant where code and history meet (`sylk search --scope all`; 60, the usual choice); each store fuses its own signals by relative scores. */
   rrfK: z._default(z.int().check(z.minimum(1)), d.search.rrfK),
   defaultLimit: z._default(z.int().check(z.minimum(1), z.maximum(1000)), d.search.defaultLimit),
   /** Chunks the full-text signal contributes before fusion. */
