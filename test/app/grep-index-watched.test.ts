@@ -1,17 +1,15 @@
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PermissionPolicy } from "../../src/agent/permissions/permission-policy.js";
 import type { GrepIndex } from "../../src/agent/tools/grep-files.js";
-import { createGrepTool } from "../../src/agent/tools/grep.js";
 import { GrepThread } from "../../src/agent/tools/grep-thread.js";
-import { ToolRegistry } from "../../src/agent/tools/tool-registry.js";
 import { BackgroundIndexing } from "../../src/app/background-indexing.js";
 import { createGrepIndex } from "../../src/app/grep-index.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { ProjectWatcher } from "../../src/indexer/project-watcher.js";
 import { WatchedChanges } from "../../src/indexer/watched-changes.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { expectSameAnswers, GREP_PROJECT_FILES, type GrepCall, grepThrough, writeBinaryBlob } from "./grep-index-fixtures.js";
 
 let project: TempProject;
 let services: ProjectServices;
@@ -23,20 +21,14 @@ const asked = { freshChecks: 0, subtreeChecks: 0, wholeManifests: 0 };
 
 beforeEach(async () => {
   project = createTempProject({
-    ".gitignore": "ignored/\n",
+    ...GREP_PROJECT_FILES,
     // The repository's own excludes, which the tree's watch (it leaves `.git` out) does not see.
     ".git/info/exclude": "# git ls-files --others --exclude-from=.git/info/exclude\n",
-    "src/account.ts": "export function createUserAccount(name: string) {\n  return { name };\n}\n",
-    "src/caller.ts": "import { createUserAccount } from './account';\nconst made = createUserAccount('x');\n",
-    "src/other.ts": "export const userCount = 3;\n",
     // Beside `src/` in the path order, not below it.
     "src-extra/name.ts": "export const name = createUserAccount('n');\n",
     "srcs.ts": "const name = 'createUserAccount';\n",
-    "docs/notes.md": "Call createUserAccount( with a name.\n",
-    "ignored/copy.ts": "createUserAccount(\n",
-    "config.ts": `const apiKey = "sk-ant-${"abcdEFGH1234".repeat(3)}"; // createUserAccount(\n`,
   });
-  project.write("blob.bin", new Uint8Array([99, 114, 101, 97, 116, 101, 0, 1]));
+  writeBinaryBlob(project);
   services = openProject({ root: project.root, env: project.env, interactive: true, racyWindowMs: 0 });
   const opened = services;
   // The session's background indexing with the real watcher (a long quiet time: only a flush reports in time).
@@ -108,31 +100,13 @@ function countedIndex(changes: WatchedChanges = services.watchedChanges): GrepIn
   });
 }
 
-function grepWith(index: GrepIndex | undefined, signal = new AbortController().signal) {
-  const registry = new ToolRegistry(
-    [createGrepTool({ thread, config: services.loadedConfig.config.index, ...(index ? { index } : {}) })],
-    new PermissionPolicy("bypass"),
-  );
-  return async (input: Record<string, unknown>) =>
-    (await registry.run({ id: "1", name: "grep", input }, { root: project.root, signal, extraDirectories: [] })).output;
+function grepWith(index: GrepIndex | undefined, signal?: AbortSignal): GrepCall {
+  const config = services.loadedConfig.config.index;
+  return grepThrough({ thread, config, root: project.root, index, ...(signal ? { signal } : {}) });
 }
 
-const PATTERNS = [
-  { pattern: "createUserAccount\\(" },
-  { pattern: "createUserAccount" },
-  { pattern: "USERACCOUNT", ignore_case: true },
-  { pattern: "user(Count|Account)" },
-  { pattern: "REDACTED" },
-  { pattern: "name", path: "src" },
-  { pattern: "create", glob: "*.md" },
-  { pattern: "createUserAccount\\(", path: "src" },
-  { pattern: "user", path: "src/added" },
-  { pattern: "user", path: "ignored" },
-];
-
-async function expectSameAsWalk(indexed: ReturnType<typeof grepWith>): Promise<void> {
-  const walked = grepWith(undefined);
-  for (const input of PATTERNS) expect(await indexed(input), JSON.stringify(input)).toBe(await walked(input));
+async function expectSameAsWalk(indexed: GrepCall): Promise<void> {
+  await expectSameAnswers(indexed, grepWith(undefined));
 }
 
 describe("grep while the project watcher vouches for the tree", () => {

@@ -10,6 +10,7 @@ import { ToolRegistry } from "../../src/agent/tools/tool-registry.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { expectSameAnswers, GREP_PROJECT_FILES, type GrepCall, grepThrough, writeBinaryBlob } from "./grep-index-fixtures.js";
 
 const installedRipgrep = Ripgrep.onPath(process.env);
 let project: TempProject;
@@ -17,16 +18,8 @@ let services: ProjectServices;
 let thread: GrepThread;
 
 beforeEach(async () => {
-  project = createTempProject({
-    ".gitignore": "ignored/\n",
-    "src/account.ts": "export function createUserAccount(name: string) {\n  return { name };\n}\n",
-    "src/caller.ts": "import { createUserAccount } from './account';\nconst made = createUserAccount('x');\n",
-    "src/other.ts": "export const userCount = 3;\n",
-    "docs/notes.md": "Call createUserAccount( with a name.\n",
-    "ignored/copy.ts": "createUserAccount(\n",
-    "config.ts": `const apiKey = "sk-ant-${"abcdEFGH1234".repeat(3)}"; // createUserAccount(\n`,
-  });
-  project.write("blob.bin", new Uint8Array([99, 114, 101, 97, 116, 101, 0, 1]));
+  project = createTempProject(GREP_PROJECT_FILES);
+  writeBinaryBlob(project);
   // Read after the directories' last change, their listings are trusted: a search in one directory needs no walk of the rest.
   await new Promise((resolve) => setTimeout(resolve, 20));
   services = openProject({ root: project.root, env: project.env, racyWindowMs: 0 });
@@ -39,19 +32,9 @@ afterEach(async () => {
   project.cleanup();
 });
 
-/** Runs grep through a registry, with the project index or with a walk per call, and ripgrep when given. */
-function grepWith(index: GrepIndex | undefined, ripgrep?: Ripgrep) {
-  const registry = new ToolRegistry(
-    [createGrepTool({ thread, config: services.loadedConfig.config.index, ...(index ? { index } : {}), ...(ripgrep ? { ripgrep } : {}) })],
-    new PermissionPolicy("bypass"),
-  );
-  return async (input: Record<string, unknown>) =>
-    (
-      await registry.run(
-        { id: "1", name: "grep", input },
-        { root: project.root, signal: new AbortController().signal, extraDirectories: [] },
-      )
-    ).output;
+/** grep through a registry on this test's project, with the project index or with a walk per call, and ripgrep when given. */
+function grepWith(index: GrepIndex | undefined, ripgrep?: Ripgrep): GrepCall {
+  return grepThrough({ thread, config: services.loadedConfig.config.index, root: project.root, index, ...(ripgrep ? { ripgrep } : {}) });
 }
 
 /** An index that counts what grep asked of it. */
@@ -76,25 +59,12 @@ function counting(index: GrepIndex): { index: GrepIndex; narrowed: () => number 
   };
 }
 
-const PATTERNS = [
-  { pattern: "createUserAccount\\(" },
-  { pattern: "createUserAccount" },
-  { pattern: "USERACCOUNT", ignore_case: true },
-  { pattern: "user(Count|Account)" },
-  { pattern: "REDACTED" },
-  { pattern: "name", path: "src" },
-  { pattern: "create", glob: "*.md" },
-  { pattern: "createUserAccount\\(", path: "src" },
-  { pattern: "user", path: "src/added" },
-  { pattern: "user", path: "ignored" },
-];
-
 describe("grep served by the project index", () => {
   it("answers as the walk does, narrowing literal identifiers through the full-text index", async () => {
     const { index, narrowed } = counting(services.grepIndex);
     const indexed = grepWith(index);
     const walked = grepWith(undefined);
-    for (const input of PATTERNS) expect(await indexed(input), JSON.stringify(input)).toBe(await walked(input));
+    await expectSameAnswers(indexed, walked);
     expect(await indexed({ pattern: "createUserAccount\\(" })).toContain("docs/notes.md:1:");
     expect(narrowed()).toBeGreaterThan(0);
   });
@@ -112,7 +82,7 @@ describe("grep served by the project index", () => {
       const listed = grepWith(index, installedRipgrep);
       const walked = grepWith(undefined);
       project.write("src/added.ts", "export const createUserAccountLater = 1;\n");
-      for (const input of PATTERNS) expect(await listed(input), JSON.stringify(input)).toBe(await walked(input));
+      await expectSameAnswers(listed, walked);
       expect(await listed({ pattern: "createUserAccount", path: "src" })).toContain("src/added.ts:1:");
       // A directory is asked of the index without a check of the disk, and rg lists it; the whole tree is checked.
       expect(asked.filter(({ checkDisk }) => checkDisk === false).map(({ under }) => under)).toEqual(["src", "src", "ignored", "src"]);
@@ -129,7 +99,7 @@ describe("grep served by the project index", () => {
     utimesSync(join(project.root, "src/account.ts"), new Date(2001, 1, 1), new Date(2001, 1, 1));
     project.write("src/added/new-file.ts", "createUserAccount(1);\n");
     project.remove("src/caller.ts");
-    for (const input of PATTERNS) expect(await indexed(input), JSON.stringify(input)).toBe(await walked(input));
+    await expectSameAnswers(indexed, walked);
     const answer = await indexed({ pattern: "createUserAccount\\(" });
     expect(answer).toContain("src/other.ts:1:");
     expect(answer).toContain("src/added/new-file.ts:1:");
@@ -137,7 +107,7 @@ describe("grep served by the project index", () => {
     expect(await indexed({ pattern: "nome" })).toBe("src/account.ts:2:   return { nome };");
     // An ignore file changed above a searched directory: the index no longer vouches for what it lists there.
     project.write(".gitignore", "ignored/\nsrc/other.ts\n");
-    for (const input of PATTERNS) expect(await indexed(input), JSON.stringify(input)).toBe(await walked(input));
+    await expectSameAnswers(indexed, walked);
     expect(await indexed({ pattern: "createUserAccount\\(", path: "src" })).not.toContain("src/other.ts");
   });
 
