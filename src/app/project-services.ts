@@ -30,6 +30,7 @@ import { UserKnowledge } from "../knowledge/session/user-knowledge.js";
 import { PersistentFullText } from "../search/persistent-full-text.js";
 import { EntryRepository } from "../store/entry-repository.js";
 import { DirectoryStateRepository } from "../store/directory-state-repository.js";
+import { releaseMappedPagesWhenIdle } from "../store/database.js";
 import { FileRepository } from "../store/file-repository.js";
 import { FullTextRepository } from "../store/full-text-repository.js";
 import { HandoffRepository } from "../store/handoff-repository.js";
@@ -178,6 +179,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
       vectorIndex: codeVectorIndex,
       embedder,
       config: config.search,
+      afterBulkRead: releaseMappedPagesWhenIdle(db),
     }),
     contentStore,
     knowledge,

@@ -57,6 +57,14 @@ export interface HybridCodeSearcherDeps {
   vectorIndex?: CodeVectorIndex;
   embedder: Embedder;
   config: SearchConfig;
+  /**
+   * Called after a search that read the database in bulk: one that loaded
+   * the full-text index or the vector tier, or whose vector signal scanned
+   * sqlite-vec's table (every stored vector) because the tier is not loaded;
+   * and after `warm`. The process may then drop the pages of the file it
+   * mapped for them (`releaseMappedPagesWhenIdle`).
+   */
+  afterBulkRead?: () => void;
 }
 
 /**
@@ -99,9 +107,26 @@ export class HybridCodeSearcher {
     if (!this.deps.fullText.isLoaded) this.deps.fullText.load();
     this.deps.vectorIndex?.warm();
     for (const [chunkId, fileId, path, language] of this.deps.files.chunkFiles()) this.remember(chunkId, fileId, path, language);
+    this.deps.afterBulkRead?.();
+  }
+
+  /** How many of the full-text index and the vector tier are in memory. */
+  private get partsLoaded(): number {
+    return Number(this.deps.fullText.isLoaded) + Number(this.deps.vectorIndex?.isWarm ?? false);
   }
 
   async search(query: string, options: CodeSearchOptions = {}): Promise<SearchOutcome<CodeSearchHit>> {
+    const loadedBefore = this.partsLoaded;
+    const scansStore = (options.signals ?? CODE_SIGNALS).includes("vector") && !this.deps.vectorIndex?.isWarm;
+    try {
+      return await this.searchLoaded(query, options);
+    } finally {
+      // sqlite-vec's scan reads every stored vector (88 MB on a 27k-file project) through the map as well.
+      if (scansStore || this.partsLoaded > loadedBefore) this.deps.afterBulkRead?.();
+    }
+  }
+
+  private async searchLoaded(query: string, options: CodeSearchOptions): Promise<SearchOutcome<CodeSearchHit>> {
     const limit = options.limit ?? this.deps.config.defaultLimit;
     const perFile = options.perFile ?? 1;
     const signals = options.signals ?? CODE_SIGNALS;

@@ -78,6 +78,39 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
 }
 
 /**
+ * Lets go of the pages a bulk read brought into the database's memory map.
+ * Loading a session's in-memory indexes (the full-text snapshot, every chunk
+ * vector) reads ~100 MB of a large project's file through the map, and those
+ * pages stayed in the process's resident set for the rest of the session
+ * although nothing read them again. Remapping the file drops them from this
+ * process; the OS keeps them in its page cache, so a later read is still
+ * served from memory. SQLite leaves the map alone while a statement holds a
+ * page of it, so this is safe at any time and does nothing then.
+ */
+export function releaseMappedPages(db: SqliteDatabase): void {
+  if (!db.open) return;
+  const limit = Number(db.pragma("mmap_size", { simple: true }));
+  if (!(limit > 0)) return;
+  db.pragma("mmap_size = 0");
+  db.pragma(`mmap_size = ${limit}`);
+}
+
+/**
+ * `releaseMappedPages` once no bulk read has come for `idleMs`: the function
+ * returned is what a bulk reader calls when it is done. A burst of reads (a
+ * prompt's prefetch, a model's run of searches) keeps its pages mapped and
+ * pays for none of them twice; an idle session holds only what it uses.
+ */
+export function releaseMappedPagesWhenIdle(db: SqliteDatabase, idleMs = 1_000): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => releaseMappedPages(db), idleMs);
+    timer.unref();
+  };
+}
+
+/**
  * A database holds code and conversations: the user's alone. SQLite creates
  * a new file 0644 (less the umask) and gives its `-wal` and `-shm` the
  * database file's own mode, so the file is created 0600 before SQLite opens

@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import { HybridCodeSearcher } from "../../src/search/hybrid-code-searcher.js";
 import { trustGatedProjectSettings } from "../../src/config/load-config.js";
 import { FolderTrustStore } from "../../src/project/folder-trust.js";
 import { drainIndex } from "../helpers/drain.js";
@@ -126,5 +127,37 @@ describe("HybridCodeSearcher's prior on the kind of file", () => {
       expect(await paths(query)).toEqual(expect.arrayContaining(Object.keys(files)));
       expect((await paths(query))[0]).toBe("src/cache.ts");
     }
+  });
+});
+
+describe("HybridCodeSearcher's bulk reads", () => {
+  it("tells its caller after each search that read the database in bulk, and after no other", async () => {
+    await open();
+    let bulkReads = 0;
+    const searcher = new HybridCodeSearcher({
+      files: services.files,
+      fullText: services.codeFullText,
+      vectors: services.vectors,
+      vectorIndex: services.codeVectorIndex,
+      embedder: services.embedder,
+      config: services.loadedConfig.config.search,
+      afterBulkRead: () => bulkReads++,
+    });
+    services.codeFullText.unload();
+    const search = async (signals?: Array<"fulltext" | "vector">) =>
+      (await searcher.search("evict stale entries", signals ? { signals } : {})).hits.map((hit) => hit.path);
+
+    expect(await search(["fulltext"])).toEqual(["src/cache.ts"]);
+    expect(bulkReads).toBe(1); // the full-text index was loaded
+    await search(["fulltext"]);
+    expect(bulkReads).toBe(1); // served from memory
+    await search();
+    await search(["vector"]);
+    expect(bulkReads).toBe(3); // sqlite-vec scanned every stored vector, twice
+    services.codeVectorIndex.warm();
+    expect(await search()).toEqual(["src/cache.ts"]);
+    expect(bulkReads).toBe(3); // the in-memory tier answered
+    searcher.warm();
+    expect(bulkReads).toBe(4);
   });
 });

@@ -1,9 +1,15 @@
-import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, openPlainDatabase, type SqliteDatabase } from "../../src/store/database.js";
+import {
+  openDatabase,
+  openPlainDatabase,
+  releaseMappedPages,
+  releaseMappedPagesWhenIdle,
+  type SqliteDatabase,
+} from "../../src/store/database.js";
 import { DirectoryStateRepository } from "../../src/store/directory-state-repository.js";
 import { FullTextRepository } from "../../src/store/full-text-repository.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
@@ -300,3 +306,63 @@ function dropCheckpointFingerprints(db: SqliteDatabase): void {
   if (columns.includes("before_fingerprint"))
     db.exec("DROP INDEX idx_file_checkpoints_unmasked; ALTER TABLE file_checkpoints DROP COLUMN before_fingerprint;");
 }
+
+/** KB of `path` resident through this process's memory maps (/proc/self/smaps). */
+function residentMappedKb(path: string): number {
+  let inFile = false;
+  let kb = 0;
+  for (const line of readFileSync("/proc/self/smaps", "utf8").split("\n")) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) inFile = mapping[1] === path;
+    else if (inFile) kb += Number(/^Rss:\s+(\d+) kB/.exec(line)?.[1] ?? 0);
+  }
+  return kb;
+}
+
+describe("releaseMappedPages", () => {
+  /** A database with 6 MB of rows in its main file, read once through the map. */
+  function readInBulk(): { db: SqliteDatabase; path: string; read: () => number } {
+    const path = join(scratch(), "store.db");
+    const db = openDatabase(path);
+    db.exec("CREATE TABLE bulk (data BLOB)");
+    const insert = db.prepare("INSERT INTO bulk VALUES (randomblob(65536))");
+    db.transaction(() => {
+      for (let row = 0; row < 96; row++) insert.run();
+    })();
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    const read = () =>
+      db
+        .prepare<[], { data: Buffer }>("SELECT data FROM bulk")
+        .all()
+        .reduce((sum, row) => sum + row.data.length, 0);
+    expect(read()).toBe(96 * 65536);
+    return { db, path, read };
+  }
+
+  it("drops the pages a bulk read brought into the process, and reads on as before", () => {
+    const { db, path, read } = readInBulk();
+    expect(residentMappedKb(path)).toBeGreaterThan(4_096);
+    releaseMappedPages(db);
+    expect(residentMappedKb(path)).toBeLessThan(256);
+    expect(db.pragma("mmap_size", { simple: true })).toBe(268435456);
+    expect(read()).toBe(96 * 65536);
+    db.close();
+    expect(() => releaseMappedPages(db)).not.toThrow();
+  });
+
+  it("waits until bulk reads have stopped for a while", async () => {
+    const { db, path, read } = readInBulk();
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const readDone = releaseMappedPagesWhenIdle(db, 1_000);
+    readDone();
+    await sleep(600);
+    read();
+    readDone(); // another read in the burst: the wait starts again
+    await sleep(600); // past the first call's second, short of the second's
+    expect(residentMappedKb(path)).toBeGreaterThan(4_096);
+    const deadline = Date.now() + 10_000;
+    while (residentMappedKb(path) >= 256 && Date.now() < deadline) await sleep(50);
+    expect(residentMappedKb(path)).toBeLessThan(256);
+    db.close();
+  });
+});
