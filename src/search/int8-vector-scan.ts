@@ -125,6 +125,11 @@ export class Int8VectorScan {
     if (slot >= this.slotCount) this.slotCount = slot + 1;
   }
 
+  /** Makes room for `slots` slots at once (a load that knows how many it will set). */
+  reserve(slots: number): void {
+    this.ensureCapacity(slots);
+  }
+
   /** Zeroes a slot: it then scores 0 against everything. */
   clear(slot: number): void {
     this.checkSlot(slot);

@@ -1,4 +1,5 @@
 import { getMeta, setMeta, type SqliteDatabase } from "./database.js";
+import { visitVec0Blocks } from "./vec0-blocks.js";
 
 export type VectorTable = "chunk_vectors" | "entry_vectors";
 
@@ -108,7 +109,17 @@ export class VectorStore {
     return rows.map(toHit);
   }
 
-  /** Every chunk vector, for loading an in-memory copy. */
+  /**
+   * Every chunk vector, for loading an in-memory copy, a storage block at a
+   * time (`visitVec0Blocks`: about three times as fast as a row each). The vector is
+   * a view valid only during the call. Throws `Vec0LayoutError` where
+   * sqlite-vec's storage is not as expected: `iterateChunkVectors` then.
+   */
+  visitChunkVectorBlocks(visit: (id: number, vector: Float32Array) => void): void {
+    visitVec0Blocks(this.db, "chunk_vectors", this.dimensions, visit);
+  }
+
+  /** Every chunk vector, a row at a time. */
   *iterateChunkVectors(): Generator<{ id: number; vector: Float32Array }> {
     const rows = this.db
       .prepare<

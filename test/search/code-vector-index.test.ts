@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { normalize } from "../../src/embedding/embedder.js";
 import { CodeVectorIndex } from "../../src/search/code-vector-index.js";
 import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
+import { Vec0LayoutError } from "../../src/store/vec0-blocks.js";
 import { FullTextRepository } from "../../src/store/full-text-repository.js";
 import { VectorStore } from "../../src/store/vector-store.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
@@ -53,6 +54,24 @@ describe("CodeVectorIndex", () => {
       expect(fast[0]?.id).toBe(exact[0]?.id);
       expect(fast[0]?.similarity).toBeCloseTo(exact[0]?.similarity ?? 0, 1);
     }
+  });
+
+  it("loads row by row, and answers the same, where sqlite-vec's storage is not laid out as it expects", () => {
+    db.transaction(() => {
+      for (let id = 1; id <= 300; id++) store.insertChunk(id, randomUnit());
+    })();
+    class UnrecognisedStorage extends VectorStore {
+      override visitChunkVectorBlocks(): void {
+        throw new Vec0LayoutError("chunk_vectors", "a layout of another version");
+      }
+    }
+    const repository = new FullTextRepository(db);
+    const byRows = new CodeVectorIndex(new UnrecognisedStorage(db, "test-embedder", DIMENSIONS), () => repository.dataVersion());
+    byRows.warm();
+    index.warm();
+    expect([byRows.isWarm, byRows.size]).toEqual([true, 300]);
+    const probe = randomUnit();
+    expect(byRows.nearest(probe, 10)).toEqual(index.nearest(probe, 10));
   });
 
   it("gives the similarity of chunks asked for by id as its k-NN and the store's do", () => {
