@@ -33,12 +33,15 @@ export async function diskScenario(bench) {
       });
       const env = envFor(home);
       // A complete index of a small project first: it must survive what follows. The ballast is
-      // space to free afterwards, as a user would, before looking at the damage.
+      // space to free afterwards, as a user would, before looking at the damage: half of what is
+      // left, so that what is freed is at least what the failed run could write. With a fixed 4 MB,
+      // the first open after it checkpointed the failed index's write-ahead log (up to ~20 MB) into
+      // the database, the disk was full again, and the check below could not open a database.
       const smallIndex = await run(["index", "--yes", small], { cwd: small, env });
       const ballast = join(mountPoint, `run-${attempt}`, "ballast");
-      writeFileSync(ballast, Buffer.alloc(4 << 20));
+      writeFileSync(ballast, Buffer.alloc(Math.max(4 << 20, (freeKb(mountPoint) << 10) / 2)));
       const large = await run(["index", "--yes", tree], { cwd: tree, env });
-      const full = spawnSync("df", ["-k", mountPoint], { encoding: "utf8" }).stdout.trim().split("\n").at(-1)?.split(/\s+/)[3];
+      const full = freeKb(mountPoint);
       // With the disk still full: the small project's index, read by a search.
       const searchFull = await run(["search", "--json", "handler3_40"], { cwd: small, env });
       const askFull = await run(["ask", "--provider", "none", "handler3_40"], { cwd: small, env });
@@ -47,7 +50,7 @@ export async function diskScenario(bench) {
         smallIndexExit: smallIndex.code,
         large: clear(large),
         largeDiskFullSaid: /disk (holding .* )?is full|no space left|ENOSPC/i.test(large.stderr),
-        freeKbAfter: Number(full),
+        freeKbAfter: full,
         searchOnFullDisk: {
           ...clear(searchFull),
           found: firstPath(searchFull.stdout) === "src/mod3.ts",
@@ -125,6 +128,11 @@ export async function diskScenario(bench) {
     message: runs.find((r) => !r.large.stackTrace)?.large.message ?? runs[0]?.large.message,
     details: runs,
   };
+}
+
+/** Free space on the file system holding `path`, in KB (`df`). */
+function freeKb(path) {
+  return Number(spawnSync("df", ["-k", path], { encoding: "utf8" }).stdout.trim().split("\n").at(-1)?.split(/\s+/)[3]);
 }
 
 /** Unmounts, waiting a little for the last child's files to close. */
