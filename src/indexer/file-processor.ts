@@ -231,8 +231,10 @@ function describe(comments: string, symbols: readonly ExtractedSymbol[], languag
   return null;
 }
 
+/** Lines in the text, a trailing newline ending the last one rather than starting another (counted without splitting: every file passes here). */
 function countLines(text: string): number {
   if (text.length === 0) return 0;
-  const newlines = text.split("\n").length - 1;
+  let newlines = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) newlines++;
   return text.endsWith("\n") ? newlines : newlines + 1;
 }
