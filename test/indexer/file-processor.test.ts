@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { openProject } from "../../src/app/project-services.js";
 import { MAX_PARSE_BYTES, processFile, SNAPSHOT_INDEXED_CHARS } from "../../src/indexer/file-processor.js";
 import { TreeSitterExtractor } from "../../src/parsing/tree-sitter-extractor.js";
+import { drainIndex } from "../helpers/drain.js";
 import { createTempProject } from "../helpers/temp-project.js";
 
 /** A tree-sitter extractor that records which files it was asked to parse. */
@@ -103,6 +105,43 @@ describe("processFile", () => {
       expect(source.chunks.length).toBeGreaterThan(1);
       expect(Math.max(...source.chunks.map((chunk) => chunk.endLine - chunk.startLine + 1))).toBeLessThanOrEqual(45);
     } finally {
+      project.cleanup();
+    }
+  });
+});
+
+describe("test snapshots in the code index", () => {
+  it("finds a snapshot by its head, one chunk, and leaves its generated rest out of the index", async () => {
+    const tree = Array.from({ length: 2000 }, (_, index) => `    JsIdentifierBinding { name_token: IDENT@${index} "binding${index}" },`);
+    const snapshot = [
+      "---",
+      "source: crates/biome_js_parser/tests/spec_test.rs",
+      "---",
+      "## Input",
+      "",
+      "let quarrelsomeWalrus = 1;",
+      "",
+      "## AST",
+      ...tree,
+      "lethargicPelicanDiagnostic",
+      "",
+    ].join("\n");
+    expect(snapshot.length).toBeGreaterThan(4 * SNAPSHOT_INDEXED_CHARS);
+    const project = createTempProject({
+      "crates/parser/tests/specs/walrus.js.snap": snapshot,
+      "crates/parser/src/walrus.rs": "pub fn parse_quarrelsome_walrus() {}\n",
+    });
+    const services = openProject({ root: project.root, env: project.env });
+    try {
+      await drainIndex(services);
+
+      const fullText = async (query: string) =>
+        (await services.codeSearcher.search(query, { limit: 10, signals: ["fulltext"] })).hits.map((hit) => hit.path);
+      expect(await fullText("quarrelsomeWalrus")).toContain("crates/parser/tests/specs/walrus.js.snap");
+      expect(await fullText("lethargicPelicanDiagnostic")).toEqual([]);
+      expect(services.files.counts().chunks).toBe(2);
+    } finally {
+      await services.close();
       project.cleanup();
     }
   });
