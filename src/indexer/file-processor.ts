@@ -169,7 +169,7 @@ export async function processFile(
  * wrote it and the input it opens with; the rest is generated (syntax trees,
  * formatted output, diagnostics) and stays with grep. On biome, whose 8,278
  * snapshots are 56 of its 110 MB of text and were 41 % of its chunks,
- * indexing them whole in 45-line chunks took an eighth of a cold index's
+ * indexing them whole in 45-line chunks took about a tenth of a cold index's
  * CPU, for chunks that rank below the source they test (`NON_SOURCE_WEIGHT`).
  */
 export const SNAPSHOT_INDEXED_CHARS = 16_000;
