@@ -63,6 +63,15 @@ export function chunkCountsByPath(db) {
  */
 export function indexAgreesWithManifest(db, reference) {
   const problems = [];
+  // Killed between creating the file and creating its tables: a database without them, which the
+  // next run creates as in a new one. Without chunks, nothing in it can disagree.
+  const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all());
+  if (!tables.has("files") || !tables.has("chunks")) return { ok: true, problems, indexed: 0, chunks: 0 };
+  if (!tables.has("chunk_vectors")) {
+    const chunks = db.prepare("SELECT count(*) AS n FROM chunks").get().n;
+    if (chunks > 0) problems.push(`${chunks} chunks and no vector table`);
+    return { ok: problems.length === 0, problems, indexed: 0, chunks };
+  }
   const stray = db.prepare("SELECT count(*) AS n FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.status != 'indexed'").get().n;
   if (stray) problems.push(`${stray} chunks of files not indexed`);
   const withoutVector = db

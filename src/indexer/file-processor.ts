@@ -9,6 +9,7 @@ import { fallbackSymbols } from "../parsing/fallback-symbols.js";
 import { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary } from "../parsing/languages.js";
 import type { ExtractedSymbol, TreeSitterExtractor } from "../parsing/tree-sitter-extractor.js";
 import { tokenizePath } from "../parsing/code-tokenizer.js";
+import { isTestSnapshot } from "../search/document-kind.js";
 import { maskSecrets } from "../security/secrets.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import { ChunkFeaturizer } from "./chunk-featurizer.js";
@@ -132,7 +133,8 @@ export async function processFile(
   }
 
   const pathTokens = tokenizePath(file.path);
-  const chunks = chunkFile(text, symbols, { maxLines: task.chunkLines }).map((chunk, ordinal): ProcessedChunk => {
+  const indexed = indexedPart(file.path, text, symbols, task.chunkLines);
+  const chunks = chunkFile(indexed.text, indexed.symbols, { maxLines: indexed.maxLines }).map((chunk, ordinal): ProcessedChunk => {
     const features = featurizer.featurize(pathTokens, chunk.symbols, chunk.content);
     return {
       ordinal,
@@ -158,6 +160,32 @@ export async function processFile(
     symbols,
     secretsMasked: masked.findings.length,
   };
+}
+
+/**
+ * How much of a test snapshot is indexed: its first 16,000 characters (cut
+ * at a line end) as one chunk, the chunker's own character cap. A snapshot
+ * is a test runner's recorded output, found by its name, the test that
+ * wrote it and the input it opens with; the rest is generated (syntax trees,
+ * formatted output, diagnostics) and stays with grep. On biome, whose 8,278
+ * snapshots are 56 of its 110 MB of text and were 41 % of its chunks,
+ * indexing them whole in 45-line chunks took about a tenth of a cold index's
+ * CPU, for chunks that rank below the source they test (`NON_SOURCE_WEIGHT`).
+ */
+export const SNAPSHOT_INDEXED_CHARS = 16_000;
+
+/** What a file is chunked from: a test snapshot's head in one chunk, else all of it in chunks of `chunkLines`. */
+function indexedPart(
+  path: string,
+  text: string,
+  symbols: ExtractedSymbol[],
+  chunkLines: number,
+): { text: string; symbols: ExtractedSymbol[]; maxLines: number } {
+  if (!isTestSnapshot(path)) return { text, symbols, maxLines: chunkLines };
+  const lineEnd = text.length <= SNAPSHOT_INDEXED_CHARS ? text.length - 1 : text.lastIndexOf("\n", SNAPSHOT_INDEXED_CHARS - 1);
+  const head = text.slice(0, lineEnd >= 0 ? lineEnd + 1 : SNAPSHOT_INDEXED_CHARS);
+  const headLines = Math.max(1, countLines(head));
+  return { text: head, symbols: symbols.filter((symbol) => symbol.endLine <= headLines), maxLines: Math.max(chunkLines, headLines) };
 }
 
 /** A featurizer for a task's embedding settings (workers keep one per thread instead). */
@@ -203,8 +231,10 @@ function describe(comments: string, symbols: readonly ExtractedSymbol[], languag
   return null;
 }
 
+/** Lines in the text, a trailing newline ending the last one rather than starting another (counted without splitting: every file passes here). */
 function countLines(text: string): number {
   if (text.length === 0) return 0;
-  const newlines = text.split("\n").length - 1;
+  let newlines = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) newlines++;
   return text.endsWith("\n") ? newlines : newlines + 1;
 }

@@ -1,8 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { detectLanguage } from "../../src/parsing/languages.js";
-import { documentKindWeight, isSourceFile, isTestPath, NON_SOURCE_WEIGHT, orderByDocumentKind } from "../../src/search/document-kind.js";
+import {
+  documentKindWeight,
+  isSourceFile,
+  isTestPath,
+  isTestSnapshot,
+  NON_SOURCE_WEIGHT,
+  orderByDocumentKind,
+} from "../../src/search/document-kind.js";
 
 const weightOfPath = (path: string) => documentKindWeight(path, detectLanguage(path));
+
+describe("isTestSnapshot", () => {
+  it("knows the recorded output of Jest, Vitest and insta, and nothing else", () => {
+    for (const path of [
+      "src/__snapshots__/view.tsx.snap",
+      "__snapshots__/render.html",
+      "packages/vite/src/node/__tests__/__snapshots__/build.spec.ts.snap",
+      "crates/biome_js_analyze/tests/specs/a11y/useAltText/valid.jsx.snap",
+      "tests/snapshots/cli__help.snap",
+    ])
+      expect(isTestSnapshot(path), path).toBe(true);
+    for (const path of ["src/snapshot.ts", "src/snap/index.ts", "docs/snapshots.md", "tests/test_snap.py", "src/my__snapshots__/a.ts"])
+      expect(isTestSnapshot(path), path).toBe(false);
+  });
+});
 
 describe("isTestPath", () => {
   it("knows tests by their directories", () => {
