@@ -6,8 +6,10 @@
 // The model's `grep` as a session makes it (the built `dist/` tool with the process's threads
 // and the project index) and `rg -n` with the same pattern and path, alternately, for literal
 // identifiers from the tree, a regex, a case-insensitive word and a literal on one package:
-// idle, then while `sylk index` builds a first index of the tree under a new SYLK_HOME (which
-// the measured process uses too). Without --home a temporary SYLK_HOME is indexed first.
+// idle (as `sylk` runs it, as `sylk ask` runs it, and with no watcher), then while
+// `sylk index --for-session` (as the interactive session starts it) builds a first index of the
+// tree under a new SYLK_HOME (which the measured process uses too). Without --home a temporary
+// SYLK_HOME is indexed first.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,11 +1,13 @@
 // The model's `grep` beside `rg -n` with the same pattern and path, alternately, on a large tree:
 // idle in an interactive session (the tree's index fresh, the session's background indexing and
-// project watcher running, as `sylk` runs them), idle in a one-shot run (no watcher, as `sylk ask`),
-// and while a first index of the tree runs in another process (a new SYLK_HOME: the grep process
-// sees an index without a complete run, and walks).
+// project watcher running, as `sylk` runs them), idle in a one-shot run as `sylk ask` runs it (its
+// watch started after the start-up check; a build without one has none), idle with no watcher (what
+// a call meets before a watch holds), and while a first index of the tree runs in another process
+// started as the interactive session starts it (`sylk index --for-session`, under a new SYLK_HOME:
+// the grep process sees an index without a complete run).
 // Used by scripts/bench-everyday.mjs; `grepPatterns` and `measureGrep` by scripts/bench-grep.mjs too.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -44,10 +46,12 @@ export function grepPatterns(tree, files, seed = 11) {
 
 /**
  * The grep tool as a session makes it (the built `dist/`), over the services of `tree` under
- * `env.SYLK_HOME`; `watch`: with the interactive session's background indexing and watcher,
- * measured once the pass after the watch held is done.
+ * `env.SYLK_HOME`; `watch`: "session", with the interactive session's background indexing and
+ * watcher, measured once the pass after the watch held is done; "ask", with the watch `sylk ask`
+ * starts after its start-up check (none in a build without it), measured once it vouches for the
+ * tree (`watchedAfterMs`: how long after its start that was); none without.
  */
-export async function sessionGrep(repo, tree, env, { watch = false } = {}) {
+export async function sessionGrep(repo, tree, env, { watch } = {}) {
   const { openProject } = await import(join(repo, "dist/src/app/project-services.js"));
   const { BackgroundIndexing } = await import(join(repo, "dist/src/app/background-indexing.js"));
   const { createBuiltinTools } = await import(join(repo, "dist/src/agent/tools/builtin-tools.js"));
@@ -55,7 +59,14 @@ export async function sessionGrep(repo, tree, env, { watch = false } = {}) {
   const { PermissionPolicy } = await import(join(repo, "dist/src/agent/permissions/permission-policy.js"));
   const services = openProject({ root: tree, env });
   services.grepThread.warmUp();
-  const indexing = watch ? await startWatching(BackgroundIndexing, services) : undefined;
+  const started = performance.now();
+  const indexing =
+    watch === "session"
+      ? await startWatching(BackgroundIndexing, services)
+      : watch === "ask"
+        ? await askWatching(repo, services)
+        : undefined;
+  const watchedAfterMs = indexing && services.watchedChanges.vouching ? performance.now() - started : undefined;
   const tools = createBuiltinTools({
     codeSearcher: services.codeSearcher,
     grepThread: services.grepThread,
@@ -77,6 +88,7 @@ export async function sessionGrep(repo, tree, env, { watch = false } = {}) {
   };
   return {
     grep,
+    watchedAfterMs,
     close: async () => {
       await indexing?.close();
       await services.close();
@@ -105,6 +117,17 @@ async function startWatching(BackgroundIndexing, services) {
   }
   await indexing.catchUp(); // queued after the pass that follows the watch
   return indexing;
+}
+
+/** What `sylk ask` starts once its start-up check is done, waited for until it vouches for the tree (at most 60 s); undefined in a build without it. */
+async function askWatching(repo, services) {
+  const module = join(repo, "dist/src/app/one-shot-watch.js");
+  if (!existsSync(module)) return undefined;
+  const { watchWhileRunning } = await import(module);
+  const watching = watchWhileRunning(services);
+  const deadline = performance.now() + 60_000;
+  while (!services.watchedChanges.vouching && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  return watching;
 }
 
 /** One round: rg, then the tool, for each pattern; wall times in milliseconds. */
@@ -138,12 +161,16 @@ export async function grepRows({ repo, tree, env, files, rounds, seed }) {
   const patterns = grepPatterns(tree, files, seed);
   const fresh = () => patterns.map(() => ({ sylk: [], rg: [] }));
   const idle = fresh();
-  const oneShot = fresh();
+  const asking = fresh();
+  const unwatched = fresh();
+  let askWatchedAfterMs;
   for (const [samples, watch] of [
-    [idle, true],
-    [oneShot, false],
+    [idle, "session"],
+    [asking, "ask"],
+    [unwatched, undefined],
   ]) {
     const session = await sessionGrep(repo, tree, env, { watch });
+    if (watch === "ask") askWatchedAfterMs = session.watchedAfterMs;
     await measureGrep(session.grep, tree, patterns, fresh()); // warm-up round, not counted
     for (let round = 0; round < rounds; round++) await measureGrep(session.grep, tree, patterns, samples);
     await session.close();
@@ -152,7 +179,11 @@ export async function grepRows({ repo, tree, env, files, rounds, seed }) {
   const home = mkdtempSync(join(tmpdir(), "sylk-bench-grep-indexing-"));
   const indexingEnv = { ...env, SYLK_HOME: home };
   const indexing = fresh();
-  const child = spawn(process.execPath, [join(repo, "bin/sylk.js"), "index", "--yes", tree], { env: indexingEnv, stdio: "ignore" });
+  // As the interactive session starts a first index: its stdin held open (closing it stops the run).
+  const child = spawn(process.execPath, [join(repo, "bin/sylk.js"), "index", "--for-session", tree], {
+    env: indexingEnv,
+    stdio: ["pipe", "ignore", "ignore"],
+  });
   let running = true;
   child.on("exit", () => (running = false));
   try {
@@ -168,7 +199,14 @@ export async function grepRows({ repo, tree, env, files, rounds, seed }) {
   const measured = indexing[0].sylk.length;
   return [
     ...rows("idle, watched (`sylk`)", patterns, idle),
-    ...rows("idle, no watcher (`sylk ask`)", patterns, oneShot),
+    ...rows(
+      askWatchedAfterMs === undefined
+        ? "idle, `sylk ask` (no watch in this build)"
+        : `idle, \`sylk ask\` (its watch vouched ${Math.round(askWatchedAfterMs)} ms after it started)`,
+      patterns,
+      asking,
+    ),
+    ...rows("idle, no watcher (before a watch holds)", patterns, unwatched),
     ...(measured > 0 ? rows(`first index running (${measured} rounds)`, patterns, indexing) : []),
   ];
 }

@@ -8,18 +8,22 @@ import { guaranteedTerms } from "../search/literal-terms.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { isSecretPath } from "../security/secrets.js";
 import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
+import { ChunkFiles } from "./chunk-files.js";
 
 export interface GrepIndexDeps {
   root: string;
   config: IndexConfig;
   indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh" | "storedDirectoryStates">;
-  files: Pick<FileRepository, "manifestUnder" | "fileIdsOf">;
-  fullText: Pick<PersistentFullText, "search">;
+  files: Pick<FileRepository, "manifestUnder" | "fileIdsOf" | "allChunkFileIds">;
+  fullText: Pick<PersistentFullText, "documentsHolding">;
   /** See `snapshotHolds`. */
   racyWindowMs: number;
   /** While a project watcher vouches for the tree: the files it saw change since the index read them. */
   changes?: Pick<WatchedChanges, "changes">;
 }
+
+/** The index's parts, with the chunk → file map kept for the narrowing. */
+type IndexAndChunks = GrepIndexDeps & { chunkFiles: ChunkFiles };
 
 /**
  * grep's view of the project index: the files on disk as the manifest and
@@ -34,14 +38,15 @@ export interface GrepIndexDeps {
  * its own thread instead.
  */
 export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
+  const index: IndexAndChunks = { ...deps, chunkFiles: new ChunkFiles(deps.files) };
   return {
     async files(signal, under, options) {
       if (deps.indexer.lastRefresh() === undefined) return undefined;
       const changed = await deps.changes?.changes(signal);
       if (signal.aborted) return undefined;
-      if (changed) return watchedFiles(deps, changed, under ?? "");
+      if (changed) return watchedFiles(index, changed, under ?? "");
       if (options?.checkDisk === false) return undefined;
-      const part = under ? subtreeFiles(deps, under) : undefined;
+      const part = under ? subtreeFiles(index, under) : undefined;
       if (part) return part;
       const report = await deps.indexer.checkFreshness();
       if (report.state === "missing" || signal.aborted) return undefined;
@@ -55,7 +60,7 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
         if (onDisk.has(entry.path)) paths.push(entry.path);
         else addRow(deps, entry, paths, vouched);
       }
-      return indexedFiles(deps, paths, vouched);
+      return indexedFiles(index, paths, vouched);
     },
   };
 }
@@ -73,7 +78,7 @@ function addRow(deps: GrepIndexDeps, entry: ManifestEntry, paths: string[], vouc
  * the watcher saw change since they were indexed, which are judged by the
  * walk's rules as they are on disk now and read. No `stat` of the rest.
  */
-function watchedFiles(deps: GrepIndexDeps, changed: ReadonlySet<string>, under: string): IndexedFiles {
+function watchedFiles(deps: IndexAndChunks, changed: ReadonlySet<string>, under: string): IndexedFiles {
   const paths: string[] = [];
   const vouched = new Map<number, string>();
   for (const entry of deps.files.manifestUnder(under)) if (!changed.has(entry.path)) addRow(deps, entry, paths, vouched);
@@ -93,7 +98,7 @@ function watchedFiles(deps: GrepIndexDeps, changed: ReadonlySet<string>, under: 
  * the tree without walking the rest (`checkSubtree`): those the walk takes
  * there, each vouched for when its manifest row has its size and time.
  */
-function subtreeFiles(deps: GrepIndexDeps, under: string): IndexedFiles | undefined {
+function subtreeFiles(deps: IndexAndChunks, under: string): IndexedFiles | undefined {
   const states = deps.indexer.storedDirectoryStates();
   const subtree = states && checkSubtree(deps.root, deps.config, under, states, deps.racyWindowMs);
   if (!subtree) return undefined;
@@ -119,7 +124,7 @@ function subtreeFiles(deps: GrepIndexDeps, under: string): IndexedFiles | undefi
  */
 const MAX_TERM_CHUNKS = 12_000;
 
-function indexedFiles(deps: GrepIndexDeps, paths: string[], vouched: ReadonlyMap<number, string>): IndexedFiles {
+function indexedFiles(deps: IndexAndChunks, paths: string[], vouched: ReadonlyMap<number, string>): IndexedFiles {
   return {
     paths,
     mayHold(alternatives, ignoreCase) {
@@ -141,11 +146,11 @@ function indexedFiles(deps: GrepIndexDeps, paths: string[], vouched: ReadonlyMap
 }
 
 /** The vouched files some chunk of which is indexed under the term; undefined when too many chunks are (see `MAX_TERM_CHUNKS`). */
-function filesHolding(deps: GrepIndexDeps, term: string, vouched: ReadonlyMap<number, string>): Set<string> | undefined {
-  const chunks = deps.fullText.search([term], MAX_TERM_CHUNKS + 1).map((hit) => hit.id);
-  if (chunks.length > MAX_TERM_CHUNKS) return undefined;
+function filesHolding(deps: IndexAndChunks, term: string, vouched: ReadonlyMap<number, string>): Set<string> | undefined {
+  const chunks = deps.fullText.documentsHolding(term, MAX_TERM_CHUNKS);
+  if (!chunks) return undefined;
   const found = new Set<string>();
-  for (const fileId of deps.files.fileIdsOf(chunks).values()) {
+  for (const fileId of deps.chunkFiles.filesOf(chunks)) {
     const path = vouched.get(fileId);
     if (path !== undefined) found.add(path);
   }

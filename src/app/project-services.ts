@@ -198,7 +198,9 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
       files,
       changes: watchedChanges,
       // Until something loads the code index, grep reads only its terms' postings: loading all of it was most of a first grep.
-      fullText: { search: (terms, limit) => (codeFullText.isLoaded ? codeFullText : grepFullText).search(terms, limit) },
+      fullText: {
+        documentsHolding: (term, max) => (codeFullText.isLoaded ? codeFullText : grepFullText).documentsHolding(term, max),
+      },
       racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
     }),
     close: async () => {

@@ -190,6 +190,30 @@ export class FullTextIndex {
     return { hits, idealScore };
   }
 
+  /**
+   * The live documents indexed under `term`, unranked; undefined when more
+   * than `max` are (then the term says little about a document). What grep
+   * narrows its files with: it needs who holds the term, not how well, and
+   * scoring and ranking every holder of a common term cost more than the
+   * lookup itself.
+   */
+  documentsHolding(term: string, max: number): number[] | undefined {
+    const slots = this.slots(term);
+    let live = 0;
+    for (const ids of slots) if (ids) live += this.table.liveIn(ids);
+    if (live > max) return undefined;
+    const found: number[] = [];
+    // A document is filed under one frequency slot of each of its terms, so no id comes twice.
+    for (const ids of slots) {
+      if (!ids) continue;
+      for (let index = 0; index < ids.length; index++) {
+        const id = ids[index] as number;
+        if (this.table.isLive(id)) found.push(id);
+      }
+    }
+    return found;
+  }
+
   /** The query's distinct terms that some live document holds, with their IDF. */
   private termPlans(terms: readonly string[]): TermPlan[] {
     const documentCount = this.table.liveCount;

@@ -270,6 +270,11 @@ export class PersistentFullText {
     return this.searchWithIdealScore(terms, limit).hits;
   }
 
+  /** See `FullTextIndex.documentsHolding`. */
+  documentsHolding(term: string, max: number): number[] | undefined {
+    return this.indexFor([term]).documentsHolding(term, max);
+  }
+
   searchWithIdealScore(terms: readonly string[], limit: number): FullTextResult {
     return this.indexFor(terms).searchWithIdealScore(terms, limit);
   }

@@ -295,6 +295,15 @@ export class FileRepository {
     return new Map(rows.map((row) => [row.id, row.fileId]));
   }
 
+  /**
+   * Every chunk's file, as [chunk id, file id]: read from the index on
+   * chunks' files alone (it holds both), never from the table's rows, which
+   * carry each chunk's text.
+   */
+  allChunkFileIds(): Array<[number, number]> {
+    return this.db.prepare<[], [number, number]>("SELECT id, file_id FROM chunks INDEXED BY idx_chunks_file").raw().all();
+  }
+
   /** Every chunk's file, as [chunk id, file id, path, language]. */
   *chunkFiles(): Generator<[number, number, string, string | null]> {
     const rows = this.db

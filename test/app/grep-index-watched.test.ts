@@ -93,6 +93,7 @@ function countedIndex(changes: WatchedChanges = services.watchedChanges): GrepIn
         return files.manifestUnder(directory);
       },
       fileIdsOf: (chunks) => files.fileIdsOf(chunks),
+      allChunkFileIds: () => files.allChunkFileIds(),
     },
     fullText: services.codeFullText,
     racyWindowMs: 0,

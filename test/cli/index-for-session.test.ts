@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConsentStore } from "../../src/project/consent.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
@@ -54,12 +55,21 @@ describe("sylk index --for-session (the interactive session's indexing process)"
     expect(new ConsentStore(resolveProjectPaths(project.root, project.env)).indexConsent()).toBeUndefined();
   });
 
-  it("stops, keeping what it committed, when its stdin closes (the session ended, even killed)", async () => {
+  it("runs below the normal priority, and stops, keeping what it committed, when its stdin closes (the session ended, even killed)", async () => {
     project = projectOf(3_000);
     const child = startCli(["index", "--for-session"], { cwd: project.root, env: project.env });
     const { seen, until } = watch(child);
     const closed = once(child, "close");
     await until((event) => event.type === "progress" && event.phase === "indexing" && Number(event.indexed) > 0);
+    // A background index: its own thread and the indexing threads it started give way to the user's foreground work.
+    if (process.platform === "linux") {
+      const niceOf = (thread: string) =>
+        Number(readFileSync(`/proc/${child.pid}/task/${thread}/stat`, "utf8").split(") ")[1]?.split(" ")[16]);
+      const threads = readdirSync(`/proc/${child.pid}/task`);
+      const workers = threads.filter((thread) => readFileSync(`/proc/${child.pid}/task/${thread}/comm`, "utf8").trim() === "WorkerThread");
+      expect(workers.length).toBeGreaterThan(0);
+      for (const thread of [String(child.pid), ...workers]) expect(niceOf(thread)).toBe(10);
+    }
     child.stdin?.end();
     const [code] = await closed;
     expect(code, seen.stderr).not.toBe(0);

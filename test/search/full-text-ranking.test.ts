@@ -91,7 +91,7 @@ const documentTerms = fc
   });
 
 describe("full-text ranking", () => {
-  it("equals plain BM25 over the same terms (common terms ranking only what rarer ones found): top k, scores and order, with removed documents, also after a snapshot round trip of all terms or of the query's only", async () => {
+  it("equals plain BM25 over the same terms (common terms ranking only what rarer ones found): top k, scores and order, with removed documents, also after a snapshot round trip of all terms or of the query's only; and each term's holders, unranked", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(documentTerms, { minLength: 1, maxLength: 120 }),
@@ -148,6 +148,14 @@ describe("full-text ranking", () => {
           // A one-off search restores only the query's terms: same hits, same scores, bit for bit.
           const partial = roundTrip(index, query);
           expect(partial.searchWithIdealScore(query, limit)).toEqual(index.searchWithIdealScore(query, limit));
+          // Who holds each term, unranked (what grep narrows its files with): every live holder once, none past the cap.
+          for (const term of new Set(query)) {
+            const holders = [...live].filter(([, document]) => document.terms.includes(term)).map(([id]) => id);
+            for (const target of [index, batched, narrowed, loaded, partial]) {
+              const found = target.documentsHolding(term, limit);
+              expect(found && [...found].sort((a, b) => a - b)).toEqual(holders.length > limit ? undefined : holders);
+            }
+          }
           // Documents removed after the save are left out of a restored index instead of tombstoned.
           const [gone] = live.keys();
           if (gone === undefined || live.size === 1) return;

@@ -72,6 +72,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
         { loadCustomAgents },
         { resolveRole },
         { startMcpServers, serverSummary },
+        { watchWhileRunning },
       ] = await Promise.all([
         import("../../app/project-services.js"),
         import("../../app/session/open-agent-session.js"),
@@ -80,11 +81,13 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
         import("../../roles/custom-agents.js"),
         import("../../roles/resolve-role.js"),
         import("../../mcp/session/start-mcp-servers.js"),
+        import("../../app/one-shot-watch.js"),
       ]);
       const services = openProject({ root: resolveRoot(context), env: context.env, flags });
       printOpeningWarnings(services, context.stderr);
       // Started now, in the background, while the project is indexed.
       const mcp = startMcpServers(services.loadedConfig.config, context.env, services.paths.root);
+      let watching: { close(): Promise<void> } | undefined;
       try {
         // Before any indexing: an unknown agent is a usage error, and files that did not load are said once.
         const custom = loadCustomAgents({ sylkHome: services.paths.sylkHome, root: services.paths.root });
@@ -97,6 +100,8 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
           const progress = new IndexProgressPrinter(context.stderr.isTTY ? "bar" : "lines", context.stderr, context.stderr);
           await indexProject(services, context, progress, { quiet: true });
         }
+        // In the background, as the interactive session: grep then needs no check of the whole tree at each call.
+        watching = watchWhileRunning(services);
         // A scripted run has no later prompt to offer a late server's tools to: it waits for the servers still
         // starting, each at most mcp.startupTimeoutMs from its start (a hung one fails, and the run goes on).
         await mcp?.settled();
@@ -141,6 +146,7 @@ export function registerAskCommand(program: Command, context: CliContext, setExi
         session.close();
         warm?.close();
       } finally {
+        await watching?.close();
         await mcp?.close();
         await services.close();
       }

@@ -1,3 +1,4 @@
+import { setPriority } from "node:os";
 import { type Command, Option } from "commander";
 import type { ProjectServices } from "../../app/project-services.js";
 import { InterruptedError, errorMessage } from "../../errors.js";
@@ -26,6 +27,8 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
       new Option("--for-session", "run for an interactive session: JSON events, consent left as the session recorded it").hideHelp(),
     )
     .action(async (path: string, options: IndexOptions) => {
+      // Before any thread starts: those started later (the indexing workers) inherit the priority.
+      if (options.forSession) giveWayToForegroundWork();
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const { openProject } = await import("../../app/project-services.js");
       const services = openProject({ root: resolveRoot(context, path), env: context.env });
@@ -47,6 +50,24 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
         await services.close();
       }
     });
+}
+
+/**
+ * The nice value of a session's indexing process (`--for-session`): a
+ * background index, as IDEs and desktop search run theirs. On a machine
+ * with spare cores it changes nothing; when the cores are contended, the
+ * work the user waits on (the session's own thread, its grep, a command it
+ * runs) gets about nine times the indexing's share of each, instead of
+ * splitting them evenly with a first index that takes minutes.
+ */
+const BACKGROUND_NICE = 10;
+
+function giveWayToForegroundWork(): void {
+  try {
+    setPriority(BACKGROUND_NICE);
+  } catch {
+    // A platform that refuses it indexes at the normal priority.
+  }
 }
 
 /**
