@@ -11,7 +11,7 @@ import type { AdaptiveSample } from "./adaptive-state.js";
  * budget scales it (the prior's mean, 0.1, leaves it as set).
  */
 export function retrievalSettingsOf(
-  sample: Pick<AdaptiveSample, "appliedWeights" | "sampledThresholds">,
+  sample: Pick<AdaptiveSample, "appliedWeights" | "sampledThresholds"> & Partial<Pick<AdaptiveSample, "injectionArm">>,
   budgetRatio: number,
 ): PrefetchThresholds {
   const { relevanceBonus: r, strugglePenalty: s, wastePenalty: w } = sample.appliedWeights;
@@ -32,6 +32,8 @@ export function retrievalSettingsOf(
     // Waste (injected, never used): fewer whole excerpts, and unused ones stay out of the hot cache.
     maxExcerpts: clamp(Math.round((2 * 0.1) / Math.max(w, 1e-6)), 1, 4),
     promoteUnused: r > 3 * w,
+    // Injecting nothing still searches (the budget stays): the episode records what would have gone in.
+    ...(sample.injectionArm === "nothing" ? { maxExcerpts: 0, maxSummaries: 0 } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { INITIAL_PRIORS, type PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
 import type { AdaptiveSample, ParameterName } from "../adaptive-state.js";
+import { injectionFavoursNothing, type InjectionBelief } from "../injection-arms.js";
 import { retrievalSettingsOf } from "../retrieval-mapping.js";
 import { PRIOR_MEAN_WEIGHTS, type RewardWeights } from "../satisfaction.js";
 import { MIN_PROFILE_OBSERVATIONS } from "../user-weight-profile.js";
@@ -35,6 +36,13 @@ export function learningJson(summary: RetrievalLearningSummary): object {
       observation_count: summary.profile.observationCount,
       applied: summary.profile.observationCount >= MIN_PROFILE_OBSERVATIONS,
     },
+    injection: {
+      holds_back: injectionFavoursNothing(summary.injection),
+      gain_of_nothing_per_prompt: summary.injection.gainOfNothing,
+      trouble_with_injection: summary.injection.troubleWithInjection,
+      trouble_without: summary.injection.troubleWithout,
+      recent: summary.injection.recent,
+    },
   };
 }
 
@@ -52,6 +60,7 @@ export function learningLines(summary: RetrievalLearningSummary): string[] {
   } else {
     const sample = meanSample(summary);
     const learned = retrievalSettingsOf(sample, INITIAL_PRIORS.maxBudgetPercent);
+    lines.push(injectionLine(summary.injection));
     lines.push(`What each prompt gets now, against where it started:`, ...changeLines(sample.appliedWeights, learned));
   }
   lines.push(contextLine(summary), profileLine(summary));
@@ -101,6 +110,40 @@ function changeLines(weights: RewardWeights, learned: PrefetchThresholds): strin
     `  Share of the window for prefetched context: ${percent(learned.maxBudgetPercent)} (started at ${percent(start.maxBudgetPercent)}).`,
     `  This session's recent work counts ${relevance === "up" ? "more than" : relevance === "down" ? "less than" : "as much as"} at the start${why(relevance, "what it found there was used", "what it found there went unused")}.`,
   ];
+}
+
+/**
+ * Whether prompts get prefetched context, and why, from the evidence the
+ * arms weigh: what the last prompts that got it did with it, trouble
+ * (corrections, the same question asked again) with and without it, and
+ * what injecting nothing scores on the same prompts.
+ */
+function injectionLine(belief: InjectionBelief): string {
+  const holdsBack = injectionFavoursNothing(belief);
+  const recent = belief.recent;
+  const heldBack = recent.filter((use) => use === "held back").length;
+  const given = recent.filter((use) => use === "used" || use === "unused");
+  const used = given.filter((use) => use === "used").length;
+  const reasons: string[] = [];
+  if (given.length > 0)
+    reasons.push(
+      used === 0
+        ? `the last ${plural(given.length, "prompt")} that got it did not use it`
+        : `${used} of the last ${plural(given.length, "prompt")} that got it used it`,
+    );
+  if (belief.troubleWithInjection - belief.troubleWithout >= 0.1)
+    reasons.push(
+      `corrections or the same question again followed ${percent(belief.troubleWithInjection)} of answers with it, ${percent(belief.troubleWithout)} without`,
+    );
+  const gain = belief.gainOfNothing;
+  if (Math.abs(gain) >= 0.005)
+    reasons.push(
+      `on the same prompts, none would ${gain > 0 ? "have done better" : "have cost"} (${gain > 0 ? "+" : "−"}${Math.abs(gain).toFixed(2)} a prompt)`,
+    );
+  const decision = holdsBack
+    ? `Prefetched context: held back${heldBack > 0 ? ` (on ${heldBack} of the last ${recent.length} prompts)` : ""}`
+    : `Prefetched context: put in front of the model${heldBack > 0 ? ` (held back on ${heldBack} of the last ${recent.length} prompts, to check)` : ""}`;
+  return `${decision}${reasons.length > 0 ? `: ${reasons.join("; ")}` : ""}.`;
 }
 
 function contextLine(summary: RetrievalLearningSummary): string {

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import type { ScoredCandidate } from "../../src/context/prefetch/injection-selection.js";
+import { type InjectionArm, InjectionArms } from "../../src/learning/injection-arms.js";
+import { type EpisodeObservation, PRIOR_MEAN_WEIGHTS } from "../../src/learning/satisfaction.js";
+import { mulberry32 } from "../helpers/random-vectors.js";
+
+/** Two candidates that go in as hints at the prior thresholds (10 tokens each; excerpts would not fit the budget). */
+const candidates: ScoredCandidate[] = [
+  { key: "a", path: "a.ts", confidence: 0.95, excerptTokens: 10_000, summaryTokens: 10 },
+  { key: "b", path: "b.ts", confidence: 0.9, excerptTokens: 10_000, summaryTokens: 10 },
+];
+
+/**
+ * One episode over those candidates. `arm` says what ran: with "inject" both
+ * went in and `used` of them were used; `needed` is what the run needed
+ * (read or cited, injected or not), and each needed item that was not
+ * injected cost the run a search.
+ */
+function episode(sequence: number, arm: InjectionArm, needed: string[], outcome: Partial<EpisodeObservation> = {}): EpisodeObservation {
+  const injected = arm === "inject" ? ["a", "b"] : [];
+  return {
+    sequence,
+    timestamp: sequence,
+    contextId: "ctx_0",
+    query: "q",
+    queryEmbedding: [1],
+    sampledWeights: PRIOR_MEAN_WEIGHTS,
+    appliedWeights: PRIOR_MEAN_WEIGHTS,
+    sampledThresholds: { confidence: 0.85, excerpt: 0.9, budget: 0.1 },
+    injectionArm: arm,
+    taskCompleted: true,
+    followUps: 0,
+    corrections: 0,
+    toolCalls: 1,
+    userEdits: 0,
+    hedging: false,
+    prefetchedKeys: injected,
+    usedKeys: injected.filter((key) => needed.includes(key)),
+    searchedAfter: arm === "inject" ? [] : needed.map((key) => `search for ${key}`),
+    prefetchRounds: [{ candidates, remainingTokens: 100_000, penalty: 1, neededKeys: needed }],
+    budgetRatio: 0.1,
+    ...outcome,
+  };
+}
+
+/** How often, of 1,000 draws, the arms choose to inject nothing. */
+function nothingShare(arms: InjectionArms, seed = 1): number {
+  const random = mulberry32(seed);
+  let nothing = 0;
+  for (let draw = 0; draw < 1000; draw++) if (arms.choose(random) === "nothing") nothing++;
+  return nothing / 1000;
+}
+
+describe("InjectionArms", () => {
+  it("measures the paired gain of injecting nothing from the episode itself: the waste saved, less a search per needed item", () => {
+    // Both hints wasted: nothing saves 2 × 0.02.
+    const wasted = new InjectionArms();
+    wasted.update(episode(1, "inject", []), PRIOR_MEAN_WEIGHTS);
+    expect(wasted.belief().gainOfNothing).toBeCloseTo(posteriorMean([0.04]), 10);
+    // One hint used, one wasted: nothing saves 0.02 and costs a search (0.15).
+    const used = new InjectionArms();
+    used.update(episode(1, "inject", ["a"]), PRIOR_MEAN_WEIGHTS);
+    expect(used.belief().gainOfNothing).toBeCloseTo(posteriorMean([0.02 - 0.15]), 10);
+    // The same question asked of an episode that injected nothing: the run searched for a; injecting would have spared it.
+    const heldBack = new InjectionArms();
+    heldBack.update(episode(1, "nothing", ["a"]), PRIOR_MEAN_WEIGHTS);
+    expect(heldBack.belief().gainOfNothing).toBeCloseTo(posteriorMean([0.02 - 0.15]), 10);
+  });
+
+  it("injects as the priors do without evidence, stops once injected items go unused, and starts again when they are used", () => {
+    const arms = new InjectionArms();
+    expect(nothingShare(arms)).toBeLessThan(0.5);
+    let sequence = 0;
+    for (let i = 0; i < 10; i++) arms.update(episode(++sequence, "inject", []), PRIOR_MEAN_WEIGHTS);
+    expect(nothingShare(arms)).toBeGreaterThan(0.8);
+    // Held back, the runs needed neither item either; and no trouble came of injecting nothing.
+    for (let i = 0; i < 10; i++) arms.update(episode(++sequence, "nothing", []), PRIOR_MEAN_WEIGHTS);
+    expect(nothingShare(arms)).toBeGreaterThan(0.95);
+    // Episodes that injected nothing still say what injecting would have done: here, both items needed.
+    for (let i = 0; i < 30; i++) arms.update(episode(++sequence, "nothing", ["a", "b"]), PRIOR_MEAN_WEIGHTS);
+    expect(nothingShare(arms)).toBeLessThan(0.05);
+  });
+
+  it("learns trouble the pairing cannot see: a correction after every injection, none without", () => {
+    const arms = new InjectionArms();
+    let sequence = 0;
+    // One injected item is used (the pairing favours injecting), but the user corrects every answer that came with injection.
+    for (let i = 0; i < 15; i++) {
+      arms.update(episode(++sequence, "inject", ["a"], { corrections: 1 }), PRIOR_MEAN_WEIGHTS);
+      arms.update(episode(++sequence, "inject", [], { prefetchedKeys: [], usedKeys: [], prefetchRounds: [] }), PRIOR_MEAN_WEIGHTS);
+    }
+    const belief = arms.belief();
+    expect(belief.troubleWithInjection).toBeGreaterThan(0.6);
+    expect(belief.troubleWithout).toBeLessThan(0.1);
+    // A correction at the prior weights: the completion bonus falls from 0.5 to 0.2, and two follow-ups cost 0.2.
+    expect(belief.troubleCost).toBeGreaterThan(0.4);
+    expect(nothingShare(arms)).toBeGreaterThan(0.9);
+  });
+
+  it("a correction as common without injection as with it is not blamed on injecting", () => {
+    const arms = new InjectionArms();
+    let sequence = 0;
+    for (let i = 0; i < 40; i++) {
+      const corrections = i % 3 === 0 ? 1 : 0;
+      arms.update(episode(++sequence, "inject", ["a"], { corrections }), PRIOR_MEAN_WEIGHTS);
+      arms.update(
+        episode(++sequence, "inject", [], { prefetchedKeys: [], usedKeys: [], prefetchRounds: [], corrections }),
+        PRIOR_MEAN_WEIGHTS,
+      );
+    }
+    expect(nothingShare(arms)).toBeLessThan(0.05);
+  });
+
+  it("counts a follow-up that asks the same again as trouble, like a correction", () => {
+    const arms = new InjectionArms();
+    let sequence = 0;
+    for (let i = 0; i < 15; i++) {
+      arms.update(episode(++sequence, "inject", ["a", "b"], { followUps: 1, repeats: 1 }), PRIOR_MEAN_WEIGHTS);
+      arms.update(episode(++sequence, "nothing", []), PRIOR_MEAN_WEIGHTS);
+    }
+    expect(arms.belief().troubleWithInjection).toBeGreaterThan(0.6);
+    expect(arms.belief().troubleWithout).toBeLessThan(0.1);
+  });
+
+  it("keeps only the last twenty episodes' use, and survives JSON with the same choices", () => {
+    const arms = new InjectionArms();
+    for (let i = 1; i <= 25; i++) arms.update(episode(i, i % 2 === 0 ? "nothing" : "inject", []), PRIOR_MEAN_WEIGHTS);
+    expect(arms.belief().recent).toHaveLength(20);
+    expect(arms.belief().recent.at(-1)).toBe("unused");
+    expect(arms.belief().recent.at(-2)).toBe("held back");
+    const copy = InjectionArms.fromJSON(JSON.parse(JSON.stringify(arms.toJSON())));
+    expect(copy.belief()).toEqual(arms.belief());
+    const a = mulberry32(5);
+    const b = mulberry32(5);
+    for (let draw = 0; draw < 50; draw++) expect(copy.choose(b)).toBe(arms.choose(a));
+  });
+
+  it("rejects a damaged state, naming what is damaged", () => {
+    const json = new InjectionArms().toJSON();
+    expect(() => InjectionArms.fromJSON({ ...json, troubleWithout: [1] })).toThrow(/troubleWithout/);
+    expect(() => InjectionArms.fromJSON({ ...json, gain: { ...json.gain, mean: "x" } })).toThrow(/gain.mean/);
+    expect(() => InjectionArms.fromJSON({ ...json, recent: ["maybe"] })).toThrow(/recent/);
+  });
+});
+
+/**
+ * The normal posterior's mean after these gains, in closed form: the prior
+ * N(−0.005, 0.03²) and the gains' mean with their spread floored at 0.01
+ * (one gain has no spread of its own).
+ */
+function posteriorMean(gains: number[]): number {
+  const priorPrecision = 1 / 0.03 ** 2;
+  const mean = gains.reduce((sum, gain) => sum + gain, 0) / gains.length;
+  const precision = priorPrecision + gains.length / 0.01 ** 2;
+  return (-0.005 * priorPrecision + (gains.length * mean) / 0.01 ** 2) / precision;
+}
