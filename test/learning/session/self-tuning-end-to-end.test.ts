@@ -127,7 +127,56 @@ async function learnFrom(model: (body: any) => unknown, seed: number): Promise<{
   return { confidence: confidence?.mean as number, used };
 }
 
+/** The tokens of what prefetch put into a prompt: its excerpts and hints as the model reads them (about four characters a token). */
+const injectedTokens = (text: string) =>
+  Math.ceil(
+    [...text.matchAll(/\[AUTO-RETRIEVED: [^\]]*\]\n```[^\n]*\n[\s\S]*?\n```|\[RELATED: [^\]]*\]/g)].reduce(
+      (sum, match) => sum + match[0].length,
+      0,
+    ) / 4,
+  );
+
+/** Per prompt, the injected tokens the model was sent and the searches it made: `prompts` prompts, a conversation each. */
+async function promptByPrompt(
+  model: (body: any) => unknown,
+  seed: number,
+  prompts: number,
+): Promise<Array<{ tokens: number; searches: number }>> {
+  const { services: opened, env } = await billingProject();
+  const random = mulberry32(seed);
+  const records: Array<{ tokens: number; searches: number }> = [];
+  currentModel = (body) => {
+    const record = records.at(-1) as { tokens: number; searches: number };
+    if (body.messages.length === 1) record.tokens += injectedTokens(lastUserText(body));
+    const answer = model(body);
+    record.searches += JSON.stringify(answer).split('"grep"').length - 1;
+    return answer;
+  };
+  for (let prompt = 0; prompt < prompts; prompt++) {
+    records.push({ tokens: 0, searches: 0 });
+    while (server.pending() < 3) server.enqueue((body) => currentModel(body) as never);
+    const session = openAgentSession({ services: opened, env, permissionMode: "accept-edits", random });
+    await drain(session.run(PROMPTS[prompt % PROMPTS.length] as string, new AbortController().signal));
+    session.close();
+  }
+  return records;
+}
+
+const sum = (records: Array<{ tokens: number; searches: number }>, key: "tokens" | "searches") =>
+  records.reduce((total, record) => total + record[key], 0);
+
 describe("self-tuning retrieval, end to end", () => {
+  it("stops injecting where excerpts are never used, and keeps injecting where they are, without more searches", async () => {
+    const wasted = await promptByPrompt(wastingModel(), 7, 30);
+    const used = await promptByPrompt(usingModel(), 7, 30);
+    // Where nothing injected is used: prompts 21-30 get at most a fifth of the tokens prompts 1-10 got.
+    expect(sum(wasted.slice(0, 10), "tokens")).toBeGreaterThan(0);
+    expect(sum(wasted.slice(20, 30), "tokens")).toBeLessThanOrEqual(0.2 * sum(wasted.slice(0, 10), "tokens"));
+    // Where it is used: at least half as much goes in at the end as at the start, and the model searches no more.
+    expect(sum(used.slice(20, 30), "tokens")).toBeGreaterThanOrEqual(0.5 * sum(used.slice(0, 10), "tokens"));
+    expect(sum(used.slice(20, 30), "searches")).toBeLessThanOrEqual(sum(used.slice(0, 10), "searches"));
+  }, 300_000);
+
   it("a project whose excerpts are wasted ends with a higher confidence threshold than one that uses them and searches without them", async () => {
     const wasted = await learnFrom(wastingModel(), 7);
     const used = await learnFrom(usingModel(), 7);
