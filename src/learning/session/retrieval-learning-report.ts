@@ -128,7 +128,7 @@ function injectionLine(belief: InjectionBelief): string {
   if (given.length > 0)
     reasons.push(
       used === 0
-        ? `the last ${plural(given.length, "prompt")} that got it did not use it`
+        ? `${given.length === 1 ? "the one prompt" : `the last ${given.length} prompts`} that got it did not use it`
         : `${used} of the last ${plural(given.length, "prompt")} that got it used it`,
     );
   if (belief.troubleWithInjection - belief.troubleWithout >= 0.1)

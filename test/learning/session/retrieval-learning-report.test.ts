@@ -104,7 +104,7 @@ describe("what /learning says", () => {
       injection: { ...injection, gainOfNothing: 0.002, troubleWithInjection: 0.8, troubleWithout: 0.04, recent: ["unused", "held back"] },
     });
     expect(heldBack).toContain(
-      "Prefetched context: held back (on 1 of the last 2 prompts): the last 1 prompt that got it did not use it; corrections or the same question again followed 80% of answers with it, 4% without.",
+      "Prefetched context: held back (on 1 of the last 2 prompts): the one prompt that got it did not use it; corrections or the same question again followed 80% of answers with it, 4% without.",
     );
     const kept = learningLines({ ...summary({}), injection: { ...injection, gainOfNothing: -0.12, recent: ["used", "used", "unused"] } });
     expect(kept).toContain(
