@@ -30,6 +30,10 @@ const TROUBLE_PRIOR: readonly [number, number] = [0.25, 4.75];
 /** What trouble costs in satisfaction until an episode has shown it (a correction's cost at the prior weights). */
 const TROUBLE_COST_PRIOR = 0.5;
 const RATE_MEMORY = 0.05;
+/** A search after the prefetch that ends in a hedged answer, before any evidence: one in twenty, so that without evidence the pairing prices a needed item left out as it always did, at about one search. */
+const STRUGGLE_PRIOR: readonly [number, number] = [0.25, 4.75];
+/** What a hedged answer costs until one has shown it: the hedge, the follow-up it draws, the searches past the first. */
+const STRUGGLE_COST_PRIOR = 0.5;
 
 export interface InjectionArmsJSON {
   /** The paired gain of injecting nothing: decayed weight, mean and mean square. */
@@ -41,6 +45,10 @@ export interface InjectionArmsJSON {
   troubleCost: number;
   /** How often injecting puts anything in (a running mean). */
   injectRate: number;
+  /** Of the episodes whose model searched after the prefetch, those whose answer hedged, and the rest: Beta counts (decayed). */
+  struggle: [number, number];
+  /** What a hedged answer cost in satisfaction (a running mean). */
+  struggleCost: number;
   /** The last episodes, newest last (for `/learning`): what each did with prefetched context. */
   recent: EpisodeUse[];
 }
@@ -58,6 +66,9 @@ export interface InjectionBelief {
   troubleWithout: number;
   injectRate: number;
   troubleCost: number;
+  /** How often a model that searched after the prefetch ended with a hedged answer, and what that cost. */
+  struggleRate: number;
+  struggleCost: number;
   recent: EpisodeUse[];
 }
 
@@ -67,8 +78,14 @@ export interface InjectionBelief {
  * - the paired gain: what the same episode would have scored with nothing
  *   injected minus with injection, from its recorded candidates (an
  *   injected item no answer or tool used is waste, a used one spared a
- *   search). Every episode gives it, whichever arm ran, and with the
- *   episode's own noise cancelled it is precise in a few episodes;
+ *   search, and as often as such searches end in a hedged answer, that
+ *   answer's cost). With the episode's own noise cancelled it is precise
+ *   in a few episodes. An episode that injected gives it: the run shows
+ *   what it used of what it was given. A held-back episode gives it only
+ *   when its model went and found a candidate it needed (injecting would
+ *   have spared that search): one that needed none cannot tell "needed
+ *   nothing" from "could not find it", and counting it as the first would
+ *   favour holding back on the evidence holding back itself produced;
  * - trouble the pairing cannot see: a correction or the same question asked
  *   again, compared between episodes that injected something and episodes
  *   that injected nothing (Beta posteriors), times what trouble costs.
@@ -81,6 +98,8 @@ export class InjectionArms {
   private troubleWithout: [number, number] = [...TROUBLE_PRIOR];
   private troubleCost = TROUBLE_COST_PRIOR;
   private injectRate = 0.5;
+  private struggle: [number, number] = [...STRUGGLE_PRIOR];
+  private struggleCost = STRUGGLE_COST_PRIOR;
   private recent: EpisodeUse[] = [];
 
   /** One Thompson draw: the arm this prompt runs with. */
@@ -100,20 +119,17 @@ export class InjectionArms {
     const rounds = observation.prefetchRounds ?? [];
     if (rounds.length > 0) {
       const selected = injectedUnder(observation, observation.sampledThresholds);
-      const nothing = rounds.map(() => new Set<string>());
-      const reference = arm === "nothing" ? nothing : selected;
-      const gain =
-        satisfactionWithInjected(observation, nothing, reference, weights) -
-        satisfactionWithInjected(observation, selected, reference, weights);
-      this.addGain(gain);
+      const neededAny = rounds.some((round) => round.neededKeys.length > 0);
+      if (arm === "inject" || neededAny) this.addGain(this.pairedGain(observation, selected, arm, weights));
       this.injectRate += RATE_MEMORY * ((selected.some((keys) => keys.size > 0) ? 1 : 0) - this.injectRate);
     }
+    this.countStruggle(observation, weights);
     const repeats = observation.repeats ?? 0;
     const trouble = observation.corrections + repeats > 0;
     const injected = observation.prefetchedKeys.length > 0;
     const counts = injected ? this.troubleWithInjection : this.troubleWithout;
-    decay(this.troubleWithInjection);
-    decay(this.troubleWithout);
+    decay(this.troubleWithInjection, TROUBLE_PRIOR);
+    decay(this.troubleWithout, TROUBLE_PRIOR);
     counts[trouble ? 0 : 1] += 1;
     if (trouble) {
       const calm = { ...observation, corrections: 0, followUps: Math.max(0, observation.followUps - repeats) };
@@ -126,15 +142,53 @@ export class InjectionArms {
   }
 
   belief(): InjectionBelief {
-    const rate = ([alpha, beta]: [number, number]) => alpha / (alpha + beta);
     return {
       gainOfNothing: this.gainPosterior().mean,
-      troubleWithInjection: rate(this.troubleWithInjection),
-      troubleWithout: rate(this.troubleWithout),
+      troubleWithInjection: betaMean(this.troubleWithInjection),
+      troubleWithout: betaMean(this.troubleWithout),
       injectRate: this.injectRate,
       troubleCost: this.troubleCost,
+      struggleRate: betaMean(this.struggle),
+      struggleCost: this.struggleCost,
       recent: [...this.recent],
     };
+  }
+
+  /**
+   * The episode scored with nothing injected minus with what the thresholds
+   * select. Where it injected an item the run needed, injecting nothing
+   * would have left the model to find it: a search, the pairing's price,
+   * and, as often as searches after the prefetch have ended in a hedged
+   * answer, that answer's cost too (a model that searches does not always
+   * find). A held-back episode's searches are as observed: its model found
+   * what it needed.
+   */
+  private pairedGain(observation: EpisodeObservation, selected: Set<string>[], arm: InjectionArm, weights: RewardWeights): number {
+    const nothing = selected.map(() => new Set<string>());
+    const reference = arm === "nothing" ? nothing : selected;
+    const gain =
+      satisfactionWithInjected(observation, nothing, reference, weights) -
+      satisfactionWithInjected(observation, selected, reference, weights);
+    if (arm === "nothing") return gain;
+    const needed = (observation.prefetchRounds ?? []).flatMap((round) => round.neededKeys);
+    const leavesOutNeeded = needed.some((key) => selected.some((keys) => keys.has(key)));
+    return leavesOutNeeded ? gain - betaMean(this.struggle) * this.struggleCost : gain;
+  }
+
+  /**
+   * Counts, of the episodes whose model searched after the prefetch, those
+   * that ended hedged, and what a hedged answer cost: the episode against
+   * the same episode answered without the hedge, without follow-ups and
+   * after its first search alone.
+   */
+  private countStruggle(observation: EpisodeObservation, weights: RewardWeights): void {
+    if (observation.searchedAfter.length === 0) return;
+    decay(this.struggle, STRUGGLE_PRIOR);
+    this.struggle[observation.hedging ? 0 : 1] += 1;
+    if (!observation.hedging) return;
+    const served = { ...observation, hedging: false, followUps: 0, searchedAfter: observation.searchedAfter.slice(0, 1) };
+    const cost = inferSatisfaction(served, weights) - inferSatisfaction(observation, weights);
+    this.struggleCost += 0.2 * (Math.max(0, cost) - this.struggleCost);
   }
 
   /** Normal prior, normal evidence with its own measured spread (decayed counts), gives a normal posterior. */
@@ -164,6 +218,8 @@ export class InjectionArms {
       troubleWithout: [...this.troubleWithout],
       troubleCost: this.troubleCost,
       injectRate: this.injectRate,
+      struggle: [...this.struggle],
+      struggleCost: this.struggleCost,
       recent: [...this.recent],
     };
   }
@@ -191,6 +247,11 @@ export class InjectionArms {
     arms.troubleWithout = pair(record.troubleWithout, "troubleWithout");
     arms.troubleCost = finite(record.troubleCost, "troubleCost", 0);
     arms.injectRate = finite(record.injectRate, "injectRate", 0);
+    // A state saved before hedged answers were counted has no evidence of them yet.
+    if (record.struggle !== undefined) {
+      arms.struggle = pair(record.struggle, "struggle");
+      arms.struggleCost = finite(record.struggleCost, "struggleCost", 0);
+    }
     const recent = record.recent ?? [];
     if (!Array.isArray(recent) || !recent.every((use) => USES.includes(use as EpisodeUse)))
       throw new RangeError("injection.recent must list what episodes did");
@@ -204,8 +265,10 @@ export function injectionFavoursNothing(belief: InjectionBelief): boolean {
   return belief.gainOfNothing + belief.troubleCost * belief.injectRate * (belief.troubleWithInjection - belief.troubleWithout) > 0;
 }
 
-/** Beta counts forget toward the prior at MEMORY per episode. */
-function decay(counts: [number, number]): void {
-  counts[0] = TROUBLE_PRIOR[0] + MEMORY * (counts[0] - TROUBLE_PRIOR[0]);
-  counts[1] = TROUBLE_PRIOR[1] + MEMORY * (counts[1] - TROUBLE_PRIOR[1]);
+/** Beta counts forget toward their prior at MEMORY per episode. */
+function decay(counts: [number, number], prior: readonly [number, number]): void {
+  counts[0] = prior[0] + MEMORY * (counts[0] - prior[0]);
+  counts[1] = prior[1] + MEMORY * (counts[1] - prior[1]);
 }
+
+const betaMean = ([alpha, beta]: readonly [number, number]) => alpha / (alpha + beta);

@@ -11,6 +11,8 @@ const injection: InjectionBelief = {
   troubleWithout: 0.05,
   injectRate: 0.5,
   troubleCost: 0.5,
+  struggleRate: 0.05,
+  struggleCost: 0.5,
   recent: [],
 };
 
