@@ -1,4 +1,5 @@
 import { selectInjection } from "../context/prefetch/injection-selection.js";
+import type { InjectionArm } from "./injection-arms.js";
 import { retrievalSettingsOf } from "./retrieval-mapping.js";
 import { type EpisodeObservation, inferSatisfaction, type RewardWeights, type ThresholdConfig } from "./satisfaction.js";
 
@@ -33,17 +34,29 @@ export function pairedAdvantage(
   return actual - total / alternatives.length;
 }
 
-/** What each recorded prefetch of the episode would have injected with these thresholds (the episode's weights as applied). */
-export function injectedUnder(observation: EpisodeObservation, thresholds: ThresholdConfig): Set<string>[] {
+/** What each recorded prefetch of the episode would have injected with these thresholds (the episode's weights as applied) and arm (injecting, unless given). */
+export function injectedUnder(observation: EpisodeObservation, thresholds: ThresholdConfig, arm: InjectionArm = "inject"): Set<string>[] {
+  return selectedUnder(observation, thresholds, arm).map((round) => new Set([...round.excerpts, ...round.hints]));
+}
+
+/** The same, each prefetch's selection kept apart as excerpts and hints. */
+export function selectedUnder(
+  observation: EpisodeObservation,
+  thresholds: ThresholdConfig,
+  arm: InjectionArm = "inject",
+): Array<{ excerpts: Set<string>; hints: Set<string> }> {
   const settings = retrievalSettingsOf(
-    { appliedWeights: observation.appliedWeights, sampledThresholds: thresholds },
+    { appliedWeights: observation.appliedWeights, sampledThresholds: thresholds, injectionArm: arm },
     observation.budgetRatio ?? 0.1,
   );
   return (observation.prefetchRounds ?? []).map((round) => {
     // A focused prefetch's ceiling held for every draw, as it did for the run.
     const ceiling = round.maxBudgetTokens !== undefined ? { maxBudgetTokens: round.maxBudgetTokens } : {};
     const chosen = selectInjection(round.candidates, { ...settings, ...ceiling }, round.remainingTokens, round.penalty);
-    return new Set([...chosen.excerpts, ...chosen.summaries].map((candidate) => candidate.key));
+    return {
+      excerpts: new Set(chosen.excerpts.map((candidate) => candidate.key)),
+      hints: new Set(chosen.summaries.map((candidate) => candidate.key)),
+    };
   });
 }
 

@@ -119,7 +119,7 @@ export function isEpisodeObservation(value: unknown): value is EpisodeObservatio
     (episode.prefetchRounds === undefined || (Array.isArray(episode.prefetchRounds) && episode.prefetchRounds.every(isPrefetchRound))) &&
     (episode.budgetRatio === undefined || finite(episode.budgetRatio)) &&
     (episode.repeats === undefined || finite(episode.repeats)) &&
-    (episode.injectionArm === undefined || episode.injectionArm === "inject" || episode.injectionArm === "nothing")
+    (episode.injectionArm === undefined || ["inject", "hints", "nothing"].includes(episode.injectionArm as InjectionArm))
   );
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ScoredCandidate } from "../../src/context/prefetch/injection-selection.js";
-import { type InjectionArm, InjectionArms } from "../../src/learning/injection-arms.js";
+import { INJECTION_GAIN_PRIOR, type InjectionArm, InjectionArms } from "../../src/learning/injection-arms.js";
 import { type EpisodeObservation, PRIOR_MEAN_WEIGHTS } from "../../src/learning/satisfaction.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
 
@@ -11,13 +11,13 @@ const candidates: ScoredCandidate[] = [
 ];
 
 /**
- * One episode over those candidates. `arm` says what ran: with "inject" both
- * went in and `used` of them were used; `needed` is what the run needed
+ * One episode over those candidates. `arm` says what ran: with "inject" (or
+ * "hints") both went in and `used` of them were used; `needed` is what the run needed
  * (read or cited, injected or not), and each needed item that was not
  * injected cost the run a search.
  */
 function episode(sequence: number, arm: InjectionArm, needed: string[], outcome: Partial<EpisodeObservation> = {}): EpisodeObservation {
-  const injected = arm === "inject" ? ["a", "b"] : [];
+  const injected = arm === "nothing" ? [] : ["a", "b"];
   return {
     sequence,
     timestamp: sequence,
@@ -36,19 +36,19 @@ function episode(sequence: number, arm: InjectionArm, needed: string[], outcome:
     hedging: false,
     prefetchedKeys: injected,
     usedKeys: injected.filter((key) => needed.includes(key)),
-    searchedAfter: arm === "inject" ? [] : needed.map((key) => `search for ${key}`),
+    searchedAfter: arm === "nothing" ? needed.map((key) => `search for ${key}`) : [],
     prefetchRounds: [{ candidates, remainingTokens: 100_000, penalty: 1, neededKeys: needed }],
     budgetRatio: 0.1,
     ...outcome,
   };
 }
 
-/** How often, of 1,000 draws, the arms choose to inject nothing. */
-function nothingShare(arms: InjectionArms, seed = 1): number {
+/** How often, of 1,000 draws, the arms choose `arm` (by default, to inject nothing). */
+function nothingShare(arms: InjectionArms, seed = 1, arm: InjectionArm = "nothing"): number {
   const random = mulberry32(seed);
-  let nothing = 0;
-  for (let draw = 0; draw < 1000; draw++) if (arms.choose(random) === "nothing") nothing++;
-  return nothing / 1000;
+  let chosen = 0;
+  for (let draw = 0; draw < 1000; draw++) if (arms.choose(random) === arm) chosen++;
+  return chosen / 1000;
 }
 
 describe("InjectionArms", () => {
@@ -62,15 +62,19 @@ describe("InjectionArms", () => {
     const used = new InjectionArms();
     used.update(episode(1, "inject", ["a"]), PRIOR_MEAN_WEIGHTS);
     expect(used.belief().gainOfNothing).toBeCloseTo(posteriorMean([0.02 - 0.15 - 0.05 * 0.5]), 10);
-    // The same question asked of an episode that injected nothing: the run searched for a and found it;
-    // injecting would have spared that search.
+    // An episode that injected nothing and whose model searched for a and found it: the easy case of the
+    // many that search, which would favour holding back on what holding back produced. No gain.
     const heldBack = new InjectionArms();
     heldBack.update(episode(1, "nothing", ["a"]), PRIOR_MEAN_WEIGHTS);
-    expect(heldBack.belief().gainOfNothing).toBeCloseTo(posteriorMean([0.02 - 0.15]), 10);
-    // One whose run needed none of the candidates cannot tell "needed nothing" from "found nothing": no gain.
-    const neededNone = new InjectionArms();
-    neededNone.update(episode(1, "nothing", []), PRIOR_MEAN_WEIGHTS);
-    expect(neededNone.belief().gainOfNothing).toBe(-0.005);
+    expect(heldBack.belief().gainOfNothing).toBe(INJECTION_GAIN_PRIOR.mean);
+    // One whose model neither searched nor hedged needed nothing: injecting would have wasted both hints.
+    const neededNothing = new InjectionArms();
+    neededNothing.update(episode(1, "nothing", []), PRIOR_MEAN_WEIGHTS);
+    expect(neededNothing.belief().gainOfNothing).toBeCloseTo(posteriorMean([0.04]), 10);
+    // One whose model searched in vain and hedged cannot tell "needed nothing" from "could not find it": no gain.
+    const inVain = new InjectionArms();
+    inVain.update(episode(1, "nothing", [], { searchedAfter: ["q", "q again"], hedging: true }), PRIOR_MEAN_WEIGHTS);
+    expect(inVain.belief().gainOfNothing).toBe(INJECTION_GAIN_PRIOR.mean);
   });
 
   it("injects as the priors do without evidence, stops once injected items go unused, and starts again when they are used", () => {
@@ -78,26 +82,62 @@ describe("InjectionArms", () => {
     expect(nothingShare(arms)).toBeLessThan(0.5);
     let sequence = 0;
     for (let i = 0; i < 10; i++) arms.update(episode(++sequence, "inject", []), PRIOR_MEAN_WEIGHTS);
-    expect(nothingShare(arms)).toBeGreaterThan(0.8);
+    expect(nothingShare(arms)).toBeGreaterThan(0.7);
+    expect(nothingShare(arms, 1, "inject")).toBeLessThan(0.15);
     // Held back, the runs needed neither item either (no evidence either way); and no trouble came of injecting nothing.
     for (let i = 0; i < 10; i++) arms.update(episode(++sequence, "nothing", []), PRIOR_MEAN_WEIGHTS);
-    expect(nothingShare(arms)).toBeGreaterThan(0.8);
-    // Episodes that injected nothing still say what injecting would have done when the model went and found
-    // the candidates: here, both items, searched for.
-    for (let i = 0; i < 30; i++) arms.update(episode(++sequence, "nothing", ["a", "b"]), PRIOR_MEAN_WEIGHTS);
+    expect(nothingShare(arms)).toBeGreaterThan(0.6);
+    // The model starts using both items whenever they are put in (and searches for them when they are not):
+    // the draws that check injecting again see it, and holding back stops.
+    const random = mulberry32(2);
+    for (let i = 0; i < 40; i++) {
+      const arm = arms.choose(random);
+      arms.update(episode(++sequence, arm, ["a", "b"]), PRIOR_MEAN_WEIGHTS);
+    }
     expect(nothingShare(arms)).toBeLessThan(0.05);
+  });
+
+  it("does not starve a project after one unused injection: evidence that stops coming fades, and injecting is checked again", () => {
+    const arms = new InjectionArms();
+    let sequence = 0;
+    // One injection went unused (+0.04 for nothing); then the prompts held back searched, and none of their
+    // runs needed a candidate (no paired gain either way).
+    arms.update(episode(++sequence, "inject", []), PRIOR_MEAN_WEIGHTS);
+    const random = mulberry32(11);
+    let injectedLater = 0;
+    for (let i = 0; i < 29; i++) {
+      const arm = arms.choose(random);
+      if (arm !== "nothing") injectedLater++;
+      const outcome = arm === "nothing" ? { searchedAfter: ["grep roundHalfEven"] } : {};
+      arms.update(episode(++sequence, arm, arm === "nothing" ? [] : ["a", "b"], outcome), PRIOR_MEAN_WEIGHTS);
+    }
+    // One episode is no certainty: the prompts after it still got context, and what they used kept it coming.
+    expect(injectedLater).toBeGreaterThan(10);
+    expect(nothingShare(arms)).toBeLessThan(0.1);
+  });
+
+  it("after one unused injection and held-back prompts that searched and needed nothing, draws inject again as the evidence fades", () => {
+    const arms = new InjectionArms();
+    let sequence = 0;
+    arms.update(episode(++sequence, "inject", []), PRIOR_MEAN_WEIGHTS);
+    const searched = { searchedAfter: ["grep roundHalfEven"] };
+    for (let i = 0; i < 29; i++) arms.update(episode(++sequence, "nothing", [], searched), PRIOR_MEAN_WEIGHTS);
+    expect(nothingShare(arms)).toBeLessThan(0.6);
   });
 
   it("learns trouble the pairing cannot see: a correction after every injection, none without", () => {
     const arms = new InjectionArms();
     let sequence = 0;
-    // One injected item is used (the pairing favours injecting), but the user corrects every answer that came with injection.
+    // One injected item is used (the pairing favours injecting), but the user corrects every answer that came with
+    // injection, as hints only too.
     for (let i = 0; i < 15; i++) {
       arms.update(episode(++sequence, "inject", ["a"], { corrections: 1 }), PRIOR_MEAN_WEIGHTS);
+      arms.update(episode(++sequence, "hints", ["a"], { corrections: 1 }), PRIOR_MEAN_WEIGHTS);
       arms.update(episode(++sequence, "inject", [], { prefetchedKeys: [], usedKeys: [], prefetchRounds: [] }), PRIOR_MEAN_WEIGHTS);
     }
     const belief = arms.belief();
     expect(belief.troubleWithInjection).toBeGreaterThan(0.6);
+    expect(belief.troubleWithHints).toBeGreaterThan(0.6);
     expect(belief.troubleWithout).toBeLessThan(0.1);
     // A correction at the prior weights: the completion bonus falls from 0.5 to 0.2, and two follow-ups cost 0.2.
     expect(belief.troubleCost).toBeGreaterThan(0.4);
@@ -141,7 +181,7 @@ describe("InjectionArms", () => {
     expect(learned.struggleCost).toBeGreaterThan(0.85);
     expect(learned.struggleRate).toBeGreaterThan(0.6);
     // Those episodes needed none of the candidates: no paired gain from them.
-    expect(learned.gainOfNothing).toBe(-0.005);
+    expect(learned.gainOfNothing).toBe(INJECTION_GAIN_PRIOR.mean);
     // One hint used, one wasted: nothing saves 0.02, costs a search, and as often as searching ended hedged, the hedged answer.
     arms.update(episode(++sequence, "inject", ["a"]), PRIOR_MEAN_WEIGHTS);
     expect(arms.belief().gainOfNothing).toBeCloseTo(posteriorMean([0.02 - 0.15 - learned.struggleRate * learned.struggleCost]), 10);
@@ -198,13 +238,22 @@ describe("InjectionArms", () => {
 });
 
 /**
- * The normal posterior's mean after these gains, in closed form: the prior
- * N(−0.005, 0.03²) and the gains' mean with their spread floored at 0.01
- * (one gain has no spread of its own).
+ * The normal posterior's mean after these gains, each added in one episode
+ * after the one before (the evidence keeps `memory` of its weight an
+ * episode), in closed form: the prior on the mean, and the gains' weighted
+ * mean with a spread pooled from its prior (worth a few episodes) and their own.
  */
 function posteriorMean(gains: number[]): number {
-  const priorPrecision = 1 / 0.03 ** 2;
-  const mean = gains.reduce((sum, gain) => sum + gain, 0) / gains.length;
-  const precision = priorPrecision + gains.length / 0.01 ** 2;
-  return (-0.005 * priorPrecision + (gains.length * mean) / 0.01 ** 2) / precision;
+  const { mean: priorMean, sd, episodeSd, episodeSdWeight, memory } = INJECTION_GAIN_PRIOR;
+  let weight = 0;
+  let mean = 0;
+  let meanSquare = 0;
+  for (const gain of gains) {
+    weight = weight * memory + 1;
+    mean += (gain - mean) / weight;
+    meanSquare += (gain * gain - meanSquare) / weight;
+  }
+  const variance = (episodeSdWeight * episodeSd ** 2 + weight * (meanSquare - mean * mean)) / (episodeSdWeight + weight);
+  const priorPrecision = 1 / sd ** 2;
+  return (priorMean * priorPrecision + (weight * mean) / variance) / (priorPrecision + weight / variance);
 }

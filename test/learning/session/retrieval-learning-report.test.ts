@@ -7,7 +7,9 @@ const profile = { prefersThorough: 0, toleratesSearches: 0, wastePenaltyMult: 1,
 /** Injection at its prior: no evidence either way. */
 const injection: InjectionBelief = {
   gainOfNothing: -0.005,
+  gainOfHints: -0.005,
   troubleWithInjection: 0.05,
+  troubleWithHints: 0.05,
   troubleWithout: 0.05,
   injectRate: 0.5,
   troubleCost: 0.5,
@@ -106,7 +108,7 @@ describe("what /learning says", () => {
       injection: { ...injection, gainOfNothing: 0.002, troubleWithInjection: 0.8, troubleWithout: 0.04, recent: ["unused", "held back"] },
     });
     expect(heldBack).toContain(
-      "Prefetched context: held back (on 1 of the last 2 prompts): the one prompt that got it did not use it; corrections or the same question again followed 80% of answers with it, 4% without.",
+      "Prefetched context: held back (on 1 of the last 2 prompts): the one prompt that got it did not use it; corrections or the same question again followed 80% of answers with excerpts, 5% with hints only, 4% without.",
     );
     const kept = learningLines({ ...summary({}), injection: { ...injection, gainOfNothing: -0.12, recent: ["used", "used", "unused"] } });
     expect(kept).toContain(
@@ -114,6 +116,24 @@ describe("what /learning says", () => {
     );
     expect(learningJson({ ...summary({}), injection: { ...injection, gainOfNothing: -0.12 } })).toMatchObject({
       injection: { holds_back: false, gain_of_nothing_per_prompt: -0.12 },
+    });
+  });
+
+  it("says when only file hints go in, and why: corrections follow excerpts and not hints", () => {
+    const misled = {
+      ...injection,
+      gainOfNothing: -0.2,
+      gainOfHints: -0.01,
+      troubleWithInjection: 0.6,
+      troubleWithHints: 0.02,
+      troubleWithout: 0.3,
+      recent: ["hints used", "hints used", "used"] as InjectionBelief["recent"],
+    };
+    expect(learningLines({ ...summary({}), injection: misled })).toContain(
+      "Prefetched context: file hints only, no excerpt text (on 2 of the last 3 prompts): 3 of the last 3 prompts that got it used it; corrections or the same question again followed 60% of answers with excerpts, 2% with hints only, 30% without; on the same prompts, none would have cost (−0.20 a prompt).",
+    );
+    expect(learningJson({ ...summary({}), injection: misled })).toMatchObject({
+      injection: { favoured_arm: "hints", holds_back: false, gain_of_hints_only_per_prompt: -0.01, trouble_with_hints_only: 0.02 },
     });
   });
 });
