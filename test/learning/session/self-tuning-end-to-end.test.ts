@@ -91,9 +91,18 @@ const lastUserText = (body: any): string => {
 const injectedSources = (text: string) => [...text.matchAll(/\[AUTO-RETRIEVED: (\S+?):\d+-\d+ \|/g)].map((match) => match[1] as string);
 const relatedPaths = (text: string) => [...text.matchAll(/\[RELATED: (\S+?)(?::\d+-\d+)? - /g)].map((match) => match[1] as string);
 
-/** Cites every excerpt and reads every hint it was given; with fewer than two of them it searches first. */
+/**
+ * Cites every excerpt and reads every hint it was given; with fewer than two
+ * of them it searches first. Its first prompt's answer needs none of it: one
+ * unused injection must not stop the project getting context (its prompts
+ * held back after it record no candidate they needed, since this model's
+ * search is a grep that names no file).
+ */
 function usingModel() {
+  let prompts = 0;
   return (body: any) => {
+    if (body.messages.length === 1) prompts++;
+    if (prompts === 1) return reply().text("Totals are rounded before tax.");
     const text = lastUserText(body);
     if (body.messages.length > 1) return reply().text(`Answered from ${injectedSources(JSON.stringify(body.messages[0])).join(", ")}.`);
     const excerpts = injectedSources(text);
