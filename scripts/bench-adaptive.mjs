@@ -268,16 +268,17 @@ const WEIGHT_VALUES =
   values.grid === "full"
     ? { relevance: [0.15, 0.3, 0.6], struggle: [0.13, 0.4, 0.8], waste: [0.05, 0.1, 0.2] }
     : { relevance: [0.3], struggle: [0.4], waste: [0.1] };
-const grid = [point(0.85, 0.9, 0, 0.3, 0.4, 0.1)]; // budget 0: never inject
+// Budget 0: never inject; and the priors' items as file hints only (the learner's third arm).
+const grid = [point(0.85, 0.9, 0, 0.3, 0.4, 0.1), { ...point(0.85, 0.9, 0.1, 0.3, 0.4, 0.1), injectionArm: "hints" }];
 for (const confidence of [0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2])
   for (const excerpt of [0.6, 0.75, 0.9, 1.05, 1.3])
     for (const relevance of WEIGHT_VALUES.relevance)
       for (const struggle of WEIGHT_VALUES.struggle)
         for (const waste of WEIGHT_VALUES.waste) grid.push(point(confidence, excerpt, 0.1, relevance, struggle, waste));
-const describePoint = ({ sampledThresholds: t, appliedWeights: w }) =>
+const describePoint = ({ sampledThresholds: t, appliedWeights: w, injectionArm }) =>
   t.budget === 0
     ? "inject nothing"
-    : `confidence ${t.confidence}, excerpt ${t.excerpt}, budget ${t.budget}, relevance ${w.relevanceBonus}, struggle ${w.strugglePenalty}, waste ${w.wastePenalty}`;
+    : `${injectionArm === "hints" ? "hints only, " : ""}confidence ${t.confidence}, excerpt ${t.excerpt}, budget ${t.budget}, relevance ${w.relevanceBonus}, struggle ${w.strugglePenalty}, waste ${w.wastePenalty}`;
 
 /** A fixed setting's model turns for every episode and both behaviours (they do not depend on the user otherwise). */
 async function fixedTurns(thresholds, set = episodes) {
@@ -352,6 +353,7 @@ async function learnerRun(user, { rule, arms }, run) {
     rows.push(figures(turn, observation, result.applied ? result.satisfaction : NaN));
     means.push(Object.fromEntries(state.parameters().map((parameter) => [parameter.name, parameter.mean])));
     rows.at(-1).nothing = sample.injectionArm === "nothing" ? 1 : 0;
+    rows.at(-1).hints = sample.injectionArm === "hints" ? 1 : 0;
   }
   return { rows, means };
 }
@@ -401,6 +403,7 @@ for (const user of SELECTED_USERS) {
       searches: perRun("searches"),
       goldInjected: perRun("gold"),
       nothingShare: runs[0][0].nothing === undefined ? null : perRun("nothing", SCORED_FROM),
+      hintsShare: runs[0][0].hints === undefined ? null : perRun("hints", SCORED_FROM),
       satisfactionAfter50: perRun("evaluation", SCORED_FROM),
       satisfaction: perRun("evaluation"),
       ownSatisfaction: perRun("own"),
@@ -460,16 +463,16 @@ console.log(
   `\nSelf-tuning retrieval: seed ${SEED}, ${EPISODES} scored episodes (half LoCoMo questions, half vite commits) and ${EPISODES} calibration episodes (other queries) that choose the comparison setting; each learner ${RUNS} runs; satisfaction is the evaluation satisfaction (inferSatisfaction at the seed's weights)\n`,
 );
 console.log(
-  "| user | policy | tokens injected / ep | items injected / ep | used / ep | searches after prefetch / ep | injected nothing, ep 51+ | satisfaction, ep 51+ | vs priors, ep 51+ (± 2 SE) | satisfaction, all | regret / ep | regret, % of priors' | captured, ep 51+ | convergence (ep) | recovery after flip (ep) |",
+  "| user | policy | tokens injected / ep | items injected / ep | used / ep | searches after prefetch / ep | injected nothing, ep 51+ | hints only, ep 51+ | satisfaction, ep 51+ | vs priors, ep 51+ (± 2 SE) | satisfaction, all | regret / ep | regret, % of priors' | captured, ep 51+ | convergence (ep) | recovery after flip (ep) |",
 );
-console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const user of results.users) {
   for (const [policy, row] of Object.entries(user.policies)) {
     const learner = row.convergence !== undefined;
     const versus =
       policy === "fixed priors" ? "–" : `${signed(row.versusPriorsAfter50.mean)} (± ${f(row.versusPriorsAfter50.twoStandardErrors)})`;
     console.log(
-      `| ${user.id} | ${policy} | ${f(row.tokens, 0)} | ${f(row.injected, 2)} | ${f(row.used, 2)} | ${f(row.searches, 2)} | ${row.nothingShare === null ? "–" : pct(row.nothingShare)} | ${f(row.satisfactionAfter50)} | ${versus} | ${f(row.satisfaction)} | ${f(row.regretPerEpisode)} | ${pct(row.regretShareOfPriors)} | ${pct(row.captured)} | ${learner ? settled(row.convergence, user.flips ? half : EPISODES) : "–"} | ${learner ? settled(row.recovery, EPISODES - half) : "–"} |`,
+      `| ${user.id} | ${policy} | ${f(row.tokens, 0)} | ${f(row.injected, 2)} | ${f(row.used, 2)} | ${f(row.searches, 2)} | ${row.nothingShare === null ? "–" : pct(row.nothingShare)} | ${row.hintsShare === null ? "–" : pct(row.hintsShare)} | ${f(row.satisfactionAfter50)} | ${versus} | ${f(row.satisfaction)} | ${f(row.regretPerEpisode)} | ${pct(row.regretShareOfPriors)} | ${pct(row.captured)} | ${learner ? settled(row.convergence, user.flips ? half : EPISODES) : "–"} | ${learner ? settled(row.recovery, EPISODES - half) : "–"} |`,
     );
   }
 }
@@ -479,8 +482,10 @@ for (const user of results.users) console.log(`- ${user.id}: ${user.bestFixed}; 
 console.log(
   "\nTargets, the learner as built: headroom ≥ 0.1 / ep → captured ≥ 50 % after episode 50 and regret ≤ 30 % of the priors'; otherwise never below the priors beyond 2 SE\n",
 );
-console.log("| user | headroom / ep (± 2 SE) | captured, ep 51+ | regret, % of priors' | vs priors, ep 51+ (± 2 SE) | target |");
-console.log("| --- | ---: | ---: | ---: | ---: | --- |");
+console.log(
+  "| user | headroom / ep (± 2 SE) | captured, ep 51+ | regret, % of priors' | vs priors, ep 51+ (± 2 SE) | held back, ep 51+ | hints only, ep 51+ | target |",
+);
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
 for (const user of results.users) {
   const row = user.policies["learner (as built)"];
   const h = user.headroom;
@@ -495,7 +500,7 @@ for (const user of results.users) {
         ? "NOT met (below the priors)"
         : "met (not below the priors)";
   console.log(
-    `| ${user.id} | ${signed(h.perEpisode)} (± ${f(h.twoStandardErrors)}) | ${pct(row.captured)} | ${pct(row.regretShareOfPriors)} | ${signed(versus.mean)} (± ${f(versus.twoStandardErrors)}) | ${target} |`,
+    `| ${user.id} | ${signed(h.perEpisode)} (± ${f(h.twoStandardErrors)}) | ${pct(row.captured)} | ${pct(row.regretShareOfPriors)} | ${signed(versus.mean)} (± ${f(versus.twoStandardErrors)}) | ${pct(row.nothingShare)} | ${pct(row.hintsShare)} | ${target} |`,
   );
 }
 
