@@ -45,10 +45,11 @@
 // better for the user. The learner's own figure is reported beside.
 //
 // Policies per user: the fixed priors (INITIAL_PRIORS); the learning core as built (the advantage rule
-// for the thresholds and weights, and Thompson sampling between injecting and injecting nothing:
-// src/learning/injection-arms.ts) and the same without the arms, `--runs` Thompson streams each over
-// the same episodes; and the comparison setting, the best of a grid of fixed settings (confidence
-// and excerpt floors, with `--grid full` the weights too, plus "inject nothing") CHOSEN ON OTHER
+// for the thresholds and weights, and Thompson sampling between injecting, hints only and injecting
+// nothing: src/learning/injection-arms.ts) and the same without the arms, `--runs` Thompson streams each
+// over the same episodes; and the comparison setting, the best of a grid of fixed settings (confidence
+// and excerpt floors, with `--grid full` the weights too, plus "inject nothing" and the priors' items as
+// hints only) CHOSEN ON OTHER
 // EPISODES: each seed draws twice the episodes, the first half scored, the second (other queries)
 // only choosing it. Regret is measured against it; the best of the grid in hindsight (on the scored
 // episodes) is shown beside. Writes .sylk-bench/adaptive.json.

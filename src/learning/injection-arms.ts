@@ -23,16 +23,18 @@ type Alternative = Exclude<InjectionArm, "inject">;
  */
 const MEMORY = 0.98;
 /**
- * The prior on what an alternative to injecting gains per episode: below
- * zero, so that without evidence a prompt gets what the priors give, and
- * about as wide as one episode's gain (a search's price), so that a few
+ * The prior on what an alternative to injecting gains per episode: a third
+ * of a search's price below zero, so that without evidence most prompts get
+ * what the priors give (at −0.02 a new project's first prompts got nothing
+ * or hints only two times in three), and about as wide as one episode's
+ * gain (a search's price), so that a few
  * dozen episodes of evidence outweigh it: a narrower prior held a user's
  * measured loss from holding back near zero, and trouble with injecting
  * then tipped the draw. One episode's gain is taken to spread by about a
  * search's price too (0.1), a guess worth three episodes: one episode, or
  * a few alike, is never certainty.
  */
-export const INJECTION_GAIN_PRIOR: Readonly<GainPrior> = { mean: -0.02, sd: 0.1, episodeSd: 0.1, episodeSdWeight: 3, memory: MEMORY };
+export const INJECTION_GAIN_PRIOR: Readonly<GainPrior> = { mean: -0.05, sd: 0.1, episodeSd: 0.1, episodeSdWeight: 3, memory: MEMORY };
 /** Trouble (a correction, the same question asked again) before any evidence: one episode in twenty, as likely with injection as without. */
 const TROUBLE_PRIOR: readonly [number, number] = [0.25, 4.75];
 /** What trouble costs in satisfaction until an episode has shown it (a correction's cost at the prior weights). */
