@@ -13,9 +13,9 @@
 // - outcome noise unrelated to retrieval: a follow-up anyway on 15 % of
 //   episodes, a failed run (error, interrupt) on 5 %, the same episodes for
 //   every policy;
-// - no user edits and no corrections (nothing in the data says what they would
-//   be); tokens cost nothing in the satisfaction (the unweighted function has no
-//   term for them), so they are reported beside it.
+// - no user edits; corrections only from users E and F, whose corrections are
+//   what defines them; tokens cost nothing in the satisfaction (the unweighted
+//   function has no term for them), so they are reported beside it.
 
 /** Seeded uniform source: the product's own generator (`seededUniform`), loaded by the caller from dist. */
 export const mulberry32 = (await import(new URL("../../dist/src/stats/random-draws.js", import.meta.url).href)).seededUniform;
@@ -23,7 +23,11 @@ export const mulberry32 = (await import(new URL("../../dist/src/stats/random-dra
 /**
  * What the user's model does with an injection: "uses" cites a gold excerpt,
  * reads a gold hint, and searches only when no gold item was injected;
- * "ignores" never looks at what was injected and always searches.
+ * "ignores" never looks at what was injected and always searches; "misled"
+ * is "uses", except that with no gold excerpt it answers from a wrong one
+ * when one was injected, and the user corrects the answer; "objects" is
+ * "ignores", and the user corrects every answer that came with anything
+ * injected (a user who does not want context put in front of the model).
  */
 export const USERS = [
   { id: "A", name: "uses good excerpts, searches when starved", behaviourAt: () => "uses" },
@@ -40,6 +44,8 @@ export const USERS = [
     behaviourAt: (episode, total) => (episode <= Math.floor(total / 2) ? "ignores" : "uses"),
     flips: true,
   },
+  { id: "E", name: "misled by a wrong excerpt, and corrects the answer", behaviourAt: () => "misled" },
+  { id: "F", name: "never uses excerpts, and corrects whenever anything was injected", behaviourAt: () => "objects" },
 ];
 
 /** Reformulations the starved model tries after a first search that found nothing useful. */
@@ -55,19 +61,32 @@ const RETRIES = 2;
  *   (`search_codebase` / `search_history` with the query). If the gold is in what
  *   that returns, one search and an answer; if not, two more searches, then an
  *   answer that hedges ("I couldn't find …") and the user follows up once.
+ * - "misled" (user E) is "uses", but with no gold excerpt and a wrong one
+ *   injected it answers from the wrong one, and the user corrects the answer;
+ *   "objects" (user F) is "ignores", and the user corrects every answer that
+ *   came with anything injected.
  * Which keys count as used is decided by `PrefetchMetrics.recordOutcome`, the
  * product's own rule (an excerpt's source or a line of it in the answer, a hint's
- * path in a tool call's target).
+ * path in a tool call's target), less what the session discounts: an injected
+ * file whose path the model's own search returned was found again, not used.
  */
 export function modelTurn(behaviour, augmented, query, metrics, detectHedging) {
-  const goldExcerpts = behaviour === "uses" ? augmented.excerpts.filter((item) => query.isGold(item)) : [];
-  const goldHints = behaviour === "uses" && goldExcerpts.length === 0 ? augmented.summaries.filter((item) => query.isGold(item)) : [];
+  const reads = behaviour === "uses" || behaviour === "misled";
+  const goldExcerpts = reads ? augmented.excerpts.filter((item) => query.isGold(item)) : [];
+  const wrongExcerpts = behaviour === "misled" && goldExcerpts.length === 0 ? augmented.excerpts.filter((item) => !query.isGold(item)) : [];
+  const goldHints =
+    reads && goldExcerpts.length === 0 && wrongExcerpts.length === 0 ? augmented.summaries.filter((item) => query.isGold(item)) : [];
   const searchedAfter = [];
   const toolCallTargets = [];
   let response;
-  if (goldExcerpts.length > 0) {
-    const cited = goldExcerpts.map((item) => (item.path ? item.source : `${item.source}: "${longestLine(item.content)}"`));
+  let corrections = 0;
+  if (goldExcerpts.length > 0 || wrongExcerpts.length > 0) {
+    // A wrong excerpt is cited as confidently as a right one; the user then corrects the answer.
+    const cited = [...goldExcerpts, ...wrongExcerpts.slice(0, 1)].map((item) =>
+      item.path ? item.source : `${item.source}: "${longestLine(item.content)}"`,
+    );
     response = `From ${cited.join(" and ")}: the answer follows.`;
+    if (wrongExcerpts.length > 0) corrections = 1;
   } else if (goldHints.length > 0) {
     for (const hint of goldHints) toolCallTargets.push(hint.path ?? `get_turn_range(${hint.source})`);
     response = `Having read ${goldHints.map((hint) => hint.path ?? hint.source).join(", ")}: the answer follows.`;
@@ -81,21 +100,28 @@ export function modelTurn(behaviour, augmented, query, metrics, detectHedging) {
       response = "I couldn't find where this is; it might be one of the places the searches returned.";
     }
   }
+  if (behaviour === "objects" && augmented.excerpts.length + augmented.summaries.length > 0) corrections = 1;
   const outcome = metrics.recordOutcome(augmented, response, toolCallTargets);
+  // As the session does: an injected file whose path the model's own search returned was found again, not used.
+  const searchedPaths = searchedAfter.length > 0 ? (query.ownSearchPaths ?? new Set()) : new Set();
+  const refound = new Set(
+    [...augmented.excerpts, ...augmented.summaries].filter((item) => item.path && searchedPaths.has(item.path)).map((item) => item.key),
+  );
   const hedging = detectHedging(response);
   return {
     prefetchedKeys: outcome.injectedKeys,
-    usedKeys: outcome.usedKeys,
+    usedKeys: outcome.usedKeys.filter((key) => !refound.has(key)),
     searchedAfter,
     toolCalls: searchedAfter.length + toolCallTargets.length,
     hedging,
     // A hedged answer draws a follow-up from the user.
     outcomeFollowUps: hedging ? 1 : 0,
+    corrections,
     tokensInjected: augmented.tokensUsed,
     excerptsInjected: augmented.excerpts.length,
     goldInjected: augmented.excerpts.some((item) => query.isGold(item)) || augmented.summaries.some((item) => query.isGold(item)),
     // What the episode records of its prefetch for the paired advantage, as a session records it.
-    rounds: augmented.scored ? [{ ...augmented.scored, neededKeys: outcome.neededKeys }] : [],
+    rounds: augmented.scored ? [{ ...augmented.scored, neededKeys: outcome.neededKeys.filter((key) => !refound.has(key)) }] : [],
   };
 }
 
@@ -118,7 +144,7 @@ export function outcomeFields(turn, noise) {
   return {
     taskCompleted: !noise.failed,
     followUps: turn.outcomeFollowUps + (noise.followUp ? 1 : 0),
-    corrections: 0,
+    corrections: turn.corrections,
     toolCalls: turn.toolCalls,
     userEdits: 0,
     hedging: turn.hedging,

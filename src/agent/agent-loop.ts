@@ -132,10 +132,8 @@ async function* recordPrompt(deps: AgentLoopDeps, run: AgentRun): AsyncGenerator
   yield sessionStart(deps);
   const augmentation = await takePrefetch(situationOf(recorder.rows(), recorder.sessionId, run.promptTurn), prefetch);
   run.parentId = await recorder.recordPrompt(run.prompt, run.promptTurn, augmentation?.injected);
-  if (augmentation) {
-    yield prefetchEvent(run.promptTurn, augmentation.augmented);
-    run.injected(augmentation.augmented);
-  }
+  if (augmentation?.injected) yield prefetchEvent(run.promptTurn, augmentation.augmented);
+  if (augmentation) run.prefetched(augmentation.augmented);
 }
 
 /** A call that answered the prompt (a routed agent's answer) ends the run: that answer is the response, recorded as one. */

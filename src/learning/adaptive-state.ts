@@ -1,6 +1,7 @@
 import { seededUniform, type Uniform } from "../stats/random-draws.js";
 import { pairedAdvantage, type ThresholdKey } from "./paired-advantage.js";
 import { ContextDiscovery } from "./context-discovery.js";
+import { type InjectionArm, InjectionArms } from "./injection-arms.js";
 import {
   DEFAULT_UPDATE_CONFIG,
   RobustWeightDistribution,
@@ -49,6 +50,8 @@ export interface AdaptiveSample {
   sampledWeights: RewardWeights;
   sampledThresholds: ThresholdConfig;
   appliedWeights: RewardWeights;
+  /** Whether this prompt gets prefetched context at all (`InjectionArms`). */
+  injectionArm: InjectionArm;
 }
 
 export interface ParameterSummary {
@@ -71,6 +74,8 @@ export interface AdaptiveStateJSON {
   parameters: Record<ParameterName, RobustWeightDistributionJSON>;
   contexts: unknown;
   profile: UserWeightProfileJSON;
+  /** Whether to inject at all (absent in states saved before it was learned). */
+  injection?: unknown;
 }
 
 export type UpdateResult = { applied: false } | { applied: true; satisfaction: number; signal: number };
@@ -99,6 +104,8 @@ function sampledValue(observation: Pick<EpisodeObservation, "sampledWeights" | "
  */
 export class AdaptiveState {
   readonly contexts: ContextDiscovery;
+  /** Whether a prompt gets prefetched context at all. */
+  readonly injection: InjectionArms;
   /** The user's profile: shared by every project, so its owner may swap in the stored one (useProfile). */
   profile: UserWeightProfile;
   totalObservations = 0;
@@ -109,9 +116,15 @@ export class AdaptiveState {
 
   constructor(
     private readonly config: Readonly<UpdateConfig> = DEFAULT_UPDATE_CONFIG,
-    parts: { contexts?: ContextDiscovery; profile?: UserWeightProfile; distributions?: Map<ParameterName, RobustWeightDistribution> } = {},
+    parts: {
+      contexts?: ContextDiscovery;
+      profile?: UserWeightProfile;
+      distributions?: Map<ParameterName, RobustWeightDistribution>;
+      injection?: InjectionArms;
+    } = {},
   ) {
     this.contexts = parts.contexts ?? new ContextDiscovery();
+    this.injection = parts.injection ?? new InjectionArms();
     this.profile = parts.profile ?? new UserWeightProfile();
     this.distributions =
       parts.distributions ??
@@ -122,8 +135,13 @@ export class AdaptiveState {
     return this.distributions.get(name) as RobustWeightDistribution;
   }
 
-  /** One Thompson draw of every parameter, weights and thresholds. */
-  sample(contextId: string, random: Uniform): AdaptiveSample {
+  /**
+   * One Thompson draw of every parameter, weights and thresholds, and of
+   * whether to inject at all (from `armRandom`, the same stream unless
+   * given: a separate one leaves the parameters' draws as they would be
+   * without the arm).
+   */
+  sample(contextId: string, random: Uniform, armRandom: Uniform = random): AdaptiveSample {
     const draw = (name: ParameterName) => this.distribution(name).sample(random);
     const sampledWeights: RewardWeights = {
       taskSuccess: draw("weights.taskSuccess"),
@@ -140,7 +158,7 @@ export class AdaptiveState {
     let appliedWeights = this.profile.adjust(sampledWeights);
     const bias = this.contexts.bias(contextId);
     if (bias !== undefined) appliedWeights = bias.adjust(appliedWeights);
-    return { contextId, sampledWeights, sampledThresholds, appliedWeights };
+    return { contextId, sampledWeights, sampledThresholds, appliedWeights, injectionArm: this.injection.choose(armRandom) };
   }
 
   /**
@@ -170,6 +188,7 @@ export class AdaptiveState {
       const own = paired?.get(name) ?? signal;
       this.distribution(name).update(sampledValue(observation, name), rule === "seed" ? own : this.normalized(name, own), this.config);
     }
+    this.injection.update(observation, weights);
     // The bias and profile rules read the outcome itself, not its advantage: their thresholds are on satisfaction.
     this.contexts.bias(contextId)?.update(satisfaction, observation);
     // A profile stored apart (the user's, under $SYLK_HOME) is updated by its store, in its own transaction.
@@ -254,6 +273,7 @@ export class AdaptiveState {
       >,
       contexts: this.contexts.toJSON(),
       profile: this.profile.toJSON(),
+      injection: this.injection.toJSON(),
     };
   }
 
@@ -278,6 +298,7 @@ export class AdaptiveState {
         contexts: ContextDiscovery.fromJSON(record.contexts),
         profile: UserWeightProfile.fromJSON(record.profile),
         distributions,
+        ...(record.injection !== undefined ? { injection: InjectionArms.fromJSON(record.injection) } : {}),
       });
       state.totalObservations = count(record.totalObservations, "totalObservations");
       state.appliedSequence = count(record.appliedSequence, "appliedSequence");

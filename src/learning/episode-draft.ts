@@ -1,4 +1,5 @@
 import { isCorrection } from "../signals/correction.js";
+import { asksTheSame } from "../signals/repeated-question.js";
 import type { AdaptiveSample } from "./adaptive-state.js";
 import type { ScoredCandidate } from "../context/prefetch/injection-selection.js";
 import { detectHedging, type EpisodeObservation, type PrefetchRound } from "./satisfaction.js";
@@ -13,6 +14,8 @@ const SEARCH_TOOLS: Readonly<Record<string, string>> = {
   search_history: "query",
   retrieve_context: "query",
 };
+/** How much of one search's result is kept to look for injected paths in. */
+const MAX_SEARCH_OUTPUT = 20_000;
 
 /**
  * One user prompt while it is under way: what its run did, gathered from
@@ -27,6 +30,9 @@ export class EpisodeDraft {
   private readonly userEdited = new Set<string>();
   private readonly rounds: PrefetchRound[] = [];
   private readonly agentWrote = new Set<string>();
+  /** What the run's searches returned: an injected item's path among it means the model went looking for it anyway. */
+  private readonly searchOutputs: string[] = [];
+  private readonly pathOf = new Map<string, string>();
   private completed = false;
   private hedging = false;
   /** When the run ended; undefined while it runs (or if it never reported its end). */
@@ -60,7 +66,13 @@ export class EpisodeDraft {
   }): void {
     for (const key of outcome.injectedKeys) this.prefetched.add(key);
     for (const key of outcome.usedKeys) this.used.add(key);
+    for (const candidate of outcome.scored?.candidates ?? []) if (candidate.path) this.pathOf.set(candidate.key, candidate.path);
     if (outcome.scored) this.rounds.push({ ...outcome.scored, neededKeys: [...(outcome.neededKeys ?? outcome.usedKeys)] });
+  }
+
+  /** A search's result (the text the model was given). */
+  toolResult(name: string, output: string): void {
+    if (SEARCH_TOOLS[name] !== undefined) this.searchOutputs.push(output.slice(0, MAX_SEARCH_OUTPUT));
   }
 
   fileWritten(path: string): void {
@@ -88,6 +100,15 @@ export class EpisodeDraft {
   close(at: number, nextPrompt?: string): Omit<EpisodeObservation, "sequence"> {
     const followedUp = nextPrompt !== undefined && this.answeredAt !== undefined && at - this.answeredAt <= FOLLOW_UP_WINDOW_MS;
     const correction = followedUp && isCorrection(nextPrompt);
+    const repeat = followedUp && !correction && asksTheSame(this.query, nextPrompt);
+    // An injected item the model found again by searching did not spare the search: it was not used, and injecting it was not needed.
+    const refound = new Set(
+      [...this.prefetched].filter((key) => {
+        const path = this.pathOf.get(key);
+        return path !== undefined && this.searchOutputs.some((output) => output.includes(path));
+      }),
+    );
+    const rounds = this.rounds.map((round) => ({ ...round, neededKeys: round.neededKeys.filter((key) => !refound.has(key)) }));
     return {
       timestamp: at,
       contextId: this.sample.contextId,
@@ -99,14 +120,16 @@ export class EpisodeDraft {
       taskCompleted: this.completed,
       followUps: followedUp && !correction ? 1 : 0,
       corrections: correction ? 1 : 0,
+      repeats: repeat ? 1 : 0,
       toolCalls: this.toolCalls,
       userEdits: this.userEdited.size,
       hedging: this.hedging,
       prefetchedKeys: [...this.prefetched],
-      usedKeys: [...this.used],
+      usedKeys: [...this.used].filter((key) => !refound.has(key)),
       searchedAfter: [...this.searchedAfter],
-      ...(this.rounds.length > 0 ? { prefetchRounds: this.rounds } : {}),
+      ...(rounds.length > 0 ? { prefetchRounds: rounds } : {}),
       ...(this.budgetRatio !== undefined ? { budgetRatio: this.budgetRatio } : {}),
+      injectionArm: this.sample.injectionArm,
     };
   }
 }

@@ -1,4 +1,5 @@
 import { selectInjection } from "../context/prefetch/injection-selection.js";
+import type { InjectionArm } from "./injection-arms.js";
 import { retrievalSettingsOf } from "./retrieval-mapping.js";
 import { type EpisodeObservation, inferSatisfaction, type RewardWeights, type ThresholdConfig } from "./satisfaction.js";
 
@@ -24,36 +25,67 @@ export function pairedAdvantage(
 ): number | undefined {
   const rounds = observation.prefetchRounds;
   if (!rounds || rounds.length === 0 || alternatives.length === 0) return undefined;
-  const budgetRatio = observation.budgetRatio ?? 0.1;
-  const injectedWith = (thresholds: ThresholdConfig) => {
-    const settings = retrievalSettingsOf({ appliedWeights: observation.appliedWeights, sampledThresholds: thresholds }, budgetRatio);
-    return rounds.map((round) => {
-      // A focused prefetch's ceiling held for every draw, as it did for the run.
-      const ceiling = round.maxBudgetTokens !== undefined ? { maxBudgetTokens: round.maxBudgetTokens } : {};
-      const chosen = selectInjection(round.candidates, { ...settings, ...ceiling }, round.remainingTokens, round.penalty);
-      return new Set([...chosen.excerpts, ...chosen.summaries].map((candidate) => candidate.key));
-    });
-  };
-  const missed = (injected: Set<string>[]) =>
-    rounds.reduce((total, round, index) => total + round.neededKeys.filter((needed) => !injected[index]?.has(needed)).length, 0);
+  const injectedWith = (thresholds: ThresholdConfig) => injectedUnder(observation, thresholds);
   const asRun = injectedWith(observation.sampledThresholds);
-  const missedAsRun = missed(asRun);
-  const satisfactionWith = (injected: Set<string>[]) => {
-    const prefetched = injected.flatMap((keys) => [...keys]);
-    const needed = new Set(rounds.flatMap((round) => round.neededKeys));
-    const searches = Math.max(0, observation.searchedAfter.length + missed(injected) - missedAsRun);
-    return inferSatisfaction(
-      {
-        ...observation,
-        prefetchedKeys: prefetched,
-        usedKeys: prefetched.filter((candidate) => needed.has(candidate)),
-        searchedAfter: Array.from({ length: searches }, (_, index) => observation.searchedAfter[index] ?? "(search)"),
-      },
-      weights,
-    );
-  };
-  const actual = satisfactionWith(asRun);
+  const actual = satisfactionWithInjected(observation, asRun, asRun, weights);
   let total = 0;
-  for (const value of alternatives) total += satisfactionWith(injectedWith({ ...observation.sampledThresholds, [key]: value }));
+  for (const value of alternatives)
+    total += satisfactionWithInjected(observation, injectedWith({ ...observation.sampledThresholds, [key]: value }), asRun, weights);
   return actual - total / alternatives.length;
+}
+
+/** What each recorded prefetch of the episode would have injected with these thresholds (the episode's weights as applied) and arm (injecting, unless given). */
+export function injectedUnder(observation: EpisodeObservation, thresholds: ThresholdConfig, arm: InjectionArm = "inject"): Set<string>[] {
+  return selectedUnder(observation, thresholds, arm).map((round) => new Set([...round.excerpts, ...round.hints]));
+}
+
+/** The same, each prefetch's selection kept apart as excerpts and hints. */
+export function selectedUnder(
+  observation: EpisodeObservation,
+  thresholds: ThresholdConfig,
+  arm: InjectionArm = "inject",
+): Array<{ excerpts: Set<string>; hints: Set<string> }> {
+  const settings = retrievalSettingsOf(
+    { appliedWeights: observation.appliedWeights, sampledThresholds: thresholds, injectionArm: arm },
+    observation.budgetRatio ?? 0.1,
+  );
+  return (observation.prefetchRounds ?? []).map((round) => {
+    // A focused prefetch's ceiling held for every draw, as it did for the run.
+    const ceiling = round.maxBudgetTokens !== undefined ? { maxBudgetTokens: round.maxBudgetTokens } : {};
+    const chosen = selectInjection(round.candidates, { ...settings, ...ceiling }, round.remainingTokens, round.penalty);
+    return {
+      excerpts: new Set(chosen.excerpts.map((candidate) => candidate.key)),
+      hints: new Set(chosen.summaries.map((candidate) => candidate.key)),
+    };
+  });
+}
+
+/**
+ * The satisfaction the episode would have had had each recorded prefetch
+ * injected `injected` instead of `reference` (what the searches the run made
+ * were measured against): an item injected and not needed is waste, a needed
+ * item left out of every prefetch of the run costs one search more, one put
+ * in spares one. Everything else is as observed.
+ */
+export function satisfactionWithInjected(
+  observation: EpisodeObservation,
+  injected: readonly Set<string>[],
+  reference: readonly Set<string>[],
+  weights: RewardWeights,
+): number {
+  const rounds = observation.prefetchRounds ?? [];
+  const needed = new Set(rounds.flatMap((round) => round.neededKeys));
+  // A needed item counts once however many of the run's prefetches had it: put in by any of them, it spared the search.
+  const missed = (sets: readonly Set<string>[]) => [...needed].filter((key) => !sets.some((keys) => keys.has(key))).length;
+  const prefetched = [...new Set(injected.flatMap((keys) => [...keys]))];
+  const searches = Math.max(0, observation.searchedAfter.length + missed(injected) - missed(reference));
+  return inferSatisfaction(
+    {
+      ...observation,
+      prefetchedKeys: prefetched,
+      usedKeys: prefetched.filter((candidate) => needed.has(candidate)),
+      searchedAfter: Array.from({ length: searches }, (_, index) => observation.searchedAfter[index] ?? "(search)"),
+    },
+    weights,
+  );
 }

@@ -1,4 +1,5 @@
 import type { ScoredCandidate } from "../context/prefetch/injection-selection.js";
+import type { InjectionArm } from "./injection-arms.js";
 
 /**
  * Satisfaction inference without explicit ratings: what one user prompt
@@ -51,6 +52,10 @@ export interface EpisodeObservation {
   followUps: number;
   /** Follow-ups that corrected the agent; they count double. */
   corrections: number;
+  /** Of the follow-ups, those asking the same question again (the answer did not serve). Absent in older episodes. */
+  repeats?: number;
+  /** Whether the prompt got prefetched context or, by the learner's choice, none. Absent in older episodes: injected. */
+  injectionArm?: InjectionArm;
   toolCalls: number;
   /** Files changed outside the agent's tools between the answer and the next prompt. */
   userEdits: number;
@@ -112,7 +117,9 @@ export function isEpisodeObservation(value: unknown): value is EpisodeObservatio
     strings(episode.usedKeys) &&
     strings(episode.searchedAfter) &&
     (episode.prefetchRounds === undefined || (Array.isArray(episode.prefetchRounds) && episode.prefetchRounds.every(isPrefetchRound))) &&
-    (episode.budgetRatio === undefined || finite(episode.budgetRatio))
+    (episode.budgetRatio === undefined || finite(episode.budgetRatio)) &&
+    (episode.repeats === undefined || finite(episode.repeats)) &&
+    (episode.injectionArm === undefined || ["inject", "hints", "nothing"].includes(episode.injectionArm as InjectionArm))
   );
 }
 

@@ -35,9 +35,11 @@ function episode(
 /** A user whose best confidence threshold is `optimum` (0.6): the further the sample, the likelier the model has to search. */
 function simulate(rule: UpdateRule, seed: number, episodes: number, optimum = 0.6, config: UpdateConfig = DEFAULT_UPDATE_CONFIG): number {
   const random = mulberry32(seed);
+  // Whether to inject at all draws from its own stream: this user's outcome does not depend on it.
+  const armRandom = mulberry32(seed + 1_000);
   const state = new AdaptiveState(config);
   for (let i = 1; i <= episodes; i++) {
-    const sample = state.sample(state.contexts.classify("fix the parser", [1, 0, 0]), random);
+    const sample = state.sample(state.contexts.classify("fix the parser", [1, 0, 0]), random, armRandom);
     const distance = Math.abs(sample.sampledThresholds.confidence - optimum);
     state.update(
       {

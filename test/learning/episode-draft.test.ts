@@ -58,4 +58,37 @@ describe("EpisodeDraft", () => {
     episode.filesChanged(["src/a.ts", "src/c.ts", "src/c.ts"]);
     expect(episode.close(2).userEdits).toBe(1);
   });
+
+  it("a follow-up asking the same question again is a repeat; a new question is a plain follow-up", () => {
+    const answered = () => {
+      const episode = draft();
+      episode.finished({ stopReason: "end_turn", response: "Done." }, 10_000);
+      return episode;
+    };
+    expect(answered().close(20_000, "so why does the build fail?")).toMatchObject({ followUps: 1, repeats: 1 });
+    expect(answered().close(20_000, "now add a test for the parser")).toMatchObject({ followUps: 1, repeats: 0 });
+    expect(answered().close(20_000, "no, the build fails for another reason")).toMatchObject({ corrections: 1, repeats: 0 });
+  });
+
+  it("an injected file the run's own search returned again was not used, nor needed from the prefetch", () => {
+    const episode = draft();
+    const candidates = [
+      { key: "chunk:1", path: "src/build.ts", confidence: 0.95, excerptTokens: 100, summaryTokens: 10 },
+      { key: "chunk:2", path: "src/config.ts", confidence: 0.9, excerptTokens: 100, summaryTokens: 10 },
+    ];
+    episode.toolUsed("search_codebase", { query: "build fails" });
+    episode.toolResult("search_codebase", "src/build.ts:10-40 (score 0.9)\nsrc/other.ts:1-5");
+    episode.toolResult("read_file", "src/config.ts is read, not searched");
+    episode.prefetchOutcome({
+      injectedKeys: ["chunk:1", "chunk:2"],
+      usedKeys: ["chunk:1", "chunk:2"],
+      neededKeys: ["chunk:1", "chunk:2"],
+      scored: { candidates, remainingTokens: 10_000, penalty: 1 },
+    });
+    episode.finished({ stopReason: "end_turn", response: "See src/build.ts and src/config.ts." }, 1);
+    const closed = episode.close(2);
+    expect(closed.usedKeys).toEqual(["chunk:2"]);
+    expect(closed.prefetchRounds?.[0]?.neededKeys).toEqual(["chunk:2"]);
+    expect(closed.injectionArm).toBe(episode.sample.injectionArm);
+  });
 });

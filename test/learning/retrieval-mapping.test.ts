@@ -54,4 +54,18 @@ describe("retrievalSettingsOf", () => {
     expect(relevant.vectorWeight).toBeGreaterThan(1);
     expect(relevant.vectorWeight).toBeLessThan(2);
   });
+
+  it("hints only offer what injecting would, each as a hint, within both shares of the budget; nothing offers none", () => {
+    const sample = { appliedWeights: PRIOR_MEAN_WEIGHTS, sampledThresholds: PRIOR_THRESHOLDS };
+    const injecting = retrievalSettingsOf(sample, 0.1);
+    const hints = retrievalSettingsOf({ ...sample, injectionArm: "hints" }, 0.1);
+    expect(hints.maxExcerpts).toBe(0);
+    expect(hints.maxSummaries).toBe(injecting.maxExcerpts + injecting.maxSummaries);
+    expect(hints.summaryBudgetShare).toBeCloseTo(injecting.excerptBudgetShare + injecting.summaryBudgetShare, 12);
+    expect(hints.maxBudgetPercent).toBe(injecting.maxBudgetPercent);
+    const nothing = retrievalSettingsOf({ ...sample, injectionArm: "nothing" }, 0.1);
+    expect(nothing.maxExcerpts + nothing.maxSummaries).toBe(0);
+    // The search still runs with its budget: the episode records what would have gone in.
+    expect(nothing.maxBudgetPercent).toBe(injecting.maxBudgetPercent);
+  });
 });

@@ -43,8 +43,8 @@ export class AgentRun {
     this.promptTurn = deps.recorder.currentTurn + 1;
   }
 
-  /** Prefetched context went in front of the model. */
-  injected(augmented: AugmentedQuery): void {
+  /** A prefetch for this run: what went in front of the model (possibly nothing, with the candidates it scored). */
+  prefetched(augmented: AugmentedQuery): void {
     this.augmentations.push(augmented);
   }
 

@@ -22,19 +22,31 @@ export function startPrefetch(
   );
 }
 
-/** The first ready prefetch with something to inject that the window does not hold yet, within the wait budget. */
+/**
+ * The first ready prefetch with something to inject that the window does
+ * not hold yet, within the wait budget. When none has, the first that
+ * scored candidates comes back without `injected`: nothing goes in, but
+ * the run's outcome still says which of them it needed (what self-tuning
+ * retrieval learns from when it chose, or the thresholds left, nothing to
+ * inject).
+ */
 export async function takePrefetch(
   situation: PrefetchSituation,
   ...futures: Array<PrefetchFuture | undefined>
-): Promise<{ augmented: AugmentedQuery; injected: InjectedContext } | undefined> {
+): Promise<{ augmented: AugmentedQuery; injected?: InjectedContext } | undefined> {
+  let scoredOnly: AugmentedQuery | undefined;
   for (const future of futures) {
     const ready = await future?.getIfReady(PREFETCH_WAIT_MS);
     const augmented = ready && withoutPresent(ready, situation);
-    if (!augmented || augmented.excerpts.length + augmented.summaries.length === 0) continue;
+    if (!augmented) continue;
+    if (augmented.excerpts.length + augmented.summaries.length === 0) {
+      if ((augmented.scored?.candidates.length ?? 0) > 0) scoredOnly ??= augmented;
+      continue;
+    }
     const relatedFiles = [...augmented.excerpts, ...augmented.summaries].flatMap((item) => (item.path ? [item.path] : []));
     return { augmented, injected: { text: renderAugmentation(augmented), relatedFiles } };
   }
-  return undefined;
+  return scoredOnly && { augmented: scoredOnly };
 }
 
 export function prefetchEvent(turn: number, augmented: AugmentedQuery): AgentEvent {

@@ -79,10 +79,8 @@ export async function* runToolBatches(
   const augmentation = await takePrefetch(now, ...prefetches);
   // Every tool_use gets its tool_result, even when interrupted: the API rejects a split pair.
   await recorder.appendToolResults(turn, results, augmentation?.injected);
-  if (augmentation) {
-    yield prefetchEvent(turn, augmentation.augmented);
-    run.injected(augmentation.augmented);
-  }
+  if (augmentation?.injected) yield prefetchEvent(turn, augmentation.augmented);
+  if (augmentation) run.prefetched(augmentation.augmented);
   return { results };
 }
 

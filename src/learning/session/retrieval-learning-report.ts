@@ -1,5 +1,6 @@
 import { INITIAL_PRIORS, type PrefetchThresholds } from "../../context/prefetch/prefetch-config.js";
 import type { AdaptiveSample, ParameterName } from "../adaptive-state.js";
+import { favouredArm, type InjectionBelief } from "../injection-arms.js";
 import { retrievalSettingsOf } from "../retrieval-mapping.js";
 import { PRIOR_MEAN_WEIGHTS, type RewardWeights } from "../satisfaction.js";
 import { MIN_PROFILE_OBSERVATIONS } from "../user-weight-profile.js";
@@ -35,6 +36,16 @@ export function learningJson(summary: RetrievalLearningSummary): object {
       observation_count: summary.profile.observationCount,
       applied: summary.profile.observationCount >= MIN_PROFILE_OBSERVATIONS,
     },
+    injection: {
+      favoured_arm: favouredArm(summary.injection),
+      holds_back: favouredArm(summary.injection) === "nothing",
+      gain_of_nothing_per_prompt: summary.injection.gainOfNothing,
+      gain_of_hints_only_per_prompt: summary.injection.gainOfHints,
+      trouble_with_injection: summary.injection.troubleWithInjection,
+      trouble_with_hints_only: summary.injection.troubleWithHints,
+      trouble_without: summary.injection.troubleWithout,
+      recent: summary.injection.recent,
+    },
   };
 }
 
@@ -52,6 +63,7 @@ export function learningLines(summary: RetrievalLearningSummary): string[] {
   } else {
     const sample = meanSample(summary);
     const learned = retrievalSettingsOf(sample, INITIAL_PRIORS.maxBudgetPercent);
+    lines.push(injectionLine(summary.injection));
     lines.push(`What each prompt gets now, against where it started:`, ...changeLines(sample.appliedWeights, learned));
   }
   lines.push(contextLine(summary), profileLine(summary));
@@ -101,6 +113,50 @@ function changeLines(weights: RewardWeights, learned: PrefetchThresholds): strin
     `  Share of the window for prefetched context: ${percent(learned.maxBudgetPercent)} (started at ${percent(start.maxBudgetPercent)}).`,
     `  This session's recent work counts ${relevance === "up" ? "more than" : relevance === "down" ? "less than" : "as much as"} at the start${why(relevance, "what it found there was used", "what it found there went unused")}.`,
   ];
+}
+
+/**
+ * Whether prompts get prefetched context, and in what form, and why, from
+ * the evidence the arms weigh: what the last prompts that got it did with
+ * it, trouble (corrections, the same question asked again) with excerpts,
+ * with hints only and without, and what injecting nothing scores on the
+ * same prompts.
+ */
+function injectionLine(belief: InjectionBelief): string {
+  const arm = favouredArm(belief);
+  const recent = belief.recent;
+  const heldBack = recent.filter((use) => use === "held back").length;
+  const hintsOnly = recent.filter((use) => use === "hints used" || use === "hints unused").length;
+  const given = recent.filter((use) => use !== "held back" && use !== "none found");
+  const used = given.filter((use) => use === "used" || use === "hints used").length;
+  const reasons: string[] = [];
+  if (given.length > 0)
+    reasons.push(
+      used === 0
+        ? `${given.length === 1 ? "the one prompt" : `the last ${given.length} prompts`} that got it did not use it`
+        : `${used} of the last ${plural(given.length, "prompt")} that got it used it`,
+    );
+  if (belief.troubleWithInjection - Math.min(belief.troubleWithout, belief.troubleWithHints) >= 0.1)
+    reasons.push(
+      `corrections or the same question again followed ${percent(belief.troubleWithInjection)} of answers with excerpts, ${percent(belief.troubleWithHints)} with hints only, ${percent(belief.troubleWithout)} without`,
+    );
+  const gain = belief.gainOfNothing;
+  if (Math.abs(gain) >= 0.005)
+    reasons.push(
+      `on the same prompts, none would ${gain > 0 ? "have done better" : "have cost"} (${gain > 0 ? "+" : "−"}${Math.abs(gain).toFixed(2)} a prompt)`,
+    );
+  const checks = [
+    arm !== "nothing" && heldBack > 0 ? `held back on ${heldBack}` : undefined,
+    arm !== "hints" && hintsOnly > 0 ? `hints only on ${hintsOnly}` : undefined,
+  ].filter((check): check is string => check !== undefined);
+  const checked = checks.length > 0 ? ` (${checks.join(", ")} of the last ${recent.length} prompts, to check)` : "";
+  const decision =
+    arm === "nothing"
+      ? `Prefetched context: held back${heldBack > 0 ? ` (on ${heldBack} of the last ${recent.length} prompts)` : ""}`
+      : arm === "hints"
+        ? `Prefetched context: file hints only, no excerpt text${hintsOnly > 0 ? ` (on ${hintsOnly} of the last ${recent.length} prompts)` : ""}${checks.length > 0 ? checked : ""}`
+        : `Prefetched context: put in front of the model${checked}`;
+  return `${decision}${reasons.length > 0 ? `: ${reasons.join("; ")}` : ""}.`;
 }
 
 function contextLine(summary: RetrievalLearningSummary): string {

@@ -7,6 +7,7 @@ import { AdaptiveState, type ParameterSummary } from "../adaptive-state.js";
 import type { Uniform } from "../../stats/random-draws.js";
 import type { ContextWeightBiasJSON } from "../context-weight-bias.js";
 import { EpisodeDraft } from "../episode-draft.js";
+import type { InjectionBelief } from "../injection-arms.js";
 import { retrievalSettingsOf } from "../retrieval-mapping.js";
 import { isEpisodeObservation, type EpisodeObservation } from "../satisfaction.js";
 import { UserWeightProfile, type UserWeightProfileJSON } from "../user-weight-profile.js";
@@ -44,6 +45,8 @@ export interface RetrievalLearningSummary {
   parameters: ParameterSummary[];
   contexts: Array<{ id: string; count: number; baseline: number | null; bias: ContextWeightBiasJSON }>;
   profile: UserWeightProfileJSON;
+  /** Whether prompts get prefetched context at all, and the evidence for it. */
+  injection: InjectionBelief;
 }
 
 /**
@@ -121,6 +124,7 @@ export class RetrievalLearning {
     if (event.type === "text_delta" || event.type === "tool_use" || event.type === "done") this.scheduleFlush();
     if (!this.draft) return;
     if (event.type === "tool_use") this.draft.toolUsed(event.name, event.input);
+    else if (event.type === "tool_result") this.draft.toolResult(event.name, event.output);
     else if (event.type === "done") this.draft.finished(event.result, this.now());
   }
 
@@ -170,6 +174,7 @@ export class RetrievalLearning {
         .list()
         .map((context) => ({ id: context.id, count: context.count, baseline: context.baseline ?? null, bias: context.bias.toJSON() })),
       profile: this.state.profile.toJSON(),
+      injection: this.state.injection.belief(),
     };
   }
 

@@ -1,8 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { RetrievalLearningSummary } from "../../../src/learning/session/retrieval-learning.js";
-import { learningLines } from "../../../src/learning/session/retrieval-learning-report.js";
+import { learningJson, learningLines } from "../../../src/learning/session/retrieval-learning-report.js";
+import type { InjectionBelief } from "../../../src/learning/injection-arms.js";
 
 const profile = { prefersThorough: 0, toleratesSearches: 0, wastePenaltyMult: 1, strugglePenaltyMult: 1, observationCount: 0 };
+/** Injection at its prior: no evidence either way. */
+const injection: InjectionBelief = {
+  gainOfNothing: -0.005,
+  gainOfHints: -0.005,
+  troubleWithInjection: 0.05,
+  troubleWithHints: 0.05,
+  troubleWithout: 0.05,
+  injectRate: 0.5,
+  troubleCost: 0.5,
+  struggleRate: 0.05,
+  struggleCost: 0.5,
+  recent: [],
+};
 
 /** A summary whose weights sit at the given means (alpha and beta only need to agree with them). */
 function summary(means: Record<string, number>, observations = 12): RetrievalLearningSummary {
@@ -30,6 +44,7 @@ function summary(means: Record<string, number>, observations = 12): RetrievalLea
     parameters,
     contexts: [{ id: "ctx_0", count: 7, baseline: 0.4, bias: { relevanceMult: 1, struggleMult: 1, wasteMult: 1, observationCount: 7 } }],
     profile,
+    injection,
   };
 }
 
@@ -71,5 +86,54 @@ describe("what /learning says", () => {
       "Across your projects (9 observations; it applies): you keep going with more context, you prefer the agent not to search much.",
     );
     expect(lines.join("\n")).not.toMatch(/ctx_0|alpha/);
+  });
+
+  it("says when prefetched context is held back and why: unused by the last prompts that got it, and what none scores on them", () => {
+    const lines = learningLines({
+      ...summary({}),
+      injection: {
+        ...injection,
+        gainOfNothing: 0.031,
+        recent: ["unused", "unused", "held back", "unused", "none found", "held back", "held back"],
+      },
+    });
+    expect(lines).toContain(
+      "Prefetched context: held back (on 3 of the last 7 prompts): the last 3 prompts that got it did not use it; on the same prompts, none would have done better (+0.03 a prompt).",
+    );
+  });
+
+  it("names corrections that follow injected context, and keeps injecting where it is used", () => {
+    const heldBack = learningLines({
+      ...summary({}),
+      injection: { ...injection, gainOfNothing: 0.002, troubleWithInjection: 0.8, troubleWithout: 0.04, recent: ["unused", "held back"] },
+    });
+    expect(heldBack).toContain(
+      "Prefetched context: held back (on 1 of the last 2 prompts): the one prompt that got it did not use it; corrections or the same question again followed 80% of answers with excerpts, 5% with hints only, 4% without.",
+    );
+    const kept = learningLines({ ...summary({}), injection: { ...injection, gainOfNothing: -0.12, recent: ["used", "used", "unused"] } });
+    expect(kept).toContain(
+      "Prefetched context: put in front of the model: 2 of the last 3 prompts that got it used it; on the same prompts, none would have cost (−0.12 a prompt).",
+    );
+    expect(learningJson({ ...summary({}), injection: { ...injection, gainOfNothing: -0.12 } })).toMatchObject({
+      injection: { holds_back: false, gain_of_nothing_per_prompt: -0.12 },
+    });
+  });
+
+  it("says when only file hints go in, and why: corrections follow excerpts and not hints", () => {
+    const misled = {
+      ...injection,
+      gainOfNothing: -0.2,
+      gainOfHints: -0.01,
+      troubleWithInjection: 0.6,
+      troubleWithHints: 0.02,
+      troubleWithout: 0.3,
+      recent: ["hints used", "hints used", "used"] as InjectionBelief["recent"],
+    };
+    expect(learningLines({ ...summary({}), injection: misled })).toContain(
+      "Prefetched context: file hints only, no excerpt text (on 2 of the last 3 prompts): 3 of the last 3 prompts that got it used it; corrections or the same question again followed 60% of answers with excerpts, 2% with hints only, 30% without; on the same prompts, none would have cost (−0.20 a prompt).",
+    );
+    expect(learningJson({ ...summary({}), injection: misled })).toMatchObject({
+      injection: { favoured_arm: "hints", holds_back: false, gain_of_hints_only_per_prompt: -0.01, trouble_with_hints_only: 0.02 },
+    });
   });
 });
