@@ -105,7 +105,13 @@ export function releaseMappedPagesWhenIdle(db: SqliteDatabase, idleMs = 1_000): 
   let timer: NodeJS.Timeout | undefined;
   return () => {
     clearTimeout(timer);
-    timer = setTimeout(() => releaseMappedPages(db), idleMs);
+    timer = setTimeout(() => {
+      try {
+        releaseMappedPages(db);
+      } catch {
+        // A statement still iterating holds the connection: the next bulk read tries again.
+      }
+    }, idleMs);
     timer.unref();
   };
 }

@@ -350,6 +350,19 @@ describe("releaseMappedPages", () => {
     expect(() => releaseMappedPages(db)).not.toThrow();
   });
 
+  it("leaves the pages mapped, and throws nothing, while a statement is still iterating", async () => {
+    const { db, path } = readInBulk();
+    const rows = db.prepare("SELECT data FROM bulk").iterate();
+    rows.next();
+    releaseMappedPagesWhenIdle(db, 10)();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(residentMappedKb(path)).toBeGreaterThan(4_096);
+    rows.return?.();
+    releaseMappedPages(db);
+    expect(residentMappedKb(path)).toBeLessThan(256);
+    db.close();
+  });
+
   it("waits until bulk reads have stopped for a while", async () => {
     const { db, path, read } = readInBulk();
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
