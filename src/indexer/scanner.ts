@@ -155,6 +155,7 @@ class TreeWalk {
     const leftOutBefore = stored && stored.leftOut.length > 0 ? new Set(stored.leftOut) : NO_NAMES;
     let names: EntryNames | undefined =
       stored?.snapshot && snapshotHolds(stored.snapshot, self, this.racyWindowMs) ? stored.snapshot : undefined;
+    if (stored && names && !directory.rulesChanged && this.passUnchanged(directory, stored, names, leftOutBefore)) return;
     let entries = names && this.statFiles(directory, names, leftOutBefore);
     // A stored name that no longer stats as a file means the snapshot was wrong after all: list the directory.
     let listed = false;
@@ -197,6 +198,53 @@ class TreeWalk {
       this.filesToIndex += changed.files.length;
       this.scan.changed.push(changed);
     }
+  }
+
+  /**
+   * A fresh check's common case, with no per-file object: the directory's
+   * names are the stored ones (its snapshot holds), so its files are stat'ed
+   * by name and hashed as they come, as `visitDirectory` hashes them. When
+   * both hashes are the stored ones the directory is unchanged: it is
+   * counted, its ignore files registered and its subdirectories queued.
+   * Otherwise nothing is recorded, and the caller walks it the general way
+   * (its files stat'ed again, a cost only a changed directory pays).
+   */
+  private passUnchanged(
+    directory: PendingDirectory,
+    stored: DirectoryState,
+    names: EntryNames,
+    leftOutBefore: ReadonlySet<string>,
+  ): boolean {
+    const listing = new ListingHash();
+    const rules = directory.relative === "" ? this.rootRules.copy() : new ListingHash();
+    let ruleFilesHere: string[] | undefined;
+    let files = 0;
+    const anyLeftOut = leftOutBefore.size > 0;
+    for (const name of names.directories) listing.addDirectory(name);
+    for (const name of names.files) {
+      const ruleFile = this.ruleFiles.includes(name);
+      if (anyLeftOut && !ruleFile && leftOutBefore.has(name)) {
+        listing.addLeftOut(name);
+        continue;
+      }
+      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
+      if (!stats?.isFile()) return false;
+      const mtimeMs = Math.trunc(stats.mtimeMs);
+      listing.addFile(name, stats.size, mtimeMs);
+      files++;
+      if (ruleFile) {
+        rules.addFile(name, stats.size, mtimeMs);
+        ruleFilesHere ??= [];
+        ruleFilesHere.push(name);
+      }
+    }
+    if (listing.digest() !== stored.listing || rules.digest() !== stored.rules) return false;
+    for (const name of ruleFilesHere ?? []) this.filter.registerIgnoreFile(directory.relative, `${directory.absolute}/${name}`);
+    this.visited.add(directory.relative);
+    this.scan.directories++;
+    this.scan.files += files;
+    for (const name of names.directories) if (!leftOutBefore.has(name)) this.queue.push(child(directory, name, false));
+    return true;
   }
 
   /**
