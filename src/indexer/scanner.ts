@@ -220,7 +220,8 @@ class TreeWalk {
     let ruleFilesHere: string[] | undefined;
     let files = 0;
     const anyLeftOut = leftOutBefore.size > 0;
-    for (const name of names.directories) listing.addDirectory(name);
+    const subdirectories = names.directories; // read once: a stored snapshot splits its names at each read
+    for (const name of subdirectories) listing.addDirectory(name);
     for (const name of names.files) {
       const ruleFile = this.ruleFiles.includes(name);
       if (anyLeftOut && !ruleFile && leftOutBefore.has(name)) {
@@ -243,7 +244,7 @@ class TreeWalk {
     this.visited.add(directory.relative);
     this.scan.directories++;
     this.scan.files += files;
-    for (const name of names.directories) if (!leftOutBefore.has(name)) this.queue.push(child(directory, name, false));
+    for (const name of subdirectories) if (!leftOutBefore.has(name)) this.queue.push(child(directory, name, false));
     return true;
   }
 
