@@ -91,6 +91,14 @@ export class ListingHash {
     this.add(name, LEFT_OUT, 0, 0);
   }
 
+  /** A hash holding what this one holds so far, to go on from without changing this one. */
+  copy(): ListingHash {
+    const copy = new ListingHash();
+    copy.low = this.low;
+    copy.high = this.high;
+    return copy;
+  }
+
   digest(): string {
     return hex(this.high) + hex(this.low);
   }
@@ -101,21 +109,28 @@ export class ListingHash {
     let second = 0x9747b28c ^ kind;
     for (let index = 0; index < name.length; index++) {
       const code = name.charCodeAt(index);
-      first = Math.imul(first ^ code, 0x01000193);
-      second = Math.imul(second ^ code, 0x5bd1e995);
+      first = Math.imul(first ^ code, FNV_PRIME);
+      second = Math.imul(second ^ code, MURMUR_MULTIPLIER);
       second ^= second >>> 15;
     }
-    // Sizes and times pass 2^32: each is mixed in as its two 32-bit halves.
-    const halves = [size % TWO_TO_32, Math.floor(size / TWO_TO_32), mtimeMs % TWO_TO_32, Math.floor(mtimeMs / TWO_TO_32)];
-    for (let index = 0; index < 4; index++) {
-      const value = halves[index] as number;
-      first = Math.imul(first ^ value, 0x01000193);
-      second = Math.imul(second ^ value, 0x5bd1e995);
-      second ^= second >>> 13;
-    }
+    // Sizes and times pass 2^32: each is mixed in as its two 32-bit halves (no array: a fresh check hashes every file).
+    first = mixHalves(mixHalves(first, size, FNV_PRIME), mtimeMs, FNV_PRIME);
+    second = mixHalves(mixHalves(second, size, MURMUR_MULTIPLIER, 13), mtimeMs, MURMUR_MULTIPLIER, 13);
     this.low = (this.low + finish(first)) >>> 0;
     this.high = (this.high + finish(second)) >>> 0;
   }
+}
+
+const FNV_PRIME = 0x01000193;
+const MURMUR_MULTIPLIER = 0x5bd1e995;
+
+/** Mixes a number's low then high 32 bits into `hash`, each by xor and multiply, then (when given) an xor of the hash shifted right. */
+function mixHalves(hash: number, value: number, multiplier: number, shift?: number): number {
+  let mixed = Math.imul(hash ^ (value % TWO_TO_32), multiplier);
+  if (shift !== undefined) mixed ^= mixed >>> shift;
+  mixed = Math.imul(mixed ^ Math.floor(value / TWO_TO_32), multiplier);
+  if (shift !== undefined) mixed ^= mixed >>> shift;
+  return mixed;
 }
 
 function finish(hash: number): number {

@@ -1,12 +1,13 @@
-import { lstatSync, statSync, type Stats } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexConfig } from "../config/schema.js";
 import { isSecretPath } from "../security/secrets.js";
-import { listDirectory, type EntryNames, type UnindexableEntry } from "./directory-listing.js";
+import { listDirectory, type EntryNames } from "./directory-listing.js";
 import { ListingHash, RACY_WINDOW_MS, snapshotHolds, type DirectorySnapshot, type DirectoryState } from "./directory-state.js";
 import { ignoreFileNames, PathFilter } from "./path-filter.js";
 import { calculatePriority } from "./priority.js";
 import type { ChangedDirectory, ScanResult, TreeScan } from "./scan-results.js";
+import { child, type DirectoryEntries, type DirectoryVisit, type PendingDirectory, statIfThere, statOf } from "./walk-entries.js";
 import { WorkingDirectory } from "./working-directory.js";
 
 export interface ScanOptions {
@@ -40,13 +41,6 @@ export function walkRulesKey(config: IndexConfig): string {
   return JSON.stringify({ version: WALK_RULES_VERSION, excludePaths, excludePatterns, maxFileSize, respectGitignore });
 }
 const NO_NAMES: ReadonlySet<string> = new Set();
-
-interface PendingDirectory {
-  relative: string;
-  absolute: string;
-  /** An ignore file here or above changed: no stored decision below holds. */
-  rulesChanged: boolean;
-}
 
 /**
  * Walks the project, honouring the excluded directories and patterns (`index.*`),
@@ -161,6 +155,7 @@ class TreeWalk {
     const leftOutBefore = stored && stored.leftOut.length > 0 ? new Set(stored.leftOut) : NO_NAMES;
     let names: EntryNames | undefined =
       stored?.snapshot && snapshotHolds(stored.snapshot, self, this.racyWindowMs) ? stored.snapshot : undefined;
+    if (stored && names && !directory.rulesChanged && this.passUnchanged(directory, stored, names, leftOutBefore)) return;
     let entries = names && this.statFiles(directory, names, leftOutBefore);
     // A stored name that no longer stats as a file means the snapshot was wrong after all: list the directory.
     let listed = false;
@@ -203,6 +198,54 @@ class TreeWalk {
       this.filesToIndex += changed.files.length;
       this.scan.changed.push(changed);
     }
+  }
+
+  /**
+   * A fresh check's common case, with no per-file object: the directory's
+   * names are the stored ones (its snapshot holds), so its files are stat'ed
+   * by name and hashed as they come, as `visitDirectory` hashes them. When
+   * both hashes are the stored ones the directory is unchanged: it is
+   * counted, its ignore files registered and its subdirectories queued.
+   * Otherwise nothing is recorded, and the caller walks it the general way
+   * (its files stat'ed again, a cost only a changed directory pays).
+   */
+  private passUnchanged(
+    directory: PendingDirectory,
+    stored: DirectoryState,
+    names: EntryNames,
+    leftOutBefore: ReadonlySet<string>,
+  ): boolean {
+    const listing = new ListingHash();
+    const rules = directory.relative === "" ? this.rootRules.copy() : new ListingHash();
+    let ruleFilesHere: string[] | undefined;
+    let files = 0;
+    const anyLeftOut = leftOutBefore.size > 0;
+    const subdirectories = names.directories; // read once: a stored snapshot splits its names at each read
+    for (const name of subdirectories) listing.addDirectory(name);
+    for (const name of names.files) {
+      const ruleFile = this.ruleFiles.includes(name);
+      if (anyLeftOut && !ruleFile && leftOutBefore.has(name)) {
+        listing.addLeftOut(name);
+        continue;
+      }
+      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
+      if (!stats?.isFile()) return false;
+      const mtimeMs = Math.trunc(stats.mtimeMs);
+      listing.addFile(name, stats.size, mtimeMs);
+      files++;
+      if (ruleFile) {
+        rules.addFile(name, stats.size, mtimeMs);
+        ruleFilesHere ??= [];
+        ruleFilesHere.push(name);
+      }
+    }
+    if (listing.digest() !== stored.listing || rules.digest() !== stored.rules) return false;
+    for (const name of ruleFilesHere ?? []) this.filter.registerIgnoreFile(directory.relative, `${directory.absolute}/${name}`);
+    this.visited.add(directory.relative);
+    this.scan.directories++;
+    this.scan.files += files;
+    for (const name of subdirectories) if (!leftOutBefore.has(name)) this.queue.push(child(directory, name, false));
+    return true;
   }
 
   /**
@@ -315,48 +358,6 @@ class TreeWalk {
   }
 }
 
-interface FileStat {
-  name: string;
-  size: number;
-  mtimeMs: number;
-}
-
-interface DirectoryEntries {
-  /** Files stat'ed by the walk. */
-  files: FileStat[];
-  /** Files the stored state left out, not stat'ed. */
-  leftOutFiles: string[];
-  subdirectories: readonly string[];
-  /** Reported as skipped (with no size or time of their own), never read. */
-  unindexable: readonly UnindexableEntry[];
-  /** A name did not stat as a regular file. */
-  missing: boolean;
-}
-
-interface DirectoryVisit extends DirectoryEntries {
-  listing: string;
-  rules: string;
-  rulesChanged: boolean;
-}
-
-function child(parent: PendingDirectory, name: string, rulesChanged: boolean): PendingDirectory {
-  return {
-    relative: parent.relative ? `${parent.relative}/${name}` : name,
-    absolute: `${parent.absolute}/${name}`,
-    rulesChanged,
-  };
-}
-
-function statOf(directory: string, name: string): FileStat[] {
-  let stats: Stats | undefined;
-  try {
-    stats = lstatSync(`${directory}/${name}`);
-  } catch {
-    return [];
-  }
-  return stats.isFile() ? [{ name, size: stats.size, mtimeMs: Math.trunc(stats.mtimeMs) }] : [];
-}
-
 /** Every file of the project, as a full walk sees it (no previous states). */
 export async function scanProject(
   root: string,
@@ -368,19 +369,4 @@ export async function scanProject(
     files: scan.changed.flatMap((directory) => directory.files),
     skipped: scan.changed.flatMap((directory) => directory.skipped),
   };
-}
-
-/**
- * A path's stats, or undefined where there is nothing: missing, or behind a
- * file where a directory was expected. In a git worktree or submodule
- * `.git` is a file naming the real git directory, and `statSync` throws
- * ENOTDIR for `.git/info/exclude` even with `throwIfNoEntry: false`.
- */
-function statIfThere(path: string): Stats | undefined {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
-    throw error;
-  }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
@@ -255,6 +255,38 @@ describe("directory snapshots", () => {
     expect(first.listed).toBe(5);
     const second = await scanTree(project.root, config(), { previous: statesOf(first), racyWindowMs: -Infinity });
     expect(second).toMatchObject({ changed: [], restated: [], vanished: [], directories: 5, listed: 0, files: first.files });
+  });
+
+  it("a directory passed by its snapshot still lends its ignore rules to a changed directory below it", async () => {
+    project.write("src/.gitignore", "*.log\n");
+    const past = new Date(Date.now() - 3_600_000);
+    for (const directory of directoriesOf(project.root)) utimesSync(directory, past, past);
+    const first = await scanTree(project.root, config(), { racyWindowMs: -Infinity });
+    project.write("src/deep/trace.log", "noise\n");
+    project.write("src/deep/c.ts", "export const c = 3;\n");
+    const second = await scanTree(project.root, config(), { previous: statesOf(first), racyWindowMs: -Infinity });
+    expect(second.listed).toBe(1);
+    expect(second.changed.map((directory) => directory.path)).toEqual(["src/deep"]);
+    expect(second.changed[0]?.files.map((file) => file.path).sort()).toEqual(["src/deep/b.ts", "src/deep/c.ts"]);
+    expect(second.changed[0]?.state.leftOut).toEqual(["trace.log"]);
+  });
+
+  it("a file changed in place, or replaced by a symbolic link, in a directory its snapshot still names is found", async () => {
+    const past = new Date(Date.now() - 3_600_000);
+    for (const directory of directoriesOf(project.root)) utimesSync(directory, past, past);
+    const first = await scanTree(project.root, config(), { racyWindowMs: -Infinity });
+    project.write("src/a.ts", "export const a = 2;\n"); // same size, a later time
+    const touched = await scanTree(project.root, config(), { previous: statesOf(first), racyWindowMs: -Infinity });
+    expect(touched.listed).toBe(0);
+    expect(touched.changed.map((directory) => directory.path)).toEqual(["src"]);
+    expect(touched.changed[0]?.files.map((file) => [file.path, file.size])).toEqual([["src/a.ts", 20]]);
+
+    rmSync(join(project.root, "docs/guide.md"));
+    symlinkSync("../README.md", join(project.root, "docs/guide.md"));
+    const linked = await scanTree(project.root, config(), { previous: statesOf(first), racyWindowMs: -Infinity });
+    expect(linked.changed.map((directory) => directory.path).sort()).toEqual(["docs", "src"]);
+    expect(linked.changed.find((directory) => directory.path === "docs")?.files).toEqual([]);
+    expect(linked.files).toBe(first.files - 1);
   });
 
   it("a directory changed within the racy window of its snapshot is listed again", async () => {

@@ -10,7 +10,7 @@ import {
   releaseMappedPagesWhenIdle,
   type SqliteDatabase,
 } from "../../src/store/database.js";
-import { DirectoryStateRepository } from "../../src/store/directory-state-repository.js";
+import { DirectoryStateRepository, type StoredDirectorySnapshot } from "../../src/store/directory-state-repository.js";
 import { FullTextRepository } from "../../src/store/full-text-repository.js";
 import { SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { PipelineRepository } from "../../src/store/pipeline-repository.js";
@@ -256,10 +256,22 @@ describe("openDatabase", () => {
       recordedAtMs: 1_700_000_009_000,
     };
     directories.save([{ path: "src", state: { listing: "abc", rules: "def", leftOut: ["x.log"], snapshot } }], []);
-    expect(directories.all().get("src")).toEqual({ listing: "abc", rules: "def", leftOut: ["x.log"], snapshot });
+    const stored = directories.all().get("src");
+    expect({ ...stored, snapshot: stored?.snapshot && fieldsOf(stored.snapshot) }).toEqual({
+      listing: "abc",
+      rules: "def",
+      leftOut: ["x.log"],
+      snapshot,
+    });
     db.close();
   });
 });
+
+/** A stored snapshot's fields as a plain object (the repository's keeps its names joined until they are read). */
+function fieldsOf(snapshot: StoredDirectorySnapshot): StoredDirectorySnapshot {
+  const { ino, mtimeMs, ctimeMs, recordedAtMs } = snapshot;
+  return { files: snapshot.files, directories: snapshot.directories, ino, mtimeMs, ctimeMs, recordedAtMs };
+}
 
 /** Back to schema 10's evictions (and all before): a mark on each evicted message, no runs, no child sessions (schema 12). */
 function dropEvictionRuns(db: SqliteDatabase): void {
