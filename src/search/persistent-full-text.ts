@@ -14,17 +14,13 @@ import { DamagedFullTextError } from "./damaged-full-text-error.js";
 /** Rebuild instead of carrying tombstones once they are this share of the index. */
 const TOMBSTONE_REBUILD_RATIO = 0.25;
 /**
- * A snapshot this small is loaded to apply changes at once. None is: a
- * process that has not loaded the index leaves its changes in the table for
- * the next load, whatever the snapshot's size (loading and re-saving a 1.5 MB
- * one was most of `sylk index` after an edit on a 1,000-file project). A
- * snapshot up to `VERIFIED_SNAPSHOT_BYTES` is still read through at the
- * checkpoint, so that damage is repaired there as a load would have.
+ * A snapshot this small is loaded to apply changes at once; none is (re-saving a 1.5 MB one was most of `sylk index`
+ * after an edit): a process that never loaded the index leaves its changes in the table for the next load. Up to
+ * `VERIFIED_SNAPSHOT_BYTES` a snapshot is still read through at the checkpoint, so damage is repaired as a load would.
  */
 const EAGER_LOAD_SNAPSHOT_BYTES = 0;
 const VERIFIED_SNAPSHOT_BYTES = 2 << 20;
-/** Changes made without loading the snapshot, past which a checkpoint folds them in. */
-const DEFERRED_CHANGES_LIMIT = 2_000;
+const DEFERRED_CHANGES_LIMIT = 2_000; // changes made without loading the snapshot, past which a checkpoint folds them in
 
 export interface PersistentFullTextOptions {
   eagerLoadSnapshotBytes?: number;
