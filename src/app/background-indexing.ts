@@ -11,6 +11,7 @@ import { takeoverNotice, type IndexLock } from "../project/index-lock.js";
 import { whenAborted } from "../abort-signal.js";
 import { errorMessage } from "../errors.js";
 import type { IndexProcessEvent, SeparateIndexRun } from "./index-process.js";
+import type { ProjectServices } from "./project-services.js";
 
 /** What the status line and the progress line show of the index. */
 export type IndexView =
@@ -34,6 +35,25 @@ export interface ChangeWatcher {
   close(): Promise<void>;
   /** Resolves once the changes seen so far are reported; a watcher without it never vouches for the tree. */
   flush?(): Promise<void>;
+}
+
+/**
+ * An opened project's background indexing, wired to its services: what the
+ * interactive session, `sylk mcp serve` and `sylk ask`'s watch each run.
+ */
+export function backgroundIndexingOf(
+  services: Pick<ProjectServices, "paths" | "loadedConfig" | "indexer" | "indexLock" | "backfill" | "watchedChanges">,
+  separateProcess?: BackgroundIndexingDeps["separateProcess"],
+): BackgroundIndexing {
+  return new BackgroundIndexing({
+    root: services.paths.root,
+    config: services.loadedConfig.config.index,
+    indexer: services.indexer,
+    lock: services.indexLock,
+    backfill: services.backfill,
+    ...(separateProcess ? { separateProcess } : {}),
+    changes: services.watchedChanges,
+  });
 }
 
 export interface BackgroundIndexingDeps {

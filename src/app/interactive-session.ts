@@ -4,7 +4,7 @@ import { openAgentSession, type AgentSession, type AgentSessionOptions } from ".
 import { openProject, type ProjectServices } from "./project-services.js";
 import { createScreenReadModel, type ScreenReadModel } from "./screen-read-model.js";
 import { loadConfig } from "../config/load-config.js";
-import { BackgroundIndexing } from "./background-indexing.js";
+import { type BackgroundIndexing, backgroundIndexingOf } from "./background-indexing.js";
 import { indexProcessHandOff } from "./index-process.js";
 import { Mentions } from "./mentions.js";
 import { PromptHistoryStore, type PromptHistory } from "./prompt-history.js";
@@ -52,15 +52,7 @@ export function openInteractiveSession(options: {
   separateIndexProcessAbove?: number;
 }): InteractiveSession {
   const services = openProject({ root: options.root, env: options.env, flags: withInteractiveDefaults(options), interactive: true });
-  const indexing = new BackgroundIndexing({
-    root: services.paths.root,
-    config: services.loadedConfig.config.index,
-    indexer: services.indexer,
-    lock: services.indexLock,
-    backfill: services.backfill,
-    separateProcess: indexProcessHandOff(services, options.env, options.separateIndexProcessAbove),
-    changes: services.watchedChanges,
-  });
+  const indexing = backgroundIndexingOf(services, indexProcessHandOff(services, options.env, options.separateIndexProcessAbove));
   // The rules typed with /permissions hold until Sylk ends, whichever conversation is open (/clear, /model, /resume).
   const sessionRules = new SessionRules();
   // Started by the screen once its first frame is drawn (`mcp.start()`); each server's tools join when it is ready.

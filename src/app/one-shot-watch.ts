@@ -1,4 +1,4 @@
-import { BackgroundIndexing } from "./background-indexing.js";
+import { type BackgroundIndexing, backgroundIndexingOf } from "./background-indexing.js";
 import type { ProjectServices } from "./project-services.js";
 
 /**
@@ -15,14 +15,7 @@ import type { ProjectServices } from "./project-services.js";
 export function watchWhileRunning(
   services: Pick<ProjectServices, "paths" | "loadedConfig" | "indexer" | "indexLock" | "backfill" | "watchedChanges">,
 ): Pick<BackgroundIndexing, "close"> {
-  const indexing = new BackgroundIndexing({
-    root: services.paths.root,
-    config: services.loadedConfig.config.index,
-    indexer: services.indexer,
-    lock: services.indexLock,
-    backfill: services.backfill,
-    changes: services.watchedChanges,
-  });
+  const indexing = backgroundIndexingOf(services);
   indexing.start();
   return indexing;
 }

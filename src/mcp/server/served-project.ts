@@ -1,6 +1,6 @@
 import type { CodeSearcher } from "../../agent/tools/search-codebase.js";
 import type { ToolRegistry } from "../../agent/tools/tool-registry.js";
-import { BackgroundIndexing, type IndexNotice } from "../../app/background-indexing.js";
+import { type BackgroundIndexing, backgroundIndexingOf, type IndexNotice } from "../../app/background-indexing.js";
 import { indexProcessHandOff } from "../../app/index-process.js";
 import { openProject, type ProjectServices } from "../../app/project-services.js";
 import { RemoteCodeSearcher } from "../../app/warm-index/remote-code-searcher.js";
@@ -46,16 +46,8 @@ export async function openServedProject(options: ServedProjectOptions): Promise<
   let closing: Promise<void> | undefined;
   const startIndexing = () => {
     if (indexing || closing) return;
-    indexing = new BackgroundIndexing({
-      root: services.paths.root,
-      config: services.loadedConfig.config.index,
-      indexer: services.indexer,
-      lock: services.indexLock,
-      backfill: services.backfill,
-      // A first index of a large project runs in a process of its own: a server left running beside an editor keeps none of it.
-      separateProcess: indexProcessHandOff(services, options.env),
-      changes: services.watchedChanges,
-    });
+    // A first index of a large project runs in a process of its own: a server left running beside an editor keeps none of it.
+    indexing = backgroundIndexingOf(services, indexProcessHandOff(services, options.env));
     indexing.onNotice(options.onNotice);
     indexing.start();
   };
