@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { normalize } from "../../src/embedding/embedder.js";
 import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
 import { Vec0LayoutError, visitVec0Blocks } from "../../src/store/vec0-blocks.js";
 import { VectorStore } from "../../src/store/vector-store.js";
+import { mulberry32, randomUnitVector } from "../helpers/random-vectors.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 const DIMENSIONS = 32;
@@ -10,15 +10,8 @@ let project: TempProject;
 let db: SqliteDatabase;
 let store: VectorStore;
 
-let seed = 7;
-function randomUnit(): Float32Array {
-  const vector = new Float32Array(DIMENSIONS);
-  for (let i = 0; i < DIMENSIONS; i++) {
-    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-    vector[i] = seed / 2 ** 32 - 0.5;
-  }
-  return normalize(vector);
-}
+const random = mulberry32(7);
+const randomUnit = () => randomUnitVector(DIMENSIONS, random);
 
 function byBlocks(table = "chunk_vectors", dimensions = DIMENSIONS): Map<number, number[]> {
   const seen = new Map<number, number[]>();
