@@ -3,8 +3,8 @@ import { isMainThread } from "node:worker_threads";
 /**
  * The walk's `stat` calls name a file relative to the process's working
  * directory, entered once per directory: the kernel then resolves one name
- * instead of every component of a long path (a sixth of a fresh check on a
- * 28k-file tree). The working directory is shared by the whole process, so
+ * instead of every component of a long path (a few per cent of the walk's
+ * system calls on a 28k-file tree). The working directory is shared by the whole process, so
  * it is put back before any other code can run (the walk yields) and at the
  * end; worker threads cannot change it, and there the walk uses full paths.
  */
