@@ -35,6 +35,16 @@ export interface UpdateConfig extends DistributionUpdateConfig {
    * reward and is reinforced for that alone.
    */
   rewardWeights?: "applied" | "mean";
+  /**
+   * What a prompt's thresholds are. "mean" (the default): each threshold's
+   * posterior mean, and the belief learns from a draw it did not play, scored
+   * on the same episode against other draws from the recorded candidates
+   * (`pairedSignals`). "draw" (the original rule): a Thompson draw, played.
+   * The paired advantage needs no threshold to be played to score it, so
+   * playing draws only costs the user the spread of the draws; at the mean a
+   * project retrieves exactly as the priors do until evidence moves them.
+   */
+  thresholds?: "draw" | "mean";
 }
 
 /**
@@ -48,6 +58,7 @@ export type UpdateRule = "advantage" | "seed";
 export interface AdaptiveSample {
   contextId: string;
   sampledWeights: RewardWeights;
+  /** The thresholds the prompt runs with: their posterior means, or a draw (`UpdateConfig.thresholds`). */
   sampledThresholds: ThresholdConfig;
   appliedWeights: RewardWeights;
   /** Whether this prompt gets prefetched context at all (`InjectionArms`). */
@@ -149,10 +160,11 @@ export class AdaptiveState {
       strugglePenalty: draw("weights.strugglePenalty"),
       wastePenalty: draw("weights.wastePenalty"),
     };
+    const threshold = (name: ParameterName) => (this.config.thresholds === "draw" ? draw(name) : this.distribution(name).mean());
     const sampledThresholds: ThresholdConfig = {
-      confidence: draw("thresholds.confidence"),
-      excerpt: draw("thresholds.excerpt"),
-      budget: draw("thresholds.budget"),
+      confidence: threshold("thresholds.confidence"),
+      excerpt: threshold("thresholds.excerpt"),
+      budget: threshold("thresholds.budget"),
     };
     // The profile applies itself only after enough observations.
     let appliedWeights = this.profile.adjust(sampledWeights);
@@ -185,8 +197,12 @@ export class AdaptiveState {
     else this.fallbackBaseline = baseline === undefined ? satisfaction : 0.9 * baseline + 0.1 * satisfaction;
 
     for (const name of PARAMETER_NAMES) {
-      const own = paired?.get(name) ?? signal;
-      this.distribution(name).update(sampledValue(observation, name), rule === "seed" ? own : this.normalized(name, own), this.config);
+      const own = paired?.get(name);
+      // A threshold played at its mean has nothing to learn without its own draw's paired score.
+      if (own === undefined && this.playsMeans && name.startsWith("thresholds.")) continue;
+      const value = own?.value ?? sampledValue(observation, name);
+      const evidence = own?.advantage ?? signal;
+      this.distribution(name).update(value, rule === "seed" ? evidence : this.normalized(name, evidence), this.config);
     }
     this.injection.update(observation, weights);
     // The bias and profile rules read the outcome itself, not its advantage: their thresholds are on satisfaction.
@@ -216,21 +232,32 @@ export class AdaptiveState {
     return Math.max(-MAX_NORMALIZED_SIGNAL, Math.min(MAX_NORMALIZED_SIGNAL, advantage / next));
   }
 
+  private get playsMeans(): boolean {
+    return this.config.thresholds !== "draw";
+  }
+
   /**
-   * The thresholds' paired advantages (`paired-advantage.ts`): each
-   * sampled value against PAIRED_ALTERNATIVES draws from its current
-   * distribution, from a generator seeded by the episode's position so a
-   * replay computes the same signal. Undefined without prefetch records.
+   * The thresholds' paired advantages (`paired-advantage.ts`): a value of
+   * each against PAIRED_ALTERNATIVES draws from its current distribution,
+   * from a generator seeded by the episode's position so a replay computes
+   * the same signal. The value is the one played, or, where the mean was
+   * played, one more draw: the belief learns where a draw would have done
+   * better or worse, as Thompson sampling does, without the user paying for
+   * the draw. Undefined without prefetch records.
    */
-  private pairedSignals(observation: EpisodeObservation, weights: RewardWeights): Map<ParameterName, number> | undefined {
+  private pairedSignals(
+    observation: EpisodeObservation,
+    weights: RewardWeights,
+  ): Map<ParameterName, { value: number; advantage: number }> | undefined {
     if (!observation.prefetchRounds || observation.prefetchRounds.length === 0) return undefined;
-    const signals = new Map<ParameterName, number>();
+    const signals = new Map<ParameterName, { value: number; advantage: number }>();
     THRESHOLD_PARAMETERS.forEach(([name, key], index) => {
       const random = seededUniform(observation.sequence * 7919 + index);
       const distribution = this.distribution(name);
       const alternatives = Array.from({ length: PAIRED_ALTERNATIVES }, () => distribution.sample(random));
-      const advantage = pairedAdvantage(observation, key, alternatives, weights);
-      if (advantage !== undefined && Number.isFinite(advantage)) signals.set(name, advantage);
+      const value = this.playsMeans ? distribution.sample(random) : sampledValue(observation, name);
+      const advantage = pairedAdvantage(observation, key, alternatives, weights, value);
+      if (advantage !== undefined && Number.isFinite(advantage)) signals.set(name, { value, advantage });
     });
     return signals;
   }
