@@ -36,15 +36,15 @@ export interface UpdateConfig extends DistributionUpdateConfig {
    */
   rewardWeights?: "applied" | "mean";
   /**
-   * What a prompt's thresholds are. "mean" (the default): each threshold's
-   * posterior mean, and the belief learns from a draw it did not play, scored
-   * on the same episode against other draws from the recorded candidates
+   * What a prompt's thresholds are. "credible" (the default): the value
+   * nearest the prior's mean that the posterior holds credible (`played`),
+   * and the belief learns from a draw it did not play, scored on the same
+   * episode against other draws from the recorded candidates
    * (`pairedSignals`). "draw" (the original rule): a Thompson draw, played.
    * The paired advantage needs no threshold to be played to score it, so
-   * playing draws only costs the user the spread of the draws; at the mean a
-   * project retrieves exactly as the priors do until evidence moves them.
+   * playing draws only costs the user the spread of the draws.
    */
-  thresholds?: "draw" | "mean";
+  thresholds?: "credible" | "draw";
 }
 
 /**
@@ -58,7 +58,7 @@ export type UpdateRule = "advantage" | "seed";
 export interface AdaptiveSample {
   contextId: string;
   sampledWeights: RewardWeights;
-  /** The thresholds the prompt runs with: their posterior means, or a draw (`UpdateConfig.thresholds`). */
+  /** The thresholds the prompt runs with: as near the priors as the evidence allows, or a draw (`UpdateConfig.thresholds`). */
   sampledThresholds: ThresholdConfig;
   appliedWeights: RewardWeights;
   /** Whether this prompt gets prefetched context at all (`InjectionArms`). */
@@ -94,6 +94,8 @@ export type UpdateResult = { applied: false } | { applied: true; satisfaction: n
 /** The running mean of |advantage| moves this share of the way per episode. */
 const SIGNAL_SCALE_RATE = 0.05;
 const MAX_NORMALIZED_SIGNAL = 3;
+/** How far, in posterior standard deviations, a played threshold stays from its belief's mean toward the prior's. */
+const CREDIBLE_SPREAD = 1;
 /** How many values of a threshold its sampled value is compared with, on the same episode. */
 const PAIRED_ALTERNATIVES = 16;
 const THRESHOLD_PARAMETERS: ReadonlyArray<readonly [ParameterName, ThresholdKey]> = [
@@ -160,7 +162,7 @@ export class AdaptiveState {
       strugglePenalty: draw("weights.strugglePenalty"),
       wastePenalty: draw("weights.wastePenalty"),
     };
-    const threshold = (name: ParameterName) => (this.config.thresholds === "draw" ? draw(name) : this.distribution(name).mean());
+    const threshold = (name: ParameterName) => (this.config.thresholds === "draw" ? draw(name) : this.played(name));
     const sampledThresholds: ThresholdConfig = {
       confidence: threshold("thresholds.confidence"),
       excerpt: threshold("thresholds.excerpt"),
@@ -198,8 +200,8 @@ export class AdaptiveState {
 
     for (const name of PARAMETER_NAMES) {
       const own = paired?.get(name);
-      // A threshold played at its mean has nothing to learn without its own draw's paired score.
-      if (own === undefined && this.playsMeans && name.startsWith("thresholds.")) continue;
+      // A threshold that was not drawn has nothing to learn without its own draw's paired score.
+      if (own === undefined && !this.playsDraws && name.startsWith("thresholds.")) continue;
       const value = own?.value ?? sampledValue(observation, name);
       const evidence = own?.advantage ?? signal;
       this.distribution(name).update(value, rule === "seed" ? evidence : this.normalized(name, evidence), this.config);
@@ -232,16 +234,33 @@ export class AdaptiveState {
     return Math.max(-MAX_NORMALIZED_SIGNAL, Math.min(MAX_NORMALIZED_SIGNAL, advantage / next));
   }
 
-  private get playsMeans(): boolean {
-    return this.config.thresholds !== "draw";
+  /**
+   * The value of a threshold a prompt runs with: of the values its posterior
+   * holds credible (within CREDIBLE_SPREAD standard deviations of its mean),
+   * the one closest to the prior's mean. The priors are what a user gets
+   * without learning, so they are left only as far as the evidence says
+   * they are wrong: a belief that has drifted by less than its own spread
+   * plays the priors exactly, and a user with nothing to gain loses nothing
+   * to that drift.
+   */
+  private played(name: ParameterName): number {
+    const distribution = this.distribution(name);
+    const prior = distribution.priorAlpha / (distribution.priorAlpha + distribution.priorBeta);
+    const shift = distribution.mean() - prior;
+    const credible = CREDIBLE_SPREAD * Math.sqrt(distribution.variance());
+    return prior + Math.sign(shift) * Math.max(0, Math.abs(shift) - credible);
+  }
+
+  private get playsDraws(): boolean {
+    return this.config.thresholds === "draw";
   }
 
   /**
    * The thresholds' paired advantages (`paired-advantage.ts`): a value of
    * each against PAIRED_ALTERNATIVES draws from its current distribution,
    * from a generator seeded by the episode's position so a replay computes
-   * the same signal. The value is the one played, or, where the mean was
-   * played, one more draw: the belief learns where a draw would have done
+   * the same signal. The value is the one played where it was drawn, or else
+   * one more draw: the belief learns where a draw would have done
    * better or worse, as Thompson sampling does, without the user paying for
    * the draw. Undefined without prefetch records.
    */
@@ -255,7 +274,7 @@ export class AdaptiveState {
       const random = seededUniform(observation.sequence * 7919 + index);
       const distribution = this.distribution(name);
       const alternatives = Array.from({ length: PAIRED_ALTERNATIVES }, () => distribution.sample(random));
-      const value = this.playsMeans ? distribution.sample(random) : sampledValue(observation, name);
+      const value = this.playsDraws ? sampledValue(observation, name) : distribution.sample(random);
       const advantage = pairedAdvantage(observation, key, alternatives, weights, value);
       if (advantage !== undefined && Number.isFinite(advantage)) signals.set(name, { value, advantage });
     });
