@@ -71,6 +71,8 @@ export interface ParameterSummary {
   beta: number;
   mean: number;
   effectiveSamples: number;
+  /** A threshold's value as prompts run with it now (`played`); absent for the weights, which are drawn. */
+  played?: number;
 }
 
 export interface AdaptiveStateJSON {
@@ -302,7 +304,8 @@ export class AdaptiveState {
   parameters(): ParameterSummary[] {
     return PARAMETER_NAMES.map((name) => {
       const d = this.distribution(name);
-      return { name, alpha: d.alpha, beta: d.beta, mean: d.mean(), effectiveSamples: d.effectiveSamples };
+      const played = name.startsWith("thresholds.") && !this.playsDraws ? { played: this.played(name) } : {};
+      return { name, alpha: d.alpha, beta: d.beta, mean: d.mean(), effectiveSamples: d.effectiveSamples, ...played };
     });
   }
 

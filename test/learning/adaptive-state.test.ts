@@ -87,6 +87,7 @@ describe("AdaptiveState", () => {
       beta: 1.5,
       mean: 0.85,
       effectiveSamples: 0,
+      played: 0.85,
     });
   });
 
