@@ -66,8 +66,9 @@ const RETRIES = 2;
  *   "objects" (user F) is "ignores", and the user corrects every answer that
  *   came with anything injected.
  * Which keys count as used is decided by `PrefetchMetrics.recordOutcome`, the
- * product's own rule (an excerpt's source or a line of it in the answer, a hint's
- * path in a tool call's target), less what the session discounts: an injected
+ * product's own rule (an excerpt's source or a line of it in the answer, a file
+ * hint's path read by a tool call, a conversation turn's hint brought back by
+ * `retrieve_context`), less what the session discounts: an injected
  * file whose path the model's own search returned was found again, not used.
  */
 export function modelTurn(behaviour, augmented, query, metrics, detectHedging) {
@@ -88,7 +89,8 @@ export function modelTurn(behaviour, augmented, query, metrics, detectHedging) {
     response = `From ${cited.join(" and ")}: the answer follows.`;
     if (wrongExcerpts.length > 0) corrections = 1;
   } else if (goldHints.length > 0) {
-    for (const hint of goldHints) toolCallTargets.push(hint.path ?? `get_turn_range(${hint.source})`);
+    // A tool call's input, as the session records it: read_file's path, or the retrieve_context call a conversation turn's hint names.
+    for (const hint of goldHints) toolCallTargets.push(JSON.stringify(hint.path ? { path: hint.path } : { entry_id: hint.entryId }));
     response = `Having read ${goldHints.map((hint) => hint.path ?? hint.source).join(", ")}: the answer follows.`;
   } else {
     searchedAfter.push(query.text);

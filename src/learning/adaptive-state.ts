@@ -35,6 +35,16 @@ export interface UpdateConfig extends DistributionUpdateConfig {
    * reward and is reinforced for that alone.
    */
   rewardWeights?: "applied" | "mean";
+  /**
+   * What a prompt's thresholds are. "credible" (the default): the value
+   * nearest the prior's mean that the posterior holds credible (`played`),
+   * and the belief learns from a draw it did not play, scored on the same
+   * episode against other draws from the recorded candidates
+   * (`pairedSignals`). "draw" (the original rule): a Thompson draw, played.
+   * The paired advantage needs no threshold to be played to score it, so
+   * playing draws only costs the user the spread of the draws.
+   */
+  thresholds?: "credible" | "draw";
 }
 
 /**
@@ -48,6 +58,7 @@ export type UpdateRule = "advantage" | "seed";
 export interface AdaptiveSample {
   contextId: string;
   sampledWeights: RewardWeights;
+  /** The thresholds the prompt runs with: as near the priors as the evidence allows, or a draw (`UpdateConfig.thresholds`). */
   sampledThresholds: ThresholdConfig;
   appliedWeights: RewardWeights;
   /** Whether this prompt gets prefetched context at all (`InjectionArms`). */
@@ -60,6 +71,8 @@ export interface ParameterSummary {
   beta: number;
   mean: number;
   effectiveSamples: number;
+  /** A threshold's value as prompts run with it now (`played`); absent for the weights, which are drawn. */
+  played?: number;
 }
 
 export interface AdaptiveStateJSON {
@@ -83,6 +96,8 @@ export type UpdateResult = { applied: false } | { applied: true; satisfaction: n
 /** The running mean of |advantage| moves this share of the way per episode. */
 const SIGNAL_SCALE_RATE = 0.05;
 const MAX_NORMALIZED_SIGNAL = 3;
+/** How far, in posterior standard deviations, a played threshold stays from its belief's mean toward the prior's. */
+const CREDIBLE_SPREAD = 1;
 /** How many values of a threshold its sampled value is compared with, on the same episode. */
 const PAIRED_ALTERNATIVES = 16;
 const THRESHOLD_PARAMETERS: ReadonlyArray<readonly [ParameterName, ThresholdKey]> = [
@@ -149,10 +164,11 @@ export class AdaptiveState {
       strugglePenalty: draw("weights.strugglePenalty"),
       wastePenalty: draw("weights.wastePenalty"),
     };
+    const threshold = (name: ParameterName) => (this.config.thresholds === "draw" ? draw(name) : this.played(name));
     const sampledThresholds: ThresholdConfig = {
-      confidence: draw("thresholds.confidence"),
-      excerpt: draw("thresholds.excerpt"),
-      budget: draw("thresholds.budget"),
+      confidence: threshold("thresholds.confidence"),
+      excerpt: threshold("thresholds.excerpt"),
+      budget: threshold("thresholds.budget"),
     };
     // The profile applies itself only after enough observations.
     let appliedWeights = this.profile.adjust(sampledWeights);
@@ -185,8 +201,12 @@ export class AdaptiveState {
     else this.fallbackBaseline = baseline === undefined ? satisfaction : 0.9 * baseline + 0.1 * satisfaction;
 
     for (const name of PARAMETER_NAMES) {
-      const own = paired?.get(name) ?? signal;
-      this.distribution(name).update(sampledValue(observation, name), rule === "seed" ? own : this.normalized(name, own), this.config);
+      const own = paired?.get(name);
+      // A threshold that was not drawn has nothing to learn without its own draw's paired score.
+      if (own === undefined && !this.playsDraws && name.startsWith("thresholds.")) continue;
+      const value = own?.value ?? sampledValue(observation, name);
+      const evidence = own?.advantage ?? signal;
+      this.distribution(name).update(value, rule === "seed" ? evidence : this.normalized(name, evidence), this.config);
     }
     this.injection.update(observation, weights);
     // The bias and profile rules read the outcome itself, not its advantage: their thresholds are on satisfaction.
@@ -217,20 +237,48 @@ export class AdaptiveState {
   }
 
   /**
-   * The thresholds' paired advantages (`paired-advantage.ts`): each
-   * sampled value against PAIRED_ALTERNATIVES draws from its current
-   * distribution, from a generator seeded by the episode's position so a
-   * replay computes the same signal. Undefined without prefetch records.
+   * The value of a threshold a prompt runs with: of the values its posterior
+   * holds credible (within CREDIBLE_SPREAD standard deviations of its mean),
+   * the one closest to the prior's mean. The priors are what a user gets
+   * without learning, so they are left only as far as the evidence says
+   * they are wrong: a belief that has drifted by less than its own spread
+   * plays the priors exactly, and a user with nothing to gain loses nothing
+   * to that drift.
    */
-  private pairedSignals(observation: EpisodeObservation, weights: RewardWeights): Map<ParameterName, number> | undefined {
+  private played(name: ParameterName): number {
+    const distribution = this.distribution(name);
+    const prior = distribution.priorAlpha / (distribution.priorAlpha + distribution.priorBeta);
+    const shift = distribution.mean() - prior;
+    const credible = CREDIBLE_SPREAD * Math.sqrt(distribution.variance());
+    return prior + Math.sign(shift) * Math.max(0, Math.abs(shift) - credible);
+  }
+
+  private get playsDraws(): boolean {
+    return this.config.thresholds === "draw";
+  }
+
+  /**
+   * The thresholds' paired advantages (`paired-advantage.ts`): a value of
+   * each against PAIRED_ALTERNATIVES draws from its current distribution,
+   * from a generator seeded by the episode's position so a replay computes
+   * the same signal. The value is the one played where it was drawn, or else
+   * one more draw: the belief learns where a draw would have done
+   * better or worse, as Thompson sampling does, without the user paying for
+   * the draw. Undefined without prefetch records.
+   */
+  private pairedSignals(
+    observation: EpisodeObservation,
+    weights: RewardWeights,
+  ): Map<ParameterName, { value: number; advantage: number }> | undefined {
     if (!observation.prefetchRounds || observation.prefetchRounds.length === 0) return undefined;
-    const signals = new Map<ParameterName, number>();
+    const signals = new Map<ParameterName, { value: number; advantage: number }>();
     THRESHOLD_PARAMETERS.forEach(([name, key], index) => {
       const random = seededUniform(observation.sequence * 7919 + index);
       const distribution = this.distribution(name);
       const alternatives = Array.from({ length: PAIRED_ALTERNATIVES }, () => distribution.sample(random));
-      const advantage = pairedAdvantage(observation, key, alternatives, weights);
-      if (advantage !== undefined && Number.isFinite(advantage)) signals.set(name, advantage);
+      const value = this.playsDraws ? sampledValue(observation, name) : distribution.sample(random);
+      const advantage = pairedAdvantage(observation, key, alternatives, weights, value);
+      if (advantage !== undefined && Number.isFinite(advantage)) signals.set(name, { value, advantage });
     });
     return signals;
   }
@@ -256,7 +304,8 @@ export class AdaptiveState {
   parameters(): ParameterSummary[] {
     return PARAMETER_NAMES.map((name) => {
       const d = this.distribution(name);
-      return { name, alpha: d.alpha, beta: d.beta, mean: d.mean(), effectiveSamples: d.effectiveSamples };
+      const played = name.startsWith("thresholds.") && !this.playsDraws ? { played: this.played(name) } : {};
+      return { name, alpha: d.alpha, beta: d.beta, mean: d.mean(), effectiveSamples: d.effectiveSamples, ...played };
     });
   }
 

@@ -172,7 +172,7 @@ export class InjectionArms {
     const repeats = observation.repeats ?? 0;
     const trouble = observation.corrections + repeats > 0;
     const injected = observation.prefetchedKeys.length > 0;
-    for (const name of INJECTION_ARMS) decay(this.trouble[name], TROUBLE_PRIOR);
+    for (const name of INJECTION_ARMS) forget(this.trouble[name], TROUBLE_PRIOR);
     this.trouble[injected ? (arm === "hints" ? "hints" : "inject") : "nothing"][trouble ? 0 : 1] += 1;
     if (trouble) {
       const calm = { ...observation, corrections: 0, followUps: Math.max(0, observation.followUps - repeats) };
@@ -335,6 +335,21 @@ const has = (sets: readonly Set<string>[], key: string) => sets.some((keys) => k
 function decay(counts: [number, number], prior: readonly [number, number]): void {
   counts[0] = prior[0] + MEMORY * (counts[0] - prior[0]);
   counts[1] = prior[1] + MEMORY * (counts[1] - prior[1]);
+}
+
+/**
+ * Beta counts lose weight at MEMORY per episode, down to the prior's, and
+ * keep the rate their evidence showed: an arm not played grows less sure of
+ * its trouble, not surer that it has none. Forgetting toward the prior's
+ * rate (one in twenty) made an arm a user corrects every time look
+ * trouble-free again within a few dozen episodes, and it was played again
+ * at that rate for good.
+ */
+function forget(counts: [number, number], prior: readonly [number, number]): void {
+  const rate = betaMean(counts);
+  const weight = prior[0] + prior[1];
+  counts[0] = rate * weight + MEMORY * (counts[0] - rate * weight);
+  counts[1] = (1 - rate) * weight + MEMORY * (counts[1] - (1 - rate) * weight);
 }
 
 const betaMean = ([alpha, beta]: readonly [number, number]) => alpha / (alpha + beta);

@@ -7,9 +7,9 @@ import { type EpisodeObservation, inferSatisfaction, type RewardWeights, type Th
 export type ThresholdKey = keyof ThresholdConfig;
 
 /**
- * The paired advantage of one threshold's sampled value (design notes,
- * "What bench-adaptive showed, and the update as it is now"): the
- * satisfaction of the episode as it ran minus the mean satisfaction the same
+ * The paired advantage of one threshold's value (the one the episode ran
+ * with unless given; design notes, "What bench-adaptive showed, and the
+ * update as it is now"): the satisfaction of the episode with it minus the mean satisfaction the same
  * episode would have had with the threshold at each of `alternatives`, the
  * other parameters as sampled. What would have been injected is the
  * prefetcher's own selection over the recorded candidates; an item
@@ -22,12 +22,13 @@ export function pairedAdvantage(
   key: ThresholdKey,
   alternatives: readonly number[],
   weights: RewardWeights,
+  value: number = observation.sampledThresholds[key],
 ): number | undefined {
   const rounds = observation.prefetchRounds;
   if (!rounds || rounds.length === 0 || alternatives.length === 0) return undefined;
   const injectedWith = (thresholds: ThresholdConfig) => injectedUnder(observation, thresholds);
   const asRun = injectedWith(observation.sampledThresholds);
-  const actual = satisfactionWithInjected(observation, asRun, asRun, weights);
+  const actual = satisfactionWithInjected(observation, injectedWith({ ...observation.sampledThresholds, [key]: value }), asRun, weights);
   let total = 0;
   for (const value of alternatives)
     total += satisfactionWithInjected(observation, injectedWith({ ...observation.sampledThresholds, [key]: value }), asRun, weights);

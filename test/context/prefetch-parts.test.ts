@@ -157,6 +157,38 @@ describe("PrefetchMetrics", () => {
   });
 });
 
+describe("PrefetchMetrics, a conversation entry's hint", () => {
+  const augmented = {
+    excerpts: [],
+    summaries: [
+      {
+        key: "entry:e-41",
+        entryId: "e-41",
+        turn: 4,
+        source: "turn 4 · agent_response",
+        description: "The quota is seven birds per enclosure, counted at t…",
+      },
+      { key: "entry:e-77", entryId: "e-77", source: "turn 2 · agent_response · session 0a1b2c3d", description: "Another session's answer" },
+      { key: "entry:e-90", source: "turn 9 · tool_result", description: "a hot entry without an id" },
+    ],
+    tokensUsed: 60,
+  } as unknown as AugmentedQuery;
+  const used = (response: string, calls: string[]) => new PrefetchMetrics().recordOutcome(augmented, response, calls).usedKeys;
+
+  it("counts as used when retrieve_context names its entry, get_turn_range covers its turn, or the answer quotes or cites it", () => {
+    expect(used("Done.", ['{"entry_id":"e-41","max_tokens":2000}'])).toEqual(["entry:e-41"]);
+    expect(used("Done.", ['{"from_turn":3,"to_turn":5,"max_tokens":5000}'])).toEqual(["entry:e-41"]);
+    expect(used('You said "The quota is seven birds per enclosure, counted at the census".', [])).toEqual(["entry:e-41"]);
+    expect(used("As turn 9 · tool_result showed, it failed.", [])).toEqual(["entry:e-90"]);
+  });
+
+  it("does not count a turn range outside its turn, nor one over another session's entry (get_turn_range reads this session)", () => {
+    expect(used("Done.", ['{"from_turn":5,"to_turn":8,"max_tokens":5000}'])).toEqual([]);
+    expect(used("Done.", ['{"from_turn":1,"to_turn":3,"max_tokens":5000}'])).toEqual([]);
+    expect(used("Done.", ["not json", '{"path":"turn 4"}'])).toEqual([]);
+  });
+});
+
 describe("hot-cache promotion after a prefetch's outcome", () => {
   const augmented = {
     excerpts: [

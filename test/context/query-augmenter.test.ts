@@ -94,6 +94,18 @@ describe("QueryAugmenter", () => {
     expect((await hot.searcher.search("anything", { budgetMs: 200 })).tierReached).toBe("hot");
   });
 
+  it("knows where a hot entry came from: a conversation entry's id, a code chunk's path", async () => {
+    const prefetcher = createPrefetcher({ services, windowTokens: 200_000 });
+    prefetcher.hotCache.put("entry:e-12", "turn 3 · agent_response", "the ledger reconciliation runs on Fridays");
+    prefetcher.hotCache.put("chunk:9", "src/ledger/reconcile.ts:3-9", "export function reconcileLedger() {}");
+    prefetcher.searcher.setMaxTier("hot");
+    const found = await prefetcher.searcher.search("ledger reconciliation", { budgetMs: 200 });
+    const byKey = Object.fromEntries(found.candidates.map((candidate) => [candidate.key, candidate]));
+    expect(byKey["entry:e-12"]).toMatchObject({ entryId: "e-12" });
+    expect(byKey["entry:e-12"]?.path).toBeUndefined();
+    expect(byKey["chunk:9"]).toMatchObject({ path: "src/ledger/reconcile.ts" });
+  });
+
   it("never puts an observation or a reflection in front of the model: they are in the request's Conversation Memory already", async () => {
     await services.contentStore.indexContents([
       {

@@ -32,12 +32,17 @@ function episode(
   };
 }
 
-/** A user whose best confidence threshold is `optimum` (0.6): the further the sample, the likelier the model has to search. */
+/**
+ * A user whose best confidence threshold is `optimum` (0.6): the further the
+ * played threshold, the likelier the model has to search. Its episodes
+ * record no prefetch, so only a threshold drawn and played can learn from
+ * them (the original rule, `thresholds: "draw"`).
+ */
 function simulate(rule: UpdateRule, seed: number, episodes: number, optimum = 0.6, config: UpdateConfig = DEFAULT_UPDATE_CONFIG): number {
   const random = mulberry32(seed);
   // Whether to inject at all draws from its own stream: this user's outcome does not depend on it.
   const armRandom = mulberry32(seed + 1_000);
-  const state = new AdaptiveState(config);
+  const state = new AdaptiveState({ ...config, thresholds: "draw" });
   for (let i = 1; i <= episodes; i++) {
     const sample = state.sample(state.contexts.classify("fix the parser", [1, 0, 0]), random, armRandom);
     const distance = Math.abs(sample.sampledThresholds.confidence - optimum);
@@ -82,6 +87,7 @@ describe("AdaptiveState", () => {
       beta: 1.5,
       mean: 0.85,
       effectiveSamples: 0,
+      played: 0.85,
     });
   });
 
@@ -218,6 +224,48 @@ describe("AdaptiveState", () => {
       expect(high).toBeGreaterThan(0.86);
       expect(simulate("advantage", seed, 300, 0.6)).toBeLessThan(high - 0.03);
     }
+  });
+
+  it("plays each threshold as near the prior as its evidence allows, and learns from draws it did not play, scored on the episode's candidates", () => {
+    // One candidate the run needs at confidence 0.8: a floor above it leaves it out and costs a search.
+    const candidates = [{ key: "a", path: "a.ts", confidence: 0.8, excerptTokens: 10_000, summaryTokens: 10 }];
+    const random = mulberry32(5);
+    const state = new AdaptiveState();
+    const played: number[] = [];
+    for (let i = 1; i <= 200; i++) {
+      const belief = state.distribution("thresholds.confidence");
+      const sample = state.sample(state.contexts.classify("fix the parser", [1, 0, 0]), random);
+      const value = sample.sampledThresholds.confidence;
+      // Between the prior's 0.85 and the belief's mean, and one posterior standard deviation from the mean at most.
+      expect(value).toBeLessThanOrEqual(Math.max(0.85, belief.mean()) + 1e-12);
+      expect(value).toBeGreaterThanOrEqual(Math.min(0.85, belief.mean()) - 1e-12);
+      expect(Math.abs(value - belief.mean())).toBeLessThanOrEqual(Math.sqrt(belief.variance()) + 1e-12);
+      played.push(value);
+      const injected = value <= 0.8;
+      state.update(
+        {
+          ...episode(state, "fix the parser", [1, 0, 0], i, random),
+          ...sample,
+          prefetchedKeys: injected ? ["a"] : [],
+          usedKeys: injected ? ["a"] : [],
+          searchedAfter: injected ? [] : ["where is the parser"],
+          prefetchRounds: [{ candidates, remainingTokens: 100_000, penalty: 1, neededKeys: ["a"] }],
+          budgetRatio: 0.1,
+        },
+        "advantage",
+      );
+    }
+    // The priors at first; below the needed candidate's 0.8 once the evidence says so.
+    expect(played[0]).toBe(0.85);
+    expect(state.distribution("thresholds.confidence").mean()).toBeLessThan(0.8);
+    expect(played.at(-1)).toBeLessThan(0.8);
+    // Without prefetch records a threshold that is not drawn has nothing to learn from: it stays put.
+    const still = new AdaptiveState();
+    for (let i = 1; i <= 20; i++)
+      still.update(episode(still, "q", [1, 0, 0], i, random, { searchedAfter: i % 2 ? ["x"] : [] }), "advantage");
+    expect(still.distribution("thresholds.confidence").toJSON()).toEqual(
+      new AdaptiveState().distribution("thresholds.confidence").toJSON(),
+    );
   });
 
   it("round-trips through JSON: the copy samples and learns exactly like the original", () => {

@@ -144,6 +144,20 @@ describe("InjectionArms", () => {
     expect(nothingShare(arms)).toBeGreaterThan(0.9);
   });
 
+  it("an arm whose every play drew a correction stays known for it while it is not played: its rate holds, only its certainty fades", () => {
+    const arms = new InjectionArms();
+    let sequence = 0;
+    // Hints only, ten times, each answer corrected; then a hundred prompts held back, none corrected.
+    for (let i = 0; i < 10; i++) arms.update(episode(++sequence, "hints", [], { corrections: 1 }), PRIOR_MEAN_WEIGHTS);
+    const known = arms.belief().troubleWithHints;
+    expect(known).toBeGreaterThan(0.6);
+    for (let i = 0; i < 100; i++) arms.update(episode(++sequence, "nothing", []), PRIOR_MEAN_WEIGHTS);
+    expect(arms.belief().troubleWithHints).toBeCloseTo(known, 10);
+    // Less sure of it than just after the evidence (weight of the prior's five counts), not back to trouble-free.
+    expect(arms.toJSON().troubleWithHints?.reduce((sum, count) => sum + count, 0)).toBeLessThan(10);
+    expect(nothingShare(arms, 3, "hints")).toBeLessThan(0.05);
+  });
+
   it("a correction as common without injection as with it is not blamed on injecting", () => {
     const arms = new InjectionArms();
     let sequence = 0;

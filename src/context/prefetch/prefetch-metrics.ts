@@ -20,10 +20,9 @@ export interface PrefetchOutcome {
 }
 
 /**
- * The feedback loop: how prefetch is doing. An excerpt counts as used
- * when the answer cites its source (or quotes a line of it); a hint counts as
- * expanded when a later tool call reads its path. Listeners hear each
- * outcome: the hot cache's promotion and self-tuning retrieval's episodes.
+ * The feedback loop: how prefetch is doing. Each kind of injected item has
+ * its own sign of use (`usedItems`). Listeners hear each outcome: the hot
+ * cache's promotion and self-tuning retrieval's episodes.
  */
 export class PrefetchMetrics {
   totalPrefetches = 0;
@@ -39,16 +38,11 @@ export class PrefetchMetrics {
     this.listeners.push(listener);
   }
 
+  /** `toolCallTargets`: each tool call's input as JSON. */
   recordOutcome(prefetch: AugmentedQuery, response: string, toolCallTargets: readonly string[]): PrefetchOutcome {
     this.totalPrefetches++;
     this.tokensInjected += prefetch.tokensUsed;
-    const usedExcerpts = prefetch.excerpts.filter(
-      (excerpt) =>
-        response.includes(excerpt.path ?? excerpt.source) ||
-        excerpt.content.split("\n").some((line) => line.trim().length > 20 && response.includes(line.trim())),
-    );
-    const readByTool = (path: string | undefined) => path !== undefined && toolCallTargets.some((target) => target.includes(path));
-    const expanded = prefetch.summaries.filter((summary) => readByTool(summary.path));
+    const { usedExcerpts, expanded, readByTool } = usedItems(prefetch, response, toolCallTargets);
     this.excerptsInjected += prefetch.excerpts.length;
     this.excerptsUsed += usedExcerpts.length;
     this.summariesInjected += prefetch.summaries.length;
@@ -83,4 +77,55 @@ export class PrefetchMetrics {
       tokensSaved: this.tokensSaved,
     };
   }
+}
+
+/**
+ * What of one prefetch the run used, each kind by the sign that fits it:
+ * - an excerpt: the answer cites its source or quotes a line of it;
+ * - a file hint: a tool call reads its path;
+ * - a conversation entry, excerpt or hint: the answer cites it or quotes its
+ *   line, or a tool call brings it back (`retrieve_context` naming its entry,
+ *   `get_turn_range` over its turn of the running session). Its hint has no
+ *   path to read, so without these it could never count as used, and every
+ *   learner would see it as waste;
+ * - any other hint: the answer cites or quotes it.
+ */
+function usedItems(prefetch: AugmentedQuery, response: string, toolCallTargets: readonly string[]) {
+  const readByTool = (path: string | undefined) => path !== undefined && toolCallTargets.some((target) => target.includes(path));
+  const inputs = toolCallTargets.map(parseInput);
+  const broughtBack = (item: { entryId?: string; turn?: number }) =>
+    item.entryId !== undefined &&
+    (toolCallTargets.some((target) => target.includes(item.entryId as string)) ||
+      (item.turn !== undefined && inputs.some((input) => coversTurn(input, item.turn as number))));
+  // A line cut short (a hint's description ends in "…") is quoted up to its last whole word.
+  const quotes = (text: string) =>
+    text.split("\n").some((line) => {
+      const quoted = line.trim().replace(/\s*\S*…$/, "");
+      return quoted.length > 20 && response.includes(quoted);
+    });
+  const usedExcerpts = prefetch.excerpts.filter(
+    (excerpt) => response.includes(excerpt.path ?? excerpt.source) || quotes(excerpt.content) || broughtBack(excerpt),
+  );
+  const expanded = prefetch.summaries.filter((summary) =>
+    summary.path !== undefined
+      ? readByTool(summary.path)
+      : response.includes(summary.source) || quotes(summary.description) || broughtBack(summary),
+  );
+  return { usedExcerpts, expanded, readByTool };
+}
+
+/** A tool call's input, or nothing when it is not a JSON object. */
+function parseInput(target: string): Record<string, unknown> | undefined {
+  try {
+    const input: unknown = JSON.parse(target);
+    return typeof input === "object" && input !== null ? (input as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `get_turn_range`'s input, reaching over `turn`. */
+function coversTurn(input: Record<string, unknown> | undefined, turn: number): boolean {
+  const { from_turn: from, to_turn: to } = input ?? {};
+  return typeof from === "number" && typeof to === "number" && from <= turn && turn <= to;
 }

@@ -12,6 +12,8 @@ export interface Excerpt {
   entryId?: string;
   path?: string;
   lineRange?: [number, number];
+  /** The turn of the running session the entry records: `get_turn_range` can expand it (absent for another session's entries). */
+  turn?: number;
   content: string;
   language?: string | null;
   confidence: number;
@@ -24,6 +26,8 @@ export interface Summary {
   source: string;
   entryId?: string;
   path?: string;
+  /** The turn of the running session the entry records: `get_turn_range` can expand it (absent for another session's entries). */
+  turn?: number;
   description: string;
   lines: number;
   confidence: number;
@@ -104,8 +108,9 @@ export class QueryAugmenter {
       .sort((a, b) => b.confidence - a.confidence);
     const forms = new Map<ScoredCandidate, { excerpt: Excerpt; summary: Summary }>();
     for (const { candidate, confidence } of ranked) {
-      const excerpt = toExcerpt(candidate, confidence, thresholds.maxExcerptLines);
-      const summary = toSummary(candidate, confidence);
+      const turn = candidate.turn !== undefined && candidate.sessionId === situation.sessionId ? { turn: candidate.turn } : {};
+      const excerpt = toExcerpt(candidate, confidence, thresholds.maxExcerptLines, turn);
+      const summary = toSummary(candidate, confidence, turn);
       const record = {
         key: candidate.key,
         ...(candidate.path ? { path: candidate.path } : {}),
@@ -180,7 +185,7 @@ export function withoutPresent(augmented: AugmentedQuery, situation: PrefetchSit
   return { ...augmented, excerpts, summaries, tokensUsed };
 }
 
-function toExcerpt(candidate: PrefetchCandidate, confidence: number, maxLines: number): Excerpt {
+function toExcerpt(candidate: PrefetchCandidate, confidence: number, maxLines: number, turn: { turn?: number }): Excerpt {
   const lines = candidate.content.split("\n").slice(0, maxLines);
   const content = lines.join("\n");
   const lineRange: [number, number] | undefined =
@@ -194,13 +199,14 @@ function toExcerpt(candidate: PrefetchCandidate, confidence: number, maxLines: n
     ...(candidate.entryId ? { entryId: candidate.entryId } : {}),
     ...(candidate.path ? { path: candidate.path } : {}),
     ...(lineRange ? { lineRange } : {}),
+    ...turn,
     ...(candidate.language !== undefined ? { language: candidate.language } : {}),
   };
   excerpt.tokens = estimateTokens(renderExcerpt(excerpt));
   return excerpt;
 }
 
-function toSummary(candidate: PrefetchCandidate, confidence: number): Summary {
+function toSummary(candidate: PrefetchCandidate, confidence: number, turn: { turn?: number }): Summary {
   const summary: Summary = {
     key: candidate.key,
     source: candidate.path ?? candidate.source,
@@ -210,6 +216,7 @@ function toSummary(candidate: PrefetchCandidate, confidence: number): Summary {
     tokens: 0,
     ...(candidate.entryId ? { entryId: candidate.entryId } : {}),
     ...(candidate.path ? { path: candidate.path } : {}),
+    ...turn,
   };
   summary.tokens = estimateTokens(renderSummary(summary));
   return summary;
@@ -220,14 +227,23 @@ function renderExcerpt(excerpt: Excerpt): string {
   const tail = excerpt.path
     ? `\n[Full file: read_file("${excerpt.path}")]`
     : excerpt.entryId
-      ? `\n[Full entry: retrieve_context(query) or get_turn_range]`
+      ? `\n[Full entry: ${expandEntry(excerpt.entryId)}]`
       : "";
   return `[AUTO-RETRIEVED: ${excerpt.source} | confidence: ${Math.min(excerpt.confidence, 1).toFixed(2)}]\n\`\`\`${excerpt.language ?? ""}\n${excerpt.content}\n\`\`\`${tail}`;
 }
 
-/** `[RELATED: path - description, N lines]`. */
+/**
+ * `[RELATED: path - description, N lines]`; a conversation entry's hint
+ * also names the call that brings it back, since it has no path to read.
+ */
 function renderSummary(summary: Summary): string {
-  return `[RELATED: ${summary.source} - ${summary.description}, ${summary.lines} lines]`;
+  const expand = summary.path === undefined && summary.entryId ? ` | ${expandEntry(summary.entryId)}` : "";
+  return `[RELATED: ${summary.source} - ${summary.description}, ${summary.lines} lines${expand}]`;
+}
+
+/** The call that brings a conversation entry back whole. */
+function expandEntry(entryId: string): string {
+  return `retrieve_context(entry_id="${entryId}")`;
 }
 
 /** The block appended to the prompt, or an empty string when nothing qualified. */

@@ -105,6 +105,7 @@ export class TieredSearcher {
         content: entry.content,
         description: firstLine(entry.content),
         lineCount: entry.content.split("\n").length,
+        ...hotOrigin(entry.id, entry.source),
         coverage,
         tier: "hot",
       });
@@ -221,6 +222,18 @@ function mergeHistory(
     ...(hit.signals.vector ? { vectorRank: hit.signals.vector.rank } : {}),
     tier: "full",
   });
+}
+
+/**
+ * Where a hot entry came from, from its key and source: a conversation
+ * entry's id, or a code chunk's path. A hint of it can then say how to open
+ * it, and the run's use of it can be seen (a read of the path, a call naming
+ * the entry), as for the same item found by the full tier.
+ */
+function hotOrigin(key: string, source: string): { entryId?: string; path?: string } {
+  if (key.startsWith("entry:")) return { entryId: key.slice("entry:".length) };
+  const path = /^(.+):\d+-\d+$/.exec(source)?.[1];
+  return key.startsWith("chunk:") && path ? { path } : {};
 }
 
 function firstLine(text: string): string {

@@ -16,6 +16,7 @@ export function learningJson(summary: RetrievalLearningSummary): object {
       beta: parameter.beta,
       mean: parameter.mean,
       effective_samples: parameter.effectiveSamples,
+      ...(parameter.played !== undefined ? { played: parameter.played } : {}),
     })),
     contexts: summary.contexts.map((context) => ({
       id: context.id,
@@ -70,9 +71,9 @@ export function learningLines(summary: RetrievalLearningSummary): string[] {
   return lines;
 }
 
-/** The settings at the learned means (no sampling): what a typical prompt gets. */
+/** The settings at the learned means, the thresholds as prompts run with them (no sampling): what a typical prompt gets. */
 function meanSample(summary: RetrievalLearningSummary): Pick<AdaptiveSample, "appliedWeights" | "sampledThresholds"> {
-  const mean = new Map(summary.parameters.map((parameter) => [parameter.name, parameter.mean]));
+  const mean = new Map(summary.parameters.map((parameter) => [parameter.name, parameter.played ?? parameter.mean]));
   const of = (name: ParameterName, fallback: number) => mean.get(name) ?? fallback;
   return {
     appliedWeights: {

@@ -76,6 +76,16 @@ describe("what /learning says", () => {
     expect(text).toContain("Share of the window for prefetched context: 15% (started at 10%).");
   });
 
+  it("gives a threshold as prompts run with it, which stays at the start until the evidence moves it further than its spread", () => {
+    const learned = summary({ "thresholds.confidence": 0.8 });
+    const confidence = learned.parameters.find((parameter) => parameter.name === "thresholds.confidence");
+    const drifted = { ...learned, parameters: learned.parameters.map((p) => (p === confidence ? { ...p, played: 0.85 } : p)) };
+    expect(learningLines(drifted).join("\n")).toContain("offered from a score of 0.85 (started at 0.85).");
+    const moved = { ...learned, parameters: learned.parameters.map((p) => (p === confidence ? { ...p, played: 0.82 } : p)) };
+    expect(learningLines(moved).join("\n")).toContain("offered from a score of 0.82 (started at 0.85).");
+    expect(JSON.stringify(learningJson(moved))).toContain('"played":0.82');
+  });
+
   it("names the kinds of prompt by size, not by id, and the user's leanings in words", () => {
     const lines = learningLines({
       ...summary({}),

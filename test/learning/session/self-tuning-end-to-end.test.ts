@@ -178,22 +178,27 @@ const tokens = (learned: Learned, from: number, to: number) => sum(learned.recor
 const searches = (learned: Learned, from: number, to: number) => sum(learned.records.slice(from - 1, to), "searches");
 
 describe("self-tuning retrieval, end to end", () => {
-  it("stops injecting where excerpts are never used, keeps injecting where they are without more searches, and learns the confidence floor from both", async () => {
-    // 60 prompts a project: prompts 1-30 are the injection's case, and the confidence floor is read after all 60.
-    const wasted = await promptByPrompt(wastingModel(), 7, 60);
-    const used = await promptByPrompt(usingModel(), 7, 60);
-    // Where nothing injected is used: prompts 21-30 get at most a fifth of the tokens prompts 1-10 got.
-    expect(tokens(wasted, 1, 10)).toBeGreaterThan(0);
-    expect(tokens(wasted, 21, 30)).toBeLessThanOrEqual(0.2 * tokens(wasted, 1, 10));
-    // Where it is used: at least half as much goes in at the end as at the start, and the model searches no more.
-    expect(tokens(used, 1, 10)).toBeGreaterThan(0);
-    expect(tokens(used, 21, 30)).toBeGreaterThanOrEqual(0.5 * tokens(used, 1, 10));
-    expect(searches(used, 21, 30)).toBeLessThanOrEqual(searches(used, 1, 10));
-    expect(wasted.used).toBe(0);
-    expect(used.used).toBeGreaterThan(60);
-    // From the prior's 0.85: well up where excerpts are wasted, and clearly below that where their absence
-    // costs searches. Seeds 7-13 of the sampler: 0.936-0.958 against 0.785-0.871, at least 0.087 apart.
-    expect(wasted.confidence).toBeGreaterThan(0.9);
-    expect(wasted.confidence - used.confidence).toBeGreaterThan(0.05);
-  }, 240_000);
+  // Two sampler seeds: on 13 the first prompts of the wasted project once got nothing at all, so there was nothing to cut.
+  it.each([7, 13])(
+    "stops injecting where excerpts are never used, keeps injecting where they are without more searches, and learns the confidence floor from both (sampler seed %i)",
+    async (seed) => {
+      // 60 prompts a project: prompts 1-30 are the injection's case, and the confidence floor is read after all 60.
+      const wasted = await promptByPrompt(wastingModel(), seed, 60);
+      const used = await promptByPrompt(usingModel(), seed, 60);
+      // Where nothing injected is used: prompts 21-30 get at most a fifth of the tokens prompts 1-10 got.
+      expect(tokens(wasted, 1, 10)).toBeGreaterThan(0);
+      expect(tokens(wasted, 21, 30)).toBeLessThanOrEqual(0.2 * tokens(wasted, 1, 10));
+      // Where it is used: at least half as much goes in at the end as at the start, and the model searches no more.
+      expect(tokens(used, 1, 10)).toBeGreaterThan(0);
+      expect(tokens(used, 21, 30)).toBeGreaterThanOrEqual(0.5 * tokens(used, 1, 10));
+      expect(searches(used, 21, 30)).toBeLessThanOrEqual(searches(used, 1, 10));
+      expect(wasted.used).toBe(0);
+      expect(used.used).toBeGreaterThan(60);
+      // From the prior's 0.85: well up where excerpts are wasted, and clearly below that where their absence
+      // costs searches. Seeds 7-13 of the sampler: 0.934-0.939 against 0.759-0.807, at least 0.13 apart.
+      expect(wasted.confidence).toBeGreaterThan(0.9);
+      expect(wasted.confidence - used.confidence).toBeGreaterThan(0.05);
+    },
+    240_000,
+  );
 });
