@@ -9,11 +9,13 @@ type VectorChanges = { removed: readonly number[]; added: ReadonlyArray<{ id: nu
 
 /**
  * The hot tier of the vector signal: an in-memory, int8-quantised copy of
- * the chunk vectors scanned exactly with WebAssembly SIMD (86k × 256-d in
- * ≈2.3 ms, against 23–35 ms for sqlite-vec's scalar scan). sqlite-vec stays
- * the store and answers k-NN until this copy is warm: long-lived processes
- * (sessions, batched searches) call `warm()`, a one-off search does not pay
- * for loading. Kept in step with the store like the full-text index: own
+ * the chunk vectors scanned exactly with WebAssembly SIMD (525k × 256-d in
+ * ≈3 ms of CPU for a short query of the built-in embedder, which reads only
+ * the dimensions it uses; 86k took 23–35 ms in sqlite-vec's scalar scan).
+ * sqlite-vec stays the store and answers k-NN until this copy is warm: a
+ * process that searches many times (`sylk search -`) calls `warm()`; a
+ * one-off search does not pay for loading, nor does an interactive session
+ * (loading would hold the thread that draws the screen). Kept in step with the store like the full-text index: own
  * writes are applied, other processes' commits are reconciled.
  */
 export class CodeVectorIndex {
