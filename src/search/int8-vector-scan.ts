@@ -179,12 +179,15 @@ export class Int8VectorScan {
   similarities(query: Float32Array, slots: readonly number[]): number[] {
     this.checkVector(query, "query");
     const quantized = Int8VectorScan.quantize(query, this.scale);
+    // Like the scan, read only the pairs the query uses: each pair of a vector is in another cache line.
+    const used: number[] = [];
+    for (let index = 0; index < this.dims; index += 2) if (quantized[index] !== 0 || quantized[index + 1] !== 0) used.push(index);
     const stored = this.view();
     return slots.map((slot) => {
       if (slot >= this.slotCount) return 0; // never set: a zero vector
       const offset = this.slotOffset(slot);
       let dot = 0;
-      for (let index = 0; index < this.dims; index += 2) {
+      for (const index of used) {
         const at = offset + index * TILE_SLOTS;
         dot += (quantized[index] as number) * (stored[at] as number) + (quantized[index + 1] as number) * (stored[at + 1] as number);
       }
