@@ -3,6 +3,7 @@ import type { VectorHit, VectorStore } from "../store/vector-store.js";
 import { Int8VectorScan } from "./int8-vector-scan.js";
 import type { SlotScore } from "./top-slots.js";
 import type { KernelScan } from "./vector-kernel.js";
+import { loadVectorsOnThread } from "./vector-load-thread.js";
 import { VectorScanThread } from "./vector-scan-thread.js";
 
 type VectorChanges = { removed: readonly number[]; added: ReadonlyArray<{ id: number; vector: Float32Array }> };
@@ -35,6 +36,12 @@ export class CodeVectorIndex {
   private readonly deferred: VectorChanges[] = [];
   /** The scan on the thread, while it runs: this thread may help with it (`helpScan`). */
   private inFlight: KernelScan | undefined;
+  /** Set while another thread loads the copy (`warmInBackground`). */
+  private loading: Promise<void> | undefined;
+  /** Set by `close`: a load on another thread that ends after it is dropped (the store may be closed). */
+  private closed = false;
+  /** This process's changes committed while another thread loads the copy, applied once it is taken over. */
+  private readonly changesWhileLoading: VectorChanges[] = [];
 
   constructor(
     private readonly store: VectorStore,
@@ -57,7 +64,8 @@ export class CodeVectorIndex {
    * index stays cold and searches keep using the store.
    */
   warm(): number {
-    if (this.scan || this.unavailable) return 0;
+    // A load on another thread is under way: it will be warm when that ends.
+    if (this.scan || this.unavailable || this.loading !== undefined) return 0;
     const started = performance.now();
     try {
       const scan = this.loadByBlocksOrRows();
@@ -68,6 +76,47 @@ export class CodeVectorIndex {
       this.reset();
     }
     return performance.now() - started;
+  }
+
+  /**
+   * Loads every chunk vector on another thread, so this one (an interactive
+   * session's, which draws the screen) only takes the result over: searches
+   * use the store until then. Resolves once warm, or cold still when the
+   * copy could not be loaded that way (an in-memory database, storage not
+   * laid out as expected): the store keeps answering then.
+   */
+  warmInBackground(): Promise<void> {
+    const databasePath = this.store.databasePath;
+    if (this.scan || this.unavailable || databasePath === undefined) return Promise.resolve();
+    this.loading ??= this.takeOverLoad(databasePath).finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async takeOverLoad(databasePath: string): Promise<void> {
+    // Read before the thread's snapshot: another process's commit after it is reconciled by the next search.
+    const version = this.dataVersion();
+    let loaded: Awaited<ReturnType<typeof loadVectorsOnThread>>;
+    try {
+      loaded = await loadVectorsOnThread(databasePath, this.store.dimensions);
+    } catch {
+      this.changesWhileLoading.length = 0;
+      return;
+    }
+    if (this.scan || this.closed) return; // warmed here meanwhile, or the process is closing its store
+    const scan = Int8VectorScan.restore(loaded.state);
+    this.idAt = new Int32Array(Math.max(1024, loaded.ids.length));
+    this.idAt.set(loaded.ids);
+    loaded.ids.forEach((id, slot) => {
+      this.slotOf.set(id, slot);
+    });
+    this.nextSlot = loaded.ids.length;
+    this.scan = scan;
+    this.seenDataVersion = version;
+    // Own commits since the load began; ids are never reused, so one the snapshot already holds is skipped.
+    for (const changes of this.changesWhileLoading.splice(0)) this.apply(changes.removed, changes.added);
+    if (this.useThread) this.thread ??= new VectorScanThread(scan.memory, scan.progress);
   }
 
   /** A storage block at a time, or row by row where sqlite-vec's storage is not laid out as expected. */
@@ -164,8 +213,9 @@ export class CodeVectorIndex {
     if (this.inFlight && this.scan) this.scan.helpScan(this.inFlight);
   }
 
-  /** Stops the scan thread, if one started; later scans run on this thread. */
+  /** Stops the scan thread, if one started; later scans run on this thread, and a load under way on another is dropped. */
   async close(): Promise<void> {
+    this.closed = true;
     this.useThread = false;
     const thread = this.thread;
     this.thread = undefined;
@@ -174,7 +224,10 @@ export class CodeVectorIndex {
 
   /** This process's own committed changes (ignored until warm: loading reads them then). */
   apply(removed: readonly number[], added: ReadonlyArray<{ id: number; vector: Float32Array }>): void {
-    if (!this.scan) return;
+    if (!this.scan) {
+      if (this.loading !== undefined) this.changesWhileLoading.push({ removed: [...removed], added: [...added] });
+      return;
+    }
     if (this.scanning !== undefined) {
       this.deferred.push({ removed: [...removed], added: [...added] });
       return;

@@ -39,6 +39,15 @@ export interface Int8VectorScanOptions {
   scale?: number;
 }
 
+/** What another thread needs to take over a scanner it filled: its memory and where the vectors end. */
+export interface Int8VectorScanState {
+  memory: WasmMemory;
+  dims: number;
+  scale: number;
+  capacity: number;
+  slotCount: number;
+}
+
 export interface ScoredSlot {
   slot: number;
   /** Approximate cosine similarity: int8 dot product / scale². */
@@ -88,7 +97,7 @@ export class Int8VectorScan {
    */
   readonly progress = createScanProgress();
 
-  constructor(dims: number, options: Int8VectorScanOptions = {}) {
+  constructor(dims: number, options: Int8VectorScanOptions = {}, memory?: WasmMemory) {
     if (!Number.isInteger(dims) || dims <= 0 || dims % 16 !== 0) {
       throw new RangeError(`Int8VectorScan: dims must be a positive multiple of 16 (one SIMD lane group), got ${dims}`);
     }
@@ -97,8 +106,21 @@ export class Int8VectorScan {
     this.dims = dims;
     this.scale = scale;
     this.quantized = new Int8Array(dims);
-    this.kernel = instantiateKernel();
+    this.kernel = instantiateKernel(memory);
     this.bytes = new Int8Array(this.kernel.memory.buffer);
+  }
+
+  /** This scanner as another thread can take it over (`restore`); this one must not be used after. */
+  get state(): Int8VectorScanState {
+    return { memory: this.kernel.memory, dims: this.dims, scale: this.scale, capacity: this.capacity, slotCount: this.slotCount };
+  }
+
+  /** A scanner over the memory another thread filled (a load off the thread that draws the screen). */
+  static restore(state: Int8VectorScanState): Int8VectorScan {
+    const scan = new Int8VectorScan(state.dims, { scale: state.scale }, state.memory);
+    scan.capacity = state.capacity;
+    scan.slotCount = state.slotCount;
+    return scan;
   }
 
   /** Quantises a unit vector with the given fixed scale (see DEFAULT_INT8_SCALE). */
