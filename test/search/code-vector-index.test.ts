@@ -301,4 +301,36 @@ describe("CodeVectorIndex loaded on another thread", () => {
     expect(everything).toHaveLength(1_500 - 3 + 1);
     expect(everything.filter((id) => id <= 3)).toEqual([]);
   });
+
+  it("loads again on its thread when another process added many vectors, the store answering meanwhile", async () => {
+    for (let id = 1; id <= 200; id++) store.insertChunk(id, randomUnit());
+    const repository = new FullTextRepository(db);
+    const background = new CodeVectorIndex(store, () => repository.dataVersion());
+    await background.warmInBackground();
+    const many = Array.from({ length: 1_200 }, () => randomUnit());
+    const other = openDatabase(`${project.sylkHome}/v.db`);
+    try {
+      const otherStore = new VectorStore(other, "test-embedder", DIMENSIONS);
+      // A few: reconciled in place.
+      const few = randomUnit();
+      otherStore.insertChunk(300, few);
+      expect(background.nearest(few, 1)[0]?.id).toBe(300);
+      expect(background.isWarm).toBe(true);
+      // Many: the copy is dropped and loaded again on the thread; the store answers this search.
+      other.transaction(() =>
+        many.forEach((vector, i) => {
+          otherStore.insertChunk(1_000 + i, vector);
+        }),
+      )();
+    } finally {
+      other.close();
+    }
+    const probe = randomUnit();
+    expect(background.nearest(probe, 10)).toEqual(store.nearestChunks(probe, 10));
+    expect(background.isWarm).toBe(false);
+    await background.warmInBackground();
+    expect(background.isWarm).toBe(true);
+    expect(background.size).toBe(1_401);
+    expect(background.nearest(many[5] as Float32Array, 1)[0]?.id).toBe(1_005);
+  });
 });
