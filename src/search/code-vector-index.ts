@@ -14,9 +14,10 @@ type VectorChanges = { removed: readonly number[]; added: ReadonlyArray<{ id: nu
  * ≈3 ms of CPU for a short query of the built-in embedder, which reads only
  * the dimensions it uses; 86k took 23–35 ms in sqlite-vec's scalar scan).
  * sqlite-vec stays the store and answers k-NN until this copy is warm: a
- * process that searches many times (`sylk search -`) calls `warm()`; a
- * one-off search does not pay for loading, nor does an interactive session
- * (loading would hold the thread that draws the screen). Kept in step with the store like the full-text index: own
+ * process that searches many times (`sylk search -`) calls `warm()`, an
+ * interactive session `warmInBackground()` (a load on its own thread would
+ * hold the screen for seconds on a large project); a one-off search does
+ * not pay for loading. Kept in step with the store like the full-text index: own
  * writes are applied, other processes' commits are reconciled.
  */
 export class CodeVectorIndex {
