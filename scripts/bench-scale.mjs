@@ -19,6 +19,12 @@
 //
 // The trees are made under --work and deleted at the end unless --keep;
 // --from is only read. docs/BENCHMARKS.md uses biomejs/biome at 18883b7d.
+//
+//   node scripts/bench-scale.mjs --search-only --home <SYLK_HOME> --from <tree> [--sylk <build>] [--queries 100]
+//
+// measures only the searches, on a tree already indexed in that SYLK_HOME (nothing
+// is made or indexed; pass a copy of a home that must not change: the search opens
+// the project's database, and may write to it).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,6 +44,8 @@ const { values } = parseArgs({
     seed: { type: "string", default: "7" },
     sylk: { type: "string" },
     keep: { type: "boolean", default: false },
+    "search-only": { type: "boolean", default: false },
+    home: { type: "string" },
   },
 });
 if (!values.from) {
@@ -53,6 +61,21 @@ const sizes = values.sizes.split(",").map(Number);
 mkdirSync(work, { recursive: true });
 const { scanProject } = await import(join(repo, "dist/src/indexer/scanner.js"));
 const { defaultConfig } = await import(join(repo, "dist/src/config/schema.js"));
+
+if (values["search-only"]) {
+  if (!values.home) throw new Error("--search-only needs --home <the SYLK_HOME the tree --from was indexed in>");
+  const scan = await scanProject(from, defaultConfig().index);
+  const queries = sampleQueries(from, scan.files, Number(values.queries), Number(values.seed));
+  const search = await searchTimes(from, { ...process.env, SYLK_HOME: resolve(values.home) }, queries);
+  console.log(`\nSearch of ${sylk} on ${from} (${scan.files.length} files), ${queries.length} queries\n`);
+  console.log("| full text p50 / p95 | hybrid p50 / p95 | full text process peak | hybrid process peak |");
+  console.log("| --- | --- | --- | --- |");
+  const ms = (row) => `${row.p50.toFixed(1)} / ${row.p95.toFixed(1)} ms`;
+  console.log(
+    `| ${ms(search.fulltext)} | ${ms(search.hybrid)} | ${search.fulltext.peakMB.toFixed(0)} MB | ${search.hybrid.peakMB.toFixed(0)} MB |`,
+  );
+  process.exit(0);
+}
 
 const rows = [];
 for (const size of sizes) {
@@ -80,22 +103,7 @@ for (const size of sizes) {
   }
 
   const queries = sampleQueries(tree, scan.files, Number(values.queries), Number(values.seed));
-  const search = {};
-  for (const [mode, signals] of [
-    ["fulltext", "fulltext"],
-    ["hybrid", "fulltext,vector"],
-  ]) {
-    const searched = await measured(
-      [sylk, "-C", tree, "search", "--json", "--k", "10", "--signals", signals, "-"],
-      env,
-      `${queries.join("\n")}\n`,
-    );
-    const took = searched.stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line).tookMs);
-    search[mode] = { ...percentiles(took), peakMB: searched.peakMB };
-  }
+  const search = await searchTimes(tree, env, queries);
   rows.push({
     size,
     files: scan.files.length,
@@ -130,6 +138,27 @@ for (const row of rows) {
   console.log(
     `| ${row.size} (${row.files}) | ${row.chunks} | ${f1(row.cold.seconds)} s (${f1(row.cold.cpuSeconds)} s) | ${f2(perFile)}× wall, ${f2(perFileCpu)}× CPU | ${f0(row.cold.peakMB)} MB (${f0(row.cold.sampledMaxMB)}) | ${f0(row.fresh.inProcessMs)} / ${f0(row.fresh.processMs)} ms | ${f0(row.fresh.statWalkMs)} ms | ${f2(row.fresh.inProcessMs / row.fresh.statWalkMs)}× | ${f1(row.search.fulltext.p50)} / ${f1(row.search.fulltext.p95)} ms | ${f1(row.search.hybrid.p50)} / ${f1(row.search.hybrid.p95)} ms | ${f0(row.search.hybrid.peakMB)} MB | ${f0(row.databaseMB)} MB |`,
   );
+}
+
+/** Search p50/p95 in process (each answer's own tookMs) and the process's peak, full text alone and hybrid. */
+async function searchTimes(tree, env, queries) {
+  const search = {};
+  for (const [mode, signals] of [
+    ["fulltext", "fulltext"],
+    ["hybrid", "fulltext,vector"],
+  ]) {
+    const searched = await measured(
+      [sylk, "-C", tree, "search", "--json", "--k", "10", "--signals", signals, "-"],
+      env,
+      `${queries.join("\n")}\n`,
+    );
+    const took = searched.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).tookMs);
+    search[mode] = { ...percentiles(took), peakMB: searched.peakMB };
+  }
+  return search;
 }
 
 /** Runs `node <args>` under GNU time, sampling its resident set every 100 ms. */

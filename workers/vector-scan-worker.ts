@@ -27,7 +27,7 @@ const { memory, progress } = workerData as { memory: WasmMemory; progress: Int32
 const kernel = instantiateKernel(memory);
 
 parentPort?.on("message", (request: VectorScanRequest) => {
-  scanUnclaimedBlocks(kernel, request.scan, request.scan.wideQueryPtr, progress);
+  scanUnclaimedBlocks(kernel, request.scan, progress);
   waitForAllBlocks(request.scan, progress);
   const best = selectTopSlots(kernel, request.scan, request.k);
   const slots = Int32Array.from(best, (entry) => entry.slot);

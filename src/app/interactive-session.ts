@@ -32,6 +32,12 @@ export interface InteractiveSession {
   mcp: McpServers | undefined;
   /** Starts serving the warm index to `sylk search` and `sylk ask` beside this session (no-op where it cannot). */
   serveWarmIndex(): Promise<void>;
+  /**
+   * Loads the vector hot tier on another thread, so the session's searches
+   * scan it instead of sqlite-vec once loaded; resolves then (or when it
+   * cannot be loaded: the store keeps answering).
+   */
+  warmVectorsInBackground(): Promise<void>;
   /** Stops the watcher and indexing, saves the full-text index, closes the project. Safe to call twice. */
   shutdown(): Promise<void>;
 }
@@ -79,6 +85,7 @@ export function openInteractiveSession(options: {
       });
       return server.then(() => undefined);
     },
+    warmVectorsInBackground: () => services.codeVectorIndex.warmInBackground(),
     shutdown() {
       closing ??= (async () => {
         try {

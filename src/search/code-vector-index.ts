@@ -3,17 +3,21 @@ import type { VectorHit, VectorStore } from "../store/vector-store.js";
 import { Int8VectorScan } from "./int8-vector-scan.js";
 import type { SlotScore } from "./top-slots.js";
 import type { KernelScan } from "./vector-kernel.js";
+import { loadVectorsOnThread } from "./vector-load-thread.js";
 import { VectorScanThread } from "./vector-scan-thread.js";
 
 type VectorChanges = { removed: readonly number[]; added: ReadonlyArray<{ id: number; vector: Float32Array }> };
 
 /**
  * The hot tier of the vector signal: an in-memory, int8-quantised copy of
- * the chunk vectors scanned exactly with WebAssembly SIMD (86k × 256-d in
- * ≈2.3 ms, against 23–35 ms for sqlite-vec's scalar scan). sqlite-vec stays
- * the store and answers k-NN until this copy is warm: long-lived processes
- * (sessions, batched searches) call `warm()`, a one-off search does not pay
- * for loading. Kept in step with the store like the full-text index: own
+ * the chunk vectors scanned exactly with WebAssembly SIMD (525k × 256-d in
+ * ≈3 ms of CPU for a short query of the built-in embedder, which reads only
+ * the dimensions it uses; 86k took 23–35 ms in sqlite-vec's scalar scan).
+ * sqlite-vec stays the store and answers k-NN until this copy is warm: a
+ * process that searches many times (`sylk search -`) calls `warm()`, an
+ * interactive session `warmInBackground()` (a load on its own thread would
+ * hold the screen for seconds on a large project); a one-off search does
+ * not pay for loading. Kept in step with the store like the full-text index: own
  * writes are applied, other processes' commits are reconciled.
  */
 export class CodeVectorIndex {
@@ -33,6 +37,14 @@ export class CodeVectorIndex {
   private readonly deferred: VectorChanges[] = [];
   /** The scan on the thread, while it runs: this thread may help with it (`helpScan`). */
   private inFlight: KernelScan | undefined;
+  /** Set while another thread loads the copy (`warmInBackground`). */
+  private loading: Promise<void> | undefined;
+  /** Set once `warmInBackground` is used: later large changes are loaded again on another thread too. */
+  private loadsInBackground = false;
+  /** Set by `close`: a load on another thread that ends after it is dropped (the store may be closed). */
+  private closed = false;
+  /** This process's changes committed while another thread loads the copy, applied once it is taken over. */
+  private readonly changesWhileLoading: VectorChanges[] = [];
 
   constructor(
     private readonly store: VectorStore,
@@ -55,7 +67,8 @@ export class CodeVectorIndex {
    * index stays cold and searches keep using the store.
    */
   warm(): number {
-    if (this.scan || this.unavailable) return 0;
+    // A load on another thread is under way: it will be warm when that ends.
+    if (this.scan || this.unavailable || this.loading !== undefined) return 0;
     const started = performance.now();
     try {
       const scan = this.loadByBlocksOrRows();
@@ -66,6 +79,48 @@ export class CodeVectorIndex {
       this.reset();
     }
     return performance.now() - started;
+  }
+
+  /**
+   * Loads every chunk vector on another thread, so this one (an interactive
+   * session's, which draws the screen) only takes the result over: searches
+   * use the store until then. Resolves once warm, or cold still when the
+   * copy could not be loaded that way (an in-memory database, storage not
+   * laid out as expected): the store keeps answering then.
+   */
+  warmInBackground(): Promise<void> {
+    const databasePath = this.store.databasePath;
+    if (this.scan || this.unavailable || databasePath === undefined) return Promise.resolve();
+    this.loadsInBackground = true;
+    this.loading ??= this.takeOverLoad(databasePath).finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async takeOverLoad(databasePath: string): Promise<void> {
+    // Read before the thread's snapshot: another process's commit after it is reconciled by the next search.
+    const version = this.dataVersion();
+    let loaded: Awaited<ReturnType<typeof loadVectorsOnThread>>;
+    try {
+      loaded = await loadVectorsOnThread(databasePath, this.store.dimensions);
+    } catch {
+      this.changesWhileLoading.length = 0;
+      return;
+    }
+    if (this.scan || this.closed) return; // warmed here meanwhile, or the process is closing its store
+    const scan = Int8VectorScan.restore(loaded.state);
+    this.idAt = new Int32Array(Math.max(1024, loaded.ids.length));
+    this.idAt.set(loaded.ids);
+    loaded.ids.forEach((id, slot) => {
+      this.slotOf.set(id, slot);
+    });
+    this.nextSlot = loaded.ids.length;
+    this.scan = scan;
+    this.seenDataVersion = version;
+    // Own commits since the load began; ids are never reused, so one the snapshot already holds is skipped.
+    for (const changes of this.changesWhileLoading.splice(0)) this.apply(changes.removed, changes.added);
+    if (this.useThread) this.thread ??= new VectorScanThread(scan.memory, scan.progress);
   }
 
   /** A storage block at a time, or row by row where sqlite-vec's storage is not laid out as expected. */
@@ -102,6 +157,7 @@ export class CodeVectorIndex {
   /** Nearest chunks, exactly like `VectorStore.nearestChunks` (cosine), from memory. */
   nearest(query: Float32Array, k: number): VectorHit[] {
     const scan = this.current();
+    if (!scan) return this.store.nearestChunks(query, k);
     const slots = scan.topK(query, k, (slot) => (this.idAt[slot] ?? 0) !== 0);
     return slots.map(({ slot, score }) => ({ id: this.idAt[slot] as number, similarity: score }));
   }
@@ -114,6 +170,7 @@ export class CodeVectorIndex {
    */
   similarities(query: Float32Array, chunkIds: readonly number[]): VectorHit[] {
     const scan = this.scan ?? this.current();
+    if (!scan) return this.store.chunkSimilarities(query, chunkIds);
     const known = chunkIds.filter((id) => this.slotOf.has(id));
     const scores = scan.similarities(
       query,
@@ -130,6 +187,7 @@ export class CodeVectorIndex {
   async nearestAsync(query: Float32Array, k: number): Promise<VectorHit[]> {
     while (this.scanning !== undefined) await this.scanning;
     const scan = this.current();
+    if (!scan) return this.store.nearestChunks(query, k);
     if (this.useThread) this.thread ??= new VectorScanThread(scan.memory, scan.progress);
     if (!this.thread?.isUsable) return this.nearest(query, k);
     // Cleared slots score 0 and may rank; ask for enough to drop them and keep k.
@@ -162,8 +220,9 @@ export class CodeVectorIndex {
     if (this.inFlight && this.scan) this.scan.helpScan(this.inFlight);
   }
 
-  /** Stops the scan thread, if one started; later scans run on this thread. */
+  /** Stops the scan thread, if one started; later scans run on this thread, and a load under way on another is dropped. */
   async close(): Promise<void> {
+    this.closed = true;
     this.useThread = false;
     const thread = this.thread;
     this.thread = undefined;
@@ -172,26 +231,45 @@ export class CodeVectorIndex {
 
   /** This process's own committed changes (ignored until warm: loading reads them then). */
   apply(removed: readonly number[], added: ReadonlyArray<{ id: number; vector: Float32Array }>): void {
-    if (!this.scan) return;
+    if (!this.scan) {
+      if (this.loading !== undefined) this.changesWhileLoading.push({ removed: [...removed], added: [...added] });
+      return;
+    }
     if (this.scanning !== undefined) {
       this.deferred.push({ removed: [...removed], added: [...added] });
       return;
     }
-    this.current();
+    if (!this.current()) {
+      this.changesWhileLoading.push({ removed: [...removed], added: [...added] });
+      return;
+    }
     for (const id of removed) this.drop(id);
     for (const { id, vector } of added) this.put(id, vector);
     this.seenDataVersion = this.dataVersion();
   }
 
   /** Reconciles with the store when another process has committed since we last looked. */
-  private current(): Int8VectorScan {
+  /**
+   * The scanner, reconciled with the store; undefined while a load on
+   * another thread is under way (the store answers meanwhile). A copy loaded
+   * in the background that another process changed in more than
+   * RELOAD_IN_BACKGROUND_ABOVE vectors (a large pass of a `sylk index`
+   * process of its own) is loaded again the same way: reading them a row at
+   * a time here would hold the thread that draws the screen for seconds.
+   */
+  private current(): Int8VectorScan | undefined {
     if (!this.scan) this.warm();
     const scan = this.scan;
+    if (!scan && this.loading !== undefined) return undefined;
     if (!scan) throw new Error(`The in-memory vector index is unavailable: ${this.unavailable?.message ?? "not loaded"}`);
     const version = this.dataVersion();
     if (version === this.seenDataVersion) return scan;
     this.seenDataVersion = version;
     const live = new Set(this.store.chunkVectorIds());
+    if (this.loadsInBackground && countMissing(live, this.slotOf) > RELOAD_IN_BACKGROUND_ABOVE) {
+      this.reloadInBackground();
+      return undefined;
+    }
     for (const id of [...this.slotOf.keys()]) if (!live.has(id)) this.drop(id);
     for (const id of live) {
       if (this.slotOf.has(id)) continue;
@@ -199,6 +277,14 @@ export class CodeVectorIndex {
       if (vector) this.put(id, vector);
     }
     return scan;
+  }
+
+  private reloadInBackground(): void {
+    const thread = this.thread;
+    this.thread = undefined;
+    void thread?.close();
+    this.reset();
+    void this.warmInBackground();
   }
 
   private put(id: number, vector: Float32Array): void {
@@ -222,4 +308,16 @@ export class CodeVectorIndex {
     this.slotOf.delete(id);
     this.freeSlots.push(slot);
   }
+}
+
+/**
+ * Another process's new vectors above which a copy loaded in the background
+ * is loaded again rather than reconciled a row at a time (≈ 30 µs a row).
+ */
+const RELOAD_IN_BACKGROUND_ABOVE = 1_000;
+
+function countMissing(live: ReadonlySet<number>, held: ReadonlyMap<number, number>): number {
+  let missing = 0;
+  for (const id of live) if (!held.has(id)) missing++;
+  return missing;
 }

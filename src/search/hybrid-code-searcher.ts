@@ -121,8 +121,9 @@ export class HybridCodeSearcher {
     try {
       return await this.searchLoaded(query, options);
     } finally {
-      // sqlite-vec's scan reads every stored vector (88 MB on a 27k-file project) through the map as well.
-      if (scansStore || this.partsLoaded > loadedBefore) this.deps.afterBulkRead?.();
+      // sqlite-vec's scan reads every stored vector (88 MB on a 27k-file project) through the map as well,
+      // as it did when the vector tier was dropped during the search to be loaded again (`CodeVectorIndex`).
+      if (scansStore || this.partsLoaded !== loadedBefore) this.deps.afterBulkRead?.();
     }
   }
 

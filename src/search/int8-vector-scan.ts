@@ -12,9 +12,12 @@ import {
 
 /**
  * Exact brute-force similarity over many int8-quantised unit vectors, scored
- * by a WebAssembly SIMD kernel (src/search/vector-kernel.wat). At a few tens
- * of thousands of 256-d vectors a full scan costs a few milliseconds, so an
- * approximate index would buy little and cost recall.
+ * by a WebAssembly SIMD kernel (src/search/vector-kernel.wat). The vectors
+ * are kept by pairs of dimensions, so a scan reads only the dimensions the
+ * query uses: a few dozen of 256 for a short query of the built-in embedder,
+ * which makes a scan of 525k vectors cost a few milliseconds and keeps it
+ * exact (an approximate first pass by sign bits recalled a third of the
+ * exact top 10 on these vectors; docs/BENCHMARKS.md, "Scale to 250k files").
  *
  * Quantisation uses one fixed scale for every vector (never a per-vector
  * max), so int32 dot products stay comparable across vectors and convert back
@@ -36,6 +39,15 @@ export interface Int8VectorScanOptions {
   scale?: number;
 }
 
+/** What another thread needs to take over a scanner it filled: its memory and where the vectors end. */
+export interface Int8VectorScanState {
+  memory: WasmMemory;
+  dims: number;
+  scale: number;
+  capacity: number;
+  slotCount: number;
+}
+
 export interface ScoredSlot {
   slot: number;
   /** Approximate cosine similarity: int8 dot product / scale². */
@@ -45,46 +57,38 @@ export interface ScoredSlot {
 const PAGE_BYTES = 65_536;
 const MIN_CAPACITY = 1_024;
 const QUERY_OFFSET = 0;
+/** Vectors per tile of the stored layout: the kernel's (vector-kernel.wat). */
+const TILE_SLOTS = 1_024;
+/** Bytes of one entry of the query's table: its pair's components as i16 × 4, the pair's offset in a tile, padding. */
+const PAIR_ENTRY_BYTES = 32;
 
-/**
- * `evenOffset` is added to even-indexed components: 0 for plain int8, or
- * STORED_EVEN_OFFSET for the stored-vector format the kernel expects.
- */
-function quantizeInto(vector: Float32Array, target: Int8Array, offset: number, scale: number, evenOffset = 0): void {
+function quantizeInto(vector: Float32Array, target: Int8Array, offset: number, scale: number): void {
   for (let index = 0; index < vector.length; index++) {
     const scaled = Math.round((vector[index] as number) * scale);
-    // Clamp to ±127 (not -128) so the int8 range stays symmetric; the kernel also relies on it for the query.
-    const clamped = Math.min(127, Math.max(-127, scaled));
-    // Int8Array stores modulo 256, so clamped + 128 lands as the unsigned byte the kernel reads.
-    target[offset + index] = (index & 1) === 0 ? clamped + evenOffset : clamped;
+    // Clamp to ±127 (not -128) so the int8 range stays symmetric.
+    target[offset + index] = Math.min(127, Math.max(-127, scaled));
   }
 }
 
 /**
- * Stored vectors keep even-indexed components offset by +128 (as unsigned
- * bytes): the kernel then reads each byte pair as one i16 without a sign
- * fix-up, saving an instruction per 16 bytes (see vector-kernel.wat).
- */
-const STORED_EVEN_OFFSET = 128;
-
-/** The stored form of a zero component pair, [0 + 128, 0], as one native-endian uint16 so fills are a single call. */
-const STORED_ZERO_PAIR = new Uint16Array(Uint8Array.of(STORED_EVEN_OFFSET, 0).buffer)[0] as number;
-
-/**
- * Memory layout: [query: dims bytes][split query: 2 × dims bytes][helper's split query: 2 × dims bytes]
- * [vectors: capacity × dims bytes]
- * [scores: capacity × int32][candidates: capacity × int32].
- * The query is plain int8; the split query is the kernel's scratch (the query
- * widened to i16 once per scan); vectors are in the stored format
- * (STORED_EVEN_OFFSET). The score area sits after the vectors so growth never
- * moves stored vectors; it is scratch, and is reset to zero vectors when new
- * vector slots take over its bytes (as are the candidates after it).
+ * Memory layout: [query table: dims / 2 entries of PAIR_ENTRY_BYTES]
+ * [vectors: capacity × dims bytes, in tiles][scores: capacity × int32][candidates: capacity × int32].
+ * A tile holds 1,024 vectors by pairs of dimensions: pair j's run is the
+ * tile's components 2j and 2j+1, vector by vector (so a vector's pair j sits
+ * at its tile + 2,048 j + 2 × its place in the tile). The query table lists
+ * the pairs the query uses (vector-kernel.wat), and a scan reads only their
+ * runs. The score area sits
+ * after the vectors so growth never moves stored vectors; it is scratch, and
+ * is zeroed when new vector slots take over its bytes (as are the candidates
+ * after it). Capacity is a whole number of tiles.
  */
 export class Int8VectorScan {
   readonly dims: number;
   readonly scale: number;
   private readonly kernel: KernelExports;
   private bytes: Int8Array;
+  /** A vector or query being quantised, before it is laid out. */
+  private readonly quantized: Int8Array;
   private capacity = 0;
   private slotCount = 0;
   /**
@@ -93,7 +97,7 @@ export class Int8VectorScan {
    */
   readonly progress = createScanProgress();
 
-  constructor(dims: number, options: Int8VectorScanOptions = {}) {
+  constructor(dims: number, options: Int8VectorScanOptions = {}, memory?: WasmMemory) {
     if (!Number.isInteger(dims) || dims <= 0 || dims % 16 !== 0) {
       throw new RangeError(`Int8VectorScan: dims must be a positive multiple of 16 (one SIMD lane group), got ${dims}`);
     }
@@ -101,8 +105,22 @@ export class Int8VectorScan {
     if (!Number.isFinite(scale) || scale <= 0) throw new RangeError(`Int8VectorScan: scale must be a positive finite number, got ${scale}`);
     this.dims = dims;
     this.scale = scale;
-    this.kernel = instantiateKernel();
+    this.quantized = new Int8Array(dims);
+    this.kernel = instantiateKernel(memory);
     this.bytes = new Int8Array(this.kernel.memory.buffer);
+  }
+
+  /** This scanner as another thread can take it over (`restore`); this one must not be used after. */
+  get state(): Int8VectorScanState {
+    return { memory: this.kernel.memory, dims: this.dims, scale: this.scale, capacity: this.capacity, slotCount: this.slotCount };
+  }
+
+  /** A scanner over the memory another thread filled (a load off the thread that draws the screen). */
+  static restore(state: Int8VectorScanState): Int8VectorScan {
+    const scan = new Int8VectorScan(state.dims, { scale: state.scale }, state.memory);
+    scan.capacity = state.capacity;
+    scan.slotCount = state.slotCount;
+    return scan;
   }
 
   /** Quantises a unit vector with the given fixed scale (see DEFAULT_INT8_SCALE). */
@@ -121,7 +139,15 @@ export class Int8VectorScan {
     this.checkSlot(slot);
     this.checkVector(vector, "vector");
     this.ensureCapacity(slot + 1);
-    quantizeInto(vector, this.view(), this.slotOffset(slot), this.scale, STORED_EVEN_OFFSET);
+    quantizeInto(vector, this.quantized, 0, this.scale);
+    const stored = this.view();
+    const offset = this.slotOffset(slot);
+    for (let index = 0; index < this.dims; index += 2) {
+      // Pair index/2 of this vector: 64 bytes per pair in the tile, 2 per vector.
+      const at = offset + index * TILE_SLOTS;
+      stored[at] = this.quantized[index] as number;
+      stored[at + 1] = this.quantized[index + 1] as number;
+    }
     if (slot >= this.slotCount) this.slotCount = slot + 1;
   }
 
@@ -134,7 +160,12 @@ export class Int8VectorScan {
   clear(slot: number): void {
     this.checkSlot(slot);
     if (slot >= this.slotCount) return;
-    this.fillZeroVectors(slot, slot + 1);
+    const stored = this.view();
+    const offset = this.slotOffset(slot);
+    for (let index = 0; index < this.dims; index += 2) {
+      stored[offset + index * TILE_SLOTS] = 0;
+      stored[offset + index * TILE_SLOTS + 1] = 0;
+    }
   }
 
   /**
@@ -170,15 +201,17 @@ export class Int8VectorScan {
   similarities(query: Float32Array, slots: readonly number[]): number[] {
     this.checkVector(query, "query");
     const quantized = Int8VectorScan.quantize(query, this.scale);
+    // Like the scan, read only the pairs the query uses: each pair of a vector is in another cache line.
+    const used: number[] = [];
+    for (let index = 0; index < this.dims; index += 2) if (quantized[index] !== 0 || quantized[index + 1] !== 0) used.push(index);
     const stored = this.view();
     return slots.map((slot) => {
       if (slot >= this.slotCount) return 0; // never set: a zero vector
       const offset = this.slotOffset(slot);
       let dot = 0;
-      for (let index = 0; index < this.dims; index += 2) {
-        // Even components are stored offset by STORED_EVEN_OFFSET, as unsigned bytes.
-        const even = ((stored[offset + index] as number) & 0xff) - STORED_EVEN_OFFSET;
-        dot += (quantized[index] as number) * even + (quantized[index + 1] as number) * (stored[offset + index + 1] as number);
+      for (const index of used) {
+        const at = offset + index * TILE_SLOTS;
+        dot += (quantized[index] as number) * (stored[at] as number) + (quantized[index + 1] as number) * (stored[at + 1] as number);
       }
       return this.similarity(dot);
     });
@@ -195,18 +228,35 @@ export class Int8VectorScan {
   }
 
   /**
-   * Quantises the query into memory and returns the kernel's arguments for
-   * scanning every slot. Whoever runs it must do so before this scanner's
-   * next set, clear or scan, which may move the score area or the query.
+   * Quantises the query and writes its table (the pairs of dimensions it
+   * uses) into memory, and returns the kernel's arguments for scanning every
+   * slot. Whoever runs it must do so before this scanner's next set, clear or
+   * scan, which may move the score area or the query.
    */
   prepareScan(query: Float32Array): KernelScan {
     this.checkVector(query, "query");
-    quantizeInto(query, this.view(), QUERY_OFFSET, this.scale);
+    const quantized = this.quantized;
+    quantizeInto(query, quantized, 0, this.scale);
+    const memory = this.kernel.memory.buffer;
+    const components = new Int16Array(memory, QUERY_OFFSET, (this.dims / 2) * (PAIR_ENTRY_BYTES / 2));
+    const offsets = new Int32Array(memory, QUERY_OFFSET, (this.dims / 2) * (PAIR_ENTRY_BYTES / 4));
+    let pairCount = 0;
+    for (let index = 0; index < this.dims; index += 2) {
+      const even = quantized[index] as number;
+      const odd = quantized[index + 1] as number;
+      if (even === 0 && odd === 0) continue;
+      const entry = pairCount * PAIR_ENTRY_BYTES;
+      for (let lane = 0; lane < 8; lane += 2) {
+        components[entry / 2 + lane] = even;
+        components[entry / 2 + lane + 1] = odd;
+      }
+      offsets[entry / 4 + 4] = index * TILE_SLOTS;
+      pairCount++;
+    }
     resetScanProgress(this.progress);
     return {
-      queryPtr: QUERY_OFFSET,
-      wideQueryPtr: this.wideQueryOffset(),
-      helperWideQueryPtr: this.wideQueryOffset() + 2 * this.dims,
+      pairsPtr: QUERY_OFFSET,
+      pairCount,
       basePtr: this.slotOffset(0),
       count: this.slotCount,
       dims: this.dims,
@@ -221,7 +271,7 @@ export class Int8VectorScan {
    * ranks the complete scores.
    */
   helpScan(scan: KernelScan): number {
-    return scanUnclaimedBlocks(this.kernel, scan, scan.helperWideQueryPtr, this.progress);
+    return scanUnclaimedBlocks(this.kernel, scan, this.progress);
   }
 
   private checkSlot(slot: number): void {
@@ -233,12 +283,10 @@ export class Int8VectorScan {
     if (vector.length !== this.dims) throw new RangeError(`Int8VectorScan: ${name} has ${vector.length} dims, expected ${this.dims}`);
   }
 
-  private wideQueryOffset(): number {
-    return QUERY_OFFSET + this.dims;
-  }
-
+  /** Where a slot's first pair starts: its tile, then 2 bytes per vector before it in the tile. */
   private slotOffset(slot: number): number {
-    return this.wideQueryOffset() + 4 * this.dims + slot * this.dims;
+    const vectors = QUERY_OFFSET + (this.dims / 2) * PAIR_ENTRY_BYTES;
+    return vectors + Math.floor(slot / TILE_SLOTS) * TILE_SLOTS * this.dims + (slot % TILE_SLOTS) * 2;
   }
 
   private outputOffset(): number {
@@ -255,19 +303,12 @@ export class Int8VectorScan {
   /** Doubles capacity (amortised O(1) per set) and grows wasm memory to fit. */
   private ensureCapacity(slots: number): void {
     if (slots <= this.capacity) return;
-    const capacity = Math.max(slots, this.capacity * 2, MIN_CAPACITY);
+    const capacity = Math.ceil(Math.max(slots, this.capacity * 2, MIN_CAPACITY) / TILE_SLOTS) * TILE_SLOTS;
     const requiredBytes = this.slotOffset(capacity) + capacity * 8; // scores, then candidates
     const memory = this.kernel.memory;
     if (memory.buffer.byteLength < requiredBytes) memory.grow(Math.ceil((requiredBytes - memory.buffer.byteLength) / PAGE_BYTES));
     // The old score area and fresh pages become vector slots: unset slots must score 0.
-    this.fillZeroVectors(this.capacity, capacity);
+    this.view().fill(0, this.slotOffset(this.capacity), this.slotOffset(capacity));
     this.capacity = capacity;
-  }
-
-  /** Stores zero vectors in slots [from, to); all-zero bytes would not be one in the stored format. */
-  private fillZeroVectors(from: number, to: number): void {
-    const start = this.slotOffset(from);
-    // Slot offsets are multiples of 16, so the uint16 view is aligned.
-    new Uint16Array(this.kernel.memory.buffer, start, (this.slotOffset(to) - start) / 2).fill(STORED_ZERO_PAIR);
   }
 }

@@ -15,7 +15,7 @@ export interface WasmMemory {
 }
 export interface KernelExports {
   readonly memory: WasmMemory;
-  scan(queryPtr: number, wideQueryPtr: number, basePtr: number, count: number, dims: number, outPtr: number): void;
+  scan(pairsPtr: number, pairCount: number, basePtr: number, count: number, dims: number, outPtr: number): void;
   collect(scoresPtr: number, count: number, threshold: number, dstPtr: number): number;
 }
 /** The slice of the WebAssembly JS API used here; the ES2023 lib has no typings for it. */
@@ -27,16 +27,16 @@ interface WasmApi {
 
 /** The kernel's arguments for one scan of every slot (see vector-kernel.wat). */
 export interface KernelScan {
-  queryPtr: number;
-  wideQueryPtr: number;
+  /** The query's table: one 32-byte entry per pair of dimensions it uses. */
+  pairsPtr: number;
+  pairCount: number;
   basePtr: number;
   count: number;
   dims: number;
+  /** Room for `count` int32 scores, rounded up to a whole tile of 1,024. */
   outPtr: number;
   /** Room for `count` int32 slot numbers: the candidates of top-k selection. */
   candidatesPtr: number;
-  /** A second split-query scratch area, for a thread that helps with the scan (`scanUnclaimedBlocks`). */
-  helperWideQueryPtr: number;
 }
 
 /** The kernel's declared maximum (2 GiB): a shared memory reserves it up front, as address space only. */
@@ -58,11 +58,11 @@ export function instantiateKernel(memory?: WasmMemory): KernelExports {
 
 /** Runs a prepared scan and returns its int32 scores, a view of the kernel's memory. */
 export function runKernelScan(kernel: KernelExports, scan: KernelScan): Int32Array {
-  kernel.scan(scan.queryPtr, scan.wideQueryPtr, scan.basePtr, scan.count, scan.dims, scan.outPtr);
+  kernel.scan(scan.pairsPtr, scan.pairCount, scan.basePtr, scan.count, scan.dims, scan.outPtr);
   return new Int32Array(kernel.memory.buffer, scan.outPtr, scan.count);
 }
 
-/** Slots per block of a shared scan: 1 MiB of 256-d vectors, ≈ 50 µs of kernel time. */
+/** Slots per block of a shared scan: 1 MiB of 256-d vectors (four tiles of 1,024). */
 export const SCAN_BLOCK_SLOTS = 4_096;
 
 const NEXT_BLOCK = 0;
@@ -92,28 +92,23 @@ export function claimBlock(scan: KernelScan, progress: Int32Array): number | und
 }
 
 /**
- * Scores a claimed block with this thread's kernel and split-query scratch,
- * then counts it done (the atomic add publishes its scores to whoever reads
- * the count).
+ * Scores a claimed block with this thread's kernel, then counts it done (the
+ * atomic add publishes its scores to whoever reads the count). The query's
+ * table is only read, so both threads share it.
  */
-export function scanBlock(kernel: KernelExports, scan: KernelScan, wideQueryPtr: number, block: number, progress: Int32Array): void {
+export function scanBlock(kernel: KernelExports, scan: KernelScan, block: number, progress: Int32Array): void {
   const first = block * SCAN_BLOCK_SLOTS;
   const count = Math.min(SCAN_BLOCK_SLOTS, scan.count - first);
-  kernel.scan(scan.queryPtr, wideQueryPtr, scan.basePtr + first * scan.dims, count, scan.dims, scan.outPtr + first * 4);
+  kernel.scan(scan.pairsPtr, scan.pairCount, scan.basePtr + first * scan.dims, count, scan.dims, scan.outPtr + first * 4);
   Atomics.add(progress, DONE_BLOCKS, 1);
   Atomics.notify(progress, DONE_BLOCKS);
 }
 
-/**
- * Claims and scans blocks until none is left, using this thread's own
- * split-query scratch: the thread that posted the scan passes
- * `helperWideQueryPtr`, the scan thread `wideQueryPtr`. Returns how many
- * blocks it scanned.
- */
-export function scanUnclaimedBlocks(kernel: KernelExports, scan: KernelScan, wideQueryPtr: number, progress: Int32Array): number {
+/** Claims and scans blocks until none is left; returns how many it scanned. */
+export function scanUnclaimedBlocks(kernel: KernelExports, scan: KernelScan, progress: Int32Array): number {
   let scanned = 0;
   for (let block = claimBlock(scan, progress); block !== undefined; block = claimBlock(scan, progress)) {
-    scanBlock(kernel, scan, wideQueryPtr, block, progress);
+    scanBlock(kernel, scan, block, progress);
     scanned++;
   }
   return scanned;

@@ -45,6 +45,11 @@ export class VectorStore {
     };
   }
 
+  /** The database file, for a connection of another thread to read (undefined for an in-memory database). */
+  get databasePath(): string | undefined {
+    return this.db.memory ? undefined : this.db.name;
+  }
+
   /** For a chunk that has no vector yet (chunk ids are never reused). */
   insertChunk(chunkId: number, vector: Float32Array): void {
     this.statements.insertChunk.run(BigInt(chunkId), toBlob(vector, this.dimensions));

@@ -19,3 +19,16 @@ export function normalize(vector: Float32Array): Float32Array {
 export function randomUnitVector(dims: number, random: () => number): Float32Array {
   return normalize(Float32Array.from({ length: dims }, () => gaussian(random)));
 }
+
+/**
+ * `count` unit vectors in `clusters` groups: each a random centre plus
+ * Gaussian noise of `spread` per component (before normalising), so that
+ * near neighbours exist, as they do among chunks of similar code.
+ */
+export function clusteredUnitVectors(count: number, dims: number, clusters: number, spread: number, random: () => number): Float32Array[] {
+  const centres = Array.from({ length: clusters }, () => randomUnitVector(dims, random));
+  return Array.from({ length: count }, () => {
+    const centre = centres[Math.floor(random() * clusters)] as Float32Array;
+    return normalize(centre.map((x) => x + spread * gaussian(random)));
+  });
+}

@@ -249,3 +249,88 @@ describe("CodeVectorIndex that cannot be built", () => {
     expect(() => cold.nearest(vector, 1)).toThrow(/unavailable: .*multiple of 16/);
   });
 });
+
+describe("CodeVectorIndex loaded on another thread", () => {
+  it("searches the store until loaded, then answers as a load on this thread does, the scan on its thread too", async () => {
+    // Past sqlite-vec's blocks of 1,024, and past the scanner's first tile.
+    const vectors = Array.from({ length: 2_500 }, () => randomUnit());
+    db.transaction(() =>
+      vectors.forEach((vector, i) => {
+        store.insertChunk(i + 1, vector);
+      }),
+    )();
+    const repository = new FullTextRepository(db);
+    const background = new CodeVectorIndex(store, () => repository.dataVersion(), true);
+    try {
+      const loading = background.warmInBackground();
+      expect(background.isWarm).toBe(false);
+      expect(background.warm()).toBe(0); // a load on this thread would race the other's: it waits for that one
+      await loading;
+      expect(background.isWarm).toBe(true);
+      expect(background.size).toBe(2_500);
+      index.warm();
+      for (let query = 0; query < 5; query++) {
+        const probe = randomUnit();
+        expect(background.nearest(probe, 30)).toEqual(index.nearest(probe, 30));
+        expect(await background.nearestAsync(probe, 30)).toEqual(index.nearest(probe, 30));
+      }
+    } finally {
+      await background.close();
+    }
+  });
+
+  it("keeps this process's changes committed while it loads, and another connection's", async () => {
+    for (let id = 1; id <= 1_500; id++) store.insertChunk(id, randomUnit());
+    const repository = new FullTextRepository(db);
+    const background = new CodeVectorIndex(store, () => repository.dataVersion());
+    const loading = background.warmInBackground();
+    const added = randomUnit();
+    store.insertChunk(5_000, added);
+    store.deleteChunks([1, 2]);
+    background.apply([1, 2], [{ id: 5_000, vector: added }]);
+    await loading;
+    expect(background.isWarm).toBe(true);
+    expect(background.nearest(added, 1)[0]?.id).toBe(5_000);
+    const other = openDatabase(`${project.sylkHome}/v.db`);
+    try {
+      new VectorStore(other, "test-embedder", DIMENSIONS).deleteChunks([3]);
+    } finally {
+      other.close();
+    }
+    const everything = background.nearest(randomUnit(), 5_000).map((hit) => hit.id);
+    expect(everything).toHaveLength(1_500 - 3 + 1);
+    expect(everything.filter((id) => id <= 3)).toEqual([]);
+  });
+
+  it("loads again on its thread when another process added many vectors, the store answering meanwhile", async () => {
+    for (let id = 1; id <= 200; id++) store.insertChunk(id, randomUnit());
+    const repository = new FullTextRepository(db);
+    const background = new CodeVectorIndex(store, () => repository.dataVersion());
+    await background.warmInBackground();
+    const many = Array.from({ length: 1_200 }, () => randomUnit());
+    const other = openDatabase(`${project.sylkHome}/v.db`);
+    try {
+      const otherStore = new VectorStore(other, "test-embedder", DIMENSIONS);
+      // A few: reconciled in place.
+      const few = randomUnit();
+      otherStore.insertChunk(300, few);
+      expect(background.nearest(few, 1)[0]?.id).toBe(300);
+      expect(background.isWarm).toBe(true);
+      // Many: the copy is dropped and loaded again on the thread; the store answers this search.
+      other.transaction(() =>
+        many.forEach((vector, i) => {
+          otherStore.insertChunk(1_000 + i, vector);
+        }),
+      )();
+    } finally {
+      other.close();
+    }
+    const probe = randomUnit();
+    expect(background.nearest(probe, 10)).toEqual(store.nearestChunks(probe, 10));
+    expect(background.isWarm).toBe(false);
+    await background.warmInBackground();
+    expect(background.isWarm).toBe(true);
+    expect(background.size).toBe(1_401);
+    expect(background.nearest(many[5] as Float32Array, 1)[0]?.id).toBe(1_005);
+  });
+});

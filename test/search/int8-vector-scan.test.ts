@@ -256,59 +256,84 @@ describe("Int8VectorScan construction", () => {
 /** The raw kernel, to test its contract beyond what Int8VectorScan ever stores (e.g. -128). */
 const rawKernel = () => instantiateKernel();
 
+/** Vectors per tile of the kernel's layout. */
+const TILE = 1_024;
+
+/**
+ * Lays vectors out as the kernel reads them (tiles of 1,024, each by pairs
+ * of dimensions: pair j's run holds every vector's components 2j and 2j+1)
+ * after the query's table of the pairs it uses, runs the raw kernel and
+ * returns its scores; written from the layout's description, not from
+ * Int8VectorScan.
+ */
+function rawScan(dims: number, query: readonly number[], vectors: ReadonlyArray<readonly number[]>): number[] {
+  const kernel = rawKernel();
+  const pairs = Array.from({ length: dims / 2 }, (_, pair) => pair).filter((pair) => query[2 * pair] !== 0 || query[2 * pair + 1] !== 0);
+  const base = 32 * pairs.length;
+  const tiles = Math.ceil(vectors.length / TILE);
+  const out = base + tiles * TILE * dims;
+  kernel.memory.grow(Math.ceil((out + 4 * TILE * tiles) / 65_536));
+  const bytes = new Int8Array(kernel.memory.buffer);
+  const view = new DataView(kernel.memory.buffer);
+  pairs.forEach((pair, entry) => {
+    for (let lane = 0; lane < 8; lane++) view.setInt16(32 * entry + 2 * lane, query[2 * pair + (lane % 2)] as number, true);
+    view.setInt32(32 * entry + 16, 2 * TILE * pair, true);
+  });
+  vectors.forEach((vector, slot) => {
+    const tile = base + Math.floor(slot / TILE) * TILE * dims;
+    vector.forEach((value, index) => {
+      bytes[tile + 2 * TILE * Math.floor(index / 2) + 2 * (slot % TILE) + (index % 2)] = value;
+    });
+  });
+  kernel.scan(0, pairs.length, base, vectors.length, dims, out);
+  return Array.from(new Int32Array(kernel.memory.buffer, out, vectors.length));
+}
+
 describe("vector kernel", () => {
-  it("scores any int8 vector bytes (stored with even components offset by 128) against any ±127 query", () => {
+  it("scores any int8 vector bytes against any ±127 query, reading only the pairs of dimensions the query uses", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 80 }).chain((chunks) =>
+        fc.integer({ min: 1, max: 40 }).chain((chunks) =>
           fc.tuple(
             fc.constant(chunks * 16),
-            fc.array(fc.integer({ min: -127, max: 127 }), { minLength: chunks * 16, maxLength: chunks * 16 }),
+            // Mostly zero, as a short query is: the pairs it does not use are left out of its table.
+            fc.array(fc.oneof(fc.constant(0), fc.constant(0), fc.integer({ min: -127, max: 127 })), {
+              minLength: chunks * 16,
+              maxLength: chunks * 16,
+            }),
             fc.array(fc.array(fc.constantFrom(-128, -127, -1, 0, 1, 126, 127), { minLength: chunks * 16, maxLength: chunks * 16 }), {
               minLength: 1,
-              maxLength: 9,
+              maxLength: 37,
             }),
           ),
         ),
         ([dims, query, vectors]) => {
-          const kernel = rawKernel();
-          const base = 3 * dims;
-          const out = base + vectors.length * dims;
-          kernel.memory.grow(Math.ceil((out + 4 * vectors.length) / 65_536));
-          const bytes = new Int8Array(kernel.memory.buffer);
-          bytes.set(query, 0);
-          vectors.forEach((vector, slot) => {
-            vector.forEach((value, index) => {
-              bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value;
-            });
-          });
-          kernel.scan(0, dims, base, vectors.length, dims, out);
           const expected = vectors.map((vector) => int8Dot(Int8Array.from(vector), Int8Array.from(query)));
-          expect(Array.from(new Int32Array(kernel.memory.buffer, out, vectors.length))).toEqual(expected);
+          expect(rawScan(dims, query, vectors)).toEqual(expected);
         },
       ),
       { numRuns: 100 },
     );
   });
 
-  it("is exact for the largest-magnitude products over many segments", () => {
+  it("scores every tile, the last one part full, with a sparse query", () => {
+    const random = mulberry32(23);
+    const dims = 48;
+    const byte = () => Math.floor(random() * 256) - 128;
+    const vectors = Array.from({ length: 2 * TILE + 77 }, () => Array.from({ length: dims }, byte));
+    const query = Array.from({ length: dims }, (_, index) => (index % 5 === 0 ? byte() % 128 : 0));
+    expect(rawScan(dims, query, vectors)).toEqual(vectors.map((vector) => int8Dot(Int8Array.from(vector), Int8Array.from(query))));
+  });
+
+  it("is exact for the largest-magnitude products over thousands of dimensions", () => {
     const dims = 8192;
-    const kernel = rawKernel();
-    const base = 3 * dims;
-    const count = 6;
-    const out = base + count * dims;
-    kernel.memory.grow(Math.ceil((out + 4 * count) / 65_536));
-    const bytes = new Int8Array(kernel.memory.buffer);
-    const query = new Int8Array(dims).fill(-127);
-    bytes.set(query, 0);
-    const vectors = [-128, 127, -128, 0, 127, -128].map((value) => new Int8Array(dims).fill(value));
-    vectors.forEach((vector, slot) => {
-      vector.forEach((value, index) => {
-        bytes[base + slot * dims + index] = index % 2 === 0 ? value + 128 : value;
-      });
-    });
-    kernel.scan(0, dims, base, count, dims, out);
-    expect(Array.from(new Int32Array(kernel.memory.buffer, out, count))).toEqual(vectors.map((vector) => int8Dot(vector, query)));
+    const query = new Array<number>(dims).fill(-127);
+    const vectors = [-128, 127, -128, 0, 127, -128].map((value) => new Array<number>(dims).fill(value));
+    expect(rawScan(dims, query, vectors)).toEqual(vectors.map((vector) => int8Dot(Int8Array.from(vector), Int8Array.from(query))));
+  });
+
+  it("scores every vector 0 for a query that uses no dimension", () => {
+    expect(rawScan(32, new Array<number>(32).fill(0), [new Array<number>(32).fill(5), new Array<number>(32).fill(-7)])).toEqual([0, 0]);
   });
 });
 
@@ -403,7 +428,7 @@ describe("a scan shared by block", () => {
     new Int32Array(scanner.memory.buffer, prepared.outPtr, prepared.count).fill(0);
     prepared = scanner.prepareScan(query);
     const threadKernel = instantiateKernel(scanner.memory);
-    expect(scanUnclaimedBlocks(threadKernel, prepared, prepared.wideQueryPtr, scanner.progress)).toBe(3);
+    expect(scanUnclaimedBlocks(threadKernel, prepared, scanner.progress)).toBe(3);
     expect(scanner.helpScan(prepared)).toBe(0);
     waitForAllBlocks(prepared, scanner.progress);
     expect(scoresOf(prepared)).toEqual(expected);

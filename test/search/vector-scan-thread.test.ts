@@ -25,7 +25,7 @@ describe("VectorScanThread", () => {
       });
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(answered).toBe(false); // it scanned blocks 1 and 2, and waits for block 0
-      scanBlock(instantiateKernel(scanner.memory), prepared, prepared.helperWideQueryPtr, held as number, scanner.progress);
+      scanBlock(instantiateKernel(scanner.memory), prepared, held as number, scanner.progress);
       expect(await answer).toEqual(expected);
     } finally {
       await thread.close();

@@ -78,6 +78,8 @@ export function registerInteractiveCommand(program: Command, context: CliContext
         resolveRole(loadedConfig.config.agent.type, custom.agents);
         // `sylk search` and `sylk ask` beside this session use its index instead of loading their own.
         await session.serveWarmIndex();
+        // Off the thread that draws the screen: searches use sqlite-vec until it is loaded.
+        void session.warmVectorsInBackground();
         const resume = options.continue ? ({ latest: true } as const) : options.resume ? { id: options.resume } : undefined;
         // Looked up here so an unknown --resume fails with its message before the screen is drawn.
         if (resume) resumedSession(session.services, resume, false);
