@@ -192,7 +192,7 @@ class WordTable {
       if (word.length === length && text.startsWith(word, start)) return this.offsets[entry - 1] as number;
       slot = (slot + 1) & mask;
     }
-    return this.add(text.slice(start, end), slot);
+    return this.add(copyOf(text.slice(start, end)), slot);
   }
 
   private add(word: string, slot: number): number {
@@ -218,6 +218,19 @@ class WordTable {
       this.slots[slot] = index + 1;
     });
   }
+}
+
+/**
+ * A string equal to `text` that keeps nothing else alive. V8 cuts a
+ * substring of 13 characters or more as a view of the string it came from,
+ * so a word kept from a chunk kept the whole chunk's text: a worker's table
+ * of 226k words held 222 MB of heap after 20k files of a 250k-file tree
+ * (93 MB with copies), past the worker's heap bound, which then collected
+ * without end and failed files. Joining forces a new string of the word's
+ * own characters, which the view is then cut from.
+ */
+function copyOf(text: string): string {
+  return ` ${text}`.slice(1);
 }
 
 const FNV_OFFSET = 0x811c9dc5;
