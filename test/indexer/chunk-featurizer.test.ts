@@ -110,4 +110,19 @@ describe("ChunkFeaturizer", () => {
     expect(featurizer.featurize([], [], "configurationLoader15").terms).toContain("configurationloader15");
     expect(kept).toBeLessThan(2 * 1024 * 1024);
   });
+
+  it("holds a bounded heap however many distinct words it meets", () => {
+    setFlagsFromString("--expose-gc");
+    const collectGarbage = runInNewContext("gc") as () => void;
+    const featurizer = new ChunkFeaturizer(new TrigramFeatures(64));
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    // 400k distinct words, as a large monorepo has (each copy of a package names its own identifiers).
+    for (let chunk = 0; chunk < 400; chunk++) {
+      const words = Array.from({ length: 1000 }, (_, index) => `package${chunk}Identifier${index}`);
+      featurizer.featurize(["src"], [], words.join(" "));
+    }
+    collectGarbage();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
+  }, 60_000);
 });
