@@ -16,7 +16,7 @@ export interface ChunkFeatures {
 
 /**
  * Past this many distinct words a worker forgets its tables and starts
- * over. A word costs ≈ 270 bytes of the worker's heap with its tokens,
+ * over. A word costs ≈ 280 bytes of the worker's heap with its tokens,
  * stems and ids (61 MB for 226k words), and the heap is bounded at
  * `WORKER_HEAP_LIMITS` (96 MB): 150k words stay near 40 MB of it. Biome's
  * 28k files hold about 230k distinct words, a 250k-file monorepo over a
