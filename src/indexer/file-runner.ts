@@ -1,6 +1,7 @@
 import type { IndexConfig } from "../config/schema.js";
 import type { FileBatchProcessor } from "./file-batch.js";
 import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
+import type { FileWorkQueue } from "./file-work-queue.js";
 import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
 
 export interface FileRunnerDeps {
@@ -35,10 +36,6 @@ const INLINE_FILE_LIMIT = 8;
  * running. Starting them again costs ≈ 200 ms of a background thread.
  */
 export const WORKER_LINGER_MS = 5_000;
-
-/** Files handed to one worker task: enough to amortise messaging, small enough to keep all threads busy. */
-const TASK_MAX_FILES = 32;
-const TASK_MAX_BYTES = 1 << 20;
 
 /**
  * Runs files through `processFile` for the indexer: on the worker pool,
@@ -84,31 +81,30 @@ export class FileRunner {
   }
 
   /**
-   * Runs the files on the pool, a bounded number of tasks at a time, and
-   * yields results in batches of `batchSize` files for the writer. On abort
-   * no new task starts; what is running finishes and is still committed.
-   * The worker threads start only when there is work.
+   * Runs the queue's files on the pool, a bounded number of tasks at a
+   * time, and yields results in batches of `batchSize` files for the
+   * writer. On abort no new task starts; what is running finishes and is
+   * still committed. The worker threads start only when there is work.
    */
-  async *processAll(work: readonly FileTaskItem[], signal: AbortSignal | undefined): AsyncGenerator<ProcessedFile[]> {
-    if (work.length === 0) return;
-    if (!this.pool && this.deps.processSmallWorkInline && work.length <= INLINE_FILE_LIMIT) {
+  async *processAll(work: FileWorkQueue, signal: AbortSignal | undefined): AsyncGenerator<ProcessedFile[]> {
+    if (work.remaining === 0) return;
+    if (!this.pool && this.deps.processSmallWorkInline && work.remaining <= INLINE_FILE_LIMIT) {
       // Imported here: tree-sitter's runtime is loaded only by a run that parses on this thread.
       this.inline ??= new (await import("./file-batch.js")).FileBatchProcessor();
-      yield await this.inline.process(this.task(work));
+      yield await this.inline.process(this.task(work.takeAll()));
       return;
     }
     const pool = this.startWorkers();
-    const tasks = groupIntoTasks(work);
     // Working threads (maxConcurrency caps them), each with its tasks queued ahead.
     const inFlightLimit = Math.max(1, Math.min(this.deps.config.maxConcurrency, this.deps.config.workerThreads)) * TASKS_PER_THREAD;
     const pending = new Map<number, Promise<{ key: number; results: ProcessedFile[] }>>();
-    let next = 0;
+    let started = 0;
     let buffer: ProcessedFile[] = [];
 
-    while (next < tasks.length || pending.size > 0) {
-      while (!signal?.aborted && pending.size < inFlightLimit && next < tasks.length) {
-        const key = next++;
-        const files = tasks[key] as FileTaskItem[];
+    while (work.remaining > 0 || pending.size > 0) {
+      while (!signal?.aborted && pending.size < inFlightLimit && work.remaining > 0) {
+        const key = started++;
+        const files = work.take() as FileTaskItem[];
         pending.set(
           key,
           this.runTask(pool, files).then((results) => ({ key, results })),
@@ -153,21 +149,4 @@ export class FileRunner {
       return results;
     }
   }
-}
-
-function groupIntoTasks(work: readonly FileTaskItem[]): FileTaskItem[][] {
-  const tasks: FileTaskItem[][] = [];
-  let current: FileTaskItem[] = [];
-  let bytes = 0;
-  for (const file of work) {
-    if (current.length > 0 && (current.length >= TASK_MAX_FILES || bytes + file.size > TASK_MAX_BYTES)) {
-      tasks.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(file);
-    bytes += file.size;
-  }
-  if (current.length > 0) tasks.push(current);
-  return tasks;
 }

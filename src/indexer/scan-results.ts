@@ -52,3 +52,10 @@ export interface TreeScan {
   /** The walk stopped early (`ScanOptions.stopAfterFiles`): the tree holds more than this scan saw. */
   partial: boolean;
 }
+
+/** What a complete run stores of its walk's directories: all a run keeps of the walk while it indexes. */
+export interface DirectoriesToRemember {
+  changed: Array<{ path: string; state: DirectoryState }>;
+  restated: TreeScan["restated"];
+  vanished: string[];
+}

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { Piscina } from "piscina";
+import { boundWasmOptimizerMemory } from "../parsing/wasm-optimizer-memory.js";
 import { workerEntryPath } from "../worker-entry.js";
 import type { FileTask, ProcessedFile } from "./file-processor.js";
 
@@ -39,6 +40,8 @@ export class FileWorkerPool {
   private closing = false;
 
   constructor(options: FileWorkerPoolOptions) {
+    // Before the threads start: they compile grammars under the options this thread sets.
+    boundWasmOptimizerMemory();
     // Required when a pool starts, not imported: a run with nothing to index, or a handful of files
     // processed on the main thread (`sylk index` after an edit), never loads piscina's modules.
     const { Piscina: Pool } = createRequire(import.meta.url)("piscina") as typeof import("piscina");

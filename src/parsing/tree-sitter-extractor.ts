@@ -2,6 +2,7 @@ import { Language, Parser, Query } from "web-tree-sitter";
 import { grammarWasm, treeSitterRuntimeWasm } from "./grammar-files.js";
 import { CLASS_LIKE_KINDS, GRAMMARS, querySource, type GrammarSpec, type SymbolKind } from "./grammar-specs.js";
 import { nameAndKind, pythonDocstring } from "./symbol-names.js";
+import { boundWasmOptimizerMemory } from "./wasm-optimizer-memory.js";
 
 export interface ExtractedSymbol {
   name: string;
@@ -34,6 +35,10 @@ interface LoadedGrammar {
 export class TreeSitterExtractor {
   private initialised: Promise<void> | undefined;
   private readonly grammars = new Map<string, Promise<LoadedGrammar>>();
+
+  constructor() {
+    boundWasmOptimizerMemory();
+  }
 
   supports(language: string): boolean {
     return language in GRAMMARS;

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TrigramFeatures } from "../../src/embedding/hashing-embedder.js";
@@ -92,4 +94,35 @@ describe("ChunkFeaturizer", () => {
     expect(features.vector).toBeNull();
     expect(features.terms.split(" ")).toContain("parser#2");
   });
+
+  it("keeps no chunk's text alive through the words it remembers", () => {
+    setFlagsFromString("--expose-gc");
+    const collectGarbage = runInNewContext("gc") as () => void;
+    const featurizer = new ChunkFeaturizer(new TrigramFeatures(64));
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    for (let index = 0; index < 16; index++) {
+      // 1 MB of text a chunk, each with a word of its own: words of 13 characters or more are the ones V8 would cut as views of the chunk.
+      featurizer.featurize(["src"], [], `export const configurationLoader${index} = ${"settingsRegistry + ".repeat(55_000)}0;`);
+    }
+    collectGarbage();
+    const kept = process.memoryUsage().heapUsed - before;
+    expect(featurizer.featurize([], [], "configurationLoader15").terms).toContain("configurationloader15");
+    expect(kept).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it("holds a bounded heap however many distinct words it meets", () => {
+    setFlagsFromString("--expose-gc");
+    const collectGarbage = runInNewContext("gc") as () => void;
+    const featurizer = new ChunkFeaturizer(new TrigramFeatures(64));
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    // 400k distinct words, as a large monorepo has (each copy of a package names its own identifiers).
+    for (let chunk = 0; chunk < 400; chunk++) {
+      const words = Array.from({ length: 1000 }, (_, index) => `package${chunk}Identifier${index}`);
+      featurizer.featurize(["src"], [], words.join(" "));
+    }
+    collectGarbage();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
+  }, 60_000);
 });
