@@ -5,13 +5,15 @@ import type { DirectoryStateRepository, StoredDirectoryState } from "../store/di
 import { directoryOf, type FileRepository, type ManifestEntry } from "../store/file-repository.js";
 import { FileRunner, type FileRunnerDeps } from "./file-runner.js";
 import { FileWorkQueue } from "./file-work-queue.js";
-import type { BatchOutcome, IndexWriter } from "./index-writer.js";
+import { addOutcome, emptyIndexSummary, unindexableOf, type IndexSummary } from "./index-summary.js";
+import type { IndexWriter } from "./index-writer.js";
 import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
-import type { UnindexableReason } from "./directory-listing.js";
 import { countFilesToIndex, scanTree, walkRulesKey } from "./scanner.js";
-import type { DirectoriesToRemember, SkippedFile, SkipReason, TreeScan } from "./scan-results.js";
+import type { DirectoriesToRemember, TreeScan } from "./scan-results.js";
+
+export { emptyIndexSummary, type IndexSummary } from "./index-summary.js";
 
 export type IndexPhase = "scanning" | "indexing" | "saving" | "complete";
 
@@ -42,56 +44,6 @@ const WALK_RULES_META_KEY = "walk_rules";
 /** When the last complete run ended: what `sylk status` shows. */
 const LAST_REFRESH_META_KEY = "last_refresh";
 
-export interface IndexSummary {
-  /** What the index was before this run. */
-  before: IndexState;
-  scanned: number;
-  added: number;
-  changed: number;
-  deleted: number;
-  /** Files (re)indexed in this run. */
-  indexed: number;
-  /** Touched files whose content hash had not changed. */
-  unchangedContent: number;
-  skipped: number;
-  failed: number;
-  chunks: number;
-  failures: Array<{ path: string; reason: string }>;
-  /** Newly seen entries that are not files Sylk can read or name (FIFOs, sockets, devices, names that are not UTF-8): counted in `skipped`, a few shown. */
-  unindexable: { count: number; examples: Array<{ path: string; reason: UnindexableReason }> };
-  /** Full-text indexes whose snapshot was damaged, rebuilt from their tables' stored terms in this run. */
-  repairedFullText: FullTextIndexDamage[];
-  interrupted: boolean;
-  durationMs: number;
-  /**
-   * Set when the run found more files to index than `RunOptions.handOffAbove`
-   * and did nothing, for another process to do. When the index was missing
-   * the walk stopped there, so `scanned` and `added` count only that far.
-   */
-  handedOff?: true;
-}
-
-/** A summary of a run that did nothing yet: what each run starts from, and what one handed off or stopped early reports. */
-export function emptyIndexSummary(before: IndexState): IndexSummary {
-  return {
-    before,
-    scanned: 0,
-    added: 0,
-    changed: 0,
-    deleted: 0,
-    indexed: 0,
-    unchangedContent: 0,
-    skipped: 0,
-    failed: 0,
-    chunks: 0,
-    failures: [],
-    unindexable: { count: 0, examples: [] },
-    repairedFullText: [],
-    interrupted: false,
-    durationMs: 0,
-  };
-}
-
 export interface RunOptions {
   /**
    * More files to index than this, and the run changes nothing and returns
@@ -113,17 +65,6 @@ interface RunPlan {
   fresh: boolean;
   /** More work than `RunOptions.handOffAbove`: nothing was done. */
   handedOff: boolean;
-}
-
-/** How many unindexable entries a summary names. */
-const UNINDEXABLE_EXAMPLES = 10;
-const UNINDEXABLE_REASONS: ReadonlySet<SkipReason> = new Set<UnindexableReason>(["fifo", "socket", "device", "name-not-utf8"]);
-
-function unindexableOf(skipped: readonly SkippedFile[]): IndexSummary["unindexable"] {
-  const entries = skipped.flatMap((file) =>
-    UNINDEXABLE_REASONS.has(file.reason) ? [{ path: file.path, reason: file.reason as UnindexableReason }] : [],
-  );
-  return { count: entries.length, examples: entries.slice(0, UNINDEXABLE_EXAMPLES) };
 }
 
 /** What the indexer needs; how files are run (the pool, inline work, the linger) is `FileRunnerDeps`. */
@@ -391,13 +332,4 @@ export class ProjectIndexer {
   private takeRepairs(indexes: readonly PersistentFullText[]): FullTextIndexDamage[] {
     return indexes.flatMap((fullText) => fullText.takeRepairs().map((damage) => ({ index: fullText.collection, ...damage })));
   }
-}
-
-function addOutcome(summary: IndexSummary, outcome: BatchOutcome): void {
-  summary.indexed += outcome.indexed;
-  summary.unchangedContent += outcome.unchangedContent;
-  summary.skipped += outcome.skipped;
-  summary.failed += outcome.failed;
-  summary.chunks += outcome.chunks;
-  summary.failures.push(...outcome.failures);
 }
