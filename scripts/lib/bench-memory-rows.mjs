@@ -171,7 +171,7 @@ export function memoryRows(figures, settleMs = 15_000) {
     "| measure | RSS | target |",
     "| --- | --- | --- |",
     `| first index, peak (VmHWM; ${figures.indexSeconds.toFixed(1)} s) | ${mb(figures.firstIndexPeak)} | < ${firstIndexPeakMb} MB: ${met(figures.firstIndexPeak < firstIndexPeakMb)} |`,
-    `| first index, the separate \`sylk index\` process's peak (0: none was started) | ${mb(figures.indexProcessPeak)} | — |`,
+    `| first index, the separate \`sylk index\` process's peak (0 when the session started none) | ${mb(figures.indexProcessPeak)} | — |`,
     `| first index, when done | ${mb(figures.atIndexDone)} | — |`,
     `| first index, settled ${settleMs / 1000} s after | ${mb(figures.settled)} (${figures.settledRatio.toFixed(2)}× reopened idle) | ≤ ${settledRatio}×: ${met(figures.settledRatio <= settledRatio)} |`,
     `| new sylk on the finished index, idle | ${mb(figures.reopenedIdle)} | — |`,
