@@ -50,9 +50,13 @@ describe("/refs and /retrieve", () => {
     const live = references.filter((reference) => !reference.foldedInto);
     for (const reference of live) expect(app.frame()).toContain(reference.id);
 
-    // The oldest live reference of a read of file0 holds it byte for byte. (The first prompt's own turn, with what was
-    // prefetched for it, may be evicted first when the fixed part of the request grows: each new tool's schema is in it.)
-    const oldest = [...live].filter((reference) => reference.summary.includes("file0")).sort((a, b) => a.turnRange[0] - b.turnRange[0])[0];
+    // The oldest live reference that holds a read of file0 shows it byte for byte. It is found by what it holds, not by
+    // its summary: which turns are evicted together, and which words a summary names, move with the fixed part of the
+    // request (each tool's schema is in it) and with what prefetch put beside the first prompt.
+    const holdsFile0 = (reference: (typeof live)[number]) =>
+      app?.services.contentStore.getByIds(reference.contentIds).some((entry) => entry.content.includes("record 0.39:")) ?? false;
+    const oldest = [...live].filter(holdsFile0).sort((a, b) => a.turnRange[0] - b.turnRange[0])[0];
+    expect(oldest).toBeDefined();
     await app.submit(`/retrieve ${oldest?.id}`);
     // Twelve model calls, one prompt: the user is shown prompt numbers, not the store's turns.
     await app.waitFor(`${oldest?.id}: prompt 1,`);
