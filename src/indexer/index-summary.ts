@@ -5,21 +5,13 @@ import type { IndexState } from "./project-indexer.js";
 import type { SkippedFile, SkipReason } from "./scan-results.js";
 
 /** What an index run reports (`sylk index --json`'s summary), and how a run adds to it. */
-export interface IndexSummary {
+export interface IndexSummary extends BatchOutcome {
   /** What the index was before this run. */
   before: IndexState;
   scanned: number;
   added: number;
   changed: number;
   deleted: number;
-  /** Files (re)indexed in this run. */
-  indexed: number;
-  /** Touched files whose content hash had not changed. */
-  unchangedContent: number;
-  skipped: number;
-  failed: number;
-  chunks: number;
-  failures: Array<{ path: string; reason: string }>;
   /** Newly seen entries that are not files Sylk can read or name (FIFOs, sockets, devices, names that are not UTF-8): counted in `skipped`, a few shown. */
   unindexable: { count: number; examples: Array<{ path: string; reason: UnindexableReason }> };
   /** Full-text indexes whose snapshot was damaged, rebuilt from their tables' stored terms in this run. */

@@ -23,8 +23,11 @@ interface SliceChanges {
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** What processing files added to the index: a batch's, and a run's in total (`IndexSummary`). */
 export interface BatchOutcome {
+  /** Files (re)indexed. */
   indexed: number;
+  /** Touched files whose content hash had not changed. */
   unchangedContent: number;
   skipped: number;
   failed: number;
