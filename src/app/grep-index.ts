@@ -9,12 +9,13 @@ import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { isSecretPath } from "../security/secrets.js";
 import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
 import { ChunkFiles } from "./chunk-files.js";
+import { KeptManifest } from "./kept-manifest.js";
 
 export interface GrepIndexDeps {
   root: string;
   config: IndexConfig;
   indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh" | "storedDirectoryStates">;
-  files: Pick<FileRepository, "manifestUnder" | "fileIdsOf" | "allChunkFileIds">;
+  files: Pick<FileRepository, "manifestUnder" | "manifestVersion" | "fileIdsOf" | "allChunkFileIds">;
   fullText: Pick<PersistentFullText, "documentsHolding">;
   /** See `snapshotHolds`. */
   racyWindowMs: number;
@@ -22,8 +23,8 @@ export interface GrepIndexDeps {
   changes?: Pick<WatchedChanges, "changes">;
 }
 
-/** The index's parts, with the chunk → file map kept for the narrowing. */
-type IndexAndChunks = GrepIndexDeps & { chunkFiles: ChunkFiles };
+/** The index's parts, with the chunk → file map kept for the narrowing and the manifest's rows kept between searches. */
+type IndexAndChunks = GrepIndexDeps & { chunkFiles: ChunkFiles; manifest: KeptManifest };
 
 /**
  * grep's view of the project index: the files on disk as the manifest and
@@ -38,7 +39,7 @@ type IndexAndChunks = GrepIndexDeps & { chunkFiles: ChunkFiles };
  * its own thread instead.
  */
 export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
-  const index: IndexAndChunks = { ...deps, chunkFiles: new ChunkFiles(deps.files) };
+  const index: IndexAndChunks = { ...deps, chunkFiles: new ChunkFiles(deps.files), manifest: new KeptManifest(deps.files) };
   return {
     async files(signal, under, options) {
       if (deps.indexer.lastRefresh() === undefined) return undefined;
@@ -55,7 +56,7 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
       const gone = new Set([...diff.deleted, ...diff.newlySkipped.map((file) => file.path)]);
       const vouched = new Map<number, string>();
       const paths: string[] = [...diff.added.map((file) => file.path)];
-      for (const entry of deps.files.manifestUnder("")) {
+      for (const entry of index.manifest.under("")) {
         if (gone.has(entry.path)) continue;
         if (onDisk.has(entry.path)) paths.push(entry.path);
         else addRow(deps, entry, paths, vouched);
@@ -81,7 +82,7 @@ function addRow(deps: GrepIndexDeps, entry: ManifestEntry, paths: string[], vouc
 function watchedFiles(deps: IndexAndChunks, changed: ReadonlySet<string>, under: string): IndexedFiles {
   const paths: string[] = [];
   const vouched = new Map<number, string>();
-  for (const entry of deps.files.manifestUnder(under)) if (!changed.has(entry.path)) addRow(deps, entry, paths, vouched);
+  for (const entry of deps.manifest.under(under)) if (!changed.has(entry.path)) addRow(deps, entry, paths, vouched);
   const prefix = under ? `${under}/` : "";
   const onDisk = classifyPaths(
     deps.root,
@@ -107,7 +108,7 @@ function subtreeFiles(deps: IndexAndChunks, under: string): IndexedFiles | undef
   if (subtree.state === "fresh") {
     // Every directory checked is below `under`: its rows through the path index (by directory, a package's
     // hundreds of directories read the whole manifest).
-    const manifest = new Map(deps.files.manifestUnder(under).map((entry) => [entry.path, entry]));
+    const manifest = new Map(deps.manifest.under(under).map((entry) => [entry.path, entry]));
     for (const [path, onDisk] of subtree.files) {
       const entry = manifest.get(path);
       if (entry?.size === onDisk.size && entry.mtimeMs === onDisk.mtimeMs) addRow(deps, entry, paths, vouched);

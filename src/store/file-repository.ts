@@ -88,6 +88,9 @@ export class FileRepository {
   private readonly deleteSymbolsStatement;
   private readonly insertSymbolStatement;
 
+  /** Writes to `files` through this repository (upserts and deletes): with `data_version`, the manifest's version. */
+  private writes = 0;
+
   constructor(private readonly db: SqliteDatabase) {
     this.upsertStatement = db.prepare(
       `INSERT INTO files (path, directory, size, mtime_ms, content_hash, language, status, reason, line_count, description,
@@ -222,8 +225,19 @@ export class FileRepository {
     return this.db.prepare("SELECT 1 FROM files WHERE path = ?").get(path) !== undefined;
   }
 
+  /**
+   * Changes whenever the manifest may have: a row written through this
+   * repository (every writer of `files` in a process shares one), or a
+   * commit by another connection (the session's indexing process). What a
+   * caller read of the manifest holds until it changes. Cheap to poll.
+   */
+  manifestVersion(): string {
+    return `${this.db.pragma("data_version", { simple: true })}:${this.writes}`;
+  }
+
   /** Inserts or updates the file's manifest row; returns its id. */
   upsertFile(file: FileRecord, indexedAt: number = Date.now()): number {
+    this.writes++;
     const row = this.upsertStatement.get({ ...file, directory: directoryOf(file.path), indexedAt }) as { id: number };
     return row.id;
   }
@@ -265,6 +279,7 @@ export class FileRepository {
     const row = this.db.prepare<[string], { id: number }>("SELECT id FROM files WHERE path = ?").get(path);
     if (!row) return [];
     const chunkIds = this.chunkIdsOf(row.id);
+    this.writes++;
     this.db.prepare("DELETE FROM files WHERE id = ?").run(row.id);
     return chunkIds;
   }

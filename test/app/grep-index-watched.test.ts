@@ -92,6 +92,7 @@ function countedIndex(changes: WatchedChanges = services.watchedChanges): GrepIn
         if (directory === "") asked.wholeManifests++;
         return files.manifestUnder(directory);
       },
+      manifestVersion: () => files.manifestVersion(),
       fileIdsOf: (chunks) => files.fileIdsOf(chunks),
       allChunkFileIds: () => files.allChunkFileIds(),
     },
