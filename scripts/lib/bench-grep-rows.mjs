@@ -2,9 +2,10 @@
 // idle in an interactive session (the tree's index fresh, the session's background indexing and
 // project watcher running, as `sylk` runs them), idle in a one-shot run as `sylk ask` runs it (its
 // watch started after the start-up check; a build without one has none), idle with no watcher (what
-// a call meets before a watch holds), and while a first index of the tree runs in another process
-// started as the interactive session starts it (`sylk index --for-session`, under a new SYLK_HOME:
-// the grep process sees an index without a complete run).
+// a call meets before a watch holds), and while a first index of the tree runs, under a new
+// SYLK_HOME, started by the grep process's own background indexing as the interactive session starts
+// it (a `sylk index --for-session` process, which a build with `ForegroundWork` pauses while its grep
+// runs; a build without `backgroundIndexingOf` gets that process spawned as the session spawned it).
 // Used by scripts/bench-everyday.mjs; `grepPatterns` and `measureGrep` by scripts/bench-grep.mjs too.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -65,7 +66,9 @@ export async function sessionGrep(repo, tree, env, { watch } = {}) {
       ? await startWatching(BackgroundIndexing, services)
       : watch === "ask"
         ? await askWatching(repo, services)
-        : undefined;
+        : watch === "first-index"
+          ? await firstIndexing(repo, services, env)
+          : undefined;
   const watchedAfterMs = indexing && services.watchedChanges.vouching ? performance.now() - started : undefined;
   const tools = createBuiltinTools({
     codeSearcher: services.codeSearcher,
@@ -73,6 +76,7 @@ export async function sessionGrep(repo, tree, env, { watch } = {}) {
     grepIndex: services.grepIndex,
     ripgrep: services.ripgrep,
     indexConfig: services.loadedConfig.config.index,
+    ...(services.foregroundWork ? { foreground: services.foregroundWork } : {}),
   });
   const registry = new ToolRegistry(
     tools.filter((tool) => tool.name === "grep"),
@@ -89,6 +93,8 @@ export async function sessionGrep(repo, tree, env, { watch } = {}) {
   return {
     grep,
     watchedAfterMs,
+    /** For "first-index": whether that index still runs. */
+    indexing: () => indexing?.running?.() ?? false,
     close: async () => {
       await indexing?.close();
       await services.close();
@@ -128,6 +134,38 @@ async function askWatching(repo, services) {
   const deadline = performance.now() + 60_000;
   while (!services.watchedChanges.vouching && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   return watching;
+}
+
+/**
+ * A first index of the tree started as the interactive session starts it: the session's background
+ * indexing hands the pass to a `sylk index --for-session` process. In a build without
+ * `backgroundIndexingOf` that process is spawned as the session spawned it. `running()` is true
+ * until it ends.
+ */
+async function firstIndexing(repo, services, env) {
+  const background = join(repo, "dist/src/app/background-indexing.js");
+  const { backgroundIndexingOf } = await import(background);
+  if (backgroundIndexingOf) {
+    const { indexProcessHandOff } = await import(join(repo, "dist/src/app/index-process.js"));
+    const indexing = backgroundIndexingOf(services, indexProcessHandOff(services, env));
+    indexing.start();
+    const running = () => !["fresh", "failed", "off"].includes(indexing.snapshot().state);
+    return { running, close: () => indexing.close() };
+  }
+  // As the interactive session started a first index: its stdin held open (closing it stops the run).
+  const child = spawn(process.execPath, [join(repo, "bin/sylk.js"), "index", "--for-session", services.paths.root], {
+    env,
+    stdio: ["pipe", "ignore", "ignore"],
+  });
+  let running = true;
+  child.on("exit", () => (running = false));
+  return {
+    running: () => running,
+    close: async () => {
+      child.kill();
+      await new Promise((resolve) => (running ? child.once("exit", resolve) : resolve()));
+    },
+  };
 }
 
 /** One round: rg, then the tool, for each pattern; wall times in milliseconds. */
@@ -179,21 +217,12 @@ export async function grepRows({ repo, tree, env, files, rounds, seed }) {
   const home = mkdtempSync(join(tmpdir(), "sylk-bench-grep-indexing-"));
   const indexingEnv = { ...env, SYLK_HOME: home };
   const indexing = fresh();
-  // As the interactive session starts a first index: its stdin held open (closing it stops the run).
-  const child = spawn(process.execPath, [join(repo, "bin/sylk.js"), "index", "--for-session", tree], {
-    env: indexingEnv,
-    stdio: ["pipe", "ignore", "ignore"],
-  });
-  let running = true;
-  child.on("exit", () => (running = false));
+  const during = await sessionGrep(repo, tree, indexingEnv, { watch: "first-index" });
   try {
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // past the scan, into indexing
-    const during = await sessionGrep(repo, tree, indexingEnv);
-    for (let round = 0; round < rounds && running; round++) await measureGrep(during.grep, tree, patterns, indexing);
-    await during.close();
+    for (let round = 0; round < rounds && during.indexing(); round++) await measureGrep(during.grep, tree, patterns, indexing);
   } finally {
-    child.kill();
-    await new Promise((resolve) => (running ? child.once("exit", resolve) : resolve()));
+    await during.close();
     rmSync(home, { recursive: true, force: true });
   }
   const measured = indexing[0].sylk.length;

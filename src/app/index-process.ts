@@ -3,6 +3,8 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
+import type { ForegroundWork } from "../indexer/foreground-work.js";
+import { SESSION_PAUSE_LINE, SESSION_RESUME_LINE } from "../indexer/index-pause.js";
 import { emptyIndexSummary, type IndexProgress, type IndexSummary } from "../indexer/project-indexer.js";
 import { sylkPackageRoot } from "../package-root.js";
 import type { ProjectServices } from "./project-services.js";
@@ -69,7 +71,7 @@ export const SEPARATE_INDEX_PROCESS_ABOVE_FILES = 1_000;
  * `BackgroundIndexing`.
  */
 export function indexProcessHandOff(
-  services: Pick<ProjectServices, "paths" | "codeFullText">,
+  services: Pick<ProjectServices, "paths" | "codeFullText" | "foregroundWork">,
   env: NodeJS.ProcessEnv,
   handOffAbove = SEPARATE_INDEX_PROCESS_ABOVE_FILES,
 ): { handOffAbove: number; run: SeparateIndexRun } {
@@ -77,7 +79,7 @@ export function indexProcessHandOff(
     handOffAbove,
     run: async (signal, onEvent) => {
       try {
-        return await runIndexProcess({ root: services.paths.root, env }, signal, onEvent);
+        return await runIndexProcess({ root: services.paths.root, env, foreground: services.foregroundWork }, signal, onEvent);
       } finally {
         // Loaded by a search meanwhile, the code index would take what that process indexed one document at a time.
         services.codeFullText.unload();
@@ -98,10 +100,11 @@ const STDERR_TAIL_CHARS = 2_000;
  * every core's worth of threads, as `sylk index` does. The process takes the
  * index lock itself. Aborting `signal` stops it as Ctrl-C would (what it
  * committed is kept), and it stops too if this process ends without a word
- * (its stdin, held here, closes).
+ * (its stdin, held here, closes). While `foreground` work runs here (a
+ * search the user waits on), the process is told to pause (`IndexPause`).
  */
 export async function runIndexProcess(
-  options: { root: string; env: NodeJS.ProcessEnv; sylkBin?: string },
+  options: { root: string; env: NodeJS.ProcessEnv; sylkBin?: string; foreground?: ForegroundWork },
   signal: AbortSignal,
   onEvent: (event: IndexProcessEvent) => void,
 ): Promise<IndexSummary> {
@@ -119,6 +122,13 @@ export async function runIndexProcess(
   child.stderr.on("data", (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
   });
+  const tellPause = (busy: boolean) => {
+    if (child.stdin.writable) child.stdin.write(`${busy ? SESSION_PAUSE_LINE : SESSION_RESUME_LINE}\n`);
+  };
+  // A process that ended early has a closed pipe: a write then fails with EPIPE, which is not this run's error.
+  child.stdin.on("error", () => {});
+  const stopTelling = options.foreground?.onChange(tellPause);
+  if (options.foreground?.busy) tellPause(true);
   let summary: IndexSummary | undefined;
   try {
     for await (const line of createInterface({ input: child.stdout })) {
@@ -144,6 +154,7 @@ export async function runIndexProcess(
     const said = stderr.trim().split("\n").at(-1);
     throw new Error(`the indexing process ${how}${said ? `: ${said.replace(/^sylk: /, "")}` : ""}`);
   } finally {
+    stopTelling?.();
     signal.removeEventListener("abort", stop);
     child.stdin.destroy();
   }

@@ -13,6 +13,7 @@ import type { GrepIndex } from "../agent/tools/grep-files.js";
 import { GrepThread } from "../agent/tools/grep-thread.js";
 import { createGrepIndex } from "./grep-index.js";
 import { Ripgrep } from "../agent/tools/grep-ripgrep.js";
+import { ForegroundWork } from "../indexer/foreground-work.js";
 import { RACY_WINDOW_MS } from "../indexer/directory-state.js";
 import { WatchedChanges } from "../indexer/watched-changes.js";
 import type { ProjectPaths } from "../project/project-paths.js";
@@ -97,6 +98,8 @@ export interface ProjectServices {
   ripgrep: Ripgrep | undefined;
   /** What the project watcher saw change since the index read it, for the background indexing to tell and grep to ask. */
   watchedChanges: WatchedChanges;
+  /** Searches the user waits on (grep), during which a first index in its own process pauses. */
+  foregroundWork: ForegroundWork;
   /** Stops worker threads and closes the database. */
   close(): Promise<void>;
 }
@@ -191,6 +194,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     indexLock: new IndexLock(paths.indexLock, paths.root),
     grepThread,
     watchedChanges,
+    foregroundWork: new ForegroundWork(),
     ripgrep: Ripgrep.onPath(options.env ?? process.env),
     grepIndex: createGrepIndex({
       root: paths.root,

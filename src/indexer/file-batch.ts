@@ -2,6 +2,7 @@ import type { ChunkFeaturizer } from "./chunk-featurizer.js";
 import { failedFile, featurizerFor, fileTaskSchema, processFile, type ProcessedFile } from "./file-processor.js";
 import { TreeSitterExtractor } from "../parsing/tree-sitter-extractor.js";
 import { errorMessage } from "../errors.js";
+import { waitWhilePaused } from "./index-pause.js";
 
 /**
  * Processes batches of files with one tree-sitter extractor and one chunk
@@ -20,6 +21,7 @@ export class FileBatchProcessor {
     }
     const results: ProcessedFile[] = [];
     for (const file of task.files) {
+      waitWhilePaused(task.pause);
       try {
         results.push(await processFile(task, file, this.extractor, this.featurizer));
       } catch (error) {

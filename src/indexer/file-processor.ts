@@ -21,6 +21,10 @@ export const fileTaskSchema = z.object({
   chunkLines: z.number().int().min(1),
   /** Dimensions of the built-in embedder, or null when another embedder fills vectors later. */
   embeddingDimensions: z.number().int().min(1).nullable(),
+  /** A pool task's view of the run's `IndexPause` flag (shared memory): the worker waits between files while it is set. */
+  pause: z
+    .custom<Int32Array<SharedArrayBuffer>>((value) => value instanceof Int32Array && value.buffer instanceof SharedArrayBuffer)
+    .optional(),
 });
 
 export type FileTask = z.infer<typeof fileTaskSchema>;

@@ -2,6 +2,7 @@ import type { IndexConfig } from "../config/schema.js";
 import type { FileBatchProcessor } from "./file-batch.js";
 import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
 import type { FileWorkQueue } from "./file-work-queue.js";
+import type { IndexPause } from "./index-pause.js";
 import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
 
 export interface FileRunnerDeps {
@@ -85,8 +86,10 @@ export class FileRunner {
    * time, and yields results in batches of `batchSize` files for the
    * writer. On abort no new task starts; what is running finishes and is
    * still committed. The worker threads start only when there is work.
+   * While `pause` is set the workers wait between files (work done on this
+   * thread does not: see `IndexPause`).
    */
-  async *processAll(work: FileWorkQueue, signal: AbortSignal | undefined): AsyncGenerator<ProcessedFile[]> {
+  async *processAll(work: FileWorkQueue, signal: AbortSignal | undefined, pause?: IndexPause): AsyncGenerator<ProcessedFile[]> {
     if (work.remaining === 0) return;
     if (!this.pool && this.deps.processSmallWorkInline && work.remaining <= INLINE_FILE_LIMIT) {
       // Imported here: tree-sitter's runtime is loaded only by a run that parses on this thread.
@@ -107,7 +110,7 @@ export class FileRunner {
         const files = work.take() as FileTaskItem[];
         pending.set(
           key,
-          this.runTask(pool, files).then((results) => ({ key, results })),
+          this.runTask(pool, files, pause).then((results) => ({ key, results })),
         );
       }
       if (pending.size === 0) break;
@@ -122,18 +125,19 @@ export class FileRunner {
     if (buffer.length > 0) yield buffer;
   }
 
-  private task(files: readonly FileTaskItem[]): FileTask {
+  private task(files: readonly FileTaskItem[], pause?: IndexPause): FileTask {
     return {
       root: this.deps.root,
       files: [...files],
       chunkLines: this.deps.config.chunkLines,
       embeddingDimensions: this.deps.embeddingDimensions,
+      ...(pause ? { pause: pause.flag } : {}),
     };
   }
 
   /** A crashed worker fails its whole task: retry file by file so only the culprit is marked failed. */
-  private async runTask(pool: FileWorkerPool, files: FileTaskItem[]): Promise<ProcessedFile[]> {
-    const task = (batch: FileTaskItem[]) => this.task(batch);
+  private async runTask(pool: FileWorkerPool, files: FileTaskItem[], pause: IndexPause | undefined): Promise<ProcessedFile[]> {
+    const task = (batch: FileTaskItem[]) => this.task(batch, pause);
     try {
       return await pool.run(task(files));
     } catch (batchError) {

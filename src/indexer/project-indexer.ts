@@ -7,6 +7,7 @@ import { FileRunner, type FileRunnerDeps } from "./file-runner.js";
 import { FileWorkQueue } from "./file-work-queue.js";
 import { addOutcome, emptyIndexSummary, unindexableOf, type IndexSummary } from "./index-summary.js";
 import type { IndexWriter } from "./index-writer.js";
+import type { IndexPause } from "./index-pause.js";
 import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
@@ -52,6 +53,8 @@ export interface RunOptions {
    * through the process that draws the screen).
    */
   handOffAbove?: number;
+  /** Set by the session while the user waits on its search: the file workers stop between files (`IndexPause`). */
+  pause?: IndexPause;
 }
 
 /** What a run keeps of its walk (see `ProjectIndexer.plan`). */
@@ -180,7 +183,7 @@ export class ProjectIndexer {
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 
     try {
-      for await (const batch of this.processor.processAll(work, signal)) {
+      for await (const batch of this.processor.processAll(work, signal, options.pause)) {
         const outcome = await this.deps.writer.commitBatch(batch, manifest);
         processed += batch.length;
         addOutcome(summary, outcome);

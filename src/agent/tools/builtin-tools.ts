@@ -1,6 +1,6 @@
 import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
-import { createGrepTool } from "./grep.js";
+import { createGrepTool, type WaitedOn } from "./grep.js";
 import type { GrepIndex } from "./grep-files.js";
 import type { Ripgrep } from "./grep-ripgrep.js";
 import type { GrepThread } from "./grep-thread.js";
@@ -22,6 +22,8 @@ export interface BuiltinToolDeps extends RunCommandDeps {
   indexConfig?: IndexConfig;
   /** ripgrep, for grep to list the files where the index would have to check the disk first. */
   ripgrep?: Ripgrep | undefined;
+  /** Counts each grep as work the user waits on (a first index in its own process pauses meanwhile). */
+  foreground?: WaitedOn;
 }
 
 /** The tools every session has, in the order the model sees them. */
@@ -35,6 +37,7 @@ export function createBuiltinTools(deps: BuiltinToolDeps): ToolDefinition[] {
       ...(deps.grepIndex ? { index: deps.grepIndex } : {}),
       ...(deps.indexConfig ? { config: deps.indexConfig } : {}),
       ...(deps.ripgrep ? { ripgrep: deps.ripgrep } : {}),
+      ...(deps.foreground ? { foreground: deps.foreground } : {}),
     }),
     createSearchCodebaseTool(deps.codeSearcher),
     editFileTool,

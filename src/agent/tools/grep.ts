@@ -26,6 +26,13 @@ export interface GrepToolDeps {
   index?: GrepIndex;
   /** Lists the files that may hold the pattern's literals where the index would have to check the disk first. */
   ripgrep?: Ripgrep;
+  /** Runs each search as work the user waits on (`ForegroundWork`: a first index in its own process pauses meanwhile). */
+  foreground?: WaitedOn;
+}
+
+/** Runs work the user is waiting on; `ForegroundWork` in a session. */
+export interface WaitedOn {
+  run<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** Checks the pattern here, so that a mistake is answered with a correction before any file is read. */
@@ -47,7 +54,7 @@ function checkPattern(pattern: string, flags: string): void {
  * so far, and Esc stops it at once.
  */
 export function createGrepTool(deps: GrepToolDeps = {}) {
-  const { thread = new GrepThread(), config = defaultConfig().index, index, ripgrep } = deps;
+  const { thread = new GrepThread(), config = defaultConfig().index, index, ripgrep, foreground } = deps;
   return defineTool({
     name: "grep",
     description: toolDescription(import.meta.url, "grep.txt"),
@@ -58,15 +65,18 @@ export function createGrepTool(deps: GrepToolDeps = {}) {
       const flags = input.ignore_case ? "i" : "";
       checkPattern(input.pattern, flags);
       thread.warmUp();
-      const request = { path: input.path, glob: input.glob, pattern: input.pattern, ignoreCase: input.ignore_case };
-      const files = await grepFiles(context, request, { thread, config, ...(index ? { index } : {}), ...(ripgrep ? { ripgrep } : {}) });
-      if (!files) throw new ToolError("grep was cancelled.");
-      const outcome = await thread.search(
-        { pattern: input.pattern, flags, files: files.map((file) => file.absolute), maxResults: input.max_results },
-        context.signal,
-      );
-      if (outcome.end.kind === "cancelled") throw new ToolError("grep was cancelled.");
-      return answer(input, files, outcome, thread.fileBudgetMs);
+      const search = async () => {
+        const request = { path: input.path, glob: input.glob, pattern: input.pattern, ignoreCase: input.ignore_case };
+        const files = await grepFiles(context, request, { thread, config, ...(index ? { index } : {}), ...(ripgrep ? { ripgrep } : {}) });
+        if (!files) throw new ToolError("grep was cancelled.");
+        const outcome = await thread.search(
+          { pattern: input.pattern, flags, files: files.map((file) => file.absolute), maxResults: input.max_results },
+          context.signal,
+        );
+        if (outcome.end.kind === "cancelled") throw new ToolError("grep was cancelled.");
+        return answer(input, files, outcome, thread.fileBudgetMs);
+      };
+      return foreground ? foreground.run(search) : search();
     },
   });
 }

@@ -63,6 +63,7 @@ export function toolsForSession(deps: SessionToolsDeps): ToolRegistry {
     grepThread: services.grepThread,
     grepIndex: services.grepIndex,
     ripgrep: services.ripgrep,
+    foreground: services.foregroundWork,
     indexConfig: services.loadedConfig.config.index,
     sandbox: tree.sandbox,
     networkFor: async (command) => config.sandbox.network || (await tree.policy.allowsNetwork(command)),

@@ -3,6 +3,7 @@ import { type Command, Option } from "commander";
 import type { ProjectServices } from "../../app/project-services.js";
 import { InterruptedError, errorMessage } from "../../errors.js";
 import type { IndexSummary } from "../../indexer/project-indexer.js";
+import { IndexPause, SESSION_PAUSE_LINE, SESSION_RESUME_LINE } from "../../indexer/index-pause.js";
 import { takeoverNotice } from "../../project/index-lock.js";
 import type { CliContext } from "../cli-context.js";
 import { IndexProgressPrinter, type ProgressStyle } from "../index-progress-printer.js";
@@ -38,10 +39,15 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
         if (!options.forSession) services.consent.recordIndexConsent(true, options.yes ? "sylk index --yes" : "sylk index");
         const style: ProgressStyle = options.json || options.forSession ? "json" : context.stderr.isTTY ? "bar" : "lines";
         const printer = new IndexProgressPrinter(style, context.stderr, context.stdout);
-        const session = options.forSession ? watchSession(context) : undefined;
+        const session = options.forSession ? watchSession(context, new IndexPause()) : undefined;
         let summary: IndexSummary;
         try {
-          summary = await indexProject(services, session ? { ...context, signal: session.signal } : context, printer);
+          summary = await indexProject(
+            services,
+            session ? { ...context, signal: session.signal } : context,
+            printer,
+            session ? { pause: session.pause } : {},
+          );
         } finally {
           session?.stopWatching();
         }
@@ -79,7 +85,7 @@ export async function indexProject(
   services: ProjectServices,
   context: CliContext,
   printer: IndexProgressPrinter,
-  options: { quiet?: boolean } = {},
+  options: { quiet?: boolean; pause?: IndexPause } = {},
 ): Promise<IndexSummary> {
   await services.indexLock.acquire({
     signal: context.signal,
@@ -87,7 +93,7 @@ export async function indexProject(
     onTakeover: (takeover) => printer.notice(takeoverNotice(takeover)),
   });
   try {
-    const run = services.indexer.run(context.signal);
+    const run = services.indexer.run(context.signal, options.pause ? { pause: options.pause } : {});
     let step = await run.next();
     while (!step.done) {
       // Quiet (before an agent run): show progress only when there is indexing to do.
@@ -121,17 +127,31 @@ export async function indexProject(
 /**
  * The session that started this process reads its events on our stdout and
  * holds our stdin open: end of input means it has gone (even killed), and the
- * run stops as on Ctrl-C, keeping what it committed.
+ * run stops as on Ctrl-C, keeping what it committed. On that stdin it also
+ * writes `pause` and `resume`, one a line, around a search its user waits on
+ * (`SESSION_PAUSE_LINE`; see `IndexPause`); other lines are ignored.
  */
-function watchSession(context: CliContext): { signal: AbortSignal; stopWatching(): void } {
+function watchSession(context: CliContext, pause: IndexPause): { signal: AbortSignal; pause: IndexPause; stopWatching(): void } {
   const sessionGone = new AbortController();
   const stop = () => sessionGone.abort();
   const events = ["end", "close", "error"] as const;
   for (const event of events) context.stdin.on(event, stop);
-  context.stdin.resume();
+  let pending = "";
+  const onData = (chunk: Buffer | string) => {
+    const lines = (pending + chunk.toString()).split("\n");
+    pending = (lines.pop() ?? "").slice(-SESSION_PAUSE_LINE.length - 16); // not a line we know: nothing to keep whole
+    // Only the last word counts: a burst of pause/resume settles where the session is now.
+    const last = lines.map((line) => line.trim()).findLast((line) => line === SESSION_PAUSE_LINE || line === SESSION_RESUME_LINE);
+    if (last === SESSION_PAUSE_LINE) pause.pause();
+    else if (last === SESSION_RESUME_LINE) pause.resume();
+  };
+  context.stdin.on("data", onData);
   return {
     signal: AbortSignal.any([context.signal, sessionGone.signal]),
+    pause,
     stopWatching: () => {
+      pause.resume();
+      context.stdin.off("data", onData);
       for (const event of events) context.stdin.off(event, stop);
       // A paused pipe no longer keeps the process alive.
       context.stdin.pause();

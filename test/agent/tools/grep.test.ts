@@ -6,6 +6,7 @@ import { PermissionPolicy } from "../../../src/agent/permissions/permission-poli
 import { createGrepTool } from "../../../src/agent/tools/grep.js";
 import { Ripgrep } from "../../../src/agent/tools/grep-ripgrep.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
+import { ForegroundWork } from "../../../src/indexer/foreground-work.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 let project: TempProject;
@@ -184,5 +185,41 @@ describe.each([
     expect(everything.output.split("\n")).toHaveLength(4);
     expect(named.isError).toBe(true);
     expect(named.output).toBe("src/pipe is a FIFO (named pipe), not a file or directory; grep reads only regular files.");
+  });
+});
+
+describe("grep as work the user waits on", () => {
+  it("runs each search, listing and matching both, as foreground work (a first index in its own process pauses meanwhile)", async () => {
+    const foreground = new ForegroundWork();
+    const told: boolean[] = [];
+    foreground.onChange((busy) => told.push(busy));
+    let busyWhileListing = false;
+    const registryWithForeground = new ToolRegistry(
+      [
+        createGrepTool({
+          foreground,
+          index: {
+            files: async () => {
+              busyWhileListing = foreground.busy;
+              return undefined; // the walk lists the files then
+            },
+          },
+        }),
+      ],
+      new PermissionPolicy("bypass"),
+    );
+    const result = await registryWithForeground.run(
+      { id: "1", name: "grep", input: { pattern: "verify", path: "src/jwt.ts" } },
+      { root: project.root, signal: new AbortController().signal, extraDirectories: [] },
+    );
+    expect(result.output).toBe("src/jwt.ts:1: export function verify(user: User) {");
+    const whole = await registryWithForeground.run(
+      { id: "2", name: "grep", input: { pattern: "Boolean" } },
+      { root: project.root, signal: new AbortController().signal, extraDirectories: [] },
+    );
+    expect(whole.output).toBe("src/jwt.ts:2:   return Boolean(user);");
+    expect(busyWhileListing).toBe(true);
+    expect(told).toEqual([true, false, true, false]);
+    expect(foreground.busy).toBe(false);
   });
 });

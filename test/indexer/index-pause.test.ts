@@ -1,0 +1,67 @@
+import { Worker } from "node:worker_threads";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ForegroundWork } from "../../src/indexer/foreground-work.js";
+import { IndexPause, MAX_PAUSE_MS } from "../../src/indexer/index-pause.js";
+
+afterEach(() => vi.useRealTimers());
+
+describe("IndexPause: a background index that gives the cores to a search the user waits on", () => {
+  it("holds a thread that waits between files until it is resumed", async () => {
+    const pause = new IndexPause();
+    pause.pause();
+    // The worker stands for a file worker between two files: it reports once `waitWhilePaused` lets it go on.
+    const worker = new Worker(
+      `const { workerData, parentPort } = require("node:worker_threads");
+       while (Atomics.load(workerData, 0) === 1) Atomics.wait(workerData, 0, 1, 1000);
+       parentPort.postMessage("went on");`,
+      { eval: true, workerData: pause.flag },
+    );
+    let wentOn = false;
+    const done = new Promise<void>((resolve) =>
+      worker.once("message", () => {
+        wentOn = true;
+        resolve();
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(wentOn).toBe(false);
+    pause.resume();
+    await done;
+    expect(pause.paused).toBe(false);
+    await worker.terminate();
+  });
+
+  it("resumes on its own after MAX_PAUSE_MS, so a session that never says resume cannot stall its index", () => {
+    vi.useFakeTimers();
+    const pause = new IndexPause();
+    pause.pause();
+    vi.advanceTimersByTime(MAX_PAUSE_MS - 1);
+    expect(pause.paused).toBe(true);
+    pause.pause(); // a new search restarts the limit
+    vi.advanceTimersByTime(MAX_PAUSE_MS - 1);
+    expect(pause.paused).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(pause.paused).toBe(false);
+  });
+});
+
+describe("ForegroundWork", () => {
+  it("tells its listeners when the first search starts and when the last one ends, also when one fails", async () => {
+    const foreground = new ForegroundWork();
+    const told: boolean[] = [];
+    const stop = foreground.onChange((busy) => told.push(busy));
+    let releaseFirst = () => {};
+    const first = foreground.run(() => new Promise<void>((resolve) => (releaseFirst = resolve)));
+    const second = foreground.run(async () => {
+      throw new Error("no such file");
+    });
+    await expect(second).rejects.toThrow("no such file");
+    expect(foreground.busy).toBe(true);
+    releaseFirst();
+    await first;
+    expect(told).toEqual([true, false]);
+    stop();
+    await foreground.run(async () => undefined);
+    expect(told).toEqual([true, false]);
+  });
+});
