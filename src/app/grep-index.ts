@@ -1,8 +1,10 @@
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import type { GrepIndex, IndexedFiles } from "../agent/tools/grep-files.js";
 import type { IndexConfig } from "../config/schema.js";
 import type { ProjectIndexer } from "../indexer/project-indexer.js";
 import { classifyPaths } from "../indexer/path-classification.js";
-import { checkSubtree } from "../indexer/subtree-freshness.js";
+import { listSubtree } from "../indexer/subtree-freshness.js";
 import type { WatchedChanges } from "../indexer/watched-changes.js";
 import { guaranteedTerms } from "../search/literal-terms.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
@@ -46,9 +48,9 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
       const changed = await deps.changes?.changes(signal);
       if (signal.aborted) return undefined;
       if (changed) return watchedFiles(index, changed, under ?? "");
+      const listed = listedByName(index, under ?? "");
+      if (listed) return listed;
       if (options?.checkDisk === false) return undefined;
-      const part = under ? subtreeFiles(index, under) : undefined;
-      if (part) return part;
       const report = await deps.indexer.checkFreshness();
       if (report.state === "missing" || signal.aborted) return undefined;
       const { diff } = report;
@@ -95,27 +97,44 @@ function watchedFiles(deps: IndexAndChunks, changed: ReadonlySet<string>, under:
 }
 
 /**
- * The files under one directory when the index can vouch for that part of
- * the tree without walking the rest (`checkSubtree`): those the walk takes
- * there, each vouched for when its manifest row has its size and time.
+ * The files under a directory ('' for all) when no entry was added, removed
+ * or renamed anywhere there since the last complete run, and no ignore file
+ * changed (`listSubtree`: a `stat` of each directory and ignore file, none
+ * of the other files): the manifest's rows of those names. Whether a file
+ * changed in place is checked only for the files the index rules out for a
+ * pattern (size and time, as the fresh check compares them), just before
+ * they are left unread: the others are read anyway. So a search the index
+ * cannot narrow (`deprecated` in any case: no term is certain) reads every
+ * file with no `stat` of each first, and one it narrows stats the files it
+ * skips instead of reading them. Undefined when the listing cannot be
+ * trusted: the fresh check decides.
  */
-function subtreeFiles(deps: IndexAndChunks, under: string): IndexedFiles | undefined {
+function listedByName(deps: IndexAndChunks, under: string): IndexedFiles | undefined {
   const states = deps.indexer.storedDirectoryStates();
-  const subtree = states && checkSubtree(deps.root, deps.config, under, states, deps.racyWindowMs);
-  if (!subtree) return undefined;
+  const listed = states && listSubtree(deps.root, deps.config, under, states, deps.racyWindowMs);
+  if (!listed) return undefined;
+  if (listed.state === "left-out") return indexedFiles(deps, [], new Map());
+  const rows = new Map(deps.manifest.under(under).map((entry) => [entry.path, entry]));
   const paths: string[] = [];
   const vouched = new Map<number, string>();
-  if (subtree.state === "fresh") {
-    // Every directory checked is below `under`: its rows through the path index (by directory, a package's
-    // hundreds of directories read the whole manifest).
-    const manifest = new Map(deps.manifest.under(under).map((entry) => [entry.path, entry]));
-    for (const [path, onDisk] of subtree.files) {
-      const entry = manifest.get(path);
-      if (entry?.size === onDisk.size && entry.mtimeMs === onDisk.mtimeMs) addRow(deps, entry, paths, vouched);
-      else if (!isSecretPath(path) && onDisk.size <= deps.config.maxFileSize) paths.push(path);
+  for (const path of listed.paths) {
+    const entry = rows.get(path);
+    // A name the last run kept no row for: the listing and the manifest disagree, and the whole check decides.
+    if (!entry) return undefined;
+    if (entry.status === "skipped" && entry.size > deps.config.maxFileSize) {
+      // Too large when indexed: the walk takes it again if it shrank since.
+      const stats = lstatSync(join(deps.root, path), { throwIfNoEntry: false });
+      if (stats?.isFile() && stats.size <= deps.config.maxFileSize && !isSecretPath(path)) paths.push(path);
+      continue;
     }
+    addRow(deps, entry, paths, vouched);
   }
-  return indexedFiles(deps, paths, vouched);
+  const unchangedOnDisk = (path: string): boolean => {
+    const entry = rows.get(path);
+    const stats = lstatSync(join(deps.root, path), { throwIfNoEntry: false });
+    return entry !== undefined && stats?.isFile() === true && stats.size === entry.size && Math.trunc(stats.mtimeMs) === entry.mtimeMs;
+  };
+  return indexedFiles(deps, paths, vouched, unchangedOnDisk);
 }
 
 /**
@@ -125,7 +144,17 @@ function subtreeFiles(deps: IndexAndChunks, under: string): IndexedFiles | undef
  */
 const MAX_TERM_CHUNKS = 12_000;
 
-function indexedFiles(deps: IndexAndChunks, paths: string[], vouched: ReadonlyMap<number, string>): IndexedFiles {
+/**
+ * `unchangedOnDisk`: where the listing did not compare the files it vouches
+ * for on disk, asked of each one the index rules out before it is left
+ * unread (false: it changed since it was indexed, and is read).
+ */
+function indexedFiles(
+  deps: IndexAndChunks,
+  paths: string[],
+  vouched: ReadonlyMap<number, string>,
+  unchangedOnDisk?: (path: string) => boolean,
+): IndexedFiles {
   return {
     paths,
     mayHold(alternatives, ignoreCase) {
@@ -141,7 +170,9 @@ function indexedFiles(deps: IndexAndChunks, paths: string[], vouched: ReadonlyMa
         for (const path of holding) holders.add(path);
       }
       const vouchedPaths = new Set(vouched.values());
-      return new Set(paths.filter((path) => holders.has(path) || !vouchedPaths.has(path)));
+      return new Set(
+        paths.filter((path) => holders.has(path) || !vouchedPaths.has(path) || (unchangedOnDisk !== undefined && !unchangedOnDisk(path))),
+      );
     },
   };
 }

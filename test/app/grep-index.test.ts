@@ -7,6 +7,7 @@ import { createGrepTool } from "../../src/agent/tools/grep.js";
 import { Ripgrep } from "../../src/agent/tools/grep-ripgrep.js";
 import { GrepThread } from "../../src/agent/tools/grep-thread.js";
 import { ToolRegistry } from "../../src/agent/tools/tool-registry.js";
+import { createGrepIndex } from "../../src/app/grep-index.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
@@ -70,7 +71,7 @@ describe("grep served by the project index", () => {
   });
 
   it.skipIf(!installedRipgrep)(
-    "without a watcher to vouch for the tree, checks the whole tree and lists one directory with ripgrep, answering as the walk does",
+    "without a watcher to vouch for the tree, checks the whole tree and lists one directory without a check of its files, answering as the walk does",
     async () => {
       const asked: Array<{ under: string | undefined; checkDisk: boolean | undefined }> = [];
       const index: GrepIndex = {
@@ -84,7 +85,8 @@ describe("grep served by the project index", () => {
       project.write("src/added.ts", "export const createUserAccountLater = 1;\n");
       await expectSameAnswers(listed, walked);
       expect(await listed({ pattern: "createUserAccount", path: "src" })).toContain("src/added.ts:1:");
-      // A directory is asked of the index without a check of the disk, and rg lists it; the whole tree is checked.
+      // A directory is asked of the index without a check of every file (the stored directory states list it by name,
+      // and rg lists it when they cannot, as here once a file was added); the whole tree may be checked.
       expect(asked.filter(({ checkDisk }) => checkDisk === false).map(({ under }) => under)).toEqual(["src", "src", "ignored", "src"]);
       expect(asked.filter(({ checkDisk }) => checkDisk === true).every(({ under }) => under === undefined)).toBe(true);
     },
@@ -109,6 +111,42 @@ describe("grep served by the project index", () => {
     project.write(".gitignore", "ignored/\nsrc/other.ts\n");
     await expectSameAnswers(indexed, walked);
     expect(await indexed({ pattern: "createUserAccount\\(", path: "src" })).not.toContain("src/other.ts");
+  });
+
+  it("without a watcher, lists the files by their directories when none was added or removed, and compares on disk only the files the index rules out", async () => {
+    let freshChecks = 0;
+    const index = createGrepIndex({
+      root: project.root,
+      config: services.loadedConfig.config.index,
+      indexer: {
+        lastRefresh: () => services.indexer.lastRefresh(),
+        checkFreshness: () => {
+          freshChecks++;
+          return services.indexer.checkFreshness();
+        },
+        storedDirectoryStates: () => services.indexer.storedDirectoryStates(),
+      },
+      files: services.files,
+      fullText: services.codeFullText,
+      racyWindowMs: 0,
+    });
+    const indexed = grepWith(index);
+    const walked = grepWith(undefined);
+    // Changed in place, no name added or removed: src/other.ts now holds what the index says it lacks.
+    project.write("src/other.ts", "export const userCount = createUserAccount('late');\n");
+    // Grown past what the index reads: the walk leaves it out, and so must a listing that did not stat it.
+    project.write("docs/notes.md", `Call createUserAccount( with a name.\n${"x".repeat(1_100_000)}\n`);
+    const answer = await indexed({ pattern: "createUserAccount\\(" });
+    expect(answer).toContain("src/other.ts:1:");
+    expect(answer).not.toContain("docs/notes.md");
+    expect(await indexed({ pattern: "createUserAccount\\(", path: "src" })).toContain("src/other.ts:1:");
+    expect(freshChecks).toBe(0);
+    await expectSameAnswers(indexed, walked);
+    expect(freshChecks).toBe(0);
+    // A name added: the listing cannot be trusted, and the whole tree is checked.
+    project.write("src/added.ts", "createUserAccount(2);\n");
+    expect(await indexed({ pattern: "createUserAccount\\(" })).toContain("src/added.ts:1:");
+    expect(freshChecks).toBe(1);
   });
 
   it("walks on a grep thread, without the index, until a first index has completed", async () => {

@@ -46,6 +46,8 @@ export interface Candidate {
   absolute: string;
   /** Relative to the searched directory, for the glob. */
   within: string;
+  /** The file the call named: searched whatever its size (a listed file larger than the index reads is not). */
+  named?: true;
 }
 
 export interface GrepFilesRequest {
@@ -68,10 +70,13 @@ export interface GrepFilesDeps {
  * the indexer would read under the path, narrowed by the glob and to those
  * that may hold the pattern's literals; or just the file when a file is
  * named. Listed by the index where it can vouch for the tree without
- * checking the disk (a watcher holds) or after a fresh check of the whole
- * tree, else by ripgrep when it is there and the pattern has literals (one
- * directory without a watcher, a first index running), else by the index
- * checking that directory, else walked on a grep thread (never on this one:
+ * checking the disk (a watcher holds), where the stored directory states
+ * still list the searched directory by name (a `stat` of each directory,
+ * and of each file the index then rules out), or after a fresh check of
+ * the whole tree; else by ripgrep when it is there and the pattern has
+ * literals (one directory whose listing changed, without a watcher; a
+ * first index running), else by the index checking that directory, else
+ * walked on a grep thread (never on this one:
  * while a first index is built this thread commits it). Undefined when
  * cancelled.
  */
@@ -81,7 +86,7 @@ export async function grepFiles(context: ToolContext, request: GrepFilesRequest,
     throw new ToolError(`Not found: ${request.path}. Call grep without a path to search the whole project.`);
   });
   if (stats.isFile()) {
-    return [{ shown: resolved.relative ?? resolved.absolute, absolute: resolved.real, within: basename(resolved.absolute) }];
+    return [{ shown: resolved.relative ?? resolved.absolute, absolute: resolved.real, within: basename(resolved.absolute), named: true }];
   }
   if (!stats.isDirectory())
     throw new ToolError(`${request.path} is ${fileKind(stats)}, not a file or directory; grep reads only regular files.`);
@@ -132,7 +137,7 @@ async function listedFiles(
   const fromIndex = (checkDisk: boolean) =>
     tree.inRoot && deps.index ? unlessAborted(deps.index.files(signal, tree.under || undefined, { checkDisk }), signal) : undefined;
   // The whole tree is checked faster than rg reads it (a stat per file, then only the files the full-text index
-  // cannot rule out are read); in one directory the check still stats every file there, and rg is faster.
+  // cannot rule out are read); in one directory whose listing changed, the check would stat the whole tree, and rg is faster.
   let indexed = await fromIndex(!literals || tree.under === "");
   if (signal.aborted) return undefined;
   if (!indexed && deps.ripgrep && literals) {

@@ -15,6 +15,8 @@ export interface GrepSearch {
   maxResults: number;
   /** The index in the whole search of `files[0]`, when a search is split among threads; 0 otherwise. */
   firstFile?: number;
+  /** Files larger than this are passed over (a listed file that grew past what the index reads); all are read without it. */
+  maxFileBytes?: number;
 }
 
 /**
@@ -124,8 +126,9 @@ export function matchingLines(
   regex: RegExp,
   unmasked: UnmaskedFiles = new UnmaskedFiles(),
   prefilter?: Prefilter,
+  maxFileBytes = Number.POSITIVE_INFINITY,
 ): Array<[number, string]> {
-  const read = readText(path, prefilter);
+  const read = readText(path, prefilter, maxFileBytes);
   if (read === undefined) return [];
   let text = read.text;
   if (!unmasked.has(path, read.stats)) {
@@ -160,7 +163,7 @@ export function searchFiles(
   for (let index = 0; index < search.files.length; index++) {
     const file = first + index;
     onFile(file);
-    const lines = matchingLines(search.files[index] as string, regex, unmasked, prefilter);
+    const lines = matchingLines(search.files[index] as string, regex, unmasked, prefilter, search.maxFileBytes);
     if (lines.length === 0) continue;
     const room = search.maxResults - listed;
     if (room === 0) return { more: true };
@@ -187,8 +190,8 @@ function readBytes(fd: number, size: number): Buffer {
   return sharedBuffer.subarray(0, read);
 }
 
-/** The file's text, unless it is not a regular file, looks binary, or holds none of the prefilter's literals. */
-function readText(path: string, prefilter?: Prefilter): { text: string; stats: Stats } | undefined {
+/** The file's text, unless it is not a regular file, is larger than `maxFileBytes`, looks binary, or holds none of the prefilter's literals. */
+function readText(path: string, prefilter: Prefilter | undefined, maxFileBytes: number): { text: string; stats: Stats } | undefined {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -197,7 +200,7 @@ function readText(path: string, prefilter?: Prefilter): { text: string; stats: S
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return undefined;
+    if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
     const bytes = readBytes(fd, stats.size);
     if (prefilter && !prefilter.mayMatch(bytes)) return undefined;
     return looksBinary(bytes) ? undefined : { text: bytes.toString("utf8"), stats };

@@ -69,8 +69,16 @@ export function createGrepTool(deps: GrepToolDeps = {}) {
         const request = { path: input.path, glob: input.glob, pattern: input.pattern, ignoreCase: input.ignore_case };
         const files = await grepFiles(context, request, { thread, config, ...(index ? { index } : {}), ...(ripgrep ? { ripgrep } : {}) });
         if (!files) throw new ToolError("grep was cancelled.");
+        // A listed file grown past what the index reads since it was listed is passed over, as the walk would.
+        const maxFileBytes = files[0]?.named ? undefined : config.maxFileSize;
         const outcome = await thread.search(
-          { pattern: input.pattern, flags, files: files.map((file) => file.absolute), maxResults: input.max_results },
+          {
+            pattern: input.pattern,
+            flags,
+            files: files.map((file) => file.absolute),
+            maxResults: input.max_results,
+            ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
+          },
           context.signal,
         );
         if (outcome.end.kind === "cancelled") throw new ToolError("grep was cancelled.");
