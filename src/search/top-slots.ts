@@ -113,7 +113,8 @@ export function selectTopSlots(
     // Every slot scoring at least the threshold was offered: the top `limit`
     // are exact once that many made it in (or when no slot was left out),
     // and so are the ties at the cut, which score at least the threshold too.
-    if (heap.isFull() && limit === Math.floor(k)) return withTiesAtCut(scores, heap.minScore(), found, (index) => candidates[index] as number, isLive);
+    if (heap.isFull() && limit === Math.floor(k))
+      return withTiesAtCut(scores, heap.minScore(), found, (index) => candidates[index] as number, isLive);
     if (heap.isFull() || threshold === INT32_MIN) return heap.sortedBestFirst();
     threshold = INT32_MIN;
   }
