@@ -46,7 +46,9 @@ const { values } = parseArgs({
 });
 
 if (!values.set || values.set.length === 0) {
-  console.error("Usage: node scripts/bench-localization.mjs --set <queries.jsonl>=<tree> [--set …] [--home <dir>] [--limit N] [--rankings <file>]");
+  console.error(
+    "Usage: node scripts/bench-localization.mjs --set <queries.jsonl>=<tree> [--set …] [--home <dir>] [--limit N] [--rankings <file>]",
+  );
   process.exit(2);
 }
 
