@@ -4,7 +4,7 @@
 // only, vectors only and the hybrid, side by side, for one or more query sets,
 // all through the real CLI (one `sylk search --json -` process per set and mode).
 //
-//   node scripts/bench-localization.mjs --set <queries.jsonl>=<tree> [--set …] [--home <dir>] [--limit N]
+//   node scripts/bench-localization.mjs --set <queries.jsonl>=<tree> [--set …] [--home <dir>] [--limit N] [--rankings <file>]
 //
 // Each --set pairs a query file of the benchmark data docs/BENCHMARKS.md names
 // (localization/*.fixed.jsonl) with the tree of its snapshot commit, exported
@@ -13,6 +13,9 @@
 //   pallets__flask.fixed.jsonl pallets/flask 2ac89889f4cc330eabd50f295dcef02828522c69
 // --home keeps the index in that SYLK_HOME between runs (`sylk index` then
 // only checks that it is fresh); without it a temporary one is used and removed.
+// --rankings writes every answer's ranking (set, mode, query, then each hit's
+// path and lines, 50 a query), one line per answer: two indexes of the same
+// tree must rank alike, ties included, so two runs' files compare equal.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,11 +41,14 @@ const { values } = parseArgs({
     set: { type: "string", multiple: true },
     home: { type: "string" },
     limit: { type: "string" },
+    rankings: { type: "string" },
   },
 });
 
 if (!values.set || values.set.length === 0) {
-  console.error("Usage: node scripts/bench-localization.mjs --set <queries.jsonl>=<tree> [--set …] [--home <dir>] [--limit N]");
+  console.error(
+    "Usage: node scripts/bench-localization.mjs --set <queries.jsonl>=<tree> [--set …] [--home <dir>] [--limit N] [--rankings <file>]",
+  );
   process.exit(2);
 }
 
@@ -126,6 +132,7 @@ function score(ranks) {
 }
 
 const report = [];
+const rankings = [];
 for (const set of sets) {
   index(set.tree);
   const modes = {};
@@ -135,6 +142,10 @@ for (const set of sets) {
     if (responses.length !== set.queries.length)
       throw new Error(`${set.name} ${label}: ${responses.length} answers for ${set.queries.length} queries`);
     const ranks = responses.map((response, index) => goldRank(response, set.queries[index]));
+    responses.forEach((response, index) => {
+      const hits = response.results.map((result) => `${result.path}:${result.startLine}-${result.endLine}`);
+      rankings.push(JSON.stringify({ set: set.name, mode: label, query: index, hits }));
+    });
     modes[label] = { ...score(ranks), ranks, seconds: (performance.now() - started) / 1000 };
   }
   report.push({ set: set.name, source: set.source, queries: set.queries.length, modes });
@@ -156,4 +167,5 @@ for (const { set, source, modes } of report) {
 }
 mkdirSync(join(repo, ".sylk-bench"), { recursive: true });
 writeFileSync(join(repo, ".sylk-bench/localization.json"), JSON.stringify(report, null, 2));
+if (values.rankings) writeFileSync(values.rankings, `${rankings.join("\n")}\n`);
 if (!values.home) rmSync(home, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { Vec0LayoutError } from "../store/vec0-blocks.js";
-import type { VectorHit, VectorStore } from "../store/vector-store.js";
+import { keepTiesAtCut, type VectorHit, type VectorStore } from "../store/vector-store.js";
 import { Int8VectorScan } from "./int8-vector-scan.js";
 import type { SlotScore } from "./top-slots.js";
 import type { KernelScan } from "./vector-kernel.js";
@@ -154,7 +154,7 @@ export class CodeVectorIndex {
     this.nextSlot = 0;
   }
 
-  /** Nearest chunks, exactly like `VectorStore.nearestChunks` (cosine), from memory. */
+  /** Nearest chunks, exactly like `VectorStore.nearestChunks` (cosine, ties at the cut kept), from memory. */
   nearest(query: Float32Array, k: number): VectorHit[] {
     const scan = this.current();
     if (!scan) return this.store.nearestChunks(query, k);
@@ -205,10 +205,10 @@ export class CodeVectorIndex {
       this.inFlight = undefined;
       for (const changes of this.deferred.splice(0)) this.apply(changes.removed, changes.added);
     }
-    return slots
+    const live = slots
       .filter(({ slot }) => (this.idAt[slot] ?? 0) !== 0)
-      .slice(0, k)
       .map(({ slot, score }) => ({ id: this.idAt[slot] as number, similarity: scan.similarity(score) }));
+    return keepTiesAtCut(live, k);
   }
 
   /**

@@ -95,6 +95,8 @@ export class HybridCodeSearcher {
   private readonly fileOfChunk = new Map<number, number>();
   /** Chunk id → the weight of its file's kind, for chunks of files that are not source code (the rest weigh 1); remembered as above. */
   private readonly kindWeightOfChunk = new Map<number, number>();
+  /** File id → its path, which decides between equally scored hits (`inTieOrder`); remembered as above. */
+  private readonly pathOfFile = new Map<number, string>();
 
   constructor(private readonly deps: HybridCodeSearcherDeps) {}
 
@@ -163,12 +165,14 @@ export class HybridCodeSearcher {
       lists.push({ signal, hits, ...(weight !== undefined ? { weight } : {}), ...(corroboratesOnly ? { corroboratesOnly } : {}) });
     });
     if (lists.length === 0 && degraded.length > 0) throw new Error(`Search failed: ${degraded.join("; ")}`);
+    this.learnFilesOf(lists.flatMap((list) => list.hits.map((hit) => hit.id)));
+    // Each signal kept every hit that ties its last: cut them here, in the order of their paths.
+    for (const list of lists) list.hits = this.inTieOrder(list.hits).slice(0, candidates[list.signal as CodeSignal]);
     const corroborating = lists.find((list) => list.corroboratesOnly);
     const fulltext = lists.find((list) => list.signal === "fulltext");
     if (corroborating && fulltext && vectorRun?.query) {
       corroborating.hits = this.voteOnEvery(vectorRun.query, corroborating.hits, fulltext.hits);
     }
-    this.learnFilesOf(lists.flatMap((list) => list.hits.map((hit) => hit.id)));
     const kindWeight = (chunkId: number) => this.kindWeightOfChunk.get(chunkId) ?? 1;
     for (const list of lists) list.hits = orderByDocumentKind(list.hits, kindWeight);
 
@@ -236,7 +240,31 @@ export class HybridCodeSearcher {
       ? vectorIndex.similarities(query, unscored)
       : this.deps.vectors.chunkSimilarities(query, unscored);
     const rest = similarities.map((hit) => ({ id: hit.id, score: hit.similarity }));
-    return [...nearest, ...rest].sort((a, b) => b.score - a.score);
+    return this.inTieOrder([...nearest, ...rest]);
+  }
+
+  /**
+   * Hits best first, equal scores in the order of their files' paths and,
+   * within a file, of its chunks. That order is the same in every index of
+   * the same tree; chunk and file ids are not (they follow the order the
+   * index's worker threads finished files), so ranking ties by id ranked
+   * them differently in two indexes. A file's chunks are inserted together,
+   * in order, so their ids follow their ordinals and decide within a file.
+   * Chunks whose file is unknown (deleted since found) come last.
+   */
+  private inTieOrder<Hit extends { id: number; score: number }>(hits: readonly Hit[]): Hit[] {
+    const pathOf = (chunkId: number) => {
+      const fileId = this.fileOfChunk.get(chunkId);
+      return fileId === undefined ? undefined : this.pathOfFile.get(fileId);
+    };
+    const inPathOrder = (a: Hit, b: Hit): number => {
+      const pathA = pathOf(a.id);
+      const pathB = pathOf(b.id);
+      if (pathA === pathB) return a.id - b.id;
+      if (pathA === undefined || pathB === undefined) return pathA === undefined ? 1 : -1;
+      return pathA < pathB ? -1 : 1;
+    };
+    return [...hits].sort((a, b) => b.score - a.score || inPathOrder(a, b));
   }
 
   /** Looks up the file of each chunk not yet remembered (a chunk deleted since it was found stays unknown, and is dropped). */
@@ -247,6 +275,7 @@ export class HybridCodeSearcher {
 
   private remember(chunkId: number, fileId: number, path: string, language: string | null): void {
     this.fileOfChunk.set(chunkId, fileId);
+    this.pathOfFile.set(fileId, path);
     const weight = documentKindWeight(path, language);
     if (weight !== 1) this.kindWeightOfChunk.set(chunkId, weight);
   }

@@ -182,9 +182,10 @@ export class Int8VectorScan {
   }
 
   /**
-   * The k live slots most similar to the query, best first; ties go to the
-   * smaller slot. `isLive` is consulted only for slots that would enter the
-   * top k, and must not modify this scanner.
+   * The k live slots most similar to the query, best first, and every
+   * other live slot that ties the k-th (see `topSlots`). `isLive` is
+   * consulted only for slots that would enter the result, and must not
+   * modify this scanner.
    */
   topK(query: Float32Array, k: number, isLive: (slot: number) => boolean): ScoredSlot[] {
     return scanTopSlots(this.kernel, this.prepareScan(query), k, isLive).map(({ slot, score }) => ({

@@ -1,8 +1,8 @@
 import { runKernelScan, type KernelExports, type KernelScan } from "./vector-kernel.js";
 
 /**
- * Top-k selection over the kernel's int32 scores: exact, best first, ties
- * to the smaller slot, dead slots skipped.
+ * Top-k selection over the kernel's int32 scores: exact, best first, dead
+ * slots skipped, and every slot that ties the k-th kept (see `topSlots`).
  */
 
 /** A slot and its int32 kernel score. */
@@ -12,15 +12,50 @@ export interface SlotScore {
 }
 
 /**
- * The k best slots by int score, best first; ties go to the smaller slot.
- * `isLive` is consulted only for slots that would enter the top k.
+ * The k best live slots by int score, best first, and every other live slot
+ * that ties the k-th; equal scores come smaller slot first. Slots cannot
+ * decide a tie: they follow the order chunks were loaded in, which follows
+ * the order the index's worker threads finished files, so a cut by slot kept
+ * different chunks in two indexes of the same tree. The caller orders ties by
+ * what is the same in every index and cuts there.
+ *
+ * A cut at a score of 0 drops the slots scoring 0 instead: such a slot has no
+ * similarity to the query (the built-in embedder's sparse vectors leave most
+ * slots at 0 for a query of rare words, and cleared slots score 0), and
+ * keeping every tie there would return the whole index.
+ *
+ * `isLive` is consulted only for slots that would enter the result.
  */
 export function topSlots(scores: Int32Array, k: number, isLive: (slot: number) => boolean = () => true): SlotScore[] {
   const limit = Math.min(Math.floor(k), scores.length);
   if (!(limit > 0)) return [];
   const heap = new SlotMinHeap(limit);
   for (let slot = 0; slot < scores.length; slot++) offerSlot(heap, slot, scores[slot] as number, isLive);
-  return heap.sortedBestFirst();
+  // Fewer live slots than k: all of them, with nothing cut.
+  if (!heap.isFull() || limit < Math.floor(k)) return heap.sortedBestFirst();
+  return withTiesAtCut(scores, heap.minScore(), scores.length, (index) => index, isLive);
+}
+
+/**
+ * Every live slot scoring at least `cut` (above 0 when `cut` is 0, see
+ * `topSlots`), best first: of the `count` slots `slotAt` names, which must
+ * include every slot scoring that much.
+ */
+function withTiesAtCut(
+  scores: Int32Array,
+  cut: number,
+  count: number,
+  slotAt: (index: number) => number,
+  isLive: (slot: number) => boolean,
+): SlotScore[] {
+  const floor = cut === 0 ? 1 : cut;
+  const result: SlotScore[] = [];
+  for (let index = 0; index < count; index++) {
+    const slot = slotAt(index);
+    const score = scores[slot] as number;
+    if (score >= floor && isLive(slot)) result.push({ slot, score });
+  }
+  return result.sort((a, b) => b.score - a.score || a.slot - b.slot);
 }
 
 /** Slots arrive in ascending order, so an equal score loses the tie to the incumbent. */
@@ -76,7 +111,10 @@ export function selectTopSlots(
       offerSlot(heap, slot, scores[slot] as number, isLive);
     }
     // Every slot scoring at least the threshold was offered: the top `limit`
-    // are exact once that many made it in (or when no slot was left out).
+    // are exact once that many made it in (or when no slot was left out),
+    // and so are the ties at the cut, which score at least the threshold too.
+    if (heap.isFull() && limit === Math.floor(k))
+      return withTiesAtCut(scores, heap.minScore(), found, (index) => candidates[index] as number, isLive);
     if (heap.isFull() || threshold === INT32_MIN) return heap.sortedBestFirst();
     threshold = INT32_MIN;
   }

@@ -40,7 +40,7 @@ export class VectorScanThread {
     return this.failure === undefined;
   }
 
-  /** The k best slots of a prepared scan by int score, best first (ties to the smaller slot). */
+  /** The k best slots of a prepared scan by int score, best first, and those that tie the k-th (see `topSlots`). */
   scan(scan: KernelScan, k: number): Promise<SlotScore[]> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;

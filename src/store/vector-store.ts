@@ -73,13 +73,23 @@ export class VectorStore {
     this.statements.insertEntry.run(BigInt(doc), toBlob(vector, this.dimensions), metadata.sessionId, metadata.contentType);
   }
 
+  /**
+   * The k nearest chunks, and every further chunk as near as the k-th (see
+   * `keepTiesAtCut`). sqlite-vec cuts a tie by rowid, so the query asks for a
+   * few more than k, and for twice as many again while the last still ties.
+   */
   nearestChunks(query: Float32Array, k: number): VectorHit[] {
-    const rows = this.db
-      .prepare<[Buffer, number], { id: number; distance: number }>(
-        "SELECT rowid AS id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance",
-      )
-      .all(toBlob(query, this.dimensions), k);
-    return rows.map(toHit);
+    if (!(k > 0)) return [];
+    const statement = this.db.prepare<[Buffer, number], { id: number; distance: number }>(
+      "SELECT rowid AS id, distance FROM chunk_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance",
+    );
+    const blob = toBlob(query, this.dimensions);
+    for (let asked = Math.min(k + TIE_MARGIN, VEC0_MAX_K); ; asked = Math.min(asked * 2, VEC0_MAX_K)) {
+      const hits = statement.all(blob, asked).map(toHit);
+      const last = hits[hits.length - 1];
+      const stillTied = last !== undefined && hits.length > k && last.similarity === (hits[k - 1] as VectorHit).similarity;
+      if (!stillTied || hits.length < asked || asked === VEC0_MAX_K || hasNoSimilarity(last.similarity)) return keepTiesAtCut(hits, k);
+    }
   }
 
   /** The query's cosine similarity to each of these chunks; chunks without a vector are left out. */
@@ -218,6 +228,40 @@ function toBlob(vector: Float32Array, dimensions: number): Buffer {
 function toVector(blob: Buffer): Float32Array {
   // Copy: the buffer's memory belongs to SQLite's row and may be reused.
   return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+}
+
+/** Nearest neighbours asked of sqlite-vec beyond k, to see whether the k-th ties with later ones. */
+const TIE_MARGIN = 16;
+/** The most neighbours one sqlite-vec query returns (its `SQLITE_VEC_VEC0_K_MAX`). */
+const VEC0_MAX_K = 4096;
+
+/**
+ * A similarity that says the vectors share nothing: 0, within the rounding
+ * of sqlite-vec's float32 distances (two orthogonal unit vectors come back a
+ * few 1e-8 off).
+ */
+function hasNoSimilarity(similarity: number): boolean {
+  return Math.abs(similarity) < 1e-6;
+}
+
+/**
+ * The first `k` of these hits (best first), and every later one that ties the
+ * k-th: which of equally near chunks to cut is not the vectors' to decide.
+ * Their ids (sqlite-vec's order) and the in-memory copy's slots follow the
+ * order the index's worker threads finished files, so a cut there kept
+ * different chunks in two indexes of the same tree; the code searcher orders
+ * ties by path and cuts there. A cut among hits with no similarity
+ * (`hasNoSimilarity`) drops those instead: they are no neighbours, and on a
+ * query of rare words all but a few chunks tie there.
+ */
+export function keepTiesAtCut(hits: readonly VectorHit[], k: number): VectorHit[] {
+  if (!(k > 0)) return [];
+  if (hits.length < k) return [...hits];
+  const cut = (hits[k - 1] as VectorHit).similarity;
+  if (hasNoSimilarity(cut)) return hits.filter((hit, index) => index < k && !hasNoSimilarity(hit.similarity));
+  let end = k;
+  while (end < hits.length && (hits[end] as VectorHit).similarity === cut) end++;
+  return hits.slice(0, end);
 }
 
 function toHit(row: { id: number; distance: number }): VectorHit {

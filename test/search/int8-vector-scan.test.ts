@@ -139,7 +139,7 @@ describe("Int8VectorScan.scan", () => {
 });
 
 describe("Int8VectorScan.topK", () => {
-  it("equals a full sort of the JS reference by (score desc, slot asc) over live slots", () => {
+  it("equals a full sort of the JS reference by (score desc, slot asc) over live slots, cut after the k-th and the slots that tie it", () => {
     fc.assert(
       fc.property(
         // Few distinct component values, so ties are common.
@@ -152,11 +152,14 @@ describe("Int8VectorScan.topK", () => {
           const query = Float32Array.from(rawQuery);
           const isLive = (slot: number) => liveFlags[slot] === true;
           const norm = DEFAULT_INT8_SCALE * DEFAULT_INT8_SCALE;
-          const expected = referenceScores(vectors, query)
+          const ranked = referenceScores(vectors, query)
             .map((dot, slot) => ({ slot, score: dot / norm }))
             .filter(({ slot }) => isLive(slot))
-            .sort((a, b) => b.score - a.score || a.slot - b.slot)
-            .slice(0, Math.max(0, k));
+            .sort((a, b) => b.score - a.score || a.slot - b.slot);
+          const cut = k > 0 && ranked.length >= k ? (ranked[k - 1] as { score: number }).score : undefined;
+          // At a cut of 0 the slots scoring 0 (no similarity) go; at any other, the slots tied with the k-th stay.
+          const expected =
+            cut === undefined ? ranked.slice(0, Math.max(0, k)) : ranked.filter(({ score }) => (cut === 0 ? score > 0 : score >= cut));
           expect(filledScan(vectors, 16).topK(query, k, isLive)).toEqual(expected);
         },
       ),

@@ -93,3 +93,25 @@ describe("VectorStore counts", () => {
     expect(store.countMissing("chunk_vectors")).toBe(1);
   });
 });
+
+describe("VectorStore.nearestChunks at a tie", () => {
+  it("keeps every chunk as near as the k-th, however many, and drops chunks of no similarity at the cut", () => {
+    const query = unit(0);
+    const between = Float32Array.from(unit(0), (value, index) => (index === 1 ? Math.SQRT1_2 : value * Math.SQRT1_2));
+    db.transaction(() => {
+      for (let id = 1; id <= 3; id++) store.insertChunk(id, query);
+      // More tied chunks than the first query's margin and its first doubling: asked again until the tie ends.
+      for (let id = 101; id <= 140; id++) store.insertChunk(id, between);
+      for (let id = 201; id <= 220; id++) store.insertChunk(id, unit(2 + (id % 6)));
+    })();
+    const nearest = store.nearestChunks(query, 5);
+    const ids = (hits: ReadonlyArray<{ id: number }>) => hits.map((hit) => hit.id).sort((a, b) => a - b);
+    expect(ids(nearest.slice(0, 3))).toEqual([1, 2, 3]);
+    expect(ids(nearest.slice(3))).toEqual(Array.from({ length: 40 }, (_, index) => 101 + index));
+    expect(new Set(nearest.slice(3).map((hit) => hit.similarity)).size).toBe(1);
+    // The k-th tied with the first three: all three, no more.
+    expect(ids(store.nearestChunks(query, 2))).toEqual([1, 2, 3]);
+    // A cut among the orthogonal chunks (similarity 0) leaves them all out rather than keep twenty ties.
+    expect(store.nearestChunks(query, 50)).toHaveLength(43);
+  });
+});
