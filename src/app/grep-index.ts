@@ -48,9 +48,9 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
       const changed = await deps.changes?.changes(signal);
       if (signal.aborted) return undefined;
       if (changed) return watchedFiles(index, changed, under ?? "");
+      if (options?.checkDisk === false) return undefined;
       const listed = listedByName(index, under ?? "");
       if (listed) return listed;
-      if (options?.checkDisk === false) return undefined;
       const report = await deps.indexer.checkFreshness();
       if (report.state === "missing" || signal.aborted) return undefined;
       const { diff } = report;

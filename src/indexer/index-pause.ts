@@ -14,7 +14,7 @@ const RECHECK_MS = 1_000;
  * each file worker stops between two files, blocked on a flag shared with
  * this thread, so the CPU is free within one file's work instead of after
  * the tasks each worker holds (`TASKS_PER_THREAD` of up to 32 files); the
- * main thread commits what was done and then waits for more like any run.
+ * main thread commits no batch until it resumes (`whenRunning`).
  * Only pool tasks carry the flag: a file processed on this thread never
  * waits, since the message that resumes must reach this thread.
  */
@@ -22,6 +22,7 @@ export class IndexPause {
   /** 1 while paused; read by the workers (`waitWhilePaused`). */
   readonly flag = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   private resumeTimer: NodeJS.Timeout | undefined;
+  private waiting: Array<() => void> = [];
 
   get paused(): boolean {
     return Atomics.load(this.flag, 0) === 1;
@@ -39,6 +40,27 @@ export class IndexPause {
     this.resumeTimer = undefined;
     Atomics.store(this.flag, 0, 0);
     Atomics.notify(this.flag, 0);
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  /**
+   * On the main thread, before it commits a batch: resolves at once unless
+   * paused, else once resumed or `signal` aborts. It waits without blocking, so the message
+   * that resumes still arrives; committing (SQLite, the full-text
+   * postings) is a third of a first index's CPU, and would go on using it
+   * for the results the workers finished before they stopped.
+   */
+  whenRunning(signal?: AbortSignal): Promise<void> {
+    if (!this.paused || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      // A run stopped while paused (the session ended) commits what it has and ends at once.
+      const done = () => {
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      signal?.addEventListener("abort", done, { once: true });
+      this.waiting.push(done);
+    });
   }
 }
 

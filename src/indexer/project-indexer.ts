@@ -184,6 +184,7 @@ export class ProjectIndexer {
 
     try {
       for await (const batch of this.processor.processAll(work, signal, options.pause)) {
+        await options.pause?.whenRunning(signal);
         const outcome = await this.deps.writer.commitBatch(batch, manifest);
         processed += batch.length;
         addOutcome(summary, outcome);

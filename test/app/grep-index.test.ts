@@ -71,7 +71,7 @@ describe("grep served by the project index", () => {
   });
 
   it.skipIf(!installedRipgrep)(
-    "without a watcher to vouch for the tree, checks the whole tree and lists one directory without a check of its files, answering as the walk does",
+    "without a watcher to vouch for the tree, checks the whole tree and lists one directory with ripgrep, answering as the walk does",
     async () => {
       const asked: Array<{ under: string | undefined; checkDisk: boolean | undefined }> = [];
       const index: GrepIndex = {
@@ -85,8 +85,7 @@ describe("grep served by the project index", () => {
       project.write("src/added.ts", "export const createUserAccountLater = 1;\n");
       await expectSameAnswers(listed, walked);
       expect(await listed({ pattern: "createUserAccount", path: "src" })).toContain("src/added.ts:1:");
-      // A directory is asked of the index without a check of every file (the stored directory states list it by name,
-      // and rg lists it when they cannot, as here once a file was added); the whole tree may be checked.
+      // A directory is asked of the index without a check of the disk, and rg lists it; the whole tree is checked.
       expect(asked.filter(({ checkDisk }) => checkDisk === false).map(({ under }) => under)).toEqual(["src", "src", "ignored", "src"]);
       expect(asked.filter(({ checkDisk }) => checkDisk === true).every(({ under }) => under === undefined)).toBe(true);
     },

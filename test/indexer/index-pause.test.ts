@@ -65,3 +65,25 @@ describe("ForegroundWork", () => {
     expect(told).toEqual([true, false]);
   });
 });
+
+describe("IndexPause on the main thread", () => {
+  it("holds a commit until resumed, or until the run is stopped, without blocking the thread", async () => {
+    const pause = new IndexPause();
+    await pause.whenRunning(); // not paused: at once
+    pause.pause();
+    let committed = false;
+    const commit = pause.whenRunning().then(() => (committed = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(committed).toBe(false);
+    pause.resume();
+    await commit;
+    expect(committed).toBe(true);
+    pause.pause();
+    const stop = new AbortController();
+    const stopped = pause.whenRunning(stop.signal);
+    stop.abort();
+    await stopped;
+    expect(pause.paused).toBe(true);
+    pause.resume();
+  });
+});

@@ -70,13 +70,13 @@ export interface GrepFilesDeps {
  * the indexer would read under the path, narrowed by the glob and to those
  * that may hold the pattern's literals; or just the file when a file is
  * named. Listed by the index where it can vouch for the tree without
- * checking the disk (a watcher holds), where the stored directory states
- * still list the searched directory by name (a `stat` of each directory,
- * and of each file the index then rules out), or after a fresh check of
- * the whole tree; else by ripgrep when it is there and the pattern has
- * literals (one directory whose listing changed, without a watcher; a
- * first index running), else by the index checking that directory, else
- * walked on a grep thread (never on this one:
+ * checking the disk (a watcher holds), or, for the whole tree, where the
+ * stored directory states still list it by name (a `stat` of each
+ * directory, and of each file the index then rules out) or after a fresh
+ * check; else by ripgrep when it is there and the pattern has literals
+ * (one directory without a watcher, a first index running), else by the
+ * index listing or checking that directory, else walked on a grep thread
+ * (never on this one:
  * while a first index is built this thread commits it). Undefined when
  * cancelled.
  */
@@ -136,8 +136,8 @@ async function listedFiles(
   // Esc stops the call at once, even while the index is still checking what it may vouch for.
   const fromIndex = (checkDisk: boolean) =>
     tree.inRoot && deps.index ? unlessAborted(deps.index.files(signal, tree.under || undefined, { checkDisk }), signal) : undefined;
-  // The whole tree is checked faster than rg reads it (a stat per file, then only the files the full-text index
-  // cannot rule out are read); in one directory whose listing changed, the check would stat the whole tree, and rg is faster.
+  // The whole tree is listed or checked faster than rg reads it (a stat per directory or file, then only the files the
+  // full-text index cannot rule out are read); in one directory the stored states' fixed cost is not repaid, and rg is faster.
   let indexed = await fromIndex(!literals || tree.under === "");
   if (signal.aborted) return undefined;
   if (!indexed && deps.ripgrep && literals) {
