@@ -74,11 +74,12 @@ const POOLED_PRICE_WEIGHT = 1;
  *   episode would have scored with its selection (nothing; the same items
  *   as hints) minus with injection's, from its recorded candidates (an
  *   injected item no answer or tool used is waste, a used one spared a
- *   search, and as often as such searches end in a hedged answer, that
- *   answer's cost, and an item offered as a hint costs a read). With the
+ *   search and what the alternative's own searches were measured to cost
+ *   past their first, and an item offered as a hint costs a read). With the
  *   episode's own noise cancelled it is precise in a few dozen episodes.
- *   Only an episode that injected gives it: the run shows what it used of
- *   what it was given;
+ *   An episode that injected gives it (the run shows what it used of what
+ *   it was given), and one that ran hints only gives hints' own, priced by
+ *   what it cost;
  * - trouble the pairing cannot see: a correction or the same question asked
  *   again, compared between episodes that injected excerpts, hints only and
  *   nothing (Beta posteriors), times what trouble costs. A wrong excerpt
