@@ -4,7 +4,7 @@
 // core's Thompson sample.
 //
 //   npm run build
-//   node scripts/bench-adaptive.mjs --locomo <dir> --vite-tree <dir> --vite-queries <jsonl> [--seed 1] [--episodes 200] [--runs 3] [--grid thresholds|full] [--users ABCDEF]
+//   node scripts/bench-adaptive.mjs --locomo <dir> --vite-tree <dir> --vite-queries <jsonl> [--seed 1] [--episodes 200] [--runs 3] [--grid thresholds|full] [--users ABCDEF] [--out <json>]
 //
 // Data (never copied into the project): --locomo holds turns.jsonl and
 // queries.jsonl, five LoCoMo conversations (snap-research/LoCoMo; category 5,
@@ -52,7 +52,8 @@
 // hints only) CHOSEN ON OTHER
 // EPISODES: each seed draws twice the episodes, the first half scored, the second (other queries)
 // only choosing it. Regret is measured against it; the best of the grid in hindsight (on the scored
-// episodes) is shown beside. Writes .sylk-bench/adaptive.json.
+// episodes) is shown beside. Writes its figures to --out, by default .sylk-bench/adaptive-seed<seed>-<users>.json, so
+// runs of other seeds or users in parallel each keep their own.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
@@ -84,17 +85,19 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     grid: { type: "string", default: "thresholds" },
     users: { type: "string", default: "ABCDEF" },
+    out: { type: "string" },
   },
 });
 if (!values.locomo || !values["vite-tree"] || !values["vite-queries"] || !existsSync(values["vite-tree"])) {
   console.error(
-    "Usage: node scripts/bench-adaptive.mjs --locomo <dir> --vite-tree <vitejs/vite at a98c8d95> --vite-queries <vitejs__vite.fixed.jsonl> [--seed 1] [--episodes 200] [--runs 3] [--grid thresholds|full] [--users ABCDEF]",
+    "Usage: node scripts/bench-adaptive.mjs --locomo <dir> --vite-tree <vitejs/vite at a98c8d95> --vite-queries <vitejs__vite.fixed.jsonl> [--seed 1] [--episodes 200] [--runs 3] [--grid thresholds|full] [--users ABCDEF] [--out <json>]",
   );
   process.exit(2);
 }
 const SEED = Number(values.seed);
 // A subset of the users (their ids, e.g. "EF") for a quicker look; a reported figure runs them all.
 const SELECTED_USERS = USERS.filter((user) => values.users.toUpperCase().includes(user.id));
+const OUT = resolve(values.out ?? join(repo, ".sylk-bench", `adaptive-seed${SEED}-${SELECTED_USERS.map((user) => user.id).join("")}.json`));
 const EPISODES = Number(values.episodes);
 const RUNS = Number(values.runs);
 const WINDOW_TOKENS = 200_000;
@@ -505,8 +508,9 @@ for (const user of results.users) {
   );
 }
 
-mkdirSync(join(repo, ".sylk-bench"), { recursive: true });
-writeFileSync(join(repo, ".sylk-bench/adaptive.json"), JSON.stringify(results, null, 2));
+mkdirSync(dirname(OUT), { recursive: true });
+writeFileSync(OUT, JSON.stringify(results, null, 2));
+console.error(`figures written to ${OUT}`);
 for (const project of projects) await project.services.close();
 rmSync(base, { recursive: true, force: true });
 const sortedUpdates = [...updateTimes].sort((a, b) => a - b);

@@ -1,5 +1,14 @@
 import { betaSample, normalSample, type Uniform } from "../stats/random-draws.js";
-import { DiscountedGain, type DiscountedGainJSON, type GainPrior } from "./discounted-gain.js";
+import { betaMean, decay, forget } from "./beta-counts.js";
+import { DiscountedGain, type GainPrior } from "./discounted-gain.js";
+import {
+  type Alternative,
+  type EpisodeUse,
+  type InjectionArmsJSON,
+  type InjectionBelief,
+  RECENT_EPISODES,
+  USES,
+} from "./injection-beliefs.js";
 import { injectedUnder, satisfactionWithInjected, selectedUnder } from "./paired-advantage.js";
 import { type EpisodeObservation, inferSatisfaction, PRIOR_MEAN_WEIGHTS, type RewardWeights } from "./satisfaction.js";
 
@@ -13,8 +22,7 @@ import { type EpisodeObservation, inferSatisfaction, PRIOR_MEAN_WEIGHTS, type Re
  */
 export type InjectionArm = "inject" | "hints" | "nothing";
 export const INJECTION_ARMS: readonly InjectionArm[] = ["inject", "hints", "nothing"];
-/** The arms other than "inject", whose value is measured against it. */
-type Alternative = Exclude<InjectionArm, "inject">;
+export type { EpisodeUse, InjectionArmsJSON, InjectionBelief } from "./injection-beliefs.js";
 
 /**
  * How much a belief keeps of its past per episode: about the last 50
@@ -52,47 +60,12 @@ const SEARCH_PRICE = 0.15;
 const STRUGGLE_PRIOR: readonly [number, number] = [0.25, 4.75];
 /** What a hedged answer costs until one has shown it: the hedge, the follow-up it draws, the searches past the first. */
 const STRUGGLE_COST_PRIOR = 0.5;
-
-export interface InjectionArmsJSON {
-  /** The paired gain of injecting nothing, and of hints only, against injecting: decayed weight, mean and mean square. */
-  gain: DiscountedGainJSON;
-  hintsGain?: DiscountedGainJSON;
-  /** Trouble after an episode that injected excerpts and hints, hints only, and nothing: Beta counts (decayed). */
-  troubleWithInjection: [number, number];
-  troubleWithHints?: [number, number];
-  troubleWithout: [number, number];
-  /** What a trouble episode cost in satisfaction (a running mean). */
-  troubleCost: number;
-  /** How often injecting puts anything in (a running mean). */
-  injectRate: number;
-  /** Of the episodes whose model searched after the prefetch, those whose answer hedged, and the rest: Beta counts (decayed). */
-  struggle: [number, number];
-  /** What a hedged answer cost in satisfaction (a running mean). */
-  struggleCost: number;
-  /** The last episodes, newest last (for `/learning`): what each did with prefetched context. */
-  recent: EpisodeUse[];
-}
-
-/** What one episode did with prefetched context: nothing injected by choice, nothing to inject, or injected (as hints only, by choice) and used or not. */
-export type EpisodeUse = "held back" | "none found" | "used" | "unused" | "hints used" | "hints unused";
-const USES: readonly EpisodeUse[] = ["held back", "none found", "used", "unused", "hints used", "hints unused"];
-/** How many episodes `recent` keeps. */
-const RECENT_EPISODES = 20;
-
-/** What one episode told the arms, for the words `/learning` says. */
-export interface InjectionBelief {
-  gainOfNothing: number;
-  gainOfHints: number;
-  troubleWithInjection: number;
-  troubleWithHints: number;
-  troubleWithout: number;
-  injectRate: number;
-  troubleCost: number;
-  /** How often a model that searched after the prefetch ended with a hedged answer, and what that cost. */
-  struggleRate: number;
-  struggleCost: number;
-  recent: EpisodeUse[];
-}
+/**
+ * How many searches of its own an alternative's measured price of leaving an item out weighs every search's
+ * price as: one, so that a few of its own searches outweigh it (they are the hard ones: the pooled price is a
+ * poor guess for them, and held them at half their cost in a unit test in the proportions of user E).
+ */
+const POOLED_PRICE_WEIGHT = 1;
 
 /**
  * Thompson sampling between injecting, injecting hints only and injecting
@@ -101,11 +74,12 @@ export interface InjectionBelief {
  *   episode would have scored with its selection (nothing; the same items
  *   as hints) minus with injection's, from its recorded candidates (an
  *   injected item no answer or tool used is waste, a used one spared a
- *   search, and as often as such searches end in a hedged answer, that
- *   answer's cost, and an item offered as a hint costs a read). With the
+ *   search and what the alternative's own searches were measured to cost
+ *   past their first, and an item offered as a hint costs a read). With the
  *   episode's own noise cancelled it is precise in a few dozen episodes.
- *   Only an episode that injected gives it: the run shows what it used of
- *   what it was given;
+ *   An episode that injected gives it (the run shows what it used of what
+ *   it was given), and one that ran hints only gives hints' own, priced by
+ *   what it cost;
  * - trouble the pairing cannot see: a correction or the same question asked
  *   again, compared between episodes that injected excerpts, hints only and
  *   nothing (Beta posteriors), times what trouble costs. A wrong excerpt
@@ -130,6 +104,7 @@ export class InjectionArms {
   private injectRate = 0.5;
   private struggle: [number, number] = [...STRUGGLE_PRIOR];
   private struggleCost = STRUGGLE_COST_PRIOR;
+  private leftOutCost: Record<Alternative, [number, number]> = { hints: [0, 0], nothing: [0, 0] };
   private recent: EpisodeUse[] = [];
 
   /** One Thompson draw: the arm this prompt runs with. */
@@ -165,14 +140,16 @@ export class InjectionArms {
       if (arm === "inject" || neededNothing)
         for (const alternative of ["hints", "nothing"] as const)
           this.gains[alternative].add(this.pairedGain(observation, alternative, weights));
+      else if (arm === "hints") this.gains.hints.add(this.measuredHintsGain(observation, weights));
       const selected = injectedUnder(observation, observation.sampledThresholds);
       this.injectRate += RATE_MEMORY * ((selected.some((keys) => keys.size > 0) ? 1 : 0) - this.injectRate);
     }
     this.countStruggle(observation, weights);
+    this.countLeftOutCost(observation, arm, weights);
     const repeats = observation.repeats ?? 0;
     const trouble = observation.corrections + repeats > 0;
     const injected = observation.prefetchedKeys.length > 0;
-    for (const name of INJECTION_ARMS) forget(this.trouble[name], TROUBLE_PRIOR);
+    for (const name of INJECTION_ARMS) forget(this.trouble[name], TROUBLE_PRIOR, MEMORY);
     this.trouble[injected ? (arm === "hints" ? "hints" : "inject") : "nothing"][trouble ? 0 : 1] += 1;
     if (trouble) {
       const calm = { ...observation, corrections: 0, followUps: Math.max(0, observation.followUps - repeats) };
@@ -193,6 +170,7 @@ export class InjectionArms {
       troubleCost: this.troubleCost,
       struggleRate: betaMean(this.struggle),
       struggleCost: this.struggleCost,
+      leftOutPrice: { hints: this.leftOutPrice("hints"), nothing: this.leftOutPrice("nothing") },
       recent: [...this.recent],
     };
   }
@@ -201,9 +179,10 @@ export class InjectionArms {
    * An episode that injected, scored with the alternative's selection minus
    * as it ran (its searches were measured against what it had). Where it had
    * an item it needed and the alternative leaves it out, the model would have
-   * had to find it: a search, the pairing's price, and, as often as searches
-   * after the prefetch have ended in a hedged answer, that answer's cost too
-   * (a model that searches does not always find).
+   * had to find it: a search, the pairing's price, and what the searches
+   * this alternative led to cost past their first, measured (a model that
+   * searches does not always find, and least often where the prefetch's
+   * best was not enough).
    *
    * An answer built on injected text that then drew trouble (a correction,
    * the same question again) was misled by it: offered that item only as a
@@ -222,8 +201,32 @@ export class InjectionArms {
       satisfactionWithInjected(observation, other, injecting, weights) -
       satisfactionWithInjected(observation, injecting, injecting, weights);
     const needed = (observation.prefetchRounds ?? []).flatMap((round) => round.neededKeys).filter((key) => has(injecting, key));
-    const hedged = needed.some((key) => !has(other, key)) ? betaMean(this.struggle) * this.struggleCost : 0;
+    const hedged = needed.some((key) => !has(other, key)) ? this.leftOutPrice(alternative) : 0;
     return gain - hedged - (alternative === "hints" ? this.readsCost(observation, other, weights) : 0);
+  }
+
+  /**
+   * An episode that ran hints only, priced by what it cost: the reads of the
+   * hints it used whose text injecting would have put in, and, where its
+   * model searched although injecting would have put in text it did not
+   * take, what the searches and a hedged answer cost (the episode against
+   * the same answered without them). It cannot tell the searches injecting
+   * would have spared from those it would not (a user who ignores what is
+   * injected searches either way), so it errs toward injecting, the priors'
+   * choice. Without it a user misled by excerpts was offered hints for good:
+   * the trouble they spare kept its rate while hints ran, and the evidence
+   * of their cost came only from prompts that injected, and faded.
+   */
+  private measuredHintsGain(observation: EpisodeObservation, weights: RewardWeights): number {
+    const given = injectedUnder(observation, observation.sampledThresholds, "hints");
+    const reads = this.readsCost(observation, given, weights);
+    const needed = new Set((observation.prefetchRounds ?? []).flatMap((round) => round.neededKeys));
+    const untaken = selectedUnder(observation, observation.sampledThresholds).some((round) =>
+      [...round.excerpts].some((key) => !needed.has(key)),
+    );
+    if (observation.searchedAfter.length === 0 || !untaken) return -reads;
+    const served = { ...observation, searchedAfter: [], hedging: false, followUps: observation.hedging ? 0 : observation.followUps };
+    return -reads - Math.max(0, inferSatisfaction(served, weights) - inferSatisfaction(observation, weights));
   }
 
   /** What opening the needed items that hints only offer as hints, where injecting puts in their text, costs. */
@@ -242,12 +245,49 @@ export class InjectionArms {
    */
   private countStruggle(observation: EpisodeObservation, weights: RewardWeights): void {
     if (observation.searchedAfter.length === 0) return;
-    decay(this.struggle, STRUGGLE_PRIOR);
+    decay(this.struggle, STRUGGLE_PRIOR, MEMORY);
     this.struggle[observation.hedging ? 0 : 1] += 1;
     if (!observation.hedging) return;
     const served = { ...observation, hedging: false, followUps: 0, searchedAfter: observation.searchedAfter.slice(0, 1) };
     const cost = inferSatisfaction(served, weights) - inferSatisfaction(observation, weights);
     this.struggleCost += 0.2 * (Math.max(0, cost) - this.struggleCost);
+  }
+
+  /**
+   * Adds, of an alternative's episodes whose model searched where injecting
+   * would have put in text the alternative did not (excerpts, for hints
+   * only; anything, for nothing), what its searches past the first and a
+   * hedged answer cost: the episode against the same answered after its first
+   * search, without the hedge and the follow-ups it drew. These are the
+   * searches leaving an item out causes, and they are not typical ones: the
+   * prefetch's best was not enough to go on. Every alternative's evidence
+   * fades each episode, so one not played is priced again as every search is.
+   */
+  private countLeftOutCost(observation: EpisodeObservation, arm: InjectionArm, weights: RewardWeights): void {
+    for (const alternative of ["hints", "nothing"] as const) decay(this.leftOutCost[alternative], [0, 0], MEMORY);
+    if (arm === "inject" || observation.searchedAfter.length === 0) return;
+    const injecting = selectedUnder(observation, observation.sampledThresholds);
+    const given = selectedUnder(observation, observation.sampledThresholds, arm);
+    const leftOut = injecting.some(
+      (round, index) =>
+        [...round.excerpts].some((key) => !given[index]?.excerpts.has(key)) ||
+        [...round.hints].some((key) => !given[index]?.excerpts.has(key) && !given[index]?.hints.has(key)),
+    );
+    if (!leftOut) return;
+    const served = {
+      ...observation,
+      searchedAfter: observation.searchedAfter.slice(0, 1),
+      hedging: false,
+      followUps: observation.hedging ? 0 : observation.followUps,
+    };
+    this.leftOutCost[arm][0] += 1;
+    this.leftOutCost[arm][1] += Math.max(0, inferSatisfaction(served, weights) - inferSatisfaction(observation, weights));
+  }
+
+  /** An alternative's own measured price as far as its evidence goes, and every search's (the pooled hedge rate times its cost) beyond it. */
+  private leftOutPrice(alternative: Alternative): number {
+    const [weight, cost] = this.leftOutCost[alternative];
+    return (cost + POOLED_PRICE_WEIGHT * betaMean(this.struggle) * this.struggleCost) / (weight + POOLED_PRICE_WEIGHT);
   }
 
   toJSON(): InjectionArmsJSON {
@@ -261,6 +301,7 @@ export class InjectionArms {
       injectRate: this.injectRate,
       struggle: [...this.struggle],
       struggleCost: this.struggleCost,
+      leftOutCost: { hints: [...this.leftOutCost.hints], nothing: [...this.leftOutCost.nothing] },
       recent: [...this.recent],
     };
   }
@@ -273,9 +314,9 @@ export class InjectionArms {
         throw new RangeError(`injection.${name} is not a valid number`);
       return value;
     };
-    const pair = (value: unknown, name: string): [number, number] => {
+    const pair = (value: unknown, name: string, low = Number.MIN_VALUE): [number, number] => {
       if (!Array.isArray(value) || value.length !== 2) throw new RangeError(`injection.${name} must be two counts`);
-      return [finite(value[0], name, Number.MIN_VALUE), finite(value[1], name, Number.MIN_VALUE)];
+      return [finite(value[0], name, low), finite(value[1], name, low)];
     };
     const arms = new InjectionArms();
     arms.gains.nothing = DiscountedGain.fromJSON(record.gain, INJECTION_GAIN_PRIOR, "injection.gain");
@@ -291,6 +332,11 @@ export class InjectionArms {
     if (record.struggle !== undefined) {
       arms.struggle = pair(record.struggle, "struggle");
       arms.struggleCost = finite(record.struggleCost, "struggleCost", 0);
+    }
+    // A state saved before each alternative's searches were counted apart prices them at every search's rate.
+    if (record.leftOutCost !== undefined) {
+      const costs = (record.leftOutCost ?? {}) as Partial<Record<Alternative, unknown>>;
+      arms.leftOutCost = { hints: pair(costs.hints, "leftOutCost.hints", 0), nothing: pair(costs.nothing, "leftOutCost.nothing", 0) };
     }
     const recent = record.recent ?? [];
     if (!Array.isArray(recent) || !recent.every((use) => USES.includes(use as EpisodeUse)))
@@ -330,26 +376,3 @@ function episodeUse(observation: EpisodeObservation, arm: InjectionArm): Episode
 }
 
 const has = (sets: readonly Set<string>[], key: string) => sets.some((keys) => keys.has(key));
-
-/** Beta counts forget toward their prior at MEMORY per episode. */
-function decay(counts: [number, number], prior: readonly [number, number]): void {
-  counts[0] = prior[0] + MEMORY * (counts[0] - prior[0]);
-  counts[1] = prior[1] + MEMORY * (counts[1] - prior[1]);
-}
-
-/**
- * Beta counts lose weight at MEMORY per episode, down to the prior's, and
- * keep the rate their evidence showed: an arm not played grows less sure of
- * its trouble, not surer that it has none. Forgetting toward the prior's
- * rate (one in twenty) made an arm a user corrects every time look
- * trouble-free again within a few dozen episodes, and it was played again
- * at that rate for good.
- */
-function forget(counts: [number, number], prior: readonly [number, number]): void {
-  const rate = betaMean(counts);
-  const weight = prior[0] + prior[1];
-  counts[0] = rate * weight + MEMORY * (counts[0] - rate * weight);
-  counts[1] = (1 - rate) * weight + MEMORY * (counts[1] - (1 - rate) * weight);
-}
-
-const betaMean = ([alpha, beta]: readonly [number, number]) => alpha / (alpha + beta);

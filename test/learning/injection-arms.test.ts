@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ScoredCandidate } from "../../src/context/prefetch/injection-selection.js";
-import { INJECTION_GAIN_PRIOR, type InjectionArm, InjectionArms } from "../../src/learning/injection-arms.js";
+import { favouredArm, INJECTION_GAIN_PRIOR, type InjectionArm, InjectionArms } from "../../src/learning/injection-arms.js";
 import { type EpisodeObservation, PRIOR_MEAN_WEIGHTS } from "../../src/learning/satisfaction.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
 
@@ -41,6 +41,27 @@ function episode(sequence: number, arm: InjectionArm, needed: string[], outcome:
     budgetRatio: 0.1,
     ...outcome,
   };
+}
+
+/**
+ * An episode whose one candidate, `key`, goes in as an excerpt when injecting (as a hint with hints only); the
+ * run needed it if it used it, or if `neededKeys` says so (found by its own search).
+ */
+function excerptEpisode(
+  sequence: number,
+  arm: InjectionArm,
+  key: string,
+  outcome: Partial<EpisodeObservation> & { neededKeys?: string[] },
+): EpisodeObservation {
+  const { neededKeys, ...fields } = outcome;
+  const candidate: ScoredCandidate = { key, path: `${key}.ts`, confidence: 0.95, excerptTokens: 100, summaryTokens: 10 };
+  return episode(sequence, arm, [], {
+    prefetchedKeys: arm === "nothing" ? [] : [key],
+    usedKeys: [],
+    searchedAfter: [],
+    prefetchRounds: [{ candidates: [candidate], remainingTokens: 100_000, penalty: 1, neededKeys: neededKeys ?? fields.usedKeys ?? [] }],
+    ...fields,
+  });
 }
 
 /** How often, of 1,000 draws, the arms choose `arm` (by default, to inject nothing). */
@@ -183,7 +204,7 @@ describe("InjectionArms", () => {
     expect(arms.belief().troubleWithout).toBeLessThan(0.1);
   });
 
-  it("prices a needed item left out at a search and, as often as searches after the prefetch ended hedged, a hedged answer", () => {
+  it("prices a needed item left out at a search and what the searches holding back led to cost past their first", () => {
     const arms = new InjectionArms();
     let sequence = 0;
     // Held back, the model searched three times, found nothing and hedged, and the user asked again.
@@ -196,9 +217,74 @@ describe("InjectionArms", () => {
     expect(learned.struggleRate).toBeGreaterThan(0.6);
     // Those episodes needed none of the candidates: no paired gain from them.
     expect(learned.gainOfNothing).toBe(INJECTION_GAIN_PRIOR.mean);
-    // One hint used, one wasted: nothing saves 0.02, costs a search, and as often as searching ended hedged, the hedged answer.
+    // Those searches were held back's own, where injecting would have put both in: each cost 0.9 past its first
+    // search, and they price what holding back leaves out, more than every search's rate times its cost (weighed
+    // as one search). Hints only have not been played: every search's price.
+    expect(learned.leftOutPrice.nothing).toBeGreaterThan(0.85);
+    expect(learned.leftOutPrice.hints).toBeCloseTo(learned.struggleRate * learned.struggleCost, 10);
+    // One hint used, one wasted: nothing saves 0.02, costs a search, and what held back's searches cost past it.
     arms.update(episode(++sequence, "inject", ["a"]), PRIOR_MEAN_WEIGHTS);
-    expect(arms.belief().gainOfNothing).toBeCloseTo(posteriorMean([0.02 - 0.15 - learned.struggleRate * learned.struggleCost]), 10);
+    expect(arms.belief().gainOfNothing).toBeCloseTo(posteriorMean([0.02 - 0.15 - learned.leftOutPrice.nothing]), 10);
+  });
+
+  it("prices hints only by what the searches they led to cost, not by every search's rate", () => {
+    const arms = new InjectionArms();
+    let sequence = 0;
+    // Prompts whose prefetch found nothing: the model searched once and found what it needed. Searching looks cheap.
+    const noneFound = { prefetchedKeys: [], usedKeys: [], prefetchRounds: [], searchedAfter: ["q"] };
+    for (let i = 0; i < 20; i++) arms.update(episode(++sequence, "inject", [], noneFound), PRIOR_MEAN_WEIGHTS);
+    // Hints only where injecting would have put in the wrong excerpt's text: the model, not misled, searched three
+    // times in vain, hedged, and was asked again.
+    const inVain = { hedging: true, followUps: 1, searchedAfter: ["q", "q again", "q once more"] };
+    for (let i = 0; i < 10; i++) arms.update(excerptEpisode(++sequence, "hints", "w", inVain), PRIOR_MEAN_WEIGHTS);
+    const learned = arms.belief();
+    expect(learned.struggleRate * learned.struggleCost).toBeLessThan(0.3);
+    expect(learned.leftOutPrice.hints).toBeGreaterThan(0.8);
+    // Holding back has not been played: it is priced as every search is.
+    expect(learned.leftOutPrice.nothing).toBeCloseTo(learned.struggleRate * learned.struggleCost, 10);
+    // Injected, the wrong excerpt misled the answer and drew a correction. Hints only are priced as leaving it out:
+    // a search, and what hints' searches cost past it. Each episode that ran hints only
+    // is priced by what it cost: three searches, the hedge and the follow-up (0.2 + 0.1 + 0.45 + the completion
+    // bonus's 0.3 it lost).
+    arms.update(excerptEpisode(++sequence, "inject", "w", { usedKeys: ["w"], corrections: 1 }), PRIOR_MEAN_WEIGHTS);
+    const price = 0.15 + learned.leftOutPrice.hints;
+    expect(arms.belief().gainOfHints).toBeCloseTo(posteriorMean([...Array.from({ length: 10 }, () => -1.05), -price]), 10);
+  });
+
+  it("favours injecting for a user misled by wrong excerpts whose model, given hints only, often searches in vain", () => {
+    const arms = new InjectionArms();
+    const random = mulberry32(7);
+    let sequence = 0;
+    // In the proportions of bench-adaptive's user E at the priors (calibration seed 1): of nine prompts, two get
+    // the wrong excerpt, three the right one, and four find nothing to inject.
+    for (let i = 0; i < 200; i++) {
+      const arm = arms.choose(random);
+      const kind = i % 9;
+      if (kind >= 5) {
+        // The prefetch found nothing worth injecting (its one candidate scored under every floor); the model
+        // searched and found what it needed.
+        const weak: ScoredCandidate = { key: "x", path: "x.ts", confidence: 0.3, excerptTokens: 100, summaryTokens: 10 };
+        const rounds = [{ candidates: [weak], remainingTokens: 100_000, penalty: 1, neededKeys: [] }];
+        const noneFound = { prefetchedKeys: [], usedKeys: [], prefetchRounds: rounds, searchedAfter: ["q"] };
+        arms.update(episode(++sequence, arm, [], noneFound), PRIOR_MEAN_WEIGHTS);
+      } else if (kind >= 2) {
+        // The right excerpt: cited when injected, read as a hint, searched for and found when held back.
+        const used = arm === "nothing" ? { searchedAfter: ["q"], neededKeys: ["g"] } : { usedKeys: ["g"] };
+        arms.update(excerptEpisode(++sequence, arm, "g", used), PRIOR_MEAN_WEIGHTS);
+      } else {
+        // The wrong excerpt: injected, it misleads the answer and draws a correction; left out (hints only or
+        // nothing), the model searches, and on one prompt in two finds nothing, hedges and is asked again.
+        const left =
+          kind === 0 ? { searchedAfter: ["q"] } : { hedging: true, followUps: 1, searchedAfter: ["q", "q again", "q once more"] };
+        arms.update(
+          excerptEpisode(++sequence, arm, "w", arm === "inject" ? { usedKeys: ["w"], corrections: 1 } : left),
+          PRIOR_MEAN_WEIGHTS,
+        );
+      }
+    }
+    // Hints spare the correction (0.5) but cost a search (0.15) or a search in vain (about 1.05), and a read
+    // where the excerpt was right: a loss, which the beliefs' means say.
+    expect(favouredArm(arms.belief())).toBe("inject");
   });
 
   it("keeps injecting for a user misled by one excerpt in four, whose model left without context often searches in vain", () => {

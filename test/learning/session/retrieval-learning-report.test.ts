@@ -15,6 +15,7 @@ const injection: InjectionBelief = {
   troubleCost: 0.5,
   struggleRate: 0.05,
   struggleCost: 0.5,
+  leftOutPrice: { hints: 0.025, nothing: 0.025 },
   recent: [],
 };
 
