@@ -70,8 +70,8 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   uncertaintySd: 0.15,
   uncertaintyOnsetShare: 0.9,
   uncertaintyLowerSds: 1,
-  onsetEvidence: 0.9468,
-  onsetReached: 0.9468,
+  onsetEvidence: 0.9369,
+  onsetReached: 0.9369,
 };
 
 /** How many first observations give a prepared context's early quality (the arm's reward). */
