@@ -16,6 +16,10 @@
 // scripts/bench-handoff-learning.mjs.
 //
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05]
+//
+// Seeds spent: 7–9, 21–23 and 31–33 (reported), 10–14 (calibration). Declared
+// before any run of them, for the next report of issue 27 §1 (the first
+// crossing): the unseen seeds 51, 52 and 53, with calibration on 10, 11, 12.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

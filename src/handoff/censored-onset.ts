@@ -55,23 +55,29 @@ export interface OnsetEstimate {
 
 /**
  * EM for N(μ, σ²) from uncensored onsets (their estimation error taken out
- * of the spread), `pseudoCount` pseudo-observations
- * drawn from the parent's N(prior.mean, prior.sd²) (the pooling), and
+ * of the spread), `pseudoCount` pseudo-observations of the parent (the
+ * pooling: they pull the mean toward the parent's and bring its spread,
+ * not the distance between the two means, which is how far this level's
+ * onsets lie from its siblings', not how much they vary), and
  * right-censored bounds. Each iteration replaces a bound c by E[X | X > c]
  * and E[X² | X > c] under the current fit; a bound far below the estimate
  * contributes ≈ μ (no pull), one above it pulls the estimate up.
  */
 export function estimateOnset(evidence: OnsetEvidence, prior: OnsetEstimate, pseudoCount: number): OnsetEstimate {
-  const baseCount = evidence.count + pseudoCount;
-  const baseSum = evidence.sum + pseudoCount * prior.mean;
-  // The estimates' error is no spread of onsets; the parent's pseudo-observations carry its spread already deconvolved.
-  const baseSquares = evidence.sumSquares - evidence.errorSquares + pseudoCount * (prior.mean * prior.mean + prior.sd * prior.sd);
-  if (baseCount <= 0) return prior;
-  let fit = momentsFit(baseCount, baseSum, baseSquares);
+  if (evidence.count + pseudoCount <= 0) return prior;
+  const pooled = (own: Moments): OnsetEstimate => {
+    const count = own.count + pseudoCount;
+    const mean = (own.sum + pseudoCount * prior.mean) / count;
+    // The sessions' spread about the pooled mean, less their estimates' error, and the parent's spread as k
+    // pseudo-observations of it: where the parent's mean lies is no spread of this level's onsets.
+    const ownSpread = own.squares - 2 * mean * own.sum + own.count * mean * mean - evidence.errorSquares;
+    const variance = Math.max((ownSpread + pseudoCount * prior.sd * prior.sd) / count, 0);
+    return { mean, sd: Math.max(Math.sqrt(variance), MIN_RELATIVE_SD * mean) };
+  };
+  const base: Moments = { count: evidence.count, sum: evidence.sum, squares: evidence.sumSquares };
+  let fit = pooled(base);
   for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    let count = baseCount;
-    let sum = baseSum;
-    let squares = baseSquares;
+    const own = { ...base };
     for (let bucket = 0; bucket < evidence.censored.length; bucket++) {
       const m = evidence.censored[bucket] ?? 0;
       if (m === 0) continue;
@@ -79,11 +85,11 @@ export function estimateOnset(evidence: OnsetEvidence, prior: OnsetEstimate, pse
       if (bound > fit.mean + NEVER_DEGRADED_SDS * fit.sd) continue;
       const alpha = (bound - fit.mean) / fit.sd;
       const hazard = inverseMills(alpha);
-      count += m;
-      sum += m * (fit.mean + fit.sd * hazard);
-      squares += m * (fit.mean * fit.mean + fit.sd * fit.sd + fit.sd * (bound + fit.mean) * hazard);
+      own.count += m;
+      own.sum += m * (fit.mean + fit.sd * hazard);
+      own.squares += m * (fit.mean * fit.mean + fit.sd * fit.sd + fit.sd * (bound + fit.mean) * hazard);
     }
-    const next = momentsFit(count, sum, squares);
+    const next = pooled(own);
     const settled = Math.abs(next.mean - fit.mean) < 1e-6 * fit.mean && Math.abs(next.sd - fit.sd) < 1e-6 * fit.sd;
     fit = next;
     if (settled) break;
@@ -91,10 +97,11 @@ export function estimateOnset(evidence: OnsetEvidence, prior: OnsetEstimate, pse
   return fit;
 }
 
-function momentsFit(count: number, sum: number, squares: number): OnsetEstimate {
-  const mean = sum / count;
-  const variance = Math.max(squares / count - mean * mean, 0);
-  return { mean, sd: Math.max(Math.sqrt(variance), MIN_RELATIVE_SD * mean) };
+/** Onsets (and censored bounds' expectations) of one level: count, Σ, Σ². */
+interface Moments {
+  count: number;
+  sum: number;
+  squares: number;
 }
 
 /** φ(α) / (1 − Φ(α)), the expected excess (in sds) of a normal above α. */

@@ -56,8 +56,9 @@ export interface TriggerConstants {
    * enough for (a)–(c) only adds turns at lower quality. A decline that
    * began below the instance's first size would meet the next instance too:
    * handing off again cannot help. Such an instance's (a)–(c) are gated at
-   * this level too: with the onset known to a turn or two, the first
-   * instance's gate would let them fire just before it. Above 1: never.
+   * this level too, and at the current size, not the lookahead: with the
+   * onset known to a turn or two, the first instance's gate would let them
+   * fire just before it. Above 1: never.
    */
   onsetReached: number;
 }
@@ -69,8 +70,8 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   uncertaintySd: 0.15,
   uncertaintyOnsetShare: 0.9,
   uncertaintyLowerSds: 1,
-  onsetEvidence: 0.9468,
-  onsetReached: 0.9468,
+  onsetEvidence: 0.9369,
+  onsetReached: 0.9369,
 };
 
 /** How many first observations give a prepared context's early quality (the arm's reward). */
@@ -203,7 +204,8 @@ export class DegradationDetector {
     }
     if (this.points.length < this.burnIn) return check;
     const gate = carried ? Math.max(this.triggers.onsetEvidence, this.triggers.onsetReached) : this.triggers.onsetEvidence;
-    if (this.onset && this.onset.probabilityDegradedBy(xAhead) < gate) return check;
+    // A carried instance's gate is at x, as its onset_reached: at x' its curve fired the turn before an onset known to a turn.
+    if (this.onset && this.onset.probabilityDegradedBy(carried ? x : xAhead) < gate) return check;
     const condition = this.condition(x, lookaheadTokens, lookahead, peak, threshold);
     if (!condition) return check;
     this.fired = true;

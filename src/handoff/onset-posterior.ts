@@ -36,8 +36,14 @@ export interface OnsetPrior {
   windowTokens: number;
 }
 
-/** Onsets tried, evenly over the window (and one state for "none"). */
-const ONSET_STATES = 100;
+/**
+ * Onsets tried, evenly over the window (and one state for "none"): 500
+ * tokens apart in a 200k window, well under a turn's growth. At 100 (2,000
+ * apart, a turn's growth and the whole spread of a 20k onset) an onset the
+ * session's instances had located was still known to a cell only, and
+ * carried instances fired a cell before it.
+ */
+const ONSET_STATES = 400;
 const DECLINE_MULTIPLIERS = [0.5, 1, 2] as const;
 /**
  * The prior's tails. Learned onsets come from the instances the controller

@@ -69,4 +69,20 @@ describe("estimateOnset: the estimates' own error is no spread of onsets", () =>
     expect(estimate.mean).toBeCloseTo(parent.mean, 6);
     expect(estimate.sd).toBeCloseTo(parent.sd, 6);
   });
+
+  it("pooled toward a parent whose mean lies elsewhere, the spread is the sessions' and the parent's, not the distance between means", () => {
+    // Twenty sessions of one model at 50k ± 2k; its type's mean, over models with other onsets, at 100k ± 10k.
+    const onsets = Array.from({ length: 20 }, (_, index) => 48_000 + (4_000 * index) / 19);
+    const parent = { mean: 100_000, sd: 10_000 };
+    const sum = onsets.reduce((total, x) => total + x, 0);
+    const sumSquares = onsets.reduce((total, x) => total + x * x, 0);
+    const estimate = estimateOnset({ count: 20, sum, sumSquares, errorSquares: 0, censored: NO_BOUNDS }, parent, 3);
+    const mean = (sum + 3 * parent.mean) / 23;
+    expect(estimate.mean).toBeCloseTo(mean, 6);
+    // The sessions' squared distances from the pooled mean, and three pseudo-observations of the parent's spread.
+    const spread = onsets.reduce((total, x) => total + (x - mean) ** 2, 0) + 3 * parent.sd ** 2;
+    expect(estimate.sd).toBeCloseTo(Math.sqrt(spread / 23), 6);
+    // Pseudo-observations at the parent's mean would have made it about three times as wide (≈ 19k; here ≈ 6.6k).
+    expect(estimate.sd).toBeLessThan(8_000);
+  });
 });

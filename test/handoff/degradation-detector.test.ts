@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DegradationDetector, type DegradationCheck } from "../../src/handoff/degradation-detector.js";
 import type { AgentHandoffProfile } from "../../src/handoff/handoff-profile.js";
+import { OnsetPosterior } from "../../src/handoff/onset-posterior.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
 
 const gaussian = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
@@ -306,5 +307,48 @@ describe("DegradationDetector after a handoff", () => {
     expect(summary.onsetTokens).toBeUndefined();
     expect(summary.onsetUnknown).toBeUndefined();
     expect(summary.maxTokens).toBe(38_000);
+  });
+
+  it("a carried instance's curve fires only once the decline has begun by the current size, not by the lookahead (seeded)", () => {
+    // Sessions as the simulator makes them: onsets ~10 % around the profile's, noisy turns, outliers, log-normal growth.
+    const level = 0.9;
+    const triggers = { onsetEvidence: level, onsetReached: level };
+    const learned = profile({ onsetTokens: 45_000, onsetSdTokens: 6_000, neverDegradesShare: 0.15, peakQuality: 0.92 });
+    let curveFirings = 0;
+    let carriedFirings = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const random = mulberry32(seed);
+      const onset = 45_000 * Math.exp(0.1 * gaussian(random));
+      const quality = (tokens: number) =>
+        (random() < 0.04 ? 0.3 : 1) * (0.92 - 0.015 * Math.max(0, (tokens - onset) / 1000)) + 0.04 * gaussian(random);
+      let detector = new DegradationDetector(learned, { triggers });
+      let carried = false;
+      let tokens = 8000;
+      for (let turn = 0; turn < 120; turn++) {
+        const check = detector.check(tokens);
+        if (check.fire) {
+          const memory = detector.onsetMemory();
+          if (!memory) throw new Error("the learned-onset prior keeps a memory");
+          if (carried) carriedFirings++;
+          if (carried && check.condition !== "onset_reached") {
+            curveFirings++;
+            // With the onset known to a turn or two, the lookahead's curve would fire the turn before it.
+            const posterior = new OnsetPosterior(memory.prior, memory.evidence);
+            expect(posterior.probabilityDegradedBy(tokens / 1000), `seed ${seed}, ${check.condition} at ${tokens}`).toBeGreaterThanOrEqual(
+              level,
+            );
+          }
+          detector = new DegradationDetector(learned, { carried: memory, handedOff: true, triggers });
+          carried = true;
+          tokens = 19_000;
+        }
+        detector.observe(tokens, quality(tokens));
+        tokens += Math.round(3000 * Math.exp(0.5 * gaussian(random)));
+        if (tokens > 150_000) tokens = 100_000;
+      }
+    }
+    // Seeds 1–40: 422 firings of carried instances, every one on the onset posterior (the branch point: 28 on the curve, all early by it).
+    expect(carriedFirings).toBeGreaterThan(300);
+    expect(curveFirings).toBeLessThan(5);
   });
 });

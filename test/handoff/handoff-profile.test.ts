@@ -161,12 +161,12 @@ describe("pooledProfile", () => {
         ],
         pooling: false,
       }).onsetSdTokens;
-    // Unpooled, the default's 3 pseudo-observations (onset 120,000, sd 30,000) join the six sessions' moments.
+    // Unpooled, the default's 3 pseudo-observations (onset 120,000, sd 30,000) pull the mean toward it and bring its spread.
     const moments = (errorSquares: number) => {
       const count = onsets.length + 3;
-      const sum = onsets.reduce((total, x) => total + x, 0) + 3 * 120_000;
-      const squares = onsets.reduce((total, x) => total + x * x, 0) - errorSquares + 3 * (120_000 ** 2 + 30_000 ** 2);
-      return Math.sqrt(squares / count - (sum / count) ** 2);
+      const mean = (onsets.reduce((total, x) => total + x, 0) + 3 * 120_000) / count;
+      const spread = onsets.reduce((total, x) => total + (x - mean) ** 2, 0) - errorSquares + 3 * 30_000 ** 2;
+      return Math.sqrt(spread / count);
     };
     expect(spreadWith(0)).toBeCloseTo(moments(0), 3);
     expect(spreadWith(6_000)).toBeCloseTo(moments(6 * 6_000 ** 2), 3);

@@ -42,17 +42,20 @@ describe("OnsetPosterior", () => {
   });
 });
 
+/** The posterior's onsets: 400 over the 200k window, 500 tokens apart. */
+const GRID = 400;
+
 /** The posterior by brute force: every state's prior times the marginal likelihood of the observations, the level integrated out numerically. */
 function bruteForceDegradedBy(prior: typeof PRIOR, observations: Array<[number, number]>, kiloTokens: number): number {
   const windowKilo = prior.windowTokens / 1000;
   const mean = prior.onsetTokens / 1000;
   const sd = prior.onsetSdTokens / 1000;
-  const onsets = Array.from({ length: 100 }, (_, index) => ((index + 0.5) * windowKilo) / 100);
+  const onsets = Array.from({ length: GRID }, (_, index) => ((index + 0.5) * windowKilo) / GRID);
   const normal = onsets.map((onset) => Math.exp(-0.5 * ((onset - mean) / sd) ** 2));
   const normalTotal = normal.reduce((sum, weight) => sum + weight, 0);
   const states: Array<{ onset: number; decline: number; prior: number }> = [];
   onsets.forEach((onset, index) => {
-    const density = 0.85 * ((normal[index] as number) / normalTotal) + 0.15 / 100;
+    const density = 0.85 * ((normal[index] as number) / normalTotal) + 0.15 / GRID;
     for (const multiplier of [0.5, 1, 2])
       states.push({ onset, decline: prior.declineRatePerKiloToken * multiplier, prior: ((1 - prior.neverShare) * density) / 3 });
   });
@@ -204,8 +207,8 @@ describe("OnsetPosterior.evidenceOnset: the session's onset for the profile", ()
       return total;
     };
     const inside: Array<{ onset: number; weight: number }> = [];
-    for (let index = 0; index < 100; index++) {
-      const onset = (index + 0.5) * 2;
+    for (let index = 0; index < GRID; index++) {
+      const onset = ((index + 0.5) * 200) / GRID;
       if (onset >= 74) break;
       for (const multiplier of [0.5, 1, 2]) inside.push({ onset, weight: marginal(onset, 0.01 * multiplier) });
     }
@@ -229,7 +232,7 @@ describe("OnsetPosterior.evidenceOnset: the session's onset for the profile", ()
     expect(estimate).toMatchObject({ located: true, onsetTokens: (median as number) * 1000 });
     if (!estimate.located) throw new Error("located below its probability");
     expect(estimate.errorSdTokens / 1000).toBeCloseTo(Math.sqrt(meanSquaredError), 1);
-    // Five turns place the onset only roughly: its error spans several of the grid's 2,000-token steps.
+    // Five turns place the onset only roughly: its error spans many of the grid's 500-token steps.
     expect(estimate.errorSdTokens).toBeGreaterThan(4_000);
     expect(posterior.evidenceOnset(located + 0.01).located).toBe(false);
   });
@@ -272,5 +275,27 @@ describe("OnsetPosterior.evidenceOnset: the session's onset for the profile", ()
     // Seed 11: 14 sessions placed by their chain, 2 by their first instance alone.
     expect(located).toBeGreaterThanOrEqual(12);
     expect(located).toBeGreaterThanOrEqual(alone + 8);
+  });
+});
+
+describe("OnsetPosterior's grid", () => {
+  it("places an onset a session's instances saw many times to well under a turn: not yet begun 500 tokens before it (seeded)", () => {
+    const gaussian = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    const random = mulberry32(5);
+    const onset = 41.6; // kilotokens
+    const posterior = new OnsetPosterior({
+      ...PRIOR,
+      onsetTokens: 45_000,
+      onsetSdTokens: 6_000,
+      declineRatePerKiloToken: 0.03,
+      noiseSd: 0.02,
+    });
+    // Six instances of one session, each growing through the onset in turns of 1,500–2,500 tokens.
+    for (let instance = 0; instance < 6; instance++)
+      for (let x = 10; x <= 50; x += 1.5 + random()) posterior.add(x, 0.9 - 0.03 * Math.max(0, x - onset) + 0.02 * gaussian(random));
+    // Onsets 2,000 tokens apart put the whole mass on the cell at 41,000 tokens: certain at 41,100 that the decline had begun.
+    expect(posterior.probabilityDegradedBy(40.6)).toBeLessThan(0.05);
+    expect(posterior.probabilityDegradedBy(41.1)).toBeLessThan(0.05);
+    expect(posterior.probabilityDegradedBy(42.6)).toBeGreaterThan(0.95);
   });
 });
