@@ -1,6 +1,6 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import type { GrepIndex, IndexedFiles } from "../agent/tools/grep-files.js";
+import type { GrepIndex, IndexedFiles, Narrowing } from "../agent/tools/grep-files.js";
 import type { IndexConfig } from "../config/schema.js";
 import type { ProjectIndexer } from "../indexer/project-indexer.js";
 import { classifyPaths } from "../indexer/path-classification.js";
@@ -49,7 +49,8 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
       if (signal.aborted) return undefined;
       if (changed) return watchedFiles(index, changed, under ?? "");
       if (options?.checkDisk === false) return undefined;
-      const listed = listedByName(index, under ?? "");
+      // A pattern the index cannot narrow reads every file: its listing needs no stat of each.
+      const listed = options?.narrowing && !narrows(options.narrowing) ? listedByName(index, under ?? "") : undefined;
       if (listed) return listed;
       const report = await deps.indexer.checkFreshness();
       if (report.state === "missing" || signal.aborted) return undefined;
@@ -100,14 +101,12 @@ function watchedFiles(deps: IndexAndChunks, changed: ReadonlySet<string>, under:
  * The files under a directory ('' for all) when no entry was added, removed
  * or renamed anywhere there since the last complete run, and no ignore file
  * changed (`listSubtree`: a `stat` of each directory and ignore file, none
- * of the other files): the manifest's rows of those names. Whether a file
- * changed in place is checked only for the files the index rules out for a
- * pattern (size and time, as the fresh check compares them), just before
- * they are left unread: the others are read anyway. So a search the index
- * cannot narrow (`deprecated` in any case: no term is certain) reads every
- * file with no `stat` of each first, and one it narrows stats the files it
- * skips instead of reading them. Undefined when the listing cannot be
- * trusted: the fresh check decides.
+ * of the other files): the manifest's rows of those names, none of them
+ * vouched for (whether one changed in place is not known), so every one is
+ * read. For a search the index cannot narrow (`deprecated` in any case: no
+ * term is certain), which reads every file anyway: no fresh check first,
+ * which had cost it as much as rg's whole run. Undefined when the listing
+ * cannot be trusted: the fresh check decides.
  */
 function listedByName(deps: IndexAndChunks, under: string): IndexedFiles | undefined {
   const states = deps.indexer.storedDirectoryStates();
@@ -116,7 +115,6 @@ function listedByName(deps: IndexAndChunks, under: string): IndexedFiles | undef
   if (listed.state === "left-out") return indexedFiles(deps, [], new Map());
   const rows = new Map(deps.manifest.under(under).map((entry) => [entry.path, entry]));
   const paths: string[] = [];
-  const vouched = new Map<number, string>();
   for (const path of listed.paths) {
     const entry = rows.get(path);
     // A name the last run kept no row for: the listing and the manifest disagree, and the whole check decides.
@@ -127,14 +125,20 @@ function listedByName(deps: IndexAndChunks, under: string): IndexedFiles | undef
       if (stats?.isFile() && stats.size <= deps.config.maxFileSize && !isSecretPath(path)) paths.push(path);
       continue;
     }
-    addRow(deps, entry, paths, vouched);
+    if (entry.status !== "skipped" || !isSecretPath(path)) paths.push(path);
   }
-  const unchangedOnDisk = (path: string): boolean => {
-    const entry = rows.get(path);
-    const stats = lstatSync(join(deps.root, path), { throwIfNoEntry: false });
-    return entry !== undefined && stats?.isFile() === true && stats.size === entry.size && Math.trunc(stats.mtimeMs) === entry.mtimeMs;
-  };
-  return indexedFiles(deps, paths, vouched, unchangedOnDisk);
+  return indexedFiles(deps, paths, new Map());
+}
+
+/**
+ * Whether the full-text index can rule out files for the pattern: each
+ * alternative guarantees a term. Otherwise every file is read, and a
+ * listing by name is all it needs (`listedByName`); one that rules files
+ * out is better served by the fresh check, whose walk stats the files it
+ * skips faster than a `stat` by path of each.
+ */
+function narrows({ alternatives, ignoreCase }: Narrowing): boolean {
+  return alternatives.every((runs) => runs.some((run) => guaranteedTerms(run, ignoreCase).length > 0));
 }
 
 /**
@@ -144,17 +148,7 @@ function listedByName(deps: IndexAndChunks, under: string): IndexedFiles | undef
  */
 const MAX_TERM_CHUNKS = 12_000;
 
-/**
- * `unchangedOnDisk`: where the listing did not compare the files it vouches
- * for on disk, asked of each one the index rules out before it is left
- * unread (false: it changed since it was indexed, and is read).
- */
-function indexedFiles(
-  deps: IndexAndChunks,
-  paths: string[],
-  vouched: ReadonlyMap<number, string>,
-  unchangedOnDisk?: (path: string) => boolean,
-): IndexedFiles {
+function indexedFiles(deps: IndexAndChunks, paths: string[], vouched: ReadonlyMap<number, string>): IndexedFiles {
   return {
     paths,
     mayHold(alternatives, ignoreCase) {
@@ -170,9 +164,7 @@ function indexedFiles(
         for (const path of holding) holders.add(path);
       }
       const vouchedPaths = new Set(vouched.values());
-      return new Set(
-        paths.filter((path) => holders.has(path) || !vouchedPaths.has(path) || (unchangedOnDisk !== undefined && !unchangedOnDisk(path))),
-      );
+      return new Set(paths.filter((path) => holders.has(path) || !vouchedPaths.has(path)));
     },
   };
 }

@@ -24,8 +24,16 @@ export interface GrepIndex {
    * the root) says only the files below it are wanted: others may be left out.
    * `checkDisk: false`: undefined too where only a check of the files on disk
    * (a fresh check, without a watcher to vouch for the tree) could list them.
+   * `narrowing`: what `mayHold` will be asked, so the listing can choose how
+   * to check the disk for it.
    */
-  files(signal: AbortSignal, under?: string, options?: { checkDisk?: boolean }): Promise<IndexedFiles | undefined>;
+  files(signal: AbortSignal, under?: string, options?: { checkDisk?: boolean; narrowing?: Narrowing }): Promise<IndexedFiles | undefined>;
+}
+
+/** The literal runs each alternative of a pattern guarantees (see `IndexedFiles.mayHold`). */
+export interface Narrowing {
+  alternatives: ReadonlyArray<readonly string[]>;
+  ignoreCase: boolean;
 }
 
 export interface IndexedFiles {
@@ -133,9 +141,12 @@ async function listedFiles(
 ): Promise<ListedFiles | undefined> {
   const { signal } = context;
   const literals = deps.ripgrep ? prefilterLiterals(request.pattern, request.ignoreCase) : undefined;
+  const narrowing: Narrowing = { alternatives: literalRunsPerAlternative(request.pattern) ?? [[]], ignoreCase: request.ignoreCase };
   // Esc stops the call at once, even while the index is still checking what it may vouch for.
   const fromIndex = (checkDisk: boolean) =>
-    tree.inRoot && deps.index ? unlessAborted(deps.index.files(signal, tree.under || undefined, { checkDisk }), signal) : undefined;
+    tree.inRoot && deps.index
+      ? unlessAborted(deps.index.files(signal, tree.under || undefined, { checkDisk, narrowing }), signal)
+      : undefined;
   // The whole tree is listed or checked faster than rg reads it (a stat per directory or file, then only the files the
   // full-text index cannot rule out are read); in one directory the stored states' fixed cost is not repaid, and rg is faster.
   let indexed = await fromIndex(!literals || tree.under === "");
@@ -151,8 +162,7 @@ async function listedFiles(
     indexed = await fromIndex(true);
     if (signal.aborted) return undefined;
   }
-  if (indexed)
-    return { paths: indexed.paths, narrowed: indexed.mayHold(literalRunsPerAlternative(request.pattern) ?? [[]], request.ignoreCase) };
+  if (indexed) return { paths: indexed.paths, narrowed: indexed.mayHold(narrowing.alternatives, narrowing.ignoreCase) };
   const walked = await deps.thread.list(tree.scanRoot, deps.config, signal);
   return walked && { paths: walked };
 }
