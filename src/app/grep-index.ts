@@ -4,7 +4,7 @@ import type { GrepIndex, IndexedFiles, Narrowing } from "../agent/tools/grep-fil
 import type { IndexConfig } from "../config/schema.js";
 import type { ProjectIndexer } from "../indexer/project-indexer.js";
 import { classifyPaths } from "../indexer/path-classification.js";
-import { listSubtree } from "../indexer/subtree-freshness.js";
+import { checkSubtree, listSubtree } from "../indexer/subtree-freshness.js";
 import type { WatchedChanges } from "../indexer/watched-changes.js";
 import { guaranteedTerms } from "../search/literal-terms.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
@@ -52,6 +52,8 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
       // A pattern the index cannot narrow reads every file: its listing needs no stat of each.
       const listed = options?.narrowing && !narrows(options.narrowing) ? listedByName(index, under ?? "") : undefined;
       if (listed) return listed;
+      const part = under ? subtreeFiles(index, under) : undefined;
+      if (part) return part;
       const report = await deps.indexer.checkFreshness();
       if (report.state === "missing" || signal.aborted) return undefined;
       const { diff } = report;
@@ -128,6 +130,30 @@ function listedByName(deps: IndexAndChunks, under: string): IndexedFiles | undef
     if (entry.status !== "skipped" || !isSecretPath(path)) paths.push(path);
   }
   return indexedFiles(deps, paths, new Map());
+}
+
+/**
+ * The files under one directory when the index can vouch for that part of
+ * the tree without walking the rest (`checkSubtree`): those the walk takes
+ * there, each vouched for when its manifest row has its size and time.
+ */
+function subtreeFiles(deps: IndexAndChunks, under: string): IndexedFiles | undefined {
+  const states = deps.indexer.storedDirectoryStates();
+  const subtree = states && checkSubtree(deps.root, deps.config, under, states, deps.racyWindowMs);
+  if (!subtree) return undefined;
+  const paths: string[] = [];
+  const vouched = new Map<number, string>();
+  if (subtree.state === "fresh") {
+    // Every directory checked is below `under`: its rows through the path index (by directory, a package's
+    // hundreds of directories read the whole manifest).
+    const manifest = new Map(deps.manifest.under(under).map((entry) => [entry.path, entry]));
+    for (const [path, onDisk] of subtree.files) {
+      const entry = manifest.get(path);
+      if (entry?.size === onDisk.size && entry.mtimeMs === onDisk.mtimeMs) addRow(deps, entry, paths, vouched);
+      else if (!isSecretPath(path) && onDisk.size <= deps.config.maxFileSize) paths.push(path);
+    }
+  }
+  return indexedFiles(deps, paths, vouched);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
-import { listSubtree } from "../../src/indexer/subtree-freshness.js";
+import { checkSubtree, listSubtree } from "../../src/indexer/subtree-freshness.js";
 import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
@@ -55,5 +55,36 @@ describe("listing one part of the tree, or all of it, by the stored directory st
     expect(list("packages/b")).toMatchObject({ state: "listed" });
     project.write(".gitignore", "packages/a/build/\npackages/b/three.ts\n");
     expect(list("packages/b")).toBeUndefined();
+  });
+});
+
+const check = (prefix: string) =>
+  checkSubtree(project.root, services.loadedConfig.config.index, prefix, services.indexer.storedDirectoryStates() ?? new Map(), 0);
+
+describe("checking one part of the tree against the stored directory states", () => {
+  it("finds an untouched part fresh, with its directories, and an ignored one left out", () => {
+    expect(check("packages/a")).toEqual({
+      state: "fresh",
+      directories: ["packages/a", "packages/a/src", "packages/a/src/deep"],
+      files: new Map([
+        ["packages/a/src/one.ts", expect.objectContaining({ size: 22 })],
+        ["packages/a/src/deep/two.ts", expect.objectContaining({ size: 22 })],
+      ]),
+    });
+    expect(check("packages/a/build")).toEqual({ state: "left-out" });
+  });
+
+  it("cannot tell once a file inside changed, a file was added, or an ignore file above changed", async () => {
+    project.write("packages/a/src/deep/two.ts", "export const two = 22;\n");
+    expect(check("packages/a")).toBeUndefined();
+    expect(check("packages/b")).toMatchObject({ state: "fresh", directories: ["packages/b"] });
+    project.write("packages/b/four.ts", "export const four = 4;\n");
+    expect(check("packages/b")).toBeUndefined();
+    await drainIndex(services);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await drainIndex(services);
+    expect(check("packages/b")).toMatchObject({ state: "fresh" });
+    project.write(".gitignore", "packages/a/build/\npackages/b/three.ts\n");
+    expect(check("packages/b")).toBeUndefined();
   });
 });
