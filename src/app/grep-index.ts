@@ -73,9 +73,14 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
 
 /** A manifest row as it stands on disk: skipped rows the walk takes as files (binary ones) are read; those it leaves out (secret names, too large) are not. */
 function addRow(deps: GrepIndexDeps, entry: ManifestEntry, paths: string[], vouched: Map<number, string>): void {
-  if (entry.status === "skipped" && (isSecretPath(entry.path) || entry.size > deps.config.maxFileSize)) return;
+  if (!takenByWalk(deps, entry)) return;
   paths.push(entry.path);
   if (entry.status === "indexed") vouched.set(entry.id, entry.path);
+}
+
+/** Whether the walk takes the file of a manifest row as it was: all but skipped rows with a secret's name or too large. */
+function takenByWalk(deps: GrepIndexDeps, entry: ManifestEntry): boolean {
+  return entry.status !== "skipped" || !(isSecretPath(entry.path) || entry.size > deps.config.maxFileSize);
 }
 
 /**
@@ -127,7 +132,7 @@ function listedByName(deps: IndexAndChunks, under: string): IndexedFiles | undef
       if (stats?.isFile() && stats.size <= deps.config.maxFileSize && !isSecretPath(path)) paths.push(path);
       continue;
     }
-    if (entry.status !== "skipped" || !isSecretPath(path)) paths.push(path);
+    if (takenByWalk(deps, entry)) paths.push(path);
   }
   return indexedFiles(deps, paths, new Map());
 }
@@ -164,7 +169,12 @@ function subtreeFiles(deps: IndexAndChunks, under: string): IndexedFiles | undef
  * skips faster than a `stat` by path of each.
  */
 function narrows({ alternatives, ignoreCase }: Narrowing): boolean {
-  return alternatives.every((runs) => runs.some((run) => guaranteedTerms(run, ignoreCase).length > 0));
+  return alternatives.every((runs) => termsOf(runs, ignoreCase).length > 0);
+}
+
+/** The full-text terms every file holding a line with these literal runs is indexed under (`guaranteedTerms`). */
+function termsOf(runs: readonly string[], ignoreCase: boolean): string[] {
+  return [...new Set(runs.flatMap((run) => guaranteedTerms(run, ignoreCase)))];
 }
 
 /**
@@ -180,9 +190,8 @@ function indexedFiles(deps: IndexAndChunks, paths: string[], vouched: ReadonlyMa
     mayHold(alternatives, ignoreCase) {
       const holders = new Set<string>();
       for (const runs of alternatives) {
-        const terms = [...new Set(runs.flatMap((run) => guaranteedTerms(run, ignoreCase)))];
         let holding: Set<string> | undefined;
-        for (const term of terms) {
+        for (const term of termsOf(runs, ignoreCase)) {
           const found = filesHolding(deps, term, vouched);
           if (found) holding = holding ? new Set([...holding].filter((path) => found.has(path))) : found;
         }

@@ -33,7 +33,7 @@ export function checkSubtree(
   racyWindowMs: number,
 ): SubtreeFreshness | undefined {
   const ruleFiles = ignoreFileNames(config);
-  const above = ancestorsHold(root, config, prefix, states, racyWindowMs);
+  const above = ancestorsHold(root, config, prefix, states, racyWindowMs, ruleFiles);
   if (above !== "held") return above;
   const directories: string[] = [];
   const files = new Map<string, { size: number; mtimeMs: number }>();
@@ -87,7 +87,7 @@ export function listSubtree(
   racyWindowMs: number,
 ): { state: "listed"; paths: string[] } | { state: "left-out" } | undefined {
   const ruleFiles = ignoreFileNames(config);
-  const above = ancestorsHold(root, config, prefix, states, racyWindowMs);
+  const above = ancestorsHold(root, config, prefix, states, racyWindowMs, ruleFiles);
   if (above !== "held") return above;
   const paths: string[] = [];
   const queue = [prefix];
@@ -111,8 +111,8 @@ function ancestorsHold(
   prefix: string,
   states: ReadonlyMap<string, DirectoryState>,
   racyWindowMs: number,
+  ruleFiles: readonly string[],
 ): "held" | { state: "left-out" } | undefined {
-  const ruleFiles = ignoreFileNames(config);
   const components = prefix === "" ? [] : prefix.split("/");
   for (let depth = 0; depth < components.length; depth++) {
     const ancestor = components.slice(0, depth).join("/");
