@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { runIndexProcess } from "../../src/app/index-process.js";
 import { ForegroundWork } from "../../src/indexer/foreground-work.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { createModulesProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject | undefined;
 afterEach(() => {
@@ -11,21 +11,11 @@ afterEach(() => {
 
 const FILES = 3_000;
 
-function projectOf(count: number): TempProject {
-  const files: Record<string, string> = {};
-  for (let index = 0; index < count; index++) {
-    const lines = [`// module ${index}`];
-    for (let line = 0; line < 30; line++) lines.push(`export function step${line}Of${index}(value: number) { return value + ${line}; }`);
-    files[`src/m${Math.floor(index / 100)}/module${index}.ts`] = `${lines.join("\n")}\n`;
-  }
-  return createTempProject(files);
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("a first index in its own process, while the session runs a search its user waits on", () => {
   it("pauses between files while the search runs, and finishes every file once it ends", async () => {
-    project = projectOf(FILES);
+    project = createModulesProject(FILES);
     // Small batches: a running index reports progress every few files, so a stop shows within the windows below
     // however loaded the machine is.
     const env = { ...project.env, SYLK_INDEX_BATCH_SIZE: "10" };

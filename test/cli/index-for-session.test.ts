@@ -6,7 +6,7 @@ import { ConsentStore } from "../../src/project/consent.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
 import { jsonLines, startCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { createModulesProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject | undefined;
 let holder: LockHolderProcess | undefined;
@@ -16,16 +16,6 @@ afterEach(async () => {
   project?.cleanup();
   project = undefined;
 });
-
-function projectOf(count: number): TempProject {
-  const files: Record<string, string> = {};
-  for (let index = 0; index < count; index++) {
-    const lines = [`// module ${index}`];
-    for (let line = 0; line < 30; line++) lines.push(`export function step${line}Of${index}(value: number) { return value + ${line}; }`);
-    files[`src/m${Math.floor(index / 100)}/module${index}.ts`] = `${lines.join("\n")}\n`;
-  }
-  return createTempProject(files);
-}
 
 /** Everything the process writes, read as it comes; `until` resolves once its stdout holds a line that `check` accepts. */
 function watch(child: ChildProcess) {
@@ -44,7 +34,7 @@ function watch(child: ChildProcess) {
 
 describe("sylk index --for-session (the interactive session's indexing process)", () => {
   it("indexes with JSON events and leaves the consent as the session recorded it", async () => {
-    project = projectOf(20);
+    project = createModulesProject(20);
     const child = startCli(["index", "--for-session"], { cwd: project.root, env: project.env });
     const { seen } = watch(child);
     const [code] = await once(child, "close");
@@ -56,7 +46,7 @@ describe("sylk index --for-session (the interactive session's indexing process)"
   });
 
   it("runs below the normal priority, and stops, keeping what it committed, when its stdin closes (the session ended, even killed)", async () => {
-    project = projectOf(3_000);
+    project = createModulesProject(3_000);
     const child = startCli(["index", "--for-session"], { cwd: project.root, env: project.env });
     const { seen, until } = watch(child);
     const closed = once(child, "close");
@@ -80,7 +70,7 @@ describe("sylk index --for-session (the interactive session's indexing process)"
   }, 90_000);
 
   it("says it waits for another holder of the index lock as an event, and indexes once the lock is free", async () => {
-    project = projectOf(5);
+    project = createModulesProject(5);
     const paths = resolveProjectPaths(project.root, project.env);
     holder = await holdIndexLock(paths.indexLock, paths.root);
     const child = startCli(["index", "--for-session"], { cwd: project.root, env: project.env });

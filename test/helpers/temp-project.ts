@@ -39,3 +39,14 @@ export function createTempProject(files: Record<string, string | Uint8Array> = {
   for (const [path, content] of Object.entries(files)) project.write(path, content);
   return project;
 }
+
+/** A project of `count` TypeScript modules of 31 lines each, 100 to a directory: enough files that a first index takes a while. */
+export function createModulesProject(count: number): TempProject {
+  const files: Record<string, string> = {};
+  for (let index = 0; index < count; index++) {
+    const lines = [`// module ${index}`];
+    for (let line = 0; line < 30; line++) lines.push(`export function step${line}Of${index}(value: number) { return value + ${line}; }`);
+    files[`src/m${Math.floor(index / 100)}/module${index}.ts`] = `${lines.join("\n")}\n`;
+  }
+  return createTempProject(files);
+}
