@@ -1,17 +1,21 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import type { GrepIndex, IndexedFiles, Narrowing } from "../agent/tools/grep-files.js";
+import type { GrepIndex, IndexedFiles } from "../agent/tools/grep-files.js";
+import type { FileVersion } from "../agent/tools/grep-matcher.js";
 import type { IndexConfig } from "../config/schema.js";
 import type { ProjectIndexer } from "../indexer/project-indexer.js";
 import { classifyPaths } from "../indexer/path-classification.js";
-import { checkSubtree, listSubtree } from "../indexer/subtree-freshness.js";
+import { listSubtree } from "../indexer/subtree-freshness.js";
 import type { WatchedChanges } from "../indexer/watched-changes.js";
+import { overlapsMarker } from "../agent/tools/grep-matcher.js";
 import { guaranteedTerms } from "../search/literal-terms.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
+import { TrigramProbe } from "../search/trigram-sketch.js";
 import { isSecretPath } from "../security/secrets.js";
 import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
+import type { FileSketches } from "../store/file-sketches.js";
 import { ChunkFiles } from "./chunk-files.js";
-import { KeptManifest } from "./kept-manifest.js";
+import { KeptDirectoryStates, KeptManifest, KeptSketches } from "./kept-manifest.js";
 
 export interface GrepIndexDeps {
   root: string;
@@ -19,14 +23,21 @@ export interface GrepIndexDeps {
   indexer: Pick<ProjectIndexer, "checkFreshness" | "lastRefresh" | "storedDirectoryStates">;
   files: Pick<FileRepository, "manifestUnder" | "manifestVersion" | "fileIdsOf" | "allChunkFileIds">;
   fullText: Pick<PersistentFullText, "documentsHolding">;
+  /** The indexed files' trigram sketches: which files may hold a literal, without reading them. */
+  sketches: Pick<FileSketches, "under">;
   /** See `snapshotHolds`. */
   racyWindowMs: number;
   /** While a project watcher vouches for the tree: the files it saw change since the index read them. */
   changes?: Pick<WatchedChanges, "changes">;
 }
 
-/** The index's parts, with the chunk → file map kept for the narrowing and the manifest's rows kept between searches. */
-type IndexAndChunks = GrepIndexDeps & { chunkFiles: ChunkFiles; manifest: KeptManifest };
+/** The index's parts, with the chunk → file map kept for the narrowing and the manifest's rows and sketches kept between searches. */
+type IndexAndChunks = GrepIndexDeps & {
+  chunkFiles: ChunkFiles;
+  manifest: KeptManifest;
+  keptSketches: KeptSketches;
+  keptStates: KeptDirectoryStates;
+};
 
 /**
  * grep's view of the project index: the files on disk as the manifest and
@@ -41,19 +52,22 @@ type IndexAndChunks = GrepIndexDeps & { chunkFiles: ChunkFiles; manifest: KeptMa
  * its own thread instead.
  */
 export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
-  const index: IndexAndChunks = { ...deps, chunkFiles: new ChunkFiles(deps.files), manifest: new KeptManifest(deps.files) };
+  const index: IndexAndChunks = {
+    ...deps,
+    chunkFiles: new ChunkFiles(deps.files),
+    manifest: new KeptManifest(deps.files),
+    keptSketches: new KeptSketches(deps.sketches, deps.files),
+    keptStates: new KeptDirectoryStates(deps.indexer, deps.files),
+  };
   return {
     async files(signal, under, options) {
       if (deps.indexer.lastRefresh() === undefined) return undefined;
       const changed = await deps.changes?.changes(signal);
       if (signal.aborted) return undefined;
       if (changed) return watchedFiles(index, changed, under ?? "");
-      if (options?.checkDisk === false) return undefined;
-      // A pattern the index cannot narrow reads every file: its listing needs no stat of each.
-      const listed = options?.narrowing && !narrows(options.narrowing) ? listedByName(index, under ?? "") : undefined;
-      if (listed) return listed;
-      const part = under ? subtreeFiles(index, under) : undefined;
-      if (part) return part;
+      // Without a watcher: listed by the stored directory states, no stat of each file on this thread.
+      const listed = listedByName(index, under ?? "");
+      if (listed || options?.checkDisk === false) return listed;
       const report = await deps.indexer.checkFreshness();
       if (report.state === "missing" || signal.aborted) return undefined;
       const { diff } = report;
@@ -66,7 +80,7 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
         if (onDisk.has(entry.path)) paths.push(entry.path);
         else addRow(deps, entry, paths, vouched);
       }
-      return indexedFiles(index, paths, vouched);
+      return indexedFiles(index, paths, vouched, "");
     },
   };
 }
@@ -101,75 +115,79 @@ function watchedFiles(deps: IndexAndChunks, changed: ReadonlySet<string>, under:
   );
   // Skipped ones are secret names or too large: the walk leaves those out of what grep reads.
   for (const file of onDisk.files) paths.push(file.path);
-  return indexedFiles(deps, paths, vouched);
+  return indexedFiles(deps, paths, vouched, under);
 }
 
 /**
  * The files under a directory ('' for all) when no entry was added, removed
  * or renamed anywhere there since the last complete run, and no ignore file
  * changed (`listSubtree`: a `stat` of each directory and ignore file, none
- * of the other files): the manifest's rows of those names, none of them
- * vouched for (whether one changed in place is not known), so every one is
- * read. For a search the index cannot narrow (`deprecated` in any case: no
- * term is certain), which reads every file anyway: no fresh check first,
- * which had cost it as much as rg's whole run. Undefined when the listing
- * cannot be trusted: the fresh check decides.
+ * of the other files): the manifest's rows there. Whether one changed in
+ * place is not known here, so an indexed file is vouched for only while it
+ * has the size and time the index read it at (`unlessChanged`): one the
+ * sketches or terms rule out is passed over by grep's threads after an
+ * `lstat` of it there, spread over the threads, and read if it changed. The
+ * fresh check, which stats every file on this thread first, cost about what
+ * rg's whole run does. Undefined when the listing cannot be trusted.
  */
 function listedByName(deps: IndexAndChunks, under: string): IndexedFiles | undefined {
-  const states = deps.indexer.storedDirectoryStates();
+  const states = deps.keptStates.under("");
   const listed = states && listSubtree(deps.root, deps.config, under, states, deps.racyWindowMs);
   if (!listed) return undefined;
-  if (listed.state === "left-out") return indexedFiles(deps, [], new Map());
-  const rows = new Map(deps.manifest.under(under).map((entry) => [entry.path, entry]));
-  const paths: string[] = [];
-  for (const path of listed.paths) {
-    const entry = rows.get(path);
-    // A name the last run kept no row for: the listing and the manifest disagree, and the whole check decides.
-    if (!entry) return undefined;
-    if (entry.status === "skipped" && entry.size > deps.config.maxFileSize) {
-      // Too large when indexed: the walk takes it again if it shrank since.
-      const stats = lstatSync(join(deps.root, path), { throwIfNoEntry: false });
-      if (stats?.isFile() && stats.size <= deps.config.maxFileSize && !isSecretPath(path)) paths.push(path);
-      continue;
-    }
-    if (takenByWalk(deps, entry)) paths.push(path);
+  if (listed.state === "left-out") return indexedFiles(deps, [], new Map(), under);
+  const rows = deps.manifest.under(under);
+  // The last run's names and rows disagree: the whole check decides.
+  if (rows.length !== listed.files) return undefined;
+  const { paths, vouched, unlessChanged, tooLarge } = rowsListing(deps, rows);
+  const listedPaths = [...paths];
+  for (const entry of tooLarge) {
+    // Too large when indexed: the walk takes it again if it shrank since.
+    const stats = lstatSync(join(deps.root, entry.path), { throwIfNoEntry: false });
+    if (stats?.isFile() && stats.size <= deps.config.maxFileSize && !isSecretPath(entry.path)) listedPaths.push(entry.path);
   }
-  return indexedFiles(deps, paths, new Map());
+  return { ...indexedFiles(deps, listedPaths, vouched, under), unlessChanged };
 }
 
-/**
- * The files under one directory when the index can vouch for that part of
- * the tree without walking the rest (`checkSubtree`): those the walk takes
- * there, each vouched for when its manifest row has its size and time.
- */
-function subtreeFiles(deps: IndexAndChunks, under: string): IndexedFiles | undefined {
-  const states = deps.indexer.storedDirectoryStates();
-  const subtree = states && checkSubtree(deps.root, deps.config, under, states, deps.racyWindowMs);
-  if (!subtree) return undefined;
+interface RowsListing {
+  paths: readonly string[];
+  vouched: ReadonlyMap<number, string>;
+  unlessChanged: ReadonlyMap<string, FileVersion>;
+  /** Rows skipped as too large: on disk, one may have shrunk since. */
+  tooLarge: readonly ManifestEntry[];
+}
+
+/** What a listing by name makes of the manifest's rows, made once per array of rows the kept manifest returns (per version). */
+const rowsListings = new WeakMap<readonly ManifestEntry[], RowsListing>();
+
+function rowsListing(deps: IndexAndChunks, rows: readonly ManifestEntry[]): RowsListing {
+  const known = rowsListings.get(rows);
+  if (known) return known;
   const paths: string[] = [];
   const vouched = new Map<number, string>();
-  if (subtree.state === "fresh") {
-    // Every directory checked is below `under`: its rows through the path index (by directory, a package's
-    // hundreds of directories read the whole manifest).
-    const manifest = new Map(deps.manifest.under(under).map((entry) => [entry.path, entry]));
-    for (const [path, onDisk] of subtree.files) {
-      const entry = manifest.get(path);
-      if (entry?.size === onDisk.size && entry.mtimeMs === onDisk.mtimeMs) addRow(deps, entry, paths, vouched);
-      else if (!isSecretPath(path) && onDisk.size <= deps.config.maxFileSize) paths.push(path);
+  const unlessChanged = new Map<string, FileVersion>();
+  const tooLarge: ManifestEntry[] = [];
+  for (const entry of rows) {
+    if (entry.status === "skipped" && entry.size > deps.config.maxFileSize) tooLarge.push(entry);
+    else {
+      addRow(deps, entry, paths, vouched);
+      if (entry.status === "indexed") unlessChanged.set(entry.path, entry);
     }
   }
-  return indexedFiles(deps, paths, vouched);
+  const listing = { paths, vouched, unlessChanged, tooLarge };
+  rowsListings.set(rows, listing);
+  return listing;
 }
 
 /**
- * Whether the full-text index can rule out files for the pattern: each
- * alternative guarantees a term. Otherwise every file is read, and a
- * listing by name is all it needs (`listedByName`); one that rules files
- * out is better served by the fresh check, whose walk stats the files it
- * skips faster than a `stat` by path of each.
+ * The sketches' probe for a pattern's literal runs. A run that overlaps a
+ * masking marker (`REDACTED`) is left out: grep matches the masked text,
+ * where a marker stands for bytes the sketch never saw.
  */
-function narrows({ alternatives, ignoreCase }: Narrowing): boolean {
-  return alternatives.every((runs) => termsOf(runs, ignoreCase).length > 0);
+function probeOf(alternatives: ReadonlyArray<readonly string[]>, ignoreCase: boolean): TrigramProbe | undefined {
+  return TrigramProbe.of(
+    alternatives.map((runs) => runs.filter((run) => !overlapsMarker(run, ignoreCase))),
+    ignoreCase,
+  );
 }
 
 /** The full-text terms every file holding a line with these literal runs is indexed under (`guaranteedTerms`). */
@@ -184,24 +202,66 @@ function termsOf(runs: readonly string[], ignoreCase: boolean): string[] {
  */
 const MAX_TERM_CHUNKS = 12_000;
 
-function indexedFiles(deps: IndexAndChunks, paths: string[], vouched: ReadonlyMap<number, string>): IndexedFiles {
+/**
+ * The listed files, and which of them may hold a match: every file not
+ * vouched for (changed since it was indexed, or not indexed), and each
+ * vouched one that neither its sketch nor its terms rule out. Where every
+ * vouched file has a sketch, the terms are not consulted (the sketch rules
+ * out more, and reading a term's postings costs more than the lookups).
+ */
+function indexedFiles(deps: IndexAndChunks, paths: string[], vouched: ReadonlyMap<number, string>, under: string): IndexedFiles {
   return {
     paths,
     mayHold(alternatives, ignoreCase) {
-      const holders = new Set<string>();
-      for (const runs of alternatives) {
-        let holding: Set<string> | undefined;
-        for (const term of termsOf(runs, ignoreCase)) {
-          const found = filesHolding(deps, term, vouched);
-          if (found) holding = holding ? new Set([...holding].filter((path) => found.has(path))) : found;
-        }
-        if (!holding) return undefined;
-        for (const path of holding) holders.add(path);
-      }
-      const vouchedPaths = new Set(vouched.values());
-      return new Set(paths.filter((path) => holders.has(path) || !vouchedPaths.has(path)));
+      const bySketch = vouched.size > 0 ? ruledOutBySketch(deps, vouched, under, alternatives, ignoreCase) : undefined;
+      const byTerms = bySketch?.unsketched === 0 ? undefined : termHolders(deps, vouched, alternatives, ignoreCase);
+      if (!bySketch && !byTerms) return undefined;
+      const vouchedPaths = byTerms ? new Set(vouched.values()) : undefined;
+      // Only vouched files are ruled out, by their sketch or (where terms narrow) by lacking a term.
+      return new Set(paths.filter((path) => !bySketch?.ruledOut.has(path) && (!vouchedPaths?.has(path) || byTerms?.has(path))));
     },
   };
+}
+
+/** The vouched files whose sketch rules out every alternative, and how many vouched files have none (indexed before sketches). */
+function ruledOutBySketch(
+  deps: IndexAndChunks,
+  vouched: ReadonlyMap<number, string>,
+  under: string,
+  alternatives: ReadonlyArray<readonly string[]>,
+  ignoreCase: boolean,
+): { ruledOut: Set<string>; unsketched: number } | undefined {
+  const probe = probeOf(alternatives, ignoreCase);
+  if (!probe) return undefined;
+  const sketches = deps.keptSketches.under(under);
+  const ruledOut = new Set<string>();
+  let unsketched = 0;
+  for (const [fileId, path] of vouched) {
+    const sketch = sketches.get(fileId);
+    if (!sketch) unsketched++;
+    else if (!probe.mayHold(sketch)) ruledOut.add(path);
+  }
+  return { ruledOut, unsketched };
+}
+
+/** The vouched files indexed under every term some alternative guarantees; undefined when an alternative guarantees none. */
+function termHolders(
+  deps: IndexAndChunks,
+  vouched: ReadonlyMap<number, string>,
+  alternatives: ReadonlyArray<readonly string[]>,
+  ignoreCase: boolean,
+): Set<string> | undefined {
+  const holders = new Set<string>();
+  for (const runs of alternatives) {
+    let holding: Set<string> | undefined;
+    for (const term of termsOf(runs, ignoreCase)) {
+      const found = filesHolding(deps, term, vouched);
+      if (found) holding = holding ? new Set([...holding].filter((path) => found.has(path))) : found;
+    }
+    if (!holding) return undefined;
+    for (const path of holding) holders.add(path);
+  }
+  return holders;
 }
 
 /** The vouched files some chunk of which is indexed under the term; undefined when too many chunks are (see `MAX_TERM_CHUNKS`). */

@@ -32,6 +32,7 @@ import { PersistentFullText } from "../search/persistent-full-text.js";
 import { EntryRepository } from "../store/entry-repository.js";
 import { DirectoryStateRepository } from "../store/directory-state-repository.js";
 import { releaseMappedPagesWhenIdle } from "../store/database.js";
+import { FileSketches } from "../store/file-sketches.js";
 import { FileRepository } from "../store/file-repository.js";
 import { FullTextRepository } from "../store/full-text-repository.js";
 import { HandoffRepository } from "../store/handoff-repository.js";
@@ -56,6 +57,8 @@ export interface ProjectServices {
   /** What opening changed that the user should be told once (see `ProjectStore.notices`). */
   notices: string[];
   files: FileRepository;
+  /** The indexed files' trigram sketches, with which grep rules files out without reading them. */
+  fileSketches: FileSketches;
   entries: EntryRepository;
   sessions: SessionRepository;
   /** Files as they were before agent edits (/undo, /rewind, /diff). */
@@ -155,11 +158,13 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const grepFullText = new PersistentFullText(fullTextRepository, "code", { searchWithoutLoading: true });
   const userKnowledge = new UserKnowledge(paths.sylkHome);
   const watchedChanges = new WatchedChanges();
+  const fileSketches = new FileSketches(db);
   return {
     paths,
     loadedConfig,
     notices,
     files,
+    fileSketches,
     entries,
     sessions: new SessionRepository(db),
     checkpoints: new CheckpointRepository(db),
@@ -206,6 +211,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
       fullText: {
         documentsHolding: (term, max) => (codeFullText.isLoaded ? codeFullText : grepFullText).documentsHolding(term, max),
       },
+      sketches: fileSketches,
       racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
     }),
     close: async () => {

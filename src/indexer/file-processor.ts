@@ -10,6 +10,7 @@ import { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary
 import type { ExtractedSymbol, TreeSitterExtractor } from "../parsing/tree-sitter-extractor.js";
 import { tokenizePath } from "../parsing/code-tokenizer.js";
 import { isTestSnapshot } from "../search/document-kind.js";
+import { trigramSketch } from "../search/trigram-sketch.js";
 import { maskSecrets } from "../security/secrets.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import { ChunkFeaturizer } from "./chunk-featurizer.js";
@@ -61,6 +62,8 @@ export interface ProcessedFile {
   symbols: ExtractedSymbol[];
   /** Secret-looking values masked before anything was kept. */
   secretsMasked: number;
+  /** The trigram sketch of the file's bytes (`trigramSketch`), with which grep rules it out without reading it; null unless indexed. */
+  sketch: Uint8Array | null;
 }
 
 /**
@@ -97,6 +100,7 @@ export async function processFile(
     chunks: [],
     symbols: [],
     secretsMasked: 0,
+    sketch: null,
   };
   if (BINARY_EXTENSIONS.has(extensionOf(file.path))) return { ...base, status: "skipped", reason: "binary" };
 
@@ -163,6 +167,7 @@ export async function processFile(
     chunks,
     symbols,
     secretsMasked: masked.findings.length,
+    sketch: trigramSketch(bytes),
   };
 }
 
@@ -210,6 +215,7 @@ export function failedFile(file: FileTaskItem, reason: string): ProcessedFile {
     chunks: [],
     symbols: [],
     secretsMasked: 0,
+    sketch: null,
   };
 }
 

@@ -2,6 +2,7 @@ import type { CodeVectorIndex } from "../search/code-vector-index.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import type { SqliteDatabase } from "../store/database.js";
 import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
+import { FileSketches } from "../store/file-sketches.js";
 import type { VectorStore } from "../store/vector-store.js";
 import type { ProcessedFile } from "./file-processor.js";
 import type { SkippedFile } from "./scan-results.js";
@@ -42,6 +43,8 @@ export interface BatchOutcome {
  * "done" exactly when its rows are durable.
  */
 export class IndexWriter {
+  private readonly sketches: FileSketches;
+
   constructor(
     private readonly db: SqliteDatabase,
     private readonly files: FileRepository,
@@ -50,7 +53,9 @@ export class IndexWriter {
     private readonly vectorIndex: CodeVectorIndex,
     /** How long one slice of a commit may hold the thread (see `INTERACTIVE_COMMIT_SLICE_MS`); unbounded by default. */
     private readonly commitSliceMs = Number.POSITIVE_INFINITY,
-  ) {}
+  ) {
+    this.sketches = new FileSketches(db);
+  }
 
   /**
    * Commits a batch in slices of about `commitSliceMs` of main-thread
@@ -118,12 +123,15 @@ export class IndexWriter {
       priority: result.priority,
     };
     if (result.status === "indexed" && known?.status === "indexed" && known.contentHash === result.contentHash) {
-      // Touched but not changed (checkout, `touch`): keep the chunks, remember the new stat.
-      this.files.upsertFile(record);
+      // Touched but not changed (checkout, `touch`): keep the chunks, remember the new stat (and a sketch an index
+      // written before sketches lacks).
+      const fileId = this.files.upsertFile(record);
+      this.sketches.replace(fileId, result.sketch);
       outcome.unchangedContent++;
       return;
     }
     const fileId = this.files.upsertFile(record);
+    this.sketches.replace(fileId, result.status === "indexed" ? result.sketch : null);
     const oldChunkIds = this.files.chunkIdsOf(fileId);
     if (oldChunkIds.length > 0) {
       this.vectors.deleteChunks(oldChunkIds);
@@ -165,6 +173,7 @@ export class IndexWriter {
           description: null,
           priority: 0,
         });
+        this.sketches.replace(fileId, null);
         const chunkIds = this.files.chunkIdsOf(fileId);
         if (chunkIds.length > 0) {
           this.vectors.deleteChunks(chunkIds);

@@ -291,4 +291,17 @@ export const AGENT_MIGRATIONS: Migration[] = [
       ALTER TABLE fts_postings ADD COLUMN checksum INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 18,
+    description: "trigram sketches of indexed files, so that grep rules out the files that cannot hold a literal without reading them",
+    sql: `
+      -- search/trigram-sketch.ts: a bit set of the three-byte sequences of the file's bytes as they were
+      -- indexed. Valid while the manifest row's size and time still match the disk, as the file's terms
+      -- are. A file indexed before this version has none until it is indexed again: grep reads it.
+      CREATE TABLE file_sketches (
+        file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+        sketch BLOB NOT NULL
+      );
+    `,
+  },
 ];

@@ -97,6 +97,7 @@ function countedIndex(changes: WatchedChanges = services.watchedChanges): GrepIn
       allChunkFileIds: () => files.allChunkFileIds(),
     },
     fullText: services.codeFullText,
+    sketches: services.fileSketches,
     racyWindowMs: 0,
     changes,
   });

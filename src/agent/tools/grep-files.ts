@@ -1,11 +1,11 @@
 import { stat } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, join, sep } from "node:path";
 import picomatch from "picomatch";
 import type { IndexConfig } from "../../config/schema.js";
 import { fileKind } from "../../files/regular-file.js";
 import { classifyPaths } from "../../indexer/path-classification.js";
 import { literalRunsPerAlternative } from "./grep-literals.js";
-import { prefilterLiterals } from "./grep-matcher.js";
+import { type FileVersion, prefilterLiterals } from "./grep-matcher.js";
 import type { Ripgrep } from "./grep-ripgrep.js";
 import type { GrepThread } from "./grep-thread.js";
 import { outsideHiddenDirectories, resolveProjectPath } from "./project-paths-guard.js";
@@ -24,16 +24,8 @@ export interface GrepIndex {
    * the root) says only the files below it are wanted: others may be left out.
    * `checkDisk: false`: undefined too where only a check of the files on disk
    * (a fresh check, without a watcher to vouch for the tree) could list them.
-   * `narrowing`: what `mayHold` will be asked, so the listing can choose how
-   * to check the disk for it.
    */
-  files(signal: AbortSignal, under?: string, options?: { checkDisk?: boolean; narrowing?: Narrowing }): Promise<IndexedFiles | undefined>;
-}
-
-/** The literal runs each alternative of a pattern guarantees (see `IndexedFiles.mayHold`). */
-export interface Narrowing {
-  alternatives: ReadonlyArray<readonly string[]>;
-  ignoreCase: boolean;
+  files(signal: AbortSignal, under?: string, options?: { checkDisk?: boolean }): Promise<IndexedFiles | undefined>;
 }
 
 export interface IndexedFiles {
@@ -46,6 +38,12 @@ export interface IndexedFiles {
    * runs guarantee. Undefined when some alternative guarantees no term.
    */
   mayHold(alternatives: ReadonlyArray<readonly string[]>, ignoreCase: boolean): ReadonlySet<string> | undefined;
+  /**
+   * Files vouched for only while unchanged (listed by name, without a `stat`
+   * of each), with the size and time the index read them at: one `mayHold`
+   * leaves out is still searched, passed over if it has them (`GrepSearch.unlessChanged`).
+   */
+  unlessChanged?: ReadonlyMap<string, FileVersion>;
 }
 
 export interface Candidate {
@@ -56,6 +54,8 @@ export interface Candidate {
   within: string;
   /** The file the call named: searched whatever its size (a listed file larger than the index reads is not). */
   named?: true;
+  /** The index rules it out if it still has this size and time (see `IndexedFiles.unlessChanged`). */
+  unlessChanged?: FileVersion;
 }
 
 export interface GrepFilesRequest {
@@ -104,18 +104,28 @@ export async function grepFiles(context: ToolContext, request: GrepFilesRequest,
   const listed = await listedFiles(context, request, deps, { inRoot, scanRoot, under: resolved.relative ?? "" });
   if (!listed || context.signal.aborted) return undefined;
   const globMatches = request.glob ? picomatch(request.glob, { dot: true, basename: !request.glob.includes("/") }) : undefined;
-  const files = listed.paths.filter(
-    (path) =>
-      path.startsWith(prefix) &&
-      (!listed.narrowed || listed.narrowed.has(path)) &&
-      (!globMatches || globMatches(path.slice(prefix.length))),
-  );
-  return outsideHiddenDirectories(
-    files.map((path) => ({ path })),
-    scanRoot,
-    context.hiddenDirectories,
-  )
-    .map(({ path }) => ({ shown: inRoot ? path : join(scanRoot, path), absolute: join(scanRoot, path), within: path.slice(prefix.length) }))
+  const { narrowed, unlessChanged } = listed;
+  const kept: Array<{ path: string; ruledOut: FileVersion | undefined }> = [];
+  for (const path of listed.paths) {
+    if (!path.startsWith(prefix)) continue;
+    const ruledOut = narrowed && !narrowed.has(path) ? unlessChanged?.get(path) : undefined;
+    if (narrowed && !narrowed.has(path) && !ruledOut) continue;
+    if (globMatches && !globMatches(path.slice(prefix.length))) continue;
+    kept.push({ path, ruledOut });
+  }
+  // A listed path is relative and '/'-separated: on POSIX the absolute path is the root and it joined, without
+  // `join`'s normalising, which was a share of a search listing thousands of files.
+  const rootPrefix = scanRoot.endsWith(sep) ? scanRoot : `${scanRoot}${sep}`;
+  const absoluteOf = sep === "/" ? (path: string) => rootPrefix + path : (path: string) => join(scanRoot, path);
+  return outsideHiddenDirectories(kept, scanRoot, context.hiddenDirectories)
+    .map(
+      ({ path, ruledOut }): Candidate => ({
+        shown: inRoot ? path : absoluteOf(path),
+        absolute: absoluteOf(path),
+        within: path.slice(prefix.length),
+        ...(ruledOut ? { unlessChanged: ruledOut } : {}),
+      }),
+    )
     .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
 }
 
@@ -124,6 +134,8 @@ interface ListedFiles {
   paths: readonly string[];
   /** Of `paths`, those that may hold a match; undefined when all may. */
   narrowed?: ReadonlySet<string> | undefined;
+  /** Of `paths`, those ruled out only while unchanged (`IndexedFiles.unlessChanged`). */
+  unlessChanged?: ReadonlyMap<string, FileVersion> | undefined;
 }
 
 interface SearchedTree {
@@ -141,12 +153,10 @@ async function listedFiles(
 ): Promise<ListedFiles | undefined> {
   const { signal } = context;
   const literals = deps.ripgrep ? prefilterLiterals(request.pattern, request.ignoreCase) : undefined;
-  const narrowing: Narrowing = { alternatives: literalRunsPerAlternative(request.pattern) ?? [[]], ignoreCase: request.ignoreCase };
+  const alternatives = literalRunsPerAlternative(request.pattern) ?? [[]];
   // Esc stops the call at once, even while the index is still checking what it may vouch for.
   const fromIndex = (checkDisk: boolean) =>
-    tree.inRoot && deps.index
-      ? unlessAborted(deps.index.files(signal, tree.under || undefined, { checkDisk, narrowing }), signal)
-      : undefined;
+    tree.inRoot && deps.index ? unlessAborted(deps.index.files(signal, tree.under || undefined, { checkDisk }), signal) : undefined;
   // The whole tree is listed or checked faster than rg reads it (a stat per directory or file, then only the files the
   // full-text index cannot rule out are read); in one directory the stored states' fixed cost is not repaid, and rg is faster.
   let indexed = await fromIndex(!literals || tree.under === "");
@@ -162,7 +172,8 @@ async function listedFiles(
     indexed = await fromIndex(true);
     if (signal.aborted) return undefined;
   }
-  if (indexed) return { paths: indexed.paths, narrowed: indexed.mayHold(narrowing.alternatives, narrowing.ignoreCase) };
+  if (indexed)
+    return { paths: indexed.paths, narrowed: indexed.mayHold(alternatives, request.ignoreCase), unlessChanged: indexed.unlessChanged };
   const walked = await deps.thread.list(tree.scanRoot, deps.config, signal);
   return walked && { paths: walked };
 }

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
 import { looksBinary } from "../../parsing/languages.js";
 import { MASK_MARKERS, maskSecrets } from "../../security/secrets.js";
 import { splitLines } from "./file-text.js";
@@ -17,6 +17,22 @@ export interface GrepSearch {
   firstFile?: number;
   /** Files larger than this are passed over (a listed file that grew past what the index reads); all are read without it. */
   maxFileBytes?: number;
+  /**
+   * Two numbers per file (beside `files`): the size and time (whole
+   * milliseconds) the index read it at, where the index rules it out only if
+   * it has not changed since (it was listed without a `stat`); NaN for a file
+   * to read. Such a file is passed over after an `lstat` that finds both
+   * unchanged, and read if not: the `stat`s run here, spread over the
+   * threads, not on the thread that listed the files. A typed array: a few
+   * thousand objects cost their copy to each thread.
+   */
+  unlessChanged?: Float64Array;
+}
+
+/** A file's size and modification time (whole milliseconds), as the index stores them. */
+export interface FileVersion {
+  size: number;
+  mtimeMs: number;
 }
 
 /**
@@ -67,7 +83,7 @@ export function prefilterLiterals(pattern: string, ignoreCase: boolean): string[
   return literals;
 }
 
-function overlapsMarker(literal: string, ignoreCase: boolean): boolean {
+export function overlapsMarker(literal: string, ignoreCase: boolean): boolean {
   if (literal.includes("[") || literal.includes("]")) return true;
   const wanted = ignoreCase ? literal.toLowerCase() : literal;
   return MASK_MARKERS.some((marker) => (ignoreCase ? marker.toLowerCase() : marker).includes(wanted));
@@ -163,6 +179,9 @@ export function searchFiles(
   for (let index = 0; index < search.files.length; index++) {
     const file = first + index;
     onFile(file);
+    const size = search.unlessChanged?.[2 * index] ?? Number.NaN;
+    if (!Number.isNaN(size) && unchangedSince(search.files[index] as string, size, search.unlessChanged?.[2 * index + 1] as number))
+      continue;
     const lines = matchingLines(search.files[index] as string, regex, unmasked, prefilter, search.maxFileBytes);
     if (lines.length === 0) continue;
     const room = search.maxResults - listed;
@@ -172,6 +191,23 @@ export function searchFiles(
     if (lines.length > room) return { more: true };
   }
   return { more: false };
+}
+
+function unchangedSince(path: string, size: number, mtimeMs: number): boolean {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  return stats?.isFile() === true && stats.size === size && Math.trunc(stats.mtimeMs) === mtimeMs;
+}
+
+/** `GrepSearch.unlessChanged` for these files: each one's size and time, or NaN twice for one to read. */
+export function unlessChangedOf(versions: ReadonlyArray<FileVersion | undefined>): Float64Array | undefined {
+  if (!versions.some((version) => version)) return undefined;
+  const pairs = new Float64Array(versions.length * 2).fill(Number.NaN);
+  versions.forEach((version, index) => {
+    if (!version) return;
+    pairs[2 * index] = version.size;
+    pairs[2 * index + 1] = version.mtimeMs;
+  });
+  return pairs;
 }
 
 /** A file's bytes (as many as its size said), read into one reused buffer when they fit: allocating for each file was a share of a scan. */

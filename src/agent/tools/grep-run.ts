@@ -4,6 +4,8 @@ import type { FileHits, GrepSearch } from "./grep-matcher.js";
 
 /** Files handed to a thread at a time: small enough that a search which has its answer waits little for the others. */
 export const BLOCK_FILES = 128;
+/** What a file only `stat`ed (`GrepSearch.unlessChanged`) counts for in a block, against one read and matched. */
+const STAT_COST = 1 / 8;
 /** How often the main thread looks at which file each thread is on. */
 const WATCH_INTERVAL_MS = 50;
 
@@ -76,8 +78,12 @@ class ThreadedSearch {
     private readonly resolve: (outcome: GrepOutcome) => void,
     private readonly reject: (error: Error) => void,
   ) {
-    for (let start = 0; start < search.files.length; start += BLOCK_FILES) {
-      this.blocks.push({ start, end: Math.min(search.files.length, start + BLOCK_FILES), hits: [], more: false, done: false });
+    let [start, cost] = [0, 0];
+    for (let index = 0; index < search.files.length; index++) {
+      cost += Number.isNaN(search.unlessChanged?.[2 * index] ?? Number.NaN) ? 1 : STAT_COST;
+      if (cost < BLOCK_FILES && index < search.files.length - 1) continue;
+      this.blocks.push({ start, end: index + 1, hits: [], more: false, done: false });
+      [start, cost] = [index + 1, 0];
     }
     this.lanes = workers.map((worker) => {
       const lane: Lane = {
@@ -118,10 +124,11 @@ class ThreadedSearch {
     Atomics.store(lane.progress, 0, -1);
     [lane.watched, lane.since] = [-1, performance.now()];
     const files = this.search.files.slice(block.start, block.end);
+    const unlessChanged = this.search.unlessChanged?.slice(2 * block.start, 2 * block.end);
     const request: GrepWorkerRequest = {
       id,
       kind: "search",
-      search: { ...this.search, files, firstFile: block.start },
+      search: { ...this.search, files, ...(unlessChanged ? { unlessChanged } : {}), firstFile: block.start },
       progress: lane.progress,
     };
     lane.worker.postMessage(request);

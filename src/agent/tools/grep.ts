@@ -3,6 +3,7 @@ import { defaultConfig, type IndexConfig } from "../../config/schema.js";
 import { targetPath } from "./file-text.js";
 import { grepFiles, type Candidate, type GrepIndex } from "./grep-files.js";
 import type { Ripgrep } from "./grep-ripgrep.js";
+import { unlessChangedOf } from "./grep-matcher.js";
 import { GrepThread, type GrepOutcome } from "./grep-thread.js";
 import { defineTool, toolDescription, ToolError, type ToolOutput } from "./tool.js";
 import { errorMessage } from "../../errors.js";
@@ -71,6 +72,7 @@ export function createGrepTool(deps: GrepToolDeps = {}) {
         if (!files) throw new ToolError("grep was cancelled.");
         // A listed file grown past what the index reads since it was listed is passed over, as the walk would.
         const maxFileBytes = files[0]?.named ? undefined : config.maxFileSize;
+        const unlessChanged = unlessChangedOf(files.map((file) => file.unlessChanged));
         const outcome = await thread.search(
           {
             pattern: input.pattern,
@@ -78,6 +80,7 @@ export function createGrepTool(deps: GrepToolDeps = {}) {
             files: files.map((file) => file.absolute),
             maxResults: input.max_results,
             ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
+            ...(unlessChanged ? { unlessChanged } : {}),
           },
           context.signal,
         );
