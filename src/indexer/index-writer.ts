@@ -5,6 +5,7 @@ import type { FileRepository, ManifestEntry } from "../store/file-repository.js"
 import { FileSketches } from "../store/file-sketches.js";
 import type { VectorStore } from "../store/vector-store.js";
 import type { ProcessedFile } from "./file-processor.js";
+import type { IndexPause } from "./index-pause.js";
 import type { SkippedFile } from "./scan-results.js";
 
 /**
@@ -15,6 +16,19 @@ import type { SkippedFile } from "./scan-results.js";
 export const INTERACTIVE_COMMIT_SLICE_MS = 4;
 /** Chunks added to the full-text index between two looks at the clock. */
 const FULL_TEXT_GROUP = 32;
+/**
+ * Main-thread work between two looks at a pausable run's `IndexPause` (a
+ * session's index process, paused while its grep runs): the word to pause
+ * arrives on this thread's event loop, so a batch committed in one piece
+ * went on for 100–400 ms of CPU after the session asked.
+ */
+export const PAUSABLE_COMMIT_SLICE_MS = 20;
+
+/** A run that may be paused, and the signal that stops it (a run stopped while paused commits what it has and ends). */
+export interface Pausable {
+  pause: IndexPause;
+  signal?: AbortSignal | undefined;
+}
 
 interface SliceChanges {
   added: Array<{ id: number; terms: string; length: number }>;
@@ -64,8 +78,13 @@ export class IndexWriter {
    * at once held keystrokes back for up to ~200 ms on a large repository.
    * A file is still all or nothing: its rows commit together.
    */
-  async commitBatch(results: readonly ProcessedFile[], manifest: ReadonlyMap<string, ManifestEntry>): Promise<BatchOutcome> {
+  async commitBatch(
+    results: readonly ProcessedFile[],
+    manifest: ReadonlyMap<string, ManifestEntry>,
+    pausable?: Pausable,
+  ): Promise<BatchOutcome> {
     const outcome: BatchOutcome = { indexed: 0, unchangedContent: 0, skipped: 0, failed: 0, chunks: 0, failures: [] };
+    const sliceMs = pausable ? Math.min(this.commitSliceMs, PAUSABLE_COMMIT_SLICE_MS) : this.commitSliceMs;
     let next = 0;
     while (next < results.length) {
       const started = performance.now();
@@ -74,12 +93,18 @@ export class IndexWriter {
         do {
           this.writeFile(results[next] as ProcessedFile, manifest, outcome, changes);
           next++;
-        } while (next < results.length && performance.now() - started < this.commitSliceMs / 2);
+        } while (next < results.length && performance.now() - started < sliceMs / 2);
       })();
-      await this.applyInMemory(changes);
-      if (next < results.length) await yieldToEventLoop();
+      await this.applyInMemory(changes, sliceMs, pausable);
+      if (next < results.length) await this.between(pausable);
     }
     return outcome;
+  }
+
+  /** Lets the event loop run between two slices (keys, the word to pause), and waits there while paused. */
+  private async between(pausable: Pausable | undefined): Promise<void> {
+    await yieldToEventLoop();
+    await pausable?.pause.whenRunning(pausable.signal);
   }
 
   /**
@@ -88,7 +113,7 @@ export class IndexWriter {
    * so it is sliced by time too: a file of hundreds of chunks must not hold
    * the event loop either.
    */
-  private async applyInMemory(changes: SliceChanges): Promise<void> {
+  private async applyInMemory(changes: SliceChanges, sliceMs: number, pausable: Pausable | undefined): Promise<void> {
     this.vectorIndex.apply(changes.removed, changes.addedVectors);
     this.fullText.apply(changes.removed, []);
     const { added } = changes;
@@ -98,8 +123,8 @@ export class IndexWriter {
       do {
         this.fullText.apply([], added.slice(from, from + FULL_TEXT_GROUP));
         from += FULL_TEXT_GROUP;
-      } while (from < added.length && performance.now() - started < this.commitSliceMs);
-      if (from < added.length) await yieldToEventLoop();
+      } while (from < added.length && performance.now() - started < sliceMs);
+      if (from < added.length) await this.between(pausable);
     }
   }
 

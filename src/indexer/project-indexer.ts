@@ -185,7 +185,7 @@ export class ProjectIndexer {
     try {
       for await (const batch of this.processor.processAll(work, signal, options.pause)) {
         await options.pause?.whenRunning(signal);
-        const outcome = await this.deps.writer.commitBatch(batch, manifest);
+        const outcome = await this.deps.writer.commitBatch(batch, manifest, options.pause && { pause: options.pause, signal });
         processed += batch.length;
         addOutcome(summary, outcome);
         yield { phase: "indexing", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
