@@ -45,6 +45,19 @@ export interface UpdateConfig extends DistributionUpdateConfig {
    * playing draws only costs the user the spread of the draws.
    */
   thresholds?: "credible" | "draw";
+  /**
+   * What a prompt's weights are. "credible" (the default): as for the
+   * thresholds, the value nearest the prior's mean that the posterior holds
+   * credible, and a weight not drawn learns nothing (no episode can score a
+   * weight it did not play: its retrieval effects, the search's ranking
+   * among them, are not replayable from the recorded candidates). "draw"
+   * (the original rule): a Thompson draw, played, learning from the
+   * running-baseline advantage, whose noise (about 0.45 an episode) buries
+   * what a draw changes (0.02 to 0.15, on a few prompts in a hundred): the
+   * draws cost a user with nothing to gain and taught the weights next to
+   * nothing (`bench-adaptive`, users A and C).
+   */
+  weights?: "credible" | "draw";
 }
 
 /**
@@ -71,7 +84,7 @@ export interface ParameterSummary {
   beta: number;
   mean: number;
   effectiveSamples: number;
-  /** A threshold's value as prompts run with it now (`played`); absent for the weights, which are drawn. */
+  /** A parameter's value as prompts run with it now (`played`); absent for one that is drawn. */
   played?: number;
 }
 
@@ -151,24 +164,24 @@ export class AdaptiveState {
   }
 
   /**
-   * One Thompson draw of every parameter, weights and thresholds, and of
+   * One prompt's settings: every parameter as it is played (`played`, or
+   * a Thompson draw where `UpdateConfig` says so), and a Thompson draw of
    * whether to inject at all (from `armRandom`, the same stream unless
    * given: a separate one leaves the parameters' draws as they would be
    * without the arm).
    */
   sample(contextId: string, random: Uniform, armRandom: Uniform = random): AdaptiveSample {
-    const draw = (name: ParameterName) => this.distribution(name).sample(random);
+    const value = (name: ParameterName) => (this.draws(name) ? this.distribution(name).sample(random) : this.played(name));
     const sampledWeights: RewardWeights = {
-      taskSuccess: draw("weights.taskSuccess"),
-      relevanceBonus: draw("weights.relevanceBonus"),
-      strugglePenalty: draw("weights.strugglePenalty"),
-      wastePenalty: draw("weights.wastePenalty"),
+      taskSuccess: value("weights.taskSuccess"),
+      relevanceBonus: value("weights.relevanceBonus"),
+      strugglePenalty: value("weights.strugglePenalty"),
+      wastePenalty: value("weights.wastePenalty"),
     };
-    const threshold = (name: ParameterName) => (this.config.thresholds === "draw" ? draw(name) : this.played(name));
     const sampledThresholds: ThresholdConfig = {
-      confidence: threshold("thresholds.confidence"),
-      excerpt: threshold("thresholds.excerpt"),
-      budget: threshold("thresholds.budget"),
+      confidence: value("thresholds.confidence"),
+      excerpt: value("thresholds.excerpt"),
+      budget: value("thresholds.budget"),
     };
     // The profile applies itself only after enough observations.
     let appliedWeights = this.profile.adjust(sampledWeights);
@@ -202,8 +215,8 @@ export class AdaptiveState {
 
     for (const name of PARAMETER_NAMES) {
       const own = paired?.get(name);
-      // A threshold that was not drawn has nothing to learn without its own draw's paired score.
-      if (own === undefined && !this.playsDraws && name.startsWith("thresholds.")) continue;
+      // A parameter that was not drawn has nothing to learn without its own draw's paired score (the weights have none).
+      if (own === undefined && !this.draws(name)) continue;
       const value = own?.value ?? sampledValue(observation, name);
       const evidence = own?.advantage ?? signal;
       this.distribution(name).update(value, rule === "seed" ? evidence : this.normalized(name, evidence), this.config);
@@ -237,7 +250,8 @@ export class AdaptiveState {
   }
 
   /**
-   * The value of a threshold a prompt runs with: of the values its posterior
+   * The value of a parameter (a threshold, or with `weights: "credible"` a
+   * weight) a prompt runs with: of the values its posterior
    * holds credible (within CREDIBLE_SPREAD standard deviations of its mean),
    * the one closest to the prior's mean. The priors are what a user gets
    * without learning, so they are left only as far as the evidence says
@@ -255,6 +269,11 @@ export class AdaptiveState {
 
   private get playsDraws(): boolean {
     return this.config.thresholds === "draw";
+  }
+
+  /** Whether prompts run with Thompson draws of this parameter (`UpdateConfig.thresholds`, `UpdateConfig.weights`). */
+  private draws(name: ParameterName): boolean {
+    return name.startsWith("thresholds.") ? this.playsDraws : this.config.weights === "draw";
   }
 
   /**
@@ -304,7 +323,7 @@ export class AdaptiveState {
   parameters(): ParameterSummary[] {
     return PARAMETER_NAMES.map((name) => {
       const d = this.distribution(name);
-      const played = name.startsWith("thresholds.") && !this.playsDraws ? { played: this.played(name) } : {};
+      const played = this.draws(name) ? {} : { played: this.played(name) };
       return { name, alpha: d.alpha, beta: d.beta, mean: d.mean(), effectiveSamples: d.effectiveSamples, ...played };
     });
   }

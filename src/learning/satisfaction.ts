@@ -41,7 +41,7 @@ export interface EpisodeObservation {
   /** The prompt and its embedding: applying the episode teaches `ContextDiscovery`. */
   query: string;
   queryEmbedding: number[];
-  /** The raw Thompson draws; the distributions are updated with these. */
+  /** The values played before the profile and the context's bias (a Thompson draw where one is played); the distributions are updated with these. */
   sampledWeights: RewardWeights;
   sampledThresholds: ThresholdConfig;
   /** The weights after the user profile and context bias: what the episode actually used. */

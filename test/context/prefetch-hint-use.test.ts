@@ -46,8 +46,8 @@ async function askAboutEarlierAnswer(answer: (prompt: string) => unknown[]): Pro
     SYLK_LEARNING_ENABLED: "true",
   };
   services = openProject({ root: project.root, env });
-  // With sampler seed 3 each session's prompt draws the arm that offers what it finds as hints only.
-  const open = () => openAgentSession({ services, env, random: mulberry32(3), sandbox: unsandboxed({ state: "off" }) });
+  // With sampler seed 4 each session's prompt draws the arm that offers what it finds as hints only.
+  const open = () => openAgentSession({ services, env, random: mulberry32(4), sandbox: unsandboxed({ state: "off" }) });
   server.enqueue(reply().text(EARLIER_ANSWER));
   const first = open();
   await drain(first.run("Remind me of the zebra finch quota for the aviary.", new AbortController().signal));

@@ -268,6 +268,40 @@ describe("AdaptiveState", () => {
     );
   });
 
+  it('plays each weight at the prior\'s mean, and a weight it did not draw learns nothing; "draw" keeps the Thompson draws', () => {
+    const random = mulberry32(11);
+    const state = new AdaptiveState();
+    const priors = { taskSuccess: 0.8, relevanceBonus: 0.3, strugglePenalty: 0.4, wastePenalty: 0.1 };
+    const before = Object.fromEntries(
+      PARAMETER_NAMES.filter((name) => name.startsWith("weights.")).map((name) => [name, state.distribution(name).toJSON()]),
+    );
+    for (let i = 1; i <= 60; i++) {
+      // Outcomes that swing far from the context's baseline: the running-baseline advantage the weights learned from.
+      const e = episode(state, "fix the parser", [1, 0, 0], i, random, {
+        taskCompleted: i % 3 !== 0,
+        searchedAfter: i % 2 ? ["where is the parser"] : [],
+        hedging: i % 5 === 0,
+      });
+      expect(e.sampledWeights).toEqual(priors);
+      state.update(e, "advantage");
+    }
+    for (const [name, json] of Object.entries(before))
+      expect(state.distribution(name as (typeof PARAMETER_NAMES)[number]).toJSON()).toEqual(json);
+    expect(state.parameters()[1]).toMatchObject({ name: "weights.relevanceBonus", played: 0.3 });
+
+    // The original rule: a draw every prompt, and the belief moves on the outcomes.
+    const drawing = new AdaptiveState({ ...DEFAULT_UPDATE_CONFIG, weights: "draw" });
+    const relevance = new Set<number>();
+    for (let i = 1; i <= 60; i++) {
+      const e = episode(drawing, "fix the parser", [1, 0, 0], i, random, { searchedAfter: i % 2 ? ["x"] : [] });
+      relevance.add(e.sampledWeights.relevanceBonus);
+      drawing.update(e, "advantage");
+    }
+    expect(relevance.size).toBe(60);
+    expect(drawing.distribution("weights.relevanceBonus").toJSON()).not.toEqual(before["weights.relevanceBonus"]);
+    expect(drawing.parameters()[1]).not.toHaveProperty("played");
+  });
+
   it("round-trips through JSON: the copy samples and learns exactly like the original", () => {
     const random = mulberry32(4);
     const state = new AdaptiveState();
