@@ -22,6 +22,9 @@
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
 // Seeds spent: 7–9, 21–23, 31–33 and 51–53 (reported), 10–14 (calibration).
+// Declared before any run of them, for the next report of issue 27 §1 (the
+// first and later crossings with two evidence levels): the unseen seeds 71,
+// 72 and 73, with calibration on 10, 11, 12.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
