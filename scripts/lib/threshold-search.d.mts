@@ -22,6 +22,9 @@ export function calibrateLevels(
     firstMetAt: (first: number, later: number) => boolean;
     never: number;
     step: number;
+    firstLow?: number;
+    firstHigh?: number;
+    laterHigh?: number;
   },
 ): {
   first: number;

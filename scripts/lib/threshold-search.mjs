@@ -44,9 +44,13 @@ export function calibrateThreshold({ rateAt, low, high, toThreshold = (value) =>
  * calibration seeds; `laterMetAt` and `firstMetAt(first, later)` say
  * whether the later and the first crossings meet their targets on every
  * one of them. The first level starts at the most sensitive one the budget
- * allows with carried instances that never fire (`never`) and steps by
+ * allows with carried instances that never fire (`never`), searched between
+ * `firstLow` and `firstHigh` (default `low` and `high`), and steps by
  * `step` on the scale toward `high`; for each, the later level is the most
- * sensitive within the budget (`calibrateThreshold`). The pairs that meet
+ * sensitive within the budget (`calibrateThreshold`) between the first
+ * level and `laterHigh` (default `high`): a carried instance needs no less
+ * evidence than a first one (the product gates a carried instance's curve
+ * at the larger of the two levels). The pairs that meet
  * both targets form a run of first levels, from where the later crossings
  * first meet theirs to where the first crossings last meet theirs; the pair
  * returned is the middle of that run, the farthest from both edges (at an
@@ -62,11 +66,14 @@ export function calibrateLevels({
   high,
   never,
   step,
+  firstLow = low,
+  firstHigh = high,
+  laterHigh = high,
   toThreshold = (value) => value,
   target = 0.05,
   tolerance = 0.02,
 }) {
-  const alone = calibrateThreshold({ rateAt: (first) => rateAt(first, never), low, high, toThreshold, target, tolerance });
+  const alone = calibrateThreshold({ rateAt: (first) => rateAt(first, never), low: firstLow, high: firstHigh, toThreshold, target, tolerance });
   const tried = alone.tried.map(({ threshold, rate }) => ({ first: threshold, later: never, rate }));
   const met = [];
   let laterFirstMet;
@@ -80,7 +87,7 @@ export function calibrateLevels({
     };
     let later;
     try {
-      later = calibrateThreshold({ rateAt: rateWithFirst, low, high, toThreshold, target, tolerance });
+      later = calibrateThreshold({ rateAt: rateWithFirst, low: first, high: laterHigh, toThreshold, target, tolerance });
     } catch {
       // Even the least sensitive later level leaves this first level over the budget: a less sensitive first level.
       continue;
