@@ -48,6 +48,8 @@ const { values } = parseArgs({
     "first-p90": { type: "string", default: "6" },
     "later-p90": { type: "string", default: "3" },
     only: { type: "string" }, // comma-separated detector keys, for a partial run
+    // false: report only the unseen and seen seeds (the calibration seeds' rows cost a run each of the slow detectors)
+    "report-calibration": { type: "string", default: "true" },
     // earlier runs' outputs (comma-separated): their calibrated thresholds are used as they are, for the seeds to report
     thresholds: { type: "string" },
     out: { type: "string", default: ".sylk-bench/handoff.json" },
@@ -57,7 +59,7 @@ const seedList = (text) => (text ? text.split(",").map(Number) : []);
 const CALIBRATION_SEEDS = seedList(values["calibration-seeds"]);
 const SEEDS = seedList(values.seeds);
 const SEEN = seedList(values.seen);
-const REPORTED_SEEDS = [...CALIBRATION_SEEDS, ...SEEDS, ...SEEN];
+const REPORTED_SEEDS = [...(values["report-calibration"] === "false" ? [] : CALIBRATION_SEEDS), ...SEEDS, ...SEEN];
 const SESSIONS = Number(values.sessions);
 const TARGET = Number(values.target);
 const FIRST_P90 = Number(values["first-p90"]);
