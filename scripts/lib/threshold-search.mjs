@@ -73,7 +73,14 @@ export function calibrateLevels({
   target = 0.05,
   tolerance = 0.02,
 }) {
-  const alone = calibrateThreshold({ rateAt: (first) => rateAt(first, never), low: firstLow, high: firstHigh, toThreshold, target, tolerance });
+  const alone = calibrateThreshold({
+    rateAt: (first) => rateAt(first, never),
+    low: firstLow,
+    high: firstHigh,
+    toThreshold,
+    target,
+    tolerance,
+  });
   const tried = alone.tried.map(({ threshold, rate }) => ({ first: threshold, later: never, rate }));
   const met = [];
   let laterFirstMet;
