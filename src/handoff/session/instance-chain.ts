@@ -79,7 +79,7 @@ export function openInstance(deps: InstanceChainDeps): LiveInstance {
 }
 
 /** The onset posterior an instance starts from, as its row keeps it (none without the learned-onset prior). */
-export function onsetStartOf(instance: LiveInstance): string | null {
+function onsetStartOf(instance: LiveInstance): string | null {
   const memory = instance.detector.onsetMemory();
   return memory ? JSON.stringify(memory) : null;
 }
