@@ -5,21 +5,26 @@
 // calibration seed, so that a seed's own draw of models does not carry the
 // rate past the target elsewhere), then frozen and reported on seeds it
 // never saw: Sylk's controller with the onset
-// posterior carried across handoffs (the product) and without (each
-// instance from the profile, as before), the Bayes detector that knows
-// everything but each session's onset with and without that memory, CUSUM
+// posterior carried across handoffs (the product, two evidence levels: a
+// session's first instance's and a carried instance's, chosen together by
+// calibrateLevels in scripts/lib/threshold-search.mjs) and with one level
+// for both (before), without memory (each instance from the profile), the
+// Bayes detector that knows everything but each session's onset with one
+// level and two kept across handoffs, and restarting from the prior, CUSUM
 // and Shiryaev–Roberts (the same knowledge, no onset prior), a fixed 75 %
 // handoff, the token policy and the oracle, on the same simulated sessions
 // (scripts/lib/handoff-simulator.mjs says what it assumes). A session's
 // first crossing of its onset and the later ones after a handoff are
 // reported apart. The learned onset's convergence and the detector's cost:
-// scripts/bench-handoff-learning.mjs.
+// scripts/bench-handoff-learning.mjs. What full knowledge reaches at the
+// product's operating point: --only bayesTwoLevels,bayesRemembered.
 //
-//   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05]
+//   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
-// Seeds spent: 7–9, 21–23 and 31–33 (reported), 10–14 (calibration). Declared
-// before any run of them, for the next report of issue 27 §1 (the first
-// crossing): the unseen seeds 51, 52 and 53, with calibration on 10, 11, 12.
+// Seeds spent: 7–9, 21–23, 31–33 and 51–53 (reported), 10–14 (calibration).
+// Declared before any run of them, for the next report of issue 27 §1 (the
+// first and later crossings with two evidence levels): the unseen seeds 71,
+// 72 and 73, with calibration on 10, 11, 12.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,7 +33,7 @@ import { cusumPolicy, shiryaevRobertsPolicy } from "./lib/change-point-detectors
 import { controllerPolicy } from "./lib/controller-policy.mjs";
 import { runPolicy, sessionsOf } from "./lib/handoff-outcomes.mjs";
 import { bayesPolicy, fixedThresholdPolicy, mulberry32, oraclePolicy, tokenPolicy } from "./lib/handoff-simulator.mjs";
-import { calibrateThreshold, logit, sigmoid } from "./lib/threshold-search.mjs";
+import { calibrateLevels, calibrateThreshold, logit, sigmoid } from "./lib/threshold-search.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -39,7 +44,12 @@ const { values } = parseArgs({
     seen: { type: "string", default: "" },
     sessions: { type: "string", default: "300" },
     target: { type: "string", default: "0.05" },
+    // two-level detectors: the first and the later crossings' p90 their levels must keep on every calibration seed
+    "first-p90": { type: "string", default: "6" },
+    "later-p90": { type: "string", default: "3" },
     only: { type: "string" }, // comma-separated detector keys, for a partial run
+    // false: report only the unseen and seen seeds (the calibration seeds' rows cost a run each of the slow detectors)
+    "report-calibration": { type: "string", default: "true" },
     // earlier runs' outputs (comma-separated): their calibrated thresholds are used as they are, for the seeds to report
     thresholds: { type: "string" },
     out: { type: "string", default: ".sylk-bench/handoff.json" },
@@ -49,9 +59,13 @@ const seedList = (text) => (text ? text.split(",").map(Number) : []);
 const CALIBRATION_SEEDS = seedList(values["calibration-seeds"]);
 const SEEDS = seedList(values.seeds);
 const SEEN = seedList(values.seen);
-const REPORTED_SEEDS = [...CALIBRATION_SEEDS, ...SEEDS, ...SEEN];
+const REPORTED_SEEDS = [...(values["report-calibration"] === "false" ? [] : CALIBRATION_SEEDS), ...SEEDS, ...SEEN];
 const SESSIONS = Number(values.sessions);
 const TARGET = Number(values.target);
+const FIRST_P90 = Number(values["first-p90"]);
+const LATER_P90 = Number(values["later-p90"]);
+/** A two-level detector's first level steps this far on its log-odds (calibrateLevels). */
+const LEVEL_STEP = 0.25;
 if ([...SEEDS, ...SEEN].some((seed) => CALIBRATION_SEEDS.includes(seed))) throw new Error("a calibration seed must not be a reported one");
 
 /**
@@ -71,12 +85,30 @@ const DETECTORS = {
       controllerPolicy({ random: controllerRandom(seed), memory: false, triggers: { onsetEvidence: evidence, onsetReached: 2 } }),
     scale: evidenceScale,
   },
-  // One evidence level: the first instance's gate, and a carried instance's onset_reached and gate.
+  // Two levels sharing the budget: the first instance's gate (onsetEvidence), a carried instance's onset_reached and gate (onsetReached).
   remembered: {
     name: "Sylk controller, onset posterior carried across handoffs (the product)",
+    make: ({ first, later }, seed) =>
+      controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: first, onsetReached: later } }),
+    scale: evidenceScale,
+    levels: 2,
+    // A run of the product costs about 16 s of CPU a seed, so its search starts where the calibration seeds bound it: the
+    // one level chosen before (0.9369, the bisection's 15/64 of the way to 0.99999) kept every seed within the budget
+    // with carried instances firing too, and carried levels past 0.995 leave the later crossings far past their target.
+    brackets: { firstLow: logit(0.8), firstHigh: (15 / 64) * logit(0.99999), laterHigh: logit(0.995) },
+  },
+  rememberedOneLevel: {
+    name: "Sylk controller, onset carried, one level for every instance (before)",
     make: (evidence, seed) =>
       controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: evidence, onsetReached: evidence } }),
     scale: evidenceScale,
+  },
+  // What is reachable: the detector that knows all but each session's onset, with the product's two levels.
+  bayesTwoLevels: {
+    name: "Bayes, all but the onset known, kept across handoffs, two levels",
+    make: ({ first, later }) => bayesPolicy(first, { memory: true, laterEvidence: later }),
+    scale: evidenceScale,
+    levels: 2,
   },
   bayesRemembered: {
     name: "Bayes, all but the onset known, posterior kept across handoffs",
@@ -111,25 +143,49 @@ for (const file of values.thresholds ? values.thresholds.split(",") : []) {
   Object.assign(thresholds, earlier.thresholds);
   Object.assign(calibration, earlier.calibration);
 }
+// Each detector's outcomes on the calibration seeds, per threshold: the two-level search asks again for what it has run.
+const calibrationRuns = new Map();
+const calibrationOutcome = (key, threshold, seed) => {
+  const id = `${key} ${JSON.stringify(threshold)} ${seed}`;
+  if (!calibrationRuns.has(id)) {
+    const detector = DETECTORS[key];
+    calibrationRuns.set(id, runPolicy(calibrationSessions.get(seed), detector.make(threshold, seed), detector.firing ?? "handoff"));
+  }
+  return calibrationRuns.get(id);
+};
+// The largest rate among the calibration seeds: every one of them within the target (past it on one, the rest need not run).
+const worstRate = (key, threshold) => {
+  let worst = 0;
+  for (const seed of CALIBRATION_SEEDS) {
+    worst = Math.max(worst, calibrationOutcome(key, threshold, seed).falseFiringSessions);
+    if (worst > TARGET) break;
+  }
+  return worst;
+};
 for (const key of keys) {
   const detector = DETECTORS[key];
   if (!detector.scale || thresholds[key] !== undefined) continue;
   const started = performance.now();
-  const result = calibrateThreshold({
-    ...detector.scale,
-    target: TARGET,
-    // The largest rate among the calibration seeds: every one of them within the target.
-    rateAt: (threshold) =>
-      Math.max(
-        ...CALIBRATION_SEEDS.map(
-          (seed) =>
-            runPolicy(calibrationSessions.get(seed), detector.make(threshold, seed), detector.firing ?? "handoff").falseFiringSessions,
-        ),
-      ),
-  });
-  thresholds[key] = result.threshold;
+  const result =
+    detector.levels === 2
+      ? calibrateLevels({
+          ...detector.scale,
+          ...detector.brackets,
+          target: TARGET,
+          never: 2,
+          step: LEVEL_STEP,
+          rateAt: (first, later) => worstRate(key, { first, later }),
+          laterMetAt: (first, later) =>
+            CALIBRATION_SEEDS.every((seed) => calibrationOutcome(key, { first, later }, seed).laterP90 <= LATER_P90),
+          firstMetAt: (first, later) =>
+            CALIBRATION_SEEDS.every((seed) => calibrationOutcome(key, { first, later }, seed).firstP90 <= FIRST_P90),
+        })
+      : calibrateThreshold({ ...detector.scale, target: TARGET, rateAt: (threshold) => worstRate(key, threshold) });
+  thresholds[key] = detector.levels === 2 ? { first: result.first, later: result.later } : result.threshold;
   calibration[key] = result;
-  log(`calibrated ${key}: ${result.threshold} (${result.tried.length} runs, ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  log(
+    `calibrated ${key}: ${JSON.stringify(thresholds[key])} (${result.tried.length} runs, ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
 }
 
 const reported = {};
@@ -138,7 +194,9 @@ for (const seed of REPORTED_SEEDS) {
   const rows = {};
   for (const key of keys) {
     const detector = DETECTORS[key];
-    rows[key] = runPolicy(sessions, detector.make(thresholds[key], seed), detector.firing ?? "handoff");
+    rows[key] = calibrationSessions.has(seed)
+      ? calibrationOutcome(key, thresholds[key], seed)
+      : runPolicy(sessions, detector.make(thresholds[key], seed), detector.firing ?? "handoff");
   }
   const oracle = keys.includes("oracle") ? rows.oracle.quality : runPolicy(sessions, oraclePolicy(), "handoff").quality;
   for (const row of Object.values(rows)) row.ofOracle = row.quality / oracle;
@@ -151,6 +209,7 @@ const pct = (value) => `${(100 * value).toFixed(1)} %`;
 const thresholdText = (key) => {
   const threshold = thresholds[key];
   if (threshold === undefined) return "–";
+  if (DETECTORS[key].levels === 2) return `${threshold.first.toFixed(4)} / ${threshold.later.toFixed(4)}`;
   return DETECTORS[key].scale === evidenceScale ? threshold.toFixed(4) : threshold.toFixed(2);
 };
 const lines = [];

@@ -210,7 +210,7 @@ export function qualityWithOnset(session, onset, contextTokens) {
  * keeps the posterior across handoffs: the session's onset is the same for
  * every instance, and what the previous one saw of it still holds.
  */
-export function bayesPolicy(evidence, { memory = false } = {}) {
+export function bayesPolicy(evidence, { memory = false, laterEvidence = evidence } = {}) {
   const ONSETS = 400;
   const SPREAD = 4; // the grid covers ±4 sd of the log-onset
   let session;
@@ -247,7 +247,7 @@ export function bayesPolicy(evidence, { memory = false } = {}) {
         total += weight;
         if (onsets[index] <= context) degraded += weight;
       });
-      if (degraded / total >= evidence) {
+      if (degraded / total >= (handedOff ? laterEvidence : evidence)) {
         handedOff = true;
         instanceTurn = 0;
         if (!memory) startFromPrior();

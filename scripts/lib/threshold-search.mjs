@@ -10,7 +10,8 @@
  * is a step function of the threshold (a session fires falsely or not), so
  * the search stops when the interval is narrower than `tolerance` and
  * returns its upper end, the one known to be within the target.
- * `rateAt(threshold)` runs the detector on the calibration sessions.
+ * `rateAt(threshold)` runs the detector on the calibration sessions;
+ * `value` is the threshold's place on the scale.
  */
 export function calibrateThreshold({ rateAt, low, high, toThreshold = (value) => value, target = 0.05, tolerance = 0.02, maxSteps = 14 }) {
   const tried = [];
@@ -22,13 +23,91 @@ export function calibrateThreshold({ rateAt, low, high, toThreshold = (value) =>
   };
   if (rate(high) > target)
     throw new Error(`even the least sensitive threshold (${toThreshold(high)}) fires falsely in more than ${target * 100} % of sessions`);
-  if (rate(low) <= target) return { threshold: toThreshold(low), tried, bounded: true };
+  if (rate(low) <= target) return { threshold: toThreshold(low), value: low, tried, bounded: true };
   for (let step = 0; step < maxSteps && high - low > tolerance; step++) {
     const middle = (low + high) / 2;
     if (rate(middle) <= target) high = middle;
     else low = middle;
   }
-  return { threshold: toThreshold(high), tried, bounded: false };
+  return { threshold: toThreshold(high), value: high, tried, bounded: false };
+}
+
+/**
+ * Two levels that share one false-firing budget: a session's first
+ * instance's and that of an instance carried over a handoff, which knows
+ * the onset from the instances before it. One level for both spends the
+ * budget where the carried instances fire early, and the first crossing
+ * pays for it; a first level too sensitive leaves the carried instances
+ * too little, and the later crossings pay.
+ *
+ * `rateAt(first, later)` is the largest false-firing rate among the
+ * calibration seeds; `laterMetAt` and `firstMetAt(first, later)` say
+ * whether the later and the first crossings meet their targets on every
+ * one of them. The first level starts at the most sensitive one the budget
+ * allows with carried instances that never fire (`never`), searched between
+ * `firstLow` and `firstHigh` (default `low` and `high`), and steps by
+ * `step` on the scale toward `high`; for each, the later level is the most
+ * sensitive within the budget (`calibrateThreshold`) between the first
+ * level and `laterHigh` (default `high`): a carried instance needs no less
+ * evidence than a first one (the product gates a carried instance's curve
+ * at the larger of the two levels). The pairs that meet
+ * both targets form a run of first levels, from where the later crossings
+ * first meet theirs to where the first crossings last meet theirs; the pair
+ * returned is the middle of that run, the farthest from both edges (at an
+ * edge, one target is met by a turn on the calibration seeds and missed on
+ * others). `bounded`: no pair met both, and the pair is the first that met
+ * the later target (or the last tried).
+ */
+export function calibrateLevels({
+  rateAt,
+  laterMetAt,
+  firstMetAt,
+  low,
+  high,
+  never,
+  step,
+  firstLow = low,
+  firstHigh = high,
+  laterHigh = high,
+  toThreshold = (value) => value,
+  target = 0.05,
+  tolerance = 0.02,
+}) {
+  const alone = calibrateThreshold({
+    rateAt: (first) => rateAt(first, never),
+    low: firstLow,
+    high: firstHigh,
+    toThreshold,
+    target,
+    tolerance,
+  });
+  const tried = alone.tried.map(({ threshold, rate }) => ({ first: threshold, later: never, rate }));
+  const met = [];
+  let laterFirstMet;
+  let last;
+  for (let first = alone.value; first <= high; first += step) {
+    const firstLevel = toThreshold(first);
+    const rateWithFirst = (level) => {
+      const rate = rateAt(firstLevel, level);
+      tried.push({ first: firstLevel, later: level, rate });
+      return rate;
+    };
+    let later;
+    try {
+      later = calibrateThreshold({ rateAt: rateWithFirst, low: first, high: laterHigh, toThreshold, target, tolerance });
+    } catch {
+      // Even the least sensitive later level leaves this first level over the budget: a less sensitive first level.
+      continue;
+    }
+    last = { first: firstLevel, later: later.threshold };
+    if (!laterMetAt(last.first, last.later)) continue;
+    laterFirstMet ??= last;
+    // Past the run: the first crossings no longer meet theirs, and only get slower with the first level.
+    if (!firstMetAt(last.first, last.later)) break;
+    met.push(last);
+  }
+  if (met.length > 0) return { ...met[Math.floor((met.length - 1) / 2)], met, tried, bounded: false };
+  return { ...(laterFirstMet ?? last), met, tried, bounded: true };
 }
 
 export const logit = (probability) => Math.log(probability / (1 - probability));

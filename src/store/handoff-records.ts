@@ -19,6 +19,11 @@ export interface AgentInstanceRecord {
   state: string | null;
   stateText: string | null;
   preparedFraction: number | null;
+  /**
+   * The onset posterior it started from, as JSON `OnsetMemory`: a continued
+   * session starts it again from there. Null on rows from before it was kept.
+   */
+  onsetStart: string | null;
   /** JSON summary of its observations, written when it ended. */
   summary: string | null;
   profileApplied: boolean;
@@ -85,6 +90,7 @@ export interface InstanceRow {
   state: string | null;
   state_text: string | null;
   prepared_fraction: number | null;
+  onset_start: string | null;
   summary: string | null;
   profile_applied: number;
   user_profile_applied: number;
@@ -112,6 +118,7 @@ export function toInstance(row: InstanceRow): AgentInstanceRecord {
     state: row.state,
     stateText: row.state_text,
     preparedFraction: row.prepared_fraction,
+    onsetStart: row.onset_start,
     summary: row.summary,
     profileApplied: row.profile_applied === 1,
     userProfileApplied: row.user_profile_applied === 1,

@@ -28,11 +28,15 @@ export class HandoffRepository {
     return this.db.transaction(work)();
   }
 
-  startInstance(instance: Omit<AgentInstanceRecord, "endedAt" | "endReason" | "summary" | "profileApplied" | "userProfileApplied">): void {
+  startInstance(
+    instance: Omit<AgentInstanceRecord, "endedAt" | "endReason" | "summary" | "profileApplied" | "userProfileApplied" | "onsetStart"> & {
+      onsetStart?: string | null;
+    },
+  ): void {
     this.db
       .prepare(
-        `INSERT INTO agent_instances (session_id, agent_id, agent_type, model, handoff_index, started_at, handoff_entry_id, state, state_text, prepared_fraction)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO agent_instances (session_id, agent_id, agent_type, model, handoff_index, started_at, handoff_entry_id, state, state_text, prepared_fraction, onset_start)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         instance.sessionId,
@@ -45,6 +49,7 @@ export class HandoffRepository {
         instance.state === null ? null : maskSecretsInJson(instance.state),
         instance.stateText === null ? null : maskSecrets(instance.stateText).text,
         instance.preparedFraction,
+        instance.onsetStart ?? null,
       );
   }
 

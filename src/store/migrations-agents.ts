@@ -304,4 +304,14 @@ export const AGENT_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 19,
+    description: "an agent instance keeps the onset posterior it started from, so a continued session starts it again as it was",
+    sql: `
+      -- JSON OnsetMemory (src/handoff/onset-posterior.ts): the prior of the chain's first instance and
+      -- what the session's earlier instances saw of the onset. Null on rows from before: those replay
+      -- their predecessors' observations under the profile of the day instead.
+      ALTER TABLE agent_instances ADD COLUMN onset_start TEXT;
+    `,
+  },
 ];

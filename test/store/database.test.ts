@@ -210,6 +210,40 @@ describe("openDatabase", () => {
     db.close();
   });
 
+  it("upgrades schema 17: indexed files keep their rows and have no trigram sketch until indexed again", () => {
+    const path = join(scratch(), "vector.db");
+    const current = openDatabase(path);
+    dropFileSketches(current);
+    current.exec(`
+      INSERT INTO files (path, directory, size, mtime_ms, status, indexed_at) VALUES ('src/a.ts', 'src', 1, 1, 'indexed', 0);
+      PRAGMA user_version = 17;
+    `);
+    current.close();
+
+    const db = openDatabase(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.prepare("SELECT path FROM files").all()).toEqual([{ path: "src/a.ts" }]);
+    expect(db.prepare("SELECT count(*) AS sketches FROM file_sketches").get()).toEqual({ sketches: 0 });
+    db.close();
+  });
+
+  it("upgrades schema 18: an agent instance stored before keeps its row, with no onset start (a continued session replays its predecessors)", () => {
+    const path = join(scratch(), "vector.db");
+    const current = openDatabase(path);
+    dropOnsetStarts(current);
+    current.exec(`
+      INSERT INTO agent_instances (session_id, agent_id, agent_type, model, handoff_index, started_at)
+        VALUES ('old', 'engineer-1', 'engineer', 'm', 0, 0);
+      PRAGMA user_version = 18;
+    `);
+    current.close();
+
+    const db = openDatabase(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.prepare("SELECT agent_id, onset_start FROM agent_instances").all()).toEqual([{ agent_id: "engineer-1", onset_start: null }]);
+    db.close();
+  });
+
   it("upgrades schema 16: full-text snapshots written without checksums go, and the tables are kept for the next load to rebuild them", () => {
     const path = join(scratch(), "vector.db");
     const current = openDatabase(path);
@@ -296,8 +330,20 @@ function dropSessionTrees(db: SqliteDatabase): void {
     db.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
 }
 
-/** Schema 17's snapshot checksums gone: the database as schema 16 left it. */
+/** Schema 19's onset starts gone: the database as schema 18 left it. */
+function dropOnsetStarts(db: SqliteDatabase): void {
+  db.exec("ALTER TABLE agent_instances DROP COLUMN onset_start;");
+}
+
+/** Schema 18's sketches gone: the database as schema 17 left it (and schema 19's onset starts, which came after). */
+function dropFileSketches(db: SqliteDatabase): void {
+  dropOnsetStarts(db);
+  db.exec("DROP TABLE file_sketches;");
+}
+
+/** Schema 17's snapshot checksums gone: the database as schema 16 left it (and what schemas 18 and 19 added after). */
 function dropSnapshotChecksums(db: SqliteDatabase): void {
+  dropFileSketches(db);
   db.exec(
     "ALTER TABLE fts_documents DROP COLUMN checksum; ALTER TABLE fts_documents DROP COLUMN postings_rows; ALTER TABLE fts_postings DROP COLUMN checksum;",
   );

@@ -225,6 +225,8 @@ export class HandoffController implements QualityHooks {
     const text = renderHandoffState(state, snapshot, { from: old.agentId, to: toAgent, ...(referenceId ? { referenceId } : {}) });
     const entryId = randomUUID();
     const preparedFraction = old.profile.preparedFraction;
+    // The successor starts from everything the chain has seen of the onset, and its row keeps that start for a continued session.
+    const carried = old.detector.onsetMemory();
     await this.deps.contentStore.indexContents(
       [
         {
@@ -257,11 +259,11 @@ export class HandoffController implements QualityHooks {
           state: JSON.stringify(state),
           stateText: text,
           preparedFraction,
+          onsetStart: carried ? JSON.stringify(carried) : null,
         });
       },
     );
     this.deps.profiles.catchUpUser();
-    const carried = old.detector.onsetMemory();
     this.live = liveInstance(this.deps, toAgent, handoffIndex, {
       preparedFraction,
       preamble: text,

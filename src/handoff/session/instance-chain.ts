@@ -35,21 +35,25 @@ export interface LiveInstance {
 
 /**
  * The conversation's instance when the controller opens: a continued
- * session goes on with its latest instance (reopened, its observations
- * replayed into its curve, its handoff state its window's preamble); a
- * new session, or another type or model than the session's last, starts a
- * new link of the chain without a state.
+ * session goes on with its latest instance (reopened, its onset posterior
+ * started again from where it started live, its observations replayed into
+ * its curve, its handoff state its window's preamble); a new session, or
+ * another type or model than the session's last, starts a new link of the
+ * chain without a state.
  */
 export function openInstance(deps: InstanceChainDeps): LiveInstance {
   const { repository, sessionId } = deps;
   const latest = repository.latestInstance(sessionId);
   if (latest && latest.agentType === deps.agentType && latest.model === deps.model && latest.endReason !== "handoff") {
     if (latest.endedAt !== null) repository.reopenInstance(sessionId, latest.agentId);
-    const carried = carriedOnset(deps, latest.agentId);
+    // As it started live; a row from before the start was kept replays its predecessors instead.
+    const stored = latest.onsetStart !== null ? (JSON.parse(latest.onsetStart) as OnsetMemory) : undefined;
+    const carried = stored ?? carriedOnset(deps, latest.agentId);
     const instance = liveInstance(deps, latest.agentId, latest.handoffIndex, {
       ...(latest.preparedFraction !== null ? { preparedFraction: latest.preparedFraction } : {}),
       ...(latest.stateText !== null ? { preamble: latest.stateText } : {}),
-      ...(carried ? { carried, handedOff: true } : {}),
+      ...(carried ? { carried } : {}),
+      ...(latest.handoffEntryId !== null || (carried && !stored) ? { handedOff: true } : {}),
     });
     for (const observation of repository.observations(sessionId, latest.agentId))
       instance.detector.observe(observation.contextTokens, observation.quality);
@@ -57,6 +61,7 @@ export function openInstance(deps: InstanceChainDeps): LiveInstance {
   }
   const handoffIndex = latest ? latest.handoffIndex + 1 : 0;
   const agentId = freshAgentId(deps, handoffIndex);
+  const instance = liveInstance(deps, agentId, handoffIndex, {});
   repository.startInstance({
     sessionId,
     agentId,
@@ -68,16 +73,25 @@ export function openInstance(deps: InstanceChainDeps): LiveInstance {
     state: null,
     stateText: null,
     preparedFraction: null,
+    onsetStart: onsetStartOf(instance),
   });
-  return liveInstance(deps, agentId, handoffIndex, {});
+  return instance;
+}
+
+/** The onset posterior an instance starts from, as its row keeps it (none without the learned-onset prior). */
+function onsetStartOf(instance: LiveInstance): string | null {
+  const memory = instance.detector.onsetMemory();
+  return memory ? JSON.stringify(memory) : null;
 }
 
 /**
- * What the instances that handed off to `agentId` (a run of the same type
- * and model before it in the chain) saw of the onset, replayed from their
- * stored observations, as the live chain carried it: a continued session's
- * instance starts from it again. The prior is today's profile, which may
- * have learned since; undefined when no such instance came before.
+ * For a row from before instances kept the onset posterior they started
+ * from: what the instances that handed off to `agentId` (a run of the same
+ * type and model before it in the chain) saw of the onset, replayed from
+ * their stored observations. The prior is today's profile, which may have
+ * learned since, and observations are clipped against the posterior's
+ * prediction, so this is near the live chain's, not the same; undefined
+ * when no such instance came before.
  */
 function carriedOnset(deps: InstanceChainDeps, agentId: string): OnsetMemory | undefined {
   const chain = deps.repository.instances(deps.sessionId);

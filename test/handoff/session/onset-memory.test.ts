@@ -8,6 +8,7 @@ import { HandoffController } from "../../../src/handoff/session/handoff-controll
 import { endInstance, openInstance } from "../../../src/handoff/session/instance-chain.js";
 import { ProfileBook } from "../../../src/handoff/session/profile-book.js";
 import { estimateTokens } from "../../../src/tokens/estimate-tokens.js";
+import { withProjectDatabase } from "../../helpers/project-database.js";
 import { mulberry32 } from "../../helpers/random-vectors.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
@@ -162,6 +163,18 @@ describe("the handoff controller remembers the onset across instances", () => {
     expect(continued.detector.check(firedAt[1] as number).fire).toBe(true);
   });
 
+  it("a continued session's instance from before instances kept their onset start replays the instances that handed off to it", async () => {
+    const { firedAt, profiles, sessionId } = await runSession(1);
+    const [first, second] = services.handoffs.instances(sessionId);
+    if (!first || !second) throw new Error("expected two instances");
+    expect(second.onsetStart).not.toBeNull();
+    withProjectDatabase(services.paths, (db) => db.prepare("UPDATE agent_instances SET onset_start = NULL").run());
+    const observed = (agentId: string) => services.handoffs.observations(sessionId, agentId).length;
+    const continued = openInstance(chainDeps(profiles, sessionId));
+    expect(continued.detector.onsetMemory()?.evidence.count).toBe(observed(first.agentId) + observed(second.agentId) - 2);
+    expect(continued.detector.check(firedAt[1] as number).fire).toBe(true);
+  });
+
   it("gives the profile the session's onset once, when the session ends, from what its chain saw", async () => {
     const onsetsLearned = () => {
       const json = services.handoffs.profileStatistics("engineer", "claude-fake");
@@ -182,8 +195,8 @@ describe("the handoff controller remembers the onset across instances", () => {
     const continued = openInstance(deps);
     endInstance(deps, continued, "session_end");
     expect(onsetsLearned().onset.count).toBe(1);
-    // Replayed from the stored turns, the chain places it within half a cell of the onset grid (250 tokens) of the live chain's.
-    expect(Math.abs(onsetsLearned().onset.sum - learned.onset.sum)).toBeLessThanOrEqual(250);
+    // Started again from the onset posterior its instance started from live, the chain places it where the live chain did.
+    expect(onsetsLearned().onset.sum).toBe(learned.onset.sum);
   });
 
   it("a new session's first instance starts from the onsets' spread without the sessions' own estimation error", async () => {

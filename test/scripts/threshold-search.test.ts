@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { calibrateLevels, calibrateThreshold } from "../../scripts/lib/threshold-search.mjs";
+
+/**
+ * A detector whose sessions fire early at a rate that falls with each level:
+ * the first instance's share and the carried instances' share add up (no
+ * session fires early in both). The carried instances' later crossings are
+ * slow past a level of 0.97 and fast below it.
+ */
+const firstRate = (first: number) => Math.max(0, 0.6 - 0.6 * first);
+const laterRate = (later: number) => (later > 1 ? 0 : Math.max(0, 0.9 - 0.9 * later));
+const rateAt = (first: number, later: number) => firstRate(first) + laterRate(later);
+const laterMetAt = (_first: number, later: number) => later <= 0.97;
+/** The first crossings are slow past a first level of 0.91. */
+const firstMetAt = (first: number) => first <= 0.91;
+
+describe("two levels that share one false-firing budget", () => {
+  it("takes the middle of the first levels that meet both targets within the budget", () => {
+    const result = calibrateLevels({
+      rateAt,
+      laterMetAt,
+      firstMetAt,
+      low: 0,
+      high: 1,
+      never: 2,
+      step: 0.01,
+      target: 0.1,
+      tolerance: 0.001,
+    });
+    expect(result.bounded).toBe(false);
+    // The rate stays within the budget, and the later crossings meet their target.
+    expect(rateAt(result.first, result.later)).toBeLessThanOrEqual(0.1);
+    expect(result.later).toBeLessThanOrEqual(0.97);
+    expect(result.later).toBeGreaterThanOrEqual(result.first);
+    // With the later level at 0.97 (rate 0.027) the first has 0.073 left (f ≥ 0.879), and its crossings meet theirs up to 0.91.
+    // From 0.834 (the first level alone) in steps of 0.01 the run is 0.884, 0.894 and 0.904, and its middle 0.894.
+    expect(result.met.length).toBe(3);
+    expect(result.first).toBeGreaterThan(0.89);
+    expect(result.first).toBeLessThan(0.9);
+    // One level for both has to hold both shares (1.5 (1 − l) ≤ 0.1: l ≥ 0.933), and the first crossings miss their target.
+    const one = calibrateThreshold({ rateAt: (level) => rateAt(level, level), low: 0, high: 1, target: 0.1, tolerance: 0.001 });
+    expect(firstMetAt(one.threshold)).toBe(false);
+  });
+
+  it("says so when no first level lets the later crossings meet their target", () => {
+    const result = calibrateLevels({
+      rateAt,
+      laterMetAt: () => false,
+      firstMetAt,
+      low: 0,
+      high: 1,
+      never: 2,
+      step: 0.05,
+      target: 0.1,
+      tolerance: 0.001,
+    });
+    expect(result.bounded).toBe(true);
+    expect(result.met).toEqual([]);
+    expect(rateAt(result.first, result.later)).toBeLessThanOrEqual(0.1);
+  });
+
+  it("steps past a first level that leaves the carried instances no level within the budget", () => {
+    // At the first level alone allows (rate 0.1 with the carried never firing) any carried firing is over the budget.
+    const withFloor = (first: number, later: number) => firstRate(first) + (later > 1 ? 0 : 0.01 + laterRate(later));
+    const result = calibrateLevels({
+      rateAt: withFloor,
+      laterMetAt,
+      firstMetAt: () => true,
+      low: 0,
+      high: 1,
+      never: 2,
+      step: 0.01,
+      target: 0.1,
+      tolerance: 0.001,
+    });
+    expect(result.bounded).toBe(false);
+    expect(withFloor(result.first, result.later)).toBeLessThanOrEqual(0.1);
+    expect(result.later).toBeLessThanOrEqual(0.97);
+    // The first level alone would have been allowed 0.834; with the floor and the later level at most 0.97 the first has 0.063: f ≥ 0.895.
+    expect(result.met[0]?.first).toBeGreaterThan(0.89);
+  });
+});
