@@ -365,6 +365,8 @@ describe("directory snapshots", () => {
     old.exec(
       "ALTER TABLE fts_documents DROP COLUMN checksum; ALTER TABLE fts_documents DROP COLUMN postings_rows; ALTER TABLE fts_postings DROP COLUMN checksum;",
     );
+    // And schema 18's trigram sketches.
+    old.exec("DROP TABLE file_sketches;");
     old.pragma("user_version = 7");
     old.close();
 
