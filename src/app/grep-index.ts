@@ -37,6 +37,8 @@ type IndexAndChunks = GrepIndexDeps & {
   manifest: KeptManifest;
   keptSketches: KeptSketches;
   keptStates: KeptDirectoryStates;
+  /** What a listing by name makes of the manifest's rows, once per array of rows the kept manifest returns (per version). */
+  listings: WeakMap<readonly ManifestEntry[], RowsListing>;
 };
 
 /**
@@ -58,6 +60,7 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
     manifest: new KeptManifest(deps.files),
     keptSketches: new KeptSketches(deps.sketches, deps.files),
     keptStates: new KeptDirectoryStates(deps.indexer, deps.files),
+    listings: new WeakMap(),
   };
   return {
     async files(signal, under, options) {
@@ -156,11 +159,8 @@ interface RowsListing {
   tooLarge: readonly ManifestEntry[];
 }
 
-/** What a listing by name makes of the manifest's rows, made once per array of rows the kept manifest returns (per version). */
-const rowsListings = new WeakMap<readonly ManifestEntry[], RowsListing>();
-
 function rowsListing(deps: IndexAndChunks, rows: readonly ManifestEntry[]): RowsListing {
-  const known = rowsListings.get(rows);
+  const known = deps.listings.get(rows);
   if (known) return known;
   const paths: string[] = [];
   const vouched = new Map<number, string>();
@@ -174,7 +174,7 @@ function rowsListing(deps: IndexAndChunks, rows: readonly ManifestEntry[]): Rows
     }
   }
   const listing = { paths, vouched, unlessChanged, tooLarge };
-  rowsListings.set(rows, listing);
+  deps.listings.set(rows, listing);
   return listing;
 }
 
