@@ -118,7 +118,8 @@ export async function processFile(
   if (looksBinary(bytes)) return { ...base, contentHash, status: "skipped", reason: "binary" };
 
   const language = detectLanguage(file.path);
-  const masked = maskSecrets(decodeText(bytes).text);
+  const decoded = decodeText(bytes);
+  const masked = maskSecrets(decoded.text);
   const text = masked.text;
 
   let symbols: ExtractedSymbol[] = [];
@@ -167,7 +168,7 @@ export async function processFile(
     chunks,
     symbols,
     secretsMasked: masked.findings.length,
-    sketch: trigramSketch(bytes),
+    sketch: grepViewSketch(bytes, decoded.encoding === "utf-8" && masked.findings.length === 0),
   };
 }
 
@@ -195,6 +196,18 @@ function indexedPart(
   const head = text.slice(0, lineEnd >= 0 ? lineEnd + 1 : SNAPSHOT_INDEXED_CHARS);
   const headLines = Math.max(1, countLines(head));
   return { text: head, symbols: symbols.filter((symbol) => symbol.endLine <= headLines), maxLines: Math.max(chunkLines, headLines) };
+}
+
+/**
+ * The trigram sketch of the file as grep reads it: its bytes decoded as
+ * UTF-8, with secret values masked (`GrepSearch`). No secret's trigrams are
+ * kept: a sketch could otherwise confirm a guess at a value. For a UTF-8
+ * file with no secret that is its bytes as they are; else grep's view is
+ * made again (a Latin-1 file reads otherwise to grep, and a masked one has
+ * its markers).
+ */
+function grepViewSketch(bytes: Buffer, bytesAreGrepView: boolean): Uint8Array {
+  return trigramSketch(bytesAreGrepView ? bytes : Buffer.from(maskSecrets(bytes.toString("utf8")).text, "utf8"));
 }
 
 /** A featurizer for a task's embedding settings (workers keep one per thread instead). */

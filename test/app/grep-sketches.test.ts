@@ -5,11 +5,15 @@ import type { GrepIndex } from "../../src/agent/tools/grep-files.js";
 import { Ripgrep, type RipgrepRequest } from "../../src/agent/tools/grep-ripgrep.js";
 import { GrepThread } from "../../src/agent/tools/grep-thread.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import { TrigramProbe } from "../../src/search/trigram-sketch.js";
 import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 import { grepThrough, type GrepCall } from "./grep-index-fixtures.js";
 
 const installedRipgrep = Ripgrep.onPath(process.env);
+
+/** A secret's value (masked wherever it is kept or shown). */
+const SECRET_TAIL = "abcdEFGH1234".repeat(3);
 
 /**
  * A package whose files hold `AnyJsObjectMember`'s words (and so every
@@ -26,6 +30,7 @@ const PACKAGE_FILES: Record<string, string> = {
     ]),
   ),
   "crates/parser/src/lib.ts": "export const AnyJsObjectMemberList = [];\n",
+  "crates/parser/src/keys.ts": `const apiKey = "sk-ant-${SECRET_TAIL}"; // AnyJsObjectMember key\n`,
 };
 
 let project: TempProject;
@@ -70,10 +75,20 @@ describe("grep narrowed by the indexed files' trigram sketches", () => {
   it("rules out the files that hold a camelCase literal's words but not the literal, which the full-text terms keep", async () => {
     const files = await services.grepIndex.files(signal(), undefined, { checkDisk: true });
     const held = files?.mayHold(literal, false);
-    expect([...(held ?? [])].sort()).toEqual(["crates/analyze/src/member.ts", "crates/analyze/src/uses.ts", "crates/parser/src/lib.ts"]);
+    expect([...(held ?? [])].sort()).toEqual([
+      "crates/analyze/src/member.ts",
+      "crates/analyze/src/uses.ts",
+      "crates/parser/src/keys.ts",
+      "crates/parser/src/lib.ts",
+    ]);
     // Ignoring case, by the same sketches.
     const folded = files?.mayHold([["anyjsobjectmember"]], true);
-    expect([...(folded ?? [])].sort()).toEqual(["crates/analyze/src/member.ts", "crates/analyze/src/uses.ts", "crates/parser/src/lib.ts"]);
+    expect([...(folded ?? [])].sort()).toEqual([
+      "crates/analyze/src/member.ts",
+      "crates/analyze/src/uses.ts",
+      "crates/parser/src/keys.ts",
+      "crates/parser/src/lib.ts",
+    ]);
   });
 
   it("still reads every file the index cannot vouch for: changed in place, added, and one indexed before sketches were kept", async () => {
@@ -134,6 +149,15 @@ describe("grep narrowed by the indexed files' trigram sketches", () => {
     },
   );
 
+  it("sketches a file as grep reads it, its secrets masked: no sketch confirms a guess at a secret's value", () => {
+    const id = services.files.manifest().get("crates/parser/src/keys.ts")?.id as number;
+    const sketch = services.fileSketches.under("crates/parser").get(id) as Uint8Array;
+    expect(TrigramProbe.of([["const apiKey"]], false)?.mayHold(sketch)).toBe(true);
+    expect(TrigramProbe.of([["REDACTED"]], false)?.mayHold(sketch)).toBe(true);
+    expect(TrigramProbe.of([[SECRET_TAIL]], false)?.mayHold(sketch)).toBe(false);
+    expect(TrigramProbe.of([[SECRET_TAIL]], true)?.mayHold(sketch)).toBe(false);
+  });
+
   it("keeps a sketch for an indexed file only: dropped when the file turns binary or is deleted", async () => {
     const idOf = (path: string) => services.files.manifest().get(path)?.id as number;
     const member = idOf("crates/analyze/src/member.ts");
@@ -147,6 +171,6 @@ describe("grep narrowed by the indexed files' trigram sketches", () => {
     expect(services.files.manifest().get("crates/analyze/src/member.ts")?.status).toBe("skipped");
     expect(kept.has(member)).toBe(false);
     expect(kept.has(uses)).toBe(false);
-    expect(kept.size).toBe(31);
+    expect(kept.size).toBe(32);
   });
 });
