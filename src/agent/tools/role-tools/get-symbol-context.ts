@@ -26,7 +26,7 @@ import {
 export interface SymbolContextDeps {
   /** The code index: definitions by exact name and by prefix, a file's definitions, and the manifest's content hash. */
   symbols: Pick<FileRepository, "symbolsNamed" | "symbolsStartingWith" | "symbolsIn" | "manifestFor" | "isEmpty">;
-  /** Chunks whose indexed text holds this whole identifier (the code full-text index), best first, at most `limit`. */
+  /** Chunks whose indexed text holds this whole identifier (the code full-text index), best first, `limit` of them and every chunk that ties the last one's score (so the set does not depend on the order the chunks were indexed in). */
   chunksMentioning: ChunksMentioning;
   /** Tokens the window can still take: the answer never asks for more. */
   availableTokens(): number;

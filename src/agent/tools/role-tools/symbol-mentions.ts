@@ -12,7 +12,7 @@ export interface MentioningChunk {
   content: string;
 }
 
-/** Chunks whose indexed text holds this whole identifier, best first, at most `limit`. */
+/** Chunks whose indexed text holds this whole identifier, best first, `limit` of them and every chunk that ties the last one's score (so the set does not depend on the order the chunks were indexed in). */
 export type ChunksMentioning = (identifier: string, limit: number) => MentioningChunk[];
 
 /** A line that mentions a symbol, with the smallest indexed symbol around it (none for a test line or top-level code). */
