@@ -5,7 +5,9 @@ import { createGrepTool } from "../../src/agent/tools/grep.js";
 import type { Ripgrep } from "../../src/agent/tools/grep-ripgrep.js";
 import type { GrepThread } from "../../src/agent/tools/grep-thread.js";
 import { ToolRegistry } from "../../src/agent/tools/tool-registry.js";
+import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import type { IndexConfig } from "../../src/config/schema.js";
+import { drainIndex } from "../helpers/drain.js";
 import type { TempProject } from "../helpers/temp-project.js";
 
 /** What the grep-index tests search: an identifier in code and prose, an ignored copy, a secret on a matching line. */
@@ -39,6 +41,28 @@ export const SAME_AS_WALK_PATTERNS = [
 ];
 
 export type GrepCall = (input: Record<string, unknown>) => Promise<string>;
+
+/**
+ * The project opened and indexed once its directories' last change is past:
+ * read after it, their listings are trusted (racy window 0), so a search in
+ * one directory needs no walk of the rest.
+ */
+export async function openIndexedProject(project: TempProject): Promise<ProjectServices> {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const services = openProject({ root: project.root, env: project.env, racyWindowMs: 0 });
+  await drainIndex(services);
+  return services;
+}
+
+/** grep on an opened project (its index settings) rooted at `root`, through `grepThrough`: with an index or a walk per call, and ripgrep when given. */
+export function grepOnProject(
+  services: ProjectServices,
+  thread: GrepThread,
+  root: string,
+): (index: GrepIndex | undefined, ripgrep?: Ripgrep) => GrepCall {
+  return (index, ripgrep) =>
+    grepThrough({ thread, config: services.loadedConfig.config.index, root, index, ...(ripgrep ? { ripgrep } : {}) });
+}
 
 /** grep through a registry, as the agent calls it: with the project index or with a walk per call, and ripgrep when given. */
 export function grepThrough(options: {

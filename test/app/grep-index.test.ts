@@ -9,9 +9,15 @@ import { GrepThread } from "../../src/agent/tools/grep-thread.js";
 import { ToolRegistry } from "../../src/agent/tools/tool-registry.js";
 import { createGrepIndex } from "../../src/app/grep-index.js";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
-import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { expectSameAnswers, GREP_PROJECT_FILES, type GrepCall, grepThrough, writeBinaryBlob } from "./grep-index-fixtures.js";
+import {
+  expectSameAnswers,
+  GREP_PROJECT_FILES,
+  type GrepCall,
+  grepOnProject,
+  openIndexedProject,
+  writeBinaryBlob,
+} from "./grep-index-fixtures.js";
 
 const installedRipgrep = Ripgrep.onPath(process.env);
 let project: TempProject;
@@ -21,10 +27,7 @@ let thread: GrepThread;
 beforeEach(async () => {
   project = createTempProject(GREP_PROJECT_FILES);
   writeBinaryBlob(project);
-  // Read after the directories' last change, their listings are trusted: a search in one directory needs no walk of the rest.
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  services = openProject({ root: project.root, env: project.env, racyWindowMs: 0 });
-  await drainIndex(services);
+  services = await openIndexedProject(project);
   thread = new GrepThread();
 });
 afterEach(async () => {
@@ -33,9 +36,9 @@ afterEach(async () => {
   project.cleanup();
 });
 
-/** grep through a registry on this test's project, with the project index or with a walk per call, and ripgrep when given. */
+/** grep on this test's project, with the project index or with a walk per call, and ripgrep when given. */
 function grepWith(index: GrepIndex | undefined, ripgrep?: Ripgrep): GrepCall {
-  return grepThrough({ thread, config: services.loadedConfig.config.index, root: project.root, index, ...(ripgrep ? { ripgrep } : {}) });
+  return grepOnProject(services, thread, project.root)(index, ripgrep);
 }
 
 /** An index that counts what grep asked of it. */

@@ -4,11 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { GrepIndex } from "../../src/agent/tools/grep-files.js";
 import { Ripgrep, type RipgrepRequest } from "../../src/agent/tools/grep-ripgrep.js";
 import { GrepThread } from "../../src/agent/tools/grep-thread.js";
-import { openProject, type ProjectServices } from "../../src/app/project-services.js";
+import type { ProjectServices } from "../../src/app/project-services.js";
 import { TrigramProbe } from "../../src/search/trigram-sketch.js";
 import { drainIndex } from "../helpers/drain.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { grepThrough, type GrepCall } from "./grep-index-fixtures.js";
+import { type GrepCall, grepOnProject, openIndexedProject } from "./grep-index-fixtures.js";
 
 const installedRipgrep = Ripgrep.onPath(process.env);
 
@@ -39,10 +39,7 @@ let thread: GrepThread;
 
 beforeEach(async () => {
   project = createTempProject(PACKAGE_FILES);
-  // Read after the directories' last change, their listings are trusted: a search in one directory needs no walk of the rest.
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  services = openProject({ root: project.root, env: project.env, racyWindowMs: 0 });
-  await drainIndex(services);
+  services = await openIndexedProject(project);
   thread = new GrepThread();
 });
 afterEach(async () => {
@@ -53,9 +50,12 @@ afterEach(async () => {
 
 const signal = () => new AbortController().signal;
 const literal = [["AnyJsObjectMember"]];
+/** The files that hold `AnyJsObjectMember` (or an identifier it begins), in path order. */
+const HOLDERS = ["crates/analyze/src/member.ts", "crates/analyze/src/uses.ts", "crates/parser/src/keys.ts", "crates/parser/src/lib.ts"];
 
+/** grep on this test's project, with the project index or with a walk per call, and ripgrep when given. */
 function grepWith(index: GrepIndex | undefined, ripgrep?: Ripgrep): GrepCall {
-  return grepThrough({ thread, config: services.loadedConfig.config.index, root: project.root, index, ...(ripgrep ? { ripgrep } : {}) });
+  return grepOnProject(services, thread, project.root)(index, ripgrep);
 }
 
 /** The installed rg, counting the searches it was asked to list. */
@@ -75,20 +75,10 @@ describe("grep narrowed by the indexed files' trigram sketches", () => {
   it("rules out the files that hold a camelCase literal's words but not the literal, which the full-text terms keep", async () => {
     const files = await services.grepIndex.files(signal(), undefined, { checkDisk: true });
     const held = files?.mayHold(literal, false);
-    expect([...(held ?? [])].sort()).toEqual([
-      "crates/analyze/src/member.ts",
-      "crates/analyze/src/uses.ts",
-      "crates/parser/src/keys.ts",
-      "crates/parser/src/lib.ts",
-    ]);
+    expect([...(held ?? [])].sort()).toEqual(HOLDERS);
     // Ignoring case, by the same sketches.
     const folded = files?.mayHold([["anyjsobjectmember"]], true);
-    expect([...(folded ?? [])].sort()).toEqual([
-      "crates/analyze/src/member.ts",
-      "crates/analyze/src/uses.ts",
-      "crates/parser/src/keys.ts",
-      "crates/parser/src/lib.ts",
-    ]);
+    expect([...(folded ?? [])].sort()).toEqual(HOLDERS);
   });
 
   it("still reads every file the index cannot vouch for: changed in place, added, and one indexed before sketches were kept", async () => {
@@ -110,8 +100,7 @@ describe("grep narrowed by the indexed files' trigram sketches", () => {
     // An index written before sketches, opened again: the files without one fall back to the terms, which keep them all.
     for (const entry of services.files.manifest().values()) services.fileSketches.replace(entry.id, null);
     await services.close();
-    services = openProject({ root: project.root, env: project.env, racyWindowMs: 0 });
-    await drainIndex(services);
+    services = await openIndexedProject(project);
     project.write("crates/analyze/src/rule4.ts", `// ${"AnyJsObjectMember".padEnd(60, ".")}\n`);
     const files = await services.grepIndex.files(signal(), undefined, { checkDisk: true });
     expect(files?.mayHold(literal, false)?.size).toBeGreaterThan(30);

@@ -1,7 +1,13 @@
 import { createRequire } from "node:module";
 import Database from "better-sqlite3";
 import type * as SqliteVec from "sqlite-vec";
+import { IndexWriter } from "../../src/indexer/index-writer.js";
 import type { ProjectPaths } from "../../src/project/project-paths.js";
+import { CodeVectorIndex } from "../../src/search/code-vector-index.js";
+import { PersistentFullText } from "../../src/search/persistent-full-text.js";
+import { FileRepository } from "../../src/store/file-repository.js";
+import { FullTextRepository } from "../../src/store/full-text-repository.js";
+import { VectorStore } from "../../src/store/vector-store.js";
 
 const require = createRequire(import.meta.url);
 const sqliteVec = require("sqlite-vec") as typeof SqliteVec;
@@ -34,4 +40,19 @@ export function withProjectDatabase<T>(paths: Pick<ProjectPaths, "database">, us
   } finally {
     db.close();
   }
+}
+
+/**
+ * The code index's stores on a connection of the test's own, as another
+ * process (`sylk index`) holds them, and a writer over them
+ * (`commitSliceMs` as `IndexWriter` takes it).
+ */
+export function codeIndexStores(db: Database.Database, embedder: { id: string; dimensions: number }) {
+  const files = new FileRepository(db);
+  const vectors = new VectorStore(db, embedder.id, embedder.dimensions);
+  const repository = new FullTextRepository(db);
+  const fullText = new PersistentFullText(repository, "code");
+  const vectorIndex = new CodeVectorIndex(vectors, () => repository.dataVersion());
+  const writer = (commitSliceMs?: number) => new IndexWriter(db, files, vectors, fullText, vectorIndex, commitSliceMs);
+  return { files, fullText, writer };
 }

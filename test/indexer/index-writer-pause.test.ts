@@ -3,13 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import type { ProcessedFile } from "../../src/indexer/file-processor.js";
 import { IndexPause } from "../../src/indexer/index-pause.js";
-import { IndexWriter } from "../../src/indexer/index-writer.js";
-import { CodeVectorIndex } from "../../src/search/code-vector-index.js";
-import { PersistentFullText } from "../../src/search/persistent-full-text.js";
+import type { IndexWriter } from "../../src/indexer/index-writer.js";
 import { FileRepository } from "../../src/store/file-repository.js";
-import { FullTextRepository } from "../../src/store/full-text-repository.js";
-import { VectorStore } from "../../src/store/vector-store.js";
-import { openProjectDatabase } from "../helpers/project-database.js";
+import { codeIndexStores, openProjectDatabase } from "../helpers/project-database.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -31,10 +27,7 @@ afterEach(async () => {
 
 /** A writer whose slices hold one file each: as a slow batch does in `PAUSABLE_COMMIT_SLICE_MS`. */
 function writer(): IndexWriter {
-  const vectors = new VectorStore(db, services.embedder.id, services.embedder.dimensions);
-  const repository = new FullTextRepository(db);
-  const vectorIndex = new CodeVectorIndex(vectors, () => repository.dataVersion());
-  return new IndexWriter(db, files, vectors, new PersistentFullText(repository, "code"), vectorIndex, 0.001);
+  return codeIndexStores(db, services.embedder).writer(0.001);
 }
 
 const processed = (count: number): ProcessedFile[] =>

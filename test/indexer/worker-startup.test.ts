@@ -2,16 +2,10 @@ import type Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import { ProjectIndexer } from "../../src/indexer/project-indexer.js";
-import { IndexWriter } from "../../src/indexer/index-writer.js";
 import { fileWorkerPath, FileWorkerPool } from "../../src/indexer/worker-pool.js";
 import { DirectoryStateRepository } from "../../src/store/directory-state-repository.js";
-import { CodeVectorIndex } from "../../src/search/code-vector-index.js";
-import { PersistentFullText } from "../../src/search/persistent-full-text.js";
-import { FileRepository } from "../../src/store/file-repository.js";
-import { FullTextRepository } from "../../src/store/full-text-repository.js";
-import { VectorStore } from "../../src/store/vector-store.js";
 import { drainIndex } from "../helpers/drain.js";
-import { openProjectDatabase } from "../helpers/project-database.js";
+import { codeIndexStores, openProjectDatabase } from "../helpers/project-database.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -28,18 +22,14 @@ function countingIndexer(options: { workerLingerMs?: number } = {}): { indexer: 
   const config = services.loadedConfig.config;
   const db = openProjectDatabase(services.paths);
   connections.push(db);
-  const files = new FileRepository(db);
-  const vectors = new VectorStore(db, services.embedder.id, services.embedder.dimensions);
-  const fullTextRepository = new FullTextRepository(db);
-  const fullText = new PersistentFullText(fullTextRepository, "code");
-  const vectorIndex = new CodeVectorIndex(vectors, () => fullTextRepository.dataVersion());
+  const { files, fullText, writer } = codeIndexStores(db, services.embedder);
   const indexer = new ProjectIndexer({
     root: project.root,
     config: config.index,
     db,
     files,
     directories: new DirectoryStateRepository(db),
-    writer: new IndexWriter(db, files, vectors, fullText, vectorIndex),
+    writer: writer(),
     fullText,
     createPool: () => {
       created++;

@@ -14,19 +14,14 @@ const laterMetAt = (_first: number, later: number) => later <= 0.97;
 /** The first crossings are slow past a first level of 0.91. */
 const firstMetAt = (first: number) => first <= 0.91;
 
+/** `calibrateLevels` over levels in [0, 1] (2: never fires) for a 10 % budget, with the detector above unless given. */
+function levels(options: { step: number } & Partial<Parameters<typeof calibrateLevels>[0]>) {
+  return calibrateLevels({ rateAt, laterMetAt, firstMetAt, low: 0, high: 1, never: 2, target: 0.1, tolerance: 0.001, ...options });
+}
+
 describe("two levels that share one false-firing budget", () => {
   it("takes the middle of the first levels that meet both targets within the budget", () => {
-    const result = calibrateLevels({
-      rateAt,
-      laterMetAt,
-      firstMetAt,
-      low: 0,
-      high: 1,
-      never: 2,
-      step: 0.01,
-      target: 0.1,
-      tolerance: 0.001,
-    });
+    const result = levels({ step: 0.01 });
     expect(result.bounded).toBe(false);
     // The rate stays within the budget, and the later crossings meet their target.
     expect(rateAt(result.first, result.later)).toBeLessThanOrEqual(0.1);
@@ -43,17 +38,7 @@ describe("two levels that share one false-firing budget", () => {
   });
 
   it("says so when no first level lets the later crossings meet their target", () => {
-    const result = calibrateLevels({
-      rateAt,
-      laterMetAt: () => false,
-      firstMetAt,
-      low: 0,
-      high: 1,
-      never: 2,
-      step: 0.05,
-      target: 0.1,
-      tolerance: 0.001,
-    });
+    const result = levels({ laterMetAt: () => false, step: 0.05 });
     expect(result.bounded).toBe(true);
     expect(result.met).toEqual([]);
     expect(rateAt(result.first, result.later)).toBeLessThanOrEqual(0.1);
@@ -62,17 +47,7 @@ describe("two levels that share one false-firing budget", () => {
   it("steps past a first level that leaves the carried instances no level within the budget", () => {
     // At the first level alone allows (rate 0.1 with the carried never firing) any carried firing is over the budget.
     const withFloor = (first: number, later: number) => firstRate(first) + (later > 1 ? 0 : 0.01 + laterRate(later));
-    const result = calibrateLevels({
-      rateAt: withFloor,
-      laterMetAt,
-      firstMetAt: () => true,
-      low: 0,
-      high: 1,
-      never: 2,
-      step: 0.01,
-      target: 0.1,
-      tolerance: 0.001,
-    });
+    const result = levels({ rateAt: withFloor, firstMetAt: () => true, step: 0.01 });
     expect(result.bounded).toBe(false);
     expect(withFloor(result.first, result.later)).toBeLessThanOrEqual(0.1);
     expect(result.later).toBeLessThanOrEqual(0.97);

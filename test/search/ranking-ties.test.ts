@@ -2,18 +2,12 @@ import type Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openProject, type ProjectServices } from "../../src/app/project-services.js";
 import type { FileTask, ProcessedFile } from "../../src/indexer/file-processor.js";
-import { IndexWriter } from "../../src/indexer/index-writer.js";
 import { ProjectIndexer } from "../../src/indexer/project-indexer.js";
 import { FileWorkerPool } from "../../src/indexer/worker-pool.js";
-import { CodeVectorIndex } from "../../src/search/code-vector-index.js";
 import { type CodeSignal, HybridCodeSearcher } from "../../src/search/hybrid-code-searcher.js";
-import { PersistentFullText } from "../../src/search/persistent-full-text.js";
 import { DirectoryStateRepository } from "../../src/store/directory-state-repository.js";
-import { FileRepository } from "../../src/store/file-repository.js";
-import { FullTextRepository } from "../../src/store/full-text-repository.js";
-import { VectorStore } from "../../src/store/vector-store.js";
 import { drainIndex } from "../helpers/drain.js";
-import { openProjectDatabase } from "../helpers/project-database.js";
+import { codeIndexStores, openProjectDatabase } from "../helpers/project-database.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 /**
@@ -62,18 +56,14 @@ async function indexedTree(order: "walk order" | "reversed"): Promise<ProjectSer
   opened.push(services);
   const db = openProjectDatabase(services.paths);
   connections.push(db);
-  const files = new FileRepository(db);
-  const vectors = new VectorStore(db, services.embedder.id, services.embedder.dimensions);
-  const repository = new FullTextRepository(db);
-  const fullText = new PersistentFullText(repository, "code");
-  const vectorIndex = new CodeVectorIndex(vectors, () => repository.dataVersion());
+  const { files, fullText, writer } = codeIndexStores(db, services.embedder);
   const indexer = new ProjectIndexer({
     root: project.root,
     config: services.loadedConfig.config.index,
     db,
     files,
     directories: new DirectoryStateRepository(db),
-    writer: new IndexWriter(db, files, vectors, fullText, vectorIndex),
+    writer: writer(),
     fullText,
     createPool: () => (order === "reversed" ? new LastFileFirstPool({ threads: 1 }) : new FileWorkerPool({ threads: 1 })),
     embeddingDimensions: services.embedder.dimensions,
