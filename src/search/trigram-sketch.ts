@@ -55,7 +55,7 @@ export function trigramSketch(bytes: Uint8Array): Uint8Array {
   for (let index = 0; index < bytes.length; index++) {
     trigram = ((trigram << 8) | (fold[bytes[index] as number] as number)) & 0xffffff;
     if (index < 2) continue; // not yet three bytes
-    const bit = Math.imul(trigram, HASH_MULTIPLIER) >>> MAX_SKETCH_SHIFT;
+    const bit = bitOf(trigram, MAX_SKETCH_SHIFT);
     const mask = 1 << (bit & 7);
     const old = scratch[bit >>> 3] as number;
     if ((old & mask) !== 0) continue;

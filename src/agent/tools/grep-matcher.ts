@@ -179,8 +179,7 @@ export function searchFiles(
   for (let index = 0; index < search.files.length; index++) {
     const file = first + index;
     onFile(file);
-    const size = search.unlessChanged?.[2 * index] ?? Number.NaN;
-    if (!Number.isNaN(size) && unchangedSince(search.files[index] as string, size, search.unlessChanged?.[2 * index + 1] as number))
+    if (readOnlyIfChanged(search, index) && unchangedSince(search.files[index] as string, search.unlessChanged as Float64Array, index))
       continue;
     const lines = matchingLines(search.files[index] as string, regex, unmasked, prefilter, search.maxFileBytes);
     if (lines.length === 0) continue;
@@ -193,9 +192,15 @@ export function searchFiles(
   return { more: false };
 }
 
-function unchangedSince(path: string, size: number, mtimeMs: number): boolean {
+/** Whether the search passes over file `index` while it is unchanged (`GrepSearch.unlessChanged`), instead of reading it. */
+export function readOnlyIfChanged(search: Pick<GrepSearch, "unlessChanged">, index: number): boolean {
+  return !Number.isNaN(search.unlessChanged?.[2 * index] ?? Number.NaN);
+}
+
+/** Whether the file still has the size and time `versions` holds for file `index` (`GrepSearch.unlessChanged`). */
+function unchangedSince(path: string, versions: Float64Array, index: number): boolean {
   const stats = lstatSync(path, { throwIfNoEntry: false });
-  return stats?.isFile() === true && stats.size === size && Math.trunc(stats.mtimeMs) === mtimeMs;
+  return stats?.isFile() === true && stats.size === versions[2 * index] && Math.trunc(stats.mtimeMs) === versions[2 * index + 1];
 }
 
 /** `GrepSearch.unlessChanged` for these files: each one's size and time, or NaN twice for one to read. */

@@ -1,6 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import type { GrepWorkerMessage, GrepWorkerRequest } from "../../../workers/grep-worker.js";
-import type { FileHits, GrepSearch } from "./grep-matcher.js";
+import { type FileHits, type GrepSearch, readOnlyIfChanged } from "./grep-matcher.js";
 
 /** Files handed to a thread at a time: small enough that a search which has its answer waits little for the others. */
 export const BLOCK_FILES = 128;
@@ -80,7 +80,7 @@ class ThreadedSearch {
   ) {
     let [start, cost] = [0, 0];
     for (let index = 0; index < search.files.length; index++) {
-      cost += Number.isNaN(search.unlessChanged?.[2 * index] ?? Number.NaN) ? 1 : STAT_COST;
+      cost += readOnlyIfChanged(search, index) ? STAT_COST : 1;
       if (cost < BLOCK_FILES && index < search.files.length - 1) continue;
       this.blocks.push({ start, end: index + 1, hits: [], more: false, done: false });
       [start, cost] = [index + 1, 0];
