@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, rea
 import { looksBinary } from "../../parsing/languages.js";
 import { MASK_MARKERS, maskSecrets } from "../../security/secrets.js";
 import { splitLines } from "./file-text.js";
+import { LineCandidates, type NumberedLine } from "./grep-lines.js";
 import { requiredLiterals } from "./grep-literals.js";
 
 /** Matching lines are cut at this many characters. */
@@ -92,7 +93,7 @@ export function overlapsMarker(literal: string, ignoreCase: boolean): boolean {
 /** A file's matching lines: 1-based line number and the line as the model may see it (masked, cut). */
 export interface FileHits {
   file: number;
-  lines: Array<[number, string]>;
+  lines: NumberedLine[];
 }
 
 /**
@@ -143,7 +144,8 @@ export function matchingLines(
   unmasked: UnmaskedFiles = new UnmaskedFiles(),
   prefilter?: Prefilter,
   maxFileBytes = Number.POSITIVE_INFINITY,
-): Array<[number, string]> {
+  candidates?: LineCandidates,
+): NumberedLine[] {
   const read = readText(path, prefilter, maxFileBytes);
   if (read === undefined) return [];
   let text = read.text;
@@ -152,12 +154,12 @@ export function matchingLines(
     unmasked.remember(path, read.stats, masked.findings.length === 0);
     text = masked.text;
   }
-  const hits: Array<[number, string]> = [];
-  const lines = splitLines(text);
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index] as string;
-    if (regex.test(line)) hits.push([index + 1, line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}…` : line]);
-  }
+  const hits: NumberedLine[] = [];
+  const found = (number: number, line: string) => {
+    if (regex.test(line)) hits.push([number, line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}…` : line]);
+  };
+  if (candidates) for (const [number, line] of candidates.lines(text)) found(number, line);
+  else for (const [index, line] of splitLines(text).entries()) found(index + 1, line);
   return hits;
 }
 
@@ -174,6 +176,7 @@ export function searchFiles(
 ): { more: boolean } {
   const regex = new RegExp(search.pattern, search.flags);
   const prefilter = Prefilter.of(search.pattern, search.flags);
+  const candidates = LineCandidates.of(search.pattern, search.flags);
   const first = search.firstFile ?? 0;
   let listed = 0;
   for (let index = 0; index < search.files.length; index++) {
@@ -181,7 +184,7 @@ export function searchFiles(
     onFile(file);
     if (readOnlyIfChanged(search, index) && unchangedSince(search.files[index] as string, search.unlessChanged as Float64Array, index))
       continue;
-    const lines = matchingLines(search.files[index] as string, regex, unmasked, prefilter, search.maxFileBytes);
+    const lines = matchingLines(search.files[index] as string, regex, unmasked, prefilter, search.maxFileBytes, candidates);
     if (lines.length === 0) continue;
     const room = search.maxResults - listed;
     if (room === 0) return { more: true };
