@@ -71,6 +71,12 @@ export interface GrepFilesDeps {
   index?: GrepIndex;
   /** Lists the files that may match where the index cannot without checking the disk. */
   ripgrep?: Ripgrep;
+  /**
+   * Given, while ripgrep still reads the tree, the files it has named so far
+   * (judged as the list is), to match them meanwhile: the list returned is
+   * the one to trust.
+   */
+  onFound?: (files: Candidate[]) => void;
 }
 
 /**
@@ -101,32 +107,34 @@ export async function grepFiles(context: ToolContext, request: GrepFilesRequest,
   const inRoot = resolved.relative !== undefined;
   const scanRoot = inRoot ? context.root : resolved.absolute;
   const prefix = resolved.relative ? `${resolved.relative}/` : "";
-  const listed = await listedFiles(context, request, deps, { inRoot, scanRoot, under: resolved.relative ?? "" });
-  if (!listed || context.signal.aborted) return undefined;
   const globMatches = request.glob ? picomatch(request.glob, { dot: true, basename: !request.glob.includes("/") }) : undefined;
-  const { narrowed, unlessChanged } = listed;
-  const kept: Array<{ path: string; ruledOut: FileVersion | undefined }> = [];
-  for (const path of listed.paths) {
-    if (!path.startsWith(prefix)) continue;
-    const ruledOut = narrowed && !narrowed.has(path) ? unlessChanged?.get(path) : undefined;
-    if (narrowed && !narrowed.has(path) && !ruledOut) continue;
-    if (globMatches && !globMatches(path.slice(prefix.length))) continue;
-    kept.push({ path, ruledOut });
-  }
   // A listed path is relative and '/'-separated: on POSIX the absolute path is the root and it joined, without
   // `join`'s normalising, which was a share of a search listing thousands of files.
   const rootPrefix = scanRoot.endsWith(sep) ? scanRoot : `${scanRoot}${sep}`;
   const absoluteOf = sep === "/" ? (path: string) => rootPrefix + path : (path: string) => join(scanRoot, path);
-  return outsideHiddenDirectories(kept, scanRoot, context.hiddenDirectories)
-    .map(
+  const candidates = ({ paths, narrowed, unlessChanged }: ListedFiles): Candidate[] => {
+    const kept: Array<{ path: string; ruledOut: FileVersion | undefined }> = [];
+    for (const path of paths) {
+      if (!path.startsWith(prefix)) continue;
+      const ruledOut = narrowed && !narrowed.has(path) ? unlessChanged?.get(path) : undefined;
+      if (narrowed && !narrowed.has(path) && !ruledOut) continue;
+      if (globMatches && !globMatches(path.slice(prefix.length))) continue;
+      kept.push({ path, ruledOut });
+    }
+    return outsideHiddenDirectories(kept, scanRoot, context.hiddenDirectories).map(
       ({ path, ruledOut }): Candidate => ({
         shown: inRoot ? path : absoluteOf(path),
         absolute: absoluteOf(path),
         within: path.slice(prefix.length),
         ...(ruledOut ? { unlessChanged: ruledOut } : {}),
       }),
-    )
-    .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+    );
+  };
+  const onFound = deps.onFound;
+  const found = onFound && ((paths: readonly string[]) => onFound(candidates({ paths })));
+  const listed = await listedFiles(context, request, deps, { inRoot, scanRoot, under: resolved.relative ?? "" }, found);
+  if (!listed || context.signal.aborted) return undefined;
+  return candidates(listed).sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
 }
 
 interface ListedFiles {
@@ -150,6 +158,7 @@ async function listedFiles(
   request: GrepFilesRequest,
   deps: GrepFilesDeps,
   tree: SearchedTree,
+  found?: (paths: readonly string[]) => void,
 ): Promise<ListedFiles | undefined> {
   const { signal } = context;
   const literals = deps.ripgrep ? prefilterLiterals(request.pattern, request.ignoreCase) : undefined;
@@ -162,13 +171,22 @@ async function listedFiles(
   let indexed = await fromIndex(!literals || tree.under === "");
   if (signal.aborted) return undefined;
   if (!indexed && deps.ripgrep && literals) {
+    // ripgrep names a superset of what the walk takes: each is judged by the index's rules.
+    const judged = (paths: readonly string[]) => classifyPaths(tree.scanRoot, deps.config, paths).files.map((file) => file.path);
+    // Names given as rg writes them are judged then, once: rg gives every name it lists that way.
+    const judgedAsFound: string[] = [];
     const holding = await deps.ripgrep.filesHolding(
       { root: tree.scanRoot, under: tree.under, literals, ignoreCase: request.ignoreCase, config: deps.config },
       signal,
+      found &&
+        ((names) => {
+          const paths = judged(names);
+          judgedAsFound.push(...paths);
+          found(paths);
+        }),
     );
     if (signal.aborted) return undefined;
-    // ripgrep names a superset of what the walk takes: each is judged by the index's rules.
-    if (holding) return { paths: classifyPaths(tree.scanRoot, deps.config, holding).files.map((file) => file.path) };
+    if (holding) return { paths: found ? judgedAsFound : judged(holding) };
     indexed = await fromIndex(true);
     if (signal.aborted) return undefined;
   }

@@ -53,31 +53,50 @@ export class Ripgrep {
    * The files below `under` that may hold a match, relative to `root` and
    * '/'-separated; undefined when rg could not answer (it failed, or
    * `signal` was aborted), and the caller lists the files itself.
+   * `onNames` is given them as rg writes them (it writes a few at a time
+   * while it reads the tree), so that they can be matched meanwhile; the
+   * list it resolves with is the one to trust.
    */
-  filesHolding(request: RipgrepRequest, signal: AbortSignal): Promise<string[] | undefined> {
+  filesHolding(request: RipgrepRequest, signal: AbortSignal, onNames?: (paths: string[]) => void): Promise<string[] | undefined> {
     return new Promise((resolve) => {
       if (signal.aborted) return resolve(undefined);
       const child = spawn(this.command, ripgrepArguments(request), { cwd: request.root, stdio: ["ignore", "pipe", "ignore"], signal });
-      const chunks: Buffer[] = [];
-      child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+      const names: string[] = [];
+      let partial = Buffer.alloc(0);
+      child.stdout.on("data", (chunk: Buffer) => {
+        // A name may be cut between two chunks: only what ends in a NUL is whole (and whole UTF-8).
+        const bytes = partial.length > 0 ? Buffer.concat([partial, chunk]) : chunk;
+        const end = bytes.lastIndexOf(0);
+        partial = Buffer.from(bytes.subarray(end + 1));
+        if (end < 0) return;
+        const whole = namesIn(bytes.subarray(0, end));
+        names.push(...whole);
+        if (whole.length > 0) onNames?.(whole);
+      });
       child.on("error", () => resolve(undefined));
       child.on("close", (code) => {
         // 1: no file holds a literal. 2: an error (an unreadable directory, a bad argument): not an answer to trust.
         if (code !== 0 && code !== 1) return resolve(undefined);
-        const listed = Buffer.concat(chunks).toString("utf8").split("\0");
-        resolve(
-          listed
-            .filter((path) => path !== "")
-            .map((path) =>
-              path
-                .replace(/^\.[\\/]/, "")
-                .split(sep)
-                .join("/"),
-            ),
-        );
+        const rest = namesIn(partial);
+        if (rest.length > 0) onNames?.(rest);
+        resolve([...names, ...rest]);
       });
     });
   }
+}
+
+/** The NUL-separated names rg wrote, relative and '/'-separated. */
+function namesIn(bytes: Buffer): string[] {
+  return bytes
+    .toString("utf8")
+    .split("\0")
+    .filter((path) => path !== "")
+    .map((path) =>
+      path
+        .replace(/^\.[\\/]/, "")
+        .split(sep)
+        .join("/"),
+    );
 }
 
 function ripgrepArguments({ under, literals, ignoreCase, config }: RipgrepRequest): string[] {

@@ -4,6 +4,7 @@ import { targetPath } from "./file-text.js";
 import { grepFiles, type Candidate, type GrepIndex } from "./grep-files.js";
 import type { Ripgrep } from "./grep-ripgrep.js";
 import { unlessChangedOf } from "./grep-matcher.js";
+import { StreamedMatching } from "./grep-streamed.js";
 import { GrepThread, type GrepOutcome } from "./grep-thread.js";
 import { defineTool, toolDescription, ToolError, type ToolOutput } from "./tool.js";
 import { errorMessage } from "../../errors.js";
@@ -68,22 +69,28 @@ export function createGrepTool(deps: GrepToolDeps = {}) {
       thread.warmUp();
       const search = async () => {
         const request = { path: input.path, glob: input.glob, pattern: input.pattern, ignoreCase: input.ignore_case };
-        const files = await grepFiles(context, request, { thread, config, ...(index ? { index } : {}), ...(ripgrep ? { ripgrep } : {}) });
+        const limits = { pattern: input.pattern, flags, maxResults: input.max_results };
+        // Files rg names are matched while it still reads the tree; a listed file is never one the call named.
+        const streamed = ripgrep && new StreamedMatching(thread, { ...limits, maxFileBytes: config.maxFileSize }, context.signal);
+        const files = await grepFiles(context, request, {
+          thread,
+          config,
+          ...(index ? { index } : {}),
+          ...(ripgrep ? { ripgrep } : {}),
+          ...(streamed ? { onFound: streamed.found } : {}),
+        });
         if (!files) throw new ToolError("grep was cancelled.");
         // A listed file grown past what the index reads since it was listed is passed over, as the walk would.
         const maxFileBytes = files[0]?.named ? undefined : config.maxFileSize;
         const unlessChanged = unlessChangedOf(files.map((file) => file.unlessChanged));
-        const outcome = await thread.search(
-          {
-            pattern: input.pattern,
-            flags,
-            files: files.map((file) => file.absolute),
-            maxResults: input.max_results,
-            ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
-            ...(unlessChanged ? { unlessChanged } : {}),
-          },
-          context.signal,
-        );
+        const whole = {
+          ...limits,
+          ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
+          ...(unlessChanged ? { unlessChanged } : {}),
+        };
+        const outcome = streamed?.started
+          ? await streamed.outcome(files, whole)
+          : await thread.search({ ...whole, files: files.map((file) => file.absolute) }, context.signal);
         if (outcome.end.kind === "cancelled") throw new ToolError("grep was cancelled.");
         return answer(input, files, outcome, thread.fileBudgetMs);
       };
