@@ -2,6 +2,9 @@ import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ForegroundWork } from "../../src/indexer/foreground-work.js";
 import { IndexPause, MAX_PAUSE_MS } from "../../src/indexer/index-pause.js";
+import { processFile } from "../../src/indexer/file-processor.js";
+import { TreeSitterExtractor } from "../../src/parsing/tree-sitter-extractor.js";
+import { createTempProject } from "../helpers/temp-project.js";
 
 afterEach(() => vi.useRealTimers());
 
@@ -29,6 +32,32 @@ describe("IndexPause: a background index that gives the cores to a search the us
     await done;
     expect(pause.paused).toBe(false);
     await worker.terminate();
+  });
+
+  it("holds a file worker inside a file too, between its chunks", async () => {
+    const project = createTempProject({ "notes.txt": Array.from({ length: 400 }, (_, line) => `line ${line}`).join("\n") });
+    const pause = new IndexPause();
+    pause.pause();
+    // Another thread resumes the run: this one is held inside \`processFile\`, which waits on the flag itself.
+    const resumer = new Worker(
+      `const { workerData } = require("node:worker_threads");
+       setTimeout(() => { Atomics.store(workerData, 0, 0); Atomics.notify(workerData, 0); }, 300);`,
+      { eval: true, workerData: pause.flag },
+    );
+    try {
+      const started = performance.now();
+      const file = { path: "notes.txt", size: 0, mtimeMs: 0, priority: 0 };
+      const processed = await processFile(
+        { root: project.root, chunkLines: 45, embeddingDimensions: null, pause: pause.flag },
+        file,
+        new TreeSitterExtractor(),
+      );
+      expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+      expect(processed.chunks.length).toBeGreaterThan(8);
+    } finally {
+      await resumer.terminate();
+      project.cleanup();
+    }
   });
 
   it("resumes on its own after MAX_PAUSE_MS, so a session that never says resume cannot stall its index", () => {
