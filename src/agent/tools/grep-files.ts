@@ -173,20 +173,22 @@ async function listedFiles(
   if (!indexed && deps.ripgrep && literals) {
     // ripgrep names a superset of what the walk takes: each is judged by the index's rules.
     const judged = (paths: readonly string[]) => classifyPaths(tree.scanRoot, deps.config, paths).files.map((file) => file.path);
-    // Names given as rg writes them are judged then, once: rg gives every name it lists that way.
-    const judgedAsFound: string[] = [];
+    // Names given as rg writes them are judged then, once; the list it ends with is the one to trust.
+    const given = new Set<string>();
+    const judgedAsGiven: string[] = [];
     const holding = await deps.ripgrep.filesHolding(
       { root: tree.scanRoot, under: tree.under, literals, ignoreCase: request.ignoreCase, config: deps.config },
       signal,
       found &&
         ((names) => {
+          for (const name of names) given.add(name);
           const paths = judged(names);
-          judgedAsFound.push(...paths);
+          judgedAsGiven.push(...paths);
           found(paths);
         }),
     );
     if (signal.aborted) return undefined;
-    if (holding) return { paths: found ? judgedAsFound : judged(holding) };
+    if (holding) return { paths: [...judgedAsGiven, ...judged(holding.filter((name) => !given.has(name)))] };
     indexed = await fromIndex(true);
     if (signal.aborted) return undefined;
   }
