@@ -2,7 +2,7 @@ import type { Worker } from "node:worker_threads";
 import type { GrepWorkerMessage, GrepWorkerRequest } from "../../../workers/grep-worker.js";
 import { type FileHits, type GrepSearch, readOnlyIfChanged } from "./grep-matcher.js";
 
-/** Files handed to a thread at a time: small enough that a search which has its answer waits little for the others. */
+/** Files handed to a thread at a time (at most): small enough that a search which has its answer waits little for the others. */
 export const BLOCK_FILES = 128;
 /** What a file only `stat`ed (`GrepSearch.unlessChanged`) counts for in a block, against one read and matched. */
 const STAT_COST = 1 / 8;
@@ -78,10 +78,13 @@ class ThreadedSearch {
     private readonly resolve: (outcome: GrepOutcome) => void,
     private readonly reject: (error: Error) => void,
   ) {
+    const costs = search.files.map((_, index) => (readOnlyIfChanged(search, index) ? STAT_COST : 1));
+    // A short list is still spread over every thread: one block of 52 files left the other thread idle.
+    const blockCost = Math.min(BLOCK_FILES, Math.ceil(costs.reduce((sum, each) => sum + each, 0) / workers.length));
     let [start, cost] = [0, 0];
     for (let index = 0; index < search.files.length; index++) {
-      cost += readOnlyIfChanged(search, index) ? STAT_COST : 1;
-      if (cost < BLOCK_FILES && index < search.files.length - 1) continue;
+      cost += costs[index] as number;
+      if (cost < blockCost && index < search.files.length - 1) continue;
       this.blocks.push({ start, end: index + 1, hits: [], more: false, done: false });
       [start, cost] = [index + 1, 0];
     }
