@@ -176,8 +176,9 @@ export class DegradationDetector {
     }
     const kept = this.winsorized(contextTokens / 1000, quality);
     this.points.push({ tokens: contextTokens, quality: kept });
-    // The onset posterior learns first, so the GP refits once against the prior mean it now predicts.
-    if (this.points.length > this.warmUpTurns) this.onset?.add(contextTokens / 1000, kept);
+    // The onset posterior learns first, so the GP refits once against the prior mean it now predicts. It takes the turn
+    // as observed: it weighs a failed turn by its own outlier model, and winsorized it would look like a turn of decline.
+    if (this.points.length > this.warmUpTurns) this.onset?.add(contextTokens / 1000, quality);
     this.gp.add(contextTokens / 1000, kept);
   }
 
