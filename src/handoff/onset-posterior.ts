@@ -1,3 +1,5 @@
+import { failedTurnProbability, SUSTAINED_FAILED_TURNS } from "./failed-turns.js";
+
 /**
  * Where this instance's quality starts to fall, as a posterior over a grid
  * of onsets (and "not within this window"), from the learned profile's
@@ -57,17 +59,6 @@ const UNIFORM_SHARE = 0.15;
 /** Steps the instance's noise estimate looks at, and needs before it counts. */
 const NOISE_WINDOW = 40;
 const MIN_NOISE_STEPS = 5;
-/** Turns taken for failed ones this many in a row are a change (a cliff), not outliers, and count whole. */
-const SUSTAINED_TURNS = 3;
-/**
- * A failed turn (a tool that broke for reasons of its own, a wrong guess)
- * scores anywhere between nothing and what the context allows: an outlier
- * lies below the prediction, uniformly over [0, prediction]. The share of
- * such turns is the session's own, from a prior of 5 % worth 20 turns: each
- * turn adds its probability of being one.
- */
-const OUTLIER_PRIOR_SHARE = 0.05;
-const OUTLIER_PRIOR_TURNS = 20;
 /** How far an instance's plateau may sit from the pooled peak (the GP's instance offset says the same). */
 const LEVEL_SD = 0.1;
 
@@ -86,10 +77,9 @@ export interface OnsetEvidence {
   /** The newest steps between successive observations within an instance, for the noise estimate. */
   noiseSteps: number[];
   /**
-   * Σ of the observations' weights, each its probability of not being a
-   * failed turn (every sum above is weighted by it), and Σ of the
-   * complements: the session's outlier share. Absent in rows from before
-   * the weights: every observation counted whole, and none as an outlier.
+   * Σ of the weights (each turn's probability of not having failed, which
+   * weighs every sum above) and of their complements; absent in rows from
+   * before the weights: every turn counted whole.
    */
   weight?: number;
   outliers?: number;
@@ -225,19 +215,19 @@ export class OnsetPosterior {
 
   /**
    * One observation, weighed by its probability of not being a failed turn
-   * (`outlierProbability`): the likelihood's sums are those of a weighted
-   * Gaussian, so a failed turn hardly moves the posterior, while a turn
-   * within the noise counts whole however far down a slow decline has
-   * brought it. Clipping at the prediction instead counted a failed turn as
-   * a turn of decline 1.5 noise sds deep, and every real one no deeper.
-   * The third turn in a row taken for a failed one is a cliff, and counts
-   * whole.
+   * (`failedTurnProbability`) in sums of a weighted Gaussian: a failed turn
+   * hardly moves the posterior, a turn within the noise counts whole
+   * (clipped at the prediction instead, a failed turn was a turn of decline
+   * 1.5 noise sds deep). The third failed turn in a row is a cliff: whole.
    */
   add(kiloTokens: number, observed: number): void {
     this.learnNoise(observed);
-    const outlier = this.outlierProbability(kiloTokens, observed);
+    // The prediction's variance: the noise's and what the instance's level is still unsure of.
+    const variance = this.noiseVariance + 1 / (1 / this.levelVariance + this.weight / this.noiseVariance);
+    const prediction = { expected: this.mean(kiloTokens), variance, outliers: this.outliers, turns: this.count };
+    const outlier = failedTurnProbability(observed, prediction);
     this.run = outlier > 0.5 ? this.run + 1 : 0;
-    const weight = this.run >= SUSTAINED_TURNS ? 1 : 1 - outlier;
+    const weight = this.run >= SUSTAINED_FAILED_TURNS ? 1 : 1 - outlier;
     this.count++;
     this.weight += weight;
     this.outliers += 1 - weight;
@@ -252,22 +242,6 @@ export class OnsetPosterior {
       this.pastY[grid] = (this.pastY[grid] as number) + weight * observed * past;
     }
     this.weights = undefined;
-  }
-
-  /**
-   * P(a failed turn | observed), against the posterior's prediction: a
-   * normal around it (the noise and what the instance's level is still
-   * unsure of) with the session's inlier share, and the outliers' uniform
-   * density below it with their share.
-   */
-  private outlierProbability(kiloTokens: number, observed: number): number {
-    const expected = this.mean(kiloTokens);
-    if (!(expected > 0) || observed >= expected) return 0;
-    const share = (OUTLIER_PRIOR_SHARE * OUTLIER_PRIOR_TURNS + this.outliers) / (OUTLIER_PRIOR_TURNS + this.count);
-    const variance = this.noiseVariance + 1 / (1 / this.levelVariance + this.weight / this.noiseVariance);
-    const inlier = ((1 - share) * Math.exp((-0.5 * (observed - expected) ** 2) / variance)) / Math.sqrt(2 * Math.PI * variance);
-    const outlier = share / expected;
-    return outlier / (outlier + inlier);
   }
 
   /** The posterior predictive mean quality at `kiloTokens`. */

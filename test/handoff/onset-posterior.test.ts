@@ -86,8 +86,8 @@ function bruteForceDegradedBy(prior: typeof PRIOR, observations: Array<[number, 
 }
 
 describe("OnsetPosterior carried across a handoff", () => {
-  // A wide noise, so that no observation here is likely a failed turn (each weighs 0.98 or more) and the closed form
-  // is the plain Gaussian one to within a thousandth.
+  // A wide noise, so that no observation here is likely a failed turn (each weighs 0.96 or more) and the closed form
+  // is the plain Gaussian one to within a hundredth (it was 0.001 off).
   const WIDE = { ...PRIOR, noiseSd: 0.2 };
   const first: Array<[number, number]> = [
     [40, 0.9],
