@@ -1,3 +1,5 @@
+import { failedTurnProbability, SUSTAINED_FAILED_TURNS } from "./failed-turns.js";
+
 /**
  * Where this instance's quality starts to fall, as a posterior over a grid
  * of onsets (and "not within this window"), from the learned profile's
@@ -57,10 +59,6 @@ const UNIFORM_SHARE = 0.15;
 /** Steps the instance's noise estimate looks at, and needs before it counts. */
 const NOISE_WINDOW = 40;
 const MIN_NOISE_STEPS = 5;
-/** Observations outside the band this many turns in a row are a change, not outliers. */
-const SUSTAINED_TURNS = 3;
-/** Observations are clipped this many noise sds from the prediction before they count. */
-const CLIP_SDS = 1.5;
 /** How far an instance's plateau may sit from the pooled peak (the GP's instance offset says the same). */
 const LEVEL_SD = 0.1;
 
@@ -78,6 +76,13 @@ export interface OnsetEvidence {
   pastY: number[];
   /** The newest steps between successive observations within an instance, for the noise estimate. */
   noiseSteps: number[];
+  /**
+   * Σ of the weights (each turn's probability of not having failed, which
+   * weighs every sum above) and of their complements; absent in rows from
+   * before the weights: every turn counted whole.
+   */
+  weight?: number;
+  outliers?: number;
 }
 
 /** Where a session's observations alone put its onset (`OnsetPosterior.evidenceOnset`). */
@@ -116,12 +121,14 @@ export class OnsetPosterior {
   /** |y − previous y| of the last observations, for the instance's own noise. */
   private readonly steps: number[] = [];
   private lastQuality: number | undefined;
-  /** Whether the last observation fell below (−1) or above (1) the clipping band, or inside it (0), and how many in a row did. */
-  private lastSide = 0;
+  /** How many turns in a row were taken for failed ones. */
   private run = 0;
   private readonly levelVariance = LEVEL_SD * LEVEL_SD;
   private readonly levelMean: number;
   private count = 0;
+  /** Σ of the observations' inlier weights, and Σ of their outlier probabilities. */
+  private weight = 0;
+  private outliers = 0;
   private carried = 0;
   private sumY = 0;
   private sumYSquares = 0;
@@ -167,6 +174,8 @@ export class OnsetPosterior {
   private carry(evidence: OnsetEvidence): void {
     this.carried = evidence.count;
     this.count = evidence.count;
+    this.weight = evidence.weight ?? evidence.count;
+    this.outliers = evidence.outliers ?? 0;
     this.sumY = evidence.sumY;
     this.sumYSquares = evidence.sumYSquares;
     this.past.set(evidence.past);
@@ -189,6 +198,8 @@ export class OnsetPosterior {
         pastSquares: Array.from(this.pastSquares),
         pastY: Array.from(this.pastY),
         noiseSteps: [...this.steps],
+        weight: this.weight,
+        outliers: this.outliers,
       },
     };
   }
@@ -203,31 +214,32 @@ export class OnsetPosterior {
   }
 
   /**
-   * One observation, clipped to the current prediction ± CLIP_SDS noise sds
-   * first (Huber) unless the two before fell outside the band on the same
-   * side: a bad turn or two move the posterior by a bounded step, while a
-   * cliff (bad turns in a row) counts in full and a slow decline adds up.
+   * One observation, weighed by its probability of not being a failed turn
+   * (`failedTurnProbability`) in sums of a weighted Gaussian: a failed turn
+   * hardly moves the posterior, a turn within the noise counts whole
+   * (clipped at the prediction instead, a failed turn was a turn of decline
+   * 1.5 noise sds deep). The third failed turn in a row is a cliff: whole.
    */
   add(kiloTokens: number, observed: number): void {
     this.learnNoise(observed);
-    const expected = this.mean(kiloTokens);
-    const reach = CLIP_SDS * Math.sqrt(this.noiseVariance);
-    const side = observed < expected - reach ? -1 : observed > expected + reach ? 1 : 0;
-    // A turn far off is an outlier and is clipped; the third in a row on the same side is a change, and counts whole.
-    this.run = side !== 0 && side === this.lastSide ? this.run + 1 : side !== 0 ? 1 : 0;
-    this.lastSide = side;
-    const sustained = this.run >= SUSTAINED_TURNS;
-    const quality = sustained ? observed : Math.min(expected + reach, Math.max(expected - reach, observed));
+    // The prediction's variance: the noise's and what the instance's level is still unsure of.
+    const variance = this.noiseVariance + 1 / (1 / this.levelVariance + this.weight / this.noiseVariance);
+    const prediction = { expected: this.mean(kiloTokens), variance, outliers: this.outliers, turns: this.count };
+    const outlier = failedTurnProbability(observed, prediction);
+    this.run = outlier > 0.5 ? this.run + 1 : 0;
+    const weight = this.run >= SUSTAINED_FAILED_TURNS ? 1 : 1 - outlier;
     this.count++;
-    this.sumY += quality;
-    this.sumYSquares += quality * quality;
+    this.weight += weight;
+    this.outliers += 1 - weight;
+    this.sumY += weight * observed;
+    this.sumYSquares += weight * observed * observed;
     // The grid is in increasing order: past the first onset at or beyond x, no state has seen a decline.
     for (let grid = 0; grid < ONSET_STATES; grid++) {
       const past = kiloTokens - (this.onsets[grid] as number);
       if (!(past > 0)) break;
-      this.past[grid] = (this.past[grid] as number) + past;
-      this.pastSquares[grid] = (this.pastSquares[grid] as number) + past * past;
-      this.pastY[grid] = (this.pastY[grid] as number) + quality * past;
+      this.past[grid] = (this.past[grid] as number) + weight * past;
+      this.pastSquares[grid] = (this.pastSquares[grid] as number) + weight * past * past;
+      this.pastY[grid] = (this.pastY[grid] as number) + weight * observed * past;
     }
     this.weights = undefined;
   }
@@ -293,8 +305,8 @@ export class OnsetPosterior {
 
   /** The posterior mean of the instance's level c given the state: its plateau. */
   private levelOf(state: State): number {
-    const n = this.count;
-    if (n === 0) return this.levelMean;
+    const n = this.weight;
+    if (this.count === 0) return this.levelMean;
     // z = y + d (x − τ)⁺ are the observations with the decline put back: all of them measure c.
     const sumZ = this.sumY + state.decline * this.sumOf(this.past, state);
     return (this.levelMean / this.levelVariance + sumZ / this.noiseVariance) / (1 / this.levelVariance + n / this.noiseVariance);
@@ -306,11 +318,12 @@ export class OnsetPosterior {
 
   /** log p(observations | state), the level c integrated out. */
   private logLikelihood(state: State): number {
-    const n = this.count;
-    if (n === 0) return 0;
+    const n = this.weight;
+    if (this.count === 0) return 0;
     const s2 = this.noiseVariance;
     const b = this.levelVariance;
-    // The marginal of z − m0 ~ N(0, σ²I + b 11ᵀ): Sherman–Morrison and the determinant lemma.
+    // The marginal of z − m0 ~ N(0, σ²W⁻¹ + b 11ᵀ), W the observations' weights: Sherman–Morrison and the determinant
+    // lemma, with n the weights' sum and every sum weighted (log|σ²W⁻¹| is the same for every state).
     const d = state.decline;
     const sumZ = this.sumY + d * this.sumOf(this.past, state);
     const sumZSquares = this.sumYSquares + 2 * d * this.sumOf(this.pastY, state) + d * d * this.sumOf(this.pastSquares, state);

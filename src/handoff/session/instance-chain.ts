@@ -89,7 +89,7 @@ function onsetStartOf(instance: LiveInstance): string | null {
  * from: what the instances that handed off to `agentId` (a run of the same
  * type and model before it in the chain) saw of the onset, replayed from
  * their stored observations. The prior is today's profile, which may have
- * learned since, and observations are clipped against the posterior's
+ * learned since, and observations are weighed against the posterior's
  * prediction, so this is near the live chain's, not the same; undefined
  * when no such instance came before.
  */
