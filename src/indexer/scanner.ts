@@ -4,7 +4,7 @@ import type { IndexConfig } from "../config/schema.js";
 import { compareAsDirectories } from "../files/utf8-order.js";
 import { isSecretPath } from "../security/secrets.js";
 import { listDirectory, type EntryNames } from "./directory-listing.js";
-import { ListingHash, RACY_WINDOW_MS, snapshotHolds, type DirectorySnapshot, type DirectoryState } from "./directory-state.js";
+import { digestOf, ListingHash, RACY_WINDOW_MS, snapshotHolds, type DirectorySnapshot, type DirectoryState } from "./directory-state.js";
 import { ignoreFileNames, PathFilter } from "./path-filter.js";
 import { calculatePriority } from "./priority.js";
 import type { ChangedDirectory, ScanResult, TreeScan } from "./scan-results.js";
@@ -43,6 +43,8 @@ export function walkRulesKey(config: IndexConfig): string {
   return JSON.stringify({ version: WALK_RULES_VERSION, excludePaths, excludePatterns, maxFileSize, respectGitignore });
 }
 const NO_NAMES: ReadonlySet<string> = new Set();
+/** One options object for every `lstat` of the walk, not one a file. */
+const NO_THROW = { throwIfNoEntry: false } as const;
 
 /**
  * Walks the project, honouring the excluded directories and patterns (`index.*`),
@@ -226,7 +228,8 @@ class TreeWalk {
     leftOutBefore: ReadonlySet<string>,
   ): boolean {
     const listing = new ListingHash();
-    const rules = directory.relative === "" ? this.rootRules.copy() : new ListingHash();
+    // Most directories hold no ignore file: no hash to make for them, the stored one must be the empty one.
+    let rules = directory.relative === "" ? this.rootRules.copy() : undefined;
     let ruleFilesHere: string[] | undefined;
     let files = 0;
     const anyLeftOut = leftOutBefore.size > 0;
@@ -238,18 +241,19 @@ class TreeWalk {
         listing.addLeftOut(name);
         continue;
       }
-      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
+      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), NO_THROW);
       if (!stats?.isFile()) return false;
       const mtimeMs = Math.trunc(stats.mtimeMs);
       listing.addFile(name, stats.size, mtimeMs);
       files++;
       if (ruleFile) {
+        rules ??= new ListingHash();
         rules.addFile(name, stats.size, mtimeMs);
         ruleFilesHere ??= [];
         ruleFilesHere.push(name);
       }
     }
-    if (listing.digest() !== stored.listing || rules.digest() !== stored.rules) return false;
+    if (listing.digest() !== stored.listing || digestOf(rules) !== stored.rules) return false;
     for (const name of ruleFilesHere ?? []) this.filter.registerIgnoreFile(directory.relative, `${directory.absolute}/${name}`);
     this.scan.directories++;
     this.scan.files += files;
@@ -263,12 +267,7 @@ class TreeWalk {
   }
 
   /** Queues the subdirectories not in `skip`, to be walked next in `compareAsDirectories` order. */
-  private queueSubdirectories(
-    parent: PendingDirectory,
-    names: readonly string[],
-    rulesChanged: boolean,
-    skip: ReadonlySet<string> = NO_NAMES,
-  ): void {
+  private queueSubdirectories(parent: PendingDirectory, names: readonly string[], rulesChanged: boolean, skip = NO_NAMES): void {
     const walked = skip.size > 0 ? names.filter((name) => !skip.has(name)) : [...names];
     walked.sort(compareAsDirectories);
     for (let index = walked.length - 1; index >= 0; index--) this.pending.push(child(parent, walked[index] as string, rulesChanged));
@@ -293,7 +292,7 @@ class TreeWalk {
         entries.leftOutFiles.push(name);
         continue;
       }
-      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
+      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), NO_THROW);
       if (!stats?.isFile()) {
         entries.missing = true;
         continue;
