@@ -5,13 +5,7 @@
  * (three bytes), which the rank below puts after them.
  */
 export function compareUtf8(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) {
-    const x = a.charCodeAt(index);
-    const y = b.charCodeAt(index);
-    if (x !== y) return utf8Rank(x) - utf8Rank(y);
-  }
-  return a.length - b.length;
+  return compareCommonLength(a, b) || a.length - b.length;
 }
 
 const SLASH = 0x2f;
@@ -23,14 +17,21 @@ const SLASH = 0x2f;
  * sort after every `foo-bar…`.
  */
 export function compareAsDirectories(a: string, b: string): number {
+  const differing = compareCommonLength(a, b);
+  if (differing !== 0 || a.length === b.length) return differing;
+  const length = Math.min(a.length, b.length);
+  return a.length < b.length ? SLASH - utf8Rank(b.charCodeAt(length)) : utf8Rank(a.charCodeAt(length)) - SLASH;
+}
+
+/** The UTF-8 order of the first code units that differ within the shorter string's length; 0 when one starts the other. */
+function compareCommonLength(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
   for (let index = 0; index < length; index++) {
     const x = a.charCodeAt(index);
     const y = b.charCodeAt(index);
     if (x !== y) return utf8Rank(x) - utf8Rank(y);
   }
-  if (a.length === b.length) return 0;
-  return a.length < b.length ? SLASH - utf8Rank(b.charCodeAt(length)) : utf8Rank(a.charCodeAt(length)) - SLASH;
+  return 0;
 }
 
 function utf8Rank(unit: number): number {
