@@ -15,7 +15,8 @@ const DEFAULT_PAGE_ROWS = 1_000;
  * path), a page at a time, each page read whole so that no statement stays
  * open while the walk yields and other code uses the connection. A row
  * read before its directory is asked for waits in `setAside`; a walk that
- * asks in about key order (the fresh check's walk, `compareAsDirectories`) keeps that to a few rows.
+ * asks in about key order (the fresh check's, `compareAsDirectories`)
+ * keeps that to a few rows.
  */
 export class DirectoryStatesInPathOrder {
   private page: DirectoryStateRow[] = [];
