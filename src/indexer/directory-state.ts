@@ -121,6 +121,14 @@ export class ListingHash {
   }
 }
 
+/** What a `ListingHash` of nothing digests to: the rules of a directory without ignore files. */
+const EMPTY_DIGEST = new ListingHash().digest();
+
+/** A hash's digest, or the empty one's where none was made (a directory without ignore files makes none). */
+export function digestOf(hash: ListingHash | undefined): string {
+  return hash ? hash.digest() : EMPTY_DIGEST;
+}
+
 const FNV_PRIME = 0x01000193;
 const MURMUR_MULTIPLIER = 0x5bd1e995;
 

@@ -46,8 +46,8 @@ export class PathFilter {
 
   /**
    * An ignore file whose rules apply below `directory` (relative, "" for the
-   * root). Register ancestors before descendants (a breadth-first walk
-   * does): the deepest file decides.
+   * root). Register ancestors before descendants (the walk, depth first,
+   * reads a directory before any below it): the deepest file decides.
    */
   registerIgnoreFile(directory: string, absolutePath: string): void {
     const file: IgnoreFile = { directory, absolutePath, matcher: undefined };

@@ -1,6 +1,7 @@
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
+import { DirectoryStatesInPathOrder } from "../store/directory-state-pages.js";
 import type { DirectoryStateRepository, StoredDirectoryState } from "../store/directory-state-repository.js";
 import { directoryOf, type FileRepository, type ManifestEntry } from "../store/file-repository.js";
 import { FileRunner, type FileRunnerDeps } from "./file-runner.js";
@@ -128,7 +129,8 @@ export class ProjectIndexer {
    */
   async checkFreshness(): Promise<FreshnessReport> {
     const started = performance.now();
-    const previous = this.storedDirectoryStates();
+    // Read as the walk reaches each directory, not all before it (docs/DESIGN-NOTES.md, "The stored states read as the walk reaches them").
+    const previous = this.walkedWithTodaysRules() ? new DirectoryStatesInPathOrder(this.deps.db) : undefined;
     const scan = await scanTree(this.deps.root, this.deps.config, { previous, racyWindowMs: this.deps.racyWindowMs });
     // Without states every directory is changed, and rows of directories no walk reached must go too: compare with them all.
     const manifest = previous
@@ -146,7 +148,12 @@ export class ProjectIndexer {
 
   /** The directories' states the last complete run stored, when it walked with today's settings. */
   storedDirectoryStates(): Map<string, StoredDirectoryState> | undefined {
-    return getMeta(this.deps.db, WALK_RULES_META_KEY) === walkRulesKey(this.deps.config) ? this.deps.directories.all() : undefined;
+    return this.walkedWithTodaysRules() ? this.deps.directories.all() : undefined;
+  }
+
+  /** Whether the stored directory states were walked with today's settings (else none holds). */
+  private walkedWithTodaysRules(): boolean {
+    return getMeta(this.deps.db, WALK_RULES_META_KEY) === walkRulesKey(this.deps.config);
   }
 
   async *run(signal?: AbortSignal, options: RunOptions = {}): AsyncGenerator<IndexProgress, IndexSummary> {
@@ -266,7 +273,7 @@ export class ProjectIndexer {
   private rememberDirectories(directories: DirectoriesToRemember, failures: ReadonlyArray<{ path: string }>): void {
     const failed = new Set(failures.map((failure) => directoryOf(failure.path)));
     const states = [...directories.changed.filter((directory) => !failed.has(directory.path)), ...directories.restated];
-    if (getMeta(this.deps.db, WALK_RULES_META_KEY) !== walkRulesKey(this.deps.config)) {
+    if (!this.walkedWithTodaysRules()) {
       // Walked with other settings: whatever was stored before does not hold.
       this.deps.directories.clear();
       setMeta(this.deps.db, WALK_RULES_META_KEY, walkRulesKey(this.deps.config));

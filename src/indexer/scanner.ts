@@ -1,18 +1,20 @@
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexConfig } from "../config/schema.js";
+import { compareAsDirectories } from "../files/utf8-order.js";
 import { isSecretPath } from "../security/secrets.js";
 import { listDirectory, type EntryNames } from "./directory-listing.js";
-import { ListingHash, RACY_WINDOW_MS, snapshotHolds, type DirectorySnapshot, type DirectoryState } from "./directory-state.js";
+import { digestOf, ListingHash, RACY_WINDOW_MS, snapshotHolds, type DirectorySnapshot, type DirectoryState } from "./directory-state.js";
 import { ignoreFileNames, PathFilter } from "./path-filter.js";
 import { calculatePriority } from "./priority.js";
 import type { ChangedDirectory, ScanResult, TreeScan } from "./scan-results.js";
+import { type StatesToTake, TakenFromMap } from "./states-to-take.js";
 import { child, type DirectoryEntries, type DirectoryVisit, type PendingDirectory, statIfThere, statOf } from "./walk-entries.js";
 import { WorkingDirectory } from "./working-directory.js";
 
 export interface ScanOptions {
   /** What the last complete run stored; without it every directory counts as changed. */
-  previous?: ReadonlyMap<string, DirectoryState>;
+  previous?: ReadonlyMap<string, DirectoryState> | StatesToTake;
   nowMs?: number;
   /** Main-thread time between two yields to the event loop (the TUI walks while someone types). */
   sliceMs?: number;
@@ -41,6 +43,8 @@ export function walkRulesKey(config: IndexConfig): string {
   return JSON.stringify({ version: WALK_RULES_VERSION, excludePaths, excludePatterns, maxFileSize, respectGitignore });
 }
 const NO_NAMES: ReadonlySet<string> = new Set();
+/** One options object for every `lstat` of the walk, not one a file. */
+const NO_THROW = { throwIfNoEntry: false } as const;
 
 /**
  * Walks the project, honouring the excluded directories and patterns (`index.*`),
@@ -76,20 +80,27 @@ export async function countFilesToIndex(root: string, config: IndexConfig, limit
   return scan.changed.reduce((sum, directory) => sum + directory.files.length, 0);
 }
 
-/** One walk of the tree: what it has found so far, and the directories still to read, breadth first. */
+/**
+ * One walk of the tree: what it has found so far, and the directories still
+ * to read, depth first, each directory's subdirectories in
+ * `compareAsDirectories` order: the order of their paths in the database,
+ * in which the stored states are read as the walk reaches them.
+ */
 class TreeWalk {
   readonly scan: TreeScan = { changed: [], restated: [], vanished: [], directories: 0, files: 0, listed: 0, partial: false };
   private readonly nowMs: number;
   private readonly racyWindowMs: number;
   /** Before any directory is read: a snapshot must not claim a later time than its names'. */
   private readonly startedAtMs = Date.now();
-  private readonly previous: ReadonlyMap<string, DirectoryState> | undefined;
+  private readonly previous: StatesToTake | undefined;
   private readonly filter: PathFilter;
   private readonly ruleFiles: readonly string[];
-  private readonly visited = new Set<string>();
+  /** Directories whose state was taken but that were not walked (gone since their parent was read, or unreadable). */
+  private readonly notWalked: string[] = [];
   /** The root's ignore rules, `.git/info/exclude` included. */
   private readonly rootRules = new ListingHash();
-  private readonly queue: PendingDirectory[];
+  /** A stack: the next directory to walk is the last one. */
+  private readonly pending: PendingDirectory[];
   private readonly workingDirectory = new WorkingDirectory();
   private readonly stopAfterFiles: number;
   /** Files to index in the changed directories walked so far. */
@@ -102,21 +113,19 @@ class TreeWalk {
   ) {
     this.nowMs = options.nowMs ?? Date.now();
     this.racyWindowMs = options.racyWindowMs ?? RACY_WINDOW_MS;
-    this.previous = options.previous;
+    this.previous = options.previous === undefined || "take" in options.previous ? options.previous : new TakenFromMap(options.previous);
     this.stopAfterFiles = options.stopAfterFiles ?? Number.POSITIVE_INFINITY;
     this.filter = new PathFilter(config);
     this.ruleFiles = ignoreFileNames(config);
     if (config.respectGitignore) this.readGitExclude();
-    this.queue = [{ relative: "", absolute: root, rulesChanged: this.previous === undefined }];
+    this.pending = [{ relative: "", absolute: root, rulesChanged: this.previous === undefined }];
   }
 
   /** Walks every directory, yielding to the event loop after each `sliceMs` of work; then notes the stored directories not reached. */
   async run(sliceMs: number, signal: AbortSignal | undefined): Promise<void> {
     let sliceStarted = performance.now();
     try {
-      for (let head = 0; head < this.queue.length; head++) {
-        const directory = this.queue[head] as PendingDirectory;
-        this.queue[head] = undefined as unknown as PendingDirectory; // let a large walk's queue be collected as it goes
+      for (let directory = this.pending.pop(); directory; directory = this.pending.pop()) {
         this.walkDirectory(directory);
         if (this.filesToIndex > this.stopAfterFiles) {
           // Part of the tree: which stored directories it did not reach says nothing, so none is noted as vanished.
@@ -134,7 +143,7 @@ class TreeWalk {
     } finally {
       this.workingDirectory.restore();
     }
-    if (this.previous) for (const path of this.previous.keys()) if (!this.visited.has(path)) this.scan.vanished.push(path);
+    if (this.previous) this.scan.vanished.push(...this.notWalked, ...this.previous.untaken());
   }
 
   private readGitExclude(): void {
@@ -150,8 +159,11 @@ class TreeWalk {
     const path = this.workingDirectory.enter(directory.absolute);
     // Stat'ed before it is read: a change after this one leaves a later ctime for the next walk to see.
     const self = statSync(path, { throwIfNoEntry: false });
-    if (!self?.isDirectory()) return; // gone since its parent was read
-    const stored = this.previous?.get(directory.relative);
+    const stored = this.previous?.take(directory.relative);
+    if (!self?.isDirectory()) {
+      this.notWalk(directory, stored); // gone since its parent was read
+      return;
+    }
     const leftOutBefore = stored && stored.leftOut.length > 0 ? new Set(stored.leftOut) : NO_NAMES;
     let names: EntryNames | undefined =
       stored?.snapshot && snapshotHolds(stored.snapshot, self, this.racyWindowMs) ? stored.snapshot : undefined;
@@ -162,11 +174,13 @@ class TreeWalk {
     if (!names || !entries || entries.missing) {
       listed = true;
       names = listDirectory(path);
-      if (!names) return; // unreadable: skipped (its files leave the index), as `git status` does
+      if (!names) {
+        this.notWalk(directory, stored); // unreadable: skipped (its files leave the index), as `git status` does
+        return;
+      }
       this.scan.listed++;
       entries = this.statFiles(directory, names, leftOutBefore);
     }
-    this.visited.add(directory.relative);
     this.scan.directories++;
     // A snapshot names only files and directories: one holding a FIFO or a name that is not UTF-8 is listed every time.
     const snapshot: DirectorySnapshot | undefined =
@@ -184,9 +198,7 @@ class TreeWalk {
     const clean = stored !== undefined && !visit.rulesChanged && stored.listing === visit.listing;
     if (clean) {
       this.scan.files += visit.files.length;
-      for (const name of visit.subdirectories) {
-        if (!leftOutBefore.has(name)) this.queue.push(child(directory, name, false));
-      }
+      this.queueSubdirectories(directory, visit.subdirectories, false, leftOutBefore);
       if (listed && snapshot)
         this.scan.restated.push({
           path: directory.relative,
@@ -216,7 +228,8 @@ class TreeWalk {
     leftOutBefore: ReadonlySet<string>,
   ): boolean {
     const listing = new ListingHash();
-    const rules = directory.relative === "" ? this.rootRules.copy() : new ListingHash();
+    // Most directories hold no ignore file: no hash to make for them, the stored one must be the empty one.
+    let rules = directory.relative === "" ? this.rootRules.copy() : undefined;
     let ruleFilesHere: string[] | undefined;
     let files = 0;
     const anyLeftOut = leftOutBefore.size > 0;
@@ -228,24 +241,36 @@ class TreeWalk {
         listing.addLeftOut(name);
         continue;
       }
-      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
+      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), NO_THROW);
       if (!stats?.isFile()) return false;
       const mtimeMs = Math.trunc(stats.mtimeMs);
       listing.addFile(name, stats.size, mtimeMs);
       files++;
       if (ruleFile) {
+        rules ??= new ListingHash();
         rules.addFile(name, stats.size, mtimeMs);
         ruleFilesHere ??= [];
         ruleFilesHere.push(name);
       }
     }
-    if (listing.digest() !== stored.listing || rules.digest() !== stored.rules) return false;
+    if (listing.digest() !== stored.listing || digestOf(rules) !== stored.rules) return false;
     for (const name of ruleFilesHere ?? []) this.filter.registerIgnoreFile(directory.relative, `${directory.absolute}/${name}`);
-    this.visited.add(directory.relative);
     this.scan.directories++;
     this.scan.files += files;
-    for (const name of subdirectories) if (!leftOutBefore.has(name)) this.queue.push(child(directory, name, false));
+    this.queueSubdirectories(directory, subdirectories, false, leftOutBefore);
     return true;
+  }
+
+  /** A directory met but not walked: a state stored for it goes with the vanished ones. */
+  private notWalk(directory: PendingDirectory, stored: DirectoryState | undefined): void {
+    if (stored) this.notWalked.push(directory.relative);
+  }
+
+  /** Queues the subdirectories not in `skip`, to be walked next in `compareAsDirectories` order. */
+  private queueSubdirectories(parent: PendingDirectory, names: readonly string[], rulesChanged: boolean, skip = NO_NAMES): void {
+    const walked = skip.size > 0 ? names.filter((name) => !skip.has(name)) : [...names];
+    walked.sort(compareAsDirectories);
+    for (let index = walked.length - 1; index >= 0; index--) this.pending.push(child(parent, walked[index] as string, rulesChanged));
   }
 
   /**
@@ -267,7 +292,7 @@ class TreeWalk {
         entries.leftOutFiles.push(name);
         continue;
       }
-      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), { throwIfNoEntry: false });
+      const stats = lstatSync(this.workingDirectory.pathOf(directory.absolute, name), NO_THROW);
       if (!stats?.isFile()) {
         entries.missing = true;
         continue;
@@ -347,12 +372,14 @@ class TreeWalk {
       const path = prefix + entry.name;
       if (!this.filter.ignores(path, false)) result.skipped.push({ path, size: 0, mtimeMs: 0, reason: entry.reason });
     }
+    const walked: string[] = [];
     for (const name of [...visit.subdirectories].sort()) {
       listing.addDirectory(name);
       const path = prefix + name;
       if (this.filter.excludesDirectory(name, path) || this.filter.ignores(path, true)) leftOut.push(name);
-      else this.queue.push(child(directory, name, visit.rulesChanged));
+      else walked.push(name);
     }
+    this.queueSubdirectories(directory, walked, visit.rulesChanged);
     result.state = { listing: listing.digest(), rules: visit.rules, leftOut, ...(snapshot ? { snapshot } : {}) };
     return result;
   }

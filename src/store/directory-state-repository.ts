@@ -18,7 +18,8 @@ export interface StoredDirectorySnapshot {
   recordedAtMs: number;
 }
 
-type DirectoryStateRow = [
+/** A `directory_states` row as `STATE_COLUMNS` reads it. */
+export type DirectoryStateRow = [
   string,
   string,
   string,
@@ -41,20 +42,9 @@ export class DirectoryStateRepository {
 
   /** Every directory's stored state, keyed by path ('' is the root). */
   all(): Map<string, StoredDirectoryState> {
-    const rows = this.db
-      .prepare<[], DirectoryStateRow>(
-        "SELECT path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms FROM directory_states",
-      )
-      .raw()
-      .all();
+    const rows = this.db.prepare<[], DirectoryStateRow>(`SELECT ${STATE_COLUMNS} FROM directory_states`).raw().all();
     const states = new Map<string, StoredDirectoryState>();
-    for (const [path, listing, rules, leftOut, files, directories, ino, mtimeMs, ctimeMs, recordedAtMs] of rows) {
-      const state: StoredDirectoryState = { listing, rules, leftOut: leftOut === "[]" ? [] : (JSON.parse(leftOut) as string[]) };
-      if (files !== null && directories !== null && ino !== null && mtimeMs !== null && ctimeMs !== null && recordedAtMs !== null) {
-        state.snapshot = new JoinedNamesSnapshot(files, directories, ino, mtimeMs, ctimeMs, recordedAtMs);
-      }
-      states.set(path, state);
-    }
+    for (const row of rows) states.set(row[0], stateOfRow(row));
     return states;
   }
 
@@ -90,6 +80,19 @@ export class DirectoryStateRepository {
   clear(): void {
     this.db.prepare("DELETE FROM directory_states").run();
   }
+}
+
+/** The columns of a `DirectoryStateRow`, in its order. */
+export const STATE_COLUMNS = "path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms";
+
+/** The state a row holds (its path is the row's first column). */
+export function stateOfRow(row: DirectoryStateRow): StoredDirectoryState {
+  const [, listing, rules, leftOut, files, directories, ino, mtimeMs, ctimeMs, recordedAtMs] = row;
+  const state: StoredDirectoryState = { listing, rules, leftOut: leftOut === "[]" ? [] : (JSON.parse(leftOut) as string[]) };
+  if (files !== null && directories !== null && ino !== null && mtimeMs !== null && ctimeMs !== null && recordedAtMs !== null) {
+    state.snapshot = new JoinedNamesSnapshot(files, directories, ino, mtimeMs, ctimeMs, recordedAtMs);
+  }
+  return state;
 }
 
 /**
