@@ -1,4 +1,7 @@
 import type { SqliteDatabase } from "./database.js";
+import type { ChunkRecord, FileRecord, FileStatus, ManifestEntry, SymbolRecord, StoredChunk, IndexedSymbol } from "./file-records.js";
+
+export type { ChunkRecord, FileRecord, FileStatus, IndexedSymbol, ManifestEntry, StoredChunk, SymbolRecord } from "./file-records.js";
 
 /** The parent directory of a project path ('' for the root), as the manifest's `directory` column holds it. */
 export function directoryOf(path: string): string {
@@ -8,76 +11,6 @@ export function directoryOf(path: string): string {
 
 /** More changed directories than this: one read of the whole manifest beats a query per directory. */
 const MANIFEST_BY_DIRECTORY_LIMIT = 256;
-
-export type FileStatus = "indexed" | "skipped" | "failed";
-
-/** What the manifest remembers of a file, enough to tell whether it changed. */
-export interface ManifestEntry {
-  id: number;
-  path: string;
-  size: number;
-  mtimeMs: number;
-  contentHash: string | null;
-  status: FileStatus;
-}
-
-export interface FileRecord {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  contentHash: string | null;
-  language: string | null;
-  status: FileStatus;
-  reason: string | null;
-  lineCount: number;
-  description: string | null;
-  priority: number;
-}
-
-export interface ChunkRecord {
-  ordinal: number;
-  startLine: number;
-  endLine: number;
-  kind: string;
-  symbols: string[];
-  content: string;
-  tokenCount: number;
-  /** Distinct full-text terms, space-separated. */
-  terms: string;
-  termCount: number;
-}
-
-export interface SymbolRecord {
-  name: string;
-  kind: string;
-  startLine: number;
-  endLine: number;
-}
-
-export interface StoredChunk {
-  id: number;
-  fileId: number;
-  path: string;
-  language: string | null;
-  startLine: number;
-  endLine: number;
-  kind: string;
-  symbols: string[];
-  content: string;
-  tokenCount: number;
-  fileLineCount: number;
-  /** One line from the file's first comment, when it has one. */
-  fileDescription: string | null;
-}
-
-/** A definition in the code index and where it is (lines 1-based, inclusive). */
-export interface IndexedSymbol {
-  name: string;
-  kind: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-}
 
 /** SQL side of the code index: the files manifest, chunks and symbols. */
 export class FileRepository {
