@@ -1,7 +1,7 @@
 import type { CodeVectorIndex } from "../search/code-vector-index.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import type { SqliteDatabase } from "../store/database.js";
-import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
+import type { FileRecord, FileRepository, ManifestEntry } from "../store/file-repository.js";
 import { FileSketches } from "../store/file-sketches.js";
 import type { VectorStore } from "../store/vector-store.js";
 import type { ProcessedFile } from "./file-processor.js";
@@ -155,15 +155,7 @@ export class IndexWriter {
       outcome.unchangedContent++;
       return;
     }
-    const fileId = this.files.upsertFile(record);
-    this.sketches.replace(fileId, result.status === "indexed" ? result.sketch : null);
-    const oldChunkIds = this.files.chunkIdsOf(fileId);
-    if (oldChunkIds.length > 0) {
-      this.vectors.deleteChunks(oldChunkIds);
-      changes.removed.push(...oldChunkIds);
-    }
-    const chunkIds = this.files.replaceChunks(fileId, result.chunks);
-    this.files.replaceSymbols(fileId, result.symbols);
+    const chunkIds = this.writeRows(record, result, known === undefined, changes);
     result.chunks.forEach((chunk, index) => {
       const id = chunkIds[index] as number;
       if (chunk.vector) {
@@ -179,6 +171,33 @@ export class IndexWriter {
       outcome.failed++;
       outcome.failures.push({ path: result.path, reason: result.reason ?? "unknown error" });
     }
+  }
+
+  /**
+   * The file's manifest row, sketch, chunks and symbols; returns the chunks'
+   * ids. A file the manifest did not know gets a new row, and nothing of a
+   * new row exists to look up or delete (`FileRepository.insertNewFile`):
+   * on a first index that was three statements a file for nothing, and an
+   * upsert where an insert does.
+   */
+  private writeRows(record: FileRecord, result: ProcessedFile, unknown: boolean, changes: SliceChanges): number[] {
+    const newFileId = unknown ? this.files.insertNewFile(record) : undefined;
+    if (newFileId !== undefined) {
+      if (result.status === "indexed" && result.sketch) this.sketches.replace(newFileId, result.sketch);
+      const chunkIds = this.files.insertChunks(newFileId, result.chunks);
+      this.files.insertSymbols(newFileId, result.symbols);
+      return chunkIds;
+    }
+    const fileId = this.files.upsertFile(record);
+    this.sketches.replace(fileId, result.status === "indexed" ? result.sketch : null);
+    const oldChunkIds = this.files.chunkIdsOf(fileId);
+    if (oldChunkIds.length > 0) {
+      this.vectors.deleteChunks(oldChunkIds);
+      changes.removed.push(...oldChunkIds);
+    }
+    const chunkIds = this.files.replaceChunks(fileId, result.chunks);
+    this.files.replaceSymbols(fileId, result.symbols);
+    return chunkIds;
   }
 
   /** Records files ruled out by name or size, dropping anything indexed for them before. */

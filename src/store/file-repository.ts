@@ -1,4 +1,7 @@
 import type { SqliteDatabase } from "./database.js";
+import type { ChunkRecord, FileRecord, FileStatus, ManifestEntry, SymbolRecord, StoredChunk, IndexedSymbol } from "./file-records.js";
+
+export type { ChunkRecord, FileRecord, FileStatus, IndexedSymbol, ManifestEntry, StoredChunk, SymbolRecord } from "./file-records.js";
 
 /** The parent directory of a project path ('' for the root), as the manifest's `directory` column holds it. */
 export function directoryOf(path: string): string {
@@ -9,79 +12,10 @@ export function directoryOf(path: string): string {
 /** More changed directories than this: one read of the whole manifest beats a query per directory. */
 const MANIFEST_BY_DIRECTORY_LIMIT = 256;
 
-export type FileStatus = "indexed" | "skipped" | "failed";
-
-/** What the manifest remembers of a file, enough to tell whether it changed. */
-export interface ManifestEntry {
-  id: number;
-  path: string;
-  size: number;
-  mtimeMs: number;
-  contentHash: string | null;
-  status: FileStatus;
-}
-
-export interface FileRecord {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  contentHash: string | null;
-  language: string | null;
-  status: FileStatus;
-  reason: string | null;
-  lineCount: number;
-  description: string | null;
-  priority: number;
-}
-
-export interface ChunkRecord {
-  ordinal: number;
-  startLine: number;
-  endLine: number;
-  kind: string;
-  symbols: string[];
-  content: string;
-  tokenCount: number;
-  /** Distinct full-text terms, space-separated. */
-  terms: string;
-  termCount: number;
-}
-
-export interface SymbolRecord {
-  name: string;
-  kind: string;
-  startLine: number;
-  endLine: number;
-}
-
-export interface StoredChunk {
-  id: number;
-  fileId: number;
-  path: string;
-  language: string | null;
-  startLine: number;
-  endLine: number;
-  kind: string;
-  symbols: string[];
-  content: string;
-  tokenCount: number;
-  fileLineCount: number;
-  /** One line from the file's first comment, when it has one. */
-  fileDescription: string | null;
-}
-
-/** A definition in the code index and where it is (lines 1-based, inclusive). */
-export interface IndexedSymbol {
-  name: string;
-  kind: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-}
-
 /** SQL side of the code index: the files manifest, chunks and symbols. */
 export class FileRepository {
   private readonly upsertStatement;
+  private readonly insertNewStatement;
   private readonly chunkIdsStatement;
   private readonly deleteChunksStatement;
   private readonly insertChunkStatement;
@@ -101,6 +35,13 @@ export class FileRepository {
          content_hash = excluded.content_hash, language = excluded.language, status = excluded.status,
          reason = excluded.reason, line_count = excluded.line_count, description = excluded.description, priority = excluded.priority,
          indexed_at = excluded.indexed_at
+       RETURNING id`,
+    );
+    this.insertNewStatement = db.prepare(
+      `INSERT INTO files (path, directory, size, mtime_ms, content_hash, language, status, reason, line_count, description,
+         priority, indexed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(path) DO NOTHING
        RETURNING id`,
     );
     this.chunkIdsStatement = db.prepare("SELECT id FROM chunks WHERE file_id = ?").pluck();
@@ -242,6 +183,33 @@ export class FileRepository {
     return row.id;
   }
 
+  /**
+   * Inserts the manifest row of a file that has none, and returns its id;
+   * undefined when the path has a row after all (another writer added it
+   * since the caller read the manifest: `upsertFile` it then). A new row has
+   * no chunks, symbols or sketch: theirs go with a deleted file by cascade,
+   * so an id used again starts empty, and a caller may insert them without
+   * looking for old ones (most of a first index's writes of a file did).
+   */
+  insertNewFile(file: FileRecord, indexedAt: number = Date.now()): number | undefined {
+    this.writes++;
+    const row = this.insertNewStatement.get(
+      file.path,
+      directoryOf(file.path),
+      file.size,
+      file.mtimeMs,
+      file.contentHash,
+      file.language,
+      file.status,
+      file.reason,
+      file.lineCount,
+      file.description,
+      file.priority,
+      indexedAt,
+    ) as { id: number } | undefined;
+    return row?.id;
+  }
+
   chunkIdsOf(fileId: number): number[] {
     return this.chunkIdsStatement.all(fileId) as number[];
   }
@@ -249,6 +217,11 @@ export class FileRepository {
   /** Replaces the file's chunks; returns the ids of the new chunks in order. */
   replaceChunks(fileId: number, chunks: readonly ChunkRecord[]): number[] {
     this.deleteChunksStatement.run(fileId);
+    return this.insertChunks(fileId, chunks);
+  }
+
+  /** Adds chunks to a file that has none (see `insertNewFile`); returns their ids in order. */
+  insertChunks(fileId: number, chunks: readonly ChunkRecord[]): number[] {
     return chunks.map((chunk) =>
       Number(
         this.insertChunkStatement.run(
@@ -269,6 +242,11 @@ export class FileRepository {
 
   replaceSymbols(fileId: number, symbols: readonly SymbolRecord[]): void {
     this.deleteSymbolsStatement.run(fileId);
+    this.insertSymbols(fileId, symbols);
+  }
+
+  /** Adds symbols to a file that has none (see `insertNewFile`). */
+  insertSymbols(fileId: number, symbols: readonly SymbolRecord[]): void {
     for (const symbol of symbols) {
       this.insertSymbolStatement.run(fileId, symbol.name, symbol.kind, symbol.startLine, symbol.endLine);
     }
