@@ -3,7 +3,7 @@ import { basename, join, sep } from "node:path";
 import picomatch from "picomatch";
 import type { IndexConfig } from "../../config/schema.js";
 import { fileKind } from "../../files/regular-file.js";
-import { classifyPaths } from "../../indexer/path-classification.js";
+import { PathClassifier } from "../../indexer/path-classification.js";
 import { literalRunsPerAlternative } from "./grep-literals.js";
 import { type FileVersion, prefilterLiterals } from "./grep-matcher.js";
 import type { Ripgrep } from "./grep-ripgrep.js";
@@ -172,7 +172,8 @@ async function listedFiles(
   if (signal.aborted) return undefined;
   if (!indexed && deps.ripgrep && literals) {
     // ripgrep names a superset of what the walk takes: each is judged by the index's rules.
-    const judged = (paths: readonly string[]) => classifyPaths(tree.scanRoot, deps.config, paths).files.map((file) => file.path);
+    const classifier = new PathClassifier(tree.scanRoot, deps.config);
+    const judged = (paths: readonly string[]) => classifier.classify(paths).files.map((file) => file.path);
     // Names given as rg writes them are judged then, once; the list it ends with is the one to trust.
     const given = new Set<string>();
     const judgedAsGiven: string[] = [];
