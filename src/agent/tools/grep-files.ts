@@ -5,7 +5,7 @@ import type { IndexConfig } from "../../config/schema.js";
 import { fileKind } from "../../files/regular-file.js";
 import { PathClassifier } from "../../indexer/path-classification.js";
 import { literalRunsPerAlternative } from "./grep-literals.js";
-import { type FileVersion, prefilterLiterals } from "./grep-matcher.js";
+import { type FileVersion, type GrepSearch, prefilterLiterals, unlessChangedOf } from "./grep-matcher.js";
 import type { Ripgrep } from "./grep-ripgrep.js";
 import type { GrepThread } from "./grep-thread.js";
 import { outsideHiddenDirectories, resolveProjectPath } from "./project-paths-guard.js";
@@ -56,6 +56,15 @@ export interface Candidate {
   named?: true;
   /** The index rules it out if it still has this size and time (see `IndexedFiles.unlessChanged`). */
   unlessChanged?: FileVersion;
+}
+
+/** A search's pattern and limits, without its files. */
+export type SearchOfFiles = Omit<GrepSearch, "files" | "firstFile" | "unlessChanged">;
+
+/** The search of these files: their paths, and the size and time of those the index rules out while unchanged. */
+export function searchOfCandidates(search: SearchOfFiles, files: readonly Candidate[]): GrepSearch {
+  const unlessChanged = unlessChangedOf(files.map((file) => file.unlessChanged));
+  return { ...search, files: files.map((file) => file.absolute), ...(unlessChanged ? { unlessChanged } : {}) };
 }
 
 export interface GrepFilesRequest {

@@ -235,7 +235,8 @@ function inOrder(blocks: readonly Block[], maxResults: number): GrepOutcome | un
   return { hits, end: { kind: "done", more: false } };
 }
 
-function capped(hits: readonly FileHits[], maxResults: number): FileHits[] {
+/** The hits, in the order given, cut after `maxResults` lines. */
+export function capped(hits: readonly FileHits[], maxResults: number): FileHits[] {
   const kept: FileHits[] = [];
   let listed = 0;
   for (const found of hits) {

@@ -1,13 +1,11 @@
-import type { Candidate } from "./grep-files.js";
+import { type Candidate, type SearchOfFiles, searchOfCandidates } from "./grep-files.js";
 import type { NumberedLine } from "./grep-lines.js";
-import type { FileHits, GrepSearch } from "./grep-matcher.js";
+import type { FileHits } from "./grep-matcher.js";
+import { capped } from "./grep-run.js";
 import type { GrepOutcome, GrepThread } from "./grep-thread.js";
 
 /** At most this many files are matched while ripgrep still lists: past them, matching in order can stop at `maxResults`. */
 export const STREAMED_FILES = 2_000;
-
-/** A search's pattern and limits: what each block matched ahead shares with the search in order. */
-export type SearchOfFiles = Omit<GrepSearch, "files" | "firstFile" | "unlessChanged">;
 
 /**
  * Matching the files ripgrep names while it still reads the tree. ripgrep
@@ -68,7 +66,7 @@ export class StreamedMatching {
    * ahead are matched now, and the lines of all of them are listed up to
    * `maxResults`, as `GrepThread.search` of the list would.
    */
-  async outcome(files: readonly Candidate[], search: Omit<GrepSearch, "files">): Promise<GrepOutcome> {
+  async outcome(files: readonly Candidate[], search: SearchOfFiles): Promise<GrepOutcome> {
     // Names queued and not yet taken are matched in order with the rest: waiting for another block would be slower.
     this.queued = [];
     await this.draining;
@@ -80,7 +78,10 @@ export class StreamedMatching {
       unmatched.length === 0
         ? { hits: [], end: { kind: "done", more: false } as const }
         : await this.thread.search(
-            { ...search, ...subset(search, unmatched), files: unmatched.map((index) => files[index]?.absolute as string) },
+            searchOfCandidates(
+              search,
+              unmatched.map((index) => files[index] as Candidate),
+            ),
             this.signal,
           );
     if (rest.end.kind === "cancelled") return rest;
@@ -92,29 +93,14 @@ export class StreamedMatching {
     });
     // A file over its time stops the search there, as in order: what lies before it is listed.
     const stoppedAt = rest.end.kind === "slow" ? (unmatched[rest.end.file] as number) : files.length;
-    const listed: FileHits[] = [];
-    let count = 0;
-    for (const [file, found] of [...lines].sort((a, b) => a[0] - b[0])) {
-      if (file >= stoppedAt) break;
-      const room = search.maxResults - count;
-      if (room === 0) return { hits: listed, end: { kind: "done", more: true } };
-      listed.push({ file, lines: found.slice(0, room) });
-      count += Math.min(room, found.length);
-      if (found.length > room) return { hits: listed, end: { kind: "done", more: true } };
-    }
-    if (rest.end.kind === "slow") return { hits: listed, end: { kind: "slow", file: stoppedAt } };
-    return { hits: listed, end: { kind: "done", more: rest.end.more } };
+    const inOrder: FileHits[] = [...lines]
+      .filter(([file]) => file < stoppedAt)
+      .sort((a, b) => a[0] - b[0])
+      .map(([file, found]) => ({ file, lines: found }));
+    const hits = capped(inOrder, search.maxResults);
+    const total = inOrder.reduce((sum, each) => sum + each.lines.length, 0);
+    if (total > search.maxResults) return { hits, end: { kind: "done", more: true } };
+    if (rest.end.kind === "slow") return { hits, end: { kind: "slow", file: stoppedAt } };
+    return { hits, end: { kind: "done", more: rest.end.more } };
   }
-}
-
-/** The `unlessChanged` pairs of the files at `indices`, when the search has them. */
-function subset(search: Pick<GrepSearch, "unlessChanged">, indices: readonly number[]): Pick<GrepSearch, "unlessChanged"> {
-  const all = search.unlessChanged;
-  if (!all) return {};
-  const pairs = new Float64Array(indices.length * 2);
-  indices.forEach((index, at) => {
-    pairs[2 * at] = all[2 * index] as number;
-    pairs[2 * at + 1] = all[2 * index + 1] as number;
-  });
-  return { unlessChanged: pairs };
 }

@@ -1,9 +1,8 @@
 import * as z from "zod";
 import { defaultConfig, type IndexConfig } from "../../config/schema.js";
 import { targetPath } from "./file-text.js";
-import { grepFiles, type Candidate, type GrepIndex } from "./grep-files.js";
+import { grepFiles, searchOfCandidates, type Candidate, type GrepIndex } from "./grep-files.js";
 import type { Ripgrep } from "./grep-ripgrep.js";
-import { unlessChangedOf } from "./grep-matcher.js";
 import { StreamedMatching } from "./grep-streamed.js";
 import { GrepThread, type GrepOutcome } from "./grep-thread.js";
 import { defineTool, toolDescription, ToolError, type ToolOutput } from "./tool.js";
@@ -82,15 +81,10 @@ export function createGrepTool(deps: GrepToolDeps = {}) {
         if (!files) throw new ToolError("grep was cancelled.");
         // A listed file grown past what the index reads since it was listed is passed over, as the walk would.
         const maxFileBytes = files[0]?.named ? undefined : config.maxFileSize;
-        const unlessChanged = unlessChangedOf(files.map((file) => file.unlessChanged));
-        const whole = {
-          ...limits,
-          ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
-          ...(unlessChanged ? { unlessChanged } : {}),
-        };
+        const whole = { ...limits, ...(maxFileBytes === undefined ? {} : { maxFileBytes }) };
         const outcome = streamed?.started
           ? await streamed.outcome(files, whole)
-          : await thread.search({ ...whole, files: files.map((file) => file.absolute) }, context.signal);
+          : await thread.search(searchOfCandidates(whole, files), context.signal);
         if (outcome.end.kind === "cancelled") throw new ToolError("grep was cancelled.");
         return answer(input, files, outcome, thread.fileBudgetMs);
       };
