@@ -12,6 +12,7 @@ import { tokenizePath } from "../parsing/code-tokenizer.js";
 import { isTestSnapshot } from "../search/document-kind.js";
 import { trigramSketch } from "../search/trigram-sketch.js";
 import { maskSecrets } from "../security/secrets.js";
+import type { ChunkRecord } from "../store/file-records.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import { ChunkFeaturizer } from "./chunk-featurizer.js";
 import { errorMessage } from "../errors.js";
@@ -32,18 +33,8 @@ export const fileTaskSchema = z.object({
 export type FileTask = z.infer<typeof fileTaskSchema>;
 export type FileTaskItem = FileTask["files"][number];
 
-export interface ProcessedChunk {
-  ordinal: number;
-  startLine: number;
-  endLine: number;
-  kind: string;
-  symbols: string[];
-  content: string;
-  tokenCount: number;
-  /** Distinct full-text terms (path, symbols, content), space-separated. */
-  terms: string;
-  /** Number of terms with repeats: the document length for BM25. */
-  termCount: number;
+/** A chunk as the index stores it (its terms from the path, symbols and content), and its embedding. */
+export interface ProcessedChunk extends ChunkRecord {
   vector: Float32Array | null;
 }
 

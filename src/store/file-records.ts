@@ -35,6 +35,7 @@ export interface ChunkRecord {
   tokenCount: number;
   /** Distinct full-text terms, space-separated. */
   terms: string;
+  /** Number of terms with repeats: the document length for BM25. */
   termCount: number;
 }
 
