@@ -7,14 +7,14 @@ import type { ProjectIndexer } from "../indexer/project-indexer.js";
 import { classifyPaths } from "../indexer/path-classification.js";
 import { listSubtree } from "../indexer/subtree-freshness.js";
 import type { WatchedChanges } from "../indexer/watched-changes.js";
-import { overlapsMarker } from "../agent/tools/grep-matcher.js";
 import { guaranteedTerms } from "../search/literal-terms.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
-import { TrigramProbe } from "../search/trigram-sketch.js";
 import { isSecretPath } from "../security/secrets.js";
 import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
 import type { FileSketches } from "../store/file-sketches.js";
 import { ChunkFiles } from "./chunk-files.js";
+import type { FirstWalkListing } from "./grep-first-walk.js";
+import { probeOf } from "./grep-sketch-probe.js";
 import { KeptDirectoryStates, KeptManifest, KeptSketches } from "./kept-manifest.js";
 
 export interface GrepIndexDeps {
@@ -29,6 +29,8 @@ export interface GrepIndexDeps {
   racyWindowMs: number;
   /** While a project watcher vouches for the tree: the files it saw change since the index read them. */
   changes?: Pick<WatchedChanges, "changes">;
+  /** Until a first run completes: the tree as that run's walk listed it, and the files it has committed. */
+  firstWalk?: Pick<FirstWalkListing, "files">;
 }
 
 /** The index's parts, with the chunk → file map kept for the narrowing and the manifest's rows and sketches kept between searches. */
@@ -50,8 +52,9 @@ type IndexAndChunks = GrepIndexDeps & {
  * watcher, a caller with a faster way to list the files than the fresh check
  * asks for no check of the disk). Until a first
  * complete run has stored the directories' states, a fresh check would walk
- * the whole tree here, on the thread that commits the index: grep walks on
- * its own thread instead.
+ * the whole tree here, on the thread that commits the index: the tree is
+ * listed as that run's own walk saw it (`FirstWalkListing`), else by
+ * ripgrep or a walk on grep's thread.
  */
 export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
   const index: IndexAndChunks = {
@@ -64,7 +67,7 @@ export function createGrepIndex(deps: GrepIndexDeps): GrepIndex {
   };
   return {
     async files(signal, under, options) {
-      if (deps.indexer.lastRefresh() === undefined) return undefined;
+      if (deps.indexer.lastRefresh() === undefined) return deps.firstWalk?.files(under ?? "");
       const changed = await deps.changes?.changes(signal);
       if (signal.aborted) return undefined;
       if (changed) return watchedFiles(index, changed, under ?? "");
@@ -176,18 +179,6 @@ function rowsListing(deps: IndexAndChunks, rows: readonly ManifestEntry[]): Rows
   const listing = { paths, vouched, unlessChanged, tooLarge };
   deps.listings.set(rows, listing);
   return listing;
-}
-
-/**
- * The sketches' probe for a pattern's literal runs. A run that overlaps a
- * masking marker (`REDACTED`) is left out: grep matches the masked text,
- * where a marker stands for bytes the sketch never saw.
- */
-function probeOf(alternatives: ReadonlyArray<readonly string[]>, ignoreCase: boolean): TrigramProbe | undefined {
-  return TrigramProbe.of(
-    alternatives.map((runs) => runs.filter((run) => !overlapsMarker(run, ignoreCase))),
-    ignoreCase,
-  );
 }
 
 /** The full-text terms every file holding a line with these literal runs is indexed under (`guaranteedTerms`). */

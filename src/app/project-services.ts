@@ -11,6 +11,7 @@ import { ConsentStore } from "../project/consent.js";
 import { IndexLock } from "../project/index-lock.js";
 import type { GrepIndex } from "../agent/tools/grep-files.js";
 import { GrepThread } from "../agent/tools/grep-thread.js";
+import { FirstWalkListing } from "./grep-first-walk.js";
 import { createGrepIndex } from "./grep-index.js";
 import { Ripgrep } from "../agent/tools/grep-ripgrep.js";
 import { ForegroundWork } from "../indexer/foreground-work.js";
@@ -129,6 +130,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     db,
     files,
     directories: new DirectoryStateRepository(db),
+    firstWalk: new DirectoryStateRepository(db, "first_walk_states"),
     writer: new IndexWriter(
       db,
       files,
@@ -213,6 +215,13 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
       },
       sketches: fileSketches,
       racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
+      firstWalk: new FirstWalkListing({
+        root: paths.root,
+        config: config.index,
+        indexer,
+        sketches: fileSketches,
+        racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
+      }),
     }),
     close: async () => {
       grepThread.close();

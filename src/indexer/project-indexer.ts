@@ -45,6 +45,8 @@ export interface FreshnessReport {
 const WALK_RULES_META_KEY = "walk_rules";
 /** When the last complete run ended: what `sylk status` shows. */
 const LAST_REFRESH_META_KEY = "last_refresh";
+/** The settings the first walk's states (`first_walk_states`) were walked with. */
+const FIRST_WALK_RULES_META_KEY = "first_walk_rules";
 
 export interface RunOptions {
   /**
@@ -77,6 +79,11 @@ export interface ProjectIndexerDeps extends FileRunnerDeps {
   files: FileRepository;
   /** What the last complete walk saw of each directory. */
   directories: DirectoryStateRepository;
+  /**
+   * Where a run with no complete run behind it stores what its walk saw
+   * (`first_walk_states`), for grep to list the tree by while it runs.
+   */
+  firstWalk?: DirectoryStateRepository;
   writer: IndexWriter;
   fullText: PersistentFullText;
   /**
@@ -151,6 +158,23 @@ export class ProjectIndexer {
     return this.walkedWithTodaysRules() ? this.deps.directories.all() : undefined;
   }
 
+  /**
+   * What the walk of a run with no complete run behind it stored (see
+   * `firstWalkStates`), by a version that changes when another walk's replace
+   * them; undefined when there are none walked with today's settings.
+   */
+  firstWalkVersion(): string | undefined {
+    const firstWalk = this.deps.firstWalk;
+    if (!firstWalk || getMeta(this.deps.db, FIRST_WALK_RULES_META_KEY) !== walkRulesKey(this.deps.config)) return undefined;
+    const version = firstWalk.version();
+    return version.startsWith("0:") ? undefined : version;
+  }
+
+  /** The directories' states the walk of a first index under way (or killed) stored: grep's listing until a run completes. */
+  firstWalkStates(): Map<string, StoredDirectoryState> {
+    return this.deps.firstWalk?.all() ?? new Map();
+  }
+
   /** Whether the stored directory states were walked with today's settings (else none holds). */
   private walkedWithTodaysRules(): boolean {
     return getMeta(this.deps.db, WALK_RULES_META_KEY) === walkRulesKey(this.deps.config);
@@ -211,6 +235,7 @@ export class ProjectIndexer {
     if (!summary.interrupted) {
       this.deps.db.transaction(() => {
         this.rememberDirectories(directories, summary.failures);
+        this.deps.firstWalk?.clear();
         setMeta(this.deps.db, LAST_REFRESH_META_KEY, new Date().toISOString());
       })();
     }
@@ -249,7 +274,24 @@ export class ProjectIndexer {
     if (diff.deleted.length > 0) this.deps.writer.deleteFiles(diff.deleted);
     if (diff.newlySkipped.length > 0) this.deps.writer.recordSkipped(diff.newlySkipped);
     summary.skipped += diff.newlySkipped.length;
+    // Walked without stored states (none of today's settings): every directory is in `changed`.
+    if (this.lastRefresh() === undefined && !this.walkedWithTodaysRules()) this.publishFirstWalk(directories.changed);
     return { ...plan, work: new FileWorkQueue([...diff.added, ...diff.changed].sort(byPriority)), handedOff: false };
+  }
+
+  /**
+   * Before any complete run the index cannot list the tree, and grep would
+   * walk it again: the run stores what its walk saw for grep to list it by
+   * meanwhile (docs/DESIGN-NOTES.md, "grep while a first index runs").
+   */
+  private publishFirstWalk(states: DirectoriesToRemember["changed"]): void {
+    const firstWalk = this.deps.firstWalk;
+    if (!firstWalk) return;
+    this.deps.db.transaction(() => {
+      firstWalk.clear();
+      firstWalk.save(states, []);
+      setMeta(this.deps.db, FIRST_WALK_RULES_META_KEY, walkRulesKey(this.deps.config));
+    })();
   }
 
   /**

@@ -22,22 +22,108 @@ export function listSubtree(
   states: ReadonlyMap<string, DirectoryState>,
   racyWindowMs: number,
 ): { state: "listed"; files: number } | { state: "left-out" } | undefined {
+  const listed = checkedSubtree(root, config, prefix, states, racyWindowMs);
+  if (!listed || !("directories" in listed)) return listed;
+  return { state: "listed", files: listed.directories.reduce((files, directory) => files + directory.files.length, 0) };
+}
+
+/**
+ * The files the walk that stored `states` took below `prefix` ('' for all),
+ * relative to the root and '/'-separated, when every directory there still
+ * holds the entries it saw (as `listSubtree` tells): the names its
+ * snapshots hold, without a `stat` of each file. The walk takes files it
+ * then skips by name or size: the caller judges those.
+ */
+export function filesOfSubtree(
+  root: string,
+  config: IndexConfig,
+  prefix: string,
+  states: ReadonlyMap<string, DirectoryState>,
+  racyWindowMs: number,
+): { state: "listed"; paths: string[] } | { state: "left-out" } | undefined {
+  const listed = checkedSubtree(root, config, prefix, states, racyWindowMs);
+  if (!listed || !("directories" in listed)) return listed;
+  return { state: "listed", paths: pathsOf(listed.directories) };
+}
+
+/** A directory of a subtree as stored states list it: the files the walk took there, and the ignore files its rules hash holds. */
+export interface ListedDirectory {
+  path: string;
+  state: DirectoryState;
+  files: readonly string[];
+  ignoreFiles: readonly string[];
+}
+
+/**
+ * The directories below `prefix` as the stored states list them, read from
+ * the states alone (no disk): what a caller that lists the same subtree
+ * again keeps, to check with `subtreeStillHolds` each time. Undefined when a
+ * directory has no state or snapshot.
+ */
+export function subtreeByStates(
+  config: IndexConfig,
+  prefix: string,
+  states: ReadonlyMap<string, DirectoryState>,
+): ListedDirectory[] | undefined {
   const ruleFiles = ignoreFileNames(config);
-  const above = ancestorsHold(root, config, prefix, states, racyWindowMs, ruleFiles);
-  if (above !== "held") return above;
-  let files = 0;
+  const directories: ListedDirectory[] = [];
   const queue = [prefix];
   for (let head = 0; head < queue.length; head++) {
-    const directory = queue[head] as string;
-    const state = states.get(directory);
-    if (!state?.snapshot || !snapshotStillHolds(root, directory, state, racyWindowMs)) return undefined;
-    const rules = rulesOf(root, directory, state, ruleFiles, config.respectGitignore);
-    if (rules === undefined || rules !== state.rules) return undefined;
+    const path = queue[head] as string;
+    const state = states.get(path);
+    if (!state?.snapshot) return undefined;
     const leftOut = new Set(state.leftOut);
-    for (const name of state.snapshot.directories) if (!leftOut.has(name)) queue.push(directory ? `${directory}/${name}` : name);
-    for (const name of state.snapshot.files) if (!leftOut.has(name)) files++;
+    for (const name of state.snapshot.directories) if (!leftOut.has(name)) queue.push(path ? `${path}/${name}` : name);
+    const names = state.snapshot.files;
+    const files = leftOut.size === 0 ? names : names.filter((name) => !leftOut.has(name));
+    directories.push({ path, state, files, ignoreFiles: names.filter((name) => ruleFiles.includes(name)) });
   }
-  return { state: "listed", files };
+  return directories;
+}
+
+/** The files of listed directories, relative to the root and '/'-separated. */
+export function pathsOf(directories: readonly ListedDirectory[]): string[] {
+  const paths: string[] = [];
+  for (const { path, files } of directories) for (const name of files) paths.push(path ? `${path}/${name}` : name);
+  return paths;
+}
+
+/**
+ * Whether the directories above `prefix` still lead to it as the walk saw
+ * them and every listed directory still holds its snapshot and ignore
+ * files ("held"), the walk left `prefix` out, or it cannot tell: a `stat`
+ * of each directory and ignore file.
+ */
+export function subtreeStillHolds(
+  root: string,
+  config: IndexConfig,
+  prefix: string,
+  states: ReadonlyMap<string, DirectoryState>,
+  directories: readonly ListedDirectory[],
+  racyWindowMs: number,
+): "held" | { state: "left-out" } | undefined {
+  const above = ancestorsHold(root, config, prefix, states, racyWindowMs, ignoreFileNames(config));
+  if (above !== "held") return above;
+  for (const { path, state, ignoreFiles } of directories) {
+    if (!snapshotStillHolds(root, path, state, racyWindowMs)) return undefined;
+    if (rulesOf(root, path, state, ignoreFiles, config.respectGitignore) !== state.rules) return undefined;
+  }
+  return "held";
+}
+
+/** The subtree's directories when they all hold as the states say, "left-out", or undefined. */
+function checkedSubtree(
+  root: string,
+  config: IndexConfig,
+  prefix: string,
+  states: ReadonlyMap<string, DirectoryState>,
+  racyWindowMs: number,
+): { directories: ListedDirectory[] } | { state: "left-out" } | undefined {
+  const above = ancestorsHold(root, config, prefix, states, racyWindowMs, ignoreFileNames(config));
+  if (above !== "held") return above;
+  const directories = subtreeByStates(config, prefix, states);
+  if (!directories) return undefined;
+  return subtreeStillHolds(root, config, prefix, states, directories, racyWindowMs) === "held" ? { directories } : undefined;
 }
 
 /** Whether the directories above `prefix` still lead to it as the last complete run saw them ("held"), leave it out, or cannot tell. */
@@ -54,7 +140,8 @@ function ancestorsHold(
     const ancestor = components.slice(0, depth).join("/");
     const state = states.get(ancestor);
     if (!state || !snapshotStillHolds(root, ancestor, state, racyWindowMs)) return undefined;
-    const rules = rulesOf(root, ancestor, state, ruleFiles, config.respectGitignore);
+    const ignoreFiles = state.snapshot?.files.filter((name) => ruleFiles.includes(name)) ?? [];
+    const rules = rulesOf(root, ancestor, state, ignoreFiles, config.respectGitignore);
     if (rules === undefined || rules !== state.rules) return undefined;
     if (state.leftOut.includes(components[depth] as string)) return { state: "left-out" };
   }
@@ -85,13 +172,12 @@ function rulesOf(
   root: string,
   directory: string,
   state: DirectoryState,
-  ruleFiles: readonly string[],
+  ignoreFiles: readonly string[],
   respectGitignore: boolean,
 ): string | undefined {
   const rules = rootRules(root, directory, respectGitignore);
   if (!rules || !state.snapshot) return undefined;
-  for (const name of state.snapshot.files) {
-    if (!ruleFiles.includes(name)) continue;
+  for (const name of ignoreFiles) {
     const stats = lstatSync(join(root, directory, name), { throwIfNoEntry: false });
     if (!stats?.isFile()) return undefined;
     rules.addFile(name, stats.size, Math.trunc(stats.mtimeMs));

@@ -33,16 +33,26 @@ export type DirectoryStateRow = [
 ];
 
 /**
- * SQL side of what the last complete walk saw of each directory: its listing
+ * Where directory states are kept: `directory_states`, what the last
+ * complete walk saw; `first_walk_states`, what the walk of a run with no
+ * complete run behind it saw, for grep to list the tree by while it runs.
+ */
+export type DirectoryStateTable = "directory_states" | "first_walk_states";
+
+/**
+ * SQL side of what a walk saw of each directory: its listing
  * and walk rules, what it left out, and its stat snapshot, so the next walk
  * can trust an unchanged directory without listing it again.
  */
 export class DirectoryStateRepository {
-  constructor(private readonly db: SqliteDatabase) {}
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly table: DirectoryStateTable = "directory_states",
+  ) {}
 
   /** Every directory's stored state, keyed by path ('' is the root). */
   all(): Map<string, StoredDirectoryState> {
-    const rows = this.db.prepare<[], DirectoryStateRow>(`SELECT ${STATE_COLUMNS} FROM directory_states`).raw().all();
+    const rows = this.db.prepare<[], DirectoryStateRow>(`SELECT ${STATE_COLUMNS} FROM ${this.table}`).raw().all();
     const states = new Map<string, StoredDirectoryState>();
     for (const row of rows) states.set(row[0], stateOfRow(row));
     return states;
@@ -51,13 +61,13 @@ export class DirectoryStateRepository {
   /** Stores what a complete walk saw of these directories and forgets the ones it no longer reaches. */
   save(states: ReadonlyArray<{ path: string; state: StoredDirectoryState }>, vanished: readonly string[]): void {
     const upsert = this.db.prepare(
-      `INSERT INTO directory_states (path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms)
+      `INSERT INTO ${this.table} (path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(path) DO UPDATE SET listing = excluded.listing, rules = excluded.rules, left_out = excluded.left_out,
          files = excluded.files, directories = excluded.directories, ino = excluded.ino, mtime_ms = excluded.mtime_ms,
          ctime_ms = excluded.ctime_ms, recorded_at_ms = excluded.recorded_at_ms`,
     );
-    const remove = this.db.prepare("DELETE FROM directory_states WHERE path = ?");
+    const remove = this.db.prepare(`DELETE FROM ${this.table} WHERE path = ?`);
     for (const { path, state } of states) {
       const snapshot = state.snapshot;
       upsert.run(
@@ -78,7 +88,17 @@ export class DirectoryStateRepository {
 
   /** Forgets every directory state: the next walk compares every directory with the manifest. */
   clear(): void {
-    this.db.prepare("DELETE FROM directory_states").run();
+    this.db.prepare(`DELETE FROM ${this.table}`).run();
+  }
+
+  /**
+   * Changes whenever another walk's states replace these: how many there
+   * are and when the walk that stored them started. What a reader keeps
+   * them by.
+   */
+  version(): string {
+    const row = this.db.prepare<[], [number, number | null]>(`SELECT count(*), max(recorded_at_ms) FROM ${this.table}`).raw().get();
+    return `${row?.[0] ?? 0}:${row?.[1] ?? ""}`;
   }
 }
 

@@ -11,6 +11,7 @@ export class FileSketches {
   private readonly deleteStatement;
   private readonly allStatement;
   private readonly underStatement;
+  private readonly indexedAboveStatement;
 
   constructor(db: SqliteDatabase) {
     this.upsertStatement = db.prepare(
@@ -21,6 +22,10 @@ export class FileSketches {
     // Every path below `dir/` sorts from `dir/` up to `dir0` ('0' is the character after '/'): the path index, not a scan.
     this.underStatement = db.prepare<[string, string], { id: number; sketch: Buffer }>(
       `SELECT s.file_id AS id, s.sketch FROM files f JOIN file_sketches s ON s.file_id = f.id WHERE f.path >= ? AND f.path < ?`,
+    );
+    this.indexedAboveStatement = db.prepare<[number], SketchedFile>(
+      `SELECT f.id, f.path, f.size, f.mtime_ms AS mtimeMs, s.sketch FROM files f JOIN file_sketches s ON s.file_id = f.id
+       WHERE f.id > ? AND f.status = 'indexed' ORDER BY f.id`,
     );
   }
 
@@ -35,4 +40,22 @@ export class FileSketches {
     const rows = directory === "" ? this.allStatement.all() : this.underStatement.all(`${directory}/`, `${directory}0`);
     return new Map(rows.map((row) => [row.id, row.sketch]));
   }
+
+  /**
+   * The indexed files with a sketch whose id is above `id`, in id order: a
+   * first index inserts its files, so a reader that keeps what it read asks
+   * only for the rows added since.
+   */
+  indexedAbove(id: number): SketchedFile[] {
+    return this.indexedAboveStatement.all(id);
+  }
+}
+
+/** An indexed file with its sketch: valid while the file keeps this size and time. */
+export interface SketchedFile {
+  id: number;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  sketch: Uint8Array;
 }

@@ -314,4 +314,25 @@ export const AGENT_MIGRATIONS: Migration[] = [
       ALTER TABLE agent_instances ADD COLUMN onset_start TEXT;
     `,
   },
+  {
+    version: 20,
+    description: "what the walk of a run with no complete run behind it saw, so grep lists the tree while a first index runs",
+    sql: `
+      -- The shape of directory_states, written by a run that starts before any complete run, right
+      -- after its walk, and emptied when a run completes. Never read by the fresh check: a run killed
+      -- half way must not make the next walk trust directories whose files it never indexed.
+      CREATE TABLE first_walk_states (
+        path TEXT PRIMARY KEY,
+        listing TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        left_out TEXT NOT NULL DEFAULT '[]',
+        files TEXT,
+        directories TEXT,
+        ino INTEGER,
+        mtime_ms REAL,
+        ctime_ms REAL,
+        recorded_at_ms REAL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

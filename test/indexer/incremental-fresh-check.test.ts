@@ -365,8 +365,8 @@ describe("directory snapshots", () => {
     old.exec(
       "ALTER TABLE fts_documents DROP COLUMN checksum; ALTER TABLE fts_documents DROP COLUMN postings_rows; ALTER TABLE fts_postings DROP COLUMN checksum;",
     );
-    // And schema 18's trigram sketches.
-    old.exec("DROP TABLE file_sketches;");
+    // And schema 18's trigram sketches, and schema 20's first walk's states.
+    old.exec("DROP TABLE file_sketches; DROP TABLE first_walk_states;");
     old.pragma("user_version = 7");
     old.close();
 

@@ -227,6 +227,21 @@ describe("openDatabase", () => {
     db.close();
   });
 
+  it("upgrades schema 19: an index whose first run was stopped has no first walk's states, and grep lists it as before (by rg or a walk)", () => {
+    const path = join(scratch(), "vector.db");
+    const current = openDatabase(path);
+    dropFirstWalkStates(current);
+    current.exec("PRAGMA user_version = 19;");
+    current.close();
+
+    const db = openDatabase(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    const firstWalk = new DirectoryStateRepository(db, "first_walk_states");
+    expect(firstWalk.all().size).toBe(0);
+    expect(firstWalk.version()).toBe("0:");
+    db.close();
+  });
+
   it("upgrades schema 18: an agent instance stored before keeps its row, with no onset start (a continued session replays its predecessors)", () => {
     const path = join(scratch(), "vector.db");
     const current = openDatabase(path);
@@ -330,8 +345,14 @@ function dropSessionTrees(db: SqliteDatabase): void {
     db.exec(`ALTER TABLE sessions DROP COLUMN ${column}`);
 }
 
-/** Schema 19's onset starts gone: the database as schema 18 left it. */
+/** Schema 20's first walk's states gone: the database as schema 19 left it. */
+function dropFirstWalkStates(db: SqliteDatabase): void {
+  db.exec("DROP TABLE first_walk_states;");
+}
+
+/** Schema 19's onset starts gone: the database as schema 18 left it (and schema 20's first walk's states, which came after). */
 function dropOnsetStarts(db: SqliteDatabase): void {
+  dropFirstWalkStates(db);
   db.exec("ALTER TABLE agent_instances DROP COLUMN onset_start;");
 }
 
