@@ -161,6 +161,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
   const userKnowledge = new UserKnowledge(paths.sylkHome);
   const watchedChanges = new WatchedChanges();
   const fileSketches = new FileSketches(db);
+  const racyWindowMs = options.racyWindowMs ?? RACY_WINDOW_MS;
   return {
     paths,
     loadedConfig,
@@ -214,14 +215,8 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
         documentsHolding: (term, max) => (codeFullText.isLoaded ? codeFullText : grepFullText).documentsHolding(term, max),
       },
       sketches: fileSketches,
-      racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
-      firstWalk: new FirstWalkListing({
-        root: paths.root,
-        config: config.index,
-        indexer,
-        sketches: fileSketches,
-        racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
-      }),
+      racyWindowMs,
+      firstWalk: new FirstWalkListing({ root: paths.root, config: config.index, indexer, sketches: fileSketches, racyWindowMs }),
     }),
     close: async () => {
       grepThread.close();

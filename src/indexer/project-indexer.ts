@@ -45,8 +45,8 @@ export interface FreshnessReport {
 const WALK_RULES_META_KEY = "walk_rules";
 /** When the last complete run ended: what `sylk status` shows. */
 const LAST_REFRESH_META_KEY = "last_refresh";
-/** The settings the first walk's states (`first_walk_states`) were walked with. */
-const FIRST_WALK_RULES_META_KEY = "first_walk_rules";
+/** The first walk's states (`first_walk_states`): the settings they were walked with, and when they were stored. */
+const FIRST_WALK_META_KEY = "first_walk";
 
 export interface RunOptions {
   /**
@@ -164,10 +164,10 @@ export class ProjectIndexer {
    * them; undefined when there are none walked with today's settings.
    */
   firstWalkVersion(): string | undefined {
-    const firstWalk = this.deps.firstWalk;
-    if (!firstWalk || getMeta(this.deps.db, FIRST_WALK_RULES_META_KEY) !== walkRulesKey(this.deps.config)) return undefined;
-    const version = firstWalk.version();
-    return version.startsWith("0:") ? undefined : version;
+    const stored = this.deps.firstWalk && getMeta(this.deps.db, FIRST_WALK_META_KEY);
+    if (!stored) return undefined;
+    const { rules, storedAt } = JSON.parse(stored) as { rules: string; storedAt: number };
+    return rules === walkRulesKey(this.deps.config) ? String(storedAt) : undefined;
   }
 
   /** The directories' states the walk of a first index under way (or killed) stored: grep's listing until a run completes. */
@@ -235,7 +235,7 @@ export class ProjectIndexer {
     if (!summary.interrupted) {
       this.deps.db.transaction(() => {
         this.rememberDirectories(directories, summary.failures);
-        this.deps.firstWalk?.clear();
+        this.forgetFirstWalk();
         setMeta(this.deps.db, LAST_REFRESH_META_KEY, new Date().toISOString());
       })();
     }
@@ -290,8 +290,17 @@ export class ProjectIndexer {
     this.deps.db.transaction(() => {
       firstWalk.clear();
       firstWalk.save(states, []);
-      setMeta(this.deps.db, FIRST_WALK_RULES_META_KEY, walkRulesKey(this.deps.config));
+      // Read at every search while the run goes on: the version is one row, not a count of the states.
+      const stored = { rules: walkRulesKey(this.deps.config), storedAt: Date.now() };
+      setMeta(this.deps.db, FIRST_WALK_META_KEY, JSON.stringify(stored));
     })();
+  }
+
+  /** A run completed: the stored directory states list the tree from now on. */
+  private forgetFirstWalk(): void {
+    if (!this.deps.firstWalk) return;
+    this.deps.firstWalk.clear();
+    this.deps.db.prepare("DELETE FROM meta WHERE key = ?").run(FIRST_WALK_META_KEY);
   }
 
   /**

@@ -90,16 +90,6 @@ export class DirectoryStateRepository {
   clear(): void {
     this.db.prepare(`DELETE FROM ${this.table}`).run();
   }
-
-  /**
-   * Changes whenever another walk's states replace these: how many there
-   * are and when the walk that stored them started. What a reader keeps
-   * them by.
-   */
-  version(): string {
-    const row = this.db.prepare<[], [number, number | null]>(`SELECT count(*), max(recorded_at_ms) FROM ${this.table}`).raw().get();
-    return `${row?.[0] ?? 0}:${row?.[1] ?? ""}`;
-  }
 }
 
 /** The columns of a `DirectoryStateRow`, in its order. */

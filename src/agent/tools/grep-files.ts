@@ -37,13 +37,18 @@ export interface IndexedFiles {
    * hold as it is on disk, and those whose indexed text has each term the
    * runs guarantee. Undefined when some alternative guarantees no term.
    */
-  mayHold(alternatives: ReadonlyArray<readonly string[]>, ignoreCase: boolean): ReadonlySet<string> | undefined;
+  mayHold(alternatives: ReadonlyArray<readonly string[]>, ignoreCase: boolean): MayHold | undefined;
   /**
    * Files vouched for only while unchanged (listed by name, without a `stat`
    * of each), with the size and time the index read them at: one `mayHold`
    * leaves out is still searched, passed over if it has them (`GrepSearch.unlessChanged`).
    */
   unlessChanged?: ReadonlyMap<string, FileVersion>;
+}
+
+/** The files that may hold a match, asked one path at a time (a `Set`, or a test made per path where most files may). */
+export interface MayHold {
+  has(path: string): boolean;
 }
 
 export interface Candidate {
@@ -121,23 +126,23 @@ export async function grepFiles(context: ToolContext, request: GrepFilesRequest,
   // `join`'s normalising, which was a share of a search listing thousands of files.
   const rootPrefix = scanRoot.endsWith(sep) ? scanRoot : `${scanRoot}${sep}`;
   const absoluteOf = sep === "/" ? (path: string) => rootPrefix + path : (path: string) => join(scanRoot, path);
+  // One object per listed file, made in one pass: a first index's listing is every file of the tree (27k on biome).
   const candidates = ({ paths, narrowed, unlessChanged }: ListedFiles): Candidate[] => {
-    const kept: Array<{ path: string; ruledOut: FileVersion | undefined }> = [];
+    // `path` (relative to the scanned root) is what the hidden directories are judged by.
+    const kept: Array<Candidate & { path: string }> = [];
     for (const path of paths) {
       if (!path.startsWith(prefix)) continue;
-      const ruledOut = narrowed && !narrowed.has(path) ? unlessChanged?.get(path) : undefined;
-      if (narrowed && !narrowed.has(path) && !ruledOut) continue;
-      if (globMatches && !globMatches(path.slice(prefix.length))) continue;
-      kept.push({ path, ruledOut });
+      const ruledOut = narrowed && !narrowed.has(path) ? (unlessChanged?.get(path) ?? null) : undefined;
+      // Ruled out, and vouched for as it is on disk (no size and time to check it by): not read at all.
+      if (ruledOut === null) continue;
+      const within = prefix === "" ? path : path.slice(prefix.length);
+      if (globMatches && !globMatches(within)) continue;
+      const absolute = absoluteOf(path);
+      const candidate: Candidate & { path: string } = { shown: inRoot ? path : absolute, absolute, within, path };
+      if (ruledOut) candidate.unlessChanged = ruledOut;
+      kept.push(candidate);
     }
-    return outsideHiddenDirectories(kept, scanRoot, context.hiddenDirectories).map(
-      ({ path, ruledOut }): Candidate => ({
-        shown: inRoot ? path : absoluteOf(path),
-        absolute: absoluteOf(path),
-        within: path.slice(prefix.length),
-        ...(ruledOut ? { unlessChanged: ruledOut } : {}),
-      }),
-    );
+    return outsideHiddenDirectories(kept, scanRoot, context.hiddenDirectories);
   };
   const onFound = deps.onFound;
   const found = onFound && ((paths: readonly string[]) => onFound(candidates({ paths })));
@@ -150,7 +155,7 @@ interface ListedFiles {
   /** Relative to the scanned root, '/'-separated: every file below the searched directory, or more. */
   paths: readonly string[];
   /** Of `paths`, those that may hold a match; undefined when all may. */
-  narrowed?: ReadonlySet<string> | undefined;
+  narrowed?: MayHold | undefined;
   /** Of `paths`, those ruled out only while unchanged (`IndexedFiles.unlessChanged`). */
   unlessChanged?: ReadonlyMap<string, FileVersion> | undefined;
 }
