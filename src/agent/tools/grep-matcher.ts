@@ -218,8 +218,11 @@ export function unlessChangedOf(versions: ReadonlyArray<FileVersion | undefined>
   return pairs;
 }
 
-/** A file's bytes (as many as its size said), read into one reused buffer when they fit: allocating for each file was a share of a scan. */
-const SHARED_BUFFER_BYTES = 1 << 20;
+/**
+ * A file's bytes (as many as its size said), read into one reused buffer when they fit: allocating for each file was a
+ * share of a scan. Twice the index's default size limit, so that a file at the limit and a byte more fit (`passedOver`).
+ */
+const SHARED_BUFFER_BYTES = 1 << 21;
 let sharedBuffer: Buffer | undefined;
 
 function readBytes(fd: number, size: number): Buffer {
@@ -227,11 +230,27 @@ function readBytes(fd: number, size: number): Buffer {
   sharedBuffer ??= Buffer.allocUnsafe(SHARED_BUFFER_BYTES);
   let read = 0;
   while (read < size) {
-    const count = readSync(fd, sharedBuffer, read, size - read, null);
+    const count = readSync(fd, sharedBuffer, read, size - read, read);
     if (count === 0) break;
     read += count;
   }
   return sharedBuffer.subarray(0, read);
+}
+
+/**
+ * Whether a file is passed over on its first bytes alone, before any
+ * `fstat`: larger than `maxFileBytes`, or holding none of the prefilter's
+ * literals. Most files of a search that reads a whole tree are, and the
+ * `fstat` of each was a sixth of reading them. One read of up to the limit
+ * and a byte: a read of a regular file that returns fewer bytes than asked
+ * has reached its end. A file that is kept is then read again whole, by its
+ * size (`readText`).
+ */
+function passedOver(fd: number, prefilter: Prefilter | undefined, maxFileBytes: number): boolean {
+  if (!prefilter || maxFileBytes >= SHARED_BUFFER_BYTES) return false;
+  sharedBuffer ??= Buffer.allocUnsafe(SHARED_BUFFER_BYTES);
+  const count = readSync(fd, sharedBuffer, 0, maxFileBytes + 1, 0);
+  return count > maxFileBytes || !prefilter.mayMatch(sharedBuffer.subarray(0, count));
 }
 
 /** The file's text, unless it is not a regular file, is larger than `maxFileBytes`, looks binary, or holds none of the prefilter's literals. */
@@ -243,6 +262,7 @@ function readText(path: string, prefilter: Prefilter | undefined, maxFileBytes: 
     return undefined;
   }
   try {
+    if (passedOver(fd, prefilter, maxFileBytes)) return undefined;
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
     const bytes = readBytes(fd, stats.size);

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { matchingLines, searchFiles, UnmaskedFiles, type FileHits } from "../../../src/agent/tools/grep-matcher.js";
+import { matchingLines, Prefilter, searchFiles, UnmaskedFiles, type FileHits } from "../../../src/agent/tools/grep-matcher.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 
 let project: TempProject;
@@ -22,6 +22,25 @@ describe("grep matching", () => {
     const started = performance.now();
     expect(matchingLines(path("pipe"), /x/)).toEqual([]);
     expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it("reads a file up to the size limit whole, literal or not, and passes over one a byte larger", () => {
+    const limit = 4096;
+    const atLimit = `${"x".repeat(limit - 7)}\nneedle`;
+    project.write("at-limit.txt", atLimit);
+    project.write("over-limit.txt", `${atLimit}\n`);
+    const search = (pattern: string) =>
+      ["at-limit.txt", "over-limit.txt"].map((name) => matchingLines(path(name), new RegExp(pattern), undefined, Prefilter.of(pattern, ""), limit));
+    // A literal (read once to pass over what lacks it, then again by its size) and a pattern without one (no prefilter).
+    expect(search("needle")).toEqual([[[2, "needle"]], []]);
+    expect(search("ne+dle$")).toEqual([[[2, "needle"]], []]);
+    expect(search("^n\\w+$")).toEqual([[[2, "needle"]], []]);
+    // Changed between two searches: the second read is of the file as it is, not the buffer of the first.
+    project.write("at-limit.txt", "needle one\nneedle two\n");
+    expect(search("needle")[0]).toEqual([
+      [1, "needle one"],
+      [2, "needle two"],
+    ]);
   });
 
   it("lists files in order up to the limit and says whether more matches exist", () => {
