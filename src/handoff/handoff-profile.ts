@@ -1,6 +1,5 @@
 import { normalSample } from "../stats/random-draws.js";
 import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, type OnsetEstimate } from "./censored-onset.js";
-import { onsetGroups, onsetPseudoCount } from "./onset-pooling.js";
 
 /**
  * What earlier instances of an (agent type, model) learned about where its
@@ -220,12 +219,11 @@ function defaultLevel(windowTokens: number): Level {
 /** (n θ + k θ_parent) / (n + k), with n θ the level's own sum. */
 const shrink = (count: number, sum: number, parent: number, k: number) => (sum + k * parent) / (count + k);
 
-/** `onsetK`: the onset's own pseudo-count (`onsetPseudoCount`); the other parameters' is k. */
-function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number, onsetK = k): Level {
+function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number): Level {
   const onset = estimateOnset(
     { ...statistics.onset, errorSquares: statistics.onsetErrorSquares, censored: statistics.censored },
     parent.onset,
-    onsetK,
+    k,
   );
   return {
     onset,
@@ -273,14 +271,8 @@ export function pooledProfile(input: {
   const type = sum(ofType);
   const typeModel = sum(ofType.filter((row) => row.model === input.model));
   const root = defaultLevel(input.windowTokens);
-  // A (type, model)'s onset is pulled toward its type's as hard as the type's models' onsets differ (empirical Bayes).
-  const groups = onsetGroups(input.rows);
-  const siblings = groups.filter((group) => group.agentType === input.agentType);
-  const onsetK = onsetPseudoCount(siblings, groups, k);
   const level =
-    input.pooling === false
-      ? pooledLevel(typeModel, root, k)
-      : pooledLevel(typeModel, pooledLevel(type, pooledLevel(all, root, k), k), k, onsetK);
+    input.pooling === false ? pooledLevel(typeModel, root, k) : pooledLevel(typeModel, pooledLevel(type, pooledLevel(all, root, k), k), k);
 
   const onsetTokens = level.onset.mean;
   const armIndex = chooseArm(level.arms, typeModel.preparedArms, k, input.random);

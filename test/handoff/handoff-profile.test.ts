@@ -94,19 +94,14 @@ describe("pooledProfile", () => {
     { agentType: "designer", model: "m1", statistics: statisticsOf(summary({ peakQuality: 0.5, onsetTokens: 90_000 })) },
   ];
 
-  it("shrinks each level toward its parent with k = 3: (n θ + k θ_parent) / (n + k); a model's onset with k = σ² / τ²", () => {
+  it("shrinks each level toward its parent with k = 3: (n θ + k θ_parent) / (n + k)", () => {
     const profile = pooledProfile({ agentType: "engineer", model: "m1", windowTokens: 200_000, rows: rows() });
     const all = (0.7 + 0.9 + 0.85 + 0.95 + 0.9 + 0.9 + 0.5 + 3 * 0.95) / (7 + 3);
     const type = (0.7 + 0.9 + 0.85 + 0.95 + 0.9 + 0.9 + 3 * all) / (6 + 3);
     expect(profile.peakQuality).toBeCloseTo((0.7 + 0.9 + 3 * type) / (2 + 3), 12);
     const allOnset = (40_000 + 60_000 + 4 * 30_000 + 90_000 + 3 * 120_000) / 10;
     const typeOnset = (40_000 + 60_000 + 4 * 30_000 + 3 * allOnset) / 9;
-    // σ²: engineer/m1's (40k, 60k) and m2's (30k four times) spreads about their own means, over 1 + 3 degrees of freedom;
-    // τ²: the engineer's two models' means (50k, 30k) spread 2e8 about their average, less σ²/n of each.
-    const within = (10_000 ** 2 + 10_000 ** 2) / 4;
-    const between = (10_000 ** 2 + 10_000 ** 2) / 1 - (within / 2 + within / 4) / 2;
-    const k = within / between;
-    expect(profile.onsetTokens).toBeCloseTo((100_000 + k * typeOnset) / (2 + k), 6);
+    expect(profile.onsetTokens).toBeCloseTo((100_000 + 3 * typeOnset) / 5, 6);
     expect(profile.evidence).toEqual({ typeModel: 2, type: 6, all: 7 });
   });
 
