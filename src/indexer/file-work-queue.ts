@@ -28,10 +28,10 @@ interface PackedFiles {
 /**
  * The files a run has still to process, in order, handed out a worker task
  * at a time. A first index of 248k files held an object per file (path,
- * size, time and priority, ≈ 170 bytes of the main thread's heap with its
+ * size, time and priority, ≈ 180 bytes of the main thread's heap with its
  * path) from the walk until its task was taken, and V8 lets that heap grow
  * to about four times what it holds live before it collects. The queue now
- * packs the files in blocks (≈ 90 bytes a file with a 60-character path) and
+ * packs the files in blocks (≈ 100 bytes a file at 248k files) and
  * builds a file's entry only when its task is taken; a block goes once its
  * files are all taken.
  */

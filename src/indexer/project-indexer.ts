@@ -238,7 +238,7 @@ export class ProjectIndexer {
       unindexable: unindexableOf(diff.newlySkipped),
     };
     const directories: DirectoriesToRemember = {
-      // Names joined, as stored: held until the run's end, they were a third of the main thread's heap at 248k files.
+      // Names joined, as stored: held until the run's end, they were a quarter of the main thread's heap at 248k files.
       changed: scan.changed.map((directory) => ({ path: directory.path, state: withJoinedNames(directory.state) })),
       restated: scan.restated.map((directory) => ({ path: directory.path, state: withJoinedNames(directory.state) })),
       vanished: scan.vanished,
