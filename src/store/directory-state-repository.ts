@@ -75,8 +75,8 @@ export class DirectoryStateRepository {
         state.listing,
         state.rules,
         JSON.stringify(state.leftOut),
-        snapshot ? snapshot.files.join("/") : null,
-        snapshot ? snapshot.directories.join("/") : null,
+        snapshot ? joinedNames(snapshot, "files") : null,
+        snapshot ? joinedNames(snapshot, "directories") : null,
         snapshot?.ino ?? null,
         snapshot?.mtimeMs ?? null,
         snapshot?.ctimeMs ?? null,
@@ -105,6 +105,41 @@ export function stateOfRow(row: DirectoryStateRow): StoredDirectoryState {
   return state;
 }
 
+/** No names: one array for every state that left nothing out. */
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
+/**
+ * The same state with its snapshot's names joined, as a stored state holds
+ * them. A run keeps the states of the directories it walked until it stores
+ * them at its end; with an array and a string per name they were ≈ 1.1 KB a
+ * directory of the main thread's heap (≈ 30 MB at 248k files, held through
+ * the whole run), joined ≈ 0.5 KB.
+ */
+export function withJoinedNames(state: StoredDirectoryState): StoredDirectoryState {
+  const { listing, rules, leftOut, snapshot } = state;
+  const joined: StoredDirectoryState = { listing, rules, leftOut: leftOut.length === 0 ? NO_NAMES : leftOut };
+  if (snapshot) {
+    joined.snapshot =
+      snapshot instanceof JoinedNamesSnapshot
+        ? snapshot
+        : new JoinedNamesSnapshot(
+            snapshot.files.join("/"),
+            snapshot.directories.join("/"),
+            snapshot.ino,
+            snapshot.mtimeMs,
+            snapshot.ctimeMs,
+            snapshot.recordedAtMs,
+          );
+  }
+  return joined;
+}
+
+/** A snapshot's names as a row stores them. */
+function joinedNames(snapshot: StoredDirectorySnapshot, kind: "files" | "directories"): string {
+  if (snapshot instanceof JoinedNamesSnapshot) return kind === "files" ? snapshot.joinedFiles : snapshot.joinedDirectories;
+  return snapshot[kind].join("/");
+}
+
 /**
  * A stored snapshot that keeps its names joined as they were read and
  * splits them each time they are asked for. A fresh check reads every
@@ -115,8 +150,8 @@ export function stateOfRow(row: DirectoryStateRow): StoredDirectoryState {
  */
 class JoinedNamesSnapshot implements StoredDirectorySnapshot {
   constructor(
-    private readonly joinedFiles: string,
-    private readonly joinedDirectories: string,
+    readonly joinedFiles: string,
+    readonly joinedDirectories: string,
     readonly ino: number,
     readonly mtimeMs: number,
     readonly ctimeMs: number,

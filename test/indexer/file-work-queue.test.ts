@@ -37,22 +37,27 @@ describe("FileWorkQueue", () => {
     expect(queue.take()).toBeUndefined();
   });
 
-  it("keeps no file it has handed out, and every file it has not", async () => {
-    const taken: Array<WeakRef<FileTaskItem>> = [];
-    const waiting: Array<WeakRef<FileTaskItem>> = [];
+  it("keeps no object of the files it was given, and hands out every file equal to its entry", async () => {
+    const given: Array<WeakRef<FileTaskItem>> = [];
+    const files = Array.from({ length: 5000 }, (_, index) => file(index, 100 + index));
     const queue = (() => {
-      const files = Array.from({ length: 3 * TASK_MAX_FILES }, (_, index) => file(index));
-      for (const [index, item] of files.entries()) (index < 2 * TASK_MAX_FILES ? taken : waiting).push(new WeakRef(item));
-      return new FileWorkQueue(files);
+      // Paths of other lengths and characters, and numbers that are not small integers.
+      const entries = files.map((item, index) => ({
+        ...item,
+        path: `${item.path}/é${"x".repeat(index % 50)}`,
+        mtimeMs: item.mtimeMs + 0.25,
+      }));
+      for (const entry of entries) given.push(new WeakRef(entry));
+      const expected = entries.map((entry) => ({ ...entry }));
+      return { queue: new FileWorkQueue(entries), expected };
     })();
-    expect(queue.take()).toHaveLength(TASK_MAX_FILES);
-    expect(queue.take()).toHaveLength(TASK_MAX_FILES);
-    expect(queue.remaining).toBe(TASK_MAX_FILES);
+    expect(queue.queue.take()).toHaveLength(TASK_MAX_FILES);
 
     await collectGarbage();
-    expect(taken.filter((reference) => reference.deref() !== undefined)).toHaveLength(0);
-    expect(waiting.filter((reference) => reference.deref() !== undefined)).toHaveLength(TASK_MAX_FILES);
-    expect(queue.takeAll().map((item) => item.path)).toEqual(waiting.map((reference) => reference.deref()?.path));
-    expect(queue.remaining).toBe(0);
+    expect(given.filter((reference) => reference.deref() !== undefined)).toHaveLength(0);
+    expect(queue.queue.remaining).toBe(5000 - TASK_MAX_FILES);
+    expect(queue.queue.takeAll()).toEqual(queue.expected.slice(TASK_MAX_FILES));
+    expect(queue.queue.remaining).toBe(0);
+    expect(queue.queue.take()).toBeUndefined();
   });
 });
