@@ -30,7 +30,9 @@ describe("grep matching", () => {
     project.write("at-limit.txt", atLimit);
     project.write("over-limit.txt", `${atLimit}\n`);
     const search = (pattern: string) =>
-      ["at-limit.txt", "over-limit.txt"].map((name) => matchingLines(path(name), new RegExp(pattern), undefined, Prefilter.of(pattern, ""), limit));
+      ["at-limit.txt", "over-limit.txt"].map((name) =>
+        matchingLines(path(name), new RegExp(pattern), undefined, Prefilter.of(pattern, ""), limit),
+      );
     // A literal (read once to pass over what lacks it, then again by its size) and a pattern without one (no prefilter).
     expect(search("needle")).toEqual([[[2, "needle"]], []]);
     expect(search("ne+dle$")).toEqual([[[2, "needle"]], []]);
