@@ -45,7 +45,9 @@ export function controllerPolicy({
   // As the controller's endInstance: with memory, an instance that hands off adds no onset, and the session's last adds the session's.
   const learn = (end) => {
     const key = `${session.type}/${session.model}`;
-    const summary = !memory ? detector.summary() : end === "handoff" ? detector.handedOffSummary() : detector.sessionSummary();
+    // Without memory each instance reports its own onset, but one that hands off still does not end its session.
+    const own = () => (end === "handoff" ? { ...detector.summary(), handedOff: true } : detector.summary());
+    const summary = !memory ? own() : end === "handoff" ? detector.handedOffSummary() : detector.sessionSummary();
     learning.set(key, withInstance(learning.get(key) ?? emptyStatistics(), summary));
   };
   return {

@@ -266,8 +266,8 @@ export class DegradationDetector {
    * its own fit, and most would add nothing.
    */
   handedOffSummary(): InstanceSummary {
-    if (!this.onset) return this.summary();
-    return { ...withoutOnset(this.summary()), onsetUnknown: true };
+    if (!this.onset) return { ...this.summary(), handedOff: true };
+    return { ...withoutOnset(this.summary()), onsetUnknown: true, handedOff: true };
   }
 
   /**

@@ -25,6 +25,12 @@ export interface PreparedArmStatistics {
 
 export interface ProfileStatistics {
   instances: number;
+  /**
+   * Sessions ended: instances that did not hand off. The session's onset goes
+   * in once, with its last instance, so this is what the "never degrades"
+   * share divides by (a row written before it was kept holds 0).
+   */
+  sessions: number;
   /** Onset (tokens) of the instances with a significant decline. */
   onset: Moments;
   /**
@@ -53,6 +59,8 @@ export interface InstanceSummary {
   onsetErrorSdTokens?: number;
   /** No onset and no censored bound: the instance was ended on a decline too short to locate. */
   onsetUnknown?: boolean;
+  /** The instance handed off to another of its session's: it did not end the session. */
+  handedOff?: boolean;
   peakQuality: number;
   declineRatePerKiloToken: number;
   plateauNoise: number;
@@ -70,7 +78,7 @@ export interface AgentHandoffProfile {
   onsetTokens: number;
   /** How much onsets vary between sessions. */
   onsetSdTokens: number;
-  /** Share of instances that do not degrade within the window. */
+  /** Share of sessions that do not degrade within the window. */
   neverDegradesShare: number;
   peakQuality: number;
   declineRatePerKiloToken: number;
@@ -112,6 +120,7 @@ const emptyMoments = (): Moments => ({ count: 0, sum: 0, sumSquares: 0 });
 export function emptyStatistics(): ProfileStatistics {
   return {
     instances: 0,
+    sessions: 0,
     onset: emptyMoments(),
     onsetErrorSquares: 0,
     censored: new Array<number>(CENSORED_BUCKETS).fill(0),
@@ -137,6 +146,7 @@ const withValue = (m: Moments, value: number): Moments => ({
 export function addStatistics(a: ProfileStatistics, b: ProfileStatistics): ProfileStatistics {
   return {
     instances: a.instances + b.instances,
+    sessions: a.sessions + b.sessions,
     onset: addMoments(a.onset, b.onset),
     onsetErrorSquares: a.onsetErrorSquares + b.onsetErrorSquares,
     censored: a.censored.map((count, bucket) => count + (b.censored[bucket] ?? 0)),
@@ -163,6 +173,7 @@ export function withInstance(statistics: ProfileStatistics, summary: InstanceSum
   if (summary.observations === 0) return statistics;
   const next = addStatistics(statistics, emptyStatistics());
   next.instances++;
+  if (!summary.handedOff) next.sessions++;
   if (summary.onsetTokens !== undefined) {
     next.onset = withValue(next.onset, summary.onsetTokens);
     next.onsetErrorSquares += (summary.onsetErrorSdTokens ?? 0) ** 2;
@@ -194,7 +205,7 @@ export function withInstance(statistics: ProfileStatistics, summary: InstanceSum
 /** One level's parameters, before the derived ones (degraded fraction, prepared size). */
 interface Level {
   onset: OnsetEstimate;
-  /** Share of instances that went well past the onset without declining. */
+  /** Share of sessions that went well past the onset without declining. */
   never: number;
   peak: number;
   decline: number;
@@ -227,7 +238,7 @@ function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number): L
   );
   return {
     onset,
-    never: shrink(statistics.instances, censoredBeyond(statistics, onset.mean + NEVER_BEYOND_SDS * onset.sd), parent.never, k),
+    never: shrink(sessionsOf(statistics), censoredBeyond(statistics, onset.mean + NEVER_BEYOND_SDS * onset.sd), parent.never, k),
     peak: shrink(statistics.peak.count, statistics.peak.sum, parent.peak, k),
     decline: shrink(statistics.decline.count, statistics.decline.sum, parent.decline, k),
     plateauNoise: shrink(statistics.plateauNoise.count, statistics.plateauNoise.sum, parent.plateauNoise, k),
@@ -244,6 +255,20 @@ function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number): L
 
 /** An instance censored this far past the onset (in sds) counts as one that never degrades. */
 const NEVER_BEYOND_SDS = 2;
+
+/**
+ * The sessions the statistics hold. Each session reports its onset once, with
+ * the instance that ends it (located, censored or unknown), and an instance
+ * that hands off reports none, so a censored bound is a session's and the
+ * "never degrades" share is over sessions, not over instances (5–12 a
+ * session in the simulator, which held the share at a tenth of the truth).
+ * A row written before sessions were counted holds none: the sessions that
+ * placed an onset or a censored bound are the fewest it can have held.
+ */
+function sessionsOf(statistics: ProfileStatistics): number {
+  const reported = statistics.onset.count + statistics.censored.reduce((total, count) => total + count, 0);
+  return Math.max(statistics.sessions, reported);
+}
 
 /** Instances censored (they never declined) at a size of at least `tokens`. */
 function censoredBeyond(statistics: ProfileStatistics, tokens: number): number {

@@ -145,6 +145,29 @@ describe("pooledProfile", () => {
     expect(onsetWith(summary({ onsetTokens: undefined, maxTokens: 400_000 }))).toBeCloseTo(plain, -2);
   });
 
+  it("the never-degrading share is over sessions: the instances a session handed off do not dilute it", () => {
+    // 20 sessions of five instances each: four hand off (no onset of their own), the fifth reports the session's.
+    // 8 sessions never degrade (censored far past the onset), 12 place an onset near 50,000.
+    const sessions = Array.from({ length: 20 }, (_, index) => [
+      ...Array.from({ length: 4 }, () => summary({ onsetTokens: undefined, onsetUnknown: true, handedOff: true })),
+      index < 8 ? summary({ onsetTokens: undefined, maxTokens: 190_000 }) : summary({ onsetTokens: 48_000 + 400 * index }),
+    ]);
+    const statistics = statisticsOf(...sessions.flat());
+    expect(statistics).toMatchObject({ instances: 100, sessions: 20 });
+    const never = (stats: ProfileStatistics) =>
+      pooledProfile({
+        agentType: "e",
+        model: "m",
+        windowTokens: 200_000,
+        rows: [{ agentType: "e", model: "m", statistics: stats }],
+        pooling: false,
+      }).neverDegradesShare;
+    // The built-in default's 20 % as 3 pseudo-sessions: (8 + 3 × 0.2) / (20 + 3), not (8 + 0.6) / (100 + 3).
+    expect(never(statistics)).toBeCloseTo((8 + 3 * 0.2) / (20 + 3), 12);
+    // A row written before sessions were counted: the sessions that reported an onset or a bound, at least.
+    expect(never({ ...statistics, sessions: 0 })).toBeCloseTo((8 + 3 * 0.2) / (20 + 3), 12);
+  });
+
   it("the onset's spread is the sessions', without their estimates' error: a new session's prior is not widened by it", () => {
     const onsets = [40_000, 44_000, 48_000, 52_000, 56_000, 60_000];
     const spreadWith = (errorSdTokens: number) =>

@@ -108,6 +108,7 @@ function negated(statistics: ProfileStatistics): ProfileStatistics {
   const moments = (value: Moments): Moments => ({ count: -value.count, sum: -value.sum, sumSquares: -value.sumSquares });
   return {
     instances: -statistics.instances,
+    sessions: -statistics.sessions,
     onset: moments(statistics.onset),
     onsetErrorSquares: -statistics.onsetErrorSquares,
     censored: statistics.censored.map((count) => -count),
