@@ -179,14 +179,19 @@ describe("the handoff controller remembers the onset across instances", () => {
     const onsetsLearned = () => {
       const json = services.handoffs.profileStatistics("engineer", "claude-fake");
       const statistics = json ? (JSON.parse(json) as ProfileStatistics) : undefined;
-      return { instances: statistics?.instances ?? 0, onset: statistics?.onset ?? { count: 0, sum: 0, sumSquares: 0 } };
+      return {
+        instances: statistics?.instances ?? 0,
+        sessions: statistics?.sessions ?? 0,
+        onset: statistics?.onset ?? { count: 0, sum: 0, sumSquares: 0 },
+      };
     };
     const { controller, profiles, sessionId } = await runSession(2);
-    // The first instance handed off: it counts, but its onset waits for the session's end.
-    expect(onsetsLearned()).toMatchObject({ instances: 1, onset: { count: 0 } });
+    // The first instance handed off: it counts as an instance, not as a session, and its onset waits for the session's end.
+    expect(onsetsLearned()).toMatchObject({ instances: 1, sessions: 0, onset: { count: 0 } });
     controller.close();
     const learned = onsetsLearned();
     expect(learned.instances).toBe(2);
+    expect(learned.sessions).toBe(1);
     expect(learned.onset.count).toBe(1);
     // The tracker's quality is coarse (a turn's failed calls), so within two turns of growth.
     expect(Math.abs(learned.onset.sum - ONSET)).toBeLessThanOrEqual(2 * GROWTH);
@@ -194,7 +199,7 @@ describe("the handoff controller remembers the onset across instances", () => {
     const deps = chainDeps(profiles, sessionId);
     const continued = openInstance(deps);
     endInstance(deps, continued, "session_end");
-    expect(onsetsLearned().onset.count).toBe(1);
+    expect(onsetsLearned()).toMatchObject({ sessions: 1, onset: { count: 1 } });
     // Started again from the onset posterior its instance started from live, the chain places it where the live chain did.
     expect(onsetsLearned().onset.sum).toBe(learned.onset.sum);
   });
