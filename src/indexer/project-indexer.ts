@@ -1,5 +1,5 @@
 import type { PersistentFullText } from "../search/persistent-full-text.js";
-import { getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
+import { deleteMeta, getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
 import { DirectoryStatesInPathOrder } from "../store/directory-state-pages.js";
 import { type DirectoryStateRepository, type StoredDirectoryState, withJoinedNames } from "../store/directory-state-repository.js";
@@ -301,7 +301,7 @@ export class ProjectIndexer {
   private forgetFirstWalk(): void {
     if (!this.deps.firstWalk) return;
     this.deps.firstWalk.clear();
-    this.deps.db.prepare("DELETE FROM meta WHERE key = ?").run(FIRST_WALK_META_KEY);
+    deleteMeta(this.deps.db, FIRST_WALK_META_KEY);
   }
 
   /**

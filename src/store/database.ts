@@ -148,3 +148,7 @@ export function getMeta(db: SqliteDatabase, key: string): string | undefined {
 export function setMeta(db: SqliteDatabase, key: string, value: string): void {
   db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
 }
+
+export function deleteMeta(db: SqliteDatabase, key: string): void {
+  db.prepare("DELETE FROM meta WHERE key = ?").run(key);
+}

@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { dirname, resolve } from "node:path";
-import { getMeta, setMeta, type SqliteDatabase } from "./database.js";
+import { deleteMeta, getMeta, setMeta, type SqliteDatabase } from "./database.js";
 import {
   bucketCountFor,
   bucketOf,
@@ -147,7 +147,7 @@ export class FullTextRepository {
         );
       setMeta(this.db, deferredKey(collection), "0");
       setMeta(this.db, bytesKey(collection), String(bytes));
-      this.db.prepare("DELETE FROM meta WHERE key = ?").run(damageKey(collection));
+      deleteMeta(this.db, damageKey(collection));
     })();
   }
 
