@@ -104,13 +104,18 @@ export function subtreeStillHolds(
 ): "held" | { state: "left-out" } | undefined {
   const above = ancestorsHold(root, config, prefix, states, racyWindowMs, ignoreFileNames(config));
   if (above !== "held") return above;
+  return directoriesHold(root, config, directories, racyWindowMs) ? "held" : undefined;
+}
+
+/** Whether every listed directory still holds its snapshot and its ignore files' rules. */
+function directoriesHold(root: string, config: IndexConfig, directories: readonly ListedDirectory[], racyWindowMs: number): boolean {
   // Paths joined once, as this runs at every search of a kept listing (3,066 directories on biome).
   const rootPrefix = root.endsWith(sep) ? root : `${root}${sep}`;
   for (const { path, state, ignoreFiles } of directories) {
-    if (!directoryStillHolds(path === "" ? root : rootPrefix + path, state, racyWindowMs)) return undefined;
-    if (rulesOf(root, path, state, ignoreFiles, config.respectGitignore) !== state.rules) return undefined;
+    if (!directoryStillHolds(path === "" ? root : rootPrefix + path, state, racyWindowMs)) return false;
+    if (rulesOf(root, path, state, ignoreFiles, config.respectGitignore) !== state.rules) return false;
   }
-  return "held";
+  return true;
 }
 
 /** The subtree's directories when they all hold as the states say, "left-out", or undefined. */
@@ -124,8 +129,7 @@ function checkedSubtree(
   const above = ancestorsHold(root, config, prefix, states, racyWindowMs, ignoreFileNames(config));
   if (above !== "held") return above;
   const directories = subtreeByStates(config, prefix, states);
-  if (!directories) return undefined;
-  return subtreeStillHolds(root, config, prefix, states, directories, racyWindowMs) === "held" ? { directories } : undefined;
+  return directories && directoriesHold(root, config, directories, racyWindowMs) ? { directories } : undefined;
 }
 
 /** Whether the directories above `prefix` still lead to it as the last complete run saw them ("held"), leave it out, or cannot tell. */
