@@ -220,7 +220,7 @@ export function unlessChangedOf(versions: ReadonlyArray<FileVersion | undefined>
 
 /**
  * A file's bytes (as many as its size said), read into one reused buffer when they fit: allocating for each file was a
- * share of a scan. Twice the index's default size limit, so that a file at the limit and a byte more fit (`passedOver`).
+ * share of a scan. Twice the index's default size limit, so that a file at the limit and a byte more fit (`firstBytes`).
  */
 const SHARED_BUFFER_BYTES = 1 << 21;
 let sharedBuffer: Buffer | undefined;
@@ -238,19 +238,20 @@ function readBytes(fd: number, size: number): Buffer {
 }
 
 /**
- * Whether a file is passed over on its first bytes alone, before any
- * `fstat`: larger than `maxFileBytes`, or holding none of the prefilter's
- * literals. Most files of a search that reads a whole tree are, and the
- * `fstat` of each was a sixth of reading them. One read of up to the limit
- * and a byte: a read of a regular file that returns fewer bytes than asked
- * has reached its end. A file that is kept is then read again whole, by its
- * size (`readText`).
+ * A file's first bytes, read before any `fstat`: up to `maxFileBytes` and
+ * a byte, into the shared buffer. Most files of a search that reads a whole
+ * tree hold none of the prefilter's literals, and the `fstat` of each was a
+ * sixth of reading them. "passed-over" when the bytes show the file is
+ * larger than the limit or lacks the literals; undefined when no first read
+ * is made (no prefilter, or a limit the buffer cannot hold). A read of a
+ * regular file that returns fewer bytes than asked has reached its end.
  */
-function passedOver(fd: number, prefilter: Prefilter | undefined, maxFileBytes: number): boolean {
-  if (!prefilter || maxFileBytes >= SHARED_BUFFER_BYTES) return false;
+function firstBytes(fd: number, prefilter: Prefilter | undefined, maxFileBytes: number): Buffer | "passed-over" | undefined {
+  if (!prefilter || maxFileBytes >= SHARED_BUFFER_BYTES) return undefined;
   sharedBuffer ??= Buffer.allocUnsafe(SHARED_BUFFER_BYTES);
   const count = readSync(fd, sharedBuffer, 0, maxFileBytes + 1, 0);
-  return count > maxFileBytes || !prefilter.mayMatch(sharedBuffer.subarray(0, count));
+  const bytes = sharedBuffer.subarray(0, count);
+  return count > maxFileBytes || !prefilter.mayMatch(bytes) ? "passed-over" : bytes;
 }
 
 /** The file's text, unless it is not a regular file, is larger than `maxFileBytes`, looks binary, or holds none of the prefilter's literals. */
@@ -262,17 +263,24 @@ function readText(path: string, prefilter: Prefilter | undefined, maxFileBytes: 
     return undefined;
   }
   try {
-    if (passedOver(fd, prefilter, maxFileBytes)) return undefined;
+    const first = firstBytes(fd, prefilter, maxFileBytes);
+    if (first === "passed-over") return undefined;
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
+    // The first read is the whole file when its size says so (it passed the prefilter); else it is read by its size.
+    if (first !== undefined && first.length === stats.size) return textOf(first, stats);
     const bytes = readBytes(fd, stats.size);
     if (prefilter && !prefilter.mayMatch(bytes)) return undefined;
-    return looksBinary(bytes) ? undefined : { text: bytes.toString("utf8"), stats };
+    return textOf(bytes, stats);
   } catch {
     return undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+function textOf(bytes: Buffer, stats: Stats): { text: string; stats: Stats } | undefined {
+  return looksBinary(bytes) ? undefined : { text: bytes.toString("utf8"), stats };
 }
 
 function versionOf(stats: Stats): string {

@@ -33,7 +33,7 @@ describe("grep matching", () => {
       ["at-limit.txt", "over-limit.txt"].map((name) =>
         matchingLines(path(name), new RegExp(pattern), undefined, Prefilter.of(pattern, ""), limit),
       );
-    // A literal (read once to pass over what lacks it, then again by its size) and a pattern without one (no prefilter).
+    // A literal (its first read passes over what lacks it, and is the text of what is kept) and a pattern without one (no prefilter).
     expect(search("needle")).toEqual([[[2, "needle"]], []]);
     expect(search("ne+dle$")).toEqual([[[2, "needle"]], []]);
     expect(search("^n\\w+$")).toEqual([[[2, "needle"]], []]);
