@@ -134,13 +134,18 @@ child.stdout.on("data", (data) => {
 let peak;
 const timer = setInterval(() => {
   try {
+    const memory = status(child.pid);
+    // An exiting process (a zombie) still has a status file, without its memory
+    // lines, and an empty smaps: such a read is not a sample.
+    if (memory.VmRSS === undefined) return;
     const sample = {
       t: Math.round(performance.now() - started),
       phase,
-      ...status(child.pid),
+      ...memory,
       ...mappings(child.pid),
       cpu: threadCpu(child.pid),
     };
+    if (Object.keys(sample.kinds).length === 0) return;
     appendFileSync(out, `${JSON.stringify(sample)}\n`);
     if (!peak || sample.VmRSS > peak.VmRSS) peak = sample;
   } catch {
