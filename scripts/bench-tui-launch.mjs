@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // How quickly the TUI is usable on a large repository:
-//   1. launch → interactive prompt, with the index already fresh (`sylk index` runs first);
+//   1. launch → interactive prompt, with the index already fresh (`sylk index` runs first), alternated
+//      with this machine's floor (Node printing the prompt's text; a bare Ink prompt built and
+//      started as Sylk is, scripts/lib/launch-floor.mjs), whose ratio compares across days;
 //   2. keystroke → echo on screen while a cold index runs in the background (and, for comparison, when idle).
 // The real `node bin/sylk.js` runs in a pseudo-terminal made by util-linux `script`, so Ink draws
 // exactly as in a terminal; times are taken when the bytes arrive. Nothing is written to the repo.
@@ -16,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { buildLaunchFloors } from "./lib/launch-floor.mjs";
 import { launchInTerminal, quit, requireScriptCommand, waitForText } from "./lib/pseudo-terminal.mjs";
 
 const { values } = parseArgs({
@@ -80,6 +83,7 @@ async function main() {
   // 1. Launch to prompt, index fresh.
   const warmHome = values.home ?? mkdtempSync(join(tmpdir(), "sylk-bench-tui-"));
   const coldHome = mkdtempSync(join(tmpdir(), "sylk-bench-tui-cold-"));
+  const floorDirectory = mkdtempSync(join(tmpdir(), "sylk-bench-tui-floor-"));
   try {
     const env = { ...baseEnv, SYLK_HOME: warmHome };
     console.log(`indexing ${tree} first (sylk index)…`);
@@ -87,21 +91,38 @@ async function main() {
     if (indexed.status !== 0) throw new Error(`sylk index failed (${indexed.status})`);
 
     const launches = [];
+    const floors = { plainNode: [], bareInk: [] };
     const runLaunches = values.only !== "echo";
     const runEcho = values.only !== "launch";
-    for (let run = 0; runLaunches && run < Number(values.launches); run++) {
+    const floorPrograms = runLaunches ? await buildLaunchFloors(join(floorDirectory, "programs"), PROMPT_READY) : undefined;
+    // Round 0 warms every program's compile cache and is not counted; then the three alternate, run by run.
+    for (let run = 0; floorPrograms && run <= Number(values.launches); run++) {
+      const counted = run > 0;
+      for (const [name, program] of Object.entries(floorPrograms)) {
+        const session = launchInTerminal(program, tree, env);
+        const shown = await waitForText(session, PROMPT_READY);
+        if (counted) floors[name].push(shown - session.started);
+        session.child.kill("SIGKILL");
+        await new Promise((resolve) => session.child.once("exit", resolve));
+      }
       const session = launchInTerminal(SYLK, tree, env);
       const prompt = await waitForText(session, PROMPT_READY);
       const fresh = await waitForText(session, "index: fresh");
-      launches.push({ prompt: prompt - session.started, fresh: fresh - session.started });
+      if (counted) launches.push({ prompt: prompt - session.started, fresh: fresh - session.started });
       await sleep(300);
       await quit(session);
     }
     if (runLaunches) {
       const prompt = summary(launches.map((run) => run.prompt));
       const fresh = summary(launches.map((run) => run.fresh));
+      const plainNode = summary(floors.plainNode);
+      const bareInk = summary(floors.bareInk);
       console.log(`\nlaunch → interactive prompt (fresh index, ${launches.length} runs): p50 ${prompt.p50} ms, max ${prompt.max} ms`);
       console.log(`launch → "index: fresh" confirmed:                     p50 ${fresh.p50} ms, max ${fresh.max} ms`);
+      console.log("the floor on this machine, alternated with those launches in the same terminal:");
+      console.log(`  Node printing the prompt's text:                     p50 ${plainNode.p50} ms, max ${plainNode.max} ms`);
+      console.log(`  a bare Ink prompt, built and started as Sylk is:     p50 ${bareInk.p50} ms, max ${bareInk.max} ms`);
+      console.log(`launch over the bare Ink prompt: ${(prompt.p50 / bareInk.p50).toFixed(2)}× (p50 over p50)`);
     }
     if (!runEcho) return;
 
@@ -130,6 +151,7 @@ async function main() {
   } finally {
     if (!values.home) rmSync(warmHome, { recursive: true, force: true });
     rmSync(coldHome, { recursive: true, force: true });
+    rmSync(floorDirectory, { recursive: true, force: true });
   }
 }
 
