@@ -21,15 +21,14 @@
 //
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
-// Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73 and 91–93 (reported), 10–19
-// (calibration). Declared in a343ce4 for the next report of issue 27 §1,
-// and to be run once, in the thirteenth session, after the product's levels
-// are fixed on 10–19: 111, 112 and 113, with the product at its levels
-// chosen on calibration seeds 10–19 at 4.5 % on every one (the carried level
-// 0.9454, the first level by the bench's bisection below it), the branch
-// point's one level 0.9454 beside it, and the reference detectors at the
-// levels this bench chose on 10–19 at 4.5 % (bayesTwoLevels 0.9345 / 0.9774,
-// bayesRemembered 0.9622, cusum 4.69, shiryaevRoberts 5.16; oracle).
+// Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93 and 111–113
+// (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
+// what they would be run with in 656c457) were run once in the thirteenth
+// session: the product at its levels chosen on 10–19 at 4.5 % (0.8927 /
+// 0.9454), the branch point's one level 0.9454, and the reference
+// detectors at the levels this bench chose on 10–19 at 4.5 %
+// (docs/BENCHMARKS.md, "The first instance's level under the carried
+// one…"). The next report needs seeds declared anew, before any run.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
