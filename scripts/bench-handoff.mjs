@@ -8,7 +8,10 @@
 // posterior carried across handoffs, with two evidence levels (a
 // session's first instance's and a carried instance's, chosen together by
 // calibrateLevels in scripts/lib/threshold-search.mjs) and with one level
-// for both (what the product ships), without memory (each instance from the profile), the
+// for both (what the product shipped before its first instance's level
+// went under the carried one), with the first instance's level searched
+// under the carried one as shipped, without memory (each instance from the
+// profile), the
 // Bayes detector that knows everything but each session's onset with one
 // level and two kept across handoffs, and restarting from the prior, CUSUM
 // and Shiryaev–Roberts (the same knowledge, no onset prior), a fixed 75 %
@@ -105,7 +108,7 @@ const DETECTORS = {
     brackets: { firstLow: logit(0.8), firstHigh: (15 / 64) * logit(0.99999), laterHigh: logit(0.995) },
   },
   rememberedOneLevel: {
-    name: "Sylk controller, onset carried, one level for every instance (what ships)",
+    name: "Sylk controller, onset carried, one level for every instance (shipped before 0.8927 / 0.9454)",
     make: (evidence, seed) =>
       controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: evidence, onsetReached: evidence } }),
     scale: evidenceScale,
@@ -115,7 +118,8 @@ const DETECTORS = {
   },
   // The first instance's level alone, below the carried one as shipped (DEFAULT_TRIGGERS.onsetReached, the one level
   // 0.9454 chose on 10-19): how the product's first level is searched (docs/DESIGN-NOTES.md, "Triggers"). At 0.8 it fired
-  // early in 5.3 % of seeds 11's and 15's sessions.
+  // early in 5.3 % of seed 11's and seed 15's sessions. The search on 10-19 at 4.5 % ends at 0.8523; the product takes
+  // its step 0.8927, the most sensitive whose later crossings were still the one level's on every seed.
   rememberedFirstLevel: {
     name: "Sylk controller, onset carried, the first instance's level (the carried one as shipped)",
     make: (evidence, seed) => controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: evidence } }),
