@@ -305,8 +305,10 @@ describe("DegradationDetector after a handoff", () => {
     let sooner = 0;
     for (let seed = 1; seed <= 20; seed++) {
       const onset = 50_000 + 1000 * (seed % 9);
+      // A slower decline in more noise than session()'s: the onset posterior, not the curve, holds the firing.
+      const random = mulberry32(seed);
+      const draw = (tokens: number) => 0.9 - 0.008 * Math.max(0, (tokens - onset) / 1000) + 0.05 * gaussian(random);
       // One draw per size, so both detectors see the same turns.
-      const draw = session(seed, onset);
       const turns = new Map<number, number>();
       const quality = (tokens: number) => {
         if (!turns.has(tokens)) turns.set(tokens, draw(tokens));
@@ -324,7 +326,8 @@ describe("DegradationDetector after a handoff", () => {
       const nextAtCarriedLevel = new DegradationDetector(profile(), { carried: memory, handedOff: true, triggers: carriedLevel });
       expect(firesAt(next, quality, 19_000, 150_000), `seed ${seed}`).toBe(firesAt(nextAtCarriedLevel, quality, 19_000, 150_000));
     }
-    expect(sooner).toBeGreaterThan(0);
+    // 4 of the 20 fire a turn or more sooner; with one level for both (0.9454 before), none.
+    expect(sooner).toBeGreaterThanOrEqual(3);
   });
 
   it("a session that never fired and shows no decline is censored at its largest size, not unknown", () => {
