@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DegradationDetector, type DegradationCheck } from "../../src/handoff/degradation-detector.js";
+import { DEFAULT_TRIGGERS, DegradationDetector, type DegradationCheck } from "../../src/handoff/degradation-detector.js";
 import type { AgentHandoffProfile } from "../../src/handoff/handoff-profile.js";
 import { OnsetPosterior } from "../../src/handoff/onset-posterior.js";
 import { mulberry32 } from "../helpers/random-vectors.js";
@@ -298,6 +298,36 @@ describe("DegradationDetector after a handoff", () => {
     // (Seeds 1–10: 10 of 10 sessions placed; 11 of the instances that handed off by their own fit.)
     expect(located).toBeGreaterThanOrEqual(9);
     expect(located / 10).toBeGreaterThan((2 * ownFits) / handedOffInstances);
+  });
+
+  it("a session's first instance needs less evidence than a carried one: sooner at its first crossing, the carried ones as before (20 seeds)", () => {
+    const carriedLevel = { onsetEvidence: DEFAULT_TRIGGERS.onsetReached };
+    let sooner = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const onset = 50_000 + 1000 * (seed % 9);
+      // A slower decline in more noise than session()'s: the onset posterior, not the curve, holds the firing.
+      const random = mulberry32(seed);
+      const draw = (tokens: number) => 0.9 - 0.008 * Math.max(0, (tokens - onset) / 1000) + 0.05 * gaussian(random);
+      // One draw per size, so both detectors see the same turns.
+      const turns = new Map<number, number>();
+      const quality = (tokens: number) => {
+        if (!turns.has(tokens)) turns.set(tokens, draw(tokens));
+        return turns.get(tokens) as number;
+      };
+      const first = new DegradationDetector(profile());
+      const atCarriedLevel = new DegradationDetector(profile(), { triggers: carriedLevel });
+      const firstFired = firesAt(first, quality, 8000, 150_000);
+      const carriedLevelFired = firesAt(atCarriedLevel, quality, 8000, 150_000);
+      expect(firstFired, `seed ${seed}`).toBeLessThanOrEqual(carriedLevelFired);
+      if (firstFired < carriedLevelFired) sooner++;
+      // The next instance starts from the same posterior either way; its gate is the larger level, so it fires where it did.
+      const memory = atCarriedLevel.onsetMemory();
+      const next = new DegradationDetector(profile(), { carried: memory, handedOff: true });
+      const nextAtCarriedLevel = new DegradationDetector(profile(), { carried: memory, handedOff: true, triggers: carriedLevel });
+      expect(firesAt(next, quality, 19_000, 150_000), `seed ${seed}`).toBe(firesAt(nextAtCarriedLevel, quality, 19_000, 150_000));
+    }
+    // 4 of the 20 fire a turn or more sooner; with one level for both (0.9454 before), none.
+    expect(sooner).toBeGreaterThanOrEqual(3);
   });
 
   it("a session that never fired and shows no decline is censored at its largest size, not unknown", () => {
