@@ -275,19 +275,18 @@ export class ProjectIndexer {
     if (diff.deleted.length > 0) this.deps.writer.deleteFiles(diff.deleted);
     if (diff.newlySkipped.length > 0) this.deps.writer.recordSkipped(diff.newlySkipped);
     summary.skipped += diff.newlySkipped.length;
-    // Walked without stored states (none of today's settings): every directory is in `changed`.
-    if (this.lastRefresh() === undefined && !this.walkedWithTodaysRules()) this.publishFirstWalk(directories.changed);
+    const published = this.lastRefresh() === undefined && !this.walkedWithTodaysRules() && this.publishFirstWalk(directories.changed);
+    if (published) Object.assign(directories, { changed: [], changedInFirstWalk: true });
     return { ...plan, work: new FileWorkQueue([...diff.added, ...diff.changed].sort(byPriority)), handedOff: false };
   }
 
   /**
-   * Before any complete run the index cannot list the tree, and grep would
-   * walk it again: the run stores what its walk saw for grep to list it by
-   * meanwhile (docs/DESIGN-NOTES.md, "grep while a first index runs").
+   * Before any complete run the index cannot list the tree, and grep would walk it again: the run stores what
+   * its walk saw (every directory is in `changed`) for grep to list it by, and reads it back at its end.
    */
-  private publishFirstWalk(states: DirectoriesToRemember["changed"]): void {
+  private publishFirstWalk(states: DirectoriesToRemember["changed"]): boolean {
     const firstWalk = this.deps.firstWalk;
-    if (!firstWalk) return;
+    if (!firstWalk) return false;
     this.deps.db.transaction(() => {
       firstWalk.clear();
       firstWalk.save(states, []);
@@ -295,6 +294,7 @@ export class ProjectIndexer {
       const stored = { rules: walkRulesKey(this.deps.config), storedAt: Date.now() };
       setMeta(this.deps.db, FIRST_WALK_META_KEY, JSON.stringify(stored));
     })();
+    return true;
   }
 
   /** A run completed: the stored directory states list the tree from now on. */
@@ -330,6 +330,7 @@ export class ProjectIndexer {
       this.deps.directories.clear();
       setMeta(this.deps.db, WALK_RULES_META_KEY, walkRulesKey(this.deps.config));
     }
+    if (directories.changedInFirstWalk && this.deps.firstWalk) this.deps.directories.saveAllOf(this.deps.firstWalk, failed);
     this.deps.directories.save(states, directories.vanished);
   }
 

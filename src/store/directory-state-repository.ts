@@ -86,6 +86,24 @@ export class DirectoryStateRepository {
     for (const path of vanished) remove.run(path);
   }
 
+  /**
+   * Stores every state `source` holds but those of the directories in
+   * `except`, as `save` would, in one statement: a first index stores its
+   * walk's states in `first_walk_states` as it starts, and reads them back
+   * here at its end rather than holding them in memory through the run.
+   */
+  saveAllOf(source: DirectoryStateRepository, except: ReadonlySet<string>): void {
+    this.db
+      .prepare(
+        `INSERT INTO ${this.table} (${STATE_COLUMNS})
+         SELECT ${STATE_COLUMNS} FROM ${source.table} WHERE path NOT IN (SELECT value FROM json_each(?))
+         ON CONFLICT(path) DO UPDATE SET listing = excluded.listing, rules = excluded.rules, left_out = excluded.left_out,
+           files = excluded.files, directories = excluded.directories, ino = excluded.ino, mtime_ms = excluded.mtime_ms,
+           ctime_ms = excluded.ctime_ms, recorded_at_ms = excluded.recorded_at_ms`,
+      )
+      .run(JSON.stringify([...except]));
+  }
+
   /** Forgets every directory state: the next walk compares every directory with the manifest. */
   clear(): void {
     this.db.prepare(`DELETE FROM ${this.table}`).run();
