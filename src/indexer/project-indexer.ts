@@ -13,6 +13,7 @@ import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import { countFilesToIndex, scanTree, walkRulesKey } from "./scanner.js";
+import { collectTheDroppedWalk } from "./walk-collection.js";
 import type { DirectoriesToRemember, TreeScan } from "./scan-results.js";
 
 export { emptyIndexSummary, type IndexSummary } from "./index-summary.js";
@@ -197,8 +198,7 @@ export class ProjectIndexer {
         const handedOff = await this.handOffFirstIndex(options.handOffAbove, signal);
         if (handedOff) return { ...handedOff, durationMs: elapsed() };
       }
-      // No index yet, and the work stays here: every file is work, so the
-      // threads start now and load while the tree is walked (≈ 0.5 s of a cold index otherwise).
+      // No index yet, and the work stays here: every file is work, so the threads start now and load while the tree is walked.
       this.processor.startWorkers();
     }
     this.deps.fullText.removeAbandonedBuilds();
@@ -210,6 +210,7 @@ export class ProjectIndexer {
       plan.before === "missing" &&
       total > (this.deps.segmentedFullTextAboveFiles ?? SEGMENTED_FULL_TEXT_ABOVE_FILES) &&
       this.deps.fullText.beginSegmentedBuild();
+    if (segmented) collectTheDroppedWalk();
     let processed = 0;
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 
