@@ -14,13 +14,16 @@ const PRIORITY = 2;
 const NUMBERS_PER_FILE = 3;
 
 /**
- * Up to `BLOCK_FILES` files in order, without an object per file: their
- * paths joined into one string (cut at `ends`, so no separator a name could
- * hold) and their numbers in one array.
+ * Up to `BLOCK_FILES` files in order, without an object per file: each path
+ * front-coded against the one before it (the length of what they share, then
+ * the rest), the rests joined into one string cut at `ends` (so no separator
+ * a name could hold), and the numbers in one array. The queue is taken in
+ * order, so a path is rebuilt from the one taken just before it.
  */
 interface PackedFiles {
-  paths: string;
+  rests: string;
   ends: Uint32Array;
+  shared: Uint32Array;
   numbers: Float64Array;
   count: number;
 }
@@ -31,15 +34,19 @@ interface PackedFiles {
  * size, time and priority, ≈ 180 bytes of the main thread's heap with its
  * path) from the walk until its task was taken, and V8 lets that heap grow
  * to about four times what it holds live before it collects. The queue now
- * packs the files in blocks (≈ 100 bytes a file at 248k files) and
- * builds a file's entry only when its task is taken; a block goes once its
- * files are all taken.
+ * packs the files in blocks and builds a file's entry only when its task is
+ * taken; a block goes once its files are all taken. Its order (priority,
+ * then path) puts a directory's files side by side, so each path is held
+ * as what it does not share with the one before (18 of 90 characters on
+ * average on the 250k tree: ≈ 50 bytes a file, ≈ 120 with whole paths).
  */
 export class FileWorkQueue {
   private blocks: Array<PackedFiles | undefined>;
   private block = 0;
   private indexInBlock = 0;
   private left: number;
+  /** The path taken last: the next one in its block is front-coded against it. */
+  private previousPath = "";
 
   /** Packs `files` in their order; the array and its entries are not kept. */
   constructor(files: readonly FileTaskItem[]) {
@@ -85,8 +92,11 @@ export class FileWorkQueue {
     const index = this.indexInBlock;
     const start = index === 0 ? 0 : (block.ends[index - 1] as number);
     const at = index * NUMBERS_PER_FILE;
+    // Flattened: a slice or a concatenation would keep the block's string (or the previous path) alive with it.
+    const path = flat(this.previousPath.slice(0, block.shared[index]) + block.rests.slice(start, block.ends[index]));
+    this.previousPath = path;
     const file: FileTaskItem = {
-      path: block.paths.slice(start, block.ends[index]),
+      path,
       size: block.numbers[at + SIZE] as number,
       mtimeMs: block.numbers[at + MTIME] as number,
       priority: block.numbers[at + PRIORITY] as number,
@@ -99,6 +109,7 @@ export class FileWorkQueue {
     if (this.left === 0) {
       this.blocks = [];
       this.block = 0;
+      this.previousPath = "";
     }
     return file;
   }
@@ -107,17 +118,41 @@ export class FileWorkQueue {
 function pack(files: readonly FileTaskItem[], start: number, end: number): PackedFiles {
   const count = end - start;
   const ends = new Uint32Array(count);
+  const shared = new Uint32Array(count);
   const numbers = new Float64Array(count * NUMBERS_PER_FILE);
-  const paths: string[] = [];
+  const rests: string[] = [];
   let length = 0;
+  let previous = "";
   for (let index = 0; index < count; index++) {
     const file = files[start + index] as FileTaskItem;
-    paths.push(file.path);
-    length += file.path.length;
+    const common = index === 0 ? 0 : sharedPrefixLength(previous, file.path);
+    const rest = file.path.slice(common);
+    rests.push(rest);
+    length += rest.length;
+    shared[index] = common;
     ends[index] = length;
     numbers[index * NUMBERS_PER_FILE + SIZE] = file.size;
     numbers[index * NUMBERS_PER_FILE + MTIME] = file.mtimeMs;
     numbers[index * NUMBERS_PER_FILE + PRIORITY] = file.priority;
+    previous = file.path;
   }
-  return { paths: paths.join(""), ends, numbers, count };
+  return { rests: rests.join(""), ends, shared, numbers, count };
+}
+
+function sharedPrefixLength(a: string, b: string): number {
+  const most = Math.min(a.length, b.length);
+  let length = 0;
+  while (length < most && a.charCodeAt(length) === b.charCodeAt(length)) length++;
+  return length;
+}
+
+/**
+ * `text` as a string of its own. V8 keeps a concatenation as references to
+ * its parts, and a slice as one to its parent: a path rebuilt from the one
+ * before it would keep that one, and the block's string, alive for as long
+ * as it is held. Reading a string as a number flattens it in place.
+ */
+function flat(text: string): string {
+  Number(text);
+  return text;
 }

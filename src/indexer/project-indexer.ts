@@ -13,6 +13,7 @@ import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import { countFilesToIndex, scanTree, walkRulesKey } from "./scanner.js";
+import { collectTheDroppedWalk } from "./walk-collection.js";
 import type { DirectoriesToRemember, TreeScan } from "./scan-results.js";
 
 export { emptyIndexSummary, type IndexSummary } from "./index-summary.js";
@@ -197,8 +198,7 @@ export class ProjectIndexer {
         const handedOff = await this.handOffFirstIndex(options.handOffAbove, signal);
         if (handedOff) return { ...handedOff, durationMs: elapsed() };
       }
-      // No index yet, and the work stays here: every file is work, so the
-      // threads start now and load while the tree is walked (≈ 0.5 s of a cold index otherwise).
+      // No index yet, and the work stays here: every file is work, so the threads start now and load while the tree is walked.
       this.processor.startWorkers();
     }
     this.deps.fullText.removeAbandonedBuilds();
@@ -210,6 +210,7 @@ export class ProjectIndexer {
       plan.before === "missing" &&
       total > (this.deps.segmentedFullTextAboveFiles ?? SEGMENTED_FULL_TEXT_ABOVE_FILES) &&
       this.deps.fullText.beginSegmentedBuild();
+    if (segmented) collectTheDroppedWalk();
     let processed = 0;
     yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
 
@@ -275,19 +276,18 @@ export class ProjectIndexer {
     if (diff.deleted.length > 0) this.deps.writer.deleteFiles(diff.deleted);
     if (diff.newlySkipped.length > 0) this.deps.writer.recordSkipped(diff.newlySkipped);
     summary.skipped += diff.newlySkipped.length;
-    // Walked without stored states (none of today's settings): every directory is in `changed`.
-    if (this.lastRefresh() === undefined && !this.walkedWithTodaysRules()) this.publishFirstWalk(directories.changed);
+    const published = this.lastRefresh() === undefined && !this.walkedWithTodaysRules() && this.publishFirstWalk(directories.changed);
+    if (published) Object.assign(directories, { changed: [], changedInFirstWalk: true });
     return { ...plan, work: new FileWorkQueue([...diff.added, ...diff.changed].sort(byPriority)), handedOff: false };
   }
 
   /**
-   * Before any complete run the index cannot list the tree, and grep would
-   * walk it again: the run stores what its walk saw for grep to list it by
-   * meanwhile (docs/DESIGN-NOTES.md, "grep while a first index runs").
+   * Before any complete run the index cannot list the tree, and grep would walk it again: the run stores what
+   * its walk saw (every directory is in `changed`) for grep to list it by, and reads it back at its end.
    */
-  private publishFirstWalk(states: DirectoriesToRemember["changed"]): void {
+  private publishFirstWalk(states: DirectoriesToRemember["changed"]): boolean {
     const firstWalk = this.deps.firstWalk;
-    if (!firstWalk) return;
+    if (!firstWalk) return false;
     this.deps.db.transaction(() => {
       firstWalk.clear();
       firstWalk.save(states, []);
@@ -295,6 +295,7 @@ export class ProjectIndexer {
       const stored = { rules: walkRulesKey(this.deps.config), storedAt: Date.now() };
       setMeta(this.deps.db, FIRST_WALK_META_KEY, JSON.stringify(stored));
     })();
+    return true;
   }
 
   /** A run completed: the stored directory states list the tree from now on. */
@@ -330,6 +331,7 @@ export class ProjectIndexer {
       this.deps.directories.clear();
       setMeta(this.deps.db, WALK_RULES_META_KEY, walkRulesKey(this.deps.config));
     }
+    if (directories.changedInFirstWalk && this.deps.firstWalk) this.deps.directories.saveAllOf(this.deps.firstWalk, failed);
     this.deps.directories.save(states, directories.vanished);
   }
 

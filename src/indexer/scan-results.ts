@@ -56,6 +56,8 @@ export interface TreeScan {
 /** What a complete run stores of its walk's directories: all a run keeps of the walk while it indexes. */
 export interface DirectoriesToRemember {
   changed: Array<{ path: string; state: DirectoryState }>;
+  /** The changed directories' states are not in `changed` but stored in `first_walk_states`, where a first index's walk put them for grep. */
+  changedInFirstWalk?: boolean;
   restated: TreeScan["restated"];
   vanished: string[];
 }

@@ -1,5 +1,6 @@
 import type { Tree } from "web-tree-sitter";
 import { grammarWasm, treeSitterRuntimeWasm } from "./grammar-files.js";
+import { boundWasmOptimizerMemory } from "./wasm-optimizer-memory.js";
 
 /** Reads shell source into a syntax tree (tree-sitter's bash grammar); the caller deletes the tree. */
 export interface ShellSyntaxParser {
@@ -17,6 +18,8 @@ let loading: Promise<ShellSyntaxParser> | undefined;
  */
 export function loadBashParser(): Promise<ShellSyntaxParser> {
   loading ??= (async () => {
+    // Before the grammar compiles: this thread's bash is then the baseline-tier module the index's workers share.
+    boundWasmOptimizerMemory();
     const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init({ locateFile: treeSitterRuntimeWasm });
     const parser = new Parser();

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { isMainThread } from "node:worker_threads";
+import { grammarWasm } from "./grammar-files.js";
 
 /**
  * V8 options that bound what optimising a grammar's WebAssembly costs in
@@ -16,11 +17,33 @@ import { isMainThread } from "node:worker_threads";
  */
 export const WASM_OPTIMIZER_FLAGS = ["--no-wasm-loop-unrolling", "--no-wasm-loop-peeling"] as const;
 
+/**
+ * Grammars whose code stays on V8's baseline tier (Liftoff) in this process:
+ * bash's lexer still took 358 MB to optimise with `WASM_OPTIMIZER_FLAGS`
+ * (345 MB of it in one phase no option bounds), the index process's peak at
+ * 250k files, while shell scripts are a small share of any repository and
+ * parse about as fast on baseline code (docs/DESIGN-NOTES.md, "The bash
+ * grammar on V8's baseline tier").
+ */
+export const BASELINE_TIER_GRAMMARS = ["bash"] as const;
+
+/** The options under which a module compiles on the baseline tier, every function at once, with no tiering budget in its code. */
+const BASELINE_TIER_COMPILE_FLAGS = ["--no-wasm-lazy-compilation", "--no-wasm-dynamic-tiering", "--no-wasm-tier-up"] as const;
+/** V8's defaults for those options, restored once the module is compiled. */
+const DEFAULT_COMPILE_FLAGS = ["--wasm-lazy-compilation", "--wasm-dynamic-tiering", "--wasm-tier-up"] as const;
+
 let applied = false;
+/**
+ * The baseline-tier modules, held for the process's life: V8's native
+ * module cache gives any isolate that compiles the same bytes the module
+ * still alive, so the worker threads' grammars are these.
+ */
+const baselineTierModules: WebAssembly.Module[] = [];
 
 /**
- * Applies `WASM_OPTIMIZER_FLAGS` to this process. V8's options are
- * process-wide, so the main thread sets them before it starts worker
+ * Applies `WASM_OPTIMIZER_FLAGS` to this process and compiles
+ * `BASELINE_TIER_GRAMMARS` on the baseline tier. V8's options are
+ * process-wide, so the main thread does this before it starts worker
  * threads or compiles a grammar itself; in a worker this does nothing (its
  * process has them, and setting options while other threads compile would
  * race with their reads). Later calls do nothing.
@@ -29,4 +52,22 @@ export function boundWasmOptimizerMemory(): void {
   if (applied || !isMainThread) return;
   applied = true;
   for (const flag of WASM_OPTIMIZER_FLAGS) setFlagsFromString(flag);
+  if (tieringSetByUser()) return;
+  for (const language of BASELINE_TIER_GRAMMARS) baselineTierModules.push(compileOnBaselineTier(grammarWasm(language)));
+}
+
+/** Whether this process was started with V8 options of its own about tiering, which restoring the defaults would undo. */
+function tieringSetByUser(): boolean {
+  const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ");
+  return /--(no-)?wasm[-_](lazy[-_]compilation|dynamic[-_]tiering|tier[-_]up)\b/.test(options);
+}
+
+/** Compiles `bytes` (a file read, never a view of shared memory) on the baseline tier, then restores V8's defaults. */
+function compileOnBaselineTier(bytes: Uint8Array): WebAssembly.Module {
+  for (const flag of BASELINE_TIER_COMPILE_FLAGS) setFlagsFromString(flag);
+  try {
+    return new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
+  } finally {
+    for (const flag of DEFAULT_COMPILE_FLAGS) setFlagsFromString(flag);
+  }
 }

@@ -62,10 +62,7 @@ export class DirectoryStateRepository {
   save(states: ReadonlyArray<{ path: string; state: StoredDirectoryState }>, vanished: readonly string[]): void {
     const upsert = this.db.prepare(
       `INSERT INTO ${this.table} (path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(path) DO UPDATE SET listing = excluded.listing, rules = excluded.rules, left_out = excluded.left_out,
-         files = excluded.files, directories = excluded.directories, ino = excluded.ino, mtime_ms = excluded.mtime_ms,
-         ctime_ms = excluded.ctime_ms, recorded_at_ms = excluded.recorded_at_ms`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${REPLACE_ON_CONFLICT}`,
     );
     const remove = this.db.prepare(`DELETE FROM ${this.table} WHERE path = ?`);
     for (const { path, state } of states) {
@@ -86,11 +83,31 @@ export class DirectoryStateRepository {
     for (const path of vanished) remove.run(path);
   }
 
+  /**
+   * Stores every state `source` holds but those of the directories in
+   * `except`, as `save` would, in one statement: a first index stores its
+   * walk's states in `first_walk_states` as it starts, and reads them back
+   * here at its end rather than holding them in memory through the run.
+   */
+  saveAllOf(source: DirectoryStateRepository, except: ReadonlySet<string>): void {
+    this.db
+      .prepare(
+        `INSERT INTO ${this.table} (${STATE_COLUMNS})
+         SELECT ${STATE_COLUMNS} FROM ${source.table} WHERE path NOT IN (SELECT value FROM json_each(?)) ${REPLACE_ON_CONFLICT}`,
+      )
+      .run(JSON.stringify([...except]));
+  }
+
   /** Forgets every directory state: the next walk compares every directory with the manifest. */
   clear(): void {
     this.db.prepare(`DELETE FROM ${this.table}`).run();
   }
 }
+
+/** A state stored again for a path replaces the row it had. */
+const REPLACE_ON_CONFLICT = `ON CONFLICT(path) DO UPDATE SET listing = excluded.listing, rules = excluded.rules, left_out = excluded.left_out,
+  files = excluded.files, directories = excluded.directories, ino = excluded.ino, mtime_ms = excluded.mtime_ms,
+  ctime_ms = excluded.ctime_ms, recorded_at_ms = excluded.recorded_at_ms`;
 
 /** The columns of a `DirectoryStateRow`, in its order. */
 export const STATE_COLUMNS = "path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms";

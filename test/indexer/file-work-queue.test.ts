@@ -61,3 +61,46 @@ describe("FileWorkQueue", () => {
     expect(queue.queue.take()).toBeUndefined();
   });
 });
+
+describe("FileWorkQueue's memory", () => {
+  it("holds a deep tree's paths as what each does not share with the one before: under 70 bytes a file where whole paths took ≈ 110", async () => {
+    // A monorepo's order: a directory's files side by side, paths of ≈ 90 characters sharing all but the name.
+    const monorepoFiles = (): FileTaskItem[] => {
+      const files: FileTaskItem[] = [];
+      for (let directory = 0; directory < 2000; directory++)
+        for (let name = 0; name < 25; name++)
+          files.push({
+            path: `copy-${directory % 9}/crates/biome_js_analyze/src/lint/nursery/rule_group_${directory}/use_some_rule_${name}.rs`,
+            size: 1000 + name,
+            mtimeMs: 1_700_000_000_000.5 + name,
+            priority: 130,
+          });
+      return files;
+    };
+    const expectedFirst = monorepoFiles()[0];
+    const expectedLast = monorepoFiles().at(-1);
+    // The heap and the typed arrays' memory, which is outside it.
+    const held = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    await collectGarbage();
+    const before = held();
+    const queue = new FileWorkQueue(monorepoFiles());
+    await collectGarbage();
+    const bytesPerFile = (held() - before) / queue.remaining;
+
+    expect(bytesPerFile).toBeLessThan(70);
+    expect(queue.take()?.[0]).toEqual(expectedFirst);
+    expect(queue.takeAll().at(-1)).toEqual(expectedLast);
+  });
+
+  it("rebuilds every path exactly across blocks, prefixes that end inside a character, and paths shorter than the one before", () => {
+    const paths = ["a/b/c.ts", "a/b/cd.ts", "a/b", "a/\u{1F600}x.ts", "a/\u{1F601}y.ts", "é/f.ts", "é/f.tsx", "z"];
+    const files = Array.from({ length: 9000 }, (_, index) => ({
+      path: `${paths[index % paths.length]}${Math.floor(index / 3)}`,
+      size: index,
+      mtimeMs: index + 0.5,
+      priority: 9000 - index,
+    }));
+    const queue = new FileWorkQueue(files.map((item) => ({ ...item })));
+    expect(queue.takeAll()).toEqual(files);
+  });
+});

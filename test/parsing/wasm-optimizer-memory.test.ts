@@ -6,6 +6,7 @@ import { GRAMMARS } from "../../src/parsing/grammar-specs.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const COMPILED_MODULE = pathToFileURL(join(REPO, "dist/src/parsing/wasm-optimizer-memory.js")).href;
+const COMPILED_EXTRACTOR = pathToFileURL(join(REPO, "dist/src/parsing/tree-sitter-extractor.js")).href;
 const MB = 1024 * 1024;
 /** What optimising the largest function of the grammars may take with the options applied (on Node 24: 358 MB, and 694 MB without them). */
 const COMPILER_MEMORY_BOUND = 450 * MB;
@@ -40,4 +41,74 @@ describe("the optimising compiler's memory for grammars", () => {
     expect(GRAMMARS.bash?.wasm).toBe("tree-sitter-bash.wasm");
     expect(largestOptimizingCompile("tree-sitter-bash.wasm")).toBeLessThan(COMPILER_MEMORY_BOUND);
   }, 60_000);
+});
+
+/** A shell script with a little of everything the bash lexer reads: words, quotes, expansions, heredocs, functions. */
+const SHELL_SCRIPT = Array.from(
+  { length: 40 },
+  (_, index) => `#!/usr/bin/env bash
+set -euo pipefail
+build_${index}() {
+  local target="\${1:-release}" count=$(( ${index} * 2 ))
+  for file in src/*.rs "$HOME"/'lib dir'/*; do
+    if [[ -f "$file" && $count -gt 0 ]]; then echo "$file: \${file##*/}" >> out.${index}.log; fi
+  done
+  cat <<END
+built $target in $(pwd) \`date\`
+END
+}
+case "$1" in start|stop) build_${index} "$@" ;; *) exit 2 ;; esac
+`,
+).join("\n");
+
+interface TracedCompile {
+  module: string;
+  tier: "Liftoff" | "TurboFan";
+  bodySize: number;
+}
+
+/**
+ * Runs the index's path in a process of its own: the main thread applies the
+ * options (as the worker pool does before its threads start), and a worker
+ * thread extracts symbols from shell scripts with a tiering budget so small,
+ * and tier-up so synchronous, that any function that can tier up does so at
+ * once. Returns every compile V8 traced.
+ */
+function compilesWhileParsingShell(): TracedCompile[] {
+  const worker = `
+    (async () => {
+      const { TreeSitterExtractor } = await import(${JSON.stringify(COMPILED_EXTRACTOR)});
+      const extractor = new TreeSitterExtractor();
+      for (let round = 0; round < 10; round++) await extractor.extract(${JSON.stringify(SHELL_SCRIPT)}, "bash");
+    })();
+  `;
+  const script = `
+    (await import(${JSON.stringify(COMPILED_MODULE)})).boundWasmOptimizerMemory();
+    const { Worker } = await import("node:worker_threads");
+    const worker = new Worker(${JSON.stringify(worker)}, { eval: true });
+    await new Promise((resolve, reject) => { worker.on("exit", resolve); worker.on("error", reject); });
+  `;
+  const child = spawnSync(
+    process.execPath,
+    ["--wasm-tiering-budget=1000", "--wasm-sync-tier-up", "--trace-wasm-compilation-times", "--input-type=module", "-e", script],
+    { encoding: "utf8", maxBuffer: 64 * MB },
+  );
+  expect(child.status, child.stderr).toBe(0);
+  return [...child.stdout.matchAll(/Compiled function (0x[0-9a-f]+)#\d+ using (Liftoff|TurboFan).*?bodysize (\d+)/g)].map((match) => ({
+    module: match[1] as string,
+    tier: match[2] as TracedCompile["tier"],
+    bodySize: Number(match[3]),
+  }));
+}
+
+describe("the grammars kept on the baseline tier", () => {
+  it("never optimises the bash grammar in a worker thread, while the tree-sitter runtime beside it still is", () => {
+    const compiles = compilesWhileParsingShell();
+    // The bash lexer is by far the largest function the worker runs: its module is bash's.
+    const lexer = compiles.reduce((largest, compile) => (compile.bodySize > largest.bodySize ? compile : largest));
+    expect(lexer.bodySize).toBeGreaterThan(100_000);
+    const optimised = compiles.filter((compile) => compile.tier === "TurboFan");
+    expect(optimised.length).toBeGreaterThan(0);
+    expect(optimised.filter((compile) => compile.module === lexer.module)).toEqual([]);
+  }, 120_000);
 });
