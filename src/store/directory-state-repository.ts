@@ -61,7 +61,7 @@ export class DirectoryStateRepository {
   /** Stores what a complete walk saw of these directories and forgets the ones it no longer reaches. */
   save(states: ReadonlyArray<{ path: string; state: StoredDirectoryState }>, vanished: readonly string[]): void {
     const upsert = this.db.prepare(
-      `INSERT INTO ${this.table} (path, listing, rules, left_out, files, directories, ino, mtime_ms, ctime_ms, recorded_at_ms)
+      `INSERT INTO ${this.table} (${STATE_COLUMNS})
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${REPLACE_ON_CONFLICT}`,
     );
     const remove = this.db.prepare(`DELETE FROM ${this.table} WHERE path = ?`);
