@@ -32,7 +32,7 @@ export async function buildLaunchFloors(directory, text) {
     entry,
     [
       `import React from ${JSON.stringify(fromRepo.resolve("react"))};`,
-      `import { Box, Text, render } from ${JSON.stringify(pathToFileURL(fromRepo.resolve("ink")).pathname)};`,
+      `import { Box, Text, render } from ${JSON.stringify(fromRepo.resolve("ink"))};`,
       "render(",
       '  React.createElement(Box, { borderStyle: "round", paddingX: 1 }, React.createElement(Text, { dimColor: true },',
       `    ${JSON.stringify(text)})),`,
