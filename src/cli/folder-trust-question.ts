@@ -1,8 +1,7 @@
 import { realpathSync } from "node:fs";
-import { trustGatedProjectSettings } from "../config/load-config.js";
+import { trustGatedProjectSettings } from "../config/config-file.js";
 import { trustVerdict } from "../config/trust-gated-keys.js";
 import { InterruptedError } from "../errors.js";
-import { FolderTrustStore } from "../project/folder-trust.js";
 import { checkedSylkHome } from "../project/project-paths.js";
 import type { CliContext } from "./cli-context.js";
 
@@ -16,10 +15,13 @@ import type { CliContext } from "./cli-context.js";
  */
 export async function settleFolderTrust(root: string, context: CliContext): Promise<void> {
   const folder = realpathSync(root);
-  const store = new FolderTrustStore(checkedSylkHome(folder, context.env).home);
+  const home = checkedSylkHome(folder, context.env).home;
   // Read once: the settings shown are the ones a "yes" is recorded for.
   const settings = trustGatedProjectSettings(folder, context.env);
   if (settings.length === 0) return;
+  // Loaded only when there is something to decide: the store's schema is not worth a launch's time otherwise.
+  const { FolderTrustStore } = await import("../project/folder-trust.js");
+  const store = new FolderTrustStore(home);
   const decision = store.decisionFor(folder);
   const verdict = trustVerdict(decision, settings);
   if (verdict === "trusted" || (decision && !decision.trusted)) return;

@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import type * as z from "zod/mini";
-import { ConfigError, errorMessage } from "../errors.js";
-import { readRegularFile } from "../files/regular-file.js";
+import { ConfigError } from "../errors.js";
+import { type RawObject, readConfigFile } from "./config-file.js";
 import { CONFIG_FILE_NAME } from "./defaults.js";
 import { type ConfiguredHook, mergeHookLayers } from "./hook-layers.js";
 import { clampToMachine, type ClampedSetting } from "./machine-limits.js";
@@ -12,6 +11,7 @@ import { configSchema, type SylkConfig } from "./schema.js";
 import { trustVerdict, withoutTrustGatedKeys, type GatedSetting, type TrustRecord, type TrustVerdict } from "./trust-gated-keys.js";
 
 export { CONFIG_FILE_NAME } from "./defaults.js";
+export { trustGatedProjectSettings } from "./config-file.js";
 
 /** Where a configuration value came from, lowest precedence first. */
 export type ConfigSource = "default" | "user" | "project" | "env" | "flag";
@@ -60,8 +60,6 @@ export interface LoadConfigOptions {
    */
   projectTrust?: TrustRecord;
 }
-
-type RawObject = Record<string, unknown>;
 
 /**
  * Resolves configuration in one place: schema defaults < `~/.sylkrc` <
@@ -166,63 +164,6 @@ export function configFilePaths(options: Pick<LoadConfigOptions, "projectRoot" |
   };
 }
 
-/**
- * The trust-gated settings the project's `.sylkrc` asks for, read without
- * loading the rest: what the trust question shows. Empty when there is no
- * file, or it sets none of them.
- */
-export function trustGatedProjectSettings(projectRoot: string, env: NodeJS.ProcessEnv = process.env): GatedSetting[] {
-  const path = resolve(projectRoot, CONFIG_FILE_NAME);
-  if (path === resolve(env.HOME ?? homedir(), CONFIG_FILE_NAME) || !existsSync(path)) return [];
-  return withoutTrustGatedKeys(readConfigFile(path)).ignored;
-}
-
-function readConfigFile(path: string): RawObject {
-  let text: string;
-  try {
-    // A FIFO planted as a project's .sylkrc would otherwise hold every command at start.
-    text = readRegularFile(path).toString("utf8");
-  } catch (error) {
-    throw new ConfigError(`Cannot read config file ${path}: ${errorMessage(error)}`);
-  }
-  const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
-  const first = errors[0];
-  if (first) {
-    const { line, column } = lineAndColumn(text, first.offset);
-    throw new ConfigError(
-      `Malformed config file ${path} at line ${line}, column ${column}: ${printParseErrorCode(first.error)}. ` +
-        `The file is JSON with comments; see .sylkrc.example.`,
-    );
-  }
-  if (value === undefined) return {};
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ConfigError(`Malformed config file ${path}: the top level must be an object.`);
-  }
-  rejectPrototypeKeys(value, [], path);
-  return value as RawObject;
-}
-
-/**
- * The parser turns a `"__proto__"` key into the object's prototype: its
- * settings would be read through it while no walk over the file's own keys
- * (the trust gate, the trust hash, validation) sees them. It is never a
- * setting, so it is an error, like any unknown key.
- */
-function rejectPrototypeKeys(value: unknown, path: readonly string[], file: string): void {
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      rejectPrototypeKeys(item, [...path, String(index)], file);
-    });
-    return;
-  }
-  if (typeof value !== "object" || value === null) return;
-  if (Object.getPrototypeOf(value) !== Object.prototype) {
-    throw new ConfigError(`Invalid configuration in ${file}: key "${[...path, "__proto__"].join(".")}": not a setting; remove it.`);
-  }
-  for (const [key, inner] of Object.entries(value)) rejectPrototypeKeys(inner, [...path, key], file);
-}
-
 function validateLayer(raw: RawObject, origin: string, envNames?: Map<string, string>): void {
   // Nothing set, nothing wrong (usually the environment and the flags): each parse builds every default.
   if (Object.keys(raw).length === 0) return;
@@ -321,10 +262,4 @@ function leafKeys(raw: RawObject, prefix = ""): string[] {
 
 function isPlainObject(value: unknown): value is RawObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: offset - before.lastIndexOf("\n") };
 }

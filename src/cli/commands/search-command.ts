@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { openOneShotSearch } from "../../app/one-shot-search.js";
 import { searchProject, type ProjectSearchOptions, type SearchResponseJson } from "../../app/project-search.js";
 import { BadInputError, FatalError } from "../../errors.js";
 import { resolveProjectPaths, type ProjectPaths } from "../../project/project-paths.js";
@@ -33,7 +32,9 @@ export function registerSearchCommand(program: Command, context: CliContext): vo
         // An interactive sylk of this project answers from its warm index, if one runs and answers.
         const warm = await searchWarmIndex(paths, query, options);
         if (warm) return print(warm, options, context);
-        // One code search: open only what it needs (see `openOneShotSearch`).
+        // One code search: open only what it needs (see `openOneShotSearch`). Loaded here, not with the CLI:
+        // the store and the search code are the largest part of what every other command's start would load.
+        const { openOneShotSearch } = await import("../../app/one-shot-search.js");
         const oneShot = await openOneShotSearch({ root: paths.root, env: context.env });
         printOpeningWarnings(oneShot, context.stderr);
         try {
