@@ -11,18 +11,19 @@ import { ApprovalDialog } from "./components/approval-dialog.js";
 import { ConsentPrompt } from "./components/consent-prompt.js";
 import { ProgressBar } from "./components/progress-bar.js";
 import { PromptInput } from "./components/prompt-input.js";
+import { QueuedPrompts } from "./components/queued-prompts.js";
 import { StatusLine } from "./components/status-line.js";
 import { TaskPanel } from "./components/task-panel.js";
 import { Transcript } from "./components/transcript.js";
 import type { ResumeTarget } from "./hooks/use-agent.js";
 import { useCommandMenu } from "./hooks/use-command-menu.js";
 import { useConversation } from "./hooks/use-conversation.js";
+import type { PromptDraft } from "./hooks/use-prompt-editor.js";
 import { useExitRequest } from "./hooks/use-exit-request.js";
 import { useFlash } from "./hooks/use-flash.js";
 import { useMcpNotices } from "./hooks/use-mcp-notices.js";
 import { usePermissionMode } from "./hooks/use-permission-mode.js";
 import { useInterruptKeys } from "./hooks/use-interrupt-keys.js";
-import { KeysProvider } from "./hooks/use-keys.js";
 import { useRedrawOnResize } from "./hooks/use-redraw-on-resize.js";
 import { useScreenIndexing } from "./hooks/use-screen-indexing.js";
 import { useStartNotes } from "./hooks/use-start-notes.js";
@@ -31,8 +32,8 @@ import type { BackgroundIndexing } from "../app/background-indexing.js";
 import type { ScreenReadModel } from "../app/screen-read-model.js";
 import { preloadHighlighter } from "./markdown/highlight.js";
 import type { MentionSource } from "./input/mention-completion.js";
-import { createTheme, ThemeContext, useTheme } from "./theme.js";
-import { visible } from "../format/visible-text.js";
+import { ScreenRoot } from "./screen-root.js";
+import { useTheme } from "./theme.js";
 import type { TranscriptEntry } from "./transcript.js";
 
 export interface AppProps {
@@ -50,6 +51,12 @@ export interface AppProps {
   resume?: ResumeTarget;
   /** A first prompt, sent once nothing is asked any more (`sylk "prompt"`). */
   initialPrompt?: string;
+  /** The prompt as typed in the launch frame, before the session opened: it goes on from there. */
+  initialDraft?: PromptDraft;
+  /** Lines sent in the launch frame, in order: each is sent as if typed now, after `initialPrompt`. */
+  typedBeforeOpen?: readonly string[];
+  /** Said at the top of the transcript, under the banner: what opening the project found wrong. */
+  startNotices?: readonly string[];
   /** Leaves as /exit does when aborted. */
   exitSignal?: AbortSignal;
   /** Called once, after the running turn (if any) has stopped, just before the app unmounts. */
@@ -60,19 +67,21 @@ export interface AppProps {
 /** Clears the visible screen and the scrollback, then homes the cursor. */
 const CLEAR_TERMINAL = "\u001b[2J\u001b[3J\u001b[H";
 
+/** The session's screen on its own (tests, and a process without a launch frame). */
 export function App(props: AppProps) {
-  const theme = useMemo(() => createTheme(props.env), [props.env]);
   return (
-    <ThemeContext.Provider value={theme}>
-      <KeysProvider>
-        <Session {...props} />
-      </KeysProvider>
-    </ThemeContext.Provider>
+    <ScreenRoot env={props.env}>
+      <SessionScreen {...props} />
+    </ScreenRoot>
   );
 }
 
-/** The composition: transcript, dialogs, indexing line, prompt and status line, wired to the engine. */
-function Session({
+/**
+ * The composition: transcript, dialogs, indexing line, prompt and status
+ * line, wired to the engine. Drawn in a `ScreenRoot`, in place of the launch
+ * frame once the session is open.
+ */
+export function SessionScreen({
   project,
   openAgentSession,
   indexing,
@@ -81,6 +90,9 @@ function Session({
   permissionMode,
   resume,
   initialPrompt,
+  initialDraft,
+  typedBeforeOpen,
+  startNotices,
   exitSignal,
   onExit,
 }: AppProps) {
@@ -91,14 +103,12 @@ function Session({
 
   const initialMode = permissionMode ?? project.settings.permissionMode;
   const modes = usePermissionMode(initialMode);
-  const { agent, editor, switchModel } = useConversation(openAgentSession, modes, promptHistory, resume);
+  const { agent, editor, switchModel } = useConversation(openAgentSession, modes, promptHistory, resume, initialDraft);
   const banner = useBanner(project.root, agent.session.provider?.model);
 
   useMcpNotices(agent.session.mcp, agent.state.running, agent.print);
   const { index, consent } = useScreenIndexing(indexing, project.consent, agent);
-  useStartNotes(agent, project, banner);
-
-  useInitialPrompt(initialPrompt, consent.asking, agent.submit);
+  useStartNotes(agent, project, banner, startNotices);
 
   // Code highlighting loads once the screen is up, off the launch path.
   useEffect(() => void preloadHighlighter().catch(() => undefined), []);
@@ -132,6 +142,7 @@ function Session({
 
   const menu = useCommandMenu(project, agent.session.mcp);
   const submit = (text: string) => submitLine(text, slashContext());
+  useInitialPrompts({ initialPrompt, typedBeforeOpen }, consent.asking, agent.submit, submit);
   const slashContext = (): SlashCommandContext => ({
     project,
     agent,
@@ -191,32 +202,31 @@ function Session({
   );
 }
 
-/** Prompts sent while a turn runs, under the prompt, each in one line. */
-function QueuedPrompts({ prompts }: { prompts: readonly string[] }) {
-  return prompts.map((prompt, position) => (
-    <Text key={position} dimColor wrap="truncate-end">
-      {"  "}queued: {visible(firstLine(prompt), { newlines: false })}
-    </Text>
-  ));
-}
-
 /** The banner atop the screen (at start and after /clear): the project and the model. */
 function useBanner(root: string, model: string | undefined): () => TranscriptEntry {
   return useCallback((): TranscriptEntry => ({ kind: "banner", root, model: model ?? "no model: answers from the index" }), [root, model]);
 }
 
-/** `sylk "prompt"`: sent once, when the index question (if any) is answered. */
-function useInitialPrompt(prompt: string | undefined, blocked: boolean, submit: (prompt: string) => void): void {
+/**
+ * `sylk "prompt"`, then the lines sent in the launch frame: sent once, when
+ * the index question (if any) is answered. The prompt of the command line
+ * goes to the agent as it is; a typed line is taken as any line the user
+ * sends (a slash command, a `#` note), and while a turn runs it queues.
+ */
+function useInitialPrompts(
+  prompts: { initialPrompt: string | undefined; typedBeforeOpen: readonly string[] | undefined },
+  blocked: boolean,
+  sendToAgent: (prompt: string) => void,
+  sendLine: (line: string) => void,
+): void {
   const sent = useRef(false);
+  const latest = useRef({ sendToAgent, sendLine });
+  latest.current = { sendToAgent, sendLine };
+  const { initialPrompt, typedBeforeOpen } = prompts;
   useEffect(() => {
-    if (!prompt || sent.current || blocked) return;
+    if (sent.current || blocked) return;
     sent.current = true;
-    submit(prompt);
-  }, [prompt, blocked, submit]);
-}
-
-/** A queued prompt in one line: a long paste would otherwise be drawn in full under the prompt. */
-function firstLine(prompt: string): string {
-  const end = prompt.indexOf("\n");
-  return end === -1 ? prompt : `${prompt.slice(0, end)} …`;
+    if (initialPrompt) latest.current.sendToAgent(initialPrompt);
+    for (const line of typedBeforeOpen ?? []) latest.current.sendLine(line);
+  }, [initialPrompt, typedBeforeOpen, blocked]);
 }

@@ -23,6 +23,8 @@ afterEach(() => {
 });
 
 const start = () => startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
+/** The screen as one line: a note of the transcript wraps inside its margin, a line on stderr at the terminal's edge. */
+const unwrapped = (screen: string) => screen.replace(/\s+/g, " ");
 const decision = () => new FolderTrustStore(project.sylkHome).decisionFor(realpathSync(project.root));
 
 describe.skipIf(unavailable !== undefined)("the trust question, in a real terminal", () => {
@@ -35,11 +37,11 @@ describe.skipIf(unavailable !== undefined)("the trust question, in a real termin
     expect(screen).toMatch(/❯ 1\. No, ignore these settings \(n\)/);
     terminal.send("n", { literal: true });
     await terminal.waitFor("Index this project?");
-    const unwrapped = terminal.screen().replace(/\n/g, "");
-    expect(unwrapped).toMatch(
-      /this folder is not trusted, so these settings in .*\.sylkrc are ignored: permissions\.allow, model\.baseUrl/,
-    );
-    expect(unwrapped).not.toContain("Trust this folder?");
+    // Said in the transcript, under the banner, once the session's screen is drawn.
+    await terminal.waitFor("this folder is not trusted");
+    const shown = unwrapped(terminal.screen());
+    expect(shown).toMatch(/this folder is not trusted, so these settings in .*\.sylkrc are ignored: permissions\.allow, model\.baseUrl/);
+    expect(shown).not.toContain("Trust this folder?");
     expect(decision()).toMatchObject({ trusted: false, via: "prompt" });
 
     // Ctrl-C at a question that blocks everything else leaves at once.
@@ -83,7 +85,8 @@ describe.skipIf(unavailable !== undefined)("the trust question, in a real termin
     expect(screen).toContain('model.apiKeyEnv = "AWS_SECRET_ACCESS_KEY"');
     terminal.send("n", { literal: true });
     await terminal.waitFor("Index this project?");
-    expect(terminal.screen().replace(/\n/g, "")).toMatch(
+    await terminal.waitFor("this folder is not trusted");
+    expect(unwrapped(terminal.screen())).toMatch(
       /this folder is not trusted, so these settings in .*\.sylkrc are ignored: permissions\.allow, model\.baseUrl, model\.apiKeyEnv/,
     );
     expect(decision()).toMatchObject({ trusted: false, via: "prompt" });

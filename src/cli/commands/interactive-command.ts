@@ -3,8 +3,9 @@ import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/p
 import { startBubblewrapProbe } from "../../agent/sandbox/bubblewrap.js";
 import { BadInputError } from "../../errors.js";
 import type { CliContext } from "../cli-context.js";
-import { printOpeningWarnings } from "../opening-warnings.js";
-import { warnAboutAgentFiles } from "../custom-agent-errors.js";
+import type { InteractiveSession } from "../../app/interactive-session.js";
+import { openingWarnings } from "../opening-warnings.js";
+import { agentFileWarnings } from "../custom-agent-errors.js";
 import { resolveRoot } from "../shared-options.js";
 
 interface InteractiveOptions {
@@ -51,8 +52,6 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       if (!context.stdin.isTTY || !context.stdout.isTTY) {
         throw new BadInputError('The interactive session needs a terminal. In scripts and pipes use: sylk ask "…" (see sylk ask --help).');
       }
-      // The sandbox's probe runs beside the loading below rather than in front of the first frame.
-      if (options.sandbox && process.platform === "linux") void startBubblewrapProbe(context.env);
       const flags: Record<string, unknown> = {};
       if (options.model) flags["model.name"] = options.model;
       if (options.provider) flags["model.provider"] = options.provider;
@@ -60,44 +59,62 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       if (options.agent) flags["agent.type"] = options.agent;
       const { settleFolderTrust } = await import("../folder-trust-question.js");
       await settleFolderTrust(resolveRoot(context), context);
-      // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
-      const [{ openInteractiveSession }, { resumedSession }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
-        import("../../app/interactive-session.js"),
-        import("../../app/session/resumed-session.js"),
-        import("../../roles/custom-agents.js"),
-        import("../../roles/resolve-role.js"),
-      ]);
-      const session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
-      printOpeningWarnings(session.services, context.stderr);
+      // The prompt is drawn before the session's modules load, and keeps what is typed while they do.
+      const { showLaunchFrame } = await import("../../tui/launch-frame.js");
+      const screen = showLaunchFrame({
+        env: context.env,
+        stdin: context.stdin as NodeJS.ReadStream,
+        stdout: context.stdout as NodeJS.WriteStream,
+        stderr: context.stderr as NodeJS.WriteStream,
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      // The sandbox's probe runs beside the loading below rather than in front of the first frame.
+      const sandboxProbe = options.sandbox && process.platform === "linux" ? startBubblewrapProbe(context.env) : undefined;
+      let session: InteractiveSession | undefined;
       let sessionId: string | undefined;
       try {
-        // Before the screen is drawn: an unknown agent is a usage error, and files that did not load are said.
+        // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
+        const [{ openInteractiveSession }, { resumedSession }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
+          import("../../app/interactive-session.js"),
+          import("../../app/session/resumed-session.js"),
+          import("../../roles/custom-agents.js"),
+          import("../../roles/resolve-role.js"),
+        ]);
+        if (screen.leaving) return;
+        session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
         const { paths, loadedConfig } = session.services;
         const custom = loadCustomAgents({ sylkHome: paths.sylkHome, root: paths.root });
-        warnAboutAgentFiles(custom.errors, context.stderr);
+        // An unknown agent is a usage error, said before the session's screen is drawn.
         resolveRole(loadedConfig.config.agent.type, custom.agents);
         // `sylk search` and `sylk ask` beside this session use its index instead of loading their own.
         await session.serveWarmIndex();
         // Off the thread that draws the screen: searches use sqlite-vec until it is loaded.
         void session.warmVectorsInBackground();
         const resume = options.continue ? ({ latest: true } as const) : options.resume ? { id: options.resume } : undefined;
-        // Looked up here so an unknown --resume fails with its message before the screen is drawn.
+        // Looked up here so an unknown --resume fails with its message before the session's screen is drawn.
         if (resume) resumedSession(session.services, resume, false);
-        // Loaded here: Ink and React cost start-up time the other commands should not pay.
         const { startTui } = await import("../../tui/start-tui.js");
-        ({ sessionId } = await startTui({
+        // The session's sandbox takes the probe's answer: were it still running, the sandbox would probe again,
+        // synchronously, holding the screen meanwhile.
+        await sandboxProbe;
+        if (screen.leaving) return;
+        ({ sessionId } = await startTui(screen, {
           session,
           env: context.env,
-          stdin: context.stdin as NodeJS.ReadStream,
-          stdout: context.stdout as NodeJS.WriteStream,
-          stderr: context.stderr as NodeJS.WriteStream,
-          signal: context.signal,
+          // What used to go to stderr before the screen: the screen is up now, so the transcript says it.
+          notices: [...openingWarnings(session.services), ...agentFileWarnings(custom.errors)],
+          ...(context.signal ? { signal: context.signal } : {}),
           ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
           ...(resume ? { resume } : {}),
           ...(initialPrompt ? { initialPrompt } : {}),
         }));
+      } catch (error) {
+        // The frame leaves the screen, and the error is printed where it stood.
+        screen.close({ erase: true });
+        throw error;
       } finally {
-        await session.shutdown();
+        screen.close();
+        await session?.shutdown();
       }
       // On a line of its own: the screen's last line (the status line) has no line break after it.
       if (sessionId)

@@ -4,7 +4,7 @@ import type { PromptHistory } from "../../app/prompt-history.js";
 import { bufferOfParts, expand } from "../input/pasted-text.js";
 import { type AgentControls, type ResumeTarget, type SessionFactory, useAgent } from "./use-agent.js";
 import type { PermissionModeState } from "./use-permission-mode.js";
-import { type PromptEditor, usePromptEditor } from "./use-prompt-editor.js";
+import { type PromptDraft, type PromptEditor, usePromptEditor } from "./use-prompt-editor.js";
 
 export interface Conversation {
   agent: AgentControls;
@@ -23,6 +23,8 @@ export function useConversation(
   modes: PermissionModeState,
   promptHistory: PromptHistory,
   resume: ResumeTarget | undefined,
+  /** The prompt as typed before the session opened (the launch frame's). */
+  initialDraft?: PromptDraft,
 ): Conversation {
   // Read when a session opens, so one opened for /model or /clear takes what was chosen in the same tick.
   const modelRef = useRef<string | undefined>(undefined);
@@ -43,8 +45,10 @@ export function useConversation(
     if (editor) editor.update({ buffer: bufferOfParts([...prompts, expand(editor.state.buffer).text]) });
   }, []);
   const agent = useAgent(openSession, resume, returnQueue);
-  const editor = usePromptEditor(promptHistory, (problem) =>
-    agent.print({ kind: "note", tone: "warning", text: `Prompt history could not be saved: ${problem}` }),
+  const editor = usePromptEditor(
+    promptHistory,
+    (problem) => agent.print({ kind: "note", tone: "warning", text: `Prompt history could not be saved: ${problem}` }),
+    initialDraft,
   );
   editorRef.current = editor;
   const switchModel = (model: string) => {

@@ -1,5 +1,5 @@
 import { useInput, type Key } from "ink";
-import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from "react";
+import { createContext, useContext, useLayoutEffect, useMemo, useRef, type ReactNode } from "react";
 import { KeySplitter } from "../input/key-chunks.js";
 
 export type KeyHandler = (input: string, key: Key) => void;
@@ -50,7 +50,10 @@ export function useKeys(handler: KeyHandler, options: { isActive?: boolean } = {
   // The latest handler, whichever render's subscription is called.
   const latest = useRef(handler);
   latest.current = handler;
-  useEffect(() => {
+  // Subscribed while the commit runs, not after it: a component that replaces another (the session's prompt
+  // the launch frame's, a dialog the prompt) takes the next key, where a passive effect would leave a moment
+  // in which the unmounted one's handler still took keys and the new one did not yet.
+  useLayoutEffect(() => {
     if (!dispatcher || !active) return;
     return dispatcher.subscribe((input, key) => latest.current(input, key));
   }, [dispatcher, active]);

@@ -19,6 +19,9 @@ export interface PromptEditor {
   pasteChunks: string[] | undefined;
 }
 
+/** What an editor starts from: the launch frame's prompt, as typed before the session opened. */
+export type PromptDraft = Pick<PromptEditor, "state" | "pasteChunks">;
+
 /**
  * The prompt's state, held above the prompt component: the component unmounts
  * while a dialog is open, and the history, a half-typed prompt and a paste
@@ -26,10 +29,10 @@ export interface PromptEditor {
  * renders (a paste split in chunks, Enter right after typing) each see the
  * result of the one before; a counter makes the change visible.
  */
-export function usePromptEditor(store: PromptHistory, onSaveError: (message: string) => void): PromptEditor {
-  const ref = useRef<PromptState>(EMPTY_PROMPT);
+export function usePromptEditor(store: PromptHistory, onSaveError: (message: string) => void, initial?: PromptDraft): PromptEditor {
+  const ref = useRef<PromptState>(initial?.state ?? EMPTY_PROMPT);
   const historyRef = useRef<InputHistory | undefined>(undefined);
-  const pasteRef = useRef<string[] | undefined>(undefined);
+  const pasteRef = useRef<string[] | undefined>(initial?.pasteChunks);
   const reported = useRef(false);
   const reportRef = useRef(onSaveError);
   reportRef.current = onSaveError;

@@ -6,24 +6,32 @@ import type { TranscriptEntry } from "../transcript.js";
 import type { AgentControls } from "./use-agent.js";
 
 /**
- * Once, at start: the banner, whether commands can be sandboxed here, and,
- * when resuming, where the conversation stopped.
+ * Once, at start: the banner, what opening the project found wrong (the
+ * command line's warnings, said here because the screen is already drawn),
+ * whether commands can be sandboxed here, and, when resuming, where the
+ * conversation stopped.
  */
-export function useStartNotes(agent: AgentControls, project: Pick<ScreenReadModel, "recap">, banner: () => TranscriptEntry): void {
+export function useStartNotes(
+  agent: AgentControls,
+  project: Pick<ScreenReadModel, "recap">,
+  banner: () => TranscriptEntry,
+  openingNotices: readonly string[] = [],
+): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: printed once; a later session or provider prints its own notes.
   useEffect(() => {
     const { sandbox, provider } = agent.session;
     const warnings = [...(sandbox.state === "unavailable" ? [`${describeSandbox(sandbox)}.`] : []), ...keptReadable(sandbox)];
+    const opening: TranscriptEntry[] = openingNotices.map((text) => ({ kind: "note", tone: "warning", text }));
     const unsandboxed: TranscriptEntry[] = provider ? warnings.map((text) => ({ kind: "note", tone: "warning", text })) : [];
-    if (!agent.session.started) return agent.print(banner(), ...unsandboxed);
+    if (!agent.session.started) return agent.print(banner(), ...opening, ...unsandboxed);
     const resumedId = agent.session.sessionId;
-    if (!resumedId) return agent.print(banner(), ...unsandboxed);
+    if (!resumedId) return agent.print(banner(), ...opening, ...unsandboxed);
     const recap = project.recap(resumedId, RECAP_ITEMS);
     const resumed: TranscriptEntry = {
       kind: "note",
       tone: "dim",
       text: `Resumed session ${resumedId.slice(0, 8)}${recap?.title ? `: ${recap.title}` : ""}`,
     };
-    agent.print(banner(), ...unsandboxed, resumed, ...recapEntries(recap?.items ?? []));
+    agent.print(banner(), ...opening, ...unsandboxed, resumed, ...recapEntries(recap?.items ?? []));
   }, []);
 }
