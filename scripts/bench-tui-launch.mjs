@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // How quickly the TUI is usable on a large repository:
-//   1. launch → interactive prompt, with the index already fresh (`sylk index` runs first), alternated
+//   1. launch → interactive prompt, with the index already fresh (`sylk index` runs first); then a word
+//      typed the moment it appears, until it is shown; then the session open ("index: fresh"). Alternated
 //      with this machine's floor (Node printing the prompt's text; a bare Ink prompt built and
 //      started as Sylk is, scripts/lib/launch-floor.mjs), whose ratio compares across days;
 //   2. keystroke → echo on screen while a cold index runs in the background (and, for comparison, when idle).
@@ -36,6 +37,7 @@ const { values } = parseArgs({
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const SYLK = join(REPO, "bin/sylk.js");
 const PROMPT_READY = "Ask anything";
+const TYPED_AT_FIRST_FRAME = "hello";
 if (!values.tree) {
   console.error("Usage: node scripts/bench-tui-launch.mjs --tree <dir> [--launches 5] [--keys 40] (a checkout of a large repository)");
   process.exit(2);
@@ -107,18 +109,26 @@ async function main() {
       }
       const session = launchInTerminal(SYLK, tree, env);
       const prompt = await waitForText(session, PROMPT_READY);
+      // A word typed the moment the prompt appears: the prompt is usable when it shows what was typed.
+      const typedFrom = session.output.length;
+      session.child.stdin.write(TYPED_AT_FIRST_FRAME);
+      const echoed = await waitForText(session, TYPED_AT_FIRST_FRAME, typedFrom);
       const fresh = await waitForText(session, "index: fresh");
-      if (counted) launches.push({ prompt: prompt - session.started, fresh: fresh - session.started });
+      if (counted) launches.push({ prompt: prompt - session.started, echoed: echoed - session.started, fresh: fresh - session.started });
       await sleep(300);
+      // Ctrl-U: the word is not left in the prompt for the Ctrl-C of quit to clear.
+      session.child.stdin.write("\u0015");
       await quit(session);
     }
     if (runLaunches) {
       const prompt = summary(launches.map((run) => run.prompt));
+      const echoed = summary(launches.map((run) => run.echoed));
       const fresh = summary(launches.map((run) => run.fresh));
       const plainNode = summary(floors.plainNode);
       const bareInk = summary(floors.bareInk);
       console.log(`\nlaunch → interactive prompt (fresh index, ${launches.length} runs): p50 ${prompt.p50} ms, max ${prompt.max} ms`);
-      console.log(`launch → "index: fresh" confirmed:                     p50 ${fresh.p50} ms, max ${fresh.max} ms`);
+      console.log(`launch → a word typed at the prompt's first frame shown: p50 ${echoed.p50} ms, max ${echoed.max} ms`);
+      console.log(`launch → "index: fresh" confirmed (the session open):   p50 ${fresh.p50} ms, max ${fresh.max} ms`);
       console.log("the floor on this machine, alternated with those launches in the same terminal:");
       console.log(`  Node printing the prompt's text:                     p50 ${plainNode.p50} ms, max ${plainNode.max} ms`);
       console.log(`  a bare Ink prompt, built and started as Sylk is:     p50 ${bareInk.p50} ms, max ${bareInk.max} ms`);
