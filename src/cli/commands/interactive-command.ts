@@ -73,7 +73,13 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       let session: InteractiveSession | undefined;
       let sessionId: string | undefined;
       try {
-        // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
+        // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules. The
+        // session's modules come a part at a time, with the typed keys read between parts: loaded at once they
+        // held the thread for some 200 ms, during which nothing typed in the frame was shown.
+        for (const part of SESSION_MODULE_PARTS) {
+          await part();
+          await keysReadBetween();
+        }
         const [{ openInteractiveSession }, { resumedSession }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
           import("../../app/interactive-session.js"),
           import("../../app/session/resumed-session.js"),
@@ -82,6 +88,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
         ]);
         if (screen.leaving) return;
         session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
+        await keysReadBetween();
         const { paths, loadedConfig } = session.services;
         const custom = loadCustomAgents({ sylkHome: paths.sylkHome, root: paths.root });
         // An unknown agent is a usage error, said before the session's screen is drawn.
@@ -120,6 +127,29 @@ export function registerInteractiveCommand(program: Command, context: CliContext
       if (sessionId)
         context.stdout.write(`\nSession ${sessionId.slice(0, 8)} saved; continue it with: sylk --resume ${sessionId.slice(0, 8)}\n`);
     });
+}
+
+/**
+ * The interactive session's module graph in parts of some 50 ms each here,
+ * each importing part of what the next would: the configuration and its
+ * schemas, the store, the search, the indexer, the project's services, the
+ * agent and its tools, the screen. The last import (`interactive-session.js`)
+ * finds them loaded.
+ */
+const SESSION_MODULE_PARTS: ReadonlyArray<() => Promise<unknown>> = [
+  () => import("../../config/load-config.js"),
+  () => import("../../store/database.js"),
+  () => import("../../search/hybrid-code-searcher.js"),
+  () => import("../../indexer/project-indexer.js"),
+  () => import("../../app/project-services.js"),
+  () => import("../../agent/tools/tool-registry.js"),
+  () => import("../../app/session/open-agent-session.js"),
+  () => import("../../tui/start-tui.js"),
+];
+
+/** One turn of the event loop: keys that arrived meanwhile are read and drawn before the next step. */
+function keysReadBetween(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** A mistyped command name (`idnex`, `serach`): one or two letters off, or two swapped. */
