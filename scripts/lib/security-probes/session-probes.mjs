@@ -102,7 +102,9 @@ async function servingTui(open) {
   if (indexed.code !== 0) throw new Error(`sylk index failed: ${excerpt(indexed.stderr)}`);
   const socketPath = join(projectDataDir(lab.sylkHome, lab.root), "warm-index.sock");
   const terminal = startTui(lab);
-  await terminal.waitFor("Ask anything");
+  // The session's screen, not the launch frame drawn before the session opens: what the process holds once
+  // it runs is the baseline the probes measure against.
+  await terminal.waitFor("index: ");
   if (!(await waitUntil(() => statOrUndefined(socketPath), 20_000))) throw new Error(`no warm-index socket at ${socketPath}`);
   const tui = sylkProcess(lab.base);
   if (!tui) throw new Error("the TUI's process was not found");
