@@ -79,6 +79,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
         for (const part of SESSION_MODULE_PARTS) {
           await part();
           await keysReadBetween();
+          if (screen.leaving) return;
         }
         const [{ openInteractiveSession }, { resumedSession }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
           import("../../app/interactive-session.js"),

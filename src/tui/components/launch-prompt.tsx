@@ -22,7 +22,7 @@ export interface LaunchTyping {
 }
 
 /** A history that keeps what is added for the session to store: before the project opens there is no file to read. */
-export function historyKeptFor(typing: LaunchTyping): PromptHistory {
+function historyKeptFor(typing: LaunchTyping): PromptHistory {
   return {
     load: () => [],
     add(entry) {
