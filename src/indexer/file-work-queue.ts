@@ -122,9 +122,10 @@ export class FileWorkQueue {
 export class FileWorkQueueBuilder {
   private readonly blocks: PackedFiles[] = [];
   private rests: string[] = [];
-  private ends = new Uint32Array(BLOCK_FILES);
-  private shared = new Uint32Array(BLOCK_FILES);
-  private numbers = new Float64Array(BLOCK_FILES * NUMBERS_PER_FILE);
+  // A block's arrays, made at its first file: a queue of a few files (a watcher's refresh) makes one set.
+  private ends = new Uint32Array(0);
+  private shared = new Uint32Array(0);
+  private numbers = new Float64Array(0);
   private length = 0;
   private previous = "";
 
@@ -136,6 +137,11 @@ export class FileWorkQueueBuilder {
 
   add(path: string, size: number, mtimeMs: number, priority: number): void {
     const index = this.rests.length;
+    if (index === 0) {
+      this.ends = new Uint32Array(BLOCK_FILES);
+      this.shared = new Uint32Array(BLOCK_FILES);
+      this.numbers = new Float64Array(BLOCK_FILES * NUMBERS_PER_FILE);
+    }
     const common = index === 0 ? 0 : sharedPrefixLength(this.previous, path);
     const rest = path.slice(common);
     this.rests.push(rest);
@@ -169,9 +175,6 @@ export class FileWorkQueueBuilder {
       count,
     });
     this.rests = [];
-    this.ends = new Uint32Array(BLOCK_FILES);
-    this.shared = new Uint32Array(BLOCK_FILES);
-    this.numbers = new Float64Array(BLOCK_FILES * NUMBERS_PER_FILE);
     this.length = 0;
     this.previous = "";
   }
