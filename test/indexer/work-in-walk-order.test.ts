@@ -4,22 +4,12 @@ import type { FileWorkQueue } from "../../src/indexer/file-work-queue.js";
 import { byPriority } from "../../src/indexer/priority.js";
 import type { ScannedFile } from "../../src/indexer/scan-results.js";
 import { WorkInWalkOrder } from "../../src/indexer/work-in-walk-order.js";
+import { mulberry32 } from "../helpers/random-vectors.js";
 
 function everyTask(queue: FileWorkQueue): FileTaskItem[] {
   const files: FileTaskItem[] = [];
   for (let task = queue.take(); task; task = queue.take()) files.push(...task);
   return files;
-}
-
-/** A small seeded generator (mulberry32): the same tree every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -29,7 +19,7 @@ function random(seed: number): () => number {
  * name past the Basic Multilingual Plane), with a few priorities.
  */
 function walkedTree(seed: number): ScannedFile[] {
-  const next = random(seed);
+  const next = mulberry32(seed);
   const names = ["b.ts", "b0.ts", "B.md", "a-b.json", "é.ts", "😀.rs", "z.go", "b", "b.", "b-"];
   const files: ScannedFile[] = [];
   const walk = (prefix: string, depth: number): void => {
