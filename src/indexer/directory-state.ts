@@ -1,3 +1,5 @@
+import type { IndexConfig } from "../config/schema.js";
+
 /**
  * What the last complete run saw of one directory, enough for the next walk
  * to tell "unchanged" without comparing its files one by one or judging
@@ -151,4 +153,16 @@ function finish(hash: number): number {
 
 function hex(value: number): string {
   return value.toString(16).padStart(8, "0");
+}
+
+/** Bumped when what the walk takes or leaves out changes in code (secret names, say): stored states no longer hold. */
+const WALK_RULES_VERSION = 2;
+
+/**
+ * The settings a stored directory state depends on: when they change, no
+ * state holds, and the next walk judges every directory again.
+ */
+export function walkRulesKey(config: IndexConfig): string {
+  const { excludePaths, excludePatterns, maxFileSize, respectGitignore } = config;
+  return JSON.stringify({ version: WALK_RULES_VERSION, excludePaths, excludePatterns, maxFileSize, respectGitignore });
 }

@@ -48,12 +48,11 @@ export class FileWorkQueue {
   /** The path taken last: the next one in its block is front-coded against it. */
   private previousPath = "";
 
-  /** Packs `files` in their order; the array and its entries are not kept. */
-  constructor(files: readonly FileTaskItem[]) {
-    this.blocks = [];
-    for (let start = 0; start < files.length; start += BLOCK_FILES)
-      this.blocks.push(pack(files, start, Math.min(files.length, start + BLOCK_FILES)));
-    this.left = files.length;
+  /** Packs `files` in their order (the array and its entries are not kept), or takes what a builder packed. */
+  constructor(files: readonly FileTaskItem[] | FileWorkQueueBuilder) {
+    const packed = files instanceof FileWorkQueueBuilder ? files : FileWorkQueueBuilder.of(files);
+    this.blocks = packed.takeBlocks();
+    this.left = this.blocks.reduce((sum, block) => sum + (block as PackedFiles).count, 0);
   }
 
   /** Files not yet taken. */
@@ -115,28 +114,70 @@ export class FileWorkQueue {
   }
 }
 
-function pack(files: readonly FileTaskItem[], start: number, end: number): PackedFiles {
-  const count = end - start;
-  const ends = new Uint32Array(count);
-  const shared = new Uint32Array(count);
-  const numbers = new Float64Array(count * NUMBERS_PER_FILE);
-  const rests: string[] = [];
-  let length = 0;
-  let previous = "";
-  for (let index = 0; index < count; index++) {
-    const file = files[start + index] as FileTaskItem;
-    const common = index === 0 ? 0 : sharedPrefixLength(previous, file.path);
-    const rest = file.path.slice(common);
-    rests.push(rest);
-    length += rest.length;
-    shared[index] = common;
-    ends[index] = length;
-    numbers[index * NUMBERS_PER_FILE + SIZE] = file.size;
-    numbers[index * NUMBERS_PER_FILE + MTIME] = file.mtimeMs;
-    numbers[index * NUMBERS_PER_FILE + PRIORITY] = file.priority;
-    previous = file.path;
+/**
+ * Packs files one at a time, in the order the queue will hand them out, so
+ * that a caller that finds them bit by bit (a first index's walk) never
+ * holds them as objects.
+ */
+export class FileWorkQueueBuilder {
+  private readonly blocks: PackedFiles[] = [];
+  private rests: string[] = [];
+  // A block's arrays, made at its first file: a queue of a few files (a watcher's refresh) makes one set.
+  private ends = new Uint32Array(0);
+  private shared = new Uint32Array(0);
+  private numbers = new Float64Array(0);
+  private length = 0;
+  private previous = "";
+
+  static of(files: readonly FileTaskItem[]): FileWorkQueueBuilder {
+    const builder = new FileWorkQueueBuilder();
+    for (const file of files) builder.add(file.path, file.size, file.mtimeMs, file.priority);
+    return builder;
   }
-  return { rests: rests.join(""), ends, shared, numbers, count };
+
+  add(path: string, size: number, mtimeMs: number, priority: number): void {
+    const index = this.rests.length;
+    if (index === 0) {
+      this.ends = new Uint32Array(BLOCK_FILES);
+      this.shared = new Uint32Array(BLOCK_FILES);
+      this.numbers = new Float64Array(BLOCK_FILES * NUMBERS_PER_FILE);
+    }
+    const common = index === 0 ? 0 : sharedPrefixLength(this.previous, path);
+    const rest = path.slice(common);
+    this.rests.push(rest);
+    this.length += rest.length;
+    this.shared[index] = common;
+    this.ends[index] = this.length;
+    this.numbers[index * NUMBERS_PER_FILE + SIZE] = size;
+    this.numbers[index * NUMBERS_PER_FILE + MTIME] = mtimeMs;
+    this.numbers[index * NUMBERS_PER_FILE + PRIORITY] = priority;
+    this.previous = path;
+    if (index + 1 === BLOCK_FILES) this.closeBlock();
+  }
+
+  /** The blocks packed so far, the last one closed; the builder starts over empty. */
+  takeBlocks(): PackedFiles[] {
+    this.closeBlock();
+    return this.blocks.splice(0);
+  }
+
+  private closeBlock(): void {
+    const count = this.rests.length;
+    if (count === 0) return;
+    // A last block shorter than `BLOCK_FILES` keeps arrays of its own size rather than views of full-size ones.
+    const fits = <T extends Uint32Array | Float64Array>(array: T, used: number): T =>
+      used === array.length ? array : (array.slice(0, used) as T);
+    this.blocks.push({
+      rests: this.rests.join(""),
+      ends: fits(this.ends, count),
+      shared: fits(this.shared, count),
+      numbers: fits(this.numbers, count * NUMBERS_PER_FILE),
+      count,
+    });
+    this.rests = [];
+    this.length = 0;
+    this.previous = "";
+  }
 }
 
 function sharedPrefixLength(a: string, b: string): number {

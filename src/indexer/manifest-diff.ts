@@ -1,5 +1,5 @@
 import type { ManifestEntry } from "../store/file-repository.js";
-import type { ScannedFile, SkippedFile, TreeScan } from "./scan-results.js";
+import type { ChangedDirectory, ScannedFile, SkippedFile, TreeScan } from "./scan-results.js";
 
 export interface ManifestDiff {
   /** On disk, never indexed. */
@@ -21,27 +21,61 @@ export interface ManifestDiff {
  * states): whatever it holds that the scan did not find is gone.
  */
 export function diffManifest(scan: TreeScan, manifest: ReadonlyMap<string, ManifestEntry>): ManifestDiff {
-  const diff: ManifestDiff = { added: [], changed: [], deleted: [], newlySkipped: [], unchanged: 0 };
-  const seen = new Set<string>();
-  for (const directory of scan.changed) {
+  const added: ScannedFile[] = [];
+  const changed: ScannedFile[] = [];
+  const differ = new ManifestDiffer(manifest, (file, isNew) => (isNew ? added : changed).push(file));
+  for (const directory of scan.changed) differ.take(directory);
+  return { ...differ.finish(), added, changed };
+}
+
+/** What `ManifestDiffer` keeps: the diff but for the files to index, which it hands on as it meets them. */
+export type DiffWithoutWork = Omit<ManifestDiff, "added" | "changed"> & { added: number; changed: number };
+
+/**
+ * `diffManifest` a directory at a time, as a walk finds them: each file to
+ * index (`isNew` when the manifest has no row for it) goes to `toIndex` and
+ * is not kept. Of the rest it keeps the files newly skipped (few: secrets,
+ * large and unreadable files) and which of the manifest's paths it met.
+ */
+export class ManifestDiffer {
+  private readonly diff: DiffWithoutWork = { added: 0, changed: 0, deleted: [], newlySkipped: [], unchanged: 0 };
+  /** Paths met that the manifest holds; only those can tell a row from a deleted file. */
+  private readonly met = new Set<string>();
+
+  constructor(
+    private readonly manifest: ReadonlyMap<string, ManifestEntry>,
+    private readonly toIndex: (file: ScannedFile, isNew: boolean) => void,
+  ) {}
+
+  take(directory: Pick<ChangedDirectory, "files" | "skipped">): void {
+    const { diff, manifest, met } = this;
     for (const file of directory.files) {
-      seen.add(file.path);
       const known = manifest.get(file.path);
-      if (!known) diff.added.push(file);
-      else if (known.status === "failed" || known.size !== file.size || known.mtimeMs !== file.mtimeMs) diff.changed.push(file);
-      else diff.unchanged++;
+      if (known) met.add(file.path);
+      if (!known) {
+        diff.added++;
+        this.toIndex(file, true);
+      } else if (known.status === "failed" || known.size !== file.size || known.mtimeMs !== file.mtimeMs) {
+        diff.changed++;
+        this.toIndex(file, false);
+      } else diff.unchanged++;
     }
     for (const file of directory.skipped) {
-      seen.add(file.path);
       const known = manifest.get(file.path);
+      if (known) met.add(file.path);
       if (known?.status === "skipped" && known.size === file.size && known.mtimeMs === file.mtimeMs) diff.unchanged++;
       else diff.newlySkipped.push(file);
     }
   }
-  for (const path of manifest.keys()) if (!seen.has(path)) diff.deleted.push(path);
-  return diff;
+
+  /** The diff of every directory taken: the manifest's paths not met are deleted. */
+  finish(): DiffWithoutWork {
+    for (const path of this.manifest.keys()) if (!this.met.has(path)) this.diff.deleted.push(path);
+    return this.diff;
+  }
 }
 
-export function isFresh(diff: ManifestDiff): boolean {
-  return diff.added.length + diff.changed.length + diff.deleted.length + diff.newlySkipped.length === 0;
+export function isFresh(diff: ManifestDiff | DiffWithoutWork): boolean {
+  const count = (files: number | readonly unknown[]) => (typeof files === "number" ? files : files.length);
+  return count(diff.added) + count(diff.changed) + diff.deleted.length + diff.newlySkipped.length === 0;
 }

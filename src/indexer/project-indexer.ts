@@ -13,6 +13,7 @@ import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import { countFilesToIndex, scanTree, walkRulesKey } from "./scanner.js";
+import { FIRST_WALK_META_KEY, planFullWalk, type RunPlan } from "./full-walk-plan.js";
 import { collectTheDroppedWalk } from "./walk-collection.js";
 import type { DirectoriesToRemember, TreeScan } from "./scan-results.js";
 
@@ -46,8 +47,6 @@ export interface FreshnessReport {
 const WALK_RULES_META_KEY = "walk_rules";
 /** When the last complete run ended: what `sylk status` shows. */
 const LAST_REFRESH_META_KEY = "last_refresh";
-/** The first walk's states (`first_walk_states`): the settings they were walked with, and when they were stored. */
-const FIRST_WALK_META_KEY = "first_walk";
 
 export interface RunOptions {
   /**
@@ -59,19 +58,6 @@ export interface RunOptions {
   handOffAbove?: number;
   /** Set by the session while the user waits on its search: the file workers stop between files (`IndexPause`). */
   pause?: IndexPause;
-}
-
-/** What a run keeps of its walk (see `ProjectIndexer.plan`). */
-interface RunPlan {
-  before: IndexState;
-  summary: IndexSummary;
-  work: FileWorkQueue;
-  manifest: ReadonlyMap<string, ManifestEntry>;
-  directories: DirectoriesToRemember;
-  /** Nothing was added, changed, deleted or newly skipped. */
-  fresh: boolean;
-  /** More work than `RunOptions.handOffAbove`: nothing was done. */
-  handedOff: boolean;
 }
 
 /** What the indexer needs; how files are run (the pool, inline work, the linger) is `FileRunnerDeps`. */
@@ -249,11 +235,16 @@ export class ProjectIndexer {
    * Walks the tree, compares it with the manifest, records deletions and
    * newly skipped files, and keeps of the walk only what the run needs: its
    * work in a queue that lets go of each file once taken, and the states of
-   * the directories to store at the end. The walk's report, its per-file
-   * objects and the diff are dropped here, not held through the run (at
-   * 248k files they were ≈ 85 MB of the main thread's heap).
+   * the directories to store at the end. A walk with no stored states to go
+   * by is taken as it goes (`planFullWalk`); an incremental walk's report,
+   * its per-file objects and the diff are dropped here, not held through the run.
    */
   private async plan(options: RunOptions): Promise<RunPlan> {
+    if (!this.walkedWithTodaysRules()) {
+      // Before any complete run the index cannot list the tree, and grep would walk it again: the walk's states are stored for it.
+      const firstWalk = this.lastRefresh() === undefined ? this.deps.firstWalk : undefined;
+      return planFullWalk({ ...this.deps, firstWalk }, options.handOffAbove);
+    }
     const { state, diff, scan, manifest } = await this.checkFreshness();
     const summary: IndexSummary = {
       ...emptyIndexSummary(state),
@@ -276,26 +267,7 @@ export class ProjectIndexer {
     if (diff.deleted.length > 0) this.deps.writer.deleteFiles(diff.deleted);
     if (diff.newlySkipped.length > 0) this.deps.writer.recordSkipped(diff.newlySkipped);
     summary.skipped += diff.newlySkipped.length;
-    const published = this.lastRefresh() === undefined && !this.walkedWithTodaysRules() && this.publishFirstWalk(directories.changed);
-    if (published) Object.assign(directories, { changed: [], changedInFirstWalk: true });
     return { ...plan, work: new FileWorkQueue([...diff.added, ...diff.changed].sort(byPriority)), handedOff: false };
-  }
-
-  /**
-   * Before any complete run the index cannot list the tree, and grep would walk it again: the run stores what
-   * its walk saw (every directory is in `changed`) for grep to list it by, and reads it back at its end.
-   */
-  private publishFirstWalk(states: DirectoriesToRemember["changed"]): boolean {
-    const firstWalk = this.deps.firstWalk;
-    if (!firstWalk) return false;
-    this.deps.db.transaction(() => {
-      firstWalk.clear();
-      firstWalk.save(states, []);
-      // Read at every search while the run goes on: the version is one row, not a count of the states.
-      const stored = { rules: walkRulesKey(this.deps.config), storedAt: Date.now() };
-      setMeta(this.deps.db, FIRST_WALK_META_KEY, JSON.stringify(stored));
-    })();
-    return true;
   }
 
   /** A run completed: the stored directory states list the tree from now on. */

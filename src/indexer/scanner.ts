@@ -27,21 +27,17 @@ export interface ScanOptions {
    * than this: what it found is then only part of the tree (`scan.partial`).
    */
   stopAfterFiles?: number;
+  /**
+   * Takes each changed directory as the walk finds it, which then keeps
+   * nothing of it (`scan.changed` stays empty): a first index packs what it
+   * needs as it goes rather than holding every file's object to the walk's end.
+   */
+  onChangedDirectory?: (directory: ChangedDirectory) => void;
 }
 
 const DEFAULT_SLICE_MS = 8;
 
-/** Bumped when what the walk takes or leaves out changes in code (secret names, say): stored states no longer hold. */
-const WALK_RULES_VERSION = 2;
-
-/**
- * The settings a stored directory state depends on: when they change, no
- * state holds, and the next walk judges every directory again.
- */
-export function walkRulesKey(config: IndexConfig): string {
-  const { excludePaths, excludePatterns, maxFileSize, respectGitignore } = config;
-  return JSON.stringify({ version: WALK_RULES_VERSION, excludePaths, excludePatterns, maxFileSize, respectGitignore });
-}
+export { walkRulesKey } from "./directory-state.js";
 const NO_NAMES: ReadonlySet<string> = new Set();
 /** One options object for every `lstat` of the walk, not one a file. */
 const NO_THROW = { throwIfNoEntry: false } as const;
@@ -105,6 +101,7 @@ class TreeWalk {
   private readonly stopAfterFiles: number;
   /** Files to index in the changed directories walked so far. */
   private filesToIndex = 0;
+  private readonly onChangedDirectory: ((directory: ChangedDirectory) => void) | undefined;
 
   constructor(
     private readonly root: string,
@@ -115,6 +112,7 @@ class TreeWalk {
     this.racyWindowMs = options.racyWindowMs ?? RACY_WINDOW_MS;
     this.previous = options.previous === undefined || "take" in options.previous ? options.previous : new TakenFromMap(options.previous);
     this.stopAfterFiles = options.stopAfterFiles ?? Number.POSITIVE_INFINITY;
+    this.onChangedDirectory = options.onChangedDirectory;
     this.filter = new PathFilter(config);
     this.ruleFiles = ignoreFileNames(config);
     if (config.respectGitignore) this.readGitExclude();
@@ -208,7 +206,8 @@ class TreeWalk {
       const changed = this.evaluate(directory, visit, snapshot);
       this.scan.files += changed.files.length + changed.skipped.length;
       this.filesToIndex += changed.files.length;
-      this.scan.changed.push(changed);
+      if (this.onChangedDirectory) this.onChangedDirectory(changed);
+      else this.scan.changed.push(changed);
     }
   }
 

@@ -1,9 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
 import { displayName } from "../../src/indexer/directory-listing.js";
+import type { ChangedDirectory } from "../../src/indexer/scan-results.js";
 import { countFilesToIndex, scanProject, scanTree } from "../../src/indexer/scanner.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
@@ -187,5 +190,38 @@ describe("a walk that stops after enough files", () => {
     const whole = await scanTree(project.root, config, { stopAfterFiles: 40 });
     expect(whole.partial).toBe(false);
     expect(await countFilesToIndex(project.root, config, 40)).toBe(40);
+  });
+});
+
+describe("scanTree handing each changed directory over", () => {
+  it("gives every changed directory to the caller as it is walked, in walk order, and keeps none of them", async () => {
+    for (const path of ["a.ts", "src/b.ts", "src/b0.ts", "src/b/c.ts", "docs/x.md", ".env", "big.bin"]) project.write(path, "x");
+    const config = defaultConfig().index;
+    const nowMs = Date.now();
+    // What two walks may differ in: when each began, which its snapshots record.
+    const comparable = ({ path, files, skipped, state }: ChangedDirectory) => ({
+      path,
+      files: [...files],
+      skipped: [...skipped],
+      state: { ...state, snapshot: state.snapshot && { ...state.snapshot, recordedAtMs: 0 } },
+    });
+    const whole = await scanTree(project.root, config, { nowMs });
+    const handed: unknown[] = [];
+    const kept: Array<WeakRef<object>> = [];
+    const streamed = await scanTree(project.root, config, {
+      nowMs,
+      onChangedDirectory: (directory) => {
+        handed.push(comparable(directory));
+        kept.push(new WeakRef(directory), new WeakRef(directory.files));
+      },
+    });
+
+    expect(handed).toEqual(whole.changed.map(comparable));
+    expect(streamed.changed).toEqual([]);
+    expect({ ...streamed, changed: whole.changed }).toEqual(whole);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    setFlagsFromString("--expose-gc");
+    (runInNewContext("gc") as () => void)();
+    expect(kept.filter((reference) => reference.deref() !== undefined)).toEqual([]);
   });
 });
