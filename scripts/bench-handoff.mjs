@@ -31,7 +31,10 @@
 // 0.9454), the branch point's one level 0.9454, and the reference
 // detectors at the levels this bench chose on 10–19 at 4.5 %
 // (docs/BENCHMARKS.md, "The first instance's level under the carried
-// one…"). The next report needs seeds declared anew, before any run.
+// one…"). Declared for the next report, in the fourteenth session, before
+// any run of them: 131, 132 and 133 (the product as it stands on its
+// branch with its levels fixed on 10–19, beside the reference detectors at
+// levels chosen on 10–19).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
