@@ -39,8 +39,8 @@ const ONSET_STATES = 400;
  * The decline rates tried, as multiples of the learned one: nine steps 2^¼
  * apart from ½ to 2, so that any rate in that range lies within 9 % of a
  * state. With ½, 1 and 2 alone a model whose learned rate was 1.44× its
- * true one had its rate between two states, and its onsets were placed late
- * to make up the rest (docs/DESIGN-NOTES.md, "Triggers").
+ * true one had its rate between two states, and its onsets were moved to
+ * make up the rest (docs/DESIGN-NOTES.md, "The Gaussian process").
  */
 export const DECLINE_MULTIPLIERS: readonly number[] = Array.from({ length: 9 }, (_, step) => 2 ** ((step - 4) / 4));
 /**
@@ -217,7 +217,7 @@ export class OnsetPosterior {
     this.summary = undefined;
   }
 
-  /** The posterior predictive mean quality at `kiloTokens`: the level's mean less each onset below it's expected decline. */
+  /** The posterior predictive mean quality at `kiloTokens`: the plateau less, per onset below it, its rates' expected decline. */
   mean(kiloTokens: number): number {
     const { plateau, declineAt } = this.posterior();
     let mean = plateau;
