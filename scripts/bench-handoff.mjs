@@ -24,17 +24,19 @@
 //
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
-// Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93 and 111–113
-// (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
+// Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93, 111–113 and
+// 131–133 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
 // what they would be run with in 656c457) were run once in the thirteenth
 // session: the product at its levels chosen on 10–19 at 4.5 % (0.8927 /
 // 0.9454), the branch point's one level 0.9454, and the reference
 // detectors at the levels this bench chose on 10–19 at 4.5 %
 // (docs/BENCHMARKS.md, "The first instance's level under the carried
-// one…"). Declared for the next report, in the fourteenth session, before
-// any run of them: 131, 132 and 133 (the product as it stands on its
-// branch with its levels fixed on 10–19, beside the reference detectors at
-// levels chosen on 10–19).
+// one…"). 131, 132 and 133 (declared in 0f83f34, before any run of them)
+// were run once in the fourteenth session: the product with the decline
+// rate's nine steps at 0.8277 / 0.9454 (chosen on 10–19 at 4.5 %), the
+// branch point's product at 0.8927 / 0.9454, and the reference detectors
+// at the levels chosen on 10–19 in the thirteenth (docs/BENCHMARKS.md, "A
+// finer decline rate…"). The next report needs seeds declared anew.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
