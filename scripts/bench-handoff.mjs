@@ -113,7 +113,7 @@ const DETECTORS = {
     brackets: { firstLow: logit(0.8), firstHigh: (15 / 64) * logit(0.99999), laterHigh: logit(0.995) },
   },
   rememberedOneLevel: {
-    name: "Sylk controller, onset carried, one level for every instance (shipped before 0.8927 / 0.9454)",
+    name: "Sylk controller, onset carried, one level for every instance (shipped before the first level went under it)",
     make: (evidence, seed) =>
       controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: evidence, onsetReached: evidence } }),
     scale: evidenceScale,
@@ -123,8 +123,10 @@ const DETECTORS = {
   },
   // The first instance's level alone, below the carried one as shipped (DEFAULT_TRIGGERS.onsetReached, the one level
   // 0.9454 chose on 10-19): how the product's first level is searched (docs/DESIGN-NOTES.md, "Triggers"). At 0.8 it fired
-  // early in 5.3 % of seed 11's and seed 15's sessions. The search on 10-19 at 4.5 % ends at 0.8523; the product takes
-  // its step 0.8927, the most sensitive whose later crossings were still the one level's on every seed.
+  // early in 5.3 % of seed 11's and seed 15's sessions. With three decline rates the search on 10-19 at 4.5 % ended at
+  // 0.8523 and the product took its step 0.8927, the most sensitive whose later crossings were still the one level's on
+  // every seed; with nine (2026-11-30) it ends at 0.8277 (seed 11 4.7 % at 0.8), whose later crossings are, and the
+  // product takes 0.8277.
   rememberedFirstLevel: {
     name: "Sylk controller, onset carried, the first instance's level (the carried one as shipped)",
     make: (evidence, seed) => controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: evidence } }),
