@@ -24,14 +24,19 @@
 //
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
-// Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93 and 111–113
-// (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
+// Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93, 111–113 and
+// 131–133 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
 // what they would be run with in 656c457) were run once in the thirteenth
 // session: the product at its levels chosen on 10–19 at 4.5 % (0.8927 /
 // 0.9454), the branch point's one level 0.9454, and the reference
 // detectors at the levels this bench chose on 10–19 at 4.5 %
 // (docs/BENCHMARKS.md, "The first instance's level under the carried
-// one…"). The next report needs seeds declared anew, before any run.
+// one…"). 131, 132 and 133 (declared in 0f83f34, before any run of them)
+// were run once in the fourteenth session: the product with the decline
+// rate's nine steps at 0.8277 / 0.9454 (chosen on 10–19 at 4.5 %), the
+// branch point's product at 0.8927 / 0.9454, and the reference detectors
+// at the levels chosen on 10–19 in the thirteenth (docs/BENCHMARKS.md, "A
+// finer decline rate…"). The next report needs seeds declared anew.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -108,7 +113,7 @@ const DETECTORS = {
     brackets: { firstLow: logit(0.8), firstHigh: (15 / 64) * logit(0.99999), laterHigh: logit(0.995) },
   },
   rememberedOneLevel: {
-    name: "Sylk controller, onset carried, one level for every instance (shipped before 0.8927 / 0.9454)",
+    name: "Sylk controller, onset carried, one level for every instance (shipped before the first level went under it)",
     make: (evidence, seed) =>
       controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: evidence, onsetReached: evidence } }),
     scale: evidenceScale,
@@ -118,8 +123,10 @@ const DETECTORS = {
   },
   // The first instance's level alone, below the carried one as shipped (DEFAULT_TRIGGERS.onsetReached, the one level
   // 0.9454 chose on 10-19): how the product's first level is searched (docs/DESIGN-NOTES.md, "Triggers"). At 0.8 it fired
-  // early in 5.3 % of seed 11's and seed 15's sessions. The search on 10-19 at 4.5 % ends at 0.8523; the product takes
-  // its step 0.8927, the most sensitive whose later crossings were still the one level's on every seed.
+  // early in 5.3 % of seed 11's and seed 15's sessions. With three decline rates the search on 10-19 at 4.5 % ended at
+  // 0.8523 and the product took its step 0.8927, the most sensitive whose later crossings were still the one level's on
+  // every seed; with nine (2026-11-30) it ends at 0.8277 (seed 11 4.7 % at 0.8), whose later crossings are, and the
+  // product takes 0.8277.
   rememberedFirstLevel: {
     name: "Sylk controller, onset carried, the first instance's level (the carried one as shipped)",
     make: (evidence, seed) => controllerPolicy({ random: controllerRandom(seed), memory: true, triggers: { onsetEvidence: evidence } }),

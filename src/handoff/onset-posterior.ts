@@ -1,4 +1,7 @@
 import { failedTurnProbability, SUSTAINED_FAILED_TURNS } from "./failed-turns.js";
+import type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./onset-evidence.js";
+
+export type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./onset-evidence.js";
 
 /**
  * Where this instance's quality starts to fall, as a posterior over a grid
@@ -24,20 +27,6 @@ import { failedTurnProbability, SUSTAINED_FAILED_TURNS } from "./failed-turns.js
  * seen; starting from the prior alone is the case of no evidence.
  */
 
-export interface OnsetPrior {
-  /** The learned onset (tokens) and its spread across sessions. */
-  onsetTokens: number;
-  onsetSdTokens: number;
-  /** Share of instances that do not degrade within the window at all. */
-  neverShare: number;
-  peakQuality: number;
-  /** Quality lost per 1,000 tokens past the onset (the learned mean; states try half and twice it too). */
-  declineRatePerKiloToken: number;
-  /** Per-turn noise of the quality signal. */
-  noiseSd: number;
-  windowTokens: number;
-}
-
 /**
  * Onsets tried, evenly over the window (and one state for "none"): 500
  * tokens apart in a 200k window, well under a turn's growth. At 100 (2,000
@@ -46,7 +35,14 @@ export interface OnsetPrior {
  * carried instances fired a cell before it.
  */
 const ONSET_STATES = 400;
-const DECLINE_MULTIPLIERS = [0.5, 1, 2] as const;
+/**
+ * The decline rates tried, as multiples of the learned one: nine steps 2^¼
+ * apart from ½ to 2, so that any rate in that range lies within 9 % of a
+ * state. With ½, 1 and 2 alone a model whose learned rate was 1.44× its
+ * true one had its rate between two states, and its onsets were moved to
+ * make up the rest (docs/DESIGN-NOTES.md, "The Gaussian process").
+ */
+export const DECLINE_MULTIPLIERS: readonly number[] = Array.from({ length: 9 }, (_, step) => 2 ** ((step - 4) / 4));
 /**
  * The prior's tails. Learned onsets come from the instances the controller
  * caught, and those that never degrade are hard to tell from those it ended
@@ -62,51 +58,32 @@ const MIN_NOISE_STEPS = 5;
 /** How far an instance's plateau may sit from the pooled peak (the GP's instance offset says the same). */
 const LEVEL_SD = 0.1;
 
-/**
- * What the observations said about the onset: the likelihood's sufficient
- * sums, plain data. `past`, `pastSquares` and `pastY` hold, per onset τ of
- * the grid, Σ (x − τ)⁺, Σ ((x − τ)⁺)² and Σ y (x − τ)⁺ (x in kilotokens).
- */
-export interface OnsetEvidence {
-  count: number;
-  sumY: number;
-  sumYSquares: number;
-  past: number[];
-  pastSquares: number[];
-  pastY: number[];
-  /** The newest steps between successive observations within an instance, for the noise estimate. */
-  noiseSteps: number[];
-  /**
-   * Σ of the weights (each turn's probability of not having failed, which
-   * weighs every sum above) and of their complements; absent in rows from
-   * before the weights: every turn counted whole.
-   */
-  weight?: number;
-  outliers?: number;
-}
-
-/** Where a session's observations alone put its onset (`OnsetPosterior.evidenceOnset`). */
-export interface LocatedOnset {
-  located: true;
-  onsetTokens: number;
-  declineRatePerKiloToken: number;
-  /** The estimate's root mean squared error under the flat-prior posterior it is the median of. */
-  errorSdTokens: number;
-}
-
-/** A posterior as it carries over a handoff: the prior it started from and the evidence since. */
-export interface OnsetMemory {
-  prior: OnsetPrior;
-  evidence: OnsetEvidence;
-}
-
 interface State {
   /** Index into the onset grid; -1 for "no onset in the window". */
   grid: number;
   /** kilotokens; Infinity for "no onset in the window" */
   onset: number;
+  /** Index into DECLINE_MULTIPLIERS; -1 with no onset. */
+  rate: number;
   decline: number;
   logPrior: number;
+}
+
+const noOnset = (probability: number): State => ({
+  grid: -1,
+  onset: Number.POSITIVE_INFINITY,
+  rate: -1,
+  decline: 0,
+  logPrior: Math.log(probability),
+});
+
+/** The posterior's weights per state, and per onset of the grid: its probability and Σ weight × rate. */
+interface PosteriorSummary {
+  weights: Float64Array;
+  /** The posterior mean of the instance's level. */
+  plateau: number;
+  onsetAt: Float64Array;
+  declineAt: Float64Array;
 }
 
 export class OnsetPosterior {
@@ -132,7 +109,7 @@ export class OnsetPosterior {
   private carried = 0;
   private sumY = 0;
   private sumYSquares = 0;
-  private weights: Float64Array | undefined;
+  private summary: PosteriorSummary | undefined;
 
   /** `carried`: what the session's earlier instances observed (another posterior's `memory().evidence`); none: the prior alone. */
   constructor(
@@ -156,18 +133,14 @@ export class OnsetPosterior {
     const normalTotal = normal.reduce((sum, weight) => sum + weight, 0) || 1;
     normal.forEach((weight, grid) => {
       const density = (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES;
-      for (const multiplier of DECLINE_MULTIPLIERS) {
-        const share = ((1 - never) * density) / DECLINE_MULTIPLIERS.length;
-        if (share <= 1e-12) continue;
-        this.states.push({
-          grid,
-          onset: this.onsets[grid] as number,
-          decline: prior.declineRatePerKiloToken * multiplier,
-          logPrior: Math.log(share),
-        });
-      }
+      const share = ((1 - never) * density) / DECLINE_MULTIPLIERS.length;
+      if (share <= 1e-12) return;
+      DECLINE_MULTIPLIERS.forEach((multiplier, rate) => {
+        const decline = prior.declineRatePerKiloToken * multiplier;
+        this.states.push({ grid, onset: this.onsets[grid] as number, rate, decline, logPrior: Math.log(share) });
+      });
     });
-    this.states.push({ grid: -1, onset: Number.POSITIVE_INFINITY, decline: 0, logPrior: Math.log(never) });
+    this.states.push(noOnset(never));
     if (carried && carried.past.length === ONSET_STATES) this.carry(carried);
   }
 
@@ -241,18 +214,18 @@ export class OnsetPosterior {
       this.pastSquares[grid] = (this.pastSquares[grid] as number) + weight * past * past;
       this.pastY[grid] = (this.pastY[grid] as number) + weight * observed * past;
     }
-    this.weights = undefined;
+    this.summary = undefined;
   }
 
-  /** The posterior predictive mean quality at `kiloTokens`. */
+  /** The posterior predictive mean quality at `kiloTokens`: the plateau less, per onset below it, its rates' expected decline. */
   mean(kiloTokens: number): number {
-    const weights = this.posterior();
-    let mean = 0;
-    this.states.forEach((state, index) => {
-      const weight = weights[index] as number;
-      if (weight < 1e-9) return;
-      mean += weight * (this.levelOf(state) - state.decline * Math.max(0, kiloTokens - state.onset));
-    });
+    const { plateau, declineAt } = this.posterior();
+    let mean = plateau;
+    for (let grid = 0; grid < ONSET_STATES; grid++) {
+      const past = kiloTokens - (this.onsets[grid] as number);
+      if (!(past > 0)) break;
+      mean -= (declineAt[grid] as number) * past;
+    }
     return mean;
   }
 
@@ -279,28 +252,32 @@ export class OnsetPosterior {
     const sd = Math.max(this.priorNoiseSd, (1.4826 * median) / Math.SQRT2);
     if (sd * sd !== this.noiseVariance) {
       this.noiseVariance = sd * sd;
-      this.weights = undefined;
+      this.summary = undefined;
     }
   }
 
   /** The instance's plateau: the posterior mean of its level, before any decline. */
   plateau(): number {
-    const weights = this.posterior();
-    let level = 0;
-    this.states.forEach((state, index) => {
-      level += (weights[index] as number) * this.levelOf(state);
-    });
-    return level;
+    return this.posterior().plateau;
   }
 
   /** P(the onset lies before `kiloTokens` | what the instance saw). */
   probabilityDegradedBy(kiloTokens: number): number {
-    const weights = this.posterior();
+    const { onsetAt } = this.posterior();
     let probability = 0;
-    this.states.forEach((state, index) => {
-      if (state.onset < kiloTokens) probability += weights[index] as number;
-    });
+    for (let grid = 0; grid < ONSET_STATES && (this.onsets[grid] as number) < kiloTokens; grid++) probability += onsetAt[grid] as number;
     return probability;
+  }
+
+  /** P(the decline rate is each of the `DECLINE_MULTIPLIERS` times the prior's | an onset within the window). */
+  declineRateWeights(): number[] {
+    const { weights } = this.posterior();
+    const byRate = DECLINE_MULTIPLIERS.map(() => 0);
+    this.states.forEach((state, index) => {
+      if (state.rate >= 0) byRate[state.rate] = (byRate[state.rate] as number) + (weights[index] as number);
+    });
+    const total = byRate.reduce((sum, weight) => sum + weight, 0);
+    return byRate.map((weight) => (total > 0 ? weight / total : 1 / byRate.length));
   }
 
   /** The posterior mean of the instance's level c given the state: its plateau. */
@@ -333,10 +310,28 @@ export class OnsetPosterior {
     return -0.5 * quadratic - 0.5 * Math.log(1 + (n * b) / s2);
   }
 
-  private posterior(): Float64Array {
-    if (this.weights) return this.weights;
-    this.weights = normalised(this.states.map((state) => state.logPrior + this.logLikelihood(state)));
-    return this.weights;
+  /** The states' weights, and what the GP asks of them at every call summed once per onset. */
+  private posterior(): PosteriorSummary {
+    if (this.summary) return this.summary;
+    const logs = new Float64Array(this.states.length);
+    for (let index = 0; index < logs.length; index++) {
+      const state = this.states[index] as State;
+      logs[index] = state.logPrior + this.logLikelihood(state);
+    }
+    const weights = normalised(logs);
+    const onsetAt = new Float64Array(ONSET_STATES);
+    const declineAt = new Float64Array(ONSET_STATES);
+    let plateau = 0;
+    for (let index = 0; index < weights.length; index++) {
+      const state = this.states[index] as State;
+      const weight = weights[index] as number;
+      plateau += weight * this.levelOf(state);
+      if (state.grid < 0) continue;
+      onsetAt[state.grid] = (onsetAt[state.grid] as number) + weight;
+      declineAt[state.grid] = (declineAt[state.grid] as number) + weight * state.decline;
+    }
+    this.summary = { weights, plateau, onsetAt, declineAt };
+    return this.summary;
   }
 
   /**
@@ -348,7 +343,7 @@ export class OnsetPosterior {
    * size observed and none there (later, or never), and every onset below
    * it equally likely. `located`: the probability of an onset below that
    * size reaches `level`; the estimate is then the median of those onsets,
-   * with their decline rate, and `errorSdTokens` its own root mean squared
+   * with their rates' geometric mean, and `errorSdTokens` its own root mean squared
    * error under that posterior: how far the session's true onset may lie
    * from it. The profile takes that error back out of the spread of the
    * estimates (`estimateOnset`), or each session's error would widen every
@@ -361,17 +356,17 @@ export class OnsetPosterior {
     if (reached === 0) return { located: false };
     const inside = this.states.filter((state) => state.grid >= 0 && state.grid < reached);
     // Every state beyond the largest size has the likelihood of "never": nothing was observed past its onset.
-    const beyond = this.logLikelihood({ grid: -1, onset: Number.POSITIVE_INFINITY, decline: 0, logPrior: 0 });
+    const beyond = this.logLikelihood(noOnset(1));
     const perInside = Math.log(0.5 / inside.length);
     const weights = normalised([...inside.map((state) => perInside + this.logLikelihood(state)), Math.log(0.5) + beyond]);
     const locatedProbability = 1 - (weights[inside.length] as number);
     if (locatedProbability < level) return { located: false };
     let cumulative = 0;
-    let decline = 0;
+    let logDecline = 0;
     let median: number | undefined;
     inside.forEach((state, index) => {
       const weight = (weights[index] as number) / locatedProbability;
-      decline += weight * state.decline;
+      logDecline += weight * Math.log(state.decline);
       cumulative += weight;
       if (median === undefined && cumulative >= 0.5) median = state.onset;
     });
@@ -383,17 +378,22 @@ export class OnsetPosterior {
     return {
       located: true,
       onsetTokens: estimate * 1000,
-      declineRatePerKiloToken: decline,
+      declineRatePerKiloToken: Math.exp(logDecline),
       errorSdTokens: Math.sqrt(squaredError) * 1000,
     };
   }
 }
 
 /** exp of the logs, scaled to sum to 1. */
-function normalised(logs: number[]): Float64Array {
-  const top = Math.max(...logs);
-  const weights = Float64Array.from(logs, (value) => Math.exp(value - top));
-  const total = weights.reduce((sum, value) => sum + value, 0);
+function normalised(logs: ArrayLike<number>): Float64Array {
+  let top = Number.NEGATIVE_INFINITY;
+  for (let index = 0; index < logs.length; index++) top = Math.max(top, logs[index] as number);
+  const weights = new Float64Array(logs.length);
+  let total = 0;
+  for (let index = 0; index < logs.length; index++) {
+    weights[index] = Math.exp((logs[index] as number) - top);
+    total += weights[index] as number;
+  }
   for (let index = 0; index < weights.length; index++) weights[index] = (weights[index] as number) / total;
   return weights;
 }

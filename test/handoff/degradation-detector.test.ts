@@ -326,8 +326,9 @@ describe("DegradationDetector after a handoff", () => {
       const nextAtCarriedLevel = new DegradationDetector(profile(), { carried: memory, handedOff: true, triggers: carriedLevel });
       expect(firesAt(next, quality, 19_000, 150_000), `seed ${seed}`).toBe(firesAt(nextAtCarriedLevel, quality, 19_000, 150_000));
     }
-    // 4 of the 20 fire a turn or more sooner; with one level for both (0.9454 before), none.
-    expect(sooner).toBeGreaterThanOrEqual(3);
+    // 8 of the 20 fire a turn or more sooner at the first level 0.8277 (at 0.8927, the level before it, 3 with the nine
+    // decline rates and 4 with three); with one level for both (0.9454 before that), none.
+    expect(sooner).toBeGreaterThanOrEqual(6);
   });
 
   it("a session that never fired and shows no decline is censored at its largest size, not unknown", () => {
