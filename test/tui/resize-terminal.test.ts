@@ -62,6 +62,8 @@ describe.skipIf(unavailable !== undefined)("resizing the terminal", () => {
       columns: 80,
       rows: 24,
     });
+    // The session's screen (its banner), not the launch frame that takes typing before the session opens.
+    await terminal.waitFor("✻ Sylk", 60_000);
     await terminal.waitFor("Ask anything", 60_000);
     terminal.send("/");
     await terminal.waitFor("Tab for the next");
