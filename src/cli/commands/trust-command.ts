@@ -34,9 +34,10 @@ export function registerTrustCommand(program: Command, context: CliContext): voi
     .action(async (path: string, options: TrustOptions) => {
       if ([options.revoke, options.forget, options.list].filter(Boolean).length > 1)
         throw new BadInputError("Use one of --revoke, --forget and --list.");
-      // Loaded when the command runs: configuration and trust files are read with zod, which `sylk search` need not load.
+      // Loaded when the command runs: trust files are read with zod, which `sylk search` need not load. The .sylkrc is
+      // read without the configuration's schemas, as the session's trust question reads it.
       const [{ trustGatedProjectSettings }, { FolderTrustStore }, { trustVerdict }] = await Promise.all([
-        import("../../config/load-config.js"),
+        import("../../config/config-file.js"),
         import("../../project/folder-trust.js"),
         import("../../config/trust-gated-keys.js"),
       ]);

@@ -20,18 +20,21 @@ export function useStartNotes(
   // biome-ignore lint/correctness/useExhaustiveDependencies: printed once; a later session or provider prints its own notes.
   useEffect(() => {
     const { sandbox, provider } = agent.session;
-    const warnings = [...(sandbox.state === "unavailable" ? [`${describeSandbox(sandbox)}.`] : []), ...keptReadable(sandbox)];
-    const opening: TranscriptEntry[] = openingNotices.map((text) => ({ kind: "note", tone: "warning", text }));
-    const unsandboxed: TranscriptEntry[] = provider ? warnings.map((text) => ({ kind: "note", tone: "warning", text })) : [];
-    if (!agent.session.started) return agent.print(banner(), ...opening, ...unsandboxed);
+    const unsandboxed = [...(sandbox.state === "unavailable" ? [`${describeSandbox(sandbox)}.`] : []), ...keptReadable(sandbox)];
+    const warnings: TranscriptEntry[] = [...openingNotices, ...(provider ? unsandboxed : [])].map((text) => ({
+      kind: "note",
+      tone: "warning",
+      text,
+    }));
+    if (!agent.session.started) return agent.print(banner(), ...warnings);
     const resumedId = agent.session.sessionId;
-    if (!resumedId) return agent.print(banner(), ...opening, ...unsandboxed);
+    if (!resumedId) return agent.print(banner(), ...warnings);
     const recap = project.recap(resumedId, RECAP_ITEMS);
     const resumed: TranscriptEntry = {
       kind: "note",
       tone: "dim",
       text: `Resumed session ${resumedId.slice(0, 8)}${recap?.title ? `: ${recap.title}` : ""}`,
     };
-    agent.print(banner(), ...opening, ...unsandboxed, resumed, ...recapEntries(recap?.items ?? []));
+    agent.print(banner(), ...warnings, resumed, ...recapEntries(recap?.items ?? []));
   }, []);
 }
