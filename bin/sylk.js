@@ -11,8 +11,16 @@ if (!isSupportedNode(process.versions.node)) {
   process.exit(1);
 }
 
-// Only now: an older Node may not have the compile cache at all.
-const { enableSylkCompileCache } = await import("./compile-cache.js");
-enableSylkCompileCache(process.env);
-const { main } = await import("../dist/bundle/main.js");
-process.exitCode = await main(process.argv);
+// The launch frame's prompt, painted before the bundle, React and Ink load; the launch frame takes it over.
+const { paintLaunchPrompt } = await import("./first-paint.js");
+const firstPaint = paintLaunchPrompt({ args: process.argv.slice(2), stdin: process.stdin, stdout: process.stdout, env: process.env });
+try {
+  // Only now: an older Node may not have the compile cache at all.
+  const { enableSylkCompileCache } = await import("./compile-cache.js");
+  enableSylkCompileCache(process.env);
+  const { main } = await import("../dist/bundle/main.js");
+  process.exitCode = await main(process.argv, firstPaint ? { firstPaint } : {});
+} finally {
+  // Whatever did not take the paint over (an error, the bundle failing to load) leaves the terminal as it was.
+  firstPaint?.release();
+}

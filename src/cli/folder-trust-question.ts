@@ -25,6 +25,9 @@ export async function settleFolderTrust(root: string, context: CliContext): Prom
   const decision = store.decisionFor(folder);
   const verdict = trustVerdict(decision, settings);
   if (verdict === "trusted" || (decision && !decision.trusted)) return;
+  // The question is drawn where the painted prompt stood; the keys typed into that prompt are kept for the
+  // prompt, never taken for an answer.
+  await context.firstPaint?.setAside();
   // Loaded here: only a session that asks pays for Ink before the main screen.
   const { askFolderTrust } = await import("../tui/ask-folder-trust.js");
   const answer = await askFolderTrust({

@@ -93,6 +93,8 @@ function endQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
 }
 
 function reportError(error: unknown, context: CliContext): number {
+  // Said where the painted prompt stood, in a terminal given back.
+  context.firstPaint?.release();
   if (error instanceof CommanderError) {
     // Commander has printed usage or the message already.
     return error.exitCode === 0 ? ExitCode.Success : ExitCode.BadInput;

@@ -13,6 +13,8 @@ export interface LaunchFrameOptions {
   stderr: NodeJS.WriteStream;
   /** A SIGINT from outside (raw mode turns the user's Ctrl-C into a key instead): the user leaves. */
   signal?: AbortSignal;
+  /** The prompt `bin/sylk.js` painted before Ink loaded: the frame is drawn in its place, and its keys are read first. */
+  firstPaint?: { takeTyped(): Buffer };
 }
 
 /** What was typed in the launch frame, for the session's screen to go on from. */
@@ -62,6 +64,8 @@ export function showLaunchFrame(options: LaunchFrameOptions): TerminalScreen {
   let replaced = false;
   let ended = false;
 
+  // Erased where it stands, the frame drawn in its place in the same tick.
+  const typedIntoPaint = options.firstPaint?.takeTyped();
   stdout.write(PASTE_MODE_ON);
   // Raw before the first frame: Ink turns it on in an effect after the frame is drawn, and keys typed as the
   // screen appears went to the terminal's line editing meanwhile (Enter read as a line feed, echoed over the screen).
@@ -91,6 +95,9 @@ export function showLaunchFrame(options: LaunchFrameOptions): TerminalScreen {
     },
   );
   options.signal?.addEventListener("abort", leave, { once: true });
+  // Put back in front of what came since, so the prompt's reader takes every key in the order typed.
+  if (typedIntoPaint && typedIntoPaint.length > 0)
+    stdin.unshift(stdin.readableEncoding ? typedIntoPaint.toString(stdin.readableEncoding) : typedIntoPaint);
 
   function end(erase = false): void {
     if (ended) return;

@@ -67,6 +67,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
         stdout: context.stdout as NodeJS.WriteStream,
         stderr: context.stderr as NodeJS.WriteStream,
         ...(context.signal ? { signal: context.signal } : {}),
+        ...(context.firstPaint ? { firstPaint: context.firstPaint } : {}),
       });
       // The sandbox's probe runs beside the loading below rather than in front of the first frame.
       const sandboxProbe = options.sandbox && process.platform === "linux" ? startBubblewrapProbe(context.env) : undefined;
