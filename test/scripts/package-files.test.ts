@@ -21,6 +21,8 @@ describe("the npm package (npm pack, npm install -g)", () => {
       "package.json",
       "bin/sylk.js",
       "bin/node-version.js",
+      "bin/compile-cache.js",
+      "bin/first-paint.js",
       ...bundleEntries.map((name) => `dist/bundle/${name}`),
       "dist/workers/file-worker-loader.cjs",
       "dist/workers/file-worker.js",
