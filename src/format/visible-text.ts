@@ -1,4 +1,4 @@
-import stringWidth from "string-width";
+import { createRequire } from "node:module";
 
 /**
  * Text from a model, a tool, a file or a repository, made safe to draw on a
@@ -139,5 +139,16 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Columns the text takes: its length when it is plain ASCII (most code), else string-width's count, which costs far more. */
 function columnsOf(text: string): number {
-  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
+  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth()(text);
+}
+
+let loadedStringWidth: ((text: string) => number) | undefined;
+/**
+ * string-width, loaded the first time a tab follows other than ASCII text:
+ * it builds an `Intl.Segmenter` as it loads (some 25 ms), which the
+ * commands, whose output keeps or escapes its tabs, never need.
+ */
+function stringWidth(): (text: string) => number {
+  loadedStringWidth ??= (createRequire(import.meta.url)("string-width") as { default: (text: string) => number }).default;
+  return loadedStringWidth;
 }
