@@ -20,6 +20,8 @@ interface TerminalOut {
   write(text: string): unknown;
 }
 
+/** A plain `sylk`, or `sylk -c`/`--continue`: the interactive session, with nothing commander could reject. */
+export function launchesSession(args: readonly string[]): boolean;
 /** Whether the launch frame is certain to come next for these arguments and terminal. */
 export function paintsFirst(args: readonly string[], stdin: TerminalIn, stdout: TerminalOut, env: NodeJS.ProcessEnv): boolean;
 /** The launch frame's lines for a prompt holding `text`, as Ink draws them at `columns`. */

@@ -21,15 +21,19 @@ const PROMPT_MARK = "❯ ";
 /** The placeholder fits on one line from here, as Ink lays it out (`❯ `, the cursor cell, the placeholder). */
 export const FIRST_PAINT_MIN_COLUMNS = BOX_CHROME + PROMPT_MARK.length + 1 + LAUNCH_PLACEHOLDER.length + 2;
 
+/** A plain `sylk`, or `sylk -c`/`--continue`: the interactive session, with nothing commander could reject. */
+export function launchesSession(args) {
+  return args.length === 0 || (args.length === 1 && (args[0] === "-c" || args[0] === "--continue"));
+}
+
 /**
  * Whether the launch frame is certain to come next: a plain `sylk` (or
  * `-c`/`--continue`), nothing commander could reject or that names another
  * command, in a terminal wide enough for the prompt's one line.
  */
 export function paintsFirst(args, stdin, stdout, env) {
-  const launchesSession = args.length === 0 || (args.length === 1 && (args[0] === "-c" || args[0] === "--continue"));
   return (
-    launchesSession &&
+    launchesSession(args) &&
     stdin.isTTY === true &&
     stdout.isTTY === true &&
     typeof stdin.setRawMode === "function" &&
@@ -147,7 +151,10 @@ export function paintLaunchPrompt({ args, stdin, stdout, env }) {
       stdout.write(`${`${ERASE_LINE}${ESC}[1B`.repeat(lineCount - 1)}${ERASE_LINE}${ESC}[${lineCount - 1}A\r`);
     }
   };
+  let givenBack = false;
   const giveBackTerminal = () => {
+    if (givenBack) return;
+    givenBack = true;
     erase();
     if (stdin.isTTY) stdin.setRawMode(false);
     // Reading stopped, so the process can end: nothing else will read the terminal.

@@ -12,8 +12,12 @@ if (!isSupportedNode(process.versions.node)) {
 }
 
 // The launch frame's prompt, painted before the bundle, React and Ink load; the launch frame takes it over.
-const { paintLaunchPrompt } = await import("./first-paint.js");
-const firstPaint = paintLaunchPrompt({ args: process.argv.slice(2), stdin: process.stdin, stdout: process.stdout, env: process.env });
+const { launchesSession, paintLaunchPrompt } = await import("./first-paint.js");
+const args = process.argv.slice(2);
+// Only the session's launch touches the terminal here: another command's stdin (a pipe, a file) is its own.
+const firstPaint = launchesSession(args)
+  ? paintLaunchPrompt({ args, stdin: process.stdin, stdout: process.stdout, env: process.env })
+  : undefined;
 try {
   // Only now: an older Node may not have the compile cache at all.
   const { enableSylkCompileCache } = await import("./compile-cache.js");

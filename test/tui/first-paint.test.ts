@@ -210,5 +210,8 @@ describe("the first paint", () => {
     expect(stdout.written.slice(written)).toBe(`${ERASED}\u001b[?2004l\u001b[?25h`);
     expect(stdin.listenerCount("readable")).toBe(0);
     expect(process.listenerCount("exit")).toBe(exitListeners);
+    // Given back once: the CLI's error path and the launcher both release it.
+    paint?.release();
+    expect(stdin.rawMode).toEqual([true, false]);
   });
 });
