@@ -18,6 +18,11 @@ export interface PromptHistory {
   add(entry: PromptEntry): string | undefined;
 }
 
+/** What the transcript says when `PromptHistory.add` reports a problem: the prompt was sent, only its history entry is lost. */
+export function historyNotSavedNote(problem: string): string {
+  return `Prompt history could not be saved: ${problem}`;
+}
+
 export interface PromptHistoryLimits {
   /** Entries kept (the newest). */
   entries: number;

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurnOfEventLoop } from "node:timers/promises";
 import type { CodeVectorIndex } from "../search/code-vector-index.js";
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import type { SqliteDatabase } from "../store/database.js";
@@ -35,8 +36,6 @@ interface SliceChanges {
   addedVectors: Array<{ id: number; vector: Float32Array }>;
   removed: number[];
 }
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** What processing files added to the index: a batch's, and a run's in total (`IndexSummary`). */
 export interface BatchOutcome {
@@ -103,7 +102,7 @@ export class IndexWriter {
 
   /** Lets the event loop run between two slices (keys, the word to pause), and waits there while paused. */
   private async between(pausable: Pausable | undefined): Promise<void> {
-    await yieldToEventLoop();
+    await nextTurnOfEventLoop();
     await pausable?.pause.whenRunning(pausable.signal);
   }
 

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurnOfEventLoop } from "node:timers/promises";
 import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexConfig } from "../config/schema.js";
@@ -133,7 +134,7 @@ class TreeWalk {
         if (performance.now() - sliceStarted > sliceMs) {
           // Other code may run meanwhile: it must find the process where it left it.
           this.workingDirectory.restore();
-          await new Promise((resolve) => setImmediate(resolve));
+          await nextTurnOfEventLoop();
           signal?.throwIfAborted();
           sliceStarted = performance.now();
         }

@@ -1,3 +1,4 @@
+import { historyNotSavedNote } from "../app/prompt-history.js";
 import type { PermissionMode } from "../agent/permissions/permission-policy.js";
 import { SessionScreen } from "./app.js";
 import type { ResumeTarget } from "./hooks/use-agent.js";
@@ -38,7 +39,7 @@ export async function startTui(screen: TerminalScreen, options: StartTuiOptions)
   const notices = [...(options.notices ?? [])];
   for (const entry of typed.history) {
     const problem = session.promptHistory.add(entry);
-    if (problem) notices.push(`Prompt history could not be saved: ${problem}`);
+    if (problem) notices.push(historyNotSavedNote(problem));
   }
   await screen.replaceWith(
     <SessionScreen

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurnOfEventLoop } from "node:timers/promises";
 import { type Command, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/permission-modes.js";
 import { startBubblewrapProbe } from "../../agent/sandbox/bubblewrap.js";
@@ -79,7 +80,8 @@ export function registerInteractiveCommand(program: Command, context: CliContext
         // held the thread for some 200 ms, during which nothing typed in the frame was shown.
         for (const part of SESSION_MODULE_PARTS) {
           await part();
-          await keysReadBetween();
+          // A turn of the event loop: keys that arrived meanwhile are read and drawn before the next part.
+          await nextTurnOfEventLoop();
           if (screen.leaving) return;
         }
         const [{ openInteractiveSession }, { resumedSession }, { loadCustomAgents }, { resolveRole }] = await Promise.all([
@@ -90,7 +92,7 @@ export function registerInteractiveCommand(program: Command, context: CliContext
         ]);
         if (screen.leaving) return;
         session = openInteractiveSession({ root: resolveRoot(context), env: context.env, flags });
-        await keysReadBetween();
+        await nextTurnOfEventLoop();
         const { paths, loadedConfig } = session.services;
         const custom = loadCustomAgents({ sylkHome: paths.sylkHome, root: paths.root });
         // An unknown agent is a usage error, said before the session's screen is drawn.
@@ -148,11 +150,6 @@ const SESSION_MODULE_PARTS: ReadonlyArray<() => Promise<unknown>> = [
   () => import("../../app/session/open-agent-session.js"),
   () => import("../../tui/start-tui.js"),
 ];
-
-/** One turn of the event loop: keys that arrived meanwhile are read and drawn before the next step. */
-function keysReadBetween(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** A mistyped command name (`idnex`, `serach`): one or two letters off, or two swapped. */
 function isTypoOf(word: string, command: string): boolean {

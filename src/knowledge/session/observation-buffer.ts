@@ -1,3 +1,4 @@
+import { setImmediate as nextTurnOfEventLoop } from "node:timers/promises";
 import type { UniversalContentStore } from "../../content-store/universal-content-store.js";
 import {
   extractiveObservation,
@@ -80,7 +81,7 @@ export class ObservationBuffer {
       return;
     }
     // The pass starts on a later turn of the event loop, never inside the run step that signalled it.
-    this.running = yieldToLoop()
+    this.running = nextTurnOfEventLoop()
       .then(() => this.pass())
       .finally(() => {
         this.running = undefined;
@@ -132,7 +133,7 @@ export class ObservationBuffer {
     const messages = rows.flatMap((row) => observed(row.message));
     const text = this.deps.observer ? await this.ask(observerPrompt(messages)) : extractiveObservation(messages, NOTE_TOKENS);
     // Choosing the sentences and writing them are separate turns of the event loop: the screen and the run go on between them.
-    await yieldToLoop();
+    await nextTurnOfEventLoop();
     if (!text.trim() || this.stopping.signal.aborted) return;
     await this.deps.store.indexContents([
       this.entry(sessionId, "observation", text, {
@@ -271,10 +272,6 @@ export function extractiveReflectionTokens(settings: ObservationSettings): numbe
   const { memoryTokenBudget, observationTokenThreshold } = settings;
   if (memoryTokenBudget === undefined) return EXTRACTIVE_REFLECTION_TOKENS;
   return Math.max(MIN_EXTRACTIVE_REFLECTION_TOKENS, memoryTokenBudget - observationTokenThreshold);
-}
-
-function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 async function withinTime(work: Promise<unknown> | undefined, timeoutMs: number): Promise<void> {

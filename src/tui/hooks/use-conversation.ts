@@ -1,6 +1,6 @@
 import { useCallback, useRef } from "react";
 import type { InteractiveSession } from "../../app/interactive-session.js";
-import type { PromptHistory } from "../../app/prompt-history.js";
+import { historyNotSavedNote, type PromptHistory } from "../../app/prompt-history.js";
 import { bufferOfParts, expand } from "../input/pasted-text.js";
 import { type AgentControls, type ResumeTarget, type SessionFactory, useAgent } from "./use-agent.js";
 import type { PermissionModeState } from "./use-permission-mode.js";
@@ -47,7 +47,7 @@ export function useConversation(
   const agent = useAgent(openSession, resume, returnQueue);
   const editor = usePromptEditor(
     promptHistory,
-    (problem) => agent.print({ kind: "note", tone: "warning", text: `Prompt history could not be saved: ${problem}` }),
+    (problem) => agent.print({ kind: "note", tone: "warning", text: historyNotSavedNote(problem) }),
     initialDraft,
   );
   editorRef.current = editor;
