@@ -80,6 +80,7 @@ function heapAfterCollection() {
 
 const files = listFiles(tree, "", []).filter((_, index) => index % share === 0);
 const dimensions = 256; // the built-in embedder's default (`embedding.dimensions`)
+const beforeFeaturizer = heapAfterCollection();
 let featurizer =
   values.limit === undefined
     ? new ChunkFeaturizer(new TrigramFeatures(dimensions))
@@ -113,7 +114,9 @@ let featurized = 0;
 let chunksFeaturized = 0;
 const passes = Number(values.passes);
 const started = process.cpuUsage();
-// What the featurizer holds is known at the end, from the heap without it: rows are printed then.
+// What the featurizer holds: the heap after a full collection less the heap without it, taken both before it was
+// made and once it is dropped at the end (the two differ by what the run itself left, e.g. the walk's list, which
+// one of them counts); rows are printed at the end, with both.
 const rows = [];
 function report(label) {
   const words = wordsHeld();
@@ -155,8 +158,16 @@ for (let pass = 0; pass < passes; pass++) {
 report("end");
 featurizer = null;
 const withoutFeaturizer = heapAfterCollection();
+const megabytes = (bytes) => +(bytes / 2 ** 20).toFixed(1);
 for (const { heap, ...row } of rows) {
-  const held = heap - withoutFeaturizer;
-  const perWord = row.words === 0 ? null : Math.round(held / row.words);
-  console.log(JSON.stringify({ ...row, heldMb: +(held / 2 ** 20).toFixed(1), bytesPerWord: perWord }));
+  const overStart = heap - beforeFeaturizer;
+  const overDropped = heap - withoutFeaturizer;
+  console.log(
+    JSON.stringify({
+      ...row,
+      heldOverStartMb: megabytes(overStart),
+      heldOverDroppedMb: megabytes(overDropped),
+      bytesPerWord: row.words === 0 ? null : Math.round(Math.max(overStart, overDropped) / row.words),
+    }),
+  );
 }
