@@ -1,10 +1,10 @@
-#!/usr/bin/env node --expose-gc
+#!/usr/bin/env -S node --expose-gc
 // What a file worker's `ChunkFeaturizer` holds and saves: its files' chunks
 // replayed through one featurizer in this thread, as one of the index's
 // worker threads featurizes them.
 //
 //   npm run build && node --expose-gc scripts/bench-featurizer-words.mjs --tree <dir> [--build <checkout>] \
-//     [--share 2] [--limit <words>] [--max-files <n>] [--passes 1] [--every 5000]
+//     [--share 2] [--limit <words>] [--plain] [--max-files <n>] [--passes 1] [--every 5000]
 //
 // --tree is a checkout (docs/BENCHMARKS.md uses biomejs/biome at 18883b7d, and the
 // 250k tree `make-scale-tree --from` it). --build is a built checkout whose
@@ -18,8 +18,11 @@
 // featurizer's live heap after a full collection (what it holds: the heap with
 // it minus the heap without it), bytes a word, the word lookups, how many
 // of them tokenized, stemmed and hashed a word and how many copied one from
-// the previous generation, and the CPU of `featurize`. --limit passes a word limit to the featurizer (its default
-// otherwise).
+// the previous generation, and the CPU of `featurize`. --limit passes a
+// generation size (the branch point: a word limit) to the featurizer, its
+// default otherwise. --plain times the plain path instead (`chunkTermCounts`,
+// `termsFromCounts`, `TrigramFeatures.embed` with its own token cache), which
+// the featurizer computes bit for bit: what the interning saves.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     build: { type: "string", default: "." },
     share: { type: "string", default: "2" },
     limit: { type: "string" },
+    plain: { type: "boolean", default: false },
     "max-files": { type: "string" },
     passes: { type: "string", default: "1" },
     every: { type: "string", default: "5000" },
@@ -49,7 +53,9 @@ const dist = join(resolve(values.build), "dist", "src");
 const { ChunkFeaturizer } = await import(join(dist, "indexer/chunk-featurizer.js"));
 const { TrigramFeatures } = await import(join(dist, "embedding/hashing-embedder.js"));
 const { chunkFile } = await import(join(dist, "parsing/chunker.js"));
-const { tokenizePath } = await import(join(dist, "parsing/code-tokenizer.js"));
+const { chunkTermCounts } = await import(join(dist, "parsing/term-counts.js"));
+const { termsFromCounts } = await import(join(dist, "search/full-text-document.js"));
+const { tokenize, tokenizePath } = await import(join(dist, "parsing/code-tokenizer.js"));
 const { BINARY_EXTENSIONS, decodeText, extensionOf, looksBinary } = await import(join(dist, "parsing/languages.js"));
 const { maskSecrets } = await import(join(dist, "security/secrets.js"));
 
@@ -114,6 +120,14 @@ let featurized = 0;
 let chunksFeaturized = 0;
 const passes = Number(values.passes);
 const started = process.cpuUsage();
+/** The plain path the featurizer stands for (what queries and history entries use), for --plain. */
+const plainEmbedding = new TrigramFeatures(dimensions);
+function plainFeatures(pathTokens, chunk) {
+  const counts = chunkTermCounts(pathTokens, chunk.symbols, tokenize(chunk.content));
+  const terms = termsFromCounts(counts);
+  return { terms: terms.distinct.join(" "), termCount: terms.count, vector: plainEmbedding.embed(counts) };
+}
+
 // What the featurizer holds: the heap after a full collection less the heap without it, taken both before it was
 // made and once it is dropped at the end (the two differ by what the run itself left, e.g. the walk's list, which
 // one of them counts); rows are printed at the end, with both.
@@ -148,7 +162,8 @@ for (let pass = 0; pass < passes; pass++) {
     const pathTokens = tokenizePath(path);
     const chunks = chunkFile(text, [], { maxLines: CHUNK_LINES });
     const before = process.hrtime.bigint();
-    for (const chunk of chunks) featurizer.featurize(pathTokens, chunk.symbols, chunk.content);
+    if (values.plain) for (const chunk of chunks) plainFeatures(pathTokens, chunk);
+    else for (const chunk of chunks) featurizer.featurize(pathTokens, chunk.symbols, chunk.content);
     featurizeNs += process.hrtime.bigint() - before;
     chunksFeaturized += chunks.length;
     featurized++;
