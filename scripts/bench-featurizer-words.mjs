@@ -18,7 +18,8 @@
 // featurizer's live heap after a full collection (what it holds: the heap with
 // it minus the heap without it), bytes a word, the word lookups, how many
 // of them tokenized, stemmed and hashed a word and how many copied one from
-// the previous generation, and the CPU of `featurize`. --limit passes a
+// the previous generation, and the time of `featurize` (wall, and the
+// process's CPU while it ran, which counts the collector's threads). --limit passes a
 // generation size (the branch point: a word limit) to the featurizer, its
 // default otherwise. --plain times the plain path instead (`chunkTermCounts`,
 // `termsFromCounts`, `TrigramFeatures.embed` with its own token cache), which
@@ -116,6 +117,7 @@ countCalls(wordTablePrototype, "add", "added");
 const wordsHeld = () => (generational ? featurizer.rememberedWords : featurizer.words.size);
 
 let featurizeNs = 0n;
+let featurizeCpuMicros = 0;
 let featurized = 0;
 let chunksFeaturized = 0;
 const passes = Number(values.passes);
@@ -146,6 +148,7 @@ function report(label) {
     copied: counts.copied,
     tokenizedShare: counts.lookups === 0 ? null : +((counts.added - counts.copied) / counts.lookups).toFixed(4),
     featurizeS: +(Number(featurizeNs) / 1e9).toFixed(2),
+    featurizeCpuS: +(featurizeCpuMicros / 1e6).toFixed(2),
     processCpuS: +((process.cpuUsage(started).user + process.cpuUsage(started).system) / 1e6).toFixed(1),
   });
 }
@@ -162,9 +165,12 @@ for (let pass = 0; pass < passes; pass++) {
     const pathTokens = tokenizePath(path);
     const chunks = chunkFile(text, [], { maxLines: CHUNK_LINES });
     const before = process.hrtime.bigint();
+    const cpuBefore = process.cpuUsage();
     if (values.plain) for (const chunk of chunks) plainFeatures(pathTokens, chunk);
     else for (const chunk of chunks) featurizer.featurize(pathTokens, chunk.symbols, chunk.content);
+    const cpu = process.cpuUsage(cpuBefore);
     featurizeNs += process.hrtime.bigint() - before;
+    featurizeCpuMicros += cpu.user + cpu.system;
     chunksFeaturized += chunks.length;
     featurized++;
     if (featurized % every === 0) report(`pass ${pass + 1}`);

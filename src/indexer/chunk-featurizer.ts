@@ -21,11 +21,12 @@ export interface ChunkFeatures {
  * ≈ 430 bytes of a worker's heap in one table with its tokens, stems and a
  * typed array of trigram buckets a token (biome's files, one worker's half:
  * 34.5 MB for 84,669 words); packed, ≈ 200 (16.0 MB). One worker meets
- * ≈ 85k distinct words in biome's 28k files and over a million in a
- * 250k-file monorepo: at this size both turn over, so both hold the same
- * bound, ≈ 11 MB, and a word still in use is copied forward, not
- * tokenized again (docs/DESIGN-NOTES.md, "The featurizer's words in two
- * generations"; docs/BENCHMARKS.md, fifteenth session).
+ * ≈ 85k distinct words in biome's 28k files and several hundred thousand
+ * in a 250k-file tree made from it: at this size both turn over, so both
+ * hold the same bound (≈ 9 MB of tables), and a word still in use is
+ * copied forward, not tokenized again (docs/DESIGN-NOTES.md, "The
+ * featurizer's words in two generations"; docs/BENCHMARKS.md, fifteenth
+ * session).
  */
 export const GENERATION_WORDS = 32_768;
 

@@ -6,8 +6,8 @@ import { porterStem } from "../search/full-text-document.js";
  * One generation of what `ChunkFeaturizer` interns: words as written, each
  * with the ids of its tokens; tokens, each with its stem's id and its
  * trigram buckets; stems. Ids count from 0 in each generation. A word or
- * token the generation lacks is taken from the one before when that has it
- * (`from`), with its stem and buckets, so only what neither has is
+ * token the generation lacks is taken from the one before when that has it,
+ * with its tokens' stems and buckets, so only what neither has is
  * tokenized, stemmed or hashed.
  */
 export class Vocabulary {
@@ -78,17 +78,12 @@ export class Vocabulary {
     return id === undefined ? this.addToken(token) : id;
   }
 
-  /** The start of the token's buckets in `buckets`, hashed on first use. */
+  /** The start of the token's buckets in `buckets`, hashed (or copied from the previous generation) on first use. */
   bucketsOf(id: number, features: TrigramFeatures): number {
     const start = this.bucketStart[id] as number;
     if (start !== 0) return start - 1;
     const token = this.tokens[id] as string;
-    const previousId = this.previous?.tokenIds.get(token);
-    const previousStart = previousId === undefined ? 0 : (this.previous?.bucketStart[previousId] as number);
-    const own =
-      previousStart === 0
-        ? features.trigramBuckets(token)
-        : (this.previous as Vocabulary).buckets.subarray(previousStart - 1, previousStart - 1 + token.length);
+    const own = this.previous?.bucketsIfHashed(token) ?? features.trigramBuckets(token);
     while (this.bucketsUsed + own.length > this.buckets.length) this.buckets = grown(this.buckets);
     this.buckets.set(own, this.bucketsUsed);
     this.bucketStart[id] = this.bucketsUsed + 1;
@@ -96,13 +91,22 @@ export class Vocabulary {
     return this.bucketsUsed - own.length;
   }
 
+  /** The token's buckets when this generation has hashed them. */
+  private bucketsIfHashed(token: string): Int32Array | undefined {
+    const id = this.tokenIds.get(token);
+    const start = id === undefined ? 0 : (this.bucketStart[id] as number);
+    return start === 0 ? undefined : this.buckets.subarray(start - 1, start - 1 + token.length);
+  }
+
+  /** The token's stem when this generation has the token. */
+  private stemIfKnown(token: string): string | undefined {
+    const id = this.tokenIds.get(token);
+    return id === undefined ? undefined : this.stems[this.stemIdOfToken[id] as number];
+  }
+
   private addToken(token: string): number {
     const id = this.tokens.length;
-    const previousId = this.previous?.tokenIds.get(token);
-    const stem =
-      previousId === undefined
-        ? porterStem(token)
-        : ((this.previous as Vocabulary).stems[(this.previous as Vocabulary).stemIdOfToken[previousId] as number] as string);
+    const stem = this.previous?.stemIfKnown(token) ?? porterStem(token);
     this.tokens.push(token);
     this.tokenIds.set(token, id);
     if (id >= this.stemIdOfToken.length) {
