@@ -73,9 +73,10 @@ export class TrigramFeatures {
     this.addBuckets(vector, this.bucketsOf(token), weight);
   }
 
-  /** Adds a token's signed buckets (from `trigramBuckets`) to a vector, `weight` times. */
-  addBuckets(vector: Float32Array, buckets: Int32Array, weight: number): void {
-    for (const signed of buckets) {
+  /** Adds a token's signed buckets (from `trigramBuckets`, or `buckets[start, end)` of several tokens' end to end) to a vector, `weight` times. */
+  addBuckets(vector: Float32Array, buckets: Int32Array, weight: number, start = 0, end = buckets.length): void {
+    for (let at = start; at < end; at++) {
+      const signed = buckets[at] as number;
       // Buckets are stored as ±(index + 1) so that index 0 keeps its sign.
       if (signed > 0) vector[signed - 1] = (vector[signed - 1] as number) + weight;
       else vector[-signed - 1] = (vector[-signed - 1] as number) - weight;

@@ -3,7 +3,7 @@ import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TrigramFeatures } from "../../src/embedding/hashing-embedder.js";
-import { ChunkFeaturizer } from "../../src/indexer/chunk-featurizer.js";
+import { ChunkFeaturizer, GENERATION_WORDS } from "../../src/indexer/chunk-featurizer.js";
 import { tokenize, tokenizePath } from "../../src/parsing/code-tokenizer.js";
 import { chunkTermCounts } from "../../src/parsing/term-counts.js";
 import { termsFromCounts } from "../../src/search/full-text-document.js";
@@ -73,12 +73,37 @@ describe("ChunkFeaturizer", () => {
       fc.property(fc.array(chunk, { minLength: 1, maxLength: 6 }), (chunks) => {
         // One featurizer across many chunks, as in a worker: nothing may leak from one chunk into the next.
         expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64)), chunks);
+        // Generations of a few words: most chunks start a new one, and take words and tokens from the one before.
+        expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64), 8), chunks);
       }),
       { numRuns: 200 },
     );
   });
 
-  it("stays exact after its word table grows and after it starts over", () => {
+  it("stays exact across many generations, with words carried forward, dropped and met again", () => {
+    const word = (index: number) => `gen${index.toString(36)}Word_${index % 13}x${index % 7}`;
+    const chunks: Chunk[] = [];
+    for (let round = 0; round < 40; round++) {
+      // Words new in this round, words of the round before (in the previous generation), words of ten rounds
+      // before (dropped two generations ago), and words in every round (carried through every turnover).
+      const fresh = Array.from({ length: 300 }, (_, index) => word(round * 300 + index));
+      const recent = round > 0 ? Array.from({ length: 100 }, (_, index) => word((round - 1) * 300 + index * 3)) : [];
+      const old = round >= 10 ? Array.from({ length: 100 }, (_, index) => word((round - 10) * 300 + index)) : [];
+      const always = ["parseHTTPHeader", "get_user_id", "café", "Straße"];
+      chunks.push({
+        path: `copy-${round}/src/gen${round}Module.ts`,
+        symbols: [word(round * 300), "impl Display for Token"],
+        content: [...always, ...fresh, ...recent, ...old, ...always].join(round % 2 === 0 ? " " : "\n(").concat(";"),
+      });
+    }
+    const featurizer = new ChunkFeaturizer(new TrigramFeatures(64), 500);
+    expectSameFeatures(featurizer, chunks);
+    // Two generations held at most, each ending once it passes 500 words or tokens (checked before a chunk).
+    expect(featurizer.rememberedWords).toBeGreaterThan(500);
+    expect(featurizer.rememberedWords).toBeLessThan(2 * (500 + 1_000));
+  });
+
+  it("stays exact after its word table grows and after a generation turns over", () => {
     const manyWords = Array.from({ length: 40_000 }, (_, index) => `word${index.toString(36)}Part${index % 97}`);
     const chunks: Chunk[] = [];
     for (let start = 0; start < manyWords.length; start += 2_000) {
@@ -110,6 +135,28 @@ describe("ChunkFeaturizer", () => {
     expect(featurizer.featurize([], [], "configurationLoader15").terms).toContain("configurationloader15");
     expect(kept).toBeLessThan(2 * 1024 * 1024);
   });
+
+  it("holds two generations of words, the same bound for 150k distinct words as for 300k", () => {
+    setFlagsFromString("--expose-gc");
+    const collectGarbage = runInNewContext("gc") as () => void;
+    const featurizer = new ChunkFeaturizer(new TrigramFeatures(256));
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    const held: number[] = [];
+    // A worker's share of a large monorepo: 1,000 new identifiers a chunk, 300k in all.
+    for (let chunk = 0; chunk < 300; chunk++) {
+      const words = Array.from({ length: 1000 }, (_, index) => `module${chunk}Symbol${index}`);
+      featurizer.featurize(["src"], [], words.join(" "));
+      if (chunk === 149 || chunk === 299) {
+        collectGarbage();
+        held.push(process.memoryUsage().heapUsed - before);
+      }
+    }
+    // Two generations of GENERATION_WORDS words with their tokens, stems and buckets: 9–13 MB here; the single
+    // table of up to 150k words this replaced held ≈ 70 MB at both points.
+    for (const bytes of held) expect(bytes).toBeLessThan(24 * 1024 * 1024);
+    expect(featurizer.rememberedWords).toBeLessThanOrEqual(2 * GENERATION_WORDS + 1_000);
+  }, 60_000);
 
   it("holds a bounded heap however many distinct words it meets", () => {
     setFlagsFromString("--expose-gc");

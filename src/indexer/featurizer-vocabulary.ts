@@ -1,0 +1,226 @@
+import type { TrigramFeatures } from "../embedding/hashing-embedder.js";
+import { tokenize } from "../parsing/code-tokenizer.js";
+import { porterStem } from "../search/full-text-document.js";
+
+/**
+ * One generation of what `ChunkFeaturizer` interns: words as written, each
+ * with the ids of its tokens; tokens, each with its stem's id and its
+ * trigram buckets; stems. Ids count from 0 in each generation. A word or
+ * token the generation lacks is taken from the one before when that has it,
+ * with its tokens' stems and buckets, so only what neither has is
+ * tokenized, stemmed or hashed.
+ */
+export class Vocabulary {
+  readonly words = new WordTable();
+  private readonly tokenIds = new Map<string, number>();
+  readonly tokens: string[] = [];
+  /** A token's stem id, by token id. */
+  stemIdOfToken = new Int32Array(1024);
+  private readonly stemIds = new Map<string, number>();
+  readonly stems: string[] = [];
+  /**
+   * Every token's signed trigram buckets (`TrigramFeatures.trigramBuckets`)
+   * end to end, a token's `tokens[id].length` of them from
+   * `bucketStart[id] - 1` (0 until the token is first embedded): one array
+   * rather than a typed array a token, whose objects cost more than the
+   * buckets.
+   */
+  buckets = new Int32Array(4096);
+  bucketStart = new Int32Array(1024);
+  private bucketsUsed = 0;
+
+  constructor(private previous: Vocabulary | null) {}
+
+  /** Words and tokens, the larger: what a generation's size is counted in. */
+  get size(): number {
+    return Math.max(this.words.size, this.tokens.length);
+  }
+
+  /** Words held by this generation and the one before it. */
+  get wordsHeld(): number {
+    return this.words.size + (this.previous?.words.size ?? 0);
+  }
+
+  /** This generation, now to be the previous one: it lets go of its own previous one, so that two are held, not a chain. */
+  retired(): Vocabulary {
+    this.previous = null;
+    return this;
+  }
+
+  /**
+   * The offset in `words.tokenIds` of the word `text[start, end)`, whose
+   * FNV-1a hash is `hash` (`wordHash`): found, copied from the previous
+   * generation, or tokenized.
+   */
+  wordOffset(text: string, start: number, end: number, hash: number): number {
+    const offset = this.words.find(text, start, end, hash);
+    if (offset >= 0) return offset;
+    const previous = this.previous;
+    const previousOffset = previous === null ? -1 : previous.words.find(text, start, end, hash);
+    if (previous === null || previousOffset < 0) {
+      const word = copyOf(text.slice(start, end));
+      return this.words.add(
+        word,
+        tokenize(word).map((token) => this.tokenId(token)),
+      );
+    }
+    const previousIds = previous.words.tokenIds;
+    const count = previousIds[previousOffset] as number;
+    const ids: number[] = [];
+    for (let at = previousOffset + 1; at <= previousOffset + count; at++) {
+      ids.push(this.tokenId(previous.tokens[previousIds[at] as number] as string));
+    }
+    return this.words.add(previous.words.lastFound(), ids);
+  }
+
+  tokenId(token: string): number {
+    const id = this.tokenIds.get(token);
+    return id === undefined ? this.addToken(token) : id;
+  }
+
+  /** The start of the token's buckets in `buckets`, hashed (or copied from the previous generation) on first use. */
+  bucketsOf(id: number, features: TrigramFeatures): number {
+    const start = this.bucketStart[id] as number;
+    if (start !== 0) return start - 1;
+    const token = this.tokens[id] as string;
+    const own = this.previous?.bucketsIfHashed(token) ?? features.trigramBuckets(token);
+    while (this.bucketsUsed + own.length > this.buckets.length) this.buckets = grown(this.buckets);
+    this.buckets.set(own, this.bucketsUsed);
+    this.bucketStart[id] = this.bucketsUsed + 1;
+    this.bucketsUsed += own.length;
+    return this.bucketsUsed - own.length;
+  }
+
+  /** The token's buckets when this generation has hashed them. */
+  private bucketsIfHashed(token: string): Int32Array | undefined {
+    const id = this.tokenIds.get(token);
+    const start = id === undefined ? 0 : (this.bucketStart[id] as number);
+    return start === 0 ? undefined : this.buckets.subarray(start - 1, start - 1 + token.length);
+  }
+
+  /** The token's stem when this generation has the token. */
+  private stemIfKnown(token: string): string | undefined {
+    const id = this.tokenIds.get(token);
+    return id === undefined ? undefined : this.stems[this.stemIdOfToken[id] as number];
+  }
+
+  private addToken(token: string): number {
+    const id = this.tokens.length;
+    const stem = this.previous?.stemIfKnown(token) ?? porterStem(token);
+    this.tokens.push(token);
+    this.tokenIds.set(token, id);
+    if (id >= this.stemIdOfToken.length) {
+      this.stemIdOfToken = grown(this.stemIdOfToken);
+      this.bucketStart = grown(this.bucketStart);
+    }
+    this.stemIdOfToken[id] = this.stemId(stem);
+    return id;
+  }
+
+  private stemId(stem: string): number {
+    let id = this.stemIds.get(stem);
+    if (id === undefined) {
+      id = this.stems.length;
+      this.stems.push(stem);
+      this.stemIds.set(stem, id);
+    }
+    return id;
+  }
+}
+
+/**
+ * Words as written, each with the ids of its tokens: an open-addressing
+ * table probed with a hash computed during the scan, so a word already seen
+ * costs no string copy and no rehash (a `Map` keyed by `text.slice` costs
+ * both, and was most of the featurizer's time). A word's token ids sit in
+ * one flat array, as `[count, id, id, …]` at the word's offset.
+ */
+class WordTable {
+  private slots = new Int32Array(1 << 16);
+  private readonly words: string[] = [];
+  private offsets = new Int32Array(1 << 15);
+  tokenIds = new Int32Array(1 << 16);
+  private used = 0;
+  /** Where the last `find` stopped: the word's entry when found, else the empty slot `add` fills. */
+  private lastSlot = 0;
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** The offset of the word `text[start, end)` in `tokenIds`, or -1 when the table lacks it. */
+  find(text: string, start: number, end: number, hash: number): number {
+    const length = end - start;
+    const mask = this.slots.length - 1;
+    let slot = hash & mask;
+    for (let entry = this.slots[slot] as number; entry !== 0; entry = this.slots[slot] as number) {
+      const word = this.words[entry - 1] as string;
+      if (word.length === length && text.startsWith(word, start)) {
+        this.lastSlot = slot;
+        return this.offsets[entry - 1] as number;
+      }
+      slot = (slot + 1) & mask;
+    }
+    this.lastSlot = slot;
+    return -1;
+  }
+
+  /** The word the last `find` found, as the table keeps it. */
+  lastFound(): string {
+    return this.words[(this.slots[this.lastSlot] as number) - 1] as string;
+  }
+
+  /** Adds `word`, which the last `find` did not find, with its tokens' ids; returns its offset. */
+  add(word: string, ids: readonly number[]): number {
+    while (this.used + ids.length + 1 > this.tokenIds.length) this.tokenIds = grown(this.tokenIds);
+    const offset = this.used;
+    this.tokenIds[offset] = ids.length;
+    this.tokenIds.set(ids, offset + 1);
+    this.used += ids.length + 1;
+    if (this.words.length === this.offsets.length) this.offsets = grown(this.offsets);
+    this.offsets[this.words.length] = offset;
+    this.words.push(word);
+    this.slots[this.lastSlot] = this.words.length;
+    if (this.words.length * 2 > this.slots.length) this.rehash();
+    return offset;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    this.words.forEach((word, index) => {
+      let slot = wordHash(word) & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = index + 1;
+    });
+  }
+}
+
+/**
+ * A string equal to `text` that keeps nothing else alive. V8 cuts a
+ * substring of 13 characters or more as a view of the string it came from,
+ * so a word kept from a chunk kept the whole chunk's text: a worker's table
+ * of 226k words held 222 MB of heap after 20k files of a 250k-file tree
+ * (93 MB with copies), past the worker's heap bound, which then collected
+ * without end and failed files. Joining forces a new string of the word's
+ * own characters, which the view is then cut from.
+ */
+function copyOf(text: string): string {
+  return ` ${text}`.slice(1);
+}
+
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
+
+/** The hash `ChunkFeaturizer` computes while it scans a word. */
+function wordHash(word: string): number {
+  let hash = FNV_OFFSET;
+  for (let at = 0; at < word.length; at++) hash = Math.imul(hash ^ word.charCodeAt(at), FNV_PRIME);
+  return hash;
+}
+
+export function grown(counts: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(counts.length * 2);
+  larger.set(counts);
+  return larger;
+}
