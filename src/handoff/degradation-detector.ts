@@ -288,11 +288,13 @@ export class DegradationDetector {
     const rest = withoutOnset(summary);
     const estimate = this.onset.evidenceOnset(SESSION_ONSET_LEVEL);
     if (estimate.located) {
+      const declineLogLikelihoods = this.onset.declineLikelihoods();
       return {
         ...rest,
         onsetTokens: estimate.onsetTokens,
         onsetErrorSdTokens: estimate.errorSdTokens,
         declineRatePerKiloToken: estimate.declineRatePerKiloToken,
+        ...(declineLogLikelihoods ? { declineLogLikelihoods } : {}),
       };
     }
     const firedInSession = this.fired || this.onset.carriedCount > 0;

@@ -1,5 +1,12 @@
 import { normalSample } from "../stats/random-draws.js";
 import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, type OnsetEstimate } from "./censored-onset.js";
+import {
+  addDeclineEvidence,
+  type DeclineEvidence,
+  emptyDeclineEvidence,
+  pooledDeclineRate,
+  withSessionLikelihoods,
+} from "./decline-evidence.js";
 
 /**
  * What earlier instances of an (agent type, model) learned about where its
@@ -43,8 +50,10 @@ export interface ProfileStatistics {
   censored: number[];
   /** The plateau level. */
   peak: Moments;
-  /** Quality lost per 1,000 tokens past the onset, from instances with a decline. */
+  /** Quality lost per 1,000 tokens past the onset: the sessions' estimates, for a row without `declineEvidence`. */
   decline: Moments;
+  /** The sessions' log-likelihoods of each rate, summed: what the rate is learned from (decline-evidence.ts). */
+  declineEvidence: DeclineEvidence;
   plateauNoise: Moments;
   growthPerTurn: { count: number; sum: number };
   /** One arm per PREPARED_FRACTIONS entry, in that order; reward = mean quality of the first 3 turns. */
@@ -63,6 +72,8 @@ export interface InstanceSummary {
   handedOff?: boolean;
   peakQuality: number;
   declineRatePerKiloToken: number;
+  /** With a located session onset: log p(the session's observations | rate) per `DECLINE_LEVELS` entry. */
+  declineLogLikelihoods?: number[];
   plateauNoise: number;
   growthPerTurn?: { count: number; sum: number };
   /** The arm this instance's prepared context used (it started from a handoff). */
@@ -126,6 +137,7 @@ export function emptyStatistics(): ProfileStatistics {
     censored: new Array<number>(CENSORED_BUCKETS).fill(0),
     peak: emptyMoments(),
     decline: emptyMoments(),
+    declineEvidence: emptyDeclineEvidence(),
     plateauNoise: emptyMoments(),
     growthPerTurn: { count: 0, sum: 0 },
     preparedArms: PREPARED_FRACTIONS.map((fraction) => ({ fraction, count: 0, rewardSum: 0, rewardSumSquares: 0 })),
@@ -152,6 +164,7 @@ export function addStatistics(a: ProfileStatistics, b: ProfileStatistics): Profi
     censored: a.censored.map((count, bucket) => count + (b.censored[bucket] ?? 0)),
     peak: addMoments(a.peak, b.peak),
     decline: addMoments(a.decline, b.decline),
+    declineEvidence: addDeclineEvidence(a.declineEvidence, b.declineEvidence),
     plateauNoise: addMoments(a.plateauNoise, b.plateauNoise),
     growthPerTurn: { count: a.growthPerTurn.count + b.growthPerTurn.count, sum: a.growthPerTurn.sum + b.growthPerTurn.sum },
     preparedArms: a.preparedArms.map((arm, index) => {
@@ -178,6 +191,7 @@ export function withInstance(statistics: ProfileStatistics, summary: InstanceSum
     next.onset = withValue(next.onset, summary.onsetTokens);
     next.onsetErrorSquares += (summary.onsetErrorSdTokens ?? 0) ** 2;
     next.decline = withValue(next.decline, summary.declineRatePerKiloToken);
+    if (summary.declineLogLikelihoods) next.declineEvidence = withSessionLikelihoods(next.declineEvidence, summary.declineLogLikelihoods);
   } else if (!summary.onsetUnknown) {
     const bucket = censoredBucketOf(summary.maxTokens);
     next.censored[bucket] = (next.censored[bucket] ?? 0) + 1;
@@ -240,7 +254,10 @@ function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number): L
     onset,
     never: shrink(sessionsOf(statistics), censoredBeyond(statistics, onset.mean + NEVER_BEYOND_SDS * onset.sd), parent.never, k),
     peak: shrink(statistics.peak.count, statistics.peak.sum, parent.peak, k),
-    decline: shrink(statistics.decline.count, statistics.decline.sum, parent.decline, k),
+    decline:
+      statistics.declineEvidence.sessions > 0
+        ? pooledDeclineRate(statistics.declineEvidence, parent.decline)
+        : shrink(statistics.decline.count, statistics.decline.sum, parent.decline, k),
     plateauNoise: shrink(statistics.plateauNoise.count, statistics.plateauNoise.sum, parent.plateauNoise, k),
     growth: shrink(statistics.growthPerTurn.count, statistics.growthPerTurn.sum, parent.growth, k),
     arms: parent.arms.map((parentArm, index) => {
