@@ -42,8 +42,10 @@
 // (kept by the rule fixed in 5b727a4 on 10–19 at 4.5 %), the branch point's
 // product at the same levels, and the reference detectors at the levels
 // chosen on 10–19 in the thirteenth (docs/BENCHMARKS.md, "The decline rate
-// learned from the sessions' likelihoods…"). The next report needs seeds
-// declared anew.
+// learned from the sessions' likelihoods…"). 171, 172 and 173 are declared
+// here, before any run of them, for the fifteenth session's second step (the
+// onset prior pooled by what the model's own sessions say, issue 27 §1):
+// run once with the levels fixed on 10–19, then spent.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
