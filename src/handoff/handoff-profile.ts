@@ -1,5 +1,6 @@
 import { normalSample } from "../stats/random-draws.js";
-import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, type OnsetEstimate } from "./censored-onset.js";
+import type { ChildOnsets, OnsetEstimate } from "./censored-onset.js";
+import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, onsetPriorOf } from "./censored-onset.js";
 import {
   addDeclineEvidence,
   type DeclineEvidence,
@@ -244,10 +245,16 @@ function defaultLevel(windowTokens: number): Level {
 /** (n θ + k θ_parent) / (n + k), with n θ the level's own sum. */
 const shrink = (count: number, sum: number, parent: number, k: number) => (sum + k * parent) / (count + k);
 
-function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number): Level {
+/**
+ * A level pooled with its parent. `children`: the parent's children's located onsets (this level's among them),
+ * which say how far a level's onset lies from the parent's; none for the built-in default's child, whose spread
+ * stands for both that distance and a level's sessions' spread.
+ */
+function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number, children?: ReadonlyArray<ChildOnsets>): Level {
+  const onsetPrior = children ? onsetPriorOf(parent.onset, children) : { ...parent.onset, meanSd: parent.onset.sd };
   const onset = estimateOnset(
     { ...statistics.onset, errorSquares: statistics.onsetErrorSquares, censored: statistics.censored },
-    parent.onset,
+    onsetPrior,
     k,
   );
   return {
@@ -296,25 +303,38 @@ function censoredBeyond(statistics: ProfileStatistics, tokens: number): number {
   return count;
 }
 
+/** One stored statistics row: an (agent type, model)'s, in one project or the user's. */
+type ProfileRow = { agentType: string; model: string; statistics: ProfileStatistics };
+
 export function pooledProfile(input: {
   agentType: string;
   model: string;
   windowTokens: number;
-  rows: ReadonlyArray<{ agentType: string; model: string; statistics: ProfileStatistics }>;
+  rows: ReadonlyArray<ProfileRow>;
   pseudoCount?: number;
   random?: () => number;
   pooling?: boolean;
 }): AgentHandoffProfile {
   const k = input.pseudoCount ?? 3;
-  const sum = (rows: ReadonlyArray<{ statistics: ProfileStatistics }>) =>
-    rows.reduce((total, row) => addStatistics(total, row.statistics), emptyStatistics());
   const ofType = input.rows.filter((row) => row.agentType === input.agentType);
-  const all = sum(input.rows);
-  const type = sum(ofType);
-  const typeModel = sum(ofType.filter((row) => row.model === input.model));
+  const all = summed(input.rows);
+  const type = summed(ofType);
+  const typeModel = summed(ofType.filter((row) => row.model === input.model));
   const root = defaultLevel(input.windowTokens);
   const level =
-    input.pooling === false ? pooledLevel(typeModel, root, k) : pooledLevel(typeModel, pooledLevel(type, pooledLevel(all, root, k), k), k);
+    input.pooling === false
+      ? pooledLevel(typeModel, root, k)
+      : pooledLevel(
+          typeModel,
+          pooledLevel(
+            type,
+            pooledLevel(all, root, k),
+            k,
+            childOnsets(input.rows, (row) => row.agentType),
+          ),
+          k,
+          childOnsets(ofType, (row) => row.model),
+        );
 
   const onsetTokens = level.onset.mean;
   const armIndex = chooseArm(level.arms, typeModel.preparedArms, k, input.random);
@@ -336,6 +356,16 @@ export function pooledProfile(input: {
     evidence: { typeModel: typeModel.instances, type: type.instances, all: all.instances },
   };
 }
+
+/** The located onsets of a level's children, the rows summed per child (one agent type, or one model of a type). */
+function childOnsets(rows: ReadonlyArray<ProfileRow>, childOf: (row: ProfileRow) => string): ChildOnsets[] {
+  return [...new Set(rows.map(childOf))].map((child) => {
+    const statistics = summed(rows.filter((row) => childOf(row) === child));
+    return { ...statistics.onset, errorSquares: statistics.onsetErrorSquares };
+  });
+}
+
+const summed = (rows: ReadonlyArray<ProfileRow>) => rows.reduce((total, row) => addStatistics(total, row.statistics), emptyStatistics());
 
 /**
  * The arm with the best posterior mean; while any arm of this (type, model)
