@@ -72,8 +72,8 @@ export type ChildOnsets = Pick<OnsetEvidence, "count" | "sum" | "sumSquares" | "
  * learned"): σ_w² the pooled within-child spread of the children's located
  * onsets (their estimates' error taken out), the parent's spread where no
  * child has two; τ² by moments about the parent's mean, each child's
- * squared distance less its mean's error σ_w² / n, floored at the onsets'
- * own floor.
+ * squared distance less its mean's error (n σ_w² + Σe²) / n², floored at
+ * the onsets' own floor.
  */
 export function onsetPriorOf(parent: OnsetEstimate, children: ReadonlyArray<ChildOnsets>): OnsetPrior {
   const floor = MIN_RELATIVE_SD * parent.mean;
@@ -89,7 +89,7 @@ export function onsetPriorOf(parent: OnsetEstimate, children: ReadonlyArray<Chil
   let located = 0;
   for (const child of children) {
     if (child.count === 0) continue;
-    between += (child.sum / child.count - parent.mean) ** 2 - withinVariance / child.count;
+    between += (child.sum / child.count - parent.mean) ** 2 - (child.count * withinVariance + child.errorSquares) / child.count ** 2;
     located++;
   }
   const betweenVariance = located > 0 ? Math.max(between / located, floor * floor) : parent.sd * parent.sd;
@@ -103,7 +103,8 @@ export function onsetPriorOf(parent: OnsetEstimate, children: ReadonlyArray<Chil
  * is the sessions' spread about their mean with `spreadPseudoCount`
  * pseudo-observations of the parent's within-child spread, over n − 1 + k;
  * μ the posterior mean under μ ~ N(parent mean, τ²), so the parent weighs
- * SE² / (SE² + τ²) with SE² = σ² / n; the sd returned is a new session's
+ * SE² / (SE² + τ²) with SE² = (n σ² + Σe²) / n², the error of the mean of
+ * n estimates; the sd returned is a new session's
  * (σ² and the mean's posterior variance); without sessions, the parent's. Each iteration replaces a bound c
  * by E[X | X > c] and E[X² | X > c] under the current fit; a bound far
  * below the estimate contributes ≈ μ (no pull), one above it pulls the
@@ -116,10 +117,11 @@ export function estimateOnset(evidence: OnsetEvidence, prior: OnsetPrior, spread
     if (own.count <= 0) return { mean: prior.mean, sd: prior.sd };
     const ownSpread = Math.max(own.squares - (own.sum * own.sum) / own.count - evidence.errorSquares, 0);
     const variance = (ownSpread + spreadPseudoCount * prior.sd * prior.sd) / Math.max(own.count - 1 + spreadPseudoCount, 1);
-    // σ² / τ²: the parent's mean as that many sessions of this level.
-    const parentWeight = variance / betweenVariance;
-    const mean = (own.sum + parentWeight * prior.mean) / (own.count + parentWeight);
-    const meanVariance = 1 / (own.count / variance + 1 / betweenVariance);
+    // The sessions' estimates, not their onsets, are averaged: their mean errs by (n σ² + Σe²) / n², and the parent
+    // weighs that against τ².
+    const dataPrecision = own.count ** 2 / Math.max(own.count * variance + evidence.errorSquares, 1);
+    const meanVariance = 1 / (dataPrecision + 1 / betweenVariance);
+    const mean = meanVariance * (dataPrecision * (own.sum / own.count) + prior.mean / betweenVariance);
     return { mean, sd: Math.max(Math.sqrt(variance + meanVariance), MIN_RELATIVE_SD * mean) };
   };
   const base: Moments = { count: evidence.count, sum: evidence.sum, squares: evidence.sumSquares };

@@ -7,7 +7,7 @@ const NO_BOUNDS: number[] = [];
 const FAR_PRIOR = { mean: 1_000_000, meanSd: 1e12, sd: 1 };
 
 describe("estimateOnset: the estimates' own error is no spread of onsets", () => {
-  it("closed form without bounds or pseudo-observations: σ² = (Σx² − n x̄² − Σe²) / (n − 1), a new session's sd² = σ² (1 + 1/n)", () => {
+  it("closed form without bounds or pseudo-observations: σ² = (Σx² − n x̄² − Σe²) / (n − 1), a new session's sd² = σ² + (n σ² + Σe²) / n²", () => {
     const onsets = [40_000, 46_000, 52_000, 58_000];
     const errors = [3_000, 1_000, 2_000, 4_000];
     const sum = onsets.reduce((total, x) => total + x, 0);
@@ -17,8 +17,9 @@ describe("estimateOnset: the estimates' own error is no spread of onsets", () =>
     const mean = sum / 4;
     expect(estimate.mean).toBeCloseTo(mean, 6);
     // The sessions' spread, and the uncertainty of their mean (σ² / n with the parent out of reach).
+    // The mean of four estimates errs by (4 σ² + Σe²) / 16: their onsets' spread and their own errors.
     const variance = (sumSquares - 4 * mean * mean - errorSquares) / 3;
-    expect(estimate.sd).toBeCloseTo(Math.sqrt(variance * (1 + 1 / 4)), 6);
+    expect(estimate.sd).toBeCloseTo(Math.sqrt(variance + (4 * variance + errorSquares) / 16), 6);
     // Without the errors, the spread of the estimates themselves.
     const raw = estimateOnset({ count: 4, sum, sumSquares, errorSquares: 0, censored: NO_BOUNDS }, FAR_PRIOR, 0);
     expect(raw.sd).toBeCloseTo(Math.sqrt(((sumSquares - 4 * mean * mean) / 3) * (1 + 1 / 4)), 6);
@@ -127,13 +128,13 @@ describe("estimateOnset: pooled with the parent by what the level's own sessions
 describe("onsetPriorOf: the parent's children say how far a level's mean lies and how its sessions vary", () => {
   const parent = { mean: 60_000, sd: 20_000 };
 
-  it("σ_w² is the pooled within-child spread (errors out), τ² the children's squared distances less their means' error", () => {
+  it("σ_w² is the pooled within-child spread (errors out), τ² the children's squared distances less their means' error (n σ_w² + Σe²) / n²", () => {
     const a = evenSessions(5, 40_000);
     const b = { ...evenSessions(9, 80_000), errorSquares: 9 * 500 ** 2 };
     const prior = onsetPriorOf(parent, [a, b]);
     const within = (a.sumSquares - a.sum ** 2 / 5 + (b.sumSquares - b.sum ** 2 / 9 - b.errorSquares)) / (4 + 8);
     expect(prior.sd).toBeCloseTo(Math.sqrt(within), 6);
-    const between = ((40_000 - 60_000) ** 2 - within / 5 + (80_000 - 60_000) ** 2 - within / 9) / 2;
+    const between = ((40_000 - 60_000) ** 2 - within / 5 + (80_000 - 60_000) ** 2 - (9 * within + b.errorSquares) / 81) / 2;
     expect(prior.meanSd).toBeCloseTo(Math.sqrt(between), 6);
     expect(prior.mean).toBe(parent.mean);
   });

@@ -206,13 +206,14 @@ describe("pooledProfile", () => {
         pooling: false,
       }).onsetSdTokens;
     // Unpooled, over the default (onset 120,000, 30,000 both as τ and as σ_w): the sessions' spread about their mean less
-    // their errors and 3 pseudo-observations of σ_w², over n − 1 + 3, and the mean's posterior variance.
+    // their errors and 3 pseudo-observations of σ_w², over n − 1 + 3, and the mean's posterior variance (the mean of n
+    // estimates errs by (n σ² + Σe²) / n²).
     const moments = (errorSquares: number) => {
       const count = onsets.length;
       const ownMean = onsets.reduce((total, x) => total + x, 0) / count;
       const spread = onsets.reduce((total, x) => total + (x - ownMean) ** 2, 0) - errorSquares + 3 * 30_000 ** 2;
       const variance = spread / (count - 1 + 3);
-      return Math.sqrt(variance + 1 / (count / variance + 1 / 30_000 ** 2));
+      return Math.sqrt(variance + 1 / (count ** 2 / (count * variance + errorSquares) + 1 / 30_000 ** 2));
     };
     expect(spreadWith(0)).toBeCloseTo(moments(0), 3);
     expect(spreadWith(6_000)).toBeCloseTo(moments(6 * 6_000 ** 2), 3);
