@@ -80,7 +80,10 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   // at p90 on seeds 11 and 17 (docs/DESIGN-NOTES.md, "Triggers"; docs/BENCHMARKS.md, "Handoff controller"). With the
   // decline rate learned from the sessions' likelihoods both were searched again on 10-19 (the rule of 5b727a4): the pair
   // held 4.5 % on every seed (worst 4.3 %), and the carried level's search downward ended where it was (0.9365: 6.0 %).
-  onsetEvidence: 0.8277,
+  // With the onset pooled by what the model's own sessions say (censored-onset.ts), the same rule found 0.8277 / 0.9454
+  // over on seeds 11, 13, 15 and 17 (8.0 % worst) and 0.9454 / 0.9454 within it (worst 4.0 %); the first level's search
+  // upward ended there (0.9365: seed 13 5.7 %), so a session's first instance takes the carried level.
+  onsetEvidence: 0.9454,
   onsetReached: 0.9454,
 };
 
