@@ -104,11 +104,11 @@ export function onsetPriorOf(parent: OnsetEstimate, children: ReadonlyArray<Chil
  * pseudo-observations of the parent's within-child spread, over n − 1 + k;
  * μ the posterior mean under μ ~ N(parent mean, τ²), so the parent weighs
  * SE² / (SE² + τ²) with SE² = (n σ² + Σe²) / n², the error of the mean of
- * n estimates; the sd returned is a new session's
- * (σ² and the mean's posterior variance); without sessions, the parent's. Each iteration replaces a bound c
- * by E[X | X > c] and E[X² | X > c] under the current fit; a bound far
- * below the estimate contributes ≈ μ (no pull), one above it pulls the
- * estimate up.
+ * n estimates; the sd returned is a new session's (σ² and the mean's
+ * posterior variance); without sessions, the parent's. Each iteration
+ * replaces a bound c by E[X | X > c] and E[X² | X > c] under the current
+ * fit; a bound far below the estimate contributes ≈ μ (no pull), one above
+ * it pulls the estimate up.
  */
 export function estimateOnset(evidence: OnsetEvidence, prior: OnsetPrior, spreadPseudoCount: number): OnsetEstimate {
   const betweenVariance = prior.meanSd * prior.meanSd;

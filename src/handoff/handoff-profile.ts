@@ -14,7 +14,8 @@ import {
  * quality degrades, kept as additive sufficient statistics (plain JSON, so
  * the integration layer stores them as they are) and pooled hierarchically:
  * (type, model) ← type ← all agents ← the built-in default, each parameter
- * shrunk toward its parent by its count (docs/DESIGN-NOTES.md, "What is
+ * shrunk toward its parent by its count, the onset by how far its siblings
+ * lie against its own sessions' error (docs/DESIGN-NOTES.md, "What is
  * learned").
  */
 
