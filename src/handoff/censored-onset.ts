@@ -54,25 +54,75 @@ export interface OnsetEstimate {
 }
 
 /**
- * EM for N(μ, σ²) from uncensored onsets (their estimation error taken out
- * of the spread), `pseudoCount` pseudo-observations of the parent (the
- * pooling: they pull the mean toward the parent's and bring its spread,
- * not the distance between the two means, which is how far this level's
- * onsets lie from its siblings', not how much they vary), and
- * right-censored bounds. Each iteration replaces a bound c by E[X | X > c]
- * and E[X² | X > c] under the current fit; a bound far below the estimate
- * contributes ≈ μ (no pull), one above it pulls the estimate up.
+ * What a level takes from its parent for the onset: the parent's mean, how far
+ * its children's means lie from it (`meanSd`, τ) and how much one child's
+ * sessions' onsets vary about the child's own mean (`sd`, σ_w).
  */
-export function estimateOnset(evidence: OnsetEvidence, prior: OnsetEstimate, pseudoCount: number): OnsetEstimate {
-  if (evidence.count + pseudoCount <= 0) return prior;
+export interface OnsetPrior {
+  mean: number;
+  meanSd: number;
+  sd: number;
+}
+
+/** The located onsets of one child of a level: count, Σ, Σ², Σ of their estimates' squared errors. */
+export type ChildOnsets = Pick<OnsetEvidence, "count" | "sum" | "sumSquares" | "errorSquares">;
+
+/**
+ * The prior a level's children take from it (docs/DESIGN-NOTES.md, "What is
+ * learned"): σ_w² the pooled within-child spread of the children's located
+ * onsets (their estimates' error taken out), the parent's spread where no
+ * child has two; τ² by moments about the parent's mean, each child's
+ * squared distance less its mean's error (n σ_w² + Σe²) / n², floored at
+ * the onsets' own floor.
+ */
+export function onsetPriorOf(parent: OnsetEstimate, children: ReadonlyArray<ChildOnsets>): OnsetPrior {
+  const floor = MIN_RELATIVE_SD * parent.mean;
+  let within = 0;
+  let degrees = 0;
+  for (const child of children) {
+    if (child.count < 2) continue;
+    within += Math.max(child.sumSquares - (child.sum * child.sum) / child.count - child.errorSquares, 0);
+    degrees += child.count - 1;
+  }
+  const withinVariance = Math.max(degrees > 0 ? within / degrees : parent.sd * parent.sd, floor * floor);
+  let between = 0;
+  let located = 0;
+  for (const child of children) {
+    if (child.count === 0) continue;
+    between += (child.sum / child.count - parent.mean) ** 2 - (child.count * withinVariance + child.errorSquares) / child.count ** 2;
+    located++;
+  }
+  const betweenVariance = located > 0 ? Math.max(between / located, floor * floor) : parent.sd * parent.sd;
+  return { mean: parent.mean, meanSd: Math.sqrt(betweenVariance), sd: Math.sqrt(withinVariance) };
+}
+
+/**
+ * EM for N(μ, σ²) from uncensored onsets (their estimation error taken out
+ * of the spread) and right-censored bounds, pooled with the parent as a
+ * hierarchical normal model (docs/DESIGN-NOTES.md, "What is learned"): σ²
+ * is the sessions' spread about their mean with `spreadPseudoCount`
+ * pseudo-observations of the parent's within-child spread, over n − 1 + k;
+ * μ the posterior mean under μ ~ N(parent mean, τ²), so the parent weighs
+ * SE² / (SE² + τ²) with SE² = (n σ² + Σe²) / n², the error of the mean of
+ * n estimates; the sd returned is a new session's (σ² and the mean's
+ * posterior variance); without sessions, the parent's. Each iteration
+ * replaces a bound c by E[X | X > c] and E[X² | X > c] under the current
+ * fit; a bound far below the estimate contributes ≈ μ (no pull), one above
+ * it pulls the estimate up.
+ */
+export function estimateOnset(evidence: OnsetEvidence, prior: OnsetPrior, spreadPseudoCount: number): OnsetEstimate {
+  const betweenVariance = prior.meanSd * prior.meanSd;
   const pooled = (own: Moments): OnsetEstimate => {
-    const count = own.count + pseudoCount;
-    const mean = (own.sum + pseudoCount * prior.mean) / count;
-    // The sessions' spread about the pooled mean, less their estimates' error, and the parent's spread as k
-    // pseudo-observations of it: where the parent's mean lies is no spread of this level's onsets.
-    const ownSpread = own.squares - 2 * mean * own.sum + own.count * mean * mean - evidence.errorSquares;
-    const variance = Math.max((ownSpread + pseudoCount * prior.sd * prior.sd) / count, 0);
-    return { mean, sd: Math.max(Math.sqrt(variance), MIN_RELATIVE_SD * mean) };
+    // Nothing of its own: the level is its parent as it is (a first session's prior, before anything was learned).
+    if (own.count <= 0) return { mean: prior.mean, sd: prior.sd };
+    const ownSpread = Math.max(own.squares - (own.sum * own.sum) / own.count - evidence.errorSquares, 0);
+    const variance = (ownSpread + spreadPseudoCount * prior.sd * prior.sd) / Math.max(own.count - 1 + spreadPseudoCount, 1);
+    // The sessions' estimates, not their onsets, are averaged: their mean errs by (n σ² + Σe²) / n², and the parent
+    // weighs that against τ².
+    const dataPrecision = own.count ** 2 / Math.max(own.count * variance + evidence.errorSquares, 1);
+    const meanVariance = 1 / (dataPrecision + 1 / betweenVariance);
+    const mean = meanVariance * (dataPrecision * (own.sum / own.count) + prior.mean / betweenVariance);
+    return { mean, sd: Math.max(Math.sqrt(variance + meanVariance), MIN_RELATIVE_SD * mean) };
   };
   const base: Moments = { count: evidence.count, sum: evidence.sum, squares: evidence.sumSquares };
   let fit = pooled(base);

@@ -77,8 +77,13 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   // is lower: the bench's bisection below 0.9454 (rememberedFirstLevel) on the same ten seeds at the same 4.5 %, to the
   // most sensitive step where the later crossings are still the one level's seed for seed. With the decline rate's nine
   // steps that is its last, 0.82772 (worst seed 4.3 %); with ½, 1 and 2× it was 0.89273, the next step losing a turn
-  // at p90 on seeds 11 and 17 (docs/DESIGN-NOTES.md, "Triggers"; docs/BENCHMARKS.md, "Handoff controller").
-  onsetEvidence: 0.8277,
+  // at p90 on seeds 11 and 17 (docs/DESIGN-NOTES.md, "Triggers"; docs/BENCHMARKS.md, "Handoff controller"). With the
+  // decline rate learned from the sessions' likelihoods both were searched again on 10-19 (the rule of 5b727a4): the pair
+  // held 4.5 % on every seed (worst 4.3 %), and the carried level's search downward ended where it was (0.9365: 6.0 %).
+  // With the onset pooled by what the model's own sessions say (censored-onset.ts), the same rule found 0.8277 / 0.9454
+  // over on seeds 11, 13, 15 and 17 (8.0 % worst) and 0.9454 / 0.9454 within it (worst 4.0 %); the first level's search
+  // upward ended there (0.9365: seed 13 5.7 %), so a session's first instance takes the carried level.
+  onsetEvidence: 0.9454,
   onsetReached: 0.9454,
 };
 
@@ -288,11 +293,13 @@ export class DegradationDetector {
     const rest = withoutOnset(summary);
     const estimate = this.onset.evidenceOnset(SESSION_ONSET_LEVEL);
     if (estimate.located) {
+      const declineLogLikelihoods = this.onset.declineLikelihoods();
       return {
         ...rest,
         onsetTokens: estimate.onsetTokens,
         onsetErrorSdTokens: estimate.errorSdTokens,
         declineRatePerKiloToken: estimate.declineRatePerKiloToken,
+        ...(declineLogLikelihoods ? { declineLogLikelihoods } : {}),
       };
     }
     const firedInSession = this.fired || this.onset.carriedCount > 0;

@@ -1,12 +1,21 @@
 import { normalSample } from "../stats/random-draws.js";
-import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, type OnsetEstimate } from "./censored-onset.js";
+import type { ChildOnsets, OnsetEstimate } from "./censored-onset.js";
+import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, onsetPriorOf } from "./censored-onset.js";
+import {
+  addDeclineEvidence,
+  type DeclineEvidence,
+  emptyDeclineEvidence,
+  pooledDeclineRate,
+  withSessionLikelihoods,
+} from "./decline-evidence.js";
 
 /**
  * What earlier instances of an (agent type, model) learned about where its
  * quality degrades, kept as additive sufficient statistics (plain JSON, so
  * the integration layer stores them as they are) and pooled hierarchically:
  * (type, model) ← type ← all agents ← the built-in default, each parameter
- * shrunk toward its parent by its count (docs/DESIGN-NOTES.md, "What is
+ * shrunk toward its parent by its count, the onset by how far its siblings
+ * lie against its own sessions' error (docs/DESIGN-NOTES.md, "What is
  * learned").
  */
 
@@ -43,8 +52,10 @@ export interface ProfileStatistics {
   censored: number[];
   /** The plateau level. */
   peak: Moments;
-  /** Quality lost per 1,000 tokens past the onset, from instances with a decline. */
+  /** Quality lost per 1,000 tokens past the onset: the sessions' estimates, for a row without `declineEvidence`. */
   decline: Moments;
+  /** The sessions' log-likelihoods of each rate, summed: what the rate is learned from (decline-evidence.ts). */
+  declineEvidence: DeclineEvidence;
   plateauNoise: Moments;
   growthPerTurn: { count: number; sum: number };
   /** One arm per PREPARED_FRACTIONS entry, in that order; reward = mean quality of the first 3 turns. */
@@ -63,6 +74,8 @@ export interface InstanceSummary {
   handedOff?: boolean;
   peakQuality: number;
   declineRatePerKiloToken: number;
+  /** With a located session onset: log p(the session's observations | rate) per `DECLINE_LEVELS` entry. */
+  declineLogLikelihoods?: number[];
   plateauNoise: number;
   growthPerTurn?: { count: number; sum: number };
   /** The arm this instance's prepared context used (it started from a handoff). */
@@ -126,6 +139,7 @@ export function emptyStatistics(): ProfileStatistics {
     censored: new Array<number>(CENSORED_BUCKETS).fill(0),
     peak: emptyMoments(),
     decline: emptyMoments(),
+    declineEvidence: emptyDeclineEvidence(),
     plateauNoise: emptyMoments(),
     growthPerTurn: { count: 0, sum: 0 },
     preparedArms: PREPARED_FRACTIONS.map((fraction) => ({ fraction, count: 0, rewardSum: 0, rewardSumSquares: 0 })),
@@ -152,6 +166,7 @@ export function addStatistics(a: ProfileStatistics, b: ProfileStatistics): Profi
     censored: a.censored.map((count, bucket) => count + (b.censored[bucket] ?? 0)),
     peak: addMoments(a.peak, b.peak),
     decline: addMoments(a.decline, b.decline),
+    declineEvidence: addDeclineEvidence(a.declineEvidence, b.declineEvidence),
     plateauNoise: addMoments(a.plateauNoise, b.plateauNoise),
     growthPerTurn: { count: a.growthPerTurn.count + b.growthPerTurn.count, sum: a.growthPerTurn.sum + b.growthPerTurn.sum },
     preparedArms: a.preparedArms.map((arm, index) => {
@@ -178,6 +193,7 @@ export function withInstance(statistics: ProfileStatistics, summary: InstanceSum
     next.onset = withValue(next.onset, summary.onsetTokens);
     next.onsetErrorSquares += (summary.onsetErrorSdTokens ?? 0) ** 2;
     next.decline = withValue(next.decline, summary.declineRatePerKiloToken);
+    if (summary.declineLogLikelihoods) next.declineEvidence = withSessionLikelihoods(next.declineEvidence, summary.declineLogLikelihoods);
   } else if (!summary.onsetUnknown) {
     const bucket = censoredBucketOf(summary.maxTokens);
     next.censored[bucket] = (next.censored[bucket] ?? 0) + 1;
@@ -230,17 +246,26 @@ function defaultLevel(windowTokens: number): Level {
 /** (n θ + k θ_parent) / (n + k), with n θ the level's own sum. */
 const shrink = (count: number, sum: number, parent: number, k: number) => (sum + k * parent) / (count + k);
 
-function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number): Level {
+/**
+ * A level pooled with its parent. `children`: the parent's children's located onsets (this level's among them),
+ * which say how far a level's onset lies from the parent's; none for the built-in default's child, whose spread
+ * stands for both that distance and a level's sessions' spread.
+ */
+function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number, children?: ReadonlyArray<ChildOnsets>): Level {
+  const onsetPrior = children ? onsetPriorOf(parent.onset, children) : { ...parent.onset, meanSd: parent.onset.sd };
   const onset = estimateOnset(
     { ...statistics.onset, errorSquares: statistics.onsetErrorSquares, censored: statistics.censored },
-    parent.onset,
+    onsetPrior,
     k,
   );
   return {
     onset,
     never: shrink(sessionsOf(statistics), censoredBeyond(statistics, onset.mean + NEVER_BEYOND_SDS * onset.sd), parent.never, k),
     peak: shrink(statistics.peak.count, statistics.peak.sum, parent.peak, k),
-    decline: shrink(statistics.decline.count, statistics.decline.sum, parent.decline, k),
+    decline:
+      statistics.declineEvidence.sessions > 0
+        ? pooledDeclineRate(statistics.declineEvidence, parent.decline)
+        : shrink(statistics.decline.count, statistics.decline.sum, parent.decline, k),
     plateauNoise: shrink(statistics.plateauNoise.count, statistics.plateauNoise.sum, parent.plateauNoise, k),
     growth: shrink(statistics.growthPerTurn.count, statistics.growthPerTurn.sum, parent.growth, k),
     arms: parent.arms.map((parentArm, index) => {
@@ -279,25 +304,38 @@ function censoredBeyond(statistics: ProfileStatistics, tokens: number): number {
   return count;
 }
 
+/** One stored statistics row: an (agent type, model)'s, in one project or the user's. */
+type ProfileRow = { agentType: string; model: string; statistics: ProfileStatistics };
+
 export function pooledProfile(input: {
   agentType: string;
   model: string;
   windowTokens: number;
-  rows: ReadonlyArray<{ agentType: string; model: string; statistics: ProfileStatistics }>;
+  rows: ReadonlyArray<ProfileRow>;
   pseudoCount?: number;
   random?: () => number;
   pooling?: boolean;
 }): AgentHandoffProfile {
   const k = input.pseudoCount ?? 3;
-  const sum = (rows: ReadonlyArray<{ statistics: ProfileStatistics }>) =>
-    rows.reduce((total, row) => addStatistics(total, row.statistics), emptyStatistics());
   const ofType = input.rows.filter((row) => row.agentType === input.agentType);
-  const all = sum(input.rows);
-  const type = sum(ofType);
-  const typeModel = sum(ofType.filter((row) => row.model === input.model));
+  const all = summed(input.rows);
+  const type = summed(ofType);
+  const typeModel = summed(ofType.filter((row) => row.model === input.model));
   const root = defaultLevel(input.windowTokens);
   const level =
-    input.pooling === false ? pooledLevel(typeModel, root, k) : pooledLevel(typeModel, pooledLevel(type, pooledLevel(all, root, k), k), k);
+    input.pooling === false
+      ? pooledLevel(typeModel, root, k)
+      : pooledLevel(
+          typeModel,
+          pooledLevel(
+            type,
+            pooledLevel(all, root, k),
+            k,
+            childOnsets(input.rows, (row) => row.agentType),
+          ),
+          k,
+          childOnsets(ofType, (row) => row.model),
+        );
 
   const onsetTokens = level.onset.mean;
   const armIndex = chooseArm(level.arms, typeModel.preparedArms, k, input.random);
@@ -319,6 +357,16 @@ export function pooledProfile(input: {
     evidence: { typeModel: typeModel.instances, type: type.instances, all: all.instances },
   };
 }
+
+/** The located onsets of a level's children, the rows summed per child (one agent type, or one model of a type). */
+function childOnsets(rows: ReadonlyArray<ProfileRow>, childOf: (row: ProfileRow) => string): ChildOnsets[] {
+  return [...new Set(rows.map(childOf))].map((child) => {
+    const statistics = summed(rows.filter((row) => childOf(row) === child));
+    return { ...statistics.onset, errorSquares: statistics.onsetErrorSquares };
+  });
+}
+
+const summed = (rows: ReadonlyArray<ProfileRow>) => rows.reduce((total, row) => addStatistics(total, row.statistics), emptyStatistics());
 
 /**
  * The arm with the best posterior mean; while any arm of this (type, model)

@@ -1,54 +1,49 @@
+import { logMeanExp, normalised } from "../stats/log-weights.js";
+import { DECLINE_LEVELS } from "./decline-evidence.js";
 import { failedTurnProbability, SUSTAINED_FAILED_TURNS } from "./failed-turns.js";
 import type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./onset-evidence.js";
 
 export type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./onset-evidence.js";
 
 /**
- * Where this instance's quality starts to fall, as a posterior over a grid
- * of onsets (and "not within this window"), from the learned profile's
- * onset as the prior and the instance's own observations. Its predictive
- * mean is the GP's prior mean: past the learned onset it predicts a decline
- * only as far as the instance's data has not contradicted one. A prior mean
- * that declines at the learned onset whatever the data says hands off every
- * session that would never have degraded, and those whose onset comes
- * later than usual (docs/BENCHMARKS.md, "Handoff controller").
+ * Where this instance's quality starts to fall, as a posterior over a grid of onsets (and "not within this window"),
+ * from the learned profile's onset as the prior and the instance's own observations. Its predictive mean is the GP's
+ * prior mean: past the learned onset it predicts a decline only as far as the instance's data has not contradicted
+ * one. A prior mean that declines at the learned onset whatever the data says hands off every session that would
+ * never have degraded, and those whose onset comes later than usual (docs/BENCHMARKS.md, "Handoff controller").
  *
- * Model, for each state (onset τ, decline rate d): quality = c − d·(x − τ)⁺
- * + noise, with the instance's level c ~ N(peak, s0²) integrated out in
- * closed form, so an instance whose plateau sits below the pooled peak is
- * not taken for one that has declined from the start. Sufficient sums per
- * onset make an update O(states).
+ * Model, for each state (onset τ, decline rate d): quality = c − d·(x − τ)⁺ + noise, with the instance's level c ~
+ * N(peak, s0²) integrated out in closed form, so an instance whose plateau sits below the pooled peak is not taken
+ * for one that has declined from the start. Sufficient sums per onset make an update O(states).
  *
- * The sums are the likelihood of what was observed, apart from the prior:
- * `memory()` hands them, with the prior, to the next instance of the same
- * session, agent type and model. Its onset is the same one (a handoff brings
- * the context back below it, and the next instance crosses it again), so
- * that instance's posterior is the prior times everything the session has
- * seen; starting from the prior alone is the case of no evidence.
+ * The sums are the likelihood of what was observed, apart from the prior: `memory()` hands them, with the prior, to
+ * the next instance of the same session, agent type and model. Its onset is the same one (a handoff brings the
+ * context back below it, and the next instance crosses it again), so that instance's posterior is the prior times
+ * everything the session has seen; starting from the prior alone is the case of no evidence.
  */
 
 /**
- * Onsets tried, evenly over the window (and one state for "none"): 500
- * tokens apart in a 200k window, well under a turn's growth. At 100 (2,000
- * apart, a turn's growth and the whole spread of a 20k onset) an onset the
- * session's instances had located was still known to a cell only, and
- * carried instances fired a cell before it.
+ * Onsets tried, evenly over the window (and one state for "none"): 500 tokens apart in a 200k window, well under a
+ * turn's growth. At 100 (2,000 apart, a turn's growth and the whole spread of a 20k onset) an onset the session's
+ * instances had located was still known to a cell only, and carried instances fired a cell before it.
  */
 const ONSET_STATES = 400;
 /**
- * The decline rates tried, as multiples of the learned one: nine steps 2^¼
- * apart from ½ to 2, so that any rate in that range lies within 9 % of a
- * state. With ½, 1 and 2 alone a model whose learned rate was 1.44× its
- * true one had its rate between two states, and its onsets were moved to
- * make up the rest (docs/DESIGN-NOTES.md, "The Gaussian process").
+ * The decline rates tried, as multiples of the learned one: nine steps 2^¼ apart from ½ to 2, so that any rate in that
+ * range lies within 9 % of a state. With ½, 1 and 2 alone a model whose learned rate was 1.44× its true one had its
+ * rate between two states, and its onsets were moved to make up the rest (docs/DESIGN-NOTES.md, "The Gaussian process").
  */
 export const DECLINE_MULTIPLIERS: readonly number[] = Array.from({ length: 9 }, (_, step) => 2 ** ((step - 4) / 4));
 /**
- * The prior's tails. Learned onsets come from the instances the controller
- * caught, and those that never degrade are hard to tell from those it ended
- * early: a floor under "never", and a share of the onset prior spread over
- * the whole window, keep a long plateau explainable by something other
- * than an overdue decline.
+ * The rates' prior: log-normal around the learned rate, 0.2 wide on the log scale (its states 2^±½ away weigh 0.22 of
+ * its own). The profile learns the rate from the sessions' likelihoods, without the pull toward itself that made a
+ * flat prior the safe one; chosen on calibration seeds 12, 13 and 15 against 0.35 and flat (docs/BENCHMARKS.md).
+ */
+const RATE_WEIGHTS = normalised(DECLINE_MULTIPLIERS.map((multiplier) => -0.5 * (Math.log(multiplier) / 0.2) ** 2));
+/**
+ * The prior's tails. Learned onsets come from the instances the controller caught, and those that never degrade are
+ * hard to tell from those it ended early: a floor under "never", and a share of the onset prior spread over the whole
+ * window, keep a long plateau explainable by something other than an overdue decline.
  */
 const MIN_NEVER_SHARE = 0.1;
 const UNIFORM_SHARE = 0.15;
@@ -133,11 +128,12 @@ export class OnsetPosterior {
     const normalTotal = normal.reduce((sum, weight) => sum + weight, 0) || 1;
     normal.forEach((weight, grid) => {
       const density = (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES;
-      const share = ((1 - never) * density) / DECLINE_MULTIPLIERS.length;
-      if (share <= 1e-12) return;
+      const share = (1 - never) * density;
+      if (share / DECLINE_MULTIPLIERS.length <= 1e-12) return;
       DECLINE_MULTIPLIERS.forEach((multiplier, rate) => {
         const decline = prior.declineRatePerKiloToken * multiplier;
-        this.states.push({ grid, onset: this.onsets[grid] as number, rate, decline, logPrior: Math.log(share) });
+        const logPrior = Math.log(share * (RATE_WEIGHTS[rate] as number));
+        this.states.push({ grid, onset: this.onsets[grid] as number, rate, decline, logPrior });
       });
     });
     this.states.push(noOnset(never));
@@ -289,12 +285,12 @@ export class OnsetPosterior {
     return (this.levelMean / this.levelVariance + sumZ / this.noiseVariance) / (1 / this.levelVariance + n / this.noiseVariance);
   }
 
-  private sumOf(sums: Float64Array, state: State): number {
+  private sumOf(sums: Float64Array, state: Pick<State, "grid">): number {
     return state.grid < 0 ? 0 : (sums[state.grid] as number);
   }
 
   /** log p(observations | state), the level c integrated out. */
-  private logLikelihood(state: State): number {
+  private logLikelihood(state: Pick<State, "grid" | "decline">): number {
     const n = this.weight;
     if (this.count === 0) return 0;
     const s2 = this.noiseVariance;
@@ -334,31 +330,48 @@ export class OnsetPosterior {
     return this.summary;
   }
 
+  /** How many onsets of the grid the observations reached: those with any observation past them (the grid ascends). */
+  private reachedOnsets(): number {
+    let reached = 0;
+    while (reached < ONSET_STATES && (this.past[reached] as number) > 0) reached++;
+    return reached;
+  }
+
   /**
-   * Where the observations alone (this instance's and those carried from
-   * the session's earlier ones) put the onset, for the profile. The
-   * posterior above starts from the profile's own onset, and a profile fed
-   * estimates shrunk toward itself would hardly move from its default; so
-   * here the prior is flat: even odds between an onset below the largest
-   * size observed and none there (later, or never), and every onset below
-   * it equally likely. `located`: the probability of an onset below that
-   * size reaches `level`; the estimate is then the median of those onsets,
-   * with their rates' geometric mean, and `errorSdTokens` its own root mean squared
-   * error under that posterior: how far the session's true onset may lie
-   * from it. The profile takes that error back out of the spread of the
-   * estimates (`estimateOnset`), or each session's error would widen every
+   * log p(observations | rate) per `DECLINE_LEVELS` entry, the onset flat over the reached grid as in `evidenceOnset`:
+   * what the profile sums over sessions (`decline-evidence.ts`). Undefined before any onset was reached.
+   */
+  declineLikelihoods(): number[] | undefined {
+    const reached = this.reachedOnsets();
+    if (reached === 0) return undefined;
+    const logs = new Float64Array(reached);
+    return DECLINE_LEVELS.map((decline) => {
+      for (let grid = 0; grid < reached; grid++) logs[grid] = this.logLikelihood({ grid, decline });
+      return logMeanExp(logs);
+    });
+  }
+
+  /**
+   * Where the observations alone (this instance's and those carried from the session's earlier ones) put the onset,
+   * for the profile. The posterior above starts from the profile's own onset, and a profile fed estimates shrunk
+   * toward itself would hardly move from its default; so here the onset's prior is flat: even odds between an onset
+   * below the largest size observed and none there (later, or never), and every onset below it equally likely. The
+   * rates keep their prior around the learned rate, which the profile learns from the sessions' likelihoods, not from
+   * these estimates (`declineLikelihoods`). `located`: the probability of an onset below that size reaches `level`;
+   * the estimate is then the median of those onsets, with their rates' geometric mean, and `errorSdTokens` its own
+   * root mean squared error under that posterior: how far the session's true onset may lie from it. The profile takes
+   * that error back out of the spread of the estimates (`estimateOnset`), or each session's error would widen every
    * later session's prior. Otherwise the observations cannot place it.
    */
   evidenceOnset(level: number): LocatedOnset | { located: false } {
-    // Onsets the observations reached: those with any observation past them (the grid ascends).
-    let reached = 0;
-    while (reached < ONSET_STATES && (this.past[reached] as number) > 0) reached++;
+    const reached = this.reachedOnsets();
     if (reached === 0) return { located: false };
     const inside = this.states.filter((state) => state.grid >= 0 && state.grid < reached);
     // Every state beyond the largest size has the likelihood of "never": nothing was observed past its onset.
     const beyond = this.logLikelihood(noOnset(1));
-    const perInside = Math.log(0.5 / inside.length);
-    const weights = normalised([...inside.map((state) => perInside + this.logLikelihood(state)), Math.log(0.5) + beyond]);
+    const perOnset = Math.log(0.5 / reached);
+    const inLogs = inside.map((state) => perOnset + Math.log(RATE_WEIGHTS[state.rate] as number) + this.logLikelihood(state));
+    const weights = normalised([...inLogs, Math.log(0.5) + beyond]);
     const locatedProbability = 1 - (weights[inside.length] as number);
     if (locatedProbability < level) return { located: false };
     let cumulative = 0;
@@ -382,18 +395,4 @@ export class OnsetPosterior {
       errorSdTokens: Math.sqrt(squaredError) * 1000,
     };
   }
-}
-
-/** exp of the logs, scaled to sum to 1. */
-function normalised(logs: ArrayLike<number>): Float64Array {
-  let top = Number.NEGATIVE_INFINITY;
-  for (let index = 0; index < logs.length; index++) top = Math.max(top, logs[index] as number);
-  const weights = new Float64Array(logs.length);
-  let total = 0;
-  for (let index = 0; index < logs.length; index++) {
-    weights[index] = Math.exp((logs[index] as number) - top);
-    total += weights[index] as number;
-  }
-  for (let index = 0; index < weights.length; index++) weights[index] = (weights[index] as number) / total;
-  return weights;
 }

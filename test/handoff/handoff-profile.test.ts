@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { censoredBucketOf } from "../../src/handoff/censored-onset.js";
+import { CENSORED_BUCKETS, censoredBucketOf, estimateOnset, onsetPriorOf } from "../../src/handoff/censored-onset.js";
 import {
   addStatistics,
   emptyStatistics,
@@ -99,10 +99,30 @@ describe("pooledProfile", () => {
     const all = (0.7 + 0.9 + 0.85 + 0.95 + 0.9 + 0.9 + 0.5 + 3 * 0.95) / (7 + 3);
     const type = (0.7 + 0.9 + 0.85 + 0.95 + 0.9 + 0.9 + 3 * all) / (6 + 3);
     expect(profile.peakQuality).toBeCloseTo((0.7 + 0.9 + 3 * type) / (2 + 3), 12);
-    const allOnset = (40_000 + 60_000 + 4 * 30_000 + 90_000 + 3 * 120_000) / 10;
-    const typeOnset = (40_000 + 60_000 + 4 * 30_000 + 3 * allOnset) / 9;
-    expect(profile.onsetTokens).toBeCloseTo((100_000 + 3 * typeOnset) / 5, 6);
     expect(profile.evidence).toEqual({ typeModel: 2, type: 6, all: 7 });
+  });
+
+  it("the onset pooled by the children of each parent: all agents over the default, the type among the types, the model among its type's models", () => {
+    const profile = pooledProfile({ agentType: "engineer", model: "m1", windowTokens: 200_000, rows: rows() });
+    const located = (...onsets: number[]) => ({
+      count: onsets.length,
+      sum: onsets.reduce((total, x) => total + x, 0),
+      sumSquares: onsets.reduce((total, x) => total + x * x, 0),
+      errorSquares: 0,
+    });
+    const evidence = (...onsets: number[]) => ({ ...located(...onsets), censored: new Array<number>(CENSORED_BUCKETS).fill(0) });
+    const m1 = [40_000, 60_000];
+    const m2 = [30_000, 30_000, 30_000, 30_000];
+    const designer = [90_000];
+    const allOnset = estimateOnset(evidence(...m1, ...m2, ...designer), { mean: 120_000, meanSd: 30_000, sd: 30_000 }, 3);
+    const typePrior = onsetPriorOf(allOnset, [located(...m1, ...m2), located(...designer)]);
+    const typeOnset = estimateOnset(evidence(...m1, ...m2), typePrior, 3);
+    const modelPrior = onsetPriorOf(typeOnset, [located(...m1), located(...m2)]);
+    const expected = estimateOnset(evidence(...m1), modelPrior, 3);
+    expect(profile.onsetTokens).toBeCloseTo(expected.mean, 6);
+    expect(profile.onsetSdTokens).toBeCloseTo(expected.sd, 6);
+    // Its type's other model (30k, four sessions) is far from m1's 50k next to their within-model spread: m1 keeps to its own.
+    expect(Math.abs(profile.onsetTokens - 50_000)).toBeLessThan(Math.abs(typeOnset.mean - 50_000) / 2);
   });
 
   it("a type with no data gets its parent's values", () => {
@@ -138,7 +158,8 @@ describe("pooledProfile", () => {
         pooling: false,
       }).onsetTokens;
     const plain = onsetWith();
-    expect(onsetWith(summary({ onsetTokens: undefined, maxTokens: 20_000 }))).toBeCloseTo(plain, -2);
+    // A bound far below is a session near the mean: it moves the pooled onset only through the parent's weight (≈ 0.2 %).
+    expect(onsetWith(summary({ onsetTokens: undefined, maxTokens: 20_000 }))).toBeCloseTo(plain, -3);
     expect(
       onsetWith(summary({ onsetTokens: undefined, maxTokens: 62_000 }), summary({ onsetTokens: undefined, maxTokens: 62_000 })),
     ).toBeGreaterThan(plain + 1000);
@@ -184,12 +205,15 @@ describe("pooledProfile", () => {
         ],
         pooling: false,
       }).onsetSdTokens;
-    // Unpooled, the default's 3 pseudo-observations (onset 120,000, sd 30,000) pull the mean toward it and bring its spread.
+    // Unpooled, over the default (onset 120,000, 30,000 both as τ and as σ_w): the sessions' spread about their mean less
+    // their errors and 3 pseudo-observations of σ_w², over n − 1 + 3, and the mean's posterior variance (the mean of n
+    // estimates errs by (n σ² + Σe²) / n²).
     const moments = (errorSquares: number) => {
-      const count = onsets.length + 3;
-      const mean = (onsets.reduce((total, x) => total + x, 0) + 3 * 120_000) / count;
-      const spread = onsets.reduce((total, x) => total + (x - mean) ** 2, 0) - errorSquares + 3 * 30_000 ** 2;
-      return Math.sqrt(spread / count);
+      const count = onsets.length;
+      const ownMean = onsets.reduce((total, x) => total + x, 0) / count;
+      const spread = onsets.reduce((total, x) => total + (x - ownMean) ** 2, 0) - errorSquares + 3 * 30_000 ** 2;
+      const variance = spread / (count - 1 + 3);
+      return Math.sqrt(variance + 1 / (count ** 2 / (count * variance + errorSquares) + 1 / 30_000 ** 2));
     };
     expect(spreadWith(0)).toBeCloseTo(moments(0), 3);
     expect(spreadWith(6_000)).toBeCloseTo(moments(6 * 6_000 ** 2), 3);

@@ -8,6 +8,7 @@ import {
   type Moments,
   type ProfileStatistics,
 } from "../handoff-profile.js";
+import { addDeclineEvidence, emptyDeclineEvidence } from "../decline-evidence.js";
 import type { AgentInstanceRecord } from "../../store/handoff-records.js";
 import type { HandoffRepository } from "../../store/handoff-repository.js";
 import type { UserProfileDatabase } from "../../store/user-profile-database.js";
@@ -114,6 +115,7 @@ function negated(statistics: ProfileStatistics): ProfileStatistics {
     censored: statistics.censored.map((count) => -count),
     peak: moments(statistics.peak),
     decline: moments(statistics.decline),
+    declineEvidence: addDeclineEvidence(emptyDeclineEvidence(), statistics.declineEvidence, -1),
     plateauNoise: moments(statistics.plateauNoise),
     growthPerTurn: { count: -statistics.growthPerTurn.count, sum: -statistics.growthPerTurn.sum },
     preparedArms: statistics.preparedArms.map((arm) => ({

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DECLINE_LEVELS } from "../../../src/handoff/decline-evidence.js";
 import { ProfileBook } from "../../../src/handoff/session/profile-book.js";
 import { emptyStatistics, type InstanceSummary, type ProfileStatistics, withInstance } from "../../../src/handoff/handoff-profile.js";
 import { openDatabase, type SqliteDatabase } from "../../../src/store/database.js";
@@ -96,6 +97,30 @@ describe("ProfileBook", () => {
     );
     expect(projectStatistics()).toMatchObject({ onset: { count: 2, sum: 64_000 }, onsetErrorSquares: 9e6 });
     expect(Number.isFinite(book.profileFor("engineer", "claude-x", 200_000).onsetSdTokens)).toBe(true);
+  });
+
+  it("replaces a session's decline likelihoods when its instance ends again, and reads a row from before them as holding none", () => {
+    const book = new ProfileBook(repository, () => user, "project-a");
+    const older = withInstance(emptyStatistics(), summary(10, 30_000));
+    const { declineEvidence: _added, ...stored } = older;
+    repository.saveProfile("engineer", "claude-x", JSON.stringify(stored));
+    const likelihoods = (rate: number) => DECLINE_LEVELS.map((level) => -0.5 * (Math.log(level / rate) / 0.1) ** 2);
+    start();
+    book.endInstance(INSTANCE, { ...summary(10, 20_000), declineLogLikelihoods: likelihoods(0.004) }, (contribution) =>
+      repository.endInstance("s-1", "engineer-1", "session_end", contribution),
+    );
+    repository.reopenInstance("s-1", "engineer-1");
+    book.endInstance(INSTANCE, { ...summary(25, 22_000), declineLogLikelihoods: likelihoods(0.03) }, (contribution) =>
+      repository.endInstance("s-1", "engineer-1", "session_end", contribution),
+    );
+    for (const statistics of [projectStatistics(), userStatistics()]) {
+      expect(statistics.declineEvidence.sessions).toBe(1);
+      statistics.declineEvidence.logLikelihoods.forEach((value, level) => {
+        expect(value).toBeCloseTo(likelihoods(0.03)[level] as number, 9);
+      });
+    }
+    // The row's one session without likelihoods keeps its estimate out of the rate: the likelihoods place it.
+    expect(book.profileFor("engineer", "claude-x", 200_000).declineRatePerKiloToken / 0.03).toBeCloseTo(1, 1);
   });
 
   it("catches the user's statistics up after a crash between the two commits, counting nothing twice", () => {

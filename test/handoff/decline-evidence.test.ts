@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { DECLINE_LEVELS, emptyDeclineEvidence, pooledDeclineRate, withSessionLikelihoods } from "../../src/handoff/decline-evidence.js";
+import { DegradationDetector } from "../../src/handoff/degradation-detector.js";
+import { emptyStatistics, pooledProfile, withInstance, type ProfileStatistics } from "../../src/handoff/handoff-profile.js";
+import { mulberry32 } from "../helpers/random-vectors.js";
+
+const gaussian = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+
+/** A session's log-likelihood per level of a rate known to within `sd` (log scale) around `rate`. */
+const peakedAt = (rate: number, sd: number) => DECLINE_LEVELS.map((level) => -0.5 * (Math.log(level / rate) / sd) ** 2);
+
+describe("the decline rate learned from the sessions' likelihoods", () => {
+  it("is the parent's rate without sessions, and the sessions' once their likelihoods outweigh it", () => {
+    expect(pooledDeclineRate(emptyDeclineEvidence(), 0.01)).toBeCloseTo(0.01, 3);
+    let evidence = emptyDeclineEvidence();
+    // Each session alone says little (a factor of 2 either way), twenty together place the rate.
+    for (let session = 0; session < 20; session++) evidence = withSessionLikelihoods(evidence, peakedAt(0.005, Math.LN2));
+    expect(evidence.sessions).toBe(20);
+    expect(pooledDeclineRate(evidence, 0.01) / 0.005).toBeGreaterThan(0.9);
+    expect(pooledDeclineRate(evidence, 0.01) / 0.005).toBeLessThan(1.1);
+  });
+
+  it("leaves out a list of another ladder's length or with a non-finite entry", () => {
+    const evidence = emptyDeclineEvidence();
+    expect(withSessionLikelihoods(evidence, [0, 1, 2])).toBe(evidence);
+    expect(
+      withSessionLikelihoods(
+        evidence,
+        DECLINE_LEVELS.map(() => Number.NaN),
+      ),
+    ).toBe(evidence);
+  });
+
+  it("learns a shallow model's rate beside a steep one of the same agent type, every session handed off on its own firings", () => {
+    // The shallow model: 0.57 % of the peak per 1,000 tokens in noise 0.067 (the simulator's hardest); its sibling
+    // declines three times as steeply. Each session is handed off a few turns past its onset, every time, and says
+    // little of the rate alone: the mean of the sessions' estimates, each centred on the profile's own rate and shrunk
+    // toward the type's (the steep sibling's), stayed 1.3-1.6 times the shallow rate in the bench (docs/DESIGN-NOTES.md).
+    const random = mulberry32(27);
+    const models = { shallow: { rate: 0.0057, noise: 0.067 }, steep: { rate: 0.018, noise: 0.056 } };
+    const statistics = new Map<string, ProfileStatistics>(Object.keys(models).map((model) => [model, emptyStatistics()]));
+    const profile = (model: string) =>
+      pooledProfile({
+        agentType: "engineer",
+        model,
+        windowTokens: 200_000,
+        rows: [...statistics].map(([name, rows]) => ({ agentType: "engineer", model: name, statistics: rows })),
+      });
+    const learn = (model: string, summary: Parameters<typeof withInstance>[1]) =>
+      statistics.set(model, withInstance(statistics.get(model) ?? emptyStatistics(), summary));
+    for (let session = 0; session < 60; session++) {
+      const model = session % 2 === 0 ? "shallow" : "steep";
+      const { rate, noise } = models[model];
+      const onset = 50_000 * Math.exp(0.1 * gaussian(random));
+      let detector = new DegradationDetector(profile(model));
+      let context = 8_000;
+      for (let turn = 0; turn < 60; turn++) {
+        if (detector.check(context).fire) {
+          learn(model, detector.handedOffSummary());
+          const carried = detector.onsetMemory();
+          detector = new DegradationDetector(profile(model), { handedOff: true, ...(carried ? { carried } : {}) });
+          context = 12_000;
+        }
+        const quality = 0.9 - (rate * Math.max(0, context - onset)) / 1000 + noise * gaussian(random);
+        detector.observe(context, quality);
+        context += Math.round(3000 * Math.exp(0.5 * gaussian(random)));
+      }
+      learn(model, detector.sessionSummary());
+    }
+    expect(statistics.get("shallow")?.declineEvidence.sessions).toBeGreaterThan(20);
+    for (const [model, { rate }] of Object.entries(models)) {
+      const learned = profile(model).declineRatePerKiloToken / rate;
+      expect(learned, model).toBeGreaterThan(0.8);
+      expect(learned, model).toBeLessThan(1.2);
+    }
+  }, 120_000);
+});
