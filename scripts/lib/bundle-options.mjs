@@ -98,7 +98,7 @@ export const narrowTextShortcut = {
     builder.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, async (args) => {
       const contents = await readFile(args.path, "utf8");
       const asciiShortcut = "if (/^[\\u0020-\\u007E]*$/.test(string)) {\n\t\treturn string.length;\n\t}";
-      // The 7.x copy our own code imports has no shortcut to widen (src/format/visible-text.ts keeps its own).
+      // A 7.x copy (wrap-ansi's) has no shortcut to widen; src/format/visible-text.ts loads its own from node_modules.
       if (!contents.includes("u007E")) return undefined;
       if (!contents.includes(asciiShortcut) || !contents.includes("ambiguousIsNarrow = true"))
         throw new Error(`string-width changed: no ASCII shortcut to widen in ${args.path}`);

@@ -146,7 +146,9 @@ let loadedStringWidth: ((text: string) => number) | undefined;
 /**
  * string-width, loaded the first time a tab follows other than ASCII text:
  * it builds an `Intl.Segmenter` as it loads (some 25 ms), which the
- * commands, whose output keeps or escapes its tabs, never need.
+ * commands, whose output keeps or escapes its tabs, never need. Required
+ * from node_modules (a dependency, so a global install has it), the version
+ * Ink measures with.
  */
 function stringWidth(): (text: string) => number {
   loadedStringWidth ??= (createRequire(import.meta.url)("string-width") as { default: (text: string) => number }).default;
