@@ -1,5 +1,3 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TrigramFeatures } from "../../src/embedding/hashing-embedder.js";
@@ -7,6 +5,7 @@ import { ChunkFeaturizer, GENERATION_WORDS } from "../../src/indexer/chunk-featu
 import { tokenize, tokenizePath } from "../../src/parsing/code-tokenizer.js";
 import { chunkTermCounts } from "../../src/parsing/term-counts.js";
 import { termsFromCounts } from "../../src/search/full-text-document.js";
+import { collectGarbageNow } from "../helpers/garbage-collection.js";
 
 interface Chunk {
   path: string;
@@ -121,26 +120,22 @@ describe("ChunkFeaturizer", () => {
   });
 
   it("keeps no chunk's text alive through the words it remembers", () => {
-    setFlagsFromString("--expose-gc");
-    const collectGarbage = runInNewContext("gc") as () => void;
     const featurizer = new ChunkFeaturizer(new TrigramFeatures(64));
-    collectGarbage();
+    collectGarbageNow();
     const before = process.memoryUsage().heapUsed;
     for (let index = 0; index < 16; index++) {
       // 1 MB of text a chunk, each with a word of its own: words of 13 characters or more are the ones V8 would cut as views of the chunk.
       featurizer.featurize(["src"], [], `export const configurationLoader${index} = ${"settingsRegistry + ".repeat(55_000)}0;`);
     }
-    collectGarbage();
+    collectGarbageNow();
     const kept = process.memoryUsage().heapUsed - before;
     expect(featurizer.featurize([], [], "configurationLoader15").terms).toContain("configurationloader15");
     expect(kept).toBeLessThan(2 * 1024 * 1024);
   });
 
   it("holds two generations of words, the same bound for 150k distinct words as for 300k", () => {
-    setFlagsFromString("--expose-gc");
-    const collectGarbage = runInNewContext("gc") as () => void;
     const featurizer = new ChunkFeaturizer(new TrigramFeatures(256));
-    collectGarbage();
+    collectGarbageNow();
     const before = process.memoryUsage().heapUsed;
     const held: number[] = [];
     // A worker's share of a large monorepo: 1,000 new identifiers a chunk, 300k in all.
@@ -148,7 +143,7 @@ describe("ChunkFeaturizer", () => {
       const words = Array.from({ length: 1000 }, (_, index) => `module${chunk}Symbol${index}`);
       featurizer.featurize(["src"], [], words.join(" "));
       if (chunk === 149 || chunk === 299) {
-        collectGarbage();
+        collectGarbageNow();
         held.push(process.memoryUsage().heapUsed - before);
       }
     }
@@ -159,17 +154,15 @@ describe("ChunkFeaturizer", () => {
   }, 60_000);
 
   it("holds a bounded heap however many distinct words it meets", () => {
-    setFlagsFromString("--expose-gc");
-    const collectGarbage = runInNewContext("gc") as () => void;
     const featurizer = new ChunkFeaturizer(new TrigramFeatures(64));
-    collectGarbage();
+    collectGarbageNow();
     const before = process.memoryUsage().heapUsed;
     // 400k distinct words, as a large monorepo has (each copy of a package names its own identifiers).
     for (let chunk = 0; chunk < 400; chunk++) {
       const words = Array.from({ length: 1000 }, (_, index) => `package${chunk}Identifier${index}`);
       featurizer.featurize(["src"], [], words.join(" "));
     }
-    collectGarbage();
+    collectGarbageNow();
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
   }, 60_000);
 });

@@ -1,22 +1,10 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import type { FileTaskItem } from "../../src/indexer/file-processor.js";
 import { FileWorkQueue, TASK_MAX_BYTES, TASK_MAX_FILES } from "../../src/indexer/file-work-queue.js";
+import { collectGarbage } from "../helpers/garbage-collection.js";
 
 function file(index: number, size = 100): FileTaskItem {
   return { path: `src/file-${index}.ts`, size, mtimeMs: 1_700_000_000_000 + index, priority: 1 };
-}
-
-/**
- * A full collection, so that what nothing references any more is gone. After
- * a turn of the event loop: a WeakRef's target is kept until the job that
- * made or read it ends.
- */
-async function collectGarbage(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
 }
 
 describe("FileWorkQueue", () => {

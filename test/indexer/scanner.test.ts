@@ -1,14 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/schema.js";
 import { displayName } from "../../src/indexer/directory-listing.js";
 import type { ChangedDirectory } from "../../src/indexer/scan-results.js";
 import { countFilesToIndex, scanProject, scanTree } from "../../src/indexer/scanner.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { collectGarbage } from "../helpers/garbage-collection.js";
 
 let project: TempProject;
 beforeEach(() => {
@@ -219,9 +218,7 @@ describe("scanTree handing each changed directory over", () => {
     expect(handed).toEqual(whole.changed.map(comparable));
     expect(streamed.changed).toEqual([]);
     expect({ ...streamed, changed: whole.changed }).toEqual(whole);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    setFlagsFromString("--expose-gc");
-    (runInNewContext("gc") as () => void)();
+    await collectGarbage();
     expect(kept.filter((reference) => reference.deref() !== undefined)).toEqual([]);
   });
 });

@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/database.js";
 import {
@@ -11,18 +9,12 @@ import {
   type StoredDirectorySnapshot,
   withJoinedNames,
 } from "../../src/store/directory-state-repository.js";
+import { collectGarbage } from "../helpers/garbage-collection.js";
 
 const directories: string[] = [];
 afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
-
-/** A full collection after a turn of the event loop (a WeakRef's target is kept until the job that made it ends). */
-async function collectGarbage(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
-}
 
 function fieldsOf(snapshot: StoredDirectorySnapshot | undefined): object | undefined {
   if (!snapshot) return undefined;
