@@ -6,7 +6,7 @@ import type { IndexConfig } from "../config/schema.js";
 import type { FileWorkQueue } from "./file-work-queue.js";
 import { emptyIndexSummary, unindexableOf, type IndexSummary } from "./index-summary.js";
 import type { IndexWriter } from "./index-writer.js";
-import { isFresh, ManifestDiffer } from "./manifest-diff.js";
+import { type DiffWithoutWork, isFresh, type ManifestDiff, ManifestDiffer, toIndexCounts } from "./manifest-diff.js";
 import type { IndexState } from "./project-indexer.js";
 import type { DirectoriesToRemember } from "./scan-results.js";
 import { scanTree, walkRulesKey } from "./scanner.js";
@@ -29,6 +29,36 @@ export interface RunPlan {
   fresh: boolean;
   /** More work than `RunOptions.handOffAbove`: nothing was done. */
   handedOff: boolean;
+}
+
+/**
+ * What a run's walk decides, a full walk's or an incremental one's: its
+ * summary and, unless more files are to be indexed than `handOffAbove` (the
+ * run is handed off and records nothing), the deleted and newly skipped
+ * files recorded.
+ */
+export function settleWalk(
+  writer: IndexWriter,
+  before: IndexState,
+  scanned: number,
+  diff: ManifestDiff | DiffWithoutWork,
+  handOffAbove: number | undefined,
+): Pick<RunPlan, "summary" | "fresh" | "handedOff"> {
+  const { added, changed } = toIndexCounts(diff);
+  const summary: IndexSummary = {
+    ...emptyIndexSummary(before),
+    scanned,
+    added,
+    changed,
+    deleted: diff.deleted.length,
+    unindexable: unindexableOf(diff.newlySkipped),
+  };
+  const fresh = isFresh(diff);
+  if (handOffAbove !== undefined && added + changed > handOffAbove) return { summary, fresh, handedOff: true };
+  if (diff.deleted.length > 0) writer.deleteFiles(diff.deleted);
+  if (diff.newlySkipped.length > 0) writer.recordSkipped(diff.newlySkipped);
+  summary.skipped += diff.newlySkipped.length;
+  return { summary, fresh, handedOff: false };
 }
 
 export interface FullWalkDeps {
@@ -74,28 +104,15 @@ export async function planFullWalk(deps: FullWalkDeps, handOffAbove: number | un
   });
   const diff = differ.finish();
   const before: IndexState = missing ? "missing" : isFresh(diff) ? "fresh" : "stale";
-  const summary: IndexSummary = {
-    ...emptyIndexSummary(before),
-    scanned: scan.files,
-    added: diff.added,
-    changed: diff.changed,
-    deleted: diff.deleted.length,
-    unindexable: unindexableOf(diff.newlySkipped),
-  };
   const directories: DirectoriesToRemember = { changed: held, restated: [], vanished: [] };
-  const plan = { before, summary, manifest, directories, fresh: isFresh(diff) };
-  if (handOffAbove !== undefined && diff.added + diff.changed > handOffAbove) {
-    // The states stored so far carry no version: grep does not list by them, and the run taking over replaces them.
-    return { ...plan, work: new WorkInWalkOrder().toQueue(), handedOff: true };
-  }
-  if (diff.deleted.length > 0) deps.writer.deleteFiles(diff.deleted);
-  if (diff.newlySkipped.length > 0) deps.writer.recordSkipped(diff.newlySkipped);
-  summary.skipped += diff.newlySkipped.length;
+  const plan = { before, manifest, directories, ...settleWalk(deps.writer, before, scan.files, diff, handOffAbove) };
+  // The states stored so far carry no version: grep does not list by them, and the run taking over replaces them.
+  if (plan.handedOff) return { ...plan, work: new WorkInWalkOrder().toQueue() };
   if (states) {
     states.publish(walkRulesKey(deps.config));
     directories.changedInFirstWalk = true;
   }
-  return { ...plan, work: work.toQueue(), handedOff: false };
+  return { ...plan, work: work.toQueue() };
 }
 
 /**

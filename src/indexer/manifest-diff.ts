@@ -75,7 +75,13 @@ export class ManifestDiffer {
   }
 }
 
-export function isFresh(diff: ManifestDiff | DiffWithoutWork): boolean {
+/** The files to index, counted: `diffManifest` keeps them, a `ManifestDiffer` only their counts. */
+export function toIndexCounts(diff: ManifestDiff | DiffWithoutWork): { added: number; changed: number } {
   const count = (files: number | readonly unknown[]) => (typeof files === "number" ? files : files.length);
-  return count(diff.added) + count(diff.changed) + diff.deleted.length + diff.newlySkipped.length === 0;
+  return { added: count(diff.added), changed: count(diff.changed) };
+}
+
+export function isFresh(diff: ManifestDiff | DiffWithoutWork): boolean {
+  const { added, changed } = toIndexCounts(diff);
+  return added + changed + diff.deleted.length + diff.newlySkipped.length === 0;
 }

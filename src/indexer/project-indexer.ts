@@ -6,16 +6,16 @@ import { type DirectoryStateRepository, type StoredDirectoryState, withJoinedNam
 import { directoryOf, type FileRepository, type ManifestEntry } from "../store/file-repository.js";
 import { FileRunner, type FileRunnerDeps } from "./file-runner.js";
 import { FileWorkQueue } from "./file-work-queue.js";
-import { addOutcome, emptyIndexSummary, unindexableOf, type IndexSummary } from "./index-summary.js";
+import { addOutcome, emptyIndexSummary, type IndexSummary } from "./index-summary.js";
 import type { IndexWriter } from "./index-writer.js";
 import type { IndexPause } from "./index-pause.js";
-import { diffManifest, isFresh, type ManifestDiff } from "./manifest-diff.js";
+import { diffManifest, isFresh, type ManifestDiff, ManifestDiffer } from "./manifest-diff.js";
 import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import { countFilesToIndex, scanTree, walkRulesKey } from "./scanner.js";
-import { FIRST_WALK_META_KEY, planFullWalk, type RunPlan } from "./full-walk-plan.js";
+import { FIRST_WALK_META_KEY, planFullWalk, type RunPlan, settleWalk } from "./full-walk-plan.js";
 import { collectTheDroppedWalk } from "./walk-collection.js";
-import type { DirectoriesToRemember, TreeScan } from "./scan-results.js";
+import type { DirectoriesToRemember, ScannedFile, TreeScan } from "./scan-results.js";
 
 export { emptyIndexSummary, type IndexSummary } from "./index-summary.js";
 
@@ -246,28 +246,15 @@ export class ProjectIndexer {
       return planFullWalk({ ...this.deps, firstWalk }, options.handOffAbove);
     }
     const { state, diff, scan, manifest } = await this.checkFreshness();
-    const summary: IndexSummary = {
-      ...emptyIndexSummary(state),
-      scanned: scan.files,
-      added: diff.added.length,
-      changed: diff.changed.length,
-      deleted: diff.deleted.length,
-      unindexable: unindexableOf(diff.newlySkipped),
-    };
     const directories: DirectoriesToRemember = {
       // Names joined, as stored: held until the run's end, they were a quarter of the main thread's heap at 248k files.
       changed: scan.changed.map((directory) => ({ path: directory.path, state: withJoinedNames(directory.state) })),
       restated: scan.restated.map((directory) => ({ path: directory.path, state: withJoinedNames(directory.state) })),
       vanished: scan.vanished,
     };
-    const plan = { before: state, summary, manifest, directories, fresh: isFresh(diff) };
-    if (options.handOffAbove !== undefined && diff.added.length + diff.changed.length > options.handOffAbove) {
-      return { ...plan, work: new FileWorkQueue([]), handedOff: true };
-    }
-    if (diff.deleted.length > 0) this.deps.writer.deleteFiles(diff.deleted);
-    if (diff.newlySkipped.length > 0) this.deps.writer.recordSkipped(diff.newlySkipped);
-    summary.skipped += diff.newlySkipped.length;
-    return { ...plan, work: new FileWorkQueue([...diff.added, ...diff.changed].sort(byPriority)), handedOff: false };
+    const plan = { before: state, manifest, directories, ...settleWalk(this.deps.writer, state, scan.files, diff, options.handOffAbove) };
+    if (plan.handedOff) return { ...plan, work: new FileWorkQueue([]) };
+    return { ...plan, work: new FileWorkQueue([...diff.added, ...diff.changed].sort(byPriority)) };
   }
 
   /** A run completed: the stored directory states list the tree from now on. */
@@ -324,26 +311,13 @@ export class ProjectIndexer {
     const started = performance.now();
     const classified = classifyPaths(this.deps.root, this.deps.config, paths);
     const manifest = this.deps.files.manifestFor([...classified.files, ...classified.skipped].map((file) => file.path));
-    const gone = classified.gone.filter((path) => this.deps.files.has(path));
-    const changed = classified.files.filter((file) => {
-      const known = manifest.get(file.path);
-      return !known || known.status === "failed" || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
-    });
-    const newlySkipped = classified.skipped.filter((file) => {
-      const known = manifest.get(file.path);
-      return !(known?.status === "skipped" && known.size === file.size && known.mtimeMs === file.mtimeMs);
-    });
-    const summary: IndexSummary = {
-      ...emptyIndexSummary(changed.length + gone.length + newlySkipped.length === 0 ? "fresh" : "stale"),
-      scanned: paths.length,
-      added: changed.filter((file) => !manifest.has(file.path)).length,
-      changed: changed.filter((file) => manifest.has(file.path)).length,
-      deleted: gone.length,
-      skipped: newlySkipped.length,
-      unindexable: unindexableOf(newlySkipped),
-    };
-    if (gone.length > 0) this.deps.writer.deleteFiles(gone);
-    if (newlySkipped.length > 0) this.deps.writer.recordSkipped(newlySkipped);
+    // The paths' files judged as a walk's are (to index, newly skipped, unchanged). The manifest holds the rows of
+    // the paths found only, so the deleted are the paths gone that the index holds.
+    const changed: ScannedFile[] = [];
+    const differ = new ManifestDiffer(manifest, (file) => changed.push(file));
+    differ.take(classified);
+    const diff = { ...differ.finish(), deleted: classified.gone.filter((path) => this.deps.files.has(path)) };
+    const { summary } = settleWalk(this.deps.writer, isFresh(diff) ? "fresh" : "stale", paths.length, diff, undefined);
     let processed = 0;
     for await (const batch of this.processor.processAll(new FileWorkQueue(changed.sort(byPriority)), signal)) {
       addOutcome(summary, await this.deps.writer.commitBatch(batch, manifest));
