@@ -1,6 +1,7 @@
 import type { TrigramFeatures } from "../embedding/hashing-embedder.js";
 import { tokenize } from "../parsing/code-tokenizer.js";
 import { porterStem } from "../search/full-text-document.js";
+import { copyOf } from "./string-copy.js";
 
 /**
  * One generation of what `ChunkFeaturizer` interns: words as written, each
@@ -194,19 +195,6 @@ class WordTable {
       this.slots[slot] = index + 1;
     });
   }
-}
-
-/**
- * A string equal to `text` that keeps nothing else alive. V8 cuts a
- * substring of 13 characters or more as a view of the string it came from,
- * so a word kept from a chunk kept the whole chunk's text: a worker's table
- * of 226k words held 222 MB of heap after 20k files of a 250k-file tree
- * (93 MB with copies), past the worker's heap bound, which then collected
- * without end and failed files. Joining forces a new string of the word's
- * own characters, which the view is then cut from.
- */
-function copyOf(text: string): string {
-  return ` ${text}`.slice(1);
 }
 
 export const FNV_OFFSET = 0x811c9dc5;

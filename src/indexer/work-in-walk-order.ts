@@ -1,5 +1,6 @@
 import { FileWorkQueue, FileWorkQueueBuilder } from "./file-work-queue.js";
 import type { ScannedFile } from "./scan-results.js";
+import { copyOf } from "./string-copy.js";
 
 /**
  * The files a walk finds to index, kept as it finds them without an object
@@ -34,7 +35,7 @@ export class WorkInWalkOrder {
     if (prefix !== this.prefix) {
       this.closeDirectory();
       // A copy, not a slice: a slice would keep the file's whole path alive with it.
-      this.prefix = flatCopy(prefix);
+      this.prefix = copyOf(prefix);
     }
     this.names.push(file.path.slice(slash + 1));
     this.sizes.push(file.size);
@@ -104,9 +105,4 @@ export class WorkInWalkOrder {
     this.prefix = undefined;
     this.names = [];
   }
-}
-
-/** `text` in a string of its own (V8 may keep a slice as a view of the string it came from). */
-function flatCopy(text: string): string {
-  return text.length === 0 ? "" : ` ${text}`.slice(1);
 }
