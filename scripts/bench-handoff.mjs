@@ -49,7 +49,11 @@
 // 0a589f4, on 10–19 at 4.5 %), the branch point's product at 0.8277 /
 // 0.9454, and the reference detectors at the levels chosen on 10–19 in the
 // thirteenth (docs/BENCHMARKS.md, "The onset pooled by what the model's own
-// sessions say…"). The next report needs seeds declared anew.
+// sessions say…"). 191, 192 and 193 are declared for the sixteenth
+// session's report (issue 27 §1, a session's first crossing), before any
+// run of them: the product at levels chosen on 10–19, the branch point's
+// product beside it, and the reference detectors at levels chosen on
+// calibration seeds, each run once.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
