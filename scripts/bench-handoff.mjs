@@ -25,7 +25,7 @@
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
 // Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93, 111–113, 131–133
-// 151–153 and 171–173 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
+// 151–153, 171–173 and 191–193 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
 // what they would be run with in 656c457) were run once in the thirteenth
 // session: the product at its levels chosen on 10–19 at 4.5 % (0.8927 /
 // 0.9454), the branch point's one level 0.9454, and the reference
@@ -49,7 +49,13 @@
 // 0a589f4, on 10–19 at 4.5 %), the branch point's product at 0.8277 /
 // 0.9454, and the reference detectors at the levels chosen on 10–19 in the
 // thirteenth (docs/BENCHMARKS.md, "The onset pooled by what the model's own
-// sessions say…"). The next report needs seeds declared anew.
+// sessions say…"). 191, 192 and 193 (declared in 2e096b4, before any run
+// of them) were run once in the sixteenth session: the product with a new
+// model's onset as wide as its siblings lie apart at 0.9570 / 0.9570 (the
+// rule of 3b527e4 on 10–19 at 4.5 %), the branch point's product at
+// 0.9454 / 0.9454, and the reference detectors at the levels chosen on
+// 10–19 in the thirteenth (docs/BENCHMARKS.md, "A session's first
+// crossing…"). The next report needs seeds declared anew.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

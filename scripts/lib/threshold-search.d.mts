@@ -8,7 +8,7 @@ interface Scale {
   tolerance?: number;
 }
 
-export function calibrateThreshold(options: Scale & { rateAt: (threshold: number) => number; maxSteps?: number }): {
+export function calibrateThreshold(options: Scale & { rateAt: (threshold: number) => number }): {
   threshold: number;
   value: number;
   tried: Array<{ threshold: number; rate: number }>;

@@ -105,7 +105,8 @@ export function onsetPriorOf(parent: OnsetEstimate, children: ReadonlyArray<Chil
  * μ the posterior mean under μ ~ N(parent mean, τ²), so the parent weighs
  * SE² / (SE² + τ²) with SE² = (n σ² + Σe²) / n², the error of the mean of
  * n estimates; the sd returned is a new session's (σ² and the mean's
- * posterior variance); without sessions, the parent's. Each iteration
+ * posterior variance); without sessions, a new child's: N(parent mean,
+ * σ_w² + τ²). Each iteration
  * replaces a bound c by E[X | X > c] and E[X² | X > c] under the current
  * fit; a bound far below the estimate contributes ≈ μ (no pull), one above
  * it pulls the estimate up.
@@ -113,8 +114,9 @@ export function onsetPriorOf(parent: OnsetEstimate, children: ReadonlyArray<Chil
 export function estimateOnset(evidence: OnsetEvidence, prior: OnsetPrior, spreadPseudoCount: number): OnsetEstimate {
   const betweenVariance = prior.meanSd * prior.meanSd;
   const pooled = (own: Moments): OnsetEstimate => {
-    // Nothing of its own: the level is its parent as it is (a first session's prior, before anything was learned).
-    if (own.count <= 0) return { mean: prior.mean, sd: prior.sd };
+    // Nothing of its own: a new child of the parent, whose mean may lie anywhere among its siblings' (τ) and whose
+    // sessions vary about it as theirs do (σ_w): the formula below at n = 0.
+    if (own.count <= 0) return { mean: prior.mean, sd: Math.sqrt(prior.sd * prior.sd + betweenVariance) };
     const ownSpread = Math.max(own.squares - (own.sum * own.sum) / own.count - evidence.errorSquares, 0);
     const variance = (ownSpread + spreadPseudoCount * prior.sd * prior.sd) / Math.max(own.count - 1 + spreadPseudoCount, 1);
     // The sessions' estimates, not their onsets, are averaged: their mean errs by (n σ² + Σe²) / n², and the parent

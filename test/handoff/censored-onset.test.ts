@@ -67,11 +67,24 @@ describe("estimateOnset: the estimates' own error is no spread of onsets", () =>
     expect(estimate.sd).toBeCloseTo(5_000, 6);
   });
 
-  it("a level with no sessions of its own is its parent as it is", () => {
+  it("a level with no sessions of its own is a new child: N(parent mean, σ_w² + τ²), not the within-child σ_w alone", () => {
     const parent = { mean: 50_000, meanSd: 20_000, sd: 6_000 };
     const estimate = estimateOnset({ count: 0, sum: 0, sumSquares: 0, errorSquares: 0, censored: NO_BOUNDS }, parent, 3);
     expect(estimate.mean).toBeCloseTo(parent.mean, 6);
-    expect(estimate.sd).toBeCloseTo(parent.sd, 6);
+    expect(estimate.sd).toBeCloseTo(Math.sqrt(6_000 ** 2 + 20_000 ** 2), 6);
+  });
+
+  it("a new child's spread is where one session at the parent's mean starts from: the predictive sd is continuous in n", () => {
+    // One session exactly at the parent's mean, with no pseudo-observations of σ_w to add: the predictive variance is σ²
+    // (k σ_w² / k) plus the mean's posterior variance 1 / (1 / σ² + 1 / τ²), under the n = 0 value σ_w² + τ².
+    const parent = { mean: 50_000, meanSd: 20_000, sd: 6_000 };
+    const none = estimateOnset({ count: 0, sum: 0, sumSquares: 0, errorSquares: 0, censored: NO_BOUNDS }, parent, 3);
+    const one = estimateOnset({ count: 1, sum: 50_000, sumSquares: 50_000 ** 2, errorSquares: 0, censored: NO_BOUNDS }, parent, 3);
+    const closedOne = Math.sqrt(6_000 ** 2 + 1 / (1 / 6_000 ** 2 + 1 / 20_000 ** 2));
+    expect(one.sd).toBeCloseTo(closedOne, 6);
+    expect(none.sd).toBeGreaterThan(one.sd);
+    // The mean's uncertainty is τ² at n = 0 and all of it is in the new child's spread: σ_w² + τ² − σ_w² = τ².
+    expect(none.sd ** 2 - 6_000 ** 2).toBeCloseTo(20_000 ** 2, 0);
   });
 });
 

@@ -301,7 +301,8 @@ describe("DegradationDetector after a handoff", () => {
   });
 
   it("a session's first instance needs less evidence than a carried one: sooner at its first crossing, the carried ones as before (20 seeds)", () => {
-    // The product takes one level for both since the onset is pooled by its sessions (0.9454, the levels' rule on 10-19);
+    // The product takes one level for both since the onset is pooled by its sessions (0.9454, then 0.9570: the levels' rule
+    // on 10-19);
     // a first level under the carried one, as shipped before (0.8277), is what this measures.
     const firstLevel = { onsetEvidence: 0.8277 };
     const carriedLevel = { onsetEvidence: DEFAULT_TRIGGERS.onsetReached };

@@ -125,6 +125,24 @@ describe("pooledProfile", () => {
     expect(Math.abs(profile.onsetTokens - 50_000)).toBeLessThan(Math.abs(typeOnset.mean - 50_000) / 2);
   });
 
+  it("a model its type has not run yet is ready for anywhere among its siblings: σ_w² + τ², not their within-model spread", () => {
+    // The engineer's two models: m1's sessions about 50k, m2's at 30k; m3 has none. Its sessions' onsets may lie as far
+    // from the type's mean as m1's and m2's do, so its first session's prior is wider than either model's own spread.
+    const m3 = pooledProfile({ agentType: "engineer", model: "m3", windowTokens: 200_000, rows: rows() });
+    const m1 = pooledProfile({ agentType: "engineer", model: "m1", windowTokens: 200_000, rows: rows() });
+    const engineerRows = rows().filter((row) => row.agentType === "engineer");
+    const located = (statistics: ProfileStatistics) => ({ ...statistics.onset, errorSquares: statistics.onsetErrorSquares });
+    const prior = onsetPriorOf(
+      { mean: m3.onsetTokens, sd: 0 },
+      engineerRows.map((row) => located(row.statistics)),
+    );
+    expect(m3.onsetSdTokens).toBeCloseTo(Math.sqrt(prior.sd ** 2 + prior.meanSd ** 2), 6);
+    expect(prior.meanSd).toBeGreaterThan(prior.sd);
+    // Wider than a model with sessions of its own, and than the within-model spread it took before (σ_w alone).
+    expect(m3.onsetSdTokens).toBeGreaterThan(1.4 * prior.sd);
+    expect(m3.onsetSdTokens).toBeGreaterThan(m1.onsetSdTokens);
+  });
+
   it("a type with no data gets its parent's values", () => {
     const librarian = pooledProfile({ agentType: "librarian", model: "m1", windowTokens: 200_000, rows: rows() });
     const all = (0.7 + 0.9 + 0.85 + 0.95 + 0.9 + 0.9 + 0.5 + 3 * 0.95) / 10;

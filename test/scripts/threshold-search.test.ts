@@ -19,6 +19,33 @@ function levels(options: { step: number } & Partial<Parameters<typeof calibrateL
   return calibrateLevels({ rateAt, laterMetAt, firstMetAt, low: 0, high: 1, never: 2, target: 0.1, tolerance: 0.001, ...options });
 }
 
+describe("one level within the budget, when the rate is not monotone in the level", () => {
+  /**
+   * As calibration seed 13's product (a learning detector, whose firings change what its later sessions learn): within
+   * the budget at 0.95 and above, over it in a band about 0.936, within it again down to 0.9, over below.
+   */
+  const seed13 = (level: number) => (level >= 0.94 ? 0.037 : level >= 0.932 ? 0.057 : level >= 0.9 ? 0.033 : 0.08);
+
+  it("takes no level below one that is over the budget, whichever levels a bisection would have visited", () => {
+    const result = calibrateThreshold({ rateAt: seed13, low: 0.8, high: 0.99, target: 0.045, tolerance: 0.005 });
+    // A bisection between 0.8 and 0.99 tries 0.895, 0.9425, 0.91875, … and never the band: it ends near 0.9.
+    expect(result.threshold).toBeGreaterThanOrEqual(0.94);
+    expect(result.threshold).toBeLessThan(0.945);
+    expect(result.bounded).toBe(false);
+    // Every level tried at or above the one taken is within the budget, and the step below it is over.
+    for (const { threshold, rate } of result.tried) if (threshold >= result.threshold) expect(rate).toBeLessThanOrEqual(0.045);
+    expect(result.tried.at(-1)?.rate).toBeGreaterThan(0.045);
+  });
+
+  it("steps on a grid fixed by the upper end, and says so when the sensitive end itself is within the budget", () => {
+    const result = calibrateThreshold({ rateAt: () => 0.01, low: 0.5, high: 0.99, target: 0.045, tolerance: 0.1 });
+    expect(result.bounded).toBe(true);
+    expect(result.threshold).toBe(0.5);
+    expect(result.tried.map(({ threshold }) => Number(threshold.toFixed(2)))).toEqual([0.99, 0.89, 0.79, 0.69, 0.59, 0.5]);
+    expect(() => calibrateThreshold({ rateAt: () => 0.2, low: 0.5, high: 0.99, target: 0.045 })).toThrow(/least sensitive/);
+  });
+});
+
 describe("two levels that share one false-firing budget", () => {
   it("takes the middle of the first levels that meet both targets within the budget", () => {
     const result = levels({ step: 0.01 });
