@@ -182,7 +182,7 @@ export async function processFile(
 export const SNAPSHOT_INDEXED_CHARS = 16_000;
 
 /** What a file is chunked from: a test snapshot's head in one chunk, else all of it in chunks of `chunkLines`. */
-function indexedPart(
+export function indexedPart(
   path: string,
   text: string,
   symbols: ExtractedSymbol[],
