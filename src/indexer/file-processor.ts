@@ -15,6 +15,7 @@ import { maskSecrets } from "../security/secrets.js";
 import type { ChunkRecord } from "../store/file-records.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import { ChunkFeaturizer } from "./chunk-featurizer.js";
+import { copyOf } from "./string-copy.js";
 import { errorMessage } from "../errors.js";
 import { waitWhilePaused } from "./index-pause.js";
 
@@ -190,7 +191,9 @@ export function indexedPart(
 ): { text: string; symbols: ExtractedSymbol[]; maxLines: number } {
   if (!isTestSnapshot(path)) return { text, symbols, maxLines: chunkLines };
   const lineEnd = text.length <= SNAPSHOT_INDEXED_CHARS ? text.length - 1 : text.lastIndexOf("\n", SNAPSHOT_INDEXED_CHARS - 1);
-  const head = text.slice(0, lineEnd >= 0 ? lineEnd + 1 : SNAPSHOT_INDEXED_CHARS);
+  const cut = text.slice(0, lineEnd >= 0 ? lineEnd + 1 : SNAPSHOT_INDEXED_CHARS);
+  // A copy when cut short: the head's chunk is a slice of the text it is cut from, and must not keep the whole snapshot alive.
+  const head = cut.length < text.length ? copyOf(cut) : text;
   const headLines = Math.max(1, countLines(head));
   return { text: head, symbols: symbols.filter((symbol) => symbol.endLine <= headLines), maxLines: Math.max(chunkLines, headLines) };
 }
