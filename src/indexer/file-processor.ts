@@ -8,7 +8,6 @@ import { definitionLines, hasDefinitionPatterns, leadingComments } from "../pars
 import { fallbackSymbols } from "../parsing/fallback-symbols.js";
 import { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary } from "../parsing/languages.js";
 import type { ExtractedSymbol, TreeSitterExtractor } from "../parsing/tree-sitter-extractor.js";
-import { tokenizePath } from "../parsing/code-tokenizer.js";
 import { isTestSnapshot } from "../search/document-kind.js";
 import { trigramSketch } from "../search/trigram-sketch.js";
 import { maskSecrets } from "../security/secrets.js";
@@ -138,7 +137,7 @@ export async function processFile(
 
   // A pause is kept within a file too: parsing a large file and featurizing its chunks take a tenth of a second or more.
   waitWhilePaused(task.pause);
-  const pathTokens = tokenizePath(file.path);
+  const pathTokens = featurizer.pathTokens(file.path);
   const indexed = indexedPart(file.path, text, symbols, task.chunkLines);
   const chunks = chunkFile(indexed.text, indexed.symbols, { maxLines: indexed.maxLines }).map((chunk, ordinal): ProcessedChunk => {
     if (ordinal % PAUSE_CHECK_CHUNKS === 0) waitWhilePaused(task.pause);
