@@ -19,11 +19,10 @@
 // docs/BENCHMARKS.md runs it on biomejs/biome at 18883b7d.
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { buildModules, filesToIndex } from "./lib/index-bench-build.mjs";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
   options: {
     tree: { type: "string" },
@@ -37,11 +36,8 @@ if (!values.tree) {
   process.exit(2);
 }
 const tree = resolve(values.tree);
-const build = resolve(values.build ?? repo);
-const load = (path) => import(pathToFileURL(join(build, "dist/src", path)).href);
+const { checkout: build, load } = buildModules(values.build);
 
-const { scanProject } = await load("indexer/scanner.js");
-const { defaultConfig } = await load("config/schema.js");
 const { readRegularFile } = await load("files/regular-file.js");
 const { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary } = await load("parsing/languages.js");
 const { maskSecrets } = await load("security/secrets.js");
@@ -53,9 +49,9 @@ const { tokenizePath } = await load("parsing/code-tokenizer.js");
 const { trigramSketch } = await load("search/trigram-sketch.js");
 const { featurizerFor, indexedPart, processFile, MAX_PARSE_BYTES } = await load("indexer/file-processor.js");
 
-const config = defaultConfig();
-const scan = await scanProject(tree, config.index);
-const files = scan.files.slice(0, values.limit ? Number(values.limit) : undefined);
+const indexable = await filesToIndex(load, tree);
+const config = indexable.config;
+const files = indexable.files.slice(0, values.limit ? Number(values.limit) : undefined);
 const task = { root: tree, chunkLines: config.index.chunkLines, embeddingDimensions: 256 };
 console.error(`${files.length} files to index under ${tree}`);
 

@@ -20,13 +20,11 @@
 // grammars' WebAssembly again (V8's native module cache shares a module
 // between isolates of a process while one holds it).
 import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { dirname } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
+import { buildModules, filesToIndex } from "./lib/index-bench-build.mjs";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
   options: {
     tree: { type: "string" },
@@ -43,19 +41,15 @@ if (!values.tree) {
   process.exit(2);
 }
 const tree = resolve(values.tree);
-const build = resolve(values.build ?? repo);
-const moduleUrl = (path) => pathToFileURL(join(build, "dist/src", path)).href;
-const load = (path) => import(moduleUrl(path));
+const { url: moduleUrl, load } = buildModules(values.build);
 
-const { scanProject } = await load("indexer/scanner.js");
-const { defaultConfig } = await load("config/schema.js");
 const { WORKER_HEAP_LIMITS } = await load("indexer/worker-pool.js");
 const { boundWasmOptimizerMemory } = await load("parsing/wasm-optimizer-memory.js");
 // As the pool does before its threads start.
 boundWasmOptimizerMemory();
-const config = defaultConfig();
-const files = (await scanProject(tree, config.index)).files.map(({ path, size, mtimeMs, priority }) => ({ path, size, mtimeMs, priority }));
-const load1 = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+const { config, files: indexable } = await filesToIndex(load, tree);
+const files = indexable.map(({ path, size, mtimeMs, priority }) => ({ path, size, mtimeMs, priority }));
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
 /** CPU seconds of this process's threads V8 names V8Worker (its platform's helper threads). */
 function helperSeconds() {
@@ -113,7 +107,7 @@ if (values.grammars) {
   const parsed = files.filter((file) => file.size <= MAX_PARSE_BYTES && detectLanguage(file.path) in GRAMMARS);
   const every = Math.max(1, Math.floor(parsed.length / Number(values.grammars)));
   const chosen = parsed.filter((_, index) => index % every === 0).map((file) => [file.path, detectLanguage(file.path)]);
-  console.log(`${chosen.length} files, ${new Set(chosen.map(([, language]) => language)).size} languages; load ${load1()}`);
+  console.log(`${chosen.length} files, ${new Set(chosen.map(([, language]) => language)).size} languages; load ${loadAverage()}`);
   const kept = [];
   for (const label of ["first", "second", "third"]) {
     const before = helperSeconds();
@@ -133,7 +127,7 @@ console.log(`${files.length} files in ${batches.length} batches`);
 for (let round = 1; round <= Number(values.rounds); round++) {
   for (const count of counts) {
     const before = helperSeconds();
-    const loadBefore = load1();
+    const loadBefore = loadAverage();
     const runs = await Promise.all(
       Array.from({ length: count }, (_, index) =>
         runWorker(
@@ -147,7 +141,7 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     await Promise.all(runs.map((run) => run.worker.terminate()));
     const workers = runs.reduce((sum, run) => sum + run.seconds, 0);
     console.log(
-      `round ${round}, ${count} worker(s): workers ${workers.toFixed(2)} s (${runs.map((run) => run.seconds.toFixed(2)).join(" + ")}), V8's helper threads ${helpers.toFixed(2)} s, together ${(workers + helpers).toFixed(2)} s; load ${loadBefore} → ${load1()}`,
+      `round ${round}, ${count} worker(s): workers ${workers.toFixed(2)} s (${runs.map((run) => run.seconds.toFixed(2)).join(" + ")}), V8's helper threads ${helpers.toFixed(2)} s, together ${(workers + helpers).toFixed(2)} s; load ${loadBefore} → ${loadAverage()}`,
     );
   }
 }
