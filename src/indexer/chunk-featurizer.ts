@@ -1,6 +1,6 @@
 import type { TrigramFeatures } from "../embedding/hashing-embedder.js";
 import { normalize } from "../embedding/embedder.js";
-import { isIdentifierCode } from "../parsing/code-tokenizer.js";
+import { isIdentifierCode, PathTokenizer } from "../parsing/code-tokenizer.js";
 import { PATH_TERM_REPEAT } from "../parsing/term-counts.js";
 import { bucketOf, TF_MARK } from "../search/full-text-document.js";
 import { FNV_OFFSET, FNV_PRIME, grown, Vocabulary } from "./featurizer-vocabulary.js";
@@ -48,6 +48,7 @@ export class ChunkFeaturizer {
   private stemCounts = new Int32Array(1024);
   private readonly touchedTokens: number[] = [];
   private readonly touchedStems: number[] = [];
+  private readonly pathTokenizer = new PathTokenizer();
 
   /** `generationWords`: words or tokens a generation of the tables holds before the next one starts. */
   constructor(
@@ -58,6 +59,11 @@ export class ChunkFeaturizer {
   /** Words remembered, in both generations (`ChunkFeaturizer` keeps at most two). */
   get rememberedWords(): number {
     return this.vocabulary.wordsHeld;
+  }
+
+  /** `tokenizePath(path)`, with the last directory's tokens kept: a worker's files come a directory at a time. */
+  pathTokens(path: string): string[] {
+    return this.pathTokenizer.tokens(path);
   }
 
   /** `pathTokens` is `tokenizePath(path)`; symbols and content are the chunk's. */

@@ -8,13 +8,13 @@ import { definitionLines, hasDefinitionPatterns, leadingComments } from "../pars
 import { fallbackSymbols } from "../parsing/fallback-symbols.js";
 import { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary } from "../parsing/languages.js";
 import type { ExtractedSymbol, TreeSitterExtractor } from "../parsing/tree-sitter-extractor.js";
-import { tokenizePath } from "../parsing/code-tokenizer.js";
 import { isTestSnapshot } from "../search/document-kind.js";
 import { trigramSketch } from "../search/trigram-sketch.js";
 import { maskSecrets } from "../security/secrets.js";
 import type { ChunkRecord } from "../store/file-records.js";
 import { estimateTokens } from "../tokens/estimate-tokens.js";
 import { ChunkFeaturizer } from "./chunk-featurizer.js";
+import { copyOf } from "./string-copy.js";
 import { errorMessage } from "../errors.js";
 import { waitWhilePaused } from "./index-pause.js";
 
@@ -137,7 +137,7 @@ export async function processFile(
 
   // A pause is kept within a file too: parsing a large file and featurizing its chunks take a tenth of a second or more.
   waitWhilePaused(task.pause);
-  const pathTokens = tokenizePath(file.path);
+  const pathTokens = featurizer.pathTokens(file.path);
   const indexed = indexedPart(file.path, text, symbols, task.chunkLines);
   const chunks = chunkFile(indexed.text, indexed.symbols, { maxLines: indexed.maxLines }).map((chunk, ordinal): ProcessedChunk => {
     if (ordinal % PAUSE_CHECK_CHUNKS === 0) waitWhilePaused(task.pause);
@@ -182,7 +182,7 @@ export async function processFile(
 export const SNAPSHOT_INDEXED_CHARS = 16_000;
 
 /** What a file is chunked from: a test snapshot's head in one chunk, else all of it in chunks of `chunkLines`. */
-function indexedPart(
+export function indexedPart(
   path: string,
   text: string,
   symbols: ExtractedSymbol[],
@@ -190,7 +190,9 @@ function indexedPart(
 ): { text: string; symbols: ExtractedSymbol[]; maxLines: number } {
   if (!isTestSnapshot(path)) return { text, symbols, maxLines: chunkLines };
   const lineEnd = text.length <= SNAPSHOT_INDEXED_CHARS ? text.length - 1 : text.lastIndexOf("\n", SNAPSHOT_INDEXED_CHARS - 1);
-  const head = text.slice(0, lineEnd >= 0 ? lineEnd + 1 : SNAPSHOT_INDEXED_CHARS);
+  const cut = text.slice(0, lineEnd >= 0 ? lineEnd + 1 : SNAPSHOT_INDEXED_CHARS);
+  // A copy when cut short: the head's chunk is a slice of the text it is cut from, and must not keep the whole snapshot alive.
+  const head = cut.length < text.length ? copyOf(cut) : text;
   const headLines = Math.max(1, countLines(head));
   return { text: head, symbols: symbols.filter((symbol) => symbol.endLine <= headLines), maxLines: Math.max(chunkLines, headLines) };
 }

@@ -1,4 +1,3 @@
-import { lastLineNumber } from "./text-lines.js";
 import type { ExtractedSymbol } from "./tree-sitter-extractor.js";
 
 export interface Chunk {
@@ -35,12 +34,11 @@ const DEFAULT_MAX_CHARS = 16_000;
  * packed together up to `maxLines`, so every line belongs to exactly one chunk.
  */
 export function chunkFile(text: string, symbols: readonly ExtractedSymbol[], options: ChunkOptions): Chunk[] {
-  const lines = text.split("\n");
-  lines.length = lastLineNumber(lines);
-  if (lines.length === 0 || (lines.length === 1 && lines[0] === "")) return [];
+  const lines = new LineOffsets(text);
+  if (lines.count === 1 && lines.length(1) === 0) return [];
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
 
-  const segments = segmentRange(1, lines.length, topLevel(symbols, 1, lines.length), symbols, options.maxLines);
+  const segments = segmentRange(1, lines.count, topLevel(symbols, 1, lines.count), symbols, options.maxLines);
   const chunks: Chunk[] = [];
   let current: Segment | undefined;
   let currentChars = 0;
@@ -51,7 +49,7 @@ export function chunkFile(text: string, symbols: readonly ExtractedSymbol[], opt
     currentChars = 0;
   };
   for (const segment of segments) {
-    const chars = charCount(lines, segment.start, segment.end);
+    const chars = lines.chars(segment.start, segment.end);
     const fits =
       current !== undefined &&
       segment.end - current.start + 1 <= options.maxLines &&
@@ -133,24 +131,24 @@ function windows(start: number, end: number, maxLines: number, kind: Segment["ki
   return result;
 }
 
-function makeChunk(lines: readonly string[], segment: Segment, symbols: readonly ExtractedSymbol[]): Chunk {
+function makeChunk(lines: LineOffsets, segment: Segment, symbols: readonly ExtractedSymbol[]): Chunk {
   return {
     startLine: segment.start,
     endLine: segment.end,
     kind: segment.kind,
     symbols: symbols.filter((symbol) => symbol.startLine >= segment.start && symbol.startLine <= segment.end).map((symbol) => symbol.name),
-    content: lines.slice(segment.start - 1, segment.end).join("\n"),
+    content: lines.text(segment.start, segment.end),
   };
 }
 
 /** Cuts a chunk whose text is too long (very long lines) into pieces of whole lines. */
-function splitOversized(lines: readonly string[], chunk: Chunk, symbols: readonly ExtractedSymbol[], maxChars: number): Chunk[] {
+function splitOversized(lines: LineOffsets, chunk: Chunk, symbols: readonly ExtractedSymbol[], maxChars: number): Chunk[] {
   if (chunk.content.length <= maxChars || chunk.startLine === chunk.endLine) return [chunk];
   const pieces: Chunk[] = [];
   let from = chunk.startLine;
   let chars = 0;
   for (let line = chunk.startLine; line <= chunk.endLine; line++) {
-    const length = (lines[line - 1]?.length ?? 0) + 1;
+    const length = lines.length(line) + 1;
     if (line > from && chars + length > maxChars) {
       pieces.push(makeChunk(lines, { start: from, end: line - 1, kind: "window" }, symbols));
       from = line;
@@ -162,8 +160,44 @@ function splitOversized(lines: readonly string[], chunk: Chunk, symbols: readonl
   return pieces;
 }
 
-function charCount(lines: readonly string[], start: number, end: number): number {
-  let total = 0;
-  for (let line = start; line <= end; line++) total += (lines[line - 1]?.length ?? 0) + 1;
-  return total;
+/**
+ * Where each line of a text starts, so that a range of lines is one slice of
+ * the text: splitting every file into line strings and joining them again
+ * for each chunk allocated about a tenth of what a file worker allocates
+ * (docs/BENCHMARKS.md, sixteenth session). Lines are those of
+ * `text.split("\n")`, a trailing newline ending the last line rather than
+ * starting another (`lastLineNumber`); an empty text is one empty line.
+ */
+class LineOffsets {
+  /** Lines in the text. */
+  readonly count: number;
+  /** `starts[i]` is where line i + 1 starts; `starts[count]` is one past the end of the last line's text. */
+  private readonly starts: Int32Array;
+
+  constructor(private readonly source: string) {
+    let newlines = 0;
+    for (let at = source.indexOf("\n"); at !== -1; at = source.indexOf("\n", at + 1)) newlines++;
+    const starts = new Int32Array(newlines + 2);
+    let line = 1;
+    for (let at = source.indexOf("\n"); at !== -1; at = source.indexOf("\n", at + 1)) starts[line++] = at + 1;
+    starts[line] = source.length + 1;
+    this.starts = starts;
+    // A trailing newline ends the last line: the empty piece after it is not a line of its own.
+    this.count = newlines > 0 && source.endsWith("\n") ? newlines : newlines + 1;
+  }
+
+  /** Characters of 1-based line `line`, without its newline. */
+  length(line: number): number {
+    return (this.starts[line] as number) - (this.starts[line - 1] as number) - 1;
+  }
+
+  /** Characters of lines `start`..`end` (1-based, inclusive), a newline counted after each. */
+  chars(start: number, end: number): number {
+    return (this.starts[end] as number) - (this.starts[start - 1] as number);
+  }
+
+  /** Lines `start`..`end` (1-based, inclusive) joined by their newlines, as `split("\n")` then `join("\n")` gave them. */
+  text(start: number, end: number): string {
+    return this.source.slice(this.starts[start - 1] as number, (this.starts[end] as number) - 1);
+  }
 }

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "../../src/parsing/chunker.js";
 import { fallbackSymbols } from "../../src/parsing/fallback-symbols.js";
+import { lastLineNumber } from "../../src/parsing/text-lines.js";
 import type { ExtractedSymbol } from "../../src/parsing/tree-sitter-extractor.js";
 
 const lines = (count: number, prefix = "line") => Array.from({ length: count }, (_, index) => `${prefix} ${index + 1}`).join("\n");
@@ -87,6 +88,43 @@ describe("chunkFile", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it("cuts every chunk's text as the file's lines joined again, with empty lines, a trailing newline and lines over the character cap", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constant(""), fc.string({ maxLength: 12 }), fc.constant("x".repeat(90))), { minLength: 1, maxLength: 80 }),
+        fc.boolean(),
+        fc.array(fc.tuple(fc.nat(80), fc.nat(30)), { maxLength: 10 }),
+        fc.integer({ min: 1, max: 20 }),
+        (pieces, trailingNewline, spans, maxLines) => {
+          const text = pieces.map((piece) => piece.replaceAll("\n", "\r")).join("\n") + (trailingNewline ? "\n" : "");
+          // The file's lines as a split gives them, a trailing newline ending the last line.
+          const fileLines = text.split("\n");
+          fileLines.length = lastLineNumber(fileLines);
+          const lineCount = fileLines.length;
+          const symbols = spans
+            .map(([start, length], index) => symbol(`s${index}`, Math.min(lineCount, start + 1), Math.min(lineCount, start + 1 + length)))
+            .sort((a, b) => a.startLine - b.startLine);
+          const chunks = chunkFile(text, symbols, { maxLines, maxChars: 100 });
+          if (lineCount === 1 && fileLines[0] === "") {
+            expect(chunks).toEqual([]);
+            return;
+          }
+          let expected = 1;
+          for (const chunk of chunks) {
+            expect(chunk.startLine).toBe(expected);
+            expect(chunk.content).toBe(fileLines.slice(chunk.startLine - 1, chunk.endLine).join("\n"));
+            expect(chunk.symbols).toEqual(
+              symbols.filter((s) => s.startLine >= chunk.startLine && s.startLine <= chunk.endLine).map((s) => s.name),
+            );
+            expected = chunk.endLine + 1;
+          }
+          expect(expected).toBe(lineCount + 1);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

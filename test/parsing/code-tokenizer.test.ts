@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { queryTerms, tokenize, tokenizePath } from "../../src/parsing/code-tokenizer.js";
+import { PathTokenizer, queryTerms, tokenize, tokenizePath } from "../../src/parsing/code-tokenizer.js";
 
 describe("code tokenizer", () => {
   it("keeps identifiers whole and splits camelCase, acronyms and digits", () => {
@@ -50,5 +51,21 @@ describe("code tokenizer", () => {
 
   it("treats non-ASCII letters as word characters", () => {
     expect(tokenize("naïve café Größe")).toEqual(["naïve", "café", "größe"]);
+  });
+
+  it("gives a path's tokens in tokenizePath's order when the directory's are kept from the path before", () => {
+    const segment = fc.oneof(
+      fc.constantFrom("src", "parseHTTP", "a_b", "v2", "index.ts", ".github", "the", "x", ""),
+      fc.string({ maxLength: 8 }),
+    );
+    const path = fc.array(segment, { minLength: 1, maxLength: 5 }).map((segments) => segments.join("/"));
+    fc.assert(
+      fc.property(fc.array(path, { minLength: 1, maxLength: 30 }), (paths) => {
+        const tokenizer = new PathTokenizer();
+        // Sorted, as files reach a worker, so that neighbours share their directory; and each path twice.
+        for (const each of [...paths].sort().flatMap((one) => [one, one])) expect(tokenizer.tokens(each)).toEqual(tokenizePath(each));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
