@@ -14,6 +14,7 @@ import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import { countFilesToIndex, scanTree, walkRulesKey } from "./scanner.js";
 import { FIRST_WALK_META_KEY, planFullWalk, type RunPlan, settleWalk } from "./full-walk-plan.js";
+import { boundHeapGrowth } from "./heap-growth.js";
 import { collectTheDroppedWalk } from "./walk-collection.js";
 import type { DirectoriesToRemember, ScannedFile, TreeScan } from "./scan-results.js";
 
@@ -196,11 +197,12 @@ export class ProjectIndexer {
       plan.before === "missing" &&
       total > (this.deps.segmentedFullTextAboveFiles ?? SEGMENTED_FULL_TEXT_ABOVE_FILES) &&
       this.deps.fullText.beginSegmentedBuild();
-    if (segmented) collectTheDroppedWalk();
     let processed = 0;
-    yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
-
+    // Held to the run's end, from before the dropped walk's collection so that the limit it sets follows it too.
+    const releaseHeapBound = segmented ? boundHeapGrowth() : undefined;
     try {
+      if (segmented) collectTheDroppedWalk();
+      yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
       for await (const batch of this.processor.processAll(work, signal, options.pause)) {
         await options.pause?.whenRunning(signal);
         const outcome = await this.deps.writer.commitBatch(batch, manifest, options.pause && { pause: options.pause, signal });
@@ -215,6 +217,7 @@ export class ProjectIndexer {
       if (segmented) await this.processor.close();
       if (!plan.fresh || plan.before === "missing" || this.deps.fullText.damageNoted()) await this.deps.fullText.checkpoint();
     } finally {
+      releaseHeapBound?.();
       // A run that failed (a full disk, a damaged database) leaves no spilled segments beside the database to fill it further.
       if (segmented) this.deps.fullText.discardSegmentedBuild();
     }
