@@ -44,7 +44,8 @@ function kindOf(path, sizeBytes) {
   if (path.startsWith("/")) return "otherFiles";
   if (path.startsWith("[")) return "otherAnon";
   if (sizeBytes >= WASM_RESERVATION_BYTES) return "wasm";
-  if (sizeBytes === ARENA_BYTES || sizeBytes === ARENA_BYTES - 4096 * 0) return "mallocArenas";
+  // A whole arena reservation in one mapping; an arena split into its rw part and its ---p rest is joined in `mappings`.
+  if (sizeBytes === ARENA_BYTES) return "mallocArenas";
   return "anon";
 }
 
