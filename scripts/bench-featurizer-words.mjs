@@ -27,11 +27,12 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { buildModules } from "./lib/index-bench-build.mjs";
 
 const { values } = parseArgs({
   options: {
     tree: { type: "string" },
-    build: { type: "string", default: "." },
+    build: { type: "string" },
     share: { type: "string", default: "2" },
     limit: { type: "string" },
     plain: { type: "boolean", default: false },
@@ -50,15 +51,15 @@ if (typeof globalThis.gc !== "function") {
   console.error("Run with node --expose-gc: the featurizer's live heap is measured after full collections.");
   process.exit(2);
 }
-const dist = join(resolve(values.build), "dist", "src");
-const { ChunkFeaturizer } = await import(join(dist, "indexer/chunk-featurizer.js"));
-const { TrigramFeatures } = await import(join(dist, "embedding/hashing-embedder.js"));
-const { chunkFile } = await import(join(dist, "parsing/chunker.js"));
-const { chunkTermCounts } = await import(join(dist, "parsing/term-counts.js"));
-const { termsFromCounts } = await import(join(dist, "search/full-text-document.js"));
-const { tokenize, tokenizePath } = await import(join(dist, "parsing/code-tokenizer.js"));
-const { BINARY_EXTENSIONS, decodeText, extensionOf, looksBinary } = await import(join(dist, "parsing/languages.js"));
-const { maskSecrets } = await import(join(dist, "security/secrets.js"));
+const { load } = buildModules(values.build);
+const { ChunkFeaturizer } = await load("indexer/chunk-featurizer.js");
+const { TrigramFeatures } = await load("embedding/hashing-embedder.js");
+const { chunkFile } = await load("parsing/chunker.js");
+const { chunkTermCounts } = await load("parsing/term-counts.js");
+const { termsFromCounts } = await load("search/full-text-document.js");
+const { tokenize, tokenizePath } = await load("parsing/code-tokenizer.js");
+const { BINARY_EXTENSIONS, decodeText, extensionOf, looksBinary } = await load("parsing/languages.js");
+const { maskSecrets } = await load("security/secrets.js");
 
 const MAX_FILE_BYTES = 1 << 20;
 const CHUNK_LINES = 45;

@@ -17,11 +17,11 @@
 // exports the steps need, or to compare builds in less time).
 //
 // docs/BENCHMARKS.md runs it on biomejs/biome at 18883b7d.
-import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildModules, filesToIndex } from "./lib/index-bench-build.mjs";
+import { loadAverages } from "./lib/proc-stats.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -135,9 +135,7 @@ const cpu = (usage) => (usage.user + usage.system) / 1e6;
 const apart = [PARSE_ALONE, CAPTURES_ALONE];
 const rows = [...seconds].filter(([step]) => !apart.includes(step));
 const total = rows.reduce((sum, [, s]) => sum + s, 0);
-console.log(
-  `load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}; ${files.length} files, ${(parsedBytes / 1e6).toFixed(1)} MB parsed, ${chunkCount} chunks`,
-);
+console.log(`load ${loadAverages()}; ${files.length} files, ${(parsedBytes / 1e6).toFixed(1)} MB parsed, ${chunkCount} chunks`);
 if (stepsRun) for (const [step, s] of rows) console.log(`${step.padEnd(48)} ${s.toFixed(2)} s  ${((100 * s) / total).toFixed(1)} %`);
 if (stepsRun) console.log(`${"sum of the steps".padEnd(48)} ${total.toFixed(2)} s`);
 if (stepsRun) for (const step of apart) console.log(`${step.padEnd(48)} ${(seconds.get(step) ?? 0).toFixed(2)} s`);

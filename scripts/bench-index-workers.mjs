@@ -19,11 +19,11 @@
 // tree-sitter parses, about 3,000): whether a later worker compiles the
 // grammars' WebAssembly again (V8's native module cache shares a module
 // between isolates of a process while one holds it).
-import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { buildModules, filesToIndex } from "./lib/index-bench-build.mjs";
+import { loadAverages, threadCpuByName } from "./lib/proc-stats.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -49,24 +49,9 @@ const { boundWasmOptimizerMemory } = await load("parsing/wasm-optimizer-memory.j
 boundWasmOptimizerMemory();
 const { config, files: indexable } = await filesToIndex(load, tree);
 const files = indexable.map(({ path, size, mtimeMs, priority }) => ({ path, size, mtimeMs, priority }));
-const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
 /** CPU seconds of this process's threads V8 names V8Worker (its platform's helper threads). */
-function helperSeconds() {
-  let ticks = 0;
-  for (const tid of readdirSync("/proc/self/task")) {
-    let stat;
-    try {
-      stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-    } catch {
-      continue; // the thread ended
-    }
-    if (!stat.includes("(V8Worker)")) continue;
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / 100;
-}
+const helperSeconds = () => threadCpuByName().V8Worker ?? 0;
 
 /** Runs `source` (a CommonJS body that posts its own thread's CPU seconds) in a worker; resolves with the worker and that figure. */
 function runWorker(source, workerData, resourceLimits) {
@@ -107,7 +92,7 @@ if (values.grammars) {
   const parsed = files.filter((file) => file.size <= MAX_PARSE_BYTES && detectLanguage(file.path) in GRAMMARS);
   const every = Math.max(1, Math.floor(parsed.length / Number(values.grammars)));
   const chosen = parsed.filter((_, index) => index % every === 0).map((file) => [file.path, detectLanguage(file.path)]);
-  console.log(`${chosen.length} files, ${new Set(chosen.map(([, language]) => language)).size} languages; load ${loadAverage()}`);
+  console.log(`${chosen.length} files, ${new Set(chosen.map(([, language]) => language)).size} languages; load ${loadAverages()}`);
   const kept = [];
   for (const label of ["first", "second", "third"]) {
     const before = helperSeconds();
@@ -127,7 +112,7 @@ console.log(`${files.length} files in ${batches.length} batches`);
 for (let round = 1; round <= Number(values.rounds); round++) {
   for (const count of counts) {
     const before = helperSeconds();
-    const loadBefore = loadAverage();
+    const loadBefore = loadAverages();
     const runs = await Promise.all(
       Array.from({ length: count }, (_, index) =>
         runWorker(
@@ -141,7 +126,7 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     await Promise.all(runs.map((run) => run.worker.terminate()));
     const workers = runs.reduce((sum, run) => sum + run.seconds, 0);
     console.log(
-      `round ${round}, ${count} worker(s): workers ${workers.toFixed(2)} s (${runs.map((run) => run.seconds.toFixed(2)).join(" + ")}), V8's helper threads ${helpers.toFixed(2)} s, together ${(workers + helpers).toFixed(2)} s; load ${loadBefore} → ${loadAverage()}`,
+      `round ${round}, ${count} worker(s): workers ${workers.toFixed(2)} s (${runs.map((run) => run.seconds.toFixed(2)).join(" + ")}), V8's helper threads ${helpers.toFixed(2)} s, together ${(workers + helpers).toFixed(2)} s; load ${loadBefore} → ${loadAverages()}`,
     );
   }
 }

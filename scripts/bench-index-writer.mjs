@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { loadAverages } from "./lib/proc-stats.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
@@ -138,5 +139,5 @@ function median(values) {
 }
 
 function readLoad() {
-  return spawnSync("cat", ["/proc/loadavg"], { encoding: "utf8" }).stdout.split(" ")[0] ?? "?";
+  return loadAverages().split(" ")[0];
 }

@@ -16,8 +16,9 @@
 // `sylk index --json` prints). Threads share one address space, so memory
 // is per process; the kinds say whose it is.
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync, writeFileSync, appendFileSync } from "node:fs";
+import { readFileSync, writeFileSync, appendFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { threadCpuByName } from "./lib/proc-stats.mjs";
 
 const separator = process.argv.indexOf("--");
 if (separator < 0) {
@@ -34,7 +35,6 @@ if (!out || !command) throw new Error("--out and a command are needed");
 writeFileSync(out, "");
 
 const MB = 1024 * 1024;
-const ticksPerSecond = 100;
 const WASM_RESERVATION_BYTES = 1024 * MB;
 const ARENA_BYTES = 64 * MB;
 
@@ -95,22 +95,6 @@ function status(pid) {
   return fields;
 }
 
-function threadCpu(pid) {
-  const byName = {};
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const seconds = (Number(rest[11]) + Number(rest[12])) / ticksPerSecond;
-      byName[name] = (byName[name] ?? 0) + seconds;
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return byName;
-}
-
 const started = performance.now();
 const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
 let phase = "starting";
@@ -144,7 +128,7 @@ const timer = setInterval(() => {
       phase,
       ...memory,
       ...mappings(child.pid),
-      cpu: threadCpu(child.pid),
+      cpu: threadCpuByName(child.pid),
     };
     if (Object.keys(sample.kinds).length === 0) return;
     appendFileSync(out, `${JSON.stringify(sample)}\n`);
