@@ -1,26 +1,21 @@
 import { spawnSync } from "node:child_process";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { reply, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { runCli, SYLK_BIN } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+import type { TempProject } from "../helpers/temp-project.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
 
 /** Smaller edge cases at the command line. */
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping sylk "prompt" in a real terminal: ${unavailable}`);
 
+const fixture = createTerminalFixture();
 let project: TempProject;
 let server: FakeAnthropicServer;
-let terminal: TmuxTerminal | undefined;
 beforeEach(async () => {
-  project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  terminal?.close();
-  terminal = undefined;
-  await server.close();
-  project.cleanup();
+  project = fixture.project({ "src/a.ts": "export const a = 1;\n" });
+  server = await fixture.fakeModel();
 });
 
 describe("the command line", () => {
@@ -49,7 +44,7 @@ describe("the command line", () => {
     async () => {
       server.enqueue(reply().text("Four, as asked from the command line."));
       expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-      terminal = startSylkInTmux(["what is two plus two"], {
+      const terminal = fixture.start(["what is two plus two"], {
         cwd: project.root,
         env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, TERM: "xterm-256color" },
       });

@@ -1,26 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { reply, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { runCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+import type { TempProject } from "../helpers/temp-project.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
 
 /** `sylk --resume` and `--continue`: the session is looked up before the screen is drawn, and a session left without a prompt is not kept. */
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping sylk --resume in a real terminal: ${unavailable}`);
 
+const fixture = createTerminalFixture();
 let project: TempProject;
 let server: FakeAnthropicServer;
-let terminal: TmuxTerminal | undefined;
 beforeEach(async () => {
-  project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
-  server = await startFakeAnthropicServer();
+  project = fixture.project({ "src/a.ts": "export const a = 1;\n" });
+  server = await fixture.fakeModel();
   expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-});
-afterEach(async () => {
-  terminal?.close();
-  terminal = undefined;
-  await server.close();
-  project.cleanup();
 });
 
 const modelEnv = () => ({ ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, TERM: "xterm-256color" });
@@ -33,19 +28,19 @@ async function sessionsListed(): Promise<string> {
 
 describe.skipIf(unavailable !== undefined)("sylk --resume in a terminal", () => {
   it("an unknown --resume id fails with its message before the screen is drawn; --continue with no session says there is none", async () => {
-    terminal = startSylkInTmux(["--resume", "nosuchid"], { cwd: project.root, env: modelEnv() });
+    let terminal = fixture.start(["--resume", "nosuchid"], { cwd: project.root, env: modelEnv() });
     await terminal.waitFor(/sylk exited \d+/, 60_000);
     expect(terminal.screen()).toContain("No session nosuchid in this project; `sylk sessions` lists them.");
     expect(terminal.screen()).toMatch(/sylk exited 42\b/);
     terminal.close();
-    terminal = startSylkInTmux(["--continue"], { cwd: project.root, env: modelEnv() });
+    terminal = fixture.start(["--continue"], { cwd: project.root, env: modelEnv() });
     await terminal.waitFor(/sylk exited \d+/, 60_000);
     expect(terminal.screen()).toContain("There is no earlier session in this project to continue.");
     expect(await sessionsListed()).not.toMatch(/[0-9a-f]{8}/);
   }, 120_000);
 
   it("a session left without a prompt is not kept nor offered to resume; one with a prompt is, and --resume goes on with it", async () => {
-    terminal = startSylkInTmux([], { cwd: project.root, env: modelEnv() });
+    let terminal = fixture.start([], { cwd: project.root, env: modelEnv() });
     await terminal.waitFor("index: fresh", 60_000);
     terminal.send("C-c");
     terminal.send("C-c");
@@ -55,7 +50,7 @@ describe.skipIf(unavailable !== undefined)("sylk --resume in a terminal", () => 
     terminal.close();
 
     server.enqueue(reply().text("Kept for later."));
-    terminal = startSylkInTmux(["remember this"], { cwd: project.root, env: modelEnv() });
+    terminal = fixture.start(["remember this"], { cwd: project.root, env: modelEnv() });
     await terminal.waitFor("Kept for later.", 60_000);
     terminal.send("C-c");
     terminal.send("C-c");
@@ -64,7 +59,7 @@ describe.skipIf(unavailable !== undefined)("sylk --resume in a terminal", () => 
     expect(id).toBeDefined();
     terminal.close();
 
-    terminal = startSylkInTmux(["--resume", id as string], { cwd: project.root, env: modelEnv() });
+    terminal = fixture.start(["--resume", id as string], { cwd: project.root, env: modelEnv() });
     await terminal.waitFor(`Resumed session ${id}: remember this`, 60_000);
   }, 240_000);
 });

@@ -3,31 +3,26 @@ import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openProject } from "../../src/app/project-services.js";
 import { STOP_GRACE_MS } from "../../src/cli/stop-signals.js";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { reply, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { runCli, startCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+import type { TempProject } from "../helpers/temp-project.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
 
 const unavailable = tmuxUnavailableReason();
 const COMPILED_STOP_SIGNALS = pathToFileURL(fileURLToPath(new URL("../../dist/src/cli/stop-signals.js", import.meta.url))).href;
 /** Runs in the background until killed, and says where it is (its pid, in the project). */
 const STUCK_COMMAND = "sleep 60 & echo $! > sleeper.pid; wait";
 
+const fixture = createTerminalFixture();
 let project: TempProject;
 let server: FakeAnthropicServer;
-let terminal: TmuxTerminal | undefined;
 beforeEach(async () => {
-  project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  terminal?.close();
-  terminal = undefined;
-  await server.close();
-  project.cleanup();
+  project = fixture.project({ "src/a.ts": "export const a = 1;\n" });
+  server = await fixture.fakeModel();
 });
 
 const env = () => ({ ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl });
@@ -122,7 +117,7 @@ describe("stopping sylk from outside", () => {
     async () => {
       server.enqueue(reply().toolUse("run_command", { command: STUCK_COMMAND }, "c1"), reply().text("never asked"));
       expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-      terminal = startSylkInTmux(["--permission-mode", "bypass", "--no-sandbox", "wait for it"], {
+      const terminal = fixture.start(["--permission-mode", "bypass", "--no-sandbox", "wait for it"], {
         cwd: project.root,
         env: { ...env(), TERM: "xterm-256color" },
       });

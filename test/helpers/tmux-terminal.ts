@@ -35,6 +35,7 @@ export interface TmuxTerminal {
   paneTitle(): string;
   /** The exit status once `sylk` has ended, or undefined while it runs. */
   exitStatus(): number | undefined;
+  /** Ends the terminal and what runs in it; a second call does nothing. */
   close(): void;
 }
 
@@ -55,6 +56,7 @@ export function startSylkInTmux(
   const command = `cd ${shellQuote(options.cwd)} && env -u CI ${assignments.join(" ")} ${shellQuote(process.execPath)} ${shellQuote(SYLK_BIN)} ${args.map(shellQuote).join(" ")}; echo "sylk exited $?"; sleep 600`;
   tmux("new-session", "-d", "-s", "main", "-x", String(options.columns ?? 120), "-y", String(options.rows ?? 40), command);
   const screen = () => tmux("capture-pane", "-p", "-t", "main", "-S", "-300");
+  let closed = false;
   return {
     screen,
     visibleScreen: () => tmux("capture-pane", "-p", "-t", "main"),
@@ -87,6 +89,8 @@ export function startSylkInTmux(
       return match ? Number(match[1]) : undefined;
     },
     close() {
+      if (closed) return;
+      closed = true;
       try {
         tmux("kill-server");
       } catch {

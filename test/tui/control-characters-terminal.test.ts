@@ -1,27 +1,22 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { reply, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { runCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+import type { TempProject } from "../helpers/temp-project.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
 
 /** What the user approves is what runs, checked on a real terminal: what tmux shows and the title it keeps. */
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping control characters in a real terminal: ${unavailable}`);
 
+const fixture = createTerminalFixture();
 let project: TempProject;
 let server: FakeAnthropicServer;
-let terminal: TmuxTerminal | undefined;
 beforeEach(async () => {
-  project = createTempProject({ "a.txt": "keep me\n" });
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  terminal?.close();
-  terminal = undefined;
-  await server.close();
-  project.cleanup();
+  project = fixture.project({ "a.txt": "keep me\n" });
+  server = await fixture.fakeModel();
 });
 
 describe.skipIf(unavailable !== undefined)("control characters, in a real terminal", () => {
@@ -31,7 +26,7 @@ describe.skipIf(unavailable !== undefined)("control characters, in a real termin
       reply().text("Title \u001b]0;PWNED\u0007set? \u001b[31mRED\u001b[0m\n\nA second block."),
     );
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    terminal = startSylkInTmux(["run the tests"], {
+    const terminal = fixture.start(["run the tests"], {
       cwd: project.root,
       env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, TERM: "xterm-256color" },
     });

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FolderTrustStore } from "../../src/project/folder-trust.js";
 import { runCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+import type { TempProject } from "../helpers/temp-project.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
 
 /**
  * The first paint, in a real terminal: `bin/sylk.js` draws the prompt
@@ -24,14 +25,9 @@ const BUNDLE_DELAY_MS = 8_000;
 /** Well inside the delay: what shows by then was drawn before the CLI loaded. */
 const BEFORE_THE_BUNDLE_MS = 6_000;
 
-let project: TempProject | undefined;
-let terminal: TmuxTerminal | undefined;
+const fixture = createTerminalFixture();
 const hookDirectories: string[] = [];
 afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-  project?.cleanup();
-  project = undefined;
   for (const directory of hookDirectories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
@@ -51,19 +47,19 @@ function bundleHeldBack(): string {
   return `--import=${join(directory, "register.mjs")}`;
 }
 
-async function launch(files: Record<string, string>): Promise<TmuxTerminal> {
-  project = createTempProject(files);
+async function launch(files: Record<string, string>): Promise<{ project: TempProject; terminal: TmuxTerminal }> {
+  const project = fixture.project(files);
   expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-  terminal = startSylkInTmux([], {
+  const terminal = fixture.start([], {
     cwd: project.root,
     env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color", NODE_OPTIONS: bundleHeldBack() },
   });
-  return terminal;
+  return { project, terminal };
 }
 
 describe.skipIf(unavailable !== undefined)("the prompt painted before the CLI loads, in a real terminal", () => {
   it("is drawn before the bundle has loaded, and the session applies every key typed into it, in order", async () => {
-    const shown = await launch({ "src/a.ts": "export const alpha = 1;\n" });
+    const { terminal: shown } = await launch({ "src/a.ts": "export const alpha = 1;\n" });
     await shown.waitFor("Ask anything · /help for commands", BEFORE_THE_BUNDLE_MS);
     expect(shown.visibleScreen()).toContain("opening the project…");
     // Keys with editing keys among them, as a fast typist's reach a busy program, all while the bundle is held
@@ -84,11 +80,11 @@ describe.skipIf(unavailable !== undefined)("the prompt painted before the CLI lo
   }, 120_000);
 
   it("keeps the keys typed into it from answering the trust question that comes first", async () => {
-    const shown = await launch({
+    const { project, terminal: shown } = await launch({
       "src/a.ts": "export const a = 1;\n",
       ".sylkrc": JSON.stringify({ permissions: { allow: ["run_command(*)"] } }),
     });
-    const { root, sylkHome } = project as TempProject;
+    const { root, sylkHome } = project;
     await shown.waitFor("Ask anything", BEFORE_THE_BUNDLE_MS);
     // "y" would trust the folder, were it taken for the answer.
     shown.send("y", { literal: true });
@@ -104,9 +100,9 @@ describe.skipIf(unavailable !== undefined)("the prompt painted before the CLI lo
   }, 120_000);
 
   it("is erased, and the terminal given back, when the CLI stops with an error before the session", async () => {
-    project = createTempProject({ "a.txt": "a\n" });
+    const project = fixture.project({ "a.txt": "a\n" });
     // A Sylk home inside the project is refused before the launch frame is drawn.
-    terminal = startSylkInTmux([], {
+    const terminal = fixture.start([], {
       cwd: project.root,
       env: { ...project.env, SYLK_HOME: join(project.root, ".sylk-home"), TERM: "xterm-256color", NODE_OPTIONS: bundleHeldBack() },
     });

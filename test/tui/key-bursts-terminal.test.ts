@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
 
 /**
  * Editing keys typed faster than `sylk` reads them, in a real terminal: each
@@ -10,14 +10,7 @@ import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../he
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping key bursts in a real terminal: ${unavailable}`);
 
-let project: TempProject | undefined;
-let terminal: TmuxTerminal | undefined;
-afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-  project?.cleanup();
-  project = undefined;
-});
+const fixture = createTerminalFixture();
 
 /** The prompt holding `text`, the cursor after it. */
 const promptHolding = (text: string) => new RegExp(`❯ ${text.replace(/[/\\^$.*+?()[\]{}|]/g, "\\$&")}\\s*│`);
@@ -49,19 +42,18 @@ async function typeBursts(term: TmuxTerminal): Promise<string[]> {
 
 describe.skipIf(unavailable !== undefined)("keys arriving together, in a real terminal", () => {
   it("applies every key of a burst, in order, Tab and Enter among them", async () => {
-    project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
+    const project = fixture.project({ "src/a.ts": "export const a = 1;\n" });
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    terminal = startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
+    const terminal = fixture.start([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
     await terminal.waitFor("Ask anything", 60_000);
     await typeBursts(terminal);
     expect(terminal.exitStatus()).toBeUndefined();
   }, 120_000);
 
   it("reads Enter and Tab typed with other keys as keys, and a paste's line breaks as text", async () => {
-    project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
+    const project = fixture.project({ "src/a.ts": "export const a = 1;\n" });
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    const shown = startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
-    terminal = shown;
+    const shown = fixture.start([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
     await shown.waitFor("Ask anything", 60_000);
     shown.sendBurst(["hello", "Enter"]);
     await shown.waitFor(sentLine("hello"), 15_000);
@@ -91,9 +83,9 @@ describe.skipIf(unavailable !== undefined)("keys arriving together, in a real te
   }, 120_000);
 
   it("reads keys typed as the screen appears as keys: Enter sends, nothing is echoed over the screen", async () => {
-    project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
+    const project = fixture.project({ "src/a.ts": "export const a = 1;\n" });
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    terminal = startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
+    const terminal = fixture.start([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
     await terminal.waitFor("Ask anything", 60_000);
     terminal.sendBurst(["/help", "Enter"]);
     await terminal.waitFor("approvals", 15_000);
@@ -106,8 +98,8 @@ describe.skipIf(unavailable !== undefined)("keys arriving together, in a real te
       files[`src/module-${Math.floor(index / 100)}/file-${index}.ts`] =
         `export function compute${index}(value: number) {\n  return value * ${index};\n}\n`;
     }
-    project = createTempProject(files);
-    terminal = startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
+    const project = fixture.project(files);
+    const terminal = fixture.start([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
     await terminal.waitFor("Index this project?", 60_000);
     terminal.send("y");
     await terminal.waitFor(/Indexing|Scanning/, 60_000);

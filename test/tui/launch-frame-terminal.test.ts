@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
 
 /**
  * The launch frame, in a real terminal: the prompt is drawn before the
@@ -16,14 +16,9 @@ import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../he
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping the launch frame in a real terminal: ${unavailable}`);
 
-let project: TempProject | undefined;
-let terminal: TmuxTerminal | undefined;
+const fixture = createTerminalFixture();
 const binDirectories: string[] = [];
 afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-  project?.cleanup();
-  project = undefined;
   for (const directory of binDirectories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
@@ -43,10 +38,10 @@ function slowBubblewrap(): { path: string; runs: () => number } {
 }
 
 async function openWithSlowProbe(files: Record<string, string>, args: string[] = []) {
-  project = createTempProject(files);
+  const project = fixture.project(files);
   expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
   const bwrap = slowBubblewrap();
-  terminal = startSylkInTmux(args, {
+  const terminal = fixture.start(args, {
     cwd: project.root,
     env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color", PATH: bwrap.path },
   });
@@ -81,7 +76,6 @@ describe.skipIf(unavailable !== undefined)("the prompt before the session, in a 
     await left.waitFor("sylk exited 0", 30_000);
     expect(left.screen()).not.toContain("saved; continue it with");
     left.close();
-    project?.cleanup();
 
     const { terminal: refused } = await openWithSlowProbe({ "a.txt": "a\n" }, ["--agent", "nobody"]);
     await refused.waitFor(/sylk exited \d+/, 30_000);

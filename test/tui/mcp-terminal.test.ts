@@ -1,26 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FakeAnthropicServer, messageRequests, reply, startFakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type FakeAnthropicServer, messageRequests, reply } from "../helpers/fake-anthropic-server.js";
 import { runCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, type TmuxTerminal, tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
+import type { TempProject } from "../helpers/temp-project.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
 import { everythingServer, resultText, toolResultsIn, writeUserConfig } from "../mcp/mcp-test-servers.js";
 
 /** The MCP client in the TUI, on a real terminal: /mcp, a server's prompt as a slash command, and its tool asked about. */
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping MCP in a real terminal: ${unavailable}`);
 
+const fixture = createTerminalFixture();
 let project: TempProject;
 let server: FakeAnthropicServer;
-let terminal: TmuxTerminal | undefined;
 beforeEach(async () => {
-  project = createTempProject({ "README.md": "# Demo\n" });
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  terminal?.close();
-  terminal = undefined;
-  await server.close();
-  project.cleanup();
+  project = fixture.project({ "README.md": "# Demo\n" });
+  server = await fixture.fakeModel();
 });
 
 describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
@@ -38,7 +33,7 @@ describe.skipIf(unavailable !== undefined)("MCP in the TUI", () => {
       reply().toolUse("mcp__everything__echo", { message: "from the TUI" }, "toolu_echo"),
       reply().text("The server echoed."),
     );
-    terminal = startSylkInTmux([], {
+    const terminal = fixture.start([], {
       cwd: project.root,
       env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, TERM: "xterm-256color" },
     });

@@ -1,29 +1,22 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
 
 /** The screen at small sizes and after a resize, in a real terminal (tmux reflows what was drawn, as most terminals do). */
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping resizing in a real terminal: ${unavailable}`);
 
-let project: TempProject | undefined;
-let terminal: TmuxTerminal | undefined;
-afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-  project?.cleanup();
-  project = undefined;
-});
+const fixture = createTerminalFixture();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe.skipIf(unavailable !== undefined)("resizing the terminal", () => {
   it("leaves one input box, with what was typed in it, at every width", async () => {
-    project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
+    const project = fixture.project({ "src/a.ts": "export const a = 1;\n" });
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    terminal = startSylkInTmux([], {
+    const terminal = fixture.start([], {
       cwd: project.root,
       env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" },
       columns: 120,
@@ -54,9 +47,9 @@ describe.skipIf(unavailable !== undefined)("resizing the terminal", () => {
   }, 120_000);
 
   it("keeps the prompt, the slash menu and the status line on an 80x24 screen", async () => {
-    project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
+    const project = fixture.project({ "src/a.ts": "export const a = 1;\n" });
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    terminal = startSylkInTmux([], {
+    const terminal = fixture.start([], {
       cwd: project.root,
       env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" },
       columns: 80,

@@ -1,35 +1,31 @@
 import { realpathSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { FolderTrustStore } from "../../src/project/folder-trust.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+import type { TempProject } from "../helpers/temp-project.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
 
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping the trust question in a real terminal: ${unavailable}`);
 
+const fixture = createTerminalFixture();
 let project: TempProject;
-let terminal: TmuxTerminal | undefined;
 beforeEach(() => {
-  project = createTempProject({ "src/a.ts": "export const a = 1;\n" });
+  project = fixture.project({ "src/a.ts": "export const a = 1;\n" });
   project.write(
     ".sylkrc",
     JSON.stringify({ permissions: { allow: ["run_command(*)"] }, model: { baseUrl: "http://127.0.0.1:9/\u001b[2Jx" } }),
   );
 });
-afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-  project.cleanup();
-});
 
-const start = () => startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
+const start = () => fixture.start([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
 /** The screen as one line: a note of the transcript wraps inside its margin, a line on stderr at the terminal's edge. */
 const unwrapped = (screen: string) => screen.replace(/\s+/g, " ");
 const decision = () => new FolderTrustStore(project.sylkHome).decisionFor(realpathSync(project.root));
 
 describe.skipIf(unavailable !== undefined)("the trust question, in a real terminal", () => {
   it("shows what the project's .sylkrc asks for, escaped; n ignores it, is remembered, and the session starts", async () => {
-    terminal = start();
+    let terminal = start();
     await terminal.waitFor("Trust this folder?");
     const screen = terminal.screen();
     expect(screen).toContain('permissions.allow = ["run_command(*)"]');
@@ -55,7 +51,7 @@ describe.skipIf(unavailable !== undefined)("the trust question, in a real termin
   });
 
   it("y trusts the folder: nothing is reported ignored", async () => {
-    terminal = start();
+    const terminal = start();
     await terminal.waitFor("Trust this folder?");
     terminal.send("y", { literal: true });
     await terminal.waitFor("Index this project?");
@@ -64,7 +60,7 @@ describe.skipIf(unavailable !== undefined)("the trust question, in a real termin
   });
 
   it("is asked again once the trusted settings changed (a pull), saying so; until then they are ignored", async () => {
-    terminal = start();
+    let terminal = start();
     await terminal.waitFor("Trust this folder?");
     terminal.send("y", { literal: true });
     await terminal.waitFor("Index this project?");
@@ -94,7 +90,7 @@ describe.skipIf(unavailable !== undefined)("the trust question, in a real termin
 
   it("is not asked when the project's .sylkrc sets nothing that needs trust", async () => {
     project.write(".sylkrc", JSON.stringify({ index: { chunkLines: 30 } }));
-    terminal = start();
+    const terminal = start();
     await terminal.waitFor("Index this project?");
     expect(terminal.screen()).not.toContain("Trust this folder?");
     expect(decision()).toBeUndefined();

@@ -1,34 +1,30 @@
 import { existsSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { warmIndexSocketPath } from "../../src/app/warm-index/protocol.js";
 import { WarmIndexClient } from "../../src/app/warm-index/warm-index-client.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { connectTo, requestAndLeave, sendEndlessLine } from "../helpers/hostile-socket-clients.js";
 import { runCli } from "../helpers/run-cli.js";
-import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { startSylkInTmux, tmuxUnavailableReason, type TmuxTerminal } from "../helpers/tmux-terminal.js";
+import type { TempProject } from "../helpers/temp-project.js";
+import { createTerminalFixture } from "../helpers/terminal-fixture.js";
+import { tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
 
 /** The interactive session in a real terminal outlives whatever connects to its warm-index socket. */
 const unavailable = tmuxUnavailableReason();
 if (unavailable) console.warn(`Skipping the warm-index socket in a real terminal: ${unavailable}`);
 
+const fixture = createTerminalFixture();
 let project: TempProject;
-let terminal: TmuxTerminal | undefined;
 beforeEach(() => {
-  project = createTempProject({
+  project = fixture.project({
     "src/billing.ts": "export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n",
   });
-});
-afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-  project.cleanup();
 });
 
 describe.skipIf(unavailable !== undefined)("the warm-index socket, in a real terminal", () => {
   it("clients that reset, send an endless line or garbage leave the session running and serving", async () => {
     expect((await runCli(["index", "--yes"], { cwd: project.root, env: project.env })).code).toBe(0);
-    terminal = startSylkInTmux([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
+    const terminal = fixture.start([], { cwd: project.root, env: { ...project.env, ANTHROPIC_API_KEY: "", TERM: "xterm-256color" } });
     const paths = resolveProjectPaths(project.root, project.env);
     const socketPath = warmIndexSocketPath(paths);
     await terminal.waitFor(/index: fresh|Index is fresh/, 60_000);
