@@ -59,7 +59,12 @@
 // m-onset15, before any run of them) were run once in the sixteenth
 // session's second step, on a change that was not merged: each rate's
 // likelihood at the session's best onset, at 0.86443 / 0.94545 (the stop's
-// closing note has the figures). The next report needs seeds declared anew.
+// closing note has the figures). 231, 232 and 233 are declared here (the
+// seventeenth session, branch m-onset16), before any run of them, to be
+// run once: the product with the decline rate's likelihood under the
+// instance's onset prior at the levels the rule of 8dd4aff gives on 10–19,
+// the branch point's product (1793f6f) at 0.9570 / 0.9570, and the
+// reference detectors at the levels chosen on 10–19 in the thirteenth.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
