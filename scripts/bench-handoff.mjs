@@ -25,7 +25,7 @@
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
 // Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93, 111–113, 131–133
-// 151–153, 171–173, 191–193 and 211–213 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
+// 151–153, 171–173, 191–193, 211–213 and 231–233 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
 // what they would be run with in 656c457) were run once in the thirteenth
 // session: the product at its levels chosen on 10–19 at 4.5 % (0.8927 /
 // 0.9454), the branch point's one level 0.9454, and the reference
@@ -59,7 +59,15 @@
 // m-onset15, before any run of them) were run once in the sixteenth
 // session's second step, on a change that was not merged: each rate's
 // likelihood at the session's best onset, at 0.86443 / 0.94545 (the stop's
-// closing note has the figures). The next report needs seeds declared anew.
+// closing note has the figures). 231, 232 and 233 (declared in d93ecec on
+// the branch m-onset16, before any run of them) were run once in the
+// seventeenth session: the product with the decline rate's likelihood
+// under the instance's onset prior at 0.89116 / 0.93103 (the rule of
+// 8dd4aff on 10–19: pooled false firing plus two standard errors within
+// 5 %), the branch point's product (1793f6f) at 0.9570 / 0.9570, and the
+// reference detectors at the levels chosen on 10–19 in the thirteenth
+// (docs/BENCHMARKS.md, "The decline rate's likelihood under the onset
+// prior…"). The next report needs seeds declared anew.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -23,9 +23,8 @@ export type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./ons
  */
 
 /**
- * Onsets tried, evenly over the window (and one state for "none"): 500 tokens apart in a 200k window, well under a
- * turn's growth. At 100 (2,000 apart, a turn's growth and the whole spread of a 20k onset) an onset the session's
- * instances had located was still known to a cell only, and carried instances fired a cell before it.
+ * Onsets tried, evenly over the window (and one state for "none"): 500 tokens apart in a 200k window, well under a turn's growth. At
+ * 100 (2,000 apart) an onset the session's instances had located was known to a cell only, and carried instances fired a cell before it.
  */
 const ONSET_STATES = 400;
 /**
@@ -105,6 +104,8 @@ export class OnsetPosterior {
   private sumY = 0;
   private sumYSquares = 0;
   private summary: PosteriorSummary | undefined;
+  /** log of the prior's onset share per grid onset (rates summed), and last of "no onset in the window". */
+  private readonly onsetLogPrior = new Float64Array(ONSET_STATES + 1);
 
   /** `carried`: what the session's earlier instances observed (another posterior's `memory().evidence`); none: the prior alone. */
   constructor(
@@ -129,6 +130,7 @@ export class OnsetPosterior {
     normal.forEach((weight, grid) => {
       const density = (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES;
       const share = (1 - never) * density;
+      this.onsetLogPrior[grid] = Math.log(share);
       if (share / DECLINE_MULTIPLIERS.length <= 1e-12) return;
       DECLINE_MULTIPLIERS.forEach((multiplier, rate) => {
         const decline = prior.declineRatePerKiloToken * multiplier;
@@ -137,6 +139,7 @@ export class OnsetPosterior {
       });
     });
     this.states.push(noOnset(never));
+    this.onsetLogPrior[ONSET_STATES] = Math.log(never);
     if (carried && carried.past.length === ONSET_STATES) this.carry(carried);
   }
 
@@ -183,11 +186,9 @@ export class OnsetPosterior {
   }
 
   /**
-   * One observation, weighed by its probability of not being a failed turn
-   * (`failedTurnProbability`) in sums of a weighted Gaussian: a failed turn
-   * hardly moves the posterior, a turn within the noise counts whole
-   * (clipped at the prediction instead, a failed turn was a turn of decline
-   * 1.5 noise sds deep). The third failed turn in a row is a cliff: whole.
+   * One observation, weighed by its probability of not being a failed turn (`failedTurnProbability`) in sums of a weighted Gaussian: a
+   * failed turn hardly moves the posterior, a turn within the noise counts whole (clipped at the prediction instead, a failed turn was a
+   * turn of decline 1.5 noise sds deep). The third failed turn in a row is a cliff: whole.
    */
   add(kiloTokens: number, observed: number): void {
     this.learnNoise(observed);
@@ -226,11 +227,9 @@ export class OnsetPosterior {
   }
 
   /**
-   * The noise is the instance's own once it has shown it, never below the
-   * profile's: the median step between successive observations (a robust
-   * estimate that a slow trend barely moves: MAD of differences / √2). A
-   * noisier instance than the profile says would otherwise read its noise
-   * as a decline.
+   * The noise is the instance's own once it has shown it, never below the profile's: the median step between successive observations
+   * (a robust estimate that a slow trend barely moves: MAD of differences / √2). A noisier instance than the profile says would
+   * otherwise read its noise as a decline.
    */
   private learnNoise(observed: number): void {
     if (this.lastQuality !== undefined) {
@@ -338,16 +337,19 @@ export class OnsetPosterior {
   }
 
   /**
-   * log p(observations | rate) per `DECLINE_LEVELS` entry, the onset flat over the reached grid as in `evidenceOnset`:
-   * what the profile sums over sessions (`decline-evidence.ts`). Undefined before any onset was reached.
+   * log p(observations | rate) per `DECLINE_LEVELS` entry, the onset integrated out under this instance's onset prior (with its "never"):
+   * what the profile sums over sessions (`decline-evidence.ts`); undefined before any onset was reached. Flat over the reached grid, a
+   * shallow rate was favoured by about 1/rate (docs/DESIGN-NOTES.md, "The decline rate's likelihood under the instance's onset prior").
    */
   declineLikelihoods(): number[] | undefined {
     const reached = this.reachedOnsets();
     if (reached === 0) return undefined;
-    const logs = new Float64Array(reached);
+    // An onset beyond the largest size observed, or none, has the likelihood of a plateau whatever the rate.
+    const plateau = this.logLikelihood(noOnset(1));
+    const logs = this.onsetLogPrior.map((logPrior) => logPrior + plateau);
     return DECLINE_LEVELS.map((decline) => {
-      for (let grid = 0; grid < reached; grid++) logs[grid] = this.logLikelihood({ grid, decline });
-      return logMeanExp(logs);
+      for (let grid = 0; grid < reached; grid++) logs[grid] = (this.onsetLogPrior[grid] as number) + this.logLikelihood({ grid, decline });
+      return logMeanExp(logs) + Math.log(logs.length);
     });
   }
 
