@@ -1,25 +1,26 @@
 import { logMeanExp, normalised } from "../stats/log-weights.js";
 import { DECLINE_LEVELS } from "./decline-evidence.js";
 import { failedTurnProbability, SUSTAINED_FAILED_TURNS } from "./failed-turns.js";
+import { hingeResidualSd } from "./hinge-residual.js";
 import type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./onset-evidence.js";
 
 export type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./onset-evidence.js";
 
 /**
- * Where this instance's quality starts to fall, as a posterior over a grid of onsets (and "not within this window"),
- * from the learned profile's onset as the prior and the instance's own observations. Its predictive mean is the GP's
- * prior mean: past the learned onset it predicts a decline only as far as the instance's data has not contradicted
- * one. A prior mean that declines at the learned onset whatever the data says hands off every session that would
- * never have degraded, and those whose onset comes later than usual (docs/BENCHMARKS.md, "Handoff controller").
+ * Where this instance's quality starts to fall, as a posterior over a grid of onsets (and "not within this window"), from the learned
+ * profile's onset as the prior and the instance's own observations. Its predictive mean is the GP's prior mean: past the learned onset it
+ * predicts a decline only as far as the instance's data has not contradicted one. A prior mean that declines at the learned onset whatever
+ * the data says hands off every session that would never have degraded, and those whose onset comes later than usual (docs/BENCHMARKS.md,
+ * "Handoff controller").
  *
- * Model, for each state (onset τ, decline rate d): quality = c − d·(x − τ)⁺ + noise, with the instance's level c ~
- * N(peak, s0²) integrated out in closed form, so an instance whose plateau sits below the pooled peak is not taken
- * for one that has declined from the start. Sufficient sums per onset make an update O(states).
+ * Model, for each state (onset τ, decline rate d): quality = c − d·(x − τ)⁺ + noise, with the instance's level c ~ N(peak, s0²) integrated
+ * out in closed form, so an instance whose plateau sits below the pooled peak is not taken for one that has declined from the start.
+ * Sufficient sums per onset make an update O(states).
  *
- * The sums are the likelihood of what was observed, apart from the prior: `memory()` hands them, with the prior, to
- * the next instance of the same session, agent type and model. Its onset is the same one (a handoff brings the
- * context back below it, and the next instance crosses it again), so that instance's posterior is the prior times
- * everything the session has seen; starting from the prior alone is the case of no evidence.
+ * The sums are the likelihood of what was observed, apart from the prior: `memory()` hands them, with the prior, to the next instance of
+ * the same session, agent type and model. Its onset is the same one (a handoff brings the context back below it, and the next instance
+ * crosses it again), so that instance's posterior is the prior times everything the session has seen; starting from the prior alone is
+ * the case of no evidence.
  */
 
 /**
@@ -289,10 +290,9 @@ export class OnsetPosterior {
   }
 
   /** log p(observations | state), the level c integrated out. */
-  private logLikelihood(state: Pick<State, "grid" | "decline">): number {
+  private logLikelihood(state: Pick<State, "grid" | "decline">, s2 = this.noiseVariance): number {
     const n = this.weight;
     if (this.count === 0) return 0;
-    const s2 = this.noiseVariance;
     const b = this.levelVariance;
     // The marginal of z − m0 ~ N(0, σ²W⁻¹ + b 11ᵀ), W the observations' weights: Sherman–Morrison and the determinant
     // lemma, with n the weights' sum and every sum weighted (log|σ²W⁻¹| is the same for every state).
@@ -337,33 +337,33 @@ export class OnsetPosterior {
   }
 
   /**
-   * log p(observations | rate) per `DECLINE_LEVELS` entry, the onset integrated out under this instance's onset prior (with its "never"):
-   * what the profile sums over sessions (`decline-evidence.ts`); undefined before any onset was reached. Flat over the reached grid, a
-   * shallow rate was favoured by about 1/rate (docs/DESIGN-NOTES.md, "The decline rate's likelihood under the instance's onset prior").
+   * log p(observations | rate) per `DECLINE_LEVELS` entry, the onset integrated out under this instance's onset prior (with its "never"),
+   * at the noise of the best-fitting hinge (`hingeResidualSd`: the step estimate counts a decline's steps): what the profile sums over
+   * sessions (`decline-evidence.ts`); undefined before any onset was reached. Flat over the reached grid, a shallow rate was favoured by
+   * about 1/rate (docs/DESIGN-NOTES.md, "The decline rate's likelihood under the instance's onset prior").
    */
   declineLikelihoods(): number[] | undefined {
     const reached = this.reachedOnsets();
     if (reached === 0) return undefined;
+    const { weight, sumY, sumYSquares, past, pastY, pastSquares } = this;
+    const residual = hingeResidualSd({ weight, sumY, sumYSquares, past, pastY, pastSquares }, reached, DECLINE_LEVELS);
+    const noise = residual === undefined ? this.noiseVariance : Math.max(residual, this.priorNoiseSd) ** 2;
     // An onset beyond the largest size observed, or none, has the likelihood of a plateau whatever the rate.
-    const plateau = this.logLikelihood(noOnset(1));
+    const plateau = this.logLikelihood(noOnset(1), noise);
     const logs = this.onsetLogPrior.map((logPrior) => logPrior + plateau);
     return DECLINE_LEVELS.map((decline) => {
-      for (let grid = 0; grid < reached; grid++) logs[grid] = (this.onsetLogPrior[grid] as number) + this.logLikelihood({ grid, decline });
+      for (let grid = 0; grid < reached; grid++)
+        logs[grid] = (this.onsetLogPrior[grid] as number) + this.logLikelihood({ grid, decline }, noise);
       return logMeanExp(logs) + Math.log(logs.length);
     });
   }
 
   /**
-   * Where the observations alone (this instance's and those carried from the session's earlier ones) put the onset,
-   * for the profile. The posterior above starts from the profile's own onset, and a profile fed estimates shrunk
-   * toward itself would hardly move from its default; so here the onset's prior is flat: even odds between an onset
-   * below the largest size observed and none there (later, or never), and every onset below it equally likely. The
-   * rates keep their prior around the learned rate, which the profile learns from the sessions' likelihoods, not from
-   * these estimates (`declineLikelihoods`). `located`: the probability of an onset below that size reaches `level`;
-   * the estimate is then the median of those onsets, with their rates' geometric mean, and `errorSdTokens` its own
-   * root mean squared error under that posterior: how far the session's true onset may lie from it. The profile takes
-   * that error back out of the spread of the estimates (`estimateOnset`), or each session's error would widen every
-   * later session's prior. Otherwise the observations cannot place it.
+   * Where the observations alone (this instance's and those carried from earlier ones) put the onset, for the profile: a profile fed
+   * estimates shrunk toward itself would hardly move, so the onset's prior is flat (even odds between an onset below the largest size
+   * observed and none there, every onset below it equally likely); the rates keep their prior around the learned rate. `located`: that
+   * probability reaches `level`; the estimate is then the median of those onsets, with their rates' geometric mean, and `errorSdTokens`
+   * its root mean squared error under that posterior, which the profile takes back out of the estimates' spread (`estimateOnset`).
    */
   evidenceOnset(level: number): LocatedOnset | { located: false } {
     const reached = this.reachedOnsets();
