@@ -2,7 +2,7 @@
  * The noise a session's decline likelihood is taken at: the residual sd of the best-fitting hinge (a level, then a
  * decline at one of `rates` from one of the first `reached` onsets of the grid), from the posterior's weighted sums.
  * The instance's own estimate (the median step between successive turns) counts every step of a decline as noise:
- * 1.06-1.19 times the truth for a model losing a noise sd per turn, and a likelihood taken at too wide a noise leans
+ * 1.04-1.19 times the truth for a model losing a noise sd per turn, and a likelihood taken at too wide a noise leans
  * shallow, because the fit's differences between rates shrink while the onset's width (about 1/rate) does not
  * (docs/DESIGN-NOTES.md, "What pulls the decline rate in sessions ended by firings").
  */
