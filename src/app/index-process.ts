@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
+import { firstIndexProcessStart, SEPARATE_INDEX_PROCESS_ABOVE_FILES } from "./first-index-process.js";
 import type { ForegroundWork } from "../indexer/foreground-work.js";
 import { SESSION_PAUSE_LINE, SESSION_RESUME_LINE } from "../indexer/index-pause.js";
 import { emptyIndexSummary, type IndexProgress, type IndexSummary } from "../indexer/project-indexer.js";
@@ -57,13 +58,7 @@ const indexEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("embedding"), embedded: count, remaining: count }),
 ]);
 
-/**
- * A pass with more files to index than this runs in a `sylk index` process
- * of its own (see `runIndexProcess`); smaller ones, and the watcher's
- * refreshes, run in the long-lived process, where they cost less than
- * starting a process (≈ 0.3 s of CPU) and leave little behind.
- */
-export const SEPARATE_INDEX_PROCESS_ABOVE_FILES = 1_000;
+export { SEPARATE_INDEX_PROCESS_ABOVE_FILES };
 
 /**
  * How a long-lived process that keeps the index fresh (the TUI, `sylk mcp
@@ -109,9 +104,11 @@ export async function runIndexProcess(
   onEvent: (event: IndexProcessEvent) => void,
 ): Promise<IndexSummary> {
   const sylkBin = options.sylkBin ?? join(sylkPackageRoot(), "bin", "sylk.js");
-  const child = spawn(process.execPath, [sylkBin, "index", "--for-session", options.root], {
+  // Started with the settings chosen for a large first index: the runs handed here are the large ones.
+  const start = firstIndexProcessStart(options.env);
+  const child = spawn(process.execPath, [...start.nodeFlags, sylkBin, "index", "--for-session", options.root], {
     cwd: options.root,
-    env: options.env,
+    env: start.env,
     stdio: ["pipe", "pipe", "pipe"],
   });
   const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;

@@ -268,6 +268,16 @@ export class ProjectIndexer {
   }
 
   /**
+   * Whether this would be a first index of more than `limit` files: false at
+   * once when an index exists (a refresh pays only this question); else the
+   * files are counted up to the limit, as `handOffFirstIndex` counts them.
+   */
+  async firstIndexAbove(limit: number, signal?: AbortSignal): Promise<boolean> {
+    if (!this.deps.files.isEmpty()) return false;
+    return (await countFilesToIndex(this.deps.root, this.deps.config, limit, signal)) > limit;
+  }
+
+  /**
    * No index yet: every file is work, so counting files up to the limit
    * decides, without the walk of the whole tree and the manifest comparison
    * that the process taking the run over would repeat (≈ 0.5 s of a

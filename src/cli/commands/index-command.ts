@@ -1,6 +1,15 @@
 import { setPriority } from "node:os";
+import { join } from "node:path";
 import { type Command, Option } from "commander";
+import {
+  restartAbility,
+  restartForFirstIndex,
+  restartsForFirstIndex,
+  SEPARATE_INDEX_PROCESS_ABOVE_FILES,
+  startedForFirstIndex,
+} from "../../app/first-index-process.js";
 import type { ProjectServices } from "../../app/project-services.js";
+import { sylkPackageRoot } from "../../package-root.js";
 import { InterruptedError, errorMessage } from "../../errors.js";
 import type { IndexSummary } from "../../indexer/project-indexer.js";
 import { IndexPause, SESSION_PAUSE_LINE, SESSION_RESUME_LINE } from "../../indexer/index-pause.js";
@@ -32,7 +41,13 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
       if (options.forSession) giveWayToForegroundWork();
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const { openProject } = await import("../../app/project-services.js");
-      const services = openProject({ root: resolveRoot(context, path), env: context.env });
+      const root = resolveRoot(context, path);
+      // Without SQLite's map: an indexing run would keep every page it read resident beside the page cache.
+      let services = openProject({ root, env: context.env, mmap: false });
+      if (await restartedForFirstIndex(services, context, { root, ...options })) {
+        // Replacing the process failed: indexed here, as before.
+        services = openProject({ root, env: context.env, mmap: false });
+      }
       printOpeningWarnings(services, context.stderr);
       try {
         // The session asked, and remembered the answer only if the user wanted it remembered.
@@ -56,6 +71,38 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
         await services.close();
       }
     });
+}
+
+/**
+ * A first index of more than `SEPARATE_INDEX_PROCESS_ABOVE_FILES` files runs
+ * in a process started with the settings chosen for it
+ * (`restartForFirstIndex`): this one closes what it opened and is replaced
+ * by it, and does not return. False when it stays as it is (a refresh, a
+ * small first index, the session's process, one already restarted, a
+ * command whose output is not this process's own, a platform where the
+ * settings change nothing); true if it closed `services` and replacing it
+ * failed.
+ */
+async function restartedForFirstIndex(
+  services: ProjectServices,
+  context: CliContext,
+  options: IndexOptions & { root: string },
+): Promise<boolean> {
+  if (options.forSession || startedForFirstIndex(context.env)) return false;
+  if (context.stdout !== process.stdout || context.stderr !== process.stderr) return false;
+  if (!(await services.indexer.firstIndexAbove(SEPARATE_INDEX_PROCESS_ABOVE_FILES, context.signal))) return false;
+  const ability = restartAbility();
+  if (!restartsForFirstIndex(context.env, ability)) return false;
+  // What opening changed is said once: the process that takes over finds it done.
+  for (const notice of services.notices) context.stderr.write(terminalText(`sylk: ${notice}\n`));
+  await services.close();
+  const args = ["index", ...(options.yes ? ["--yes"] : []), ...(options.json ? ["--json"] : []), options.root];
+  try {
+    restartForFirstIndex(context.env, join(sylkPackageRoot(), "bin", "sylk.js"), args, ability);
+  } catch (error) {
+    context.stderr.write(`sylk: could not restart for a first index (${terminalText(errorMessage(error))}); indexing here.\n`);
+  }
+  return true;
 }
 
 /**
