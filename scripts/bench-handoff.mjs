@@ -25,7 +25,7 @@
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
 // Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93, 111–113, 131–133
-// 151–153, 171–173, 191–193, 211–213 and 231–233 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
+// 151–153, 171–173, 191–193, 211–213, 231–233 and 251–253 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
 // what they would be run with in 656c457) were run once in the thirteenth
 // session: the product at its levels chosen on 10–19 at 4.5 % (0.8927 /
 // 0.9454), the branch point's one level 0.9454, and the reference
@@ -67,7 +67,12 @@
 // 5 %), the branch point's product (1793f6f) at 0.9570 / 0.9570, and the
 // reference detectors at the levels chosen on 10–19 in the thirteenth
 // (docs/BENCHMARKS.md, "The decline rate's likelihood under the onset
-// prior…"). The next report needs seeds declared anew.
+// prior…"). 251, 252 and 253 (declared in 84ac49d on the branch m-onset18, before any run of them) were run once in
+// the eighteenth session: the product at its defaults, 0.9570 / 0.9570 (unchanged: at 0.89116 / 0.91314, the rule of
+// 8dd4aff on 10-19 with the current likelihood, the firing-regime unit test leaves 0.8-1.2), which is also the branch
+// point's (bfd2239) product,
+// beside the product at the rule's 0.89116 / 0.91314 and the reference detectors at the levels chosen on 10-19 in the
+// thirteenth (docs/BENCHMARKS.md, "The levels on the current likelihood…"). The next report needs seeds declared anew.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
