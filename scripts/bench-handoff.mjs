@@ -67,12 +67,15 @@
 // 5 %), the branch point's product (1793f6f) at 0.9570 / 0.9570, and the
 // reference detectors at the levels chosen on 10–19 in the thirteenth
 // (docs/BENCHMARKS.md, "The decline rate's likelihood under the onset
-// prior…"). 251, 252 and 253 (declared in 84ac49d on the branch m-onset18, before any run of them) were run once in
-// the eighteenth session: the product at its defaults, 0.9570 / 0.9570 (unchanged: at 0.89116 / 0.91314, the rule of
-// 8dd4aff on 10-19 with the current likelihood, the firing-regime unit test leaves 0.8-1.2), which is also the branch
-// point's (bfd2239) product,
-// beside the product at the rule's 0.89116 / 0.91314 and the reference detectors at the levels chosen on 10-19 in the
-// thirteenth (docs/BENCHMARKS.md, "The levels on the current likelihood…"). The next report needs seeds declared anew.
+// prior…"). 251, 252 and 253 (declared in 84ac49d on the branch
+// m-onset18, before any run of them) were run once in the seventeenth
+// session's third step: the product at its defaults, 0.9570 / 0.9570
+// (unchanged: at 0.89116 / 0.91314, the rule of 8dd4aff on 10–19 with the
+// current likelihood, the firing-regime unit test leaves 0.8–1.2), which
+// is also the branch point's (bfd2239) product, beside the product at the
+// rule's 0.89116 / 0.91314 and the reference detectors at the levels
+// chosen on 10–19 in the thirteenth (docs/BENCHMARKS.md, "The levels on
+// the current likelihood…"). The next report needs seeds declared anew.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
