@@ -58,8 +58,6 @@ const indexEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("embedding"), embedded: count, remaining: count }),
 ]);
 
-export { SEPARATE_INDEX_PROCESS_ABOVE_FILES };
-
 /**
  * How a long-lived process that keeps the index fresh (the TUI, `sylk mcp
  * serve`) hands its large passes to a `sylk index` process, for its

@@ -43,7 +43,7 @@ export interface InteractiveSession {
 }
 
 // Where a large pass runs: read by the benchmarks of the hand-off.
-export { SEPARATE_INDEX_PROCESS_ABOVE_FILES } from "./index-process.js";
+export { SEPARATE_INDEX_PROCESS_ABOVE_FILES } from "./first-index-process.js";
 
 /**
  * The TUI's composition root: the project's services and the background

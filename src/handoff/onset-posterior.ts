@@ -1,4 +1,4 @@
-import { logMeanExp, normalised } from "../stats/log-weights.js";
+import { logSumExp, normalised } from "../stats/log-weights.js";
 import { DECLINE_LEVELS } from "./decline-evidence.js";
 import { failedTurnProbability, SUSTAINED_FAILED_TURNS } from "./failed-turns.js";
 import { hingeResidualSd } from "./hinge-residual.js";
@@ -354,7 +354,7 @@ export class OnsetPosterior {
     return DECLINE_LEVELS.map((decline) => {
       for (let grid = 0; grid < reached; grid++)
         logs[grid] = (this.onsetLogPrior[grid] as number) + this.logLikelihood({ grid, decline }, noise);
-      return logMeanExp(logs) + Math.log(logs.length);
+      return logSumExp(logs);
     });
   }
 

@@ -1,4 +1,4 @@
-/** Weights kept as logarithms: normalised without overflow, and their mean taken in log space. */
+/** Weights kept as logarithms: normalised without overflow, and their sum taken in log space. */
 
 /** exp of the logs, scaled to sum to 1. */
 export function normalised(logs: ArrayLike<number>): Float64Array {
@@ -14,12 +14,12 @@ export function normalised(logs: ArrayLike<number>): Float64Array {
   return weights;
 }
 
-/** log of the mean of exp(logs): a likelihood averaged over states of equal prior weight. */
-export function logMeanExp(logs: ArrayLike<number>): number {
+/** log of the sum of exp(logs): a likelihood summed over states whose prior weights are already in the logs. */
+export function logSumExp(logs: ArrayLike<number>): number {
   let top = Number.NEGATIVE_INFINITY;
   for (let index = 0; index < logs.length; index++) top = Math.max(top, logs[index] as number);
   if (top === Number.NEGATIVE_INFINITY) return top;
   let total = 0;
   for (let index = 0; index < logs.length; index++) total += Math.exp((logs[index] as number) - top);
-  return top + Math.log(total / logs.length);
+  return top + Math.log(total);
 }
