@@ -1,8 +1,8 @@
 /**
  * The one place that decides how a process that runs a large first index
- * is started: glibc's malloc settings and Node's flags, which both read
- * only when a process starts (docs/DESIGN-NOTES.md, "A large first index
- * in a process set up for it"). The session's `sylk index --for-session`
+ * is started: glibc's malloc settings, which glibc reads only when a
+ * process starts (docs/DESIGN-NOTES.md, "A large first index in a process
+ * set up for it"). The session's `sylk index --for-session`
  * (`runIndexProcess`) is started with them; a `sylk index` typed for a
  * first index starts itself once again with them (`restartForFirstIndex`).
  */
@@ -32,23 +32,23 @@ export const FIRST_INDEX_MALLOC_TUNABLES: Readonly<Record<string, number>> = {
   "glibc.malloc.mmap_threshold": 128 * KIB,
 };
 
-/** Node's and V8's flags for such a process: none measured worth it (docs/BENCHMARKS.md, "A large first index in a process set up for it"). */
-export const FIRST_INDEX_NODE_FLAGS: readonly string[] = [];
-
 /** Set in a process started with these settings: it never starts itself again. */
 export const FIRST_INDEX_PROCESS_MARK = "SYLK_FIRST_INDEX_PROCESS";
 
-/** How to start a process for a large first index: its environment and the flags that go before the script. */
+/**
+ * How to start a process for a large first index: its environment. No Node
+ * or V8 flag was measured worth giving it (`--v8-pool-size=2` did not lower
+ * the peak: docs/BENCHMARKS.md, "A large first index in a process set up
+ * for it").
+ */
 export interface FirstIndexProcessStart {
   env: NodeJS.ProcessEnv;
-  nodeFlags: string[];
 }
 
 /** `env` with the malloc settings added (a tunable the user set stays as set) and the mark. */
 export function firstIndexProcessStart(env: NodeJS.ProcessEnv): FirstIndexProcessStart {
   return {
     env: { ...env, GLIBC_TUNABLES: withTunables(env.GLIBC_TUNABLES), [FIRST_INDEX_PROCESS_MARK]: "1" },
-    nodeFlags: [...FIRST_INDEX_NODE_FLAGS],
   };
 }
 
@@ -88,7 +88,7 @@ function glibcVersion(): { glibc?: string } {
 }
 
 /**
- * Replaces this process with `node <flags> <script> <args>` under the
+ * Replaces this process with `node <script> <args>` under the
  * settings, keeping its id, terminal, signals and exit code; returns (doing
  * nothing) where that cannot be done or would change nothing, or where this
  * process already runs with them. Call it before anything opens a thread,
@@ -102,10 +102,10 @@ export function restartForFirstIndex(
 ): void {
   if (!restartsForFirstIndex(env, ability) || !ability.execve) return;
   const start = firstIndexProcessStart(env);
-  ability.execve(process.execPath, [process.execPath, ...process.execArgv, ...start.nodeFlags, script, ...args], start.env);
+  ability.execve(process.execPath, [process.execPath, ...process.execArgv, script, ...args], start.env);
 }
 
 /** Whether `restartForFirstIndex` would replace this process. */
 export function restartsForFirstIndex(env: NodeJS.ProcessEnv, ability: RestartAbility): boolean {
-  return !startedForFirstIndex(env) && ability.execve !== undefined && (ability.glibc !== undefined || FIRST_INDEX_NODE_FLAGS.length > 0);
+  return !startedForFirstIndex(env) && ability.execve !== undefined && ability.glibc !== undefined;
 }

@@ -104,7 +104,7 @@ export async function runIndexProcess(
   const sylkBin = options.sylkBin ?? join(sylkPackageRoot(), "bin", "sylk.js");
   // Started with the settings chosen for a large first index: the runs handed here are the large ones.
   const start = firstIndexProcessStart(options.env);
-  const child = spawn(process.execPath, [...start.nodeFlags, sylkBin, "index", "--for-session", options.root], {
+  const child = spawn(process.execPath, [sylkBin, "index", "--for-session", options.root], {
     cwd: options.root,
     env: start.env,
     stdio: ["pipe", "pipe", "pipe"],
