@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../helpers/fake-anthropic-server.js";
+import type { RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** Approvals show the real change, numbered, with context, in a dialog that fits. */
 const LONG = `${Array.from({ length: 120 }, (_, index) => `old line ${index + 1}`).join("\n")}\n`;
@@ -12,22 +13,13 @@ const FILES = {
 };
 const PAGE_DOWN = "\u001b[6~";
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 async function session(): Promise<RenderedApp> {
-  const rendered = await renderApp({
+  const rendered = await tui.render({
     files: FILES,
     consent: true,
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+    env: tui.modelEnv(),
   });
   // A 24-row terminal, the smallest common one.
   Object.defineProperty(rendered.instance.stdout, "rows", { configurable: true, get: () => 24 });
@@ -45,12 +37,12 @@ function dialogLines(frame: string): string[] {
 
 describe("approving a command", () => {
   it("shows the command once in the dialog, and says Create for a new file", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("run_command", { command: "npm run lint --silent" }),
       reply().toolUse("write_file", { path: "src/fresh.ts", content: "export {};\n" }),
       reply().text("Done."),
     );
-    app = await session();
+    const app = await session();
     await app.submit("lint it");
     await app.waitFor("Run a command?");
     const dialog = dialogLines(app.frame()).join("\n");
@@ -66,8 +58,8 @@ describe("approving a command", () => {
 
 describe("approving a change", () => {
   it("an overwrite shows the lines it deletes before the user says yes", async () => {
-    server.enqueue(reply().toolUse("write_file", { path: "src/notes.txt", content: "first line\nreplacement\n" }));
-    app = await session();
+    tui.server.enqueue(reply().toolUse("write_file", { path: "src/notes.txt", content: "first line\nreplacement\n" }));
+    const app = await session();
     await app.submit("rewrite the notes");
     await app.waitFor("Write a file?");
     const frame = app.frame();
@@ -82,8 +74,8 @@ describe("approving a change", () => {
 
   it("a long diff fits a 24-row terminal and scrolls with PgDn", async () => {
     const replaced = LONG.replaceAll("old line", "new line");
-    server.enqueue(reply().toolUse("write_file", { path: "src/long.txt", content: replaced }), reply().text("Done."));
-    app = await session();
+    tui.server.enqueue(reply().toolUse("write_file", { path: "src/long.txt", content: replaced }), reply().text("Done."));
+    const app = await session();
     await app.submit("rewrite the long file");
     await app.waitFor("Write a file?");
     const dialog = dialogLines(app.frame());
@@ -100,15 +92,15 @@ describe("approving a change", () => {
   });
 
   it("an edit that cannot apply is answered with its error, without asking the user", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("edit_file", { path: "src/notes.txt", old_string: "not in the file", new_string: "x" }),
       reply().text("I will read it first."),
     );
-    app = await session();
+    const app = await session();
     await app.submit("edit the notes");
     await app.waitFor("I will read it first.");
     expect(app.frames().some((frame) => frame.includes("Edit a file?"))).toBe(false);
-    const request = server.requests.filter(
+    const request = tui.server.requests.filter(
       (recorded) => recorded.path.startsWith("/v1/messages") && !recorded.path.includes("count_tokens"),
     )[1];
     expect(JSON.stringify(request?.body)).toContain("old_string was not found in src/notes.txt");

@@ -1,34 +1,25 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { KEY, renderApp, type RenderAppOptions, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { messageRequests, reply } from "../helpers/fake-anthropic-server.js";
+import { KEY, type RenderAppOptions, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 const FILES = {
   "src/greet.ts": "export function greet(name: string) {\n  return `hello ${name}`;\n}\n",
   "src/notes.txt": "first line\nUNIQUE_BODY_LINE_TWO\nthird line\n",
 };
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 function withModel(options: RenderAppOptions = {}): Promise<RenderedApp> {
-  return renderApp({
+  return tui.render({
     files: FILES,
     consent: true,
     ...options,
     env: {
       ANTHROPIC_API_KEY: "sk-ant-test",
-      ANTHROPIC_BASE_URL: server.baseUrl,
+      ANTHROPIC_BASE_URL: tui.server.baseUrl,
       SYLK_MODEL_RETRY_BASE_DELAY_MS: "5",
       SYLK_MODEL_RETRY_MAX_DELAY_MS: "20",
       ...options.env,
@@ -38,21 +29,21 @@ function withModel(options: RenderAppOptions = {}): Promise<RenderedApp> {
 
 /** The tool_result blocks the model received in request `index`. */
 function toolResults(index: number): Array<{ content: string; is_error?: boolean }> {
-  const messages = messageRequests(server)[index]?.body.messages as Array<{ content: Array<Record<string, unknown>> | string }>;
+  const messages = messageRequests(tui.server)[index]?.body.messages as Array<{ content: Array<Record<string, unknown>> | string }>;
   const last = messages?.at(-1)?.content;
   return (Array.isArray(last) ? last.filter((block) => block.type === "tool_result") : []) as never;
 }
 
 describe("chat", () => {
   it("streams the answer as it arrives, then shows it once; the status line shows model and tokens", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply()
         .text("Streaming answers arrive piece by piece.")
         .chunkText(6)
         .eventDelayMs(30)
         .usage({ input_tokens: 12_000, output_tokens: 40, cache_read_input_tokens: 6_000, cache_creation_input_tokens: 2_000 }),
     );
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("say something");
     await app.waitFor("Streaming answers arrive piece by piece.");
@@ -64,8 +55,8 @@ describe("chat", () => {
   });
 
   it("drops the partial text of a failed attempt and says it is retrying", async () => {
-    server.enqueue(reply().text("DISCARDED partial attempt text").chunkText(4).cutAfter(6), reply().text("The retried answer."));
-    app = await withModel();
+    tui.server.enqueue(reply().text("DISCARDED partial attempt text").chunkText(4).cutAfter(6), reply().text("The retried answer."));
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("try again");
     await app.waitFor("The retried answer.");
@@ -75,8 +66,8 @@ describe("chat", () => {
   });
 
   it("shows a tool call as it runs and its result collapsed to one line", async () => {
-    server.enqueue(reply().toolUse("read_file", { path: "src/notes.txt" }, "toolu_read"), reply().text("It has three lines."));
-    app = await withModel();
+    tui.server.enqueue(reply().toolUse("read_file", { path: "src/notes.txt" }, "toolu_read"), reply().text("It has three lines."));
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("what is in notes?");
     await app.waitFor("It has three lines.");
@@ -89,11 +80,11 @@ describe("chat", () => {
   });
 
   it("asks before an edit; no leaves the file alone, stops the turn, and the model learns why with the next prompt", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }, "toolu_edit"),
       reply().text("Understood, I left it."),
     );
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("change the greeting");
     await app.waitFor("Edit a file?");
@@ -108,17 +99,17 @@ describe("chat", () => {
     expect(readFileSync(join(app.project.root, "src/greet.ts"), "utf8")).toContain("hello");
     await app.submit("keep it as it is");
     await app.waitFor("Understood, I left it.");
-    const sent = JSON.stringify(messageRequests(server)[1]?.body.messages);
+    const sent = JSON.stringify(messageRequests(tui.server)[1]?.body.messages);
     expect(sent).toContain("The user denied this call");
     expect(sent).toContain("[interrupted by the user]");
   });
 
   it("a protected path is asked about even in bypass mode, with no 'always' choice; y approves that one change", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("write_file", { path: ".sylkignore", content: "dist\n" }, "toolu_protected"),
       reply().text("Ignored dist."),
     );
-    app = await withModel({ permissionMode: "bypass" });
+    const app = await withModel({ permissionMode: "bypass" });
     await app.waitFor("index: fresh");
     await app.submit("ignore dist");
     await app.waitFor("Change a protected file?");
@@ -131,11 +122,11 @@ describe("chat", () => {
   });
 
   it("allow once (arrows + Enter) makes the edit and shows it as a diff", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }, "toolu_edit"),
       reply().text("Changed it."),
     );
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("change the greeting");
     await app.waitFor("Edit a file?");
@@ -151,12 +142,12 @@ describe("chat", () => {
   });
 
   it("allow for the session stops asking about that tool", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "hi" }, "toolu_1"),
       reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hi", new_string: "hey" }, "toolu_2"),
       reply().text("Two edits."),
     );
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("edit twice");
     await app.waitFor("Edit a file?");
@@ -166,8 +157,8 @@ describe("chat", () => {
   });
 
   it("Ctrl-C cancels a running turn; the next prompt works", async () => {
-    server.enqueue(reply().hang(), reply().text("Back again."));
-    app = await withModel();
+    tui.server.enqueue(reply().hang(), reply().text("Back again."));
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("this will hang");
     await app.waitFor("Working…");
@@ -179,8 +170,8 @@ describe("chat", () => {
   });
 
   it("Esc cancels too, and Ctrl-C twice quickly exits even while a turn runs", async () => {
-    server.enqueue(reply().hang(), reply().hang());
-    app = await withModel();
+    tui.server.enqueue(reply().hang(), reply().hang());
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("first hang");
     await app.waitFor("Working…");
@@ -194,8 +185,8 @@ describe("chat", () => {
   });
 
   it("Ctrl-C twice read in one chunk (a busy terminal delivers both presses at once) exits too", async () => {
-    server.enqueue(reply().text("Done."));
-    app = await withModel();
+    tui.server.enqueue(reply().text("Done."));
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("answer quickly");
     await app.waitFor("Done.");
@@ -204,8 +195,8 @@ describe("chat", () => {
   });
 
   it("a prompt sent while a turn runs waits in the queue and runs next", async () => {
-    server.enqueue(reply().text("First answer.").eventDelayMs(150), reply().text("Second answer."));
-    app = await withModel();
+    tui.server.enqueue(reply().text("First answer.").eventDelayMs(150), reply().text("Second answer."));
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("first");
     await app.submit("second");
@@ -215,11 +206,11 @@ describe("chat", () => {
   });
 
   it("an edit the agent makes is searchable on the next turn (the watcher refreshes the index)", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("write_file", { path: "src/fresh.ts", content: "export const zebraFinchCount = 7;\n" }, "toolu_write"),
       reply().text("Wrote it."),
     );
-    app = await withModel({ permissionMode: "accept-edits" });
+    const app = await withModel({ permissionMode: "accept-edits" });
     await app.waitFor("index: fresh");
     await app.session.indexing.whenWatching();
     await app.submit("add a file");

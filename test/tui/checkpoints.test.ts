@@ -1,29 +1,23 @@
 import { existsSync, lstatSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { messageRequests, reply } from "../helpers/fake-anthropic-server.js";
+import type { RenderedApp } from "./render-app.js";
 import { withProjectDatabase } from "../helpers/project-database.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** Every agent edit is checkpointed in the store; /undo, /rewind and /diff work on them. */
 const ORIGINAL = "export const greeting = 'hello';\r\nexport const count = 1;\r\n"; // CRLF: restored byte for byte
-let server: FakeAnthropicServer;
+const tui = createAppFixture();
+/** The test's app, for the helpers below. */
 let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
 
 const file = (path: string) => join(app!.project.root, path);
 /** The screen with line wraps undone, for messages longer than a line. */
 const unwrapped = () => app!.frame().replace(/\s+/g, " ");
 
 async function editingSession(): Promise<RenderedApp> {
-  server.enqueue(
+  tui.server.enqueue(
     reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }),
     reply().text("First edit done."),
     reply()
@@ -31,11 +25,11 @@ async function editingSession(): Promise<RenderedApp> {
       .toolUse("edit_file", { path: "src/greet.ts", old_string: "count = 1", new_string: "count = 2" }),
     reply().text("Second edits done."),
   );
-  const rendered = await renderApp({
+  const rendered = await tui.render({
     files: { "src/greet.ts": ORIGINAL },
     consent: true,
     permissionMode: "accept-edits",
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+    env: tui.modelEnv(),
   });
   await rendered.waitFor(/index: fresh/);
   await rendered.submit("change the greeting");
@@ -59,10 +53,10 @@ describe("checkpoints", () => {
     await app.submit("/undo");
     await app.waitFor("Nothing to undo");
 
-    server.enqueue(reply().text("Understood."));
+    tui.server.enqueue(reply().text("Understood."));
     await app.submit("what now?");
     await app.waitFor("Understood.");
-    expect(JSON.stringify(messageRequests(server).at(-1)?.body.messages)).toContain(
+    expect(JSON.stringify(messageRequests(tui.server).at(-1)?.body.messages)).toContain(
       "The user undid the last prompt's file edits: src/greet.ts are back as they were before.",
     );
   });
@@ -153,12 +147,12 @@ describe("checkpoints of a file holding a secret", () => {
   const CONFIG = `export const token = "${TOKEN}";\r\nexport const retries = 1;\r\n`;
 
   async function sessionEditing(edit: { old_string: string; new_string: string }): Promise<RenderedApp> {
-    server.enqueue(reply().toolUse("edit_file", { path: "src/config.ts", ...edit }), reply().text("Edited."));
-    const rendered = await renderApp({
+    tui.server.enqueue(reply().toolUse("edit_file", { path: "src/config.ts", ...edit }), reply().text("Edited."));
+    const rendered = await tui.render({
       files: { "src/config.ts": CONFIG },
       consent: true,
       permissionMode: "accept-edits",
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+      env: tui.modelEnv(),
     });
     await rendered.waitFor(/index: fresh/);
     await rendered.submit("change the config");

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../helpers/fake-anthropic-server.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** 40 lines no other file has, so what /retrieve shows can be checked against it. */
 function fileContent(index: number): string {
@@ -8,20 +8,11 @@ function fileContent(index: number): string {
 }
 const FILES = Object.fromEntries(Array.from({ length: 6 }, (_, index) => [`data/file${index}.txt`, fileContent(index)]));
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 describe("/refs and /retrieve", () => {
   it("before any eviction, /refs says so", async () => {
-    app = await renderApp({ files: FILES, consent: true });
+    const app = await tui.render({ files: FILES, consent: true });
     await app.waitFor("index: fresh");
     await app.submit("/refs");
     await app.waitFor("No context references yet");
@@ -29,12 +20,12 @@ describe("/refs and /retrieve", () => {
 
   it("list what left a small window and show the content behind a reference as it was", async () => {
     for (let turn = 0; turn < 12; turn++)
-      server.enqueue(reply().toolUse("read_file", { path: `data/file${turn % 6}.txt` }, `read_${turn}`));
-    server.enqueue(reply().text("Read them all."));
-    app = await renderApp({
+      tui.server.enqueue(reply().toolUse("read_file", { path: `data/file${turn % 6}.txt` }, `read_${turn}`));
+    tui.server.enqueue(reply().text("Read them all."));
+    const app = await tui.render({
       files: FILES,
       consent: true,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_CONTEXT_WINDOW_TOKENS: "13000" },
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl, SYLK_CONTEXT_WINDOW_TOKENS: "13000" },
     });
     await app.waitFor("index: fresh");
     await app.submit("read every data file");
@@ -67,7 +58,7 @@ describe("/refs and /retrieve", () => {
   }, 90_000);
 
   it("an unknown reference gets a clear error, and no argument the usage", async () => {
-    app = await renderApp({ files: FILES, consent: true });
+    const app = await tui.render({ files: FILES, consent: true });
     await app.waitFor("index: fresh");
     await app.submit("/retrieve");
     await app.waitFor("Usage: /retrieve <ref>");

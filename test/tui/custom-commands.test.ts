@@ -1,19 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { messageRequests, reply } from "../helpers/fake-anthropic-server.js";
+import { KEY } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** Custom slash commands in the real App: listed and completed by the slash menu, expanded by the session. */
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 const FILES = {
   "src/a.ts": "export const answer = 42;\n",
@@ -25,10 +16,10 @@ const FILES = {
 
 describe("custom slash commands in the TUI", () => {
   it("the menu lists them with their hint, Tab completes them, and the sent line reaches the model expanded", async () => {
-    app = await renderApp({
+    const app = await tui.render({
       files: FILES,
       consent: true,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+      env: tui.modelEnv(),
     });
     await app.waitFor("index: fresh");
     await app.write("/rev");
@@ -36,15 +27,15 @@ describe("custom slash commands in the TUI", () => {
     expect(app.frame()).toContain("Review a file for bugs (project command)");
     await app.write(KEY.tab);
     await app.waitFor("❯ /review");
-    server.enqueue(reply().text("Looks fine."));
+    tui.server.enqueue(reply().text("Looks fine."));
     await app.submit("src/a.ts now");
     await app.waitFor("Looks fine.");
-    const messages = messageRequests(server).at(-1)?.body.messages as Array<{ content: unknown }>;
+    const messages = messageRequests(tui.server).at(-1)?.body.messages as Array<{ content: unknown }>;
     expect(JSON.stringify(messages[0]?.content)).toContain("Review src/a.ts for bugs (src/a.ts now).");
   });
 
   it("a namespaced command completes; /help lists the custom commands, and a file named like a built-in does not replace it", async () => {
-    app = await renderApp({ files: FILES, consent: false });
+    const app = await tui.render({ files: FILES, consent: false });
     await app.write("/front");
     await app.write(KEY.tab);
     await app.waitFor("❯ /frontend:lint");

@@ -1,21 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../helpers/fake-anthropic-server.js";
+import { createAppFixture } from "./app-fixture.js";
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 describe("the task panel, /handoff and the predicted quality", () => {
   it("shows the model's task list, hands off on /handoff, and says so in the transcript and the status line", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("todo_write", {
         todos: [
           { content: "Read the parser", status: "done" },
@@ -25,7 +16,7 @@ describe("the task panel, /handoff and the predicted quality", () => {
       }),
       reply().text("Working on it.").delayMs(1_500),
     );
-    app = await renderApp({ consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+    const app = await tui.render({ consent: true, env: tui.modelEnv() });
     await app.waitFor("index: fresh");
     await app.submit("fix the parser bug");
     await app.waitFor("Tasks 1/3");
@@ -40,14 +31,14 @@ describe("the task panel, /handoff and the predicted quality", () => {
 
     await app.submit("/handoff");
     await app.waitFor("The next model call goes to a fresh instance with the prepared context.");
-    server.enqueue(reply().text("Picked up where engineer-1 left off."));
+    tui.server.enqueue(reply().text("Picked up where engineer-1 left off."));
     await app.submit("carry on");
     await app.waitFor("Picked up where engineer-1 left off.");
     await app.waitFor(/Handoff 1: engineer-1 → engineer-2 \(as asked\)/);
     // The status line keeps the predicted quality (in its short form when the full line does not fit).
     await app.waitFor(/ · q(uality)? \d\.\d\d/);
     // The new instance's first request starts with the handoff state, task list included.
-    const state = server.requests.at(-1)?.body.messages[0].content[0].text as string;
+    const state = tui.server.requests.at(-1)?.body.messages[0].content[0].text as string;
     expect(state).toContain("[~] Fix the off-by-one");
     expect(state).toContain("## Original prompt (verbatim)\nfix the parser bug");
   }, 60_000);

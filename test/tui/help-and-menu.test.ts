@@ -1,14 +1,11 @@
 import stringWidth from "string-width";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SLASH_COMMANDS } from "../../src/tui/commands/command-list.js";
-import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+import { KEY, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** /help and the slash menu fit an 80-column terminal: descriptions wrap in their own column, the menu is a few rows. */
-let app: RenderedApp | undefined;
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
+const tui = createAppFixture({ fakeModel: false });
 
 const widest = (text: string) => Math.max(...text.split("\n").map((line) => stringWidth(line)));
 
@@ -21,7 +18,7 @@ function liveRows(rendered: RenderedApp): string[] {
 
 describe("/help at 80 columns", () => {
   it("fits the width, and a long description goes on under itself, not under the command", async () => {
-    app = await renderApp({ consent: false, columns: 80 });
+    const app = await tui.render({ consent: false, columns: 80 });
     await app.submit("/help");
     await app.waitFor("approvals");
     const frame = app.frame();
@@ -39,7 +36,7 @@ describe("/help at 80 columns", () => {
 
 describe("the slash menu at 80x24", () => {
   it("shows a few commands, one line each, and says how many more there are", async () => {
-    app = await renderApp({ consent: false, columns: 80 });
+    const app = await tui.render({ consent: false, columns: 80 });
     await app.write("/");
     await app.waitFor("/clear");
     const live = liveRows(app);
@@ -53,7 +50,7 @@ describe("the slash menu at 80x24", () => {
   });
 
   it("scrolls with Tab, keeping the chosen command in view", async () => {
-    app = await renderApp({ consent: false, columns: 80 });
+    const app = await tui.render({ consent: false, columns: 80 });
     await app.write("/");
     await app.waitFor("/clear");
     const sorted = [...SLASH_COMMANDS].sort((a, b) => a.name.localeCompare(b.name));

@@ -1,29 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { messageRequests, reply } from "../helpers/fake-anthropic-server.js";
+import { KEY, renderApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** An interrupt is recorded as it happened, and nothing the user typed is lost or sent twice. */
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 const withModel = () =>
   renderApp({
     files: { "src/greet.ts": "export const greet = () => 'hello';\n" },
     consent: true,
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+    env: tui.modelEnv(),
   });
 
 /** The messages of the n-th model request, each as role and the texts it holds. */
 function conversation(index: number): Array<{ role: string; texts: string[] }> {
-  const requests = messageRequests(server);
+  const requests = messageRequests(tui.server);
   const messages = requests[index]?.body.messages as Array<{
     role: string;
     content: string | Array<{ type: string; text?: string; content?: unknown }>;
@@ -38,12 +30,12 @@ const slowText = (text: string) => reply().text(text).chunkText(4).eventDelayMs(
 
 describe("interrupting a turn", () => {
   it("records the partial answer with a note, and the next prompt travels alone", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       slowText("Partial thoughts about the first question, which go on and on."),
       slowText("Second partial answer that also goes on."),
       reply().text("Third answer."),
     );
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("first question");
     await app.waitFor("Partial");
@@ -66,8 +58,8 @@ describe("interrupting a turn", () => {
   });
 
   it("gives queued prompts back to the prompt instead of dropping them", async () => {
-    server.enqueue(reply().hang());
-    app = await withModel();
+    tui.server.enqueue(reply().hang());
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("long task");
     await app.waitFor("Working…");
@@ -81,18 +73,18 @@ describe("interrupting a turn", () => {
   });
 
   it("'No, and tell Sylk what to do instead' stops the turn and hands the prompt back", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }),
       reply().text("This answer must never be asked for."),
     );
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("change the greeting");
     await app.waitFor("Edit a file?");
     await app.write("n");
     await app.waitFor("Interrupted. Tell Sylk what to do instead.");
     await app.waitFor("Ask anything");
-    expect(messageRequests(server)).toHaveLength(1);
+    expect(messageRequests(tui.server)).toHaveLength(1);
     expect(app.frame()).not.toContain("This answer must never be asked for.");
   });
 });

@@ -1,16 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { KEY, renderApp, sleep, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { KEY, sleep, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /**
  * Keys that arrive in one read (fast typing, a busy event loop, SSH) are
  * applied one by one, in order, through the real input handling: each case
  * is a single `stdin.write`.
  */
-let app: RenderedApp | undefined;
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
+const tui = createAppFixture({ fakeModel: false });
 
 const CTRL = { a: "\u0001", e: "\u0005", k: "\u000b", u: "\u0015", w: "\u0017" } as const;
 
@@ -36,7 +33,7 @@ function sentPrompts(rendered: RenderedApp): string[] {
 }
 
 async function typeInOneRead(burst: string): Promise<RenderedApp> {
-  const rendered = await renderApp({ consent: false });
+  const rendered = await tui.render({ consent: false });
   rendered.instance.stdin.write(burst);
   return rendered;
 }
@@ -52,18 +49,18 @@ describe("keys arriving together", () => {
     ["Ctrl-A then Ctrl-K", `old text${CTRL.a}${CTRL.k}new`, "new"],
     ["Ctrl-E after moving left", `ac${"\u001b[D"}b${CTRL.e}d`, "abcd"],
   ])("%s", async (_name, burst, expected) => {
-    app = await typeInOneRead(burst);
+    const app = await typeInOneRead(burst);
     await app.waitFor(() => promptLine(app!)?.trimEnd() === expected, 5_000);
   });
 
   it("a Ctrl-C between typed words clears what came before it, and keeps what came after", async () => {
-    app = await typeInOneRead(`abc${KEY.ctrlC}def`);
+    const app = await typeInOneRead(`abc${KEY.ctrlC}def`);
     await app.waitFor(() => promptLine(app!) === "def", 5_000);
     expect(app.exitedWith()).toBeUndefined();
   });
 
   it("sends what the editing keys left, with the Enter of the same read", async () => {
-    app = await typeInOneRead(`first draft${CTRL.u}the real question${KEY.backspace}?${KEY.enter}`);
+    const app = await typeInOneRead(`first draft${CTRL.u}the real question${KEY.backspace}?${KEY.enter}`);
     await app.waitFor(() => app!.services.sessions.list(1).length === 1, 5_000);
     const [session] = app.services.sessions.list(1);
     expect(app.services.sessions.messages(session!.id)[0]?.content[0]).toEqual({ type: "text", text: "the real questio?" });
@@ -72,18 +69,18 @@ describe("keys arriving together", () => {
 
 describe("Enter and Tab arriving with other keys", () => {
   it("text and Enter in one read send the text", async () => {
-    app = await typeInOneRead("hello\r");
+    const app = await typeInOneRead("hello\r");
     await app.waitFor(() => sentPrompts(app!).length === 1, 5_000);
     expect(sentPrompts(app)).toEqual(["hello"]);
   });
 
   it("text and Tab in one read complete the command", async () => {
-    app = await typeInOneRead("/he\t");
+    const app = await typeInOneRead("/he\t");
     await app.waitFor(() => promptLine(app!)?.trimEnd() === "/help", 5_000);
   });
 
   it("once the terminal has bracketed a paste, Enter between typed words sends the first and keeps the rest in a fresh prompt", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.write(`${KEY.pasteStart}pasted${KEY.pasteEnd}`);
     await app.waitFor(() => promptLine(app!)?.trimEnd() === "pasted", 5_000);
     await app.write(`${CTRL.u}abc\rdef`);
@@ -92,7 +89,7 @@ describe("Enter and Tab arriving with other keys", () => {
   });
 
   it("before any bracketed paste, a multi-line block read at once is pasted text: not sent, even when it ends with Enter", async () => {
-    app = await typeInOneRead("first line\rsecond line\r");
+    const app = await typeInOneRead("first line\rsecond line\r");
     // The rest of a paste too large for one read follows at once; its Enter is a line break as well.
     app.instance.stdin.write("third line\r");
     await app.waitFor(/❯ first line\s*│\n│\s+second line\s*│\n│\s+third line/, 5_000);
@@ -104,7 +101,7 @@ describe("Enter and Tab arriving with other keys", () => {
   });
 
   it("Shift+Enter and Alt+Enter between typed words insert line breaks; the Enter at the end sends", async () => {
-    app = await typeInOneRead("one\u001b[13;2utwo\u001b\rthree\r");
+    const app = await typeInOneRead("one\u001b[13;2utwo\u001b\rthree\r");
     await app.waitFor(() => sentPrompts(app!).length === 1, 5_000);
     expect(sentPrompts(app)).toEqual(["one\ntwo\nthree"]);
   });

@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { agentReducer, INITIAL_AGENT_STATE } from "../../src/tui/agent-state.js";
 import { probeBubblewrap } from "../../src/agent/sandbox/bubblewrap.js";
 import { sandboxLabel } from "../../src/agent/sandbox/command-sandbox.js";
 import { statusText, type StatusInfo } from "../../src/tui/format/status-text.js";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { renderApp, resize, type RenderedApp } from "./render-app.js";
+import { reply } from "../helpers/fake-anthropic-server.js";
+import { resize, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 // Chalk decides on colour when it is first imported: force it on, so that only NO_COLOR can turn it off.
 vi.hoisted(() => {
@@ -15,28 +16,19 @@ const COLOUR = /\u001b\[(3[0-7]|9[0-7]|38;)/;
 const GREEN_ADDITION = /\u001b\[32m\+ {3}return `goodbye/;
 const RED_REMOVAL = /\u001b\[31m- {3}return `hello/;
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 async function editSession(env: NodeJS.ProcessEnv = {}, columns?: number): Promise<RenderedApp> {
-  server.enqueue(
+  tui.server.enqueue(
     reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }, "toolu_edit"),
     reply().text("Changed the greeting, as asked, in src/greet.ts; nothing else was touched by this edit."),
   );
-  const rendered = await renderApp({
+  const rendered = await tui.render({
     files: { "src/greet.ts": "export function greet(name: string) {\n  return `hello ${name}`;\n}\n" },
     consent: true,
     permissionMode: "accept-edits",
     ...(columns ? { columns } : {}),
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, ...env },
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl, ...env },
   });
   await rendered.waitFor(/index: fresh|idx fresh/);
   await rendered.submit("change the greeting");
@@ -46,13 +38,13 @@ async function editSession(env: NodeJS.ProcessEnv = {}, columns?: number): Promi
 
 describe("colour", () => {
   it("draws diffs green and red", async () => {
-    app = await editSession();
+    const app = await editSession();
     expect(app.rawFrame()).toMatch(GREEN_ADDITION);
     expect(app.rawFrame()).toMatch(RED_REMOVAL);
   });
 
   it("uses no colour at all with NO_COLOR, and the diff still reads with + and −", async () => {
-    app = await editSession({ NO_COLOR: "1" });
+    const app = await editSession({ NO_COLOR: "1" });
     expect(app.rawFrame()).not.toMatch(COLOUR);
     expect(app.frame()).toContain("+   return `goodbye ${name}`;");
     expect(app.frame()).toContain("-   return `hello ${name}`;");
@@ -61,7 +53,7 @@ describe("colour", () => {
 
 describe("narrow terminals", () => {
   it("wraps instead of overflowing, and the status line shortens", async () => {
-    app = await editSession({}, 40);
+    const app = await editSession({}, 40);
     const lines = app.frame().split("\n");
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(40);
     // The edit is indexed again after the answer (idx saving…), then fresh.
@@ -70,7 +62,7 @@ describe("narrow terminals", () => {
   });
 
   it("follows a resize: the status line gets shorter when the terminal does", async () => {
-    app = await renderApp({ consent: true });
+    const app = await tui.render({ consent: true });
     await app.waitFor("no model — answers from the index · index: fresh");
     resize(app, 30);
     await app.waitFor(/no model · idx fresh\s*$/m);
@@ -146,10 +138,10 @@ describe("status line text", () => {
   });
 
   it("shows which agent is active on the screen (--agent librarian)", async () => {
-    app = await renderApp({ consent: true, env: { SYLK_AGENT_TYPE: "librarian" } });
-    await app.waitFor("agent: librarian");
-    await app.close();
-    app = await renderApp({ consent: true });
+    const librarian = await tui.render({ consent: true, env: { SYLK_AGENT_TYPE: "librarian" } });
+    await librarian.waitFor("agent: librarian");
+    await librarian.close();
+    const app = await tui.render({ consent: true });
     await app.waitFor("index: fresh");
     expect(app.frame()).not.toContain("agent:");
   });
@@ -180,17 +172,17 @@ describe("transcript state", () => {
 });
 
 describe("the sandbox", () => {
-  const withModel = (extra: NodeJS.ProcessEnv) => ({ ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, ...extra });
+  const withModel = (extra: NodeJS.ProcessEnv) => ({ ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl, ...extra });
 
   it("is named on the status line", async () => {
-    app = await renderApp({ consent: true, columns: 200, env: withModel({}) });
+    const app = await tui.render({ consent: true, columns: 200, env: withModel({}) });
     await app.waitFor(/index: fresh/);
     const probe = probeBubblewrap(process.env);
     expect(app.frame()).toMatch(probe.ok ? /· sandboxed\s*$/m : /· unsandboxed/);
   });
 
   it("where none can be made, a note says so once and the status line says unsandboxed", async () => {
-    app = await renderApp({ consent: true, columns: 200, env: withModel({ PATH: "/nonexistent" }) });
+    const app = await tui.render({ consent: true, columns: 200, env: withModel({ PATH: "/nonexistent" }) });
     await app.waitFor(/index: fresh/);
     const expected = process.platform === "linux" ? "commands run unsandboxed: bubblewrap is not installed" : "commands run unsandboxed";
     expect(app.frame().split(expected)).toHaveLength(2);

@@ -1,25 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../helpers/fake-anthropic-server.js";
+import { createAppFixture } from "./app-fixture.js";
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 describe("/learning", () => {
   it("shows what self-tuning retrieval learned: an episode closes when the next prompt arrives", async () => {
-    server.enqueue(reply().text("First answer."), reply().text("Second answer."));
-    app = await renderApp({
+    tui.server.enqueue(reply().text("First answer."), reply().text("Second answer."));
+    const app = await tui.render({
       consent: true,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_LEARNING_ENABLED: "true" },
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl, SYLK_LEARNING_ENABLED: "true" },
     });
     await app.waitFor("index: fresh");
     await app.submit("/learning");

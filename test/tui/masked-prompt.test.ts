@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { createAppFixture } from "./app-fixture.js";
 
 /** A secret in a prompt is masked before it is stored or sent, and the transcript says so. */
-let app: RenderedApp | undefined;
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
+const tui = createAppFixture({ fakeModel: false });
 
 describe("a secret-looking value in a prompt", () => {
   it("is masked for the model, and the user is told which placeholder it sees", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
     await app.submit(`deploy with ${token} please`);
     await app.waitFor("1 secret-looking value in your prompt was masked; the model sees [REDACTED:github-token]");
@@ -20,7 +16,7 @@ describe("a secret-looking value in a prompt", () => {
   });
 
   it("says nothing for a prompt without one", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.submit("where is the deploy script?");
     await app.waitFor(() => app!.services.sessions.list(1).length === 1);
     expect(app.frame()).not.toContain("masked");

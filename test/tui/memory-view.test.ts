@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { messageRequests, reply, startFakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { messageRequests, reply } from "../helpers/fake-anthropic-server.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** Knowledge in the TUI: `# text` keeps a note, `/memory` shows what is kept. */
-let app: RenderedApp | undefined;
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
+const tui = createAppFixture();
 
 describe("memory in the TUI", () => {
   it("a # line is kept as a rule without reaching the model, and /memory lists it", async () => {
-    app = await renderApp({ consent: true, env: { SYLK_KNOWLEDGE_ENABLED: "true" } });
+    const app = await tui.render({ consent: true, env: { SYLK_KNOWLEDGE_ENABLED: "true" } });
     await app.waitFor("index: fresh");
     await app.submit("# always use pnpm, never npm");
     await app.waitFor(/Kept rule [0-9a-f]{8}: always use pnpm, never npm\. It applies from your next prompt\./);
@@ -26,38 +22,31 @@ describe("memory in the TUI", () => {
   });
 
   it("a # note takes effect at once, with knowledge off (the default): the next request carries it, and an agent's saved knowledge does not", async () => {
-    const server = await startFakeAnthropicServer();
-    try {
-      server.enqueue(reply().text("Noted, pnpm it is."));
-      app = await renderApp({ consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
-      await app.waitFor("index: fresh");
-      app.services.knowledge.save({
-        layer: "user_knowledge",
-        kind: "fact",
-        key: "registry",
-        content: "The agent thinks the registry is private.",
-        source: "agent",
-      });
-      await app.submit("# always use pnpm, never npm");
-      await app.waitFor("It applies from your next prompt.");
-      expect(messageRequests(server)).toHaveLength(0);
-      await app.submit("install the dependencies");
-      await app.waitFor("Noted, pnpm it is.");
-      const system = JSON.stringify(messageRequests(server)[0]?.body.system);
-      expect(system).toContain("The User's Standing Rules");
-      expect(system).toContain("- always use pnpm, never npm");
-      expect(system).not.toContain("registry is private");
-      await app.submit("/memory");
-      await app.waitFor("your own notes apply to every prompt");
-    } finally {
-      await app?.close();
-      app = undefined;
-      await server.close();
-    }
+    tui.server.enqueue(reply().text("Noted, pnpm it is."));
+    const app = await tui.render({ consent: true, env: tui.modelEnv() });
+    await app.waitFor("index: fresh");
+    app.services.knowledge.save({
+      layer: "user_knowledge",
+      kind: "fact",
+      key: "registry",
+      content: "The agent thinks the registry is private.",
+      source: "agent",
+    });
+    await app.submit("# always use pnpm, never npm");
+    await app.waitFor("It applies from your next prompt.");
+    expect(messageRequests(tui.server)).toHaveLength(0);
+    await app.submit("install the dependencies");
+    await app.waitFor("Noted, pnpm it is.");
+    const system = JSON.stringify(messageRequests(tui.server)[0]?.body.system);
+    expect(system).toContain("The User's Standing Rules");
+    expect(system).toContain("- always use pnpm, never npm");
+    expect(system).not.toContain("registry is private");
+    await app.submit("/memory");
+    await app.waitFor("your own notes apply to every prompt");
   });
 
   it("the status line counts the questions left for the user until /memory answer answers them", async () => {
-    app = await renderApp({ consent: true, env: { SYLK_KNOWLEDGE_ENABLED: "true" }, columns: 160 });
+    const app = await tui.render({ consent: true, env: { SYLK_KNOWLEDGE_ENABLED: "true" }, columns: 160 });
     await app.waitFor("index: fresh");
     const inquiry = app.services.inquiries.record({
       sessionId: null,

@@ -1,12 +1,13 @@
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { completeMention, mentionAtCursor } from "../../src/tui/input/mention-completion.js";
 import { editorOf } from "../../src/tui/input/line-editor.js";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { messageRequests, reply } from "../helpers/fake-anthropic-server.js";
 import { plantFifo } from "../helpers/fifo.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
-import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+import { KEY } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** `@path` mentions with fuzzy completion of files and symbols from the index; the mentioned file joins the turn. */
 const FILES = {
@@ -16,16 +17,7 @@ const FILES = {
   ".env": "API_KEY=sk-live-123456789012345678901234\n",
 };
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 describe("completing an @-mention", () => {
   it("finds the @word at the cursor, and Tab cycles through what matches it", () => {
@@ -43,7 +35,7 @@ describe("completing an @-mention", () => {
   });
 
   it("suggests files fuzzily and definitions by name, and Tab fills one in", async () => {
-    app = await renderApp({ files: FILES, consent: true });
+    const app = await tui.render({ files: FILES, consent: true });
     await app.waitFor(/index: fresh/);
     await app.write("explain @parbind");
     await app.waitFor("@src/parser/binding.ts file");
@@ -56,13 +48,13 @@ describe("completing an @-mention", () => {
 
 describe("an @-mentioned file or definition", () => {
   it("is attached to the prompt the model gets, and the screen says so; secrets files never are", async () => {
-    server.enqueue(reply().text("It trims."));
-    app = await renderApp({ files: FILES, consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+    tui.server.enqueue(reply().text("It trims."));
+    const app = await tui.render({ files: FILES, consent: true, env: tui.modelEnv() });
     await app.waitFor(/index: fresh/);
     await app.submit("what does @src/parser/binding.ts do with @.env?");
     await app.waitFor("It trims.");
     expect(app.frame()).toContain("Attached src/parser/binding.ts:1-3");
-    const sent = JSON.stringify(messageRequests(server)[0]?.body.messages);
+    const sent = JSON.stringify(messageRequests(tui.server)[0]?.body.messages);
     expect(sent).toContain('<attached mention=\\"@src/parser/binding.ts\\" path=\\"src/parser/binding.ts\\" lines=\\"1-3\\">');
     expect(sent).toContain("return input.trim();");
     expect(sent).not.toContain("sk-live-");
@@ -71,8 +63,8 @@ describe("an @-mentioned file or definition", () => {
   it("works in sylk ask, for a definition too", async () => {
     const project = createTempProject(FILES);
     try {
-      server.enqueue(reply().text("Done."));
-      const env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl };
+      tui.server.enqueue(reply().text("Done."));
+      const env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl };
       const run = await runCli(["ask", "--yes", "--output-format", "stream-json", "explain @parseBindingPattern"], {
         cwd: project.root,
         env,
@@ -84,7 +76,7 @@ describe("an @-mentioned file or definition", () => {
         agent_id: "engineer-1",
         agent_type: "engineer",
       });
-      expect(JSON.stringify(messageRequests(server)[0]?.body.messages)).toContain("export function parseBindingPattern");
+      expect(JSON.stringify(messageRequests(tui.server)[0]?.body.messages)).toContain("export function parseBindingPattern");
     } finally {
       project.cleanup();
     }
@@ -93,8 +85,8 @@ describe("an @-mentioned file or definition", () => {
 
 describe("an @-mention of something that is not a regular file", () => {
   it("a FIFO is not opened (the session would freeze): the screen says why, and the prompt goes on without it", async () => {
-    server.enqueue(reply().text("Answered without it."));
-    app = await renderApp({ files: FILES, consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+    tui.server.enqueue(reply().text("Answered without it."));
+    const app = await tui.render({ files: FILES, consent: true, env: tui.modelEnv() });
     const fifo = plantFifo(join(app.project.root, "notes.md"));
     try {
       await app.waitFor(/index: fresh/);
@@ -102,7 +94,7 @@ describe("an @-mention of something that is not a regular file", () => {
       await app.waitFor("Answered without it.", 8_000);
       expect(app.frame()).toContain("@notes.md was not attached: it is a FIFO (named pipe), not a regular file.");
       expect(app.frame()).toContain("@src was not attached: it is a directory, not a regular file.");
-      expect(JSON.stringify(messageRequests(server)[0]?.body.messages)).not.toContain("<attached");
+      expect(JSON.stringify(messageRequests(tui.server)[0]?.body.messages)).not.toContain("<attached");
     } finally {
       fifo.remove();
     }

@@ -1,19 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { InputHistory } from "../../src/tui/input/input-history.js";
 import * as edit from "../../src/tui/input/line-editor.js";
-import { KEY, renderApp, sleep, type RenderedApp } from "./render-app.js";
+import { KEY, sleep, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
-let app: RenderedApp | undefined;
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
+const tui = createAppFixture({ fakeModel: false });
 
 const sessionTitles = (rendered: RenderedApp) => rendered.services.sessions.list(10).map((session) => session.title);
 
 describe("the prompt", () => {
   it("a trailing backslash + Enter continues on a new line; Enter then sends the whole prompt", async () => {
-    app = await renderApp({ files: { "a.ts": "export const a = 1;\n" }, consent: false });
+    const app = await tui.render({ files: { "a.ts": "export const a = 1;\n" }, consent: false });
     await app.write("first line\\");
     await app.write(KEY.enter);
     await app.write("second line");
@@ -27,7 +24,7 @@ describe("the prompt", () => {
   });
 
   it("Alt+Enter and Ctrl+J insert a new line too", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.write("one");
     await app.write("\u001b\r");
     await app.write("two");
@@ -38,7 +35,7 @@ describe("the prompt", () => {
   });
 
   it("a pasted chunk with line breaks stays in the prompt, bracketed or not", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.write("pasted one\rpasted two\npasted three");
     await app.waitFor(/❯ pasted one\s*│\n│\s+pasted two\s*│\n│\s+pasted three/);
     await app.write(`${KEY.pasteStart}bracketed a\rbracketed b\r${KEY.pasteEnd}`);
@@ -47,7 +44,7 @@ describe("the prompt", () => {
   });
 
   it("up and down walk the prompts sent before, and bring back the draft", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.submit("/help");
     await app.waitFor("Keys");
     await app.submit("/cost");
@@ -64,7 +61,7 @@ describe("the prompt", () => {
   });
 
   it("typing / lists matching commands and Tab completes one", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.write("/se");
     await app.waitFor(/\/search <query>\s+search the code index/);
     expect(app.frame()).toMatch(/\/sessions\s+this project's sessions/);
@@ -73,7 +70,7 @@ describe("the prompt", () => {
   });
 
   it("Ctrl-C clears a prompt; Ctrl-C twice exits; Ctrl-D on an empty prompt exits", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.write("something half typed");
     await app.waitFor("something half typed");
     await app.write(KEY.ctrlC);
@@ -83,15 +80,15 @@ describe("the prompt", () => {
     await app.exited;
     await app.close();
 
-    app = await renderApp({ consent: false });
-    await app.write(KEY.ctrlD);
-    await app.exited;
+    const again = await tui.render({ consent: false });
+    await again.write(KEY.ctrlD);
+    await again.exited;
   });
 });
 
 describe("Ctrl-C on a prompt with text", () => {
   it("always clears it: only a Ctrl-C on an empty prompt is the second press, and typing calls a pending exit off", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.write("abc");
     await app.waitFor("❯ abc");
     await app.write(KEY.ctrlC);
@@ -108,7 +105,7 @@ describe("Ctrl-C on a prompt with text", () => {
   });
 
   it("keeps the session when Ctrl-C, text and Ctrl-C arrive in one read", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     app.instance.stdin.write(`abc${KEY.ctrlC}def${KEY.ctrlC}ghi`);
     await app.waitFor("❯ ghi");
     await sleep(100);
@@ -116,7 +113,7 @@ describe("Ctrl-C on a prompt with text", () => {
   });
 
   it("a Ctrl-C on an empty prompt, then typing, then Ctrl-C does not exit", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.write(KEY.ctrlC);
     await app.waitFor("Press Ctrl-C again to exit");
     await app.write("x");

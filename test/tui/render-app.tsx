@@ -97,6 +97,8 @@ export async function renderApp(options: RenderAppOptions = {}) {
     await write(KEY.enter);
   };
 
+  let closed: Promise<void> | undefined;
+
   // The first frames need the input hooks attached before keys arrive.
   await waitFor(() => frame().includes("Sylk"));
 
@@ -114,11 +116,14 @@ export async function renderApp(options: RenderAppOptions = {}) {
     submit,
     exited,
     exitedWith: () => exitedWith,
-    /** Unmounts, shuts the session down as `sylk` does, removes the project unless it was passed in. */
-    async close(): Promise<void> {
-      instance.unmount();
-      await session.shutdown();
-      if (!options.project) project.cleanup();
+    /** Unmounts, shuts the session down as `sylk` does, removes the project unless it was passed in; once, however often it is called. */
+    close(): Promise<void> {
+      closed ??= (async () => {
+        instance.unmount();
+        await session.shutdown();
+        if (!options.project) project.cleanup();
+      })();
+      return closed;
     },
   };
 }

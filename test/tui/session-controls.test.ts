@@ -1,39 +1,31 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { estimateCost } from "../../src/llm/model-prices.js";
 import { nextPermissionMode } from "../../src/tui/format/permission-modes.js";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { messageRequests, reply } from "../helpers/fake-anthropic-server.js";
+import { renderApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** In-session controls: Shift+Tab, /model, /evict, /cost in dollars. */
 const SHIFT_TAB = "\u001b[Z";
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 const withModel = (env: NodeJS.ProcessEnv = {}) =>
   renderApp({
     files: { "src/greet.ts": "export const greet = () => 'hello';\n" },
     consent: true,
     columns: 160,
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, ...env },
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl, ...env },
   });
 
 describe("in-session controls", () => {
   it("Shift+Tab cycles the permission mode: in accept-edits an edit runs without asking", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }),
       reply().text("Edited."),
     );
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.write(SHIFT_TAB);
     await app.waitFor("accept-edits mode: file edits without asking");
@@ -55,8 +47,8 @@ describe("in-session controls", () => {
   });
 
   it("/model switches the model, and the conversation goes on (and /sessions names the model now answering)", async () => {
-    server.enqueue(reply().text("First answer."), reply().text("Second answer."));
-    app = await withModel();
+    tui.server.enqueue(reply().text("First answer."), reply().text("Second answer."));
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("first");
     await app.waitFor("First answer.");
@@ -64,7 +56,7 @@ describe("in-session controls", () => {
     await app.waitFor("Model: claude-haiku-4-5 (anthropic)");
     await app.submit("second");
     await app.waitFor("Second answer.");
-    const [first, second] = messageRequests(server);
+    const [first, second] = messageRequests(tui.server);
     expect(first?.body.model).not.toBe("claude-haiku-4-5");
     expect(second?.body.model).toBe("claude-haiku-4-5");
     expect(JSON.stringify(second?.body.messages)).toContain("First answer.");
@@ -75,8 +67,8 @@ describe("in-session controls", () => {
   it("/evict moves the older turns out now, and a reference stands for them", async () => {
     // Turns long enough that moving them out frees more than the marker left in their place costs.
     const long = (text: string) => `${text} ${"Zebras live in herds on the savanna and graze on grass. ".repeat(20)}`;
-    server.enqueue(reply().text(long("Answer one about zebras.")), reply().text(long("Answer two.")), reply().text("Answer three."));
-    app = await withModel({ SYLK_CONTEXT_PRESERVE_RECENT_TURNS: "0" });
+    tui.server.enqueue(reply().text(long("Answer one about zebras.")), reply().text(long("Answer two.")), reply().text("Answer three."));
+    const app = await withModel({ SYLK_CONTEXT_PRESERVE_RECENT_TURNS: "0" });
     await app.waitFor(/index: fresh/);
     await app.submit("tell me about zebras");
     await app.waitFor("Answer one about zebras.");
@@ -86,22 +78,22 @@ describe("in-session controls", () => {
     await app.waitFor(/Context: turns? 1(-\d)? moved out of the window as \[CTX-REF:/);
     await app.submit("what did we say?");
     await app.waitFor("Answer three.");
-    const third = JSON.stringify(messageRequests(server)[2]?.body.messages);
+    const third = JSON.stringify(messageRequests(tui.server)[2]?.body.messages);
     expect(third).toContain("[CTX-REF:");
     expect(third).not.toContain("Answer one about zebras.");
   });
 
   it("/evict, /undo and /rewind wait for no turn: while one runs they say so and change nothing", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("write_file", { path: "src/new.ts", content: "export const made = 1;\n" }, "toolu_write"),
       reply().text("Wrote it."),
       reply().text("Still thinking about it.").delayMs(3_000),
     );
-    app = await renderApp({
+    const app = await tui.render({
       consent: true,
       columns: 160,
       permissionMode: "accept-edits",
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+      env: tui.modelEnv(),
     });
     await app.waitFor(/index: fresh/);
     await app.submit("make a file");
@@ -118,12 +110,12 @@ describe("in-session controls", () => {
   });
 
   it("/cost and the status line give an estimate in dollars for a known model", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply()
         .text("Priced.")
         .usage({ input_tokens: 100_000, output_tokens: 10_000, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }),
     );
-    app = await withModel({ SYLK_MODEL_NAME: "claude-sonnet-4-5" });
+    const app = await withModel({ SYLK_MODEL_NAME: "claude-sonnet-4-5" });
     await app.waitFor(/index: fresh/);
     await app.submit("price it");
     await app.waitFor("Priced.");

@@ -1,33 +1,28 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { messageRequests, reply } from "../helpers/fake-anthropic-server.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+import { KEY, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /**
  * A resumed session shows what the user typed and saw, read back from a real
- * stored session: not the notes Sylk wrote for the model, nor the files an
+ * stored session: not the notes Sylk wrote for the tui.server, nor the files an
  * `@` mention attached.
  */
-let server: FakeAnthropicServer;
 let project: TempProject;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
+beforeEach(() => {
   project = createTempProject({ "src/greet.ts": "export const greeting = 'hello';\n" });
 });
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-  project.cleanup();
-});
+afterEach(() => project.cleanup());
+// Made after the project's hooks, so that its apps close before the project is removed.
+const tui = createAppFixture();
 
 const open = (resume?: boolean) =>
-  renderApp({
+  tui.render({
     project,
     consent: true,
     permissionMode: "accept-edits",
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+    env: tui.modelEnv(),
     ...(resume ? { resume: { latest: true } } : {}),
   });
 
@@ -36,11 +31,11 @@ const recap = (rendered: RenderedApp) => rendered.frame().split(/Resumed session
 
 describe("resuming a session", () => {
   it("shows a prompt as typed, without what its @ mention attached, and an interrupted answer as it was cut", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().text("The greeting says hello."),
       reply().text("Once upon a time there was a very long story.").chunkText(4).eventDelayMs(150),
     );
-    app = await open();
+    const app = await open();
     await app.waitFor(/index: fresh/);
     await app.submit("what does @src/greet.ts say?");
     await app.waitFor("The greeting says hello.");
@@ -50,9 +45,9 @@ describe("resuming a session", () => {
     await app.waitFor("Interrupted. Tell Sylk what to do instead.");
     await app.close();
 
-    app = await open(true);
-    await app.waitFor("Resumed session");
-    const shown = recap(app);
+    const resumed = await open(true);
+    await resumed.waitFor("Resumed session");
+    const shown = recap(resumed);
     expect(shown).toContain("what does @src/greet.ts say?");
     expect(shown).toContain("The greeting says hello.");
     expect(shown).toContain("tell me a long story");
@@ -64,12 +59,12 @@ describe("resuming a session", () => {
   });
 
   it("after /undo, tells the model what was undone and no more; a resumed session shows what the user did in their words", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }),
       reply().text("Changed it."),
       reply().text("Understood."),
     );
-    app = await open();
+    const app = await open();
     await app.waitFor(/index: fresh/);
     await app.submit("change the greeting");
     await app.waitFor("Changed it.");
@@ -77,7 +72,7 @@ describe("resuming a session", () => {
     await app.waitFor(/Restored src\/greet\.ts/);
     await app.submit("what now?");
     await app.waitFor("Understood.");
-    const sent = JSON.stringify(messageRequests(server).at(-1)?.body.messages);
+    const sent = JSON.stringify(messageRequests(tui.server).at(-1)?.body.messages);
     expect(sent).toContain("The user undid the last prompt's file edits");
     expect(sent).not.toContain("not answered");
     expect(sent).not.toContain("the process ended");
@@ -85,9 +80,9 @@ describe("resuming a session", () => {
     await app.waitFor(/echo from the shell \(exit 0\)/);
     await app.close();
 
-    app = await open(true);
-    await app.waitFor("Resumed session");
-    const shown = recap(app);
+    const resumed = await open(true);
+    await resumed.waitFor("Resumed session");
+    const shown = recap(resumed);
     expect(shown).toContain("change the greeting");
     expect(shown).toContain("Undid the last prompt's file edits: src/greet.ts");
     expect(shown).toContain("what now?");

@@ -1,27 +1,24 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTempProject } from "../helpers/temp-project.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import type { RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 const FILES = {
   "src/billing/invoice.ts": "// Renders invoices.\nexport function renderInvoice(total: number) {\n  return `Total: ${total}`;\n}\n",
   "src/auth/jwt.ts": "export function validateToken(token: string) {\n  return token.length > 10;\n}\n",
 };
 
-let app: RenderedApp | undefined;
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
+const tui = createAppFixture({ fakeModel: false });
 
 async function indexedApp(): Promise<RenderedApp> {
-  const rendered = await renderApp({ files: FILES, consent: true });
+  const rendered = await tui.render({ files: FILES, consent: true });
   await rendered.waitFor("index: fresh");
   return rendered;
 }
 
 describe("slash commands", () => {
   it("/help lists the commands and the keys, including how to enter a new line", async () => {
-    app = await indexedApp();
+    const app = await indexedApp();
     await app.submit("/help");
     await app.waitFor("Keys");
     const frame = app.frame();
@@ -48,7 +45,7 @@ describe("slash commands", () => {
   });
 
   it("/search shows results like `sylk search`: path:lines, signals and the snippet", async () => {
-    app = await indexedApp();
+    const app = await indexedApp();
     await app.submit("/search renderInvoice");
     await app.waitFor(/results? in \d+ ms/);
     const frame = app.frame();
@@ -65,7 +62,7 @@ describe("slash commands", () => {
       SYLK_EMBEDDING_DIMENSIONS: "26",
       SYLK_EMBEDDING_TIMEOUT_MS: "1000",
     };
-    app = await renderApp({ files: FILES, consent: true, env: unreachable });
+    const app = await tui.render({ files: FILES, consent: true, env: unreachable });
     await app.waitFor("index: fresh");
     await app.submit("/search renderInvoice");
     await app.waitFor(/Search degraded: vector search failed: /);
@@ -73,7 +70,7 @@ describe("slash commands", () => {
   });
 
   it("/search without a query says how to use it; an unknown command lists the real ones", async () => {
-    app = await indexedApp();
+    const app = await indexedApp();
     await app.submit("/search");
     await app.waitFor("Usage: /search <query>");
     await app.submit("/frobnicate");
@@ -81,7 +78,7 @@ describe("slash commands", () => {
   });
 
   it("a prompt that starts with an absolute path goes to the model, not to the commands", async () => {
-    app = await indexedApp();
+    const app = await indexedApp();
     await app.submit("/usr/lib/foo crashes when I run it");
     await app.waitFor("No model was used");
     expect(app.frame()).not.toContain("Unknown command");
@@ -89,7 +86,7 @@ describe("slash commands", () => {
   });
 
   it("/sessions lists this project's sessions and marks the current one; /cost shows its tokens", async () => {
-    app = await indexedApp();
+    const app = await indexedApp();
     await app.submit("/cost");
     await app.waitFor("Nothing sent yet in this session.");
     await app.submit("where are invoices rendered?");
@@ -102,7 +99,7 @@ describe("slash commands", () => {
   });
 
   it("/model names the model; without one configured, there is nothing to switch", async () => {
-    app = await indexedApp();
+    const app = await indexedApp();
     await app.submit("/model");
     await app.waitFor("No model is configured");
     await app.submit("/model claude-other");
@@ -111,7 +108,7 @@ describe("slash commands", () => {
   });
 
   it("/clear starts a new session: the next prompt is recorded apart from the first", async () => {
-    app = await indexedApp();
+    const app = await indexedApp();
     await app.submit("first question about tokens");
     await app.waitFor("No model was used");
     const first = app.services.sessions.list(10);
@@ -125,7 +122,7 @@ describe("slash commands", () => {
   });
 
   it("/resume continues an earlier session and shows where it stopped", async () => {
-    app = await indexedApp();
+    const app = await indexedApp();
     await app.submit("an earlier question about jwt");
     await app.waitFor("No model was used");
     const id = app.services.sessions.list(1)[0]!.id;
@@ -139,13 +136,14 @@ describe("slash commands", () => {
 
   it("starting with --continue shows where the latest session stopped, and goes on in it", async () => {
     const project = createTempProject(FILES);
+    let app: RenderedApp | undefined;
     try {
-      app = await renderApp({ project, consent: true });
+      app = await tui.render({ project, consent: true });
       await app.submit("what renders invoices?");
       await app.waitFor("No model was used");
       const id = app.services.sessions.list(1)[0]!.id;
       await app.close();
-      app = await renderApp({ project, consent: true, resume: { latest: true } });
+      app = await tui.render({ project, consent: true, resume: { latest: true } });
       await app.waitFor(`Resumed session ${id.slice(0, 8)}: what renders invoices?`);
       expect(app.frame()).toContain("> what renders invoices?");
       await app.submit("and tokens?");
@@ -153,13 +151,12 @@ describe("slash commands", () => {
       expect(app.services.sessions.list(10)).toHaveLength(1);
     } finally {
       await app?.close();
-      app = undefined;
       project.cleanup();
     }
   });
 
   it("/exit leaves after saving: the exit callback gets the session id", async () => {
-    app = await indexedApp();
+    const app = await indexedApp();
     await app.submit("a question before leaving");
     await app.waitFor("No model was used");
     await app.submit("/exit");
@@ -168,13 +165,13 @@ describe("slash commands", () => {
   });
 
   it("/index refreshes now and reports; with indexing declined it says how to allow it", async () => {
-    app = await indexedApp();
+    const app = await indexedApp();
     await app.submit("/index");
     await app.waitFor(/Index is fresh \(\d+ files checked/);
     await app.close();
-    app = await renderApp({ files: FILES, consent: false });
-    await app.waitFor("index: off");
-    await app.submit("/index");
-    await app.waitFor("Indexing is off: you declined it.");
+    const declined = await tui.render({ files: FILES, consent: false });
+    await declined.waitFor("index: off");
+    await declined.submit("/index");
+    await declined.waitFor("Indexing is off: you declined it.");
   });
 });

@@ -1,35 +1,25 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../helpers/fake-anthropic-server.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** A sub-agent's work in the TUI, nested under the call that started it, and its tokens in /cost. */
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 describe("sub-agents in the TUI", () => {
   it("shows the librarian and its calls beneath the delegate call, lists it while it works, and counts it in /cost", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("delegate", { agent: "librarian", task: "Where is greet?" }, "toolu_delegate"),
       reply().toolUse("grep", { pattern: "greet" }, "toolu_child"),
       // The librarian's answer waits, so the status line can be seen while it works.
       reply().text("greet is in src/greet.ts:1-3.").delayMs(600),
       reply().text("The librarian found it: src/greet.ts:1-3."),
     );
-    app = await renderApp({
+    const app = await tui.render({
       files: { "src/greet.ts": "export function greet(name: string) {\n  return `hello ${name}`;\n}\n" },
       consent: true,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" },
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" },
     });
     await app.waitFor("index: fresh");
     await app.submit("ask the librarian where greet is");
@@ -63,12 +53,12 @@ describe("sub-agents in the TUI", () => {
         ? reply().toolUse("write_file", { path: file, content: `${file}\n` })
         : reply().text(`${file} written.`);
     };
-    for (let index = 0; index < 6; index++) server.enqueue((body) => respond(body) as never);
-    app = await renderApp({
+    for (let index = 0; index < 6; index++) tui.server.enqueue((body) => respond(body) as never);
+    const app = await tui.render({
       consent: true,
       env: {
         ANTHROPIC_API_KEY: "sk-ant-test",
-        ANTHROPIC_BASE_URL: server.baseUrl,
+        ANTHROPIC_BASE_URL: tui.server.baseUrl,
         SYLK_MODEL_MAX_ATTEMPTS: "1",
         SYLK_AGENTS_MAX_PARALLEL: "2",
       },
@@ -95,10 +85,10 @@ describe("sub-agents in the TUI", () => {
       const role = /## Your role: (\w+)/.exec(system)?.[1];
       return reply().text(role === "orchestrator" ? "Summary: nothing needed changing." : `${role} has nothing to add.`);
     };
-    for (let index = 0; index < 30; index++) server.enqueue((body) => silent(body) as never);
-    app = await renderApp({
+    for (let index = 0; index < 30; index++) tui.server.enqueue((body) => silent(body) as never);
+    const app = await tui.render({
       consent: true,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" },
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" },
       columns: 140,
     });
     await app.waitFor("index: fresh");

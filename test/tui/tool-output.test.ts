@@ -1,34 +1,26 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../helpers/fake-anthropic-server.js";
 import { jsonLines, runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { renderApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** A command's output is visible while it runs and afterwards, and a key shows all of it. */
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 const withModel = () =>
   renderApp({
     files: { "README.md": "# demo\n" },
     consent: true,
     permissionMode: "bypass",
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+    env: tui.modelEnv(),
   });
 
 describe("a running command", () => {
   it("shows its latest output and the time it has run, then the end of its output with its exit code", async () => {
     const command = "for step in 1 2 3; do echo compiling step $step; sleep 0.4; done; echo 'FAIL tests/app.test.ts' >&2; exit 3";
-    server.enqueue(reply().toolUse("run_command", { command, description: "Run the tests" }), reply().text("The tests fail."));
-    app = await withModel();
+    tui.server.enqueue(reply().toolUse("run_command", { command, description: "Run the tests" }), reply().text("The tests fail."));
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("run the tests");
     await app.waitFor("compiling step 1");
@@ -40,8 +32,8 @@ describe("a running command", () => {
   });
 
   it("keeps the last lines on screen, and Ctrl+O shows everything it printed", async () => {
-    server.enqueue(reply().toolUse("run_command", { command: "seq 1 40 | sed 's/^/output line /'" }), reply().text("Counted."));
-    app = await withModel();
+    tui.server.enqueue(reply().toolUse("run_command", { command: "seq 1 40 | sed 's/^/output line /'" }), reply().text("Counted."));
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("count");
     await app.waitFor("Counted.");
@@ -61,7 +53,7 @@ describe("a running command", () => {
 
 describe("a tool call's line", () => {
   it("says what a search looks for and where, and how many tasks a list holds, not the call's JSON", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("grep", { pattern: "export function isIdentifierName", path: "packages" }),
       reply().toolUse("todo_write", {
         todos: [
@@ -71,7 +63,7 @@ describe("a tool call's line", () => {
       }),
       reply().text("Searched."),
     );
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("look around");
     await app.waitFor("Searched.");
@@ -83,11 +75,11 @@ describe("a tool call's line", () => {
 
 describe("an edit in the transcript view (Ctrl+O)", () => {
   it("shows its summary once and its numbered diff, not the raw diff the model reads as well", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("edit_file", { path: "README.md", old_string: "# demo", new_string: "# the demo" }),
       reply().text("Edited."),
     );
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("retitle the readme");
     await app.waitFor("Edited.");
@@ -105,8 +97,8 @@ describe("an edit in the transcript view (Ctrl+O)", () => {
 
 describe("the lines above a command's last lines", () => {
   it("are counted from everything it printed, not from the part kept for the model", async () => {
-    server.enqueue(reply().toolUse("run_command", { command: "seq 1 20000" }), reply().text("Counted."));
-    app = await withModel();
+    tui.server.enqueue(reply().toolUse("run_command", { command: "seq 1 20000" }), reply().text("Counted."));
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("count far");
     await app.waitFor("Counted.");
@@ -115,8 +107,8 @@ describe("the lines above a command's last lines", () => {
   });
 
   it("are counted from everything printed so far while it runs", async () => {
-    server.enqueue(reply().toolUse("run_command", { command: "seq 1 3000; sleep 30" }), reply().text("Stopped."));
-    app = await withModel();
+    tui.server.enqueue(reply().toolUse("run_command", { command: "seq 1 3000; sleep 30" }), reply().text("Stopped."));
+    const app = await withModel();
     await app.waitFor(/index: fresh/);
     await app.submit("count and wait");
     await app.waitFor("… 2,995 more lines above");
@@ -129,8 +121,8 @@ describe("sylk ask --output-format stream-json", () => {
   it("prints a command's output as tool_output events before its result", async () => {
     const project = createTempProject({ "README.md": "# demo\n" });
     try {
-      server.enqueue(reply().toolUse("run_command", { command: "echo first; sleep 0.3; echo second" }), reply().text("Done."));
-      const env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl };
+      tui.server.enqueue(reply().toolUse("run_command", { command: "echo first; sleep 0.3; echo second" }), reply().text("Done."));
+      const env = { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl };
       const run = await runCli(["ask", "--yes", "--permission-mode", "bypass", "--output-format", "stream-json", "go"], {
         cwd: project.root,
         env,

@@ -1,38 +1,32 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { reply } from "../helpers/fake-anthropic-server.js";
 import { bubblewrap, directoryOutsideTmp } from "../helpers/sandboxed-commands.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
 let outside: string;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
+beforeEach(() => {
   outside = directoryOutsideTmp("sylk-outside-");
 });
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-  rmSync(outside, { recursive: true, force: true });
-});
+afterEach(() => rmSync(outside, { recursive: true, force: true }));
+// Made after the directory's hooks, so that its apps close before the directory is removed.
+const tui = createAppFixture();
 
 describe.skipIf(!bubblewrap.ok)("a command the model wants to run outside the sandbox", () => {
   it("is asked about each time, even in bypass mode, with no 'don't ask again', and runs outside the sandbox once approved", async () => {
     const marker = join(outside, "made-outside");
     const call = { command: `touch ${marker}`, description: "Touch a file outside the project", unsandboxed: true };
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("run_command", call),
       reply().text("Touched it."),
       reply().toolUse("run_command", call),
       reply().text("Left it."),
     );
-    app = await renderApp({
+    const app = await tui.render({
       consent: true,
       permissionMode: "bypass",
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+      env: tui.modelEnv(),
     });
     await app.waitFor(/index: fresh/);
 

@@ -1,15 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { messageRequests, reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { messageRequests, reply } from "../helpers/fake-anthropic-server.js";
+import { createAppFixture } from "./app-fixture.js";
 
 /** web_fetch in the TUI: asked about per host, and "don't ask again" covers that host only. */
-let model: FakeAnthropicServer;
 let site: Server;
 let port: number;
 let hits: string[];
-let app: RenderedApp | undefined;
 
 beforeEach(async () => {
   hits = [];
@@ -21,28 +19,26 @@ beforeEach(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   port = (site.address() as AddressInfo).port;
-  model = await startFakeAnthropicServer();
 });
 afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await model.close();
   await new Promise((resolve) => site.close(resolve));
 });
+// Made after the site's hooks, so that its apps close before the site does.
+const tui = createAppFixture();
 
 describe("web_fetch's approval", () => {
   it("asks before fetching; 'don't ask again' covers that host for the session, and another host is asked again", async () => {
     const first = `http://127.0.0.1:${port}/notes`;
-    model.enqueue(
+    tui.server.enqueue(
       reply().toolUse("web_fetch", { url: first }),
       reply().toolUse("web_fetch", { url: `http://127.0.0.1:${port}/again` }),
       reply().toolUse("web_fetch", { url: `http://localhost:${port}/other` }),
       reply().text("Read them."),
     );
-    app = await renderApp({
+    const app = await tui.render({
       files: { "README.md": "# app\n" },
       consent: true,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: model.baseUrl },
+      env: tui.modelEnv(),
     });
     await app.waitFor(/index: fresh/);
     await app.submit("read the release notes");
@@ -57,7 +53,7 @@ describe("web_fetch's approval", () => {
     await app.write("3");
     await app.waitFor("Interrupted");
     expect(hits).toHaveLength(2);
-    const results = JSON.stringify(messageRequests(model).map((request) => request.body.messages));
+    const results = JSON.stringify(messageRequests(tui.server).map((request) => request.body.messages));
     expect(results).toContain("# Release notes");
   });
 });

@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { renderApp, type RenderedApp } from "../render-app.js";
+import { describe, expect, it } from "vitest";
+import { createAppFixture } from "../app-fixture.js";
 
 /** /config in the TUI: what the session was opened with, read-only. */
 
-let app: RenderedApp | undefined;
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
+const tui = createAppFixture({ fakeModel: false });
 
 describe("/config", () => {
   it("lists the settings with their sources and the files, and changes nothing", async () => {
-    app = await renderApp({
+    const app = await tui.render({
       files: { ".sylkrc": JSON.stringify({ index: { maxFileSize: 4096 }, sandbox: { network: true } }) },
       consent: false,
       columns: 200,

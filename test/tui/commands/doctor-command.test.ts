@@ -1,27 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "../render-app.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../../helpers/fake-anthropic-server.js";
+import { renderApp } from "../render-app.js";
+import { createAppFixture } from "../app-fixture.js";
 
 /** /doctor in the TUI: `sylk doctor`'s checks on the session's own index, sandbox and model. */
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 const FILES = { "src/app.ts": "export function main() {\n  return 1;\n}\n" };
-const withModel = () =>
-  renderApp({ files: FILES, consent: true, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl } });
+const withModel = () => renderApp({ files: FILES, consent: true, env: tui.modelEnv() });
 
 describe("/doctor", () => {
   it("checks each part and sends the model one token count, no message", async () => {
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("/doctor");
     await app.waitFor(/All checks passed/);
@@ -29,14 +20,18 @@ describe("/doctor", () => {
     expect(frame).toMatch(/ok {6}node {5}Node \d+/);
     expect(frame).toMatch(/ok {6}index {4}fresh/);
     expect(frame).toMatch(/ok {6}model {4}claude-.* \(anthropic\) answered in \d+ ms/);
-    expect(server.requests.map((request) => request.path)).toEqual(["/v1/messages/count_tokens"]);
+    expect(tui.server.requests.map((request) => request.path)).toEqual(["/v1/messages/count_tokens"]);
     // Nothing was said to the model: no session was stored.
     expect(app.services.sessions.list(10)).toEqual([]);
   });
 
   it("a refused key is a failed check with the API's words, and indexing declined is a warning with its fix", async () => {
-    server.enqueueCountTokens(reply().status(401, { message: "invalid x-api-key" }));
-    app = await renderApp({ files: FILES, consent: false, env: { ANTHROPIC_API_KEY: "sk-ant-bad", ANTHROPIC_BASE_URL: server.baseUrl } });
+    tui.server.enqueueCountTokens(reply().status(401, { message: "invalid x-api-key" }));
+    const app = await tui.render({
+      files: FILES,
+      consent: false,
+      env: { ANTHROPIC_API_KEY: "sk-ant-bad", ANTHROPIC_BASE_URL: tui.server.baseUrl },
+    });
     await app.waitFor("index: off");
     await app.submit("/doctor");
     await app.waitFor(/check failed/);

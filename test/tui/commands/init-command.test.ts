@@ -1,21 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "../render-app.js";
+import { describe, expect, it } from "vitest";
+import type { RenderedApp } from "../render-app.js";
+import { createAppFixture } from "../app-fixture.js";
 
 /** /init: an AGENTS.md from the index, with no model call, never over an existing one. */
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 const FILES = {
   "package.json": JSON.stringify({ name: "shop", scripts: { test: "vitest run" } }),
@@ -24,11 +15,11 @@ const FILES = {
 };
 
 async function indexed(files: Record<string, string>): Promise<RenderedApp> {
-  const rendered = await renderApp({
+  const rendered = await tui.render({
     files,
     consent: true,
     columns: 160,
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+    env: tui.modelEnv(),
   });
   await rendered.waitFor("index: fresh");
   return rendered;
@@ -36,7 +27,7 @@ async function indexed(files: Record<string, string>): Promise<RenderedApp> {
 
 describe("/init", () => {
   it("writes AGENTS.md from the index: languages, the test command, the layout and the entry point; no model is asked", async () => {
-    app = await indexed(FILES);
+    const app = await indexed(FILES);
     await app.submit("/init");
     await app.waitFor("Wrote AGENTS.md");
     const written = readFileSync(join(app.project.root, "AGENTS.md"), "utf8");
@@ -45,12 +36,12 @@ describe("/init", () => {
     expect(written).toContain("From package.json (npm):\n\n- `npm test`: vitest run");
     expect(written).toContain("- `src/`: 2 files");
     expect(written).toContain("## Entry points\n\n- `src/index.ts`");
-    expect(server.requests).toEqual([]);
+    expect(tui.server.requests).toEqual([]);
   });
 
   it("leaves an existing AGENTS.md byte for byte, and shows what it would write", async () => {
     const own = "# Our rules\n\nNever touch the billing module.\n";
-    app = await indexed({ ...FILES, "AGENTS.md": own });
+    const app = await indexed({ ...FILES, "AGENTS.md": own });
     await app.submit("/init");
     await app.waitFor("AGENTS.md is already there, so it was left as it is.");
     expect(app.frame()).toContain("From package.json (npm):");

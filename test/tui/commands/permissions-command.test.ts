@@ -1,32 +1,24 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../../helpers/fake-anthropic-server.js";
 import { bubblewrap } from "../../helpers/sandboxed-commands.js";
 import { createTempProject } from "../../helpers/temp-project.js";
-import { renderApp, type RenderAppOptions, type RenderedApp } from "../render-app.js";
+import type { RenderAppOptions, RenderedApp } from "../render-app.js";
+import { createAppFixture } from "../app-fixture.js";
 
 /** /permissions: what may run without asking, and rules for this session that never get around what the policy always holds. */
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 function withModel(options: RenderAppOptions = {}): Promise<RenderedApp> {
-  return renderApp({
+  return tui.render({
     files: { "README.md": "# shop\n" },
     consent: true,
     columns: 160,
     ...options,
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, ...options.env },
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl, ...options.env },
   });
 }
 
@@ -34,6 +26,7 @@ describe("/permissions", () => {
   it("lists the mode and each rule with where it came from; session rules are added, checked, kept across /clear, reset, and never kept on disk", async () => {
     const project = createTempProject({ "README.md": "# shop\n" });
     project.write("../.sylkrc", JSON.stringify({ permissions: { allow: ["run_command(npm test*)"] } }));
+    let app: RenderedApp | undefined;
     try {
       app = await withModel({ project, env: { SYLK_PERMISSIONS_DENY: '["run_command(rm *)"]' } });
       await app.waitFor("index: fresh");
@@ -81,18 +74,17 @@ describe("/permissions", () => {
       expect(app.frame()).toContain("run_command(npm test*)");
     } finally {
       await app?.close();
-      app = undefined;
       project.cleanup();
     }
   });
 
   it("text the model writes that looks like the command changes nothing: only what the user types reaches the slash commands", async () => {
-    server.enqueue(
+    tui.server.enqueue(
       reply().text("/permissions allow run_command(*)\n/permissions mode bypass"),
       reply().toolUse("run_command", { command: "touch made-by-model", description: "Touch a file" }),
       reply().text("Stopped."),
     );
-    app = await withModel();
+    const app = await withModel();
     await app.waitFor("index: fresh");
     await app.submit("say the magic words");
     await app.waitFor("/permissions mode bypass");
@@ -111,13 +103,13 @@ describe("/permissions", () => {
 describe.skipIf(!bubblewrap.ok)("a session allow of every command", () => {
   it("runs commands unasked, but the sandbox keeps .git/hooks read-only, and a write there is still asked about", async () => {
     const hook = ".git/hooks/pre-commit";
-    server.enqueue(
+    tui.server.enqueue(
       reply().toolUse("run_command", { command: `echo pwned > ${hook}; echo ran`, description: "Plant a hook" }),
       reply().text("Tried the command."),
       reply().toolUse("write_file", { path: hook, content: "#!/bin/sh\necho pwned\n" }),
       reply().text("Stopped."),
     );
-    app = await withModel();
+    const app = await withModel();
     execFileSync("git", ["init", "-q"], { cwd: app.project.root });
     await app.waitFor("index: fresh");
     await app.submit("/permissions allow run_command(*)");

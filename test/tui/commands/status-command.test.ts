@@ -1,19 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
-import { renderApp, type RenderedApp } from "../render-app.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../../helpers/fake-anthropic-server.js";
+import { createAppFixture } from "../app-fixture.js";
 
 /** /status: the session on one screen, from what /model, /cost, the status line and `sylk status` compute. */
 
-let server: FakeAnthropicServer;
-let app: RenderedApp | undefined;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
-});
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  await server.close();
-});
+const tui = createAppFixture();
 
 const FILES = { "src/app.ts": "export function main() {\n  return 1;\n}\n" };
 
@@ -26,14 +17,14 @@ function statusNote(frame: string): string {
 
 describe("/status", () => {
   it("says the model and its window, the agent, the mode, the sandbox, the index, the tokens in the window and the cost", async () => {
-    server.enqueue(reply().text("Done.").usage({ input_tokens: 12_000, output_tokens: 1_000 }));
-    app = await renderApp({
+    tui.server.enqueue(reply().text("Done.").usage({ input_tokens: 12_000, output_tokens: 1_000 }));
+    const app = await tui.render({
       files: FILES,
       consent: true,
       permissionMode: "accept-edits",
       // Wide enough that no line wraps.
       columns: 200,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_NAME: "claude-sonnet-4-5" },
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: tui.server.baseUrl, SYLK_MODEL_NAME: "claude-sonnet-4-5" },
     });
     await app.waitFor("index: fresh");
     await app.submit("hello");
@@ -53,7 +44,7 @@ describe("/status", () => {
   });
 
   it("without a model: no window, no cost, and the index declined says how to allow it", async () => {
-    app = await renderApp({ files: FILES, consent: false, columns: 200 });
+    const app = await tui.render({ files: FILES, consent: false, columns: 200 });
     await app.waitFor("index: off");
     await app.submit("/status");
     await app.waitFor("Session:");
