@@ -2,6 +2,7 @@ import { logSumExp, normalised } from "../stats/log-weights.js";
 import { DECLINE_LEVELS } from "./decline-evidence.js";
 import { failedTurnProbability, SUSTAINED_FAILED_TURNS } from "./failed-turns.js";
 import { hingeResidualSd } from "./hinge-residual.js";
+import { instanceNoiseSd, stepNoiseSd } from "./instance-noise.js";
 import type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./onset-evidence.js";
 
 export type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./onset-evidence.js";
@@ -89,6 +90,7 @@ export class OnsetPosterior {
   private readonly pastSquares: Float64Array;
   private readonly pastY: Float64Array;
   private noiseVariance: number;
+  private failedTurnVariance: number;
   private readonly priorNoiseSd: number;
   /** |y − previous y| of the last observations, for the instance's own noise. */
   private readonly steps: number[] = [];
@@ -115,6 +117,7 @@ export class OnsetPosterior {
   ) {
     this.priorNoiseSd = Math.max(prior.noiseSd, 0.01);
     this.noiseVariance = this.priorNoiseSd ** 2;
+    this.failedTurnVariance = this.noiseVariance;
     this.levelMean = prior.peakQuality;
     const windowKilo = prior.windowTokens / 1000;
     this.onsets = Float64Array.from({ length: ONSET_STATES }, (_, index) => ((index + 0.5) * windowKilo) / ONSET_STATES);
@@ -194,7 +197,7 @@ export class OnsetPosterior {
   add(kiloTokens: number, observed: number): void {
     this.learnNoise(observed);
     // The prediction's variance: the noise's and what the instance's level is still unsure of.
-    const variance = this.noiseVariance + 1 / (1 / this.levelVariance + this.weight / this.noiseVariance);
+    const variance = this.failedTurnVariance + 1 / (1 / this.levelVariance + this.weight / this.noiseVariance);
     const prediction = { expected: this.mean(kiloTokens), variance, outliers: this.outliers, turns: this.count };
     const outlier = failedTurnProbability(observed, prediction);
     this.run = outlier > 0.5 ? this.run + 1 : 0;
@@ -227,11 +230,7 @@ export class OnsetPosterior {
     return mean;
   }
 
-  /**
-   * The noise is the instance's own once it has shown it, never below the profile's: the median step between successive observations
-   * (a robust estimate that a slow trend barely moves: MAD of differences / √2). A noisier instance than the profile says would
-   * otherwise read its noise as a decline.
-   */
+  /** The likelihood's noise (`instanceNoiseSd`) and the failed turns' scale (`stepNoiseSd`), from the steps between turns. */
   private learnNoise(observed: number): void {
     if (this.lastQuality !== undefined) {
       this.steps.push(Math.abs(observed - this.lastQuality));
@@ -242,10 +241,8 @@ export class OnsetPosterior {
   }
 
   private estimateNoise(): void {
-    if (this.steps.length < MIN_NOISE_STEPS) return;
-    const sorted = [...this.steps].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)] as number;
-    const sd = Math.max(this.priorNoiseSd, (1.4826 * median) / Math.SQRT2);
+    this.failedTurnVariance = stepNoiseSd(this.steps, this.priorNoiseSd, MIN_NOISE_STEPS) ** 2;
+    const sd = instanceNoiseSd(this.steps, this.priorNoiseSd, MIN_NOISE_STEPS);
     if (sd * sd !== this.noiseVariance) {
       this.noiseVariance = sd * sd;
       this.summary = undefined;
