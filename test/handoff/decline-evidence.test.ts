@@ -102,6 +102,7 @@ describe("the decline rate learned from the sessions' likelihoods", () => {
 
   for (const [first, carried] of [
     [0.957, 0.957],
+    [0.93103, 0.94545],
     [0.89116, 0.93103],
   ] as const) {
     it(`learns a shallow model's rate beside a steep one of the same agent type, every session handed off on its own firings at ${first} / ${carried}`, () => {

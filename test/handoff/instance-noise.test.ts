@@ -78,9 +78,13 @@ function firstCrossing(seed: number, onset: number, detector: DegradationDetecto
 }
 
 describe("a session's first instance reading its turns at the profile's noise", () => {
+  // At one level for both, 0.957 (the defaults when the noise changed): the noise's effect, not the levels'.
+  const triggers = { onsetEvidence: 0.957, onsetReached: 0.957 };
   it("crosses a decline in noise as its profile says a turn sooner at the median, never before the onset (40 seeds)", () => {
     // Read at the larger of the profile's noise and the instance's median step, the median was 6 turns (p90 7); now 5 (p90 7).
-    const delays = Array.from({ length: 40 }, (_, index) => firstCrossing(index + 1, 50_000, new DegradationDetector(profile())));
+    const delays = Array.from({ length: 40 }, (_, index) =>
+      firstCrossing(index + 1, 50_000, new DegradationDetector(profile(), { triggers })),
+    );
     const sorted = [...delays].sort((a, b) => a - b);
     expect(sorted[0]).toBeGreaterThanOrEqual(0);
     expect(sorted[19]).toBeLessThanOrEqual(5);
@@ -89,7 +93,7 @@ describe("a session's first instance reading its turns at the profile's noise", 
 
   it("does not fire on the same noisy plateau with no onset, failed turns and all, in 39 of 40 seeds", () => {
     const fired = Array.from({ length: 40 }, (_, index) =>
-      firstCrossing(index + 1, Number.POSITIVE_INFINITY, new DegradationDetector(profile({ declineRatePerKiloToken: 0.01 }))),
+      firstCrossing(index + 1, Number.POSITIVE_INFINITY, new DegradationDetector(profile({ declineRatePerKiloToken: 0.01 }), { triggers })),
     ).filter(Number.isFinite);
     expect(fired.length).toBeLessThanOrEqual(1);
   });
