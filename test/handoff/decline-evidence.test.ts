@@ -79,7 +79,7 @@ describe("the decline rate learned from the sessions' likelihoods", () => {
       if (previous !== undefined) steps.push(Math.abs(y - previous));
       previous = y;
     }
-    const sums = posterior as unknown as Parameters<typeof hingeResidualSd>[0];
+    const sums = posterior.sums();
     const reached = Math.round((110 / 200) * 400);
     const residual = hingeResidualSd(sums, reached, DECLINE_LEVELS) as number;
     const sorted = steps.slice(-40).sort((a, b) => a - b);
