@@ -25,7 +25,7 @@
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
 // Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93, 111–113, 131–133
-// 151–153, 171–173, 191–193, 211–213, 231–233 and 251–253 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
+// 151–153, 171–173, 191–193, 211–213, 231–233, 251–253 and 271–273 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
 // what they would be run with in 656c457) were run once in the thirteenth
 // session: the product at its levels chosen on 10–19 at 4.5 % (0.8927 /
 // 0.9454), the branch point's one level 0.9454, and the reference
@@ -75,7 +75,14 @@
 // is also the branch point's (bfd2239) product, beside the product at the
 // rule's 0.89116 / 0.91314 and the reference detectors at the levels
 // chosen on 10–19 in the thirteenth (docs/BENCHMARKS.md, "The levels on
-// the current likelihood…"). The next report needs seeds declared anew.
+// the current likelihood…"). 271, 272 and 273 (declared in 2ee4762 on the
+// branch m-onset19, before any run of them) were run once: the product with
+// the likelihood read at the profile's noise (instance-noise.ts) at its
+// new defaults 0.93103 / 0.94545 (the rule of m-onset19 on 10-19: no seed
+// over 4.5 %), the branch point's product (7045ddc) at its defaults
+// 0.9570 / 0.9570, and the reference detectors at the levels chosen on
+// 10-19 in the thirteenth session (docs/BENCHMARKS.md, "What holds the
+// slow first crossings…"). The next report needs seeds declared anew.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

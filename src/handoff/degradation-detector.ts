@@ -85,9 +85,11 @@ export const DEFAULT_TRIGGERS: TriggerConstants = {
   // upward ended there (0.9365: seed 13 5.7 %), so a session's first instance takes the carried level. With a new model's
   // onset as wide as its siblings lie apart (censored-onset.ts), the sixteenth session's rule on 10-19 (DESIGN-NOTES,
   // "Triggers") found 0.9454 / 0.9454 over on seeds 13 and 15 (6.0, 4.7 %) and raised both a step on the log-odds:
-  // 0.9570 / 0.9570 (worst seed 4.3 %).
-  onsetEvidence: 0.957,
-  onsetReached: 0.957,
+  // 0.9570 / 0.9570 (worst seed 4.3 %). With the likelihood read at the profile's noise (instance-noise.ts), the rule of
+  // m-onset19 (no seed of 10-19 over 4.5 %; both stepped down, then the first alone) found 0.93103 / 0.93103 over on four
+  // seeds (17 at 6.3 %) and 0.91314 / 0.94545 over on seed 18 (5.0 %): 0.93103 / 0.94545 (worst seed 4.0 %).
+  onsetEvidence: 0.93103,
+  onsetReached: 0.94545,
 };
 
 /** How many first observations give a prepared context's early quality (the arm's reward). */

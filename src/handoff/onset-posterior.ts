@@ -1,8 +1,9 @@
-import { logSumExp, normalised } from "../stats/log-weights.js";
-import { DECLINE_LEVELS } from "./decline-evidence.js";
+import { normalised } from "../stats/log-weights.js";
 import { failedTurnProbability, SUSTAINED_FAILED_TURNS } from "./failed-turns.js";
-import { hingeResidualSd } from "./hinge-residual.js";
+import { instanceNoiseSd, stepNoiseSd } from "./instance-noise.js";
 import type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./onset-evidence.js";
+import { levelGiven, type OnsetSums, onsetLogLikelihood } from "./onset-likelihood.js";
+import { declineLikelihoods, evidenceOnset, type PosteriorEvidence } from "./onset-profile-evidence.js";
 
 export type { LocatedOnset, OnsetEvidence, OnsetMemory, OnsetPrior } from "./onset-evidence.js";
 
@@ -89,6 +90,7 @@ export class OnsetPosterior {
   private readonly pastSquares: Float64Array;
   private readonly pastY: Float64Array;
   private noiseVariance: number;
+  private failedTurnVariance: number;
   private readonly priorNoiseSd: number;
   /** |y − previous y| of the last observations, for the instance's own noise. */
   private readonly steps: number[] = [];
@@ -115,6 +117,7 @@ export class OnsetPosterior {
   ) {
     this.priorNoiseSd = Math.max(prior.noiseSd, 0.01);
     this.noiseVariance = this.priorNoiseSd ** 2;
+    this.failedTurnVariance = this.noiseVariance;
     this.levelMean = prior.peakQuality;
     const windowKilo = prior.windowTokens / 1000;
     this.onsets = Float64Array.from({ length: ONSET_STATES }, (_, index) => ((index + 0.5) * windowKilo) / ONSET_STATES);
@@ -194,7 +197,7 @@ export class OnsetPosterior {
   add(kiloTokens: number, observed: number): void {
     this.learnNoise(observed);
     // The prediction's variance: the noise's and what the instance's level is still unsure of.
-    const variance = this.noiseVariance + 1 / (1 / this.levelVariance + this.weight / this.noiseVariance);
+    const variance = this.failedTurnVariance + 1 / (1 / this.levelVariance + this.weight / this.noiseVariance);
     const prediction = { expected: this.mean(kiloTokens), variance, outliers: this.outliers, turns: this.count };
     const outlier = failedTurnProbability(observed, prediction);
     this.run = outlier > 0.5 ? this.run + 1 : 0;
@@ -227,11 +230,7 @@ export class OnsetPosterior {
     return mean;
   }
 
-  /**
-   * The noise is the instance's own once it has shown it, never below the profile's: the median step between successive observations
-   * (a robust estimate that a slow trend barely moves: MAD of differences / √2). A noisier instance than the profile says would
-   * otherwise read its noise as a decline.
-   */
+  /** The likelihood's noise (`instanceNoiseSd`) and the failed turns' scale (`stepNoiseSd`), from the steps between turns. */
   private learnNoise(observed: number): void {
     if (this.lastQuality !== undefined) {
       this.steps.push(Math.abs(observed - this.lastQuality));
@@ -242,10 +241,8 @@ export class OnsetPosterior {
   }
 
   private estimateNoise(): void {
-    if (this.steps.length < MIN_NOISE_STEPS) return;
-    const sorted = [...this.steps].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)] as number;
-    const sd = Math.max(this.priorNoiseSd, (1.4826 * median) / Math.SQRT2);
+    this.failedTurnVariance = stepNoiseSd(this.steps, this.priorNoiseSd, MIN_NOISE_STEPS) ** 2;
+    const sd = instanceNoiseSd(this.steps, this.priorNoiseSd, MIN_NOISE_STEPS);
     if (sd * sd !== this.noiseVariance) {
       this.noiseVariance = sd * sd;
       this.summary = undefined;
@@ -276,42 +273,20 @@ export class OnsetPosterior {
     return byRate.map((weight) => (total > 0 ? weight / total : 1 / byRate.length));
   }
 
-  /** The posterior mean of the instance's level c given the state: its plateau. */
-  private levelOf(state: State): number {
-    const n = this.weight;
-    if (this.count === 0) return this.levelMean;
-    // z = y + d (x − τ)⁺ are the observations with the decline put back: all of them measure c.
-    const sumZ = this.sumY + state.decline * this.sumOf(this.past, state);
-    return (this.levelMean / this.levelVariance + sumZ / this.noiseVariance) / (1 / this.levelVariance + n / this.noiseVariance);
-  }
-
-  private sumOf(sums: Float64Array, state: Pick<State, "grid">): number {
-    return state.grid < 0 ? 0 : (sums[state.grid] as number);
-  }
-
-  /** log p(observations | state), the level c integrated out. */
-  private logLikelihood(state: Pick<State, "grid" | "decline">, s2 = this.noiseVariance): number {
-    const n = this.weight;
-    if (this.count === 0) return 0;
-    const b = this.levelVariance;
-    // The marginal of z − m0 ~ N(0, σ²W⁻¹ + b 11ᵀ), W the observations' weights: Sherman–Morrison and the determinant
-    // lemma, with n the weights' sum and every sum weighted (log|σ²W⁻¹| is the same for every state).
-    const d = state.decline;
-    const sumZ = this.sumY + d * this.sumOf(this.past, state);
-    const sumZSquares = this.sumYSquares + 2 * d * this.sumOf(this.pastY, state) + d * d * this.sumOf(this.pastSquares, state);
-    const sumR = sumZ - n * this.levelMean;
-    const sumRSquares = sumZSquares - 2 * this.levelMean * sumZ + n * this.levelMean * this.levelMean;
-    const quadratic = (sumRSquares - (b / (s2 + n * b)) * sumR * sumR) / s2;
-    return -0.5 * quadratic - 0.5 * Math.log(1 + (n * b) / s2);
+  /** The likelihood's sums (weighted, carried ones included) and the level's prior: what the profile's evidence reads too. */
+  sums(): OnsetSums {
+    const { count, weight, sumY, sumYSquares, past, pastY, pastSquares, levelMean, levelVariance } = this;
+    return { count, weight, sumY, sumYSquares, past, pastY, pastSquares, levelMean, levelVariance };
   }
 
   /** The states' weights, and what the GP asks of them at every call summed once per onset. */
   private posterior(): PosteriorSummary {
     if (this.summary) return this.summary;
+    const sums = this.sums();
     const logs = new Float64Array(this.states.length);
     for (let index = 0; index < logs.length; index++) {
       const state = this.states[index] as State;
-      logs[index] = state.logPrior + this.logLikelihood(state);
+      logs[index] = state.logPrior + onsetLogLikelihood(sums, state, this.noiseVariance);
     }
     const weights = normalised(logs);
     const onsetAt = new Float64Array(ONSET_STATES);
@@ -320,7 +295,7 @@ export class OnsetPosterior {
     for (let index = 0; index < weights.length; index++) {
       const state = this.states[index] as State;
       const weight = weights[index] as number;
-      plateau += weight * this.levelOf(state);
+      plateau += weight * levelGiven(sums, state, this.noiseVariance);
       if (state.grid < 0) continue;
       onsetAt[state.grid] = (onsetAt[state.grid] as number) + weight;
       declineAt[state.grid] = (declineAt[state.grid] as number) + weight * state.decline;
@@ -329,72 +304,19 @@ export class OnsetPosterior {
     return this.summary;
   }
 
-  /** How many onsets of the grid the observations reached: those with any observation past them (the grid ascends). */
-  private reachedOnsets(): number {
-    let reached = 0;
-    while (reached < ONSET_STATES && (this.past[reached] as number) > 0) reached++;
-    return reached;
+  private evidence(): PosteriorEvidence {
+    const { noiseVariance, priorNoiseSd, onsetLogPrior } = this;
+    const states = this.states.filter((state) => state.grid >= 0);
+    return { sums: this.sums(), states, rateWeights: RATE_WEIGHTS, onsetLogPrior, noiseVariance, priorNoiseSd };
   }
 
-  /**
-   * log p(observations | rate) per `DECLINE_LEVELS` entry, the onset integrated out under this instance's onset prior (with its "never"),
-   * at the noise of the best-fitting hinge (`hingeResidualSd`: the step estimate counts a decline's steps): what the profile sums over
-   * sessions (`decline-evidence.ts`); undefined before any onset was reached. Flat over the reached grid, a shallow rate was favoured by
-   * about 1/rate (docs/DESIGN-NOTES.md, "The decline rate's likelihood under the instance's onset prior").
-   */
+  /** log p(observations | rate) per `DECLINE_LEVELS` entry, for the profile (`onset-profile-evidence.ts`). */
   declineLikelihoods(): number[] | undefined {
-    const reached = this.reachedOnsets();
-    if (reached === 0) return undefined;
-    const { weight, sumY, sumYSquares, past, pastY, pastSquares } = this;
-    const residual = hingeResidualSd({ weight, sumY, sumYSquares, past, pastY, pastSquares }, reached, DECLINE_LEVELS);
-    const noise = residual === undefined ? this.noiseVariance : Math.max(residual, this.priorNoiseSd) ** 2;
-    // An onset beyond the largest size observed, or none, has the likelihood of a plateau whatever the rate.
-    const plateau = this.logLikelihood(noOnset(1), noise);
-    const logs = this.onsetLogPrior.map((logPrior) => logPrior + plateau);
-    return DECLINE_LEVELS.map((decline) => {
-      for (let grid = 0; grid < reached; grid++)
-        logs[grid] = (this.onsetLogPrior[grid] as number) + this.logLikelihood({ grid, decline }, noise);
-      return logSumExp(logs);
-    });
+    return declineLikelihoods(this.evidence());
   }
 
-  /**
-   * Where the observations alone (this instance's and those carried from earlier ones) put the onset, for the profile: a profile fed
-   * estimates shrunk toward itself would hardly move, so the onset's prior is flat (even odds between an onset below the largest size
-   * observed and none there, every onset below it equally likely); the rates keep their prior around the learned rate. `located`: that
-   * probability reaches `level`; the estimate is then the median of those onsets, with their rates' geometric mean, and `errorSdTokens`
-   * its root mean squared error under that posterior, which the profile takes back out of the estimates' spread (`estimateOnset`).
-   */
+  /** Where the observations alone put the onset, for the profile (`onset-profile-evidence.ts`). */
   evidenceOnset(level: number): LocatedOnset | { located: false } {
-    const reached = this.reachedOnsets();
-    if (reached === 0) return { located: false };
-    const inside = this.states.filter((state) => state.grid >= 0 && state.grid < reached);
-    // Every state beyond the largest size has the likelihood of "never": nothing was observed past its onset.
-    const beyond = this.logLikelihood(noOnset(1));
-    const perOnset = Math.log(0.5 / reached);
-    const inLogs = inside.map((state) => perOnset + Math.log(RATE_WEIGHTS[state.rate] as number) + this.logLikelihood(state));
-    const weights = normalised([...inLogs, Math.log(0.5) + beyond]);
-    const locatedProbability = 1 - (weights[inside.length] as number);
-    if (locatedProbability < level) return { located: false };
-    let cumulative = 0;
-    let logDecline = 0;
-    let median: number | undefined;
-    inside.forEach((state, index) => {
-      const weight = (weights[index] as number) / locatedProbability;
-      logDecline += weight * Math.log(state.decline);
-      cumulative += weight;
-      if (median === undefined && cumulative >= 0.5) median = state.onset;
-    });
-    const estimate = median ?? (inside.at(-1) as State).onset;
-    let squaredError = 0;
-    inside.forEach((state, index) => {
-      squaredError += ((weights[index] as number) / locatedProbability) * (state.onset - estimate) ** 2;
-    });
-    return {
-      located: true,
-      onsetTokens: estimate * 1000,
-      declineRatePerKiloToken: Math.exp(logDecline),
-      errorSdTokens: Math.sqrt(squaredError) * 1000,
-    };
+    return evidenceOnset(this.evidence(), level);
   }
 }
