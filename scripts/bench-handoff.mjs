@@ -25,7 +25,7 @@
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
 // Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93, 111–113, 131–133
-// 151–153, 171–173, 191–193, 211–213, 231–233, 251–253 and 271–273 (reported), 10–19 (calibration); 291–293 declared. 111, 112 and 113 (declared in a343ce4,
+// 151–153, 171–173, 191–193, 211–213, 231–233, 251–253, 271–273 and 291–293 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
 // what they would be run with in 656c457) were run once in the thirteenth
 // session: the product at its levels chosen on 10–19 at 4.5 % (0.8927 /
 // 0.9454), the branch point's one level 0.9454, and the reference
@@ -82,12 +82,15 @@
 // over 4.5 %), the branch point's product (7045ddc) at its defaults
 // 0.9570 / 0.9570, and the reference detectors at the levels chosen on
 // 10-19 in the thirteenth session (docs/BENCHMARKS.md, "What holds the
-// slow first crossings…"). 291, 292 and 293 are declared (m-onset20),
-// before any run of them, to be run once: the product at its defaults as
-// the levels' rule of m-onset20 leaves them on 10-19 (docs/DESIGN-NOTES.md,
-// "The carried instances' early firings…"), the branch point's (a606c9b)
+// slow first crossings…"). 291, 292 and 293 (declared in 24f4fe4 on the
+// branch m-onset20, before any run of them) were run once: the product at
+// its new defaults 0.91314 / 0.96619 (the levels' rule of m-onset20 on
+// 10-19: a new seed's 97.5 % prediction bound within 5 %, and the
+// firing-regime test on its seeds 27-32), the branch point's (a606c9b)
 // product at 0.93103 / 0.94545, and the reference detectors at the levels
-// chosen on 10-19 in the thirteenth session.
+// chosen on 10-19 in the thirteenth session (docs/BENCHMARKS.md, "The
+// carried instances' early firings…"). The next report needs seeds
+// declared anew.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
