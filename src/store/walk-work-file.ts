@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { isRunning } from "../project/process-identity.js";
 
 /** A file the walk found to index, as the run hands it to a worker. */
 export interface WalkWorkRow {
@@ -83,7 +84,7 @@ export class WalkWorkFile {
     for (const name of names) {
       if (!name.startsWith(FILE_PREFIX)) continue;
       const pid = Number(name.slice(FILE_PREFIX.length).split("-")[0]);
-      if (pid !== process.pid && !processAlive(pid)) rmSync(join(directory, name), { force: true });
+      if (pid !== process.pid && !isRunning(pid)) rmSync(join(directory, name), { force: true });
     }
   }
 
@@ -131,17 +132,5 @@ export class WalkWorkFile {
     if (this.inTransaction === 0) return;
     this.inTransaction = 0;
     this.db.exec("COMMIT");
-  }
-}
-
-/** Whether a process with this id runs (one of another user's counts). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, someone else's.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
