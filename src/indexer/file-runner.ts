@@ -1,7 +1,7 @@
 import type { IndexConfig } from "../config/schema.js";
 import type { FileBatchProcessor } from "./file-batch.js";
 import { failedFile, type FileTask, type FileTaskItem, type ProcessedFile } from "./file-processor.js";
-import type { FileWorkQueue } from "./file-work-queue.js";
+import type { FileWork } from "./file-work-queue.js";
 import type { IndexPause } from "./index-pause.js";
 import { TASKS_PER_THREAD, type FileWorkerPool } from "./worker-pool.js";
 
@@ -89,7 +89,7 @@ export class FileRunner {
    * While `pause` is set the workers wait between files (work done on this
    * thread does not: see `IndexPause`).
    */
-  async *processAll(work: FileWorkQueue, signal: AbortSignal | undefined, pause?: IndexPause): AsyncGenerator<ProcessedFile[]> {
+  async *processAll(work: FileWork, signal: AbortSignal | undefined, pause?: IndexPause): AsyncGenerator<ProcessedFile[]> {
     if (work.remaining === 0) return;
     if (!this.pool && this.deps.processSmallWorkInline && work.remaining <= INLINE_FILE_LIMIT) {
       // Imported here: tree-sitter's runtime is loaded only by a run that parses on this thread.

@@ -28,9 +28,50 @@ interface PackedFiles {
   count: number;
 }
 
+/** The files a run has still to process, in order, handed out a worker task at a time. */
+export interface FileWork {
+  /** Files not yet taken. */
+  readonly remaining: number;
+  /** The next task: up to `TASK_MAX_FILES` files and `TASK_MAX_BYTES` of them (at least one file), or undefined when none is left. */
+  take(): FileTaskItem[] | undefined;
+  /** Every file left, as one task. */
+  takeAll(): FileTaskItem[];
+  /** Lets go of what the work holds outside the heap (a scratch file); taking afterwards gives nothing. */
+  close(): void;
+}
+
+/** What `takeTask` reads a task from: the next file's size, then the file. */
+interface TaskSource {
+  readonly remaining: number;
+  nextSize(): number;
+  takeOne(): FileTaskItem;
+}
+
+/** The next task from `source` (see `FileWork.take`). */
+export function takeTask(source: TaskSource): FileTaskItem[] | undefined {
+  if (source.remaining === 0) return undefined;
+  const task: FileTaskItem[] = [];
+  let bytes = 0;
+  while (source.remaining > 0) {
+    const size = source.nextSize();
+    if (task.length > 0 && (task.length >= TASK_MAX_FILES || bytes + size > TASK_MAX_BYTES)) break;
+    task.push(source.takeOne());
+    bytes += size;
+  }
+  return task;
+}
+
+/** Every file left in `source`, as one task. */
+export function takeEvery(source: TaskSource): FileTaskItem[] {
+  const rest: FileTaskItem[] = [];
+  while (source.remaining > 0) rest.push(source.takeOne());
+  return rest;
+}
+
 /**
- * The files a run has still to process, in order, handed out a worker task
- * at a time. A first index of 248k files held an object per file (path,
+ * The files a run has still to process, in order, held in memory (an
+ * incremental run's: what changed, not the tree; a full walk's work is
+ * `StoredFileWork`). A first index of 248k files held an object per file (path,
  * size, time and priority, ≈ 180 bytes of the main thread's heap with its
  * path) from the walk until its task was taken, and V8 lets that heap grow
  * to about four times what it holds live before it collects. The queue now
@@ -40,7 +81,7 @@ interface PackedFiles {
  * as what it does not share with the one before (18 of 90 characters on
  * average on the 250k tree: ≈ 50 bytes a file, ≈ 120 with whole paths).
  */
-export class FileWorkQueue {
+export class FileWorkQueue implements FileWork {
   private blocks: Array<PackedFiles | undefined>;
   private block = 0;
   private indexInBlock = 0;
@@ -55,38 +96,29 @@ export class FileWorkQueue {
     this.left = this.blocks.reduce((sum, block) => sum + (block as PackedFiles).count, 0);
   }
 
-  /** Files not yet taken. */
   get remaining(): number {
     return this.left;
   }
 
-  /** The next task: up to `TASK_MAX_FILES` files and `TASK_MAX_BYTES` of them (at least one file), or undefined when none is left. */
   take(): FileTaskItem[] | undefined {
-    if (this.left === 0) return undefined;
-    const task: FileTaskItem[] = [];
-    let bytes = 0;
-    while (this.left > 0) {
-      const size = this.nextSize();
-      if (task.length > 0 && (task.length >= TASK_MAX_FILES || bytes + size > TASK_MAX_BYTES)) break;
-      task.push(this.takeOne());
-      bytes += size;
-    }
-    return task;
+    return takeTask(this);
   }
 
-  /** Every file left, as one task. */
   takeAll(): FileTaskItem[] {
-    const rest: FileTaskItem[] = [];
-    while (this.left > 0) rest.push(this.takeOne());
-    return rest;
+    return takeEvery(this);
   }
 
-  private nextSize(): number {
+  /** Nothing outside the heap to let go of. */
+  close(): void {}
+
+  /** The next file's size (some left). */
+  nextSize(): number {
     const block = this.blocks[this.block] as PackedFiles;
     return block.numbers[this.indexInBlock * NUMBERS_PER_FILE + SIZE] as number;
   }
 
-  private takeOne(): FileTaskItem {
+  /** The next file (some left). */
+  takeOne(): FileTaskItem {
     const block = this.blocks[this.block] as PackedFiles;
     const index = this.indexInBlock;
     const start = index === 0 ? 0 : (block.ends[index - 1] as number);

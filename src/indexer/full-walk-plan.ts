@@ -2,15 +2,16 @@ import { deleteMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 import type { DirectoryStateRepository, StoredDirectoryState } from "../store/directory-state-repository.js";
 import { withJoinedNames } from "../store/directory-state-repository.js";
 import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
+import { WalkWorkFile } from "../store/walk-work-file.js";
 import type { IndexConfig } from "../config/schema.js";
-import type { FileWorkQueue } from "./file-work-queue.js";
+import { type FileWork, FileWorkQueue } from "./file-work-queue.js";
 import { emptyIndexSummary, unindexableOf, type IndexSummary } from "./index-summary.js";
 import type { IndexWriter } from "./index-writer.js";
 import { type DiffWithoutWork, isFresh, type ManifestDiff, ManifestDiffer, toIndexCounts } from "./manifest-diff.js";
 import type { IndexState } from "./project-indexer.js";
 import type { DirectoriesToRemember } from "./scan-results.js";
 import { scanTree, walkRulesKey } from "./scanner.js";
-import { WorkInWalkOrder } from "./work-in-walk-order.js";
+import { StoredFileWork } from "./stored-file-work.js";
 
 /** The first walk's states (`first_walk_states`): the settings they were walked with, and when they were stored. */
 export const FIRST_WALK_META_KEY = "first_walk";
@@ -22,7 +23,8 @@ const STATES_PER_TRANSACTION = 1024;
 export interface RunPlan {
   before: IndexState;
   summary: IndexSummary;
-  work: FileWorkQueue;
+  /** What is left to index; the run closes it when it ends. */
+  work: FileWork;
   manifest: ReadonlyMap<string, ManifestEntry>;
   directories: DirectoriesToRemember;
   /** Nothing was added, changed, deleted or newly skipped. */
@@ -81,16 +83,27 @@ export interface FullWalkDeps {
  * first index, one resumed after a kill, one after the walk's settings
  * changed): every directory is walked and compared with the whole manifest.
  * The walk is taken a directory at a time (docs/DESIGN-NOTES.md, "A full
- * walk taken as it goes"): each file to index is packed into the work in
- * walk order, each directory's state is stored in `first_walk_states` (or
- * held joined), and the directory's objects are dropped, so no per-file
- * object lives to the walk's end. The work is sorted by priority once the
- * walk is over, as `ProjectIndexer.plan` sorts an incremental run's.
+ * walk taken as it goes"): each file to index is written to a scratch
+ * file (`WalkWorkFile`), each directory's state is stored in
+ * `first_walk_states` (or held joined), and the directory's objects are
+ * dropped, so no per-file object lives to the walk's end. The run reads the
+ * work back sorted as `ProjectIndexer.plan` sorts an incremental run's
+ * (`StoredFileWork`, docs/DESIGN-NOTES.md, "A full walk's work read back
+ * from a file of its own").
  */
 export async function planFullWalk(deps: FullWalkDeps, handOffAbove: number | undefined): Promise<RunPlan> {
+  const work = WalkWorkFile.besideDatabase(deps.db);
+  try {
+    return await planInto(work, deps, handOffAbove);
+  } catch (error) {
+    work.close();
+    throw error;
+  }
+}
+
+async function planInto(work: WalkWorkFile, deps: FullWalkDeps, handOffAbove: number | undefined): Promise<RunPlan> {
   const missing = deps.files.isEmpty();
   const manifest = missing ? new Map<string, ManifestEntry>() : deps.files.manifest();
-  const work = new WorkInWalkOrder();
   const differ = new ManifestDiffer(manifest, (file) => work.add(file));
   const states = deps.firstWalk ? new FirstWalkStates(deps.db, deps.firstWalk) : undefined;
   const held: DirectoriesToRemember["changed"] = [];
@@ -107,12 +120,15 @@ export async function planFullWalk(deps: FullWalkDeps, handOffAbove: number | un
   const directories: DirectoriesToRemember = { changed: held, restated: [], vanished: [] };
   const plan = { before, manifest, directories, ...settleWalk(deps.writer, before, scan.files, diff, handOffAbove) };
   // The states stored so far carry no version: grep does not list by them, and the run taking over replaces them.
-  if (plan.handedOff) return { ...plan, work: new WorkInWalkOrder().toQueue() };
+  if (plan.handedOff) {
+    work.close();
+    return { ...plan, work: new FileWorkQueue([]) };
+  }
   if (states) {
     states.publish(walkRulesKey(deps.config));
     directories.changedInFirstWalk = true;
   }
-  return { ...plan, work: work.toQueue() };
+  return { ...plan, work: new StoredFileWork(work) };
 }
 
 /**

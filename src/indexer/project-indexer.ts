@@ -191,6 +191,23 @@ export class ProjectIndexer {
     this.deps.fullText.removeAbandonedBuilds();
     const plan = await this.plan(options);
     if (plan.handedOff) return { ...plan.summary, handedOff: true, durationMs: elapsed() };
+    try {
+      return yield* this.indexPlanned(plan, signal, options, started);
+    } finally {
+      // A full walk's work is a scratch file: removed however the run ends.
+      plan.work.close();
+    }
+  }
+
+  /** The files of `plan` indexed, the snapshot saved, and a complete run recorded. */
+
+  private async *indexPlanned(
+    plan: RunPlan,
+    signal: AbortSignal | undefined,
+    options: RunOptions,
+    started: number,
+  ): AsyncGenerator<IndexProgress, IndexSummary> {
+    const elapsed = () => performance.now() - started;
     const { summary, work, manifest, directories } = plan;
     const total = work.remaining;
     const segmented =
