@@ -89,10 +89,9 @@ export class FileWorkQueue implements FileWork {
   /** The path taken last: the next one in its block is front-coded against it. */
   private previousPath = "";
 
-  /** Packs `files` in their order (the array and its entries are not kept), or takes what a builder packed. */
-  constructor(files: readonly FileTaskItem[] | FileWorkQueueBuilder) {
-    const packed = files instanceof FileWorkQueueBuilder ? files : FileWorkQueueBuilder.of(files);
-    this.blocks = packed.takeBlocks();
+  /** Packs `files` in their order (the array and its entries are not kept). */
+  constructor(files: readonly FileTaskItem[]) {
+    this.blocks = FileWorkQueueBuilder.of(files).takeBlocks();
     this.left = this.blocks.reduce((sum, block) => sum + (block as PackedFiles).count, 0);
   }
 
@@ -146,12 +145,8 @@ export class FileWorkQueue implements FileWork {
   }
 }
 
-/**
- * Packs files one at a time, in the order the queue will hand them out, so
- * that a caller that finds them bit by bit (a first index's walk) never
- * holds them as objects.
- */
-export class FileWorkQueueBuilder {
+/** Packs files one at a time, in the order the queue will hand them out. */
+class FileWorkQueueBuilder {
   private readonly blocks: PackedFiles[] = [];
   private rests: string[] = [];
   // A block's arrays, made at its first file: a queue of a few files (a watcher's refresh) makes one set.

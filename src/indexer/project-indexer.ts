@@ -200,7 +200,6 @@ export class ProjectIndexer {
   }
 
   /** The files of `plan` indexed, the snapshot saved, and a complete run recorded. */
-
   private async *indexPlanned(
     plan: RunPlan,
     signal: AbortSignal | undefined,
