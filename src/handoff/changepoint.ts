@@ -1,3 +1,5 @@
+import { median } from "../stats/median.js";
+
 /**
  * Where one instance's quality started to fall: a least-squares hinge
  * (a constant plateau, then a linear decline) over every candidate onset,
@@ -89,15 +91,6 @@ function robustSd(residuals: number[]): number {
   if (residuals.length < 2) return 0;
   const center = median(residuals);
   return 1.4826 * median(residuals.map((residual) => Math.abs(residual - center)));
-}
-
-function median(values: number[]): number {
-  // A typed array sorts numerically without calling back into a comparator: the fit's largest cost after the search.
-  const sorted = Float64Array.from(values).sort();
-  const middle = sorted.length / 2;
-  return sorted.length % 2 === 1
-    ? (sorted[Math.floor(middle)] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**

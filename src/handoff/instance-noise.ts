@@ -1,3 +1,5 @@
+import { median } from "../stats/median.js";
+
 /**
  * The noise an instance's onset posterior reads its turns at: the profile's plateau noise, unless the instance's own steps show it
  * noisier than that beyond their sampling error (docs/DESIGN-NOTES.md, "The instance's noise").
@@ -15,11 +17,7 @@ const SIGNIFICANCE = 2;
 
 /** The median of |y − previous y| over √2 / 1.4826: the noise sd of Gaussian steps. `steps` is not modified. */
 export function medianStepSd(steps: readonly number[]): number {
-  const sorted = [...steps].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  const median =
-    sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-  return (1.4826 * median) / Math.SQRT2;
+  return (1.4826 * median(steps)) / Math.SQRT2;
 }
 
 /**
