@@ -298,8 +298,13 @@ const thresholdText = (key) => {
   return DETECTORS[key].scale === evidenceScale ? threshold.toFixed(4) : threshold.toFixed(2);
 };
 const lines = [];
+// The bench's own rule is for the levels it calibrates in this run; levels read from --thresholds are used as given (the
+// product's come from its levels' rule, docs/DESIGN-NOTES.md, "Triggers"), so the header says which is which.
+const given = keys.filter((key) => thresholds[key] !== undefined && calibration[key] === undefined);
+const calibrated = keys.filter((key) => calibration[key] !== undefined);
 lines.push(
-  `Calibration seeds ${CALIBRATION_SEEDS.join(", ")}; unseen seeds ${SEEDS.join(", ")}${SEEN.length > 0 ? `; seen seeds ${SEEN.join(", ")}` : ""}; ${SESSIONS} sessions each; false-firing target ≤ ${pct(TARGET)} of sessions on every calibration seed.`,
+  `Calibration seeds ${CALIBRATION_SEEDS.join(", ")}; unseen seeds ${SEEDS.join(", ")}${SEEN.length > 0 ? `; seen seeds ${SEEN.join(", ")}` : ""}; ${SESSIONS} sessions each.`,
+  `This bench's rule for the levels it calibrates (here, or in an earlier run whose output --thresholds read): the most sensitive with at most ${pct(TARGET)} of sessions firing early on every calibration seed${calibrated.length > 0 ? ` (${calibrated.join(", ")})` : ""}.${given.length > 0 ? ` Levels given by --thresholds, used as they are, not chosen by that rule: ${given.join(", ")} (the product's levels' rule: docs/DESIGN-NOTES.md, "Triggers").` : ""}`,
 );
 const roleOf = (seed) => (CALIBRATION_SEEDS.includes(seed) ? " (calibration)" : SEEN.includes(seed) ? " (seen before)" : " (unseen)");
 for (const seed of REPORTED_SEEDS) {
