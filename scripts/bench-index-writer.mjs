@@ -13,10 +13,10 @@
 // index above 5,000 files (`sylk index` on biome) builds it. With --split,
 // each round also prints where the main thread's time went: each statement's
 // calls by the table it writes (wall time around every call, which on one
-// thread is its CPU less what other threads take of the core), the
-// transactions around their function (BEGIN and COMMIT; the COMMIT statement
-// also has its own line), the in-memory indexes' `apply`, and the
-// snapshot's save. With --segmented, a build that defers a first index's
+// thread is its CPU less what other threads take of the core: read it at a
+// low load), the transactions' COMMIT (better-sqlite3 prepares its own, so
+// it has a line like any statement), the in-memory indexes' `apply`, and
+// the snapshot's save. With --segmented, a build that defers a first index's
 // secondary indexes (`store/deferred-indexes.js`) drops them before the
 // commits and builds them after, as the indexer does, inside the figure.
 //
@@ -118,11 +118,10 @@ async function replay(build, source) {
 }
 
 /**
- * Wall time around every call of a statement's run/get/all/iterate, by the
- * table its SQL writes or reads, and around the named methods wrapped; the
- * transactions' BEGIN and COMMIT are better-sqlite3's own statements, so
- * `Database.transaction` is timed whole and what its function took is
- * subtracted.
+ * Wall time around every call of a statement's run/get/all, by the table
+ * its SQL writes or reads (the transactions' BEGIN and COMMIT are
+ * better-sqlite3's own prepared statements, so they count too), and around
+ * the methods wrapped.
  */
 function timeStatements(Database) {
   const spent = new Map();
@@ -159,8 +158,7 @@ function timeStatements(Database) {
     }
     return statement;
   };
-  // Statements run inside a wrapped method (the snapshot's save) count under both.
-  let inStatements = 0;
+  // A statement run inside a wrapped method (the snapshot's save) counts under both.
   const timedStatement = (statement, original, args) => {
     const started = performance.now();
     try {
@@ -168,40 +166,8 @@ function timeStatements(Database) {
     } finally {
       const ms = performance.now() - started;
       add(tableOf(statement.source), ms);
-      inStatements += ms;
     }
   };
-  const transaction = Database.prototype.transaction;
-  Database.prototype.transaction = function (fn) {
-    const wrapped = transaction.call(this, function (...args) {
-      const started = performance.now();
-      const inside = inStatements;
-      try {
-        return fn.apply(this, args);
-      } finally {
-        bodyMs += performance.now() - started;
-        bodyStatementsMs += inStatements - inside;
-      }
-    });
-    const timedRun =
-      (run) =>
-      (...args) => {
-        const started = performance.now();
-        const body = bodyMs;
-        try {
-          return run(...args);
-        } finally {
-          add("transactions around their function (BEGIN, COMMIT)", performance.now() - started - (bodyMs - body));
-        }
-      };
-    return Object.assign(timedRun(wrapped), {
-      deferred: timedRun(wrapped.deferred),
-      immediate: timedRun(wrapped.immediate),
-      exclusive: timedRun(wrapped.exclusive),
-    });
-  };
-  let bodyMs = 0;
-  let bodyStatementsMs = 0;
   return {
     timed,
     wrap(object, method, key) {
@@ -211,7 +177,6 @@ function timeStatements(Database) {
     report(cpuMs) {
       const rows = [...spent].sort((a, b) => b[1] - a[1]);
       for (const [key, ms] of rows) console.log(`${key.padEnd(32)} ${(ms / 1000).toFixed(3)} s in ${calls.get(key)} calls`);
-      console.log(`${"transactions' JavaScript".padEnd(32)} ${((bodyMs - bodyStatementsMs) / 1000).toFixed(3)} s (around the statements)`);
       console.log(`${"main-thread CPU in all".padEnd(32)} ${(cpuMs / 1000).toFixed(3)} s`);
     },
   };
