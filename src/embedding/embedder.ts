@@ -20,7 +20,8 @@ export interface Embedder {
 
 export function normalize(vector: Float32Array): Float32Array {
   let sum = 0;
-  for (const value of vector) sum += value * value;
+  // Indexed, not `for…of`: the iterator was a worker's allocation for every chunk's vector.
+  for (let index = 0; index < vector.length; index++) sum += (vector[index] as number) * (vector[index] as number);
   if (sum === 0) return vector;
   const scale = 1 / Math.sqrt(sum);
   for (let index = 0; index < vector.length; index++) vector[index] = (vector[index] as number) * scale;

@@ -46,8 +46,13 @@ export class ChunkFeaturizer {
   // Per-chunk scratch, indexed by token and stem id; zeroed again after each chunk.
   private tokenCounts = new Int32Array(1024);
   private stemCounts = new Int32Array(1024);
-  private readonly touchedTokens: number[] = [];
-  private readonly touchedStems: number[] = [];
+  // The ids a chunk touched, in first-seen order, the first `touched…Count` of each. Typed and kept between chunks:
+  // an array emptied by `length = 0` lets go of its storage, and regrowing it for every chunk was a fifth of a
+  // worker's allocation (docs/BENCHMARKS.md, nineteenth session).
+  private touchedTokens = new Int32Array(1024);
+  private touchedTokenCount = 0;
+  private touchedStems = new Int32Array(1024);
+  private touchedStemCount = 0;
   private readonly pathTokenizer = new PathTokenizer();
 
   /** `generationWords`: words or tokens a generation of the tables holds before the next one starts. */
@@ -74,8 +79,8 @@ export class ChunkFeaturizer {
     for (const token of pathTokens) this.count(this.vocabulary.tokenId(token), PATH_TERM_REPEAT);
     const { terms, termCount } = this.fullTextTerms();
     const vector = this.features ? this.embedding(this.features) : null;
-    for (const id of this.touchedTokens) this.tokenCounts[id] = 0;
-    this.touchedTokens.length = 0;
+    for (let at = 0; at < this.touchedTokenCount; at++) this.tokenCounts[this.touchedTokens[at] as number] = 0;
+    this.touchedTokenCount = 0;
     return { terms, termCount, vector };
   }
 
@@ -91,7 +96,7 @@ export class ChunkFeaturizer {
       }
       // FNV-1a over the word's character codes, computed while finding its end.
       const start = index;
-      let hash = FNV_OFFSET;
+      let hash = FNV_OFFSET | 0;
       do {
         hash = Math.imul(hash ^ code, FNV_PRIME);
         if (++index === length) break;
@@ -106,22 +111,30 @@ export class ChunkFeaturizer {
 
   private count(id: number, times: number): void {
     if (id >= this.tokenCounts.length) this.tokenCounts = grown(this.tokenCounts);
-    if (this.tokenCounts[id] === 0) this.touchedTokens.push(id);
+    if (this.tokenCounts[id] === 0) {
+      if (this.touchedTokenCount === this.touchedTokens.length) this.touchedTokens = grown(this.touchedTokens);
+      this.touchedTokens[this.touchedTokenCount++] = id;
+    }
     this.tokenCounts[id] = (this.tokenCounts[id] as number) + times;
   }
 
   /** As `termsFromCounts`: stems in first-seen order, each with its bucket term when it repeats. */
   private fullTextTerms(): { terms: string; termCount: number } {
     const { stemIdOfToken, stems } = this.vocabulary;
-    for (const id of this.touchedTokens) {
+    for (let at = 0; at < this.touchedTokenCount; at++) {
+      const id = this.touchedTokens[at] as number;
       const stemId = stemIdOfToken[id] as number;
       if (stemId >= this.stemCounts.length) this.stemCounts = grown(this.stemCounts);
-      if (this.stemCounts[stemId] === 0) this.touchedStems.push(stemId);
+      if (this.stemCounts[stemId] === 0) {
+        if (this.touchedStemCount === this.touchedStems.length) this.touchedStems = grown(this.touchedStems);
+        this.touchedStems[this.touchedStemCount++] = stemId;
+      }
       this.stemCounts[stemId] = (this.stemCounts[stemId] as number) + (this.tokenCounts[id] as number);
     }
     const parts: string[] = [];
     let termCount = 0;
-    for (const stemId of this.touchedStems) {
+    for (let at = 0; at < this.touchedStemCount; at++) {
+      const stemId = this.touchedStems[at] as number;
       const frequency = this.stemCounts[stemId] as number;
       const term = stems[stemId] as string;
       parts.push(term);
@@ -130,7 +143,7 @@ export class ChunkFeaturizer {
       termCount += frequency;
       this.stemCounts[stemId] = 0;
     }
-    this.touchedStems.length = 0;
+    this.touchedStemCount = 0;
     return { terms: parts.join(" "), termCount };
   }
 
@@ -138,7 +151,8 @@ export class ChunkFeaturizer {
   private embedding(features: TrigramFeatures): Float32Array {
     const vector = new Float32Array(features.dimensions);
     const vocabulary = this.vocabulary;
-    for (const id of this.touchedTokens) {
+    for (let at = 0; at < this.touchedTokenCount; at++) {
+      const id = this.touchedTokens[at] as number;
       const start = vocabulary.bucketsOf(id, features);
       const end = start + (vocabulary.tokens[id] as string).length;
       features.addBuckets(vector, vocabulary.buckets, 1 + Math.log(this.tokenCounts[id] as number), start, end);

@@ -1,5 +1,6 @@
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { deleteMeta, getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
+import { dropDeferredIndexes, ensureDeferredIndexes, ensureDeferredIndexesIfAble } from "../store/deferred-indexes.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
 import { DirectoryStatesInPathOrder } from "../store/directory-state-pages.js";
 import { type DirectoryStateRepository, type StoredDirectoryState, withJoinedNames } from "../store/directory-state-repository.js";
@@ -180,6 +181,8 @@ export class ProjectIndexer {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     yield { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 };
+    // A first index killed before its end left its secondary indexes dropped: this run's look-ups by file need them.
+    ensureDeferredIndexes(this.deps.db);
     if (this.deps.files.isEmpty()) {
       if (options.handOffAbove !== undefined) {
         const handedOff = await this.handOffFirstIndex(options.handOffAbove, signal);
@@ -217,7 +220,11 @@ export class ProjectIndexer {
     // Held to the run's end, from before the dropped walk's collection so that the limit it sets follows it too.
     const releaseHeapBound = segmented ? boundHeapGrowth() : undefined;
     try {
-      if (segmented) collectTheDroppedWalk();
+      if (segmented) {
+        // Every row is new: the secondary indexes are built once after them (docs/DESIGN-NOTES.md, "A large first index builds…").
+        dropDeferredIndexes(this.deps.db);
+        collectTheDroppedWalk();
+      }
       yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
       for await (const batch of this.processor.processAll(work, signal, options.pause)) {
         await options.pause?.whenRunning(signal);
@@ -232,7 +239,10 @@ export class ProjectIndexer {
       // A large first index ends with its merge: the idle workers' heaps and tree-sitter memory (≈ 300 MB) need not stay under it.
       if (segmented) await this.processor.close();
       if (!plan.fresh || plan.before === "missing" || this.deps.fullText.damageNoted()) await this.deps.fullText.checkpoint();
+      if (segmented) ensureDeferredIndexes(this.deps.db);
     } finally {
+      // A run that failed tries too; if that fails as well, the next run's start creates them.
+      if (segmented) ensureDeferredIndexesIfAble(this.deps.db);
       releaseHeapBound?.();
       // A run that failed (a full disk, a damaged database) leaves no spilled segments beside the database to fill it further.
       if (segmented) this.deps.fullText.discardSegmentedBuild();

@@ -146,7 +146,7 @@ function eachPosting(map: IndexInternals["map"], terms: string, post: (slots: Ar
  * after a cold index of biome. Prefixing flattens into a new string, which
  * the slice then views alone.
  */
-function ownCopy(text: string): string {
+export function ownCopy(text: string): string {
   return ` ${text}`.slice(1);
 }
 

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import type { FullTextCollection, FullTextDocument, FullTextRepository } from "../store/full-text-repository.js";
 import { bucketCountFor, bucketOf, encodeBucket } from "../store/postings-codec.js";
 import { FullTextDocuments, LIVE } from "./full-text-documents.js";
-import { FullTextIndex } from "./full-text-index.js";
 import { PARTITION_BITS, reverseBits, SegmentReader, spillSegment, type SpilledSegment } from "./postings-spill.js";
+import { SegmentPostings } from "./segment-postings.js";
 
 /**
  * Terms text a segment takes in before it is spilled: some 50 MB of
@@ -31,7 +31,7 @@ const TERM_COUNT_BITS = 24;
  * the documents' table (five bytes an id) grows with the repository.
  */
 export class SegmentedSnapshotBuild {
-  private segment = new FullTextIndex({ searchedOnce: true });
+  private segment = new SegmentPostings();
   private segmentChars = 0;
   private readonly documents = new FullTextDocuments();
   private readonly spilled: SpilledSegment[] = [];
@@ -76,7 +76,7 @@ export class SegmentedSnapshotBuild {
     for (const document of documents) {
       if (this.documents.isLive(document.id)) continue;
       this.documents.markLive(document.id, document.length);
-      this.segment.add(document.id, document.terms, document.length);
+      this.segment.add(document.id, document.terms);
       this.segmentChars += document.terms.length;
       if (this.segmentChars >= this.segmentTermChars) this.spill();
     }
@@ -112,10 +112,10 @@ export class SegmentedSnapshotBuild {
       mkdirSync(this.directory, { recursive: true });
       this.made = true;
     }
-    const terms = [...this.segment.liveTerms()];
+    const terms = [...this.segment.entries()];
     for (const [term] of terms) this.noteTerm(term);
     this.spilled.push(spillSegment(join(this.directory, `segment-${this.spilled.length}`), terms));
-    this.segment = new FullTextIndex({ searchedOnce: true });
+    this.segment = new SegmentPostings();
     this.segmentChars = 0;
   }
 

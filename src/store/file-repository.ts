@@ -41,8 +41,7 @@ export class FileRepository {
       `INSERT INTO files (path, directory, size, mtime_ms, content_hash, language, status, reason, line_count, description,
          priority, indexed_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(path) DO NOTHING
-       RETURNING id`,
+       ON CONFLICT(path) DO NOTHING`,
     );
     this.chunkIdsStatement = db.prepare("SELECT id FROM chunks WHERE file_id = ?").pluck();
     this.deleteChunksStatement = db.prepare("DELETE FROM chunks WHERE file_id = ?");
@@ -190,10 +189,14 @@ export class FileRepository {
    * no chunks, symbols or sketch: theirs go with a deleted file by cascade,
    * so an id used again starts empty, and a caller may insert them without
    * looking for old ones (most of a first index's writes of a file did).
+   * The id is the insert's row id, not a `RETURNING` row: SQLite gathers
+   * returned rows in a table of their own first, which doubled the cost of
+   * a first index's 27,870 manifest rows on biome (0.29–0.34 s against
+   * 0.57–0.69 s).
    */
   insertNewFile(file: FileRecord, indexedAt: number = Date.now()): number | undefined {
     this.writes++;
-    const row = this.insertNewStatement.get(
+    const inserted = this.insertNewStatement.run(
       file.path,
       directoryOf(file.path),
       file.size,
@@ -206,8 +209,9 @@ export class FileRepository {
       file.description,
       file.priority,
       indexedAt,
-    ) as { id: number } | undefined;
-    return row?.id;
+    );
+    // Nothing inserted: the path has a row (`ON CONFLICT DO NOTHING`), and the last row id is another statement's.
+    return inserted.changes === 0 ? undefined : Number(inserted.lastInsertRowid);
   }
 
   chunkIdsOf(fileId: number): number[] {
