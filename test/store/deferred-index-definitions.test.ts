@@ -11,7 +11,11 @@ afterEach(() => {
 /** The definition SQLite keeps for an index, spaced and cased as one, without `IF NOT EXISTS`. */
 function definitionOf(database: SqliteDatabase, name: string): string | undefined {
   const sql = database.prepare<[string], string>("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(name);
-  return sql?.replace(/\s+/g, " ").replace(/ IF NOT EXISTS/i, "").trim().toLowerCase();
+  return sql
+    ?.replace(/\s+/g, " ")
+    .replace(/ IF NOT EXISTS/i, "")
+    .trim()
+    .toLowerCase();
 }
 
 describe("the deferred indexes' definitions", () => {
