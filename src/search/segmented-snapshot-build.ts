@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { FullTextCollection, FullTextDocument, FullTextRepository } from "../store/full-text-repository.js";
 import { bucketCountFor, bucketOf, encodeBucket } from "../store/postings-codec.js";
 import { FullTextDocuments, LIVE } from "./full-text-documents.js";
-import { addPostings, allTermSlots, createPostingsIndex } from "./flexsearch-postings.js";
+import { FullTextIndex } from "./full-text-index.js";
 import { PARTITION_BITS, reverseBits, SegmentReader, spillSegment, type SpilledSegment } from "./postings-spill.js";
 
 /**
@@ -31,13 +31,7 @@ const TERM_COUNT_BITS = 24;
  * the documents' table (five bytes an id) grows with the repository.
  */
 export class SegmentedSnapshotBuild {
-  /**
-   * The segment's postings alone: a `FullTextIndex` would keep a documents'
-   * table of its own (five bytes an id, as long as the highest id, 5 MB at
-   * 525k chunks) beside `documents`, which already says which ids are in.
-   */
-  private segment = createPostingsIndex({ standalone: true });
-  private segmentDocuments = 0;
+  private segment = new FullTextIndex({ searchedOnce: true });
   private segmentChars = 0;
   private readonly documents = new FullTextDocuments();
   private readonly spilled: SpilledSegment[] = [];
@@ -82,8 +76,7 @@ export class SegmentedSnapshotBuild {
     for (const document of documents) {
       if (this.documents.isLive(document.id)) continue;
       this.documents.markLive(document.id, document.length);
-      addPostings(this.segment, document.id, document.terms);
-      this.segmentDocuments++;
+      this.segment.add(document.id, document.terms, document.length);
       this.segmentChars += document.terms.length;
       if (this.segmentChars >= this.segmentTermChars) this.spill();
     }
@@ -114,17 +107,15 @@ export class SegmentedSnapshotBuild {
   }
 
   private spill(): void {
-    if (this.segmentDocuments === 0) return;
+    if (this.segment.size === 0) return;
     if (!this.made) {
       mkdirSync(this.directory, { recursive: true });
       this.made = true;
     }
-    // Every id filed here is live: a removal marks `documents` only, and the merge leaves out what it marks.
-    const terms = [...allTermSlots(this.segment)];
+    const terms = [...this.segment.liveTerms()];
     for (const [term] of terms) this.noteTerm(term);
     this.spilled.push(spillSegment(join(this.directory, `segment-${this.spilled.length}`), terms));
-    this.segment = createPostingsIndex({ standalone: true });
-    this.segmentDocuments = 0;
+    this.segment = new FullTextIndex({ searchedOnce: true });
     this.segmentChars = 0;
   }
 

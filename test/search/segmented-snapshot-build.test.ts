@@ -122,18 +122,6 @@ describe("SegmentedSnapshotBuild", () => {
     }
   });
 
-  it("keeps one documents' table as long as the highest id, not one more in the segment being built", () => {
-    const build = new SegmentedSnapshotBuild(`${project.sylkHome}/build`);
-    // Ids past four million: a table of five bytes an id is 20 MB of array buffers.
-    const first = 4_000_000;
-    const before = process.memoryUsage().arrayBuffers;
-    build.add(Array.from({ length: 3 }, (_, index) => ({ id: first + index, terms: `alpha beta gamma${index}`, length: 3 })));
-    const grown = process.memoryUsage().arrayBuffers - before;
-    build.discard();
-    expect(grown).toBeGreaterThan(20_000_000);
-    expect(grown).toBeLessThan(30_000_000);
-  });
-
   it("takes in, when it finishes, what the table gained and lost meanwhile", () => {
     const rows = db.transaction(() => randomTexts(300, 500, 5).map((counts) => insert(db, counts)))();
     const build = new SegmentedSnapshotBuild(`${project.sylkHome}/build`, 1_000);
