@@ -20,6 +20,8 @@ export interface FileRunnerDeps {
   embeddingDimensions: number | null;
   /** How long the worker threads outlive the run that used them (`WORKER_LINGER_MS` by default). */
   workerLingerMs?: number;
+  /** Files a pool is given before it is closed and a new one started (`RECYCLE_WORKERS_AFTER_FILES` by default). */
+  recycleWorkersAfterFiles?: number;
 }
 
 /**
@@ -37,6 +39,17 @@ const INLINE_FILE_LIMIT = 8;
  * running. Starting them again costs ≈ 200 ms of a background thread.
  */
 export const WORKER_LINGER_MS = 5_000;
+
+/**
+ * A pool given this many files is closed, once its running tasks finish,
+ * and a new one started for the rest. A worker's live heap does not grow
+ * with the files it has processed, but its committed heap at its highest
+ * and tree-sitter's WebAssembly memory (whose allocator never gives a page
+ * back) do, and only a thread that ends gives them back. Above a 27k-file
+ * tree's count, so such a tree never pays for a restart (docs/DESIGN-NOTES.md,
+ * "What still grows in a first index, taken apart").
+ */
+export const RECYCLE_WORKERS_AFTER_FILES = 32_768;
 
 /**
  * Runs files through `processFile` for the indexer: on the worker pool,
@@ -97,21 +110,31 @@ export class FileRunner {
       yield await this.inline.process(this.task(work.takeAll()));
       return;
     }
-    const pool = this.startWorkers();
+    let pool = this.startWorkers();
     // Working threads (maxConcurrency caps them), each with its tasks queued ahead.
     const inFlightLimit = Math.max(1, Math.min(this.deps.config.maxConcurrency, this.deps.config.workerThreads)) * TASKS_PER_THREAD;
+    const recycleAfter = this.deps.recycleWorkersAfterFiles ?? RECYCLE_WORKERS_AFTER_FILES;
     const pending = new Map<number, Promise<{ key: number; results: ProcessedFile[] }>>();
     let started = 0;
+    let givenToPool = 0;
     let buffer: ProcessedFile[] = [];
 
     while (work.remaining > 0 || pending.size > 0) {
-      while (!signal?.aborted && pending.size < inFlightLimit && work.remaining > 0) {
+      while (!signal?.aborted && pending.size < inFlightLimit && work.remaining > 0 && givenToPool < recycleAfter) {
         const key = started++;
         const files = work.take() as FileTaskItem[];
+        givenToPool += files.length;
         pending.set(
           key,
           this.runTask(pool, files, pause).then((results) => ({ key, results })),
         );
+      }
+      if (pending.size === 0 && !signal?.aborted && work.remaining > 0) {
+        // The pool has had its share and its tasks are done: a new one for the rest.
+        await this.close();
+        pool = this.startWorkers();
+        givenToPool = 0;
+        continue;
       }
       if (pending.size === 0) break;
       const { key, results } = await Promise.race(pending.values());
