@@ -45,9 +45,11 @@ export const WORKER_LINGER_MS = 5_000;
  * and a new one started for the rest. A worker's live heap does not grow
  * with the files it has processed, but its committed heap at its highest
  * and tree-sitter's WebAssembly memory (whose allocator never gives a page
- * back) do, and only a thread that ends gives them back. Above a 27k-file
- * tree's count, so such a tree never pays for a restart (docs/DESIGN-NOTES.md,
- * "What still grows in a first index, taken apart").
+ * back) do, and only a thread that ends gives them back. A restart costs
+ * the new threads' start and warm-up (compiles, tree-sitter's runtime): a
+ * second or so of CPU, which 32k files' work (tens of seconds) dwarfs, and
+ * a project with fewer files never pays it (docs/DESIGN-NOTES.md, "What
+ * still grows in a first index, taken apart").
  */
 export const RECYCLE_WORKERS_AFTER_FILES = 32_768;
 
