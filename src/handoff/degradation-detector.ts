@@ -265,7 +265,8 @@ export class DegradationDetector {
     const summary: InstanceSummary = {
       observations: this.points.length,
       maxTokens: fit.maxTokens,
-      peakQuality: fit.plateau,
+      // The level the onset's evidence reads (no warm-up turns, failed ones weighed out), not the mean of every point.
+      peakQuality: this.onset?.observedLevel() ?? fit.plateau,
       declineRatePerKiloToken: fit.declineRatePerKiloToken,
       plateauNoise: fit.plateauNoise,
     };
@@ -387,6 +388,8 @@ export function onsetPriorOf(profile: AgentHandoffProfile): OnsetPrior {
     neverShare: profile.neverDegradesShare,
     peakQuality: profile.peakQuality,
     declineRatePerKiloToken: profile.declineRatePerKiloToken,
+    ...(profile.peakSd === undefined ? {} : { levelSd: profile.peakSd }),
+    ...(profile.declineRateLogSd === undefined ? {} : { rateLogSd: profile.declineRateLogSd }),
     noiseSd: profile.plateauNoise,
     windowTokens: profile.windowTokens,
   };

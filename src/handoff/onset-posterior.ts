@@ -40,7 +40,10 @@ export const DECLINE_MULTIPLIERS: readonly number[] = Array.from({ length: 9 }, 
  * its own). The profile learns the rate from the sessions' likelihoods, without the pull toward itself that made a
  * flat prior the safe one; chosen on calibration seeds 12, 13 and 15 against 0.35 and flat (docs/BENCHMARKS.md).
  */
-const RATE_WEIGHTS = normalised(DECLINE_MULTIPLIERS.map((multiplier) => -0.5 * (Math.log(multiplier) / 0.2) ** 2));
+const RATE_LOG_SD = 0.2;
+const rateWeights = (logSd: number) => normalised(DECLINE_MULTIPLIERS.map((multiplier) => -0.5 * (Math.log(multiplier) / logSd) ** 2));
+/** The width the profile's evidence reads at (`evidenceOnset`): a located onset is not shrunk toward the profile's own rate. */
+const RATE_WEIGHTS = rateWeights(RATE_LOG_SD);
 /**
  * The prior's tails. Learned onsets come from the instances the controller caught, and those that never degrade are
  * hard to tell from those it ended early: a floor under "never", and a share of the onset prior spread over the whole
@@ -51,7 +54,10 @@ const UNIFORM_SHARE = 0.15;
 /** Steps the instance's noise estimate looks at, and needs before it counts. */
 const NOISE_WINDOW = 40;
 const MIN_NOISE_STEPS = 5;
-/** How far an instance's plateau may sit from the pooled peak (the GP's instance offset says the same). */
+/**
+ * How far an instance's plateau may sit from the pooled peak (the GP's instance offset says the same), before the profile says how far
+ * its instances' plateaus do (`OnsetPrior.levelSd`, docs/DESIGN-NOTES.md, "The profile's uncertainty from its evidence").
+ */
 const LEVEL_SD = 0.1;
 
 interface State {
@@ -97,7 +103,7 @@ export class OnsetPosterior {
   private lastQuality: number | undefined;
   /** How many turns in a row were taken for failed ones. */
   private run = 0;
-  private readonly levelVariance = LEVEL_SD * LEVEL_SD;
+  private readonly levelVariance: number;
   private readonly levelMean: number;
   private count = 0;
   /** Σ of the observations' inlier weights, and Σ of their outlier probabilities. */
@@ -119,6 +125,8 @@ export class OnsetPosterior {
     this.noiseVariance = this.priorNoiseSd ** 2;
     this.failedTurnVariance = this.noiseVariance;
     this.levelMean = prior.peakQuality;
+    this.levelVariance = (prior.levelSd ?? LEVEL_SD) ** 2;
+    const ratePrior = rateWeights(prior.rateLogSd ?? RATE_LOG_SD);
     const windowKilo = prior.windowTokens / 1000;
     this.onsets = Float64Array.from({ length: ONSET_STATES }, (_, index) => ((index + 0.5) * windowKilo) / ONSET_STATES);
     this.past = new Float64Array(ONSET_STATES);
@@ -138,7 +146,7 @@ export class OnsetPosterior {
       if (share / DECLINE_MULTIPLIERS.length <= 1e-12) return;
       DECLINE_MULTIPLIERS.forEach((multiplier, rate) => {
         const decline = prior.declineRatePerKiloToken * multiplier;
-        const logPrior = Math.log(share * (RATE_WEIGHTS[rate] as number));
+        const logPrior = Math.log(share * (ratePrior[rate] as number));
         this.states.push({ grid, onset: this.onsets[grid] as number, rate, decline, logPrior });
       });
     });
@@ -252,6 +260,21 @@ export class OnsetPosterior {
   /** The instance's plateau: the posterior mean of its level, before any decline. */
   plateau(): number {
     return this.posterior().plateau;
+  }
+
+  /**
+   * The level the observations say, without the level's prior: over the posterior's states, the weighted mean of the turns with each
+   * state's decline put back. What the profile learns its peak from: shrunk toward the peak, it would hardly move. None before a turn.
+   */
+  observedLevel(): number | undefined {
+    if (!(this.weight > 0)) return undefined;
+    const { weights } = this.posterior();
+    let level = 0;
+    this.states.forEach((state, index) => {
+      const past = state.grid < 0 ? 0 : (this.past[state.grid] as number);
+      level += (weights[index] as number) * (this.sumY + state.decline * past);
+    });
+    return level / this.weight;
   }
 
   /** P(the onset lies before `kiloTokens` | what the instance saw). */
