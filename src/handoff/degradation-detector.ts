@@ -385,6 +385,7 @@ export function onsetPriorOf(profile: AgentHandoffProfile): OnsetPrior {
   return {
     onsetTokens: profile.onsetTokens,
     onsetSdTokens: profile.onsetSdTokens,
+    ...(profile.onsetDegrees === undefined ? {} : { onsetDegrees: profile.onsetDegrees }),
     neverShare: profile.neverDegradesShare,
     peakQuality: profile.peakQuality,
     declineRatePerKiloToken: profile.declineRatePerKiloToken,

@@ -89,8 +89,9 @@ export interface AgentHandoffProfile {
   model: string;
   windowTokens: number;
   onsetTokens: number;
-  /** How much onsets vary between sessions. */
+  /** How much onsets vary between sessions; `onsetDegrees`: the degrees that spread is known to (n − 1 + k; none: the even share). */
   onsetSdTokens: number;
+  onsetDegrees?: number;
   /** Share of sessions that do not degrade within the window. */
   neverDegradesShare: number;
   peakQuality: number;
@@ -362,6 +363,7 @@ export function pooledProfile(input: {
     windowTokens: input.windowTokens,
     onsetTokens,
     onsetSdTokens: level.onset.sd,
+    ...(level.onset.degrees === undefined ? {} : { onsetDegrees: level.onset.degrees }),
     neverDegradesShare: level.never,
     peakQuality: level.peak,
     // A new instance's plateau about the peak: the plateaus' spread and the peak's error, never wider than before any session.

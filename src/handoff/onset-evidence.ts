@@ -4,6 +4,8 @@ export interface OnsetPrior {
   /** The learned onset (tokens) and its spread across sessions. */
   onsetTokens: number;
   onsetSdTokens: number;
+  /** The degrees of freedom the spread is known to: a first instance's prior is a Student-t with them; none: the even share. */
+  onsetDegrees?: number;
   /** Share of instances that do not degrade within the window at all. */
   neverShare: number;
   peakQuality: number;

@@ -60,6 +60,20 @@ const MIN_NOISE_STEPS = 5;
  */
 const LEVEL_SD = 0.1;
 
+/**
+ * The onset prior's shape over the grid (before "never"), and the share of it spread evenly over the window. A first instance whose
+ * profile says how well it knows its onsets' spread (`degrees`): a Student-t with those degrees about the learned mean, scaled by the
+ * learned sd (a new session's, the mean's error in it), and no even share, so a young profile is wide and one of hundreds of sessions
+ * as narrow as its evidence. Otherwise (a carried instance, or a prior from before the degrees): the learned normal with the fixed
+ * even share (an onset much later than usual is rare, not impossible). docs/DESIGN-NOTES.md, "The first instance's onset prior".
+ */
+export function onsetShape(onsets: Float64Array, mean: number, sd: number, degrees?: number): { shape: number[]; even: number } {
+  if (degrees === undefined || !(degrees > 0)) {
+    return { shape: Array.from(onsets, (onset) => Math.exp(-0.5 * ((onset - mean) / sd) ** 2)), even: UNIFORM_SHARE };
+  }
+  return { shape: Array.from(onsets, (onset) => (1 + ((onset - mean) / sd) ** 2 / degrees) ** (-(degrees + 1) / 2)), even: 0 };
+}
+
 interface State {
   /** Index into the onset grid; -1 for "no onset in the window". */
   grid: number;
@@ -135,12 +149,11 @@ export class OnsetPosterior {
     const mean = prior.onsetTokens / 1000;
     const sd = Math.max(prior.onsetSdTokens / 1000, windowKilo / ONSET_STATES);
     const never = Math.min(Math.max(prior.neverShare, MIN_NEVER_SHARE), 0.9);
-    // The onset prior over the grid: the learned normal, with a share spread evenly over the window
-    // (an instance whose onset comes much later than usual is rare, not impossible), normalised to 1 − never.
-    const normal = Array.from(this.onsets, (onset) => Math.exp(-0.5 * ((onset - mean) / sd) ** 2));
-    const normalTotal = normal.reduce((sum, weight) => sum + weight, 0) || 1;
-    normal.forEach((weight, grid) => {
-      const density = (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES;
+    const first = !(carried && carried.past.length === ONSET_STATES);
+    const { shape, even } = onsetShape(this.onsets, mean, sd, first ? prior.onsetDegrees : undefined);
+    const shapeTotal = shape.reduce((sum, weight) => sum + weight, 0) || 1;
+    shape.forEach((weight, grid) => {
+      const density = (1 - even) * (weight / shapeTotal) + even / ONSET_STATES;
       const share = (1 - never) * density;
       this.onsetLogPrior[grid] = Math.log(share);
       if (share / DECLINE_MULTIPLIERS.length <= 1e-12) return;
@@ -152,7 +165,7 @@ export class OnsetPosterior {
     });
     this.states.push(noOnset(never));
     this.onsetLogPrior[ONSET_STATES] = Math.log(never);
-    if (carried && carried.past.length === ONSET_STATES) this.carry(carried);
+    if (carried && !first) this.carry(carried);
   }
 
   private carry(evidence: OnsetEvidence): void {
