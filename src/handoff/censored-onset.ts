@@ -51,8 +51,6 @@ export interface OnsetEvidence {
 export interface OnsetEstimate {
   mean: number;
   sd: number;
-  /** The degrees of freedom `sd`'s spread is estimated with (n − 1 + k); none: a fixed spread (the built-in default's). */
-  degrees?: number;
 }
 
 /**
@@ -118,17 +116,15 @@ export function estimateOnset(evidence: OnsetEvidence, prior: OnsetPrior, spread
   const pooled = (own: Moments): OnsetEstimate => {
     // Nothing of its own: a new child of the parent, whose mean may lie anywhere among its siblings' (τ) and whose
     // sessions vary about it as theirs do (σ_w): the formula below at n = 0.
-    const newChild = Math.sqrt(prior.sd * prior.sd + betweenVariance);
-    if (own.count <= 0) return { mean: prior.mean, sd: newChild, degrees: Math.max(spreadPseudoCount - 1, 1) };
+    if (own.count <= 0) return { mean: prior.mean, sd: Math.sqrt(prior.sd * prior.sd + betweenVariance) };
     const ownSpread = Math.max(own.squares - (own.sum * own.sum) / own.count - evidence.errorSquares, 0);
-    const degrees = Math.max(own.count - 1 + spreadPseudoCount, 1);
-    const variance = (ownSpread + spreadPseudoCount * prior.sd * prior.sd) / degrees;
+    const variance = (ownSpread + spreadPseudoCount * prior.sd * prior.sd) / Math.max(own.count - 1 + spreadPseudoCount, 1);
     // The sessions' estimates, not their onsets, are averaged: their mean errs by (n σ² + Σe²) / n², and the parent
     // weighs that against τ².
     const dataPrecision = own.count ** 2 / Math.max(own.count * variance + evidence.errorSquares, 1);
     const meanVariance = 1 / (dataPrecision + 1 / betweenVariance);
     const mean = meanVariance * (dataPrecision * (own.sum / own.count) + prior.mean / betweenVariance);
-    return { mean, sd: Math.max(Math.sqrt(variance + meanVariance), MIN_RELATIVE_SD * mean), degrees };
+    return { mean, sd: Math.max(Math.sqrt(variance + meanVariance), MIN_RELATIVE_SD * mean) };
   };
   const base: Moments = { count: evidence.count, sum: evidence.sum, squares: evidence.sumSquares };
   let fit = pooled(base);

@@ -45,25 +45,14 @@ export function withSessionLikelihoods(evidence: DeclineEvidence, logLikelihoods
 
 /** The geometric mean of the rate's posterior: the sessions' summed likelihoods under the parent's rate as the prior. */
 export function pooledDeclineRate(evidence: DeclineEvidence, parentRate: number): number {
-  return declinePosterior(evidence, parentRate).rate;
-}
-
-/**
- * The rate's posterior (the sessions' summed likelihoods under the parent's rate as the prior): its geometric mean, and its sd on the
- * log scale, which shrinks as sessions add their likelihoods (docs/DESIGN-NOTES.md, "The profile's uncertainty from its evidence").
- */
-export function declinePosterior(evidence: DeclineEvidence, parentRate: number): { rate: number; logSd: number } {
   const centre = Math.log(parentRate);
   const logs = DECLINE_LEVELS.map(
     (rate, level) => (evidence.logLikelihoods[level] ?? 0) - 0.5 * ((Math.log(rate) - centre) / PARENT_LOG_SD) ** 2,
   );
   const weights = normalised(logs);
   let logRate = 0;
-  let logRateSquares = 0;
   weights.forEach((weight, level) => {
-    const value = Math.log(DECLINE_LEVELS[level] as number);
-    logRate += weight * value;
-    logRateSquares += weight * value * value;
+    logRate += weight * Math.log(DECLINE_LEVELS[level] as number);
   });
-  return { rate: Math.exp(logRate), logSd: Math.sqrt(Math.max(0, logRateSquares - logRate * logRate)) };
+  return Math.exp(logRate);
 }

@@ -265,8 +265,7 @@ export class DegradationDetector {
     const summary: InstanceSummary = {
       observations: this.points.length,
       maxTokens: fit.maxTokens,
-      // The level the onset's evidence reads (no warm-up turns, failed ones weighed out), not the mean of every point.
-      peakQuality: this.onset?.observedLevel() ?? fit.plateau,
+      peakQuality: fit.plateau,
       declineRatePerKiloToken: fit.declineRatePerKiloToken,
       plateauNoise: fit.plateauNoise,
     };
@@ -385,12 +384,9 @@ export function onsetPriorOf(profile: AgentHandoffProfile): OnsetPrior {
   return {
     onsetTokens: profile.onsetTokens,
     onsetSdTokens: profile.onsetSdTokens,
-    ...(profile.onsetDegrees === undefined ? {} : { onsetDegrees: profile.onsetDegrees }),
     neverShare: profile.neverDegradesShare,
     peakQuality: profile.peakQuality,
     declineRatePerKiloToken: profile.declineRatePerKiloToken,
-    ...(profile.peakSd === undefined ? {} : { levelSd: profile.peakSd }),
-    ...(profile.declineRateLogSd === undefined ? {} : { rateLogSd: profile.declineRateLogSd }),
     noiseSd: profile.plateauNoise,
     windowTokens: profile.windowTokens,
   };

@@ -1,13 +1,13 @@
+import { normalSample } from "../stats/random-draws.js";
 import type { ChildOnsets, OnsetEstimate } from "./censored-onset.js";
 import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, onsetPriorOf } from "./censored-onset.js";
 import {
   addDeclineEvidence,
   type DeclineEvidence,
-  declinePosterior,
   emptyDeclineEvidence,
+  pooledDeclineRate,
   withSessionLikelihoods,
 } from "./decline-evidence.js";
-import { chooseArm } from "./prepared-arm.js";
 
 /**
  * What earlier instances of an (agent type, model) learned about where its
@@ -89,17 +89,12 @@ export interface AgentHandoffProfile {
   model: string;
   windowTokens: number;
   onsetTokens: number;
-  /** How much onsets vary between sessions; `onsetDegrees`: the degrees that spread is known to (n − 1 + k; none: the even share). */
+  /** How much onsets vary between sessions. */
   onsetSdTokens: number;
-  onsetDegrees?: number;
   /** Share of sessions that do not degrade within the window. */
   neverDegradesShare: number;
   peakQuality: number;
-  /** How far a new instance's plateau may lie from `peakQuality` (its spread and the peak's error); none: 0.1. */
-  peakSd?: number;
   declineRatePerKiloToken: number;
-  /** The rate's uncertainty, sd of its log (from the sessions' likelihoods, 0.05–0.2); none: 0.2. */
-  declineRateLogSd?: number;
   degradedFraction: number;
   plateauNoise: number;
   expectedGrowthPerTurn: number;
@@ -117,10 +112,7 @@ const BUILT_IN_DEFAULT = {
   /** Onsets vary a lot between tasks; a wide prior lets the first sessions move it. */
   onsetRelativeSd: 0.25,
   peakQuality: 0.95,
-  /** An instance's plateau about the peak before any is seen, and the rate's log width (docs/DESIGN-NOTES.md). */
-  peakSd: 0.1,
   declineRatePerKiloToken: 0.01,
-  declineLogSd: 0.2,
   plateauNoise: 0.04,
   growthPerTurn: 3000,
   /** Early-turn quality an arm is assumed to reach before it has results. */
@@ -133,6 +125,8 @@ const BUILT_IN_DEFAULT = {
 const DEGRADED_NOISE_MULTIPLE = 2.5;
 const MIN_PREPARED_TOKENS = 2000;
 const MAX_PREPARED_WINDOW_SHARE = 0.3;
+/** Thompson sampling explores while an arm has fewer results than this. */
+const EXPLORE_BELOW = 3;
 
 const emptyMoments = (): Moments => ({ count: 0, sum: 0, sumSquares: 0 });
 
@@ -230,9 +224,7 @@ interface Level {
   /** Share of sessions that went well past the onset without declining. */
   never: number;
   peak: number;
-  peakSd: number;
   decline: number;
-  declineLogSd: number;
   plateauNoise: number;
   growth: number;
   arms: Array<{ mean: number; sd: number }>;
@@ -244,9 +236,7 @@ function defaultLevel(windowTokens: number): Level {
     onset: { mean: onset, sd: BUILT_IN_DEFAULT.onsetRelativeSd * onset },
     never: BUILT_IN_DEFAULT.neverShare,
     peak: BUILT_IN_DEFAULT.peakQuality,
-    peakSd: BUILT_IN_DEFAULT.peakSd,
     decline: BUILT_IN_DEFAULT.declineRatePerKiloToken,
-    declineLogSd: BUILT_IN_DEFAULT.declineLogSd,
     plateauNoise: BUILT_IN_DEFAULT.plateauNoise,
     growth: BUILT_IN_DEFAULT.growthPerTurn,
     arms: PREPARED_FRACTIONS.map(() => ({ mean: BUILT_IN_DEFAULT.armReward, sd: BUILT_IN_DEFAULT.armRewardSd })),
@@ -268,17 +258,14 @@ function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number, ch
     onsetPrior,
     k,
   );
-  const peak = shrink(statistics.peak.count, statistics.peak.sum, parent.peak, k);
-  // E[y²] shrunk as the mean is: the instances' plateaus' spread about the pooled peak (the peak's own error goes on once, below).
-  const peakSquare = shrink(statistics.peak.count, statistics.peak.sumSquares, parent.peak ** 2 + parent.peakSd ** 2, k);
-  const rate = statistics.declineEvidence.sessions > 0 ? declinePosterior(statistics.declineEvidence, parent.decline) : undefined;
   return {
     onset,
     never: shrink(sessionsOf(statistics), censoredBeyond(statistics, onset.mean + NEVER_BEYOND_SDS * onset.sd), parent.never, k),
-    peak,
-    peakSd: Math.sqrt(Math.max(peakSquare - peak * peak, 0)),
-    decline: rate ? rate.rate : shrink(statistics.decline.count, statistics.decline.sum, parent.decline, k),
-    declineLogSd: rate ? clamp(rate.logSd, MIN_DECLINE_LOG_SD, BUILT_IN_DEFAULT.declineLogSd) : parent.declineLogSd,
+    peak: shrink(statistics.peak.count, statistics.peak.sum, parent.peak, k),
+    decline:
+      statistics.declineEvidence.sessions > 0
+        ? pooledDeclineRate(statistics.declineEvidence, parent.decline)
+        : shrink(statistics.decline.count, statistics.decline.sum, parent.decline, k),
     plateauNoise: shrink(statistics.plateauNoise.count, statistics.plateauNoise.sum, parent.plateauNoise, k),
     growth: shrink(statistics.growthPerTurn.count, statistics.growthPerTurn.sum, parent.growth, k),
     arms: parent.arms.map((parentArm, index) => {
@@ -290,10 +277,6 @@ function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number, ch
     }),
   };
 }
-
-/** The floors of the stated widths: a level never known closer than this, a rate whose sessions may differ this much. */
-const MIN_PEAK_SD = 0.01;
-const MIN_DECLINE_LOG_SD = 0.05;
 
 /** An instance censored this far past the onset (in sds) counts as one that never degrades. */
 const NEVER_BEYOND_SDS = 2;
@@ -363,13 +346,9 @@ export function pooledProfile(input: {
     windowTokens: input.windowTokens,
     onsetTokens,
     onsetSdTokens: level.onset.sd,
-    ...(level.onset.degrees === undefined ? {} : { onsetDegrees: level.onset.degrees }),
     neverDegradesShare: level.never,
     peakQuality: level.peak,
-    // A new instance's plateau about the peak: the plateaus' spread and the peak's error, never wider than before any session.
-    peakSd: clamp(level.peakSd * Math.sqrt(1 + 1 / (sessionsOf(typeModel) + k)), MIN_PEAK_SD, BUILT_IN_DEFAULT.peakSd),
     declineRatePerKiloToken: level.decline,
-    declineRateLogSd: level.declineLogSd,
     degradedFraction: clamp(1 - (DEGRADED_NOISE_MULTIPLE * level.plateauNoise) / level.peak, 0.6, 0.95),
     plateauNoise: level.plateauNoise,
     expectedGrowthPerTurn: level.growth,
@@ -388,6 +367,25 @@ function childOnsets(rows: ReadonlyArray<ProfileRow>, childOf: (row: ProfileRow)
 }
 
 const summed = (rows: ReadonlyArray<ProfileRow>) => rows.reduce((total, row) => addStatistics(total, row.statistics), emptyStatistics());
+
+/**
+ * The arm with the best posterior mean; while any arm of this (type, model)
+ * has fewer than 3 results, a Thompson draw from each arm's posterior
+ * instead, so every size gets tried before the profile settles.
+ */
+function chooseArm(arms: Level["arms"], own: ReadonlyArray<PreparedArmStatistics>, k: number, random: (() => number) | undefined): number {
+  const exploring = random !== undefined && own.some((arm) => arm.count < EXPLORE_BELOW);
+  const score = arms.map((arm, index) => {
+    if (!exploring) return arm.mean;
+    const n = (own[index]?.count ?? 0) + k;
+    return arm.mean + (arm.sd / Math.sqrt(n)) * normalSample(random);
+  });
+  // Ties (no data yet, no random) go to the middle size: neither the most nor the least context.
+  const middle = Math.floor((score.length - 1) / 2);
+  let best = middle;
+  for (let index = 0; index < score.length; index++) if ((score[index] as number) > (score[best] as number)) best = index;
+  return best;
+}
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 

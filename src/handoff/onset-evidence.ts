@@ -4,17 +4,11 @@ export interface OnsetPrior {
   /** The learned onset (tokens) and its spread across sessions. */
   onsetTokens: number;
   onsetSdTokens: number;
-  /** The degrees of freedom the spread is known to: a first instance's prior is a Student-t with them; none: the even share. */
-  onsetDegrees?: number;
   /** Share of instances that do not degrade within the window at all. */
   neverShare: number;
   peakQuality: number;
-  /** How far the instance's level may lie from `peakQuality`; none (a memory from before it was learned): 0.1. */
-  levelSd?: number;
   /** Quality lost per 1,000 tokens past the onset (the learned one; the states try rates from half to twice it). */
   declineRatePerKiloToken: number;
-  /** The rates' prior width, sd of the log about the learned rate; none: 0.2. */
-  rateLogSd?: number;
   /** Per-turn noise of the quality signal. */
   noiseSd: number;
   windowTokens: number;

@@ -40,10 +40,7 @@ export const DECLINE_MULTIPLIERS: readonly number[] = Array.from({ length: 9 }, 
  * its own). The profile learns the rate from the sessions' likelihoods, without the pull toward itself that made a
  * flat prior the safe one; chosen on calibration seeds 12, 13 and 15 against 0.35 and flat (docs/BENCHMARKS.md).
  */
-const RATE_LOG_SD = 0.2;
-const rateWeights = (logSd: number) => normalised(DECLINE_MULTIPLIERS.map((multiplier) => -0.5 * (Math.log(multiplier) / logSd) ** 2));
-/** The width the profile's evidence reads at (`evidenceOnset`): a located onset is not shrunk toward the profile's own rate. */
-const RATE_WEIGHTS = rateWeights(RATE_LOG_SD);
+const RATE_WEIGHTS = normalised(DECLINE_MULTIPLIERS.map((multiplier) => -0.5 * (Math.log(multiplier) / 0.2) ** 2));
 /**
  * The prior's tails. Learned onsets come from the instances the controller caught, and those that never degrade are
  * hard to tell from those it ended early: a floor under "never", and a share of the onset prior spread over the whole
@@ -54,25 +51,8 @@ const UNIFORM_SHARE = 0.15;
 /** Steps the instance's noise estimate looks at, and needs before it counts. */
 const NOISE_WINDOW = 40;
 const MIN_NOISE_STEPS = 5;
-/**
- * How far an instance's plateau may sit from the pooled peak (the GP's instance offset says the same), before the profile says how far
- * its instances' plateaus do (`OnsetPrior.levelSd`, docs/DESIGN-NOTES.md, "The profile's uncertainty from its evidence").
- */
+/** How far an instance's plateau may sit from the pooled peak (the GP's instance offset says the same). */
 const LEVEL_SD = 0.1;
-
-/**
- * The onset prior's shape over the grid (before "never"), and the share of it spread evenly over the window. A first instance whose
- * profile says how well it knows its onsets' spread (`degrees`): a Student-t with those degrees about the learned mean, scaled by the
- * learned sd (a new session's, the mean's error in it), and no even share, so a young profile is wide and one of hundreds of sessions
- * as narrow as its evidence. Otherwise (a carried instance, or a prior from before the degrees): the learned normal with the fixed
- * even share (an onset much later than usual is rare, not impossible). docs/DESIGN-NOTES.md, "The first instance's onset prior".
- */
-export function onsetShape(onsets: Float64Array, mean: number, sd: number, degrees?: number): { shape: number[]; even: number } {
-  if (degrees === undefined || !(degrees > 0)) {
-    return { shape: Array.from(onsets, (onset) => Math.exp(-0.5 * ((onset - mean) / sd) ** 2)), even: UNIFORM_SHARE };
-  }
-  return { shape: Array.from(onsets, (onset) => (1 + ((onset - mean) / sd) ** 2 / degrees) ** (-(degrees + 1) / 2)), even: 0 };
-}
 
 interface State {
   /** Index into the onset grid; -1 for "no onset in the window". */
@@ -117,7 +97,7 @@ export class OnsetPosterior {
   private lastQuality: number | undefined;
   /** How many turns in a row were taken for failed ones. */
   private run = 0;
-  private readonly levelVariance: number;
+  private readonly levelVariance = LEVEL_SD * LEVEL_SD;
   private readonly levelMean: number;
   private count = 0;
   /** Σ of the observations' inlier weights, and Σ of their outlier probabilities. */
@@ -139,8 +119,6 @@ export class OnsetPosterior {
     this.noiseVariance = this.priorNoiseSd ** 2;
     this.failedTurnVariance = this.noiseVariance;
     this.levelMean = prior.peakQuality;
-    this.levelVariance = (prior.levelSd ?? LEVEL_SD) ** 2;
-    const ratePrior = rateWeights(prior.rateLogSd ?? RATE_LOG_SD);
     const windowKilo = prior.windowTokens / 1000;
     this.onsets = Float64Array.from({ length: ONSET_STATES }, (_, index) => ((index + 0.5) * windowKilo) / ONSET_STATES);
     this.past = new Float64Array(ONSET_STATES);
@@ -149,23 +127,24 @@ export class OnsetPosterior {
     const mean = prior.onsetTokens / 1000;
     const sd = Math.max(prior.onsetSdTokens / 1000, windowKilo / ONSET_STATES);
     const never = Math.min(Math.max(prior.neverShare, MIN_NEVER_SHARE), 0.9);
-    const first = !(carried && carried.past.length === ONSET_STATES);
-    const { shape, even } = onsetShape(this.onsets, mean, sd, first ? prior.onsetDegrees : undefined);
-    const shapeTotal = shape.reduce((sum, weight) => sum + weight, 0) || 1;
-    shape.forEach((weight, grid) => {
-      const density = (1 - even) * (weight / shapeTotal) + even / ONSET_STATES;
+    // The onset prior over the grid: the learned normal, with a share spread evenly over the window
+    // (an instance whose onset comes much later than usual is rare, not impossible), normalised to 1 − never.
+    const normal = Array.from(this.onsets, (onset) => Math.exp(-0.5 * ((onset - mean) / sd) ** 2));
+    const normalTotal = normal.reduce((sum, weight) => sum + weight, 0) || 1;
+    normal.forEach((weight, grid) => {
+      const density = (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES;
       const share = (1 - never) * density;
       this.onsetLogPrior[grid] = Math.log(share);
       if (share / DECLINE_MULTIPLIERS.length <= 1e-12) return;
       DECLINE_MULTIPLIERS.forEach((multiplier, rate) => {
         const decline = prior.declineRatePerKiloToken * multiplier;
-        const logPrior = Math.log(share * (ratePrior[rate] as number));
+        const logPrior = Math.log(share * (RATE_WEIGHTS[rate] as number));
         this.states.push({ grid, onset: this.onsets[grid] as number, rate, decline, logPrior });
       });
     });
     this.states.push(noOnset(never));
     this.onsetLogPrior[ONSET_STATES] = Math.log(never);
-    if (carried && !first) this.carry(carried);
+    if (carried && carried.past.length === ONSET_STATES) this.carry(carried);
   }
 
   private carry(evidence: OnsetEvidence): void {
@@ -273,21 +252,6 @@ export class OnsetPosterior {
   /** The instance's plateau: the posterior mean of its level, before any decline. */
   plateau(): number {
     return this.posterior().plateau;
-  }
-
-  /**
-   * The level the observations say, without the level's prior: over the posterior's states, the weighted mean of the turns with each
-   * state's decline put back. What the profile learns its peak from: shrunk toward the peak, it would hardly move. None before a turn.
-   */
-  observedLevel(): number | undefined {
-    if (!(this.weight > 0)) return undefined;
-    const { weights } = this.posterior();
-    let level = 0;
-    this.states.forEach((state, index) => {
-      const past = state.grid < 0 ? 0 : (this.past[state.grid] as number);
-      level += (weights[index] as number) * (this.sumY + state.decline * past);
-    });
-    return level / this.weight;
   }
 
   /** P(the onset lies before `kiloTokens` | what the instance saw). */
