@@ -6,6 +6,7 @@ import { GRAMMARS } from "../../src/parsing/grammar-specs.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const COMPILED_MODULE = pathToFileURL(join(REPO, "dist/src/parsing/wasm-optimizer-memory.js")).href;
+const COMPILED_WALK_COLLECTION = pathToFileURL(join(REPO, "dist/src/indexer/walk-collection.js")).href;
 const COMPILED_EXTRACTOR = pathToFileURL(join(REPO, "dist/src/parsing/tree-sitter-extractor.js")).href;
 const MB = 1024 * 1024;
 /** What optimising the largest function of the grammars may take with the options applied (on Node 24: 358 MB, and 694 MB without them). */
@@ -76,7 +77,7 @@ interface TracedCompile {
  * Node 22 and 24). Not `--wasm-sync-tier-up`: on Node 22 a synchronous
  * tier-up there ran for minutes. Returns every compile V8 traced.
  */
-function compilesWhileParsingShell(): TracedCompile[] {
+function compilesWhileParsingShell(afterReducingCollection = false): TracedCompile[] {
   const worker = `
     (async () => {
       const { TreeSitterExtractor } = await import(${JSON.stringify(COMPILED_EXTRACTOR)});
@@ -86,6 +87,7 @@ function compilesWhileParsingShell(): TracedCompile[] {
   `;
   const script = `
     (await import(${JSON.stringify(COMPILED_MODULE)})).boundWasmOptimizerMemory();
+    ${afterReducingCollection ? `(await import(${JSON.stringify(COMPILED_WALK_COLLECTION)})).collectTheDroppedWalk();` : ""}
     const { Worker } = await import("node:worker_threads");
     const worker = new Worker(${JSON.stringify(worker)}, { eval: true });
     await new Promise((resolve, reject) => { worker.on("exit", resolve); worker.on("error", reject); });
@@ -113,5 +115,12 @@ describe("the grammars kept on the baseline tier", () => {
     const optimised = compiles.filter((compile) => compile.tier === "TurboFan");
     expect(optimised.length).toBeGreaterThan(0);
     expect(optimised.filter((compile) => compile.module === lexer.module)).toEqual([]);
+  }, 120_000);
+
+  it("keeps bash on it after a memory-reducing collection (the one a large first index runs after its walk)", () => {
+    const compiles = compilesWhileParsingShell(true);
+    const lexer = compiles.reduce((largest, compile) => (compile.bodySize > largest.bodySize ? compile : largest));
+    expect(lexer.bodySize).toBeGreaterThan(100_000);
+    expect(compiles.filter((compile) => compile.tier === "TurboFan" && compile.module === lexer.module)).toEqual([]);
   }, 120_000);
 });
