@@ -11,17 +11,9 @@ import { runInNewContext } from "node:vm";
  * at 250k files (docs/BENCHMARKS.md, "What sets the peak at 250k now").
  * Collected here, V8 sizes the heap on what the run holds. It costs one full
  * collection (178 MB used, 20 MB of it live, at 248k files).
- *
- * The collection is V8's memory-reducing one (`flavor: "last-resort"`, a
- * "Mark-Compact (reduce)" in `--trace-gc`): besides what is dead, it gives
- * back the pages the walk made V8 commit (its young generation grown to its
- * largest and its old generation's free pages: 161 MB committed for 15 MB
- * live after a plain one at 248k files, 55 MB on a 28k-file tree), which
- * the run otherwise carried into its first files, where the process's peak
- * is set (docs/DESIGN-NOTES.md, "The walk's committed heap given back").
  */
 export function collectTheDroppedWalk(): void {
   // `gc` exists only in a context made after the option is set; the option does nothing else.
   setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as (options: object) => void)({ type: "major", execution: "sync", flavor: "last-resort" });
+  (runInNewContext("gc") as () => void)();
 }

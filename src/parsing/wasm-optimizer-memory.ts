@@ -32,11 +32,13 @@ const BASELINE_TIER_COMPILE_FLAGS = ["--no-wasm-lazy-compilation", "--no-wasm-dy
 /**
  * Kept for the process's life once a module is on the baseline tier: V8
  * otherwise drops every module's baseline code at a memory-reducing
- * collection (a low-memory notification, a heap snapshot, the index's
- * collection after its walk), and a module whose code was dropped compiles
- * again lazily under the defaults, tiering up: bash's lexer then took the
- * optimising compile's 358 MB (a cold index of biome peaked at 766–772 MiB
- * against 492; docs/DESIGN-NOTES.md, "The walk's committed heap given back").
+ * collection (a heap snapshot's, a low-memory notification's, the last
+ * resort of a heap near its limit), and a module whose code was dropped
+ * compiles again lazily under the defaults, tiering up: bash's lexer then
+ * took the optimising compile's 358 MB (a cold index of biome peaked at
+ * 749–754 MiB against 480–481 when the index's walk ended in such a
+ * collection; docs/DESIGN-NOTES.md, "The walk's committed heap given back:
+ * tried").
  */
 const KEEP_BASELINE_CODE_FLAG = "--no-flush-liftoff-code";
 /** V8's defaults for those options, restored once the module is compiled. */
