@@ -29,6 +29,18 @@ export const BASELINE_TIER_GRAMMARS = ["bash"] as const;
 
 /** The options under which a module compiles on the baseline tier, every function at once, with no tiering budget in its code. */
 const BASELINE_TIER_COMPILE_FLAGS = ["--no-wasm-lazy-compilation", "--no-wasm-dynamic-tiering", "--no-wasm-tier-up"] as const;
+/**
+ * Kept for the process's life once a module is on the baseline tier: V8
+ * otherwise drops every module's baseline code at a memory-reducing
+ * collection (a heap snapshot's, a low-memory notification's, the last
+ * resort of a heap near its limit), and a module whose code was dropped
+ * compiles again lazily under the defaults, tiering up: bash's lexer then
+ * took the optimising compile's 358 MB (a cold index of biome peaked at
+ * 749–754 MiB against 480–481 when the index's walk ended in such a
+ * collection; docs/DESIGN-NOTES.md, "The walk's committed heap given back:
+ * tried").
+ */
+const KEEP_BASELINE_CODE_FLAG = "--no-flush-liftoff-code";
 /** V8's defaults for those options, restored once the module is compiled. */
 const DEFAULT_COMPILE_FLAGS = ["--wasm-lazy-compilation", "--wasm-dynamic-tiering", "--wasm-tier-up"] as const;
 
@@ -54,6 +66,7 @@ export function boundWasmOptimizerMemory(): void {
   for (const flag of WASM_OPTIMIZER_FLAGS) setFlagsFromString(flag);
   if (tieringSetByUser()) return;
   for (const language of BASELINE_TIER_GRAMMARS) baselineTierModules.push(compileOnBaselineTier(grammarWasm(language)));
+  setFlagsFromString(KEEP_BASELINE_CODE_FLAG);
 }
 
 /** Whether this process was started with V8 options of its own about tiering, which restoring the defaults would undo. */
