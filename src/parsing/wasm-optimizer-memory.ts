@@ -41,6 +41,12 @@ const BASELINE_TIER_COMPILE_FLAGS = ["--no-wasm-lazy-compilation", "--no-wasm-dy
  * tried").
  */
 const KEEP_BASELINE_CODE_FLAG = "--no-flush-liftoff-code";
+/**
+ * V8 learned to drop baseline code in version 13 (Node 24); Node 22's V8
+ * (12.4) neither drops it nor knows the option, and prints an error on
+ * stderr for an option it does not know, where a user sees it.
+ */
+const FLUSHES_BASELINE_CODE = Number(process.versions.v8.split(".")[0]) >= 13;
 /** V8's defaults for those options, restored once the module is compiled. */
 const DEFAULT_COMPILE_FLAGS = ["--wasm-lazy-compilation", "--wasm-dynamic-tiering", "--wasm-tier-up"] as const;
 
@@ -66,7 +72,7 @@ export function boundWasmOptimizerMemory(): void {
   for (const flag of WASM_OPTIMIZER_FLAGS) setFlagsFromString(flag);
   if (tieringSetByUser()) return;
   for (const language of BASELINE_TIER_GRAMMARS) baselineTierModules.push(compileOnBaselineTier(grammarWasm(language)));
-  setFlagsFromString(KEEP_BASELINE_CODE_FLAG);
+  if (FLUSHES_BASELINE_CODE) setFlagsFromString(KEEP_BASELINE_CODE_FLAG);
 }
 
 /** Whether this process was started with V8 options of its own about tiering, which restoring the defaults would undo. */

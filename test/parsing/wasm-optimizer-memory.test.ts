@@ -129,3 +129,12 @@ describe("the grammars kept on the baseline tier", () => {
     expect(compiles.filter((compile) => compile.tier === "TurboFan" && compile.module === lexer.module)).toEqual([]);
   }, 120_000);
 });
+
+describe("the options set", () => {
+  it("are all known to the running V8: one it does not know is an error on the user's stderr", () => {
+    const script = `(await import(${JSON.stringify(COMPILED_MODULE)})).boundWasmOptimizerMemory();`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(child.status, child.stderr).toBe(0);
+    expect(child.stderr).not.toMatch(/unrecognized flag/i);
+  }, 60_000);
+});
