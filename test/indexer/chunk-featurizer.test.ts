@@ -113,6 +113,28 @@ describe("ChunkFeaturizer", () => {
     expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64), 3_000), chunks);
   });
 
+  it("tells apart words whose hashes are equal, in a generation and across a turnover", () => {
+    // Pairs with equal 32-bit FNV-1a hashes, the word table's hash: its slots keep the hash, so only the
+    // characters tell them apart. `altarages`/`zinkes` collide too, and share prefixes with the pair before.
+    const colliding = ["costarring", "liquid", "declinate", "macallums", "altarage", "zinke", "altarages", "zinkes"];
+    const chunks: Chunk[] = [];
+    for (let round = 0; round < 12; round++) {
+      const order = round % 2 === 0 ? colliding : [...colliding].reverse();
+      const filler = Array.from({ length: 30 }, (_, index) => `filler${round}Word${index}`);
+      chunks.push({
+        path: "src/collide.ts",
+        symbols: [order[round % order.length] as string],
+        content: [...order.slice(round % 3), ...filler, ...order].join(" "),
+      });
+    }
+    expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64)), chunks);
+    // Generations of 40 words: every few chunks a turnover, the colliding words copied forward.
+    expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64), 40), chunks);
+    const terms = new ChunkFeaturizer(null).featurize([], [], "liquid costarring liquid").terms.split(" ");
+    expect(terms).toContain("liquid#2");
+    expect(terms.some((term) => term.startsWith("costar"))).toBe(true);
+  });
+
   it("leaves the vector out when the built-in embedder is not used", () => {
     const features = new ChunkFeaturizer(null).featurize(["src"], [], "const parser = new Parser()");
     expect(features.vector).toBeNull();
