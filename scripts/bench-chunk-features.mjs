@@ -64,6 +64,13 @@ else {
   if (values.inputs) writeFileSync(values.inputs, JSON.stringify(chunks));
 }
 
+// A file's chunks share one path-token array, as `processFile` passes them (JSON gave each chunk its own).
+for (let at = 1; at < chunks.length; at++) {
+  const [previous] = chunks[at - 1];
+  const [tokens] = chunks[at];
+  if (previous.length === tokens.length && previous.every((token, index) => token === tokens[index])) chunks[at][0] = previous;
+}
+
 const builds = [];
 for (const checkout of values.build ?? [undefined]) {
   const modules = buildModules(checkout);

@@ -30,7 +30,16 @@ export class Vocabulary {
   bucketStart = new Int32Array(1024);
   private bucketsUsed = 0;
 
-  constructor(private previous: Vocabulary | null) {}
+  /**
+   * This generation's id + 1 of each of the previous generation's tokens a
+   * copied word has brought forward, by the previous one's id (0: not yet):
+   * a token met again in another copied word costs no `Map` lookup.
+   */
+  private readonly forwarded: Int32Array;
+
+  constructor(private previous: Vocabulary | null) {
+    this.forwarded = new Int32Array(previous?.tokens.length ?? 0);
+  }
 
   /** Words and tokens, the larger: what a generation's size is counted in. */
   get size(): number {
@@ -71,7 +80,13 @@ export class Vocabulary {
     const count = previousIds[previousOffset] as number;
     const ids: number[] = [];
     for (let at = previousOffset + 1; at <= previousOffset + count; at++) {
-      ids.push(this.tokenId(previous.tokens[previousIds[at] as number] as string));
+      const previousId = previousIds[at] as number;
+      let id = (this.forwarded[previousId] as number) - 1;
+      if (id < 0) {
+        id = this.tokenId(previous.tokens[previousId] as string);
+        this.forwarded[previousId] = id + 1;
+      }
+      ids.push(id);
     }
     return ids;
   }
