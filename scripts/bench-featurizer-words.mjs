@@ -97,7 +97,7 @@ let featurizer =
 // Word lookups, words added to a table, and of those the ones copied from a previous generation rather than
 // tokenized, counted on the tables' own methods: the branch point's `WordTable` (`find` a lookup, `add` a word
 // tokenized), or a `Vocabulary` of two generations (`wordOffset` a lookup; its `WordTable`'s `add` a word added,
-// `lastFound` one copied forward).
+// `copiedForward`, or `lastFound` before it, one copied forward).
 const counts = { lookups: 0, added: 0, copied: 0 };
 function countCalls(prototype, name, key) {
   const original = prototype[name];
@@ -109,8 +109,11 @@ function countCalls(prototype, name, key) {
 const generational = featurizer.vocabulary !== undefined;
 const wordTablePrototype = Object.getPrototypeOf(generational ? featurizer.vocabulary.words : featurizer.words);
 if (generational) {
-  countCalls(Object.getPrototypeOf(featurizer.vocabulary), "wordOffset", "lookups");
-  countCalls(wordTablePrototype, "lastFound", "copied");
+  const vocabularyPrototype = Object.getPrototypeOf(featurizer.vocabulary);
+  countCalls(vocabularyPrototype, "wordOffset", "lookups");
+  // A word copied forward: `Vocabulary.copiedForward` since the word table keeps characters, not strings; `lastFound` before.
+  if (typeof vocabularyPrototype.copiedForward === "function") countCalls(vocabularyPrototype, "copiedForward", "copied");
+  else countCalls(wordTablePrototype, "lastFound", "copied");
 } else {
   countCalls(wordTablePrototype, "find", "lookups");
 }

@@ -54,6 +54,11 @@ export class ChunkFeaturizer {
   private touchedStems = new Int32Array(1024);
   private touchedStemCount = 0;
   private readonly pathTokenizer = new PathTokenizer();
+  // The last chunk's path tokens and their ids in `pathIdsVocabulary`: a file's chunks share their path, so its
+  // tokens are looked up once a file (and again after a turnover), not once a chunk.
+  private lastPathTokens: string[] = [];
+  private pathIds: number[] = [];
+  private pathIdsVocabulary: Vocabulary | null = null;
 
   /** `generationWords`: words or tokens a generation of the tables holds before the next one starts. */
   constructor(
@@ -76,12 +81,25 @@ export class ChunkFeaturizer {
     if (this.vocabulary.size >= this.generationWords) this.vocabulary = new Vocabulary(this.vocabulary.retired());
     this.countText(content);
     for (const symbol of symbols) this.countText(symbol);
-    for (const token of pathTokens) this.count(this.vocabulary.tokenId(token), PATH_TERM_REPEAT);
+    for (const id of this.pathTokenIds(pathTokens)) this.count(id, PATH_TERM_REPEAT);
     const { terms, termCount } = this.fullTextTerms();
     const vector = this.features ? this.embedding(this.features) : null;
     for (let at = 0; at < this.touchedTokenCount; at++) this.tokenCounts[this.touchedTokens[at] as number] = 0;
     this.touchedTokenCount = 0;
     return { terms, termCount, vector };
+  }
+
+  /** The ids of `pathTokens` in the current generation, those of the chunk before when its path tokens were the same. */
+  private pathTokenIds(pathTokens: readonly string[]): readonly number[] {
+    const last = this.lastPathTokens;
+    let same = this.pathIdsVocabulary === this.vocabulary && last.length === pathTokens.length;
+    for (let at = 0; same && at < last.length; at++) same = last[at] === pathTokens[at];
+    if (!same) {
+      this.lastPathTokens = [...pathTokens];
+      this.pathIds = pathTokens.map((token) => this.vocabulary.tokenId(token));
+      this.pathIdsVocabulary = this.vocabulary;
+    }
+    return this.pathIds;
   }
 
   /** Counts every token of a text, word by word (a word's tokens never depend on its neighbours). */

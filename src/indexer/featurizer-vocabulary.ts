@@ -30,7 +30,16 @@ export class Vocabulary {
   bucketStart = new Int32Array(1024);
   private bucketsUsed = 0;
 
-  constructor(private previous: Vocabulary | null) {}
+  /**
+   * This generation's id + 1 of each of the previous generation's tokens a
+   * copied word has brought forward, by the previous one's id (0: not yet):
+   * a token met again in another copied word costs no `Map` lookup.
+   */
+  private readonly forwarded: Int32Array;
+
+  constructor(private previous: Vocabulary | null) {
+    this.forwarded = new Int32Array(previous?.tokens.length ?? 0);
+  }
 
   /** Words and tokens, the larger: what a generation's size is counted in. */
   get size(): number {
@@ -50,7 +59,7 @@ export class Vocabulary {
 
   /**
    * The offset in `words.tokenIds` of the word `text[start, end)`, whose
-   * FNV-1a hash is `hash` (`wordHash`): found, copied from the previous
+   * FNV-1a hash is `hash` (as `ChunkFeaturizer.countText` computes it): found, copied from the previous
    * generation, or tokenized.
    */
   wordOffset(text: string, start: number, end: number, hash: number): number {
@@ -58,20 +67,28 @@ export class Vocabulary {
     if (offset >= 0) return offset;
     const previous = this.previous;
     const previousOffset = previous === null ? -1 : previous.words.find(text, start, end, hash);
-    if (previous === null || previousOffset < 0) {
-      const word = copyOf(text.slice(start, end));
-      return this.words.add(
-        word,
-        tokenize(word).map((token) => this.tokenId(token)),
-      );
-    }
+    const ids =
+      previous === null || previousOffset < 0
+        ? tokenize(copyOf(text.slice(start, end))).map((token) => this.tokenId(token))
+        : this.copiedForward(previous, previousOffset);
+    return this.words.add(text, start, end, hash, ids);
+  }
+
+  /** This generation's ids of the tokens of the previous generation's word at `previousOffset`. */
+  private copiedForward(previous: Vocabulary, previousOffset: number): number[] {
     const previousIds = previous.words.tokenIds;
     const count = previousIds[previousOffset] as number;
     const ids: number[] = [];
     for (let at = previousOffset + 1; at <= previousOffset + count; at++) {
-      ids.push(this.tokenId(previous.tokens[previousIds[at] as number] as string));
+      const previousId = previousIds[at] as number;
+      let id = (this.forwarded[previousId] as number) - 1;
+      if (id < 0) {
+        id = this.tokenId(previous.tokens[previousId] as string);
+        this.forwarded[previousId] = id + 1;
+      }
+      ids.push(id);
     }
-    return this.words.add(previous.words.lastFound(), ids);
+    return ids;
   }
 
   tokenId(token: string): number {
@@ -133,32 +150,37 @@ export class Vocabulary {
  * Words as written, each with the ids of its tokens: an open-addressing
  * table probed with a hash computed during the scan, so a word already seen
  * costs no string copy and no rehash (a `Map` keyed by `text.slice` costs
- * both, and was most of the featurizer's time). A word's token ids sit in
- * one flat array, as `[count, id, id, …]` at the word's offset.
+ * both, and was most of the featurizer's time). A slot holds the word's full
+ * hash beside its entry, so a probe that meets another word reads no more
+ * than the slot; an entry is the word's characters and its token ids, end
+ * to end in one flat array (`[length, char, …, count, id, …]`), so a word
+ * found is compared and counted from one place, not from a string somewhere
+ * on the heap (docs/DESIGN-NOTES.md, "The word table's probes").
  */
 class WordTable {
-  private slots = new Int32Array(1 << 16);
-  private readonly words: string[] = [];
-  private offsets = new Int32Array(1 << 15);
+  /** `[hash, entry + 1]` a slot; 0 in the second is an empty slot. */
+  private slots = new Int32Array(1 << 17);
+  /** The entries, end to end: `[length, char, …, count, id, …]`; a word's offset is its `count`'s. */
   tokenIds = new Int32Array(1 << 16);
   private used = 0;
-  /** Where the last `find` stopped: the word's entry when found, else the empty slot `add` fills. */
+  private count = 0;
+  /** Where the last `find` stopped: the word's slot when found, else the empty slot `add` fills. */
   private lastSlot = 0;
 
   get size(): number {
-    return this.words.length;
+    return this.count;
   }
 
-  /** The offset of the word `text[start, end)` in `tokenIds`, or -1 when the table lacks it. */
+  /** The offset of the word `text[start, end)` (its token count's, in `tokenIds`), or -1 when the table lacks it. */
   find(text: string, start: number, end: number, hash: number): number {
     const length = end - start;
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     let slot = hash & mask;
-    for (let entry = this.slots[slot] as number; entry !== 0; entry = this.slots[slot] as number) {
-      const word = this.words[entry - 1] as string;
-      if (word.length === length && text.startsWith(word, start)) {
+    for (let entry = slots[2 * slot + 1] as number; entry !== 0; entry = slots[2 * slot + 1] as number) {
+      if (slots[2 * slot] === hash && this.holds(entry - 1, text, start, length)) {
         this.lastSlot = slot;
-        return this.offsets[entry - 1] as number;
+        return entry + length;
       }
       slot = (slot + 1) & mask;
     }
@@ -166,46 +188,50 @@ class WordTable {
     return -1;
   }
 
-  /** The word the last `find` found, as the table keeps it. */
-  lastFound(): string {
-    return this.words[(this.slots[this.lastSlot] as number) - 1] as string;
+  /** Whether the entry at `entry` is the word `text[start, start + length)`. */
+  private holds(entry: number, text: string, start: number, length: number): boolean {
+    const data = this.tokenIds;
+    if (data[entry] !== length) return false;
+    for (let at = 0; at < length; at++) if (data[entry + 1 + at] !== text.charCodeAt(start + at)) return false;
+    return true;
   }
 
-  /** Adds `word`, which the last `find` did not find, with its tokens' ids; returns its offset. */
-  add(word: string, ids: readonly number[]): number {
-    while (this.used + ids.length + 1 > this.tokenIds.length) this.tokenIds = grown(this.tokenIds);
-    const offset = this.used;
-    this.tokenIds[offset] = ids.length;
-    this.tokenIds.set(ids, offset + 1);
-    this.used += ids.length + 1;
-    if (this.words.length === this.offsets.length) this.offsets = grown(this.offsets);
-    this.offsets[this.words.length] = offset;
-    this.words.push(word);
-    this.slots[this.lastSlot] = this.words.length;
-    if (this.words.length * 2 > this.slots.length) this.rehash();
+  /** Adds the word `text[start, end)` with hash `hash`, which the last `find` did not find, with its tokens' ids; returns its offset. */
+  add(text: string, start: number, end: number, hash: number, ids: readonly number[]): number {
+    const length = end - start;
+    while (this.used + length + ids.length + 2 > this.tokenIds.length) this.tokenIds = grown(this.tokenIds);
+    const entry = this.used;
+    const data = this.tokenIds;
+    data[entry] = length;
+    for (let at = 0; at < length; at++) data[entry + 1 + at] = text.charCodeAt(start + at);
+    const offset = entry + 1 + length;
+    data[offset] = ids.length;
+    data.set(ids, offset + 1);
+    this.used = offset + 1 + ids.length;
+    this.slots[2 * this.lastSlot] = hash;
+    this.slots[2 * this.lastSlot + 1] = entry + 1;
+    this.count++;
+    if (this.count * 4 > this.slots.length) this.rehash();
     return offset;
   }
 
+  /** Twice the slots, each entry placed again by the hash its slot kept. */
   private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    const mask = this.slots.length - 1;
-    this.words.forEach((word, index) => {
-      let slot = wordHash(word) & mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = index + 1;
-    });
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
+    const mask = (this.slots.length >> 1) - 1;
+    for (let at = 0; at < old.length; at += 2) {
+      if (old[at + 1] === 0) continue;
+      let slot = (old[at] as number) & mask;
+      while (this.slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+      this.slots[2 * slot] = old[at] as number;
+      this.slots[2 * slot + 1] = old[at + 1] as number;
+    }
   }
 }
 
 export const FNV_OFFSET = 0x811c9dc5;
 export const FNV_PRIME = 0x01000193;
-
-/** The hash `ChunkFeaturizer` computes while it scans a word. */
-function wordHash(word: string): number {
-  let hash = FNV_OFFSET;
-  for (let at = 0; at < word.length; at++) hash = Math.imul(hash ^ word.charCodeAt(at), FNV_PRIME);
-  return hash;
-}
 
 export function grown(counts: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const larger = new Int32Array(counts.length * 2);

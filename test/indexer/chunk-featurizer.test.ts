@@ -1,7 +1,8 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TrigramFeatures } from "../../src/embedding/hashing-embedder.js";
 import { ChunkFeaturizer, GENERATION_WORDS } from "../../src/indexer/chunk-featurizer.js";
+import { Vocabulary } from "../../src/indexer/featurizer-vocabulary.js";
 import { tokenize, tokenizePath } from "../../src/parsing/code-tokenizer.js";
 import { chunkTermCounts } from "../../src/parsing/term-counts.js";
 import { termsFromCounts } from "../../src/search/full-text-document.js";
@@ -111,6 +112,62 @@ describe("ChunkFeaturizer", () => {
     chunks.push({ path: "src/again.ts", symbols: [], content: manyWords.slice(0, 500).join("\n") });
     expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64)), chunks);
     expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64), 3_000), chunks);
+  });
+
+  it("tells apart words whose hashes are equal, in a generation and across a turnover", () => {
+    // Pairs with equal 32-bit FNV-1a hashes, the word table's hash: its slots keep the hash, so only the
+    // characters tell them apart. `altarages`/`zinkes` collide too, and share prefixes with the pair before.
+    const colliding = ["costarring", "liquid", "declinate", "macallums", "altarage", "zinke", "altarages", "zinkes"];
+    const chunks: Chunk[] = [];
+    for (let round = 0; round < 12; round++) {
+      const order = round % 2 === 0 ? colliding : [...colliding].reverse();
+      const filler = Array.from({ length: 30 }, (_, index) => `filler${round}Word${index}`);
+      chunks.push({
+        path: "src/collide.ts",
+        symbols: [order[round % order.length] as string],
+        content: [...order.slice(round % 3), ...filler, ...order].join(" "),
+      });
+    }
+    expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64)), chunks);
+    // Generations of 40 words: every few chunks a turnover, the colliding words copied forward.
+    expectSameFeatures(new ChunkFeaturizer(new TrigramFeatures(64), 40), chunks);
+    const terms = new ChunkFeaturizer(null).featurize([], [], "liquid costarring liquid").terms.split(" ");
+    expect(terms).toContain("liquid#2");
+    expect(terms.some((term) => term.startsWith("costar"))).toBe(true);
+  });
+
+  it("looks a file's path tokens up once for all its chunks, and again after a turnover", () => {
+    const lookups = vi.spyOn(Vocabulary.prototype, "tokenId");
+    try {
+      const featurizer = new ChunkFeaturizer(new TrigramFeatures(64), 50);
+      const pathTokens = tokenizePath("packages/vite/src/node/server/index.ts");
+      const chunks = Array.from({ length: 10 }, () => ({ path: "packages/vite/src/node/server/index.ts", symbols: [], content: "" }));
+      expectSameFeatures(featurizer, chunks);
+      // The reference path never calls `Vocabulary.tokenId`: every call counted is the featurizer's.
+      expect(lookups).toHaveBeenCalledTimes(pathTokens.length);
+      lookups.mockClear();
+      // Sixty new words end the generation: the next chunk looks the path up in the new one, and is still exact.
+      const words = Array.from({ length: 60 }, (_, index) => `fresh${index}Name`).join(" ");
+      expectSameFeatures(featurizer, [{ path: "packages/vite/src/node/server/index.ts", symbols: [], content: words }, ...chunks]);
+      expect(lookups.mock.calls.filter(([token]) => pathTokens.includes(token)).length).toBe(pathTokens.length);
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+
+  it("brings a token forward once a generation, however many copied words hold it", () => {
+    const words = Array.from({ length: 26 }, (_, index) => `sharedName${String.fromCharCode(65 + index)}`).join(" ");
+    const chunk = { path: "x.ts", symbols: [], content: words };
+    const featurizer = new ChunkFeaturizer(new TrigramFeatures(64), 20);
+    // The first chunk fills a generation past 20; the second starts a new one and copies all 26 words forward.
+    expectSameFeatures(featurizer, [chunk]);
+    const lookups = vi.spyOn(Vocabulary.prototype, "tokenId");
+    try {
+      expectSameFeatures(featurizer, [chunk]);
+      expect(lookups.mock.calls.filter(([token]) => token === "shared").length).toBe(1);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it("leaves the vector out when the built-in embedder is not used", () => {
