@@ -385,7 +385,6 @@ export function onsetPriorOf(profile: AgentHandoffProfile): OnsetPrior {
     onsetTokens: profile.onsetTokens,
     onsetSdTokens: profile.onsetSdTokens,
     neverShare: profile.neverDegradesShare,
-    ...(profile.firstFarShare === undefined ? {} : { farShare: profile.firstFarShare }),
     peakQuality: profile.peakQuality,
     declineRatePerKiloToken: profile.declineRatePerKiloToken,
     noiseSd: profile.plateauNoise,

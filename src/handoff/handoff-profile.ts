@@ -93,8 +93,6 @@ export interface AgentHandoffProfile {
   onsetSdTokens: number;
   /** Share of sessions that do not degrade within the window. */
   neverDegradesShare: number;
-  /** Share of sessions that located no onset, shrunk to 0.15: a first instance's even share of its onset prior. */
-  firstFarShare?: number;
   peakQuality: number;
   declineRatePerKiloToken: number;
   degradedFraction: number;
@@ -225,7 +223,6 @@ interface Level {
   onset: OnsetEstimate;
   /** Share of sessions that went well past the onset without declining. */
   never: number;
-  far: number;
   peak: number;
   decline: number;
   plateauNoise: number;
@@ -238,7 +235,6 @@ function defaultLevel(windowTokens: number): Level {
   return {
     onset: { mean: onset, sd: BUILT_IN_DEFAULT.onsetRelativeSd * onset },
     never: BUILT_IN_DEFAULT.neverShare,
-    far: 0.15,
     peak: BUILT_IN_DEFAULT.peakQuality,
     decline: BUILT_IN_DEFAULT.declineRatePerKiloToken,
     plateauNoise: BUILT_IN_DEFAULT.plateauNoise,
@@ -265,7 +261,6 @@ function pooledLevel(statistics: ProfileStatistics, parent: Level, k: number, ch
   return {
     onset,
     never: shrink(sessionsOf(statistics), censoredBeyond(statistics, onset.mean + NEVER_BEYOND_SDS * onset.sd), parent.never, k),
-    far: shrink(sessionsOf(statistics), sessionsOf(statistics) - statistics.onset.count, parent.far, k),
     peak: shrink(statistics.peak.count, statistics.peak.sum, parent.peak, k),
     decline:
       statistics.declineEvidence.sessions > 0
@@ -352,7 +347,6 @@ export function pooledProfile(input: {
     onsetTokens,
     onsetSdTokens: level.onset.sd,
     neverDegradesShare: level.never,
-    firstFarShare: level.far,
     peakQuality: level.peak,
     declineRatePerKiloToken: level.decline,
     degradedFraction: clamp(1 - (DEGRADED_NOISE_MULTIPLE * level.plateauNoise) / level.peak, 0.6, 0.95),

@@ -6,8 +6,6 @@ export interface OnsetPrior {
   onsetSdTokens: number;
   /** Share of instances that do not degrade within the window at all. */
   neverShare: number;
-  /** The first instance's share of its onset prior spread evenly over the window, learned (none: 0.15, as a carried instance's). */
-  farShare?: number;
   peakQuality: number;
   /** Quality lost per 1,000 tokens past the onset (the learned one; the states try rates from half to twice it). */
   declineRatePerKiloToken: number;

@@ -129,12 +129,10 @@ export class OnsetPosterior {
     const never = Math.min(Math.max(prior.neverShare, MIN_NEVER_SHARE), 0.9);
     // The onset prior over the grid: the learned normal, with a share spread evenly over the window
     // (an instance whose onset comes much later than usual is rare, not impossible), normalised to 1 − never.
-    // A first instance's even share is the pair's learned share of sessions without a located onset; a carried one keeps 0.15.
-    const even = !carried && prior.farShare !== undefined ? Math.min(Math.max(prior.farShare, 0), 0.9) : UNIFORM_SHARE;
     const normal = Array.from(this.onsets, (onset) => Math.exp(-0.5 * ((onset - mean) / sd) ** 2));
     const normalTotal = normal.reduce((sum, weight) => sum + weight, 0) || 1;
     normal.forEach((weight, grid) => {
-      const density = (1 - even) * (weight / normalTotal) + even / ONSET_STATES;
+      const density = (1 - UNIFORM_SHARE) * (weight / normalTotal) + UNIFORM_SHARE / ONSET_STATES;
       const share = (1 - never) * density;
       this.onsetLogPrior[grid] = Math.log(share);
       if (share / DECLINE_MULTIPLIERS.length <= 1e-12) return;

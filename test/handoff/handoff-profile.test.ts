@@ -102,17 +102,6 @@ describe("pooledProfile", () => {
     expect(profile.evidence).toEqual({ typeModel: 2, type: 6, all: 7 });
   });
 
-  it("a first instance's far share: the sessions without a located onset, shrunk through the levels to 0.15 with k = 3", () => {
-    const all = (0 + 3 * 0.15) / (7 + 3);
-    const type = (0 + 3 * all) / (6 + 3);
-    const located = pooledProfile({ agentType: "engineer", model: "m1", windowTokens: 200_000, rows: rows() });
-    expect(located.firstFarShare).toBeCloseTo((0 + 3 * type) / (2 + 3), 12);
-    const none = [...rows(), { agentType: "engineer", model: "m3", statistics: statisticsOf(summary({ onsetTokens: undefined }), summary({ onsetTokens: undefined })) }];
-    const unplaced = pooledProfile({ agentType: "engineer", model: "m3", windowTokens: 200_000, rows: none });
-    const type3 = (2 + 3 * ((2 + 3 * 0.15) / (9 + 3))) / (8 + 3);
-    expect(unplaced.firstFarShare).toBeCloseTo((2 + 3 * type3) / (2 + 3), 12);
-  });
-
   it("the onset pooled by the children of each parent: all agents over the default, the type among the types, the model among its type's models", () => {
     const profile = pooledProfile({ agentType: "engineer", model: "m1", windowTokens: 200_000, rows: rows() });
     const located = (...onsets: number[]) => ({

@@ -26,15 +26,6 @@ describe("OnsetPosterior", () => {
     expect(posterior.mean(100)).toBeLessThan(0.9 - 0.01 * 20);
   });
 
-  it("a first instance's even share is the prior's learned far share; a carried instance keeps 15 %", () => {
-    const far = new OnsetPosterior({ ...PRIOR, farShare: 0.45 });
-    expect(far.probabilityDegradedBy(60)).toBeCloseTo(0.8 * (0.55 * 0.5 + 0.45 * 0.3), 2);
-    const none = new OnsetPosterior({ ...PRIOR, farShare: 0 });
-    expect(none.probabilityDegradedBy(60)).toBeCloseTo(0.8 * 0.5, 2);
-    const carried = new OnsetPosterior({ ...PRIOR, farShare: 0.45 }, new OnsetPosterior(PRIOR).memory().evidence);
-    expect(carried.probabilityDegradedBy(60)).toBeCloseTo(0.8 * (0.85 * 0.5 + 0.15 * 0.3), 2);
-  });
-
   it("learns the instance's level, and a long plateau moves the belief past it to no onset", () => {
     const posterior = new OnsetPosterior(PRIOR);
     for (let kilo = 8; kilo <= 150; kilo += 3) posterior.add(kilo, kilo % 2 === 0 ? 0.83 : 0.81);
