@@ -121,9 +121,9 @@ export class ChunkFeaturizer {
         code = text.charCodeAt(index);
       } while (isWordCode(code));
       const offset = this.vocabulary.wordOffset(text, start, index, hash);
-      const tokenIds = this.vocabulary.words.tokenIds;
-      const end = offset + (tokenIds[offset] as number);
-      for (let at = offset + 1; at <= end; at++) this.count(tokenIds[at] as number, 1);
+      const entries = this.vocabulary.words.entries; // at the word's offset: its token count, then its token ids
+      const end = offset + (entries[offset] as number);
+      for (let at = offset + 1; at <= end; at++) this.count(entries[at] as number, 1);
     }
   }
 
