@@ -3,7 +3,8 @@ import { normalize } from "../embedding/embedder.js";
 import { isIdentifierCode, PathTokenizer } from "../parsing/code-tokenizer.js";
 import { PATH_TERM_REPEAT } from "../parsing/term-counts.js";
 import { bucketOf, TF_MARK } from "../search/full-text-document.js";
-import { FNV_OFFSET, FNV_PRIME, grown, Vocabulary } from "./featurizer-vocabulary.js";
+import { FNV_OFFSET, FNV_PRIME } from "../fnv1a.js";
+import { grown, Vocabulary } from "./featurizer-vocabulary.js";
 
 /** What the index stores of a chunk besides its text. */
 export interface ChunkFeatures {

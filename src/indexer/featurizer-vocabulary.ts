@@ -230,9 +230,6 @@ class WordTable {
   }
 }
 
-export const FNV_OFFSET = 0x811c9dc5;
-export const FNV_PRIME = 0x01000193;
-
 export function grown(counts: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const larger = new Int32Array(counts.length * 2);
   larger.set(counts);
