@@ -53,6 +53,7 @@ export const LAYERS = [
       "worker-entry",
       "process-group",
       "abort-signal",
+      "fnv1a",
     ],
   },
 ];

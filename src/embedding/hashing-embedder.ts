@@ -1,3 +1,4 @@
+import { FNV_OFFSET, FNV_PRIME } from "../fnv1a.js";
 import { textTermCounts } from "../parsing/term-counts.js";
 import { normalize, type Embedder } from "./embedder.js";
 
@@ -99,11 +100,8 @@ export class TrigramFeatures {
     const buckets = new Int32Array(Math.max(0, length - 2));
     const codeAt = (index: number) => (index === 0 ? 94 : index === length - 1 ? 36 : token.charCodeAt(index - 1));
     for (let start = 0; start + 3 <= length; start++) {
-      let hash = 0x811c9dc5;
-      for (let offset = 0; offset < 3; offset++) {
-        hash ^= codeAt(start + offset);
-        hash = Math.imul(hash, 0x01000193);
-      }
+      let hash = FNV_OFFSET;
+      for (let offset = 0; offset < 3; offset++) hash = Math.imul(hash ^ codeAt(start + offset), FNV_PRIME);
       hash >>>= 0;
       const index = (hash % this.dimensions) + 1;
       buckets[start] = hash >>> 31 === 0 ? index : -index;

@@ -3,7 +3,8 @@ import { normalize } from "../embedding/embedder.js";
 import { isIdentifierCode, PathTokenizer } from "../parsing/code-tokenizer.js";
 import { PATH_TERM_REPEAT } from "../parsing/term-counts.js";
 import { bucketOf, TF_MARK } from "../search/full-text-document.js";
-import { FNV_OFFSET, FNV_PRIME, grown, Vocabulary } from "./featurizer-vocabulary.js";
+import { FNV_OFFSET, FNV_PRIME } from "../fnv1a.js";
+import { grown, Vocabulary } from "./featurizer-vocabulary.js";
 
 /** What the index stores of a chunk besides its text. */
 export interface ChunkFeatures {
@@ -121,9 +122,9 @@ export class ChunkFeaturizer {
         code = text.charCodeAt(index);
       } while (isWordCode(code));
       const offset = this.vocabulary.wordOffset(text, start, index, hash);
-      const tokenIds = this.vocabulary.words.tokenIds;
-      const end = offset + (tokenIds[offset] as number);
-      for (let at = offset + 1; at <= end; at++) this.count(tokenIds[at] as number, 1);
+      const entries = this.vocabulary.words.entries; // at the word's offset: its token count, then its token ids
+      const end = offset + (entries[offset] as number);
+      for (let at = offset + 1; at <= end; at++) this.count(entries[at] as number, 1);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { IndexConfig } from "../config/schema.js";
+import { FNV_OFFSET, FNV_PRIME } from "../fnv1a.js";
 
 /**
  * What the last complete run saw of one directory, enough for the next walk
@@ -107,7 +108,7 @@ export class ListingHash {
 
   private add(name: string, kind: number, size: number, mtimeMs: number): void {
     // Two independent 32-bit hashes (FNV-1a and a Murmur-style multiply), each finished with Murmur3's mix.
-    let first = 0x811c9dc5 ^ kind;
+    let first = FNV_OFFSET ^ kind;
     let second = 0x9747b28c ^ kind;
     for (let index = 0; index < name.length; index++) {
       const code = name.charCodeAt(index);
@@ -131,7 +132,6 @@ export function digestOf(hash: ListingHash | undefined): string {
   return hash ? hash.digest() : EMPTY_DIGEST;
 }
 
-const FNV_PRIME = 0x01000193;
 const MURMUR_MULTIPLIER = 0x5bd1e995;
 
 /** Mixes a number's low then high 32 bits into `hash`, each by xor and multiply, then (when given) an xor of the hash shifted right. */

@@ -58,7 +58,7 @@ export class Vocabulary {
   }
 
   /**
-   * The offset in `words.tokenIds` of the word `text[start, end)`, whose
+   * The offset in `words.entries` of the word `text[start, end)` (its token count's), whose
    * FNV-1a hash is `hash` (as `ChunkFeaturizer.countText` computes it): found, copied from the previous
    * generation, or tokenized.
    */
@@ -76,11 +76,11 @@ export class Vocabulary {
 
   /** This generation's ids of the tokens of the previous generation's word at `previousOffset`. */
   private copiedForward(previous: Vocabulary, previousOffset: number): number[] {
-    const previousIds = previous.words.tokenIds;
-    const count = previousIds[previousOffset] as number;
+    const previousEntries = previous.words.entries;
+    const count = previousEntries[previousOffset] as number;
     const ids: number[] = [];
     for (let at = previousOffset + 1; at <= previousOffset + count; at++) {
-      const previousId = previousIds[at] as number;
+      const previousId = previousEntries[at] as number;
       let id = (this.forwarded[previousId] as number) - 1;
       if (id < 0) {
         id = this.tokenId(previous.tokens[previousId] as string);
@@ -161,7 +161,7 @@ class WordTable {
   /** `[hash, entry + 1]` a slot; 0 in the second is an empty slot. */
   private slots = new Int32Array(1 << 17);
   /** The entries, end to end: `[length, char, …, count, id, …]`; a word's offset is its `count`'s. */
-  tokenIds = new Int32Array(1 << 16);
+  entries = new Int32Array(1 << 16);
   private used = 0;
   private count = 0;
   /** Where the last `find` stopped: the word's slot when found, else the empty slot `add` fills. */
@@ -171,7 +171,7 @@ class WordTable {
     return this.count;
   }
 
-  /** The offset of the word `text[start, end)` (its token count's, in `tokenIds`), or -1 when the table lacks it. */
+  /** The offset of the word `text[start, end)` (its token count's, in `entries`), or -1 when the table lacks it. */
   find(text: string, start: number, end: number, hash: number): number {
     const length = end - start;
     const slots = this.slots;
@@ -190,7 +190,7 @@ class WordTable {
 
   /** Whether the entry at `entry` is the word `text[start, start + length)`. */
   private holds(entry: number, text: string, start: number, length: number): boolean {
-    const data = this.tokenIds;
+    const data = this.entries;
     if (data[entry] !== length) return false;
     for (let at = 0; at < length; at++) if (data[entry + 1 + at] !== text.charCodeAt(start + at)) return false;
     return true;
@@ -199,9 +199,9 @@ class WordTable {
   /** Adds the word `text[start, end)` with hash `hash`, which the last `find` did not find, with its tokens' ids; returns its offset. */
   add(text: string, start: number, end: number, hash: number, ids: readonly number[]): number {
     const length = end - start;
-    while (this.used + length + ids.length + 2 > this.tokenIds.length) this.tokenIds = grown(this.tokenIds);
+    while (this.used + length + ids.length + 2 > this.entries.length) this.entries = grown(this.entries);
     const entry = this.used;
-    const data = this.tokenIds;
+    const data = this.entries;
     data[entry] = length;
     for (let at = 0; at < length; at++) data[entry + 1 + at] = text.charCodeAt(start + at);
     const offset = entry + 1 + length;
@@ -229,9 +229,6 @@ class WordTable {
     }
   }
 }
-
-export const FNV_OFFSET = 0x811c9dc5;
-export const FNV_PRIME = 0x01000193;
 
 export function grown(counts: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const larger = new Int32Array(counts.length * 2);

@@ -24,11 +24,6 @@ export class StoredFileWork implements FileWork {
     return this.left;
   }
 
-  /** Files read from the scratch file and not yet handed out: at most one. */
-  get held(): number {
-    return this.ahead === undefined ? 0 : 1;
-  }
-
   take(): FileTaskItem[] | undefined {
     return takeTask(this);
   }

@@ -1,11 +1,10 @@
+import { FNV_OFFSET, FNV_PRIME, fnv1a } from "../fnv1a.js";
 import { ownCopy, type TermSlots } from "./flexsearch-postings.js";
 import { TF_BUCKETS, TF_MARK } from "./full-text-document.js";
 
 const SPACE_CODE = 0x20;
 const MARK_CODE = TF_MARK.charCodeAt(0);
 const BUCKET_TEXTS = TF_BUCKETS.map(String);
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 
 /**
  * The postings of one segment of a first index's full-text snapshot built
@@ -97,9 +96,7 @@ export class SegmentPostings {
     this.table = new Int32Array(this.table.length * 2);
     const mask = this.table.length - 1;
     this.keys.forEach((key, index) => {
-      let hash = FNV_OFFSET;
-      for (let at = 0; at < key.length; at++) hash = Math.imul(hash ^ key.charCodeAt(at), FNV_PRIME);
-      let at = hash & mask;
+      let at = fnv1a(key) & mask;
       while (this.table[at] !== 0) at = (at + 1) & mask;
       this.table[at] = index + 1;
     });

@@ -24,6 +24,7 @@
  * - postings: slot count, then per slot its id count and ids (a term's
  *   documents by frequency slot, see `search/flexsearch-postings.ts`).
  */
+import { fnv1a } from "../fnv1a.js";
 
 /** A term's document ids by frequency slot; a slot may be missing. */
 export type StoredSlots = ReadonlyArray<ArrayLike<number> | null | undefined>;
@@ -58,9 +59,7 @@ export function bucketCountFor(terms: number): number {
 
 /** FNV-1a over the term's UTF-16 code units: stable across versions, since buckets are stored. */
 export function bucketOf(term: string, buckets: number): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < term.length; index++) hash = Math.imul(hash ^ term.charCodeAt(index), 0x01000193);
-  return (hash >>> 0) & (buckets - 1);
+  return (fnv1a(term) >>> 0) & (buckets - 1);
 }
 
 /** Bytes, varints and aligned little-endian 32-bit words, into one growing buffer. */

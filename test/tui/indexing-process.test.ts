@@ -3,15 +3,15 @@ import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
 import { createTempProject } from "../helpers/temp-project.js";
 import { manyFiles, PROGRESS } from "./indexing-fixtures.js";
-import { renderApp, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
+import type { RenderedApp } from "./render-app.js";
 
-let app: RenderedApp | undefined;
+// Made before the holder's hook, so that the holder is killed before the apps close (after-hooks run last-made first).
+const tui = createAppFixture({ fakeModel: false });
 let holder: LockHolderProcess | undefined;
 afterEach(async () => {
   await holder?.kill();
   holder = undefined;
-  await app?.close();
-  app = undefined;
 });
 
 function isRunning(pid: number): boolean {
@@ -36,7 +36,7 @@ async function otherLockHolder(rendered: RenderedApp): Promise<number> {
 
 describe("a large pass runs in a sylk index process of its own", () => {
   it("the first index runs there, the screen shows its progress, and this process keeps none of what it indexed", async () => {
-    app = await renderApp({ files: manyFiles(1_500), separateIndexProcessAbove: 100 });
+    const app = await tui.render({ files: manyFiles(1_500), separateIndexProcessAbove: 100 });
     await app.waitFor("Index this project?");
     await app.write("1");
     const indexingPid = await otherLockHolder(app);
@@ -54,7 +54,7 @@ describe("a large pass runs in a sylk index process of its own", () => {
   }, 90_000);
 
   it("a small pass stays in this process", async () => {
-    app = await renderApp({ files: manyFiles(20), separateIndexProcessAbove: 100 });
+    const app = await tui.render({ files: manyFiles(20), separateIndexProcessAbove: 100 });
     await app.waitFor("Index this project?");
     await app.write("1");
     await app.waitFor("index: fresh");
@@ -63,14 +63,13 @@ describe("a large pass runs in a sylk index process of its own", () => {
   });
 
   it("quitting during the first index stops the index process and frees the lock", async () => {
-    app = await renderApp({ files: manyFiles(3_000), separateIndexProcessAbove: 100 });
+    const app = await tui.render({ files: manyFiles(3_000), separateIndexProcessAbove: 100 });
     await app.waitFor("Index this project?");
     await app.write("1");
     const indexingPid = await otherLockHolder(app);
     await app.waitFor(PROGRESS, 60_000);
     const services = app.services;
     await app.close();
-    app = undefined;
     expect(isRunning(indexingPid)).toBe(false);
     expect(services.indexLock.holder()).toBeUndefined();
   }, 90_000);
@@ -79,15 +78,16 @@ describe("a large pass runs in a sylk index process of its own", () => {
     const project = createTempProject(manyFiles(200));
     const paths = resolveProjectPaths(project.root, project.env);
     holder = await holdIndexLock(paths.indexLock, paths.root);
+    let app: RenderedApp | undefined;
     try {
-      app = await renderApp({ project, consent: true, separateIndexProcessAbove: 100 });
+      app = await tui.render({ project, consent: true, separateIndexProcessAbove: 100 });
       await app.waitFor(`index: waiting for pid ${holder.pid}`, 30_000);
       await holder.kill();
       await app.waitFor("index: fresh", 60_000);
       expect(app.services.files.has("src/module-199.ts")).toBe(true);
     } finally {
+      // Before the project is removed; the fixture's close after the test then does nothing.
       await app?.close();
-      app = undefined;
       project.cleanup();
     }
   }, 90_000);
@@ -95,15 +95,16 @@ describe("a large pass runs in a sylk index process of its own", () => {
   it("a code index this process loaded meanwhile is let go after the run, and the next search loads the saved one", async () => {
     const project = createTempProject(manyFiles(20));
     const paths = resolveProjectPaths(project.root, project.env);
+    let app: RenderedApp | undefined;
     try {
-      app = await renderApp({ project, consent: true, separateIndexProcessAbove: 100 });
+      app = await tui.render({ project, consent: true, separateIndexProcessAbove: 100 });
       await app.waitFor("index: fresh");
       await app.close();
       for (let index = 20; index < 300; index++) {
         project.write(`src/more/module-${index}.ts`, `export function handler${index}(input: number) {\n  return input + ${index};\n}\n`);
       }
       holder = await holdIndexLock(paths.indexLock, paths.root);
-      app = await renderApp({ project, separateIndexProcessAbove: 100 });
+      app = await tui.render({ project, separateIndexProcessAbove: 100 });
       await app.waitFor(`index: waiting for pid ${holder.pid}`, 30_000);
       // A search while the index is busy loads the code index here.
       await app.submit("/search handler7");
@@ -115,8 +116,8 @@ describe("a large pass runs in a sylk index process of its own", () => {
       await app.submit("/search handler250");
       await app.waitFor(/src\/more\/module-250\.ts:1-3/);
     } finally {
+      // Before the project is removed; the fixture's close after the test then does nothing.
       await app?.close();
-      app = undefined;
       project.cleanup();
     }
   }, 90_000);

@@ -5,21 +5,21 @@ import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js
 import { runCli } from "../helpers/run-cli.js";
 import { createTempProject } from "../helpers/temp-project.js";
 import { manyFiles, PROGRESS } from "./indexing-fixtures.js";
-import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
+import { KEY, type RenderedApp } from "./render-app.js";
 
-let app: RenderedApp | undefined;
+// Made before the holder's hook, so that the holder is killed before the apps close (after-hooks run last-made first).
+const tui = createAppFixture({ fakeModel: false });
 let holder: LockHolderProcess | undefined;
 afterEach(async () => {
   await holder?.kill();
   holder = undefined;
-  await app?.close();
-  app = undefined;
 });
 
 describe("first run: consent, then indexing in the background", () => {
   it("asks what will be indexed and where the index lives; yes starts indexing with a progress line", async () => {
     // Enough files that indexing outlasts a few progress redraws (at most four a second) on a fast machine.
-    app = await renderApp({ files: manyFiles(2_000) });
+    const app = await tui.render({ files: manyFiles(2_000) });
     await app.waitFor("Index this project?");
     const frame = app.frame();
     expect(frame).toContain(app.project.root);
@@ -43,17 +43,17 @@ describe("first run: consent, then indexing in the background", () => {
 
   it("yes is not asked again, and counts for sylk ask", async () => {
     const project = createTempProject(manyFiles(3));
+    let app: RenderedApp | undefined;
     try {
-      app = await renderApp({ project });
+      app = await tui.render({ project });
       await app.waitFor("Index this project?");
       await app.write("y");
       await app.waitFor("index: fresh");
       await app.close();
-      app = await renderApp({ project });
+      app = await tui.render({ project });
       await app.waitFor("index: fresh");
       expect(app.frames().some((seen) => seen.includes("Index this project?"))).toBe(false);
       await app.close();
-      app = undefined;
       const asked = await runCli(["ask", "--provider", "none", "where is handler1?"], {
         cwd: project.root,
         env: project.env,
@@ -63,32 +63,31 @@ describe("first run: consent, then indexing in the background", () => {
       expect(asked.code).toBe(0);
       expect(asked.stdout).toContain("src/module-1.ts");
     } finally {
-      await app?.close();
-      app = undefined;
+      await app?.close(); // before the project is removed
       project.cleanup();
     }
   });
 
   it("no, not now: chat works without the index, and the question comes again next time", async () => {
     const project = createTempProject(manyFiles(3));
+    let app: RenderedApp | undefined;
     try {
-      app = await renderApp({ project });
+      app = await tui.render({ project });
       await app.waitFor("Index this project?");
       await app.write("n");
       await app.waitFor("index: off");
       expect(app.services.consent.indexConsent()).toBeUndefined();
       await app.close();
-      app = await renderApp({ project });
+      app = await tui.render({ project });
       await app.waitFor("Index this project?");
     } finally {
-      await app?.close();
-      app = undefined;
+      await app?.close(); // before the project is removed
       project.cleanup();
     }
   });
 
   it("no, and don't ask again: chat still works without the index, and the status line says index: off", async () => {
-    app = await renderApp({ files: manyFiles(3) });
+    const app = await tui.render({ files: manyFiles(3) });
     await app.waitFor("Index this project?");
     await app.write("3");
     await app.waitFor("index: off");
@@ -102,8 +101,9 @@ describe("first run: consent, then indexing in the background", () => {
     const project = createTempProject(manyFiles(20));
     const paths = resolveProjectPaths(project.root, project.env);
     holder = await holdIndexLock(paths.indexLock, paths.root);
+    let app: RenderedApp | undefined;
     try {
-      app = await renderApp({ project, consent: true });
+      app = await tui.render({ project, consent: true });
       await app.waitFor(`index: waiting for pid ${holder.pid}`);
       await app.submit("a question while the index is busy");
       await app.waitFor("No model was used");
@@ -112,8 +112,7 @@ describe("first run: consent, then indexing in the background", () => {
       await app.submit("/search handler7");
       await app.waitFor(/src\/module-7\.ts:1-3/);
     } finally {
-      await app?.close();
-      app = undefined;
+      await app?.close(); // before the project is removed
       project.cleanup();
     }
   });
@@ -121,7 +120,7 @@ describe("first run: consent, then indexing in the background", () => {
   it("typing during a cold index shows at once (keys are not held back by indexing)", async () => {
     // Enough files that indexing outlasts the keystrokes on a loaded machine:
     // with 400, a faster write path sometimes finished first.
-    app = await renderApp({ files: manyFiles(2_000) });
+    const app = await tui.render({ files: manyFiles(2_000) });
     await app.waitFor("Index this project?");
     await app.write("1");
     await app.waitFor(PROGRESS);

@@ -1,22 +1,22 @@
 import { statSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
+import { reply } from "../helpers/fake-anthropic-server.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { KEY, renderApp, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
+import { KEY, type RenderedApp } from "./render-app.js";
 
 const GITHUB_TOKEN = `ghp_${"a1B2c3D4e5".repeat(4)}`;
 
-let app: RenderedApp | undefined;
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+const projects: TempProject[] = [];
+afterEach(() => {
+  for (const project of projects.splice(0).reverse()) project.cleanup();
 });
+// Made after the projects' hook, so that its apps close before the projects are removed.
+const tui = createAppFixture();
 
 function tempProject(files: Record<string, string> = {}): TempProject {
   const project = createTempProject(files);
-  cleanups.push(() => project.cleanup());
+  projects.push(project);
   return project;
 }
 
@@ -40,13 +40,11 @@ async function send(rendered: RenderedApp, prompt: string): Promise<void> {
 
 describe("prompt history", () => {
   it("survives an approval dialog (the prompt unmounts while it is open)", async () => {
-    const server: FakeAnthropicServer = await startFakeAnthropicServer();
-    cleanups.push(() => server.close());
-    server.enqueue(reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }, "toolu_edit"));
-    app = await renderApp({
+    tui.server.enqueue(reply().toolUse("edit_file", { path: "src/greet.ts", old_string: "hello", new_string: "goodbye" }, "toolu_edit"));
+    const app = await tui.render({
       files: { "src/greet.ts": "export const greet = () => 'hello';\n" },
       consent: false,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl },
+      env: tui.modelEnv(),
     });
     await app.submit("change the greeting");
     await app.waitFor("Edit a file?");
@@ -59,14 +57,14 @@ describe("prompt history", () => {
 
   it("is kept across restarts, per project, with secrets masked in a file only the user can read", async () => {
     const project = tempProject();
-    app = await renderApp({ project, consent: false });
+    let app = await tui.render({ project, consent: false });
     await send(app, "first question");
     await send(app, `deploy with ${GITHUB_TOKEN}`);
     const file = app.services.paths.promptHistory;
     await app.close();
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
-    app = await renderApp({ project, consent: false });
+    app = await tui.render({ project, consent: false });
     await app.write(KEY.up);
     await app.waitFor("❯ deploy with [REDACTED:github-token]");
     await app.write(KEY.up);
@@ -74,7 +72,7 @@ describe("prompt history", () => {
     await app.close();
 
     // Another project under the same SYLK_HOME has its own history.
-    app = await renderApp({ project: tempProject(), consent: false, env: { SYLK_HOME: project.sylkHome } });
+    app = await tui.render({ project: tempProject(), consent: false, env: { SYLK_HOME: project.sylkHome } });
     await app.write(KEY.up);
     await app.write("x");
     await app.waitFor("❯ x");
@@ -84,7 +82,7 @@ describe("prompt history", () => {
 
 describe("Ctrl-R history search", () => {
   it("shows the newest match, narrows as you type, goes older on Ctrl-R; Enter or → put it in the prompt unsent; Esc and Ctrl-G restore the draft", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await send(app, "explain the parser");
     await app.submit("/help");
     await app.waitFor("Keys");
@@ -98,7 +96,7 @@ describe("Ctrl-R history search", () => {
     await app.write("help");
     await app.waitFor(/❯ \/help[\s\S]*search: help/);
     await app.write(KEY.escape);
-    await app.waitFor(() => app!.frame().includes("❯ my draft") && !app!.frame().includes("search:"));
+    await app.waitFor(() => app.frame().includes("❯ my draft") && !app.frame().includes("search:"));
 
     await app.write(KEY.ctrlR);
     await app.write("parser");
@@ -108,29 +106,29 @@ describe("Ctrl-R history search", () => {
     await app.write(KEY.ctrlR);
     await app.waitFor("(no older match)");
     await app.write(KEY.enter);
-    await app.waitFor(() => app!.frame().includes("❯ explain the parser") && !app!.frame().includes("search:"));
+    await app.waitFor(() => app.frame().includes("❯ explain the parser") && !app.frame().includes("search:"));
     expect(sentPrompts(app)).toEqual(["explain the parser", "fix the parser bug"]);
 
     await app.write(KEY.ctrlR);
     await app.write("zzz");
     await app.waitFor("(no match)");
     await app.write(KEY.ctrlG);
-    await app.waitFor(() => app!.frame().includes("❯ explain the parser") && !app!.frame().includes("search:"));
+    await app.waitFor(() => app.frame().includes("❯ explain the parser") && !app.frame().includes("search:"));
 
     await app.write(KEY.ctrlR);
     await app.write("fix");
     await app.waitFor("search: fix");
     await app.write(KEY.right);
-    await app.waitFor(() => app!.frame().includes("❯ fix the parser bug") && !app!.frame().includes("search:"));
+    await app.waitFor(() => app.frame().includes("❯ fix the parser bug") && !app.frame().includes("search:"));
     await app.write(KEY.enter);
-    await app.waitFor(() => sentPrompts(app!).length === 3);
+    await app.waitFor(() => sentPrompts(app).length === 3);
     expect(sentPrompts(app).at(-1)).toBe("fix the parser bug");
   });
 });
 
 describe("Tab completion", () => {
   it("cycles through the slash commands that match what was typed", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.write("/re");
     await app.waitFor("/retrieve <ref>");
     for (const expected of ["/refs", "/resume", "/retrieve", "/rewind", "/refs"]) {
@@ -144,7 +142,7 @@ describe("a large paste", () => {
   const pastedLines = Array.from({ length: 300 }, (_, index) => `pasted line ${index + 1}`);
 
   it("arrives in chunks, is inserted once as a placeholder, and is sent (and remembered) in full", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.write(KEY.pasteStart);
     for (let chunk = 0; chunk < 3; chunk++) {
       const last = chunk === 2;
@@ -159,26 +157,26 @@ describe("a large paste", () => {
     await app.write(" what do these say?");
     await app.waitFor("+300 lines] what do these say?");
     await app.write(KEY.enter);
-    await app.waitFor(() => sentPrompts(app!).length === 1);
+    await app.waitFor(() => sentPrompts(app).length === 1);
     expect(sentPrompts(app)[0]).toBe(`${pastedLines.join("\n")} what do these say?`);
 
     await app.write(KEY.up);
     await app.waitFor("❯ [Pasted text #1 +300 lines] what do these say?");
     await app.write(KEY.enter);
-    await app.waitFor(() => sentPrompts(app!).length === 2);
+    await app.waitFor(() => sentPrompts(app).length === 2);
     expect(sentPrompts(app)[1]).toBe(sentPrompts(app)[0]);
   });
 
   it("Backspace right after the placeholder deletes all of it", async () => {
-    app = await renderApp({ consent: false });
+    const app = await tui.render({ consent: false });
     await app.write("see ");
     await app.write(`${KEY.pasteStart}${pastedLines.slice(0, 12).join("\r")}${KEY.pasteEnd}`);
     await app.waitFor("❯ see [Pasted text #1 +12 lines]");
     await app.write(KEY.backspace);
-    await app.waitFor(() => app!.frame().includes("❯ see") && !app!.frame().includes("Pasted text"));
+    await app.waitFor(() => app.frame().includes("❯ see") && !app.frame().includes("Pasted text"));
     await app.write("done");
     await app.write(KEY.enter);
-    await app.waitFor(() => sentPrompts(app!).length === 1);
+    await app.waitFor(() => sentPrompts(app).length === 1);
     expect(sentPrompts(app)).toEqual(["see done"]);
   });
 });

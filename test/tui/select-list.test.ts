@@ -1,8 +1,9 @@
 import { createElement } from "react";
 import { render } from "ink-testing-library";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SelectList, type Choice } from "../../src/tui/components/select-list.js";
-import { KEY, renderApp, sleep, type RenderedApp } from "./render-app.js";
+import { createAppFixture } from "./app-fixture.js";
+import { KEY, sleep } from "./render-app.js";
 
 const CHOICES: ReadonlyArray<Choice<string>> = [
   { label: "Yes", value: "yes", key: "y" },
@@ -47,14 +48,10 @@ describe("SelectList answers to keys", () => {
 });
 
 describe("the index consent question answers to y and n", () => {
-  let app: RenderedApp | undefined;
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-  });
+  const tui = createAppFixture({ fakeModel: false });
 
   it("y alone starts indexing", async () => {
-    app = await renderApp({ files: { "src/a.ts": "export const a = 1;\n" } });
+    const app = await tui.render({ files: { "src/a.ts": "export const a = 1;\n" } });
     await app.waitFor("Index this project?");
     expect(app.frame()).toMatch(/1\. Yes \(y\)/);
     await app.write("y");
@@ -62,7 +59,7 @@ describe("the index consent question answers to y and n", () => {
   });
 
   it("n followed at once by Enter, in one chunk, declines", async () => {
-    app = await renderApp({ files: { "src/a.ts": "export const a = 1;\n" } });
+    const app = await tui.render({ files: { "src/a.ts": "export const a = 1;\n" } });
     await app.waitFor("Index this project?");
     await app.write("n\r");
     await app.waitFor("index: off");
