@@ -102,10 +102,10 @@ export class FileRunner {
   /**
    * Runs the queue's files on the pool, a bounded number of tasks at a
    * time, and yields results in batches of `batchSize` files for the
-   * writer. A task that ends hands out the next at once, so the workers
-   * go on while the caller commits a batch (docs/DESIGN-NOTES.md, "Tasks go
-   * out while the caller commits"); tasks running, and finished but not yet
-   * yielded, are bounded. On abort no new task starts; what is running
+   * writer. A task that ends hands out the next at once, its results kept
+   * for the caller apart from the tasks in flight (docs/DESIGN-NOTES.md,
+   * "Tasks go out as tasks end, not as the caller reads"); tasks running,
+   * and finished but not yet yielded, are bounded. On abort no new task starts; what is running
    * finishes and is still committed; once the caller stops reading, none
    * starts either. The worker threads start only when there is work.
    * While `pause` is set the workers wait between files (work done on this
@@ -128,7 +128,7 @@ export class FileRunner {
     let givenToPool = 0;
     let closed = false;
     let wake: (() => void) | undefined;
-    // Tasks go out as tasks end, while the caller commits what was yielded: the workers are not left waiting for it.
+    // Tasks go out as tasks end, not as the caller reads their results: unread results take no task's place.
     const feed = (): void => {
       while (
         !closed &&

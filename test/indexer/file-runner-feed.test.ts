@@ -37,7 +37,7 @@ async function turns(count: number): Promise<void> {
 }
 
 describe("FileRunner's feeding of the workers", () => {
-  it("hands out tasks while the caller commits a batch, up to its bound", async () => {
+  it("hands out tasks as tasks end while the caller holds a batch, up to its bound", async () => {
     const files = Array.from({ length: 3_000 }, (_, index) => file(index));
     const pool = new CountingPool();
     const runner = runnerOn(pool);
