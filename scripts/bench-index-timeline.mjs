@@ -6,7 +6,8 @@
 // `comm`) every --interval ms, and marks the phases by the run's own JSON
 // events. Prints each phase's wall time, the cores busy in it by kind of
 // thread (main, file workers, V8's helpers, other) and the core-seconds left
-// idle of --cores, then a row a second.
+// idle of --cores, the file workers' time asleep (neither on a core nor waiting for one) and the highest
+// resident memory sampled (VmRSS), then a row a second.
 //
 //   node scripts/bench-index-timeline.mjs --tree <dir> [--build <checkout>] [--home <new dir>] [--interval 100]
 //       [--cores 2] [--samples <file.jsonl>] [--json]
@@ -89,6 +90,17 @@ function readThreads(pid) {
   return threads;
 }
 
+/** The process's resident memory now (VmRSS), in MiB; 0 before it exists or after it ended. */
+function residentMib(pid) {
+  if (pid === undefined) return 0;
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
+    return line ? Number(line[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** The node process /usr/bin/time started (its only child). */
 function childOf(pid) {
   try {
@@ -143,7 +155,7 @@ async function runSampled() {
     const alive = [...live.values()].filter((thread) => thread.kind === "workers").length;
     const previous = samples.at(-1);
     workersAlive += previous ? ((at - previous.at) * (alive + previous.alive)) / 2 : 0;
-    samples.push({ at, ...byKind, workersAlive, alive, machineIdle: machineIdleSeconds() });
+    samples.push({ at, ...byKind, workersAlive, alive, machineIdle: machineIdleSeconds(), rssMib: residentMib(pid) });
   };
   sample();
   const timer = setInterval(sample, interval);
@@ -214,7 +226,19 @@ function phaseRows(run) {
     const wall = to - from;
     // A file worker neither on a core nor waiting for one is waiting for work: for the main thread, in this run.
     const workersAsleep = Math.max(0, busy.workersAlive - busy.workers - busy.workersWaiting);
-    return { name, from, wall, busy, total, cores: wall > 0 ? total / wall : 0, idle: Math.max(0, wall * cores - total), workersAsleep };
+    // The highest resident memory sampled in the phase (the run's peak is /usr/bin/time's).
+    const rssPeak = Math.max(0, ...run.samples.filter((sample) => sample.at >= from && sample.at <= to).map((sample) => sample.rssMib));
+    return {
+      name,
+      from,
+      wall,
+      busy,
+      total,
+      cores: wall > 0 ? total / wall : 0,
+      idle: Math.max(0, wall * cores - total),
+      workersAsleep,
+      rssPeak,
+    };
   });
 }
 
@@ -248,12 +272,12 @@ function print(run, phases, seconds) {
   const summary = run.events.find((event) => event.type === "summary");
   if (summary) console.log(`indexed ${summary.indexed} files, ${summary.chunks} chunks`);
   console.log(
-    "\n| phase | from (s) | wall (s) | main | workers | helpers | other | cores busy | idle core-s | runnable, waiting (s) | machine idle (core-s) | workers asleep (s) |",
+    "\n| phase | from (s) | wall (s) | main | workers | helpers | other | cores busy | idle core-s | runnable, waiting (s) | machine idle (core-s) | workers asleep (s) | RSS sampled, highest (MiB) |",
   );
-  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const row of phases) {
     const kinds = KINDS.map((kind) => fixed(row.busy[kind]));
-    const rest = `${fixed(row.cores)} | ${fixed(row.idle)} | ${fixed(row.busy.waiting)} | ${fixed(row.busy.machineIdle)} | ${fixed(row.workersAsleep)}`;
+    const rest = `${fixed(row.cores)} | ${fixed(row.idle)} | ${fixed(row.busy.waiting)} | ${fixed(row.busy.machineIdle)} | ${fixed(row.workersAsleep)} | ${fixed(row.rssPeak, 1)}`;
     console.log(`| ${row.name} | ${fixed(row.from)} | ${fixed(row.wall)} | ${kinds.join(" | ")} | ${rest} |`);
   }
   console.log("\n| second | main | workers | helpers | other | all | runnable, waiting | machine idle | phase, files indexed at its end |");
