@@ -4,6 +4,10 @@
  */
 import { FileBatchProcessor } from "../src/indexer/file-batch.js";
 import type { ProcessedFile } from "../src/indexer/file-processor.js";
+import { lowerThisThreadsPriority } from "../src/indexer/worker-priority.js";
+
+// Below the main thread, which hands out the tasks (docs/DESIGN-NOTES.md, "The file workers give way…").
+lowerThisThreadsPriority();
 
 const processor = new FileBatchProcessor();
 

@@ -53,6 +53,9 @@ export const WORKER_LINGER_MS = 5_000;
  */
 export const RECYCLE_WORKERS_AFTER_FILES = 32_768;
 
+/** Tasks running and finished but not yet yielded, at most, as a multiple of the tasks running at once. */
+const HELD_TASKS_FACTOR = 2;
+
 /**
  * Runs files through `processFile` for the indexer: on the worker pool,
  * which starts when there is work and ends once runs stop needing it, or
@@ -99,8 +102,12 @@ export class FileRunner {
   /**
    * Runs the queue's files on the pool, a bounded number of tasks at a
    * time, and yields results in batches of `batchSize` files for the
-   * writer. On abort no new task starts; what is running finishes and is
-   * still committed. The worker threads start only when there is work.
+   * writer. A task that ends hands out the next at once, its results kept
+   * for the caller apart from the tasks in flight (docs/DESIGN-NOTES.md,
+   * "Tasks go out as tasks end, not as the caller reads"); tasks running,
+   * and finished but not yet yielded, are bounded. On abort no new task starts; what is running
+   * finishes and is still committed; once the caller stops reading, none
+   * starts either. The worker threads start only when there is work.
    * While `pause` is set the workers wait between files (work done on this
    * thread does not: see `IndexPause`).
    */
@@ -116,38 +123,62 @@ export class FileRunner {
     // Working threads (maxConcurrency caps them), each with its tasks queued ahead.
     const inFlightLimit = Math.max(1, Math.min(this.deps.config.maxConcurrency, this.deps.config.workerThreads)) * TASKS_PER_THREAD;
     const recycleAfter = this.deps.recycleWorkersAfterFiles ?? RECYCLE_WORKERS_AFTER_FILES;
-    const pending = new Map<number, Promise<{ key: number; results: ProcessedFile[] }>>();
-    let started = 0;
+    const finished: ProcessedFile[][] = [];
+    let running = 0;
     let givenToPool = 0;
-    let buffer: ProcessedFile[] = [];
-
-    while (work.remaining > 0 || pending.size > 0) {
-      while (!signal?.aborted && pending.size < inFlightLimit && work.remaining > 0 && givenToPool < recycleAfter) {
-        const key = started++;
+    let closed = false;
+    let wake: (() => void) | undefined;
+    // Tasks go out as tasks end, not as the caller reads their results: unread results take no task's place.
+    const feed = (): void => {
+      while (
+        !closed &&
+        !signal?.aborted &&
+        running < inFlightLimit &&
+        running + finished.length < HELD_TASKS_FACTOR * inFlightLimit &&
+        work.remaining > 0 &&
+        givenToPool < recycleAfter
+      ) {
         const files = work.take() as FileTaskItem[];
         givenToPool += files.length;
-        pending.set(
-          key,
-          this.runTask(pool, files, pause).then((results) => ({ key, results })),
-        );
+        running++;
+        void this.runTask(pool, files, pause).then((results) => {
+          running--;
+          finished.push(results);
+          feed();
+          wake?.();
+        });
       }
-      if (pending.size === 0 && !signal?.aborted && work.remaining > 0) {
+    };
+    let buffer: ProcessedFile[] = [];
+    try {
+      feed();
+      for (;;) {
+        for (let results = finished.shift(); results; results = finished.shift()) {
+          buffer.push(...results);
+          feed();
+          if (buffer.length >= this.deps.config.batchSize) {
+            yield buffer;
+            buffer = [];
+          }
+        }
+        if (running > 0) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = undefined;
+          continue;
+        }
+        if (signal?.aborted || work.remaining === 0) break;
         // The pool has had its share and its tasks are done: a new one for the rest.
         await this.close();
         pool = this.startWorkers();
         givenToPool = 0;
-        continue;
+        feed();
       }
-      if (pending.size === 0) break;
-      const { key, results } = await Promise.race(pending.values());
-      pending.delete(key);
-      buffer.push(...results);
-      if (buffer.length >= this.deps.config.batchSize) {
-        yield buffer;
-        buffer = [];
-      }
+      if (buffer.length > 0) yield buffer;
+    } finally {
+      closed = true;
     }
-    if (buffer.length > 0) yield buffer;
   }
 
   private task(files: readonly FileTaskItem[], pause?: IndexPause): FileTask {
