@@ -127,6 +127,8 @@ export class FileRunner {
     let running = 0;
     let givenToPool = 0;
     let closed = false;
+    // An error from taking work in a task's callback, rethrown to the caller (a scratch file that cannot be read).
+    let failure: { error: unknown } | undefined;
     let wake: (() => void) | undefined;
     // Tasks go out as tasks end, not as the caller reads their results: unread results take no task's place.
     const feed = (): void => {
@@ -144,7 +146,11 @@ export class FileRunner {
         void this.runTask(pool, files, pause).then((results) => {
           running--;
           finished.push(results);
-          feed();
+          try {
+            feed();
+          } catch (error) {
+            failure ??= { error };
+          }
           wake?.();
         });
       }
@@ -153,6 +159,7 @@ export class FileRunner {
     try {
       feed();
       for (;;) {
+        if (failure) throw failure.error;
         for (let results = finished.shift(); results; results = finished.shift()) {
           buffer.push(...results);
           feed();

@@ -71,4 +71,28 @@ describe("FileRunner's feeding of the workers", () => {
     expect(pool.given).toBe(given);
     expect(pool.running).toBe(0);
   });
+
+  it("passes on an error from taking work after a task ended, instead of waiting for ever", async () => {
+    const queue = new FileWorkQueue(Array.from({ length: 3_000 }, (_, index) => file(index)));
+    let taken = 0;
+    // A scratch file of stored work that cannot be read any more, past the first tasks.
+    const failing = {
+      get remaining() {
+        return queue.remaining;
+      },
+      take() {
+        if (++taken > 12) throw new Error("scratch file unreadable");
+        return queue.take();
+      },
+      takeAll: () => queue.takeAll(),
+      close: () => queue.close(),
+    };
+    const batches = runnerOn(new CountingPool()).processAll(failing, undefined);
+    const drained = (async () => {
+      for await (const _batch of batches) {
+        // drain
+      }
+    })();
+    await expect(drained).rejects.toThrow("scratch file unreadable");
+  });
 });
