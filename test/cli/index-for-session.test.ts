@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { FILE_WORKER_NICE_STEP } from "../../src/indexer/worker-priority.js";
 import { ConsentStore } from "../../src/project/consent.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
@@ -58,7 +59,11 @@ describe("sylk index --for-session (the interactive session's indexing process)"
       const threads = readdirSync(`/proc/${child.pid}/task`);
       const workers = threads.filter((thread) => readFileSync(`/proc/${child.pid}/task/${thread}/comm`, "utf8").trim() === "WorkerThread");
       expect(workers.length).toBeGreaterThan(0);
-      for (const thread of [String(child.pid), ...workers]) expect(niceOf(thread)).toBe(10);
+      expect(niceOf(String(child.pid))).toBe(10);
+      // File workers lower themselves a further step below the thread that feeds them, once their module loads.
+      const workerNices = workers.map(niceOf);
+      for (const nice of workerNices) expect([10, 10 + FILE_WORKER_NICE_STEP]).toContain(nice);
+      expect(workerNices).toContain(10 + FILE_WORKER_NICE_STEP);
     }
     child.stdin?.end();
     const [code] = await closed;
