@@ -1,3 +1,5 @@
+import type { SessionMemory } from "./session-joint.js";
+
 /** The onset posterior's plain data: its prior, the evidence it carries over a handoff, and what it locates (`onset-posterior.ts`). */
 
 export interface OnsetPrior {
@@ -50,4 +52,6 @@ export interface LocatedOnset {
 export interface OnsetMemory {
   prior: OnsetPrior;
   evidence: OnsetEvidence;
+  /** With the pair's learner: the session's joint posterior as its turns (session-joint.ts). */
+  session?: SessionMemory;
 }
