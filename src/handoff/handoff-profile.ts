@@ -10,6 +10,8 @@ import {
 import { learnSession, type PairPosteriorState, pairMeans, priorPairPosterior, type SessionTurns } from "./pair-posterior.js";
 import { chooseArm } from "./prepared-arms.js";
 
+export { priorMeanOf } from "./prior-mean.js";
+
 /**
  * What earlier instances of an (agent type, model) learned about where its
  * quality degrades, kept as additive sufficient statistics (plain JSON, so
@@ -355,8 +357,12 @@ export function pooledProfile(input: {
   if (pair && pair.sessions > 0) {
     const means = pairMeans(pair);
     level.onset = { ...level.onset, mean: means.onsetTokens, sd: means.onsetSdTokens };
-    Object.assign(level, { never: means.neverShare, peak: means.peakQuality, decline: means.declineRatePerKiloToken });
-    level.plateauNoise = means.noiseSd;
+    Object.assign(level, {
+      never: means.neverShare,
+      peak: means.peakQuality,
+      decline: means.declineRatePerKiloToken,
+      plateauNoise: means.noiseSd,
+    });
   }
   const onsetTokens = level.onset.mean;
   const armIndex = chooseArm(level.arms, typeModel.preparedArms, k, input.random);
@@ -391,12 +397,3 @@ function childOnsets(rows: ReadonlyArray<ProfileRow>, childOf: (row: ProfileRow)
 const summed = (rows: ReadonlyArray<ProfileRow>) => rows.reduce((total, row) => addStatistics(total, row.statistics), emptyStatistics());
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
-
-/** m(x): the plateau up to the onset, then the learned decline (floored at 0); x in thousands of tokens. */
-export function priorMeanOf(profile: AgentHandoffProfile): (kiloTokens: number) => number {
-  const onsetKilo = profile.onsetTokens / 1000;
-  return (kiloTokens) =>
-    kiloTokens <= onsetKilo
-      ? profile.peakQuality
-      : Math.max(0, profile.peakQuality - profile.declineRatePerKiloToken * (kiloTokens - onsetKilo));
-}
