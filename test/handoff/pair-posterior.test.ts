@@ -111,16 +111,14 @@ describe("the pair's posterior", () => {
       { agentType: "engineer", model: "other", statistics: other },
       { agentType: "engineer", model: "claude-x", statistics: stored },
     ];
-    const profile = pooledProfile({ agentType: "engineer", model: "claude-x", windowTokens: WINDOW, rows });
+    const profile = pooledProfile({ agentType: "engineer", model: "claude-x", windowTokens: WINDOW, rows, pairLearner: true });
     expect(profile.pair).toEqual(stored.pair);
     const means = pairMeans(stored.pair as PairPosteriorState);
     expect(profile.peakQuality).toBeCloseTo(means.peakQuality, 12);
     expect(profile.onsetTokens).toBeCloseTo(means.onsetTokens, 6);
-    // A pair with no row starts from the prior; the learner can be turned off.
-    expect(pooledProfile({ agentType: "engineer", model: "new", windowTokens: WINDOW, rows }).pair?.sessions).toBe(0);
-    expect(
-      pooledProfile({ agentType: "engineer", model: "claude-x", windowTokens: WINDOW, rows, pairLearner: false }).pair,
-    ).toBeUndefined();
+    // A pair with no row starts from the prior; without the learner (the default, PAIR_LEARNER) no profile has one.
+    expect(pooledProfile({ agentType: "engineer", model: "new", windowTokens: WINDOW, rows, pairLearner: true }).pair?.sessions).toBe(0);
+    expect(pooledProfile({ agentType: "engineer", model: "claude-x", windowTokens: WINDOW, rows }).pair).toBeUndefined();
   });
 });
 
@@ -141,7 +139,7 @@ describe("a first instance on the pair's posterior", () => {
   it("fires on the predictive P(onset <= size) at its level: past the onset within a few turns, not on a plateau", () => {
     const pair = learnedPair();
     const rows = [{ agentType: "engineer", model: "claude-x", statistics: { ...emptyStatistics(), pair } }];
-    const profile = pooledProfile({ agentType: "engineer", model: "claude-x", windowTokens: WINDOW, rows });
+    const profile = pooledProfile({ agentType: "engineer", model: "claude-x", windowTokens: WINDOW, rows, pairLearner: true });
     const triggers = { onsetEvidence: 0.915, onsetReached: 0.97 };
     const random = seededUniform(11);
     const onset = 64_000;
@@ -169,7 +167,7 @@ describe("a first instance on the pair's posterior", () => {
   it("hands the session's joint posterior to a carried instance, which fires at the carried level, and gives the pair the session's turns", () => {
     const pair = learnedPair();
     const rows = [{ agentType: "engineer", model: "claude-x", statistics: { ...emptyStatistics(), pair } }];
-    const profile = pooledProfile({ agentType: "engineer", model: "claude-x", windowTokens: WINDOW, rows });
+    const profile = pooledProfile({ agentType: "engineer", model: "claude-x", windowTokens: WINDOW, rows, pairLearner: true });
     const first = new DegradationDetector(profile, { triggers: { onsetEvidence: 0.915, onsetReached: 0.97 } });
     for (let tokens = 8_000; tokens <= 80_000; tokens += 3_000) first.observe(tokens, 0.9 - Math.max(0, tokens - 62_000) * 1.5e-5);
     const memory = first.onsetMemory();

@@ -115,7 +115,6 @@ describe("ProfileBook", () => {
       for (const [j, logWeight] of (statistics.pair?.logWeights ?? []).entries())
         expect(logWeight).toBeCloseTo(once.logWeights[j] as number, 6);
     }
-    expect(book.profileFor("engineer", "claude-x", 200_000).pair?.sessions).toBe(1);
   });
 
   it("reads a profile stored before the onsets' estimation errors were kept: those errors start at none", () => {
