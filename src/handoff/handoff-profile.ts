@@ -7,7 +7,7 @@ import {
   pooledDeclineRate,
   withSessionLikelihoods,
 } from "./decline-evidence.js";
-import { learnSession, type PairPosteriorState, pairMeans, priorPairPosterior, type SessionTurns } from "./pair-posterior.js";
+import { learnSession, PAIR_LEARNER, type PairPosteriorState, pairMeans, priorPairPosterior, type SessionTurns } from "./pair-posterior.js";
 import { chooseArm } from "./prepared-arms.js";
 
 export { priorMeanOf } from "./prior-mean.js";
@@ -111,12 +111,6 @@ export interface AgentHandoffProfile {
   /** The pair's posterior a first instance fires on (pair-posterior.ts); none: the onset posterior's rules. */
   pair?: PairPosteriorState;
 }
-
-/**
- * Off: no levels pair passed the levels' rule on 10-19 with the pair's learner (docs/BENCHMARKS.md, "The pair's learner in
- * the product"), and its prior box leaves out a model that fails at 5 % of the window (the end-to-end tests).
- */
-export const PAIR_LEARNER = false;
 
 /** Prepared-context sizes tried, as fractions of the learned onset. */
 export const PREPARED_FRACTIONS = [0.15, 0.25, 0.4] as const;

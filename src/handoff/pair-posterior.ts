@@ -9,6 +9,12 @@ import { normalSample } from "../stats/random-draws.js";
  * "never", with the robust observation model (`turnLogLikelihood`). Plain JSON: it is stored in the profile's row.
  */
 
+/**
+ * Off: no levels pair passed the levels' rule on 10-19 with the pair's learner (whether the profile carries it; docs/BENCHMARKS.md, "The pair's learner in
+ * the product"), and its prior box leaves out a model that fails at 5 % of the window (the end-to-end tests).
+ */
+export const PAIR_LEARNER = false;
+
 export const PARTICLES = 400;
 /** The sessions a move step re-reads: the newest this many (older ones stay in the particles they shaped). */
 export const RETAINED_SESSIONS = 64;
