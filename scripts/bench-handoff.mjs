@@ -167,21 +167,6 @@ const DETECTORS = {
     // run on it.)
     brackets: { firstLow: logit(0.8), firstHigh: (15 / 64) * logit(0.99999), laterHigh: logit(0.995) },
   },
-  // The same controller with the pair's learner (m-onset27: a particle posterior over the pair's curve, the session's joint
-  // posterior fired on at the two levels; not the product's default, PAIR_LEARNER). Its levels come from --thresholds.
-  rememberedPair: {
-    name: "Sylk controller with the pair's learner (m-onset27, off by default)",
-    make: ({ first, later }, seed) =>
-      controllerPolicy({
-        random: controllerRandom(seed),
-        memory: true,
-        pairLearner: true,
-        triggers: { onsetEvidence: first, onsetReached: later },
-      }),
-    scale: evidenceScale,
-    levels: 2,
-    brackets: { firstLow: logit(0.8), firstHigh: (15 / 64) * logit(0.99999), laterHigh: logit(0.995) },
-  },
   rememberedOneLevel: {
     name: "Sylk controller, onset carried, one level for every instance (shipped before the first level went under it)",
     make: (evidence, seed) =>

@@ -31,8 +31,6 @@ export function controllerPolicy({
   pooling = true,
   priorShape = "learned-onset",
   learning = new Map(),
-  // The pair's learner (src/handoff/pair-posterior.ts; off in the product by default, PAIR_LEARNER)
-  pairLearner = false,
 }) {
   let session;
   let detector;
@@ -43,7 +41,7 @@ export function controllerPolicy({
       return { agentType, model, statistics };
     });
   const profileNow = () =>
-    pooledProfile({ agentType: session.type, model: session.model, windowTokens: WINDOW, rows: rows(), random, pooling, pairLearner });
+    pooledProfile({ agentType: session.type, model: session.model, windowTokens: WINDOW, rows: rows(), random, pooling });
   // As the controller's endInstance: with memory, an instance that hands off adds no onset, and the session's last adds the session's.
   const learn = (end) => {
     const key = `${session.type}/${session.model}`;

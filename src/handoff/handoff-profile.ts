@@ -1,3 +1,4 @@
+import { normalSample } from "../stats/random-draws.js";
 import type { ChildOnsets, OnsetEstimate } from "./censored-onset.js";
 import { CENSORED_BUCKETS, censoredBoundOf, censoredBucketOf, estimateOnset, onsetPriorOf } from "./censored-onset.js";
 import {
@@ -7,10 +8,6 @@ import {
   pooledDeclineRate,
   withSessionLikelihoods,
 } from "./decline-evidence.js";
-import { learnSession, PAIR_LEARNER, type PairPosteriorState, pairMeans, priorPairPosterior, type SessionTurns } from "./pair-posterior.js";
-import { chooseArm } from "./prepared-arms.js";
-
-export { priorMeanOf } from "./prior-mean.js";
 
 /**
  * What earlier instances of an (agent type, model) learned about where its
@@ -63,8 +60,6 @@ export interface ProfileStatistics {
   growthPerTurn: { count: number; sum: number };
   /** One arm per PREPARED_FRACTIONS entry, in that order; reward = mean quality of the first 3 turns. */
   preparedArms: PreparedArmStatistics[];
-  /** The (type, model)'s particle posterior (pair-posterior.ts): its own, never summed with another row's. */
-  pair?: PairPosteriorState;
 }
 
 export interface InstanceSummary {
@@ -87,8 +82,6 @@ export interface InstanceSummary {
   preparedFraction?: number;
   /** Mean quality of its first 3 observations (with preparedFraction). */
   earlyQuality?: number;
-  /** The session's turns, from the instance that ends it: what the pair's posterior learns. */
-  sessionTurns?: SessionTurns;
 }
 
 export interface AgentHandoffProfile {
@@ -108,8 +101,6 @@ export interface AgentHandoffProfile {
   preparedFraction: number;
   optimalPreparedSize: number;
   evidence: { typeModel: number; type: number; all: number };
-  /** The pair's posterior a first instance fires on (pair-posterior.ts); none: the onset posterior's rules. */
-  pair?: PairPosteriorState;
 }
 
 /** Prepared-context sizes tried, as fractions of the learned onset. */
@@ -134,6 +125,8 @@ const BUILT_IN_DEFAULT = {
 const DEGRADED_NOISE_MULTIPLE = 2.5;
 const MIN_PREPARED_TOKENS = 2000;
 const MAX_PREPARED_WINDOW_SHARE = 0.3;
+/** Thompson sampling explores while an arm has fewer results than this. */
+const EXPLORE_BELOW = 3;
 
 const emptyMoments = (): Moments => ({ count: 0, sum: 0, sumSquares: 0 });
 
@@ -194,9 +187,6 @@ export function addStatistics(a: ProfileStatistics, b: ProfileStatistics): Profi
 export function withInstance(statistics: ProfileStatistics, summary: InstanceSummary): ProfileStatistics {
   if (summary.observations === 0) return statistics;
   const next = addStatistics(statistics, emptyStatistics());
-  const turns = summary.sessionTurns;
-  const pair = turns ? learnSession(statistics.pair ?? priorPairPosterior(turns.windowTokens), turns) : statistics.pair;
-  if (pair) next.pair = pair;
   next.instances++;
   if (!summary.handedOff) next.sessions++;
   if (summary.onsetTokens !== undefined) {
@@ -325,8 +315,6 @@ export function pooledProfile(input: {
   pseudoCount?: number;
   random?: () => number;
   pooling?: boolean;
-  /** true: the pair's learner (pair-posterior.ts) fires the detector; default `PAIR_LEARNER`. */
-  pairLearner?: boolean;
 }): AgentHandoffProfile {
   const k = input.pseudoCount ?? 3;
   const ofType = input.rows.filter((row) => row.agentType === input.agentType);
@@ -349,20 +337,6 @@ export function pooledProfile(input: {
           childOnsets(ofType, (row) => row.model),
         );
 
-  // The pair's learner supersedes the (type, model)'s point estimates once it has seen a session.
-  const pair = !(input.pairLearner ?? PAIR_LEARNER)
-    ? undefined
-    : (ofType.find((row) => row.model === input.model && row.statistics.pair)?.statistics.pair ?? priorPairPosterior(input.windowTokens));
-  if (pair && pair.sessions > 0) {
-    const means = pairMeans(pair);
-    level.onset = { ...level.onset, mean: means.onsetTokens, sd: means.onsetSdTokens };
-    Object.assign(level, {
-      never: means.neverShare,
-      peak: means.peakQuality,
-      decline: means.declineRatePerKiloToken,
-      plateauNoise: means.noiseSd,
-    });
-  }
   const onsetTokens = level.onset.mean;
   const armIndex = chooseArm(level.arms, typeModel.preparedArms, k, input.random);
   const preparedFraction = PREPARED_FRACTIONS[armIndex] as number;
@@ -381,7 +355,6 @@ export function pooledProfile(input: {
     preparedFraction,
     optimalPreparedSize: clamp(preparedFraction * onsetTokens, MIN_PREPARED_TOKENS, MAX_PREPARED_WINDOW_SHARE * input.windowTokens),
     evidence: { typeModel: typeModel.instances, type: type.instances, all: all.instances },
-    ...(pair ? { pair } : {}),
   };
 }
 
@@ -395,4 +368,32 @@ function childOnsets(rows: ReadonlyArray<ProfileRow>, childOf: (row: ProfileRow)
 
 const summed = (rows: ReadonlyArray<ProfileRow>) => rows.reduce((total, row) => addStatistics(total, row.statistics), emptyStatistics());
 
+/**
+ * The arm with the best posterior mean; while any arm of this (type, model)
+ * has fewer than 3 results, a Thompson draw from each arm's posterior
+ * instead, so every size gets tried before the profile settles.
+ */
+function chooseArm(arms: Level["arms"], own: ReadonlyArray<PreparedArmStatistics>, k: number, random: (() => number) | undefined): number {
+  const exploring = random !== undefined && own.some((arm) => arm.count < EXPLORE_BELOW);
+  const score = arms.map((arm, index) => {
+    if (!exploring) return arm.mean;
+    const n = (own[index]?.count ?? 0) + k;
+    return arm.mean + (arm.sd / Math.sqrt(n)) * normalSample(random);
+  });
+  // Ties (no data yet, no random) go to the middle size: neither the most nor the least context.
+  const middle = Math.floor((score.length - 1) / 2);
+  let best = middle;
+  for (let index = 0; index < score.length; index++) if ((score[index] as number) > (score[best] as number)) best = index;
+  return best;
+}
+
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+
+/** m(x): the plateau up to the onset, then the learned decline (floored at 0); x in thousands of tokens. */
+export function priorMeanOf(profile: AgentHandoffProfile): (kiloTokens: number) => number {
+  const onsetKilo = profile.onsetTokens / 1000;
+  return (kiloTokens) =>
+    kiloTokens <= onsetKilo
+      ? profile.peakQuality
+      : Math.max(0, profile.peakQuality - profile.declineRatePerKiloToken * (kiloTokens - onsetKilo));
+}

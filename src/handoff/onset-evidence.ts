@@ -1,5 +1,3 @@
-import type { SessionMemory } from "./session-joint.js";
-
 /** The onset posterior's plain data: its prior, the evidence it carries over a handoff, and what it locates (`onset-posterior.ts`). */
 
 export interface OnsetPrior {
@@ -52,6 +50,4 @@ export interface LocatedOnset {
 export interface OnsetMemory {
   prior: OnsetPrior;
   evidence: OnsetEvidence;
-  /** With the pair's learner: the session's joint posterior as its turns (session-joint.ts). */
-  session?: SessionMemory;
 }

@@ -9,7 +9,6 @@ import {
   type ProfileStatistics,
 } from "../handoff-profile.js";
 import { addDeclineEvidence, emptyDeclineEvidence } from "../decline-evidence.js";
-import { learnSession, type PairPosteriorState, priorPairPosterior, type SessionTurns, unlearnSession } from "../pair-posterior.js";
 import type { AgentInstanceRecord } from "../../store/handoff-records.js";
 import type { HandoffRepository } from "../../store/handoff-repository.js";
 import type { UserProfileDatabase } from "../../store/user-profile-database.js";
@@ -51,9 +50,7 @@ export class ProfileBook {
     summary: InstanceSummary,
     end: (contribution: string) => void,
   ): void {
-    // The session's turns ride beside the additive statistics: combine() gives them to the pair's posterior.
-    const { sessionTurns, ...additive } = summary;
-    const contribution = JSON.stringify({ ...withInstance(emptyStatistics(), additive), ...(sessionTurns ? { sessionTurns } : {}) });
+    const contribution = JSON.stringify(withInstance(emptyStatistics(), summary));
     this.repository.transaction(() => {
       const before = this.repository.instance(instance.sessionId, instance.agentId);
       const previous = before?.profileApplied && before.summary ? before.summary : undefined;
@@ -83,33 +80,14 @@ export class ProfileBook {
   }
 }
 
-/**
- * profile − previous + next, as JSON. The pair's posterior is not additive: a contribution's session is learned into
- * it, and one taken back is divided back out (pair-posterior.ts).
- */
+/** profile − previous + next, as JSON. */
 function combine(profile: string | undefined, previous: string | undefined, next: string): string {
   let statistics = parseStatistics(profile) ?? emptyStatistics();
-  let pair: PairPosteriorState | undefined = statistics.pair;
   const old = parseStatistics(previous);
   if (old) statistics = addStatistics(statistics, negated(old));
-  const oldTurns = sessionTurnsOf(previous);
-  if (pair && oldTurns) pair = unlearnSession(pair, oldTurns);
   const added = parseStatistics(next);
   if (added) statistics = addStatistics(statistics, added);
-  const turns = sessionTurnsOf(next);
-  if (turns) pair = learnSession(pair ?? priorPairPosterior(turns.windowTokens), turns);
-  return JSON.stringify(pair ? { ...statistics, pair } : statistics);
-}
-
-/** The session's turns a contribution carries, if any. */
-function sessionTurnsOf(json: string | undefined): SessionTurns | undefined {
-  if (!json) return undefined;
-  try {
-    const turns = (JSON.parse(json) as { sessionTurns?: SessionTurns }).sessionTurns;
-    return turns && Array.isArray(turns.tokens) && Array.isArray(turns.quality) ? turns : undefined;
-  } catch {
-    return undefined;
-  }
+  return JSON.stringify(statistics);
 }
 
 /** Statistics as stored; a damaged row counts as none rather than stopping the agent. */
@@ -118,10 +96,9 @@ function parseStatistics(json: string | undefined): ProfileStatistics | undefine
   try {
     const parsed = JSON.parse(json) as unknown;
     // A field added since the row was written (onsetErrorSquares) starts at its empty value.
-    if (!parsed || typeof parsed !== "object") return undefined;
-    const statistics = addStatistics(emptyStatistics(), { ...emptyStatistics(), ...(parsed as Partial<ProfileStatistics>) });
-    const pair = (parsed as Partial<ProfileStatistics>).pair;
-    return pair?.version === 1 && Array.isArray(pair.particles) ? { ...statistics, pair } : statistics;
+    return parsed && typeof parsed === "object"
+      ? addStatistics(emptyStatistics(), { ...emptyStatistics(), ...(parsed as Partial<ProfileStatistics>) })
+      : undefined;
   } catch {
     return undefined;
   }

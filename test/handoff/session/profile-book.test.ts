@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DECLINE_LEVELS } from "../../../src/handoff/decline-evidence.js";
-import { learnSession, priorPairPosterior, sessionTurnsOf } from "../../../src/handoff/pair-posterior.js";
 import { ProfileBook } from "../../../src/handoff/session/profile-book.js";
 import { emptyStatistics, type InstanceSummary, type ProfileStatistics, withInstance } from "../../../src/handoff/handoff-profile.js";
 import { openDatabase, type SqliteDatabase } from "../../../src/store/database.js";
@@ -85,36 +84,6 @@ describe("ProfileBook", () => {
       userProfileApplied: true,
       endReason: "session_end",
     });
-  });
-
-  it("gives the pair's posterior a session's turns once, and divides them back out when its instance ends again", () => {
-    const book = new ProfileBook(repository, () => user, "project-a");
-    const turns = (peak: number) =>
-      sessionTurnsOf(
-        [
-          [8_000, peak],
-          [11_000, peak + 0.01],
-          [14_000, peak - 0.01],
-        ],
-        0,
-        200_000,
-      );
-    start();
-    book.endInstance(INSTANCE, { ...summary(3), sessionTurns: turns(0.86) }, (contribution) =>
-      repository.endInstance("s-1", "engineer-1", "session_end", contribution),
-    );
-    for (const statistics of [projectStatistics(), userStatistics()]) expect(statistics.pair?.retained).toEqual([turns(0.86)]);
-    repository.reopenInstance("s-1", "engineer-1");
-    book.endInstance(INSTANCE, { ...summary(3), sessionTurns: turns(0.93) }, (contribution) =>
-      repository.endInstance("s-1", "engineer-1", "session_end", contribution),
-    );
-    const once = learnSession(priorPairPosterior(200_000), turns(0.93));
-    for (const statistics of [projectStatistics(), userStatistics()]) {
-      expect(statistics.pair?.sessions).toBe(1);
-      expect(statistics.pair?.retained).toEqual([turns(0.93)]);
-      for (const [j, logWeight] of (statistics.pair?.logWeights ?? []).entries())
-        expect(logWeight).toBeCloseTo(once.logWeights[j] as number, 6);
-    }
   });
 
   it("reads a profile stored before the onsets' estimation errors were kept: those errors start at none", () => {
