@@ -198,6 +198,7 @@ describe("a first instance on the pair's posterior", () => {
       handedOff: true,
       ...(stored ? { carried: stored } : {}),
     });
+    expect(rebuilt.check(40_000).fire).toBe(false);
     expect(rebuilt.check(66_000).fire).toBe(true);
     carried.observe(20_000, 0.5);
     carried.observe(23_000, 0.6);
@@ -208,4 +209,40 @@ describe("a first instance on the pair's posterior", () => {
     expect(turns?.tokens.slice(0, 8)).toEqual([8_000, 11_000, 14_000, 17_000, 20_000, 23_000, 26_000, 26_000]);
     expect(turns?.index).toBe(pair.sessions);
   });
+
+  it("lets a carried instance that starts past the session's onset go on while its own turns hold, and hand off on their decline", () => {
+    const pair = learnedPair();
+    const rows = [{ agentType: "engineer", model: "claude-x", statistics: { ...emptyStatistics(), pair } }];
+    const profile = pooledProfile({ agentType: "engineer", model: "claude-x", windowTokens: WINDOW, rows, pairLearner: true });
+    const first = new DegradationDetector(profile, { triggers: { onsetEvidence: 0.915, onsetReached: 0.97 } });
+    for (let tokens = 8_000; tokens <= 80_000; tokens += 3_000) first.observe(tokens, 0.9 - Math.max(0, tokens - 62_000) * 1.5e-5);
+    const memory = first.onsetMemory();
+    const carried = () =>
+      new DegradationDetector(profile, { triggers: { onsetReached: 0.97 }, handedOff: true, ...(memory ? { carried: memory } : {}) });
+    // Its first size (66k) is past the located onset (62k): another handoff would start as large, so the onset alone
+    // does not fire it (it did, at its first check, when a carried instance fired on P(onset <= size) alone).
+    const holding = carried();
+    const flat: Array<[number, number]> = [];
+    for (let tokens = 66_000; tokens <= 90_000; tokens += 3_000) flat.push([tokens, 0.9]);
+    expect(firstFiringAny(holding, flat)).toBeUndefined();
+    // Its own decline hands it off, on the GP's conditions.
+    const declining = carried();
+    const turns: Array<[number, number]> = [];
+    for (let tokens = 66_000; tokens <= 120_000; tokens += 3_000)
+      turns.push([tokens, Math.max(0, 0.9 - Math.max(0, tokens - 75_000) * 1.5e-5)]);
+    const fired = firstFiringAny(declining, turns);
+    expect(fired?.tokens).toBeGreaterThan(75_000);
+    expect(fired?.tokens).toBeLessThanOrEqual(75_000 + 8 * 3_000);
+    expect(fired?.condition).not.toBe("onset_reached");
+  });
 });
+
+/** Feeds turns to a detector, checking before each; the size and condition it fired at, if any. */
+function firstFiringAny(detector: DegradationDetector, turns: Array<[number, number]>): { tokens: number; condition?: string } | undefined {
+  for (const [tokens, quality] of turns) {
+    const check = detector.check(tokens);
+    if (check.fire) return { tokens, ...(check.condition ? { condition: check.condition } : {}) };
+    detector.observe(tokens, quality);
+  }
+  return undefined;
+}
