@@ -72,8 +72,6 @@ export class DegradationDetector {
   /** With the pair's learner (the profile's `pair`): the session's joint posterior, which every firing reads. */
   private readonly joint: SessionJoint | undefined;
   private readonly jointCarried: boolean;
-  /** A carried instance's first size: its first turn's, or its first check's if that came first. */
-  private startTokens: number | undefined;
   private readonly warmUpTurns: number;
 
   constructor(
@@ -163,7 +161,7 @@ export class DegradationDetector {
     const peak = this.peak();
     const threshold = this.profile.degradedFraction * peak;
     const check: DegradationCheck = { fire: false, contextTokens, lookaheadTokens, current, lookahead, peak, threshold };
-    if (this.joint) return this.jointCheck(check, x, lookahead);
+    if (this.joint) return this.jointCheck(check);
     // Carried from the session's earlier instances, the onset's evidence counts toward the burn-in too.
     const carried = this.onset !== undefined && this.onset.carriedCount > 0;
     if (carried && this.onsetReachedSinceStart(x) >= this.triggers.onsetReached && (this.onset?.observationCount ?? 0) >= this.burnIn) {
@@ -182,25 +180,12 @@ export class DegradationDetector {
 
   /**
    * The pair's learner: the posterior predictive P(onset ≤ the current size) at the first level from the burn-in on,
-   * or at the carried level from a carried instance's first check. The GP's conditions are not asked, except by a
-   * carried instance that may start past the session's onset (P(onset ≤ its first size) over 1 − the carried level,
-   * so the onset can no longer be reached since its start at that level, as the grid learner's carried rule asks): a
-   * handoff on the onset alone cannot help it, the next instance would start about as large, so its own turns decide.
+   * or at the carried level from a carried instance's first check. The GP's conditions are not asked.
    */
-  private jointCheck(check: DegradationCheck, x: number, lookahead: { mean: number; sd: number }): DegradationCheck {
-    const joint = this.joint as SessionJoint;
+  private jointCheck(check: DegradationCheck): DegradationCheck {
     const level = this.jointCarried ? this.triggers.onsetReached : this.triggers.onsetEvidence;
-    if (this.jointCarried) {
-      this.startTokens ??= this.points[0]?.tokens ?? check.contextTokens;
-      if (joint.probabilityDegradedBy(this.startTokens) > 1 - level) {
-        if (this.points.length < this.burnIn) return check;
-        const condition = this.condition(x, check.lookaheadTokens, lookahead, check.peak, check.threshold);
-        if (!condition) return check;
-        this.fired = true;
-        return { ...check, fire: true, condition };
-      }
-    } else if (this.points.length < this.burnIn) return check;
-    if (joint.probabilityDegradedBy(check.contextTokens) < level) return check;
+    if (!this.jointCarried && this.points.length < this.burnIn) return check;
+    if ((this.joint as SessionJoint).probabilityDegradedBy(check.contextTokens) < level) return check;
     this.fired = true;
     return { ...check, fire: true, condition: "onset_reached" };
   }

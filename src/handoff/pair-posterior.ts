@@ -28,18 +28,15 @@ const MOVES = 4;
 export const FAILED_TURN_RATE = 0.04;
 const LOG_ROOT_2PI = 0.5 * Math.log(2 * Math.PI);
 
-/**
- * The prior: uniform on each coordinate over this box (onsets as shares of the window, set per window). Ranges a product
- * can defend without knowing the model, not the simulator's (docs/DESIGN-NOTES.md, "The pair's learner's prior").
- */
+/** The prior: uniform on each coordinate over this box (onsets as shares of the window, set per window). */
 const BOX: ReadonlyArray<readonly [number, number]> = [
-  [0.02, 0.95], // mean onset, share of the window (log-uniform)
+  [0.085, 0.46], // mean onset, share of the window (log-uniform)
   [-0.8, 0.8], // drift of the log mean per 100 sessions
-  [Math.log(0.03), Math.log(0.6)], // log spread
-  [0.4, 1.0], // plateau
-  [Math.log(0.002), Math.log(0.1)], // log decline per 1,000 tokens
-  [0.01, 0.2], // noise sd
-  [0, 0.9], // never degrades
+  [Math.log(0.03), Math.log(0.3)], // log spread
+  [0.85, 0.95], // plateau
+  [Math.log(0.0051), Math.log(0.0285)], // log decline per 1,000 tokens
+  [0.03, 0.07], // noise sd
+  [0, 0.5], // never degrades
 ];
 const DIMENSIONS = BOX.length;
 

@@ -57,10 +57,8 @@ describe("the pair's posterior", () => {
     expect(Math.abs(means.onsetTokens / TRUTH.onset - 1)).toBeLessThan(0.1);
     expect(Math.abs(Math.log(means.declineRatePerKiloToken / TRUTH.ratePerKilo))).toBeLessThan(0.35);
     expect(Math.abs(means.noiseSd - TRUTH.noise)).toBeLessThan(0.01);
-    // The prior's means, for scale: far from the truth before any session (the wide box's onset mean is ~48k, its plateau 0.7).
-    const prior = pairMeans(priorPairPosterior(WINDOW));
-    expect(Math.abs(prior.onsetTokens / TRUTH.onset - 1)).toBeGreaterThan(0.15);
-    expect(Math.abs(prior.peakQuality - TRUTH.peak)).toBeGreaterThan(0.15);
+    // The prior's means, for scale: far from the truth before any session.
+    expect(Math.abs(pairMeans(priorPairPosterior(WINDOW)).onsetTokens / TRUTH.onset - 1)).toBeGreaterThan(0.2);
   });
 
   it("resamples to equal weights inside the prior's box, keeps each particle's likelihood of its sessions, and is reproducible", () => {
@@ -74,19 +72,12 @@ describe("the pair's posterior", () => {
     expect(effectiveSampleSize(after)).toBeCloseTo(PARTICLES, 6);
     expect(after.particles.some((particle, j) => particle !== prior.particles[j])).toBe(true);
     for (const particle of after.particles) {
-      // The box a product can defend (docs/DESIGN-NOTES.md, "The pair's learner's prior").
-      expect(Math.exp(particle[0] as number) / WINDOW).toBeGreaterThanOrEqual(0.02 - 1e-12);
-      expect(Math.exp(particle[0] as number) / WINDOW).toBeLessThanOrEqual(0.95 + 1e-12);
-      expect(Math.exp(particle[2] as number)).toBeGreaterThanOrEqual(0.03 - 1e-12);
-      expect(Math.exp(particle[2] as number)).toBeLessThanOrEqual(0.6 + 1e-12);
-      expect(particle[3]).toBeGreaterThanOrEqual(0.4);
-      expect(particle[3]).toBeLessThanOrEqual(1);
-      expect(Math.exp(particle[4] as number)).toBeGreaterThanOrEqual(0.002 - 1e-12);
-      expect(Math.exp(particle[4] as number)).toBeLessThanOrEqual(0.1 + 1e-12);
-      expect(particle[5]).toBeGreaterThanOrEqual(0.01);
-      expect(particle[5]).toBeLessThanOrEqual(0.2);
+      expect(Math.exp(particle[0] as number) / WINDOW).toBeGreaterThanOrEqual(0.085 - 1e-12);
+      expect(Math.exp(particle[0] as number) / WINDOW).toBeLessThanOrEqual(0.46 + 1e-12);
+      expect(particle[3]).toBeGreaterThanOrEqual(0.85);
+      expect(particle[3]).toBeLessThanOrEqual(0.95);
       expect(particle[6]).toBeGreaterThanOrEqual(0);
-      expect(particle[6]).toBeLessThanOrEqual(0.9);
+      expect(particle[6]).toBeLessThanOrEqual(0.5);
     }
     after.particles.forEach((particle, j) => {
       expect(after.logLikelihoods[j]).toBeCloseTo(sessionLogLikelihood(particle, session), 6);
@@ -97,16 +88,14 @@ describe("the pair's posterior", () => {
   });
 
   it("divides a session back out: without a move in between, the weights are the ones before it", () => {
-    // From the learned pair (from the wide prior, one turn alone drops the effective sample size under half and moves).
-    const prior = learnedPair();
-    const short = sessionTurnsOf([[9_000, 0.9]], prior.sessions, WINDOW);
+    const prior = priorPairPosterior(WINDOW);
+    const short = sessionTurnsOf([[9_000, 0.9]], 0, WINDOW);
     const after = learnSession(prior, short);
     expect(effectiveSampleSize(after)).toBeGreaterThan(PARTICLES / 2);
-    expect(after.particles).toEqual(prior.particles);
     const back = unlearnSession(after, short);
     for (const [j, logWeight] of back.logWeights.entries()) expect(logWeight).toBeCloseTo(prior.logWeights[j] as number, 9);
-    expect(back.sessions).toBe(prior.sessions);
-    expect(back.retained).toEqual(prior.retained);
+    expect(back.sessions).toBe(0);
+    expect(back.retained).toEqual([]);
     expect(unlearnSession(back, short)).toBe(back);
   });
 
@@ -198,7 +187,6 @@ describe("a first instance on the pair's posterior", () => {
       handedOff: true,
       ...(stored ? { carried: stored } : {}),
     });
-    expect(rebuilt.check(40_000).fire).toBe(false);
     expect(rebuilt.check(66_000).fire).toBe(true);
     carried.observe(20_000, 0.5);
     carried.observe(23_000, 0.6);
@@ -209,40 +197,4 @@ describe("a first instance on the pair's posterior", () => {
     expect(turns?.tokens.slice(0, 8)).toEqual([8_000, 11_000, 14_000, 17_000, 20_000, 23_000, 26_000, 26_000]);
     expect(turns?.index).toBe(pair.sessions);
   });
-
-  it("lets a carried instance that starts past the session's onset go on while its own turns hold, and hand off on their decline", () => {
-    const pair = learnedPair();
-    const rows = [{ agentType: "engineer", model: "claude-x", statistics: { ...emptyStatistics(), pair } }];
-    const profile = pooledProfile({ agentType: "engineer", model: "claude-x", windowTokens: WINDOW, rows, pairLearner: true });
-    const first = new DegradationDetector(profile, { triggers: { onsetEvidence: 0.915, onsetReached: 0.97 } });
-    for (let tokens = 8_000; tokens <= 80_000; tokens += 3_000) first.observe(tokens, 0.9 - Math.max(0, tokens - 62_000) * 1.5e-5);
-    const memory = first.onsetMemory();
-    const carried = () =>
-      new DegradationDetector(profile, { triggers: { onsetReached: 0.97 }, handedOff: true, ...(memory ? { carried: memory } : {}) });
-    // Its first size (66k) is past the located onset (62k): another handoff would start as large, so the onset alone
-    // does not fire it (it did, at its first check, when a carried instance fired on P(onset <= size) alone).
-    const holding = carried();
-    const flat: Array<[number, number]> = [];
-    for (let tokens = 66_000; tokens <= 90_000; tokens += 3_000) flat.push([tokens, 0.9]);
-    expect(firstFiringAny(holding, flat)).toBeUndefined();
-    // Its own decline hands it off, on the GP's conditions.
-    const declining = carried();
-    const turns: Array<[number, number]> = [];
-    for (let tokens = 66_000; tokens <= 120_000; tokens += 3_000)
-      turns.push([tokens, Math.max(0, 0.9 - Math.max(0, tokens - 75_000) * 1.5e-5)]);
-    const fired = firstFiringAny(declining, turns);
-    expect(fired?.tokens).toBeGreaterThan(75_000);
-    expect(fired?.tokens).toBeLessThanOrEqual(75_000 + 8 * 3_000);
-    expect(fired?.condition).not.toBe("onset_reached");
-  });
 });
-
-/** Feeds turns to a detector, checking before each; the size and condition it fired at, if any. */
-function firstFiringAny(detector: DegradationDetector, turns: Array<[number, number]>): { tokens: number; condition?: string } | undefined {
-  for (const [tokens, quality] of turns) {
-    const check = detector.check(tokens);
-    if (check.fire) return { tokens, ...(check.condition ? { condition: check.condition } : {}) };
-    detector.observe(tokens, quality);
-  }
-  return undefined;
-}

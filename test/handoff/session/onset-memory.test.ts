@@ -214,28 +214,21 @@ describe("the handoff controller remembers the onset across instances", () => {
     expect(errorSd).toBeLessThan(4 * GROWTH);
     const profile = profiles.profileFor("engineer", "claude-fake", WINDOW, () => 0.5);
     const rows = (statistics: ProfileStatistics) => [{ agentType: "engineer", model: "claude-fake", statistics }];
-    // The product's profile is the pooled one (with the pair's learner, when it is on, the (type, model)'s onset sd is
-    // its posterior's; the moments below still feed the type and root levels).
-    const product = pooledProfile({
+    const counted = pooledProfile({
       agentType: "engineer",
       model: "claude-fake",
       windowTokens: WINDOW,
       rows: rows(stored),
       random: () => 0.5,
     });
-    expect(profile.onsetSdTokens).toBeCloseTo(product.onsetSdTokens, 6);
-    // The moments' onset sd, without the pair's learner: the session's estimation error counted there.
-    const moments = (statistics: ProfileStatistics) =>
-      pooledProfile({
-        agentType: "engineer",
-        model: "claude-fake",
-        windowTokens: WINDOW,
-        rows: rows(statistics),
-        random: () => 0.5,
-        pairLearner: false,
-      });
-    const counted = moments(stored);
-    const asExact = moments({ ...stored, onsetErrorSquares: 0 });
+    const asExact = pooledProfile({
+      agentType: "engineer",
+      model: "claude-fake",
+      windowTokens: WINDOW,
+      rows: rows({ ...stored, onsetErrorSquares: 0 }),
+      random: () => 0.5,
+    });
+    expect(profile.onsetSdTokens).toBeCloseTo(counted.onsetSdTokens, 6);
     // One session has no spread of its own to take the error out of: the error is how far its estimate, and so the
     // mean, may lie, counted once there (at most its square added to the prior's variance), not in the onsets' spread.
     const added = counted.onsetSdTokens ** 2 - asExact.onsetSdTokens ** 2;
