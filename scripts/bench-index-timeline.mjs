@@ -26,7 +26,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadAverages } from "./lib/proc-stats.mjs";
+import { firstChildOf, loadAverages, statusField, threadStat } from "./lib/proc-stats.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -77,12 +77,16 @@ function readThreads(pid) {
     return threads;
   }
   for (const tid of tids) {
+    const stat = threadStat(pid, tid);
+    if (!stat) continue;
     try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const startTicks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
       const [onCpuNs, waitingNs] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ").map(Number);
-      threads.set(`${tid}@${startTicks}`, { kind: kindOf(Number(tid), pid, name), name, seconds: onCpuNs / 1e9, waiting: waitingNs / 1e9 });
+      threads.set(`${tid}@${stat.fields[19]}`, {
+        kind: kindOf(Number(tid), pid, stat.name),
+        name: stat.name,
+        seconds: onCpuNs / 1e9,
+        waiting: waitingNs / 1e9,
+      });
     } catch {
       // Ended between the listing and the read: its last slice is in /usr/bin/time's total only.
     }
@@ -92,23 +96,7 @@ function readThreads(pid) {
 
 /** The process's resident memory now (VmRSS), in MiB; 0 before it exists or after it ended. */
 function residentMib(pid) {
-  if (pid === undefined) return 0;
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
-    return line ? Number(line[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** The node process /usr/bin/time started (its only child). */
-function childOf(pid) {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-    return children ? Number(children.split(" ")[0]) : undefined;
-  } catch {
-    return undefined;
-  }
+  return pid === undefined ? 0 : (statusField(pid, "VmRSS") ?? 0) / 1024;
 }
 
 async function runSampled() {
@@ -141,7 +129,7 @@ async function runSampled() {
   let pid;
   let workersAlive = 0;
   const sample = () => {
-    pid ??= childOf(child.pid);
+    pid ??= firstChildOf(child.pid);
     const at = (performance.now() - started) / 1000;
     const live = pid === undefined ? new Map() : readThreads(pid);
     for (const [key, thread] of live) seen.set(key, thread);

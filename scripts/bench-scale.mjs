@@ -26,11 +26,12 @@
 // is made or indexed; pass a copy of a home that must not change: the search opens
 // the project's database, and may write to it).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { firstChildOf, statusField } from "./lib/proc-stats.mjs";
 import { sampleQueries } from "./lib/sample-queries.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -176,7 +177,7 @@ async function measured(args, env, input) {
   const started = performance.now();
   let sampledMaxKB = 0;
   const sampler = setInterval(() => {
-    const pid = nodeChildOf(child.pid);
+    const pid = firstChildOf(child.pid);
     if (pid !== undefined) sampledMaxKB = Math.max(sampledMaxKB, statusField(pid, "VmRSS") ?? 0);
   }, 100);
   const code = await new Promise((done) => child.on("close", done));
@@ -185,27 +186,6 @@ async function measured(args, env, input) {
   if (code !== 0) throw new Error(`sylk ${args.slice(1).join(" ")} failed (${code}):\n${stderr.slice(-2000)}`);
   const [peakKB, user, system] = stderr.trim().split("\n").at(-1).split(" ").map(Number);
   return { stdout, seconds, peakMB: peakKB / 1024, cpuSeconds: user + system, sampledMaxMB: sampledMaxKB / 1024 };
-}
-
-/** The node process GNU time started (its only child). */
-function nodeChildOf(pid) {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-    return children ? Number(children.split(" ")[0]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function statusField(pid, field) {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, "utf8")
-      .split("\n")
-      .find((text) => text.startsWith(`${field}:`));
-    return line ? Number(line.split(/\s+/)[1]) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function run(command, args, options = {}) {
