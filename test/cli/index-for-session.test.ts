@@ -1,10 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { FILE_WORKER_NICE_STEP } from "../../src/indexer/worker-priority.js";
 import { ConsentStore } from "../../src/project/consent.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
+import { threadNice, workerThreadNices } from "../helpers/thread-nice.js";
 import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
 import { jsonLines, startCli } from "../helpers/run-cli.js";
 import { createModulesProject, type TempProject } from "../helpers/temp-project.js";
@@ -54,14 +54,10 @@ describe("sylk index --for-session (the interactive session's indexing process)"
     await until((event) => event.type === "progress" && event.phase === "indexing" && Number(event.indexed) > 0);
     // A background index: its own thread and the indexing threads it started give way to the user's foreground work.
     if (process.platform === "linux") {
-      const niceOf = (thread: string) =>
-        Number(readFileSync(`/proc/${child.pid}/task/${thread}/stat`, "utf8").split(") ")[1]?.split(" ")[16]);
-      const threads = readdirSync(`/proc/${child.pid}/task`);
-      const workers = threads.filter((thread) => readFileSync(`/proc/${child.pid}/task/${thread}/comm`, "utf8").trim() === "WorkerThread");
-      expect(workers.length).toBeGreaterThan(0);
-      expect(niceOf(String(child.pid))).toBe(10);
+      expect(threadNice(child.pid as number, String(child.pid))).toBe(10);
+      const workerNices = [...workerThreadNices(child.pid as number).values()];
+      expect(workerNices.length).toBeGreaterThan(0);
       // File workers lower themselves a further step below the thread that feeds them, once their module loads.
-      const workerNices = workers.map(niceOf);
       for (const nice of workerNices) expect([10, 10 + FILE_WORKER_NICE_STEP]).toContain(nice);
       expect(workerNices).toContain(10 + FILE_WORKER_NICE_STEP);
     }

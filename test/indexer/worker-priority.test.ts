@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileWorkerPool } from "../../src/indexer/worker-pool.js";
 import { FILE_WORKER_NICE_STEP, lowerThisThreadsPriority } from "../../src/indexer/worker-priority.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+import { workerThreadNices } from "../helpers/thread-nice.js";
 
 let project: TempProject | undefined;
 let pool: FileWorkerPool | undefined;
@@ -14,22 +14,6 @@ afterEach(async () => {
   project?.cleanup();
   project = undefined;
 });
-
-/** The nice value of each of this process's worker threads (/proc/self/task/<tid>/stat, field 19) by thread id. */
-function workerThreadsNice(): Map<string, number> {
-  const nice = new Map<string, number>();
-  for (const tid of readdirSync("/proc/self/task")) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "WorkerThread") continue;
-    nice.set(tid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]));
-  }
-  return nice;
-}
 
 describe("the file workers' priority", () => {
   it("changes nothing where a nice value is the whole process's", () => {
@@ -43,8 +27,8 @@ describe("the file workers' priority", () => {
     project = createTempProject({ "src/a.ts": "export const alpha = 1;\n" });
     const main = getPriority();
     // The test runner's own worker threads, if any, keep their priority.
-    const others = workerThreadsNice();
-    const poolsNice = () => [...workerThreadsNice()].filter(([tid]) => !others.has(tid)).map(([, nice]) => nice);
+    const others = workerThreadNices("self");
+    const poolsNice = () => [...workerThreadNices("self")].filter(([tid]) => !others.has(tid)).map(([, nice]) => nice);
     // One task a thread, so that each of the two loads the worker's module (piscina loads it with the first task).
     pool = new FileWorkerPool({ threads: 2, tasksPerThread: 1 });
     const task = {
