@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { watchProcessGroup } from "../src/process-group.js";
+import { isRunning } from "./helpers/process-state.js";
 
 const made: string[] = [];
 afterEach(() => {
@@ -12,18 +13,9 @@ afterEach(() => {
 
 const inGroup = (script: string) => spawn("/bin/sh", ["-c", script], { stdio: ["ignore", "pipe", "pipe"], detached: true });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function gone(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 100 && isAlive(pid); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
-  return !isAlive(pid);
+  for (let attempt = 0; attempt < 100 && isRunning(pid); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+  return !isRunning(pid);
 }
 
 describe("a watched process group", () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FILE_WORKER_NICE_STEP } from "../../src/indexer/worker-priority.js";
 import { ConsentStore } from "../../src/project/consent.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
-import { threadNice, workerThreadNices } from "../helpers/thread-nice.js";
+import { threadNice, workerThreadNices } from "../helpers/process-state.js";
 import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
 import { jsonLines, startCli } from "../helpers/run-cli.js";
 import { createModulesProject, type TempProject } from "../helpers/temp-project.js";

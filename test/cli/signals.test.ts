@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reply, startFakeAnthropicServer, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { startCli } from "../helpers/run-cli.js";
+import { processGroupMembers } from "../helpers/process-state.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 /**
@@ -21,26 +22,10 @@ beforeEach(async () => {
   started = undefined;
 });
 afterEach(async () => {
-  if (started !== undefined && groupMembers(started).length > 0) process.kill(-started, "SIGKILL");
+  if (started !== undefined && processGroupMembers(started).length > 0) process.kill(-started, "SIGKILL");
   await server.close();
   project.cleanup();
 });
-
-/** The live (not zombie) processes of a process group, from /proc. */
-function groupMembers(group: number): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        // pid (comm) state ppid pgrp …: comm may hold spaces, so read after its closing parenthesis.
-        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-        return fields[0] !== "Z" && Number(fields[2]) === group;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
@@ -62,13 +47,13 @@ describe.skipIf(process.platform !== "linux")("sylk ended by a signal while a co
       expect(await waitFor(() => existsSync(marker) && readFileSync(marker, "utf8").trim() !== "", 60_000)).toBe(true);
       const group = Number(readFileSync(marker, "utf8").trim());
       started = group;
-      expect(groupMembers(group).length).toBeGreaterThan(0);
+      expect(processGroupMembers(group).length).toBeGreaterThan(0);
 
       cli.kill(signal);
       await exited;
       expect(
-        await waitFor(() => groupMembers(group).length === 0, 5_000),
-        `${signal}: still running: ${groupMembers(group).join(", ")}`,
+        await waitFor(() => processGroupMembers(group).length === 0, 5_000),
+        `${signal}: still running: ${processGroupMembers(group).join(", ")}`,
       ).toBe(true);
     });
   }

@@ -8,6 +8,7 @@ import { openProject } from "../../src/app/project-services.js";
 import { STOP_GRACE_MS } from "../../src/cli/stop-signals.js";
 import { reply, type FakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { runCli, startCli } from "../helpers/run-cli.js";
+import { isRunning, parentOf } from "../helpers/process-state.js";
 import type { TempProject } from "../helpers/temp-project.js";
 import { createTerminalFixture } from "../helpers/terminal-fixture.js";
 import { tmuxUnavailableReason } from "../helpers/tmux-terminal.js";
@@ -27,16 +28,6 @@ beforeEach(async () => {
 
 const env = () => ({ ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl });
 
-/** Running: a zombie (ended, not yet reaped by whoever inherited it) does not count. */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
-
 async function sleeperPid(): Promise<number> {
   const path = join(project.root, "sleeper.pid");
   for (let waited = 0; !existsSync(path) || readFileSync(path, "utf8").trim() === ""; waited += 50) {
@@ -44,12 +35,6 @@ async function sleeperPid(): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return Number(readFileSync(path, "utf8"));
-}
-
-/** The process `pid`'s parent, from /proc. */
-function parentOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
 }
 
 /** A process that listens for stop signals as `sylk` does and then waits on a read of a pipe nobody writes. */
@@ -83,7 +68,7 @@ describe("stopping sylk from outside", () => {
     // Its own exit code: it ended by itself, before the hard stop.
     expect(code, stderr).toBe(143);
     expect(stderr).toContain("sylk: terminated; stopping…");
-    expect(isAlive(sleeper)).toBe(false);
+    expect(isRunning(sleeper)).toBe(false);
     expect(server.requests).toHaveLength(1);
     const services = openProject({ root: project.root, env: project.env });
     try {
@@ -129,7 +114,7 @@ describe("stopping sylk from outside", () => {
       await terminal.waitFor(/sylk exited \d+/, 10_000);
       expect(performance.now() - sent).toBeLessThan(STOP_GRACE_MS + 1_000);
       expect(terminal.exitStatus()).toBe(143);
-      expect(isAlive(sleeper)).toBe(false);
+      expect(isRunning(sleeper)).toBe(false);
     },
   );
 });

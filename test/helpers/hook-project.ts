@@ -64,9 +64,3 @@ export function hookEvents(events: readonly AgentEvent[]): HookEvent[] {
 export function requestText(body: unknown): string {
   return JSON.stringify((body as { messages: unknown }).messages);
 }
-
-/** Whether a process runs: a zombie (ended, not yet reaped by an init that may never reap it) does not. */
-export function isRunning(pid: number): boolean {
-  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
-  return stat !== "" && !/^\d+ \(.*\) Z/.test(stat);
-}

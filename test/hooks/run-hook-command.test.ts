@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runHookCommand } from "../../src/hooks/run-hook-command.js";
-import { isRunning } from "../helpers/hook-project.js";
+import { isRunning } from "../helpers/process-state.js";
 
 let dir: string;
 beforeEach(() => {

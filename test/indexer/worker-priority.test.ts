@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FileWorkerPool } from "../../src/indexer/worker-pool.js";
 import { FILE_WORKER_NICE_STEP, lowerThisThreadsPriority } from "../../src/indexer/worker-priority.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
-import { workerThreadNices } from "../helpers/thread-nice.js";
+import { workerThreadNices } from "../helpers/process-state.js";
 
 let project: TempProject | undefined;
 let pool: FileWorkerPool | undefined;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { holdIndexLock, type LockHolderProcess } from "../helpers/lock-holder.js";
+import { isRunning } from "../helpers/process-state.js";
 import { createTempProject } from "../helpers/temp-project.js";
 import { manyFiles, PROGRESS } from "./indexing-fixtures.js";
 import { createAppFixture } from "./app-fixture.js";
@@ -13,15 +14,6 @@ afterEach(async () => {
   await holder?.kill();
   holder = undefined;
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The pid named by the project's index lock once someone other than this process holds it. */
 async function otherLockHolder(rendered: RenderedApp): Promise<number> {

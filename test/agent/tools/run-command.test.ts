@@ -5,6 +5,7 @@ import { PermissionPolicy } from "../../../src/agent/permissions/permission-poli
 import { createRunCommandTool } from "../../../src/agent/tools/run-command.js";
 import { ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
+import { isRunning } from "../../helpers/process-state.js";
 import { unsandboxedCommands } from "../../helpers/unsandboxed-commands.js";
 
 const runCommandTool = createRunCommandTool(unsandboxedCommands);
@@ -13,20 +14,6 @@ let project: TempProject;
 const registry = new ToolRegistry([runCommandTool], new PermissionPolicy("bypass"));
 const run = (input: Record<string, unknown>, signal = new AbortController().signal) =>
   registry.run({ id: "1", name: "run_command", input }, { root: project.root, signal, extraDirectories: [] });
-
-/** Alive and not a zombie (a killed orphan may wait for a reaper that never comes in a container). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 beforeAll(() => {
   project = createTempProject({ "a.txt": "hello\n" });
@@ -68,7 +55,7 @@ describe("run_command", () => {
     expect(result.output).toContain("timed out after 200 ms");
     const child = Number(readFileSync(join(project.root, "child.pid"), "utf8"));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(isAlive(child)).toBe(false);
+    expect(isRunning(child)).toBe(false);
   });
 
   it("kills the command when the signal aborts", async () => {

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openAgentSession } from "../../../src/app/session/open-agent-session.js";
 import { drain } from "../../helpers/drain.js";
 import { messageRequests, reply } from "../../helpers/fake-anthropic-server.js";
-import { type HookProject, hookEvents, isRunning, openHookProject, recording, requestText } from "../../helpers/hook-project.js";
+import { type HookProject, hookEvents, openHookProject, recording, requestText } from "../../helpers/hook-project.js";
+import { isRunning } from "../../helpers/process-state.js";
 
 /**
  * The user's hooks around tool calls and prompts, end to end: a real session

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeAnthropicServer, reply, startFakeAnthropicServer } from "../../helpers/fake-anthropic-server.js";
 import { jsonLines, runCli } from "../../helpers/run-cli.js";
+import { isRunning } from "../../helpers/process-state.js";
 import { createTempProject, type TempProject } from "../../helpers/temp-project.js";
 import { EVERYTHING_SERVER, writeUserConfig } from "../mcp-test-servers.js";
 
@@ -25,17 +26,6 @@ function ask(prompt: string, format = "stream-json") {
     env: { ...project.env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseUrl, SYLK_MODEL_MAX_ATTEMPTS: "1" },
     timeoutMs: 60_000,
   });
-}
-
-/** Running: a zombie, ended but not reaped yet (its parent gone, an init that does not reap), is not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = `/proc/${pid}/stat`;
-  return !existsSync(stat) || !/^\d+ \(.*\) Z/.test(readFileSync(stat, "utf8"));
 }
 
 describe("MCP servers' life", () => {
@@ -82,6 +72,6 @@ describe("MCP servers' life", () => {
     expect(init?.mcp_servers).toEqual([expect.objectContaining({ name: "wrapped", state: "connected" })]);
     const child = Number(readFileSync(pidFile, "utf8").trim());
     expect(child).toBeGreaterThan(0);
-    expect(alive(child)).toBe(false);
+    expect(isRunning(child)).toBe(false);
   });
 });
