@@ -217,12 +217,14 @@ export class PersistentFullText {
    * go to a snapshot built on disk a segment at a time
    * (`SegmentedSnapshotBuild`), not to the index in memory, which grows
    * with the repository; the checkpoint saves it, and the index stays
-   * unloaded. Only on an empty index; returns whether the build began. A
-   * load meanwhile ends the build: the table holds what it was given.
+   * unloaded. Only while the index is not in memory; returns whether the
+   * build began. The documents the table held before (a first index resumed
+   * after a kill or an interrupt) are taken from it at the checkpoint, and
+   * the snapshot saved then replaces any saved before. A load meanwhile
+   * ends the build: the table holds what it was given.
    */
   beginSegmentedBuild(): boolean {
     if (this.loaded || this.segmented) return false;
-    if (this.repository.snapshotBytes(this.collection) > 0 || this.repository.count(this.collection) > 0) return false;
     this.segmented = SegmentedSnapshotBuild.besideDatabase(this.repository, this.collection);
     return true;
   }

@@ -13,10 +13,10 @@ afterEach(async () => {
   }
 });
 
-/** Forty modules whose names share parts, so terms have postings in many files and frequency slots. */
-function manyModules(): Record<string, string> {
+/** Forty modules (or `count`) whose names share parts, so terms have postings in many files and frequency slots. */
+function manyModules(count = 40): Record<string, string> {
   const files: Record<string, string> = {};
-  for (let module = 0; module < 40; module++) {
+  for (let module = 0; module < count; module++) {
     const name = `parser${module % 7}Token${module}`;
     files[`pkg${module % 5}/m${module}.ts`] =
       `export function ${name}(source: string): number {\n  const tokenCount${module} = source.split(" ").length;\n` +
@@ -75,6 +75,46 @@ describe("a first index of more files than segmentedFullTextAboveFiles", () => {
     expect(result).toMatchObject({ before: "stale", indexed: 20 });
     // Left for the next load to reconcile, as any later run's changes to a saved snapshot are: the search finds them all.
     expect(large.codeFullText.search(["zebra"], 30)).toHaveLength(20);
+  });
+
+  it("is used again when the first index is resumed, killed or interrupted: the snapshot holds what every run committed", async () => {
+    // Enough files that a run commits several batches (the workers' tasks are up to 32 files).
+    const resumed = open(manyModules(200), 10, { SYLK_INDEX_BATCH_SIZE: "10" });
+    // Killed, as far as the full text can tell: the run ends after a committed batch without its checkpoint.
+    const killed = resumed.indexer.run();
+    for (let step = await killed.next(); !step.done; step = await killed.next()) {
+      if (step.value.phase === "indexing" && step.value.indexed > 0) {
+        await expect(killed.throw(new Error("killed"))).rejects.toThrow("killed");
+        break;
+      }
+    }
+    expect(resumed.files.counts().indexed).toBeGreaterThan(0);
+    expect(resumed.files.counts().indexed).toBeLessThan(200);
+    // Interrupted (Ctrl-C) as it starts: the run ends early and saves a snapshot of what the table holds.
+    const stop = new AbortController();
+    const interrupted = resumed.indexer.run(stop.signal);
+    let step = await interrupted.next();
+    for (; !step.done; step = await interrupted.next()) if (step.value.phase === "indexing") stop.abort();
+    expect(step.value).toMatchObject({ before: "stale", interrupted: true });
+    expect(resumed.codeFullText.isLoaded).toBe(false);
+    // The run that completes builds on disk too: nothing of the whole tree's index in this process's memory.
+    const { result } = await drain(resumed.indexer.run());
+    expect(result).toMatchObject({ before: "stale", interrupted: false, failed: 0 });
+    expect(resumed.codeFullText.isLoaded).toBe(false);
+    expect(resumed.files.counts().indexed).toBe(200);
+
+    const inMemory = open(manyModules(200));
+    await drain(inMemory.indexer.run());
+    for (const terms of QUERIES) {
+      expect(scores(resumed, terms).length).toBeGreaterThan(0);
+      expect(scores(resumed, terms)).toEqual(scores(inMemory, terms));
+    }
+    const reopened = openProject({ root: resumed.paths.root, env: opened[0]?.project.env ?? {} });
+    try {
+      expect(reopened.codeFullText.load()).toEqual({ added: 0, removed: 0 });
+    } finally {
+      await reopened.close();
+    }
   });
 
   it("a run that fails once segments have spilled leaves none of them beside the database", async () => {

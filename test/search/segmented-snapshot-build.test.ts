@@ -167,7 +167,7 @@ describe("PersistentFullText's segmented build", () => {
     expect(segmented.load()).toEqual({ added: 0, removed: 0 });
   });
 
-  it("begins only on an empty index, and a load during the build ends it", async () => {
+  it("begins only while the index is not in memory, takes what the table held at its checkpoint, and a load during the build ends it", async () => {
     const index = new PersistentFullText(repository, "history");
     expect(index.beginSegmentedBuild()).toBe(true);
     const first = insert(db, new Map([["alpha", 1]]));
@@ -180,8 +180,18 @@ describe("PersistentFullText's segmented build", () => {
     await index.checkpoint();
     expect(readdirSync(project.sylkHome).filter((name) => name.startsWith("fts-build-"))).toEqual([]);
 
-    const again = new PersistentFullText(repository, "history");
-    expect(again.beginSegmentedBuild()).toBe(false);
-    expect(again.search(["beta"], 5).map((hit) => hit.id)).toEqual([second.id]);
+    // A saved index not in memory (a first index resumed after an interrupt) builds again, and takes the documents
+    // the table held before from it at the checkpoint.
+    const resumed = new PersistentFullText(repository, "history");
+    expect(resumed.beginSegmentedBuild()).toBe(true);
+    const third = insert(db, new Map([["gamma", 1]]));
+    resumed.apply([], [third]);
+    await resumed.checkpoint();
+    expect(resumed.isLoaded).toBe(false);
+    expect(resumed.search(["alpha"], 5).map((hit) => hit.id)).toEqual([first.id]);
+    expect(resumed.search(["beta"], 5).map((hit) => hit.id)).toEqual([second.id]);
+    expect(resumed.search(["gamma"], 5).map((hit) => hit.id)).toEqual([third.id]);
+    // In memory now: it does not begin.
+    expect(resumed.beginSegmentedBuild()).toBe(false);
   });
 });
