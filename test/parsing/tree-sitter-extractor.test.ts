@@ -146,7 +146,12 @@ describe("TreeSitterExtractor", () => {
       if (!tree) throw new Error("no tree");
       try {
         const nodes = (by: "walk" | "query") =>
-          [...definitionsAndComments(grammar, tree.rootNode, by)].map(([node, comment]) => [node.type, node.startIndex, node.endIndex, comment]);
+          [...definitionsAndComments(grammar, tree.rootNode, by)].map(([node, comment]) => [
+            node.type,
+            node.startIndex,
+            node.endIndex,
+            comment,
+          ]);
         const walked = nodes("walk");
         expect(walked.length).toBeGreaterThan(3);
         expect(walked).toEqual(nodes("query"));
@@ -157,7 +162,8 @@ describe("TreeSitterExtractor", () => {
   }
 
   it("keeps the query where a grammar has contextual patterns", async () => {
-    for (const language of ["javascript", "typescript", "python", "go", "c", "cpp"]) expect((await extractor.grammar(language)).walk).toBeUndefined();
+    for (const language of ["javascript", "typescript", "python", "go", "c", "cpp"])
+      expect((await extractor.grammar(language)).walk).toBeUndefined();
   });
 
   it("knows which languages it cannot parse", () => {
