@@ -5,7 +5,7 @@
 // The steps are the ones `processFile` takes, in its order, on the same
 // inputs: read (the bytes, their hash, the binary test, the decode), the
 // secrets' mask, tree-sitter's parse alone, the symbol query's captures
-// alone, the rest of the extraction (names, comments), chunking, the chunk
+// (or the descendants walk that replaces them) alone, the rest of the extraction (names, comments), chunking, the chunk
 // features (full-text terms and the built-in embedding), the trigram sketch.
 // Then the same files through `processFile` whole, for the sum to be judged
 // against. V8's helper threads (garbage collection, WebAssembly compiles and
@@ -56,7 +56,7 @@ const task = { root: tree, chunkLines: config.index.chunkLines, embeddingDimensi
 console.error(`${files.length} files to index under ${tree}`);
 
 const PARSE_ALONE = "of the extraction: the parse alone, again";
-const CAPTURES_ALONE = "of the extraction: the query's captures, again";
+const CAPTURES_ALONE = "of the extraction: the symbol walk/query, again";
 const seconds = new Map();
 const counts = new Map();
 let started = process.threadCpuUsage();
@@ -100,7 +100,9 @@ for (const file of stepsRun ? files : []) {
     // The same parse and the same query again, apart: how the extraction divides (not summed).
     const parsed = grammar.parser.parse(text);
     charge(PARSE_ALONE);
-    grammar.query.captures(parsed.rootNode);
+    // The definitions' and comments' nodes: a descendants walk where the build has one for the grammar, else the query's captures.
+    if (grammar.walk) parsed.rootNode.descendantsOfType(grammar.walk.types);
+    else grammar.query.captures(parsed.rootNode);
     charge(CAPTURES_ALONE);
     parsed.delete();
     charge(PARSE_ALONE);

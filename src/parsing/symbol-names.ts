@@ -10,16 +10,16 @@ const C_IDENTIFIER = /identifier$|^operator_name$|^destructor_name$|^qualified_i
  * the node is not a symbol after all (a nested variable, a `struct S x;` use).
  */
 export function nameAndKind(language: string, node: Node, kind: SymbolKind): [string, SymbolKind] | undefined {
-  const parentType = node.parent?.type;
+  // The parent is asked for only where it decides (a variable's place): tree-sitter finds a node's parent by a walk down from the root.
   switch (language) {
     case "javascript":
     case "typescript":
     case "tsx":
-      if (kind === "variable") return jsVariable(node, parentType);
+      if (kind === "variable") return jsVariable(node, node.parent?.type);
       break;
     case "python":
       if (kind === "variable") {
-        if (parentType !== "module") return undefined;
+        if (node.parent?.type !== "module") return undefined;
         const assignment = node.firstNamedChild;
         if (assignment?.type !== "assignment") return undefined;
         const left = assignment.childForFieldName("left");

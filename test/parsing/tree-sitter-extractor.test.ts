@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TreeSitterExtractor } from "../../src/parsing/tree-sitter-extractor.js";
+import { definitionsAndComments, TreeSitterExtractor } from "../../src/parsing/tree-sitter-extractor.js";
 
 const extractor = new TreeSitterExtractor();
 
@@ -127,6 +127,43 @@ describe("TreeSitterExtractor", () => {
     expect((await extractor.extract("class A\n  def m; end\nend\n", "ruby")).symbols.map((s) => s.name)).toEqual(["A", "m"]);
     expect((await extractor.extract("<?php\nfunction f() {}\n", "php")).symbols.map((s) => s.name)).toEqual(["f"]);
     expect((await extractor.extract("deploy() {\n  echo hi\n}\n", "bash")).symbols.map((s) => s.name)).toEqual(["deploy"]);
+  });
+
+  // Grammars whose query is node types alone take their nodes from a descendants walk: the same nodes, in the same order.
+  const WALKED: Record<string, string> = {
+    rust: `//! Crate.\n${SAMPLES.rust?.source ?? ""}mod inner {\n    /* block */\n    fn nested() { fn deeper() {} }\n    macro_rules! m { () => {} }\n}\nfn broken( {\n`,
+    java: `${SAMPLES.java?.source ?? ""}// line\nenum E { A; void f() {} }\nrecord R(int x) {}\n`,
+    csharp: "namespace N { /* c */ class A { int P { get; } void M() {} } struct S {} delegate void D(); }\n",
+    ruby: "# m\nmodule M\n  class A\n    def m; end\n    def self.s; end\n  end\nend\nclass B < A; end\n",
+    php: "<?php\n// c\nnamespace N;\ninterface I {}\ntrait T {}\nclass A { function m() {} }\nfunction f() {}\n",
+    bash: "# c\ndeploy() {\n  inner() { :; }\n}\nfunction other { echo; }\n",
+  };
+  for (const [language, source] of Object.entries(WALKED)) {
+    it(`finds ${language}'s definitions and comments by a walk, as its query does`, async () => {
+      const grammar = await extractor.grammar(language);
+      expect(grammar.walk).toBeDefined();
+      const tree = grammar.parser.parse(source);
+      if (!tree) throw new Error("no tree");
+      try {
+        const nodes = (by: "walk" | "query") =>
+          [...definitionsAndComments(grammar, tree.rootNode, by)].map(([node, comment]) => [
+            node.type,
+            node.startIndex,
+            node.endIndex,
+            comment,
+          ]);
+        const walked = nodes("walk");
+        expect(walked.length).toBeGreaterThan(3);
+        expect(walked).toEqual(nodes("query"));
+      } finally {
+        tree.delete();
+      }
+    });
+  }
+
+  it("keeps the query where a grammar has contextual patterns", async () => {
+    for (const language of ["javascript", "typescript", "python", "go", "c", "cpp"])
+      expect((await extractor.grammar(language)).walk).toBeUndefined();
   });
 
   it("knows which languages it cannot parse", () => {

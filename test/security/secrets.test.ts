@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSecretPath, maskSecrets } from "../../src/security/secrets.js";
+import { ANY_SECRET_HINT, isSecretPath, maskSecrets, SECRET_HINTS, unionOfHints } from "../../src/security/secrets.js";
 
 describe("isSecretPath", () => {
   it("recognises secret files by name", () => {
@@ -79,6 +79,38 @@ describe("maskSecrets", () => {
     }
     const named = 'const STRIPE_SECRET_KEY_FOR_THE_PRODUCTION_BILLING_SERVICE_IN_EU = "Zm9vYmFyYmF6cXV4";';
     expect(maskSecrets(named).text).not.toContain("Zm9vYmFyYmF6cXV4");
+  });
+
+  it("runs the rules only where the union of their hints matches, which matches wherever one hint does", () => {
+    const texts = [
+      ...cases.map(([, text]) => text),
+      "aws_SECRET_access_key",
+      "Api-Key: x",
+      "PassWord",
+      "ACCESS_TOKEN",
+      "-----BEGIN OPENSSH PRIVATE KEY-----",
+      "https://user@host",
+      "const tokenizer = new Tokenizer();",
+      "fn parse(text: &str) -> Result<Tree, Error> { todo!() }",
+    ];
+    // A hint is joined to the others as its source: a flag other than `i` (multiline, dotAll, unicode) would be lost.
+    for (const hint of SECRET_HINTS) expect(hint.flags.replace("i", ""), hint.source).toBe("");
+    const modifiers = (() => {
+      try {
+        // biome-ignore lint/complexity/useRegexLiterals: as a literal, Node 22 would reject the whole file when it parses it.
+        return new RegExp("(?i:a)").test("A");
+      } catch {
+        return false;
+      }
+    })();
+    for (const text of texts) {
+      const hinted = SECRET_HINTS.some((hint) => hint.test(text)) || text.includes("PRIVATE KEY");
+      // With modifiers (V8 12.5 on), exactly where a hint matches; without (Node 22), at least there.
+      if (modifiers) expect(unionOfHints(true).test(text), text).toBe(hinted);
+      if (hinted) expect(unionOfHints(false).test(text), text).toBe(true);
+      if (hinted) expect(ANY_SECRET_HINT.test(text), text).toBe(true);
+    }
+    if (modifiers) expect(unionOfHints(true).test("fn parse(text: &str) -> Result<Tree, Error> { todo!() }")).toBe(false);
   });
 
   it("leaves ordinary code and placeholders alone", () => {
