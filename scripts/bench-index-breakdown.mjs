@@ -12,9 +12,10 @@
 // --rows: every file's figures as JSON, to group otherwise.
 // docs/BENCHMARKS.md runs it on biomejs/biome at 18883b7d (m-cold9).
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildModules, filesToIndex } from "./lib/index-bench-build.mjs";
+import { fileSteps, PARSE_ALONE, SYMBOLS_ALONE } from "./lib/index-bench-steps.mjs";
 import { loadAverages } from "./lib/proc-stats.mjs";
 
 const { values } = parseArgs({ options: { tree: { type: "string" }, build: { type: "string" }, rows: { type: "string" } } });
@@ -24,66 +25,39 @@ if (!values.tree) {
 }
 const tree = resolve(values.tree);
 const { load } = buildModules(values.build);
-const { readRegularFile } = await load("files/regular-file.js");
-const { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary } = await load("parsing/languages.js");
-const { maskSecrets } = await load("security/secrets.js");
-const { TreeSitterExtractor } = await load("parsing/tree-sitter-extractor.js");
-const { chunkFile } = await load("parsing/chunker.js");
-const { definitionLines, hasDefinitionPatterns } = await load("parsing/definition-lines.js");
-const { fallbackSymbols } = await load("parsing/fallback-symbols.js");
-const { featurizerFor, indexedPart, MAX_PARSE_BYTES } = await load("indexer/file-processor.js");
+const { extensionOf } = await load("parsing/languages.js");
 const { isTestSnapshot } = await load("search/document-kind.js");
 const { config, files } = await filesToIndex(load, tree);
-const task = { root: tree, chunkLines: config.index.chunkLines, embeddingDimensions: 256 };
-const extractor = new TreeSitterExtractor();
-const featurizer = featurizerFor(task);
-const cpu = () => {
-  const usage = process.threadCpuUsage();
-  return (usage.user + usage.system) / 1e6;
-};
-
-/** The definitions' and comments' nodes of a parsed tree, as the build finds them (a descendants walk, or the query before m-cold9). */
-function symbolNodes(grammar, root) {
-  if (grammar.walk) return root.descendantsOfType(grammar.walk.types).map((node) => grammar.walk.comments.has(node.type));
-  return grammar.query.captures(root).map((capture) => capture.name === "comment");
-}
+const steps = await fileSteps(load, { root: tree, chunkLines: config.index.chunkLines, embeddingDimensions: 256 });
+/** The steps this breakdown reports, by their names in `fileSteps`. */
+const COLUMN_OF = new Map([
+  ["tree-sitter extraction", "extraction"],
+  [PARSE_ALONE, "parse"],
+  [SYMBOLS_ALONE, "walk"],
+  ["chunk features", "features"],
+]);
+let started = process.threadCpuUsage();
 
 const rows = [];
 for (const file of files) {
-  if (BINARY_EXTENSIONS.has(extensionOf(file.path))) continue;
-  const bytes = readRegularFile(join(tree, file.path), { noFollow: true });
-  if (looksBinary(bytes)) continue;
-  const language = detectLanguage(file.path);
-  const text = maskSecrets(decodeText(bytes).text).text;
-  const row = { path: file.path, ext: extensionOf(file.path), size: bytes.length, language, snapshot: isTestSnapshot(file.path) };
+  const row = { path: file.path, ext: extensionOf(file.path), snapshot: isTestSnapshot(file.path) };
   Object.assign(row, { extraction: 0, parse: 0, walk: 0, nodes: 0, comments: 0, symbols: 0, features: 0, chunks: 0 });
-  let symbols = [];
-  if (bytes.length > MAX_PARSE_BYTES && hasDefinitionPatterns(language)) symbols = definitionLines(text, language);
-  else if (extractor.supports(language)) {
-    const grammar = await extractor.grammar(language);
-    let started = cpu();
-    symbols = (await extractor.extract(text, language)).symbols;
-    row.extraction = cpu() - started;
-    started = cpu();
-    const parsed = grammar.parser.parse(text);
-    row.parse = cpu() - started;
-    started = cpu();
-    const comments = symbolNodes(grammar, parsed.rootNode);
-    row.walk = cpu() - started;
-    started = cpu();
-    parsed.delete();
-    row.parse += cpu() - started;
-    row.nodes = comments.length;
-    row.comments = comments.filter(Boolean).length;
-    row.symbols = symbols.length;
-  } else symbols = fallbackSymbols(text, language);
-  const indexed = indexedPart(file.path, text, symbols, task.chunkLines);
-  const chunks = chunkFile(indexed.text, indexed.symbols, { maxLines: indexed.maxLines });
-  const pathTokens = featurizer.pathTokens(file.path);
-  const started = cpu();
-  for (const chunk of chunks) featurizer.featurize(pathTokens, chunk.symbols, chunk.content);
-  row.features = cpu() - started;
-  row.chunks = chunks.length;
+  const done = await steps.step(file, (step) => {
+    const now = process.threadCpuUsage();
+    const column = COLUMN_OF.get(step);
+    if (column) row[column] += (now.user - started.user + now.system - started.system) / 1e6;
+    started = now;
+  });
+  if (done === undefined) continue;
+  Object.assign(row, { size: done.bytes.length, language: done.language, chunks: done.chunks.length });
+  if (done.symbolNodes) {
+    // Comments by node type on the walk, by capture name on the query (before m-cold9).
+    const grammar = await steps.extractor.grammar(done.language);
+    const comments = done.symbolNodes.filter((found) =>
+      grammar.walk ? grammar.walk.comments.has(found.type) : found.name === "comment",
+    ).length;
+    Object.assign(row, { nodes: done.symbolNodes.length, comments, symbols: done.symbols.length });
+  }
   rows.push(row);
 }
 if (values.rows) writeFileSync(values.rows, JSON.stringify(rows));
@@ -97,7 +71,7 @@ const sizeClass = (size) =>
         ? "4–16 KB"
         : size < 65536
           ? "16–64 KB"
-          : size <= MAX_PARSE_BYTES
+          : size <= steps.MAX_PARSE_BYTES
             ? "64–128 KB"
             : "> 128 KB (not parsed)";
 const pathKind = (row) =>

@@ -17,10 +17,10 @@
 // exports the steps need, or to compare builds in less time).
 //
 // docs/BENCHMARKS.md runs it on biomejs/biome at 18883b7d.
-import { createHash } from "node:crypto";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildModules, filesToIndex } from "./lib/index-bench-build.mjs";
+import { fileSteps, PARSE_ALONE, SYMBOLS_ALONE } from "./lib/index-bench-steps.mjs";
 import { loadAverages } from "./lib/proc-stats.mjs";
 
 const { values } = parseArgs({
@@ -38,16 +38,8 @@ if (!values.tree) {
 const tree = resolve(values.tree);
 const { checkout: build, load } = buildModules(values.build);
 
-const { readRegularFile } = await load("files/regular-file.js");
-const { BINARY_EXTENSIONS, decodeText, detectLanguage, extensionOf, looksBinary } = await load("parsing/languages.js");
-const { maskSecrets } = await load("security/secrets.js");
+const { processFile, featurizerFor } = await load("indexer/file-processor.js");
 const { TreeSitterExtractor } = await load("parsing/tree-sitter-extractor.js");
-const { chunkFile } = await load("parsing/chunker.js");
-const { definitionLines, hasDefinitionPatterns } = await load("parsing/definition-lines.js");
-const { fallbackSymbols } = await load("parsing/fallback-symbols.js");
-const { tokenizePath } = await load("parsing/code-tokenizer.js");
-const { trigramSketch } = await load("search/trigram-sketch.js");
-const { featurizerFor, indexedPart, processFile, MAX_PARSE_BYTES } = await load("indexer/file-processor.js");
 
 const indexable = await filesToIndex(load, tree);
 const config = indexable.config;
@@ -55,13 +47,12 @@ const files = indexable.files.slice(0, values.limit ? Number(values.limit) : und
 const task = { root: tree, chunkLines: config.index.chunkLines, embeddingDimensions: 256 };
 console.error(`${files.length} files to index under ${tree}`);
 
-const PARSE_ALONE = "of the extraction: the parse alone, again";
-const CAPTURES_ALONE = "of the extraction: the symbol walk/query, again";
 const seconds = new Map();
 const counts = new Map();
 let started = process.threadCpuUsage();
 const stepsRun = !values["whole-only"];
-if (stepsRun && indexedPart === undefined) throw new Error(`${build} does not export indexedPart: run it with --whole-only`);
+const steps = stepsRun ? await fileSteps(load, task) : undefined;
+if (steps && steps.indexedPart === undefined) throw new Error(`${build} does not export indexedPart: run it with --whole-only`);
 /** Charges the CPU since the last call to `step`. */
 function charge(step, times = 1) {
   const now = process.threadCpuUsage();
@@ -72,54 +63,14 @@ function charge(step, times = 1) {
 
 const processStart = process.cpuUsage();
 const threadStart = process.threadCpuUsage();
-const extractor = new TreeSitterExtractor();
-const featurizer = featurizerFor(task);
 let parsedBytes = 0;
 let chunkCount = 0;
 started = process.threadCpuUsage();
 for (const file of stepsRun ? files : []) {
-  if (BINARY_EXTENSIONS.has(extensionOf(file.path))) continue;
-  const bytes = readRegularFile(join(tree, file.path), { noFollow: true });
-  createHash("sha256").update(bytes).digest("hex");
-  if (looksBinary(bytes)) continue;
-  const language = detectLanguage(file.path);
-  const decoded = decodeText(bytes);
-  charge("read, hash, decode");
-  const text = maskSecrets(decoded.text).text;
-  charge("secrets");
-  let symbols = [];
-  if (bytes.length > MAX_PARSE_BYTES && hasDefinitionPatterns(language)) {
-    symbols = definitionLines(text, language);
-    charge("definition lines (files over MAX_PARSE_BYTES)");
-  } else if (extractor.supports(language)) {
-    // The extractor's own grammar, loaded as a parse would load it (its compile is charged here).
-    const grammar = await extractor.grammar(language);
-    charge("grammar loads");
-    symbols = (await extractor.extract(text, language)).symbols;
-    charge("tree-sitter extraction");
-    // The same parse and the same query again, apart: how the extraction divides (not summed).
-    const parsed = grammar.parser.parse(text);
-    charge(PARSE_ALONE);
-    // The definitions' and comments' nodes: a descendants walk where the build has one for the grammar, else the query's captures.
-    if (grammar.walk) parsed.rootNode.descendantsOfType(grammar.walk.types);
-    else grammar.query.captures(parsed.rootNode);
-    charge(CAPTURES_ALONE);
-    parsed.delete();
-    charge(PARSE_ALONE);
-    parsedBytes += bytes.length;
-  } else {
-    symbols = fallbackSymbols(text, language);
-    charge("fallback symbols");
-  }
-  const indexed = indexedPart(file.path, text, symbols, task.chunkLines);
-  const chunks = chunkFile(indexed.text, indexed.symbols, { maxLines: indexed.maxLines });
-  charge("chunking");
-  const pathTokens = tokenizePath(file.path);
-  for (const chunk of chunks) featurizer.featurize(pathTokens, chunk.symbols, chunk.content);
-  chunkCount += chunks.length;
-  charge("chunk features", chunks.length);
-  trigramSketch(bytes);
-  charge("trigram sketch");
+  const done = await steps.step(file, charge);
+  if (done === undefined) continue;
+  if (done.symbolNodes) parsedBytes += done.bytes.length;
+  chunkCount += done.chunks.length;
 }
 const stepsThread = process.threadCpuUsage(threadStart);
 const stepsProcess = process.cpuUsage(processStart);
@@ -129,12 +80,14 @@ const wholeThreadStart = process.threadCpuUsage();
 const wholeProcessStart = process.cpuUsage();
 const wholeFeaturizer = featurizerFor(task);
 let wholeChunks = 0;
+// The steps' extractor (its grammars loaded), else a new one.
+const extractor = steps?.extractor ?? new TreeSitterExtractor();
 for (const file of files) wholeChunks += (await processFile(task, file, extractor, wholeFeaturizer)).chunks.length;
 const wholeThread = process.threadCpuUsage(wholeThreadStart);
 const wholeProcess = process.cpuUsage(wholeProcessStart);
 
 const cpu = (usage) => (usage.user + usage.system) / 1e6;
-const apart = [PARSE_ALONE, CAPTURES_ALONE];
+const apart = [PARSE_ALONE, SYMBOLS_ALONE];
 const rows = [...seconds].filter(([step]) => !apart.includes(step));
 const total = rows.reduce((sum, [, s]) => sum + s, 0);
 console.log(`load ${loadAverages()}; ${files.length} files, ${(parsedBytes / 1e6).toFixed(1)} MB parsed, ${chunkCount} chunks`);
