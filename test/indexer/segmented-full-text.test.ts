@@ -38,6 +38,27 @@ function scores(services: ProjectServices, terms: string[]): string[] {
   return services.codeFullText.search(terms, 10).map((hit) => hit.score.toFixed(6));
 }
 
+/**
+ * `built`'s full text, saved from a build on disk, searches as an index of the same `files` built in memory, and
+ * the saved snapshot is exactly the table's: loading it again reconciles nothing.
+ */
+async function expectSearchesAsBuiltInMemory(built: ProjectServices, files: Record<string, string>): Promise<void> {
+  const inMemory = open(files);
+  await drain(inMemory.indexer.run());
+  expect(inMemory.codeFullText.isLoaded).toBe(true);
+  for (const terms of QUERIES) {
+    expect(scores(built, terms).length).toBeGreaterThan(0);
+    expect(scores(built, terms)).toEqual(scores(inMemory, terms));
+  }
+  const env = opened.find(({ services }) => services === built)?.project.env ?? {};
+  const reopened = openProject({ root: built.paths.root, env });
+  try {
+    expect(reopened.codeFullText.load()).toEqual({ added: 0, removed: 0 });
+  } finally {
+    await reopened.close();
+  }
+}
+
 describe("a first index of more files than segmentedFullTextAboveFiles", () => {
   it("saves the full-text snapshot built on disk, leaves the index unloaded and nothing behind, and searches as an index built in memory", async () => {
     const segmented = open(manyModules(), 10);
@@ -46,20 +67,7 @@ describe("a first index of more files than segmentedFullTextAboveFiles", () => {
     expect(segmented.codeFullText.isLoaded).toBe(false);
     expect(readdirSync(segmented.paths.dataDir).filter((name) => name.startsWith("fts-build-"))).toEqual([]);
 
-    const inMemory = open(manyModules());
-    await drain(inMemory.indexer.run());
-    expect(inMemory.codeFullText.isLoaded).toBe(true);
-    for (const terms of QUERIES) {
-      expect(scores(segmented, terms).length).toBeGreaterThan(0);
-      expect(scores(segmented, terms)).toEqual(scores(inMemory, terms));
-    }
-    // The saved snapshot is exactly the table's: loading it reconciles nothing.
-    const reopened = openProject({ root: segmented.paths.root, env: opened[0]?.project.env ?? {} });
-    try {
-      expect(reopened.codeFullText.load()).toEqual({ added: 0, removed: 0 });
-    } finally {
-      await reopened.close();
-    }
+    await expectSearchesAsBuiltInMemory(segmented, manyModules());
   });
 
   it("is not used for a first index within the limit, nor for a later run", async () => {
@@ -103,18 +111,7 @@ describe("a first index of more files than segmentedFullTextAboveFiles", () => {
     expect(resumed.codeFullText.isLoaded).toBe(false);
     expect(resumed.files.counts().indexed).toBe(200);
 
-    const inMemory = open(manyModules(200));
-    await drain(inMemory.indexer.run());
-    for (const terms of QUERIES) {
-      expect(scores(resumed, terms).length).toBeGreaterThan(0);
-      expect(scores(resumed, terms)).toEqual(scores(inMemory, terms));
-    }
-    const reopened = openProject({ root: resumed.paths.root, env: opened[0]?.project.env ?? {} });
-    try {
-      expect(reopened.codeFullText.load()).toEqual({ added: 0, removed: 0 });
-    } finally {
-      await reopened.close();
-    }
+    await expectSearchesAsBuiltInMemory(resumed, manyModules(200));
   });
 
   it("a run that fails once segments have spilled leaves none of them beside the database", async () => {
