@@ -212,16 +212,14 @@ export class PersistentFullText {
   }
 
   /**
-   * For a first index of a large repository, by a process that will not
-   * search it (`sylk index`): until the next checkpoint, applied documents
-   * go to a snapshot built on disk a segment at a time
-   * (`SegmentedSnapshotBuild`), not to the index in memory, which grows
-   * with the repository; the checkpoint saves it, and the index stays
-   * unloaded. Only while the index is not in memory; returns whether the
-   * build began. The documents the table held before (a first index resumed
-   * after a kill or an interrupt) are taken from it at the checkpoint, and
-   * the snapshot saved then replaces any saved before. A load meanwhile
-   * ends the build: the table holds what it was given.
+   * For a first index of a large repository (or one resumed after a kill),
+   * by a process that will not search it (`sylk index`): until the next
+   * checkpoint, applied documents go to a snapshot built on disk a segment
+   * at a time (`SegmentedSnapshotBuild`), not to the index in memory, which
+   * grows with the repository. The checkpoint adds what the table held
+   * before, saves it over any snapshot, and leaves the index unloaded. Only
+   * while the index is not in memory; returns whether the build began. A
+   * load meanwhile ends it: the table holds what it was given.
    */
   beginSegmentedBuild(): boolean {
     if (this.loaded || this.segmented) return false;
