@@ -1,15 +1,14 @@
 import {
   DamagedSnapshotError,
   type FullTextCollection,
-  type FullTextDocument,
   type FullTextRepository,
   type SnapshotDamage,
   type StoredSnapshot,
 } from "../store/full-text-repository.js";
-import { onlyTerms } from "./full-text-document.js";
 import { FullTextIndex, type FullTextHit, type FullTextResult } from "./full-text-index.js";
 import { SegmentedSnapshotBuild } from "./segmented-snapshot-build.js";
 import { DamagedFullTextError } from "./damaged-full-text-error.js";
+import { reconcileWith, restoreInto } from "./snapshot-restore.js";
 
 /** Rebuild instead of carrying tombstones once they are this share of the index. */
 const TOMBSTONE_REBUILD_RATIO = 0.25;
@@ -121,11 +120,15 @@ export class PersistentFullText {
   } {
     try {
       const snapshot = this.repository.loadSnapshot(this.collection);
-      return { snapshot, reconciled: this.restoreInto(this.index, snapshot) };
+      return { snapshot, reconciled: restoreInto(this.repository, this.collection, this.index, snapshot) };
     } catch (error) {
       if (!(error instanceof DamagedSnapshotError)) throw error;
       this.repairs.push(error.damage);
-      return { snapshot: undefined, damage: error.damage, reconciled: this.restoreInto(this.index, undefined) };
+      return {
+        snapshot: undefined,
+        damage: error.damage,
+        reconciled: restoreInto(this.repository, this.collection, this.index, undefined),
+      };
     }
   }
 
@@ -314,7 +317,7 @@ export class PersistentFullText {
         return this.index;
       }
       const partial = new FullTextIndex({ searchedOnce: true });
-      this.restoreInto(partial, snapshot, terms);
+      restoreInto(this.repository, this.collection, partial, snapshot, terms);
       return partial;
     } catch (error) {
       if (!(error instanceof DamagedSnapshotError)) throw error;
@@ -333,45 +336,6 @@ export class PersistentFullText {
     }
   }
 
-  /**
-   * Restores `index` from the snapshot (all its terms, or only `terms`) and
-   * brings it up to the table: documents added since have ids above the
-   * snapshot's highest, those noted as removed are left out, and only when
-   * the table holds fewer of the others than that leaves are its ids listed
-   * to find the rest. (The table holds none of the snapshot's ids that the
-   * snapshot lacks, and no noted id: so equal counts mean equal sets.)
-   */
-  private restoreInto(
-    index: FullTextIndex,
-    snapshot: StoredSnapshot | undefined,
-    terms?: readonly string[],
-  ): { added: number; removed: number } {
-    if (!snapshot) {
-      index.rebuild(this.repository.documents(this.collection));
-      return { added: index.size, removed: 0 };
-    }
-    const noted = this.repository.removedSinceSnapshot(this.collection).filter((id) => id <= snapshot.maxId);
-    let leftOut: Uint8Array | undefined;
-    if (noted.length > 0) {
-      leftOut = new Uint8Array(snapshot.maxId + 1);
-      for (const id of noted) leftOut[id] = 1;
-    }
-    const sizeBefore = snapshot.documents.count;
-    index.restore(snapshot.documents, this.repository.loadPostings(this.collection, snapshot, terms, leftOut), noted);
-    const removed = sizeBefore - index.size;
-    // A one-off search needs only its terms' postings of the documents added since, too.
-    const wanted = terms ? new Set(terms) : undefined;
-    const narrowed = (documents: FullTextDocument[]) =>
-      wanted ? documents.map((document) => ({ ...document, terms: onlyTerms(document.terms, wanted) })) : documents;
-    const added = this.repository.documentsAfter(this.collection, snapshot.maxId);
-    if (this.repository.count(this.collection) - added.length !== index.size) {
-      const reconciled = this.reconcileWith(index, this.repository.ids(this.collection), narrowed);
-      return { added: reconciled.added, removed: removed + reconciled.removed };
-    }
-    index.addAll(narrowed(added));
-    return { added: added.length, removed };
-  }
-
   private ensureCurrent(): void {
     if (!this.loaded) {
       this.load();
@@ -382,19 +346,6 @@ export class PersistentFullText {
 
   private reconcile(storeIds: Iterable<number>): { added: number; removed: number } {
     this.seenDataVersion = this.repository.dataVersion();
-    return this.reconcileWith(this.index, storeIds);
-  }
-
-  /** Tombstones what the table lost; adds, from their stored terms (`prepare`d), what the index lacks. */
-  private reconcileWith(
-    index: FullTextIndex,
-    storeIds: Iterable<number>,
-    prepare = (documents: FullTextDocument[]) => documents,
-  ): { added: number; removed: number } {
-    const { missing, removed } = index.reconcile(storeIds);
-    for (let start = 0; start < missing.length; start += 1000) {
-      index.addAll(prepare(this.repository.documents(this.collection, missing.slice(start, start + 1000))));
-    }
-    return { added: missing.length, removed };
+    return reconcileWith(this.repository, this.collection, this.index, storeIds);
   }
 }
