@@ -90,8 +90,14 @@ export class FullTextDocuments {
   snapshot(): IndexDocuments {
     const size = this.state.lastIndexOf(LIVE) + 1;
     const live = this.state.slice(0, size);
-    if (this.tombstones > 0) for (let id = 0; id < size; id++) if (live[id] !== LIVE) live[id] = ABSENT;
     const lengths = this.lengths.slice(0, size);
+    // A removed document's length goes too, so that a snapshot's bytes do not depend on how its documents came and went.
+    if (this.tombstones > 0)
+      for (let id = 0; id < size; id++)
+        if (live[id] !== LIVE) {
+          live[id] = ABSENT;
+          lengths[id] = 0;
+        }
     return { live, lengths, count: this.liveCount, totalLength: this.totalLength };
   }
 
@@ -109,6 +115,7 @@ export class FullTextDocuments {
       this.state[id] = ABSENT;
       this.liveCount--;
       this.totalLength -= this.lengths[id] as number;
+      this.lengths[id] = 0;
     }
   }
 

@@ -15,15 +15,18 @@ const TOMBSTONE_REBUILD_RATIO = 0.25;
 /**
  * A snapshot this small is loaded to apply changes at once; none is (re-saving a 1.5 MB one was most of `sylk index`
  * after an edit): a process that never loaded the index leaves its changes in the table for the next load. Up to
- * `VERIFIED_SNAPSHOT_BYTES` a snapshot is still read through at the checkpoint, so damage is repaired as a load would.
+ * `SMALL_SNAPSHOT_BYTES` a snapshot is still read through at the checkpoint, so damage is repaired as a load would;
+ * above it, deferred changes that have added up are merged into it on disk, not loaded with it.
  */
 const EAGER_LOAD_SNAPSHOT_BYTES = 0;
-const VERIFIED_SNAPSHOT_BYTES = 2 << 20;
+const SMALL_SNAPSHOT_BYTES = 2 << 20;
 const DEFERRED_CHANGES_LIMIT = 2_000; // changes made without loading the snapshot, past which a checkpoint folds them in
 
 export interface PersistentFullTextOptions {
   eagerLoadSnapshotBytes?: number;
   deferredChangesLimit?: number;
+  /** Above this size a saved snapshot takes deferred changes merged on disk (`SegmentedSnapshotBuild.mergeIntoSaved`). */
+  mergeOnDiskAboveBytes?: number;
   /**
    * Until something loads the index, answer each search from the snapshot's
    * postings of the query's terms alone: for a process that searches once
@@ -76,6 +79,7 @@ export class PersistentFullText {
 
   private readonly eagerLoadSnapshotBytes: number;
   private readonly deferredChangesLimit: number;
+  private readonly mergeOnDiskAboveBytes: number;
   private readonly searchWithoutLoading: boolean;
 
   constructor(
@@ -85,6 +89,7 @@ export class PersistentFullText {
   ) {
     this.eagerLoadSnapshotBytes = options.eagerLoadSnapshotBytes ?? EAGER_LOAD_SNAPSHOT_BYTES;
     this.deferredChangesLimit = options.deferredChangesLimit ?? DEFERRED_CHANGES_LIMIT;
+    this.mergeOnDiskAboveBytes = options.mergeOnDiskAboveBytes ?? SMALL_SNAPSHOT_BYTES;
     this.searchWithoutLoading = options.searchWithoutLoading ?? false;
   }
 
@@ -201,15 +206,16 @@ export class PersistentFullText {
 
   /**
    * End of a batch of work: writes a snapshot when changes are waiting for
-   * one, loading the index first if deferred changes have added up.
+   * one. Deferred changes that have added up are merged into a large saved
+   * snapshot on disk, or else the index is loaded first (a damaged one too).
    */
   async checkpoint(): Promise<void> {
     if (this.damageNoted()) return this.repairNotedDamage();
     if (this.segmented) return this.finishSegmentedBuild();
-    if (!this.loaded && this.repository.deferredChanges(this.collection) < this.deferredChangesLimit) {
-      const small = this.repository.snapshotBytes(this.collection) <= VERIFIED_SNAPSHOT_BYTES;
-      return small && this.checkSnapshot() ? this.repairNotedDamage() : undefined;
-    }
+    const savedBytes = this.repository.snapshotBytes(this.collection);
+    if (!this.loaded && this.repository.deferredChanges(this.collection) < this.deferredChangesLimit)
+      return savedBytes <= SMALL_SNAPSHOT_BYTES && this.checkSnapshot() ? this.repairNotedDamage() : undefined;
+    if (!this.loaded && savedBytes > this.mergeOnDiskAboveBytes && this.mergedOnDisk()) return;
     this.ensureCurrent();
     if (this.unsaved > 0) this.save();
   }
@@ -244,6 +250,16 @@ export class PersistentFullText {
       build.discard();
     }
     this.unsaved = 0;
+  }
+
+  /** See `SegmentedSnapshotBuild.mergeIntoSaved`; false where it saved nothing (no snapshot, or a damaged one). */
+  private mergedOnDisk(): boolean {
+    try {
+      return SegmentedSnapshotBuild.mergeIntoSaved(this.repository, this.collection);
+    } catch (error) {
+      if (error instanceof DamagedSnapshotError) return false;
+      throw error;
+    }
   }
 
   /** Ends a build under way without saving it (a load, or its run failed): the table keeps what it was given. */

@@ -1,9 +1,16 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { FullTextCollection, FullTextDocument, FullTextRepository } from "../store/full-text-repository.js";
+import type {
+  DecodedSlots,
+  FullTextCollection,
+  FullTextDocument,
+  FullTextRepository,
+  StoredSnapshot,
+} from "../store/full-text-repository.js";
 import { bucketCountFor, bucketOf, encodeBucket } from "../store/postings-codec.js";
 import { FullTextDocuments, LIVE } from "./full-text-documents.js";
 import { PARTITION_BITS, reverseBits, SegmentReader, spillSegment, type SpilledSegment } from "./postings-spill.js";
+import { SavedSnapshotReader } from "./saved-snapshot-reader.js";
 import { SegmentPostings } from "./segment-postings.js";
 
 /**
@@ -29,6 +36,10 @@ const TERM_COUNT_BITS = 24;
  * snapshot rows as `saveSnapshot` would store them (the same terms, ids and
  * frequency slots), so that the snapshot loads and searches the same. Only
  * the documents' table (five bytes an id) grows with the repository.
+ *
+ * A build may also start from the saved snapshot (`mergeIntoSaved`), whose
+ * rows the merge then reads as one more segment: many changes to a saved
+ * index folded in without loading it.
  */
 export class SegmentedSnapshotBuild {
   private segment = new SegmentPostings();
@@ -37,6 +48,9 @@ export class SegmentedSnapshotBuild {
   private readonly spilled: SpilledSegment[] = [];
   private readonly seenTerms = new Uint8Array(1 << (TERM_COUNT_BITS - 3));
   private made = false;
+  /** The saved snapshot the build started from, if any, and its bucket count. */
+  private saved: SavedSnapshotReader | undefined;
+  private savedBuckets = 1;
 
   constructor(
     /** A directory of the build's own, removed when it ends. */
@@ -71,6 +85,40 @@ export class SegmentedSnapshotBuild {
     }
   }
 
+  /**
+   * Saves the table's documents as a new snapshot merged on disk from the
+   * saved one, in one write transaction (docs/DESIGN-NOTES.md, "Many changes
+   * to a saved index"). Returns false, having saved nothing, where there is
+   * no saved snapshot or it cannot be read by partition; a damaged one
+   * throws `DamagedSnapshotError`, and nothing is changed.
+   */
+  static mergeIntoSaved(repository: FullTextRepository, collection: FullTextCollection): boolean {
+    const build = SegmentedSnapshotBuild.besideDatabase(repository, collection);
+    try {
+      return repository.writeTransaction(() => {
+        const snapshot = repository.loadSnapshot(collection);
+        if (!snapshot || !SavedSnapshotReader.canRead(snapshot)) return false;
+        build.startFrom(repository, collection, snapshot);
+        build.finish(repository, collection);
+        return true;
+      });
+    } finally {
+      build.discard();
+    }
+  }
+
+  /**
+   * Starts from the saved snapshot's documents, less those noted as removed
+   * since: `finish` then takes what else the table gained or lost, and
+   * merges the snapshot's rows with the segments. Call before anything is
+   * added, inside the write transaction that finishes.
+   */
+  startFrom(repository: FullTextRepository, collection: FullTextCollection, snapshot: StoredSnapshot): void {
+    this.documents.restore(snapshot.documents, repository.removedSinceSnapshot(collection));
+    this.saved = new SavedSnapshotReader(repository, collection, snapshot);
+    this.savedBuckets = snapshot.buckets;
+  }
+
   /** Documents committed, in any order; one already added is ignored. */
   add(documents: readonly FullTextDocument[]): void {
     for (const document of documents) {
@@ -97,7 +145,8 @@ export class SegmentedSnapshotBuild {
     for (let start = 0; start < missing.length; start += 1000)
       this.add(repository.documents(collection, missing.slice(start, start + 1000)));
     this.spill();
-    const buckets = Math.min(bucketCountFor(this.distinctTerms()), 1 << PARTITION_BITS);
+    // The saved terms are not counted (that would decode every saved row twice): its bucket count stands for them.
+    const buckets = Math.min(Math.max(this.savedBuckets, bucketCountFor(this.distinctTerms())), 1 << PARTITION_BITS);
     repository.saveSnapshotRows(collection, this.documents.snapshot(), buckets, this.mergedRows(buckets));
   }
 
@@ -144,7 +193,9 @@ export class SegmentedSnapshotBuild {
   private *mergedRows(buckets: number): Generator<[number, Uint8Array]> {
     const bucketBits = Math.log2(buckets);
     const partitionsPerBucket = 1 << (PARTITION_BITS - bucketBits);
-    const readers = this.spilled.map((segment) => new SegmentReader(segment));
+    const readers: Array<SavedSnapshotReader | SegmentReader> = this.spilled.map((segment) => new SegmentReader(segment));
+    // The saved ids are all below those added since, so read first it keeps every slot's ids ascending.
+    if (this.saved) readers.unshift(this.saved);
     try {
       for (let run = 0; run < buckets; run++) {
         const merged = new Map<string, number[][]>();
@@ -158,7 +209,7 @@ export class SegmentedSnapshotBuild {
     }
   }
 
-  private mergeInto(merged: Map<string, number[][]>, term: string, slots: number[][]): void {
+  private mergeInto(merged: Map<string, number[][]>, term: string, slots: ReadonlyArray<DecodedSlots[number] | number[]>): void {
     let into = merged.get(term);
     if (!into) {
       into = [];
@@ -167,8 +218,12 @@ export class SegmentedSnapshotBuild {
     const state = this.documents.state;
     for (let slot = into.length; slot < slots.length; slot++) into.push([]);
     slots.forEach((ids, slot) => {
+      if (!ids) return;
       const target = into[slot] as number[];
-      for (const id of ids) if (state[id] === LIVE) target.push(id);
+      for (let index = 0; index < ids.length; index++) {
+        const id = ids[index] as number;
+        if (state[id] === LIVE) target.push(id);
+      }
     });
   }
 }

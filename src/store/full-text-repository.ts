@@ -112,17 +112,29 @@ export class FullTextRepository {
   ): void {
     if (!Number.isSafeInteger(documents.totalLength)) throw new Error("Document lengths must be whole numbers.");
     const encodedDocuments = encodeDocuments(documents);
-    const insert = this.db.prepare("INSERT INTO fts_postings (index_name, bucket, data, checksum) VALUES (?, ?, ?, ?)");
+    // Rows replace the saved ones as they come, and those no bucket took go at the end: rows merged from the saved
+    // snapshot itself (`SavedSnapshotReader`) read each saved row before the row of its bucket number is written.
+    const insert = this.db.prepare("INSERT OR REPLACE INTO fts_postings (index_name, bucket, data, checksum) VALUES (?, ?, ?, ?)");
     this.db.transaction(() => {
-      this.db.prepare("DELETE FROM fts_postings WHERE index_name = ?").run(collection);
       this.db.prepare("DELETE FROM fts_removed WHERE index_name = ?").run(collection);
       let bytes = encodedDocuments.length;
       let written = 0;
+      const taken = new Uint8Array(buckets);
       for (const [bucket, data] of rows) {
         insert.run(collection, bucket, data, postingsChecksum(bucket, data));
+        taken[bucket] = 1;
         bytes += data.length;
         written++;
       }
+      const stale = this.db
+        .prepare<[string], number>("SELECT bucket FROM fts_postings WHERE index_name = ?")
+        .pluck()
+        .all(collection)
+        .filter((bucket) => !(bucket < buckets && taken[bucket] === 1));
+      if (stale.length > 0)
+        this.db
+          .prepare("DELETE FROM fts_postings WHERE index_name = ? AND bucket IN (SELECT value FROM json_each(?))")
+          .run(collection, JSON.stringify(stale));
       const fields: DocumentsRowFields = {
         maxId: Math.max(0, documents.live.length - 1),
         count: documents.count,
@@ -257,6 +269,21 @@ export class FullTextRepository {
       if (error instanceof MalformedSnapshotError) throw damaged(error.problem);
       throw error;
     }
+  }
+
+  /**
+   * The terms of one of the snapshot's buckets with their postings (none
+   * for a bucket without a row), checked as `loadPostings` checks them.
+   */
+  postingsOfBucket(collection: FullTextCollection, snapshot: StoredSnapshot, bucket: number): Array<[string, DecodedSlots]> {
+    const row = this.db
+      .prepare<[string, number], PostingsRow>("SELECT bucket, data, checksum FROM fts_postings WHERE index_name = ? AND bucket = ?")
+      .get(collection, bucket);
+    if (row) return this.decodePostingsRow(collection, snapshot, row, {});
+    // As in `loadPostings`: where every bucket had a row, none may lack one.
+    if (snapshot.rows === snapshot.buckets)
+      throw new DamagedSnapshotError(collection, { part: `postings bucket ${bucket}`, problem: "its row is missing" });
+    return [];
   }
 
   /** The snapshot's size, as noted when it was saved. */

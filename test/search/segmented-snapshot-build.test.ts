@@ -5,7 +5,7 @@ import { FullTextIndex } from "../../src/search/full-text-index.js";
 import { PersistentFullText } from "../../src/search/persistent-full-text.js";
 import { SegmentedSnapshotBuild } from "../../src/search/segmented-snapshot-build.js";
 import { openDatabase, type SqliteDatabase } from "../../src/store/database.js";
-import { FullTextRepository } from "../../src/store/full-text-repository.js";
+import { DamagedSnapshotError, FullTextRepository } from "../../src/store/full-text-repository.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 let project: TempProject;
@@ -145,6 +145,95 @@ describe("SegmentedSnapshotBuild", () => {
   });
 });
 
+/** Texts over their own vocabulary (`n0`, `n1`, …), as new files bring new words. */
+function newTexts(count: number, vocabulary: number, seed: number): Array<Map<string, number>> {
+  return randomTexts(count, vocabulary, seed).map((counts) => new Map([...counts].map(([word, n]) => [`n${word.slice(1)}`, n])));
+}
+
+/** The snapshot an index built in memory of exactly these rows saves (in a database of its own). */
+function snapshotBuiltInMemory(rows: readonly Row[]) {
+  const otherDb = openDatabase(`${project.sylkHome}/expected-${Math.random()}.db`);
+  try {
+    const other = new FullTextRepository(otherDb);
+    const inMemory = new FullTextIndex();
+    inMemory.addAll(rows);
+    other.saveSnapshot("history", inMemory.documents(), [...inMemory.liveTerms()]);
+    return { ...savedSnapshot(other), buckets: other.loadSnapshot("history")?.buckets };
+  } finally {
+    otherDb.close();
+  }
+}
+
+function postingsRows(): number {
+  return db.prepare("SELECT count(*) FROM fts_postings WHERE index_name = 'history'").pluck().get() as number;
+}
+
+describe("SegmentedSnapshotBuild.mergeIntoSaved", () => {
+  /** A saved snapshot of 1,200 rows, then a fifth of them removed (half noted, half not) and `added` new rows. */
+  function savedThenChanged(added: Array<Map<string, number>>) {
+    const rows = db.transaction(() => randomTexts(1_200, 2_500, 21).map((counts) => insert(db, counts)))();
+    const saved = new FullTextIndex();
+    saved.addAll(rows);
+    repository.saveSnapshot("history", saved.documents(), [...saved.liveTerms()]);
+    const removed = rows.filter((_, index) => index % 5 === 2).map((row) => row.id);
+    for (const id of removed) db.prepare("DELETE FROM content_entries WHERE doc = ?").run(id);
+    repository.addDeferredChanges(
+      "history",
+      removed.length,
+      removed.filter((_, index) => index % 2 === 0),
+    );
+    const newRows = db.transaction(() => added.map((counts) => insert(db, counts)))();
+    return [...rows.filter((row) => !removed.includes(row.id)), ...newRows];
+  }
+
+  it("saves the snapshot an index built in memory of the table saves, where the new terms need more buckets", () => {
+    const table = savedThenChanged(newTexts(1_500, 12_000, 22));
+    const before = repository.loadSnapshot("history")?.buckets as number;
+    const expected = snapshotBuiltInMemory(table);
+    expect(expected.buckets).toBeGreaterThan(before);
+
+    expect(SegmentedSnapshotBuild.mergeIntoSaved(repository, "history")).toBe(true);
+    const { buckets, ...merged } = { ...savedSnapshot(repository), buckets: repository.loadSnapshot("history")?.buckets };
+    const { buckets: _, ...wanted } = expected;
+    expect(merged).toEqual(wanted);
+    expect(buckets).toBe(expected.buckets);
+    // Every row is the new snapshot's: none of the saved one's is left over.
+    expect(postingsRows()).toBe(repository.loadSnapshot("history")?.rows);
+    expect(repository.deferredChanges("history")).toBe(0);
+    expect(repository.removedSinceSnapshot("history")).toEqual([]);
+    expect(readdirSync(project.sylkHome).filter((name) => name.startsWith("fts-build-"))).toEqual([]);
+  });
+
+  it("keeps the saved bucket count where the new terms need fewer, and loads as the table without reconciling", () => {
+    const table = savedThenChanged(randomTexts(60, 2_500, 23));
+    const before = repository.loadSnapshot("history")?.buckets;
+    expect(SegmentedSnapshotBuild.mergeIntoSaved(repository, "history")).toBe(true);
+    expect(repository.loadSnapshot("history")?.buckets).toBe(before);
+    const { buckets: _, ...wanted } = snapshotBuiltInMemory(table);
+    expect(savedSnapshot(repository)).toEqual(wanted);
+    expect(postingsRows()).toBe(repository.loadSnapshot("history")?.rows);
+    const loaded = new PersistentFullText(repository, "history");
+    expect(loaded.load()).toEqual({ added: 0, removed: 0 });
+    expect(loaded.size).toBe(table.length);
+  });
+
+  it("changes nothing where a saved row is damaged, and saves nothing where no snapshot was saved", () => {
+    savedThenChanged(newTexts(200, 1_000, 24));
+    const rowsBefore = db.prepare("SELECT bucket, data, checksum FROM fts_postings ORDER BY bucket").all() as Array<{ bucket: number }>;
+    const damaged = rowsBefore[rowsBefore.length - 1] as { bucket: number };
+    db.prepare("UPDATE fts_postings SET checksum = checksum + 1 WHERE bucket = ?").run(damaged.bucket);
+    const deferred = repository.deferredChanges("history");
+    expect(() => SegmentedSnapshotBuild.mergeIntoSaved(repository, "history")).toThrow(DamagedSnapshotError);
+    expect(postingsRows()).toBe(rowsBefore.length);
+    expect(repository.deferredChanges("history")).toBe(deferred);
+
+    db.prepare("DELETE FROM fts_postings").run();
+    db.prepare("DELETE FROM fts_documents").run();
+    expect(SegmentedSnapshotBuild.mergeIntoSaved(repository, "history")).toBe(false);
+    expect(repository.loadSnapshot("history")).toBeUndefined();
+  });
+});
+
 describe("PersistentFullText's segmented build", () => {
   it("saves a first index's snapshot without loading the index, and searches it as one built in memory", async () => {
     const texts = randomTexts(400, 800, 3);
@@ -165,6 +254,30 @@ describe("PersistentFullText's segmented build", () => {
       expect(segmented.search(query, 10)).toEqual(inMemory.search(query, 10));
     }
     expect(segmented.load()).toEqual({ added: 0, removed: 0 });
+  });
+
+  it("folds many changes made without loading a large saved index into its snapshot on disk, leaving it unloaded", async () => {
+    const rows = db.transaction(() => randomTexts(500, 900, 31).map((counts) => insert(db, counts)))();
+    const first = new PersistentFullText(repository, "history");
+    first.load();
+    // Another process (`sylk index` after a branch switch): its changes are deferred, and past the limit merged on disk.
+    const index = new PersistentFullText(repository, "history", { deferredChangesLimit: 100, mergeOnDiskAboveBytes: 0 });
+    const gone = rows.slice(0, 80).map((row) => row.id);
+    for (const id of gone) db.prepare("DELETE FROM content_entries WHERE doc = ?").run(id);
+    const added = db.transaction(() => newTexts(120, 400, 32).map((counts) => insert(db, counts)))();
+    index.apply(gone, added);
+    await index.checkpoint();
+    expect(index.isLoaded).toBe(false);
+    expect(repository.deferredChanges("history")).toBe(0);
+
+    const table = [...rows.slice(80), ...added];
+    const inMemory = new FullTextIndex();
+    inMemory.addAll(table);
+    const reopened = new PersistentFullText(repository, "history");
+    expect(reopened.load()).toEqual({ added: 0, removed: 0 });
+    for (const query of [["w0"], ["n1", "w3"], ["n5", "n40", "w2"]]) {
+      expect(reopened.search(query, 10)).toEqual(inMemory.search(query, 10));
+    }
   });
 
   it("begins only while the index is not in memory, takes what the table held at its checkpoint, and a load during the build ends it", async () => {
