@@ -13,7 +13,8 @@
  * refreshes, run in the long-lived process, where they cost less than
  * starting a process (≈ 0.3 s of CPU) and leave little behind. A `sylk
  * index` typed for a first index of more files starts itself again with
- * the settings below.
+ * the settings below. The indexer's `LARGE_PASS_ABOVE_FILES` is the same
+ * number (not imported: this module is loaded at every start-up).
  */
 export const SEPARATE_INDEX_PROCESS_ABOVE_FILES = 1_000;
 

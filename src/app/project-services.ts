@@ -49,6 +49,8 @@ export interface OpenProjectOptions extends OpenProjectStoreOptions {
   racyWindowMs?: number;
   /** See `ProjectIndexerDeps.segmentedFullTextAboveFiles`: tests set it low to build a small project's snapshot on disk. */
   segmentedFullTextAboveFiles?: number;
+  /** See `ProjectIndexerDeps.largePassAboveFiles`: tests set it low to make a small refresh large. */
+  largePassAboveFiles?: number;
 }
 
 /** Everything one project needs, wired once. The UI and the agent receive narrow pieces of it. */
@@ -144,6 +146,7 @@ export function openProject(options: OpenProjectOptions): ProjectServices {
     createPool: () => new FileWorkerPool({ threads: config.index.workerThreads }),
     processSmallWorkInline: !options.interactive,
     segmentedFullTextAboveFiles: options.segmentedFullTextAboveFiles,
+    largePassAboveFiles: options.largePassAboveFiles,
     embeddingDimensions: builtinEmbedder ? embedder.dimensions : null,
     racyWindowMs: options.racyWindowMs,
   });

@@ -52,10 +52,8 @@ const LAST_REFRESH_META_KEY = "last_refresh";
 
 export interface RunOptions {
   /**
-   * More files to index than this, and the run changes nothing and returns
-   * `handedOff`: the caller has that work done elsewhere (the interactive
-   * session starts `sylk index`, so that what is indexed never passes
-   * through the process that draws the screen).
+   * More files to index than this, and the run changes nothing and returns `handedOff`: the caller has that work done
+   * elsewhere (the session starts `sylk index`, so that what is indexed never passes through the process that draws).
    */
   handOffAbove?: number;
   /** Set by the session while the user waits on its search: the file workers stop between files (`IndexPause`). */
@@ -68,10 +66,7 @@ export interface ProjectIndexerDeps extends FileRunnerDeps {
   files: FileRepository;
   /** What the last complete walk saw of each directory. */
   directories: DirectoryStateRepository;
-  /**
-   * Where a run with no complete run behind it stores what its walk saw
-   * (`first_walk_states`), for grep to list the tree by while it runs.
-   */
+  /** Where a run with no complete run behind it stores what its walk saw (`first_walk_states`), for grep to list the tree by. */
   firstWalk?: DirectoryStateRepository;
   writer: IndexWriter;
   fullText: PersistentFullText;
@@ -84,6 +79,8 @@ export interface ProjectIndexerDeps extends FileRunnerDeps {
   racyWindowMs?: number;
   /** A first index of a tree of more files than this builds its full-text snapshot on disk (`SEGMENTED_FULL_TEXT_ABOVE_FILES` by default). */
   segmentedFullTextAboveFiles?: number;
+  /** A pass of more files to index than this is large (`LARGE_PASS_ABOVE_FILES` by default). */
+  largePassAboveFiles?: number;
 }
 
 /**
@@ -99,9 +96,15 @@ export interface ProjectIndexerDeps extends FileRunnerDeps {
 export const SEGMENTED_FULL_TEXT_ABOVE_FILES = 5_000;
 
 /**
- * The startup indexer: fresh → nothing to do; stale → only what
- * changed; missing → everything, highest priority first. Files are processed
- * on the worker pool and committed here in batches.
+ * A pass with more files to index than this is large: a refresh that large (a branch switch) bounds the heaps' growth
+ * as a first index does, and where the full-text index is not in memory closes the file workers before its checkpoint
+ * merges the changes on disk (docs/DESIGN-NOTES.md, "Many changes to a saved index"). The session runs it apart.
+ */
+export const LARGE_PASS_ABOVE_FILES = 1_000;
+
+/**
+ * The startup indexer: fresh → nothing to do; stale → only what changed; missing → everything, highest priority
+ * first. Files are processed on the worker pool and committed here in batches.
  */
 export class ProjectIndexer {
   private readonly processor: FileRunner;
@@ -113,6 +116,11 @@ export class ProjectIndexer {
   /** Stops the worker threads now (they also end on their own once a run is over, see `WORKER_LINGER_MS`). */
   close(): Promise<void> {
     return this.processor.close();
+  }
+
+  /** Whether the worker threads are running (from a run's start to the end of its linger, or a large pass's merge). */
+  get workersRunning(): boolean {
+    return this.processor.workersRunning;
   }
 
   /** When the last complete run ended (ISO 8601), or undefined before the first. */
@@ -221,8 +229,9 @@ export class ProjectIndexer {
       summary.scanned > (this.deps.segmentedFullTextAboveFiles ?? SEGMENTED_FULL_TEXT_ABOVE_FILES) &&
       this.deps.fullText.beginSegmentedBuild();
     let processed = 0;
+    const large = segmented || total > (this.deps.largePassAboveFiles ?? LARGE_PASS_ABOVE_FILES);
     // Held to the run's end, from before the dropped walk's collection so that the limit it sets follows it too.
-    const releaseHeapBound = segmented ? boundHeapGrowth() : undefined;
+    const releaseHeapBound = large ? boundHeapGrowth() : undefined;
     try {
       if (segmented) {
         // Every row is new: the secondary indexes are built once after them (docs/DESIGN-NOTES.md, "A large first index builds…").
@@ -241,8 +250,9 @@ export class ProjectIndexer {
       summary.interrupted = processed < total;
 
       yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
-      // A large first index ends with its merge: the idle workers' heaps and tree-sitter memory (≈ 300 MB) need not stay under it.
-      if (segmented) await this.processor.close();
+      // A large first index ends with its merge, and so does a large refresh of an index not in memory: the idle
+      // workers' heaps and tree-sitter memory (≈ 300 MB) need not stay under it.
+      if (segmented || (large && !this.deps.fullText.isLoaded)) await this.processor.close();
       if (!plan.fresh || plan.before === "missing" || this.deps.fullText.damageNoted()) await this.deps.fullText.checkpoint();
       if (segmented) ensureDeferredIndexes(this.deps.db);
     } finally {

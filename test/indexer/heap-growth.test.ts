@@ -88,3 +88,47 @@ describe("a large first index's heaps", () => {
     expect(boundAfter).toBe(false);
   });
 });
+
+/** Ten files: more than a process indexes on its own thread (the file workers run). */
+function tenFiles(value: number): Record<string, string> {
+  return Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`src/m${index}.ts`, `export const m${index} = ${value};\n`]));
+}
+
+/** A first index of ten files in one process, then, in another, a refresh of all ten changed. */
+async function refresh(largePassAboveFiles?: number) {
+  project = createTempProject(tenFiles(1));
+  services = openProject({ root: project.root, env: project.env });
+  for await (const _ of services.indexer.run());
+  await services.close();
+  for (const [path, content] of Object.entries(tenFiles(2))) project.write(path, content);
+  services = openProject({ root: project.root, env: project.env, largePassAboveFiles });
+  let boundWhileWorking = false;
+  let workersWhileWorking = false;
+  const run = services.indexer.run();
+  let step = await run.next();
+  for (; !step.done; step = await run.next()) {
+    if (step.value.phase !== "indexing" || step.value.indexed === 0) continue;
+    boundWhileWorking ||= heapGrowthBounded();
+    workersWhileWorking ||= services.indexer.workersRunning;
+  }
+  const { changed } = step.value;
+  return {
+    changed,
+    boundWhileWorking,
+    workersWhileWorking,
+    workersAfter: services.indexer.workersRunning,
+    boundAfter: heapGrowthBounded(),
+  };
+}
+
+describe("a large refresh's heaps and workers", () => {
+  it("bound the heaps' growth as a first index does, and the workers end before the checkpoint where the index is not in memory", async () => {
+    const large = { changed: 10, boundWhileWorking: true, workersWhileWorking: true, workersAfter: false, boundAfter: false };
+    expect(await refresh(9)).toEqual(large);
+  });
+
+  it("are left to V8 and to the workers' linger on a small refresh", async () => {
+    const small = { changed: 10, boundWhileWorking: false, workersWhileWorking: true, workersAfter: true, boundAfter: false };
+    expect(await refresh()).toEqual(small);
+  });
+});
