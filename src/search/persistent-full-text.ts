@@ -212,10 +212,12 @@ export class PersistentFullText {
   async checkpoint(): Promise<void> {
     if (this.damageNoted()) return this.repairNotedDamage();
     if (this.segmented) return this.finishSegmentedBuild();
-    const savedBytes = this.repository.snapshotBytes(this.collection);
-    if (!this.loaded && this.repository.deferredChanges(this.collection) < this.deferredChangesLimit)
-      return savedBytes <= SMALL_SNAPSHOT_BYTES && this.checkSnapshot() ? this.repairNotedDamage() : undefined;
-    if (!this.loaded && savedBytes > this.mergeOnDiskAboveBytes && this.mergedOnDisk()) return;
+    if (!this.loaded) {
+      const savedBytes = this.repository.snapshotBytes(this.collection);
+      if (this.repository.deferredChanges(this.collection) < this.deferredChangesLimit)
+        return savedBytes <= SMALL_SNAPSHOT_BYTES && this.checkSnapshot() ? this.repairNotedDamage() : undefined;
+      if (savedBytes > this.mergeOnDiskAboveBytes && this.mergedOnDisk()) return;
+    }
     this.ensureCurrent();
     if (this.unsaved > 0) this.save();
   }
