@@ -92,6 +92,13 @@
 // carried instances' early firings…"); the lead then set the defaults
 // back to 0.93103 / 0.94545, having seen 291-293, so those seeds count as
 // seen for that choice. The next report needs seeds declared anew.
+// 311, 312 and 313 (declared in the twenty-sixth session, in the commit
+// that adds this sentence, before any run of them) are run once: the
+// product at its defaults, 0.93103 / 0.94545 (DEFAULT_TRIGGERS, unchanged
+// since 465643b), and the reference detectors at the levels chosen on
+// 10-19 in the thirteenth session (Bayes two levels 0.9345 / 0.9774, Bayes
+// kept 0.9622, CUSUM 4.69, Shiryaev-Roberts 5.16), with the oracle; the
+// product's rows on 10-19 at the same levels beside them.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
