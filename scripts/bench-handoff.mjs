@@ -24,8 +24,8 @@
 //
 //   npm run build && node scripts/bench-handoff.mjs [--calibration-seeds 10,11,12] [--seeds 21,22,23] [--seen 7,8,9] [--sessions 300] [--target 0.05] [--first-p90 6] [--later-p90 3]
 //
-// Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93, 111–113, 131–133
-// 151–153, 171–173, 191–193, 211–213, 231–233, 251–253, 271–273 and 291–293 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
+// Seeds spent: 7–9, 21–23, 31–33, 51–53, 71–73, 91–93, 111–113, 131–133,
+// 151–153, 171–173, 191–193, 211–213, 231–233, 251–253, 271–273, 291–293 and 311–313 (reported), 10–19 (calibration). 111, 112 and 113 (declared in a343ce4,
 // what they would be run with in 656c457) were run once in the thirteenth
 // session: the product at its levels chosen on 10–19 at 4.5 % (0.8927 /
 // 0.9454), the branch point's one level 0.9454, and the reference
@@ -92,13 +92,15 @@
 // carried instances' early firings…"); the lead then set the defaults
 // back to 0.93103 / 0.94545, having seen 291-293, so those seeds count as
 // seen for that choice. The next report needs seeds declared anew.
-// 311, 312 and 313 (declared in the twenty-sixth session, in the commit
-// that adds this sentence, before any run of them) are run once: the
+// 311, 312 and 313 (declared in 7117a57, before any run of them) were run
+// once in the twenty-sixth session: the
 // product at its defaults, 0.93103 / 0.94545 (DEFAULT_TRIGGERS, unchanged
 // since 465643b), and the reference detectors at the levels chosen on
 // 10-19 in the thirteenth session (Bayes two levels 0.9345 / 0.9774, Bayes
 // kept 0.9622, CUSUM 4.69, Shiryaev-Roberts 5.16), with the oracle; the
-// product's rows on 10-19 at the same levels beside them.
+// product's rows on 10-19 at the same levels beside them
+// (docs/BENCHMARKS.md, "The product at its defaults on the unseen seeds
+// 311–313…"). The next report needs seeds declared anew.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
