@@ -59,7 +59,7 @@ export class TreeSitterExtractor {
     const tree = grammar.parser.parse(source);
     if (!tree) throw new Error(`tree-sitter could not parse this ${language} file`);
     try {
-      return collect(language, grammar, tree.rootNode);
+      return collectExtraction(language, grammar, tree.rootNode);
     } finally {
       tree.delete(); // WASM memory is not garbage-collected
     }
@@ -127,7 +127,12 @@ export function* definitionsAndComments(
   for (const { name, node } of captures) yield [node, name === "comment"];
 }
 
-function collect(language: string, grammar: LoadedGrammar, root: Node): Extraction {
+/**
+ * The symbols and comments of a parsed tree, by the grammar's walk or query
+ * (exported for scripts/bench-parse-native.mjs, which runs it on the trees
+ * of another parser too).
+ */
+export function collectExtraction(language: string, grammar: LoadedGrammar, root: Node): Extraction {
   const symbols: ExtractedSymbol[] = [];
   const comments: string[] = [];
   const open: Array<{ end: number; symbol: ExtractedSymbol }> = [];
