@@ -85,6 +85,21 @@ describe("sylk memory", () => {
     expect(systemOf(3)).toContain("deploy target: Which cluster do releases go to? The blue cluster.");
   });
 
+  // Issue 27 §3: "Always use pnpm" saved in one session was missing from the next session's "How do I install the
+  // dependencies?", because layers were retrieved by keyword overlap (the two share no word). Two processes, knowledge
+  // at its default: the saved rule reaches the next session's request as a standing rule.
+  it("a rule saved in one process stands in the next session's prompt, though the prompt shares no word with it", async () => {
+    const { SYLK_KNOWLEDGE_ENABLED: _knowledgeOn, ...defaults } = env;
+    const added = await runCli(["memory", "add", "Always use pnpm"], { cwd: project.root, env: defaults });
+    expect(added.code, added.stderr).toBe(0);
+    server.enqueue(reply().text("Run pnpm install."));
+    const asked = await runCli(["ask", "--yes", "How do I install the dependencies?"], { cwd: project.root, env: defaults });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(messageRequests(server)).toHaveLength(1);
+    expect(systemOf(0)).toContain("## The User's Standing Rules");
+    expect(systemOf(0)).toContain("Always use pnpm");
+  });
+
   it("memory add --user keeps it for every project, and another project lists it as such", async () => {
     const kept = await sylk(["memory", "add", "--user", "I", "prefer", "tabs", "for", "indentation"]);
     expect(kept.stdout).toMatch(/^Kept preference for every project [0-9a-f]{8}: I prefer tabs for indentation/);
