@@ -1,8 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FIRST_INDEX_PROCESS_MARK } from "../../src/app/first-index-process.js";
+import { openProject } from "../../src/app/project-services.js";
 import { resolveProjectPaths } from "../../src/project/project-paths.js";
 import { jsonLines, startCli } from "../helpers/run-cli.js";
 import { createModulesProject, type TempProject } from "../helpers/temp-project.js";
@@ -28,9 +30,9 @@ interface Seen {
  * event), stops it and reads what it runs with from /proc: its environment
  * and its mappings; then lets it finish.
  */
-async function indexAndLook(args: string[]): Promise<Seen> {
+async function indexAndLook(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Seen> {
   if (!project) throw new Error("no project");
-  const env: NodeJS.ProcessEnv = { ...project.env, SYLK_INDEX_BATCH_SIZE: "10" };
+  const env: NodeJS.ProcessEnv = { ...project.env, SYLK_INDEX_BATCH_SIZE: "10", ...extraEnv };
   delete env.GLIBC_TUNABLES;
   delete env[FIRST_INDEX_PROCESS_MARK];
   const child: ChildProcess = startCli(["index", "--json", ...args], { cwd: project.root, env });
@@ -63,7 +65,61 @@ function summaryOf(stdout: string): Record<string, unknown> | undefined {
   return jsonLines(stdout).find((event) => event.type === "summary");
 }
 
+/**
+ * A preload (`NODE_OPTIONS=--require`, inherited by the restarted process,
+ * where it is not called) that notes, at the moment the process replaces
+ * itself, whether the project's data directory and database exist.
+ */
+const EXECVE_WITNESS = `
+const { existsSync, writeFileSync } = require("node:fs");
+const execve = process.execve;
+process.execve = function (...args) {
+  writeFileSync(process.env.WITNESS_OUT, JSON.stringify({
+    dataDir: existsSync(process.env.WITNESS_DATA_DIR),
+    database: existsSync(process.env.WITNESS_DATABASE),
+  }));
+  return execve.apply(process, args);
+};
+`;
+
+/** `sylk index --json` with the witness preloaded: what existed when it restarted (undefined if it did not). */
+async function indexWithWitness(): Promise<{ seen: Seen; atRestart: { dataDir: boolean; database: boolean } | undefined }> {
+  if (!project) throw new Error("no project");
+  const paths = resolveProjectPaths(project.root, project.env);
+  const preload = join(project.root, "..", "execve-witness.cjs");
+  const out = join(project.root, "..", "execve-witness.json");
+  writeFileSync(preload, EXECVE_WITNESS);
+  const seen = await indexAndLook([], {
+    NODE_OPTIONS: `--require=${preload}`,
+    WITNESS_OUT: out,
+    WITNESS_DATA_DIR: paths.dataDir,
+    WITNESS_DATABASE: paths.database,
+  });
+  const atRestart = existsSync(out) ? (JSON.parse(readFileSync(out, "utf8")) as { dataDir: boolean; database: boolean }) : undefined;
+  return { seen, atRestart };
+}
+
 describe.skipIf(!canRestart)("sylk index: a large first index in a process set up for it", () => {
+  it("decides a large first index before it opens the store: no data directory or database made before the restart", async () => {
+    project = createModulesProject(1_200);
+    const { seen, atRestart } = await indexWithWitness();
+    expect(seen.code).toBe(0);
+    expect(summaryOf(seen.stdout)).toMatchObject({ indexed: 1_200, failed: 0 });
+    expect(seen.environ.get(FIRST_INDEX_PROCESS_MARK)).toBe("1");
+    expect(atRestart).toEqual({ dataDir: false, database: false });
+  }, 120_000);
+
+  it("asks a store that exists but holds no index once it is open, and restarts", async () => {
+    project = createModulesProject(1_200);
+    // Another command opened the project first: a database with an empty file table.
+    await openProject({ root: project.root, env: project.env }).close();
+    const { seen, atRestart } = await indexWithWitness();
+    expect(seen.code).toBe(0);
+    expect(summaryOf(seen.stdout)).toMatchObject({ indexed: 1_200, failed: 0 });
+    expect(seen.environ.get(FIRST_INDEX_PROCESS_MARK)).toBe("1");
+    expect(atRestart).toEqual({ dataDir: true, database: true });
+  }, 120_000);
+
   it("runs a first index of more than 1,000 files under glibc's settings, reading its database without the map", async () => {
     project = createModulesProject(3_000);
     const database = resolveProjectPaths(project.root, project.env).database;

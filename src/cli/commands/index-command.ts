@@ -1,7 +1,9 @@
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
+import type { FirstIndexBeforeOpening } from "../../app/first-index-before-opening.js";
 import {
+  type RestartAbility,
   restartAbility,
   restartForFirstIndex,
   restartsForFirstIndex,
@@ -39,12 +41,15 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
     .action(async (path: string, options: IndexOptions) => {
       // Before any thread starts: those started later (the indexing workers) inherit the priority.
       if (options.forSession) giveWayToForegroundWork();
+      const root = resolveRoot(context, path);
+      const restartable = mayRestartForFirstIndex(context, options);
+      // A project with no store yet is decided before anything is opened; one with a store, once it is open.
+      const before = restartable ? await restartedBeforeOpening(context, { root, ...options }) : undefined;
       // Loaded when the command runs: `sylk search` and the others do not pay for this one's modules.
       const { openProject } = await import("../../app/project-services.js");
-      const root = resolveRoot(context, path);
       // Without SQLite's map: an indexing run would keep every page it read resident beside the page cache.
       let services = openProject({ root, env: context.env, mmap: false });
-      if (await restartedForFirstIndex(services, context, { root, ...options })) {
+      if (before === "ask-store" && (await restartedForFirstIndex(services, context, { root, ...options }))) {
         // Replacing the process failed: indexed here, as before.
         services = openProject({ root, env: context.env, mmap: false });
       }
@@ -76,33 +81,64 @@ export function registerIndexCommand(program: Command, context: CliContext): voi
 /**
  * A first index of more than `SEPARATE_INDEX_PROCESS_ABOVE_FILES` files runs
  * in a process started with the settings chosen for it
- * (`restartForFirstIndex`): this one closes what it opened and is replaced
- * by it, and does not return. False when it stays as it is (a refresh, a
- * small first index, the session's process, one already restarted, a
- * command whose output is not this process's own, a platform where the
- * settings change nothing); true if it closed `services` and replacing it
- * failed.
+ * (`restartForFirstIndex`). False where this process stays as it is (the
+ * session's process, one already restarted, a command whose output is not
+ * this process's own); whether the platform allows it is asked only of a
+ * first index that would (`restartAbility` costs 2–6 ms, which a refresh
+ * does not pay).
+ */
+function mayRestartForFirstIndex(context: CliContext, options: IndexOptions): boolean {
+  if (options.forSession || startedForFirstIndex(context.env)) return false;
+  return context.stdout === process.stdout && context.stderr === process.stderr;
+}
+
+/**
+ * Before the store is opened (`firstIndexBeforeOpening`): a project with no
+ * database and more files than the limit is restarted at once, and does not
+ * return. Otherwise says what it found: `small` (index here), `ask-store`
+ * (a store exists: `restartedForFirstIndex` decides once it is open), or
+ * `large` if replacing the process failed (indexed here).
+ */
+async function restartedBeforeOpening(context: CliContext, options: IndexOptions & { root: string }): Promise<FirstIndexBeforeOpening> {
+  const { firstIndexBeforeOpening } = await import("../../app/first-index-before-opening.js");
+  const decision = await firstIndexBeforeOpening({ root: options.root, env: context.env, signal: context.signal });
+  if (decision === "large") restartNow(context, options);
+  return decision;
+}
+
+/**
+ * Once the store is open: a first index (the file table empty) of more than
+ * the limit closes what this process opened and replaces it, and does not
+ * return. False when it stays as it is (a refresh, a small first index);
+ * true if it closed `services` and replacing it failed.
  */
 async function restartedForFirstIndex(
   services: ProjectServices,
   context: CliContext,
   options: IndexOptions & { root: string },
 ): Promise<boolean> {
-  if (options.forSession || startedForFirstIndex(context.env)) return false;
-  if (context.stdout !== process.stdout || context.stderr !== process.stderr) return false;
   if (!(await services.indexer.firstIndexAbove(SEPARATE_INDEX_PROCESS_ABOVE_FILES, context.signal))) return false;
   const ability = restartAbility();
   if (!restartsForFirstIndex(context.env, ability)) return false;
   // What opening changed is said once: the process that takes over finds it done.
   for (const notice of services.notices) context.stderr.write(terminalText(`sylk: ${notice}\n`));
   await services.close();
+  restartNow(context, options, ability);
+  return true;
+}
+
+/**
+ * Replaces this process (`restartForFirstIndex`); returns where the
+ * platform does not allow it, or having said so if replacing it failed.
+ */
+function restartNow(context: CliContext, options: IndexOptions & { root: string }, ability: RestartAbility = restartAbility()): void {
+  if (!restartsForFirstIndex(context.env, ability)) return;
   const args = ["index", ...(options.yes ? ["--yes"] : []), ...(options.json ? ["--json"] : []), options.root];
   try {
     restartForFirstIndex(context.env, join(sylkPackageRoot(), "bin", "sylk.js"), args, ability);
   } catch (error) {
     context.stderr.write(`sylk: could not restart for a first index (${terminalText(errorMessage(error))}); indexing here.\n`);
   }
-  return true;
 }
 
 /**
