@@ -43,22 +43,24 @@ const EXTERNAL = [
   "react-devtools-core", // Ink imports it only when DEV=true
 ];
 
-/** Each module keeps the `import.meta.url` it had in dist/src/. */
-const preserveModuleUrls = {
-  name: "preserve-module-urls",
-  setup(builder) {
-    builder.onLoad({ filter: /\.js$/ }, async (args) => {
-      if (!args.path.startsWith(compiled)) return undefined;
-      const contents = await readFile(args.path, "utf8");
-      if (!contents.includes("import.meta.url")) return { contents, loader: "js" };
-      const fromBundle = relative(outdir, args.path).split(sep).join("/");
-      return {
-        contents: contents.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`),
-        loader: "js",
-      };
-    });
-  },
-};
+/** Each module keeps the `import.meta.url` it had in dist/src/, as seen from a bundle written to `bundleDirectory`. */
+function preserveModuleUrls(bundleDirectory) {
+  return {
+    name: "preserve-module-urls",
+    setup(builder) {
+      builder.onLoad({ filter: /\.js$/ }, async (args) => {
+        if (!args.path.startsWith(compiled)) return undefined;
+        const contents = await readFile(args.path, "utf8");
+        if (!contents.includes("import.meta.url")) return { contents, loader: "js" };
+        const fromBundle = relative(bundleDirectory, args.path).split(sep).join("/");
+        return {
+          contents: contents.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`),
+          loader: "js",
+        };
+      });
+    },
+  };
+}
 
 // Chunk names change with their content: start from an empty directory.
 rmSync(outdir, { recursive: true, force: true });
@@ -68,6 +70,25 @@ await build({
   entryPoints: { main: join(compiled, "cli", "main.js") },
   outdir,
   external: EXTERNAL,
-  plugins: [preserveModuleUrls, decodeYogaWithoutFetch, lazyChildProcessInCommander, betterSqliteDirname, narrowTextShortcut],
+  plugins: [preserveModuleUrls(outdir), decodeYogaWithoutFetch, lazyChildProcessInCommander, betterSqliteDirname, narrowTextShortcut],
+  legalComments: "linked",
+});
+
+// The file worker, bundled too: each of the indexing pool's threads loaded
+// its ES module graph file by file (≈ 120 modules: zod, the parsers, the
+// featurizer), 61–83 ms of a worker's start in a cold index, at every start.
+// One file, no chunks (the worker has no code another would share), written
+// beside the worker it bundles; its loader (workers/file-worker-loader.cts)
+// imports it when it exists. The same packages stay external.
+const workers = join(repo, "dist", "workers");
+const fileWorkerBundle = join(workers, "file-worker.bundle.js");
+rmSync(fileWorkerBundle, { force: true });
+await build({
+  ...sharedBuildOptions(),
+  splitting: false,
+  entryPoints: [join(workers, "file-worker.js")],
+  outfile: fileWorkerBundle,
+  external: EXTERNAL,
+  plugins: [preserveModuleUrls(workers), betterSqliteDirname],
   legalComments: "linked",
 });

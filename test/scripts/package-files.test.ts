@@ -26,6 +26,7 @@ describe("the npm package (npm pack, npm install -g)", () => {
       ...bundleEntries.map((name) => `dist/bundle/${name}`),
       "dist/workers/file-worker-loader.cjs",
       "dist/workers/file-worker.js",
+      "dist/workers/file-worker.bundle.js",
       "dist/workers/vector-scan-worker.js",
       "dist/src/agent/tools/glob.txt",
       "dist/src/roles/prompts/engineer.md",
