@@ -93,6 +93,43 @@ export class PathFilter {
     }
   }
 
+  /**
+   * Which of a directory's entries (`names`, all files or all directories)
+   * the walk leaves out, in order: excluded (`excludesFile`,
+   * `excludesDirectory`) or ignored (`ignores`). The same verdicts as asking
+   * each entry, with the directory's ignore files gathered once for all its
+   * entries rather than looked up again, ancestor by ancestor, for each.
+   */
+  judgeIn(directory: string, names: readonly string[], isDirectory: boolean): boolean[] {
+    const rules = this.rulesFor(directory);
+    const prefix = directory ? `${directory}/` : "";
+    const verdicts: boolean[] = new Array(names.length);
+    for (let at = 0; at < names.length; at++) {
+      const name = names[at] as string;
+      const path = prefix + name;
+      const excluded = isDirectory ? this.excludesDirectory(name, path) : this.excludesFile(name, path);
+      verdicts[at] = excluded || (rules.length > 0 && ignoredBy(rules, path, isDirectory));
+    }
+    return verdicts;
+  }
+
+  /** The ignore files that judge `directory`'s entries, in the order `ignores` asks them: deepest first, each directory's last registered first. */
+  private rulesFor(directory: string): JudgingRules[] {
+    const rules: JudgingRules[] = [];
+    let end = directory.length;
+    for (;;) {
+      const above = directory.slice(0, end);
+      const files = this.ignoreFiles.get(above);
+      for (let index = (files?.length ?? 0) - 1; index >= 0; index--) {
+        const matcher = this.matcherOf(files?.[index] as IgnoreFile);
+        if (matcher) rules.push({ matcher, from: end > 0 ? end + 1 : 0 });
+      }
+      if (end <= 0) return rules;
+      end = directory.lastIndexOf("/", end - 1);
+      if (end < 0) end = 0;
+    }
+  }
+
   private matcherOf(file: IgnoreFile): Ignore | null {
     if (file.matcher === undefined) {
       const content = readOptional(file.absolutePath);
@@ -100,6 +137,23 @@ export class PathFilter {
     }
     return file.matcher;
   }
+}
+
+/** An ignore file's rules, and where a path relative to its directory starts. */
+interface JudgingRules {
+  matcher: Ignore;
+  from: number;
+}
+
+/** `ignores` for one path, over rules already gathered: the first with an opinion decides. */
+function ignoredBy(rules: readonly JudgingRules[], path: string, isDirectory: boolean): boolean {
+  for (const { matcher, from } of rules) {
+    const relative = from > 0 ? path.slice(from) : path;
+    const verdict = matcher.test(isDirectory ? `${relative}/` : relative);
+    if (verdict.ignored) return true;
+    if (verdict.unignored) return false;
+  }
+  return false;
 }
 
 function combinedPattern(patterns: string[]): RegExp | undefined {

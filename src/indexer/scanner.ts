@@ -44,21 +44,19 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 const NO_THROW = { throwIfNoEntry: false } as const;
 
 /**
- * Walks the project, honouring the excluded directories and patterns (`index.*`),
- * every `.gitignore` and `.sylkignore` (a nested file applies below its
- * directory) and `.git/info/exclude`. An ignored directory is never entered,
- * and symbolic links are never followed (a link may point outside the
- * project; a loop ends for free). Excluded directory names match at any depth.
+ * Walks the project, honouring the excluded directories and patterns (`index.*`), every
+ * `.gitignore` and `.sylkignore` (a nested file applies below its directory) and
+ * `.git/info/exclude`. An ignored directory is never entered, and symbolic links are never
+ * followed (a link may point outside the project; a loop ends for free). Excluded directory
+ * names match at any depth.
  *
- * Incremental: a directory whose listing (names, sizes, modification times)
- * and ignore rules match the previous run's state is unchanged, so its files
- * need no comparison with the manifest and no rule is evaluated; only
- * changed directories report their files. A directory whose snapshot still
- * holds (`snapshotHolds`: same inode, mtime and ctime, read well after its
- * last change) is not even listed: its files are stat'ed by the names it
- * stored. The walk is synchronous `stat` and `readdir` calls, the cheapest
- * Node has, yielding between slices: on a 28k file tree the stats are most of
- * the time, as they are for `find`.
+ * Incremental: a directory whose listing (names, sizes, modification times) and ignore rules
+ * match the previous run's state is unchanged, so its files need no comparison with the
+ * manifest and no rule is evaluated; only changed directories report their files. A directory
+ * whose snapshot still holds (`snapshotHolds`: same inode, mtime and ctime, read well after its
+ * last change) is not even listed: its files are stat'ed by the names it stored. The walk is
+ * synchronous `stat` and `readdir` calls, the cheapest Node has, yielding between slices: on a
+ * 28k file tree the stats are most of the time, as they are for `find`.
  */
 export async function scanTree(root: string, config: IndexConfig, options: ScanOptions = {}): Promise<TreeScan> {
   const walk = new TreeWalk(root, config, options);
@@ -348,9 +346,11 @@ class TreeWalk {
     const listing = new ListingHash();
     const candidates = [...visit.files, ...visit.leftOutFiles.flatMap((name) => statOf(directory.absolute, name))];
     candidates.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const file of candidates) {
+    const names = candidates.map((file) => file.name);
+    const filesLeftOut = this.filter.judgeIn(directory.relative, names, false);
+    for (const [at, file] of candidates.entries()) {
       const path = prefix + file.name;
-      if (this.filter.excludesFile(file.name, path) || this.filter.ignores(path, false)) {
+      if (filesLeftOut[at]) {
         leftOut.push(file.name);
         listing.addLeftOut(file.name);
         continue;
@@ -373,11 +373,11 @@ class TreeWalk {
       if (!this.filter.ignores(path, false)) result.skipped.push({ path, size: 0, mtimeMs: 0, reason: entry.reason });
     }
     const walked: string[] = [];
-    for (const name of [...visit.subdirectories].sort()) {
+    const subdirectories = [...visit.subdirectories].sort();
+    const subdirectoriesLeftOut = this.filter.judgeIn(directory.relative, subdirectories, true);
+    for (const [at, name] of subdirectories.entries()) {
       listing.addDirectory(name);
-      const path = prefix + name;
-      if (this.filter.excludesDirectory(name, path) || this.filter.ignores(path, true)) leftOut.push(name);
-      else walked.push(name);
+      (subdirectoriesLeftOut[at] ? leftOut : walked).push(name);
     }
     this.queueSubdirectories(directory, walked, visit.rulesChanged);
     result.state = { listing: listing.digest(), rules: visit.rules, leftOut, ...(snapshot ? { snapshot } : {}) };

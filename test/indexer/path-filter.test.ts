@@ -72,3 +72,46 @@ describe("PathFilter.ignores", () => {
     }
   });
 });
+
+describe("PathFilter.judgeIn", () => {
+  it("leaves out a directory's entries exactly as judging each (excluded names, paths and patterns, then git's reading) would", () => {
+    const root = mkdtempSync(join(tmpdir(), "sylk-path-filter-"));
+    const config = { ...defaultConfig().index, excludePaths: ["tmp", "a/b/c"], excludePatterns: ["*.md", "b/**/d*"] };
+    try {
+      fc.assert(
+        fc.property(
+          fc.array(
+            fc.record({ directory: fc.constantFrom(...DIRECTORIES), rules: fc.array(fc.constantFrom(...RULES), { maxLength: 4 }) }),
+            { maxLength: 8 },
+          ),
+          fc.constantFrom(...DIRECTORIES),
+          fc.uniqueArray(fc.constantFrom(...NAMES, ".git"), { maxLength: NAMES.length + 1 }),
+          fc.boolean(),
+          (ignoreFiles, directory, names, isDirectory) => {
+            const depth = (path: string) => (path === "" ? 0 : path.split("/").length);
+            const ordered = [...ignoreFiles].sort((a, b) => depth(a.directory) - depth(b.directory));
+            const filter = new PathFilter(config);
+            const registered: Array<{ directory: string; rules: string }> = [];
+            rmSync(root, { recursive: true, force: true });
+            ordered.forEach(({ directory: at, rules }, index) => {
+              const file = join(root, at, `${index}.gitignore`);
+              mkdirSync(join(root, at), { recursive: true });
+              writeFileSync(file, rules.join("\n"));
+              filter.registerIgnoreFile(at, file);
+              registered.push({ directory: at, rules: rules.join("\n") });
+            });
+            const expected = names.map((name) => {
+              const path = directory ? `${directory}/${name}` : name;
+              const excluded = isDirectory ? filter.excludesDirectory(name, path) : filter.excludesFile(name, path);
+              return excluded || referenceIgnores(registered, path, isDirectory);
+            });
+            expect(filter.judgeIn(directory, names, isDirectory)).toEqual(expected);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
