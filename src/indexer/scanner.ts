@@ -44,19 +44,21 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 const NO_THROW = { throwIfNoEntry: false } as const;
 
 /**
- * Walks the project, honouring the excluded directories and patterns (`index.*`), every
- * `.gitignore` and `.sylkignore` (a nested file applies below its directory) and
- * `.git/info/exclude`. An ignored directory is never entered, and symbolic links are never
- * followed (a link may point outside the project; a loop ends for free). Excluded directory
- * names match at any depth.
+ * Walks the project, honouring the excluded directories and patterns (`index.*`),
+ * every `.gitignore` and `.sylkignore` (a nested file applies below its
+ * directory) and `.git/info/exclude`. An ignored directory is never entered,
+ * and symbolic links are never followed (a link may point outside the
+ * project; a loop ends for free). Excluded directory names match at any depth.
  *
- * Incremental: a directory whose listing (names, sizes, modification times) and ignore rules
- * match the previous run's state is unchanged, so its files need no comparison with the
- * manifest and no rule is evaluated; only changed directories report their files. A directory
- * whose snapshot still holds (`snapshotHolds`: same inode, mtime and ctime, read well after its
- * last change) is not even listed: its files are stat'ed by the names it stored. The walk is
- * synchronous `stat` and `readdir` calls, the cheapest Node has, yielding between slices: on a
- * 28k file tree the stats are most of the time, as they are for `find`.
+ * Incremental: a directory whose listing (names, sizes, modification times)
+ * and ignore rules match the previous run's state is unchanged, so its files
+ * need no comparison with the manifest and no rule is evaluated; only
+ * changed directories report their files. A directory whose snapshot still
+ * holds (`snapshotHolds`: same inode, mtime and ctime, read well after its
+ * last change) is not even listed: its files are stat'ed by the names it
+ * stored. The walk is synchronous `stat` and `readdir` calls, the cheapest
+ * Node has, yielding between slices: on a 28k file tree the stats are most of
+ * the time, as they are for `find`.
  */
 export async function scanTree(root: string, config: IndexConfig, options: ScanOptions = {}): Promise<TreeScan> {
   const walk = new TreeWalk(root, config, options);
