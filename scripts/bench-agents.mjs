@@ -52,18 +52,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { moduleText, mulberry32 } from "./lib/agents-repository.mjs";
-import {
-  assistantBlocks,
-  BenchFailure,
-  benchEnv,
-  callsOf,
-  LIBRARIAN,
-  median,
-  runPrompt,
-  systemOf,
-  text,
-  toolUse,
-} from "./lib/agents-runs.mjs";
+import { assistantBlocks, BenchFailure, benchEnv, callsOf, LIBRARIAN, runPrompt, systemOf, text, toolUse } from "./lib/agents-runs.mjs";
+import { median } from "./lib/alternated-rounds.mjs";
 import { consultationRuns } from "./lib/consult-runs.mjs";
 import { consultationReport, READ_COUNTS, scenarioTable } from "./lib/consult-scenarios.mjs";
 import { startFakeMessagesServer } from "./lib/fake-messages-server.mjs";

@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { inTurn, median } from "./lib/alternated-rounds.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -69,21 +70,15 @@ async function oneRun(build) {
 }
 
 const results = builds.map(() => []);
+const buildIndexes = builds.map((_, index) => index);
 try {
   for (let round = 0; round < rounds; round++) {
-    const order = builds.map((_, index) => index);
-    if (round % 2 === 1) order.reverse();
-    for (const index of order) results[index].push(await oneRun(builds[index]));
+    for (const index of inTurn(buildIndexes, round)) results[index].push(await oneRun(builds[index]));
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-const median = (numbers) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const summary = builds.map((build, index) => ({
   build,
   wallMs: results[index].map((run) => Math.round(run.wallMs)),

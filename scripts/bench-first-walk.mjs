@@ -13,6 +13,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { inTurn, median } from "./lib/alternated-rounds.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -47,16 +48,10 @@ function oneRun(build) {
 }
 
 const results = builds.map(() => []);
+const buildIndexes = builds.map((_, index) => index);
 for (let round = 0; round < Number(values.rounds); round++) {
-  const order = builds.map((_, index) => index);
-  if (round % 2 === 1) order.reverse();
-  for (const index of order) results[index].push(oneRun(builds[index]));
+  for (const index of inTurn(buildIndexes, round)) results[index].push(oneRun(builds[index]));
 }
-const median = (numbers) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const summary = builds.map((build, index) => ({
   build,
   files: [...new Set(results[index].map((run) => run.files))],

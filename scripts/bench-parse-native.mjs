@@ -30,6 +30,7 @@ import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Worker } from "node:worker_threads";
+import { inTurn, median } from "./lib/alternated-rounds.mjs";
 import { buildModules, filesToIndex } from "./lib/index-bench-build.mjs";
 import { loadAverages } from "./lib/proc-stats.mjs";
 
@@ -243,14 +244,8 @@ if (!values.only) {
 const paths = values.only ? [values.only] : PATHS;
 const results = Object.fromEntries(PATHS.map((path) => [path, []]));
 for (let r = 0; r < Number(values.rounds); r++) {
-  for (const path of r % 2 === 0 ? paths : [...paths].reverse()) results[path].push(await round(path));
+  for (const path of inTurn(paths, r)) results[path].push(await round(path));
 }
-
-const median = (numbers) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const peakMiB = process.resourceUsage().maxRSS / 1024;
 console.log(`load ${loadAverages()}; Node ${process.version}; ${texts.length} files under ${tree}; ${values.rounds} rounds`);
 console.log("\n| language | files | MB | path | parse (s) | walk (s) | free (s) | extraction with its free (s) | nodes | symbols |");

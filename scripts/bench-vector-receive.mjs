@@ -17,6 +17,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
+import { inTurn, median } from "./lib/alternated-rounds.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -119,8 +120,7 @@ async function next(predicate) {
 const ready = await next((message) => message.ready);
 const results = FORMS.map(() => ({ mainCpuMs: [], workerCpuMs: [] }));
 for (let round = 0; round < Number(values.rounds); round++) {
-  const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
-  for (const form of order) {
+  for (const form of inTurn([0, 1, 2], round)) {
     messages.length = 0;
     let vectorsSeen = 0;
     const cpu = process.threadCpuUsage();
@@ -136,11 +136,6 @@ for (let round = 0; round < Number(values.rounds); round++) {
   }
 }
 await worker.terminate();
-const median = (numbers) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const summary = FORMS.map((form, index) => ({
   form,
   mainCpuMs: results[index].mainCpuMs.map(Math.round),

@@ -13,6 +13,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { inTurn, median } from "./lib/alternated-rounds.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -51,14 +52,8 @@ const results = entries.map(() => []);
 // A first run of each fills the compile cache, as any launch after an install would have.
 for (const entry of entries) oneRun(entry);
 for (let round = 0; round < Number(values.rounds); round++) {
-  const order = round % 2 === 0 ? [0, 1] : [1, 0];
-  for (const index of order) results[index].push(oneRun(entries[index]));
+  for (const index of inTurn([0, 1], round)) results[index].push(oneRun(entries[index]));
 }
-const median = (numbers) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const summary = entries.map((entry, index) => ({
   entry,
   cpuMs: results[index].map((run) => Math.round(run.cpuMs)),

@@ -56,10 +56,3 @@ export async function runPrompt(openAgentSession, services, env, prompt, onEvent
     session.close();
   }
 }
-
-/** The middle value (the mean of the two middle ones for an even count). */
-export const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};

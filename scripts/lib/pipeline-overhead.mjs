@@ -3,7 +3,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BenchFailure, benchEnv, median, systemOf, text, toolUse } from "./agents-runs.mjs";
+import { BenchFailure, benchEnv, systemOf, text, toolUse } from "./agents-runs.mjs";
+import { median } from "./alternated-rounds.mjs";
 import { startFakeMessagesServer } from "./fake-messages-server.mjs";
 
 export const PIPELINE_STAGES = ["plan", "design", "implement", "review", "test", "summary"];
