@@ -35,7 +35,7 @@ export function openProjectStore(options: OpenProjectStoreOptions, loadedConfig:
   const paths = resolveProjectPaths(options.root, env);
   const embedder = createEmbedder(loadedConfig.config.embedding, env);
   const notices = ensureDataDirectory(paths);
-  const db = openDatabase(paths.database, { mmap: options.mmap ?? true });
+  const db = openDatabase(paths.database, { mmap: options.mmap ?? true, onNotice: (notice) => notices.push(notice) });
   upgradeTermsFormat(db);
   return { paths, loadedConfig, embedder, db, notices };
 }

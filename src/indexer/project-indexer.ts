@@ -1,6 +1,7 @@
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { deleteMeta, getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
 import { dropDeferredIndexes, ensureDeferredIndexes, ensureDeferredIndexesIfAble } from "../store/deferred-indexes.js";
+import { UnsyncedWrites } from "../store/unsynced-writes.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
 import { DirectoryStatesInPathOrder } from "../store/directory-state-pages.js";
 import { type DirectoryStateRepository, type StoredDirectoryState, withJoinedNames } from "../store/directory-state-repository.js";
@@ -232,6 +233,8 @@ export class ProjectIndexer {
     const large = segmented || total > (this.deps.largePassAboveFiles ?? LARGE_PASS_ABOVE_FILES);
     // Held to the run's end, from before the dropped walk's collection so that the limit it sets follows it too.
     const releaseHeapBound = large ? boundHeapGrowth() : undefined;
+    // An index built from empty is synced once, at its end (docs/DESIGN-NOTES.md, "A large first index's writes synced once").
+    const unsynced = segmented ? UnsyncedWrites.begin(this.deps.db) : undefined;
     try {
       if (segmented) {
         // Every row is new: the secondary indexes are built once after them (docs/DESIGN-NOTES.md, "A large first index builds…").
@@ -243,6 +246,7 @@ export class ProjectIndexer {
       for await (const batch of this.processor.processAll(work, signal, options.pause)) {
         await options.pause?.whenRunning(signal);
         const outcome = await this.deps.writer.commitBatch(batch, manifest, options.pause && { pause: options.pause, signal });
+        unsynced?.afterCommit();
         processed += batch.length;
         addOutcome(summary, outcome);
         yield { phase: "indexing", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
@@ -261,6 +265,7 @@ export class ProjectIndexer {
       releaseHeapBound?.();
       // A run that failed (a full disk, a damaged database) leaves no spilled segments beside the database to fill it further.
       if (segmented) this.deps.fullText.discardSegmentedBuild();
+      await unsynced?.end();
     }
     summary.repairedFullText = await this.repairFullText();
     if (!summary.interrupted) {

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type * as SqliteVec from "sqlite-vec";
 import { applyMigrations } from "./migrations.js";
+import { settleUnsyncedWrites } from "./unsynced-writes.js";
 
 export type SqliteDatabase = Database.Database;
 
@@ -30,6 +31,8 @@ export interface OpenDatabaseOptions {
    * mapping and pays ~4 ms to unmap it when it closes.
    */
   mmap?: boolean;
+  /** What opening did that the user should be told (a damaged database moved aside: `settleUnsyncedWrites`). */
+  onNotice?: (notice: string) => void;
 }
 
 /**
@@ -55,6 +58,11 @@ export function openPlainDatabase(path: string): SqliteDatabase {
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
   if (path !== ":memory:") {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // A first index that wrote unsynced (`UnsyncedWrites`) and was killed, or went down with the machine.
+    if (!options.readonly) {
+      const settled = settleUnsyncedWrites(path, isWholeDatabase);
+      if (settled.outcome === "moved-aside") options.onNotice?.(settled.notice);
+    }
     ownerOnlyDatabaseFiles(path, { create: !options.readonly });
   }
   const db = new Database(path, { readonly: options.readonly ?? false });
@@ -75,6 +83,20 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
   db.pragma("foreign_keys = ON");
   if (!options.readonly) applyMigrations(db);
   return db;
+}
+
+/** Whether SQLite's `quick_check` finds the database at `path` whole (false when it cannot even open it). */
+function isWholeDatabase(path: string): boolean {
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Database(path, { fileMustExist: true });
+    sqliteVec.load(db);
+    return db.pragma("quick_check", { simple: true }) === "ok";
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
 }
 
 /**
