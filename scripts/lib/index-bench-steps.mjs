@@ -61,7 +61,7 @@ export async function fileSteps(load, task) {
 
   async function step(file, charge) {
     if (BINARY_EXTENSIONS.has(extensionOf(file.path))) return undefined;
-    const bytes = readRegularFile(join(task.root, file.path), { noFollow: true });
+    const bytes = readRegularFile(join(task.root, file.path), { noFollow: true, listedAsRegular: true });
     createHash("sha256").update(bytes).digest("hex");
     if (looksBinary(bytes)) return undefined;
     const language = detectLanguage(file.path);

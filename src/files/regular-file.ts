@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 
 /**
  * Reading a project file without ever blocking on it. Opening a FIFO for
@@ -39,6 +39,13 @@ export interface RegularFileOptions {
   noFollow?: boolean;
   /** Refuse a larger file before reading it. */
   maxBytes?: number;
+  /**
+   * The path was listed as a regular file a moment ago (the indexer's walk,
+   * which never follows a link): judged by `fstat` once open, not by a
+   * `stat` before. Only with `noFollow`, so that no link can lead the open
+   * to a device. Of a first index's read of 27k files the `stat` was ≈ 10 %.
+   */
+  listedAsRegular?: boolean;
 }
 
 /** What a file system entry is, for messages: "a directory", "a FIFO (named pipe)", … */
@@ -61,13 +68,34 @@ function regularFileStats(path: string, options: RegularFileOptions = {}): Stats
 
 /** The bytes of a regular file, read without ever waiting on a FIFO or device (see the module comment). */
 export function readRegularFile(path: string, options: RegularFileOptions = {}): Buffer {
-  regularFileStats(path, options);
+  if (!(options.listedAsRegular && options.noFollow)) regularFileStats(path, options);
   const descriptor = openOrRefuse(path, options);
   try {
-    checked(path, fstatSync(descriptor), options);
-    return readFileSync(descriptor);
+    const stats = checked(path, fstatSync(descriptor), options);
+    return readToEnd(path, descriptor, stats.size, options);
   } finally {
     closeSync(descriptor);
+  }
+}
+
+/**
+ * The bytes of an open regular file whose `fstat` gave `size`: one read of
+ * a byte more than that, which comes back short at the end of a file that
+ * has not grown (a regular file's read is short only there), where
+ * `readFileSync` took a `fstat` of its own and a second read to find the
+ * end. A file that grew meanwhile is read on to its new end.
+ */
+function readToEnd(path: string, descriptor: number, size: number, options: RegularFileOptions): Buffer {
+  let bytes = Buffer.allocUnsafe(size + 1);
+  let length = 0;
+  for (;;) {
+    const read = readSync(descriptor, bytes, length, bytes.length - length, null);
+    length += read;
+    if (read === 0 || length < bytes.length) return bytes.subarray(0, length);
+    if (options.maxBytes !== undefined && length > options.maxBytes) throw new FileTooLargeError(path, length, options.maxBytes);
+    const larger = Buffer.allocUnsafe(bytes.length * 2);
+    bytes.copy(larger, 0, 0, length);
+    bytes = larger;
   }
 }
 

@@ -103,7 +103,7 @@ export async function processFile(
     // Synchronous on purpose: this runs on a worker thread, and one async read
     // costs several thread-pool round trips (measured ≈0.7 ms a file). Never
     // follows a link or waits on a FIFO that replaced the file since the scan.
-    bytes = readRegularFile(join(task.root, file.path), { noFollow: true });
+    bytes = readRegularFile(join(task.root, file.path), { noFollow: true, listedAsRegular: true });
   } catch (error) {
     if (error instanceof NotRegularFileError) return { ...base, status: "skipped", reason: `${error.kind}, not a regular file` };
     return { ...base, status: "failed", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}` };
