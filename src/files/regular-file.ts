@@ -7,7 +7,8 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSyn
  * freeze whatever reads it, beyond the reach of Ctrl-C, since the read holds
  * the thread. So a file is judged by `stat` before it is opened, opened with
  * O_NONBLOCK (a FIFO swapped in after the check then opens at once instead
- * of waiting) and judged again by `fstat` on what was really opened.
+ * of waiting) and judged again by `fstat` on what was really opened (a path
+ * the indexer's walk has just listed, only by the latter: `listedAsRegular`).
  */
 
 /** The file is something other than a regular file (or, when links are not followed, a link). */
