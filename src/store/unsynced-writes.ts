@@ -139,7 +139,7 @@ export function settleUnsyncedWrites(path: string, isWhole: (path: string) => bo
     movedTo,
     notice:
       `The index database was being written when the machine went down, and SQLite's check found it damaged. ` +
-      `It was moved to ${movedTo} (kept, with any conversations in it) and a new index is being built.`,
+      `It was moved to ${movedTo} (kept, with any conversations in it); a new database was started, and the next index run builds the project's index again.`,
   };
 }
 
