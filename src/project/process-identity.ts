@@ -8,7 +8,7 @@ import { hostname } from "node:os";
  * or where `/proc` cannot be read, undefined: a lock's heartbeat decides.
  */
 export function processStartOf(pid: number): string | undefined {
-  const bootId = readProc("/proc/sys/kernel/random/boot_id")?.trim();
+  const bootId = currentBootId();
   const stat = readProc(`/proc/${pid}/stat`);
   if (!bootId || !stat) return undefined;
   // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
@@ -26,6 +26,11 @@ export function looksLikeSylk(pid: number): boolean | undefined {
   const commandLine = readProc(`/proc/${pid}/cmdline`);
   if (commandLine === undefined) return undefined;
   return commandLine.split("\0").some((argument) => /sylk/i.test(argument));
+}
+
+/** Linux's id of the machine's current boot (a new one each boot), or undefined where `/proc` cannot tell. */
+export function currentBootId(): string | undefined {
+  return readProc("/proc/sys/kernel/random/boot_id")?.trim() || undefined;
 }
 
 /** Whether a process with this pid exists (one we may not signal counts). */

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { isRunning } from "../project/process-identity.js";
 import type {
   DecodedSlots,
   FullTextCollection,
@@ -80,8 +81,7 @@ export class SegmentedSnapshotBuild {
     }
     for (const name of names) {
       const pid = Number(name.slice(prefix.length));
-      if (name.startsWith(prefix) && pid !== process.pid && !processAlive(pid))
-        rmSync(join(parent, name), { recursive: true, force: true });
+      if (name.startsWith(prefix) && pid !== process.pid && !isRunning(pid)) rmSync(join(parent, name), { recursive: true, force: true });
     }
   }
 
@@ -230,15 +230,4 @@ export class SegmentedSnapshotBuild {
 
 function buildPrefix(collection: FullTextCollection): string {
   return `fts-build-${collection}-`;
-}
-
-function processAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, someone else's.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

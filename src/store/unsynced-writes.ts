@@ -2,6 +2,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, r
 import { open, type FileHandle } from "node:fs/promises";
 import { uptime } from "node:os";
 import { dirname } from "node:path";
+import { currentBootId, isRunning } from "../project/process-identity.js";
 import type { SqliteDatabase } from "./database.js";
 
 /**
@@ -42,7 +43,7 @@ export class UnsyncedWrites {
   /** Writes the mark (synced, with its directory), then turns syncing off; undefined for an in-memory database. */
   static begin(db: SqliteDatabase): UnsyncedWrites | undefined {
     if (db.memory) return undefined;
-    const mark: UnsyncedMark = { bootId: currentBootId(), since: Date.now(), pid: process.pid };
+    const mark: UnsyncedMark = { bootId: currentBootId() ?? null, since: Date.now(), pid: process.pid };
     const markPath = unsyncedMarkPath(db.name);
     writeFileSync(markPath, `${JSON.stringify(mark)}\n`, { mode: 0o600 });
     syncPath(markPath);
@@ -119,7 +120,7 @@ export function settleUnsyncedWrites(path: string, isWhole: (path: string) => bo
   }
   const mark = parseMark(text);
   if (mark && !rebootedSince(mark)) {
-    if (processAlive(mark.pid)) return { outcome: "in-progress" };
+    if (mark.pid === process.pid || isRunning(mark.pid)) return { outcome: "in-progress" };
     syncDatabaseFiles(path);
     rmSync(markPath, { force: true });
     return { outcome: "synced" };
@@ -157,28 +158,9 @@ function parseMark(text: string): UnsyncedMark | undefined {
 /** Whether this machine has booted since the mark was written. */
 function rebootedSince(mark: UnsyncedMark): boolean {
   const bootId = currentBootId();
-  if (mark.bootId !== null && bootId !== null) return mark.bootId !== bootId;
+  if (mark.bootId !== null && bootId !== undefined) return mark.bootId !== bootId;
   // No boot id: the boot time, from the uptime, against when the mark was written (a second's slack for the clocks' rounding).
   return Date.now() - uptime() * 1000 > mark.since + 1_000;
-}
-
-function currentBootId(): string | null {
-  try {
-    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || null;
-  } catch {
-    return null;
-  }
-}
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, and is someone else's.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 function walPath(path: string): string {
