@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A cold `sylk index` of a tree, builds side by side: each run in a new
 // SYLK_HOME (removed after), under GNU time (wall, user and system CPU, peak
-// resident), builds alternating run by run with the order reversed every
+// resident, minor page faults), builds alternating run by run with the order reversed every
 // other round. Prints each run, then per build the medians and how often it
 // was the faster of a round's pair (against the first build).
 //
@@ -73,9 +73,9 @@ function inNewHome(build, wrap) {
 
 function timedRun(build) {
   const load = loadAverages();
-  const { report, chunks } = inNewHome(build, ["/usr/bin/time", "-o", "{report}", "-f", "%e %U %S %M"]);
-  const [wall, user, sys, peakKb] = report.trim().split("\n").pop().split(" ").map(Number);
-  return { wall, user, sys, cpu: user + sys, peakMiB: peakKb / 1024, chunks, load };
+  const { report, chunks } = inNewHome(build, ["/usr/bin/time", "-o", "{report}", "-f", "%e %U %S %M %R"]);
+  const [wall, user, sys, peakKb, minorFaults] = report.trim().split("\n").pop().split(" ").map(Number);
+  return { wall, user, sys, cpu: user + sys, peakMiB: peakKb / 1024, minorFaults, chunks, load };
 }
 
 /** The fsync calls of one run: the main thread's (the run restarts itself in place, so its id is the process's), and the other threads'. */
@@ -106,7 +106,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
     runs[index].push(run);
     if (!values.json)
       console.log(
-        `round ${round + 1} ${builds[index]}: ${run.wall.toFixed(2)} s wall, ${run.cpu.toFixed(2)} s CPU (${run.user.toFixed(2)} + ${run.sys.toFixed(2)}), ${run.peakMiB.toFixed(1)} MiB, ${run.chunks} chunks, load ${run.load}`,
+        `round ${round + 1} ${builds[index]}: ${run.wall.toFixed(2)} s wall, ${run.cpu.toFixed(2)} s CPU (${run.user.toFixed(2)} + ${run.sys.toFixed(2)}), ${run.peakMiB.toFixed(1)} MiB, ${run.minorFaults} minor faults, ${run.chunks} chunks, load ${run.load}`,
       );
   }
 }
@@ -119,7 +119,9 @@ const summary = builds.map((build, index) => {
     rounds: own.length,
     medianWall: median(own.map((run) => run.wall)),
     medianCpu: median(own.map((run) => run.cpu)),
+    medianSys: median(own.map((run) => run.sys)),
     medianPeakMiB: median(own.map((run) => run.peakMiB)),
+    medianMinorFaults: median(own.map((run) => run.minorFaults)),
     chunks: [...new Set(own.map((run) => run.chunks))],
     ...(faster === undefined ? {} : { fasterThanFirst: faster }),
     ...(values.fsyncs ? { fsyncs: fsyncRun(build) } : {}),
@@ -132,7 +134,7 @@ else
     const against =
       entry.fasterThanFirst === undefined ? "" : `, faster than the first build in ${entry.fasterThanFirst} of ${entry.rounds} rounds`;
     console.log(
-      `${entry.build}: median ${entry.medianWall.toFixed(2)} s wall, ${entry.medianCpu.toFixed(2)} s CPU, ${entry.medianPeakMiB.toFixed(1)} MiB peak, chunks ${entry.chunks.join("/")}${against}`,
+      `${entry.build}: median ${entry.medianWall.toFixed(2)} s wall, ${entry.medianCpu.toFixed(2)} s CPU (${entry.medianSys.toFixed(2)} s system), ${entry.medianPeakMiB.toFixed(1)} MiB peak, ${entry.medianMinorFaults} minor faults, chunks ${entry.chunks.join("/")}${against}`,
     );
     if (entry.fsyncs)
       console.log(

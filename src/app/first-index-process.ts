@@ -18,19 +18,25 @@
  */
 export const SEPARATE_INDEX_PROCESS_ABOVE_FILES = 1_000;
 
-const KIB = 1024;
+const MIB = 1024 * 1024;
 
 /**
  * glibc's malloc, for a run that allocates and frees for minutes on every
  * thread: two arenas (the main one and one the threads share) rather than
- * one a thread, each keeping what its thread freed; and the thresholds at
- * glibc's defaults, fixed, where glibc raises them each time a large mapped
- * block is freed and then keeps free memory it would have given back.
+ * one a thread, each keeping what its thread freed; and the thresholds
+ * fixed, where glibc raises them each time a large mapped block is freed
+ * and then keeps what it would have given back. Fixed at 8 and 16 MiB, not
+ * glibc's 128 KiB: the blocks a run frees and takes again all the time (a
+ * worker's serialized answers, V8's compile zones, a large file's read)
+ * are reused in their arena instead of mapped afresh, each new page a
+ * fault; what the two arenas keep free stays bounded, about 32 MiB
+ * whatever the tree's size (docs/DESIGN-NOTES.md, "A large first index in
+ * a process set up for it").
  */
 export const FIRST_INDEX_MALLOC_TUNABLES: Readonly<Record<string, number>> = {
   "glibc.malloc.arena_max": 2,
-  "glibc.malloc.trim_threshold": 128 * KIB,
-  "glibc.malloc.mmap_threshold": 128 * KIB,
+  "glibc.malloc.trim_threshold": 16 * MIB,
+  "glibc.malloc.mmap_threshold": 8 * MIB,
 };
 
 /** Set in a process started with these settings: it never starts itself again. */

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -6,11 +7,33 @@ import {
   FIRST_INDEX_PROCESS_MARK,
   firstIndexProcessStart,
   type RestartAbility,
+  restartAbility,
   restartForFirstIndex,
   startedForFirstIndex,
 } from "../../src/app/first-index-process.js";
 import { runIndexProcess } from "../../src/app/index-process.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
+
+const onGlibc = restartAbility().glibc !== undefined;
+
+/**
+ * The minor page faults of a Node process started with `GLIBC_TUNABLES` = `tunables`, over `rounds` rounds of
+ * allocating a 1 MiB block (malloc: `Buffer.allocUnsafeSlow`), writing every page of it and freeing it (a forced
+ * collection frees its memory).
+ */
+function faultsOfReusedBlocks(tunables: string, rounds: number): number {
+  const script = [
+    "const before = process.resourceUsage().minorPageFault;",
+    `for (let round = 0; round < ${rounds}; round++) { Buffer.allocUnsafeSlow(1 << 20).fill(round); globalThis.gc(); }`,
+    "console.log(process.resourceUsage().minorPageFault - before);",
+  ].join("\n");
+  const child = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+    env: { PATH: process.env.PATH ?? "", GLIBC_TUNABLES: tunables },
+    encoding: "utf8",
+  });
+  if (child.status !== 0) throw new Error(`the child failed: ${child.stderr}`);
+  return Number(child.stdout.trim());
+}
 
 let project: TempProject | undefined;
 afterEach(() => {
@@ -39,11 +62,24 @@ describe("the settings of a process that runs a large first index", () => {
     expect(pairs).toContain("glibc.malloc.arena_max=8");
     expect(pairs).not.toContain("glibc.malloc.arena_max=2");
     expect(pairs).toContain("glibc.cpu.x86_shstk=off");
-    expect(pairs).toContain("glibc.malloc.trim_threshold=131072");
-    expect(pairs).toContain("glibc.malloc.mmap_threshold=131072");
+    expect(pairs).toContain("glibc.malloc.trim_threshold=16777216");
+    expect(pairs).toContain("glibc.malloc.mmap_threshold=8388608");
     expect(start.env.PATH).toBe("/bin");
     expect(startedForFirstIndex(start.env)).toBe(true);
     expect(firstIndexProcessStart({}).env.GLIBC_TUNABLES?.split(":").sort()).toEqual([...OURS].sort());
+  });
+
+  it.runIf(onGlibc)("reuses a freed block of a few MiB instead of faulting its pages in again", () => {
+    const rounds = 64;
+    const pagesTouched = rounds * ((1 << 20) / 4096);
+    const ours = firstIndexProcessStart({}).env.GLIBC_TUNABLES ?? "";
+    // The settings before: every block above 128 KiB mapped afresh and its pages faulted in, round after round.
+    const mappedEachTime = faultsOfReusedBlocks(
+      "glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=131072:glibc.malloc.mmap_threshold=131072",
+      rounds,
+    );
+    expect(mappedEachTime).toBeGreaterThan(pagesTouched * 0.9);
+    expect(faultsOfReusedBlocks(ours, rounds)).toBeLessThan(pagesTouched * 0.2);
   });
 
   it("replaces the process once, with the script, its arguments and the settings, only on glibc", () => {
