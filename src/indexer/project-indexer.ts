@@ -1,7 +1,6 @@
 import type { PersistentFullText } from "../search/persistent-full-text.js";
 import { deleteMeta, getMeta, setMeta, type SqliteDatabase } from "../store/database.js";
-import { dropDeferredIndexes, ensureDeferredIndexes, ensureDeferredIndexesIfAble } from "../store/deferred-indexes.js";
-import { UnsyncedWrites } from "../store/unsynced-writes.js";
+import { ensureDeferredIndexes } from "../store/deferred-indexes.js";
 import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
 import { DirectoryStatesInPathOrder } from "../store/directory-state-pages.js";
 import { type DirectoryStateRepository, type StoredDirectoryState, withJoinedNames } from "../store/directory-state-repository.js";
@@ -17,8 +16,7 @@ import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import { countFilesToIndex, scanTree, walkRulesKey } from "./scanner.js";
 import { FIRST_WALK_META_KEY, planFullWalk, type RunPlan, settleWalk } from "./full-walk-plan.js";
-import { boundHeapGrowth } from "./heap-growth.js";
-import { collectTheDroppedWalk } from "./walk-collection.js";
+import { LargePass } from "./large-pass.js";
 import type { DirectoriesToRemember, ScannedFile, TreeScan } from "./scan-results.js";
 
 export { emptyIndexSummary, type IndexSummary } from "./index-summary.js";
@@ -84,25 +82,6 @@ export interface ProjectIndexerDeps extends FileRunnerDeps {
   /** A pass of more files to index than this is large (`LARGE_PASS_ABOVE_FILES` by default). */
   largePassAboveFiles?: number;
 }
-
-/**
- * A first index of a tree of more files than this builds the full-text
- * snapshot a segment at a time on disk (`PersistentFullText.beginSegmentedBuild`)
- * rather than the whole index in memory: the index process's memory then
- * stops growing with the repository. So does a first index resumed after a
- * kill or an interrupt, whose index is the whole tree's too (in memory it
- * peaked at 745–753 MiB on a 28k-file tree and 1,504 MiB on a 250k one,
- * against 510–585 MiB built on disk). Smaller first
- * indexes stay in memory, where the session that ran them searches next.
- */
-export const SEGMENTED_FULL_TEXT_ABOVE_FILES = 5_000;
-
-/**
- * A pass with more files to index than this is large: a refresh that large (a branch switch) bounds the heaps' growth
- * as a first index does, and where the full-text index is not in memory closes the file workers before its checkpoint
- * merges the changes on disk (docs/DESIGN-NOTES.md, "Many changes to a saved index"). The session runs it apart.
- */
-export const LARGE_PASS_ABOVE_FILES = 1_000;
 
 /**
  * The startup indexer: fresh → nothing to do; stale → only what changed; missing → everything, highest priority
@@ -228,29 +207,16 @@ export class ProjectIndexer {
     const elapsed = () => performance.now() - started;
     const { summary, work, manifest, directories, early } = plan;
     const total = work.remaining + (early?.taken ?? 0);
-    // A first index, or one resumed after a kill or an interrupt (no run has completed): its index is the whole tree's.
-    const segmented =
-      this.lastRefresh() === undefined &&
-      summary.scanned > (this.deps.segmentedFullTextAboveFiles ?? SEGMENTED_FULL_TEXT_ABOVE_FILES) &&
-      this.deps.fullText.beginSegmentedBuild();
+    // Set up by its size: a first index of a large tree, or one resumed, builds its index as the whole tree's.
+    const pass = LargePass.begin(this.deps, { noRunCompleted: this.lastRefresh() === undefined, scanned: summary.scanned, total });
     let processed = 0;
-    const large = segmented || total > (this.deps.largePassAboveFiles ?? LARGE_PASS_ABOVE_FILES);
-    // Held to the run's end, from before the dropped walk's collection so that the limit it sets follows it too.
-    const releaseHeapBound = large ? boundHeapGrowth() : undefined;
-    // An index built from empty is synced once, at its end (docs/DESIGN-NOTES.md, "A large first index's writes synced once").
-    const unsynced = segmented ? UnsyncedWrites.begin(this.deps.db) : undefined;
     try {
-      if (segmented) {
-        // Every row is new: the secondary indexes are built once after them (docs/DESIGN-NOTES.md, "A large first index builds…").
-        // A resumed run replaces rows the killed one wrote, and finds them by file through those indexes: they stay.
-        if (plan.before === "missing") dropDeferredIndexes(this.deps.db);
-        collectTheDroppedWalk();
-      }
+      pass.prepareRows(plan.before);
       yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
       for await (const batch of this.processor.processAll(work, signal, options.pause, early?.tasks)) {
         await options.pause?.whenRunning(signal);
         const outcome = await this.deps.writer.commitBatch(batch, manifest, options.pause && { pause: options.pause, signal });
-        unsynced?.afterCommit();
+        pass.afterCommit();
         processed += batch.length;
         addOutcome(summary, outcome);
         yield { phase: "indexing", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
@@ -258,18 +224,11 @@ export class ProjectIndexer {
       summary.interrupted = processed < total;
 
       yield { phase: "saving", indexed: processed, total, failed: summary.failed, elapsedMs: elapsed() };
-      // A large first index ends with its merge, and so does a large refresh of an index not in memory: the idle
-      // workers' heaps and tree-sitter memory (≈ 300 MB) need not stay under it.
-      if (segmented || (large && !this.deps.fullText.isLoaded)) await this.processor.close();
+      if (pass.closesWorkersBeforeCheckpoint) await this.processor.close();
       if (!plan.fresh || plan.before === "missing" || this.deps.fullText.damageNoted()) await this.deps.fullText.checkpoint();
-      if (segmented) ensureDeferredIndexes(this.deps.db);
+      pass.finishRows();
     } finally {
-      // A run that failed tries too; if that fails as well, the next run's start creates them.
-      if (segmented) ensureDeferredIndexesIfAble(this.deps.db);
-      releaseHeapBound?.();
-      // A run that failed (a full disk, a damaged database) leaves no spilled segments beside the database to fill it further.
-      if (segmented) this.deps.fullText.discardSegmentedBuild();
-      await unsynced?.end();
+      await pass.end();
     }
     summary.repairedFullText = await this.repairFullText();
     if (!summary.interrupted) {
