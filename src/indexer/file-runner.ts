@@ -109,17 +109,11 @@ export class FileRunner {
    * finishes and is still committed; once the caller stops reading, none
    * starts either. The worker threads start only when there is work.
    * While `pause` is set the workers wait between files (work done on this
-   * thread does not: see `IndexPause`). `early`: tasks given out before
-   * this call (`runEarly`), taken as running; their results come with the rest.
+   * thread does not: see `IndexPause`).
    */
-  async *processAll(
-    work: FileWork,
-    signal: AbortSignal | undefined,
-    pause?: IndexPause,
-    early: ReadonlyArray<Promise<ProcessedFile[]>> = [],
-  ): AsyncGenerator<ProcessedFile[]> {
-    if (work.remaining === 0 && early.length === 0) return;
-    if (!this.pool && early.length === 0 && this.deps.processSmallWorkInline && work.remaining <= INLINE_FILE_LIMIT) {
+  async *processAll(work: FileWork, signal: AbortSignal | undefined, pause?: IndexPause): AsyncGenerator<ProcessedFile[]> {
+    if (work.remaining === 0) return;
+    if (!this.pool && this.deps.processSmallWorkInline && work.remaining <= INLINE_FILE_LIMIT) {
       // Imported here: tree-sitter's runtime is loaded only by a run that parses on this thread.
       this.inline ??= new (await import("./file-batch.js")).FileBatchProcessor();
       yield await this.inline.process(this.task(work.takeAll()));
@@ -136,16 +130,6 @@ export class FileRunner {
     // An error from taking work in a task's callback, rethrown to the caller (a scratch file that cannot be read).
     let failure: { error: unknown } | undefined;
     let wake: (() => void) | undefined;
-    const settle = (results: ProcessedFile[]): void => {
-      running--;
-      finished.push(results);
-      try {
-        feed();
-      } catch (error) {
-        failure ??= { error };
-      }
-      wake?.();
-    };
     // Tasks go out as tasks end, not as the caller reads their results: unread results take no task's place.
     const feed = (): void => {
       while (
@@ -159,14 +143,20 @@ export class FileRunner {
         const files = work.take() as FileTaskItem[];
         givenToPool += files.length;
         running++;
-        void this.runTask(pool, files, pause).then(settle);
+        void this.runTask(pool, files, pause).then((results) => {
+          running--;
+          finished.push(results);
+          try {
+            feed();
+          } catch (error) {
+            failure ??= { error };
+          }
+          wake?.();
+        });
       }
     };
     let buffer: ProcessedFile[] = [];
     try {
-      // Tasks given out before this call (`runEarly`) count as running: their results come first, as they end.
-      running += early.length;
-      for (const task of early) void task.then(settle);
       feed();
       for (;;) {
         if (failure) throw failure.error;
@@ -196,15 +186,6 @@ export class FileRunner {
     } finally {
       closed = true;
     }
-  }
-
-  /**
-   * One task run now, ahead of the `processAll` that will adopt it (a first
-   * index's, during its walk: `EarlyFileTasks`); the workers start if they
-   * have not.
-   */
-  runEarly(files: FileTaskItem[], pause?: IndexPause): Promise<ProcessedFile[]> {
-    return this.runTask(this.startWorkers(), files, pause);
   }
 
   private task(files: readonly FileTaskItem[], pause?: IndexPause): FileTask {

@@ -4,7 +4,6 @@ import { withJoinedNames } from "../store/directory-state-repository.js";
 import type { FileRepository, ManifestEntry } from "../store/file-repository.js";
 import { WalkWorkFile } from "../store/walk-work-file.js";
 import type { IndexConfig } from "../config/schema.js";
-import type { EarlyFileTasks } from "./early-file-tasks.js";
 import { type FileWork, FileWorkQueue } from "./file-work-queue.js";
 import { emptyIndexSummary, unindexableOf, type IndexSummary } from "./index-summary.js";
 import type { IndexWriter } from "./index-writer.js";
@@ -32,8 +31,6 @@ export interface RunPlan {
   fresh: boolean;
   /** More work than `RunOptions.handOffAbove`: nothing was done. */
   handedOff: boolean;
-  /** A first index's files given to the workers during its walk, not in `work` (see `EarlyFileTasks`). */
-  early?: EarlyFileTasks;
 }
 
 /**
@@ -79,8 +76,6 @@ export interface FullWalkDeps {
    * behind it); without it they are held to the run's end.
    */
   firstWalk?: DirectoryStateRepository;
-  /** Where the first files to index go as the walk finds them, while it takes them (a first index's: `EarlyFileTasks`). */
-  early?: EarlyFileTasks;
 }
 
 /**
@@ -109,10 +104,7 @@ export async function planFullWalk(deps: FullWalkDeps, handOffAbove: number | un
 async function planInto(work: WalkWorkFile, deps: FullWalkDeps, handOffAbove: number | undefined): Promise<RunPlan> {
   const missing = deps.files.isEmpty();
   const manifest = missing ? new Map<string, ManifestEntry>() : deps.files.manifest();
-  const early = deps.early;
-  const differ = new ManifestDiffer(manifest, (file) => {
-    if (!early?.offer(file)) work.add(file);
-  });
+  const differ = new ManifestDiffer(manifest, (file) => work.add(file));
   const states = deps.firstWalk ? new FirstWalkStates(deps.db, deps.firstWalk) : undefined;
   const held: DirectoriesToRemember["changed"] = [];
   const scan = await scanTree(deps.root, deps.config, {
@@ -124,12 +116,10 @@ async function planInto(work: WalkWorkFile, deps: FullWalkDeps, handOffAbove: nu
     },
   });
   const diff = differ.finish();
-  early?.finish();
   const before: IndexState = missing ? "missing" : isFresh(diff) ? "fresh" : "stale";
   const directories: DirectoriesToRemember = { changed: held, restated: [], vanished: [] };
   const plan = { before, manifest, directories, ...settleWalk(deps.writer, before, scan.files, diff, handOffAbove) };
   // The states stored so far carry no version: grep does not list by them, and the run taking over replaces them.
-  // Early tasks' results are dropped with the walk: the run taking over indexes every file.
   if (plan.handedOff) {
     work.close();
     return { ...plan, work: new FileWorkQueue([]) };
@@ -138,7 +128,7 @@ async function planInto(work: WalkWorkFile, deps: FullWalkDeps, handOffAbove: nu
     states.publish(walkRulesKey(deps.config));
     directories.changedInFirstWalk = true;
   }
-  return { ...plan, work: new StoredFileWork(work), ...(early ? { early } : {}) };
+  return { ...plan, work: new StoredFileWork(work) };
 }
 
 /**

@@ -5,7 +5,6 @@ import type { FullTextIndexDamage } from "../store/snapshot-damage.js";
 import { DirectoryStatesInPathOrder } from "../store/directory-state-pages.js";
 import { type DirectoryStateRepository, type StoredDirectoryState, withJoinedNames } from "../store/directory-state-repository.js";
 import { directoryOf, type FileRepository, type ManifestEntry } from "../store/file-repository.js";
-import { EarlyFileTasks } from "./early-file-tasks.js";
 import { FileRunner, type FileRunnerDeps } from "./file-runner.js";
 import { FileWorkQueue } from "./file-work-queue.js";
 import { addOutcome, emptyIndexSummary, type IndexSummary } from "./index-summary.js";
@@ -175,19 +174,16 @@ export class ProjectIndexer {
     yield { phase: "scanning", indexed: 0, total: 0, failed: 0, elapsedMs: 0 };
     // A first index killed before its end left its secondary indexes dropped: this run's look-ups by file need them.
     ensureDeferredIndexes(this.deps.db);
-    let early: EarlyFileTasks | undefined;
     if (this.deps.files.isEmpty()) {
       if (options.handOffAbove !== undefined) {
         const handedOff = await this.handOffFirstIndex(options.handOffAbove, signal);
         if (handedOff) return { ...handedOff, durationMs: elapsed() };
       }
-      // No index yet, and the work stays here: every file is work, so the threads start now, and are given the
-      // first files the walk finds (docs/DESIGN-NOTES.md, "A first index's first tasks given out during its walk").
+      // No index yet, and the work stays here: every file is work, so the threads start now and load while the tree is walked.
       this.processor.startWorkers();
-      early = new EarlyFileTasks((files) => this.processor.runEarly(files, options.pause));
     }
     this.deps.fullText.removeAbandonedBuilds();
-    const plan = await this.plan(options, early);
+    const plan = await this.plan(options);
     if (plan.handedOff) return { ...plan.summary, handedOff: true, durationMs: elapsed() };
     try {
       return yield* this.indexPlanned(plan, signal, options, started);
@@ -205,15 +201,15 @@ export class ProjectIndexer {
     started: number,
   ): AsyncGenerator<IndexProgress, IndexSummary> {
     const elapsed = () => performance.now() - started;
-    const { summary, work, manifest, directories, early } = plan;
-    const total = work.remaining + (early?.taken ?? 0);
+    const { summary, work, manifest, directories } = plan;
+    const total = work.remaining;
     // Set up by its size: a first index of a large tree, or one resumed, builds its index as the whole tree's.
     const pass = LargePass.begin(this.deps, { noRunCompleted: this.lastRefresh() === undefined, scanned: summary.scanned, total });
     let processed = 0;
     try {
       pass.prepareRows(plan.before);
       yield { phase: "indexing", indexed: 0, total, failed: 0, elapsedMs: elapsed() };
-      for await (const batch of this.processor.processAll(work, signal, options.pause, early?.tasks)) {
+      for await (const batch of this.processor.processAll(work, signal, options.pause)) {
         await options.pause?.whenRunning(signal);
         const outcome = await this.deps.writer.commitBatch(batch, manifest, options.pause && { pause: options.pause, signal });
         pass.afterCommit();
@@ -251,11 +247,11 @@ export class ProjectIndexer {
    * by is taken as it goes (`planFullWalk`); an incremental walk's report,
    * its per-file objects and the diff are dropped here, not held through the run.
    */
-  private async plan(options: RunOptions, early: EarlyFileTasks | undefined): Promise<RunPlan> {
+  private async plan(options: RunOptions): Promise<RunPlan> {
     if (!this.walkedWithTodaysRules()) {
       // Before any complete run the index cannot list the tree, and grep would walk it again: the walk's states are stored for it.
       const firstWalk = this.lastRefresh() === undefined ? this.deps.firstWalk : undefined;
-      return planFullWalk({ ...this.deps, firstWalk, ...(early ? { early } : {}) }, options.handOffAbove);
+      return planFullWalk({ ...this.deps, firstWalk }, options.handOffAbove);
     }
     const { state, diff, scan, manifest } = await this.checkFreshness();
     const directories: DirectoriesToRemember = {
