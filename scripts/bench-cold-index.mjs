@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // A cold `sylk index` of a tree, builds side by side: each run in a new
 // SYLK_HOME (removed after), under GNU time (wall, user and system CPU, peak
-// resident, minor page faults), builds alternating run by run with the order reversed every
-// other round. Prints each run, then per build the medians and how often it
-// was the faster of a round's pair (against the first build).
+// resident, minor page faults), builds alternating run by run with the order
+// reversed every other round. Prints each run, then per build the medians and
+// how often it was the faster of a round's pair (against the first build).
 //
 //   npm run build && node scripts/bench-cold-index.mjs --tree <dir> --build <checkout, built> [--build …] [--rounds 8] [--fsyncs] [--json]
 //

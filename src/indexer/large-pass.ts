@@ -25,12 +25,13 @@ export const SEGMENTED_FULL_TEXT_ABOVE_FILES = 5_000;
  */
 export const LARGE_PASS_ABOVE_FILES = 1_000;
 
+/** What a run's set-up by size needs; the indexer's own deps extend it. */
 export interface LargePassDeps {
   db: SqliteDatabase;
   fullText: PersistentFullText;
-  /** See `ProjectIndexerDeps.segmentedFullTextAboveFiles`. */
+  /** A first index of a tree of more files than this builds its full-text snapshot on disk (`SEGMENTED_FULL_TEXT_ABOVE_FILES` by default). */
   segmentedFullTextAboveFiles?: number;
-  /** See `ProjectIndexerDeps.largePassAboveFiles`. */
+  /** A pass of more files to index than this is large (`LARGE_PASS_ABOVE_FILES` by default). */
   largePassAboveFiles?: number;
 }
 

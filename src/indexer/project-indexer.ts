@@ -15,7 +15,7 @@ import { byPriority } from "./priority.js";
 import { classifyPaths } from "./path-classification.js";
 import { countFilesToIndex, scanTree, walkRulesKey } from "./scanner.js";
 import { FIRST_WALK_META_KEY, planFullWalk, type RunPlan, settleWalk } from "./full-walk-plan.js";
-import { LargePass } from "./large-pass.js";
+import { LargePass, type LargePassDeps } from "./large-pass.js";
 import type { DirectoriesToRemember, ScannedFile, TreeScan } from "./scan-results.js";
 
 export { emptyIndexSummary, type IndexSummary } from "./index-summary.js";
@@ -59,8 +59,11 @@ export interface RunOptions {
   pause?: IndexPause;
 }
 
-/** What the indexer needs; how files are run (the pool, inline work, the linger) is `FileRunnerDeps`. */
-export interface ProjectIndexerDeps extends FileRunnerDeps {
+/**
+ * What the indexer needs; how files are run (the pool, inline work, the linger) is `FileRunnerDeps`, and the sizes
+ * at which a run is set up as large are `LargePassDeps`.
+ */
+export interface ProjectIndexerDeps extends FileRunnerDeps, LargePassDeps {
   db: SqliteDatabase;
   files: FileRepository;
   /** What the last complete walk saw of each directory. */
@@ -76,10 +79,6 @@ export interface ProjectIndexerDeps extends FileRunnerDeps {
   otherFullText?: readonly PersistentFullText[];
   /** See `ScanOptions.racyWindowMs`. */
   racyWindowMs?: number;
-  /** A first index of a tree of more files than this builds its full-text snapshot on disk (`SEGMENTED_FULL_TEXT_ABOVE_FILES` by default). */
-  segmentedFullTextAboveFiles?: number;
-  /** A pass of more files to index than this is large (`LARGE_PASS_ABOVE_FILES` by default). */
-  largePassAboveFiles?: number;
 }
 
 /**
