@@ -37,6 +37,18 @@ export function dropDeferredIndexes(db: SqliteDatabase): void {
 }
 
 /**
+ * The page cache, in KiB, while the deferred indexes are built, which their
+ * sorts then run within. The connection keeps its temporary tables in
+ * memory (`temp_store = MEMORY`), and there SQLite sorts an index's keys
+ * in memory whole: the sort of a 497k-file tree's symbol names set its
+ * first index's peak. With temporary files it sorts runs of the cache's
+ * size and merges them from a file, in less time too (docs/DESIGN-NOTES.md,
+ * "A large first index builds its secondary indexes after its rows": *The
+ * sorts' memory*).
+ */
+export const DEFERRED_INDEX_CACHE_KIB = 8192;
+
+/**
  * Creates the deferred indexes the database lacks; returns their names.
  * When none is missing this is one read of `sqlite_master` and writes
  * nothing, so every run of the indexer can afford it.
@@ -44,9 +56,20 @@ export function dropDeferredIndexes(db: SqliteDatabase): void {
 export function ensureDeferredIndexes(db: SqliteDatabase): string[] {
   const missing = missingDeferredIndexes(db);
   if (missing.length === 0) return missing;
-  db.transaction(() => {
-    for (const { name, sql } of DEFERRED_INDEXES) if (missing.includes(name)) db.exec(sql);
-  })();
+  const cacheSize = db.pragma("cache_size", { simple: true }) as number;
+  const tempStore = db.pragma("temp_store", { simple: true }) as number;
+  // Setting `temp_store` drops the connection's temporary tables: one that holds some sorts as it is.
+  const sortsInFiles = db.prepare("SELECT count(*) FROM temp.sqlite_master").pluck().get() === 0;
+  db.pragma(`cache_size = -${DEFERRED_INDEX_CACHE_KIB}`);
+  if (sortsInFiles) db.pragma("temp_store = FILE");
+  try {
+    db.transaction(() => {
+      for (const { name, sql } of DEFERRED_INDEXES) if (missing.includes(name)) db.exec(sql);
+    })();
+  } finally {
+    if (sortsInFiles) db.pragma(`temp_store = ${tempStore}`);
+    db.pragma(`cache_size = ${cacheSize}`);
+  }
   return missing;
 }
 
