@@ -80,10 +80,29 @@ function writeIds(out: VarintWriter, ids: ArrayLike<number>): void {
   }
 }
 
+/**
+ * What the merge's readers read through, all of them together. Each read
+ * through 256 KB of its own, and the merge opens every segment at once, so
+ * it held 256 KB a segment: 23 MB for the 92 segments of a 497k-file first
+ * index, ≈ 90 MB at 2M files (docs/DESIGN-NOTES.md, "A first index's
+ * full-text snapshot built on disk"). Shared, the buffers are smaller the
+ * more segments there are, and only the number of reads grows (each from
+ * the page cache the segment was just written to).
+ */
+export const MERGE_READ_BYTES = 8 << 20;
+const MAX_READ_BUFFER_BYTES = 256 << 10;
+const MIN_READ_BUFFER_BYTES = 4 << 10;
+
+/** Each reader's buffer when `readers` read at once within `budget` bytes: between 4 KB and 256 KB. */
+export function readBufferBytes(readers: number, budget = MERGE_READ_BYTES): number {
+  const share = Math.floor(budget / Math.max(1, readers));
+  return Math.min(MAX_READ_BUFFER_BYTES, Math.max(MIN_READ_BUFFER_BYTES, share));
+}
+
 /** Reads a spilled segment front to back, a range of partitions at a time. */
 export class SegmentReader {
   private readonly fd: number;
-  private buffer = Buffer.alloc(1 << 18);
+  private buffer: Buffer;
   /** File offset of `buffer[0]`, and how many bytes of it are read. */
   private bufferStart = 0;
   private bufferLength = 0;
@@ -91,8 +110,18 @@ export class SegmentReader {
   /** The partition of the term at `position`, read ahead of it, or undefined when not read yet. */
   private nextPartition: number | undefined;
 
-  constructor(private readonly segment: SpilledSegment) {
+  /** `bufferBytes`: what it reads through (a term longer than that grows it). */
+  constructor(
+    private readonly segment: SpilledSegment,
+    bufferBytes = MAX_READ_BUFFER_BYTES,
+  ) {
+    this.buffer = Buffer.alloc(bufferBytes);
     this.fd = openSync(segment.path, "r");
+  }
+
+  /** The bytes it reads through now. */
+  get bufferBytes(): number {
+    return this.buffer.length;
   }
 
   /**

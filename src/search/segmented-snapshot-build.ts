@@ -10,7 +10,7 @@ import type {
 } from "../store/full-text-repository.js";
 import { bucketCountFor, bucketOf, encodeBucket } from "../store/postings-codec.js";
 import { FullTextDocuments, LIVE } from "./full-text-documents.js";
-import { PARTITION_BITS, reverseBits, SegmentReader, spillSegment, type SpilledSegment } from "./postings-spill.js";
+import { PARTITION_BITS, readBufferBytes, reverseBits, SegmentReader, spillSegment, type SpilledSegment } from "./postings-spill.js";
 import { SavedSnapshotReader } from "./saved-snapshot-reader.js";
 import { SegmentPostings } from "./segment-postings.js";
 
@@ -193,7 +193,9 @@ export class SegmentedSnapshotBuild {
   private *mergedRows(buckets: number): Generator<[number, Uint8Array]> {
     const bucketBits = Math.log2(buckets);
     const partitionsPerBucket = 1 << (PARTITION_BITS - bucketBits);
-    const readers: Array<SavedSnapshotReader | SegmentReader> = this.spilled.map((segment) => new SegmentReader(segment));
+    // The readers share `MERGE_READ_BYTES`: a buffer of its own each grew the merge with the segments.
+    const bufferBytes = readBufferBytes(this.spilled.length);
+    const readers: Array<SavedSnapshotReader | SegmentReader> = this.spilled.map((segment) => new SegmentReader(segment, bufferBytes));
     // The saved ids are all below those added since, so read first it keeps every slot's ids ascending.
     if (this.saved) readers.unshift(this.saved);
     try {
