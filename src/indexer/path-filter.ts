@@ -1,8 +1,8 @@
 import { statSync } from "node:fs";
-import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import type { IndexConfig } from "../config/schema.js";
 import { readRegularFile } from "../files/regular-file.js";
+import { IgnoreMemo, IgnoreRules } from "./ignore-rules.js";
 
 /** `.sylkignore` is always honoured; `.gitignore` unless `respectGitignore` is off. */
 const GITIGNORE = ".gitignore";
@@ -17,7 +17,7 @@ interface IgnoreFile {
   directory: string;
   absolutePath: string;
   /** Read on first use: a walk of an unchanged tree never needs the rules. */
-  matcher: Ignore | null | undefined;
+  matcher: IgnoreRules | null | undefined;
 }
 
 /**
@@ -31,6 +31,8 @@ export class PathFilter {
   private readonly excludedFile: (name: string, path: string) => boolean;
   /** By the directory whose paths they judge, in the order registered. */
   private readonly ignoreFiles = new Map<string, IgnoreFile[]>();
+  /** What the ignore files remember of the paths they judged, bounded together. */
+  private readonly ignoreMemo = new IgnoreMemo();
 
   constructor(config: IndexConfig) {
     const paths = config.excludePaths.map((path) => path.replace(/^\/+|\/+$/g, ""));
@@ -130,10 +132,10 @@ export class PathFilter {
     }
   }
 
-  private matcherOf(file: IgnoreFile): Ignore | null {
+  private matcherOf(file: IgnoreFile): IgnoreRules | null {
     if (file.matcher === undefined) {
       const content = readOptional(file.absolutePath);
-      file.matcher = content ? ignore({ allowRelativePaths: true }).add(content) : null;
+      file.matcher = content ? new IgnoreRules(content, this.ignoreMemo) : null;
     }
     return file.matcher;
   }
@@ -141,7 +143,7 @@ export class PathFilter {
 
 /** An ignore file's rules, and where a path relative to its directory starts. */
 interface JudgingRules {
-  matcher: Ignore;
+  matcher: IgnoreRules;
   from: number;
 }
 
