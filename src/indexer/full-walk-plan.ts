@@ -12,6 +12,7 @@ import type { IndexState } from "./project-indexer.js";
 import type { DirectoriesToRemember } from "./scan-results.js";
 import { scanTree, walkRulesKey } from "./scanner.js";
 import { StoredFileWork } from "./stored-file-work.js";
+import { WalkHeapBound } from "./walk-collection.js";
 
 /** The first walk's states (`first_walk_states`): the settings they were walked with, and when they were stored. */
 export const FIRST_WALK_META_KEY = "first_walk";
@@ -107,12 +108,14 @@ async function planInto(work: WalkWorkFile, deps: FullWalkDeps, handOffAbove: nu
   const differ = new ManifestDiffer(manifest, (file) => work.add(file));
   const states = deps.firstWalk ? new FirstWalkStates(deps.db, deps.firstWalk) : undefined;
   const held: DirectoriesToRemember["changed"] = [];
+  const heapBound = new WalkHeapBound();
   const scan = await scanTree(deps.root, deps.config, {
     ...(deps.racyWindowMs === undefined ? {} : { racyWindowMs: deps.racyWindowMs }),
     onChangedDirectory: (directory) => {
       differ.take(directory);
       if (states) states.add(directory.path, directory.state);
       else held.push({ path: directory.path, state: withJoinedNames(directory.state) });
+      heapBound.noteDirectory();
     },
   });
   const diff = differ.finish();
