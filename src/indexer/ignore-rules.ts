@@ -17,14 +17,19 @@ export const TESTS_PER_MEMO = 16_384;
  * same, the memo only saves work.
  */
 export class IgnoreMemo {
+  /** The rules holding an `Ignore` now: only they remember anything. */
   private readonly remembering = new Set<IgnoreRules>();
   private tests = 0;
 
   constructor(private readonly testsPerMemo = TESTS_PER_MEMO) {}
 
-  /** `rules` answered a test, and now remembers it. */
-  tested(rules: IgnoreRules): void {
+  /** `rules` built an `Ignore`, which remembers what it tests until `forget`. */
+  built(rules: IgnoreRules): void {
     this.remembering.add(rules);
+  }
+
+  /** One of the rules answered a test. */
+  tested(): void {
     if (++this.tests < this.testsPerMemo) return;
     for (const remembering of this.remembering) remembering.forget();
     this.remembering.clear();
@@ -43,9 +48,12 @@ export class IgnoreRules {
 
   /** `Ignore.test`: whether the rules ignore `path`, re-include it, or say nothing of it. */
   test(path: string): TestResult {
-    this.matcher ??= ignore({ allowRelativePaths: true }).add(this.rules);
+    if (this.matcher === undefined) {
+      this.matcher = ignore({ allowRelativePaths: true }).add(this.rules);
+      this.memo.built(this);
+    }
     const verdict = this.matcher.test(path);
-    this.memo.tested(this);
+    this.memo.tested();
     return verdict;
   }
 
