@@ -2,7 +2,6 @@ import { existsSync, lstatSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import ignore, { type Ignore } from "ignore";
 import * as z from "zod";
 import type { IndexConfig } from "../config/schema.js";
 import { readRegularFile } from "../files/regular-file.js";
@@ -10,6 +9,7 @@ import { ChangeBatcher } from "./change-batcher.js";
 import { DirectoryTreeWatcher } from "./directory-tree-watcher.js";
 import { classifyPaths } from "./path-classification.js";
 import { GIT_INFO_EXCLUDE, isIgnoreRuleFile, ruleDirectoryOf } from "./ignore-rule-files.js";
+import { IgnoreMemo, IgnoreRules } from "./ignore-rules.js";
 
 export interface ProjectWatcherOptions {
   root: string;
@@ -255,7 +255,9 @@ const IGNORE_FILES = [".gitignore", ".sylkignore"];
 class DirectoryRules {
   private readonly excludedNames: Set<string>;
   private readonly excludedPaths: Set<string>;
-  private readonly matchers = new Map<string, Ignore | undefined>();
+  private readonly matchers = new Map<string, IgnoreRules | undefined>();
+  /** What the ignore files remember of the directories they judged, bounded together for the session's length. */
+  private readonly memo = new IgnoreMemo();
 
   constructor(
     private readonly root: string,
@@ -284,13 +286,13 @@ class DirectoryRules {
     this.matchers.delete(directory);
   }
 
-  private matcher(directory: string): Ignore | undefined {
+  private matcher(directory: string): IgnoreRules | undefined {
     if (this.matchers.has(directory)) return this.matchers.get(directory);
     const names = this.config.respectGitignore ? IGNORE_FILES : [".sylkignore"];
     const sources = names.map((name) => readOptional(join(this.root, directory, name)));
     if (directory === "" && this.config.respectGitignore) sources.push(readOptional(join(this.root, ".git", "info", "exclude")));
     const content = sources.filter((source): source is string => source !== undefined).join("\n");
-    const matcher = content.trim() ? ignore({ allowRelativePaths: true }).add(content) : undefined;
+    const matcher = content.trim() ? new IgnoreRules(content, this.memo) : undefined;
     this.matchers.set(directory, matcher);
     return matcher;
   }
