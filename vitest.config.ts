@@ -9,7 +9,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     // Counts React's pending work, so the TUI tests wait for it to end rather than for a fixed time.
-    setupFiles: ["test/helpers/count-react-work.setup.ts"],
+    // Removes the temporary projects a test file left behind.
+    setupFiles: ["test/helpers/count-react-work.setup.ts", "test/helpers/temp-projects.setup.ts"],
     allowOnly: false,
   },
 });

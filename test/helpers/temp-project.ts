@@ -11,7 +11,19 @@ export interface TempProject {
   cleanup(): void;
 }
 
-/** A throw-away project directory and SYLK_HOME, removed by `cleanup()`. */
+/** Projects made in this test file and not yet cleaned up: `cleanUpTempProjects` removes them after the file's last test. */
+const liveProjects = new Set<TempProject>();
+
+/**
+ * Removes every project this test file made and left: a test that makes a second project in one variable, or none
+ * of whose hooks clean up, would otherwise leave its directory in the system's temporary directory for good (90 had
+ * piled up on one machine). Run by `temp-projects.setup.ts` after each file, after the file's own hooks.
+ */
+export function cleanUpTempProjects(): void {
+  for (const project of liveProjects) project.cleanup();
+}
+
+/** A throw-away project directory and SYLK_HOME, removed by `cleanup()` (or after the test file, at the latest). */
 export function createTempProject(files: Record<string, string | Uint8Array> = {}): TempProject {
   const base = mkdtempSync(join(tmpdir(), "sylk-test-"));
   const root = join(base, "project");
@@ -34,8 +46,10 @@ export function createTempProject(files: Record<string, string | Uint8Array> = {
     },
     cleanup() {
       rmSync(base, { recursive: true, force: true });
+      liveProjects.delete(project);
     },
   };
+  liveProjects.add(project);
   for (const [path, content] of Object.entries(files)) project.write(path, content);
   return project;
 }
