@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as z from "zod";
 import { type GroupEnding, watchProcessGroup } from "../../process-group.js";
+import { withoutSecretVariables } from "../../security/secret-variables.js";
 import { maskSecrets } from "../../security/secrets.js";
 import { unsandboxed, type CommandSandbox, type PreparedCommand } from "../sandbox/command-sandbox.js";
 import { integrityNote, type RepositoryIntegrity } from "../sandbox/repository-integrity.js";
@@ -13,7 +14,6 @@ const MAX_TIMEOUT_MS = 600_000;
 /** Output kept: the beginning (where builds report the first error) and the longer end (where tests summarise). */
 const HEAD_CHARACTERS = 10_000;
 const TAIL_CHARACTERS = 20_000;
-const SECRET_VARIABLE = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
 const schema = z.strictObject({
   command: z.string().trim().min(1).describe("The shell command to run in the project root."),
@@ -32,11 +32,6 @@ const schema = z.strictObject({
       "Run outside the sandbox. Only after the command failed because of the sandbox; the user is asked every time, and a run that cannot ask refuses it.",
     ),
 });
-
-/** The environment without variables whose names say they hold secrets. */
-function commandEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_VARIABLE.test(name)));
-}
 
 /** Keeps the first and the last characters of a stream, counting what falls in between, and its lines. */
 class HeadTailBuffer {
@@ -138,7 +133,7 @@ async function runCommand(input: z.infer<typeof schema>, context: ToolContext, d
   if (deps.processes.endingBy) throw new ToolError(`The command was not started: Sylk is ending (${deps.processes.endingBy}).`);
   const sandbox = input.unsandboxed ? OUTSIDE_THE_SANDBOX : deps.sandbox;
   const network = await deps.networkFor(input.command);
-  const prepared = sandbox.prepare(SHELL, input.command, commandEnvironment(), {
+  const prepared = sandbox.prepare(SHELL, input.command, withoutSecretVariables(), {
     root: context.root,
     writable: context.extraDirectories,
     network,

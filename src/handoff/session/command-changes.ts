@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { realpathSync, statSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 import type { GitGate } from "../../agent/sandbox/repository-integrity.js";
+import { gitEnvironment } from "../../agent/tools/role-tools/read-only-git.js";
 import type { ToolDefinition } from "../../agent/tools/tool.js";
 import type { FileChangeRecord } from "../../store/handoff-records.js";
 
@@ -63,10 +64,23 @@ export class CommandChangeTracker {
     try {
       text = execFileSync(
         "git",
-        ["-c", "core.fsmonitor=false", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"],
+        [
+          "-c",
+          "core.fsmonitor=false",
+          "-c",
+          "protocol.allow=never",
+          "status",
+          "--porcelain=v1",
+          "-z",
+          "--untracked-files=all",
+          "--no-renames",
+          // A nested repository (a gitlink) is rehashed with its own configuration, which the check below does not read.
+          "--ignore-submodules=all",
+        ],
         {
           cwd: this.root,
           encoding: "utf8",
+          env: gitEnvironment(),
           timeout: MAX_STATUS_MS * 5,
           stdio: ["ignore", "pipe", "ignore"],
           maxBuffer: 64 * 1024 * 1024,
@@ -101,7 +115,10 @@ export class CommandChangeTracker {
    * status runs outside the sandbox, around every command. So command
    * tracking stays off when a config file inside the project defines
    * either; the user's own (global) filters, git-lfs say, are theirs.
-   * `git config` itself runs nothing.
+   * `git config` itself runs nothing. Git names the repository's own files
+   * relative to its top (`file:.git/config`, whichever folder Sylk was
+   * started in), the user's by their absolute path; an absolute path inside
+   * the repository (an included file) is the repository's too.
    */
   private repositoryConfigIsInert(): boolean {
     let text: string;
@@ -112,6 +129,7 @@ export class CommandChangeTracker {
         {
           cwd: this.root,
           encoding: "utf8",
+          env: gitEnvironment(),
           timeout: MAX_STATUS_MS * 5,
           stdio: ["ignore", "pipe", "ignore"],
         },
@@ -122,11 +140,29 @@ export class CommandChangeTracker {
     }
     // -z: "file:<origin>\0<key>\n<value>\0" per entry.
     const origins = text.split("\0").filter((_, index) => index % 2 === 0 && _.length > 0);
-    const root = realpathOrSelf(this.root);
+    const insides = [this.root, realpathOrSelf(this.root), ...this.repositoryTop()].map((path) => `${path}${sep}`);
     return !origins.some((origin) => {
-      const path = origin.startsWith("file:") ? resolve(this.root, origin.slice("file:".length)) : undefined;
-      return path === undefined || path.startsWith(`${root}${sep}`) || path.startsWith(`${this.root}${sep}`);
+      if (origin.startsWith("command line:")) return false; // the user's own `-c` or GIT_CONFIG_PARAMETERS
+      if (!origin.startsWith("file:")) return true;
+      const path = origin.slice("file:".length);
+      return !isAbsolute(path) || insides.some((inside) => path.startsWith(inside));
     });
+  }
+
+  /** The repository's top folder, as written and as a real path; none when git cannot say. */
+  private repositoryTop(): string[] {
+    try {
+      const top = execFileSync("git", ["rev-parse", "--show-toplevel"], {
+        cwd: this.root,
+        encoding: "utf8",
+        env: gitEnvironment(),
+        timeout: MAX_STATUS_MS * 5,
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim();
+      return top === "" ? [] : [top, realpathOrSelf(top)];
+    } catch {
+      return [];
+    }
   }
 }
 

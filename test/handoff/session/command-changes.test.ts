@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as z from "zod";
@@ -105,6 +105,50 @@ describe("CommandChangeTracker", () => {
       await tool.execute({ step: "touch" }, { ...context, root });
       expect(reported).toEqual([]); // not tracked
       expect(existsSync(join(root, "ran"))).toBe(false);
+    }
+  });
+  it("leaves a nested repository's filters alone, and judges the repository's own config from a folder inside it", async () => {
+    const marker = join(root, "..", `${root.split("/").pop()}-nested-filter-ran`);
+    const sub = join(root, "sub");
+    mkdirSync(sub);
+    writeFileSync(join(sub, "a.txt"), "hello\n");
+    writeFileSync(join(sub, ".gitattributes"), "* filter=evil\n");
+    writeFileSync(join(root, "top.txt"), "top\n");
+    execFileSync("git", ["init", "-q"], { cwd: sub, stdio: "ignore" });
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "add", "."], { cwd: sub, stdio: "ignore" });
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "sub"], { cwd: sub, stdio: "ignore" });
+    execFileSync("git", ["config", "filter.evil.clean", `sh -c 'touch ${marker}; cat'`], { cwd: sub, stdio: "ignore" });
+    git("init", "-q");
+    git("add", "top.txt", "sub");
+    git("commit", "-qm", "top");
+    // What an extracted archive looks like to git: the nested file's times no longer match its index.
+    const past = new Date(2001, 1, 1);
+    utimesSync(join(sub, "a.txt"), past, past);
+    try {
+      const reported: FileChangeRecord[][] = [];
+      const tool = new CommandChangeTracker(root, integrity).wrap(commandTool(), (changes) => reported.push(changes));
+      steps.create = () => writeFileSync(join(root, "made.txt"), "m\n");
+      await tool.execute({ step: "create" }, { ...context, root });
+      expect(reported[0]?.map((change) => [change.path, change.action])).toEqual([["made.txt", "create"]]);
+      expect(existsSync(marker)).toBe(false);
+
+      // Started in a folder below the top, with the filter in the top repository's config: not tracked.
+      git("config", "filter.evil.clean", `sh -c 'touch ${marker}; cat'`);
+      writeFileSync(join(root, ".gitattributes"), "* filter=evil\n");
+      mkdirSync(join(root, "pkg"));
+      writeFileSync(join(root, "pkg", "b.txt"), "b\n");
+      const inner = new CommandChangeTracker(join(root, "pkg"), integrity).wrap(commandTool(), (changes) => reported.push(changes));
+      steps.edit = () => writeFileSync(join(root, "pkg", "b.txt"), "b2\n");
+      await inner.execute({ step: "edit" }, { ...context, root: join(root, "pkg") });
+      expect(reported).toHaveLength(1);
+      expect(existsSync(marker)).toBe(false);
+
+      // The fixture does what it claims: a plain status runs the nested repository's filter.
+      git("config", "--unset", "filter.evil.clean");
+      execFileSync("git", ["status", "--porcelain"], { cwd: root, stdio: "ignore" });
+      expect(existsSync(marker)).toBe(true);
+    } finally {
+      rmSync(marker, { force: true });
     }
   });
 });

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { withoutSecretVariables } from "../../../security/secret-variables.js";
 import type { GitGate } from "../../sandbox/repository-integrity.js";
 
 /**
@@ -11,10 +12,16 @@ import type { GitGate } from "../../sandbox/repository-integrity.js";
  * diffs add `--no-ext-diff --no-textconv` (see `DIFF_GUARD`). Commands that
  * compare the working tree with the index (`git diff`, `git status`) may run
  * clean filters and are never run: uncommitted changes are diffed in-process.
+ * `protocol.allow=never` (with `GIT_NO_LAZY_FETCH`, `GIT_ENV_GUARD`) keeps git
+ * from fetching at all: a repository that says it is a partial clone has git
+ * fetch a missing object from its "promisor" remote, and the remote's
+ * `uploadpack` (or `core.sshCommand`) is a shell line of the repository's.
  */
-const GIT_GUARD: readonly string[] = [
+export const GIT_GUARD: readonly string[] = [
   "-c",
   "core.fsmonitor=false",
+  "-c",
+  "protocol.allow=never",
   "-c",
   "log.showSignature=false",
   "-c",
@@ -27,6 +34,24 @@ const GIT_GUARD: readonly string[] = [
 
 /** For commands that print diffs or blobs: no external diff program, no textconv filter. */
 export const DIFF_GUARD: readonly string[] = ["--no-ext-diff", "--no-textconv"];
+
+/** What Sylk's own git commands set in their environment: no fetch, no lock it can skip, no prompt, no pager. */
+const GIT_ENV_GUARD: Readonly<Record<string, string>> = {
+  GIT_NO_LAZY_FETCH: "1",
+  GIT_OPTIONAL_LOCKS: "0",
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+};
+
+/**
+ * The environment of Sylk's own git commands: the user's without secret
+ * variables (a filter or hook the guards miss would see no API key), with
+ * `GIT_ENV_GUARD`.
+ */
+export function gitEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...withoutSecretVariables(env), ...GIT_ENV_GUARD };
+}
 
 const TIMEOUT_MS = 15_000;
 
@@ -51,8 +76,7 @@ export interface GitRunOptions {
 
 /**
  * Runs `git <GIT_GUARD> <args>` in `root` without a shell and returns its
- * standard output as bytes. Git takes no lock it can skip
- * (`GIT_OPTIONAL_LOCKS=0`) and never prompts. Nothing runs when the gate
+ * standard output as bytes, in `gitEnvironment()`. Nothing runs when the gate
  * refuses: the promise is rejected with its reason.
  */
 export function runGit(root: string, args: readonly string[], options: GitRunOptions): Promise<Buffer> {
@@ -68,7 +92,7 @@ export function runGit(root: string, args: readonly string[], options: GitRunOpt
         timeout: TIMEOUT_MS,
         maxBuffer: options.maxBuffer ?? 16 * 1024 * 1024,
         windowsHide: true,
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", PAGER: "cat" },
+        env: gitEnvironment(),
         ...(options.signal ? { signal: options.signal } : {}),
       },
       (error, stdout, stderr) => {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionPolicy } from "../../../../src/agent/permissions/permission-policy.js";
@@ -148,6 +148,29 @@ describe("get_recent_changes", () => {
     // ...while a plain status runs it (the fixture does what it claims).
     git(["status", "--porcelain"]);
     expect(existsSync(monitorMarker)).toBe(true);
+  });
+
+  it("never fetches: a repository posing as a partial clone does not get its promisor remote's upload-pack run", async () => {
+    makeRepository();
+    const marker = join(project.root, "..", "upload-pack-ran");
+    const blob = git(["rev-parse", "HEAD:src/a.ts"]).trim();
+    rmSync(join(project.root, ".git", "objects", blob.slice(0, 2), blob.slice(2)));
+    git(["config", "core.repositoryformatversion", "1"]);
+    git(["config", "extensions.partialClone", "origin"]);
+    git(["config", "remote.origin.url", project.root]);
+    git(["config", "remote.origin.promisor", "true"]);
+    git(["config", "remote.origin.uploadpack", `touch '${marker}'; git-upload-pack`]);
+
+    const result = await run({ include_diffs: true });
+    expect(result.output.split("\n")[0]).toMatch(/^source: git log/);
+    expect(existsSync(marker)).toBe(false);
+    // The fixture does what it claims: git's own lazy fetch runs the repository's shell line.
+    try {
+      git(["show", `HEAD:src/a.ts`]);
+    } catch {
+      // the fetch itself fails (the remote has no such object either); the line ran before it did
+    }
+    expect(existsSync(marker)).toBe(true);
   });
 
   it("without git, says so and lists the session's own changes", async () => {
