@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { NotRegularFileError, readRegularFile } from "../files/regular-file.js";
 import { isInside, LinkLoopError, resolveLinks } from "../files/resolve-links.js";
-import { maskSecrets } from "../security/secrets.js";
+import { isSecretPath, maskSecrets } from "../security/secrets.js";
 
 /** Project memory files users of other agents already keep, read in this order. */
 const MEMORY_FILES = ["AGENTS.md", "SYLK.md"] as const;
@@ -87,8 +87,9 @@ function finding(has: (name: string) => boolean): string[] {
 /**
  * One memory file's section, or a note on why it was left out. The user's
  * own file may be a link anywhere (dotfiles often are); a project's file is
- * read only when its real path is inside the project, since a planted link
- * `AGENTS.md -> ~/.aws/credentials` would send that file to the provider.
+ * read only when its real path is inside the project and not a secrets
+ * file, since a planted link `AGENTS.md -> ~/.aws/credentials` (or `-> .env`)
+ * would send that file to the provider.
  * Only a regular file is read, without blocking: a FIFO would hang the start.
  */
 function memory(path: string, title: string, project?: { name: string; root: string }): { section?: string; note?: string } {
@@ -97,6 +98,8 @@ function memory(path: string, title: string, project?: { name: string; root: str
   try {
     const real = project ? resolveLinks(path) : path;
     if (project && !isInside(real, resolveLinks(project.root))) return left(`it is a symbolic link to ${real}, outside the project`);
+    // A planted `AGENTS.md -> .env` stays inside the project, and masking misses an unquoted `PASSWORD=…`.
+    if (project && isSecretPath(real)) return left(`it is a symbolic link to ${real}, a secrets file`);
     text = readRegularFile(real).toString("utf8");
   } catch (error) {
     if (error instanceof NotRegularFileError) return left(`it is ${error.kind}, not a regular file`);

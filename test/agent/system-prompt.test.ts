@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildSystemPrompt } from "../../src/agent/system-prompt.js";
@@ -82,6 +82,17 @@ describe("project memory files that are not what they seem", () => {
     expect(prompt.notes).toEqual([
       `AGENTS.md was not read into the prompt: it is a symbolic link to ${credentials}, outside the project.`,
       `SYLK.md was not read into the prompt: it is a symbolic link to ${join(project.root, "../credentials-missing")}, outside the project.`,
+    ]);
+  });
+
+  it("a symbolic link to a secrets file inside the project is not read (masking misses an unquoted value)", () => {
+    project.write(".env", "DB_PASSWORD=hunter2hunter2\n");
+    symlinkSync(".env", join(project.root, "AGENTS.md"));
+    const prompt = build();
+    expect(prompt.text).not.toContain("hunter2");
+    expect(prompt.text).not.toContain("Project instructions");
+    expect(prompt.notes).toEqual([
+      `AGENTS.md was not read into the prompt: it is a symbolic link to ${join(realpathSync(project.root), ".env")}, a secrets file.`,
     ]);
   });
 
