@@ -8,6 +8,15 @@ import { IgnoreMemo, IgnoreRules } from "./ignore-rules.js";
 const GITIGNORE = ".gitignore";
 const SYLKIGNORE = ".sylkignore";
 
+/**
+ * Version control's own folders, left out whatever `index.excludePaths`
+ * says: they are the tool's, not the project's, and hold what a project must
+ * not send (`actions/checkout` keeps the job's token in `.git/config`). A
+ * repository's `.sylkrc` may set `excludePaths`, so the defaults cannot be
+ * what keeps them out.
+ */
+export const VERSION_CONTROL_DIRECTORIES: ReadonlySet<string> = new Set([".git", ".hg", ".svn"]);
+
 /** The ignore files that apply in a directory, by name. */
 export function ignoreFileNames(config: IndexConfig): readonly string[] {
   return config.respectGitignore ? [GITIGNORE, SYLKIGNORE] : [SYLKIGNORE];
@@ -59,7 +68,7 @@ export class PathFilter {
   }
 
   excludesDirectory(name: string, path: string): boolean {
-    return this.excludedNames.has(name) || this.excludedRootPaths.has(path);
+    return VERSION_CONTROL_DIRECTORIES.has(name) || this.excludedNames.has(name) || this.excludedRootPaths.has(path);
   }
 
   excludesFile(name: string, path: string): boolean {

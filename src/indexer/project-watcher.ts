@@ -8,6 +8,7 @@ import { readRegularFile } from "../files/regular-file.js";
 import { ChangeBatcher } from "./change-batcher.js";
 import { DirectoryTreeWatcher } from "./directory-tree-watcher.js";
 import { classifyPaths } from "./path-classification.js";
+import { VERSION_CONTROL_DIRECTORIES } from "./path-filter.js";
 import { GIT_INFO_EXCLUDE, isIgnoreRuleFile, ruleDirectoryOf } from "./ignore-rule-files.js";
 import { IgnoreMemo, IgnoreRules } from "./ignore-rules.js";
 
@@ -271,7 +272,8 @@ class DirectoryRules {
   ignores(path: string): boolean {
     if (!path) return false;
     const segments = path.split("/");
-    if (this.excludedNames.has(segments[segments.length - 1] as string) || this.excludedPaths.has(path)) return true;
+    const name = segments[segments.length - 1] as string;
+    if (VERSION_CONTROL_DIRECTORIES.has(name) || this.excludedNames.has(name) || this.excludedPaths.has(path)) return true;
     // Deepest ignore file first: it can re-include what a shallower one ignored.
     for (let depth = segments.length - 1; depth >= 0; depth--) {
       const verdict = this.matcher(segments.slice(0, depth).join("/"))?.test(`${segments.slice(depth).join("/")}/`);

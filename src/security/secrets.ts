@@ -74,6 +74,14 @@ const SECRET_RULES: readonly SecretRule[] = [
     group: 1,
   },
   {
+    id: "authorization-header",
+    hint: /authorization/i,
+    // An HTTP header's credentials as a config or a script writes them: `http.extraheader = AUTHORIZATION: basic …`
+    // (actions/checkout's token in .git/config), `-H "Authorization: Bearer …"`.
+    pattern: /authorization["']?\s*[:=]\s*["']?(?:basic|bearer|token)\s+([A-Za-z0-9._~+/-]{8,}=*)/gi,
+    group: 1,
+  },
+  {
     id: "assigned-secret",
     hint: /passw|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key/i,
     // password = "…", api_key: '…', "client_secret": "…" (quoted values of 8+ characters).

@@ -45,6 +45,12 @@ describe("maskSecrets", () => {
     ["jwt", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "eyJhbGciOiJIUzI1NiJ9"],
     ["url-credentials", "postgres://admin:s3cretpass@db.example.com/app", "s3cretpass"],
     ["assigned-secret", 'password = "correct-horse-battery"', "correct-horse-battery"],
+    [
+      "authorization-header",
+      "\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX2V4YW1wbGU=",
+      "eC1hY2Nlc3MtdG9rZW46Z2hzX2V4YW1wbGU=",
+    ],
+    ["authorization-header", 'curl -H "Authorization: Bearer 9f8e7d6c5b4a3210fedc" https://api.example.com', "9f8e7d6c5b4a3210fedc"],
   ];
   for (const [rule, text, secret] of cases) {
     it(`masks ${rule}`, () => {
