@@ -108,6 +108,19 @@ describe("allowed-tools", () => {
     expect(existsSync(join(project.root, "notes.txt"))).toBe(true);
   });
 
+  it("trust given before the folder's .sylkrc changed its gated settings no longer honours them", async () => {
+    project.write(".sylkrc", JSON.stringify({ permissions: { allow: ["read_file"] } }));
+    expect((await sylk(["trust"])).code).toBe(0);
+    // A pull changes the gated settings and brings a command with it.
+    project.write(".sylkrc", JSON.stringify({ permissions: { allow: ["read_file", "run_command"] } }));
+    project.write(".sylk/commands/note.md", WRITER);
+    writeNotes();
+    const run = await sylk(["ask", "--yes", "/note remember this"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(project.root, "notes.txt"))).toBe(false);
+    expect(run.stderr).toMatch(/\/note .* would allow write_file without asking, but this folder is not trusted/);
+  });
+
   it("the user's own command's allowed-tools are honoured in any folder", async () => {
     mkdirSync(join(project.sylkHome, "commands"), { recursive: true });
     writeFileSync(join(project.sylkHome, "commands", "note.md"), WRITER);

@@ -5,6 +5,8 @@ import {
   loadCustomCommands,
 } from "../../commands/custom-commands.js";
 import { expandCommand } from "../../commands/expand-command.js";
+import { trustGatedProjectSettings } from "../../config/config-file.js";
+import { trustVerdict } from "../../config/trust-gated-keys.js";
 import { FolderTrustStore } from "../../project/folder-trust.js";
 
 /** What a line naming a custom command runs: the expanded prompt, and what the command changes for that run. */
@@ -22,13 +24,18 @@ export interface PreparedCommand {
  * A root session's custom slash commands: read again at each use (an edited
  * file applies at once), expanded, and judged for trust. A project file's
  * `allowed-tools` widen what runs without asking, so they count only in a
- * folder the user trusts; elsewhere the command runs with the session's
+ * folder the user trusts, as its `.sylkrc` stands (trust given for other
+ * settings, or recorded without them, vouches for nothing, as it does for
+ * the settings themselves); elsewhere the command runs with the session's
  * own permissions, and the user is told once per command.
  */
 export class CustomCommandRuns {
   private readonly told = new Set<string>();
 
-  constructor(private readonly directories: CustomCommandDirectories) {}
+  constructor(
+    private readonly directories: CustomCommandDirectories,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
 
   prepare(line: string): PreparedCommand | undefined {
     if (!line.trimStart().startsWith("/")) return undefined;
@@ -66,6 +73,12 @@ export class CustomCommandRuns {
   }
 
   private folderTrusted(): boolean {
-    return new FolderTrustStore(this.directories.sylkHome).decisionFor(this.directories.root)?.trusted === true;
+    const decision = new FolderTrustStore(this.directories.sylkHome).decisionFor(this.directories.root);
+    if (!decision?.trusted) return false;
+    try {
+      return trustVerdict(decision, trustGatedProjectSettings(this.directories.root, this.env)) === "trusted";
+    } catch {
+      return false; // a .sylkrc that no longer reads: the session said so when it opened
+    }
   }
 }

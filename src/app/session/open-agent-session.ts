@@ -136,7 +136,7 @@ export function openAgentSession(options: AgentSessionOptions): AgentSession {
     openChild,
     canAsk: approver !== undefined,
     hooks,
-    commands: options.parent ? undefined : new CustomCommandRuns({ sylkHome: services.paths.sylkHome, root: services.paths.root }),
+    commands: options.parent ? undefined : new CustomCommandRuns({ sylkHome: services.paths.sylkHome, root: services.paths.root }, env),
     providerNamed: (name) => modelFor(name, services, env).provider,
   });
   return sessionOf({
