@@ -61,6 +61,8 @@ export interface PermissionRequest {
   tool: string;
   kind: ToolKind;
   targets: ToolTargets;
+  /** For a write: what the repository's git runs from inside the project (`gitRunPaths`), protected as `.git` is. */
+  gitRuns?: readonly string[];
 }
 
 /** The rule name that opens the sandbox's network: `network` or `network(npm install*)`. */
@@ -145,7 +147,7 @@ export class PermissionPolicy {
     if (request.kind === "read") return asked ?? { behavior: "allow" };
     if (request.kind === "mcp") return asked ?? this.decideMcp(request);
     if (request.targets.unsandboxed) return this.decideUnsandboxed(command ?? request.tool);
-    const guarded = request.kind === "write" ? protectedPaths(request.targets.paths ?? []) : [];
+    const guarded = request.kind === "write" ? protectedPaths(request.targets.paths ?? [], request.gitRuns) : [];
     if (guarded.length > 0) {
       if (this.mode === "plan") return { behavior: "deny", reason: "Plan mode is read-only: describe the change instead of making it." };
       return {

@@ -32,10 +32,24 @@ export function protectedPathReason(path: string): string | undefined {
   return undefined;
 }
 
-/** The protected ones among these paths, each with its reason. */
-export function protectedPaths(paths: readonly string[]): Array<{ path: string; reason: string }> {
+/**
+ * The protected ones among these paths, each with its reason. `gitRuns`:
+ * what the repository's git runs from inside the project (`gitRunPaths`:
+ * a `core.hooksPath` directory, a program its config names), protected
+ * wherever it lies.
+ */
+export function protectedPaths(paths: readonly string[], gitRuns: readonly string[] = []): Array<{ path: string; reason: string }> {
   return paths.flatMap((path) => {
-    const reason = protectedPathReason(path);
+    const reason = protectedPathReason(path) ?? gitRunReason(path, gitRuns);
     return reason ? [{ path, reason }] : [];
   });
+}
+
+function gitRunReason(path: string, gitRuns: readonly string[]): string | undefined {
+  const lower = path.toLowerCase();
+  const run = gitRuns.find((candidate) => {
+    const named = candidate.toLowerCase();
+    return lower === named || lower.startsWith(`${named}/`);
+  });
+  return run === undefined ? undefined : `${path} is run by git (${run} is named in the repository's git config)`;
 }

