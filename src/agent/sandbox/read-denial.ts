@@ -37,6 +37,16 @@ const CREDENTIAL_PATHS: readonly string[] = [
   "~/.terraform.d/credentials.tfrc.json",
   "~/.claude/.credentials.json",
   "~/.codex/auth.json",
+  // Sylk's own settings: its MCP servers' environment and headers hold their tokens.
+  "~/.sylkrc",
+  // What was typed at a prompt: keys exported by hand, passwords given on a command line.
+  "~/.bash_history",
+  "~/.zsh_history",
+  "~/.local/share/fish/fish_history",
+  "~/.python_history",
+  "~/.node_repl_history",
+  "~/.psql_history",
+  "~/.mysql_history",
   // Whoever reaches the Docker daemon's socket is root on the machine; the network namespace does not cover Unix sockets.
   "/var/run/docker.sock",
   "/run/docker.sock",

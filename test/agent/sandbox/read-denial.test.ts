@@ -25,6 +25,8 @@ beforeEach(() => {
   write(join(home, ".ssh/id_rsa"), "-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n");
   write(join(home, ".aws/credentials"), "[default]\naws_secret_access_key = secret\n");
   write(join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=secret\n");
+  write(join(home, ".sylkrc"), '{"mcpServers":{"gh":{"command":"gh-mcp","env":{"GITHUB_TOKEN":"secret"}}}}\n');
+  write(join(home, ".bash_history"), "export ANTHROPIC_API_KEY=secret\n");
   write(join(home, ".sylk/trusted-folders.json"), '{"folders":{}}\n');
   write(join(home, ".sylk/projects/0123/vector.db"), "another project's conversations\n");
   write(join(home, "notes/todo.txt"), "buy milk\n");
@@ -50,6 +52,11 @@ describe.skipIf(!bubblewrap.ok)("what sandboxed commands cannot read", () => {
     const npmrc = await run(`cat ${join(home, ".npmrc")} && echo read`);
     expect(npmrc.isError, npmrc.output).toBe(false);
     expect(npmrc.output).not.toContain("authToken");
+    // So does Sylk's own settings file (its MCP servers' tokens), and a shell's history.
+    for (const path of [".sylkrc", ".bash_history"]) {
+      const result = await run(`cat ${join(home, path)}`);
+      expect(result.output, path).not.toContain("secret");
+    }
     // The rest of the home directory is readable, and the project readable and writable.
     const work = await run(`cat ${join(home, "notes/todo.txt")} && cat src/a.ts && echo b > src/b.ts`);
     expect(work.isError, work.output).toBe(false);
