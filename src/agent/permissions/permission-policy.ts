@@ -243,8 +243,14 @@ export class PermissionPolicy {
         reason: `Fetch ${url} (the ask rule ${asked.text} matches)`,
         unattended: `The ask rule ${asked.text} asks the user about fetching from ${host}, and this run cannot ask.`,
       };
-    if (matching("allow") || this.sessionCommands.has(sessionKey(request.tool, `domain:${host}`)) || this.mode === "bypass")
-      return { behavior: "allow" };
+    if (matching("allow") || this.sessionCommands.has(sessionKey(request.tool, `domain:${host}`))) return { behavior: "allow" };
+    if (this.mode === "bypass" && !request.targets.fetch?.local) return { behavior: "allow" };
+    if (request.targets.fetch?.local)
+      return {
+        behavior: "ask",
+        reason: `Fetch ${url} from ${host}, this machine or a private network`,
+        unattended: `${host} is this machine or a private network, which no permission mode opens on its own, and this run cannot ask: a rule ${request.tool}(domain:${host}) in permissions.allow allows it.`,
+      };
     return {
       behavior: "ask",
       reason: `Fetch ${url} from ${host || "the web"}`,

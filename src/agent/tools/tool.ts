@@ -87,7 +87,12 @@ export interface ToolTargets {
   /** What a `remember` call keeps or removes, and where. */
   memory?: MemoryTarget;
   /** What a `network` call fetches, and from which host (empty when the URL cannot be read). */
-  fetch?: { url: string; host: string };
+  fetch?: {
+    url: string;
+    host: string;
+    /** The host is this machine or a private network (`isLocalHost`): bypass mode alone does not allow it. */
+    local?: true;
+  };
   /** The MCP server whose tool this is: rules `mcp__<server>` and `mcp__<server>__*` cover all of its tools. */
   mcpServer?: string;
 }

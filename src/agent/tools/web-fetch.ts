@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { estimateTokens } from "../../tokens/estimate-tokens.js";
 import { defineTool, toolDescription, ToolError, type ToolDefinition } from "./tool.js";
-import { DEFAULT_FETCH_BOUNDS, fetchableUrl, fetchPage, type FetchBounds, WebFetchError } from "./web-page.js";
+import { DEFAULT_FETCH_BOUNDS, fetchableUrl, fetchPage, type FetchBounds, isLocalHost, WebFetchError } from "./web-page.js";
 
 /** A fetched page in parts, for the store: each part an entry, the parts not shown behind references. */
 export interface PageToKeep {
@@ -45,7 +45,7 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
     // A URL Sylk never fetches (another scheme, credentials in it) is refused here, before anyone is asked.
     targets: (input) => {
       const url = checkedUrl(input.url);
-      return { fetch: { url: url.href, host: url.hostname } };
+      return { fetch: { url: url.href, host: url.hostname, ...(isLocalHost(url.hostname) ? { local: true as const } : {}) } };
     },
     async execute(input, context) {
       let url: URL;

@@ -1,5 +1,7 @@
+import { BlockList, isIP } from "node:net";
 import { markdownOffThread } from "./html-thread.js";
 import { errorMessage } from "../../errors.js";
+import { maskSecrets } from "../../security/secrets.js";
 
 /** The bounds of one fetch. */
 export interface FetchBounds {
@@ -40,7 +42,7 @@ export class WebFetchError extends Error {
   }
 }
 
-/** The URL, if Sylk fetches it at all: http and https only, no credentials in it. */
+/** The URL, if Sylk fetches it at all: http and https only, no credentials or secret-looking values in it. */
 export function fetchableUrl(text: string): URL {
   let url: URL;
   try {
@@ -51,7 +53,67 @@ export function fetchableUrl(text: string): URL {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new WebFetchError(`Only http and https URLs are fetched, not ${url.protocol.replace(/:$/, "")}.`);
   if (url.username || url.password) throw new WebFetchError("A URL with a user name or password in it is not fetched.");
+  // A fetch sends its URL to the host: a key put in a query string is sent whoever is asked.
+  const secrets = maskSecrets(decodedOrSelf(url.href)).findings;
+  if (secrets.length > 0) throw new WebFetchError(`The URL holds what looks like a secret (${secrets[0]}); it is not fetched.`);
   return url;
+}
+
+function decodedOrSelf(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Loopback, private, link-local (cloud metadata at 169.254.169.254) and other non-public ranges. */
+const LOCAL_ADDRESSES = (() => {
+  const list = new BlockList();
+  for (const [network, prefix] of [
+    ["0.0.0.0", 8],
+    ["10.0.0.0", 8],
+    ["100.64.0.0", 10],
+    ["127.0.0.0", 8],
+    ["169.254.0.0", 16],
+    ["172.16.0.0", 12],
+    ["192.168.0.0", 16],
+  ] as const)
+    list.addSubnet(network, prefix, "ipv4");
+  for (const [network, prefix] of [
+    ["::", 127],
+    ["fc00::", 7],
+    ["fe80::", 10],
+  ] as const)
+    list.addSubnet(network, prefix, "ipv6");
+  return list;
+})();
+
+/**
+ * Whether a URL's host names this machine or a private network by itself:
+ * `localhost`, a loopback, private or link-local address (IPv4, IPv6, or
+ * IPv4 inside IPv6). Such a fetch reaches what the web cannot (a local
+ * service, a cloud's metadata endpoint), so bypass mode does not allow it
+ * on its own. A public name that resolves to such an address is not seen
+ * here.
+ */
+export function isLocalHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  const family = isIP(host);
+  if (family === 4) return LOCAL_ADDRESSES.check(host, "ipv4");
+  if (family !== 6) return false;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host)?.[1] ?? mappedFromHex(host);
+  return mapped !== undefined ? LOCAL_ADDRESSES.check(mapped, "ipv4") : LOCAL_ADDRESSES.check(host, "ipv6");
+}
+
+/** `::ffff:7f00:1` (how the URL parser writes `::ffff:127.0.0.1`) as its IPv4 address. */
+function mappedFromHex(host: string): string | undefined {
+  const match = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  if (!match) return undefined;
+  const high = Number.parseInt(match[1] as string, 16);
+  const low = Number.parseInt(match[2] as string, 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fetchableUrl, fetchPage, WebFetchError } from "../../../src/agent/tools/web-page.js";
+import { fetchableUrl, fetchPage, isLocalHost, WebFetchError } from "../../../src/agent/tools/web-page.js";
 
 let site: Server;
 let base: string;
@@ -66,5 +66,49 @@ describe("fetchPage", () => {
     expect(() => fetchableUrl("ftp://example.com/")).toThrow(WebFetchError);
     expect(() => fetchableUrl("https://user:pw@example.com/")).toThrow(/user name or password/);
     expect(() => fetchableUrl("example.com")).toThrow(/not a URL/);
+  });
+
+  it("refuses a URL that carries a secret-looking value, as written or percent-encoded", () => {
+    for (const url of [
+      "https://collector.example/docs?q=sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345",
+      "https://collector.example/x/ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+      "https://collector.example/?t=sk%2Dant%2Dapi03%2Dabcdefghijklmnopqrstuvwxyz012345",
+    ]) {
+      expect(() => fetchableUrl(url), url).toThrow(/looks like a secret/);
+    }
+    expect(fetchableUrl("https://example.com/search?q=skewed+tokens").hostname).toBe("example.com");
+  });
+});
+
+describe("isLocalHost", () => {
+  it("knows this machine and private networks by the URL's host, however the address is written", () => {
+    for (const url of [
+      "http://localhost:8080/",
+      "http://api.localhost/",
+      "http://127.0.0.1/",
+      "http://2130706433/",
+      "http://0x7f.1/",
+      "http://10.1.2.3/",
+      "http://172.20.0.1/",
+      "http://192.168.1.1/",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://100.100.100.200/",
+      "http://0.0.0.0/",
+      "http://[::1]/",
+      "http://[::ffff:127.0.0.1]/",
+      "http://[fd00::1]/",
+      "http://[fe80::1]/",
+    ]) {
+      expect(isLocalHost(new URL(url).hostname), url).toBe(true);
+    }
+    for (const url of [
+      "https://example.com/",
+      "http://8.8.8.8/",
+      "http://172.32.0.1/",
+      "http://[2606:4700::1111]/",
+      "http://localhost.example/",
+    ]) {
+      expect(isLocalHost(new URL(url).hostname), url).toBe(false);
+    }
   });
 });
