@@ -1,6 +1,9 @@
-import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { buildCommandsIn, parseJsonObject, pythonScripts, type BuildCommands } from "../project/build-commands.js";
+import { readRegularFileInside } from "../files/read-inside.js";
+
+/** A manifest larger than this is not read. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 /** What `/init` writes about a project: read from the index and the project's build files, never from a model. */
 export interface ProjectFacts {
@@ -32,7 +35,7 @@ const ENTRY_PATTERNS: readonly RegExp[] = [
  * commands and declared entry points from the build files at the root.
  */
 export function projectFacts(root: string, index: { languages: ProjectFacts["languages"]; paths: readonly string[] }): ProjectFacts {
-  const manifest = parseJsonObject(readOptional(join(root, "package.json")));
+  const manifest = parseJsonObject(readOptional(join(root, "package.json"), root));
   const name = typeof manifest?.name === "string" ? manifest.name : basename(root);
   return {
     name,
@@ -40,7 +43,7 @@ export function projectFacts(root: string, index: { languages: ProjectFacts["lan
     commands: buildCommandsIn(root),
     layout: layoutOf(index.paths),
     entryPoints: [
-      ...declaredEntryPoints(manifest, readOptional(join(root, "pyproject.toml"))),
+      ...declaredEntryPoints(manifest, readOptional(join(root, "pyproject.toml"), root)),
       ...index.paths.filter((path) => ENTRY_PATTERNS.some((pattern) => pattern.test(path))),
     ],
   };
@@ -73,9 +76,10 @@ function declaredEntryPoints(manifest: Record<string, unknown> | undefined, pypr
   return [...new Set([...bins, ...main].map((path) => path.replace(/^\.\//, "")))].concat(pythonScripts(pyproject));
 }
 
-function readOptional(path: string): string | undefined {
+/** A project file's text, when it is a regular file whose real path is in the project (not a planted link out, not a FIFO). */
+function readOptional(path: string, root: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readRegularFileInside(path, root, MAX_MANIFEST_BYTES);
   } catch {
     return undefined;
   }

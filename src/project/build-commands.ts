@@ -1,5 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { readRegularFileInside } from "../files/read-inside.js";
+
+/** A build file larger than this is not read (a generated Makefile of megabytes says nothing /init needs). */
+const MAX_BUILD_FILE_BYTES = 1024 * 1024;
 
 /** A command a build file names, as the user would type it, and what it runs when the file says. */
 export interface BuildCommand {
@@ -25,10 +29,11 @@ const MAX_PER_FILE = 12;
  * what its tool runs for it).
  */
 export function buildCommandsIn(root: string): BuildCommands[] {
+  // A planted link `Makefile -> ~/.pgpass` must not put that file's words into AGENTS.md, nor a FIFO hold /init.
   const read = (name: string): string | undefined => {
     const path = join(root, name);
     try {
-      return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+      return existsSync(path) ? readRegularFileInside(path, root, MAX_BUILD_FILE_BYTES) : undefined;
     } catch {
       return undefined;
     }

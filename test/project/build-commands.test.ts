@@ -1,5 +1,8 @@
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildCommandsIn, pythonScripts } from "../../src/project/build-commands.js";
+import { plantFifo } from "../helpers/fifo.js";
 import { createTempProject, type TempProject } from "../helpers/temp-project.js";
 
 /** The build and test commands a project's own files name: read, never invented. */
@@ -74,5 +77,23 @@ describe("build commands", () => {
     expect(
       pythonScripts('[project]\nname = "x"\n\n[project.scripts]\nshop = "shop.cli:main"\nshop-admin = "shop.admin:run"\n\n[tool.ruff]\n'),
     ).toEqual(["shop (shop.cli:main)", "shop-admin (shop.admin:run)"]);
+  });
+  it("does not read a build file that is a link out of the project, nor wait on one that is a FIFO", () => {
+    project = createTempProject({ "src/a.ts": "a\n" });
+    const outside = join(project.root, "..", `${project.root.split("/").pop()}-pgpass`);
+    writeFileSync(outside, "db.internal.example:5432:app:admin:hunter2\n");
+    try {
+      symlinkSync(outside, join(project.root, "Makefile"));
+      const fifo = plantFifo(join(project.root, "justfile"));
+      try {
+        const started = performance.now();
+        expect(buildCommandsIn(project.root)).toEqual([]);
+        expect(performance.now() - started).toBeLessThan(5_000);
+      } finally {
+        fifo.remove();
+      }
+    } finally {
+      rmSync(outside, { force: true });
+    }
   });
 });
