@@ -17,7 +17,7 @@ import type { GitGate } from "../../sandbox/repository-integrity.js";
  * fetch a missing object from its "promisor" remote, and the remote's
  * `uploadpack` (or `core.sshCommand`) is a shell line of the repository's.
  */
-export const GIT_GUARD: readonly string[] = [
+const GIT_GUARD: readonly string[] = [
   "-c",
   "core.fsmonitor=false",
   "-c",
