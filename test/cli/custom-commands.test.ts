@@ -88,14 +88,18 @@ describe("custom slash commands in sylk ask", () => {
 describe("allowed-tools", () => {
   const WRITER = "---\nallowed-tools: Write\n---\nWrite the notes file: $ARGUMENTS\n";
   const writeNotes = () => server.enqueue(reply().toolUse("write_file", { path: "notes.txt", content: "noted\n" }), reply().text("Done."));
-
-  it("in an untrusted folder, a project command's allowed-tools are not honoured: the write is refused and the user is told once", async () => {
-    project.write(".sylk/commands/note.md", WRITER);
+  /** `/note` runs with the session's own permissions: the write is refused and the user told why. */
+  const expectNoteRefusedAsUntrusted = async () => {
     writeNotes();
     const run = await sylk(["ask", "--yes", "/note remember this"]);
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(project.root, "notes.txt"))).toBe(false);
     expect(run.stderr).toMatch(/\/note .* would allow write_file without asking, but this folder is not trusted/);
+  };
+
+  it("in an untrusted folder, a project command's allowed-tools are not honoured: the write is refused and the user is told once", async () => {
+    project.write(".sylk/commands/note.md", WRITER);
+    await expectNoteRefusedAsUntrusted();
   });
 
   it("in a trusted folder the same command's allowed-tools allow the write for that run only", async () => {
@@ -114,11 +118,7 @@ describe("allowed-tools", () => {
     // A pull changes the gated settings and brings a command with it.
     project.write(".sylkrc", JSON.stringify({ permissions: { allow: ["read_file", "run_command"] } }));
     project.write(".sylk/commands/note.md", WRITER);
-    writeNotes();
-    const run = await sylk(["ask", "--yes", "/note remember this"]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(existsSync(join(project.root, "notes.txt"))).toBe(false);
-    expect(run.stderr).toMatch(/\/note .* would allow write_file without asking, but this folder is not trusted/);
+    await expectNoteRefusedAsUntrusted();
   });
 
   it("the user's own command's allowed-tools are honoured in any folder", async () => {
